@@ -1,0 +1,210 @@
+"""Making tensors: ``tensor``, ``zeros``, ``ones``, ``eye``, ``arange``, ``rand``, ... and ``*_like``.
+
+A new tensor made by these functions is a *leaf*: it has no ``grad_fn``.
+Pass ``requires_grad=True`` to make autograd track what is computed from it.
+"""
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Tensor, _wrap, _check_can_require_grad
+from .random import generator
+
+
+def _infer_numpy_dtype(data):
+    """PyTorch's rule: Python floats -> float32, ints -> int64, bools -> bool; arrays keep theirs."""
+    if isinstance(data, np.ndarray):
+        return data.dtype
+    if isinstance(data, np.generic):
+        return data.dtype
+    if isinstance(data, Tensor):
+        return data._array.dtype
+    if isinstance(data, bool):
+        return np.dtype(np.bool_)
+    if isinstance(data, int):
+        return np.dtype(np.int64)
+    if isinstance(data, float):
+        return _dtype.DEFAULT_FLOAT
+    if isinstance(data, (list, tuple)):
+        kinds = [_infer_numpy_dtype(item) for item in data]
+        if not kinds:
+            return _dtype.DEFAULT_FLOAT
+        floats = [k for k in kinds if k.kind == "f"]
+        if floats:
+            # numpy float64 values inside the list keep float64; Python floats give float32
+            wider = [k for k in floats if k != _dtype.DEFAULT_FLOAT]
+            return max(wider, key=lambda k: k.itemsize) if wider else _dtype.DEFAULT_FLOAT
+        if any(k.kind in "iu" for k in kinds):
+            return np.dtype(np.int64)
+        return np.dtype(np.bool_)
+    raise TypeError(
+        f"Could not infer dtype of {type(data).__name__}: minigrad.tensor takes numbers, "
+        "(nested) lists of numbers, numpy arrays or tensors.")
+
+
+def _to_nested_numbers(data):
+    """Lists may contain one-element tensors; turn them into numbers for numpy."""
+    if isinstance(data, Tensor):
+        return data._array
+    if isinstance(data, (list, tuple)):
+        return [_to_nested_numbers(item) for item in data]
+    return data
+
+
+def tensor_data_to_array(data, dtype=None):
+    """A fresh numpy array (never shared with ``data``) of the right dtype."""
+    numpy_dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else _infer_numpy_dtype(data)
+    try:
+        array = np.array(_to_nested_numbers(data), dtype=numpy_dtype)
+    except ValueError as error:
+        raise ValueError(
+            f"could not make a tensor from this data ({error}). Nested lists must be rectangular, "
+            "e.g. [[1, 2], [3, 4]].") from None
+    if array.dtype == object:
+        raise TypeError("minigrad.tensor needs numbers; got objects it cannot convert")
+    return array
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """A new leaf tensor holding a copy of ``data``, with the dtype inferred like PyTorch."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+            "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            UserWarning, stacklevel=2)
+    array = tensor_data_to_array(data, dtype)
+    _check_can_require_grad(array, requires_grad)
+    out = _wrap(array)
+    out._requires_grad = bool(requires_grad)
+    return out
+
+
+def as_tensor(data, dtype=None):
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+        return data
+    if isinstance(data, np.ndarray) and (dtype is None or data.dtype == _dtype.to_numpy_dtype(dtype)):
+        return _wrap(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array):
+    """A tensor that shares memory with the numpy array ``array``."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _dtype.from_numpy_dtype(array.dtype)          # raises for unsupported dtypes
+    return _wrap(array)
+
+
+def _leaf(array, requires_grad):
+    _check_can_require_grad(array, requires_grad)
+    out = _wrap(array)
+    out._requires_grad = bool(requires_grad)
+    return out
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    for n in size:
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"sizes must be integers, got {n!r} of type {type(n).__name__}")
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
+    return tuple(int(n) for n in size)
+
+
+def _float_dtype(dtype):
+    return _dtype.to_numpy_dtype(dtype) if dtype is not None else _dtype.DEFAULT_FLOAT
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _leaf(np.zeros(_size(size), dtype=_float_dtype(dtype)), requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _leaf(np.ones(_size(size), dtype=_float_dtype(dtype)), requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible."""
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    if dtype is None:
+        dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
+    value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    return _leaf(np.full(_size((size,)), value, dtype=_dtype.to_numpy_dtype(dtype)), requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    """The identity matrix (ones on the diagonal)."""
+    return _leaf(np.eye(n, m if m is not None else n, dtype=_float_dtype(dtype)), requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """start, start+step, ... up to (not including) end; integers give an int64 tensor."""
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        dtype = np.int64 if all(isinstance(v, (int, np.integer)) for v in values) else _dtype.DEFAULT_FLOAT
+    array = np.arange(values[0], values[1], values[2], dtype=np.float64).astype(_dtype.to_numpy_dtype(dtype))
+    return _leaf(array, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """``steps`` evenly spaced values from start to end (both included)."""
+    return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False, generator_=None):
+    """Uniform random numbers in [0, 1)."""
+    dtype = _float_dtype(dtype)
+    return _leaf(generator().random(_size(size)).astype(dtype), requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False):
+    """Standard normal random numbers (mean 0, standard deviation 1)."""
+    dtype = _float_dtype(dtype)
+    return _leaf(generator().standard_normal(_size(size)).astype(dtype), requires_grad)
+
+
+def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=False):
+    """Random integers in [low, high)."""
+    if high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    return _leaf(generator().integers(low, high, size=_size((size,))).astype(dtype), requires_grad)
+
+
+def randperm(n, dtype=None):
+    return _wrap(generator().permutation(n).astype(np.int64))
+
+
+def normal(mean=0.0, std=1.0, size=None):
+    return _wrap(generator().normal(mean, std, size=_size((size,))).astype(_dtype.DEFAULT_FLOAT))
+
+
+def _like(maker):
+    def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
+        return maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+    like.__name__ = maker.__name__ + "_like"
+    like.__doc__ = f"``{maker.__name__}`` with the shape (and dtype) of ``input``."
+    return like
+
+
+zeros_like = _like(zeros)
+ones_like = _like(ones)
+empty_like = _like(empty)
+rand_like = _like(rand)
+randn_like = _like(randn)
+
+
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)

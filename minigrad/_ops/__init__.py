@@ -1,0 +1,46 @@
+"""Every differentiable operation, one family per file, each forward next to its backward.
+
+* pointwise.py - + - * / **, exp, log, sin, relu, sigmoid, clamp, ...
+* reduction.py - sum, mean, max, min, norm, ...
+* shape.py     - reshape/view, transpose, permute, squeeze, expand, cat, stack, ...
+* linalg.py    - matmul, mm, mv, dot
+* indexing.py  - x[...] and x[...] = v
+
+An operation computes its result with numpy and, if it must be recorded, creates
+a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
+turns d(loss)/d(output) into d(loss)/d(each input). Backward formulas are
+written with tensor operations, so with ``create_graph=True`` they are recorded
+too and can be differentiated again. Gradients that were broadcast in forward
+are summed back to each input's shape in one place: the engine (engine.py).
+"""
+from .._tensor import _wrap, Tensor
+from ..autograd.graph import connect, needs_grad
+
+
+def result(array, node_class, inputs, saved=None, **attributes):
+    """Wrap ``array`` as the output tensor; record ``node_class`` if any input requires grad.
+
+    ``inputs`` are the forward inputs the node has edges to (tensors, or None /
+    numbers for inputs that can't require grad); ``saved`` are the values
+    backward needs; ``attributes`` are plain settings (dim, shape, ...).
+    """
+    out = _wrap(array)
+    if needs_grad(inputs):
+        node = node_class()
+        if saved is not None:
+            node.save_for_backward(*saved)
+        if attributes:
+            node.__dict__.update(attributes)
+        connect(out, node, inputs)
+    return out
+
+
+def as_tensor(value, like=None):
+    """Tensors pass through; numbers and lists become tensors (of ``like``'s dtype for numbers)."""
+    if isinstance(value, Tensor):
+        return value
+    import numpy as np
+    from .._creation import tensor
+    if like is not None and isinstance(value, (int, float, bool)):
+        return _wrap(np.asarray(value, dtype=like._array.dtype))
+    return tensor(value)

@@ -1,0 +1,163 @@
+"""Reading and writing parts of a tensor: ``x[i]``, ``x[1:3, 0]``, ``x[mask]``, ``x[i] = v``.
+
+Basic indexing (integers, slices, None, ...) is done one dimension at a time,
+as PyTorch does, so ``x[0, 1:]`` records a SliceBackward0 and a SelectBackward0.
+Indexing with lists, integer tensors or boolean masks records one IndexBackward0.
+In every case backward puts the gradient back at the positions that were read,
+with zeros everywhere else.
+"""
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ..autograd.graph import Node, needs_grad
+from . import result
+from .shape import select, _make_view
+
+_BASIC = (int, slice, type(None), type(Ellipsis))
+
+
+def _numpy_index(item):
+    """Tensors used as indices become numpy arrays (or plain ints for 0-d integer tensors)."""
+    if isinstance(item, Tensor):
+        array = item._array
+        if array.ndim == 0 and array.dtype.kind in "iu":
+            return int(array)
+        if array.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return array
+    if isinstance(item, (list, np.ndarray)):
+        return np.asarray(item)
+    if isinstance(item, bool):
+        return np.asarray(item)
+    return item
+
+
+def _out_of_range(error):
+    """numpy says 'axis'; PyTorch says 'dimension'."""
+    return IndexError(str(error).replace("axis", "dimension"))
+
+
+class SliceBackward0(Node):
+    """out = a[start:stop:step] along ``dim``   ->   gradient into those positions"""
+
+    def backward(self, grad):
+        return (index_put(_wrap(np.zeros(self.input_shape, dtype=grad._array.dtype)),
+                          self.index, grad),)
+
+
+def _slice(input, dim, item):
+    index = (slice(None),) * dim + (item,)
+    out = result(input._array[index], SliceBackward0, (input,), input_shape=input._array.shape,
+                 index=index)
+    return _make_view(out, input)
+
+
+def _basic_getitem(input, items):
+    """Apply integers, slices and None one dimension at a time."""
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        used = sum(1 for i in items if i is not None and i is not Ellipsis)
+        items = items[:at] + (slice(None),) * (input.ndim - used) + items[at + 1:]
+    if sum(1 for i in items if i is not None) > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
+    out, dim = input, 0
+    for item in items:
+        if item is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif isinstance(item, slice):
+            if item != slice(None):
+                out = _slice(out, dim, item)
+            dim += 1
+        else:
+            size = out.shape[dim]
+            if not -size <= item < size:
+                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
+            out = select(out, dim, item)
+    if out is input:           # x[:] still makes a new (view) tensor
+        out = _slice(input, 0, slice(None)) if input.ndim else _slice_0d(input)
+    return out
+
+
+def _slice_0d(input):
+    return _make_view(result(input._array[()], SliceBackward0, (input,), input_shape=(), index=()), input)
+
+
+class IndexBackward0(Node):
+    """out = a[index] with lists/tensors/masks   ->   add the gradient back at ``index``"""
+
+    def backward(self, grad):
+        zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
+        return (index_put(zeros, self.index, grad, accumulate=True),)
+
+
+def getitem(input, index):
+    items = index if isinstance(index, tuple) else (index,)
+    items = tuple(_numpy_index(i) for i in items)
+    if all(isinstance(i, _BASIC) and not isinstance(i, bool) for i in items):
+        return _basic_getitem(input, items)
+    try:
+        out = np.asarray(input._array[items])
+    except IndexError as error:
+        raise _out_of_range(error) from None
+    if out.base is not None or np.shares_memory(out, input._array):
+        out = out.copy()
+    return result(out, IndexBackward0, (input,), input_shape=input._array.shape, index=items)
+
+
+class IndexPutBackward0(Node):
+    """out = a with ``values`` written (or added) at ``index``
+
+    ->  d/da: the gradient, with zeros where a was overwritten;
+        d/dvalues: the gradient at ``index``.
+    """
+
+    def backward(self, grad):
+        grad_self = grad
+        if not self.accumulate:
+            mask = np.ones(self.input_shape, dtype=bool)
+            mask[self.index] = False
+            grad_self = grad * _wrap(mask)
+        return grad_self, grad[self.index]
+
+
+class CopySlices(IndexPutBackward0):
+    """``x[index] = values`` on a tensor that is part of a graph (same gradients as index_put)."""
+
+
+def index_put(input, index, values, accumulate=False, node_class=IndexPutBackward0):
+    """A copy of ``input`` with ``values`` written (or, with accumulate, added) at ``index``."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    index = tuple(_numpy_index(i) for i in index)
+    values_array = values._array if isinstance(values, Tensor) else np.asarray(values)
+    out = input._array.copy()
+    try:
+        if accumulate:
+            np.add.at(out, index, values_array)
+        else:
+            out[index] = values_array
+    except IndexError as error:
+        raise _out_of_range(error) from None
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(np.shape(values_array))} cannot be broadcast "
+            f"to indexing result of shape {list(out[index].shape)}") from None
+    return result(out, node_class, (input, values), input_shape=input._array.shape, index=index,
+                  accumulate=accumulate)
+
+
+def setitem(tensor, index, value):
+    """``tensor[index] = value``, in place (recorded as CopySlices when grads are involved)."""
+    tensor._check_inplace()
+    if not isinstance(value, Tensor):
+        value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+    if not needs_grad((tensor, value)):
+        items = index if isinstance(index, tuple) else (index,)
+        try:
+            tensor._array[tuple(_numpy_index(i) for i in items)] = value._array
+        except IndexError as error:
+            raise _out_of_range(error) from None
+        tensor._version_counter[0] += 1
+        return
+    tensor._inplace(lambda old, v: index_put(old, index, v, node_class=CopySlices), value)

@@ -1,0 +1,518 @@
+"""Elementwise operations: arithmetic, exp/log, activations, clamp, comparisons.
+
+Each backward gets ``grad`` = d(loss)/d(output) and applies the chain rule:
+d(loss)/d(input) = grad * d(output)/d(input). Shapes may still be broadcast;
+the engine sums them back to each input's shape.
+"""
+import builtins
+
+import numpy as np
+
+from .._dtype import result_type
+from .._tensor import Tensor, _wrap
+from ..autograd.graph import Node
+from . import result
+
+_PYTHON_NUMBERS = (int, float, bool)
+
+
+def _operand_arrays(a, b):
+    """numpy operands and the dtype PyTorch would give ``a op b``."""
+    a_arr = a._array if isinstance(a, Tensor) else a
+    b_arr = b._array if isinstance(b, Tensor) else b
+    if isinstance(b, Tensor) and isinstance(a, Tensor) and a_arr.dtype is b_arr.dtype:
+        return a_arr, b_arr, a_arr.dtype                  # the common case, kept fast
+    if type(b) is float and isinstance(a, Tensor) and a_arr.dtype.kind == "f":
+        return a_arr, b_arr, a_arr.dtype
+    if not isinstance(b, (Tensor,) + _PYTHON_NUMBERS) and not isinstance(b, np.generic):
+        raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
+    return a_arr, b_arr, result_type(a, b)
+
+
+def _broadcast_error(a, b):
+    shape_a = list(np.shape(getattr(a, "_array", a)))
+    shape_b = list(np.shape(getattr(b, "_array", b)))
+    # find the first dimension (from the right) where the sizes clash
+    for offset in range(1, builtins.min(len(shape_a), len(shape_b)) + 1):
+        size_a, size_b = shape_a[-offset], shape_b[-offset]
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            dim = builtins.max(len(shape_a), len(shape_b)) - offset
+            return RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
+                f"non-singleton dimension {dim}"
+            )
+    return RuntimeError(f"shapes {shape_a} and {shape_b} cannot be broadcast together")
+
+
+def _binary(ufunc, a, b):
+    a_arr, b_arr, dtype = _operand_arrays(a, b)
+    try:
+        out = ufunc(a_arr, b_arr)
+    except ValueError:
+        raise _broadcast_error(a, b) from None
+    if out.dtype != dtype:
+        out = out.astype(dtype)
+    elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
+        out = np.asarray(out)
+    return out
+
+
+# --- + and - ----------------------------------------------------------------------------
+
+class AddBackward0(Node):
+    """out = a + alpha * b   ->   d/da = 1, d/db = alpha"""
+
+    alpha = 1
+
+    def backward(self, grad):
+        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+
+
+def _scaled(value, alpha):
+    return _wrap(value._array * alpha) if isinstance(value, Tensor) else value * alpha
+
+
+def add(input, other, alpha=1):
+    """input + alpha * other"""
+    scaled = other if alpha == 1 else _scaled(other, alpha)
+    out = result(_binary(np.add, input, scaled), AddBackward0, (input, other))
+    if alpha != 1 and out._grad_fn is not None:
+        out._grad_fn.alpha = alpha
+    return out
+
+
+class SubBackward0(Node):
+    """out = a - alpha * b   ->   d/da = 1, d/db = -alpha"""
+
+    alpha = 1
+
+    def backward(self, grad):
+        return grad, grad * -self.alpha
+
+
+def sub(input, other, alpha=1):
+    """input - alpha * other"""
+    scaled = other if alpha == 1 else _scaled(other, alpha)
+    out = result(_binary(np.subtract, input, scaled), SubBackward0, (input, other))
+    if alpha != 1 and out._grad_fn is not None:
+        out._grad_fn.alpha = alpha
+    return out
+
+
+class RsubBackward1(Node):
+    """out = number - a   ->   d/da = -1"""
+
+    def backward(self, grad):
+        return (-grad,)
+
+
+def rsub(input, other):
+    """other - input, where ``other`` is a number (the ``1 - x`` form)."""
+    if isinstance(other, Tensor):
+        return sub(other, input)
+    return result(_binary(np.subtract, other, input), RsubBackward1, (input,))
+
+
+class NegBackward0(Node):
+    """out = -a   ->   d/da = -1"""
+
+    def backward(self, grad):
+        return (-grad,)
+
+
+def neg(input):
+    return result(np.negative(input._array), NegBackward0, (input,))
+
+
+# --- * and / ----------------------------------------------------------------------------
+
+class MulBackward0(Node):
+    """out = a * b   ->   d/da = b, d/db = a"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        return grad * b, grad * a
+
+
+def mul(input, other):
+    return result(_binary(np.multiply, input, other), MulBackward0, (input, other),
+                  saved=(input, other))
+
+
+class DivBackward0(Node):
+    """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        grad_a = grad / b
+        grad_b = -grad * a / (b * b) if isinstance(b, Tensor) and b.requires_grad else None
+        return grad_a, grad_b
+
+
+def div(input, other):
+    a_arr, b_arr, dtype = _operand_arrays(input, other)
+    if dtype.kind != "f":                     # integer / integer is true division in PyTorch
+        dtype = np.dtype(np.float32)
+    try:
+        out = np.true_divide(a_arr, b_arr)
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+    out = np.asarray(out, dtype=dtype)
+    return result(out, DivBackward0, (input, other), saved=(input, other))
+
+
+class ReciprocalBackward0(Node):
+    """out = 1 / a   ->   d/da = -1/a**2"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (-grad / (a * a),)
+
+
+def reciprocal(input):
+    array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
+    with np.errstate(divide="ignore"):
+        return result(np.reciprocal(array), ReciprocalBackward0, (input,), saved=(input,))
+
+
+def rdiv(input, other):
+    """other / input for a number ``other``: PyTorch records reciprocal, then a multiplication."""
+    return mul(reciprocal(input), other)
+
+
+# --- powers -----------------------------------------------------------------------------
+
+class PowBackward0(Node):
+    """out = a ** n (n a number)   ->   d/da = n * a ** (n - 1)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        n = self.exponent
+        if n == 0:
+            return (grad * 0,)
+        return (grad * n * a ** (n - 1),)
+
+
+class PowBackward1(Node):
+    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = a ** b * log(a)"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        grad_a = grad * b * a ** (b - 1) if a.requires_grad else None
+        grad_b = None
+        if b.requires_grad:
+            # where a == 0 (and b >= 0) the limit of a**b * log(a) is 0, not nan
+            safe_log = log(where(a == 0, ones_like(a), a))
+            grad_b = grad * a ** b * safe_log
+        return grad_a, grad_b
+
+
+class PowBackward2(Node):
+    """out = base ** a (base a number)   ->   d/da = base ** a * log(base)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * self.base ** a * float(np.log(self.base)),)
+
+
+def pow(input, exponent):
+    if isinstance(input, _PYTHON_NUMBERS):
+        return rpow(exponent, input)
+    if isinstance(exponent, Tensor):
+        return result(_binary(np.power, input, exponent), PowBackward1, (input, exponent),
+                      saved=(input, exponent))
+    a_arr = input._array
+    if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = _binary(np.power, input, exponent)
+    return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
+
+
+def rpow(input, base):
+    """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
+    out = _binary(np.power, base, input)
+    return result(out, PowBackward2, (input,), saved=(input,), base=base)
+
+
+def square(input):
+    return pow(input, 2)
+
+
+class SqrtBackward0(Node):
+    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a))"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / (2 * sqrt(a)),)
+
+
+def sqrt(input):
+    with np.errstate(invalid="ignore"):
+        return result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,), saved=(input,))
+
+
+class RsqrtBackward0(Node):
+    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * -0.5 * a ** -1.5,)
+
+
+def rsqrt(input):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,), saved=(input,))
+
+
+# --- exp, log, trigonometry ---------------------------------------------------------------
+
+def _float_ufunc(ufunc, input):
+    """Integer tensors are promoted to float32 first, as PyTorch does for exp, sin, ..."""
+    array = input._array
+    if array.dtype.kind != "f":
+        array = array.astype(np.float32)
+    return ufunc(array)
+
+
+class ExpBackward0(Node):
+    """out = e ** a   ->   d/da = e ** a"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * exp(a),)
+
+
+def exp(input):
+    with np.errstate(over="ignore"):
+        return result(_float_ufunc(np.exp, input), ExpBackward0, (input,), saved=(input,))
+
+
+class LogBackward0(Node):
+    """out = log(a)   ->   d/da = 1 / a"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / a,)
+
+
+def log(input):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return result(_float_ufunc(np.log, input), LogBackward0, (input,), saved=(input,))
+
+
+class Log1PBackward0(Node):
+    """out = log(1 + a)   ->   d/da = 1 / (1 + a)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / (a + 1),)
+
+
+def log1p(input):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return result(_float_ufunc(np.log1p, input), Log1PBackward0, (input,), saved=(input,))
+
+
+class SinBackward0(Node):
+    """out = sin(a)   ->   d/da = cos(a)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * cos(a),)
+
+
+def sin(input):
+    return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
+
+
+class CosBackward0(Node):
+    """out = cos(a)   ->   d/da = -sin(a)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * -sin(a),)
+
+
+def cos(input):
+    return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
+
+
+class TanBackward0(Node):
+    """out = tan(a)   ->   d/da = 1 + tan(a)**2"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * (1 + tan(a) ** 2),)
+
+
+def tan(input):
+    return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
+
+
+# --- activations ----------------------------------------------------------------------------
+
+class TanhBackward0(Node):
+    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * (1 - tanh(a) ** 2),)
+
+
+def tanh(input):
+    return result(_float_ufunc(np.tanh, input), TanhBackward0, (input,), saved=(input,))
+
+
+def _sigmoid_array(array):
+    # Written so that neither exp overflows: for large negative a, use e^a / (1 + e^a).
+    with np.errstate(over="ignore"):
+        return np.where(array >= 0, 1 / (1 + np.exp(-array)), np.exp(array) / (1 + np.exp(array)))
+
+
+class SigmoidBackward0(Node):
+    """out = 1 / (1 + e ** -a)   ->   d/da = out * (1 - out)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        s = sigmoid(a)
+        return (grad * s * (1 - s),)
+
+
+def sigmoid(input):
+    array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
+    return result(_sigmoid_array(array).astype(array.dtype, copy=False), SigmoidBackward0,
+                  (input,), saved=(input,))
+
+
+class ReluBackward0(Node):
+    """out = max(a, 0)   ->   d/da = 1 where a > 0, else 0"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * (a > 0),)
+
+
+def relu(input):
+    array = input._array
+    return result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,), saved=(input,))
+
+
+class AbsBackward0(Node):
+    """out = |a|   ->   d/da = sign(a)  (0 at a = 0)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * sign(a),)
+
+
+def abs(input):
+    return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
+
+
+def sign(input):
+    """-1, 0 or 1 for each element (its gradient is zero almost everywhere, so it is not recorded)."""
+    return _wrap(np.sign(input._array))
+
+
+class ClampBackward1(Node):
+    """out = min(max(a, low), high)   ->   d/da = 1 where low <= a <= high, else 0"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        inside = np.ones(a.shape, dtype=bool)
+        if self.low is not None:
+            inside &= a._array >= self.low
+        if self.high is not None:
+            inside &= a._array <= self.high
+        return (grad * _wrap(inside),)
+
+
+def clamp(input, min=None, max=None):
+    """Limit every element to [min, max] (either bound may be None)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    low = min.item() if isinstance(min, Tensor) else min
+    high = max.item() if isinstance(max, Tensor) else max
+    out = np.clip(input._array, low, high)
+    if out.dtype != input._array.dtype:
+        out = out.astype(result_type(input, low if low is not None else high))
+    return result(np.asarray(out), ClampBackward1, (input,), saved=(input,), low=low, high=high)
+
+
+class MaximumBackward0(Node):
+    """out = max(a, b)   ->   the gradient goes to the larger one (split evenly on ties)"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        a_wins = (a._array > b._array) + 0.5 * (a._array == b._array)
+        return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
+
+
+def maximum(input, other):
+    return result(_binary(np.maximum, input, other), MaximumBackward0, (input, other),
+                  saved=(input, other))
+
+
+class MinimumBackward0(Node):
+    """out = min(a, b)   ->   the gradient goes to the smaller one (split evenly on ties)"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        a_wins = (a._array < b._array) + 0.5 * (a._array == b._array)
+        return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
+
+
+def minimum(input, other):
+    return result(_binary(np.minimum, input, other), MinimumBackward0, (input, other),
+                  saved=(input, other))
+
+
+class WhereBackward0(Node):
+    """out = a where condition else b   ->   the gradient goes to whichever was picked"""
+
+    def backward(self, grad):
+        (condition,) = self.saved_tensors
+        zero = grad * 0
+        return None, where(condition, grad, zero), where(condition, zero, grad)
+
+
+def where(condition, input, other):
+    """Pick ``input`` where ``condition`` is True, else ``other``, element by element."""
+    from . import as_tensor
+    condition = as_tensor(condition)
+    input = as_tensor(input, like=other if isinstance(other, Tensor) else None)
+    other = as_tensor(other, like=input)
+    dtype = result_type(input, other)
+    try:
+        out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+    return result(out, WhereBackward0, (condition, input, other), saved=(condition,))
+
+
+def ones_like(t):
+    return _wrap(np.ones_like(t._array))
+
+
+# --- comparisons --------------------------------------------------------------------------
+
+def compare(ufunc, input, other):
+    """==, <, ... : a bool tensor, never recorded (comparisons have no useful gradient)."""
+    if not isinstance(other, (Tensor, int, float, bool, np.generic, np.ndarray)):
+        return NotImplemented            # x == None: Python then compares identities
+    a_arr = input._array
+    b_arr = other._array if isinstance(other, Tensor) else other
+    try:
+        return _wrap(np.asarray(ufunc(a_arr, b_arr)))
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+
+
+# --- filling in place, recorded (used by zero_ and fill_ on a recorded tensor) --------------
+
+class FillBackward0(Node):
+    """out = constant   ->   no gradient flows to the old value"""
+
+    def backward(self, grad):
+        return (grad * 0,)

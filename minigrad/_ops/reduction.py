@@ -1,0 +1,377 @@
+"""Reductions: sum, mean, max/min, norm, var/std, logsumexp, all/any, argmax.
+
+Their backward has to *undo* the reduction's change of shape: the gradient of
+a reduced result is copied back (expanded) along the dimensions that were
+reduced. ``_expand_back`` does that for all of them.
+"""
+import builtins
+
+import numpy as np
+
+from .._dtype import from_numpy_dtype
+from .._tensor import Tensor, _wrap, _normalize_dim
+from ..autograd.graph import Node
+from . import result
+
+
+def _dims(dim, ndim):
+    """``dim`` as a sorted tuple of non-negative dims (None means all of them)."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        dim = (dim,)
+    dims = tuple(sorted(_normalize_dim(d, ndim) for d in dim))
+    if len(set(dims)) != len(dims):
+        raise RuntimeError(f"dim {dims} appears multiple times in the list of dims")
+    return dims if ndim else ()
+
+
+def _expand_back(grad, input_shape, dims, keepdim):
+    """Give ``grad`` (shaped like the reduced result) the input's shape again."""
+    if not keepdim:
+        kept_shape = [1 if d in dims else n for d, n in enumerate(input_shape)]
+        grad = grad.reshape(kept_shape)
+    return grad.expand(input_shape)
+
+
+class SumBackward0(Node):
+    """out = sum of all elements   ->   every element gets the gradient"""
+
+    def backward(self, grad):
+        return (grad.expand(self.input_shape),)
+
+
+class SumBackward1(Node):
+    """out = sum over ``dims``   ->   each element gets the gradient of its sum"""
+
+    def backward(self, grad):
+        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim),)
+
+
+def sum(input, dim=None, keepdim=False, dtype=None):
+    """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
+    array = input._array
+    out_dtype = dtype.numpy_dtype if dtype is not None else (
+        np.dtype(np.int64) if array.dtype.kind in "biu" else array.dtype)
+    if dim is None:
+        return result(np.asarray(array.sum(dtype=out_dtype)), SumBackward0, (input,),
+                      input_shape=array.shape)
+    dims = _dims(dim, array.ndim)
+    out = np.asarray(array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype))
+    return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
+
+
+class MeanBackward0(Node):
+    """out = mean of all N elements   ->   every element gets grad / N"""
+
+    def backward(self, grad):
+        return (grad.expand(self.input_shape) / self.count,)
+
+
+class MeanBackward1(Node):
+    """out = mean over ``dims``   ->   each element gets grad / (number averaged)"""
+
+    def backward(self, grad):
+        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
+
+
+def mean(input, dim=None, keepdim=False, dtype=None):
+    """Average of all elements, or over ``dim``."""
+    array = input._array if dtype is None else input._array.astype(dtype.numpy_dtype)
+    if array.dtype.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}. "
+            "Convert first, e.g. x.float().mean()."
+        )
+    if dim is None:
+        return result(np.asarray(array.mean()), MeanBackward0, (input,),
+                      input_shape=array.shape, count=array.size)
+    dims = _dims(dim, array.ndim)
+    count = int(np.prod([array.shape[d] for d in dims])) if array.ndim else 1
+    return result(np.asarray(array.mean(axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
+                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
+
+
+# --- max and min ------------------------------------------------------------------------------
+
+class return_types:
+    """Named results like ``minigrad.return_types.max(values=..., indices=...)``."""
+
+    class _ValuesIndices(tuple):
+        _name = "max"
+
+        def __new__(cls, values, indices):
+            return tuple.__new__(cls, (values, indices))
+
+        @property
+        def values(self):
+            return self[0]
+
+        @property
+        def indices(self):
+            return self[1]
+
+        def __repr__(self):
+            return f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+    class max(_ValuesIndices):
+        _name = "max"
+
+    class min(_ValuesIndices):
+        _name = "min"
+
+
+def _extreme_all_backward(node, grad):
+    # Every element equal to the max/min shares the gradient evenly, as PyTorch does.
+    (input,) = node.saved_tensors
+    is_extreme = input._array == node.extreme
+    share = is_extreme / is_extreme.sum()
+    return (grad * _wrap(share.astype(input._array.dtype)),)
+
+
+def _extreme_dim_backward(node, grad):
+    # Only the element that was picked (its index was returned) gets the gradient.
+    grad = grad if node.keepdim else grad.unsqueeze(node.dim)
+    indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
+    mask = np.zeros(node.input_shape, dtype=bool)
+    np.put_along_axis(mask, indices, True, axis=node.dim)
+    return (grad * _wrap(mask),)
+
+
+class MaxBackward1(Node):
+    """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
+    backward = _extreme_all_backward
+
+
+class MaxBackward0(Node):
+    """values = max over ``dim``   ->   gradient to the element at ``indices``"""
+    backward = _extreme_dim_backward
+
+
+class MinBackward1(Node):
+    """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
+    backward = _extreme_all_backward
+
+
+class MinBackward0(Node):
+    """values = min over ``dim``   ->   gradient to the element at ``indices``"""
+    backward = _extreme_dim_backward
+
+
+def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, return_type):
+    array = input._array
+    if isinstance(dim, Tensor):
+        raise TypeError("max(input, other) is minigrad.maximum(input, other)")
+    if array.size == 0:
+        raise RuntimeError(
+            f"{return_type._name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument.")
+    if dim is None:
+        extreme = np.asarray(numpy_reduce(array))
+        return result(extreme, all_node, (input,), saved=(input,), extreme=extreme)
+    dim = _normalize_dim(dim, array.ndim)
+    axis = dim if array.ndim else None
+    indices = np.asarray(numpy_arg(array, axis=axis))
+    values = np.asarray(numpy_reduce(array, axis=axis))
+    if keepdim and array.ndim:
+        indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
+    out = result(values, dim_node, (input,), input_shape=array.shape, dim=dim, keepdim=keepdim,
+                 indices=indices)
+    return return_type(out, _wrap(indices.astype(np.int64)))
+
+
+def max(input, dim=None, keepdim=False):
+    """Largest element; with ``dim``, (values, indices) along that dimension."""
+    if isinstance(dim, Tensor):
+        from .pointwise import maximum
+        return maximum(input, dim)
+    return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0,
+                    return_types.max)
+
+
+def min(input, dim=None, keepdim=False):
+    """Smallest element; with ``dim``, (values, indices) along that dimension."""
+    if isinstance(dim, Tensor):
+        from .pointwise import minimum
+        return minimum(input, dim)
+    return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0,
+                    return_types.min)
+
+
+class AmaxBackward0(Node):
+    """out = max over ``dims``   ->   gradient shared evenly among the maxima"""
+
+    def backward(self, grad):
+        (input,) = self.saved_tensors
+        extreme = self.values if self.keepdim else np.expand_dims(self.values, self.dims)
+        mask = (input._array == extreme).astype(input._array.dtype)
+        share = mask / mask.sum(axis=self.dims, keepdims=True)
+        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
+
+
+class AminBackward0(AmaxBackward0):
+    """out = min over ``dims``   ->   gradient shared evenly among the minima"""
+
+
+def amax(input, dim=(), keepdim=False):
+    dims = _dims(dim if dim != () else None, input.ndim)
+    values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
+    return result(values, AmaxBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                  values=values, input_shape=input._array.shape)
+
+
+def amin(input, dim=(), keepdim=False):
+    dims = _dims(dim if dim != () else None, input.ndim)
+    values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
+    return result(values, AminBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                  values=values, input_shape=input._array.shape)
+
+
+def argmax(input, dim=None, keepdim=False):
+    array = input._array
+    if dim is None:
+        return _wrap(np.asarray(np.argmax(array), dtype=np.int64))
+    return _wrap(np.asarray(np.argmax(array, axis=_normalize_dim(dim, array.ndim), keepdims=keepdim),
+                            dtype=np.int64))
+
+
+def argmin(input, dim=None, keepdim=False):
+    array = input._array
+    if dim is None:
+        return _wrap(np.asarray(np.argmin(array), dtype=np.int64))
+    return _wrap(np.asarray(np.argmin(array, axis=_normalize_dim(dim, array.ndim), keepdims=keepdim),
+                            dtype=np.int64))
+
+
+def all(input, dim=None, keepdim=False):
+    """True if every element is non-zero (over ``dim`` if given)."""
+    if dim is None:
+        return _wrap(np.asarray(np.all(input._array)))
+    return _wrap(np.asarray(np.all(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)))
+
+
+def any(input, dim=None, keepdim=False):
+    """True if some element is non-zero (over ``dim`` if given)."""
+    if dim is None:
+        return _wrap(np.asarray(np.any(input._array)))
+    return _wrap(np.asarray(np.any(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)))
+
+
+# --- norm, variance, logsumexp ---------------------------------------------------------------
+
+class LinalgVectorNormBackward0(Node):
+    """out = (sum |a|**p) ** (1/p)   ->   d/da = sign(a) |a|**(p-1) / out**(p-1)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        norm = _wrap(self.norm)
+        if not self.keepdim:
+            norm = norm.reshape([1 if d in self.dims else n for d, n in enumerate(self.input_shape)])
+        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
+        # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
+        safe_norm = _wrap(np.where(norm._array == 0, 1, norm._array).astype(norm._array.dtype))
+        if self.p == 2:
+            return (grad * a / safe_norm,)
+        if self.p == 1:
+            from .pointwise import sign
+            return (grad * sign(a),)
+        from .pointwise import sign, abs
+        return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm."""
+    array = input._array
+    if array.dtype.kind != "f":
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{from_numpy_dtype(array.dtype).tensor_type_name[:-6]}")
+    if p in ("fro", None):
+        p = 2
+    if not isinstance(p, (int, float)) or p < 1:
+        raise RuntimeError(f"minigrad's norm supports p >= 1 (and 'fro'); got p={p!r}")
+    dims = _dims(dim, array.ndim)
+    axis = dims if dims else None
+    if p == 2:
+        value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
+    elif p == float("inf"):
+        raise RuntimeError("minigrad's norm does not support p=inf; use x.abs().max()")
+    else:
+        value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+    value = np.asarray(value, dtype=array.dtype)
+    return result(value, LinalgVectorNormBackward0, (input,), saved=(input,), p=p, dims=dims,
+                  keepdim=keepdim, norm=value, input_shape=array.shape)
+
+
+class VarBackward0(Node):
+    """out = sum (a - mean)**2 / (N - correction)   ->   d/da = 2 (a - mean) / (N - correction)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        centred = a - a.mean(dim=self.dims, keepdim=True)
+        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
+        return (grad * 2 * centred / (self.count - self.correction),)
+
+
+class StdBackward0(Node):
+    """out = sqrt(var)   ->   d/da = (a - mean) / ((N - correction) * out)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        centred = a - a.mean(dim=self.dims, keepdim=True)
+        std = _wrap(self.std if self.keepdim else np.expand_dims(self.std, self.dims))
+        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
+        return (grad * centred / ((self.count - self.correction) * std),)
+
+
+def _variance(input, dim, correction, keepdim, unbiased):
+    array = input._array
+    if unbiased is not None:
+        correction = 1 if unbiased else 0
+    correction = 1 if correction is None else correction
+    dims = _dims(dim, array.ndim)
+    count = int(np.prod([array.shape[d] for d in dims])) if dims else array.size
+    var = np.asarray(array.var(axis=dims or None, ddof=correction, keepdims=keepdim), dtype=array.dtype)
+    return var, dims, count, correction
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    """Variance (unbiased by default: divides by N - 1)."""
+    value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
+    return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                  count=count, correction=correction, input_shape=input._array.shape)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    """Standard deviation (unbiased by default)."""
+    value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
+    value = np.sqrt(value)
+    return result(value, StdBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                  count=count, correction=correction, std=value, input_shape=input._array.shape)
+
+
+class LogsumexpBackward0(Node):
+    """out = log sum e**a   ->   d/da = softmax(a)"""
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        out = _wrap(self.value if self.keepdim else np.expand_dims(self.value, self.dims))
+        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
+        return (grad * (a - out).exp(),)
+
+
+def logsumexp(input, dim, keepdim=False):
+    array = input._array
+    dims = _dims(dim, array.ndim)
+    peak = np.max(array, axis=dims, keepdims=True)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
+    if not keepdim:
+        value = np.squeeze(value, axis=dims)
+    value = np.asarray(value, dtype=array.dtype)
+    return result(value, LogsumexpBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                  value=value, input_shape=array.shape)
+
+
+_ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)

@@ -1,0 +1,463 @@
+"""Operations that move elements around without changing them.
+
+view/reshape, transpose/t/permute, squeeze/unsqueeze, flatten, expand, cat,
+stack, split, flip, dtype conversion and clone. Their backward moves the
+gradient back to where each element came from: the inverse reshape, the
+inverse permutation, a sum over expanded dimensions, a slice of the gradient.
+"""
+import numpy as np
+
+from .._dtype import Size, result_type
+from .._tensor import Tensor, _wrap, _normalize_dim
+from ..autograd.graph import Node
+from . import result
+
+
+def _make_view(out, base):
+    """``out`` shares memory with ``base``: share the version counter too."""
+    out._version_counter = base._version_counter
+    out._base = base if base._base is None else base._base
+    return out
+
+
+def _sizes(args):
+    """Accept f(2, 3), f((2, 3)), f([2, 3]) and f(minigrad.Size([2, 3]))."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return tuple(int(n) for n in args)
+
+
+def _infer_shape(shape, numel):
+    """Replace a -1 in ``shape`` by what makes the element count right."""
+    shape = list(shape)
+    unknown = [i for i, n in enumerate(shape) if n == -1]
+    if len(unknown) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([n for n in shape if n != -1]))
+    if unknown:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{shape}' is invalid for input of size {numel}")
+        shape[unknown[0]] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{shape}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+class ViewBackward0(Node):
+    """out = a with a new shape   ->   reshape the gradient back"""
+
+    def backward(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+def view(input, *shape):
+    """The same memory seen with another shape (must not need a copy)."""
+    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
+        return input.to(shape[0])             # x.view(dtype)
+    array = input._array
+    new_shape = _infer_shape(_sizes(shape), array.size)
+    try:
+        out_array = np.reshape(array, new_shape, copy=False)
+    except ValueError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+    out = result(out_array, ViewBackward0, (input,), input_shape=array.shape)
+    return _make_view(out, input)
+
+
+def reshape(input, *shape):
+    """``input`` with a new shape; a view when possible, else a copy."""
+    array = input._array
+    new_shape = _infer_shape(_sizes(shape), array.size)
+    out_array = np.reshape(array, new_shape)
+    out = result(out_array, ViewBackward0, (input,), input_shape=array.shape)
+    if np.shares_memory(out_array, array):
+        _make_view(out, input)
+    return out
+
+
+def view_as(input, other):
+    return view(input, other.shape)
+
+
+def reshape_as(input, other):
+    return reshape(input, other.shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dimensions start_dim..end_dim into one."""
+    ndim = input.ndim
+    if ndim == 0:
+        return reshape(input, 1)
+    start, end = _normalize_dim(start_dim, ndim), _normalize_dim(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input                     # nothing to merge: PyTorch returns the tensor itself
+    shape = input.shape
+    merged = int(np.prod(shape[start:end + 1]))
+    return reshape(input, tuple(shape[:start]) + (merged,) + tuple(shape[end + 1:]))
+
+
+class TBackward0(Node):
+    """out = a transposed (2-D)   ->   transpose the gradient back"""
+
+    def backward(self, grad):
+        return (grad.t(),)
+
+
+def t(input):
+    """Transpose of a matrix (a vector or scalar is returned as it is)."""
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return _make_view(result(input._array.T, TBackward0, (input,)), input)
+
+
+class TransposeBackward0(Node):
+    """out = a with two dims swapped   ->   swap them back in the gradient"""
+
+    def backward(self, grad):
+        return (grad.transpose(self.dim0, self.dim1),)
+
+
+def transpose(input, dim0, dim1):
+    ndim = input.ndim
+    dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
+    out = result(np.swapaxes(input._array, dim0, dim1), TransposeBackward0, (input,),
+                 dim0=dim0, dim1=dim1)
+    return _make_view(out, input)
+
+
+swapaxes = transpose
+
+
+class PermuteBackward0(Node):
+    """out = a with dims reordered   ->   apply the inverse order to the gradient"""
+
+    def backward(self, grad):
+        return (grad.permute(tuple(np.argsort(self.dims))),)
+
+
+def permute(input, *dims):
+    ndim = input.ndim
+    dims = tuple(_normalize_dim(d, ndim) for d in _sizes(dims))
+    if sorted(dims) != list(range(ndim)):
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal "
+            f"to len(dims) = {len(dims)}" if len(dims) != ndim else "permute(): duplicate dims are not allowed.")
+    return _make_view(result(np.transpose(input._array, dims), PermuteBackward0, (input,), dims=dims),
+                      input)
+
+
+class SqueezeBackward0(Node):
+    """out = a without its size-1 dims   ->   reshape the gradient back"""
+
+    def backward(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    """out = a without size-1 dim ``dim``   ->   reshape the gradient back"""
+
+
+class SqueezeBackward4(SqueezeBackward0):
+    """out = a without the size-1 dims in ``dims``   ->   reshape the gradient back"""
+
+
+def squeeze(input, dim=None):
+    array = input._array
+    if dim is None:
+        node = SqueezeBackward0
+        out = np.squeeze(array)
+    else:
+        node = SqueezeBackward4 if isinstance(dim, (tuple, list)) else SqueezeBackward1
+        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+        dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
+        out = np.squeeze(array, axis=dims) if dims else array.view()
+    return _make_view(result(out, node, (input,), input_shape=array.shape), input)
+
+
+class UnsqueezeBackward0(Node):
+    """out = a with a new size-1 dim   ->   remove that dim from the gradient"""
+
+    def backward(self, grad):
+        return (grad.squeeze(self.dim),)
+
+
+def unsqueeze(input, dim):
+    dim = _normalize_dim(dim, input.ndim + 1)
+    return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
+                      input)
+
+
+class ExpandBackward0(Node):
+    """out = a repeated along size-1 dims (no copy)   ->   the engine sums the gradient back"""
+
+    def backward(self, grad):
+        return (grad,)       # summed back to the input's shape by the engine, like broadcasting
+
+
+def expand(input, *sizes):
+    sizes = list(_sizes(sizes))
+    array = input._array
+    if len(sizes) < array.ndim:
+        raise RuntimeError(
+            f"expand(minigrad.{input.dtype.tensor_type_name}{{{list(array.shape)}}}, size={sizes}): "
+            "the number of sizes provided must be greater or equal to the number of dimensions in the tensor")
+    offset = len(sizes) - array.ndim
+    for i, n in enumerate(array.shape):
+        if sizes[offset + i] == -1:
+            sizes[offset + i] = n
+        elif n != 1 and sizes[offset + i] != n:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({sizes[offset + i]}) must match the existing size "
+                f"({n}) at non-singleton dimension {offset + i}.  Target sizes: {sizes}.  "
+                f"Tensor sizes: {list(array.shape)}")
+    if tuple(sizes) == array.shape and not _needs_record(input):
+        return input
+    return _make_view(result(np.broadcast_to(array, sizes), ExpandBackward0, (input,)), input)
+
+
+def _needs_record(input):
+    from ..autograd.graph import needs_grad
+    return needs_grad((input,))
+
+
+def expand_as(input, other):
+    return expand(input, other.shape)
+
+
+class RepeatBackward0(Node):
+    """out = a tiled ``repeats`` times   ->   sum the gradient over the copies"""
+
+    def backward(self, grad):
+        shape = []
+        for n, r in zip(self.input_shape, self.repeats[-len(self.input_shape):] if self.input_shape else ()):
+            shape += [r, n]
+        lead = self.repeats[:len(self.repeats) - len(self.input_shape)]
+        g = grad.reshape(list(lead) + shape)
+        dims = tuple(range(len(lead))) + tuple(len(lead) + 2 * i for i in range(len(self.input_shape)))
+        return (g.sum(dim=dims) if dims else g,)
+
+
+def repeat(input, *repeats):
+    repeats = _sizes(repeats)
+    return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
+                  input_shape=input._array.shape)
+
+
+class FlipBackward0(Node):
+    """out = a reversed along ``dims``   ->   reverse the gradient the same way"""
+
+    def backward(self, grad):
+        return (flip(grad, self.dims),)
+
+
+def flip(input, dims):
+    dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
+    return result(np.flip(input._array, dims).copy(), FlipBackward0, (input,), dims=dims)
+
+
+# --- joining and splitting --------------------------------------------------------------------
+
+class CatBackward0(Node):
+    """out = a, b, ... joined along ``dim``   ->   each input gets its slice of the gradient"""
+
+    def backward(self, grad):
+        grads, start = [], 0
+        for size in self.sizes:
+            index = [slice(None)] * grad.ndim
+            index[self.dim] = slice(start, start + size)
+            grads.append(grad[tuple(index)])
+            start += size
+        return tuple(grads)
+
+
+def cat(tensors, dim=0):
+    """Join tensors along an existing dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    dtype = result_type(*tensors)
+    ndim = tensors[0].ndim
+    dim = _normalize_dim(dim, ndim)
+    try:
+        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, copy=False)
+    except ValueError:
+        shapes = [list(t.shape) for t in tensors]
+        raise RuntimeError(
+            f"Sizes of tensors must match except in dimension {dim}. Got shapes {shapes}") from None
+    return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
+
+
+concat = cat
+
+
+class StackBackward0(Node):
+    """out = a, b, ... stacked along a new ``dim``   ->   each input gets its slice"""
+
+    def backward(self, grad):
+        return tuple(grad.select(self.dim, i) for i in range(self.count))
+
+
+def stack(tensors, dim=0):
+    """Join same-shaped tensors along a new dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shapes = {t.shape for t in tensors}
+    if len(shapes) > 1:
+        first, *_ = tensors
+        bad = next(i for i, t in enumerate(tensors) if t.shape != first.shape)
+        raise RuntimeError(
+            f"stack expects each tensor to be equal size, but got {list(first.shape)} at entry 0 "
+            f"and {list(tensors[bad].shape)} at entry {bad}")
+    dim = _normalize_dim(dim, tensors[0].ndim + 1)
+    out = np.stack([t._array for t in tensors], axis=dim).astype(result_type(*tensors), copy=False)
+    return result(out, StackBackward0, tensors, dim=dim, count=len(tensors))
+
+
+def unbind(input, dim=0):
+    """The slices along ``dim`` as a tuple."""
+    dim = _normalize_dim(dim, input.ndim)
+    return tuple(input.select(dim, i) for i in range(input.shape[dim]))
+
+
+def split(input, split_size_or_sections, dim=0):
+    dim = _normalize_dim(dim, input.ndim)
+    length = input.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        sizes = [split_size_or_sections] * (length // split_size_or_sections)
+        if length % split_size_or_sections:
+            sizes.append(length % split_size_or_sections)
+    else:
+        sizes = list(split_size_or_sections)
+    pieces, start = [], 0
+    for size in sizes:
+        index = [slice(None)] * input.ndim
+        index[dim] = slice(start, start + size)
+        pieces.append(input[tuple(index)])
+        start += size
+    return tuple(pieces)
+
+
+def chunk(input, chunks, dim=0):
+    length = input.shape[_normalize_dim(dim, input.ndim)]
+    return split(input, -(-length // chunks), dim)
+
+
+# --- copies and conversions ----------------------------------------------------------------------
+
+class ToCopyBackward0(Node):
+    """out = a converted to another dtype   ->   convert the gradient back"""
+
+    def backward(self, grad):
+        return (grad.to(self.input_dtype),)
+
+
+def to_dtype(input, dtype):
+    out = input._array.astype(dtype.numpy_dtype)
+    if dtype.is_floating_point:
+        return result(out, ToCopyBackward0, (input,), input_dtype=input.dtype)
+    return _wrap(out)                # integer results can't carry gradients
+
+
+class CloneBackward0(Node):
+    """out = a copy of a   ->   the gradient passes through"""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+def clone(input):
+    return result(input._array.copy(), CloneBackward0, (input,))
+
+
+class CopyBackwards(Node):
+    """self.copy_(src)   ->   src gets the gradient; the old value of self gets none"""
+
+    def backward(self, grad):
+        return grad * 0, grad.to(self.source_dtype)
+
+
+def copy_into(old, source):
+    """The out-of-place half of ``copy_``: ``source`` broadcast to ``old``'s shape and dtype."""
+    array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
+    return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
+
+
+class SelectBackward0(Node):
+    """out = a[..., i, ...] along ``dim``   ->   gradient goes to slot i, zeros elsewhere"""
+
+    def backward(self, grad):
+        full = np.zeros(self.input_shape, dtype=grad._array.dtype)
+        return (_scatter_into(full, grad, self.index),)
+
+
+def _scatter_into(zeros_array, grad, index):
+    """A tensor of zeros with ``grad`` placed at ``index``; recorded so it can be differentiated."""
+    from .indexing import index_put
+    return index_put(_wrap(zeros_array), index, grad)
+
+
+def select(input, dim, index):
+    dim = _normalize_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    full_index = (slice(None),) * dim + (index % size,)
+    out = result(input._array[full_index], SelectBackward0, (input,),
+                 input_shape=input._array.shape, index=full_index)
+    return _make_view(out, input)
+
+
+# --- new tensors with the same dtype, and comparisons of whole tensors ---------------------------
+
+def new_zeros(input, *size, dtype=None, requires_grad=False):
+    from .._creation import zeros
+    return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def new_ones(input, *size, dtype=None, requires_grad=False):
+    from .._creation import ones
+    return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def new_full(input, size, fill_value, dtype=None, requires_grad=False):
+    from .._creation import full
+    return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def new_tensor(input, data, dtype=None, requires_grad=False):
+    from .._creation import tensor
+    return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def masked_fill(input, mask, value):
+    from .pointwise import where
+    fill = value if isinstance(value, Tensor) else _wrap(np.asarray(value, dtype=input._array.dtype))
+    return where(mask, fill, input)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True if all elements are close: |input - other| <= atol + rtol * |other|."""
+    return bool(np.allclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _wrap(np.isclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def equal(input, other):
+    """True if both tensors have the same shape and elements."""
+    return input.shape == other.shape and bool(np.array_equal(input._array, other._array))
+
+
+def _array_of(value):
+    return value._array if isinstance(value, Tensor) else np.asarray(value)
+
+
+Size = Size

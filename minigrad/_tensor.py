@@ -1,0 +1,679 @@
+"""The ``Tensor`` class: a numpy array plus what autograd needs to know about it.
+
+A tensor holds its numbers in ``_array`` (a numpy array). For autograd it also
+carries:
+
+* ``requires_grad`` - should operations on it be recorded?
+* ``grad_fn``       - the Node that produced it (None for a leaf);
+* ``grad``          - where backward leaves d(loss)/d(this tensor) (leaves only);
+* a version counter - bumped by every in-place change, so backward can notice
+  that a tensor it saved was modified afterwards.
+
+The arithmetic itself lives in ``minigrad/_ops`` (one file per family of
+operations, each forward next to its backward); the methods here only forward
+to it, so a learner looking for ``exp`` finds it in ``_ops/pointwise.py``.
+PyTorch's Tensor is in torch/_tensor.py (Python side) and C++.
+"""
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._dtype import Size
+from .autograd import graph
+from .autograd.grad_mode import _State
+
+
+class device:
+    """minigrad computes on the CPU only; this mirrors ``torch.device('cpu')``."""
+
+    def __init__(self, type="cpu"):
+        if str(type) != "cpu":
+            raise RuntimeError(f"minigrad runs on the CPU only; got device '{type}'. Use 'cpu'.")
+        self.type = "cpu"
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __eq__(self, other):
+        return str(other) == "cpu" or isinstance(other, device)
+
+    def __hash__(self):
+        return hash("cpu")
+
+    def __str__(self):
+        return "cpu"
+
+
+_CPU = device()
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead."
+)
+
+
+def _wrap(array):
+    """A new tensor around a numpy array (no copy, no history). The hot path of every op."""
+    t = Tensor.__new__(Tensor)
+    t._array = array
+    t._requires_grad = False
+    t._grad_fn = None
+    t._output_nr = 0
+    t._version_counter = [0]
+    return t
+
+
+def _check_can_require_grad(array, requires_grad):
+    if requires_grad and array.dtype.kind != "f":
+        raise RuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients "
+            f"(got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}). "
+            "Create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
+        )
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it.
+
+    ``minigrad.Tensor(data)`` makes a float32 tensor, like ``torch.Tensor``;
+    ``minigrad.tensor(data)`` infers the dtype from the data.
+    """
+
+    # Attributes every tensor sets are slots (fast, small). The rarer ones fall
+    # back to the class defaults below until a tensor assigns its own value.
+    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_version_counter",
+                 "__dict__", "__weakref__")
+
+    _grad = None
+    _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
+    _retains_grad = False
+    _base = None                  # the tensor this one is a view of
+    _backward_hooks = None        # hooks registered on a leaf with register_hook
+
+    # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
+    __array_ufunc__ = None
+
+    def __init__(self, *args, dtype=None, requires_grad=False):
+        from ._creation import tensor_data_to_array
+        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
+        elif len(args) == 1:
+            array = tensor_data_to_array(args[0], dtype or _dtype.float32)
+        elif not args:
+            array = np.zeros((0,), dtype=np.float32)
+        else:
+            raise TypeError("Tensor() takes the data (a list, number or array) or integer sizes")
+        _check_can_require_grad(array, requires_grad)
+        self._array = array
+        self._requires_grad = bool(requires_grad)
+        self._grad_fn = None
+        self._output_nr = 0
+        self._version_counter = [0]
+
+    # --- autograd attributes --------------------------------------------------------
+    @property
+    def grad_fn(self):
+        """The Node that created this tensor, or None for a leaf."""
+        return self._grad_fn
+
+    @property
+    def requires_grad(self):
+        """True if operations on this tensor are recorded for backward."""
+        return self._grad_fn is not None or self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        value = bool(value)
+        if self._grad_fn is not None:
+            if value:
+                return                       # already requires grad: nothing changes
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        _check_can_require_grad(self._array, value)
+        self._requires_grad = value
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place and return the tensor itself."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        """True for tensors not made by a recorded operation (grad_fn is None)."""
+        return self._grad_fn is None
+
+    @property
+    def grad(self):
+        """d(loss)/d(self) after backward: filled in for leaves (and retain_grad tensors)."""
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with "
+                    f"dtype '{self.dtype}'. Please ensure that the gradient and the tensor have the "
+                    "same dtype"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"assigned grad has data of a different size: the tensor has shape "
+                    f"{list(self.shape)}, the grad {list(value.shape)}"
+                )
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        """True if ``retain_grad()`` was called on this non-leaf tensor."""
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Ask backward to fill in ``.grad`` of this non-leaf tensor too."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return                     # leaves keep their grad anyway
+        self._retains_grad = True
+        hooks = self._grad_fn._retains_grad_hook
+        if hooks is None:
+            hooks = self._grad_fn._retains_grad_hook = {}
+        import weakref
+        hooks[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when the gradient for this tensor is computed.
+
+        It may return a new gradient to use instead. Returns a handle with ``remove()``.
+        """
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is None:
+            if self._backward_hooks is None:
+                self._backward_hooks = {}
+            return graph._add_hook(self._backward_hooks, hook)
+        node = self._grad_fn
+        if node._tensor_pre_hooks is None:
+            node._tensor_pre_hooks = {}
+        hooks = node._tensor_pre_hooks.setdefault(self._output_nr, {})
+        return graph._add_hook(hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute d(self)/d(leaf) for every leaf and accumulate it into ``leaf.grad``."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A tensor with the same data (shared memory) but no history and no grad."""
+        out = _wrap(self._array)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self):
+        """Cut this tensor from its history in place; it becomes a leaf."""
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def _detached_copy(self):
+        return _wrap(self._array.copy())
+
+    @property
+    def data(self):
+        """The same values as a tensor without history (shares memory, like torch)."""
+        return _wrap(self._array)
+
+    @data.setter
+    def data(self, value):
+        self._array = value._array
+
+    @property
+    def _version(self):
+        """How many times this tensor (or a view of the same memory) was changed in place."""
+        return self._version_counter[0]
+
+    def _bump_version(self):
+        self._version_counter[0] += 1
+
+    # --- shape and dtype --------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._array.shape)
+
+    def size(self, dim=None):
+        """The shape as ``minigrad.Size``, or the length of one dimension."""
+        if dim is None:
+            return Size(self._array.shape)
+        return self._array.shape[_normalize_dim(dim, self._array.ndim)]
+
+    @property
+    def dtype(self):
+        return _dtype._BY_NUMPY[self._array.dtype]
+
+    @property
+    def device(self):
+        return _CPU
+
+    @property
+    def ndim(self):
+        return self._array.ndim
+
+    def dim(self):
+        return self._array.ndim
+
+    def numel(self):
+        return self._array.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._array.itemsize
+
+    def is_floating_point(self):
+        return self._array.dtype.kind == "f"
+
+    def is_contiguous(self):
+        return self._array.flags.c_contiguous
+
+    def contiguous(self):
+        return self
+
+    def _is_view(self):
+        return self._base is not None
+
+    # --- conversions ----------------------------------------------------------------
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._array.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._array.size} elements cannot be converted to Scalar. "
+                "item() needs exactly one element; index the tensor first or reduce it (e.g. .sum())."
+            )
+        return self._array.reshape(()).item()
+
+    def tolist(self):
+        return self._array.tolist()
+
+    def numpy(self, force=False):
+        """The numpy array behind this tensor (shared memory, not a copy)."""
+        if self.requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        return self._array
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._array.dtype.kind not in "iub" or self._array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._array.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous "
+                f"(this tensor has {self._array.size}). Use .all() or .any() to reduce it first."
+            )
+        return bool(self._array.reshape(()).item())
+
+    def __len__(self):
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __iter__(self):
+        if self._array.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._array.shape[0]))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._array.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._array.copy(), self.requires_grad if self.is_leaf else False))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment. Use .detach().clone() first."
+            )
+        out = _wrap(self._array.copy())
+        out._requires_grad = self._requires_grad
+        if self._grad is not None:
+            out._grad = _wrap(self._grad._array.copy())
+        memo[id(self)] = out
+        return out
+
+    def to(self, *args, **kwargs):
+        """Convert to another dtype (the device can only be 'cpu')."""
+        dtype = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, _dtype.dtype):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            else:
+                device(arg)       # 'cpu' is accepted, anything else explains itself
+        if dtype is None or dtype is self.dtype:
+            return self
+        return _ops_shape.to_dtype(self, dtype)
+
+    def type(self, dtype=None):
+        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``."""
+        if dtype is None:
+            return "minigrad." + self.dtype.tensor_type_name
+        if isinstance(dtype, str):
+            name = dtype.split(".")[-1]
+            matches = [d for d in _dtype.ALL_DTYPES if d.tensor_type_name == name]
+            if not matches:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = matches[0]
+        return self.to(dtype)
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def long(self):
+        return self.to(_dtype.int64)
+
+    def int(self):
+        return self.to(_dtype.int32)
+
+    def bool(self):
+        return self.to(_dtype.bool_)
+
+    def cpu(self):
+        return self
+
+    def clone(self):
+        return _ops_shape.clone(self)
+
+    # --- in-place changes -------------------------------------------------------------
+    def _check_inplace(self):
+        """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
+        if _State.enabled and self._grad_fn is None and self._requires_grad:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
+                "x.detach() / x.clone() instead."
+            )
+
+    def _write_inplace(self, result):
+        """Put ``result`` into this tensor: same memory, new values, new history."""
+        self._array[...] = result._array
+        self._version_counter[0] += 1
+        if result._grad_fn is not None:
+            if self._base is not None:
+                raise RuntimeError(
+                    "minigrad does not record in-place changes to a view of another tensor "
+                    "(the base tensor's history would be wrong). Use an out-of-place operation, "
+                    "or .clone() the view first."
+                )
+            self._grad_fn = result._grad_fn
+            self._output_nr = 0
+            self._grad_fn._output_shape = self._array.shape
+        return self
+
+    def _inplace(self, op, *args):
+        """Shared recipe of add_, mul_, ...: compute out of place, then write back."""
+        self._check_inplace()
+        if not graph.needs_grad((self,) + args):
+            # Nothing to record: write directly (keeps the dtype of self).
+            return self._write_inplace(op(_wrap(self._array), *args))
+        # Recording: the node must see the *old* value of self, so give it a copy
+        # that sits at the same place in the graph.
+        old = _wrap(self._array.copy())
+        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
+        old._requires_grad = self._requires_grad
+        return self._write_inplace(op(old, *args))
+
+    def add_(self, other, alpha=1):
+        return self._inplace(lambda a, b: _ops_pointwise.add(a, b, alpha=alpha), other)
+
+    def sub_(self, other, alpha=1):
+        return self._inplace(lambda a, b: _ops_pointwise.sub(a, b, alpha=alpha), other)
+
+    def mul_(self, other):
+        return self._inplace(_ops_pointwise.mul, other)
+
+    def div_(self, other):
+        return self._inplace(_ops_pointwise.div, other)
+
+    def pow_(self, exponent):
+        return self._inplace(_ops_pointwise.pow, exponent)
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace(lambda a: _ops_pointwise.clamp(a, min, max))
+
+    def copy_(self, source):
+        source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+        return self._inplace(lambda a, s: _ops_shape.copy_into(a, s), source)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def _fill_with(self, values):
+        """In-place fill that never records history (zero_, fill_, normal_, uniform_)."""
+        self._check_inplace()
+        self._array[...] = values
+        self._version_counter[0] += 1
+        if self._grad_fn is not None and _State.enabled:
+            # The new values do not depend on the old history any more.
+            self._grad_fn = None
+            self._requires_grad = True
+        return self
+
+    def zero_(self):
+        """Set every element to 0 in place (used as ``x.grad.zero_()``)."""
+        return self._fill_with(0)
+
+    def fill_(self, value):
+        return self._fill_with(value.item() if isinstance(value, Tensor) else value)
+
+    def normal_(self, mean=0.0, std=1.0):
+        from . import random as _random
+        return self._fill_with(_random.generator().normal(mean, std, size=self._array.shape))
+
+    def uniform_(self, a=0.0, b=1.0):
+        from . import random as _random
+        return self._fill_with(_random.generator().uniform(a, b, size=self._array.shape))
+
+    def __setitem__(self, index, value):
+        _ops_indexing.setitem(self, index, value)
+
+    def __getitem__(self, index):
+        return _ops_indexing.getitem(self, index)
+
+    # --- arithmetic operators (see _ops/pointwise.py) ----------------------------------
+    def __add__(self, other):
+        return _ops_pointwise.add(self, other)
+
+    def __radd__(self, other):
+        return _ops_pointwise.add(self, other)
+
+    def __sub__(self, other):
+        return _ops_pointwise.sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops_pointwise.rsub(self, other)
+
+    def __mul__(self, other):
+        return _ops_pointwise.mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops_pointwise.mul(self, other)
+
+    def __truediv__(self, other):
+        return _ops_pointwise.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops_pointwise.rdiv(self, other)
+
+    def __pow__(self, exponent):
+        return _ops_pointwise.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return _ops_pointwise.rpow(self, base)
+
+    def __neg__(self):
+        return _ops_pointwise.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops_pointwise.abs(self)
+
+    def __matmul__(self, other):
+        return _ops_linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops_linalg.matmul(other, self)
+
+    # comparisons give bool tensors and are never recorded
+    def __eq__(self, other):
+        return _ops_pointwise.compare(np.equal, self, other)
+
+    def __ne__(self, other):
+        return _ops_pointwise.compare(np.not_equal, self, other)
+
+    def __lt__(self, other):
+        return _ops_pointwise.compare(np.less, self, other)
+
+    def __le__(self, other):
+        return _ops_pointwise.compare(np.less_equal, self, other)
+
+    def __gt__(self, other):
+        return _ops_pointwise.compare(np.greater, self, other)
+
+    def __ge__(self, other):
+        return _ops_pointwise.compare(np.greater_equal, self, other)
+
+    def __and__(self, other):
+        return _ops_pointwise.compare(np.logical_and, self, other)
+
+    def __or__(self, other):
+        return _ops_pointwise.compare(np.logical_or, self, other)
+
+    def __invert__(self):
+        if self._array.dtype.kind != "b":
+            return _wrap(np.invert(self._array))
+        return _wrap(np.logical_not(self._array))
+
+    eq = __eq__
+    ne = __ne__
+    lt = __lt__
+    le = __le__
+    gt = __gt__
+    ge = __ge__
+
+    @property
+    def T(self):
+        """All dimensions reversed (PermuteBackward0 in the graph)."""
+        return _ops_shape.permute(self, tuple(range(self._array.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        return _ops_shape.transpose(self, -2, -1)
+
+
+def _rebuild(array, requires_grad):
+    out = _wrap(array)
+    out._requires_grad = requires_grad
+    return out
+
+
+def _normalize_dim(dim, ndim):
+    """Turn a possibly negative dim into 0..ndim-1, with PyTorch's IndexError when out of range."""
+    size = max(ndim, 1)
+    if not -size <= dim < size:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})"
+        )
+    return dim % size
+
+
+def _install_methods():
+    """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x))."""
+    from ._ops import pointwise, reduction, shape, linalg
+    from .nn import functional
+    methods = {
+        pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
+                    "tanh", "sigmoid", "relu", "abs", "clamp", "square", "reciprocal", "sign",
+                    "maximum", "minimum", "log1p", "rsqrt", "tan"],
+        reduction: ["sum", "mean", "max", "min", "norm", "argmax", "argmin", "all", "any", "amax",
+                    "amin", "var", "std", "logsumexp"],
+        shape: ["reshape", "view", "view_as", "t", "transpose", "permute", "squeeze", "unsqueeze",
+                "flatten", "expand", "expand_as", "reshape_as", "repeat", "unbind", "split",
+                "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "masked_fill",
+                "swapaxes", "allclose", "equal", "isclose", "select"],
+        linalg: ["matmul", "mm", "mv", "dot", "outer"],
+        functional: ["softmax", "log_softmax"],
+    }
+    for module, names in methods.items():
+        for name in names:
+            setattr(Tensor, name, getattr(module, name))
+    Tensor.clip = Tensor.clamp
+    Tensor.clip_ = Tensor.clamp_
+    Tensor.multiply = Tensor.mul
+    Tensor.subtract = Tensor.sub
+    Tensor.divide = Tensor.div
+    Tensor.negative = Tensor.neg
+    Tensor.absolute = Tensor.abs
+    Tensor.where = lambda self, condition, other: pointwise.where(condition, self, other)
+
+
+# The operation modules import this one; importing them at the end avoids a cycle.
+from ._ops import pointwise as _ops_pointwise  # noqa: E402
+from ._ops import shape as _ops_shape  # noqa: E402
+from ._ops import linalg as _ops_linalg  # noqa: E402
+from ._ops import indexing as _ops_indexing  # noqa: E402

@@ -1,0 +1,140 @@
+"""minigrad.autograd: computing gradients automatically.
+
+* ``backward(tensors, grad_tensors)`` - accumulate gradients into leaves' ``.grad``
+* ``grad(outputs, inputs)``           - return gradients instead of storing them
+* ``Function``                        - write your own operation with its derivative
+* ``no_grad``, ``enable_grad``, ``set_grad_enabled`` - switch recording off and on
+* ``functional``                      - jacobian, hessian, vjp, jvp, hvp
+* ``gradcheck``, ``gradgradcheck``     - compare derivatives with finite differences
+
+The same names live in torch.autograd.
+"""
+from . import grad_mode, graph, engine
+from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+from .graph import Node, gradient_edge
+
+
+def _as_tuple(value):
+    if value is None:
+        return (None,)
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value,)
+
+
+def _root_gradients(outputs, grad_outputs, create_graph):
+    """Pair each output with its starting gradient, checking shapes (ones for scalars)."""
+    from .._tensor import Tensor, _wrap
+    import numpy as np
+    roots = []
+    for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(out, Tensor):
+            raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
+        if not out.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn. "
+                "Make sure a leaf it depends on was created with requires_grad=True, and that it "
+                "was not computed inside minigrad.no_grad() or from a .detach()ed tensor.")
+        if grad is None:
+            if out.numel() != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs. Pass gradient=... "
+                    f"with the output's shape {list(out.shape)} (for example "
+                    "minigrad.ones_like(output)), or reduce the output first, e.g. output.sum().")
+            grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
+        elif not isinstance(grad, Tensor):
+            grad = _wrap(np.asarray(grad, dtype=out._array.dtype))
+        if grad.shape != out.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] "
+                f"has a shape of {out.shape}.")
+        if not create_graph and grad.requires_grad:
+            grad = grad.detach()
+        roots.append((gradient_edge(out), grad))
+    return roots
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """Compute the gradients of ``tensors`` and accumulate them into the leaves' ``.grad``.
+
+    ``grad_tensors`` is d(something)/d(tensors), needed for non-scalar tensors:
+    the result is then the vector-Jacobian product. Saved tensors are freed
+    afterwards unless ``retain_graph=True``. With ``inputs``, only those tensors'
+    ``.grad`` is filled in.
+    """
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(grads)} gradients for {len(outputs)} tensors")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_gradients(outputs, grads, create_graph)
+    if inputs is None:
+        engine.run_backward(roots, retain_graph, create_graph)
+        return
+    inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
+    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
+    previous = grad_mode._State.enabled
+    grad_mode._State.enabled = create_graph
+    try:
+        for tensor, g in zip(inputs, captured):
+            if g is not None:
+                graph.accumulate_grad(tensor, g)
+    finally:
+        grad_mode._State.enabled = previous
+
+
+def _input_edge(tensor, i):
+    from .._tensor import Tensor
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
+    if not tensor.requires_grad:
+        raise RuntimeError(
+            "One of the differentiated Tensors does not require grad. Create it with "
+            "requires_grad=True (or call .requires_grad_()) before computing with it.")
+    return gradient_edge(tensor)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
+    from .._tensor import _wrap
+    import numpy as np
+    single_input = not isinstance(inputs, (tuple, list))
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(
+            f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_gradients(outputs, grads, create_graph)
+    edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
+    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
+    result = []
+    for tensor, g in zip(inputs, captured):
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                g = _wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype))
+        result.append(g)
+    del single_input
+    return tuple(result)
+
+
+from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
+from . import functional  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
+           "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
+           "graph", "Node"]

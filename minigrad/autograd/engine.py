@@ -1,0 +1,246 @@
+"""The backward pass: walk the graph from the outputs to the leaves, applying the chain rule.
+
+    1. Count, for every node reachable from the outputs, how many edges point
+       at it ("dependencies"): a node may only run once *all* the gradients
+       flowing into it have arrived and been summed.
+    2. Start from the outputs with their gradients (1 for a scalar loss).
+    3. Repeatedly take a ready node, run its ``backward``, and add each
+       resulting gradient into the buffer of the node at the end of that edge.
+
+Both loops use an explicit stack/heap instead of recursion, so a chain of
+100,000 operations needs no deep Python recursion. (PyTorch's engine is
+torch/csrc/autograd/engine.cpp; it is organised the same way.)
+"""
+import heapq
+import itertools
+
+import numpy as np
+
+from .grad_mode import _State
+from .graph import AccumulateGrad, accumulate_grad
+
+# Functions called after every step of a backward pass; minigrad.viz uses this
+# to record a backward pass frame by frame. Empty in normal use.
+_observers = []
+
+
+def observe(observer):
+    """Call ``observer(step)`` after each node runs, until the returned handle is removed.
+
+    ``step`` is a dict: ``node``, ``grad_outputs`` (the gradients the node received),
+    ``grad_inputs`` (what it passed on, one per entry of ``node.next_functions``).
+    """
+    _observers.append(observer)
+
+    class _Handle:
+        def remove(self):
+            if observer in _observers:
+                _observers.remove(observer)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc_info):
+            self.remove()
+
+    return _Handle()
+
+
+def count_dependencies(root_nodes):
+    """For every reachable node: how many edges from reachable nodes point at it."""
+    dependencies = {}
+    seen = set(root_nodes)
+    stack = list(root_nodes)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def nodes_leading_to(root_nodes, targets):
+    """The nodes from which some node in ``targets`` can be reached (they must run)."""
+    parents = {}
+    seen = set(root_nodes)
+    stack = list(root_nodes)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            parents.setdefault(next_node, []).append(node)
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    needed = set()
+    stack = [t for t in targets if t in seen]
+    while stack:
+        node = stack.pop()
+        for parent in parents.get(node, ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
+    return needed
+
+
+def sum_to_shape(grad, shape):
+    """Undo broadcasting: sum ``grad`` over the dimensions that were broadcast to reach its shape.
+
+    This is the one place where that happens for every operation (PyTorch does
+    the same in its engine), so no backward formula has to think about it.
+    """
+    lead = grad.ndim - len(shape)
+    if lead < 0:
+        return None
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+    for i, n in enumerate(shape):
+        if n != 1 and grad.shape[lead + i] != n:
+            return None
+    if dims:
+        grad = grad.sum(dim=dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    return grad
+
+
+def _fit_to_node(grad, node, output_nr, producer):
+    """Make ``grad`` match the shape and dtype of the tensor the edge leads to."""
+    shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
+    if grad._array.shape != shape:
+        fitted = sum_to_shape(grad, shape)
+        if fitted is None:
+            raise RuntimeError(
+                f"Function {producer.name()} returned an invalid gradient - got "
+                f"{list(grad.shape)} but expected shape compatible with {list(shape)}")
+        grad = fitted
+    dtype = node._output_dtype
+    if dtype is not None and grad._array.dtype != dtype:
+        grad = grad.to(_numpy_to_minigrad(dtype))
+    return grad
+
+
+def _numpy_to_minigrad(numpy_dtype):
+    from .._dtype import from_numpy_dtype
+    return from_numpy_dtype(numpy_dtype)
+
+
+def _apply_pre_hooks(node, grads):
+    """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable._backward_hooks
+        if hooks:
+            for hook in list(hooks.values()):
+                new = hook(grads[0])
+                if new is not None:
+                    grads[0] = new
+    if node._tensor_pre_hooks:
+        for output_nr, hooks in node._tensor_pre_hooks.items():
+            for hook in list(hooks.values()):
+                if grads[output_nr] is not None:
+                    new = hook(grads[output_nr])
+                    if new is not None:
+                        grads[output_nr] = new
+    if node._retains_grad_hook:
+        for output_nr, tensor_ref in node._retains_grad_hook.items():
+            tensor = tensor_ref()
+            if tensor is not None and grads[output_nr] is not None:
+                accumulate_grad(tensor, grads[output_nr])
+    if node._pre_hooks:
+        for hook in list(node._pre_hooks.values()):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads[:] = list(new)
+    return grads
+
+
+def run_backward(roots, keep_graph, create_graph, capture=None):
+    """Run the backward pass.
+
+    roots:   list of ((node, output_nr), gradient) to start from.
+    capture: None to accumulate into the leaves' ``.grad`` (``backward()``);
+             or a list of edges whose incoming gradients are returned instead
+             (``autograd.grad`` and ``backward(inputs=...)``).
+    """
+    root_nodes = list({edge[0]: None for edge, _ in roots})
+    dependencies = count_dependencies(root_nodes)
+    captured = None
+    needed = None
+    if capture is not None:
+        captured = [None] * len(capture)
+        capture_at = {}
+        for i, edge in enumerate(capture):
+            capture_at.setdefault(edge[0], []).append((edge[1], i))
+        needed = nodes_leading_to(root_nodes, list(capture_at))
+
+    buffers = {}
+    for (node, output_nr), grad in roots:
+        buffer = buffers.setdefault(node, [None] * node._num_outputs)
+        buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
+
+    tiebreak = itertools.count()
+    ready = [(-node._sequence_nr, next(tiebreak), node) for node in root_nodes
+             if dependencies.get(node, 0) == 0]
+    heapq.heapify(ready)
+    previous_mode = _State.enabled
+    _State.enabled = create_graph      # record the backward pass only for create_graph
+    try:
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node)
+            if node._tensor_pre_hooks or node._retains_grad_hook or node._pre_hooks \
+                    or isinstance(node, AccumulateGrad):
+                grads = _apply_pre_hooks(node, grads)
+            if capture is not None and node in capture_at:
+                for output_nr, i in capture_at[node]:
+                    captured[i] = grads[output_nr]
+            runs = (needed is None or node in needed) and any(g is not None for g in grads)
+            if runs:
+                grad_inputs = node.backward(*grads)
+                if type(grad_inputs) is not tuple:
+                    grad_inputs = (grad_inputs,)
+                if node._post_hooks:
+                    for hook in list(node._post_hooks.values()):
+                        new = hook(grad_inputs, tuple(grads))
+                        if new is not None:
+                            grad_inputs = tuple(new)
+                if _observers:
+                    for observer in list(_observers):
+                        observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
+                if not keep_graph:
+                    node._release_saved()
+            else:
+                grad_inputs = ()
+            for i, (next_node, output_nr) in enumerate(node.next_functions):
+                if next_node is None:
+                    continue
+                grad = grad_inputs[i] if i < len(grad_inputs) else None
+                if grad is not None:
+                    grad = _fit_to_node(grad, next_node, output_nr, node)
+                    buffer = buffers.get(next_node)
+                    if buffer is None:
+                        buffer = buffers[next_node] = [None] * next_node._num_outputs
+                    current = buffer[output_nr]
+                    # a tensor used twice receives two gradients: they add up
+                    buffer[output_nr] = grad if current is None else current + grad
+                elif next_node not in buffers:
+                    buffers[next_node] = [None] * next_node._num_outputs
+                remaining = dependencies[next_node] - 1
+                dependencies[next_node] = remaining
+                if remaining == 0:
+                    heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
+    finally:
+        _State.enabled = previous_mode
+    return captured
+
+
+def zeros_like_output(node, output_nr=0):
+    """Zeros shaped like the tensor a node produced (for gradients that never arrived)."""
+    from .._tensor import _wrap
+    shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
+    return _wrap(np.zeros(shape, dtype=node._output_dtype or np.float32))

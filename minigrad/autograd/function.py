@@ -1,0 +1,154 @@
+"""Writing your own differentiable operation: ``minigrad.autograd.Function``.
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad_output
+
+    y = Square.apply(x)        # y.grad_fn is a <SquareBackward object>
+
+``forward`` runs with recording switched off; ``apply`` then puts a single
+node, ``SquareBackward``, in the graph. That node *is* the ``ctx`` object:
+what forward saves on ctx is what backward finds there. Built-in operations
+(minigrad/_ops) follow the same pattern. (PyTorch: torch/autograd/function.py.)
+"""
+import functools
+
+import numpy as np
+
+from .grad_mode import _State, no_grad
+from .graph import Node, gradient_edge, needs_grad, _sequence_numbers
+
+
+class FunctionCtx:
+    """The ``ctx`` argument: a place to keep what backward will need."""
+
+    needs_input_grad = ()
+    materialize_grads = True
+    _non_differentiable = ()
+    _dirty = ()
+
+    def mark_non_differentiable(self, *tensors):
+        """Outputs (such as indices) that get no gradient."""
+        self._non_differentiable = tuple(id(t) for t in tensors)
+
+    def mark_dirty(self, *tensors):
+        """Inputs that forward modified in place."""
+        self._dirty = tensors
+
+    def set_materialize_grads(self, value):
+        """With False, backward receives None instead of zeros for unused outputs."""
+        self.materialize_grads = bool(value)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The graph node of a custom Function; also serves as its ``ctx``."""
+
+    _forward_cls = None
+
+    def backward(self, *grad_outputs):
+        if self.materialize_grads:
+            grad_outputs = tuple(
+                g if g is not None else _zeros(shape, self._output_dtype)
+                for g, shape in zip(grad_outputs, self._output_shapes))
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        expected = len(self._input_is_tensor)
+        if len(grads) != expected:
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {expected}, got {len(grads)})")
+        # one gradient per forward argument; only tensor arguments have edges
+        return tuple(g for g, is_tensor in zip(grads, self._input_is_tensor) if is_tensor)
+
+    def _release_saved(self):
+        Node._release_saved(self)
+
+
+def _zeros(shape, dtype):
+    from .._tensor import _wrap
+    return _wrap(np.zeros(shape, dtype=dtype or np.float32))
+
+
+class Function:
+    """Base class for operations with a hand-written derivative.
+
+    Subclasses define two static methods, ``forward(ctx, *args)`` and
+    ``backward(ctx, *grad_outputs)`` (one gradient per forward argument, None
+    for arguments that are not tensors), and are called with ``.apply(*args)``.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Each Function gets its own node class, named like PyTorch's: SquareBackward.
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "__module__": cls.__module__})
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your "
+                                  "custom autograd.Function to use it with backward mode AD.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args):
+        from .._tensor import Tensor, _wrap
+        ctx = cls._backward_cls()
+        ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        uses_setup_context = cls.setup_context is not Function.setup_context
+        with no_grad():
+            if uses_setup_context:
+                output = cls.forward(*args)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args)
+        is_tuple = isinstance(output, tuple)
+        outputs = output if is_tuple else (output,)
+        for o in outputs:
+            if not isinstance(o, Tensor) and o is not None:
+                raise TypeError(
+                    f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
+        tensor_args = [a for a in args if isinstance(a, Tensor)]
+        if not needs_grad(tensor_args):
+            return output
+        # An input returned unchanged becomes a new tensor object, so the input keeps its own history.
+        outputs = tuple(_wrap(o._array) if any(o is a for a in tensor_args) else o for o in outputs)
+        ctx.next_functions = tuple(gradient_edge(a) for a in tensor_args)
+        ctx._num_outputs = len(outputs)
+        ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
+        ctx._output_shape = ctx._output_shapes[0]
+        ctx._output_dtype = outputs[0]._array.dtype if outputs[0] is not None else None
+        ctx._sequence_nr = next(_sequence_numbers)
+        for i, o in enumerate(outputs):
+            if o is None or id(o) in ctx._non_differentiable or o._array.dtype.kind != "f":
+                continue
+            o._grad_fn = ctx
+            o._output_nr = i
+        return outputs if is_tuple else outputs[0]
+
+
+def once_differentiable(backward):
+    """Decorator for a backward that is not itself differentiable (runs without recording)."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grad_outputs):
+        with no_grad():
+            return backward(ctx, *grad_outputs)
+    return wrapper
+
+
+_ = _State

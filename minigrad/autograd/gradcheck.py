@@ -1,0 +1,123 @@
+"""Checking derivatives against finite differences: ``gradcheck`` and ``gradgradcheck``.
+
+Finite differences are the oracle that needs no calculus:
+
+    d f / d x_j  ~  (f(x + eps e_j) - f(x - eps e_j)) / (2 eps)
+
+``gradcheck`` builds the whole Jacobian this way (column by column) and
+compares it with the one autograd computes (row by row, one backward pass per
+output element). Use float64 inputs: in float32 the rounding error of the
+difference quotient is larger than the tolerance. (PyTorch: torch/autograd/gradcheck.py.)
+"""
+import warnings
+
+import numpy as np
+
+from .grad_mode import no_grad
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck when the analytical and numerical Jacobians differ."""
+
+
+def _tensor_inputs(inputs):
+    from .._tensor import Tensor
+    inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
+    return inputs, [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+
+
+def _outputs(func, inputs):
+    from .._tensor import Tensor
+    out = func(*inputs)
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    return tuple(o for o in outs if isinstance(o, Tensor) and o.is_floating_point())
+
+
+def numerical_jacobian(func, inputs, eps=1e-6):
+    """One matrix per (input, output) pair: J[o][i] has shape (output.numel(), input.numel())."""
+    inputs, diff = _tensor_inputs(inputs)
+    outs = _outputs(func, inputs)
+    jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
+    for i in diff:
+        flat = inputs[i]._array.reshape(-1)       # a view: changing it changes the input
+        for j in range(flat.size):
+            original = flat[j]
+            with no_grad():
+                flat[j] = original + eps
+                plus = [o._array.astype(np.float64).reshape(-1).copy() for o in _outputs(func, inputs)]
+                flat[j] = original - eps
+                minus = [o._array.astype(np.float64).reshape(-1).copy() for o in _outputs(func, inputs)]
+                flat[j] = original
+            for o in range(len(outs)):
+                jac[(i, o)][:, j] = (plus[o] - minus[o]) / (2 * eps)
+    return jac
+
+
+def analytical_jacobian(func, inputs):
+    """The same matrices from autograd: one ``autograd.grad`` call per output element."""
+    from . import grad
+    from .._tensor import _wrap
+    inputs, diff = _tensor_inputs(inputs)
+    outs = _outputs(func, inputs)
+    jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
+    for o, out in enumerate(outs):
+        if not out.requires_grad:
+            continue
+        for k in range(out.numel()):
+            one_hot = np.zeros(out.numel(), dtype=out._array.dtype)
+            one_hot[k] = 1
+            grads = grad((out,), [inputs[i] for i in diff], (_wrap(one_hot.reshape(out._array.shape)),),
+                         retain_graph=True, allow_unused=True)
+            for i, g in zip(diff, grads):
+                if g is not None:
+                    jac[(i, o)][k, :] = g._array.reshape(-1)
+    return jac
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **ignored):
+    """True if autograd's Jacobian of ``func`` matches finite differences at ``inputs``."""
+    inputs, diff = _tensor_inputs(inputs)
+    if not diff:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of the them have requires_grad=True.")
+    for i in diff:
+        if inputs[i].dtype.name != "float64":
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point. "
+                "This check will likely fail if all the inputs are not of double precision "
+                "floating point. ", UserWarning, stacklevel=2)
+    numerical = numerical_jacobian(func, inputs, eps)
+    analytical = analytical_jacobian(func, inputs)
+    for (i, o), expected in numerical.items():
+        got = analytical[(i, o)]
+        if not np.allclose(got, expected, rtol=rtol, atol=atol):
+            if not raise_exception:
+                return False
+            raise GradcheckError(
+                f"Jacobian mismatch for output {o} with respect to input {i},\n"
+                f"numerical:{expected}\nanalytical:{got}\n")
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  raise_exception=True, **ignored):
+    """gradcheck of the *gradient* of ``func``: checks second derivatives (create_graph=True)."""
+    from . import grad
+    from .._tensor import _wrap
+    inputs, diff = _tensor_inputs(inputs)
+    outs = _outputs(func, inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(_wrap(rng.standard_normal(o._array.shape)).to(o.dtype).requires_grad_(True)
+                             for o in outs)
+    grad_outputs = tuple(grad_outputs)
+    n = len(inputs)
+
+    def first_derivative(*args):
+        xs, gos = args[:n], args[n:]
+        ys = _outputs(func, xs)
+        gs = grad(ys, [xs[i] for i in diff], gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in gs if g is not None)
+
+    return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)

@@ -1,0 +1,240 @@
+"""The backward graph: ``Node`` (what ``tensor.grad_fn`` is) and ``AccumulateGrad``.
+
+Each operation on tensors that require grad creates one Node. The node knows:
+
+* ``next_functions`` - one edge ``(node, output_nr)`` per input of the forward
+  operation, pointing at the node that produced that input (``AccumulateGrad``
+  for a leaf, ``None`` for an input that needs no gradient);
+* ``backward(*grad_outputs)`` - the derivative: given d(loss)/d(output),
+  return d(loss)/d(input) for every input;
+* the tensors it saved during forward to compute that derivative.
+
+The engine (engine.py) walks these nodes from the loss back to the leaves.
+PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
+"""
+import itertools
+import weakref
+
+from .grad_mode import _State
+
+# Every node gets an increasing sequence number, so that among the nodes that
+# are ready to run, the engine runs the most recently created first, as PyTorch does.
+_sequence_numbers = itertools.count()
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``: call ``remove()`` to unregister the hook."""
+
+    def __init__(self, hooks, key):
+        self._hooks_ref = weakref.ref(hooks) if hooks is not None else None
+        self._key = key
+
+    def remove(self):
+        hooks = self._hooks_ref() if self._hooks_ref is not None else None
+        if hooks is not None:
+            hooks.pop(self._key, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
+
+
+_hook_ids = itertools.count()
+
+
+def _add_hook(hooks, fn):
+    key = next(_hook_ids)
+    hooks[key] = fn
+    return RemovableHandle(hooks, key)
+
+
+class Node:
+    """One step of the backward graph, named after the operation, e.g. ``MulBackward0``.
+
+    Subclasses implement ``backward(self, *grad_outputs)`` and return one
+    gradient per edge in ``next_functions`` (``None`` where no gradient flows).
+    """
+
+    # Defaults shared by all nodes; an instance only stores what differs.
+    next_functions = ()
+    _saved = None               # tuple of saved tensors / values, or None
+    _saved_versions = None      # the version of each saved tensor when it was saved
+    _freed = False              # True once backward has released the saved tensors
+    _output_shape = ()
+    _output_dtype = None
+    _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
+    _post_hooks = None          # dict of fn(grad_inputs, grad_outputs) -> new grad_inputs or None
+    _tensor_pre_hooks = None    # dict of fn(grad) registered with Tensor.register_hook
+    _retains_grad_hook = None   # weak reference to the tensor that called retain_grad()
+    _num_outputs = 1
+    _sequence_nr = 0
+
+    def name(self):
+        """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    # --- saved tensors ----------------------------------------------------------
+    def save_for_backward(self, *values):
+        """Keep what backward will need. Tensors are checked for later in-place changes."""
+        self._saved = values
+        self._saved_versions = tuple(
+            v._version_counter[0] if hasattr(v, "_version_counter") else None for v in values
+        )
+
+    @property
+    def saved_tensors(self):
+        """What forward saved, after checking it was neither freed nor modified in place."""
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
+        saved = self._saved
+        if saved is None:
+            return ()
+        for value, version in zip(saved, self._saved_versions):
+            if version is not None and value._version_counter[0] != version:
+                raise RuntimeError(_modified_in_place_message(value, version, self))
+        return saved
+
+    def _release_saved(self):
+        """Free saved tensors after a backward without retain_graph (as PyTorch does)."""
+        if self._saved is not None:
+            self._saved = None
+            self._freed = True
+
+    # --- running ----------------------------------------------------------------
+    def backward(self, *grad_outputs):
+        raise NotImplementedError(f"{self.name()} does not define backward")
+
+    def __call__(self, *grad_outputs):
+        """Run this node by hand: gradients of the outputs in, gradients of the inputs out."""
+        result = self.backward(*grad_outputs)
+        return result if isinstance(result, tuple) else (result,)
+
+    # --- hooks ------------------------------------------------------------------
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = {}
+        return _add_hook(self._post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return _add_hook(self._pre_hooks, fn)
+
+    @property
+    def metadata(self):
+        """A dict for your own notes about this node (PyTorch has the same)."""
+        if "_metadata" not in self.__dict__:
+            self._metadata = {}
+        return self._metadata
+
+
+def _describe(tensor):
+    shape = ", ".join(str(n) for n in tensor.shape)
+    return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
+
+
+def _modified_in_place_message(tensor, expected_version, node):
+    producer = tensor.grad_fn
+    where = f", which is output {tensor._output_nr} of {producer.name()}," if producer is not None else ""
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {_describe(tensor)}{where} is at version {tensor._version_counter[0]}; "
+        f"expected version {expected_version} instead. Hint: the tensor was saved by "
+        f"{node.name()}; compute the in-place change on a .clone() instead, or make it "
+        "out of place (for example x = x + 1 instead of x += 1)."
+    )
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf tensor: it adds the incoming gradient into ``variable.grad``.
+
+    There is at most one per leaf at a time; the leaf keeps only a weak reference
+    to it, so the graph never forms a reference cycle.
+    """
+
+    # Leaves are ready as soon as their gradient arrives; run them first.
+    _sequence_nr = float("inf")
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._output_shape = variable._array.shape
+        self._output_dtype = variable._array.dtype
+
+    def backward(self, grad):
+        accumulate_grad(self.variable, grad)
+        return ()
+
+
+def accumulate_grad(variable, grad):
+    """``variable.grad += grad``, creating ``.grad`` on first use.
+
+    The first gradient is copied, so that ``.grad`` never shares memory with a
+    tensor the user (or another leaf) holds. Later gradients are added in place,
+    which is why they *accumulate* across backward calls until you zero them.
+    With create_graph=True the sum is recorded instead, so it can be differentiated.
+    """
+    current = variable._grad
+    if current is None:
+        if _State.enabled:                 # create_graph: keep grad's history
+            variable._grad = grad
+        else:
+            variable._grad = grad._detached_copy()
+    elif _State.enabled or current.requires_grad:
+        variable._grad = current + grad
+    else:
+        current._array += grad._array
+        current._version_counter[0] += 1
+
+
+def gradient_edge(value):
+    """The edge a new node uses to reach ``value``: (producer node, output number)."""
+    grad_fn = getattr(value, "_grad_fn", None)
+    if grad_fn is not None:
+        return (grad_fn, value._output_nr)
+    if getattr(value, "_requires_grad", False):
+        return (grad_accumulator(value), 0)
+    return (None, 0)
+
+
+def grad_accumulator(leaf):
+    """The leaf's AccumulateGrad node, reusing the live one if it exists."""
+    ref = leaf._grad_accumulator
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(leaf)
+        leaf._grad_accumulator = weakref.ref(node)
+    return node
+
+
+def needs_grad(values):
+    """Should an operation on ``values`` be recorded? (grad mode on, some input requires grad)."""
+    if not _State.enabled:
+        return False
+    for v in values:
+        if getattr(v, "_grad_fn", None) is not None or getattr(v, "_requires_grad", False):
+            return True
+    return False
+
+
+def connect(output, node, inputs):
+    """Make ``node`` the grad_fn of ``output``, with one edge per forward input."""
+    node.next_functions = tuple([gradient_edge(v) for v in inputs])
+    node._output_shape = output._array.shape
+    node._output_dtype = output._array.dtype
+    node._sequence_nr = next(_sequence_numbers)
+    output._grad_fn = node
+    return node

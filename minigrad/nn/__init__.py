@@ -1,0 +1,2 @@
+"""minigrad.nn: only ``functional`` (losses and activations); there are no Module classes."""
+from . import functional  # noqa: F401

@@ -1,0 +1,293 @@
+"""Losses and activations, as in ``torch.nn.functional``.
+
+Each loss is one node in the graph (``MseLossBackward0``,
+``BinaryCrossEntropyWithLogitsBackward0``, ...), like in PyTorch, with its
+derivative written out next to it. ``cross_entropy`` is, as in PyTorch,
+``log_softmax`` followed by ``nll_loss``.
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap, _normalize_dim
+from ..autograd.graph import Node
+from .._ops import result
+from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.linalg import addmm, matmul
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _reduce(array, reduction):
+    if reduction == "mean":
+        return np.asarray(array.mean(), dtype=array.dtype)
+    if reduction == "sum":
+        return np.asarray(array.sum(), dtype=array.dtype)
+    return array
+
+
+def _check_reduction(reduction):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction (use 'mean', 'sum' or 'none')")
+
+
+def _scale_back(grad, node):
+    """The gradient of a reduced loss, spread back over the elements it averaged or summed."""
+    if node.reduction == "mean":
+        return grad / node.count
+    return grad
+
+
+def _check_target(input, target, name):
+    if not isinstance(target, Tensor):
+        raise TypeError(f"{name}(): argument 'target' must be Tensor, not {type(target).__name__}")
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size.")
+
+
+# --- mean squared error -------------------------------------------------------------------------
+
+class MseLossBackward0(Node):
+    """loss = mean (input - target)**2   ->   d/dinput = 2 (input - target) / N"""
+
+    def backward(self, grad):
+        input, target = self.saved_tensors
+        g = _scale_back(grad, self) * 2 * (input - target)
+        return g, (-g if target.requires_grad else None)
+
+
+def mse_loss(input, target, reduction="mean"):
+    """Mean of the squared differences between input and target."""
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    diff = input._array - target._array
+    value = _reduce(diff * diff, reduction)
+    return result(value, MseLossBackward0, (input, target), saved=(input, target),
+                  reduction=reduction, count=diff.size)
+
+
+# --- binary cross-entropy -----------------------------------------------------------------------
+
+class BinaryCrossEntropyBackward0(Node):
+    """loss = -(t log p + (1-t) log(1-p))   ->   d/dp = (p - t) / (p (1 - p))"""
+
+    def backward(self, grad):
+        p, t, weight = self.saved_tensors
+        denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
+        g = _scale_back(grad, self) * (p - t) / denominator
+        if weight is not None:
+            g = g * weight
+        return (g,) + (None,) * (len(self.next_functions) - 1)
+
+
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets."""
+    _check_reduction(reduction)
+    _check_target(input, target, "binary_cross_entropy")
+    p, t = input._array, target._array
+    if np.any((p < 0) | (p > 1)):
+        raise RuntimeError(
+            "all elements of input should be between 0 and 1 (they are probabilities; pass raw "
+            "scores to binary_cross_entropy_with_logits instead)")
+    with np.errstate(divide="ignore"):
+        # PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss
+        log_p = np.maximum(np.log(p), -100)
+        log_1mp = np.maximum(np.log(1 - p), -100)
+    losses = -(t * log_p + (1 - t) * log_1mp)
+    if weight is not None:
+        losses = losses * weight._array
+    inputs = (input, target) + ((weight,) if weight is not None else ())
+    return result(_reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0, inputs,
+                  saved=(input, target, weight), reduction=reduction, count=p.size)
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    """loss = -(t log s(x) + (1-t) log(1-s(x))), s = sigmoid   ->   d/dx = s(x) - t
+
+    (with pos_weight w: d/dx = (w t + 1 - t) s(x) - w t)
+    """
+
+    def backward(self, grad):
+        x, t, weight, pos_weight = self.saved_tensors
+        s = sigmoid(x)
+        if pos_weight is None:
+            g = s - t
+        else:
+            g = (pos_weight * t + 1 - t) * s - pos_weight * t
+        if weight is not None:
+            g = g * weight
+        g = _scale_back(grad, self) * g
+        return (g,) + (None,) * (len(self.next_functions) - 1)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably."""
+    _check_reduction(reduction)
+    _check_target(input, target, "binary_cross_entropy_with_logits")
+    x, t = input._array, target._array
+    # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
+    softplus = np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is None:
+        losses = np.maximum(x, 0) - x * t + softplus
+    else:
+        log_weight = 1 + (pos_weight._array - 1) * t
+        losses = (1 - t) * x + log_weight * (softplus + np.maximum(-x, 0))
+    if weight is not None:
+        losses = losses * weight._array
+    inputs = (input, target) + tuple(w for w in (weight, pos_weight) if w is not None)
+    return result(_reduce(losses.astype(x.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
+                  inputs, saved=(input, target, weight, pos_weight), reduction=reduction, count=x.size)
+
+
+# --- softmax family -----------------------------------------------------------------------------
+
+def _softmax_dim(ndim, dim, name):
+    if dim is None:
+        warnings.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+            "dim=X as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return _normalize_dim(dim, ndim)
+
+
+def _log_softmax_array(array, dim):
+    shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+class SoftmaxBackward0(Node):
+    """s = softmax(x)   ->   d/dx = s * (grad - sum(grad * s))"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        s = softmax(x, self.dim)
+        return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
+
+
+def softmax(input, dim=None, dtype=None):
+    """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities."""
+    if dtype is not None:
+        input = input.to(dtype)
+    dim = _softmax_dim(input.ndim, dim, "softmax")
+    array = input._array if input.ndim else input._array.reshape(1)
+    out = np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape)
+    return result(out, SoftmaxBackward0, (input,), saved=(input,), dim=dim)
+
+
+class LogSoftmaxBackward0(Node):
+    """l = log_softmax(x)   ->   d/dx = grad - softmax(x) * sum(grad)"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (grad - softmax(x, self.dim) * grad.sum(dim=self.dim, keepdim=True),)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    """log(softmax(x)), computed without overflow."""
+    if dtype is not None:
+        input = input.to(dtype)
+    dim = _softmax_dim(input.ndim, dim, "log_softmax")
+    array = input._array if input.ndim else input._array.reshape(1)
+    out = _log_softmax_array(array, dim).reshape(input._array.shape)
+    return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim)
+
+
+class NllLossBackward0(Node):
+    """loss = -mean_i logp[i, target_i]   ->   d/dlogp[i, target_i] = -1/N, 0 elsewhere"""
+
+    def backward(self, grad):
+        picked = np.zeros(self.input_shape, dtype=grad._array.dtype)
+        rows = np.arange(len(self.target))
+        keep = self.target != self.ignore_index
+        picked[rows[keep], self.target[keep]] = -1
+        if self.weight is not None:
+            picked[rows[keep], self.target[keep]] *= self.weight[self.target[keep]]
+        if self.reduction == "none":
+            grad = grad.reshape(-1, 1)
+        elif self.reduction == "mean":
+            grad = grad / self.total_weight
+        return (grad * _wrap(picked)).reshape(self.original_shape), None
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``."""
+    _check_reduction(reduction)
+    logp = input._array
+    one_d = logp.ndim == 1
+    if one_d:
+        logp = logp.reshape(1, -1)
+    if target._array.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"expected scalar type Long but found {target.dtype.tensor_type_name[:-6]} (class "
+            "indices must be integers, e.g. minigrad.tensor([1, 0]))")
+    labels = target._array.reshape(-1)
+    if labels.shape[0] != logp.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
+    keep = labels != ignore_index
+    n_classes = logp.shape[1]
+    if np.any((labels[keep] < 0) | (labels[keep] >= n_classes)):
+        bad = labels[keep][(labels[keep] < 0) | (labels[keep] >= n_classes)][0]
+        raise IndexError(f"Target {bad} is out of bounds.")
+    w = weight._array[labels[keep]] if weight is not None else np.ones(keep.sum(), dtype=logp.dtype)
+    losses = np.zeros(labels.shape[0], dtype=logp.dtype)
+    losses[keep] = -logp[np.arange(labels.shape[0])[keep], labels[keep]] * w
+    total_weight = w.sum()
+    if reduction == "mean":
+        value = np.asarray(losses.sum() / total_weight, dtype=logp.dtype)
+    elif reduction == "sum":
+        value = np.asarray(losses.sum(), dtype=logp.dtype)
+    else:
+        value = losses.reshape(()) if one_d else losses
+    return result(value, NllLossBackward0, (input, target), reduction=reduction,
+                  input_shape=logp.shape, original_shape=input._array.shape, target=labels,
+                  ignore_index=ignore_index, total_weight=float(total_weight),
+                  weight=None if weight is None else weight._array)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    """Softmax cross-entropy: ``nll_loss(log_softmax(input, 1), target)``.
+
+    ``target`` holds class indices (int64), or class probabilities (float, same shape as input).
+    """
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    if label_smoothing:
+        raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
+    if target.is_floating_point():
+        if target.shape != input.shape:
+            raise RuntimeError(
+                f"Expected target size {list(input.shape)}, got {list(target.shape)}: float targets "
+                "are class probabilities and must have the input's shape")
+        per_example = -(target * logp).sum(class_dim) if weight is None else \
+            -(target * logp * weight).sum(class_dim)
+        if reduction == "none":
+            return per_example
+        if reduction == "sum":
+            return per_example.sum()
+        return per_example.sum() / (per_example.numel() if per_example.ndim else 1)
+    return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias (what a fully-connected layer computes)."""
+    if bias is not None and input.ndim == 2:
+        return addmm(bias, input, weight.t())
+    out = matmul(input, weight.t())
+    return out + bias if bias is not None else out
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return (1 + (input * beta).exp()).log() / beta
+
+
+def leaky_relu(input, negative_slope=0.01):
+    from .._ops.pointwise import where
+    return where(input > 0, input, input * negative_slope)
