@@ -1,0 +1,110 @@
+"""The shared machinery of the exercise checks: compare, then explain.
+
+Every check prints one line that starts with a mark:
+
+    ✅  right
+    ❌  wrong, followed by what differs and a hint
+    ⏳  not answered yet (the answer is still ``None`` / ``...``)
+
+and returns True or False, so a notebook can also ``assert`` on it.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+
+RIGHT, WRONG, WAITING = "✅", "❌", "⏳"
+
+
+def _unanswered(answer):
+    return answer is None or answer is Ellipsis
+
+
+def _say(mark, exercise, message):
+    print(f"{mark} {exercise}: {message}")
+
+
+def right(exercise, message="correct!"):
+    _say(RIGHT, exercise, message)
+    return True
+
+
+def wrong(exercise, message, hint=None):
+    _say(WRONG, exercise, message + (f"\n   Hint: {hint}" if hint else ""))
+    return False
+
+
+def waiting(exercise):
+    _say(WAITING, exercise, "replace the None (or ...) with your answer, then run the cell again.")
+    return False
+
+
+def check_tensor(exercise, answer, expected, hint=None, atol=1e-5, rtol=1e-4, success=None):
+    """Is ``answer`` a tensor with ``expected``'s shape and (close) values?"""
+    if _unanswered(answer):
+        return waiting(exercise)
+    if not isinstance(answer, Tensor):
+        return wrong(exercise, f"expected a tensor, got {type(answer).__name__}.", hint)
+    if answer.shape != expected.shape:
+        return wrong(exercise, f"the shape should be {list(expected.shape)}, yours is "
+                               f"{list(answer.shape)}.", hint)
+    got = answer.detach()._array.astype(np.float64)
+    want = expected.detach()._array.astype(np.float64)
+    if not np.allclose(got, want, atol=atol, rtol=rtol):
+        return wrong(exercise, f"the shape is right but the values are not:\n   yours:    "
+                               f"{np.round(got, 4).tolist()}\n   expected: {np.round(want, 4).tolist()}", hint)
+    return right(exercise, success or "correct!")
+
+
+def check_number(exercise, answer, expected, hint=None, atol=1e-5, rtol=1e-4, success=None):
+    """Is ``answer`` (a number or one-element tensor) close to ``expected``?"""
+    if _unanswered(answer):
+        return waiting(exercise)
+    if isinstance(answer, Tensor):
+        if answer.numel() != 1:
+            return wrong(exercise, f"expected a single number, got a tensor of shape {list(answer.shape)}.", hint)
+        answer = answer.item()
+    try:
+        value = float(answer)
+    except (TypeError, ValueError):
+        return wrong(exercise, f"expected a number, got {type(answer).__name__}.", hint)
+    if not np.isclose(value, float(expected), atol=atol, rtol=rtol):
+        return wrong(exercise, f"{value:g} is not right.", hint)
+    return right(exercise, success or "correct!")
+
+
+def check_equal(exercise, answer, expected, hint=None, success=None):
+    """Is ``answer`` exactly ``expected`` (a bool, a string, a tuple of names, ...)?"""
+    if _unanswered(answer):
+        return waiting(exercise)
+    if isinstance(expected, bool) and isinstance(answer, Tensor) and answer.numel() == 1:
+        answer = bool(answer)
+    if type(expected) is bool and type(answer) is not bool:
+        return wrong(exercise, f"answer True or False (got {answer!r}).", hint)
+    if answer != expected:
+        return wrong(exercise, f"{answer!r} is not right.", hint)
+    return right(exercise, success or "correct!")
+
+
+def check_choice(exercise, answer, expected, choices, hint=None, success=None):
+    """A multiple-choice answer: one of ``choices`` (letters or short strings)."""
+    if _unanswered(answer):
+        return waiting(exercise)
+    normalised = str(answer).strip().lower()
+    if normalised not in [str(c).lower() for c in choices]:
+        return wrong(exercise, f"choose one of {', '.join(map(str, choices))} (got {answer!r}).", hint)
+    if normalised != str(expected).lower():
+        return wrong(exercise, f"{answer!r} is not the right choice.", hint)
+    return right(exercise, success or "correct!")
+
+
+def check_raises(exercise, function, exception_type, hint=None, success=None):
+    """Does calling ``function()`` raise ``exception_type``? (for "make it fail" exercises)"""
+    if _unanswered(function):
+        return waiting(exercise)
+    try:
+        function()
+    except exception_type:
+        return right(exercise, success or "correct: it raises " + exception_type.__name__ + ".")
+    except Exception as error:   # noqa: BLE001 - we report whatever it raised
+        return wrong(exercise, f"it raised {type(error).__name__} instead of {exception_type.__name__}.", hint)
+    return wrong(exercise, f"it ran without raising {exception_type.__name__}.", hint)
