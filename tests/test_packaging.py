@@ -1,0 +1,262 @@
+"""The project's setup files agree with each other and with the notebooks.
+
+* pyproject.toml's repository URL is minigrad._links.REPOSITORY_URL;
+* environment.yml (conda, Binder) installs what the `course` extra does;
+* every notebooks/*.ipynb starts with the cells tools/notebook_header.py makes
+  (an "Open in Colab" badge, then a setup cell that installs minigrad from
+  GitHub on Colab only);
+* the README's Binder badge is built from the same URL.
+
+minigrad/_links.py and tools/notebook_header.py are loaded from their files,
+so these tests run even while the library itself does not import.
+"""
+import configparser
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def _load(name, relpath):
+    spec = importlib.util.spec_from_file_location(name, ROOT / relpath)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+links = _load("_links_under_test", "minigrad/_links.py")
+header = _load("_notebook_header_under_test", "tools/notebook_header.py")
+
+
+@pytest.fixture(scope="module")
+def pyproject():
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        tomllib = pytest.importorskip("tomli")
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]
+
+
+@pytest.fixture(scope="module")
+def environment():
+    yaml = pytest.importorskip("yaml")
+    return yaml.safe_load((ROOT / "environment.yml").read_text())
+
+
+_REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(.*?)\s*(?:;.*)?$")
+
+
+def _split(requirement: str):
+    """'graphviz>=0.20' -> ('graphviz', '>=0.20'); names normalised."""
+    match = _REQ.match(requirement)
+    assert match, f"cannot read requirement {requirement!r}"
+    name, spec = match.groups()
+    return re.sub(r"[-_.]+", "-", name).lower(), spec.replace(" ", "")
+
+
+# conda-forge name -> PyPI name; None: not a Python package (or the
+# interpreter and installer themselves).
+CONDA_TO_PYPI = {
+    "python-graphviz": "graphviz",
+    "graphviz": None,  # the `dot` program that python-graphviz calls
+    "python": None,
+    "pip": None,
+}
+
+
+def _conda_packages(environment):
+    packages = {}
+    for dep in environment["dependencies"]:
+        if isinstance(dep, dict):
+            continue
+        name, spec = _split(dep.replace("=", "==", 1) if re.match(r"^[\w.-]+=[^=]", dep) else dep)
+        pypi = CONDA_TO_PYPI.get(name, name)
+        if pypi is not None:
+            packages[pypi] = spec
+    return packages
+
+
+# --------------------------------------------------------------------------
+# pyproject.toml
+
+
+def test_repository_url_is_defined_once(pyproject):
+    urls = pyproject["urls"]
+    assert urls["Repository"] == links.REPOSITORY_URL
+    for label, url in urls.items():
+        assert url.startswith(links.REPOSITORY_URL), (
+            f"[project.urls] {label} = {url} is not under REPOSITORY_URL"
+        )
+
+
+def test_version_matches_package(pyproject):
+    init = ROOT / "minigrad" / "__init__.py"
+    assert init.exists(), "minigrad/__init__.py is missing"
+    match = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", init.read_text(), re.M)
+    assert match, "minigrad/__init__.py does not set __version__"
+    assert match.group(1) == pyproject["version"]
+
+
+def test_runtime_dependencies_are_numpy_only(pyproject):
+    assert [_split(d)[0] for d in pyproject["dependencies"]] == ["numpy"]
+    assert pyproject["requires-python"] == ">=3.9"
+
+
+def test_extras(pyproject):
+    extras = {k: dict(_split(r) for r in v) for k, v in pyproject["optional-dependencies"].items()}
+    assert set(extras) >= {"viz", "course", "test"}
+    assert extras["viz"] == {"graphviz": ">=0.20"}
+    assert extras["course"]["graphviz"] == extras["viz"]["graphviz"]
+    assert {"jupyterlab", "matplotlib", "ipywidgets"} <= set(extras["course"])
+    assert {"pytest", "hypothesis", "nbval", "nbformat", "nbclient", "ipykernel",
+            "playwright"} <= set(extras["test"])
+    # PyTorch is installed on its own (a CPU build), never through an extra:
+    # pip would otherwise pick the multi-GB default build.
+    assert not any("torch" in name for extra in extras.values() for name in extra)
+
+
+def test_every_package_directory_is_a_package():
+    # pyproject finds packages with namespaces = false: a folder of modules
+    # without __init__.py would silently be left out of a wheel.
+    missing = [
+        str(d.relative_to(ROOT))
+        for d in [ROOT / "minigrad", *(ROOT / "minigrad").rglob("*")]
+        if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py"))
+        and not (d / "__init__.py").exists()
+    ]
+    assert not missing, f"add an __init__.py to: {missing}"
+
+
+# --------------------------------------------------------------------------
+# environment.yml
+
+
+def test_environment_matches_course_extra(pyproject, environment):
+    assert environment["channels"] == ["conda-forge"]
+    conda = _conda_packages(environment)
+    wanted = dict(_split(d) for d in pyproject["dependencies"])
+    wanted.update(_split(r) for r in pyproject["optional-dependencies"]["course"])
+    for name, spec in wanted.items():
+        assert name in conda, f"environment.yml lacks {name} (conda-forge name may differ)"
+        if spec and conda[name]:
+            assert conda[name] == spec, f"{name}: environment.yml {conda[name]} vs pyproject {spec}"
+    known = set(wanted)
+    for extra in pyproject["optional-dependencies"].values():
+        known.update(_split(r)[0] for r in extra)
+    unknown = set(conda) - known
+    assert not unknown, f"environment.yml installs {unknown}, which pyproject.toml does not list"
+
+
+def test_environment_python_and_pip(pyproject, environment):
+    deps = environment["dependencies"]
+    pythons = [d for d in deps if isinstance(d, str) and re.match(r"^python\s*=", d)]
+    assert len(pythons) == 1
+    version = tuple(int(x) for x in pythons[0].split("=")[-1].split(".")[:2])
+    assert version >= (3, 9), "environment.yml's Python is older than requires-python"
+    assert "graphviz" in deps, "environment.yml should install Graphviz's dot (conda 'graphviz')"
+    pip_sections = [d["pip"] for d in deps if isinstance(d, dict) and "pip" in d]
+    assert pip_sections == [["-e ."]], "environment.yml should pip-install this checkout: -e ."
+
+
+# --------------------------------------------------------------------------
+# notebooks and their header cells
+
+
+def test_colab_links_come_from_repository_url():
+    slug = links.REPOSITORY_URL.removeprefix("https://github.com/")
+    assert links.colab_url("03_backward.ipynb") == (
+        f"https://colab.research.google.com/github/{slug}/blob/main/notebooks/03_backward.ipynb"
+    )
+    assert links.colab_url("notebooks/03_backward.ipynb") == links.colab_url("03_backward.ipynb")
+    assert links.colab_url("x.ipynb").startswith(links.COLAB_BASE)
+
+
+def test_header_cells():
+    badge, setup = header.header_cells("05_chain_rule.ipynb")
+    assert badge.cell_type == "markdown" and setup.cell_type == "code"
+    assert links.colab_url("05_chain_rule.ipynb") in badge.source
+    assert "Open In Colab" in badge.source
+    assert f"git+{links.REPOSITORY_URL}" in setup.source
+    assert '"google.colab" in sys.modules' in setup.source
+    # Outside Colab the setup cell does nothing and prints nothing.
+    done = subprocess.run([sys.executable, "-c", setup.source], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+
+
+def test_header_tool_adds_and_is_idempotent(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    path = tmp_path / "07_example.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Lesson"), nbformat.v4.new_code_cell("1 + 1")]
+    nbformat.write(nb, path)
+    assert header.problems(path)
+    assert header.apply(path) is True
+    assert header.problems(path) == []
+    first = path.read_bytes()
+    assert header.apply(path) is False
+    assert path.read_bytes() == first
+    cells = nbformat.read(path, as_version=4).cells
+    assert [c.source for c in cells[2:]] == ["# Lesson", "1 + 1"]
+    assert header.main(["--check", str(path)]) == 0
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_has_colab_header(notebook):
+    problems = header.problems(notebook)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_valid(notebook):
+    nbformat = pytest.importorskip("nbformat")
+    nbformat.validate(nbformat.read(notebook, as_version=4))
+    assert json.loads(notebook.read_text())["nbformat"] == 4
+
+
+# --------------------------------------------------------------------------
+# README, sanitizer, CI entry point
+
+
+def test_readme_links_and_sections():
+    readme = (ROOT / "README.md").read_text()
+    assert links.binder_url() in readme
+    assert links.BINDER_BADGE_IMAGE in readme
+    head = "\n".join(readme.splitlines()[:12])
+    assert "make lab" in head and "make test" in head
+    for heading in ["## What this course is", "## Lessons", "## Open the course",
+                    "## Running the tests", "## Performance", "## Layout of the library"]:
+        assert re.search(rf"^{re.escape(heading)}\s*$", readme, re.M), f"README lacks {heading!r}"
+    # Any GitHub address in the README is this repository's.
+    for url in re.findall(r"https://github\.com/[\w.-]+/[\w.-]+", readme):
+        assert url == links.REPOSITORY_URL or url.startswith(links.REPOSITORY_URL + "/")
+
+
+def test_sanitizer_only_hides_addresses():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "notebooks" / "sanitize.cfg")
+    rules = [(re.compile(config[s]["regex"]), config[s]["replace"]) for s in config.sections()]
+    assert len(rules) == 1
+
+    def clean(text):
+        for regex, replace in rules:
+            text = regex.sub(replace, text)
+        return text
+
+    assert clean("<Node at 0x7f3a2c1d5e80>") == "<Node at 0xADDRESS>"
+    assert clean("id 0x55d0c0ffee10, id 0x7F3A2C1D5E80") == "id 0xADDRESS, id 0xADDRESS"
+    for kept in ["0x10", "0xff", "tensor([1., 2.])", "grad_fn=<MulBackward0>", "12345678"]:
+        assert clean(kept) == kept
+
+
+def test_ci_entry_point_is_executable():
+    run = ROOT / ".ci" / "run"
+    assert run.exists() and run.stat().st_mode & 0o111
+    assert "MINIGRAD_CI=1" in run.read_text()
