@@ -1,0 +1,43 @@
+"""Run lesson notebooks top to bottom on a fresh kernel and save them with their outputs.
+
+    python tools/execute_notebooks.py                      # every notebooks/*.ipynb
+    python tools/execute_notebooks.py notebooks/02_backward.ipynb
+
+The stored outputs are what nbval later compares against, so run this after
+changing a lesson, the library's printing or the graph drawing. Cells tagged
+``raises-exception`` may raise; any other error stops with the traceback.
+Execution counts are renumbered 1, 2, 3, ... as a fresh "Run All" gives.
+"""
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def execute(path, timeout=120):
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+    started = time.perf_counter()
+    client.execute()
+    nbformat.write(notebook, path)
+    return time.perf_counter() - started
+
+
+def main(paths):
+    paths = [Path(p) for p in paths] or sorted(NOTEBOOKS.glob("*.ipynb"))
+    total = 0.0
+    for path in paths:
+        seconds = execute(path)
+        total += seconds
+        print(f"{path.name:40s} {seconds:6.1f} s")
+    print(f"{'total':40s} {total:6.1f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
