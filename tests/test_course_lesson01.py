@@ -1,0 +1,60 @@
+"""The exercise checks of lesson 1 accept the right answers and explain wrong ones."""
+import minigrad as torch
+from minigrad.course import lesson01
+
+
+def run(capsys, exercise, answer):
+    result = exercise(answer)
+    return result, capsys.readouterr().out
+
+
+def test_unanswered_exercises_wait(capsys):
+    for exercise in (lesson01.exercise_1, lesson01.exercise_2, lesson01.exercise_3,
+                     lesson01.exercise_4):
+        result, out = run(capsys, exercise, None)
+        assert result is False and out.startswith("⏳")
+
+
+def test_exercise_1_which_tensors_require_grad(capsys):
+    result, out = run(capsys, lesson01.exercise_1, ("b", "d", "e"))
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson01.exercise_1, ["e", "D", "b"])   # any order, any case
+    assert result
+    result, out = run(capsys, lesson01.exercise_1, ("b", "c", "d", "e"))
+    assert not result and "❌" in out and "Hint" in out and "c = a * 2" in out
+    result, out = run(capsys, lesson01.exercise_1, ("b",))
+    assert not result and "Hint" in out
+
+
+def test_exercise_2_float_tensor_that_requires_grad(capsys):
+    result, out = run(capsys, lesson01.exercise_2, torch.tensor([1., 2., 3.], requires_grad=True))
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson01.exercise_2, torch.tensor([1, 2, 3]))
+    assert not result and "Hint" in out and "decimal point" in out
+    result, out = run(capsys, lesson01.exercise_2, torch.tensor([1., 2., 3.]))
+    assert not result and "requires_grad=True" in out
+    converted = torch.tensor([1., 2., 3.], requires_grad=True) * 1
+    result, out = run(capsys, lesson01.exercise_2, converted)
+    assert not result and "Hint" in out
+
+
+def test_exercise_3_grad_fn_name(capsys):
+    x = torch.ones(5)
+    w = torch.randn(5, 3, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    loss = (x @ w + b).mean()
+    result, out = run(capsys, lesson01.exercise_3, "MeanBackward0")
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson01.exercise_3, loss.grad_fn)       # the node itself is fine too
+    assert result
+    result, out = run(capsys, lesson01.exercise_3, "AddBackward0")
+    assert not result and "Hint" in out and "LAST" in out
+
+
+def test_exercise_4_which_line_only_reads_the_flag(capsys):
+    result, out = run(capsys, lesson01.exercise_4, "d")
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson01.exercise_4, " D ")
+    assert result
+    result, out = run(capsys, lesson01.exercise_4, "b")
+    assert not result and "Hint" in out
