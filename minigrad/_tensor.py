@@ -191,6 +191,7 @@ class Tensor:
         hooks = self._grad_fn._retains_grad_hook
         if hooks is None:
             hooks = self._grad_fn._retains_grad_hook = {}
+        self._grad_fn._has_hooks = True
         import weakref
         hooks[self._output_nr] = weakref.ref(self)
 
@@ -208,6 +209,7 @@ class Tensor:
         node = self._grad_fn
         if node._tensor_pre_hooks is None:
             node._tensor_pre_hooks = {}
+        node._has_hooks = True
         hooks = node._tensor_pre_hooks.setdefault(self._output_nr, {})
         return graph._add_hook(hooks, hook)
 

@@ -14,7 +14,8 @@ too and can be differentiated again. Gradients that were broadcast in forward
 are summed back to each input's shape in one place: the engine (engine.py).
 """
 from .._tensor import _wrap, Tensor
-from ..autograd.graph import connect, needs_grad
+from ..autograd.graph import connect
+from ..autograd.grad_mode import _State
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -25,13 +26,19 @@ def result(array, node_class, inputs, saved=None, **attributes):
     backward needs; ``attributes`` are plain settings (dim, shape, ...).
     """
     out = _wrap(array)
-    if needs_grad(inputs):
-        node = node_class()
-        if saved is not None:
-            node.save_for_backward(*saved)
-        if attributes:
-            node.__dict__.update(attributes)
-        connect(out, node, inputs)
+    if not _State.enabled:
+        return out
+    for value in inputs:          # record only if some input requires grad
+        if type(value) is Tensor and (value._grad_fn is not None or value._requires_grad):
+            break
+    else:
+        return out
+    node = node_class()
+    if saved is not None:
+        node.save_for_backward(*saved)
+    if attributes:
+        node.__dict__.update(attributes)
+    connect(out, node, inputs)
     return out
 
 

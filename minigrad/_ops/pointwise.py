@@ -18,14 +18,17 @@ _PYTHON_NUMBERS = (int, float, bool)
 
 def _operand_arrays(a, b):
     """numpy operands and the dtype PyTorch would give ``a op b``."""
-    a_arr = a._array if isinstance(a, Tensor) else a
-    b_arr = b._array if isinstance(b, Tensor) else b
-    if isinstance(b, Tensor) and isinstance(a, Tensor) and a_arr.dtype is b_arr.dtype:
-        return a_arr, b_arr, a_arr.dtype                  # the common case, kept fast
-    if type(b) is float and isinstance(a, Tensor) and a_arr.dtype.kind == "f":
-        return a_arr, b_arr, a_arr.dtype
-    if not isinstance(b, (Tensor,) + _PYTHON_NUMBERS) and not isinstance(b, np.generic):
-        raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
+    a_arr = a._array if type(a) is Tensor else a
+    if type(b) is Tensor:
+        b_arr = b._array
+        if type(a) is Tensor and a_arr.dtype is b_arr.dtype:
+            return a_arr, b_arr, a_arr.dtype              # the common case, kept fast
+    elif type(b) is float and type(a) is Tensor and a_arr.dtype.kind == "f":
+        return a_arr, b, a_arr.dtype                      # float tensor op Python float
+    else:
+        b_arr = b
+        if not isinstance(b, _PYTHON_NUMBERS) and not isinstance(b, np.generic):
+            raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
     return a_arr, b_arr, result_type(a, b)
 
 
@@ -50,7 +53,7 @@ def _binary(ufunc, a, b):
         out = ufunc(a_arr, b_arr)
     except ValueError:
         raise _broadcast_error(a, b) from None
-    if out.dtype != dtype:
+    if out.dtype is not dtype and out.dtype != dtype:
         out = out.astype(dtype)
     elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
@@ -65,7 +68,10 @@ class AddBackward0(Node):
     alpha = 1
 
     def backward(self, grad):
-        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+        grad_b = None
+        if self.should_compute_output(1):
+            grad_b = grad if self.alpha == 1 else grad * self.alpha
+        return grad, grad_b
 
 
 def _scaled(value, alpha):
@@ -87,7 +93,7 @@ class SubBackward0(Node):
     alpha = 1
 
     def backward(self, grad):
-        return grad, grad * -self.alpha
+        return grad, (-grad if self.alpha == 1 else grad * -self.alpha) if self.should_compute_output(1) else None
 
 
 def sub(input, other, alpha=1):
@@ -131,7 +137,9 @@ class MulBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        return grad * b, grad * a
+        grad_a = grad * b if self.should_compute_output(0) else None
+        grad_b = grad * a if self.should_compute_output(1) else None
+        return grad_a, grad_b
 
 
 def mul(input, other):
@@ -144,8 +152,8 @@ class DivBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad / b
-        grad_b = -grad * a / (b * b) if isinstance(b, Tensor) and b.requires_grad else None
+        grad_a = grad / b if self.should_compute_output(0) else None
+        grad_b = -grad * a / (b * b) if self.should_compute_output(1) else None
         return grad_a, grad_b
 
 

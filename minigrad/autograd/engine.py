@@ -159,6 +159,14 @@ def _apply_pre_hooks(node, grads):
     return grads
 
 
+def _apply_post_hooks(node, grad_inputs, grads):
+    for hook in list(node._post_hooks.values()):
+        new = hook(grad_inputs, tuple(grads))
+        if new is not None:
+            grad_inputs = tuple(new)
+    return grad_inputs
+
+
 def run_backward(roots, keep_graph, create_graph, capture=None):
     """Run the backward pass.
 
@@ -183,6 +191,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
         buffer = buffers.setdefault(node, [None] * node._num_outputs)
         buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
 
+    from .._tensor import _wrap          # imported here: _tensor imports this package
     tiebreak = itertools.count()
     ready = [(-node._sequence_nr, next(tiebreak), node) for node in root_nodes
              if dependencies.get(node, 0) == 0]
@@ -193,43 +202,47 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node)
-            if node._tensor_pre_hooks or node._retains_grad_hook or node._pre_hooks \
-                    or isinstance(node, AccumulateGrad):
+            if node._has_hooks:
                 grads = _apply_pre_hooks(node, grads)
             if capture is not None and node in capture_at:
                 for output_nr, i in capture_at[node]:
                     captured[i] = grads[output_nr]
-            runs = (needed is None or node in needed) and any(g is not None for g in grads)
-            if runs:
+            if (needed is None or node in needed) and (grads[0] is not None or any(g is not None for g in grads)):
                 grad_inputs = node.backward(*grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
-                if node._post_hooks:
-                    for hook in list(node._post_hooks.values()):
-                        new = hook(grad_inputs, tuple(grads))
-                        if new is not None:
-                            grad_inputs = tuple(new)
+                if len(grad_inputs) != len(node.next_functions):
+                    raise RuntimeError(
+                        f"function {node.name()} returned an incorrect number of gradients "
+                        f"(expected {len(node.next_functions)}, got {len(grad_inputs)})")
+                if node._has_hooks and node._post_hooks:
+                    grad_inputs = _apply_post_hooks(node, grad_inputs, grads)
                 if _observers:
                     for observer in list(_observers):
                         observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
                 if not keep_graph:
                     node._release_saved()
             else:
-                grad_inputs = ()
-            for i, (next_node, output_nr) in enumerate(node.next_functions):
+                grad_inputs = (None,) * len(node.next_functions)
+            for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
-                grad = grad_inputs[i] if i < len(grad_inputs) else None
+                buffer = buffers.get(next_node)
+                if buffer is None:
+                    buffer = buffers[next_node] = [None] * next_node._num_outputs
                 if grad is not None:
-                    grad = _fit_to_node(grad, next_node, output_nr, node)
-                    buffer = buffers.get(next_node)
-                    if buffer is None:
-                        buffer = buffers[next_node] = [None] * next_node._num_outputs
+                    array = grad._array
+                    if array.shape != next_node._output_shape or (
+                            array.dtype is not next_node._output_dtype and array.dtype != next_node._output_dtype):
+                        grad = _fit_to_node(grad, next_node, output_nr, node)
                     current = buffer[output_nr]
                     # a tensor used twice receives two gradients: they add up
-                    buffer[output_nr] = grad if current is None else current + grad
-                elif next_node not in buffers:
-                    buffers[next_node] = [None] * next_node._num_outputs
+                    if current is None:
+                        buffer[output_nr] = grad
+                    elif create_graph:
+                        buffer[output_nr] = current + grad        # recorded, so it can be differentiated
+                    else:
+                        buffer[output_nr] = _wrap(current._array + grad._array)
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:

@@ -13,7 +13,6 @@ import warnings
 
 import numpy as np
 
-from .grad_mode import no_grad
 
 
 class GradcheckError(RuntimeError):
@@ -41,13 +40,13 @@ def numerical_jacobian(func, inputs, eps=1e-6):
     for i in diff:
         flat = inputs[i]._array.reshape(-1)       # a view: changing it changes the input
         for j in range(flat.size):
+            # Not under no_grad: func may itself use autograd (gradgradcheck's does).
             original = flat[j]
-            with no_grad():
-                flat[j] = original + eps
-                plus = [o._array.astype(np.float64).reshape(-1).copy() for o in _outputs(func, inputs)]
-                flat[j] = original - eps
-                minus = [o._array.astype(np.float64).reshape(-1).copy() for o in _outputs(func, inputs)]
-                flat[j] = original
+            flat[j] = original + eps
+            plus = [o._array.astype(np.float64).reshape(-1).copy() for o in _outputs(func, inputs)]
+            flat[j] = original - eps
+            minus = [o._array.astype(np.float64).reshape(-1).copy() for o in _outputs(func, inputs)]
+            flat[j] = original
             for o in range(len(outs)):
                 jac[(i, o)][:, j] = (plus[o] - minus[o]) / (2 * eps)
     return jac

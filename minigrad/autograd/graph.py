@@ -77,6 +77,7 @@ class Node:
     _retains_grad_hook = None   # weak reference to the tensor that called retain_grad()
     _num_outputs = 1
     _sequence_nr = 0
+    _has_hooks = False          # set once any hook is registered, so the engine can skip them fast
 
     def name(self):
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
@@ -89,9 +90,9 @@ class Node:
     def save_for_backward(self, *values):
         """Keep what backward will need. Tensors are checked for later in-place changes."""
         self._saved = values
-        self._saved_versions = tuple(
+        self._saved_versions = [
             v._version_counter[0] if hasattr(v, "_version_counter") else None for v in values
-        )
+        ]
 
     @property
     def saved_tensors(self):
@@ -116,6 +117,10 @@ class Node:
     def backward(self, *grad_outputs):
         raise NotImplementedError(f"{self.name()} does not define backward")
 
+    def should_compute_output(self, i):
+        """Does input ``i`` need a gradient? (No edge means nobody will use it.)"""
+        return self.next_functions[i][0] is not None
+
     def __call__(self, *grad_outputs):
         """Run this node by hand: gradients of the outputs in, gradients of the inputs out."""
         result = self.backward(*grad_outputs)
@@ -126,12 +131,14 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
         if self._post_hooks is None:
             self._post_hooks = {}
+        self._has_hooks = True
         return _add_hook(self._post_hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = {}
+        self._has_hooks = True
         return _add_hook(self._pre_hooks, fn)
 
     @property
@@ -168,6 +175,7 @@ class AccumulateGrad(Node):
 
     # Leaves are ready as soon as their gradient arrives; run them first.
     _sequence_nr = float("inf")
+    _has_hooks = True           # the leaf's own tensor hooks are looked up each time
 
     def __init__(self, variable):
         self.variable = variable
@@ -198,6 +206,9 @@ def accumulate_grad(variable, grad):
     else:
         current._array += grad._array
         current._version_counter[0] += 1
+
+
+_NO_EDGE = (None, 0)
 
 
 def gradient_edge(value):
@@ -232,7 +243,16 @@ def needs_grad(values):
 
 def connect(output, node, inputs):
     """Make ``node`` the grad_fn of ``output``, with one edge per forward input."""
-    node.next_functions = tuple([gradient_edge(v) for v in inputs])
+    edges = []
+    for value in inputs:            # gradient_edge(value), inlined: this runs for every op
+        grad_fn = getattr(value, "_grad_fn", None)
+        if grad_fn is not None:
+            edges.append((grad_fn, value._output_nr))
+        elif getattr(value, "_requires_grad", False):
+            edges.append((grad_accumulator(value), 0))
+        else:
+            edges.append(_NO_EDGE)
+    node.next_functions = tuple(edges)
     node._output_shape = output._array.shape
     node._output_dtype = output._array.dtype
     node._sequence_nr = next(_sequence_numbers)
