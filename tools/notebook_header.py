@@ -56,10 +56,8 @@ def setup_source() -> str:
         'if "google.colab" in sys.modules:\n'
         "    import subprocess\n"
         "\n"
-        "    subprocess.run(\n"
-        f'        [sys.executable, "-m", "pip", "install", "--quiet", "{links.PIP_INSTALL_SPEC}"],\n'
-        "        check=True,\n"
-        "    )"
+        f'    package = "{links.PIP_INSTALL_SPEC}"\n'
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package], check=True)'
     )
 
 
