@@ -265,12 +265,12 @@ class LinalgVectorNormBackward0(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        norm = _wrap(self.norm)
-        if not self.keepdim:
-            norm = norm.reshape([1 if d in self.dims else n for d, n in enumerate(self.input_shape)])
+        # The norm is computed again from ``a`` (not taken from forward's numbers), so that
+        # with create_graph=True the second derivative also sees how the norm depends on a.
+        norm_of_a = norm(a, self.p, dim=self.dims or None, keepdim=True)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
-        safe_norm = _wrap(np.where(norm._array == 0, 1, norm._array).astype(norm._array.dtype))
+        safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
         if self.p == 2:
             return (grad * a / safe_norm,)
         if self.p == 1:
@@ -301,7 +301,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype)
     return result(value, LinalgVectorNormBackward0, (input,), saved=(input,), p=p, dims=dims,
-                  keepdim=keepdim, norm=value, input_shape=array.shape)
+                  keepdim=keepdim, input_shape=array.shape)
 
 
 class VarBackward0(Node):
@@ -320,7 +320,8 @@ class StdBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         centred = a - a.mean(dim=self.dims, keepdim=True)
-        std = _wrap(self.std if self.keepdim else np.expand_dims(self.std, self.dims))
+        # computed again from ``a`` so that create_graph=True can differentiate through it
+        std = a.std(dim=self.dims or None, correction=self.correction, keepdim=True)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         return (grad * centred / ((self.count - self.correction) * std),)
 
@@ -348,7 +349,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     return result(value, StdBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, std=value, input_shape=input._array.shape)
+                  count=count, correction=correction, input_shape=input._array.shape)
 
 
 class LogsumexpBackward0(Node):
@@ -356,7 +357,8 @@ class LogsumexpBackward0(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        out = _wrap(self.value if self.keepdim else np.expand_dims(self.value, self.dims))
+        # computed again from ``a`` so that create_graph=True can differentiate through it
+        out = logsumexp(a, self.dims, keepdim=True)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         return (grad * (a - out).exp(),)
 
@@ -371,7 +373,7 @@ def logsumexp(input, dim, keepdim=False):
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype)
     return result(value, LogsumexpBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  value=value, input_shape=array.shape)
+                  input_shape=array.shape)
 
 
 _ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)
