@@ -1,0 +1,84 @@
+"""Fixtures shared by the library tests: PyTorch as the reference, and data for both libraries.
+
+The differential tests compare minigrad with real PyTorch. On a laptop without
+PyTorch they skip; in CI (``MINIGRAD_CI=1``) a missing PyTorch is a failure,
+because CI installs torch==2.13.0 and the tests must run there.
+
+Data is always made once with numpy and then handed to both libraries, so the
+two computations start from exactly the same numbers (the random streams of
+``minigrad.randn`` and ``torch.randn`` differ on purpose).
+"""
+import os
+
+import numpy as np
+import pytest
+
+import minigrad
+
+IN_CI = os.environ.get("MINIGRAD_CI", "") not in ("", "0")
+
+
+def import_torch():
+    """PyTorch, or a skip (a failure in CI) with a reason that says it is missing."""
+    try:
+        import torch
+    except ImportError as error:
+        message = f"PyTorch is needed for the differential tests and is not installed ({error})"
+        if IN_CI:
+            pytest.fail(message + "; CI must install torch==2.13.0", pytrace=False)
+        pytest.skip(message)
+    return torch
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """The real ``torch`` module, to compare against."""
+    return import_torch()
+
+
+class Pair:
+    """Builds the same tensors in minigrad and PyTorch from numpy arrays."""
+
+    def __init__(self, torch_module):
+        self.torch = torch_module
+
+    def tensors(self, array, requires_grad=False):
+        """(minigrad tensor, torch tensor) holding separate copies of ``array``."""
+        array = np.asarray(array)
+        ours = minigrad.tensor(array.copy(), requires_grad=requires_grad)
+        theirs = self.torch.tensor(array.copy(), requires_grad=requires_grad)
+        return ours, theirs
+
+    def randn(self, *shape, dtype=np.float64, seed=0, requires_grad=False):
+        array = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+        return self.tensors(array, requires_grad)
+
+    @staticmethod
+    def assert_close(ours, theirs, rtol=None, atol=None, check_dtype=True):
+        """Same shape, (by default) same dtype name, values close for the dtype."""
+        if theirs is None or ours is None:
+            assert ours is None and theirs is None, (ours, theirs)
+            return
+        assert tuple(ours.shape) == tuple(theirs.shape)
+        if check_dtype:
+            assert ours.dtype.name == str(theirs.dtype).replace("torch.", "")
+        expected = theirs.detach().numpy()
+        got = ours.detach().numpy()
+        if rtol is None:
+            rtol = 1e-5 if expected.dtype == np.float32 else 1e-10
+        if atol is None:
+            atol = 1e-6 if expected.dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol)
+
+
+@pytest.fixture(scope="session")
+def pair(torch):
+    """Helper to build the same data in both libraries and compare results."""
+    return Pair(torch)
+
+
+@pytest.fixture(autouse=True)
+def _restore_grad_mode():
+    """A failing test must not leave recording switched off for the next one."""
+    yield
+    minigrad.autograd.grad_mode._State.enabled = True
