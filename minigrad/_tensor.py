@@ -469,17 +469,48 @@ class Tensor:
         old._requires_grad = self._requires_grad
         return self._write_inplace(op(old, *args))
 
+    def _inplace_arithmetic(self, ufunc, op, other, alpha=1):
+        """add_, sub_, mul_, div_: numpy works in place when nothing is recorded.
+
+        That is the common case (a parameter update under no_grad), and it
+        avoids allocating a new array as large as the parameter.
+        """
+        self._check_inplace()
+        if not graph.needs_grad((self, other)):
+            other_array = other._array if isinstance(other, Tensor) else other
+            if alpha != 1:
+                other_array = other_array * alpha
+            target = self._array
+            try:
+                ufunc(target, other_array, out=target, casting="same_kind")
+            except ValueError:
+                raise RuntimeError(
+                    f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                    f"{list(np.broadcast_shapes(target.shape, np.shape(other_array)))}") from None
+            except TypeError:
+                # e.g. int tensor += float: PyTorch refuses too
+                raise RuntimeError(
+                    f"result type Float can't be cast to the desired output type "
+                    f"{self.dtype.tensor_type_name[:-6]}") from None
+            self._version_counter[0] += 1
+            return self
+        if alpha != 1:
+            return self._inplace(lambda a, b: op(a, b, alpha=alpha), other)
+        return self._inplace(op, other)
+
     def add_(self, other, alpha=1):
-        return self._inplace(lambda a, b: _ops_pointwise.add(a, b, alpha=alpha), other)
+        return self._inplace_arithmetic(np.add, _ops_pointwise.add, other, alpha)
 
     def sub_(self, other, alpha=1):
-        return self._inplace(lambda a, b: _ops_pointwise.sub(a, b, alpha=alpha), other)
+        return self._inplace_arithmetic(np.subtract, _ops_pointwise.sub, other, alpha)
 
     def mul_(self, other):
-        return self._inplace(_ops_pointwise.mul, other)
+        return self._inplace_arithmetic(np.multiply, _ops_pointwise.mul, other)
 
     def div_(self, other):
-        return self._inplace(_ops_pointwise.div, other)
+        if self._array.dtype.kind != "f":
+            return self._inplace(_ops_pointwise.div, other)      # raises the dtype error
+        return self._inplace_arithmetic(np.true_divide, _ops_pointwise.div, other)
 
     def pow_(self, exponent):
         return self._inplace(_ops_pointwise.pow, exponent)

@@ -398,7 +398,7 @@ class ReluBackward0(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad * (a > 0),)
+        return (grad * _wrap(a._array > 0),)
 
 
 def relu(input):

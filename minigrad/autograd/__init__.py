@@ -50,6 +50,8 @@ def _root_gradients(outputs, grad_outputs, create_graph):
                 f"has a shape of {out.shape}.")
         if not create_graph and grad.requires_grad:
             grad = grad.detach()
+        if not create_graph:
+            grad = _wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
         roots.append((gradient_edge(out), grad))
     return roots
 

@@ -159,6 +159,17 @@ def _apply_pre_hooks(node, grads):
     return grads
 
 
+def _mark_shared(grad_inputs):
+    """A gradient passed on along two edges (a + b passes grad to both) must not be
+    handed to a leaf as its ``.grad`` without a copy: flag it."""
+    seen = set()
+    for grad in grad_inputs:
+        if grad is not None:
+            if id(grad) in seen:
+                grad._shared_gradient = True
+            seen.add(id(grad))
+
+
 def _apply_post_hooks(node, grad_inputs, grads):
     for hook in list(node._post_hooks.values()):
         new = hook(grad_inputs, tuple(grads))
@@ -222,6 +233,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                         observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
                 if not keep_graph:
                     node._release_saved()
+                if len(grad_inputs) > 1:
+                    _mark_shared(grad_inputs)
             else:
                 grad_inputs = (None,) * len(node.next_functions)
             for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):
@@ -242,7 +255,9 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                     elif create_graph:
                         buffer[output_nr] = current + grad        # recorded, so it can be differentiated
                     else:
-                        buffer[output_nr] = _wrap(current._array + grad._array)
+                        # np.asarray: adding two 0-d arrays gives a numpy scalar, which
+                        # could not be changed in place later (x.grad.zero_())
+                        buffer[output_nr] = _wrap(np.asarray(current._array + grad._array))
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:

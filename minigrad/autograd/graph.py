@@ -190,14 +190,18 @@ class AccumulateGrad(Node):
 def accumulate_grad(variable, grad):
     """``variable.grad += grad``, creating ``.grad`` on first use.
 
-    The first gradient is copied, so that ``.grad`` never shares memory with a
-    tensor the user (or another leaf) holds. Later gradients are added in place,
-    which is why they *accumulate* across backward calls until you zero them.
-    With create_graph=True the sum is recorded instead, so it can be differentiated.
+    The first gradient becomes ``.grad`` as it is when the engine owns it
+    exclusively (a fresh, writable array); otherwise it is copied, so that
+    ``.grad`` never shares memory with a tensor the user (or another leaf)
+    holds. Later gradients are added in place, which is why they
+    *accumulate* across backward calls until you zero them. With
+    create_graph=True the sum is recorded instead, so it can be differentiated.
     """
     current = variable._grad
     if current is None:
         if _State.enabled:                 # create_graph: keep grad's history
+            variable._grad = grad
+        elif _owned_by_engine(grad):
             variable._grad = grad
         else:
             variable._grad = grad._detached_copy()
@@ -206,6 +210,13 @@ def accumulate_grad(variable, grad):
     else:
         current._array += grad._array
         current._version_counter[0] += 1
+
+
+def _owned_by_engine(grad):
+    """True if nothing but the backward pass can hold ``grad``'s memory."""
+    array = grad._array
+    return (array.flags.owndata and array.flags.writeable and grad._grad_fn is None
+            and not grad.__dict__.get("_shared_gradient", False))
 
 
 _NO_EDGE = (None, 0)

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
+from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
 from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.linalg import addmm, matmul
@@ -186,7 +187,11 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad - softmax(x, self.dim) * grad.sum(dim=self.dim, keepdim=True),)
+        if is_grad_enabled():      # create_graph: recompute softmax so it is recorded too
+            probabilities = softmax(x, self.dim)
+        else:                      # the forward result already holds log(softmax(x))
+            probabilities = _wrap(np.exp(self.result))
+        return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
 
 
 def log_softmax(input, dim=None, dtype=None):
@@ -196,7 +201,7 @@ def log_softmax(input, dim=None, dtype=None):
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
     array = input._array if input.ndim else input._array.reshape(1)
     out = _log_softmax_array(array, dim).reshape(input._array.shape)
-    return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim)
+    return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim, result=out)
 
 
 class NllLossBackward0(Node):
