@@ -33,13 +33,14 @@ class RemovableHandle:
     """Returned by ``register_hook``: call ``remove()`` to unregister the hook."""
 
     def __init__(self, hooks, key):
-        self._hooks_ref = weakref.ref(hooks) if hooks is not None else None
+        # The dict the hook was put in. A plain dict cannot be weakly referenced,
+        # so the handle keeps it; removing the hook only needs its key.
+        self._hooks = hooks
         self._key = key
 
     def remove(self):
-        hooks = self._hooks_ref() if self._hooks_ref is not None else None
-        if hooks is not None:
-            hooks.pop(self._key, None)
+        if self._hooks is not None:
+            self._hooks.pop(self._key, None)
 
     def __enter__(self):
         return self
