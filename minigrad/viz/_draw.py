@@ -1,0 +1,376 @@
+"""``draw`` and ``draw_both``: the graph behind some tensors, as autograd sees it.
+
+Two views of the same graph:
+
+* backward (what PyTorch stores): the outputs' ``grad_fn`` nodes, joined along
+  ``next_functions`` down to one ``AccumulateGrad`` per leaf. Arrows point the
+  way gradients flow when ``backward()`` runs.
+* forward (what the code computed): input tensors flowing through operations
+  (``mul``, ``matmul``, ... - each backward node's name without "Backward0")
+  to the outputs. Both are built from the backward graph: it is all autograd keeps.
+"""
+import dataclasses
+
+from ..autograd.graph import AccumulateGrad
+from . import _labels
+from ._graphviz import Graph
+from ._scene import Ids, Scene, legend as add_legend
+from ._walk import (GraphWalk, TensorNames, check_tensors, known_input, operation_name,
+                    output_shape, saved_values)
+
+FREED_NOTE = ("saved tensors were freed by backward()\n"
+              "(pass retain_graph=True to keep them)")
+
+
+@dataclasses.dataclass
+class Options:
+    names: TensorNames
+    show_values: bool = False
+    show_grad: bool = False
+    show_saved: bool = False
+    show_flags: bool = False
+    max_nodes: int = 300
+
+
+def new_graph(title=None, name="minigrad"):
+    """An empty picture with the course's fonts and sizes, drawn top to bottom."""
+    graph = Graph(name=name, graph_attr=_labels.GRAPH_ATTRIBUTES,
+                  node_attr=_labels.NODE_ATTRIBUTES, edge_attr=_labels.EDGE_ATTRIBUTES)
+    graph.attr(rankdir="TB")
+    if title:
+        graph.attr(label=_labels.html_label(title), fontsize="14")
+    return graph
+
+
+def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=False,
+         show_flags=False, direction="backward", legend=False, max_nodes=300, title=None):
+    """Draw the graph behind ``tensors``; returns a Graph that Jupyter shows as a picture.
+
+    names:       {'w': w, ...} to label tensors (a tensor's own ``name`` attribute also works)
+    show_values: print the values of small tensors (up to 15 elements)
+    show_grad:   print ``.grad`` of leaves and of tensors that retain grad
+    show_saved:  draw the tensors each node saved for backward (orange)
+    show_flags:  print is_leaf / requires_grad / retains_grad
+    direction:   "backward" (the grad_fn graph) or "forward" (the operations)
+    legend:      add a box explaining the colours
+    max_nodes:   draw at most this many nodes, then a note saying how many are left
+    title:       a caption above the picture
+    """
+    tensors = check_tensors(tensors, "draw")
+    if direction not in ("backward", "forward"):
+        raise ValueError(f"direction must be 'backward' or 'forward', not {direction!r}")
+    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes)
+    graph = new_graph(title)
+    build = backward_scene if direction == "backward" else forward_scene
+    scene = build(tensors, options, Ids())
+    if legend:
+        add_legend(scene, forward=direction == "forward")
+    scene.write(graph)
+    return graph
+
+
+def draw_both(*tensors, names=None, show_values=False, show_grad=False, show_saved=False,
+              show_flags=False, legend=False, max_nodes=300, title=None):
+    """The forward and the backward view side by side, the leaves at the top of both.
+
+    Forward arrows go down (inputs to outputs), backward arrows go up (from the
+    output back to the leaves): the backward graph is the forward graph reversed.
+    """
+    tensors = check_tensors(tensors, "draw_both")
+    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes)
+    graph = new_graph(title)
+    ids = Ids()
+    views = [("forward", "forward: computing values", forward_scene(tensors, options, ids)),
+             ("backward", "backward: computing gradients",
+              backward_scene(tensors, options, ids, upward=True))]
+    for name, caption, scene in views:
+        with graph.subgraph(name=f"cluster_{name}") as cluster:
+            cluster.attr(label=_labels.html_label(caption), style="rounded", color="gray70")
+            if legend:
+                add_legend(scene, forward=name == "forward")
+            scene.write(cluster)
+    return graph
+
+
+def _options(names, show_values, show_grad, show_saved, show_flags, max_nodes):
+    if not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, not {max_nodes!r}")
+    return Options(TensorNames(names), bool(show_values), bool(show_grad), bool(show_saved),
+                   bool(show_flags), max_nodes)
+
+
+# --- pieces shared by both views ------------------------------------------------------------
+
+
+def _tensor_label(tensor, options, title=None):
+    title = title if title is not None else options.names(tensor)
+    return _labels.html_label(
+        title, _labels.tensor_lines(tensor, options.show_flags),
+        _labels.tensor_values(tensor, options.show_values, options.show_grad))
+
+
+def _unique(tensors):
+    seen, result = set(), []
+    for tensor in tensors:
+        if tensor not in seen:
+            seen.add(tensor)
+            result.append(tensor)
+    return result
+
+
+def _outputs_and_roots(tensors):
+    outputs = [t for t in _unique(tensors) if t.grad_fn is not None]
+    roots = list(dict.fromkeys(t.grad_fn for t in outputs))
+    return outputs, roots
+
+
+def _intermediates(walk, options, outputs):
+    """Named tensors made inside the drawn graph, and (with show_grad) tensors that retain grad."""
+    found = []
+    for _, tensor in options.names.named:
+        if tensor.grad_fn is not None and walk.is_drawn(tensor.grad_fn):
+            found.append(tensor)
+    if options.show_grad:
+        for node in walk.nodes:
+            for output_nr in sorted(node._retains_grad_hook or ()):
+                tensor = node._retains_grad_hook[output_nr]()
+                if tensor is not None:
+                    found.append(tensor)
+    return [t for t in _unique(found) if t not in set(outputs)]
+
+
+def _no_graph_note(tensor):
+    """Why a tensor passed to draw() has no graph to show."""
+    if tensor.requires_grad:
+        return ("leaf: no grad_fn\n"
+                "(created by you, not by an operation;\nbackward() puts its gradient in .grad)")
+    return ("requires_grad=False: computed under no_grad\n"
+            "or from a detached tensor (or never asked for grad):\n"
+            "no graph was recorded")
+
+
+def _draw_without_graph(scene, tensors, options, drawn):
+    """Tensors passed to draw() that have no grad_fn and are not leaves of the drawn graph."""
+    for tensor in _unique(tensors):
+        if tensor.grad_fn is not None or tensor in drawn:
+            continue
+        if tensor.requires_grad:
+            box = scene.item("leaf", _tensor_label(tensor, options), tensor=tensor,
+                             fillcolor=_labels.LEAF)
+        else:
+            box = scene.item("tensor", _tensor_label(tensor, options), tensor=tensor,
+                             fillcolor=_labels.TENSOR, style="dashed,filled")
+        note = scene.item("note", _labels.note_label(_no_graph_note(tensor)), shape="plaintext",
+                          style="")
+        scene.arrow(box, note, style="dotted", arrowhead="none")
+        scene.same_rank.append([box, note])
+        drawn[tensor] = box
+
+
+def _more_note(scene, walk, options):
+    if not walk.not_drawn:
+        return None
+    return scene.item("note", _labels.note_label(
+        f"... {walk.not_drawn} more nodes not drawn (max_nodes={options.max_nodes})"),
+        fillcolor=_labels.NOTE, style="filled,dashed")
+
+
+# --- the backward view ----------------------------------------------------------------------
+
+
+def backward_scene(tensors, options, ids, upward=False):
+    """Outputs (green) -> grad_fn nodes (grey) -> AccumulateGrad -> leaves (blue)."""
+    scene = Scene(ids, upward)
+    outputs, roots = _outputs_and_roots(tensors)
+    walk = GraphWalk(roots, options.max_nodes)
+    drawn = {}                      # tensor -> the id of its box
+    node_ids = {}                   # Node -> the id of its box
+
+    for tensor in outputs:
+        drawn[tensor] = scene.item("output", _tensor_label(tensor, options), tensor=tensor,
+                                   fillcolor=_labels.OUTPUT)
+    for node in walk.nodes:
+        # ordering: the inputs of a node appear left to right as in next_functions
+        node_ids[node] = scene.item("function", node.name(), node=node,
+                                    fillcolor=_labels.FUNCTION, style="rounded,filled",
+                                    ordering="in" if upward else "out")
+        if isinstance(node, AccumulateGrad):
+            leaf = node.variable
+            drawn[leaf] = scene.item("leaf", _tensor_label(leaf, options), tensor=leaf,
+                                     fillcolor=_labels.LEAF)
+            scene.arrow(node_ids[node], drawn[leaf], edge=("accumulate", node))
+    for tensor in outputs:
+        scene.arrow(drawn[tensor], node_ids[tensor.grad_fn], edge=("start", tensor))
+
+    more = _more_note(scene, walk, options)
+    for node, input_index, next_node, output_nr in walk.edges:
+        if next_node is None:
+            continue
+        label = f"output {output_nr}" if next_node._num_outputs > 1 else None
+        target = node_ids[next_node] if walk.is_drawn(next_node) else more
+        attributes = {"label": label} if label else {}
+        scene.arrow(node_ids[node], target, edge=("next", node, input_index), **attributes)
+
+    for tensor in _intermediates(walk, options, outputs):
+        box = scene.item("tensor", _tensor_label(tensor, options), tensor=tensor,
+                         fillcolor=_labels.TENSOR)
+        scene.arrow(node_ids[tensor.grad_fn], box, style="dotted", arrowhead="none")
+        scene.same_rank.append([node_ids[tensor.grad_fn], box])
+        drawn[tensor] = box
+
+    related = {}                    # id of a version counter -> (box to hang from, how)
+    for tensor, box in drawn.items():
+        related.setdefault(id(tensor._version_counter), (box, "detach()", None))
+    _relate_saved(walk, node_ids, drawn, related)
+    _draw_cut_off(scene, options, drawn, related)
+    if options.show_saved:
+        _draw_saved(scene, walk, options, node_ids, drawn)
+    _draw_without_graph(scene, tensors, options, drawn)
+    return scene
+
+
+def _draw_saved(scene, walk, options, node_ids, drawn):
+    """What each node saved for backward, joined to it by a dashed orange line.
+
+    Saving keeps a reference, not a copy: a saved tensor that is already in the
+    picture (w, a named z) gets a line from its own box; others get an orange box.
+    """
+    saved_boxes = {}
+    freed = False
+    for node in walk.nodes:
+        values = saved_values(node)
+        if values is None:
+            freed = True
+            continue
+        for _, value in values:
+            if not hasattr(value, "_array"):        # a number, e.g. the 2 of x * 2
+                box = scene.item("saved", _labels.html_label(repr(value), ["number"]),
+                                 fillcolor=_labels.SAVED)
+            elif value in drawn:
+                line = scene.find_arrow(drawn[value], node_ids[node])
+                if line is None:
+                    scene.arrow(drawn[value], node_ids[node], style="dashed", dir="none",
+                                constraint="false")
+                    line = scene.arrows[-1]
+                line["attributes"].update(color=_labels.SAVED, penwidth="1.5")
+                continue
+            elif value in saved_boxes:
+                box = saved_boxes[value]
+            else:
+                label = _tensor_label(value, options)
+                if value.grad_fn is not None and options.names(value) is None:
+                    # say where an unnamed intermediate result came from
+                    label = _labels.html_label(
+                        None, [f"output of {value.grad_fn.name()}"]
+                        + _labels.tensor_lines(value, options.show_flags),
+                        _labels.tensor_values(value, options.show_values, options.show_grad))
+                box = saved_boxes[value] = scene.item("saved", label, tensor=value,
+                                                      fillcolor=_labels.SAVED)
+            scene.arrow(box, node_ids[node], style="dashed", dir="none")
+    if freed:
+        scene.item("note", _labels.note_label(FREED_NOTE), fillcolor=_labels.NOTE,
+                   style="filled,dashed")
+
+
+def _relate_saved(walk, node_ids, drawn, related):
+    """Tensors the drawn nodes saved: a named tensor sharing memory with one is related."""
+    for node in walk.nodes:
+        for input_index, value in enumerate(node._saved or ()):
+            if not hasattr(value, "_version_counter"):
+                continue
+            if not value.requires_grad:
+                # an input that needed no gradient: (None, 0) in next_functions
+                related.setdefault(id(value._version_counter),
+                                   (node_ids[node], "None", ("next", node, input_index)))
+            elif value.grad_fn is not None and value.grad_fn in node_ids:
+                related.setdefault(id(value._version_counter),
+                                   (node_ids[value.grad_fn], "detach()", None))
+            elif value in drawn:
+                related.setdefault(id(value._version_counter), (drawn[value], "detach()", None))
+
+
+def _draw_cut_off(scene, options, drawn, related):
+    """Named tensors without gradient that share memory with the graph: dashed, cut off."""
+    for name, tensor in options.names.named:
+        if tensor in drawn or tensor.requires_grad:
+            continue
+        relation = related.get(id(tensor._version_counter))
+        if relation is None:
+            continue                 # unrelated to this graph (e.g. names=globals())
+        anchor, how, edge = relation
+        box = scene.item("cut", _tensor_label(tensor, options), tensor=tensor,
+                         fillcolor=_labels.TENSOR, style="dashed,filled")
+        if how == "detach()":
+            scene.arrow(anchor, box, style="dashed", arrowhead="tee", label="detach()")
+        else:
+            # where it belongs among the node's next_functions: left to right
+            scene.arrow(anchor, box, edge=edge, style="dashed", arrowhead="none", label="None")
+            scene.move_before_later_inputs(scene.arrows[-1])
+        drawn[tensor] = box
+
+
+# --- the forward view -----------------------------------------------------------------------
+
+
+def forward_scene(tensors, options, ids):
+    """Inputs (blue leaves, dashed constants) -> operations (ellipses) -> outputs (green)."""
+    scene = Scene(ids)
+    outputs, roots = _outputs_and_roots(tensors)
+    walk = GraphWalk(roots, options.max_nodes)
+    drawn = {}                      # tensor -> the id of its box
+    op_ids = {}                     # Node -> the id of its ellipse (or its leaf's box)
+    through = {}                    # (node, output_nr) -> box of the named tensor it made
+
+    for node in walk.nodes:
+        if isinstance(node, AccumulateGrad):
+            leaf = node.variable
+            op_ids[node] = drawn[leaf] = scene.item(
+                "leaf", _tensor_label(leaf, options), tensor=leaf, fillcolor=_labels.LEAF)
+        else:
+            op_ids[node] = scene.item("function", operation_name(node), node=node,
+                                      shape="ellipse", fillcolor="white", ordering="in")
+    is_output = set(outputs).__contains__       # (tensors compare by identity in sets)
+    for tensor in outputs + _intermediates(walk, options, outputs):
+        kind, colour = ("output", _labels.OUTPUT) if is_output(tensor) else ("tensor", "white")
+        box = drawn[tensor] = scene.item(kind, _tensor_label(tensor, options), tensor=tensor,
+                                         fillcolor=colour)
+        through[(tensor.grad_fn, tensor._output_nr)] = box
+        scene.arrow(op_ids[tensor.grad_fn], box)
+
+    more = _more_note(scene, walk, options)
+    inputs = {}                     # tensor -> box, for inputs that need no gradient
+    for node, input_index, next_node, output_nr in walk.edges:
+        consumer = op_ids[node]
+        if next_node is None:
+            box = _forward_input(scene, node, input_index, options, inputs)
+            scene.arrow(box, consumer, style="dashed", edge=("next", node, input_index))
+        elif not walk.is_drawn(next_node):
+            scene.arrow(more, consumer, style="dashed")
+        elif (next_node, output_nr) in through:
+            scene.arrow(through[(next_node, output_nr)], consumer, edge=("next", node, input_index))
+        elif isinstance(next_node, AccumulateGrad):
+            scene.arrow(op_ids[next_node], consumer, edge=("next", node, input_index))
+        else:
+            shape = _labels.shape_text(output_shape(next_node, output_nr))
+            scene.arrow(op_ids[next_node], consumer, edge=("next", node, input_index), label=shape)
+    _draw_without_graph(scene, tensors, options, drawn)
+    return scene
+
+
+def _forward_input(scene, node, input_index, options, inputs):
+    """The box for an input that needs no gradient (a constant, x, a target...)."""
+    value = known_input(node, input_index)
+    if value is None:
+        return scene.item("input", _labels.html_label(None, ["input without grad"]),
+                          fillcolor=_labels.TENSOR, style="dashed,filled")
+    if not hasattr(value, "_array"):
+        return scene.item("input", _labels.html_label(repr(value)), shape="plaintext", style="")
+    # prefer the tensor the learner named: x rather than the view matmul made of it
+    for name, tensor in options.names.named:
+        if tensor._version_counter is value._version_counter and not tensor.requires_grad:
+            value = tensor
+            break
+    if value not in inputs:
+        inputs[value] = scene.item("input", _tensor_label(value, options), tensor=value,
+                                   fillcolor=_labels.TENSOR, style="dashed,filled")
+    return inputs[value]

@@ -1,0 +1,151 @@
+"""A picture before it becomes DOT source: a list of boxes and arrows.
+
+Building the picture first as plain data (``Scene``) and writing DOT only at
+the end lets one layout serve several pictures: every frame of a traced
+backward pass is the same scene with different colours, so the boxes stay
+where they are while a learner steps through the frames.
+"""
+from . import _labels
+
+
+class Ids:
+    """Node ids in the order things are drawn: n0, n1, ...
+
+    Never ``id()``: that changes from run to run, and notebooks compare their
+    saved pictures with fresh ones.
+    """
+
+    def __init__(self):
+        self.count = 0
+
+    def new(self):
+        name = f"n{self.count}"
+        self.count += 1
+        return name
+
+
+class Scene:
+    """Boxes (``items``) and arrows (``arrows``), each a dict of Graphviz attributes.
+
+    Every item remembers what it shows (``kind``: 'function', 'leaf', 'output',
+    'tensor', 'saved', 'input', 'note', 'legend'; ``node`` / ``tensor``: the
+    object), so that a trace frame can restyle it.
+    """
+
+    def __init__(self, ids, upward=False):
+        self.ids = ids
+        self.upward = upward          # draw arrows pointing up (see Scene.arrow)
+        self.items = []
+        self.arrows = []
+        self.same_rank = []           # groups of item ids Graphviz keeps side by side
+        self.kinds_drawn = set()
+        self._between = {}            # {tail, head} -> the first arrow between them
+
+    def item(self, kind, label, node=None, tensor=None, **attributes):
+        item_id = self.ids.new()
+        self.items.append({"id": item_id, "kind": kind, "node": node, "tensor": tensor,
+                           "attributes": {"label": label, **attributes}})
+        self.kinds_drawn.add(kind)
+        return item_id
+
+    def arrow(self, tail, head, edge=None, **attributes):
+        """An arrow from ``tail`` to ``head``.
+
+        ``edge`` says what it stands for, so that a trace can label it:
+        ("next", node, i) for entry i of node.next_functions, ("accumulate", node)
+        for AccumulateGrad -> its leaf, ("start", tensor) for an output -> its grad_fn.
+
+        With ``upward`` the arrow is written head -> tail with dir=back: it looks
+        the same but Graphviz ranks ``head`` above ``tail``, so a backward graph
+        can sit beside its forward graph with the leaves at the top of both.
+        """
+        arrow = {"tail": tail, "head": head, "edge": edge, "attributes": attributes}
+        self.arrows.append(arrow)
+        self._between.setdefault(frozenset((tail, head)), arrow)
+        return arrow
+
+    def find_arrow(self, one, other):
+        """The arrow between two items (either way round), or None."""
+        return self._between.get(frozenset((one, other)))
+
+    def move_before_later_inputs(self, arrow):
+        """Move ``arrow`` (for input i of a node) before the arrows of that node's inputs > i.
+
+        Graphviz draws a node's arrows left to right in the order they are
+        written, so this keeps the picture in the order of next_functions.
+        """
+        _, node, input_index = arrow["edge"]
+        self.arrows.remove(arrow)
+        for position, other in enumerate(self.arrows):
+            edge = other["edge"]
+            if edge and edge[0] == "next" and edge[1] is node and edge[2] > input_index:
+                self.arrows.insert(position, arrow)
+                return
+        self.arrows.append(arrow)
+
+    def write(self, graph, restyle=None):
+        """Add everything to ``graph`` (a graphviz Digraph or subgraph).
+
+        ``restyle(thing, attributes)`` may return changed attributes for an
+        item or arrow (used by trace frames).
+        """
+        for item in self.items:
+            attributes = dict(item["attributes"])
+            if restyle is not None:
+                attributes = restyle(item, attributes)
+            graph.node(item["id"], **attributes)
+        for arrow in self.arrows:
+            attributes = dict(arrow["attributes"])
+            if restyle is not None:
+                attributes = restyle(arrow, attributes)
+            tail, head = arrow["tail"], arrow["head"]
+            if self.upward:
+                tail, head, attributes = head, tail, _reversed(attributes)
+            graph.edge(tail, head, **attributes)
+        for group in self.same_rank:
+            with graph.subgraph() as rank:
+                rank.attr(rank="same")
+                for item_id in group:
+                    rank.node(item_id)
+
+
+def _reversed(attributes):
+    """Attributes for an arrow written the other way round that must look the same."""
+    direction = attributes.pop("dir", "forward")
+    attributes["dir"] = {"forward": "back", "back": "forward"}.get(direction, direction)
+    head = attributes.pop("arrowhead", None)
+    tail = attributes.pop("arrowtail", None)
+    if head is not None:
+        attributes["arrowtail"] = head
+    if tail is not None:
+        attributes["arrowhead"] = tail
+    return attributes
+
+
+def legend(scene, forward=False):
+    """One box explaining the colours used in ``scene``."""
+    rows = []
+
+    def row(colour, text, style=""):
+        border = ' BORDER="1"' if style else ""
+        rows.append(f'<TR><TD BGCOLOR="{colour}"{border} WIDTH="18"> </TD>'
+                    f'<TD ALIGN="LEFT"><FONT POINT-SIZE="{_labels.SMALL}">{text}</FONT></TD></TR>')
+
+    kinds = scene.kinds_drawn
+    if forward:
+        row("white", "operation (ellipse), named by its function", style="border")
+    else:
+        row(_labels.FUNCTION, "backward function (a grad_fn)")
+    row(_labels.LEAF, "leaf tensor with requires_grad=True")
+    if "saved" in kinds:
+        row(_labels.SAVED, "saved for backward (box, or dashed orange line)")
+    row(_labels.OUTPUT, "output (backward starts here)")
+    if "tensor" in kinds or "input" in kinds or "cut" in kinds:
+        row(_labels.TENSOR, "other tensor (dashed: no gradient)", style="border")
+    arrows = ("arrows: data flows forward" if forward
+              else "arrows: gradients flow backward")
+    table = ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
+             f'<TR><TD COLSPAN="2" ALIGN="LEFT"><B>legend</B></TD></TR>{"".join(rows)}'
+             f'<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT POINT-SIZE="{_labels.SMALL}">{arrows}'
+             '</FONT></TD></TR></TABLE>>')
+    return scene.item("legend", table, shape="none", style="", margin="0")

@@ -1,0 +1,289 @@
+"""``trace_backward``: run ``backward()`` and keep a record of every step it took.
+
+The engine (autograd/engine.py) calls its observers after each node runs, with
+the gradients the node received and the ones it passed on. A trace keeps
+those, and draws one frame per step: the nodes that already ran are greyed
+out, the one running now is highlighted, and the gradients flowing along the
+edges are written on them. Every frame is the same scene recoloured, so
+nothing moves while a learner steps through.
+
+In Jupyter a trace shows as a small stepper (Prev / Next / a slider) written
+in plain HTML and JavaScript, so it works in JupyterLab and Colab without
+ipywidgets. Where scripts do not run, every frame is shown, one under the other.
+"""
+import collections
+import dataclasses
+import html
+import os
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ..autograd import engine
+from ..autograd.graph import AccumulateGrad
+from . import _labels
+from ._draw import backward_scene, new_graph, _options
+from ._graphviz import save, source_hash
+from ._scene import Ids
+from ._walk import check_tensors
+
+# One entry of BackwardStep.passed: the gradient sent along next_functions[i].
+Passed = collections.namedtuple("Passed", ["to", "output_nr", "gradient"])
+
+
+@dataclasses.dataclass
+class BackwardStep:
+    """One node running during backward().
+
+    index:        0 for the first node that ran
+    node:         the Node (``node.name()`` is ``name``)
+    grad_outputs: the gradients it received, one per output of its forward operation
+    passed:       one Passed(to, output_nr, gradient) per entry of node.next_functions:
+                  what it sent to that node (gradient None: nothing; to None: an
+                  input that needs no gradient)
+    tensor:       AccumulateGrad only: the leaf whose .grad it changed, and
+    grad_added / grad_after: what it added to .grad, and .grad afterwards
+    """
+
+    index: int
+    node: object
+    name: str
+    grad_outputs: tuple
+    passed: list
+    tensor: object = None
+    tensor_name: str = None
+    grad_added: object = None
+    grad_after: object = None
+
+    def describe(self):
+        """One line saying what happened, e.g. 'AddBackward0 received [1.] and passed ...'."""
+        received = ", ".join(_inline(g) for g in self.grad_outputs)
+        if self.tensor is not None:
+            name = self.tensor_name or f"leaf {_labels.shape_text(self.tensor.shape)}"
+            return (f"{self.name} adds {_inline(self.grad_added)} to {name}.grad, "
+                    f"so {name}.grad = {_inline(self.grad_after)}")
+        sent = [f"{p.to.name()} gets {_inline(p.gradient)}" for p in self.passed
+                if p.to is not None]
+        return f"{self.name} receives {received}" + (f"; {', '.join(sent)}" if sent else "")
+
+
+def _inline(gradient):
+    """A gradient on one line: its values when small, else its shape."""
+    if gradient is None:
+        return "None"
+    text = _labels.values_text(gradient)
+    if text is None:
+        return f"a {_labels.shape_text(gradient.shape)} gradient"
+    return " ".join(text.split())
+
+
+def _copy(tensor):
+    return None if tensor is None else _wrap(np.array(tensor._array, copy=True))
+
+
+def trace_backward(loss, names=None, gradient=None, retain_graph=False):
+    """Run ``loss.backward(gradient, retain_graph)`` and return a BackwardTrace of its steps.
+
+    The leaves' ``.grad`` is filled in exactly as by ``loss.backward()``.
+    """
+    check_tensors((loss,), "trace_backward")
+    options = _options(names, False, True, False, False, 300)
+    scene = backward_scene([loss], options, Ids())
+    steps = []
+
+    def record(step):
+        node = step["node"]
+        passed = []
+        for i, (next_node, output_nr) in enumerate(node.next_functions):
+            grad = step["grad_inputs"][i] if i < len(step["grad_inputs"]) else None
+            if grad is not None and next_node is not None:
+                # what the next node receives: summed back to its shape, as the engine does
+                grad = engine._fit_to_node(grad, next_node, output_nr, node)
+            passed.append(Passed(next_node, output_nr, _copy(grad)))
+        entry = BackwardStep(len(steps), node, node.name(),
+                             tuple(_copy(g) for g in step["grad_outputs"]), passed)
+        if isinstance(node, AccumulateGrad):
+            entry.tensor = node.variable
+            entry.tensor_name = options.names(node.variable)
+            entry.grad_added = entry.grad_outputs[0]
+            entry.grad_after = _copy(node.variable._grad)
+        steps.append(entry)
+
+    start = gradient
+    with engine.observe(record):
+        loss.backward(gradient, retain_graph=retain_graph)
+    if start is None:                   # a scalar loss starts from d(loss)/d(loss) = 1
+        start = _wrap(np.ones(loss._array.shape, dtype=loss._array.dtype))
+    elif not isinstance(start, Tensor):
+        start = _wrap(np.asarray(start, dtype=loss._array.dtype))
+    return BackwardTrace(loss, scene, steps, options.names, start)
+
+
+class BackwardTrace:
+    """The steps of one backward pass: ``len(trace)``, ``trace.steps``, ``trace.frame(i)``."""
+
+    def __init__(self, loss, scene, steps, names, start_gradient):
+        self.loss = loss
+        self.steps = steps
+        self.start_gradient = start_gradient
+        self._scene = scene
+        self._names = names
+        # when each node ran, and what each edge carried
+        self._ran_at = {step.node: step.index for step in steps}
+        self._leaf_steps = {step.tensor: step for step in steps if step.tensor is not None}
+
+    def __len__(self):
+        return len(self.steps)
+
+    def __getitem__(self, index):
+        return self.steps[index]
+
+    def __iter__(self):
+        return iter(self.steps)
+
+    def frame(self, index):
+        """The graph as it is while step ``index`` runs (a Graph, like draw() returns)."""
+        if not -len(self.steps) <= index < len(self.steps):
+            raise IndexError(f"this backward pass has {len(self.steps)} steps (0 to "
+                             f"{len(self.steps) - 1}); there is no step {index}")
+        index %= len(self.steps)
+        step = self.steps[index]
+        graph = new_graph(f"step {index + 1} of {len(self.steps)}: {step.name}")
+        self._scene.write(graph, restyle=lambda thing, attributes:
+                          self._restyle(thing, attributes, index))
+        return graph
+
+    def _restyle(self, thing, attributes, index):
+        """Colours of one item or arrow in frame ``index``; text is present in every frame."""
+        if "kind" not in thing:
+            return self._restyle_arrow(thing, attributes, index)
+        node, kind = thing["node"], thing["kind"]
+        if kind == "function":
+            ran_at = self._ran_at.get(node)
+            if ran_at == index:
+                attributes.update(fillcolor=_labels.CURRENT, penwidth="2.5")
+            elif ran_at is not None and ran_at < index:
+                attributes.update(fillcolor=_labels.DONE, fontcolor=_labels.DONE_TEXT,
+                                  color=_labels.DONE_TEXT)
+        elif kind == "leaf" and thing["tensor"] in self._leaf_steps:
+            # .grad appears once its AccumulateGrad has run; before that it is
+            # written in transparent ink, so that the box keeps its size
+            leaf = thing["tensor"]
+            step = self._leaf_steps[leaf]
+            grad = _labels.gradient_text(step.grad_after)
+            attributes["label"] = _labels.html_label(
+                self._names(leaf), _labels.tensor_lines(leaf), [("grad:", grad)],
+                colour=None if step.index <= index else "transparent")
+        return attributes
+
+    def _restyle_arrow(self, arrow, attributes, index):
+        edge = arrow["edge"]
+        if edge is None:
+            return attributes
+        if edge[0] == "start":
+            attributes.update(label=_labels.edge_label(_labels.gradient_text(self.start_gradient)),
+                              fontcolor=_labels.GRADIENT if index == 0 else "black")
+            return attributes
+        if edge[0] == "accumulate":
+            if self._ran_at.get(edge[1]) == index:     # .grad changes now
+                attributes.update(color=_labels.GRADIENT, penwidth="2")
+            return attributes
+        _, node, input_index = edge
+        ran_at = self._ran_at.get(node)
+        if ran_at is None:
+            return attributes
+        passed = self.steps[ran_at].passed[input_index]
+        if passed.to is None:
+            return attributes
+        label = _labels.edge_label(_labels.gradient_text(passed.gradient))
+        if ran_at == index:
+            attributes.update(label=label, fontcolor=_labels.GRADIENT, color=_labels.GRADIENT,
+                              penwidth="2")
+        elif ran_at < index:
+            attributes.update(label=label, fontcolor="black")
+        else:
+            attributes.update(label=label, fontcolor="transparent")
+        return attributes
+
+    def save_frames(self, directory, format="png"):
+        """Write every frame to ``directory`` (step_00.png, step_01.png, ...); returns the paths."""
+        os.makedirs(directory, exist_ok=True)
+        width = max(2, len(str(len(self.steps) - 1)))
+        return [save(self.frame(i), os.path.join(directory, f"step_{i:0{width}d}.{format}"),
+                     format=format) for i in range(len(self.steps))]
+
+    # --- how it shows in Jupyter ----------------------------------------------------------
+
+    def __repr__(self):
+        return f"<BackwardTrace: {len(self.steps)} steps>"
+
+    def text(self):
+        """Every step on its own line (what a plain-text front end shows)."""
+        lines = [f"backward() in {len(self.steps)} steps, starting from "
+                 f"{_inline(self.start_gradient)}:"]
+        for step in self.steps:
+            lines.append(f"  {step.index + 1:>2}. {step.describe()}")
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(self.text())
+
+    def _repr_html_(self):
+        frames = [self.frame(i) for i in range(len(self.steps))]
+        # ids come from the frames' DOT source: the same trace gives the same HTML
+        widget_id = "minigrad-trace-" + source_hash("".join(f.source for f in frames))
+        return _stepper_html(widget_id, [f.svg() for f in frames],
+                             [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}"
+                              for s in self.steps])
+
+
+def _stepper_html(widget_id, svgs, captions):
+    """Frames one under the other; the script turns them into a stepper when it may run."""
+    frames = "".join(
+        f'<div class="mg-frame"><div class="mg-caption">{html.escape(caption)}</div>'
+        f'{_strip_xml_header(svg)}</div>'
+        for caption, svg in zip(captions, svgs))
+    last = len(svgs) - 1
+    return f"""<div id="{widget_id}" class="minigrad-trace">
+<style>
+#{widget_id} .mg-caption {{font-family: sans-serif; font-size: 13px; margin: 4px 0;}}
+#{widget_id} .mg-controls {{display: none; align-items: center; gap: 8px; margin: 4px 0;}}
+#{widget_id} .mg-controls input {{width: 220px;}}
+</style>
+<div class="mg-controls">
+<button type="button" data-move="-1">&#9664; Prev</button>
+<input type="range" min="0" max="{last}" value="0" aria-label="step">
+<button type="button" data-move="1">Next &#9654;</button>
+</div>
+{frames}
+<script>
+(function () {{
+  var root = (document.currentScript && document.currentScript.parentNode) ||
+             document.getElementById("{widget_id}");
+  var frames = root.querySelectorAll(".mg-frame");
+  var slider = root.querySelector("input");
+  var current = 0;
+  function show(i) {{
+    current = Math.max(0, Math.min(frames.length - 1, i));
+    for (var k = 0; k < frames.length; k++) {{
+      frames[k].style.display = (k === current) ? "" : "none";
+    }}
+    slider.value = current;
+  }}
+  root.querySelector(".mg-controls").style.display = "flex";
+  root.querySelectorAll("button").forEach(function (button) {{
+    button.addEventListener("click", function () {{
+      show(current + parseInt(button.getAttribute("data-move"), 10));
+    }});
+  }});
+  slider.addEventListener("input", function () {{ show(parseInt(slider.value, 10)); }});
+  show(0);
+}})();
+</script>
+</div>"""
+
+
+def _strip_xml_header(svg):
+    """An SVG file starts with <?xml ...> and a DOCTYPE, which do not belong inside HTML."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg

@@ -1,0 +1,150 @@
+"""Finding what to draw: the nodes behind some tensors, and what to call them.
+
+``GraphWalk`` visits the backward graph breadth first from the outputs'
+``grad_fn``, with an explicit queue (a chain of 100,000 operations needs no
+deep recursion) and in the order of ``next_functions`` (so the same graph is
+visited in the same order in every run, and gets the same node ids n0, n1, ...).
+"""
+import collections
+import re
+
+from .._tensor import Tensor
+from ..autograd.graph import AccumulateGrad
+
+
+class GraphWalk:
+    """The nodes reachable from ``roots``, at most ``max_nodes`` of them.
+
+    nodes:     the Nodes to draw, breadth first from the roots
+    edges:     (node, input_index, next_node, output_nr) for every entry of a
+               drawn node's next_functions; next_node is None where the input
+               needed no gradient
+    not_drawn: how many more nodes are reachable beyond ``max_nodes``
+    """
+
+    def __init__(self, roots, max_nodes=300):
+        self.nodes = []
+        self.edges = []
+        self.not_drawn = 0
+        drawn = set()
+        skipped = set()
+        queue = collections.deque()
+        for root in roots:
+            if root not in drawn:
+                drawn.add(root)
+                self.nodes.append(root)
+                queue.append(root)
+        while queue:
+            node = queue.popleft()
+            for input_index, (next_node, output_nr) in enumerate(node.next_functions):
+                if node in drawn:
+                    self.edges.append((node, input_index, next_node, output_nr))
+                if next_node is None or next_node in drawn or next_node in skipped:
+                    continue
+                if len(self.nodes) < max_nodes:
+                    drawn.add(next_node)
+                    self.nodes.append(next_node)
+                else:
+                    skipped.add(next_node)      # still walked, only to count it
+                queue.append(next_node)
+        self.not_drawn = len(skipped)
+        self.is_drawn = drawn.__contains__
+
+    def leaves(self):
+        """The leaf tensors of the drawn AccumulateGrad nodes, in drawing order."""
+        return [node.variable for node in self.nodes if isinstance(node, AccumulateGrad)]
+
+
+class TensorNames:
+    """What to call a tensor in a picture: its key in ``names``, or its ``name`` attribute.
+
+    ``names`` maps names to tensors, e.g. ``{'w': w, 'b': b}``. Values that are
+    not tensors, and names that start with ``_``, are skipped, so a notebook
+    can pass ``names=globals()``.
+    """
+
+    def __init__(self, names=None):
+        if names is None:
+            names = {}
+        if not isinstance(names, collections.abc.Mapping):
+            raise TypeError(
+                f"names must be a dict from name to tensor, like names={{'w': w}}; "
+                f"got {type(names).__name__}")
+        self.named = []                 # (name, tensor), in the order given
+        self._by_tensor = {}            # tensor -> name; tensors hash by identity
+        for name, tensor in names.items():
+            if not isinstance(tensor, Tensor) or str(name).startswith("_"):
+                continue
+            self.named.append((str(name), tensor))
+            self._by_tensor.setdefault(tensor, str(name))
+
+    def __call__(self, tensor):
+        """The tensor's name, or None."""
+        if tensor is None:
+            return None
+        name = self._by_tensor.get(tensor)
+        if name is None:
+            name = tensor.__dict__.get("name")
+        return name if isinstance(name, str) else None
+
+
+def check_tensors(values, function_name):
+    """Raise a clear TypeError unless every value is a minigrad Tensor."""
+    if not values:
+        raise TypeError(f"{function_name}() needs at least one tensor to draw, e.g. {function_name}(loss)")
+    for value in values:
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"{function_name}() draws minigrad tensors, but got {type(value).__name__}: "
+                f"{value!r:.60}. Pass the tensor itself, e.g. {function_name}(loss).")
+    return list(values)
+
+
+def operation_name(node):
+    """The forward operation a backward node undoes: MulBackward0 -> 'mul'.
+
+    Custom Functions keep their class name (``Square``); AccumulateGrad has no
+    forward operation and keeps its own name.
+    """
+    forward_class = getattr(node, "_forward_cls", None)
+    if forward_class is not None:
+        return forward_class.__name__
+    name = node.name()
+    if isinstance(node, AccumulateGrad):
+        return name
+    name = re.sub(r"Backwards?\d*$", "", name)
+    # CamelCase -> snake_case: MseLoss -> mse_loss, Log1P -> log1p
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
+
+
+def output_shape(node, output_nr=0):
+    """The shape of output ``output_nr`` of ``node``'s forward operation."""
+    if node._num_outputs > 1:
+        return tuple(node._output_shapes[output_nr])
+    return tuple(node._output_shape)
+
+
+def saved_values(node):
+    """What the node saved for backward (None entries dropped), or None once backward freed it."""
+    if node._freed:
+        return None
+    return [(i, value) for i, value in enumerate(node._saved or ()) if value is not None]
+
+
+def known_input(node, input_index):
+    """For an input that needs no gradient, the saved value that probably is that input.
+
+    Built-in operations save their inputs in the order they take them (MulBackward0
+    saves (self, other)), so a saved value at the same position that needs no
+    gradient either is that input or tells nothing. Returns the value or None.
+    """
+    if getattr(node, "_forward_cls", None) is not None or node._freed or not node._saved:
+        return None
+    if input_index >= len(node._saved):
+        return None
+    value = node._saved[input_index]
+    if isinstance(value, Tensor):
+        return value if not value.requires_grad else None
+    if isinstance(value, (int, float, bool)):
+        return value
+    return None
