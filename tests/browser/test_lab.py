@@ -277,6 +277,14 @@ class LabServer:
         except ProcessLookupError:
             pass
 
+    def saved_files(self) -> set:
+        """Files the server wrote, by name relative to the root dir."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return set()
+        return {m.lstrip("/") for m in re.findall(r"Saving file at (\S+)", text)}
+
     def log_tail(self, lines: int = 40) -> str:
         return _tail(self.log_path, lines)
 
@@ -297,23 +305,14 @@ def chromium_path():
 
 
 @pytest.fixture(scope="session")
-def notebook_files_guard():
-    """The lessons on disk must come out of the test exactly as they went in."""
-    before = {p: p.read_bytes() for p in _notebooks()}
+def lab(chromium_path, tmp_path_factory):
+    # JupyterLab runs with autosave off and nothing here saves, so the lessons
+    # on disk stay as they are. Should the server still write one (its log
+    # says "Saving file at ..."), it is put back and the run fails. Files
+    # changed by anyone else meanwhile are left alone.
+    before = {p.name: p.read_bytes() for p in _notebooks()}
     checkpoints = NOTEBOOK_DIR / ".ipynb_checkpoints"
     had_checkpoints = checkpoints.exists()
-    yield
-    changed = [p.name for p, data in before.items() if p.exists() and p.read_bytes() != data]
-    for p, data in before.items():
-        if p.name in changed:
-            p.write_bytes(data)
-    if not had_checkpoints and checkpoints.exists():
-        shutil.rmtree(checkpoints, ignore_errors=True)
-    assert not changed, f"the browser run modified (now restored): {changed}"
-
-
-@pytest.fixture(scope="session")
-def lab(chromium_path, notebook_files_guard, tmp_path_factory):
     server = LabServer(NOTEBOOK_DIR, tmp_path_factory.mktemp("jupyter-home"))
     failure = None
     try:
@@ -324,6 +323,15 @@ def lab(chromium_path, notebook_files_guard, tmp_path_factory):
         pytest.fail(failure, pytrace=False)
     yield server
     server.stop()
+    saved = server.saved_files()
+    for name in saved:
+        if name in before:
+            (NOTEBOOK_DIR / name).write_bytes(before[name])
+    if not had_checkpoints and checkpoints.exists():
+        shutil.rmtree(checkpoints, ignore_errors=True)
+    if saved:
+        pytest.fail(f"JupyterLab saved {sorted(saved)} during the browser test "
+                    "(put back as they were)", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -479,18 +487,28 @@ def _run_all(page):
 def _screenshot(page, path: Path) -> Path:
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     target = SCREENSHOT_DIR / f"{path.stem}.png"
-    # Make the window tall enough to hold the whole notebook, then take it.
-    height = page.evaluate(
+    # Make the window tall enough to show the whole notebook, scrolled to the
+    # top, then take it.
+    size = page.evaluate(
         """() => {
-             const nb = document.querySelector('.jp-NotebookPanel-notebook');
-             return nb ? nb.scrollHeight : 0;
+             const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+             if (!panel) return null;
+             const nb = panel.querySelector('.jp-NotebookPanel-notebook');
+             const outer = panel.querySelector('.jp-WindowedPanel-outer') || nb;
+             outer.scrollTop = 0;
+             return {content: outer.scrollHeight, visible: outer.clientHeight};
            }"""
     )
-    width = page.viewport_size["width"] if page.viewport_size else 1280
-    if height:
-        page.set_viewport_size({"width": width, "height": int(min(max(height + 250, 900), 16000))})
+    viewport = page.viewport_size or {"width": 1280, "height": 1000}
+    if size and size["content"] > size["visible"]:
+        height = viewport["height"] - size["visible"] + size["content"] + 40
+        page.set_viewport_size({"width": viewport["width"], "height": int(min(height, 16000))})
         page.wait_for_timeout(500)
-    page.locator(".jp-NotebookPanel-notebook").evaluate("el => el.scrollTo(0, 0)")
+        page.evaluate(
+            """() => { const o = document.querySelector(
+                 '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
+               if (o) o.scrollTop = 0; }"""
+        )
     page.screenshot(path=str(target))
     return target
 
