@@ -477,12 +477,16 @@ def minimum(input, other):
 
 
 class WhereBackward0(Node):
-    """out = a where condition else b   ->   the gradient goes to whichever was picked"""
+    """out = a where condition else b   ->   the gradient goes to whichever was picked
+
+    Like PyTorch, the node has edges to a and b only: the condition is a bool
+    tensor, which can never need a gradient.
+    """
 
     def backward(self, grad):
         (condition,) = self.saved_tensors
         zero = grad * 0
-        return None, where(condition, grad, zero), where(condition, zero, grad)
+        return where(condition, grad, zero), where(condition, zero, grad)
 
 
 def where(condition, input, other):
@@ -496,7 +500,7 @@ def where(condition, input, other):
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
     except ValueError:
         raise _broadcast_error(input, other) from None
-    return result(out, WhereBackward0, (condition, input, other), saved=(condition,))
+    return result(out, WhereBackward0, (input, other), saved=(condition,))
 
 
 def ones_like(t):
