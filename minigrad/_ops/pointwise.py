@@ -374,7 +374,9 @@ def tanh(input):
 
 def _sigmoid_array(array):
     # Written so that neither exp overflows: for large negative a, use e^a / (1 + e^a).
-    with np.errstate(over="ignore"):
+    # np.where computes both branches; the one it discards may overflow (inf / inf), so
+    # numpy's warnings about it are silenced (PyTorch prints nothing there either).
+    with np.errstate(over="ignore", invalid="ignore"):
         return np.where(array >= 0, 1 / (1 + np.exp(-array)), np.exp(array) / (1 + np.exp(array)))
 
 
