@@ -420,9 +420,16 @@ def abs(input):
     return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
 
 
+class SignBackward0(Node):
+    """out = sign(a) (-1, 0 or 1)   ->   d/da = 0: sign is flat everywhere except its jump at 0"""
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
 def sign(input):
-    """-1, 0 or 1 for each element (its gradient is zero almost everywhere, so it is not recorded)."""
-    return _wrap(np.sign(input._array))
+    """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
+    return result(np.sign(input._array), SignBackward0, (input,))
 
 
 class ClampBackward1(Node):
