@@ -11,7 +11,7 @@ from ._check import check_choice, check_equal, right, waiting, wrong, _unanswere
 
 
 def exercise_1(answer):
-    """Which of a, b, c, d, e require grad? ``answer`` is a collection of names, e.g. ("a", "c")."""
+    """Which of p, q, r, s, t require grad? ``answer`` is a collection of names, e.g. ("p", "r")."""
     name = "Exercise 1"
     if _unanswered(answer):
         return waiting(name)
@@ -20,18 +20,18 @@ def exercise_1(answer):
     try:
         chosen = sorted({str(item).strip().lower() for item in answer})
     except TypeError:
-        return wrong(name, f"expected a tuple of names such as ('a', 'c'), got {answer!r}.")
-    expected = ["b", "d", "e"]
+        return wrong(name, f"expected a tuple of names such as ('p', 'r'), got {answer!r}.")
+    expected = ["q", "s", "t"]
     if chosen == expected:
-        return right(name, "correct: b by hand, d because one operand (b) requires grad, "
-                           "and e because it is computed from d.")
+        return right(name, "correct: q was created with requires_grad=True, s because one operand (q) requires grad, "
+                           "and t because it is computed from s.")
     hint = "A result requires grad as soon as ONE of its operands does; the flag is passed on "
-    if "c" in chosen:
-        hint += "— but c = a * 2 only uses a, and a does not require grad."
-    elif "a" in chosen:
-        hint += "— but a was created without requires_grad, and nothing changed it afterwards."
+    if "r" in chosen:
+        hint += "— but r = p * 2 only uses p, and p does not require grad."
+    elif "p" in chosen:
+        hint += "— but p was created without requires_grad, and nothing changed it afterwards."
     else:
-        hint += "through every later operation, so follow b through d to e."
+        hint += "through every later operation, so follow q through s to t."
     return wrong(name, f"{tuple(chosen)} is not the right set.", hint)
 
 
