@@ -436,10 +436,41 @@ def new_tensor(input, data, dtype=None, requires_grad=False):
     return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
+class MaskedFillBackward0(Node):
+    """out = a with a number written where mask is True   ->   gradient to a, except there"""
+
+    def backward(self, grad):
+        (mask,) = self.saved_tensors
+        return (grad.masked_fill(mask, 0),)
+
+
+class MaskedFillBackward1(Node):
+    """out = a with a 0-d tensor v written where mask is True
+
+    ->  d/da: the gradient, except where the mask is True;
+        d/dv: the sum of the gradient where the mask is True (v was copied there).
+    """
+
+    def backward(self, grad):
+        (mask,) = self.saved_tensors
+        from .pointwise import where
+        return grad.masked_fill(mask, 0), where(mask, grad, grad * 0).sum()
+
+
 def masked_fill(input, mask, value):
-    from .pointwise import where
-    fill = value if isinstance(value, Tensor) else _wrap(np.asarray(value, dtype=input._array.dtype))
-    return where(mask, fill, input)
+    """A copy of ``input`` with ``value`` wherever the bool tensor ``mask`` is True."""
+    if mask._array.dtype.kind != "b":
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s).")
+        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, copy=False)
+        return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
+    out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+    return result(out, MaskedFillBackward0, (input,), saved=(mask,))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
