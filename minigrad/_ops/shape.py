@@ -9,7 +9,7 @@ import numpy as np
 
 from .._dtype import Size, result_type
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, connect, needs_grad
 from . import result
 
 
@@ -320,31 +320,86 @@ def stack(tensors, dim=0):
     return result(out, StackBackward0, tensors, dim=dim, count=len(tensors))
 
 
+# unbind, split and chunk return several tensors made by *one* node, as in PyTorch: each
+# piece is output number i of that node (its ``output_nr``), so the graph shows a single
+# UnbindBackward0 / SplitBackward0 with edges (node, 0), (node, 1), ... pointing at it.
+
+def _pieces_of(input, arrays, node_class, **attributes):
+    """Tensors (views of ``input``) for ``arrays``, all recorded as outputs of one node."""
+    pieces = tuple(_make_view(_wrap(array), input) for array in arrays)
+    if pieces and needs_grad((input,)):
+        node = connect(pieces[0], node_class(), (input,))
+        node.__dict__.update(attributes)
+        node._num_outputs = len(pieces)
+        node._output_shapes = [array.shape for array in arrays]
+        for output_nr, piece in enumerate(pieces):
+            piece._grad_fn = node
+            piece._output_nr = output_nr
+    return pieces
+
+
+def _zeros_where_missing(node, grads):
+    """Pieces that were never used get no gradient (None): they contribute zeros."""
+    return [g if g is not None else _wrap(np.zeros(shape, dtype=node._output_dtype))
+            for g, shape in zip(grads, node._output_shapes)]
+
+
+class UnbindBackward0(Node):
+    """outs = the slices of a along ``dim``   ->   stack their gradients back together"""
+
+    def backward(self, *grads):
+        return (stack(_zeros_where_missing(self, grads), self.dim),)
+
+
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple."""
     dim = _normalize_dim(dim, input.ndim)
-    return tuple(input.select(dim, i) for i in range(input.shape[dim]))
+    arrays = [np.take(input._array, i, axis=dim) for i in range(input.shape[dim])]
+    return _pieces_of(input, arrays, UnbindBackward0, dim=dim)
+
+
+class SplitBackward0(Node):
+    """outs = consecutive pieces of a along ``dim``   ->   join their gradients back (cat)"""
+
+    def backward(self, *grads):
+        return (cat(_zeros_where_missing(self, grads), self.dim),)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    """split with a list of sizes: the same derivative as SplitBackward0"""
 
 
 def split(input, split_size_or_sections, dim=0):
+    """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes."""
     dim = _normalize_dim(dim, input.ndim)
     length = input.shape[dim]
     if isinstance(split_size_or_sections, int):
+        if split_size_or_sections <= 0 and length:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
+                               f"size of {length}" if split_size_or_sections == 0 else
+                               f"split expects split_size be non-negative, but got split_size="
+                               f"{split_size_or_sections}")
         sizes = [split_size_or_sections] * (length // split_size_or_sections)
         if length % split_size_or_sections:
             sizes.append(length % split_size_or_sections)
+        node_class = SplitBackward0
     else:
-        sizes = list(split_size_or_sections)
-    pieces, start = [], 0
+        sizes = [int(n) for n in split_size_or_sections]
+        if sum(sizes) != length:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "
+                f"size at dimension {dim}), but got split_sizes={sizes}")
+        node_class = SplitWithSizesBackward0
+    arrays, start = [], 0
     for size in sizes:
-        index = [slice(None)] * input.ndim
-        index[dim] = slice(start, start + size)
-        pieces.append(input[tuple(index)])
+        index = (slice(None),) * dim + (slice(start, start + size),)
+        arrays.append(input._array[index])
         start += size
-    return tuple(pieces)
+    return _pieces_of(input, arrays, node_class, dim=dim)
 
 
 def chunk(input, chunks, dim=0):
+    """``chunks`` pieces of (nearly) equal size along ``dim`` (a split, as in PyTorch)."""
     length = input.shape[_normalize_dim(dim, input.ndim)]
     return split(input, -(-length // chunks), dim)
 
