@@ -102,8 +102,12 @@ def dot(input, other):
 
 
 def outer(input, vec2):
-    """Outer product of two vectors: out[i, j] = input[i] * vec2[j]."""
-    return input.unsqueeze(1) * vec2.unsqueeze(0)
+    """Outer product of two vectors: out[i, j] = input[i] * vec2[j].
+
+    A column times a row, broadcast: PyTorch records it the same way
+    (MulBackward0 of a ViewBackward0 and the row vector itself).
+    """
+    return input.reshape(-1, 1) * vec2
 
 
 class BmmBackward0(Node):
