@@ -147,8 +147,9 @@ class BackwardTrace:
             raise IndexError(f"this backward pass has {len(self.steps)} steps (0 to "
                              f"{len(self.steps) - 1}); there is no step {index}")
         index %= len(self.steps)
-        step = self.steps[index]
-        graph = new_graph(f"step {index + 1} of {len(self.steps)}: {step.name}")
+        # A short title, about as wide in every frame: a title wider than the
+        # graph would shift it sideways from one frame to the next.
+        graph = new_graph(f"step {index + 1} of {len(self.steps)}")
         self._scene.write(graph, restyle=lambda thing, attributes:
                           self._restyle(thing, attributes, index))
         return graph
@@ -167,13 +168,14 @@ class BackwardTrace:
                                   color=_labels.DONE_TEXT)
         elif kind == "leaf" and thing["tensor"] in self._leaf_steps:
             # .grad appears once its AccumulateGrad has run; before that it is
-            # written in transparent ink, so that the box keeps its size
+            # written in the colour of the box (invisible), so that the box keeps
+            # its size. (Graphviz writes "transparent" text as white in SVG.)
             leaf = thing["tensor"]
             step = self._leaf_steps[leaf]
             grad = _labels.gradient_text(step.grad_after)
             attributes["label"] = _labels.html_label(
                 self._names(leaf), _labels.tensor_lines(leaf), [("grad:", grad)],
-                colour=None if step.index <= index else "transparent")
+                colour=None if step.index <= index else _labels.LEAF)
         return attributes
 
     def _restyle_arrow(self, arrow, attributes, index):
@@ -202,7 +204,7 @@ class BackwardTrace:
         elif ran_at < index:
             attributes.update(label=label, fontcolor="black")
         else:
-            attributes.update(label=label, fontcolor="transparent")
+            attributes.update(label=label, fontcolor="white")     # invisible until it flows
         return attributes
 
     def save_frames(self, directory, format="png"):
