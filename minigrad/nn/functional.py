@@ -282,11 +282,18 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias (what a fully-connected layer computes)."""
-    if bias is not None and input.ndim == 2:
+    """input @ weight.T + bias (what a fully-connected layer computes).
+
+    With a bias, PyTorch always uses one addmm: an input that is not a matrix is
+    first viewed as rows (ViewBackward0), and the result viewed back again.
+    """
+    if bias is None:
+        return matmul(input, weight.t())
+    if input.ndim == 2:
         return addmm(bias, input, weight.t())
-    out = matmul(input, weight.t())
-    return out + bias if bias is not None else out
+    rows = input.reshape(-1, input.shape[-1])
+    out = addmm(bias, rows, weight.t())
+    return out.reshape(tuple(input.shape[:-1]) + (weight.shape[0],))
 
 
 def softplus(input, beta=1.0, threshold=20.0):
