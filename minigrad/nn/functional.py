@@ -48,6 +48,15 @@ def _check_target(input, target, name):
             f"({input.shape}) is deprecated. Please ensure they have the same size.")
 
 
+def _check_not_differentiable(function, **arguments):
+    """Weights of a loss are settings, not parameters: PyTorch refuses them requiring grad."""
+    for name, value in arguments.items():
+        if value is not None and value.requires_grad:
+            raise RuntimeError(
+                f"The function '{function}' is not differentiable with respect to argument "
+                f"'{name}'. This input cannot have requires_grad True.")
+
+
 # --- mean squared error -------------------------------------------------------------------------
 
 class MseLossBackward0(Node):
@@ -218,12 +227,13 @@ class NllLossBackward0(Node):
             grad = grad.reshape(-1, 1)
         elif self.reduction == "mean":
             grad = grad / self.total_weight
-        return (grad * _wrap(picked)).reshape(self.original_shape), None
+        return ((grad * _wrap(picked)).reshape(self.original_shape),)
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``."""
     _check_reduction(reduction)
+    _check_not_differentiable("nll_loss_forward", weight=weight)
     logp = input._array
     one_d = logp.ndim == 1
     if one_d:
@@ -251,7 +261,8 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
         value = np.asarray(losses.sum(), dtype=logp.dtype)
     else:
         value = losses.reshape(()) if one_d else losses
-    return result(value, NllLossBackward0, (input, target), reduction=reduction,
+    # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
+    return result(value, NllLossBackward0, (input,), reduction=reduction,
                   input_shape=logp.shape, original_shape=input._array.shape, target=labels,
                   ignore_index=ignore_index, total_weight=float(total_weight),
                   weight=None if weight is None else weight._array)
