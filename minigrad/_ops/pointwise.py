@@ -169,6 +169,22 @@ def div(input, other):
     return result(out, DivBackward0, (input, other), saved=(input, other))
 
 
+class DivBackward1(Node):
+    """out = a / number   ->   d/da = 1 / number
+
+    Python's ``x / 2`` records DivBackward0 (in PyTorch too: the 2 becomes a
+    tensor). PyTorch's own C++ code divides by a plain number, which records
+    DivBackward1; the losses use ``div_by_number`` to show the same graph.
+    """
+
+    def backward(self, grad):
+        return (grad / self.divisor,)
+
+
+def div_by_number(input, divisor):
+    return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,), divisor=divisor)
+
+
 class ReciprocalBackward0(Node):
     """out = 1 / a   ->   d/da = -1/a**2"""
 

@@ -15,6 +15,7 @@ from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
 from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.linalg import addmm, matmul
+from .._ops.pointwise import div_by_number
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -282,13 +283,17 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
             raise RuntimeError(
                 f"Expected target size {list(input.shape)}, got {list(target.shape)}: float targets "
                 "are class probabilities and must have the input's shape")
-        per_example = -(target * logp).sum(class_dim) if weight is None else \
-            -(target * logp * weight).sum(class_dim)
+        # The same steps as PyTorch, so that the graph is the same too.
+        weighted = logp * target
+        if weight is not None:
+            class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
+            weighted = weighted * weight.reshape(class_shape)
         if reduction == "none":
-            return per_example
+            return -weighted.sum(class_dim)
         if reduction == "sum":
-            return per_example.sum()
-        return per_example.sum() / (per_example.numel() if per_example.ndim else 1)
+            return -weighted.sum()
+        batch_size = input.numel() // input.shape[class_dim]
+        return div_by_number(-weighted.sum(), batch_size)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
 
