@@ -218,7 +218,8 @@ class NllLossBackward0(Node):
     """loss = -mean_i logp[i, target_i]   ->   d/dlogp[i, target_i] = -1/N, 0 elsewhere"""
 
     def backward(self, grad):
-        picked = np.zeros(self.input_shape, dtype=grad._array.dtype)
+        # Built with the classes in the last dimension, one row per label.
+        picked = np.zeros(self.rows_shape, dtype=grad._array.dtype)
         rows = np.arange(len(self.target))
         keep = self.target != self.ignore_index
         picked[rows[keep], self.target[keep]] = -1
@@ -228,25 +229,22 @@ class NllLossBackward0(Node):
             grad = grad.reshape(-1, 1)
         elif self.reduction == "mean":
             grad = grad / self.total_weight
-        return ((grad * _wrap(picked)).reshape(self.original_shape),)
+        return (self._to_input_layout(grad * _wrap(picked)),)
+
+    def _to_input_layout(self, rows):
+        return rows.reshape(self.input_shape)
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``."""
-    _check_reduction(reduction)
-    _check_not_differentiable("nll_loss_forward", weight=weight)
-    logp = input._array
-    one_d = logp.ndim == 1
-    if one_d:
-        logp = logp.reshape(1, -1)
-    if target._array.dtype.kind not in "iu":
-        raise RuntimeError(
-            f"expected scalar type Long but found {target.dtype.tensor_type_name[:-6]} (class "
-            "indices must be integers, e.g. minigrad.tensor([1, 0]))")
-    labels = target._array.reshape(-1)
-    if labels.shape[0] != logp.shape[0]:
-        raise ValueError(
-            f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
+class NllLoss2DBackward0(NllLossBackward0):
+    """The same loss with one label per pixel (input N x C x H x W)   ->   the same derivative"""
+
+    def _to_input_layout(self, rows):
+        n, c, h, w = self.input_shape
+        return rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
+
+
+def _nll_rows(logp, labels, weight, ignore_index, reduction):
+    """The loss for log-probabilities ``logp`` (one row per label): (value, total weight)."""
     keep = labels != ignore_index
     n_classes = logp.shape[1]
     if np.any((labels[keep] < 0) | (labels[keep] >= n_classes)):
@@ -257,16 +255,67 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     losses[keep] = -logp[np.arange(labels.shape[0])[keep], labels[keep]] * w
     total_weight = w.sum()
     if reduction == "mean":
-        value = np.asarray(losses.sum() / total_weight, dtype=logp.dtype)
-    elif reduction == "sum":
-        value = np.asarray(losses.sum(), dtype=logp.dtype)
-    else:
-        value = losses.reshape(()) if one_d else losses
+        return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
+    if reduction == "sum":
+        return np.asarray(losses.sum(), dtype=logp.dtype), total_weight
+    return losses, total_weight
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``.
+
+    ``input`` is (C,), (N, C) or (N, C, d1, ...) with the classes in dimension 1;
+    ``target`` has the input's shape without that dimension.
+    """
+    _check_reduction(reduction)
+    _check_not_differentiable("nll_loss_forward", weight=weight)
+    if target._array.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"expected scalar type Long but found {target.dtype.tensor_type_name[:-6]} (class "
+            "indices must be integers, e.g. minigrad.tensor([1, 0]))")
+    if input.ndim >= 3:
+        return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
+    logp = input._array
+    one_d = logp.ndim == 1
+    if one_d:
+        logp = logp.reshape(1, -1)
+    labels = target._array.reshape(-1)
+    if labels.shape[0] != logp.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
+    value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
+    if reduction == "none" and one_d:
+        value = value.reshape(())
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
     return result(value, NllLossBackward0, (input,), reduction=reduction,
-                  input_shape=logp.shape, original_shape=input._array.shape, target=labels,
+                  rows_shape=logp.shape, input_shape=input._array.shape, target=labels,
                   ignore_index=ignore_index, total_weight=float(total_weight),
                   weight=None if weight is None else weight._array)
+
+
+def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
+    """nll_loss with a label per position (e.g. per pixel), recorded as PyTorch does.
+
+    PyTorch views the input as N x C x H x W (a 3-d input gets W = 1), records one
+    NllLoss2DBackward0, and views a per-position result back to the target's shape.
+    """
+    n, c = input.shape[0], input.shape[1]
+    if tuple(target.shape) != (n,) + tuple(input.shape[2:]):
+        raise RuntimeError(
+            f"Expected target size {[n] + list(input.shape[2:])}, got {list(target.shape)}")
+    images = input if input.ndim == 4 else input.reshape(n, c, input.shape[2], -1)
+    logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
+    labels = target._array.reshape(-1)
+    value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
+    if reduction == "none":
+        n, _, h, w = images.shape
+        value = value.reshape(n, h, w)
+    out = result(value, NllLoss2DBackward0, (images,), reduction=reduction, rows_shape=logp.shape,
+                 input_shape=images._array.shape, target=labels, ignore_index=ignore_index,
+                 total_weight=float(total_weight), weight=None if weight is None else weight._array)
+    if reduction == "none" and input.ndim != 4:
+        out = out.reshape(target.shape)
+    return out
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
