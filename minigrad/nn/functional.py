@@ -90,17 +90,21 @@ class BinaryCrossEntropyBackward0(Node):
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
-        denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
-        g = _scale_back(grad, self) * (p - t) / denominator
+        grad = _scale_back(grad, self)
         if weight is not None:
-            g = g * weight
-        return (g,) + (None,) * (len(self.next_functions) - 1)
+            grad = grad * weight
+        denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
+        grad_p = grad * (p - t) / denominator
+        # the loss is linear in t: d/dt = log(1 - p) - log(p)
+        grad_t = grad * ((1 - p).log() - p.log()) if t.requires_grad else None
+        return grad_p, grad_t
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets."""
     _check_reduction(reduction)
     _check_target(input, target, "binary_cross_entropy")
+    _check_not_differentiable("binary_cross_entropy", weight=weight)
     p, t = input._array, target._array
     if np.any((p < 0) | (p > 1)):
         raise RuntimeError(
@@ -113,9 +117,9 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     losses = -(t * log_p + (1 - t) * log_1mp)
     if weight is not None:
         losses = losses * weight._array
-    inputs = (input, target) + ((weight,) if weight is not None else ())
-    return result(_reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0, inputs,
-                  saved=(input, target, weight), reduction=reduction, count=p.size)
+    # Edges to input and target only: the weight is a setting (checked above).
+    return result(_reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0,
+                  (input, target), saved=(input, target, weight), reduction=reduction, count=p.size)
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
@@ -126,15 +130,20 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
     def backward(self, grad):
         x, t, weight, pos_weight = self.saved_tensors
+        grad = _scale_back(grad, self)
+        if weight is not None:
+            grad = grad * weight
         s = sigmoid(x)
         if pos_weight is None:
-            g = s - t
+            grad_x = grad * (s - t)
         else:
-            g = (pos_weight * t + 1 - t) * s - pos_weight * t
-        if weight is not None:
-            g = g * weight
-        g = _scale_back(grad, self) * g
-        return (g,) + (None,) * (len(self.next_functions) - 1)
+            grad_x = grad * ((pos_weight * t + 1 - t) * s - pos_weight * t)
+        grad_t = None
+        if t.requires_grad:
+            # the loss is linear in t: d/dt = -x, plus (w - 1) log(1 + e^-x) with pos_weight w
+            grad_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
+            grad_t = grad * grad_t
+        return grad_x, grad_t
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -142,6 +151,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably."""
     _check_reduction(reduction)
     _check_target(input, target, "binary_cross_entropy_with_logits")
+    _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
     # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
     softplus = np.log1p(np.exp(-np.abs(x)))
@@ -152,9 +162,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         losses = (1 - t) * x + log_weight * (softplus + np.maximum(-x, 0))
     if weight is not None:
         losses = losses * weight._array
-    inputs = (input, target) + tuple(w for w in (weight, pos_weight) if w is not None)
+    # Edges to input and target only: weight and pos_weight are settings (checked above).
     return result(_reduce(losses.astype(x.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
-                  inputs, saved=(input, target, weight, pos_weight), reduction=reduction, count=x.size)
+                  (input, target), saved=(input, target, weight, pos_weight), reduction=reduction,
+                  count=x.size)
 
 
 # --- softmax family -----------------------------------------------------------------------------
