@@ -372,10 +372,36 @@ def linear(input, weight, bias=None):
     return out.reshape(tuple(input.shape[:-1]) + (weight.shape[0],))
 
 
+class SoftplusBackward0(Node):
+    """out = log(1 + e^(beta x)) / beta   ->   d/dx = sigmoid(beta x)  (1 where out is just x)"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        scaled = x * self.beta
+        return (grad * sigmoid(scaled).masked_fill(scaled > self.threshold, 1),)
+
+
 def softplus(input, beta=1.0, threshold=20.0):
-    return (1 + (input * beta).exp()).log() / beta
+    """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold."""
+    x = input._array
+    scaled = x * beta
+    # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
+    smooth = (np.maximum(scaled, 0) + np.log1p(np.exp(-np.abs(scaled)))) / beta
+    out = np.where(scaled > threshold, x, smooth).astype(x.dtype, copy=False)
+    return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
+
+
+class LeakyReluBackward0(Node):
+    """out = x where x > 0, else slope * x   ->   d/dx = 1 where x > 0, else slope"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        slopes = np.where(x._array > 0, 1, self.negative_slope).astype(grad._array.dtype)
+        return (grad * _wrap(slopes),)
 
 
 def leaky_relu(input, negative_slope=0.01):
-    from .._ops.pointwise import where
-    return where(input > 0, input, input * negative_slope)
+    """relu that lets a little through for negative inputs: x, or negative_slope * x."""
+    x = input._array
+    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+    return result(out, LeakyReluBackward0, (input,), saved=(input,), negative_slope=negative_slope)
