@@ -1,0 +1,76 @@
+"""Exercise checks for Lesson 7 · Jacobians and vector-Jacobian products.
+
+    from minigrad.course import lesson07 as check
+    check.exercise_1(answer)
+
+Exercises 1, 2 and 4 use the function
+
+    g(x) = (x0 * x1,  x0 + x1,  x1 ** 3)    at  x = (2, 3),
+
+whose Jacobian is
+
+    J = [[x1, x0      ],   =  [[3,  2],
+         [1,  1       ],       [1,  1],
+         [0,  3 x1 ** 2]]      [0, 27]]
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from ._check import check_choice, check_tensor
+
+JACOBIAN = np.array([[3.0, 2.0], [1.0, 1.0], [0.0, 27.0]])
+U = np.array([1.0, -1.0, 2.0])     # exercise 2: u^T J
+V = np.array([1.0, 0.0])           # exercise 4: J v
+
+
+def _values(answer):
+    return answer.detach()._array.astype(np.float64) if isinstance(answer, Tensor) else None
+
+
+def exercise_1(answer):
+    """The 3 x 2 Jacobian of g at (2, 3)."""
+    hint = ("Row i holds the derivatives of output i with respect to x0 and x1. Build it row by "
+            "row with torch.autograd.grad(y, x, grad_outputs=e_i, retain_graph=True), or with "
+            "torch.autograd.functional.jacobian(g, x).")
+    values = _values(answer)
+    if values is not None and values.shape == (2, 3) and np.allclose(values, JACOBIAN.T):
+        hint = "You have the transpose: J has one ROW per output (3 rows) and one column per input."
+    return check_tensor("Exercise 1", answer, Tensor(JACOBIAN.tolist()), hint=hint,
+                        success="correct! One row per output, one column per input.")
+
+
+def exercise_2(answer):
+    """u^T J for u = (1, -1, 2): (2, 55)."""
+    hint = ("Compute y = g(x) with x requiring grad, call y.backward(u) once, and pass x.grad. "
+            "The result has one entry per INPUT.")
+    values = _values(answer)
+    if values is not None and values.shape == (2,) and np.allclose(values, JACOBIAN.sum(axis=0)):
+        hint = ("That is the product with v = (1, 1, 1), i.e. y.sum().backward(). Pass u to "
+                "backward: y.backward(u).")
+    return check_tensor("Exercise 2", answer, Tensor(list(U @ JACOBIAN)), hint=hint,
+                        success="correct! One backward pass gives u^T J: (1*3 - 1*1 + 2*0, "
+                                "1*2 - 1*1 + 2*27).")
+
+
+def exercise_3(answer):
+    """Full Jacobian of f: R^1000 -> R^2: reverse mode (2 passes) beats forward mode (1000)."""
+    return check_choice(
+        "Exercise 3", answer, "reverse", ["reverse", "forward"],
+        hint="Reverse mode (backward) gives one ROW of J per pass, so it needs one pass per "
+             "output; forward mode gives one COLUMN per pass, one pass per input. "
+             "Count the outputs and the inputs.",
+        success="correct! 2 backward passes (one per output) instead of 1000 forward ones.",
+    )
+
+
+def exercise_4(answer):
+    """J v for v = (1, 0): the first column of J, (3, 1, 0)."""
+    hint = ("Use torch.autograd.functional.jvp(g, x, v): it returns (g(x), J v). J v has one "
+            "entry per OUTPUT.")
+    values = _values(answer)
+    if values is not None and values.shape == (2,) and np.allclose(values, JACOBIAN[0]):
+        hint = ("That is the first ROW of J (what v^T J gives for a one-hot v on the output "
+                "side). J v with v = (1, 0) picks the first COLUMN.")
+    return check_tensor("Exercise 4", answer, Tensor(list(JACOBIAN @ V)), hint=hint,
+                        success="correct! With v = (1, 0), J v is the first column: how each "
+                                "output moves when x0 moves.")
