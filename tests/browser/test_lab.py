@@ -355,6 +355,16 @@ def browser(chromium_path):
     pw.stop()
 
 
+@pytest.fixture(scope="session")
+def browser_context(browser):
+    # One context for all lessons: JupyterLab's scripts are loaded once and
+    # then come from the browser's cache. Each lesson gets its own page and
+    # its own workspace.
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    yield context
+    context.close()
+
+
 # --------------------------------------------------------------------------
 # the notebook, seen through JupyterLab's own model (window.jupyterapp)
 
@@ -526,10 +536,9 @@ def test_notebook_runs_in_jupyterlab(notebook, request):
     if notebook is None:
         pytest.skip(f"no notebooks in {NOTEBOOK_DIR}")
     lab = request.getfixturevalue("lab")
-    browser = request.getfixturevalue("browser")
+    context = request.getfixturevalue("browser_context")
     from playwright.sync_api import Error as PlaywrightError
 
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     page_errors = []
     page.on("pageerror", lambda exc: page_errors.append(str(exc)))
@@ -549,7 +558,7 @@ def test_notebook_runs_in_jupyterlab(notebook, request):
                 _screenshot(page, notebook)
             except PlaywrightError:
                 pass
-        context.close()
+        page.close()
         lab.shutdown_kernels()
     if failure:
         _fail(failure)
@@ -581,7 +590,8 @@ def _run_and_check(page, lab: LabServer, notebook: Path, page_errors: list):
         quiet["polls"] = 0 if busy else quiet["polls"] + 1
         return quiet["polls"] >= 4
 
-    _wait(page, "Run All Cells to finish", notebook, finished, timeout=NOTEBOOK_TIMEOUT, lab=lab)
+    _wait(page, "Run All Cells to finish", notebook, finished, timeout=NOTEBOOK_TIMEOUT, lab=lab,
+          interval=0.25)
     page.wait_for_timeout(500)  # let the last outputs render
     state = page.evaluate(STATE_JS, notebook.name)
     shot = _screenshot(page, notebook)
