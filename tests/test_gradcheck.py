@@ -168,6 +168,13 @@ def _(data):
     return lambda x: x.masked_fill(mask, 0.5), [values(data, shape_)]
 
 
+@case("masked_fill_tensor_value")
+def _(data):
+    shape_ = shape(data)
+    mask = minigrad.tensor(values(data, shape_) > 0)
+    return lambda x, v: x.masked_fill(mask, v), [values(data, shape_), values(data, ())]
+
+
 @case("same_tensor_twice")
 def _(data):
     return lambda x: x * x + x / (x * x + 1), [values(data, shape(data))]
@@ -679,6 +686,24 @@ def _(data):
         [values(data, s) * 4])
 
 
+@case("bce_gradient_for_target_too")
+def _(data):
+    s = shape(data)
+    weight = minigrad.tensor(values(data, s, "positive"))
+    return (lambda p, t: F.binary_cross_entropy(p, t, weight=weight),
+            [values(data, s, "unit"), values(data, s, "unit")])
+
+
+@case("bce_with_logits_gradient_for_target_too")
+def _(data):
+    s = shape(data, min_dims=1)
+    pos_weight = minigrad.tensor(values(data, s[-1:], "positive"))
+    reduction = data.draw(REDUCTIONS)
+    return (lambda x, t: F.binary_cross_entropy_with_logits(x, t, pos_weight=pos_weight,
+                                                           reduction=reduction),
+            [values(data, s) * 4, values(data, s, "unit")])
+
+
 @case("softmax")
 def _(data):
     s = shape(data, min_dims=1)
@@ -719,6 +744,16 @@ def _(data):
     reduction = data.draw(REDUCTIONS)
     return (lambda logp: F.nll_loss(logp, target, weight=weight, reduction=reduction),
             [values(data, (batch + 1, classes))])
+
+
+@case("nll_loss_per_position")
+def _(data):
+    batch, classes = _classes(data)
+    positions = shape(data, min_dims=1, max_dims=2, max_side=2)
+    target = minigrad.tensor(index_array(data, classes, (batch,) + positions))
+    reduction = data.draw(REDUCTIONS)
+    return (lambda logp: F.nll_loss(logp, target, reduction=reduction),
+            [values(data, (batch, classes) + positions)])
 
 
 @case("cross_entropy_indices")
@@ -823,7 +858,7 @@ SECOND_ORDER = [
     "cross_entropy_probabilities", "getitem_slices", "getitem_mask", "cat", "stack",
     "setitem_copy_slices", "where", "reciprocal", "max_dim_values", "transpose", "expand",
     "norm_dim", "norm_3_dim", "std_dim", "var_all", "nll_loss", "cross_entropy_single_example",
-    "amax", "inplace_arithmetic", "softplus",
+    "amax", "inplace_arithmetic", "softplus", "nll_loss_per_position",
 ]
 
 
