@@ -16,13 +16,13 @@ def test_unanswered_exercises_wait(capsys):
 
 
 def test_exercise_1_which_tensors_require_grad(capsys):
-    result, out = run(capsys, lesson01.exercise_1, ("b", "d", "e"))
+    result, out = run(capsys, lesson01.exercise_1, ("q", "s", "t"))
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson01.exercise_1, ["e", "D", "b"])   # any order, any case
+    result, out = run(capsys, lesson01.exercise_1, ["t", "S", "q"])   # any order, any case
     assert result
-    result, out = run(capsys, lesson01.exercise_1, ("b", "c", "d", "e"))
-    assert not result and "❌" in out and "Hint" in out and "c = a * 2" in out
-    result, out = run(capsys, lesson01.exercise_1, ("b",))
+    result, out = run(capsys, lesson01.exercise_1, ("q", "r", "s", "t"))
+    assert not result and "❌" in out and "Hint" in out and "r = p * 2" in out
+    result, out = run(capsys, lesson01.exercise_1, ("q",))
     assert not result and "Hint" in out
 
 
