@@ -102,10 +102,10 @@ def _options(names, show_values, show_grad, show_saved, show_flags, max_nodes):
 # --- pieces shared by both views ------------------------------------------------------------
 
 
-def _tensor_label(tensor, options, title=None):
-    title = title if title is not None else options.names(tensor)
+def _tensor_label(tensor, options, notes=()):
+    """Name, notes (e.g. 'view of x'), shape and dtype, then values and grad if asked for."""
     return _labels.html_label(
-        title, _labels.tensor_lines(tensor, options.show_flags),
+        options.names(tensor), list(notes) + _labels.tensor_lines(tensor, options.show_flags),
         _labels.tensor_values(tensor, options.show_values, options.show_grad))
 
 
@@ -230,12 +230,14 @@ def backward_scene(tensors, options, ids, upward=False):
 
 
 def _draw_saved(scene, walk, options, node_ids, drawn):
-    """What each node saved for backward, joined to it by a dashed orange line.
+    """What each node saved for backward, in orange.
 
     Saving keeps a reference, not a copy: a saved tensor that is already in the
-    picture (w, a named z) gets a line from its own box; others get an orange box.
+    picture (w, a named z) gets an orange border and says which node saved it;
+    any other saved tensor gets an orange box joined to the node by a dashed line.
     """
     saved_boxes = {}
+    saved_by = {}                   # tensor already drawn -> names of the nodes that saved it
     freed = False
     for node in walk.nodes:
         values = saved_values(node)
@@ -247,29 +249,36 @@ def _draw_saved(scene, walk, options, node_ids, drawn):
                 box = scene.item("saved", _labels.html_label(repr(value), ["number"]),
                                  fillcolor=_labels.SAVED)
             elif value in drawn:
-                line = scene.find_arrow(drawn[value], node_ids[node])
-                if line is None:
-                    scene.arrow(drawn[value], node_ids[node], style="dashed", dir="none",
-                                constraint="false")
-                    line = scene.arrows[-1]
-                line["attributes"].update(color=_labels.SAVED, penwidth="1.5")
+                saved_by.setdefault(value, []).append(node.name())
                 continue
             elif value in saved_boxes:
                 box = saved_boxes[value]
             else:
-                label = _tensor_label(value, options)
-                if value.grad_fn is not None and options.names(value) is None:
-                    # say where an unnamed intermediate result came from
-                    label = _labels.html_label(
-                        None, [f"output of {value.grad_fn.name()}"]
-                        + _labels.tensor_lines(value, options.show_flags),
-                        _labels.tensor_values(value, options.show_values, options.show_grad))
-                box = saved_boxes[value] = scene.item("saved", label, tensor=value,
-                                                      fillcolor=_labels.SAVED)
+                origin = _origin(value, drawn, options)
+                box = saved_boxes[value] = scene.item(
+                    "saved", _tensor_label(value, options, [origin] if origin else []),
+                    tensor=value, fillcolor=_labels.SAVED)
             scene.arrow(box, node_ids[node], style="dashed", dir="none")
+    for tensor, savers in saved_by.items():
+        item = scene.find_item(drawn[tensor])
+        notes = [f"saved by {name}" for name in dict.fromkeys(savers)]
+        item["attributes"].update(label=_tensor_label(tensor, options, notes),
+                                  color=_labels.SAVED, penwidth="2.5")
     if freed:
         scene.item("note", _labels.note_label(FREED_NOTE), fillcolor=_labels.NOTE,
                    style="filled,dashed")
+
+
+def _origin(tensor, drawn, options):
+    """For an unnamed saved tensor: 'output of PowBackward0', 'view of x', or None."""
+    if options.names(tensor) is not None:
+        return None
+    for other in drawn:
+        if other._version_counter is tensor._version_counter and options.names(other):
+            return f"view of {options.names(other)}"
+    if tensor.grad_fn is not None:
+        return f"output of {tensor.grad_fn.name()}"
+    return None
 
 
 def _relate_saved(walk, node_ids, drawn, related):

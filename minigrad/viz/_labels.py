@@ -36,8 +36,9 @@ SMALL = 10                      # point size of shapes, values and notes
 # their shape.
 MAX_SHOWN_ELEMENTS = 15
 
+# bgcolor: white even in a dark notebook theme or a PNG (black text on transparent is unreadable)
 GRAPH_ATTRIBUTES = {"fontname": FONT, "fontsize": "12", "nodesep": "0.25", "ranksep": "0.35",
-                    "labelloc": "t", "margin": "0.1"}
+                    "labelloc": "t", "margin": "0.1", "bgcolor": "white"}
 NODE_ATTRIBUTES = {"fontname": FONT, "fontsize": "12", "shape": "box", "style": "filled",
                    "height": "0.3", "margin": "0.08,0.04", "penwidth": "0.8"}
 EDGE_ATTRIBUTES = {"fontname": FONT, "fontsize": str(SMALL), "arrowsize": "0.7", "penwidth": "0.8"}
@@ -67,13 +68,12 @@ def values_text(tensor):
     return _format_body(tensor._array, tensor.is_floating_point(), 0)
 
 
-def html_label(title=None, lines=(), values=(), colour=None):
+def html_label(title=None, lines=(), values=()):
     """A label: an optional bold title, small plain lines, then (caption, text) value blocks.
 
     The title and lines are centred; values are left-aligned so that printed
-    matrices keep their columns. ``colour`` is the ink of the values.
+    matrices keep their columns.
     """
-    ink = f' COLOR="{colour}"' if colour else ""
     parts = []                          # (text, alignment of its line)
     if title:
         parts.append((f"<B>{escape(title)}</B>", "CENTER"))
@@ -89,7 +89,7 @@ def html_label(title=None, lines=(), values=(), colour=None):
             indent = " " * (len(caption) + 1)
             rows[1:] = [indent + row for row in rows[1:]]
         for row in rows:
-            parts.append((f'<FONT FACE="{VALUE_FONT}" POINT-SIZE="{SMALL}"{ink}>'
+            parts.append((f'<FONT FACE="{VALUE_FONT}" POINT-SIZE="{SMALL}">'
                           f'{escape(row).replace(" ", "&#160;")}</FONT>', "LEFT"))
     if not parts:
         return "<&#160;>"
@@ -118,6 +118,18 @@ def tensor_values(tensor, show_values=False, show_grad=False):
         else:
             blocks.append(("grad:", values_text(grad) or f"{shape_text(grad.shape)} values"))
     return blocks
+
+
+def padded(text, other):
+    """``text`` padded with spaces to the size of ``other`` (rows and columns), whichever is larger.
+
+    In a fixed-width font the padding is invisible but takes room, so a label
+    that shows ``text`` in one picture and ``other`` in the next keeps its size.
+    """
+    rows, other_rows = str(text).split("\n"), str(other).split("\n")
+    rows += [""] * (len(other_rows) - len(rows))
+    other_rows += [""] * (len(rows) - len(other_rows))
+    return "\n".join(row.ljust(max(len(row), len(o))) for row, o in zip(rows, other_rows))
 
 
 def gradient_text(gradient):

@@ -39,14 +39,19 @@ class Scene:
         self.arrows = []
         self.same_rank = []           # groups of item ids Graphviz keeps side by side
         self.kinds_drawn = set()
-        self._between = {}            # {tail, head} -> the first arrow between them
+        self._items_by_id = {}
 
     def item(self, kind, label, node=None, tensor=None, **attributes):
         item_id = self.ids.new()
-        self.items.append({"id": item_id, "kind": kind, "node": node, "tensor": tensor,
-                           "attributes": {"label": label, **attributes}})
+        item = {"id": item_id, "kind": kind, "node": node, "tensor": tensor,
+                "attributes": {"label": label, **attributes}}
+        self.items.append(item)
+        self._items_by_id[item_id] = item
         self.kinds_drawn.add(kind)
         return item_id
+
+    def find_item(self, item_id):
+        return self._items_by_id[item_id]
 
     def arrow(self, tail, head, edge=None, **attributes):
         """An arrow from ``tail`` to ``head``.
@@ -61,12 +66,7 @@ class Scene:
         """
         arrow = {"tail": tail, "head": head, "edge": edge, "attributes": attributes}
         self.arrows.append(arrow)
-        self._between.setdefault(frozenset((tail, head)), arrow)
         return arrow
-
-    def find_arrow(self, one, other):
-        """The arrow between two items (either way round), or None."""
-        return self._between.get(frozenset((one, other)))
 
     def move_before_later_inputs(self, arrow):
         """Move ``arrow`` (for input i of a node) before the arrows of that node's inputs > i.
@@ -138,7 +138,7 @@ def legend(scene, forward=False):
         row(_labels.FUNCTION, "backward function (a grad_fn)")
     row(_labels.LEAF, "leaf tensor with requires_grad=True")
     if "saved" in kinds:
-        row(_labels.SAVED, "saved for backward (box, or dashed orange line)")
+        row(_labels.SAVED, "saved for backward (or an orange border)")
     row(_labels.OUTPUT, "output (backward starts here)")
     if "tensor" in kinds or "input" in kinds or "cut" in kinds:
         row(_labels.TENSOR, "other tensor (dashed: no gradient)", style="border")

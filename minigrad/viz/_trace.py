@@ -42,7 +42,8 @@ class BackwardStep:
                   what it sent to that node (gradient None: nothing; to None: an
                   input that needs no gradient)
     tensor:       AccumulateGrad only: the leaf whose .grad it changed, and
-    grad_added / grad_after: what it added to .grad, and .grad afterwards
+    grad_before / grad_added / grad_after: .grad before backward(), what this
+                  step added to it, and .grad afterwards
     """
 
     index: int
@@ -52,6 +53,7 @@ class BackwardStep:
     passed: list
     tensor: object = None
     tensor_name: str = None
+    grad_before: object = None
     grad_added: object = None
     grad_after: object = None
 
@@ -89,6 +91,8 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
     check_tensors((loss,), "trace_backward")
     options = _options(names, False, True, False, False, 300)
     scene = backward_scene([loss], options, Ids())
+    grads_before = {item["tensor"]: _copy(item["tensor"]._grad) for item in scene.items
+                    if item["kind"] == "leaf"}
     steps = []
 
     def record(step):
@@ -105,6 +109,7 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
         if isinstance(node, AccumulateGrad):
             entry.tensor = node.variable
             entry.tensor_name = options.names(node.variable)
+            entry.grad_before = grads_before.get(node.variable)
             entry.grad_added = entry.grad_outputs[0]
             entry.grad_after = _copy(node.variable._grad)
         steps.append(entry)
@@ -167,15 +172,18 @@ class BackwardTrace:
                 attributes.update(fillcolor=_labels.DONE, fontcolor=_labels.DONE_TEXT,
                                   color=_labels.DONE_TEXT)
         elif kind == "leaf" and thing["tensor"] in self._leaf_steps:
-            # .grad appears once its AccumulateGrad has run; before that it is
-            # written in the colour of the box (invisible), so that the box keeps
-            # its size. (Graphviz writes "transparent" text as white in SVG.)
+            # .grad changes when the leaf's AccumulateGrad runs. Both texts are
+            # padded to the same size, so that the box never changes size.
             leaf = thing["tensor"]
             step = self._leaf_steps[leaf]
-            grad = _labels.gradient_text(step.grad_after)
+            before = _labels.gradient_text(step.grad_before)
+            after = _labels.gradient_text(step.grad_after)
+            if step.index <= index:
+                shown = _labels.padded(after, before)
+            else:
+                shown = _labels.padded(before, after)
             attributes["label"] = _labels.html_label(
-                self._names(leaf), _labels.tensor_lines(leaf), [("grad:", grad)],
-                colour=None if step.index <= index else _labels.LEAF)
+                self._names(leaf), _labels.tensor_lines(leaf), [("grad:", shown)])
         return attributes
 
     def _restyle_arrow(self, arrow, attributes, index):
@@ -183,8 +191,9 @@ class BackwardTrace:
         if edge is None:
             return attributes
         if edge[0] == "start":
-            attributes.update(label=_labels.edge_label(_labels.gradient_text(self.start_gradient)),
-                              fontcolor=_labels.GRADIENT if index == 0 else "black")
+            attributes["label"] = _labels.edge_label(_labels.gradient_text(self.start_gradient))
+            if index == 0:
+                attributes["fontcolor"] = _labels.GRADIENT
             return attributes
         if edge[0] == "accumulate":
             if self._ran_at.get(edge[1]) == index:     # .grad changes now
@@ -197,14 +206,15 @@ class BackwardTrace:
         passed = self.steps[ran_at].passed[input_index]
         if passed.to is None:
             return attributes
-        label = _labels.edge_label(_labels.gradient_text(passed.gradient))
+        text = _labels.gradient_text(passed.gradient)
         if ran_at == index:
-            attributes.update(label=label, fontcolor=_labels.GRADIENT, color=_labels.GRADIENT,
-                              penwidth="2")
+            attributes.update(label=_labels.edge_label(text), fontcolor=_labels.GRADIENT,
+                              color=_labels.GRADIENT, penwidth="2")
         elif ran_at < index:
-            attributes.update(label=label, fontcolor="black")
+            attributes.update(label=_labels.edge_label(text))
         else:
-            attributes.update(label=label, fontcolor="white")     # invisible until it flows
+            # not sent yet: blank, but as big as the gradient will be, so nothing moves
+            attributes.update(label=_labels.edge_label(_labels.padded("", text)))
         return attributes
 
     def save_frames(self, directory, format="png"):
