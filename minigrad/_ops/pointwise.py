@@ -518,9 +518,11 @@ def where(condition, input, other):
     """Pick ``input`` where ``condition`` is True, else ``other``, element by element."""
     from . import as_tensor
     condition = as_tensor(condition)
-    input = as_tensor(input, like=other if isinstance(other, Tensor) else None)
-    other = as_tensor(other, like=input)
+    # The result's dtype first, from the operands as given: a Python number such as
+    # 0.5 next to an int tensor makes the result float (it must not be cast to int).
     dtype = result_type(input, other)
+    input = input if isinstance(input, Tensor) else _wrap(np.asarray(input, dtype=dtype))
+    other = other if isinstance(other, Tensor) else _wrap(np.asarray(other, dtype=dtype))
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
     except ValueError:
