@@ -10,6 +10,7 @@ import numpy as np
 from .._dtype import Size, result_type
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
+from ..autograd.grad_mode import _State
 from . import result
 
 
@@ -17,6 +18,10 @@ def _make_view(out, base):
     """``out`` shares memory with ``base``: share the version counter too."""
     out._version_counter = base._version_counter
     out._base = base if base._base is None else base._base
+    if not _State.enabled and base.requires_grad:
+        # PyTorch: a view made under no_grad of a tensor that requires grad still
+        # says requires_grad=True (with no grad_fn), because it is the same memory.
+        out._requires_grad = True
     return out
 
 
