@@ -321,3 +321,710 @@ def test_known_graph_differences_are_still_different(torch, name):
     (our_leaves, ours), (their_leaves, theirs) = run_in_both(torch, program, arrays, "float32")
     assert (graph_structure(ours.grad_fn, our_leaves)
             != graph_structure(theirs.grad_fn, their_leaves))
+
+
+# --------------------------------------------------------------------------------------
+# dtypes and type promotion
+# --------------------------------------------------------------------------------------
+
+PROMOTION_CASES = [
+    ("int_times_float_number", lambda lib: lib.tensor([1, 2]) * 2.5),
+    ("int_times_int_number", lambda lib: lib.tensor([1, 2]) * 2),
+    ("int_div_int", lambda lib: lib.tensor([1, 2]) / lib.tensor([2, 4])),
+    ("int_div_number", lambda lib: lib.tensor([1, 3]) / 2),
+    ("float32_plus_float64", lambda lib: lib.ones(2) + lib.ones(2, dtype=lib.float64)),
+    ("0d_float64_times_float32", lambda lib: lib.tensor(2.0, dtype=lib.float64) * lib.ones(2)),
+    ("0d_int_plus_int32", lambda lib: lib.ones(2, dtype=lib.int32) + lib.tensor(5)),
+    ("0d_float_plus_int32", lambda lib: lib.ones(2, dtype=lib.int32) + lib.tensor(5.0)),
+    ("0d_float32_times_float64_0d", lambda lib: lib.tensor(2.0) * lib.tensor(3.0, dtype=lib.float64)),
+    ("float16_plus_float64_0d", lambda lib: lib.ones(2, dtype=lib.float16)
+     + lib.tensor(1.5, dtype=lib.float64)),
+    ("bool_times_float", lambda lib: lib.tensor([True, False]) * 2.5),
+    ("uint8_plus_int8", lambda lib: lib.tensor([1], dtype=lib.uint8) + lib.tensor([1], dtype=lib.int8)),
+    ("int_pow_int", lambda lib: lib.tensor([1, 2]) ** 2),
+    ("int_pow_float", lambda lib: lib.tensor([1, 2]) ** 2.0),
+    ("number_pow_int", lambda lib: 2 ** lib.tensor([1, 2])),
+    ("float_number_pow_int", lambda lib: 2.0 ** lib.tensor([1, 2])),
+    ("exp_of_int", lambda lib: lib.exp(lib.tensor([1, 2]))),
+    ("sqrt_of_int", lambda lib: lib.tensor([1, 4]).sqrt()),
+    ("abs_of_int", lambda lib: lib.tensor([-1, 2]).abs()),
+    ("sum_of_int32", lambda lib: lib.tensor([1, 2], dtype=lib.int32).sum()),
+    ("sum_of_bool", lambda lib: lib.tensor([True, True]).sum()),
+    ("max_of_int", lambda lib: lib.tensor([1, 5]).max()),
+    ("float_of_int", lambda lib: lib.tensor([1, 2]).float()),
+    ("comparison", lambda lib: lib.tensor([1.0, 2.0]) > 1),
+    ("where_int_float", lambda lib: lib.where(lib.tensor([True, False]), lib.tensor([1, 2]), 0.5)),
+    ("cat_int_float", lambda lib: lib.cat([lib.tensor([1]), lib.tensor([2.0])])),
+    ("sigmoid_of_int", lambda lib: lib.sigmoid(lib.tensor([0, 1]))),
+    ("clamp_int_float_bound", lambda lib: lib.tensor([1, 5]).clamp(max=2.5)),
+    ("tensor_of_floats", lambda lib: lib.tensor([1, 2.0])),
+    ("tensor_of_float", lambda lib: lib.tensor(3.5)),
+    ("tensor_of_bools", lambda lib: lib.tensor([True, False])),
+    ("tensor_of_float64_array", lambda lib: lib.tensor(np.array([1.0, 2.0]))),
+    ("tensor_of_int32_array", lambda lib: lib.tensor(np.array([1, 2], dtype=np.int32))),
+    ("Tensor_class", lambda lib: lib.Tensor([1, 2])),
+    ("arange_ints", lambda lib: lib.arange(5)),
+    ("arange_floats", lambda lib: lib.arange(0, 1, 0.25)),
+    ("linspace", lambda lib: lib.linspace(0, 1, 5)),
+    ("full_int", lambda lib: lib.full((2,), 3)),
+    ("full_float", lambda lib: lib.full((2,), 3.0)),
+    ("full_bool", lambda lib: lib.full((2,), True)),
+    ("eye", lambda lib: lib.eye(3)),
+    ("zeros_like_int", lambda lib: lib.zeros_like(lib.tensor([1, 2]))),
+    ("ones_like_float64", lambda lib: lib.ones_like(lib.tensor([1.0], dtype=lib.float64))),
+    ("mean_of_float64", lambda lib: lib.tensor([1.0, 2.0], dtype=lib.float64).mean()),
+    ("argmax", lambda lib: lib.tensor([1.0, 3.0, 2.0]).argmax()),
+]
+
+
+@pytest.mark.parametrize("name, make", PROMOTION_CASES, ids=[c[0] for c in PROMOTION_CASES])
+def test_dtypes_and_values_match(torch, name, make):
+    ours, theirs = make(minigrad), make(torch)
+    assert repr(ours.dtype) == repr(theirs.dtype).replace("torch.", "minigrad.")
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    np.testing.assert_allclose(ours.numpy().astype(np.float64), theirs.numpy().astype(np.float64),
+                               rtol=1e-6)
+
+
+def test_dtype_attributes(torch):
+    for name in ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"]:
+        ours, theirs = getattr(minigrad, name), getattr(torch, name)
+        assert repr(ours) == repr(theirs).replace("torch.", "minigrad.")
+        assert ours.is_floating_point == theirs.is_floating_point
+        assert ours.itemsize == theirs.itemsize
+    for alias in ["float", "double", "half", "long", "int"]:
+        assert repr(getattr(minigrad, alias)) == repr(getattr(torch, alias)).replace("torch.", "minigrad.")
+
+
+# --------------------------------------------------------------------------------------
+# Flags: requires_grad, is_leaf, grad_fn through a computation
+# --------------------------------------------------------------------------------------
+
+def flags(t):
+    return (t.requires_grad, t.is_leaf, None if t.grad_fn is None else node_name(t.grad_fn))
+
+
+def test_requires_grad_and_is_leaf_propagate_like_torch(torch):
+    def program(lib):
+        x = lib.tensor([1.0, 2.0])
+        y = lib.tensor([4.0, 5.0])
+        z = lib.tensor([7.0, 3.0])
+        seen = [x, y, x + y]
+        z.requires_grad = True
+        seen += [z, x + z]
+        a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) + 2
+        c = 5 * a
+        seen += [a, b, c, c.detach(), a.detach(), c.sum(), a.clone(), a.data]
+        with lib.no_grad():
+            seen += [a * 2, a.sum(), a[0]]
+            with lib.enable_grad():
+                seen += [a * 2]
+        seen += [lib.tensor([1.0, 2.0]).requires_grad_(), lib.ones(2, requires_grad=True) * lib.ones(2)]
+        seen += [lib.zeros(2).requires_grad_(False), lib.rand(2, requires_grad=True)]
+        seen += [a.int(), a > 1, a.argmax(), a.double(), a.float(), a.view(4), a.T]
+        return seen
+
+    ours, theirs = program(minigrad), program(torch)
+    assert [flags(t) for t in ours] == [flags(t) for t in theirs]
+
+
+def test_float_call_on_float32_returns_the_same_tensor(torch):
+    for lib in (minigrad, torch):
+        a = lib.ones(2, requires_grad=True)
+        assert a.float() is a
+        assert a.to(lib.float32) is a
+        assert a.double() is not a
+
+
+# --------------------------------------------------------------------------------------
+# Printing of nodes and sizes
+# --------------------------------------------------------------------------------------
+
+def test_grad_fn_prints_like_torch(torch):
+    for lib in (minigrad, torch):
+        x = lib.ones(2, requires_grad=True)
+        y = x * x + 4
+        text = repr(y.grad_fn)
+        assert re.fullmatch(r"<AddBackward0 object at 0x[0-9a-f]+>", text), text
+        assert str(y.grad_fn) == text
+        assert repr(y.grad_fn.next_functions[0][0]).startswith("<MulBackward0 object at 0x")
+    ours = minigrad.ones(2, requires_grad=True)
+    theirs = torch.ones(2, requires_grad=True)
+    a = (ours * 2).grad_fn.next_functions[0][0]
+    b = (theirs * 2).grad_fn.next_functions[0][0]
+    assert re.fullmatch(r"<AccumulateGrad object at 0x[0-9a-f]+>", repr(a))
+    assert re.fullmatch(r"<AccumulateGrad object at 0x[0-9a-f]+>", repr(b))
+
+
+def test_next_functions_print_like_torch(torch):
+    texts = []
+    for lib in (minigrad, torch):
+        x = lib.ones(2, requires_grad=True)
+        y = x * x + 4
+        texts.append(re.sub(r"0x[0-9a-f]+", "0x", repr(y.grad_fn.next_functions)))
+    assert texts[0] == texts[1] == "((<MulBackward0 object at 0x>, 0), (None, 0))"
+
+
+def test_size_prints_and_behaves_like_torch(torch):
+    ours, theirs = minigrad.ones(2, 3).shape, torch.ones(2, 3).shape
+    assert repr(ours) == repr(theirs).replace("torch.", "minigrad.") == "minigrad.Size([2, 3])"
+    assert str(ours) == str(theirs).replace("torch.", "minigrad.")
+    assert ours == theirs == (2, 3)
+    assert repr(ours[1:]) == repr(theirs[1:]).replace("torch.", "minigrad.")
+    assert ours[0] == theirs[0] == 2 and type(ours[0]) is int
+    assert ours.numel() == theirs.numel() == 6
+    assert repr(minigrad.ones(()).shape) == repr(torch.ones(()).shape).replace("torch.", "minigrad.")
+    assert repr(ours + (4,)) == repr(theirs + (4,)).replace("torch.", "minigrad.")
+
+
+def test_node_names_and_metadata(torch):
+    for lib in (minigrad, torch):
+        x = lib.ones(2, requires_grad=True)
+        y = x.exp()
+        assert y.grad_fn.name() == "ExpBackward0"
+        assert type(y.grad_fn).__name__ == "ExpBackward0"
+        assert y.grad_fn.metadata == {}
+        y.grad_fn.metadata["note"] = 1
+        assert y.grad_fn.metadata == {"note": 1}
+        accumulate = y.grad_fn.next_functions[0][0]
+        assert accumulate.variable is x
+        assert accumulate.next_functions == ()
+        # the same AccumulateGrad is reused while it is alive
+        assert (x * 2).grad_fn.next_functions[0][0] is accumulate
+
+
+# --------------------------------------------------------------------------------------
+# The tutorials' code paths, line by line in both libraries
+# --------------------------------------------------------------------------------------
+
+def test_one_layer_net_tutorial(torch, pair):
+    w_data = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+    b_data = np.random.default_rng(1).standard_normal(3).astype(np.float32)
+    results = {}
+    for lib in (minigrad, torch):
+        x = lib.ones(5)
+        y = lib.zeros(3)
+        w = lib.tensor(w_data, requires_grad=True)
+        b = lib.tensor(b_data, requires_grad=True)
+        z = lib.matmul(x, w) + b
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(z, y)
+        names = (node_name(z.grad_fn), node_name(loss.grad_fn))
+        loss.backward()
+        with lib.no_grad():
+            z2 = lib.matmul(x, w) + b
+        z3 = (lib.matmul(x, w) + b).detach()
+        results[lib.__name__] = (names, loss, w.grad, b.grad, z2.requires_grad, z3.requires_grad)
+    ours, theirs = results["minigrad"], results["torch"]
+    assert ours[0] == theirs[0] == ("AddBackward0", "BinaryCrossEntropyWithLogitsBackward0")
+    for mine, reference in zip(ours[1:4], theirs[1:4]):
+        pair.assert_close(mine, reference)
+    assert ours[4:] == theirs[4:] == (False, False)
+
+
+def test_eye_pow_backward_three_times_then_zero(torch, pair):
+    grads = {}
+    for lib in (minigrad, torch):
+        inp = lib.eye(5, requires_grad=True)
+        out = (inp + 1).pow(2)
+        seen = []
+        out.backward(lib.ones_like(inp), retain_graph=True)
+        seen.append(inp.grad.clone())
+        out.backward(lib.ones_like(inp), retain_graph=True)
+        seen.append(inp.grad.clone())
+        inp.grad.zero_()
+        out.backward(lib.ones_like(inp), retain_graph=True)
+        seen.append(inp.grad.clone())
+        grads[lib.__name__] = seen
+    for mine, reference in zip(grads["minigrad"], grads["torch"]):
+        pair.assert_close(mine, reference)
+    np.testing.assert_allclose(grads["minigrad"][0].numpy(), 2 * (np.eye(5) + 1))
+    np.testing.assert_allclose(grads["minigrad"][1].numpy(), 4 * (np.eye(5) + 1))
+    np.testing.assert_allclose(grads["minigrad"][2].numpy(), 2 * (np.eye(5) + 1))
+
+
+def test_linear_regression_gradients_accumulate(torch, pair):
+    w_data = np.random.default_rng(2).random((3, 1)).astype(np.float32)
+    b_data = np.random.default_rng(3).random(1).astype(np.float32)
+    results = {}
+    for lib in (minigrad, torch):
+        x = lib.Tensor([1, 2, 3])
+        y = lib.Tensor([1])
+        w = lib.tensor(w_data, requires_grad=True)
+        b = lib.tensor(b_data, requires_grad=True)
+        assert w.grad is None and b.grad is None
+        loss = (x @ w + b - y) ** 2
+        loss.backward()
+        first = (w.grad.clone(), b.grad.clone())
+        assert x.grad is None and y.grad is None
+        loss = (x @ w + b - y) ** 2
+        loss.backward()
+        results[lib.__name__] = first + (w.grad, b.grad, node_name(loss.grad_fn))
+    ours, theirs = results["minigrad"], results["torch"]
+    for mine, reference in zip(ours[:4], theirs[:4]):
+        pair.assert_close(mine, reference)
+    np.testing.assert_allclose(ours[2].numpy(), 2 * ours[0].numpy(), rtol=1e-6)
+    assert ours[4] == theirs[4] == "PowBackward0"
+
+
+def test_autograd_grad_of_pow_sum_and_log_sum(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        t = lib.tensor([1.0, 2.0, 4.0]).requires_grad_()
+        u = lib.tensor([10.0, 20.0]).requires_grad_()
+        a = t.pow(2).sum() + u.log().sum()
+        grads = lib.autograd.grad(a, (t, u))
+        assert isinstance(grads, tuple) and len(grads) == 2
+        assert t.grad is None and u.grad is None
+        single = lib.autograd.grad(t.pow(2).sum(), t)
+        assert isinstance(single, tuple) and len(single) == 1
+        # several outputs: the gradients of their sum
+        summed = lib.autograd.grad((t.sum(), (t * 2).sum()), t)
+        results[lib.__name__] = grads + single + summed
+    for mine, reference in zip(results["minigrad"], results["torch"]):
+        pair.assert_close(mine, reference)
+
+
+def test_tutorial_next_functions_chain(torch):
+    chains = {}
+    for lib in (minigrad, torch):
+        x = lib.tensor([2.0], requires_grad=True)
+        y = x * x + 4
+        chain = [y.grad_fn, y.grad_fn.next_functions[0][0],
+                 y.grad_fn.next_functions[0][0].next_functions[0][0]]
+        assert chain[2].variable is x
+        assert y.grad_fn.next_functions[1] == (None, 0)
+        chains[lib.__name__] = [node_name(n) for n in chain] + [
+            [(None if n is None else node_name(n), nr) for n, nr in node.next_functions]
+            for node in chain]
+    assert chains["minigrad"] == chains["torch"]
+
+
+def test_retain_grad_on_intermediate(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = 5 * (a + 3)
+        b.retain_grad()
+        c = a + 3
+        loss = b.mean()
+        loss.backward()
+        assert b.retains_grad and not a.retains_grad
+        with pytest.warns(UserWarning, match="retain_grad"):
+            assert c.grad is None
+        with pytest.warns(UserWarning, match="not a leaf"):
+            assert loss.grad is None
+        results[lib.__name__] = (a.grad, b.grad)
+    for mine, reference in zip(results["minigrad"], results["torch"]):
+        pair.assert_close(mine, reference)
+
+
+def test_x1_x2_x3_norm_tutorial(torch, pair):
+    data = [np.random.default_rng(s).random(shape).astype(np.float32)
+            for s, shape in [(1, (5, 5)), (2, (5, 5)), (3, (5,))]]
+    results = {}
+    for lib in (minigrad, torch):
+        w1, w2 = (lib.tensor(d).requires_grad_() for d in data[:2])
+        x = lib.tensor(data[2])
+        x0 = x
+        x1 = w1 @ x
+        x2 = x0 + w2 @ x1
+        x3 = w1 @ (x1 + x2)
+        q = x3.norm()
+        q.backward()
+        results[lib.__name__] = (q, w1.grad, w2.grad)
+    for mine, reference in zip(results["minigrad"], results["torch"]):
+        pair.assert_close(mine, reference)
+
+
+def test_training_loop_with_no_grad_updates(torch, pair):
+    rng = np.random.default_rng(4)
+    x_data = rng.standard_normal((50, 8)).astype(np.float32)
+    y_data = rng.standard_normal((50, 1)).astype(np.float32)
+    w_data = (rng.standard_normal((1, 8)) * 1e-3).astype(np.float32)
+    results = {}
+    for lib in (minigrad, torch):
+        x, y = lib.tensor(x_data), lib.tensor(y_data)
+        w = lib.tensor(w_data).requires_grad_()
+        b = lib.zeros(1).requires_grad_()
+        losses = []
+        for _ in range(5):
+            y_hat = x @ w.t() + b
+            loss = (y_hat - y).pow(2).mean()
+            w.grad, b.grad = None, None
+            loss.backward()
+            with lib.no_grad():
+                w -= 0.1 * w.grad
+                b -= 0.1 * b.grad
+            losses.append(loss.item())
+        assert w.is_leaf and w.requires_grad and w.grad_fn is None
+        results[lib.__name__] = (losses, w, b)
+    np.testing.assert_allclose(results["minigrad"][0], results["torch"][0], rtol=1e-5)
+    pair.assert_close(results["minigrad"][1], results["torch"][1])
+    pair.assert_close(results["minigrad"][2], results["torch"][2])
+
+
+def test_gradient_descent_with_autograd_grad_and_detached_updates(torch):
+    """The corrected version of a tutorial loop: grads from autograd.grad, leaves rebuilt."""
+    finals = {}
+    for lib in (minigrad, torch):
+        a = lib.tensor(0.5, requires_grad=True)
+        b = lib.tensor(-0.5, requires_grad=True)
+        for _ in range(20):
+            loss = (a - 1) ** 2 + (b + 1) ** 2 + (a - b) ** 2
+            grad_a, grad_b = lib.autograd.grad(loss, (a, b))
+            with lib.no_grad():
+                a = a - 0.1 * grad_a
+                b = b - 0.1 * grad_b
+            assert not a.requires_grad
+            a.requires_grad_()
+            b.requires_grad_()
+        finals[lib.__name__] = (a.item(), b.item())
+    np.testing.assert_allclose(finals["minigrad"], finals["torch"], rtol=1e-6)
+
+
+# --------------------------------------------------------------------------------------
+# Grad modes: no_grad, enable_grad, set_grad_enabled, detach
+# --------------------------------------------------------------------------------------
+
+def test_grad_modes_like_torch(torch):
+    def program(lib):
+        x = lib.ones(2, requires_grad=True)
+        seen = []
+        with lib.no_grad():
+            seen.append((x * 2).requires_grad)
+            seen.append(lib.is_grad_enabled())
+            with lib.enable_grad():
+                seen.append((x * 2).requires_grad)
+            seen.append((x * 2).requires_grad)
+        seen.append(lib.is_grad_enabled())
+
+        @lib.no_grad()
+        def doubled(t):
+            return t * 2
+
+        @lib.no_grad
+        def tripled(t):
+            return t * 3
+
+        @lib.enable_grad()
+        def quadrupled(t):
+            return t * 4
+
+        seen += [doubled(x).requires_grad, tripled(x).requires_grad]
+        with lib.no_grad():
+            seen.append(quadrupled(x).requires_grad)
+        with lib.set_grad_enabled(False):
+            seen.append((x * 2).requires_grad)
+        seen.append((x * 2).requires_grad)
+        lib.set_grad_enabled(False)
+        seen.append((x * 2).requires_grad)
+        lib.set_grad_enabled(True)
+        seen.append((x * 2).requires_grad)
+
+        @lib.set_grad_enabled(False)
+        def no_record(t):
+            return t * 2
+        seen.append(lib.is_grad_enabled())
+        seen.append(no_record(x).requires_grad)
+        seen.append(lib.is_grad_enabled())
+        try:
+            with lib.no_grad():
+                raise KeyError("inside")
+        except KeyError:
+            pass
+        seen.append(lib.is_grad_enabled())
+        d = (x * 2).detach()
+        seen += [d.requires_grad, d.is_leaf, d.grad_fn is None]
+        return seen
+
+    assert program(minigrad) == program(torch)
+
+
+def test_detach_shares_memory_like_torch(torch):
+    for lib in (minigrad, torch):
+        x = lib.ones(3, requires_grad=True)
+        y = x * 2
+        d = y.detach()
+        d[0] = 10.0
+        assert y[0].item() == 10.0
+        assert d._version == y._version
+
+
+# --------------------------------------------------------------------------------------
+# Hooks
+# --------------------------------------------------------------------------------------
+
+def test_tensor_hooks_like_torch(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        calls = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        handle_leaf = x.register_hook(lambda g: calls.append(("x", g.tolist())))
+        y.register_hook(lambda g: calls.append(("y", g.tolist())) or g * 10)
+        z = (y * y).sum()
+        z.backward()
+        handle_leaf.remove()
+        x.grad = None
+        (x * 3).sum().backward()
+        results[lib.__name__] = (calls, x.grad)
+    assert results["minigrad"][0] == results["torch"][0]
+    pair.assert_close(results["minigrad"][1], results["torch"][1])
+
+
+def test_node_hooks_like_torch(torch):
+    results = {}
+    for lib in (minigrad, torch):
+        calls = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        y.grad_fn.register_prehook(lambda grad_outputs: calls.append(
+            ("pre", [round(v, 4) for v in grad_outputs[0].tolist()])))
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: calls.append(
+            ("post", [round(v, 4) for v in grad_inputs[0].tolist()])))
+        y.sum().backward()
+        results[lib.__name__] = calls
+    assert results["minigrad"] == results["torch"]
+
+
+# --------------------------------------------------------------------------------------
+# In-place operations
+# --------------------------------------------------------------------------------------
+
+def test_inplace_methods_like_torch(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        y = x * 2
+        versions = [y._version]
+        y.add_(1)
+        y.sub_(x, alpha=0.5)
+        y.mul_(x)
+        y += 2
+        y *= x
+        y -= 1
+        y /= 2
+        versions.append(y._version)
+        names = node_name(y.grad_fn)
+        y.sum().backward()
+        plain = lib.ones(3)
+        plain.fill_(2.5)
+        plain.add_(lib.ones(3))
+        plain.zero_()
+        plain.fill_(1)
+        versions.append(plain._version)
+        results[lib.__name__] = (y, x.grad, versions, names, plain)
+    ours, theirs = results["minigrad"], results["torch"]
+    pair.assert_close(ours[0], theirs[0])
+    pair.assert_close(ours[1], theirs[1])
+    assert ours[2:4] == theirs[2:4]
+    pair.assert_close(ours[4], theirs[4])
+
+
+def test_setitem_records_copy_slices_like_torch(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        v = lib.tensor(5.0, requires_grad=True)
+        y = x * 1
+        y[1] = v
+        structure = graph_structure(y.grad_fn, [x, v])
+        (y * y).sum().backward()
+        z = lib.zeros(2, 3)
+        z[0] = lib.tensor([1.0, 2.0, 3.0])
+        z[:, 1] = 7.0
+        results[lib.__name__] = (structure, x.grad, v.grad, z, z._version, z.requires_grad)
+    ours, theirs = results["minigrad"], results["torch"]
+    assert ours[0] == theirs[0]
+    assert ours[0][0] == "CopySlices"
+    for i in (1, 2, 3):
+        pair.assert_close(ours[i], theirs[i])
+    assert ours[4:] == theirs[4:]
+
+
+def test_setitem_of_a_tensor_requiring_grad_into_plain_tensor(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        w = lib.tensor([2.0, 3.0], requires_grad=True)
+        buffer = lib.zeros(3)
+        buffer[1:] = w * 2
+        flags_ = (buffer.requires_grad, buffer.is_leaf, node_name(buffer.grad_fn))
+        buffer.sum().backward()
+        results[lib.__name__] = (flags_, w.grad)
+    assert results["minigrad"][0] == results["torch"][0]
+    pair.assert_close(results["minigrad"][1], results["torch"][1])
+
+
+def test_random_fill_in_place_keeps_shape_and_leaf(torch):
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        w = lib.empty(10, 20).normal_(0, 1e-3).requires_grad_()
+        assert w.is_leaf and w.requires_grad and w.shape == (10, 20)
+        assert abs(float(w.detach().numpy().std()) - 1e-3) < 3e-4
+        u = lib.empty(1000).uniform_(2, 3)
+        assert 2 <= u.min().item() and u.max().item() < 3
+        assert u._version == 1
+
+
+# --------------------------------------------------------------------------------------
+# Custom Functions
+# --------------------------------------------------------------------------------------
+
+def make_cube(lib):
+    class Cube(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, scale):
+            ctx.save_for_backward(x)
+            ctx.scale = scale
+            return x ** 3 * scale
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            seen.append(tuple(ctx.needs_input_grad))
+            return grad_output * 3 * x ** 2 * ctx.scale, None
+
+    seen = []
+    return Cube, seen
+
+
+def test_custom_function_like_torch(torch, pair):
+    results = {}
+    for lib in (minigrad, torch):
+        Cube, seen = make_cube(lib)
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = Cube.apply(x, 2.0)
+        assert type(y.grad_fn).__name__ == "CubeBackward"
+        assert re.fullmatch(r"<(\w+\.)*CubeBackward object at 0x[0-9a-f]+>", repr(y.grad_fn)), \
+            repr(y.grad_fn)
+        edges = [(node_name(n), nr) for n, nr in y.grad_fn.next_functions]
+        y.sum().backward()
+        with lib.no_grad():
+            plain = Cube.apply(x, 1.0)
+        results[lib.__name__] = (y, x.grad, edges, seen, plain.requires_grad)
+    ours, theirs = results["minigrad"], results["torch"]
+    pair.assert_close(ours[0], theirs[0])
+    pair.assert_close(ours[1], theirs[1])
+    assert ours[2:] == theirs[2:]
+
+
+def test_custom_function_with_two_tensor_inputs_and_needs_input_grad(torch, pair):
+    def make(lib):
+        class MulAdd(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b, c):
+                ctx.save_for_backward(a, b)
+                return a * b + c
+
+            @staticmethod
+            def backward(ctx, grad):
+                a, b = ctx.saved_tensors
+                needs.append(tuple(ctx.needs_input_grad))
+                return (grad * b if ctx.needs_input_grad[0] else None,
+                        grad * a if ctx.needs_input_grad[1] else None,
+                        grad if ctx.needs_input_grad[2] else None)
+        needs = []
+        return MulAdd, needs
+
+    results = {}
+    for lib in (minigrad, torch):
+        MulAdd, needs = make(lib)
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = lib.tensor([3.0, 4.0])
+        c = lib.tensor([0.5, 0.5], requires_grad=True)
+        out = MulAdd.apply(a, b, c)
+        edges = [(None if n is None else node_name(n), nr) for n, nr in out.grad_fn.next_functions]
+        out.sum().backward()
+        results[lib.__name__] = (a.grad, c.grad, needs, edges)
+    ours, theirs = results["minigrad"], results["torch"]
+    pair.assert_close(ours[0], theirs[0])
+    pair.assert_close(ours[1], theirs[1])
+    assert ours[2:] == theirs[2:]
+
+
+# --------------------------------------------------------------------------------------
+# autograd.functional against torch.autograd.functional
+# --------------------------------------------------------------------------------------
+
+def _f_scalar(lib):
+    return lambda x: (x ** 3).sum() + (x[0] * x[1]).sin()
+
+
+def _f_vector(lib):
+    return lambda x: lib.stack([x[0] * x[1], x.exp().sum(), x[1] ** 2])
+
+
+def _f_two_inputs(lib):
+    return lambda x, y: (x * y.sum() + x.exp(),)
+
+
+FUNCTIONAL_CASES = [
+    ("jacobian", lambda lib, x: lib.autograd.functional.jacobian(_f_vector(lib), x)),
+    ("jacobian_tuple", lambda lib, x: lib.autograd.functional.jacobian(
+        _f_two_inputs(lib), (x, x[:2] * 1))),
+    ("hessian", lambda lib, x: lib.autograd.functional.hessian(_f_scalar(lib), x)),
+    ("vjp", lambda lib, x: lib.autograd.functional.vjp(
+        _f_vector(lib), x, lib.tensor([1.0, -1.0, 2.0], dtype=x.dtype))),
+    ("jvp", lambda lib, x: lib.autograd.functional.jvp(
+        _f_vector(lib), x, lib.tensor([0.5, 1.0, -1.0], dtype=x.dtype))),
+    ("hvp", lambda lib, x: lib.autograd.functional.hvp(
+        _f_scalar(lib), x, lib.tensor([0.5, 1.0, -1.0], dtype=x.dtype))),
+    ("vhp", lambda lib, x: lib.autograd.functional.vhp(
+        _f_scalar(lib), x, lib.tensor([0.5, 1.0, -1.0], dtype=x.dtype))),
+    ("vjp_scalar", lambda lib, x: lib.autograd.functional.vjp(_f_scalar(lib), x)),
+]
+
+
+def _flatten(value):
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in _flatten(item)]
+    return [value]
+
+
+@pytest.mark.parametrize("name, call", FUNCTIONAL_CASES, ids=[c[0] for c in FUNCTIONAL_CASES])
+def test_autograd_functional_like_torch(torch, pair, name, call):
+    data = np.array([0.3, -1.2, 0.8])
+    ours = call(minigrad, minigrad.tensor(data))
+    theirs = call(torch, torch.tensor(data))
+    assert type(ours).__name__ == type(theirs).__name__
+    flat_ours, flat_theirs = _flatten(ours), _flatten(theirs)
+    assert len(flat_ours) == len(flat_theirs)
+    for mine, reference in zip(flat_ours, flat_theirs):
+        pair.assert_close(mine, reference)
+        assert mine.requires_grad == reference.requires_grad
+
+
+# --------------------------------------------------------------------------------------
+# max/min with a dim, and other named results
+# --------------------------------------------------------------------------------------
+
+def test_max_min_with_dim_return_named_tuples(torch, pair):
+    data = np.array([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]])
+    for method in ("max", "min"):
+        ours = getattr(minigrad.tensor(data, requires_grad=True), method)(1)
+        theirs = getattr(torch.tensor(data, requires_grad=True), method)(1)
+        assert type(ours).__name__ == type(theirs).__name__ == method
+        pair.assert_close(ours.values, theirs.values)
+        pair.assert_close(ours.indices, theirs.indices)
+        values, indices = ours
+        assert values is ours[0] and indices is ours[1]
+        assert node_name(ours.values.grad_fn) == node_name(theirs.values.grad_fn)
+        assert ours.indices.requires_grad is False
+        printed = re.sub(r"torch\.", "minigrad.", repr(theirs))
+        assert repr(ours) == printed
+
+
+def test_max_of_all_elements_shares_gradient_among_ties_like_torch(torch, pair):
+    data = np.array([[3.0, 1.0, 3.0], [0.0, 3.0, 2.0]])
+    grads = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(data, requires_grad=True)
+        x.max().backward()
+        y = lib.tensor(data, requires_grad=True)
+        y.max(dim=1).values.sum().backward()
+        z = lib.tensor(data, requires_grad=True)
+        z.amax(dim=1).sum().backward()
+        grads.append((x.grad, y.grad, z.grad))
+    for mine, reference in zip(*grads):
+        pair.assert_close(mine, reference)
