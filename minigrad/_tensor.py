@@ -322,10 +322,18 @@ class Tensor:
         return array if dtype is None else array.astype(dtype)
 
     def __float__(self):
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def _python_scalar(self):
+        # float(t) and int(t) raise ValueError in PyTorch (t.item() raises RuntimeError)
+        if self._array.size != 1:
+            raise ValueError(
+                "only one element tensors can be converted to Python scalars (this tensor has "
+                f"{self._array.size} elements; index it or reduce it first, e.g. .sum())")
+        return self._array.reshape(()).item()
 
     def __index__(self):
         if self._array.dtype.kind not in "iub" or self._array.size != 1:
@@ -438,6 +446,13 @@ class Tensor:
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
                 "x.detach() / x.clone() instead."
+            )
+        base = self._base
+        if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation. Change the leaf itself inside `with minigrad.no_grad():`, or work on "
+                "a .clone() of the view."
             )
 
     def _write_inplace(self, result):
