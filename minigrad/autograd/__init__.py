@@ -76,7 +76,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         return
     inputs = _as_tuple(inputs)
     if not inputs:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
     captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
     previous = grad_mode._State.enabled
