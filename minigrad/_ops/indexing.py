@@ -60,8 +60,8 @@ def _basic_getitem(input, items):
         items = items[:at] + (slice(None),) * (input.ndim - used) + items[at + 1:]
     if sum(1 for i in items if i is not None) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
-    out, dim = input, 0
-    for item in items:
+    out, dim = input, 0        # dim: where the next item applies in ``out``
+    for position, item in enumerate(items):
         if item is None:
             out = out.unsqueeze(dim)
             dim += 1
@@ -72,7 +72,9 @@ def _basic_getitem(input, items):
         else:
             size = out.shape[dim]
             if not -size <= item < size:
-                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
+                # PyTorch's message counts the position among all index items (None too)
+                raise IndexError(
+                    f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)
     if out is input:           # x[:] still makes a new (view) tensor
         out = _slice(input, 0, slice(None)) if input.ndim else _slice_0d(input)
