@@ -1,0 +1,127 @@
+"""Showing the results: the printed table, results.json, and the bar chart."""
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+from . import PINNED_TOO_LATE, THREADS
+from .timing import ROOT
+
+
+def machine_description():
+    """What a reader needs to judge the numbers: versions, CPU, threads, load."""
+    import numpy
+    description = {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "platform": platform.platform(),
+        "cpu": _cpu_name(),
+        "cpu_count": os.cpu_count(),
+        "threads": THREADS,
+        "threads_pinned_too_late_for": PINNED_TOO_LATE,
+        "gc_enabled": __import__("gc").isenabled(),
+        "recursion_limit": sys.getrecursionlimit(),
+        "load_average_at_start": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "minigrad_commit": _git_commit(),
+    }
+    try:
+        import torch
+        description["torch"] = torch.__version__
+    except ImportError:
+        description["torch"] = None
+    return description
+
+
+def _cpu_name():
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def _git_commit():
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "minigrad"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (commit + " + uncommitted changes in minigrad/") if dirty else commit or None
+
+
+def print_table(results, stream=sys.stdout):
+    """One block per workload: a row per implementation, then the target."""
+    width = 22
+    for key, section in results["workloads"].items():
+        print(f"\n{key}: {section['title']} [{section['wall_seconds']:.0f} s]", file=stream)
+        for name, measured, ratio_text in section["rows"]:
+            print(f"  {name:<{width}} {measured:<46} {ratio_text}", file=stream)
+        target = section.get("target")
+        if target and target["value"] is not None:
+            verdict = "met" if target["met"] else "NOT met"
+            print(f"  {'target':<{width}} {target['ratio']} = {target['value']:.2f}, "
+                  f"must be <= {target['limit']:.2f}: {verdict}", file=stream)
+        for note in section.get("notes", []):
+            print(f"  note: {note}", file=stream)
+
+
+def write_json(results, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as out:
+        json.dump(results, out, indent=1, sort_keys=False, default=_plain)
+        out.write("\n")
+
+
+def _plain(value):
+    """numpy numbers and tuples that json does not know by itself."""
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)
+
+
+def draw_chart(results, path):
+    """One panel per workload: each library's ratio as a bar, the target as a dashed line."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [(key, section) for key, section in results["workloads"].items()
+              if section.get("chart") and section["chart"]["bars"]]
+    if not panels:
+        return False
+    figure, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.2), squeeze=False)
+    for axis, (key, section) in zip(axes[0], panels):
+        chart = section["chart"]
+        bars = {label: value for label, value in chart["bars"].items() if value is not None}
+        labels = list(bars)
+        values = [bars[label] for label in labels]
+        colours = ["#1f77b4" if label.startswith("minigrad") else
+                   "#ff7f0e" if label.startswith("torch") else "#9e9e9e" for label in labels]
+        axis.bar(range(len(values)), values, color=colours)
+        axis.set_xticks(range(len(values)))
+        axis.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
+        axis.axhline(chart["target"], color="#d62728", linestyle="--", linewidth=1.2,
+                     label=f"target {chart['target']:g}")
+        if values and max(values + [chart["target"]]) / max(min(values), 1e-9) > 20:
+            axis.set_yscale("log")
+        for x, value in enumerate(values):
+            axis.annotate(f"{value:.2f}", (x, value), ha="center", va="bottom", fontsize=7)
+        axis.set_title(f"{key}", fontsize=10)
+        axis.set_ylabel(chart["ylabel"], fontsize=8)
+        axis.legend(fontsize=7, loc="upper left")
+    meta = results["meta"]
+    figure.suptitle(f"minigrad benchmarks ({meta['cpu']}, {meta['threads']} thread, "
+                    f"{'quick smoke run' if meta['quick'] else meta['date']})", fontsize=10)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return True

@@ -1,0 +1,310 @@
+"""The workloads W1-W4 and the course row: run them, and say what the numbers mean.
+
+Each ``run_*`` function returns one section of results.json::
+
+    {"title": ..., "results": {...raw medians...}, "ratios": {...},
+     "target": {"ratio": name, "limit": x, "value": y, "met": bool} or None,
+     "rows": [[implementation, what was measured, ratio text], ...],   # the printed table
+     "chart": {"bars": {label: ratio}, "target": x, "ylabel": ...},    # the figure
+     "notes": [...]}
+"""
+import sys
+import time
+
+from . import graphs, mlp
+from .timing import ROOT, import_torch, optional_libraries, run_in_subprocess, side_by_side
+
+# How much work each mode does. --quick keeps every code path but shrinks
+# sizes and repeats so that a smoke test finishes in seconds; its numbers
+# are not meant to be read.
+FULL = {
+    "w1_repeats": 100, "w2_ops": 1000, "w2_repeats": 30,
+    "w3_sizes": (10_000, 100_000), "w3_repeats": 3, "w4_products": 10_000, "w4_repeats": 10,
+    "draw_repeats": 20, "notebooks": None, "subprocess_torch": True,
+}
+QUICK = {
+    "w1_repeats": 3, "w2_ops": 1000, "w2_repeats": 2,
+    "w3_sizes": (1_000, 10_000), "w3_repeats": 1, "w4_products": 1_000, "w4_repeats": 1,
+    "draw_repeats": 1, "notebooks": 1, "subprocess_torch": False,
+}
+
+W1_TARGET = 1.10      # minigrad / numpy
+W2_TARGET = 1.0       # minigrad / torch
+W3_TARGET = 11.0      # time(100k) / time(10k): 10 would be perfectly linear
+W4_TARGET = 1.0       # minigrad / torch
+
+
+def ratio(numerator, denominator):
+    if numerator is None or denominator is None or not denominator:
+        return None
+    return numerator / denominator
+
+
+def fmt_ratio(value, against):
+    return f"{value:.2f}x {against}" if value is not None else ""
+
+
+def target_entry(name, limit, value):
+    return {"ratio": name, "limit": limit, "value": value,
+            "met": None if value is None else bool(value <= limit)}
+
+
+def total_seconds(result, phases=("forward", "backward")):
+    if "error" in result:
+        return None
+    return sum(result[phase] for phase in phases)
+
+
+def libraries(with_optional):
+    """minigrad, then PyTorch if installed, then the optional libraries that import."""
+    import minigrad
+    found = {"minigrad": minigrad}
+    torch = import_torch()
+    if torch is not None:
+        found["torch"] = torch
+    found.update(optional_libraries(with_optional))
+    return found
+
+
+# --- W1 -----------------------------------------------------------------------------------
+
+def run_w1(config, with_optional):
+    one_thread = mlp.measure(config["w1_repeats"], with_optional=with_optional)
+    notes = []
+    if not one_thread["check"]["agree"]:
+        notes.append("WARNING: the implementations disagree on the loss or the update: "
+                     f"{one_thread['check']['losses']}")
+    arguments = ["--repeats", config["w1_repeats"]]
+    if not config["subprocess_torch"]:
+        arguments.append("--no-torch")
+    two_threads = run_in_subprocess("mlp", arguments, threads=2)
+
+    section = {"title": "W1 MLP training step (784-256-10, batch 128, float32)",
+               "unit": "ms per step", "results": {}, "ratios": {}, "rows": [], "notes": notes,
+               "check": one_thread["check"]}
+    for label, outcome in (("1 thread", one_thread), ("2 threads", two_threads)):
+        results = outcome["results"]
+        section["results"][label] = results
+        floor = results["numpy"].get("step")
+        for name, result in results.items():
+            if "error" in result:
+                section["rows"].append([f"{name} ({label})", result["error"], ""])
+                continue
+            value = ratio(result["step"], floor)
+            if name != "numpy":
+                section["ratios"][f"{name}/numpy ({label})"] = value
+            section["rows"].append([f"{name} ({label})", f"{result['step'] * 1e3:8.3f} ms/step",
+                                    fmt_ratio(value, "numpy")])
+    main_ratio = section["ratios"].get("minigrad/numpy (1 thread)")
+    section["target"] = target_entry("minigrad/numpy (1 thread)", W1_TARGET, main_ratio)
+    section["chart"] = {"bars": {k.replace("/numpy", ""): v for k, v in section["ratios"].items()},
+                        "target": W1_TARGET, "ylabel": "time / hand-written numpy"}
+    return section
+
+
+# --- W2 -----------------------------------------------------------------------------------
+
+def run_w2(config, with_optional):
+    n_ops = config["w2_ops"]
+    found = libraries(with_optional)
+    results = side_by_side({name: graphs.chain_run(name, module, n_ops)
+                            for name, module in found.items()}, config["w2_repeats"], warmup=2)
+    section = {"title": f"W2 chain of {n_ops:,} tiny ops (one-element float32), then backward",
+               "unit": "microseconds per op", "results": results, "ratios": {}, "rows": [],
+               "notes": []}
+    reference = results.get("torch", {})
+    for name, result in results.items():
+        if "error" in result:
+            section["rows"].append([name, result["error"], ""])
+            continue
+        per_op = {phase: result[phase] / n_ops * 1e6 for phase in ("forward", "backward")}
+        per_op["total"] = per_op["forward"] + per_op["backward"]
+        result["us_per_op"] = per_op
+        value = ratio(total_seconds(result), total_seconds(reference) if reference else None)
+        if name != "torch" and value is not None:
+            section["ratios"][f"{name}/torch"] = value
+            for phase in ("forward", "backward"):
+                section["ratios"][f"{name}/torch {phase}"] = ratio(result[phase], reference[phase])
+        section["rows"].append([
+            name, f"fwd {per_op['forward']:6.2f} + bwd {per_op['backward']:6.2f} = "
+                  f"{per_op['total']:6.2f} us/op", fmt_ratio(value, "torch")])
+    section["target"] = target_entry("minigrad/torch", W2_TARGET,
+                                     section["ratios"].get("minigrad/torch"))
+    section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()
+                                 if k.startswith("minigrad") or " " not in k},
+                        "target": W2_TARGET, "ylabel": "time / PyTorch"}
+    return section
+
+
+# --- W3 -----------------------------------------------------------------------------------
+
+def run_w3(config, with_optional):
+    small, large = config["w3_sizes"]
+    found = libraries(with_optional)
+    main = {name: module for name, module in found.items() if name in ("minigrad", "torch")}
+    optional = {name: module for name, module in found.items() if name not in main}
+    limit = sys.getrecursionlimit()
+    results = {}
+    for n_ops in (small, large):
+        measured = side_by_side({name: graphs.chain_run(name, module, n_ops)
+                                 for name, module in main.items()}, config["w3_repeats"])
+        # The optional libraries are slower; one run each keeps the benchmark short.
+        measured.update(side_by_side({name: graphs.chain_run(name, module, n_ops)
+                                      for name, module in optional.items()}, 1, warmup=0))
+        results[n_ops] = measured
+    memory = {}
+    memory_libraries = ["minigrad"] + (["torch"] if "torch" in main and config["subprocess_torch"]
+                                       else [])
+    for name in memory_libraries:
+        memory[name] = {n_ops: run_in_subprocess("graphs", ["memory", name, n_ops])
+                        ["peak_growth_bytes"] for n_ops in (small, large)}
+
+    section = {"title": f"W3 deep chain: {small:,} and {large:,} ops, default recursion limit "
+                        f"({limit})",
+               "unit": "seconds (forward + backward + freeing the graph)",
+               "results": {name: {str(n): results[n][name] for n in results}
+                           for name in found},
+               "memory_peak_growth_bytes": {name: {str(n): v for n, v in sizes.items()}
+                                            for name, sizes in memory.items()},
+               "ratios": {}, "rows": [], "notes": []}
+    phases = ("forward", "backward", "free")
+    for name in found:
+        times = {n: total_seconds(results[n][name], phases) for n in (small, large)}
+        errors = [results[n][name]["error"] for n in (small, large) if "error" in results[n][name]]
+        if errors:
+            section["rows"].append([name, errors[0], ""])
+            continue
+        growth = ratio(times[large], times[small])
+        section["ratios"][f"{name} {large // 1000}k/{small // 1000}k"] = growth
+        section["rows"].append([name, f"{times[small]:8.3f} s / {times[large]:8.3f} s "
+                                      f"({times[large] / large * 1e6:5.2f} us/op)",
+                                f"{growth:.2f}x ({large // 1000}k vs {small // 1000}k)"])
+        if name in memory:
+            mib = {n: memory[name][n] / 2**20 for n in (small, large)}
+            section["rows"].append([f"{name} peak memory", f"+{mib[small]:.1f} MiB / "
+                                    f"+{mib[large]:.1f} MiB ({memory[name][large] / large:.0f} "
+                                    "bytes/op)", ""])
+    if not config["subprocess_torch"]:
+        section["notes"].append("--quick: PyTorch's memory is not measured")
+    key = f"minigrad {large // 1000}k/{small // 1000}k"
+    section["target"] = target_entry(key, W3_TARGET, section["ratios"].get(key))
+    section["chart"] = {"bars": {k.split(" ")[0]: v for k, v in section["ratios"].items()},
+                        "target": W3_TARGET,
+                        "ylabel": f"time({large // 1000}k) / time({small // 1000}k)"}
+    return section
+
+
+# --- W4 -----------------------------------------------------------------------------------
+
+def run_w4(config, with_optional):
+    n_products = config["w4_products"]
+    n_nodes = 2 * n_products - 1          # n products and n - 1 additions
+    found = libraries(with_optional)
+    notes = []
+    if "autograd" in found:
+        # Differentiating with respect to a list of leaves: each leaves[i] is a traced
+        # op whose vjp builds a whole list of zeros, so backward is quadratic
+        # (14 s for 1,000 products when this was written).
+        del found["autograd"]
+        notes.append("HIPS autograd skipped: its gradient with respect to a list of n leaves "
+                     "costs O(n^2)")
+    results = side_by_side({name: graphs.wide_run(name, module, n_products)
+                            for name, module in found.items()}, config["w4_repeats"])
+    section = {"title": f"W4 wide graph: {n_products:,} products of leaves summed in pairs "
+                        f"({n_nodes:,} nodes), then backward",
+               "unit": "microseconds per node", "results": results, "ratios": {}, "rows": [],
+               "notes": notes}
+    reference = results.get("torch", {})
+    for name, result in results.items():
+        if "error" in result:
+            section["rows"].append([name, result["error"], ""])
+            continue
+        per_node = {phase: result[phase] / n_nodes * 1e6 for phase in ("forward", "backward")}
+        per_node["total"] = per_node["forward"] + per_node["backward"]
+        result["us_per_node"] = per_node
+        value = ratio(total_seconds(result), total_seconds(reference) if reference else None)
+        if name != "torch" and value is not None:
+            section["ratios"][f"{name}/torch"] = value
+        section["rows"].append([
+            name, f"fwd {per_node['forward']:6.2f} + bwd {per_node['backward']:6.2f} = "
+                  f"{per_node['total']:6.2f} us/node", fmt_ratio(value, "torch")])
+    section["target"] = target_entry("minigrad/torch", W4_TARGET,
+                                     section["ratios"].get("minigrad/torch"))
+    section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()},
+                        "target": W4_TARGET, "ylabel": "time / PyTorch"}
+    return section
+
+
+# --- the course ---------------------------------------------------------------------------
+
+def execute_notebooks(limit=None):
+    """Seconds to run each lesson on a fresh kernel (nothing is written back to the files)."""
+    import nbformat
+    from nbclient import NotebookClient
+    folder = ROOT / "notebooks"
+    paths = sorted(folder.glob("*.ipynb"))[:limit]
+    seconds = {}
+    for path in paths:
+        notebook = nbformat.read(path, as_version=4)
+        client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(folder)}})
+        started = time.perf_counter()
+        try:
+            client.execute()
+        except Exception as error:  # noqa: BLE001 - a failing lesson is a note, not a crash
+            seconds[path.name] = f"{type(error).__name__}: {str(error).splitlines()[0][:150]}"
+            continue
+        seconds[path.name] = time.perf_counter() - started
+    return seconds
+
+
+def time_drawing(repeats):
+    """Median seconds of ``minigrad.viz.draw(loss)`` plus its DOT source, for one W1 step's loss."""
+    import statistics
+
+    import minigrad
+    try:
+        from minigrad.viz import draw
+    except ImportError as error:
+        return None, f"minigrad.viz cannot be imported ({error})"
+    x, y, params = mlp.tensors_for(minigrad, mlp.make_data())
+    w1, b1, w2, b2 = params
+    loss = minigrad.nn.functional.cross_entropy((x @ w1 + b1).relu() @ w2 + b2, y)
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        source = draw(loss).source
+        samples.append(time.perf_counter() - started)
+    return {"seconds": statistics.median(samples), "dot_lines": source.count("\n")}, None
+
+
+def run_course(config, with_optional):
+    section = {"title": "Course: run every notebook; draw one W1 step's graph",
+               "unit": "seconds", "results": {}, "ratios": {}, "rows": [], "notes": [],
+               "target": None, "chart": None}
+    if not sorted((ROOT / "notebooks").glob("*.ipynb")):
+        section["notes"].append("notebooks: skipped, there is no notebooks/*.ipynb yet")
+    else:
+        seconds = execute_notebooks(config["notebooks"])
+        section["results"]["notebooks"] = seconds
+        failed = {name: s for name, s in seconds.items() if isinstance(s, str)}
+        total = sum(s for s in seconds.values() if not isinstance(s, str))
+        section["results"]["notebooks_total_seconds"] = total
+        text = f"{total:7.1f} s for {len(seconds) - len(failed)} notebooks"
+        if config["notebooks"]:
+            text += f" (--quick: the first {config['notebooks']} only)"
+        section["rows"].append(["notebooks", text, ""])
+        for name, message in failed.items():
+            section["notes"].append(f"notebook {name} failed: {message}")
+    drawing, problem = time_drawing(config["draw_repeats"])
+    if problem:
+        section["notes"].append(f"graph drawing: skipped, {problem}")
+    else:
+        section["results"]["draw"] = drawing
+        section["rows"].append(["viz.draw(loss).source",
+                                f"{drawing['seconds'] * 1e3:7.2f} ms ({drawing['dot_lines']} "
+                                "lines of DOT)", ""])
+    return section
+
+
+WORKLOADS = {"W1": run_w1, "W2": run_w2, "W3": run_w3, "W4": run_w4, "course": run_course}
