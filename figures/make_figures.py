@@ -57,8 +57,9 @@ def write_frame_grid(trace, name, columns=3):
     cell_height = max(h for _, h in sizes)
     rows = (len(svgs) + columns - 1) // columns
     width, height = cell_width * columns, cell_height * rows
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-             f'width="{width:.0f}pt" height="{height:.0f}pt" viewBox="0 0 {width:.2f} {height:.2f}">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" '
+             f'xmlns:xlink="http://www.w3.org/1999/xlink" width="{width:.0f}pt" '
+             f'height="{height:.0f}pt" viewBox="0 0 {width:.2f} {height:.2f}">',
              f'<rect width="{width:.2f}" height="{height:.2f}" fill="white"/>']
     for i, svg in enumerate(svgs):
         x, y = (i % columns) * cell_width, (i // columns) * cell_height

@@ -153,7 +153,7 @@ def test_named_intermediate_is_drawn_beside_its_grad_fn():
     source = draw(t["loss"], names=t).source
     nodes, edges = parse_dot(source)
     z, add = node_id(nodes, "z"), node_id(nodes, "AddBackward0")
-    assert (add, z) in [(a, b) for a, b, _ in edges]
+    assert (z, add) in [(a, b) for a, b, _ in edges]
     assert re.search(r"\{\s*rank=same\s*" + add + r"\s*" + z + r"\s*\}", source)
 
 

@@ -214,11 +214,13 @@ def backward_scene(tensors, options, ids, upward=False):
     for tensor in _intermediates(walk, options, outputs):
         box = scene.item("tensor", _tensor_label(tensor, options), tensor=tensor,
                          fillcolor=_labels.TENSOR)
-        scene.arrow(node_ids[tensor.grad_fn], box, style="dotted", arrowhead="none")
+        scene.arrow(box, node_ids[tensor.grad_fn], style="dotted", arrowhead="none")
         scene.same_rank.append([node_ids[tensor.grad_fn], box])
         drawn[tensor] = box
 
-    related = {}                    # id of a version counter -> (box to hang from, how)
+    # Tensors that share memory share a version counter: a named tensor without
+    # gradient whose counter is one of these is related to the graph.
+    related = {}                    # id(version counter) -> (box to hang from, how, edge)
     for tensor, box in drawn.items():
         related.setdefault(id(tensor._version_counter), (box, "detach()", None))
     _relate_saved(walk, node_ids, drawn, related)
@@ -300,7 +302,7 @@ def _relate_saved(walk, node_ids, drawn, related):
 
 def _draw_cut_off(scene, options, drawn, related):
     """Named tensors without gradient that share memory with the graph: dashed, cut off."""
-    for name, tensor in options.names.named:
+    for _, tensor in options.names.named:
         if tensor in drawn or tensor.requires_grad:
             continue
         relation = related.get(id(tensor._version_counter))
@@ -313,8 +315,9 @@ def _draw_cut_off(scene, options, drawn, related):
             scene.arrow(anchor, box, style="dashed", arrowhead="tee", label="detach()")
         else:
             # where it belongs among the node's next_functions: left to right
-            scene.arrow(anchor, box, edge=edge, style="dashed", arrowhead="none", label="None")
-            scene.move_before_later_inputs(scene.arrows[-1])
+            arrow = scene.arrow(anchor, box, edge=edge, style="dashed", arrowhead="none",
+                                label="None")
+            scene.move_before_later_inputs(arrow)
         drawn[tensor] = box
 
 
@@ -338,9 +341,9 @@ def forward_scene(tensors, options, ids):
         else:
             op_ids[node] = scene.item("function", operation_name(node), node=node,
                                       shape="ellipse", fillcolor="white", ordering="in")
-    is_output = set(outputs).__contains__       # (tensors compare by identity in sets)
+    output_set = set(outputs)       # a set: tensors are found by identity, never compared
     for tensor in outputs + _intermediates(walk, options, outputs):
-        kind, colour = ("output", _labels.OUTPUT) if is_output(tensor) else ("tensor", "white")
+        kind, colour = ("output", _labels.OUTPUT) if tensor in output_set else ("tensor", "white")
         box = drawn[tensor] = scene.item(kind, _tensor_label(tensor, options), tensor=tensor,
                                          fillcolor=colour)
         through[(tensor.grad_fn, tensor._output_nr)] = box
@@ -349,19 +352,19 @@ def forward_scene(tensors, options, ids):
     more = _more_note(scene, walk, options)
     inputs = {}                     # tensor -> box, for inputs that need no gradient
     for node, input_index, next_node, output_nr in walk.edges:
-        consumer = op_ids[node]
+        consumer, edge = op_ids[node], ("next", node, input_index)
         if next_node is None:
             box = _forward_input(scene, node, input_index, options, inputs)
-            scene.arrow(box, consumer, style="dashed", edge=("next", node, input_index))
+            scene.arrow(box, consumer, style="dashed", edge=edge)
         elif not walk.is_drawn(next_node):
             scene.arrow(more, consumer, style="dashed")
         elif (next_node, output_nr) in through:
-            scene.arrow(through[(next_node, output_nr)], consumer, edge=("next", node, input_index))
+            scene.arrow(through[(next_node, output_nr)], consumer, edge=edge)
         elif isinstance(next_node, AccumulateGrad):
-            scene.arrow(op_ids[next_node], consumer, edge=("next", node, input_index))
-        else:
+            scene.arrow(op_ids[next_node], consumer, edge=edge)
+        else:               # an unnamed intermediate result: the arrow says its shape
             shape = _labels.shape_text(output_shape(next_node, output_nr))
-            scene.arrow(op_ids[next_node], consumer, edge=("next", node, input_index), label=shape)
+            scene.arrow(op_ids[next_node], consumer, edge=edge, label=shape)
     _draw_without_graph(scene, tensors, options, drawn)
     return scene
 
@@ -375,7 +378,7 @@ def _forward_input(scene, node, input_index, options, inputs):
     if not hasattr(value, "_array"):
         return scene.item("input", _labels.html_label(repr(value)), shape="plaintext", style="")
     # prefer the tensor the learner named: x rather than the view matmul made of it
-    for name, tensor in options.names.named:
+    for _, tensor in options.names.named:
         if tensor._version_counter is value._version_counter and not tensor.requires_grad:
             value = tensor
             break

@@ -58,7 +58,7 @@ class BackwardStep:
     grad_after: object = None
 
     def describe(self):
-        """One line saying what happened, e.g. 'AddBackward0 received [1.] and passed ...'."""
+        """One line saying what happened, e.g. 'AddBackward0 receives 1.; ... gets 1.'."""
         received = ", ".join(_inline(g) for g in self.grad_outputs)
         if self.tensor is not None:
             name = self.tensor_name or f"leaf {_labels.shape_text(self.tensor.shape)}"
@@ -89,7 +89,8 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
     The leaves' ``.grad`` is filled in exactly as by ``loss.backward()``.
     """
     check_tensors((loss,), "trace_backward")
-    options = _options(names, False, True, False, False, 300)
+    options = _options(names, show_values=False, show_grad=True, show_saved=False,
+                       show_flags=False, max_nodes=300)
     scene = backward_scene([loss], options, Ids())
     grads_before = {item["tensor"]: _copy(item["tensor"]._grad) for item in scene.items
                     if item["kind"] == "leaf"}
@@ -114,13 +115,14 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
             entry.grad_after = _copy(node.variable._grad)
         steps.append(entry)
 
-    start = gradient
     with engine.observe(record):
         loss.backward(gradient, retain_graph=retain_graph)
-    if start is None:                   # a scalar loss starts from d(loss)/d(loss) = 1
+    if gradient is None:                # a scalar loss starts from d(loss)/d(loss) = 1
         start = _wrap(np.ones(loss._array.shape, dtype=loss._array.dtype))
-    elif not isinstance(start, Tensor):
-        start = _wrap(np.asarray(start, dtype=loss._array.dtype))
+    elif isinstance(gradient, Tensor):
+        start = _copy(gradient)
+    else:
+        start = _wrap(np.asarray(gradient, dtype=loss._array.dtype))
     return BackwardTrace(loss, scene, steps, options.names, start)
 
 
@@ -262,7 +264,7 @@ def _stepper_html(widget_id, svgs, captions):
 #{widget_id} .mg-controls {{display: none; align-items: center; gap: 8px; margin: 4px 0;}}
 #{widget_id} .mg-controls input {{width: 220px;}}
 </style>
-<div class="mg-controls">
+<div class="mg-controls" style="display: none">
 <button type="button" data-move="-1">&#9664; Prev</button>
 <input type="range" min="0" max="{last}" value="0" aria-label="step">
 <button type="button" data-move="1">Next &#9654;</button>

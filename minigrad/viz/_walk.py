@@ -48,7 +48,10 @@ class GraphWalk:
                     skipped.add(next_node)      # still walked, only to count it
                 queue.append(next_node)
         self.not_drawn = len(skipped)
-        self.is_drawn = drawn.__contains__
+        self._drawn = drawn
+
+    def is_drawn(self, node):
+        return node in self._drawn
 
     def leaves(self):
         """The leaf tensors of the drawn AccumulateGrad nodes, in drawing order."""
@@ -91,7 +94,8 @@ class TensorNames:
 def check_tensors(values, function_name):
     """Raise a clear TypeError unless every value is a minigrad Tensor."""
     if not values:
-        raise TypeError(f"{function_name}() needs at least one tensor to draw, e.g. {function_name}(loss)")
+        raise TypeError(
+            f"{function_name}() needs at least one tensor to draw, e.g. {function_name}(loss)")
     for value in values:
         if not isinstance(value, Tensor):
             raise TypeError(
