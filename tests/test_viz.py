@@ -362,6 +362,58 @@ def test_beyond_max_nodes_a_note_says_how_many_were_left_out():
     assert "... 4991 more nodes not drawn (max_nodes=10)" in titles(forward_nodes)
 
 
+def test_nodes_with_several_outputs_label_which_output_an_edge_leaves_from():
+    a = torch.ones(3, 2, requires_grad=True)
+    first, second, third = a.unbind(0)
+    nodes, edges = parse_dot(draw(first.sum() + 3 * third.sum()).source)
+    unbind = node_id(nodes, "UnbindBackward0")
+    labels = sorted(re.search(r'label="([^"]*)"', attributes).group(1)
+                    for _, head, attributes in edges if head == unbind)
+    assert labels == ["output 0", "output 2"]
+
+
+def make_graphs():
+    """A few graphs with unusual shapes, to check every view copes with them."""
+    a = torch.randn(3, 4, requires_grad=True)
+
+    class Pair(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, first, second):
+            return first * 2 + second * 3
+
+    x = torch.tensor(2., requires_grad=True)
+    (slope,) = torch.autograd.grad(x ** 3, x, create_graph=True)
+    in_place = a * 1
+    in_place.mul_(2)
+    return {
+        "split and cat": torch.cat([t * 2 for t in a.split(2, dim=1)], dim=1).sum(),
+        "in place": in_place.sum(),
+        "indexing": (a[0, 1:] ** 2).sum(),
+        "cross entropy": torch.nn.functional.cross_entropy(a, torch.tensor([0, 1, 2])),
+        "where": torch.where(a > 0, a, a * 0.1).sum(),
+        "custom function, two outputs": sum(t.sum() for t in Pair.apply(a)),
+        "gradient of a gradient": slope,
+        "integers": torch.arange(5),
+    }
+
+
+@pytest.mark.parametrize("name", list(make_graphs()))
+def test_every_view_copes_with_unusual_graphs(name):
+    out = make_graphs()[name]
+    for options in [{}, dict(show_saved=True, show_values=True, show_flags=True, legend=True),
+                    dict(direction="forward", show_values=True)]:
+        assert draw(out, **options).source.startswith("digraph minigrad {")
+    assert "cluster_backward" in draw_both(out).source
+    if out.requires_grad:
+        trace = trace_backward(out)
+        assert len(trace) >= 2 and trace.text()
+        assert trace.frame(len(trace) - 1).source
+
+
 # --- the forward view -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("node_name, operation", [
