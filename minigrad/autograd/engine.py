@@ -136,27 +136,39 @@ def _apply_pre_hooks(node, grads):
         hooks = node.variable._backward_hooks
         if hooks:
             for hook in list(hooks.values()):
-                new = hook(grads[0])
+                new = hook(_shared(grads[0]))
                 if new is not None:
-                    grads[0] = new
+                    grads[0] = _shared(new)
     if node._tensor_pre_hooks:
         for output_nr, hooks in node._tensor_pre_hooks.items():
             for hook in list(hooks.values()):
                 if grads[output_nr] is not None:
-                    new = hook(grads[output_nr])
+                    new = hook(_shared(grads[output_nr]))
                     if new is not None:
-                        grads[output_nr] = new
+                        grads[output_nr] = _shared(new)
     if node._retains_grad_hook:
         for output_nr, tensor_ref in node._retains_grad_hook.items():
             tensor = tensor_ref()
             if tensor is not None and grads[output_nr] is not None:
                 accumulate_grad(tensor, grads[output_nr])
+                _shared(grads[output_nr])        # it may now be that tensor's .grad
     if node._pre_hooks:
         for hook in list(node._pre_hooks.values()):
-            new = hook(tuple(grads))
+            new = hook(tuple(_shared(g) for g in grads))
             if new is not None:
-                grads[:] = list(new)
+                grads[:] = [_shared(g) for g in new]
     return grads
+
+
+def _shared(grad):
+    """Flag a gradient that user code (a hook, retain_grad, an observer) has seen.
+
+    The user may keep it, so a leaf must not adopt it as its ``.grad`` and later
+    add into it in place: accumulate_grad copies flagged gradients.
+    """
+    if grad is not None:
+        grad._shared_gradient = True
+    return grad
 
 
 def _mark_shared(grad_inputs):
@@ -172,9 +184,9 @@ def _mark_shared(grad_inputs):
 
 def _apply_post_hooks(node, grad_inputs, grads):
     for hook in list(node._post_hooks.values()):
-        new = hook(grad_inputs, tuple(grads))
+        new = hook(tuple(_shared(g) for g in grad_inputs), tuple(grads))
         if new is not None:
-            grad_inputs = tuple(new)
+            grad_inputs = tuple(_shared(g) for g in new)
     return grad_inputs
 
 
@@ -219,6 +231,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                 for output_nr, i in capture_at[node]:
                     captured[i] = grads[output_nr]
             if (needed is None or node in needed) and (grads[0] is not None or any(g is not None for g in grads)):
+                if _observers:                 # they will see (and may keep) these
+                    grads = [_shared(g) for g in grads]
                 grad_inputs = node.backward(*grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
@@ -229,6 +243,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                 if node._has_hooks and node._post_hooks:
                     grad_inputs = _apply_post_hooks(node, grad_inputs, grads)
                 if _observers:
+                    grad_inputs = tuple(_shared(g) for g in grad_inputs)
                     for observer in list(_observers):
                         observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
                 if not keep_graph:
