@@ -225,12 +225,14 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node)
-            if node._has_hooks:
+            # with autograd.grad / inputs=..., only nodes leading to an input run (and fire hooks)
+            runs = needed is None or node in needed
+            if node._has_hooks and (runs or node in capture_at):
                 grads = _apply_pre_hooks(node, grads)
             if capture is not None and node in capture_at:
                 for output_nr, i in capture_at[node]:
                     captured[i] = grads[output_nr]
-            if (needed is None or node in needed) and (grads[0] is not None or any(g is not None for g in grads)):
+            if runs and (grads[0] is not None or any(g is not None for g in grads)):
                 if _observers:                 # they will see (and may keep) these
                     grads = [_shared(g) for g in grads]
                 grad_inputs = node.backward(*grads)
