@@ -83,7 +83,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grad_mode._State.enabled = create_graph
     try:
         for tensor, g in zip(inputs, captured):
-            if g is not None:
+            # a non-leaf that called retain_grad() already got g from its retain_grad hook
+            if g is not None and not (tensor._grad_fn is not None and tensor._retains_grad):
                 graph.accumulate_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous
