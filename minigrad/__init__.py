@@ -21,6 +21,15 @@ Where things live (the same places as in PyTorch):
 """
 __version__ = "0.1.0"
 
+import warnings as _warnings
+
+# PyTorch computes with inf and nan silently (exp(1000) is inf, 0/0 is nan);
+# numpy would print a RuntimeWarning for each. Silence numpy's floating-point
+# warnings, but only those raised from inside minigrad's own code.
+_warnings.filterwarnings(
+    "ignore", category=RuntimeWarning, module=r"minigrad(\.|$)",
+    message=r"(overflow|divide by zero|invalid value|underflow) encountered")
+
 from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
@@ -31,7 +40,7 @@ from ._creation import (  # noqa: F401
     tensor, as_tensor, from_numpy, zeros, ones, empty, full, eye, arange, linspace, rand, randn,
     randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like,
 )
-from .random import manual_seed, seed, initial_seed  # noqa: F401
+from .random import manual_seed, seed, initial_seed, Generator  # noqa: F401
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
     relu, abs, clamp, square, reciprocal, sign, maximum, minimum, where,

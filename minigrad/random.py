@@ -9,17 +9,30 @@ import numpy as np
 _DEFAULT_SEED = 67280421310721
 
 
-class _Generator:
-    rng = np.random.default_rng(_DEFAULT_SEED)
-    seed = _DEFAULT_SEED
+class Generator:
+    """The random number generator (PyTorch's ``torch.Generator``), backed by numpy."""
+
+    def __init__(self, seed=_DEFAULT_SEED):
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed):
+        self.seed = int(seed)
+        self.rng = np.random.default_rng(self.seed & 0xFFFF_FFFF_FFFF_FFFF)
+        return self
+
+    def initial_seed(self):
+        return self.seed
+
+    def __repr__(self):
+        return f"<minigrad.Generator object at {hex(id(self))}>"
+
+
+_Generator = Generator()      # the default generator every random function uses
 
 
 def manual_seed(seed):
-    """Restart the random stream from ``seed``."""
-    seed = int(seed)
-    _Generator.rng = np.random.default_rng(seed & 0xFFFF_FFFF_FFFF_FFFF)
-    _Generator.seed = seed
-    return _Generator
+    """Restart the random stream from ``seed``; returns the default Generator (as PyTorch does)."""
+    return _Generator.manual_seed(seed)
 
 
 def seed():

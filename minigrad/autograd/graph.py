@@ -123,9 +123,15 @@ class Node:
         return self.next_functions[i][0] is not None
 
     def __call__(self, *grad_outputs):
-        """Run this node by hand: gradients of the outputs in, gradients of the inputs out."""
+        """Run this node by hand: gradients of the outputs in, gradients of the inputs out.
+
+        Like PyTorch: a tuple with one gradient per edge, or the gradient itself
+        when the node has a single edge.
+        """
         result = self.backward(*grad_outputs)
-        return result if isinstance(result, tuple) else (result,)
+        if isinstance(result, tuple) and len(result) == 1:
+            return result[0]
+        return result
 
     # --- hooks ------------------------------------------------------------------
     def register_hook(self, fn):

@@ -19,6 +19,15 @@ def _unanswered(answer):
     return answer is None or answer is Ellipsis
 
 
+def _is_tensor(value):
+    """A minigrad tensor, or a real PyTorch one (so the checks keep working after the switch)."""
+    return isinstance(value, Tensor) or type(value).__module__.startswith("torch")
+
+
+def _values(tensor):
+    return np.asarray(tensor.detach().numpy(), dtype=np.float64)
+
+
 def _say(mark, exercise, message):
     print(f"{mark} {exercise}: {message}")
 
@@ -42,13 +51,13 @@ def check_tensor(exercise, answer, expected, hint=None, atol=1e-5, rtol=1e-4, su
     """Is ``answer`` a tensor with ``expected``'s shape and (close) values?"""
     if _unanswered(answer):
         return waiting(exercise)
-    if not isinstance(answer, Tensor):
+    if not _is_tensor(answer):
         return wrong(exercise, f"expected a tensor, got {type(answer).__name__}.", hint)
-    if answer.shape != expected.shape:
+    if tuple(answer.shape) != tuple(expected.shape):
         return wrong(exercise, f"the shape should be {list(expected.shape)}, yours is "
                                f"{list(answer.shape)}.", hint)
-    got = answer.detach()._array.astype(np.float64)
-    want = expected.detach()._array.astype(np.float64)
+    got = _values(answer)
+    want = _values(expected)
     if not np.allclose(got, want, atol=atol, rtol=rtol):
         return wrong(exercise, f"the shape is right but the values are not:\n   yours:    "
                                f"{np.round(got, 4).tolist()}\n   expected: {np.round(want, 4).tolist()}", hint)
@@ -59,7 +68,7 @@ def check_number(exercise, answer, expected, hint=None, atol=1e-5, rtol=1e-4, su
     """Is ``answer`` (a number or one-element tensor) close to ``expected``?"""
     if _unanswered(answer):
         return waiting(exercise)
-    if isinstance(answer, Tensor):
+    if _is_tensor(answer):
         if answer.numel() != 1:
             return wrong(exercise, f"expected a single number, got a tensor of shape {list(answer.shape)}.", hint)
         answer = answer.item()
@@ -76,7 +85,7 @@ def check_equal(exercise, answer, expected, hint=None, success=None):
     """Is ``answer`` exactly ``expected`` (a bool, a string, a tuple of names, ...)?"""
     if _unanswered(answer):
         return waiting(exercise)
-    if isinstance(expected, bool) and isinstance(answer, Tensor) and answer.numel() == 1:
+    if isinstance(expected, bool) and _is_tensor(answer) and answer.numel() == 1:
         answer = bool(answer)
     if type(expected) is bool and type(answer) is not bool:
         return wrong(exercise, f"answer True or False (got {answer!r}).", hint)
