@@ -666,8 +666,21 @@ class Tensor:
 
     @property
     def T(self):
-        """All dimensions reversed (PermuteBackward0 in the graph)."""
-        return _ops_shape.permute(self, tuple(range(self._array.ndim - 1, -1, -1)))
+        """All dimensions reversed (PermuteBackward0 in the graph).
+
+        Like PyTorch, warn when this is not a matrix: x.T on other tensors is deprecated.
+        """
+        ndim = self._array.ndim
+        if ndim == 0:
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. It returns the tensor "
+                          "unchanged; leave it out.", UserWarning, stacklevel=2)
+        elif ndim != 2:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Use `x.mT` to "
+                "transpose the last two dimensions, or `x.permute(...)` to reorder them.",
+                UserWarning, stacklevel=2)
+        return _ops_shape.permute(self, tuple(range(ndim - 1, -1, -1)))
 
     @property
     def mT(self):
