@@ -141,7 +141,8 @@ def matmul(input, other):
         return mv(input, other)
     if da == 1 and db == 2:
         # PyTorch: treat the vector as a 1xN matrix, multiply, drop the extra dim again
-        return mm(input.unsqueeze(0), other).squeeze((0,))
+        from .shape import squeeze, SqueezeBackward4
+        return squeeze(mm(input.unsqueeze(0), other), 0, _node=SqueezeBackward4)
     if da == 2 and db == 2:
         return mm(input, other)
     if db == 2 and da > 2:

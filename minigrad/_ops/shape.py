@@ -168,17 +168,24 @@ class SqueezeBackward1(SqueezeBackward0):
     """out = a without size-1 dim ``dim``   ->   reshape the gradient back"""
 
 
-class SqueezeBackward4(SqueezeBackward0):
+class SqueezeBackward2(SqueezeBackward0):
     """out = a without the size-1 dims in ``dims``   ->   reshape the gradient back"""
 
 
-def squeeze(input, dim=None):
+class SqueezeBackward4(SqueezeBackward0):
+    """out = a without size-1 dim ``dim``, done in place (PyTorch's matmul of a vector
+    and a matrix records this one)   ->   reshape the gradient back"""
+
+
+def squeeze(input, dim=None, _node=None):
+    """``input`` without size-1 dimensions (all of them, or those in ``dim``)."""
     array = input._array
     if dim is None:
         node = SqueezeBackward0
         out = np.squeeze(array)
     else:
-        node = SqueezeBackward4 if isinstance(dim, (tuple, list)) else SqueezeBackward1
+        node = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
+        node = _node or node
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
         out = np.squeeze(array, axis=dims) if dims else array.view()
