@@ -1,4 +1,6 @@
 """The exercise checks of lesson 1 accept the right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson01
 
@@ -58,3 +60,15 @@ def test_exercise_4_which_line_only_reads_the_flag(capsys):
     assert result
     result, out = run(capsys, lesson01.exercise_4, "b")
     assert not result and "Hint" in out
+
+
+def test_answers_computed_with_real_pytorch_are_accepted(capsys):
+    real = pytest.importorskip("torch")
+    result, out = run(capsys, lesson01.exercise_2, real.tensor([1., 2., 3.], requires_grad=True))
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson01.exercise_2, real.tensor([1, 2, 3]))
+    assert not result and "decimal point" in out
+    w = real.randn(5, 3, requires_grad=True)
+    loss = (real.ones(5) @ w).mean()
+    result, out = run(capsys, lesson01.exercise_3, loss.grad_fn)
+    assert result

@@ -1,4 +1,6 @@
 """The exercise checks of lesson 2 accept the right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson02
 
@@ -72,3 +74,19 @@ def test_exercise_4_gradient_through_a_loop(capsys):
     assert result and out.startswith("✅")
     result, out = run(capsys, lesson02.exercise_4, 8)
     assert not result and "Hint" in out
+
+
+def test_answers_computed_with_real_pytorch_are_accepted(capsys):
+    real = pytest.importorskip("torch")
+    x = real.tensor(2., requires_grad=True)
+    (x ** 3 - 2 * x).backward()
+    result, out = run(capsys, lesson02.exercise_1, x.grad)
+    assert result
+    result, out = run(capsys, lesson02.exercise_2, real.tensor([[1.8], [3.6], [5.4]]))
+    assert result
+    result, out = run(capsys, lesson02.exercise_2, real.tensor([1.8, 3.6, 5.4]))
+    assert not result and "reshape" in out
+    a = real.tensor([1., 2.], requires_grad=True)
+    b = real.tensor([3., 4.], requires_grad=True)
+    result, out = run(capsys, lesson02.exercise_3, real.autograd.grad((a * b).sum(), (a, b)))
+    assert result and out.startswith("✅")

@@ -1,4 +1,6 @@
 """The exercise checks of lesson 3 accept the right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson03
 
@@ -72,3 +74,12 @@ def test_exercise_4_micro_batch_scale(capsys):
     assert result and out.startswith("✅")
     result, out = run(capsys, lesson03.exercise_4, 3)
     assert not result and "Hint" in out
+
+
+def test_answers_computed_with_real_pytorch_are_accepted(capsys):
+    real = pytest.importorskip("torch")
+    w, b = train(zero_each_step=True)
+    result, out = run(capsys, lesson03.exercise_3, (real.tensor(w.item()), real.tensor(b.item())))
+    assert result
+    result, out = run(capsys, lesson03.exercise_1, real.tensor(16.))
+    assert result

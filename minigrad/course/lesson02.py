@@ -7,15 +7,16 @@ Used from ``notebooks/02_backward.ipynb``::
 """
 import numpy as np
 
-from .._tensor import Tensor, _wrap
-from ._check import check_number, check_tensor, right, waiting, wrong, _unanswered
+from .._tensor import _wrap
+from ._check import (_is_tensor, _unanswered, _values, check_number, check_tensor, right, waiting,
+                     wrong)
 
 
 def exercise_1(answer):
     """x.grad for f(x) = x**3 - 2*x at x = 2 (f'(x) = 3x² - 2 = 10)."""
     hint = ("Create x = torch.tensor(2., requires_grad=True), compute f = x**3 - 2*x, call "
             "f.backward() and read x.grad. By hand: f'(x) = 3x² - 2.")
-    if isinstance(answer, Tensor) and answer.requires_grad:
+    if _is_tensor(answer) and answer.requires_grad:
         return wrong("Exercise 1", "this tensor requires grad: it looks like x itself (or f), "
                                    "not the gradient.", hint)
     return check_number("Exercise 1", answer, 10.0, hint=hint,
@@ -28,7 +29,7 @@ def exercise_2(answer):
     W = np.array([[0.1], [0.2], [0.3]])
     r = x @ W + 0.5 - 1.0                       # the residual, shape (1,)
     expected = _wrap((2 * r * x).reshape(3, 1).astype(np.float32))
-    if isinstance(answer, Tensor) and answer.shape == (3,):
+    if _is_tensor(answer) and tuple(answer.shape) == (3,):
         return wrong("Exercise 2", "the values may be right, but the shape is [3]; W has shape "
                                    "[3, 1], and a gradient always has the shape of its tensor.",
                      "Reshape it: answer.reshape(3, 1).")
@@ -54,8 +55,7 @@ def exercise_3(answer):
                            f"{len(answer)}.", "Pass both inputs: torch.autograd.grad(s, (a, b)).")
     expected = ([3.0, 4.0], [1.0, 2.0])
     for which, got, want in zip("ab", answer, expected):
-        if not isinstance(got, Tensor) or got.shape != (2,) \
-                or not np.allclose(got.detach()._array, want):
+        if not _is_tensor(got) or tuple(got.shape) != (2,) or not np.allclose(_values(got), want):
             return wrong(name, f"the gradient for {which} is not right (expected {want}).", hint)
     return right(name, "correct: the gradient for a is b, the gradient for b is a.")
 

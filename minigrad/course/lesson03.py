@@ -7,8 +7,7 @@ Used from ``notebooks/03_gradient_accumulation.ipynb``::
 """
 import numpy as np
 
-from .._tensor import Tensor
-from ._check import check_choice, check_number, right, waiting, wrong, _unanswered
+from ._check import _is_tensor, _unanswered, check_choice, check_number, right, waiting, wrong
 
 # The data of exercise 3 (the notebook shows the same numbers): points on y = 2x + 1.
 EXERCISE_3_X = [-2.0, -1.0, 0.0, 1.0, 2.0]
@@ -53,7 +52,7 @@ def _gradient_descent(zero_each_step):
 
 
 def _as_number(value):
-    if isinstance(value, Tensor):
+    if _is_tensor(value):
         if value.numel() != 1:
             raise ValueError
         return value.item()
