@@ -93,11 +93,34 @@ class IndexBackward0(Node):
         return (index_put(zeros, self.index, grad, accumulate=True),)
 
 
+def _is_basic(item):
+    return isinstance(item, _BASIC) and not isinstance(item, bool)
+
+
 def getitem(input, index):
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
-    if all(isinstance(i, _BASIC) and not isinstance(i, bool) for i in items):
+    if all(_is_basic(i) for i in items):
         return _basic_getitem(input, items)
+    if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
+           for i in items if _is_basic(i)):
+        # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,
+        # slices and None first (Select/Slice/UnsqueezeBackward0), then the lists, tensors
+        # and masks in one IndexBackward0 on that result.
+        basic, rest = [], []
+        for item in items:
+            if _is_basic(item):
+                basic.append(item)
+                if item is Ellipsis:
+                    rest.append(Ellipsis)
+                elif not isinstance(item, int):       # an integer's dimension is gone
+                    rest.append(slice(None))
+            else:
+                # a k-dimensional mask covers k dimensions
+                covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+                basic.extend([slice(None)] * covered)
+                rest.append(item)
+        input, items = _basic_getitem(input, tuple(basic)), tuple(rest)
     try:
         out = np.asarray(input._array[items])
     except IndexError as error:
