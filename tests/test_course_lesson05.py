@@ -1,4 +1,6 @@
 """The exercise checks of lesson 5 (leaves and nodes) accept right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson05
 
@@ -78,3 +80,14 @@ def test_exercise_4_requires_grad_of_a_non_leaf(capsys):
     assert not result and "different RuntimeError" in out
     result, out = run(capsys, lesson05.exercise_4, "y.requires_grad = False")
     assert not result and "expected a function" in out
+
+
+def test_exercise_3_with_real_pytorch_tensors(capsys):
+    """After a learner switches to `import torch`, the check still tells leaves from non-leaves."""
+    pytorch = pytest.importorskip("torch")
+    w = pytorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = w * 3
+    result, out = run(capsys, lesson05.exercise_3, h.detach().requires_grad_())
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson05.exercise_3, h)
+    assert not result and "not a leaf" in out

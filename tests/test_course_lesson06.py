@@ -1,4 +1,6 @@
 """The exercise checks of lesson 6 (retain_grad and hooks) accept right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson06
 
@@ -81,3 +83,20 @@ def test_exercise_4_hook_removed_by_its_handle(capsys):
     assert result and out.startswith("✅")
     result, out = run(capsys, lesson06.exercise_4, 3)
     assert not result and "Hint" in out and "remove" in out
+
+
+def test_exercise_3_with_real_pytorch_nodes(capsys):
+    """PyTorch's nodes (and its spelling of AccumulateGrad) are accepted too."""
+    pytorch = pytest.importorskip("torch")
+    x = pytorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = (x.exp() * 2).sum()
+    nodes, names = [], []
+    node = y.grad_fn
+    while node is not None:
+        nodes.append(node)
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    result, out = run(capsys, lesson06.exercise_3, nodes)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson06.exercise_3, names)
+    assert result

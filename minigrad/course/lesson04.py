@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import _State
-from ._check import _unanswered, check_equal, check_tensor, right, waiting, wrong
+from ._check import _is_tensor, _unanswered, _values, check_equal, check_tensor, right, waiting, wrong
 
 
 def _as_tuple(answer):
@@ -39,8 +39,8 @@ def exercise_2(answer):
     hint = ("Each step: compute h(w), call backward(), then inside `with torch.no_grad():` update "
             "in place (`w -= lr * w.grad`), and finally zero the gradient (`w.grad.zero_()` or "
             "`w.grad = None`). Run enough steps (100 with lr = 0.1).")
-    if isinstance(answer, Tensor) and answer.shape == expected.shape:
-        values = answer.detach()._array.astype(np.float64)
+    if _is_tensor(answer) and tuple(answer.shape) == tuple(expected.shape):
+        values = _values(answer)
         if not answer.requires_grad:
             hint = ("Your w no longer requires grad, so it is not the tensor you started with. "
                     "Writing `w = w - ...` makes a new tensor; update in place with `w -= ...`.")

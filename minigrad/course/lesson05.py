@@ -4,7 +4,7 @@
     check.exercise_1(answer)
 """
 from .._tensor import Tensor
-from ._check import _unanswered, check_tensor, right, waiting, wrong
+from ._check import _is_tensor, _unanswered, check_tensor, right, waiting, wrong
 
 # Exercise 1: the code the learner reads, and why each tensor is (not) a leaf.
 #   a = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -75,7 +75,7 @@ def exercise_2(answer):
 def exercise_3(answer):
     """A leaf that requires grad, with the values of h = w * 3 = [3, 6, 9]."""
     exercise = "Exercise 3"
-    if isinstance(answer, Tensor):
+    if _is_tensor(answer):
         if not answer.is_leaf:
             return wrong(exercise, "your tensor is not a leaf (it has a grad_fn).",
                          "Cut the history with .detach() first.")

@@ -6,8 +6,7 @@
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.graph import Node
-from ._check import _unanswered, check_number, check_tensor, right, waiting, wrong
+from ._check import _is_tensor, _unanswered, _values, check_number, check_tensor, right, waiting, wrong
 
 # The graph of exercises 1 and 2:
 #   x = [1, 2, 3],  h = x ** 2,  y = (3 * h).sum()
@@ -15,14 +14,14 @@ from ._check import _unanswered, check_number, check_tensor, right, waiting, wro
 _X = np.array([1.0, 2.0, 3.0])
 
 
-def _values(answer):
-    return answer.detach()._array.astype(np.float64) if isinstance(answer, Tensor) else None
+def _values_or_none(answer):
+    return _values(answer) if _is_tensor(answer) else None
 
 
 def exercise_1(answer):
     """h.grad after retain_grad() and backward: dy/dh = 3 everywhere."""
     hint = "Call h.retain_grad() before y.backward(), then pass h.grad."
-    values = _values(answer)
+    values = _values_or_none(answer)
     if values is not None and values.shape == _X.shape and np.allclose(values, 6 * _X):
         hint = "That is x.grad (dy/dx = 6x). The question asks for the gradient with respect to h."
     return check_tensor("Exercise 1", answer, Tensor([3.0, 3.0, 3.0]), hint=hint,
@@ -33,7 +32,7 @@ def exercise_2(answer):
     """x.grad when a hook multiplies the gradient of h by 10: 10 * 3 * 2x = 60x."""
     hint = ("Register the hook on h before calling backward: h.register_hook(fn) where fn "
             "returns grad * 10. The changed gradient then flows on to x (dh/dx = 2x).")
-    values = _values(answer)
+    values = _values_or_none(answer)
     if values is not None and values.shape == _X.shape:
         if np.allclose(values, 6 * _X):
             hint = ("That is x.grad without the hook. Does your hook *return* the new gradient? "
@@ -52,7 +51,7 @@ EXERCISE_3_NAMES = ("SumBackward0", "MulBackward0", "ExpBackward0", "AccumulateG
 
 
 def _node_name(item):
-    if isinstance(item, Node):
+    if hasattr(item, "next_functions"):      # a node itself (minigrad's or PyTorch's)
         return type(item).__name__
     name = str(item).strip()
     # PyTorch's AccumulateGrad.name() spells out its C++ namespace

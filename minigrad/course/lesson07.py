@@ -16,15 +16,15 @@ whose Jacobian is
 import numpy as np
 
 from .._tensor import Tensor
-from ._check import check_choice, check_tensor
+from ._check import _is_tensor, _values, check_choice, check_tensor
 
 JACOBIAN = np.array([[3.0, 2.0], [1.0, 1.0], [0.0, 27.0]])
 U = np.array([1.0, -1.0, 2.0])     # exercise 2: u^T J
 V = np.array([1.0, 0.0])           # exercise 4: J v
 
 
-def _values(answer):
-    return answer.detach()._array.astype(np.float64) if isinstance(answer, Tensor) else None
+def _values_or_none(answer):
+    return _values(answer) if _is_tensor(answer) else None
 
 
 def exercise_1(answer):
@@ -32,7 +32,7 @@ def exercise_1(answer):
     hint = ("Row i holds the derivatives of output i with respect to x0 and x1. Build it row by "
             "row with torch.autograd.grad(y, x, grad_outputs=e_i, retain_graph=True), or with "
             "torch.autograd.functional.jacobian(g, x).")
-    values = _values(answer)
+    values = _values_or_none(answer)
     if values is not None and values.shape == (2, 3) and np.allclose(values, JACOBIAN.T):
         hint = "You have the transpose: J has one ROW per output (3 rows) and one column per input."
     return check_tensor("Exercise 1", answer, Tensor(JACOBIAN.tolist()), hint=hint,
@@ -43,7 +43,7 @@ def exercise_2(answer):
     """u^T J for u = (1, -1, 2): (2, 55)."""
     hint = ("Compute y = g(x) with x requiring grad, call y.backward(u) once, and pass x.grad. "
             "The result has one entry per INPUT.")
-    values = _values(answer)
+    values = _values_or_none(answer)
     if values is not None and values.shape == (2,) and np.allclose(values, JACOBIAN.sum(axis=0)):
         hint = ("That is the product with v = (1, 1, 1), i.e. y.sum().backward(). Pass u to "
                 "backward: y.backward(u).")
@@ -67,7 +67,7 @@ def exercise_4(answer):
     """J v for v = (1, 0): the first column of J, (3, 1, 0)."""
     hint = ("Use torch.autograd.functional.jvp(g, x, v): it returns (g(x), J v). J v has one "
             "entry per OUTPUT.")
-    values = _values(answer)
+    values = _values_or_none(answer)
     if values is not None and values.shape == (2,) and np.allclose(values, JACOBIAN[0]):
         hint = ("That is the first ROW of J (what v^T J gives for a one-hot v on the output "
                 "side). J v with v = (1, 0) picks the first COLUMN.")
