@@ -1,4 +1,6 @@
 """The exercise checks of lesson 4 (no_grad and detach) accept right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson04
 
@@ -102,3 +104,20 @@ def test_exercise_4_set_grad_enabled_from_a_flag(capsys):
     result, out = run(capsys, lesson04.exercise_4, switches_off_for_good)
     assert not result and "still switched off" in out
     assert torch.is_grad_enabled()          # the check put the mode back
+
+
+def test_exercise_4_with_real_pytorch(capsys):
+    """After a learner switches to `import torch`, their forward runs on PyTorch tensors."""
+    pytorch = pytest.importorskip("torch")
+    namespace = {"torch": pytorch}
+    exec("def forward(x, training):\n"
+         "    with torch.set_grad_enabled(training):\n"
+         "        return (x ** 2).sum()\n", namespace)
+    result, out = run(capsys, lesson04.exercise_4, namespace["forward"])
+    assert result and out.startswith("✅")
+    exec("def forward_off(x, training):\n"
+         "    torch.set_grad_enabled(training)\n"
+         "    return (x ** 2).sum()\n", namespace)
+    result, out = run(capsys, lesson04.exercise_4, namespace["forward_off"])
+    assert not result and "still switched off" in out
+    assert pytorch.is_grad_enabled()
