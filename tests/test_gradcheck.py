@@ -338,7 +338,7 @@ def _(data):
 
 @case("T")
 def _(data):
-    return lambda x: x.T, [values(data, shape(data))]
+    return lambda x: x.T, [values(data, shape(data, min_dims=2, max_dims=2))]
 
 
 @case("transpose")
