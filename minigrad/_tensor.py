@@ -126,20 +126,22 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        value = bool(value)
         if self._grad_fn is not None:
             if value:
-                return                       # already requires grad: nothing changes
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
+        value = bool(value)
         _check_can_require_grad(self._array, value)
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
+        if self._grad_fn is not None and requires_grad:
+            return self                   # already requires grad: nothing changes
         self.requires_grad = requires_grad
         return self
 

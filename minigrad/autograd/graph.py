@@ -13,6 +13,7 @@ The engine (engine.py) walks these nodes from the loss back to the leaves.
 PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
 """
 import itertools
+import re
 import weakref
 
 from .grad_mode import _State
@@ -163,7 +164,9 @@ def _describe(tensor):
 
 def _modified_in_place_message(tensor, expected_version, node):
     producer = tensor.grad_fn
-    where = f", which is output {tensor._output_nr} of {producer.name()}," if producer is not None else ""
+    # PyTorch names the operation here, not its node: "output 0 of Exp"
+    operation = re.sub(r"Backward\d*$", "", producer.name()) if producer is not None else ""
+    where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {_describe(tensor)}{where} is at version {tensor._version_counter[0]}; "
