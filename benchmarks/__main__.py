@@ -123,6 +123,7 @@ def main(argv=None):
     results["meta"]["quick"] = arguments.quick
     results["meta"]["config"] = config
     with_optional = not arguments.no_optional
+    results["meta"]["optional_libraries_measured"] = with_optional
     for name in arguments.only:
         print(f"running {name} ...", file=sys.stderr, flush=True)
         started = time.perf_counter()

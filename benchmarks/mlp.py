@@ -18,7 +18,7 @@ import json
 
 import numpy as np
 
-from .timing import import_torch, optional_libraries, side_by_side, stopwatch
+from .timing import compare, import_torch, optional_libraries, stopwatch
 
 LAYER_SIZES = (784, 256, 10)
 BATCH = 128
@@ -201,7 +201,7 @@ def measure(repeats, with_torch=True, with_optional=True):
     optional = optional_libraries(with_optional)
     found = implementations(torch, {k: v for k, v in optional.items() if k != "micrograd"},
                             make_data())
-    results = side_by_side(found, repeats, warmup=3)
+    results = compare(found, repeats, optional_repeats=max(1, repeats // 5), warmup=3)
     return {"results": results, "check": check_agreement(torch)}
 
 

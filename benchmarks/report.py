@@ -7,7 +7,7 @@ import sys
 import time
 
 from . import PINNED_TOO_LATE, THREADS
-from .timing import ROOT
+from .timing import OPTIONAL_LIBRARIES, ROOT
 
 
 def machine_description():
@@ -32,7 +32,17 @@ def machine_description():
         description["torch"] = torch.__version__
     except ImportError:
         description["torch"] = None
+    description["optional_libraries"] = {name: _version_of(name) for name in OPTIONAL_LIBRARIES}
     return description
+
+
+def _version_of(distribution):
+    """The installed version of a package, or None when it is not installed."""
+    from importlib import metadata
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def _cpu_name():
@@ -61,7 +71,7 @@ def print_table(results, stream=sys.stdout):
     """One block per workload: a row per implementation, then the target."""
     width = 22
     for key, section in results["workloads"].items():
-        print(f"\n{key}: {section['title']} [{section['wall_seconds']:.0f} s]", file=stream)
+        print(f"\n{section['title']}  [{section['wall_seconds']:.0f} s]", file=stream)
         for name, measured, ratio_text in section["rows"]:
             print(f"  {name:<{width}} {measured:<46} {ratio_text}", file=stream)
         target = section.get("target")
@@ -115,6 +125,10 @@ def draw_chart(results, path):
         for x, value in enumerate(values):
             axis.annotate(f"{value:.2f}", (x, value), ha="center", va="bottom", fontsize=7)
         axis.set_title(f"{key}", fontsize=10)
+        failed = chart.get("failed")
+        if failed:
+            axis.text(0.98, 0.97, "\n".join(f"{name}: {error}" for name, error in failed.items()),
+                      transform=axis.transAxes, ha="right", va="top", fontsize=7, color="#d62728")
         axis.set_ylabel(chart["ylabel"], fontsize=8)
         axis.legend(fontsize=7, loc="upper left")
     meta = results["meta"]

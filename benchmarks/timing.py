@@ -9,6 +9,11 @@ and returns how long each phase took, e.g. ``{"forward": 0.012, "backward":
 ...) instead of all runs of A before all runs of B: a machine that gets
 slower or faster during the run (another process, CPU frequency) then
 affects every implementation alike, and the ratios stay honest.
+
+``compare`` takes turns only among minigrad, numpy and PyTorch, whose
+ratios are the targets, and times the optional libraries afterwards: their
+much larger allocations, interleaved, were seen to slow minigrad's next run
+by up to 2x, which would measure them rather than minigrad.
 """
 import gc
 import importlib
@@ -27,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Autograd libraries that get extra rows when they can be imported. They are
 # never a dependency of the project (see the notes in __main__.py).
 OPTIONAL_LIBRARIES = ("micrograd", "mygrad", "autograd")
+MAIN_IMPLEMENTATIONS = ("minigrad", "numpy", "torch")
 
 
 def side_by_side(implementations, repeats, warmup=1):
@@ -63,6 +69,15 @@ def side_by_side(implementations, repeats, warmup=1):
         medians = {phase: statistics.median(run[phase] for run in runs) for phase in runs[0]}
         medians["samples"] = len(runs)
         results[name] = medians
+    return results
+
+
+def compare(implementations, repeats, optional_repeats, warmup=1):
+    """``side_by_side`` for minigrad, numpy and PyTorch; then, apart, for the optional libraries."""
+    main = {name: run for name, run in implementations.items() if name in MAIN_IMPLEMENTATIONS}
+    others = {name: run for name, run in implementations.items() if name not in main}
+    results = side_by_side(main, repeats, warmup)
+    results.update(side_by_side(others, optional_repeats, warmup if optional_repeats > 1 else 0))
     return results
 
 

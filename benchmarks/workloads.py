@@ -8,22 +8,23 @@ Each ``run_*`` function returns one section of results.json::
      "chart": {"bars": {label: ratio}, "target": x, "ylabel": ...},    # the figure
      "notes": [...]}
 """
+import os
 import sys
 import time
 
 from . import graphs, mlp
-from .timing import ROOT, import_torch, optional_libraries, run_in_subprocess, side_by_side
+from .timing import ROOT, compare, import_torch, optional_libraries, run_in_subprocess
 
 # How much work each mode does. --quick keeps every code path but shrinks
 # sizes and repeats so that a smoke test finishes in seconds; its numbers
 # are not meant to be read.
 FULL = {
-    "w1_repeats": 100, "w2_ops": 1000, "w2_repeats": 30,
-    "w3_sizes": (10_000, 100_000), "w3_repeats": 3, "w4_products": 10_000, "w4_repeats": 10,
+    "w1_repeats": 100, "w1_two_thread_repeats": 30, "w2_ops": 1000, "w2_repeats": 30,
+    "w3_sizes": (10_000, 100_000), "w3_repeats": 3, "w4_products": 10_000, "w4_repeats": 5,
     "draw_repeats": 20, "notebooks": None, "subprocess_torch": True,
 }
 QUICK = {
-    "w1_repeats": 3, "w2_ops": 1000, "w2_repeats": 2,
+    "w1_repeats": 3, "w1_two_thread_repeats": 3, "w2_ops": 1000, "w2_repeats": 2,
     "w3_sizes": (1_000, 10_000), "w3_repeats": 1, "w4_products": 1_000, "w4_repeats": 1,
     "draw_repeats": 1, "notebooks": 1, "subprocess_torch": False,
 }
@@ -42,6 +43,12 @@ def ratio(numerator, denominator):
 
 def fmt_ratio(value, against):
     return f"{value:.2f}x {against}" if value is not None else ""
+
+
+def failures(results):
+    """{implementation: error name} for the chart, e.g. {"micrograd": "RecursionError"}."""
+    return {name: result["error"].split(":")[0] for name, result in results.items()
+            if "error" in result}
 
 
 def target_entry(name, limit, value):
@@ -74,7 +81,7 @@ def run_w1(config, with_optional):
     if not one_thread["check"]["agree"]:
         notes.append("WARNING: the implementations disagree on the loss or the update: "
                      f"{one_thread['check']['losses']}")
-    arguments = ["--repeats", config["w1_repeats"]]
+    arguments = ["--repeats", config["w1_two_thread_repeats"]]
     if not config["subprocess_torch"]:
         arguments.append("--no-torch")
     two_threads = run_in_subprocess("mlp", arguments, threads=2)
@@ -95,6 +102,10 @@ def run_w1(config, with_optional):
                 section["ratios"][f"{name}/numpy ({label})"] = value
             section["rows"].append([f"{name} ({label})", f"{result['step'] * 1e3:8.3f} ms/step",
                                     fmt_ratio(value, "numpy")])
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    if load >= (os.cpu_count() or 1):
+        notes.append(f"the machine was busy (load {load:.1f} on {os.cpu_count()} cores): the "
+                     "two-thread row competed with other processes for the cores")
     main_ratio = section["ratios"].get("minigrad/numpy (1 thread)")
     section["target"] = target_entry("minigrad/numpy (1 thread)", W1_TARGET, main_ratio)
     section["chart"] = {"bars": {k.replace("/numpy", ""): v for k, v in section["ratios"].items()},
@@ -107,8 +118,9 @@ def run_w1(config, with_optional):
 def run_w2(config, with_optional):
     n_ops = config["w2_ops"]
     found = libraries(with_optional)
-    results = side_by_side({name: graphs.chain_run(name, module, n_ops)
-                            for name, module in found.items()}, config["w2_repeats"], warmup=2)
+    results = compare({name: graphs.chain_run(name, module, n_ops)
+                       for name, module in found.items()},
+                      config["w2_repeats"], optional_repeats=max(1, config["w2_repeats"] // 5))
     section = {"title": f"W2 chain of {n_ops:,} tiny ops (one-element float32), then backward",
                "unit": "microseconds per op", "results": results, "ratios": {}, "rows": [],
                "notes": []}
@@ -132,7 +144,8 @@ def run_w2(config, with_optional):
                                      section["ratios"].get("minigrad/torch"))
     section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()
                                  if k.startswith("minigrad") or " " not in k},
-                        "target": W2_TARGET, "ylabel": "time / PyTorch"}
+                        "target": W2_TARGET, "ylabel": "time / PyTorch",
+                        "failed": failures(results)}
     return section
 
 
@@ -141,19 +154,15 @@ def run_w2(config, with_optional):
 def run_w3(config, with_optional):
     small, large = config["w3_sizes"]
     found = libraries(with_optional)
-    main = {name: module for name, module in found.items() if name in ("minigrad", "torch")}
-    optional = {name: module for name, module in found.items() if name not in main}
     limit = sys.getrecursionlimit()
     results = {}
     for n_ops in (small, large):
-        measured = side_by_side({name: graphs.chain_run(name, module, n_ops)
-                                 for name, module in main.items()}, config["w3_repeats"])
-        # The optional libraries are slower; one run each keeps the benchmark short.
-        measured.update(side_by_side({name: graphs.chain_run(name, module, n_ops)
-                                      for name, module in optional.items()}, 1, warmup=0))
-        results[n_ops] = measured
+        # The optional libraries are slower: one run each keeps the benchmark short.
+        results[n_ops] = compare({name: graphs.chain_run(name, module, n_ops)
+                                  for name, module in found.items()},
+                                 config["w3_repeats"], optional_repeats=1)
     memory = {}
-    memory_libraries = ["minigrad"] + (["torch"] if "torch" in main and config["subprocess_torch"]
+    memory_libraries = ["minigrad"] + (["torch"] if "torch" in found and config["subprocess_torch"]
                                        else [])
     for name in memory_libraries:
         memory[name] = {n_ops: run_in_subprocess("graphs", ["memory", name, n_ops])
@@ -190,7 +199,8 @@ def run_w3(config, with_optional):
     section["target"] = target_entry(key, W3_TARGET, section["ratios"].get(key))
     section["chart"] = {"bars": {k.split(" ")[0]: v for k, v in section["ratios"].items()},
                         "target": W3_TARGET,
-                        "ylabel": f"time({large // 1000}k) / time({small // 1000}k)"}
+                        "ylabel": f"time({large // 1000}k) / time({small // 1000}k)",
+                        "failed": failures(results[large])}
     return section
 
 
@@ -208,8 +218,9 @@ def run_w4(config, with_optional):
         del found["autograd"]
         notes.append("HIPS autograd skipped: its gradient with respect to a list of n leaves "
                      "costs O(n^2)")
-    results = side_by_side({name: graphs.wide_run(name, module, n_products)
-                            for name, module in found.items()}, config["w4_repeats"])
+    results = compare({name: graphs.wide_run(name, module, n_products)
+                       for name, module in found.items()},
+                      config["w4_repeats"], optional_repeats=1)
     section = {"title": f"W4 wide graph: {n_products:,} products of leaves summed in pairs "
                         f"({n_nodes:,} nodes), then backward",
                "unit": "microseconds per node", "results": results, "ratios": {}, "rows": [],
@@ -231,7 +242,8 @@ def run_w4(config, with_optional):
     section["target"] = target_entry("minigrad/torch", W4_TARGET,
                                      section["ratios"].get("minigrad/torch"))
     section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()},
-                        "target": W4_TARGET, "ylabel": "time / PyTorch"}
+                        "target": W4_TARGET, "ylabel": "time / PyTorch",
+                        "failed": failures(results)}
     return section
 
 
