@@ -135,7 +135,10 @@ class Tensor:
                 "var_no_grad = var.detach()."
             )
         value = bool(value)
-        _check_can_require_grad(self._array, value)
+        if value and self._array.dtype.kind != "f":
+            raise RuntimeError(
+                "only Tensors of floating point dtype can require gradients "
+                f"(this one is {self.dtype}). Convert it first, e.g. x = x.float().")
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):

@@ -142,9 +142,18 @@ class MulBackward0(Node):
         return grad_a, grad_b
 
 
+def _requires_grad(value):
+    return type(value) is Tensor and (value._grad_fn is not None or value._requires_grad)
+
+
 def mul(input, other):
-    return result(_binary(np.multiply, input, other), MulBackward0, (input, other),
-                  saved=(input, other))
+    out = result(_binary(np.multiply, input, other), MulBackward0, (input, other))
+    if out._grad_fn is not None:
+        # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
+        # a later in-place change of the other operand must not break backward.
+        out._grad_fn.save_for_backward(input if _requires_grad(other) else None,
+                                       other if _requires_grad(input) else None)
+    return out
 
 
 class DivBackward0(Node):
@@ -165,8 +174,11 @@ def div(input, other):
         out = np.true_divide(a_arr, b_arr)
     except ValueError:
         raise _broadcast_error(input, other) from None
-    out = np.asarray(out, dtype=dtype)
-    return result(out, DivBackward0, (input, other), saved=(input, other))
+    out = result(np.asarray(out, dtype=dtype), DivBackward0, (input, other))
+    if out._grad_fn is not None:
+        # d/da needs only b; a is saved only when b needs a gradient
+        out._grad_fn.save_for_backward(input if _requires_grad(other) else None, other)
+    return out
 
 
 class DivBackward1(Node):
