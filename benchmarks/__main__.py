@@ -6,6 +6,7 @@ Run (from the repository root):
     python -m benchmarks --only W1,W2   # some workloads (W1 W2 W3 W4 course)
     python -m benchmarks --quick        # a smoke run in seconds; its numbers mean nothing
     python -m benchmarks --profile W2   # where minigrad spends its time (cProfile)
+    python -m benchmarks --redraw       # table and chart again from results.json
 
 A full run takes two to three minutes, prints a table, writes
 benchmarks/results.json and draws figures/benchmarks.png.
@@ -46,6 +47,7 @@ topological sort stops near 1,000 nodes).
 """
 import argparse
 import cProfile
+import json
 import pstats
 import sys
 import time
@@ -71,6 +73,8 @@ def parse_arguments(argv):
                         help="leave out micrograd, MyGrad and HIPS autograd even if installed")
     parser.add_argument("--output", type=Path, default=RESULTS_PATH, help="where to write JSON")
     parser.add_argument("--figure", type=Path, default=FIGURE_PATH, help="where to draw the chart")
+    parser.add_argument("--redraw", action="store_true",
+                        help="measure nothing: print the table and redraw the chart of --output")
     parser.add_argument("--profile", metavar="WORKLOAD", choices=["W1", "W2", "W3", "W4"],
                         help="profile minigrad on one workload with cProfile instead")
     arguments = parser.parse_args(argv)
@@ -117,6 +121,11 @@ def main(argv=None):
     arguments = parse_arguments(argv)
     if arguments.profile:
         profile(arguments.profile, arguments.quick)
+        return 0
+    if arguments.redraw:
+        results = json.loads(arguments.output.read_text())
+        report.print_table(results)
+        report.draw_chart(results, arguments.figure)
         return 0
     config = QUICK if arguments.quick else FULL
     results = {"meta": report.machine_description(), "workloads": {}}

@@ -111,8 +111,9 @@ def draw_chart(results, path):
     for axis, (key, section) in zip(axes[0], panels):
         chart = section["chart"]
         bars = {label: value for label, value in chart["bars"].items() if value is not None}
-        labels = list(bars)
-        values = [bars[label] for label in labels]
+        failed = chart.get("failed") or {}
+        labels = list(bars) + list(failed)          # a library that failed gets an empty slot
+        values = [bars[label] for label in bars] + [0.0] * len(failed)
         colours = ["#1f77b4" if label.startswith("minigrad") else
                    "#ff7f0e" if label.startswith("torch") else "#9e9e9e" for label in labels]
         axis.bar(range(len(values)), values, color=colours)
@@ -120,15 +121,15 @@ def draw_chart(results, path):
         axis.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
         axis.axhline(chart["target"], color="#d62728", linestyle="--", linewidth=1.2,
                      label=f"target {chart['target']:g}")
-        if values and max(values + [chart["target"]]) / max(min(values), 1e-9) > 20:
-            axis.set_yscale("log")
-        for x, value in enumerate(values):
-            axis.annotate(f"{value:.2f}", (x, value), ha="center", va="bottom", fontsize=7)
+        highest = max(values + [chart["target"]])
+        for x, (label, value) in enumerate(zip(labels, values)):
+            if label in failed:
+                axis.annotate(failed[label], (x, highest * 0.02), ha="center", va="bottom",
+                              rotation=90, fontsize=7, color="#d62728")
+            else:
+                axis.annotate(f"{value:.2f}", (x, value), ha="center", va="bottom", fontsize=7)
+        axis.set_ylim(0, highest * 1.15)
         axis.set_title(f"{key}", fontsize=10)
-        failed = chart.get("failed")
-        if failed:
-            axis.text(0.98, 0.97, "\n".join(f"{name}: {error}" for name, error in failed.items()),
-                      transform=axis.transAxes, ha="right", va="top", fontsize=7, color="#d62728")
         axis.set_ylabel(chart["ylabel"], fontsize=8)
         axis.legend(fontsize=7, loc="upper left")
     meta = results["meta"]
