@@ -46,9 +46,11 @@ def observe(observer):
     return _Handle()
 
 
-def count_dependencies(root_nodes):
-    """For every reachable node: how many edges from reachable nodes point at it."""
-    dependencies = {}
+def reachable_edges(root_nodes):
+    """Every edge (node, next_node) of the graph below ``root_nodes``, each node expanded once.
+
+    An explicit stack instead of recursion: a chain of 100,000 nodes is fine.
+    """
     seen = set(root_nodes)
     stack = list(root_nodes)
     while stack:
@@ -56,27 +58,26 @@ def count_dependencies(root_nodes):
         for next_node, _ in node.next_functions:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            yield node, next_node
             if next_node not in seen:
                 seen.add(next_node)
                 stack.append(next_node)
+
+
+def count_dependencies(root_nodes):
+    """For every reachable node: how many edges from reachable nodes point at it."""
+    dependencies = {}
+    for _, next_node in reachable_edges(root_nodes):
+        dependencies[next_node] = dependencies.get(next_node, 0) + 1
     return dependencies
 
 
 def nodes_leading_to(root_nodes, targets):
     """The nodes from which some node in ``targets`` can be reached (they must run)."""
     parents = {}
-    seen = set(root_nodes)
-    stack = list(root_nodes)
-    while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
-            if next_node is None:
-                continue
-            parents.setdefault(next_node, []).append(node)
-            if next_node not in seen:
-                seen.add(next_node)
-                stack.append(next_node)
+    for node, next_node in reachable_edges(root_nodes):
+        parents.setdefault(next_node, []).append(node)
+    seen = set(root_nodes).union(parents)
     needed = set()
     stack = [t for t in targets if t in seen]
     while stack:
