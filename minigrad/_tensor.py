@@ -586,48 +586,16 @@ class Tensor:
     def __getitem__(self, index):
         return _ops_indexing.getitem(self, index)
 
-    # --- arithmetic operators (see _ops/pointwise.py) ----------------------------------
-    def __add__(self, other):
-        return _ops_pointwise.add(self, other)
-
-    def __radd__(self, other):
-        return _ops_pointwise.add(self, other)
-
-    def __sub__(self, other):
-        return _ops_pointwise.sub(self, other)
-
-    def __rsub__(self, other):
-        return _ops_pointwise.rsub(self, other)
-
-    def __mul__(self, other):
-        return _ops_pointwise.mul(self, other)
-
-    def __rmul__(self, other):
-        return _ops_pointwise.mul(self, other)
-
-    def __truediv__(self, other):
-        return _ops_pointwise.div(self, other)
-
-    def __rtruediv__(self, other):
-        return _ops_pointwise.rdiv(self, other)
-
-    def __pow__(self, exponent):
-        return _ops_pointwise.pow(self, exponent)
-
-    def __rpow__(self, base):
-        return _ops_pointwise.rpow(self, base)
-
-    def __neg__(self):
-        return _ops_pointwise.neg(self)
+    # --- arithmetic operators --------------------------------------------------------
+    # x + y, x * y, x @ y, ... are the functions of _ops themselves (x * y is
+    # pointwise.mul(x, y)); _install_methods below binds them. The reflected
+    # forms keep the tensor first, as PyTorch's next_functions show: 2 * x is mul(x, 2).
 
     def __pos__(self):
         return self
 
     def __abs__(self):
         return _ops_pointwise.abs(self)
-
-    def __matmul__(self, other):
-        return _ops_linalg.matmul(self, other)
 
     def __rmatmul__(self, other):
         return _ops_linalg.matmul(other, self)
@@ -728,6 +696,14 @@ def _install_methods():
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
+    operators = {
+        "__add__": pointwise.add, "__radd__": pointwise.add, "__sub__": pointwise.sub,
+        "__rsub__": pointwise.rsub, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
+        "__truediv__": pointwise.div, "__rtruediv__": pointwise.rdiv, "__pow__": pointwise.pow,
+        "__rpow__": pointwise.rpow, "__neg__": pointwise.neg, "__matmul__": linalg.matmul,
+    }
+    for name, function in operators.items():
+        setattr(Tensor, name, function)
     Tensor.clip = Tensor.clamp
     Tensor.clip_ = Tensor.clamp_
     Tensor.multiply = Tensor.mul

@@ -175,6 +175,11 @@ def _shared(grad):
 def _mark_shared(grad_inputs):
     """A gradient passed on along two edges (a + b passes grad to both) must not be
     handed to a leaf as its ``.grad`` without a copy: flag it."""
+    if len(grad_inputs) == 2:                      # the usual case, checked cheaply
+        first, second = grad_inputs
+        if first is second and first is not None:
+            first._shared_gradient = True
+        return
     seen = set()
     for grad in grad_inputs:
         if grad is not None:
@@ -249,7 +254,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                     grad_inputs = tuple(_shared(g) for g in grad_inputs)
                     for observer in list(_observers):
                         observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
-                if not keep_graph:
+                if not keep_graph and node._saved is not None:
                     node._release_saved()
                 if len(grad_inputs) > 1:
                     _mark_shared(grad_inputs)
