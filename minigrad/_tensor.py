@@ -92,6 +92,7 @@ class Tensor:
     _retains_grad = False
     _base = None                  # the tensor this one is a view of
     _backward_hooks = None        # hooks registered on a leaf with register_hook
+    _shared_gradient = False      # set by the engine on a gradient it passed along two edges
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -210,6 +211,9 @@ class Tensor:
         if self._grad_fn is None:
             if self._backward_hooks is None:
                 self._backward_hooks = {}
+            accumulator = self._grad_accumulator() if self._grad_accumulator is not None else None
+            if accumulator is not None:
+                accumulator._has_hooks = True     # the live node must now look for hooks
             return graph._add_hook(self._backward_hooks, hook)
         node = self._grad_fn
         if node._tensor_pre_hooks is None:

@@ -5,6 +5,8 @@ stack, split, flip, dtype conversion and clone. Their backward moves the
 gradient back to where each element came from: the inverse reshape, the
 inverse permutation, a sum over expanded dimensions, a slice of the gradient.
 """
+import math
+
 import numpy as np
 
 from .._dtype import Size, result_type
@@ -38,7 +40,7 @@ def _infer_shape(shape, numel):
     unknown = [i for i, n in enumerate(shape) if n == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([n for n in shape if n != -1]))
+    known = math.prod(n for n in shape if n != -1)
     if unknown:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{shape}' is invalid for input of size {numel}")

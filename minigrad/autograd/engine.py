@@ -103,11 +103,19 @@ def sum_to_shape(grad, shape):
     for i, n in enumerate(shape):
         if n != 1 and grad.shape[lead + i] != n:
             return None
+    if not _State.enabled:
+        # the usual case: nothing is recorded, so let numpy do it in one step
+        return _wrap_array(np.asarray(grad._array.sum(axis=dims).reshape(shape)))
     if dims:
-        grad = grad.sum(dim=dims, keepdim=True)
+        grad = grad.sum(dim=dims, keepdim=True)     # recorded (create_graph=True)
     if lead:
         grad = grad.reshape(shape)
     return grad
+
+
+def _wrap_array(array):
+    from .._tensor import _wrap
+    return _wrap(array)
 
 
 def _fit_to_node(grad, node, output_nr, producer):

@@ -92,9 +92,9 @@ class Node:
     def save_for_backward(self, *values):
         """Keep what backward will need. Tensors are checked for later in-place changes."""
         self._saved = values
-        self._saved_versions = [
+        self._saved_versions = tuple([
             v._version_counter[0] if hasattr(v, "_version_counter") else None for v in values
-        ]
+        ])
 
     @property
     def saved_tensors(self):
@@ -185,10 +185,11 @@ class AccumulateGrad(Node):
 
     # Leaves are ready as soon as their gradient arrives; run them first.
     _sequence_nr = float("inf")
-    _has_hooks = True           # the leaf's own tensor hooks are looked up each time
 
     def __init__(self, variable):
         self.variable = variable
+        # the leaf's own hooks (Tensor.register_hook) run here, before accumulating
+        self._has_hooks = variable._backward_hooks is not None
         self._output_shape = variable._array.shape
         self._output_dtype = variable._array.dtype
 
@@ -226,7 +227,7 @@ def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory."""
     array = grad._array
     return (array.flags.owndata and array.flags.writeable and grad._grad_fn is None
-            and not grad.__dict__.get("_shared_gradient", False))
+            and not grad._shared_gradient)
 
 
 _NO_EDGE = (None, 0)
