@@ -34,11 +34,11 @@ def result(array, node_class, inputs, saved=None, **attributes):
     else:
         return out
     node = node_class()
+    connect(out, node, inputs)
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
         node.__dict__.update(attributes)
-    connect(out, node, inputs)
     return out
 
 

@@ -66,20 +66,32 @@ class Node:
     gradient per edge in ``next_functions`` (``None`` where no gradient flows).
     """
 
-    # Defaults shared by all nodes; an instance only stores what differs.
-    next_functions = ()
-    _saved = None               # tuple of saved tensors / values, or None
-    _saved_versions = None      # the version of each saved tensor when it was saved
+    # What every recorded node stores lives in slots: no per-node dict, fewer
+    # objects for the garbage collector to track. A slot that was never set
+    # reads as its default (see __getattr__). Settings of particular nodes
+    # (dim, keepdim, ...) still go into the instance's __dict__.
+    __slots__ = ("next_functions",    # one (node, output_nr) edge per forward input
+                 "_saved",            # tuple of saved tensors / values, or None
+                 "_saved_versions",   # the version of each saved tensor when it was saved
+                 "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
+    _SLOT_DEFAULTS = {"next_functions": (), "_saved": None, "_saved_versions": None,
+                      "_output_shape": (), "_output_dtype": None, "_sequence_nr": 0}
+
+    # Rarer state: class defaults, an instance only stores what differs.
     _freed = False              # True once backward has released the saved tensors
-    _output_shape = ()
-    _output_dtype = None
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
     _post_hooks = None          # dict of fn(grad_inputs, grad_outputs) -> new grad_inputs or None
     _tensor_pre_hooks = None    # dict of fn(grad) registered with Tensor.register_hook
     _retains_grad_hook = None   # weak reference to the tensor that called retain_grad()
     _num_outputs = 1
-    _sequence_nr = 0
     _has_hooks = False          # set once any hook is registered, so the engine can skip them fast
+
+    def __getattr__(self, name):
+        # only called for attributes not found normally: here, slots never set
+        try:
+            return Node._SLOT_DEFAULTS[name]
+        except KeyError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") from None
 
     def name(self):
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
@@ -188,6 +200,8 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         self.variable = variable
+        self._saved = None
+        self.next_functions = ()
         # the leaf's own hooks (Tensor.register_hook) run here, before accumulating
         self._has_hooks = variable._backward_hooks is not None
         self._output_shape = variable._array.shape
@@ -275,6 +289,7 @@ def connect(output, node, inputs):
         else:
             edges.append(_NO_EDGE)
     node.next_functions = tuple(edges)
+    node._saved = None              # save_for_backward, if the operation needs it, comes after
     node._output_shape = output._array.shape
     node._output_dtype = output._array.dtype
     node._sequence_nr = next(_sequence_numbers)
