@@ -17,7 +17,7 @@ import itertools
 import numpy as np
 
 from .grad_mode import _State
-from .graph import AccumulateGrad, accumulate_grad
+from .graph import FREED, AccumulateGrad, accumulate_grad
 
 # Functions called after every step of a backward pass; minigrad.viz uses this
 # to record a backward pass frame by frame. Empty in normal use.
@@ -65,10 +65,22 @@ def reachable_edges(root_nodes):
 
 
 def count_dependencies(root_nodes):
-    """For every reachable node: how many edges from reachable nodes point at it."""
+    """For every reachable node: how many edges from reachable nodes point at it.
+
+    The same walk as reachable_edges, written out: it runs before every backward.
+    """
     dependencies = {}
-    for _, next_node in reachable_edges(root_nodes):
-        dependencies[next_node] = dependencies.get(next_node, 0) + 1
+    roots = set(root_nodes)
+    stack = list(root_nodes)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            count = dependencies.get(next_node, 0)
+            dependencies[next_node] = count + 1
+            if count == 0 and next_node not in roots:    # first visit: walk below it
+                stack.append(next_node)
     return dependencies
 
 
@@ -263,9 +275,12 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                     for observer in list(_observers):
                         observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
                 if not keep_graph and node._saved is not None:
-                    node._release_saved()
+                    node._saved = FREED             # free what forward saved (PyTorch does too)
                 if len(grad_inputs) > 1:
-                    _mark_shared(grad_inputs)
+                    first = grad_inputs[0]
+                    # a gradient passed on along two edges must not become a leaf's .grad uncopied
+                    if len(grad_inputs) > 2 or (first is grad_inputs[1] and first is not None):
+                        _mark_shared(grad_inputs)
             else:
                 grad_inputs = (None,) * len(node.next_functions)
             for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):

@@ -68,9 +68,6 @@ class BackwardCFunction(Node, FunctionCtx):
         # one gradient per forward argument; only tensor arguments have edges
         return tuple(g for g, is_tensor in zip(grads, self._input_is_tensor) if is_tensor)
 
-    def _release_saved(self):
-        Node._release_saved(self)
-
 
 def _zeros(shape, dtype):
     from .._tensor import _wrap

@@ -78,7 +78,6 @@ class Node:
                       "_output_shape": (), "_output_dtype": None, "_sequence_nr": 0}
 
     # Rarer state: class defaults, an instance only stores what differs.
-    _freed = False              # True once backward has released the saved tensors
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
     _post_hooks = None          # dict of fn(grad_inputs, grad_outputs) -> new grad_inputs or None
     _tensor_pre_hooks = None    # dict of fn(grad) registered with Tensor.register_hook
@@ -104,18 +103,25 @@ class Node:
     def save_for_backward(self, *values):
         """Keep what backward will need. Tensors are checked for later in-place changes."""
         self._saved = values
+        # plain numbers (and None) have no version; anything else may be a tensor
         self._saved_versions = tuple([
-            v._version_counter[0] if hasattr(v, "_version_counter") else None for v in values
+            None if type(v) in _PLAIN_VALUES else getattr(v, "_version_counter", _NO_VERSION)[0]
+            for v in values
         ])
+
+    @property
+    def _freed(self):
+        """True once backward has released the saved tensors."""
+        return self._saved is FREED
 
     @property
     def saved_tensors(self):
         """What forward saved, after checking it was neither freed nor modified in place."""
-        if self._freed:
-            raise RuntimeError(FREED_MESSAGE)
         saved = self._saved
         if saved is None:
             return ()
+        if saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
         for value, version in zip(saved, self._saved_versions):
             if version is not None and value._version_counter[0] != version:
                 raise RuntimeError(_modified_in_place_message(value, version, self))
@@ -124,8 +130,7 @@ class Node:
     def _release_saved(self):
         """Free saved tensors after a backward without retain_graph (as PyTorch does)."""
         if self._saved is not None:
-            self._saved = None
-            self._freed = True
+            self._saved = FREED
 
     # --- running ----------------------------------------------------------------
     def backward(self, *grad_outputs):
@@ -245,6 +250,21 @@ def _owned_by_engine(grad):
 
 
 _NO_EDGE = (None, 0)
+_PLAIN_VALUES = (type(None), float, int, bool)     # inputs that are never tensors
+_NO_VERSION = (None,)
+
+
+class _Freed:
+    """What a node's saved values become after backward frees them (falsy, like 'nothing')."""
+
+    def __bool__(self):
+        return False
+
+    def __repr__(self):
+        return "<freed by backward>"
+
+
+FREED = _Freed()
 
 
 def gradient_edge(value):
@@ -281,6 +301,9 @@ def connect(output, node, inputs):
     """Make ``node`` the grad_fn of ``output``, with one edge per forward input."""
     edges = []
     for value in inputs:            # gradient_edge(value), inlined: this runs for every op
+        if type(value) in _PLAIN_VALUES:
+            edges.append(_NO_EDGE)
+            continue
         grad_fn = getattr(value, "_grad_fn", None)
         if grad_fn is not None:
             edges.append((grad_fn, value._output_nr))
