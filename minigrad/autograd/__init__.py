@@ -138,6 +138,7 @@ from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
 from . import functional  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad",
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
+           "no_grad", "enable_grad",
            "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
            "graph", "Node"]

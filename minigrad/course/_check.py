@@ -106,14 +106,26 @@ def check_choice(exercise, answer, expected, choices, hint=None, success=None):
     return right(exercise, success or "correct!")
 
 
-def check_raises(exercise, function, exception_type, hint=None, success=None):
-    """Does calling ``function()`` raise ``exception_type``? (for "make it fail" exercises)"""
+def check_raises(exercise, function, exception_type, hint=None, success=None,
+                 message_contains=None, how_to_define=None):
+    """Does calling ``function()`` raise ``exception_type``? (for "make it fail" exercises)
+
+    ``message_contains`` tells this error apart from others of the same type;
+    ``how_to_define`` is the hint shown when the answer is not a function.
+    """
     if _unanswered(function):
         return waiting(exercise)
+    if not callable(function):
+        return wrong(exercise, f"expected a function, got {type(function).__name__}.",
+                     how_to_define or "Define it with `def ...():` and pass the function itself "
+                                      "(without parentheses).")
+    name = exception_type.__name__
     try:
         function()
-    except exception_type:
-        return right(exercise, success or "correct: it raises " + exception_type.__name__ + ".")
+    except exception_type as error:
+        if message_contains is not None and message_contains not in str(error):
+            return wrong(exercise, f"it raised a different {name}: {str(error)[:120]}", hint)
+        return right(exercise, success or f"correct: it raises {name}.")
     except Exception as error:   # noqa: BLE001 - we report whatever it raised
-        return wrong(exercise, f"it raised {type(error).__name__} instead of {exception_type.__name__}.", hint)
-    return wrong(exercise, f"it ran without raising {exception_type.__name__}.", hint)
+        return wrong(exercise, f"it raised {type(error).__name__} instead of {name}.", hint)
+    return wrong(exercise, "it ran without raising an error.", hint)

@@ -6,7 +6,8 @@
 import numpy as np
 
 from .._tensor import Tensor
-from ._check import _is_tensor, _unanswered, _values, check_equal, check_tensor, right, waiting, wrong
+from ._check import (_is_tensor, _unanswered, _values, check_equal, check_raises, check_tensor,
+                     right, waiting, wrong)
 
 
 def _as_tuple(answer):
@@ -54,25 +55,14 @@ def exercise_2(answer):
 
 def exercise_3(answer):
     """A function that makes backward fail because a saved tensor was changed through detach()."""
-    exercise = "Exercise 3"
-    if _unanswered(answer):
-        return waiting(exercise)
-    if not callable(answer):
-        return wrong(exercise, f"expected a function, got {type(answer).__name__}.",
-                     "Define it with `def break_it(): ...` and pass `break_it` (without parentheses).")
-    hint = ("Build h = x * 2 and y = (h * h).sum() (the multiplication saves h for backward), "
-            "then change h through h.detach() (for example `h.detach()[0] = 0.`) and call "
-            "y.backward().")
-    try:
-        answer()
-    except RuntimeError as error:
-        if "modified by an inplace operation" in str(error):
-            return right(exercise, "correct: backward noticed that a saved tensor was changed "
-                                   "(its version counter moved on).")
-        return wrong(exercise, f"it raised a different RuntimeError: {str(error)[:120]}", hint)
-    except Exception as error:   # noqa: BLE001 - we report whatever it raised
-        return wrong(exercise, f"it raised {type(error).__name__} instead of RuntimeError.", hint)
-    return wrong(exercise, "it ran without raising an error.", hint)
+    return check_raises(
+        "Exercise 3", answer, RuntimeError, message_contains="modified by an inplace operation",
+        hint=("Build h = x * 2 and y = (h * h).sum() (the multiplication saves h for backward), "
+              "then change h through h.detach() (for example `h.detach()[0] = 0.`) and call "
+              "y.backward()."),
+        how_to_define="Define it with `def break_it(): ...` and pass `break_it` (without parentheses).",
+        success="correct: backward noticed that a saved tensor was changed "
+                "(its version counter moved on).")
 
 
 def _library_of(function):

@@ -4,7 +4,7 @@
     check.exercise_1(answer)
 """
 from .._tensor import Tensor
-from ._check import _is_tensor, _unanswered, check_tensor, right, waiting, wrong
+from ._check import _is_tensor, _unanswered, check_raises, check_tensor, right, waiting, wrong
 
 # Exercise 1: the code the learner reads, and why each tensor is (not) a leaf.
 #   a = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -89,21 +89,9 @@ def exercise_3(answer):
 
 def exercise_4(answer):
     """A function raising the RuntimeError for changing requires_grad of a non-leaf."""
-    exercise = "Exercise 4"
-    if _unanswered(answer):
-        return waiting(exercise)
-    if not callable(answer):
-        return wrong(exercise, f"expected a function, got {type(answer).__name__}.",
-                     "Define it with `def change_flag(): ...` and pass `change_flag`.")
-    hint = ("Compute a non-leaf (e.g. y = w * 2 with w requiring grad) and set "
-            "y.requires_grad = False.")
-    try:
-        answer()
-    except RuntimeError as error:
-        if "requires_grad flags of leaf" in str(error):
-            return right(exercise, "correct: requires_grad can only be changed on leaves.")
-        return wrong(exercise, f"it raised a different RuntimeError: {str(error)[:120]}", hint)
-    except Exception as error:   # noqa: BLE001 - we report whatever it raised
-        return wrong(exercise, f"it raised {type(error).__name__} instead of RuntimeError.", hint)
-    return wrong(exercise, "it ran without raising an error.", hint)
-
+    return check_raises(
+        "Exercise 4", answer, RuntimeError, message_contains="requires_grad flags of leaf",
+        hint=("Compute a non-leaf (e.g. y = w * 2 with w requiring grad) and set "
+              "y.requires_grad = False."),
+        how_to_define="Define it with `def change_flag(): ...` and pass `change_flag`.",
+        success="correct: requires_grad can only be changed on leaves.")
