@@ -447,142 +447,9 @@ class Tensor:
     def clone(self):
         return _ops_shape.clone(self)
 
-    # --- in-place changes -------------------------------------------------------------
-    def _check_inplace(self):
-        """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
-        if _State.enabled and self._grad_fn is None and self._requires_grad:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation. "
-                "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
-                "x.detach() / x.clone() instead."
-            )
-        base = self._base
-        if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation. Change the leaf itself inside `with minigrad.no_grad():`, or work on "
-                "a .clone() of the view."
-            )
-
-    def _write_inplace(self, result):
-        """Put ``result`` into this tensor: same memory, new values, new history."""
-        self._array[...] = result._array
-        self._version_counter[0] += 1
-        if result._grad_fn is not None:
-            if self._base is not None:
-                raise RuntimeError(
-                    "minigrad does not record in-place changes to a view of another tensor "
-                    "(the base tensor's history would be wrong). Use an out-of-place operation, "
-                    "or .clone() the view first."
-                )
-            self._grad_fn = result._grad_fn
-            self._output_nr = 0
-            self._grad_fn._output_shape = self._array.shape
-        return self
-
-    def _inplace(self, op, *args):
-        """Shared recipe of add_, mul_, ...: compute out of place, then write back."""
-        self._check_inplace()
-        if not graph.needs_grad((self,) + args):
-            # Nothing to record: write directly (keeps the dtype of self).
-            return self._write_inplace(op(_wrap(self._array), *args))
-        # Recording: the node must see the *old* value of self, so give it a copy
-        # that sits at the same place in the graph.
-        old = _wrap(self._array.copy())
-        old._grad_fn, old._output_nr = self._grad_fn, self._output_nr
-        old._requires_grad = self._requires_grad
-        return self._write_inplace(op(old, *args))
-
-    def _inplace_arithmetic(self, ufunc, op, other, alpha=1):
-        """add_, sub_, mul_, div_: numpy works in place when nothing is recorded.
-
-        That is the common case (a parameter update under no_grad), and it
-        avoids allocating a new array as large as the parameter.
-        """
-        self._check_inplace()
-        if not graph.needs_grad((self, other)):
-            other_array = other._array if isinstance(other, Tensor) else other
-            if alpha != 1:
-                other_array = other_array * alpha
-            target = self._array
-            try:
-                ufunc(target, other_array, out=target, casting="same_kind")
-            except ValueError:
-                raise RuntimeError(
-                    f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-                    f"{list(np.broadcast_shapes(target.shape, np.shape(other_array)))}") from None
-            except TypeError:
-                # e.g. int tensor += float: PyTorch refuses too
-                raise RuntimeError(
-                    f"result type Float can't be cast to the desired output type "
-                    f"{self.dtype.tensor_type_name[:-6]}") from None
-            self._version_counter[0] += 1
-            return self
-        if alpha != 1:
-            return self._inplace(lambda a, b: op(a, b, alpha=alpha), other)
-        return self._inplace(op, other)
-
-    def add_(self, other, alpha=1):
-        return self._inplace_arithmetic(np.add, _ops_pointwise.add, other, alpha)
-
-    def sub_(self, other, alpha=1):
-        return self._inplace_arithmetic(np.subtract, _ops_pointwise.sub, other, alpha)
-
-    def mul_(self, other):
-        return self._inplace_arithmetic(np.multiply, _ops_pointwise.mul, other)
-
-    def div_(self, other):
-        if self._array.dtype.kind != "f":
-            return self._inplace(_ops_pointwise.div, other)      # raises the dtype error
-        return self._inplace_arithmetic(np.true_divide, _ops_pointwise.div, other)
-
-    def pow_(self, exponent):
-        return self._inplace(_ops_pointwise.pow, exponent)
-
-    def clamp_(self, min=None, max=None):
-        return self._inplace(lambda a: _ops_pointwise.clamp(a, min, max))
-
-    def copy_(self, source):
-        source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
-        return self._inplace(lambda a, s: _ops_shape.copy_into(a, s), source)
-
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __imul__(self, other):
-        return self.mul_(other)
-
-    def __itruediv__(self, other):
-        return self.div_(other)
-
-    def _fill_with(self, values):
-        """In-place fill that never records history (zero_, fill_, normal_, uniform_)."""
-        self._check_inplace()
-        self._array[...] = values
-        self._version_counter[0] += 1
-        if self._grad_fn is not None and _State.enabled:
-            # The new values do not depend on the old history any more.
-            self._grad_fn = None
-            self._requires_grad = True
-        return self
-
-    def zero_(self):
-        """Set every element to 0 in place (used as ``x.grad.zero_()``)."""
-        return self._fill_with(0)
-
-    def fill_(self, value):
-        return self._fill_with(value.item() if isinstance(value, Tensor) else value)
-
-    def normal_(self, mean=0.0, std=1.0):
-        from . import random as _random
-        return self._fill_with(_random.generator().normal(mean, std, size=self._array.shape))
-
-    def uniform_(self, a=0.0, b=1.0):
-        from . import random as _random
-        return self._fill_with(_random.generator().uniform(a, b, size=self._array.shape))
+    # --- in-place changes ----------------------------------------------------------------
+    # add_, mul_, zero_, x += y, ... and PyTorch's rules for them live in _ops/inplace.py;
+    # _install_methods below makes them methods.
 
     def __setitem__(self, index, value):
         _ops_indexing.setitem(self, index, value)
@@ -682,7 +549,7 @@ def _normalize_dim(dim, ndim):
 
 def _install_methods():
     """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x))."""
-    from ._ops import pointwise, reduction, shape, linalg
+    from ._ops import pointwise, reduction, shape, linalg, inplace
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -708,8 +575,11 @@ def _install_methods():
     }
     for name, function in operators.items():
         setattr(Tensor, name, function)
+    for name in inplace.METHODS:
+        setattr(Tensor, name, getattr(inplace, name))
+    Tensor.__iadd__, Tensor.__isub__ = inplace.add_, inplace.sub_
+    Tensor.__imul__, Tensor.__itruediv__ = inplace.mul_, inplace.div_
     Tensor.clip = Tensor.clamp
-    Tensor.clip_ = Tensor.clamp_
     Tensor.multiply = Tensor.mul
     Tensor.subtract = Tensor.sub
     Tensor.divide = Tensor.div

@@ -1054,3 +1054,18 @@ def test_max_of_all_elements_shares_gradient_among_ties_like_torch(torch, pair):
         grads.append((x.grad, y.grad, z.grad))
     for mine, reference in zip(*grads):
         pair.assert_close(mine, reference)
+
+
+@pytest.mark.parametrize("fill", ["zero_()", "fill_(2.0)", "normal_()", "uniform_()"])
+def test_filling_a_recorded_tensor_keeps_it_in_the_graph(torch, fill):
+    """y = x * 2; y.zero_(): y stays a non-leaf, its new node stops the gradient."""
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.ones(3, requires_grad=True)
+        y = x * 2
+        eval("y." + fill)                       # noqa: S307 - a fixed list of method calls
+        y.sum().backward()
+        next_names = [type(node).__name__ for node, _ in y.grad_fn.next_functions]
+        results.append((type(y.grad_fn).__name__, next_names, y.is_leaf, y.requires_grad,
+                        x.grad.tolist()))
+    assert results[0] == results[1]

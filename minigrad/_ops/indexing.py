@@ -12,6 +12,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
 from .shape import select, _make_view
+from .inplace import check_inplace, apply_inplace
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -174,7 +175,7 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
 
 def setitem(tensor, index, value):
     """``tensor[index] = value``, in place (recorded as CopySlices when grads are involved)."""
-    tensor._check_inplace()
+    check_inplace(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if not needs_grad((tensor, value)):
@@ -185,4 +186,4 @@ def setitem(tensor, index, value):
             raise _out_of_range(error) from None
         tensor._version_counter[0] += 1
         return
-    tensor._inplace(lambda old, v: index_put(old, index, v, node_class=CopySlices), value)
+    apply_inplace(tensor, lambda old, v: index_put(old, index, v, node_class=CopySlices), value)

@@ -558,12 +558,3 @@ def compare(ufunc, input, other):
         return _wrap(np.asarray(ufunc(a_arr, b_arr)))
     except ValueError:
         raise _broadcast_error(input, other) from None
-
-
-# --- filling in place, recorded (used by zero_ and fill_ on a recorded tensor) --------------
-
-class FillBackward0(Node):
-    """out = constant   ->   no gradient flows to the old value"""
-
-    def backward(self, grad):
-        return (grad * 0,)

@@ -1,0 +1,192 @@
+"""Changing a tensor in place: add_, sub_, mul_, div_, zero_, fill_, x += y, copy_, ...
+
+PyTorch's rules, which the lessons teach:
+
+* a leaf that requires grad may not change in place while recording (that is
+  why parameter updates happen inside ``no_grad``);
+* every in-place change bumps the tensor's version counter, so that backward
+  can refuse to use a saved tensor that changed after it was saved;
+* a recorded in-place change gives the tensor a new ``grad_fn``: the tensor
+  now stands for the result of the operation.
+
+Without recording (the usual parameter update), numpy writes straight into
+the tensor's memory, so no array as large as the parameter is allocated.
+"""
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ..autograd.graph import Node, needs_grad
+from ..autograd.grad_mode import _State
+from . import pointwise, result, shape
+
+METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
+           "normal_", "uniform_")
+
+
+def check_inplace(tensor):
+    """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
+    if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. "
+            "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
+            "x.detach() / x.clone() instead."
+        )
+    base = tensor._base
+    if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation. Change the leaf itself inside `with minigrad.no_grad():`, or work on "
+            "a .clone() of the view."
+        )
+
+
+def _write(tensor, new):
+    """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
+    tensor._array[...] = new._array
+    tensor._version_counter[0] += 1
+    if new._grad_fn is not None:
+        if tensor._base is not None:
+            raise RuntimeError(
+                "minigrad does not record in-place changes to a view of another tensor "
+                "(the base tensor's history would be wrong). Use an out-of-place operation, "
+                "or .clone() the view first."
+            )
+        tensor._grad_fn = new._grad_fn
+        tensor._output_nr = 0
+        tensor._grad_fn._output_shape = tensor._array.shape
+    return tensor
+
+
+def apply_inplace(tensor, op, *args):
+    """The recipe of every in-place operation: compute out of place, then write back."""
+    check_inplace(tensor)
+    if not needs_grad((tensor,) + args):
+        return _write(tensor, op(_wrap(tensor._array), *args))
+    # Recording: the node must see the *old* value, so give it a copy that sits
+    # at the same place in the graph as the tensor did.
+    old = _wrap(tensor._array.copy())
+    old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
+    old._requires_grad = tensor._requires_grad
+    return _write(tensor, op(old, *args))
+
+
+def _arithmetic(tensor, ufunc, op, other, alpha=1):
+    """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
+    check_inplace(tensor)
+    if needs_grad((tensor, other)):
+        if alpha != 1:
+            return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
+        return apply_inplace(tensor, op, other)
+    other_array = other._array if isinstance(other, Tensor) else other
+    if alpha != 1:
+        other_array = other_array * alpha
+    target = tensor._array
+    try:
+        ufunc(target, other_array, out=target, casting="same_kind")
+    except ValueError:
+        raise RuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+            f"{list(np.broadcast_shapes(target.shape, np.shape(other_array)))}") from None
+    except TypeError:
+        # e.g. int tensor += float: PyTorch refuses too
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type "
+            f"{tensor.dtype.tensor_type_name[:-6]}") from None
+    tensor._version_counter[0] += 1
+    return tensor
+
+
+def add_(self, other, alpha=1):
+    """self += alpha * other"""
+    return _arithmetic(self, np.add, pointwise.add, other, alpha)
+
+
+def sub_(self, other, alpha=1):
+    """self -= alpha * other"""
+    return _arithmetic(self, np.subtract, pointwise.sub, other, alpha)
+
+
+def mul_(self, other):
+    """self *= other"""
+    return _arithmetic(self, np.multiply, pointwise.mul, other)
+
+
+def div_(self, other):
+    """self /= other"""
+    if self._array.dtype.kind != "f":
+        return apply_inplace(self, pointwise.div, other)      # raises the dtype error
+    return _arithmetic(self, np.true_divide, pointwise.div, other)
+
+
+def pow_(self, exponent):
+    return apply_inplace(self, pointwise.pow, exponent)
+
+
+def clamp_(self, min=None, max=None):
+    return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
+
+
+clip_ = clamp_
+
+
+def copy_(self, source):
+    """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
+    source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    return apply_inplace(self, shape.copy_into, source)
+
+
+# --- filling with values that do not depend on the old ones -----------------------------------
+
+class _FillBackward(Node):
+    """out = values that do not depend on the input   ->   no gradient flows back"""
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
+class ZeroBackward0(_FillBackward):
+    """x.zero_() on a recorded tensor"""
+
+
+class FillBackward2(_FillBackward):
+    """x.fill_(value) on a recorded tensor"""
+
+
+class NormalBackward0(_FillBackward):
+    """x.normal_() on a recorded tensor"""
+
+
+class UniformBackward0(_FillBackward):
+    """x.uniform_() on a recorded tensor"""
+
+
+def _fill(tensor, values, node_class):
+    check_inplace(tensor)
+    if tensor._grad_fn is not None and _State.enabled:
+        # still part of the graph, but the gradient stops here (as in PyTorch)
+        def constant(old):
+            return result(np.broadcast_to(np.asarray(values, dtype=old._array.dtype),
+                                          old._array.shape).copy(), node_class, (old,))
+        return apply_inplace(tensor, constant)
+    tensor._array[...] = values
+    tensor._version_counter[0] += 1
+    return tensor
+
+
+def zero_(self):
+    """Set every element to 0 in place (used as ``x.grad.zero_()``)."""
+    return _fill(self, 0, ZeroBackward0)
+
+
+def fill_(self, value):
+    return _fill(self, value.item() if isinstance(value, Tensor) else value, FillBackward2)
+
+
+def normal_(self, mean=0.0, std=1.0):
+    from .. import random
+    return _fill(self, random.generator().normal(mean, std, size=self._array.shape), NormalBackward0)
+
+
+def uniform_(self, a=0.0, b=1.0):
+    from .. import random
+    return _fill(self, random.generator().uniform(a, b, size=self._array.shape), UniformBackward0)
