@@ -229,21 +229,21 @@ class NllLossBackward0(Node):
     """loss = -mean_i logp[i, target_i]   ->   d/dlogp[i, target_i] = -1/N, 0 elsewhere"""
 
     def backward(self, grad):
-        # Built with the classes in the last dimension, one row per label.
+        # d(loss)/d(logp): -weight (divided by the total weight for 'mean') at each
+        # row's label, 0 elsewhere; built with the classes in the last dimension.
         picked = np.zeros(self.rows_shape, dtype=grad._array.dtype)
         rows = np.arange(len(self.target))
         keep = self.target != self.ignore_index
-        picked[rows[keep], self.target[keep]] = -1
+        scale = -1.0 / self.total_weight if self.reduction == "mean" else -1.0
+        picked[rows[keep], self.target[keep]] = scale
         if self.weight is not None:
             picked[rows[keep], self.target[keep]] *= self.weight[self.target[keep]]
         if self.reduction == "none":
             grad = grad.reshape(-1, 1)
-        elif self.reduction == "mean":
-            grad = grad / self.total_weight
         return (self._to_input_layout(grad * _wrap(picked)),)
 
     def _to_input_layout(self, rows):
-        return rows.reshape(self.input_shape)
+        return rows if rows._array.shape == self.input_shape else rows.reshape(self.input_shape)
 
 
 class NllLoss2DBackward0(NllLossBackward0):
