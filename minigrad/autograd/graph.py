@@ -200,6 +200,8 @@ class AccumulateGrad(Node):
     to it, so the graph never forms a reference cycle.
     """
 
+    __slots__ = ("variable", "_has_hooks")   # no per-node dict: one exists per leaf per graph
+
     # Leaves are ready as soon as their gradient arrives; run them first.
     _sequence_nr = float("inf")
 
