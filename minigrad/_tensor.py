@@ -256,9 +256,6 @@ class Tensor:
         """How many times this tensor (or a view of the same memory) was changed in place."""
         return self._version_counter[0]
 
-    def _bump_version(self):
-        self._version_counter[0] += 1
-
     # --- shape and dtype --------------------------------------------------------------
     @property
     def shape(self):
