@@ -21,7 +21,6 @@ import numpy as np
 from . import _dtype
 from ._dtype import Size
 from .autograd import graph
-from .autograd.grad_mode import _State
 
 
 class device:
