@@ -266,6 +266,7 @@ def _draw_saved(scene, walk, options, node_ids, drawn):
         notes = [f"saved by {name}" for name in dict.fromkeys(savers)]
         item["attributes"].update(label=_tensor_label(tensor, options, notes),
                                   color=_labels.SAVED, penwidth="2.5")
+        scene.kinds_drawn.add("saved")       # so that the legend explains the orange border
     if freed:
         scene.item("note", _labels.note_label(FREED_NOTE), fillcolor=_labels.NOTE,
                    style="filled,dashed")
