@@ -35,9 +35,13 @@ def test_exercise_2_float_tensor_that_requires_grad(capsys):
     assert not result and "Hint" in out and "decimal point" in out
     result, out = run(capsys, lesson01.exercise_2, torch.tensor([1., 2., 3.]))
     assert not result and "requires_grad=True" in out
-    converted = torch.tensor([1., 2., 3.], requires_grad=True) * 1
+    computed = torch.tensor([1., 2., 3.], requires_grad=True) * 1
+    result, out = run(capsys, lesson01.exercise_2, computed)
+    assert not result and "Hint" in out and "already requires grad" in out
+    # the fix the lesson shows: convert first, then switch the flag on (still a leaf)
+    converted = torch.tensor([1, 2, 3]).float().requires_grad_()
     result, out = run(capsys, lesson01.exercise_2, converted)
-    assert not result and "Hint" in out
+    assert result and out.startswith("✅")
 
 
 def test_exercise_3_grad_fn_name(capsys):

@@ -52,8 +52,10 @@ def exercise_2(answer):
     if not answer.is_leaf:
         return wrong(name, "it requires grad, but it was made by an operation "
                            f"({answer.grad_fn.name()}), so it is not a tensor you created.",
-                     "Create the float tensor directly, e.g. torch.tensor([1., 2., 3.], "
-                     "requires_grad=True), instead of converting an integer one.")
+                     "Switch the flag on for the finished float tensor, e.g. "
+                     "torch.tensor([1., 2., 3.], requires_grad=True) or "
+                     "torch.tensor([1, 2, 3]).float().requires_grad_(), instead of computing "
+                     "it from a tensor that already requires grad.")
     return right(name, "correct: a floating-point leaf that requires grad.")
 
 
