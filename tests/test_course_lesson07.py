@@ -44,7 +44,7 @@ def test_exercise_1_jacobian(capsys):
     assert not result and "Hint" in out
 
 
-def test_exercise_2_one_backward_gives_u_transpose_j(capsys):
+def test_exercise_2_one_backward_gives_v_transpose_j(capsys):
     x = point()
     g(x).backward(torch.tensor([1.0, -1.0, 2.0]))
     result, out = run(capsys, lesson07.exercise_2, x.grad)
@@ -53,7 +53,7 @@ def test_exercise_2_one_backward_gives_u_transpose_j(capsys):
     x = point()
     g(x).sum().backward()
     result, out = run(capsys, lesson07.exercise_2, x.grad)
-    assert not result and "y.backward(u)" in out
+    assert not result and "y.backward(v)" in out
     result, out = run(capsys, lesson07.exercise_2, torch.zeros(3))
     assert not result and "shape" in out
 
@@ -70,8 +70,8 @@ def test_exercise_3_reverse_mode_for_few_outputs(capsys):
 
 
 def test_exercise_4_jacobian_vector_product(capsys):
-    _, Jv = torch.autograd.functional.jvp(g, point(), torch.tensor([1.0, 0.0]))
-    result, out = run(capsys, lesson07.exercise_4, Jv)
+    _, Ju = torch.autograd.functional.jvp(g, point(), torch.tensor([1.0, 0.0]))
+    result, out = run(capsys, lesson07.exercise_4, Ju)
     assert result and out.startswith("✅")
     result, out = run(capsys, lesson07.exercise_4, torch.tensor([3.0, 2.0]))     # a row instead
     assert not result and "ROW" in out

@@ -19,8 +19,8 @@ from .._tensor import Tensor
 from ._check import _is_tensor, _values, check_choice, check_tensor
 
 JACOBIAN = np.array([[3.0, 2.0], [1.0, 1.0], [0.0, 27.0]])
-U = np.array([1.0, -1.0, 2.0])     # exercise 2: u^T J
-V = np.array([1.0, 0.0])           # exercise 4: J v
+V = np.array([1.0, -1.0, 2.0])     # exercise 2: v^T J
+U = np.array([1.0, 0.0])           # exercise 4: J u
 
 
 def _values_or_none(answer):
@@ -40,15 +40,15 @@ def exercise_1(answer):
 
 
 def exercise_2(answer):
-    """u^T J for u = (1, -1, 2): (2, 55)."""
-    hint = ("Compute y = g(x) with x requiring grad, call y.backward(u) once, and pass x.grad. "
+    """v^T J for v = (1, -1, 2): (2, 55)."""
+    hint = ("Compute y = g(x) with x requiring grad, call y.backward(v) once, and pass x.grad. "
             "The result has one entry per INPUT.")
     values = _values_or_none(answer)
     if values is not None and values.shape == (2,) and np.allclose(values, JACOBIAN.sum(axis=0)):
-        hint = ("That is the product with v = (1, 1, 1), i.e. y.sum().backward(). Pass u to "
-                "backward: y.backward(u).")
-    return check_tensor("Exercise 2", answer, Tensor(list(U @ JACOBIAN)), hint=hint,
-                        success="correct! One backward pass gives u^T J: (1*3 - 1*1 + 2*0, "
+        hint = ("That is the product with (1, 1, 1), i.e. y.sum().backward(). Pass v to "
+                "backward: y.backward(v).")
+    return check_tensor("Exercise 2", answer, Tensor(list(V @ JACOBIAN)), hint=hint,
+                        success="correct! One backward pass gives v^T J: (1*3 - 1*1 + 2*0, "
                                 "1*2 - 1*1 + 2*27).")
 
 
@@ -64,13 +64,13 @@ def exercise_3(answer):
 
 
 def exercise_4(answer):
-    """J v for v = (1, 0): the first column of J, (3, 1, 0)."""
-    hint = ("Use torch.autograd.functional.jvp(g, x, v): it returns (g(x), J v). J v has one "
+    """J u for u = (1, 0): the first column of J, (3, 1, 0)."""
+    hint = ("Use torch.autograd.functional.jvp(g, x, u): it returns (g(x), J u). J u has one "
             "entry per OUTPUT.")
     values = _values_or_none(answer)
     if values is not None and values.shape == (2,) and np.allclose(values, JACOBIAN[0]):
         hint = ("That is the first ROW of J (what v^T J gives for a one-hot v on the output "
-                "side). J v with v = (1, 0) picks the first COLUMN.")
-    return check_tensor("Exercise 4", answer, Tensor(list(JACOBIAN @ V)), hint=hint,
-                        success="correct! With v = (1, 0), J v is the first column: how each "
+                "side). J u with u = (1, 0) picks the first COLUMN.")
+    return check_tensor("Exercise 4", answer, Tensor(list(JACOBIAN @ U)), hint=hint,
+                        success="correct! With u = (1, 0), J u is the first column: how each "
                                 "output moves when x0 moves.")
