@@ -65,6 +65,6 @@ def exercise_4(answer):
     return check_number(
         "Exercise 4", answer, 4.0,
         hint="Follow the loop by hand for x = 3: how many times is y doubled before it "
-             "passes 10? Each doubling multiplies the derivative by 2.",
+             "reaches 10? Each doubling multiplies the derivative by 2.",
         success="correct: the loop doubled twice for this x, so the graph holds two "
                 "multiplications by 2 and dy/dx = 4.")
