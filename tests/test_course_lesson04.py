@@ -50,6 +50,8 @@ def test_exercise_2_gradient_descent_reaches_the_minimum(capsys):
     assert not result and "no longer requires grad" in out
     result, out = run(capsys, lesson04.exercise_2, torch.zeros(2, requires_grad=True))
     assert not result and "starting point" in out
+    result, out = run(capsys, lesson04.exercise_2, descend(zero=False))
+    assert not result and "never zeroes w.grad" in out
     result, out = run(capsys, lesson04.exercise_2, torch.zeros(3))
     assert not result and "shape" in out
 

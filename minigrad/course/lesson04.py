@@ -31,6 +31,18 @@ def exercise_1(answer):
 # The function of exercise 2 and where its minimum is:
 #   h(w) = (w[0] - 2)^2 + 2 (w[1] + 1)^2   is smallest at   w = (2, -1).
 EXERCISE_2_MINIMUM = (2.0, -1.0)
+EXERCISE_2_STEPS = 100
+EXERCISE_2_LR = 0.1
+
+
+def _descent_without_reset():
+    """Where exercise 2's loop ends when it never zeroes w.grad (the usual slip), in plain numpy."""
+    w = np.zeros(2)
+    accumulated = np.zeros(2)
+    for _ in range(EXERCISE_2_STEPS):
+        accumulated += np.array([2 * (w[0] - 2), 4 * (w[1] + 1)])    # dh/dw, added up
+        w -= EXERCISE_2_LR * accumulated
+    return w
 
 
 def exercise_2(answer):
@@ -44,6 +56,10 @@ def exercise_2(answer):
         if not answer.requires_grad:
             hint = ("Your w no longer requires grad, so it is not the tensor you started with. "
                     "Writing `w = w - ...` makes a new tensor; update in place with `w -= ...`.")
+        elif np.allclose(values, _descent_without_reset(), atol=1e-3):
+            hint = ("These are the numbers of a loop that never zeroes w.grad, so every step "
+                    "moves by the sum of all gradients so far. Zero it after each update "
+                    "(`w.grad.zero_()` or `w.grad = None`).")
         elif np.allclose(values, 0.0):
             hint = "w is still at its starting point (0, 0): is the update inside the loop?"
         elif np.all(np.isfinite(values)) and np.abs(values).max() > 10:
