@@ -14,7 +14,7 @@ def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson03.exercise_1, lesson03.exercise_2, lesson03.exercise_3,
                      lesson03.exercise_4):
         result, out = run(capsys, exercise, None)
-        assert result is False and out.startswith("⏳")
+        assert not result and out.startswith("⏳")
 
 
 def test_exercise_1_four_accumulated_calls(capsys):

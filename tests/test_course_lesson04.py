@@ -14,7 +14,7 @@ def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson04.exercise_1, lesson04.exercise_2, lesson04.exercise_3,
                      lesson04.exercise_4):
         result, out = run(capsys, exercise, None)
-        assert result is False and out.startswith("⏳")
+        assert not result and out.startswith("⏳")
 
 
 def test_exercise_1_flags_under_no_grad_and_enable_grad(capsys):

@@ -21,7 +21,7 @@ def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson06.exercise_1, lesson06.exercise_2, lesson06.exercise_3,
                      lesson06.exercise_4):
         result, out = run(capsys, exercise, None)
-        assert result is False and out.startswith("⏳")
+        assert not result and out.startswith("⏳")
 
 
 def test_exercise_1_retained_gradient(capsys):

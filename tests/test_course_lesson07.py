@@ -20,7 +20,7 @@ def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson07.exercise_1, lesson07.exercise_2, lesson07.exercise_3,
                      lesson07.exercise_4):
         result, out = run(capsys, exercise, None)
-        assert result is False and out.startswith("⏳")
+        assert not result and out.startswith("⏳")
 
 
 def test_exercise_1_jacobian(capsys):

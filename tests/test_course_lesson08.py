@@ -28,7 +28,7 @@ def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson08.exercise_1, lesson08.exercise_2, lesson08.exercise_3,
                      lesson08.exercise_4):
         result, out = run(capsys, exercise, None)
-        assert result is False and out.startswith("⏳")
+        assert not result and out.startswith("⏳")
 
 
 def test_hand_gradient_matches_autograd():

@@ -22,7 +22,7 @@ def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson09.exercise_1, lesson09.exercise_2, lesson09.exercise_3,
                      lesson09.exercise_4):
         result, out = run(capsys, exercise, None)
-        assert result is False and out.startswith("⏳")
+        assert not result and out.startswith("⏳")
 
 
 def test_exercise_1_finite_difference_in_float64(capsys):

@@ -21,7 +21,9 @@ NOTEBOOKS = ROOT / "notebooks"
 
 def execute(path, timeout=120):
     notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+    # record_timing=False: no run times in the cell metadata, so re-running an
+    # unchanged lesson leaves its file unchanged
+    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(NOTEBOOKS)}})
     started = time.perf_counter()
     client.execute()

@@ -28,23 +28,50 @@ def _values(tensor):
     return np.asarray(tensor.detach().numpy(), dtype=np.float64)
 
 
+class CheckResult:
+    """What a check returns: true when the answer is right (``assert check.exercise_1(x)``).
+
+    It shows nothing in a notebook (the printed line already said it all),
+    where a plain True/False would be echoed under the message.
+    """
+
+    __slots__ = ("passed",)
+
+    def __init__(self, passed):
+        self.passed = passed
+
+    def __bool__(self):
+        return self.passed
+
+    def __eq__(self, other):
+        return bool(self) == other
+
+    __hash__ = None
+
+    def __repr__(self):
+        return repr(self.passed)
+
+    def _ipython_display_(self):
+        pass
+
+
 def _say(mark, exercise, message):
     print(f"{mark} {exercise}: {message}")
 
 
 def right(exercise, message="correct!"):
     _say(RIGHT, exercise, message)
-    return True
+    return CheckResult(True)
 
 
 def wrong(exercise, message, hint=None):
     _say(WRONG, exercise, message + (f"\n   Hint: {hint}" if hint else ""))
-    return False
+    return CheckResult(False)
 
 
 def waiting(exercise):
     _say(WAITING, exercise, "replace the None (or ...) with your answer, then run the cell again.")
-    return False
+    return CheckResult(False)
 
 
 def check_tensor(exercise, answer, expected, hint=None, atol=1e-5, rtol=1e-4, success=None):
