@@ -228,20 +228,23 @@ def amin(input, dim=(), keepdim=False):
                   values=values, input_shape=input._array.shape)
 
 
-def argmax(input, dim=None, keepdim=False):
+def _index_of_extreme(numpy_function, input, dim, keepdim):
+    """argmax / argmin: int64 indices, never recorded (an index has no gradient)."""
     array = input._array
     if dim is None:
-        return _wrap(np.asarray(np.argmax(array), dtype=np.int64))
-    return _wrap(np.asarray(np.argmax(array, axis=_normalize_dim(dim, array.ndim), keepdims=keepdim),
-                            dtype=np.int64))
+        return _wrap(np.asarray(numpy_function(array), dtype=np.int64))
+    axis = _normalize_dim(dim, array.ndim)
+    return _wrap(np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64))
+
+
+def argmax(input, dim=None, keepdim=False):
+    """Index of the largest element (of all, flattened, or along ``dim``)."""
+    return _index_of_extreme(np.argmax, input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    array = input._array
-    if dim is None:
-        return _wrap(np.asarray(np.argmin(array), dtype=np.int64))
-    return _wrap(np.asarray(np.argmin(array, axis=_normalize_dim(dim, array.ndim), keepdims=keepdim),
-                            dtype=np.int64))
+    """Index of the smallest element (of all, flattened, or along ``dim``)."""
+    return _index_of_extreme(np.argmin, input, dim, keepdim)
 
 
 def all(input, dim=None, keepdim=False):

@@ -86,18 +86,24 @@ def _check_shapes(given, expected, given_name, expected_name):
                 f"{expected_name}[{i}] has a shape of {e.shape}.")
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """Returns ``(func(inputs), J v)``: how the output moves when the inputs move along v."""
-    Tensor, _wrap = _tensors()
-    is_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+def _input_direction(inputs, v, fn_name):
+    """The vector v on the input side (one tensor per input); None means 1 for a single number."""
+    _, _wrap = _tensors()
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided "
                                "function is a single Tensor with a single element.")
-        v = (_wrap(np.ones_like(inputs[0]._array)),)
-    else:
-        _, v = _as_tuple(v, "v", "jvp")
-        _check_shapes(v, inputs, "v", "inputs")
+        return (_wrap(np.ones_like(inputs[0]._array)),)
+    _, v = _as_tuple(v, "v", fn_name)
+    _check_shapes(v, inputs, "v", "inputs")
+    return v
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """Returns ``(func(inputs), J v)``: how the output moves when the inputs move along v."""
+    Tensor, _wrap = _tensors()
+    is_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+    v = _input_direction(inputs, v, "jvp")
     with enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
         out_is_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jvp")
@@ -183,14 +189,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 def _hessian_product(func, inputs, v, create_graph, name):
     _, _wrap = _tensors()
     is_tuple, inputs = _as_tuple(inputs, "inputs", name)
-    if v is None:
-        if len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided "
-                               "function is a single Tensor with a single element.")
-        v = (_wrap(np.ones_like(inputs[0]._array)),)
-    else:
-        _, v = _as_tuple(v, "v", name)
-        _check_shapes(v, inputs, "v", "inputs")
+    v = _input_direction(inputs, v, name)
     with enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
         out = func(*inputs)
