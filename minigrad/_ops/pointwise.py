@@ -136,10 +136,10 @@ class MulBackward0(Node):
     """out = a * b   ->   d/da = b, d/db = a"""
 
     def backward(self, grad):
+        # mul() saved each operand only if the *other* one needs a gradient
         a, b = self.saved_tensors
-        grad_a = grad * b if self.should_compute_output(0) else None
-        grad_b = grad * a if self.should_compute_output(1) else None
-        return grad_a, grad_b
+        return (grad * b if b is not None else None,
+                grad * a if a is not None else None)
 
 
 def _requires_grad(value):
