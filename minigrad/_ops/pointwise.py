@@ -74,35 +74,39 @@ class AddBackward0(Node):
         return grad, grad_b
 
 
-def _scaled(value, alpha):
-    return _wrap(value._array * alpha) if isinstance(value, Tensor) else value * alpha
-
-
-def add(input, other, alpha=1):
-    """input + alpha * other"""
-    scaled = other if alpha == 1 else _scaled(other, alpha)
-    out = result(_binary(np.add, input, scaled), AddBackward0, (input, other))
-    if alpha != 1 and out._grad_fn is not None:
-        out._grad_fn.alpha = alpha
-    return out
-
-
 class SubBackward0(Node):
     """out = a - alpha * b   ->   d/da = 1, d/db = -alpha"""
 
     alpha = 1
 
     def backward(self, grad):
-        return grad, (-grad if self.alpha == 1 else grad * -self.alpha) if self.should_compute_output(1) else None
+        grad_b = None
+        if self.should_compute_output(1):
+            grad_b = -grad if self.alpha == 1 else grad * -self.alpha
+        return grad, grad_b
+
+
+def _with_alpha(ufunc, node_class, input, other, alpha):
+    """input ± alpha * other for alpha != 1; the node keeps alpha for its backward."""
+    other_scaled = _wrap(other._array * alpha) if isinstance(other, Tensor) else other * alpha
+    out = result(_binary(ufunc, input, other_scaled), node_class, (input, other))
+    if out._grad_fn is not None:
+        out._grad_fn.alpha = alpha
+    return out
+
+
+def add(input, other, alpha=1):
+    """input + alpha * other"""
+    if alpha != 1:
+        return _with_alpha(np.add, AddBackward0, input, other, alpha)
+    return result(_binary(np.add, input, other), AddBackward0, (input, other))
 
 
 def sub(input, other, alpha=1):
     """input - alpha * other"""
-    scaled = other if alpha == 1 else _scaled(other, alpha)
-    out = result(_binary(np.subtract, input, scaled), SubBackward0, (input, other))
-    if alpha != 1 and out._grad_fn is not None:
-        out._grad_fn.alpha = alpha
-    return out
+    if alpha != 1:
+        return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
+    return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
 
 
 class RsubBackward1(Node):

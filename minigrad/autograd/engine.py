@@ -16,6 +16,7 @@ import itertools
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from .grad_mode import _State
 from .graph import FREED, AccumulateGrad, accumulate_grad
 
@@ -142,13 +143,8 @@ def _fit_to_node(grad, node, output_nr, producer):
         grad = fitted
     dtype = node._output_dtype
     if dtype is not None and grad._array.dtype != dtype:
-        grad = grad.to(_numpy_to_minigrad(dtype))
+        grad = grad.to(from_numpy_dtype(dtype))
     return grad
-
-
-def _numpy_to_minigrad(numpy_dtype):
-    from .._dtype import from_numpy_dtype
-    return from_numpy_dtype(numpy_dtype)
 
 
 def _apply_pre_hooks(node, grads):
@@ -195,11 +191,6 @@ def _shared(grad):
 def _mark_shared(grad_inputs):
     """A gradient passed on along two edges (a + b passes grad to both) must not be
     handed to a leaf as its ``.grad`` without a copy: flag it."""
-    if len(grad_inputs) == 2:                      # the usual case, checked cheaply
-        first, second = grad_inputs
-        if first is second and first is not None:
-            first._shared_gradient = True
-        return
     seen = set()
     for grad in grad_inputs:
         if grad is not None:
@@ -312,9 +303,3 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
         _State.enabled = previous_mode
     return captured
 
-
-def zeros_like_output(node, output_nr=0):
-    """Zeros shaped like the tensor a node produced (for gradients that never arrived)."""
-    from .._tensor import _wrap
-    shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
-    return _wrap(np.zeros(shape, dtype=node._output_dtype or np.float32))
