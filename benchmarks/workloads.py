@@ -115,6 +115,28 @@ def run_w1(config, with_optional):
 
 # --- W2 -----------------------------------------------------------------------------------
 
+def _per_unit_rows(section, results, count, unit, phase_ratios):
+    """Rows "fwd + bwd = total us/<unit>" and the ratios to PyTorch, for W2 and W4."""
+    reference = results.get("torch", {})
+    for name, result in results.items():
+        if "error" in result:
+            section["rows"].append([name, result["error"], ""])
+            continue
+        per_unit = {phase: result[phase] / count * 1e6 for phase in ("forward", "backward")}
+        per_unit["total"] = per_unit["forward"] + per_unit["backward"]
+        result[f"us_per_{unit}"] = per_unit
+        value = ratio(total_seconds(result), total_seconds(reference) if reference else None)
+        if name != "torch" and value is not None:
+            section["ratios"][f"{name}/torch"] = value
+            if phase_ratios:
+                for phase in ("forward", "backward"):
+                    section["ratios"][f"{name}/torch {phase}"] = ratio(result[phase],
+                                                                       reference[phase])
+        section["rows"].append([
+            name, f"fwd {per_unit['forward']:6.2f} + bwd {per_unit['backward']:6.2f} = "
+                  f"{per_unit['total']:6.2f} us/{unit}", fmt_ratio(value, "torch")])
+
+
 def run_w2(config, with_optional):
     n_ops = config["w2_ops"]
     found = libraries(with_optional)
@@ -124,22 +146,7 @@ def run_w2(config, with_optional):
     section = {"title": f"W2 chain of {n_ops:,} tiny ops (one-element float32), then backward",
                "unit": "microseconds per op", "results": results, "ratios": {}, "rows": [],
                "notes": []}
-    reference = results.get("torch", {})
-    for name, result in results.items():
-        if "error" in result:
-            section["rows"].append([name, result["error"], ""])
-            continue
-        per_op = {phase: result[phase] / n_ops * 1e6 for phase in ("forward", "backward")}
-        per_op["total"] = per_op["forward"] + per_op["backward"]
-        result["us_per_op"] = per_op
-        value = ratio(total_seconds(result), total_seconds(reference) if reference else None)
-        if name != "torch" and value is not None:
-            section["ratios"][f"{name}/torch"] = value
-            for phase in ("forward", "backward"):
-                section["ratios"][f"{name}/torch {phase}"] = ratio(result[phase], reference[phase])
-        section["rows"].append([
-            name, f"fwd {per_op['forward']:6.2f} + bwd {per_op['backward']:6.2f} = "
-                  f"{per_op['total']:6.2f} us/op", fmt_ratio(value, "torch")])
+    _per_unit_rows(section, results, n_ops, "op", phase_ratios=True)
     section["target"] = target_entry("minigrad/torch", W2_TARGET,
                                      section["ratios"].get("minigrad/torch"))
     section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()
@@ -225,20 +232,7 @@ def run_w4(config, with_optional):
                         f"({n_nodes:,} nodes), then backward",
                "unit": "microseconds per node", "results": results, "ratios": {}, "rows": [],
                "notes": notes}
-    reference = results.get("torch", {})
-    for name, result in results.items():
-        if "error" in result:
-            section["rows"].append([name, result["error"], ""])
-            continue
-        per_node = {phase: result[phase] / n_nodes * 1e6 for phase in ("forward", "backward")}
-        per_node["total"] = per_node["forward"] + per_node["backward"]
-        result["us_per_node"] = per_node
-        value = ratio(total_seconds(result), total_seconds(reference) if reference else None)
-        if name != "torch" and value is not None:
-            section["ratios"][f"{name}/torch"] = value
-        section["rows"].append([
-            name, f"fwd {per_node['forward']:6.2f} + bwd {per_node['backward']:6.2f} = "
-                  f"{per_node['total']:6.2f} us/node", fmt_ratio(value, "torch")])
+    _per_unit_rows(section, results, n_nodes, "node", phase_ratios=False)
     section["target"] = target_entry("minigrad/torch", W4_TARGET,
                                      section["ratios"].get("minigrad/torch"))
     section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()},
