@@ -2,12 +2,17 @@
 #
 #   make lab       open the course in JupyterLab (notebooks/)
 #   make test      library tests, notebook tests (nbval) and the browser test
+#   make student   student version without solutions (build/student/)
+#   make site      the course as a static website (build/site/index.html)
+#   make dist      wheel and sdist, checked with twine (dist/)
+#   make set-repo URL=https://github.com/you/fork [RELEASE=v0.1.0]
 #   make bench     benchmarks (python -m benchmarks)
 #   make figures   regenerate the figures (figures/make_figures.py)
 #
-# Every target first runs tools/setup_env.sh, which creates .venv, installs
-# the package and its tools when pyproject.toml changed, and checks for
-# Graphviz's `dot`. Running it again when nothing changed takes a moment.
+# Every target first runs tools/setup_env.sh, which checks for Graphviz's
+# `dot`, creates .venv and installs what the target needs when pyproject.toml
+# changed: `lab` only what the lessons need, `test` also the test tools and
+# PyTorch (CPU build). Running it again when nothing changed takes a moment.
 
 SHELL := /bin/bash
 VENV ?= .venv
@@ -22,20 +27,24 @@ NBVAL_ARGS := --nbval --nbval-current-env --nbval-cell-timeout=300 \
 	--nbval-sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
 export MINIGRAD_NOTEBOOK_DIR := $(abspath $(NOTEBOOKS))
 
-.PHONY: help setup lab test test-lib test-notebooks test-browser bench figures clean
+.PHONY: help setup setup-test lab test test-lib test-notebooks test-browser \
+	student site dist set-repo bench figures clean
 
 help:
-	@sed -n '3,7p' Makefile | sed 's/^# *//'
+	@sed -n '3,11p' Makefile | sed 's/^# *//'
 
 setup:
-	@bash tools/setup_env.sh
+	@bash tools/setup_env.sh lab
+
+setup-test:
+	@bash tools/setup_env.sh test
 
 lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=$(NOTEBOOKS) \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
 
 # All three suites run even when one fails; the exit status says if any did.
-test: setup
+test: setup-test
 	@failed=""; \
 	for suite in test-lib test-notebooks test-browser; do \
 		$(MAKE) --no-print-directory $$suite || failed="$$failed $$suite"; \
@@ -51,14 +60,33 @@ define run_pytest
 	exit $$rc
 endef
 
-test-lib: setup
+test-lib: setup-test
 	$(call run_pytest,library tests,tests --ignore=tests/browser)
 
-test-notebooks: setup
+test-notebooks: setup-test
 	$(call run_pytest,notebook tests,$(NBVAL_ARGS) $(NOTEBOOKS))
 
-test-browser: setup
+test-browser: setup-test
 	$(call run_pytest,browser test,tests/browser)
+
+# Lessons without their solutions, executed once to prove they still run.
+student: setup-test
+	$(PY) tools/student.py $(NOTEBOOKS) build/student --execute
+
+# Every lesson as an HTML page (stored outputs), plus an index page.
+site: setup-test
+	$(PY) tools/site.py $(NOTEBOOKS) build/site
+
+# Built in a throwaway environment of `build`; twine checks the metadata.
+dist: setup-test
+	rm -rf dist
+	$(PY) -m pip install --quiet build twine
+	$(PY) -m build --outdir dist .
+	$(PY) -m twine check --strict dist/*
+
+set-repo: setup
+	@test -n "$(URL)" || { echo "usage: make set-repo URL=https://github.com/<owner>/<name> [RELEASE=v0.1.0]"; exit 2; }
+	$(PY) tools/set_repo.py $(URL) $(if $(RELEASE),--release $(RELEASE))
 
 bench: setup
 	$(PY) -m benchmarks
@@ -67,4 +95,4 @@ figures: setup
 	$(PY) figures/make_figures.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/screenshots
+	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/screenshots build dist

@@ -1,12 +1,13 @@
 """The two cells every lesson notebook starts with.
 
 1. a Markdown cell with an "Open in Colab" badge for that notebook;
-2. a code cell that, on Colab only, pip-installs minigrad from GitHub
-   (locally and on Binder the package is already installed).
+2. a code cell that, on Colab only, pip-installs minigrad's release from
+   GitHub (locally and on Binder the package is already installed).
 
-Both are built from ``minigrad/_links.py``, so the repository address lives in
-one place. ``tests/test_packaging.py`` checks every ``notebooks/*.ipynb``
-against this module.
+Both are built from ``minigrad/_links.py``, so the repository address and the
+release live in one place (``make set-repo`` rewrites them, then runs this
+tool). ``tests/test_packaging.py`` checks every ``notebooks/*.ipynb`` against
+this module.
 
 Usage (from the repository root):
 
@@ -49,7 +50,7 @@ def badge_source(filename: str) -> str:
 
 def setup_source() -> str:
     return (
-        "# Setup. On Google Colab, install minigrad from GitHub first;\n"
+        f"# Setup. On Google Colab, install minigrad ({links.RELEASE}) from GitHub first;\n"
         "# elsewhere (make lab, Binder, conda) it is already installed.\n"
         "import sys\n"
         "\n"

@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
-# Prepare everything `make lab`, `make test`, `make bench` and `make figures`
-# need, and nothing more when it is already there:
+# Prepare what a make target needs, and nothing more when it is already there:
 #
-#   1. .venv (python3 -m venv) if it does not exist;
-#   2. `pip install -e .[course,test]` plus PyTorch (CPU build, for the
-#      differential tests) -- only when pyproject.toml or this script changed
+#   bash tools/setup_env.sh lab    # make lab, bench, figures: what the lessons need
+#   bash tools/setup_env.sh test   # make test, student, site: + test tools and PyTorch
+#
+#   1. Graphviz's `dot` program, checked first: installed with apt-get when
+#      running as root on Debian/Ubuntu, otherwise a message saying how to
+#      install it (the lessons still run; drawings then show that message);
+#   2. .venv (python -m venv) if it does not exist;
+#   3. `pip install -e .[course]` (lab) or `-e .[test]` (test, which includes
+#      the course extra) -- only when pyproject.toml or this script changed
 #      since the last successful install (a stamp file inside .venv);
-#   3. Graphviz's `dot` program: installed with apt-get when running as root
-#      on Debian/Ubuntu, otherwise a clear message saying how to install it.
+#   4. for `test` only: PyTorch 2.13.0, the CPU build, for the differential
+#      tests (a few hundred MB; the default Linux build would be several GB).
 #
 # Settings (environment variables):
-#   VENV            where the virtual environment lives (default .venv)
-#   PYTHON          interpreter used to create it (default python3)
-#   MINIGRAD_TORCH  pip requirement for PyTorch (default torch==2.13.0);
-#                   set it empty to skip PyTorch (its tests then skip).
+#   VENV                  where the virtual environment lives (default .venv)
+#   PYTHON                interpreter used to create it (default python3)
+#   MINIGRAD_TORCH        pip requirement for PyTorch (default torch==2.13.0);
+#                         set it empty to skip PyTorch (its tests then skip).
+#   MINIGRAD_TORCH_INDEX  package index of PyTorch's CPU builds (default
+#                         https://download.pytorch.org/whl/cpu; empty: PyPI).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+MODE=${1:-lab}
+case "$MODE" in lab|test) ;; *) echo "usage: $0 lab|test" >&2; exit 2 ;; esac
 VENV=${VENV:-.venv}
 PYTHON=${PYTHON:-python3}
 MINIGRAD_TORCH=${MINIGRAD_TORCH-torch==2.13.0}
-EXTRAS=".[course,test]"
-STAMP="$VENV/.minigrad-setup.stamp"
+MINIGRAD_TORCH_INDEX=${MINIGRAD_TORCH_INDEX-https://download.pytorch.org/whl/cpu}
 LOG="$VENV/pip-install.log"
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -34,53 +42,8 @@ die() { printf '\nsetup: ERROR: %s\n' "$*" >&2; exit 1; }
 quiet_pip() {
     if ! "$VENV/bin/python" -m pip --disable-pip-version-check "$@" >"$LOG" 2>&1; then
         grep -v -e "is ignored: it is" "$LOG" | tail -n 40 >&2 || true
-        die "pip $* failed (full log: $LOG)"
+        return 1
     fi
-}
-
-ensure_venv() {
-    if [ -x "$VENV/bin/python" ]; then
-        "$VENV/bin/python" -c 'import sys' 2>/dev/null \
-            || die "$VENV exists but its python does not run (was the system Python upgraded?). Remove it with 'rm -rf $VENV' and run make again."
-        return
-    fi
-    command -v "$PYTHON" >/dev/null 2>&1 \
-        || die "'$PYTHON' not found. Install Python 3.9 or newer (or run: make PYTHON=/path/to/python3 ...)."
-    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 9))' \
-        || die "$("$PYTHON" --version 2>&1) is too old: the course needs Python 3.9 or newer."
-    say "creating $VENV with $("$PYTHON" --version 2>&1)"
-    "$PYTHON" -m venv "$VENV" \
-        || die "'$PYTHON -m venv' failed. On Debian/Ubuntu install it with: apt-get install python3-venv"
-}
-
-install_fingerprint() {
-    # Anything that changes what gets installed goes in here.
-    "$VENV/bin/python" - "$MINIGRAD_TORCH" "$EXTRAS" <<'EOF'
-import hashlib, sys
-h = hashlib.sha256()
-for name in ("pyproject.toml", "tools/setup_env.sh"):
-    with open(name, "rb") as f:
-        h.update(f.read())
-h.update(repr(sys.argv[1:] + [sys.version]).encode())
-print(h.hexdigest())
-EOF
-}
-
-ensure_packages() {
-    local want
-    want=$(install_fingerprint)
-    if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
-        return
-    fi
-    say "installing minigrad (editable) with the course and test tools into $VENV ..."
-    local started=$SECONDS
-    local reqs=(-e "$EXTRAS")
-    if [ -n "$MINIGRAD_TORCH" ]; then
-        reqs+=("$MINIGRAD_TORCH")
-    fi
-    quiet_pip install --quiet "${reqs[@]}"
-    printf '%s\n' "$want" >"$STAMP"
-    say "packages installed in $((SECONDS - started)) s"
 }
 
 is_debian_like() {
@@ -92,6 +55,15 @@ is_debian_like() {
     esac)
 }
 
+DOT_HELP="Graphviz's 'dot' program was not found; the course draws its graphs with it.
+The lessons still run, but each drawing shows this advice instead of a picture.
+Install Graphviz, then restart the notebook's kernel:
+    Debian/Ubuntu:    sudo apt-get install graphviz
+    macOS:            brew install graphviz
+    no root / conda:  conda install -c conda-forge graphviz   (or micromamba / mamba;
+                      then run make with that environment's bin folder on PATH)
+    Windows:          winget install graphviz, then put its bin folder on PATH"
+
 ensure_dot() {
     if command -v dot >/dev/null 2>&1; then
         return
@@ -99,22 +71,80 @@ ensure_dot() {
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && is_debian_like; then
         say "Graphviz's 'dot' program is missing: installing it with apt-get ..."
         export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq >/dev/null \
-            || die "'apt-get update' failed; install Graphviz by hand: apt-get install -y graphviz"
-        apt-get install -y -qq --no-install-recommends graphviz >/dev/null \
-            || die "'apt-get install graphviz' failed; install Graphviz by hand."
-        command -v dot >/dev/null 2>&1 || die "graphviz was installed but 'dot' is still not on PATH."
-        say "installed $(dot -V 2>&1)"
-        return
+        if apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends graphviz >/dev/null \
+            && command -v dot >/dev/null 2>&1; then
+            say "installed $(dot -V 2>&1)"
+            return
+        fi
+        say "'apt-get install graphviz' failed."
     fi
-    die "Graphviz's 'dot' program was not found; the course draws its graphs with it.
-Install Graphviz, then run make again:
-    Debian/Ubuntu:  sudo apt-get install graphviz
-    macOS:          brew install graphviz
-    conda:          conda install -c conda-forge graphviz
-    (Windows:       winget install graphviz, then put its bin folder on PATH)"
+    [ "${MINIGRAD_CI:-}" = 1 ] && die "$DOT_HELP"
+    printf '\nsetup: WARNING: %s\n\n' "$DOT_HELP" >&2
 }
 
+ensure_venv() {
+    if [ -x "$VENV/bin/python" ]; then
+        "$VENV/bin/python" -c 'import sys' 2>/dev/null \
+            || die "$VENV exists but its python does not run (was the system Python upgraded?). Remove it with 'rm -rf $VENV' and run make again."
+        return
+    fi
+    command -v "$PYTHON" >/dev/null 2>&1 \
+        || die "'$PYTHON' not found. Install Python 3.10 or newer (or run: make PYTHON=/path/to/python3 ...)."
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+        || die "$("$PYTHON" --version 2>&1) is too old: the course needs Python 3.10 or newer."
+    say "creating $VENV with $("$PYTHON" --version 2>&1)"
+    "$PYTHON" -m venv "$VENV" \
+        || die "'$PYTHON -m venv' failed. On Debian/Ubuntu install it with: apt-get install python3-venv"
+}
+
+fingerprint() {
+    # Anything that changes what `$1` installs goes in here.
+    "$VENV/bin/python" - "$1" "$MINIGRAD_TORCH" "$MINIGRAD_TORCH_INDEX" <<'PY'
+import hashlib, sys
+h = hashlib.sha256()
+for name in ("pyproject.toml", "tools/setup_env.sh"):
+    with open(name, "rb") as f:
+        h.update(f.read())
+h.update(repr(sys.argv[1:] + [sys.version]).encode())
+print(h.hexdigest())
+PY
+}
+
+stamp_ok() { [ -f "$VENV/.minigrad-$1.stamp" ] && [ "$(cat "$VENV/.minigrad-$1.stamp")" = "$(fingerprint "$1")" ]; }
+
+install_torch() {
+    [ -n "$MINIGRAD_TORCH" ] || { say "MINIGRAD_TORCH is empty: PyTorch not installed (its tests skip)"; return; }
+    local index=()
+    # macOS wheels on PyPI are CPU builds already; elsewhere ask PyTorch's CPU index if it answers.
+    if [ -n "$MINIGRAD_TORCH_INDEX" ] && [ "$(uname -s)" != Darwin ] \
+        && "$VENV/bin/python" -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + '/torch/', timeout=10)" \
+            "$MINIGRAD_TORCH_INDEX" 2>/dev/null; then
+        index=(--index-url "$MINIGRAD_TORCH_INDEX" --extra-index-url https://pypi.org/simple)
+    fi
+    say "installing $MINIGRAD_TORCH (CPU build) ${index[*]:+from $MINIGRAD_TORCH_INDEX} ..."
+    if ! quiet_pip install --quiet "${index[@]}" "$MINIGRAD_TORCH"; then
+        [ "${MINIGRAD_CI:-}" = 1 ] && die "pip could not install $MINIGRAD_TORCH (log: $LOG)"
+        say "WARNING: no $MINIGRAD_TORCH for this platform or Python; the tests that compare with PyTorch skip."
+        return 1
+    fi
+}
+
+ensure_packages() {
+    # A test setup includes everything lab needs.
+    if stamp_ok "$MODE" || { [ "$MODE" = lab ] && stamp_ok test; }; then
+        return
+    fi
+    local started=$SECONDS extra=".[course]"
+    [ "$MODE" = test ] && extra=".[test]"
+    say "installing minigrad (editable) with $extra into $VENV ..."
+    quiet_pip install --quiet -e "$extra" || die "pip install -e $extra failed (full log: $LOG)"
+    if [ "$MODE" = test ]; then
+        install_torch || { say "packages installed in $((SECONDS - started)) s"; return; }
+    fi
+    fingerprint "$MODE" >"$VENV/.minigrad-$MODE.stamp"
+    say "packages installed in $((SECONDS - started)) s"
+}
+
+ensure_dot
 ensure_venv
 ensure_packages
-ensure_dot

@@ -64,7 +64,9 @@ def view(input, *shape):
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
     try:
-        out_array = np.reshape(array, new_shape, copy=False)
+        out_array = np.reshape(array, new_shape)  # not copy=False: that needs numpy >= 2.1
+        if array.size and not np.may_share_memory(out_array, array):
+            raise ValueError("numpy had to copy")
     except ValueError:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
