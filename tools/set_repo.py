@@ -10,7 +10,8 @@ What it changes, so that every badge and install command follows:
 * every other text file of the repository that names the old repository
   (pyproject.toml's [project.urls], the README's and lessons' links,
   CITATION.cff): the old "owner/name" is replaced where it follows
-  github.com/, Colab's github/ or Binder's gh/;
+  github.com/, Colab's github/ or Binder's gh/, and the README's Colab and
+  Binder badges get the new release;
 * the header cells of every notebook (tools/notebook_header.py).
 
 Then commit, tag the release (``git tag v0.1.0 && git push --tags``): the
@@ -55,6 +56,8 @@ def main(argv=None) -> int:
         parser.error(f"not a GitHub repository URL: {args.url}")
     new_slug = match.group(1)
     old_slug = current("REPOSITORY_URL").removeprefix("https://github.com/")
+    old_release = current("RELEASE")
+    release = args.release or old_release
 
     set_value("REPOSITORY_URL", f"https://github.com/{new_slug}")
     if args.release:
@@ -67,6 +70,10 @@ def main(argv=None) -> int:
             continue
         text = path.read_text(encoding="utf-8")
         changed = pattern.sub(lambda m: m.group(1) + new_slug, text)
+        # Colab and Binder badges written by hand (README) name the release too.
+        for before, after in [(f"{new_slug}/blob/{old_release}/", f"{new_slug}/blob/{release}/"),
+                              (f"gh/{new_slug}/{old_release}?", f"gh/{new_slug}/{release}?")]:
+            changed = changed.replace(before, after)
         if changed != text:
             path.write_text(changed, encoding="utf-8")
             print(f"updated {path.relative_to(ROOT)}")
