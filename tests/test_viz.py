@@ -714,7 +714,7 @@ def test_missing_graphviz_package_says_what_to_pip_install():
               "except ImportError as error:\n    print(error)\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             cwd=ROOT, check=True)
-    assert 'pip install "minigrad[viz]"' in result.stdout
+    assert 'pip install "minigrad-course[viz]"' in result.stdout
     assert "pip install graphviz" in result.stdout
 
 

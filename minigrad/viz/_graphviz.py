@@ -17,7 +17,7 @@ try:
 except ImportError as error:        # pragma: no cover - tested in a subprocess
     raise ImportError(
         'minigrad.viz draws graphs with the "graphviz" Python package, which is not installed. '
-        'Install it with:  pip install "minigrad[viz]"   (or: pip install graphviz)'
+        'Install it with:  pip install "minigrad-course[viz]"   (or: pip install graphviz)'
     ) from error
 
 INSTALL_DOT_HELP = (
