@@ -114,14 +114,17 @@ stamp_ok() { [ -f "$VENV/.minigrad-$1.stamp" ] && [ "$(cat "$VENV/.minigrad-$1.s
 
 install_torch() {
     [ -n "$MINIGRAD_TORCH" ] || { say "MINIGRAD_TORCH is empty: PyTorch not installed (its tests skip)"; return; }
-    local index=()
+    local index=() from="the default package index"
     # macOS wheels on PyPI are CPU builds already; elsewhere ask PyTorch's CPU index if it answers.
     if [ -n "$MINIGRAD_TORCH_INDEX" ] && [ "$(uname -s)" != Darwin ] \
         && "$VENV/bin/python" -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + '/torch/', timeout=10)" \
             "$MINIGRAD_TORCH_INDEX" 2>/dev/null; then
         index=(--index-url "$MINIGRAD_TORCH_INDEX" --extra-index-url https://pypi.org/simple)
+        from=$MINIGRAD_TORCH_INDEX
+    elif [ -n "$MINIGRAD_TORCH_INDEX" ] && [ "$(uname -s)" != Darwin ]; then
+        say "$MINIGRAD_TORCH_INDEX did not answer; the default index may offer a larger (CUDA) build."
     fi
-    say "installing $MINIGRAD_TORCH (CPU build) ${index[*]:+from $MINIGRAD_TORCH_INDEX} ..."
+    say "installing $MINIGRAD_TORCH from $from ..."
     if ! quiet_pip install --quiet "${index[@]}" "$MINIGRAD_TORCH"; then
         [ "${MINIGRAD_CI:-}" = 1 ] && die "pip could not install $MINIGRAD_TORCH (log: $LOG)"
         say "WARNING: no $MINIGRAD_TORCH for this platform or Python; the tests that compare with PyTorch skip."
