@@ -1,0 +1,14 @@
+"""minigrad.optim: optimizers that update parameters from their ``.grad`` (as torch.optim).
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer.zero_grad()     # reset .grad (gradients accumulate, lesson 3)
+    loss.backward()           # fill .grad
+    optimizer.step()          # p -= lr * p.grad, in place, without recording
+
+    optimizer.py   Optimizer: parameter groups, zero_grad, state_dict
+    sgd.py         SGD (momentum, dampening, nesterov, weight decay)
+    adam.py        Adam, AdamW
+"""
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401
+from .adam import Adam, AdamW  # noqa: F401
