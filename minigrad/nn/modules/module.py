@@ -257,12 +257,17 @@ class Module:
     # --- saving and loading --------------------------------------------------------------------
 
     def state_dict(self, destination=None, prefix="", keep_vars=False):
-        """An OrderedDict of every parameter and buffer by name (detached, unless keep_vars)."""
+        """An OrderedDict of every parameter and buffer by name (detached, unless keep_vars).
+
+        Unlike ``named_parameters()``, a layer used twice appears under both names.
+        """
         destination = OrderedDict() if destination is None else destination
-        for name, tensor in self.named_parameters(prefix=prefix.rstrip(".")):
-            destination[name] = tensor if keep_vars else tensor.detach()
-        for name, tensor in self.named_buffers(prefix=prefix.rstrip(".")):
-            destination[name] = tensor if keep_vars else tensor.detach()
+        for name, tensor in list(self._parameters.items()) + list(self._buffers.items()):
+            if tensor is not None:
+                destination[prefix + name] = tensor if keep_vars else tensor.detach()
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(destination, prefix + name + ".", keep_vars)
         return destination
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
@@ -271,8 +276,7 @@ class Module:
         With ``strict=True`` (the default) missing or unexpected keys are an error.
         Returns the lists of missing and unexpected keys.
         """
-        own = OrderedDict(self.named_parameters())
-        own.update(self.named_buffers())
+        own = self.state_dict(keep_vars=True)
         errors = []
         for name, tensor in own.items():
             if name in state_dict and tuple(state_dict[name].shape) != tuple(tensor.shape):
