@@ -131,7 +131,8 @@ class NegBackward0(Node):
 
 
 def neg(input):
-    return result(np.negative(input._array), NegBackward0, (input,))
+    # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
+    return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
 
 
 # --- * and / ----------------------------------------------------------------------------
