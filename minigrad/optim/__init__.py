@@ -8,7 +8,9 @@
     optimizer.py   Optimizer: parameter groups, zero_grad, state_dict
     sgd.py         SGD (momentum, dampening, nesterov, weight decay)
     adam.py        Adam, AdamW
+    rmsprop.py     RMSprop
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .adam import Adam, AdamW  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
