@@ -126,7 +126,9 @@ def test_repr_of_every_layer(torch):
             module.Sigmoid(), module.Flatten(), module.Flatten(0, 2), module.Dropout(),
             module.Dropout(0.25, inplace=True), module.Identity(), module.Linear(4, 1, bias=False),
             module.MSELoss(), module.L1Loss(reduction="sum"), module.CrossEntropyLoss(),
-            module.NLLLoss(), module.BCEWithLogitsLoss(),
+            module.NLLLoss(), module.BCEWithLogitsLoss(), module.LeakyReLU(),
+            module.LeakyReLU(0.2, True), module.Softplus(), module.Softplus(2, 10),
+            module.Softmax(dim=1), module.Softmax(), module.LogSoftmax(1),
             module.Sequential(module.Linear(1, 1), module.Sequential(module.ReLU())))
     ours, theirs = layers(nn), layers(torch.nn)
     assert repr(ours) == repr(theirs)
@@ -331,7 +333,9 @@ def test_linear_grad_fn_names_match_torch(torch, pair, shape, bias):
 
 def test_activations_flatten_identity(torch, pair):
     for make in (lambda m: m.ReLU(), lambda m: m.Tanh(), lambda m: m.Sigmoid(),
-                 lambda m: m.Flatten(), lambda m: m.Flatten(0, 1), lambda m: m.Identity()):
+                 lambda m: m.Flatten(), lambda m: m.Flatten(0, 1), lambda m: m.Identity(),
+                 lambda m: m.LeakyReLU(0.2), lambda m: m.Softplus(2.0), lambda m: m.Softmax(1),
+                 lambda m: m.LogSoftmax(-1)):
         x_ours, x_theirs = pair.randn(2, 3, 4, seed=3, requires_grad=True)
         out_ours, out_theirs = make(nn)(x_ours), make(torch.nn)(x_theirs)
         pair.assert_close(out_ours, out_theirs)
@@ -479,3 +483,35 @@ def test_nn_and_optim_are_reachable_like_torch():
     assert torch_like.nn.Linear is nn_module.Linear
     assert torch_like.optim.SGD is not None
     assert torch_like.nn.functional.l1_loss is not None
+
+
+def quickstart_network(library):
+    """The model of PyTorch's "Build the neural network" tutorial, on a smaller image."""
+    nn_ = library.nn
+
+    class NeuralNetwork(nn_.Module):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn_.Flatten()
+            self.linear_relu_stack = nn_.Sequential(
+                nn_.Linear(6 * 6, 20), nn_.ReLU(), nn_.Linear(20, 20), nn_.ReLU(), nn_.Linear(20, 10))
+
+        def forward(self, x):
+            return self.linear_relu_stack(self.flatten(x))
+    return NeuralNetwork().to("cpu")
+
+
+def test_build_the_neural_network_tutorial(torch, pair):
+    ours, theirs = quickstart_network(minigrad), quickstart_network(torch)
+    copy_weights(ours, theirs)
+    assert repr(ours) == repr(theirs)
+    x_ours, x_theirs = pair.randn(3, 6, 6, dtype=np.float32, seed=9)
+    logits_ours, logits_theirs = ours(x_ours), theirs(x_theirs)
+    probabilities_ours = nn.Softmax(dim=1)(logits_ours)
+    probabilities_theirs = torch.nn.Softmax(dim=1)(logits_theirs)
+    pair.assert_close(probabilities_ours, probabilities_theirs)
+    assert probabilities_ours.argmax(1).tolist() == probabilities_theirs.argmax(1).tolist()
+    for (name, p), (name_t, q) in zip(ours.named_parameters(), theirs.named_parameters()):
+        line_ours = f"Layer: {name} | Size: {p.size()} | Values : {p[:2]} \n"
+        line_theirs = f"Layer: {name_t} | Size: {q.size()} | Values : {q[:2]} \n"
+        assert line_ours.replace("minigrad.", "torch.") == line_theirs

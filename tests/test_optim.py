@@ -268,3 +268,41 @@ def test_state_dict_does_not_share_tensors_after_deepcopy():
     optimizer.step()
     assert saved["state"][0]["step"].item() == 1.0
     assert optimizer.state[p]["step"].item() == 2.0
+
+
+def learning_pytorch_with_examples(library, optimizer_name, steps=50):
+    """The polynomial fit of PyTorch's "Learning PyTorch with Examples" (nn and optim parts)."""
+    x = library.linspace(-3.0, 3.0, 200)
+    y = library.sin(x)
+    xx = x.unsqueeze(-1).pow(library.tensor([1, 2, 3]))
+    model = library.nn.Sequential(library.nn.Linear(3, 1), library.nn.Flatten(0, 1))
+    with library.no_grad():
+        model[0].weight.copy_(library.tensor([[0.1, -0.2, 0.3]]))
+        model[0].bias.fill_(0.05)
+    loss_fn = library.nn.MSELoss(reduction="sum")
+    if optimizer_name is None:                    # the nn part: the update by hand
+        for _ in range(steps):
+            loss = loss_fn(model(xx), y)
+            model.zero_grad()
+            loss.backward()
+            with library.no_grad():
+                for param in model.parameters():
+                    param -= 1e-6 * param.grad
+    else:
+        lr = 1e-6 if optimizer_name == "SGD" else 1e-3      # a sum of 200 squares: small steps
+        optimizer = getattr(library.optim, optimizer_name)(model.parameters(), lr=lr)
+        for _ in range(steps):
+            loss = loss_fn(model(xx), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    layer = model[0]
+    return [layer.bias.item()] + [layer.weight[:, i].item() for i in range(3)] + [loss.item()]
+
+
+@pytest.mark.parametrize("optimizer_name", [None, "SGD", "RMSprop", "Adam"])
+def test_learning_pytorch_with_examples_tutorial(torch, optimizer_name):
+    ours = learning_pytorch_with_examples(minigrad, optimizer_name)
+    theirs = learning_pytorch_with_examples(torch, optimizer_name)
+    assert np.all(np.isfinite(theirs))
+    np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-6)

@@ -8,7 +8,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     parameter.py          Parameter: a tensor a Module registers as learnable
     modules/module.py     Module: registration, parameters(), state_dict(), printing
     modules/linear.py     Linear, Identity
-    modules/activation.py ReLU, Tanh, Sigmoid
+    modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss
     modules/dropout.py    Dropout
@@ -20,6 +20,7 @@ from . import functional  # noqa: F401
 from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
-    Module, Linear, Identity, ReLU, Tanh, Sigmoid, Sequential, Dropout, Flatten,
+    Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
+    Sequential, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
 )
