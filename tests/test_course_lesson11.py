@@ -1,4 +1,4 @@
-"""The exercise checks of lesson 11 accept the right answers (minigrad or real torch) and explain wrong ones."""
+"""Lesson 11's exercise checks accept right answers (minigrad or torch) and explain wrong ones."""
 import pytest
 
 import minigrad

@@ -1,4 +1,4 @@
-"""minigrad.optim against PyTorch: every optimizer, step by step, from the same values and gradients."""
+"""minigrad.optim against PyTorch: each optimizer step by step from the same values and gradients."""
 import copy
 import warnings
 

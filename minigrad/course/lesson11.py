@@ -70,7 +70,8 @@ def exercise_2(answer):
                            "forward computes x @ weight.T + bias.")
     if shape == (2, 16):
         return wrong(name, "that is the shape of lesson 8's W1, not of Linear's weight.",
-                     "Linear stores (out_features, in_features); print nn.Linear(2, 16).weight.shape.")
+                     "Linear stores (out_features, in_features); "
+                     "print nn.Linear(2, 16).weight.shape.")
     return wrong(name, f"{shape} is not right.", "Print nn.Linear(2, 16).weight.shape.")
 
 

@@ -435,9 +435,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0.0 or input.numel() == 0:
         return input
     from .._creation import rand
-    keep = rand(*input.shape, dtype=input.dtype)._array < 1 - p
-    scale = np.zeros((), dtype=input._array.dtype) if p == 1.0 else np.asarray(1 / (1 - p), dtype=input._array.dtype)
-    mask = _wrap((keep * scale).astype(input._array.dtype))
+    keep = rand(*input.shape, dtype=input.dtype) < 1 - p     # True with probability 1 - p
+    scale = 0.0 if p == 1.0 else 1 / (1 - p)                 # p = 1 keeps nothing: no 1 / 0
+    mask = keep.to(input.dtype) * scale
     if inplace:
         return input.mul_(mask)
     return input * mask
