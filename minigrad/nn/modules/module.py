@@ -15,7 +15,7 @@ Calling the module, ``model(x)``, runs its ``forward(x)`` (plus any hooks).
 from collections import OrderedDict, namedtuple
 
 from ... import _dtype
-from ..._tensor import Tensor
+from ..._tensor import Tensor, device as _device
 from ...autograd import graph
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
@@ -249,10 +249,16 @@ class Module:
 
     def to(self, *args, dtype=None, device=None):
         """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``."""
-        for arg in args:
+        for arg in args + ((device,) if device is not None else ()):
             if isinstance(arg, _dtype.dtype):
                 dtype = arg
+            else:
+                _device(arg)          # 'cpu' is fine; any other device explains itself
         return self if dtype is None else self._convert(dtype)
+
+    def cpu(self):
+        """Everything already lives on the CPU; returns self."""
+        return self
 
     # --- saving and loading --------------------------------------------------------------------
 
