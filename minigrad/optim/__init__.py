@@ -7,10 +7,12 @@
 
     optimizer.py   Optimizer: parameter groups, zero_grad, state_dict
     sgd.py         SGD (momentum, dampening, nesterov, weight decay)
-    adam.py        Adam, AdamW
+    adam.py        Adam
+    adamw.py       AdamW (Adam with decoupled weight decay)
     rmsprop.py     RMSprop
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
-from .adam import Adam, AdamW  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamw import AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401

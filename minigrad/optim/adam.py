@@ -1,4 +1,4 @@
-"""Adam and AdamW (PyTorch: torch/optim/adam.py and adamw.py).
+"""Adam (PyTorch: torch/optim/adam.py); AdamW, in adamw.py, changes one line of it.
 
 Adam keeps, for every parameter, two running averages of its gradient g:
 
@@ -7,8 +7,8 @@ Adam keeps, for every parameter, two running averages of its gradient g:
 
 and steps by  lr * m_hat / (sqrt(v_hat) + eps), where m_hat and v_hat undo the
 bias towards 0 that m and v have in the first steps (they start at zero).
-Each parameter thus gets its own step size. AdamW differs in one line: its
-weight decay shrinks the parameter directly instead of being added to g.
+Each parameter thus gets its own step size. With ``decoupled_weight_decay``
+(AdamW) the weight decay shrinks the parameter itself instead of being added to g.
 """
 from .._creation import tensor, zeros_like
 from .._ops.pointwise import maximum
@@ -83,13 +83,3 @@ class Adam(Optimizer):
                 param.add_(m / denominator, alpha=-lr / bias_correction1)
         return loss
 
-
-class AdamW(Adam):
-    """Adam with decoupled weight decay: p <- p * (1 - lr * weight_decay) before each step."""
-
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
-                 differentiable=False, fused=None):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
-                         maximize=maximize, capturable=capturable, differentiable=differentiable,
-                         fused=fused, decoupled_weight_decay=True)
