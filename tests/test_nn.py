@@ -530,3 +530,26 @@ def test_deepcopy_and_pickle_keep_parameters(torch):
         with minigrad.no_grad():
             clone[0].weight.zero_()
         assert model[0].weight.abs().sum().item() > 0
+
+
+def test_apply_prefixes_and_duplicates_match_torch(torch):
+    def walk(library):
+        module = library.nn
+        order = []
+
+        def init_weights(m):
+            order.append(type(m).__name__)
+            if isinstance(m, module.Linear):
+                module.init.ones_(m.weight)
+                m.bias.data.fill_(0.01)
+        net = module.Sequential(module.Linear(2, 3), module.ReLU(),
+                                module.Sequential(module.Linear(3, 1)))
+        layer = module.Linear(1, 1)
+        tied = module.Sequential(layer, layer)
+        return [net.apply(init_weights) is net, order, net(library.ones(1, 2)).item(),
+                [n for n, _ in net.named_parameters(prefix="model")],
+                [n for n, _ in net.named_parameters(recurse=False)],
+                [n for n, _ in tied.named_parameters(remove_duplicate=False)],
+                [n for n, _ in tied.named_modules(remove_duplicate=False)],
+                list(net.named_children())[-1][0]]
+    assert walk(minigrad) == walk(torch)

@@ -137,16 +137,17 @@ class Module:
 
     # --- walking the tree of modules ------------------------------------------------------
 
-    def named_modules(self, memo=None, prefix=""):
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         """(name, module) for this module and every module inside it, each once."""
         memo = set() if memo is None else memo
-        if id(self) in memo:
+        if remove_duplicate and id(self) in memo:
             return
         memo.add(id(self))
         yield prefix, self
         for name, child in self._modules.items():
             if child is not None:
-                yield from child.named_modules(memo, prefix + ("." if prefix else "") + name)
+                yield from child.named_modules(memo, prefix + ("." if prefix else "") + name,
+                                               remove_duplicate)
 
     def modules(self):
         for _, module in self.named_modules():
@@ -164,19 +165,20 @@ class Module:
         for _, child in self.named_children():
             yield child
 
-    def _named_tensors(self, place, prefix, recurse):
-        modules = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+    def _named_tensors(self, place, prefix, recurse, remove_duplicate=True):
+        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                   if recurse else [(prefix, self)])
         seen = set()
         for module_prefix, module in modules:
             for name, tensor in getattr(module, place).items():
-                if tensor is None or id(tensor) in seen:
+                if tensor is None or (remove_duplicate and id(tensor) in seen):
                     continue              # a tensor shared by two layers is listed once
                 seen.add(id(tensor))
                 yield module_prefix + ("." if module_prefix else "") + name, tensor
 
-    def named_parameters(self, prefix="", recurse=True):
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
         """(name, parameter) pairs such as ``('0.weight', ...)``, in registration order."""
-        yield from self._named_tensors("_parameters", prefix, recurse)
+        yield from self._named_tensors("_parameters", prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse=True):
         """Every parameter of this module and its sub-modules: what you give an optimizer."""
