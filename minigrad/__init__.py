@@ -18,6 +18,8 @@ Where things live (the same places as in PyTorch):
     autograd/functional.py jacobian, hessian, vjp, jvp      (torch/autograd/functional.py)
     autograd/gradcheck.py finite-difference checks          (torch/autograd/gradcheck.py)
     nn/functional.py      losses and activations            (torch/nn/functional.py)
+    nn/modules/*.py       layers: Module, Linear, ...       (torch/nn/modules/)
+    optim/*.py            optimizers: SGD, Adam, AdamW      (torch/optim/)
 """
 __version__ = "0.1.0"
 
@@ -54,7 +56,7 @@ from ._ops.shape import (  # noqa: F401
     split, chunk, flip, allclose, isclose, equal, select, swapaxes,
 )
 from ._ops.linalg import matmul, mm, mv, dot, outer, addmm  # noqa: F401
-from . import nn  # noqa: F401
+from . import nn, optim  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 

@@ -29,7 +29,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if not _State.enabled:
         return out
     for value in inputs:          # record only if some input requires grad
-        if type(value) is Tensor and (value._grad_fn is not None or value._requires_grad):
+        if isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad):
             break
     else:
         return out

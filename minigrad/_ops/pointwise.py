@@ -18,12 +18,12 @@ _PYTHON_NUMBERS = (int, float, bool)
 
 def _operand_arrays(a, b):
     """numpy operands and the dtype PyTorch would give ``a op b``."""
-    a_arr = a._array if type(a) is Tensor else a
-    if type(b) is Tensor:
+    a_arr = a._array if isinstance(a, Tensor) else a
+    if isinstance(b, Tensor):
         b_arr = b._array
-        if type(a) is Tensor and a_arr.dtype is b_arr.dtype:
+        if isinstance(a, Tensor) and a_arr.dtype is b_arr.dtype:
             return a_arr, b_arr, a_arr.dtype              # the common case, kept fast
-    elif type(b) is float and type(a) is Tensor and a_arr.dtype.kind == "f":
+    elif type(b) is float and isinstance(a, Tensor) and a_arr.dtype.kind == "f":
         return a_arr, b, a_arr.dtype                      # float tensor op Python float
     else:
         b_arr = b
@@ -131,7 +131,8 @@ class NegBackward0(Node):
 
 
 def neg(input):
-    return result(np.negative(input._array), NegBackward0, (input,))
+    # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
+    return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
 
 
 # --- * and / ----------------------------------------------------------------------------
@@ -147,7 +148,7 @@ class MulBackward0(Node):
 
 
 def _requires_grad(value):
-    return type(value) is Tensor and (value._grad_fn is not None or value._requires_grad)
+    return isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad)
 
 
 def mul(input, other):

@@ -405,3 +405,39 @@ def leaky_relu(input, negative_slope=0.01):
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
     return result(out, LeakyReluBackward0, (input,), saved=(input,), negative_slope=negative_slope)
+
+
+def l1_loss(input, target, reduction="mean"):
+    """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's)."""
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    distances = (input - target).abs()
+    if reduction == "mean":
+        return distances.mean()
+    if reduction == "sum":
+        return distances.sum()
+    return distances
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """In training, zero each element with probability ``p`` and scale the rest by 1 / (1 - p).
+
+    The scaling keeps the expected value of every element unchanged, so nothing
+    needs to change at evaluation time, when dropout returns ``input`` itself.
+    The graph records one multiplication by the random mask (``MulBackward0``).
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    from .._creation import rand
+    keep = rand(*input.shape, dtype=input.dtype) < 1 - p     # True with probability 1 - p
+    scale = 0.0 if p == 1.0 else 1 / (1 - p)                 # p = 1 keeps nothing: no 1 / 0
+    mask = keep.to(input.dtype) * scale
+    if inplace:
+        return input.mul_(mask)
+    return input * mask

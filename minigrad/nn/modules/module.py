@@ -1,0 +1,359 @@
+"""``Module``: the base class of every layer and every model (PyTorch: torch/nn/modules/module.py).
+
+A Module is a Python object that keeps three dictionaries of what it owns:
+
+* ``_parameters`` - its own learnable tensors (``Parameter``), e.g. ``weight`` and ``bias``;
+* ``_buffers``    - tensors that are saved with the model but not learned (e.g. a loss's weight);
+* ``_modules``    - its sub-modules (the layers of a model), each a Module again.
+
+You never fill them by hand: ``__setattr__`` looks at the type of what you
+assign (``self.fc = Linear(2, 3)`` goes into ``_modules``, ``self.w =
+Parameter(...)`` into ``_parameters``). Everything else - ``parameters()``,
+``state_dict()``, ``zero_grad()``, the printed model - walks these dictionaries.
+Calling the module, ``model(x)``, runs its ``forward(x)`` (plus any hooks).
+"""
+from collections import OrderedDict, namedtuple
+
+from ... import _dtype
+from ..._tensor import Tensor, device as _device
+from ...autograd import graph
+from ...autograd.grad_mode import no_grad
+from ..parameter import Parameter
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys it missed and the keys it did not know."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _indent_after_first_line(text, spaces):
+    """Indent every line but the first: how a child's repr nests inside its parent's."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def _type_name(value):
+    return value.type() if isinstance(value, Tensor) else type(value).__name__
+
+
+class Module:
+    """Base class for layers and models: subclass it, create the layers in ``__init__``
+    (after calling ``super().__init__()``), and write the computation in ``forward``."""
+
+    training: bool
+
+    def __init__(self):
+        # object.__setattr__: our own __setattr__ needs these dictionaries to exist already
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+
+    # --- registering what the module owns ------------------------------------------------
+
+    def __setattr__(self, name, value):
+        """Sort what is assigned: a Parameter, a Module, or an ordinary attribute."""
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            self._modules[name] = value
+        elif params is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            self._modules[name] = value
+        elif params is not None and name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name):
+        """Remove ``name`` from wherever it was, before it is registered again."""
+        for place in (self.__dict__, self._parameters, self._buffers, self._modules):
+            place.pop(name, None)
+
+    def __getattr__(self, name):
+        # Python calls this only when normal lookup fails: look in the three dictionaries.
+        for place in ("_parameters", "_buffers", "_modules"):
+            owned = self.__dict__.get(place)
+            if owned is not None and name in owned:
+                return owned[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for place in (self._parameters, self._buffers, self._modules):
+            if name in place:
+                del place[name]
+                return
+        object.__delattr__(self, name)
+
+    def register_parameter(self, name, param):
+        """Add ``param`` (a Parameter, or None) under ``name``."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor):
+        """Add a tensor that is saved in ``state_dict`` but is not a parameter."""
+        self._forget(name)
+        self._buffers[name] = tensor
+
+    def add_module(self, name, module):
+        """Add a child module under ``name`` (the same as ``self.name = module``)."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        self._forget(name)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # --- walking the tree of modules ------------------------------------------------------
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """(name, module) for this module and every module inside it, each once."""
+        memo = set() if memo is None else memo
+        if remove_duplicate and id(self) in memo:
+            return
+        memo.add(id(self))
+        yield prefix, self
+        for name, child in self._modules.items():
+            if child is not None:
+                yield from child.named_modules(memo, prefix + ("." if prefix else "") + name,
+                                               remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        """(name, module) for the direct sub-modules only."""
+        seen = set()
+        for name, child in self._modules.items():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield name, child
+
+    def children(self):
+        for _, child in self.named_children():
+            yield child
+
+    def _named_tensors(self, place, prefix, recurse, remove_duplicate=True):
+        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                   if recurse else [(prefix, self)])
+        seen = set()
+        for module_prefix, module in modules:
+            for name, tensor in getattr(module, place).items():
+                if tensor is None or (remove_duplicate and id(tensor) in seen):
+                    continue              # a tensor shared by two layers is listed once
+                seen.add(id(tensor))
+                yield module_prefix + ("." if module_prefix else "") + name, tensor
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """(name, parameter) pairs such as ``('0.weight', ...)``, in registration order."""
+        yield from self._named_tensors("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        """Every parameter of this module and its sub-modules: what you give an optimizer."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix="", recurse=True):
+        yield from self._named_tensors("_buffers", prefix, recurse)
+
+    def buffers(self, recurse=True):
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def apply(self, fn):
+        """Call ``fn(module)`` on every sub-module, then on this one; returns self."""
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # --- modes and gradients ---------------------------------------------------------------
+
+    def train(self, mode=True):
+        """Set training mode (Dropout drops) on this module and all inside it; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for child in self.children():
+            child.train(mode)
+        return self
+
+    def eval(self):
+        """Evaluation mode: ``train(False)`` (Dropout lets everything through)."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        """Switch ``requires_grad`` of every parameter (e.g. to freeze a layer); returns self."""
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """Reset the ``.grad`` of every parameter: to None (the default), or to zeros."""
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                param.grad.detach_()
+                param.grad.zero_()
+
+    # --- converting the parameters ----------------------------------------------------------
+
+    def _convert(self, dtype):
+        with no_grad():
+            for tensor in list(self.parameters()) + list(self.buffers()):
+                tensor.data = tensor.to(dtype)
+                if tensor._grad is not None:
+                    tensor._grad = tensor._grad.to(dtype)
+        return self
+
+    def double(self):
+        """Convert every parameter and buffer to float64, in place; returns self."""
+        return self._convert(_dtype.float64)
+
+    def float(self):
+        """Convert every parameter and buffer to float32, in place; returns self."""
+        return self._convert(_dtype.float32)
+
+    def to(self, *args, dtype=None, device=None):
+        """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``."""
+        for arg in args + ((device,) if device is not None else ()):
+            if isinstance(arg, _dtype.dtype):
+                dtype = arg
+            else:
+                _device(arg)          # 'cpu' is fine; any other device explains itself
+        return self if dtype is None else self._convert(dtype)
+
+    def cpu(self):
+        """Everything already lives on the CPU; returns self."""
+        return self
+
+    # --- saving and loading --------------------------------------------------------------------
+
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        """An OrderedDict of every parameter and buffer by name (detached, unless keep_vars).
+
+        Unlike ``named_parameters()``, a layer used twice appears under both names.
+        """
+        destination = OrderedDict() if destination is None else destination
+        for name, tensor in list(self._parameters.items()) + list(self._buffers.items()):
+            if tensor is not None:
+                destination[prefix + name] = tensor if keep_vars else tensor.detach()
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(destination, prefix + name + ".", keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy the tensors of ``state_dict`` into this module's parameters and buffers.
+
+        With ``strict=True`` (the default) missing or unexpected keys are an error.
+        Returns the lists of missing and unexpected keys.
+        """
+        own = self.state_dict(keep_vars=True)
+        errors = []
+        for name, tensor in own.items():
+            if name in state_dict and tuple(state_dict[name].shape) != tuple(tensor.shape):
+                errors.append(
+                    f"size mismatch for {name}: copying a param with shape "
+                    f"{state_dict[name].shape} from checkpoint, the shape in current model is "
+                    f"{tensor.shape}.")
+            elif name in state_dict:
+                with no_grad():
+                    tensor.copy_(state_dict[name])
+        missing = [name for name in own if name not in state_dict]
+        unexpected = [name for name in state_dict if name not in own]
+        if strict:
+            if unexpected:
+                keys = ", ".join(f'"{name}"' for name in unexpected)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
+            if missing:
+                keys = ", ".join(f'"{name}"' for name in missing)
+                errors.insert(0, f"Missing key(s) in state_dict: {keys}. ")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(errors))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # --- running the module ----------------------------------------------------------------------
+
+    def forward(self, *args, **kwargs):
+        """The computation; every subclass writes its own."""
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        """``model(x)``: pre-hooks, then ``forward(x)``, then forward hooks."""
+        for hook in list(self._forward_pre_hooks.values()):
+            new_args = hook(self, args)
+            if new_args is not None:
+                args = new_args if isinstance(new_args, tuple) else (new_args,)
+        output = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            new_output = hook(self, args, output)
+            if new_output is not None:
+                output = new_output
+        return output
+
+    def register_forward_pre_hook(self, hook):
+        """``hook(module, args)`` runs before forward and may return new args. Returns a handle."""
+        return graph._add_hook(self._forward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook):
+        """``hook(module, args, output)`` runs after forward and may return a new output."""
+        return graph._add_hook(self._forward_hooks, hook)
+
+    # --- printing ---------------------------------------------------------------------------------
+
+    def extra_repr(self):
+        """The settings printed between the parentheses, e.g. ``in_features=2, ...``."""
+        return ""
+
+    def __repr__(self):
+        extra_lines = self.extra_repr().split("\n") if self.extra_repr() else []
+        child_lines = [f"({name}): " + _indent_after_first_line(repr(child), 2)
+                       for name, child in self._modules.items()]
+        lines = extra_lines + child_lines
+        if not lines:
+            return type(self).__name__ + "()"
+        if len(extra_lines) == 1 and not child_lines:
+            return f"{type(self).__name__}({extra_lines[0]})"
+        return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers)
+                      | set(self._modules))

@@ -1,0 +1,18 @@
+"""minigrad.optim: optimizers that update parameters from their ``.grad`` (as torch.optim).
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer.zero_grad()     # reset .grad (gradients accumulate, lesson 3)
+    loss.backward()           # fill .grad
+    optimizer.step()          # p -= lr * p.grad, in place, without recording
+
+    optimizer.py   Optimizer: parameter groups, zero_grad, state_dict
+    sgd.py         SGD (momentum, dampening, nesterov, weight decay)
+    adam.py        Adam
+    adamw.py       AdamW (Adam with decoupled weight decay)
+    rmsprop.py     RMSprop
+"""
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamw import AdamW  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401

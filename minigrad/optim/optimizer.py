@@ -1,0 +1,138 @@
+"""``Optimizer``: what every optimizer shares (PyTorch: torch/optim/optimizer.py).
+
+An optimizer holds the parameters to update in ``param_groups``: a list of
+dicts, each with its ``'params'`` and its own settings (``'lr'``, ...), so
+different parts of a model can learn at different rates. ``state`` keeps what
+an optimizer remembers between steps for each parameter (a momentum buffer,
+Adam's running averages). Subclasses write ``step()``; this class does the
+bookkeeping: checking the parameters, ``zero_grad()``, ``state_dict()``.
+"""
+import copy
+import warnings
+from collections import defaultdict
+
+from .._tensor import Tensor
+
+
+class _RequiredParameter:
+    """Marks a setting that has no default and must be given."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _type_name(value):
+    return value.type() if isinstance(value, Tensor) else type(value).__name__
+
+
+class Optimizer:
+    """Base class: ``Optimizer(params, defaults)``; ``params`` is an iterable of tensors
+    or of dicts ``{'params': [...], 'lr': ...}`` (parameter groups)."""
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            f"Tensors or dicts, but got {_type_name(params)}")
+        groups = list(params)
+        if len(groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        """Add a group of parameters, with settings that override the defaults."""
+        params = param_group["params"]
+        param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _type_name(param))
+            if not param.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required "
+                                 f"optimization parameter {name}")
+            param_group.setdefault(name, default)
+        ids = [id(param) for param in param_group["params"]]
+        if len(set(ids)) != len(ids):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        for group in self.param_groups:
+            if set(ids) & {id(param) for param in group["params"]}:
+                raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none=True):
+        """Reset every parameter's ``.grad`` before the next backward (gradients accumulate).
+
+        ``set_to_none=True`` (the default) drops the gradient; ``False`` fills it with zeros.
+        """
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if set_to_none:
+                    param.grad = None
+                else:
+                    param.grad.detach_()
+                    param.grad.zero_()
+
+    def step(self):
+        """Update every parameter from its ``.grad`` (each optimizer writes its own)."""
+        raise NotImplementedError
+
+    def state_dict(self):
+        """The settings and state, with each parameter replaced by its position (0, 1, ...)."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            saved = {key: value for key, value in group.items() if key != "params"}
+            saved["params"] = []
+            for param in group["params"]:
+                index.setdefault(id(param), len(index))
+                saved["params"].append(index[id(param)])
+            groups.append(saved)
+        state = {index[id(param)]: value for param, value in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Restore settings and state saved by ``state_dict()`` (for the same parameters)."""
+        state_dict = copy.deepcopy(state_dict)
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for group, saved in zip(self.param_groups, saved_groups):
+            if len(group["params"]) != len(saved["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                                 "the size of optimizer's group")
+        self.state = defaultdict(dict)
+        for group, saved in zip(self.param_groups, saved_groups):
+            for param, position in zip(group["params"], saved["params"]):
+                if position in state_dict["state"]:
+                    self.state[param] = {
+                        # buffers take the parameter's dtype; the step counter stays as it is
+                        key: value.to(param.dtype) if isinstance(value, Tensor) and key != "step"
+                        else value
+                        for key, value in state_dict["state"][position].items()}
+            saved["params"] = group["params"]
+        self.param_groups = saved_groups
+
+    def __repr__(self):
+        text = type(self).__name__ + " ("
+        for number, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {number}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
