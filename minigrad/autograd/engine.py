@@ -19,6 +19,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .grad_mode import _State
 from .graph import FREED, AccumulateGrad, accumulate_grad
+from .anomaly_mode import _Anomaly, run_node_checked
 
 # Functions called after every step of a backward pass; minigrad.viz uses this
 # to record a backward pass frame by frame. Empty in normal use.
@@ -252,7 +253,10 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
             if runs and (grads[0] is not None or any(g is not None for g in grads)):
                 if _observers:                 # they will see (and may keep) these
                     grads = [_shared(g) for g in grads]
-                grad_inputs = node.backward(*grads)
+                if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
+                    grad_inputs = run_node_checked(node, grads)
+                else:
+                    grad_inputs = node.backward(*grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
                 if len(grad_inputs) != len(node.next_functions):
