@@ -97,6 +97,7 @@ class Tensor:
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
+    _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -230,6 +231,15 @@ class Tensor:
         node._has_hooks = True
         hooks = node._tensor_pre_hooks.setdefault(self._output_nr, {})
         return graph._add_hook(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after backward has added into this leaf's ``.grad``.
+
+        Optimisers can update the parameter right there, while backward goes on.
+        The hook must return None. Returns a handle with ``remove()``.
+        """
+        from .autograd._multi_grad_hook import add_post_accumulate_grad_hook
+        return add_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute d(self)/d(leaf) for every leaf and accumulate it into ``leaf.grad``."""

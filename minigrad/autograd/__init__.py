@@ -82,13 +82,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
-    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
+    # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
+    # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
+    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
+                                   run_captured=True)
     previous = grad_mode._State.enabled
     grad_mode._State.enabled = create_graph
     try:
         for tensor, g in zip(inputs, captured):
             # a non-leaf that called retain_grad() already got g from its retain_grad hook
-            if g is not None and not (tensor._grad_fn is not None and tensor._retains_grad):
+            if g is not None and tensor._grad_fn is not None and not tensor._retains_grad:
                 graph.accumulate_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous

@@ -48,6 +48,41 @@ def observe(observer):
     return _Handle()
 
 
+# The backward passes running right now, innermost last (a hook may start another one).
+# Each entry says which nodes that pass will run; multi-grad hooks ask it.
+_running_tasks = []
+
+
+class _GraphTask:
+    """What one run_backward call will do: reachable nodes, and which of them run."""
+
+    def __init__(self, root_nodes, dependencies, needed, captured_nodes, is_grad_call):
+        self.is_grad_call = is_grad_call    # autograd.grad (nothing accumulates into .grad)
+        self.root_nodes = set(root_nodes)
+        self.dependencies = dependencies
+        self.needed = needed
+        self.captured_nodes = captured_nodes
+        self.hook_state = {}          # per-pass memory of register_multi_grad_hook
+
+
+def current_graph_task():
+    """The backward pass running in this call stack, or None outside backward."""
+    return _running_tasks[-1] if _running_tasks else None
+
+
+def will_engine_execute_node(node):
+    """True if the running backward pass will reach ``node`` (run it or capture its gradient)."""
+    task = current_graph_task()
+    if task is None:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    if task.is_grad_call and isinstance(node, AccumulateGrad):
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                           "currently running autograd.grad(). This is currently not supported.")
+    if node not in task.dependencies and node not in task.root_nodes:
+        return False
+    return task.needed is None or node in task.needed or node in task.captured_nodes
+
+
 def reachable_edges(root_nodes):
     """Every edge (node, next_node) of the graph below ``root_nodes``, each node expanded once.
 
@@ -148,8 +183,12 @@ def _fit_to_node(grad, node, output_nr, producer):
     return grad
 
 
-def _apply_pre_hooks(node, grads):
-    """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients."""
+def _apply_pre_hooks(node, grads, node_runs=True):
+    """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients.
+
+    A node that only has its input gradient captured (autograd.grad) does not
+    run, so its own pre-hooks do not fire; tensor hooks and retain_grad do.
+    """
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         if hooks:
@@ -170,7 +209,7 @@ def _apply_pre_hooks(node, grads):
             if tensor is not None and grads[output_nr] is not None:
                 accumulate_grad(tensor, grads[output_nr])
                 _shared(grads[output_nr])        # it may now be that tensor's .grad
-    if node._pre_hooks:
+    if node._pre_hooks and node_runs:
         for hook in list(node._pre_hooks.values()):
             new = hook(tuple(_shared(g) for g in grads))
             if new is not None:
@@ -208,13 +247,15 @@ def _apply_post_hooks(node, grad_inputs, grads):
     return grad_inputs
 
 
-def run_backward(roots, keep_graph, create_graph, capture=None):
+def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=False):
     """Run the backward pass.
 
     roots:   list of ((node, output_nr), gradient) to start from.
     capture: None to accumulate into the leaves' ``.grad`` (``backward()``);
              or a list of edges whose incoming gradients are returned instead
              (``autograd.grad`` and ``backward(inputs=...)``).
+    run_captured: run the nodes at the captured edges too (``backward(inputs=...)``
+             does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
     dependencies = count_dependencies(root_nodes)
@@ -226,6 +267,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
         for i, edge in enumerate(capture):
             capture_at.setdefault(edge[0], []).append((edge[1], i))
         needed = nodes_leading_to(root_nodes, list(capture_at))
+        if run_captured:
+            needed.update(capture_at)
 
     buffers = {}
     for (node, output_nr), grad in roots:
@@ -239,6 +282,9 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
     heapq.heapify(ready)
     previous_mode = _State.enabled
     _State.enabled = create_graph      # record the backward pass only for create_graph
+    _running_tasks.append(_GraphTask(root_nodes, dependencies, needed,
+                                     capture_at if capture is not None else (),
+                                     is_grad_call=capture is not None and not run_captured))
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -246,7 +292,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
             # with autograd.grad / inputs=..., only nodes leading to an input run (and fire hooks)
             runs = needed is None or node in needed
             if node._has_hooks and (runs or node in capture_at):
-                grads = _apply_pre_hooks(node, grads)
+                grads = _apply_pre_hooks(node, grads, runs)
             if capture is not None and node in capture_at:
                 for output_nr, i in capture_at[node]:
                     captured[i] = grads[output_nr]
@@ -305,5 +351,6 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                     heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
     finally:
         _State.enabled = previous_mode
+        _running_tasks.pop()
     return captured
 

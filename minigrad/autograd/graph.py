@@ -219,6 +219,8 @@ class AccumulateGrad(Node):
 
     def backward(self, grad):
         accumulate_grad(self.variable, grad)
+        if self.variable._post_accumulate_grad_hooks:
+            run_post_accumulate_grad_hooks(self.variable)
         return ()
 
 
@@ -325,3 +327,8 @@ def connect(output, node, inputs):
     if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
         record_forward_stack(node)
     return node
+
+
+# Hooks on several tensors and after accumulation (kept in their own file).
+from ._multi_grad_hook import (  # noqa: E402
+    register_multi_grad_hook, run_post_accumulate_grad_hooks)
