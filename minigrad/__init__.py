@@ -37,7 +37,7 @@ from ._tensor import Tensor, device, _install_methods  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
 from .autograd import inference_mode, is_inference_mode_enabled  # noqa: F401
-from .autograd import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
+from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
 from ._creation import (  # noqa: F401
     tensor, as_tensor, from_numpy, zeros, ones, empty, full, eye, arange, linspace, rand, randn,
     randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like,

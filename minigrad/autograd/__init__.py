@@ -13,8 +13,7 @@ The same names live in torch.autograd.
 from . import grad_mode, anomaly_mode, graph, engine
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled)
-from .anomaly_mode import (detect_anomaly, set_detect_anomaly, is_anomaly_enabled,
-                           is_anomaly_check_nan_enabled)
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .graph import Node, gradient_edge
 
 
@@ -182,6 +181,6 @@ from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
            "no_grad", "enable_grad", "inference_mode", "is_inference_mode_enabled", "Variable",
-           "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+           "detect_anomaly", "set_detect_anomaly",
            "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
            "graph", "Node"]
