@@ -125,7 +125,8 @@ def test_check_nan_false_and_mode_off(torch):
                 x.grad = None
                 (lib.log(x) * 0).sum().backward()
                 seen.append(str(x.grad.tolist()))
-                with pytest.raises(RuntimeError, match="MulBackward0"):
-                    (x * 2).backward(lib.tensor([float("nan")]) * lib.ones(1))
+                x.grad = None
+                (x * 2).backward(lib.tensor([float("nan")]))     # no check: no error
+                seen.append(str(x.grad.tolist()))
         return seen
-    assert program(minigrad) == program(torch) == ["[nan]", "[nan]"]
+    assert program(minigrad) == program(torch) == ["[nan]", "[nan]", "[nan]"]
