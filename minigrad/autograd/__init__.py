@@ -151,13 +151,13 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
     """
     from .._tensor import Tensor
     from .._ops.shape import stack
-    for i, (out, grad) in enumerate(zip(outputs, grads)):
-        if isinstance(grad, Tensor) and isinstance(out, Tensor) and grad.shape[1:] != out.shape:
+    for i, (out, given) in enumerate(zip(outputs, grads)):
+        if isinstance(given, Tensor) and isinstance(out, Tensor) and given.shape[1:] != out.shape:
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
                 "as the batch dimension. The sizes of the remaining dimensions are expected to "
                 f"match the shape of corresponding output, but a mismatch was detected: "
-                f"grad_output[{i}] has a shape of {grad.shape[1:]} and output[{i}] has a shape of "
+                f"grad_output[{i}] has a shape of {given.shape[1:]} and output[{i}] has a shape of "
                 f"{out.shape}. If you only want some tensors in `grad_output` to be considered "
                 "batched, consider using vmap.")
     batch = grads[0].shape[0] if isinstance(grads[0], Tensor) else None

@@ -24,8 +24,8 @@ import warnings
 import numpy as np
 
 from .anomaly_mode import _Anomaly, record_forward_stack
-from .grad_mode import no_grad
-from .graph import Node, gradient_edge, needs_grad, _sequence_numbers
+from .grad_mode import no_grad, is_grad_enabled
+from .graph import Node, connect, gradient_edge, needs_grad, _sequence_numbers
 
 
 class FunctionCtx:
@@ -198,9 +198,37 @@ def _connect_outputs(ctx, tensor_args, outputs):
 
 
 def once_differentiable(backward):
-    """Decorator for a backward that is not itself differentiable (runs without recording)."""
+    """Decorator for a backward that is not itself differentiable (runs without recording).
+
+    With ``create_graph=True``, the gradients it returns get an ``Error`` node
+    as grad_fn: differentiating them again raises instead of silently giving
+    a wrong (zero) second derivative.
+    """
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
-            return backward(ctx, *grad_outputs)
+            grads = backward(ctx, *grad_outputs)
+        recorded = [g for g in grad_outputs if getattr(g, "requires_grad", False)]
+        if not is_grad_enabled() or not recorded:
+            return grads
+        single = not isinstance(grads, tuple)
+        grads = tuple(_delayed_error(g, recorded) for g in ((grads,) if single else grads))
+        return grads[0] if single else grads
     return wrapper
+
+
+class Error(Node):
+    """Stands for a once_differentiable backward in the graph: differentiating it is an error."""
+
+    def backward(self, *grad_outputs):
+        raise RuntimeError(
+            "trying to differentiate twice a function that was marked with @once_differentiable")
+
+
+def _delayed_error(grad, recorded):
+    from .._tensor import Tensor, _wrap
+    if not isinstance(grad, Tensor):
+        return grad
+    out = _wrap(grad._array)
+    connect(out, Error(), recorded)
+    return out
