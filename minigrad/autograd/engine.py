@@ -56,8 +56,9 @@ _running_tasks = []
 class _GraphTask:
     """What one run_backward call will do: reachable nodes, and which of them run."""
 
-    def __init__(self, root_nodes, dependencies, needed, captured_nodes, is_grad_call):
+    def __init__(self, root_nodes, dependencies, needed, captured_nodes, is_grad_call, keep_graph):
         self.is_grad_call = is_grad_call    # autograd.grad (nothing accumulates into .grad)
+        self.keep_graph = keep_graph        # retain_graph: saved tensors survive this pass
         self.root_nodes = set(root_nodes)
         self.dependencies = dependencies
         self.needed = needed
@@ -284,7 +285,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
     _State.enabled = create_graph      # record the backward pass only for create_graph
     _running_tasks.append(_GraphTask(root_nodes, dependencies, needed,
                                      capture_at if capture is not None else (),
-                                     is_grad_call=capture is not None and not run_captured))
+                                     is_grad_call=capture is not None and not run_captured,
+                                     keep_graph=keep_graph))
     try:
         while ready:
             node = heapq.heappop(ready)[2]

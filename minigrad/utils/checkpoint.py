@@ -58,15 +58,19 @@ def _checkpoint_without_reentrant(function, args, kwargs):
     for node in nodes:
         node._saved = () if node._saved is not None else None    # dropped until backward
     key = object()
+    # The inputs are kept to run function again; a backward without retain_graph lets them go.
+    recompute_inputs = [args, kwargs]
 
     def recompute_before_backward(grad_outputs):
         task = engine.current_graph_task()
         if key in task.hook_state:
             return None                     # already done in this backward pass
         task.hook_state[key] = True
-        if any(node._saved is FREED for node in nodes):
+        if not recompute_inputs or any(node._saved is FREED for node in nodes):
             return None                     # a second backward: the node reports the error
-        _refill_saved(nodes, function, args, kwargs)
+        _refill_saved(nodes, function, *recompute_inputs)
+        if not task.keep_graph:
+            recompute_inputs.clear()
         return None
 
     for output in _tensors_in(outputs):
