@@ -4,7 +4,7 @@
 imports them from here, so ``minigrad.autograd.graph.register_multi_grad_hook``
 works the same way.)
 """
-from . import engine
+from . import _graph_task
 from .graph import RemovableHandle, _add_hook, gradient_edge
 
 
@@ -56,7 +56,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         def hook(grad):
             # what this registration saw so far lives on the running backward pass,
             # so it is forgotten when that pass ends
-            state = engine.current_graph_task().hook_state
+            state = _graph_task.current_graph_task().hook_state
             if mode == "any":
                 if key not in state:
                     state[key] = True
@@ -80,4 +80,4 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 def _reached(tensor):
     """Will the running backward pass compute a gradient for ``tensor``?"""
     node, _ = gradient_edge(tensor)
-    return node is not None and engine.will_engine_execute_node(node)
+    return node is not None and _graph_task.will_engine_execute_node(node)

@@ -20,6 +20,7 @@ from .._dtype import from_numpy_dtype
 from .grad_mode import _State
 from .graph import FREED, AccumulateGrad, accumulate_grad
 from .anomaly_mode import _Anomaly, run_node_checked
+from ._graph_task import GraphTask, running_tasks
 
 # Functions called after every step of a backward pass; minigrad.viz uses this
 # to record a backward pass frame by frame. Empty in normal use.
@@ -46,42 +47,6 @@ def observe(observer):
             self.remove()
 
     return _Handle()
-
-
-# The backward passes running right now, innermost last (a hook may start another one).
-# Each entry says which nodes that pass will run; multi-grad hooks ask it.
-_running_tasks = []
-
-
-class _GraphTask:
-    """What one run_backward call will do: reachable nodes, and which of them run."""
-
-    def __init__(self, root_nodes, dependencies, needed, captured_nodes, is_grad_call, keep_graph):
-        self.is_grad_call = is_grad_call    # autograd.grad (nothing accumulates into .grad)
-        self.keep_graph = keep_graph        # retain_graph: saved tensors survive this pass
-        self.root_nodes = set(root_nodes)
-        self.dependencies = dependencies
-        self.needed = needed
-        self.captured_nodes = captured_nodes
-        self.hook_state = {}          # per-pass memory of register_multi_grad_hook
-
-
-def current_graph_task():
-    """The backward pass running in this call stack, or None outside backward."""
-    return _running_tasks[-1] if _running_tasks else None
-
-
-def will_engine_execute_node(node):
-    """True if the running backward pass will reach ``node`` (run it or capture its gradient)."""
-    task = current_graph_task()
-    if task is None:
-        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
-    if task.is_grad_call and isinstance(node, AccumulateGrad):
-        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
-                           "currently running autograd.grad(). This is currently not supported.")
-    if node not in task.dependencies and node not in task.root_nodes:
-        return False
-    return task.needed is None or node in task.needed or node in task.captured_nodes
 
 
 def reachable_edges(root_nodes):
@@ -283,10 +248,11 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
     heapq.heapify(ready)
     previous_mode = _State.enabled
     _State.enabled = create_graph      # record the backward pass only for create_graph
-    _running_tasks.append(_GraphTask(root_nodes, dependencies, needed,
-                                     capture_at if capture is not None else (),
-                                     is_grad_call=capture is not None and not run_captured,
-                                     keep_graph=keep_graph))
+    # what this pass will do, for the hooks that ask (multi-grad hooks, checkpoint)
+    running_tasks.push(GraphTask(root_nodes, dependencies, needed,
+                                 capture_at if capture is not None else (),
+                                 is_grad_call=capture is not None and not run_captured,
+                                 keep_graph=keep_graph))
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -353,6 +319,6 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                     heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
     finally:
         _State.enabled = previous_mode
-        _running_tasks.pop()
+        running_tasks.pop()
     return captured
 

@@ -21,7 +21,7 @@ and one node, ``CheckpointFunctionBackward``, stands for all of it.
 """
 import warnings
 
-from ..autograd import engine
+from ..autograd import _graph_task
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import FREED, AccumulateGrad, _sequence_numbers
@@ -62,7 +62,7 @@ def _checkpoint_without_reentrant(function, args, kwargs):
     recompute_inputs = [args, kwargs]
 
     def recompute_before_backward(grad_outputs):
-        task = engine.current_graph_task()
+        task = _graph_task.current_graph_task()
         if key in task.hook_state:
             return None                     # already done in this backward pass
         task.hook_state[key] = True
@@ -137,7 +137,7 @@ class CheckpointFunction(Function):
     def backward(ctx, *grad_outputs):
         from .._tensor import Tensor
         from .. import autograd
-        task = engine.current_graph_task()
+        task = _graph_task.current_graph_task()
         if task is not None and task.captured_nodes:
             raise RuntimeError(
                 "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or "
