@@ -84,6 +84,11 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+def is_inference(input):
+    """True if ``input`` was created inside ``inference_mode()`` (same as ``input.is_inference()``)."""
+    return input.is_inference()
+
+
 def numel(input):
     return input.numel()
 

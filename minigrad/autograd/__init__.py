@@ -180,7 +180,7 @@ from . import functional  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
-           "no_grad", "enable_grad", "inference_mode", "is_inference_mode_enabled", "Variable",
+           "no_grad", "enable_grad", "inference_mode", "Variable",
            "detect_anomaly", "set_detect_anomaly",
            "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
            "graph", "Node"]
