@@ -137,3 +137,11 @@ def test_mode_restored_after_an_exception(torch, mode):
                 raise KeyError("inside")
         return [lib.is_grad_enabled(), lib.is_inference_mode_enabled()]
     assert run_both(torch, program) == [True, False]
+
+
+def test_is_inference_function(torch):
+    def program(lib):
+        with lib.inference_mode():
+            made_inside = lib.ones(2)
+        return [lib.is_inference(made_inside), lib.is_inference(lib.ones(2))]
+    assert run_both(torch, program) == [True, False]
