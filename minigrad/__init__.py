@@ -14,7 +14,9 @@ Where things live (the same places as in PyTorch):
     autograd/graph.py     Node, AccumulateGrad              (torch/autograd/graph.py)
     autograd/engine.py    the backward pass                 (torch/csrc/autograd/engine.cpp)
     autograd/function.py  custom Functions                  (torch/autograd/function.py)
-    autograd/grad_mode.py no_grad, enable_grad              (torch/autograd/grad_mode.py)
+    autograd/grad_mode.py no_grad, enable_grad, inference_mode (torch/autograd/grad_mode.py)
+    autograd/anomaly_mode.py detect_anomaly                 (torch/autograd/anomaly_mode.py)
+    utils/checkpoint.py   trade compute for memory          (torch/utils/checkpoint.py)
     autograd/functional.py jacobian, hessian, vjp, jvp      (torch/autograd/functional.py)
     autograd/gradcheck.py finite-difference checks          (torch/autograd/gradcheck.py)
     nn/functional.py      losses and activations            (torch/nn/functional.py)
@@ -38,6 +40,8 @@ from ._dtype import (  # noqa: F401
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
+from .autograd import inference_mode, is_inference_mode_enabled  # noqa: F401
+from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
 from ._creation import (  # noqa: F401
     tensor, as_tensor, from_numpy, zeros, ones, empty, full, eye, arange, linspace, rand, randn,
     randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like,
@@ -57,6 +61,7 @@ from ._ops.shape import (  # noqa: F401
 )
 from ._ops.linalg import matmul, mm, mv, dot, outer, addmm  # noqa: F401
 from . import nn, optim  # noqa: F401
+from . import utils  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 
@@ -79,6 +84,11 @@ del _install_methods
 def is_tensor(obj):
     """True if ``obj`` is a minigrad Tensor."""
     return isinstance(obj, Tensor)
+
+
+def is_inference(input):
+    """True if ``input`` was created inside ``inference_mode()`` (same as ``input.is_inference()``)."""
+    return input.is_inference()
 
 
 def numel(input):

@@ -21,6 +21,7 @@ import numpy as np
 from . import _dtype
 from ._dtype import Size
 from .autograd import graph
+from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state
 
 
 class device:
@@ -63,6 +64,8 @@ def _wrap(array):
     t._grad_fn = None
     t._output_nr = 0
     t._version_counter = [0]
+    if _inference_blocks:            # empty unless some thread is inside inference_mode()
+        _mark_if_inference(t)
     return t
 
 
@@ -93,6 +96,8 @@ class Tensor:
     _base = None                  # the tensor this one is a view of
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
+    _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
+    _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -113,6 +118,8 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._version_counter = [0]
+        if _inference_blocks:
+            _mark_if_inference(self)
 
     # --- autograd attributes --------------------------------------------------------
     @property
@@ -136,6 +143,9 @@ class Tensor:
                 "var_no_grad = var.detach()."
             )
         value = bool(value)
+        if value and self._is_inference and not _grad_state.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if value and self._array.dtype.kind != "f":
             raise RuntimeError(
                 "only Tensors of floating point dtype can require gradients "
@@ -222,6 +232,15 @@ class Tensor:
         hooks = node._tensor_pre_hooks.setdefault(self._output_nr, {})
         return graph._add_hook(hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after backward has added into this leaf's ``.grad``.
+
+        Optimisers can update the parameter right there, while backward goes on.
+        The hook must return None. Returns a handle with ``remove()``.
+        """
+        from .autograd._multi_grad_hook import add_post_accumulate_grad_hook
+        return add_post_accumulate_grad_hook(self, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute d(self)/d(leaf) for every leaf and accumulate it into ``leaf.grad``."""
         from .autograd import backward
@@ -231,6 +250,8 @@ class Tensor:
         """A tensor with the same data (shared memory) but no history and no grad."""
         out = _wrap(self._array)
         out._version_counter = self._version_counter
+        if _inference_blocks:            # a view: an inference tensor only if self is one
+            out._is_inference = self._is_inference
         return out
 
     def detach_(self):
@@ -254,7 +275,13 @@ class Tensor:
     @property
     def _version(self):
         """How many times this tensor (or a view of the same memory) was changed in place."""
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[0]
+
+    def is_inference(self):
+        """True for a tensor created inside ``inference_mode()``."""
+        return self._is_inference
 
     # --- shape and dtype --------------------------------------------------------------
     @property

@@ -82,3 +82,6 @@ def _restore_grad_mode():
     """A failing test must not leave recording switched off for the next one."""
     yield
     minigrad.autograd.grad_mode._State.enabled = True
+    minigrad.autograd.grad_mode._State.inference = False
+    minigrad.autograd.anomaly_mode._Anomaly.enabled = False
+    minigrad.autograd.anomaly_mode._Anomaly.check_nan = True

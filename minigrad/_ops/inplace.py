@@ -16,7 +16,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
@@ -25,6 +25,8 @@ METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "
 
 def check_inplace(tensor):
     """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
+    if _inference_tensors_exist:
+        check_inplace_allowed(tensor)
     if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation. "

@@ -20,6 +20,8 @@ def _make_view(out, base):
     """``out`` shares memory with ``base``: share the version counter too."""
     out._version_counter = base._version_counter
     out._base = base if base._base is None else base._base
+    if out._is_inference is not base._is_inference:   # a view of a normal tensor stays normal
+        out._is_inference = base._is_inference
     if not _State.enabled and base.requires_grad:
         # PyTorch: a view made under no_grad of a tensor that requires grad still
         # says requires_grad=True (with no grad_fn), because it is the same memory.

@@ -3,14 +3,17 @@
 * ``backward(tensors, grad_tensors)`` - accumulate gradients into leaves' ``.grad``
 * ``grad(outputs, inputs)``           - return gradients instead of storing them
 * ``Function``                        - write your own operation with its derivative
-* ``no_grad``, ``enable_grad``, ``set_grad_enabled`` - switch recording off and on
+* ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode`` - switch recording off and on
+* ``detect_anomaly``, ``set_detect_anomaly`` - find the forward line behind a NaN gradient
 * ``functional``                      - jacobian, hessian, vjp, jvp, hvp
 * ``gradcheck``, ``gradgradcheck``     - compare derivatives with finite differences
 
 The same names live in torch.autograd.
 """
-from . import grad_mode, graph, engine
-from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+from . import grad_mode, anomaly_mode, graph, engine
+from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
+                        is_inference_mode_enabled)
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .graph import Node, gradient_edge
 
 
@@ -78,13 +81,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
-    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
+    # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
+    # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
+    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
+                                   run_captured=True)
     previous = grad_mode._State.enabled
     grad_mode._State.enabled = create_graph
     try:
         for tensor, g in zip(inputs, captured):
             # a non-leaf that called retain_grad() already got g from its retain_grad hook
-            if g is not None and not (tensor._grad_fn is not None and tensor._retains_grad):
+            if g is not None and tensor._grad_fn is not None and not tensor._retains_grad:
                 graph.accumulate_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous
@@ -117,6 +123,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     roots = _root_gradients(outputs, grads, create_graph)
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
     captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
@@ -134,11 +143,44 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(result)
 
 
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads):
+    """``is_grads_batched=True``: one vector-Jacobian product per row of each grad_output.
+
+    PyTorch vectorises this with vmap; here it is a plain loop over the batch,
+    which gives the same numbers: row k of the result is grad(outputs, inputs, row k).
+    """
+    from .._tensor import Tensor
+    from .._ops.shape import stack
+    for i, (out, given) in enumerate(zip(outputs, grads)):
+        if isinstance(given, Tensor) and isinstance(out, Tensor) and given.shape[1:] != out.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
+                "as the batch dimension. The sizes of the remaining dimensions are expected to "
+                f"match the shape of corresponding output, but a mismatch was detected: "
+                f"grad_output[{i}] has a shape of {given.shape[1:]} and output[{i}] has a shape of "
+                f"{out.shape}. If you only want some tensors in `grad_output` to be considered "
+                "batched, consider using vmap.")
+    batch = grads[0].shape[0] if isinstance(grads[0], Tensor) else None
+    if batch is None:        # nothing batched: as without the flag
+        return grad(outputs, inputs, grads, retain_graph, create_graph,
+                    allow_unused=allow_unused, materialize_grads=materialize_grads)
+    rows = []
+    for k in range(batch):
+        row_grads = tuple(g[k] if isinstance(g, Tensor) else g for g in grads)
+        keep = retain_graph or k < batch - 1        # the graph is needed for the next row
+        rows.append(grad(outputs, inputs, row_grads, keep, create_graph,
+                         allow_unused=allow_unused, materialize_grads=materialize_grads))
+    return tuple(None if column[0] is None else stack(list(column))
+                 for column in zip(*rows))
+
+
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
+from .variable import Variable  # noqa: E402
 from . import functional  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
-           "no_grad", "enable_grad",
+           "no_grad", "enable_grad", "inference_mode", "Variable",
+           "detect_anomaly", "set_detect_anomaly",
            "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
            "graph", "Node"]

@@ -19,6 +19,8 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .grad_mode import _State
 from .graph import FREED, AccumulateGrad, accumulate_grad
+from .anomaly_mode import _Anomaly, run_node_checked
+from ._graph_task import GraphTask, running_tasks
 
 # Functions called after every step of a backward pass; minigrad.viz uses this
 # to record a backward pass frame by frame. Empty in normal use.
@@ -147,8 +149,12 @@ def _fit_to_node(grad, node, output_nr, producer):
     return grad
 
 
-def _apply_pre_hooks(node, grads):
-    """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients."""
+def _apply_pre_hooks(node, grads, node_runs=True):
+    """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients.
+
+    A node that only has its input gradient captured (autograd.grad) does not
+    run, so its own pre-hooks do not fire; tensor hooks and retain_grad do.
+    """
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         if hooks:
@@ -169,7 +175,7 @@ def _apply_pre_hooks(node, grads):
             if tensor is not None and grads[output_nr] is not None:
                 accumulate_grad(tensor, grads[output_nr])
                 _shared(grads[output_nr])        # it may now be that tensor's .grad
-    if node._pre_hooks:
+    if node._pre_hooks and node_runs:
         for hook in list(node._pre_hooks.values()):
             new = hook(tuple(_shared(g) for g in grads))
             if new is not None:
@@ -207,13 +213,15 @@ def _apply_post_hooks(node, grad_inputs, grads):
     return grad_inputs
 
 
-def run_backward(roots, keep_graph, create_graph, capture=None):
+def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=False):
     """Run the backward pass.
 
     roots:   list of ((node, output_nr), gradient) to start from.
     capture: None to accumulate into the leaves' ``.grad`` (``backward()``);
              or a list of edges whose incoming gradients are returned instead
              (``autograd.grad`` and ``backward(inputs=...)``).
+    run_captured: run the nodes at the captured edges too (``backward(inputs=...)``
+             does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
     dependencies = count_dependencies(root_nodes)
@@ -225,6 +233,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
         for i, edge in enumerate(capture):
             capture_at.setdefault(edge[0], []).append((edge[1], i))
         needed = nodes_leading_to(root_nodes, list(capture_at))
+        if run_captured:
+            needed.update(capture_at)
 
     buffers = {}
     for (node, output_nr), grad in roots:
@@ -238,6 +248,11 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
     heapq.heapify(ready)
     previous_mode = _State.enabled
     _State.enabled = create_graph      # record the backward pass only for create_graph
+    # what this pass will do, for the hooks that ask (multi-grad hooks, checkpoint)
+    running_tasks.push(GraphTask(root_nodes, dependencies, needed,
+                                 capture_at if capture is not None else (),
+                                 is_grad_call=capture is not None and not run_captured,
+                                 keep_graph=keep_graph))
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -245,14 +260,17 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
             # with autograd.grad / inputs=..., only nodes leading to an input run (and fire hooks)
             runs = needed is None or node in needed
             if node._has_hooks and (runs or node in capture_at):
-                grads = _apply_pre_hooks(node, grads)
+                grads = _apply_pre_hooks(node, grads, runs)
             if capture is not None and node in capture_at:
                 for output_nr, i in capture_at[node]:
                     captured[i] = grads[output_nr]
             if runs and (grads[0] is not None or any(g is not None for g in grads)):
                 if _observers:                 # they will see (and may keep) these
                     grads = [_shared(g) for g in grads]
-                grad_inputs = node.backward(*grads)
+                if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
+                    grad_inputs = run_node_checked(node, grads)
+                else:
+                    grad_inputs = node.backward(*grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
                 if len(grad_inputs) != len(node.next_functions):
@@ -301,5 +319,6 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
                     heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
     finally:
         _State.enabled = previous_mode
+        running_tasks.pop()
     return captured
 

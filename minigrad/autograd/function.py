@@ -19,15 +19,27 @@ what forward saves on ctx is what backward finds there. Built-in operations
 (minigrad/_ops) follow the same pattern. (PyTorch: torch/autograd/function.py.)
 """
 import functools
+import warnings
 
 import numpy as np
 
-from .grad_mode import _State, no_grad
-from .graph import Node, gradient_edge, needs_grad, _sequence_numbers
+from .anomaly_mode import _Anomaly, record_forward_stack
+from .grad_mode import no_grad, is_grad_enabled
+from .graph import Node, connect, gradient_edge, needs_grad, _sequence_numbers
 
 
 class FunctionCtx:
-    """The ``ctx`` argument: a place to keep what backward will need."""
+    """The ``ctx`` argument: a place to keep what backward will need.
+
+    Besides ``save_for_backward``, forward (or setup_context) may tell autograd:
+
+    * ``mark_dirty(x)``               - forward changed input ``x`` in place and returns it;
+    * ``mark_non_differentiable(i)`` - output ``i`` (e.g. indices) gets no gradient;
+    * ``set_materialize_grads(False)`` - backward gets None, not zeros, for unused outputs;
+
+    and read ``ctx.needs_input_grad`` (one bool per forward argument) to skip
+    gradients nobody needs.
+    """
 
     needs_input_grad = ()
     materialize_grads = True
@@ -39,7 +51,7 @@ class FunctionCtx:
         self._non_differentiable = tuple(id(t) for t in tensors)
 
     def mark_dirty(self, *tensors):
-        """Inputs that forward modified in place."""
+        """Inputs that forward modified in place (and returns as outputs)."""
         self._dirty = tensors
 
     def set_materialize_grads(self, value):
@@ -55,8 +67,8 @@ class BackwardCFunction(Node, FunctionCtx):
     def backward(self, *grad_outputs):
         if self.materialize_grads:
             grad_outputs = tuple(
-                g if g is not None else _zeros(shape, self._output_dtype)
-                for g, shape in zip(grad_outputs, self._output_shapes))
+                g if g is not None else _zeros(shape, dtype)
+                for g, shape, dtype in zip(grad_outputs, self._output_shapes, self._output_dtypes))
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
@@ -74,12 +86,21 @@ def _zeros(shape, dtype):
     return _wrap(np.zeros(shape, dtype=dtype or np.float32))
 
 
+LEGACY_CALL_MESSAGE = (
+    "Legacy autograd function with non-static forward method is deprecated. Please use "
+    "new-style autograd function with static forward method. (Example: "
+    "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+
 class Function:
     """Base class for operations with a hand-written derivative.
 
     Subclasses define two static methods, ``forward(ctx, *args)`` and
     ``backward(ctx, *grad_outputs)`` (one gradient per forward argument, None
     for arguments that are not tensors), and are called with ``.apply(*args)``.
+
+    The other style, as in PyTorch: ``forward(*args)`` without ctx plus a
+    static ``setup_context(ctx, inputs, output)`` that saves what backward needs.
     """
 
     def __init_subclass__(cls, **kwargs):
@@ -87,6 +108,17 @@ class Function:
         # Each Function gets its own node class, named like PyTorch's: SquareBackward.
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
                                  {"_forward_cls": cls, "__module__": cls.__module__})
+
+    def __init__(self, *args, **kwargs):
+        # Old PyTorch code made Function objects; today everything is static.
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are all "
+            "static, so you should invoke them on the class itself. Instantiating an autograd "
+            "function will raise an error in a future version of PyTorch.",
+            DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(LEGACY_CALL_MESSAGE)
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -99,11 +131,12 @@ class Function:
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        raise NotImplementedError
+        raise NotImplementedError("setup_context is not implemented.")
 
     @classmethod
     def apply(cls, *args):
-        from .._tensor import Tensor, _wrap
+        """Run forward without recording, then put one node for the whole Function in the graph."""
+        from .._tensor import Tensor
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -123,29 +156,79 @@ class Function:
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         if not needs_grad(tensor_args):
             return output
-        # An input returned unchanged becomes a new tensor object, so the input keeps its own history.
-        outputs = tuple(_wrap(o._array) if any(o is a for a in tensor_args) else o for o in outputs)
-        ctx.next_functions = tuple(gradient_edge(a) for a in tensor_args)
-        ctx._num_outputs = len(outputs)
-        ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
-        ctx._output_shape = ctx._output_shapes[0]
-        ctx._output_dtype = outputs[0]._array.dtype if outputs[0] is not None else None
-        ctx._sequence_nr = next(_sequence_numbers)
-        for i, o in enumerate(outputs):
-            if o is None or id(o) in ctx._non_differentiable or o._array.dtype.kind != "f":
-                continue
-            o._grad_fn = ctx
-            o._output_nr = i
+        outputs = _connect_outputs(ctx, tensor_args, outputs)
         return outputs if is_tuple else outputs[0]
 
 
+def _connect_outputs(ctx, tensor_args, outputs):
+    """Make ``ctx`` the grad_fn of the outputs that can have a gradient."""
+    from .._tensor import _wrap
+    dirty = ctx._dirty
+    for tensor in dirty:
+        if tensor._grad_fn is None and tensor._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    ctx.next_functions = tuple(gradient_edge(a) for a in tensor_args)
+
+    def is_dirty(o):
+        return any(o is d for d in dirty)
+
+    # A dirty input is returned as itself (it now stands for the result, like x.add_(1));
+    # any other input returned unchanged becomes a new tensor, so the input keeps its history.
+    outputs = tuple(
+        _wrap(o._array) if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
+        else o for o in outputs)
+    ctx._num_outputs = len(outputs)
+    ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
+    ctx._output_dtypes = [o._array.dtype if o is not None else None for o in outputs]
+    ctx._output_shape = ctx._output_shapes[0]
+    ctx._output_dtype = ctx._output_dtypes[0]
+    ctx._sequence_nr = next(_sequence_numbers)
+    if _Anomaly.enabled:
+        record_forward_stack(ctx)
+    for i, o in enumerate(outputs):
+        if o is None:
+            continue
+        if is_dirty(o):
+            o._version_counter[0] += 1       # marking it dirty counts as a change, as in PyTorch
+        if id(o) in ctx._non_differentiable or o._array.dtype.kind != "f":
+            continue
+        o._grad_fn = ctx
+        o._output_nr = i
+    return outputs
+
+
 def once_differentiable(backward):
-    """Decorator for a backward that is not itself differentiable (runs without recording)."""
+    """Decorator for a backward that is not itself differentiable (runs without recording).
+
+    With ``create_graph=True``, the gradients it returns get an ``Error`` node
+    as grad_fn: differentiating them again raises instead of silently giving
+    a wrong (zero) second derivative.
+    """
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
-            return backward(ctx, *grad_outputs)
+            grads = backward(ctx, *grad_outputs)
+        recorded = [g for g in grad_outputs if getattr(g, "requires_grad", False)]
+        if not is_grad_enabled() or not recorded:
+            return grads
+        single = not isinstance(grads, tuple)
+        grads = tuple(_delayed_error(g, recorded) for g in ((grads,) if single else grads))
+        return grads[0] if single else grads
     return wrapper
 
 
-_ = _State
+class Error(Node):
+    """Stands for a once_differentiable backward in the graph: differentiating it is an error."""
+
+    def backward(self, *grad_outputs):
+        raise RuntimeError(
+            "trying to differentiate twice a function that was marked with @once_differentiable")
+
+
+def _delayed_error(grad, recorded):
+    from .._tensor import Tensor, _wrap
+    if not isinstance(grad, Tensor):
+        return grad
+    out = _wrap(grad._array)
+    connect(out, Error(), recorded)
+    return out

@@ -1,40 +1,61 @@
-"""Switching gradient recording on and off: ``no_grad``, ``enable_grad``, ``set_grad_enabled``.
+"""Switching gradient recording on and off: ``no_grad``, ``enable_grad``,
+``set_grad_enabled`` and ``inference_mode``.
 
 Every operation asks one question before it records itself in the graph:
 "is grad mode on, and does any input require grad?". This module owns the
 first half of that question. (PyTorch: torch/autograd/grad_mode.py.)
+
+The mode belongs to the *thread* that set it, as in PyTorch: a thread started
+inside ``no_grad`` records normally, and two threads training at once do not
+switch each other's recording off.
 """
 import functools
+import threading
 
 
-class _State:
-    # A class attribute rather than a module global so that every module reads
-    # the same value with one attribute lookup on the hot path.
+class _ThreadGradMode(threading.local):
+    """The grad-mode switches of one thread.
+
+    The class attributes are the values a new thread starts with; a thread
+    that changes one gets its own copy (that is what ``threading.local`` does).
+    """
+
+    # Read by every operation: "record this op?". It is False inside
+    # inference_mode even when grad mode itself is on (enable_grad inside
+    # inference_mode does not record, like PyTorch).
     enabled = True
+    inference = False            # inside inference_mode(True)?
+    grad_in_inference = False    # the grad mode set (by enable_grad...) inside inference_mode
+
+
+_State = _ThreadGradMode()
+
+# One entry per inference_mode(True) block running right now, in any thread. Tensor
+# creation only looks up the (slower) per-thread switch when this list is not empty.
+_inference_blocks = []
+# Becomes [True] once inference mode was used: from then on, saving a tensor for
+# backward checks that it is not an inference tensor (PyTorch refuses those).
+_inference_tensors_exist = []
 
 
 def is_grad_enabled():
-    """True when operations are being recorded for backward."""
-    return _State.enabled
+    """True when grad mode is on (operations are recorded for backward)."""
+    state = _State
+    return state.grad_in_inference if state.inference else state.enabled
 
 
-class _GradModeContext:
-    """Base for the three context managers; each also works as a decorator."""
+def _set_grad_mode(mode):
+    """Switch grad mode for this thread; inside inference_mode nothing is recorded anyway."""
+    if _State.inference:
+        _State.grad_in_inference = mode
+    else:
+        _State.enabled = mode
 
-    def _new_mode(self):
-        raise NotImplementedError
 
-    def __enter__(self):
-        self._previous = _State.enabled
-        _State.enabled = self._new_mode()
-        return None
-
-    def __exit__(self, *exc_info):
-        _State.enabled = self._previous
-        return False
+class _DecoratorContextManager:
+    """A context manager that also works as a decorator: ``@no_grad()``."""
 
     def __call__(self, function):
-        # Used as @no_grad() (or @no_grad): run the function inside a fresh context.
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             with self.clone():
@@ -43,6 +64,22 @@ class _GradModeContext:
 
     def clone(self):
         return type(self)()
+
+
+class _GradModeContext(_DecoratorContextManager):
+    """Base for no_grad and enable_grad."""
+
+    def _new_mode(self):
+        raise NotImplementedError
+
+    def __enter__(self):
+        self._previous = is_grad_enabled()
+        _set_grad_mode(self._new_mode())
+        return None
+
+    def __exit__(self, *exc_info):
+        _set_grad_mode(self._previous)
+        return False
 
 
 class no_grad(_GradModeContext):
@@ -82,15 +119,15 @@ class set_grad_enabled(_GradModeContext):
 
     def __init__(self, mode):
         self.mode = bool(mode)
-        self._previous = _State.enabled
-        _State.enabled = self.mode
+        self._previous = is_grad_enabled()
+        _set_grad_mode(self.mode)
 
     def _new_mode(self):
         return self.mode
 
     def __enter__(self):
         # The mode was already set in __init__; remember what to restore.
-        _State.enabled = self.mode
+        _set_grad_mode(self.mode)
         return None
 
     def clone(self):
@@ -103,15 +140,100 @@ class set_grad_enabled(_GradModeContext):
     def __call__(self, function):
         # Undo the immediate switch made by __init__: as a decorator it only
         # applies while the function runs.
-        _State.enabled = self._previous
+        _set_grad_mode(self._previous)
         mode = self.mode
 
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
-            previous = _State.enabled
-            _State.enabled = mode
+            previous = is_grad_enabled()
+            _set_grad_mode(mode)
             try:
                 return function(*args, **kwargs)
             finally:
-                _State.enabled = previous
+                _set_grad_mode(previous)
         return wrapper
+
+
+# --- inference mode --------------------------------------------------------------------
+
+def is_inference_mode_enabled():
+    """True inside ``inference_mode()`` (in this thread)."""
+    return _State.inference
+
+
+class inference_mode(_DecoratorContextManager):
+    """``no_grad`` taken further, for code that will never be differentiated.
+
+    Inside, nothing is recorded, and new tensors are *inference tensors*
+    (``t.is_inference()``): they skip the bookkeeping autograd needs (no
+    version counter), which makes them cheap, but for the same reason they can
+    never join a recorded computation later. ``inference_mode(False)`` switches
+    it off again inside an inference block.
+    """
+
+    def __new__(cls, mode=True):
+        self = super().__new__(cls)
+        if callable(mode) and not isinstance(mode, bool):    # bare decorator: @inference_mode
+            self.__init__()
+            return self(mode)
+        return self
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __enter__(self):
+        state = _State
+        self._previous = (state.enabled, state.inference, state.grad_in_inference)
+        if self.mode:
+            state.grad_in_inference = False
+            state.enabled = False
+            state.inference = True
+            _inference_blocks.append(self)
+            if not _inference_tensors_exist:
+                _inference_tensors_exist.append(True)
+        else:
+            # PyTorch: inference_mode(False) also turns grad mode on
+            state.inference = False
+            state.enabled = True
+        return None
+
+    def __exit__(self, *exc_info):
+        _State.enabled, _State.inference, _State.grad_in_inference = self._previous
+        if self.mode:
+            _inference_blocks.remove(self)
+        return False
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+def _mark_if_inference(tensor):
+    """Called for each new tensor while some thread is in inference mode."""
+    if _State.inference:
+        tensor._is_inference = True
+    return tensor
+
+
+INFERENCE_SAVE_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+INFERENCE_INPLACE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def check_not_inference(values):
+    """Refuse to save an inference tensor for backward (it has no version counter)."""
+    for value in values:
+        if getattr(value, "_is_inference", False):
+            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+
+
+def check_inplace_allowed(tensor):
+    """Outside inference mode, an inference tensor may not change in place."""
+    if tensor._is_inference and not _State.inference:
+        raise RuntimeError(INFERENCE_INPLACE_MESSAGE)

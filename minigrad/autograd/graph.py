@@ -16,7 +16,8 @@ import itertools
 import re
 import weakref
 
-from .grad_mode import _State
+from .grad_mode import _State, _inference_tensors_exist, check_not_inference
+from .anomaly_mode import _Anomaly, record_forward_stack
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -102,6 +103,8 @@ class Node:
     # --- saved tensors ----------------------------------------------------------
     def save_for_backward(self, *values):
         """Keep what backward will need. Tensors are checked for later in-place changes."""
+        if _inference_tensors_exist:
+            check_not_inference(values)
         self._saved = values
         # plain numbers (and None) have no version; anything else may be a tensor
         self._saved_versions = tuple([
@@ -216,6 +219,8 @@ class AccumulateGrad(Node):
 
     def backward(self, grad):
         accumulate_grad(self.variable, grad)
+        if self.variable._post_accumulate_grad_hooks:
+            run_post_accumulate_grad_hooks(self.variable)
         return ()
 
 
@@ -319,4 +324,11 @@ def connect(output, node, inputs):
     node._output_dtype = output._array.dtype
     node._sequence_nr = next(_sequence_numbers)
     output._grad_fn = node
+    if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
+        record_forward_stack(node)
     return node
+
+
+# Hooks on several tensors and after accumulation (kept in their own file).
+from ._multi_grad_hook import (  # noqa: E402
+    register_multi_grad_hook, run_post_accumulate_grad_hooks)

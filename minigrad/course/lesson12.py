@@ -1,0 +1,87 @@
+"""Checks for lesson 12, debugging and memory: freed graphs, inference mode, checkpointing, NaNs.
+
+Used from ``notebooks/12_debugging_and_memory.ipynb``::
+
+    from minigrad.course import lesson12 as check
+    check.exercise_1(answer)
+
+Every check accepts minigrad tensors and real PyTorch tensors alike.
+"""
+import numpy as np
+
+from ._check import (_is_tensor, _unanswered, _values, check_equal, check_number, check_raises,
+                     right, waiting, wrong)
+
+# Exercise 2: predictions of a tiny linear model, x @ w.
+EXERCISE_2_X = [[1.0, 2.0], [3.0, 4.0], [-1.0, 0.5]]
+EXERCISE_2_W = [2.0, -1.0]
+EXERCISE_2_EXPECTED = [0.0, 2.0, -2.5]
+
+# Exercise 3: a network of this many checkpointed blocks, one forward and one backward.
+EXERCISE_3_BLOCKS = 5
+
+
+def exercise_1(function):
+    """A function that backpropagates twice through one graph, without retain_graph."""
+    return check_raises(
+        "Exercise 1", function, RuntimeError, message_contains="a second time",
+        hint="Build a small graph whose backward needs a saved tensor (e.g. y = (x * x).sum() or "
+             "torch.exp(x).sum()), then call y.backward() twice, with no retain_graph. "
+             "(x + 1).sum() saves nothing, so it can run backward twice!",
+        success="correct: the first backward freed the saved tensors; the second one needs them.")
+
+
+def exercise_2(answer):
+    """The predictions x @ w computed inside torch.inference_mode()."""
+    name = "Exercise 2"
+    if _unanswered(answer):
+        return waiting(name)
+    if not _is_tensor(answer):
+        return wrong(name, f"expected a tensor, got {type(answer).__name__}.",
+                     "Compute preds = x @ w inside `with torch.inference_mode():` and pass preds.")
+    if tuple(answer.shape) != (3,) or not np.allclose(_values(answer), EXERCISE_2_EXPECTED):
+        return wrong(name, f"the values should be {EXERCISE_2_EXPECTED}.",
+                     "x has 3 rows: preds = x @ w gives one number per row.")
+    if not answer.is_inference():
+        return wrong(name, "the values are right, but this is not an inference tensor.",
+                     "Did you use torch.no_grad()? Use `with torch.inference_mode():` instead.")
+    return right(name, "correct: an inference tensor, with no graph and no version counter.")
+
+
+def exercise_3(answer):
+    """How many times the block function runs: once per block in forward, once more in backward."""
+    blocks = EXERCISE_3_BLOCKS
+    if not _unanswered(answer) and _is_number(answer, blocks):
+        return wrong("Exercise 3", f"{blocks} is how often it runs in forward only.",
+                     "With checkpointing, backward runs every block once more to recompute what "
+                     "it did not save.")
+    return check_number(
+        "Exercise 3", answer, 2 * blocks,
+        hint="Count the calls in forward (one per block), then in backward (checkpointing "
+             "recomputes each block once).",
+        success=f"correct: {blocks} calls in forward and {blocks} more in backward.")
+
+
+def _is_number(answer, value):
+    try:
+        return float(answer.item() if _is_tensor(answer) else answer) == value
+    except (TypeError, ValueError):
+        return False
+
+
+def exercise_4(answer):
+    """The node anomaly detection names for the NaN in sqrt(sum(v ** 2)) at v = 0."""
+    name = "Exercise 4"
+    if _unanswered(answer):
+        return waiting(name)
+    answer = str(answer).strip()
+    if answer in ("SqrtBackward0", "SumBackward0"):
+        return wrong(name, f"{answer} returns inf or passes inf on, not NaN.",
+                     "Run the code inside torch.autograd.detect_anomaly() and read the error: "
+                     "which node turns inf into NaN (0 times inf)?")
+    return check_equal(
+        name, answer, "PowBackward0",
+        hint="Run it inside `with torch.autograd.detect_anomaly():` and read the node name in "
+             "\"Function '...' returned nan values\".",
+        success="correct: sqrt's gradient at 0 is inf, and PowBackward0 computes 2 * v * inf "
+                "= 0 * inf = NaN.")

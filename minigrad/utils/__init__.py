@@ -1,0 +1,2 @@
+"""Utilities beyond the core library (PyTorch: torch/utils): ``checkpoint``."""
+from . import checkpoint  # noqa: F401

@@ -1,0 +1,157 @@
+"""Activation checkpointing: trade compute for memory.
+
+    y = checkpoint(block, x, use_reentrant=False)
+
+Normally every node of ``block``'s graph keeps the tensors its backward needs
+until backward runs: for a deep network, that is most of the memory. With
+checkpointing, those saved tensors are dropped right after forward, and
+backward runs ``block`` a second time to make them again, just before they are
+needed. Memory goes down, compute goes up by one extra forward of ``block``.
+(PyTorch: torch/utils/checkpoint.py.)
+
+How minigrad does it (``use_reentrant=False``, the recommended variant):
+
+1. run ``block`` normally, so the graph and every ``grad_fn`` look as usual;
+2. empty the saved tensors of the nodes ``block`` created;
+3. a pre-hook on the output nodes runs ``block`` again when backward reaches
+   them, and hands each node the tensors its twin from the second run saved.
+
+``use_reentrant=True`` is the older variant: ``block`` runs without recording,
+and one node, ``CheckpointFunctionBackward``, stands for all of it.
+"""
+import warnings
+
+from ..autograd import _graph_task
+from ..autograd.function import Function
+from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.graph import FREED, AccumulateGrad, _sequence_numbers
+
+USE_REENTRANT_WARNING = (
+    "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
+    "in PyTorch 2.9, calling checkpoint without use_reentrant will raise an exception. "
+    "use_reentrant=False is recommended, but if you need to preserve the current default "
+    "behavior, you can pass use_reentrant=True. Refer to docs for more details on the differences "
+    "between the two variants.")
+
+
+def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
+               debug=False, preserve_rng_state=True, **kwargs):
+    """``function(*args, **kwargs)``, keeping none of its saved tensors until backward needs them."""
+    if use_reentrant is None:
+        warnings.warn(USE_REENTRANT_WARNING, UserWarning, stacklevel=2)
+        use_reentrant = True            # PyTorch's default, for now
+    if use_reentrant:
+        if kwargs:
+            raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+        return CheckpointFunction.apply(function, preserve_rng_state, *args)
+    return _checkpoint_without_reentrant(function, args, kwargs)
+
+
+# --- use_reentrant=False ---------------------------------------------------------------
+
+def _checkpoint_without_reentrant(function, args, kwargs):
+    first_node = next(_sequence_numbers)
+    outputs = function(*args, **kwargs)
+    nodes = _nodes_made_since(first_node, outputs)
+    if not nodes:
+        return outputs
+    for node in nodes:
+        node._saved = () if node._saved is not None else None    # dropped until backward
+    key = object()
+    # The inputs are kept to run function again; a backward without retain_graph lets them go.
+    recompute_inputs = [args, kwargs]
+
+    def recompute_before_backward(grad_outputs):
+        task = _graph_task.current_graph_task()
+        if key in task.hook_state:
+            return None                     # already done in this backward pass
+        task.hook_state[key] = True
+        if not recompute_inputs or any(node._saved is FREED for node in nodes):
+            return None                     # a second backward: the node reports the error
+        _refill_saved(nodes, function, *recompute_inputs)
+        if not task.keep_graph:
+            recompute_inputs.clear()
+        return None
+
+    for output in _tensors_in(outputs):
+        if output._grad_fn in nodes:
+            output._grad_fn.register_prehook(recompute_before_backward)
+    return outputs
+
+
+def _tensors_in(outputs):
+    from .._tensor import Tensor
+    values = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+    return [v for v in values if isinstance(v, Tensor)]
+
+
+def _nodes_made_since(first_node, outputs):
+    """The nodes recorded while ``function`` ran, oldest first (found from its outputs)."""
+    found = {}
+    stack = [t._grad_fn for t in _tensors_in(outputs) if t._grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in found or isinstance(node, AccumulateGrad) or node._sequence_nr < first_node:
+            continue
+        found[node] = None
+        stack.extend(next_node for next_node, _ in node.next_functions if next_node is not None)
+    return sorted(found, key=lambda node: node._sequence_nr)
+
+
+def _refill_saved(nodes, function, args, kwargs):
+    """Run ``function`` again on copies of the inputs; give each node its twin's saved tensors."""
+    from .._tensor import Tensor
+    inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+              for a in args]
+    first_node = next(_sequence_numbers)
+    with enable_grad():
+        outputs = function(*inputs, **kwargs)
+    twins = _nodes_made_since(first_node, outputs)
+    originals = [n for n in nodes if n._saved is not None]
+    twins = [n for n in twins if n._saved is not None]
+    if len(originals) != len(twins):
+        raise RuntimeError(
+            "torch.utils.checkpoint: A different number of tensors was saved during the original "
+            "forward and recomputation.")
+    for node, twin in zip(originals, twins):
+        node._saved, node._saved_versions = twin._saved, twin._saved_versions
+
+
+# --- use_reentrant=True ----------------------------------------------------------------
+
+class CheckpointFunction(Function):
+    """The whole checkpointed block as one node: forward unrecorded, backward recomputes it."""
+
+    @staticmethod
+    def forward(ctx, run_function, preserve_rng_state, *args):
+        from .._tensor import Tensor
+        ctx.run_function = run_function
+        ctx.inputs = args
+        if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                          UserWarning, stacklevel=4)
+        with no_grad():
+            return run_function(*args)
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        from .._tensor import Tensor
+        from .. import autograd
+        task = _graph_task.current_graph_task()
+        if task is not None and task.captured_nodes:
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or "
+                "passing an `inputs` parameter to .backward(). To resolve this error, you can "
+                "either set use_reentrant=False, or call .backward() without passing the "
+                "`inputs` argument.")
+        inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+                  for a in ctx.inputs]
+        with enable_grad():
+            outputs = ctx.run_function(*inputs)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        pairs = [(o, g) for o, g in zip(outputs, grad_outputs)
+                 if isinstance(o, Tensor) and o.requires_grad and g is not None]
+        if pairs:
+            autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
+        grads = tuple(a.grad if isinstance(a, Tensor) else None for a in inputs)
+        return (None, None) + grads

@@ -1,0 +1,121 @@
+"""The exercise checks of lesson 12 accept the right answers and explain wrong ones."""
+import warnings
+
+import pytest
+
+import minigrad as torch
+from minigrad.course import lesson12
+
+
+def run(capsys, exercise, answer):
+    result = exercise(answer)
+    return result, capsys.readouterr().out
+
+
+def test_unanswered_exercises_wait(capsys):
+    for exercise in (lesson12.exercise_1, lesson12.exercise_2, lesson12.exercise_3,
+                     lesson12.exercise_4):
+        result, out = run(capsys, exercise, None)
+        assert not result and out.startswith("⏳")
+
+
+def test_exercise_1_second_backward(capsys):
+    def fails_twice():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward()
+        y.backward()
+
+    def saves_nothing():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x + 1).sum()
+        y.backward()
+        y.backward()
+
+    def retains():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+
+    result, out = run(capsys, lesson12.exercise_1, fails_twice)
+    assert result and out.startswith("✅")
+    for wrong_answer in (saves_nothing, retains):
+        result, out = run(capsys, lesson12.exercise_1, wrong_answer)
+        assert not result and "Hint" in out
+    result, out = run(capsys, lesson12.exercise_1, 3)
+    assert not result and "function" in out
+
+
+def exercise_2_inputs():
+    return torch.tensor(lesson12.EXERCISE_2_X), torch.tensor(lesson12.EXERCISE_2_W, requires_grad=True)
+
+
+def test_exercise_2_inference_tensor(capsys):
+    x, w = exercise_2_inputs()
+    with torch.inference_mode():
+        preds = x @ w
+    result, out = run(capsys, lesson12.exercise_2, preds)
+    assert result and out.startswith("✅")
+    with torch.no_grad():
+        plain = x @ w
+    result, out = run(capsys, lesson12.exercise_2, plain)
+    assert not result and "inference_mode" in out
+    result, out = run(capsys, lesson12.exercise_2, (x @ w).detach() + 1)
+    assert not result and "values" in out
+    result, out = run(capsys, lesson12.exercise_2, [0.0, 2.0, -2.5])
+    assert not result and "tensor" in out
+
+
+def test_exercise_3_recomputation_count(capsys):
+    calls = []
+
+    def block(h):
+        calls.append(1)
+        return torch.sin(h * 2)
+
+    h = torch.linspace(-1.0, 1.0, 4, requires_grad=True)
+    for _ in range(lesson12.EXERCISE_3_BLOCKS):
+        h = torch.utils.checkpoint.checkpoint(block, h, use_reentrant=False)
+    h.sum().backward()
+    result, out = run(capsys, lesson12.exercise_3, len(calls))
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson12.exercise_3, lesson12.EXERCISE_3_BLOCKS)
+    assert not result and "forward only" in out
+    result, out = run(capsys, lesson12.exercise_3, 7)
+    assert not result and "Hint" in out
+
+
+def nan_node_name(lib):
+    v = lib.zeros(3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with lib.autograd.detect_anomaly():
+            length = (v ** 2).sum().sqrt()
+            with pytest.raises(RuntimeError) as error:
+                length.backward()
+    return str(error.value).split("'")[1]
+
+
+def test_exercise_4_node_name(capsys):
+    name = nan_node_name(torch)
+    result, out = run(capsys, lesson12.exercise_4, name)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson12.exercise_4, "SqrtBackward0")
+    assert not result and "inf" in out
+    result, out = run(capsys, lesson12.exercise_4, "MulBackward0")
+    assert not result and "Hint" in out
+
+
+def test_checks_accept_real_torch_tensors(capsys, request):
+    real = request.getfixturevalue("torch")       # real PyTorch (skips, or fails in CI, without it)
+    x = real.tensor(lesson12.EXERCISE_2_X)
+    w = real.tensor(lesson12.EXERCISE_2_W, requires_grad=True)
+    with real.inference_mode():
+        preds = x @ w
+    result, _ = run(capsys, lesson12.exercise_2, preds)
+    assert result
+    result, _ = run(capsys, lesson12.exercise_3, real.tensor(10))
+    assert result
+    result, _ = run(capsys, lesson12.exercise_4, nan_node_name(real))
+    assert result
