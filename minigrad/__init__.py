@@ -54,6 +54,18 @@ from ._ops.shape import (  # noqa: F401
     split, chunk, flip, allclose, isclose, equal, select, swapaxes,
 )
 from ._ops.linalg import matmul, mm, mv, dot, outer, addmm  # noqa: F401
+from ._ops.scan import cumsum, cumprod, prod, narrow  # noqa: F401
+from ._ops.gather_scatter import gather, scatter, scatter_add, index_select, index_add  # noqa: F401
+from ._ops.sorting import sort, argsort, topk, roll  # noqa: F401
+from ._ops.rounding import (  # noqa: F401
+    round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
+)
+from ._ops.einsum import einsum  # noqa: F401
+from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
+from ._ops.special import erf  # noqa: F401
+from ._ops.pointwise import nonzero  # noqa: F401
+from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
+from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
@@ -72,6 +84,13 @@ negative = neg
 
 _install_methods()
 del _install_methods
+
+# torch.exp_(x), torch.relu_(x), ...: the in-place methods written as functions
+for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p_", "log_", "neg_",
+              "negative_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sqrt_",
+              "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_"):
+    globals()[_name] = _INPLACE_UNARY[_name]
+del _name, _INPLACE_UNARY
 
 
 def is_tensor(obj):

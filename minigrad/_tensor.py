@@ -547,6 +547,7 @@ def _normalize_dim(dim, ndim):
 def _install_methods():
     """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x))."""
     from ._ops import pointwise, reduction, shape, linalg, inplace
+    from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -560,6 +561,12 @@ def _install_methods():
                 "swapaxes", "allclose", "equal", "isclose", "select"],
         linalg: ["matmul", "mm", "mv", "dot", "outer"],
         functional: ["softmax", "log_softmax"],
+        scan: ["cumsum", "cumprod", "prod", "narrow"],
+        gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
+        sorting: ["sort", "argsort", "topk", "roll"],
+        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
+        blas: ["bmm", "baddbmm", "addmm"],
+        special: ["erf"],
     }
     for module, names in methods.items():
         for name in names:
@@ -569,11 +576,15 @@ def _install_methods():
         "__rsub__": pointwise.rsub, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
         "__truediv__": pointwise.div, "__rtruediv__": pointwise.rdiv, "__pow__": pointwise.pow,
         "__rpow__": pointwise.rpow, "__neg__": pointwise.neg, "__matmul__": linalg.matmul,
+        "__floordiv__": rounding.floor_divide, "__rfloordiv__": rounding.rfloordiv,
+        "__mod__": rounding.remainder, "__rmod__": rounding.rremainder,
     }
     for name, function in operators.items():
         setattr(Tensor, name, function)
     for name in inplace.METHODS:
         setattr(Tensor, name, getattr(inplace, name))
+    for name, method in inplace_unary.METHODS.items():
+        setattr(Tensor, name, method)
     Tensor.__iadd__, Tensor.__isub__ = inplace.add_, inplace.sub_
     Tensor.__imul__, Tensor.__itruediv__ = inplace.mul_, inplace.div_
     Tensor.clip = Tensor.clamp

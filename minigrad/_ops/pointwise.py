@@ -25,6 +25,10 @@ def _operand_arrays(a, b):
             return a_arr, b_arr, a_arr.dtype              # the common case, kept fast
     elif type(b) is float and type(a) is Tensor and a_arr.dtype.kind == "f":
         return a_arr, b, a_arr.dtype                      # float tensor op Python float
+    elif isinstance(b, np.ndarray):
+        # PyTorch turns a numpy array next to a tensor into a tensor (keeping its dtype)
+        b = _wrap(b)
+        b_arr = b._array
     else:
         b_arr = b
         if not isinstance(b, _PYTHON_NUMBERS) and not isinstance(b, np.generic):
@@ -530,9 +534,15 @@ class WhereBackward0(Node):
         return where(condition, grad, zero), where(condition, zero, grad)
 
 
-def where(condition, input, other):
-    """Pick ``input`` where ``condition`` is True, else ``other``, element by element."""
+def where(condition, input=None, other=None):
+    """Pick ``input`` where ``condition`` is True, else ``other``, element by element.
+
+    With the condition alone, ``where(condition)`` is ``nonzero(condition, as_tuple=True)``:
+    one index tensor per dimension, listing where the condition holds.
+    """
     from . import as_tensor
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
     condition = as_tensor(condition)
     # The result's dtype first, from the operands as given: a Python number such as
     # 0.5 next to an int tensor makes the result float (it must not be cast to int).
@@ -544,6 +554,17 @@ def where(condition, input, other):
     except ValueError:
         raise _broadcast_error(input, other) from None
     return result(out, WhereBackward0, (input, other), saved=(condition,))
+
+
+def nonzero(input, *, as_tuple=False):
+    """Indices of the non-zero elements: one row per element, or (as_tuple) one tensor per dim."""
+    array = input._array
+    positions = np.nonzero(array.reshape(1) if array.ndim == 0 else array)
+    if as_tuple:
+        return tuple(_wrap(p.astype(np.int64)) for p in positions)
+    if array.ndim == 0:
+        return _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64))
+    return _wrap(np.stack(positions, axis=1).astype(np.int64))
 
 
 def ones_like(t):

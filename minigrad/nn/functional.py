@@ -405,3 +405,83 @@ def leaky_relu(input, negative_slope=0.01):
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
     return result(out, LeakyReluBackward0, (input,), saved=(input,), negative_slope=negative_slope)
+
+
+# --- more activations: gelu, silu, elu ----------------------------------------------------------
+
+_SQRT_HALF = 0.5 ** 0.5
+_INV_SQRT_2PI = (2 * np.pi) ** -0.5
+_SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
+
+
+class GeluBackward0(Node):
+    """out = x * Phi(x) (Phi: the standard normal CDF)   ->   d/dx = Phi(x) + x * phi(x)
+
+    With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
+    u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
+    """
+
+    def backward(self, grad):
+        from .._ops.special import erf
+        from .._ops.pointwise import exp
+        (x,) = self.saved_tensors
+        if self.approximate == "tanh":
+            u = (x + 0.044715 * x ** 3) * _SQRT_2_OVER_PI
+            t = tanh(u)
+            du = (1 + 3 * 0.044715 * x ** 2) * _SQRT_2_OVER_PI
+            return (grad * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du),)
+        cdf = 0.5 * (1 + erf(x * _SQRT_HALF))
+        pdf = exp(-0.5 * x * x) * _INV_SQRT_2PI
+        return (grad * (cdf + x * pdf),)
+
+
+def gelu(input, approximate="none"):
+    """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh')."""
+    from .._ops.special import _erf_array
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    x = input._array
+    if approximate == "tanh":
+        out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+    else:
+        out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
+    return result(out.astype(x.dtype, copy=False), GeluBackward0, (input,), saved=(input,),
+                  approximate=approximate)
+
+
+class SiluBackward0(Node):
+    """out = x * sigmoid(x)   ->   d/dx = s * (1 + x * (1 - s)), s = sigmoid(x)"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        s = sigmoid(x)
+        return (grad * s * (1 + x * (1 - s)),)
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x) (also called swish)."""
+    x = input._array
+    out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+    if inplace:
+        from .._ops.inplace_unary import apply_out_of_place_inplace
+        return apply_out_of_place_inplace(input, silu)
+    return result(out, SiluBackward0, (input,), saved=(input,))
+
+
+class EluBackward0(Node):
+    """out = x if x > 0 else alpha * (e^x - 1)   ->   d/dx = 1 if x > 0 else alpha * e^x"""
+
+    def backward(self, grad):
+        from .._ops.pointwise import exp, where
+        (x,) = self.saved_tensors
+        return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
+    if inplace:
+        from .._ops.inplace_unary import apply_out_of_place_inplace
+        return apply_out_of_place_inplace(input, lambda t: elu(t, alpha))
+    x = input._array
+    out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
+    return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)

@@ -1,0 +1,126 @@
+"""In-place forms of one-input operations: x.exp_(), x.relu_(), x.clamp_min_(0), x.unsqueeze_(0), ...
+
+Each is the out-of-place operation followed by writing its result back into
+``x`` (``inplace.apply_inplace``), so PyTorch's in-place rules hold for all of
+them: a leaf that requires grad refuses, the version counter goes up, and a
+recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
+``torch.exp_(x)`` is the same call written as a function.
+"""
+from .._tensor import _wrap
+from ..autograd.graph import connect, needs_grad
+from . import pointwise, rounding, shape, special
+from .inplace import apply_inplace, check_inplace
+
+
+def apply_out_of_place_inplace(tensor, operation, *args):
+    """``tensor = operation(tensor, *args)``, but written into the same tensor (same memory)."""
+    return apply_inplace(tensor, operation, *args)
+
+
+def _unary_inplace(operation, name):
+    def method(self, *args, **kwargs):
+        return apply_inplace(self, lambda t: operation(t, *args, **kwargs))
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
+                      "and writes it back into x (recorded with the same node).")
+    return method
+
+
+# name of the in-place method -> the out-of-place operation it writes back
+_UNARY = {
+    "exp_": pointwise.exp, "log_": pointwise.log, "log1p_": pointwise.log1p,
+    "sin_": pointwise.sin, "cos_": pointwise.cos, "tan_": pointwise.tan,
+    "sqrt_": pointwise.sqrt, "rsqrt_": pointwise.rsqrt, "tanh_": pointwise.tanh,
+    "sigmoid_": pointwise.sigmoid, "relu_": pointwise.relu, "abs_": pointwise.abs,
+    "neg_": pointwise.neg, "reciprocal_": pointwise.reciprocal, "square_": pointwise.square,
+    "sign_": pointwise.sign, "floor_": rounding.floor, "ceil_": rounding.ceil,
+    "round_": rounding.round, "trunc_": rounding.trunc, "frac_": rounding.frac,
+    "erf_": special.erf,
+}
+_ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_"}
+
+METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.items()}
+METHODS.update({alias: METHODS[name] for alias, name in _ALIASES.items()})
+
+
+def clamp_min_(self, min):
+    """In-place clamp from below: x = max(x, min)."""
+    return apply_inplace(self, lambda t: pointwise.clamp(t, min=min))
+
+
+def clamp_max_(self, max):
+    """In-place clamp from above: x = min(x, max)."""
+    return apply_inplace(self, lambda t: pointwise.clamp(t, max=max))
+
+
+METHODS["clamp_min_"] = clamp_min_
+METHODS["clamp_max_"] = clamp_max_
+
+
+# --- shape changes in place: the tensor object gets a new shape, its memory stays ----------------
+
+def _reshape_inplace(tensor, operation, *args):
+    check_inplace(tensor)
+    if needs_grad((tensor,)):
+        old = _wrap(tensor._array)
+        old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
+        old._requires_grad = tensor._requires_grad
+        new = operation(old, *args)
+        node = new._grad_fn
+        tensor._grad_fn, tensor._output_nr = node, 0
+    else:
+        new = operation(_wrap(tensor._array), *args)
+    tensor._array = new._array
+    tensor._version_counter[0] += 1
+    return tensor
+
+
+def unsqueeze_(self, dim):
+    """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
+    return _reshape_inplace(self, _unsqueeze_recorded_as(shape.UnsqueezeBackward0, "UnsqueezeBackward1"), dim)
+
+
+def squeeze_(self, dim=None):
+    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3 / SqueezeBackward4)."""
+    node_name = "SqueezeBackward3" if dim is None else "SqueezeBackward4"
+    return _reshape_inplace(self, _squeeze_recorded_as(node_name), dim)
+
+
+class UnsqueezeBackward1(shape.UnsqueezeBackward0):
+    """x.unsqueeze_(dim)   ->   remove that dim from the gradient"""
+
+
+class SqueezeBackward3(shape.SqueezeBackward0):
+    """x.squeeze_()   ->   reshape the gradient back"""
+
+
+class SqueezeBackward4(shape.SqueezeBackward0):
+    """x.squeeze_(dim)   ->   reshape the gradient back"""
+
+
+def _unsqueeze_recorded_as(node_class, name):
+    def operation(t, dim):
+        out = shape.unsqueeze(t, dim)
+        if out._grad_fn is not None:
+            out._grad_fn.__class__ = UnsqueezeBackward1
+        return out
+    return operation
+
+
+def _squeeze_recorded_as(name):
+    node_class = SqueezeBackward3 if name == "SqueezeBackward3" else SqueezeBackward4
+
+    def operation(t, dim):
+        return shape.squeeze(t, dim, _node=node_class) if dim is not None else _squeeze_all(t)
+    return operation
+
+
+def _squeeze_all(t):
+    out = shape.squeeze(t)
+    if out._grad_fn is not None:
+        out._grad_fn.__class__ = SqueezeBackward3
+    return out
+
+
+METHODS["unsqueeze_"] = unsqueeze_
+METHODS["squeeze_"] = squeeze_
