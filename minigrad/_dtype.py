@@ -64,8 +64,8 @@ def to_numpy_dtype(d):
     """Accept ``minigrad.float64``, ``numpy.float64`` or ``'float64'``; return a numpy dtype."""
     if isinstance(d, dtype):
         return d.numpy_dtype
-    if d is float:
-        return float32.numpy_dtype
+    if d is float:                   # Python's float is a double, as in PyTorch
+        return float64.numpy_dtype
     if d is int:
         return int64.numpy_dtype
     if d is bool:

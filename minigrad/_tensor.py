@@ -182,6 +182,11 @@ class Tensor:
                 )
         self._grad = value
 
+    @grad.deleter
+    def grad(self):
+        # ``del x.grad`` is how some code resets a gradient (the same as x.grad = None)
+        self._grad = None
+
     @property
     def retains_grad(self):
         """True if ``retain_grad()`` was called on this non-leaf tensor."""

@@ -42,6 +42,25 @@ def result(array, node_class, inputs, saved=None, **attributes):
     return out
 
 
+def numpy_keywords(function):
+    """Let ``function`` also take numpy's spelling ``axis=``/``keepdims=``, as PyTorch does.
+
+    ``x.sum(axis=0, keepdims=True)`` is ``x.sum(dim=0, keepdim=True)``. Only calls
+    with keyword arguments pay for the renaming.
+    """
+    import functools
+
+    @functools.wraps(function)
+    def with_numpy_keywords(*args, **kwargs):
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+        return function(*args, **kwargs)
+    return with_numpy_keywords
+
+
 def as_tensor(value, like=None):
     """Tensors pass through; numbers and lists become tensors (of ``like``'s dtype for numbers)."""
     if isinstance(value, Tensor):

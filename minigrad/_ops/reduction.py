@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result
+from . import result, numpy_keywords
 
 
 def _dims(dim, ndim):
@@ -48,6 +48,7 @@ class SumBackward1(Node):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim),)
 
 
+@numpy_keywords
 def sum(input, dim=None, keepdim=False, dtype=None):
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
     array = input._array
@@ -75,6 +76,7 @@ class MeanBackward1(Node):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
 
 
+@numpy_keywords
 def mean(input, dim=None, keepdim=False, dtype=None):
     """Average of all elements, or over ``dim``."""
     array = input._array if dtype is None else input._array.astype(dtype.numpy_dtype)
@@ -181,6 +183,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     return return_type(out, _wrap(indices.astype(np.int64)))
 
 
+@numpy_keywords
 def max(input, dim=None, keepdim=False):
     """Largest element; with ``dim``, (values, indices) along that dimension."""
     if isinstance(dim, Tensor):
@@ -190,6 +193,7 @@ def max(input, dim=None, keepdim=False):
                     return_types.max)
 
 
+@numpy_keywords
 def min(input, dim=None, keepdim=False):
     """Smallest element; with ``dim``, (values, indices) along that dimension."""
     if isinstance(dim, Tensor):
@@ -214,6 +218,7 @@ class AminBackward0(AmaxBackward0):
     """out = min over ``dims``   ->   gradient shared evenly among the minima"""
 
 
+@numpy_keywords
 def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
@@ -221,6 +226,7 @@ def amax(input, dim=(), keepdim=False):
                   values=values, input_shape=input._array.shape)
 
 
+@numpy_keywords
 def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
@@ -237,16 +243,19 @@ def _index_of_extreme(numpy_function, input, dim, keepdim):
     return _wrap(np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64))
 
 
+@numpy_keywords
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (of all, flattened, or along ``dim``)."""
     return _index_of_extreme(np.argmax, input, dim, keepdim)
 
 
+@numpy_keywords
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (of all, flattened, or along ``dim``)."""
     return _index_of_extreme(np.argmin, input, dim, keepdim)
 
 
+@numpy_keywords
 def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
@@ -254,6 +263,7 @@ def all(input, dim=None, keepdim=False):
     return _wrap(np.asarray(np.all(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)))
 
 
+@numpy_keywords
 def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
@@ -283,6 +293,7 @@ class LinalgVectorNormBackward0(Node):
         return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
 
 
+@numpy_keywords
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm."""
     array = input._array
@@ -340,6 +351,7 @@ def _variance(input, dim, correction, keepdim, unbiased):
     return var, dims, count, correction
 
 
+@numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
@@ -347,6 +359,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
                   count=count, correction=correction, input_shape=input._array.shape)
 
 
+@numpy_keywords
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
@@ -366,6 +379,7 @@ class LogsumexpBackward0(Node):
         return (grad * (a - out).exp(),)
 
 
+@numpy_keywords
 def logsumexp(input, dim, keepdim=False):
     array = input._array
     dims = _dims(dim, array.ndim)

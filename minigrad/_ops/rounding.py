@@ -125,7 +125,8 @@ class RemainderBackward1(Node):
         a, b = self.saved_tensors
         grad_b = None
         if self.should_compute_output(1):
-            grad_b = -grad * floor_divide(a, b)
+            # floor(a / b) is a step function (derivative 0): use its value as a constant
+            grad_b = -grad * _wrap(np.floor_divide(a._array, b._array))
         return grad, grad_b
 
 
