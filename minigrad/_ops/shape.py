@@ -301,13 +301,26 @@ def cat(tensors, dim=0):
     try:
         out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, copy=False)
     except ValueError:
-        shapes = [list(t.shape) for t in tensors]
-        raise RuntimeError(
-            f"Sizes of tensors must match except in dimension {dim}. Got shapes {shapes}") from None
+        raise _cat_mismatch(tensors, dim) from None
     return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
 
 
 concat = cat
+
+
+def _cat_mismatch(tensors, dim):
+    """PyTorch's message for the first tensor that does not fit next to the first one."""
+    first = tensors[0].shape
+    for number, t in enumerate(tensors[1:], start=1):
+        if t.ndim != len(first):
+            return RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(first)} and {t.ndim}")
+        for d, (expected, got) in enumerate(zip(first, t.shape)):
+            if d != dim and expected != got:
+                return RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{expected} but got size {got} for tensor number {number} in the list.")
+    return RuntimeError(f"Sizes of tensors must match except in dimension {dim}")
 
 
 class StackBackward0(Node):
