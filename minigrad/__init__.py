@@ -85,13 +85,6 @@ negative = neg
 _install_methods()
 del _install_methods
 
-# Check the arguments of every public function in one place (PyTorch's python_arg_parser).
-from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
-for _name, _parameters in _PARAMETERS.items():
-    if _name in globals():
-        globals()[_name] = _checked(globals()[_name], _name, _parameters)
-del _name, _parameters, _checked, _PARAMETERS
-
 # torch.exp_(x), torch.relu_(x), ...: the in-place methods written as functions
 for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p_", "log_", "neg_",
               "negative_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sqrt_",
@@ -115,3 +108,11 @@ def is_floating_point(input):
 
 def get_default_dtype():
     return float32
+
+
+# Check the arguments of every public function in one place (PyTorch's python_arg_parser).
+from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
+for _name, _parameters in _PARAMETERS.items():
+    if _name in globals():
+        globals()[_name] = _checked(globals()[_name], _name, _parameters)
+del _name, _parameters, _checked, _PARAMETERS

@@ -61,6 +61,8 @@ def check_sizes(name, sizes):
                             f"{_type_name(only)}")
     elif any(isinstance(s, (tuple, list)) for s in sizes):
         raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
+    if len(sizes) == 1 and isinstance(sizes[0], (int, np.integer)) and sizes[0] < 0:
+        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
     for position, size in enumerate(sizes):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
             if isinstance(size, Tensor) and size.numel() == 1 and not size.is_floating_point():
@@ -151,4 +153,8 @@ PARAMETERS = {
     "cat": (("tensors", TENSORS),), "concat": (("tensors", TENSORS),),
     "stack": (("tensors", TENSORS),),
     **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn")},
+    # no tensor arguments, but dtype= is checked
+    **{name: () for name in ("tensor", "as_tensor", "full", "arange", "linspace", "eye",
+                             "randint", "zeros_like", "ones_like", "full_like", "empty_like",
+                             "rand_like", "randn_like")},
 }

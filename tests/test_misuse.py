@@ -323,6 +323,7 @@ def run(lib, code):
 
 def _normalize(message):
     message = message.replace("minigrad", "torch")
+    message = re.sub(r" \(Triggered internally at [^)]*\.\)", "", message)
     return re.sub(r"0x[0-9a-f]+", "0x...", message)
 
 

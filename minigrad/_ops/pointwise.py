@@ -36,6 +36,25 @@ def _operand_arrays(a, b):
     return a_arr, b_arr, result_type(a, b)
 
 
+_OPERANDS = (Tensor, int, float, bool, np.generic, np.ndarray)
+
+
+def operator_method(function):
+    """``function`` as a Python operator (x + y): other operand types get NotImplemented.
+
+    Python then tries the other operand's own operator and finally raises its
+    usual TypeError ("unsupported operand type(s) for +: 'Tensor' and 'str'"),
+    exactly what PyTorch's operators lead to.
+    """
+    def operator(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return function(self, other)
+    operator.__name__ = operator.__qualname__ = function.__name__
+    operator.__doc__ = function.__doc__
+    return operator
+
+
 def _broadcast_error(a, b):
     shape_a = list(np.shape(getattr(a, "_array", a)))
     shape_b = list(np.shape(getattr(b, "_array", b)))
@@ -265,6 +284,9 @@ def pow(input, exponent):
     if isinstance(exponent, Tensor):
         return result(_binary(np.power, input, exponent), PowBackward1, (input, exponent),
                       saved=(input, exponent))
+    if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
+        from .._python_arg_parser import invalid_combination
+        raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -485,6 +507,11 @@ def clamp(input, min=None, max=None):
     """Limit every element to [min, max] (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    for bound in (min, max):
+        if bound is not None and not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):
+            from .._python_arg_parser import invalid_combination
+            bounds = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
+            raise invalid_combination("clamp", (), bounds)
     low = min.item() if isinstance(min, Tensor) else min
     high = max.item() if isinstance(max, Tensor) else max
     out = np.clip(input._array, low, high)

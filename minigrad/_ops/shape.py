@@ -311,15 +311,16 @@ concat = cat
 def _cat_mismatch(tensors, dim):
     """PyTorch's message for the first tensor that does not fit next to the first one."""
     first = tensors[0].shape
+    hint = f"\nminigrad hint: the shapes are {[list(t.shape) for t in tensors]}"
     for number, t in enumerate(tensors[1:], start=1):
         if t.ndim != len(first):
             return RuntimeError(
-                f"Tensors must have same number of dimensions: got {len(first)} and {t.ndim}")
+                f"Tensors must have same number of dimensions: got {len(first)} and {t.ndim}" + hint)
         for d, (expected, got) in enumerate(zip(first, t.shape)):
             if d != dim and expected != got:
                 return RuntimeError(
                     f"Sizes of tensors must match except in dimension {dim}. Expected size "
-                    f"{expected} but got size {got} for tensor number {number} in the list.")
+                    f"{expected} but got size {got} for tensor number {number} in the list." + hint)
     return RuntimeError(f"Sizes of tensors must match except in dimension {dim}")
 
 
