@@ -123,8 +123,8 @@ def einsum(equation, *operands):
                         f"{type(equation).__name__}")
     for position, operand in enumerate(operands):
         if not isinstance(operand, Tensor):
-            raise TypeError(f"einsum(): argument 'tensors' (position 2) must be tuple of Tensors, "
-                            f"not {type(operand).__name__}")
+            raise TypeError(f"expected Tensor as element {position} in argument 1, but got "
+                            f"{type(operand).__name__}")
     terms, output, sizes = _parse(equation, operands)
     arrays = [o._array for o in operands]
     dtype = np.result_type(*arrays)

@@ -20,7 +20,7 @@ def _check_index(function, index, input, dim):
         raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
     if index._array.dtype.kind not in "iu":
-        raise RuntimeError(f"{function}(): Expected dtype int64 for index")
+        raise RuntimeError(f"{function}(): Expected dtype int32/int64 for index")
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(index.ndim):

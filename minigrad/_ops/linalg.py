@@ -96,7 +96,11 @@ def dot(input, other):
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
-    _check_same_dtype(input, other, "self", "other")
+    if input._array.dtype != other._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     return result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other),
                   saved=(input, other))
 

@@ -571,6 +571,10 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     condition = as_tensor(condition)
+    if condition._array.dtype.kind != "b":
+        from .._dtype import cpp_name
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {cpp_name(condition.dtype).capitalize()}")
     # The result's dtype first, from the operands as given: a Python number such as
     # 0.5 next to an int tensor makes the result float (it must not be cast to int).
     dtype = result_type(input, other)

@@ -22,7 +22,8 @@ def _dims(dim, ndim):
         dim = (dim,)
     dims = tuple(sorted(_normalize_dim(d, ndim) for d in dim))
     if len(set(dims)) != len(dims):
-        raise RuntimeError(f"dim {dims} appears multiple times in the list of dims")
+        repeated = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
     return dims if ndim else ()
 
 
@@ -86,12 +87,17 @@ def mean(input, dim=None, keepdim=False, dtype=None):
             f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}. "
             "Convert first, e.g. x.float().mean()."
         )
+    if array.size == 0:        # the mean of nothing is nan, without numpy's warning
+        mean_of = (lambda a, axis=None, keepdims=False:
+                   np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, np.nan, dtype=a.dtype))
+    else:
+        mean_of = np.mean
     if dim is None:
-        return result(np.asarray(array.mean()), MeanBackward0, (input,),
+        return result(np.asarray(mean_of(array)), MeanBackward0, (input,),
                       input_shape=array.shape, count=array.size)
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if array.ndim else 1
-    return result(np.asarray(array.mean(axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
+    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
 
 
@@ -237,6 +243,14 @@ def amin(input, dim=(), keepdim=False):
 def _index_of_extreme(numpy_function, input, dim, keepdim):
     """argmax / argmin: int64 indices, never recorded (an index has no gradient)."""
     array = input._array
+    if array.size == 0:
+        name = numpy_function.__name__
+        if dim is None:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                             "== 0.")
+        if array.shape[_normalize_dim(dim, array.ndim)] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {_normalize_dim(dim, array.ndim)} "
+                             "to have non-zero size.")
     if dim is None:
         return _wrap(np.asarray(numpy_function(array), dtype=np.int64))
     axis = _normalize_dim(dim, array.ndim)

@@ -149,8 +149,8 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
         out = result(np.asarray(np.prod(array, dtype=out_dtype)), ProdBackward0, (input,))
     else:
         if not isinstance(dim, int) or isinstance(dim, bool):
-            raise TypeError(
-                f"prod(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
+            from .._python_arg_parser import invalid_combination
+            raise invalid_combination("prod", (dim,), {})
         dim = _normalize_dim(dim, array.ndim)
         out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
                             dtype=out_dtype)
@@ -163,6 +163,9 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
 def narrow(input, dim, start, length):
     """The slice ``start:start+length`` of dimension ``dim`` (a view, SliceBackward0)."""
     dim = _normalize_dim(dim, input.ndim)
+    if start + length > input.shape[dim]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({input.shape[dim]}).")
     index = [slice(None)] * input.ndim
     index[dim] = slice(start, start + length)
     return input[tuple(index)]

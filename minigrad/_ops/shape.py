@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._dtype import Size, result_type
+from .._dtype import Size, result_type, dtype as _dtype_class
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.grad_mode import _State
@@ -32,6 +32,15 @@ def _sizes(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     return tuple(int(n) for n in args)
+
+
+def _check_size_arguments(name, sizes):
+    """x.view(3.0, 2) must fail like in PyTorch: a size is a tuple of ints (or ints)."""
+    flat = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
+    for size in flat:
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            from .._python_arg_parser import invalid_combination
+            raise invalid_combination(name, sizes, {})
 
 
 def _infer_shape(shape, numel):
@@ -59,8 +68,9 @@ class ViewBackward0(Node):
 
 def view(input, *shape):
     """The same memory seen with another shape (must not need a copy)."""
-    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
+    if len(shape) == 1 and isinstance(shape[0], _dtype_class):
         return input.to(shape[0])             # x.view(dtype)
+    _check_size_arguments("view", shape)
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
     try:
@@ -220,7 +230,8 @@ def expand(input, *sizes):
     if len(sizes) < array.ndim:
         raise RuntimeError(
             f"expand(minigrad.{input.dtype.tensor_type_name}{{{list(array.shape)}}}, size={sizes}): "
-            "the number of sizes provided must be greater or equal to the number of dimensions in the tensor")
+            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim
     for i, n in enumerate(array.shape):
         if sizes[offset + i] == -1:
@@ -259,6 +270,9 @@ class RepeatBackward0(Node):
 
 def repeat(input, *repeats):
     repeats = _sizes(repeats)
+    if len(repeats) < input.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
+                           "dimensions of tensor")
     return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
                   input_shape=input._array.shape)
 
@@ -428,6 +442,8 @@ def split(input, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """``chunks`` pieces of (nearly) equal size along ``dim`` (a split, as in PyTorch)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[_normalize_dim(dim, input.ndim)]
     return split(input, -(-length // chunks), dim)
 
@@ -552,7 +568,11 @@ def masked_fill(input, mask, value):
                 f"{value.ndim} dimension(s).")
         out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, copy=False)
         return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
-    out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+    try:
+        out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+    except ValueError:
+        from .pointwise import _broadcast_error
+        raise _broadcast_error(mask, input) from None
     return result(out, MaskedFillBackward0, (input,), saved=(mask,))
 
 

@@ -176,10 +176,14 @@ def _softmax_dim(ndim, dim, name):
             f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
             "dim=X as an argument.", UserWarning, stacklevel=3)
         dim = 0 if ndim in (0, 1, 3) else 1
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
     return _normalize_dim(dim, ndim)
 
 
 def _log_softmax_array(array, dim):
+    if array.size == 0:                  # nothing to normalise (and max() would fail)
+        return array.copy()
     shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
