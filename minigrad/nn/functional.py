@@ -150,6 +150,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                      reduction="mean", pos_weight=None):
     """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably."""
     _check_reduction(reduction)
+    if isinstance(target, Tensor) and target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
@@ -224,6 +227,12 @@ def log_softmax(input, dim=None, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
+    if not input.is_floating_point():
+        from .._dtype import cpp_name
+        kernel = "log_softmax_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
+            "log_softmax_kernel_impl"
+        raise NotImplementedError(
+            f'"{kernel}" not implemented for \'{cpp_name(input.dtype).capitalize()}\'')
     array = input._array if input.ndim else input._array.reshape(1)
     out = _log_softmax_array(array, dim).reshape(input._array.shape)
     return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim, result=out)
@@ -284,10 +293,17 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     """
     _check_reduction(reduction)
     _check_not_differentiable("nll_loss_forward", weight=weight)
-    if target._array.dtype.kind not in "iu":
+    if target._array.dtype not in (np.int64, np.uint8):
+        from .._dtype import cpp_name
+        name = {"signed char": "Char", "unsigned char": "Byte"}.get(
+            cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
-            f"expected scalar type Long but found {target.dtype.tensor_type_name[:-6]} (class "
-            "indices must be integers, e.g. minigrad.tensor([1, 0]))")
+            f"expected target dtype to be Long or Byte, but got {name}\n"
+            "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
+            "target.long()")
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
     if input.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
     logp = input._array
@@ -342,11 +358,14 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     logp = log_softmax(input, class_dim)
     if label_smoothing:
         raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
+    if target.is_floating_point() and target.shape != input.shape:
+        from .._dtype import cpp_name
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got "
+            f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
+            f"probabilities and must have the input's shape {list(input.shape)}, not "
+            f"{list(target.shape)}; class indices must be int64 (target.long())")
     if target.is_floating_point():
-        if target.shape != input.shape:
-            raise RuntimeError(
-                f"Expected target size {list(input.shape)}, got {list(target.shape)}: float targets "
-                "are class probabilities and must have the input's shape")
         # The same steps as PyTorch, so that the graph is the same too.
         weighted = logp * target
         if weight is not None:
@@ -489,3 +508,13 @@ def elu(input, alpha=1.0, inplace=False):
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
     return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)
+
+
+# Arguments checked like every public function (see minigrad/_python_arg_parser.py).
+def _check_activation_arguments():
+    from .._python_arg_parser import checked, PARAMETERS
+    for name in ("relu", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
+        globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
+
+
+_check_activation_arguments()
