@@ -13,6 +13,8 @@ written with tensor operations, so with ``create_graph=True`` they are recorded
 too and can be differentiated again. Gradients that were broadcast in forward
 are summed back to each input's shape in one place: the engine (engine.py).
 """
+import numpy as np
+
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import connect
 from ..autograd.grad_mode import _State
@@ -57,8 +59,21 @@ def numpy_keywords(function):
                 kwargs["dim"] = kwargs.pop("axis")
             if "keepdims" in kwargs:
                 kwargs["keepdim"] = kwargs.pop("keepdims")
+            _check_reduction_keywords(function.__name__, args, kwargs)
         return function(*args, **kwargs)
     return with_numpy_keywords
+
+
+def _check_reduction_keywords(name, args, kwargs):
+    """PyTorch's TypeErrors for x.sum(dim='a') or x.max(dim=1, keepdim='yes')."""
+    keepdim = kwargs.get("keepdim", False)
+    if not isinstance(keepdim, (bool, np.bool_)):
+        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {type(keepdim).__name__}")
+    dim = kwargs.get("dim")
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    if not all(d is None or isinstance(d, (int, np.integer)) for d in dims):
+        from .._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args[1:], kwargs)
 
 
 def as_tensor(value, like=None):
