@@ -84,9 +84,9 @@ def _wrap(array):
 def _check_can_require_grad(array, requires_grad):
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError(
-            "Only Tensors of floating point and complex dtype can require gradients "
-            f"(got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}). "
-            "Create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
+            "Only Tensors of floating point and complex dtype can require gradients"
+            f"\nminigrad hint: got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}; "
+            "create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
         )
 
 
@@ -344,8 +344,9 @@ class Tensor:
         """The value of a one-element tensor as a Python number."""
         if self._array.size != 1:
             raise RuntimeError(
-                f"a Tensor with {self._array.size} elements cannot be converted to Scalar. "
-                "item() needs exactly one element; index the tensor first or reduce it (e.g. .sum())."
+                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
+                "\nminigrad hint: item() needs exactly one element; index the tensor first or reduce "
+                "it (e.g. .sum())."
             )
         return self._array.reshape(()).item()
 
@@ -374,8 +375,9 @@ class Tensor:
         # float(t) and int(t) raise ValueError in PyTorch (t.item() raises RuntimeError)
         if self._array.size != 1:
             raise ValueError(
-                "only one element tensors can be converted to Python scalars (this tensor has "
-                f"{self._array.size} elements; index it or reduce it first, e.g. .sum())")
+                "only one element tensors can be converted to Python scalars"
+                f"\nminigrad hint: this tensor has {self._array.size} elements; index it or reduce it "
+                "first, e.g. .sum()")
         return self._array.reshape(()).item()
 
     def __index__(self):
@@ -386,8 +388,9 @@ class Tensor:
     def __bool__(self):
         if self._array.size != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous "
-                f"(this tensor has {self._array.size}). Use .all() or .any() to reduce it first."
+                "Boolean value of Tensor with more than one value is ambiguous"
+                f"\nminigrad hint: this tensor has {self._array.size} values; use .all() or .any() "
+                "to reduce it first."
             )
         return bool(self._array.reshape(()).item())
 

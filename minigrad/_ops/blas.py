@@ -81,7 +81,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             raise TypeError(f"addmm(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {type(value).__name__}")
     if mat1.ndim != 2:
-        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")  # PyTorch's text
     if mat2.ndim != 2:
         raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
     if beta == 1 and alpha == 1:

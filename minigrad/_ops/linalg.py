@@ -21,7 +21,7 @@ def _check_same_dtype(a, b, first="m1", second="m2"):
     if a._array.dtype != b._array.dtype:
         raise RuntimeError(
             f"expected {first} and {second} to have the same dtype, but got: {_type_name(a)} != "
-            f"{_type_name(b)}. Convert one of them, e.g. with .double() or .float().")
+            f"{_type_name(b)}\nminigrad hint: convert one of them, e.g. with .double() or .float().")
 
 
 def _check_tensor(x, name):
@@ -45,7 +45,7 @@ def mm(input, mat2):
     _check_tensor(mat2, "mm")
     if input.ndim != 2 or mat2.ndim != 2:
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
-        raise RuntimeError(f"{which} must be a matrix (got a {bad.ndim}-D tensor)")
+        raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "

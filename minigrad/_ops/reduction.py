@@ -84,8 +84,8 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     if array.dtype.kind != "f":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}. "
-            "Convert first, e.g. x.float().mean()."
+            f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}"
+            "\nminigrad hint: convert first, e.g. x.float().mean()."
         )
     if array.size == 0:        # the mean of nothing is nan, without numpy's warning
         mean_of = (lambda a, axis=None, keepdims=False:

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._dtype import Size, result_type, dtype as _dtype_class
+from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.grad_mode import _State
@@ -560,7 +560,8 @@ def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` wherever the bool tensor ``mask`` is True."""
     if mask._array.dtype.kind != "b":
         raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{_cpp_name(mask.dtype)}")
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(

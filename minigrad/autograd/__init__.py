@@ -42,13 +42,14 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
         if not out.requires_grad:
             raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn. "
-                "Make sure a leaf it depends on was created with requires_grad=True, and that it "
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+                "\nminigrad hint: make sure a leaf it depends on was created with requires_grad=True, and that it "
                 "was not computed inside minigrad.no_grad() or from a .detach()ed tensor.")
         if grad is None:
             if out.numel() != 1:
                 raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs. Pass gradient=... "
+                    "grad can be implicitly created only for scalar outputs"
+                    "\nminigrad hint: pass gradient=... "
                     f"with the output's shape {list(out.shape)} (for example "
                     "minigrad.ones_like(output)), or reduce the output first, e.g. output.sum().")
             grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
@@ -106,7 +107,8 @@ def _input_edge(tensor, i):
         raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
     if not tensor.requires_grad:
         raise RuntimeError(
-            "One of the differentiated Tensors does not require grad. Create it with "
+            "One of the differentiated Tensors does not require grad"
+            "\nminigrad hint: create it with "
             "requires_grad=True (or call .requires_grad_()) before computing with it.")
     return gradient_edge(tensor)
 

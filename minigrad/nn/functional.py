@@ -30,7 +30,8 @@ def _reduce(array, reduction):
 
 def _check_reduction(reduction):
     if reduction not in _REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction (use 'mean', 'sum' or 'none')")
+        raise ValueError(f"{reduction} is not a valid value for reduction"
+                         "\nminigrad hint: use 'mean', 'sum' or 'none'")
 
 
 def _scale_back(grad, node):
@@ -108,8 +109,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     p, t = input._array, target._array
     if np.any((p < 0) | (p > 1)):
         raise RuntimeError(
-            "all elements of input should be between 0 and 1 (they are probabilities; pass raw "
-            "scores to binary_cross_entropy_with_logits instead)")
+            "all elements of input should be between 0 and 1\nminigrad hint: they are probabilities; "
+            "pass raw scores to binary_cross_entropy_with_logits instead")
     with np.errstate(divide="ignore"):
         # PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss
         log_p = np.maximum(np.log(p), -100)
