@@ -220,8 +220,10 @@ def randperm(n, dtype=None):
     return _wrap(generator().permutation(n).astype(np.int64))
 
 
-def normal(mean=0.0, std=1.0, size=None):
-    return _wrap(generator().normal(mean, std, size=_size((size,))).astype(_dtype.DEFAULT_FLOAT))
+def normal(mean=0.0, std=1.0, size=None, *, dtype=None, requires_grad=False):
+    """Samples of a normal distribution with ``mean`` and ``std`` (numbers), of shape ``size``."""
+    array = generator().normal(mean, std, size=_size((size,))).astype(_float_dtype(dtype))
+    return _leaf(array, requires_grad)
 
 
 def _like(maker):

@@ -88,6 +88,8 @@ def checked(function, name, parameters):
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
+        if "size" in kwargs and not args and parameters and parameters[0][1] == SIZE:
+            args = (kwargs.pop("size"),)             # torch.randn(size=(2, 3))
         for position, (parameter, kind) in enumerate(parameters):
             if position >= len(args):
                 if kind == SIZE:

@@ -482,3 +482,11 @@ def test_del_grad_and_python_dtypes(torch):
         assert str(lib.tensor([1.5], dtype=int).dtype).endswith("int64")
         assert str(lib.zeros(2, dtype=bool).dtype).endswith("bool")
         assert str(lib.ones(2, dtype=float).dtype).endswith("float64")
+
+
+def test_creation_keywords_from_d2l(torch):
+    for lib in (minigrad, torch):
+        assert tuple(lib.randn(size=(), requires_grad=True).shape) == ()
+        assert tuple(lib.zeros(size=(2, 3)).shape) == (2, 3)
+        w = lib.normal(0, 0.01, size=(3, 1), requires_grad=True)
+        assert w.requires_grad and tuple(w.shape) == (3, 1)
