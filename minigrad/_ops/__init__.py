@@ -72,8 +72,15 @@ def _check_reduction_keywords(name, args, kwargs):
     dim = kwargs.get("dim")
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     if not all(d is None or isinstance(d, (int, np.integer)) for d in dims):
+        if name not in _TAKES_TUPLE_OF_DIMS:       # one signature: PyTorch names the argument
+            raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
         from .._python_arg_parser import invalid_combination
         raise invalid_combination(name, args[1:], kwargs)
+
+
+# these have several signatures (dim an int or a tuple), so PyTorch's TypeError lists them
+_TAKES_TUPLE_OF_DIMS = {"sum", "mean", "amax", "amin", "var", "std", "logsumexp", "norm", "all",
+                        "any", "squeeze"}
 
 
 def as_tensor(value, like=None):

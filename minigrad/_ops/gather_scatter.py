@@ -12,7 +12,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result
+from . import result, numpy_keywords
 
 
 def _check_index(function, index, input, dim):
@@ -51,6 +51,7 @@ class GatherBackward0(Node):
         return (scatter_add(zeros, self.dim, index, grad),)
 
 
+@numpy_keywords
 def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``)."""
     dim = _normalize_dim(dim, input.ndim)
@@ -112,6 +113,7 @@ def _src_values(src, index):
     return src._array[tuple(slice(0, n) for n in index._array.shape)]
 
 
+@numpy_keywords
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
     if src is None:
@@ -124,6 +126,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim)
 
 
+@numpy_keywords
 def scatter_add(input, dim, index, src):
     """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up)."""
     if not isinstance(src, Tensor):
@@ -161,6 +164,7 @@ class IndexSelectBackward0(Node):
         return (index_add(zeros, self.dim, index, grad),)
 
 
+@numpy_keywords
 def index_select(input, dim, index):
     """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``."""
     dim = _normalize_dim(dim, input.ndim)
@@ -185,6 +189,7 @@ class IndexAddBackward0(Node):
         return grad, grad_source
 
 
+@numpy_keywords
 def index_add(input, dim, index, source, *, alpha=1):
     """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``."""
     dim = _normalize_dim(dim, input.ndim)

@@ -13,7 +13,7 @@ from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.grad_mode import _State
-from . import result
+from . import result, numpy_keywords
 
 
 def _make_view(out, base):
@@ -189,6 +189,7 @@ class SqueezeBackward4(SqueezeBackward0):
     and a matrix records this one)   ->   reshape the gradient back"""
 
 
+@numpy_keywords
 def squeeze(input, dim=None, _node=None):
     """``input`` without size-1 dimensions (all of them, or those in ``dim``)."""
     array = input._array
@@ -211,6 +212,7 @@ class UnsqueezeBackward0(Node):
         return (grad.squeeze(self.dim),)
 
 
+@numpy_keywords
 def unsqueeze(input, dim):
     dim = _normalize_dim(dim, input.ndim + 1)
     return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
@@ -304,6 +306,7 @@ class CatBackward0(Node):
         return tuple(grads)
 
 
+@numpy_keywords
 def cat(tensors, dim=0):
     """Join tensors along an existing dimension."""
     tensors = list(tensors)
@@ -345,6 +348,7 @@ class StackBackward0(Node):
         return tuple(grad.select(self.dim, i) for i in range(self.count))
 
 
+@numpy_keywords
 def stack(tensors, dim=0):
     """Join same-shaped tensors along a new dimension."""
     tensors = list(tensors)

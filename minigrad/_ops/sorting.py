@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result
+from . import result, numpy_keywords
 from .reduction import return_types
 from .gather_scatter import scatter
 
@@ -56,6 +56,7 @@ def _order(array, dim, descending):
     return np.argsort(array, axis=dim, kind="stable")
 
 
+@numpy_keywords
 def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices): ``input`` sorted along ``dim`` and where each value came from."""
     array = input._array
@@ -73,11 +74,13 @@ def sort(input, dim=-1, descending=False, stable=False):
     return return_types.sort(out, _wrap(order.copy()))
 
 
+@numpy_keywords
 def argsort(input, dim=-1, descending=False, stable=False):
     """Only the indices of ``sort``: where each element of the sorted result came from."""
     return sort(input, dim, descending, stable).indices
 
 
+@numpy_keywords
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``."""
     array = input._array

@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result
+from .._ops import result, numpy_keywords
 from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import div_by_number
@@ -201,6 +201,7 @@ class SoftmaxBackward0(Node):
         return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
 
 
+@numpy_keywords
 def softmax(input, dim=None, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities."""
     if dtype is not None:
@@ -223,6 +224,7 @@ class LogSoftmaxBackward0(Node):
         return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
 
 
+@numpy_keywords
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(x)), computed without overflow."""
     if dtype is not None:
