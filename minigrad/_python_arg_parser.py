@@ -157,6 +157,7 @@ PARAMETERS = {
     **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn")},
     # no tensor arguments, but dtype= is checked
     **{name: () for name in ("tensor", "as_tensor", "full", "arange", "linspace", "eye",
-                             "randint", "zeros_like", "ones_like", "full_like", "empty_like",
-                             "rand_like", "randn_like")},
+                             "randint")},
+    **{name: _INPUT for name in ("zeros_like", "ones_like", "full_like", "empty_like",
+                                 "rand_like", "randn_like")},
 }

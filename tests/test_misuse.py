@@ -303,6 +303,47 @@ ROWS = [
     ("bce_logits_shape_mismatch", "F.binary_cross_entropy_with_logits(v, lib.ones(2))"),
     ("cross_entropy_int_logits", "F.cross_entropy(target.view(1, 2), lib.tensor([0]))"),
     ("gelu_bad_approximate", "F.gelu(v, approximate='fast')"),
+    # --- errors inside grad-mode blocks must not leave the mode switched --------------------
+    ("error_inside_no_grad", "with lib.no_grad():\n    x.view(4, 2)"),
+    ("error_inside_enable_grad", "with lib.no_grad():\n    with lib.enable_grad():\n        lib.cat([])"),
+    ("error_inside_set_grad_enabled", "with lib.set_grad_enabled(False):\n    lib.exp([1.])"),
+    ("error_in_hook_inside_backward", "y = x * 2; y.register_hook(lambda g: g.view(5)); y.sum().backward()"),
+    # --- more beginner mistakes ----------------------------------------------------------
+    ("transpose_then_mv_mismatch", "x.T @ v"),
+    ("randn_matmul_mismatch", "lib.randn(2, 3) @ lib.randn(2, 3)"),
+    ("sum_then_backward_non_scalar", "x.sum(dim=1).backward()"),
+    ("reshape_then_backward", "x.reshape(3, 2).backward()"),
+    ("exp_two_arguments", "lib.exp(x, 2)"),
+    ("int_divide_by_zero_is_inf", "result = lib.tensor([1, 2]) / 0"),
+    ("sqrt_of_negative_is_nan", "result = lib.sqrt(lib.tensor(-1.))"),
+    ("log_of_zero_is_minus_inf", "result = lib.log(lib.tensor([0., 1.]))"),
+    ("grad_none_zero", "v.grad.zero_()"),
+    ("item_after_squeeze", "lib.tensor([[1., 2.]]).squeeze(0).item()"),
+    ("stack_mixed_dtypes", "result = lib.stack([lib.ones(2), lib.ones(2, dtype=lib.float64)])"),
+    ("cat_int_and_float", "result = lib.cat([lib.ones(2), lib.ones(2, dtype=lib.int64)])"),
+    ("mask_too_short", "lib.arange(5)[lib.tensor([True])]"),
+    ("backward_twice_through_exp", "y = x.exp(); y.sum().backward(); y.sum().backward()"),
+    ("grad_of_grad_without_create_graph",
+     "g, = lib.autograd.grad((x ** 2).sum(), x); g.sum().backward()"),
+    ("detach_then_backward", "x.detach().sum().backward()"),
+    ("numpy_of_non_leaf", "(x * 2).numpy()"),
+    ("view_of_transposed", "x.t().view(6)"),
+    ("mean_of_int_dim", "i.mean(dim=0)"),
+    ("softmax_of_int", "F.softmax(i, dim=0)"),
+    ("log_softmax_int", "F.log_softmax(i, dim=0)"),
+    ("zeros_like_list", "lib.zeros_like([1, 2])"),
+    ("ones_like_none", "lib.ones_like(None)"),
+    ("where_two_arguments", "lib.where(v > 1, v)"),
+    ("topk_negative_k", "v.topk(-1)"),
+    ("cumsum_dim_out_of_range", "v.cumsum(1)"),
+    ("gather_dim_out_of_range", "v.gather(1, i)"),
+    ("einsum_wrong_ndim", "lib.einsum('ij->i', v)"),
+    ("roll_dim_out_of_range", "v.roll(1, 1)"),
+    ("bmm_dtype_mismatch", "lib.bmm(lib.ones(1, 2, 2), lib.ones(1, 2, 2, dtype=lib.float64))"),
+    ("prod_dim_out_of_range", "v.prod(1)"),
+    ("index_select_dim_out_of_range", "v.index_select(1, i)"),
+    ("floor_divide_by_zero_int", "lib.tensor([1, 2]) // 0"),
+    ("remainder_by_zero_int", "lib.tensor([1, 2]) % 0"),
 ]
 
 
@@ -312,6 +353,10 @@ def run(lib, code):
     exec(SETUP, namespace)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        # minigrad silences numpy's floating-point warnings from its own code (see its
+        # __init__.py); keep that filter, as a user's program would have it
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minigrad(\.|$)",
+                                message=r"(overflow|divide by zero|invalid value|underflow) encountered")
         try:
             exec(code, namespace)
         except Exception as error:       # noqa: BLE001  (the exception itself is what we compare)

@@ -27,7 +27,10 @@ def _check_batches(first, second, function):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
-    _check_same_dtype(first, second, "batch1", "batch2")
+    if first._array.dtype != second._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but found "
+                           f"{cpp_name(second.dtype).capitalize()}")
 
 
 def bmm(input, mat2):

@@ -570,6 +570,10 @@ def where(condition, input=None, other=None):
     from . import as_tensor
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        from .._python_arg_parser import invalid_combination
+        raise invalid_combination("where", tuple(a for a in (condition, input, other)
+                                                 if a is not None), {})
     condition = as_tensor(condition)
     if condition._array.dtype.kind != "b":
         from .._dtype import cpp_name

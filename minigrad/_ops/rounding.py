@@ -99,10 +99,19 @@ class _NotImplementedBackward(Node):
 _NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotImplemented"
 
 
+def _check_integer_division(input, other):
+    """Integers have no inf: PyTorch refuses integer // 0 and % 0 (floats give inf or nan)."""
+    divisor = other._array if isinstance(other, Tensor) else np.asarray(other)
+    dividend = input._array if isinstance(input, Tensor) else np.asarray(input)
+    if divisor.dtype.kind in "iub" and dividend.dtype.kind in "iub" and (divisor == 0).any():
+        raise RuntimeError("ZeroDivisionError")
+
+
 def floor_divide(input, other):
     """a // b: floor(a / b). Not differentiable (PyTorch refuses its backward too)."""
     if isinstance(input, (int, float)):            # 7 // tensor
         input, other = _wrap(np.asarray(input, dtype=_binary(np.add, input, other).dtype)), other
+    _check_integer_division(input, other)
     out = _binary(np.floor_divide, input, other)
     return result(out, _NotImplementedBackward, (input, other))
 
@@ -134,6 +143,7 @@ def remainder(input, other):
     """a % b with the sign of b (Python's rule; C's fmod keeps a's sign)."""
     if not isinstance(input, Tensor):
         return rremainder(other, input)
+    _check_integer_division(input, other)
     out = _binary(np.remainder, input, other)
     if isinstance(other, Tensor):
         return result(out, RemainderBackward1, (input, other), saved=(input, other))

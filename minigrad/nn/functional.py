@@ -185,6 +185,16 @@ def _softmax_dim(ndim, dim, name):
     return _normalize_dim(dim, ndim)
 
 
+def _check_floating(name, input, dim):
+    """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name)."""
+    if not input.is_floating_point():
+        from .._dtype import cpp_name
+        kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
+            f"{name}_kernel_impl"
+        raise NotImplementedError(
+            f'"{kernel}" not implemented for \'{cpp_name(input.dtype).capitalize()}\'')
+
+
 def _log_softmax_array(array, dim):
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
@@ -207,6 +217,7 @@ def softmax(input, dim=None, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "softmax")
+    _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape)
     return result(out, SoftmaxBackward0, (input,), saved=(input,), dim=dim)
@@ -230,12 +241,7 @@ def log_softmax(input, dim=None, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
-    if not input.is_floating_point():
-        from .._dtype import cpp_name
-        kernel = "log_softmax_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
-            "log_softmax_kernel_impl"
-        raise NotImplementedError(
-            f'"{kernel}" not implemented for \'{cpp_name(input.dtype).capitalize()}\'')
+    _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = _log_softmax_array(array, dim).reshape(input._array.shape)
     return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim, result=out)
