@@ -396,10 +396,7 @@ def check_still_works(lib):
 
 # Rows where minigrad still differs, each with the reason; strict, so a fix shows up.
 KNOWN_DIFFERENCES = {
-    "softmax_list": "PyTorch fails on list.softmax, minigrad on list.ndim (both AttributeError)",
-    "mse_loss_list": "PyTorch fails on list.size, minigrad on list.shape (both AttributeError)",
     "select_out_of_range": "x.select(0, 5) gives x[5]'s message; x[5] uses select internally",
-    "matmul_dtype": "PyTorch names addmv and three dtypes; minigrad's mv names two",
 }
 
 

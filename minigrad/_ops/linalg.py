@@ -72,7 +72,12 @@ def mv(input, vec):
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
-    _check_same_dtype(input, vec, "self", "vec")
+    if input._array.dtype != vec._array.dtype:
+        from .._dtype import cpp_name
+        vec_name, mat_name = cpp_name(vec.dtype).capitalize(), cpp_name(input.dtype).capitalize()
+        # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
+        raise RuntimeError("addmv input tensors must have the same dtype, but got "
+                           f"{vec_name}, {mat_name}, and {vec_name}")
     return result(input._array @ vec._array, MvBackward0, (input, vec), saved=(input, vec))
 
 

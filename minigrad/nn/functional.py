@@ -72,6 +72,9 @@ class MseLossBackward0(Node):
 
 def mse_loss(input, target, reduction="mean"):
     """Mean of the squared differences between input and target."""
+    for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
+        if not isinstance(value, Tensor):
+            raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
     _check_reduction(reduction)
     if target.shape != input.shape:
         warnings.warn(
@@ -214,6 +217,8 @@ class SoftmaxBackward0(Node):
 @numpy_keywords
 def softmax(input, dim=None, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities."""
+    if not isinstance(input, Tensor):       # PyTorch's F.softmax calls input.softmax(dim)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'softmax'")
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "softmax")
