@@ -5,6 +5,14 @@
 * shape.py     - reshape/view, transpose, permute, squeeze, expand, cat, stack, ...
 * linalg.py    - matmul, mm, mv, dot
 * indexing.py  - x[...] and x[...] = v
+* scan.py          - cumsum, cumprod, prod
+* gather_scatter.py - gather, scatter, scatter_add, index_select, index_add
+* sorting.py       - sort, argsort, topk, roll
+* rounding.py      - round, floor, ceil, trunc, frac, // and %
+* einsum.py        - einsum
+* blas.py          - bmm, baddbmm, addmm with beta/alpha
+* special.py       - erf
+* inplace_unary.py - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``

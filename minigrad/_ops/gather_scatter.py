@@ -56,8 +56,12 @@ def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``)."""
     dim = _normalize_dim(dim, input.ndim)
     _check_index("gather", index, input, dim)
-    array = input._array.reshape(index.shape if input.ndim == 0 else input.shape)
-    out = array[_positions(index._array, dim, array.shape[dim] if array.ndim else 1)]
+    array = input._array
+    if array.ndim == 0:           # a 0-d tensor: the only element, picked by a 0-d index
+        _positions(index._array.reshape(1), 0, 1)
+        return result(array.copy(), GatherBackward0, (input,), saved=(index,), dim=0,
+                      self_sym_sizes=())
+    out = array[_positions(index._array, dim, array.shape[dim])]
     return result(np.asarray(out), GatherBackward0, (input,), saved=(index,), dim=dim,
                   self_sym_sizes=input._array.shape)
 

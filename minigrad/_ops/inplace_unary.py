@@ -7,14 +7,9 @@ recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
 ``torch.exp_(x)`` is the same call written as a function.
 """
 from .._tensor import _wrap
-from ..autograd.graph import connect, needs_grad
+from ..autograd.graph import needs_grad
 from . import pointwise, rounding, shape, special
 from .inplace import apply_inplace, check_inplace
-
-
-def apply_out_of_place_inplace(tensor, operation, *args):
-    """``tensor = operation(tensor, *args)``, but written into the same tensor (same memory)."""
-    return apply_inplace(tensor, operation, *args)
 
 
 def _unary_inplace(operation, name):
@@ -59,33 +54,6 @@ METHODS["clamp_max_"] = clamp_max_
 
 # --- shape changes in place: the tensor object gets a new shape, its memory stays ----------------
 
-def _reshape_inplace(tensor, operation, *args):
-    check_inplace(tensor)
-    if needs_grad((tensor,)):
-        old = _wrap(tensor._array)
-        old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
-        old._requires_grad = tensor._requires_grad
-        new = operation(old, *args)
-        node = new._grad_fn
-        tensor._grad_fn, tensor._output_nr = node, 0
-    else:
-        new = operation(_wrap(tensor._array), *args)
-    tensor._array = new._array
-    tensor._version_counter[0] += 1
-    return tensor
-
-
-def unsqueeze_(self, dim):
-    """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
-    return _reshape_inplace(self, _unsqueeze_recorded_as(shape.UnsqueezeBackward0, "UnsqueezeBackward1"), dim)
-
-
-def squeeze_(self, dim=None):
-    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3 / SqueezeBackward4)."""
-    node_name = "SqueezeBackward3" if dim is None else "SqueezeBackward4"
-    return _reshape_inplace(self, _squeeze_recorded_as(node_name), dim)
-
-
 class UnsqueezeBackward1(shape.UnsqueezeBackward0):
     """x.unsqueeze_(dim)   ->   remove that dim from the gradient"""
 
@@ -98,28 +66,33 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """x.squeeze_(dim)   ->   reshape the gradient back"""
 
 
-def _unsqueeze_recorded_as(node_class, name):
-    def operation(t, dim):
-        out = shape.unsqueeze(t, dim)
-        if out._grad_fn is not None:
-            out._grad_fn.__class__ = UnsqueezeBackward1
-        return out
-    return operation
+def _reshape_inplace(tensor, operation, node_class):
+    """Give ``tensor`` the shape of ``operation(tensor)``; record ``node_class`` if needed."""
+    check_inplace(tensor)
+    old = _wrap(tensor._array)
+    if needs_grad((tensor,)):
+        # the node must point where the tensor pointed before the change
+        old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
+        old._requires_grad = tensor._requires_grad
+    new = operation(old)
+    if new._grad_fn is not None:
+        new._grad_fn.__class__ = node_class     # same backward, PyTorch's in-place name
+        tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
+    tensor._array = new._array
+    tensor._version_counter[0] += 1
+    return tensor
 
 
-def _squeeze_recorded_as(name):
-    node_class = SqueezeBackward3 if name == "SqueezeBackward3" else SqueezeBackward4
-
-    def operation(t, dim):
-        return shape.squeeze(t, dim, _node=node_class) if dim is not None else _squeeze_all(t)
-    return operation
+def unsqueeze_(self, dim):
+    """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
+    return _reshape_inplace(self, lambda t: shape.unsqueeze(t, dim), UnsqueezeBackward1)
 
 
-def _squeeze_all(t):
-    out = shape.squeeze(t)
-    if out._grad_fn is not None:
-        out._grad_fn.__class__ = SqueezeBackward3
-    return out
+def squeeze_(self, dim=None):
+    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    if dim is None:
+        return _reshape_inplace(self, shape.squeeze, SqueezeBackward3)
+    return _reshape_inplace(self, lambda t: shape.squeeze(t, dim), SqueezeBackward4)
 
 
 METHODS["unsqueeze_"] = unsqueeze_

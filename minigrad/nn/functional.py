@@ -476,7 +476,7 @@ def gelu(input, approximate="none"):
     """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh')."""
     from .._ops.special import _erf_array
     if approximate not in ("none", "tanh"):
-        raise RuntimeError(f"approximate argument must be either none or tanh.")
+        raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
@@ -497,11 +497,11 @@ class SiluBackward0(Node):
 
 def silu(input, inplace=False):
     """x * sigmoid(x) (also called swish)."""
+    if inplace:
+        from .._ops.inplace import apply_inplace
+        return apply_inplace(input, silu)
     x = input._array
     out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
-    if inplace:
-        from .._ops.inplace_unary import apply_out_of_place_inplace
-        return apply_out_of_place_inplace(input, silu)
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
@@ -517,8 +517,8 @@ class EluBackward0(Node):
 def elu(input, alpha=1.0, inplace=False):
     """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
     if inplace:
-        from .._ops.inplace_unary import apply_out_of_place_inplace
-        return apply_out_of_place_inplace(input, lambda t: elu(t, alpha))
+        from .._ops.inplace import apply_inplace
+        return apply_inplace(input, lambda t: elu(t, alpha))
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
     return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)
