@@ -625,7 +625,9 @@ def _install_methods():
     }
     for name, function in operators.items():
         # other operand types return NotImplemented, so Python raises its usual TypeError
-        setattr(Tensor, name, pointwise.operator_method(function) if name != "__neg__" else function)
+        if name != "__neg__":
+            function = pointwise.operator_method(function, reflected=name.startswith("__r"))
+        setattr(Tensor, name, function)
     for name in inplace.METHODS:
         setattr(Tensor, name, getattr(inplace, name))
     for name, method in inplace_unary.METHODS.items():

@@ -344,6 +344,11 @@ ROWS = [
     ("index_select_dim_out_of_range", "v.index_select(1, i)"),
     ("floor_divide_by_zero_int", "lib.tensor([1, 2]) // 0"),
     ("remainder_by_zero_int", "lib.tensor([1, 2]) % 0"),
+    ("numpy_array_plus_tensor", "np.ones(3) + v"),
+    ("numpy_array_minus_tensor", "np.ones(3) - v"),
+    ("numpy_array_times_tensor", "np.ones(3) * v"),
+    ("numpy_scalar_times_tensor", "result = np.float64(2.0) * v"),
+    ("tensor_times_numpy_array", "result = v * np.ones(3)"),
 ]
 
 
