@@ -490,3 +490,20 @@ def test_creation_keywords_from_d2l(torch):
         assert tuple(lib.zeros(size=(2, 3)).shape) == (2, 3)
         w = lib.normal(0, 0.01, size=(3, 1), requires_grad=True)
         assert w.requires_grad and tuple(w.shape) == (3, 1)
+
+
+def test_functional_inplace_activations(torch):
+    for lib in (minigrad, torch):
+        F = lib.nn.functional
+        for name in ("relu", "leaky_relu", "elu", "silu"):
+            x = lib.tensor([-1.0, 2.0], requires_grad=True) * 1.0
+            expected = getattr(F, name)(x.detach().clone())
+            out = getattr(F, name)(x, inplace=True)
+            assert out is x and x._version == 1
+            assert x.tolist() == expected.tolist()
+            x.sum().backward()
+        x = lib.tensor([-1.0, 2.0], requires_grad=True) * 1.0
+        assert _name(F.leaky_relu(x, inplace=True).grad_fn) == "LeakyReluBackward1"
+        x = lib.tensor([-1.0, 2.0], requires_grad=True) * 1.0
+        assert _name(F.relu(x, inplace=True).grad_fn) == "ReluBackward0"
+        assert F.relu_(lib.tensor([-1.0, 2.0])).tolist() == [0.0, 2.0]

@@ -524,10 +524,45 @@ def elu(input, alpha=1.0, inplace=False):
     return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)
 
 
+
+# --- inplace=True forms of relu and leaky_relu ------------------------------------------------------
+
+_relu_out_of_place = relu
+_leaky_relu_out_of_place = leaky_relu
+
+
+def relu(input, inplace=False):
+    """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``)."""
+    if inplace:
+        return relu_(input)
+    return _relu_out_of_place(input)
+
+
+def relu_(input):
+    """max(x, 0) written into ``input`` (ReluBackward0, like x.relu_())."""
+    from .._ops.inplace_unary import METHODS
+    return METHODS["relu_"](input)
+
+
+class LeakyReluBackward1(LeakyReluBackward0):
+    """leaky_relu(x, inplace=True)   ->   d/dx = 1 where x > 0, else slope (PyTorch's in-place node)"""
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x for x > 0, else negative_slope * x; inplace=True writes into ``input``."""
+    if not inplace:
+        return _leaky_relu_out_of_place(input, negative_slope)
+    from .._ops.inplace import apply_inplace
+    out = apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope))
+    if out._grad_fn is not None and type(out._grad_fn) is LeakyReluBackward0:
+        out._grad_fn.__class__ = LeakyReluBackward1
+    return out
+
+
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
     from .._python_arg_parser import checked, PARAMETERS
-    for name in ("relu", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
+    for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 
