@@ -507,3 +507,24 @@ def test_functional_inplace_activations(torch):
         x = lib.tensor([-1.0, 2.0], requires_grad=True) * 1.0
         assert _name(F.relu(x, inplace=True).grad_fn) == "ReluBackward0"
         assert F.relu_(lib.tensor([-1.0, 2.0])).tolist() == [0.0, 2.0]
+
+
+@pytest.mark.parametrize("program", [
+    "x.scatter_(1, lib.tensor([[0], [2]]), 1.5)",
+    "x.scatter_(1, lib.tensor([[0], [2]]), w)",
+    "x.scatter_add_(1, lib.tensor([[0, 0], [2, 1]]), w.expand(2, 2) * 1.0)",
+    "x.index_add_(1, lib.tensor([2, 0]), w.expand(2, 2) * 1.0, alpha=2.0)",
+    "x.masked_fill_(x.detach() > 0.5, 0.25)",
+    "lib.nn.functional.elu(x, inplace=True)",
+])
+def test_inplace_positional_writes(torch, program):
+    results = []
+    for lib in (minigrad, torch):
+        base = lib.tensor([[0.1, 0.7, 0.3], [0.9, 0.2, 0.6]], requires_grad=True)
+        w = lib.tensor([[2.0], [3.0]], requires_grad=True)
+        x = base * 1.0
+        eval(program, {"lib": lib, "x": x, "w": w})
+        (x * lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+        results.append((x.tolist(), _name(x.grad_fn), x._version, base.grad.tolist(),
+                        None if w.grad is None else w.grad.tolist()))
+    assert results[0] == results[1]

@@ -8,7 +8,7 @@ recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
 """
 from .._tensor import _wrap
 from ..autograd.graph import needs_grad
-from . import pointwise, rounding, shape, special
+from . import gather_scatter, pointwise, rounding, shape, special
 from .inplace import apply_inplace, check_inplace
 
 
@@ -50,6 +50,32 @@ def clamp_max_(self, max):
 
 METHODS["clamp_min_"] = clamp_min_
 METHODS["clamp_max_"] = clamp_max_
+
+
+# --- writing at positions in place: x.scatter_(1, index, 1.0) (one-hot vectors), ... ------------
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    return apply_inplace(self, lambda t: gather_scatter.scatter(t, dim, index, src, value=value))
+
+
+def scatter_add_(self, dim, index, src):
+    """In-place scatter_add: src[i][j] is added to self[index[i][j]][j] (dim=0)."""
+    return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
+
+
+def index_add_(self, dim, index, source, *, alpha=1):
+    """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim."""
+    return apply_inplace(self, lambda t: gather_scatter.index_add(t, dim, index, source, alpha=alpha))
+
+
+def masked_fill_(self, mask, value):
+    """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True."""
+    return apply_inplace(self, lambda t: shape.masked_fill(t, mask, value))
+
+
+METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_add_,
+               masked_fill_=masked_fill_)
 
 
 # --- shape changes in place: the tensor object gets a new shape, its memory stays ----------------

@@ -514,11 +514,18 @@ class EluBackward0(Node):
         return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
 
 
+class EluBackward1(EluBackward0):
+    """elu(x, inplace=True)   ->   the same derivative; PyTorch's name for the in-place node"""
+
+
 def elu(input, alpha=1.0, inplace=False):
     """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
     if inplace:
         from .._ops.inplace import apply_inplace
-        return apply_inplace(input, lambda t: elu(t, alpha))
+        out = apply_inplace(input, lambda t: elu(t, alpha))
+        if out._grad_fn is not None:
+            out._grad_fn.__class__ = EluBackward1
+        return out
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
     return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)
