@@ -401,7 +401,6 @@ def check_still_works(lib):
 
 # Rows where minigrad still differs, each with the reason; strict, so a fix shows up.
 KNOWN_DIFFERENCES = {
-    "select_out_of_range": "x.select(0, 5) gives x[5]'s message; x[5] uses select internally",
 }
 
 

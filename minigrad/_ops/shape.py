@@ -510,7 +510,8 @@ def select(input, dim, index):
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {dim}")
     full_index = (slice(None),) * dim + (index % size,)
     out = result(input._array[full_index], SelectBackward0, (input,),
                  input_shape=input._array.shape, index=full_index)
