@@ -528,3 +528,34 @@ def test_inplace_positional_writes(torch, program):
         results.append((x.tolist(), _name(x.grad_fn), x._version, base.grad.tolist(),
                         None if w.grad is None else w.grad.tolist()))
     assert results[0] == results[1]
+
+
+def test_values_from_pytorch_docs(torch):
+    """Examples from PyTorch's documentation of the new ops: same values, dtypes and signs of zero."""
+    examples = [
+        "lib.gather(lib.tensor([[1, 2], [3, 4]]), 1, lib.tensor([[0, 0], [1, 0]]))",
+        "lib.zeros(2, 4, dtype=lib.float64).scatter_(1, lib.tensor([[2], [3]]), 1.23)",
+        "lib.full((2, 4), 2.).scatter_(1, lib.tensor([[2], [3]]), 1.23, reduce='multiply')",
+        "lib.zeros(3, 5, dtype=lib.int64).scatter_(0, lib.tensor([[0, 1, 2, 0]]), "
+        "lib.arange(1, 11).reshape((2, 5)))",
+        "lib.topk(lib.arange(1., 6.), 3).values",
+        "lib.cumprod(lib.tensor([1., 2., 0., 4.]), dim=0)",
+        "lib.round(lib.tensor([4.7, -2.3, 9.1, -7.7, 0.5, 1.5, 2.5]))",
+        "lib.round(lib.tensor([1.2345, 12.345]), decimals=2)",
+        "lib.roll(lib.tensor([1, 2, 3, 4, 5, 6, 7, 8]).view(4, 2), shifts=(2, 1), dims=(0, 1))",
+        "lib.frac(lib.tensor([1, 2.5, -3.2]))",
+        "lib.remainder(lib.tensor([-3., -2, -1, 1, 2, 3]), 2)",
+        "lib.remainder(lib.tensor([1, 2, 3, 4, 5]), -1.5)",
+        "lib.tensor([5., -3.]) % -2",
+        "lib.prod(lib.tensor([[1., 2.], [3., 0.]]), 1)",
+        "lib.nn.functional.gelu(lib.tensor([-1., 0., 1.]), approximate='tanh')",
+        "lib.nn.functional.softplus(lib.tensor([-30., 0., 30.]), beta=2, threshold=10)",
+        "lib.baddbmm(lib.ones(3, 1, 2), lib.ones(3, 1, 4), lib.ones(3, 4, 2), beta=0.5, alpha=2)",
+        "lib.argsort(lib.tensor([3., 1., 2.]), descending=True)",
+    ]
+    for example in examples:
+        ours = eval(example, {"lib": minigrad})
+        theirs = eval(example, {"lib": torch})
+        assert ours.dtype.name == str(theirs.dtype).replace("torch.", ""), example
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6, err_msg=example)
+        assert (np.signbit(ours.numpy()) == np.signbit(theirs.numpy())).all(), example

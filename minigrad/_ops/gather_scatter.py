@@ -8,6 +8,8 @@ They are each other's backward: the gradient of a read is written back
 gradient of a written value is read from where it was written.
 PyTorch: torch.gather, Tensor.scatter, scatter_add, index_select, index_add.
 """
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
@@ -124,7 +126,21 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
         src = value
     dim = _scatter_checks("scatter", input, dim, index, src)
     out = input._array.copy()
-    out[_positions(index._array, dim, out.shape[dim] if out.ndim else 1)] = _src_values(src, index)
+    positions = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
+    if reduce is not None:
+        # the older reduce= form combines instead of overwriting; like PyTorch, not differentiable
+        combine = {"add": np.add, "multiply": np.multiply}.get(reduce)
+        if combine is None:
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if isinstance(src, Tensor):
+            warnings.warn(
+                "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+                "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+                "reduction options.", UserWarning, stacklevel=2)
+        combine.at(out, positions, _src_values(src, index))
+        from .rounding import _NotImplementedBackward
+        return result(out, _NotImplementedBackward, (input, src), operation="scatter")
+    out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim)
     return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim)

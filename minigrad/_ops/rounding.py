@@ -92,8 +92,10 @@ def frac(input):
 class _NotImplementedBackward(Node):
     """PyTorch records a node that refuses to run: floor_divide has no derivative."""
 
+    operation = "floor_divide"
+
     def backward(self, grad):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+        raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")
 
 
 _NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotImplemented"
@@ -139,12 +141,24 @@ class RemainderBackward1(Node):
         return grad, grad_b
 
 
+def _python_remainder(a, b):
+    """a % b with b's sign, computed as PyTorch does: C's fmod, then moved into b's range.
+
+    (numpy's remainder gives the same numbers but sometimes 0.0 where PyTorch has -0.0.)
+    """
+    mod = np.fmod(a, b)
+    if mod.dtype.kind != "f":
+        return np.remainder(a, b)
+    wrong_sign = (mod != 0) & ((np.asarray(b) < 0) != (mod < 0))
+    return np.where(wrong_sign, mod + b, mod).astype(mod.dtype, copy=False)
+
+
 def remainder(input, other):
     """a % b with the sign of b (Python's rule; C's fmod keeps a's sign)."""
     if not isinstance(input, Tensor):
         return rremainder(other, input)
     _check_integer_division(input, other)
-    out = _binary(np.remainder, input, other)
+    out = _binary(_python_remainder, input, other)
     if isinstance(other, Tensor):
         return result(out, RemainderBackward1, (input, other), saved=(input, other))
     return result(out, RemainderBackward0, (input,))
