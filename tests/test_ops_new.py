@@ -286,7 +286,10 @@ for _name in ("round", "floor", "ceil", "trunc", "frac"):
 @case("round_decimals")
 def _(data):
     s = shape(data)
-    return (lambda lib, x: lib.round(x, decimals=1) * x), [values(data, s, "away")]
+    generator = rng(data)
+    # tenths plus a little: far from the jumps of rounding to one decimal (at ...05)
+    a = generator.integers(-20, 20, s) / 10 + generator.uniform(0.01, 0.03, s)
+    return (lambda lib, x: lib.round(x, decimals=1) * x), [a]
 
 
 @case("remainder_number")
