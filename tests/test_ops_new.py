@@ -248,8 +248,9 @@ def _(data):
 def _(data):
     n, m, p = (data.draw(st.integers(1, 3)) for _ in range(3))
     beta, alpha = data.draw(st.sampled_from([(1, 1), (0.5, 2.0), (3, 1)]))
+    input_shape = data.draw(st.sampled_from([(n, p), (p,), (1, p)]))     # input broadcasts
     return ((lambda lib, i, x, y: lib.addmm(i, x, y, beta=beta, alpha=alpha)),
-            [values(data, (n, p)), values(data, (n, m)), values(data, (m, p))])
+            [values(data, input_shape), values(data, (n, m)), values(data, (m, p))])
 
 
 # --- activations ----------------------------------------------------------------------------
