@@ -11,6 +11,7 @@ Where things live (the same places as in PyTorch):
 
     _tensor.py            the Tensor class                  (torch/_tensor.py)
     _ops/*.py             every operation and its backward  (derivatives.yaml)
+    _python_arg_parser.py checks the arguments of torch.xxx() (torch/csrc/utils/python_arg_parser.cpp)
     autograd/graph.py     Node, AccumulateGrad              (torch/autograd/graph.py)
     autograd/engine.py    the backward pass                 (torch/csrc/autograd/engine.cpp)
     autograd/function.py  custom Functions                  (torch/autograd/function.py)
