@@ -11,6 +11,7 @@ Where things live (the same places as in PyTorch):
 
     _tensor.py            the Tensor class                  (torch/_tensor.py)
     _ops/*.py             every operation and its backward  (derivatives.yaml)
+    _python_arg_parser.py checks the arguments of torch.xxx() (torch/csrc/utils/python_arg_parser.cpp)
     autograd/graph.py     Node, AccumulateGrad              (torch/autograd/graph.py)
     autograd/engine.py    the backward pass                 (torch/csrc/autograd/engine.cpp)
     autograd/function.py  custom Functions                  (torch/autograd/function.py)
@@ -60,6 +61,18 @@ from ._ops.shape import (  # noqa: F401
     split, chunk, flip, allclose, isclose, equal, select, swapaxes,
 )
 from ._ops.linalg import matmul, mm, mv, dot, outer, addmm  # noqa: F401
+from ._ops.scan import cumsum, cumprod, prod, narrow  # noqa: F401
+from ._ops.gather_scatter import gather, scatter, scatter_add, index_select, index_add  # noqa: F401
+from ._ops.sorting import sort, argsort, topk, roll  # noqa: F401
+from ._ops.rounding import (  # noqa: F401
+    round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
+)
+from ._ops.einsum import einsum  # noqa: F401
+from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
+from ._ops.special import erf  # noqa: F401
+from ._ops.pointwise import nonzero  # noqa: F401
+from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
+from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
@@ -79,6 +92,13 @@ negative = neg
 
 _install_methods()
 del _install_methods
+
+# torch.exp_(x), torch.relu_(x), ...: the in-place methods written as functions
+for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p_", "log_", "neg_",
+              "negative_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sqrt_",
+              "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_"):
+    globals()[_name] = _INPLACE_UNARY[_name]
+del _name, _INPLACE_UNARY
 
 
 def is_tensor(obj):
@@ -101,3 +121,11 @@ def is_floating_point(input):
 
 def get_default_dtype():
     return float32
+
+
+# Check the arguments of every public function in one place (PyTorch's python_arg_parser).
+from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
+for _name, _parameters in _PARAMETERS.items():
+    if _name in globals():
+        globals()[_name] = _checked(globals()[_name], _name, _parameters)
+del _name, _parameters, _checked, _PARAMETERS

@@ -27,6 +27,8 @@ def _infer_numpy_dtype(data):
     if isinstance(data, float):
         return _dtype.DEFAULT_FLOAT
     if isinstance(data, (list, tuple)):
+        if any(isinstance(item, str) for item in data):
+            raise ValueError("too many dimensions 'str'")
         kinds = [_infer_numpy_dtype(item) for item in data]
         if not kinds:
             return _dtype.DEFAULT_FLOAT
@@ -38,9 +40,13 @@ def _infer_numpy_dtype(data):
         if any(k.kind in "iu" for k in kinds):
             return np.dtype(np.int64)
         return np.dtype(np.bool_)
-    raise TypeError(
-        f"Could not infer dtype of {type(data).__name__}: minigrad.tensor takes numbers, "
-        "(nested) lists of numbers, numpy arrays or tensors.")
+    if isinstance(data, str):
+        # a string inside a list looks like one more dimension to PyTorch; alone it is a bad type
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    raise RuntimeError(
+        f"Could not infer dtype of {type(data).__name__}\n"
+        "minigrad hint: minigrad.tensor takes numbers, (nested) lists of numbers, numpy arrays "
+        "or tensors.")
 
 
 def _to_nested_numbers(data):
@@ -58,20 +64,35 @@ def tensor_data_to_array(data, dtype=None):
     try:
         array = np.array(_to_nested_numbers(data), dtype=numpy_dtype)
     except ValueError as error:
-        raise ValueError(
-            f"could not make a tensor from this data ({error}). Nested lists must be rectangular, "
-            "e.g. [[1, 2], [3, 4]].") from None
+        raise _ragged_error(data) or ValueError(f"could not make a tensor from this data ({error})") from None
     if array.dtype == object:
         raise TypeError("minigrad.tensor needs numbers; got objects it cannot convert")
     return array
+
+
+def _ragged_error(data, dim=0):
+    """PyTorch's message for nested lists of different lengths (the first clash it meets)."""
+    if not isinstance(data, (list, tuple)) or not data:
+        return None
+    lengths = [len(item) for item in data if isinstance(item, (list, tuple))]
+    for length in lengths[1:]:
+        if length != lengths[0]:
+            return ValueError(f"expected sequence of length {lengths[0]} at dim {dim + 1} "
+                              f"(got {length})")
+    for item in data:
+        error = _ragged_error(item, dim + 1)
+        if error is not None:
+            return error
+    return None
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data``, with the dtype inferred like PyTorch."""
     if isinstance(data, Tensor):
         warnings.warn(
-            "To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
-            "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+            "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).",
             UserWarning, stacklevel=2)
     array = tensor_data_to_array(data, dtype)
     _check_can_require_grad(array, requires_grad)
@@ -132,6 +153,10 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    """A tensor of ``size`` filled with ``fill_value``."""
+    if not isinstance(fill_value, (int, float, bool, np.number, np.bool_, Tensor)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
     if dtype is None:
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
@@ -140,6 +165,8 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     """The identity matrix (ones on the diagonal)."""
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     return _leaf(np.eye(n, m if m is not None else n, dtype=_float_dtype(dtype)), requires_grad)
 
 
@@ -150,14 +177,19 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (values[1] - values[0]) * values[2] < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         dtype = np.int64 if all(isinstance(v, (int, np.integer)) for v in values) else _dtype.DEFAULT_FLOAT
     array = np.arange(values[0], values[1], values[2], dtype=np.float64).astype(_dtype.to_numpy_dtype(dtype))
     return _leaf(array, requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=False):
     """``steps`` evenly spaced values from start to end (both included)."""
+    if steps is None:
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination("linspace", (start, end), {})
     return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
 
 
@@ -178,7 +210,8 @@ def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=Fa
     if high is None:
         low, high = 0, low
     if size is None:
-        raise TypeError("randint() missing required argument 'size'")
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination("randint", (low, high) if low else (high,), {})
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
     return _leaf(generator().integers(low, high, size=_size((size,))).astype(dtype), requires_grad)
 
@@ -187,8 +220,10 @@ def randperm(n, dtype=None):
     return _wrap(generator().permutation(n).astype(np.int64))
 
 
-def normal(mean=0.0, std=1.0, size=None):
-    return _wrap(generator().normal(mean, std, size=_size((size,))).astype(_dtype.DEFAULT_FLOAT))
+def normal(mean=0.0, std=1.0, size=None, *, dtype=None, requires_grad=False):
+    """Samples of a normal distribution with ``mean`` and ``std`` (numbers), of shape ``size``."""
+    array = generator().normal(mean, std, size=_size((size,))).astype(_float_dtype(dtype))
+    return _leaf(array, requires_grad)
 
 
 def _like(maker):

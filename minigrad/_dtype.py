@@ -60,12 +60,22 @@ def from_numpy_dtype(numpy_dtype):
         ) from None
 
 
+_CPP_NAMES = {"float16": "half", "float32": "float", "float64": "double", "int64": "long",
+              "int32": "int", "int16": "short", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool"}
+
+
+def cpp_name(d):
+    """The C++ name PyTorch's messages use for a dtype: 'float', 'double', 'long', ..."""
+    return _CPP_NAMES[d.name]
+
+
 def to_numpy_dtype(d):
     """Accept ``minigrad.float64``, ``numpy.float64`` or ``'float64'``; return a numpy dtype."""
     if isinstance(d, dtype):
         return d.numpy_dtype
-    if d is float:
-        return float32.numpy_dtype
+    if d is float:                   # Python's float is a double, as in PyTorch
+        return float64.numpy_dtype
     if d is int:
         return int64.numpy_dtype
     if d is bool:

@@ -29,7 +29,7 @@ class device:
 
     def __init__(self, type="cpu"):
         if str(type) != "cpu":
-            raise RuntimeError(f"minigrad runs on the CPU only; got device '{type}'. Use 'cpu'.")
+            raise _device_error(str(type))
         self.type = "cpu"
 
     def __repr__(self):
@@ -47,12 +47,27 @@ class device:
 
 _CPU = device()
 
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                 "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
+
+
+def _device_error(name):
+    """What PyTorch (built for the CPU only) says about another device."""
+    hint = "\nminigrad hint: minigrad runs on the CPU only; use 'cpu' (or leave the device out)."
+    kind = name.split(":")[0]
+    if kind == "cuda":
+        return AssertionError("Torch not compiled with CUDA enabled" + hint)
+    if kind not in _DEVICE_TYPES.split(", "):
+        return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
+                            f"string: {name}" + hint)
+    return RuntimeError(f"minigrad runs on the CPU only; got device '{name}'. Use 'cpu'.")
+
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
-    "See github.com/pytorch/pytorch/pull/30531 for more informations."
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
 
@@ -72,9 +87,9 @@ def _wrap(array):
 def _check_can_require_grad(array, requires_grad):
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError(
-            "Only Tensors of floating point and complex dtype can require gradients "
-            f"(got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}). "
-            "Create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
+            "Only Tensors of floating point and complex dtype can require gradients"
+            f"\nminigrad hint: got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}; "
+            "create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
         )
 
 
@@ -142,20 +157,29 @@ class Tensor:
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
+        if not isinstance(value, (bool, np.bool_)):
+            raise RuntimeError("requires_grad must be a bool")
         value = bool(value)
         if value and self._is_inference and not _grad_state.inference:
             raise RuntimeError(
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if value and self._array.dtype.kind != "f":
             raise RuntimeError(
-                "only Tensors of floating point dtype can require gradients "
-                f"(this one is {self.dtype}). Convert it first, e.g. x = x.float().")
+                "only Tensors of floating point and complex dtype can require gradients\n"
+                f"minigrad hint: this one is {self.dtype}; convert it first, e.g. x = x.float().")
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
+        if not isinstance(requires_grad, (bool, np.bool_)):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
+                            f"not {type(requires_grad).__name__}")
         if self._grad_fn is not None and requires_grad:
             return self                   # already requires grad: nothing changes
+        if requires_grad and self._array.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients\n"
+                               f"minigrad hint: this one is {self.dtype}; convert it first, "
+                               "e.g. x = x.float().")
         self.requires_grad = requires_grad
         return self
 
@@ -181,16 +205,27 @@ class Tensor:
                 )
             if value.dtype is not self.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with "
-                    f"dtype '{self.dtype}'. Please ensure that the gradient and the tensor have the "
-                    "same dtype"
+                    f"attempting to assign a gradient with dtype '{_dtype.cpp_name(value.dtype)}' "
+                    f"to a tensor with grad_dtype '{_dtype.cpp_name(self.dtype).capitalize()}'. "
+                    "The gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                    "dtype). You can set the tensor's grad_dtype attribute with a specific dtype, "
+                    "or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes "
+                    "of a tensor and its gradient may break downstream systems that assume they "
+                    f"match.\nminigrad hint: the gradient is {value.dtype.name}, the tensor "
+                    f"{self.dtype.name}; convert the gradient with .to(x.dtype)."
                 )
             if value.shape != self.shape:
                 raise RuntimeError(
-                    f"assigned grad has data of a different size: the tensor has shape "
-                    f"{list(self.shape)}, the grad {list(value.shape)}"
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                    "the same size"
                 )
         self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        # ``del x.grad`` is how some code resets a gradient (the same as x.grad = None)
+        self._grad = None
 
     @property
     def retains_grad(self):
@@ -270,6 +305,8 @@ class Tensor:
 
     @data.setter
     def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._array = value._array
 
     @property
@@ -334,8 +371,9 @@ class Tensor:
         """The value of a one-element tensor as a Python number."""
         if self._array.size != 1:
             raise RuntimeError(
-                f"a Tensor with {self._array.size} elements cannot be converted to Scalar. "
-                "item() needs exactly one element; index the tensor first or reduce it (e.g. .sum())."
+                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
+                "\nminigrad hint: item() needs exactly one element; index the tensor first or reduce "
+                "it (e.g. .sum())."
             )
         return self._array.reshape(()).item()
 
@@ -364,8 +402,9 @@ class Tensor:
         # float(t) and int(t) raise ValueError in PyTorch (t.item() raises RuntimeError)
         if self._array.size != 1:
             raise ValueError(
-                "only one element tensors can be converted to Python scalars (this tensor has "
-                f"{self._array.size} elements; index it or reduce it first, e.g. .sum())")
+                "only one element tensors can be converted to Python scalars"
+                f"\nminigrad hint: this tensor has {self._array.size} elements; index it or reduce it "
+                "first, e.g. .sum()")
         return self._array.reshape(()).item()
 
     def __index__(self):
@@ -376,8 +415,9 @@ class Tensor:
     def __bool__(self):
         if self._array.size != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous "
-                f"(this tensor has {self._array.size}). Use .all() or .any() to reduce it first."
+                "Boolean value of Tensor with more than one value is ambiguous"
+                f"\nminigrad hint: this tensor has {self._array.size} values; use .all() or .any() "
+                "to reduce it first."
             )
         return bool(self._array.reshape(()).item())
 
@@ -403,7 +443,11 @@ class Tensor:
     def __format__(self, spec):
         if self._array.ndim == 0:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__\n"
+                            "minigrad hint: only one-element tensors take a format such as "
+                            "'{:.2f}'; format x.item(), or a reduction such as x.sum().item()")
+        return repr(self)
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (self._array.copy(), self.requires_grad if self.is_leaf else False))
@@ -574,6 +618,7 @@ def _normalize_dim(dim, ndim):
 def _install_methods():
     """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x))."""
     from ._ops import pointwise, reduction, shape, linalg, inplace
+    from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -587,6 +632,12 @@ def _install_methods():
                 "swapaxes", "allclose", "equal", "isclose", "select"],
         linalg: ["matmul", "mm", "mv", "dot", "outer"],
         functional: ["softmax", "log_softmax"],
+        scan: ["cumsum", "cumprod", "prod", "narrow"],
+        gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
+        sorting: ["sort", "argsort", "topk", "roll"],
+        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
+        blas: ["bmm", "baddbmm", "addmm"],
+        special: ["erf"],
     }
     for module, names in methods.items():
         for name in names:
@@ -596,11 +647,18 @@ def _install_methods():
         "__rsub__": pointwise.rsub, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
         "__truediv__": pointwise.div, "__rtruediv__": pointwise.rdiv, "__pow__": pointwise.pow,
         "__rpow__": pointwise.rpow, "__neg__": pointwise.neg, "__matmul__": linalg.matmul,
+        "__floordiv__": rounding.floor_divide, "__rfloordiv__": rounding.rfloordiv,
+        "__mod__": rounding.remainder, "__rmod__": rounding.rremainder,
     }
     for name, function in operators.items():
+        # other operand types return NotImplemented, so Python raises its usual TypeError
+        if name != "__neg__":
+            function = pointwise.operator_method(function, reflected=name.startswith("__r"))
         setattr(Tensor, name, function)
     for name in inplace.METHODS:
         setattr(Tensor, name, getattr(inplace, name))
+    for name, method in inplace_unary.METHODS.items():
+        setattr(Tensor, name, method)
     Tensor.__iadd__, Tensor.__isub__ = inplace.add_, inplace.sub_
     Tensor.__imul__, Tensor.__itruediv__ = inplace.mul_, inplace.div_
     Tensor.clip = Tensor.clamp

@@ -5,6 +5,14 @@
 * shape.py     - reshape/view, transpose, permute, squeeze, expand, cat, stack, ...
 * linalg.py    - matmul, mm, mv, dot
 * indexing.py  - x[...] and x[...] = v
+* scan.py          - cumsum, cumprod, prod
+* gather_scatter.py - gather, scatter, scatter_add, index_select, index_add
+* sorting.py       - sort, argsort, topk, roll
+* rounding.py      - round, floor, ceil, trunc, frac, // and %
+* einsum.py        - einsum
+* blas.py          - bmm, baddbmm, addmm with beta/alpha
+* special.py       - erf
+* inplace_unary.py - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
@@ -13,6 +21,8 @@ written with tensor operations, so with ``create_graph=True`` they are recorded
 too and can be differentiated again. Gradients that were broadcast in forward
 are summed back to each input's shape in one place: the engine (engine.py).
 """
+import numpy as np
+
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import connect
 from ..autograd.grad_mode import _State
@@ -40,6 +50,45 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if attributes:
         node.__dict__.update(attributes)
     return out
+
+
+def numpy_keywords(function):
+    """Let ``function`` also take numpy's spelling ``axis=``/``keepdims=``, as PyTorch does.
+
+    ``x.sum(axis=0, keepdims=True)`` is ``x.sum(dim=0, keepdim=True)``. Only calls
+    with keyword arguments pay for the renaming.
+    """
+    import functools
+
+    @functools.wraps(function)
+    def with_numpy_keywords(*args, **kwargs):
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+            _check_reduction_keywords(function.__name__, args, kwargs)
+        return function(*args, **kwargs)
+    return with_numpy_keywords
+
+
+def _check_reduction_keywords(name, args, kwargs):
+    """PyTorch's TypeErrors for x.sum(dim='a') or x.max(dim=1, keepdim='yes')."""
+    keepdim = kwargs.get("keepdim", False)
+    if not isinstance(keepdim, (bool, np.bool_)):
+        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {type(keepdim).__name__}")
+    dim = kwargs.get("dim")
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    if not all(d is None or isinstance(d, (int, np.integer)) for d in dims):
+        if name not in _TAKES_TUPLE_OF_DIMS:       # one signature: PyTorch names the argument
+            raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+        from .._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args[1:], kwargs)
+
+
+# these have several signatures (dim an int or a tuple), so PyTorch's TypeError lists them
+_TAKES_TUPLE_OF_DIMS = {"sum", "mean", "amax", "amin", "var", "std", "logsumexp", "norm", "all",
+                        "any", "squeeze"}
 
 
 def as_tensor(value, like=None):

@@ -6,6 +6,8 @@ Indexing with lists, integer tensors or boolean masks records one IndexBackward0
 In every case backward puts the gradient back at the positions that were read,
 with zeros everywhere else.
 """
+import re
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap
@@ -13,6 +15,7 @@ from ..autograd.graph import Node, needs_grad
 from . import result
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace
+from ..autograd.grad_mode import _State
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -30,11 +33,23 @@ def _numpy_index(item):
         return np.asarray(item)
     if isinstance(item, bool):
         return np.asarray(item)
+    if isinstance(item, float):
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                         "Variables are valid indices (got float)")
+    if isinstance(item, str):
+        raise TypeError("new(): invalid data type 'str'")
     return item
 
 
 def _out_of_range(error):
     """numpy says 'axis'; PyTorch says 'dimension'."""
+    mask = re.match(r"boolean index did not match indexed array along (?:dimension|axis) (\d+); "
+                    r"size of (?:dimension|axis) is (\d+) but size of corresponding boolean "
+                    r"(?:dimension|axis) is (\d+)", str(error))
+    if mask:
+        dim, size, mask_size = mask.groups()
+        return IndexError(f"The shape of the mask [{mask_size}] at index {dim} does not match the "
+                          f"shape of the indexed tensor [{size}] at index {dim}")
     return IndexError(str(error).replace("axis", "dimension"))
 
 
@@ -175,15 +190,31 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
 
 def setitem(tensor, index, value):
     """``tensor[index] = value``, in place (recorded as CopySlices when grads are involved)."""
+    items = index if isinstance(index, tuple) else (index,)
+    if (_State.enabled and tensor._grad_fn is None and tensor._requires_grad
+            and all(_is_basic(i) for i in items)):
+        # x[0] = v writes through the view x[0]; PyTorch names that view in its message
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.\n"
+            "minigrad hint: change the leaf inside `with minigrad.no_grad():`, or work on a "
+            ".clone() of it.")
     check_inplace(tensor)
+    if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
+        kind = type(value)
+        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {kind} to a minigrad."
+                        f"{tensor.dtype.tensor_type_name}")
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if not needs_grad((tensor, value)):
-        items = index if isinstance(index, tuple) else (index,)
         try:
             tensor._array[tuple(_numpy_index(i) for i in items)] = value._array
         except IndexError as error:
             raise _out_of_range(error) from None
+        except ValueError:
+            # value does not broadcast to the indexed part: PyTorch's message from expand
+            value.expand(*tensor._array[tuple(_numpy_index(i) for i in items)].shape)
+            raise
         tensor._version_counter[0] += 1
         return
     apply_inplace(tensor, lambda old, v: index_put(old, index, v, node_class=CopySlices), value)

@@ -29,15 +29,15 @@ def check_inplace(tensor):
         check_inplace_allowed(tensor)
     if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
+            "a leaf Variable that requires grad is being used in an in-place operation."
+            "\nminigrad hint: wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
             "x.detach() / x.clone() instead."
         )
     base = tensor._base
     if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
-            "operation. Change the leaf itself inside `with minigrad.no_grad():`, or work on "
+            "operation.\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work on "
             "a .clone() of the view."
         )
 

@@ -21,7 +21,7 @@ def _check_same_dtype(a, b, first="m1", second="m2"):
     if a._array.dtype != b._array.dtype:
         raise RuntimeError(
             f"expected {first} and {second} to have the same dtype, but got: {_type_name(a)} != "
-            f"{_type_name(b)}. Convert one of them, e.g. with .double() or .float().")
+            f"{_type_name(b)}\nminigrad hint: convert one of them, e.g. with .double() or .float().")
 
 
 def _check_tensor(x, name):
@@ -45,7 +45,7 @@ def mm(input, mat2):
     _check_tensor(mat2, "mm")
     if input.ndim != 2 or mat2.ndim != 2:
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
-        raise RuntimeError(f"{which} must be a matrix (got a {bad.ndim}-D tensor)")
+        raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
@@ -72,7 +72,12 @@ def mv(input, vec):
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
-    _check_same_dtype(input, vec, "self", "vec")
+    if input._array.dtype != vec._array.dtype:
+        from .._dtype import cpp_name
+        vec_name, mat_name = cpp_name(vec.dtype).capitalize(), cpp_name(input.dtype).capitalize()
+        # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
+        raise RuntimeError("addmv input tensors must have the same dtype, but got "
+                           f"{vec_name}, {mat_name}, and {vec_name}")
     return result(input._array @ vec._array, MvBackward0, (input, vec), saved=(input, vec))
 
 
@@ -96,7 +101,11 @@ def dot(input, other):
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
-    _check_same_dtype(input, other, "self", "other")
+    if input._array.dtype != other._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     return result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other),
                   saved=(input, other))
 

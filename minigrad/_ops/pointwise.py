@@ -25,11 +25,38 @@ def _operand_arrays(a, b):
             return a_arr, b_arr, a_arr.dtype              # the common case, kept fast
     elif type(b) is float and isinstance(a, Tensor) and a_arr.dtype.kind == "f":
         return a_arr, b, a_arr.dtype                      # float tensor op Python float
+    elif isinstance(b, np.ndarray):
+        # PyTorch turns a numpy array next to a tensor into a tensor (keeping its dtype)
+        b = _wrap(b)
+        b_arr = b._array
     else:
         b_arr = b
         if not isinstance(b, _PYTHON_NUMBERS) and not isinstance(b, np.generic):
             raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
     return a_arr, b_arr, result_type(a, b)
+
+
+_OPERANDS = (Tensor, int, float, bool, np.generic, np.ndarray)
+
+
+def operator_method(function, reflected=False):
+    """``function`` as a Python operator (x + y): other operand types get NotImplemented.
+
+    Python then tries the other operand's own operator and finally raises its
+    usual TypeError ("unsupported operand type(s) for +: 'Tensor' and 'str'"),
+    exactly what PyTorch's operators lead to.
+    """
+    # PyTorch takes a numpy array on the right of a tensor (t * array) but not on the
+    # left (array * t), where numpy's own operator has already declined
+    operands = _OPERANDS if not reflected else tuple(t for t in _OPERANDS if t is not np.ndarray)
+
+    def operator(self, other):
+        if not isinstance(other, operands):
+            return NotImplemented
+        return function(self, other)
+    operator.__name__ = operator.__qualname__ = function.__name__
+    operator.__doc__ = function.__doc__
+    return operator
 
 
 def _broadcast_error(a, b):
@@ -262,6 +289,9 @@ def pow(input, exponent):
     if isinstance(exponent, Tensor):
         return result(_binary(np.power, input, exponent), PowBackward1, (input, exponent),
                       saved=(input, exponent))
+    if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
+        from .._python_arg_parser import invalid_combination
+        raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -482,6 +512,11 @@ def clamp(input, min=None, max=None):
     """Limit every element to [min, max] (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    for bound in (min, max):
+        if bound is not None and not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):
+            from .._python_arg_parser import invalid_combination
+            bounds = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
+            raise invalid_combination("clamp", (), bounds)
     low = min.item() if isinstance(min, Tensor) else min
     high = max.item() if isinstance(max, Tensor) else max
     out = np.clip(input._array, low, high)
@@ -531,10 +566,24 @@ class WhereBackward0(Node):
         return where(condition, grad, zero), where(condition, zero, grad)
 
 
-def where(condition, input, other):
-    """Pick ``input`` where ``condition`` is True, else ``other``, element by element."""
+def where(condition, input=None, other=None):
+    """Pick ``input`` where ``condition`` is True, else ``other``, element by element.
+
+    With the condition alone, ``where(condition)`` is ``nonzero(condition, as_tuple=True)``:
+    one index tensor per dimension, listing where the condition holds.
+    """
     from . import as_tensor
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        from .._python_arg_parser import invalid_combination
+        raise invalid_combination("where", tuple(a for a in (condition, input, other)
+                                                 if a is not None), {})
     condition = as_tensor(condition)
+    if condition._array.dtype.kind != "b":
+        from .._dtype import cpp_name
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {cpp_name(condition.dtype).capitalize()}")
     # The result's dtype first, from the operands as given: a Python number such as
     # 0.5 next to an int tensor makes the result float (it must not be cast to int).
     dtype = result_type(input, other)
@@ -545,6 +594,17 @@ def where(condition, input, other):
     except ValueError:
         raise _broadcast_error(input, other) from None
     return result(out, WhereBackward0, (input, other), saved=(condition,))
+
+
+def nonzero(input, *, as_tuple=False):
+    """Indices of the non-zero elements: one row per element, or (as_tuple) one tensor per dim."""
+    array = input._array
+    positions = np.nonzero(array.reshape(1) if array.ndim == 0 else array)
+    if as_tuple:
+        return tuple(_wrap(p.astype(np.int64)) for p in positions)
+    if array.ndim == 0:
+        return _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64))
+    return _wrap(np.stack(positions, axis=1).astype(np.int64))
 
 
 def ones_like(t):

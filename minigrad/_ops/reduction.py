@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result
+from . import result, numpy_keywords
 
 
 def _dims(dim, ndim):
@@ -22,7 +22,8 @@ def _dims(dim, ndim):
         dim = (dim,)
     dims = tuple(sorted(_normalize_dim(d, ndim) for d in dim))
     if len(set(dims)) != len(dims):
-        raise RuntimeError(f"dim {dims} appears multiple times in the list of dims")
+        repeated = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
     return dims if ndim else ()
 
 
@@ -48,6 +49,7 @@ class SumBackward1(Node):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim),)
 
 
+@numpy_keywords
 def sum(input, dim=None, keepdim=False, dtype=None):
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
     array = input._array
@@ -75,21 +77,27 @@ class MeanBackward1(Node):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
 
 
+@numpy_keywords
 def mean(input, dim=None, keepdim=False, dtype=None):
     """Average of all elements, or over ``dim``."""
     array = input._array if dtype is None else input._array.astype(dtype.numpy_dtype)
     if array.dtype.kind != "f":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}. "
-            "Convert first, e.g. x.float().mean()."
+            f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}"
+            "\nminigrad hint: convert first, e.g. x.float().mean()."
         )
+    if array.size == 0:        # the mean of nothing is nan, without numpy's warning
+        mean_of = (lambda a, axis=None, keepdims=False:
+                   np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, np.nan, dtype=a.dtype))
+    else:
+        mean_of = np.mean
     if dim is None:
-        return result(np.asarray(array.mean()), MeanBackward0, (input,),
+        return result(np.asarray(mean_of(array)), MeanBackward0, (input,),
                       input_shape=array.shape, count=array.size)
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if array.ndim else 1
-    return result(np.asarray(array.mean(axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
+    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
 
 
@@ -181,6 +189,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     return return_type(out, _wrap(indices.astype(np.int64)))
 
 
+@numpy_keywords
 def max(input, dim=None, keepdim=False):
     """Largest element; with ``dim``, (values, indices) along that dimension."""
     if isinstance(dim, Tensor):
@@ -190,6 +199,7 @@ def max(input, dim=None, keepdim=False):
                     return_types.max)
 
 
+@numpy_keywords
 def min(input, dim=None, keepdim=False):
     """Smallest element; with ``dim``, (values, indices) along that dimension."""
     if isinstance(dim, Tensor):
@@ -214,6 +224,7 @@ class AminBackward0(AmaxBackward0):
     """out = min over ``dims``   ->   gradient shared evenly among the minima"""
 
 
+@numpy_keywords
 def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
@@ -221,6 +232,7 @@ def amax(input, dim=(), keepdim=False):
                   values=values, input_shape=input._array.shape)
 
 
+@numpy_keywords
 def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
@@ -231,22 +243,33 @@ def amin(input, dim=(), keepdim=False):
 def _index_of_extreme(numpy_function, input, dim, keepdim):
     """argmax / argmin: int64 indices, never recorded (an index has no gradient)."""
     array = input._array
+    if array.size == 0:
+        name = numpy_function.__name__
+        if dim is None:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                             "== 0.")
+        if array.shape[_normalize_dim(dim, array.ndim)] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {_normalize_dim(dim, array.ndim)} "
+                             "to have non-zero size.")
     if dim is None:
         return _wrap(np.asarray(numpy_function(array), dtype=np.int64))
     axis = _normalize_dim(dim, array.ndim)
     return _wrap(np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64))
 
 
+@numpy_keywords
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (of all, flattened, or along ``dim``)."""
     return _index_of_extreme(np.argmax, input, dim, keepdim)
 
 
+@numpy_keywords
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (of all, flattened, or along ``dim``)."""
     return _index_of_extreme(np.argmin, input, dim, keepdim)
 
 
+@numpy_keywords
 def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
@@ -254,6 +277,7 @@ def all(input, dim=None, keepdim=False):
     return _wrap(np.asarray(np.all(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)))
 
 
+@numpy_keywords
 def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
@@ -283,6 +307,7 @@ class LinalgVectorNormBackward0(Node):
         return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
 
 
+@numpy_keywords
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm."""
     array = input._array
@@ -340,6 +365,7 @@ def _variance(input, dim, correction, keepdim, unbiased):
     return var, dims, count, correction
 
 
+@numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
@@ -347,6 +373,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
                   count=count, correction=correction, input_shape=input._array.shape)
 
 
+@numpy_keywords
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
@@ -366,6 +393,7 @@ class LogsumexpBackward0(Node):
         return (grad * (a - out).exp(),)
 
 
+@numpy_keywords
 def logsumexp(input, dim, keepdim=False):
     array = input._array
     dims = _dims(dim, array.ndim)

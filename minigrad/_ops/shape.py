@@ -9,11 +9,11 @@ import math
 
 import numpy as np
 
-from .._dtype import Size, result_type
+from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.grad_mode import _State
-from . import result
+from . import result, numpy_keywords
 
 
 def _make_view(out, base):
@@ -34,6 +34,15 @@ def _sizes(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     return tuple(int(n) for n in args)
+
+
+def _check_size_arguments(name, sizes):
+    """x.view(3.0, 2) must fail like in PyTorch: a size is a tuple of ints (or ints)."""
+    flat = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
+    for size in flat:
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            from .._python_arg_parser import invalid_combination
+            raise invalid_combination(name, sizes, {})
 
 
 def _infer_shape(shape, numel):
@@ -61,8 +70,9 @@ class ViewBackward0(Node):
 
 def view(input, *shape):
     """The same memory seen with another shape (must not need a copy)."""
-    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
+    if len(shape) == 1 and isinstance(shape[0], _dtype_class):
         return input.to(shape[0])             # x.view(dtype)
+    _check_size_arguments("view", shape)
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
     try:
@@ -183,6 +193,7 @@ class SqueezeBackward4(SqueezeBackward0):
     and a matrix records this one)   ->   reshape the gradient back"""
 
 
+@numpy_keywords
 def squeeze(input, dim=None, _node=None):
     """``input`` without size-1 dimensions (all of them, or those in ``dim``)."""
     array = input._array
@@ -205,6 +216,7 @@ class UnsqueezeBackward0(Node):
         return (grad.squeeze(self.dim),)
 
 
+@numpy_keywords
 def unsqueeze(input, dim):
     dim = _normalize_dim(dim, input.ndim + 1)
     return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
@@ -224,7 +236,8 @@ def expand(input, *sizes):
     if len(sizes) < array.ndim:
         raise RuntimeError(
             f"expand(minigrad.{input.dtype.tensor_type_name}{{{list(array.shape)}}}, size={sizes}): "
-            "the number of sizes provided must be greater or equal to the number of dimensions in the tensor")
+            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim
     for i, n in enumerate(array.shape):
         if sizes[offset + i] == -1:
@@ -263,6 +276,9 @@ class RepeatBackward0(Node):
 
 def repeat(input, *repeats):
     repeats = _sizes(repeats)
+    if len(repeats) < input.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
+                           "dimensions of tensor")
     return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
                   input_shape=input._array.shape)
 
@@ -294,6 +310,7 @@ class CatBackward0(Node):
         return tuple(grads)
 
 
+@numpy_keywords
 def cat(tensors, dim=0):
     """Join tensors along an existing dimension."""
     tensors = list(tensors)
@@ -305,13 +322,27 @@ def cat(tensors, dim=0):
     try:
         out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, copy=False)
     except ValueError:
-        shapes = [list(t.shape) for t in tensors]
-        raise RuntimeError(
-            f"Sizes of tensors must match except in dimension {dim}. Got shapes {shapes}") from None
+        raise _cat_mismatch(tensors, dim) from None
     return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
 
 
 concat = cat
+
+
+def _cat_mismatch(tensors, dim):
+    """PyTorch's message for the first tensor that does not fit next to the first one."""
+    first = tensors[0].shape
+    hint = f"\nminigrad hint: the shapes are {[list(t.shape) for t in tensors]}"
+    for number, t in enumerate(tensors[1:], start=1):
+        if t.ndim != len(first):
+            return RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(first)} and {t.ndim}" + hint)
+        for d, (expected, got) in enumerate(zip(first, t.shape)):
+            if d != dim and expected != got:
+                return RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{expected} but got size {got} for tensor number {number} in the list." + hint)
+    return RuntimeError(f"Sizes of tensors must match except in dimension {dim}")
 
 
 class StackBackward0(Node):
@@ -321,6 +352,7 @@ class StackBackward0(Node):
         return tuple(grad.select(self.dim, i) for i in range(self.count))
 
 
+@numpy_keywords
 def stack(tensors, dim=0):
     """Join same-shaped tensors along a new dimension."""
     tensors = list(tensors)
@@ -418,6 +450,8 @@ def split(input, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """``chunks`` pieces of (nearly) equal size along ``dim`` (a split, as in PyTorch)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[_normalize_dim(dim, input.ndim)]
     return split(input, -(-length // chunks), dim)
 
@@ -480,7 +514,8 @@ def select(input, dim, index):
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {dim}")
     full_index = (slice(None),) * dim + (index % size,)
     out = result(input._array[full_index], SelectBackward0, (input,),
                  input_shape=input._array.shape, index=full_index)
@@ -534,7 +569,8 @@ def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` wherever the bool tensor ``mask`` is True."""
     if mask._array.dtype.kind != "b":
         raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{_cpp_name(mask.dtype)}")
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(
@@ -542,7 +578,11 @@ def masked_fill(input, mask, value):
                 f"{value.ndim} dimension(s).")
         out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, copy=False)
         return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
-    out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+    try:
+        out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+    except ValueError:
+        from .pointwise import _broadcast_error
+        raise _broadcast_error(mask, input) from None
     return result(out, MaskedFillBackward0, (input,), saved=(mask,))
 
 

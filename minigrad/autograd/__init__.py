@@ -25,6 +25,16 @@ def _as_tuple(value):
     return (value,)
 
 
+def _gradients_as_tuple(gradients, count):
+    """None, one tensor, or a sequence of them (a number is not a sequence: PyTorch's TypeError)."""
+    from .._tensor import Tensor
+    if gradients is None:
+        return (None,) * count
+    if isinstance(gradients, Tensor):
+        return (gradients,)
+    return tuple(gradients)
+
+
 def _root_gradients(outputs, grad_outputs, create_graph):
     """Pair each output with its starting gradient, checking shapes (ones for scalars)."""
     from .._tensor import Tensor, _wrap
@@ -35,18 +45,19 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
         if not out.requires_grad:
             raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn. "
-                "Make sure a leaf it depends on was created with requires_grad=True, and that it "
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+                "\nminigrad hint: make sure a leaf it depends on was created with requires_grad=True, and that it "
                 "was not computed inside minigrad.no_grad() or from a .detach()ed tensor.")
         if grad is None:
             if out.numel() != 1:
                 raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs. Pass gradient=... "
+                    "grad can be implicitly created only for scalar outputs"
+                    "\nminigrad hint: pass gradient=... "
                     f"with the output's shape {list(out.shape)} (for example "
                     "minigrad.ones_like(output)), or reduce the output first, e.g. output.sum().")
             grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
         elif not isinstance(grad, Tensor):
-            grad = _wrap(np.asarray(grad, dtype=out._array.dtype))
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         if grad.shape != out.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] "
@@ -68,7 +79,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     ``.grad`` is filled in.
     """
     outputs = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+    grads = _gradients_as_tuple(grad_tensors, len(outputs))
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(grads)} gradients for {len(outputs)} tensors")
     if retain_graph is None:
@@ -102,7 +113,8 @@ def _input_edge(tensor, i):
         raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
     if not tensor.requires_grad:
         raise RuntimeError(
-            "One of the differentiated Tensors does not require grad. Create it with "
+            "One of the differentiated Tensors does not require grad"
+            "\nminigrad hint: create it with "
             "requires_grad=True (or call .requires_grad_()) before computing with it.")
     return gradient_edge(tensor)
 
@@ -115,7 +127,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     single_input = not isinstance(inputs, (tuple, list))
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
-    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    grads = _gradients_as_tuple(grad_outputs, len(outputs))
     if len(grads) != len(outputs):
         raise RuntimeError(
             f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")
@@ -134,8 +146,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
-                    "Set allow_unused=True if this is the desired behavior.")
+                    f"The differentiated Tensor at index {len(result)} appears to not have been "
+                    "used in the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
                 g = _wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype))
         result.append(g)

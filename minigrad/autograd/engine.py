@@ -139,14 +139,29 @@ def _fit_to_node(grad, node, output_nr, producer):
     if grad._array.shape != shape:
         fitted = sum_to_shape(grad, shape)
         if fitted is None:
+            index = next(i for i, edge in enumerate(producer.next_functions)
+                         if edge[0] is node and edge[1] == output_nr)
             raise RuntimeError(
-                f"Function {producer.name()} returned an invalid gradient - got "
+                f"Function {producer.name()} returned an invalid gradient at index {index} - got "
                 f"{list(grad.shape)} but expected shape compatible with {list(shape)}")
         grad = fitted
     dtype = node._output_dtype
     if dtype is not None and grad._array.dtype != dtype:
         grad = grad.to(from_numpy_dtype(dtype))
     return grad
+
+
+def _checked_hook_result(hook, grad, new):
+    """A tensor hook may replace the gradient, but only by a tensor of the same shape (PyTorch's rule)."""
+    from .._tensor import Tensor
+    if not isinstance(new, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._array.shape != grad._array.shape:
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has changed the size of value\n"
+                           f"minigrad hint: the hook got a gradient of shape {list(grad.shape)} "
+                           f"and returned one of shape {list(new.shape)}")
+    return new
 
 
 def _apply_pre_hooks(node, grads, node_runs=True):
@@ -161,14 +176,14 @@ def _apply_pre_hooks(node, grads, node_runs=True):
             for hook in list(hooks.values()):
                 new = hook(_shared(grads[0]))
                 if new is not None:
-                    grads[0] = _shared(new)
+                    grads[0] = _shared(_checked_hook_result(hook, grads[0], new))
     if node._tensor_pre_hooks:
         for output_nr, hooks in node._tensor_pre_hooks.items():
             for hook in list(hooks.values()):
                 if grads[output_nr] is not None:
                     new = hook(_shared(grads[output_nr]))
                     if new is not None:
-                        grads[output_nr] = _shared(new)
+                        grads[output_nr] = _shared(_checked_hook_result(hook, grads[output_nr], new))
     if node._retains_grad_hook:
         for output_nr, tensor_ref in node._retains_grad_hook.items():
             tensor = tensor_ref()

@@ -133,6 +133,15 @@ class Function:
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
 
+    def __call__(self, *args, **kwargs):
+        # Square()(x) is how very old PyTorch called Functions; now it is Square.apply(x)
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)\n"
+            f"minigrad hint: call {type(self).__name__}.apply(...) instead of "
+            f"{type(self).__name__}()(...)")
+
     @classmethod
     def apply(cls, *args):
         """Run forward without recording, then put one node for the whole Function in the graph."""

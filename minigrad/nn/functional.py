@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result
+from .._ops import result, numpy_keywords
 from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import div_by_number
@@ -30,7 +30,8 @@ def _reduce(array, reduction):
 
 def _check_reduction(reduction):
     if reduction not in _REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction (use 'mean', 'sum' or 'none')")
+        raise ValueError(f"{reduction} is not a valid value for reduction"
+                         "\nminigrad hint: use 'mean', 'sum' or 'none'")
 
 
 def _scale_back(grad, node):
@@ -71,6 +72,9 @@ class MseLossBackward0(Node):
 
 def mse_loss(input, target, reduction="mean"):
     """Mean of the squared differences between input and target."""
+    for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
+        if not isinstance(value, Tensor):
+            raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
     _check_reduction(reduction)
     if target.shape != input.shape:
         warnings.warn(
@@ -108,8 +112,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     p, t = input._array, target._array
     if np.any((p < 0) | (p > 1)):
         raise RuntimeError(
-            "all elements of input should be between 0 and 1 (they are probabilities; pass raw "
-            "scores to binary_cross_entropy_with_logits instead)")
+            "all elements of input should be between 0 and 1\nminigrad hint: they are probabilities; "
+            "pass raw scores to binary_cross_entropy_with_logits instead")
     with np.errstate(divide="ignore"):
         # PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss
         log_p = np.maximum(np.log(p), -100)
@@ -150,6 +154,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                      reduction="mean", pos_weight=None):
     """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably."""
     _check_reduction(reduction)
+    if isinstance(target, Tensor) and target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
@@ -176,10 +183,24 @@ def _softmax_dim(ndim, dim, name):
             f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
             "dim=X as an argument.", UserWarning, stacklevel=3)
         dim = 0 if ndim in (0, 1, 3) else 1
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
     return _normalize_dim(dim, ndim)
 
 
+def _check_floating(name, input, dim):
+    """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name)."""
+    if not input.is_floating_point():
+        from .._dtype import cpp_name
+        kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
+            f"{name}_kernel_impl"
+        raise NotImplementedError(
+            f'"{kernel}" not implemented for \'{cpp_name(input.dtype).capitalize()}\'')
+
+
 def _log_softmax_array(array, dim):
+    if array.size == 0:                  # nothing to normalise (and max() would fail)
+        return array.copy()
     shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
@@ -193,11 +214,15 @@ class SoftmaxBackward0(Node):
         return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
 
 
+@numpy_keywords
 def softmax(input, dim=None, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities."""
+    if not isinstance(input, Tensor):       # PyTorch's F.softmax calls input.softmax(dim)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'softmax'")
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "softmax")
+    _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape)
     return result(out, SoftmaxBackward0, (input,), saved=(input,), dim=dim)
@@ -215,11 +240,13 @@ class LogSoftmaxBackward0(Node):
         return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
 
 
+@numpy_keywords
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(x)), computed without overflow."""
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
+    _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = _log_softmax_array(array, dim).reshape(input._array.shape)
     return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim, result=out)
@@ -280,10 +307,17 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     """
     _check_reduction(reduction)
     _check_not_differentiable("nll_loss_forward", weight=weight)
-    if target._array.dtype.kind not in "iu":
+    if target._array.dtype not in (np.int64, np.uint8):
+        from .._dtype import cpp_name
+        name = {"signed char": "Char", "unsigned char": "Byte"}.get(
+            cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
-            f"expected scalar type Long but found {target.dtype.tensor_type_name[:-6]} (class "
-            "indices must be integers, e.g. minigrad.tensor([1, 0]))")
+            f"expected target dtype to be Long or Byte, but got {name}\n"
+            "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
+            "target.long()")
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
     if input.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
     logp = input._array
@@ -338,11 +372,14 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     logp = log_softmax(input, class_dim)
     if label_smoothing:
         raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
+    if target.is_floating_point() and target.shape != input.shape:
+        from .._dtype import cpp_name
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got "
+            f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
+            f"probabilities and must have the input's shape {list(input.shape)}, not "
+            f"{list(target.shape)}; class indices must be int64 (target.long())")
     if target.is_floating_point():
-        if target.shape != input.shape:
-            raise RuntimeError(
-                f"Expected target size {list(input.shape)}, got {list(target.shape)}: float targets "
-                "are class probabilities and must have the input's shape")
         # The same steps as PyTorch, so that the graph is the same too.
         weighted = logp * target
         if weight is not None:
@@ -441,3 +478,135 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace:
         return input.mul_(mask)
     return input * mask
+
+
+# --- more activations: gelu, silu, elu ----------------------------------------------------------
+
+_SQRT_HALF = 0.5 ** 0.5
+_INV_SQRT_2PI = (2 * np.pi) ** -0.5
+_SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
+
+
+class GeluBackward0(Node):
+    """out = x * Phi(x) (Phi: the standard normal CDF)   ->   d/dx = Phi(x) + x * phi(x)
+
+    With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
+    u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
+    """
+
+    def backward(self, grad):
+        from .._ops.special import erf
+        from .._ops.pointwise import exp
+        (x,) = self.saved_tensors
+        if self.approximate == "tanh":
+            u = (x + 0.044715 * x ** 3) * _SQRT_2_OVER_PI
+            t = tanh(u)
+            du = (1 + 3 * 0.044715 * x ** 2) * _SQRT_2_OVER_PI
+            return (grad * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du),)
+        cdf = 0.5 * (1 + erf(x * _SQRT_HALF))
+        pdf = exp(-0.5 * x * x) * _INV_SQRT_2PI
+        return (grad * (cdf + x * pdf),)
+
+
+def gelu(input, approximate="none"):
+    """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh')."""
+    from .._ops.special import _erf_array
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    x = input._array
+    if approximate == "tanh":
+        out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+    else:
+        out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
+    return result(out.astype(x.dtype, copy=False), GeluBackward0, (input,), saved=(input,),
+                  approximate=approximate)
+
+
+class SiluBackward0(Node):
+    """out = x * sigmoid(x)   ->   d/dx = s * (1 + x * (1 - s)), s = sigmoid(x)"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        s = sigmoid(x)
+        return (grad * s * (1 + x * (1 - s)),)
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x) (also called swish)."""
+    if inplace:
+        from .._ops.inplace import apply_inplace
+        return apply_inplace(input, silu)
+    x = input._array
+    out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+    return result(out, SiluBackward0, (input,), saved=(input,))
+
+
+class EluBackward0(Node):
+    """out = x if x > 0 else alpha * (e^x - 1)   ->   d/dx = 1 if x > 0 else alpha * e^x"""
+
+    def backward(self, grad):
+        from .._ops.pointwise import exp, where
+        (x,) = self.saved_tensors
+        return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
+
+
+class EluBackward1(EluBackward0):
+    """elu(x, inplace=True)   ->   the same derivative; PyTorch's name for the in-place node"""
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
+    if inplace:
+        from .._ops.inplace import apply_inplace
+        out = apply_inplace(input, lambda t: elu(t, alpha))
+        if out._grad_fn is not None:
+            out._grad_fn.__class__ = EluBackward1
+        return out
+    x = input._array
+    out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
+    return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)
+
+
+
+# --- inplace=True forms of relu and leaky_relu ------------------------------------------------------
+
+_relu_out_of_place = relu
+_leaky_relu_out_of_place = leaky_relu
+
+
+def relu(input, inplace=False):
+    """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``)."""
+    if inplace:
+        return relu_(input)
+    return _relu_out_of_place(input)
+
+
+def relu_(input):
+    """max(x, 0) written into ``input`` (ReluBackward0, like x.relu_())."""
+    from .._ops.inplace_unary import METHODS
+    return METHODS["relu_"](input)
+
+
+class LeakyReluBackward1(LeakyReluBackward0):
+    """leaky_relu(x, inplace=True)   ->   d/dx = 1 where x > 0, else slope (PyTorch's in-place node)"""
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x for x > 0, else negative_slope * x; inplace=True writes into ``input``."""
+    if not inplace:
+        return _leaky_relu_out_of_place(input, negative_slope)
+    from .._ops.inplace import apply_inplace
+    out = apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope))
+    if out._grad_fn is not None and type(out._grad_fn) is LeakyReluBackward0:
+        out._grad_fn.__class__ = LeakyReluBackward1
+    return out
+
+
+# Arguments checked like every public function (see minigrad/_python_arg_parser.py).
+def _check_activation_arguments():
+    from .._python_arg_parser import checked, PARAMETERS
+    for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
+        globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
+
+
+_check_activation_arguments()

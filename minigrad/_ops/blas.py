@@ -1,0 +1,100 @@
+"""Batched and fused matrix products: bmm, baddbmm, addmm with beta/alpha.
+
+bmm multiplies a batch of matrices pair by pair: out[b] = A[b] @ B[b].
+The "add" forms fuse a scaled sum in: out = beta * input + alpha * (A @ B),
+which is what a linear layer computes in one call. Their gradients are the
+ones of a matrix product, per batch: dA = grad @ B^T, dB = A^T @ grad.
+PyTorch: torch.bmm, torch.baddbmm, torch.addmm (BLAS names).
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from . import result
+from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype
+
+
+def _check_batches(first, second, function):
+    for name, value, position in (("input", first, 1), ("mat2", second, 2)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {type(value).__name__}")
+    if first.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if second.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if second.shape[0] != first.shape[0] or second.shape[1] != first.shape[2]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
+    if first._array.dtype != second._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but found "
+                           f"{cpp_name(second.dtype).capitalize()}")
+
+
+def bmm(input, mat2):
+    """A batch of matrix products: out[b] = input[b] @ mat2[b] (both 3-D, same batch size)."""
+    _check_batches(input, mat2, "bmm")
+    return result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2),
+                  saved=(input, mat2))
+
+
+class BaddbmmBackward0(Node):
+    """out = beta * input + alpha * (A @ B), batched   ->
+    d input = beta * grad, dA = alpha * grad @ B^T, dB = alpha * A^T @ grad"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        grad_input = grad * self.beta if self.should_compute_output(0) else None
+        grad_a = grad.matmul(b.transpose(1, 2)) * self.alpha if self.should_compute_output(1) else None
+        grad_b = a.transpose(1, 2).matmul(grad) * self.alpha if self.should_compute_output(2) else None
+        return grad_input, grad_a, grad_b
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape)."""
+    _check_batches(batch1, batch2, "baddbmm")
+    product = np.matmul(batch1._array, batch2._array)
+    added = input._array if beta == 1 else input._array * beta
+    out = (product if alpha == 1 else product * alpha) + (0 if beta == 0 else added)
+    return result(np.asarray(out, dtype=product.dtype), BaddbmmBackward0, (input, batch1, batch2),
+                  saved=(batch1, batch2), beta=beta, alpha=alpha)
+
+
+class ScaledAddmmBackward(Node):
+    """out = beta * input + alpha * (A @ B)   ->
+    d input = beta * grad, dA = alpha * grad @ B^T, dB = alpha * A^T @ grad"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        grad_input = grad * self.beta if self.should_compute_output(0) else None
+        grad_a = grad.mm(b.t()) * self.alpha if self.should_compute_output(1) else None
+        grad_b = a.t().mm(grad) * self.alpha if self.should_compute_output(2) else None
+        return grad_input, grad_a, grad_b
+
+
+ScaledAddmmBackward.__name__ = ScaledAddmmBackward.__qualname__ = "AddmmBackward0"
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2); with beta = alpha = 1 one AddmmBackward0 as in linear."""
+    for name, value, position in (("input", input, 1), ("mat1", mat1, 2), ("mat2", mat2, 3)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"addmm(): argument '{name}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
+    if mat1.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")  # PyTorch's text
+    if mat2.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
+    if beta == 1 and alpha == 1:
+        return _plain_addmm(input, mat1, mat2)
+    if mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})")
+    _check_same_dtype(mat1, mat2)
+    product = mat1._array @ mat2._array
+    out = product * alpha + (0 if beta == 0 else input._array * beta)
+    return result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
+                  saved=(mat1, mat2), beta=beta, alpha=alpha)

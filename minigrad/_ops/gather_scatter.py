@@ -1,0 +1,221 @@
+"""Reading and writing elements at given positions: gather, scatter, scatter_add, index_select, index_add.
+
+``gather`` reads  out[i][j] = input[index[i][j]][j]      (for dim=0)
+``scatter`` writes out[index[i][j]][j] = src[i][j]
+
+They are each other's backward: the gradient of a read is written back
+(added, when an element was read twice) to where it was read from, and the
+gradient of a written value is read from where it was written.
+PyTorch: torch.gather, Tensor.scatter, scatter_add, index_select, index_add.
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap, _normalize_dim
+from ..autograd.graph import Node
+from . import result, numpy_keywords
+
+
+def _check_index(function, index, input, dim):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index._array.dtype.kind not in "iu":
+        raise RuntimeError(f"{function}(): Expected dtype int32/int64 for index")
+    if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(index.ndim):
+        if d != dim and index.shape[d] > input.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
+                f"no larger than self {list(input.shape)} apart from dimension {dim}")
+
+
+def _positions(index_array, dim, size):
+    """numpy fancy-index tuple addressing, for every element of index, its target in ``dim``."""
+    if index_array.size and (index_array.min() < -size or index_array.max() >= size):
+        bad = index_array[(index_array < -size) | (index_array >= size)].flat[0]
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    positions = list(np.indices(index_array.shape, sparse=True))
+    positions[dim] = index_array
+    return tuple(positions)
+
+
+# --- gather -------------------------------------------------------------------------------
+
+class GatherBackward0(Node):
+    """out = input[index] along dim   ->   d input = zeros with grad added back at index"""
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
+        return (scatter_add(zeros, self.dim, index, grad),)
+
+
+@numpy_keywords
+def gather(input, dim, index, *, sparse_grad=False):
+    """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``)."""
+    dim = _normalize_dim(dim, input.ndim)
+    _check_index("gather", index, input, dim)
+    array = input._array
+    if array.ndim == 0:           # a 0-d tensor: the only element, picked by a 0-d index
+        _positions(index._array.reshape(1), 0, 1)
+        return result(array.copy(), GatherBackward0, (input,), saved=(index,), dim=0,
+                      self_sym_sizes=())
+    out = array[_positions(index._array, dim, array.shape[dim])]
+    return result(np.asarray(out), GatherBackward0, (input,), saved=(index,), dim=dim,
+                  self_sym_sizes=input._array.shape)
+
+
+# --- scatter and scatter_add --------------------------------------------------------------
+
+class ScatterBackward0(Node):
+    """out = input with src written at index   ->   d input = grad, 0 where overwritten;
+    d src = grad read at index"""
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        grad_input = scatter(grad, self.dim, index, 0.0) if self.should_compute_output(0) else None
+        grad_src = gather(grad, self.dim, index) if self.should_compute_output(1) else None
+        return grad_input, grad_src
+
+
+class ScatterBackward1(Node):
+    """out = input with a number written at index   ->   d input = grad, 0 where overwritten"""
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        return (scatter(grad, self.dim, index, 0.0),)
+
+
+class ScatterAddBackward0(Node):
+    """out = input with src added at index   ->   d input = grad; d src = grad read at index"""
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        grad_src = gather(grad, self.dim, index) if self.should_compute_output(1) else None
+        return grad, grad_src
+
+
+def _scatter_checks(function, input, dim, index, src):
+    dim = _normalize_dim(dim, input.ndim)
+    _check_index(function, index, input, dim)
+    if isinstance(src, Tensor):
+        if src._array.dtype != input._array.dtype:
+            raise RuntimeError(f"{function}(): Expected self.dtype to be equal to src.dtype")
+        for d in range(index.ndim):
+            if index.shape[d] > src.shape[d]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
+                    f"no larger than src {list(src.shape)}")
+    return dim
+
+
+def _src_values(src, index):
+    """The part of ``src`` that index addresses (src may be larger than index)."""
+    if not isinstance(src, Tensor):
+        return src
+    return src._array[tuple(slice(0, n) for n in index._array.shape)]
+
+
+@numpy_keywords
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    if src is None:
+        src = value
+    dim = _scatter_checks("scatter", input, dim, index, src)
+    out = input._array.copy()
+    positions = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
+    if reduce is not None:
+        # the older reduce= form combines instead of overwriting; like PyTorch, not differentiable
+        combine = {"add": np.add, "multiply": np.multiply}.get(reduce)
+        if combine is None:
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if isinstance(src, Tensor):
+            warnings.warn(
+                "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+                "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+                "reduction options.", UserWarning, stacklevel=2)
+        combine.at(out, positions, _src_values(src, index))
+        from .rounding import _NotImplementedBackward
+        return result(out, _NotImplementedBackward, (input, src), operation="scatter")
+    out[positions] = _src_values(src, index)
+    if isinstance(src, Tensor):
+        return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim)
+    return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim)
+
+
+@numpy_keywords
+def scatter_add(input, dim, index, src):
+    """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up)."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
+                        f"{type(src).__name__}")
+    dim = _scatter_checks("scatter_add", input, dim, index, src)
+    out = input._array.copy()
+    np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
+              _src_values(src, index))
+    return result(out, ScatterAddBackward0, (input, src), saved=(index,), dim=dim)
+
+
+# --- index_select and index_add -------------------------------------------------------------
+
+def _check_vector_index(function, index, size):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index.ndim > 1:
+        raise IndexError(f"{function}(): Index is supposed to be a vector")
+    if index._array.dtype.kind not in "iu":
+        raise RuntimeError(f"{function}(): Expected dtype int32 or int64 for index")
+    array = index._array.reshape(-1)
+    if array.size and (array.min() < -size or array.max() >= size):
+        raise IndexError("index out of range in self")
+    return array
+
+
+class IndexSelectBackward0(Node):
+    """out = the slices ``index`` of input along dim   ->   d input = zeros, grad added back"""
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
+        return (index_add(zeros, self.dim, index, grad),)
+
+
+@numpy_keywords
+def index_select(input, dim, index):
+    """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``."""
+    dim = _normalize_dim(dim, input.ndim)
+    size = input.shape[dim] if input.ndim else 1
+    positions = _check_vector_index("index_select", index, size)
+    out = np.take(input._array, positions, axis=dim if input.ndim else None)
+    if input.ndim == 0:
+        out = out.reshape(index.shape)
+    return result(out, IndexSelectBackward0, (input,), saved=(index,), dim=dim,
+                  self_sym_sizes=input._array.shape)
+
+
+class IndexAddBackward0(Node):
+    """out = input with source's slices added at ``index``   ->   d input = grad;
+    d source = grad's slices at index"""
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        grad_source = None
+        if self.should_compute_output(1):
+            grad_source = index_select(grad, self.dim, index) * self.alpha
+        return grad, grad_source
+
+
+@numpy_keywords
+def index_add(input, dim, index, source, *, alpha=1):
+    """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``."""
+    dim = _normalize_dim(dim, input.ndim)
+    positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
+    out = input._array.copy()
+    moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
+    values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
+    np.add.at(moved, positions, values * alpha if alpha != 1 else values)
+    return result(out, IndexAddBackward0, (input, source), saved=(index,), dim=dim, alpha=alpha)

@@ -1,0 +1,169 @@
+"""Rounding: round, floor, ceil, trunc, frac, and integer division // and remainder %.
+
+round/floor/ceil/trunc are flat steps: a tiny change of the input does not
+change the output, so their gradient is 0 everywhere (PyTorch ignores the
+jumps too). frac(x) = x - trunc(x) therefore has gradient 1. The remainder
+a % b = a - floor(a / b) * b has gradient 1 for a and -floor(a / b) for b.
+PyTorch: torch.round, floor, ceil, trunc, frac, floor_divide, remainder.
+"""
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ..autograd.graph import Node
+from . import result
+from .pointwise import _binary
+
+
+class _StepBackward(Node):
+    """out = a step function of the input   ->   d/dx = 0 (flat between the jumps)"""
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
+class RoundBackward0(_StepBackward):
+    """out = round(x) (halves to even)   ->   d/dx = 0"""
+
+
+class RoundBackward1(_StepBackward):
+    """out = round(x, decimals)   ->   d/dx = 0"""
+
+
+class FloorBackward0(_StepBackward):
+    """out = floor(x)   ->   d/dx = 0"""
+
+
+class CeilBackward0(_StepBackward):
+    """out = ceil(x)   ->   d/dx = 0"""
+
+
+class TruncBackward0(_StepBackward):
+    """out = x rounded towards 0   ->   d/dx = 0"""
+
+
+def _step(numpy_function, input, node_class):
+    array = input._array
+    if array.dtype.kind in "biu":           # integers are already whole numbers
+        return result(array.copy(), node_class, (input,))
+    return result(numpy_function(array), node_class, (input,))
+
+
+def round(input, *, decimals=0):
+    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy)."""
+    if decimals:
+        return result(np.round(input._array, decimals), RoundBackward1, (input,),
+                      decimals=decimals)
+    return _step(np.round, input, RoundBackward0)
+
+
+def floor(input):
+    """The largest whole number <= x."""
+    return _step(np.floor, input, FloorBackward0)
+
+
+def ceil(input):
+    """The smallest whole number >= x."""
+    return _step(np.ceil, input, CeilBackward0)
+
+
+def trunc(input):
+    """x rounded towards 0 (drop the fractional part)."""
+    return _step(np.trunc, input, TruncBackward0)
+
+
+fix = trunc
+
+
+class FracBackward0(Node):
+    """out = x - trunc(x)   ->   d/dx = 1"""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+def frac(input):
+    """The fractional part x - trunc(x) (same sign as x)."""
+    array = input._array
+    return result(array - np.trunc(array), FracBackward0, (input,))
+
+
+# --- // and % -------------------------------------------------------------------------------
+
+class _NotImplementedBackward(Node):
+    """PyTorch records a node that refuses to run: floor_divide has no derivative."""
+
+    operation = "floor_divide"
+
+    def backward(self, grad):
+        raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")
+
+
+_NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotImplemented"
+
+
+def _check_integer_division(input, other):
+    """Integers have no inf: PyTorch refuses integer // 0 and % 0 (floats give inf or nan)."""
+    divisor = other._array if isinstance(other, Tensor) else np.asarray(other)
+    dividend = input._array if isinstance(input, Tensor) else np.asarray(input)
+    if divisor.dtype.kind in "iub" and dividend.dtype.kind in "iub" and (divisor == 0).any():
+        raise RuntimeError("ZeroDivisionError")
+
+
+def floor_divide(input, other):
+    """a // b: floor(a / b). Not differentiable (PyTorch refuses its backward too)."""
+    if isinstance(input, (int, float)):            # 7 // tensor
+        input, other = _wrap(np.asarray(input, dtype=_binary(np.add, input, other).dtype)), other
+    _check_integer_division(input, other)
+    out = _binary(np.floor_divide, input, other)
+    return result(out, _NotImplementedBackward, (input, other))
+
+
+def rfloordiv(input, other):
+    return floor_divide(other, input)
+
+
+class RemainderBackward0(Node):
+    """out = a % number   ->   d/da = 1"""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+class RemainderBackward1(Node):
+    """out = a % b = a - floor(a / b) * b   ->   d/da = 1, d/db = -floor(a / b)"""
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        grad_b = None
+        if self.should_compute_output(1):
+            # floor(a / b) is a step function (derivative 0): use its value as a constant
+            grad_b = -grad * _wrap(np.floor_divide(a._array, b._array))
+        return grad, grad_b
+
+
+def _python_remainder(a, b):
+    """a % b with b's sign, computed as PyTorch does: C's fmod, then moved into b's range.
+
+    (numpy's remainder gives the same numbers but sometimes 0.0 where PyTorch has -0.0.)
+    """
+    mod = np.fmod(a, b)
+    if mod.dtype.kind != "f":
+        return np.remainder(a, b)
+    wrong_sign = (mod != 0) & ((np.asarray(b) < 0) != (mod < 0))
+    return np.where(wrong_sign, mod + b, mod).astype(mod.dtype, copy=False)
+
+
+def remainder(input, other):
+    """a % b with the sign of b (Python's rule; C's fmod keeps a's sign)."""
+    if not isinstance(input, Tensor):
+        return rremainder(other, input)
+    _check_integer_division(input, other)
+    out = _binary(_python_remainder, input, other)
+    if isinstance(other, Tensor):
+        return result(out, RemainderBackward1, (input, other), saved=(input, other))
+    return result(out, RemainderBackward0, (input,))
+
+
+def rremainder(input, other):
+    """number % tensor"""
+    return remainder(_wrap(np.asarray(other, dtype=_binary(np.add, other, input).dtype)), input)

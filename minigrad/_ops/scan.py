@@ -1,0 +1,172 @@
+"""Running totals along a dimension: cumsum, cumprod (and prod, the last running product).
+
+out[k] = x[0] + ... + x[k] (or x[0] * ... * x[k]). Element x[i] appears in
+every out[k] with k >= i, so its gradient collects the output gradients from
+position i to the end: a *reverse* running total of the gradient.
+PyTorch: torch.cumsum, torch.cumprod, torch.prod (derivatives.yaml).
+"""
+import numpy as np
+
+from .._tensor import _wrap, _normalize_dim
+from ..autograd.graph import Node
+from . import result
+from .shape import flip, cat
+
+
+def _reverse_cumsum(grad, dim):
+    """sum of grad[k] for k >= i, at every i (flip, running sum, flip back)."""
+    return flip(cumsum(flip(grad, (dim,)), dim), (dim,))
+
+
+def _dim_argument(input, dim, name):
+    if dim is None:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"dim\"")
+    return _normalize_dim(dim, input.ndim)
+
+
+# --- cumsum -------------------------------------------------------------------------------
+
+class CumsumBackward0(Node):
+    """out[k] = x[0] + ... + x[k]   ->   dx[i] = grad[i] + grad[i+1] + ... (a reverse cumsum)"""
+
+    def backward(self, grad):
+        if grad.ndim == 0:
+            return (grad,)
+        return (_reverse_cumsum(grad, self.dim),)
+
+
+def cumsum(input, dim=None, dtype=None, *, axis=None):
+    """Running sum along ``dim``: out[k] = input[0] + ... + input[k]."""
+    dim = axis if dim is None else dim
+    dim = _dim_argument(input, dim, "cumsum")
+    array = input._array
+    if dtype is not None:
+        out_dtype = dtype.numpy_dtype
+    else:   # integers and bools add up as int64, like sum
+        out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
+    out = np.cumsum(array, axis=dim if array.ndim else None, dtype=out_dtype).reshape(array.shape)
+    return result(out, CumsumBackward0, (input,), dim=dim)
+
+
+# --- cumprod ------------------------------------------------------------------------------
+
+class CumprodBackward0(Node):
+    """out[k] = x[0] * ... * x[k]   ->   dx[i] = sum over k >= i of grad[k] * prod_{j<=k, j!=i} x[j]
+
+    Without zeros in x that is reverse_cumsum(grad * out) / x. With zeros,
+    dividing is impossible, so every product "leaving out x[i]" is computed
+    directly: a running product of x with x[i] replaced by 1, for each i.
+    Both are written with tensor operations, so they can be differentiated again.
+    """
+
+    def backward(self, grad):
+        input, out = self.saved_tensors
+        if input.ndim == 0:
+            return (grad,)
+        dim = self.dim
+        if not (input._array == 0).any():
+            return (_reverse_cumsum(grad * out, dim) / input,)
+        return (_cumprod_grad_with_zeros(input, grad, dim),)
+
+
+def _cumprod_grad_with_zeros(input, grad, dim):
+    x = input.transpose(dim, -1)                    # work along the last dimension
+    g = grad.transpose(dim, -1)
+    n = x.shape[-1]
+    eye = _wrap(np.eye(n, dtype=x._array.dtype))
+    later = _wrap(np.triu(np.ones((n, n), dtype=x._array.dtype)))    # k >= i
+    # without_i[..., i, j] = x[..., j], except 1 at j == i
+    without_i = x.unsqueeze(-2).expand(*x.shape[:-1], n, n) * (1 - eye) + eye
+    products = cumprod(without_i, -1)             # [..., i, k] = prod_{j<=k, j!=i} x[j]
+    dx = (products * later * g.unsqueeze(-2)).sum(-1)
+    return dx.transpose(dim, -1)
+
+
+def cumprod(input, dim=None, dtype=None, *, axis=None):
+    """Running product along ``dim``: out[k] = input[0] * ... * input[k]."""
+    dim = axis if dim is None else dim
+    dim = _dim_argument(input, dim, "cumprod")
+    array = input._array
+    out_dtype = dtype.numpy_dtype if dtype is not None else (
+        np.int64 if array.dtype.kind in "biu" else array.dtype)
+    out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=out_dtype)
+    out = result(out_array.reshape(array.shape), CumprodBackward0, (input,), dim=dim)
+    if out._grad_fn is not None:
+        out._grad_fn.save_for_backward(input, out)       # PyTorch saves self and result
+    return out
+
+
+# --- prod ---------------------------------------------------------------------------------
+
+def _product_of_the_others(x, dim):
+    """prod of x[j] for j != i, at every i along ``dim``, without dividing (safe with zeros).
+
+    (product of everything before i) * (product of everything after i): two
+    running products shifted by one place.
+    """
+    n = x.shape[dim]
+    ones_shape = list(x.shape)
+    ones_shape[dim] = 1
+    one = _wrap(np.ones(ones_shape, dtype=x._array.dtype))
+    before = cumprod(cat([one, x.narrow(dim, 0, n - 1)], dim), dim)
+    after = flip(cumprod(cat([one, flip(x, (dim,)).narrow(dim, 0, n - 1)], dim), dim), (dim,))
+    return before * after
+
+
+class ProdBackward0(Node):
+    """out = product of all elements   ->   dx[i] = grad * (product of all the others)"""
+
+    def backward(self, grad):
+        input, out = self.saved_tensors
+        if input.numel() == 0:
+            return (grad.expand(input.shape) * 0,)
+        flat = input.reshape(-1)
+        return (grad * _product_of_the_others(flat, 0).reshape(input.shape),)
+
+
+class ProdBackward1(Node):
+    """out = product along ``dim``   ->   dx[i] = grad * (product of the others along dim)"""
+
+    def backward(self, grad):
+        input, out = self.saved_tensors
+        if input.ndim == 0:
+            return (grad,)
+        if not self.keepdim:
+            grad = grad.unsqueeze(self.dim)
+        if input.shape[self.dim] == 0:
+            return (grad.expand(input.shape) * 0,)
+        return (grad * _product_of_the_others(input, self.dim),)
+
+
+def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+    """Product of all elements, or along ``dim`` (one dimension, as in PyTorch)."""
+    dim = axis if dim is None else dim
+    keepdim = keepdims if keepdims is not None else keepdim
+    array = input._array
+    out_dtype = dtype.numpy_dtype if dtype is not None else (
+        np.int64 if array.dtype.kind in "biu" else array.dtype)
+    if dim is None:
+        out = result(np.asarray(np.prod(array, dtype=out_dtype)), ProdBackward0, (input,))
+    else:
+        if not isinstance(dim, int) or isinstance(dim, bool):
+            from .._python_arg_parser import invalid_combination
+            raise invalid_combination("prod", (dim,), {})
+        dim = _normalize_dim(dim, array.ndim)
+        out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
+                            dtype=out_dtype)
+        out = result(np.asarray(out_array), ProdBackward1, (input,), dim=dim, keepdim=keepdim)
+    if out._grad_fn is not None:
+        out._grad_fn.save_for_backward(input, out)
+    return out
+
+
+def narrow(input, dim, start, length):
+    """The slice ``start:start+length`` of dimension ``dim`` (a view, SliceBackward0)."""
+    dim = _normalize_dim(dim, input.ndim)
+    if start + length > input.shape[dim]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({input.shape[dim]}).")
+    index = [slice(None)] * input.ndim
+    index[dim] = slice(start, start + length)
+    return input[tuple(index)]
+

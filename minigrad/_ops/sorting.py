@@ -1,0 +1,125 @@
+"""Ordering: sort, argsort, topk (and roll, which moves elements around a ring).
+
+Sorting only moves elements, so its backward moves each gradient back to the
+position its element came from: the returned ``indices`` say where that was.
+PyTorch: torch.sort, torch.topk, torch.roll.
+"""
+import numpy as np
+
+from .._tensor import _wrap, _normalize_dim
+from ..autograd.graph import Node
+from . import result, numpy_keywords
+from .reduction import return_types
+from .gather_scatter import scatter
+
+
+class _sort_result(return_types._ValuesIndices):
+    _name = "sort"
+
+
+class _topk_result(return_types._ValuesIndices):
+    _name = "topk"
+
+
+_sort_result.__name__ = _sort_result.__qualname__ = "sort"
+_topk_result.__name__ = _topk_result.__qualname__ = "topk"
+return_types.sort = _sort_result
+return_types.topk = _topk_result
+
+
+def _values_selecting_backward(node, grad):
+    """d input = zeros, with grad put back where each selected value came from."""
+    zeros = _wrap(np.zeros(node.self_sym_sizes, dtype=grad._array.dtype))
+    if grad.ndim == 0:
+        return (grad.reshape(node.self_sym_sizes),)
+    return (scatter(zeros, node.dim, node.indices, grad),)
+
+
+class SortBackward0(Node):
+    """values = input sorted along dim   ->   d input[indices[k]] = grad[k]"""
+    backward = _values_selecting_backward
+
+
+class TopkBackward0(Node):
+    """values = the k largest along dim   ->   d input[indices[k]] = grad[k], 0 elsewhere"""
+    backward = _values_selecting_backward
+
+
+def _order(array, dim, descending):
+    # A stable sort keeps equal elements in their original order (PyTorch's CPU sort does too).
+    if descending:
+        # reverse, sort stably, reverse back: ties stay in their original order
+        flipped = np.flip(array, dim)
+        order = np.argsort(flipped, axis=dim, kind="stable")
+        order = array.shape[dim] - 1 - order
+        return np.flip(order, dim)
+    return np.argsort(array, axis=dim, kind="stable")
+
+
+@numpy_keywords
+def sort(input, dim=-1, descending=False, stable=False):
+    """(values, indices): ``input`` sorted along ``dim`` and where each value came from."""
+    array = input._array
+    if array.ndim == 0:
+        indices = np.zeros((), dtype=np.int64)
+        out = result(array.copy(), SortBackward0, (input,), dim=0, self_sym_sizes=(),
+                     indices=_wrap(indices))
+        return return_types.sort(out, _wrap(indices))
+    dim = _normalize_dim(dim, array.ndim)
+    order = _order(array, dim, descending).astype(np.int64)
+    values = np.take_along_axis(array, order, axis=dim)
+    indices = _wrap(order)
+    out = result(values, SortBackward0, (input,), dim=dim, self_sym_sizes=array.shape,
+                 indices=indices)
+    return return_types.sort(out, _wrap(order.copy()))
+
+
+@numpy_keywords
+def argsort(input, dim=-1, descending=False, stable=False):
+    """Only the indices of ``sort``: where each element of the sorted result came from."""
+    return sort(input, dim, descending, stable).indices
+
+
+@numpy_keywords
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``."""
+    array = input._array
+    dim = _normalize_dim(dim, array.ndim)
+    size = array.shape[dim] if array.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if array.ndim == 0:
+        return sort(input)
+    order = _order(array, dim, descending=largest).astype(np.int64)
+    order = np.take(order, np.arange(k), axis=dim)
+    values = np.take_along_axis(array, order, axis=dim)
+    out = result(values, TopkBackward0, (input,), dim=dim, self_sym_sizes=array.shape,
+                 indices=_wrap(order))
+    return return_types.topk(out, _wrap(order.copy()))
+
+
+# --- roll ---------------------------------------------------------------------------------
+
+class RollBackward0(Node):
+    """out = input shifted by ``shifts`` around a ring   ->   d input = grad shifted back"""
+
+    def backward(self, grad):
+        return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
+
+
+def roll(input, shifts, dims=None):
+    """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor."""
+    shifts_tuple = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    if dims is None:
+        if len(shifts_tuple) != 1:
+            raise RuntimeError(
+                f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, dims:0")
+        out = np.roll(input._array.reshape(-1), shifts_tuple[0]).reshape(input._array.shape)
+        return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None)
+    dims_tuple = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if len(shifts_tuple) != len(dims_tuple):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, "
+                           f"dims:{len(dims_tuple)}")
+    dims_tuple = tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
+    out = np.roll(input._array, shifts_tuple, axis=dims_tuple)
+    return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple)

@@ -1,0 +1,163 @@
+"""Checking the arguments of the public functions, in one place (PyTorch: python_arg_parser.cpp).
+
+``minigrad.exp([1., 2.])`` must fail the way ``torch.exp([1., 2.])`` does,
+with a TypeError naming the function, the argument and what it got, not
+with an AttributeError from deep inside the library. Every top-level function
+is wrapped once, at import, by ``checked``: the wrapper looks only at the
+arguments that must be tensors (a type check each) and then calls the
+function itself. Tensor methods need no wrapper: ``self`` is a tensor.
+"""
+import functools
+import math
+
+import numpy as np
+
+from ._tensor import Tensor
+from . import _dtype
+
+_NUMBERS = (int, float, bool, np.number, np.bool_)
+TENSOR, TENSOR_OR_NUMBER, TENSORS, SIZE = "Tensor", "Tensor or Number", "tuple of Tensors", "size"
+OVERLOADED = "one of several signatures"     # PyTorch lists the signatures it tried
+
+
+def _type_name(value):
+    return type(value).__name__
+
+
+def invalid_combination(name, args, kwargs):
+    """PyTorch's first line when no overload of ``name`` accepts these arguments."""
+    got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
+    described = ", ".join(got) if args else "".join(g + ", " for g in got)
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({described}), but expected "
+        "one of:")
+
+
+def _check_tensor_list(name, value, position, parameter="tensors"):
+    if isinstance(value, Tensor) or not isinstance(value, (tuple, list)):
+        raise TypeError(f"{name}(): argument '{parameter}' (position {position + 1}) must be tuple "
+                        f"of Tensors, not {_type_name(value)}")
+    for k, item in enumerate(value):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument {position}, but got "
+                            f"{_type_name(item)}")
+
+
+def check_dtype(name, dtype):
+    """dtype= must be a minigrad dtype (or Python's float, int, bool, as PyTorch allows)."""
+    if dtype is None or isinstance(dtype, _dtype.dtype) or dtype in (float, int, bool):
+        return
+    raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {_type_name(dtype)}")
+
+
+def check_sizes(name, sizes):
+    """f(2, 3) or f((2, 3)): a size is a tuple of ints (PyTorch's messages for anything else)."""
+    if len(sizes) == 1:
+        only = sizes[0]
+        if isinstance(only, (tuple, list)):
+            sizes = tuple(only)
+        elif not isinstance(only, (int, np.integer)) or isinstance(only, bool):
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{_type_name(only)}")
+    elif any(isinstance(s, (tuple, list)) for s in sizes):
+        raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
+    if len(sizes) == 1 and isinstance(sizes[0], (int, np.integer)) and sizes[0] < 0:
+        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+    for position, size in enumerate(sizes):
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            if isinstance(size, Tensor) and size.numel() == 1 and not size.is_floating_point():
+                continue
+            raise TypeError(
+                f"{name}(): argument 'size' failed to unpack the object at pos {position + 1} with "
+                f"error \"type must be tuple of ints,but got {_type_name(size)}\"")
+    return tuple(int(s) for s in sizes)
+
+
+def _allocation_error(sizes, dtype):
+    itemsize = _dtype.to_numpy_dtype(dtype).itemsize if dtype is not None else 4
+    count = math.prod(sizes)
+    return RuntimeError(
+        f"DefaultCPUAllocator: can't allocate memory: you tried to allocate {count * itemsize} "
+        "bytes. Error code 12 (Cannot allocate memory)\n"
+        "minigrad hint: that tensor does not fit into this computer's memory; check its sizes.")
+
+
+def checked(function, name, parameters):
+    """``function`` with its tensor arguments checked first; ``parameters`` lists
+    (PyTorch's parameter name, kind) for the leading positional parameters."""
+
+    @functools.wraps(function)
+    def with_checked_arguments(*args, **kwargs):
+        if "size" in kwargs and not args and parameters and parameters[0][1] == SIZE:
+            args = (kwargs.pop("size"),)             # torch.randn(size=(2, 3))
+        for position, (parameter, kind) in enumerate(parameters):
+            if position >= len(args):
+                if kind == SIZE:
+                    break
+                if parameter not in kwargs:
+                    break
+                value = kwargs[parameter]
+            else:
+                value = args[position]
+            if kind == SIZE:
+                args = (check_sizes(name, args),)
+                check_dtype(name, kwargs.get("dtype"))
+                try:
+                    return function(*args, **kwargs)
+                except MemoryError:
+                    raise _allocation_error(args[0], kwargs.get("dtype")) from None
+            if kind == TENSORS:
+                _check_tensor_list(name, value, position)
+                if not value and name in ("cat", "concat"):
+                    raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+                continue
+            if isinstance(value, Tensor):
+                continue
+            if kind == OVERLOADED:
+                if isinstance(value, _NUMBERS) and name == "pow":     # 2 ** tensor
+                    continue
+                raise invalid_combination(name, args, kwargs)
+            elif kind == TENSOR_OR_NUMBER and isinstance(value, _NUMBERS):
+                continue
+            else:
+                raise TypeError(f"{name}(): argument '{parameter}' (position {position + 1}) must be "
+                                f"Tensor, not {_type_name(value)}")
+        if "dtype" in kwargs:
+            check_dtype(name, kwargs["dtype"])
+        return function(*args, **kwargs)
+    return with_checked_arguments
+
+
+# PyTorch's names for the leading parameters of each public function.
+_INPUT = (("input", TENSOR),)
+_INPUT_OTHER = (("input", TENSOR), ("other", TENSOR_OR_NUMBER))
+PARAMETERS = {
+    **{name: _INPUT for name in (
+        "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
+        "abs", "square", "reciprocal", "sign", "neg", "negative", "sum", "mean", "max", "min",
+        "amax", "amin", "norm", "argmax", "argmin", "all", "any", "var", "std", "logsumexp",
+        "reshape", "t", "transpose", "permute", "squeeze", "unsqueeze", "flatten", "unbind", "split",
+        "chunk", "flip", "select", "swapaxes", "cumsum", "cumprod", "prod", "narrow", "gather",
+        "scatter", "scatter_add", "index_select", "index_add", "sort", "argsort", "topk", "roll",
+        "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
+        "is_floating_point", "softmax", "log_softmax")},
+    **{name: (("input", OVERLOADED),) for name in ("clamp", "clip", "pow")},
+    "where": (("condition", OVERLOADED),),
+    **{name: _INPUT_OTHER for name in (
+        "add", "sub", "mul", "div", "subtract", "multiply", "divide", "maximum", "minimum",
+        "floor_divide", "remainder", "allclose", "isclose", "equal")},
+    "matmul": (("input", TENSOR), ("other", TENSOR)),
+    "mm": (("input", TENSOR), ("mat2", TENSOR)),
+    "bmm": (("input", TENSOR), ("mat2", TENSOR)),
+    "mv": (("input", TENSOR), ("vec", TENSOR)),
+    "dot": (("input", TENSOR), ("tensor", TENSOR)),
+    "outer": (("input", TENSOR), ("vec2", TENSOR)),
+    "cat": (("tensors", TENSORS),), "concat": (("tensors", TENSORS),),
+    "stack": (("tensors", TENSORS),),
+    **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn")},
+    # no tensor arguments, but dtype= is checked
+    **{name: () for name in ("tensor", "as_tensor", "full", "arange", "linspace", "eye",
+                             "randint")},
+    **{name: _INPUT for name in ("zeros_like", "ones_like", "full_like", "empty_like",
+                                 "rand_like", "randn_like")},
+}
