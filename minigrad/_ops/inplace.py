@@ -182,11 +182,13 @@ def fill_(self, value):
     return _fill(self, value.item() if isinstance(value, Tensor) else value, FillBackward2)
 
 
-def normal_(self, mean=0.0, std=1.0):
+def normal_(self, mean=0.0, std=1.0, generator=None):
     from .. import random
-    return _fill(self, random.generator().normal(mean, std, size=self._array.shape), NormalBackward0)
+    values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
+    return _fill(self, values, NormalBackward0)
 
 
-def uniform_(self, a=0.0, b=1.0):
+def uniform_(self, a=0.0, b=1.0, generator=None):
     from .. import random
-    return _fill(self, random.generator().uniform(a, b, size=self._array.shape), UniformBackward0)
+    values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
+    return _fill(self, values, UniformBackward0)
