@@ -16,12 +16,9 @@ import dataclasses
 import html
 import os
 
-import numpy as np
-
-from .._tensor import Tensor, _wrap
 from ..autograd import engine
-from ..autograd.graph import AccumulateGrad
 from . import _labels
+from . import _library as lib
 from ._draw import backward_scene, new_graph, _options
 from ._graphviz import save, source_hash
 from ._scene import Ids
@@ -64,7 +61,7 @@ class BackwardStep:
             name = self.tensor_name or f"leaf {_labels.shape_text(self.tensor.shape)}"
             return (f"{self.name} adds {_inline(self.grad_added)} to {name}.grad, "
                     f"so {name}.grad = {_inline(self.grad_after)}")
-        sent = [f"{p.to.name()} gets {_inline(p.gradient)}" for p in self.passed
+        sent = [f"{lib.node_name(p.to)} gets {_inline(p.gradient)}" for p in self.passed
                 if p.to is not None]
         return f"{self.name} receives {received}" + (f"; {', '.join(sent)}" if sent else "")
 
@@ -79,8 +76,7 @@ def _inline(gradient):
     return " ".join(text.split())
 
 
-def _copy(tensor):
-    return None if tensor is None else _wrap(np.array(tensor._array, copy=True))
+_copy = lib.copy
 
 
 def trace_backward(loss, names=None, gradient=None, retain_graph=False):
@@ -92,7 +88,7 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
     options = _options(names, show_values=False, show_grad=True, show_saved=False,
                        show_flags=False, max_nodes=300)
     scene = backward_scene([loss], options, Ids())
-    grads_before = {item["tensor"]: _copy(item["tensor"]._grad) for item in scene.items
+    grads_before = {item["tensor"]: _copy(lib.grad(item["tensor"])) for item in scene.items
                     if item["kind"] == "leaf"}
     steps = []
 
@@ -101,29 +97,55 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
         passed = []
         for i, (next_node, output_nr) in enumerate(node.next_functions):
             grad = step["grad_inputs"][i] if i < len(step["grad_inputs"]) else None
-            if grad is not None and next_node is not None:
+            if grad is not None and next_node is not None and step.get("fit", True):
                 # what the next node receives: summed back to its shape, as the engine does
                 grad = engine._fit_to_node(grad, next_node, output_nr, node)
             passed.append(Passed(next_node, output_nr, _copy(grad)))
-        entry = BackwardStep(len(steps), node, node.name(),
+        entry = BackwardStep(len(steps), node, lib.node_name(node),
                              tuple(_copy(g) for g in step["grad_outputs"]), passed)
-        if isinstance(node, AccumulateGrad):
+        if lib.is_accumulate_grad(node):
             entry.tensor = node.variable
             entry.tensor_name = options.names(node.variable)
             entry.grad_before = grads_before.get(node.variable)
             entry.grad_added = entry.grad_outputs[0]
-            entry.grad_after = _copy(node.variable._grad)
+            entry.grad_after = _copy(lib.grad(node.variable))
         steps.append(entry)
 
-    with engine.observe(record):
-        loss.backward(gradient, retain_graph=retain_graph)
-    if gradient is None:                # a scalar loss starts from d(loss)/d(loss) = 1
-        start = _wrap(np.ones(loss._array.shape, dtype=loss._array.dtype))
-    elif isinstance(gradient, Tensor):
-        start = _copy(gradient)
+    if lib.is_torch_tensor(loss):
+        _backward_with_torch_hooks(loss, record, gradient, retain_graph)
     else:
-        start = _wrap(np.asarray(gradient, dtype=loss._array.dtype))
+        with engine.observe(record):
+            loss.backward(gradient, retain_graph=retain_graph)
+    if gradient is None:                # a scalar loss starts from d(loss)/d(loss) = 1
+        start = lib.ones_like(loss)
+    else:
+        start = lib.as_gradient(gradient, loss)
     return BackwardTrace(loss, scene, steps, options.names, start)
+
+
+def _backward_with_torch_hooks(loss, record, gradient, retain_graph):
+    """PyTorch's engine tells us the same thing through a post-hook on every node.
+
+    A node's hook runs right after the node, with the gradients it received
+    (grad_outputs) and the ones it computed for its inputs (grad_inputs, already
+    of the inputs' shapes). The hooks are removed afterwards.
+    """
+    handles, seen, stack = [], set(), [loss.grad_fn]
+    while stack:                        # every node, not only the drawn ones
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        handles.append(node.register_hook(
+            lambda grad_inputs, grad_outputs, node=node: record(
+                {"node": node, "grad_inputs": grad_inputs, "grad_outputs": grad_outputs,
+                 "fit": False})))
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    try:
+        loss.backward(gradient, retain_graph=retain_graph)
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 class BackwardTrace:

@@ -8,8 +8,7 @@ visited in the same order in every run, and gets the same node ids n0, n1, ...).
 import collections
 import re
 
-from .._tensor import Tensor
-from ..autograd.graph import AccumulateGrad
+from . import _library as lib
 
 
 class GraphWalk:
@@ -55,7 +54,7 @@ class GraphWalk:
 
     def leaves(self):
         """The leaf tensors of the drawn AccumulateGrad nodes, in drawing order."""
-        return [node.variable for node in self.nodes if isinstance(node, AccumulateGrad)]
+        return [node.variable for node in self.nodes if lib.is_accumulate_grad(node)]
 
 
 class TensorNames:
@@ -76,7 +75,7 @@ class TensorNames:
         self.named = []                 # (name, tensor), in the order given
         self._by_tensor = {}            # tensor -> name; tensors hash by identity
         for name, tensor in names.items():
-            if not isinstance(tensor, Tensor) or str(name).startswith("_"):
+            if not lib.is_tensor(tensor) or str(name).startswith("_"):
                 continue
             self.named.append((str(name), tensor))
             self._by_tensor.setdefault(tensor, str(name))
@@ -92,15 +91,21 @@ class TensorNames:
 
 
 def check_tensors(values, function_name):
-    """Raise a clear TypeError unless every value is a minigrad Tensor."""
+    """Raise a clear TypeError unless every value is a minigrad or a PyTorch tensor."""
     if not values:
         raise TypeError(
             f"{function_name}() needs at least one tensor to draw, e.g. {function_name}(loss)")
     for value in values:
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                f"{function_name}() draws minigrad tensors, but got {type(value).__name__}: "
-                f"{value!r:.60}. Pass the tensor itself, e.g. {function_name}(loss).")
+        if lib.is_tensor(value):
+            continue
+        hint = ""
+        if isinstance(value, (list, tuple)) and value and all(lib.is_tensor(v) for v in value):
+            hint = f" To draw several tensors, pass them one by one: {function_name}(a, b)."
+        elif lib.is_node(value):
+            hint = f" That is a grad_fn; pass the tensor it belongs to, e.g. {function_name}(loss)."
+        raise TypeError(
+            f"{function_name}() draws minigrad or PyTorch tensors, but got {lib.describe(value)}."
+            + hint)
     return list(values)
 
 
@@ -110,29 +115,26 @@ def operation_name(node):
     Custom Functions keep their class name (``Square``); AccumulateGrad has no
     forward operation and keeps its own name.
     """
-    forward_class = getattr(node, "_forward_cls", None)
+    forward_class = lib.forward_class(node)
     if forward_class is not None:
         return forward_class.__name__
-    name = node.name()
-    if isinstance(node, AccumulateGrad):
+    name = lib.node_name(node)
+    if lib.is_accumulate_grad(node):
         return name
     name = re.sub(r"Backwards?\d*$", "", name)
     # CamelCase -> snake_case: MseLoss -> mse_loss, Log1P -> log1p
     return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
 
 
-def output_shape(node, output_nr=0):
-    """The shape of output ``output_nr`` of ``node``'s forward operation."""
-    if node._num_outputs > 1:
-        return tuple(node._output_shapes[output_nr])
-    return tuple(node._output_shape)
+output_shape = lib.output_shape
 
 
 def saved_values(node):
     """What the node saved for backward (None entries dropped), or None once backward freed it."""
-    if node._freed:
+    saved = lib.saved_list(node)
+    if saved is None:
         return None
-    return [(i, value) for i, value in enumerate(node._saved or ()) if value is not None]
+    return [(i, value) for i, value in enumerate(saved) if value is not None]
 
 
 def known_input(node, input_index):
@@ -142,12 +144,13 @@ def known_input(node, input_index):
     saves (self, other)), so a saved value at the same position that needs no
     gradient either is that input or tells nothing. Returns the value or None.
     """
-    if getattr(node, "_forward_cls", None) is not None or node._freed or not node._saved:
+    if lib.forward_class(node) is not None:
         return None
-    if input_index >= len(node._saved):
+    saved = lib.saved_list(node)
+    if not saved or input_index >= len(saved):
         return None
-    value = node._saved[input_index]
-    if isinstance(value, Tensor):
+    value = saved[input_index]
+    if lib.is_tensor(value):
         return value if not value.requires_grad else None
     if isinstance(value, (int, float, bool)):
         return value
