@@ -138,3 +138,34 @@ def test_a_list_of_tensors_and_a_grad_fn_get_a_hint(torch):
         viz.draw([y, x])
     with pytest.raises(TypeError, match="That is a grad_fn"):
         viz.draw(y.grad_fn)
+
+
+def test_params_label_parameters_like_torchviz(torch):
+    for t in (minigrad, torch):
+        t.manual_seed(0)
+        weight = t.randn(3, 2, requires_grad=True)
+        bias = t.zeros(2, requires_grad=True)
+        loss = (t.ones(3) @ weight + bias).sum()
+        source = viz.draw(loss, params={"fc.weight": weight, "fc.bias": bias}).source
+        assert "<B>fc.weight</B>" in source and "<B>fc.bias</B>" in source
+        pairs = iter([("fc.weight", weight), ("fc.bias", bias)])   # like named_parameters()
+        assert viz.draw(loss, params=pairs).source == source
+        renamed = viz.draw(loss, names={"W": weight}, params={"fc.weight": weight}).source
+        assert "<B>W</B>" in renamed and "fc.weight" not in renamed
+    with pytest.raises(TypeError, match="params must be a dict from name to tensor"):
+        viz.draw(loss, params=[weight, bias])
+
+
+def test_a_parameter_reused_in_a_loop_is_drawn_once_per_use_and_quickly():
+    import time
+    w = minigrad.tensor(0.9, requires_grad=True)
+    b = minigrad.tensor(0.1, requires_grad=True)
+    y = minigrad.tensor(1.0)
+    for _ in range(1000):
+        y = y * w + b
+    start = time.perf_counter()
+    graph = viz.draw(y, names={"w": w, "b": b})
+    graph.svg()
+    elapsed = time.perf_counter() - start
+    assert "use 1 of" in graph.source and "more nodes not drawn (max_nodes=300)" in graph.source
+    assert elapsed < 10        # about 0.6 s on a laptop; the bound only catches a layout blow-up

@@ -42,11 +42,13 @@ def new_graph(title=None, name="minigrad"):
     return graph
 
 
-def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=False,
+def draw(*tensors, names=None, params=None, show_values=False, show_grad=False, show_saved=False,
          show_flags=False, direction="backward", legend=False, max_nodes=300, title=None):
     """Draw the graph behind ``tensors``; returns a Graph that Jupyter shows as a picture.
 
     names:       {'w': w, ...} to label tensors (a tensor's own ``name`` attribute also works)
+    params:      {'fc.weight': p, ...} to label parameters, as torchviz's make_dot(params=...):
+                 e.g. params=dict(model.named_parameters())
     show_values: print the values of small tensors (up to 15 elements)
     show_grad:   print ``.grad`` of leaves and of tensors that retain grad
     show_saved:  draw the tensors each node saved for backward (orange)
@@ -59,7 +61,7 @@ def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=Fa
     tensors = check_tensors(tensors, "draw")
     if direction not in ("backward", "forward"):
         raise ValueError(f"direction must be 'backward' or 'forward', not {direction!r}")
-    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes)
+    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params)
     graph = new_graph(title)
     build = backward_scene if direction == "backward" else forward_scene
     scene = build(tensors, options, Ids())
@@ -69,15 +71,15 @@ def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=Fa
     return graph
 
 
-def draw_both(*tensors, names=None, show_values=False, show_grad=False, show_saved=False,
-              show_flags=False, legend=False, max_nodes=300, title=None):
+def draw_both(*tensors, names=None, params=None, show_values=False, show_grad=False,
+              show_saved=False, show_flags=False, legend=False, max_nodes=300, title=None):
     """The forward and the backward view side by side, the leaves at the top of both.
 
     Forward arrows go down (inputs to outputs), backward arrows go up (from the
     output back to the leaves): the backward graph is the forward graph reversed.
     """
     tensors = check_tensors(tensors, "draw_both")
-    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes)
+    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params)
     graph = new_graph(title)
     ids = Ids()
     views = [("forward", "forward: computing values", forward_scene(tensors, options, ids)),
@@ -92,10 +94,10 @@ def draw_both(*tensors, names=None, show_values=False, show_grad=False, show_sav
     return graph
 
 
-def _options(names, show_values, show_grad, show_saved, show_flags, max_nodes):
+def _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params=None):
     if not isinstance(max_nodes, int) or max_nodes < 1:
         raise ValueError(f"max_nodes must be a positive integer, not {max_nodes!r}")
-    return Options(TensorNames(names), bool(show_values), bool(show_grad), bool(show_saved),
+    return Options(TensorNames(names, params), bool(show_values), bool(show_grad), bool(show_saved),
                    bool(show_flags), max_nodes)
 
 
@@ -186,7 +188,10 @@ def backward_scene(tensors, options, ids, upward=False):
     for tensor in outputs:
         drawn[tensor] = scene.item("output", _tensor_label(tensor, options), tensor=tensor,
                                    fillcolor=_labels.OUTPUT)
+    shared = walk.widely_shared_leaves()
     for node in walk.nodes:
+        if node in shared:
+            continue                # drawn once per use, below
         # ordering: the inputs of a node appear left to right as in next_functions
         node_ids[node] = scene.item("function", lib.node_name(node), node=node,
                                     fillcolor=_labels.FUNCTION, style="rounded,filled",
@@ -200,11 +205,15 @@ def backward_scene(tensors, options, ids, upward=False):
         scene.arrow(drawn[tensor], node_ids[tensor.grad_fn], edge=("start", tensor))
 
     more = _more_note(scene, walk, options)
+    copies = {}                     # shared AccumulateGrad -> how many copies drawn so far
     for node, input_index, next_node, output_nr in walk.edges:
         if next_node is None:
             continue
         label = f"output {output_nr}" if lib.num_outputs(next_node) > 1 else None
-        target = node_ids[next_node] if walk.is_drawn(next_node) else more
+        if next_node in shared:
+            target = _shared_leaf_copy(scene, next_node, shared, copies, options, drawn, upward)
+        else:
+            target = node_ids[next_node] if walk.is_drawn(next_node) else more
         attributes = {"label": label} if label else {}
         scene.arrow(node_ids[node], target, edge=("next", node, input_index), **attributes)
 
@@ -226,6 +235,19 @@ def backward_scene(tensors, options, ids, upward=False):
         _draw_saved(scene, walk, options, node_ids, drawn)
     _draw_without_graph(scene, tensors, options, drawn)
     return scene
+
+
+def _shared_leaf_copy(scene, node, shared, copies, options, drawn, upward):
+    """One more copy of a widely shared leaf and its AccumulateGrad; returns the node's box."""
+    copies[node] = copies.get(node, 0) + 1
+    box = scene.item("function", lib.node_name(node), node=node, fillcolor=_labels.FUNCTION,
+                     style="rounded,filled", ordering="in" if upward else "out")
+    leaf = node.variable
+    leaf_box = scene.item("leaf", _tensor_label(leaf, options, [f"use {copies[node]} of {shared[node]}"]),
+                          tensor=leaf, fillcolor=_labels.LEAF)
+    scene.arrow(box, leaf_box, edge=("accumulate", node))
+    drawn.setdefault(leaf, leaf_box)
+    return box
 
 
 def _draw_saved(scene, walk, options, node_ids, drawn):
@@ -329,8 +351,12 @@ def forward_scene(tensors, options, ids):
     drawn = {}                      # tensor -> the id of its box
     op_ids = {}                     # Node -> the id of its ellipse (or its leaf's box)
     through = {}                    # (node, output_nr) -> box of the named tensor it made
+    shared = walk.widely_shared_leaves()
+    copies = {}
 
     for node in walk.nodes:
+        if node in shared:
+            continue                # one box per use, below
         if lib.is_accumulate_grad(node):
             leaf = node.variable
             op_ids[node] = drawn[leaf] = scene.item(
@@ -357,6 +383,14 @@ def forward_scene(tensors, options, ids):
             scene.arrow(more, consumer, style="dashed")
         elif (next_node, output_nr) in through:
             scene.arrow(through[(next_node, output_nr)], consumer, edge=edge)
+        elif next_node in shared:
+            copies[next_node] = copies.get(next_node, 0) + 1
+            leaf = next_node.variable
+            box = scene.item("leaf", _tensor_label(
+                leaf, options, [f"use {copies[next_node]} of {shared[next_node]}"]),
+                tensor=leaf, fillcolor=_labels.LEAF)
+            drawn.setdefault(leaf, box)
+            scene.arrow(box, consumer, edge=edge)
         elif lib.is_accumulate_grad(next_node):
             scene.arrow(op_ids[next_node], consumer, edge=edge)
         else:               # an unnamed intermediate result: the arrow says its shape

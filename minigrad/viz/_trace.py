@@ -79,14 +79,14 @@ def _inline(gradient):
 _copy = lib.copy
 
 
-def trace_backward(loss, names=None, gradient=None, retain_graph=False):
+def trace_backward(loss, names=None, gradient=None, retain_graph=False, params=None):
     """Run ``loss.backward(gradient, retain_graph)`` and return a BackwardTrace of its steps.
 
     The leaves' ``.grad`` is filled in exactly as by ``loss.backward()``.
     """
     check_tensors((loss,), "trace_backward")
     options = _options(names, show_values=False, show_grad=True, show_saved=False,
-                       show_flags=False, max_nodes=300)
+                       show_flags=False, max_nodes=300, params=params)
     scene = backward_scene([loss], options, Ids())
     grads_before = {item["tensor"]: _copy(lib.grad(item["tensor"])) for item in scene.items
                     if item["kind"] == "leaf"}

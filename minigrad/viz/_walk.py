@@ -11,6 +11,10 @@ import re
 from . import _library as lib
 
 
+# A leaf used by more nodes than this is drawn once per use (see widely_shared_leaves).
+SHARED_LEAF_USES = 4
+
+
 class GraphWalk:
     """The nodes reachable from ``roots``, at most ``max_nodes`` of them.
 
@@ -52,6 +56,18 @@ class GraphWalk:
     def is_drawn(self, node):
         return node in self._drawn
 
+    def widely_shared_leaves(self):
+        """AccumulateGrad nodes that more than SHARED_LEAF_USES drawn nodes send gradients to.
+
+        A parameter reused in a loop (``y = y * w + b``, 1,000 times) would get
+        an arrow from every step to one box: Graphviz then needs minutes to lay
+        out the crossing arrows. Such a leaf is drawn once per use instead.
+        """
+        uses = collections.Counter(next_node for _, _, next_node, _ in self.edges
+                                   if next_node is not None and next_node in self._drawn)
+        return {node: count for node, count in uses.items()
+                if count > SHARED_LEAF_USES and lib.is_accumulate_grad(node)}
+
     def leaves(self):
         """The leaf tensors of the drawn AccumulateGrad nodes, in drawing order."""
         return [node.variable for node in self.nodes if lib.is_accumulate_grad(node)]
@@ -65,20 +81,33 @@ class TensorNames:
     can pass ``names=globals()``.
     """
 
-    def __init__(self, names=None):
-        if names is None:
-            names = {}
-        if not isinstance(names, collections.abc.Mapping):
-            raise TypeError(
-                f"names must be a dict from name to tensor, like names={{'w': w}}; "
-                f"got {type(names).__name__}")
+    def __init__(self, names=None, params=None):
+        # params (torchviz's argument, e.g. dict(model.named_parameters())) name tensors the
+        # same way; for a tensor in both, its name in ``names`` wins
+        pairs = self._pairs(names, "names") + self._pairs(params, "params")
         self.named = []                 # (name, tensor), in the order given
         self._by_tensor = {}            # tensor -> name; tensors hash by identity
-        for name, tensor in names.items():
+        for name, tensor in pairs:
             if not lib.is_tensor(tensor) or str(name).startswith("_"):
                 continue
             self.named.append((str(name), tensor))
             self._by_tensor.setdefault(tensor, str(name))
+
+    @staticmethod
+    def _pairs(names, argument):
+        """(name, tensor) pairs from a dict, or from model.named_parameters()'s pairs."""
+        if names is None:
+            return []
+        if isinstance(names, collections.abc.Mapping):
+            return list(names.items())
+        if not isinstance(names, (str, list, tuple)) and not lib.is_tensor(names) \
+                and isinstance(names, collections.abc.Iterable):
+            pairs = list(names)
+            if all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
+                return pairs
+        raise TypeError(
+            f"{argument} must be a dict from name to tensor, like {argument}={{'w': w}}; "
+            f"got {type(names).__name__}")
 
     def __call__(self, tensor):
         """The tensor's name, or None."""
