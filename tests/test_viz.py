@@ -639,7 +639,9 @@ def test_trace_text_and_html_are_deterministic():
 def test_trace_html_is_a_self_contained_stepper():
     t = one_layer()
     page = trace_backward(t["loss"], names=t)._repr_html_()
-    assert page.count("<svg") == 6 and page.count('class="mg-frame"') == 6
+    assert page.count("<img src=\"data:image/png;base64,") == 6
+    assert page.count('class="mg-frame"') == 6 and page.count("<!-- minigrad graph ") == 6
+    assert page.count("<details") == 6 and page.count("<details class=\"mg-frame\" open>") == 1
     assert "Prev" in page and "Next" in page and 'type="range"' in page
     assert "<script>" in page and "http" not in page.replace("http://www.w3.org", "")
     ids = re.findall(r'id="(minigrad-trace-[0-9a-f]{16})"', page)

@@ -9,8 +9,10 @@ nothing moves while a learner steps through.
 
 In Jupyter a trace shows as a small stepper (Prev / Next / a slider) written
 in plain HTML and JavaScript, so it works in JupyterLab and Colab without
-ipywidgets. Where scripts do not run, every frame is shown, one under the other.
+ipywidgets. Where scripts do not run (an untrusted notebook, a GitHub preview)
+the first frame is shown and each later step is a caption that opens its frame.
 """
+import base64
 import collections
 import dataclasses
 import html
@@ -268,42 +270,63 @@ class BackwardTrace:
         frames = [self.frame(i) for i in range(len(self.steps))]
         # ids come from the frames' DOT source: the same trace gives the same HTML
         widget_id = "minigrad-trace-" + source_hash("".join(f.source for f in frames))
-        return _stepper_html(widget_id, [f.svg() for f in frames],
-                             [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}"
-                              for s in self.steps])
+        captions = [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}" for s in self.steps]
+        return _stepper_html(widget_id, frames, captions)
 
 
-def _stepper_html(widget_id, svgs, captions):
-    """Frames one under the other; the script turns them into a stepper when it may run."""
-    frames = "".join(
-        f'<div class="mg-frame"><div class="mg-caption">{html.escape(caption)}</div>'
-        f'{_strip_xml_header(svg)}</div>'
-        for caption, svg in zip(captions, svgs))
-    last = len(svgs) - 1
+def _png_tag(graph, alt):
+    """An <img> holding the graph as PNG: shown even where a notebook is not trusted.
+
+    Untrusted notebooks (opened without running them) and pages without
+    scripts drop inline SVG, but keep images. Drawn at 144 dpi and shown at
+    2/3 of its pixel size, it stays sharp on high-density screens.
+    """
+    png = graph.png(dpi=144)
+    width = int.from_bytes(png[16:20], "big") * 2 // 3      # from the PNG header
+    data = base64.b64encode(png).decode("ascii")
+    return (f"<!-- minigrad graph {source_hash(graph.source)} -->"
+            f'<img src="data:image/png;base64,{data}" width="{width}" alt="{html.escape(alt)}">')
+
+
+def _stepper_html(widget_id, frames, captions):
+    """One frame at a time, with or without JavaScript.
+
+    Without scripts (an untrusted notebook, a GitHub preview) every frame is a
+    <details> element: the first one open, the others a one-line caption a
+    learner can open. Where scripts run, the script turns them into a stepper
+    (Prev / Next / a slider) whose buttons stay at the top of the picture.
+    """
+    parts = []
+    for k, (caption, frame) in enumerate(zip(captions, frames)):
+        parts.append(f'<details class="mg-frame"{" open" if k == 0 else ""}>'
+                     f'<summary class="mg-caption">{html.escape(caption)}</summary>'
+                     f'{_png_tag(frame, caption)}</details>')
+    last = len(frames) - 1
     return f"""<div id="{widget_id}" class="minigrad-trace">
-<style>
-#{widget_id} .mg-caption {{font-family: sans-serif; font-size: 13px; margin: 4px 0;}}
-#{widget_id} .mg-controls {{display: none; align-items: center; gap: 8px; margin: 4px 0;}}
-#{widget_id} .mg-controls input {{width: 220px;}}
-</style>
-<div class="mg-controls" style="display: none">
+<div class="mg-controls" style="display: none; position: sticky; top: 0; z-index: 1; \
+background: white; align-items: center; gap: 8px; padding: 4px 0;">
 <button type="button" data-move="-1">&#9664; Prev</button>
-<input type="range" min="0" max="{last}" value="0" aria-label="step">
+<input type="range" min="0" max="{last}" value="0" aria-label="step" style="width: 220px;">
 <button type="button" data-move="1">Next &#9654;</button>
+<span class="mg-now" style="font-family: sans-serif; font-size: 13px;"></span>
 </div>
-{frames}
+{"".join(parts)}
 <script>
 (function () {{
   var root = (document.currentScript && document.currentScript.parentNode) ||
              document.getElementById("{widget_id}");
   var frames = root.querySelectorAll(".mg-frame");
   var slider = root.querySelector("input");
+  var now = root.querySelector(".mg-now");
   var current = 0;
   function show(i) {{
     current = Math.max(0, Math.min(frames.length - 1, i));
     for (var k = 0; k < frames.length; k++) {{
+      frames[k].open = true;
       frames[k].style.display = (k === current) ? "" : "none";
+      frames[k].querySelector("summary").style.display = "none";
     }}
+    now.textContent = frames[current].querySelector("summary").textContent;
     slider.value = current;
   }}
   root.querySelector(".mg-controls").style.display = "flex";
@@ -317,9 +340,3 @@ def _stepper_html(widget_id, svgs, captions):
 }})();
 </script>
 </div>"""
-
-
-def _strip_xml_header(svg):
-    """An SVG file starts with <?xml ...> and a DOCTYPE, which do not belong inside HTML."""
-    start = svg.find("<svg")
-    return svg[start:] if start >= 0 else svg
