@@ -51,7 +51,7 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
-    "See github.com/pytorch/pytorch/pull/30531 for more informations."
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
 
@@ -69,9 +69,9 @@ def _wrap(array):
 def _check_can_require_grad(array, requires_grad):
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError(
-            "Only Tensors of floating point and complex dtype can require gradients "
-            f"(got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}). "
-            "Create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
+            "Only Tensors of floating point and complex dtype can require gradients\n"
+            f"minigrad hint: this one has dtype torch.{_dtype.from_numpy_dtype(array.dtype).name}. "
+            "Create it with a float dtype, e.g. torch.tensor([1., 2.]) or dtype=torch.float32."
         )
 
 

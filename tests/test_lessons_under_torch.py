@@ -35,8 +35,10 @@ _NORMALISE = [
     (re.compile(r"\b0x[0-9a-fA-F]{6,16}\b"), "0xADDRESS"),
     (re.compile(r"/tmp/ipykernel_\d+/\d+\.py:\d+"), "<cell>"),
     (re.compile(r"\b(?:minigrad|torch)\.(Size|u?int\d+|float\d+|bfloat16|bool|complex\d+|"
-                r"long|double|half)\b"), r"torch.\1"),
+                r"long|double|half|(?:Float|Double|Long|Int|Bool|Byte|Half)Tensor)\b"), r"torch.\1"),
     (re.compile(r"^minigrad hint:.*(?:\n|$)", re.MULTILINE), ""),
+    # where in PyTorch's build a C++ warning was raised (a path on PyTorch's build machine)
+    (re.compile(r" \(Triggered internally at [^)]*\)"), ""),
     (re.compile(r'src="data:image/png;base64,[A-Za-z0-9+/=]*" width="\d+"'), 'src="PNG"'),
 ]
 _SVG = re.compile(r"(?s)(?:<\?xml[^>]*>\s*)?(?:<!DOCTYPE[^>]*>\s*)?(?:<!--[^>]*-->\s*)*"
@@ -53,11 +55,19 @@ def normalise(text):
 def visible_output(cell):
     """What a learner sees under a cell, as text: streams, results, errors, picture fingerprints."""
     parts = []
+    last_stream = None
     for output in cell.get("outputs", []):
         kind = output["output_type"]
         if kind == "stream":
-            parts.append(f"[{output['name']}]\n{output['text']}")
-        elif kind == "error":
+            # how print() output is cut into chunks depends on timing, not on the library
+            if last_stream == output["name"]:
+                parts[-1] += output["text"]
+            else:
+                parts.append(f"[{output['name']}]\n{output['text']}")
+            last_stream = output["name"]
+            continue
+        last_stream = None
+        if kind == "error":
             parts.append(f"[error]\n{output['ename']}: {output['evalue']}")
         else:
             data = output.get("data", {})

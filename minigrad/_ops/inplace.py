@@ -27,9 +27,9 @@ def check_inplace(tensor):
     """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
     if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
-            "x.detach() / x.clone() instead."
+            "a leaf Variable that requires grad is being used in an in-place operation.\n"
+            "minigrad hint: wrap the update in `with torch.no_grad():` (as optimisers do), or "
+            "work on x.detach() / x.clone() instead."
         )
     base = tensor._base
     if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
