@@ -15,7 +15,8 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
   each block of 16 in place, the first 8 as ``u1`` and the last 8 as ``u2``:
   ``sqrt(-2 log(1 - u1)) * cos(2 pi u2)`` and ``... * sin(2 pi u2)``. If the size is not a
   multiple of 16, the last 16 numbers are drawn again and transformed once more.
-  float32 uses PyTorch's vectorised float32 log/sin/cos (see ``_avx_mathfun``).
+  float32 uses PyTorch's vectorised float32 log/sin/cos on AVX2 CPUs (see
+  ``_avx_mathfun`` and ``cpu_capability``), the C library's elsewhere.
 - integers in [low, high): one 32-bit draw modulo (high - low), plus low (two draws
   glued together when the range needs more than 32 bits).
 - randperm(n): the Fisher-Yates shuffle, one 32-bit draw modulo (n - i) per step.
@@ -24,7 +25,9 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
 numpy's ``MT19937`` bit generator produces the raw 32-bit stream; we only set its
 state the way mt19937 is seeded.
 """
+import functools
 import math
+import os
 
 import numpy as np
 
@@ -146,17 +149,84 @@ def _single_normals(generator, n):
     return out
 
 
-def _box_muller_16(block, dtype):
+def cpu_capability():
+    """'avx2', 'avx512' or 'default': the instruction set PyTorch's CPU kernels pick on this machine.
+
+    It matters for one thing only: float32 ``randn`` of 16 or more numbers uses
+    vectorised float32 log/sin/cos with AVX2, and the C library's with the
+    others, which differ in the last bit now and then. Like PyTorch, the
+    environment variable ATEN_CPU_CAPABILITY overrides what the CPU supports.
+    """
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").strip().lower()
+    if chosen in ("avx2", "avx512", "default"):
+        return chosen
+    flags = set()
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        return "default"
+    if {"avx512f", "avx512vl", "avx512bw", "avx512dq", "fma"} <= flags:
+        return "avx512"
+    if {"avx2", "fma"} <= flags:
+        return "avx2"
+    return "default"
+
+
+_CAPABILITY = cpu_capability()
+
+
+@functools.lru_cache(maxsize=None)
+def _c_float_functions():
+    """The C library's logf, cosf and sinf, element by element (numpy's own differ in the last bit)."""
+    import ctypes
+    import ctypes.util
+
+    library = ctypes.CDLL(ctypes.util.find_library("m") or None)
+    functions = []
+    for name in ("logf", "cosf", "sinf"):
+        function = getattr(library, name)
+        function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+        functions.append(lambda values, f=function: np.array(
+            [f(float(v)) for v in values], dtype=np.float32))
+    return functions
+
+
+def _box_muller_16(block, dtype, mean, std):
     """Turn 16 uniforms into 16 normals: 8 radii from the first half, 8 angles from the second."""
     u1 = (dtype(1) - block[:8]).astype(dtype)          # (0, 1], so the log is finite
     u2 = block[8:]
-    if dtype == np.float32:
+    if dtype == np.float32 and _CAPABILITY == "avx2":
         radius = np.sqrt(_avx_mathfun._mul(np.float32(-2.0), _avx_mathfun.log(u1)))
         sin, cos = _avx_mathfun.sincos(_avx_mathfun._mul(np.float32(2.0 * math.pi), u2))
-        return np.concatenate([_avx_mathfun._mul(radius, cos), _avx_mathfun._mul(radius, sin)])
-    radius = np.sqrt(-2.0 * np.log(u1))
-    angle = 2.0 * math.pi * u2
-    return np.concatenate([radius * np.cos(angle), radius * np.sin(angle)])
+        values = np.concatenate([_avx_mathfun._mul(radius, cos), _avx_mathfun._mul(radius, sin)])
+        if (mean, std) != (0.0, 1.0):                  # one fused multiply-add on the CPU
+            values = _avx_mathfun._fma(values, np.float32(std), np.float32(mean))
+        return values
+    if dtype == np.float32:
+        # the C library's float log, cos and sin, as PyTorch calls them
+        f32, f64 = np.float32, np.float64
+        logf, cosf, sinf = _c_float_functions()
+        log_u1 = logf(u1)
+        radius = np.sqrt((f32(-2.0) * log_u1).astype(f64)).astype(f32)
+        angle = (2.0 * math.pi * u2.astype(f64)).astype(f32)
+        cos, sin = cosf(angle), sinf(angle)
+        values = np.concatenate([radius * cos, radius * sin]).astype(f32)
+    else:
+        radius = np.sqrt(-2.0 * np.log(u1))
+        angle = 2.0 * math.pi * u2
+        values = np.concatenate([radius * np.cos(angle), radius * np.sin(angle)])
+    if (mean, std) != (0.0, 1.0):
+        if _CAPABILITY == "default":                   # compiled without fused multiply-add
+            values = (values * dtype(std)).astype(dtype) + dtype(mean)
+        elif dtype == np.float32:
+            values = _avx_mathfun._fma(values, np.float32(std), np.float32(mean))
+        else:
+            values = _avx_mathfun.fma64(values, std, mean)
+    return values.astype(dtype)
 
 
 def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None):
@@ -169,14 +239,9 @@ def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None):
         return values.astype(dtype).reshape(shape)
     data = _uniform01(generator, n, dtype)
     for start in range(0, n - 15, 16):
-        data[start:start + 16] = _box_muller_16(data[start:start + 16], dtype)
+        data[start:start + 16] = _box_muller_16(data[start:start + 16], dtype, mean, std)
     if n % 16:
-        data[n - 16:] = _box_muller_16(_uniform01(generator, 16, dtype), dtype)
-    if (mean, std) != (0.0, 1.0):
-        if dtype == np.float32:                # one fused multiply-add on the CPU
-            data = _avx_mathfun._fma(data, np.float32(std), np.float32(mean))
-        else:
-            data = _avx_mathfun.fma64(data, std, mean)
+        data[n - 16:] = _box_muller_16(_uniform01(generator, 16, dtype), dtype, mean, std)
     return data.reshape(shape)
 
 

@@ -125,3 +125,30 @@ def test_manual_seed_returns_the_default_generator_and_restarts(torch):
 
 def test_empty_stays_zeros():
     assert not minigrad.empty(3, 4).numpy().any()
+
+
+# Run in a fresh process: PyTorch and minigrad read ATEN_CPU_CAPABILITY when they are imported.
+_OTHER_CPU_SCRIPT = """
+import numpy as np, torch, minigrad
+assert torch.backends.cpu.get_cpu_capability() == "DEFAULT"
+for seed in range(5):
+    for lib in (minigrad, torch):
+        lib.manual_seed(seed)
+    for n in (16, 100, 1001):
+        a = minigrad.randn(n).numpy(); b = torch.randn(n).numpy()
+        assert np.array_equal(a, b), (seed, n)
+        a = minigrad.empty(n).normal_(2.0, 0.5).numpy(); b = torch.empty(n).normal_(2.0, 0.5).numpy()
+        assert np.array_equal(a, b), (seed, n, "normal_")
+print("same")
+"""
+
+
+def test_float32_randn_on_cpus_without_avx2(torch):
+    """Without AVX2 PyTorch uses the C library's float log/sin/cos; so does minigrad."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+    result = subprocess.run([sys.executable, "-c", _OTHER_CPU_SCRIPT], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.stdout.strip() == "same", result.stderr[-2000:]
