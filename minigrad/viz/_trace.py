@@ -305,9 +305,9 @@ def _stepper_html(widget_id, frames, captions):
     return f"""<div id="{widget_id}" class="minigrad-trace">
 <div class="mg-controls" style="display: none; position: sticky; top: 0; z-index: 1; \
 background: white; align-items: center; gap: 8px; padding: 4px 0;">
-<button type="button" data-move="-1">&#9664; Prev</button>
-<input type="range" min="0" max="{last}" value="0" aria-label="step" style="width: 220px;">
-<button type="button" data-move="1">Next &#9654;</button>
+<button type="button" data-move="-1" style="white-space: nowrap; flex: none;">&#9664; Prev</button>
+<input type="range" min="0" max="{last}" value="0" aria-label="step" style="width: 220px; flex: none;">
+<button type="button" data-move="1" style="white-space: nowrap; flex: none;">Next &#9654;</button>
 <span class="mg-now" style="font-family: sans-serif; font-size: 13px;"></span>
 </div>
 {"".join(parts)}
