@@ -55,7 +55,24 @@ def batch(t):
     return (loss,), {"w": w, "b": b, "x": x}
 
 
-PROGRAMS = [linear_sum, powers, one_layer, detached, sliced, batch]
+def custom_function(t):
+    class Square(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad_output
+
+    x = t.tensor([1., 2.], requires_grad=True)
+    h = Square.apply(x)
+    return ((h * x).sum(),), {"x": x, "h": h}
+
+
+PROGRAMS = [linear_sum, powers, one_layer, detached, sliced, batch, custom_function]
 OPTIONS = [{}, {"show_values": True, "show_grad": True}, {"direction": "forward"},
            {"legend": True, "show_flags": True}, {"title": "a title", "max_nodes": 3}]
 

@@ -107,6 +107,11 @@ def saved_list(node):
         return None if node._freed else list(node._saved or ())
     if is_accumulate_grad(node):
         return []
+    if forward_class(node) is not None:     # a custom Function: what it saved for backward
+        try:
+            return list(node.saved_tensors)
+        except RuntimeError:                # freed by backward()
+            return None
     return _torch_saved(node)
 
 
