@@ -271,3 +271,9 @@ def bernoulli(probabilities, generator=None):
     dtype = np.float64 if p.dtype == np.float64 else np.float32
     draws = _uniform01(_pick(generator), p.size, dtype).reshape(p.shape)
     return (draws < p).astype(p.dtype)
+
+
+def generator():
+    """A numpy Generator seeded from the default stream (for code written before the streams
+    matched PyTorch's; new code should draw with ``uniform``/``normal``/``integers`` above)."""
+    return np.random.default_rng(int(default_generator.random64(1)[0]))
