@@ -142,8 +142,13 @@ def gradient_text(gradient):
 
 
 def edge_label(text):
-    """An edge label in the value font, one left-aligned row per line."""
-    rows = [escape(row).replace(" ", "&#160;") for row in str(text).split("\n")]
+    """An edge label in the value font, one left-aligned row per line.
+
+    Each row ends in two spaces: Graphviz puts a label to the right of its
+    arrow, and two arrows side by side (x * x) would otherwise get labels
+    that touch.
+    """
+    rows = [escape(row).replace(" ", "&#160;") + "&#160;&#160;" for row in str(text).split("\n")]
     return (f'<<FONT FACE="{VALUE_FONT}" POINT-SIZE="{SMALL}">'
             + '<BR ALIGN="LEFT"/>'.join(rows) + '<BR ALIGN="LEFT"/></FONT>>')
 
