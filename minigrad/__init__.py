@@ -45,9 +45,9 @@ from .autograd import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
 from ._creation import (  # noqa: F401
     tensor, as_tensor, from_numpy, zeros, ones, empty, full, eye, arange, linspace, rand, randn,
-    randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like,
+    randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like, bernoulli,
 )
-from .random import manual_seed, seed, initial_seed, Generator  # noqa: F401
+from .random import manual_seed, seed, initial_seed, Generator, default_generator  # noqa: F401
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
     relu, abs, clamp, square, reciprocal, sign, maximum, minimum, where,

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _dtype
 from ._tensor import Tensor, _wrap, _check_can_require_grad
-from .random import generator
+from . import random as _random
 
 
 def _infer_numpy_dtype(data):
@@ -193,37 +193,50 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
     return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False, generator_=None):
-    """Uniform random numbers in [0, 1)."""
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    """Uniform random numbers in [0, 1) (PyTorch's numbers for the same seed)."""
     dtype = _float_dtype(dtype)
-    return _leaf(generator().random(_size(size)).astype(dtype), requires_grad)
+    return _leaf(_random.uniform(_size(size), dtype=dtype, generator=generator), requires_grad)
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False):
-    """Standard normal random numbers (mean 0, standard deviation 1)."""
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    """Standard normal random numbers (mean 0, standard deviation 1; PyTorch's numbers for the same seed)."""
     dtype = _float_dtype(dtype)
-    return _leaf(generator().standard_normal(_size(size)).astype(dtype), requires_grad)
+    return _leaf(_random.normal(_size(size), dtype=dtype, generator=generator), requires_grad)
 
 
-def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=False):
-    """Random integers in [low, high)."""
+def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    """Random integers in [low, high) (int64 unless ``dtype`` says otherwise)."""
+    if size is None and isinstance(high, (tuple, list)):    # randint(high, size)
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     if size is None:
         from ._python_arg_parser import invalid_combination
         raise invalid_combination("randint", (low, high) if low else (high,), {})
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
-    return _leaf(generator().integers(low, high, size=_size((size,))).astype(dtype), requires_grad)
+    values = _random.integers(_size(tuple(size)), int(low), int(high), generator=generator)
+    return _leaf(values.astype(dtype), requires_grad)
 
 
-def randperm(n, dtype=None):
-    return _wrap(generator().permutation(n).astype(np.int64))
+def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random order of 0, 1, ..., n-1."""
+    dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    return _leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
 
 
-def normal(mean=0.0, std=1.0, size=None, *, dtype=None, requires_grad=False):
-    """Samples of a normal distribution with ``mean`` and ``std`` (numbers), of shape ``size``."""
-    array = generator().normal(mean, std, size=_size((size,))).astype(_float_dtype(dtype))
-    return _leaf(array, requires_grad)
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
+    """Normal random numbers with the given mean and standard deviation, of shape ``size``."""
+    dtype = _float_dtype(dtype)
+    values = _random.normal(_size((size,)), mean, std, dtype=dtype, generator=generator)
+    return _leaf(values, requires_grad)
+
+
+def bernoulli(input, generator=None):
+    """0 or 1 per element: 1 with probability ``input[i]`` (a tensor of probabilities)."""
+    return _wrap(_random.bernoulli(input._array, generator=generator))
 
 
 def _like(maker):

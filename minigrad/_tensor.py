@@ -87,9 +87,9 @@ def _wrap(array):
 def _check_can_require_grad(array, requires_grad):
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError(
-            "Only Tensors of floating point and complex dtype can require gradients"
-            f"\nminigrad hint: got dtype minigrad.{_dtype.from_numpy_dtype(array.dtype).name}; "
-            "create it with a float dtype, e.g. minigrad.tensor([1., 2.]) or dtype=minigrad.float32."
+            "Only Tensors of floating point and complex dtype can require gradients\n"
+            f"minigrad hint: this one has dtype torch.{_dtype.from_numpy_dtype(array.dtype).name}. "
+            "Create it with a float dtype, e.g. torch.tensor([1., 2.]) or dtype=torch.float32."
         )
 
 

@@ -1,51 +1,279 @@
-"""Random numbers: ``manual_seed`` and the generator behind rand, randn and normal_.
+"""Random numbers: ``manual_seed``, ``Generator`` and the draws behind rand, randn, randint, ...
 
-minigrad draws from one numpy Generator. Seeding it makes every run give the
-same numbers (the streams differ from PyTorch's: same seed, different values).
+PyTorch's CPU generator is a Mersenne Twister (mt19937): seeded with the low 32
+bits of the seed, it yields a stream of 32-bit integers. Every random function
+turns that stream into numbers with a fixed recipe, and minigrad follows the
+same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
+
+- uniform float32: the low 24 bits of one 32-bit draw, times 2**-24;
+  uniform float64: the low 53 bits of two draws glued together (first draw = high
+  half), times 2**-53. Then ``x * (high - low) + low``.
+- normal, fewer than 16 numbers (or float64 in any size below 16): Box-Muller in
+  float64 on two uniform doubles u1, u2: ``sqrt(-2 log(1 - u2)) * cos(2 pi u1)``; the
+  partner value ``... * sin(2 pi u1)`` is kept in the generator for the next single draw.
+- normal, 16 numbers or more: first fill the tensor with uniforms, then transform
+  each block of 16 in place, the first 8 as ``u1`` and the last 8 as ``u2``:
+  ``sqrt(-2 log(1 - u1)) * cos(2 pi u2)`` and ``... * sin(2 pi u2)``. If the size is not a
+  multiple of 16, the last 16 numbers are drawn again and transformed once more.
+  float32 uses PyTorch's vectorised float32 log/sin/cos on AVX2 CPUs (see
+  ``_avx_mathfun`` and ``cpu_capability``), the C library's elsewhere.
+- integers in [low, high): one 32-bit draw modulo (high - low), plus low (two draws
+  glued together when the range needs more than 32 bits).
+- randperm(n): the Fisher-Yates shuffle, one 32-bit draw modulo (n - i) per step.
+- bernoulli with probabilities p: one uniform per element, 1 where it is below p.
+
+numpy's ``MT19937`` bit generator produces the raw 32-bit stream; we only set its
+state the way mt19937 is seeded.
 """
+import functools
+import math
+import os
+
 import numpy as np
 
-# PyTorch's default seed, so a fresh session is reproducible here too.
+from . import _avx_mathfun
+
+# PyTorch's default seed: a fresh session is seeded with it, so it is reproducible too.
 _DEFAULT_SEED = 67280421310721
 
 
-class Generator:
-    """The random number generator (PyTorch's ``torch.Generator``), backed by numpy."""
+def _mt19937_state(seed32):
+    """The 624-word state mt19937 starts from for a 32-bit seed (Matsumoto and Nishimura's recipe)."""
+    key = np.empty(624, dtype=np.uint32)
+    word = seed32
+    for i in range(624):
+        key[i] = word
+        word = (1812433253 * (word ^ (word >> 30)) + i + 1) & 0xFFFF_FFFF
+    return {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
 
-    def __init__(self, seed=_DEFAULT_SEED):
-        self.manual_seed(seed)
+
+class Generator:
+    """A random number generator (PyTorch's ``torch.Generator``): an mt19937 stream plus a seed."""
+
+    def __init__(self, device="cpu"):
+        self.device = device
+        self._bits = np.random.MT19937()
+        self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed):
-        self.seed = int(seed)
-        self.rng = np.random.default_rng(self.seed & 0xFFFF_FFFF_FFFF_FFFF)
+        """Restart the stream from ``seed`` (any integer); returns the generator itself."""
+        seed = int(seed)
+        if seed < 0:                        # PyTorch reads a negative seed as its unsigned 64-bit form
+            seed += 1 << 64
+        self._seed = seed
+        self._bits.state = _mt19937_state(seed & 0xFFFF_FFFF)
+        self._next_normal = None            # the partner value of the last single Box-Muller pair
         return self
 
+    def seed(self):
+        """Reseed from the operating system's randomness; returns the new seed."""
+        new = int(np.random.SeedSequence().entropy) & 0xFFFF_FFFF_FFFF_FFFF
+        self.manual_seed(new)
+        return new
+
     def initial_seed(self):
-        return self.seed
+        """The seed this generator was last seeded with."""
+        return self._seed
 
     def __repr__(self):
         return f"<minigrad.Generator object at {hex(id(self))}>"
 
+    # -- the raw stream --------------------------------------------------------------------
+    def random32(self, n):
+        """The next ``n`` 32-bit integers of the stream (as uint64)."""
+        return self._bits.random_raw(n).astype(np.uint64)
 
-_Generator = Generator()      # the default generator every random function uses
+    def random64(self, n):
+        """The next ``n`` 64-bit integers: two 32-bit draws each, the first one the high half."""
+        words = self.random32(2 * n)
+        return (words[0::2] << np.uint64(32)) | words[1::2]
+
+
+default_generator = Generator()      # the generator every random function uses unless given one
+
+
+def _pick(generator):
+    return default_generator if generator is None else generator
 
 
 def manual_seed(seed):
-    """Restart the random stream from ``seed``; returns the default Generator (as PyTorch does)."""
-    return _Generator.manual_seed(seed)
+    """Restart the default stream from ``seed``; returns the default Generator (as PyTorch does)."""
+    return default_generator.manual_seed(seed)
 
 
 def seed():
-    """Reseed from the operating system's randomness; returns the new seed."""
-    new = int(np.random.SeedSequence().entropy) & 0xFFFF_FFFF_FFFF_FFFF
-    manual_seed(new)
-    return new
+    """Reseed the default generator from the operating system's randomness; returns the new seed."""
+    return default_generator.seed()
 
 
 def initial_seed():
-    return _Generator.seed
+    """The seed the default generator was last seeded with."""
+    return default_generator.initial_seed()
+
+
+# -- turning the stream into numbers ---------------------------------------------------------
+def _uniform01(generator, n, dtype):
+    """n uniform numbers in [0, 1) of ``dtype`` (float32: 24 random bits, float64: 53)."""
+    if dtype == np.float32:
+        return (generator.random32(n) & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0 ** -24)
+    bits53 = generator.random64(n) & np.uint64((1 << 53) - 1)
+    return bits53.astype(np.float64) * 2.0 ** -53
+
+
+def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None):
+    """A numpy array of uniform numbers in [low, high), as ``torch.rand``/``uniform_`` draw them."""
+    dtype = np.dtype(dtype).type
+    n = math.prod(shape)
+    x = _uniform01(_pick(generator), n, dtype)
+    if (low, high) != (0.0, 1.0):
+        span = dtype(dtype(high) - dtype(low))
+        if dtype == np.float32:                 # one fused multiply-add on the CPU
+            x = _avx_mathfun._fma(x, span, np.float32(low))
+        else:
+            x = _avx_mathfun.fma64(x, span, low)
+    return x.reshape(shape)
+
+
+def _single_normals(generator, n):
+    """n standard normal float64 numbers drawn one by one (Box-Muller, the partner value cached)."""
+    out = np.empty(n)
+    for i in range(n):
+        if generator._next_normal is not None:
+            out[i], generator._next_normal = generator._next_normal, None
+            continue
+        u1, u2 = _uniform01(generator, 2, np.float64)
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        angle = 2.0 * math.pi * u1
+        generator._next_normal = radius * math.sin(angle)
+        out[i] = radius * math.cos(angle)
+    return out
+
+
+def cpu_capability():
+    """'avx2', 'avx512' or 'default': the instruction set PyTorch's CPU kernels pick on this machine.
+
+    It matters for one thing only: float32 ``randn`` of 16 or more numbers uses
+    vectorised float32 log/sin/cos with AVX2, and the C library's with the
+    others, which differ in the last bit now and then. Like PyTorch, the
+    environment variable ATEN_CPU_CAPABILITY overrides what the CPU supports.
+    """
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").strip().lower()
+    if chosen in ("avx2", "avx512", "default"):
+        return chosen
+    flags = set()
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        return "default"
+    if {"avx512f", "avx512vl", "avx512bw", "avx512dq", "fma"} <= flags:
+        return "avx512"
+    if {"avx2", "fma"} <= flags:
+        return "avx2"
+    return "default"
+
+
+_CAPABILITY = cpu_capability()
+
+
+@functools.lru_cache(maxsize=None)
+def _c_float_functions():
+    """The C library's logf, cosf and sinf, element by element (numpy's own differ in the last bit)."""
+    import ctypes
+    import ctypes.util
+
+    library = ctypes.CDLL(ctypes.util.find_library("m") or None)
+    functions = []
+    for name in ("logf", "cosf", "sinf"):
+        function = getattr(library, name)
+        function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+        functions.append(lambda values, f=function: np.array(
+            [f(float(v)) for v in values], dtype=np.float32))
+    return functions
+
+
+def _box_muller_16(block, dtype, mean, std):
+    """Turn 16 uniforms into 16 normals: 8 radii from the first half, 8 angles from the second."""
+    u1 = (dtype(1) - block[:8]).astype(dtype)          # (0, 1], so the log is finite
+    u2 = block[8:]
+    if dtype == np.float32 and _CAPABILITY == "avx2":
+        radius = np.sqrt(_avx_mathfun._mul(np.float32(-2.0), _avx_mathfun.log(u1)))
+        sin, cos = _avx_mathfun.sincos(_avx_mathfun._mul(np.float32(2.0 * math.pi), u2))
+        values = np.concatenate([_avx_mathfun._mul(radius, cos), _avx_mathfun._mul(radius, sin)])
+        if (mean, std) != (0.0, 1.0):                  # one fused multiply-add on the CPU
+            values = _avx_mathfun._fma(values, np.float32(std), np.float32(mean))
+        return values
+    if dtype == np.float32:
+        # the C library's float log, cos and sin, as PyTorch calls them
+        f32, f64 = np.float32, np.float64
+        logf, cosf, sinf = _c_float_functions()
+        log_u1 = logf(u1)
+        radius = np.sqrt((f32(-2.0) * log_u1).astype(f64)).astype(f32)
+        angle = (2.0 * math.pi * u2.astype(f64)).astype(f32)
+        cos, sin = cosf(angle), sinf(angle)
+        values = np.concatenate([radius * cos, radius * sin]).astype(f32)
+    else:
+        radius = np.sqrt(-2.0 * np.log(u1))
+        angle = 2.0 * math.pi * u2
+        values = np.concatenate([radius * np.cos(angle), radius * np.sin(angle)])
+    if (mean, std) != (0.0, 1.0):
+        if _CAPABILITY == "default":                   # compiled without fused multiply-add
+            values = (values * dtype(std)).astype(dtype) + dtype(mean)
+        elif dtype == np.float32:
+            values = _avx_mathfun._fma(values, np.float32(std), np.float32(mean))
+        else:
+            values = _avx_mathfun.fma64(values, std, mean)
+    return values.astype(dtype)
+
+
+def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None):
+    """A numpy array of normal numbers, as ``torch.randn``/``normal_`` draw them."""
+    generator = _pick(generator)
+    dtype = np.dtype(dtype).type
+    n = math.prod(shape)
+    if n < 16:
+        values = _avx_mathfun.fma64(_single_normals(generator, n), std, mean)
+        return values.astype(dtype).reshape(shape)
+    data = _uniform01(generator, n, dtype)
+    for start in range(0, n - 15, 16):
+        data[start:start + 16] = _box_muller_16(data[start:start + 16], dtype, mean, std)
+    if n % 16:
+        data[n - 16:] = _box_muller_16(_uniform01(generator, 16, dtype), dtype, mean, std)
+    return data.reshape(shape)
+
+
+def integers(shape, low, high, generator=None):
+    """A numpy int64 array of integers in [low, high), as ``torch.randint`` draws them."""
+    generator = _pick(generator)
+    span = high - low
+    n = math.prod(shape)
+    draws = generator.random32(n) if span < (1 << 32) else generator.random64(n)
+    return ((draws % np.uint64(span)).astype(np.int64) + low).reshape(shape)
+
+
+def permutation(n, generator=None):
+    """A random permutation of 0..n-1 (int64), as ``torch.randperm`` shuffles it."""
+    generator = _pick(generator)
+    order = np.arange(n, dtype=np.int64)
+    draws = generator.random32(max(n - 1, 0))
+    for i in range(n - 1):
+        j = i + int(draws[i] % np.uint64(n - i))
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def bernoulli(probabilities, generator=None):
+    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element)."""
+    p = np.asarray(probabilities)
+    dtype = np.float64 if p.dtype == np.float64 else np.float32
+    draws = _uniform01(_pick(generator), p.size, dtype).reshape(p.shape)
+    return (draws < p).astype(p.dtype)
 
 
 def generator():
-    """The numpy Generator minigrad currently draws from."""
-    return _Generator.rng
+    """A numpy Generator seeded from the default stream (for code written before the streams
+    matched PyTorch's; new code should draw with ``uniform``/``normal``/``integers`` above)."""
+    return np.random.default_rng(int(default_generator.random64(1)[0]))

@@ -5,8 +5,8 @@ PyTorch they skip; in CI (``MINIGRAD_CI=1``) a missing PyTorch is a failure,
 because CI installs torch==2.13.0 and the tests must run there.
 
 Data is always made once with numpy and then handed to both libraries, so the
-two computations start from exactly the same numbers (the random streams of
-``minigrad.randn`` and ``torch.randn`` differ on purpose).
+two computations start from exactly the same numbers, independently of either
+library's random generator.
 """
 import os
 

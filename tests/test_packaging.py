@@ -264,7 +264,7 @@ def test_readme_links_and_sections():
 
 
 def test_sanitizer_only_hides_what_legitimately_varies():
-    """Memory addresses, Graphviz's SVG layout (the graph's hash is kept) and the kernel's cell file."""
+    """Memory addresses, Graphviz's SVG layout and PNG bytes (the graph's hash is kept), the cell file."""
     config = configparser.ConfigParser()
     config.read(ROOT / "notebooks" / "sanitize.cfg")
     rules = [(re.compile(config[s]["regex"]), config[s]["replace"]) for s in config.sections()]
@@ -287,6 +287,9 @@ def test_sanitizer_only_hides_what_legitimately_varies():
     assert clean(svg("0123456789abcdef", 100)) == clean(svg("0123456789abcdef", 250))
     assert clean(svg("0123456789abcdef", 100)) != clean(svg("fedcba9876543210", 100))
     assert clean(svg("0123456789abcdef", 1)) == "<svg minigrad graph 0123456789abcdef/>"
+    # a step-through frame: the PNG bytes and width go, the comment with the graph's hash stays
+    frame = '<!-- minigrad graph 0123456789abcdef --><img src="data:image/png;base64,iVBO+/=" width="312">'
+    assert clean(frame) == '<!-- minigrad graph 0123456789abcdef --><img src="PNG">'
 
     warning = "/tmp/ipykernel_4242/2785061343.py:3: UserWarning: The .grad attribute"
     assert clean(warning) == "<cell>: UserWarning: The .grad attribute"

@@ -29,9 +29,9 @@ def check_inplace(tensor):
         check_inplace_allowed(tensor)
     if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation."
-            "\nminigrad hint: wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
-            "x.detach() / x.clone() instead."
+            "a leaf Variable that requires grad is being used in an in-place operation.\n"
+            "minigrad hint: wrap the update in `with torch.no_grad():` (as optimisers do), or "
+            "work on x.detach() / x.clone() instead."
         )
     base = tensor._base
     if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
@@ -184,11 +184,13 @@ def fill_(self, value):
     return _fill(self, value.item() if isinstance(value, Tensor) else value, FillBackward2)
 
 
-def normal_(self, mean=0.0, std=1.0):
+def normal_(self, mean=0.0, std=1.0, generator=None):
     from .. import random
-    return _fill(self, random.generator().normal(mean, std, size=self._array.shape), NormalBackward0)
+    values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
+    return _fill(self, values, NormalBackward0)
 
 
-def uniform_(self, a=0.0, b=1.0):
+def uniform_(self, a=0.0, b=1.0, generator=None):
     from .. import random
-    return _fill(self, random.generator().uniform(a, b, size=self._array.shape), UniformBackward0)
+    values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
+    return _fill(self, values, UniformBackward0)

@@ -45,16 +45,17 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
         if not out.requires_grad:
             raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-                "\nminigrad hint: make sure a leaf it depends on was created with requires_grad=True, and that it "
-                "was not computed inside minigrad.no_grad() or from a .detach()ed tensor.")
+                f"element {i} of tensors does not require grad and does not have a grad_fn\n"
+                "minigrad hint: make sure a leaf it depends on was created with "
+                "requires_grad=True, and that it was not computed inside torch.no_grad() or "
+                "from a .detach()ed tensor.")
         if grad is None:
             if out.numel() != 1:
                 raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs"
-                    "\nminigrad hint: pass gradient=... "
-                    f"with the output's shape {list(out.shape)} (for example "
-                    "minigrad.ones_like(output)), or reduce the output first, e.g. output.sum().")
+                    "grad can be implicitly created only for scalar outputs\n"
+                    f"minigrad hint: pass gradient=... with the output's shape {list(out.shape)} "
+                    "(for example torch.ones_like(output)), or reduce the output first, "
+                    "e.g. output.sum().")
             grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")

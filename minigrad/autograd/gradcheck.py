@@ -92,9 +92,11 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if not np.allclose(got, expected, rtol=rtol, atol=atol):
             if not raise_exception:
                 return False
+            # PyTorch prints both Jacobians as tensors (float64: the dtype is shown)
+            from .._tensor import _wrap
             raise GradcheckError(
                 f"Jacobian mismatch for output {o} with respect to input {i},\n"
-                f"numerical:{expected}\nanalytical:{got}\n")
+                f"numerical:{_wrap(np.asarray(expected))}\nanalytical:{_wrap(np.asarray(got))}\n")
     return True
 
 

@@ -192,9 +192,10 @@ def _modified_in_place_message(tensor, expected_version, node):
         f"operation: {_describe(tensor)}{where} is at version {tensor._version_counter[0]}; "
         f"expected version {expected_version} instead. Hint: enable anomaly detection to find "
         "the operation that failed to compute its gradient, with "
-        "minigrad.autograd.set_detect_anomaly(True, check_nan=False).\n"
-        f"minigrad hint: the tensor was saved by {node.name()}; compute the in-place change on "
-        "a .clone() instead, or make it out of place (for example x = x + 1 instead of x += 1)."
+        "torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
+        f"minigrad hint: the tensor was saved by {node.name()}; compute the in-place change "
+        "on a .clone() instead, or make it out of place (for example x = x + 1 instead of "
+        "x += 1)."
     )
 
 

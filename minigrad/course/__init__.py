@@ -10,4 +10,4 @@ Binder and Colab.
     lesson02.exercise_1(x.grad)
 """
 
-from ._errors import show_error  # noqa: E402,F401  (cells that fail on purpose)
+from ._errors import show_error, show_warnings  # noqa: E402,F401  (cells that fail on purpose)

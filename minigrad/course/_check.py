@@ -8,9 +8,15 @@ Every check prints one line that starts with a mark:
 
 and returns True or False, so a notebook can also ``assert`` on it.
 """
+import inspect
+import linecache
+import re
+import sys
+
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.function import Function
 
 RIGHT, WRONG, WAITING = "✅", "❌", "⏳"
 
@@ -19,13 +25,38 @@ def _unanswered(answer):
     return answer is None or answer is Ellipsis
 
 
+def _torch():
+    """The torch module if the learner imported it (the checks never import it themselves)."""
+    return sys.modules.get("torch")
+
+
 def _is_tensor(value):
     """A minigrad tensor, or a real PyTorch one (so the checks keep working after the switch)."""
-    return isinstance(value, Tensor) or type(value).__module__.startswith("torch")
+    torch = _torch()
+    return isinstance(value, Tensor) or (torch is not None and isinstance(value, torch.Tensor))
 
 
 def _values(tensor):
-    return np.asarray(tensor.detach().numpy(), dtype=np.float64)
+    return np.asarray(tensor.detach().cpu().numpy(), dtype=np.float64)
+
+
+def _is_function_class(value):
+    """A subclass of minigrad's or of PyTorch's ``autograd.Function``."""
+    if not isinstance(value, type):
+        return False
+    torch = _torch()
+    return issubclass(value, Function) or (
+        torch is not None and issubclass(value, torch.autograd.Function))
+
+
+def _library_of(value):
+    """minigrad, or torch for a PyTorch tensor or Function class: make test inputs with it."""
+    torch = _torch()
+    if torch is not None and (isinstance(value, torch.Tensor) or (
+            isinstance(value, type) and issubclass(value, torch.autograd.Function))):
+        return torch
+    import minigrad
+    return minigrad
 
 
 class CheckResult:
@@ -70,8 +101,38 @@ def wrong(exercise, message, hint=None):
 
 
 def waiting(exercise):
+    if _none_was_computed():
+        _say(WRONG, exercise,
+             "your answer is None, computed by your code.\n   Hint: a .grad is None until "
+             "backward() has run, and a non-leaf tensor keeps no .grad at all unless you call "
+             ".retain_grad() on it before backward(). Did you forget one of them (or run the "
+             "cells out of order)?")
+        return CheckResult(False)
     _say(WAITING, exercise, "replace the None (or ...) with your answer, then run the cell again.")
     return CheckResult(False)
+
+
+def _none_was_computed():
+    """True if the cell that called the check has no literal None/... left in it.
+
+    The exercise cells start as ``answer = None`` or ``check.exercise_1(...)``:
+    a None that comes from the learner's code (``answer = y.grad``) is a
+    different situation and deserves a different hint.
+    """
+    try:
+        frame = inspect.currentframe()
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("minigrad.course"):
+            frame = frame.f_back
+        if frame is None:
+            return False
+        filename = frame.f_code.co_filename
+        source = "".join(linecache.getlines(filename, frame.f_globals))
+    except Exception:           # noqa: BLE001 - no source: keep the usual message
+        return False
+    if not source:
+        return False
+    code = "\n".join(line.split("#", 1)[0] for line in source.splitlines())
+    return re.search(r"\bNone\b|\.\.\.", code) is None
 
 
 def check_tensor(exercise, answer, expected, hint=None, atol=1e-5, rtol=1e-4, success=None):

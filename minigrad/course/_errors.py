@@ -30,3 +30,19 @@ def show_error():
         print(f"{type(error).__name__}: {message}" if message else type(error).__name__)
     else:
         raise AssertionError("show_error(): the code in this block was expected to fail, but it ran")
+
+
+def show_warnings():
+    """Show every warning, each time it happens, as one short line ``Category: message``.
+
+    Python normally shows a given warning once per place in the code, prefixed
+    with the name of the file it came from - and in a notebook that name
+    changes at every run. Lessons that show warnings call this once.
+    """
+    import warnings
+
+    def one_line(message, category, filename, lineno, line=None):
+        return f"{category.__name__}: {message}\n"
+
+    warnings.formatwarning = one_line
+    warnings.simplefilter("always")

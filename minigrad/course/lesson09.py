@@ -9,11 +9,8 @@ import math
 
 import numpy as np
 
-from .._creation import tensor
-from .._dtype import float64
-from ..autograd.function import Function
-from ..autograd.gradcheck import gradcheck
-from ._check import check_choice, check_number, right, waiting, wrong, _unanswered
+from ._check import (check_choice, check_number, right, waiting, wrong, _is_function_class,
+                     _is_tensor, _library_of, _unanswered, _values)
 
 
 def exercise_1(answer):
@@ -63,27 +60,32 @@ def exercise_3(answer):
 
 
 def exercise_4(answer):
-    """A custom Function Exp: forward torch.exp, backward from the saved result; gradcheck passes."""
+    """A custom Function Exp: forward torch.exp, backward from the saved result; gradcheck passes.
+
+    A PyTorch Function (after ``import torch``) is checked with PyTorch's own gradcheck.
+    """
     name = "Exercise 4"
     if _unanswered(answer):
         return waiting(name)
-    if not (isinstance(answer, type) and issubclass(answer, Function)):
+    if not _is_function_class(answer):
         return wrong(name, f"expected a class that inherits from torch.autograd.Function, got "
                            f"{answer!r}.",
                      "Write class Exp(torch.autograd.Function): ... and pass Exp itself "
                      "(not Exp.apply, not Exp()).")
-    x = tensor([-1.0, 0.0, 0.5, 2.0], dtype=float64, requires_grad=True)
+    library = _library_of(answer)
+    x = library.tensor([-1.0, 0.0, 0.5, 2.0], dtype=library.float64, requires_grad=True)
     try:
         out = answer.apply(x)
     except Exception as error:          # noqa: BLE001 - we report whatever went wrong
         return wrong(name, f"Exp.apply(x) raised {type(error).__name__}: {error}",
                      "forward(ctx, x) should return torch.exp(x), after "
                      "ctx.save_for_backward(result).")
-    expected = np.exp(x.detach()._array)
-    if not hasattr(out, "_array") or out.shape != x.shape or not np.allclose(out.detach()._array, expected):
+    expected = np.exp(_values(x))
+    if not _is_tensor(out) or tuple(out.shape) != tuple(x.shape) or \
+            not np.allclose(_values(out), expected):
         return wrong(name, "forward does not compute e^x.", "Return torch.exp(x) from forward.")
     try:
-        passed = gradcheck(answer.apply, (x,), raise_exception=False)
+        passed = library.autograd.gradcheck(answer.apply, (x,), raise_exception=False)
     except Exception as error:          # noqa: BLE001
         return wrong(name, f"the backward pass raised {type(error).__name__}: {error}",
                      "backward(ctx, grad_output) should read (result,) = ctx.saved_tensors "
@@ -93,7 +95,14 @@ def exercise_4(answer):
                      "The chain rule: dL/dx = dL/dy * dy/dx = grad_output * e^x. Did you forget "
                      "to multiply by grad_output?")
     saved = out.grad_fn.saved_tensors if out.grad_fn is not None else ()
-    if any(np.allclose(getattr(s, "_array", np.nan), x._array) for s in saved):
+    if not saved:
+        return wrong(name, "the gradient is right, but nothing was saved with "
+                           "ctx.save_for_backward.",
+                     "Keeping a tensor as an attribute of ctx (ctx.result = result) skips the "
+                     "checks save_for_backward does (an in-place change of the result would go "
+                     "unnoticed) and can leak memory. Use ctx.save_for_backward(result) in "
+                     "forward and (result,) = ctx.saved_tensors in backward.")
+    if any(np.allclose(_values(s), _values(x)) for s in saved if _is_tensor(s)):
         return right(name, "the gradient is right (gradcheck passes). Tip: you saved the input, "
                            "so backward computes e^x a second time; saving the result avoids that.")
     return right(name, "correct: gradcheck passes, and backward reuses the saved result "

@@ -11,8 +11,8 @@ Two views of the same graph:
 """
 import dataclasses
 
-from ..autograd.graph import AccumulateGrad
 from . import _labels
+from . import _library as lib
 from ._graphviz import Graph
 from ._scene import Ids, Scene, legend as add_legend
 from ._walk import (GraphWalk, TensorNames, check_tensors, known_input, operation_name,
@@ -42,11 +42,13 @@ def new_graph(title=None, name="minigrad"):
     return graph
 
 
-def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=False,
+def draw(*tensors, names=None, params=None, show_values=False, show_grad=False, show_saved=False,
          show_flags=False, direction="backward", legend=False, max_nodes=300, title=None):
     """Draw the graph behind ``tensors``; returns a Graph that Jupyter shows as a picture.
 
     names:       {'w': w, ...} to label tensors (a tensor's own ``name`` attribute also works)
+    params:      {'fc.weight': p, ...} to label parameters, as torchviz's make_dot(params=...):
+                 e.g. params=dict(model.named_parameters())
     show_values: print the values of small tensors (up to 15 elements)
     show_grad:   print ``.grad`` of leaves and of tensors that retain grad
     show_saved:  draw the tensors each node saved for backward (orange)
@@ -59,7 +61,7 @@ def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=Fa
     tensors = check_tensors(tensors, "draw")
     if direction not in ("backward", "forward"):
         raise ValueError(f"direction must be 'backward' or 'forward', not {direction!r}")
-    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes)
+    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params)
     graph = new_graph(title)
     build = backward_scene if direction == "backward" else forward_scene
     scene = build(tensors, options, Ids())
@@ -69,15 +71,15 @@ def draw(*tensors, names=None, show_values=False, show_grad=False, show_saved=Fa
     return graph
 
 
-def draw_both(*tensors, names=None, show_values=False, show_grad=False, show_saved=False,
-              show_flags=False, legend=False, max_nodes=300, title=None):
+def draw_both(*tensors, names=None, params=None, show_values=False, show_grad=False,
+              show_saved=False, show_flags=False, legend=False, max_nodes=300, title=None):
     """The forward and the backward view side by side, the leaves at the top of both.
 
     Forward arrows go down (inputs to outputs), backward arrows go up (from the
     output back to the leaves): the backward graph is the forward graph reversed.
     """
     tensors = check_tensors(tensors, "draw_both")
-    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes)
+    options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params)
     graph = new_graph(title)
     ids = Ids()
     views = [("forward", "forward: computing values", forward_scene(tensors, options, ids)),
@@ -92,10 +94,10 @@ def draw_both(*tensors, names=None, show_values=False, show_grad=False, show_sav
     return graph
 
 
-def _options(names, show_values, show_grad, show_saved, show_flags, max_nodes):
+def _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params=None):
     if not isinstance(max_nodes, int) or max_nodes < 1:
         raise ValueError(f"max_nodes must be a positive integer, not {max_nodes!r}")
-    return Options(TensorNames(names), bool(show_values), bool(show_grad), bool(show_saved),
+    return Options(TensorNames(names, params), bool(show_values), bool(show_grad), bool(show_saved),
                    bool(show_flags), max_nodes)
 
 
@@ -132,10 +134,7 @@ def _intermediates(walk, options, outputs):
             found.append(tensor)
     if options.show_grad:
         for node in walk.nodes:
-            for output_nr in sorted(node._retains_grad_hook or ()):
-                tensor = node._retains_grad_hook[output_nr]()
-                if tensor is not None:
-                    found.append(tensor)
+            found.extend(lib.retained_tensors(node))
     return [t for t in _unique(found) if t not in set(outputs)]
 
 
@@ -189,12 +188,15 @@ def backward_scene(tensors, options, ids, upward=False):
     for tensor in outputs:
         drawn[tensor] = scene.item("output", _tensor_label(tensor, options), tensor=tensor,
                                    fillcolor=_labels.OUTPUT)
+    shared = walk.widely_shared_leaves()
     for node in walk.nodes:
+        if node in shared:
+            continue                # drawn once per use, below
         # ordering: the inputs of a node appear left to right as in next_functions
-        node_ids[node] = scene.item("function", node.name(), node=node,
+        node_ids[node] = scene.item("function", lib.node_name(node), node=node,
                                     fillcolor=_labels.FUNCTION, style="rounded,filled",
                                     ordering="in" if upward else "out")
-        if isinstance(node, AccumulateGrad):
+        if lib.is_accumulate_grad(node):
             leaf = node.variable
             drawn[leaf] = scene.item("leaf", _tensor_label(leaf, options), tensor=leaf,
                                      fillcolor=_labels.LEAF)
@@ -203,11 +205,15 @@ def backward_scene(tensors, options, ids, upward=False):
         scene.arrow(drawn[tensor], node_ids[tensor.grad_fn], edge=("start", tensor))
 
     more = _more_note(scene, walk, options)
+    copies = {}                     # shared AccumulateGrad -> how many copies drawn so far
     for node, input_index, next_node, output_nr in walk.edges:
         if next_node is None:
             continue
-        label = f"output {output_nr}" if next_node._num_outputs > 1 else None
-        target = node_ids[next_node] if walk.is_drawn(next_node) else more
+        label = f"output {output_nr}" if lib.num_outputs(next_node) > 1 else None
+        if next_node in shared:
+            target = _shared_leaf_copy(scene, next_node, shared, copies, options, drawn, upward)
+        else:
+            target = node_ids[next_node] if walk.is_drawn(next_node) else more
         attributes = {"label": label} if label else {}
         scene.arrow(node_ids[node], target, edge=("next", node, input_index), **attributes)
 
@@ -222,13 +228,26 @@ def backward_scene(tensors, options, ids, upward=False):
     # gradient whose counter is one of these is related to the graph.
     related = {}                    # id(version counter) -> (box to hang from, how, edge)
     for tensor, box in drawn.items():
-        related.setdefault(id(tensor._version_counter), (box, "detach()", None))
+        related.setdefault(lib.memory_key(tensor), (box, "detach()", None))
     _relate_saved(walk, node_ids, drawn, related)
     _draw_cut_off(scene, options, drawn, related)
     if options.show_saved:
         _draw_saved(scene, walk, options, node_ids, drawn)
     _draw_without_graph(scene, tensors, options, drawn)
     return scene
+
+
+def _shared_leaf_copy(scene, node, shared, copies, options, drawn, upward):
+    """One more copy of a widely shared leaf and its AccumulateGrad; returns the node's box."""
+    copies[node] = copies.get(node, 0) + 1
+    box = scene.item("function", lib.node_name(node), node=node, fillcolor=_labels.FUNCTION,
+                     style="rounded,filled", ordering="in" if upward else "out")
+    leaf = node.variable
+    leaf_box = scene.item("leaf", _tensor_label(leaf, options, [f"use {copies[node]} of {shared[node]}"]),
+                          tensor=leaf, fillcolor=_labels.LEAF)
+    scene.arrow(box, leaf_box, edge=("accumulate", node))
+    drawn.setdefault(leaf, leaf_box)
+    return box
 
 
 def _draw_saved(scene, walk, options, node_ids, drawn):
@@ -247,14 +266,14 @@ def _draw_saved(scene, walk, options, node_ids, drawn):
             freed = True
             continue
         for _, value in values:
-            if not hasattr(value, "_array"):        # a number, e.g. the 2 of x * 2
+            if not lib.is_tensor(value):            # a number, e.g. the 2 of x * 2
                 box = scene.item("saved", _labels.html_label(repr(value), ["number"]),
                                  fillcolor=_labels.SAVED)
-            elif value in drawn:
-                saved_by.setdefault(value, []).append(node.name())
+            elif lib.find_same(value, drawn) is not None:
+                saved_by.setdefault(lib.find_same(value, drawn), []).append(lib.node_name(node))
                 continue
-            elif value in saved_boxes:
-                box = saved_boxes[value]
+            elif lib.find_same(value, saved_boxes) is not None:
+                box = saved_boxes[lib.find_same(value, saved_boxes)]
             else:
                 origin = _origin(value, drawn, options)
                 box = saved_boxes[value] = scene.item(
@@ -277,28 +296,27 @@ def _origin(tensor, drawn, options):
     if options.names(tensor) is not None:
         return None
     for other in drawn:
-        if other._version_counter is tensor._version_counter and options.names(other):
+        if lib.memory_key(other) == lib.memory_key(tensor) and options.names(other):
             return f"view of {options.names(other)}"
     if tensor.grad_fn is not None:
-        return f"output of {tensor.grad_fn.name()}"
+        return f"output of {lib.node_name(tensor.grad_fn)}"
     return None
 
 
 def _relate_saved(walk, node_ids, drawn, related):
     """Tensors the drawn nodes saved: a named tensor sharing memory with one is related."""
     for node in walk.nodes:
-        for input_index, value in enumerate(node._saved or ()):
-            if not hasattr(value, "_version_counter"):
+        for input_index, value in enumerate(lib.saved_list(node) or ()):
+            if not lib.is_tensor(value):
                 continue
+            key = lib.memory_key(value)
             if not value.requires_grad:
                 # an input that needed no gradient: (None, 0) in next_functions
-                related.setdefault(id(value._version_counter),
-                                   (node_ids[node], "None", ("next", node, input_index)))
+                related.setdefault(key, (node_ids[node], "None", ("next", node, input_index)))
             elif value.grad_fn is not None and value.grad_fn in node_ids:
-                related.setdefault(id(value._version_counter),
-                                   (node_ids[value.grad_fn], "detach()", None))
-            elif value in drawn:
-                related.setdefault(id(value._version_counter), (drawn[value], "detach()", None))
+                related.setdefault(key, (node_ids[value.grad_fn], "detach()", None))
+            elif lib.find_same(value, drawn) is not None:
+                related.setdefault(key, (drawn[lib.find_same(value, drawn)], "detach()", None))
 
 
 def _draw_cut_off(scene, options, drawn, related):
@@ -306,7 +324,7 @@ def _draw_cut_off(scene, options, drawn, related):
     for _, tensor in options.names.named:
         if tensor in drawn or tensor.requires_grad:
             continue
-        relation = related.get(id(tensor._version_counter))
+        relation = related.get(lib.memory_key(tensor))
         if relation is None:
             continue                 # unrelated to this graph (e.g. names=globals())
         anchor, how, edge = relation
@@ -333,9 +351,13 @@ def forward_scene(tensors, options, ids):
     drawn = {}                      # tensor -> the id of its box
     op_ids = {}                     # Node -> the id of its ellipse (or its leaf's box)
     through = {}                    # (node, output_nr) -> box of the named tensor it made
+    shared = walk.widely_shared_leaves()
+    copies = {}
 
     for node in walk.nodes:
-        if isinstance(node, AccumulateGrad):
+        if node in shared:
+            continue                # one box per use, below
+        if lib.is_accumulate_grad(node):
             leaf = node.variable
             op_ids[node] = drawn[leaf] = scene.item(
                 "leaf", _tensor_label(leaf, options), tensor=leaf, fillcolor=_labels.LEAF)
@@ -347,7 +369,7 @@ def forward_scene(tensors, options, ids):
         kind, colour = ("output", _labels.OUTPUT) if tensor in output_set else ("tensor", "white")
         box = drawn[tensor] = scene.item(kind, _tensor_label(tensor, options), tensor=tensor,
                                          fillcolor=colour)
-        through[(tensor.grad_fn, tensor._output_nr)] = box
+        through[(tensor.grad_fn, lib.output_nr(tensor))] = box
         scene.arrow(op_ids[tensor.grad_fn], box)
 
     more = _more_note(scene, walk, options)
@@ -361,7 +383,15 @@ def forward_scene(tensors, options, ids):
             scene.arrow(more, consumer, style="dashed")
         elif (next_node, output_nr) in through:
             scene.arrow(through[(next_node, output_nr)], consumer, edge=edge)
-        elif isinstance(next_node, AccumulateGrad):
+        elif next_node in shared:
+            copies[next_node] = copies.get(next_node, 0) + 1
+            leaf = next_node.variable
+            box = scene.item("leaf", _tensor_label(
+                leaf, options, [f"use {copies[next_node]} of {shared[next_node]}"]),
+                tensor=leaf, fillcolor=_labels.LEAF)
+            drawn.setdefault(leaf, box)
+            scene.arrow(box, consumer, edge=edge)
+        elif lib.is_accumulate_grad(next_node):
             scene.arrow(op_ids[next_node], consumer, edge=edge)
         else:               # an unnamed intermediate result: the arrow says its shape
             shape = _labels.shape_text(output_shape(next_node, output_nr))
@@ -376,11 +406,11 @@ def _forward_input(scene, node, input_index, options, inputs):
     if value is None:
         return scene.item("input", _labels.html_label(None, ["input without grad"]),
                           fillcolor=_labels.TENSOR, style="dashed,filled")
-    if not hasattr(value, "_array"):
+    if not lib.is_tensor(value):
         return scene.item("input", _labels.html_label(repr(value)), shape="plaintext", style="")
     # prefer the tensor the learner named: x rather than the view matmul made of it
     for _, tensor in options.names.named:
-        if tensor._version_counter is value._version_counter and not tensor.requires_grad:
+        if lib.memory_key(tensor) == lib.memory_key(value) and not tensor.requires_grad:
             value = tensor
             break
     if value not in inputs:

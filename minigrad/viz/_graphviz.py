@@ -9,6 +9,7 @@ Drawing needs two things that are installed separately:
   it the DOT source still works, and showing or saving a picture explains how
   to install it instead of failing with a bare "file not found".
 """
+import base64
 import hashlib
 import re
 
@@ -73,10 +74,14 @@ class Graph(graphviz.Digraph):
             raise GraphvizNotFound() from None
         return _mark_svg(svg, self.source)
 
-    def png(self):
-        """The picture as PNG bytes (needs ``dot``)."""
+    def png(self, dpi=None):
+        """The picture as PNG bytes (needs ``dot``); ``dpi`` 144 makes it sharp on high-density screens."""
+        graph = self
+        if dpi is not None:
+            graph = self.copy()
+            graph.attr(dpi=str(dpi))
         try:
-            return self.pipe(format="png")
+            return graph.pipe(format="png")
         except graphviz.ExecutableNotFound:
             raise GraphvizNotFound() from None
 
@@ -86,8 +91,12 @@ class Graph(graphviz.Digraph):
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         # Jupyter asks for the picture here. Without `dot`, show how to get it
         # instead of a traceback that ends in "No such file or directory".
+        # Besides the SVG, a PNG: a notebook that is not trusted (opened without
+        # running it, in JupyterLab or on GitHub) does not show SVG, but shows PNG.
         try:
-            return super()._repr_mimebundle_(include, exclude, **kwargs)
+            bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
+            bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
+            return bundle
         except graphviz.ExecutableNotFound:
             return {"text/plain": INSTALL_DOT_HELP}
 

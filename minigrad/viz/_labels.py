@@ -15,6 +15,7 @@ can be bold and values can be in a fixed-width font.
 import html
 
 from .._tensor_str import _format_body
+from . import _library as lib
 
 FUNCTION = "lightgrey"
 LEAF = "lightblue"
@@ -55,17 +56,18 @@ def shape_text(shape):
 
 def dtype_text(tensor):
     """'' for float32 (the default), else e.g. 'float64'."""
-    name = tensor.dtype.name
+    name = lib.dtype_name(tensor)
     return "" if name == "float32" else name
 
 
 def values_text(tensor):
     """The values as minigrad prints them, without ``tensor(...)``; None if too many."""
-    if tensor._array.size > MAX_SHOWN_ELEMENTS:
+    values = lib.array(tensor)
+    if values.size > MAX_SHOWN_ELEMENTS:
         return None
-    if tensor._array.size == 0:
+    if values.size == 0:
         return "[]"
-    return _format_body(tensor._array, tensor.is_floating_point(), 0)
+    return _format_body(values, tensor.is_floating_point(), 0)
 
 
 def html_label(title=None, lines=(), values=()):
@@ -112,7 +114,7 @@ def tensor_values(tensor, show_values=False, show_grad=False):
     if show_values:
         blocks.append(("", values_text(tensor)))
     if show_grad and tensor.requires_grad and (tensor.is_leaf or tensor.retains_grad):
-        grad = tensor._grad
+        grad = lib.grad(tensor)
         if grad is None:
             blocks.append(("grad:", "None"))
         else:
@@ -140,8 +142,13 @@ def gradient_text(gradient):
 
 
 def edge_label(text):
-    """An edge label in the value font, one left-aligned row per line."""
-    rows = [escape(row).replace(" ", "&#160;") for row in str(text).split("\n")]
+    """An edge label in the value font, one left-aligned row per line.
+
+    Each row ends in two spaces: Graphviz puts a label to the right of its
+    arrow, and two arrows side by side (x * x) would otherwise get labels
+    that touch.
+    """
+    rows = [escape(row).replace(" ", "&#160;") + "&#160;&#160;" for row in str(text).split("\n")]
     return (f'<<FONT FACE="{VALUE_FONT}" POINT-SIZE="{SMALL}">'
             + '<BR ALIGN="LEFT"/>'.join(rows) + '<BR ALIGN="LEFT"/></FONT>>')
 

@@ -9,19 +9,18 @@ nothing moves while a learner steps through.
 
 In Jupyter a trace shows as a small stepper (Prev / Next / a slider) written
 in plain HTML and JavaScript, so it works in JupyterLab and Colab without
-ipywidgets. Where scripts do not run, every frame is shown, one under the other.
+ipywidgets. Where scripts do not run (an untrusted notebook, a GitHub preview)
+the first frame is shown and each later step is a caption that opens its frame.
 """
+import base64
 import collections
 import dataclasses
 import html
 import os
 
-import numpy as np
-
-from .._tensor import Tensor, _wrap
 from ..autograd import engine
-from ..autograd.graph import AccumulateGrad
 from . import _labels
+from . import _library as lib
 from ._draw import backward_scene, new_graph, _options
 from ._graphviz import save, source_hash
 from ._scene import Ids
@@ -64,7 +63,7 @@ class BackwardStep:
             name = self.tensor_name or f"leaf {_labels.shape_text(self.tensor.shape)}"
             return (f"{self.name} adds {_inline(self.grad_added)} to {name}.grad, "
                     f"so {name}.grad = {_inline(self.grad_after)}")
-        sent = [f"{p.to.name()} gets {_inline(p.gradient)}" for p in self.passed
+        sent = [f"{lib.node_name(p.to)} gets {_inline(p.gradient)}" for p in self.passed
                 if p.to is not None]
         return f"{self.name} receives {received}" + (f"; {', '.join(sent)}" if sent else "")
 
@@ -79,20 +78,19 @@ def _inline(gradient):
     return " ".join(text.split())
 
 
-def _copy(tensor):
-    return None if tensor is None else _wrap(np.array(tensor._array, copy=True))
+_copy = lib.copy
 
 
-def trace_backward(loss, names=None, gradient=None, retain_graph=False):
+def trace_backward(loss, names=None, gradient=None, retain_graph=False, params=None):
     """Run ``loss.backward(gradient, retain_graph)`` and return a BackwardTrace of its steps.
 
     The leaves' ``.grad`` is filled in exactly as by ``loss.backward()``.
     """
     check_tensors((loss,), "trace_backward")
     options = _options(names, show_values=False, show_grad=True, show_saved=False,
-                       show_flags=False, max_nodes=300)
+                       show_flags=False, max_nodes=300, params=params)
     scene = backward_scene([loss], options, Ids())
-    grads_before = {item["tensor"]: _copy(item["tensor"]._grad) for item in scene.items
+    grads_before = {item["tensor"]: _copy(lib.grad(item["tensor"])) for item in scene.items
                     if item["kind"] == "leaf"}
     steps = []
 
@@ -101,29 +99,55 @@ def trace_backward(loss, names=None, gradient=None, retain_graph=False):
         passed = []
         for i, (next_node, output_nr) in enumerate(node.next_functions):
             grad = step["grad_inputs"][i] if i < len(step["grad_inputs"]) else None
-            if grad is not None and next_node is not None:
+            if grad is not None and next_node is not None and step.get("fit", True):
                 # what the next node receives: summed back to its shape, as the engine does
                 grad = engine._fit_to_node(grad, next_node, output_nr, node)
             passed.append(Passed(next_node, output_nr, _copy(grad)))
-        entry = BackwardStep(len(steps), node, node.name(),
+        entry = BackwardStep(len(steps), node, lib.node_name(node),
                              tuple(_copy(g) for g in step["grad_outputs"]), passed)
-        if isinstance(node, AccumulateGrad):
+        if lib.is_accumulate_grad(node):
             entry.tensor = node.variable
             entry.tensor_name = options.names(node.variable)
             entry.grad_before = grads_before.get(node.variable)
             entry.grad_added = entry.grad_outputs[0]
-            entry.grad_after = _copy(node.variable._grad)
+            entry.grad_after = _copy(lib.grad(node.variable))
         steps.append(entry)
 
-    with engine.observe(record):
-        loss.backward(gradient, retain_graph=retain_graph)
-    if gradient is None:                # a scalar loss starts from d(loss)/d(loss) = 1
-        start = _wrap(np.ones(loss._array.shape, dtype=loss._array.dtype))
-    elif isinstance(gradient, Tensor):
-        start = _copy(gradient)
+    if lib.is_torch_tensor(loss):
+        _backward_with_torch_hooks(loss, record, gradient, retain_graph)
     else:
-        start = _wrap(np.asarray(gradient, dtype=loss._array.dtype))
+        with engine.observe(record):
+            loss.backward(gradient, retain_graph=retain_graph)
+    if gradient is None:                # a scalar loss starts from d(loss)/d(loss) = 1
+        start = lib.ones_like(loss)
+    else:
+        start = lib.as_gradient(gradient, loss)
     return BackwardTrace(loss, scene, steps, options.names, start)
+
+
+def _backward_with_torch_hooks(loss, record, gradient, retain_graph):
+    """PyTorch's engine tells us the same thing through a post-hook on every node.
+
+    A node's hook runs right after the node, with the gradients it received
+    (grad_outputs) and the ones it computed for its inputs (grad_inputs, already
+    of the inputs' shapes). The hooks are removed afterwards.
+    """
+    handles, seen, stack = [], set(), [loss.grad_fn]
+    while stack:                        # every node, not only the drawn ones
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        handles.append(node.register_hook(
+            lambda grad_inputs, grad_outputs, node=node: record(
+                {"node": node, "grad_inputs": grad_inputs, "grad_outputs": grad_outputs,
+                 "fit": False})))
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    try:
+        loss.backward(gradient, retain_graph=retain_graph)
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 class BackwardTrace:
@@ -246,42 +270,63 @@ class BackwardTrace:
         frames = [self.frame(i) for i in range(len(self.steps))]
         # ids come from the frames' DOT source: the same trace gives the same HTML
         widget_id = "minigrad-trace-" + source_hash("".join(f.source for f in frames))
-        return _stepper_html(widget_id, [f.svg() for f in frames],
-                             [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}"
-                              for s in self.steps])
+        captions = [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}" for s in self.steps]
+        return _stepper_html(widget_id, frames, captions)
 
 
-def _stepper_html(widget_id, svgs, captions):
-    """Frames one under the other; the script turns them into a stepper when it may run."""
-    frames = "".join(
-        f'<div class="mg-frame"><div class="mg-caption">{html.escape(caption)}</div>'
-        f'{_strip_xml_header(svg)}</div>'
-        for caption, svg in zip(captions, svgs))
-    last = len(svgs) - 1
+def _png_tag(graph, alt):
+    """An <img> holding the graph as PNG: shown even where a notebook is not trusted.
+
+    Untrusted notebooks (opened without running them) and pages without
+    scripts drop inline SVG, but keep images. Drawn at 144 dpi and shown at
+    2/3 of its pixel size, it stays sharp on high-density screens.
+    """
+    png = graph.png(dpi=144)
+    width = int.from_bytes(png[16:20], "big") * 2 // 3      # from the PNG header
+    data = base64.b64encode(png).decode("ascii")
+    return (f"<!-- minigrad graph {source_hash(graph.source)} -->"
+            f'<img src="data:image/png;base64,{data}" width="{width}" alt="{html.escape(alt)}">')
+
+
+def _stepper_html(widget_id, frames, captions):
+    """One frame at a time, with or without JavaScript.
+
+    Without scripts (an untrusted notebook, a GitHub preview) every frame is a
+    <details> element: the first one open, the others a one-line caption a
+    learner can open. Where scripts run, the script turns them into a stepper
+    (Prev / Next / a slider) whose buttons stay at the top of the picture.
+    """
+    parts = []
+    for k, (caption, frame) in enumerate(zip(captions, frames)):
+        parts.append(f'<details class="mg-frame"{" open" if k == 0 else ""}>'
+                     f'<summary class="mg-caption">{html.escape(caption)}</summary>'
+                     f'{_png_tag(frame, caption)}</details>')
+    last = len(frames) - 1
     return f"""<div id="{widget_id}" class="minigrad-trace">
-<style>
-#{widget_id} .mg-caption {{font-family: sans-serif; font-size: 13px; margin: 4px 0;}}
-#{widget_id} .mg-controls {{display: none; align-items: center; gap: 8px; margin: 4px 0;}}
-#{widget_id} .mg-controls input {{width: 220px;}}
-</style>
-<div class="mg-controls" style="display: none">
-<button type="button" data-move="-1">&#9664; Prev</button>
-<input type="range" min="0" max="{last}" value="0" aria-label="step">
-<button type="button" data-move="1">Next &#9654;</button>
+<div class="mg-controls" style="display: none; position: sticky; top: 0; z-index: 1; \
+background: white; align-items: center; gap: 8px; padding: 4px 0;">
+<button type="button" data-move="-1" style="white-space: nowrap; flex: none;">&#9664; Prev</button>
+<input type="range" min="0" max="{last}" value="0" aria-label="step" style="width: 220px; flex: none;">
+<button type="button" data-move="1" style="white-space: nowrap; flex: none;">Next &#9654;</button>
+<span class="mg-now" style="font-family: sans-serif; font-size: 13px;"></span>
 </div>
-{frames}
+{"".join(parts)}
 <script>
 (function () {{
   var root = (document.currentScript && document.currentScript.parentNode) ||
              document.getElementById("{widget_id}");
   var frames = root.querySelectorAll(".mg-frame");
   var slider = root.querySelector("input");
+  var now = root.querySelector(".mg-now");
   var current = 0;
   function show(i) {{
     current = Math.max(0, Math.min(frames.length - 1, i));
     for (var k = 0; k < frames.length; k++) {{
+      frames[k].open = true;
       frames[k].style.display = (k === current) ? "" : "none";
+      frames[k].querySelector("summary").style.display = "none";
     }}
+    now.textContent = frames[current].querySelector("summary").textContent;
     slider.value = current;
   }}
   root.querySelector(".mg-controls").style.display = "flex";
@@ -295,9 +340,3 @@ def _stepper_html(widget_id, svgs, captions):
 }})();
 </script>
 </div>"""
-
-
-def _strip_xml_header(svg):
-    """An SVG file starts with <?xml ...> and a DOCTYPE, which do not belong inside HTML."""
-    start = svg.find("<svg")
-    return svg[start:] if start >= 0 else svg

@@ -8,8 +8,11 @@ visited in the same order in every run, and gets the same node ids n0, n1, ...).
 import collections
 import re
 
-from .._tensor import Tensor
-from ..autograd.graph import AccumulateGrad
+from . import _library as lib
+
+
+# A leaf used by more nodes than this is drawn once per use (see widely_shared_leaves).
+SHARED_LEAF_USES = 4
 
 
 class GraphWalk:
@@ -53,9 +56,21 @@ class GraphWalk:
     def is_drawn(self, node):
         return node in self._drawn
 
+    def widely_shared_leaves(self):
+        """AccumulateGrad nodes that more than SHARED_LEAF_USES drawn nodes send gradients to.
+
+        A parameter reused in a loop (``y = y * w + b``, 1,000 times) would get
+        an arrow from every step to one box: Graphviz then needs minutes to lay
+        out the crossing arrows. Such a leaf is drawn once per use instead.
+        """
+        uses = collections.Counter(next_node for _, _, next_node, _ in self.edges
+                                   if next_node is not None and next_node in self._drawn)
+        return {node: count for node, count in uses.items()
+                if count > SHARED_LEAF_USES and lib.is_accumulate_grad(node)}
+
     def leaves(self):
         """The leaf tensors of the drawn AccumulateGrad nodes, in drawing order."""
-        return [node.variable for node in self.nodes if isinstance(node, AccumulateGrad)]
+        return [node.variable for node in self.nodes if lib.is_accumulate_grad(node)]
 
 
 class TensorNames:
@@ -66,20 +81,33 @@ class TensorNames:
     can pass ``names=globals()``.
     """
 
-    def __init__(self, names=None):
-        if names is None:
-            names = {}
-        if not isinstance(names, collections.abc.Mapping):
-            raise TypeError(
-                f"names must be a dict from name to tensor, like names={{'w': w}}; "
-                f"got {type(names).__name__}")
+    def __init__(self, names=None, params=None):
+        # params (torchviz's argument, e.g. dict(model.named_parameters())) name tensors the
+        # same way; for a tensor in both, its name in ``names`` wins
+        pairs = self._pairs(names, "names") + self._pairs(params, "params")
         self.named = []                 # (name, tensor), in the order given
         self._by_tensor = {}            # tensor -> name; tensors hash by identity
-        for name, tensor in names.items():
-            if not isinstance(tensor, Tensor) or str(name).startswith("_"):
+        for name, tensor in pairs:
+            if not lib.is_tensor(tensor) or str(name).startswith("_"):
                 continue
             self.named.append((str(name), tensor))
             self._by_tensor.setdefault(tensor, str(name))
+
+    @staticmethod
+    def _pairs(names, argument):
+        """(name, tensor) pairs from a dict, or from model.named_parameters()'s pairs."""
+        if names is None:
+            return []
+        if isinstance(names, collections.abc.Mapping):
+            return list(names.items())
+        if not isinstance(names, (str, list, tuple)) and not lib.is_tensor(names) \
+                and isinstance(names, collections.abc.Iterable):
+            pairs = list(names)
+            if all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
+                return pairs
+        raise TypeError(
+            f"{argument} must be a dict from name to tensor, like {argument}={{'w': w}}; "
+            f"got {type(names).__name__}")
 
     def __call__(self, tensor):
         """The tensor's name, or None."""
@@ -92,15 +120,21 @@ class TensorNames:
 
 
 def check_tensors(values, function_name):
-    """Raise a clear TypeError unless every value is a minigrad Tensor."""
+    """Raise a clear TypeError unless every value is a minigrad or a PyTorch tensor."""
     if not values:
         raise TypeError(
             f"{function_name}() needs at least one tensor to draw, e.g. {function_name}(loss)")
     for value in values:
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                f"{function_name}() draws minigrad tensors, but got {type(value).__name__}: "
-                f"{value!r:.60}. Pass the tensor itself, e.g. {function_name}(loss).")
+        if lib.is_tensor(value):
+            continue
+        hint = ""
+        if isinstance(value, (list, tuple)) and value and all(lib.is_tensor(v) for v in value):
+            hint = f" To draw several tensors, pass them one by one: {function_name}(a, b)."
+        elif lib.is_node(value):
+            hint = f" That is a grad_fn; pass the tensor it belongs to, e.g. {function_name}(loss)."
+        raise TypeError(
+            f"{function_name}() draws minigrad or PyTorch tensors, but got {lib.describe(value)}."
+            + hint)
     return list(values)
 
 
@@ -110,29 +144,26 @@ def operation_name(node):
     Custom Functions keep their class name (``Square``); AccumulateGrad has no
     forward operation and keeps its own name.
     """
-    forward_class = getattr(node, "_forward_cls", None)
+    forward_class = lib.forward_class(node)
     if forward_class is not None:
         return forward_class.__name__
-    name = node.name()
-    if isinstance(node, AccumulateGrad):
+    name = lib.node_name(node)
+    if lib.is_accumulate_grad(node):
         return name
     name = re.sub(r"Backwards?\d*$", "", name)
     # CamelCase -> snake_case: MseLoss -> mse_loss, Log1P -> log1p
     return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
 
 
-def output_shape(node, output_nr=0):
-    """The shape of output ``output_nr`` of ``node``'s forward operation."""
-    if node._num_outputs > 1:
-        return tuple(node._output_shapes[output_nr])
-    return tuple(node._output_shape)
+output_shape = lib.output_shape
 
 
 def saved_values(node):
     """What the node saved for backward (None entries dropped), or None once backward freed it."""
-    if node._freed:
+    saved = lib.saved_list(node)
+    if saved is None:
         return None
-    return [(i, value) for i, value in enumerate(node._saved or ()) if value is not None]
+    return [(i, value) for i, value in enumerate(saved) if value is not None]
 
 
 def known_input(node, input_index):
@@ -142,12 +173,13 @@ def known_input(node, input_index):
     saves (self, other)), so a saved value at the same position that needs no
     gradient either is that input or tells nothing. Returns the value or None.
     """
-    if getattr(node, "_forward_cls", None) is not None or node._freed or not node._saved:
+    if lib.forward_class(node) is not None:
         return None
-    if input_index >= len(node._saved):
+    saved = lib.saved_list(node)
+    if not saved or input_index >= len(saved):
         return None
-    value = node._saved[input_index]
-    if isinstance(value, Tensor):
+    value = saved[input_index]
+    if lib.is_tensor(value):
         return value if not value.requires_grad else None
     if isinstance(value, (int, float, bool)):
         return value

@@ -1,0 +1,75 @@
+"""A lesson opened without running it (an untrusted notebook) shows every stored picture.
+
+JupyterLab does not show SVG from a notebook it does not trust, and it cleans
+HTML (no scripts, no inline SVG). The drawings therefore carry a PNG next to
+their SVG, and the step-through keeps its frames as PNG images inside
+<details> elements. This opens lessons in JupyterLab without running anything
+(so the notebook stays untrusted) and checks, in the page, that every cell
+that stored a drawing shows an image, and that a step-through shows one frame.
+
+Uses the JupyterLab server and Chromium of test_lab.py (same requirements).
+"""
+import json
+
+import pytest
+
+from test_lab import (NOTEBOOK_DIR, _accept_dialogs, _open_notebook, _screenshot,  # noqa: F401
+                      browser, browser_context, chromium_path, lab)
+
+LESSONS = ["02_backward.ipynb", "09_under_the_hood.ipynb"]
+
+OUTPUTS_JS = """
+() => Array.from(document.querySelectorAll('.jp-Cell.jp-CodeCell')).map(cell => {
+  const area = cell.querySelector('.jp-OutputArea');
+  if (!area) return {images: 0, details: 0, open: 0, scripts: 0};
+  // checkVisibility: false inside a closed <details> (its content is not rendered)
+  const visible = Array.from(area.querySelectorAll('img, svg')).filter(
+      e => e.checkVisibility() && e.getBoundingClientRect().height > 20);
+  return {
+    images: visible.length,
+    details: area.querySelectorAll('details').length,
+    open: area.querySelectorAll('details[open]').length,
+    trusted: !!cell.querySelector('.jp-OutputArea-output[data-mime-type="image/svg+xml"]'),
+  };
+})
+"""
+
+
+def _stored_pictures(path):
+    """Per code cell: does its stored output hold a drawing, and is it a step-through?"""
+    cells = json.loads(path.read_text())["cells"]
+    result = []
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        data = [out.get("data", {}) for out in cell.get("outputs", [])]
+        result.append({
+            "picture": any("image/png" in d for d in data),
+            "stepper": any("minigrad-trace" in "".join(d.get("text/html", "")) for d in data),
+        })
+    return result
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_untrusted_lesson_shows_its_pictures(name, lab, browser_context):
+    path = NOTEBOOK_DIR / name
+    page = browser_context.new_page()
+    try:
+        _open_notebook(page, lab, path, workspace=f"untrusted-{path.stem}")
+        page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=60_000)
+        page.wait_for_timeout(3_000)            # let every output render
+        _accept_dialogs(page)
+        shown = page.evaluate(OUTPUTS_JS)
+        _screenshot(page, path.with_name(f"untrusted_{path.stem}.png"))
+    finally:
+        page.close()
+    stored = _stored_pictures(path)
+    assert len(shown) == len(stored)
+    # the notebook really is untrusted: JupyterLab rendered none of the stored SVGs
+    assert not any(cell.get("trusted") for cell in shown)
+    for number, (want, got) in enumerate(zip(stored, shown)):
+        if want["stepper"]:
+            assert got["details"] >= 2 and got["open"] == 1 and got["images"] == 1, (number, got)
+        elif want["picture"]:
+            assert got["images"] >= 1, (number, got)
+

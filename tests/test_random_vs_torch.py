@@ -1,0 +1,154 @@
+"""Same seed, same numbers: minigrad's random functions against PyTorch's CPU generator, bit for bit.
+
+Each test seeds both libraries alike, runs the same sequence of random calls
+and requires identical bits (``np.array_equal`` on the arrays, no tolerance).
+Sizes below and above 16 matter (randn switches algorithm there), as do
+sizes that are not a multiple of 16 and both float dtypes.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+
+SEEDS = [0, 1, 2, 7, 42, 1234, 2**31 - 1, 2**32 + 5, 67280421310721]
+SIZES = [1, 2, 5, 15, 16, 17, 31, 32, 33, 100, 1000, 4099]
+DTYPES = ["float32", "float64"]
+
+
+def same(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
+
+
+def both(torch, program, seed):
+    """Run ``program(lib)`` under minigrad and torch after the same ``manual_seed``; return the arrays."""
+    results = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(seed)
+        out = program(lib)
+        results.append([t.detach().numpy() if hasattr(t, "detach") else t for t in out])
+    return results
+
+
+def assert_same(torch, program, seed):
+    ours, theirs = both(torch, program, seed)
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        assert same(a, b), f"draw {k}: minigrad {np.asarray(a).ravel()[:6]} vs torch {np.asarray(b).ravel()[:6]}"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("size", SIZES)
+def test_rand_and_randn(torch, size, dtype):
+    def program(lib):
+        dt = getattr(lib, dtype)
+        return [lib.rand(size, dtype=dt), lib.randn(size, dtype=dt), lib.randn(size, dtype=dt),
+                lib.rand(3, dtype=dt), lib.randn(1, dtype=dt), lib.randn(1, dtype=dt), lib.rand(1, dtype=dt)]
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4, 4), (2, 3, 5), (7, 9), (64, 10)])
+def test_shapes_and_default_dtype(torch, shape):
+    def program(lib):
+        return [lib.randn(*shape), lib.rand(shape), lib.randn(shape, requires_grad=True)]
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+def test_fresh_generator_uses_pytorchs_default_seed(torch):
+    ours, theirs = minigrad.Generator(), torch.Generator()
+    assert ours.initial_seed() == theirs.initial_seed() == 67280421310721
+    assert same(minigrad.randn(20, generator=ours).numpy(), torch.randn(20, generator=theirs).numpy())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_normal_and_uniform_in_place(torch, dtype):
+    def program(lib):
+        dt = getattr(lib, dtype)
+        out = []
+        for n in (3, 16, 50):
+            out.append(lib.empty(n, dtype=dt).normal_(2.5, 0.3))
+            out.append(lib.empty(n, dtype=dt).normal_())
+            out.append(lib.zeros(n, dtype=dt).uniform_(-0.7, 0.7))
+            out.append(lib.zeros(n, dtype=dt).uniform_())
+            out.append(lib.normal(1.0, 2.0, size=(n,), dtype=dt))
+        return out
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+@pytest.mark.parametrize("size", [1, 5, 100, 1000])
+def test_randint(torch, size):
+    def program(lib):
+        return [lib.randint(10, (size,)), lib.randint(-5, 5, (size,)), lib.randint(0, 2**40, (size,)),
+                lib.randint(3, 1000, (size,), dtype=lib.int32)]
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 10, 100, 1000])
+def test_randperm(torch, n):
+    for seed in SEEDS:
+        assert_same(torch, lambda lib: [lib.randperm(n), lib.rand(2)], seed)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_bernoulli(torch, dtype):
+    def program(lib):
+        p = lib.linspace(0, 1, 40, dtype=getattr(lib, dtype))
+        return [lib.bernoulli(p), lib.bernoulli(p.reshape(5, 8)), lib.rand(3)]
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_like_functions_and_generators(torch, dtype):
+    def program(lib):
+        dt = getattr(lib, dtype)
+        base = lib.zeros(4, 5, dtype=dt)
+        g = lib.Generator().manual_seed(99)
+        return [lib.rand_like(base), lib.randn_like(base), lib.randn(20, generator=g, dtype=dt),
+                lib.rand(3, generator=g, dtype=dt), lib.randn(5, dtype=dt), lib.randint(0, 9, (4,), generator=g),
+                lib.randperm(6, generator=g), lib.empty(20, dtype=dt).normal_(generator=g)]
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+def test_manual_seed_returns_the_default_generator_and_restarts(torch):
+    g = minigrad.manual_seed(3)
+    assert isinstance(g, minigrad.Generator) and g is minigrad.default_generator
+    first = minigrad.randn(1).item()
+    minigrad.manual_seed(3)
+    assert minigrad.randn(1).item() == first
+    assert minigrad.initial_seed() == torch.manual_seed(3).initial_seed() == 3
+
+
+def test_empty_stays_zeros():
+    assert not minigrad.empty(3, 4).numpy().any()
+
+
+# Run in a fresh process: PyTorch and minigrad read ATEN_CPU_CAPABILITY when they are imported.
+_OTHER_CPU_SCRIPT = """
+import numpy as np, torch, minigrad
+assert torch.backends.cpu.get_cpu_capability() == "DEFAULT"
+for seed in range(5):
+    for lib in (minigrad, torch):
+        lib.manual_seed(seed)
+    for n in (16, 100, 1001):
+        a = minigrad.randn(n).numpy(); b = torch.randn(n).numpy()
+        assert np.array_equal(a, b), (seed, n)
+        a = minigrad.empty(n).normal_(2.0, 0.5).numpy(); b = torch.empty(n).normal_(2.0, 0.5).numpy()
+        assert np.array_equal(a, b), (seed, n, "normal_")
+print("same")
+"""
+
+
+def test_float32_randn_on_cpus_without_avx2(torch):
+    """Without AVX2 PyTorch uses the C library's float log/sin/cos; so does minigrad."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+    result = subprocess.run([sys.executable, "-c", _OTHER_CPU_SCRIPT], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.stdout.strip() == "same", result.stderr[-2000:]
