@@ -13,6 +13,7 @@ from ..autograd.graph import Node, needs_grad
 from . import result
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace
+from ..autograd.forward_ad import _DualLevel
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -44,6 +45,10 @@ class SliceBackward0(Node):
     def backward(self, grad):
         return (index_put(_wrap(np.zeros(self.input_shape, dtype=grad._array.dtype)),
                           self.index, grad),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the same slice of a_t"""
+        return tangents[0][self.index]
 
 
 def _slice(input, dim, item):
@@ -92,6 +97,10 @@ class IndexBackward0(Node):
     def backward(self, grad):
         zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
         return (index_put(zeros, self.index, grad, accumulate=True),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t at the same index"""
+        return tangents[0][self.index]
 
 
 def _is_basic(item):
@@ -146,6 +155,10 @@ class IndexPutBackward0(Node):
             grad_self = grad * _wrap(mask)
         return grad_self, grad[self.index]
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t with values_t written (or added) at the index"""
+        return index_put(tangents[0], self.index, tangents[1], self.accumulate)
+
 
 class CopySlices(IndexPutBackward0):
     """``x[index] = values`` on a tensor that is part of a graph (same gradients as index_put)."""
@@ -178,7 +191,7 @@ def setitem(tensor, index, value):
     check_inplace(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
-    if not needs_grad((tensor, value)):
+    if not needs_grad((tensor, value)) and not _DualLevel.open:
         items = index if isinstance(index, tuple) else (index,)
         try:
             tensor._array[tuple(_numpy_index(i) for i in items)] = value._array

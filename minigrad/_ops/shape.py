@@ -14,6 +14,7 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.grad_mode import _State
 from . import result
+from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 
 
 def _make_view(out, base):
@@ -55,6 +56,10 @@ class ViewBackward0(Node):
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the same reshape of a_t"""
+        return tangents[0].reshape(out.shape)
 
 
 def view(input, *shape):
@@ -114,6 +119,10 @@ class TBackward0(Node):
     def backward(self, grad):
         return (grad.t(),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t transposed"""
+        return tangents[0].t()
+
 
 def t(input):
     """Transpose of a matrix (a vector or scalar is returned as it is)."""
@@ -127,6 +136,10 @@ class TransposeBackward0(Node):
 
     def backward(self, grad):
         return (grad.transpose(self.dim0, self.dim1),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t transposed"""
+        return tangents[0].transpose(self.dim0, self.dim1)
 
 
 def transpose(input, dim0, dim1):
@@ -146,6 +159,10 @@ class PermuteBackward0(Node):
     def backward(self, grad):
         return (grad.permute(tuple(np.argsort(self.dims))),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t permuted"""
+        return tangents[0].permute(self.dims)
+
 
 def permute(input, *dims):
     ndim = input.ndim
@@ -164,6 +181,10 @@ class SqueezeBackward0(Node):
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t squeezed"""
+        return tangents[0].reshape(out.shape)
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -200,6 +221,10 @@ class UnsqueezeBackward0(Node):
     def backward(self, grad):
         return (grad.squeeze(self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t unsqueezed"""
+        return tangents[0].unsqueeze(self.dim)
+
 
 def unsqueeze(input, dim):
     dim = _normalize_dim(dim, input.ndim + 1)
@@ -212,6 +237,10 @@ class ExpandBackward0(Node):
 
     def backward(self, grad):
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t expanded"""
+        return tangents[0].expand(out.shape)
 
 
 def expand(input, *sizes):
@@ -256,6 +285,10 @@ class RepeatBackward0(Node):
         dims = tuple(range(len(lead))) + tuple(len(lead) + 2 * i for i in range(len(self.input_shape)))
         return (g.sum(dim=dims) if dims else g,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t repeated"""
+        return tangents[0].repeat(self.repeats)
+
 
 def repeat(input, *repeats):
     repeats = _sizes(repeats)
@@ -268,6 +301,10 @@ class FlipBackward0(Node):
 
     def backward(self, grad):
         return (flip(grad, self.dims),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t flipped"""
+        return flip(tangents[0], self.dims)
 
 
 def flip(input, dims):
@@ -288,6 +325,10 @@ class CatBackward0(Node):
             grads.append(grad[tuple(index)])
             start += size
         return tuple(grads)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangents joined the same way"""
+        return cat(tangents, self.dim)
 
 
 def cat(tensors, dim=0):
@@ -315,6 +356,10 @@ class StackBackward0(Node):
 
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) for i in range(self.count))
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangents stacked the same way"""
+        return stack(tangents, self.dim)
 
 
 def stack(tensors, dim=0):
@@ -349,6 +394,8 @@ def _pieces_of(input, arrays, node_class, **attributes):
         for output_nr, piece in enumerate(pieces):
             piece._grad_fn = node
             piece._output_nr = output_nr
+    if _DualLevel.open:        # forward mode: each piece gets its part of the input's tangent
+        push_tangents_of_pieces(pieces, input, node_class, attributes)
     return pieces
 
 
@@ -364,6 +411,10 @@ class UnbindBackward0(Node):
     def backward(self, *grads):
         return (stack(_zeros_where_missing(self, grads), self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: one slice of a_t per output"""
+        return unbind(tangents[0], self.dim)
+
 
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple."""
@@ -377,6 +428,10 @@ class SplitBackward0(Node):
 
     def backward(self, *grads):
         return (cat(_zeros_where_missing(self, grads), self.dim),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t cut into the same pieces"""
+        return split(tangents[0], [piece.shape[self.dim] for piece in out], self.dim)
 
 
 class SplitWithSizesBackward0(SplitBackward0):
@@ -426,6 +481,10 @@ class ToCopyBackward0(Node):
     def backward(self, grad):
         return (grad.to(self.input_dtype),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t converted to the output dtype"""
+        return tangents[0].to(out.dtype)
+
 
 def to_dtype(input, dtype):
     out = input._array.astype(dtype.numpy_dtype)
@@ -440,6 +499,10 @@ class CloneBackward0(Node):
     def backward(self, grad):
         return (grad,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a copy of a_t"""
+        return clone(tangents[0])
+
 
 def clone(input):
     return result(input._array.copy(), CloneBackward0, (input,))
@@ -450,6 +513,10 @@ class CopyBackwards(Node):
 
     def backward(self, grad):
         return grad * 0, grad.to(self.source_dtype)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: src_t, broadcast to self's shape and dtype"""
+        return copy_into(tangents[0], tangents[1])
 
 
 def copy_into(old, source):
@@ -464,6 +531,10 @@ class SelectBackward0(Node):
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
         return (_scatter_into(full, grad, self.index),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the same slice of a_t"""
+        return tangents[0][self.index]
 
 
 def _scatter_into(zeros_array, grad, index):
@@ -512,6 +583,10 @@ class MaskedFillBackward0(Node):
         (mask,) = self.saved_tensors
         return (grad.masked_fill(mask, 0),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t, with 0 where the mask is True"""
+        return tangents[0].masked_fill(self.saved_tensors[0], 0)
+
 
 class MaskedFillBackward1(Node):
     """out = a with a 0-d tensor v written where mask is True
@@ -524,6 +599,10 @@ class MaskedFillBackward1(Node):
         (mask,) = self.saved_tensors
         from .pointwise import where
         return grad.masked_fill(mask, 0), where(mask, grad, grad * 0).sum()
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t, with value_t where the mask is True"""
+        return tangents[0].masked_fill(self.saved_tensors[0], tangents[1])
 
 
 def masked_fill(input, mask, value):
