@@ -287,7 +287,7 @@ def _suffixes(t):
         notes.append("requires_grad=True")
     tangent = t.__dict__.get("_fw_tangent")      # a dual tensor (autograd/forward_ad.py)
     if tangent is not None:
-        notes.append(f"tangent={tangent!r}")
+        notes.append(f"tangent={tangent}")    # format(): a 0-d tangent shows as a number
     return notes
 
 

@@ -147,7 +147,7 @@ def unpack_dual(tensor, *, level=None):
                         f"{type(tensor).__name__}")
     if level is None:
         level = _DualLevel.current
-    if level is None:
+    if level is None or not _DualLevel.open:     # closed, or paused inside Function.forward
         return UnpackedDualTensor(tensor, None)
     tangent = _tangent_of(tensor)
     if tangent is None:
@@ -220,6 +220,28 @@ def push_tangents_of_pieces(pieces, input, node_class, attributes):
         piece_tangents = node.jvp(tangents, (input,), pieces)
     for piece, tangent in zip(pieces, piece_tangents):
         _set_tangent(piece, tangent)
+
+
+def push_function_tangents(function, ctx, args, outputs):
+    """Forward mode through a custom ``autograd.Function``: its ``jvp`` gives the tangents."""
+    tangents = [_tangent_of(a) for a in args]
+    if all(t is None for t in tangents):
+        return
+    tangents = input_tangents(args)
+    saved = ctx.__dict__.get("_saved_for_forward")
+    previous = ctx._saved, ctx._saved_versions
+    if saved is not None:               # jvp reads what save_for_forward kept
+        ctx.save_for_backward(*saved)
+    try:
+        with _paused():
+            results = function.jvp(ctx, *tangents)
+    finally:
+        ctx._saved, ctx._saved_versions = previous
+    if not isinstance(results, tuple):
+        results = (results,)
+    for out, tangent in zip(outputs, results):
+        if out is not None and tangent is not None and out._array.dtype.kind == "f":
+            _set_tangent(out, tangent)
 
 
 def _with_tangent_of(tensor, old):

@@ -24,6 +24,7 @@ import numpy as np
 
 from .grad_mode import _State, no_grad
 from .graph import Node, gradient_edge, needs_grad, _sequence_numbers
+from .forward_ad import _DualLevel, _paused, push_function_tangents
 
 
 class FunctionCtx:
@@ -41,6 +42,10 @@ class FunctionCtx:
     def mark_dirty(self, *tensors):
         """Inputs that forward modified in place."""
         self._dirty = tensors
+
+    def save_for_forward(self, *tensors):
+        """Tensors that ``jvp`` (forward mode) will read from ``ctx.saved_tensors``."""
+        self._saved_for_forward = tensors
 
     def set_materialize_grads(self, value):
         """With False, backward receives None instead of zeros for unused outputs."""
@@ -98,6 +103,12 @@ class Function:
                                   "custom autograd.Function to use it with backward mode AD.")
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward mode: one tangent per forward argument in, one per output back."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function "
+                                  "to use it with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError
 
@@ -108,7 +119,7 @@ class Function:
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         uses_setup_context = cls.setup_context is not Function.setup_context
-        with no_grad():
+        with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
@@ -121,6 +132,8 @@ class Function:
                 raise TypeError(
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
         tensor_args = [a for a in args if isinstance(a, Tensor)]
+        if _DualLevel.open:
+            push_function_tangents(cls, ctx, args, outputs)
         if not needs_grad(tensor_args):
             return output
         # An input returned unchanged becomes a new tensor object, so the input keeps its own history.
@@ -136,6 +149,8 @@ class Function:
                 continue
             o._grad_fn = ctx
             o._output_nr = i
+        if _DualLevel.open:
+            push_function_tangents(cls, ctx, args, outputs)
         return outputs if is_tuple else outputs[0]
 
 
