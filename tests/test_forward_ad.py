@@ -195,3 +195,205 @@ def test_every_backward_node_has_a_forward_rule():
 # in-place fills cut the derivative (tangent 0 either way).
 ALLOWED_WITHOUT_RULE = {"ZeroBackward0", "FillBackward2", "NormalBackward0", "UniformBackward0",
                         "_FillBackward"}
+
+
+# --- dual tensors: levels, printing, errors -------------------------------------------------------
+
+from test_func import check, T  # noqa: E402  (the same differential helper as torch.func's tests)
+
+
+def _fw(L):
+    return L.autograd.forward_ad
+
+
+def _dual_program(body):
+    """Run ``body(L, fw)`` inside a dual level and return what it returns (unpacked)."""
+    def program(L):
+        fw = _fw(L)
+        with fw.dual_level():
+            out = body(L, fw)
+            if isinstance(out, L.Tensor):
+                return tuple(fw.unpack_dual(out))
+            return out
+    return program
+
+
+DUAL = {
+    "make_dual_unpack": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)),
+    "unpack_plain": lambda L, fw: tuple(fw.unpack_dual(T(L, 3)))[1] is None,
+    "chain": lambda L, fw: (fw.make_dual(T(L, 3), T(L, 3, seed=1)).sin() * 2).exp().sum(),
+    "one_dual_one_plain": lambda L, fw: fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)) @ T(L, 3, 2, seed=2),
+    "requires_grad_primal": lambda L, fw: fw.make_dual(T(L, 3, requires_grad=True), T(L, 3, seed=1)).exp() * 3,
+    "tangent_requires_grad": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1, requires_grad=True)).exp(),
+    "float64_tangent_on_float32": lambda L, fw: fw.make_dual(L.ones(2), L.ones(2, dtype=L.float64)),
+    "view_of_dual": lambda L, fw: fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)).t()[1],
+    "inplace_add": lambda L, fw: _inplace(L, fw),
+    "setitem_dual": lambda L, fw: _setitem_dual(L, fw),
+    "copy_dual": lambda L, fw: L.zeros(3).copy_(fw.make_dual(T(L, 3), T(L, 3, seed=1))),
+    "detach_drops_tangent": lambda L, fw: tuple(fw.unpack_dual(fw.make_dual(T(L, 3), T(L, 3, seed=1)).detach()))[1] is None,
+    "split": lambda L, fw: [tuple(fw.unpack_dual(p)) for p in fw.make_dual(T(L, 5), T(L, 5, seed=1)).split(2)],
+    "unbind": lambda L, fw: [tuple(fw.unpack_dual(p)) for p in fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)).unbind(1)],
+    "max_dim": lambda L, fw: [tuple(fw.unpack_dual(p)) for p in fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)).max(dim=1)],
+    "forward_over_reverse": lambda L, fw: _forward_over_reverse(L, fw),
+    "wrong_size": lambda L, fw: fw.make_dual(L.ones(2), L.ones(3)),
+    "int_tangent": lambda L, fw: fw.make_dual(L.ones(2), L.tensor([1, 2])),
+    "int_primal": lambda L, fw: fw.make_dual(L.tensor([1, 2]), L.tensor([1, 2])),
+    "dual_of_dual": lambda L, fw: fw.make_dual(fw.make_dual(L.ones(2), L.ones(2)), L.ones(2)),
+    "nested_level": lambda L, fw: fw.enter_dual_level(),
+    "wrong_level": lambda L, fw: fw.make_dual(L.ones(2), L.ones(2), level=5),
+    "unpack_number": lambda L, fw: fw.unpack_dual(3),
+    "custom_function_without_jvp": lambda L, fw: _custom(L, with_jvp=False).apply(fw.make_dual(T(L, 3), L.ones(3))),
+    "custom_function_jvp": lambda L, fw: _custom(L, with_jvp=True).apply(fw.make_dual(T(L, 3), T(L, 3, seed=1))),
+}
+
+
+def _inplace(L, fw):
+    y = fw.make_dual(T(L, 3), T(L, 3, seed=1)).clone()
+    y.add_(fw.make_dual(T(L, 3, seed=2), T(L, 3, seed=3)))
+    y.mul_(2)
+    return y
+
+
+def _setitem_dual(L, fw):
+    w = L.zeros(4)
+    w[1:3] = fw.make_dual(T(L, 2), T(L, 2, seed=1))
+    return w
+
+
+def _forward_over_reverse(L, fw):
+    """Hessian-vector product: the gradient, computed on dual inputs, carries H v as its tangent."""
+    x = T(L, 3, requires_grad=True)
+    dual = fw.make_dual(x, T(L, 3, seed=1))
+    y = (dual ** 3).sum() + dual[0] * dual[1]
+    (g,) = L.autograd.grad(y, x)
+    return tuple(fw.unpack_dual(g))
+
+
+def _custom(L, with_jvp):
+    class Cube(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            ctx.save_for_forward(x)
+            # forward itself never sees tangents
+            assert L.autograd.forward_ad.unpack_dual(x).tangent is None
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * 3 * x ** 2
+
+    if with_jvp:
+        def jvp(ctx, tangent):
+            (x,) = ctx.saved_tensors
+            return tangent * 3 * x ** 2
+        Cube.jvp = staticmethod(jvp)
+    return Cube
+
+
+@pytest.mark.parametrize("name", list(DUAL))
+def test_dual_tensors_match_torch(name):
+    check(_dual_program(DUAL[name]))
+
+
+def _no_level(L):
+    return L.autograd.forward_ad.make_dual(L.ones(2), L.ones(2))
+
+
+def _exit_without_level(L):
+    L.autograd.forward_ad.exit_dual_level()
+
+
+def _exit_wrong_level(L):
+    fw = _fw(L)
+    level = fw.enter_dual_level()
+    try:
+        fw.exit_dual_level(level=level + 3)
+    finally:
+        fw.exit_dual_level(level=level)
+
+
+def _levels_reused(L):
+    fw = _fw(L)
+    first = fw.enter_dual_level()
+    fw.exit_dual_level(level=first)
+    with fw.dual_level() as second:
+        return first, second
+
+
+def _tangent_gone_after_level(L):
+    fw = _fw(L)
+    with fw.dual_level():
+        dual = fw.make_dual(L.ones(2), L.ones(2))
+    return fw.unpack_dual(dual).tangent is None, fw.unpack_dual(dual * 2).tangent is None
+
+
+@pytest.mark.parametrize("program", [_no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
+                                     _tangent_gone_after_level])
+def test_levels_match_torch(program):
+    check(program)
+
+
+PRINTED = [
+    lambda L, fw: fw.make_dual(L.tensor([1., 2.]), L.tensor([0.5, 1.])),
+    lambda L, fw: fw.make_dual(L.tensor([1., 2.]), L.tensor([0.5, 1.])).sin() * 2,
+    lambda L, fw: fw.make_dual(L.tensor([1., 2.], requires_grad=True), L.tensor([0.5, 1.])),
+    lambda L, fw: fw.make_dual(L.tensor([1., 2.]), L.tensor([0.5, 1.])).sum(),
+    lambda L, fw: fw.make_dual(L.tensor([[1., 2.], [3., 4.]]), L.ones(2, 2)).view(4, 1),
+    lambda L, fw: fw.make_dual(L.ones(2), L.ones(2, dtype=L.float64)),
+]
+
+
+@pytest.mark.parametrize("index", range(len(PRINTED)))
+def test_dual_tensors_print_like_torch(index):
+    torch = import_torch()
+    texts = []
+    for lib in (minigrad, torch):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            texts.append(repr(PRINTED[index](lib, fw)).replace("torch.", "minigrad."))
+    assert texts[0] == texts[1]
+
+
+def test_no_dual_level_costs_one_flag_check():
+    """With no level open, ops never look at tangents (the flag stays False)."""
+    from minigrad.autograd.forward_ad import _DualLevel
+    assert _DualLevel.open is False
+    x = minigrad.ones(3, requires_grad=True)
+    y = (x * 2).exp().sum()
+    assert "_fw_tangent" not in y.__dict__
+    assert _DualLevel.open is False
+
+
+def test_gradcheck_forward_ad_matches_torch():
+    def program(L):
+        x = L.tensor(_data_for_gradcheck(), requires_grad=True)
+        return L.autograd.gradcheck(lambda a: (a.sin() * a).sum(dim=0), (x,), check_forward_ad=True)
+    check(program)
+
+
+def test_gradcheck_forward_ad_catches_a_wrong_jvp():
+    def program(L):
+        class Wrong(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_forward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 0
+
+            @staticmethod
+            def jvp(ctx, tangent):
+                (x,) = ctx.saved_tensors
+                return 3 * x * tangent
+        x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)
+        return L.autograd.gradcheck(Wrong.apply, (x,), check_forward_ad=True, check_backward_ad=False,
+                                    raise_exception=False)
+    check(program)
+
+
+def _data_for_gradcheck():
+    return np.random.default_rng(0).standard_normal((2, 3))

@@ -320,7 +320,16 @@ def linearize(func, *primals):
     """
     output = func(*primals)
 
+    primal_leaves, _ = tree_flatten(primals)
+
     def jvp_fn(*tangents):
+        for i, (tangent, primal) in enumerate(zip(tree_flatten(tangents)[0], primal_leaves)):
+            for what, ours, expected in (("shape", tangent.shape, primal.shape),
+                                         ("dtype", tangent.dtype, primal.dtype)):
+                if ours != expected:
+                    raise RuntimeError(
+                        f"tangent:{i} with {what} {ours} in flattened pytree doesn't match the "
+                        f"{what} {expected} of the corresponding primal.")
         return jvp(func, primals, tangents)[1]
     return output, jvp_fn
 
