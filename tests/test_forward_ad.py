@@ -397,3 +397,16 @@ def test_gradcheck_forward_ad_catches_a_wrong_jvp():
 
 def _data_for_gradcheck():
     return np.random.default_rng(0).standard_normal((2, 3))
+
+
+def test_draw_forward_is_the_same_picture_for_torch():
+    torch = import_torch()
+    viz = pytest.importorskip("minigrad.viz")
+    sources = []
+    for lib in (minigrad, torch):
+        graph = viz.draw_forward(lambda x, y: (x.sin() * y).exp(), (lib.tensor(1.0), lib.tensor(2.0)),
+                                 (lib.tensor(1.0), lib.tensor(0.0)), names=["x", "y"])
+        sources.append(graph.source)
+    assert sources[0] == sources[1]
+    assert "tangent 5.8151" in sources[0]          # d/dx exp(sin(x) y) = exp(.) cos(x) y at (1, 2)
+    assert sources[0].count("shape=ellipse") == 3  # sin, mul, exp

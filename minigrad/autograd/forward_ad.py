@@ -46,6 +46,7 @@ class _DualLevel:
     open = False            # True while a dual level is entered (and not paused)
     current = None          # the level number (PyTorch counts from 0), or None
     tangent_holders = []    # weak references to tensors that got a tangent at this level
+    observers = []          # functions told about every tangent pushed (used by minigrad.viz)
 
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
@@ -207,6 +208,8 @@ def push_tangent(out, node_class, inputs, saved, attributes):
             tangent = _jvp_by_transposing_backward(node, tangents, inputs, out)
         tangent = _fit(tangent, out)
     _set_tangent(out, tangent)
+    for observer in _DualLevel.observers:
+        observer(node_class.__name__, inputs, out)
 
 
 def push_tangents_of_pieces(pieces, input, node_class, attributes):
