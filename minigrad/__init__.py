@@ -16,6 +16,8 @@ Where things live (the same places as in PyTorch):
     autograd/function.py  custom Functions                  (torch/autograd/function.py)
     autograd/grad_mode.py no_grad, enable_grad              (torch/autograd/grad_mode.py)
     autograd/functional.py jacobian, hessian, vjp, jvp      (torch/autograd/functional.py)
+    autograd/forward_ad.py forward mode: dual tensors       (torch/autograd/forward_ad.py)
+    func/                 grad, vmap, jacrev, jacfwd, ...   (torch/func)
     autograd/gradcheck.py finite-difference checks          (torch/autograd/gradcheck.py)
     nn/functional.py      losses and activations            (torch/nn/functional.py)
 """

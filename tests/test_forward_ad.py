@@ -229,6 +229,10 @@ DUAL = {
     "view_of_dual": lambda L, fw: fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)).t()[1],
     "inplace_add": lambda L, fw: _inplace(L, fw),
     "setitem_dual": lambda L, fw: _setitem_dual(L, fw),
+    "inplace_on_base_reaches_view_tangent": lambda L, fw: _inplace_base_then_view(L, fw),
+    "copy_into_view_gives_base_a_tangent": lambda L, fw: _copy_into_view(L, fw),
+    "inplace_does_not_leak_to_input": lambda L, fw: _inplace_after_add(L, fw),
+    "no_grad_keeps_forward_mode": lambda L, fw: _under_no_grad(L, fw),
     "copy_dual": lambda L, fw: L.zeros(3).copy_(fw.make_dual(T(L, 3), T(L, 3, seed=1))),
     "detach_drops_tangent": lambda L, fw: tuple(fw.unpack_dual(fw.make_dual(T(L, 3), T(L, 3, seed=1)).detach()))[1] is None,
     "split": lambda L, fw: [tuple(fw.unpack_dual(p)) for p in fw.make_dual(T(L, 5), T(L, 5, seed=1)).split(2)],
@@ -252,6 +256,31 @@ def _inplace(L, fw):
     y.add_(fw.make_dual(T(L, 3, seed=2), T(L, 3, seed=3)))
     y.mul_(2)
     return y
+
+
+def _inplace_base_then_view(L, fw):
+    dual = fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1))
+    row = dual[1]
+    dual.mul_(3)
+    return [tuple(fw.unpack_dual(row)), tuple(fw.unpack_dual(dual))]
+
+
+def _copy_into_view(L, fw):
+    base = L.zeros(2, 3)
+    base[0].copy_(fw.make_dual(T(L, 3), T(L, 3, seed=1)))
+    return tuple(fw.unpack_dual(base))
+
+
+def _inplace_after_add(L, fw):
+    x = fw.make_dual(T(L, 3), T(L, 3, seed=1))
+    y = x + 1
+    y.mul_(2)
+    return [tuple(fw.unpack_dual(x)), tuple(fw.unpack_dual(y))]
+
+
+def _under_no_grad(L, fw):
+    with L.no_grad():
+        return fw.make_dual(T(L, 3, requires_grad=True), T(L, 3, seed=1)).exp() * 2
 
 
 def _setitem_dual(L, fw):

@@ -5,6 +5,7 @@
 * ``Function``                        - write your own operation with its derivative
 * ``no_grad``, ``enable_grad``, ``set_grad_enabled`` - switch recording off and on
 * ``functional``                      - jacobian, hessian, vjp, jvp, hvp
+* ``forward_ad``                      - forward mode: dual tensors that carry a tangent
 * ``gradcheck``, ``gradgradcheck``     - compare derivatives with finite differences
 
 The same names live in torch.autograd.
@@ -136,9 +137,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
 from . import functional  # noqa: E402
+from . import forward_ad  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
            "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
+           "set_grad_enabled", "is_grad_enabled", "functional", "forward_ad", "gradcheck", "gradgradcheck",
            "graph", "Node"]

@@ -207,6 +207,8 @@ def push_tangent(out, node_class, inputs, saved, attributes):
         else:
             tangent = _jvp_by_transposing_backward(node, tangents, inputs, out)
         tangent = _fit(tangent, out)
+        if any(tangent is t for t in tangents):
+            tangent = tangent.clone()     # out gets its own tangent (a later in-place change must not leak)
     _set_tangent(out, tangent)
     for observer in _DualLevel.observers:
         observer(node_class.__name__, inputs, out)
@@ -257,10 +259,53 @@ def _with_tangent_of(tensor, old):
 
 
 def move_tangent(new, tensor):
-    """After ``tensor`` took ``new``'s values in place, it takes ``new``'s tangent as well."""
+    """After ``tensor`` took ``new``'s values in place, its tangent changes in place too.
+
+    As in PyTorch, the tangent of a view is a view of its base's tangent, so
+    writing into the tangent's memory (rather than swapping in a new tangent)
+    keeps views and bases in step: ``x.mul_(2)`` also changes the tangent of
+    ``x[0]``, and ``base[:2].copy_(dual)`` gives ``base`` a tangent.
+    """
     tangent = _tangent_of(new)
-    if tangent is not None:
-        _set_tangent(tensor, tangent)
+    if tangent is None:
+        return
+    current = _tangent_of(tensor)
+    if current is None and tensor._base is not None:
+        current = _view_of_base_tangent(tensor)
+        if current is not None:
+            _set_tangent(tensor, current)
+    if (current is not None and current._array.shape == tangent._array.shape
+            and current._array.flags.writeable and not current.requires_grad
+            and not tangent.requires_grad):
+        current._array[...] = tangent._array
+        current._version_counter[0] += 1
+        return
+    _set_tangent(tensor, tangent)
+
+
+def _view_of_base_tangent(view):
+    """The part of the base's tangent (zeros if the base had none) that ``view`` looks at."""
+    from .._tensor import _wrap
+    base = view._base
+    base_array, view_array = base._array, view._array
+    if not base_array.flags.c_contiguous:
+        return None
+    base_tangent = _tangent_of(base)
+    if base_tangent is None:
+        base_tangent = _wrap(np.zeros(base_array.shape, dtype=base_array.dtype))
+        _set_tangent(base, base_tangent)
+    target = base_tangent._array
+    if target.dtype != base_array.dtype or not target.flags.c_contiguous:
+        return None
+    # the view starts this many elements into the base, and steps through it with the same strides
+    offset = (view_array.__array_interface__["data"][0]
+              - base_array.__array_interface__["data"][0]) // base_array.itemsize
+    region = np.lib.stride_tricks.as_strided(target.reshape(-1)[offset:], shape=view_array.shape,
+                                             strides=view_array.strides)
+    tangent = _wrap(region)
+    tangent._base = base_tangent
+    tangent._version_counter = base_tangent._version_counter
+    return tangent
 
 
 def _rule_node(node_class, inputs, saved, attributes, out):
@@ -319,10 +364,3 @@ def _jvp_by_transposing_backward(node, tangents, node_inputs, out):
         jv = jv.detach()          # nothing outside depends on it: no graph to keep
     return jv
 
-
-def _count():
-    """How many tangents were pushed so far (used to show the cost of forward mode)."""
-    return len(_DualLevel.tangent_holders)
-
-
-_ = _State

@@ -79,9 +79,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                     f"-{leaf.dim()} <= in_dim < {leaf.dim()}.")
             sizes.append(leaf.shape[dim])
         if not sizes:
-            raise ValueError(
-                f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): at least one input must be "
-                "a Tensor with a batch dimension (in_dims can't be None everywhere).")
+            raise ValueError("vmap: Expected at least one Tensor to vmap over")
         if len(set(sizes)) != 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
