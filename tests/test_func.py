@@ -207,3 +207,59 @@ FUNCTIONAL = {
 @pytest.mark.parametrize("name", list(FUNCTIONAL))
 def test_functional_matches_torch(name):
     check(FUNCTIONAL[name])
+
+
+class Affine:
+    """A stand-in for a module: parameters as attributes, called like a function."""
+
+    def __init__(self, lib):
+        self.weight = lib.tensor([[1.0, 2.0], [0.5, -1.0]], requires_grad=True)
+        self.bias = lib.tensor([0.1, 0.2], requires_grad=True)
+
+    def named_parameters(self):
+        return [("weight", self.weight), ("bias", self.bias)]
+
+    def __call__(self, x):
+        return x @ self.weight.t() + self.bias
+
+
+def _affine(L):
+    """Affine for minigrad; the same as a real nn.Module for PyTorch (its functional_call needs one)."""
+    if L is minigrad:
+        return Affine(L)
+    plain = Affine(L)
+
+    class Affine(L.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = L.nn.Parameter(plain.weight.detach())
+            self.bias = L.nn.Parameter(plain.bias.detach())
+
+        def forward(self, x):
+            return x @ self.weight.t() + self.bias
+    return Affine()
+
+
+def _functional_call_grad(L):
+    model = _affine(L)
+    params = {name: p.detach() for name, p in model.named_parameters()}
+    x = L.tensor([[1.0, 2.0], [3.0, -1.0], [0.0, 1.0]])
+
+    def loss(params, sample):
+        return (L.func.functional_call(model, params, (sample,)) ** 2).sum()
+    per_sample = L.func.vmap(L.func.grad(loss), in_dims=(None, 0))(params, x)
+    return per_sample, model.weight.detach()     # the model keeps its own parameter afterwards
+
+
+FUNCTIONAL_CALL = {
+    "functional_call_per_sample_grads": _functional_call_grad,
+    "functional_call_duplicate": lambda L: L.func.functional_call(
+        _affine(L), ({"weight": L.ones(2, 2)}, {"weight": L.ones(2, 2)}), (L.ones(2),)),
+    "functional_call_strict": lambda L: L.func.functional_call(
+        _affine(L), {"weight": L.ones(2, 2), "nope": L.ones(1)}, (L.ones(2),), strict=True),
+}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONAL_CALL))
+def test_functional_call_matches_torch(name):
+    check(FUNCTIONAL_CALL[name])
