@@ -263,3 +263,93 @@ FUNCTIONAL_CALL = {
 @pytest.mark.parametrize("name", list(FUNCTIONAL_CALL))
 def test_functional_call_matches_torch(name):
     check(FUNCTIONAL_CALL[name])
+
+
+# --- the programs of PyTorch's tutorials (forward-mode AD; Jacobians, Hessians, hvp, vhp) --------
+
+def _tutorial_forward_ad(L):
+    fw = L.autograd.forward_ad
+    primal, tangent = T(L, 4, 4), T(L, 4, 4, seed=1)
+
+    def fn(x, y):
+        return x ** 2 + y ** 2
+
+    with fw.dual_level():
+        dual_input = fw.make_dual(primal, tangent)
+        same_object = fw.unpack_dual(dual_input).tangent is tangent
+        plain_tensor = T(L, 4, 4, seed=2)
+        dual_output = fn(dual_input, plain_tensor)
+        jvp = fw.unpack_dual(dual_output).tangent
+    gone = fw.unpack_dual(dual_output).tangent is None
+    return same_object, jvp, gone
+
+
+def _tutorial_custom_function(L):
+    fw = L.autograd.forward_ad
+
+    class Fn(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            result = L.exp(foo)
+            ctx.result = result          # tensors kept on ctx can be used by jvp
+            return result
+
+        @staticmethod
+        def jvp(ctx, gI):
+            gO = gI * ctx.result
+            del ctx.result
+            return gO
+
+    primal = L.tensor(_data(3, 3), dtype=L.float64, requires_grad=True)
+    tangent = L.tensor(_data(3, 3, seed=1), dtype=L.float32)
+    with fw.dual_level():
+        dual_output = Fn.apply(fw.make_dual(primal, tangent))
+        jvp = fw.unpack_dual(dual_output).tangent
+    checked = L.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True, check_backward_ad=False,
+                                   check_undefined_grad=False, check_batched_grad=False)
+    return jvp, checked
+
+
+def _predict(L):
+    def predict(weight, bias, x):
+        return L.nn.functional.linear(x, weight, bias).tanh()
+    return predict
+
+
+def _tutorial_jacobians(L):
+    predict = _predict(L)
+    weight, bias, x = T(L, 4, 4), T(L, 4, seed=1), T(L, 4, seed=2)
+    jac_x = L.func.jacrev(predict, argnums=2)(weight, bias, x)
+    jac_fwd = L.func.jacfwd(predict, argnums=2)(weight, bias, x)
+    jac_weight_bias = L.func.jacrev(predict, argnums=(0, 1))(weight, bias, x)
+    batch = T(L, 3, 4, seed=3)
+    batched = L.func.vmap(L.func.jacrev(predict, argnums=2), in_dims=(None, None, 0))(weight, bias, batch)
+    hess = L.func.hessian(predict, argnums=2)(weight, bias, x)
+    return jac_x, jac_fwd, jac_weight_bias, batched, hess
+
+
+def _tutorial_hvp_vhp(L):
+    def f(x):
+        return x.sin().sum()
+
+    def hvp(f, primals, tangents):
+        return L.func.jvp(L.func.grad(f), primals, tangents)[1]
+
+    def vhp(f, x, v):
+        return L.func.vjp(L.func.grad(f), x)[1](v)
+
+    x, tangent = T(L, 4), T(L, 4, seed=1)
+    return hvp(f, (x,), (tangent,)), vhp(f, x, tangent), L.func.hessian(f)(x) @ tangent
+
+
+TUTORIALS = {
+    "forward_ad_tutorial": _tutorial_forward_ad,
+    "forward_ad_custom_function": _tutorial_custom_function,
+    "jacobians_hessians_tutorial": _tutorial_jacobians,
+    "hvp_vhp_tutorial": _tutorial_hvp_vhp,
+}
+
+
+@pytest.mark.parametrize("name", list(TUTORIALS))
+def test_tutorial_programs_match_torch(name):
+    check(TUTORIALS[name])

@@ -132,9 +132,9 @@ class Function:
                 raise TypeError(
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
         tensor_args = [a for a in args if isinstance(a, Tensor)]
-        if _DualLevel.open:
-            push_function_tangents(cls, ctx, args, outputs)
         if not needs_grad(tensor_args):
+            if _DualLevel.open:
+                push_function_tangents(cls, ctx, args, outputs)
             return output
         # An input returned unchanged becomes a new tensor object, so the input keeps its own history.
         outputs = tuple(_wrap(o._array) if any(o is a for a in tensor_args) else o for o in outputs)
