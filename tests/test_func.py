@@ -94,6 +94,7 @@ CASES = {
     "grad_nonscalar": lambda L: L.func.grad(lambda a: a ** 2)(T(L, 3)),
     "grad_shape_1": lambda L: L.func.grad(lambda a: a.sum().reshape(1))(T(L, 3)),
     "grad_not_tensor": lambda L: L.func.grad(lambda a: [a.sum()])(T(L, 3)),
+    "grad_int_input": lambda L: L.func.grad(lambda a: a.sum())(L.tensor([1, 2])),
     "grad_number_input": lambda L: L.func.grad(lambda a: a.sum())(3.0),
     "grad_bad_argnum": lambda L: L.func.grad(lambda a: a.sum(), argnums=1)(T(L, 3)),
     "grad_empty_argnums": lambda L: L.func.grad(lambda a: a.sum(), argnums=())(T(L, 3)),

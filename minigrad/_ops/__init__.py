@@ -12,6 +12,10 @@ turns d(loss)/d(output) into d(loss)/d(each input). Backward formulas are
 written with tensor operations, so with ``create_graph=True`` they are recorded
 too and can be differentiated again. Gradients that were broadcast in forward
 are summed back to each input's shape in one place: the engine (engine.py).
+
+Next to each ``backward`` sits ``jvp(tangents, inputs, out)``, the forward-mode
+rule: given a tangent (a small change) for each input, the tangent of the
+output. ``result`` applies it while a dual level is open (autograd/forward_ad.py).
 """
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import connect

@@ -177,17 +177,16 @@ def input_tangents(inputs):
 
     Returns None when no input has a tangent (then the output gets none either).
     """
-    found = False
-    tangents = []
-    for value in inputs:
-        tangent = _tangent_of(value)
-        if tangent is not None:
-            found = True
-        elif getattr(value, "_array", None) is not None and value._array.dtype.kind == "f":
-            from .._tensor import _wrap
-            tangent = _wrap(np.zeros(value._array.shape, dtype=value._array.dtype))
-        tangents.append(tangent)
-    return tangents if found else None
+    tangents = [_tangent_of(value) for value in inputs]
+    if all(tangent is None for tangent in tangents):
+        return None
+    from .._tensor import _wrap
+    for i, value in enumerate(inputs):
+        # a float tensor without a tangent is a constant: its tangent is 0
+        if tangents[i] is None and getattr(value, "_array", None) is not None \
+                and value._array.dtype.kind == "f":
+            tangents[i] = _wrap(np.zeros(value._array.shape, dtype=value._array.dtype))
+    return tangents
 
 
 def push_tangent(out, node_class, inputs, saved, attributes):

@@ -70,6 +70,8 @@ def _fresh(x):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if x.requires_grad:
         return x.view_as(x)
+    if not x.is_floating_point():
+        raise RuntimeError("only Tensors of floating point dtype can require gradients")
     fresh = x.detach().requires_grad_(True)
     tangent = forward_ad._tangent_of(x)
     if tangent is not None and forward_ad._DualLevel.open:
