@@ -439,3 +439,27 @@ def test_draw_forward_is_the_same_picture_for_torch():
     assert sources[0] == sources[1]
     assert "tangent 5.8151" in sources[0]          # d/dx exp(sin(x) y) = exp(.) cos(x) y at (1, 2)
     assert sources[0].count("shape=ellipse") == 3  # sin, mul, exp
+
+
+def test_an_op_without_a_forward_rule_gets_its_tangent_from_backward():
+    """Ops added without a jvp still work: the tangent is obtained from their backward."""
+    from minigrad.autograd.graph import Node
+    from minigrad._ops import result
+
+    class CubeBackward0(Node):                  # backward written with tensor operations
+        def backward(self, grad):
+            (a,) = self.saved_tensors
+            return (grad * 3 * a ** 2,)
+
+    class NumpyCubeBackward0(Node):             # backward written with numpy (not differentiable)
+        def backward(self, grad):
+            (a,) = self.saved_tensors
+            return (minigrad.tensor(grad._array * 3 * a._array ** 2),)
+
+    for node_class in (CubeBackward0, NumpyCubeBackward0):
+        with fwAD.dual_level():
+            x = fwAD.make_dual(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 0.5]))
+            out = result(x._array ** 3, node_class, (x,), saved=(x,))
+            tangent = fwAD.unpack_dual(out).tangent
+        assert tangent.tolist() == [3.0, 6.0]
+        assert not tangent.requires_grad

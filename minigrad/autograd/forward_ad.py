@@ -339,6 +339,8 @@ def _jvp_by_transposing_backward(node, tangents, node_inputs, out):
 
     backward(u) = u^T J is linear in u, so the derivative of u^T J v with
     respect to u is J v. Two passes instead of one: slower, but always right.
+    A backward written with numpy (not differentiable in u) falls back to
+    building J v one output element at a time.
     """
     from .._tensor import _wrap
     from . import grad
@@ -346,20 +348,40 @@ def _jvp_by_transposing_backward(node, tangents, node_inputs, out):
     u = _wrap(np.zeros(out._array.shape, dtype=out._array.dtype))
     u._requires_grad = True
     with enable_grad():
-        grads = node.backward(u)
-        if not isinstance(grads, tuple):
-            grads = (grads,)
-        total = None
-        for g, t in zip(grads, tangents):
-            if g is not None and t is not None:
-                term = (g * t).sum()
-                total = term if total is None else total + term
+        total = _backward_dot_tangents(node, u, tangents)
         if total is None or not total.requires_grad:
-            return None
+            return _jvp_row_by_row(node, tangents, out)
         (jv,) = grad(total, u, create_graph=True, allow_unused=True)
     differentiable = _State.enabled and any(
         getattr(v, "requires_grad", False) for v in list(tangents) + list(node_inputs))
     if jv is not None and not differentiable:
         jv = jv.detach()          # nothing outside depends on it: no graph to keep
     return jv
+
+
+def _backward_dot_tangents(node, grad_output, tangents):
+    """sum_i <backward(grad_output)_i, tangent_i>: the number u^T J v."""
+    grads = node.backward(grad_output)
+    if not isinstance(grads, tuple):
+        grads = (grads,)
+    total = None
+    for g, t in zip(grads, tangents):
+        if g is not None and t is not None:
+            term = (g * t).sum()
+            total = term if total is None else total + term
+    return total
+
+
+def _jvp_row_by_row(node, tangents, out):
+    """(J v)[k] = e_k^T J v: one backward call per output element (no graph is kept)."""
+    from .._tensor import _wrap
+    from .grad_mode import no_grad
+    values = np.zeros(out._array.size, dtype=out._array.dtype)
+    with no_grad():
+        for k in range(values.size):
+            one_hot = np.zeros(out._array.size, dtype=out._array.dtype)
+            one_hot[k] = 1
+            total = _backward_dot_tangents(node, _wrap(one_hot.reshape(out._array.shape)), tangents)
+            values[k] = 0 if total is None else total.item()
+    return _wrap(values.reshape(out._array.shape))
 
