@@ -437,7 +437,7 @@ def test_draw_forward_is_the_same_picture_for_torch():
                                  (lib.tensor(1.0), lib.tensor(0.0)), names=["x", "y"])
         sources.append(graph.source)
     assert sources[0] == sources[1]
-    assert "tangent 5.8151" in sources[0]          # d/dx exp(sin(x) y) = exp(.) cos(x) y at (1, 2)
+    assert "tangent&#160;5.8151" in sources[0]     # d/dx exp(sin(x) y) = exp(.) cos(x) y at (1, 2)
     assert sources[0].count("shape=ellipse") == 3  # sin, mul, exp
 
 

@@ -113,15 +113,19 @@ def draw_forward(function, primals, tangents, names=None, title=None):
         return _picture(inputs, recorder.calls, output, title)
 
 
+def _cell(colour, caption, text):
+    """One row of a tensor's box: a caption and fixed-width numbers on a coloured background."""
+    lines = [_labels.escape(line).replace(" ", "&#160;") for line in (caption + text).split("\n")]
+    body = '<BR ALIGN="LEFT"/>'.join(lines)
+    return (f'<TR><TD BGCOLOR="{colour}" ALIGN="LEFT"><FONT FACE="{_labels.VALUE_FONT}" '
+            f'POINT-SIZE="{_labels.SMALL}">{body}</FONT></TD></TR>')
+
+
 def _tensor_label(name, value, tangent):
-    rows = [f'<TR><TD BGCOLOR="{colour}" ALIGN="LEFT"><FONT FACE="{_labels.VALUE_FONT}" '
-            f'POINT-SIZE="{_labels.SMALL}">{_labels.escape(caption)}'
-            f'{_labels.escape(text).replace(" ", "&#160;").replace(chr(10), "<BR ALIGN=" + chr(34) + "LEFT" + chr(34) + "/>")}'
-            '</FONT></TD></TR>'
-            for colour, caption, text in (("white", "value   ", _numbers(value)),
-                                          (TANGENT, "tangent ", _numbers(tangent)))]
-    title = f"<TR><TD BORDER=\"0\"><B>{_labels.escape(name)}</B></TD></TR>" if name else ""
-    return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{title}{"".join(rows)}</TABLE>>'
+    """A box with the tensor's name (if any), its value, and below it its tangent (orange)."""
+    title = f'<TR><TD BORDER="0"><B>{_labels.escape(name)}</B></TD></TR>' if name else ""
+    rows = _cell("white", "value   ", _numbers(value)) + _cell(TANGENT, "tangent ", _numbers(tangent))
+    return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{title}{rows}</TABLE>>'
 
 
 def _picture(inputs, calls, output, title):
@@ -129,7 +133,7 @@ def _picture(inputs, calls, output, title):
     graph.attr(rankdir="LR")
     ids = {}                                # id(tensor) -> node id, in the order they appear
 
-    def tensor_node(tensor, name, value, tangent, colour="white"):
+    def tensor_node(tensor, name, value, tangent):
         node_id = f"n{len(ids)}"
         ids[id(tensor)] = node_id
         graph.node(node_id, _tensor_label(name, value, tangent), shape="plain", style="")
