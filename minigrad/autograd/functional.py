@@ -41,17 +41,45 @@ def _prepare_inputs(inputs, create_graph):
                  for x in inputs)
 
 
-def _grad_or_zeros(outputs, inputs, grad_outputs, create_graph, retain_graph=True):
+def _raw_grads(outputs, inputs, grad_outputs, create_graph):
+    """d(outputs)/d(inputs) with None for an input nothing depends on."""
     from . import grad
-    _, _wrap = _tensors()
-    needs = [o for o in outputs if o.requires_grad]
-    if not needs:
-        return tuple(_wrap(np.zeros(x._array.shape, dtype=x._array.dtype)) for x in inputs)
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
-    grads = grad([o for o, _ in pairs], inputs, [g for _, g in pairs], retain_graph=retain_graph,
-                 create_graph=create_graph, allow_unused=True)
-    return tuple(g if g is not None else _wrap(np.zeros(x._array.shape, dtype=x._array.dtype))
-                 for g, x in zip(grads, inputs))
+    if not pairs:
+        return (None,) * len(inputs)
+    return grad([o for o, _ in pairs], inputs, [g for _, g in pairs], retain_graph=True,
+                create_graph=create_graph, allow_unused=True)
+
+
+_INDEPENDENT = {
+    "back": "The output of the user-provided function is independent of input {i}. This is not "
+            "allowed in strict mode.",
+    "back_trick": "The gradient with respect to the input is independent of entry {i} in the "
+                  "grad_outputs when using the double backward trick to compute forward mode "
+                  "gradients. This is not allowed in strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input {i}. This "
+                   "is not allowed in strict mode.",
+    "double_back_trick": "The hessian of the user-provided function is independent of entry {i} "
+                         "in the grad_jacobian. This is not allowed in strict mode as it prevents "
+                         "from using the double backward trick to replace forward mode AD.",
+}
+
+
+def _fill_in_zeros(grads, refs, strict, create_graph, stage):
+    """Zeros where a gradient is missing; with strict=True, PyTorch's error instead."""
+    _, _wrap = _tensors()
+    filled = []
+    for i, (g, ref) in enumerate(zip(grads, refs)):
+        if g is None:
+            if strict:
+                raise RuntimeError(_INDEPENDENT[stage].format(i=i))
+            g = _wrap(np.zeros(ref._array.shape, dtype=ref._array.dtype))
+        elif strict and create_graph and not g.requires_grad:
+            what = "hessian" if "double" in stage else "jacobian"
+            raise RuntimeError(f"The {what} of the user-provided function is independent of input "
+                               f"{i}. This is not allowed in strict mode when create_graph=True.")
+        filled.append(g)
+    return tuple(filled)
 
 
 def _finish(values, create_graph):
@@ -73,7 +101,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         else:
             _, v = _as_tuple(v, "v", "vjp")
             _check_shapes(v, outputs, "v", "outputs")
-        grads = _grad_or_zeros(outputs, inputs, v, create_graph)
+        grads = _fill_in_zeros(_raw_grads(outputs, inputs, v, create_graph), inputs, strict,
+                               create_graph, "back")
     outputs = _finish(outputs, create_graph)
     grads = _finish(grads, create_graph)
     return (outputs if out_is_tuple else outputs[0]), (grads if is_tuple else grads[0])
@@ -113,15 +142,11 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         _check_requires_grad(outputs, "outputs", strict)
         # u stands for "any cotangent"; g(u) = u^T J is linear in u, so dg/du . v = J v.
         dummies = tuple(_wrap(np.zeros_like(o._array)).requires_grad_(True) for o in outputs)
-        pulled_back = _grad_or_zeros(outputs, inputs, dummies, create_graph=True)
-        from . import grad
-        needs = [(p, vi) for p, vi in zip(pulled_back, v) if p.requires_grad]
-        if needs:
-            jv = grad([p for p, _ in needs], dummies, [vi for _, vi in needs],
-                      create_graph=create_graph, allow_unused=True, retain_graph=True)
-            jv = tuple(g if g is not None else _wrap(np.zeros_like(d._array)) for g, d in zip(jv, dummies))
-        else:
-            jv = tuple(_wrap(np.zeros_like(o._array)) for o in outputs)
+        pulled_back = _raw_grads(outputs, inputs, dummies, create_graph=True)
+        _check_requires_grad(pulled_back, "grad_inputs", strict)
+        pulled_back = _fill_in_zeros(pulled_back, inputs, False, True, "back")
+        jv = _fill_in_zeros(_raw_grads(pulled_back, dummies, v, create_graph), outputs, strict,
+                            create_graph, "back_trick")
     outputs = _finish(outputs, create_graph)
     jv = _finish(jv, create_graph)
     return (outputs if out_is_tuple else outputs[0]), (jv if out_is_tuple else jv[0])
@@ -138,8 +163,14 @@ def _check_requires_grad(values, kind, strict):
     if not strict:
         return
     for i, value in enumerate(values):
+        if value is None:
+            raise RuntimeError(_INDEPENDENT["back"].format(i=i))
         if value.requires_grad:
             continue
+        if kind == "grad_inputs":
+            raise RuntimeError(
+                f"The gradient with respect to input {i} is independent of the inputs of the "
+                "user-provided function. This is not allowed in strict mode.")
         if kind == "jacobian":
             raise RuntimeError(
                 "While computing the hessian, found that the jacobian of the user-provided function "
@@ -331,12 +362,16 @@ def _hessian_product(func, inputs, v, create_graph, name, strict=False):
         if out.numel() != 1:
             raise RuntimeError(f"The function given to {name} should return a single Tensor with "
                                f"one element, but it returned a Tensor of shape {list(out.shape)}.")
-        first = _grad_or_zeros((out.reshape(()),), inputs, (None,), create_graph=True)
+        first = _raw_grads((out.reshape(()),), inputs, (None,), create_graph=True)
+        _check_requires_grad(first, "jacobian", strict)
+        first = _fill_in_zeros(first, inputs, False, True, "back")
+        # H v is the gradient of the number (grad f) . v
         dot = sum((g * vi).sum() for g, vi in zip(first, v) if g.requires_grad)
         if isinstance(dot, int):
-            product = tuple(_wrap(np.zeros_like(x._array)) for x in inputs)
+            product = (None,) * len(inputs)
         else:
-            product = _grad_or_zeros((dot,), inputs, (None,), create_graph)
+            product = _raw_grads((dot,), inputs, (None,), create_graph)
+        product = _fill_in_zeros(product, inputs, strict, create_graph, "double_back")
     out = out if create_graph else out.detach()
     product = _finish(product, create_graph)
     return out, (product if is_tuple else product[0])
