@@ -384,7 +384,16 @@ def _tangent_gone_after_level(L):
     return fw.unpack_dual(dual).tangent is None, fw.unpack_dual(dual * 2).tangent is None
 
 
-@pytest.mark.parametrize("program", [_no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
+def _decorator(L):
+    fw = _fw(L)
+
+    @fw.dual_level()
+    def doubled(x):
+        return tuple(fw.unpack_dual(fw.make_dual(x, L.ones(2)) * 2))
+    return doubled(L.ones(2))
+
+
+@pytest.mark.parametrize("program", [_decorator, _no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
                                      _tangent_gone_after_level])
 def test_levels_match_torch(program):
     check(program)

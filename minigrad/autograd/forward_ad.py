@@ -29,6 +29,7 @@ in the gradient, so differentiating it once more transposes it back).
 PyTorch: torch/autograd/forward_ad.py; its rules are the ``result:`` lines of
 tools/autograd/derivatives.yaml.
 """
+import functools
 import weakref
 from collections import namedtuple
 
@@ -93,6 +94,14 @@ class dual_level:
 
     def __exit__(self, *exc_info):
         exit_dual_level()
+
+    def __call__(self, function):
+        """``@dual_level()`` on a function: each call runs inside its own dual level."""
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            with dual_level():
+                return function(*args, **kwargs)
+        return wrapper
 
     def __repr__(self):
         return f"<{type(self).__module__}.dual_level object at {hex(id(self))}>"
