@@ -251,6 +251,7 @@ DUAL = {
     "one_dual_one_plain": lambda L, fw: fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)) @ T(L, 3, 2, seed=2),
     "requires_grad_primal": lambda L, fw: fw.make_dual(T(L, 3, requires_grad=True), T(L, 3, seed=1)).exp() * 3,
     "tangent_requires_grad": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1, requires_grad=True)).exp(),
+    "grad_through_tangent": lambda L, fw: _grad_through_tangent(L, fw),
     "float64_tangent_on_float32": lambda L, fw: fw.make_dual(L.ones(2), L.ones(2, dtype=L.float64)),
     "view_of_dual": lambda L, fw: fw.make_dual(T(L, 2, 3), T(L, 2, 3, seed=1)).t()[1],
     "inplace_add": lambda L, fw: _inplace(L, fw),
@@ -275,6 +276,15 @@ DUAL = {
     "custom_function_without_jvp": lambda L, fw: _custom(L, with_jvp=False).apply(fw.make_dual(T(L, 3), L.ones(3))),
     "custom_function_jvp": lambda L, fw: _custom(L, with_jvp=True).apply(fw.make_dual(T(L, 3), T(L, 3, seed=1))),
 }
+
+
+def _grad_through_tangent(L, fw):
+    """A tangent that requires grad: the JVP is differentiable, here J^T 1 (and d/dx of J v)."""
+    x = T(L, 3, requires_grad=True)
+    v = T(L, 3, seed=1, requires_grad=True)
+    out = (fw.make_dual(x, v).sin() * 2).exp().sum()
+    jvp = fw.unpack_dual(out).tangent
+    return L.autograd.grad(jvp, (x, v))
 
 
 def _inplace(L, fw):
