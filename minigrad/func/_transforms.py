@@ -279,7 +279,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
-        duals = [forward_ad.make_dual(_fresh_value(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
+        duals = [forward_ad.make_dual(_check_is_tensor(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
         output, aux = _split_aux(func(*tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         values, products = [], []
@@ -291,7 +291,8 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
     return result + (aux,) if has_aux else result
 
 
-def _fresh_value(p):
+def _check_is_tensor(p):
+    """Transforms differentiate tensors only (PyTorch's message otherwise)."""
     Tensor = _tensor_class()
     if not isinstance(p, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(p)}")
@@ -351,6 +352,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         from .. import stack
+        from .._tensor import _wrap
         numbers = _check_argnums(argnums, len(args))
         with enable_grad():
             new_args, specs, fresh = _replace_args(args, numbers)
@@ -365,8 +367,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                     shape = tuple(out.shape) + tuple(x.shape)
                     if rows:
                         per_input.append(stack([row[j] for row in rows]).reshape(shape))
-                    else:
-                        per_input.append(_zeros_like(x).reshape((1,) + tuple(x.shape))[:0].reshape(shape))
+                    else:                   # an empty output: an empty Jacobian
+                        per_input.append(_wrap(np.zeros(shape, dtype=x._array.dtype)))
                 blocks.append(per_input)
         finished = _finish([b for per_input in blocks for b in per_input], fresh)
         count = len(fresh)
@@ -395,7 +397,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             diff_leaves.extend(leaves)
             specs.append(spec)
         for leaf in diff_leaves:
-            _fresh_value(leaf)
+            _check_is_tensor(leaf)
 
         def of_diff(*leaves):
             new_args = list(args)
