@@ -10,10 +10,10 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
+from ..autograd.forward_ad import _DualLevel
 from . import result
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace
-from ..autograd.forward_ad import _DualLevel
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -191,7 +191,9 @@ def setitem(tensor, index, value):
     check_inplace(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
-    if not needs_grad((tensor, value)) and not _DualLevel.open:
+    if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
+        return apply_inplace(tensor, lambda old, v: index_put(old, index, v, node_class=CopySlices), value)
+    if not needs_grad((tensor, value)):
         items = index if isinstance(index, tuple) else (index,)
         try:
             tensor._array[tuple(_numpy_index(i) for i in items)] = value._array

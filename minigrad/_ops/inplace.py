@@ -16,9 +16,9 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
+from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.grad_mode import _State
 from . import pointwise, result, shape
-from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_")
@@ -55,8 +55,6 @@ def _write(tensor, new):
         tensor._grad_fn = new._grad_fn
         tensor._output_nr = 0
         tensor._grad_fn._output_shape = tensor._array.shape
-    if _DualLevel.open:          # forward mode: the tensor now carries the result's tangent
-        move_tangent(new, tensor)
     return tensor
 
 
@@ -64,22 +62,26 @@ def apply_inplace(tensor, op, *args):
     """The recipe of every in-place operation: compute out of place, then write back."""
     check_inplace(tensor)
     if not needs_grad((tensor,) + args):
-        return _write(tensor, op(_with_tangent_of(tensor, _wrap(tensor._array)), *args))
+        new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
+        return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
     # Recording: the node must see the *old* value, so give it a copy that sits
     # at the same place in the graph as the tensor did.
     old = _wrap(tensor._array.copy())
     old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
     old._requires_grad = tensor._requires_grad
-    return _write(tensor, op(_with_tangent_of(tensor, old), *args))
+    new = op(_with_tangent_of(tensor, old), *args)
+    return move_tangent(new, _write(tensor, new))
 
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     check_inplace(tensor)
-    if needs_grad((tensor, other)) or _DualLevel.open:
+    if needs_grad((tensor, other)):
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
         return apply_inplace(tensor, op, other)
+    if _DualLevel.open:        # forward mode: the out-of-place path also computes the tangent
+        return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha) if alpha != 1 else op(a, b), other)
     other_array = other._array if isinstance(other, Tensor) else other
     if alpha != 1:
         other_array = other_array * alpha

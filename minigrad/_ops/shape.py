@@ -12,9 +12,9 @@ import numpy as np
 from .._dtype import Size, result_type
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
+from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result
-from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 
 
 def _make_view(out, base):
@@ -386,6 +386,8 @@ def stack(tensors, dim=0):
 def _pieces_of(input, arrays, node_class, **attributes):
     """Tensors (views of ``input``) for ``arrays``, all recorded as outputs of one node."""
     pieces = tuple(_make_view(_wrap(array), input) for array in arrays)
+    if _DualLevel.open:        # forward mode: each piece gets its part of the input's tangent
+        push_tangents_of_pieces(pieces, input, node_class, attributes)
     if pieces and needs_grad((input,)):
         node = connect(pieces[0], node_class(), (input,))
         node.__dict__.update(attributes)
@@ -394,8 +396,6 @@ def _pieces_of(input, arrays, node_class, **attributes):
         for output_nr, piece in enumerate(pieces):
             piece._grad_fn = node
             piece._output_nr = output_nr
-    if _DualLevel.open:        # forward mode: each piece gets its part of the input's tangent
-        push_tangents_of_pieces(pieces, input, node_class, attributes)
     return pieces
 
 

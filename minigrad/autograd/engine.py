@@ -17,8 +17,8 @@ import itertools
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .grad_mode import _State
 from .forward_ad import _DualLevel
+from .grad_mode import _State
 from .graph import FREED, AccumulateGrad, accumulate_grad
 
 # Functions called after every step of a backward pass; minigrad.viz uses this

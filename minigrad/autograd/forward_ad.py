@@ -267,16 +267,16 @@ def _with_tangent_of(tensor, old):
 
 
 def move_tangent(new, tensor):
-    """After ``tensor`` took ``new``'s values in place, its tangent changes in place too.
+    """After ``tensor`` took ``new``'s values in place, its tangent changes in place too (returns tensor).
 
     As in PyTorch, the tangent of a view is a view of its base's tangent, so
     writing into the tangent's memory (rather than swapping in a new tangent)
     keeps views and bases in step: ``x.mul_(2)`` also changes the tangent of
     ``x[0]``, and ``base[:2].copy_(dual)`` gives ``base`` a tangent.
     """
-    tangent = _tangent_of(new)
+    tangent = _tangent_of(new) if _DualLevel.open else None
     if tangent is None:
-        return
+        return tensor
     current = _tangent_of(tensor)
     if current is None and tensor._base is not None:
         current = _view_of_base_tangent(tensor)
@@ -287,8 +287,9 @@ def move_tangent(new, tensor):
             and not tangent.requires_grad):
         current._array[...] = tangent._array
         current._version_counter[0] += 1
-        return
+        return tensor
     _set_tangent(tensor, tangent)
+    return tensor
 
 
 def _view_of_base_tangent(view):
