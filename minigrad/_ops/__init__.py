@@ -20,7 +20,7 @@ output. ``result`` applies it while a dual level is open (autograd/forward_ad.py
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import connect
 from ..autograd.grad_mode import _State
-from ..autograd.forward_ad import _DualLevel, push_tangent
+from ..autograd.forward_ad import _DualLevel, result_with_tangent
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -31,18 +31,21 @@ def result(array, node_class, inputs, saved=None, **attributes):
     backward needs; ``attributes`` are plain settings (dim, shape, ...).
     """
     out = _wrap(array)
-    if _State.enabled:
-        for value in inputs:          # record only if some input requires grad
-            if type(value) is Tensor and (value._grad_fn is not None or value._requires_grad):
-                node = node_class()
-                connect(out, node, inputs)
-                if saved is not None:
-                    node.save_for_backward(*saved)
-                if attributes:
-                    node.__dict__.update(attributes)
-                break
-    if _DualLevel.open:               # forward mode: carry the inputs' tangents to out too
-        push_tangent(out, node_class, inputs, saved, attributes)
+    if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
+        return result_with_tangent(result, array, node_class, inputs, saved, attributes)
+    if not _State.enabled:
+        return out
+    for value in inputs:          # record only if some input requires grad
+        if type(value) is Tensor and (value._grad_fn is not None or value._requires_grad):
+            break
+    else:
+        return out
+    node = node_class()
+    connect(out, node, inputs)
+    if saved is not None:
+        node.save_for_backward(*saved)
+    if attributes:
+        node.__dict__.update(attributes)
     return out
 
 

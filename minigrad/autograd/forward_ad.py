@@ -198,6 +198,14 @@ def input_tangents(inputs):
     return tangents
 
 
+def result_with_tangent(result, array, node_class, inputs, saved, attributes):
+    """``_ops.result`` while a dual level is open: record as usual, then push the tangent."""
+    with _paused():
+        out = result(array, node_class, inputs, saved, **attributes)
+    push_tangent(out, node_class, inputs, saved, attributes)
+    return out
+
+
 def push_tangent(out, node_class, inputs, saved, attributes):
     """Called by ``_ops.result`` after an operation while a dual level is open.
 

@@ -24,7 +24,6 @@ import numpy as np
 
 from .grad_mode import _State, no_grad
 from .graph import Node, gradient_edge, needs_grad, _sequence_numbers
-from .forward_ad import _DualLevel, _paused, push_function_tangents
 
 
 class FunctionCtx:
@@ -118,6 +117,7 @@ class Function:
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        from .forward_ad import _DualLevel, _paused, push_function_tangents
         uses_setup_context = cls.setup_context is not Function.setup_context
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
@@ -132,9 +132,9 @@ class Function:
                 raise TypeError(
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
         tensor_args = [a for a in args if isinstance(a, Tensor)]
+        if _DualLevel.open:          # forward mode: jvp gives the outputs' tangents
+            push_function_tangents(cls, ctx, args, outputs)
         if not needs_grad(tensor_args):
-            if _DualLevel.open:
-                push_function_tangents(cls, ctx, args, outputs)
             return output
         # An input returned unchanged becomes a new tensor object, so the input keeps its own history.
         outputs = tuple(_wrap(o._array) if any(o is a for a in tensor_args) else o for o in outputs)
@@ -149,8 +149,6 @@ class Function:
                 continue
             o._grad_fn = ctx
             o._output_nr = i
-        if _DualLevel.open:
-            push_function_tangents(cls, ctx, args, outputs)
         return outputs if is_tuple else outputs[0]
 
 
