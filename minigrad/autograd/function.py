@@ -132,9 +132,9 @@ class Function:
                 raise TypeError(
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
         tensor_args = [a for a in args if isinstance(a, Tensor)]
-        if _DualLevel.open:          # forward mode: jvp gives the outputs' tangents
-            push_function_tangents(cls, ctx, args, outputs)
         if not needs_grad(tensor_args):
+            if _DualLevel.open:      # forward mode: jvp gives the outputs' tangents
+                push_function_tangents(cls, ctx, args, outputs)
             return output
         # An input returned unchanged becomes a new tensor object, so the input keeps its own history.
         outputs = tuple(_wrap(o._array) if any(o is a for a in tensor_args) else o for o in outputs)
@@ -149,6 +149,8 @@ class Function:
                 continue
             o._grad_fn = ctx
             o._output_nr = i
+        if _DualLevel.open:          # after recording, so tangents can depend on the outputs' graph
+            push_function_tangents(cls, ctx, args, outputs)
         return outputs if is_tuple else outputs[0]
 
 
