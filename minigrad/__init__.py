@@ -57,9 +57,9 @@ from ._ops.shape import (  # noqa: F401
 )
 from ._ops.linalg import matmul, mm, mv, dot, outer, addmm  # noqa: F401
 from . import nn  # noqa: F401
-from . import func  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
+from . import func  # noqa: F401
 
 # Python-name aliases PyTorch also has
 float = float32

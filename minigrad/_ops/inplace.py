@@ -15,8 +15,8 @@ the tensor's memory, so no array as large as the parameter is allocated.
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
+from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State
 from . import pointwise, result, shape
 

@@ -142,5 +142,5 @@ from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
            "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled", "functional", "forward_ad", "gradcheck", "gradgradcheck",
+           "set_grad_enabled", "is_grad_enabled", "functional", "gradcheck", "gradgradcheck",
            "graph", "Node"]
