@@ -617,8 +617,8 @@ class MaximumBackward0(Node):
     def jvp(self, tangents, inputs, out):
         """forward rule: the tangent of the larger input (their mean on ties)"""
         (a, b), (a_t, b_t) = inputs, tangents
-        a_wins = (a._array > b._array) + 0.5 * (a._array == b._array)
-        return a_t * _wrap(a_wins.astype(out._array.dtype)) + b_t * _wrap((1 - a_wins).astype(out._array.dtype))
+        a_wins = ((a._array > b._array) + 0.5 * (a._array == b._array)).astype(out._array.dtype)
+        return a_t * _wrap(a_wins) + b_t * _wrap(1 - a_wins)
 
 
 def maximum(input, other):
@@ -637,8 +637,8 @@ class MinimumBackward0(Node):
     def jvp(self, tangents, inputs, out):
         """forward rule: the tangent of the smaller input (their mean on ties)"""
         (a, b), (a_t, b_t) = inputs, tangents
-        a_wins = (a._array < b._array) + 0.5 * (a._array == b._array)
-        return a_t * _wrap(a_wins.astype(out._array.dtype)) + b_t * _wrap((1 - a_wins).astype(out._array.dtype))
+        a_wins = ((a._array < b._array) + 0.5 * (a._array == b._array)).astype(out._array.dtype)
+        return a_t * _wrap(a_wins) + b_t * _wrap(1 - a_wins)
 
 
 def minimum(input, other):

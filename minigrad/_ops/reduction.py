@@ -401,7 +401,8 @@ class StdBackward0(Node):
         """forward rule: out_t = sum((a - mean) a_t) / ((N - correction) * out)"""
         (a,), (a_t,) = inputs, tangents
         centred = a - a.mean(dim=self.dims, keepdim=True)
-        return (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim) / ((self.count - self.correction) * out)
+        spread = (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim)
+        return spread / ((self.count - self.correction) * out)
 
 
 def _variance(input, dim, correction, keepdim, unbiased):

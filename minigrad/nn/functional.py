@@ -169,7 +169,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         return grad_x, grad_t
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(w (s(x) - t) x_t - w x t_t), s = sigmoid (pos_weight: see backward)"""
+        """forward rule: loss_t = reduce(w (s(x) - t) x_t - w x t_t), s = sigmoid (or with pos_weight)"""
         (x, t), (x_t, t_t) = inputs, tangents
         weight, pos_weight = self.saved_tensors[2:]
         s = sigmoid(x)
@@ -428,7 +428,8 @@ class SoftplusBackward0(Node):
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = sigmoid(beta x) * x_t (x_t where out is just x)"""
-        return tangents[0] * sigmoid(inputs[0] * self.beta).masked_fill(inputs[0] * self.beta > self.threshold, 1)
+        scaled = inputs[0] * self.beta
+        return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
