@@ -211,7 +211,7 @@ FlipBackward0 CatBackward0 StackBackward0 UnbindBackward0 SplitBackward0 SplitWi
 ToCopyBackward0 CloneBackward0 CopyBackwards SelectBackward0 MaskedFillBackward0
 MaskedFillBackward1
 SliceBackward0 IndexBackward0 IndexPutBackward0 CopySlices
-MmBackward0 MvBackward0 DotBackward0 BmmBackward0 UnsafeViewBackward0 AddmmBackward0
+MmBackward0 MvBackward0 DotBackward0 BmmBackward0 AddmmBackward0
 MseLossBackward0 BinaryCrossEntropyBackward0 BinaryCrossEntropyWithLogitsBackward0
 SoftmaxBackward0 LogSoftmaxBackward0 SoftplusBackward0 LeakyReluBackward0
 """.split()

@@ -192,7 +192,7 @@ def setitem(tensor, index, value):
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
-        return apply_inplace(tensor, lambda old, v: index_put(old, index, v, node_class=CopySlices), value)
+        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
     if not needs_grad((tensor, value)):
         items = index if isinstance(index, tuple) else (index,)
         try:

@@ -142,10 +142,6 @@ class UnsafeViewBackward0(Node):
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
-    def jvp(self, tangents, inputs, out):
-        """forward rule: the same reshape of a_t"""
-        return tangents[0].reshape(out.shape)
-
 
 def matmul(input, other):
     """The ``@`` operator: dot, mv, mm or batched mm depending on the dimensions."""
