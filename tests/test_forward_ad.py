@@ -195,7 +195,7 @@ def _node_classes():
 
 # The nodes whose forward rule is written next to their backward. (Others - in-place
 # fills, and any op added later without a rule - get their tangent from their backward,
-# see forward_ad._jvp_by_transposing_backward; the OPS table checks their values.)
+# see forward_ad.jvp_from_backward; the OPS table checks their values.)
 WITH_OWN_RULE = """
 AddBackward0 SubBackward0 RsubBackward1 NegBackward0 MulBackward0 DivBackward0 DivBackward1
 ReciprocalBackward0 PowBackward0 PowBackward1 PowBackward2 SqrtBackward0 RsqrtBackward0

@@ -22,7 +22,7 @@ node through one function, ``_ops.result``. While a dual level is open, that
 function also calls ``push_tangent`` below, which looks for tangents on the
 inputs and, if there are any, asks the node class for its forward rule: the
 ``jvp`` method written right next to its ``backward``. An operation without
-its own rule still gets correct tangents: ``_jvp_by_transposing_backward``
+its own rule still gets correct tangents: ``jvp_from_backward``
 obtains J v from the backward formula (the vector-Jacobian product is linear
 in the gradient, so differentiating it once more transposes it back).
 
@@ -221,7 +221,7 @@ def push_tangent(out, node_class, inputs, saved, attributes):
         if rule is not None:
             tangent = rule(tangents, inputs, out)
         else:
-            tangent = _jvp_by_transposing_backward(node, tangents, inputs, out)
+            tangent = jvp_from_backward(node, tangents, inputs, out)
         tangent = _fit(tangent, out)
         if any(tangent is t for t in tangents):
             tangent = tangent.clone()     # out gets its own tangent (a later in-place change must not leak)
@@ -352,8 +352,15 @@ def _fit(tangent, out):
     return tangent
 
 
-def _jvp_by_transposing_backward(node, tangents, node_inputs, out):
+def jvp_from_backward(node, tangents, node_inputs, out):
     """J v from the backward formula, for an operation that has no forward rule of its own.
+
+    A rule may also call it itself, after saving what its backward reads (an
+    operation that saves its values only after ``result`` returns)::
+
+        def jvp(self, tangents, inputs, out):
+            self.save_for_backward(inputs[0], out)
+            return jvp_from_backward(self, tangents, inputs, out)
 
     backward(u) = u^T J is linear in u, so the derivative of u^T J v with
     respect to u is J v. Two passes instead of one: slower, but always right.
