@@ -19,6 +19,8 @@ Where things live (the same places as in PyTorch):
     autograd/anomaly_mode.py detect_anomaly                 (torch/autograd/anomaly_mode.py)
     utils/checkpoint.py   trade compute for memory          (torch/utils/checkpoint.py)
     autograd/functional.py jacobian, hessian, vjp, jvp      (torch/autograd/functional.py)
+    autograd/forward_ad.py forward mode: dual tensors       (torch/autograd/forward_ad.py)
+    func/                 grad, vmap, jacrev, jacfwd, ...   (torch/func)
     autograd/gradcheck.py finite-difference checks          (torch/autograd/gradcheck.py)
     nn/functional.py      losses and activations            (torch/nn/functional.py)
     nn/modules/*.py       layers: Module, Linear, ...       (torch/nn/modules/)
@@ -77,6 +79,7 @@ from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
+from . import func  # noqa: F401
 
 # Python-name aliases PyTorch also has
 float = float32

@@ -285,6 +285,9 @@ def _suffixes(t):
         notes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:
         notes.append("requires_grad=True")
+    tangent = t.__dict__.get("_fw_tangent")      # a dual tensor (autograd/forward_ad.py)
+    if tangent is not None:
+        notes.append(f"tangent={tangent}")    # format(): a 0-d tangent shows as a number
     return notes
 
 

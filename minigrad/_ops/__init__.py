@@ -20,12 +20,17 @@ turns d(loss)/d(output) into d(loss)/d(each input). Backward formulas are
 written with tensor operations, so with ``create_graph=True`` they are recorded
 too and can be differentiated again. Gradients that were broadcast in forward
 are summed back to each input's shape in one place: the engine (engine.py).
+
+Next to each ``backward`` sits ``jvp(tangents, inputs, out)``, the forward-mode
+rule: given a tangent (a small change) for each input, the tangent of the
+output. ``result`` applies it while a dual level is open (autograd/forward_ad.py).
 """
 import numpy as np
 
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import connect
 from ..autograd.grad_mode import _State
+from ..autograd.forward_ad import _DualLevel, result_with_tangent
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -36,6 +41,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
     backward needs; ``attributes`` are plain settings (dim, shape, ...).
     """
     out = _wrap(array)
+    if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
+        return result_with_tangent(result, array, node_class, inputs, saved, attributes)
     if not _State.enabled:
         return out
     for value in inputs:          # record only if some input requires grad

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
+from ..autograd.forward_ad import _DualLevel
 from . import result
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace
@@ -60,6 +61,10 @@ class SliceBackward0(Node):
         return (index_put(_wrap(np.zeros(self.input_shape, dtype=grad._array.dtype)),
                           self.index, grad),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the same slice of a_t"""
+        return tangents[0][self.index]
+
 
 def _slice(input, dim, item):
     index = (slice(None),) * dim + (item,)
@@ -107,6 +112,10 @@ class IndexBackward0(Node):
     def backward(self, grad):
         zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
         return (index_put(zeros, self.index, grad, accumulate=True),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t at the same index"""
+        return tangents[0][self.index]
 
 
 def _is_basic(item):
@@ -161,6 +170,10 @@ class IndexPutBackward0(Node):
             grad_self = grad * _wrap(mask)
         return grad_self, grad[self.index]
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t with values_t written (or added) at the index"""
+        return index_put(tangents[0], self.index, tangents[1], self.accumulate)
+
 
 class CopySlices(IndexPutBackward0):
     """``x[index] = values`` on a tensor that is part of a graph (same gradients as index_put)."""
@@ -206,6 +219,8 @@ def setitem(tensor, index, value):
                         f"{tensor.dtype.tensor_type_name}")
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+    if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
+        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
     if not needs_grad((tensor, value)):
         try:
             tensor._array[tuple(_numpy_index(i) for i in items)] = value._array

@@ -15,6 +15,7 @@ the tensor's memory, so no array as large as the parameter is allocated.
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
@@ -63,13 +64,15 @@ def apply_inplace(tensor, op, *args):
     """The recipe of every in-place operation: compute out of place, then write back."""
     check_inplace(tensor)
     if not needs_grad((tensor,) + args):
-        return _write(tensor, op(_wrap(tensor._array), *args))
+        new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
+        return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
     # Recording: the node must see the *old* value, so give it a copy that sits
     # at the same place in the graph as the tensor did.
     old = _wrap(tensor._array.copy())
     old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
     old._requires_grad = tensor._requires_grad
-    return _write(tensor, op(old, *args))
+    new = op(_with_tangent_of(tensor, old), *args)
+    return move_tangent(new, _write(tensor, new))
 
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
@@ -79,6 +82,8 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
         return apply_inplace(tensor, op, other)
+    if _DualLevel.open:        # forward mode: the out-of-place path also computes the tangent
+        return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha) if alpha != 1 else op(a, b), other)
     other_array = other._array if isinstance(other, Tensor) else other
     if alpha != 1:
         other_array = other_array * alpha

@@ -38,6 +38,10 @@ class MmBackward0(Node):
         grad_b = a.t().mm(grad) if b.requires_grad else None
         return grad_a, grad_b
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: C_t = A_t @ B + A @ B_t (the product rule)"""
+        return tangents[0].mm(inputs[1]) + inputs[0].mm(tangents[1])
+
 
 def mm(input, mat2):
     """Matrix product of two 2-D tensors."""
@@ -63,6 +67,10 @@ class MvBackward0(Node):
         grad_v = m.t().mv(grad) if v.requires_grad else None
         return grad_m, grad_v
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: y_t = M_t @ v + M @ v_t"""
+        return tangents[0].mv(inputs[1]) + inputs[0].mv(tangents[1])
+
 
 def mv(input, vec):
     """Matrix (2-D) times vector (1-D)."""
@@ -87,6 +95,10 @@ class DotBackward0(Node):
     def backward(self, grad):
         a, b = self.saved_tensors
         return grad * b, grad * a
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: s_t = a_t . b + a . b_t"""
+        return tangents[0].dot(inputs[1]) + inputs[0].dot(tangents[1])
 
 
 def dot(input, other):
@@ -127,6 +139,10 @@ class BmmBackward0(Node):
         grad_a = grad.matmul(b.transpose(-1, -2)) if a.requires_grad else None
         grad_b = a.transpose(-1, -2).matmul(grad) if b.requires_grad else None
         return grad_a, grad_b
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: C_t = A_t @ B + A @ B_t"""
+        return tangents[0].matmul(inputs[1]) + inputs[0].matmul(tangents[1])
 
 
 class UnsafeViewBackward0(Node):
@@ -184,6 +200,10 @@ class AddmmBackward0(Node):
         grad_a = grad.mm(b.t()) if a.requires_grad else None
         grad_b = a.t().mm(grad) if b.requires_grad else None
         return grad, grad_a, grad_b
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = bias_t + A_t @ B + A @ B_t"""
+        return tangents[0] + tangents[1].mm(inputs[2]) + inputs[1].mm(tangents[2])
 
 
 def addmm(input, mat1, mat2):

@@ -100,6 +100,11 @@ class AddBackward0(Node):
             grad_b = grad if self.alpha == 1 else grad * self.alpha
         return grad, grad_b
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t + alpha * b_t"""
+        a_t, b_t = tangents
+        return a_t if b_t is None else a_t + (b_t if self.alpha == 1 else b_t * self.alpha)
+
 
 class SubBackward0(Node):
     """out = a - alpha * b   ->   d/da = 1, d/db = -alpha"""
@@ -112,14 +117,16 @@ class SubBackward0(Node):
             grad_b = -grad if self.alpha == 1 else grad * -self.alpha
         return grad, grad_b
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t - alpha * b_t"""
+        a_t, b_t = tangents
+        return a_t if b_t is None else a_t - (b_t if self.alpha == 1 else b_t * self.alpha)
+
 
 def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha != 1; the node keeps alpha for its backward."""
     other_scaled = _wrap(other._array * alpha) if isinstance(other, Tensor) else other * alpha
-    out = result(_binary(ufunc, input, other_scaled), node_class, (input, other))
-    if out._grad_fn is not None:
-        out._grad_fn.alpha = alpha
-    return out
+    return result(_binary(ufunc, input, other_scaled), node_class, (input, other), alpha=alpha)
 
 
 def add(input, other, alpha=1):
@@ -142,6 +149,10 @@ class RsubBackward1(Node):
     def backward(self, grad):
         return (-grad,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = -a_t"""
+        return -tangents[0]
+
 
 def rsub(input, other):
     """other - input, where ``other`` is a number (the ``1 - x`` form)."""
@@ -155,6 +166,10 @@ class NegBackward0(Node):
 
     def backward(self, grad):
         return (-grad,)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = -a_t"""
+        return -tangents[0]
 
 
 def neg(input):
@@ -172,6 +187,14 @@ class MulBackward0(Node):
         a, b = self.saved_tensors
         return (grad * b if b is not None else None,
                 grad * a if a is not None else None)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t * b + a * b_t  (the product rule)"""
+        (a, b), (a_t, b_t) = inputs, tangents
+        out_t = a_t * b if a_t is not None else None
+        if b_t is not None:
+            out_t = a * b_t if out_t is None else out_t + a * b_t
+        return out_t
 
 
 def _requires_grad(value):
@@ -196,6 +219,12 @@ class DivBackward0(Node):
         grad_a = grad / b if self.should_compute_output(0) else None
         grad_b = -grad * a / (b * b) if self.should_compute_output(1) else None
         return grad_a, grad_b
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t / b - b_t * a / b**2 = (a_t - b_t * out) / b"""
+        (a, b), (a_t, b_t) = inputs, tangents
+        numerator = a_t if b_t is None else (-b_t * out if a_t is None else a_t - b_t * out)
+        return numerator / b
 
 
 def div(input, other):
@@ -224,6 +253,10 @@ class DivBackward1(Node):
     def backward(self, grad):
         return (grad / self.divisor,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t / number"""
+        return tangents[0] / self.divisor
+
 
 def div_by_number(input, divisor):
     return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,), divisor=divisor)
@@ -235,6 +268,10 @@ class ReciprocalBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (-grad / (a * a),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = -a_t / a**2 = -a_t * out**2"""
+        return -tangents[0] * out * out
 
 
 def reciprocal(input):
@@ -260,6 +297,12 @@ class PowBackward0(Node):
             return (grad * 0,)
         return (grad * n * a ** (n - 1),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = n * a ** (n - 1) * a_t"""
+        (a,), (a_t,) = inputs, tangents
+        n = self.exponent
+        return a_t * 0 if n == 0 else a_t * n * a ** (n - 1)
+
 
 class PowBackward1(Node):
     """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = a ** b * log(a)"""
@@ -274,6 +317,14 @@ class PowBackward1(Node):
             grad_b = grad * a ** b * safe_log
         return grad_a, grad_b
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = b * a ** (b - 1) * a_t + a ** b * log(a) * b_t"""
+        (a, b), (a_t, b_t) = inputs, tangents
+        out_t = a_t * b * a ** (b - 1)
+        if b_t is not None:
+            out_t = out_t + b_t * out * log(where(a == 0, ones_like(a), a))
+        return out_t
+
 
 class PowBackward2(Node):
     """out = base ** a (base a number)   ->   d/da = base ** a * log(base)"""
@@ -281,6 +332,10 @@ class PowBackward2(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * self.base ** a * float(np.log(self.base)),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = base ** a * log(base) * a_t"""
+        return tangents[0] * out * float(np.log(self.base))
 
 
 def pow(input, exponent):
@@ -317,6 +372,10 @@ class SqrtBackward0(Node):
         (a,) = self.saved_tensors
         return (grad / (2 * sqrt(a)),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t / (2 sqrt(a))"""
+        return tangents[0] / (2 * out)
+
 
 def sqrt(input):
     with np.errstate(invalid="ignore"):
@@ -329,6 +388,10 @@ class RsqrtBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * -0.5 * a ** -1.5,)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = -0.5 * a ** -1.5 * a_t"""
+        return tangents[0] * -0.5 * inputs[0] ** -1.5
 
 
 def rsqrt(input):
@@ -353,6 +416,10 @@ class ExpBackward0(Node):
         (a,) = self.saved_tensors
         return (grad * exp(a),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = e ** a * a_t = out * a_t"""
+        return tangents[0] * out
+
 
 def exp(input):
     with np.errstate(over="ignore"):
@@ -365,6 +432,10 @@ class LogBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad / a,)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t / a"""
+        return tangents[0] / inputs[0]
 
 
 def log(input):
@@ -379,6 +450,10 @@ class Log1PBackward0(Node):
         (a,) = self.saved_tensors
         return (grad / (a + 1),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t / (1 + a)"""
+        return tangents[0] / (inputs[0] + 1)
+
 
 def log1p(input):
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -392,6 +467,10 @@ class SinBackward0(Node):
         (a,) = self.saved_tensors
         return (grad * cos(a),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = cos(a) * a_t"""
+        return tangents[0] * cos(inputs[0])
+
 
 def sin(input):
     return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
@@ -404,6 +483,10 @@ class CosBackward0(Node):
         (a,) = self.saved_tensors
         return (grad * -sin(a),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = -sin(a) * a_t"""
+        return tangents[0] * -sin(inputs[0])
+
 
 def cos(input):
     return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
@@ -415,6 +498,10 @@ class TanBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * (1 + tan(a) ** 2),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = (1 + tan(a)**2) * a_t"""
+        return tangents[0] * (1 + out * out)
 
 
 def tan(input):
@@ -429,6 +516,10 @@ class TanhBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * (1 - tanh(a) ** 2),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = (1 - tanh(a)**2) * a_t"""
+        return tangents[0] * (1 - out * out)
 
 
 def tanh(input):
@@ -451,6 +542,10 @@ class SigmoidBackward0(Node):
         s = sigmoid(a)
         return (grad * s * (1 - s),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = out * (1 - out) * a_t"""
+        return tangents[0] * out * (1 - out)
+
 
 def sigmoid(input):
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
@@ -465,6 +560,10 @@ class ReluBackward0(Node):
         (a,) = self.saved_tensors
         return (grad * _wrap(a._array > 0),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t where a > 0, else 0"""
+        return tangents[0] * _wrap(inputs[0]._array > 0)
+
 
 def relu(input):
     array = input._array
@@ -478,6 +577,10 @@ class AbsBackward0(Node):
         (a,) = self.saved_tensors
         return (grad * sign(a),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = sign(a) * a_t"""
+        return tangents[0] * sign(inputs[0])
+
 
 def abs(input):
     return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
@@ -488,6 +591,10 @@ class SignBackward0(Node):
 
     def backward(self, grad):
         return (grad * 0,)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = 0"""
+        return tangents[0] * 0
 
 
 def sign(input):
@@ -506,6 +613,16 @@ class ClampBackward1(Node):
         if self.high is not None:
             inside &= a._array <= self.high
         return (grad * _wrap(inside),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t where low <= a <= high, else 0"""
+        a = inputs[0]._array
+        inside = np.ones(a.shape, dtype=bool)
+        if self.low is not None:
+            inside &= a >= self.low
+        if self.high is not None:
+            inside &= a <= self.high
+        return tangents[0] * _wrap(inside)
 
 
 def clamp(input, min=None, max=None):
@@ -533,6 +650,12 @@ class MaximumBackward0(Node):
         a_wins = (a._array > b._array) + 0.5 * (a._array == b._array)
         return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangent of the larger input (their mean on ties)"""
+        (a, b), (a_t, b_t) = inputs, tangents
+        a_wins = ((a._array > b._array) + 0.5 * (a._array == b._array)).astype(out._array.dtype)
+        return a_t * _wrap(a_wins) + b_t * _wrap(1 - a_wins)
+
 
 def maximum(input, other):
     return result(_binary(np.maximum, input, other), MaximumBackward0, (input, other),
@@ -546,6 +669,12 @@ class MinimumBackward0(Node):
         a, b = self.saved_tensors
         a_wins = (a._array < b._array) + 0.5 * (a._array == b._array)
         return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangent of the smaller input (their mean on ties)"""
+        (a, b), (a_t, b_t) = inputs, tangents
+        a_wins = ((a._array < b._array) + 0.5 * (a._array == b._array)).astype(out._array.dtype)
+        return a_t * _wrap(a_wins) + b_t * _wrap(1 - a_wins)
 
 
 def minimum(input, other):
@@ -564,6 +693,11 @@ class WhereBackward0(Node):
         (condition,) = self.saved_tensors
         zero = grad * 0
         return where(condition, grad, zero), where(condition, zero, grad)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangent of whichever input was picked"""
+        (condition,), (a_t, b_t) = self.saved_tensors, tangents
+        return where(condition, a_t, b_t)
 
 
 def where(condition, input=None, other=None):

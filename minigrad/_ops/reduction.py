@@ -41,12 +41,20 @@ class SumBackward0(Node):
     def backward(self, grad):
         return (grad.expand(self.input_shape),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the sum is linear, so out_t = sum of a_t"""
+        return tangents[0].sum()
+
 
 class SumBackward1(Node):
     """out = sum over ``dims``   ->   each element gets the gradient of its sum"""
 
     def backward(self, grad):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t summed over the same dims"""
+        return tangents[0].sum(dim=self.dims, keepdim=self.keepdim)
 
 
 @numpy_keywords
@@ -69,12 +77,20 @@ class MeanBackward0(Node):
     def backward(self, grad):
         return (grad.expand(self.input_shape) / self.count,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = mean of a_t"""
+        return tangents[0].sum() / self.count
+
 
 class MeanBackward1(Node):
     """out = mean over ``dims``   ->   each element gets grad / (number averaged)"""
 
     def backward(self, grad):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = a_t averaged over the same dims"""
+        return tangents[0].sum(dim=self.dims, keepdim=self.keepdim) / self.count
 
 
 @numpy_keywords
@@ -147,24 +163,53 @@ def _extreme_dim_backward(node, grad):
     return (grad * _wrap(mask),)
 
 
+def _extreme_all_jvp(node, tangents, inputs):
+    is_extreme = inputs[0]._array == node.extreme
+    share = is_extreme / is_extreme.sum()
+    return (tangents[0] * _wrap(share.astype(inputs[0]._array.dtype))).sum()
+
+
+def _extreme_dim_jvp(node, tangents):
+    indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
+    picked = np.zeros(node.input_shape, dtype=bool)
+    np.put_along_axis(picked, indices, True, axis=node.dim)
+    return (tangents[0] * _wrap(picked)).sum(dim=node.dim, keepdim=node.keepdim)
+
+
 class MaxBackward1(Node):
     """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
     backward = _extreme_all_backward
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the mean of a_t over the elements equal to the extreme"""
+        return _extreme_all_jvp(self, tangents, inputs)
 
 
 class MaxBackward0(Node):
     """values = max over ``dim``   ->   gradient to the element at ``indices``"""
     backward = _extreme_dim_backward
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t at the index that was picked"""
+        return _extreme_dim_jvp(self, tangents)
+
 
 class MinBackward1(Node):
     """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
     backward = _extreme_all_backward
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the mean of a_t over the elements equal to the extreme"""
+        return _extreme_all_jvp(self, tangents, inputs)
+
 
 class MinBackward0(Node):
     """values = min over ``dim``   ->   gradient to the element at ``indices``"""
     backward = _extreme_dim_backward
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t at the index that was picked"""
+        return _extreme_dim_jvp(self, tangents)
 
 
 def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, return_type):
@@ -218,6 +263,14 @@ class AmaxBackward0(Node):
         mask = (input._array == extreme).astype(input._array.dtype)
         share = mask / mask.sum(axis=self.dims, keepdims=True)
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the mean of a_t over the elements equal to the extreme, per slice"""
+        (a,) = inputs
+        extreme = self.values if self.keepdim else np.expand_dims(self.values, self.dims)
+        mask = (a._array == extreme).astype(a._array.dtype)
+        share = mask / mask.sum(axis=self.dims, keepdims=True)
+        return (tangents[0] * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)
 
 
 class AminBackward0(AmaxBackward0):
@@ -306,6 +359,16 @@ class LinalgVectorNormBackward0(Node):
         from .pointwise import sign, abs
         return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = sum(sign(a) |a|**(p-1) a_t) / out**(p-1)"""
+        from .pointwise import sign, abs
+        (a,), (a_t,) = inputs, tangents
+        safe_out = out.masked_fill(out == 0, 1)
+        if self.p == 1:
+            return (sign(a) * a_t).sum(dim=self.dims, keepdim=self.keepdim)
+        slope = a if self.p == 2 else sign(a) * abs(a) ** (self.p - 1)
+        return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
+
 
 @numpy_keywords
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
@@ -341,6 +404,12 @@ class VarBackward0(Node):
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         return (grad * 2 * centred / (self.count - self.correction),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = 2 sum((a - mean) a_t) / (N - correction)"""
+        (a,), (a_t,) = inputs, tangents
+        centred = a - a.mean(dim=self.dims, keepdim=True)
+        return (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim) * 2 / (self.count - self.correction)
+
 
 class StdBackward0(Node):
     """out = sqrt(var)   ->   d/da = (a - mean) / ((N - correction) * out)"""
@@ -352,6 +421,13 @@ class StdBackward0(Node):
         std = a.std(dim=self.dims or None, correction=self.correction, keepdim=True)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         return (grad * centred / ((self.count - self.correction) * std),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = sum((a - mean) a_t) / ((N - correction) * out)"""
+        (a,), (a_t,) = inputs, tangents
+        centred = a - a.mean(dim=self.dims, keepdim=True)
+        spread = (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim)
+        return spread / ((self.count - self.correction) * out)
 
 
 def _variance(input, dim, correction, keepdim, unbiased):
@@ -391,6 +467,12 @@ class LogsumexpBackward0(Node):
         out = logsumexp(a, self.dims, keepdim=True)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         return (grad * (a - out).exp(),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = sum(softmax(a) a_t)"""
+        (a,), (a_t,) = inputs, tangents
+        weights = (a - logsumexp(a, self.dims, keepdim=True)).exp()
+        return (weights * a_t).sum(dim=self.dims, keepdim=self.keepdim)
 
 
 @numpy_keywords

@@ -12,6 +12,7 @@ import numpy as np
 from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
+from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
 
@@ -66,6 +67,10 @@ class ViewBackward0(Node):
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the same reshape of a_t"""
+        return tangents[0].reshape(out.shape)
 
 
 def view(input, *shape):
@@ -128,6 +133,10 @@ class TBackward0(Node):
     def backward(self, grad):
         return (grad.t(),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t transposed"""
+        return tangents[0].t()
+
 
 def t(input):
     """Transpose of a matrix (a vector or scalar is returned as it is)."""
@@ -141,6 +150,10 @@ class TransposeBackward0(Node):
 
     def backward(self, grad):
         return (grad.transpose(self.dim0, self.dim1),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t transposed"""
+        return tangents[0].transpose(self.dim0, self.dim1)
 
 
 def transpose(input, dim0, dim1):
@@ -160,6 +173,10 @@ class PermuteBackward0(Node):
     def backward(self, grad):
         return (grad.permute(tuple(np.argsort(self.dims))),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t permuted"""
+        return tangents[0].permute(self.dims)
+
 
 def permute(input, *dims):
     ndim = input.ndim
@@ -178,6 +195,10 @@ class SqueezeBackward0(Node):
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t squeezed"""
+        return tangents[0].reshape(out.shape)
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -215,6 +236,10 @@ class UnsqueezeBackward0(Node):
     def backward(self, grad):
         return (grad.squeeze(self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t unsqueezed"""
+        return tangents[0].unsqueeze(self.dim)
+
 
 @numpy_keywords
 def unsqueeze(input, dim):
@@ -228,6 +253,10 @@ class ExpandBackward0(Node):
 
     def backward(self, grad):
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t expanded"""
+        return tangents[0].expand(out.shape)
 
 
 def expand(input, *sizes):
@@ -273,6 +302,10 @@ class RepeatBackward0(Node):
         dims = tuple(range(len(lead))) + tuple(len(lead) + 2 * i for i in range(len(self.input_shape)))
         return (g.sum(dim=dims) if dims else g,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t repeated"""
+        return tangents[0].repeat(self.repeats)
+
 
 def repeat(input, *repeats):
     repeats = _sizes(repeats)
@@ -288,6 +321,10 @@ class FlipBackward0(Node):
 
     def backward(self, grad):
         return (flip(grad, self.dims),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t flipped"""
+        return flip(tangents[0], self.dims)
 
 
 def flip(input, dims):
@@ -308,6 +345,10 @@ class CatBackward0(Node):
             grads.append(grad[tuple(index)])
             start += size
         return tuple(grads)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangents joined the same way"""
+        return cat(tangents, self.dim)
 
 
 @numpy_keywords
@@ -351,6 +392,10 @@ class StackBackward0(Node):
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) for i in range(self.count))
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the tangents stacked the same way"""
+        return stack(tangents, self.dim)
+
 
 @numpy_keywords
 def stack(tensors, dim=0):
@@ -377,6 +422,8 @@ def stack(tensors, dim=0):
 def _pieces_of(input, arrays, node_class, **attributes):
     """Tensors (views of ``input``) for ``arrays``, all recorded as outputs of one node."""
     pieces = tuple(_make_view(_wrap(array), input) for array in arrays)
+    if _DualLevel.open:        # forward mode: each piece gets its part of the input's tangent
+        push_tangents_of_pieces(pieces, input, node_class, attributes)
     if pieces and needs_grad((input,)):
         node = connect(pieces[0], node_class(), (input,))
         node.__dict__.update(attributes)
@@ -400,6 +447,10 @@ class UnbindBackward0(Node):
     def backward(self, *grads):
         return (stack(_zeros_where_missing(self, grads), self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: one slice of a_t per output"""
+        return unbind(tangents[0], self.dim)
+
 
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple."""
@@ -413,6 +464,10 @@ class SplitBackward0(Node):
 
     def backward(self, *grads):
         return (cat(_zeros_where_missing(self, grads), self.dim),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t cut into the same pieces"""
+        return split(tangents[0], [piece.shape[self.dim] for piece in out], self.dim)
 
 
 class SplitWithSizesBackward0(SplitBackward0):
@@ -464,6 +519,10 @@ class ToCopyBackward0(Node):
     def backward(self, grad):
         return (grad.to(self.input_dtype),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t converted to the output dtype"""
+        return tangents[0].to(out.dtype)
+
 
 def to_dtype(input, dtype):
     out = input._array.astype(dtype.numpy_dtype)
@@ -478,6 +537,10 @@ class CloneBackward0(Node):
     def backward(self, grad):
         return (grad,)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a copy of a_t"""
+        return clone(tangents[0])
+
 
 def clone(input):
     return result(input._array.copy(), CloneBackward0, (input,))
@@ -488,6 +551,10 @@ class CopyBackwards(Node):
 
     def backward(self, grad):
         return grad * 0, grad.to(self.source_dtype)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: src_t, broadcast to self's shape and dtype"""
+        return copy_into(tangents[0], tangents[1])
 
 
 def copy_into(old, source):
@@ -502,6 +569,10 @@ class SelectBackward0(Node):
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
         return (_scatter_into(full, grad, self.index),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: the same slice of a_t"""
+        return tangents[0][self.index]
 
 
 def _scatter_into(zeros_array, grad, index):
@@ -551,6 +622,10 @@ class MaskedFillBackward0(Node):
         (mask,) = self.saved_tensors
         return (grad.masked_fill(mask, 0),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t, with 0 where the mask is True"""
+        return tangents[0].masked_fill(self.saved_tensors[0], 0)
+
 
 class MaskedFillBackward1(Node):
     """out = a with a 0-d tensor v written where mask is True
@@ -563,6 +638,10 @@ class MaskedFillBackward1(Node):
         (mask,) = self.saved_tensors
         from .pointwise import where
         return grad.masked_fill(mask, 0), where(mask, grad, grad * 0).sum()
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: a_t, with value_t where the mask is True"""
+        return tangents[0].masked_fill(self.saved_tensors[0], tangents[1])
 
 
 def masked_fill(input, mask, value):

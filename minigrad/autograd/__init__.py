@@ -6,6 +6,7 @@
 * ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode`` - switch recording off and on
 * ``detect_anomaly``, ``set_detect_anomaly`` - find the forward line behind a NaN gradient
 * ``functional``                      - jacobian, hessian, vjp, jvp, hvp
+* ``forward_ad``                      - forward mode: dual tensors that carry a tangent
 * ``gradcheck``, ``gradgradcheck``     - compare derivatives with finite differences
 
 The same names live in torch.autograd.
@@ -190,6 +191,7 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
 from .variable import Variable  # noqa: E402
 from . import functional  # noqa: E402
+from . import forward_ad  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",

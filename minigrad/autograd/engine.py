@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .forward_ad import _DualLevel
 from .grad_mode import _State
 from .graph import FREED, AccumulateGrad, accumulate_grad
 from .anomaly_mode import _Anomaly, run_node_checked
@@ -118,7 +119,7 @@ def sum_to_shape(grad, shape):
     for i, n in enumerate(shape):
         if n != 1 and grad.shape[lead + i] != n:
             return None
-    if not _State.enabled:
+    if not _State.enabled and not _DualLevel.open:
         # the usual case: nothing is recorded, so let numpy do it in one step
         return _wrap_array(np.asarray(grad._array.sum(axis=dims).reshape(shape)))
     if dims:
@@ -322,7 +323,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                     # a tensor used twice receives two gradients: they add up
                     if current is None:
                         buffer[output_nr] = grad
-                    elif create_graph:
+                    elif create_graph or _DualLevel.open:     # (forward mode: keep the tangents)
                         buffer[output_nr] = current + grad        # recorded, so it can be differentiated
                     else:
                         # np.asarray: adding two 0-d arrays gives a numpy scalar, which

@@ -54,6 +54,10 @@ class FunctionCtx:
         """Inputs that forward modified in place (and returns as outputs)."""
         self._dirty = tensors
 
+    def save_for_forward(self, *tensors):
+        """Tensors that ``jvp`` (forward mode) will read from ``ctx.saved_tensors``."""
+        self._saved_for_forward = tensors
+
     def set_materialize_grads(self, value):
         """With False, backward receives None instead of zeros for unused outputs."""
         self.materialize_grads = bool(value)
@@ -130,6 +134,12 @@ class Function:
                                   "custom autograd.Function to use it with backward mode AD.")
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward mode: one tangent per forward argument in, one per output back."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function "
+                                  "to use it with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
 
@@ -149,8 +159,9 @@ class Function:
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        from .forward_ad import _DualLevel, _paused, push_function_tangents
         uses_setup_context = cls.setup_context is not Function.setup_context
-        with no_grad():
+        with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
@@ -164,8 +175,12 @@ class Function:
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         if not needs_grad(tensor_args):
+            if _DualLevel.open:      # forward mode: jvp gives the outputs' tangents
+                push_function_tangents(cls, ctx, args, outputs)
             return output
         outputs = _connect_outputs(ctx, tensor_args, outputs)
+        if _DualLevel.open:          # after recording, so tangents can depend on the outputs' graph
+            push_function_tangents(cls, ctx, args, outputs)
         return outputs if is_tuple else outputs[0]
 
 

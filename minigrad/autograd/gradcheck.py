@@ -73,8 +73,36 @@ def analytical_jacobian(func, inputs):
     return jac
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **ignored):
-    """True if autograd's Jacobian of ``func`` matches finite differences at ``inputs``."""
+def forward_mode_jacobian(func, inputs):
+    """The same matrices from forward mode: one pass per input element, its one-hot tangent."""
+    from . import forward_ad
+    from .._tensor import Tensor, _wrap
+    inputs, diff = _tensor_inputs(inputs)
+    outs = _outputs(func, inputs)
+    jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
+    for i in diff:
+        for k in range(inputs[i].numel()):
+            direction = np.zeros(inputs[i].numel(), dtype=inputs[i]._array.dtype)
+            direction[k] = 1
+            with forward_ad.dual_level():
+                duals = list(inputs)
+                duals[i] = forward_ad.make_dual(inputs[i], _wrap(direction.reshape(inputs[i]._array.shape)))
+                results = func(*duals)
+                results = tuple(results) if isinstance(results, (tuple, list)) else (results,)
+                results = [r for r in results if isinstance(r, Tensor) and r.is_floating_point()]
+                for o, r in enumerate(results):
+                    tangent = forward_ad.unpack_dual(r).tangent
+                    if tangent is not None:
+                        jac[(i, o)][:, k] = tangent._array.reshape(-1)
+    return jac
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+              check_forward_ad=False, check_backward_ad=True, **ignored):
+    """True if autograd's Jacobian of ``func`` matches finite differences at ``inputs``.
+
+    ``check_forward_ad=True`` checks forward mode's Jacobian (forward_ad.py) too.
+    """
     inputs, diff = _tensor_inputs(inputs)
     if not diff:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
@@ -86,6 +114,11 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 "This check will likely fail if all the inputs are not of double precision "
                 "floating point. ", UserWarning, stacklevel=2)
     numerical = numerical_jacobian(func, inputs, eps)
+    if check_forward_ad and not _forward_mode_matches(func, inputs, numerical, rtol, atol,
+                                                      raise_exception):
+        return False
+    if not check_backward_ad:
+        return True
     analytical = analytical_jacobian(func, inputs)
     for (i, o), expected in numerical.items():
         got = analytical[(i, o)]
@@ -97,6 +130,23 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             raise GradcheckError(
                 f"Jacobian mismatch for output {o} with respect to input {i},\n"
                 f"numerical:{_wrap(np.asarray(expected))}\nanalytical:{_wrap(np.asarray(got))}\n")
+    return True
+
+
+def _forward_mode_matches(func, inputs, numerical, rtol, atol, raise_exception):
+    """check_forward_ad: forward mode's Jacobian against the finite differences."""
+    from .._tensor import _wrap
+    forward = forward_mode_jacobian(func, inputs)
+    for (i, o), expected in numerical.items():
+        got = forward[(i, o)]
+        if not np.allclose(got, expected, rtol=rtol, atol=atol):
+            if not raise_exception:
+                return False
+            # PyTorch prints both Jacobians as tensors
+            raise GradcheckError(
+                f"Jacobian computed with forward mode mismatch for output {o} with respect to "
+                f"input {i},\nnumerical:{_wrap(np.asarray(expected))}\n"
+                f"analytical:{_wrap(np.asarray(got))}\n")
     return True
 
 

@@ -41,6 +41,15 @@ def _scale_back(grad, node):
     return grad
 
 
+def _reduce_tangent(tangent, node):
+    """A loss's tangent, reduced the way the loss itself was."""
+    if node.reduction == "mean":
+        return tangent.mean()
+    if node.reduction == "sum":
+        return tangent.sum()
+    return tangent
+
+
 def _check_target(input, target, name):
     if not isinstance(target, Tensor):
         raise TypeError(f"{name}(): argument 'target' must be Tensor, not {type(target).__name__}")
@@ -68,6 +77,11 @@ class MseLossBackward0(Node):
         input, target = self.saved_tensors
         g = _scale_back(grad, self) * 2 * (input - target)
         return g, (-g if target.requires_grad else None)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: loss_t = reduce(2 (input - target) (input_t - target_t))"""
+        (x, y), (x_t, y_t) = inputs, tangents
+        return _reduce_tangent(2 * (x - y) * (x_t - y_t), self)
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -102,6 +116,15 @@ class BinaryCrossEntropyBackward0(Node):
         # the loss is linear in t: d/dt = log(1 - p) - log(p)
         grad_t = grad * ((1 - p).log() - p.log()) if t.requires_grad else None
         return grad_p, grad_t
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: loss_t = reduce(w (p - t) / (p (1 - p)) p_t + w (log(1 - p) - log p) t_t)"""
+        (p, t), (p_t, t_t) = inputs, tangents
+        elementwise = p_t * (p - t) / (p * (1 - p)).clamp(min=1e-12)
+        if t_t is not None:
+            elementwise = elementwise + t_t * ((1 - p).log() - p.log())
+        weight = self.saved_tensors[2]
+        return _reduce_tangent(elementwise if weight is None else elementwise * weight, self)
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
@@ -148,6 +171,21 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             grad_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
             grad_t = grad * grad_t
         return grad_x, grad_t
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: loss_t = reduce(w (s(x) - t) x_t - w x t_t), s = sigmoid (or with pos_weight)"""
+        (x, t), (x_t, t_t) = inputs, tangents
+        weight, pos_weight = self.saved_tensors[2:]
+        s = sigmoid(x)
+        if pos_weight is None:
+            elementwise = x_t * (s - t)
+            if t_t is not None:
+                elementwise = elementwise - t_t * x
+        else:
+            elementwise = x_t * ((pos_weight * t + 1 - t) * s - pos_weight * t)
+            if t_t is not None:
+                elementwise = elementwise + t_t * ((pos_weight - 1) * softplus(-x) - x)
+        return _reduce_tangent(elementwise if weight is None else elementwise * weight, self)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -213,6 +251,10 @@ class SoftmaxBackward0(Node):
         s = softmax(x, self.dim)
         return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: s_t = s * (x_t - sum(x_t * s))"""
+        return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
+
 
 @numpy_keywords
 def softmax(input, dim=None, dtype=None):
@@ -238,6 +280,10 @@ class LogSoftmaxBackward0(Node):
         else:                      # the forward result already holds log(softmax(x))
             probabilities = _wrap(np.exp(self.result))
         return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: l_t = x_t - sum(softmax(x) * x_t)"""
+        return tangents[0] - (tangents[0] * out.exp()).sum(dim=self.dim, keepdim=True)
 
 
 @numpy_keywords
@@ -417,6 +463,11 @@ class SoftplusBackward0(Node):
         scaled = x * self.beta
         return (grad * sigmoid(scaled).masked_fill(scaled > self.threshold, 1),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = sigmoid(beta x) * x_t (x_t where out is just x)"""
+        scaled = inputs[0] * self.beta
+        return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
+
 
 def softplus(input, beta=1.0, threshold=20.0):
     """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold."""
@@ -435,6 +486,11 @@ class LeakyReluBackward0(Node):
         (x,) = self.saved_tensors
         slopes = np.where(x._array > 0, 1, self.negative_slope).astype(grad._array.dtype)
         return (grad * _wrap(slopes),)
+
+    def jvp(self, tangents, inputs, out):
+        """forward rule: out_t = x_t where x > 0, else slope * x_t"""
+        slopes = np.where(inputs[0]._array > 0, 1, self.negative_slope).astype(out._array.dtype)
+        return tangents[0] * _wrap(slopes)
 
 
 def leaky_relu(input, negative_slope=0.01):

@@ -25,6 +25,7 @@ _labels.py (colours and text), _draw.py (draw, draw_both), _trace.py
 from ._graphviz import Graph, GraphvizNotFound, save  # noqa: F401  (fails clearly without graphviz)
 from ._draw import draw, draw_both  # noqa: F401
 from ._trace import BackwardStep, BackwardTrace, trace_backward  # noqa: F401
+from ._forward import draw_forward  # noqa: F401  (forward mode: values with their tangents)
 
 __all__ = ["draw", "draw_both", "trace_backward", "save", "Graph", "GraphvizNotFound",
            "BackwardTrace", "BackwardStep"]

@@ -1,0 +1,88 @@
+"""functional_call: call a module with some of its parameters replaced, for one call only.
+
+``functional_call(model, {"weight": w}, (x,))`` runs ``model(x)`` as if
+``model.weight`` were ``w``, then puts the original back. This turns a
+module into a function of its parameters, which is what the transforms
+differentiate: ``grad(lambda p: loss(functional_call(model, p, (x,))))(params)``.
+(PyTorch: torch/_functorch/functional_call.py.)
+"""
+
+_MISSING = object()
+
+
+def _owner_and_name(module, dotted):
+    """``("layer.weight")`` -> (module.layer, "weight")."""
+    *path, name = dotted.split(".")
+    owner = module
+    for part in path:
+        owner = getattr(owner, part)
+    return owner, name
+
+
+def _swap(owner, name, value):
+    """Put ``value`` in place of ``owner.name``; return what was there."""
+    for store in ("_parameters", "_buffers"):
+        table = getattr(owner, store, None)
+        if isinstance(table, dict) and name in table:
+            old, table[name] = table[name], value
+            return old
+    old = owner.__dict__.get(name, _MISSING) if hasattr(owner, "__dict__") else _MISSING
+    object.__setattr__(owner, name, value)
+    return old
+
+
+def _restore(owner, name, old):
+    for store in ("_parameters", "_buffers"):
+        table = getattr(owner, store, None)
+        if isinstance(table, dict) and name in table:
+            table[name] = old
+            return
+    if old is _MISSING:
+        object.__delattr__(owner, name)
+    else:
+        object.__setattr__(owner, name, old)
+
+
+def _expected_names(module):
+    names = []
+    for method in ("named_parameters", "named_buffers"):
+        if hasattr(module, method):
+            names.extend(name for name, _ in getattr(module, method)())
+    return names
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
+                    tie_weights=True, strict=False):
+    """``module(*args, **kwargs)`` with its parameters/buffers taken from the given dict(s)."""
+    dicts = ([parameter_and_buffer_dicts] if isinstance(parameter_and_buffer_dicts, dict)
+             else list(parameter_and_buffer_dicts))
+    values, repeated = {}, []
+    for table in dicts:
+        for name, value in table.items():
+            if name in values:
+                repeated.append(name)
+            values[name] = value
+    if repeated:
+        raise ValueError(f"{sorted(repeated)} appeared in multiple dictionaries; behavior of "
+                         "functional call is ambiguous")
+    if strict:
+        expected = _expected_names(module)
+        unexpected = [name for name in values if name not in expected]
+        missing = [name for name in expected if name not in values]
+        if unexpected or missing:
+            lines = [f"Error(s) in reparametrizing for {type(module).__name__}:"]
+            if unexpected:
+                lines.append("\tUnexpected key(s): " + ", ".join(f"'{n}'" for n in unexpected) + ".")
+            if missing:
+                lines.append("\tMissing key(s): " + ", ".join(f"'{n}'" for n in missing) + ".")
+            raise RuntimeError("\n".join(lines))
+    args = () if args is None else (args if isinstance(args, tuple) else (args,))
+    swapped = []
+    try:
+        for name, value in values.items():
+            owner, attribute = _owner_and_name(module, name)
+            swapped.append((owner, attribute, _swap(owner, attribute, value)))
+        return module(*args, **(kwargs or {}))
+    finally:
+        for owner, attribute, old in reversed(swapped):
+            _restore(owner, attribute, old)

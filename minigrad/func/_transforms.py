@@ -1,0 +1,449 @@
+"""Function transforms: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, linearize.
+
+A transform takes a function and returns a new function that computes a
+derivative of it. They are built from the two tools of minigrad.autograd:
+
+* reverse mode (``autograd.grad``) for grad, vjp and jacrev - one backward
+  pass per output element;
+* forward mode (``autograd.forward_ad``) for jvp and jacfwd - one forward
+  pass per input element.
+
+Every derivative is computed with ``create_graph=True`` and the inputs are
+fresh copies that stay connected to the originals, so transforms compose:
+``jacfwd(jacrev(f))`` is a Hessian and ``vmap(grad(f))`` gives one gradient
+per sample. When nothing outside the transform needs the graph, the results
+are detached, as PyTorch returns them.
+
+PyTorch: torch/func (implemented in torch/_functorch/eager_transforms.py).
+PyTorch runs each transform at its own "level" inside the dispatcher; here a
+transform simply runs the function once more on fresh inputs.
+"""
+import functools
+
+import numpy as np
+
+from ..autograd import forward_ad
+from ..autograd.grad_mode import enable_grad
+from ._pytree import tree_flatten, tree_unflatten
+
+
+def _tensor_class():
+    from .._tensor import Tensor
+    return Tensor
+
+
+def _zeros_like(x):
+    from .._tensor import _wrap
+    return _wrap(np.zeros(x._array.shape, dtype=x._array.dtype))
+
+
+# --- the inputs a transform differentiates with respect to -------------------------------------
+
+def _check_argnums(argnums, count):
+    if isinstance(argnums, int) and not isinstance(argnums, bool):
+        numbers = (argnums,)
+    elif isinstance(argnums, tuple):
+        if not argnums:
+            raise RuntimeError("argnums must be non-empty")
+        if not all(isinstance(n, int) for n in argnums):
+            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+        numbers = argnums
+    else:
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    for n in numbers:
+        if not -count <= n < count:
+            raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
+    if len({n % count for n in numbers}) != len(numbers):
+        raise RuntimeError(f"argnums must be unique, got {argnums}")
+    return numbers
+
+
+def _fresh(x):
+    """A tensor with x's values whose gradient can be asked for on its own.
+
+    It stays connected to x (x's graph if x requires grad, x's tangent if x
+    is a dual tensor), so that a transform around this one can still
+    differentiate through it.
+    """
+    Tensor = _tensor_class()
+    if not isinstance(x, Tensor):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+    if x.requires_grad:
+        return x.view_as(x)
+    if not x.is_floating_point():
+        raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    fresh = x.detach().requires_grad_(True)
+    tangent = forward_ad._tangent_of(x)
+    if tangent is not None and forward_ad._DualLevel.open:
+        forward_ad._set_tangent(fresh, tangent)
+    return fresh
+
+
+def _replace_args(args, argnums, make_fresh=_fresh):
+    """args with the differentiated ones replaced by fresh tensors; also those fresh leaves."""
+    args = list(args)
+    diff_trees, fresh_leaves = [], []
+    for n in argnums:
+        leaves, spec = tree_flatten(args[n])
+        fresh = [make_fresh(leaf) for leaf in leaves]
+        fresh_leaves.extend(fresh)
+        args[n] = tree_unflatten(fresh, spec)
+        diff_trees.append(spec)
+    return args, diff_trees, fresh_leaves
+
+
+def _reaches_outside(tensors, own_leaves):
+    """Does the graph of ``tensors`` lead to anything but the transform's own fresh leaves?
+
+    If not, nobody outside can differentiate the results, and they are detached.
+    """
+    own = {id(leaf) for leaf in own_leaves}
+    stack, seen = [], set()
+    for t in tensors:
+        if t is None:
+            continue
+        if t.grad_fn is not None:
+            stack.append(t.grad_fn)
+        elif t.requires_grad and id(t) not in own:
+            return True
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) not in own:
+            return True
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                stack.append(next_node)
+    return False
+
+
+def _finish(tensors, own_leaves):
+    """Detach results that no outer transform (or user graph) can differentiate.
+
+    A result followed by an outer forward-mode transform keeps its tangent
+    (itself finished the same way).
+    """
+    return [_finish_one(t, own_leaves) for t in tensors]
+
+
+def _finish_one(tensor, own_leaves):
+    if tensor is None or _reaches_outside([tensor], own_leaves):
+        return tensor
+    finished = tensor.detach()
+    tangent = forward_ad._tangent_of(tensor) if forward_ad._DualLevel.open else None
+    if tangent is not None:
+        forward_ad._set_tangent(finished, _finish_one(tangent, own_leaves))
+    return finished
+
+
+def _grads(outputs, inputs, grad_outputs=None):
+    """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
+    from ..autograd import grad
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs)) if o.requires_grad]
+    if not pairs:
+        return [_zeros_like(x) for x in inputs]
+    grads = grad([o for o, _ in pairs], inputs, [g for _, g in pairs] if grad_outputs else None,
+                 retain_graph=True, create_graph=True, allow_unused=True)
+    return [g if g is not None else _zeros_like(x) for g, x in zip(grads, inputs)]
+
+
+def _split_aux(output, has_aux, name):
+    if not has_aux:
+        return output, None
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(f"{name}: output of function f should be a tuple: (output, aux) "
+                           "if has_aux is True")
+    return output
+
+
+def _finish_aux(aux, own_leaves):
+    leaves, spec = tree_flatten(aux)
+    Tensor = _tensor_class()
+    tensors = [leaf for leaf in leaves if isinstance(leaf, Tensor)]
+    finished = iter(_finish(tensors, own_leaves))
+    return tree_unflatten([next(finished) if isinstance(leaf, Tensor) else leaf for leaf in leaves],
+                          spec)
+
+
+def _rebuild(flat, specs, argnums):
+    """The gradients flat list back in the structure of the differentiated arguments."""
+    results, start = [], 0
+    for spec in specs:
+        count = spec.num_leaves
+        results.append(tree_unflatten(flat[start:start + count], spec))
+        start += count
+    return results[0] if isinstance(argnums, int) else tuple(results)
+
+
+# --- grad ----------------------------------------------------------------------------------------
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    """Like ``grad``, but the new function returns ``(gradient, value)``."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        numbers = _check_argnums(argnums, len(args))
+        name = "grad_and_value(f)(*args)"
+        with enable_grad():
+            new_args, specs, fresh = _replace_args(args, numbers)
+            output, aux = _split_aux(func(*new_args, **kwargs), has_aux, name)
+            Tensor = _tensor_class()
+            if not isinstance(output, Tensor):
+                raise RuntimeError(f"{name}: Expected f(*args) to return a Tensor, got {type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError(
+                    f"{name}: Expected f(*args) to return a scalar Tensor, got tensor with "
+                    f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+            grads = _grads([output], fresh)
+        grads = _finish(grads, fresh)
+        (value,) = _finish([output], fresh)
+        gradient = _rebuild(grads, specs, argnums)
+        if has_aux:
+            return gradient, (value, _finish_aux(aux, fresh))
+        return gradient, value
+    return wrapper
+
+
+def grad(func, argnums=0, has_aux=False):
+    """A function that returns the gradient of ``func`` (a scalar function) at its arguments.
+
+    ``argnums`` picks the argument(s) to differentiate (an int or a tuple of
+    ints); ``has_aux=True`` means func returns ``(output, aux)`` and the new
+    function returns ``(gradient, aux)``.
+    """
+    with_value = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        gradient, value = with_value(*args, **kwargs)
+        if has_aux:
+            return gradient, value[1]
+        return gradient
+    return wrapper
+
+
+# --- vjp and jvp ---------------------------------------------------------------------------------
+
+def vjp(func, *primals, has_aux=False):
+    """``(func(*primals), vjp_fn)``; ``vjp_fn(v)`` returns v^T J, one entry per primal.
+
+    One forward pass now; each call of vjp_fn is one backward pass.
+    """
+    numbers = tuple(range(len(primals)))
+    with enable_grad():
+        new_args, specs, fresh = _replace_args(primals, numbers)
+        output, aux = _split_aux(func(*new_args), has_aux, "vjp(f, *primals)")
+    out_leaves, out_spec = tree_flatten(output)
+
+    def vjp_fn(*cotangents):
+        cot_leaves, cot_spec = tree_flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
+        if cot_spec != out_spec and len(cot_leaves) != len(out_leaves):
+            raise RuntimeError(
+                "Expected pytree structure of cotangents to be the same as pytree structure of "
+                f"outputs to the function. cotangents: {cot_spec}, primal output: {out_spec}")
+        with enable_grad():
+            grads = _grads(out_leaves, fresh, list(cot_leaves))
+        grads = _finish(grads, fresh + list(cot_leaves))
+        return _rebuild(grads, specs, numbers)
+
+    finished = tree_unflatten(_finish(out_leaves, fresh), out_spec)
+    if has_aux:
+        return finished, vjp_fn, _finish_aux(aux, fresh)
+    return finished, vjp_fn
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """``(func(*primals), J @ tangents)``: one forward pass with dual tensors.
+
+    Inside another forward-mode transform (``jacfwd(jacfwd(f))``) minigrad
+    has only one dual level, so the inner product is computed with the
+    double-backward trick instead; the result is the same.
+    """
+    name = "jvp(f, primals, tangents)"
+    if not isinstance(primals, tuple):
+        raise RuntimeError(f"{name}: Expected primals to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    primal_leaves, primal_spec = tree_flatten(primals)
+    tangent_leaves, tangent_spec = tree_flatten(tangents)
+    if primal_spec != tangent_spec:
+        raise RuntimeError(
+            f"{name}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
+            f"structure {primal_spec} and tangents with structure {tangent_spec}")
+    if forward_ad._DualLevel.current is None:
+        return _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+    return _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+
+
+def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
+    with forward_ad.dual_level():
+        duals = [forward_ad.make_dual(_check_is_tensor(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
+        output, aux = _split_aux(func(*tree_unflatten(duals, spec)), has_aux, name)
+        out_leaves, out_spec = tree_flatten(output)
+        values, products = [], []
+        for out in out_leaves:
+            primal, tangent = forward_ad.unpack_dual(out)
+            values.append(primal)
+            products.append(tangent if tangent is not None else _zeros_like(primal))
+    result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
+    return result + (aux,) if has_aux else result
+
+
+def _check_is_tensor(p):
+    """Transforms differentiate tensors only (PyTorch's message otherwise)."""
+    Tensor = _tensor_class()
+    if not isinstance(p, Tensor):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(p)}")
+    return p
+
+
+def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
+    # u^T J is linear in u, so d(u^T J . v)/du = J v  (autograd.functional.jvp does the same)
+    from .._tensor import _wrap
+    with enable_grad():
+        fresh = [_fresh(p) for p in primal_leaves]
+        output, aux = _split_aux(func(*tree_unflatten(fresh, spec)), has_aux, name)
+        out_leaves, out_spec = tree_flatten(output)
+        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)).requires_grad_(True)
+                   for o in out_leaves]
+        pulled_back = _grads(out_leaves, fresh, dummies)
+        products = _grads(pulled_back, dummies, list(tangent_leaves))
+    products = _finish(products, fresh + dummies)
+    values = _finish(out_leaves, fresh)
+    result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
+    return result + (aux,) if has_aux else result
+
+
+def linearize(func, *primals):
+    """``(func(*primals), jvp_fn)``: jvp_fn(*tangents) is J @ tangents at these primals.
+
+    (PyTorch traces the function once; minigrad simply runs jvp at each call.)
+    """
+    output = func(*primals)
+
+    primal_leaves, _ = tree_flatten(primals)
+
+    def jvp_fn(*tangents):
+        for i, (tangent, primal) in enumerate(zip(tree_flatten(tangents)[0], primal_leaves)):
+            for what, ours, expected in (("shape", tangent.shape, primal.shape),
+                                         ("dtype", tangent.dtype, primal.dtype)):
+                if ours != expected:
+                    raise RuntimeError(
+                        f"tangent:{i} with {what} {ours} in flattened pytree doesn't match the "
+                        f"{what} {expected} of the corresponding primal.")
+        return jvp(func, primals, tangents)[1]
+    return output, jvp_fn
+
+
+# --- whole Jacobians and Hessians ----------------------------------------------------------------
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """A function returning the Jacobian of ``func``, built row by row with reverse mode.
+
+    One backward pass per output element: the cheap choice when the function
+    has fewer outputs than inputs. ``result[...]`` has shape
+    ``output.shape + input.shape`` (nested like the outputs, then like argnums).
+    """
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .. import stack
+        from .._tensor import _wrap
+        numbers = _check_argnums(argnums, len(args))
+        with enable_grad():
+            new_args, specs, fresh = _replace_args(args, numbers)
+            output, aux = _split_aux(func(*new_args, **kwargs), has_aux, "jacrev(f, ...)(*args)")
+            out_leaves, out_spec = tree_flatten(output)
+            blocks = []
+            for out in out_leaves:
+                flat = out.reshape(-1)
+                rows = [_grads([flat[k]], fresh) for k in range(flat.numel())]
+                per_input = []
+                for j, x in enumerate(fresh):
+                    shape = tuple(out.shape) + tuple(x.shape)
+                    if rows:
+                        per_input.append(stack([row[j] for row in rows]).reshape(shape))
+                    else:                   # an empty output: an empty Jacobian
+                        per_input.append(_wrap(np.zeros(shape, dtype=x._array.dtype)))
+                blocks.append(per_input)
+        finished = _finish([b for per_input in blocks for b in per_input], fresh)
+        count = len(fresh)
+        jac = tree_unflatten([_rebuild(finished[i * count:(i + 1) * count], specs, argnums)
+                              for i in range(len(out_leaves))], out_spec)
+        if has_aux:
+            return jac, _finish_aux(aux, fresh)
+        return jac
+    return wrapper
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """A function returning the Jacobian of ``func``, built column by column with forward mode.
+
+    One forward pass (a jvp) per input element: the cheap choice when the
+    function has more outputs than inputs. Same result layout as ``jacrev``.
+    """
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .. import stack
+        from .._tensor import _wrap
+        numbers = _check_argnums(argnums, len(args))
+        diff_leaves, specs = [], []
+        for n in numbers:
+            leaves, spec = tree_flatten(args[n])
+            diff_leaves.extend(leaves)
+            specs.append(spec)
+        for leaf in diff_leaves:
+            _check_is_tensor(leaf)
+
+        def of_diff(*leaves):
+            new_args = list(args)
+            start = 0
+            for n, spec in zip(numbers, specs):
+                new_args[n] = tree_unflatten(list(leaves[start:start + spec.num_leaves]), spec)
+                start += spec.num_leaves
+            return func(*new_args, **kwargs)
+
+        columns, output, aux, out_spec = [], None, None, None
+        for j, x in enumerate(diff_leaves):
+            for k in range(x.numel()):
+                tangents = []
+                for jj, other in enumerate(diff_leaves):
+                    direction = np.zeros(other._array.size, dtype=other._array.dtype)
+                    if jj == j:
+                        direction[k] = 1
+                    tangents.append(_wrap(direction.reshape(other._array.shape)))
+                result = jvp(of_diff, tuple(diff_leaves), tuple(tangents), has_aux=has_aux)
+                output, products = result[0], result[1]
+                if has_aux:
+                    aux = result[2]
+                out_leaves, out_spec = tree_flatten(products)
+                columns.append((j, out_leaves))
+        if output is None:            # nothing to differentiate (empty inputs): one plain call
+            output = of_diff(*diff_leaves)
+            output = output[0] if has_aux else output
+        value_leaves, out_spec = tree_flatten(output)
+        blocks = []
+        for i, value in enumerate(value_leaves):
+            per_input = []
+            for j, x in enumerate(diff_leaves):
+                shape = tuple(value.shape) + tuple(x.shape)
+                cols = [leaves[i] for jj, leaves in columns if jj == j]
+                if cols:
+                    per_input.append(stack(cols, dim=value.ndim).reshape(shape))
+                else:
+                    per_input.append(_wrap(np.zeros(shape, dtype=value._array.dtype)))
+            blocks.append(_rebuild(per_input, specs, argnums))
+        jac = tree_unflatten(blocks, out_spec)
+        if has_aux:
+            return jac, aux
+        return jac
+    return wrapper
+
+
+def hessian(func, argnums=0):
+    """The Hessian of a scalar function: ``jacfwd(jacrev(func))`` (forward-over-reverse)."""
+    return jacfwd(jacrev(func, argnums), argnums)

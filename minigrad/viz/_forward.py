@@ -1,0 +1,157 @@
+"""A picture of forward mode: each value drawn together with the tangent travelling with it.
+
+    from minigrad.viz import draw_forward
+    draw_forward(lambda x: (x.sin() * x).exp(), (x,), (v,), names=["x"])
+
+The function runs once on dual tensors (``forward_ad.make_dual``); every
+operation that produced a tangent becomes a grey box, and every tensor a box
+with its value on top and its tangent (orange) below. Read it from left to
+right: the tangents are computed in the same pass as the values, which is all
+forward mode is. Works with minigrad and with real PyTorch tensors.
+"""
+import numpy as np
+
+from .._tensor_str import _format_body
+from . import _labels
+from ._draw import new_graph
+
+TANGENT = "#ffd9a8"             # light orange: a tangent (a small change travelling forward)
+
+
+def _library(tensor):
+    """minigrad, or torch when given real PyTorch tensors."""
+    if type(tensor).__module__.startswith("torch"):
+        import torch
+        return torch
+    import minigrad
+    return minigrad
+
+
+def _numbers(array):
+    array = np.asarray(array)
+    if array.size > _labels.MAX_SHOWN_ELEMENTS:
+        return f"{tuple(array.shape)} values"
+    return _format_body(array, array.dtype.kind == "f", 0)
+
+
+def _array(tensor):
+    return np.asarray(tensor.detach().numpy())
+
+
+class _Recorder:
+    """Collects (operation name, input tensors, output tensor, value, tangent) in order."""
+
+    def __init__(self, library):
+        self.library = library
+        self.calls = []
+
+    def add(self, name, inputs, out):
+        fw = self.library.autograd.forward_ad
+        tangent = fw.unpack_dual(out).tangent
+        if tangent is None:
+            return
+        tensors = [value for value in inputs if isinstance(value, self.library.Tensor)]
+        self.calls.append((name, tensors, out, _array(out), _array(tangent)))
+
+    def __enter__(self):
+        if self.library.__name__ == "minigrad":
+            from ..autograd.forward_ad import _DualLevel
+
+            def observer(node_name, inputs, out):
+                # MulBackward0 -> mul: name the operation, not its backward node
+                name = node_name.split("Backward")[0].lower()
+                self.add(name, inputs, out)
+            self._observer = observer
+            _DualLevel.observers.append(observer)
+        else:
+            self._mode = _torch_function_mode(self)
+            self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.library.__name__ == "minigrad":
+            from ..autograd.forward_ad import _DualLevel
+            _DualLevel.observers.remove(self._observer)
+        else:
+            self._mode.__exit__(*exc_info)
+
+
+def _torch_function_mode(recorder):
+    """With real PyTorch, every call is seen through a TorchFunctionMode (a public PyTorch API)."""
+    from torch.overrides import TorchFunctionMode
+
+    class Observe(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            if isinstance(out, recorder.library.Tensor):
+                name = getattr(func, "__name__", "op").strip("_")
+                recorder.add(name, list(args) + list((kwargs or {}).values()), out)
+            return out
+    return Observe()
+
+
+def draw_forward(function, primals, tangents, names=None, title=None):
+    """Run ``function(*primals)`` in forward mode and draw the values with their tangents.
+
+    primals:  the input tensors (a tuple)
+    tangents: one tangent (direction) per input, same shapes
+    names:    labels for the inputs, e.g. ["x", "y"] (default x0, x1, ...)
+    Returns a Graph; the output's tangent is J @ tangents.
+    """
+    primals, tangents = tuple(primals), tuple(tangents)
+    if len(primals) != len(tangents):
+        raise ValueError(f"draw_forward: got {len(primals)} primals but {len(tangents)} tangents")
+    library = _library(primals[0])
+    fw = library.autograd.forward_ad
+    names = list(names) if names is not None else [f"x{i}" for i in range(len(primals))]
+    with fw.dual_level():
+        duals = [fw.make_dual(p, t) for p, t in zip(primals, tangents)]
+        with _Recorder(library) as recorder:
+            output = function(*duals)
+        inputs = [(name, dual, _array(p), _array(t))
+                  for name, dual, p, t in zip(names, duals, primals, tangents)]
+        return _picture(inputs, recorder.calls, output, title)
+
+
+def _cell(colour, caption, text):
+    """One row of a tensor's box: a caption and fixed-width numbers on a coloured background."""
+    lines = [_labels.escape(line).replace(" ", "&#160;") for line in (caption + text).split("\n")]
+    body = '<BR ALIGN="LEFT"/>'.join(lines)
+    return (f'<TR><TD BGCOLOR="{colour}" ALIGN="LEFT"><FONT FACE="{_labels.VALUE_FONT}" '
+            f'POINT-SIZE="{_labels.SMALL}">{body}</FONT></TD></TR>')
+
+
+def _tensor_label(name, value, tangent):
+    """A box with the tensor's name (if any), its value, and below it its tangent (orange)."""
+    title = f'<TR><TD BORDER="0"><B>{_labels.escape(name)}</B></TD></TR>' if name else ""
+    rows = _cell("white", "value   ", _numbers(value)) + _cell(TANGENT, "tangent ", _numbers(tangent))
+    return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{title}{rows}</TABLE>>'
+
+
+def _picture(inputs, calls, output, title):
+    graph = new_graph(title or "forward mode: each value travels with its tangent")
+    graph.attr(rankdir="LR")
+    ids = {}                                # id(tensor) -> node id, in the order they appear
+
+    def tensor_node(tensor, name, value, tangent):
+        node_id = f"n{len(ids)}"
+        ids[id(tensor)] = node_id
+        graph.node(node_id, _tensor_label(name, value, tangent), shape="plain", style="")
+        return node_id
+
+    for name, dual, value, tangent in inputs:
+        tensor_node(dual, name, value, tangent)
+    for step, (op_name, tensors, out, value, tangent) in enumerate(calls):
+        op_id = f"op{step}"
+        graph.node(op_id, _labels.escape(op_name), shape="ellipse", fillcolor=_labels.FUNCTION)
+        for tensor in tensors:
+            if id(tensor) in ids:
+                graph.edge(ids[id(tensor)], op_id)
+        is_output = out is output
+        out_id = tensor_node(out, "output" if is_output else "", value, tangent)
+        graph.edge(op_id, out_id)
+    graph.node("note", _labels.note_label(
+        "grey: operation   white: value   orange: tangent\n"
+        "each operation computes its value and, with its forward rule, its tangent"),
+        shape="plain", style="")
+    return graph
