@@ -50,7 +50,18 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
 
 # --- cumprod ------------------------------------------------------------------------------
 
-class CumprodBackward0(Node):
+class _SavesInputAndResult:
+    """Forward rule shared by cumprod and prod: their backward reads (input, result),
+    which the op saves only after ``result`` returns, so save them here first and
+    get J v from the backward formula."""
+
+    def jvp(self, tangents, inputs, out):
+        from ..autograd.forward_ad import jvp_from_backward
+        self.save_for_backward(inputs[0], out)
+        return jvp_from_backward(self, tangents, inputs, out)
+
+
+class CumprodBackward0(_SavesInputAndResult, Node):
     """out[k] = x[0] * ... * x[k]   ->   dx[i] = sum over k >= i of grad[k] * prod_{j<=k, j!=i} x[j]
 
     Without zeros in x that is reverse_cumsum(grad * out) / x. With zeros,
@@ -113,7 +124,7 @@ def _product_of_the_others(x, dim):
     return before * after
 
 
-class ProdBackward0(Node):
+class ProdBackward0(_SavesInputAndResult, Node):
     """out = product of all elements   ->   dx[i] = grad * (product of all the others)"""
 
     def backward(self, grad):
@@ -124,7 +135,7 @@ class ProdBackward0(Node):
         return (grad * _product_of_the_others(flat, 0).reshape(input.shape),)
 
 
-class ProdBackward1(Node):
+class ProdBackward1(_SavesInputAndResult, Node):
     """out = product along ``dim``   ->   dx[i] = grad * (product of the others along dim)"""
 
     def backward(self, grad):
