@@ -13,7 +13,9 @@ def outcome(action):
     try:
         return action()
     except Exception as error:
-        return (type(error).__name__, str(error))
+        # PyTorch's text must come first, word for word; minigrad may add hint lines after it
+        text = "\n".join(line for line in str(error).splitlines() if not line.startswith("minigrad hint:"))
+        return (type(error).__name__, text)
 
 
 def values(t):
