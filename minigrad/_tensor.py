@@ -91,6 +91,9 @@ class Tensor:
     _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
     _base = None                  # the tensor this one is a view of
+    _views = None                 # on a base: weak references to its views (see _ops/views.py)
+    _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
+    _multi_output_view = False    # one of several views made at once (unbind, split)
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
 

@@ -502,15 +502,18 @@ def test_inplace_on_a_view_of_a_leaf_is_refused(torch):
             w[:2].mul_(2)
 
 
-def test_minigrad_refuses_in_place_changes_to_views_of_recorded_tensors():
-    """A deliberate difference: PyTorch rewrites the base's history (CopySlices) here;
-    minigrad raises a RuntimeError that says how to avoid it."""
-    x = minigrad.ones(3, requires_grad=True)
-    y = x * 2
-    with pytest.raises(RuntimeError, match="view"):
-        y[:2].mul_(2)
-    with pytest.raises(RuntimeError, match="clone"):
+def test_in_place_changes_to_views_of_recorded_tensors_rewrite_the_base(torch):
+    """Like PyTorch: the base's history becomes CopySlices and the gradient is right."""
+    grads = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 2
+        y[:2].mul_(3)
         y.view(3).add_(1)
+        assert type(y.grad_fn).__name__ == "CopySlices"
+        (y * y).sum().backward()
+        grads.append(x.grad.tolist())
+    assert grads[0] == grads[1]
 
 
 def test_errors_name_the_library_the_learner_uses():

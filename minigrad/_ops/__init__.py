@@ -13,6 +13,8 @@ written with tensor operations, so with ``create_graph=True`` they are recorded
 too and can be differentiated again. Gradients that were broadcast in forward
 are summed back to each input's shape in one place: the engine (engine.py).
 """
+import numpy as np
+
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import connect
 from ..autograd.grad_mode import _State
@@ -25,6 +27,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
     numbers for inputs that can't require grad); ``saved`` are the values
     backward needs; ``attributes`` are plain settings (dim, shape, ...).
     """
+    if type(array) is not np.ndarray:
+        array = np.asarray(array)     # numpy gives scalars for 0-d results; tensors hold arrays
     out = _wrap(array)
     if not _State.enabled:
         return out
@@ -46,7 +50,6 @@ def as_tensor(value, like=None):
     """Tensors pass through; numbers and lists become tensors (of ``like``'s dtype for numbers)."""
     if isinstance(value, Tensor):
         return value
-    import numpy as np
     from .._creation import tensor
     if like is not None and isinstance(value, (int, float, bool)):
         return _wrap(np.asarray(value, dtype=like._array.dtype))

@@ -12,7 +12,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace
+from .inplace import check_inplace, apply_inplace, bump_version
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -53,9 +53,14 @@ def _slice(input, dim, item):
     return _make_view(out, input)
 
 
-def _basic_getitem(input, items):
-    """Apply integers, slices and None one dimension at a time."""
-    if Ellipsis in items:
+def _basic_getitem(input, items, full_view=True):
+    """Apply integers, slices and None one dimension at a time.
+
+    ``x[:]`` and ``x[...]`` still make a new (view) tensor, unless ``full_view`` is False
+    (``x[:] = v`` writes into ``x`` itself, as in PyTorch).
+    """
+    has_ellipsis = any(i is Ellipsis for i in items)
+    if has_ellipsis:
         at = items.index(Ellipsis)
         used = sum(1 for i in items if i is not None and i is not Ellipsis)
         items = items[:at] + (slice(None),) * (input.ndim - used) + items[at + 1:]
@@ -77,13 +82,18 @@ def _basic_getitem(input, items):
                 raise IndexError(
                     f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)
-    if out is input:           # x[:] still makes a new (view) tensor
-        out = _slice(input, 0, slice(None)) if input.ndim else _slice_0d(input)
+    if out is input and full_view:       # x[:] still makes a new (view) tensor
+        if has_ellipsis or not input.ndim:
+            return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
+        out = _slice(input, 0, slice(None))
     return out
 
 
-def _slice_0d(input):
-    return _make_view(result(input._array[()], SliceBackward0, (input,), input_shape=(), index=()), input)
+class AliasBackward0(Node):
+    """out = a itself, seen through a new tensor (x[...])   ->   the gradient passes through"""
+
+    def backward(self, grad):
+        return (grad,)
 
 
 class IndexBackward0(Node):
@@ -147,10 +157,6 @@ class IndexPutBackward0(Node):
         return grad_self, grad[self.index]
 
 
-class CopySlices(IndexPutBackward0):
-    """``x[index] = values`` on a tensor that is part of a graph (same gradients as index_put)."""
-
-
 def index_put(input, index, values, accumulate=False, node_class=IndexPutBackward0):
     """A copy of ``input`` with ``values`` written (or, with accumulate, added) at ``index``."""
     if not isinstance(index, tuple):
@@ -174,16 +180,31 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
 
 
 def setitem(tensor, index, value):
-    """``tensor[index] = value``, in place (recorded as CopySlices when grads are involved)."""
+    """``tensor[index] = value``, in place.
+
+    As in PyTorch: with integers and slices the target is a view of ``tensor``
+    that is filled (a number) or copied into (a tensor), so a recorded change
+    shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
+    one ``index_put_`` (``IndexPutBackward0``).
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    items = tuple(_numpy_index(i) for i in items)
+    if all(_is_basic(i) for i in items):
+        target = _basic_getitem(tensor, items, full_view=False)
+        if isinstance(value, Tensor):
+            target.copy_(value)
+        else:
+            number = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+            target.fill_(number)
+        return
     check_inplace(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if not needs_grad((tensor, value)):
-        items = index if isinstance(index, tuple) else (index,)
         try:
-            tensor._array[tuple(_numpy_index(i) for i in items)] = value._array
+            tensor._array[items] = value._array
         except IndexError as error:
             raise _out_of_range(error) from None
-        tensor._version_counter[0] += 1
+        bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, index, v, node_class=CopySlices), value)
+    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)

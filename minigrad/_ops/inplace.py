@@ -18,42 +18,54 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State
 from . import pointwise, result, shape
+from .views import check_view_inplace, rebase_history, refresh_views
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_")
 
 
-def check_inplace(tensor):
-    """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
-    if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
+def check_inplace(tensor, overlap_ok=False):
+    """PyTorch's rules: a leaf that requires grad can't change in place while recording, nor
+    can some views (views.check_view_inplace); memory seen twice (expand) can't be written."""
+    if not overlap_ok and (not tensor._array.flags.writeable or (
+            tensor._base is not None and _overlaps(tensor._array))):
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            "Wrap the update in `with minigrad.no_grad():` (as optimisers do), or work on "
-            "x.detach() / x.clone() instead."
-        )
-    base = tensor._base
-    if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    if tensor._base is not None:
+        check_view_inplace(tensor)
+    elif _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place "
-            "operation. Change the leaf itself inside `with minigrad.no_grad():`, or work on "
-            "a .clone() of the view."
+            "a leaf Variable that requires grad is being used in an in-place operation."
+            "\nminigrad hint: wrap the update in `with minigrad.no_grad():` (as optimisers do), "
+            "or work on x.detach() / x.clone() instead."
         )
+
+
+def _overlaps(array):
+    """True if two elements share memory (a dimension of size > 1 with stride 0, from expand)."""
+    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+def bump_version(tensor):
+    """Count an in-place change; views of the same memory regenerate their history."""
+    tensor._version_counter[0] += 1
+    root = tensor._base if tensor._base is not None else tensor
+    if root._views is not None:
+        refresh_views(root)
 
 
 def _write(tensor, new):
     """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
     tensor._array[...] = new._array
-    tensor._version_counter[0] += 1
     if new._grad_fn is not None:
         if tensor._base is not None:
-            raise RuntimeError(
-                "minigrad does not record in-place changes to a view of another tensor "
-                "(the base tensor's history would be wrong). Use an out-of-place operation, "
-                "or .clone() the view first."
-            )
-        tensor._grad_fn = new._grad_fn
-        tensor._output_nr = 0
-        tensor._grad_fn._output_shape = tensor._array.shape
+            rebase_history(tensor, new)     # the base's history now includes the change
+        else:
+            tensor._grad_fn = new._grad_fn
+            tensor._output_nr = 0
+            tensor._grad_fn._output_shape = tensor._array.shape
+    bump_version(tensor)
     return tensor
 
 
@@ -92,7 +104,7 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type "
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
-    tensor._version_counter[0] += 1
+    bump_version(tensor)
     return tensor
 
 
@@ -160,16 +172,29 @@ class UniformBackward0(_FillBackward):
     """x.uniform_() on a recorded tensor"""
 
 
-def _fill(tensor, values, node_class):
-    check_inplace(tensor)
-    if tensor._grad_fn is not None and _State.enabled:
+class FillBackward3(Node):
+    """x.fill_(value) with a 0-d tensor value (x[i] = number does this)"""
+
+    def backward(self, grad):
+        return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
+
+
+def _fill(tensor, values, node_class, value_tensor=None):
+    check_inplace(tensor, overlap_ok=True)
+    if _State.enabled and (tensor.requires_grad or (
+            value_tensor is not None and value_tensor.requires_grad)):
         # still part of the graph, but the gradient stops here (as in PyTorch)
         def constant(old):
-            return result(np.broadcast_to(np.asarray(values, dtype=old._array.dtype),
-                                          old._array.shape).copy(), node_class, (old,))
+            array = np.broadcast_to(np.asarray(values, dtype=old._array.dtype), old._array.shape)
+            inputs = (old,) if value_tensor is None else (old, value_tensor)
+            return result(array.copy(), node_class, inputs)
         return apply_inplace(tensor, constant)
+    if not tensor._array.flags.writeable:
+        # expand() gave a read-only numpy view; filling it is allowed, as in PyTorch
+        tensor._array = np.lib.stride_tricks.as_strided(
+            tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
     tensor._array[...] = values
-    tensor._version_counter[0] += 1
+    bump_version(tensor)
     return tensor
 
 
@@ -179,7 +204,9 @@ def zero_(self):
 
 
 def fill_(self, value):
-    return _fill(self, value.item() if isinstance(value, Tensor) else value, FillBackward2)
+    if isinstance(value, Tensor):
+        return _fill(self, value.item(), FillBackward3, value)
+    return _fill(self, value, FillBackward2)
 
 
 def normal_(self, mean=0.0, std=1.0):

@@ -14,17 +14,12 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.grad_mode import _State
 from . import result
+from .views import register_view
 
 
 def _make_view(out, base):
-    """``out`` shares memory with ``base``: share the version counter too."""
-    out._version_counter = base._version_counter
-    out._base = base if base._base is None else base._base
-    if not _State.enabled and base.requires_grad:
-        # PyTorch: a view made under no_grad of a tensor that requires grad still
-        # says requires_grad=True (with no grad_fn), because it is the same memory.
-        out._requires_grad = True
-    return out
+    """``out`` shares memory with ``base``: the version counter and history follow (views.py)."""
+    return register_view(out, base)
 
 
 def _sizes(args):
@@ -349,6 +344,7 @@ def _pieces_of(input, arrays, node_class, **attributes):
         for output_nr, piece in enumerate(pieces):
             piece._grad_fn = node
             piece._output_nr = output_nr
+            piece._multi_output_view = True
     return pieces
 
 
@@ -454,7 +450,13 @@ class CopyBackwards(Node):
 
 def copy_into(old, source):
     """The out-of-place half of ``copy_``: ``source`` broadcast to ``old``'s shape and dtype."""
-    array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
+    try:
+        array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({list(old.shape)}) must match the size of tensor b "
+            f"({list(source.shape)}): copy_ broadcasts the source to the destination's shape"
+        ) from None
     return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
 
 
@@ -478,7 +480,8 @@ def select(input, dim, index):
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
     full_index = (slice(None),) * dim + (index % size,)
-    out = result(input._array[full_index], SelectBackward0, (input,),
+    # the trailing ... keeps a 0-d result a numpy view (a[0] alone would copy out a scalar)
+    out = result(input._array[full_index + (Ellipsis,)], SelectBackward0, (input,),
                  input_shape=input._array.shape, index=full_index)
     return _make_view(out, input)
 

@@ -280,7 +280,13 @@ def gradient_edge(value):
 
 
 def grad_accumulator(leaf):
-    """The leaf's AccumulateGrad node, reusing the live one if it exists."""
+    """The leaf's AccumulateGrad node, reusing the live one if it exists.
+
+    A view made under no_grad is a leaf that requires grad but has no
+    accumulator: gradients never reach it (PyTorch's rule).
+    """
+    if leaf._base is not None:
+        return None
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
     if node is None:
