@@ -94,6 +94,7 @@ class Tensor:
     _views = None                 # on a base: weak references to its views (see _ops/views.py)
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
     _multi_output_view = False    # one of several views made at once (unbind, split)
+    _base_changed_while_recording = False   # a no_grad view whose base then changed, recorded
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
 
@@ -121,11 +122,15 @@ class Tensor:
     @property
     def grad_fn(self):
         """The Node that created this tensor, or None for a leaf."""
+        if self._base_changed_while_recording:
+            _no_grad_view_error()
         return self._grad_fn
 
     @property
     def requires_grad(self):
         """True if operations on this tensor are recorded for backward."""
+        if self._base_changed_while_recording:
+            _no_grad_view_error()
         return self._grad_fn is not None or self._requires_grad
 
     @requires_grad.setter
@@ -155,6 +160,8 @@ class Tensor:
     @property
     def is_leaf(self):
         """True for tensors not made by a recorded operation (grad_fn is None)."""
+        if self._base_changed_while_recording:
+            _no_grad_view_error()
         return self._grad_fn is None
 
     @property
@@ -529,6 +536,11 @@ class Tensor:
     @property
     def mT(self):
         return _ops_shape.transpose(self, -2, -1)
+
+
+def _no_grad_view_error():
+    from ._ops.views import NO_GRAD_VIEW_BASE_CHANGED
+    raise RuntimeError(NO_GRAD_VIEW_BASE_CHANGED)
 
 
 def _rebuild(array, requires_grad):

@@ -12,7 +12,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version
+from .inplace import check_inplace, apply_inplace, bump_version, _overlaps
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -190,6 +190,8 @@ def setitem(tensor, index, value):
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
+        if tensor._base is not None and _overlaps(tensor._array):
+            check_inplace(tensor)                  # raises: memory seen twice
         target = _basic_getitem(tensor, items, full_view=False)
         if isinstance(value, Tensor):
             target.copy_(value)

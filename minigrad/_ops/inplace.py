@@ -57,6 +57,10 @@ def bump_version(tensor):
 
 def _write(tensor, new):
     """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
+    if new._array.shape != tensor._array.shape:
+        raise RuntimeError(
+            f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
+            f"{list(new._array.shape)}")
     tensor._array[...] = new._array
     if new._grad_fn is not None:
         if tensor._base is not None:

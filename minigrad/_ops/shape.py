@@ -127,7 +127,8 @@ class TransposeBackward0(Node):
 def transpose(input, dim0, dim1):
     ndim = input.ndim
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
-    out = result(np.swapaxes(input._array, dim0, dim1), TransposeBackward0, (input,),
+    array = np.swapaxes(input._array, dim0, dim1) if ndim else input._array.view()
+    out = result(array, TransposeBackward0, (input,),
                  dim0=dim0, dim1=dim1)
     return _make_view(out, input)
 
@@ -227,7 +228,13 @@ def expand(input, *sizes):
                 f"Tensor sizes: {list(array.shape)}")
     if tuple(sizes) == array.shape and not _needs_record(input):
         return input
-    return _make_view(result(np.broadcast_to(array, sizes), ExpandBackward0, (input,)), input)
+    # as_strided rather than broadcast_to: the view is writable like the tensor itself
+    # (fill_ works on it); in-place arithmetic on it is refused by check_inplace
+    strides = (0,) * offset + tuple(0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
+                                    for i, n in enumerate(array.shape))
+    expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
+                                               writeable=array.flags.writeable)
+    return _make_view(result(expanded, ExpandBackward0, (input,)), input)
 
 
 def _needs_record(input):

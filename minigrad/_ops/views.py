@@ -149,6 +149,8 @@ def refresh_views(root):
     for ref in live:
         view = ref()
         if view._created_in_no_grad:
+            if _State.enabled:
+                view._base_changed_while_recording = True    # its grad_fn now raises
             continue
         node = AsStridedBackward0()
         connect(view, node, (root,))
@@ -156,6 +158,14 @@ def refresh_views(root):
         node.view_array = view._array
         view._output_nr = 0
         view._multi_output_view = False
+
+
+NO_GRAD_VIEW_BASE_CHANGED = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+    "or both outside (if you want the inplace to be tracked).")
 
 
 def check_view_inplace(tensor):
