@@ -16,7 +16,7 @@ are summed back to each input's shape in one place: the engine (engine.py).
 import numpy as np
 
 from .._tensor import _wrap, Tensor
-from ..autograd.graph import connect
+from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State
 
 
@@ -43,6 +43,19 @@ def result(array, node_class, inputs, saved=None, **attributes):
         node.save_for_backward(*saved)
     if attributes:
         node.__dict__.update(attributes)
+    return out
+
+
+def save_result(out, *before):
+    """Save ``out`` (the operation's own result) for backward, after the values ``before``.
+
+    Like PyTorch's derivatives that use ``result``: exp, sigmoid, tanh, sqrt, ... save
+    their output because the derivative is cheaper from it. A SavedOutput keeps only
+    the data and version, never ``out.grad_fn`` (that would be a reference cycle).
+    """
+    node = out._grad_fn
+    if node is not None:
+        node.save_for_backward(*before, SavedOutput(out))
     return out
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result
+from . import result, save_result
 
 _PYTHON_NUMBERS = (int, float, bool)
 
@@ -202,17 +202,17 @@ def div_by_number(input, divisor):
 
 
 class ReciprocalBackward0(Node):
-    """out = 1 / a   ->   d/da = -1/a**2"""
+    """out = 1 / a   ->   d/da = -1/a**2 = -out**2"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (-grad / (a * a),)
+        (out,) = self.saved_tensors
+        return (-grad * (out * out),)
 
 
 def reciprocal(input):
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
-        return result(np.reciprocal(array), ReciprocalBackward0, (input,), saved=(input,))
+        return save_result(result(np.reciprocal(array), ReciprocalBackward0, (input,)))
 
 
 def rdiv(input, other):
@@ -234,16 +234,16 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
-    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = a ** b * log(a)"""
+    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = out * log(a)"""
 
     def backward(self, grad):
-        a, b = self.saved_tensors
-        grad_a = grad * b * a ** (b - 1) if a.requires_grad else None
+        a, b, out = self.saved_tensors
+        grad_a = grad * b * a ** (b - 1) if self.should_compute_output(0) else None
         grad_b = None
-        if b.requires_grad:
+        if self.should_compute_output(1):
             # where a == 0 (and b >= 0) the limit of a**b * log(a) is 0, not nan
             safe_log = log(where(a == 0, ones_like(a), a))
-            grad_b = grad * a ** b * safe_log
+            grad_b = grad * out * safe_log
         return grad_a, grad_b
 
 
@@ -259,8 +259,8 @@ def pow(input, exponent):
     if isinstance(input, _PYTHON_NUMBERS):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
-        return result(_binary(np.power, input, exponent), PowBackward1, (input, exponent),
-                      saved=(input, exponent))
+        out = result(_binary(np.power, input, exponent), PowBackward1, (input, exponent))
+        return save_result(out, input, exponent)
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -280,29 +280,29 @@ def square(input):
 
 
 class SqrtBackward0(Node):
-    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a))"""
+    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a)) = 1 / (2 out)"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad / (2 * sqrt(a)),)
+        (out,) = self.saved_tensors
+        return (grad / (2 * out),)
 
 
 def sqrt(input):
     with np.errstate(invalid="ignore"):
-        return result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,), saved=(input,))
+        return save_result(result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,)))
 
 
 class RsqrtBackward0(Node):
-    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5"""
+    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5 = -0.5 * out ** 3"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * -0.5 * a ** -1.5,)
+        (out,) = self.saved_tensors
+        return (grad * -0.5 * out ** 3,)
 
 
 def rsqrt(input):
     with np.errstate(invalid="ignore", divide="ignore"):
-        return result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,), saved=(input,))
+        return save_result(result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,)))
 
 
 # --- exp, log, trigonometry ---------------------------------------------------------------
@@ -316,16 +316,16 @@ def _float_ufunc(ufunc, input):
 
 
 class ExpBackward0(Node):
-    """out = e ** a   ->   d/da = e ** a"""
+    """out = e ** a   ->   d/da = e ** a = out"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * exp(a),)
+        (out,) = self.saved_tensors
+        return (grad * out,)
 
 
 def exp(input):
     with np.errstate(over="ignore"):
-        return result(_float_ufunc(np.exp, input), ExpBackward0, (input,), saved=(input,))
+        return save_result(result(_float_ufunc(np.exp, input), ExpBackward0, (input,)))
 
 
 class LogBackward0(Node):
@@ -393,15 +393,16 @@ def tan(input):
 # --- activations ----------------------------------------------------------------------------
 
 class TanhBackward0(Node):
-    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2"""
+    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2 = 1 - out**2"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * (1 - tanh(a) ** 2),)
+        (out,) = self.saved_tensors
+        g, t = grad._array, out._array
+        return (_recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out),)
 
 
 def tanh(input):
-    return result(_float_ufunc(np.tanh, input), TanhBackward0, (input,), saved=(input,))
+    return save_result(result(_float_ufunc(np.tanh, input), TanhBackward0, (input,)))
 
 
 def _sigmoid_array(array):
@@ -416,28 +417,67 @@ class SigmoidBackward0(Node):
     """out = 1 / (1 + e ** -a)   ->   d/da = out * (1 - out)"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        s = sigmoid(a)
-        return (grad * s * (1 - s),)
+        (out,) = self.saved_tensors
+        g, s = grad._array, out._array
+        return (_recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out),)
 
 
 def sigmoid(input):
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
-    return result(_sigmoid_array(array).astype(array.dtype, copy=False), SigmoidBackward0,
-                  (input,), saved=(input,))
+    return save_result(result(_sigmoid_array(array).astype(array.dtype, copy=False),
+                              SigmoidBackward0, (input,)))
 
 
 class ReluBackward0(Node):
-    """out = max(a, 0)   ->   d/da = 1 where a > 0, else 0"""
+    """out = max(a, 0)   ->   d/da = 1 where out > 0, else 0"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * _wrap(a._array > 0),)
+        (out,) = self.saved_tensors
+        return (threshold_backward(grad, out),)
+
+
+# With create_graph=True a backward formula is itself recorded, so it can be
+# differentiated again. PyTorch records some of them as one node of their own
+# ("...BackwardBackward0"), with edges to the incoming gradient and to the saved result.
+
+class ThresholdBackwardBackward0(Node):
+    """g = grad where out > 0, else 0   ->   d/dgrad: the same mask;  d/dout: 0"""
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return threshold_backward(grad, out), grad * 0
+
+
+def threshold_backward(grad, out):
+    """``grad`` where ``out > 0``, zeros elsewhere: relu's backward."""
+    array = np.where(out._array > 0, grad._array, grad._array.dtype.type(0))
+    return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))
+
+
+class SigmoidBackwardBackward0(Node):
+    """g = grad * out * (1 - out)   ->   d/dgrad = out (1 - out),  d/dout = grad (1 - 2 out)"""
+
+    def backward(self, grad):
+        grad_output, out = self.saved_tensors
+        return grad * out * (1 - out), grad * grad_output * (1 - 2 * out)
+
+
+class TanhBackwardBackward0(Node):
+    """g = grad * (1 - out**2)   ->   d/dgrad = 1 - out**2,  d/dout = -2 grad out"""
+
+    def backward(self, grad):
+        grad_output, out = self.saved_tensors
+        return grad * (1 - out * out), grad * grad_output * out * -2
+
+
+def _recorded_backward(array, node_class, grad, out):
+    """A backward formula's result, recorded as one node with edges to grad and out."""
+    return result(array, node_class, (grad, out), saved=(grad, out))
 
 
 def relu(input):
     array = input._array
-    return result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,), saved=(input,))
+    return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 
 class AbsBackward0(Node):
@@ -445,7 +485,7 @@ class AbsBackward0(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad * sign(a),)
+        return (grad * sgn(a),)
 
 
 def abs(input):
@@ -457,6 +497,18 @@ class SignBackward0(Node):
 
     def backward(self, grad):
         return (grad * 0,)
+
+
+class SgnBackward0(Node):
+    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   d/da = 0"""
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
+def sgn(input):
+    """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
+    return result(np.sign(input._array), SgnBackward0, (input,))
 
 
 def sign(input):

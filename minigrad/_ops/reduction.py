@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result
+from . import result, save_result
 
 
 def _dims(dim, ndim):
@@ -267,10 +267,10 @@ class LinalgVectorNormBackward0(Node):
     """out = (sum |a|**p) ** (1/p)   ->   d/da = sign(a) |a|**(p-1) / out**(p-1)"""
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        # The norm is computed again from ``a`` (not taken from forward's numbers), so that
-        # with create_graph=True the second derivative also sees how the norm depends on a.
-        norm_of_a = norm(a, self.p, dim=self.dims or None, keepdim=True)
+        a, out = self.saved_tensors      # the input and the result, as PyTorch saves them
+        # the norm with the reduced dims kept (size 1), so it broadcasts against a
+        norm_of_a = out.reshape([1 if not self.dims or d in self.dims else n
+                                 for d, n in enumerate(self.input_shape)])
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
         safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
@@ -303,8 +303,9 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype)
-    return result(value, LinalgVectorNormBackward0, (input,), saved=(input,), p=p, dims=dims,
-                  keepdim=keepdim, input_shape=array.shape)
+    out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
+                 keepdim=keepdim, input_shape=array.shape)
+    return save_result(out, input)
 
 
 class VarBackward0(Node):

@@ -84,6 +84,7 @@ class Node:
     _retains_grad_hook = None   # weak reference to the tensor that called retain_grad()
     _num_outputs = 1
     _has_hooks = False          # set once any hook is registered, so the engine can skip them fast
+    _saves_output = False       # one of the saved values is this node's own output (SavedOutput)
 
     def __getattr__(self, name):
         # only called for attributes not found normally: here, slots never set
@@ -103,6 +104,7 @@ class Node:
     def save_for_backward(self, *values):
         """Keep what backward will need. Tensors are checked for later in-place changes."""
         self._saved = values
+        self._saves_output = SavedOutput in map(type, values)
         # plain numbers (and None) have no version; anything else may be a tensor
         self._saved_versions = tuple([
             None if type(v) in _PLAIN_VALUES else getattr(v, "_version_counter", _NO_VERSION)[0]
@@ -124,7 +126,9 @@ class Node:
             raise RuntimeError(FREED_MESSAGE)
         for value, version in zip(saved, self._saved_versions):
             if version is not None and value._version_counter[0] != version:
-                raise RuntimeError(_modified_in_place_message(value, version, self))
+                raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
+        if self._saves_output:
+            return tuple([v.unpack(self) if type(v) is SavedOutput else v for v in saved])
         return saved
 
     def _release_saved(self):
@@ -179,18 +183,49 @@ def _describe(tensor):
     return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
 
 
-def _modified_in_place_message(tensor, expected_version, node):
-    producer = tensor.grad_fn
+def _modified_in_place_message(tensor, expected_version, producer):
     # PyTorch names the operation here, not its node: "output 0 of Exp"
     operation = re.sub(r"Backward\d*$", "", producer.name()) if producer is not None else ""
     where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {_describe(tensor)}{where} is at version {tensor._version_counter[0]}; "
-        f"expected version {expected_version} instead. Hint: the tensor was saved by "
-        f"{node.name()}; compute the in-place change on a .clone() instead, or make it "
-        "out of place (for example x = x + 1 instead of x += 1)."
+        f"expected version {expected_version} instead. Hint: enable anomaly detection to find "
+        "the operation that failed to compute its gradient, with "
+        "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        "\nminigrad hint: a tensor that backward needs was changed in place after it was "
+        "saved; make that change out of place (x = x + 1 instead of x += 1), or change a "
+        ".clone() instead."
     )
+
+
+class SavedOutput:
+    """An operation's own output, saved for its backward (``result`` in PyTorch's derivatives).
+
+    Saving the output tensor itself would make a reference cycle (output -> grad_fn
+    -> saved output). Like PyTorch's SavedVariable, keep only its data, its version
+    counter and the version at saving time; ``unpack`` rebuilds a tensor whose
+    grad_fn is the node that saved it, so create_graph=True can differentiate it.
+    """
+
+    __slots__ = ("array", "version_counter", "version", "output_nr")
+
+    def __init__(self, output):
+        self.array = output._array
+        self.version_counter = output._version_counter
+        self.version = output._version_counter[0]
+        self.output_nr = output._output_nr
+
+    def unpack(self, node):
+        from .._tensor import _wrap
+        tensor = _wrap(self.array)
+        tensor._version_counter = self.version_counter
+        tensor._output_nr = self.output_nr
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_modified_in_place_message(tensor, self.version, node))
+        if _State.enabled:                # create_graph: the result's history is this node
+            tensor._grad_fn = node
+        return tensor
 
 
 class AccumulateGrad(Node):

@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result
+from .._ops import result, save_result
 from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import div_by_number
@@ -188,8 +188,7 @@ class SoftmaxBackward0(Node):
     """s = softmax(x)   ->   d/dx = s * (grad - sum(grad * s))"""
 
     def backward(self, grad):
-        (x,) = self.saved_tensors
-        s = softmax(x, self.dim)
+        (s,) = self.saved_tensors      # the result, saved as PyTorch does
         return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
 
 
@@ -200,18 +199,15 @@ def softmax(input, dim=None, dtype=None):
     dim = _softmax_dim(input.ndim, dim, "softmax")
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape)
-    return result(out, SoftmaxBackward0, (input,), saved=(input,), dim=dim)
+    return save_result(result(out, SoftmaxBackward0, (input,), dim=dim))
 
 
 class LogSoftmaxBackward0(Node):
     """l = log_softmax(x)   ->   d/dx = grad - softmax(x) * sum(grad)"""
 
     def backward(self, grad):
-        (x,) = self.saved_tensors
-        if is_grad_enabled():      # create_graph: recompute softmax so it is recorded too
-            probabilities = softmax(x, self.dim)
-        else:                      # the forward result already holds log(softmax(x))
-            probabilities = _wrap(np.exp(self.result))
+        (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
+        probabilities = log_probabilities.exp()
         return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
 
 
@@ -222,7 +218,7 @@ def log_softmax(input, dim=None, dtype=None):
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
     array = input._array if input.ndim else input._array.reshape(1)
     out = _log_softmax_array(array, dim).reshape(input._array.shape)
-    return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim, result=out)
+    return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
 
 
 class NllLossBackward0(Node):
