@@ -131,7 +131,10 @@ class Tensor:
         """True if operations on this tensor are recorded for backward."""
         if self._base_changed_while_recording:
             _no_grad_view_error()
-        return self._grad_fn is not None or self._requires_grad
+        if self._grad_fn is not None or self._requires_grad:
+            return True
+        # a view requires grad when its base does (the same memory), as in PyTorch
+        return self._base is not None and self._base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):

@@ -179,6 +179,22 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
                   accumulate=accumulate)
 
 
+def _broadcast_value(value, shape):
+    """Like PyTorch's x[i] = v: drop v's leading size-1 dims (a view), then expand it to the target."""
+    lead = 0
+    while lead < value.ndim - len(shape) or (lead < value.ndim and value.shape[lead] == 1
+                                              and value.ndim - lead > len(shape)):
+        lead += 1
+    if lead and all(n == 1 for n in value.shape[:lead]):
+        value = value.view(value.shape[lead:])
+    if value.shape != shape:
+        try:
+            value = value.expand(shape)
+        except RuntimeError:
+            pass                 # copy_ reports the mismatch in its own words
+    return value
+
+
 def setitem(tensor, index, value):
     """``tensor[index] = value``, in place.
 
@@ -190,11 +206,11 @@ def setitem(tensor, index, value):
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
-        if tensor._base is not None and _overlaps(tensor._array):
-            check_inplace(tensor)                  # raises: memory seen twice
         target = _basic_getitem(tensor, items, full_view=False)
+        if target._base is not None and _overlaps(target._array):
+            check_inplace(target)                  # raises: memory seen twice
         if isinstance(value, Tensor):
-            target.copy_(value)
+            target.copy_(_broadcast_value(value, target.shape))
         else:
             number = _wrap(np.asarray(value, dtype=tensor._array.dtype))
             target.fill_(number)

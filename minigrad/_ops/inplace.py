@@ -47,6 +47,18 @@ def _overlaps(array):
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
+def _check_partial_overlap(tensor, other):
+    """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused."""
+    a, b = tensor._array, other._array
+    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.strides == b.strides and a.shape == b.shape)
+    if not same and np.shares_memory(a, b):
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+
+
 def bump_version(tensor):
     """Count an in-place change; views of the same memory regenerate their history."""
     tensor._version_counter[0] += 1
@@ -89,6 +101,8 @@ def apply_inplace(tensor, op, *args):
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     check_inplace(tensor)
+    if type(other) is Tensor and other._version_counter is tensor._version_counter:
+        _check_partial_overlap(tensor, other)
     if needs_grad((tensor, other)):
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)

@@ -33,6 +33,8 @@ from ..autograd.grad_mode import _State
 
 def register_view(out, base):
     """Make ``out`` a view of ``base``: the same version counter, the same root base."""
+    if base._base_changed_while_recording and _State.enabled:
+        raise RuntimeError(NO_GRAD_VIEW_BASE_CHANGED)
     root = base._base if base._base is not None else base
     out._version_counter = root._version_counter
     out._base = root
@@ -149,8 +151,8 @@ def refresh_views(root):
     for ref in live:
         view = ref()
         if view._created_in_no_grad:
-            if _State.enabled:
-                view._base_changed_while_recording = True    # its grad_fn now raises
+            # PyTorch can't tell what its history should be now: its grad_fn raises
+            view._base_changed_while_recording = True
             continue
         node = AsStridedBackward0()
         connect(view, node, (root,))
