@@ -310,7 +310,8 @@ class Tensor:
         return self._array.flags.c_contiguous
 
     def contiguous(self):
-        return self
+        """Itself if its elements are in row-major order in memory, else a copy that is."""
+        return _ops_shape.contiguous(self)
 
     def _is_view(self):
         return self._base is not None
@@ -576,7 +577,7 @@ def _install_methods():
                 "flatten", "expand", "expand_as", "reshape_as", "repeat", "unbind", "split",
                 "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "masked_fill",
                 "swapaxes", "allclose", "equal", "isclose", "select"],
-        linalg: ["matmul", "mm", "mv", "dot", "outer"],
+        linalg: ["matmul", "mm", "mv", "dot", "outer", "bmm"],
         functional: ["softmax", "log_softmax"],
     }
     for module, names in methods.items():

@@ -69,15 +69,49 @@ def view(input, *shape):
     return _make_view(out, input)
 
 
+class ReshapeAliasBackward0(Node):
+    """out = a non-contiguous a seen with a new shape (no copy)   ->   reshape the gradient back"""
+
+    def backward(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+class UnsafeViewBackward0(Node):
+    """out = a fresh copy seen with a new shape (reshape that had to copy, matmul's
+    unfolding)   ->   reshape the gradient back"""
+
+    def backward(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+def unsafe_view(input, shape):
+    """``input`` (a tensor nobody else sees) with a new shape, recorded as UnsafeViewBackward0."""
+    array = input._array
+    return result(array.reshape(shape), UnsafeViewBackward0, (input,), input_shape=array.shape)
+
+
 def reshape(input, *shape):
-    """``input`` with a new shape; a view when possible, else a copy."""
+    """``input`` with a new shape: a view when the memory allows it, else a copy.
+
+    As in PyTorch: a view of a contiguous tensor is ViewBackward0, of a
+    non-contiguous one ReshapeAliasBackward0; a copy is a clone (CloneBackward0)
+    seen with the new shape (UnsafeViewBackward0).
+    """
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
-    out_array = np.reshape(array, new_shape)
-    out = result(out_array, ViewBackward0, (input,), input_shape=array.shape)
-    if np.shares_memory(out_array, array):
-        _make_view(out, input)
-    return out
+    try:
+        out_array = np.reshape(array, new_shape, copy=False)
+    except ValueError:
+        return unsafe_view(contiguous(input), new_shape)
+    node_class = ViewBackward0 if array.flags.c_contiguous else ReshapeAliasBackward0
+    return _make_view(result(out_array, node_class, (input,), input_shape=array.shape), input)
+
+
+def contiguous(input):
+    """``input`` itself if its memory is in row-major order, else a row-major copy (a clone)."""
+    if input._array.flags.c_contiguous:
+        return input
+    return result(np.ascontiguousarray(input._array), CloneBackward0, (input,))
 
 
 def view_as(input, other):
@@ -226,8 +260,6 @@ def expand(input, *sizes):
                 f"The expanded size of the tensor ({sizes[offset + i]}) must match the existing size "
                 f"({n}) at non-singleton dimension {offset + i}.  Target sizes: {sizes}.  "
                 f"Tensor sizes: {list(array.shape)}")
-    if tuple(sizes) == array.shape and not _needs_record(input):
-        return input
     # as_strided rather than broadcast_to: the view is writable like the tensor itself
     # (fill_ works on it); in-place arithmetic on it is refused by check_inplace
     strides = (0,) * offset + tuple(0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
@@ -445,7 +477,8 @@ class CloneBackward0(Node):
 
 
 def clone(input):
-    return result(input._array.copy(), CloneBackward0, (input,))
+    """A copy with its own memory (the same memory layout, as PyTorch's clone keeps strides)."""
+    return result(input._array.copy(order="K"), CloneBackward0, (input,))
 
 
 class CopyBackwards(Node):
