@@ -138,7 +138,9 @@ def getitem(input, index):
         raise _out_of_range(error) from None
     if out.base is not None or np.shares_memory(out, input._array):
         out = out.copy()
-    return result(out, IndexBackward0, (input,), input_shape=input._array.shape, index=items)
+    # saved=(): the index counts as saved, so a second backward raises as in PyTorch
+    return result(out, IndexBackward0, (input,), saved=(), input_shape=input._array.shape,
+                  index=items)
 
 
 class IndexPutBackward0(Node):

@@ -59,6 +59,18 @@ def _check_partial_overlap(tensor, other):
             "operation.")
 
 
+def _move_retain_grad(tensor, new_node):
+    """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node."""
+    import weakref
+    old_hooks = tensor._grad_fn._retains_grad_hook
+    if old_hooks is not None:
+        old_hooks.pop(tensor._output_nr, None)
+    if new_node._retains_grad_hook is None:
+        new_node._retains_grad_hook = {}
+    new_node._retains_grad_hook[0] = weakref.ref(tensor)
+    new_node._has_hooks = True
+
+
 def bump_version(tensor):
     """Count an in-place change; views of the same memory regenerate their history."""
     tensor._version_counter[0] += 1
@@ -78,6 +90,8 @@ def _write(tensor, new):
         if tensor._base is not None:
             rebase_history(tensor, new)     # the base's history now includes the change
         else:
+            if tensor._retains_grad:
+                _move_retain_grad(tensor, new._grad_fn)
             tensor._grad_fn = new._grad_fn
             tensor._output_nr = 0
             tensor._grad_fn._output_shape = tensor._array.shape
@@ -162,6 +176,8 @@ clip_ = clamp_
 def copy_(self, source):
     """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if source._version_counter is self._version_counter:
+        _check_partial_overlap(self, source)
     return apply_inplace(self, shape.copy_into, source)
 
 

@@ -176,8 +176,9 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     values = np.asarray(numpy_reduce(array, axis=axis))
     if keepdim and array.ndim:
         indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
-    out = result(values, dim_node, (input,), input_shape=array.shape, dim=dim, keepdim=keepdim,
-                 indices=indices)
+    # saved=(): the indices count as saved, so a second backward raises as in PyTorch
+    out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
+                 keepdim=keepdim, indices=indices)
     return return_type(out, _wrap(indices.astype(np.int64)))
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .grad_mode import _State
-from .graph import FREED, AccumulateGrad, accumulate_grad
+from .graph import FREED, FREED_MESSAGE, AccumulateGrad, accumulate_grad
 
 # Functions called after every step of a backward pass; minigrad.viz uses this
 # to record a backward pass frame by frame. Empty in normal use.
@@ -252,6 +252,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None):
             if runs and (grads[0] is not None or any(g is not None for g in grads)):
                 if _observers:                 # they will see (and may keep) these
                     grads = [_shared(g) for g in grads]
+                if node._saved is FREED:       # even nodes that keep only indices refuse
+                    raise RuntimeError(FREED_MESSAGE)
                 grad_inputs = node.backward(*grads)
                 if type(grad_inputs) is not tuple:
                     grad_inputs = (grad_inputs,)
