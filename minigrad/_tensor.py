@@ -95,6 +95,7 @@ class Tensor:
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
     _multi_output_view = False    # one of several views made at once (unbind, split)
     _base_changed_while_recording = False   # a no_grad view whose base then changed, recorded
+    _requires_grad_set_by_user = False      # x.requires_grad_() on a no_grad view: it gets .grad
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
 
@@ -152,6 +153,8 @@ class Tensor:
                 "only Tensors of floating point dtype can require gradients "
                 f"(this one is {self.dtype}). Convert it first, e.g. x = x.float().")
         self._requires_grad = value
+        if self._base is not None:
+            self._requires_grad_set_by_user = value
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""

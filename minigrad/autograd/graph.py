@@ -320,7 +320,10 @@ def grad_accumulator(leaf):
     A view made under no_grad is a leaf that requires grad but has no
     accumulator: gradients never reach it (PyTorch's rule).
     """
-    if leaf._base is not None:
+    if leaf._base is not None and not leaf._requires_grad_set_by_user:
+        if leaf._base_changed_while_recording:
+            from .._ops.views import NO_GRAD_VIEW_BASE_CHANGED
+            raise RuntimeError(NO_GRAD_VIEW_BASE_CHANGED)
         return None
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
