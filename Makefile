@@ -22,7 +22,7 @@ NBVAL_ARGS := --nbval --nbval-current-env --nbval-cell-timeout=300 \
 	--nbval-sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
 export MINIGRAD_NOTEBOOK_DIR := $(abspath $(NOTEBOOKS))
 
-.PHONY: help setup lab test test-lib test-notebooks test-browser bench figures clean
+.PHONY: help setup lab test test-lib test-notebooks test-browser bench fuzz figures clean
 
 help:
 	@sed -n '3,7p' Makefile | sed 's/^# *//'
@@ -62,6 +62,11 @@ test-browser: setup
 
 bench: setup
 	$(PY) -m benchmarks
+
+# Random autograd programs against PyTorch, a long run (CI runs a short one).
+FUZZ_EXAMPLES ?= 5000
+fuzz: setup
+	MINIGRAD_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/test_fuzz_vs_torch.py -q -p no:cacheprovider
 
 figures: setup
 	$(PY) figures/make_figures.py

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import minigrad
 
-EXAMPLES = int(os.environ.get("MINIGRAD_FUZZ_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("MINIGRAD_FUZZ_EXAMPLES", "300"))
 COMPARE_MESSAGES = os.environ.get("MINIGRAD_FUZZ_MESSAGES", "") not in ("", "0")
 SHAPES = [(3,), (2, 3), (), (2, 1, 3)]
 
