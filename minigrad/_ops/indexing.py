@@ -53,6 +53,11 @@ def _slice(input, dim, item):
     return _make_view(out, input)
 
 
+def _covers(item, size):
+    """True for a slice that keeps every element in order (x[0:] = v writes into x itself)."""
+    return item.indices(size) == (0, size, 1)
+
+
 def _basic_getitem(input, items, full_view=True):
     """Apply integers, slices and None one dimension at a time.
 
@@ -72,7 +77,7 @@ def _basic_getitem(input, items, full_view=True):
             out = out.unsqueeze(dim)
             dim += 1
         elif isinstance(item, slice):
-            if item != slice(None):
+            if item != slice(None) and (full_view or not _covers(item, out.shape[dim])):
                 out = _slice(out, dim, item)
             dim += 1
         else:

@@ -160,6 +160,22 @@ def mul(input, other):
     return out
 
 
+class MulBackward1(Node):
+    """out = a * number   ->   d/da = number
+
+    Python's ``x * 2`` records MulBackward0 (the 2 becomes a tensor, in PyTorch
+    too); PyTorch's own derivative formulas multiply by a plain number, which
+    records MulBackward1, and so do minigrad's.
+    """
+
+    def backward(self, grad):
+        return (grad * self.factor,)
+
+
+def mul_by_number(input, factor):
+    return result(_binary(np.multiply, input, factor), MulBackward1, (input,), factor=factor)
+
+
 class DivBackward0(Node):
     """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
 
@@ -230,7 +246,7 @@ class PowBackward0(Node):
         n = self.exponent
         if n == 0:
             return (grad * 0,)
-        return (grad * n * a ** (n - 1),)
+        return (grad * mul_by_number(a ** (n - 1), n),)
 
 
 class PowBackward1(Node):
@@ -284,7 +300,7 @@ class SqrtBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return (grad / (2 * out),)
+        return (grad / mul_by_number(out, 2),)
 
 
 def sqrt(input):
@@ -526,19 +542,52 @@ class ClampBackward1(Node):
             inside &= a._array >= self.low
         if self.high is not None:
             inside &= a._array <= self.high
-        return (grad * _wrap(inside),)
+        return (where(_wrap(inside), grad, 0.0),)
 
 
 def clamp(input, min=None, max=None):
     """Limit every element to [min, max] (either bound may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    low = min.item() if isinstance(min, Tensor) else min
-    high = max.item() if isinstance(max, Tensor) else max
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensors(input, min, max)
+    low, high = min, max
     out = np.clip(input._array, low, high)
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
     return result(np.asarray(out), ClampBackward1, (input,), saved=(input,), low=low, high=high)
+
+
+class ClampBackward0(Node):
+    """out = min(max(a, low), high) with tensor bounds
+
+    ->  d/da = 1 where low <= a <= high;  d/dlow = 1 where a < low;  d/dhigh = 1 where a > high
+    """
+
+    def backward(self, grad):
+        a, low, high = self.saved_tensors
+        inside = np.ones(np.broadcast_shapes(a.shape, grad.shape), dtype=bool)
+        grad_low = grad_high = None
+        if low is not None:
+            inside &= a._array >= low._array
+            grad_low = grad * _wrap(a._array < low._array) if self.should_compute_output(1) else None
+        if high is not None:
+            inside &= a._array <= high._array
+            grad_high = grad * _wrap(a._array > high._array) if self.should_compute_output(2) else None
+        return grad * _wrap(inside), grad_low, grad_high
+
+
+def _clamp_tensors(input, min, max):
+    """clamp with tensor bounds: each bound broadcasts and, like PyTorch, gets a gradient."""
+    if not (min is None or isinstance(min, Tensor)) or not (max is None or isinstance(max, Tensor)):
+        raise TypeError("clamp() received an invalid combination of arguments: min and max must "
+                        "both be tensors (or None), or both numbers")
+    out = input._array
+    if min is not None:
+        out = _binary(np.maximum, input, min)
+    if max is not None:
+        out = _binary(np.minimum, _wrap(out), max)
+    return result(np.asarray(out), ClampBackward0, (input, min, max), saved=(input, min, max))
 
 
 class MaximumBackward0(Node):

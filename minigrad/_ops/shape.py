@@ -403,7 +403,8 @@ class UnbindBackward0(Node):
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple."""
     dim = _normalize_dim(dim, input.ndim)
-    arrays = [np.take(input._array, i, axis=dim) for i in range(input.shape[dim])]
+    # basic indexing with a trailing ... gives numpy views (np.take would copy)
+    arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
     return _pieces_of(input, arrays, UnbindBackward0, dim=dim)
 
 

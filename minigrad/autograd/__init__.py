@@ -32,9 +32,10 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
         if not out.requires_grad or gradient_edge(out)[0] is None:
             raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn. "
-                "Make sure a leaf it depends on was created with requires_grad=True, and that it "
-                "was not computed inside minigrad.no_grad() or from a .detach()ed tensor.")
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+                "\nminigrad hint: make sure a leaf it depends on was created with "
+                "requires_grad=True, and that it was not computed inside minigrad.no_grad() or "
+                "from a .detach()ed tensor.")
         if grad is None:
             if out.numel() != 1:
                 raise RuntimeError(
