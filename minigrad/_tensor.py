@@ -94,7 +94,8 @@ class Tensor:
     _views = None                 # on a base: weak references to its views (see _ops/views.py)
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
     _multi_output_view = False    # one of several views made at once (unbind, split)
-    _base_changed_while_recording = False   # a no_grad view whose base then changed, recorded
+    _base_changed_while_recording = ""      # why this view's history is lost (views.py), if it is
+    _view_of_no_grad_view = False           # made (recording) from a view made under no_grad
     _requires_grad_set_by_user = False      # x.requires_grad_() on a no_grad view: it gets .grad
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
@@ -124,14 +125,14 @@ class Tensor:
     def grad_fn(self):
         """The Node that created this tensor, or None for a leaf."""
         if self._base_changed_while_recording:
-            _no_grad_view_error()
+            _no_grad_view_error(self)
         return self._grad_fn
 
     @property
     def requires_grad(self):
         """True if operations on this tensor are recorded for backward."""
         if self._base_changed_while_recording:
-            _no_grad_view_error()
+            _no_grad_view_error(self)
         if self._grad_fn is not None or self._requires_grad:
             return True
         # a view requires grad when its base does (the same memory), as in PyTorch
@@ -167,7 +168,7 @@ class Tensor:
     def is_leaf(self):
         """True for tensors not made by a recorded operation (grad_fn is None)."""
         if self._base_changed_while_recording:
-            _no_grad_view_error()
+            _no_grad_view_error(self)
         return self._grad_fn is None
 
     @property
@@ -542,12 +543,19 @@ class Tensor:
 
     @property
     def mT(self):
+        """The last two dimensions swapped (a batch of matrices transposed)."""
+        if self._array.ndim == 0:
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity "
+                          "in these cases.", UserWarning, stacklevel=2)
+            return self
+        if self._array.ndim < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self._array.ndim}-D tensor.")
         return _ops_shape.transpose(self, -2, -1)
 
 
-def _no_grad_view_error():
-    from ._ops.views import NO_GRAD_VIEW_BASE_CHANGED
-    raise RuntimeError(NO_GRAD_VIEW_BASE_CHANGED)
+def _no_grad_view_error(tensor):
+    raise RuntimeError(tensor._base_changed_while_recording)
 
 
 def _rebuild(array, requires_grad):

@@ -58,6 +58,22 @@ UNARY = {
     "detach": lambda L, x: x.detach(),
     "contiguous": lambda L, x: x.contiguous(),
     "double": lambda L, x: x.double(),
+    "log": lambda L, x: (x * x + 1).log(),
+    "cos": lambda L, x: x.cos(),
+    "rsqrt": lambda L, x: (x * x + 1).rsqrt(),
+    "log1p": lambda L, x: (x * x).log1p(),
+    "min0": lambda L, x: x.min(0)[0] if x.ndim else x.min(),
+    "amax": lambda L, x: x.amax(-1) if x.ndim else x.amax(),
+    "mean_last": lambda L, x: x.mean(-1) if x.ndim else x.mean(),
+    "var": lambda L, x: x.var() if x.numel() > 1 else x.sum(),
+    "logsumexp": lambda L, x: x.logsumexp(-1) if x.ndim else x.exp(),
+    "flip": lambda L, x: x.flip(0) if x.ndim else x.neg(),
+    "repeat": lambda L, x: x.repeat(2, *([1] * x.ndim)),
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.5),
+    "pow_half": lambda L, x: (x * x + 1) ** 0.5,
+    "rsub": lambda L, x: 1 - x,
+    "rdiv": lambda L, x: 1 / (x * x + 1),
+    "square_method": lambda L, x: x.square(),
 }
 
 VIEWS = {
@@ -75,6 +91,15 @@ VIEWS = {
     "expand": lambda L, x: x.expand(2, *x.shape),
     "select": lambda L, x: x.select(0, -1),
     "index_list": lambda L, x: x[[0, 0]],
+    "mask": lambda L, x: x[x > 0],
+    "flatten": lambda L, x: x.flatten(),
+    "split0": lambda L, x: x.split(1)[0],
+    "chunk_last": lambda L, x: x.chunk(2)[-1],
+    "unbind0": lambda L, x: x.unbind()[0],
+    "mT": lambda L, x: x.mT,
+    "permute": lambda L, x: x.permute(*reversed(range(x.ndim))),
+    "step_slice": lambda L, x: x[::2],
+    "newaxis": lambda L, x: x[None],
 }
 
 BINARY = {
@@ -88,6 +113,9 @@ BINARY = {
     "where": lambda L, x, y: L.where(x > 0, x, y),
     "cat": lambda L, x, y: L.cat([x, y]),
     "stack": lambda L, x, y: L.stack([x, y]),
+    "minimum": lambda L, x, y: L.minimum(x, y),
+    "mm_t": lambda L, x, y: x @ y.mT if y.ndim >= 2 else x @ y,
+    "clamp_t": lambda L, x, y: x.clamp(min=y),
 }
 
 INPLACE = {

@@ -118,6 +118,9 @@ def getitem(input, index):
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
         return _basic_getitem(input, items)
+    if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
+        # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
+        input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
     if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
            for i in items if _is_basic(i)):
         # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,

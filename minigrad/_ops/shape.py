@@ -178,6 +178,8 @@ class PermuteBackward0(Node):
 
 
 def permute(input, *dims):
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     ndim = input.ndim
     dims = tuple(_normalize_dim(d, ndim) for d in _sizes(dims))
     if sorted(dims) != list(range(ndim)):
@@ -421,6 +423,8 @@ class SplitWithSizesBackward0(SplitBackward0):
 
 def split(input, split_size_or_sections, dim=0):
     """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes."""
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _normalize_dim(dim, input.ndim)
     length = input.shape[dim]
     if isinstance(split_size_or_sections, int):
@@ -450,6 +454,8 @@ def split(input, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """``chunks`` pieces of (nearly) equal size along ``dim`` (a split, as in PyTorch)."""
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     length = input.shape[_normalize_dim(dim, input.ndim)]
     return split(input, -(-length // chunks), dim)
 

@@ -34,7 +34,7 @@ from ..autograd.grad_mode import _State
 def register_view(out, base):
     """Make ``out`` a view of ``base``: the same version counter, the same root base."""
     if base._base_changed_while_recording and _State.enabled:
-        raise RuntimeError(NO_GRAD_VIEW_BASE_CHANGED)
+        raise RuntimeError(base._base_changed_while_recording)
     root = base._base if base._base is not None else base
     out._version_counter = root._version_counter
     out._base = root
@@ -49,6 +49,8 @@ def register_view(out, base):
         # but there is no gradient edge behind it
         out._requires_grad = True
         out._created_in_no_grad = True
+    elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
+        out._view_of_no_grad_view = True
     return out
 
 
@@ -150,9 +152,10 @@ def refresh_views(root):
         return
     for ref in live:
         view = ref()
-        if view._created_in_no_grad:
+        lost = _history_lost(view)
+        if lost:
             # PyTorch can't tell what its history should be now: its grad_fn raises
-            view._base_changed_while_recording = True
+            view._base_changed_while_recording = lost
             continue
         node = AsStridedBackward0()
         connect(view, node, (root,))
@@ -162,12 +165,36 @@ def refresh_views(root):
         view._multi_output_view = False
 
 
-NO_GRAD_VIEW_BASE_CHANGED = (
-    "A view was created in no_grad mode and its base or another view of its base has been "
-    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
-    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
-    "or both outside (if you want the inplace to be tracked).")
+_AMBIGUOUS = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
+_BASE_CHANGED = "its base or another view of its base has been modified inplace"
+_MULTIPLE_VIEWS = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one.")
+
+
+def _operation(node):
+    # PyTorch names the operation, not its node: "Output 1 of Unbind"
+    return re.sub(r"(WithSizes)?Backward\d*$", "", node.name())
+
+
+def _history_lost(view):
+    """PyTorch's message when a view's history can't be regenerated after its base changed."""
+    if view._created_in_no_grad:
+        return f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS
+    if view._grad_fn is None:
+        return ""
+    where = f"Output {view._output_nr} of {_operation(view._grad_fn)}"
+    if view._view_of_no_grad_view:
+        return (f"{where} is a view of a view which was created in no_grad mode and "
+                f"{_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS)
+    if view._multi_output_view:
+        return f"{where} is a view and {_BASE_CHANGED}. " + _MULTIPLE_VIEWS
+    return ""
 
 
 def check_view_inplace(tensor):
@@ -177,10 +204,7 @@ def check_view_inplace(tensor):
     if tensor._created_in_no_grad:
         raise RuntimeError(
             "A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
-            "can clarify your code by moving both the view and the inplace either both inside the "
-            "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-            "want the inplace to be tracked).")
+            "enabled. " + _AMBIGUOUS)
     base = tensor._base
     if base._grad_fn is None and base._requires_grad:
         raise RuntimeError(
@@ -188,10 +212,6 @@ def check_view_inplace(tensor):
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "
             "on a .clone() of the view.")
     if tensor._multi_output_view and tensor._grad_fn is not None:
-        # PyTorch names the operation, not its node: "Output 1 of Unbind"
-        operation = re.sub(r"(WithSizes)?Backward\d*$", "", tensor._grad_fn.name())
         raise RuntimeError(
-            f"Output {tensor._output_nr} of {operation} is a view and is being modified "
-            "inplace. This view is the output of a function that returns multiple views. Such "
-            "functions do not allow the output views to be modified inplace. You should replace "
-            "the inplace operation by an out-of-place one.")
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
+            "modified inplace. " + _MULTIPLE_VIEWS)

@@ -322,8 +322,7 @@ def grad_accumulator(leaf):
     """
     if leaf._base is not None and not leaf._requires_grad_set_by_user:
         if leaf._base_changed_while_recording:
-            from .._ops.views import NO_GRAD_VIEW_BASE_CHANGED
-            raise RuntimeError(NO_GRAD_VIEW_BASE_CHANGED)
+            raise RuntimeError(leaf._base_changed_while_recording)
         return None
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
