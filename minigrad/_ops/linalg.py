@@ -45,6 +45,8 @@ def _save_operands(out, a, b):
 class MmBackward0(Node):
     """C = A @ B (matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC"""
 
+    _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_a = grad.mm(b.t()) if b is not None else None
@@ -70,6 +72,8 @@ def mm(input, mat2):
 class MvBackward0(Node):
     """y = M @ v   ->   dM = outer(dy, v),  dv = M^T @ dy"""
 
+    _saved_names = ('self', 'vec')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         m, v = self.saved_tensors
         grad_m = outer(grad, v) if v is not None else None
@@ -91,6 +95,8 @@ def mv(input, vec):
 
 class DotBackward0(Node):
     """s = a . b   ->   da = ds * b,  db = ds * a"""
+
+    _saved_names = ('self', 'tensor')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -125,6 +131,8 @@ def outer(input, vec2):
 
 class BmmBackward0(Node):
     """C = A @ B (batches of matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC, batch by batch"""
+
+    _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -270,6 +278,8 @@ def _check_fold(matrix_shape, batched_shape):
 
 class AddmmBackward0(Node):
     """out = bias + A @ B   ->   dbias = dout (summed by the engine), dA = dout @ B^T, dB = A^T @ dout"""
+
+    _saved_names = ('mat1', 'mat2')      # grad_fn._saved_mat1, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors

@@ -139,6 +139,8 @@ def neg(input):
 class MulBackward0(Node):
     """out = a * b   ->   d/da = b, d/db = a"""
 
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         # mul() saved each operand only if the *other* one needs a gradient
         a, b = self.saved_tensors
@@ -178,6 +180,8 @@ def mul_by_number(input, factor):
 
 class DivBackward0(Node):
     """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -220,6 +224,8 @@ def div_by_number(input, divisor):
 class ReciprocalBackward0(Node):
     """out = 1 / a   ->   d/da = -1/a**2 = -out**2"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
+
     def backward(self, grad):
         (out,) = self.saved_tensors
         return (-grad * (out * out),)
@@ -241,6 +247,8 @@ def rdiv(input, other):
 class PowBackward0(Node):
     """out = a ** n (n a number)   ->   d/da = n * a ** (n - 1)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         n = self.exponent
@@ -251,6 +259,8 @@ class PowBackward0(Node):
 
 class PowBackward1(Node):
     """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = out * log(a)"""
+
+    _saved_names = ('self', 'exponent', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b, out = self.saved_tensors
@@ -265,6 +275,8 @@ class PowBackward1(Node):
 
 class PowBackward2(Node):
     """out = base ** a (base a number)   ->   d/da = base ** a * log(base)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -298,6 +310,8 @@ def square(input):
 class SqrtBackward0(Node):
     """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a)) = 1 / (2 out)"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
+
     def backward(self, grad):
         (out,) = self.saved_tensors
         return (grad / mul_by_number(out, 2),)
@@ -310,6 +324,8 @@ def sqrt(input):
 
 class RsqrtBackward0(Node):
     """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5 = -0.5 * out ** 3"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
         (out,) = self.saved_tensors
@@ -334,6 +350,8 @@ def _float_ufunc(ufunc, input):
 class ExpBackward0(Node):
     """out = e ** a   ->   d/da = e ** a = out"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
+
     def backward(self, grad):
         (out,) = self.saved_tensors
         return (grad * out,)
@@ -346,6 +364,8 @@ def exp(input):
 
 class LogBackward0(Node):
     """out = log(a)   ->   d/da = 1 / a"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -360,6 +380,8 @@ def log(input):
 class Log1PBackward0(Node):
     """out = log(1 + a)   ->   d/da = 1 / (1 + a)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad / (a + 1),)
@@ -373,6 +395,8 @@ def log1p(input):
 class SinBackward0(Node):
     """out = sin(a)   ->   d/da = cos(a)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * cos(a),)
@@ -385,6 +409,8 @@ def sin(input):
 class CosBackward0(Node):
     """out = cos(a)   ->   d/da = -sin(a)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * -sin(a),)
@@ -396,6 +422,8 @@ def cos(input):
 
 class TanBackward0(Node):
     """out = tan(a)   ->   d/da = 1 + tan(a)**2"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -410,6 +438,8 @@ def tan(input):
 
 class TanhBackward0(Node):
     """out = tanh(a)   ->   d/da = 1 - tanh(a)**2 = 1 - out**2"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
         (out,) = self.saved_tensors
@@ -432,6 +462,8 @@ def _sigmoid_array(array):
 class SigmoidBackward0(Node):
     """out = 1 / (1 + e ** -a)   ->   d/da = out * (1 - out)"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
+
     def backward(self, grad):
         (out,) = self.saved_tensors
         g, s = grad._array, out._array
@@ -447,6 +479,8 @@ def sigmoid(input):
 class ReluBackward0(Node):
     """out = max(a, 0)   ->   d/da = 1 where out > 0, else 0"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
+
     def backward(self, grad):
         (out,) = self.saved_tensors
         return (threshold_backward(grad, out),)
@@ -458,6 +492,8 @@ class ReluBackward0(Node):
 
 class ThresholdBackwardBackward0(Node):
     """g = grad where out > 0, else 0   ->   d/dgrad: the same mask;  d/dout: 0"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (out,) = self.saved_tensors
@@ -473,6 +509,8 @@ def threshold_backward(grad, out):
 class SigmoidBackwardBackward0(Node):
     """g = grad * out * (1 - out)   ->   d/dgrad = out (1 - out),  d/dout = grad (1 - 2 out)"""
 
+    _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
+
     def backward(self, grad):
         grad_output, out = self.saved_tensors
         return grad * out * (1 - out), grad * grad_output * (1 - 2 * out)
@@ -480,6 +518,8 @@ class SigmoidBackwardBackward0(Node):
 
 class TanhBackwardBackward0(Node):
     """g = grad * (1 - out**2)   ->   d/dgrad = 1 - out**2,  d/dout = -2 grad out"""
+
+    _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
     def backward(self, grad):
         grad_output, out = self.saved_tensors
@@ -498,6 +538,8 @@ def relu(input):
 
 class AbsBackward0(Node):
     """out = |a|   ->   d/da = sign(a)  (0 at a = 0)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -535,6 +577,8 @@ def sign(input):
 class ClampBackward1(Node):
     """out = min(max(a, low), high)   ->   d/da = 1 where low <= a <= high, else 0"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         inside = np.ones(a.shape, dtype=bool)
@@ -563,6 +607,8 @@ class ClampBackward0(Node):
 
     ->  d/da = 1 where low <= a <= high;  d/dlow = 1 where a < low;  d/dhigh = 1 where a > high
     """
+
+    _saved_names = ('self', 'min', 'max')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, low, high = self.saved_tensors
@@ -593,6 +639,8 @@ def _clamp_tensors(input, min, max):
 class MaximumBackward0(Node):
     """out = max(a, b)   ->   the gradient goes to the larger one (split evenly on ties)"""
 
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         a, b = self.saved_tensors
         a_wins = (a._array > b._array) + 0.5 * (a._array == b._array)
@@ -606,6 +654,8 @@ def maximum(input, other):
 
 class MinimumBackward0(Node):
     """out = min(a, b)   ->   the gradient goes to the smaller one (split evenly on ties)"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -624,6 +674,8 @@ class WhereBackward0(Node):
     Like PyTorch, the node has edges to a and b only: the condition is a bool
     tensor, which can never need a gradient.
     """
+
+    _saved_names = ('condition',)      # grad_fn._saved_condition, ... as in PyTorch
 
     def backward(self, grad):
         (condition,) = self.saved_tensors

@@ -141,6 +141,8 @@ def _extreme_dim_backward(node, grad):
 
 class MaxBackward1(Node):
     """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
     backward = _extreme_all_backward
 
 
@@ -151,6 +153,8 @@ class MaxBackward0(Node):
 
 class MinBackward1(Node):
     """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
     backward = _extreme_all_backward
 
 
@@ -266,6 +270,8 @@ def any(input, dim=None, keepdim=False):
 
 class LinalgVectorNormBackward0(Node):
     """out = (sum |a|**p) ** (1/p)   ->   d/da = sign(a) |a|**(p-1) / out**(p-1)"""
+
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, out = self.saved_tensors      # the input and the result, as PyTorch saves them

@@ -558,6 +558,8 @@ def new_tensor(input, data, dtype=None, requires_grad=False):
 class MaskedFillBackward0(Node):
     """out = a with a number written where mask is True   ->   gradient to a, except there"""
 
+    _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
+
     def backward(self, grad):
         (mask,) = self.saved_tensors
         return (grad.masked_fill(mask, 0),)
@@ -569,6 +571,8 @@ class MaskedFillBackward1(Node):
     ->  d/da: the gradient, except where the mask is True;
         d/dv: the sum of the gradient where the mask is True (v was copied there).
     """
+
+    _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
 
     def backward(self, grad):
         (mask,) = self.saved_tensors

@@ -85,13 +85,35 @@ class Node:
     _num_outputs = 1
     _has_hooks = False          # set once any hook is registered, so the engine can skip them fast
     _saves_output = False       # one of the saved values is this node's own output (SavedOutput)
+    _saved_names = ()           # PyTorch's name of each saved value, e.g. ("self", "other")
 
     def __getattr__(self, name):
-        # only called for attributes not found normally: here, slots never set
+        # only called for attributes not found normally: slots never set, and _saved_*
         try:
             return Node._SLOT_DEFAULTS[name]
         except KeyError:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") from None
+            pass
+        if name.startswith("_saved_") and name != "_saved_versions":
+            return self._saved_value(name[len("_saved_"):])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _saved_value(self, key):
+        """``grad_fn._saved_self``, ``_saved_result``, ``_saved_exponent``...: what PyTorch's
+        node of the same name shows. Tensors come from what forward saved; settings
+        (dim, exponent, alpha...) from the node's attributes."""
+        names = type(self)._saved_names
+        if key in names:
+            saved = self._saved
+            if saved is FREED:
+                raise RuntimeError(FREED_MESSAGE)
+            if saved is None or names.index(key) >= len(saved):
+                return None
+            value = saved[names.index(key)]
+            return value.unpack(self) if type(value) is SavedOutput else value
+        settings = self.__dict__
+        if key in settings:
+            return settings[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def name(self):
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""

@@ -187,6 +187,8 @@ def _log_softmax_array(array, dim):
 class SoftmaxBackward0(Node):
     """s = softmax(x)   ->   d/dx = s * (grad - sum(grad * s))"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
+
     def backward(self, grad):
         (s,) = self.saved_tensors      # the result, saved as PyTorch does
         return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
@@ -204,6 +206,8 @@ def softmax(input, dim=None, dtype=None):
 
 class LogSoftmaxBackward0(Node):
     """l = log_softmax(x)   ->   d/dx = grad - softmax(x) * sum(grad)"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
     def backward(self, grad):
         (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
