@@ -191,7 +191,27 @@ class SoftmaxBackward0(Node):
 
     def backward(self, grad):
         (s,) = self.saved_tensors      # the result, saved as PyTorch does
-        return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
+        g, p = grad._array, s._array
+        inner = (g * p).sum(axis=self.dim, keepdims=True) if p.ndim else g * p
+        # recorded as one node, so that create_graph=True shows PyTorch's graph
+        return (result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, s), saved=(grad, s),
+                       dim=self.dim),)
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    """r = s * (grad - sum(grad * s))   (softmax's backward, differentiated again)
+
+    ->  d/dgrad = s * (gg - sum(gg * s));  d/ds = gg * (grad - sum(grad * s)) - grad * sum(gg * s)
+    """
+
+    _saved_names = ("grad_output", "output")
+
+    def backward(self, gg):
+        grad, s = self.saved_tensors
+        dim = self.dim if s.ndim else None
+        gg_s = (gg * s).sum(dim=dim, keepdim=True) if dim is not None else gg * s
+        grad_s = (grad * s).sum(dim=dim, keepdim=True) if dim is not None else grad * s
+        return s * (gg - gg_s), gg * (grad - grad_s) - grad * gg_s
 
 
 def softmax(input, dim=None, dtype=None):
@@ -211,8 +231,28 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, grad):
         (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
+        g, probabilities = grad._array, np.exp(log_probabilities._array)
+        total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+        # recorded as one node, so that create_graph=True shows PyTorch's graph
+        return (result(g - probabilities * total, LogSoftmaxBackwardDataBackward0,
+                       (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    """r = grad - exp(l) * sum(grad)   (log_softmax's backward, differentiated again)
+
+    ->  d/dgrad = gg - sum(gg * exp(l));  d/dl = -gg * exp(l) * sum(grad)
+    """
+
+    _saved_names = ("grad_output", "output")
+
+    def backward(self, gg):
+        grad, log_probabilities = self.saved_tensors
         probabilities = log_probabilities.exp()
-        return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
+        dim = self.dim if grad.ndim else None
+        total = grad.sum(dim=dim, keepdim=True) if dim is not None else grad
+        gg_p = (gg * probabilities).sum(dim=dim, keepdim=True) if dim is not None else gg * probabilities
+        return gg - gg_p, -gg * probabilities * total
 
 
 def log_softmax(input, dim=None, dtype=None):
