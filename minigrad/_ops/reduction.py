@@ -124,8 +124,8 @@ class return_types:
 
 def _extreme_all_backward(node, grad):
     # Every element equal to the max/min shares the gradient evenly, as PyTorch does.
-    (input,) = node.saved_tensors
-    is_extreme = input._array == node.extreme
+    input, out = node.saved_tensors       # the result too, as PyTorch saves it
+    is_extreme = input._array == out._array
     share = is_extreme / is_extreme.sum()
     return (grad * _wrap(share.astype(input._array.dtype)),)
 
@@ -142,7 +142,7 @@ def _extreme_dim_backward(node, grad):
 class MaxBackward1(Node):
     """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
 
@@ -154,7 +154,7 @@ class MaxBackward0(Node):
 class MinBackward1(Node):
     """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
 
@@ -173,7 +173,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
             "Specify the reduction dim with the 'dim' argument.")
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
-        return result(extreme, all_node, (input,), saved=(input,), extreme=extreme)
+        return save_result(result(extreme, all_node, (input,)), input)
     dim = _normalize_dim(dim, array.ndim)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
@@ -207,9 +207,11 @@ def min(input, dim=None, keepdim=False):
 class AmaxBackward0(Node):
     """out = max over ``dims``   ->   gradient shared evenly among the maxima"""
 
+    _saved_names = ("self", "result")      # grad_fn._saved_self, _saved_result, as in PyTorch
+
     def backward(self, grad):
-        (input,) = self.saved_tensors
-        extreme = self.values if self.keepdim else np.expand_dims(self.values, self.dims)
+        input, out = self.saved_tensors      # the result too: changing it in place is an error
+        extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
         mask = (input._array == extreme).astype(input._array.dtype)
         share = mask / mask.sum(axis=self.dims, keepdims=True)
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
@@ -222,15 +224,17 @@ class AminBackward0(AmaxBackward0):
 def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
-    return result(values, AmaxBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  values=values, input_shape=input._array.shape)
+    out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
+                 input_shape=input._array.shape)
+    return save_result(out, input)
 
 
 def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
-    return result(values, AminBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  values=values, input_shape=input._array.shape)
+    out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
+                 input_shape=input._array.shape)
+    return save_result(out, input)
 
 
 def _index_of_extreme(numpy_function, input, dim, keepdim):

@@ -156,8 +156,11 @@ def refresh_views(root):
         view = ref()
         lost = _history_lost(view)
         if lost:
-            # PyTorch can't tell what its history should be now: its grad_fn raises
+            # PyTorch can't tell what its history should be now: its grad_fn raises, and
+            # so does recording an operation on it (graph.grad_accumulator checks)
             view._base_changed_while_recording = lost
+            view._grad_fn = None
+            view._requires_grad = True
             continue
         node = AsStridedBackward0()
         connect(view, node, (root,))
