@@ -5,6 +5,8 @@
 * shape.py     - reshape/view, transpose, permute, squeeze, expand, cat, stack, ...
 * linalg.py    - matmul, mm, mv, dot
 * indexing.py  - x[...] and x[...] = v
+* inplace.py   - add_, mul_, zero_, copy_, ... and PyTorch's rules for them
+* views.py     - how a view follows its base (AsStridedBackward0, CopySlices)
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``

@@ -128,9 +128,13 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     try:
         ufunc(target, other_array, out=target, casting="same_kind")
     except ValueError:
+        try:
+            shape = np.broadcast_shapes(target.shape, np.shape(other_array))
+        except ValueError:
+            raise pointwise._broadcast_error(tensor, other) from None
         raise RuntimeError(
             f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-            f"{list(np.broadcast_shapes(target.shape, np.shape(other_array)))}") from None
+            f"{list(shape)}") from None
     except TypeError:
         # e.g. int tensor += float: PyTorch refuses too
         raise RuntimeError(
