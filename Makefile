@@ -28,7 +28,7 @@ NBVAL_ARGS := --nbval --nbval-current-env --nbval-cell-timeout=300 \
 export MINIGRAD_NOTEBOOK_DIR := $(abspath $(NOTEBOOKS))
 
 .PHONY: help setup setup-test lab test test-lib test-notebooks test-browser \
-	student site dist set-repo bench figures clean
+	student site dist set-repo bench fuzz figures clean
 
 help:
 	@sed -n '3,11p' Makefile | sed 's/^# *//'
@@ -90,6 +90,11 @@ set-repo: setup
 
 bench: setup
 	$(PY) -m benchmarks
+
+# Random autograd programs against PyTorch, a long run (CI runs a short one).
+FUZZ_EXAMPLES ?= 5000
+fuzz: setup
+	MINIGRAD_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/test_fuzz_vs_torch.py -q -p no:cacheprovider
 
 figures: setup
 	$(PY) figures/make_figures.py

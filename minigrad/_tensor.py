@@ -109,6 +109,12 @@ class Tensor:
     _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
     _base = None                  # the tensor this one is a view of
+    _views = None                 # on a base: weak references to its views (see _ops/views.py)
+    _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
+    _multi_output_view = False    # one of several views made at once (unbind, split)
+    _base_changed_while_recording = ""      # why this view's history is lost (views.py), if it is
+    _view_of_no_grad_view = False           # made (recording) from a view made under no_grad
+    _requires_grad_set_by_user = False      # x.requires_grad_() on a no_grad view: it gets .grad
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
@@ -140,12 +146,19 @@ class Tensor:
     @property
     def grad_fn(self):
         """The Node that created this tensor, or None for a leaf."""
+        if self._base_changed_while_recording:
+            _no_grad_view_error(self)
         return self._grad_fn
 
     @property
     def requires_grad(self):
         """True if operations on this tensor are recorded for backward."""
-        return self._grad_fn is not None or self._requires_grad
+        if self._base_changed_while_recording:
+            _no_grad_view_error(self)
+        if self._grad_fn is not None or self._requires_grad:
+            return True
+        # a view requires grad when its base does (the same memory), as in PyTorch
+        return self._base is not None and self._base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -168,6 +181,8 @@ class Tensor:
                 "only Tensors of floating point and complex dtype can require gradients\n"
                 f"minigrad hint: this one is {self.dtype}; convert it first, e.g. x = x.float().")
         self._requires_grad = value
+        if self._base is not None:
+            self._requires_grad_set_by_user = value
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
@@ -186,6 +201,8 @@ class Tensor:
     @property
     def is_leaf(self):
         """True for tensors not made by a recorded operation (grad_fn is None)."""
+        if self._base_changed_while_recording:
+            _no_grad_view_error(self)
         return self._grad_fn is None
 
     @property
@@ -361,7 +378,8 @@ class Tensor:
         return self._array.flags.c_contiguous
 
     def contiguous(self):
-        return self
+        """Itself if its elements are in row-major order in memory, else a copy that is."""
+        return _ops_shape.contiguous(self)
 
     def _is_view(self):
         return self._base is not None
@@ -596,7 +614,19 @@ class Tensor:
 
     @property
     def mT(self):
+        """The last two dimensions swapped (a batch of matrices transposed)."""
+        if self._array.ndim == 0:
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity "
+                          "in these cases.", UserWarning, stacklevel=2)
+            return self
+        if self._array.ndim < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self._array.ndim}-D tensor.")
         return _ops_shape.transpose(self, -2, -1)
+
+
+def _no_grad_view_error(tensor):
+    raise RuntimeError(tensor._base_changed_while_recording)
 
 
 def _rebuild(array, requires_grad):
@@ -630,7 +660,7 @@ def _install_methods():
                 "flatten", "expand", "expand_as", "reshape_as", "repeat", "unbind", "split",
                 "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "masked_fill",
                 "swapaxes", "allclose", "equal", "isclose", "select"],
-        linalg: ["matmul", "mm", "mv", "dot", "outer"],
+        linalg: ["matmul", "mm", "mv", "dot", "outer", "bmm"],
         functional: ["softmax", "log_softmax"],
         scan: ["cumsum", "cumprod", "prod", "narrow"],
         gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],

@@ -522,7 +522,7 @@ def _(data):
     mask = minigrad.tensor(values(data, s) > 0)
 
     def func(x, v):
-        y = x.exp()
+        y = x.sin()            # not exp: exp saves its result, which y[mask] = v would change
         y[mask] = v
         return y
     return func, [values(data, s), values(data, (1,))]

@@ -296,14 +296,7 @@ PROGRAMS = [
 # gradients still match). Batched products are one BmmBackward0 in minigrad;
 # PyTorch folds/unfolds the batch with views, expands and clones around bmm/mv.
 KNOWN_GRAPH_DIFFERENCES = {
-    "matmul_3d_3d": "minigrad records one BmmBackward0; PyTorch records "
-                    "UnsafeViewBackward0 <- BmmBackward0 <- ViewBackward0 <- ExpandBackward0",
-    "matmul_3d_1d": "minigrad records SqueezeBackward1 <- BmmBackward0 <- UnsqueezeBackward0; "
-                    "PyTorch records UnsafeViewBackward0 <- MvBackward0 <- ViewBackward0",
-    "matmul_1d_3d": "minigrad records SqueezeBackward1 <- BmmBackward0; PyTorch records "
-                    "UnsafeViewBackward0 <- MvBackward0 <- UnsafeViewBackward0 <- CloneBackward0 ...",
-    "matmul_broadcast_batch": "minigrad records one BmmBackward0; PyTorch folds the batch into "
-                              "an mm with transposes and clones",
+    # name: why minigrad's graph differs (none left: matmul now dispatches as PyTorch does)
 }
 
 PROGRAM_IDS = [p[0] for p in PROGRAMS]

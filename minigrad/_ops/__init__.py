@@ -1,18 +1,20 @@
 """Every differentiable operation, one family per file, each forward next to its backward.
 
-* pointwise.py - + - * / **, exp, log, sin, relu, sigmoid, clamp, ...
-* reduction.py - sum, mean, max, min, norm, ...
-* shape.py     - reshape/view, transpose, permute, squeeze, expand, cat, stack, ...
-* linalg.py    - matmul, mm, mv, dot
-* indexing.py  - x[...] and x[...] = v
-* scan.py          - cumsum, cumprod, prod
+* pointwise.py      - + - * / **, exp, log, sin, relu, sigmoid, clamp, ...
+* reduction.py      - sum, mean, max, min, norm, ...
+* shape.py          - reshape/view, transpose, permute, squeeze, expand, cat, stack, ...
+* linalg.py         - matmul, mm, mv, dot
+* indexing.py       - x[...] and x[...] = v
+* inplace.py        - add_, mul_, zero_, copy_, ... and PyTorch's rules for them
+* views.py          - how a view follows its base (AsStridedBackward0, CopySlices)
+* scan.py           - cumsum, cumprod, prod
 * gather_scatter.py - gather, scatter, scatter_add, index_select, index_add
-* sorting.py       - sort, argsort, topk, roll
-* rounding.py      - round, floor, ceil, trunc, frac, // and %
-* einsum.py        - einsum
-* blas.py          - bmm, baddbmm, addmm with beta/alpha
-* special.py       - erf
-* inplace_unary.py - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
+* sorting.py        - sort, argsort, topk, roll
+* rounding.py       - round, floor, ceil, trunc, frac, // and %
+* einsum.py         - einsum
+* blas.py           - bmm, baddbmm, addmm with beta/alpha
+* special.py        - erf
+* inplace_unary.py  - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
@@ -28,7 +30,7 @@ output. ``result`` applies it while a dual level is open (autograd/forward_ad.py
 import numpy as np
 
 from .._tensor import _wrap, Tensor
-from ..autograd.graph import connect
+from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 
@@ -40,6 +42,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
     numbers for inputs that can't require grad); ``saved`` are the values
     backward needs; ``attributes`` are plain settings (dim, shape, ...).
     """
+    if type(array) is not np.ndarray:
+        array = np.asarray(array)     # numpy gives scalars for 0-d results; tensors hold arrays
     out = _wrap(array)
     if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)
@@ -98,11 +102,23 @@ _TAKES_TUPLE_OF_DIMS = {"sum", "mean", "amax", "amin", "var", "std", "logsumexp"
                         "any", "squeeze"}
 
 
+def save_result(out, *before):
+    """Save ``out`` (the operation's own result) for backward, after the values ``before``.
+
+    Like PyTorch's derivatives that use ``result``: exp, sigmoid, tanh, sqrt, ... save
+    their output because the derivative is cheaper from it. A SavedOutput keeps only
+    the data and version, never ``out.grad_fn`` (that would be a reference cycle).
+    """
+    node = out._grad_fn
+    if node is not None:
+        node.save_for_backward(*before, SavedOutput(out))
+    return out
+
+
 def as_tensor(value, like=None):
     """Tensors pass through; numbers and lists become tensors (of ``like``'s dtype for numbers)."""
     if isinstance(value, Tensor):
         return value
-    import numpy as np
     from .._creation import tensor
     if like is not None and isinstance(value, (int, float, bool)):
         return _wrap(np.asarray(value, dtype=like._array.dtype))

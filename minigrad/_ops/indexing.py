@@ -15,8 +15,7 @@ from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
 from . import result
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace
-from ..autograd.grad_mode import _State
+from .inplace import check_inplace, apply_inplace, bump_version, _overlaps
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -73,9 +72,19 @@ def _slice(input, dim, item):
     return _make_view(out, input)
 
 
-def _basic_getitem(input, items):
-    """Apply integers, slices and None one dimension at a time."""
-    if Ellipsis in items:
+def _covers(item, size):
+    """True for a slice that keeps every element in order (x[0:] = v writes into x itself)."""
+    return item.indices(size) == (0, size, 1)
+
+
+def _basic_getitem(input, items, full_view=True):
+    """Apply integers, slices and None one dimension at a time.
+
+    ``x[:]`` and ``x[...]`` still make a new (view) tensor, unless ``full_view`` is False
+    (``x[:] = v`` writes into ``x`` itself, as in PyTorch).
+    """
+    has_ellipsis = any(i is Ellipsis for i in items)
+    if has_ellipsis:
         at = items.index(Ellipsis)
         used = sum(1 for i in items if i is not None and i is not Ellipsis)
         items = items[:at] + (slice(None),) * (input.ndim - used) + items[at + 1:]
@@ -87,7 +96,7 @@ def _basic_getitem(input, items):
             out = out.unsqueeze(dim)
             dim += 1
         elif isinstance(item, slice):
-            if item != slice(None):
+            if item != slice(None) and (full_view or not _covers(item, out.shape[dim])):
                 out = _slice(out, dim, item)
             dim += 1
         else:
@@ -97,13 +106,18 @@ def _basic_getitem(input, items):
                 raise IndexError(
                     f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)
-    if out is input:           # x[:] still makes a new (view) tensor
-        out = _slice(input, 0, slice(None)) if input.ndim else _slice_0d(input)
+    if out is input and full_view:       # x[:] still makes a new (view) tensor
+        if has_ellipsis or not input.ndim:
+            return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
+        out = _slice(input, 0, slice(None))
     return out
 
 
-def _slice_0d(input):
-    return _make_view(result(input._array[()], SliceBackward0, (input,), input_shape=(), index=()), input)
+class AliasBackward0(Node):
+    """out = a itself, seen through a new tensor (x[...])   ->   the gradient passes through"""
+
+    def backward(self, grad):
+        return (grad,)
 
 
 class IndexBackward0(Node):
@@ -127,6 +141,9 @@ def getitem(input, index):
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
         return _basic_getitem(input, items)
+    if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
+        # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
+        input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
     if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
            for i in items if _is_basic(i)):
         # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,
@@ -152,7 +169,9 @@ def getitem(input, index):
         raise _out_of_range(error) from None
     if out.base is not None or np.shares_memory(out, input._array):
         out = out.copy()
-    return result(out, IndexBackward0, (input,), input_shape=input._array.shape, index=items)
+    # saved=(): the index counts as saved, so a second backward raises as in PyTorch
+    return result(out, IndexBackward0, (input,), saved=(), input_shape=input._array.shape,
+                  index=items)
 
 
 class IndexPutBackward0(Node):
@@ -173,10 +192,6 @@ class IndexPutBackward0(Node):
     def jvp(self, tangents, inputs, out):
         """forward rule: a_t with values_t written (or added) at the index"""
         return index_put(tangents[0], self.index, tangents[1], self.accumulate)
-
-
-class CopySlices(IndexPutBackward0):
-    """``x[index] = values`` on a tensor that is part of a graph (same gradients as index_put)."""
 
 
 def index_put(input, index, values, accumulate=False, node_class=IndexPutBackward0):
@@ -201,16 +216,42 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
                   accumulate=accumulate)
 
 
+def _broadcast_value(value, shape):
+    """Like PyTorch's x[i] = v: drop v's leading size-1 dims (a view), then expand it to the target."""
+    lead = 0
+    while lead < value.ndim - len(shape) or (lead < value.ndim and value.shape[lead] == 1
+                                              and value.ndim - lead > len(shape)):
+        lead += 1
+    if lead and all(n == 1 for n in value.shape[:lead]):
+        value = value.view(value.shape[lead:])
+    if value.shape != shape:
+        try:
+            value = value.expand(shape)
+        except RuntimeError:
+            pass                 # copy_ reports the mismatch in its own words
+    return value
+
+
 def setitem(tensor, index, value):
-    """``tensor[index] = value``, in place (recorded as CopySlices when grads are involved)."""
+    """``tensor[index] = value``, in place.
+
+    As in PyTorch: with integers and slices the target is a view of ``tensor``
+    that is filled (a number) or copied into (a tensor), so a recorded change
+    shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
+    one ``index_put_`` (``IndexPutBackward0``).
+    """
     items = index if isinstance(index, tuple) else (index,)
-    if (_State.enabled and tensor._grad_fn is None and tensor._requires_grad
-            and all(_is_basic(i) for i in items)):
-        # x[0] = v writes through the view x[0]; PyTorch names that view in its message
-        raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation.\n"
-            "minigrad hint: change the leaf inside `with minigrad.no_grad():`, or work on a "
-            ".clone() of it.")
+    items = tuple(_numpy_index(i) for i in items)
+    if all(_is_basic(i) for i in items):
+        target = _basic_getitem(tensor, items, full_view=False)
+        if target._base is not None and _overlaps(target._array):
+            check_inplace(target)                  # raises: memory seen twice
+        if isinstance(value, Tensor):
+            target.copy_(_broadcast_value(value, target.shape))
+        else:
+            number = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+            target.fill_(number)
+        return
     check_inplace(tensor)
     if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
         kind = type(value)
@@ -223,13 +264,13 @@ def setitem(tensor, index, value):
         return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
     if not needs_grad((tensor, value)):
         try:
-            tensor._array[tuple(_numpy_index(i) for i in items)] = value._array
+            tensor._array[items] = value._array
         except IndexError as error:
             raise _out_of_range(error) from None
         except ValueError:
             # value does not broadcast to the indexed part: PyTorch's message from expand
-            value.expand(*tensor._array[tuple(_numpy_index(i) for i in items)].shape)
+            value.expand(*tensor._array[items].shape)
             raise
-        tensor._version_counter[0] += 1
+        bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, index, v, node_class=CopySlices), value)
+    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)

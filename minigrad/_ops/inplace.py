@@ -19,44 +19,86 @@ from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
+from .views import check_view_inplace, rebase_history, refresh_views
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_")
 
 
-def check_inplace(tensor):
-    """PyTorch's rule: a leaf that requires grad can't change in place while recording."""
+def check_inplace(tensor, overlap_ok=False):
+    """PyTorch's rules: a leaf that requires grad can't change in place while recording, nor
+    can some views (views.check_view_inplace); memory seen twice (expand) can't be written."""
     if _inference_tensors_exist:
         check_inplace_allowed(tensor)
-    if _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
+    if not overlap_ok and (not tensor._array.flags.writeable or (
+            tensor._base is not None and _overlaps(tensor._array))):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    if tensor._base is not None:
+        check_view_inplace(tensor)
+    elif _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.\n"
             "minigrad hint: wrap the update in `with torch.no_grad():` (as optimisers do), or "
             "work on x.detach() / x.clone() instead."
         )
-    base = tensor._base
-    if _State.enabled and base is not None and base._grad_fn is None and base._requires_grad:
+
+
+def _overlaps(array):
+    """True if two elements share memory (a dimension of size > 1 with stride 0, from expand)."""
+    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+def _check_partial_overlap(tensor, other):
+    """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused."""
+    a, b = tensor._array, other._array
+    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.strides == b.strides and a.shape == b.shape)
+    if not same and np.shares_memory(a, b):
         raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place "
-            "operation.\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work on "
-            "a .clone() of the view."
-        )
+            "unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+
+
+def _move_retain_grad(tensor, new_node):
+    """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node."""
+    import weakref
+    old_hooks = tensor._grad_fn._retains_grad_hook
+    if old_hooks is not None:
+        old_hooks.pop(tensor._output_nr, None)
+    if new_node._retains_grad_hook is None:
+        new_node._retains_grad_hook = {}
+    new_node._retains_grad_hook[0] = weakref.ref(tensor)
+    new_node._has_hooks = True
+
+
+def bump_version(tensor):
+    """Count an in-place change; views of the same memory regenerate their history."""
+    tensor._version_counter[0] += 1
+    root = tensor._base if tensor._base is not None else tensor
+    if root._views is not None:
+        refresh_views(root)
 
 
 def _write(tensor, new):
     """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
+    if new._array.shape != tensor._array.shape:
+        raise RuntimeError(
+            f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
+            f"{list(new._array.shape)}")
     tensor._array[...] = new._array
-    tensor._version_counter[0] += 1
     if new._grad_fn is not None:
         if tensor._base is not None:
-            raise RuntimeError(
-                "minigrad does not record in-place changes to a view of another tensor "
-                "(the base tensor's history would be wrong). Use an out-of-place operation, "
-                "or .clone() the view first."
-            )
-        tensor._grad_fn = new._grad_fn
-        tensor._output_nr = 0
-        tensor._grad_fn._output_shape = tensor._array.shape
+            rebase_history(tensor, new)     # the base's history now includes the change
+        else:
+            if tensor._retains_grad:
+                _move_retain_grad(tensor, new._grad_fn)
+            tensor._grad_fn = new._grad_fn
+            tensor._output_nr = 0
+            tensor._grad_fn._output_shape = tensor._array.shape
+    bump_version(tensor)
     return tensor
 
 
@@ -78,6 +120,8 @@ def apply_inplace(tensor, op, *args):
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     check_inplace(tensor)
+    if type(other) is Tensor and other._version_counter is tensor._version_counter:
+        _check_partial_overlap(tensor, other)
     if needs_grad((tensor, other)):
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
@@ -91,15 +135,19 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     try:
         ufunc(target, other_array, out=target, casting="same_kind")
     except ValueError:
+        try:
+            shape = np.broadcast_shapes(target.shape, np.shape(other_array))
+        except ValueError:
+            raise pointwise._broadcast_error(tensor, other) from None
         raise RuntimeError(
             f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-            f"{list(np.broadcast_shapes(target.shape, np.shape(other_array)))}") from None
+            f"{list(shape)}") from None
     except TypeError:
         # e.g. int tensor += float: PyTorch refuses too
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type "
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
-    tensor._version_counter[0] += 1
+    bump_version(tensor)
     return tensor
 
 
@@ -139,6 +187,8 @@ clip_ = clamp_
 def copy_(self, source):
     """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if source._version_counter is self._version_counter:
+        _check_partial_overlap(self, source)
     return apply_inplace(self, shape.copy_into, source)
 
 
@@ -167,16 +217,29 @@ class UniformBackward0(_FillBackward):
     """x.uniform_() on a recorded tensor"""
 
 
-def _fill(tensor, values, node_class):
-    check_inplace(tensor)
-    if tensor._grad_fn is not None and _State.enabled:
+class FillBackward3(Node):
+    """x.fill_(value) with a 0-d tensor value (x[i] = number does this)"""
+
+    def backward(self, grad):
+        return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
+
+
+def _fill(tensor, values, node_class, value_tensor=None):
+    check_inplace(tensor, overlap_ok=True)
+    if _State.enabled and (tensor.requires_grad or (
+            value_tensor is not None and value_tensor.requires_grad)):
         # still part of the graph, but the gradient stops here (as in PyTorch)
         def constant(old):
-            return result(np.broadcast_to(np.asarray(values, dtype=old._array.dtype),
-                                          old._array.shape).copy(), node_class, (old,))
+            array = np.broadcast_to(np.asarray(values, dtype=old._array.dtype), old._array.shape)
+            inputs = (old,) if value_tensor is None else (old, value_tensor)
+            return result(array.copy(), node_class, inputs)
         return apply_inplace(tensor, constant)
+    if not tensor._array.flags.writeable:
+        # expand() gave a read-only numpy view; filling it is allowed, as in PyTorch
+        tensor._array = np.lib.stride_tricks.as_strided(
+            tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
     tensor._array[...] = values
-    tensor._version_counter[0] += 1
+    bump_version(tensor)
     return tensor
 
 
@@ -186,7 +249,9 @@ def zero_(self):
 
 
 def fill_(self, value):
-    return _fill(self, value.item() if isinstance(value, Tensor) else value, FillBackward2)
+    if isinstance(value, Tensor):
+        return _fill(self, value.item(), FillBackward3, value)
+    return _fill(self, value, FillBackward2)
 
 
 def normal_(self, mean=0.0, std=1.0, generator=None):

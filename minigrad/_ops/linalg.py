@@ -29,13 +29,28 @@ def _check_tensor(x, name):
         raise TypeError(f"{name}(): argument must be a Tensor, not {type(x).__name__}")
 
 
+def _requires_grad(value):
+    return value._grad_fn is not None or value._requires_grad
+
+
+def _save_operands(out, a, b):
+    """Save for C = A @ B only what the gradients need (dA needs B, dB needs A), as PyTorch
+    does: an operand that no gradient needs may change in place before backward."""
+    node = out._grad_fn
+    if node is not None:
+        node.save_for_backward(a if _requires_grad(b) else None, b if _requires_grad(a) else None)
+    return out
+
+
 class MmBackward0(Node):
     """C = A @ B (matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC"""
 
+    _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if a.requires_grad else None
-        grad_b = a.t().mm(grad) if b.requires_grad else None
+        grad_a = grad.mm(b.t()) if b is not None else None
+        grad_b = a.t().mm(grad) if a is not None else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -55,16 +70,18 @@ def mm(input, mat2):
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype(input, mat2)
-    return result(input._array @ mat2._array, MmBackward0, (input, mat2), saved=(input, mat2))
+    return _save_operands(result(input._array @ mat2._array, MmBackward0, (input, mat2)), input, mat2)
 
 
 class MvBackward0(Node):
     """y = M @ v   ->   dM = outer(dy, v),  dv = M^T @ dy"""
 
+    _saved_names = ('self', 'vec')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         m, v = self.saved_tensors
-        grad_m = outer(grad, v) if m.requires_grad else None
-        grad_v = m.t().mv(grad) if v.requires_grad else None
+        grad_m = outer(grad, v) if v is not None else None
+        grad_v = m.t().mv(grad) if m is not None else None
         return grad_m, grad_v
 
     def jvp(self, tangents, inputs, out):
@@ -86,15 +103,17 @@ def mv(input, vec):
         # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{vec_name}, {mat_name}, and {vec_name}")
-    return result(input._array @ vec._array, MvBackward0, (input, vec), saved=(input, vec))
+    return _save_operands(result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
 
 
 class DotBackward0(Node):
     """s = a . b   ->   da = ds * b,  db = ds * a"""
 
+    _saved_names = ('self', 'tensor')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         a, b = self.saved_tensors
-        return grad * b, grad * a
+        return (grad * b if b is not None else None), (grad * a if a is not None else None)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: s_t = a_t . b + a . b_t"""
@@ -118,8 +137,8 @@ def dot(input, other):
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
-    return result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other),
-                  saved=(input, other))
+    out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
+    return _save_operands(out, input, other)
 
 
 def outer(input, vec2):
@@ -132,12 +151,14 @@ def outer(input, vec2):
 
 
 class BmmBackward0(Node):
-    """C = A @ B (batches of matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC (batch dims summed by the engine)"""
+    """C = A @ B (batches of matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC, batch by batch"""
+
+    _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.matmul(b.transpose(-1, -2)) if a.requires_grad else None
-        grad_b = a.transpose(-1, -2).matmul(grad) if b.requires_grad else None
+        grad_a = grad.bmm(b.transpose(1, 2)) if b is not None else None
+        grad_b = a.transpose(1, 2).bmm(grad) if a is not None else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -145,15 +166,34 @@ class BmmBackward0(Node):
         return tangents[0].matmul(inputs[1]) + inputs[0].matmul(tangents[1])
 
 
-class UnsafeViewBackward0(Node):
-    """out = a reshaped after a batched product   ->   reshape the gradient back"""
-
-    def backward(self, grad):
-        return (grad.reshape(self.input_shape),)
+def bmm(input, mat2):
+    """Batched matrix product of two 3-D tensors: out[i] = input[i] @ mat2[i]."""
+    _check_tensor(input, "bmm")
+    _check_tensor(mat2, "bmm")
+    if input.ndim != 3 or mat2.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor" if input.ndim != 3 else
+                           "batch2 must be a 3D tensor")
+    if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+    _check_same_dtype(input, mat2)
+    out = result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2))
+    return _save_operands(out, input, mat2)
 
 
 def matmul(input, other):
-    """The ``@`` operator: dot, mv, mm or batched mm depending on the dimensions."""
+    """The ``@`` operator: dot, mv, mm or a batched product, depending on the dimensions.
+
+    Dispatched exactly as PyTorch does, so the graph shows the same nodes:
+
+    * 1-D @ 1-D: dot; 2-D @ 1-D: mv; 2-D @ 2-D: mm; 1-D @ 2-D: unsqueeze, mm, squeeze;
+    * one side 3-D or more, the other 1-D or 2-D: fold the batch dimensions into
+      the rows (a reshape), one mm or mv, unfold (UnsafeViewBackward0); when the
+      batched tensor is on the right, the same on the transposed product;
+    * batches on both sides: broadcast the batch dimensions (expand), flatten them
+      (reshape), one bmm, unflatten.
+    """
     _check_tensor(input, "matmul")
     _check_tensor(other, "matmul")
     da, db = input.ndim, other.ndim
@@ -165,40 +205,111 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        # PyTorch: treat the vector as a 1xN matrix, multiply, drop the extra dim again
         from .shape import squeeze, SqueezeBackward4
         return squeeze(mm(input.unsqueeze(0), other), 0, _node=SqueezeBackward4)
     if da == 2 and db == 2:
         return mm(input, other)
-    if db == 2 and da > 2:
-        # fold the batch dims into the rows, one mm, unfold (what PyTorch records)
-        rows = input.reshape(-1, input.shape[-1])
-        product = mm(rows, other)
-        shape = tuple(input.shape[:-1]) + (other.shape[1],)
-        return result(product._array.reshape(shape), UnsafeViewBackward0, (product,),
-                      input_shape=product._array.shape)
-    _check_same_dtype(input, other)
-    a = input.unsqueeze(0) if da == 1 else input
-    b = other.unsqueeze(-1) if db == 1 else other
-    if a.shape[-1] != b.shape[-2]:
+    from .shape import unsafe_view
+    if da == db:
+        # one side's batch dimensions are all 1 and it needs a gradient: PyTorch uses
+        # it as a matrix (then folds the other side), so its gradient is one matrix product
+        ones_a = all(n == 1 for n in input.shape[:-2])
+        ones_b = all(n == 1 for n in other.shape[:-2])
+        if ones_a != ones_b:
+            squeezable = input if ones_a else other
+            if _requires_grad(squeezable):
+                squeezed = squeezable.squeeze(0) if da == 3 else squeezable.squeeze(
+                    tuple(range(da - 2)))
+                input, other = (squeezed, other) if ones_a else (input, squeezed)
+                da, db = input.ndim, other.ndim
+    if not _should_fold(input.shape, other.shape, other, input):
+        da = db = 3                  # use the batched product below
+    if da >= 3 and db <= 2:
+        # fold: (..., n, m) @ (m, p) is one (N, m) @ (m, p) product
+        _check_fold(other.shape, input.shape)
+        folded = input.reshape(-1, input.shape[-1])
+        product = mm(folded, other) if db == 2 else mv(folded, other)
+        shape = tuple(input.shape[:-1]) + ((other.shape[-1],) if db == 2 else ())
+        return unsafe_view(product, shape)
+    if db >= 3 and da <= 2:
+        # fold on the right: a @ B = (B^T @ a^T)^T
+        batched = other.mT
+        _check_fold(tuple(input.shape)[::-1], batched.shape)
+        folded = batched.reshape(-1, batched.shape[-1])
+        if da == 1:
+            return unsafe_view(folded.mv(input), tuple(batched.shape[:-1]))
+        product = unsafe_view(folded.mm(input.t()), tuple(batched.shape[:-1]) + (input.shape[0],))
+        return product.mT.contiguous()
+    # batches on both sides (or a fold would have to copy)
+    da, db = input.ndim, other.ndim
+    n = input.shape[-2] if da > 1 else 1
+    m1 = input.shape[-1]
+    m2 = other.shape[-2] if db > 1 else other.shape[-1]
+    p = other.shape[-1] if db > 1 else 1
+    batch_a = tuple(input.shape[:-2]) if da > 1 else ()
+    batch_b = tuple(other.shape[:-2]) if db > 1 else ()
+    try:
+        batch = tuple(np.broadcast_shapes(batch_a, batch_b))
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({batch_a[-1]}) must match the size of tensor b "
+            f"({batch_b[-1]}) at non-singleton dimension 0") from None
+    if m1 != m2:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{a.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}].")
-    out = result(np.matmul(a._array, b._array), BmmBackward0, (a, b), saved=(a, b))
-    if da == 1:
-        out = out.squeeze(-2)
-    if db == 1:
-        out = out.squeeze(-1)
-    return out
+            f"[{int(np.prod(batch))}, {m1}] but got: [{int(np.prod(batch))}, {m2}].")
+    count = int(np.prod(batch))
+    a = input.expand(batch + (n, m1)).reshape(count, n, m1)
+    b = other.expand(batch + (m2, p)).reshape(count, m2, p)
+    shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    return unsafe_view(bmm(a, b), shape)
+
+
+def _should_fold(shape_a, shape_b, b, a):
+    """PyTorch's rule: fold the batched side into one mm/mv when that needs no copy, or
+    when the other side needs a gradient (its gradient is then a single matrix)."""
+    larger_first = len(shape_a) >= len(shape_b)
+    big, small = (shape_a, shape_b) if larger_first else (shape_b, shape_a)
+    if not (len(big) >= 3 and len(small) <= 2):
+        return False
+    small_tensor = b if larger_first else a
+    if _requires_grad(small_tensor):
+        return True
+    if len(shape_a) == 2:
+        return False               # folding would need a transpose and a copy of the result
+    tensor = a if larger_first else b
+    if tensor._array.size == 0:
+        return True
+    strides = [n // tensor._array.itemsize for n in tensor._array.strides]
+    sizes = list(tensor._array.shape)
+    if not larger_first:           # the batched side is used transposed
+        strides[-2:], sizes[-2:] = strides[:-3:-1], sizes[:-3:-1]
+    return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
+
+
+def _check_fold(matrix_shape, batched_shape):
+    """The error PyTorch gives when the inner sizes of a folded product differ."""
+    inner = batched_shape[-1]
+    other = matrix_shape[0]
+    if inner != other:
+        rows = int(np.prod(batched_shape[:-1]))
+        if len(matrix_shape) == 1:
+            raise RuntimeError(
+                f"size mismatch, got input ({rows}), mat ({rows}x{inner}), vec ({other})")
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{inner} and "
+            f"{matrix_shape[0]}x{matrix_shape[1]})")
 
 
 class AddmmBackward0(Node):
     """out = bias + A @ B   ->   dbias = dout (summed by the engine), dA = dout @ B^T, dB = A^T @ dout"""
 
+    _saved_names = ('mat1', 'mat2')      # grad_fn._saved_mat1, ... as in PyTorch
+
     def backward(self, grad):
-        bias, a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if a.requires_grad else None
-        grad_b = a.t().mm(grad) if b.requires_grad else None
+        a, b = self.saved_tensors
+        grad_a = grad.mm(b.t()) if b is not None else None
+        grad_b = a.t().mm(grad) if a is not None else None
         return grad, grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -213,5 +324,5 @@ def addmm(input, mat1, mat2):
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype(mat1, mat2)
-    return result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2),
-                  saved=(input, mat1, mat2))
+    out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2))
+    return _save_operands(out, mat1, mat2)

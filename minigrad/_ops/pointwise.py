@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result
+from . import result, save_result
 
 _PYTHON_NUMBERS = (int, float, bool)
 
@@ -182,6 +182,8 @@ def neg(input):
 class MulBackward0(Node):
     """out = a * b   ->   d/da = b, d/db = a"""
 
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         # mul() saved each operand only if the *other* one needs a gradient
         a, b = self.saved_tensors
@@ -211,8 +213,26 @@ def mul(input, other):
     return out
 
 
+class MulBackward1(Node):
+    """out = a * number   ->   d/da = number
+
+    Python's ``x * 2`` records MulBackward0 (the 2 becomes a tensor, in PyTorch
+    too); PyTorch's own derivative formulas multiply by a plain number, which
+    records MulBackward1, and so do minigrad's.
+    """
+
+    def backward(self, grad):
+        return (grad * self.factor,)
+
+
+def mul_by_number(input, factor):
+    return result(_binary(np.multiply, input, factor), MulBackward1, (input,), factor=factor)
+
+
 class DivBackward0(Node):
     """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -263,11 +283,13 @@ def div_by_number(input, divisor):
 
 
 class ReciprocalBackward0(Node):
-    """out = 1 / a   ->   d/da = -1/a**2"""
+    """out = 1 / a   ->   d/da = -1/a**2 = -out**2"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (-grad / (a * a),)
+        (out,) = self.saved_tensors
+        return (-grad * (out * out),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = -a_t / a**2 = -a_t * out**2"""
@@ -277,7 +299,7 @@ class ReciprocalBackward0(Node):
 def reciprocal(input):
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
-        return result(np.reciprocal(array), ReciprocalBackward0, (input,), saved=(input,))
+        return save_result(result(np.reciprocal(array), ReciprocalBackward0, (input,)))
 
 
 def rdiv(input, other):
@@ -290,12 +312,14 @@ def rdiv(input, other):
 class PowBackward0(Node):
     """out = a ** n (n a number)   ->   d/da = n * a ** (n - 1)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         n = self.exponent
         if n == 0:
             return (grad * 0,)
-        return (grad * n * a ** (n - 1),)
+        return (grad * mul_by_number(a ** (n - 1), n),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = n * a ** (n - 1) * a_t"""
@@ -305,16 +329,18 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
-    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = a ** b * log(a)"""
+    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = out * log(a)"""
+
+    _saved_names = ('self', 'exponent', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        a, b = self.saved_tensors
-        grad_a = grad * b * a ** (b - 1) if a.requires_grad else None
+        a, b, out = self.saved_tensors
+        grad_a = grad * b * a ** (b - 1) if self.should_compute_output(0) else None
         grad_b = None
-        if b.requires_grad:
+        if self.should_compute_output(1):
             # where a == 0 (and b >= 0) the limit of a**b * log(a) is 0, not nan
             safe_log = log(where(a == 0, ones_like(a), a))
-            grad_b = grad * a ** b * safe_log
+            grad_b = grad * out * safe_log
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -329,6 +355,8 @@ class PowBackward1(Node):
 class PowBackward2(Node):
     """out = base ** a (base a number)   ->   d/da = base ** a * log(base)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * self.base ** a * float(np.log(self.base)),)
@@ -342,8 +370,8 @@ def pow(input, exponent):
     if isinstance(input, _PYTHON_NUMBERS):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
-        return result(_binary(np.power, input, exponent), PowBackward1, (input, exponent),
-                      saved=(input, exponent))
+        out = result(_binary(np.power, input, exponent), PowBackward1, (input, exponent))
+        return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
         from .._python_arg_parser import invalid_combination
         raise invalid_combination("pow", (exponent,), {})
@@ -366,11 +394,13 @@ def square(input):
 
 
 class SqrtBackward0(Node):
-    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a))"""
+    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a)) = 1 / (2 out)"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad / (2 * sqrt(a)),)
+        (out,) = self.saved_tensors
+        return (grad / mul_by_number(out, 2),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = a_t / (2 sqrt(a))"""
@@ -379,15 +409,17 @@ class SqrtBackward0(Node):
 
 def sqrt(input):
     with np.errstate(invalid="ignore"):
-        return result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,), saved=(input,))
+        return save_result(result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,)))
 
 
 class RsqrtBackward0(Node):
-    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5"""
+    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5 = -0.5 * out ** 3"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * -0.5 * a ** -1.5,)
+        (out,) = self.saved_tensors
+        return (grad * -0.5 * out ** 3,)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = -0.5 * a ** -1.5 * a_t"""
@@ -396,7 +428,7 @@ class RsqrtBackward0(Node):
 
 def rsqrt(input):
     with np.errstate(invalid="ignore", divide="ignore"):
-        return result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,), saved=(input,))
+        return save_result(result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,)))
 
 
 # --- exp, log, trigonometry ---------------------------------------------------------------
@@ -410,11 +442,13 @@ def _float_ufunc(ufunc, input):
 
 
 class ExpBackward0(Node):
-    """out = e ** a   ->   d/da = e ** a"""
+    """out = e ** a   ->   d/da = e ** a = out"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * exp(a),)
+        (out,) = self.saved_tensors
+        return (grad * out,)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = e ** a * a_t = out * a_t"""
@@ -423,11 +457,13 @@ class ExpBackward0(Node):
 
 def exp(input):
     with np.errstate(over="ignore"):
-        return result(_float_ufunc(np.exp, input), ExpBackward0, (input,), saved=(input,))
+        return save_result(result(_float_ufunc(np.exp, input), ExpBackward0, (input,)))
 
 
 class LogBackward0(Node):
     """out = log(a)   ->   d/da = 1 / a"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -446,6 +482,8 @@ def log(input):
 class Log1PBackward0(Node):
     """out = log(1 + a)   ->   d/da = 1 / (1 + a)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad / (a + 1),)
@@ -463,6 +501,8 @@ def log1p(input):
 class SinBackward0(Node):
     """out = sin(a)   ->   d/da = cos(a)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * cos(a),)
@@ -478,6 +518,8 @@ def sin(input):
 
 class CosBackward0(Node):
     """out = cos(a)   ->   d/da = -sin(a)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -495,6 +537,8 @@ def cos(input):
 class TanBackward0(Node):
     """out = tan(a)   ->   d/da = 1 + tan(a)**2"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * (1 + tan(a) ** 2),)
@@ -511,11 +555,14 @@ def tan(input):
 # --- activations ----------------------------------------------------------------------------
 
 class TanhBackward0(Node):
-    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2"""
+    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2 = 1 - out**2"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * (1 - tanh(a) ** 2),)
+        (out,) = self.saved_tensors
+        g, t = grad._array, out._array
+        return (_recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = (1 - tanh(a)**2) * a_t"""
@@ -523,7 +570,7 @@ class TanhBackward0(Node):
 
 
 def tanh(input):
-    return result(_float_ufunc(np.tanh, input), TanhBackward0, (input,), saved=(input,))
+    return save_result(result(_float_ufunc(np.tanh, input), TanhBackward0, (input,)))
 
 
 def _sigmoid_array(array):
@@ -537,10 +584,12 @@ def _sigmoid_array(array):
 class SigmoidBackward0(Node):
     """out = 1 / (1 + e ** -a)   ->   d/da = out * (1 - out)"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
+
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        s = sigmoid(a)
-        return (grad * s * (1 - s),)
+        (out,) = self.saved_tensors
+        g, s = grad._array, out._array
+        return (_recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = out * (1 - out) * a_t"""
@@ -549,33 +598,82 @@ class SigmoidBackward0(Node):
 
 def sigmoid(input):
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
-    return result(_sigmoid_array(array).astype(array.dtype, copy=False), SigmoidBackward0,
-                  (input,), saved=(input,))
+    return save_result(result(_sigmoid_array(array).astype(array.dtype, copy=False),
+                              SigmoidBackward0, (input,)))
 
 
 class ReluBackward0(Node):
-    """out = max(a, 0)   ->   d/da = 1 where a > 0, else 0"""
+    """out = max(a, 0)   ->   d/da = 1 where out > 0, else 0"""
+
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * _wrap(a._array > 0),)
+        (out,) = self.saved_tensors
+        return (threshold_backward(grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = a_t where a > 0, else 0"""
         return tangents[0] * _wrap(inputs[0]._array > 0)
 
 
+# With create_graph=True a backward formula is itself recorded, so it can be
+# differentiated again. PyTorch records some of them as one node of their own
+# ("...BackwardBackward0"), with edges to the incoming gradient and to the saved result.
+
+class ThresholdBackwardBackward0(Node):
+    """g = grad where out > 0, else 0   ->   d/dgrad: the same mask;  d/dout: 0"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return threshold_backward(grad, out), grad * 0
+
+
+def threshold_backward(grad, out):
+    """``grad`` where ``out > 0``, zeros elsewhere: relu's backward."""
+    array = np.where(out._array > 0, grad._array, grad._array.dtype.type(0))
+    return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))
+
+
+class SigmoidBackwardBackward0(Node):
+    """g = grad * out * (1 - out)   ->   d/dgrad = out (1 - out),  d/dout = grad (1 - 2 out)"""
+
+    _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
+
+    def backward(self, grad):
+        grad_output, out = self.saved_tensors
+        return grad * out * (1 - out), grad * grad_output * (1 - 2 * out)
+
+
+class TanhBackwardBackward0(Node):
+    """g = grad * (1 - out**2)   ->   d/dgrad = 1 - out**2,  d/dout = -2 grad out"""
+
+    _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
+
+    def backward(self, grad):
+        grad_output, out = self.saved_tensors
+        return grad * (1 - out * out), grad * grad_output * out * -2
+
+
+def _recorded_backward(array, node_class, grad, out):
+    """A backward formula's result, recorded as one node with edges to grad and out."""
+    return result(array, node_class, (grad, out), saved=(grad, out))
+
+
 def relu(input):
     array = input._array
-    return result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,), saved=(input,))
+    return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 
 class AbsBackward0(Node):
     """out = |a|   ->   d/da = sign(a)  (0 at a = 0)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad * sign(a),)
+        return (grad * sgn(a),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = sign(a) * a_t"""
@@ -597,6 +695,18 @@ class SignBackward0(Node):
         return tangents[0] * 0
 
 
+class SgnBackward0(Node):
+    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   d/da = 0"""
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
+def sgn(input):
+    """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
+    return result(np.sign(input._array), SgnBackward0, (input,))
+
+
 def sign(input):
     """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
     return result(np.sign(input._array), SignBackward0, (input,))
@@ -605,6 +715,8 @@ def sign(input):
 class ClampBackward1(Node):
     """out = min(max(a, low), high)   ->   d/da = 1 where low <= a <= high, else 0"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
         (a,) = self.saved_tensors
         inside = np.ones(a.shape, dtype=bool)
@@ -612,7 +724,7 @@ class ClampBackward1(Node):
             inside &= a._array >= self.low
         if self.high is not None:
             inside &= a._array <= self.high
-        return (grad * _wrap(inside),)
+        return (where(_wrap(inside), grad, 0.0),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = a_t where low <= a <= high, else 0"""
@@ -634,16 +746,53 @@ def clamp(input, min=None, max=None):
             from .._python_arg_parser import invalid_combination
             bounds = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
             raise invalid_combination("clamp", (), bounds)
-    low = min.item() if isinstance(min, Tensor) else min
-    high = max.item() if isinstance(max, Tensor) else max
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensors(input, min, max)
+    low, high = min, max
     out = np.clip(input._array, low, high)
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
     return result(np.asarray(out), ClampBackward1, (input,), saved=(input,), low=low, high=high)
 
 
+class ClampBackward0(Node):
+    """out = min(max(a, low), high) with tensor bounds
+
+    ->  d/da = 1 where low <= a <= high;  d/dlow = 1 where a < low;  d/dhigh = 1 where a > high
+    """
+
+    _saved_names = ('self', 'min', 'max')      # grad_fn._saved_self, ... as in PyTorch
+
+    def backward(self, grad):
+        a, low, high = self.saved_tensors
+        inside = np.ones(np.broadcast_shapes(a.shape, grad.shape), dtype=bool)
+        grad_low = grad_high = None
+        if low is not None:
+            inside &= a._array >= low._array
+            grad_low = grad * _wrap(a._array < low._array) if self.should_compute_output(1) else None
+        if high is not None:
+            inside &= a._array <= high._array
+            grad_high = grad * _wrap(a._array > high._array) if self.should_compute_output(2) else None
+        return grad * _wrap(inside), grad_low, grad_high
+
+
+def _clamp_tensors(input, min, max):
+    """clamp with tensor bounds: each bound broadcasts and, like PyTorch, gets a gradient."""
+    if not (min is None or isinstance(min, Tensor)) or not (max is None or isinstance(max, Tensor)):
+        raise TypeError("clamp() received an invalid combination of arguments: min and max must "
+                        "both be tensors (or None), or both numbers")
+    out = input._array
+    if min is not None:
+        out = _binary(np.maximum, input, min)
+    if max is not None:
+        out = _binary(np.minimum, _wrap(out), max)
+    return result(np.asarray(out), ClampBackward0, (input, min, max), saved=(input, min, max))
+
+
 class MaximumBackward0(Node):
     """out = max(a, b)   ->   the gradient goes to the larger one (split evenly on ties)"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -664,6 +813,8 @@ def maximum(input, other):
 
 class MinimumBackward0(Node):
     """out = min(a, b)   ->   the gradient goes to the smaller one (split evenly on ties)"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -688,6 +839,8 @@ class WhereBackward0(Node):
     Like PyTorch, the node has edges to a and b only: the condition is a bool
     tensor, which can never need a gradient.
     """
+
+    _saved_names = ('condition',)      # grad_fn._saved_condition, ... as in PyTorch
 
     def backward(self, grad):
         (condition,) = self.saved_tensors

@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result, numpy_keywords
+from . import result, save_result, numpy_keywords
 
 
 def _dims(dim, ndim):
@@ -148,8 +148,8 @@ class return_types:
 
 def _extreme_all_backward(node, grad):
     # Every element equal to the max/min shares the gradient evenly, as PyTorch does.
-    (input,) = node.saved_tensors
-    is_extreme = input._array == node.extreme
+    input, out = node.saved_tensors       # the result too, as PyTorch saves it
+    is_extreme = input._array == out._array
     share = is_extreme / is_extreme.sum()
     return (grad * _wrap(share.astype(input._array.dtype)),)
 
@@ -178,6 +178,8 @@ def _extreme_dim_jvp(node, tangents):
 
 class MaxBackward1(Node):
     """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
+
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
     def jvp(self, tangents, inputs, out):
@@ -196,6 +198,8 @@ class MaxBackward0(Node):
 
 class MinBackward1(Node):
     """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
+
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
     def jvp(self, tangents, inputs, out):
@@ -222,15 +226,16 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
             "Specify the reduction dim with the 'dim' argument.")
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
-        return result(extreme, all_node, (input,), saved=(input,), extreme=extreme)
+        return save_result(result(extreme, all_node, (input,)), input)
     dim = _normalize_dim(dim, array.ndim)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
     values = np.asarray(numpy_reduce(array, axis=axis))
     if keepdim and array.ndim:
         indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
-    out = result(values, dim_node, (input,), input_shape=array.shape, dim=dim, keepdim=keepdim,
-                 indices=indices)
+    # saved=(): the indices count as saved, so a second backward raises as in PyTorch
+    out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
+                 keepdim=keepdim, indices=indices)
     return return_type(out, _wrap(indices.astype(np.int64)))
 
 
@@ -257,9 +262,11 @@ def min(input, dim=None, keepdim=False):
 class AmaxBackward0(Node):
     """out = max over ``dims``   ->   gradient shared evenly among the maxima"""
 
+    _saved_names = ("self", "result")      # grad_fn._saved_self, _saved_result, as in PyTorch
+
     def backward(self, grad):
-        (input,) = self.saved_tensors
-        extreme = self.values if self.keepdim else np.expand_dims(self.values, self.dims)
+        input, out = self.saved_tensors      # the result too: changing it in place is an error
+        extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
         mask = (input._array == extreme).astype(input._array.dtype)
         share = mask / mask.sum(axis=self.dims, keepdims=True)
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
@@ -281,16 +288,18 @@ class AminBackward0(AmaxBackward0):
 def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
-    return result(values, AmaxBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  values=values, input_shape=input._array.shape)
+    out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
+                 input_shape=input._array.shape)
+    return save_result(out, input)
 
 
 @numpy_keywords
 def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
-    return result(values, AminBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  values=values, input_shape=input._array.shape)
+    out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
+                 input_shape=input._array.shape)
+    return save_result(out, input)
 
 
 def _index_of_extreme(numpy_function, input, dim, keepdim):
@@ -343,11 +352,13 @@ def any(input, dim=None, keepdim=False):
 class LinalgVectorNormBackward0(Node):
     """out = (sum |a|**p) ** (1/p)   ->   d/da = sign(a) |a|**(p-1) / out**(p-1)"""
 
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
+
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        # The norm is computed again from ``a`` (not taken from forward's numbers), so that
-        # with create_graph=True the second derivative also sees how the norm depends on a.
-        norm_of_a = norm(a, self.p, dim=self.dims or None, keepdim=True)
+        a, out = self.saved_tensors      # the input and the result, as PyTorch saves them
+        # the norm with the reduced dims kept (size 1), so it broadcasts against a
+        norm_of_a = out.reshape([1 if not self.dims or d in self.dims else n
+                                 for d, n in enumerate(self.input_shape)])
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
         safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
@@ -391,8 +402,9 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype)
-    return result(value, LinalgVectorNormBackward0, (input,), saved=(input,), p=p, dims=dims,
-                  keepdim=keepdim, input_shape=array.shape)
+    out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
+                 keepdim=keepdim, input_shape=array.shape)
+    return save_result(out, input)
 
 
 class VarBackward0(Node):

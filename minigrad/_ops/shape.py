@@ -15,19 +15,14 @@ from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
+from .views import register_view
 
 
 def _make_view(out, base):
-    """``out`` shares memory with ``base``: share the version counter too."""
-    out._version_counter = base._version_counter
-    out._base = base if base._base is None else base._base
+    """``out`` shares memory with ``base``: the version counter and history follow (views.py)."""
     if out._is_inference is not base._is_inference:   # a view of a normal tensor stays normal
         out._is_inference = base._is_inference
-    if not _State.enabled and base.requires_grad:
-        # PyTorch: a view made under no_grad of a tensor that requires grad still
-        # says requires_grad=True (with no grad_fn), because it is the same memory.
-        out._requires_grad = True
-    return out
+    return register_view(out, base)
 
 
 def _sizes(args):
@@ -93,15 +88,49 @@ def view(input, *shape):
     return _make_view(out, input)
 
 
+class ReshapeAliasBackward0(Node):
+    """out = a non-contiguous a seen with a new shape (no copy)   ->   reshape the gradient back"""
+
+    def backward(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+class UnsafeViewBackward0(Node):
+    """out = a fresh copy seen with a new shape (reshape that had to copy, matmul's
+    unfolding)   ->   reshape the gradient back"""
+
+    def backward(self, grad):
+        return (grad.reshape(self.input_shape),)
+
+
+def unsafe_view(input, shape):
+    """``input`` (a tensor nobody else sees) with a new shape, recorded as UnsafeViewBackward0."""
+    array = input._array
+    return result(array.reshape(shape), UnsafeViewBackward0, (input,), input_shape=array.shape)
+
+
 def reshape(input, *shape):
-    """``input`` with a new shape; a view when possible, else a copy."""
+    """``input`` with a new shape: a view when the memory allows it, else a copy.
+
+    As in PyTorch: a view of a contiguous tensor is ViewBackward0, of a
+    non-contiguous one ReshapeAliasBackward0; a copy is a clone (CloneBackward0)
+    seen with the new shape (UnsafeViewBackward0).
+    """
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
-    out_array = np.reshape(array, new_shape)
-    out = result(out_array, ViewBackward0, (input,), input_shape=array.shape)
-    if np.shares_memory(out_array, array):
-        _make_view(out, input)
-    return out
+    try:
+        out_array = np.reshape(array, new_shape, copy=False)
+    except ValueError:
+        return unsafe_view(contiguous(input), new_shape)
+    node_class = ViewBackward0 if array.flags.c_contiguous else ReshapeAliasBackward0
+    return _make_view(result(out_array, node_class, (input,), input_shape=array.shape), input)
+
+
+def contiguous(input):
+    """``input`` itself if its memory is in row-major order, else a row-major copy (a clone)."""
+    if input._array.flags.c_contiguous:
+        return input
+    return result(np.ascontiguousarray(input._array), CloneBackward0, (input,))
 
 
 def view_as(input, other):
@@ -159,7 +188,8 @@ class TransposeBackward0(Node):
 def transpose(input, dim0, dim1):
     ndim = input.ndim
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
-    out = result(np.swapaxes(input._array, dim0, dim1), TransposeBackward0, (input,),
+    array = np.swapaxes(input._array, dim0, dim1) if ndim else input._array.view()
+    out = result(array, TransposeBackward0, (input,),
                  dim0=dim0, dim1=dim1)
     return _make_view(out, input)
 
@@ -179,6 +209,8 @@ class PermuteBackward0(Node):
 
 
 def permute(input, *dims):
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     ndim = input.ndim
     dims = tuple(_normalize_dim(d, ndim) for d in _sizes(dims))
     if sorted(dims) != list(range(ndim)):
@@ -276,9 +308,13 @@ def expand(input, *sizes):
                 f"The expanded size of the tensor ({sizes[offset + i]}) must match the existing size "
                 f"({n}) at non-singleton dimension {offset + i}.  Target sizes: {sizes}.  "
                 f"Tensor sizes: {list(array.shape)}")
-    if tuple(sizes) == array.shape and not _needs_record(input):
-        return input
-    return _make_view(result(np.broadcast_to(array, sizes), ExpandBackward0, (input,)), input)
+    # as_strided rather than broadcast_to: the view is writable like the tensor itself
+    # (fill_ works on it); in-place arithmetic on it is refused by check_inplace
+    strides = (0,) * offset + tuple(0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
+                                    for i, n in enumerate(array.shape))
+    expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
+                                               writeable=array.flags.writeable)
+    return _make_view(result(expanded, ExpandBackward0, (input,)), input)
 
 
 def _needs_record(input):
@@ -432,6 +468,7 @@ def _pieces_of(input, arrays, node_class, **attributes):
         for output_nr, piece in enumerate(pieces):
             piece._grad_fn = node
             piece._output_nr = output_nr
+            piece._multi_output_view = True
     return pieces
 
 
@@ -455,7 +492,8 @@ class UnbindBackward0(Node):
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple."""
     dim = _normalize_dim(dim, input.ndim)
-    arrays = [np.take(input._array, i, axis=dim) for i in range(input.shape[dim])]
+    # basic indexing with a trailing ... gives numpy views (np.take would copy)
+    arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
     return _pieces_of(input, arrays, UnbindBackward0, dim=dim)
 
 
@@ -476,6 +514,8 @@ class SplitWithSizesBackward0(SplitBackward0):
 
 def split(input, split_size_or_sections, dim=0):
     """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes."""
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _normalize_dim(dim, input.ndim)
     length = input.shape[dim]
     if isinstance(split_size_or_sections, int):
@@ -505,6 +545,8 @@ def split(input, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """``chunks`` pieces of (nearly) equal size along ``dim`` (a split, as in PyTorch)."""
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[_normalize_dim(dim, input.ndim)]
@@ -543,7 +585,8 @@ class CloneBackward0(Node):
 
 
 def clone(input):
-    return result(input._array.copy(), CloneBackward0, (input,))
+    """A copy with its own memory (the same memory layout, as PyTorch's clone keeps strides)."""
+    return result(input._array.copy(order="K"), CloneBackward0, (input,))
 
 
 class CopyBackwards(Node):
@@ -559,7 +602,13 @@ class CopyBackwards(Node):
 
 def copy_into(old, source):
     """The out-of-place half of ``copy_``: ``source`` broadcast to ``old``'s shape and dtype."""
-    array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
+    try:
+        array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({list(old.shape)}) must match the size of tensor b "
+            f"({list(source.shape)}): copy_ broadcasts the source to the destination's shape"
+        ) from None
     return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
 
 
@@ -588,7 +637,8 @@ def select(input, dim, index):
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input.shape)} at dimension {dim}")
     full_index = (slice(None),) * dim + (index % size,)
-    out = result(input._array[full_index], SelectBackward0, (input,),
+    # the trailing ... keeps a 0-d result a numpy view (a[0] alone would copy out a scalar)
+    out = result(input._array[full_index + (Ellipsis,)], SelectBackward0, (input,),
                  input_shape=input._array.shape, index=full_index)
     return _make_view(out, input)
 
@@ -618,6 +668,8 @@ def new_tensor(input, data, dtype=None, requires_grad=False):
 class MaskedFillBackward0(Node):
     """out = a with a number written where mask is True   ->   gradient to a, except there"""
 
+    _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
+
     def backward(self, grad):
         (mask,) = self.saved_tensors
         return (grad.masked_fill(mask, 0),)
@@ -633,6 +685,8 @@ class MaskedFillBackward1(Node):
     ->  d/da: the gradient, except where the mask is True;
         d/dv: the sum of the gradient where the mask is True (v was copied there).
     """
+
+    _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
 
     def backward(self, grad):
         (mask,) = self.saved_tensors

@@ -44,7 +44,7 @@ def _root_gradients(outputs, grad_outputs, create_graph):
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
-        if not out.requires_grad:
+        if not out.requires_grad or gradient_edge(out)[0] is None:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn\n"
                 "minigrad hint: make sure a leaf it depends on was created with "

@@ -19,7 +19,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .forward_ad import _DualLevel
 from .grad_mode import _State
-from .graph import FREED, AccumulateGrad, accumulate_grad
+from .graph import FREED, FREED_MESSAGE, AccumulateGrad, accumulate_grad
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
@@ -283,6 +283,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
             if runs and (grads[0] is not None or any(g is not None for g in grads)):
                 if _observers:                 # they will see (and may keep) these
                     grads = [_shared(g) for g in grads]
+                if node._saved is FREED:       # even nodes that keep only indices refuse
+                    raise RuntimeError(FREED_MESSAGE)
                 if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
                     grad_inputs = run_node_checked(node, grads)
                 else:

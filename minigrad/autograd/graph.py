@@ -85,13 +85,36 @@ class Node:
     _retains_grad_hook = None   # weak reference to the tensor that called retain_grad()
     _num_outputs = 1
     _has_hooks = False          # set once any hook is registered, so the engine can skip them fast
+    _saves_output = False       # one of the saved values is this node's own output (SavedOutput)
+    _saved_names = ()           # PyTorch's name of each saved value, e.g. ("self", "other")
 
     def __getattr__(self, name):
-        # only called for attributes not found normally: here, slots never set
+        # only called for attributes not found normally: slots never set, and _saved_*
         try:
             return Node._SLOT_DEFAULTS[name]
         except KeyError:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") from None
+            pass
+        if name.startswith("_saved_") and name != "_saved_versions":
+            return self._saved_value(name[len("_saved_"):])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _saved_value(self, key):
+        """``grad_fn._saved_self``, ``_saved_result``, ``_saved_exponent``...: what PyTorch's
+        node of the same name shows. Tensors come from what forward saved; settings
+        (dim, exponent, alpha...) from the node's attributes."""
+        names = type(self)._saved_names
+        if key in names:
+            saved = self._saved
+            if saved is FREED:
+                raise RuntimeError(FREED_MESSAGE)
+            if saved is None or names.index(key) >= len(saved):
+                return None
+            value = saved[names.index(key)]
+            return value.unpack(self) if type(value) is SavedOutput else value
+        settings = self.__dict__
+        if key in settings:
+            return settings[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def name(self):
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
@@ -106,6 +129,7 @@ class Node:
         if _inference_tensors_exist:
             check_not_inference(values)
         self._saved = values
+        self._saves_output = SavedOutput in map(type, values)
         # plain numbers (and None) have no version; anything else may be a tensor
         self._saved_versions = tuple([
             None if type(v) in _PLAIN_VALUES else getattr(v, "_version_counter", _NO_VERSION)[0]
@@ -127,7 +151,9 @@ class Node:
             raise RuntimeError(FREED_MESSAGE)
         for value, version in zip(saved, self._saved_versions):
             if version is not None and value._version_counter[0] != version:
-                raise RuntimeError(_modified_in_place_message(value, version, self))
+                raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
+        if self._saves_output:
+            return tuple([v.unpack(self) if type(v) is SavedOutput else v for v in saved])
         return saved
 
     def _release_saved(self):
@@ -182,8 +208,7 @@ def _describe(tensor):
     return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
 
 
-def _modified_in_place_message(tensor, expected_version, node):
-    producer = tensor.grad_fn
+def _modified_in_place_message(tensor, expected_version, producer):
     # PyTorch names the operation here, not its node: "output 0 of Exp"
     operation = re.sub(r"Backward\d*$", "", producer.name()) if producer is not None else ""
     where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
@@ -197,6 +222,41 @@ def _modified_in_place_message(tensor, expected_version, node):
         "on a .clone() instead, or make it out of place (for example x = x + 1 instead of "
         "x += 1)."
     )
+
+
+class SavedOutput:
+    """An operation's own output, saved for its backward (``result`` in PyTorch's derivatives).
+
+    Saving the output tensor itself would make a reference cycle (output -> grad_fn
+    -> saved output). Like PyTorch's SavedVariable, keep only its data, its version
+    counter and the version at saving time; ``unpack`` rebuilds a tensor whose
+    grad_fn is the node that saved it, so create_graph=True can differentiate it.
+    """
+
+    __slots__ = ("array", "version_counter", "version", "output_nr", "tangent")
+
+    def __init__(self, output):
+        self.array = output._array
+        self.version_counter = output._version_counter
+        self.version = output._version_counter[0]
+        self.output_nr = output._output_nr
+        # forward mode: a backward run on dual tensors (forward-over-reverse) needs the tangent too
+        self.tangent = output.__dict__.get("_fw_tangent")
+
+    def unpack(self, node):
+        from .._tensor import _wrap
+        tensor = _wrap(self.array)
+        tensor._version_counter = self.version_counter
+        tensor._output_nr = self.output_nr
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_modified_in_place_message(tensor, self.version, node))
+        if _State.enabled:                # create_graph: the result's history is this node
+            tensor._grad_fn = node
+        if self.tangent is not None:
+            from .forward_ad import _DualLevel, _set_tangent
+            if _DualLevel.open:
+                _set_tangent(tensor, self.tangent)
+        return tensor
 
 
 class AccumulateGrad(Node):
@@ -288,7 +348,15 @@ def gradient_edge(value):
 
 
 def grad_accumulator(leaf):
-    """The leaf's AccumulateGrad node, reusing the live one if it exists."""
+    """The leaf's AccumulateGrad node, reusing the live one if it exists.
+
+    A view made under no_grad is a leaf that requires grad but has no
+    accumulator: gradients never reach it (PyTorch's rule).
+    """
+    if leaf._base is not None and not leaf._requires_grad_set_by_user:
+        if leaf._base_changed_while_recording:
+            raise RuntimeError(leaf._base_changed_while_recording)
+        return None
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
     if node is None:

@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result, numpy_keywords
+from .._ops import result, save_result, numpy_keywords
 from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import div_by_number
@@ -246,10 +246,31 @@ def _log_softmax_array(array, dim):
 class SoftmaxBackward0(Node):
     """s = softmax(x)   ->   d/dx = s * (grad - sum(grad * s))"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
+
     def backward(self, grad):
-        (x,) = self.saved_tensors
-        s = softmax(x, self.dim)
-        return (s * (grad - (grad * s).sum(dim=self.dim, keepdim=True)),)
+        (s,) = self.saved_tensors      # the result, saved as PyTorch does
+        g, p = grad._array, s._array
+        inner = (g * p).sum(axis=self.dim, keepdims=True) if p.ndim else g * p
+        # recorded as one node, so that create_graph=True shows PyTorch's graph
+        return (result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, s), saved=(grad, s),
+                       dim=self.dim),)
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    """r = s * (grad - sum(grad * s))   (softmax's backward, differentiated again)
+
+    ->  d/dgrad = s * (gg - sum(gg * s));  d/ds = gg * (grad - sum(grad * s)) - grad * sum(gg * s)
+    """
+
+    _saved_names = ("grad_output", "output")
+
+    def backward(self, gg):
+        grad, s = self.saved_tensors
+        dim = self.dim if s.ndim else None
+        gg_s = (gg * s).sum(dim=dim, keepdim=True) if dim is not None else gg * s
+        grad_s = (grad * s).sum(dim=dim, keepdim=True) if dim is not None else grad * s
+        return s * (gg - gg_s), gg * (grad - grad_s) - grad * gg_s
 
     def jvp(self, tangents, inputs, out):
         """forward rule: s_t = s * (x_t - sum(x_t * s))"""
@@ -267,19 +288,38 @@ def softmax(input, dim=None, dtype=None):
     _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape)
-    return result(out, SoftmaxBackward0, (input,), saved=(input,), dim=dim)
+    return save_result(result(out, SoftmaxBackward0, (input,), dim=dim))
 
 
 class LogSoftmaxBackward0(Node):
     """l = log_softmax(x)   ->   d/dx = grad - softmax(x) * sum(grad)"""
 
+    _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
+
     def backward(self, grad):
-        (x,) = self.saved_tensors
-        if is_grad_enabled():      # create_graph: recompute softmax so it is recorded too
-            probabilities = softmax(x, self.dim)
-        else:                      # the forward result already holds log(softmax(x))
-            probabilities = _wrap(np.exp(self.result))
-        return (grad - probabilities * grad.sum(dim=self.dim, keepdim=True),)
+        (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
+        g, probabilities = grad._array, np.exp(log_probabilities._array)
+        total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+        # recorded as one node, so that create_graph=True shows PyTorch's graph
+        return (result(g - probabilities * total, LogSoftmaxBackwardDataBackward0,
+                       (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    """r = grad - exp(l) * sum(grad)   (log_softmax's backward, differentiated again)
+
+    ->  d/dgrad = gg - sum(gg * exp(l));  d/dl = -gg * exp(l) * sum(grad)
+    """
+
+    _saved_names = ("grad_output", "output")
+
+    def backward(self, gg):
+        grad, log_probabilities = self.saved_tensors
+        probabilities = log_probabilities.exp()
+        dim = self.dim if grad.ndim else None
+        total = grad.sum(dim=dim, keepdim=True) if dim is not None else grad
+        gg_p = (gg * probabilities).sum(dim=dim, keepdim=True) if dim is not None else gg * probabilities
+        return gg - gg_p, -gg * probabilities * total
 
     def jvp(self, tangents, inputs, out):
         """forward rule: l_t = x_t - sum(softmax(x) * x_t)"""
@@ -295,7 +335,7 @@ def log_softmax(input, dim=None, dtype=None):
     _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = _log_softmax_array(array, dim).reshape(input._array.shape)
-    return result(out, LogSoftmaxBackward0, (input,), saved=(input,), dim=dim, result=out)
+    return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
 
 
 class NllLossBackward0(Node):

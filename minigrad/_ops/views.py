@@ -1,0 +1,222 @@
+"""How a view follows its base: shared memory, a shared version counter, shared history.
+
+A view (``x[0]``, ``x.t()``, ``x.view(-1)``, ...) is a second tensor over the *same*
+memory as its base. PyTorch keeps three promises about views, and so does minigrad:
+
+1. A view shares its base's version counter: an in-place change of one is an
+   in-place change of the other, and saved tensors notice it.
+2. When the base changes in place after the view was made, the view's values
+   changed too, so its history must change: its ``grad_fn`` is regenerated as an
+   ``AsStridedBackward0`` that picks the view's elements out of the base's new
+   history (``refresh_views``).
+3. When the *view* changes in place, the base changed as well: the base's history
+   is rewritten with a ``CopySlices`` node, which runs the in-place operation's
+   backward on the view's part of the gradient and passes the rest of the
+   gradient through unchanged (``rebase_history``).
+
+Both nodes need to know which elements of the base a view sees. PyTorch describes
+that with sizes, strides and a storage offset; minigrad reads the same facts off
+the numpy memory layout (``element_positions``).
+
+A view made under ``no_grad`` of a tensor that requires grad says
+``requires_grad=True`` (it is the same memory) but is a leaf with no gradient
+edge, and it may not be changed in place while recording.
+"""
+import re
+import weakref
+
+import numpy as np
+
+from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect
+from ..autograd.grad_mode import _State
+
+
+def register_view(out, base):
+    """Make ``out`` a view of ``base``: the same version counter, the same root base."""
+    if base._base_changed_while_recording and _State.enabled:
+        raise RuntimeError(base._base_changed_while_recording)
+    root = base._base if base._base is not None else base
+    out._version_counter = root._version_counter
+    out._base = root
+    views = root._views
+    if views is None:
+        views = root._views = []
+    elif len(views) > 32 and len(views) % 32 == 0:
+        views[:] = [ref for ref in views if ref() is not None]     # forget dead views
+    views.append(weakref.ref(out))
+    if not _State.enabled and base.requires_grad:
+        # made under no_grad: PyTorch still says requires_grad=True (same memory),
+        # but there is no gradient edge behind it
+        out._requires_grad = True
+        out._created_in_no_grad = True
+    elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
+        out._view_of_no_grad_view = True
+    elif base._multi_output_view and out._grad_fn is not None:
+        out._multi_output_view = True        # PyTorch's rules for unbind/split pieces carry over
+    return out
+
+
+def element_positions(base_array, view_array):
+    """For every element of ``view_array``: its flat (C-order) position in ``base_array``.
+
+    Both arrays share memory; an element's address is the start address plus
+    index * stride in every dimension, so comparing addresses finds each element.
+    """
+    itemsize = base_array.itemsize
+    base_start = base_array.__array_interface__["data"][0]
+
+    def offsets(array):
+        start = (array.__array_interface__["data"][0] - base_start) // itemsize
+        offset = np.full(array.shape, start, dtype=np.int64)
+        for dim, (size, stride) in enumerate(zip(array.shape, array.strides)):
+            shape = [1] * array.ndim
+            shape[dim] = size
+            offset = offset + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
+        return offset
+
+    base_offsets = offsets(base_array)
+    lowest = base_offsets.min() if base_offsets.size else 0
+    flat_position = np.zeros(base_offsets.max() - lowest + 1 if base_offsets.size else 0, np.int64)
+    flat_position[(base_offsets - lowest).ravel()] = np.arange(base_array.size)
+    return flat_position[offsets(view_array) - lowest]
+
+
+def _scatter(grad, positions, base_shape, base=None):
+    """A tensor of ``base_shape``: ``base`` (zeros if None) with ``grad`` added at ``positions``.
+
+    Written with recorded operations, so that with create_graph=True it can be
+    differentiated again.
+    """
+    from .indexing import index_put
+    from .._tensor import _wrap
+    flat = _wrap(np.zeros(int(np.prod(base_shape)), dtype=grad._array.dtype)) if base is None else base
+    out = index_put(flat, (positions.ravel(),), grad.reshape(-1), accumulate=base is None)
+    return out.reshape(base_shape)
+
+
+class AsStridedBackward0(Node):
+    """A view whose base changed in place: out = some elements of the base
+
+    ->  d/dbase: the view's gradient added at the positions the view sees, zeros elsewhere.
+    """
+
+    def backward(self, grad):
+        positions = element_positions(self.base_array, self.view_array)
+        return (_scatter(grad, positions, self.base_array.shape),)
+
+
+class CopySlices(Node):
+    """The base of a view that was changed in place by ``fn`` (the in-place operation's node).
+
+    ->  the view's part of the gradient goes through ``fn.backward``; the result
+        replaces that part, the rest of the base's gradient passes through unchanged;
+        ``fn``'s other inputs get their gradients from ``fn`` as usual.
+    """
+
+    def backward(self, grad):
+        if self._saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        positions = element_positions(self.base_array, self.view_array)
+        flat = grad.reshape(-1)
+        from .._tensor import _wrap
+        view_grad = flat[_wrap(positions)]
+        grads = self.fn.backward(view_grad)
+        if type(grads) is not tuple:
+            grads = (grads,)
+        first = grads[0]
+        if first is None:
+            first = view_grad * 0
+        elif first.shape != view_grad.shape:
+            first = first.expand(view_grad.shape) if first.ndim <= view_grad.ndim else first
+        base_grad = _scatter(first, positions, self.base_array.shape, base=flat)
+        return (base_grad,) + tuple(grads[1:])
+
+
+def rebase_history(view, new):
+    """``view`` was changed in place by the operation that made ``new``: rewrite its base's history."""
+    root = view._base
+    fn = new._grad_fn
+    node = CopySlices()
+    connect(root, node, (root,))               # an edge to the base's old history ...
+    node.next_functions = node.next_functions + fn.next_functions[1:]   # ... and fn's other inputs
+    node._saved = ()                           # so that backward marks the node as freed
+    node.fn = fn
+    node.base_array = root._array
+    node.view_array = view._array
+    root._output_nr = 0
+
+
+def refresh_views(root):
+    """``root`` (or one of its views) changed in place: regenerate its views' history."""
+    live = [ref for ref in root._views if ref() is not None]
+    root._views = live
+    if not (root._grad_fn is not None or root._requires_grad):
+        return
+    for ref in live:
+        view = ref()
+        lost = _history_lost(view)
+        if lost:
+            # PyTorch can't tell what its history should be now: its grad_fn raises, and
+            # so does recording an operation on it (graph.grad_accumulator checks)
+            view._base_changed_while_recording = lost
+            view._grad_fn = None
+            view._requires_grad = True
+            continue
+        node = AsStridedBackward0()
+        connect(view, node, (root,))
+        node.base_array = root._array
+        node.view_array = view._array
+        view._output_nr = 0
+        view._multi_output_view = False
+
+
+_AMBIGUOUS = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
+_BASE_CHANGED = "its base or another view of its base has been modified inplace"
+_MULTIPLE_VIEWS = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one.")
+
+
+def _operation(node):
+    # PyTorch names the operation, not its node: "Output 1 of Unbind"
+    return re.sub(r"(WithSizes)?Backward\d*$", "", node.name())
+
+
+def _history_lost(view):
+    """PyTorch's message when a view's history can't be regenerated after its base changed."""
+    if view._created_in_no_grad:
+        return f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS
+    if view._grad_fn is None:
+        return ""
+    where = f"Output {view._output_nr} of {_operation(view._grad_fn)}"
+    if view._view_of_no_grad_view:
+        return (f"{where} is a view of a view which was created in no_grad mode and "
+                f"{_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS)
+    if view._multi_output_view:
+        return f"{where} is a view and {_BASE_CHANGED}. " + _MULTIPLE_VIEWS
+    return ""
+
+
+def check_view_inplace(tensor):
+    """PyTorch's rules for changing a view in place while recording."""
+    if not _State.enabled:
+        return
+    if tensor._created_in_no_grad:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled. " + _AMBIGUOUS)
+    base = tensor._base
+    if base._grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+            "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "
+            "on a .clone() of the view.")
+    if tensor._multi_output_view and tensor._grad_fn is not None:
+        raise RuntimeError(
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
+            "modified inplace. " + _MULTIPLE_VIEWS)

@@ -1,0 +1,342 @@
+"""Random autograd programs, run under minigrad and PyTorch, must behave the same.
+
+hypothesis writes short programs the way learners write them: leaves, pointwise
+operations, reductions, views and slices, in-place changes (of leaves, of
+results, of views), ``no_grad`` blocks, ``detach``, ``retain_grad``,
+``backward`` and ``autograd.grad`` (with ``create_graph`` and a second-order
+backward). Every step runs in both libraries from the same numbers, and after
+every step everything a learner can see is compared: values, dtypes,
+``requires_grad``, ``is_leaf``, ``grad_fn`` names, ``next_functions``, the
+gradients of leaves and retained tensors, and the exception type when a step
+fails (in both libraries, or it is a mismatch).
+
+CI runs a fixed, seeded budget. For a long run set MINIGRAD_FUZZ_EXAMPLES
+(``make fuzz`` runs 5000); MINIGRAD_FUZZ_MESSAGES=1 also compares the first
+line of exception messages.
+"""
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import minigrad
+
+EXAMPLES = int(os.environ.get("MINIGRAD_FUZZ_EXAMPLES", "300"))
+COMPARE_MESSAGES = os.environ.get("MINIGRAD_FUZZ_MESSAGES", "") not in ("", "0")
+SHAPES = [(3,), (2, 3), (), (2, 1, 3)]
+
+
+# --- the operations a program may use ------------------------------------------------------------
+# Each takes the library module (minigrad or torch) and tensors, and returns a tensor
+# (a new slot of the program) or None.
+
+UNARY = {
+    "exp": lambda L, x: x.exp(),
+    "tanh": lambda L, x: x.tanh(),
+    "sigmoid": lambda L, x: x.sigmoid(),
+    "relu": lambda L, x: x.relu(),
+    "abs": lambda L, x: x.abs(),
+    "sin": lambda L, x: x.sin(),
+    "neg": lambda L, x: -x,
+    "sqrt": lambda L, x: (x * x + 1).sqrt(),
+    "reciprocal": lambda L, x: (x * x + 1).reciprocal(),
+    "square": lambda L, x: x ** 2,
+    "scale": lambda L, x: x * 2.5,
+    "clamp": lambda L, x: x.clamp(-0.5, 0.5),
+    "softmax": lambda L, x: x.softmax(-1) if x.ndim else x.exp(),
+    "log_softmax": lambda L, x: x.log_softmax(-1) if x.ndim else x.exp(),
+    "sum": lambda L, x: x.sum(),
+    "mean": lambda L, x: x.mean(),
+    "sum0": lambda L, x: x.sum(0),
+    "max": lambda L, x: x.max(),
+    "max0": lambda L, x: x.max(0)[0] if x.ndim else x.max(),
+    "norm": lambda L, x: x.norm(),
+    "clone": lambda L, x: x.clone(),
+    "detach": lambda L, x: x.detach(),
+    "contiguous": lambda L, x: x.contiguous(),
+    "double": lambda L, x: x.double(),
+    "log": lambda L, x: (x * x + 1).log(),
+    "cos": lambda L, x: x.cos(),
+    "rsqrt": lambda L, x: (x * x + 1).rsqrt(),
+    "log1p": lambda L, x: (x * x).log1p(),
+    "min0": lambda L, x: x.min(0)[0] if x.ndim else x.min(),
+    "amax": lambda L, x: x.amax(-1) if x.ndim else x.amax(),
+    "mean_last": lambda L, x: x.mean(-1) if x.ndim else x.mean(),
+    "var": lambda L, x: x.var() if x.numel() > 1 else x.sum(),
+    "logsumexp": lambda L, x: x.logsumexp(-1) if x.ndim else x.exp(),
+    "flip": lambda L, x: x.flip(0) if x.ndim else x.neg(),
+    "repeat": lambda L, x: x.repeat(2, *([1] * x.ndim)),
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.5),
+    "pow_half": lambda L, x: (x * x + 1) ** 0.5,
+    "rsub": lambda L, x: 1 - x,
+    "rdiv": lambda L, x: 1 / (x * x + 1),
+    "square_method": lambda L, x: x.square(),
+}
+
+VIEWS = {
+    "index0": lambda L, x: x[0],
+    "slice1": lambda L, x: x[:1],
+    "slice_tail": lambda L, x: x[1:],
+    "full_slice": lambda L, x: x[:],
+    "ellipsis": lambda L, x: x[...],
+    "t": lambda L, x: x.t(),
+    "transpose": lambda L, x: x.transpose(0, -1),
+    "view_flat": lambda L, x: x.view(-1),
+    "reshape_flat": lambda L, x: x.reshape(-1),
+    "unsqueeze": lambda L, x: x.unsqueeze(0),
+    "squeeze": lambda L, x: x.squeeze(),
+    "expand": lambda L, x: x.expand(2, *x.shape),
+    "select": lambda L, x: x.select(0, -1),
+    "index_list": lambda L, x: x[[0, 0]],
+    "mask": lambda L, x: x[x > 0],
+    "flatten": lambda L, x: x.flatten(),
+    "split0": lambda L, x: x.split(1)[0],
+    "chunk_last": lambda L, x: x.chunk(2)[-1],
+    "unbind0": lambda L, x: x.unbind()[0],
+    "mT": lambda L, x: x.mT,
+    "permute": lambda L, x: x.permute(*reversed(range(x.ndim))),
+    "step_slice": lambda L, x: x[::2],
+    "newaxis": lambda L, x: x[None],
+}
+
+BINARY = {
+    "add": lambda L, x, y: x + y,
+    "sub": lambda L, x, y: x - y,
+    "mul": lambda L, x, y: x * y,
+    "div": lambda L, x, y: x / (y * y + 1),
+    "matmul": lambda L, x, y: x @ y,
+    "maximum": lambda L, x, y: L.maximum(x, y),
+    "pow": lambda L, x, y: (x * x + 1) ** y,
+    "where": lambda L, x, y: L.where(x > 0, x, y),
+    "cat": lambda L, x, y: L.cat([x, y]),
+    "stack": lambda L, x, y: L.stack([x, y]),
+    "minimum": lambda L, x, y: L.minimum(x, y),
+    "mm_t": lambda L, x, y: x @ y.mT if y.ndim >= 2 else x @ y,
+    "clamp_t": lambda L, x, y: x.clamp(min=y),
+}
+
+INPLACE = {
+    "add_": lambda L, x: x.add_(1.0),
+    "mul_": lambda L, x: x.mul_(2.0),
+    "sub_": lambda L, x: x.sub_(0.5),
+    "div_": lambda L, x: x.div_(2.0),
+    "zero_": lambda L, x: x.zero_(),
+    "fill_": lambda L, x: x.fill_(1.5),
+    "clamp_": lambda L, x: x.clamp_(-0.5, 0.5),
+    "pow_": lambda L, x: x.pow_(2),
+    "iadd": lambda L, x: _iadd(x),
+    "setitem0": lambda L, x: x.__setitem__(0, 3.0),
+    "setitem_slice": lambda L, x: x.__setitem__(slice(None, 1), -1.0),
+}
+
+INPLACE_BINARY = {
+    "add_t": lambda L, x, y: x.add_(y),
+    "mul_t": lambda L, x, y: x.mul_(y),
+    "copy_": lambda L, x, y: x.copy_(y),
+    "setitem_t": lambda L, x, y: x.__setitem__(0, y),
+}
+
+
+def _iadd(x):
+    x += 1
+    return x
+
+
+def _grad(t):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return t.grad
+
+
+# --- running a program in one library -------------------------------------------------------------
+
+class Run:
+    """The state of one program in one library: its tensors (slots) and the last error."""
+
+    def __init__(self, lib):
+        self.lib = lib
+        self.slots = []
+
+    def step(self, kind, name, args, no_grad, extra):
+        """Run one step; returns ('ok', value) or ('error', exception)."""
+        L = self.lib
+        try:
+            if no_grad:
+                with L.no_grad():
+                    value = self._step(kind, name, args, extra)
+            else:
+                value = self._step(kind, name, args, extra)
+        except Exception as error:          # both libraries must fail the same way
+            return ("error", error)
+        return ("ok", value)
+
+    def _step(self, kind, name, args, extra):
+        L = self.lib
+        if kind == "leaf":
+            shape, seed, requires_grad = name, args, extra
+            data = np.random.default_rng(seed).uniform(-2, 2, size=shape).astype(np.float32)
+            leaf = L.tensor(data, requires_grad=requires_grad)
+            self.slots.append(leaf)
+            return None
+        xs = [self.slots[i] for i in args]
+        if kind in ("unary", "view", "binary"):
+            table = {"unary": UNARY, "view": VIEWS, "binary": BINARY}[kind]
+            self.slots.append(table[name](L, *xs))
+            return None
+        if kind == "inplace":
+            out = INPLACE[name](L, *xs)
+            return None if out is None else out is xs[0]
+        if kind == "inplace_binary":
+            out = INPLACE_BINARY[name](L, *xs)
+            return None if out is None else out is xs[0]
+        if kind == "retain_grad":
+            xs[0].retain_grad()
+            return None
+        if kind == "requires_grad_":
+            xs[0].requires_grad_()
+            return None
+        if kind == "zero_grad":
+            xs[0].grad = None
+            return None
+        if kind == "backward":
+            (x,) = xs
+            loss = x if x.ndim == 0 else x.sum()
+            loss.backward(retain_graph=extra)
+            return None
+        if kind == "grad":
+            # autograd.grad w.r.t. every leaf that requires grad, then maybe a second order
+            (x,) = xs
+            loss = x if x.ndim == 0 else x.sum()
+            leaves = [t for t in self.slots if t.requires_grad and t.is_leaf]
+            if not leaves:
+                leaves = [x]
+            grads = L.autograd.grad(loss, leaves, create_graph=extra, allow_unused=True)
+            for g in grads:
+                if g is not None:
+                    self.slots.append(g)
+            return len(grads), [g is None for g in grads]
+        raise AssertionError(kind)
+
+
+# --- comparing the two runs -----------------------------------------------------------------------
+
+def node_name(node):
+    return None if node is None else node.name().split("::")[-1]
+
+
+def describe(t):
+    """Everything a learner can see about a tensor, in a form both libraries share."""
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError as error:       # a no_grad view whose base changed in place
+        return {"grad_fn": ("RuntimeError", str(error)[:60])}
+    nexts = None
+    if grad_fn is not None:
+        nexts = tuple((node_name(n), nr) for n, nr in grad_fn.next_functions)
+    return {
+        "shape": tuple(t.shape),
+        "dtype": str(t.dtype).split(".")[-1],
+        "requires_grad": t.requires_grad,
+        "is_leaf": t.is_leaf,
+        "grad_fn": node_name(grad_fn),
+        "next_functions": nexts,
+    }
+
+
+def values(t):
+    return t.detach().numpy() if hasattr(t, "detach") else t
+
+
+def assert_same_tensor(ours, theirs, what):
+    mine, ref = describe(ours), describe(theirs)
+    differences = {k: (mine.get(k), ref[k]) for k in ref if mine.get(k) != ref[k]}
+    assert not differences, f"{what} (minigrad, torch): {differences}"
+    a, b = values(ours), values(theirs)
+    assert np.allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True), f"{what} values: {a} != {b}"
+
+
+def assert_same_state(ours, theirs):
+    assert len(ours.slots) == len(theirs.slots)
+    for i, (a, b) in enumerate(zip(ours.slots, theirs.slots)):
+        assert_same_tensor(a, b, f"slot {i}")
+        ga, gb = _grad(a), _grad(b)
+        assert (ga is None) == (gb is None), f"slot {i} .grad: {ga} != {gb}"
+        if gb is not None:
+            assert_same_tensor(ga, gb, f"slot {i} .grad")
+
+
+def assert_same_outcome(step, mine, ref):
+    if ref[0] == "error" or mine[0] == "error":
+        assert mine[0] == ref[0] == "error", f"{step}: minigrad {mine!r} but torch {ref!r}"
+        ours, theirs = mine[1], ref[1]
+        assert type(ours).__name__ == type(theirs).__name__, f"{step}: {ours!r} != {theirs!r}"
+        if COMPARE_MESSAGES:
+            first = str(theirs).splitlines()[0] if str(theirs) else ""
+            assert str(ours).startswith(first), f"{step}: message {ours} != {theirs}"
+    else:
+        assert mine[1] == ref[1], f"{step}: {mine[1]} != {ref[1]}"
+
+
+# --- the program generator -------------------------------------------------------------------------
+
+KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain_grad",
+         "requires_grad_", "zero_grad", "backward", "grad"]
+KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1]
+
+
+@st.composite
+def steps(draw):
+    """A program: a list of (kind, name, slot numbers, no_grad, extra); slots are taken modulo
+    the number that exist when the step runs, so every program is valid to run."""
+    count = draw(st.integers(2, 10))
+    program = [("leaf", draw(st.sampled_from(SHAPES)), draw(st.integers(0, 99)), False, True)]
+    for _ in range(count):
+        kind = draw(st.sampled_from([k for k, w in zip(KINDS, KIND_WEIGHTS) for _ in range(w)]))
+        no_grad = draw(st.integers(0, 5)) == 0
+        extra = draw(st.booleans())
+        slots = (draw(st.integers(0, 50)), draw(st.integers(0, 50)))
+        if kind == "leaf":
+            program.append(("leaf", draw(st.sampled_from(SHAPES)), draw(st.integers(0, 99)),
+                            False, extra))
+            continue
+        table = {"unary": UNARY, "view": VIEWS, "binary": BINARY, "inplace": INPLACE,
+                 "inplace_binary": INPLACE_BINARY}.get(kind)
+        name = draw(st.sampled_from(sorted(table))) if table else kind
+        arity = 2 if kind in ("binary", "inplace_binary") else 1
+        program.append((kind, name, slots[:arity], no_grad, extra))
+    return program
+
+
+def run_program(torch, program):
+    ours, theirs = Run(minigrad), Run(torch)
+    for step in program:
+        kind, name, args, no_grad, extra = step
+        if kind != "leaf":
+            count = len(theirs.slots)
+            args = tuple(a % count for a in args)
+        ref = theirs.step(kind, name, args, no_grad, extra)
+        mine = ours.step(kind, name, args, no_grad, extra)
+        assert_same_outcome((kind, name, args, no_grad, extra), mine, ref)
+        assert_same_state(ours, theirs)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("MINIGRAD_FUZZ_EXAMPLES"),
+          suppress_health_check=list(HealthCheck), database=None)
+@given(program=steps())
+def test_random_programs_match_pytorch(torch, program):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run_program(torch, program)
+
+
+@pytest.mark.parametrize("program", [
+    # the issue's example: a view made before an in-place change of its base
+    [("leaf", (2,), 0, False, True), ("unary", "scale", (0,), False, False),
+     ("view", "slice1", (1,), False, False), ("inplace", "mul_", (1,), False, False),
+     ("backward", "backward", (2,), False, False)],
+])
+def test_known_programs(torch, program):
+    run_program(torch, program)
