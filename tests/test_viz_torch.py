@@ -93,13 +93,7 @@ def test_draw_gives_the_same_dot_for_torch(torch, program, options):
 
 
 # Where minigrad saves other tensors than PyTorch does, the pictures with show_saved differ.
-KNOWN_SAVED_DIFFERENCES = {
-    powers: "ExpBackward0 saves its input in minigrad, its result in PyTorch",
-    one_layer: "ReluBackward0 saves its input (PyTorch: result); MvBackward0 saves the matrix "
-               "though the vector needs no gradient (PyTorch does not)",
-    sliced: "TanhBackward0 saves its input in minigrad, its result in PyTorch",
-    batch: "MmBackward0 saves only what the gradients need in minigrad; PyTorch saves both",
-}
+KNOWN_SAVED_DIFFERENCES = {}   # none left: minigrad saves what PyTorch saves
 
 
 @pytest.mark.parametrize("program", [

@@ -225,10 +225,7 @@ def _broadcast_value(value, shape):
     if lead and all(n == 1 for n in value.shape[:lead]):
         value = value.view(value.shape[lead:])
     if value.shape != shape:
-        try:
-            value = value.expand(shape)
-        except RuntimeError:
-            pass                 # copy_ reports the mismatch in its own words
+        value = value.expand(shape)      # a mismatch raises PyTorch's message for x[i] = v
     return value
 
 
@@ -242,6 +239,11 @@ def setitem(tensor, index, value):
     """
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
+    if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
+        kind = type(value)
+        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {kind} to a minigrad."
+                        f"{tensor.dtype.tensor_type_name}")
     if all(_is_basic(i) for i in items):
         target = _basic_getitem(tensor, items, full_view=False)
         if target._base is not None and _overlaps(target._array):
@@ -253,11 +255,6 @@ def setitem(tensor, index, value):
             target.fill_(number)
         return
     check_inplace(tensor)
-    if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
-        kind = type(value)
-        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-        raise TypeError(f"can't assign a {kind} to a minigrad."
-                        f"{tensor.dtype.tensor_type_name}")
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path

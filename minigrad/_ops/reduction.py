@@ -163,8 +163,8 @@ def _extreme_dim_backward(node, grad):
     return (grad * _wrap(mask),)
 
 
-def _extreme_all_jvp(node, tangents, inputs):
-    is_extreme = inputs[0]._array == node.extreme
+def _extreme_all_jvp(tangents, inputs, out):
+    is_extreme = inputs[0]._array == out._array
     share = is_extreme / is_extreme.sum()
     return (tangents[0] * _wrap(share.astype(inputs[0]._array.dtype))).sum()
 
@@ -184,7 +184,7 @@ class MaxBackward1(Node):
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the mean of a_t over the elements equal to the extreme"""
-        return _extreme_all_jvp(self, tangents, inputs)
+        return _extreme_all_jvp(tangents, inputs, out)
 
 
 class MaxBackward0(Node):
@@ -204,7 +204,7 @@ class MinBackward1(Node):
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the mean of a_t over the elements equal to the extreme"""
-        return _extreme_all_jvp(self, tangents, inputs)
+        return _extreme_all_jvp(tangents, inputs, out)
 
 
 class MinBackward0(Node):
@@ -274,7 +274,7 @@ class AmaxBackward0(Node):
     def jvp(self, tangents, inputs, out):
         """forward rule: the mean of a_t over the elements equal to the extreme, per slice"""
         (a,) = inputs
-        extreme = self.values if self.keepdim else np.expand_dims(self.values, self.dims)
+        extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
         mask = (a._array == extreme).astype(a._array.dtype)
         share = mask / mask.sum(axis=self.dims, keepdims=True)
         return (tangents[0] * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)

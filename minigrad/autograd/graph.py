@@ -218,9 +218,9 @@ def _modified_in_place_message(tensor, expected_version, producer):
         f"expected version {expected_version} instead. Hint: enable anomaly detection to find "
         "the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
-        f"minigrad hint: the tensor was saved by {node.name()}; compute the in-place change "
-        "on a .clone() instead, or make it out of place (for example x = x + 1 instead of "
-        "x += 1)."
+        "minigrad hint: a tensor that backward needs was changed in place after it was "
+        "saved; make that change out of place (x = x + 1 instead of x += 1), or change a "
+        ".clone() instead."
     )
 
 

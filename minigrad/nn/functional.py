@@ -256,6 +256,10 @@ class SoftmaxBackward0(Node):
         return (result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, s), saved=(grad, s),
                        dim=self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: s_t = s * (x_t - sum(x_t * s))"""
+        return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
+
 
 class SoftmaxBackwardDataBackward0(Node):
     """r = s * (grad - sum(grad * s))   (softmax's backward, differentiated again)
@@ -271,10 +275,6 @@ class SoftmaxBackwardDataBackward0(Node):
         gg_s = (gg * s).sum(dim=dim, keepdim=True) if dim is not None else gg * s
         grad_s = (grad * s).sum(dim=dim, keepdim=True) if dim is not None else grad * s
         return s * (gg - gg_s), gg * (grad - grad_s) - grad * gg_s
-
-    def jvp(self, tangents, inputs, out):
-        """forward rule: s_t = s * (x_t - sum(x_t * s))"""
-        return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
 
 
 @numpy_keywords
@@ -304,6 +304,10 @@ class LogSoftmaxBackward0(Node):
         return (result(g - probabilities * total, LogSoftmaxBackwardDataBackward0,
                        (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """forward rule: l_t = x_t - sum(softmax(x) * x_t)"""
+        return tangents[0] - (tangents[0] * out.exp()).sum(dim=self.dim, keepdim=True)
+
 
 class LogSoftmaxBackwardDataBackward0(Node):
     """r = grad - exp(l) * sum(grad)   (log_softmax's backward, differentiated again)
@@ -320,10 +324,6 @@ class LogSoftmaxBackwardDataBackward0(Node):
         total = grad.sum(dim=dim, keepdim=True) if dim is not None else grad
         gg_p = (gg * probabilities).sum(dim=dim, keepdim=True) if dim is not None else gg * probabilities
         return gg - gg_p, -gg * probabilities * total
-
-    def jvp(self, tangents, inputs, out):
-        """forward rule: l_t = x_t - sum(softmax(x) * x_t)"""
-        return tangents[0] - (tangents[0] * out.exp()).sum(dim=self.dim, keepdim=True)
 
 
 @numpy_keywords

@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import AccumulateGrad
+from ..autograd.graph import AccumulateGrad, SavedOutput
 
 
 def _torch():
@@ -104,7 +104,8 @@ def _torch_saved(node):
 def saved_list(node):
     """What the node saved for backward, entry i for input i where it is an input; None once freed."""
     if hasattr(node, "_freed"):
-        return None if node._freed else list(node._saved or ())
+        return None if node._freed else [_saved_output_tensor(node, v) if isinstance(v, SavedOutput)
+                                         else v for v in node._saved or ()]
     if is_accumulate_grad(node):
         return []
     if forward_class(node) is not None:     # a custom Function: what it saved for backward
@@ -113,6 +114,15 @@ def saved_list(node):
         except RuntimeError:                # freed by backward()
             return None
     return _torch_saved(node)
+
+
+def _saved_output_tensor(node, saved):
+    """A handle on the output a minigrad node saved (it keeps only the data, not the tensor)."""
+    tensor = _wrap(saved.array)
+    tensor._version_counter = saved.version_counter
+    tensor._grad_fn = node
+    tensor._output_nr = saved.output_nr
+    return tensor
 
 
 def array(tensor):
@@ -149,6 +159,9 @@ def find_same(value, tensors):
     """
     if value in tensors:
         return value
+    if isinstance(value, Tensor):       # a saved output: the same data and the same grad_fn
+        return next((t for t in tensors if isinstance(t, Tensor) and t._array is value._array
+                     and t._grad_fn is value._grad_fn), None)
     if not is_torch_tensor(value):
         return None
     key = _torch_identity(value)
