@@ -7,14 +7,13 @@ their SVG, and the step-through keeps its frames as PNG images inside
 (so the notebook stays untrusted) and checks, in the page, that every cell
 that stored a drawing shows an image, and that a step-through shows one frame.
 
-Uses the JupyterLab server and Chromium of test_lab.py (same requirements).
+Uses the JupyterLab server and Chromium of conftest.py (the same as test_lab.py).
 """
 import json
 
 import pytest
 
-from test_lab import (NOTEBOOK_DIR, _accept_dialogs, _open_notebook, _screenshot,  # noqa: F401
-                      browser, browser_context, chromium_path, lab)
+from jupyterlab_helpers import NOTEBOOK_DIR, _accept_dialogs, _open_notebook, _screenshot
 
 LESSONS = ["02_backward.ipynb", "09_under_the_hood.ipynb"]
 
