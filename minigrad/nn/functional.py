@@ -84,17 +84,22 @@ class MseLossBackward0(Node):
         return _reduce_tangent(2 * (x - y) * (x_t - y_t), self)
 
 
+def _warn_if_sizes_differ(input, target):
+    """PyTorch's warning when a regression loss would silently broadcast target against input."""
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=3)
+
+
 def mse_loss(input, target, reduction="mean"):
     """Mean of the squared differences between input and target."""
     for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
         if not isinstance(value, Tensor):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
     _check_reduction(reduction)
-    if target.shape != input.shape:
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    _warn_if_sizes_differ(input, target)
     diff = input._array - target._array
     value = _reduce(diff * diff, reduction)
     return result(value, MseLossBackward0, (input, target), saved=(input, target),
@@ -543,11 +548,7 @@ def leaky_relu(input, negative_slope=0.01):
 def l1_loss(input, target, reduction="mean"):
     """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's)."""
     _check_reduction(reduction)
-    if target.shape != input.shape:
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    _warn_if_sizes_differ(input, target)
     distances = (input - target).abs()
     if reduction == "mean":
         return distances.mean()
