@@ -46,6 +46,7 @@ class MmBackward0(Node):
     """C = A @ B (matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC"""
 
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -154,6 +155,7 @@ class BmmBackward0(Node):
     """C = A @ B (batches of matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC, batch by batch"""
 
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors

@@ -183,6 +183,7 @@ class MulBackward0(Node):
     """out = a * b   ->   d/da = b, d/db = a"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         # mul() saved each operand only if the *other* one needs a gradient
@@ -233,6 +234,7 @@ class DivBackward0(Node):
     """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -332,6 +334,7 @@ class PowBackward1(Node):
     """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = out * log(a)"""
 
     _saved_names = ('self', 'exponent', 'result')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0, 2)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b, out = self.saved_tensors
@@ -793,6 +796,7 @@ class MaximumBackward0(Node):
     """out = max(a, b)   ->   the gradient goes to the larger one (split evenly on ties)"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -815,6 +819,7 @@ class MinimumBackward0(Node):
     """out = min(a, b)   ->   the gradient goes to the smaller one (split evenly on ties)"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors

@@ -26,6 +26,7 @@ import numpy as np
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .grad_mode import no_grad, is_grad_enabled
 from .graph import Node, connect, gradient_edge, needs_grad, _sequence_numbers
+from ._saved_tensor_hooks import _Hooks, pack_saved
 
 
 class FunctionCtx:
@@ -67,6 +68,7 @@ class BackwardCFunction(Node, FunctionCtx):
     """The graph node of a custom Function; also serves as its ``ctx``."""
 
     _forward_cls = None
+    _packs_after_forward = True     # saved-tensor hooks see ctx's tensors once forward returned
 
     def backward(self, *grad_outputs):
         if self.materialize_grads:
@@ -179,6 +181,8 @@ class Function:
                 push_function_tangents(cls, ctx, args, outputs)
             return output
         outputs = _connect_outputs(ctx, tensor_args, outputs)
+        if _Hooks.stack and ctx._saved:      # saved_tensors_hooks: pack what forward saved
+            pack_saved(ctx)
         if _DualLevel.open:          # after recording, so tangents can depend on the outputs' graph
             push_function_tangents(cls, ctx, args, outputs)
         return outputs if is_tuple else outputs[0]

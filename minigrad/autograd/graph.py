@@ -85,8 +85,9 @@ class Node:
     _retains_grad_hook = None   # weak reference to the tensor that called retain_grad()
     _num_outputs = 1
     _has_hooks = False          # set once any hook is registered, so the engine can skip them fast
-    _saves_output = False       # one of the saved values is this node's own output (SavedOutput)
+    _saves_output = False       # some saved values must be unpacked on access (SavedOutput, hooks)
     _saved_names = ()           # PyTorch's name of each saved value, e.g. ("self", "other")
+    _pack_order = None          # order saved-tensor hooks see them, when PyTorch's differs
 
     def __getattr__(self, name):
         # only called for attributes not found normally: slots never set, and _saved_*
@@ -96,6 +97,8 @@ class Node:
             pass
         if name.startswith("_saved_") and name != "_saved_versions":
             return self._saved_value(name[len("_saved_"):])
+        if name.startswith("_raw_saved_"):
+            return self._raw_saved_value(name[len("_raw_saved_"):])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _saved_value(self, key):
@@ -110,11 +113,23 @@ class Node:
             if saved is None or names.index(key) >= len(saved):
                 return None
             value = saved[names.index(key)]
-            return value.unpack(self) if type(value) is SavedOutput else value
+            return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
         settings = self.__dict__
         if key in settings:
             return settings[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
+
+    def _raw_saved_value(self, key):
+        """``grad_fn._raw_saved_self``: the saved tensor itself, to set hooks on (see
+        ``SavedTensor.register_hooks``). Only saved tensors have one, not settings."""
+        names = type(self)._saved_names
+        if key in names:
+            saved = self._saved
+            index = names.index(key)
+            value = saved[index] if saved and index < len(saved) else None
+            if value is None or type(value) not in _PLAIN_VALUES:
+                return SavedTensor(self, index)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_raw_saved_{key}'")
 
     def name(self):
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
@@ -135,6 +150,10 @@ class Node:
             None if type(v) in _PLAIN_VALUES else getattr(v, "_version_counter", _NO_VERSION)[0]
             for v in values
         ])
+        if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
+            pack_saved(self)
+
+    _packs_after_forward = False    # custom Functions pack once forward has returned
 
     @property
     def _freed(self):
@@ -153,7 +172,7 @@ class Node:
             if version is not None and value._version_counter[0] != version:
                 raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
         if self._saves_output:
-            return tuple([v.unpack(self) if type(v) is SavedOutput else v for v in saved])
+            return tuple([v.unpack(self) if type(v) in _UNPACK_ON_ACCESS else v for v in saved])
         return saved
 
     def _release_saved(self):
@@ -242,6 +261,15 @@ class SavedOutput:
         self.output_nr = output._output_nr
         # forward mode: a backward run on dual tensors (forward-over-reverse) needs the tangent too
         self.tangent = output.__dict__.get("_fw_tangent")
+
+    def as_output_of(self, node):
+        """The saved output as a tensor again, with ``node`` as its grad_fn."""
+        from .._tensor import _wrap
+        tensor = _wrap(self.array)
+        tensor._version_counter = self.version_counter
+        tensor._output_nr = self.output_nr
+        tensor._grad_fn = node
+        return tensor
 
     def unpack(self, node):
         from .._tensor import _wrap
@@ -399,6 +427,13 @@ def connect(output, node, inputs):
         record_forward_stack(node)
     return node
 
+
+# Saved-tensor hooks (kept in their own file).
+from ._saved_tensor_hooks import (  # noqa: E402
+    PackedTensor, SavedTensor, _Hooks, pack_saved, saved_tensors_hooks, save_on_cpu,
+    disable_saved_tensors_hooks)
+
+_UNPACK_ON_ACCESS = (SavedOutput, PackedTensor)     # saved entries that are not the value itself
 
 # Hooks on several tensors and after accumulation (kept in their own file).
 from ._multi_grad_hook import (  # noqa: E402
