@@ -172,8 +172,16 @@ class Node:
             if version is not None and value._version_counter[0] != version:
                 raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
         if self._saves_output:
-            return tuple([v.unpack(self) if type(v) in _UNPACK_ON_ACCESS else v for v in saved])
+            return self._unpack_saved(saved)
         return saved
+
+    def _unpack_saved(self, saved):
+        """Saved values as backward uses them; hooks' unpack runs in PyTorch's order."""
+        values = list(saved)
+        for i in self._pack_order or range(len(values)):
+            if type(values[i]) in _UNPACK_ON_ACCESS:
+                values[i] = values[i].unpack(self)
+        return tuple(values)
 
     def _release_saved(self):
         """Free saved tensors after a backward without retain_graph (as PyTorch does)."""
