@@ -32,31 +32,63 @@ class _Hooks:
 
 
 class PackedTensor:
-    """What a node keeps instead of a saved tensor once a pack hook has run."""
+    """What a node keeps instead of a saved tensor once a pack hook has run.
 
-    __slots__ = ("packed", "unpack_hook")
+    Besides what the hook returned, it remembers where the tensor sat in the
+    graph (its grad_fn, or the AccumulateGrad of a leaf), so that the tensor
+    given back has the same history: create_graph=True still differentiates it.
+    """
 
-    def __init__(self, packed, unpack_hook):
+    __slots__ = ("packed", "unpack_hook", "is_output", "grad_fn", "output_nr", "accumulator")
+
+    def __init__(self, packed, unpack_hook, is_output, grad_fn, output_nr, accumulator):
         self.packed = packed
         self.unpack_hook = unpack_hook
+        self.is_output = is_output          # the node's own output: its grad_fn is the node
+        self.grad_fn = grad_fn              # an input's producer node (None for a leaf)
+        self.output_nr = output_nr
+        self.accumulator = accumulator      # weak reference to a leaf's AccumulateGrad
 
     def unpack(self, node):
         """Give the tensor back: call the unpack hook, check it returned a tensor."""
-        from .._tensor import Tensor
+        from .._tensor import Tensor, _wrap
+        from .grad_mode import _State
         tensor = self.unpack_hook(self.packed)
         if not isinstance(tensor, Tensor):
             raise TypeError(UNPACK_NOT_A_TENSOR.format(type(tensor).__name__))
-        return tensor
+        if self.is_output:
+            restored = _wrap(tensor._array)
+            if _State.enabled:              # as SavedOutput.unpack: create_graph needs the history
+                restored._grad_fn = node
+                restored._output_nr = self.output_nr
+        elif self.grad_fn is not None:
+            restored = _wrap(tensor._array)
+            restored._grad_fn = self.grad_fn
+            restored._output_nr = self.output_nr
+        elif self.accumulator is not None:  # a leaf that requires grad: same AccumulateGrad
+            restored = _wrap(tensor._array)
+            restored._requires_grad = True
+            restored._grad_accumulator = self.accumulator
+        else:
+            restored = tensor
+        return restored
 
 
 def pack(value, node, pack_hook, unpack_hook):
     """Run ``pack_hook`` on one saved value (a tensor, or a SavedOutput)."""
-    from .graph import SavedOutput
-    if type(value) is SavedOutput:
+    import weakref
+    from .graph import SavedOutput, grad_accumulator
+    is_output = type(value) is SavedOutput
+    if is_output:
         value = value.as_output_of(node)   # the hook sees the output itself, grad_fn and all
+    grad_fn = None if is_output else value._grad_fn
+    accumulator = None
+    if grad_fn is None and not is_output and value._requires_grad:
+        leaf_node = grad_accumulator(value)
+        accumulator = weakref.ref(leaf_node) if leaf_node is not None else None
     with no_grad():                         # PyTorch runs pack hooks without recording
         packed = pack_hook(value)
-    return PackedTensor(packed, unpack_hook)
+    return PackedTensor(packed, unpack_hook, is_output, grad_fn, value._output_nr, accumulator)
 
 
 def pack_saved(node):
