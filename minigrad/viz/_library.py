@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import AccumulateGrad, SavedOutput
+from ..autograd.graph import AccumulateGrad, PackedTensor, SavedOutput
 
 
 def _torch():
@@ -105,6 +105,7 @@ def saved_list(node):
     """What the node saved for backward, entry i for input i where it is an input; None once freed."""
     if hasattr(node, "_freed"):
         return None if node._freed else [_saved_output_tensor(node, v) if isinstance(v, SavedOutput)
+                                         else v.unpack(node) if isinstance(v, PackedTensor)
                                          else v for v in node._saved or ()]
     if is_accumulate_grad(node):
         return []
