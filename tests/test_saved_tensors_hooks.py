@@ -278,3 +278,23 @@ def test_unpacked_leaf_shows_requires_grad(torch):
         saved = out.grad_fn._saved_self
         return saved.requires_grad, saved.is_leaf, values(saved)
     same(program, torch)
+
+
+def test_checkpoint_packs_only_its_inputs(torch):
+    """Inside a non-reentrant checkpoint the caller's hooks see only the block's inputs."""
+    def program(lib):
+        import importlib
+        importlib.import_module(lib.__name__ + ".utils.checkpoint")
+        log = []
+        a, b, _ = inputs(lib)
+
+        def block(h):
+            return (h * b).sin().exp()
+
+        with recording_hooks(lib, log):
+            y = lib.utils.checkpoint.checkpoint(block, a, use_reentrant=False)
+            loss = (y * y).sum()
+        log.append("forward done")
+        loss.backward()
+        return log, values(a.grad), values(b.grad)
+    same(program, torch)

@@ -25,6 +25,7 @@ from ..autograd import _graph_task
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import FREED, AccumulateGrad, _sequence_numbers
+from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack
 
 USE_REENTRANT_WARNING = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -51,7 +52,11 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
 
 def _checkpoint_without_reentrant(function, args, kwargs):
     first_node = next(_sequence_numbers)
-    outputs = function(*args, **kwargs)
+    # Saved-tensor hooks of the caller see only the block's inputs (which checkpoint keeps),
+    # never the tensors the block saves: those are checkpoint's own business (as in PyTorch).
+    kept_args = _pack_inputs(args)
+    with _without_saved_tensors_hooks():
+        outputs = function(*args, **kwargs)
     nodes = _nodes_made_since(first_node, outputs)
     if not nodes:
         return outputs
@@ -59,7 +64,7 @@ def _checkpoint_without_reentrant(function, args, kwargs):
         node._saved = () if node._saved is not None else None    # dropped until backward
     key = object()
     # The inputs are kept to run function again; a backward without retain_graph lets them go.
-    recompute_inputs = [args, kwargs]
+    recompute_inputs = [kept_args, kwargs]
 
     def recompute_before_backward(grad_outputs):
         task = _graph_task.current_graph_task()
@@ -68,7 +73,9 @@ def _checkpoint_without_reentrant(function, args, kwargs):
         task.hook_state[key] = True
         if not recompute_inputs or any(node._saved is FREED for node in nodes):
             return None                     # a second backward: the node reports the error
-        _refill_saved(nodes, function, *recompute_inputs)
+        args, kwargs = recompute_inputs
+        with _without_saved_tensors_hooks():
+            _refill_saved(nodes, function, _unpacked(args), kwargs)
         if not task.keep_graph:
             recompute_inputs.clear()
         return None
@@ -96,6 +103,31 @@ def _nodes_made_since(first_node, outputs):
         found[node] = None
         stack.extend(next_node for next_node, _ in node.next_functions if next_node is not None)
     return sorted(found, key=lambda node: node._sequence_nr)
+
+
+class _without_saved_tensors_hooks:
+    """Run code as if no saved_tensors_hooks were in effect."""
+
+    def __enter__(self):
+        self.hooks, _Hooks.stack = _Hooks.stack, []
+
+    def __exit__(self, *exc_info):
+        _Hooks.stack = self.hooks
+
+
+def _pack_inputs(args):
+    """With saved-tensor hooks in effect, the tensor inputs go through their pack hook."""
+    from .._tensor import Tensor
+    if not _Hooks.stack:
+        return args
+    pack_hook, unpack_hook = _Hooks.stack[-1]
+    return tuple(pack(a, None, pack_hook, unpack_hook) if isinstance(a, Tensor) else a
+                 for a in args)
+
+
+def _unpacked(args):
+    """The inputs again, through their unpack hook if they were packed."""
+    return tuple(a.unpack(None) if type(a) is PackedTensor else a for a in args)
 
 
 def _refill_saved(nodes, function, args, kwargs):
