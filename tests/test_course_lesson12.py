@@ -119,3 +119,35 @@ def test_checks_accept_real_torch_tensors(capsys, request):
     assert result
     result, _ = run(capsys, lesson12.exercise_4, nan_node_name(real))
     assert result
+
+
+def count_saved_bytes(lib):
+    total = []
+
+    def pack(tensor):
+        total.append(tensor.numel() * tensor.element_size())
+        return tensor
+
+    v = lib.zeros(lesson12.EXERCISE_5_SIZE, requires_grad=True)
+    with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        (lib.sin(v) * v).sum()
+    return sum(total)
+
+
+def test_exercise_5_saved_bytes(capsys):
+    result, out = run(capsys, lesson12.exercise_5, None)
+    assert not result and out.startswith("⏳")
+    answer = count_saved_bytes(torch)
+    result, out = run(capsys, lesson12.exercise_5, answer)
+    assert result and out.startswith("✅")
+    for wrong_answer, word in ((3, "bytes"), (400, "missing"), (800, "missing"), (5, "Hint")):
+        result, out = run(capsys, lesson12.exercise_5, wrong_answer)
+        assert not result and word in out
+
+
+def test_exercise_5_answer_is_pytorchs(request, capsys):
+    real = request.getfixturevalue("torch")       # real PyTorch (skips, or fails in CI, without it)
+    answer = count_saved_bytes(real)
+    assert answer == lesson12.EXERCISE_5_EXPECTED
+    result, out = run(capsys, lesson12.exercise_5, real.tensor(answer))
+    assert result and out.startswith("✅")

@@ -85,3 +85,27 @@ def exercise_4(answer):
              "\"Function '...' returned nan values\".",
         success="correct: sqrt's gradient at 0 is inf, and PowBackward0 computes 2 * v * inf "
                 "= 0 * inf = NaN.")
+
+
+# Exercise 5: bytes saved by (torch.sin(v) * v).sum() for a float32 v of this many elements.
+EXERCISE_5_SIZE = 100
+EXERCISE_5_EXPECTED = 3 * EXERCISE_5_SIZE * 4      # sin saves v; the product saves sin(v) and v
+
+
+def exercise_5(answer):
+    """The number of bytes the graph of (sin(v) * v).sum() saves, counted with pack hooks."""
+    name = "Exercise 5"
+    one = EXERCISE_5_SIZE * 4
+    if not _unanswered(answer) and _is_number(answer, 3):
+        return wrong(name, "3 is the number of saved tensors; the question asks for bytes.",
+                     "In pack_hook, add tensor.numel() * tensor.element_size() to a total.")
+    if not _unanswered(answer) and (_is_number(answer, one) or _is_number(answer, 2 * one)):
+        return wrong(name, "some saved tensors are missing from the count.",
+                     "Count inside the hooks: sin saves its input, and the product saves both "
+                     "of its factors.")
+    return check_number(
+        name, answer, EXERCISE_5_EXPECTED,
+        hint="Record the graph inside `with torch.autograd.graph.saved_tensors_hooks(pack, "
+             "unpack):`, where pack adds tensor.numel() * tensor.element_size() to a total and "
+             "returns the tensor, and unpack returns its argument.",
+        success=f"correct: 3 tensors of {one} bytes: sin saves v, the product saves sin(v) and v.")
