@@ -298,3 +298,21 @@ def test_checkpoint_packs_only_its_inputs(torch):
         loss.backward()
         return log, values(a.grad), values(b.grad)
     same(program, torch)
+
+
+def test_hooks_belong_to_one_thread(torch):
+    import threading
+
+    def program(lib):
+        log = []
+        a, b, _ = inputs(lib)
+
+        def other_thread():
+            log.append(("other thread saves", values(a * b)))
+
+        with recording_hooks(lib, log):
+            worker = threading.Thread(target=other_thread)
+            worker.start()
+            worker.join()
+        return log
+    same(program, torch)

@@ -7,6 +7,8 @@ is how PyTorch offloads saved tensors to the CPU (``save_on_cpu``) or drops
 them and recomputes them (non-reentrant checkpointing). PyTorch keeps these in
 torch/autograd/graph.py; graph.py re-exports them from here.
 """
+import threading
+
 from .grad_mode import no_grad
 
 UNPACK_NOT_A_TENSOR = ("Output of saved tensor unpack_hook expected to be a Tensor but got "
@@ -21,14 +23,19 @@ HOOKS_AFTER_FREE = (
     "to access saved variables after calling backward.")
 
 
-class _Hooks:
-    """The (pack_hook, unpack_hook) pairs in effect, innermost last.
+class _ThreadHooks(threading.local):
+    """The (pack_hook, unpack_hook) pairs in effect in this thread, innermost last.
 
-    ``Node.save_for_backward`` only looks at ``stack``: an empty list costs one
-    check, so saving stays as cheap as without this feature.
+    ``Node.save_for_backward`` only looks at ``stack``: an empty tuple costs one
+    check, so saving stays as cheap as without this feature. Each thread has its
+    own (as in PyTorch); tuples are replaced, never changed, so no thread sees
+    another's pairs.
     """
-    stack = []
+    stack = ()
     disabled_message = None     # set inside disable_saved_tensors_hooks(message)
+
+
+_Hooks = _ThreadHooks()
 
 
 class PackedTensor:
@@ -161,10 +168,10 @@ class saved_tensors_hooks:
     def __enter__(self):
         if _Hooks.disabled_message is not None:
             raise RuntimeError(_Hooks.disabled_message)
-        _Hooks.stack.append((self.pack_hook, self.unpack_hook))
+        _Hooks.stack = _Hooks.stack + ((self.pack_hook, self.unpack_hook),)
 
     def __exit__(self, *exc_info):
-        _Hooks.stack.pop()
+        _Hooks.stack = _Hooks.stack[:-1]
 
 
 class save_on_cpu(saved_tensors_hooks):

@@ -109,7 +109,7 @@ class _without_saved_tensors_hooks:
     """Run code as if no saved_tensors_hooks were in effect."""
 
     def __enter__(self):
-        self.hooks, _Hooks.stack = _Hooks.stack, []
+        self.hooks, _Hooks.stack = _Hooks.stack, ()
 
     def __exit__(self, *exc_info):
         _Hooks.stack = self.hooks
