@@ -316,3 +316,16 @@ def test_hooks_belong_to_one_thread(torch):
             worker.join()
         return log
     same(program, torch)
+
+
+def test_raw_saved_data_and_unpack_hook(torch):
+    def program(lib):
+        a, _, _ = inputs(lib)
+        y = a.exp()
+        raw = y.grad_fn._raw_saved_result
+        before = values(raw.data), raw.unpack_hook
+        unpack = lambda t: t + 1       # noqa: E731
+        raw.register_hooks(lambda t: t * 2, unpack)
+        after = values(raw.data), raw.unpack_hook is unpack
+        return before, after, values(y.grad_fn._saved_result)
+    same(program, torch)

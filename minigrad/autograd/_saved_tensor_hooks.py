@@ -146,6 +146,28 @@ class SavedTensor:
         node._saved, node._saved_versions = tuple(saved), tuple(versions)
         node._saves_output = True
 
+    def _entry(self):
+        saved = self._node._saved
+        return saved[self._index] if saved else None
+
+    @property
+    def data(self):
+        """What is kept: the pack hook's result, or else the saved tensor's data."""
+        from .graph import SavedOutput
+        from .._tensor import _wrap
+        value = self._entry()
+        if type(value) is PackedTensor:
+            return value.packed
+        if type(value) is SavedOutput:
+            return _wrap(value.array)
+        return value.detach() if value is not None else None
+
+    @property
+    def unpack_hook(self):
+        """The unpack hook set on this saved tensor (None without hooks)."""
+        value = self._entry()
+        return value.unpack_hook if type(value) is PackedTensor else None
+
     def __repr__(self):
         return f"<minigrad.autograd.graph.SavedTensor object at {hex(id(self))}>"
 
