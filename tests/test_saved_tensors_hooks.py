@@ -329,3 +329,18 @@ def test_raw_saved_data_and_unpack_hook(torch):
         after = values(raw.data), raw.unpack_hook is unpack
         return before, after, values(y.grad_fn._saved_result)
     same(program, torch)
+
+
+def test_retain_graph_unpacks_at_every_backward(torch):
+    def program(lib):
+        log = []
+        a, b, _ = inputs(lib)
+        with recording_hooks(lib, log):
+            loss = (a * b).tanh().sum()
+        loss.backward(retain_graph=True)
+        log.append("second")
+        (grad_b,) = lib.autograd.grad(loss, b)
+        log.append("third")
+        log.append(outcome(lambda: loss.backward()))
+        return log, values(a.grad), values(grad_b)
+    same(program, torch)
