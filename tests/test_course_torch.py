@@ -4,7 +4,7 @@ import linecache
 import pytest
 
 import minigrad
-from minigrad.course import lesson02, lesson04, lesson09, lesson10
+from minigrad.course import lesson02, lesson03, lesson04, lesson09, lesson10
 
 
 def run_cell(source, namespace):
@@ -72,7 +72,7 @@ def test_exercise_9_4_wants_save_for_backward_not_an_attribute_of_ctx(library, t
 
 def test_checks_take_pytorch_tensors(torch, capsys):
     a, b = torch.tensor([1., 2.]), torch.tensor([3., 4.])
-    assert lesson02.exercise_3((b, a))
+    assert lesson03.exercise_1((b, a))
     assert lesson09.exercise_1(torch.tensor([-2.0, 2.0]))
     assert not lesson09.exercise_1(torch.tensor([2.0, -2.0]))
     assert "both signs are flipped" in capsys.readouterr().out
