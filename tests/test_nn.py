@@ -374,6 +374,30 @@ def test_dropout_train_and_eval(torch):
         raises_like(lambda: torch.nn.Dropout(p), lambda: nn.Dropout(p))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dropout_masks_are_pytorchs_bit_for_bit(torch, dtype):
+    """Same seed, same dropped elements and the same scaled values as PyTorch's CPU dropout."""
+    for seed in (0, 1, 7, 1234):
+        for shape in ((5,), (4, 7), (3, 33), (2, 3, 17)):
+            for p in (0.1, 0.25, 1 / 3, 0.5, 0.8, 0.9, 1.0):
+                results = []
+                for lib in (minigrad, torch):
+                    lib.manual_seed(seed)
+                    x = lib.randn(*shape, dtype=getattr(lib, dtype), requires_grad=True)
+                    out = lib.nn.functional.dropout(x, p)
+                    again = lib.nn.Dropout(p)(x * 2)
+                    in_place = lib.nn.functional.dropout(x.detach().clone(), p, inplace=True)
+                    after = lib.rand(2)                         # the stream moved on alike
+                    (out.sum() + again.sum()).backward()
+                    results.append([t.detach().numpy() for t in (out, again, in_place, after, x.grad)]
+                                   + [out.grad_fn.name(), again.grad_fn.name()])
+                for ours, theirs in zip(*results):
+                    if isinstance(ours, str):
+                        assert ours == theirs == "MulBackward0"
+                    else:
+                        assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs), (seed, shape, p)
+
+
 # --- losses ---------------------------------------------------------------------------------
 
 LOSS_CASES = [
