@@ -706,8 +706,12 @@ def test_missing_dot_explains_how_to_install_it(tmp_path, monkeypatch):
     assert "conda install -c conda-forge python-graphviz" in str(error.value)
     bundle = graph._repr_mimebundle_()
     assert list(bundle) == ["text/plain"] and "apt-get install graphviz" in bundle["text/plain"]
-    with pytest.raises(GraphvizNotFound):
-        trace_backward(one_layer()["loss"])._repr_html_()
+    trace = trace_backward(one_layer()["loss"])
+    page = trace._repr_html_()                          # the step-through: a message, no traceback
+    assert "apt-get install graphviz" in page and "brew install graphviz" in page
+    assert html.escape(trace.text()) in page            # the steps are still there, as text
+    with pytest.raises(GraphvizNotFound, match="apt-get install graphviz"):
+        trace.save_frames(tmp_path / "frames")
 
 
 def test_missing_graphviz_package_says_what_to_pip_install():
