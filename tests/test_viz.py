@@ -477,10 +477,11 @@ def test_draw_both_puts_two_clusters_side_by_side():
     ids = re.findall(r"^\s*(n\d+) \[", source, flags=re.MULTILINE)
     assert len(ids) == len(set(ids))
     nodes, edges = parse_dot(source)
-    # the backward arrows are written upward (dir=back) so leaves sit at the top of both views
-    backward = [attributes for a, b, attributes in edges
-                if nodes[a][0] == "AccumulateGrad" and nodes[b][0] == "MmBackward0"]
-    assert backward and "dir=back" in backward[0]
+    # both views read top to bottom: the backward one is written like draw()'s, from the
+    # grad_fn nodes down to the AccumulateGrad nodes, with no arrow drawn reversed
+    backward = [(nodes[a][0], nodes[b][0]) for a, b, attributes in edges if "dir=back" not in attributes]
+    assert ("MmBackward0", "AccumulateGrad") in backward
+    assert len(backward) == len(edges)
 
 
 # --- tracing backward() -----------------------------------------------------------------------
