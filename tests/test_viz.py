@@ -120,7 +120,7 @@ def test_backward_edges_follow_next_functions():
         seen.add(node)
         for next_node, _ in node.next_functions:
             if next_node is not None:
-                expected.append((node.name(), next_node.name()))
+                expected.append((type(node).__name__, type(next_node).__name__))
                 stack.append(next_node)
     assert drawn == sorted(expected)
 
@@ -506,7 +506,7 @@ def test_traced_gradients_match_autograd():
     fresh["loss"].backward()
     add = trace.steps[1]
     assert torch.allclose(add.grad_outputs[0], fresh["z"].grad)
-    assert [p.to.name() for p in add.passed] == ["SqueezeBackward4", "AccumulateGrad"]
+    assert [type(p.to).__name__ for p in add.passed] == ["SqueezeBackward4", "AccumulateGrad"]
     accumulate_b, accumulate_w = trace.steps[2], trace.steps[5]
     assert accumulate_b.tensor is t["b"] and accumulate_b.tensor_name == "b"
     assert torch.allclose(accumulate_b.grad_after, fresh["b"].grad)
