@@ -730,3 +730,50 @@ def test_graph_is_a_graphviz_digraph():
     graph = draw(one_layer()["loss"])
     assert isinstance(graph, Graph) and isinstance(graph, graphviz.Digraph)
     assert isinstance(graph.copy(), Graph)
+
+
+def _label_boxes_and_arrow_points(graph):
+    """Where dot put each edge label's visible text (boxes) and points along every arrow."""
+    import json
+    layout = json.loads(graph.pipe(format="json"))
+    boxes, points = [], []
+    for edge in layout.get("edges", []):
+        for op in edge.get("_ldraw_", []):
+            if op["op"] == "F":
+                size = op["size"]
+            if op["op"] == "T":                 # left-aligned, monospaced: the text's own box
+                text = op["text"]
+                char = op["width"] / len(text)
+                visible = text.strip("\xa0")
+                left = op["pt"][0] + char * (len(text) - len(text.lstrip("\xa0")))
+                boxes.append((left, left + char * len(visible), op["pt"][1], op["pt"][1] + 0.75 * size))
+        for op in edge["_draw_"]:
+            if op["op"] == "b":
+                p = op["points"]
+                for k in range(0, len(p) - 1, 3):
+                    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = p[k:k + 4]
+                    for i in range(41):
+                        t = i / 40
+                        a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
+                        points.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+    return boxes, points
+
+
+@needs_dot
+def test_gradient_labels_stay_clear_of_slanting_arrows():
+    """Lesson 9's trace (u = x * y, v = u + x, L = u * v) and lesson 3's (w * w): no arrow
+    runs through a label, in any frame."""
+    x = torch.tensor(2.0, requires_grad=True)
+    y = torch.tensor(3.0, requires_grad=True)
+    u = x * y
+    v = u + x
+    loss = u * v
+    trace = trace_backward(loss, names={"x": x, "y": y, "u": u, "v": v, "L": loss})
+    w = torch.tensor([1.0, 2.0], requires_grad=True)          # lesson 3: two arrows side by side
+    twice = trace_backward((w * w).sum(), names={"w": w})
+    for trace, labels in ((trace, 7), (twice, 4)):
+        for index in range(len(trace)):
+            boxes, points = _label_boxes_and_arrow_points(trace.frame(index))
+            assert len(boxes) == labels
+            for left, right, bottom, top in boxes:
+                assert not any(left <= px <= right and bottom <= py <= top for px, py in points), index
