@@ -239,7 +239,10 @@ def bernoulli(input, p=None, *, generator=None):
     or, given a number ``p``, with probability ``p`` in a tensor shaped like ``input``."""
     if p is not None:
         return empty_like(input).bernoulli_(float(p), generator=generator)
-    return empty_like(input).bernoulli_(input.detach(), generator=generator)
+    from ._ops import result
+    from ._ops.inplace import BernoulliBackward0
+    values = empty_like(input).bernoulli_(input.detach(), generator=generator)
+    return result(values._array, BernoulliBackward0, (input,))   # recorded, but no gradient flows
 
 
 def _like(maker):

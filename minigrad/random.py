@@ -278,10 +278,19 @@ def bernoulli(probabilities, generator=None):
     return (draws < p).astype(p.dtype)
 
 
-def bernoulli_scalar(shape, p, generator=None):
-    """A numpy bool array of ``shape``: True where a fresh float64 uniform is below the number ``p``."""
+def bernoulli_scalar(shape, p, generator=None, strides=None):
+    """A numpy bool array of ``shape``: True where a fresh float64 uniform is below the number ``p``.
+
+    PyTorch fills a tensor in the order its elements lie in memory; pass the
+    ``strides`` of a tensor that is not in row-major order (e.g. a transpose)
+    to fill it the same way.
+    """
     n = math.prod(shape)
-    return (_uniform01(_pick(generator), n, np.float64) < float(p)).reshape(shape)
+    # axes from the slowest-changing in memory to the fastest
+    axes = list(range(len(shape))) if strides is None else sorted(
+        range(len(shape)), key=lambda axis: -abs(strides[axis]))
+    draws = _uniform01(_pick(generator), n, np.float64) < float(p)
+    return draws.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
 
 
 def generator():

@@ -398,6 +398,22 @@ def test_dropout_masks_are_pytorchs_bit_for_bit(torch, dtype):
                         assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs), (seed, shape, p)
 
 
+def test_dropout_fills_a_transposed_input_in_memory_order_like_pytorch(torch):
+    """PyTorch's noise tensor keeps the input's memory layout and is filled in memory order."""
+    makers = [lambda lib: lib.randn(4, 6).t(), lambda lib: lib.randn(2, 3, 5).permute(2, 0, 1),
+              lambda lib: lib.randn(3, 4, 5, dtype=lib.float64).transpose(0, 1)]
+    for seed in (0, 3):
+        for make in makers:
+            results = []
+            for lib in (minigrad, torch):
+                lib.manual_seed(seed)
+                x = make(lib)
+                results.append([t.numpy() for t in (lib.nn.functional.dropout(x, 0.3),
+                                                    make(lib).bernoulli_(0.5), lib.rand(2))])
+            for ours, theirs in zip(*results):
+                assert np.array_equal(ours, theirs)
+
+
 # --- losses ---------------------------------------------------------------------------------
 
 LOSS_CASES = [

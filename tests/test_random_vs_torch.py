@@ -125,11 +125,13 @@ def test_bernoulli_in_place_graph_and_errors(torch):
     for lib in (minigrad, torch):
         x = lib.ones(3, requires_grad=True)
         p = lib.full((3,), 0.5, requires_grad=True)
-        a, b = (x * 1).bernoulli_(0.5), (x * 1).bernoulli_(p * 1)
-        (a.sum() + b.sum()).backward()
-        names.append([a.grad_fn.name(), b.grad_fn.name(), type(b.grad_fn.next_functions[1][0]).__name__])
+        a, b, c = (x * 1).bernoulli_(0.5), (x * 1).bernoulli_(p * 1), lib.bernoulli(p * 1)
+        (a.sum() + b.sum() + c.sum()).backward()
+        names.append([a.grad_fn.name(), b.grad_fn.name(), type(b.grad_fn.next_functions[1][0]).__name__,
+                      c.grad_fn.name()])
         grads.append([x.grad.tolist(), p.grad.tolist()])
-    assert names[0] == names[1] == ["BernoulliBackward2", "BernoulliBackward1", "MulBackward0"]
+    assert names[0] == names[1] == ["BernoulliBackward2", "BernoulliBackward1", "MulBackward0",
+                                   "BernoulliBackward0"]
     assert grads[0] == grads[1]
     calls = [lambda lib: lib.empty(3).bernoulli_(1.5),
              lambda lib: lib.empty(3).bernoulli_(lib.full((3,), 1.5)),

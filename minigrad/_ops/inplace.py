@@ -217,6 +217,10 @@ class UniformBackward0(_FillBackward):
     """x.uniform_() on a recorded tensor"""
 
 
+class BernoulliBackward0(_FillBackward):
+    """torch.bernoulli(p) with p recording: the random 0/1 values give p no gradient"""
+
+
 class BernoulliBackward2(_FillBackward):
     """x.bernoulli_(p) with a number p on a recorded tensor"""
 
@@ -299,5 +303,5 @@ def bernoulli_(self, p=0.5, *, generator=None):
         return out
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-    values = random.bernoulli_scalar(self._array.shape, p, generator=generator)
+    values = random.bernoulli_scalar(self._array.shape, p, generator=generator, strides=self._array.strides)
     return _fill(self, values.astype(self._array.dtype), BernoulliBackward2)
