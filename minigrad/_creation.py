@@ -234,9 +234,15 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
     return _leaf(values, requires_grad)
 
 
-def bernoulli(input, generator=None):
-    """0 or 1 per element: 1 with probability ``input[i]`` (a tensor of probabilities)."""
-    return _wrap(_random.bernoulli(input._array, generator=generator))
+def bernoulli(input, p=None, *, generator=None):
+    """0 or 1 per element: 1 with probability ``input[i]`` (a tensor of probabilities),
+    or, given a number ``p``, with probability ``p`` in a tensor shaped like ``input``."""
+    if p is not None:
+        return empty_like(input).bernoulli_(float(p), generator=generator)
+    from ._ops import result
+    from ._ops.inplace import BernoulliBackward0
+    values = empty_like(input).bernoulli_(input.detach(), generator=generator)
+    return result(values._array, BernoulliBackward0, (input,))   # recorded, but no gradient flows
 
 
 def _like(maker):

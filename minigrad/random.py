@@ -20,7 +20,12 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
 - integers in [low, high): one 32-bit draw modulo (high - low), plus low (two draws
   glued together when the range needs more than 32 bits).
 - randperm(n): the Fisher-Yates shuffle, one 32-bit draw modulo (n - i) per step.
-- bernoulli with probabilities p: one uniform per element, 1 where it is below p.
+- bernoulli with a tensor of probabilities p: one uniform per element, 1 where it is
+  below p; the uniform is a float32 one (24 bits) unless p is float64 (53 bits).
+- bernoulli with one number p (``x.bernoulli_(0.3)``, dropout): one float64 uniform
+  (53 bits) per element whatever the tensor's dtype, 1 where it is below p. (PyTorch
+  built with MKL uses MKL's own generator here on Intel CPUs only; elsewhere, as here,
+  it takes this recipe.)
 
 numpy's ``MT19937`` bit generator produces the raw 32-bit stream; we only set its
 state the way mt19937 is seeded.
@@ -266,11 +271,26 @@ def permutation(n, generator=None):
 
 
 def bernoulli(probabilities, generator=None):
-    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element)."""
+    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element of p)."""
     p = np.asarray(probabilities)
     dtype = np.float64 if p.dtype == np.float64 else np.float32
     draws = _uniform01(_pick(generator), p.size, dtype).reshape(p.shape)
     return (draws < p).astype(p.dtype)
+
+
+def bernoulli_scalar(shape, p, generator=None, strides=None):
+    """A numpy bool array of ``shape``: True where a fresh float64 uniform is below the number ``p``.
+
+    PyTorch fills a tensor in the order its elements lie in memory; pass the
+    ``strides`` of a tensor that is not in row-major order (e.g. a transpose)
+    to fill it the same way.
+    """
+    n = math.prod(shape)
+    # axes from the slowest-changing in memory to the fastest
+    axes = list(range(len(shape))) if strides is None else sorted(
+        range(len(shape)), key=lambda axis: -abs(strides[axis]))
+    draws = _uniform01(_pick(generator), n, np.float64) < float(p)
+    return draws.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
 
 
 def generator():

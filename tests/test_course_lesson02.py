@@ -11,8 +11,7 @@ def run(capsys, exercise, answer):
 
 
 def test_unanswered_exercises_wait(capsys):
-    for exercise in (lesson02.exercise_1, lesson02.exercise_2, lesson02.exercise_3,
-                     lesson02.exercise_4):
+    for exercise in (lesson02.exercise_1, lesson02.exercise_2, lesson02.exercise_3):
         result, out = run(capsys, exercise, None)
         assert not result and out.startswith("⏳")
 
@@ -47,32 +46,19 @@ def test_exercise_2_linear_regression_by_hand(capsys):
     assert not result and "Hint" in out
 
 
-def test_exercise_3_autograd_grad_returns_a_tuple(capsys):
-    a = torch.tensor([1., 2.], requires_grad=True)
-    b = torch.tensor([3., 4.], requires_grad=True)
-    grads = torch.autograd.grad((a * b).sum(), (a, b))
-    result, out = run(capsys, lesson02.exercise_3, grads)
+def test_exercise_3_chain_rule_by_hand(capsys):
+    x = torch.tensor(1., requires_grad=True)
+    u = 3 * x
+    (u ** 2 + u).backward()
+    result, out = run(capsys, lesson02.exercise_3, x.grad)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson02.exercise_3, list(grads))
-    assert not result and "tuple" in out
-    result, out = run(capsys, lesson02.exercise_3, grads[:1])
-    assert not result and "Hint" in out
-    result, out = run(capsys, lesson02.exercise_3, (grads[1], grads[0]))   # swapped
-    assert not result and "Hint" in out
-
-
-def test_exercise_4_gradient_through_a_loop(capsys):
-    def grow(x):
-        y = x
-        while y.item() < 10:
-            y = y * 2
-        return y
-
-    x = torch.tensor(3., requires_grad=True)
-    grow(x).backward()
-    result, out = run(capsys, lesson02.exercise_4, x.grad)
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson02.exercise_4, 8)
+    result, out = run(capsys, lesson02.exercise_3, 21)
+    assert result
+    result, out = run(capsys, lesson02.exercise_3, 7)             # forgot du/dx = 3
+    assert not result and "inner derivative" in out
+    result, out = run(capsys, lesson02.exercise_3, x)             # x itself
+    assert not result and "requires grad" in out
+    result, out = run(capsys, lesson02.exercise_3, 9.0)
     assert not result and "Hint" in out
 
 
@@ -86,7 +72,7 @@ def test_answers_computed_with_real_pytorch_are_accepted(capsys):
     assert result
     result, out = run(capsys, lesson02.exercise_2, real.tensor([1.8, 3.6, 5.4]))
     assert not result and "reshape" in out
-    a = real.tensor([1., 2.], requires_grad=True)
-    b = real.tensor([3., 4.], requires_grad=True)
-    result, out = run(capsys, lesson02.exercise_3, real.autograd.grad((a * b).sum(), (a, b)))
+    x = real.tensor(1., requires_grad=True)
+    ((3 * x) ** 2 + 3 * x).backward()
+    result, out = run(capsys, lesson02.exercise_3, x.grad)
     assert result and out.startswith("✅")

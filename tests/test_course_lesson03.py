@@ -11,75 +11,71 @@ def run(capsys, exercise, answer):
 
 
 def test_unanswered_exercises_wait(capsys):
-    for exercise in (lesson03.exercise_1, lesson03.exercise_2, lesson03.exercise_3,
-                     lesson03.exercise_4):
+    for exercise in (lesson03.exercise_1, lesson03.exercise_2, lesson03.exercise_3):
         result, out = run(capsys, exercise, None)
         assert not result and out.startswith("⏳")
 
 
-def test_exercise_1_four_accumulated_calls(capsys):
-    inp = torch.eye(5, requires_grad=True)
-    out = (inp + 1).pow(2)
-    for _ in range(4):
-        out.backward(torch.ones_like(inp), retain_graph=True)
-    result, text = run(capsys, lesson03.exercise_1, inp.grad[0, 0])
-    assert result and text.startswith("✅")
-    result, text = run(capsys, lesson03.exercise_1, 4)
-    assert not result and "Hint" in text
-
-
-def test_exercise_2_held_reference(capsys):
-    result, out = run(capsys, lesson03.exercise_2, "b")
+def test_exercise_1_autograd_grad_returns_a_tuple(capsys):
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = torch.tensor([3., 4.], requires_grad=True)
+    grads = torch.autograd.grad((a * b).sum(), (a, b))
+    result, out = run(capsys, lesson03.exercise_1, grads)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson03.exercise_2, "a")
+    result, out = run(capsys, lesson03.exercise_1, list(grads))
+    assert not result and "tuple" in out
+    result, out = run(capsys, lesson03.exercise_1, grads[:1])
     assert not result and "Hint" in out
-    result, out = run(capsys, lesson03.exercise_2, "z")
-    assert not result and "choose one of" in out
-
-
-def train(zero_each_step):
-    x = torch.tensor(lesson03.EXERCISE_3_X)
-    y = torch.tensor(lesson03.EXERCISE_3_Y)
-    w = torch.tensor(0., requires_grad=True)
-    b = torch.tensor(0., requires_grad=True)
-    for _ in range(lesson03.EXERCISE_3_STEPS):
-        loss = ((w * x + b - y) ** 2).mean()
-        if zero_each_step:
-            w.grad = None
-            b.grad = None
-        loss.backward()
-        with torch.no_grad():
-            w -= lesson03.EXERCISE_3_LR * w.grad
-            b -= lesson03.EXERCISE_3_LR * b.grad
-    return w, b
-
-
-def test_exercise_3_training_loop(capsys):
-    w, b = train(zero_each_step=True)
-    result, out = run(capsys, lesson03.exercise_3, (w.item(), b.item()))
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson03.exercise_3, (w, b))        # one-element tensors work too
-    assert result
-    w, b = train(zero_each_step=False)
-    result, out = run(capsys, lesson03.exercise_3, (w.item(), b.item()))
-    assert not result and "never resets" in out and "Hint" in out
-    result, out = run(capsys, lesson03.exercise_3, (0.0, 0.0))
-    assert not result and "no_grad" in out
-    result, out = run(capsys, lesson03.exercise_3, 2.0)
-    assert not result and "pair" in out
-
-
-def test_exercise_4_micro_batch_scale(capsys):
-    result, out = run(capsys, lesson03.exercise_4, 1 / 3)
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson03.exercise_4, 3)
+    result, out = run(capsys, lesson03.exercise_1, (grads[1], grads[0]))   # swapped
     assert not result and "Hint" in out
+
+
+def test_exercise_2_gradient_through_a_loop(capsys):
+    def grow(x):
+        y = x
+        while y.item() < 10:
+            y = y * 2
+        return y
+
+    x = torch.tensor(3., requires_grad=True)
+    grow(x).backward()
+    result, out = run(capsys, lesson03.exercise_2, x.grad)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson03.exercise_2, 8)
+    assert not result and "Hint" in out
+
+
+def test_exercise_3_two_backward_passes_add_up(capsys):
+    x = torch.tensor([1., 2., 3.], requires_grad=True)
+    s = (x ** 2).sum()
+    s.backward(retain_graph=True)
+    result, out = run(capsys, lesson03.exercise_3, x.grad.clone())    # after one pass only
+    assert not result and "second backward() adds" in out
+    s.backward()
+    result, out = run(capsys, lesson03.exercise_3, x.grad)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson03.exercise_3, torch.tensor([4., 8., 13.]))
+    assert not result and "Hint" in out
+    result, out = run(capsys, lesson03.exercise_3, 24.0)
+    assert not result
 
 
 def test_answers_computed_with_real_pytorch_are_accepted(capsys):
     real = pytest.importorskip("torch")
-    w, b = train(zero_each_step=True)
-    result, out = run(capsys, lesson03.exercise_3, (real.tensor(w.item()), real.tensor(b.item())))
+    a = real.tensor([1., 2.], requires_grad=True)
+    b = real.tensor([3., 4.], requires_grad=True)
+    result, out = run(capsys, lesson03.exercise_1, real.autograd.grad((a * b).sum(), (a, b)))
+    assert result and out.startswith("✅")
+    x = real.tensor(3., requires_grad=True)
+    y = x
+    while y.item() < 10:
+        y = y * 2
+    y.backward()
+    result, out = run(capsys, lesson03.exercise_2, x.grad)
     assert result
-    result, out = run(capsys, lesson03.exercise_1, real.tensor(16.))
-    assert result
+    x = real.tensor([1., 2., 3.], requires_grad=True)
+    s = (x ** 2).sum()
+    s.backward(retain_graph=True)
+    s.backward()
+    result, out = run(capsys, lesson03.exercise_3, x.grad)
+    assert result and out.startswith("✅")

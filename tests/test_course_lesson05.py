@@ -1,4 +1,4 @@
-"""The exercise checks of lesson 5 (leaves and nodes) accept right answers and explain wrong ones."""
+"""The exercise checks of lesson 5 (no_grad and detach) accept right answers and explain wrong ones."""
 import pytest
 
 import minigrad as torch
@@ -17,77 +17,109 @@ def test_unanswered_exercises_wait(capsys):
         assert not result and out.startswith("⏳")
 
 
-def test_exercise_1_which_tensors_are_leaves(capsys):
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    b = a * 2
-    c = torch.tensor([3.0, 4.0])
-    d = c * 2
-    e = b.detach()
-    flags = (a.is_leaf, b.is_leaf, c.is_leaf, d.is_leaf, e.is_leaf)
-    result, out = run(capsys, lesson05.exercise_1, flags)
+def test_exercise_1_flags_under_no_grad_and_enable_grad(capsys):
+    result, out = run(capsys, lesson05.exercise_1, (False, True))
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson05.exercise_1, list(flags))
+    result, out = run(capsys, lesson05.exercise_1, [False, True])    # a list is fine too
     assert result
-    result, out = run(capsys, lesson05.exercise_1, (True, False, True, False, True))
-    assert not result and "❌" in out and "Hint" in out and "d is computed from c" in out
-    result, out = run(capsys, lesson05.exercise_1, (True, False))
-    assert not result and "five booleans" in out
+    result, out = run(capsys, lesson05.exercise_1, (False, False))
+    assert not result and "❌" in out and "Hint" in out and "enable_grad" in out
 
 
-def test_exercise_2_only_leaves_that_require_grad_get_grad(capsys):
-    result, out = run(capsys, lesson05.exercise_2, ["w", "k"])
+def descend(steps=100, lr=0.1, in_place=True, zero=True):
+    w = torch.zeros(2, requires_grad=True)
+    for _ in range(steps):
+        h = (w[0] - 2) ** 2 + 2 * (w[1] + 1) ** 2
+        h.backward()
+        with torch.no_grad():
+            if in_place:
+                w -= lr * w.grad
+            else:
+                return w - lr * w.grad          # what rebinding leaves behind
+        if zero:
+            w.grad.zero_()
+    return w
+
+
+def test_exercise_2_gradient_descent_reaches_the_minimum(capsys):
+    result, out = run(capsys, lesson05.exercise_2, descend())
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson05.exercise_2, ("k", " w"))
-    assert result
-    result, out = run(capsys, lesson05.exercise_2, ["w", "h", "k"])
-    assert not result and "Hint" in out and "non-leaves" in out
-    result, out = run(capsys, lesson05.exercise_2, ["w"])
-    assert not result and "Hint" in out and "detach" in out
-    result, out = run(capsys, lesson05.exercise_2, 3)
-    assert not result and "list of names" in out
+    result, out = run(capsys, lesson05.exercise_2, descend(steps=3))
+    assert not result and "Hint" in out
+    result, out = run(capsys, lesson05.exercise_2, descend(in_place=False))
+    assert not result and "no longer requires grad" in out
+    result, out = run(capsys, lesson05.exercise_2, torch.zeros(2, requires_grad=True))
+    assert not result and "starting point" in out
+    result, out = run(capsys, lesson05.exercise_2, descend(zero=False))
+    assert not result and "never zeroes w.grad" in out
+    result, out = run(capsys, lesson05.exercise_2, torch.zeros(3))
+    assert not result and "shape" in out
 
 
-def test_exercise_3_a_new_leaf_from_a_non_leaf(capsys):
-    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    h = w * 3
-    result, out = run(capsys, lesson05.exercise_3, h.detach().requires_grad_())
+def test_exercise_3_backward_notices_a_change_through_detach(capsys):
+    def break_it():
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        h = x * 2
+        y = (h * h).sum()
+        h.detach()[0] = 0.0
+        y.backward()
+
+    def change_a_copy():
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        h = x * 2
+        y = (h * h).sum()
+        h.detach().clone()[0] = 0.0
+        y.backward()
+
+    def backward_twice():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward()
+        y.backward()
+
+    result, out = run(capsys, lesson05.exercise_3, break_it)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson05.exercise_3, h)
-    assert not result and "not a leaf" in out and "Hint" in out
-    result, out = run(capsys, lesson05.exercise_3, h.detach())
-    assert not result and "requires_grad_()" in out
-    result, out = run(capsys, lesson05.exercise_3, w.detach().requires_grad_())
-    assert not result and "values" in out
-
-
-def test_exercise_4_requires_grad_of_a_non_leaf(capsys):
-    def change_flag():
-        w = torch.tensor([1.0, 2.0], requires_grad=True)
-        (w * 2).requires_grad = False
-
-    def change_a_leaf():
-        w = torch.tensor([1.0, 2.0], requires_grad=True)
-        w.requires_grad = False
-
-    def wrong_error():
-        torch.tensor([1, 2], requires_grad=True)
-
-    result, out = run(capsys, lesson05.exercise_4, change_flag)
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson05.exercise_4, change_a_leaf)
+    result, out = run(capsys, lesson05.exercise_3, change_a_copy)
     assert not result and "without raising" in out and "Hint" in out
-    result, out = run(capsys, lesson05.exercise_4, wrong_error)
+    result, out = run(capsys, lesson05.exercise_3, backward_twice)
     assert not result and "different RuntimeError" in out
-    result, out = run(capsys, lesson05.exercise_4, "y.requires_grad = False")
+    result, out = run(capsys, lesson05.exercise_3, 3)
     assert not result and "expected a function" in out
 
 
-def test_exercise_3_with_real_pytorch_tensors(capsys):
-    """After a learner switches to `import torch`, the check still tells leaves from non-leaves."""
-    pytorch = pytest.importorskip("torch")
-    w = pytorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    h = w * 3
-    result, out = run(capsys, lesson05.exercise_3, h.detach().requires_grad_())
+def test_exercise_4_set_grad_enabled_from_a_flag(capsys):
+    def forward(x, training):
+        with torch.set_grad_enabled(training):
+            return (x ** 2).sum()
+
+    def always_records(x, training):
+        return (x ** 2).sum()
+
+    def switches_off_for_good(x, training):
+        torch.set_grad_enabled(training)
+        return (x ** 2).sum()
+
+    result, out = run(capsys, lesson05.exercise_4, forward)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson05.exercise_3, h)
-    assert not result and "not a leaf" in out
+    result, out = run(capsys, lesson05.exercise_4, always_records)
+    assert not result and "training=False" in out and "Hint" in out
+    result, out = run(capsys, lesson05.exercise_4, switches_off_for_good)
+    assert not result and "still switched off" in out
+    assert torch.is_grad_enabled()          # the check put the mode back
+
+
+def test_exercise_4_with_real_pytorch(capsys):
+    """After a learner switches to `import torch`, their forward runs on PyTorch tensors."""
+    pytorch = pytest.importorskip("torch")
+    namespace = {"torch": pytorch}
+    exec("def forward(x, training):\n"
+         "    with torch.set_grad_enabled(training):\n"
+         "        return (x ** 2).sum()\n", namespace)
+    result, out = run(capsys, lesson05.exercise_4, namespace["forward"])
+    assert result and out.startswith("✅")
+    exec("def forward_off(x, training):\n"
+         "    torch.set_grad_enabled(training)\n"
+         "    return (x ** 2).sum()\n", namespace)
+    result, out = run(capsys, lesson05.exercise_4, namespace["forward_off"])
+    assert not result and "still switched off" in out
+    assert pytorch.is_grad_enabled()

@@ -1,4 +1,6 @@
-"""The exercise checks of lesson 7 (Jacobian products) accept right answers and explain wrong ones."""
+"""The exercise checks of lesson 7 (retain_grad and hooks) accept right answers and explain wrong ones."""
+import pytest
+
 import minigrad as torch
 from minigrad.course import lesson07
 
@@ -8,12 +10,11 @@ def run(capsys, exercise, answer):
     return result, capsys.readouterr().out
 
 
-def g(x):
-    return torch.stack([x[0] * x[1], x[0] + x[1], x[1] ** 3])
-
-
-def point():
-    return torch.tensor([2.0, 3.0], requires_grad=True)
+def graph():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = x ** 2
+    y = (3 * h).sum()
+    return x, h, y
 
 
 def test_unanswered_exercises_wait(capsys):
@@ -23,57 +24,79 @@ def test_unanswered_exercises_wait(capsys):
         assert not result and out.startswith("⏳")
 
 
-def test_exercise_1_jacobian(capsys):
-    J = torch.autograd.functional.jacobian(g, point())
-    result, out = run(capsys, lesson07.exercise_1, J)
+def test_exercise_1_retained_gradient(capsys):
+    x, h, y = graph()
+    h.retain_grad()
+    y.backward()
+    result, out = run(capsys, lesson07.exercise_1, h.grad)
     assert result and out.startswith("✅")
-
-    x = point()
-    y = g(x)
-    rows = []
-    for i in range(3):
-        e_i = torch.zeros(3)
-        e_i[i] = 1.0
-        rows.append(torch.autograd.grad(y, x, grad_outputs=e_i, retain_graph=True)[0])
-    result, out = run(capsys, lesson07.exercise_1, torch.stack(rows))
-    assert result
-
-    result, out = run(capsys, lesson07.exercise_1, J.T)
-    assert not result and "transpose" in out
-    result, out = run(capsys, lesson07.exercise_1, torch.zeros(3, 2))
-    assert not result and "Hint" in out
+    result, out = run(capsys, lesson07.exercise_1, x.grad)
+    assert not result and "That is x.grad" in out
+    result, out = run(capsys, lesson07.exercise_1, torch.ones(3))
+    assert not result and "Hint" in out and "retain_grad" in out
 
 
-def test_exercise_2_one_backward_gives_v_transpose_j(capsys):
-    x = point()
-    g(x).backward(torch.tensor([1.0, -1.0, 2.0]))
+def test_exercise_2_hook_that_changes_the_gradient(capsys):
+    x, h, y = graph()
+    h.register_hook(lambda grad: grad * 10)
+    y.backward()
     result, out = run(capsys, lesson07.exercise_2, x.grad)
     assert result and out.startswith("✅")
 
-    x = point()
-    g(x).sum().backward()
+    x, h, y = graph()
+    h.register_hook(lambda grad: print(grad * 10))    # forgets to return the new gradient
+    y.backward()
+    capsys.readouterr()
     result, out = run(capsys, lesson07.exercise_2, x.grad)
-    assert not result and "y.backward(v)" in out
-    result, out = run(capsys, lesson07.exercise_2, torch.zeros(3))
-    assert not result and "shape" in out
+    assert not result and "return" in out
+
+    result, out = run(capsys, lesson07.exercise_2, torch.full((3,), 30.0))
+    assert not result and "Pass x.grad" in out
 
 
-def test_exercise_3_reverse_mode_for_few_outputs(capsys):
-    result, out = run(capsys, lesson07.exercise_3, "reverse")
+def test_exercise_3_walk_next_functions(capsys):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = (x.exp() * 2).sum()
+    names, nodes = [], []
+    node = y.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        nodes.append(node)
+        node = node.next_functions[0][0] if node.next_functions else None
+    result, out = run(capsys, lesson07.exercise_3, names)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson07.exercise_3, " Reverse ")
+    result, out = run(capsys, lesson07.exercise_3, nodes)            # the nodes themselves
     assert result
-    result, out = run(capsys, lesson07.exercise_3, "forward")
-    assert not result and "Hint" in out and "one pass per" in out
-    result, out = run(capsys, lesson07.exercise_3, "sideways")
-    assert not result and "choose one of" in out
+    pytorch_spelling = names[:-1] + ["torch::autograd::AccumulateGrad"]
+    result, out = run(capsys, lesson07.exercise_3, pytorch_spelling)
+    assert result
+    result, out = run(capsys, lesson07.exercise_3, list(reversed(names)))
+    assert not result and "reverse order" in out
+    result, out = run(capsys, lesson07.exercise_3, names[:2])
+    assert not result and "Keep going" in out
+    result, out = run(capsys, lesson07.exercise_3, "SumBackward0")
+    assert not result and "list of names" in out
 
 
-def test_exercise_4_jacobian_vector_product(capsys):
-    _, Ju = torch.autograd.functional.jvp(g, point(), torch.tensor([1.0, 0.0]))
-    result, out = run(capsys, lesson07.exercise_4, Ju)
+def test_exercise_4_hook_removed_by_its_handle(capsys):
+    result, out = run(capsys, lesson07.exercise_4, 2)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson07.exercise_4, torch.tensor([3.0, 2.0]))     # a row instead
-    assert not result and "ROW" in out
-    result, out = run(capsys, lesson07.exercise_4, torch.tensor([2.0, 1.0, 27.0]))
-    assert not result and "Hint" in out
+    result, out = run(capsys, lesson07.exercise_4, 3)
+    assert not result and "Hint" in out and "remove" in out
+
+
+def test_exercise_3_with_real_pytorch_nodes(capsys):
+    """PyTorch's nodes (and its spelling of AccumulateGrad) are accepted too."""
+    pytorch = pytest.importorskip("torch")
+    x = pytorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = (x.exp() * 2).sum()
+    nodes, names = [], []
+    node = y.grad_fn
+    while node is not None:
+        nodes.append(node)
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    result, out = run(capsys, lesson07.exercise_3, nodes)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson07.exercise_3, names)
+    assert result

@@ -1,4 +1,4 @@
-"""The exercise checks of lesson 8 accept the right answers and explain wrong ones."""
+"""The exercise checks of lesson 8 (Jacobian products) accept right answers and explain wrong ones."""
 import minigrad as torch
 from minigrad.course import lesson08
 
@@ -8,20 +8,12 @@ def run(capsys, exercise, answer):
     return result, capsys.readouterr().out
 
 
-def two_param_loss(a, b):
-    return (a - 1) ** 2 + (b + 1) ** 2 + (a - b) ** 2
+def g(x):
+    return torch.stack([x[0] * x[1], x[0] + x[1], x[1] ** 3])
 
 
-def descend(a_start, b_start, lr, steps):
-    """The loop the notebook teaches, with minigrad tensors."""
-    a = torch.tensor(a_start, requires_grad=True)
-    b = torch.tensor(b_start, requires_grad=True)
-    for _ in range(steps):
-        grad_a, grad_b = torch.autograd.grad(two_param_loss(a, b), (a, b))
-        with torch.no_grad():
-            a -= lr * grad_a
-            b -= lr * grad_b
-    return a, b
+def point():
+    return torch.tensor([2.0, 3.0], requires_grad=True)
 
 
 def test_unanswered_exercises_wait(capsys):
@@ -31,58 +23,57 @@ def test_unanswered_exercises_wait(capsys):
         assert not result and out.startswith("⏳")
 
 
-def test_hand_gradient_matches_autograd():
-    a = torch.tensor(0.7, requires_grad=True)
-    b = torch.tensor(-1.2, requires_grad=True)
-    grads = torch.autograd.grad(two_param_loss(a, b), (a, b))
-    for got, want in zip(grads, lesson08.loss_gradient(0.7, -1.2)):
-        assert abs(got.item() - want) < 1e-5
-
-
-def test_exercise_1_gradient_at_origin(capsys):
-    a = torch.tensor(0.0, requires_grad=True)
-    b = torch.tensor(0.0, requires_grad=True)
-    grad_a, grad_b = torch.autograd.grad(two_param_loss(a, b), (a, b))
-    result, out = run(capsys, lesson08.exercise_1, torch.stack([grad_a, grad_b]))
+def test_exercise_1_jacobian(capsys):
+    J = torch.autograd.functional.jacobian(g, point())
+    result, out = run(capsys, lesson08.exercise_1, J)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson08.exercise_1, torch.tensor([2.0, -2.0]))
-    assert not result and "signs" in out and "Hint" in out
-    result, out = run(capsys, lesson08.exercise_1, torch.tensor([-2.0, 0.0]))
-    assert not result and "Hint" in out
 
-
-def test_exercise_2_five_steps(capsys):
-    a, b = descend(*lesson08.EXERCISE_2_START, lesson08.EXERCISE_2_LR, lesson08.EXERCISE_2_STEPS)
-    result, out = run(capsys, lesson08.exercise_2, (a.item(), b.item()))
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson08.exercise_2, (a, b))      # tensors are fine too
+    x = point()
+    y = g(x)
+    rows = []
+    for i in range(3):
+        e_i = torch.zeros(3)
+        e_i[i] = 1.0
+        rows.append(torch.autograd.grad(y, x, grad_outputs=e_i, retain_graph=True)[0])
+    result, out = run(capsys, lesson08.exercise_1, torch.stack(rows))
     assert result
-    a6, b6 = descend(*lesson08.EXERCISE_2_START, lesson08.EXERCISE_2_LR, 6)
-    result, out = run(capsys, lesson08.exercise_2, (a6.item(), b6.item()))
-    assert not result and "after 6 steps" in out
-    result, out = run(capsys, lesson08.exercise_2, lesson08.EXERCISE_2_START)
-    assert not result and "did not move" in out
-    result, out = run(capsys, lesson08.exercise_2, (0.0, 0.0))
-    assert not result and "Hint" in out
-    result, out = run(capsys, lesson08.exercise_2, "ab")
-    assert not result and "pair" in out
 
-
-def test_exercise_3_in_place_update(capsys):
-    result, out = run(capsys, lesson08.exercise_3, "b")
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson08.exercise_3, "a")
+    result, out = run(capsys, lesson08.exercise_1, J.T)
+    assert not result and "transpose" in out
+    result, out = run(capsys, lesson08.exercise_1, torch.zeros(3, 2))
     assert not result and "Hint" in out
 
 
-def test_exercise_4_large_learning_rate_diverges(capsys):
-    a, b = descend(0.5, -0.5, 0.4, 30)
-    assert abs(a.item()) > 100              # the lesson's claim: it really diverges
-    result, out = run(capsys, lesson08.exercise_4, "diverge")
+def test_exercise_2_one_backward_gives_v_transpose_j(capsys):
+    x = point()
+    g(x).backward(torch.tensor([1.0, -1.0, 2.0]))
+    result, out = run(capsys, lesson08.exercise_2, x.grad)
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson08.exercise_4, "Diverges")
+
+    x = point()
+    g(x).sum().backward()
+    result, out = run(capsys, lesson08.exercise_2, x.grad)
+    assert not result and "y.backward(v)" in out
+    result, out = run(capsys, lesson08.exercise_2, torch.zeros(3))
+    assert not result and "shape" in out
+
+
+def test_exercise_3_reverse_mode_for_few_outputs(capsys):
+    result, out = run(capsys, lesson08.exercise_3, "reverse")
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson08.exercise_3, " Reverse ")
     assert result
-    result, out = run(capsys, lesson08.exercise_4, "converge")
+    result, out = run(capsys, lesson08.exercise_3, "forward")
+    assert not result and "Hint" in out and "one pass per" in out
+    result, out = run(capsys, lesson08.exercise_3, "sideways")
+    assert not result and "choose one of" in out
+
+
+def test_exercise_4_jacobian_vector_product(capsys):
+    _, Ju = torch.autograd.functional.jvp(g, point(), torch.tensor([1.0, 0.0]))
+    result, out = run(capsys, lesson08.exercise_4, Ju)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson08.exercise_4, torch.tensor([3.0, 2.0]))     # a row instead
+    assert not result and "ROW" in out
+    result, out = run(capsys, lesson08.exercise_4, torch.tensor([2.0, 1.0, 27.0]))
     assert not result and "Hint" in out
-    result, out = run(capsys, lesson08.exercise_4, "maybe")
-    assert not result and "converge" in out

@@ -10,6 +10,14 @@ def run(capsys, exercise, answer):
     return result, capsys.readouterr().out
 
 
+def central_difference(f, x, eps):
+    return (f(x + eps) - f(x - eps)) / (2 * eps)
+
+
+def g(x):
+    return x * torch.exp(x)
+
+
 def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson10.exercise_1, lesson10.exercise_2, lesson10.exercise_3,
                      lesson10.exercise_4):
@@ -17,56 +25,100 @@ def test_unanswered_exercises_wait(capsys):
         assert not result and out.startswith("⏳")
 
 
-def test_exercise_1_second_derivative(capsys):
-    x = torch.tensor(2.0, requires_grad=True)
-    (first,) = torch.autograd.grad(x ** 4, x, create_graph=True)
-    (second,) = torch.autograd.grad(first, x)
-    result, out = run(capsys, lesson10.exercise_1, second)
+def test_exercise_1_finite_difference_in_float64(capsys):
+    estimate = central_difference(g, torch.tensor(1.0, dtype=torch.float64), 1e-6)
+    result, out = run(capsys, lesson10.exercise_1, estimate.item())
     assert result and out.startswith("✅")
-    result, out = run(capsys, lesson10.exercise_1, first)
-    assert not result and "first derivative" in out
-    result, out = run(capsys, lesson10.exercise_1, 24)
-    assert not result and "Hint" in out
-
-
-def test_exercise_2_hessian(capsys):
-    def q(p):
-        return p[0] * torch.exp(p[1])
-
-    hessian = torch.autograd.functional.hessian(q, torch.tensor([2.0, 0.0]))
-    result, out = run(capsys, lesson10.exercise_2, hessian)
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson10.exercise_2, torch.eye(2))
-    assert not result and "Hint" in out
-
-
-def test_exercise_3_reverse_mode_cost(capsys):
-    result, out = run(capsys, lesson10.exercise_3, 1000)
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson10.exercise_3, 3)
-    assert not result and "forward mode" in out
-    result, out = run(capsys, lesson10.exercise_3, 1)
-    assert not result and "Hint" in out
-
-
-def test_exercise_4_newton(capsys):
-    def h(x):
-        return x ** 2 + torch.exp(-x)
-
-    x = torch.tensor(lesson10.EXERCISE_4_START, dtype=torch.float64, requires_grad=True)
-    for _ in range(lesson10.EXERCISE_4_STEPS):
-        (slope,) = torch.autograd.grad(h(x), x, create_graph=True)
-        (curvature,) = torch.autograd.grad(slope, x)
-        with torch.no_grad():
-            x -= slope / curvature
-    assert abs(2 * x.item() - math.exp(-x.item())) < 1e-12      # it is the minimum
-    result, out = run(capsys, lesson10.exercise_4, x.item())
-    assert result and out.startswith("✅")
-    result, out = run(capsys, lesson10.exercise_4, x)           # a tensor is fine too
+    result, out = run(capsys, lesson10.exercise_1, estimate)        # a tensor is fine too
     assert result
-    result, out = run(capsys, lesson10.exercise_4, 0.0)
-    assert not result and "did not move" in out
-    result, out = run(capsys, lesson10.exercise_4, lesson10.newton(0.0, 1))
-    assert not result and "one step" in out
-    result, out = run(capsys, lesson10.exercise_4, 1.0)
+    in_float32 = central_difference(g, torch.tensor(1.0), 1e-6)
+    assert abs(in_float32.item() - 2 * math.e) > 1e-6               # the lesson's point
+    result, out = run(capsys, lesson10.exercise_1, in_float32.item())
+    assert not result and "float64" in out
+    result, out = run(capsys, lesson10.exercise_1, math.e)
+    assert not result and "product rule" in out
+    result, out = run(capsys, lesson10.exercise_1, 1.0)
     assert not result and "Hint" in out
+
+
+def test_exercise_2_edges_into_the_leaf(capsys):
+    a = torch.tensor(2.0, requires_grad=True)
+    e = a * a * a
+    inner = e.grad_fn.next_functions[0][0]
+    edges = [node for node, _ in e.grad_fn.next_functions + inner.next_functions]
+    count = sum(1 for node in edges if getattr(node, "variable", None) is a)
+    result, out = run(capsys, lesson10.exercise_2, count)
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson10.exercise_2, 2)
+    assert not result and "Hint" in out
+
+
+def test_exercise_3_waiting_for_all_gradients(capsys):
+    result, out = run(capsys, lesson10.exercise_3, "b")
+    assert result and out.startswith("✅")
+    result, out = run(capsys, lesson10.exercise_3, "a")
+    assert not result and "Hint" in out
+
+
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = torch.exp(x)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result
+
+
+class ExpSavingInput(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.exp(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * torch.exp(x)
+
+
+class ExpForgettingGradOutput(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = torch.exp(x)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return result
+
+
+class ExpWithBrokenBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return torch.exp(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors       # nothing was saved
+        return grad_output * result
+
+
+def test_exercise_4_custom_exp(capsys):
+    result, out = run(capsys, lesson10.exercise_4, Exp)
+    assert result and out.startswith("✅") and "Tip" not in out
+    result, out = run(capsys, lesson10.exercise_4, ExpSavingInput)
+    assert result and "Tip" in out
+    result, out = run(capsys, lesson10.exercise_4, ExpForgettingGradOutput)
+    assert not result and "grad_output" in out
+    result, out = run(capsys, lesson10.exercise_4, ExpWithBrokenBackward)
+    assert not result and "Hint" in out
+    result, out = run(capsys, lesson10.exercise_4, Exp.apply)
+    assert not result and "inherits" in out
+    result, out = run(capsys, lesson10.exercise_4, torch.exp)
+    assert not result

@@ -4,7 +4,7 @@ import linecache
 import pytest
 
 import minigrad
-from minigrad.course import lesson02, lesson03, lesson08, lesson09
+from minigrad.course import lesson02, lesson03, lesson04, lesson09, lesson10
 
 
 def run_cell(source, namespace):
@@ -55,32 +55,32 @@ def _exp_function(torch, save="result", scale=1.0):
 @pytest.mark.parametrize("library", ["minigrad", "torch"])
 def test_exercise_9_4_accepts_a_pytorch_function_and_uses_its_gradcheck(library, torch, capsys):
     lib = minigrad if library == "minigrad" else torch
-    assert lesson09.exercise_4(_exp_function(lib))
+    assert lesson10.exercise_4(_exp_function(lib))
     assert "correct: gradcheck passes" in capsys.readouterr().out
-    assert lesson09.exercise_4(_exp_function(lib, save="input"))
+    assert lesson10.exercise_4(_exp_function(lib, save="input"))
     assert "you saved the input" in capsys.readouterr().out
-    assert not lesson09.exercise_4(_exp_function(lib, scale=2.0))
+    assert not lesson10.exercise_4(_exp_function(lib, scale=2.0))
     assert "gradcheck says the gradient is wrong" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("library", ["minigrad", "torch"])
 def test_exercise_9_4_wants_save_for_backward_not_an_attribute_of_ctx(library, torch, capsys):
     lib = minigrad if library == "minigrad" else torch
-    assert not lesson09.exercise_4(_exp_function(lib, save="attribute"))
+    assert not lesson10.exercise_4(_exp_function(lib, save="attribute"))
     assert "nothing was saved with ctx.save_for_backward" in capsys.readouterr().out
 
 
 def test_checks_take_pytorch_tensors(torch, capsys):
     a, b = torch.tensor([1., 2.]), torch.tensor([3., 4.])
-    assert lesson02.exercise_3((b, a))
-    assert lesson08.exercise_1(torch.tensor([-2.0, 2.0]))
-    assert not lesson08.exercise_1(torch.tensor([2.0, -2.0]))
+    assert lesson03.exercise_1((b, a))
+    assert lesson09.exercise_1(torch.tensor([-2.0, 2.0]))
+    assert not lesson09.exercise_1(torch.tensor([2.0, -2.0]))
     assert "both signs are flipped" in capsys.readouterr().out
-    w, bias = lesson03._gradient_descent(zero_each_step=True)
-    assert lesson03.exercise_3((torch.tensor(w), torch.tensor(bias)))
+    w, bias = lesson04._gradient_descent(zero_each_step=True)
+    assert lesson04.exercise_3((torch.tensor(w), torch.tensor(bias)))
 
 
 def test_exercise_3_3_tells_one_step_too_many_or_too_few(capsys):
-    for steps in (lesson03.EXERCISE_3_STEPS - 1, lesson03.EXERCISE_3_STEPS + 1):
-        assert not lesson03.exercise_3(lesson03._gradient_descent(True, steps=steps))
+    for steps in (lesson04.EXERCISE_3_STEPS - 1, lesson04.EXERCISE_3_STEPS + 1):
+        assert not lesson04.exercise_3(lesson04._gradient_descent(True, steps=steps))
         assert f"after {steps} steps" in capsys.readouterr().out

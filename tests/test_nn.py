@@ -374,6 +374,46 @@ def test_dropout_train_and_eval(torch):
         raises_like(lambda: torch.nn.Dropout(p), lambda: nn.Dropout(p))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dropout_masks_are_pytorchs_bit_for_bit(torch, dtype):
+    """Same seed, same dropped elements and the same scaled values as PyTorch's CPU dropout."""
+    for seed in (0, 1, 7, 1234):
+        for shape in ((5,), (4, 7), (3, 33), (2, 3, 17)):
+            for p in (0.1, 0.25, 1 / 3, 0.5, 0.8, 0.9, 1.0):
+                results = []
+                for lib in (minigrad, torch):
+                    lib.manual_seed(seed)
+                    x = lib.randn(*shape, dtype=getattr(lib, dtype), requires_grad=True)
+                    out = lib.nn.functional.dropout(x, p)
+                    again = lib.nn.Dropout(p)(x * 2)
+                    in_place = lib.nn.functional.dropout(x.detach().clone(), p, inplace=True)
+                    after = lib.rand(2)                         # the stream moved on alike
+                    (out.sum() + again.sum()).backward()
+                    results.append([t.detach().numpy() for t in (out, again, in_place, after, x.grad)]
+                                   + [out.grad_fn.name(), again.grad_fn.name()])
+                for ours, theirs in zip(*results):
+                    if isinstance(ours, str):
+                        assert ours == theirs == "MulBackward0"
+                    else:
+                        assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs), (seed, shape, p)
+
+
+def test_dropout_fills_a_transposed_input_in_memory_order_like_pytorch(torch):
+    """PyTorch's noise tensor keeps the input's memory layout and is filled in memory order."""
+    makers = [lambda lib: lib.randn(4, 6).t(), lambda lib: lib.randn(2, 3, 5).permute(2, 0, 1),
+              lambda lib: lib.randn(3, 4, 5, dtype=lib.float64).transpose(0, 1)]
+    for seed in (0, 3):
+        for make in makers:
+            results = []
+            for lib in (minigrad, torch):
+                lib.manual_seed(seed)
+                x = make(lib)
+                results.append([t.numpy() for t in (lib.nn.functional.dropout(x, 0.3),
+                                                    make(lib).bernoulli_(0.5), lib.rand(2))])
+            for ours, theirs in zip(*results):
+                assert np.array_equal(ours, theirs)
+
+
 # --- losses ---------------------------------------------------------------------------------
 
 LOSS_CASES = [

@@ -120,7 +120,7 @@ def test_name_version_and_release(pyproject):
 def test_runtime_dependencies_are_numpy_only(pyproject):
     # The floors that CI tests: Python 3.10-3.13, numpy 2.0 (Colab's) and up.
     # numpy 1.x is out: its value-based casting makes float32 results drift
-    # from PyTorch's (lesson 8's diverging descent prints other digits).
+    # from PyTorch's (lesson 9's diverging descent prints other digits).
     assert [_split(d) for d in pyproject["dependencies"]] == [("numpy", ">=2.0")]
     assert pyproject["requires-python"] == ">=3.10"
     workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()

@@ -101,6 +101,52 @@ def test_bernoulli(torch, dtype):
         assert_same(torch, program, seed)
 
 
+@pytest.mark.parametrize("p_dtype", DTYPES)
+@pytest.mark.parametrize("dtype", DTYPES + ["int64", "bool"])
+def test_bernoulli_in_place_with_a_number_and_with_a_tensor(torch, dtype, p_dtype):
+    """A number p draws float64 uniforms, a tensor p float32 ones unless p is float64."""
+    def program(lib):
+        dt, pdt = getattr(lib, dtype), getattr(lib, p_dtype)
+        p_row = lib.linspace(0, 1, 8, dtype=pdt)
+        return [lib.empty(37, dtype=dt).bernoulli_(0.3), lib.empty(5, 8, dtype=dt).bernoulli_(),
+                lib.empty(5, 8, dtype=dt).bernoulli_(p_row),             # p broadcast over the rows
+                lib.empty(40, dtype=dt).bernoulli_(lib.full((40,), 0.7, dtype=pdt)),
+                lib.bernoulli(lib.zeros(3, 7, dtype=pdt), p=0.25), lib.bernoulli(lib.zeros(9, dtype=pdt), 0.6),
+                lib.empty(2, dtype=dt).bernoulli_(1.0), lib.empty(2, dtype=dt).bernoulli_(0),
+                lib.rand(3)]
+    for seed in SEEDS:
+        assert_same(torch, program, seed)
+
+
+def test_bernoulli_in_place_graph_and_errors(torch):
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+    names, grads = [], []
+    for lib in (minigrad, torch):
+        x = lib.ones(3, requires_grad=True)
+        p = lib.full((3,), 0.5, requires_grad=True)
+        a, b, c = (x * 1).bernoulli_(0.5), (x * 1).bernoulli_(p * 1), lib.bernoulli(p * 1)
+        (a.sum() + b.sum() + c.sum()).backward()
+        names.append([a.grad_fn.name(), b.grad_fn.name(), type(b.grad_fn.next_functions[1][0]).__name__,
+                      c.grad_fn.name()])
+        grads.append([x.grad.tolist(), p.grad.tolist()])
+    assert names[0] == names[1] == ["BernoulliBackward2", "BernoulliBackward1", "MulBackward0",
+                                   "BernoulliBackward0"]
+    assert grads[0] == grads[1]
+    calls = [lambda lib: lib.empty(3).bernoulli_(1.5),
+             lambda lib: lib.empty(3).bernoulli_(lib.full((3,), 1.5)),
+             lambda lib: lib.bernoulli(lib.full((3,), -0.5)),
+             lambda lib: lib.empty(3).bernoulli_(lib.full((2,), 0.5)),
+             lambda lib: lib.ones(3, requires_grad=True).bernoulli_(0.5)]
+    for call in calls:
+        caught = []
+        for lib in (minigrad, torch):
+            with pytest.raises(Exception) as info:
+                call(lib)
+            caught.append((type(info.value).__name__, str(info.value).split("\nminigrad hint:")[0]))
+        assert caught[0] == caught[1]
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_like_functions_and_generators(torch, dtype):
     def program(lib):

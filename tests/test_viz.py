@@ -120,7 +120,7 @@ def test_backward_edges_follow_next_functions():
         seen.add(node)
         for next_node, _ in node.next_functions:
             if next_node is not None:
-                expected.append((node.name(), next_node.name()))
+                expected.append((type(node).__name__, type(next_node).__name__))
                 stack.append(next_node)
     assert drawn == sorted(expected)
 
@@ -477,10 +477,11 @@ def test_draw_both_puts_two_clusters_side_by_side():
     ids = re.findall(r"^\s*(n\d+) \[", source, flags=re.MULTILINE)
     assert len(ids) == len(set(ids))
     nodes, edges = parse_dot(source)
-    # the backward arrows are written upward (dir=back) so leaves sit at the top of both views
-    backward = [attributes for a, b, attributes in edges
-                if nodes[a][0] == "AccumulateGrad" and nodes[b][0] == "MmBackward0"]
-    assert backward and "dir=back" in backward[0]
+    # both views read top to bottom: the backward one is written like draw()'s, from the
+    # grad_fn nodes down to the AccumulateGrad nodes, with no arrow drawn reversed
+    backward = [(nodes[a][0], nodes[b][0]) for a, b, attributes in edges if "dir=back" not in attributes]
+    assert ("MmBackward0", "AccumulateGrad") in backward
+    assert len(backward) == len(edges)
 
 
 # --- tracing backward() -----------------------------------------------------------------------
@@ -505,7 +506,7 @@ def test_traced_gradients_match_autograd():
     fresh["loss"].backward()
     add = trace.steps[1]
     assert torch.allclose(add.grad_outputs[0], fresh["z"].grad)
-    assert [p.to.name() for p in add.passed] == ["SqueezeBackward4", "AccumulateGrad"]
+    assert [type(p.to).__name__ for p in add.passed] == ["SqueezeBackward4", "AccumulateGrad"]
     accumulate_b, accumulate_w = trace.steps[2], trace.steps[5]
     assert accumulate_b.tensor is t["b"] and accumulate_b.tensor_name == "b"
     assert torch.allclose(accumulate_b.grad_after, fresh["b"].grad)
@@ -706,8 +707,12 @@ def test_missing_dot_explains_how_to_install_it(tmp_path, monkeypatch):
     assert "conda install -c conda-forge python-graphviz" in str(error.value)
     bundle = graph._repr_mimebundle_()
     assert list(bundle) == ["text/plain"] and "apt-get install graphviz" in bundle["text/plain"]
-    with pytest.raises(GraphvizNotFound):
-        trace_backward(one_layer()["loss"])._repr_html_()
+    trace = trace_backward(one_layer()["loss"])
+    page = trace._repr_html_()                          # the step-through: a message, no traceback
+    assert "apt-get install graphviz" in page and "brew install graphviz" in page
+    assert html.escape(trace.text()) in page            # the steps are still there, as text
+    with pytest.raises(GraphvizNotFound, match="apt-get install graphviz"):
+        trace.save_frames(tmp_path / "frames")
 
 
 def test_missing_graphviz_package_says_what_to_pip_install():
@@ -725,3 +730,50 @@ def test_graph_is_a_graphviz_digraph():
     graph = draw(one_layer()["loss"])
     assert isinstance(graph, Graph) and isinstance(graph, graphviz.Digraph)
     assert isinstance(graph.copy(), Graph)
+
+
+def _label_boxes_and_arrow_points(graph):
+    """Where dot put each edge label's visible text (boxes) and points along every arrow."""
+    import json
+    layout = json.loads(graph.pipe(format="json"))
+    boxes, points = [], []
+    for edge in layout.get("edges", []):
+        for op in edge.get("_ldraw_", []):
+            if op["op"] == "F":
+                size = op["size"]
+            if op["op"] == "T":                 # left-aligned, monospaced: the text's own box
+                text = op["text"]
+                char = op["width"] / len(text)
+                visible = text.strip("\xa0")
+                left = op["pt"][0] + char * (len(text) - len(text.lstrip("\xa0")))
+                boxes.append((left, left + char * len(visible), op["pt"][1], op["pt"][1] + 0.75 * size))
+        for op in edge["_draw_"]:
+            if op["op"] == "b":
+                p = op["points"]
+                for k in range(0, len(p) - 1, 3):
+                    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = p[k:k + 4]
+                    for i in range(41):
+                        t = i / 40
+                        a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
+                        points.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+    return boxes, points
+
+
+@needs_dot
+def test_gradient_labels_stay_clear_of_slanting_arrows():
+    """Lesson 9's trace (u = x * y, v = u + x, L = u * v) and lesson 3's (w * w): no arrow
+    runs through a label, in any frame."""
+    x = torch.tensor(2.0, requires_grad=True)
+    y = torch.tensor(3.0, requires_grad=True)
+    u = x * y
+    v = u + x
+    loss = u * v
+    trace = trace_backward(loss, names={"x": x, "y": y, "u": u, "v": v, "L": loss})
+    w = torch.tensor([1.0, 2.0], requires_grad=True)          # lesson 3: two arrows side by side
+    twice = trace_backward((w * w).sum(), names={"w": w})
+    for trace, labels in ((trace, 7), (twice, 4)):
+        for index in range(len(trace)):
+            boxes, points = _label_boxes_and_arrow_points(trace.frame(index))
+            assert len(boxes) == labels
+            for left, right, bottom, top in boxes:
+                assert not any(left <= px <= right and bottom <= py <= top for px, py in points), index

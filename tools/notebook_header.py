@@ -11,7 +11,7 @@ this module.
 
 Usage (from the repository root):
 
-    python tools/notebook_header.py notebooks/03_backward.ipynb   # add / refresh
+    python tools/notebook_header.py notebooks/03_the_graph.ipynb  # add / refresh
     python tools/notebook_header.py                              # all notebooks
     python tools/notebook_header.py --check                      # report only
 

@@ -22,7 +22,7 @@ from . import pointwise, result, shape
 from .views import check_view_inplace, rebase_history, refresh_views
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
-           "normal_", "uniform_")
+           "normal_", "uniform_", "bernoulli_")
 
 
 def check_inplace(tensor, overlap_ok=False):
@@ -217,6 +217,22 @@ class UniformBackward0(_FillBackward):
     """x.uniform_() on a recorded tensor"""
 
 
+class BernoulliBackward0(_FillBackward):
+    """torch.bernoulli(p) with p recording: the random 0/1 values give p no gradient"""
+
+
+class BernoulliBackward2(_FillBackward):
+    """x.bernoulli_(p) with a number p on a recorded tensor"""
+
+
+class BernoulliBackward1(Node):
+    """x.bernoulli_(p) with a tensor p: random 0/1 values have no gradient, neither does p"""
+
+    def backward(self, grad):
+        p_grad = _wrap(np.zeros(self.p_shape, grad._array.dtype)) if self.should_compute_output(1) else None
+        return grad * 0, p_grad
+
+
 class FillBackward3(Node):
     """x.fill_(value) with a 0-d tensor value (x[i] = number does this)"""
 
@@ -264,3 +280,28 @@ def uniform_(self, a=0.0, b=1.0, generator=None):
     from .. import random
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    """Fill with 0 or 1 at random: 1 with probability ``p`` (a number, or a tensor of them).
+
+    The two kinds of p draw differently, as in PyTorch: a number p takes one
+    float64 uniform per element, a tensor p one float32 uniform (float64 if p is
+    float64), see minigrad/random.py.
+    """
+    from .. import random
+    if isinstance(p, Tensor):
+        probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
+        if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                "be improved?  If so, please report an enhancement request to PyTorch.)")
+        values = random.bernoulli(probabilities, generator=generator)
+        out = _fill(self, values.astype(self._array.dtype), BernoulliBackward1, p)
+        if isinstance(out.grad_fn, BernoulliBackward1):
+            out.grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
+        return out
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    values = random.bernoulli_scalar(self._array.shape, p, generator=generator, strides=self._array.strides)
+    return _fill(self, values.astype(self._array.dtype), BernoulliBackward2)

@@ -136,7 +136,7 @@ class Node:
         return type(self).__name__
 
     def __repr__(self):
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # --- saved tensors ----------------------------------------------------------
     def save_for_backward(self, *values):
@@ -315,6 +315,11 @@ class AccumulateGrad(Node):
         self._has_hooks = variable._backward_hooks is not None
         self._output_shape = variable._array.shape
         self._output_dtype = variable._array.dtype
+
+    def name(self):
+        """``'torch::autograd::AccumulateGrad'``: PyTorch spells out this node's C++ namespace
+        (its class, ``type(node).__name__``, is plain ``AccumulateGrad``)."""
+        return "torch::autograd::AccumulateGrad"
 
     def backward(self, grad):
         accumulate_grad(self.variable, grad)

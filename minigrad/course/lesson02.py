@@ -1,4 +1,4 @@
-"""Checks for lesson 2, ``backward()``: gradients by the engine and by hand.
+"""Checks for lesson 2, ``backward()`` and the chain rule: gradients by the engine and by hand.
 
 Used from ``notebooks/02_backward.ipynb``::
 
@@ -8,8 +8,7 @@ Used from ``notebooks/02_backward.ipynb``::
 import numpy as np
 
 from .._tensor import _wrap
-from ._check import (_is_tensor, _unanswered, _values, check_number, check_tensor, right, waiting,
-                     wrong)
+from ._check import _is_tensor, check_number, check_tensor, wrong
 
 
 def exercise_1(answer):
@@ -41,30 +40,14 @@ def exercise_2(answer):
 
 
 def exercise_3(answer):
-    """``torch.autograd.grad((a * b).sum(), (a, b))`` for a = [1, 2], b = [3, 4]."""
+    """dz/dx for u = 3x, z = u**2 + u at x = 1: (2u + 1)·3 = 21."""
     name = "Exercise 3"
-    if _unanswered(answer):
-        return waiting(name)
-    hint = ("torch.autograd.grad returns a tuple with one gradient per input: "
-            "d(sum(a*b))/da = b and d(sum(a*b))/db = a.")
-    if not isinstance(answer, tuple):
-        return wrong(name, f"expected a tuple (that is what autograd.grad returns), got "
-                           f"{type(answer).__name__}.", hint)
-    if len(answer) != 2:
-        return wrong(name, f"expected a tuple of 2 gradients (one for a, one for b), got "
-                           f"{len(answer)}.", "Pass both inputs: torch.autograd.grad(s, (a, b)).")
-    expected = ([3.0, 4.0], [1.0, 2.0])
-    for which, got, want in zip("ab", answer, expected):
-        if not _is_tensor(got) or tuple(got.shape) != (2,) or not np.allclose(_values(got), want):
-            return wrong(name, f"the gradient for {which} is not right (expected {want}).", hint)
-    return right(name, "correct: the gradient for a is b, the gradient for b is a.")
-
-
-def exercise_4(answer):
-    """x.grad for the doubling loop started at x = 3 (doubled twice: 3 → 6 → 12)."""
-    return check_number(
-        "Exercise 4", answer, 4.0,
-        hint="Follow the loop by hand for x = 3: how many times is y doubled before it "
-             "reaches 10? Each doubling multiplies the derivative by 2.",
-        success="correct: the loop doubled twice for this x, so the graph holds two "
-                "multiplications by 2 and dy/dx = 4.")
+    hint = ("Chain rule: dz/du = 2u + 1, du/dx = 3, multiply them. Check with x = "
+            "torch.tensor(1., requires_grad=True), u = 3 * x, z = u ** 2 + u, z.backward(), x.grad.")
+    if _is_tensor(answer) and answer.requires_grad:
+        return wrong(name, "this tensor requires grad: it looks like x, u or z, not the gradient.", hint)
+    if not _is_tensor(answer) and isinstance(answer, (int, float)) and abs(answer - 7.0) < 1e-4:
+        return wrong(name, "7 is dz/du, the outer derivative only.",
+                     "Multiply by the inner derivative du/dx = 3.")
+    return check_number(name, answer, 21.0, hint=hint,
+                        success="correct: dz/du · du/dx = (2·3 + 1)·3 = 21.")

@@ -1,97 +1,129 @@
-"""Exercise checks for Lesson 5 · Leaves and nodes.
+"""Exercise checks for Lesson 5 · Switching recording off: no_grad and detach.
 
     from minigrad.course import lesson05 as check
     check.exercise_1(answer)
 """
-from .._tensor import Tensor
-from ._check import _is_tensor, _unanswered, check_raises, check_tensor, right, waiting, wrong
+import numpy as np
 
-# Exercise 1: the code the learner reads, and why each tensor is (not) a leaf.
-#   a = torch.tensor([1.0, 2.0], requires_grad=True)
-#   b = a * 2
-#   c = torch.tensor([3.0, 4.0])
-#   d = c * 2
-#   e = b.detach()
-EXERCISE_1_NAMES = ("a", "b", "c", "d", "e")
-EXERCISE_1_LEAVES = (True, False, True, True, True)
-EXERCISE_1_REASONS = {
-    "a": "a was created by you: a leaf.",
-    "b": "b is the result of a recorded operation (a requires grad): it has a grad_fn, so it "
-         "is not a leaf.",
-    "c": "c was created by you: a leaf.",
-    "d": "d is computed from c, which does not require grad: nothing was recorded, d has no "
-         "grad_fn, so it is a leaf.",
-    "e": "detach() returns a tensor without history: a leaf.",
-}
+from .._tensor import Tensor
+from ._check import (_is_tensor, _unanswered, _values, check_equal, check_raises, check_tensor,
+                     right, waiting, wrong)
+
+
+def _as_tuple(answer):
+    """Accept a list as well as a tuple: the order is what matters."""
+    return tuple(answer) if isinstance(answer, list) else answer
 
 
 def exercise_1(answer):
-    """(a.is_leaf, b.is_leaf, c.is_leaf, d.is_leaf, e.is_leaf)."""
-    exercise = "Exercise 1"
-    if _unanswered(answer):
-        return waiting(exercise)
-    if not isinstance(answer, (tuple, list)) or len(answer) != len(EXERCISE_1_NAMES):
-        return wrong(exercise, f"answer with five booleans, one for each of a, b, c, d, e "
-                               f"(got {answer!r}).")
-    answer = tuple(answer)
-    if not all(type(flag) is bool for flag in answer):
-        return wrong(exercise, "every entry should be True or False.")
-    mistakes = [name for name, got, want in zip(EXERCISE_1_NAMES, answer, EXERCISE_1_LEAVES)
-                if got != want]
-    if mistakes:
-        first = mistakes[0]
-        return wrong(exercise, f"not right for {', '.join(mistakes)}.",
-                     "Look at " + first + ": " + EXERCISE_1_REASONS[first])
-    return right(exercise, "correct! A tensor is a leaf exactly when its grad_fn is None.")
+    """(y.requires_grad, z.requires_grad): y made under no_grad, z under enable_grad inside it."""
+    return check_equal(
+        "Exercise 1", _as_tuple(answer), (False, True),
+        hint="Inside `no_grad`, new results are not recorded, so they do not require grad. "
+             "`enable_grad` switches recording back on for the code inside it, even when it sits "
+             "inside a `no_grad` block. Answer with a pair of booleans: (y.requires_grad, "
+             "z.requires_grad).",
+        success="correct! y was made under no_grad; z under enable_grad, from x, which "
+                "requires grad.",
+    )
+
+
+# The function of exercise 2 and where its minimum is:
+#   h(w) = (w[0] - 2)^2 + 2 (w[1] + 1)^2   is smallest at   w = (2, -1).
+EXERCISE_2_MINIMUM = (2.0, -1.0)
+EXERCISE_2_STEPS = 100
+EXERCISE_2_LR = 0.1
+
+
+def _descent_without_reset():
+    """Where exercise 2's loop ends when it never zeroes w.grad (the usual slip), in plain numpy."""
+    w = np.zeros(2)
+    accumulated = np.zeros(2)
+    for _ in range(EXERCISE_2_STEPS):
+        accumulated += np.array([2 * (w[0] - 2), 4 * (w[1] + 1)])    # dh/dw, added up
+        w -= EXERCISE_2_LR * accumulated
+    return w
 
 
 def exercise_2(answer):
-    """The names of the tensors whose .grad is filled in by loss.backward(): {'w', 'k'}."""
-    exercise = "Exercise 2"
-    if _unanswered(answer):
-        return waiting(exercise)
-    if isinstance(answer, str):
-        answer = [answer]
-    if not isinstance(answer, (tuple, list, set, frozenset)) or \
-            not all(isinstance(name, str) for name in answer):
-        return wrong(exercise, f"answer with a list of names, like ['w'] (got {answer!r}).")
-    names = {name.strip() for name in answer}
-    expected = {"w", "k"}
-    if names == expected:
-        return right(exercise, "correct! Only leaves that require grad get a .grad: w, and k "
-                               "(a new leaf made with detach().requires_grad_()).")
-    if "h" in names or "loss" in names:
-        hint = "h and loss are results of recorded operations (non-leaves): their .grad stays None."
-    elif "x" in names or "frozen" in names:
-        hint = "x and frozen do not require grad: backward computes no gradient for them."
-    elif "k" not in names:
-        hint = ("k comes from h.detach(), which is a leaf, and requires_grad_() switches "
-                "recording on for it: it is a leaf that requires grad.")
-    else:
-        hint = "Which tensors are leaves that require grad?"
-    return wrong(exercise, f"{sorted(names)} is not right.", hint)
+    """``w`` after gradient descent on h(w) = (w[0] - 2)^2 + 2 (w[1] + 1)^2: close to (2, -1)."""
+    expected = Tensor(list(EXERCISE_2_MINIMUM))
+    hint = ("Each step: compute h(w), call backward(), then inside `with torch.no_grad():` update "
+            "in place (`w -= lr * w.grad`), and finally zero the gradient (`w.grad.zero_()` or "
+            "`w.grad = None`). Run enough steps (100 with lr = 0.1).")
+    if _is_tensor(answer) and tuple(answer.shape) == tuple(expected.shape):
+        values = _values(answer)
+        if not answer.requires_grad:
+            hint = ("Your w no longer requires grad, so it is not the tensor you started with. "
+                    "Writing `w = w - ...` makes a new tensor; update in place with `w -= ...`.")
+        elif np.allclose(values, _descent_without_reset(), atol=1e-3):
+            hint = ("These are the numbers of a loop that never zeroes w.grad, so every step "
+                    "moves by the sum of all gradients so far. Zero it after each update "
+                    "(`w.grad.zero_()` or `w.grad = None`).")
+        elif np.allclose(values, 0.0):
+            hint = "w is still at its starting point (0, 0): is the update inside the loop?"
+        elif np.all(np.isfinite(values)) and np.abs(values).max() > 10:
+            hint = ("w ran away from the minimum: the gradients probably accumulate across steps. "
+                    "Zero w.grad after each update.")
+    return check_tensor("Exercise 2", answer, expected, hint=hint, atol=1e-3, rtol=0,
+                        success="correct! w reached the minimum (2, -1).")
 
 
 def exercise_3(answer):
-    """A leaf that requires grad, with the values of h = w * 3 = [3, 6, 9]."""
-    exercise = "Exercise 3"
-    if _is_tensor(answer):
-        if not answer.is_leaf:
-            return wrong(exercise, "your tensor is not a leaf (it has a grad_fn).",
-                         "Cut the history with .detach() first.")
-        if not answer.requires_grad:
-            return wrong(exercise, "your tensor is a leaf but does not require grad.",
-                         "Call .requires_grad_() on the detached tensor.")
-    return check_tensor(exercise, answer, Tensor([3.0, 6.0, 9.0]),
-                        hint="Start from h itself: h.detach().requires_grad_().",
-                        success="correct! A new leaf, with h's values, that requires grad.")
+    """A function that makes backward fail because a saved tensor was changed through detach()."""
+    return check_raises(
+        "Exercise 3", answer, RuntimeError, message_contains="modified by an inplace operation",
+        hint=("Build h = x * 2 and y = (h * h).sum() (the multiplication saves h for backward), "
+              "then change h through h.detach() (for example `h.detach()[0] = 0.`) and call "
+              "y.backward()."),
+        how_to_define="Define it with `def break_it(): ...` and pass `break_it` (without parentheses).",
+        success="correct: backward noticed that a saved tensor was changed "
+                "(its version counter moved on).")
+
+
+def _library_of(function):
+    """The module the learner's function calls ``torch``: minigrad, or PyTorch after the switch."""
+    import minigrad
+    library = getattr(function, "__globals__", {}).get("torch")
+    needed = ("tensor", "is_grad_enabled", "set_grad_enabled")
+    return library if all(hasattr(library, name) for name in needed) else minigrad
 
 
 def exercise_4(answer):
-    """A function raising the RuntimeError for changing requires_grad of a non-leaf."""
-    return check_raises(
-        "Exercise 4", answer, RuntimeError, message_contains="requires_grad flags of leaf",
-        hint=("Compute a non-leaf (e.g. y = w * 2 with w requiring grad) and set "
-              "y.requires_grad = False."),
-        how_to_define="Define it with `def change_flag(): ...` and pass `change_flag`.",
-        success="correct: requires_grad can only be changed on leaves.")
+    """A function ``forward(x, training)`` returning (x ** 2).sum(), recorded only when training."""
+    exercise = "Exercise 4"
+    if _unanswered(answer):
+        return waiting(exercise)
+    if not callable(answer):
+        return wrong(exercise, f"expected a function, got {type(answer).__name__}.",
+                     "Define it with `def forward(x, training): ...` and pass `forward`.")
+    library = _library_of(answer)
+    x = library.tensor([1.0, 2.0], requires_grad=True)
+    mode_before = library.is_grad_enabled()
+    try:
+        out_train = answer(x, True)
+        mode_after_train = library.is_grad_enabled()
+        out_eval = answer(x, False)
+        mode_after_eval = library.is_grad_enabled()
+    except Exception as error:   # noqa: BLE001 - we report whatever it raised
+        return wrong(exercise, f"calling forward(x, training) raised {type(error).__name__}: {error}")
+    finally:
+        library.set_grad_enabled(mode_before)     # as a plain call: put the mode back now
+    for out in (out_train, out_eval):
+        if not _is_tensor(out):
+            return wrong(exercise, f"forward should return a tensor, got {type(out).__name__}.")
+        if out.numel() != 1 or abs(out.item() - 5.0) > 1e-5:
+            return wrong(exercise, "forward(x, training) should return (x ** 2).sum() "
+                                   "(5.0 for x = [1, 2]).")
+    if not mode_after_train or not mode_after_eval:
+        return wrong(exercise, "after your function returns, recording is still switched off.",
+                     "Use set_grad_enabled in a `with` block: called as a plain function it "
+                     "switches the mode for everything that follows.")
+    if not out_train.requires_grad:
+        return wrong(exercise, "with training=True the result should be recorded (require grad).",
+                     "Pass the flag itself: `with torch.set_grad_enabled(training):`.")
+    if out_eval.requires_grad:
+        return wrong(exercise, "with training=False the result should not be recorded.",
+                     "Compute the result inside `with torch.set_grad_enabled(training):`.")
+    return right(exercise, "correct! One flag chooses between recording (training) and not "
+                           "(evaluation).")

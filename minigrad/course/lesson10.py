@@ -1,107 +1,109 @@
-"""Checks for lesson 10, higher-order gradients: create_graph, Hessians, costs, Newton's method.
+"""Checks for lesson 10, under the hood: finite differences, the graph, the engine, custom Functions.
 
-Used from ``notebooks/10_higher_order.ipynb``::
+Used from ``notebooks/10_under_the_hood.ipynb``::
 
     from minigrad.course import lesson10 as check
     check.exercise_1(answer)
 """
 import math
 
-from .._creation import tensor
-from ._check import check_number, check_tensor, right, waiting, wrong, _unanswered
+import numpy as np
 
-# Exercise 4: Newton's method on h(x) = x^2 + e^(-x), from this start, for this many steps.
-EXERCISE_4_START = 0.0
-EXERCISE_4_STEPS = 5
-
-
-def _number(answer):
-    """A float from a number or a one-element tensor (ValueError / TypeError otherwise)."""
-    if hasattr(answer, "numel"):
-        if answer.numel() != 1:
-            raise ValueError
-        return float(answer.item())
-    return float(answer)
+from ._check import (check_choice, check_number, right, waiting, wrong, _is_function_class,
+                     _is_tensor, _library_of, _unanswered, _values)
 
 
 def exercise_1(answer):
-    """d²/dx² x⁴ at x = 2: 12 x² = 48."""
+    """The central-difference estimate of d/dx (x e^x) at x = 1: 2e, to 6 digits."""
     name = "Exercise 1"
-    if not _unanswered(answer):
-        try:
-            if math.isclose(_number(answer), 32.0):
-                return wrong(name, "32 is the first derivative, 4x³ at x = 2.",
-                             "Compute the first derivative with create_graph=True, then call "
-                             "torch.autograd.grad again on that result.")
-        except (TypeError, ValueError):
-            pass
-    return check_number(
-        name, answer, 48.0,
-        hint="(first,) = torch.autograd.grad(x ** 4, x, create_graph=True), then "
-             "(second,) = torch.autograd.grad(first, x).",
-        success="correct: f''(x) = 12x² = 48 at x = 2.")
+    expected = 2 * math.e
+    if _unanswered(answer):
+        return waiting(name)
+    try:
+        value = float(answer.item() if hasattr(answer, "item") else answer)
+    except (TypeError, ValueError):
+        return wrong(name, f"expected a number, got {type(answer).__name__}.",
+                     "End the cell with answer = central_difference(g, x, 1e-6).item().")
+    if abs(value - expected) < 1e-6:
+        return right(name, f"correct: {value:.6f}, and the exact value is (1 + 1)·e¹ = 2e ≈ "
+                           f"{expected:.6f}.")
+    if abs(value - expected) < 0.05:
+        return wrong(name, f"{value:.6f} is close, but not accurate to 6 digits.",
+                     "With eps = 1e-6, float32 rounding ruins the estimate. Make x with "
+                     "dtype=torch.float64.")
+    if abs(value - math.e) < 0.05:
+        return wrong(name, f"{value:.6f} is about e, the value of g(1) or of the derivative of e^x only.",
+                     "g(x) = x * torch.exp(x); its derivative has two terms (product rule).")
+    return wrong(name, f"{value:g} is not right.",
+                 "Define g(x) = x * torch.exp(x), then central_difference(g, torch.tensor(1.0, "
+                 "dtype=torch.float64), 1e-6).")
 
 
 def exercise_2(answer):
-    """The Hessian of p0 * exp(p1) at (2, 0): [[0, 1], [1, 2]]."""
-    return check_tensor(
-        "Exercise 2", answer, tensor([[0.0, 1.0], [1.0, 2.0]]),
-        hint="By hand: d²q/dp0² = 0, d²q/dp0 dp1 = e^p1, d²q/dp1² = p0 e^p1. With autograd: "
-             "torch.autograd.functional.hessian(q, torch.tensor([2.0, 0.0])) where "
-             "q(p) = p[0] * torch.exp(p[1]).",
-        success="correct: [[0, e^p1], [e^p1, p0 e^p1]] = [[0, 1], [1, 2]] at (2, 0).")
+    """Edges pointing at the AccumulateGrad of a in e = (a * a) * a: 3."""
+    return check_number(
+        "Exercise 2", answer, 3,
+        hint="Look at e.grad_fn.next_functions: one edge goes to the MulBackward0 of a * a and "
+             "one to a's AccumulateGrad. Then look at the next_functions of that first "
+             "MulBackward0. Add up every edge that ends at a's AccumulateGrad.",
+        success="correct: two edges from a * a and one from (a * a) * a; the three gradients "
+                "a², a², a² add up to 3a².")
 
 
 def exercise_3(answer):
-    """Backward passes for the Jacobian of a 3 -> 1000 function in reverse mode: 1000."""
-    name = "Exercise 3"
-    if _unanswered(answer):
-        return waiting(name)
-    try:
-        value = _number(answer)
-    except (TypeError, ValueError):
-        return wrong(name, f"expected a number, got {type(answer).__name__}.")
-    if value == 1000:
-        return right(name, "correct: one pass per output, because each backward pass gives one "
-                           "row of the Jacobian.")
-    if value == 3:
-        return wrong(name, "3 is what forward mode would need (one pass per input).",
-                     "In reverse mode, one backward pass gives one vector-Jacobian product: one "
-                     "row of J. How many rows does a 1000 x 3 Jacobian have?")
-    return wrong(name, f"{value:g} is not right.",
-                 "One backward pass gives one row of the Jacobian, the derivatives of one "
-                 "output. How many outputs are there?")
-
-
-def newton(start, steps):
-    """Newton's method on h(x) = x² + e^(-x) in plain Python: x after the given steps."""
-    x = start
-    for _ in range(steps):
-        slope = 2 * x - math.exp(-x)
-        curvature = 2 + math.exp(-x)
-        x = x - slope / curvature
-    return x
+    """Why u's MulBackward0 must wait: b) the gradient through v has not arrived."""
+    return check_choice(
+        "Exercise 3", answer, "b", ["a", "b", "c"],
+        hint="u is used twice, by L = u * v and by v = u + x. How many gradients flow into the "
+             "node of u, and which node sends the second one?",
+        success="correct: the node of u runs only once AddBackward0 has sent its share too.")
 
 
 def exercise_4(answer):
-    """x after 5 Newton steps on x² + e^(-x) from 0 (the minimum, 0.351734)."""
+    """A custom Function Exp: forward torch.exp, backward from the saved result; gradcheck passes.
+
+    A PyTorch Function (after ``import torch``) is checked with PyTorch's own gradcheck.
+    """
     name = "Exercise 4"
     if _unanswered(answer):
         return waiting(name)
+    if not _is_function_class(answer):
+        return wrong(name, f"expected a class that inherits from torch.autograd.Function, got "
+                           f"{answer!r}.",
+                     "Write class Exp(torch.autograd.Function): ... and pass Exp itself "
+                     "(not Exp.apply, not Exp()).")
+    library = _library_of(answer)
+    x = library.tensor([-1.0, 0.0, 0.5, 2.0], dtype=library.float64, requires_grad=True)
     try:
-        value = _number(answer)
-    except (TypeError, ValueError):
-        return wrong(name, f"expected a number, got {type(answer).__name__}.",
-                     "End the cell with answer = x.item().")
-    expected = newton(EXERCISE_4_START, EXERCISE_4_STEPS)
-    if math.isclose(value, expected, abs_tol=1e-6):
-        return right(name, f"correct: x ≈ {expected:.6f}, where h'(x) = 2x - e^(-x) = 0.")
-    if math.isclose(value, EXERCISE_4_START):
-        return wrong(name, "x did not move.",
-                     "Update x in place inside torch.no_grad(): x -= slope / curvature.")
-    if math.isclose(value, newton(EXERCISE_4_START, 1), abs_tol=1e-6):
-        return wrong(name, "that is x after one step.", "Repeat the step 5 times in a loop.")
-    return wrong(name, f"{value:g} is not where 5 Newton steps end.",
-                 "In each step: (slope,) = torch.autograd.grad(h(x), x, create_graph=True), "
-                 "(curvature,) = torch.autograd.grad(slope, x), then x -= slope / curvature "
-                 "under torch.no_grad(). Did you divide by the curvature (not multiply)?")
+        out = answer.apply(x)
+    except Exception as error:          # noqa: BLE001 - we report whatever went wrong
+        return wrong(name, f"Exp.apply(x) raised {type(error).__name__}: {error}",
+                     "forward(ctx, x) should return torch.exp(x), after "
+                     "ctx.save_for_backward(result).")
+    expected = np.exp(_values(x))
+    if not _is_tensor(out) or tuple(out.shape) != tuple(x.shape) or \
+            not np.allclose(_values(out), expected):
+        return wrong(name, "forward does not compute e^x.", "Return torch.exp(x) from forward.")
+    try:
+        passed = library.autograd.gradcheck(answer.apply, (x,), raise_exception=False)
+    except Exception as error:          # noqa: BLE001
+        return wrong(name, f"the backward pass raised {type(error).__name__}: {error}",
+                     "backward(ctx, grad_output) should read (result,) = ctx.saved_tensors "
+                     "and return grad_output * result.")
+    if not passed:
+        return wrong(name, "gradcheck says the gradient is wrong.",
+                     "The chain rule: dL/dx = dL/dy * dy/dx = grad_output * e^x. Did you forget "
+                     "to multiply by grad_output?")
+    saved = out.grad_fn.saved_tensors if out.grad_fn is not None else ()
+    if not saved:
+        return wrong(name, "the gradient is right, but nothing was saved with "
+                           "ctx.save_for_backward.",
+                     "Keeping a tensor as an attribute of ctx (ctx.result = result) skips the "
+                     "checks save_for_backward does (an in-place change of the result would go "
+                     "unnoticed) and can leak memory. Use ctx.save_for_backward(result) in "
+                     "forward and (result,) = ctx.saved_tensors in backward.")
+    if any(np.allclose(_values(s), _values(x)) for s in saved if _is_tensor(s)):
+        return right(name, "the gradient is right (gradcheck passes). Tip: you saved the input, "
+                           "so backward computes e^x a second time; saving the result avoids that.")
+    return right(name, "correct: gradcheck passes, and backward reuses the saved result "
+                       "instead of computing e^x again.")

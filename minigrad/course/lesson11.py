@@ -1,116 +1,107 @@
-"""Checks for lesson 11, from scratch to torch.nn and torch.optim.
+"""Checks for lesson 11, higher-order gradients: create_graph, Hessians, costs, Newton's method.
 
-Used from ``notebooks/11_torch_nn_and_optim.ipynb``::
+Used from ``notebooks/11_higher_order.ipynb``::
 
     from minigrad.course import lesson11 as check
     check.exercise_1(answer)
-
-Every check accepts real PyTorch values too (tensors, ``torch.Size``).
 """
-from ._check import (check_choice, check_number, right, waiting, wrong, _is_tensor,
-                     _unanswered)
+import math
 
-# Exercise 3: SGD with momentum on one number, by hand or with optim.SGD.
-EXERCISE_3_START = 1.0
-EXERCISE_3_GRADIENT = 1.0
-EXERCISE_3_LR = 0.1
-EXERCISE_3_MOMENTUM = 0.9
-EXERCISE_3_STEPS = 3
+from .._creation import tensor
+from ._check import check_number, check_tensor, right, waiting, wrong, _unanswered
 
-
-def count_parameters(layer_sizes):
-    """How many numbers a stack of Linear layers learns: (inputs + 1 bias) * outputs each."""
-    return sum((n_in + 1) * n_out for n_in, n_out in zip(layer_sizes, layer_sizes[1:]))
+# Exercise 4: Newton's method on h(x) = x^2 + e^(-x), from this start, for this many steps.
+EXERCISE_4_START = 0.0
+EXERCISE_4_STEPS = 5
 
 
-def sgd_momentum(start, gradient, lr, momentum, steps):
-    """PyTorch's SGD with momentum, on one number whose gradient is always ``gradient``."""
-    value, buffer = start, None
-    for _ in range(steps):
-        buffer = gradient if buffer is None else momentum * buffer + gradient
-        value -= lr * buffer
-    return value
+def _number(answer):
+    """A float from a number or a one-element tensor (ValueError / TypeError otherwise)."""
+    if hasattr(answer, "numel"):
+        if answer.numel() != 1:
+            raise ValueError
+        return float(answer.item())
+    return float(answer)
 
 
 def exercise_1(answer):
-    """The number of parameters (numbers learned) of Linear(2, 16) -> ReLU -> Linear(16, 1): 65."""
+    """d²/dx² x⁴ at x = 2: 12 x² = 48."""
     name = "Exercise 1"
-    if _unanswered(answer):
-        return waiting(name)
-    expected = count_parameters([2, 16, 1])
-    try:
-        value = answer.item() if _is_tensor(answer) else float(answer)
-    except (TypeError, ValueError, RuntimeError):
-        return wrong(name, f"expected a number, got {type(answer).__name__}.",
-                     "sum(p.numel() for p in model.parameters())")
-    if value == expected:
-        return right(name, "correct: 2 x 16 + 16 in the first layer, 16 x 1 + 1 in the second.")
-    if value == 2 * 16 + 16 * 1:
-        return wrong(name, f"{value:g} counts the weights only.",
-                     "Each Linear layer also has a bias: one number per output.")
-    if value == 4:
-        return wrong(name, "4 is the number of parameter tensors, not of numbers.",
-                     "Count the elements: p.numel() for each p in model.parameters().")
-    return wrong(name, f"{value:g} is not right.",
-                 "Build the model with nn.Sequential and add up p.numel() over model.parameters().")
+    if not _unanswered(answer):
+        try:
+            if math.isclose(_number(answer), 32.0):
+                return wrong(name, "32 is the first derivative, 4x³ at x = 2.",
+                             "Compute the first derivative with create_graph=True, then call "
+                             "torch.autograd.grad again on that result.")
+        except (TypeError, ValueError):
+            pass
+    return check_number(
+        name, answer, 48.0,
+        hint="(first,) = torch.autograd.grad(x ** 4, x, create_graph=True), then "
+             "(second,) = torch.autograd.grad(first, x).",
+        success="correct: f''(x) = 12x² = 48 at x = 2.")
 
 
 def exercise_2(answer):
-    """The shape of ``nn.Linear(2, 16).weight``: (16, 2), one row per output."""
-    name = "Exercise 2"
-    if _unanswered(answer):
-        return waiting(name)
-    try:
-        shape = tuple(int(n) for n in answer)
-    except (TypeError, ValueError):
-        return wrong(name, f"expected a shape such as (3, 4), got {answer!r}.",
-                     "Answer with layer.weight.shape, or a tuple of two numbers.")
-    if shape == (16, 2):
-        return right(name, "correct: one row per output unit (out_features, in_features), so "
-                           "forward computes x @ weight.T + bias.")
-    if shape == (2, 16):
-        return wrong(name, "that is the shape of lesson 8's W1, not of Linear's weight.",
-                     "Linear stores (out_features, in_features); "
-                     "print nn.Linear(2, 16).weight.shape.")
-    return wrong(name, f"{shape} is not right.", "Print nn.Linear(2, 16).weight.shape.")
+    """The Hessian of p0 * exp(p1) at (2, 0): [[0, 1], [1, 2]]."""
+    return check_tensor(
+        "Exercise 2", answer, tensor([[0.0, 1.0], [1.0, 2.0]]),
+        hint="By hand: d²q/dp0² = 0, d²q/dp0 dp1 = e^p1, d²q/dp1² = p0 e^p1. With autograd: "
+             "torch.autograd.functional.hessian(q, torch.tensor([2.0, 0.0])) where "
+             "q(p) = p[0] * torch.exp(p[1]).",
+        success="correct: [[0, e^p1], [e^p1, p0 e^p1]] = [[0, 1], [1, 2]] at (2, 0).")
 
 
 def exercise_3(answer):
-    """The value after 3 steps of SGD(lr=0.1, momentum=0.9) from 1.0 with gradient 1: 0.439."""
-    start, gradient = EXERCISE_3_START, EXERCISE_3_GRADIENT
-    lr, momentum, steps = EXERCISE_3_LR, EXERCISE_3_MOMENTUM, EXERCISE_3_STEPS
-    expected = sgd_momentum(start, gradient, lr, momentum, steps)
+    """Backward passes for the Jacobian of a 3 -> 1000 function in reverse mode: 1000."""
     name = "Exercise 3"
     if _unanswered(answer):
         return waiting(name)
-    for value, explanation in [
-            (sgd_momentum(start, gradient, lr, 0.0, steps),
-             "the parameter moved as with plain SGD: the momentum was not used."),
-            (sgd_momentum(start, gradient, lr, momentum, steps - 1),
-             f"these are the values after {steps - 1} steps."),
-            (sgd_momentum(start, gradient, lr, momentum, steps + 1),
-             f"these are the values after {steps + 1} steps.")]:
-        try:
-            close = abs(float(answer.item() if _is_tensor(answer) else answer) - value) < 1e-5
-        except (TypeError, ValueError, RuntimeError):
-            break
-        if close:
-            return wrong(name, explanation,
-                         "Per step: set p.grad, then optimizer.step(); the buffer is "
-                         "1, then 0.9 * 1 + 1 = 1.9, then 0.9 * 1.9 + 1 = 2.71.")
-    return check_number(
-        name, answer, expected, atol=1e-5,
-        hint="p = torch.nn.Parameter(torch.tensor(1.0)); opt = torch.optim.SGD([p], lr=0.1, "
-             "momentum=0.9); three times: p.grad = torch.tensor(1.0); opt.step().",
-        success="correct: 1 - 0.1 * (1 + 1.9 + 2.71) = 0.439. Momentum keeps adding up "
-                "past gradients, so the steps grow while the gradient keeps its direction.")
+    try:
+        value = _number(answer)
+    except (TypeError, ValueError):
+        return wrong(name, f"expected a number, got {type(answer).__name__}.")
+    if value == 1000:
+        return right(name, "correct: one pass per output, because each backward pass gives one "
+                           "row of the Jacobian.")
+    if value == 3:
+        return wrong(name, "3 is what forward mode would need (one pass per input).",
+                     "In reverse mode, one backward pass gives one vector-Jacobian product: one "
+                     "row of J. How many rows does a 1000 x 3 Jacobian have?")
+    return wrong(name, f"{value:g} is not right.",
+                 "One backward pass gives one row of the Jacobian, the derivatives of one "
+                 "output. How many outputs are there?")
+
+
+def newton(start, steps):
+    """Newton's method on h(x) = x² + e^(-x) in plain Python: x after the given steps."""
+    x = start
+    for _ in range(steps):
+        slope = 2 * x - math.exp(-x)
+        curvature = 2 + math.exp(-x)
+        x = x - slope / curvature
+    return x
 
 
 def exercise_4(answer):
-    """Without zero_grad, the second backward leaves the SUM of both gradients in .grad: b."""
-    return check_choice(
-        "Exercise 4", answer, "b", ["a", "b", "c"],
-        hint="Lesson 3: backward adds into .grad. Nothing resets it unless you (or "
-             "optimizer.zero_grad()) do.",
-        success="correct: backward accumulates, so each step would use the sum of all "
-                "gradients so far. That is why zero_grad() comes first in every loop.")
+    """x after 5 Newton steps on x² + e^(-x) from 0 (the minimum, 0.351734)."""
+    name = "Exercise 4"
+    if _unanswered(answer):
+        return waiting(name)
+    try:
+        value = _number(answer)
+    except (TypeError, ValueError):
+        return wrong(name, f"expected a number, got {type(answer).__name__}.",
+                     "End the cell with answer = x.item().")
+    expected = newton(EXERCISE_4_START, EXERCISE_4_STEPS)
+    if math.isclose(value, expected, abs_tol=1e-6):
+        return right(name, f"correct: x ≈ {expected:.6f}, where h'(x) = 2x - e^(-x) = 0.")
+    if math.isclose(value, EXERCISE_4_START):
+        return wrong(name, "x did not move.",
+                     "Update x in place inside torch.no_grad(): x -= slope / curvature.")
+    if math.isclose(value, newton(EXERCISE_4_START, 1), abs_tol=1e-6):
+        return wrong(name, "that is x after one step.", "Repeat the step 5 times in a loop.")
+    return wrong(name, f"{value:g} is not where 5 Newton steps end.",
+                 "In each step: (slope,) = torch.autograd.grad(h(x), x, create_graph=True), "
+                 "(curvature,) = torch.autograd.grad(slope, x), then x -= slope / curvature "
+                 "under torch.no_grad(). Did you divide by the curvature (not multiply)?")

@@ -1,111 +1,116 @@
-"""Checks for lesson 12, debugging and memory: freed graphs, inference mode, checkpointing, NaNs.
+"""Checks for lesson 12, from scratch to torch.nn and torch.optim.
 
-Used from ``notebooks/12_debugging_and_memory.ipynb``::
+Used from ``notebooks/12_torch_nn_and_optim.ipynb``::
 
     from minigrad.course import lesson12 as check
     check.exercise_1(answer)
 
-Every check accepts minigrad tensors and real PyTorch tensors alike.
+Every check accepts real PyTorch values too (tensors, ``torch.Size``).
 """
-import numpy as np
+from ._check import (check_choice, check_number, right, waiting, wrong, _is_tensor,
+                     _unanswered)
 
-from ._check import (_is_tensor, _unanswered, _values, check_equal, check_number, check_raises,
-                     right, waiting, wrong)
-
-# Exercise 2: predictions of a tiny linear model, x @ w.
-EXERCISE_2_X = [[1.0, 2.0], [3.0, 4.0], [-1.0, 0.5]]
-EXERCISE_2_W = [2.0, -1.0]
-EXERCISE_2_EXPECTED = [0.0, 2.0, -2.5]
-
-# Exercise 3: a network of this many checkpointed blocks, one forward and one backward.
-EXERCISE_3_BLOCKS = 5
+# Exercise 3: SGD with momentum on one number, by hand or with optim.SGD.
+EXERCISE_3_START = 1.0
+EXERCISE_3_GRADIENT = 1.0
+EXERCISE_3_LR = 0.1
+EXERCISE_3_MOMENTUM = 0.9
+EXERCISE_3_STEPS = 3
 
 
-def exercise_1(function):
-    """A function that backpropagates twice through one graph, without retain_graph."""
-    return check_raises(
-        "Exercise 1", function, RuntimeError, message_contains="a second time",
-        hint="Build a small graph whose backward needs a saved tensor (e.g. y = (x * x).sum() or "
-             "torch.exp(x).sum()), then call y.backward() twice, with no retain_graph. "
-             "(x + 1).sum() saves nothing, so it can run backward twice!",
-        success="correct: the first backward freed the saved tensors; the second one needs them.")
+def count_parameters(layer_sizes):
+    """How many numbers a stack of Linear layers learns: (inputs + 1 bias) * outputs each."""
+    return sum((n_in + 1) * n_out for n_in, n_out in zip(layer_sizes, layer_sizes[1:]))
+
+
+def sgd_momentum(start, gradient, lr, momentum, steps):
+    """PyTorch's SGD with momentum, on one number whose gradient is always ``gradient``."""
+    value, buffer = start, None
+    for _ in range(steps):
+        buffer = gradient if buffer is None else momentum * buffer + gradient
+        value -= lr * buffer
+    return value
+
+
+def exercise_1(answer):
+    """The number of parameters (numbers learned) of Linear(2, 16) -> ReLU -> Linear(16, 1): 65."""
+    name = "Exercise 1"
+    if _unanswered(answer):
+        return waiting(name)
+    expected = count_parameters([2, 16, 1])
+    try:
+        value = answer.item() if _is_tensor(answer) else float(answer)
+    except (TypeError, ValueError, RuntimeError):
+        return wrong(name, f"expected a number, got {type(answer).__name__}.",
+                     "sum(p.numel() for p in model.parameters())")
+    if value == expected:
+        return right(name, "correct: 2 x 16 + 16 in the first layer, 16 x 1 + 1 in the second.")
+    if value == 2 * 16 + 16 * 1:
+        return wrong(name, f"{value:g} counts the weights only.",
+                     "Each Linear layer also has a bias: one number per output.")
+    if value == 4:
+        return wrong(name, "4 is the number of parameter tensors, not of numbers.",
+                     "Count the elements: p.numel() for each p in model.parameters().")
+    return wrong(name, f"{value:g} is not right.",
+                 "Build the model with nn.Sequential and add up p.numel() over model.parameters().")
 
 
 def exercise_2(answer):
-    """The predictions x @ w computed inside torch.inference_mode()."""
+    """The shape of ``nn.Linear(2, 16).weight``: (16, 2), one row per output."""
     name = "Exercise 2"
     if _unanswered(answer):
         return waiting(name)
-    if not _is_tensor(answer):
-        return wrong(name, f"expected a tensor, got {type(answer).__name__}.",
-                     "Compute preds = x @ w inside `with torch.inference_mode():` and pass preds.")
-    if tuple(answer.shape) != (3,) or not np.allclose(_values(answer), EXERCISE_2_EXPECTED):
-        return wrong(name, f"the values should be {EXERCISE_2_EXPECTED}.",
-                     "x has 3 rows: preds = x @ w gives one number per row.")
-    if not answer.is_inference():
-        return wrong(name, "the values are right, but this is not an inference tensor.",
-                     "Did you use torch.no_grad()? Use `with torch.inference_mode():` instead.")
-    return right(name, "correct: an inference tensor, with no graph and no version counter.")
+    try:
+        shape = tuple(int(n) for n in answer)
+    except (TypeError, ValueError):
+        return wrong(name, f"expected a shape such as (3, 4), got {answer!r}.",
+                     "Answer with layer.weight.shape, or a tuple of two numbers.")
+    if shape == (16, 2):
+        return right(name, "correct: one row per output unit (out_features, in_features), so "
+                           "forward computes x @ weight.T + bias.")
+    if shape == (2, 16):
+        return wrong(name, "that is the shape of lesson 9's W1, not of Linear's weight.",
+                     "Linear stores (out_features, in_features); "
+                     "print nn.Linear(2, 16).weight.shape.")
+    return wrong(name, f"{shape} is not right.", "Print nn.Linear(2, 16).weight.shape.")
 
 
 def exercise_3(answer):
-    """How many times the block function runs: once per block in forward, once more in backward."""
-    blocks = EXERCISE_3_BLOCKS
-    if not _unanswered(answer) and _is_number(answer, blocks):
-        return wrong("Exercise 3", f"{blocks} is how often it runs in forward only.",
-                     "With checkpointing, backward runs every block once more to recompute what "
-                     "it did not save.")
+    """The value after 3 steps of SGD(lr=0.1, momentum=0.9) from 1.0 with gradient 1: 0.439."""
+    start, gradient = EXERCISE_3_START, EXERCISE_3_GRADIENT
+    lr, momentum, steps = EXERCISE_3_LR, EXERCISE_3_MOMENTUM, EXERCISE_3_STEPS
+    expected = sgd_momentum(start, gradient, lr, momentum, steps)
+    name = "Exercise 3"
+    if _unanswered(answer):
+        return waiting(name)
+    for value, explanation in [
+            (sgd_momentum(start, gradient, lr, 0.0, steps),
+             "the parameter moved as with plain SGD: the momentum was not used."),
+            (sgd_momentum(start, gradient, lr, momentum, steps - 1),
+             f"these are the values after {steps - 1} steps."),
+            (sgd_momentum(start, gradient, lr, momentum, steps + 1),
+             f"these are the values after {steps + 1} steps.")]:
+        try:
+            close = abs(float(answer.item() if _is_tensor(answer) else answer) - value) < 1e-5
+        except (TypeError, ValueError, RuntimeError):
+            break
+        if close:
+            return wrong(name, explanation,
+                         "Per step: set p.grad, then optimizer.step(); the buffer is "
+                         "1, then 0.9 * 1 + 1 = 1.9, then 0.9 * 1.9 + 1 = 2.71.")
     return check_number(
-        "Exercise 3", answer, 2 * blocks,
-        hint="Count the calls in forward (one per block), then in backward (checkpointing "
-             "recomputes each block once).",
-        success=f"correct: {blocks} calls in forward and {blocks} more in backward.")
-
-
-def _is_number(answer, value):
-    try:
-        return float(answer.item() if _is_tensor(answer) else answer) == value
-    except (TypeError, ValueError):
-        return False
+        name, answer, expected, atol=1e-5,
+        hint="p = torch.nn.Parameter(torch.tensor(1.0)); opt = torch.optim.SGD([p], lr=0.1, "
+             "momentum=0.9); three times: p.grad = torch.tensor(1.0); opt.step().",
+        success="correct: 1 - 0.1 * (1 + 1.9 + 2.71) = 0.439. Momentum keeps adding up "
+                "past gradients, so the steps grow while the gradient keeps its direction.")
 
 
 def exercise_4(answer):
-    """The node anomaly detection names for the NaN in sqrt(sum(v ** 2)) at v = 0."""
-    name = "Exercise 4"
-    if _unanswered(answer):
-        return waiting(name)
-    answer = str(answer).strip()
-    if answer in ("SqrtBackward0", "SumBackward0"):
-        return wrong(name, f"{answer} returns inf or passes inf on, not NaN.",
-                     "Run the code inside torch.autograd.detect_anomaly() and read the error: "
-                     "which node turns inf into NaN (0 times inf)?")
-    return check_equal(
-        name, answer, "PowBackward0",
-        hint="Run it inside `with torch.autograd.detect_anomaly():` and read the node name in "
-             "\"Function '...' returned nan values\".",
-        success="correct: sqrt's gradient at 0 is inf, and PowBackward0 computes 2 * v * inf "
-                "= 0 * inf = NaN.")
-
-
-# Exercise 5: bytes saved by (torch.sin(v) * v).sum() for a float32 v of this many elements.
-EXERCISE_5_SIZE = 100
-EXERCISE_5_EXPECTED = 3 * EXERCISE_5_SIZE * 4      # sin saves v; the product saves sin(v) and v
-
-
-def exercise_5(answer):
-    """The number of bytes the graph of (sin(v) * v).sum() saves, counted with pack hooks."""
-    name = "Exercise 5"
-    one = EXERCISE_5_SIZE * 4
-    if not _unanswered(answer) and _is_number(answer, 3):
-        return wrong(name, "3 is the number of saved tensors; the question asks for bytes.",
-                     "In pack_hook, add tensor.numel() * tensor.element_size() to a total.")
-    if not _unanswered(answer) and (_is_number(answer, one) or _is_number(answer, 2 * one)):
-        return wrong(name, "some saved tensors are missing from the count.",
-                     "Count inside the hooks: sin saves its input, and the product saves both "
-                     "of its factors.")
-    return check_number(
-        name, answer, EXERCISE_5_EXPECTED,
-        hint="Record the graph inside `with torch.autograd.graph.saved_tensors_hooks(pack, "
-             "unpack):`, where pack adds tensor.numel() * tensor.element_size() to a total and "
-             "returns the tensor, and unpack returns its argument.",
-        success=f"correct: 3 tensors of {one} bytes: sin saves v, the product saves sin(v) and v.")
+    """Without zero_grad, the second backward leaves the SUM of both gradients in .grad: b."""
+    return check_choice(
+        "Exercise 4", answer, "b", ["a", "b", "c"],
+        hint="Lesson 4: backward adds into .grad. Nothing resets it unless you (or "
+             "optimizer.zero_grad()) do.",
+        success="correct: backward accumulates, so each step would use the sum of all "
+                "gradients so far. That is why zero_grad() comes first in every loop.")

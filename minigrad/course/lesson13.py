@@ -1,118 +1,111 @@
-"""Checks for lesson 13, forward mode and function transforms.
+"""Checks for lesson 13, debugging and memory: freed graphs, inference mode, checkpointing, NaNs.
 
-Used from ``notebooks/13_forward_mode_and_func.ipynb``::
+Used from ``notebooks/13_debugging_and_memory.ipynb``::
 
     from minigrad.course import lesson13 as check
     check.exercise_1(answer)
 
 Every check accepts minigrad tensors and real PyTorch tensors alike.
 """
-import math
-
 import numpy as np
 
-from .._creation import tensor
-from ._check import check_number, check_tensor, right, waiting, wrong, _unanswered, _is_tensor
+from ._check import (_is_tensor, _unanswered, _values, check_equal, check_number, check_raises,
+                     right, waiting, wrong)
 
-# Exercise 3: f(p) = p0² p1 + p1 p2³ at P, in the direction V.
-EXERCISE_3_POINT = [1.0, 2.0, 1.0]
-EXERCISE_3_DIRECTION = [0.0, 0.0, 1.0]
+# Exercise 2: predictions of a tiny linear model, x @ w.
+EXERCISE_2_X = [[1.0, 2.0], [3.0, 4.0], [-1.0, 0.5]]
+EXERCISE_2_W = [2.0, -1.0]
+EXERCISE_2_EXPECTED = [0.0, 2.0, -2.5]
 
-# Exercise 4: a linear model without bias, loss_i = (w . x_i - y_i)², one row of X per sample.
-EXERCISE_4_W = [0.5, -1.0, 2.0]
-EXERCISE_4_X = [[1.0, 0.0, 2.0], [0.0, 1.0, 1.0], [3.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
-EXERCISE_4_Y = [1.0, 0.0, -1.0, 2.0]
+# Exercise 3: a network of this many checkpointed blocks, one forward and one backward.
+EXERCISE_3_BLOCKS = 5
 
 
-def exercise_1(answer):
-    """The tangent of f(x) = x³ eˣ at x = 1 with tangent 1: f'(1) = (3x² + x³) eˣ = 4e."""
-    name = "Exercise 1"
-    expected = 4 * math.e
-    if not _unanswered(answer):
-        try:
-            value = float(answer.item()) if _is_tensor(answer) else float(answer)
-        except (TypeError, ValueError, RuntimeError):
-            value = None
-        if value is not None and math.isclose(value, math.e, rel_tol=1e-4):
-            return wrong(name, "that is the value f(1) = e, the primal.",
-                         "unpack_dual returns (primal, tangent): take the tangent.")
-    return check_number(
-        name, answer, expected,
-        hint="with fwAD.dual_level(): x = fwAD.make_dual(torch.tensor(1.0), torch.tensor(1.0)); "
-             "then answer = fwAD.unpack_dual(x ** 3 * torch.exp(x)).tangent.",
-        success="correct: f'(x) = (3x² + x³) eˣ = 4e ≈ 10.873 at x = 1, computed in the same pass "
-                "as the value.")
+def exercise_1(function):
+    """A function that backpropagates twice through one graph, without retain_graph."""
+    return check_raises(
+        "Exercise 1", function, RuntimeError, message_contains="a second time",
+        hint="Build a small graph whose backward needs a saved tensor (e.g. y = (x * x).sum() or "
+             "torch.exp(x).sum()), then call y.backward() twice, with no retain_graph. "
+             "(x + 1).sum() saves nothing, so it can run backward twice!",
+        success="correct: the first backward freed the saved tensors; the second one needs them.")
 
 
 def exercise_2(answer):
-    """Forward-mode passes for the full Jacobian of a 3 -> 1000 function: 3."""
+    """The predictions x @ w computed inside torch.inference_mode()."""
     name = "Exercise 2"
     if _unanswered(answer):
         return waiting(name)
-    try:
-        value = float(answer.item()) if _is_tensor(answer) else float(answer)
-    except (TypeError, ValueError, RuntimeError):
-        return wrong(name, f"expected a number, got {type(answer).__name__}.")
-    if value == 3:
-        return right(name, "correct: one forward pass per input gives one column of the "
-                           "1000 x 3 Jacobian. Reverse mode would need 1000 passes.")
-    if value == 1000:
-        return wrong(name, "1000 is what reverse mode needs (one backward pass per output).",
-                     "A forward pass pushes one tangent - one direction in the input space - "
-                     "and gives one column J v. How many columns does a 1000 x 3 Jacobian have?")
-    return wrong(name, f"{value:g} is not right.",
-                 "One forward pass gives one column of J: the change of every output when one "
-                 "input moves. How many inputs are there?")
-
-
-def hessian_of_exercise_3():
-    """The Hessian of p0² p1 + p1 p2³ at EXERCISE_3_POINT, by the formulas."""
-    p0, p1, p2 = EXERCISE_3_POINT
-    return np.array([[2 * p1, 2 * p0, 0.0],
-                     [2 * p0, 0.0, 3 * p2 ** 2],
-                     [0.0, 3 * p2 ** 2, 6 * p1 * p2]])
+    if not _is_tensor(answer):
+        return wrong(name, f"expected a tensor, got {type(answer).__name__}.",
+                     "Compute preds = x @ w inside `with torch.inference_mode():` and pass preds.")
+    if tuple(answer.shape) != (3,) or not np.allclose(_values(answer), EXERCISE_2_EXPECTED):
+        return wrong(name, f"the values should be {EXERCISE_2_EXPECTED}.",
+                     "x has 3 rows: preds = x @ w gives one number per row.")
+    if not answer.is_inference():
+        return wrong(name, "the values are right, but this is not an inference tensor.",
+                     "Did you use torch.no_grad()? Use `with torch.inference_mode():` instead.")
+    return right(name, "correct: an inference tensor, with no graph and no version counter.")
 
 
 def exercise_3(answer):
-    """H v for f(p) = p0² p1 + p1 p2³ at (1, 2, 1), v = (0, 0, 1): the last column of H, (0, 3, 12)."""
-    expected = hessian_of_exercise_3() @ np.array(EXERCISE_3_DIRECTION)
-    name = "Exercise 3"
-    if not _unanswered(answer) and _is_tensor(answer) and tuple(answer.shape) == (3,):
-        values = np.asarray(answer.detach().numpy(), dtype=np.float64)
-        p0, p1, p2 = EXERCISE_3_POINT
-        gradient = np.array([2 * p0 * p1, p0 ** 2 + p2 ** 3, 3 * p1 * p2 ** 2])
-        if np.allclose(values, gradient):
-            return wrong(name, "that is the gradient, the primal of the dual result.",
-                         "Take the tangent of the gradient: it is H v.")
-    return check_tensor(
-        name, answer, tensor(expected.tolist()),
-        hint="torch.func.jvp(torch.func.grad(f), (p,), (v,)) returns (gradient, H v); or make p "
-             "dual with tangent v, compute the gradient with torch.autograd.grad and unpack its "
-             "tangent.",
-        success="correct: H v = (0, 3, 12), the last column of the Hessian, without building H.")
+    """How many times the block function runs: once per block in forward, once more in backward."""
+    blocks = EXERCISE_3_BLOCKS
+    if not _unanswered(answer) and _is_number(answer, blocks):
+        return wrong("Exercise 3", f"{blocks} is how often it runs in forward only.",
+                     "With checkpointing, backward runs every block once more to recompute what "
+                     "it did not save.")
+    return check_number(
+        "Exercise 3", answer, 2 * blocks,
+        hint="Count the calls in forward (one per block), then in backward (checkpointing "
+             "recomputes each block once).",
+        success=f"correct: {blocks} calls in forward and {blocks} more in backward.")
 
 
-def per_sample_gradients_of_exercise_4():
-    """2 (w . x_i - y_i) x_i for every row of EXERCISE_4_X, as a numpy array."""
-    w, x, y = (np.array(v) for v in (EXERCISE_4_W, EXERCISE_4_X, EXERCISE_4_Y))
-    return 2 * (x @ w - y)[:, None] * x
+def _is_number(answer, value):
+    try:
+        return float(answer.item() if _is_tensor(answer) else answer) == value
+    except (TypeError, ValueError):
+        return False
 
 
 def exercise_4(answer):
-    """The per-sample gradients with respect to w: one row per sample, shape (4, 3)."""
+    """The node anomaly detection names for the NaN in sqrt(sum(v ** 2)) at v = 0."""
     name = "Exercise 4"
-    expected = per_sample_gradients_of_exercise_4()
-    if not _unanswered(answer) and _is_tensor(answer):
-        values = np.asarray(answer.detach().numpy(), dtype=np.float64)
-        if values.shape == (3,) and np.allclose(values, expected.mean(axis=0)):
-            return wrong(name, "that is the gradient of the mean loss: one row for the whole batch.",
-                         "vmap over the samples: vmap(grad(loss), in_dims=(None, 0, 0))(w, X, Y).")
-        if values.shape == (3,) and np.allclose(values, expected.sum(axis=0)):
-            return wrong(name, "that is the gradient of the summed loss: one row for the whole batch.",
-                         "vmap over the samples: vmap(grad(loss), in_dims=(None, 0, 0))(w, X, Y).")
-    return check_tensor(
-        name, answer, tensor(expected.tolist()),
-        hint="def loss(w, x, y): return (w @ x - y) ** 2  - for ONE sample; then "
-             "torch.func.vmap(torch.func.grad(loss), in_dims=(None, 0, 0))(w, X, Y).",
-        success="correct: one gradient per sample, 2 (w·xᵢ - yᵢ) xᵢ; their mean is the gradient "
-                "of the mean loss.")
+    if _unanswered(answer):
+        return waiting(name)
+    answer = str(answer).strip()
+    if answer in ("SqrtBackward0", "SumBackward0"):
+        return wrong(name, f"{answer} returns inf or passes inf on, not NaN.",
+                     "Run the code inside torch.autograd.detect_anomaly() and read the error: "
+                     "which node turns inf into NaN (0 times inf)?")
+    return check_equal(
+        name, answer, "PowBackward0",
+        hint="Run it inside `with torch.autograd.detect_anomaly():` and read the node name in "
+             "\"Function '...' returned nan values\".",
+        success="correct: sqrt's gradient at 0 is inf, and PowBackward0 computes 2 * v * inf "
+                "= 0 * inf = NaN.")
+
+
+# Exercise 5: bytes saved by (torch.sin(v) * v).sum() for a float32 v of this many elements.
+EXERCISE_5_SIZE = 100
+EXERCISE_5_EXPECTED = 3 * EXERCISE_5_SIZE * 4      # sin saves v; the product saves sin(v) and v
+
+
+def exercise_5(answer):
+    """The number of bytes the graph of (sin(v) * v).sum() saves, counted with pack hooks."""
+    name = "Exercise 5"
+    one = EXERCISE_5_SIZE * 4
+    if not _unanswered(answer) and _is_number(answer, 3):
+        return wrong(name, "3 is the number of saved tensors; the question asks for bytes.",
+                     "In pack_hook, add tensor.numel() * tensor.element_size() to a total.")
+    if not _unanswered(answer) and (_is_number(answer, one) or _is_number(answer, 2 * one)):
+        return wrong(name, "some saved tensors are missing from the count.",
+                     "Count inside the hooks: sin saves its input, and the product saves both "
+                     "of its factors.")
+    return check_number(
+        name, answer, EXERCISE_5_EXPECTED,
+        hint="Record the graph inside `with torch.autograd.graph.saved_tensors_hooks(pack, "
+             "unpack):`, where pack adds tensor.numel() * tensor.element_size() to a total and "
+             "returns the tensor, and unpack returns its argument.",
+        success=f"correct: 3 tensors of {one} bytes: sin saves v, the product saves sin(v) and v.")

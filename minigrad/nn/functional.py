@@ -568,10 +568,14 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    from .._creation import rand
-    keep = rand(*input.shape, dtype=input.dtype) < 1 - p     # True with probability 1 - p
-    scale = 0.0 if p == 1.0 else 1 / (1 - p)                 # p = 1 keeps nothing: no 1 / 0
-    mask = keep.to(input.dtype) * scale
+    from .._creation import zeros
+    if p == 1.0:                                # nothing is kept, and no random numbers are drawn
+        mask = zeros((), dtype=input.dtype)
+    else:
+        # PyTorch's CPU recipe, so that the same seed drops the same elements: a 0/1 "noise"
+        # tensor with P(1) = 1 - p, divided by (1 - p) in the input's dtype. Like PyTorch's
+        # empty_like, numpy's keeps the input's memory layout, which sets the filling order.
+        mask = _wrap(np.empty_like(input._array)).bernoulli_(1 - p).div_(1 - p)
     if inplace:
         return input.mul_(mask)
     return input * mask

@@ -1,7 +1,7 @@
 """minigrad.optim: optimizers that update parameters from their ``.grad`` (as torch.optim).
 
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    optimizer.zero_grad()     # reset .grad (gradients accumulate, lesson 3)
+    optimizer.zero_grad()     # reset .grad (gradients accumulate, lesson 4)
     loss.backward()           # fill .grad
     optimizer.step()          # p -= lr * p.grad, in place, without recording
 

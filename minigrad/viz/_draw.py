@@ -73,10 +73,12 @@ def draw(*tensors, names=None, params=None, show_values=False, show_grad=False, 
 
 def draw_both(*tensors, names=None, params=None, show_values=False, show_grad=False,
               show_saved=False, show_flags=False, legend=False, max_nodes=300, title=None):
-    """The forward and the backward view side by side, the leaves at the top of both.
+    """The forward and the backward view side by side, both read from top to bottom.
 
-    Forward arrows go down (inputs to outputs), backward arrows go up (from the
-    output back to the leaves): the backward graph is the forward graph reversed.
+    Forward: the leaves at the top, arrows down through the operations to the
+    outputs. Backward: the outputs at the top, arrows down through the grad_fn
+    nodes to the leaves, the way gradients flow (and the way ``draw`` and
+    torchviz draw it). The backward graph is the forward graph reversed.
     """
     tensors = check_tensors(tensors, "draw_both")
     options = _options(names, show_values, show_grad, show_saved, show_flags, max_nodes, params)
@@ -84,7 +86,7 @@ def draw_both(*tensors, names=None, params=None, show_values=False, show_grad=Fa
     ids = Ids()
     views = [("forward", "forward: computing values", forward_scene(tensors, options, ids)),
              ("backward", "backward: computing gradients",
-              backward_scene(tensors, options, ids, upward=True))]
+              backward_scene(tensors, options, ids))]
     for name, caption, scene in views:
         with graph.subgraph(name=f"cluster_{name}") as cluster:
             cluster.attr(label=_labels.html_label(caption), style="rounded", color="gray70")
@@ -177,9 +179,9 @@ def _more_note(scene, walk, options):
 # --- the backward view ----------------------------------------------------------------------
 
 
-def backward_scene(tensors, options, ids, upward=False):
+def backward_scene(tensors, options, ids):
     """Outputs (green) -> grad_fn nodes (grey) -> AccumulateGrad -> leaves (blue)."""
-    scene = Scene(ids, upward)
+    scene = Scene(ids)
     outputs, roots = _outputs_and_roots(tensors)
     walk = GraphWalk(roots, options.max_nodes)
     drawn = {}                      # tensor -> the id of its box
@@ -195,7 +197,7 @@ def backward_scene(tensors, options, ids, upward=False):
         # ordering: the inputs of a node appear left to right as in next_functions
         node_ids[node] = scene.item("function", lib.node_name(node), node=node,
                                     fillcolor=_labels.FUNCTION, style="rounded,filled",
-                                    ordering="in" if upward else "out")
+                                    ordering="out")
         if lib.is_accumulate_grad(node):
             leaf = node.variable
             drawn[leaf] = scene.item("leaf", _tensor_label(leaf, options), tensor=leaf,
@@ -211,7 +213,7 @@ def backward_scene(tensors, options, ids, upward=False):
             continue
         label = f"output {output_nr}" if lib.num_outputs(next_node) > 1 else None
         if next_node in shared:
-            target = _shared_leaf_copy(scene, next_node, shared, copies, options, drawn, upward)
+            target = _shared_leaf_copy(scene, next_node, shared, copies, options, drawn)
         else:
             target = node_ids[next_node] if walk.is_drawn(next_node) else more
         attributes = {"label": label} if label else {}
@@ -237,11 +239,11 @@ def backward_scene(tensors, options, ids, upward=False):
     return scene
 
 
-def _shared_leaf_copy(scene, node, shared, copies, options, drawn, upward):
+def _shared_leaf_copy(scene, node, shared, copies, options, drawn):
     """One more copy of a widely shared leaf and its AccumulateGrad; returns the node's box."""
     copies[node] = copies.get(node, 0) + 1
     box = scene.item("function", lib.node_name(node), node=node, fillcolor=_labels.FUNCTION,
-                     style="rounded,filled", ordering="in" if upward else "out")
+                     style="rounded,filled", ordering="out")
     leaf = node.variable
     leaf_box = scene.item("leaf", _tensor_label(leaf, options, [f"use {copies[node]} of {shared[node]}"]),
                           tensor=leaf, fillcolor=_labels.LEAF)

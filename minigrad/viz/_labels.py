@@ -38,7 +38,7 @@ SMALL = 10                      # point size of shapes, values and notes
 MAX_SHOWN_ELEMENTS = 15
 
 # bgcolor: white even in a dark notebook theme or a PNG (black text on transparent is unreadable)
-GRAPH_ATTRIBUTES = {"fontname": FONT, "fontsize": "12", "nodesep": "0.25", "ranksep": "0.35",
+GRAPH_ATTRIBUTES = {"fontname": FONT, "fontsize": "12", "nodesep": "0.35", "ranksep": "0.35",
                     "labelloc": "t", "margin": "0.1", "bgcolor": "white"}
 NODE_ATTRIBUTES = {"fontname": FONT, "fontsize": "12", "shape": "box", "style": "filled",
                    "height": "0.3", "margin": "0.08,0.04", "penwidth": "0.8"}
@@ -144,11 +144,13 @@ def gradient_text(gradient):
 def edge_label(text):
     """An edge label in the value font, one left-aligned row per line.
 
-    Each row ends in two spaces: Graphviz puts a label to the right of its
-    arrow, and two arrows side by side (x * x) would otherwise get labels
-    that touch.
+    Graphviz puts a label just to the right of the point where its arrow
+    crosses the label's row; a slanting arrow is further right above or below
+    that point and would run through the text. Two spaces before each row keep
+    the text clear of it, two after keep apart the labels of two arrows side
+    by side (x * x).
     """
-    rows = [escape(row).replace(" ", "&#160;") + "&#160;&#160;" for row in str(text).split("\n")]
+    rows = [f"&#160;&#160;{escape(row).replace(' ', '&#160;')}&#160;&#160;" for row in str(text).split("\n")]
     return (f'<<FONT FACE="{VALUE_FONT}" POINT-SIZE="{SMALL}">'
             + '<BR ALIGN="LEFT"/>'.join(rows) + '<BR ALIGN="LEFT"/></FONT>>')
 

@@ -32,9 +32,8 @@ class Scene:
     object), so that a trace frame can restyle it.
     """
 
-    def __init__(self, ids, upward=False):
+    def __init__(self, ids):
         self.ids = ids
-        self.upward = upward          # draw arrows pointing up (see Scene.arrow)
         self.items = []
         self.arrows = []
         self.same_rank = []           # groups of item ids Graphviz keeps side by side
@@ -59,10 +58,6 @@ class Scene:
         ``edge`` says what it stands for, so that a trace can label it:
         ("next", node, i) for entry i of node.next_functions, ("accumulate", node)
         for AccumulateGrad -> its leaf, ("start", tensor) for an output -> its grad_fn.
-
-        With ``upward`` the arrow is written head -> tail with dir=back: it looks
-        the same but Graphviz ranks ``head`` above ``tail``, so a backward graph
-        can sit beside its forward graph with the leaves at the top of both.
         """
         arrow = {"tail": tail, "head": head, "edge": edge, "attributes": attributes}
         self.arrows.append(arrow)
@@ -98,28 +93,12 @@ class Scene:
             attributes = dict(arrow["attributes"])
             if restyle is not None:
                 attributes = restyle(arrow, attributes)
-            tail, head = arrow["tail"], arrow["head"]
-            if self.upward:
-                tail, head, attributes = head, tail, _reversed(attributes)
-            graph.edge(tail, head, **attributes)
+            graph.edge(arrow["tail"], arrow["head"], **attributes)
         for group in self.same_rank:
             with graph.subgraph() as rank:
                 rank.attr(rank="same")
                 for item_id in group:
                     rank.node(item_id)
-
-
-def _reversed(attributes):
-    """Attributes for an arrow written the other way round that must look the same."""
-    direction = attributes.pop("dir", "forward")
-    attributes["dir"] = {"forward": "back", "back": "forward"}.get(direction, direction)
-    head = attributes.pop("arrowhead", None)
-    tail = attributes.pop("arrowtail", None)
-    if head is not None:
-        attributes["arrowtail"] = head
-    if tail is not None:
-        attributes["arrowhead"] = tail
-    return attributes
 
 
 def legend(scene, forward=False):

@@ -22,7 +22,7 @@ from ..autograd import engine
 from . import _labels
 from . import _library as lib
 from ._draw import backward_scene, new_graph, _options
-from ._graphviz import save, source_hash
+from ._graphviz import INSTALL_DOT_HELP, GraphvizNotFound, save, source_hash
 from ._scene import Ids
 from ._walk import check_tensors
 
@@ -271,7 +271,12 @@ class BackwardTrace:
         # ids come from the frames' DOT source: the same trace gives the same HTML
         widget_id = "minigrad-trace-" + source_hash("".join(f.source for f in frames))
         captions = [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}" for s in self.steps]
-        return _stepper_html(widget_id, frames, captions)
+        try:
+            return _stepper_html(widget_id, frames, captions)
+        except GraphvizNotFound:
+            # Without `dot` there are no pictures: say how to get them (not a
+            # traceback), and still show the steps as text.
+            return f"<pre>{html.escape(INSTALL_DOT_HELP)}\n\n{html.escape(self.text())}</pre>"
 
 
 def _png_tag(graph, alt):

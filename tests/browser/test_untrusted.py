@@ -15,7 +15,7 @@ import pytest
 
 from jupyterlab_helpers import NOTEBOOK_DIR, _accept_dialogs, _open_notebook, _screenshot
 
-LESSONS = ["02_backward.ipynb", "09_under_the_hood.ipynb"]
+LESSONS = ["03_the_graph.ipynb", "10_under_the_hood.ipynb"]
 
 OUTPUTS_JS = """
 () => Array.from(document.querySelectorAll('.jp-Cell.jp-CodeCell')).map(cell => {
