@@ -8,6 +8,7 @@
 * ``functional``                      - jacobian, hessian, vjp, jvp, hvp
 * ``forward_ad``                      - forward mode: dual tensors that carry a tangent
 * ``gradcheck``, ``gradgradcheck``     - compare derivatives with finite differences
+* ``derivatives()``                   - every op's derivative in one table (minigrad only)
 
 The same names live in torch.autograd.
 """
@@ -193,6 +194,7 @@ from .variable import Variable  # noqa: E402
 from . import functional  # noqa: E402
 from . import forward_ad  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
+from .derivative_table import derivatives  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
            "no_grad", "enable_grad", "inference_mode", "Variable",

@@ -62,7 +62,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
             for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
-                if grad is not None:                   # a second gradient for a tensor: add it
+                if grad is not None:                   # add it to what already arrived there
                     add_to_buffer(buffers, node, next_node, output_nr, grad, create_graph)
                 dependencies[next_node] -= 1
                 if dependencies[next_node] == 0:       # everything has arrived: it may run
