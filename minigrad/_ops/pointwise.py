@@ -173,6 +173,7 @@ class NegBackward0(Node):
 
 
 def neg(input):
+    """-input elementwise. Gradient: -grad."""
     # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
     return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
 
@@ -204,6 +205,7 @@ def _requires_grad(value):
 
 
 def mul(input, other):
+    """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     out = result(_binary(np.multiply, input, other), MulBackward0, (input, other))
     if out._grad_fn is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
@@ -248,6 +250,9 @@ class DivBackward0(Node):
 
 
 def div(input, other):
+    """input / other elementwise (true division).
+    Gradient: d input = grad / other, d other = -grad * input / other**2.
+    """
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
@@ -279,6 +284,7 @@ class DivBackward1(Node):
 
 
 def div_by_number(input, divisor):
+    """input / divisor for a Python number ``divisor``. Gradient: grad / divisor."""
     return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,), divisor=divisor)
 
 
@@ -297,6 +303,7 @@ class ReciprocalBackward0(Node):
 
 
 def reciprocal(input):
+    """1 / input elementwise. Gradient: -grad / input**2."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
         return save_result(result(np.reciprocal(array), ReciprocalBackward0, (input,)))
@@ -367,6 +374,9 @@ class PowBackward2(Node):
 
 
 def pow(input, exponent):
+    """input ** exponent elementwise. Gradient: d input = grad * exponent * input**(exponent - 1),
+    d exponent = grad * input**exponent * log(input).
+    """
     if isinstance(input, _PYTHON_NUMBERS):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
@@ -390,6 +400,7 @@ def rpow(input, base):
 
 
 def square(input):
+    """input * input elementwise. Gradient: 2 * grad * input."""
     return pow(input, 2)
 
 
@@ -408,6 +419,7 @@ class SqrtBackward0(Node):
 
 
 def sqrt(input):
+    """Square root elementwise. Gradient: grad / (2 * sqrt(input)) (the saved result)."""
     with np.errstate(invalid="ignore"):
         return save_result(result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,)))
 
@@ -427,6 +439,7 @@ class RsqrtBackward0(Node):
 
 
 def rsqrt(input):
+    """1 / sqrt(input) elementwise. Gradient: -grad / (2 * input**1.5)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return save_result(result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,)))
 
@@ -456,6 +469,7 @@ class ExpBackward0(Node):
 
 
 def exp(input):
+    """e**input elementwise. Gradient: grad * exp(input) (the saved result)."""
     with np.errstate(over="ignore"):
         return save_result(result(_float_ufunc(np.exp, input), ExpBackward0, (input,)))
 
@@ -475,6 +489,7 @@ class LogBackward0(Node):
 
 
 def log(input):
+    """Natural logarithm elementwise. Gradient: grad / input."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return result(_float_ufunc(np.log, input), LogBackward0, (input,), saved=(input,))
 
@@ -494,6 +509,7 @@ class Log1PBackward0(Node):
 
 
 def log1p(input):
+    """log(1 + input) elementwise, accurate for small input. Gradient: grad / (1 + input)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return result(_float_ufunc(np.log1p, input), Log1PBackward0, (input,), saved=(input,))
 
@@ -513,6 +529,7 @@ class SinBackward0(Node):
 
 
 def sin(input):
+    """sin(input) elementwise. Gradient: grad * cos(input)."""
     return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
 
 
@@ -531,6 +548,7 @@ class CosBackward0(Node):
 
 
 def cos(input):
+    """cos(input) elementwise. Gradient: -grad * sin(input)."""
     return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
 
 
@@ -549,6 +567,7 @@ class TanBackward0(Node):
 
 
 def tan(input):
+    """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
     return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
 
 
@@ -570,6 +589,7 @@ class TanhBackward0(Node):
 
 
 def tanh(input):
+    """Hyperbolic tangent elementwise. Gradient: grad * (1 - t**2), t the saved result."""
     return save_result(result(_float_ufunc(np.tanh, input), TanhBackward0, (input,)))
 
 
@@ -597,6 +617,7 @@ class SigmoidBackward0(Node):
 
 
 def sigmoid(input):
+    """1 / (1 + e**-input) elementwise. Gradient: grad * s * (1 - s), s the saved result."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     return save_result(result(_sigmoid_array(array).astype(array.dtype, copy=False),
                               SigmoidBackward0, (input,)))
@@ -662,6 +683,7 @@ def _recorded_backward(array, node_class, grad, out):
 
 
 def relu(input):
+    """max(input, 0) elementwise. Gradient: grad where input > 0, else 0 (0 at exactly 0, as in PyTorch)."""
     array = input._array
     return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
@@ -681,6 +703,7 @@ class AbsBackward0(Node):
 
 
 def abs(input):
+    """|input| elementwise. Gradient: grad * sign(input) (0 at 0, as in PyTorch)."""
     return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
 
 
@@ -807,6 +830,7 @@ class MaximumBackward0(Node):
 
 
 def maximum(input, other):
+    """The larger of input and other elementwise. Gradient: to the larger one (halved for each on a tie)."""
     return result(_binary(np.maximum, input, other), MaximumBackward0, (input, other),
                   saved=(input, other))
 
@@ -829,6 +853,7 @@ class MinimumBackward0(Node):
 
 
 def minimum(input, other):
+    """The smaller of input and other elementwise. Gradient: to the smaller one (halved for each on a tie)."""
     return result(_binary(np.minimum, input, other), MinimumBackward0, (input, other),
                   saved=(input, other))
 

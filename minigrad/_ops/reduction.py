@@ -286,6 +286,9 @@ class AminBackward0(AmaxBackward0):
 
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
+    """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
+    (PyTorch note: ``max(dim)`` instead sends it all to one index).
+    """
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
@@ -295,6 +298,9 @@ def amax(input, dim=(), keepdim=False):
 
 @numpy_keywords
 def amin(input, dim=(), keepdim=False):
+    """The smallest value along ``dim`` (all dims if None). Gradient: split evenly among the tied minima
+    (PyTorch note: ``min(dim)`` instead sends it all to one index).
+    """
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
@@ -489,6 +495,7 @@ class LogsumexpBackward0(Node):
 
 @numpy_keywords
 def logsumexp(input, dim, keepdim=False):
+    """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input)."""
     array = input._array
     dims = _dims(dim, array.ndim)
     peak = np.max(array, axis=dims, keepdims=True)
