@@ -76,7 +76,7 @@ class MseLossBackward0(Node):
     def backward(self, grad):
         input, target = self.saved_tensors
         g = _scale_back(grad, self) * 2 * (input - target)
-        return g, (-g if target.requires_grad else None)
+        return g, (-g if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: loss_t = reduce(2 (input - target) (input_t - target_t))"""
@@ -119,7 +119,7 @@ class BinaryCrossEntropyBackward0(Node):
         denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
         grad_p = grad * (p - t) / denominator
         # the loss is linear in t: d/dt = log(1 - p) - log(p)
-        grad_t = grad * ((1 - p).log() - p.log()) if t.requires_grad else None
+        grad_t = grad * ((1 - p).log() - p.log()) if self.should_compute_output(1) else None
         return grad_p, grad_t
 
     def jvp(self, tangents, inputs, out):
@@ -171,7 +171,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         else:
             grad_x = grad * ((pos_weight * t + 1 - t) * s - pos_weight * t)
         grad_t = None
-        if t.requires_grad:
+        if self.should_compute_output(1):     # does the target need a gradient?
             # the loss is linear in t: d/dt = -x, plus (w - 1) log(1 + e^-x) with pos_weight w
             grad_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
             grad_t = grad * grad_t
