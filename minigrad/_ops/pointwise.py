@@ -90,7 +90,7 @@ def _binary(ufunc, a, b):
 # --- + and - ----------------------------------------------------------------------------
 
 class AddBackward0(Node):
-    """out = a + alpha * b   ->   d/da = 1, d/db = alpha"""
+    """out = a + alpha * b   ->   da = grad, db = alpha * grad"""
 
     alpha = 1
 
@@ -107,7 +107,7 @@ class AddBackward0(Node):
 
 
 class SubBackward0(Node):
-    """out = a - alpha * b   ->   d/da = 1, d/db = -alpha"""
+    """out = a - alpha * b   ->   da = grad, db = -alpha * grad"""
 
     alpha = 1
 
@@ -144,7 +144,7 @@ def sub(input, other, alpha=1):
 
 
 class RsubBackward1(Node):
-    """out = number - a   ->   d/da = -1"""
+    """out = number - a   ->   da = -grad"""
 
     def backward(self, grad):
         return (-grad,)
@@ -162,7 +162,7 @@ def rsub(input, other):
 
 
 class NegBackward0(Node):
-    """out = -a   ->   d/da = -1"""
+    """out = -a   ->   da = -grad"""
 
     def backward(self, grad):
         return (-grad,)
@@ -181,7 +181,7 @@ def neg(input):
 # --- * and / ----------------------------------------------------------------------------
 
 class MulBackward0(Node):
-    """out = a * b   ->   d/da = b, d/db = a"""
+    """out = a * b   ->   da = grad * b, db = grad * a"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -216,7 +216,7 @@ def mul(input, other):
 
 
 class MulBackward1(Node):
-    """out = a * number   ->   d/da = number
+    """out = a * number   ->   da = grad * number
 
     Python's ``x * 2`` records MulBackward0 (the 2 becomes a tensor, in PyTorch
     too); PyTorch's own derivative formulas multiply by a plain number, which
@@ -232,7 +232,7 @@ def mul_by_number(input, factor):
 
 
 class DivBackward0(Node):
-    """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
+    """out = a / b   ->   da = grad / b, db = -grad * a / b**2"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -268,7 +268,7 @@ def div(input, other):
 
 
 class DivBackward1(Node):
-    """out = a / number   ->   d/da = 1 / number
+    """out = a / number   ->   da = grad / number
 
     Python's ``x / 2`` records DivBackward0 (in PyTorch too: the 2 becomes a
     tensor). PyTorch's own C++ code divides by a plain number, which records
@@ -289,7 +289,7 @@ def div_by_number(input, divisor):
 
 
 class ReciprocalBackward0(Node):
-    """out = 1 / a   ->   d/da = -1/a**2 = -out**2"""
+    """out = 1 / a   ->   da = -grad / a**2 = -grad * out**2"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -317,7 +317,7 @@ def rdiv(input, other):
 # --- powers -----------------------------------------------------------------------------
 
 class PowBackward0(Node):
-    """out = a ** n (n a number)   ->   d/da = n * a ** (n - 1)"""
+    """out = a ** n (n a number)   ->   da = grad * n * a ** (n - 1)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -336,7 +336,7 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
-    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = out * log(a)"""
+    """out = a ** b (both tensors)   ->   da = grad * b * a ** (b - 1), db = grad * out * log(a)"""
 
     _saved_names = ('self', 'exponent', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -360,7 +360,7 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
-    """out = base ** a (base a number)   ->   d/da = base ** a * log(base)"""
+    """out = base ** a (base a number)   ->   da = grad * base ** a * log(base)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -405,7 +405,7 @@ def square(input):
 
 
 class SqrtBackward0(Node):
-    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a)) = 1 / (2 out)"""
+    """out = sqrt(a)   ->   da = grad / (2 sqrt(a)) = grad / (2 out)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -425,7 +425,7 @@ def sqrt(input):
 
 
 class RsqrtBackward0(Node):
-    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5 = -0.5 * out ** 3"""
+    """out = a ** -0.5   ->   da = -0.5 * grad * a ** -1.5 = -0.5 * grad * out ** 3"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -455,7 +455,7 @@ def _float_ufunc(ufunc, input):
 
 
 class ExpBackward0(Node):
-    """out = e ** a   ->   d/da = e ** a = out"""
+    """out = e ** a   ->   da = grad * e ** a = grad * out"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -475,7 +475,7 @@ def exp(input):
 
 
 class LogBackward0(Node):
-    """out = log(a)   ->   d/da = 1 / a"""
+    """out = log(a)   ->   da = grad / a"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -495,7 +495,7 @@ def log(input):
 
 
 class Log1PBackward0(Node):
-    """out = log(1 + a)   ->   d/da = 1 / (1 + a)"""
+    """out = log(1 + a)   ->   da = grad / (1 + a)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -515,7 +515,7 @@ def log1p(input):
 
 
 class SinBackward0(Node):
-    """out = sin(a)   ->   d/da = cos(a)"""
+    """out = sin(a)   ->   da = grad * cos(a)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -534,7 +534,7 @@ def sin(input):
 
 
 class CosBackward0(Node):
-    """out = cos(a)   ->   d/da = -sin(a)"""
+    """out = cos(a)   ->   da = -grad * sin(a)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -553,7 +553,7 @@ def cos(input):
 
 
 class TanBackward0(Node):
-    """out = tan(a)   ->   d/da = 1 + tan(a)**2"""
+    """out = tan(a)   ->   da = grad * (1 + tan(a)**2)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -574,7 +574,7 @@ def tan(input):
 # --- activations ----------------------------------------------------------------------------
 
 class TanhBackward0(Node):
-    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2 = 1 - out**2"""
+    """out = tanh(a)   ->   da = grad * (1 - tanh(a)**2) = grad * (1 - out**2)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -602,7 +602,7 @@ def _sigmoid_array(array):
 
 
 class SigmoidBackward0(Node):
-    """out = 1 / (1 + e ** -a)   ->   d/da = out * (1 - out)"""
+    """out = 1 / (1 + e ** -a)   ->   da = grad * out * (1 - out)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -624,7 +624,7 @@ def sigmoid(input):
 
 
 class ReluBackward0(Node):
-    """out = max(a, 0)   ->   d/da = 1 where out > 0, else 0"""
+    """out = max(a, 0)   ->   da = grad where out > 0, else 0"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -642,7 +642,7 @@ class ReluBackward0(Node):
 # ("...BackwardBackward0"), with edges to the incoming gradient and to the saved result.
 
 class ThresholdBackwardBackward0(Node):
-    """g = grad where out > 0, else 0   ->   d/dgrad: the same mask;  d/dout: 0"""
+    """g = grad where out > 0, else 0   ->   dgrad = gg where out > 0, else 0;  dout = 0"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -658,7 +658,7 @@ def threshold_backward(grad, out):
 
 
 class SigmoidBackwardBackward0(Node):
-    """g = grad * out * (1 - out)   ->   d/dgrad = out (1 - out),  d/dout = grad (1 - 2 out)"""
+    """g = grad * out * (1 - out)   ->   dgrad = gg * out (1 - out),  dout = gg * grad (1 - 2 out)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
@@ -668,7 +668,7 @@ class SigmoidBackwardBackward0(Node):
 
 
 class TanhBackwardBackward0(Node):
-    """g = grad * (1 - out**2)   ->   d/dgrad = 1 - out**2,  d/dout = -2 grad out"""
+    """g = grad * (1 - out**2)   ->   dgrad = gg * (1 - out**2),  dout = -2 gg * grad * out"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
@@ -689,7 +689,7 @@ def relu(input):
 
 
 class AbsBackward0(Node):
-    """out = |a|   ->   d/da = sign(a)  (0 at a = 0)"""
+    """out = |a|   ->   da = grad * sign(a)  (0 at a = 0)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -708,7 +708,7 @@ def abs(input):
 
 
 class SignBackward0(Node):
-    """out = sign(a) (-1, 0 or 1)   ->   d/da = 0: sign is flat everywhere except its jump at 0"""
+    """out = sign(a) (-1, 0 or 1)   ->   da = 0: sign is flat everywhere except its jump at 0"""
 
     def backward(self, grad):
         return (grad * 0,)
@@ -719,7 +719,7 @@ class SignBackward0(Node):
 
 
 class SgnBackward0(Node):
-    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   d/da = 0"""
+    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   da = 0"""
 
     def backward(self, grad):
         return (grad * 0,)
@@ -736,7 +736,7 @@ def sign(input):
 
 
 class ClampBackward1(Node):
-    """out = min(max(a, low), high)   ->   d/da = 1 where low <= a <= high, else 0"""
+    """out = min(max(a, low), high)   ->   da = grad where low <= a <= high, else 0"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 

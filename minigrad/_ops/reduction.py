@@ -356,7 +356,7 @@ def any(input, dim=None, keepdim=False):
 # --- norm, variance, logsumexp ---------------------------------------------------------------
 
 class LinalgVectorNormBackward0(Node):
-    """out = (sum |a|**p) ** (1/p)   ->   d/da = sign(a) |a|**(p-1) / out**(p-1)"""
+    """out = (sum |a|**p) ** (1/p)   ->   da = grad * sign(a) |a|**(p-1) / out**(p-1)"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -414,7 +414,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 class VarBackward0(Node):
-    """out = sum (a - mean)**2 / (N - correction)   ->   d/da = 2 (a - mean) / (N - correction)"""
+    """out = sum (a - mean)**2 / (N - correction)   ->   da = grad * 2 (a - mean) / (N - correction)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -430,7 +430,7 @@ class VarBackward0(Node):
 
 
 class StdBackward0(Node):
-    """out = sqrt(var)   ->   d/da = (a - mean) / ((N - correction) * out)"""
+    """out = sqrt(var)   ->   da = grad * (a - mean) / ((N - correction) * out)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -477,7 +477,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 class LogsumexpBackward0(Node):
-    """out = log sum e**a   ->   d/da = softmax(a)"""
+    """out = log sum e**a   ->   da = grad * softmax(a)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
