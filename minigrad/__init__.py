@@ -115,14 +115,17 @@ def is_inference(input):
 
 
 def numel(input):
+    """The number of elements of ``input`` (the product of its shape)."""
     return input.numel()
 
 
 def is_floating_point(input):
+    """True if ``input``'s dtype is a floating-point type (only those can require grad)."""
     return input.is_floating_point()
 
 
 def get_default_dtype():
+    """The dtype of tensors made from Python floats: float32, as in PyTorch."""
     return float32
 
 

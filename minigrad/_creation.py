@@ -102,6 +102,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
 
 
 def as_tensor(data, dtype=None):
+    """``data`` as a tensor, sharing memory with a numpy array or tensor when it can (no history)."""
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == _dtype.to_numpy_dtype(dtype)):
@@ -140,10 +141,12 @@ def _float_dtype(dtype):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
+    """A tensor of the given size filled with 0 (float32 unless ``dtype``)."""
     return _leaf(np.zeros(_size(size), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
+    """A tensor of the given size filled with 1 (float32 unless ``dtype``)."""
     return _leaf(np.ones(_size(size), dtype=_float_dtype(dtype)), requires_grad)
 
 
@@ -261,4 +264,5 @@ randn_like = _like(randn)
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    """A tensor shaped like ``input`` filled with ``fill_value`` (no history)."""
     return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)

@@ -340,6 +340,7 @@ class Tensor:
     # --- shape and dtype --------------------------------------------------------------
     @property
     def shape(self):
+        """The size of each dimension, a ``torch.Size`` (a tuple)."""
         return Size(self._array.shape)
 
     def size(self, dim=None):
@@ -350,31 +351,39 @@ class Tensor:
 
     @property
     def dtype(self):
+        """The element type, e.g. ``torch.float32``."""
         return _dtype._BY_NUMPY[self._array.dtype]
 
     @property
     def device(self):
+        """Where the data lives: always ``device('cpu')`` in minigrad."""
         return _CPU
 
     @property
     def ndim(self):
+        """The number of dimensions (the same as ``dim()``)."""
         return self._array.ndim
 
     def dim(self):
+        """The number of dimensions (``len(self.shape)``)."""
         return self._array.ndim
 
     def numel(self):
+        """The number of elements (the product of the shape)."""
         return self._array.size
 
     nelement = numel
 
     def element_size(self):
+        """Bytes per element (4 for float32)."""
         return self._array.itemsize
 
     def is_floating_point(self):
+        """True if the dtype is a floating-point type (only those can require grad)."""
         return self._array.dtype.kind == "f"
 
     def is_contiguous(self):
+        """True if the elements lie in memory in row-major order without gaps."""
         return self._array.flags.c_contiguous
 
     def contiguous(self):
@@ -396,6 +405,7 @@ class Tensor:
         return self._array.reshape(()).item()
 
     def tolist(self):
+        """The values as (nested) Python numbers; no gradient."""
         return self._array.tolist()
 
     def numpy(self, force=False):
@@ -510,27 +520,35 @@ class Tensor:
         return self.to(dtype)
 
     def double(self):
+        """This tensor as float64 (``self.to(torch.float64)``). Gradient: converted back to the old dtype."""
         return self.to(_dtype.float64)
 
     def float(self):
+        """This tensor as float32 (``self.to(torch.float32)``). Gradient: converted back to the old dtype."""
         return self.to(_dtype.float32)
 
     def half(self):
+        """This tensor as float16 (``self.to(torch.float16)``). Gradient: converted back to the old dtype."""
         return self.to(_dtype.float16)
 
     def long(self):
+        """This tensor as int64 (rounded toward zero); the result cannot require grad."""
         return self.to(_dtype.int64)
 
     def int(self):
+        """This tensor as int32 (rounded toward zero); the result cannot require grad."""
         return self.to(_dtype.int32)
 
     def bool(self):
+        """This tensor as bool (``self.to(torch.bool)``); no gradient."""
         return self.to(_dtype.bool_)
 
     def cpu(self):
+        """This tensor on the CPU: minigrad only has the CPU, so it is ``self``."""
         return self
 
     def clone(self):
+        """A copy with its own memory. Gradient: passed through unchanged (CloneBackward0)."""
         return _ops_shape.clone(self)
 
     # --- in-place changes ----------------------------------------------------------------
@@ -559,21 +577,27 @@ class Tensor:
 
     # comparisons give bool tensors and are never recorded
     def __eq__(self, other):
+        """self == other elementwise, a bool tensor (PyTorch note: not one True/False; use ``torch.equal``)."""
         return _ops_pointwise.compare(np.equal, self, other)
 
     def __ne__(self, other):
+        """self != other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.not_equal, self, other)
 
     def __lt__(self, other):
+        """self < other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.less, self, other)
 
     def __le__(self, other):
+        """self <= other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.less_equal, self, other)
 
     def __gt__(self, other):
+        """self > other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.greater, self, other)
 
     def __ge__(self, other):
+        """self >= other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.greater_equal, self, other)
 
     def __and__(self, other):
@@ -697,7 +721,12 @@ def _install_methods():
     Tensor.divide = Tensor.div
     Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
-    Tensor.where = lambda self, condition, other: pointwise.where(condition, self, other)
+
+    def where(self, condition, other):
+        """``torch.where(condition, self, other)``: self where condition holds, else other.
+        Gradient: to whichever was picked, 0 to the other."""
+        return pointwise.where(condition, self, other)
+    Tensor.where = where
 
 
 # The operation modules import this one; importing them at the end avoids a cycle.

@@ -174,10 +174,12 @@ def div_(self, other):
 
 
 def pow_(self, exponent):
+    """In place: self = self ** exponent. Gradient: grad * exponent * old**(exponent - 1)."""
     return apply_inplace(self, pointwise.pow, exponent)
 
 
 def clamp_(self, min=None, max=None):
+    """In place: limit every element to [min, max]. Gradient: grad where the value was inside, 0 where clamped."""
     return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
 
 
@@ -265,18 +267,21 @@ def zero_(self):
 
 
 def fill_(self, value):
+    """In place: set every element to ``value``. Gradient: 0 for the old values."""
     if isinstance(value, Tensor):
         return _fill(self, value.item(), FillBackward3, value)
     return _fill(self, value, FillBackward2)
 
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
+    """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
     from .. import random
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, NormalBackward0)
 
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
+    """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
     from .. import random
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)

@@ -90,7 +90,7 @@ def _binary(ufunc, a, b):
 # --- + and - ----------------------------------------------------------------------------
 
 class AddBackward0(Node):
-    """out = a + alpha * b   ->   d/da = 1, d/db = alpha"""
+    """out = a + alpha * b   ->   da = grad, db = alpha * grad"""
 
     alpha = 1
 
@@ -107,7 +107,7 @@ class AddBackward0(Node):
 
 
 class SubBackward0(Node):
-    """out = a - alpha * b   ->   d/da = 1, d/db = -alpha"""
+    """out = a - alpha * b   ->   da = grad, db = -alpha * grad"""
 
     alpha = 1
 
@@ -144,7 +144,7 @@ def sub(input, other, alpha=1):
 
 
 class RsubBackward1(Node):
-    """out = number - a   ->   d/da = -1"""
+    """out = number - a   ->   da = -grad"""
 
     def backward(self, grad):
         return (-grad,)
@@ -162,7 +162,7 @@ def rsub(input, other):
 
 
 class NegBackward0(Node):
-    """out = -a   ->   d/da = -1"""
+    """out = -a   ->   da = -grad"""
 
     def backward(self, grad):
         return (-grad,)
@@ -173,6 +173,7 @@ class NegBackward0(Node):
 
 
 def neg(input):
+    """-input elementwise. Gradient: -grad."""
     # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
     return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
 
@@ -180,7 +181,7 @@ def neg(input):
 # --- * and / ----------------------------------------------------------------------------
 
 class MulBackward0(Node):
-    """out = a * b   ->   d/da = b, d/db = a"""
+    """out = a * b   ->   da = grad * b, db = grad * a"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -205,6 +206,7 @@ def _requires_grad(value):
 
 
 def mul(input, other):
+    """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     out = result(_binary(np.multiply, input, other), MulBackward0, (input, other))
     if out._grad_fn is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
@@ -215,7 +217,7 @@ def mul(input, other):
 
 
 class MulBackward1(Node):
-    """out = a * number   ->   d/da = number
+    """out = a * number   ->   da = grad * number
 
     Python's ``x * 2`` records MulBackward0 (the 2 becomes a tensor, in PyTorch
     too); PyTorch's own derivative formulas multiply by a plain number, which
@@ -231,7 +233,7 @@ def mul_by_number(input, factor):
 
 
 class DivBackward0(Node):
-    """out = a / b   ->   d/da = 1/b, d/db = -a/b**2"""
+    """out = a / b   ->   da = grad / b, db = -grad * a / b**2"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -250,6 +252,9 @@ class DivBackward0(Node):
 
 
 def div(input, other):
+    """input / other elementwise (true division).
+    Gradient: d input = grad / other, d other = -grad * input / other**2.
+    """
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
@@ -265,7 +270,7 @@ def div(input, other):
 
 
 class DivBackward1(Node):
-    """out = a / number   ->   d/da = 1 / number
+    """out = a / number   ->   da = grad / number
 
     Python's ``x / 2`` records DivBackward0 (in PyTorch too: the 2 becomes a
     tensor). PyTorch's own C++ code divides by a plain number, which records
@@ -281,11 +286,12 @@ class DivBackward1(Node):
 
 
 def div_by_number(input, divisor):
+    """input / divisor for a Python number ``divisor``. Gradient: grad / divisor."""
     return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,), divisor=divisor)
 
 
 class ReciprocalBackward0(Node):
-    """out = 1 / a   ->   d/da = -1/a**2 = -out**2"""
+    """out = 1 / a   ->   da = -grad / a**2 = -grad * out**2"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -299,6 +305,7 @@ class ReciprocalBackward0(Node):
 
 
 def reciprocal(input):
+    """1 / input elementwise. Gradient: -grad / input**2."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
         return save_result(result(np.reciprocal(array), ReciprocalBackward0, (input,)))
@@ -312,7 +319,7 @@ def rdiv(input, other):
 # --- powers -----------------------------------------------------------------------------
 
 class PowBackward0(Node):
-    """out = a ** n (n a number)   ->   d/da = n * a ** (n - 1)"""
+    """out = a ** n (n a number)   ->   da = grad * n * a ** (n - 1)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -331,7 +338,7 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
-    """out = a ** b (both tensors)   ->   d/da = b * a ** (b - 1), d/db = out * log(a)"""
+    """out = a ** b (both tensors)   ->   da = grad * b * a ** (b - 1), db = grad * out * log(a)"""
 
     _saved_names = ('self', 'exponent', 'result')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0, 2)      # PyTorch's saved-tensor hooks see the second one first
@@ -356,7 +363,7 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
-    """out = base ** a (base a number)   ->   d/da = base ** a * log(base)"""
+    """out = base ** a (base a number)   ->   da = grad * base ** a * log(base)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -370,6 +377,9 @@ class PowBackward2(Node):
 
 
 def pow(input, exponent):
+    """input ** exponent elementwise. Gradient: d input = grad * exponent * input**(exponent - 1),
+    d exponent = grad * input**exponent * log(input).
+    """
     if isinstance(input, _PYTHON_NUMBERS):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
@@ -393,11 +403,12 @@ def rpow(input, base):
 
 
 def square(input):
+    """input * input elementwise. Gradient: 2 * grad * input."""
     return pow(input, 2)
 
 
 class SqrtBackward0(Node):
-    """out = sqrt(a)   ->   d/da = 1 / (2 sqrt(a)) = 1 / (2 out)"""
+    """out = sqrt(a)   ->   da = grad / (2 sqrt(a)) = grad / (2 out)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -411,12 +422,13 @@ class SqrtBackward0(Node):
 
 
 def sqrt(input):
+    """Square root elementwise. Gradient: grad / (2 * sqrt(input)) (the saved result)."""
     with np.errstate(invalid="ignore"):
         return save_result(result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,)))
 
 
 class RsqrtBackward0(Node):
-    """out = a ** -0.5   ->   d/da = -0.5 * a ** -1.5 = -0.5 * out ** 3"""
+    """out = a ** -0.5   ->   da = -0.5 * grad * a ** -1.5 = -0.5 * grad * out ** 3"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -430,6 +442,7 @@ class RsqrtBackward0(Node):
 
 
 def rsqrt(input):
+    """1 / sqrt(input) elementwise. Gradient: -grad / (2 * input**1.5)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return save_result(result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,)))
 
@@ -445,7 +458,7 @@ def _float_ufunc(ufunc, input):
 
 
 class ExpBackward0(Node):
-    """out = e ** a   ->   d/da = e ** a = out"""
+    """out = e ** a   ->   da = grad * e ** a = grad * out"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -459,12 +472,13 @@ class ExpBackward0(Node):
 
 
 def exp(input):
+    """e**input elementwise. Gradient: grad * exp(input) (the saved result)."""
     with np.errstate(over="ignore"):
         return save_result(result(_float_ufunc(np.exp, input), ExpBackward0, (input,)))
 
 
 class LogBackward0(Node):
-    """out = log(a)   ->   d/da = 1 / a"""
+    """out = log(a)   ->   da = grad / a"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -478,12 +492,13 @@ class LogBackward0(Node):
 
 
 def log(input):
+    """Natural logarithm elementwise. Gradient: grad / input."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return result(_float_ufunc(np.log, input), LogBackward0, (input,), saved=(input,))
 
 
 class Log1PBackward0(Node):
-    """out = log(1 + a)   ->   d/da = 1 / (1 + a)"""
+    """out = log(1 + a)   ->   da = grad / (1 + a)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -497,12 +512,13 @@ class Log1PBackward0(Node):
 
 
 def log1p(input):
+    """log(1 + input) elementwise, accurate for small input. Gradient: grad / (1 + input)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return result(_float_ufunc(np.log1p, input), Log1PBackward0, (input,), saved=(input,))
 
 
 class SinBackward0(Node):
-    """out = sin(a)   ->   d/da = cos(a)"""
+    """out = sin(a)   ->   da = grad * cos(a)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -516,11 +532,12 @@ class SinBackward0(Node):
 
 
 def sin(input):
+    """sin(input) elementwise. Gradient: grad * cos(input)."""
     return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
 
 
 class CosBackward0(Node):
-    """out = cos(a)   ->   d/da = -sin(a)"""
+    """out = cos(a)   ->   da = -grad * sin(a)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -534,11 +551,12 @@ class CosBackward0(Node):
 
 
 def cos(input):
+    """cos(input) elementwise. Gradient: -grad * sin(input)."""
     return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
 
 
 class TanBackward0(Node):
-    """out = tan(a)   ->   d/da = 1 + tan(a)**2"""
+    """out = tan(a)   ->   da = grad * (1 + tan(a)**2)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -552,13 +570,14 @@ class TanBackward0(Node):
 
 
 def tan(input):
+    """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
     return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
 
 
 # --- activations ----------------------------------------------------------------------------
 
 class TanhBackward0(Node):
-    """out = tanh(a)   ->   d/da = 1 - tanh(a)**2 = 1 - out**2"""
+    """out = tanh(a)   ->   da = grad * (1 - tanh(a)**2) = grad * (1 - out**2)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -573,6 +592,7 @@ class TanhBackward0(Node):
 
 
 def tanh(input):
+    """Hyperbolic tangent elementwise. Gradient: grad * (1 - t**2), t the saved result."""
     return save_result(result(_float_ufunc(np.tanh, input), TanhBackward0, (input,)))
 
 
@@ -585,7 +605,7 @@ def _sigmoid_array(array):
 
 
 class SigmoidBackward0(Node):
-    """out = 1 / (1 + e ** -a)   ->   d/da = out * (1 - out)"""
+    """out = 1 / (1 + e ** -a)   ->   da = grad * out * (1 - out)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -600,13 +620,14 @@ class SigmoidBackward0(Node):
 
 
 def sigmoid(input):
+    """1 / (1 + e**-input) elementwise. Gradient: grad * s * (1 - s), s the saved result."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     return save_result(result(_sigmoid_array(array).astype(array.dtype, copy=False),
                               SigmoidBackward0, (input,)))
 
 
 class ReluBackward0(Node):
-    """out = max(a, 0)   ->   d/da = 1 where out > 0, else 0"""
+    """out = max(a, 0)   ->   da = grad where out > 0, else 0"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -624,7 +645,7 @@ class ReluBackward0(Node):
 # ("...BackwardBackward0"), with edges to the incoming gradient and to the saved result.
 
 class ThresholdBackwardBackward0(Node):
-    """g = grad where out > 0, else 0   ->   d/dgrad: the same mask;  d/dout: 0"""
+    """g = grad where out > 0, else 0   ->   dgrad = gg where out > 0, else 0;  dout = 0"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -640,7 +661,7 @@ def threshold_backward(grad, out):
 
 
 class SigmoidBackwardBackward0(Node):
-    """g = grad * out * (1 - out)   ->   d/dgrad = out (1 - out),  d/dout = grad (1 - 2 out)"""
+    """g = grad * out * (1 - out)   ->   dgrad = gg * out (1 - out),  dout = gg * grad (1 - 2 out)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
@@ -650,7 +671,7 @@ class SigmoidBackwardBackward0(Node):
 
 
 class TanhBackwardBackward0(Node):
-    """g = grad * (1 - out**2)   ->   d/dgrad = 1 - out**2,  d/dout = -2 grad out"""
+    """g = grad * (1 - out**2)   ->   dgrad = gg * (1 - out**2),  dout = -2 gg * grad * out"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
@@ -665,12 +686,13 @@ def _recorded_backward(array, node_class, grad, out):
 
 
 def relu(input):
+    """max(input, 0) elementwise. Gradient: grad where input > 0, else 0 (0 at exactly 0, as in PyTorch)."""
     array = input._array
     return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 
 class AbsBackward0(Node):
-    """out = |a|   ->   d/da = sign(a)  (0 at a = 0)"""
+    """out = |a|   ->   da = grad * sign(a)  (0 at a = 0)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -684,11 +706,12 @@ class AbsBackward0(Node):
 
 
 def abs(input):
+    """|input| elementwise. Gradient: grad * sign(input) (0 at 0, as in PyTorch)."""
     return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
 
 
 class SignBackward0(Node):
-    """out = sign(a) (-1, 0 or 1)   ->   d/da = 0: sign is flat everywhere except its jump at 0"""
+    """out = sign(a) (-1, 0 or 1)   ->   da = 0: sign is flat everywhere except its jump at 0"""
 
     def backward(self, grad):
         return (grad * 0,)
@@ -699,7 +722,7 @@ class SignBackward0(Node):
 
 
 class SgnBackward0(Node):
-    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   d/da = 0"""
+    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   da = 0"""
 
     def backward(self, grad):
         return (grad * 0,)
@@ -716,7 +739,7 @@ def sign(input):
 
 
 class ClampBackward1(Node):
-    """out = min(max(a, low), high)   ->   d/da = 1 where low <= a <= high, else 0"""
+    """out = min(max(a, low), high)   ->   da = grad where low <= a <= high, else 0"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -811,6 +834,7 @@ class MaximumBackward0(Node):
 
 
 def maximum(input, other):
+    """The larger of input and other elementwise. Gradient: to the larger one (halved for each on a tie)."""
     return result(_binary(np.maximum, input, other), MaximumBackward0, (input, other),
                   saved=(input, other))
 
@@ -834,6 +858,7 @@ class MinimumBackward0(Node):
 
 
 def minimum(input, other):
+    """The smaller of input and other elementwise. Gradient: to the smaller one (halved for each on a tie)."""
     return result(_binary(np.minimum, input, other), MinimumBackward0, (input, other),
                   saved=(input, other))
 

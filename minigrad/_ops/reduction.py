@@ -286,6 +286,9 @@ class AminBackward0(AmaxBackward0):
 
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
+    """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
+    (PyTorch note: ``max(dim)`` instead sends it all to one index).
+    """
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
@@ -295,6 +298,9 @@ def amax(input, dim=(), keepdim=False):
 
 @numpy_keywords
 def amin(input, dim=(), keepdim=False):
+    """The smallest value along ``dim`` (all dims if None). Gradient: split evenly among the tied minima
+    (PyTorch note: ``min(dim)`` instead sends it all to one index).
+    """
     dims = _dims(dim if dim != () else None, input.ndim)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
@@ -350,7 +356,7 @@ def any(input, dim=None, keepdim=False):
 # --- norm, variance, logsumexp ---------------------------------------------------------------
 
 class LinalgVectorNormBackward0(Node):
-    """out = (sum |a|**p) ** (1/p)   ->   d/da = sign(a) |a|**(p-1) / out**(p-1)"""
+    """out = (sum |a|**p) ** (1/p)   ->   da = grad * sign(a) |a|**(p-1) / out**(p-1)"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -408,7 +414,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 class VarBackward0(Node):
-    """out = sum (a - mean)**2 / (N - correction)   ->   d/da = 2 (a - mean) / (N - correction)"""
+    """out = sum (a - mean)**2 / (N - correction)   ->   da = grad * 2 (a - mean) / (N - correction)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -424,7 +430,7 @@ class VarBackward0(Node):
 
 
 class StdBackward0(Node):
-    """out = sqrt(var)   ->   d/da = (a - mean) / ((N - correction) * out)"""
+    """out = sqrt(var)   ->   da = grad * (a - mean) / ((N - correction) * out)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -471,7 +477,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 class LogsumexpBackward0(Node):
-    """out = log sum e**a   ->   d/da = softmax(a)"""
+    """out = log sum e**a   ->   da = grad * softmax(a)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -489,6 +495,7 @@ class LogsumexpBackward0(Node):
 
 @numpy_keywords
 def logsumexp(input, dim, keepdim=False):
+    """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input)."""
     array = input._array
     dims = _dims(dim, array.ndim)
     peak = np.max(array, axis=dims, keepdims=True)

@@ -15,30 +15,30 @@ from .pointwise import _binary
 
 
 class _StepBackward(Node):
-    """out = a step function of the input   ->   d/dx = 0 (flat between the jumps)"""
+    """out = a step function of the input   ->   dx = 0 (flat between the jumps)"""
 
     def backward(self, grad):
         return (grad * 0,)
 
 
 class RoundBackward0(_StepBackward):
-    """out = round(x) (halves to even)   ->   d/dx = 0"""
+    """out = round(x) (halves to even)   ->   dx = 0"""
 
 
 class RoundBackward1(_StepBackward):
-    """out = round(x, decimals)   ->   d/dx = 0"""
+    """out = round(x, decimals)   ->   dx = 0"""
 
 
 class FloorBackward0(_StepBackward):
-    """out = floor(x)   ->   d/dx = 0"""
+    """out = floor(x)   ->   dx = 0"""
 
 
 class CeilBackward0(_StepBackward):
-    """out = ceil(x)   ->   d/dx = 0"""
+    """out = ceil(x)   ->   dx = 0"""
 
 
 class TruncBackward0(_StepBackward):
-    """out = x rounded towards 0   ->   d/dx = 0"""
+    """out = x rounded towards 0   ->   dx = 0"""
 
 
 def _step(numpy_function, input, node_class):
@@ -75,7 +75,7 @@ fix = trunc
 
 
 class FracBackward0(Node):
-    """out = x - trunc(x)   ->   d/dx = 1"""
+    """out = x - trunc(x)   ->   dx = grad"""
 
     def backward(self, grad):
         return (grad,)
@@ -123,14 +123,14 @@ def rfloordiv(input, other):
 
 
 class RemainderBackward0(Node):
-    """out = a % number   ->   d/da = 1"""
+    """out = a % number   ->   da = grad"""
 
     def backward(self, grad):
         return (grad,)
 
 
 class RemainderBackward1(Node):
-    """out = a % b = a - floor(a / b) * b   ->   d/da = 1, d/db = -floor(a / b)"""
+    """out = a % b = a - floor(a / b) * b   ->   da = grad, db = -grad * floor(a / b)"""
 
     def backward(self, grad):
         a, b = self.saved_tensors

@@ -56,6 +56,7 @@ class _SavesInputAndResult:
     get J v from the backward formula."""
 
     def jvp(self, tangents, inputs, out):
+        """forward rule: J v from the backward formula (after saving input and result)"""
         from ..autograd.forward_ad import jvp_from_backward
         self.save_for_backward(inputs[0], out)
         return jvp_from_backward(self, tangents, inputs, out)

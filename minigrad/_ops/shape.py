@@ -134,10 +134,12 @@ def contiguous(input):
 
 
 def view_as(input, other):
+    """``input.view(other.shape)``: the same memory seen with ``other``'s shape. Gradient: reshaped back."""
     return view(input, other.shape)
 
 
 def reshape_as(input, other):
+    """``input.reshape(other.shape)``. Gradient: reshaped back."""
     return reshape(input, other.shape)
 
 
@@ -186,6 +188,7 @@ class TransposeBackward0(Node):
 
 
 def transpose(input, dim0, dim1):
+    """A view with dimensions ``dim0`` and ``dim1`` swapped. Gradient: the gradient swapped back."""
     ndim = input.ndim
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
     array = np.swapaxes(input._array, dim0, dim1) if ndim else input._array.view()
@@ -209,6 +212,7 @@ class PermuteBackward0(Node):
 
 
 def permute(input, *dims):
+    """A view with the dimensions reordered as ``dims``. Gradient: the gradient permuted back."""
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     ndim = input.ndim
@@ -275,6 +279,7 @@ class UnsqueezeBackward0(Node):
 
 @numpy_keywords
 def unsqueeze(input, dim):
+    """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
     dim = _normalize_dim(dim, input.ndim + 1)
     return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
                       input)
@@ -292,6 +297,9 @@ class ExpandBackward0(Node):
 
 
 def expand(input, *sizes):
+    """A view repeating size-1 dimensions to ``sizes`` without copying (-1 keeps a size).
+    Gradient: summed over the expanded dimensions.
+    """
     sizes = list(_sizes(sizes))
     array = input._array
     if len(sizes) < array.ndim:
@@ -323,6 +331,7 @@ def _needs_record(input):
 
 
 def expand_as(input, other):
+    """``input.expand(other.size())``. Gradient: summed over the expanded dimensions."""
     return expand(input, other.shape)
 
 
@@ -344,6 +353,9 @@ class RepeatBackward0(Node):
 
 
 def repeat(input, *repeats):
+    """The tensor tiled ``repeats`` times along each dimension (a copy).
+    Gradient: the sum of the gradient over the copies.
+    """
     repeats = _sizes(repeats)
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
@@ -364,6 +376,7 @@ class FlipBackward0(Node):
 
 
 def flip(input, dims):
+    """The elements in reverse order along ``dims`` (a copy). Gradient: the gradient flipped back."""
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
     return result(np.flip(input._array, dims).copy(), FlipBackward0, (input,), dims=dims)
 
@@ -631,6 +644,9 @@ def _scatter_into(zeros_array, grad, index):
 
 
 def select(input, dim, index):
+    """A view of ``input`` at ``index`` along ``dim`` (that dimension removed). Gradient: scattered back
+    into zeros at that index.
+    """
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:
@@ -646,21 +662,25 @@ def select(input, dim, index):
 # --- new tensors with the same dtype, and comparisons of whole tensors ---------------------------
 
 def new_zeros(input, *size, dtype=None, requires_grad=False):
+    """A new tensor of ``size`` filled with 0, with this tensor's dtype unless ``dtype`` (no history)."""
     from .._creation import zeros
     return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
+    """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
     from .._creation import ones
     return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_full(input, size, fill_value, dtype=None, requires_grad=False):
+    """A new tensor of ``size`` filled with ``fill_value``, with this tensor's dtype unless ``dtype`` (no history)."""
     from .._creation import full
     return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_tensor(input, data, dtype=None, requires_grad=False):
+    """A copy of ``data`` as a tensor with this tensor's dtype unless ``dtype`` (no history)."""
     from .._creation import tensor
     return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
@@ -725,6 +745,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise |input - other| <= atol + rtol * |other| (a boolean tensor, no gradient)."""
     return _wrap(np.isclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 

@@ -21,7 +21,7 @@ def _erf_array(array):
 
 
 class ErfBackward0(Node):
-    """out = erf(x)   ->   d/dx = 2/sqrt(pi) * e^(-x^2)"""
+    """out = erf(x)   ->   dx = grad * 2/sqrt(pi) * e^(-x^2)"""
 
     def backward(self, grad):
         from .pointwise import exp

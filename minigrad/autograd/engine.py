@@ -7,6 +7,11 @@
     3. Repeatedly take a ready node, run its ``backward``, and add each
        resulting gradient into the buffer of the node at the end of that edge.
 
+``run_backward`` below is that loop, the same one lesson 9 writes by hand.
+Everything it does only now and then (hooks, capturing gradients for
+``autograd.grad``, observers, anomaly mode, freeing saved tensors, fitting a
+gradient's shape and dtype) is a named step further down the file.
+
 Both loops use an explicit stack/heap instead of recursion, so a chain of
 100,000 operations needs no deep Python recursion. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
@@ -16,6 +21,7 @@ import itertools
 
 import numpy as np
 
+from .. import _tensor      # half-imported here (_tensor imports this package): used only at run time
 from .._dtype import from_numpy_dtype
 from .forward_ad import _DualLevel
 from .grad_mode import _State
@@ -23,50 +29,48 @@ from .graph import FREED, FREED_MESSAGE, AccumulateGrad, accumulate_grad
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
-# Functions called after every step of a backward pass; minigrad.viz uses this
-# to record a backward pass frame by frame. Empty in normal use.
-_observers = []
 
+def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=False):
+    """Run the backward pass.
 
-def observe(observer):
-    """Call ``observer(step)`` after each node runs, until the returned handle is removed.
-
-    ``step`` is a dict: ``node``, ``grad_outputs`` (the gradients the node received),
-    ``grad_inputs`` (what it passed on, one per entry of ``node.next_functions``).
+    roots:   list of ((node, output_nr), gradient) to start from.
+    capture: None to accumulate into the leaves' ``.grad`` (``backward()``);
+             or a list of edges whose incoming gradients are returned instead
+             (``autograd.grad`` and ``backward(inputs=...)``).
+    run_captured: run the nodes at the captured edges too (``backward(inputs=...)``
+             does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
-    _observers.append(observer)
+    root_nodes = list({edge[0]: None for edge, _ in roots})
+    dependencies = count_dependencies(root_nodes)     # how many gradients each node waits for
+    plan = CapturePlan(capture, root_nodes, run_captured)
+    needed, capture_at = plan.needed, plan.capture_at
+    buffers = starting_buffers(roots)                  # node -> gradients arrived so far
+    ready, order = ready_heap(node for node in root_nodes if dependencies.get(node, 0) == 0)
+    with backward_pass(root_nodes, dependencies, plan, keep_graph, create_graph):
+        while ready:
+            node = heapq.heappop(ready)[-1]            # the latest-made node that is ready
+            grads = buffers.pop(node, None) or [None] * node._num_outputs   # what arrived, summed
+            runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
+            if node._has_hooks:
+                grads = apply_pre_hooks(node, grads, runs, plan)
+            if capture_at and node in capture_at:
+                plan.capture_gradients(node, grads)
+            if runs and (grads[0] is not None or any(grad is not None for grad in grads)):
+                grad_inputs = call_backward(node, grads, keep_graph)
+            else:
+                grad_inputs = (None,) * len(node.next_functions)
+            for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):
+                if next_node is None:
+                    continue
+                if grad is not None:                   # add it to what already arrived there
+                    add_to_buffer(buffers, node, next_node, output_nr, grad, create_graph)
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:       # everything has arrived: it may run
+                    heapq.heappush(ready, (-next_node._sequence_nr, next(order), next_node))
+    return plan.captured
 
-    class _Handle:
-        def remove(self):
-            if observer in _observers:
-                _observers.remove(observer)
 
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc_info):
-            self.remove()
-
-    return _Handle()
-
-
-def reachable_edges(root_nodes):
-    """Every edge (node, next_node) of the graph below ``root_nodes``, each node expanded once.
-
-    An explicit stack instead of recursion: a chain of 100,000 nodes is fine.
-    """
-    seen = set(root_nodes)
-    stack = list(root_nodes)
-    while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
-            if next_node is None:
-                continue
-            yield node, next_node
-            if next_node not in seen:
-                seen.add(next_node)
-                stack.append(next_node)
-
+# --- the graph: which nodes, in which order -------------------------------------------------
 
 def count_dependencies(root_nodes):
     """For every reachable node: how many edges from reachable nodes point at it.
@@ -88,6 +92,24 @@ def count_dependencies(root_nodes):
     return dependencies
 
 
+def reachable_edges(root_nodes):
+    """Every edge (node, next_node) of the graph below ``root_nodes``, each node expanded once.
+
+    An explicit stack instead of recursion: a chain of 100,000 nodes is fine.
+    """
+    seen = set(root_nodes)
+    stack = list(root_nodes)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            yield node, next_node
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+
+
 def nodes_leading_to(root_nodes, targets):
     """The nodes from which some node in ``targets`` can be reached (they must run)."""
     parents = {}
@@ -105,33 +127,141 @@ def nodes_leading_to(root_nodes, targets):
     return needed
 
 
-def sum_to_shape(grad, shape):
-    """Undo broadcasting: sum ``grad`` over the dimensions that were broadcast to reach its shape.
+def ready_heap(nodes):
+    """A heap of the nodes whose gradients have all arrived, latest-made first (PyTorch's order).
 
-    This is the one place where that happens for every operation (PyTorch does
-    the same in its engine), so no backward formula has to think about it.
+    Among ready nodes the one created last in the forward pass runs first: the heap
+    holds ``(-node._sequence_nr, arrival, node)``, and the arrival counter breaks ties.
     """
-    lead = grad.ndim - len(shape)
-    if lead < 0:
-        return None
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
-    for i, n in enumerate(shape):
-        if n != 1 and grad.shape[lead + i] != n:
-            return None
-    if not _State.enabled and not _DualLevel.open:
-        # the usual case: nothing is recorded, so let numpy do it in one step
-        return _wrap_array(np.asarray(grad._array.sum(axis=dims).reshape(shape)))
-    if dims:
-        grad = grad.sum(dim=dims, keepdim=True)     # recorded (create_graph=True)
-    if lead:
-        grad = grad.reshape(shape)
-    return grad
+    order = itertools.count()
+    heap = [(-node._sequence_nr, next(order), node) for node in nodes]
+    heapq.heapify(heap)
+    return heap, order
 
 
-def _wrap_array(array):
-    from .._tensor import _wrap
-    return _wrap(array)
+def starting_buffers(roots):
+    """The gradients the pass starts with, one buffer (a list, one slot per output) per node."""
+    buffers = {}
+    for (node, output_nr), grad in roots:
+        buffer = buffers.setdefault(node, [None] * node._num_outputs)
+        buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
+    return buffers
+
+
+class backward_pass:
+    """While the loop runs: record the backward pass only for ``create_graph``, and
+    announce the pass to the hooks that ask about it (multi-grad hooks, checkpoint)."""
+
+    def __init__(self, root_nodes, dependencies, plan, keep_graph, create_graph):
+        self.create_graph = create_graph
+        self.task = GraphTask(root_nodes, dependencies, plan.needed, plan.capture_at,
+                              is_grad_call=plan.is_grad_call, keep_graph=keep_graph)
+
+    def __enter__(self):
+        self.previous_mode = _State.enabled
+        _State.enabled = self.create_graph
+        running_tasks.push(self.task)
+
+    def __exit__(self, *exc_info):
+        _State.enabled = self.previous_mode
+        running_tasks.pop()
+
+
+# --- autograd.grad and backward(inputs=...): capture instead of accumulate ------------------
+
+class CapturePlan:
+    """Which nodes run, and which incoming gradients are handed back instead of accumulated.
+
+    ``backward()`` runs every node and captures nothing. ``autograd.grad(outputs,
+    inputs)`` runs only the nodes that lead to an input, and returns the gradient
+    arriving at each input's edge instead of putting it into ``.grad``.
+    """
+
+    def __init__(self, capture, root_nodes, run_captured):
+        self.needed = None              # None: every node runs
+        self.capture_at = {}            # node -> [(output_nr, index into captured)]
+        self.captured = None
+        self.is_grad_call = capture is not None and not run_captured
+        if capture is None:
+            return
+        self.captured = [None] * len(capture)
+        for i, (node, output_nr) in enumerate(capture):
+            self.capture_at.setdefault(node, []).append((output_nr, i))
+        self.needed = nodes_leading_to(root_nodes, list(self.capture_at))
+        if run_captured:
+            self.needed.update(self.capture_at)
+
+    def runs(self, node):
+        """Does ``node`` run? With autograd.grad / inputs=..., only nodes leading to an input do."""
+        return self.needed is None or node in self.needed
+
+    def capture_gradients(self, node, grads):
+        """Keep the gradients arriving at ``node`` that the caller asked for."""
+        for output_nr, i in self.capture_at[node]:
+                self.captured[i] = grads[output_nr]
+
+
+# --- running one node ------------------------------------------------------------------------
+
+def call_backward(node, grads, keep_graph):
+    """``node.backward(*grads)``, with every duty that goes with it.
+
+    Observers see the gradients; a freed graph refuses to run twice; anomaly
+    mode checks for NaN; the number of gradients returned is checked; post-hooks
+    may replace them; saved tensors are freed unless ``retain_graph``.
+    """
+    if _observers:                 # they will see (and may keep) these
+        grads = [_shared(g) for g in grads]
+    if node._saved is FREED:       # even nodes that keep only indices refuse
+        raise RuntimeError(FREED_MESSAGE)
+    if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
+        grad_inputs = run_node_checked(node, grads)
+    else:
+        grad_inputs = node.backward(*grads)
+    if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch
+        grad_inputs = (grad_inputs,)
+    if len(grad_inputs) != len(node.next_functions):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {len(node.next_functions)}, got {len(grad_inputs)})")
+    if node._has_hooks and node._post_hooks:
+        grad_inputs = apply_post_hooks(node, grad_inputs, grads)
+    if _observers:
+        grad_inputs = notify_observers(node, grads, grad_inputs)
+    if not keep_graph and node._saved is not None:
+        node._saved = FREED             # free what forward saved (PyTorch does too)
+    if len(grad_inputs) > 1:
+        first = grad_inputs[0]
+        # a gradient passed on along two edges must not become a leaf's .grad uncopied
+        if len(grad_inputs) > 2 or (first is grad_inputs[1] and first is not None):
+            _mark_shared(grad_inputs)
+    return grad_inputs
+
+
+# --- adding a gradient to what already arrived ------------------------------------------------
+
+def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph):
+    """Add ``grad`` (from ``producer``) into ``node``'s buffer slot ``output_nr``.
+
+    A tensor used twice receives two gradients: they add up. Before that, the
+    gradient is fitted to the tensor's shape and dtype (undoing broadcasting).
+    """
+    array = grad._array
+    if array.shape != node._output_shape or (
+            array.dtype is not node._output_dtype and array.dtype != node._output_dtype):
+        grad = _fit_to_node(grad, node, output_nr, producer)
+    buffer = buffers.get(node)
+    if buffer is None:
+        buffer = buffers[node] = [None] * node._num_outputs
+    current = buffer[output_nr]
+    if current is None:
+        buffer[output_nr] = grad
+    elif create_graph or _DualLevel.open:     # (forward mode: keep the tangents)
+        buffer[output_nr] = current + grad        # recorded, so it can be differentiated
+    else:
+        # np.asarray: adding two 0-d arrays gives a numpy scalar, which
+        # could not be changed in place later (x.grad.zero_())
+        buffer[output_nr] = _tensor._wrap(np.asarray(current._array + grad._array))
 
 
 def _fit_to_node(grad, node, output_nr, producer):
@@ -152,25 +282,41 @@ def _fit_to_node(grad, node, output_nr, producer):
     return grad
 
 
-def _checked_hook_result(hook, grad, new):
-    """A tensor hook may replace the gradient, but only by a tensor of the same shape (PyTorch's rule)."""
-    from .._tensor import Tensor
-    if not isinstance(new, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
-    if new._array.shape != grad._array.shape:
-        name = getattr(hook, "__name__", type(hook).__name__)
-        raise RuntimeError(f"hook '{name}' has changed the size of value\n"
-                           f"minigrad hint: the hook got a gradient of shape {list(grad.shape)} "
-                           f"and returned one of shape {list(new.shape)}")
-    return new
+def sum_to_shape(grad, shape):
+    """Undo broadcasting: sum ``grad`` over the dimensions that were broadcast to reach its shape.
+
+    This is the one place where that happens for every operation (PyTorch does
+    the same in its engine), so no backward formula has to think about it.
+    """
+    lead = grad.ndim - len(shape)
+    if lead < 0:
+        return None
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+    for i, n in enumerate(shape):
+        if n != 1 and grad.shape[lead + i] != n:
+            return None
+    if not _State.enabled and not _DualLevel.open:
+        # the usual case: nothing is recorded, so let numpy do it in one step
+        return _tensor._wrap(np.asarray(grad._array.sum(axis=dims).reshape(shape)))
+    if dims:
+        grad = grad.sum(dim=dims, keepdim=True)     # recorded (create_graph=True)
+    if lead:
+        grad = grad.reshape(shape)
+    return grad
 
 
-def _apply_pre_hooks(node, grads, node_runs=True):
+# --- hooks -----------------------------------------------------------------------------------
+
+def apply_pre_hooks(node, grads, node_runs, plan):
     """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients.
 
     A node that only has its input gradient captured (autograd.grad) does not
     run, so its own pre-hooks do not fire; tensor hooks and retain_grad do.
+    A node that neither runs nor is captured fires nothing.
     """
+    if not node_runs and node not in plan.capture_at:
+        return grads
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         if hooks:
@@ -199,29 +345,8 @@ def _apply_pre_hooks(node, grads, node_runs=True):
     return grads
 
 
-def _shared(grad):
-    """Flag a gradient that user code (a hook, retain_grad, an observer) has seen.
-
-    The user may keep it, so a leaf must not adopt it as its ``.grad`` and later
-    add into it in place: accumulate_grad copies flagged gradients.
-    """
-    if grad is not None:
-        grad._shared_gradient = True
-    return grad
-
-
-def _mark_shared(grad_inputs):
-    """A gradient passed on along two edges (a + b passes grad to both) must not be
-    handed to a leaf as its ``.grad`` without a copy: flag it."""
-    seen = set()
-    for grad in grad_inputs:
-        if grad is not None:
-            if id(grad) in seen:
-                grad._shared_gradient = True
-            seen.add(id(grad))
-
-
-def _apply_post_hooks(node, grad_inputs, grads):
+def apply_post_hooks(node, grad_inputs, grads):
+    """Node post-hooks see what the node received and passed on, and may replace the latter."""
     for hook in list(node._post_hooks.values()):
         new = hook(tuple(_shared(g) for g in grad_inputs), tuple(grads))
         if new is not None:
@@ -229,114 +354,75 @@ def _apply_post_hooks(node, grad_inputs, grads):
     return grad_inputs
 
 
-def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=False):
-    """Run the backward pass.
+def _checked_hook_result(hook, grad, new):
+    """A tensor hook may replace the gradient, but only by a tensor of the same shape (PyTorch's rule)."""
+    if not isinstance(new, _tensor.Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._array.shape != grad._array.shape:
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has changed the size of value\n"
+                           f"minigrad hint: the hook got a gradient of shape {list(grad.shape)} "
+                           f"and returned one of shape {list(new.shape)}")
+    return new
 
-    roots:   list of ((node, output_nr), gradient) to start from.
-    capture: None to accumulate into the leaves' ``.grad`` (``backward()``);
-             or a list of edges whose incoming gradients are returned instead
-             (``autograd.grad`` and ``backward(inputs=...)``).
-    run_captured: run the nodes at the captured edges too (``backward(inputs=...)``
-             does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
+
+# --- observers (minigrad.viz records a backward pass frame by frame) ---------------------------
+
+# Functions called after every step of a backward pass. Empty in normal use.
+_observers = []
+
+
+def observe(observer):
+    """Call ``observer(step)`` after each node runs, until the returned handle is removed.
+
+    ``step`` is a dict: ``node``, ``grad_outputs`` (the gradients the node received),
+    ``grad_inputs`` (what it passed on, one per entry of ``node.next_functions``).
     """
-    root_nodes = list({edge[0]: None for edge, _ in roots})
-    dependencies = count_dependencies(root_nodes)
-    captured = None
-    needed = None
-    if capture is not None:
-        captured = [None] * len(capture)
-        capture_at = {}
-        for i, edge in enumerate(capture):
-            capture_at.setdefault(edge[0], []).append((edge[1], i))
-        needed = nodes_leading_to(root_nodes, list(capture_at))
-        if run_captured:
-            needed.update(capture_at)
+    _observers.append(observer)
 
-    buffers = {}
-    for (node, output_nr), grad in roots:
-        buffer = buffers.setdefault(node, [None] * node._num_outputs)
-        buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
+    class _Handle:
+        def remove(self):
+            if observer in _observers:
+                _observers.remove(observer)
 
-    from .._tensor import _wrap          # imported here: _tensor imports this package
-    tiebreak = itertools.count()
-    ready = [(-node._sequence_nr, next(tiebreak), node) for node in root_nodes
-             if dependencies.get(node, 0) == 0]
-    heapq.heapify(ready)
-    previous_mode = _State.enabled
-    _State.enabled = create_graph      # record the backward pass only for create_graph
-    # what this pass will do, for the hooks that ask (multi-grad hooks, checkpoint)
-    running_tasks.push(GraphTask(root_nodes, dependencies, needed,
-                                 capture_at if capture is not None else (),
-                                 is_grad_call=capture is not None and not run_captured,
-                                 keep_graph=keep_graph))
-    try:
-        while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node)
-            # with autograd.grad / inputs=..., only nodes leading to an input run (and fire hooks)
-            runs = needed is None or node in needed
-            if node._has_hooks and (runs or node in capture_at):
-                grads = _apply_pre_hooks(node, grads, runs)
-            if capture is not None and node in capture_at:
-                for output_nr, i in capture_at[node]:
-                    captured[i] = grads[output_nr]
-            if runs and (grads[0] is not None or any(g is not None for g in grads)):
-                if _observers:                 # they will see (and may keep) these
-                    grads = [_shared(g) for g in grads]
-                if node._saved is FREED:       # even nodes that keep only indices refuse
-                    raise RuntimeError(FREED_MESSAGE)
-                if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
-                    grad_inputs = run_node_checked(node, grads)
-                else:
-                    grad_inputs = node.backward(*grads)
-                if type(grad_inputs) is not tuple:
-                    grad_inputs = (grad_inputs,)
-                if len(grad_inputs) != len(node.next_functions):
-                    raise RuntimeError(
-                        f"function {node.name()} returned an incorrect number of gradients "
-                        f"(expected {len(node.next_functions)}, got {len(grad_inputs)})")
-                if node._has_hooks and node._post_hooks:
-                    grad_inputs = _apply_post_hooks(node, grad_inputs, grads)
-                if _observers:
-                    grad_inputs = tuple(_shared(g) for g in grad_inputs)
-                    for observer in list(_observers):
-                        observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
-                if not keep_graph and node._saved is not None:
-                    node._saved = FREED             # free what forward saved (PyTorch does too)
-                if len(grad_inputs) > 1:
-                    first = grad_inputs[0]
-                    # a gradient passed on along two edges must not become a leaf's .grad uncopied
-                    if len(grad_inputs) > 2 or (first is grad_inputs[1] and first is not None):
-                        _mark_shared(grad_inputs)
-            else:
-                grad_inputs = (None,) * len(node.next_functions)
-            for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):
-                if next_node is None:
-                    continue
-                buffer = buffers.get(next_node)
-                if buffer is None:
-                    buffer = buffers[next_node] = [None] * next_node._num_outputs
-                if grad is not None:
-                    array = grad._array
-                    if array.shape != next_node._output_shape or (
-                            array.dtype is not next_node._output_dtype and array.dtype != next_node._output_dtype):
-                        grad = _fit_to_node(grad, next_node, output_nr, node)
-                    current = buffer[output_nr]
-                    # a tensor used twice receives two gradients: they add up
-                    if current is None:
-                        buffer[output_nr] = grad
-                    elif create_graph or _DualLevel.open:     # (forward mode: keep the tangents)
-                        buffer[output_nr] = current + grad        # recorded, so it can be differentiated
-                    else:
-                        # np.asarray: adding two 0-d arrays gives a numpy scalar, which
-                        # could not be changed in place later (x.grad.zero_())
-                        buffer[output_nr] = _wrap(np.asarray(current._array + grad._array))
-                remaining = dependencies[next_node] - 1
-                dependencies[next_node] = remaining
-                if remaining == 0:
-                    heapq.heappush(ready, (-next_node._sequence_nr, next(tiebreak), next_node))
-    finally:
-        _State.enabled = previous_mode
-        running_tasks.pop()
-    return captured
+        def __enter__(self):
+            return self
 
+        def __exit__(self, *exc_info):
+            self.remove()
+
+    return _Handle()
+
+
+def notify_observers(node, grads, grad_inputs):
+    grad_inputs = tuple(_shared(g) for g in grad_inputs)
+    for observer in list(_observers):
+        observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
+    return grad_inputs
+
+
+# --- gradient ownership -------------------------------------------------------------------------
+#
+# When a leaf receives its first gradient, accumulate_grad (graph.py) adopts that
+# tensor as the leaf's ``.grad`` without copying, and later adds into it in place
+# (``x.grad += g``), as PyTorch does. That is only safe if nobody else holds the
+# same tensor. So the engine flags (``_shared_gradient``) every gradient that may
+# also be held elsewhere: one that user code has seen (a hook, retain_grad, an
+# observer) or one passed on along two edges (``a + b`` hands the same gradient to
+# both). accumulate_grad copies a flagged gradient before adopting it.
+
+def _shared(grad):
+    """Flag a gradient that user code (a hook, retain_grad, an observer) has seen."""
+    if grad is not None:
+        grad._shared_gradient = True
+    return grad
+
+
+def _mark_shared(grad_inputs):
+    """Flag a gradient that appears more than once among what one node passes on."""
+    seen = set()
+    for grad in grad_inputs:
+        if grad is not None:
+            if id(grad) in seen:
+                grad._shared_gradient = True
+            seen.add(id(grad))

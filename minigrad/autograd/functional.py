@@ -16,11 +16,11 @@ All of them are built from reverse mode (``autograd.grad``), as in PyTorch;
 import numpy as np
 
 from .grad_mode import enable_grad
+from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
 
 
 def _tensors():
-    from .._tensor import Tensor, _wrap
-    return Tensor, _wrap
+    return _tensor.Tensor, _tensor._wrap
 
 
 def _as_tuple(x, what, fn_name):

@@ -71,12 +71,12 @@ def _check_not_differentiable(function, **arguments):
 # --- mean squared error -------------------------------------------------------------------------
 
 class MseLossBackward0(Node):
-    """loss = mean (input - target)**2   ->   d/dinput = 2 (input - target) / N"""
+    """loss = mean (input - target)**2   ->   dinput = grad * 2 (input - target) / N"""
 
     def backward(self, grad):
         input, target = self.saved_tensors
         g = _scale_back(grad, self) * 2 * (input - target)
-        return g, (-g if target.requires_grad else None)
+        return g, (-g if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: loss_t = reduce(2 (input - target) (input_t - target_t))"""
@@ -109,7 +109,7 @@ def mse_loss(input, target, reduction="mean"):
 # --- binary cross-entropy -----------------------------------------------------------------------
 
 class BinaryCrossEntropyBackward0(Node):
-    """loss = -(t log p + (1-t) log(1-p))   ->   d/dp = (p - t) / (p (1 - p))"""
+    """loss = -(t log p + (1-t) log(1-p))   ->   dp = grad * (p - t) / (p (1 - p))"""
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
@@ -119,7 +119,7 @@ class BinaryCrossEntropyBackward0(Node):
         denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
         grad_p = grad * (p - t) / denominator
         # the loss is linear in t: d/dt = log(1 - p) - log(p)
-        grad_t = grad * ((1 - p).log() - p.log()) if t.requires_grad else None
+        grad_t = grad * ((1 - p).log() - p.log()) if self.should_compute_output(1) else None
         return grad_p, grad_t
 
     def jvp(self, tangents, inputs, out):
@@ -155,7 +155,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
-    """loss = -(t log s(x) + (1-t) log(1-s(x))), s = sigmoid   ->   d/dx = s(x) - t
+    """loss = -(t log s(x) + (1-t) log(1-s(x))), s = sigmoid   ->   dx = grad * (s(x) - t)
 
     (with pos_weight w: d/dx = (w t + 1 - t) s(x) - w t)
     """
@@ -171,7 +171,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         else:
             grad_x = grad * ((pos_weight * t + 1 - t) * s - pos_weight * t)
         grad_t = None
-        if t.requires_grad:
+        if self.should_compute_output(1):     # does the target need a gradient?
             # the loss is linear in t: d/dt = -x, plus (w - 1) log(1 + e^-x) with pos_weight w
             grad_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
             grad_t = grad * grad_t
@@ -249,7 +249,7 @@ def _log_softmax_array(array, dim):
 
 
 class SoftmaxBackward0(Node):
-    """s = softmax(x)   ->   d/dx = s * (grad - sum(grad * s))"""
+    """s = softmax(x)   ->   dx = s * (grad - sum(grad * s))"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
@@ -268,8 +268,7 @@ class SoftmaxBackward0(Node):
 
 class SoftmaxBackwardDataBackward0(Node):
     """r = s * (grad - sum(grad * s))   (softmax's backward, differentiated again)
-
-    ->  d/dgrad = s * (gg - sum(gg * s));  d/ds = gg * (grad - sum(grad * s)) - grad * sum(gg * s)
+    ->  dgrad = s * (gg - sum(gg * s));  ds = gg * (grad - sum(grad * s)) - grad * sum(gg * s)
     """
 
     _saved_names = ("grad_output", "output")
@@ -297,7 +296,7 @@ def softmax(input, dim=None, dtype=None):
 
 
 class LogSoftmaxBackward0(Node):
-    """l = log_softmax(x)   ->   d/dx = grad - softmax(x) * sum(grad)"""
+    """l = log_softmax(x)   ->   dx = grad - softmax(x) * sum(grad)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
@@ -316,8 +315,7 @@ class LogSoftmaxBackward0(Node):
 
 class LogSoftmaxBackwardDataBackward0(Node):
     """r = grad - exp(l) * sum(grad)   (log_softmax's backward, differentiated again)
-
-    ->  d/dgrad = gg - sum(gg * exp(l));  d/dl = -gg * exp(l) * sum(grad)
+    ->  dgrad = gg - sum(gg * exp(l));  dl = -gg * exp(l) * sum(grad)
     """
 
     _saved_names = ("grad_output", "output")
@@ -344,7 +342,7 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 class NllLossBackward0(Node):
-    """loss = -mean_i logp[i, target_i]   ->   d/dlogp[i, target_i] = -1/N, 0 elsewhere"""
+    """loss = -mean_i logp[i, target_i]   ->   dlogp[i, target_i] = -grad / N, 0 elsewhere"""
 
     def backward(self, grad):
         # d(loss)/d(logp): -weight (divided by the total weight for 'mean') at each
@@ -458,6 +456,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """Softmax cross-entropy: ``nll_loss(log_softmax(input, 1), target)``.
 
     ``target`` holds class indices (int64), or class probabilities (float, same shape as input).
+    Gradient (mean reduction, class indices): d input = (softmax(input) - one_hot(target)) / N,
+    composed by the engine from LogSoftmaxBackward0 and NllLossBackward0.
     """
     class_dim = 0 if input.ndim == 1 else 1
     logp = log_softmax(input, class_dim)
@@ -501,7 +501,7 @@ def linear(input, weight, bias=None):
 
 
 class SoftplusBackward0(Node):
-    """out = log(1 + e^(beta x)) / beta   ->   d/dx = sigmoid(beta x)  (1 where out is just x)"""
+    """out = log(1 + e^(beta x)) / beta   ->   dx = grad * sigmoid(beta x)  (1 where out is just x)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -525,7 +525,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 class LeakyReluBackward0(Node):
-    """out = x where x > 0, else slope * x   ->   d/dx = 1 where x > 0, else slope"""
+    """out = x where x > 0, else slope * x   ->   dx = grad where x > 0, else slope * grad"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -589,7 +589,7 @@ _SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
 
 
 class GeluBackward0(Node):
-    """out = x * Phi(x) (Phi: the standard normal CDF)   ->   d/dx = Phi(x) + x * phi(x)
+    """out = x * Phi(x) (Phi: the standard normal CDF)   ->   dx = grad * (Phi(x) + x * phi(x))
 
     With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
     u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
@@ -624,7 +624,7 @@ def gelu(input, approximate="none"):
 
 
 class SiluBackward0(Node):
-    """out = x * sigmoid(x)   ->   d/dx = s * (1 + x * (1 - s)), s = sigmoid(x)"""
+    """out = x * sigmoid(x)   ->   dx = grad * s * (1 + x * (1 - s)), s = sigmoid(x)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -643,7 +643,7 @@ def silu(input, inplace=False):
 
 
 class EluBackward0(Node):
-    """out = x if x > 0 else alpha * (e^x - 1)   ->   d/dx = 1 if x > 0 else alpha * e^x"""
+    """out = x if x > 0 else alpha * (e^x - 1)   ->   dx = grad if x > 0 else grad * alpha * e^x"""
 
     def backward(self, grad):
         from .._ops.pointwise import exp, where
@@ -689,7 +689,7 @@ def relu_(input):
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
-    """leaky_relu(x, inplace=True)   ->   d/dx = 1 where x > 0, else slope (PyTorch's in-place node)"""
+    """leaky_relu(x, inplace=True)   ->   dx = grad where x > 0, else slope * grad (PyTorch's in-place node)"""
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

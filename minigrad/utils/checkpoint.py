@@ -167,6 +167,7 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
+        """out = run_function(*args)   ->   run it again with recording on, then backward through it"""
         from .._tensor import Tensor
         from .. import autograd
         task = _graph_task.current_graph_task()
