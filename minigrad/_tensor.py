@@ -16,6 +16,8 @@ PyTorch's Tensor is in torch/_tensor.py (Python side) and C++.
 """
 import warnings
 
+import weakref
+
 import numpy as np
 
 from . import _dtype
@@ -118,6 +120,7 @@ class Tensor:
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
+    _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
@@ -302,6 +305,10 @@ class Tensor:
         """A tensor with the same data (shared memory) but no history and no grad."""
         out = _wrap(self._array)
         out._version_counter = self._version_counter
+        # an in-place change of the detached tensor is one of its source's memory: the
+        # source's views must then follow (views.py), so remember the source (weakly)
+        root = self._base if self._base is not None else self
+        out._detached_from = root._detached_from or weakref.ref(root)
         if _inference_blocks:            # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
         return out

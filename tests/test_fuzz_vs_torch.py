@@ -337,6 +337,28 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2,), 0, False, True), ("unary", "scale", (0,), False, False),
      ("view", "slice1", (1,), False, False), ("inplace", "mul_", (1,), False, False),
      ("backward", "backward", (2,), False, False)],
+    # x.detach() shares x's version counter: changing it in place regenerates x's views
+    [("leaf", (3,), 31, False, True), ("view", "squeeze", (0,), False, False),
+     ("unary", "detach", (0,), False, False), ("inplace", "mul_", (2,), False, False)],
+    # ... also a view made under no_grad, whose history is then lost
+    [("leaf", (2, 1, 3), 69, False, True), ("view", "index0", (0,), True, True),
+     ("unary", "detach", (0,), True, False), ("inplace_binary", "add_t", (2, 1), False, True)],
+    # masked_fill gives a contiguous result (reshape then views it), as do reductions,
+    # softmax, cat and stack; flip keeps its input's layout
+    [("leaf", (2, 3), 91, False, True), ("view", "transpose", (0,), False, True),
+     ("unary", "masked_fill", (1,), False, True), ("view", "reshape_flat", (2,), False, False)],
+    [("leaf", (2, 3), 1, False, True), ("view", "t", (0,), False, True),
+     ("unary", "mean_last", (1,), False, True), ("view", "view_flat", (2,), False, False)],
+    [("leaf", (2, 3), 2, False, True), ("view", "t", (0,), False, True),
+     ("binary", "cat", (1, 1), False, True), ("view", "view_flat", (2,), False, False)],
+    [("leaf", (2, 3), 3, False, True), ("view", "t", (0,), False, True),
+     ("unary", "flip", (1,), False, True), ("view", "reshape_flat", (2,), False, False)],
+    [("leaf", (2, 3), 4, False, True), ("view", "t", (0,), False, True),
+     ("unary", "softmax", (1,), False, True), ("view", "view_flat", (2,), False, False)],
+    # fill_ of an expanded view of a recorded tensor is allowed; backward through it is not
+    [("leaf", (2, 3), 75, False, True), ("binary", "cat", (0, 0), False, True),
+     ("view", "expand", (1,), False, True), ("inplace", "fill_", (2,), False, True),
+     ("backward", "backward", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -80,6 +80,18 @@ def bump_version(tensor):
     root = tensor._base if tensor._base is not None else tensor
     if root._views is not None:
         refresh_views(root)
+    if root._detached_from is not None:       # x.detach().mul_(2) changes x's memory too
+        source = root._detached_from()
+        if source is not None and source._views is not None:
+            refresh_views(source)
+
+
+def _writeable(tensor):
+    """expand() gives a read-only numpy view; writing one value to all of it (fill_) is
+    allowed, as in PyTorch, so make the view writeable."""
+    if not tensor._array.flags.writeable:
+        tensor._array = np.lib.stride_tricks.as_strided(
+            tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
 
 
 def _write(tensor, new):
@@ -88,6 +100,7 @@ def _write(tensor, new):
         raise RuntimeError(
             f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
             f"{list(new._array.shape)}")
+    _writeable(tensor)
     tensor._array[...] = new._array
     if new._grad_fn is not None:
         if tensor._base is not None:
@@ -102,9 +115,9 @@ def _write(tensor, new):
     return tensor
 
 
-def apply_inplace(tensor, op, *args):
+def apply_inplace(tensor, op, *args, overlap_ok=False):
     """The recipe of every in-place operation: compute out of place, then write back."""
-    check_inplace(tensor)
+    check_inplace(tensor, overlap_ok)
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
         return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
@@ -233,11 +246,8 @@ def _fill(tensor, values, node_class, value_tensor=None):
             array = np.broadcast_to(np.asarray(values, dtype=old._array.dtype), old._array.shape)
             inputs = (old,) if value_tensor is None else (old, value_tensor)
             return result(array.copy(), node_class, inputs)
-        return apply_inplace(tensor, constant)
-    if not tensor._array.flags.writeable:
-        # expand() gave a read-only numpy view; filling it is allowed, as in PyTorch
-        tensor._array = np.lib.stride_tricks.as_strided(
-            tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
+        return apply_inplace(tensor, constant, overlap_ok=True)
+    _writeable(tensor)
     tensor._array[...] = values
     bump_version(tensor)
     return tensor

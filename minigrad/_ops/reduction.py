@@ -67,7 +67,8 @@ def sum(input, dim=None, keepdim=False, dtype=None):
         return result(np.asarray(array.sum(dtype=out_dtype)), SumBackward0, (input,),
                       input_shape=array.shape)
     dims = _dims(dim, array.ndim)
-    out = np.asarray(array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype))
+    # PyTorch's reductions give a contiguous result whatever the input's layout
+    out = np.asarray(array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype), order="C")
     return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
 
 
@@ -113,7 +114,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
                       input_shape=array.shape, count=array.size)
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if array.ndim else 1
-    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
+    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim), order="C"), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
 
 
@@ -229,8 +230,8 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
         return save_result(result(extreme, all_node, (input,)), input)
     dim = _normalize_dim(dim, array.ndim)
     axis = dim if array.ndim else None
-    indices = np.asarray(numpy_arg(array, axis=axis))
-    values = np.asarray(numpy_reduce(array, axis=axis))
+    indices = np.asarray(numpy_arg(array, axis=axis), order="C")
+    values = np.asarray(numpy_reduce(array, axis=axis), order="C")
     if keepdim and array.ndim:
         indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
@@ -287,7 +288,7 @@ class AminBackward0(AmaxBackward0):
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
-    values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
+    values = np.asarray(input._array.max(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
     return save_result(out, input)
@@ -296,7 +297,7 @@ def amax(input, dim=(), keepdim=False):
 @numpy_keywords
 def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
-    values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
+    values = np.asarray(input._array.min(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
     return save_result(out, input)
@@ -401,7 +402,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         raise RuntimeError("minigrad's norm does not support p=inf; use x.abs().max()")
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
-    value = np.asarray(value, dtype=array.dtype)
+    value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape)
     return save_result(out, input)
@@ -449,7 +450,8 @@ def _variance(input, dim, correction, keepdim, unbiased):
     correction = 1 if correction is None else correction
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if dims else array.size
-    var = np.asarray(array.var(axis=dims or None, ddof=correction, keepdims=keepdim), dtype=array.dtype)
+    var = np.asarray(array.var(axis=dims or None, ddof=correction, keepdims=keepdim), dtype=array.dtype,
+                     order="C")
     return var, dims, count, correction
 
 
@@ -496,7 +498,7 @@ def logsumexp(input, dim, keepdim=False):
     value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
     if not keepdim:
         value = np.squeeze(value, axis=dims)
-    value = np.asarray(value, dtype=array.dtype)
+    value = np.asarray(value, dtype=array.dtype, order="C")
     return result(value, LogsumexpBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   input_shape=array.shape)
 

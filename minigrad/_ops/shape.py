@@ -365,7 +365,8 @@ class FlipBackward0(Node):
 
 def flip(input, dims):
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
-    return result(np.flip(input._array, dims).copy(), FlipBackward0, (input,), dims=dims)
+    # PyTorch's result keeps the input's layout (a transposed input gives a transposed result)
+    return result(np.flip(input._array, dims).copy(order="K"), FlipBackward0, (input,), dims=dims)
 
 
 # --- joining and splitting --------------------------------------------------------------------
@@ -397,7 +398,7 @@ def cat(tensors, dim=0):
     ndim = tensors[0].ndim
     dim = _normalize_dim(dim, ndim)
     try:
-        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, copy=False)
+        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, order="C", copy=False)
     except ValueError:
         raise _cat_mismatch(tensors, dim) from None
     return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
@@ -447,7 +448,8 @@ def stack(tensors, dim=0):
             f"stack expects each tensor to be equal size, but got {list(first.shape)} at entry 0 "
             f"and {list(tensors[bad].shape)} at entry {bad}")
     dim = _normalize_dim(dim, tensors[0].ndim + 1)
-    out = np.stack([t._array for t in tensors], axis=dim).astype(result_type(*tensors), copy=False)
+    out = np.stack([t._array for t in tensors], axis=dim).astype(result_type(*tensors), order="C",
+                                                                 copy=False)
     return result(out, StackBackward0, tensors, dim=dim, count=len(tensors))
 
 
@@ -709,10 +711,13 @@ def masked_fill(input, mask, value):
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s).")
-        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, copy=False)
+        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
+                                                                         copy=False)
         return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
     try:
-        out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+        # PyTorch fills a contiguous copy, whatever the input's layout
+        out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
+                                                                  copy=False)
     except ValueError:
         from .pointwise import _broadcast_error
         raise _broadcast_error(mask, input) from None

@@ -81,6 +81,16 @@ def element_positions(base_array, view_array):
     return flat_position[offsets(view_array) - lowest]
 
 
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _check_no_overlap(view_array):
+    """An expanded view changed in place: PyTorch can't write its part of the gradient back."""
+    if any(stride == 0 and size > 1 for stride, size in zip(view_array.strides, view_array.shape)):
+        raise RuntimeError(_OVERLAP)
+
+
 def _scatter(grad, positions, base_shape, base=None):
     """A tensor of ``base_shape``: ``base`` (zeros if None) with ``grad`` added at ``positions``.
 
@@ -116,6 +126,7 @@ class CopySlices(Node):
     def backward(self, grad):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
+        _check_no_overlap(self.view_array)
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
         from .._tensor import _wrap
