@@ -244,6 +244,44 @@ def matmul_graphs(L):
     return out
 
 
+@case
+def grad_after_create_graph_then_plain_backward(L):
+    # .grad is a recorded copy (CopyBackwards); a plain backward adds into it in place,
+    # keeping that node; a second create_graph backward records the sum (AddBackward0)
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x * x).sum().backward(create_graph=True)
+    first = x.grad
+    out = [graph(first), first]
+    (x * x).sum().backward()
+    out += [x.grad is first, graph(x.grad), x.grad]
+    (x * x).sum().backward(create_graph=True)
+    return out + [graph(x.grad), x.grad]
+
+
+@case
+def detach_changed_in_place_moves_views(L):
+    leaf = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = leaf * 2
+    v = x[:2]
+    x.detach().mul_(3)
+    v.sum().backward()
+    return [graph(v), leaf.grad]
+
+
+@case
+def fill_of_expanded_view(L):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    e = y.expand(3, 2)
+    e.fill_(1.5)
+    out = [graph(y), graph(e)]
+    try:
+        e.sum().backward()
+    except RuntimeError as error:
+        out.append(error)
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_matches_pytorch(torch, name):
     program = CASES[name]
