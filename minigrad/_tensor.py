@@ -156,8 +156,7 @@ class Tensor:
     @property
     def requires_grad(self):
         """True if operations on this tensor are recorded for backward."""
-        if self._base_changed_while_recording:
-            _no_grad_view_error(self)
+        # (a view whose history was lost still says True: only its grad_fn raises)
         if self._grad_fn is not None or self._requires_grad:
             return True
         # a view requires grad when its base does (the same memory), as in PyTorch

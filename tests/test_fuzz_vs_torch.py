@@ -359,6 +359,15 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 3), 75, False, True), ("binary", "cat", (0, 0), False, True),
      ("view", "expand", (1,), False, True), ("inplace", "fill_", (2,), False, True),
      ("backward", "backward", (1,), False, False)],
+    # a no_grad view whose base changed still says requires_grad=True; views of it under no_grad
+    [("leaf", (2, 1, 3), 91, False, True), ("view", "slice1", (0,), True, False),
+     ("inplace", "add_", (1,), True, False), ("view", "unbind0", (1,), True, True)],
+    # requires_grad_() on a view of a plain leaf: it may not change in place
+    [("leaf", (2, 1, 3), 57, False, False), ("view", "select", (0,), False, True),
+     ("requires_grad_", "requires_grad_", (1,), False, True), ("inplace", "add_", (1,), False, True)],
+    # var's and repeat's backward record PyTorch's nodes under create_graph=True
+    [("leaf", (2, 1, 3), 99, False, True), ("unary", "repeat", (0,), False, False),
+     ("unary", "var", (1,), False, True), ("grad", "grad", (2,), True, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -282,6 +282,18 @@ def fill_of_expanded_view(L):
     return out
 
 
+@case
+def second_order_var_and_repeat(L):
+    out = []
+    for kwargs in ({}, {"dim": 1}, {"dim": (0, 2), "correction": 0}, {"dim": 1, "keepdim": True}):
+        x = L.tensor(np.arange(6.0, dtype=np.float32).reshape(2, 1, 3), requires_grad=True)
+        y = x.repeat(2, 1, 2, 1).var(**kwargs)
+        (g,) = L.autograd.grad((y * y).sum(), x, create_graph=True)
+        (h,) = L.autograd.grad(g.sum(), x)
+        out += [graph(g), g.grad_fn.next_functions[0][0] and graph(g.grad_fn.next_functions[0][0]), g, h]
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_matches_pytorch(torch, name):
     program = CASES[name]

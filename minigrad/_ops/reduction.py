@@ -412,10 +412,20 @@ class VarBackward0(Node):
     """out = sum (a - mean)**2 / (N - correction)   ->   d/da = 2 (a - mean) / (N - correction)"""
 
     def backward(self, grad):
+        # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
+        # create_graph=True records the same nodes; grad broadcasts over the reduced dims
+        from .pointwise import mul_by_number
         (a,) = self.saved_tensors
-        centred = a - a.mean(dim=self.dims, keepdim=True)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
-        return (grad * 2 * centred / (self.count - self.correction),)
+        dof = self.count - self.correction
+        if self.all_dims or a.ndim == 0:
+            if dof <= 0:
+                return (mul_by_number(grad.expand(a.shape), float("nan")),)
+            return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
+        if not self.keepdim and a.ndim > 1:
+            for d in self.dims:            # sorted, so each lands where it was
+                grad = grad.unsqueeze(d)
+        scale = 2.0 / dof if dof != 0 else float("inf")
+        return (mul_by_number(grad, scale) * (a - a.mean(dim=self.dims, keepdim=True)),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = 2 sum((a - mean) a_t) / (N - correction)"""
@@ -460,7 +470,8 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, input_shape=input._array.shape)
+                  count=count, correction=correction, input_shape=input._array.shape,
+                  all_dims=dim is None)
 
 
 @numpy_keywords

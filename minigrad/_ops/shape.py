@@ -330,13 +330,22 @@ class RepeatBackward0(Node):
     """out = a tiled ``repeats`` times   ->   sum the gradient over the copies"""
 
     def backward(self, grad):
-        shape = []
-        for n, r in zip(self.input_shape, self.repeats[-len(self.input_shape):] if self.input_shape else ()):
-            shape += [r, n]
-        lead = self.repeats[:len(self.repeats) - len(self.input_shape)]
-        g = grad.reshape(list(lead) + shape)
-        dims = tuple(range(len(lead))) + tuple(len(lead) + 2 * i for i in range(len(self.input_shape)))
-        return (g.sum(dim=dims) if dims else g,)
+        # the steps PyTorch takes (so create_graph=True records the same nodes):
+        if 0 in self.repeats:
+            return (grad.new_zeros(self.input_shape),)
+        # new leading dims: summed away one at a time
+        for _ in range(len(self.repeats) - len(self.input_shape)):
+            grad = grad.sum(0)
+        # a dim repeated r times splits into (r, n); sum over the r's, only if some r > 1
+        split_shape, repeat_dims = [], []
+        for n, r in zip(self.input_shape, self.repeats[len(self.repeats) - len(self.input_shape):]):
+            if r != 1:
+                repeat_dims.append(len(split_shape))
+                split_shape.append(r)
+            split_shape.append(n)
+        if repeat_dims:
+            grad = grad.reshape(split_shape).sum(dim=tuple(repeat_dims))
+        return (grad,)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: a_t repeated"""

@@ -222,7 +222,8 @@ def check_view_inplace(tensor):
             "A view was created in no_grad mode and is being modified inplace with grad mode "
             "enabled. " + _AMBIGUOUS)
     base = tensor._base
-    if base._grad_fn is None and base._requires_grad:
+    # the view requires grad (through its base, or by requires_grad_() on the view itself)
+    if base._grad_fn is None and tensor.requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "
