@@ -368,6 +368,10 @@ def test_random_programs_match_pytorch(torch, program):
     # var's and repeat's backward record PyTorch's nodes under create_graph=True
     [("leaf", (2, 1, 3), 99, False, True), ("unary", "repeat", (0,), False, False),
      ("unary", "var", (1,), False, True), ("grad", "grad", (2,), True, True)],
+    # x[0] = a 0-d tensor is fill_ (no ExpandBackward0)
+    [("leaf", (3,), 32, False, True), ("leaf", (2, 1, 3), 31, False, True),
+     ("unary", "min0", (0,), False, False), ("unary", "reciprocal", (1,), False, True),
+     ("inplace_binary", "setitem_t", (3, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -294,6 +294,26 @@ def second_order_var_and_repeat(L):
     return out
 
 
+@case
+def setitem_values_of_every_shape(L):
+    # same shape: copy_; a 0-d value (or a number): fill_; otherwise the value is viewed
+    # without its leading 1s (a ViewBackward0 even when nothing is dropped), then expanded
+    out = []
+    for shape, index, value_shape in [((2, 3), 0, ()), ((2, 3), 0, (1,)), ((2, 3), slice(None), (3,)),
+                                      ((2, 3), slice(None), (2, 1)), ((2, 1, 3), 0, (1, 1, 3)),
+                                      ((3,), 0, ()), ((), Ellipsis, ()), ((), Ellipsis, None)]:
+        x = L.ones(shape, requires_grad=True) * 1
+        value = 5.0 if value_shape is None else L.ones(value_shape, requires_grad=True) * 2
+        x[index] = value
+        nexts = [n for n, _ in x.grad_fn.next_functions]
+        out += [graph(x), [n and graph_of_node(n) for n in nexts], x]
+    return out
+
+
+def graph_of_node(node):
+    return [node, [n for n, _ in node.next_functions]]
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_matches_pytorch(torch, name):
     program = CASES[name]

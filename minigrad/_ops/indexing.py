@@ -217,13 +217,12 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
 
 
 def _broadcast_value(value, shape):
-    """Like PyTorch's x[i] = v: drop v's leading size-1 dims (a view), then expand it to the target."""
+    """Like PyTorch's x[i] = v: v viewed without its leading size-1 dims (a view is recorded
+    even when nothing is dropped), then expanded to the target's shape if it differs."""
     lead = 0
-    while lead < value.ndim - len(shape) or (lead < value.ndim and value.shape[lead] == 1
-                                              and value.ndim - lead > len(shape)):
+    while lead < value.ndim and value.shape[lead] == 1:
         lead += 1
-    if lead and all(n == 1 for n in value.shape[:lead]):
-        value = value.view(value.shape[lead:])
+    value = value.view(value.shape[lead:])
     if value.shape != shape:
         value = value.expand(shape)      # a mismatch raises PyTorch's message for x[i] = v
     return value
@@ -233,7 +232,7 @@ def setitem(tensor, index, value):
     """``tensor[index] = value``, in place.
 
     As in PyTorch: with integers and slices the target is a view of ``tensor``
-    that is filled (a number) or copied into (a tensor), so a recorded change
+    that is filled (a number or a 0-d tensor) or copied into (a tensor), so a recorded change
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
@@ -248,11 +247,14 @@ def setitem(tensor, index, value):
         target = _basic_getitem(tensor, items, full_view=False)
         if target._base is not None and _overlaps(target._array):
             check_inplace(target)                  # raises: memory seen twice
-        if isinstance(value, Tensor):
-            target.copy_(_broadcast_value(value, target.shape))
+        if not isinstance(value, Tensor):          # a number becomes a 0-d tensor first
+            value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+        if value.shape == target.shape:
+            target.copy_(value)
+        elif value.ndim == 0:
+            target.fill_(value)                    # PyTorch fills with a 0-d value
         else:
-            number = _wrap(np.asarray(value, dtype=tensor._array.dtype))
-            target.fill_(number)
+            target.copy_(_broadcast_value(value, target.shape))
         return
     check_inplace(tensor)
     if not isinstance(value, Tensor):
