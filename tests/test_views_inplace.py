@@ -310,6 +310,48 @@ def setitem_values_of_every_shape(L):
     return out
 
 
+@case
+def no_grad_views_changed_by_recorded_operations(L):
+    out = []
+    for setup in range(5):
+        try:
+            a = L.ones(3)
+            w = L.ones(3, requires_grad=True)
+            with L.no_grad():
+                v = a[:2]                      # a no_grad view of a tensor without grad
+            if setup == 0:
+                v.add_(w[:2])                  # recorded: refused
+            elif setup == 1:
+                v.add_(1)                      # not recorded: fine
+            elif setup == 2:
+                v[0] = w[0]
+            elif setup == 3:
+                v[:1].add_(w[:1])
+            else:
+                x = L.ones(3, requires_grad=True) * 2
+                with L.no_grad():
+                    v = x[:2]
+                v[:1].mul_(2)                  # a view of a no_grad view, with history
+            out.append([graph(a), v.requires_grad])
+        except RuntimeError as error:
+            out.append(error)
+    return out
+
+
+@case
+def split_of_no_grad_view_then_base_changed(L):
+    x = L.ones(2, 1, 3, requires_grad=True)
+    with L.no_grad():
+        v = x[None]
+    piece = v.chunk(2)[-1]
+    with L.no_grad():
+        x.fill_(1.5)
+    try:
+        return piece.grad_fn
+    except RuntimeError as error:
+        return error
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

@@ -19,7 +19,7 @@ from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
-from .views import check_view_inplace, rebase_history, refresh_views
+from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_")
@@ -121,6 +121,8 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
         return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
+    if tensor._created_in_no_grad or tensor._view_of_no_grad_view:
+        raise_no_grad_view_changed(tensor)      # e.g. a no_grad view of a plain tensor += leaf
     # Recording: the node must see the *old* value, so give it a copy that sits
     # at the same place in the graph as the tensor did.
     old = _wrap(tensor._array.copy())

@@ -480,6 +480,7 @@ def _pieces_of(input, arrays, node_class, **attributes):
             piece._grad_fn = node
             piece._output_nr = output_nr
             piece._multi_output_view = True
+            piece._view_of_no_grad_view = False      # PyTorch: the newer rule (multiple views) wins
     return pieces
 
 

@@ -44,11 +44,13 @@ def register_view(out, base):
     elif len(views) > 32 and len(views) % 32 == 0:
         views[:] = [ref for ref in views if ref() is not None]     # forget dead views
     views.append(weakref.ref(out))
-    if not _State.enabled and base.requires_grad:
-        # made under no_grad: PyTorch still says requires_grad=True (same memory),
-        # but there is no gradient edge behind it
-        out._requires_grad = True
+    if not _State.enabled:
+        # PyTorch remembers that a view was made under no_grad (it may not be changed in
+        # place by a recorded operation later); of a tensor that requires grad, it still
+        # says requires_grad=True (same memory), but there is no gradient edge behind it
         out._created_in_no_grad = True
+        if base.requires_grad:
+            out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
     elif base._multi_output_view and out._grad_fn is not None:
@@ -213,14 +215,25 @@ def _history_lost(view):
     return ""
 
 
+def raise_no_grad_view_changed(tensor):
+    """A view made under no_grad (or a view of one) may not be changed in place by a
+    recorded operation."""
+    if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
+        raise RuntimeError(
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
+            "was created in no_grad mode and is being modified inplace with grad mode enabled. "
+            + _AMBIGUOUS)
+    raise RuntimeError(
+        "A view was created in no_grad mode and is being modified inplace with grad mode "
+        "enabled. " + _AMBIGUOUS)
+
+
 def check_view_inplace(tensor):
     """PyTorch's rules for changing a view in place while recording."""
     if not _State.enabled:
         return
-    if tensor._created_in_no_grad:
-        raise RuntimeError(
-            "A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled. " + _AMBIGUOUS)
+    if tensor._created_in_no_grad and tensor.requires_grad:
+        raise_no_grad_view_changed(tensor)
     base = tensor._base
     # the view requires grad (through its base, or by requires_grad_() on the view itself)
     if base._grad_fn is None and tensor.requires_grad:
