@@ -352,6 +352,19 @@ def split_of_no_grad_view_then_base_changed(L):
         return error
 
 
+@case
+def second_order_of_max_dim_and_indexing(L):
+    out = []
+    data = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4) % 7
+    for pick in (lambda x: x.max(1)[0], lambda x: x.min(0, keepdim=True)[0], lambda x: x[x > 2],
+                 lambda x: x[[0, 0]]):
+        x = L.tensor(data, requires_grad=True)
+        (g,) = L.autograd.grad((pick(x) ** 2).sum(), x, create_graph=True)
+        (h,) = L.autograd.grad(g.sum(), x)
+        out += [graph(g), g, h]
+    return out
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

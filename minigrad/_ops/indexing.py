@@ -124,8 +124,9 @@ class IndexBackward0(Node):
     """out = a[index] with lists/tensors/masks   ->   add the gradient back at ``index``"""
 
     def backward(self, grad):
+        # PyTorch adds into zeros in place (its node: IndexPutImplBackward0)
         zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
-        return (index_put(zeros, self.index, grad, accumulate=True),)
+        return (index_put(zeros, self.index, grad, accumulate=True, node_class=IndexPutImplBackward0),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: a_t at the same index"""
@@ -214,6 +215,10 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
             f"to indexing result of shape {list(out[index].shape)}") from None
     return result(out, node_class, (input, values), input_shape=input._array.shape, index=index,
                   accumulate=accumulate)
+
+
+class IndexPutImplBackward0(IndexPutBackward0):
+    """the gradient of indexing, added into zeros at ``index`` (recorded with create_graph=True)"""
 
 
 def _broadcast_value(value, shape):

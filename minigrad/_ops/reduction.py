@@ -156,12 +156,15 @@ def _extreme_all_backward(node, grad):
 
 
 def _extreme_dim_backward(node, grad):
-    # Only the element that was picked (its index was returned) gets the gradient.
+    # Only the element that was picked (its index was returned) gets the gradient: scattered
+    # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
+    from .gather_scatter import scatter
+    if not node.input_shape:          # a 0-d input: it was the only element
+        return (grad * 1,)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
     indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
-    mask = np.zeros(node.input_shape, dtype=bool)
-    np.put_along_axis(mask, indices, True, axis=node.dim)
-    return (grad * _wrap(mask),)
+    zeros = _wrap(np.zeros(node.input_shape, dtype=grad._array.dtype))
+    return (scatter(zeros, node.dim, _wrap(np.asarray(indices, dtype=np.int64)), grad),)
 
 
 def _extreme_all_jvp(tangents, inputs, out):
