@@ -357,7 +357,8 @@ def second_order_of_max_dim_and_indexing(L):
     out = []
     data = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4) % 7
     for pick in (lambda x: x.max(1)[0], lambda x: x.min(0, keepdim=True)[0], lambda x: x[x > 2],
-                 lambda x: x[[0, 0]]):
+                 lambda x: x[[0, 0]], lambda x: x[0, 1], lambda x: x[1][:, 0], lambda x: x[0, ::2, 1:3],
+                 lambda x: x[:1]):
         x = L.tensor(data, requires_grad=True)
         (g,) = L.autograd.grad((pick(x) ** 2).sum(), x, create_graph=True)
         (h,) = L.autograd.grad(g.sum(), x)

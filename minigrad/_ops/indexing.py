@@ -57,12 +57,21 @@ class SliceBackward0(Node):
     """out = a[start:stop:step] along ``dim``   ->   gradient into those positions"""
 
     def backward(self, grad):
-        return (index_put(_wrap(np.zeros(self.input_shape, dtype=grad._array.dtype)),
-                          self.index, grad),)
+        full = np.zeros(self.input_shape, dtype=grad._array.dtype)
+        full[self.index] = grad._array
+        # recorded as PyTorch's slice_backward, so that create_graph=True can differentiate it
+        return (result(full, SliceBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the same slice of a_t"""
         return tangents[0][self.index]
+
+
+class SliceBackwardBackward0(Node):
+    """r = zeros with grad placed at a slice (slice's backward)   ->   d/dgrad = gg[slice]"""
+
+    def backward(self, gg):
+        return (gg[self.index],)
 
 
 def _slice(input, dim, item):

@@ -629,17 +629,20 @@ class SelectBackward0(Node):
 
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
-        return (_scatter_into(full, grad, self.index),)
+        full[self.index] = grad._array
+        # recorded as PyTorch's select_backward, so that create_graph=True can differentiate it
+        return (result(full, SelectBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the same slice of a_t"""
         return tangents[0][self.index]
 
 
-def _scatter_into(zeros_array, grad, index):
-    """A tensor of zeros with ``grad`` placed at ``index``; recorded so it can be differentiated."""
-    from .indexing import index_put
-    return index_put(_wrap(zeros_array), index, grad)
+class SelectBackwardBackward0(Node):
+    """r = zeros with grad placed at ``index`` (select's backward)   ->   d/dgrad = gg[index]"""
+
+    def backward(self, gg):
+        return (gg[self.index],)
 
 
 def select(input, dim, index):
