@@ -366,6 +366,29 @@ def second_order_of_max_dim_and_indexing(L):
     return out
 
 
+@case
+def pieces_of_a_tensor_without_history(L):
+    # chunk/unbind pieces made with grad mode on follow the multiple-views rules even when
+    # nothing required grad yet
+    out = []
+    a = L.ones(4)
+    w = L.ones(2, requires_grad=True)
+    piece = a.chunk(2)[0]
+    try:
+        piece.add_(w)
+    except RuntimeError as error:
+        out.append(error)
+    piece.add_(1)
+    b = L.ones(4)
+    other = b.chunk(2)[0]
+    b.mul_(w.sum())
+    try:
+        out.append(other.grad_fn)
+    except RuntimeError as error:
+        out.append(error)
+    return out + [a]
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

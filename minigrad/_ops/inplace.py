@@ -121,7 +121,8 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
         return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
-    if tensor._created_in_no_grad or tensor._view_of_no_grad_view:
+    if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
+            tensor._multi_output_view and tensor._grad_fn is None):
         raise_no_grad_view_changed(tensor)      # e.g. a no_grad view of a plain tensor += leaf
     # Recording: the node must see the *old* value, so give it a copy that sits
     # at the same place in the graph as the tensor did.

@@ -479,6 +479,9 @@ def _pieces_of(input, arrays, node_class, **attributes):
         for output_nr, piece in enumerate(pieces):
             piece._grad_fn = node
             piece._output_nr = output_nr
+    if _State.enabled:
+        # PyTorch's rules for several views made at once apply even without history
+        for piece in pieces:
             piece._multi_output_view = True
             piece._view_of_no_grad_view = False      # PyTorch: the newer rule (multiple views) wins
     return pieces

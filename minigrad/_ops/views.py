@@ -205,6 +205,9 @@ def _history_lost(view):
     if view._created_in_no_grad:
         return f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS
     if view._grad_fn is None:
+        if view._multi_output_view:
+            return (f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. "
+                    + _MULTIPLE_VIEWS)
         return ""
     where = f"Output {view._output_nr} of {_operation(view._grad_fn)}"
     if view._view_of_no_grad_view:
@@ -218,6 +221,9 @@ def _history_lost(view):
 def raise_no_grad_view_changed(tensor):
     """A view made under no_grad (or a view of one) may not be changed in place by a
     recorded operation."""
+    if tensor._multi_output_view:          # a piece of unbind/split made without history
+        raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
+                           "grad mode enabled. " + _MULTIPLE_VIEWS)
     if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
         raise RuntimeError(
             f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
