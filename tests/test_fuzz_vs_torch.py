@@ -373,6 +373,11 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 32, False, True), ("leaf", (2, 1, 3), 31, False, True),
      ("unary", "min0", (0,), False, False), ("unary", "reciprocal", (1,), False, True),
      ("inplace_binary", "setitem_t", (3, 2), False, False)],
+    # retain_grad() of a base, then an in-place change of a view of it: .grad follows
+    [("leaf", (), 20, False, True), ("binary", "div", (0, 0), False, False),
+     ("unary", "sigmoid", (1,), False, True), ("view", "t", (1,), False, True),
+     ("retain_grad", "retain_grad", (1,), False, True), ("inplace_binary", "copy_", (3, 3), False, True),
+     ("backward", "backward", (2,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

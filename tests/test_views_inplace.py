@@ -389,6 +389,18 @@ def pieces_of_a_tensor_without_history(L):
     return out + [a]
 
 
+@case
+def retained_base_changed_through_a_view(L):
+    # retain_grad() follows the base's new history (CopySlices), not the old one
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    s = y.sigmoid()
+    y.retain_grad()
+    y[:2].mul_(3)
+    (s.sum() + y.sum()).backward()
+    return [y.grad, x.grad]
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

@@ -62,12 +62,15 @@ def _check_partial_overlap(tensor, other):
             "operation.")
 
 
-def _move_retain_grad(tensor, new_node):
-    """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node."""
+def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
+    """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
+    (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
     import weakref
-    old_hooks = tensor._grad_fn._retains_grad_hook
+    if old_node is None:
+        old_node, old_nr = tensor._grad_fn, tensor._output_nr
+    old_hooks = old_node._retains_grad_hook
     if old_hooks is not None:
-        old_hooks.pop(tensor._output_nr, None)
+        old_hooks.pop(old_nr, None)
     if new_node._retains_grad_hook is None:
         new_node._retains_grad_hook = {}
     new_node._retains_grad_hook[0] = weakref.ref(tensor)
@@ -104,7 +107,11 @@ def _write(tensor, new):
     tensor._array[...] = new._array
     if new._grad_fn is not None:
         if tensor._base is not None:
+            root = tensor._base
+            old_node, old_nr = root._grad_fn, root._output_nr
             rebase_history(tensor, new)     # the base's history now includes the change
+            if root._retains_grad:          # the base's retained .grad follows its new history
+                _move_retain_grad(root, root._grad_fn, old_node, old_nr)
         else:
             if tensor._retains_grad:
                 _move_retain_grad(tensor, new._grad_fn)
