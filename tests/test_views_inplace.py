@@ -401,6 +401,18 @@ def retained_base_changed_through_a_view(L):
     return [y.grad, x.grad]
 
 
+@case
+def second_order_of_norm(L):
+    out = []
+    data = (np.arange(24.0, dtype=np.float32).reshape(2, 3, 4) % 5) - 2
+    for kwargs in ({}, {"dim": 1}, {"dim": (0, 2)}):
+        x = L.tensor(data, requires_grad=True)
+        (g,) = L.autograd.grad(x.norm(**kwargs).sum(), x, create_graph=True)
+        (h,) = L.autograd.grad((g * g).sum(), x)
+        out += [graph(g), graph(g.grad_fn.next_functions[1][0]), g, h]
+    return out
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

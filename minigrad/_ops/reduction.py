@@ -363,11 +363,18 @@ class LinalgVectorNormBackward0(Node):
         # the norm with the reduced dims kept (size 1), so it broadcasts against a
         norm_of_a = out.reshape([1 if not self.dims or d in self.dims else n
                                  for d, n in enumerate(self.input_shape)])
+        if self.p == 2:
+            # as PyTorch writes it: grad * (a / norm), 0 where the norm is 0 (its choice);
+            # grad and norm get their reduced dims back (size 1) unless dim was left out
+            norm = out
+            if not self.keepdim and not self.all_dims and a.ndim:
+                for d in self.dims:
+                    grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+            unit = a / norm
+            return (grad * unit.masked_fill(norm == 0, 0),)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
         safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
-        if self.p == 2:
-            return (grad * a / safe_norm,)
         if self.p == 1:
             from .pointwise import sign
             return (grad * sign(a),)
@@ -407,7 +414,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
-                 keepdim=keepdim, input_shape=array.shape)
+                 keepdim=keepdim, input_shape=array.shape, all_dims=dim is None)
     return save_result(out, input)
 
 
