@@ -378,6 +378,12 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "sigmoid", (1,), False, True), ("view", "t", (1,), False, True),
      ("retain_grad", "retain_grad", (1,), False, True), ("inplace_binary", "copy_", (3, 3), False, True),
      ("backward", "backward", (2,), False, True)],
+    # a view whose base comes to require grad later: operations on it are recorded (no edge)
+    [("leaf", (2, 3), 1, False, True), ("binary", "cat", (0, 0), True, True),
+     ("view", "select", (1,), True, False), ("requires_grad_", "requires_grad_", (1,), False, False),
+     ("backward", "backward", (2,), False, True)],
+    [("leaf", (), 14, False, False), ("view", "expand", (0,), False, False),
+     ("requires_grad_", "requires_grad_", (0,), True, False), ("view", "unsqueeze", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -377,6 +377,9 @@ def needs_grad(values):
     for v in values:
         if getattr(v, "_grad_fn", None) is not None or getattr(v, "_requires_grad", False):
             return True
+        base = getattr(v, "_base", None)     # a view whose base came to require grad later
+        if base is not None and base.requires_grad:
+            return True
     return False
 
 
