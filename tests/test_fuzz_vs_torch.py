@@ -384,6 +384,17 @@ def test_random_programs_match_pytorch(torch, program):
      ("backward", "backward", (2,), False, True)],
     [("leaf", (), 14, False, False), ("view", "expand", (0,), False, False),
      ("requires_grad_", "requires_grad_", (0,), True, False), ("view", "unsqueeze", (1,), False, False)],
+    # x.copy_(x) copies nothing, even into an expanded view
+    [("leaf", (), 39, False, True), ("view", "expand", (0,), True, True),
+     ("view", "split0", (1,), False, True), ("inplace_binary", "copy_", (1, 1), True, False)],
+    # a split piece whose history is lost: retain_grad() raises; a second change keeps the reason
+    [("leaf", (3,), 60, False, True), ("view", "chunk_last", (0,), False, True),
+     ("inplace", "setitem0", (0,), True, True), ("retain_grad", "retain_grad", (1,), False, True)],
+    [("leaf", (2, 3), 30, False, True), ("view", "chunk_last", (0,), False, True),
+     ("inplace", "add_", (0,), True, False), ("inplace", "add_", (0,), True, False)],
+    # logsumexp of nothing is -inf
+    [("leaf", (), 22, False, True), ("view", "mask", (0,), False, False),
+     ("unary", "logsumexp", (1,), False, True), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

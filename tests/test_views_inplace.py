@@ -413,6 +413,15 @@ def second_order_of_norm(L):
     return out
 
 
+@case
+def printing_a_view_whose_history_is_lost(L):
+    x = L.ones(3, requires_grad=True) * 1
+    piece = x.unbind()[0]
+    with L.no_grad():
+        x.add_(1)
+    return repr(piece).replace("minigrad", "torch")
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

@@ -210,6 +210,10 @@ clip_ = clamp_
 def copy_(self, source):
     """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if source is self and not needs_grad((self,)):
+        check_inplace(self, overlap_ok=True)    # x.copy_(x) copies nothing (even if expanded)
+        bump_version(self)
+        return self
     if source._version_counter is self._version_counter:
         _check_partial_overlap(self, source)
     return apply_inplace(self, shape.copy_into, source)

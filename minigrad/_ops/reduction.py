@@ -514,9 +514,10 @@ class LogsumexpBackward0(Node):
 def logsumexp(input, dim, keepdim=False):
     array = input._array
     dims = _dims(dim, array.ndim)
-    peak = np.max(array, axis=dims, keepdims=True)
+    peak = np.max(array, axis=dims, keepdims=True, initial=-np.inf)    # (nothing to sum: -inf)
     peak = np.where(np.isfinite(peak), peak, 0)
-    value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
+    with np.errstate(divide="ignore"):
+        value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
     if not keepdim:
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype, order="C")

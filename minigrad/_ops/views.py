@@ -167,6 +167,8 @@ def refresh_views(root):
         return
     for ref in live:
         view = ref()
+        if view._base_changed_while_recording:
+            continue                 # lost already: keep the first reason
         lost = _history_lost(view)
         if lost:
             # PyTorch can't tell what its history should be now: its grad_fn raises, and
