@@ -422,6 +422,24 @@ def printing_a_view_whose_history_is_lost(L):
     return repr(piece).replace("minigrad", "torch")
 
 
+@case
+def logsumexp_saves_its_result(L):
+    out = []
+    data = (np.arange(24.0, dtype=np.float32).reshape(2, 3, 4) % 5) - 2
+    for kwargs in ({"dim": 1}, {"dim": (0, 2)}, {"dim": 2, "keepdim": True}):
+        x = L.tensor(data, requires_grad=True)
+        (g,) = L.autograd.grad((x.logsumexp(**kwargs) ** 2).sum(), x, create_graph=True)
+        (h,) = L.autograd.grad((g * g).sum(), x)
+        out += [graph(g), g, np.round(np.asarray(h.tolist()), 3).tolist()]   # float32 sums differ
+    y = L.tensor(data, requires_grad=True).logsumexp(1)
+    y.add_(1)
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        out.append(error)
+    return out
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

@@ -494,13 +494,16 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 class LogsumexpBackward0(Node):
-    """out = log sum e**a   ->   d/da = softmax(a)"""
+    """out = log sum e**a   ->   d/da = grad * e**(a - out)  (softmax(a))"""
+
+    _saved_names = ('self', 'result')      # input and result, as PyTorch saves them
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        # computed again from ``a`` so that create_graph=True can differentiate through it
-        out = logsumexp(a, self.dims, keepdim=True)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
+        a, out = self.saved_tensors
+        # as PyTorch writes it: grad and out get their reduced dims back (size 1)
+        if not self.keepdim and a.ndim:
+            for d in self.dims:
+                grad, out = grad.unsqueeze(d), out.unsqueeze(d)
         return (grad * (a - out).exp(),)
 
     def jvp(self, tangents, inputs, out):
@@ -521,8 +524,9 @@ def logsumexp(input, dim, keepdim=False):
     if not keepdim:
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype, order="C")
-    return result(value, LogsumexpBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  input_shape=array.shape)
+    out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
+                 input_shape=array.shape)
+    return save_result(out, input)
 
 
 _ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)
