@@ -13,6 +13,7 @@ Without recording (the usual parameter update), numpy writes straight into
 the tensor's memory, so no array as large as the parameter is allocated.
 """
 import numpy as np
+from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
@@ -50,16 +51,39 @@ def _overlaps(array):
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
+def _dense_bounds(array):
+    """The bytes ``array`` covers, if its elements fill them exactly once (else None)."""
+    start, end = byte_bounds(array)
+    if end - start != array.size * array.itemsize:
+        return None
+    if any(stride <= 0 for stride, size in zip(array.strides, array.shape) if size > 1):
+        return None
+    return start, end
+
+
 def _check_partial_overlap(tensor, other):
-    """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused."""
+    """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
+
+    PyTorch's rule: only two dense tensors are compared; over the same bytes with the
+    same strides (size-1 dims aside) is a full overlap, which is fine; any other
+    overlap is refused; anything not dense is let through (too hard to tell)."""
     a, b = tensor._array, other._array
-    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-            and a.strides == b.strides and a.shape == b.shape)
-    if not same and np.shares_memory(a, b):
-        raise RuntimeError(
-            "unsupported operation: some elements of the input tensor and the written-to tensor "
-            "refer to a single memory location. Please clone() the tensor before performing the "
-            "operation.")
+    if a.size == 0 or b.size == 0:
+        return
+    bounds_a, bounds_b = _dense_bounds(a), _dense_bounds(b)
+    if bounds_a is None or bounds_b is None:
+        return
+    if bounds_a == bounds_b:
+        strides_a = [st for st, n in zip(a.strides, a.shape) if n > 1]
+        strides_b = [st for st, n in zip(b.strides, b.shape) if n > 1]
+        if strides_a == strides_b:
+            return
+    elif not (bounds_a[0] < bounds_b[1] and bounds_b[0] < bounds_a[1]):
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor "
+        "refer to a single memory location. Please clone() the tensor before performing the "
+        "operation.")
 
 
 def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
