@@ -255,7 +255,7 @@ class Tensor:
         """Ask backward to fill in ``.grad`` of this non-leaf tensor too."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._base_changed_while_recording:
+        if self._base_changed_while_recording and not self._created_in_no_grad:
             _no_grad_view_error(self)  # a view whose history is lost: its grad_fn raises too
         if self._grad_fn is None or self._retains_grad:
             return                     # leaves keep their grad anyway

@@ -395,6 +395,14 @@ def test_random_programs_match_pytorch(torch, program):
     # logsumexp of nothing is -inf
     [("leaf", (), 22, False, True), ("view", "mask", (0,), False, False),
      ("unary", "logsumexp", (1,), False, True), ("backward", "backward", (2,), False, False)],
+    # retain_grad() on a no_grad view whose base changed: a leaf, nothing happens
+    [("leaf", (3,), 38, False, True), ("view", "index_list", (0,), False, False),
+     ("view", "transpose", (1,), True, False), ("inplace", "div_", (1,), False, True),
+     ("retain_grad", "retain_grad", (2,), False, False)],
+    # a no_grad view requires grad when its root does (requires_grad_() on a view doesn't count)
+    [("leaf", (3,), 5, False, True), ("grad", "grad", (0,), False, True),
+     ("view", "full_slice", (1,), True, False), ("requires_grad_", "requires_grad_", (2,), False, False),
+     ("view", "expand", (2,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
