@@ -16,6 +16,8 @@ PyTorch's Tensor is in torch/_tensor.py (Python side) and C++.
 """
 import warnings
 
+import weakref
+
 import numpy as np
 
 from . import _dtype
@@ -118,6 +120,7 @@ class Tensor:
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set by the engine on a gradient it passed along two edges
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
+    _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
@@ -153,8 +156,7 @@ class Tensor:
     @property
     def requires_grad(self):
         """True if operations on this tensor are recorded for backward."""
-        if self._base_changed_while_recording:
-            _no_grad_view_error(self)
+        # (a view whose history was lost still says True: only its grad_fn raises)
         if self._grad_fn is not None or self._requires_grad:
             return True
         # a view requires grad when its base does (the same memory), as in PyTorch
@@ -253,6 +255,8 @@ class Tensor:
         """Ask backward to fill in ``.grad`` of this non-leaf tensor too."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._base_changed_while_recording and not self._created_in_no_grad:
+            _no_grad_view_error(self)  # a view whose history is lost: its grad_fn raises too
         if self._grad_fn is None or self._retains_grad:
             return                     # leaves keep their grad anyway
         self._retains_grad = True
@@ -302,6 +306,10 @@ class Tensor:
         """A tensor with the same data (shared memory) but no history and no grad."""
         out = _wrap(self._array)
         out._version_counter = self._version_counter
+        # an in-place change of the detached tensor is one of its source's memory: the
+        # source's views must then follow (views.py), so remember the source (weakly)
+        root = self._base if self._base is not None else self
+        out._detached_from = root._detached_from or weakref.ref(root)
         if _inference_blocks:            # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
         return out

@@ -281,7 +281,9 @@ def _suffixes(t):
         shown_by_values = array.dtype in (np.int64, np.bool_)
         if not shown_by_values and dtype_repr != _default_dtype_repr():
             notes.append(f"dtype={dtype_repr}")
-    if t.grad_fn is not None:
+    if t._base_changed_while_recording:
+        notes.append("grad_fn=<Invalid>")      # a view whose history is lost (_ops/views.py)
+    elif t.grad_fn is not None:
         notes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:
         notes.append("requires_grad=True")

@@ -274,7 +274,8 @@ def assert_same_outcome(step, mine, ref):
         ours, theirs = mine[1], ref[1]
         assert type(ours).__name__ == type(theirs).__name__, f"{step}: {ours!r} != {theirs!r}"
         if COMPARE_MESSAGES:
-            first = str(theirs).splitlines()[0] if str(theirs) else ""
+            # the same text, naming the library a program runs on ("torch.FloatTensor")
+            first = str(theirs).splitlines()[0].replace("torch.", "minigrad.") if str(theirs) else ""
             assert str(ours).startswith(first), f"{step}: message {ours} != {theirs}"
     else:
         assert mine[1] == ref[1], f"{step}: {mine[1]} != {ref[1]}"
@@ -337,6 +338,71 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2,), 0, False, True), ("unary", "scale", (0,), False, False),
      ("view", "slice1", (1,), False, False), ("inplace", "mul_", (1,), False, False),
      ("backward", "backward", (2,), False, False)],
+    # x.detach() shares x's version counter: changing it in place regenerates x's views
+    [("leaf", (3,), 31, False, True), ("view", "squeeze", (0,), False, False),
+     ("unary", "detach", (0,), False, False), ("inplace", "mul_", (2,), False, False)],
+    # ... also a view made under no_grad, whose history is then lost
+    [("leaf", (2, 1, 3), 69, False, True), ("view", "index0", (0,), True, True),
+     ("unary", "detach", (0,), True, False), ("inplace_binary", "add_t", (2, 1), False, True)],
+    # masked_fill gives a contiguous result (reshape then views it), as do reductions,
+    # softmax, cat and stack; flip keeps its input's layout
+    [("leaf", (2, 3), 91, False, True), ("view", "transpose", (0,), False, True),
+     ("unary", "masked_fill", (1,), False, True), ("view", "reshape_flat", (2,), False, False)],
+    [("leaf", (2, 3), 1, False, True), ("view", "t", (0,), False, True),
+     ("unary", "mean_last", (1,), False, True), ("view", "view_flat", (2,), False, False)],
+    [("leaf", (2, 3), 2, False, True), ("view", "t", (0,), False, True),
+     ("binary", "cat", (1, 1), False, True), ("view", "view_flat", (2,), False, False)],
+    [("leaf", (2, 3), 3, False, True), ("view", "t", (0,), False, True),
+     ("unary", "flip", (1,), False, True), ("view", "reshape_flat", (2,), False, False)],
+    [("leaf", (2, 3), 4, False, True), ("view", "t", (0,), False, True),
+     ("unary", "softmax", (1,), False, True), ("view", "view_flat", (2,), False, False)],
+    # fill_ of an expanded view of a recorded tensor is allowed; backward through it is not
+    [("leaf", (2, 3), 75, False, True), ("binary", "cat", (0, 0), False, True),
+     ("view", "expand", (1,), False, True), ("inplace", "fill_", (2,), False, True),
+     ("backward", "backward", (1,), False, False)],
+    # a no_grad view whose base changed still says requires_grad=True; views of it under no_grad
+    [("leaf", (2, 1, 3), 91, False, True), ("view", "slice1", (0,), True, False),
+     ("inplace", "add_", (1,), True, False), ("view", "unbind0", (1,), True, True)],
+    # requires_grad_() on a view of a plain leaf: it may not change in place
+    [("leaf", (2, 1, 3), 57, False, False), ("view", "select", (0,), False, True),
+     ("requires_grad_", "requires_grad_", (1,), False, True), ("inplace", "add_", (1,), False, True)],
+    # var's and repeat's backward record PyTorch's nodes under create_graph=True
+    [("leaf", (2, 1, 3), 99, False, True), ("unary", "repeat", (0,), False, False),
+     ("unary", "var", (1,), False, True), ("grad", "grad", (2,), True, True)],
+    # x[0] = a 0-d tensor is fill_ (no ExpandBackward0)
+    [("leaf", (3,), 32, False, True), ("leaf", (2, 1, 3), 31, False, True),
+     ("unary", "min0", (0,), False, False), ("unary", "reciprocal", (1,), False, True),
+     ("inplace_binary", "setitem_t", (3, 2), False, False)],
+    # retain_grad() of a base, then an in-place change of a view of it: .grad follows
+    [("leaf", (), 20, False, True), ("binary", "div", (0, 0), False, False),
+     ("unary", "sigmoid", (1,), False, True), ("view", "t", (1,), False, True),
+     ("retain_grad", "retain_grad", (1,), False, True), ("inplace_binary", "copy_", (3, 3), False, True),
+     ("backward", "backward", (2,), False, True)],
+    # a view whose base comes to require grad later: operations on it are recorded (no edge)
+    [("leaf", (2, 3), 1, False, True), ("binary", "cat", (0, 0), True, True),
+     ("view", "select", (1,), True, False), ("requires_grad_", "requires_grad_", (1,), False, False),
+     ("backward", "backward", (2,), False, True)],
+    [("leaf", (), 14, False, False), ("view", "expand", (0,), False, False),
+     ("requires_grad_", "requires_grad_", (0,), True, False), ("view", "unsqueeze", (1,), False, False)],
+    # x.copy_(x) copies nothing, even into an expanded view
+    [("leaf", (), 39, False, True), ("view", "expand", (0,), True, True),
+     ("view", "split0", (1,), False, True), ("inplace_binary", "copy_", (1, 1), True, False)],
+    # a split piece whose history is lost: retain_grad() raises; a second change keeps the reason
+    [("leaf", (3,), 60, False, True), ("view", "chunk_last", (0,), False, True),
+     ("inplace", "setitem0", (0,), True, True), ("retain_grad", "retain_grad", (1,), False, True)],
+    [("leaf", (2, 3), 30, False, True), ("view", "chunk_last", (0,), False, True),
+     ("inplace", "add_", (0,), True, False), ("inplace", "add_", (0,), True, False)],
+    # logsumexp of nothing is -inf
+    [("leaf", (), 22, False, True), ("view", "mask", (0,), False, False),
+     ("unary", "logsumexp", (1,), False, True), ("backward", "backward", (2,), False, False)],
+    # retain_grad() on a no_grad view whose base changed: a leaf, nothing happens
+    [("leaf", (3,), 38, False, True), ("view", "index_list", (0,), False, False),
+     ("view", "transpose", (1,), True, False), ("inplace", "div_", (1,), False, True),
+     ("retain_grad", "retain_grad", (2,), False, False)],
+    # a no_grad view requires grad when its root does (requires_grad_() on a view doesn't count)
+    [("leaf", (3,), 5, False, True), ("grad", "grad", (0,), False, True),
+     ("view", "full_slice", (1,), True, False), ("requires_grad_", "requires_grad_", (2,), False, False),
+     ("view", "expand", (2,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

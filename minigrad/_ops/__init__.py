@@ -50,7 +50,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if not _State.enabled:
         return out
     for value in inputs:          # record only if some input requires grad
-        if isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad):
+        if isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad or (
+                value._base is not None and value._base.requires_grad)):   # (a view, see views.py)
             break
     else:
         return out

@@ -57,12 +57,21 @@ class SliceBackward0(Node):
     """out = a[start:stop:step] along ``dim``   ->   gradient into those positions"""
 
     def backward(self, grad):
-        return (index_put(_wrap(np.zeros(self.input_shape, dtype=grad._array.dtype)),
-                          self.index, grad),)
+        full = np.zeros(self.input_shape, dtype=grad._array.dtype)
+        full[self.index] = grad._array
+        # recorded as PyTorch's slice_backward, so that create_graph=True can differentiate it
+        return (result(full, SliceBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the same slice of a_t"""
         return tangents[0][self.index]
+
+
+class SliceBackwardBackward0(Node):
+    """r = zeros with grad placed at a slice (slice's backward)   ->   d/dgrad = gg[slice]"""
+
+    def backward(self, gg):
+        return (gg[self.index],)
 
 
 def _slice(input, dim, item):
@@ -124,8 +133,9 @@ class IndexBackward0(Node):
     """out = a[index] with lists/tensors/masks   ->   add the gradient back at ``index``"""
 
     def backward(self, grad):
+        # PyTorch adds into zeros in place (its node: IndexPutImplBackward0)
         zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
-        return (index_put(zeros, self.index, grad, accumulate=True),)
+        return (index_put(zeros, self.index, grad, accumulate=True, node_class=IndexPutImplBackward0),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: a_t at the same index"""
@@ -216,14 +226,17 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
                   accumulate=accumulate)
 
 
+class IndexPutImplBackward0(IndexPutBackward0):
+    """the gradient of indexing, added into zeros at ``index`` (recorded with create_graph=True)"""
+
+
 def _broadcast_value(value, shape):
-    """Like PyTorch's x[i] = v: drop v's leading size-1 dims (a view), then expand it to the target."""
+    """Like PyTorch's x[i] = v: v viewed without its leading size-1 dims (a view is recorded
+    even when nothing is dropped), then expanded to the target's shape if it differs."""
     lead = 0
-    while lead < value.ndim - len(shape) or (lead < value.ndim and value.shape[lead] == 1
-                                              and value.ndim - lead > len(shape)):
+    while lead < value.ndim and value.shape[lead] == 1:
         lead += 1
-    if lead and all(n == 1 for n in value.shape[:lead]):
-        value = value.view(value.shape[lead:])
+    value = value.view(value.shape[lead:])
     if value.shape != shape:
         value = value.expand(shape)      # a mismatch raises PyTorch's message for x[i] = v
     return value
@@ -233,7 +246,7 @@ def setitem(tensor, index, value):
     """``tensor[index] = value``, in place.
 
     As in PyTorch: with integers and slices the target is a view of ``tensor``
-    that is filled (a number) or copied into (a tensor), so a recorded change
+    that is filled (a number or a 0-d tensor) or copied into (a tensor), so a recorded change
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
@@ -248,11 +261,14 @@ def setitem(tensor, index, value):
         target = _basic_getitem(tensor, items, full_view=False)
         if target._base is not None and _overlaps(target._array):
             check_inplace(target)                  # raises: memory seen twice
-        if isinstance(value, Tensor):
-            target.copy_(_broadcast_value(value, target.shape))
+        if not isinstance(value, Tensor):          # a number becomes a 0-d tensor first
+            value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+        if value.shape == target.shape:
+            target.copy_(value)
+        elif value.ndim == 0:
+            target.fill_(value)                    # PyTorch fills with a 0-d value
         else:
-            number = _wrap(np.asarray(value, dtype=tensor._array.dtype))
-            target.fill_(number)
+            target.copy_(_broadcast_value(value, target.shape))
         return
     check_inplace(tensor)
     if not isinstance(value, Tensor):

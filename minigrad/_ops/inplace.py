@@ -13,13 +13,14 @@ Without recording (the usual parameter update), numpy writes straight into
 the tensor's memory, so no array as large as the parameter is allocated.
 """
 import numpy as np
+from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
-from .views import check_view_inplace, rebase_history, refresh_views
+from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -50,24 +51,50 @@ def _overlaps(array):
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
+def _dense_bounds(array):
+    """The bytes ``array`` covers, if its elements fill them exactly once (else None)."""
+    start, end = byte_bounds(array)
+    if end - start != array.size * array.itemsize:
+        return None
+    if any(stride <= 0 for stride, size in zip(array.strides, array.shape) if size > 1):
+        return None
+    return start, end
+
+
 def _check_partial_overlap(tensor, other):
-    """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused."""
+    """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
+
+    PyTorch's rule: only two dense tensors are compared; over the same bytes with the
+    same strides (size-1 dims aside) is a full overlap, which is fine; any other
+    overlap is refused; anything not dense is let through (too hard to tell)."""
     a, b = tensor._array, other._array
-    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-            and a.strides == b.strides and a.shape == b.shape)
-    if not same and np.shares_memory(a, b):
-        raise RuntimeError(
-            "unsupported operation: some elements of the input tensor and the written-to tensor "
-            "refer to a single memory location. Please clone() the tensor before performing the "
-            "operation.")
+    if a.size == 0 or b.size == 0:
+        return
+    bounds_a, bounds_b = _dense_bounds(a), _dense_bounds(b)
+    if bounds_a is None or bounds_b is None:
+        return
+    if bounds_a == bounds_b:
+        strides_a = [st for st, n in zip(a.strides, a.shape) if n > 1]
+        strides_b = [st for st, n in zip(b.strides, b.shape) if n > 1]
+        if strides_a == strides_b:
+            return
+    elif not (bounds_a[0] < bounds_b[1] and bounds_b[0] < bounds_a[1]):
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor "
+        "refer to a single memory location. Please clone() the tensor before performing the "
+        "operation.")
 
 
-def _move_retain_grad(tensor, new_node):
-    """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node."""
+def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
+    """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
+    (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
     import weakref
-    old_hooks = tensor._grad_fn._retains_grad_hook
+    if old_node is None:
+        old_node, old_nr = tensor._grad_fn, tensor._output_nr
+    old_hooks = old_node._retains_grad_hook
     if old_hooks is not None:
-        old_hooks.pop(tensor._output_nr, None)
+        old_hooks.pop(old_nr, None)
     if new_node._retains_grad_hook is None:
         new_node._retains_grad_hook = {}
     new_node._retains_grad_hook[0] = weakref.ref(tensor)
@@ -80,6 +107,18 @@ def bump_version(tensor):
     root = tensor._base if tensor._base is not None else tensor
     if root._views is not None:
         refresh_views(root)
+    if root._detached_from is not None:       # x.detach().mul_(2) changes x's memory too
+        source = root._detached_from()
+        if source is not None and source._views is not None:
+            refresh_views(source)
+
+
+def _writeable(tensor):
+    """expand() gives a read-only numpy view; writing one value to all of it (fill_) is
+    allowed, as in PyTorch, so make the view writeable."""
+    if not tensor._array.flags.writeable:
+        tensor._array = np.lib.stride_tricks.as_strided(
+            tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
 
 
 def _write(tensor, new):
@@ -88,10 +127,15 @@ def _write(tensor, new):
         raise RuntimeError(
             f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
             f"{list(new._array.shape)}")
+    _writeable(tensor)
     tensor._array[...] = new._array
     if new._grad_fn is not None:
         if tensor._base is not None:
+            root = tensor._base
+            old_node, old_nr = root._grad_fn, root._output_nr
             rebase_history(tensor, new)     # the base's history now includes the change
+            if root._retains_grad:          # the base's retained .grad follows its new history
+                _move_retain_grad(root, root._grad_fn, old_node, old_nr)
         else:
             if tensor._retains_grad:
                 _move_retain_grad(tensor, new._grad_fn)
@@ -102,12 +146,15 @@ def _write(tensor, new):
     return tensor
 
 
-def apply_inplace(tensor, op, *args):
+def apply_inplace(tensor, op, *args, overlap_ok=False):
     """The recipe of every in-place operation: compute out of place, then write back."""
-    check_inplace(tensor)
+    check_inplace(tensor, overlap_ok)
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
         return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
+    if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
+            tensor._multi_output_view and tensor._grad_fn is None):
+        raise_no_grad_view_changed(tensor)      # e.g. a no_grad view of a plain tensor += leaf
     # Recording: the node must see the *old* value, so give it a copy that sits
     # at the same place in the graph as the tensor did.
     old = _wrap(tensor._array.copy())
@@ -189,6 +236,10 @@ clip_ = clamp_
 def copy_(self, source):
     """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if source is self and not needs_grad((self,)):
+        check_inplace(self, overlap_ok=True)    # x.copy_(x) copies nothing (even if expanded)
+        bump_version(self)
+        return self
     if source._version_counter is self._version_counter:
         _check_partial_overlap(self, source)
     return apply_inplace(self, shape.copy_into, source)
@@ -251,11 +302,8 @@ def _fill(tensor, values, node_class, value_tensor=None):
             array = np.broadcast_to(np.asarray(values, dtype=old._array.dtype), old._array.shape)
             inputs = (old,) if value_tensor is None else (old, value_tensor)
             return result(array.copy(), node_class, inputs)
-        return apply_inplace(tensor, constant)
-    if not tensor._array.flags.writeable:
-        # expand() gave a read-only numpy view; filling it is allowed, as in PyTorch
-        tensor._array = np.lib.stride_tricks.as_strided(
-            tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
+        return apply_inplace(tensor, constant, overlap_ok=True)
+    _writeable(tensor)
     tensor._array[...] = values
     bump_version(tensor)
     return tensor

@@ -67,7 +67,8 @@ def sum(input, dim=None, keepdim=False, dtype=None):
         return result(np.asarray(array.sum(dtype=out_dtype)), SumBackward0, (input,),
                       input_shape=array.shape)
     dims = _dims(dim, array.ndim)
-    out = np.asarray(array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype))
+    # PyTorch's reductions give a contiguous result whatever the input's layout
+    out = np.asarray(array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype), order="C")
     return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
 
 
@@ -113,7 +114,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
                       input_shape=array.shape, count=array.size)
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if array.ndim else 1
-    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim)), MeanBackward1, (input,),
+    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim), order="C"), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
 
 
@@ -155,12 +156,15 @@ def _extreme_all_backward(node, grad):
 
 
 def _extreme_dim_backward(node, grad):
-    # Only the element that was picked (its index was returned) gets the gradient.
+    # Only the element that was picked (its index was returned) gets the gradient: scattered
+    # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
+    from .gather_scatter import scatter
+    if not node.input_shape:          # a 0-d input: it was the only element
+        return (grad * 1,)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
     indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
-    mask = np.zeros(node.input_shape, dtype=bool)
-    np.put_along_axis(mask, indices, True, axis=node.dim)
-    return (grad * _wrap(mask),)
+    zeros = _wrap(np.zeros(node.input_shape, dtype=grad._array.dtype))
+    return (scatter(zeros, node.dim, _wrap(np.asarray(indices, dtype=np.int64)), grad),)
 
 
 def _extreme_all_jvp(tangents, inputs, out):
@@ -229,8 +233,8 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
         return save_result(result(extreme, all_node, (input,)), input)
     dim = _normalize_dim(dim, array.ndim)
     axis = dim if array.ndim else None
-    indices = np.asarray(numpy_arg(array, axis=axis))
-    values = np.asarray(numpy_reduce(array, axis=axis))
+    indices = np.asarray(numpy_arg(array, axis=axis), order="C")
+    values = np.asarray(numpy_reduce(array, axis=axis), order="C")
     if keepdim and array.ndim:
         indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
@@ -290,7 +294,7 @@ def amax(input, dim=(), keepdim=False):
     (PyTorch note: ``max(dim)`` instead sends it all to one index).
     """
     dims = _dims(dim if dim != () else None, input.ndim)
-    values = np.asarray(input._array.max(axis=dims, keepdims=keepdim))
+    values = np.asarray(input._array.max(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
     return save_result(out, input)
@@ -302,7 +306,7 @@ def amin(input, dim=(), keepdim=False):
     (PyTorch note: ``min(dim)`` instead sends it all to one index).
     """
     dims = _dims(dim if dim != () else None, input.ndim)
-    values = np.asarray(input._array.min(axis=dims, keepdims=keepdim))
+    values = np.asarray(input._array.min(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
     return save_result(out, input)
@@ -365,11 +369,18 @@ class LinalgVectorNormBackward0(Node):
         # the norm with the reduced dims kept (size 1), so it broadcasts against a
         norm_of_a = out.reshape([1 if not self.dims or d in self.dims else n
                                  for d, n in enumerate(self.input_shape)])
+        if self.p == 2:
+            # as PyTorch writes it: grad * (a / norm), 0 where the norm is 0 (its choice);
+            # grad and norm get their reduced dims back (size 1) unless dim was left out
+            norm = out
+            if not self.keepdim and not self.all_dims and a.ndim:
+                for d in self.dims:
+                    grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+            unit = a / norm
+            return (grad * unit.masked_fill(norm == 0, 0),)
         grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
         safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
-        if self.p == 2:
-            return (grad * a / safe_norm,)
         if self.p == 1:
             from .pointwise import sign
             return (grad * sign(a),)
@@ -407,9 +418,9 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         raise RuntimeError("minigrad's norm does not support p=inf; use x.abs().max()")
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
-    value = np.asarray(value, dtype=array.dtype)
+    value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
-                 keepdim=keepdim, input_shape=array.shape)
+                 keepdim=keepdim, input_shape=array.shape, all_dims=dim is None)
     return save_result(out, input)
 
 
@@ -417,10 +428,20 @@ class VarBackward0(Node):
     """out = sum (a - mean)**2 / (N - correction)   ->   da = grad * 2 (a - mean) / (N - correction)"""
 
     def backward(self, grad):
+        # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
+        # create_graph=True records the same nodes; grad broadcasts over the reduced dims
+        from .pointwise import mul_by_number
         (a,) = self.saved_tensors
-        centred = a - a.mean(dim=self.dims, keepdim=True)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
-        return (grad * 2 * centred / (self.count - self.correction),)
+        dof = self.count - self.correction
+        if self.all_dims or a.ndim == 0:
+            if dof <= 0:
+                return (mul_by_number(grad.expand(a.shape), float("nan")),)
+            return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
+        if not self.keepdim and a.ndim > 1:
+            for d in self.dims:            # sorted, so each lands where it was
+                grad = grad.unsqueeze(d)
+        scale = 2.0 / dof if dof != 0 else float("inf")
+        return (mul_by_number(grad, scale) * (a - a.mean(dim=self.dims, keepdim=True)),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = 2 sum((a - mean) a_t) / (N - correction)"""
@@ -455,7 +476,8 @@ def _variance(input, dim, correction, keepdim, unbiased):
     correction = 1 if correction is None else correction
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if dims else array.size
-    var = np.asarray(array.var(axis=dims or None, ddof=correction, keepdims=keepdim), dtype=array.dtype)
+    var = np.asarray(array.var(axis=dims or None, ddof=correction, keepdims=keepdim), dtype=array.dtype,
+                     order="C")
     return var, dims, count, correction
 
 
@@ -464,7 +486,8 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, input_shape=input._array.shape)
+                  count=count, correction=correction, input_shape=input._array.shape,
+                  all_dims=dim is None)
 
 
 @numpy_keywords
@@ -477,13 +500,16 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 class LogsumexpBackward0(Node):
-    """out = log sum e**a   ->   da = grad * softmax(a)"""
+    """out = log sum e**a   ->   da = grad * e**(a - out) = grad * softmax(a)"""
+
+    _saved_names = ('self', 'result')      # input and result, as PyTorch saves them
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        # computed again from ``a`` so that create_graph=True can differentiate through it
-        out = logsumexp(a, self.dims, keepdim=True)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
+        a, out = self.saved_tensors
+        # as PyTorch writes it: grad and out get their reduced dims back (size 1)
+        if not self.keepdim and a.ndim:
+            for d in self.dims:
+                grad, out = grad.unsqueeze(d), out.unsqueeze(d)
         return (grad * (a - out).exp(),)
 
     def jvp(self, tangents, inputs, out):
@@ -498,14 +524,16 @@ def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input)."""
     array = input._array
     dims = _dims(dim, array.ndim)
-    peak = np.max(array, axis=dims, keepdims=True)
+    peak = np.max(array, axis=dims, keepdims=True, initial=-np.inf)    # (nothing to sum: -inf)
     peak = np.where(np.isfinite(peak), peak, 0)
-    value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
+    with np.errstate(divide="ignore"):
+        value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
     if not keepdim:
         value = np.squeeze(value, axis=dims)
-    value = np.asarray(value, dtype=array.dtype)
-    return result(value, LogsumexpBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  input_shape=array.shape)
+    value = np.asarray(value, dtype=array.dtype, order="C")
+    out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
+                 input_shape=array.shape)
+    return save_result(out, input)
 
 
 _ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)

@@ -339,13 +339,22 @@ class RepeatBackward0(Node):
     """out = a tiled ``repeats`` times   ->   sum the gradient over the copies"""
 
     def backward(self, grad):
-        shape = []
-        for n, r in zip(self.input_shape, self.repeats[-len(self.input_shape):] if self.input_shape else ()):
-            shape += [r, n]
-        lead = self.repeats[:len(self.repeats) - len(self.input_shape)]
-        g = grad.reshape(list(lead) + shape)
-        dims = tuple(range(len(lead))) + tuple(len(lead) + 2 * i for i in range(len(self.input_shape)))
-        return (g.sum(dim=dims) if dims else g,)
+        # the steps PyTorch takes (so create_graph=True records the same nodes):
+        if 0 in self.repeats:
+            return (grad.new_zeros(self.input_shape),)
+        # new leading dims: summed away one at a time
+        for _ in range(len(self.repeats) - len(self.input_shape)):
+            grad = grad.sum(0)
+        # a dim repeated r times splits into (r, n); sum over the r's, only if some r > 1
+        split_shape, repeat_dims = [], []
+        for n, r in zip(self.input_shape, self.repeats[len(self.repeats) - len(self.input_shape):]):
+            if r != 1:
+                repeat_dims.append(len(split_shape))
+                split_shape.append(r)
+            split_shape.append(n)
+        if repeat_dims:
+            grad = grad.reshape(split_shape).sum(dim=tuple(repeat_dims))
+        return (grad,)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: a_t repeated"""
@@ -378,7 +387,8 @@ class FlipBackward0(Node):
 def flip(input, dims):
     """The elements in reverse order along ``dims`` (a copy). Gradient: the gradient flipped back."""
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
-    return result(np.flip(input._array, dims).copy(), FlipBackward0, (input,), dims=dims)
+    # PyTorch's result keeps the input's layout (a transposed input gives a transposed result)
+    return result(np.flip(input._array, dims).copy(order="K"), FlipBackward0, (input,), dims=dims)
 
 
 # --- joining and splitting --------------------------------------------------------------------
@@ -410,7 +420,7 @@ def cat(tensors, dim=0):
     ndim = tensors[0].ndim
     dim = _normalize_dim(dim, ndim)
     try:
-        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, copy=False)
+        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, order="C", copy=False)
     except ValueError:
         raise _cat_mismatch(tensors, dim) from None
     return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
@@ -460,7 +470,8 @@ def stack(tensors, dim=0):
             f"stack expects each tensor to be equal size, but got {list(first.shape)} at entry 0 "
             f"and {list(tensors[bad].shape)} at entry {bad}")
     dim = _normalize_dim(dim, tensors[0].ndim + 1)
-    out = np.stack([t._array for t in tensors], axis=dim).astype(result_type(*tensors), copy=False)
+    out = np.stack([t._array for t in tensors], axis=dim).astype(result_type(*tensors), order="C",
+                                                                 copy=False)
     return result(out, StackBackward0, tensors, dim=dim, count=len(tensors))
 
 
@@ -481,7 +492,11 @@ def _pieces_of(input, arrays, node_class, **attributes):
         for output_nr, piece in enumerate(pieces):
             piece._grad_fn = node
             piece._output_nr = output_nr
+    if _State.enabled:
+        # PyTorch's rules for several views made at once apply even without history
+        for piece in pieces:
             piece._multi_output_view = True
+            piece._view_of_no_grad_view = False      # PyTorch: the newer rule (multiple views) wins
     return pieces
 
 
@@ -630,17 +645,20 @@ class SelectBackward0(Node):
 
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
-        return (_scatter_into(full, grad, self.index),)
+        full[self.index] = grad._array
+        # recorded as PyTorch's select_backward, so that create_graph=True can differentiate it
+        return (result(full, SelectBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the same slice of a_t"""
         return tangents[0][self.index]
 
 
-def _scatter_into(zeros_array, grad, index):
-    """A tensor of zeros with ``grad`` placed at ``index``; recorded so it can be differentiated."""
-    from .indexing import index_put
-    return index_put(_wrap(zeros_array), index, grad)
+class SelectBackwardBackward0(Node):
+    """r = zeros with grad placed at ``index`` (select's backward)   ->   d/dgrad = gg[index]"""
+
+    def backward(self, gg):
+        return (gg[self.index],)
 
 
 def select(input, dim, index):
@@ -729,10 +747,13 @@ def masked_fill(input, mask, value):
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s).")
-        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, copy=False)
+        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
+                                                                         copy=False)
         return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
     try:
-        out = np.where(mask._array, value, input._array).astype(input._array.dtype, copy=False)
+        # PyTorch fills a contiguous copy, whatever the input's layout
+        out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
+                                                                  copy=False)
     except ValueError:
         from .pointwise import _broadcast_error
         raise _broadcast_error(mask, input) from None

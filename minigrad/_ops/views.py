@@ -44,11 +44,13 @@ def register_view(out, base):
     elif len(views) > 32 and len(views) % 32 == 0:
         views[:] = [ref for ref in views if ref() is not None]     # forget dead views
     views.append(weakref.ref(out))
-    if not _State.enabled and base.requires_grad:
-        # made under no_grad: PyTorch still says requires_grad=True (same memory),
-        # but there is no gradient edge behind it
-        out._requires_grad = True
+    if not _State.enabled:
+        # PyTorch remembers that a view was made under no_grad (it may not be changed in
+        # place by a recorded operation later); of a tensor that requires grad, it still
+        # says requires_grad=True (same memory), but there is no gradient edge behind it
         out._created_in_no_grad = True
+        if root.requires_grad:               # (the root's memory: requires_grad_() on a view doesn't count)
+            out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
     elif base._multi_output_view and out._grad_fn is not None:
@@ -79,6 +81,16 @@ def element_positions(base_array, view_array):
     flat_position = np.zeros(base_offsets.max() - lowest + 1 if base_offsets.size else 0, np.int64)
     flat_position[(base_offsets - lowest).ravel()] = np.arange(base_array.size)
     return flat_position[offsets(view_array) - lowest]
+
+
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _check_no_overlap(view_array):
+    """An expanded view changed in place: PyTorch can't write its part of the gradient back."""
+    if any(stride == 0 and size > 1 for stride, size in zip(view_array.strides, view_array.shape)):
+        raise RuntimeError(_OVERLAP)
 
 
 def _scatter(grad, positions, base_shape, base=None):
@@ -116,6 +128,7 @@ class CopySlices(Node):
     def backward(self, grad):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
+        _check_no_overlap(self.view_array)
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
         from .._tensor import _wrap
@@ -154,6 +167,8 @@ def refresh_views(root):
         return
     for ref in live:
         view = ref()
+        if view._base_changed_while_recording:
+            continue                 # lost already: keep the first reason
         lost = _history_lost(view)
         if lost:
             # PyTorch can't tell what its history should be now: its grad_fn raises, and
@@ -192,6 +207,9 @@ def _history_lost(view):
     if view._created_in_no_grad:
         return f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS
     if view._grad_fn is None:
+        if view._multi_output_view:
+            return (f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. "
+                    + _MULTIPLE_VIEWS)
         return ""
     where = f"Output {view._output_nr} of {_operation(view._grad_fn)}"
     if view._view_of_no_grad_view:
@@ -202,16 +220,31 @@ def _history_lost(view):
     return ""
 
 
+def raise_no_grad_view_changed(tensor):
+    """A view made under no_grad (or a view of one) may not be changed in place by a
+    recorded operation."""
+    if tensor._multi_output_view:          # a piece of unbind/split made without history
+        raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
+                           "grad mode enabled. " + _MULTIPLE_VIEWS)
+    if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
+        raise RuntimeError(
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
+            "was created in no_grad mode and is being modified inplace with grad mode enabled. "
+            + _AMBIGUOUS)
+    raise RuntimeError(
+        "A view was created in no_grad mode and is being modified inplace with grad mode "
+        "enabled. " + _AMBIGUOUS)
+
+
 def check_view_inplace(tensor):
     """PyTorch's rules for changing a view in place while recording."""
     if not _State.enabled:
         return
-    if tensor._created_in_no_grad:
-        raise RuntimeError(
-            "A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled. " + _AMBIGUOUS)
+    if tensor._created_in_no_grad and tensor.requires_grad:
+        raise_no_grad_view_changed(tensor)
     base = tensor._base
-    if base._grad_fn is None and base._requires_grad:
+    # the view requires grad (through its base, or by requires_grad_() on the view itself)
+    if base._grad_fn is None and tensor.requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "

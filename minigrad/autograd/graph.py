@@ -336,17 +336,22 @@ def accumulate_grad(variable, grad):
     ``.grad`` never shares memory with a tensor the user (or another leaf)
     holds. Later gradients are added in place, which is why they
     *accumulate* across backward calls until you zero them. With
-    create_graph=True the sum is recorded instead, so it can be differentiated.
+    create_graph=True the copy and the sum are recorded instead, so that
+    ``.grad`` can be differentiated (its grad_fn is ``CopyBackwards``, then
+    ``AddBackward0``, as in PyTorch).
     """
     current = variable._grad
     if current is None:
-        if _State.enabled:                 # create_graph: keep grad's history
-            variable._grad = grad
+        if _State.enabled and grad.requires_grad:
+            # create_graph: PyTorch copies grad into a fresh tensor shaped like the leaf,
+            # recording the copy (CopyBackwards) so that .grad keeps grad's history
+            from .._ops.shape import copy_into
+            variable._grad = copy_into(variable._detached_copy(), grad)
         elif _owned_by_engine(grad):
             variable._grad = grad
         else:
             variable._grad = grad._detached_copy()
-    elif _State.enabled or current.requires_grad:
+    elif _State.enabled:
         variable._grad = current + grad
     else:
         current._array += grad._array
@@ -412,6 +417,9 @@ def needs_grad(values):
         return False
     for v in values:
         if getattr(v, "_grad_fn", None) is not None or getattr(v, "_requires_grad", False):
+            return True
+        base = getattr(v, "_base", None)     # a view whose base came to require grad later
+        if base is not None and base.requires_grad:
             return True
     return False
 

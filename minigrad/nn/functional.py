@@ -291,7 +291,8 @@ def softmax(input, dim=None, dtype=None):
     dim = _softmax_dim(input.ndim, dim, "softmax")
     _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
-    out = np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape)
+    # PyTorch's result is contiguous whatever the input's layout (reshape then views it)
+    out = np.asarray(np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape), order="C")
     return save_result(result(out, SoftmaxBackward0, (input,), dim=dim))
 
 
@@ -337,7 +338,7 @@ def log_softmax(input, dim=None, dtype=None):
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
     _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
-    out = _log_softmax_array(array, dim).reshape(input._array.shape)
+    out = np.asarray(_log_softmax_array(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
 
 
