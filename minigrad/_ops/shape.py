@@ -68,6 +68,17 @@ class ViewBackward0(Node):
         return tangents[0].reshape(out.shape)
 
 
+def _reshaped_without_copy(array, shape):
+    """``array`` seen with ``shape`` in the same memory, or None if that needs a copy.
+
+    (numpy's ``reshape(copy=False)`` says the same, but only from numpy 2.1 on.)
+    """
+    out = np.reshape(array, shape)
+    if array.size and not np.may_share_memory(out, array):
+        return None            # numpy had to copy: the memory cannot be seen with this shape
+    return out
+
+
 def view(input, *shape):
     """The same memory seen with another shape (must not need a copy)."""
     if len(shape) == 1 and isinstance(shape[0], _dtype_class):
@@ -75,15 +86,11 @@ def view(input, *shape):
     _check_size_arguments("view", shape)
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
-    try:
-        out_array = np.reshape(array, new_shape)  # not copy=False: that needs numpy >= 2.1
-        if array.size and not np.may_share_memory(out_array, array):
-            raise ValueError("numpy had to copy")
-    except ValueError:
+    out_array = _reshaped_without_copy(array, new_shape)
+    if out_array is None:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-        ) from None
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     out = result(out_array, ViewBackward0, (input,), input_shape=array.shape)
     return _make_view(out, input)
 
@@ -118,9 +125,8 @@ def reshape(input, *shape):
     """
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
-    try:
-        out_array = np.reshape(array, new_shape, copy=False)
-    except ValueError:
+    out_array = _reshaped_without_copy(array, new_shape)
+    if out_array is None:
         return unsafe_view(contiguous(input), new_shape)
     node_class = ViewBackward0 if array.flags.c_contiguous else ReshapeAliasBackward0
     return _make_view(result(out_array, node_class, (input,), input_shape=array.shape), input)
