@@ -12,7 +12,7 @@ Each parameter thus gets its own step size. With ``decoupled_weight_decay``
 """
 from .._creation import tensor, zeros_like
 from .._ops.pointwise import maximum
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
@@ -52,10 +52,7 @@ class Adam(Optimizer):
     @no_grad()
     def step(self, closure=None):
         """One Adam update of every parameter that has a gradient."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
             weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]

@@ -12,6 +12,7 @@ import warnings
 from collections import defaultdict
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad
 
 
 class _RequiredParameter:
@@ -87,6 +88,14 @@ class Optimizer:
                 else:
                     param.grad.detach_()
                     param.grad.zero_()
+
+    @staticmethod
+    def _evaluate(closure):
+        """``closure()`` with recording on (it computes a loss and its gradients), or None."""
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
 
     def step(self):
         """Update every parameter from its ``.grad`` (each optimizer writes its own)."""

@@ -7,7 +7,7 @@ values, so every parameter gets a step size of its own:
     p <- p - lr * g / (sqrt(v) + eps)
 """
 from .._creation import tensor, zeros_like
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
@@ -46,10 +46,7 @@ class RMSprop(Optimizer):
     @no_grad()
     def step(self, closure=None):
         """One RMSprop update of every parameter that has a gradient."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for group in self.param_groups:
             lr, alpha, momentum = group["lr"], group["alpha"], group["momentum"]
             for param in group["params"]:

@@ -1,5 +1,5 @@
 """Stochastic gradient descent, with momentum (PyTorch: torch/optim/sgd.py)."""
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
@@ -29,10 +29,7 @@ class SGD(Optimizer):
     @no_grad()
     def step(self, closure=None):
         """One update of every parameter that has a gradient. Returns ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():           # the closure computes a loss and its gradients
-                loss = closure()
+        loss = self._evaluate(closure)
         for group in self.param_groups:
             lr, momentum = group["lr"], group["momentum"]
             for param in group["params"]:
