@@ -13,7 +13,8 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords
-from .._ops.pointwise import relu, sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.pointwise import relu as _relu_out_of_place
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import div_by_number
 
@@ -539,7 +540,7 @@ class LeakyReluBackward0(Node):
         return tangents[0] * _wrap(slopes)
 
 
-def leaky_relu(input, negative_slope=0.01):
+def _leaky_relu_out_of_place(input, negative_slope=0.01):
     """relu that lets a little through for negative inputs: x, or negative_slope * x."""
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
@@ -670,11 +671,7 @@ def elu(input, alpha=1.0, inplace=False):
 
 
 
-# --- inplace=True forms of relu and leaky_relu ------------------------------------------------------
-
-_relu_out_of_place = relu
-_leaky_relu_out_of_place = leaky_relu
-
+# --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
 
 def relu(input, inplace=False):
     """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``)."""
