@@ -50,8 +50,8 @@ class MmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if b is not None else None
-        grad_b = a.t().mm(grad) if a is not None else None
+        grad_a = grad.mm(b.t()) if self.should_compute_output(0) else None
+        grad_b = a.t().mm(grad) if self.should_compute_output(1) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -81,8 +81,8 @@ class MvBackward0(Node):
 
     def backward(self, grad):
         m, v = self.saved_tensors
-        grad_m = outer(grad, v) if v is not None else None
-        grad_v = m.t().mv(grad) if m is not None else None
+        grad_m = outer(grad, v) if self.should_compute_output(0) else None
+        grad_v = m.t().mv(grad) if self.should_compute_output(1) else None
         return grad_m, grad_v
 
     def jvp(self, tangents, inputs, out):
@@ -114,7 +114,8 @@ class DotBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        return (grad * b if b is not None else None), (grad * a if a is not None else None)
+        return (grad * b if self.should_compute_output(0) else None,
+                grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: s_t = a_t . b + a . b_t"""
@@ -159,8 +160,8 @@ class BmmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.bmm(b.transpose(1, 2)) if b is not None else None
-        grad_b = a.transpose(1, 2).bmm(grad) if a is not None else None
+        grad_a = grad.bmm(b.transpose(1, 2)) if self.should_compute_output(0) else None
+        grad_b = a.transpose(1, 2).bmm(grad) if self.should_compute_output(1) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -310,8 +311,8 @@ class AddmmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if b is not None else None
-        grad_b = a.t().mm(grad) if a is not None else None
+        grad_a = grad.mm(b.t()) if self.should_compute_output(1) else None
+        grad_b = a.t().mm(grad) if self.should_compute_output(2) else None
         return grad, grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):

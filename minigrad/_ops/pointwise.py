@@ -187,10 +187,9 @@ class MulBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        # mul() saved each operand only if the *other* one needs a gradient
-        a, b = self.saved_tensors
-        return (grad * b if b is not None else None,
-                grad * a if a is not None else None)
+        a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
+        return (grad * b if self.should_compute_output(0) else None,
+                grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = a_t * b + a * b_t  (the product rule)"""
