@@ -22,8 +22,7 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import Size
-from .autograd import graph
-from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state
+from ._tensor_str import tensor_repr
 
 
 class device:
@@ -264,7 +263,6 @@ class Tensor:
         if hooks is None:
             hooks = self._grad_fn._retains_grad_hook = {}
         self._grad_fn._has_hooks = True
-        import weakref
         hooks[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
@@ -294,12 +292,10 @@ class Tensor:
         Optimisers can update the parameter right there, while backward goes on.
         The hook must return None. Returns a handle with ``remove()``.
         """
-        from .autograd._multi_grad_hook import add_post_accumulate_grad_hook
         return add_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute d(self)/d(leaf) for every leaf and accumulate it into ``leaf.grad``."""
-        from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
@@ -471,7 +467,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self):
-        from ._tensor_str import tensor_repr
         return tensor_repr(self)
 
     __str__ = __repr__
@@ -737,7 +732,11 @@ def _install_methods():
     Tensor.where = where
 
 
-# The operation modules import this one; importing them at the end avoids a cycle.
+# autograd and the operation modules import Tensor from here, so they are imported once it
+# exists (at the end of this file); the methods above use them only when they run.
+from .autograd import graph, backward  # noqa: E402
+from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
+from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402
 from ._ops import shape as _ops_shape  # noqa: E402
 from ._ops import linalg as _ops_linalg  # noqa: E402
