@@ -27,7 +27,7 @@ from .anomaly_mode import _Anomaly, record_forward_stack
 from .grad_mode import no_grad, is_grad_enabled
 from .graph import Node, connect, gradient_edge, needs_grad, _sequence_numbers
 from ._saved_tensor_hooks import _Hooks, pack_saved
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
+from .._tensor import Tensor, _wrap
 
 
 class FunctionCtx:
@@ -89,7 +89,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 def _zeros(shape, dtype):
-    return _tensor._wrap(np.zeros(shape, dtype=dtype or np.float32))
+    return _wrap(np.zeros(shape, dtype=dtype or np.float32))
 
 
 LEGACY_CALL_MESSAGE = (
@@ -158,8 +158,8 @@ class Function:
     def apply(cls, *args):
         """Run forward without recording, then put one node for the whole Function in the graph."""
         ctx = cls._backward_cls()
-        ctx._input_is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
-        ctx.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a.requires_grad for a in args)
+        ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         from .forward_ad import _DualLevel, _paused, push_function_tangents
         uses_setup_context = cls.setup_context is not Function.setup_context
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
@@ -171,10 +171,10 @@ class Function:
         is_tuple = isinstance(output, tuple)
         outputs = output if is_tuple else (output,)
         for o in outputs:
-            if not isinstance(o, _tensor.Tensor) and o is not None:
+            if not isinstance(o, Tensor) and o is not None:
                 raise TypeError(
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
-        tensor_args = [a for a in args if isinstance(a, _tensor.Tensor)]
+        tensor_args = [a for a in args if isinstance(a, Tensor)]
         if not needs_grad(tensor_args):
             if _DualLevel.open:      # forward mode: jvp gives the outputs' tangents
                 push_function_tangents(cls, ctx, args, outputs)
@@ -201,7 +201,7 @@ def _connect_outputs(ctx, tensor_args, outputs):
     # A dirty input is returned as itself (it now stands for the result, like x.add_(1));
     # any other input returned unchanged becomes a new tensor, so the input keeps its history.
     outputs = tuple(
-        _tensor._wrap(o._array) if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
+        _wrap(o._array) if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
         else o for o in outputs)
     ctx._num_outputs = len(outputs)
     ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
@@ -252,8 +252,8 @@ class Error(Node):
 
 
 def _delayed_error(grad, recorded):
-    if not isinstance(grad, _tensor.Tensor):
+    if not isinstance(grad, Tensor):
         return grad
-    out = _tensor._wrap(grad._array)
+    out = _wrap(grad._array)
     connect(out, Error(), recorded)
     return out

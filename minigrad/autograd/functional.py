@@ -16,15 +16,10 @@ All of them are built from reverse mode (``autograd.grad``), as in PyTorch;
 import numpy as np
 
 from .grad_mode import enable_grad
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
-
-
-def _tensors():
-    return _tensor.Tensor, _tensor._wrap
+from .._tensor import Tensor, _wrap
 
 
 def _as_tuple(x, what, fn_name):
-    Tensor, _ = _tensors()
     is_tuple = isinstance(x, (tuple, list))
     items = tuple(x) if is_tuple else (x,)
     for i, item in enumerate(items):
@@ -67,7 +62,6 @@ _INDEPENDENT = {
 
 def _fill_in_zeros(grads, refs, strict, create_graph, stage):
     """Zeros where a gradient is missing; with strict=True, PyTorch's error instead."""
-    _, _wrap = _tensors()
     filled = []
     for i, (g, ref) in enumerate(zip(grads, refs)):
         if g is None:
@@ -120,7 +114,6 @@ def _check_shapes(given, expected, given_name, expected_name):
 
 def _input_direction(inputs, v, fn_name):
     """The vector v on the input side (one tensor per input); None means 1 for a single number."""
-    _, _wrap = _tensors()
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided "
@@ -133,7 +126,6 @@ def _input_direction(inputs, v, fn_name):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """Returns ``(func(inputs), J v)``: how the output moves when the inputs move along v."""
-    Tensor, _wrap = _tensors()
     is_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
     v = _input_direction(inputs, v, "jvp")
     with enable_grad():
@@ -281,7 +273,7 @@ def _jacobian_forward_mode(func, inputs, strict, vectorize):
                     if jj == j:
                         direction[k] = 1
                     duals.append(forward_ad.make_dual(
-                        other, _tensors()[1](direction.reshape(other._array.shape))))
+                        other, _wrap(direction.reshape(other._array.shape))))
                 out_is_tuple, results = _as_tuple(func(*duals), "outputs", "jacobian")
                 unpacked = [forward_ad.unpack_dual(r) for r in results]
             outputs = [u.primal for u in unpacked]
@@ -351,7 +343,6 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def _hessian_product(func, inputs, v, create_graph, name, strict=False):
-    _, _wrap = _tensors()
     is_tuple, inputs = _as_tuple(inputs, "inputs", name)
     v = _input_direction(inputs, v, name)
     with enable_grad():
