@@ -12,6 +12,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype
+from .._dtype import cpp_name
 
 
 def _check_batches(first, second, function):
@@ -28,7 +29,6 @@ def _check_batches(first, second, function):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
     if first._array.dtype != second._array.dtype:
-        from .._dtype import cpp_name
         raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but found "
                            f"{cpp_name(second.dtype).capitalize()}")
 
