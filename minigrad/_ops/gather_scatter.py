@@ -15,6 +15,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, numpy_keywords
+from .rounding import _NotImplementedBackward
 
 
 def _check_index(function, index, input, dim):
@@ -138,7 +139,6 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=2)
         combine.at(out, positions, _src_values(src, index))
-        from .rounding import _NotImplementedBackward
         return result(out, _NotImplementedBackward, (input, src), operation="scatter")
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
