@@ -12,6 +12,8 @@ PyTorch's rules, which the lessons teach:
 Without recording (the usual parameter update), numpy writes straight into
 the tensor's memory, so no array as large as the parameter is allocated.
 """
+import weakref
+
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
@@ -21,6 +23,7 @@ from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
 from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
+from .. import random
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -89,7 +92,6 @@ def _check_partial_overlap(tensor, other):
 def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
     """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
     (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
-    import weakref
     if old_node is None:
         old_node, old_nr = tensor._grad_fn, tensor._output_nr
     old_hooks = old_node._retains_grad_hook
@@ -323,14 +325,12 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
-    from .. import random
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, NormalBackward0)
 
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
-    from .. import random
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)
 
@@ -342,7 +342,6 @@ def bernoulli_(self, p=0.5, *, generator=None):
     float64 uniform per element, a tensor p one float32 uniform (float64 if p is
     float64), see minigrad/random.py.
     """
-    from .. import random
     if isinstance(p, Tensor):
         probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too
