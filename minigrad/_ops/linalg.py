@@ -10,6 +10,8 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
+from .._dtype import cpp_name
+from .shape import unsafe_view, squeeze, SqueezeBackward4
 
 
 def _type_name(t):
@@ -99,7 +101,6 @@ def mv(input, vec):
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
     if input._array.dtype != vec._array.dtype:
-        from .._dtype import cpp_name
         vec_name, mat_name = cpp_name(vec.dtype).capitalize(), cpp_name(input.dtype).capitalize()
         # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
@@ -135,7 +136,6 @@ def dot(input, other):
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     if input._array.dtype != other._array.dtype:
-        from .._dtype import cpp_name
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
@@ -208,11 +208,9 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        from .shape import squeeze, SqueezeBackward4
         return squeeze(mm(input.unsqueeze(0), other), 0, _node=SqueezeBackward4)
     if da == 2 and db == 2:
         return mm(input, other)
-    from .shape import unsafe_view
     if da == db:
         # one side's batch dimensions are all 1 and it needs a gradient: PyTorch uses
         # it as a matrix (then folds the other side), so its gradient is one matrix product
