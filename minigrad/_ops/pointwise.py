@@ -8,10 +8,11 @@ import builtins
 
 import numpy as np
 
-from .._dtype import result_type
+from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, save_result
+from . import result, save_result, as_tensor
+from .._python_arg_parser import invalid_combination
 
 _PYTHON_NUMBERS = (int, float, bool)
 
@@ -385,7 +386,6 @@ def pow(input, exponent):
         out = result(_binary(np.power, input, exponent), PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
-        from .._python_arg_parser import invalid_combination
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
@@ -768,7 +768,6 @@ def clamp(input, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     for bound in (min, max):
         if bound is not None and not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):
-            from .._python_arg_parser import invalid_combination
             bounds = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
             raise invalid_combination("clamp", (), bounds)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -888,16 +887,13 @@ def where(condition, input=None, other=None):
     With the condition alone, ``where(condition)`` is ``nonzero(condition, as_tuple=True)``:
     one index tensor per dimension, listing where the condition holds.
     """
-    from . import as_tensor
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
-        from .._python_arg_parser import invalid_combination
         raise invalid_combination("where", tuple(a for a in (condition, input, other)
                                                  if a is not None), {})
     condition = as_tensor(condition)
     if condition._array.dtype.kind != "b":
-        from .._dtype import cpp_name
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {cpp_name(condition.dtype).capitalize()}")
     # The result's dtype first, from the operands as given: a Python number such as
