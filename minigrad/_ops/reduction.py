@@ -12,6 +12,8 @@ from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, save_result, numpy_keywords
+from .gather_scatter import scatter
+from .pointwise import abs, maximum, minimum, sign, mul_by_number
 
 
 def _dims(dim, ndim):
@@ -158,7 +160,6 @@ def _extreme_all_backward(node, grad):
 def _extreme_dim_backward(node, grad):
     # Only the element that was picked (its index was returned) gets the gradient: scattered
     # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
-    from .gather_scatter import scatter
     if not node.input_shape:          # a 0-d input: it was the only element
         return (grad * 1,)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
@@ -247,7 +248,6 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
 def max(input, dim=None, keepdim=False):
     """Largest element; with ``dim``, (values, indices) along that dimension."""
     if isinstance(dim, Tensor):
-        from .pointwise import maximum
         return maximum(input, dim)
     return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0,
                     return_types.max)
@@ -257,7 +257,6 @@ def max(input, dim=None, keepdim=False):
 def min(input, dim=None, keepdim=False):
     """Smallest element; with ``dim``, (values, indices) along that dimension."""
     if isinstance(dim, Tensor):
-        from .pointwise import minimum
         return minimum(input, dim)
     return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0,
                     return_types.min)
@@ -382,14 +381,11 @@ class LinalgVectorNormBackward0(Node):
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
         safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
         if self.p == 1:
-            from .pointwise import sign
             return (grad * sign(a),)
-        from .pointwise import sign, abs
         return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = sum(sign(a) |a|**(p-1) a_t) / out**(p-1)"""
-        from .pointwise import sign, abs
         (a,), (a_t,) = inputs, tangents
         safe_out = out.masked_fill(out == 0, 1)
         if self.p == 1:
@@ -430,7 +426,6 @@ class VarBackward0(Node):
     def backward(self, grad):
         # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
         # create_graph=True records the same nodes; grad broadcasts over the reduced dims
-        from .pointwise import mul_by_number
         (a,) = self.saved_tensors
         dof = self.count - self.correction
         if self.all_dims or a.ndim == 0:
