@@ -11,6 +11,8 @@ from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result
 from .shape import flip, cat
+from .._python_arg_parser import invalid_combination
+from ..autograd.forward_ad import jvp_from_backward
 
 
 def _reverse_cumsum(grad, dim):
@@ -57,7 +59,6 @@ class _SavesInputAndResult:
 
     def jvp(self, tangents, inputs, out):
         """forward rule: J v from the backward formula (after saving input and result)"""
-        from ..autograd.forward_ad import jvp_from_backward
         self.save_for_backward(inputs[0], out)
         return jvp_from_backward(self, tangents, inputs, out)
 
@@ -161,7 +162,6 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
         out = result(np.asarray(np.prod(array, dtype=out_dtype)), ProdBackward0, (input,))
     else:
         if not isinstance(dim, int) or isinstance(dim, bool):
-            from .._python_arg_parser import invalid_combination
             raise invalid_combination("prod", (dim,), {})
         dim = _normalize_dim(dim, array.ndim)
         out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
