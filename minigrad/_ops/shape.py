@@ -16,6 +16,9 @@ from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
 from .views import register_view
+from .._python_arg_parser import invalid_combination
+from .._creation import zeros, ones, full, tensor
+from .pointwise import _broadcast_error, where
 
 
 def _make_view(out, base):
@@ -37,7 +40,6 @@ def _check_size_arguments(name, sizes):
     flat = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
     for size in flat:
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
-            from .._python_arg_parser import invalid_combination
             raise invalid_combination(name, sizes, {})
 
 
@@ -332,7 +334,6 @@ def expand(input, *sizes):
 
 
 def _needs_record(input):
-    from ..autograd.graph import needs_grad
     return needs_grad((input,))
 
 
@@ -687,25 +688,21 @@ def select(input, dim, index):
 
 def new_zeros(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 0, with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import zeros
     return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import ones
     return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_full(input, size, fill_value, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with ``fill_value``, with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import full
     return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_tensor(input, data, dtype=None, requires_grad=False):
     """A copy of ``data`` as a tensor with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import tensor
     return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
@@ -734,7 +731,6 @@ class MaskedFillBackward1(Node):
 
     def backward(self, grad):
         (mask,) = self.saved_tensors
-        from .pointwise import where
         return grad.masked_fill(mask, 0), where(mask, grad, grad * 0).sum()
 
     def jvp(self, tangents, inputs, out):
@@ -761,7 +757,6 @@ def masked_fill(input, mask, value):
         out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
                                                                   copy=False)
     except ValueError:
-        from .pointwise import _broadcast_error
         raise _broadcast_error(mask, input) from None
     return result(out, MaskedFillBackward0, (input,), saved=(mask,))
 
