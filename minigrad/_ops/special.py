@@ -9,6 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result
+from .pointwise import exp
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -24,7 +25,6 @@ class ErfBackward0(Node):
     """out = erf(x)   ->   dx = grad * 2/sqrt(pi) * e^(-x^2)"""
 
     def backward(self, grad):
-        from .pointwise import exp
         (x,) = self.saved_tensors
         return (grad * exp(-(x * x)) * _TWO_OVER_SQRT_PI,)
 
