@@ -29,6 +29,7 @@ import numpy as np
 
 from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect
 from ..autograd.grad_mode import _State
+from .._tensor import _wrap
 
 
 def register_view(out, base):
@@ -99,8 +100,7 @@ def _scatter(grad, positions, base_shape, base=None):
     Written with recorded operations, so that with create_graph=True it can be
     differentiated again.
     """
-    from .indexing import index_put
-    from .._tensor import _wrap
+    from .indexing import index_put      # lazy: indexing -> shape -> this module (views)
     flat = _wrap(np.zeros(int(np.prod(base_shape)), dtype=grad._array.dtype)) if base is None else base
     out = index_put(flat, (positions.ravel(),), grad.reshape(-1), accumulate=base is None)
     return out.reshape(base_shape)
@@ -131,7 +131,6 @@ class CopySlices(Node):
         _check_no_overlap(self.view_array)
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
-        from .._tensor import _wrap
         view_grad = flat[_wrap(positions)]
         grads = self.fn.backward(view_grad)
         if type(grads) is not tuple:
