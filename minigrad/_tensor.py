@@ -126,7 +126,6 @@ class Tensor:
     __array_ufunc__ = None
 
     def __init__(self, *args, dtype=None, requires_grad=False):
-        from ._creation import tensor_data_to_array
         if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
         elif len(args) == 1:
@@ -673,7 +672,10 @@ def _normalize_dim(dim, ndim):
 
 
 def _install_methods():
-    """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x))."""
+    """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x)).
+
+    minigrad/__init__ calls this once every module is loaded (nn.functional imports this one).
+    """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary
     from .nn import functional
@@ -737,6 +739,7 @@ def _install_methods():
 from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
+from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402
 from ._ops import shape as _ops_shape  # noqa: E402
 from ._ops import linalg as _ops_linalg  # noqa: E402
