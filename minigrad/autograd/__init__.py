@@ -12,12 +12,15 @@
 
 The same names live in torch.autograd.
 """
+import numpy as np
+
 from . import grad_mode, anomaly_mode, graph, engine
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
+from .._ops.shape import stack
 
 
 def _as_tuple(value):
@@ -39,7 +42,6 @@ def _gradients_as_tuple(gradients, count):
 
 def _root_gradients(outputs, grad_outputs, create_graph):
     """Pair each output with its starting gradient, checking shapes (ones for scalars)."""
-    import numpy as np
     roots = []
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
@@ -123,7 +125,6 @@ def _input_edge(tensor, i):
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
-    import numpy as np
     single_input = not isinstance(inputs, (tuple, list))
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
@@ -161,7 +162,6 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
     PyTorch vectorises this with vmap; here it is a plain loop over the batch,
     which gives the same numbers: row k of the result is grad(outputs, inputs, row k).
     """
-    from .._ops.shape import stack
     for i, (out, given) in enumerate(zip(outputs, grads)):
         if isinstance(given, Tensor) and isinstance(out, Tensor) and given.shape[1:] != out.shape:
             raise RuntimeError(
