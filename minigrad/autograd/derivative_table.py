@@ -28,7 +28,7 @@ def _first_line(text):
 
 def node_classes():
     """Every backward node class defined in minigrad, sorted by module then name."""
-    import minigrad                      # noqa: F401  every op module is loaded with it
+    import minigrad                      # noqa: F401  lazy: every op module must be loaded; this one loads during import minigrad
     import minigrad.utils.checkpoint     # noqa: F401
     found, stack = set(), [Node]
     while stack:
