@@ -35,7 +35,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .grad_mode import _State
+from .grad_mode import _State, enable_grad, no_grad
 from .._tensor import Tensor, _wrap
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
@@ -124,7 +124,7 @@ def make_dual(tensor, tangent, *, level=None):
 
     ``tangent`` must have the same size as ``tensor``; both must be floating point.
     """
-    from .._ops.shape import view
+    from .._ops.shape import view      # lazy: the operations import this module
     if level is None:
         level = _DualLevel.current
         if level is None:
@@ -162,7 +162,7 @@ def unpack_dual(tensor, *, level=None):
     tangent = _tangent_of(tensor)
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    from .._ops.shape import view
+    from .._ops.shape import view      # lazy: the operations import this module
     with _paused():
         primal = view(tensor, tuple(tensor.shape))     # the same values, without the tangent
     return UnpackedDualTensor(primal, tangent)
@@ -364,8 +364,7 @@ def jvp_from_backward(node, tangents, node_inputs, out):
     A backward written with numpy (not differentiable in u) falls back to
     building J v one output element at a time.
     """
-    from . import grad
-    from .grad_mode import enable_grad
+    from . import grad      # lazy: autograd/__init__ defines grad after importing this module
     u = _wrap(np.zeros(out._array.shape, dtype=out._array.dtype))
     u._requires_grad = True
     with enable_grad():
@@ -395,7 +394,6 @@ def _backward_dot_tangents(node, grad_output, tangents):
 
 def _jvp_row_by_row(node, tangents, out):
     """(J v)[k] = e_k^T J v: one backward call per output element (no graph is kept)."""
-    from .grad_mode import no_grad
     values = np.zeros(out._array.size, dtype=out._array.dtype)
     with no_grad():
         for k in range(values.size):
