@@ -28,6 +28,7 @@ from .grad_mode import no_grad, is_grad_enabled
 from .graph import Node, connect, gradient_edge, needs_grad, _sequence_numbers
 from ._saved_tensor_hooks import _Hooks, pack_saved
 from .._tensor import Tensor, _wrap
+from .forward_ad import _DualLevel, _paused, push_function_tangents
 
 
 class FunctionCtx:
@@ -160,7 +161,6 @@ class Function:
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        from .forward_ad import _DualLevel, _paused, push_function_tangents
         uses_setup_context = cls.setup_context is not Function.setup_context
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
