@@ -16,7 +16,10 @@ All of them are built from reverse mode (``autograd.grad``), as in PyTorch;
 import numpy as np
 
 from .grad_mode import enable_grad
+from .._creation import zeros
+from .._ops.shape import stack
 from .._tensor import Tensor, _wrap
+from . import grad, forward_ad
 
 
 def _as_tuple(x, what, fn_name):
@@ -38,7 +41,6 @@ def _prepare_inputs(inputs, create_graph):
 
 def _raw_grads(outputs, inputs, grad_outputs, create_graph):
     """d(outputs)/d(inputs) with None for an input nothing depends on."""
-    from . import grad
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
@@ -197,8 +199,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                 '`strategy="forward-mode"` are not supported together (yet). Please either set '
                 '`create_graph=False` or `strategy="reverse-mode"`.')
         return _jacobian_forward_mode(func, inputs, strict, vectorize)
-    from . import grad
-    from .. import stack, zeros
     is_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     with enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
@@ -250,8 +250,6 @@ def _jacobian_blocks(blocks, out_is_tuple, is_tuple):
 
 def _jacobian_forward_mode(func, inputs, strict, vectorize):
     """One forward pass per input element: its one-hot tangent gives one column of J."""
-    from . import forward_ad
-    from .. import stack, zeros
     if strict:
         raise RuntimeError(
             "torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` are "
