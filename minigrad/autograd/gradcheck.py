@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 from .._tensor import Tensor, _wrap
+from . import grad, forward_ad
 
 
 
@@ -53,7 +54,6 @@ def numerical_jacobian(func, inputs, eps=1e-6):
 
 def analytical_jacobian(func, inputs):
     """The same matrices from autograd: one ``autograd.grad`` call per output element."""
-    from . import grad
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
@@ -73,7 +73,6 @@ def analytical_jacobian(func, inputs):
 
 def forward_mode_jacobian(func, inputs):
     """The same matrices from forward mode: one pass per input element, its one-hot tangent."""
-    from . import forward_ad
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
@@ -148,7 +147,6 @@ def _forward_mode_matches(func, inputs, numerical, rtol, atol, raise_exception):
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   raise_exception=True, **ignored):
     """gradcheck of the *gradient* of ``func``: checks second derivatives (create_graph=True)."""
-    from . import grad
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     if grad_outputs is None:
