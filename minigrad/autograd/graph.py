@@ -18,6 +18,8 @@ import weakref
 
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
+from .._tensor import _wrap
+from .forward_ad import _DualLevel, _set_tangent
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -272,7 +274,6 @@ class SavedOutput:
 
     def as_output_of(self, node):
         """The saved output as a tensor again, with ``node`` as its grad_fn."""
-        from .._tensor import _wrap
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
@@ -280,7 +281,6 @@ class SavedOutput:
         return tensor
 
     def unpack(self, node):
-        from .._tensor import _wrap
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
@@ -289,7 +289,6 @@ class SavedOutput:
         if _State.enabled:                # create_graph: the result's history is this node
             tensor._grad_fn = node
         if self.tangent is not None:
-            from .forward_ad import _DualLevel, _set_tangent
             if _DualLevel.open:
                 _set_tangent(tensor, self.tangent)
         return tensor
@@ -345,7 +344,7 @@ def accumulate_grad(variable, grad):
         if _State.enabled and grad.requires_grad:
             # create_graph: PyTorch copies grad into a fresh tensor shaped like the leaf,
             # recording the copy (CopyBackwards) so that .grad keeps grad's history
-            from .._ops.shape import copy_into
+            from .._ops.shape import copy_into      # lazy: the operations import this module (Node)
             variable._grad = copy_into(variable._detached_copy(), grad)
         elif _owned_by_engine(grad):
             variable._grad = grad
