@@ -14,9 +14,14 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
-from .._ops.pointwise import relu as _relu_out_of_place
+from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number
 from .._ops.linalg import addmm, matmul
-from .._ops.pointwise import div_by_number
+from .._dtype import cpp_name
+from .._creation import zeros
+from .._ops.special import _erf_array, erf
+from .._ops.inplace import apply_inplace
+from .._ops.inplace_unary import METHODS
+from .._python_arg_parser import checked, PARAMETERS
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -235,7 +240,6 @@ def _softmax_dim(ndim, dim, name):
 def _check_floating(name, input, dim):
     """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name)."""
     if not input.is_floating_point():
-        from .._dtype import cpp_name
         kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
             f"{name}_kernel_impl"
         raise NotImplementedError(
@@ -399,7 +403,6 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     _check_reduction(reduction)
     _check_not_differentiable("nll_loss_forward", weight=weight)
     if target._array.dtype not in (np.int64, np.uint8):
-        from .._dtype import cpp_name
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
@@ -466,7 +469,6 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing:
         raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
     if target.is_floating_point() and target.shape != input.shape:
-        from .._dtype import cpp_name
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
             f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
@@ -570,7 +572,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    from .._creation import zeros
     if p == 1.0:                                # nothing is kept, and no random numbers are drawn
         mask = zeros((), dtype=input.dtype)
     else:
@@ -598,8 +599,6 @@ class GeluBackward0(Node):
     """
 
     def backward(self, grad):
-        from .._ops.special import erf
-        from .._ops.pointwise import exp
         (x,) = self.saved_tensors
         if self.approximate == "tanh":
             u = (x + 0.044715 * x ** 3) * _SQRT_2_OVER_PI
@@ -613,7 +612,6 @@ class GeluBackward0(Node):
 
 def gelu(input, approximate="none"):
     """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh')."""
-    from .._ops.special import _erf_array
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
@@ -637,7 +635,6 @@ class SiluBackward0(Node):
 def silu(input, inplace=False):
     """x * sigmoid(x) (also called swish)."""
     if inplace:
-        from .._ops.inplace import apply_inplace
         return apply_inplace(input, silu)
     x = input._array
     out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
@@ -648,7 +645,6 @@ class EluBackward0(Node):
     """out = x if x > 0 else alpha * (e^x - 1)   ->   dx = grad if x > 0 else grad * alpha * e^x"""
 
     def backward(self, grad):
-        from .._ops.pointwise import exp, where
         (x,) = self.saved_tensors
         return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
 
@@ -660,7 +656,6 @@ class EluBackward1(EluBackward0):
 def elu(input, alpha=1.0, inplace=False):
     """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
     if inplace:
-        from .._ops.inplace import apply_inplace
         out = apply_inplace(input, lambda t: elu(t, alpha))
         if out._grad_fn is not None:
             out._grad_fn.__class__ = EluBackward1
@@ -682,7 +677,6 @@ def relu(input, inplace=False):
 
 def relu_(input):
     """max(x, 0) written into ``input`` (ReluBackward0, like x.relu_())."""
-    from .._ops.inplace_unary import METHODS
     return METHODS["relu_"](input)
 
 
@@ -694,7 +688,6 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x for x > 0, else negative_slope * x; inplace=True writes into ``input``."""
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
-    from .._ops.inplace import apply_inplace
     out = apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope))
     if out._grad_fn is not None and type(out._grad_fn) is LeakyReluBackward0:
         out._grad_fn.__class__ = LeakyReluBackward1
@@ -703,7 +696,6 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
-    from .._python_arg_parser import checked, PARAMETERS
     for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
