@@ -11,9 +11,11 @@ forward mode is. Works with minigrad and with real PyTorch tensors.
 """
 import numpy as np
 
+import minigrad
 from .._tensor_str import _format_body
 from . import _labels
 from ._draw import new_graph
+from ..autograd.forward_ad import _DualLevel
 
 TANGENT = "#ffd9a8"             # light orange: a tangent (a small change travelling forward)
 
@@ -21,9 +23,8 @@ TANGENT = "#ffd9a8"             # light orange: a tangent (a small change travel
 def _library(tensor):
     """minigrad, or torch when given real PyTorch tensors."""
     if type(tensor).__module__.startswith("torch"):
-        import torch
+        import torch      # only reached with PyTorch tensors: torch stays optional
         return torch
-    import minigrad
     return minigrad
 
 
@@ -55,7 +56,6 @@ class _Recorder:
 
     def __enter__(self):
         if self.library.__name__ == "minigrad":
-            from ..autograd.forward_ad import _DualLevel
 
             def observer(node_name, inputs, out):
                 # MulBackward0 -> mul: name the operation, not its backward node
@@ -70,7 +70,6 @@ class _Recorder:
 
     def __exit__(self, *exc_info):
         if self.library.__name__ == "minigrad":
-            from ..autograd.forward_ad import _DualLevel
             _DualLevel.observers.remove(self._observer)
         else:
             self._mode.__exit__(*exc_info)
@@ -78,7 +77,7 @@ class _Recorder:
 
 def _torch_function_mode(recorder):
     """With real PyTorch, every call is seen through a TorchFunctionMode (a public PyTorch API)."""
-    from torch.overrides import TorchFunctionMode
+    from torch.overrides import TorchFunctionMode      # lazy: torch is optional
 
     class Observe(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
