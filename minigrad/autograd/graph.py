@@ -43,6 +43,7 @@ class RemovableHandle:
         self._key = key
 
     def remove(self):
+        """Unregister the hook (calling it twice is harmless)."""
         if self._hooks is not None:
             self._hooks.pop(self._key, None)
 
@@ -192,6 +193,12 @@ class Node:
 
     # --- running ----------------------------------------------------------------
     def backward(self, *grad_outputs):
+        """Gradients of the inputs from gradients of the outputs: one per edge in ``next_functions``.
+
+        Each subclass writes its vector-Jacobian product here; the class docstring gives it in one
+        line of math (see ``minigrad.autograd.derivatives()``). ``None`` means no gradient for that
+        input (ask ``self.should_compute_output(i)`` before computing one).
+        """
         raise NotImplementedError(f"{self.name()} does not define backward")
 
     def should_compute_output(self, i):
@@ -281,6 +288,10 @@ class SavedOutput:
         return tensor
 
     def unpack(self, node):
+        """The saved output as a tensor again, with ``node`` as its grad_fn while recording.
+
+        Raises PyTorch's RuntimeError if the output was modified in place since it was saved.
+        """
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
@@ -321,6 +332,7 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def backward(self, grad):
+        """Add ``grad`` into ``variable.grad`` (then run its post-accumulate hooks); nothing flows further."""
         accumulate_grad(self.variable, grad)
         if self.variable._post_accumulate_grad_hooks:
             run_post_accumulate_grad_hooks(self.variable)
