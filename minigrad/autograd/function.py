@@ -129,10 +129,20 @@ class Function:
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
+        """Compute the outputs from the inputs (no recording happens in here).
+
+        With ``setup_context`` defined, ``forward`` takes only the inputs; otherwise its first
+        argument is ``ctx``, where it can ``ctx.save_for_backward(...)`` what backward needs.
+        """
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
+        """The vector-Jacobian product: one gradient per output in, one per forward input out.
+
+        Return ``None`` for inputs that need no gradient (``ctx.needs_input_grad[i]`` says which
+        do). Run under ``create_graph=True``, the operations in here are recorded too.
+        """
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
 
@@ -144,6 +154,7 @@ class Function:
 
     @staticmethod
     def setup_context(ctx, inputs, output):
+        """Optional: fill ``ctx`` from ``inputs`` and ``output`` (then ``forward`` takes no ``ctx``)."""
         raise NotImplementedError("setup_context is not implemented.")
 
     def __call__(self, *args, **kwargs):
