@@ -155,6 +155,7 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
+        """Run ``run_function(*args)`` without recording it; keep only the inputs (and the RNG state)."""
         ctx.run_function = run_function
         ctx.inputs = args
         if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
