@@ -41,8 +41,9 @@ def bmm(input, mat2):
 
 
 class BaddbmmBackward0(Node):
-    """out = beta * input + alpha * (A @ B), batched   ->
-    d input = beta * grad, dA = alpha * grad @ B^T, dB = alpha * A^T @ grad"""
+    """result = beta * self + alpha * (batch1 @ batch2), per batch   ->
+        grad_self = beta * grad; grad_batch1 = alpha * grad @ batch2^T;
+        grad_batch2 = alpha * batch1^T @ grad"""
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -63,8 +64,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 class ScaledAddmmBackward(Node):
-    """out = beta * input + alpha * (A @ B)   ->
-    d input = beta * grad, dA = alpha * grad @ B^T, dB = alpha * A^T @ grad"""
+    """result = beta * self + alpha * (mat1 @ mat2)   ->
+        grad_self = beta * grad; grad_mat1 = alpha * grad @ mat2^T;
+        grad_mat2 = alpha * mat1^T @ grad"""
 
     def backward(self, grad):
         a, b = self.saved_tensors
