@@ -68,7 +68,8 @@ def _parse(equation, operands):
 
 
 class EinsumBackward0(Node):
-    """out = einsum(equation, a, b, ...)   ->   d a = einsum(grad and the other operands -> a's letters)"""
+    """result = einsum(equation, *operands)   ->
+        grad_operands[k] = einsum(grad and the other operands -> the letters of operand k)"""
 
     def backward(self, grad):
         operands = self.saved_tensors
