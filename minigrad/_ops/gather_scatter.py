@@ -46,7 +46,8 @@ def _positions(index_array, dim, size):
 # --- gather -------------------------------------------------------------------------------
 
 class GatherBackward0(Node):
-    """out = input[index] along dim   ->   d input = zeros with grad added back at index"""
+    """result = self.gather(dim, index)   ->
+        grad_self = zeros, with grad added at index along dim"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -72,8 +73,8 @@ def gather(input, dim, index, *, sparse_grad=False):
 # --- scatter and scatter_add --------------------------------------------------------------
 
 class ScatterBackward0(Node):
-    """out = input with src written at index   ->   d input = grad, 0 where overwritten;
-    d src = grad read at index"""
+    """result = self.scatter(dim, index, src)   ->
+        grad_self = grad, 0 where overwritten; grad_src = grad.gather(dim, index)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -83,7 +84,8 @@ class ScatterBackward0(Node):
 
 
 class ScatterBackward1(Node):
-    """out = input with a number written at index   ->   d input = grad, 0 where overwritten"""
+    """result = self.scatter(dim, index, value), value a number   ->
+        grad_self = grad, 0 where overwritten"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -91,7 +93,8 @@ class ScatterBackward1(Node):
 
 
 class ScatterAddBackward0(Node):
-    """out = input with src added at index   ->   d input = grad; d src = grad read at index"""
+    """result = self.scatter_add(dim, index, src)   ->
+        grad_self = grad; grad_src = grad.gather(dim, index)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -176,7 +179,8 @@ def _check_vector_index(function, index, size):
 
 
 class IndexSelectBackward0(Node):
-    """out = the slices ``index`` of input along dim   ->   d input = zeros, grad added back"""
+    """result = self.index_select(dim, index)   ->
+        grad_self = zeros.index_add(dim, index, grad)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -198,8 +202,8 @@ def index_select(input, dim, index):
 
 
 class IndexAddBackward0(Node):
-    """out = input with source's slices added at ``index``   ->   d input = grad;
-    d source = grad's slices at index"""
+    """result = self.index_add(dim, index, source)   ->
+        grad_self = grad; grad_source = grad.index_select(dim, index)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
