@@ -250,38 +250,38 @@ def copy_(self, source):
 # --- filling with values that do not depend on the old ones -----------------------------------
 
 class _FillBackward(Node):
-    """out = values that do not depend on the input   ->   no gradient flows back"""
+    """result = values that do not depend on self   ->   grad_self = 0"""
 
     def backward(self, grad):
         return (grad * 0,)
 
 
 class ZeroBackward0(_FillBackward):
-    """x.zero_() on a recorded tensor"""
+    """result = self.zero_()   ->   grad_self = 0"""
 
 
 class FillBackward2(_FillBackward):
-    """x.fill_(value) on a recorded tensor"""
+    """result = self.fill_(value), value a number   ->   grad_self = 0"""
 
 
 class NormalBackward0(_FillBackward):
-    """x.normal_() on a recorded tensor"""
+    """result = self.normal_(mean, std)   ->   grad_self = 0"""
 
 
 class UniformBackward0(_FillBackward):
-    """x.uniform_() on a recorded tensor"""
+    """result = self.uniform_(a, b)   ->   grad_self = 0"""
 
 
 class BernoulliBackward0(_FillBackward):
-    """torch.bernoulli(p) with p recording: the random 0/1 values give p no gradient"""
+    """result = bernoulli(self), random 0/1 draws with probabilities self   ->   grad_self = 0"""
 
 
 class BernoulliBackward2(_FillBackward):
-    """x.bernoulli_(p) with a number p on a recorded tensor"""
+    """result = self.bernoulli_(p), p a number   ->   grad_self = 0"""
 
 
 class BernoulliBackward1(Node):
-    """x.bernoulli_(p) with a tensor p: random 0/1 values have no gradient, neither does p"""
+    """result = self.bernoulli_(p), p a tensor   ->   grad_self = 0; grad_p = 0"""
 
     def backward(self, grad):
         p_grad = _wrap(np.zeros(self.p_shape, grad._array.dtype)) if self.should_compute_output(1) else None
@@ -289,7 +289,8 @@ class BernoulliBackward1(Node):
 
 
 class FillBackward3(Node):
-    """x.fill_(value) with a 0-d tensor value (x[i] = number does this)"""
+    """result = self.fill_(value), value a 0-d tensor (x[i] = number does this)   ->
+        grad_self = 0; grad_value = grad.sum()"""
 
     def backward(self, grad):
         return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
