@@ -45,7 +45,7 @@ def _save_operands(out, a, b):
 
 
 class MmBackward0(Node):
-    """C = A @ B (matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC"""
+    """result = self @ mat2   ->   grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"""
 
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -57,7 +57,7 @@ class MmBackward0(Node):
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: C_t = A_t @ B + A @ B_t (the product rule)"""
+        """result_t = self_t @ mat2 + self @ mat2_t (the product rule)"""
         return tangents[0].mm(inputs[1]) + inputs[0].mm(tangents[1])
 
 
@@ -77,7 +77,7 @@ def mm(input, mat2):
 
 
 class MvBackward0(Node):
-    """y = M @ v   ->   dM = outer(dy, v),  dv = M^T @ dy"""
+    """result = self @ vec   ->   grad_self = outer(grad, vec); grad_vec = self^T @ grad"""
 
     _saved_names = ('self', 'vec')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -88,7 +88,7 @@ class MvBackward0(Node):
         return grad_m, grad_v
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: y_t = M_t @ v + M @ v_t"""
+        """result_t = self_t @ vec + self @ vec_t"""
         return tangents[0].mv(inputs[1]) + inputs[0].mv(tangents[1])
 
 
@@ -109,7 +109,7 @@ def mv(input, vec):
 
 
 class DotBackward0(Node):
-    """s = a . b   ->   da = ds * b,  db = ds * a"""
+    """result = self . tensor   ->   grad_self = grad * tensor; grad_tensor = grad * self"""
 
     _saved_names = ('self', 'tensor')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -119,7 +119,7 @@ class DotBackward0(Node):
                 grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: s_t = a_t . b + a . b_t"""
+        """result_t = self_t . tensor + self . tensor_t"""
         return tangents[0].dot(inputs[1]) + inputs[0].dot(tangents[1])
 
 
@@ -153,7 +153,8 @@ def outer(input, vec2):
 
 
 class BmmBackward0(Node):
-    """C = A @ B (batches of matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC, batch by batch"""
+    """result = self @ mat2, per batch   ->
+        grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"""
 
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -165,7 +166,7 @@ class BmmBackward0(Node):
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: C_t = A_t @ B + A @ B_t"""
+        """result_t = self_t @ mat2 + self @ mat2_t"""
         return tangents[0].matmul(inputs[1]) + inputs[0].matmul(tangents[1])
 
 
@@ -303,7 +304,8 @@ def _check_fold(matrix_shape, batched_shape):
 
 
 class AddmmBackward0(Node):
-    """out = bias + A @ B   ->   dbias = dout (summed by the engine), dA = dout @ B^T, dB = A^T @ dout"""
+    """result = self + mat1 @ mat2   ->
+        grad_self = grad; grad_mat1 = grad @ mat2^T; grad_mat2 = mat1^T @ grad"""
 
     _saved_names = ('mat1', 'mat2')      # grad_fn._saved_mat1, ... as in PyTorch
 
@@ -314,7 +316,7 @@ class AddmmBackward0(Node):
         return grad, grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = bias_t + A_t @ B + A @ B_t"""
+        """result_t = self_t + mat1_t @ mat2 + mat1 @ mat2_t"""
         return tangents[0] + tangents[1].mm(inputs[2]) + inputs[1].mm(tangents[2])
 
 
