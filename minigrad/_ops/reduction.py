@@ -38,24 +38,24 @@ def _expand_back(grad, input_shape, dims, keepdim):
 
 
 class SumBackward0(Node):
-    """out = sum of all elements   ->   every element gets the gradient"""
+    """result = self.sum() (all elements)   ->   grad_self = grad.expand(self.shape)"""
 
     def backward(self, grad):
         return (grad.expand(self.input_shape),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the sum is linear, so out_t = sum of a_t"""
+        """result_t = self_t.sum()"""
         return tangents[0].sum()
 
 
 class SumBackward1(Node):
-    """out = sum over ``dims``   ->   each element gets the gradient of its sum"""
+    """result = self.sum(dims)   ->   grad_self = grad (dims kept).expand(self.shape)"""
 
     def backward(self, grad):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t summed over the same dims"""
+        """result_t = self_t.sum(dims)"""
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim)
 
 
@@ -75,24 +75,25 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 
 class MeanBackward0(Node):
-    """out = mean of all N elements   ->   every element gets grad / N"""
+    """result = self.mean() (all N elements)   ->   grad_self = grad.expand(self.shape) / N"""
 
     def backward(self, grad):
         return (grad.expand(self.input_shape) / self.count,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = mean of a_t"""
+        """result_t = self_t.mean()"""
         return tangents[0].sum() / self.count
 
 
 class MeanBackward1(Node):
-    """out = mean over ``dims``   ->   each element gets grad / (number averaged)"""
+    """result = self.mean(dims)   ->
+        grad_self = grad (dims kept).expand(self.shape) / (number averaged)"""
 
     def backward(self, grad):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t averaged over the same dims"""
+        """result_t = self_t.mean(dims)"""
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim) / self.count
 
 
@@ -182,42 +183,44 @@ def _extreme_dim_jvp(node, tangents):
 
 
 class MaxBackward1(Node):
-    """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
+    """result = self.max() (all elements)   ->
+        grad_self = grad / (number of maxima) at each maximum, else 0"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the mean of a_t over the elements equal to the extreme"""
+        """result_t = the mean of self_t over the maxima"""
         return _extreme_all_jvp(tangents, inputs, out)
 
 
 class MaxBackward0(Node):
-    """values = max over ``dim``   ->   gradient to the element at ``indices``"""
+    """values, indices = self.max(dim)   ->   grad_self = zeros, with grad at indices"""
     backward = _extreme_dim_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t at the index that was picked"""
+        """values_t = self_t at indices"""
         return _extreme_dim_jvp(self, tangents)
 
 
 class MinBackward1(Node):
-    """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
+    """result = self.min() (all elements)   ->
+        grad_self = grad / (number of minima) at each minimum, else 0"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the mean of a_t over the elements equal to the extreme"""
+        """result_t = the mean of self_t over the minima"""
         return _extreme_all_jvp(tangents, inputs, out)
 
 
 class MinBackward0(Node):
-    """values = min over ``dim``   ->   gradient to the element at ``indices``"""
+    """values, indices = self.min(dim)   ->   grad_self = zeros, with grad at indices"""
     backward = _extreme_dim_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t at the index that was picked"""
+        """values_t = self_t at indices"""
         return _extreme_dim_jvp(self, tangents)
 
 
@@ -263,7 +266,8 @@ def min(input, dim=None, keepdim=False):
 
 
 class AmaxBackward0(Node):
-    """out = max over ``dims``   ->   gradient shared evenly among the maxima"""
+    """result = amax(self, dims)   ->
+        grad_self = grad / (number of maxima) at each maximum, else 0"""
 
     _saved_names = ("self", "result")      # grad_fn._saved_self, _saved_result, as in PyTorch
 
@@ -275,7 +279,7 @@ class AmaxBackward0(Node):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the mean of a_t over the elements equal to the extreme, per slice"""
+        """result_t = the mean of self_t over the extremes (the maxima, or the minima), per slice"""
         (a,) = inputs
         extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
         mask = (a._array == extreme).astype(a._array.dtype)
@@ -284,7 +288,8 @@ class AmaxBackward0(Node):
 
 
 class AminBackward0(AmaxBackward0):
-    """out = min over ``dims``   ->   gradient shared evenly among the minima"""
+    """result = amin(self, dims)   ->
+        grad_self = grad / (number of minima) at each minimum, else 0"""
 
 
 @numpy_keywords
@@ -359,7 +364,8 @@ def any(input, dim=None, keepdim=False):
 # --- norm, variance, logsumexp ---------------------------------------------------------------
 
 class LinalgVectorNormBackward0(Node):
-    """out = (sum |a|**p) ** (1/p)   ->   da = grad * sign(a) |a|**(p-1) / out**(p-1)"""
+    """result = (sum |self|**p) ** (1/p)   ->
+        grad_self = grad * sign(self) |self|**(p-1) / result**(p-1)"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -385,7 +391,7 @@ class LinalgVectorNormBackward0(Node):
         return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sum(sign(a) |a|**(p-1) a_t) / out**(p-1)"""
+        """result_t = sum(sign(self) |self|**(p-1) self_t) / result**(p-1)"""
         (a,), (a_t,) = inputs, tangents
         safe_out = out.masked_fill(out == 0, 1)
         if self.p == 1:
@@ -421,7 +427,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 class VarBackward0(Node):
-    """out = sum (a - mean)**2 / (N - correction)   ->   da = grad * 2 (a - mean) / (N - correction)"""
+    """result = sum((self - mean)**2) / (N - correction)   ->
+        grad_self = grad * 2 (self - mean) / (N - correction)"""
 
     def backward(self, grad):
         # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
@@ -439,14 +446,15 @@ class VarBackward0(Node):
         return (mul_by_number(grad, scale) * (a - a.mean(dim=self.dims, keepdim=True)),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = 2 sum((a - mean) a_t) / (N - correction)"""
+        """result_t = 2 sum((self - mean) * self_t) / (N - correction)"""
         (a,), (a_t,) = inputs, tangents
         centred = a - a.mean(dim=self.dims, keepdim=True)
         return (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim) * 2 / (self.count - self.correction)
 
 
 class StdBackward0(Node):
-    """out = sqrt(var)   ->   da = grad * (a - mean) / ((N - correction) * out)"""
+    """result = sqrt(var(self))   ->
+        grad_self = grad * (self - mean) / ((N - correction) * result)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -457,7 +465,7 @@ class StdBackward0(Node):
         return (grad * centred / ((self.count - self.correction) * std),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sum((a - mean) a_t) / ((N - correction) * out)"""
+        """result_t = sum((self - mean) * self_t) / ((N - correction) * result)"""
         (a,), (a_t,) = inputs, tangents
         centred = a - a.mean(dim=self.dims, keepdim=True)
         spread = (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim)
@@ -495,7 +503,8 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 class LogsumexpBackward0(Node):
-    """out = log sum e**a   ->   da = grad * e**(a - out) = grad * softmax(a)"""
+    """result = log(sum(e ** self))   ->
+        grad_self = grad * e ** (self - result) = grad * softmax(self)"""
 
     _saved_names = ('self', 'result')      # input and result, as PyTorch saves them
 
@@ -508,7 +517,7 @@ class LogsumexpBackward0(Node):
         return (grad * (a - out).exp(),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sum(softmax(a) a_t)"""
+        """result_t = sum(softmax(self) * self_t)"""
         (a,), (a_t,) = inputs, tangents
         weights = (a - logsumexp(a, self.dims, keepdim=True)).exp()
         return (weights * a_t).sum(dim=self.dims, keepdim=self.keepdim)
