@@ -15,30 +15,30 @@ from .pointwise import _binary
 
 
 class _StepBackward(Node):
-    """out = a step function of the input   ->   dx = 0 (flat between the jumps)"""
+    """result = a step function of self   ->   grad_self = 0 (flat between the jumps)"""
 
     def backward(self, grad):
         return (grad * 0,)
 
 
 class RoundBackward0(_StepBackward):
-    """out = round(x) (halves to even)   ->   dx = 0"""
+    """result = round(self) (halves to even)   ->   grad_self = 0"""
 
 
 class RoundBackward1(_StepBackward):
-    """out = round(x, decimals)   ->   dx = 0"""
+    """result = round(self, decimals)   ->   grad_self = 0"""
 
 
 class FloorBackward0(_StepBackward):
-    """out = floor(x)   ->   dx = 0"""
+    """result = floor(self)   ->   grad_self = 0"""
 
 
 class CeilBackward0(_StepBackward):
-    """out = ceil(x)   ->   dx = 0"""
+    """result = ceil(self)   ->   grad_self = 0"""
 
 
 class TruncBackward0(_StepBackward):
-    """out = x rounded towards 0   ->   dx = 0"""
+    """result = self rounded towards 0   ->   grad_self = 0"""
 
 
 def _step(numpy_function, input, node_class):
@@ -75,7 +75,7 @@ fix = trunc
 
 
 class FracBackward0(Node):
-    """out = x - trunc(x)   ->   dx = grad"""
+    """result = self - trunc(self)   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
@@ -90,7 +90,8 @@ def frac(input):
 # --- // and % -------------------------------------------------------------------------------
 
 class _NotImplementedBackward(Node):
-    """PyTorch records a node that refuses to run: floor_divide has no derivative."""
+    """result = floor_divide(self, other)   ->
+        grad_self = error: PyTorch records a node that refuses to run (no derivative)"""
 
     operation = "floor_divide"
 
@@ -123,14 +124,15 @@ def rfloordiv(input, other):
 
 
 class RemainderBackward0(Node):
-    """out = a % number   ->   da = grad"""
+    """result = self % other, other a number   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
 
 
 class RemainderBackward1(Node):
-    """out = a % b = a - floor(a / b) * b   ->   da = grad, db = -grad * floor(a / b)"""
+    """result = self % other = self - floor(self / other) * other   ->
+        grad_self = grad; grad_other = -grad * floor(self / other)"""
 
     def backward(self, grad):
         a, b = self.saved_tensors
