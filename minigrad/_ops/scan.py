@@ -29,7 +29,8 @@ def _dim_argument(input, dim, name):
 # --- cumsum -------------------------------------------------------------------------------
 
 class CumsumBackward0(Node):
-    """out[k] = x[0] + ... + x[k]   ->   dx[i] = grad[i] + grad[i+1] + ... (a reverse cumsum)"""
+    """result[k] = self[0] + ... + self[k]   ->
+        grad_self[i] = grad[i] + grad[i+1] + ... (a reversed cumsum)"""
 
     def backward(self, grad):
         if grad.ndim == 0:
@@ -58,13 +59,14 @@ class _SavesInputAndResult:
     get J v from the backward formula."""
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: J v from the backward formula (after saving input and result)"""
+        """result_t = J self_t, computed from the backward formula (after saving self and result)"""
         self.save_for_backward(inputs[0], out)
         return jvp_from_backward(self, tangents, inputs, out)
 
 
 class CumprodBackward0(_SavesInputAndResult, Node):
-    """out[k] = x[0] * ... * x[k]   ->   dx[i] = sum over k >= i of grad[k] * prod_{j<=k, j!=i} x[j]
+    """result[k] = self[0] * ... * self[k]   ->
+        grad_self[i] = sum over k >= i of grad[k] * prod_{j <= k, j != i} self[j]
 
     Without zeros in x that is reverse_cumsum(grad * out) / x. With zeros,
     dividing is impossible, so every product "leaving out x[i]" is computed
@@ -127,7 +129,8 @@ def _product_of_the_others(x, dim):
 
 
 class ProdBackward0(_SavesInputAndResult, Node):
-    """out = product of all elements   ->   dx[i] = grad * (product of all the others)"""
+    """result = self.prod() (all elements)   ->
+        grad_self[i] = grad * (the product of all the others)"""
 
     def backward(self, grad):
         input, out = self.saved_tensors
@@ -138,7 +141,7 @@ class ProdBackward0(_SavesInputAndResult, Node):
 
 
 class ProdBackward1(_SavesInputAndResult, Node):
-    """out = product along ``dim``   ->   dx[i] = grad * (product of the others along dim)"""
+    """result = self.prod(dim)   ->   grad_self[i] = grad * (the product of the others along dim)"""
 
     def backward(self, grad):
         input, out = self.saved_tensors
