@@ -60,13 +60,13 @@ def _infer_shape(shape, numel):
 
 
 class ViewBackward0(Node):
-    """out = a with a new shape   ->   reshape the gradient back"""
+    """result = self.view(shape)   ->   grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the same reshape of a_t"""
+        """result_t = self_t.view(shape)"""
         return tangents[0].reshape(out.shape)
 
 
@@ -98,15 +98,16 @@ def view(input, *shape):
 
 
 class ReshapeAliasBackward0(Node):
-    """out = a non-contiguous a seen with a new shape (no copy)   ->   reshape the gradient back"""
+    """result = self.reshape(shape), a view of a non-contiguous self   ->
+        grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
 
 class UnsafeViewBackward0(Node):
-    """out = a fresh copy seen with a new shape (reshape that had to copy, matmul's
-    unfolding)   ->   reshape the gradient back"""
+    """result = self.reshape(shape) after a copy (reshape that had to copy, matmul's unfolding)   ->
+        grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
@@ -167,13 +168,13 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 class TBackward0(Node):
-    """out = a transposed (2-D)   ->   transpose the gradient back"""
+    """result = self.t() (2-D)   ->   grad_self = grad.t()"""
 
     def backward(self, grad):
         return (grad.t(),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t transposed"""
+        """result_t = self_t.t()"""
         return tangents[0].t()
 
 
@@ -185,13 +186,13 @@ def t(input):
 
 
 class TransposeBackward0(Node):
-    """out = a with two dims swapped   ->   swap them back in the gradient"""
+    """result = self.transpose(dim0, dim1)   ->   grad_self = grad.transpose(dim0, dim1)"""
 
     def backward(self, grad):
         return (grad.transpose(self.dim0, self.dim1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t transposed"""
+        """result_t = self_t.transpose(dim0, dim1)"""
         return tangents[0].transpose(self.dim0, self.dim1)
 
 
@@ -209,13 +210,13 @@ swapaxes = transpose
 
 
 class PermuteBackward0(Node):
-    """out = a with dims reordered   ->   apply the inverse order to the gradient"""
+    """result = self.permute(dims)   ->   grad_self = grad.permute(the inverse of dims)"""
 
     def backward(self, grad):
         return (grad.permute(tuple(np.argsort(self.dims))),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t permuted"""
+        """result_t = self_t.permute(dims)"""
         return tangents[0].permute(self.dims)
 
 
@@ -235,27 +236,27 @@ def permute(input, *dims):
 
 
 class SqueezeBackward0(Node):
-    """out = a without its size-1 dims   ->   reshape the gradient back"""
+    """result = self.squeeze()   ->   grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t squeezed"""
+        """result_t = self_t squeezed the same way"""
         return tangents[0].reshape(out.shape)
 
 
 class SqueezeBackward1(SqueezeBackward0):
-    """out = a without size-1 dim ``dim``   ->   reshape the gradient back"""
+    """result = self.squeeze(dim)   ->   grad_self = grad.reshape(self.shape)"""
 
 
 class SqueezeBackward2(SqueezeBackward0):
-    """out = a without the size-1 dims in ``dims``   ->   reshape the gradient back"""
+    """result = self.squeeze(dims)   ->   grad_self = grad.reshape(self.shape)"""
 
 
 class SqueezeBackward4(SqueezeBackward0):
-    """out = a without size-1 dim ``dim``, done in place (PyTorch's matmul of a vector
-    and a matrix records this one)   ->   reshape the gradient back"""
+    """result = self.squeeze_(dim), in place (matmul of a vector and a matrix records it)   ->
+        grad_self = grad.unsqueeze(dim)"""
 
 
 @numpy_keywords
@@ -275,13 +276,13 @@ def squeeze(input, dim=None, _node=None):
 
 
 class UnsqueezeBackward0(Node):
-    """out = a with a new size-1 dim   ->   remove that dim from the gradient"""
+    """result = self.unsqueeze(dim)   ->   grad_self = grad.squeeze(dim)"""
 
     def backward(self, grad):
         return (grad.squeeze(self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t unsqueezed"""
+        """result_t = self_t.unsqueeze(dim)"""
         return tangents[0].unsqueeze(self.dim)
 
 
@@ -294,13 +295,14 @@ def unsqueeze(input, dim):
 
 
 class ExpandBackward0(Node):
-    """out = a repeated along size-1 dims (no copy)   ->   the engine sums the gradient back"""
+    """result = self.expand(sizes) (no copy)   ->
+        grad_self = grad summed over the expanded dims"""
 
     def backward(self, grad):
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t expanded"""
+        """result_t = self_t.expand(sizes)"""
         return tangents[0].expand(out.shape)
 
 
@@ -343,7 +345,7 @@ def expand_as(input, other):
 
 
 class RepeatBackward0(Node):
-    """out = a tiled ``repeats`` times   ->   sum the gradient over the copies"""
+    """result = self.repeat(repeats)   ->   grad_self = grad summed over the copies"""
 
     def backward(self, grad):
         # the steps PyTorch takes (so create_graph=True records the same nodes):
@@ -364,7 +366,7 @@ class RepeatBackward0(Node):
         return (grad,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t repeated"""
+        """result_t = self_t.repeat(repeats)"""
         return tangents[0].repeat(self.repeats)
 
 
@@ -381,13 +383,13 @@ def repeat(input, *repeats):
 
 
 class FlipBackward0(Node):
-    """out = a reversed along ``dims``   ->   reverse the gradient the same way"""
+    """result = self.flip(dims)   ->   grad_self = grad.flip(dims)"""
 
     def backward(self, grad):
         return (flip(grad, self.dims),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t flipped"""
+        """result_t = self_t.flip(dims)"""
         return flip(tangents[0], self.dims)
 
 
@@ -401,7 +403,8 @@ def flip(input, dims):
 # --- joining and splitting --------------------------------------------------------------------
 
 class CatBackward0(Node):
-    """out = a, b, ... joined along ``dim``   ->   each input gets its slice of the gradient"""
+    """result = cat(tensors, dim)   ->
+        grad_tensors[k] = the slice of grad where tensors[k] sits"""
 
     def backward(self, grad):
         grads, start = [], 0
@@ -413,7 +416,7 @@ class CatBackward0(Node):
         return tuple(grads)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangents joined the same way"""
+        """result_t = cat(tensors_t, dim)"""
         return cat(tangents, self.dim)
 
 
@@ -453,13 +456,13 @@ def _cat_mismatch(tensors, dim):
 
 
 class StackBackward0(Node):
-    """out = a, b, ... stacked along a new ``dim``   ->   each input gets its slice"""
+    """result = stack(tensors, dim)   ->   grad_tensors[k] = grad.select(dim, k)"""
 
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) for i in range(self.count))
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangents stacked the same way"""
+        """result_t = stack(tensors_t, dim)"""
         return stack(tangents, self.dim)
 
 
@@ -514,13 +517,13 @@ def _zeros_where_missing(node, grads):
 
 
 class UnbindBackward0(Node):
-    """outs = the slices of a along ``dim``   ->   stack their gradients back together"""
+    """results = self.unbind(dim)   ->   grad_self = stack(grads of the slices, dim)"""
 
     def backward(self, *grads):
         return (stack(_zeros_where_missing(self, grads), self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: one slice of a_t per output"""
+        """results_t = self_t.unbind(dim)"""
         return unbind(tangents[0], self.dim)
 
 
@@ -533,18 +536,19 @@ def unbind(input, dim=0):
 
 
 class SplitBackward0(Node):
-    """outs = consecutive pieces of a along ``dim``   ->   join their gradients back (cat)"""
+    """results = self.split(size, dim)   ->   grad_self = cat(grads of the pieces, dim)"""
 
     def backward(self, *grads):
         return (cat(_zeros_where_missing(self, grads), self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t cut into the same pieces"""
+        """results_t = self_t split into the same pieces"""
         return split(tangents[0], [piece.shape[self.dim] for piece in out], self.dim)
 
 
 class SplitWithSizesBackward0(SplitBackward0):
-    """split with a list of sizes: the same derivative as SplitBackward0"""
+    """results = self.split(sizes, dim), a list of sizes   ->
+        grad_self = cat(grads of the pieces, dim)"""
 
 
 def split(input, split_size_or_sections, dim=0):
@@ -591,13 +595,13 @@ def chunk(input, chunks, dim=0):
 # --- copies and conversions ----------------------------------------------------------------------
 
 class ToCopyBackward0(Node):
-    """out = a converted to another dtype   ->   convert the gradient back"""
+    """result = self.to(dtype)   ->   grad_self = grad.to(self.dtype)"""
 
     def backward(self, grad):
         return (grad.to(self.input_dtype),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t converted to the output dtype"""
+        """result_t = self_t.to(dtype)"""
         return tangents[0].to(out.dtype)
 
 
@@ -609,13 +613,13 @@ def to_dtype(input, dtype):
 
 
 class CloneBackward0(Node):
-    """out = a copy of a   ->   the gradient passes through"""
+    """result = self.clone()   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a copy of a_t"""
+        """result_t = self_t.clone()"""
         return clone(tangents[0])
 
 
@@ -625,13 +629,13 @@ def clone(input):
 
 
 class CopyBackwards(Node):
-    """self.copy_(src)   ->   src gets the gradient; the old value of self gets none"""
+    """result = self.copy_(src)   ->   grad_self = 0; grad_src = grad, summed to src's shape"""
 
     def backward(self, grad):
         return grad * 0, grad.to(self.source_dtype)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: src_t, broadcast to self's shape and dtype"""
+        """result_t = src_t, broadcast to self's shape and dtype"""
         return copy_into(tangents[0], tangents[1])
 
 
@@ -648,7 +652,7 @@ def copy_into(old, source):
 
 
 class SelectBackward0(Node):
-    """out = a[..., i, ...] along ``dim``   ->   gradient goes to slot i, zeros elsewhere"""
+    """result = self.select(dim, index)   ->   grad_self = zeros, with grad at index along dim"""
 
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
@@ -657,12 +661,13 @@ class SelectBackward0(Node):
         return (result(full, SelectBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the same slice of a_t"""
+        """result_t = self_t.select(dim, index)"""
         return tangents[0][self.index]
 
 
 class SelectBackwardBackward0(Node):
-    """r = zeros with grad placed at ``index`` (select's backward)   ->   d/dgrad = gg[index]"""
+    """result = zeros with g placed at index along dim (select's backward, recorded)   ->
+        grad_g = grad.select(dim, index)"""
 
     def backward(self, gg):
         return (gg[self.index],)
@@ -707,7 +712,8 @@ def new_tensor(input, data, dtype=None, requires_grad=False):
 
 
 class MaskedFillBackward0(Node):
-    """out = a with a number written where mask is True   ->   gradient to a, except there"""
+    """result = self.masked_fill(mask, value), value a number   ->
+        grad_self = grad, 0 where mask"""
 
     _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
 
@@ -716,16 +722,13 @@ class MaskedFillBackward0(Node):
         return (grad.masked_fill(mask, 0),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t, with 0 where the mask is True"""
+        """result_t = self_t, 0 where mask"""
         return tangents[0].masked_fill(self.saved_tensors[0], 0)
 
 
 class MaskedFillBackward1(Node):
-    """out = a with a 0-d tensor v written where mask is True
-
-    ->  d/da: the gradient, except where the mask is True;
-        d/dv: the sum of the gradient where the mask is True (v was copied there).
-    """
+    """result = self.masked_fill(mask, value), value a 0-d tensor   ->
+        grad_self = grad, 0 where mask; grad_value = grad summed where mask"""
 
     _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
 
@@ -734,7 +737,7 @@ class MaskedFillBackward1(Node):
         return grad.masked_fill(mask, 0), where(mask, grad, grad * 0).sum()
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t, with value_t where the mask is True"""
+        """result_t = self_t, value_t where mask"""
         return tangents[0].masked_fill(self.saved_tensors[0], tangents[1])
 
 
