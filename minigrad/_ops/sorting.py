@@ -36,12 +36,14 @@ def _values_selecting_backward(node, grad):
 
 
 class SortBackward0(Node):
-    """values = input sorted along dim   ->   d input[indices[k]] = grad[k]"""
+    """values, indices = self.sort(dim)   ->
+        grad_self = zeros, with grad[k] put back at indices[k]"""
     backward = _values_selecting_backward
 
 
 class TopkBackward0(Node):
-    """values = the k largest along dim   ->   d input[indices[k]] = grad[k], 0 elsewhere"""
+    """values, indices = self.topk(k, dim)   ->
+        grad_self = zeros, with grad[k] put back at indices[k]"""
     backward = _values_selecting_backward
 
 
@@ -101,7 +103,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 # --- roll ---------------------------------------------------------------------------------
 
 class RollBackward0(Node):
-    """out = input shifted by ``shifts`` around a ring   ->   d input = grad shifted back"""
+    """result = self.roll(shifts, dims)   ->   grad_self = grad.roll(-shifts, dims)"""
 
     def backward(self, grad):
         return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
