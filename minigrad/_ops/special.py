@@ -22,7 +22,7 @@ def _erf_array(array):
 
 
 class ErfBackward0(Node):
-    """out = erf(x)   ->   dx = grad * 2/sqrt(pi) * e^(-x^2)"""
+    """result = erf(self)   ->   grad_self = grad * 2 / sqrt(pi) * e ** (-self**2)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
