@@ -107,10 +107,8 @@ def _scatter(grad, positions, base_shape, base=None):
 
 
 class AsStridedBackward0(Node):
-    """A view whose base changed in place: out = some elements of the base
-
-    ->  d/dbase: the view's gradient added at the positions the view sees, zeros elsewhere.
-    """
+    """result = some elements of base (a view whose base changed in place)   ->
+        grad_base = zeros, with grad added where the view sees the base"""
 
     def backward(self, grad):
         positions = element_positions(self.base_array, self.view_array)
@@ -118,11 +116,13 @@ class AsStridedBackward0(Node):
 
 
 class CopySlices(Node):
-    """The base of a view that was changed in place by ``fn`` (the in-place operation's node).
+    """result = base with fn applied in place to one of its views   ->
+        grad_base = grad, with the view's part replaced by fn.backward(that part);
+        grad_others = fn's gradients for its other inputs
 
-    ->  the view's part of the gradient goes through ``fn.backward``; the result
-        replaces that part, the rest of the base's gradient passes through unchanged;
-        ``fn``'s other inputs get their gradients from ``fn`` as usual.
+    The node a base gets when one of its views is changed in place (``fn`` is the in-place
+    operation's node, e.g. for ``x[0].mul_(2)``): the view's part of the gradient goes
+    through ``fn.backward``, the rest of the base's gradient passes through unchanged.
     """
 
     def backward(self, grad):
