@@ -67,7 +67,8 @@ class FunctionCtx:
 
 
 class BackwardCFunction(Node, FunctionCtx):
-    """The graph node of a custom Function; also serves as its ``ctx``."""
+    """results = Function.forward(ctx, *inputs), a custom Function   ->
+        grad_inputs = Function.backward(ctx, *grads)"""
 
     _forward_cls = None
     _packs_after_forward = True     # saved-tensor hooks see ctx's tensors once forward returned
@@ -255,7 +256,8 @@ def once_differentiable(backward):
 
 
 class Error(Node):
-    """Stands for a once_differentiable backward in the graph: differentiating it is an error."""
+    """result = a once_differentiable backward, recorded   ->
+        grad_inputs = error: differentiating it twice is not supported"""
 
     def backward(self, *grad_outputs):
         raise RuntimeError(
