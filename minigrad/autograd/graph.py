@@ -306,7 +306,8 @@ class SavedOutput:
 
 
 class AccumulateGrad(Node):
-    """The node at a leaf tensor: it adds the incoming gradient into ``variable.grad``.
+    """result = the leaf tensor variable itself   ->
+        grad_variable = grad, added into variable.grad (nothing flows further)
 
     There is at most one per leaf at a time; the leaf keeps only a weak reference
     to it, so the graph never forms a reference cycle.
