@@ -77,7 +77,8 @@ def _check_not_differentiable(function, **arguments):
 # --- mean squared error -------------------------------------------------------------------------
 
 class MseLossBackward0(Node):
-    """loss = mean (input - target)**2   ->   dinput = grad * 2 (input - target) / N"""
+    """result = mean((self - target)**2) (over N elements)   ->
+        grad_self = grad * 2 (self - target) / N; grad_target = -grad_self"""
 
     def backward(self, grad):
         input, target = self.saved_tensors
@@ -85,7 +86,7 @@ class MseLossBackward0(Node):
         return g, (-g if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(2 (input - target) (input_t - target_t))"""
+        """result_t = reduce(2 (self - target) (self_t - target_t))"""
         (x, y), (x_t, y_t) = inputs, tangents
         return _reduce_tangent(2 * (x - y) * (x_t - y_t), self)
 
@@ -115,7 +116,9 @@ def mse_loss(input, target, reduction="mean"):
 # --- binary cross-entropy -----------------------------------------------------------------------
 
 class BinaryCrossEntropyBackward0(Node):
-    """loss = -(t log p + (1-t) log(1-p))   ->   dp = grad * (p - t) / (p (1 - p))"""
+    """result = -w (target log self + (1 - target) log(1 - self)), reduced   ->
+        grad_self = grad * w (self - target) / (self (1 - self));
+        grad_target = grad * w (log(1 - self) - log self)"""
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
@@ -129,7 +132,7 @@ class BinaryCrossEntropyBackward0(Node):
         return grad_p, grad_t
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(w (p - t) / (p (1 - p)) p_t + w (log(1 - p) - log p) t_t)"""
+        """result_t = reduce(w (self - target) / (self (1 - self)) self_t + w (log(1 - self) - log self) target_t)"""
         (p, t), (p_t, t_t) = inputs, tangents
         elementwise = p_t * (p - t) / (p * (1 - p)).clamp(min=1e-12)
         if t_t is not None:
@@ -161,7 +164,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
-    """loss = -(t log s(x) + (1-t) log(1-s(x))), s = sigmoid   ->   dx = grad * (s(x) - t)
+    """result = -w (target log s + (1 - target) log(1 - s)), s = sigmoid(self), reduced   ->
+        grad_self = grad * w (s - target); grad_target = -grad * w * self (without pos_weight)
 
     (with pos_weight w: d/dx = (w t + 1 - t) s(x) - w t)
     """
@@ -184,7 +188,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         return grad_x, grad_t
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(w (s(x) - t) x_t - w x t_t), s = sigmoid (or with pos_weight)"""
+        """result_t = reduce(w (s - target) self_t - w self target_t), s = sigmoid(self) (or with pos_weight)"""
         (x, t), (x_t, t_t) = inputs, tangents
         weight, pos_weight = self.saved_tensors[2:]
         s = sigmoid(x)
@@ -254,7 +258,7 @@ def _log_softmax_array(array, dim):
 
 
 class SoftmaxBackward0(Node):
-    """s = softmax(x)   ->   dx = s * (grad - sum(grad * s))"""
+    """result = softmax(self, dim)   ->   grad_self = result * (grad - sum(grad * result, dim))"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
@@ -267,14 +271,14 @@ class SoftmaxBackward0(Node):
                        dim=self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: s_t = s * (x_t - sum(x_t * s))"""
+        """result_t = result * (self_t - sum(self_t * result, dim))"""
         return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
 
 
 class SoftmaxBackwardDataBackward0(Node):
-    """r = s * (grad - sum(grad * s))   (softmax's backward, differentiated again)
-    ->  dgrad = s * (gg - sum(gg * s));  ds = gg * (grad - sum(grad * s)) - grad * sum(gg * s)
-    """
+    """result = out * (g - sum(g * out, dim)) (softmax's backward, recorded)   ->
+        grad_g = out * (grad - sum(grad * out, dim));
+        grad_out = grad * (g - sum(g * out, dim)) - g * sum(grad * out, dim)"""
 
     _saved_names = ("grad_output", "output")
 
@@ -302,7 +306,7 @@ def softmax(input, dim=None, dtype=None):
 
 
 class LogSoftmaxBackward0(Node):
-    """l = log_softmax(x)   ->   dx = grad - softmax(x) * sum(grad)"""
+    """result = log_softmax(self, dim)   ->   grad_self = grad - softmax(self) * grad.sum(dim)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
@@ -315,14 +319,13 @@ class LogSoftmaxBackward0(Node):
                        (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: l_t = x_t - sum(softmax(x) * x_t)"""
+        """result_t = self_t - sum(softmax(self) * self_t, dim)"""
         return tangents[0] - (tangents[0] * out.exp()).sum(dim=self.dim, keepdim=True)
 
 
 class LogSoftmaxBackwardDataBackward0(Node):
-    """r = grad - exp(l) * sum(grad)   (log_softmax's backward, differentiated again)
-    ->  dgrad = gg - sum(gg * exp(l));  dl = -gg * exp(l) * sum(grad)
-    """
+    """result = g - e ** out * g.sum(dim) (log_softmax's backward, recorded)   ->
+        grad_g = grad - sum(grad * e ** out, dim); grad_out = -grad * e ** out * g.sum(dim)"""
 
     _saved_names = ("grad_output", "output")
 
@@ -348,7 +351,13 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 class NllLossBackward0(Node):
-    """loss = -mean_i logp[i, target_i]   ->   dlogp[i, target_i] = -grad / N, 0 elsewhere"""
+    """result = -mean_i self[i, target[i]] (self holds log-probabilities)   ->
+        grad_self = -grad * one_hot(target) / N
+
+    (N is the number of rows, or the total weight of their labels with ``weight``; no / N
+    for reduction='sum'.) After log_softmax, as in cross_entropy, the two nodes compose to
+    the famous grad_logits = (softmax(logits) - one_hot(target)) / N.
+    """
 
     def backward(self, grad):
         # d(loss)/d(logp): -weight (divided by the total weight for 'mean') at each
@@ -369,7 +378,8 @@ class NllLossBackward0(Node):
 
 
 class NllLoss2DBackward0(NllLossBackward0):
-    """The same loss with one label per pixel (input N x C x H x W)   ->   the same derivative"""
+    """result = nll_loss(self, target) with one label per pixel (self N x C x H x W)   ->
+        grad_self = as for NllLossBackward0, per pixel"""
 
     def _to_input_layout(self, rows):
         n, c, h, w = self.input_shape
@@ -505,7 +515,8 @@ def linear(input, weight, bias=None):
 
 
 class SoftplusBackward0(Node):
-    """out = log(1 + e^(beta x)) / beta   ->   dx = grad * sigmoid(beta x)  (1 where out is just x)"""
+    """result = log(1 + e ** (beta self)) / beta   ->
+        grad_self = grad * sigmoid(beta self) (grad where result is just self)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -513,7 +524,7 @@ class SoftplusBackward0(Node):
         return (grad * sigmoid(scaled).masked_fill(scaled > self.threshold, 1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sigmoid(beta x) * x_t (x_t where out is just x)"""
+        """result_t = sigmoid(beta self) * self_t (self_t where result is just self)"""
         scaled = inputs[0] * self.beta
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
 
@@ -529,7 +540,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 class LeakyReluBackward0(Node):
-    """out = x where x > 0, else slope * x   ->   dx = grad where x > 0, else slope * grad"""
+    """result = self where self > 0, else slope * self   ->
+        grad_self = grad where self > 0, else slope * grad"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -537,7 +549,7 @@ class LeakyReluBackward0(Node):
         return (grad * _wrap(slopes),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = x_t where x > 0, else slope * x_t"""
+        """result_t = self_t where self > 0, else slope * self_t"""
         slopes = np.where(inputs[0]._array > 0, 1, self.negative_slope).astype(out._array.dtype)
         return tangents[0] * _wrap(slopes)
 
@@ -592,7 +604,8 @@ _SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
 
 
 class GeluBackward0(Node):
-    """out = x * Phi(x) (Phi: the standard normal CDF)   ->   dx = grad * (Phi(x) + x * phi(x))
+    """result = self * Phi(self), Phi the standard normal CDF   ->
+        grad_self = grad * (Phi(self) + self * phi(self))
 
     With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
     u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
@@ -624,7 +637,8 @@ def gelu(input, approximate="none"):
 
 
 class SiluBackward0(Node):
-    """out = x * sigmoid(x)   ->   dx = grad * s * (1 + x * (1 - s)), s = sigmoid(x)"""
+    """result = self * sigmoid(self)   ->
+        grad_self = grad * s * (1 + self * (1 - s)), s = sigmoid(self)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -642,7 +656,8 @@ def silu(input, inplace=False):
 
 
 class EluBackward0(Node):
-    """out = x if x > 0 else alpha * (e^x - 1)   ->   dx = grad if x > 0 else grad * alpha * e^x"""
+    """result = self if self > 0 else alpha (e ** self - 1)   ->
+        grad_self = grad if self > 0 else grad * alpha * e ** self"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -650,7 +665,8 @@ class EluBackward0(Node):
 
 
 class EluBackward1(EluBackward0):
-    """elu(x, inplace=True)   ->   the same derivative; PyTorch's name for the in-place node"""
+    """result = elu(self, alpha, inplace=True), PyTorch's name for the in-place node   ->
+        grad_self = grad if self > 0 else grad * alpha * e ** self"""
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -681,7 +697,8 @@ def relu_(input):
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
-    """leaky_relu(x, inplace=True)   ->   dx = grad where x > 0, else slope * grad (PyTorch's in-place node)"""
+    """result = leaky_relu(self, slope, inplace=True), PyTorch's in-place node   ->
+        grad_self = grad where self > 0, else slope * grad"""
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
