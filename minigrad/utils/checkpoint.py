@@ -166,7 +166,8 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        """out = run_function(*args)   ->   run it again with recording on, then backward through it"""
+        """results = run_function(*args), not recorded   ->
+            grad_args = backward through run_function(*args) run again with recording on"""
         task = _graph_task.current_graph_task()
         if task is not None and task.captured_nodes:
             raise RuntimeError(
