@@ -34,7 +34,10 @@ def _check_batches(first, second, function):
 
 
 def bmm(input, mat2):
-    """A batch of matrix products: out[b] = input[b] @ mat2[b] (both 3-D, same batch size)."""
+    """A batch of matrix products: out[b] = input[b] @ mat2[b] (both 3-D, same batch size).
+
+    Gradient, batch by batch: grad_input = grad @ mat2^T; grad_mat2 = input^T @ grad.
+    """
     _check_batches(input, mat2, "bmm")
     return result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2),
                   saved=(input, mat2))
@@ -54,7 +57,11 @@ class BaddbmmBackward0(Node):
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape)."""
+    """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape).
+
+    Gradient: grad_input = beta * grad; grad_batch1 = alpha * grad @ batch2^T; grad_batch2 =
+    alpha * batch1^T @ grad.
+    """
     _check_batches(batch1, batch2, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
     added = input._array if beta == 1 else input._array * beta
@@ -80,7 +87,11 @@ ScaledAddmmBackward.__name__ = ScaledAddmmBackward.__qualname__ = "AddmmBackward
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """beta * input + alpha * (mat1 @ mat2); with beta = alpha = 1 one AddmmBackward0 as in linear."""
+    """beta * input + alpha * (mat1 @ mat2); with beta = alpha = 1 one AddmmBackward0 as in linear.
+
+    Gradient: grad_input = beta * grad; grad_mat1 = alpha * grad @ mat2^T; grad_mat2 = alpha *
+    mat1^T @ grad.
+    """
     for name, value, position in (("input", input, 1), ("mat1", mat1, 2), ("mat2", mat2, 3)):
         if not isinstance(value, Tensor):
             raise TypeError(f"addmm(): argument '{name}' (position {position}) must be Tensor, "
