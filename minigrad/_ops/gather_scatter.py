@@ -57,7 +57,10 @@ class GatherBackward0(Node):
 
 @numpy_keywords
 def gather(input, dim, index, *, sparse_grad=False):
-    """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``)."""
+    """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``).
+
+    Gradient: zeros with grad added back at ``index`` (repeats add up).
+    """
     dim = _normalize_dim(dim, input.ndim)
     _check_index("gather", index, input, dim)
     array = input._array
@@ -125,7 +128,10 @@ def _src_values(src, index):
 
 @numpy_keywords
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
-    """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number.
+
+    Gradient: grad_input = grad with 0 where overwritten; grad_src = grad.gather(dim, index).
+    """
     if src is None:
         src = value
     dim = _scatter_checks("scatter", input, dim, index, src)
@@ -151,7 +157,10 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 @numpy_keywords
 def scatter_add(input, dim, index, src):
-    """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up)."""
+    """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up).
+
+    Gradient: grad_input = grad; grad_src = grad.gather(dim, index).
+    """
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
@@ -190,7 +199,10 @@ class IndexSelectBackward0(Node):
 
 @numpy_keywords
 def index_select(input, dim, index):
-    """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``."""
+    """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``.
+
+    Gradient: zeros with grad added back into the selected slices.
+    """
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim] if input.ndim else 1
     positions = _check_vector_index("index_select", index, size)
@@ -215,7 +227,10 @@ class IndexAddBackward0(Node):
 
 @numpy_keywords
 def index_add(input, dim, index, source, *, alpha=1):
-    """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``."""
+    """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``.
+
+    Gradient: grad_input = grad; grad_source = alpha * grad.index_select(dim, index).
+    """
     dim = _normalize_dim(dim, input.ndim)
     positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
     out = input._array.copy()
