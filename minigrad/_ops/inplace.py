@@ -201,22 +201,34 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
 
 
 def add_(self, other, alpha=1):
-    """self += alpha * other"""
+    """self += alpha * other
+
+    Gradient: as for add (self's old value gets grad, other gets alpha * grad).
+    """
     return _arithmetic(self, np.add, pointwise.add, other, alpha)
 
 
 def sub_(self, other, alpha=1):
-    """self -= alpha * other"""
+    """self -= alpha * other
+
+    Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
+    """
     return _arithmetic(self, np.subtract, pointwise.sub, other, alpha)
 
 
 def mul_(self, other):
-    """self *= other"""
+    """self *= other
+
+    Gradient: as for mul, with self's old value (saved before the write).
+    """
     return _arithmetic(self, np.multiply, pointwise.mul, other)
 
 
 def div_(self, other):
-    """self /= other"""
+    """self /= other
+
+    Gradient: as for div, with self's old value (saved before the write).
+    """
     if self._array.dtype.kind != "f":
         return apply_inplace(self, pointwise.div, other)      # raises the dtype error
     return _arithmetic(self, np.true_divide, pointwise.div, other)
@@ -236,7 +248,10 @@ clip_ = clamp_
 
 
 def copy_(self, source):
-    """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
+    """Copy ``source``'s values into self (broadcast to self's shape and dtype).
+
+    Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
+    """
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
     if source is self and not needs_grad((self,)):
         check_inplace(self, overlap_ok=True)    # x.copy_(x) copies nothing (even if expanded)
@@ -313,7 +328,10 @@ def _fill(tensor, values, node_class, value_tensor=None):
 
 
 def zero_(self):
-    """Set every element to 0 in place (used as ``x.grad.zero_()``)."""
+    """Set every element to 0 in place (used as ``x.grad.zero_()``).
+
+    Gradient: 0 for the old values.
+    """
     return _fill(self, 0, ZeroBackward0)
 
 
