@@ -17,7 +17,8 @@ def _unary_inplace(operation, name):
         return apply_inplace(self, lambda t: operation(t, *args, **kwargs))
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
-                      "and writes it back into x (recorded with the same node).")
+                      "and writes it back into x (recorded with the same node). Gradient: "
+                      f"that of {operation.__name__}, at the old value of x.")
     return method
 
 
