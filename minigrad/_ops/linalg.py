@@ -62,7 +62,10 @@ class MmBackward0(Node):
 
 
 def mm(input, mat2):
-    """Matrix product of two 2-D tensors."""
+    """Matrix product of two 2-D tensors.
+
+    Gradient: grad_input = grad @ mat2^T; grad_mat2 = input^T @ grad.
+    """
     _check_tensor(input, "mm")
     _check_tensor(mat2, "mm")
     if input.ndim != 2 or mat2.ndim != 2:
@@ -93,7 +96,10 @@ class MvBackward0(Node):
 
 
 def mv(input, vec):
-    """Matrix (2-D) times vector (1-D)."""
+    """Matrix (2-D) times vector (1-D).
+
+    Gradient: grad_input = outer(grad, vec); grad_vec = input^T @ grad.
+    """
     _check_tensor(input, "mv")
     _check_tensor(vec, "mv")
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
@@ -124,7 +130,10 @@ class DotBackward0(Node):
 
 
 def dot(input, other):
-    """Sum of the products of two 1-D tensors."""
+    """Sum of the products of two 1-D tensors.
+
+    Gradient: grad_input = grad * other; grad_other = grad * input.
+    """
     _check_tensor(input, "dot")
     _check_tensor(other, "dot")
     if input.ndim != 1 or other.ndim != 1:
@@ -148,6 +157,8 @@ def outer(input, vec2):
 
     A column times a row, broadcast: PyTorch records it the same way
     (MulBackward0 of a ViewBackward0 and the row vector itself).
+
+    Gradient: grad_input = grad @ vec2; grad_vec2 = grad^T @ input.
     """
     return input.reshape(-1, 1) * vec2
 
@@ -197,6 +208,9 @@ def matmul(input, other):
       batched tensor is on the right, the same on the transposed product;
     * batches on both sides: broadcast the batch dimensions (expand), flatten them
       (reshape), one bmm, unflatten.
+
+    Gradient: that of the product it becomes, e.g. for mm grad_A = grad @ B^T and grad_B = A^T
+    @ grad.
     """
     _check_tensor(input, "matmul")
     _check_tensor(other, "matmul")
@@ -321,7 +335,11 @@ class AddmmBackward0(Node):
 
 
 def addmm(input, mat1, mat2):
-    """input + mat1 @ mat2, in one node (what nn.functional.linear records)."""
+    """input + mat1 @ mat2, in one node (what nn.functional.linear records).
+
+    Gradient: grad_input = grad (summed to its shape); grad_mat1 = grad @ mat2^T; grad_mat2 =
+    mat1^T @ grad.
+    """
     if mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
