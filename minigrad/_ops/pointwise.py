@@ -131,14 +131,21 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
 
 
 def add(input, other, alpha=1):
-    """input + alpha * other"""
+    """input + alpha * other
+
+    Gradient: grad_input = grad; grad_other = alpha * grad (each summed back to its shape where
+    it was broadcast).
+    """
     if alpha != 1:
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
     return result(_binary(np.add, input, other), AddBackward0, (input, other))
 
 
 def sub(input, other, alpha=1):
-    """input - alpha * other"""
+    """input - alpha * other
+
+    Gradient: grad_input = grad; grad_other = -alpha * grad.
+    """
     if alpha != 1:
         return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
     return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
@@ -771,7 +778,11 @@ class ClampBackward1(Node):
 
 
 def clamp(input, min=None, max=None):
-    """Limit every element to [min, max] (either bound may be None)."""
+    """Limit every element to [min, max] (either bound may be None).
+
+    Gradient: grad where min <= input <= max, 0 where it was clamped (PyTorch: the bounds
+    themselves count as inside).
+    """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     for bound in (min, max):
@@ -898,6 +909,9 @@ def where(condition, input=None, other=None):
 
     With the condition alone, ``where(condition)`` is ``nonzero(condition, as_tuple=True)``:
     one index tensor per dimension, listing where the condition holds.
+
+    Gradient: grad to ``input`` where condition holds, to ``other`` elsewhere; none to the
+    condition.
     """
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
