@@ -249,7 +249,11 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
 
 @numpy_keywords
 def max(input, dim=None, keepdim=False):
-    """Largest element; with ``dim``, (values, indices) along that dimension."""
+    """Largest element; with ``dim``, (values, indices) along that dimension.
+
+    Gradient: with ``dim``, grad goes to the element at ``indices``; over all elements it is
+    shared evenly among tied maxima (as in PyTorch).
+    """
     if isinstance(dim, Tensor):
         return maximum(input, dim)
     return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0,
@@ -258,7 +262,11 @@ def max(input, dim=None, keepdim=False):
 
 @numpy_keywords
 def min(input, dim=None, keepdim=False):
-    """Smallest element; with ``dim``, (values, indices) along that dimension."""
+    """Smallest element; with ``dim``, (values, indices) along that dimension.
+
+    Gradient: with ``dim``, grad goes to the element at ``indices``; over all elements it is
+    shared evenly among tied minima (as in PyTorch).
+    """
     if isinstance(dim, Tensor):
         return minimum(input, dim)
     return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0,
@@ -486,7 +494,10 @@ def _variance(input, dim, correction, keepdim, unbiased):
 
 @numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
-    """Variance (unbiased by default: divides by N - 1)."""
+    """Variance (unbiased by default: divides by N - 1).
+
+    Gradient: grad * 2 (input - mean) / (N - correction).
+    """
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
@@ -495,7 +506,10 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 @numpy_keywords
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
-    """Standard deviation (unbiased by default)."""
+    """Standard deviation (unbiased by default).
+
+    Gradient: grad * (input - mean) / ((N - correction) * std).
+    """
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     return result(value, StdBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
