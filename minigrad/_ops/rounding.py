@@ -49,7 +49,10 @@ def _step(numpy_function, input, node_class):
 
 
 def round(input, *, decimals=0):
-    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy)."""
+    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy).
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     if decimals:
         return result(np.round(input._array, decimals), RoundBackward1, (input,),
                       decimals=decimals)
@@ -57,17 +60,26 @@ def round(input, *, decimals=0):
 
 
 def floor(input):
-    """The largest whole number <= x."""
+    """The largest whole number <= x.
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     return _step(np.floor, input, FloorBackward0)
 
 
 def ceil(input):
-    """The smallest whole number >= x."""
+    """The smallest whole number >= x.
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     return _step(np.ceil, input, CeilBackward0)
 
 
 def trunc(input):
-    """x rounded towards 0 (drop the fractional part)."""
+    """x rounded towards 0 (drop the fractional part).
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     return _step(np.trunc, input, TruncBackward0)
 
 
@@ -82,7 +94,10 @@ class FracBackward0(Node):
 
 
 def frac(input):
-    """The fractional part x - trunc(x) (same sign as x)."""
+    """The fractional part x - trunc(x) (same sign as x).
+
+    Gradient: grad (the jumps are ignored, as in PyTorch).
+    """
     array = input._array
     return result(array - np.trunc(array), FracBackward0, (input,))
 
@@ -156,7 +171,10 @@ def _python_remainder(a, b):
 
 
 def remainder(input, other):
-    """a % b with the sign of b (Python's rule; C's fmod keeps a's sign)."""
+    """a % b with the sign of b (Python's rule; C's fmod keeps a's sign).
+
+    Gradient: grad_input = grad; grad_other = -grad * floor(input / other).
+    """
     if not isinstance(input, Tensor):
         return rremainder(other, input)
     _check_integer_division(input, other)
