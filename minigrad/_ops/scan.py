@@ -39,7 +39,10 @@ class CumsumBackward0(Node):
 
 
 def cumsum(input, dim=None, dtype=None, *, axis=None):
-    """Running sum along ``dim``: out[k] = input[0] + ... + input[k]."""
+    """Running sum along ``dim``: out[k] = input[0] + ... + input[k].
+
+    Gradient: a reversed cumsum of grad (grad[i] + grad[i+1] + ...).
+    """
     dim = axis if dim is None else dim
     dim = _dim_argument(input, dim, "cumsum")
     array = input._array
@@ -98,7 +101,11 @@ def _cumprod_grad_with_zeros(input, grad, dim):
 
 
 def cumprod(input, dim=None, dtype=None, *, axis=None):
-    """Running product along ``dim``: out[k] = input[0] * ... * input[k]."""
+    """Running product along ``dim``: out[k] = input[0] * ... * input[k].
+
+    Gradient: grad_input[i] = sum over k >= i of grad[k] * (the product up to k without
+    input[i]).
+    """
     dim = axis if dim is None else dim
     dim = _dim_argument(input, dim, "cumprod")
     array = input._array
@@ -176,7 +183,10 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
 
 
 def narrow(input, dim, start, length):
-    """The slice ``start:start+length`` of dimension ``dim`` (a view, SliceBackward0)."""
+    """The slice ``start:start+length`` of dimension ``dim`` (a view, SliceBackward0).
+
+    Gradient: grad placed back in those positions, zeros elsewhere.
+    """
     dim = _normalize_dim(dim, input.ndim)
     if start + length > input.shape[dim]:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
