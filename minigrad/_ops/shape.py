@@ -82,7 +82,10 @@ def _reshaped_without_copy(array, shape):
 
 
 def view(input, *shape):
-    """The same memory seen with another shape (must not need a copy)."""
+    """The same memory seen with another shape (must not need a copy).
+
+    Gradient: grad reshaped back to the input's shape.
+    """
     if len(shape) == 1 and isinstance(shape[0], _dtype_class):
         return input.to(shape[0])             # x.view(dtype)
     _check_size_arguments("view", shape)
@@ -125,6 +128,8 @@ def reshape(input, *shape):
     As in PyTorch: a view of a contiguous tensor is ViewBackward0, of a
     non-contiguous one ReshapeAliasBackward0; a copy is a clone (CloneBackward0)
     seen with the new shape (UnsafeViewBackward0).
+
+    Gradient: grad reshaped back to the input's shape.
     """
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
@@ -153,7 +158,10 @@ def reshape_as(input, other):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    """Merge dimensions start_dim..end_dim into one."""
+    """Merge dimensions start_dim..end_dim into one.
+
+    Gradient: grad reshaped back to the input's shape.
+    """
     ndim = input.ndim
     if ndim == 0:
         return reshape(input, 1)
@@ -179,7 +187,10 @@ class TBackward0(Node):
 
 
 def t(input):
-    """Transpose of a matrix (a vector or scalar is returned as it is)."""
+    """Transpose of a matrix (a vector or scalar is returned as it is).
+
+    Gradient: grad.t().
+    """
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     return _make_view(result(input._array.T, TBackward0, (input,)), input)
@@ -261,7 +272,10 @@ class SqueezeBackward4(SqueezeBackward0):
 
 @numpy_keywords
 def squeeze(input, dim=None, _node=None):
-    """``input`` without size-1 dimensions (all of them, or those in ``dim``)."""
+    """``input`` without size-1 dimensions (all of them, or those in ``dim``).
+
+    Gradient: grad reshaped back to the input's shape.
+    """
     array = input._array
     if dim is None:
         node = SqueezeBackward0
@@ -422,7 +436,10 @@ class CatBackward0(Node):
 
 @numpy_keywords
 def cat(tensors, dim=0):
-    """Join tensors along an existing dimension."""
+    """Join tensors along an existing dimension.
+
+    Gradient: each input gets its own slice of grad back.
+    """
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
@@ -468,7 +485,10 @@ class StackBackward0(Node):
 
 @numpy_keywords
 def stack(tensors, dim=0):
-    """Join same-shaped tensors along a new dimension."""
+    """Join same-shaped tensors along a new dimension.
+
+    Gradient: each input gets grad.select(dim, k), its slice of the gradient.
+    """
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -528,7 +548,10 @@ class UnbindBackward0(Node):
 
 
 def unbind(input, dim=0):
-    """The slices along ``dim`` as a tuple."""
+    """The slices along ``dim`` as a tuple.
+
+    Gradient: the slices' gradients stacked back along ``dim`` (zeros for unused slices).
+    """
     dim = _normalize_dim(dim, input.ndim)
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
     arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
@@ -552,7 +575,10 @@ class SplitWithSizesBackward0(SplitBackward0):
 
 
 def split(input, split_size_or_sections, dim=0):
-    """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes."""
+    """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes.
+
+    Gradient: the pieces' gradients joined back along ``dim`` (zeros for unused pieces).
+    """
     if input.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _normalize_dim(dim, input.ndim)
