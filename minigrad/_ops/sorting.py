@@ -60,7 +60,10 @@ def _order(array, dim, descending):
 
 @numpy_keywords
 def sort(input, dim=-1, descending=False, stable=False):
-    """(values, indices): ``input`` sorted along ``dim`` and where each value came from."""
+    """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
+
+    Gradient: each values[k]'s gradient goes back to position indices[k].
+    """
     array = input._array
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
@@ -84,7 +87,10 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 @numpy_keywords
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``."""
+    """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``.
+
+    Gradient: each values[k]'s gradient goes back to position indices[k], zeros elsewhere.
+    """
     array = input._array
     dim = _normalize_dim(dim, array.ndim)
     size = array.shape[dim] if array.ndim else 1
@@ -110,7 +116,10 @@ class RollBackward0(Node):
 
 
 def roll(input, shifts, dims=None):
-    """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor."""
+    """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor.
+
+    Gradient: grad rolled back by -shifts.
+    """
     shifts_tuple = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
     if dims is None:
         if len(shifts_tuple) != 1:
