@@ -30,5 +30,8 @@ class ErfBackward0(Node):
 
 
 def erf(input):
-    """The Gauss error function, element by element."""
+    """The Gauss error function, element by element.
+
+    Gradient: grad * 2 / sqrt(pi) * e ** (-input**2).
+    """
     return result(_erf_array(input._array), ErfBackward0, (input,), saved=(input,))
