@@ -101,7 +101,10 @@ def _warn_if_sizes_differ(input, target):
 
 
 def mse_loss(input, target, reduction="mean"):
-    """Mean of the squared differences between input and target."""
+    """Mean of the squared differences between input and target.
+
+    Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
+    """
     for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
         if not isinstance(value, Tensor):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
@@ -142,7 +145,11 @@ class BinaryCrossEntropyBackward0(Node):
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets."""
+    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets.
+
+    Gradient: grad_input = grad * (input - target) / (input (1 - input)), divided by N for
+    'mean'.
+    """
     _check_reduction(reduction)
     _check_target(input, target, "binary_cross_entropy")
     _check_not_differentiable("binary_cross_entropy", weight=weight)
@@ -205,7 +212,10 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
-    """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably."""
+    """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably.
+
+    Gradient: grad_input = (sigmoid(input) - target) / N for 'mean', the stable form of bce's.
+    """
     _check_reduction(reduction)
     if isinstance(target, Tensor) and target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -292,7 +302,10 @@ class SoftmaxBackwardDataBackward0(Node):
 
 @numpy_keywords
 def softmax(input, dim=None, dtype=None):
-    """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities."""
+    """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities.
+
+    Gradient: s * (grad - sum(grad * s, dim)), s the saved result.
+    """
     if not isinstance(input, Tensor):       # PyTorch's F.softmax calls input.softmax(dim)
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'softmax'")
     if dtype is not None:
@@ -340,7 +353,11 @@ class LogSoftmaxBackwardDataBackward0(Node):
 
 @numpy_keywords
 def log_softmax(input, dim=None, dtype=None):
-    """log(softmax(x)), computed without overflow."""
+    """log(softmax(x)), computed without overflow.
+
+    Gradient: grad - softmax(x) * grad.sum(dim); after it, nll_loss makes cross_entropy's
+    softmax - one_hot.
+    """
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
@@ -409,6 +426,8 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
 
     ``input`` is (C,), (N, C) or (N, C, d1, ...) with the classes in dimension 1;
     ``target`` has the input's shape without that dimension.
+
+    Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
     _check_not_differentiable("nll_loss_forward", weight=weight)
@@ -530,7 +549,10 @@ class SoftplusBackward0(Node):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold."""
+    """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold.
+
+    Gradient: grad * sigmoid(beta x) (grad where the result is just x).
+    """
     x = input._array
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
@@ -562,7 +584,10 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01):
 
 
 def l1_loss(input, target, reduction="mean"):
-    """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's)."""
+    """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's).
+
+    Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
+    """
     _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
     distances = (input - target).abs()
@@ -579,6 +604,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     The scaling keeps the expected value of every element unchanged, so nothing
     needs to change at evaluation time, when dropout returns ``input`` itself.
     The graph records one multiplication by the random mask (``MulBackward0``).
+
+    Gradient: grad times the same mask, scaled by 1 / (1 - p).
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -624,7 +651,11 @@ class GeluBackward0(Node):
 
 
 def gelu(input, approximate="none"):
-    """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh')."""
+    """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh').
+
+    Gradient: grad * (Phi(x) + x * phi(x)) (the tanh form's own derivative with
+    approximate='tanh').
+    """
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
@@ -647,7 +678,10 @@ class SiluBackward0(Node):
 
 
 def silu(input, inplace=False):
-    """x * sigmoid(x) (also called swish)."""
+    """x * sigmoid(x) (also called swish).
+
+    Gradient: grad * s * (1 + x (1 - s)), s = sigmoid(x).
+    """
     if inplace:
         return apply_inplace(input, silu)
     x = input._array
@@ -670,7 +704,10 @@ class EluBackward1(EluBackward0):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
+    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise.
+
+    Gradient: grad where x > 0, else grad * alpha * e^x.
+    """
     if inplace:
         out = apply_inplace(input, lambda t: elu(t, alpha))
         if out._grad_fn is not None:
@@ -685,7 +722,10 @@ def elu(input, alpha=1.0, inplace=False):
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
 
 def relu(input, inplace=False):
-    """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``)."""
+    """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``).
+
+    Gradient: grad where x > 0, else 0 (0 at exactly 0, as in PyTorch).
+    """
     if inplace:
         return relu_(input)
     return _relu_out_of_place(input)
@@ -702,7 +742,10 @@ class LeakyReluBackward1(LeakyReluBackward0):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x for x > 0, else negative_slope * x; inplace=True writes into ``input``."""
+    """x for x > 0, else negative_slope * x; inplace=True writes into ``input``.
+
+    Gradient: grad where x > 0, else negative_slope * grad.
+    """
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
     out = apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope))
