@@ -57,6 +57,11 @@ def draw(*tensors, names=None, params=None, show_values=False, show_grad=False, 
     legend:      add a box explaining the colours
     max_nodes:   draw at most this many nodes, then a note saying how many are left
     title:       a caption above the picture
+
+    A leaf that more than ten drawn operations use (a parameter in a loop) is
+    drawn once per use, "use 3 of 500", beside the operation that used it: one
+    box with hundreds of arrows would take Graphviz minutes. Every copy counts
+    towards ``max_nodes``.
     """
     tensors = check_tensors(tensors, "draw")
     if direction not in ("backward", "forward"):
