@@ -190,3 +190,33 @@ def test_a_parameter_reused_in_a_loop_is_drawn_once_per_use():
     assert "use 1000 of 1000" in source and "more nodes not drawn (max_nodes=300)" in source
     # one arrow per AccumulateGrad box: no thousand arrows converging on one box
     assert source.count("label=AccumulateGrad") == len(re.findall(r"use \d+ of 1000<", source))
+
+
+def test_draw_forward_of_a_long_loop_is_cut_off_and_copies_its_inputs_in_both_libraries(torch):
+    sources = []
+    for t in (minigrad, torch):
+        def loop(w, b):
+            y = t.tensor([1.0])
+            for _ in range(500):
+                y = y * w + b
+            return y
+        graph = viz.draw_forward(loop, (t.tensor([0.9]), t.tensor([0.1])),
+                                 (t.tensor([1.0]), t.tensor([0.0])), names=["w", "b"])
+        sources.append(graph.source)
+    ours, theirs = sources
+    assert ours == theirs
+    assert ours.count("shape=ellipse") == 40                       # max_nodes operations
+    assert "... 960 more operations not drawn (max_nodes=40)" in ours
+    assert "w, use 1 of 500" in ours and "b, use 20 of 500" in ours
+    assert "w, use 21 of 500" not in ours
+    assert len(re.findall(r" -> ", ours)) <= 3 * 40 + 1            # bounded: no arrow fans
+
+
+def test_draw_forward_of_a_short_program_keeps_one_box_per_input():
+    graph = viz.draw_forward(lambda w: w * w * w, (minigrad.tensor(2.0),), (minigrad.tensor(1.0),),
+                             names=["w"])
+    assert "use 1 of" not in graph.source and "group=" not in graph.source
+    assert graph.source.count("<B>w</B>") == 1
+    with pytest.raises(ValueError, match="max_nodes must be a positive integer"):
+        viz.draw_forward(lambda w: w * 2, (minigrad.tensor(2.0),), (minigrad.tensor(1.0),),
+                         max_nodes=0)
