@@ -90,6 +90,8 @@ def format_number(value, unit=""):
 def verdict(target):
     if target["met"] is None:
         return "not measured"
+    if target["value"] is None:
+        return "NOT met (failed)"
     return "met" if target["met"] else "NOT met"
 
 
@@ -118,7 +120,7 @@ def print_table(results, stream=sys.stdout, markdown=False):
         for name, measured, ratio_text in section["rows"]:
             print(f"  {name:<{width}} {measured:<46} {ratio_text}", file=stream)
         for target in targets_of(section):
-            if target["value"] is None:
+            if target["value"] is None and target["met"] is None:
                 continue
             unit = target.get("unit", "")
             print(f"  {'target':<{width}} {target['ratio']} = "
