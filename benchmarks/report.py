@@ -88,6 +88,7 @@ def format_number(value, unit=""):
 
 
 def verdict(target):
+    """'met', 'NOT met', 'NOT met (failed)' when the workload did not complete, or 'not measured'."""
     if target["met"] is None:
         return "not measured"
     if target["value"] is None:

@@ -386,6 +386,7 @@ def drawing_run(module, n_ops, max_nodes):
 
 
 def run_viz(config, with_optional):
+    """Draw the reused-parameter loop with minigrad's and PyTorch's tensors, in turns; then every node."""
     n_ops = config["draw_ops"]
     section = {"title": f"viz: draw a {n_ops:,}-op loop with a reused parameter "
                         "(y = y * w + b), render SVG and PNG",
