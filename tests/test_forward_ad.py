@@ -275,7 +275,41 @@ DUAL = {
     "unpack_number": lambda L, fw: fw.unpack_dual(3),
     "custom_function_without_jvp": lambda L, fw: _custom(L, with_jvp=False).apply(fw.make_dual(T(L, 3), L.ones(3))),
     "custom_function_jvp": lambda L, fw: _custom(L, with_jvp=True).apply(fw.make_dual(T(L, 3), T(L, 3, seed=1))),
+    # filling a dual tensor with constants zeroes its tangent (in the tangent's own memory)
+    "fill_number": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).fill_(2.0),
+    "zero_": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).zero_(),
+    "fill_plain_tensor": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).fill_(L.tensor(3.0)),
+    "fill_dual_tensor": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).fill_(
+        fw.make_dual(L.tensor(3.0), L.tensor(5.0))),
+    "plain_filled_with_dual": lambda L, fw: L.ones(3).fill_(fw.make_dual(L.tensor(2.0), L.tensor(9.0))),
+    "view_of_plain_filled_with_dual": lambda L, fw: _fill_view_with_dual(L, fw),
+    "fill_view_of_dual": lambda L, fw: _fill_view_of_dual(L, fw),
+    "zero_changes_the_given_tangent": lambda L, fw: _zero_given_tangent(L, fw),
+    "random_fills_zero_the_tangent": lambda L, fw: [
+        fw.unpack_dual(getattr(fw.make_dual(L.ones(3), T(L, 3, seed=1)), name)()).tangent
+        for name in ("normal_", "uniform_", "bernoulli_")],
+    "copy_plain_into_dual": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).copy_(L.ones(3)),
+    "setitem_number_into_dual": lambda L, fw: _setitem(fw.make_dual(T(L, 3), T(L, 3, seed=1)), 0, 5.0),
 }
+
+
+def _fill_view_with_dual(L, fw):
+    base = L.ones(3)
+    base[:2].fill_(fw.make_dual(L.tensor(2.0), L.tensor(9.0)))
+    return base
+
+
+def _fill_view_of_dual(L, fw):
+    base = fw.make_dual(T(L, 3), T(L, 3, seed=1))
+    base[:2].fill_(0.0)
+    return base
+
+
+def _zero_given_tangent(L, fw):
+    """make_dual keeps the given tangent itself, so zero_ on the dual zeroes it too."""
+    tangent = T(L, 3, seed=1)
+    fw.make_dual(T(L, 3), tangent).zero_()
+    return tangent
 
 
 def _grad_through_tangent(L, fw):
