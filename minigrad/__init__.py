@@ -69,7 +69,7 @@ from ._ops.sorting import sort, argsort, topk, roll  # noqa: F401
 from ._ops.rounding import (  # noqa: F401
     round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
 )
-from ._ops.einsum import einsum  # noqa: F401
+from ._ops.einsum import diagonal, einsum  # noqa: F401
 from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
 from ._ops.special import erf  # noqa: F401
 from ._ops.pointwise import nonzero  # noqa: F401

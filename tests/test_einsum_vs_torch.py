@@ -176,3 +176,18 @@ def test_einsum_random_shapes_match_torch(data):
     for g, h in zip(our_grads, their_grads):
         np.testing.assert_allclose(g.numpy(), h.numpy(), rtol=1e-10, atol=1e-12)
     assert graph(ours.grad_fn) == graph(theirs.grad_fn)
+
+
+@pytest.mark.parametrize("args", [(0, 0, 1), (1, 1, 2), (-1, 0, 2), (2, 2, 1), (0, -1, -2)])
+def test_diagonal_matches_torch(args):
+    torch = import_torch()
+    a = np.arange(24.0).reshape(2, 3, 4)
+    results = []
+    for L in (minigrad, torch):
+        x = L.tensor(a, requires_grad=True)
+        d = L.diagonal(x, *args)
+        (d * L.arange(float(d.shape[-1]))).sum().backward()
+        results.append((d.detach().numpy(), x.grad.numpy(), graph(d.grad_fn)))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert results[0][2] == results[1][2]
