@@ -6,9 +6,12 @@ them: a leaf that requires grad refuses, the version counter goes up, and a
 recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
 ``torch.exp_(x)`` is the same call written as a function.
 """
+import numpy as np
+
 from .._tensor import _wrap
+from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
-from . import gather_scatter, pointwise, rounding, shape, special
+from . import gather_scatter, pointwise, result, rounding, shape, special
 from .inplace import apply_inplace, check_inplace
 
 
@@ -93,33 +96,42 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """x.squeeze_(dim)   ->   reshape the gradient back"""
 
 
-def _reshape_inplace(tensor, operation, node_class):
-    """Give ``tensor`` the shape of ``operation(tensor)``; record ``node_class`` if needed."""
+def _reshape_inplace(tensor, new_array, node_class, **attributes):
+    """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed.
+
+    The node is recorded directly with its in-place name (UnsqueezeBackward1,
+    SqueezeBackward3/4); its backward is the out-of-place one it inherits.
+    """
     check_inplace(tensor)
-    old = _wrap(tensor._array)
+    old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
         old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
         old._requires_grad = tensor._requires_grad
-    new = operation(old)
+    new = result(new_array, node_class, (old,), **attributes)
     if new._grad_fn is not None:
-        new._grad_fn.__class__ = node_class     # same backward, PyTorch's in-place name
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
     tensor._array = new._array
     tensor._version_counter[0] += 1
+    if _DualLevel.open and _tangent_of(new) is not None:     # forward mode: the tangent is reshaped too
+        _set_tangent(tensor, _tangent_of(new))
     return tensor
 
 
 def unsqueeze_(self, dim):
     """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
-    return _reshape_inplace(self, lambda t: shape.unsqueeze(t, dim), UnsqueezeBackward1)
+    dim = shape._normalize_dim(dim, self.ndim + 1)
+    return _reshape_inplace(self, np.expand_dims(self._array, dim), UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):
     """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    array = self._array
     if dim is None:
-        return _reshape_inplace(self, shape.squeeze, SqueezeBackward3)
-    return _reshape_inplace(self, lambda t: shape.squeeze(t, dim), SqueezeBackward4)
+        return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
+    dim = shape._normalize_dim(dim, array.ndim) if array.ndim else 0
+    squeezed = np.squeeze(array, axis=dim) if array.ndim and array.shape[dim] == 1 else array.view()
+    return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape)
 
 
 METHODS["unsqueeze_"] = unsqueeze_
