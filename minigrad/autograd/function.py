@@ -234,11 +234,10 @@ def once_differentiable(backward):
     def wrapper(ctx, *grad_outputs):
         with no_grad():
             grads = backward(ctx, *grad_outputs)
-        recorded = [g for g in grad_outputs if getattr(g, "requires_grad", False)]
-        if not is_grad_enabled() or not recorded:
+        if not is_grad_enabled() or not any(getattr(g, "requires_grad", False) for g in grad_outputs):
             return grads
         single = not isinstance(grads, tuple)
-        grads = tuple(_delayed_error(g, recorded) for g in ((grads,) if single else grads))
+        grads = _delayed_error((grads,) if single else grads)
         return grads[0] if single else grads
     return wrapper
 
@@ -246,14 +245,37 @@ def once_differentiable(backward):
 class Error(Node):
     """Stands for a once_differentiable backward in the graph: differentiating it is an error."""
 
+    def name(self):
+        """``'torch::autograd::Error'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::Error"
+
     def backward(self, *grad_outputs):
         raise RuntimeError(
             "trying to differentiate twice a function that was marked with @once_differentiable")
 
 
-def _delayed_error(grad, recorded):
-    if not isinstance(grad, _tensor.Tensor):
-        return grad
-    out = _tensor._wrap(grad._array)
-    connect(out, Error(), recorded)
-    return out
+def _delayed_error(grads):
+    """The gradients again, each an output of one shared ``Error`` node.
+
+    As in PyTorch, the node's edges do not lead back into the real graph (that
+    backward was not recorded): each goes to a stand-in leaf, a detached copy
+    of the gradient that requires grad, so that the outputs require grad too.
+    """
+    stand_ins = []
+    for grad in grads:
+        if isinstance(grad, _tensor.Tensor):
+            grad = grad.detach()
+            grad._requires_grad = True
+        stand_ins.append(grad)
+    node = Error()
+    outputs = []
+    for k, grad in enumerate(grads):
+        if not isinstance(grad, _tensor.Tensor):
+            outputs.append(grad)
+            continue
+        out = _tensor._wrap(grad._array)
+        if not outputs or all(not isinstance(o, _tensor.Tensor) for o in outputs):
+            connect(out, node, stand_ins)         # the first tensor output makes the node's edges
+        out._grad_fn, out._output_nr = node, k
+        outputs.append(out)
+    return tuple(outputs)
