@@ -131,6 +131,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if len(grads) != len(outputs):
         raise RuntimeError(
             f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
     if retain_graph is None:

@@ -295,9 +295,14 @@ def _jacobian_forward_mode(func, inputs, strict, vectorize):
     for i, out in enumerate(outputs):
         block = []
         for j, x in enumerate(inputs):
-            stacked = stack(columns[i][j], dim=out.ndim) if columns[i][j] else \
-                zeros(tuple(out.shape) + (0,), dtype=out.dtype)
-            block.append(stacked.reshape(tuple(out.shape) + tuple(x.shape)).detach())
+            if columns[i][j]:
+                # as PyTorch: the columns stacked first, that dim moved last, then the shape
+                # J[out..., in...]; not detached, so a tangent that requires grad keeps its graph
+                stacked = stack(columns[i][j])
+                stacked = stacked.permute(tuple(range(1, stacked.ndim)) + (0,))
+            else:
+                stacked = zeros(tuple(out.shape) + (0,), dtype=out.dtype)
+            block.append(stacked.reshape(tuple(out.shape) + tuple(x.shape)))
         blocks.append(block)            # PyTorch gives lists here (tuples in reverse mode)
     return _jacobian_blocks(blocks, out_is_tuple, is_tuple)
 
