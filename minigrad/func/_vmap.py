@@ -15,6 +15,36 @@ import functools
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
 
 
+class _VmapState:
+    """How many vmap calls are running their function right now (nested vmaps count each)."""
+
+    depth = 0
+
+
+# what PyTorch's vmap says when the function asks a batched tensor for its values
+_REFUSALS = {
+    "item": ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+             "calling .item() on a Tensor, please try to rewrite what you're doing with other "
+             "operations. If error is occurring somewhere inside PyTorch internals, please file a "
+             "bug report."),       # also float(t) and int(t)
+    "bool": ("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
+             "flow. We don't support that yet, please file an issue at "
+             "https://github.com/pytorch/pytorch/issues ."),      # if t: ..., while t: ...
+    "data": "Cannot access data pointer of Tensor that doesn't have storage",   # tolist(), numpy()
+}
+
+
+def refuse_inside_vmap(kind):
+    """Raise PyTorch's RuntimeError if a vmap is running: ``kind`` is "item", "bool" or "data".
+
+    In PyTorch a batched tensor holds the whole batch, so one Python number or
+    one True/False cannot stand for it. minigrad's vmap hands the function one
+    sample at a time, so it could answer; refusing keeps programs portable.
+    """
+    if _VmapState.depth:
+        raise RuntimeError(_REFUSALS[kind])
+
+
 def _name(func):
     return getattr(func, "__name__", repr(func))
 
@@ -28,8 +58,10 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     * ``chunk_size`` - PyTorch runs the batch in chunks of this size to save
       memory; minigrad loops one sample at a time anyway (checked, then unused).
 
-    minigrad's vmap loops over the batch in Python (see the module docstring),
-    so it also accepts code PyTorch's vmap refuses, such as ``.item()``.
+    minigrad's vmap loops over the batch in Python (see the module docstring).
+    PyTorch's vmap refuses code whose path depends on the values of a batched
+    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` below holds
+    its messages, for the tensor methods that hand out values to call.
     Nested vmaps work: each one loops over its own dimension.
     """
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
@@ -84,9 +116,13 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
         results = []
-        for b in range(sizes[0]):           # the Python loop over the batch
-            sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
-            results.append(func(*tree_unflatten(sample, spec), **kwargs))
+        _VmapState.depth += 1
+        try:
+            for b in range(sizes[0]):           # the Python loop over the batch
+                sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
+                results.append(func(*tree_unflatten(sample, spec), **kwargs))
+        finally:
+            _VmapState.depth -= 1
         return _stack_outputs(func, results, out_dims)
     return wrapper
 
