@@ -67,8 +67,8 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
                          "functional call is ambiguous")
     if strict:
         expected = _expected_names(module)
-        unexpected = [name for name in values if name not in expected]
-        missing = [name for name in expected if name not in values]
+        unexpected = sorted(name for name in values if name not in expected)     # PyTorch sorts both
+        missing = sorted(name for name in expected if name not in values)
         if unexpected or missing:
             lines = [f"Error(s) in reparametrizing for {type(module).__name__}:"]
             if unexpected:
