@@ -849,6 +849,19 @@ def func_vmap_randomness_error(L):
 
 
 @program
+def func_vmap_randomness_same(L):
+    x = L.zeros(3, 2)
+    same = L.func.vmap(lambda t: t + L.randn(2), randomness="same")(x)
+    dropped = L.func.vmap(lambda t: L.nn.functional.dropout(t + 1, 0.5), randomness="same")(x)
+    return same, dropped, L.rand(2)          # the stream moved on by one sample's draws
+
+
+@program
+def func_vmap_dropout_in_error_mode(L):
+    return L.func.vmap(lambda t: L.nn.functional.dropout(t, 0.5))(L.ones(3, 2))
+
+
+@program
 def func_functional_call_strict_and_tied(L):
     model = mlp(L)
     outcomes = []
@@ -961,8 +974,6 @@ KNOWN_OUTSIDE = {
                                         "tangent for the number times the primal, so when the primal "
                                         "requires grad the tangent does too (grad_fn AddBackward0); "
                                         "MulBackward0.jvp in _ops/pointwise.py gives a plain tensor",
-    "func_vmap_randomness_error": "random operations inside vmap(randomness='error') must raise; the "
-                                  "random draws (minigrad/random.py, _creation.py) do not check",
     "ref_detect_anomaly_nan": "numpy's RuntimeWarning (divide by zero) escapes from the division in "
                               "SqrtBackward0's formula; PyTorch warns nothing",
 }

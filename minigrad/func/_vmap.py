@@ -34,6 +34,14 @@ _REFUSALS = {
 }
 
 
+# randomness="error" (the default): a random draw inside the function is refused. With
+# "same" every sample draws the same numbers; with "different" (minigrad: one draw after
+# another) they differ, though not with PyTorch's values, which come from one batched draw.
+_RANDOM_IN_ERROR_MODE = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+    "'different' randomness flags on vmap or perform the randomness operation out of vmap")
+
+
 def refuse_inside_vmap(kind):
     """Raise PyTorch's RuntimeError if a vmap is running: ``kind`` is "item", "bool" or "data".
 
@@ -115,14 +123,22 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if len(set(sizes)) != 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
+        from .. import random
         results = []
         _VmapState.depth += 1
+        refused_before = random.refuse_draws
+        random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
+        generator = random.default_generator
+        start = (generator._bits.state, generator._next_normal)
         try:
             for b in range(sizes[0]):           # the Python loop over the batch
+                if randomness == "same":        # every sample draws the same numbers
+                    generator._bits.state, generator._next_normal = start
                 sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
                 results.append(func(*tree_unflatten(sample, spec), **kwargs))
         finally:
             _VmapState.depth -= 1
+            random.refuse_draws = refused_before
         return _stack_outputs(func, results, out_dims)
     return wrapper
 
