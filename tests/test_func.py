@@ -376,5 +376,6 @@ def test_vmap_refusal_messages_are_torchs(torch):
         assert str(theirs.value) == _REFUSALS[kind]
     refuse_inside_vmap("item")          # outside vmap: nothing happens
     seen = []
-    minigrad.func.vmap(lambda t: seen.append(minigrad.func._vmap._VmapState.depth) or t)(minigrad.ones(2, 1))
-    assert seen == [1, 1] and minigrad.func._vmap._VmapState.depth == 0
+    from minigrad.autograd.function import _FuncTransforms
+    minigrad.func.vmap(lambda t: seen.append(_FuncTransforms.vmaps) or t)(minigrad.ones(2, 1))
+    assert seen == [1, 1] and _FuncTransforms.vmaps == 0 and _FuncTransforms.depth == 0

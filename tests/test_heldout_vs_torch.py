@@ -964,6 +964,63 @@ def d2l_grad_accumulates(L):
     return x.grad
 
 
+def _custom_functions(L):
+    """The same doubling Function in the styles torch.func does and does not accept."""
+    class Old(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class New(L.autograd.Function):
+        @staticmethod
+        def forward(t):
+            return t * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class NewWithVmapRule(New):
+        generate_vmap_rule = True
+
+    class NewWithJvp(New):
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2
+    return Old, New, NewWithVmapRule, NewWithJvp
+
+
+@program
+def func_custom_function_rules(L):
+    Old, New, NewV, NewJ = _custom_functions(L)
+    x, batch = L.ones(3), L.ones(2, 3)
+    attempts = [lambda: L.func.grad(lambda t: Old.apply(t).sum())(x),
+                lambda: L.func.vmap(Old.apply)(x),
+                lambda: L.func.jvp(Old.apply, (x,), (x,)),
+                lambda: Old.apply(x),
+                lambda: L.func.grad(lambda t: New.apply(t).sum())(x),
+                lambda: L.func.vmap(New.apply)(x),
+                lambda: L.func.jvp(New.apply, (x,), (x,)),
+                lambda: L.func.jvp(NewJ.apply, (x,), (x,)),
+                lambda: L.func.vmap(L.func.grad(lambda t: NewV.apply(t).sum()))(batch),
+                lambda: L.func.jacrev(New.apply)(x)]
+    outcomes = []
+    for attempt in attempts:
+        try:
+            outcomes.append(attempt())
+        except Exception as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "

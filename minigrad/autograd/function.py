@@ -98,6 +98,36 @@ LEGACY_CALL_MESSAGE = (
     "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
 
+class _FuncTransforms:
+    """How many torch.func transforms (grad, vjp, jvp, jacrev, jacfwd, vmap) are running a
+    function right now, and how many of them are vmaps (minigrad/func sets these)."""
+
+    depth = 0
+    vmaps = 0
+
+
+_NEEDS_SETUP_CONTEXT = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, ...), "
+    "it must override the setup_context staticmethod. For more details, please see "
+    "https://pytorch.org/docs/main/notes/extending.func.html")
+
+
+def _check_usable_in_transforms(cls, uses_setup_context):
+    """PyTorch's rules for a custom Function inside torch.func transforms."""
+    if not uses_setup_context:
+        raise RuntimeError(_NEEDS_SETUP_CONTEXT)
+    if _FuncTransforms.vmaps and not cls.generate_vmap_rule and "vmap" not in _own_methods(cls):
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+            "override and implement the vmap staticmethod or set generate_vmap_rule=True. For more "
+            "details, please see https://pytorch.org/docs/main/notes/extending.func.html")
+
+
+def _own_methods(cls):
+    """Names defined by the user's classes (not by Function itself)."""
+    return {name for klass in cls.__mro__ if klass not in (Function, object) for name in vars(klass)}
+
+
 class Function:
     """Base class for operations with a hand-written derivative.
 
@@ -107,7 +137,13 @@ class Function:
 
     The other style, as in PyTorch: ``forward(*args)`` without ctx plus a
     static ``setup_context(ctx, inputs, output)`` that saves what backward needs.
+    Only that style works inside torch.func transforms; inside ``vmap`` the class
+    also needs ``generate_vmap_rule = True`` (or its own ``vmap`` staticmethod).
     """
+
+    # inside vmap: may the Function simply run per sample? (minigrad's vmap always loops over
+    # the samples, but like PyTorch it asks the class to say so)
+    generate_vmap_rule = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -162,6 +198,8 @@ class Function:
         ctx.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a.requires_grad for a in args)
         from .forward_ad import _DualLevel, _paused, push_function_tangents
         uses_setup_context = cls.setup_context is not Function.setup_context
+        if _FuncTransforms.depth:
+            _check_usable_in_transforms(cls, uses_setup_context)
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
                 output = cls.forward(*args)

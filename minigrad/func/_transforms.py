@@ -23,6 +23,7 @@ import functools
 import numpy as np
 
 from ..autograd import forward_ad
+from ..autograd.function import _FuncTransforms
 from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
 
@@ -38,6 +39,15 @@ def _zeros_like(x):
 
 
 # --- the inputs a transform differentiates with respect to -------------------------------------
+
+def _call_inside_transform(func, *args, **kwargs):
+    """Run the user's ``func`` with the transform counted as running (custom Functions check it)."""
+    _FuncTransforms.depth += 1
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _FuncTransforms.depth -= 1
+
 
 def _check_argnums(argnums, count):
     if isinstance(argnums, int) and not isinstance(argnums, bool):
@@ -188,7 +198,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         name = "grad_and_value(f)(*args)"
         with enable_grad():
             new_args, specs, fresh = _replace_args(args, numbers)
-            output, aux = _split_aux(func(*new_args, **kwargs), has_aux, name)
+            output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux, name)
             Tensor = _tensor_class()
             if not isinstance(output, Tensor):
                 raise RuntimeError(f"{name}: Expected f(*args) to return a Tensor, got {type(output)}")
@@ -234,7 +244,7 @@ def vjp(func, *primals, has_aux=False):
     numbers = tuple(range(len(primals)))
     with enable_grad():
         new_args, specs, fresh = _replace_args(primals, numbers)
-        output, aux = _split_aux(func(*new_args), has_aux, "vjp(f, *primals)")
+        output, aux = _split_aux(_call_inside_transform(func, *new_args), has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(output)
 
     def vjp_fn(*cotangents):
@@ -280,7 +290,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
         duals = [forward_ad.make_dual(_check_is_tensor(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
-        output, aux = _split_aux(func(*tree_unflatten(duals, spec)), has_aux, name)
+        output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         values, products = [], []
         for out in out_leaves:
@@ -304,7 +314,7 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
     from .._tensor import _wrap
     with enable_grad():
         fresh = [_fresh(p) for p in primal_leaves]
-        output, aux = _split_aux(func(*tree_unflatten(fresh, spec)), has_aux, name)
+        output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)).requires_grad_(True)
                    for o in out_leaves]
@@ -356,7 +366,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         numbers = _check_argnums(argnums, len(args))
         with enable_grad():
             new_args, specs, fresh = _replace_args(args, numbers)
-            output, aux = _split_aux(func(*new_args, **kwargs), has_aux, "jacrev(f, ...)(*args)")
+            output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux,
+                                      "jacrev(f, ...)(*args)")
             out_leaves, out_spec = tree_flatten(output)
             blocks = []
             for out in out_leaves:
@@ -405,7 +416,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             for n, spec in zip(numbers, specs):
                 new_args[n] = tree_unflatten(list(leaves[start:start + spec.num_leaves]), spec)
                 start += spec.num_leaves
-            return func(*new_args, **kwargs)
+            return _call_inside_transform(func, *new_args, **kwargs)
 
         columns, output, aux, out_spec = [], None, None, None
         for j, x in enumerate(diff_leaves):

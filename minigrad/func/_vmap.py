@@ -12,13 +12,8 @@ PyTorch: torch/_functorch/apis.py and vmap.py.
 """
 import functools
 
+from ..autograd.function import _FuncTransforms
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
-
-
-class _VmapState:
-    """How many vmap calls are running their function right now (nested vmaps count each)."""
-
-    depth = 0
 
 
 # what PyTorch's vmap says when the function asks a batched tensor for its values
@@ -49,7 +44,7 @@ def refuse_inside_vmap(kind):
     one True/False cannot stand for it. minigrad's vmap hands the function one
     sample at a time, so it could answer; refusing keeps programs portable.
     """
-    if _VmapState.depth:
+    if _FuncTransforms.vmaps:
         raise RuntimeError(_REFUSALS[kind])
 
 
@@ -125,7 +120,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                              f"dimension, got sizes {sizes} for the mapped dimension")
         from .. import random
         results = []
-        _VmapState.depth += 1
+        _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
+        _FuncTransforms.vmaps += 1
         refused_before = random.refuse_draws
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
         generator = random.default_generator
@@ -137,7 +133,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
                 results.append(func(*tree_unflatten(sample, spec), **kwargs))
         finally:
-            _VmapState.depth -= 1
+            _FuncTransforms.depth -= 1
+            _FuncTransforms.vmaps -= 1
             random.refuse_draws = refused_before
         return _stack_outputs(func, results, out_dims)
     return wrapper
