@@ -1021,6 +1021,13 @@ def func_custom_function_rules(L):
     return outcomes
 
 
+@program
+def func_vmap_empty_batch(L):
+    x = L.ones(0, 3, requires_grad=True)
+    outs = L.func.vmap(lambda t: (t * 2, t.sum()), out_dims=(1, 0))(x)
+    return [(tuple(o.shape), o.requires_grad) for o in outs]
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "

@@ -132,12 +132,39 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                     generator._bits.state, generator._next_normal = start
                 sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
                 results.append(func(*tree_unflatten(sample, spec), **kwargs))
+            if sizes[0] == 0:
+                # an empty batch: run func once on a stand-in sample (zeros) to learn the
+                # shapes of its outputs, then keep none of it (PyTorch runs func once, too)
+                sample = [leaf if dim is None else leaf.new_zeros(_without(leaf.shape, dim))
+                          for leaf, dim in zip(leaves, dims)]
+                stand_in = func(*tree_unflatten(sample, spec), **kwargs)
+                return _empty_outputs(func, stand_in, out_dims)
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
             random.refuse_draws = refused_before
         return _stack_outputs(func, results, out_dims)
     return wrapper
+
+
+def _without(shape, dim):
+    shape = list(shape)
+    del shape[dim]
+    return tuple(shape)
+
+
+def _empty_outputs(func, stand_in, out_dims):
+    """The outputs of a vmap over zero samples: each stand-in output with a batch dim of size 0."""
+    from .._tensor import Tensor
+    leaves, out_spec = tree_flatten(stand_in)
+    dims = list(out_dims) if isinstance(out_dims, tuple) else [out_dims] * len(leaves)
+    empty = []
+    for leaf, dim in zip(leaves, dims):
+        if dim is None or not isinstance(leaf, Tensor):
+            empty.append(leaf)
+        else:
+            empty.append(leaf.unsqueeze(dim).narrow(dim, 0, 0))
+    return tree_unflatten(empty, out_spec)
 
 
 def _stack_outputs(func, results, out_dims):
