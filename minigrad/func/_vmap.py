@@ -135,8 +135,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             if sizes[0] == 0:
                 # an empty batch: run func once on a stand-in sample (zeros) to learn the
                 # shapes of its outputs, then keep none of it (PyTorch runs func once, too)
-                sample = [leaf if dim is None else leaf.new_zeros(_without(leaf.shape, dim))
-                          for leaf, dim in zip(leaves, dims)]
+                sample = [leaf if dim is None else _stand_in(leaf, dim) for leaf, dim in zip(leaves, dims)]
                 stand_in = func(*tree_unflatten(sample, spec), **kwargs)
                 return _empty_outputs(func, stand_in, out_dims)
         finally:
@@ -147,10 +146,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return wrapper
 
 
-def _without(shape, dim):
-    shape = list(shape)
+def _stand_in(leaf, dim):
+    """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
+    shape = list(leaf.shape)
     del shape[dim]
-    return tuple(shape)
+    zeros = leaf.new_zeros(tuple(shape))
+    return zeros + leaf.sum(dim) if leaf.requires_grad else zeros     # (a sum over 0 samples is 0)
 
 
 def _empty_outputs(func, stand_in, out_dims):
