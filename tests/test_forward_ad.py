@@ -290,7 +290,29 @@ DUAL = {
         for name in ("normal_", "uniform_", "bernoulli_")],
     "copy_plain_into_dual": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).copy_(L.ones(3)),
     "setitem_number_into_dual": lambda L, fw: _setitem(fw.make_dual(T(L, 3), T(L, 3, seed=1)), 0, 5.0),
+    # unpack_dual's primal is always a new view (node torch::autograd::Identity when recording)
+    "primal_is_an_alias": lambda L, fw: _primal_alias(L, fw),
+    # a tangent laid out differently from the primal is copied into the primal's layout
+    "transposed_tangent_is_copied": lambda L, fw: _transposed_tangent(L, fw),
 }
+
+
+def _primal_alias(L, fw):
+    plain, leaf = T(L, 3), T(L, 3, requires_grad=True)
+    seen = []
+    for x in (plain, leaf, fw.make_dual(leaf, T(L, 3, seed=1))):
+        primal = fw.unpack_dual(x).primal
+        node = primal.grad_fn
+        seen.append((primal is x, primal._base is not None, None if node is None else node.name(),
+                     None if node is None else [f is not None and f.name() for f, _ in node.next_functions]))
+    return seen, repr(fw.unpack_dual(leaf).primal)
+
+
+def _transposed_tangent(L, fw):
+    tangent = T(L, 3, 2, seed=1).t()
+    dual = fw.make_dual(T(L, 2, 3), tangent)
+    kept = fw.unpack_dual(dual).tangent
+    return kept is tangent, kept.is_contiguous(), kept
 
 
 def _fill_view_with_dual(L, fw):
