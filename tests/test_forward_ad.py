@@ -305,7 +305,7 @@ def _primal_alias(L, fw):
         node = primal.grad_fn
         seen.append((primal is x, primal._base is not None, None if node is None else node.name(),
                      None if node is None else [f is not None and f.name() for f, _ in node.next_functions]))
-    return seen, repr(fw.unpack_dual(leaf).primal)
+    return seen, repr(fw.unpack_dual(leaf).primal).replace("minigrad.", "torch.")
 
 
 def _transposed_tangent(L, fw):
