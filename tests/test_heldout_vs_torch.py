@@ -1028,6 +1028,44 @@ def func_vmap_empty_batch(L):
     return [(tuple(o.shape), o.requires_grad) for o in outs]
 
 
+@program
+def ref_functional_errors(L):
+    F = L.autograd.functional
+    x, y = L.tensor([1.0, 2.0, 3.0]), L.tensor([0.5, -1.0, 2.0])
+    attempts = [
+        lambda: F.jacobian(lambda a, b: a * b, [x, y]),
+        lambda: F.jacobian(lambda t: 3.0, x),
+        lambda: F.jacobian(lambda t: t, 3.0),
+        lambda: F.jacobian(lambda t: (t, 2.0), (x,)),
+        lambda: F.jacobian(lambda a, b: a * 2, (x, y), strict=True),
+        lambda: F.jacobian(lambda t: t, x, strategy="middle"),
+        lambda: F.jacobian(lambda t: t, x, vectorize=True, strict=True),
+        lambda: F.hessian(lambda t: t * 2, x),
+        lambda: F.hessian(lambda t: (t.sum(), t.sum()), x),
+        lambda: F.hessian(lambda t: t.sum(), x, strict=True),
+        lambda: F.hessian(lambda t: (t ** 3).sum(), x, outer_jacobian_strategy="forward-mode"),
+        lambda: F.vjp(lambda t: t * 2, x),
+        lambda: F.vjp(lambda t: t * 2, x, L.ones(2)),
+        lambda: F.vjp(lambda a, b: (a, b), (x, y), (L.ones(3),)),
+        lambda: F.vjp(lambda a, b: (a, b), (x, y), (L.ones(3), L.ones(2))),
+        lambda: F.jvp(lambda t: t * 2, x),
+        lambda: F.jvp(lambda t: t * 2, x, (L.ones(3), L.ones(3))),
+        lambda: F.hvp(lambda t: t * 2, x, x),
+        lambda: F.hvp(lambda t: (t.sum(), t.sum()), x, x),
+        lambda: F.vhp(lambda t: (t ** 3).sum(), x),
+        lambda: F.vhp(lambda t: t.sum(), x, x, strict=True),
+        lambda: F.vjp(lambda t: L.ones(3), x, L.ones(3), strict=True),
+        lambda: F.jvp(lambda t: L.ones(3), x, L.ones(3), strict=True),
+    ]
+    outcomes = []
+    for attempt in attempts:
+        try:
+            outcomes.append(attempt())
+        except Exception as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "
