@@ -1066,6 +1066,31 @@ def ref_functional_errors(L):
     return outcomes
 
 
+@program
+def ref_grad_and_backward_edge_cases(L):
+    def fresh():
+        return L.tensor([1.0, 2.0, 3.0], requires_grad=True), L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    attempts = []
+    x, w = fresh()
+    attempts.append(lambda: (x * w).sum().backward(inputs=[]))
+    attempts.append(lambda: L.autograd.backward([x * 2, x * 3], grad_tensors=[L.ones(3)]))
+    attempts.append(lambda: [L.autograd.backward([x * 2], grad_tensors=[L.ones(3), L.ones(3)]), x.grad][1])
+    attempts.append(lambda: L.autograd.grad([x * 2, x * 3], x, [L.ones(3)]))
+    attempts.append(lambda: L.autograd.grad((x * w).sum(), x, only_inputs=False))
+    attempts.append(lambda: L.autograd.grad((x * 2).sum(), (x, w), materialize_grads=True, create_graph=True))
+    attempts.append(lambda: L.autograd.grad(x * 2, (x, w), L.eye(3), is_grads_batched=True, allow_unused=True))
+    attempts.append(lambda: L.autograd.grad(x * 2, (x, w), L.eye(3), is_grads_batched=True,
+                                            materialize_grads=True))
+    attempts.append(lambda: L.autograd.grad(x * w, x, L.ones(2)))
+    outcomes = []
+    for attempt in attempts:
+        try:
+            outcomes.append(attempt())
+        except Exception as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "
