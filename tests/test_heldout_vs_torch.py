@@ -1091,6 +1091,31 @@ def ref_grad_and_backward_edge_cases(L):
     return outcomes
 
 
+@program
+def func_hessian_of_vector_function(L):
+    predict = _predict(L)
+    weight, bias, x = T(L, 3, 3), T(L, 3, seed=1), T(L, 3, seed=2)
+    h1 = L.func.hessian(predict, argnums=2)(weight, bias, x)
+    h2 = L.func.jacfwd(L.func.jacrev(predict, argnums=2), argnums=2)(weight, bias, x)
+    h3 = L.func.jacrev(L.func.jacrev(predict, argnums=2), argnums=2)(weight, bias, x)
+    batched = L.func.vmap(L.func.hessian(predict, argnums=2), in_dims=(None, None, 0))(weight, bias, T(L, 2, 3, seed=3))
+    return h1, h2, h3, batched
+
+
+@program
+def func_per_sample_grads_nll(L):
+    F = L.nn.functional
+    model = mlp(L, seed=4)
+    data_, targets = T(L, 5, 4, seed=9), L.tensor([1, 0, 2, 2, 1])
+    params = {k: v.detach() for k, v in model.named_parameters()}
+
+    def compute_loss(params, sample, target):
+        prediction = L.func.functional_call(model, params, (sample.unsqueeze(0),))
+        return F.nll_loss(F.log_softmax(prediction, dim=1), target.unsqueeze(0))
+    grads = L.func.vmap(L.func.grad(compute_loss), in_dims=(None, 0, 0))(params, data_, targets)
+    return {k: g.shape for k, g in grads.items()}, grads
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "
