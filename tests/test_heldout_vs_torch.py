@@ -676,7 +676,7 @@ def ref_inplace_node_names(L):
     x = T(L, 3, requires_grad=True)
     outs = [F.elu(x.clone(), inplace=True), F.leaky_relu(x.clone(), 0.2, inplace=True),
             x.clone().unsqueeze_(0), x.clone().unsqueeze(0).squeeze_(), x.clone().unsqueeze(0).squeeze_(0),
-            x.clone().exp_(), x.clone().relu_()]
+            x.clone().exp_(), x.clone().relu_(), x.clone().clamp_min_(0.1), x.clone().clamp_max_(0.2)]
     grads = [L.autograd.grad((o * o).sum(), x)[0] for o in outs]
     return outs, grads
 

@@ -41,14 +41,42 @@ METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.i
 METHODS.update({alias: METHODS[name] for alias, name in _ALIASES.items()})
 
 
+class ClampMinBackward0(pointwise.ClampBackward1):
+    """x.clamp_min_(min)   ->   dx = grad where x >= min, else 0 (clamp's backward)"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_min is the number
+
+
+class ClampMaxBackward0(pointwise.ClampBackward1):
+    """x.clamp_max_(max)   ->   dx = grad where x <= max, else 0 (clamp's backward)"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
+
+
+def _clamp_one_side(node_class, low=None, high=None):
+    """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
+    def operation(t):
+        if isinstance(low, _tensor_class()) or isinstance(high, _tensor_class()):
+            return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
+        values = np.clip(t._array, low, high).astype(t._array.dtype, copy=False)
+        bound = {"min": low} if high is None else {"max": high}
+        return result(values, node_class, (t,), saved=(t,), low=low, high=high, **bound)
+    return operation
+
+
+def _tensor_class():
+    from .._tensor import Tensor
+    return Tensor
+
+
 def clamp_min_(self, min):
-    """In-place clamp from below: x = max(x, min)."""
-    return apply_inplace(self, lambda t: pointwise.clamp(t, min=min))
+    """In-place clamp from below: x = max(x, min) (ClampMinBackward0)."""
+    return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
 
 def clamp_max_(self, max):
-    """In-place clamp from above: x = min(x, max)."""
-    return apply_inplace(self, lambda t: pointwise.clamp(t, max=max))
+    """In-place clamp from above: x = min(x, max) (ClampMaxBackward0)."""
+    return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
 
 
 METHODS["clamp_min_"] = clamp_min_
