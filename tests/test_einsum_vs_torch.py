@@ -101,6 +101,9 @@ def test_einsum_matches_torch(equation, shapes):
     ("ij->i", [(3,)]),
     ("ij,jk", [(2, 3)]),
     ("i", [(2,), (2,)]),
+    ("......->", [(2, 2)]), ("i..j->", [(2, 2)]), ("ij->...i...", [(2, 2)]), ("ij->i..", [(2, 2)]),
+    ("i j->i1", [(2, 2)]), ("i j->ii", [(2, 2)]), ("ij,", [(2, 2), (2, 2)]), ("ij-->i", [(2, 2)]),
+    ("ij>i", [(2, 2)]), ("ij->i->j", [(2, 2)]), ("ij", []), ("ij..", [(2, 2)]),
 ])
 def test_einsum_errors_match_torch(equation, shapes):
     torch = import_torch()

@@ -25,6 +25,8 @@ PyTorch: torch.einsum (aten/src/ATen/native/Linear.cpp), which follows the
 same steps (without the optional opt_einsum contraction order, which is off
 when the opt_einsum package is not installed).
 """
+import string
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -89,17 +91,21 @@ def _label_order(letter):
 
 
 def _parse(equation, operands):
-    """Each operand's letters (with '...' kept as one item), the output's, and the ellipsis size."""
-    equation = equation.replace(" ", "")
-    inputs, arrow, output = equation.partition("->")
-    terms = inputs.split(",")
-    if len(terms) > len(operands):
-        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
-    if len(terms) < len(operands):
+    """Each operand's letters (with '...' kept as one item), the output's, and the ellipsis size.
+
+    The equation is read one character at a time, as PyTorch reads it, so that
+    a mistake gets PyTorch's message (and the position PyTorch reports).
+    """
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at "
+                         "least one operand and its subscripts list")
+    arrow = equation.find("->")
+    lhs = equation if arrow == -1 else equation[:arrow]
+    labels = _read_letters(lhs, 0, operands)
+    if len(labels) < len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
-    labels, ellipsis_ndim = [], 0
-    for k, (term, operand) in enumerate(zip(terms, operands)):
-        items = _split(term)
+    ellipsis_ndim = 0
+    for k, (items, operand) in enumerate(zip(labels, operands)):
         letters = len(items) - (1 if _ELLIPSIS in items else 0)
         if _ELLIPSIS in items:
             ellipsis_ndim = max(ellipsis_ndim, operand.ndim - letters)
@@ -108,11 +114,14 @@ def _parse(equation, operands):
                 f"einsum(): the number of subscripts in the equation ({letters}) does not match "
                 f"the number of dimensions ({operand.ndim}) for operand {k}"
                 + ("" if _ELLIPSIS in items else " and no ellipsis was given"))
-        labels.append(items)
-    if arrow:
-        out_labels = _split(output)
-        for c in out_labels:
-            if c != _ELLIPSIS and not any(c in items for items in labels):
+    if arrow != -1:
+        (out_labels,) = _read_letters(equation[arrow + 2:], arrow + 2, None)
+        for k, c in enumerate(out_labels):
+            if c == _ELLIPSIS:
+                continue
+            if c in out_labels[:k]:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            if not any(c in items for items in labels):
                 raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
                                    "equation for any input operand")
     else:       # implicit output: the ellipsis, then the letters used exactly once
@@ -122,10 +131,35 @@ def _parse(equation, operands):
     return labels, out_labels, ellipsis_ndim
 
 
-def _split(term):
-    """'i...j' -> ['i', '...', 'j']"""
-    before, dots, after = term.partition(_ELLIPSIS)
-    return list(before) + ([_ELLIPSIS] if dots else []) + list(after)
+def _read_letters(text, start, operands):
+    """'ij,j...' -> [['i', 'j'], ['j', '...']]: one list per operand; operands=None reads the output."""
+    groups, i = [[]], 0
+    while i < len(text):
+        c = text[i]
+        whose = "output" if operands is None else f"operand {len(groups) - 1}"
+        if c == " ":
+            pass
+        elif c == ".":
+            if _ELLIPSIS in groups[-1]:
+                raise RuntimeError(f"einsum(): found '.' for {whose} "
+                                   + ("but an ellipsis (...) was already found" if operands is None
+                                      else "for which an ellipsis was already found"))
+            if not text.startswith(_ELLIPSIS, i):
+                raise RuntimeError(f"einsum(): found '.' for {whose} that is not part of any ellipsis"
+                                   + (" (...)" if operands is None else ""))
+            groups[-1].append(_ELLIPSIS)
+            i += 2
+        elif c == "," and operands is not None:
+            if len(groups) == len(operands):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+            groups.append([])
+        elif c in string.ascii_letters:
+            groups[-1].append(c)
+        else:
+            raise RuntimeError(f"einsum(): invalid subscript given at index {start + i} in the "
+                               "equation string, subscripts must be in [a-zA-Z]")
+        i += 1
+    return groups
 
 
 def _check_sizes(labels, operands, ellipsis_ndim):
