@@ -5,6 +5,12 @@ Each is the out-of-place operation followed by writing its result back into
 them: a leaf that requires grad refuses, the version counter goes up, and a
 recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
 ``torch.exp_(x)`` is the same call written as a function.
+
+Where PyTorch gives the in-place form a node of its own name (``clamp_min_`` ->
+ClampMinBackward0, ``unsqueeze_`` -> UnsqueezeBackward1, ``elu(inplace=True)`` ->
+EluBackward1 in nn/functional.py), that node class is a subclass of the
+out-of-place one (same backward) and is handed to ``result`` when recording:
+the node is created with its final name.
 """
 import numpy as np
 
