@@ -71,6 +71,10 @@ class BackwardCFunction(Node, FunctionCtx):
     _forward_cls = None
     _packs_after_forward = True     # saved-tensor hooks see ctx's tensors once forward returned
 
+    def __repr__(self):
+        # PyTorch creates these node classes in torch.autograd.function, and says so
+        return f"<minigrad.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
     def backward(self, *grad_outputs):
         if self.materialize_grads:
             grad_outputs = tuple(
