@@ -1155,6 +1155,35 @@ def ref_anomaly_inplace_hint(L):
         y.sum().backward()
 
 
+@program
+def fwd_custom_function_jvp_only(L):
+    fw = L.autograd.forward_ad
+
+    class Exp(L.autograd.Function):          # forward mode only: no backward at all
+        @staticmethod
+        def forward(ctx, foo):
+            result = L.exp(foo)
+            ctx.result = result
+            return result
+
+        @staticmethod
+        def jvp(ctx, grad_input):
+            out = grad_input * ctx.result
+            del ctx.result
+            return out
+    primal = L.tensor(data(2, 2), dtype=L.double, requires_grad=True)
+    with fw.dual_level():
+        out = Exp.apply(fw.make_dual(primal, L.tensor(data(2, 2, seed=1), dtype=L.double)))
+        tangent = fw.unpack_dual(out).tangent
+    ok = L.autograd.gradcheck(Exp.apply, (primal,), check_forward_ad=True, check_backward_ad=False,
+                              check_undefined_grad=False, check_batched_grad=False)
+    try:
+        Exp.apply(primal).sum().backward()
+    except NotImplementedError as error:
+        missing = str(error)
+    return tangent, out.grad_fn.name(), repr(out.grad_fn).split(" object")[0].replace("minigrad", "torch"), ok, missing
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "
