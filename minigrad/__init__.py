@@ -80,6 +80,7 @@ from . import utils  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
+from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 
 # Python-name aliases PyTorch also has
 float = float32

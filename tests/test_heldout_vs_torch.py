@@ -404,7 +404,7 @@ def func_model_ensembling(L):
 
     def fmodel(params, buffers, x):
         return L.func.functional_call(base, (params, buffers), (x,))
-    same_batch = L.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
+    same_batch = L.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
     different = L.func.vmap(fmodel)(params, buffers, T(L, 3, 5, 4, seed=8))
     loop = L.stack([m(minibatch) for m in models])
     # (minigrad's vmap loops over the models and stacks: its output's grad_fn is StackBackward0,
