@@ -1184,6 +1184,38 @@ def fwd_custom_function_jvp_only(L):
     return tangent, out.grad_fn.name(), repr(out.grad_fn).split(" object")[0].replace("minigrad", "torch"), ok, missing
 
 
+@program
+def func_transform_errors(L):
+    f = L.func
+    x = L.tensor([1.0, 2.0, 3.0])
+    attempts = [
+        lambda: f.jacrev(lambda t: 3.0)(x),
+        lambda: f.jacfwd(lambda t: 3.0)(x),
+        lambda: f.jacrev(lambda t: t, argnums=1)(x),
+        lambda: f.jacrev(lambda a, b: a * b, argnums=-1)(x, x),
+        lambda: f.jacrev(lambda a, b: a * b, argnums=(0, 0))(x, x),
+        lambda: f.jacrev(lambda a, b: a * b, argnums=())(x, x),
+        lambda: f.jacrev(lambda t: t * 2)(L.tensor([1, 2])),
+        lambda: f.grad(lambda t: (t * 2).sum())(L.tensor([1, 2])),
+        lambda: f.vjp(lambda t: 3.0, x),
+        lambda: f.jvp(lambda t: t, (3.0,), (1.0,)),
+        lambda: f.jvp(lambda t: t, (x,), (1.0,)),
+        lambda: f.jvp(lambda a, b: a * b, (x, x), (x,)),
+        lambda: f.hessian(lambda a, b: (a * b * b).sum(), argnums=1)(x, x),
+        lambda: f.jacrev(lambda t: {"a": t * 2, "b": t.sum()})(x),
+        lambda: f.vmap(lambda t, n: t * n, in_dims=(0, 0))(L.ones(2, 3), 3),
+        lambda: f.vmap(lambda t: t, in_dims=(0, 0))(L.ones(2, 3)),
+        lambda: f.vmap(lambda t: t, out_dims=5)(L.ones(2, 3)),
+    ]
+    outcomes = []
+    for attempt in attempts:
+        try:
+            outcomes.append(attempt())
+        except Exception as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "

@@ -64,7 +64,7 @@ def _check_argnums(argnums, count):
         if not -count <= n < count:
             raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
     if len({n % count for n in numbers}) != len(numbers):
-        raise RuntimeError(f"argnums must be unique, got {argnums}")
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
     return numbers
 
 
@@ -246,6 +246,7 @@ def vjp(func, *primals, has_aux=False):
         new_args, specs, fresh = _replace_args(primals, numbers)
         output, aux = _split_aux(_call_inside_transform(func, *new_args), has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(output)
+    _check_outputs(out_leaves, "vjp(f, *primals)")
 
     def vjp_fn(*cotangents):
         cot_leaves, cot_spec = tree_flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
@@ -282,6 +283,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             f"{name}: Expected primals and tangents to have the same python structure. For "
             "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
             f"structure {primal_spec} and tangents with structure {tangent_spec}")
+    Tensor = _tensor_class()
+    for what, leaves in (("primals", primal_leaves), ("tangents", tangent_leaves)):
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise RuntimeError(f"{name}: Expected {what} to only contain Tensors, got {type(leaf)}")
     if forward_ad._DualLevel.current is None:
         return _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
     return _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
@@ -292,6 +298,7 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
         duals = [forward_ad.make_dual(_check_is_tensor(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
         output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
+        _check_outputs(out_leaves, name)
         values, products = [], []
         for out in out_leaves:
             primal, tangent = forward_ad.unpack_dual(out)
@@ -299,6 +306,15 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
             products.append(tangent if tangent is not None else _zeros_like(primal))
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
+
+
+def _check_outputs(leaves, name):
+    """f must return tensors only (in any nesting of tuples, lists and dicts)."""
+    Tensor = _tensor_class()
+    for leaf in leaves:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"{name}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(leaf)}")
 
 
 def _check_is_tensor(p):
@@ -316,6 +332,7 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
         fresh = [_fresh(p) for p in primal_leaves]
         output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
+        _check_outputs(out_leaves, name)
         dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)).requires_grad_(True)
                    for o in out_leaves]
         pulled_back = _grads(out_leaves, fresh, dummies)
@@ -369,6 +386,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux,
                                       "jacrev(f, ...)(*args)")
             out_leaves, out_spec = tree_flatten(output)
+            _check_outputs(out_leaves, "vjp(f, *primals)")        # (PyTorch's jacrev runs vjp)
             blocks = []
             for out in out_leaves:
                 flat = out.reshape(-1)
