@@ -294,6 +294,7 @@ DUAL = {
     "primal_is_an_alias": lambda L, fw: _primal_alias(L, fw),
     # a tangent laid out differently from the primal is copied into the primal's layout
     "transposed_tangent_is_copied": lambda L, fw: _transposed_tangent(L, fw),
+    "unpack_at_another_level": lambda L, fw: fw.unpack_dual(fw.make_dual(L.ones(1), L.ones(1)), level=3),
 }
 
 
@@ -459,7 +460,13 @@ def _decorator(L):
     return doubled(L.ones(2))
 
 
-@pytest.mark.parametrize("program", [_decorator, _no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
+def _unpack_with_level_but_none_open(L):
+    x = L.ones(1, requires_grad=True)
+    primal, tangent = L.autograd.forward_ad.unpack_dual(x, level=0)
+    return primal is x, primal._base is x, tangent, primal.grad_fn.name()
+
+
+@pytest.mark.parametrize("program", [_unpack_with_level_but_none_open, _decorator, _no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
                                      _tangent_gone_after_level])
 def test_levels_match_torch(program):
     check(program)

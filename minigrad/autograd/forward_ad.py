@@ -168,7 +168,13 @@ def unpack_dual(tensor, *, level=None):
                         f"{type(tensor).__name__}")
     if level is None:
         level = _DualLevel.current
-    if level is None or not _DualLevel.open:     # closed, or paused inside Function.forward
+    if level is None or level < 0:
+        return UnpackedDualTensor(tensor, None)
+    if _DualLevel.current is None:           # a level number, but no level open: no tangent
+        return UnpackedDualTensor(_alias(tensor), None)
+    if level != _DualLevel.current:
+        raise RuntimeError("Invalid level given to _fw_primal")
+    if not _DualLevel.open:                  # paused inside a custom Function's forward
         return UnpackedDualTensor(tensor, None)
     return UnpackedDualTensor(_alias(tensor), _tangent_of(tensor))
 
