@@ -1216,6 +1216,19 @@ def func_transform_errors(L):
     return outcomes
 
 
+@program
+def ref_inplace_clamp_dtypes(L):
+    outcomes = []
+    for dtype in (L.int32, L.int64, L.uint8, L.bool, L.float32):
+        for bound in (0.5, 2, True):
+            for name in ("clamp_min_", "clamp_max_"):
+                try:
+                    outcomes.append(getattr(L.ones(2, dtype=dtype), name)(bound))
+                except Exception as error:
+                    outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "

@@ -59,11 +59,28 @@ class ClampMaxBackward0(pointwise.ClampBackward1):
     _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
 
 
+# the C++ type names PyTorch's clamp_ messages use for integer and bool tensors
+_CPP_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                   "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_bound_fits(t, bound, side):
+    """An in-place clamp keeps t's dtype: a float bound can't clamp an int tensor (nor an int a bool)."""
+    kind = t._array.dtype.kind
+    if kind == "b" and type(bound) is bool:
+        raise NotImplementedError(f'"clamp_{side}_scalar_cpu" not implemented for \'Bool\'')
+    if kind in "iub" and isinstance(bound, float) or kind == "b" and type(bound) is int:
+        result_name = "Float" if isinstance(bound, float) else "Long"
+        raise RuntimeError(f"result type {result_name} can't be cast to the desired output type "
+                           f"{_CPP_TYPE_NAMES[t._array.dtype.name]}")
+
+
 def _clamp_one_side(node_class, low=None, high=None):
     """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
     def operation(t):
         if isinstance(low, _tensor_class()) or isinstance(high, _tensor_class()):
             return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
+        _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
         values = np.clip(t._array, low, high).astype(t._array.dtype, copy=False)
         bound = {"min": low} if high is None else {"max": high}
         return result(values, node_class, (t,), saved=(t,), low=low, high=high, **bound)
