@@ -1229,6 +1229,25 @@ def ref_inplace_clamp_dtypes(L):
     return outcomes
 
 
+@program
+def ref_inplace_unary_on_integers(L):
+    outcomes = []
+    names = ["exp_", "log_", "sin_", "sqrt_", "rsqrt_", "tanh_", "sigmoid_", "reciprocal_", "erf_",
+             "abs_", "neg_", "square_", "sign_", "floor_", "relu_"]
+    for dtype in (L.int64, L.uint8):
+        for name in names:
+            try:
+                outcomes.append(getattr(L.tensor([1, 0], dtype=dtype), name)())
+            except Exception as error:
+                outcomes.append((type(error).__name__, _message(error)))
+    for name in ("exp_", "sqrt_", "square_", "sigmoid_"):       # (bool inputs, where the op itself works)
+        try:
+            outcomes.append(getattr(L.tensor([True, False]), name)())
+        except Exception as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "

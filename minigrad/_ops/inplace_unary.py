@@ -21,9 +21,19 @@ from . import gather_scatter, pointwise, result, rounding, shape, special
 from .inplace import apply_inplace, check_inplace
 
 
+def _castable_back(out, tensor):
+    """``out`` is written back into ``tensor``: PyTorch refuses float results in an integer or
+    bool tensor, and integer results in a bool tensor (the values would be cut)."""
+    into, result_kind = tensor._array.dtype.kind, out._array.dtype.kind
+    if (result_kind == "f" and into in "iub") or (result_kind in "iu" and into == "b"):
+        raise RuntimeError(f"result type {out.dtype.tensor_type_name[:-len('Tensor')]} can't be cast "
+                           f"to the desired output type {tensor.dtype.tensor_type_name[:-len('Tensor')]}")
+    return out
+
+
 def _unary_inplace(operation, name):
     def method(self, *args, **kwargs):
-        return apply_inplace(self, lambda t: operation(t, *args, **kwargs))
+        return apply_inplace(self, lambda t: _castable_back(operation(t, *args, **kwargs), t))
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
                       "and writes it back into x (recorded with the same node).")
