@@ -158,7 +158,10 @@ def test_diagonal_is_a_view_like_torch():
 
 _SHAPED = [("ij,jk->ik", "ij", "jk"), ("bij,bjk->bik", "bij", "bjk"), ("i,j->ij", "i", "j"),
            ("ij,kj->ik", "ij", "kj"), ("bn,anm,bm->ba", "bn", "anm", "bm"), ("ii->i", "ii"),
-           ("ijk,ikl->jl", "ijk", "ikl"), ("ij,ij->", "ij", "ij"), ("abc,cd->bad", "abc", "cd")]
+           ("ijk,ikl->jl", "ijk", "ikl"), ("ij,ij->", "ij", "ij"), ("abc,cd->bad", "abc", "cd"),
+           # the letters after the equation name the operands' dims, also those under '...'
+           ("...ij,...jk->...ik", "bij", "bjk"), ("...ij,jk->...ik", "abij", "jk"),
+           ("iij,jk->ik", "iij", "jk"), ("ij,jk,kl->il", "ij", "jk", "kl"), ("b...,b...->b", "bxy", "bxy")]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
