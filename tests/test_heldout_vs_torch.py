@@ -1248,6 +1248,23 @@ def ref_inplace_unary_on_integers(L):
     return outcomes
 
 
+@program
+def func_functionalize_and_batch_norm_helper(L):
+    def f(x):
+        y = x.clone()
+        y.add_(1)
+        x.mul_(2)
+        return y * x
+    x = L.ones(2)
+    out = L.func.functionalize(f)(x)
+    model = mlp(L)
+    try:
+        L.func.functionalize(f, remove="views")
+    except RuntimeError as error:
+        message = str(error)
+    return out, x, L.func.replace_all_batch_norm_modules_(model) is model, message
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
     "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "

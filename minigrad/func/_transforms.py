@@ -476,3 +476,26 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 def hessian(func, argnums=0):
     """The Hessian of a scalar function: ``jacfwd(jacrev(func))`` (forward-over-reverse)."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+# --- transforms for compilers: nothing to do in an eager library -----------------------------------
+
+def functionalize(func, *, remove="mutations"):
+    """``func`` with its in-place operations replaced by out-of-place ones.
+
+    PyTorch uses this to hand a program without mutations to a compiler; the
+    results (and the changes to the inputs) stay the same. minigrad runs every
+    program eagerly and compiles nothing, so the new function simply calls ``func``.
+    """
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}. "
+            "Valid options are:\n     remove='mutations': all inplace and out= operators will be "
+            "removed from the program, and replaced with their out-of-place equivalents.\n     "
+            "remove='mutations_and_views': In addition to the above, all aliasing operators {view} "
+            "will be replaced with their non-aliasing counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    return wrapper
