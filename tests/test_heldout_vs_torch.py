@@ -1249,7 +1249,7 @@ def ref_inplace_unary_on_integers(L):
 
 
 @program
-def func_functionalize_and_batch_norm_helper(L):
+def func_functionalize_and_replace_batch_norm(L):
     def f(x):
         y = x.clone()
         y.add_(1)
