@@ -69,7 +69,7 @@ from ._ops.sorting import sort, argsort, topk, roll  # noqa: F401
 from ._ops.rounding import (  # noqa: F401
     round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
 )
-from ._ops.einsum import einsum  # noqa: F401
+from ._ops.einsum import diagonal, einsum  # noqa: F401
 from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
 from ._ops.special import erf  # noqa: F401
 from ._ops.pointwise import nonzero  # noqa: F401
@@ -80,6 +80,7 @@ from . import utils  # noqa: F401
 from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
+from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 
 # Python-name aliases PyTorch also has
 float = float32

@@ -284,7 +284,7 @@ def _suffixes(t):
     if t._base_changed_while_recording:
         notes.append("grad_fn=<Invalid>")      # a view whose history is lost (_ops/views.py)
     elif t.grad_fn is not None:
-        notes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        notes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")   # PyTorch drops a C++ namespace
     elif t.requires_grad:
         notes.append("requires_grad=True")
     tangent = t.__dict__.get("_fw_tangent")      # a dual tensor (autograd/forward_ad.py)

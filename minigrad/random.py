@@ -97,7 +97,14 @@ class Generator:
 default_generator = Generator()      # the generator every random function uses unless given one
 
 
+# Set while a vmap(randomness="error") runs its function: every draw is refused with this
+# message (minigrad/func/_vmap.py sets and restores it).
+refuse_draws = None
+
+
 def _pick(generator):
+    if refuse_draws is not None:
+        raise RuntimeError(refuse_draws)
     return default_generator if generator is None else generator
 
 

@@ -275,7 +275,64 @@ DUAL = {
     "unpack_number": lambda L, fw: fw.unpack_dual(3),
     "custom_function_without_jvp": lambda L, fw: _custom(L, with_jvp=False).apply(fw.make_dual(T(L, 3), L.ones(3))),
     "custom_function_jvp": lambda L, fw: _custom(L, with_jvp=True).apply(fw.make_dual(T(L, 3), T(L, 3, seed=1))),
+    # filling a dual tensor with constants zeroes its tangent (in the tangent's own memory)
+    "fill_number": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).fill_(2.0),
+    "zero_": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).zero_(),
+    "fill_plain_tensor": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).fill_(L.tensor(3.0)),
+    "fill_dual_tensor": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).fill_(
+        fw.make_dual(L.tensor(3.0), L.tensor(5.0))),
+    "plain_filled_with_dual": lambda L, fw: L.ones(3).fill_(fw.make_dual(L.tensor(2.0), L.tensor(9.0))),
+    "view_of_plain_filled_with_dual": lambda L, fw: _fill_view_with_dual(L, fw),
+    "fill_view_of_dual": lambda L, fw: _fill_view_of_dual(L, fw),
+    "zero_changes_the_given_tangent": lambda L, fw: _zero_given_tangent(L, fw),
+    "random_fills_zero_the_tangent": lambda L, fw: [
+        fw.unpack_dual(getattr(fw.make_dual(L.ones(3), T(L, 3, seed=1)), name)()).tangent
+        for name in ("normal_", "uniform_", "bernoulli_")],
+    "copy_plain_into_dual": lambda L, fw: fw.make_dual(T(L, 3), T(L, 3, seed=1)).copy_(L.ones(3)),
+    "setitem_number_into_dual": lambda L, fw: _setitem(fw.make_dual(T(L, 3), T(L, 3, seed=1)), 0, 5.0),
+    # unpack_dual's primal is always a new view (node torch::autograd::Identity when recording)
+    "primal_is_an_alias": lambda L, fw: _primal_alias(L, fw),
+    # a tangent laid out differently from the primal is copied into the primal's layout
+    "transposed_tangent_is_copied": lambda L, fw: _transposed_tangent(L, fw),
+    "unpack_at_another_level": lambda L, fw: fw.unpack_dual(fw.make_dual(L.ones(1), L.ones(1)), level=3),
 }
+
+
+def _primal_alias(L, fw):
+    plain, leaf = T(L, 3), T(L, 3, requires_grad=True)
+    seen = []
+    for x in (plain, leaf, fw.make_dual(leaf, T(L, 3, seed=1))):
+        primal = fw.unpack_dual(x).primal
+        node = primal.grad_fn
+        seen.append((primal is x, primal._base is not None, None if node is None else node.name(),
+                     None if node is None else [f is not None and f.name() for f, _ in node.next_functions]))
+    return seen, repr(fw.unpack_dual(leaf).primal).replace("minigrad.", "torch.")
+
+
+def _transposed_tangent(L, fw):
+    tangent = T(L, 3, 2, seed=1).t()
+    dual = fw.make_dual(T(L, 2, 3), tangent)
+    kept = fw.unpack_dual(dual).tangent
+    return kept is tangent, kept.is_contiguous(), kept
+
+
+def _fill_view_with_dual(L, fw):
+    base = L.ones(3)
+    base[:2].fill_(fw.make_dual(L.tensor(2.0), L.tensor(9.0)))
+    return base
+
+
+def _fill_view_of_dual(L, fw):
+    base = fw.make_dual(T(L, 3), T(L, 3, seed=1))
+    base[:2].fill_(0.0)
+    return base
+
+
+def _zero_given_tangent(L, fw):
+    """make_dual keeps the given tangent itself, so zero_ on the dual zeroes it too."""
+    tangent = T(L, 3, seed=1)
+    fw.make_dual(T(L, 3), tangent).zero_()
+    return tangent
 
 
 def _grad_through_tangent(L, fw):
@@ -403,7 +460,13 @@ def _decorator(L):
     return doubled(L.ones(2))
 
 
-@pytest.mark.parametrize("program", [_decorator, _no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
+def _unpack_with_level_but_none_open(L):
+    x = L.ones(1, requires_grad=True)
+    primal, tangent = L.autograd.forward_ad.unpack_dual(x, level=0)
+    return primal is x, primal._base is x, tangent, primal.grad_fn.name()
+
+
+@pytest.mark.parametrize("program", [_unpack_with_level_but_none_open, _decorator, _no_level, _exit_without_level, _exit_wrong_level, _levels_reused,
                                      _tangent_gone_after_level])
 def test_levels_match_torch(program):
     check(program)

@@ -363,3 +363,19 @@ TUTORIALS = {
 @pytest.mark.parametrize("name", list(TUTORIALS))
 def test_tutorial_programs_match_torch(name):
     check(TUTORIALS[name])
+
+
+def test_vmap_refusal_messages_are_torchs(torch):
+    """The texts refuse_inside_vmap raises are PyTorch's, word for word."""
+    from minigrad.func._vmap import refuse_inside_vmap, _REFUSALS
+    x = torch.randn(3, 2)
+    for kind, call in [("item", lambda t: t.sum().item()), ("item", lambda t: float(t.sum())),
+                       ("bool", lambda t: bool(t.sum() > 0)), ("data", lambda t: t.tolist())]:
+        with pytest.raises(RuntimeError) as theirs:
+            torch.func.vmap(call)(x)
+        assert str(theirs.value) == _REFUSALS[kind]
+    refuse_inside_vmap("item")          # outside vmap: nothing happens
+    seen = []
+    from minigrad.autograd.function import _FuncTransforms
+    minigrad.func.vmap(lambda t: seen.append(_FuncTransforms.vmaps) or t)(minigrad.ones(2, 1))
+    assert seen == [1, 1] and _FuncTransforms.vmaps == 0 and _FuncTransforms.depth == 0

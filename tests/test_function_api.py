@@ -165,8 +165,12 @@ def test_once_differentiable(torch):
         v = lib.ones(2, requires_grad=True)
         (g,) = lib.autograd.grad(Cube.apply(x), x, v, create_graph=True)
         # PyTorch names its C++ nodes with their namespace: torch::autograd::Error
-        seen += [g.requires_grad, g.grad_fn.name().split("::")[-1], len(g.grad_fn.next_functions)]
+        seen += [g.requires_grad, g.grad_fn.name(), type(g.grad_fn).__name__, repr(g)]
+        # its one edge leads to a stand-in leaf, not back to x
+        (edge, nr), = g.grad_fn.next_functions
+        seen += [edge.name(), nr, edge.variable is x, edge.variable.is_leaf]
         seen.append(outcome(lambda: g.sum().backward()))
+        seen.append(outcome(lambda: lib.autograd.grad(g.sum(), x)))
         return seen
     assert program(minigrad) == program(torch)
 

@@ -1,119 +1,298 @@
 """``einsum``: products and sums of tensors written as index equations, e.g. ``'ij,jk->ik'``.
 
 Every letter names an axis. Letters shared by two operands are multiplied
-together; letters missing from the output are summed over. The gradient with
-respect to one operand is again an einsum: the output gradient times all the
-*other* operands, keeping exactly that operand's letters.
+together; letters missing from the output are summed over.
 
-PyTorch computes einsum by permuting, reshaping and calling bmm, so its graph
-shows those nodes (e.g. ViewBackward0 or PermuteBackward0 on the result);
-minigrad records a single EinsumBackward0 node, which is easier to read.
-PyTorch: torch.einsum.
+einsum has no backward formula of its own: like PyTorch, minigrad runs it as a
+short program of ordinary operations, and autograd records *those*. So the
+graph of ``einsum('ij,jk->ik', a, b)`` shows the same nodes as PyTorch's
+(ViewBackward0, PermuteBackward0, BmmBackward0, UnsqueezeBackward0, ...), and
+its gradient comes from their backward formulas. The program:
+
+1. Line every operand up on one common list of axes: first the output's
+   letters, then the letters that are summed away. A repeated letter (``'ii'``)
+   becomes a diagonal; a letter the operand lacks becomes a size-1 axis
+   (unsqueeze); then one permute puts the axes in the common order.
+2. One operand: sum the summed-away axes. Done.
+3. Several operands: contract them two at a time, left to right
+   (``contract_pair``). An axis only one side still has is summed first; two
+   operands without a shared summed axis are simply multiplied (broadcasting
+   does the outer product); otherwise both are permuted and reshaped into
+   3-D stacks of matrices, multiplied with ``bmm``, and the result is reshaped
+   back. At the end a ``view`` drops the size-1 axes left by the sums.
+
+PyTorch: torch.einsum (aten/src/ATen/native/Linear.cpp), which follows the
+same steps (without the optional opt_einsum contraction order, which is off
+when the opt_einsum package is not installed).
 """
 import string
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
+from .shape import _make_view, _normalize_dim
+
+_ELLIPSIS = "..."
+
+
+# --- diagonal: the view einsum takes for a repeated letter ('ii') -------------------------------
+
+class DiagonalBackward0(Node):
+    """result = self.diagonal(offset, dim1, dim2) (a view)   ->   grad_self = zeros of self's shape with grad written on that diagonal"""
+
+    def backward(self, grad):
+        from .._creation import zeros     # lazy: _creation imports the operations
+        grad_input = zeros(self.input_shape, dtype=grad.dtype)
+        diagonal(grad_input, self.offset, self.dim1, self.dim2).copy_(grad)
+        return (grad_input,)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t.diagonal(offset, dim1, dim2)"""
+        return diagonal(tangents[0], self.offset, self.dim1, self.dim2)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """A view of the diagonal of ``input`` over dims ``dim1`` and ``dim2``, as the last dim.
+
+    ``offset`` > 0 takes a diagonal above the main one, < 0 below it.
+    """
+    ndim = input.ndim
+    dim1, dim2 = _normalize_dim(dim1, ndim), _normalize_dim(dim2, ndim)
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    array = input._array
+    rows, cols = array.shape[dim1], array.shape[dim2]
+    start = [0] * ndim
+    if offset >= 0:
+        length = max(0, min(rows, cols - offset))
+        start[dim2] = min(offset, cols)
+    else:
+        length = max(0, min(rows + offset, cols))
+        start[dim1] = min(-offset, rows)
+    # one step along the diagonal moves one row *and* one column: the two strides added
+    others = [d for d in range(ndim) if d not in (dim1, dim2)]
+    shape = [array.shape[d] for d in others] + [length]
+    strides = [array.strides[d] for d in others] + [array.strides[dim1] + array.strides[dim2]]
+    corner = array[tuple(slice(s, None) for s in start)] if length else array
+    out_array = np.lib.stride_tricks.as_strided(corner, shape, strides,
+                                                writeable=array.flags.writeable)
+    out = result(out_array, DiagonalBackward0, (input,), input_shape=array.shape,
+                 offset=offset, dim1=dim1, dim2=dim2)
+    return _make_view(out, input)
+
+
+# --- reading the equation ----------------------------------------------------------------------
+
+def _label_order(letter):
+    """PyTorch numbers the letters A..Z, then a..z: summed letters are lined up in that order."""
+    return (letter.islower(), letter)
 
 
 def _parse(equation, operands):
-    """Input letter strings and the output letter string, with '...' spelled out."""
-    equation = equation.replace(" ", "")
-    inputs, arrow, output = equation.partition("->")
-    terms = inputs.split(",")
-    if len(terms) > len(operands):
-        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
-    if len(terms) < len(operands):
+    """Each operand's letters (with '...' kept as one item), the output's, and the ellipsis size.
+
+    The equation is read one character at a time, as PyTorch reads it, so that
+    a mistake gets PyTorch's message (and the position PyTorch reports).
+    """
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at "
+                         "least one operand and its subscripts list")
+    arrow = equation.find("->")
+    lhs = equation if arrow == -1 else equation[:arrow]
+    labels = _read_letters(lhs, 0, operands)
+    if len(labels) < len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
-    spare = [c for c in string.ascii_uppercase + string.ascii_lowercase if c not in equation]
     ellipsis_ndim = 0
-    for term, operand in zip(terms, operands):
-        if "..." in term:
-            ellipsis_ndim = max(ellipsis_ndim, operand.ndim - (len(term) - 3))
-    ellipsis = "".join(spare[:ellipsis_ndim])
-    spelled = []
-    for term, operand in zip(terms, operands):
-        if "..." in term:
-            own = operand.ndim - (len(term) - 3)
-            term = term.replace("...", ellipsis[ellipsis_ndim - own:])
-        if len(term) != operand.ndim:
+    for k, (items, operand) in enumerate(zip(labels, operands)):
+        letters = len(items) - (1 if _ELLIPSIS in items else 0)
+        if _ELLIPSIS in items:
+            ellipsis_ndim = max(ellipsis_ndim, operand.ndim - letters)
+        if (letters != operand.ndim if _ELLIPSIS not in items else letters > operand.ndim):
             raise RuntimeError(
-                f"einsum(): the number of subscripts in the equation ({len(term)}) does not match "
-                f"the number of dimensions ({operand.ndim}) for operand {len(spelled)}"
-                + ("" if "..." in equation else " and no ellipsis was given"))
-        spelled.append(term)
-    if arrow:
-        output = output.replace("...", ellipsis)
-    else:   # implicit output: the ellipsis, then the letters used once, in alphabetical order
-        letters = "".join(spelled)
-        output = ellipsis + "".join(sorted(c for c in set(letters)
-                                           if letters.count(c) == 1 and c not in ellipsis))
-    for c in output:
-        if not any(c in term for term in spelled):
-            raise RuntimeError(
-                f"einsum(): output subscript {c} does not appear in the equation for any input "
-                "operand")
-    sizes = {}
-    for k, (term, operand) in enumerate(zip(spelled, operands)):
-        for c, n in zip(term, operand.shape):
+                f"einsum(): the number of subscripts in the equation ({letters}) does not match "
+                f"the number of dimensions ({operand.ndim}) for operand {k}"
+                + ("" if _ELLIPSIS in items else " and no ellipsis was given"))
+    if arrow != -1:
+        (out_labels,) = _read_letters(equation[arrow + 2:], arrow + 2, None)
+        for k, c in enumerate(out_labels):
+            if c == _ELLIPSIS:
+                continue
+            if c in out_labels[:k]:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            if not any(c in items for items in labels):
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
+                                   "equation for any input operand")
+    else:       # implicit output: the ellipsis, then the letters used exactly once
+        used = [c for items in labels for c in items if c != _ELLIPSIS]
+        out_labels = [_ELLIPSIS] + sorted((c for c in set(used) if used.count(c) == 1),
+                                          key=_label_order)
+    return labels, out_labels, ellipsis_ndim
+
+
+def _read_letters(text, start, operands):
+    """'ij,j...' -> [['i', 'j'], ['j', '...']]: one list per operand; operands=None reads the output."""
+    groups, i = [[]], 0
+    while i < len(text):
+        c = text[i]
+        whose = "output" if operands is None else f"operand {len(groups) - 1}"
+        if c == " ":
+            pass
+        elif c == ".":
+            if _ELLIPSIS in groups[-1]:
+                raise RuntimeError(f"einsum(): found '.' for {whose} "
+                                   + ("but an ellipsis (...) was already found" if operands is None
+                                      else "for which an ellipsis was already found"))
+            if not text.startswith(_ELLIPSIS, i):
+                raise RuntimeError(f"einsum(): found '.' for {whose} that is not part of any ellipsis"
+                                   + (" (...)" if operands is None else ""))
+            groups[-1].append(_ELLIPSIS)
+            i += 2
+        elif c == "," and operands is not None:
+            if len(groups) == len(operands):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+            groups.append([])
+        elif c in string.ascii_letters:
+            groups[-1].append(c)
+        else:
+            raise RuntimeError(f"einsum(): invalid subscript given at index {start + i} in the "
+                               "equation string, subscripts must be in [a-zA-Z]")
+        i += 1
+    return groups
+
+
+def _check_sizes(labels, operands, ellipsis_ndim):
+    """Letters (and ellipsis dims) must have one size, or size 1, in every operand (PyTorch's messages)."""
+    sizes, ellipsis_sizes = {}, [1] * ellipsis_ndim
+    for k, (items, operand) in enumerate(zip(labels, operands)):
+        own, j = {}, 0
+        for c in items:
+            if c == _ELLIPSIS:
+                covered = operand.ndim - (len(items) - 1)
+                for e in range(covered):
+                    position = ellipsis_ndim - covered + e
+                    n, seen = operand.shape[j + e], ellipsis_sizes[position]
+                    if n != seen and n != 1 and seen != 1:
+                        raise RuntimeError(
+                            f"einsum(): dimension {position} covered by ellipsis in operand {k}"
+                            f"has size {n} which does not broadcast with previously seen ellipsis "
+                            "with size "f"{seen} for the respective dimension")
+                    ellipsis_sizes[position] = max(n, seen) if seen == 1 else seen
+                j += covered
+                continue
+            n = operand.shape[j]
+            if c in own and own[c] != n:
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {k} but the "
+                                   f"sizes don't match, {n} != {own[c]}")
+            own[c] = n
             if c in sizes and sizes[c] != n and n != 1 and sizes[c] != 1:
                 raise RuntimeError(
                     f"einsum(): subscript {c} has size {n} for operand {k} which does not "
                     f"broadcast with previously seen size {sizes[c]}")
             sizes[c] = n if c not in sizes or sizes[c] == 1 else sizes[c]
-    return spelled, output, sizes
+            j += 1
 
 
-class EinsumBackward0(Node):
-    """result = einsum(equation, *operands)   ->
-        grad_operands[k] = einsum(grad and the other operands -> the letters of operand k)"""
+# --- step 1: every operand on the common list of axes ------------------------------------------
 
-    def backward(self, grad):
-        operands = self.saved_tensors
-        grads = []
-        for k, term in enumerate(self.terms):
-            if not self.should_compute_output(k):
-                grads.append(None)
-                continue
-            grads.append(_operand_gradient(grad, self.output, self.terms, operands, k, self.sizes))
-        return tuple(grads)
-
-
-def _operand_gradient(grad, output, terms, operands, k, sizes):
-    """einsum of grad with every operand but number k, giving operand k's letters."""
-    term = terms[k]
-    spare = iter(c for c in string.ascii_letters
-                 if c not in output and c not in "".join(terms))
-    letters, extra_terms, extra_operands, wanted = [], [], [], ""
-    dtype = grad._array.dtype
-    for c in term:
-        if c in wanted:
-            # a repeated letter (a diagonal such as 'ii'): give the copy its own
-            # letter and tie the two together with an identity matrix
-            fresh = next(spare)
-            extra_terms.append(c + fresh)
-            extra_operands.append(_wrap(np.eye(sizes[c], dtype=dtype)))
-            letters.append(fresh)
+def _axis_positions(labels, out_labels, ellipsis_ndim):
+    """Where each letter (and each ellipsis dim) sits in the common order; the output's count."""
+    position, next_free = {}, 0
+    for c in out_labels:
+        if c == _ELLIPSIS:
+            position.update({("...", e): next_free + e for e in range(ellipsis_ndim)})
+            next_free += ellipsis_ndim
         else:
-            letters.append(c)
-        wanted += c
-    others = [t for i, t in enumerate(terms) if i != k]
-    present = output + "".join(others) + "".join(extra_terms)
-    for c in dict.fromkeys(term):
-        if c not in present:
-            # summed away by this operand alone: every element gets the gradient (a ones vector)
-            extra_terms.append(c)
-            extra_operands.append(_wrap(np.ones(sizes[c], dtype=dtype)))
-    equation = ",".join([output] + others + extra_terms) + "->" + "".join(letters)
-    grad_k = einsum(equation, grad, *[o for i, o in enumerate(operands) if i != k], *extra_operands)
-    if tuple(grad_k.shape) != tuple(operands[k].shape):     # an operand broadcast along size 1
-        dims = tuple(d for d, n in enumerate(operands[k].shape) if n == 1 and grad_k.shape[d] != 1)
-        grad_k = grad_k.sum(dims, keepdim=True)
-    return grad_k
+            position[c] = next_free
+            next_free += 1
+    out_ndim = next_free
+    if _ELLIPSIS not in out_labels:         # ellipsis dims missing from the output are summed
+        position.update({("...", e): next_free + e for e in range(ellipsis_ndim)})
+        next_free += ellipsis_ndim
+    summed = sorted({c for items in labels for c in items if c != _ELLIPSIS} - set(position),
+                    key=_label_order)
+    for c in summed:
+        position[c] = next_free
+        next_free += 1
+    return position, out_ndim, next_free
 
+
+def _line_up(operand, items, position, ellipsis_ndim, total_ndim):
+    """Diagonals for repeated letters, size-1 axes for missing ones, then one permute."""
+    source_dim = [-1] * total_ndim      # which dim of the operand goes to each common axis
+    first_seen, j, original_ndim = {}, 0, operand.ndim
+    for c in items:
+        if c == _ELLIPSIS:
+            covered = original_ndim - (len(items) - 1)
+            for _ in range(ellipsis_ndim - covered):    # fewer ellipsis dims: broadcast from the left
+                operand = operand.unsqueeze(j)
+            for e in range(ellipsis_ndim):
+                source_dim[position[("...", e)]] = j
+                j += 1
+        elif c in first_seen:
+            # 'ii': keep the diagonal, moved back to where the first i was
+            dim = first_seen[c]
+            operand = diagonal(operand, 0, dim, j)
+            order = list(range(operand.ndim - 1))
+            order.insert(dim, operand.ndim - 1)
+            operand = operand.permute(order)
+        else:
+            first_seen[c] = j
+            source_dim[position[c]] = j
+            j += 1
+    for axis, dim in enumerate(source_dim):
+        if dim == -1:                        # a letter this operand does not have
+            operand = operand.unsqueeze(-1)
+            source_dim[axis] = j
+            j += 1
+    return operand.permute(source_dim)
+
+
+# --- step 3: two operands at a time ------------------------------------------------------------
+
+def contract_pair(left, right, summed_dims):
+    """sum over ``summed_dims`` of left * right, both lined up; the summed dims are kept as size 1.
+
+    Multiplying and summing is a batched matrix product once the dims are sorted
+    into four groups: in both and kept (the batch), only in left (rows), summed
+    (the inner dim), only in right (columns).
+    """
+    if not summed_dims:
+        return left * right
+    both, left_only, right_only = [], [], []
+    batch = rows = inner = cols = 1
+    for d in range(left.ndim):
+        in_left, in_right = left.shape[d] != 1, right.shape[d] != 1
+        if d in summed_dims:
+            if in_left and in_right:
+                inner *= left.shape[d]
+            elif in_left:
+                left = left.sum(d, keepdim=True)
+            elif in_right:
+                right = right.sum(d, keepdim=True)
+        elif in_left and in_right:
+            both.append(d)
+            batch *= left.shape[d]
+        elif in_left:
+            left_only.append(d)
+            rows *= left.shape[d]
+        else:
+            right_only.append(d)
+            cols *= right.shape[d]
+    summed_dims = list(summed_dims)
+    grouped = both + left_only + summed_dims + right_only
+    out_shape = ([left.shape[d] for d in both + left_only] + [1] * len(summed_dims)
+                 + [right.shape[d] for d in right_only])
+    left = left.permute(grouped).reshape(batch, rows, inner)
+    right = right.permute(both + summed_dims + right_only + left_only).reshape(batch, inner, cols)
+    product = left.bmm(right)
+    # the product's dims come in the order both, left_only, summed (size 1), right_only: undo that
+    back = [grouped.index(d) for d in range(len(grouped))]
+    return product.view(out_shape).permute(back)
+
+
+# --- the whole program -------------------------------------------------------------------------
 
 def einsum(equation, *operands):
     """Sum of products over the letters of ``equation``, e.g. ``einsum('ij,jk->ik', a, b)`` = a @ b.
@@ -126,14 +305,43 @@ def einsum(equation, *operands):
     if not isinstance(equation, str):
         raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not "
                         f"{type(equation).__name__}")
-    for position, operand in enumerate(operands):
+    for k, operand in enumerate(operands):
         if not isinstance(operand, Tensor):
-            raise TypeError(f"expected Tensor as element {position} in argument 1, but got "
+            raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
                             f"{type(operand).__name__}")
-    terms, output, sizes = _parse(equation, operands)
-    arrays = [o._array for o in operands]
-    dtype = np.result_type(*arrays)
-    spelled = ",".join(terms) + "->" + output
-    out = np.einsum(spelled, *arrays).astype(dtype, copy=False)
-    return result(np.asarray(out), EinsumBackward0, operands, saved=operands, terms=terms,
-                  output=output, sizes=sizes)
+    labels, out_labels, ellipsis_ndim = _parse(equation, operands)
+    _check_sizes(labels, operands, ellipsis_ndim)
+    position, out_ndim, total_ndim = _axis_positions(labels, out_labels, ellipsis_ndim)
+    lined_up = [_line_up(operand, items, position, ellipsis_ndim, total_ndim)
+                for operand, items in zip(operands, labels)]
+    summed_axes = range(out_ndim, total_ndim)
+    if len(lined_up) == 1:
+        only = lined_up[0]
+        return only.sum(tuple(summed_axes)) if summed_axes else only
+    # how many operands still have each summed axis (size > 1): when only the two being
+    # contracted have it, it can be summed now; when only one has it, that one sums it first
+    holders = {d: sum(op.shape[d] != 1 for op in lined_up) for d in summed_axes}
+    out = lined_up[0]
+    for other in lined_up[1:]:
+        now, out_alone, other_alone = [], [], []
+        for d in summed_axes:
+            if out.shape[d] != 1 and other.shape[d] != 1:
+                holders[d] -= 1
+                if holders[d] == 1:
+                    now.append(d)
+                    holders[d] = 0
+            elif holders[d] == 1:
+                if out.shape[d] != 1:
+                    out_alone.append(d)
+                    holders[d] = 0
+                elif other.shape[d] != 1:
+                    other_alone.append(d)
+                    holders[d] = 0
+        if out_alone:
+            out = out.sum(out_alone, keepdim=True)
+        if other_alone:
+            other = other.sum(other_alone, keepdim=True)
+        out = contract_pair(out, other, now)
+    if summed_axes:             # the summed axes are size 1 now: drop them
+        out = out.view(tuple(out.shape[:out_ndim]))
+    return out

@@ -313,9 +313,10 @@ class FillBackward3(Node):
 
 def _fill(tensor, values, node_class, value_tensor=None):
     check_inplace(tensor, overlap_ok=True)
-    if _State.enabled and (tensor.requires_grad or (
-            value_tensor is not None and value_tensor.requires_grad)):
-        # still part of the graph, but the gradient stops here (as in PyTorch)
+    if _DualLevel.open or (_State.enabled and (tensor.requires_grad or (
+            value_tensor is not None and value_tensor.requires_grad))):
+        # still part of the graph, but the gradient stops here (as in PyTorch); in forward
+        # mode the node's rule also gives the tangent: zeros, or the value tensor's tangent
         def constant(old):
             array = np.broadcast_to(np.asarray(values, dtype=old._array.dtype), old._array.shape)
             inputs = (old,) if value_tensor is None else (old, value_tensor)

@@ -5,16 +5,35 @@ Each is the out-of-place operation followed by writing its result back into
 them: a leaf that requires grad refuses, the version counter goes up, and a
 recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
 ``torch.exp_(x)`` is the same call written as a function.
+
+Where PyTorch gives the in-place form a node of its own name (``clamp_min_`` ->
+ClampMinBackward0, ``unsqueeze_`` -> UnsqueezeBackward1, ``elu(inplace=True)`` ->
+EluBackward1 in nn/functional.py), that node class is a subclass of the
+out-of-place one (same backward) and is handed to ``result`` when recording:
+the node is created with its final name.
 """
+import numpy as np
+
 from .._tensor import _wrap
+from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
-from . import gather_scatter, pointwise, rounding, shape, special
+from . import gather_scatter, pointwise, result, rounding, shape, special
 from .inplace import apply_inplace, check_inplace
+
+
+def _castable_back(out, tensor):
+    """``out`` is written back into ``tensor``: PyTorch refuses float results in an integer or
+    bool tensor, and integer results in a bool tensor (the values would be cut)."""
+    into, result_kind = tensor._array.dtype.kind, out._array.dtype.kind
+    if (result_kind == "f" and into in "iub") or (result_kind in "iu" and into == "b"):
+        raise RuntimeError(f"result type {out.dtype.tensor_type_name[:-len('Tensor')]} can't be cast "
+                           f"to the desired output type {tensor.dtype.tensor_type_name[:-len('Tensor')]}")
+    return out
 
 
 def _unary_inplace(operation, name):
     def method(self, *args, **kwargs):
-        return apply_inplace(self, lambda t: operation(t, *args, **kwargs))
+        return apply_inplace(self, lambda t: _castable_back(operation(t, *args, **kwargs), t))
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
                       "and writes it back into x (recorded with the same node). Gradient: "
@@ -39,14 +58,59 @@ METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.i
 METHODS.update({alias: METHODS[name] for alias, name in _ALIASES.items()})
 
 
+class ClampMinBackward0(pointwise.ClampBackward1):
+    """result = self.clamp_min_(min)   ->   grad_self = grad where self >= min, else 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_min is the number
+
+
+class ClampMaxBackward0(pointwise.ClampBackward1):
+    """result = self.clamp_max_(max)   ->   grad_self = grad where self <= max, else 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
+
+
+# the C++ type names PyTorch's clamp_ messages use for integer and bool tensors
+_CPP_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                   "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_bound_fits(t, bound, side):
+    """An in-place clamp keeps t's dtype: a float bound can't clamp an int tensor (nor an int a bool)."""
+    kind = t._array.dtype.kind
+    if kind == "b" and type(bound) is bool:
+        raise NotImplementedError(f'"clamp_{side}_scalar_cpu" not implemented for \'Bool\'')
+    if kind in "iub" and isinstance(bound, float) or kind == "b" and type(bound) is int:
+        result_name = "Float" if isinstance(bound, float) else "Long"
+        raise RuntimeError(f"result type {result_name} can't be cast to the desired output type "
+                           f"{_CPP_TYPE_NAMES[t._array.dtype.name]}")
+
+
+def _clamp_one_side(node_class, low=None, high=None):
+    """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
+    def operation(t):
+        if isinstance(low, _tensor_class()) or isinstance(high, _tensor_class()):
+            return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
+        _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
+        values = np.clip(t._array, low, high).astype(t._array.dtype, copy=False)
+        bound = {"min": low} if high is None else {"max": high}
+        return result(values, node_class, (t,), saved=(t,), low=low, high=high, **bound)
+    return operation
+
+
+def _tensor_class():
+    from .._tensor import Tensor
+    return Tensor
+
+
 def clamp_min_(self, min):
-    """In-place clamp from below: x = max(x, min)."""
-    return apply_inplace(self, lambda t: pointwise.clamp(t, min=min))
+    """In-place clamp from below: x = max(x, min) (ClampMinBackward0)."""
+    return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
 
 def clamp_max_(self, max):
-    """In-place clamp from above: x = min(x, max)."""
-    return apply_inplace(self, lambda t: pointwise.clamp(t, max=max))
+    """In-place clamp from above: x = min(x, max) (ClampMaxBackward0)."""
+    return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
 
 
 METHODS["clamp_min_"] = clamp_min_
@@ -94,33 +158,42 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim)"""
 
 
-def _reshape_inplace(tensor, operation, node_class):
-    """Give ``tensor`` the shape of ``operation(tensor)``; record ``node_class`` if needed."""
+def _reshape_inplace(tensor, new_array, node_class, **attributes):
+    """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed.
+
+    The node is recorded directly with its in-place name (UnsqueezeBackward1,
+    SqueezeBackward3/4); its backward is the out-of-place one it inherits.
+    """
     check_inplace(tensor)
-    old = _wrap(tensor._array)
+    old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
         old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
         old._requires_grad = tensor._requires_grad
-    new = operation(old)
+    new = result(new_array, node_class, (old,), **attributes)
     if new._grad_fn is not None:
-        new._grad_fn.__class__ = node_class     # same backward, PyTorch's in-place name
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
     tensor._array = new._array
     tensor._version_counter[0] += 1
+    if _DualLevel.open and _tangent_of(new) is not None:     # forward mode: the tangent is reshaped too
+        _set_tangent(tensor, _tangent_of(new))
     return tensor
 
 
 def unsqueeze_(self, dim):
     """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
-    return _reshape_inplace(self, lambda t: shape.unsqueeze(t, dim), UnsqueezeBackward1)
+    dim = shape._normalize_dim(dim, self.ndim + 1)
+    return _reshape_inplace(self, np.expand_dims(self._array, dim), UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):
     """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    array = self._array
     if dim is None:
-        return _reshape_inplace(self, shape.squeeze, SqueezeBackward3)
-    return _reshape_inplace(self, lambda t: shape.squeeze(t, dim), SqueezeBackward4)
+        return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
+    dim = shape._normalize_dim(dim, array.ndim) if array.ndim else 0
+    squeezed = np.squeeze(array, axis=dim) if array.ndim and array.shape[dim] == 1 else array.view()
+    return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape)
 
 
 METHODS["unsqueeze_"] = unsqueeze_

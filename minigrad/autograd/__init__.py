@@ -12,6 +12,8 @@
 
 The same names live in torch.autograd.
 """
+import warnings
+
 import numpy as np
 
 from . import grad_mode, anomaly_mode, graph, engine
@@ -74,6 +76,13 @@ def _root_gradients(outputs, grad_outputs, create_graph):
     return roots
 
 
+def _matching_gradients(outputs, grads):
+    """One gradient per output: PyTorch pairs them up and ignores extra gradients."""
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    return grads[:len(outputs)]
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Compute the gradients of ``tensors`` and accumulate them into the leaves' ``.grad``.
 
@@ -83,9 +92,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     ``.grad`` is filled in.
     """
     outputs = _as_tuple(tensors)
-    grads = _gradients_as_tuple(grad_tensors, len(outputs))
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"got {len(grads)} gradients for {len(outputs)} tensors")
+    grads = _matching_gradients(outputs, _gradients_as_tuple(grad_tensors, len(outputs)))
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_gradients(outputs, grads, create_graph)
@@ -128,10 +135,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     single_input = not isinstance(inputs, (tuple, list))
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
-    grads = _gradients_as_tuple(grad_outputs, len(outputs))
-    if len(grads) != len(outputs):
-        raise RuntimeError(
-            f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")
+    grads = _matching_gradients(outputs, _gradients_as_tuple(grad_outputs, len(outputs)))
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To "
+                      "accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
     if retain_graph is None:
@@ -149,8 +160,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError(
                     f"The differentiated Tensor at index {len(result)} appears to not have been "
                     "used in the graph. Set allow_unused=True if this is the desired behavior.")
-            if materialize_grads:
+            if materialize_grads:      # zeros (that require grad with create_graph, as PyTorch's)
                 g = _wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype))
+                g._requires_grad = create_graph
         result.append(g)
     del single_input
     return tuple(result)
@@ -179,10 +191,17 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
     for k in range(batch):
         row_grads = tuple(g[k] if isinstance(g, Tensor) else g for g in grads)
         keep = retain_graph or k < batch - 1        # the graph is needed for the next row
-        rows.append(grad(outputs, inputs, row_grads, keep, create_graph,
-                         allow_unused=allow_unused, materialize_grads=materialize_grads))
-    return tuple(None if column[0] is None else stack(list(column))
-                 for column in zip(*rows))
+        rows.append(grad(outputs, inputs, row_grads, keep, create_graph, allow_unused=allow_unused))
+    result = []
+    for tensor, column in zip(inputs, zip(*rows)):
+        if column[0] is not None:
+            result.append(stack(list(column)))
+        elif materialize_grads:    # PyTorch's zeros here have the input's shape, without the batch
+            result.append(_wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype)))
+            result[-1]._requires_grad = create_graph
+        else:
+            result.append(None)
+    return tuple(result)
 
 
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402

@@ -12,7 +12,7 @@ import threading
 import weakref
 
 from .grad_mode import no_grad, _State
-from .graph import SavedOutput, grad_accumulator, FREED
+from .graph import SavedOutput, grad_accumulator, FREED, FREED_MESSAGE
 from .._tensor import Tensor, _wrap
 
 UNPACK_NOT_A_TENSOR = ("Output of saved tensor unpack_hook expected to be a Tensor but got "
@@ -126,8 +126,16 @@ class SavedTensor:
         self._node = node
         self._index = index
 
-    def register_hooks(self, pack_hook, unpack_hook):
+    def register_hooks(self, pack_hook=None, unpack_hook=None):
         """Pack this saved tensor now with ``pack_hook``; ``unpack_hook`` gives it back later."""
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            # PyTorch's binding checks the two arguments before anything else
+            given = [repr(a) for a in (pack_hook, unpack_hook) if a is not None]
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: minigrad.autograd.graph.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked with: "
+                + ", ".join([repr(self)] + given))
         node = self._node
         if node._saved is FREED:
             raise RuntimeError(HOOKS_AFTER_FREE)
@@ -142,6 +150,15 @@ class SavedTensor:
         versions[self._index] = None
         node._saved, node._saved_versions = tuple(saved), tuple(versions)
         node._saves_output = True
+
+    def unpack(self):
+        """The saved tensor as backward gets it (through the unpack hook, if one is set)."""
+        from .graph import _UNPACK_ON_ACCESS     # lazy: graph defines it after importing this module
+        node = self._node
+        if node._saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        value = self._entry()
+        return value.unpack(node) if type(value) in _UNPACK_ON_ACCESS else value
 
     def _entry(self):
         saved = self._node._saved

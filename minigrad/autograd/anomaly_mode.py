@@ -116,7 +116,13 @@ def _isnan_any(array):
 
 
 def warn_forward_stack(node):
-    """PyTorch's warning: which forward call created the node that failed."""
+    """PyTorch's warning: which forward call created the node that failed.
+
+    The text is PyTorch's word for word, except for the end: PyTorch's C++
+    warnings close with " (Triggered internally at <its C++ source file>:<line>.)",
+    a place in PyTorch's own sources that says nothing about the learner's program,
+    so minigrad stops before it.
+    """
     stack = node.__dict__.get("_metadata", {}).get("traceback_")
     if stack is None:
         message = (f"Error detected in {node.name()}. No forward pass information available. "

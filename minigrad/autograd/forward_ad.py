@@ -36,6 +36,7 @@ from collections import namedtuple
 import numpy as np
 
 from .grad_mode import _State, enable_grad, no_grad
+from .graph import Node
 from .._tensor import Tensor, _wrap
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
@@ -144,10 +145,20 @@ def make_dual(tensor, tangent, *, level=None):
             "Trying to set a forward gradient that has a different size than that of the original "
             f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
             f"forward gradient is of size {list(tangent.shape)}.")
+    if _layout(tangent._array) != _layout(tensor._array):
+        # PyTorch keeps the tangent laid out in memory like the primal: a copy if it is not
+        copy = np.empty_like(tensor._array, dtype=tangent._array.dtype)
+        copy[...] = tangent._array
+        tangent = _wrap(copy)
     with _paused():
         dual = view(tensor, tuple(tensor.shape))       # a view, as in PyTorch
     _set_tangent(dual, tangent)
     return dual
+
+
+def _layout(array):
+    """Strides counted in elements (a size-1 dim may have any stride)."""
+    return tuple(0 if n == 1 else stride // array.itemsize for n, stride in zip(array.shape, array.strides))
 
 
 def unpack_dual(tensor, *, level=None):
@@ -157,15 +168,34 @@ def unpack_dual(tensor, *, level=None):
                         f"{type(tensor).__name__}")
     if level is None:
         level = _DualLevel.current
-    if level is None or not _DualLevel.open:     # closed, or paused inside Function.forward
+    if level is None or level < 0:
         return UnpackedDualTensor(tensor, None)
-    tangent = _tangent_of(tensor)
-    if tangent is None:
+    if _DualLevel.current is None:           # a level number, but no level open: no tangent
+        return UnpackedDualTensor(_alias(tensor), None)
+    if level != _DualLevel.current:
+        raise RuntimeError("Invalid level given to _fw_primal")
+    if not _DualLevel.open:                  # paused inside a custom Function's forward
         return UnpackedDualTensor(tensor, None)
-    from .._ops.shape import view      # lazy: the operations import this module
+    return UnpackedDualTensor(_alias(tensor), _tangent_of(tensor))
+
+
+class Identity(Node):
+    """result = unpack_dual(self).primal (the same values, without the tangent)   ->   grad_self = grad"""
+
+    def name(self):
+        """``'torch::autograd::Identity'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::Identity"
+
+    def backward(self, grad):
+        return (grad,)
+
+
+def _alias(tensor):
+    """A view of ``tensor`` with the same shape, recorded as Identity (PyTorch's primal)."""
+    from .._ops import result                 # lazy: the operations import this module
+    from .._ops.shape import _make_view
     with _paused():
-        primal = view(tensor, tuple(tensor.shape))     # the same values, without the tangent
-    return UnpackedDualTensor(primal, tangent)
+        return _make_view(result(tensor._array.view(), Identity, (tensor,)), tensor)
 
 
 class _paused:

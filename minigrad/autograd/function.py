@@ -73,6 +73,10 @@ class BackwardCFunction(Node, FunctionCtx):
     _forward_cls = None
     _packs_after_forward = True     # saved-tensor hooks see ctx's tensors once forward returned
 
+    def __repr__(self):
+        # PyTorch creates these node classes in torch.autograd.function, and says so
+        return f"<minigrad.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
     def backward(self, *grad_outputs):
         if self.materialize_grads:
             grad_outputs = tuple(
@@ -100,6 +104,36 @@ LEGACY_CALL_MESSAGE = (
     "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
 
+class _FuncTransforms:
+    """How many torch.func transforms (grad, vjp, jvp, jacrev, jacfwd, vmap) are running a
+    function right now, and how many of them are vmaps (minigrad/func sets these)."""
+
+    depth = 0
+    vmaps = 0
+
+
+_NEEDS_SETUP_CONTEXT = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, ...), "
+    "it must override the setup_context staticmethod. For more details, please see "
+    "https://pytorch.org/docs/main/notes/extending.func.html")
+
+
+def _check_usable_in_transforms(cls, uses_setup_context):
+    """PyTorch's rules for a custom Function inside torch.func transforms."""
+    if not uses_setup_context:
+        raise RuntimeError(_NEEDS_SETUP_CONTEXT)
+    if _FuncTransforms.vmaps and not cls.generate_vmap_rule and "vmap" not in _own_methods(cls):
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+            "override and implement the vmap staticmethod or set generate_vmap_rule=True. For more "
+            "details, please see https://pytorch.org/docs/main/notes/extending.func.html")
+
+
+def _own_methods(cls):
+    """Names defined by the user's classes (not by Function itself)."""
+    return {name for klass in cls.__mro__ if klass not in (Function, object) for name in vars(klass)}
+
+
 class Function:
     """Base class for operations with a hand-written derivative.
 
@@ -109,7 +143,13 @@ class Function:
 
     The other style, as in PyTorch: ``forward(*args)`` without ctx plus a
     static ``setup_context(ctx, inputs, output)`` that saves what backward needs.
+    Only that style works inside torch.func transforms; inside ``vmap`` the class
+    also needs ``generate_vmap_rule = True`` (or its own ``vmap`` staticmethod).
     """
+
+    # inside vmap: may the Function simply run per sample? (minigrad's vmap always loops over
+    # the samples, but like PyTorch it asks the class to say so)
+    generate_vmap_rule = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -174,6 +214,8 @@ class Function:
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         uses_setup_context = cls.setup_context is not Function.setup_context
+        if _FuncTransforms.depth:
+            _check_usable_in_transforms(cls, uses_setup_context)
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
                 output = cls.forward(*args)
@@ -246,11 +288,10 @@ def once_differentiable(backward):
     def wrapper(ctx, *grad_outputs):
         with no_grad():
             grads = backward(ctx, *grad_outputs)
-        recorded = [g for g in grad_outputs if getattr(g, "requires_grad", False)]
-        if not is_grad_enabled() or not recorded:
+        if not is_grad_enabled() or not any(getattr(g, "requires_grad", False) for g in grad_outputs):
             return grads
         single = not isinstance(grads, tuple)
-        grads = tuple(_delayed_error(g, recorded) for g in ((grads,) if single else grads))
+        grads = _delayed_error((grads,) if single else grads)
         return grads[0] if single else grads
     return wrapper
 
@@ -259,14 +300,37 @@ class Error(Node):
     """result = a once_differentiable backward, recorded   ->
         grad_inputs = error: differentiating it twice is not supported"""
 
+    def name(self):
+        """``'torch::autograd::Error'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::Error"
+
     def backward(self, *grad_outputs):
         raise RuntimeError(
             "trying to differentiate twice a function that was marked with @once_differentiable")
 
 
-def _delayed_error(grad, recorded):
-    if not isinstance(grad, Tensor):
-        return grad
-    out = _wrap(grad._array)
-    connect(out, Error(), recorded)
-    return out
+def _delayed_error(grads):
+    """The gradients again, each an output of one shared ``Error`` node.
+
+    As in PyTorch, the node's edges do not lead back into the real graph (that
+    backward was not recorded): each goes to a stand-in leaf, a detached copy
+    of the gradient that requires grad, so that the outputs require grad too.
+    """
+    stand_ins = []
+    for grad in grads:
+        if isinstance(grad, Tensor):
+            grad = grad.detach()
+            grad._requires_grad = True
+        stand_ins.append(grad)
+    node = Error()
+    outputs = []
+    for k, grad in enumerate(grads):
+        if not isinstance(grad, Tensor):
+            outputs.append(grad)
+            continue
+        out = _wrap(grad._array)
+        if not outputs or all(not isinstance(o, Tensor) for o in outputs):
+            connect(out, node, stand_ins)         # the first tensor output makes the node's edges
+        out._grad_fn, out._output_nr = node, k
+        outputs.append(out)
+    return tuple(outputs)

@@ -23,13 +23,15 @@ from . import grad, forward_ad
 
 
 def _as_tuple(x, what, fn_name):
-    is_tuple = isinstance(x, (tuple, list))
-    items = tuple(x) if is_tuple else (x,)
+    """(was it a tuple?, the tensors as a tuple); only a Tensor or a tuple of them is accepted."""
+    is_tuple = isinstance(x, tuple)
+    items = x if is_tuple else (x,)
     for i, item in enumerate(items):
         if not isinstance(item, Tensor):
+            which = f"value at index {i}" if is_tuple else f"given {what}"
             raise TypeError(
                 f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                f"the value at index {i} has type {type(item).__name__}.")
+                f"the {which} has type {type(item)}.")
     return is_tuple, items
 
 
@@ -96,7 +98,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             v = (None,)
         else:
             _, v = _as_tuple(v, "v", "vjp")
-            _check_shapes(v, outputs, "v", "outputs")
+            _validate_v(v, outputs, out_is_tuple)
         grads = _fill_in_zeros(_raw_grads(outputs, inputs, v, create_graph), inputs, strict,
                                create_graph, "back")
     outputs = _finish(outputs, create_graph)
@@ -104,17 +106,20 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return (outputs if out_is_tuple else outputs[0]), (grads if is_tuple else grads[0])
 
 
-def _check_shapes(given, expected, given_name, expected_name):
-    if len(given) != len(expected):
-        raise RuntimeError(f"{given_name} has {len(given)} entries but {expected_name} has {len(expected)}")
-    for i, (g, e) in enumerate(zip(given, expected)):
-        if g.shape != e.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: {given_name}[{i}] has a shape of {g.shape} and "
-                f"{expected_name}[{i}] has a shape of {e.shape}.")
+def _validate_v(v, other, is_other_tuple):
+    """v must have one tensor per entry of ``other`` (the outputs or the inputs), of its size."""
+    if len(v) != len(other):
+        if is_other_tuple:
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got {len(v)}.")
+        raise RuntimeError("The given v should contain a single Tensor.")
+    for i, (given, expected) in enumerate(zip(v, other)):
+        if given.shape != expected.shape:
+            where = f"Entry {i} in " if is_other_tuple else ""
+            raise RuntimeError(f"{where}v has invalid size: should be {expected.shape} but got "
+                               f"{given.shape}.")
 
 
-def _input_direction(inputs, v, fn_name):
+def _input_direction(inputs, v, fn_name, inputs_are_tuple):
     """The vector v on the input side (one tensor per input); None means 1 for a single number."""
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
@@ -122,14 +127,14 @@ def _input_direction(inputs, v, fn_name):
                                "function is a single Tensor with a single element.")
         return (_wrap(np.ones_like(inputs[0]._array)),)
     _, v = _as_tuple(v, "v", fn_name)
-    _check_shapes(v, inputs, "v", "inputs")
+    _validate_v(v, inputs, inputs_are_tuple)
     return v
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """Returns ``(func(inputs), J v)``: how the output moves when the inputs move along v."""
     is_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-    v = _input_direction(inputs, v, "jvp")
+    v = _input_direction(inputs, v, "jvp", is_tuple)
     with enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
         out_is_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jvp")
@@ -285,9 +290,14 @@ def _jacobian_forward_mode(func, inputs, strict, vectorize):
     for i, out in enumerate(outputs):
         block = []
         for j, x in enumerate(inputs):
-            stacked = stack(columns[i][j], dim=out.ndim) if columns[i][j] else \
-                zeros(tuple(out.shape) + (0,), dtype=out.dtype)
-            block.append(stacked.reshape(tuple(out.shape) + tuple(x.shape)).detach())
+            if columns[i][j]:
+                # as PyTorch: the columns stacked first, that dim moved last, then the shape
+                # J[out..., in...]; not detached, so a tangent that requires grad keeps its graph
+                stacked = stack(columns[i][j])
+                stacked = stacked.permute(tuple(range(1, stacked.ndim)) + (0,))
+            else:
+                stacked = zeros(tuple(out.shape) + (0,), dtype=out.dtype)
+            block.append(stacked.reshape(tuple(out.shape) + tuple(x.shape)))
         blocks.append(block)            # PyTorch gives lists here (tuples in reverse mode)
     return _jacobian_blocks(blocks, out_is_tuple, is_tuple)
 
@@ -342,15 +352,17 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 def _hessian_product(func, inputs, v, create_graph, name, strict=False):
     is_tuple, inputs = _as_tuple(inputs, "inputs", name)
-    v = _input_direction(inputs, v, name)
+    v = _input_direction(inputs, v, name, is_tuple)
     with enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
         out = func(*inputs)
-        _check_requires_grad(_as_tuple(out, "outputs of the user-provided function", name)[1],
-                             "outputs", strict)
+        out_is_tuple, outs = _as_tuple(out, "outputs of the user-provided function", name)
+        _check_requires_grad(outs, "outputs", strict)
+        if out_is_tuple:
+            raise RuntimeError(f"The function given to {name} should return a single Tensor")
         if out.numel() != 1:
-            raise RuntimeError(f"The function given to {name} should return a single Tensor with "
-                               f"one element, but it returned a Tensor of shape {list(out.shape)}.")
+            raise RuntimeError(f"The Tensor returned by the function given to {name} should contain "
+                               "a single element")
         first = _raw_grads((out.reshape(()),), inputs, (None,), create_graph=True)
         _check_requires_grad(first, "jacobian", strict)
         first = _fill_in_zeros(first, inputs, False, True, "back")

@@ -19,7 +19,6 @@ import weakref
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._tensor import _wrap
-from .forward_ad import _DualLevel, _set_tangent
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -471,3 +470,6 @@ _UNPACK_ON_ACCESS = (SavedOutput, PackedTensor)     # saved entries that are not
 # Hooks on several tensors and after accumulation (kept in their own file).
 from ._multi_grad_hook import (  # noqa: E402
     register_multi_grad_hook, run_post_accumulate_grad_hooks)
+
+# Forward mode (its Identity node is a Node, so it is loaded after Node exists).
+from .forward_ad import _DualLevel, _set_tangent  # noqa: E402

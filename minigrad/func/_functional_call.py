@@ -67,8 +67,8 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
                          "functional call is ambiguous")
     if strict:
         expected = _expected_names(module)
-        unexpected = [name for name in values if name not in expected]
-        missing = [name for name in expected if name not in values]
+        unexpected = sorted(name for name in values if name not in expected)     # PyTorch sorts both
+        missing = sorted(name for name in expected if name not in values)
         if unexpected or missing:
             lines = [f"Error(s) in reparametrizing for {type(module).__name__}:"]
             if unexpected:
@@ -86,3 +86,42 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     finally:
         for owner, attribute, old in reversed(swapped):
             _restore(owner, attribute, old)
+
+
+def stack_module_state(models):
+    """The parameters and buffers of several same-shaped models, each stacked into one tensor.
+
+    Returns two dicts (name -> tensor with a new leading dim, one entry per model):
+    the parameters (new leaves that require grad where the originals do) and the
+    buffers. With ``vmap(lambda p, b, x: functional_call(base, (p, b), (x,)))``
+    they run an ensemble of models in one call (PyTorch's "model ensembling").
+    """
+    from .. import stack
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    if any(type(m) is not type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked_leaf(name, tensors):
+        wants_grad = tensors[0].requires_grad
+        if any(t.requires_grad != wants_grad for t in tensors):
+            raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        # a new leaf: stacking must not connect the ensemble to the original models' graphs
+        return stack([t.detach() for t in tensors]).requires_grad_(wants_grad)
+
+    all_params = [dict(m.named_parameters()) for m in models]
+    params = {name: stacked_leaf(name, [p[name] for p in all_params]) for name in all_params[0]}
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    buffers = {name: stack([b[name] for b in all_buffers]) for name in all_buffers[0]}
+    return params, buffers
+
+
+def replace_all_batch_norm_modules_(root):
+    """Make every BatchNorm module in ``root`` stop tracking running statistics (in place).
+
+    PyTorch needs this before vmap over a model with BatchNorm. minigrad has no
+    BatchNorm modules, so there is nothing to change: ``root`` is returned as it is.
+    """
+    return root

@@ -23,6 +23,7 @@ import functools
 import numpy as np
 
 from ..autograd import forward_ad
+from ..autograd.function import _FuncTransforms
 from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
 from .._tensor import Tensor, _wrap
@@ -39,6 +40,15 @@ def _zeros_like(x):
 
 # --- the inputs a transform differentiates with respect to -------------------------------------
 
+def _call_inside_transform(func, *args, **kwargs):
+    """Run the user's ``func`` with the transform counted as running (custom Functions check it)."""
+    _FuncTransforms.depth += 1
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _FuncTransforms.depth -= 1
+
+
 def _check_argnums(argnums, count):
     if isinstance(argnums, int) and not isinstance(argnums, bool):
         numbers = (argnums,)
@@ -54,7 +64,7 @@ def _check_argnums(argnums, count):
         if not -count <= n < count:
             raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
     if len({n % count for n in numbers}) != len(numbers):
-        raise RuntimeError(f"argnums must be unique, got {argnums}")
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
     return numbers
 
 
@@ -188,7 +198,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         name = "grad_and_value(f)(*args)"
         with enable_grad():
             new_args, specs, fresh = _replace_args(args, numbers)
-            output, aux = _split_aux(func(*new_args, **kwargs), has_aux, name)
+            output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux, name)
             Tensor = _tensor_class()
             if not isinstance(output, Tensor):
                 raise RuntimeError(f"{name}: Expected f(*args) to return a Tensor, got {type(output)}")
@@ -234,8 +244,9 @@ def vjp(func, *primals, has_aux=False):
     numbers = tuple(range(len(primals)))
     with enable_grad():
         new_args, specs, fresh = _replace_args(primals, numbers)
-        output, aux = _split_aux(func(*new_args), has_aux, "vjp(f, *primals)")
+        output, aux = _split_aux(_call_inside_transform(func, *new_args), has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(output)
+    _check_outputs(out_leaves, "vjp(f, *primals)")
 
     def vjp_fn(*cotangents):
         cot_leaves, cot_spec = tree_flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
@@ -272,6 +283,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             f"{name}: Expected primals and tangents to have the same python structure. For "
             "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
             f"structure {primal_spec} and tangents with structure {tangent_spec}")
+    Tensor = _tensor_class()
+    for what, leaves in (("primals", primal_leaves), ("tangents", tangent_leaves)):
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise RuntimeError(f"{name}: Expected {what} to only contain Tensors, got {type(leaf)}")
     if forward_ad._DualLevel.current is None:
         return _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
     return _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
@@ -280,8 +296,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
         duals = [forward_ad.make_dual(_check_is_tensor(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
-        output, aux = _split_aux(func(*tree_unflatten(duals, spec)), has_aux, name)
+        output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
+        _check_outputs(out_leaves, name)
         values, products = [], []
         for out in out_leaves:
             primal, tangent = forward_ad.unpack_dual(out)
@@ -289,6 +306,15 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
             products.append(tangent if tangent is not None else _zeros_like(primal))
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
+
+
+def _check_outputs(leaves, name):
+    """f must return tensors only (in any nesting of tuples, lists and dicts)."""
+    Tensor = _tensor_class()
+    for leaf in leaves:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"{name}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(leaf)}")
 
 
 def _check_is_tensor(p):
@@ -303,8 +329,9 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
     # u^T J is linear in u, so d(u^T J . v)/du = J v  (autograd.functional.jvp does the same)
     with enable_grad():
         fresh = [_fresh(p) for p in primal_leaves]
-        output, aux = _split_aux(func(*tree_unflatten(fresh, spec)), has_aux, name)
+        output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
+        _check_outputs(out_leaves, name)
         dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)).requires_grad_(True)
                    for o in out_leaves]
         pulled_back = _grads(out_leaves, fresh, dummies)
@@ -353,8 +380,10 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         numbers = _check_argnums(argnums, len(args))
         with enable_grad():
             new_args, specs, fresh = _replace_args(args, numbers)
-            output, aux = _split_aux(func(*new_args, **kwargs), has_aux, "jacrev(f, ...)(*args)")
+            output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux,
+                                      "jacrev(f, ...)(*args)")
             out_leaves, out_spec = tree_flatten(output)
+            _check_outputs(out_leaves, "vjp(f, *primals)")        # (PyTorch's jacrev runs vjp)
             blocks = []
             for out in out_leaves:
                 flat = out.reshape(-1)
@@ -400,7 +429,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             for n, spec in zip(numbers, specs):
                 new_args[n] = tree_unflatten(list(leaves[start:start + spec.num_leaves]), spec)
                 start += spec.num_leaves
-            return func(*new_args, **kwargs)
+            return _call_inside_transform(func, *new_args, **kwargs)
 
         columns, output, aux, out_spec = [], None, None, None
         for j, x in enumerate(diff_leaves):
@@ -442,3 +471,26 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 def hessian(func, argnums=0):
     """The Hessian of a scalar function: ``jacfwd(jacrev(func))`` (forward-over-reverse)."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+# --- transforms for compilers: nothing to do in an eager library -----------------------------------
+
+def functionalize(func, *, remove="mutations"):
+    """``func`` with its in-place operations replaced by out-of-place ones.
+
+    PyTorch uses this to hand a program without mutations to a compiler; the
+    results (and the changes to the inputs) stay the same. minigrad runs every
+    program eagerly and compiles nothing, so the new function simply calls ``func``.
+    """
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}. "
+            "Valid options are:\n     remove='mutations': all inplace and out= operators will be "
+            "removed from the program, and replaced with their out-of-place equivalents.\n     "
+            "remove='mutations_and_views': In addition to the above, all aliasing operators {view} "
+            "will be replaced with their non-aliasing counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    return wrapper

@@ -12,9 +12,42 @@ PyTorch: torch/_functorch/apis.py and vmap.py.
 """
 import functools
 
+from ..autograd.function import _FuncTransforms
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
 from .._tensor import Tensor
 from .._ops.shape import stack
+
+
+# what PyTorch's vmap says when the function asks a batched tensor for its values
+_REFUSALS = {
+    "item": ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+             "calling .item() on a Tensor, please try to rewrite what you're doing with other "
+             "operations. If error is occurring somewhere inside PyTorch internals, please file a "
+             "bug report."),       # also float(t) and int(t)
+    "bool": ("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
+             "flow. We don't support that yet, please file an issue at "
+             "https://github.com/pytorch/pytorch/issues ."),      # if t: ..., while t: ...
+    "data": "Cannot access data pointer of Tensor that doesn't have storage",   # tolist(), numpy()
+}
+
+
+# randomness="error" (the default): a random draw inside the function is refused. With
+# "same" every sample draws the same numbers; with "different" (minigrad: one draw after
+# another) they differ, though not with PyTorch's values, which come from one batched draw.
+_RANDOM_IN_ERROR_MODE = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+    "'different' randomness flags on vmap or perform the randomness operation out of vmap")
+
+
+def refuse_inside_vmap(kind):
+    """Raise PyTorch's RuntimeError if a vmap is running: ``kind`` is "item", "bool" or "data".
+
+    In PyTorch a batched tensor holds the whole batch, so one Python number or
+    one True/False cannot stand for it. minigrad's vmap hands the function one
+    sample at a time, so it could answer; refusing keeps programs portable.
+    """
+    if _FuncTransforms.vmaps:
+        raise RuntimeError(_REFUSALS[kind])
 
 
 def _name(func):
@@ -30,8 +63,10 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     * ``chunk_size`` - PyTorch runs the batch in chunks of this size to save
       memory; minigrad loops one sample at a time anyway (checked, then unused).
 
-    minigrad's vmap loops over the batch in Python (see the module docstring),
-    so it also accepts code PyTorch's vmap refuses, such as ``.item()``.
+    minigrad's vmap loops over the batch in Python (see the module docstring).
+    PyTorch's vmap refuses code whose path depends on the values of a batched
+    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` below holds
+    its messages, for the tensor methods that hand out values to call.
     Nested vmaps work: each one loops over its own dimension.
     """
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
@@ -84,12 +119,54 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if len(set(sizes)) != 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
+        from .. import random
         results = []
-        for b in range(sizes[0]):           # the Python loop over the batch
-            sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
-            results.append(func(*tree_unflatten(sample, spec), **kwargs))
+        _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
+        _FuncTransforms.vmaps += 1
+        refused_before = random.refuse_draws
+        random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
+        generator = random.default_generator
+        start = (generator._bits.state, generator._next_normal)
+        try:
+            for b in range(sizes[0]):           # the Python loop over the batch
+                if randomness == "same":        # every sample draws the same numbers
+                    generator._bits.state, generator._next_normal = start
+                sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
+                results.append(func(*tree_unflatten(sample, spec), **kwargs))
+            if sizes[0] == 0:
+                # an empty batch: run func once on a stand-in sample (zeros) to learn the
+                # shapes of its outputs, then keep none of it (PyTorch runs func once, too)
+                sample = [leaf if dim is None else _stand_in(leaf, dim) for leaf, dim in zip(leaves, dims)]
+                stand_in = func(*tree_unflatten(sample, spec), **kwargs)
+                return _empty_outputs(func, stand_in, out_dims)
+        finally:
+            _FuncTransforms.depth -= 1
+            _FuncTransforms.vmaps -= 1
+            random.refuse_draws = refused_before
         return _stack_outputs(func, results, out_dims)
     return wrapper
+
+
+def _stand_in(leaf, dim):
+    """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
+    shape = list(leaf.shape)
+    del shape[dim]
+    zeros = leaf.new_zeros(tuple(shape))
+    return zeros + leaf.sum(dim) if leaf.requires_grad else zeros     # (a sum over 0 samples is 0)
+
+
+def _empty_outputs(func, stand_in, out_dims):
+    """The outputs of a vmap over zero samples: each stand-in output with a batch dim of size 0."""
+    from .._tensor import Tensor
+    leaves, out_spec = tree_flatten(stand_in)
+    dims = list(out_dims) if isinstance(out_dims, tuple) else [out_dims] * len(leaves)
+    empty = []
+    for leaf, dim in zip(leaves, dims):
+        if dim is None or not isinstance(leaf, Tensor):
+            empty.append(leaf)
+        else:
+            empty.append(leaf.unsqueeze(dim).narrow(dim, 0, 0))
+    return tree_unflatten(empty, out_spec)
 
 
 def _stack_outputs(func, results, out_dims):

@@ -576,11 +576,15 @@ class LeakyReluBackward0(Node):
         return tangents[0] * _wrap(slopes)
 
 
-def _leaky_relu_out_of_place(input, negative_slope=0.01):
-    """relu that lets a little through for negative inputs: x, or negative_slope * x."""
+def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBackward0):
+    """relu that lets a little through for negative inputs: x, or negative_slope * x.
+
+    ``node_class`` is the node recorded: LeakyReluBackward1 when ``leaky_relu(inplace=True)``
+    writes this result back into its input.
+    """
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
-    return result(out, LeakyReluBackward0, (input,), saved=(input,), negative_slope=negative_slope)
+    return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
 
 
 def l1_loss(input, target, reduction="mean"):
@@ -709,13 +713,16 @@ def elu(input, alpha=1.0, inplace=False):
     Gradient: grad where x > 0, else grad * alpha * e^x.
     """
     if inplace:
-        out = apply_inplace(input, lambda t: elu(t, alpha))
-        if out._grad_fn is not None:
-            out._grad_fn.__class__ = EluBackward1
-        return out
+        # computed out of place, then written back into input; PyTorch names that node EluBackward1
+        return apply_inplace(input, lambda t: _elu(t, alpha, EluBackward1))
+    return _elu(input, alpha, EluBackward0)
+
+
+def _elu(input, alpha, node_class):
+    """elu's values, recorded with ``node_class`` (EluBackward0, or EluBackward1 when in place)."""
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
-    return result(out, EluBackward0, (input,), saved=(input,), alpha=alpha)
+    return result(out, node_class, (input,), saved=(input,), alpha=alpha)
 
 
 
@@ -748,10 +755,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     """
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
-    out = apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope))
-    if out._grad_fn is not None and type(out._grad_fn) is LeakyReluBackward0:
-        out._grad_fn.__class__ = LeakyReluBackward1
-    return out
+    return apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope,
+                                                                   LeakyReluBackward1))
 
 
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
