@@ -33,7 +33,7 @@ from .._tensor import _wrap, Tensor
 from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
-from ..autograd.graph import attach, grad_accumulator, zero_output_numbers
+from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -63,7 +63,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if not any(next_nodes):
         return out                # no input requires grad: nothing to record
     node = node_class()
-    attach(out, node, tuple(next_nodes), zero_output_numbers(len(next_nodes)))
+    count = len(next_nodes)
+    attach(out, node, tuple(next_nodes), _ZEROS[count] if count < 9 else zero_output_numbers(count))
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:

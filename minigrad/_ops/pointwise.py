@@ -208,11 +208,14 @@ def _requires_grad(value):
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     out = result(_binary(np.multiply, input, other), MulBackward0, (input, other))
-    if out._grad_fn is not None:
+    node = out._grad_fn
+    if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
         # a later in-place change of the other operand must not break backward.
-        out._grad_fn.save_for_backward(input if _requires_grad(other) else None,
-                                       other if _requires_grad(input) else None)
+        # (An input with an edge requires grad; without one, it still may: a view made in no_grad.)
+        input_edge, other_edge = node._next_nodes
+        node.save_for_backward(input if other_edge is not None or _requires_grad(other) else None,
+                               other if input_edge is not None or _requires_grad(input) else None)
     return out
 
 

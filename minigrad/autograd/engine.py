@@ -18,6 +18,8 @@ The graph is walked with an explicit stack instead of recursion, so a chain of
 100,000 operations needs no deep Python recursion. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
+import operator
+
 import numpy as np
 
 from .. import _tensor      # half-imported here (_tensor imports this package): used only at run time
@@ -77,7 +79,7 @@ def topological_order(root_nodes):
     dependencies, nodes = count_dependencies(root_nodes)
     order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in dependencies]
     waiting = {}                                     # leaf -> gradients still to come
-    for node in sorted(nodes, key=_sequence_nr, reverse=True):
+    for node in sorted(nodes, key=_sequence_nr, reverse=True):   # latest made first
         order.append(node)
         for next_node in node._next_nodes:
             if type(next_node) is AccumulateGrad:
@@ -88,29 +90,27 @@ def topological_order(root_nodes):
     return dependencies, order
 
 
-def _sequence_nr(node):
-    return node._sequence_nr
+_sequence_nr = operator.attrgetter("_sequence_nr")
 
 
 def count_dependencies(root_nodes):
     """For every reachable node: how many edges from reachable nodes point at it.
 
     Also returns the reachable nodes other than leaves' AccumulateGrad, each once.
+    The walk keeps a list of nodes still to expand instead of recursing: a chain of
+    100,000 nodes is fine.
     """
     dependencies = {}
     roots = set(root_nodes)
     nodes = [node for node in root_nodes if type(node) is not AccumulateGrad]
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
+    for node in nodes:                              # (the list grows as the walk finds nodes)
         for next_node in node._next_nodes:          # (next_functions without the output numbers)
             if next_node is None:
                 continue
             count = dependencies.get(next_node, 0)
             dependencies[next_node] = count + 1
             if count == 0 and next_node not in roots and type(next_node) is not AccumulateGrad:
-                stack.append(next_node)             # first visit: walk below it
-                nodes.append(next_node)
+                nodes.append(next_node)             # first visit: walk below it later
     return dependencies, nodes
 
 
@@ -241,10 +241,12 @@ def call_backward(node, grads, keep_graph):
     if not keep_graph and node._saved is not None:
         node._saved = FREED             # free what forward saved (PyTorch does too)
     if len(grad_inputs) > 1:
-        first = grad_inputs[0]
         # a gradient passed on along two edges must not become a leaf's .grad uncopied
-        if len(grad_inputs) > 2 or (first is grad_inputs[1] and first is not None):
+        first = grad_inputs[0]
+        if len(grad_inputs) > 2:
             _mark_shared(grad_inputs)
+        elif first is grad_inputs[1] and first is not None:     # a + b passes grad to both
+            first._shared_gradient = True
     return grad_inputs
 
 
