@@ -79,7 +79,8 @@ def topological_order(root_nodes):
     dependencies, nodes = count_dependencies(root_nodes)
     order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in dependencies]
     waiting = {}                                     # leaf -> gradients still to come
-    for node in sorted(nodes, key=_sequence_nr, reverse=True):   # latest made first
+    nodes.sort(key=_sequence_nr, reverse=True)       # latest made first
+    for node in nodes:
         order.append(node)
         for next_node in node._next_nodes:
             if type(next_node) is AccumulateGrad:

@@ -166,10 +166,11 @@ class Node:
             self._saves_output = False
         # plain numbers (and None) have no version; anything else may be a tensor
         # (``_versions``: its version counter, read without making one, see _tensor.py)
-        self._saved_versions = tuple([
+        versions = tuple([
             None if type(v) in _PLAIN_VALUES else getattr(v, "_versions", _NO_VERSION)[0]
             for v in values
         ])
+        self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
@@ -467,7 +468,8 @@ def attach(output, node, next_nodes, next_nrs):
     node._next_nrs = next_nrs
     node._saved = None              # save_for_backward, if the operation needs it, comes after
     array = output._array
-    node._output_shape = array.shape
+    shape = array.shape             # (a new tuple each time numpy is asked)
+    node._output_shape = _SMALL_SHAPES.get(shape, shape)
     node._output_dtype = array.dtype
     node._sequence_nr = next(_sequence_numbers)
     output._grad_fn = node
@@ -478,6 +480,11 @@ def attach(output, node, next_nodes, next_nrs):
 
 # The output numbers of most nodes' edges are all 0: those tuples are made once and shared.
 _ZEROS = [(0,) * n for n in range(9)]
+# A long chain of tiny operations keeps one node per operation: the usual small tuples
+# a node stores are shared too, so that such a graph stays small in memory.
+_SMALL_SHAPES = {(): (), (1,): (1,)}
+_USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_iterable(
+    itertools.product((None, 0), repeat=n) for n in range(4))}
 
 
 def output_numbers(numbers):
