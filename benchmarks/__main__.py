@@ -3,12 +3,13 @@
 Run (from the repository root):
 
     make bench                          # or: .venv/bin/python -m benchmarks
-    python -m benchmarks --only W1,W2   # some workloads (W1 W2 W3 W4 course)
+    python -m benchmarks --only W1,W2   # some workloads (W1 W2 W3 W4 viz course)
     python -m benchmarks --quick        # a smoke run in seconds; its numbers mean nothing
     python -m benchmarks --profile W2   # where minigrad spends its time (cProfile)
     python -m benchmarks --redraw       # table and chart again from results.json
+    python -m benchmarks --redraw --markdown   # the same table as Markdown, for a README
 
-A full run takes two to three minutes, prints a table, writes
+A full run takes three to four minutes, prints a table, writes
 benchmarks/results.json and draws figures/benchmarks.png.
 
 What is measured (each implementation is timed in turns with the others, so
@@ -19,18 +20,26 @@ for a learner; numpy and PyTorch use one thread):
     W1      one training step of a 784-256-10 ReLU network, batch 128, float32:
             minigrad and PyTorch run the same learner's code; numpy is the step
             written by hand (the floor). Also a row with two threads.
-            Target: minigrad within 1.10x of numpy.
+            Target: minigrad within 1.15x of numpy.
     W2      1,000 tiny ops on one-element tensors, then backward: per-op cost.
-            Target: minigrad no slower than PyTorch.
+            Target: minigrad within 0.8x of PyTorch.
     W3      the same chain with 10,000 and 100,000 ops: does time grow linearly
             (target: ratio <= 11), does it work at the default recursion limit,
-            how much memory does it take (measured in separate processes).
+            does the garbage collector run a full pass during backward (counted
+            with gc.callbacks; target: none), how much memory does it take
+            (measured in separate processes; target: <= 250 bytes per op).
     W4      10,000 products of leaves summed in pairs, then backward: per-node
-            cost in a wide graph. Target: minigrad no slower than PyTorch.
-    course  executing every notebook, and drawing one W1 step's graph.
+            cost in a wide graph. Target: minigrad within 0.7x of PyTorch.
+    viz     minigrad.viz.draw of a 1,000-op loop with a reused parameter
+            (y = y * w + b), rendered to SVG and PNG as a notebook shows it, for
+            minigrad's and PyTorch's tensors. Target: under 2 s.
+    course  executing every notebook on a fresh kernel (target: 30 s in all),
+            and drawing one W1 step's graph.
+
+The table ends with every target of the workloads run, met or not.
 
 Reading the table: each row is one implementation; "1.35x numpy" means 35%
-slower than numpy. "target ... NOT met" lines are what to work on; the
+slower than numpy. "NOT met" lines are what to work on; the
 profile (--profile) says where the time goes. The machine's load at the
 start is in results.json ("meta"): on a busy machine, compare ratios, not
 absolute times, and run again before believing a small change.
@@ -77,6 +86,8 @@ def parse_arguments(argv):
                         help="measure nothing: print the table and redraw the chart of --output")
     parser.add_argument("--profile", metavar="WORKLOAD", choices=["W1", "W2", "W3", "W4"],
                         help="profile minigrad on one workload with cProfile instead")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the table as Markdown (to quote a run in a README)")
     arguments = parser.parse_args(argv)
     arguments.only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     unknown = [name for name in arguments.only if name not in WORKLOADS]
@@ -124,7 +135,7 @@ def main(argv=None):
         return 0
     if arguments.redraw:
         results = json.loads(arguments.output.read_text())
-        report.print_table(results)
+        report.print_table(results, markdown=arguments.markdown)
         report.draw_chart(results, arguments.figure)
         return 0
     config = QUICK if arguments.quick else FULL
@@ -138,7 +149,7 @@ def main(argv=None):
         started = time.perf_counter()
         results["workloads"][name] = WORKLOADS[name](config, with_optional)
         results["workloads"][name]["wall_seconds"] = time.perf_counter() - started
-    report.print_table(results)
+    report.print_table(results, markdown=arguments.markdown)
     report.write_json(results, arguments.output)
     drew = report.draw_chart(results, arguments.figure)
     print(f"\nwrote {arguments.output}" + (f" and {arguments.figure}" if drew else ""))

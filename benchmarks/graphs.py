@@ -15,6 +15,8 @@ forward (building the graph), backward, and free (dropping the graph).
 Run on its own, ``python -m benchmarks.graphs memory LIBRARY N`` builds one
 chain of N ops in a fresh process and prints how much its peak memory grew.
 """
+import contextlib
+import gc
 import json
 import resource
 import sys
@@ -75,10 +77,38 @@ def backward(y):
     y.backward()
 
 
+class FullCollections:
+    """Counts the garbage collector's full passes (generation 2) while it is active.
+
+    A full pass walks every object the collector tracks in the process (with
+    PyTorch imported, hundreds of thousands): one during backward() costs more
+    than the backward pass of a short chain. ``gc.callbacks`` tells us about each
+    pass as it starts.
+    """
+
+    def __init__(self):
+        self.count = 0
+
+    def _callback(self, phase, info):
+        if phase == "start" and info.get("generation") == 2:
+            self.count += 1
+
+    def __enter__(self):
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc_info):
+        gc.callbacks.remove(self._callback)
+
+
 # --- the runs ------------------------------------------------------------------------------
 
-def chain_run(library_name, module, n_ops):
-    """A run-once function for the chain of ``n_ops`` operations."""
+def chain_run(library_name, module, n_ops, count_collections=False):
+    """A run-once function for the chain of ``n_ops`` operations.
+
+    With ``count_collections``, each run also reports ``full_collections``: how
+    many full garbage collections started during backward().
+    """
     if library_name == "autograd":
         return _autograd_chain_run(n_ops)
     x = make_leaf(library_name, module, CHAIN_START)
@@ -88,12 +118,17 @@ def chain_run(library_name, module, n_ops):
         lap = stopwatch()
         y = build_chain(x, b, n_ops)
         forward = lap()
-        backward(y)
+        collections = FullCollections() if count_collections else contextlib.nullcontext()
+        with collections:
+            backward(y)
         backward_seconds = lap()
         del y
         free = lap()
         clear_grads(library_name, (x, b))
-        return {"forward": forward, "backward": backward_seconds, "free": free}
+        phases = {"forward": forward, "backward": backward_seconds, "free": free}
+        if count_collections:
+            phases["full_collections"] = collections.count
+        return phases
 
     return run
 

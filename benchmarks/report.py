@@ -67,20 +67,102 @@ def _git_commit():
     return (commit + " + uncommitted changes in minigrad/") if dirty else commit or None
 
 
-def print_table(results, stream=sys.stdout):
-    """One block per workload: a row per implementation, then the target."""
-    width = 22
+def targets_of(section):
+    """Every target of a workload section (results.json written before "targets" had one)."""
+    if "targets" in section:
+        return [t for t in section["targets"] if t]
+    return [section["target"]] if section.get("target") else []
+
+
+def format_number(value, unit=""):
+    """A target's value or limit as the table prints it: 0.93, 2 (a count), 511 bytes, 1.40 s."""
+    if value is None:
+        return "not measured"
+    if unit == "count":
+        return f"{value:.0f}"
+    if unit == "bytes":
+        return f"{value:.0f} bytes"
+    if unit == "s":
+        return f"{value:.2f} s"
+    return f"{value:.2f}"
+
+
+def verdict(target):
+    """'met', 'NOT met', 'NOT met (failed)' when the workload did not complete, or 'not measured'."""
+    if target["met"] is None:
+        return "not measured"
+    if target["value"] is None:
+        return "NOT met (failed)"
+    return "met" if target["met"] else "NOT met"
+
+
+def target_rows(results):
+    """[workload, what, measured, target, verdict] for every target of every workload run."""
+    rows = []
+    for key, section in results["workloads"].items():
+        for target in targets_of(section):
+            unit = target.get("unit", "")
+            rows.append([key, target["ratio"], format_number(target["value"], unit),
+                         f"<= {format_number(target['limit'], unit)}", verdict(target)])
+    return rows
+
+
+def print_table(results, stream=sys.stdout, markdown=False):
+    """One block per workload (a row per implementation, then its targets), then every target.
+
+    ``markdown``: the same as Markdown tables, to quote a run in a README.
+    """
+    if markdown:
+        print_markdown(results, stream)
+        return
+    width = 24
     for key, section in results["workloads"].items():
         print(f"\n{section['title']}  [{section['wall_seconds']:.0f} s]", file=stream)
         for name, measured, ratio_text in section["rows"]:
             print(f"  {name:<{width}} {measured:<46} {ratio_text}", file=stream)
-        target = section.get("target")
-        if target and target["value"] is not None:
-            verdict = "met" if target["met"] else "NOT met"
-            print(f"  {'target':<{width}} {target['ratio']} = {target['value']:.2f}, "
-                  f"must be <= {target['limit']:.2f}: {verdict}", file=stream)
+        for target in targets_of(section):
+            if target["value"] is None and target["met"] is None:
+                continue
+            unit = target.get("unit", "")
+            print(f"  {'target':<{width}} {target['ratio']} = "
+                  f"{format_number(target['value'], unit)}, must be <= "
+                  f"{format_number(target['limit'], unit)}: {verdict(target)}", file=stream)
         for note in section.get("notes", []):
             print(f"  note: {note}", file=stream)
+    rows = target_rows(results)
+    if rows:
+        print("\nTargets (one run; ratios of medians, implementations taking turns)", file=stream)
+        widths = [max(len(str(row[i])) for row in rows) for i in range(4)]
+        for row in rows:
+            print("  " + "  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) + "  " + row[4],
+                  file=stream)
+
+
+def print_markdown(results, stream=sys.stdout):
+    """The targets, then each workload's rows, as Markdown tables (``--markdown``)."""
+    meta = results["meta"]
+    print(f"Run of {meta['date']} on {meta['cpu']} ({meta['threads']} thread, Python "
+          f"{meta['python']}, numpy {meta['numpy']}, PyTorch {meta.get('torch')}, minigrad "
+          f"{meta.get('minigrad_commit')}):\n", file=stream)
+    rows = target_rows(results)
+    if rows:
+        print("| workload | what | measured | target | verdict |\n|---|---|---|---|---|",
+              file=stream)
+        for row in rows:
+            print("| " + " | ".join(_cell(cell) for cell in row) + " |", file=stream)
+    for key, section in results["workloads"].items():
+        print(f"\n**{_cell(section['title'])}** ({section['wall_seconds']:.0f} s)\n", file=stream)
+        print("| | measured | |\n|---|---|---|", file=stream)
+        for name, measured, ratio_text in section["rows"]:
+            print(f"| {_cell(name)} | {_cell(' '.join(measured.split()))} | {_cell(ratio_text)} |",
+                  file=stream)
+        for note in section.get("notes", []):
+            print(f"\nNote: {note}", file=stream)
+
+
+def _cell(text):
+    """Text that cannot break a Markdown table row."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def write_json(results, path):

@@ -33,12 +33,15 @@ ROOT = Path(__file__).resolve().parent.parent
 # never a dependency of the project (see the notes in __main__.py).
 OPTIONAL_LIBRARIES = ("micrograd", "mygrad", "autograd")
 MAIN_IMPLEMENTATIONS = ("minigrad", "numpy", "torch")
+# What a run may report besides seconds: events counted, reported for the worst run.
+COUNTED_PHASES = {"full_collections"}
 
 
 def side_by_side(implementations, repeats, warmup=1):
     """Run each implementation ``warmup + repeats`` times in turns; median seconds per phase.
 
-    Returns ``{name: {phase: median seconds, ..., "samples": n}}``, or
+    Returns ``{name: {phase: median seconds, ..., "samples": n}}`` (a counted phase,
+    such as ``full_collections``, gives its largest count instead), or
     ``{name: {"error": "..."}}`` for an implementation that raised (it is not
     run again; the others go on).
     """
@@ -67,6 +70,8 @@ def side_by_side(implementations, repeats, warmup=1):
             continue
         runs = samples[name]
         medians = {phase: statistics.median(run[phase] for run in runs) for phase in runs[0]}
+        for phase in COUNTED_PHASES.intersection(runs[0]):
+            medians[phase] = max(run[phase] for run in runs)     # a count: the worst run
         medians["samples"] = len(runs)
         results[name] = medians
     return results

@@ -1,9 +1,10 @@
-"""The workloads W1-W4 and the course row: run them, and say what the numbers mean.
+"""The workloads W1-W4, drawing (viz) and the course: run them, and say what the numbers mean.
 
 Each ``run_*`` function returns one section of results.json::
 
     {"title": ..., "results": {...raw medians...}, "ratios": {...},
-     "target": {"ratio": name, "limit": x, "value": y, "met": bool} or None,
+     "target": {"ratio": name, "limit": x, "value": y, "met": bool} or None,   # the main one
+     "targets": [every target of the workload, the main one first],
      "rows": [[implementation, what was measured, ratio text], ...],   # the printed table
      "chart": {"bars": {label: ratio}, "target": x, "ylabel": ...},    # the figure
      "notes": [...]}
@@ -13,7 +14,8 @@ import sys
 import time
 
 from . import graphs, mlp
-from .timing import ROOT, compare, import_torch, optional_libraries, run_in_subprocess
+from .timing import (ROOT, compare, import_torch, optional_libraries, run_in_subprocess,
+                     stopwatch)
 
 # How much work each mode does. --quick keeps every code path but shrinks
 # sizes and repeats so that a smoke test finishes in seconds; its numbers
@@ -21,18 +23,24 @@ from .timing import ROOT, compare, import_torch, optional_libraries, run_in_subp
 FULL = {
     "w1_repeats": 100, "w1_two_thread_repeats": 30, "w2_ops": 1000, "w2_repeats": 30,
     "w3_sizes": (10_000, 100_000), "w3_repeats": 3, "w4_products": 10_000, "w4_repeats": 5,
-    "draw_repeats": 20, "notebooks": None, "subprocess_torch": True,
+    "draw_repeats": 20, "draw_ops": 1000, "viz_repeats": 5,
+    "notebooks": None, "subprocess_torch": True,
 }
 QUICK = {
     "w1_repeats": 3, "w1_two_thread_repeats": 3, "w2_ops": 1000, "w2_repeats": 2,
     "w3_sizes": (1_000, 10_000), "w3_repeats": 1, "w4_products": 1_000, "w4_repeats": 1,
-    "draw_repeats": 1, "notebooks": 1, "subprocess_torch": False,
+    "draw_repeats": 1, "draw_ops": 100, "viz_repeats": 1,
+    "notebooks": 1, "subprocess_torch": False,
 }
 
-W1_TARGET = 1.10      # minigrad / numpy
-W2_TARGET = 1.0       # minigrad / torch
+W1_TARGET = 1.15      # minigrad / numpy
+W2_TARGET = 0.8       # minigrad / torch
 W3_TARGET = 11.0      # time(100k) / time(10k): 10 would be perfectly linear
-W4_TARGET = 1.0       # minigrad / torch
+W3_FULL_COLLECTIONS = 0     # full garbage collections (generation 2) during W3's backward()
+W3_BYTES_PER_OP = 250       # peak memory of the long chain, per operation
+W4_TARGET = 0.7       # minigrad / torch
+DRAW_SECONDS = 2.0    # viz.draw of a 1,000-op loop with a reused parameter, SVG and PNG
+COURSE_SECONDS = 30.0       # every lesson on a fresh kernel, executing only
 
 
 def ratio(numerator, denominator):
@@ -51,8 +59,13 @@ def failures(results):
             if "error" in result}
 
 
-def target_entry(name, limit, value):
-    return {"ratio": name, "limit": limit, "value": value,
+def target_entry(name, limit, value, unit=""):
+    """One target: ``name`` (what is compared) = ``value`` must be <= ``limit``.
+
+    ``unit`` says how to print the numbers: "" for a ratio (1.07), "count",
+    "bytes" or "s".
+    """
+    return {"ratio": name, "limit": limit, "value": value, "unit": unit,
             "met": None if value is None else bool(value <= limit)}
 
 
@@ -108,6 +121,7 @@ def run_w1(config, with_optional):
                      "two-thread row competed with other processes for the cores")
     main_ratio = section["ratios"].get("minigrad/numpy (1 thread)")
     section["target"] = target_entry("minigrad/numpy (1 thread)", W1_TARGET, main_ratio)
+    section["targets"] = [section["target"]]
     section["chart"] = {"bars": {k.replace("/numpy", ""): v for k, v in section["ratios"].items()},
                         "target": W1_TARGET, "ylabel": "time / hand-written numpy"}
     return section
@@ -149,6 +163,7 @@ def run_w2(config, with_optional):
     _per_unit_rows(section, results, n_ops, "op", phase_ratios=True)
     section["target"] = target_entry("minigrad/torch", W2_TARGET,
                                      section["ratios"].get("minigrad/torch"))
+    section["targets"] = [section["target"]]
     section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()
                                  if k.startswith("minigrad") or " " not in k},
                         "target": W2_TARGET, "ylabel": "time / PyTorch",
@@ -165,7 +180,8 @@ def run_w3(config, with_optional):
     results = {}
     for n_ops in (small, large):
         # The optional libraries are slower: one run each keeps the benchmark short.
-        results[n_ops] = compare({name: graphs.chain_run(name, module, n_ops)
+        results[n_ops] = compare({name: graphs.chain_run(name, module, n_ops,
+                                                         count_collections=True)
                                   for name, module in found.items()},
                                  config["w3_repeats"], optional_repeats=1)
     memory = {}
@@ -182,6 +198,7 @@ def run_w3(config, with_optional):
                            for name in found},
                "memory_peak_growth_bytes": {name: {str(n): v for n, v in sizes.items()}
                                             for name, sizes in memory.items()},
+               "full_collections_during_backward": {},
                "ratios": {}, "rows": [], "notes": []}
     phases = ("forward", "backward", "free")
     for name in found:
@@ -195,6 +212,12 @@ def run_w3(config, with_optional):
         section["rows"].append([name, f"{times[small]:8.3f} s / {times[large]:8.3f} s "
                                       f"({times[large] / large * 1e6:5.2f} us/op)",
                                 f"{growth:.2f}x ({large // 1000}k vs {small // 1000}k)"])
+        full = {n: results[n][name].get("full_collections") for n in (small, large)}
+        if None not in full.values():
+            section["full_collections_during_backward"][name] = {str(n): c
+                                                                 for n, c in full.items()}
+            section["rows"].append([f"{name} full GCs", f"{full[small]} / {full[large]} during "
+                                    "backward (generation 2, worst run)", ""])
         if name in memory:
             mib = {n: memory[name][n] / 2**20 for n in (small, large)}
             section["rows"].append([f"{name} peak memory", f"+{mib[small]:.1f} MiB / "
@@ -204,6 +227,16 @@ def run_w3(config, with_optional):
         section["notes"].append("--quick: PyTorch's memory is not measured")
     key = f"minigrad {large // 1000}k/{small // 1000}k"
     section["target"] = target_entry(key, W3_TARGET, section["ratios"].get(key))
+    if any("error" in results[n]["minigrad"] for n in (small, large)):
+        section["target"]["met"] = False            # W3's first target: the chain completes
+    collections = section["full_collections_during_backward"].get("minigrad")
+    per_op = memory["minigrad"][large] / large if "minigrad" in memory else None
+    section["targets"] = [
+        section["target"],
+        target_entry("minigrad full GCs during backward", W3_FULL_COLLECTIONS,
+                     max(collections.values()) if collections else None, unit="count"),
+        target_entry(f"minigrad memory per op ({large // 1000}k chain)", W3_BYTES_PER_OP,
+                     per_op, unit="bytes")]
     section["chart"] = {"bars": {k.split(" ")[0]: v for k, v in section["ratios"].items()},
                         "target": W3_TARGET,
                         "ylabel": f"time({large // 1000}k) / time({small // 1000}k)",
@@ -235,6 +268,7 @@ def run_w4(config, with_optional):
     _per_unit_rows(section, results, n_nodes, "node", phase_ratios=False)
     section["target"] = target_entry("minigrad/torch", W4_TARGET,
                                      section["ratios"].get("minigrad/torch"))
+    section["targets"] = [section["target"]]
     section["chart"] = {"bars": {k.replace("/torch", ""): v for k, v in section["ratios"].items()},
                         "target": W4_TARGET, "ylabel": "time / PyTorch",
                         "failed": failures(results)}
@@ -287,7 +321,7 @@ def time_drawing(repeats):
 def run_course(config, with_optional):
     section = {"title": "Course: run every notebook; draw one W1 step's graph",
                "unit": "seconds", "results": {}, "ratios": {}, "rows": [], "notes": [],
-               "target": None, "chart": None}
+               "target": None, "targets": [], "chart": None}
     if not sorted((ROOT / "notebooks").glob("*.ipynb")):
         section["notes"].append("notebooks: skipped, there is no notebooks/*.ipynb yet")
     else:
@@ -302,6 +336,11 @@ def run_course(config, with_optional):
         section["rows"].append(["notebooks", text, ""])
         for name, message in failed.items():
             section["notes"].append(f"notebook {name} failed: {message}")
+        # the whole course, every lesson run: a partial (--quick) or failing run says nothing
+        whole = not failed and not config["notebooks"]
+        section["target"] = target_entry("the whole course, fresh kernels", COURSE_SECONDS,
+                                         total if whole else None, unit="s")
+        section["targets"] = [section["target"]]
     drawing, problem = time_drawing(config["draw_repeats"])
     if problem:
         section["notes"].append(f"graph drawing: skipped, {problem}")
@@ -313,4 +352,81 @@ def run_course(config, with_optional):
     return section
 
 
-WORKLOADS = {"W1": run_w1, "W2": run_w2, "W3": run_w3, "W4": run_w4, "course": run_course}
+# --- drawing a long graph -----------------------------------------------------------------
+
+def reused_parameter_loop(module, n_ops):
+    """``y = y * w + b`` for ``n_ops`` operations: the long graph a learner draws most."""
+    w = module.tensor([0.9], requires_grad=True)
+    b = module.tensor([0.1], requires_grad=True)
+    y = module.tensor([1.0])
+    for _ in range(n_ops // 2):
+        y = y * w + b
+    return y, {"w": w, "b": b}
+
+
+def drawing_run(module, n_ops, max_nodes):
+    """A run-once function: viz.draw of the loop, then Graphviz's SVG and PNG (what Jupyter shows)."""
+    from minigrad.viz import draw
+    y, names = reused_parameter_loop(module, n_ops)
+    options = {} if max_nodes is None else {"max_nodes": max_nodes}
+
+    def run():
+        lap = stopwatch()
+        graph = draw(y, names=names, **options)
+        dot = lap()
+        graph.svg()
+        svg = lap()
+        graph.png()
+        png = lap()
+        run.boxes = sum(1 for line in graph.body if line.lstrip().startswith("n") and
+                        " -> " not in line)
+        return {"draw": dot, "svg": svg, "png": png}
+
+    return run
+
+
+def run_viz(config, with_optional):
+    """Draw the reused-parameter loop with minigrad's and PyTorch's tensors, in turns; then every node."""
+    n_ops = config["draw_ops"]
+    section = {"title": f"viz: draw a {n_ops:,}-op loop with a reused parameter "
+                        "(y = y * w + b), render SVG and PNG",
+               "unit": "seconds", "results": {}, "ratios": {}, "rows": [], "notes": [],
+               "target": None, "targets": [], "chart": None}
+    try:
+        import minigrad
+        import minigrad.viz  # noqa: F401
+        from minigrad.viz import Graph
+        Graph().pipe(format="svg")                  # is Graphviz's dot there?
+    except Exception as error:  # noqa: BLE001 - no graphviz: a note, not a crash
+        section["notes"].append(f"skipped: {type(error).__name__}: {str(error)[:150]}")
+        return section
+    torch = import_torch()
+    runs = {"minigrad": drawing_run(minigrad, n_ops, None)}
+    if torch is not None:
+        runs["torch"] = drawing_run(torch, n_ops, None)
+    results = compare(runs, config["viz_repeats"], optional_repeats=1)
+    # every node drawn (no max_nodes cut-off): slower, shown for information
+    every = f"minigrad, max_nodes={n_ops + 2}"
+    runs[every] = drawing_run(minigrad, n_ops, n_ops + 2)
+    results.update(compare({every: runs[every]}, max(1, config["viz_repeats"] // 2),
+                           optional_repeats=1))
+    for name, result in results.items():
+        label = name if "max_nodes" in name else f"{name} tensors"
+        if "error" in result:
+            section["rows"].append([label, result["error"], ""])
+            continue
+        result["total"] = result["draw"] + result["svg"] + result["png"]
+        result["boxes"] = getattr(runs[name], "boxes", None)
+        section["rows"].append([label, f"{result['total']:6.2f} s = draw {result['draw']:.2f} + "
+                                       f"SVG {result['svg']:.2f} + PNG {result['png']:.2f}",
+                                f"{result['boxes']} boxes"])
+    section["results"] = results
+    minigrad_total = results["minigrad"].get("total")
+    section["target"] = target_entry(f"viz.draw, {n_ops:,}-op loop, SVG + PNG", DRAW_SECONDS,
+                                     minigrad_total, unit="s")
+    section["targets"] = [section["target"]]
+    return section
+
+
+WORKLOADS = {"W1": run_w1, "W2": run_w2, "W3": run_w3, "W4": run_w4, "viz": run_viz,
+             "course": run_course}

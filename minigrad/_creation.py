@@ -7,9 +7,11 @@ import warnings
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
-from . import random as _random
+from ._python_arg_parser import invalid_combination
+from ._ops import result
+from ._ops.inplace import BernoulliBackward0
 
 
 def _infer_numpy_dtype(data):
@@ -191,7 +193,6 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=False):
     """``steps`` evenly spaced values from start to end (both included)."""
     if steps is None:
-        from ._python_arg_parser import invalid_combination
         raise invalid_combination("linspace", (start, end), {})
     return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
 
@@ -215,7 +216,6 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
     if high is None:
         low, high = 0, low
     if size is None:
-        from ._python_arg_parser import invalid_combination
         raise invalid_combination("randint", (low, high) if low else (high,), {})
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -242,8 +242,6 @@ def bernoulli(input, p=None, *, generator=None):
     or, given a number ``p``, with probability ``p`` in a tensor shaped like ``input``."""
     if p is not None:
         return empty_like(input).bernoulli_(float(p), generator=generator)
-    from ._ops import result
-    from ._ops.inplace import BernoulliBackward0
     values = empty_like(input).bernoulli_(input.detach(), generator=generator)
     return result(values._array, BernoulliBackward0, (input,))   # recorded, but no gradient flows
 

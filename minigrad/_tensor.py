@@ -22,8 +22,7 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import Size
-from .autograd import graph
-from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state
+from ._tensor_str import tensor_repr
 
 
 class device:
@@ -134,7 +133,6 @@ class Tensor:
     __array_ufunc__ = None
 
     def __init__(self, *args, dtype=None, requires_grad=False):
-        from ._creation import tensor_data_to_array
         if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
         elif len(args) == 1:
@@ -271,7 +269,6 @@ class Tensor:
         if hooks is None:
             hooks = self._grad_fn._retains_grad_hook = {}
         self._grad_fn._has_hooks = True
-        import weakref
         hooks[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
@@ -301,12 +298,10 @@ class Tensor:
         Optimisers can update the parameter right there, while backward goes on.
         The hook must return None. Returns a handle with ``remove()``.
         """
-        from .autograd._multi_grad_hook import add_post_accumulate_grad_hook
         return add_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute d(self)/d(leaf) for every leaf and accumulate it into ``leaf.grad``."""
-        from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
@@ -491,7 +486,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self):
-        from ._tensor_str import tensor_repr
         return tensor_repr(self)
 
     __str__ = __repr__
@@ -698,7 +692,10 @@ def _normalize_dim(dim, ndim):
 
 
 def _install_methods():
-    """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x))."""
+    """Tensor methods that are plain calls of the functions in _ops (x.exp() is exp(x)).
+
+    minigrad/__init__ calls this once every module is loaded (nn.functional imports this one).
+    """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary
     from .nn import functional
@@ -757,7 +754,12 @@ def _install_methods():
     Tensor.where = where
 
 
-# The operation modules import this one; importing them at the end avoids a cycle.
+# autograd and the operation modules import Tensor from here, so they are imported once it
+# exists (at the end of this file); the methods above use them only when they run.
+from .autograd import graph, backward  # noqa: E402
+from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
+from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
+from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402
 from ._ops import shape as _ops_shape  # noqa: E402
 from ._ops import linalg as _ops_linalg  # noqa: E402

@@ -255,7 +255,7 @@ def _default_dtype_repr():
     module is imported while minigrad itself is still being imported.
     """
     try:
-        from minigrad import get_default_dtype
+        from minigrad import get_default_dtype      # lazy: minigrad/__init__ imports this module
     except ImportError:
         return "minigrad.float32"
     return repr(get_default_dtype())

@@ -187,7 +187,7 @@ _CAPABILITY = cpu_capability()
 @functools.lru_cache(maxsize=None)
 def _c_float_functions():
     """The C library's logf, cosf and sinf, element by element (numpy's own differ in the last bit)."""
-    import ctypes
+    import ctypes        # lazy: only float32 sin/cos/log on some inputs need the C library
     import ctypes.util
 
     library = ctypes.CDLL(ctypes.util.find_library("m") or None)

@@ -27,12 +27,15 @@ Next to each ``backward`` sits ``jvp(tangents, inputs, out)``, the forward-mode
 rule: given a tangent (a small change) for each input, the tangent of the
 output. ``result`` applies it while a dual level is open (autograd/forward_ad.py).
 """
+import functools
+
 import numpy as np
 
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
+from .._python_arg_parser import invalid_combination
 from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
 
 
@@ -95,7 +98,6 @@ def numpy_keywords(function):
     ``x.sum(axis=0, keepdims=True)`` is ``x.sum(dim=0, keepdim=True)``. Only calls
     with keyword arguments pay for the renaming.
     """
-    import functools
 
     @functools.wraps(function)
     def with_numpy_keywords(*args, **kwargs):
@@ -119,7 +121,6 @@ def _check_reduction_keywords(name, args, kwargs):
     if not all(d is None or isinstance(d, (int, np.integer)) for d in dims):
         if name not in _TAKES_TUPLE_OF_DIMS:       # one signature: PyTorch names the argument
             raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
-        from .._python_arg_parser import invalid_combination
         raise invalid_combination(name, args[1:], kwargs)
 
 
@@ -145,7 +146,7 @@ def as_tensor(value, like=None):
     """Tensors pass through; numbers and lists become tensors (of ``like``'s dtype for numbers)."""
     if isinstance(value, Tensor):
         return value
-    from .._creation import tensor
+    from .._creation import tensor      # lazy: _creation imports result() from this package
     if like is not None and isinstance(value, (int, float, bool)):
         return _wrap(np.asarray(value, dtype=like._array.dtype))
     return tensor(value)

@@ -12,6 +12,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype
+from .._dtype import cpp_name
 
 
 def _check_batches(first, second, function):
@@ -28,21 +29,24 @@ def _check_batches(first, second, function):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
     if first._array.dtype != second._array.dtype:
-        from .._dtype import cpp_name
         raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but found "
                            f"{cpp_name(second.dtype).capitalize()}")
 
 
 def bmm(input, mat2):
-    """A batch of matrix products: out[b] = input[b] @ mat2[b] (both 3-D, same batch size)."""
+    """A batch of matrix products: out[b] = input[b] @ mat2[b] (both 3-D, same batch size).
+
+    Gradient, batch by batch: grad_input = grad @ mat2^T; grad_mat2 = input^T @ grad.
+    """
     _check_batches(input, mat2, "bmm")
     return result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2),
                   saved=(input, mat2))
 
 
 class BaddbmmBackward0(Node):
-    """out = beta * input + alpha * (A @ B), batched   ->
-    d input = beta * grad, dA = alpha * grad @ B^T, dB = alpha * A^T @ grad"""
+    """result = beta * self + alpha * (batch1 @ batch2), per batch   ->
+        grad_self = beta * grad; grad_batch1 = alpha * grad @ batch2^T;
+        grad_batch2 = alpha * batch1^T @ grad"""
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -53,7 +57,11 @@ class BaddbmmBackward0(Node):
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape)."""
+    """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape).
+
+    Gradient: grad_input = beta * grad; grad_batch1 = alpha * grad @ batch2^T; grad_batch2 =
+    alpha * batch1^T @ grad.
+    """
     _check_batches(batch1, batch2, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
     added = input._array if beta == 1 else input._array * beta
@@ -63,8 +71,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 class ScaledAddmmBackward(Node):
-    """out = beta * input + alpha * (A @ B)   ->
-    d input = beta * grad, dA = alpha * grad @ B^T, dB = alpha * A^T @ grad"""
+    """result = beta * self + alpha * (mat1 @ mat2)   ->
+        grad_self = beta * grad; grad_mat1 = alpha * grad @ mat2^T;
+        grad_mat2 = alpha * mat1^T @ grad"""
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -78,7 +87,11 @@ ScaledAddmmBackward.__name__ = ScaledAddmmBackward.__qualname__ = "AddmmBackward
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """beta * input + alpha * (mat1 @ mat2); with beta = alpha = 1 one AddmmBackward0 as in linear."""
+    """beta * input + alpha * (mat1 @ mat2); with beta = alpha = 1 one AddmmBackward0 as in linear.
+
+    Gradient: grad_input = beta * grad; grad_mat1 = alpha * grad @ mat2^T; grad_mat2 = alpha *
+    mat1^T @ grad.
+    """
     for name, value, position in (("input", input, 1), ("mat1", mat1, 2), ("mat2", mat2, 3)):
         if not isinstance(value, Tensor):
             raise TypeError(f"addmm(): argument '{name}' (position {position}) must be Tensor, "

@@ -68,7 +68,8 @@ def _parse(equation, operands):
 
 
 class EinsumBackward0(Node):
-    """out = einsum(equation, a, b, ...)   ->   d a = einsum(grad and the other operands -> a's letters)"""
+    """result = einsum(equation, *operands)   ->
+        grad_operands[k] = einsum(grad and the other operands -> the letters of operand k)"""
 
     def backward(self, grad):
         operands = self.saved_tensors
@@ -115,7 +116,11 @@ def _operand_gradient(grad, output, terms, operands, k, sizes):
 
 
 def einsum(equation, *operands):
-    """Sum of products over the letters of ``equation``, e.g. ``einsum('ij,jk->ik', a, b)`` = a @ b."""
+    """Sum of products over the letters of ``equation``, e.g. ``einsum('ij,jk->ik', a, b)`` = a @ b.
+
+    Gradient for each operand: an einsum of grad with the other operands, back to that
+    operand's letters.
+    """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not isinstance(equation, str):

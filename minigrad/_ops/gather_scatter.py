@@ -15,6 +15,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, numpy_keywords
+from .rounding import _NotImplementedBackward
 
 
 def _check_index(function, index, input, dim):
@@ -45,7 +46,8 @@ def _positions(index_array, dim, size):
 # --- gather -------------------------------------------------------------------------------
 
 class GatherBackward0(Node):
-    """out = input[index] along dim   ->   d input = zeros with grad added back at index"""
+    """result = self.gather(dim, index)   ->
+        grad_self = zeros, with grad added at index along dim"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -55,7 +57,10 @@ class GatherBackward0(Node):
 
 @numpy_keywords
 def gather(input, dim, index, *, sparse_grad=False):
-    """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``)."""
+    """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``).
+
+    Gradient: zeros with grad added back at ``index`` (repeats add up).
+    """
     dim = _normalize_dim(dim, input.ndim)
     _check_index("gather", index, input, dim)
     array = input._array
@@ -71,8 +76,8 @@ def gather(input, dim, index, *, sparse_grad=False):
 # --- scatter and scatter_add --------------------------------------------------------------
 
 class ScatterBackward0(Node):
-    """out = input with src written at index   ->   d input = grad, 0 where overwritten;
-    d src = grad read at index"""
+    """result = self.scatter(dim, index, src)   ->
+        grad_self = grad, 0 where overwritten; grad_src = grad.gather(dim, index)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -82,7 +87,8 @@ class ScatterBackward0(Node):
 
 
 class ScatterBackward1(Node):
-    """out = input with a number written at index   ->   d input = grad, 0 where overwritten"""
+    """result = self.scatter(dim, index, value), value a number   ->
+        grad_self = grad, 0 where overwritten"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -90,7 +96,8 @@ class ScatterBackward1(Node):
 
 
 class ScatterAddBackward0(Node):
-    """out = input with src added at index   ->   d input = grad; d src = grad read at index"""
+    """result = self.scatter_add(dim, index, src)   ->
+        grad_self = grad; grad_src = grad.gather(dim, index)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -121,7 +128,10 @@ def _src_values(src, index):
 
 @numpy_keywords
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
-    """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number.
+
+    Gradient: grad_input = grad with 0 where overwritten; grad_src = grad.gather(dim, index).
+    """
     if src is None:
         src = value
     dim = _scatter_checks("scatter", input, dim, index, src)
@@ -138,7 +148,6 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=2)
         combine.at(out, positions, _src_values(src, index))
-        from .rounding import _NotImplementedBackward
         return result(out, _NotImplementedBackward, (input, src), operation="scatter")
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
@@ -148,7 +157,10 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 @numpy_keywords
 def scatter_add(input, dim, index, src):
-    """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up)."""
+    """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up).
+
+    Gradient: grad_input = grad; grad_src = grad.gather(dim, index).
+    """
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
@@ -176,7 +188,8 @@ def _check_vector_index(function, index, size):
 
 
 class IndexSelectBackward0(Node):
-    """out = the slices ``index`` of input along dim   ->   d input = zeros, grad added back"""
+    """result = self.index_select(dim, index)   ->
+        grad_self = zeros.index_add(dim, index, grad)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -186,7 +199,10 @@ class IndexSelectBackward0(Node):
 
 @numpy_keywords
 def index_select(input, dim, index):
-    """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``."""
+    """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``.
+
+    Gradient: zeros with grad added back into the selected slices.
+    """
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim] if input.ndim else 1
     positions = _check_vector_index("index_select", index, size)
@@ -198,8 +214,8 @@ def index_select(input, dim, index):
 
 
 class IndexAddBackward0(Node):
-    """out = input with source's slices added at ``index``   ->   d input = grad;
-    d source = grad's slices at index"""
+    """result = self.index_add(dim, index, source)   ->
+        grad_self = grad; grad_source = grad.index_select(dim, index)"""
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -211,7 +227,10 @@ class IndexAddBackward0(Node):
 
 @numpy_keywords
 def index_add(input, dim, index, source, *, alpha=1):
-    """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``."""
+    """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``.
+
+    Gradient: grad_input = grad; grad_source = alpha * grad.index_select(dim, index).
+    """
     dim = _normalize_dim(dim, input.ndim)
     positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
     out = input._array.copy()

@@ -54,7 +54,8 @@ def _out_of_range(error):
 
 
 class SliceBackward0(Node):
-    """out = a[start:stop:step] along ``dim``   ->   gradient into those positions"""
+    """result = self[start:stop:step] along dim   ->
+        grad_self = zeros, with grad at those positions"""
 
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
@@ -63,12 +64,13 @@ class SliceBackward0(Node):
         return (result(full, SliceBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the same slice of a_t"""
+        """result_t = self_t[start:stop:step] along dim"""
         return tangents[0][self.index]
 
 
 class SliceBackwardBackward0(Node):
-    """r = zeros with grad placed at a slice (slice's backward)   ->   d/dgrad = gg[slice]"""
+    """result = zeros with g placed at a slice (slice's backward, recorded)   ->
+        grad_g = grad[slice]"""
 
     def backward(self, gg):
         return (gg[self.index],)
@@ -123,14 +125,15 @@ def _basic_getitem(input, items, full_view=True):
 
 
 class AliasBackward0(Node):
-    """out = a itself, seen through a new tensor (x[...])   ->   the gradient passes through"""
+    """result = self, seen through a new tensor (x[...])   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
 
 
 class IndexBackward0(Node):
-    """out = a[index] with lists/tensors/masks   ->   add the gradient back at ``index``"""
+    """result = self[indices] (lists, tensors, masks)   ->
+        grad_self = zeros, with grad added at indices"""
 
     def backward(self, grad):
         # PyTorch adds into zeros in place (its node: IndexPutImplBackward0)
@@ -138,7 +141,7 @@ class IndexBackward0(Node):
         return (index_put(zeros, self.index, grad, accumulate=True, node_class=IndexPutImplBackward0),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t at the same index"""
+        """result_t = self_t[indices]"""
         return tangents[0][self.index]
 
 
@@ -185,11 +188,9 @@ def getitem(input, index):
 
 
 class IndexPutBackward0(Node):
-    """out = a with ``values`` written (or added) at ``index``
-
-    ->  d/da: the gradient, with zeros where a was overwritten;
-        d/dvalues: the gradient at ``index``.
-    """
+    """result = self with values written (or added) at indices   ->
+        grad_self = grad, 0 where overwritten (all of grad when added);
+        grad_values = grad[indices]"""
 
     def backward(self, grad):
         grad_self = grad
@@ -200,7 +201,7 @@ class IndexPutBackward0(Node):
         return grad_self, grad[self.index]
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t with values_t written (or added) at the index"""
+        """result_t = self_t with values_t written (or added) at indices"""
         return index_put(tangents[0], self.index, tangents[1], self.accumulate)
 
 
@@ -227,7 +228,8 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
 
 
 class IndexPutImplBackward0(IndexPutBackward0):
-    """the gradient of indexing, added into zeros at ``index`` (recorded with create_graph=True)"""
+    """result = zeros with g added at indices (indexing's backward, recorded)   ->
+        grad_g = grad[indices]"""
 
 
 def _broadcast_value(value, shape):

@@ -12,6 +12,8 @@ PyTorch's rules, which the lessons teach:
 Without recording (the usual parameter update), numpy writes straight into
 the tensor's memory, so no array as large as the parameter is allocated.
 """
+import weakref
+
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
@@ -21,6 +23,7 @@ from ..autograd.graph import Node, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
 from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
+from .. import random
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -89,7 +92,6 @@ def _check_partial_overlap(tensor, other):
 def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
     """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
     (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
-    import weakref
     if old_node is None:
         old_node, old_nr = tensor._grad_fn, tensor._output_nr
     old_hooks = old_node._retains_grad_hook
@@ -199,22 +201,34 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
 
 
 def add_(self, other, alpha=1):
-    """self += alpha * other"""
+    """self += alpha * other
+
+    Gradient: as for add (self's old value gets grad, other gets alpha * grad).
+    """
     return _arithmetic(self, np.add, pointwise.add, other, alpha)
 
 
 def sub_(self, other, alpha=1):
-    """self -= alpha * other"""
+    """self -= alpha * other
+
+    Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
+    """
     return _arithmetic(self, np.subtract, pointwise.sub, other, alpha)
 
 
 def mul_(self, other):
-    """self *= other"""
+    """self *= other
+
+    Gradient: as for mul, with self's old value (saved before the write).
+    """
     return _arithmetic(self, np.multiply, pointwise.mul, other)
 
 
 def div_(self, other):
-    """self /= other"""
+    """self /= other
+
+    Gradient: as for div, with self's old value (saved before the write).
+    """
     if self._array.dtype.kind != "f":
         return apply_inplace(self, pointwise.div, other)      # raises the dtype error
     return _arithmetic(self, np.true_divide, pointwise.div, other)
@@ -234,7 +248,10 @@ clip_ = clamp_
 
 
 def copy_(self, source):
-    """Copy ``source``'s values into self (broadcast to self's shape and dtype)."""
+    """Copy ``source``'s values into self (broadcast to self's shape and dtype).
+
+    Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
+    """
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
     if source is self and not needs_grad((self,)):
         check_inplace(self, overlap_ok=True)    # x.copy_(x) copies nothing (even if expanded)
@@ -248,38 +265,38 @@ def copy_(self, source):
 # --- filling with values that do not depend on the old ones -----------------------------------
 
 class _FillBackward(Node):
-    """out = values that do not depend on the input   ->   no gradient flows back"""
+    """result = values that do not depend on self   ->   grad_self = 0"""
 
     def backward(self, grad):
         return (grad * 0,)
 
 
 class ZeroBackward0(_FillBackward):
-    """x.zero_() on a recorded tensor"""
+    """result = self.zero_()   ->   grad_self = 0"""
 
 
 class FillBackward2(_FillBackward):
-    """x.fill_(value) on a recorded tensor"""
+    """result = self.fill_(value), value a number   ->   grad_self = 0"""
 
 
 class NormalBackward0(_FillBackward):
-    """x.normal_() on a recorded tensor"""
+    """result = self.normal_(mean, std)   ->   grad_self = 0"""
 
 
 class UniformBackward0(_FillBackward):
-    """x.uniform_() on a recorded tensor"""
+    """result = self.uniform_(a, b)   ->   grad_self = 0"""
 
 
 class BernoulliBackward0(_FillBackward):
-    """torch.bernoulli(p) with p recording: the random 0/1 values give p no gradient"""
+    """result = bernoulli(self), random 0/1 draws with probabilities self   ->   grad_self = 0"""
 
 
 class BernoulliBackward2(_FillBackward):
-    """x.bernoulli_(p) with a number p on a recorded tensor"""
+    """result = self.bernoulli_(p), p a number   ->   grad_self = 0"""
 
 
 class BernoulliBackward1(Node):
-    """x.bernoulli_(p) with a tensor p: random 0/1 values have no gradient, neither does p"""
+    """result = self.bernoulli_(p), p a tensor   ->   grad_self = 0; grad_p = 0"""
 
     def backward(self, grad):
         p_grad = _wrap(np.zeros(self.p_shape, grad._array.dtype)) if self.should_compute_output(1) else None
@@ -287,7 +304,8 @@ class BernoulliBackward1(Node):
 
 
 class FillBackward3(Node):
-    """x.fill_(value) with a 0-d tensor value (x[i] = number does this)"""
+    """result = self.fill_(value), value a 0-d tensor (x[i] = number does this)   ->
+        grad_self = 0; grad_value = grad.sum()"""
 
     def backward(self, grad):
         return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
@@ -310,7 +328,10 @@ def _fill(tensor, values, node_class, value_tensor=None):
 
 
 def zero_(self):
-    """Set every element to 0 in place (used as ``x.grad.zero_()``)."""
+    """Set every element to 0 in place (used as ``x.grad.zero_()``).
+
+    Gradient: 0 for the old values.
+    """
     return _fill(self, 0, ZeroBackward0)
 
 
@@ -323,14 +344,12 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
-    from .. import random
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, NormalBackward0)
 
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
-    from .. import random
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)
 
@@ -342,7 +361,6 @@ def bernoulli_(self, p=0.5, *, generator=None):
     float64 uniform per element, a tensor p one float32 uniform (float64 if p is
     float64), see minigrad/random.py.
     """
-    from .. import random
     if isinstance(p, Tensor):
         probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too

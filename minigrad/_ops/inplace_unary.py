@@ -17,7 +17,8 @@ def _unary_inplace(operation, name):
         return apply_inplace(self, lambda t: operation(t, *args, **kwargs))
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
-                      "and writes it back into x (recorded with the same node).")
+                      "and writes it back into x (recorded with the same node). Gradient: "
+                      f"that of {operation.__name__}, at the old value of x.")
     return method
 
 
@@ -82,15 +83,15 @@ METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_ad
 # --- shape changes in place: the tensor object gets a new shape, its memory stays ----------------
 
 class UnsqueezeBackward1(shape.UnsqueezeBackward0):
-    """x.unsqueeze_(dim)   ->   remove that dim from the gradient"""
+    """result = self.unsqueeze_(dim)   ->   grad_self = grad.squeeze(dim)"""
 
 
 class SqueezeBackward3(shape.SqueezeBackward0):
-    """x.squeeze_()   ->   reshape the gradient back"""
+    """result = self.squeeze_()   ->   grad_self = grad.reshape(self.shape)"""
 
 
 class SqueezeBackward4(shape.SqueezeBackward0):
-    """x.squeeze_(dim)   ->   reshape the gradient back"""
+    """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim)"""
 
 
 def _reshape_inplace(tensor, operation, node_class):

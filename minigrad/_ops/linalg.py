@@ -10,6 +10,8 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
+from .._dtype import cpp_name
+from .shape import unsafe_view, squeeze, SqueezeBackward4
 
 
 def _type_name(t):
@@ -43,24 +45,27 @@ def _save_operands(out, a, b):
 
 
 class MmBackward0(Node):
-    """C = A @ B (matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC"""
+    """result = self @ mat2   ->   grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"""
 
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if b is not None else None
-        grad_b = a.t().mm(grad) if a is not None else None
+        grad_a = grad.mm(b.t()) if self.should_compute_output(0) else None
+        grad_b = a.t().mm(grad) if self.should_compute_output(1) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: C_t = A_t @ B + A @ B_t (the product rule)"""
+        """result_t = self_t @ mat2 + self @ mat2_t (the product rule)"""
         return tangents[0].mm(inputs[1]) + inputs[0].mm(tangents[1])
 
 
 def mm(input, mat2):
-    """Matrix product of two 2-D tensors."""
+    """Matrix product of two 2-D tensors.
+
+    Gradient: grad_input = grad @ mat2^T; grad_mat2 = input^T @ grad.
+    """
     _check_tensor(input, "mm")
     _check_tensor(mat2, "mm")
     if input.ndim != 2 or mat2.ndim != 2:
@@ -75,23 +80,26 @@ def mm(input, mat2):
 
 
 class MvBackward0(Node):
-    """y = M @ v   ->   dM = outer(dy, v),  dv = M^T @ dy"""
+    """result = self @ vec   ->   grad_self = outer(grad, vec); grad_vec = self^T @ grad"""
 
     _saved_names = ('self', 'vec')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         m, v = self.saved_tensors
-        grad_m = outer(grad, v) if v is not None else None
-        grad_v = m.t().mv(grad) if m is not None else None
+        grad_m = outer(grad, v) if self.should_compute_output(0) else None
+        grad_v = m.t().mv(grad) if self.should_compute_output(1) else None
         return grad_m, grad_v
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: y_t = M_t @ v + M @ v_t"""
+        """result_t = self_t @ vec + self @ vec_t"""
         return tangents[0].mv(inputs[1]) + inputs[0].mv(tangents[1])
 
 
 def mv(input, vec):
-    """Matrix (2-D) times vector (1-D)."""
+    """Matrix (2-D) times vector (1-D).
+
+    Gradient: grad_input = outer(grad, vec); grad_vec = input^T @ grad.
+    """
     _check_tensor(input, "mv")
     _check_tensor(vec, "mv")
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
@@ -99,7 +107,6 @@ def mv(input, vec):
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
     if input._array.dtype != vec._array.dtype:
-        from .._dtype import cpp_name
         vec_name, mat_name = cpp_name(vec.dtype).capitalize(), cpp_name(input.dtype).capitalize()
         # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
@@ -108,21 +115,25 @@ def mv(input, vec):
 
 
 class DotBackward0(Node):
-    """s = a . b   ->   da = ds * b,  db = ds * a"""
+    """result = self . tensor   ->   grad_self = grad * tensor; grad_tensor = grad * self"""
 
     _saved_names = ('self', 'tensor')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        return (grad * b if b is not None else None), (grad * a if a is not None else None)
+        return (grad * b if self.should_compute_output(0) else None,
+                grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: s_t = a_t . b + a . b_t"""
+        """result_t = self_t . tensor + self . tensor_t"""
         return tangents[0].dot(inputs[1]) + inputs[0].dot(tangents[1])
 
 
 def dot(input, other):
-    """Sum of the products of two 1-D tensors."""
+    """Sum of the products of two 1-D tensors.
+
+    Gradient: grad_input = grad * other; grad_other = grad * input.
+    """
     _check_tensor(input, "dot")
     _check_tensor(other, "dot")
     if input.ndim != 1 or other.ndim != 1:
@@ -134,7 +145,6 @@ def dot(input, other):
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     if input._array.dtype != other._array.dtype:
-        from .._dtype import cpp_name
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
@@ -147,24 +157,27 @@ def outer(input, vec2):
 
     A column times a row, broadcast: PyTorch records it the same way
     (MulBackward0 of a ViewBackward0 and the row vector itself).
+
+    Gradient: grad_input = grad @ vec2; grad_vec2 = grad^T @ input.
     """
     return input.reshape(-1, 1) * vec2
 
 
 class BmmBackward0(Node):
-    """C = A @ B (batches of matrices)   ->   dA = dC @ B^T,  dB = A^T @ dC, batch by batch"""
+    """result = self @ mat2, per batch   ->
+        grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"""
 
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.bmm(b.transpose(1, 2)) if b is not None else None
-        grad_b = a.transpose(1, 2).bmm(grad) if a is not None else None
+        grad_a = grad.bmm(b.transpose(1, 2)) if self.should_compute_output(0) else None
+        grad_b = a.transpose(1, 2).bmm(grad) if self.should_compute_output(1) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: C_t = A_t @ B + A @ B_t"""
+        """result_t = self_t @ mat2 + self @ mat2_t"""
         return tangents[0].matmul(inputs[1]) + inputs[0].matmul(tangents[1])
 
 
@@ -195,6 +208,9 @@ def matmul(input, other):
       batched tensor is on the right, the same on the transposed product;
     * batches on both sides: broadcast the batch dimensions (expand), flatten them
       (reshape), one bmm, unflatten.
+
+    Gradient: that of the product it becomes, e.g. for mm grad_A = grad @ B^T and grad_B = A^T
+    @ grad.
     """
     _check_tensor(input, "matmul")
     _check_tensor(other, "matmul")
@@ -207,11 +223,9 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        from .shape import squeeze, SqueezeBackward4
         return squeeze(mm(input.unsqueeze(0), other), 0, _node=SqueezeBackward4)
     if da == 2 and db == 2:
         return mm(input, other)
-    from .shape import unsafe_view
     if da == db:
         # one side's batch dimensions are all 1 and it needs a gradient: PyTorch uses
         # it as a matrix (then folds the other side), so its gradient is one matrix product
@@ -304,23 +318,28 @@ def _check_fold(matrix_shape, batched_shape):
 
 
 class AddmmBackward0(Node):
-    """out = bias + A @ B   ->   dbias = dout (summed by the engine), dA = dout @ B^T, dB = A^T @ dout"""
+    """result = self + mat1 @ mat2   ->
+        grad_self = grad; grad_mat1 = grad @ mat2^T; grad_mat2 = mat1^T @ grad"""
 
     _saved_names = ('mat1', 'mat2')      # grad_fn._saved_mat1, ... as in PyTorch
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if b is not None else None
-        grad_b = a.t().mm(grad) if a is not None else None
+        grad_a = grad.mm(b.t()) if self.should_compute_output(1) else None
+        grad_b = a.t().mm(grad) if self.should_compute_output(2) else None
         return grad, grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = bias_t + A_t @ B + A @ B_t"""
+        """result_t = self_t + mat1_t @ mat2 + mat1 @ mat2_t"""
         return tangents[0] + tangents[1].mm(inputs[2]) + inputs[1].mm(tangents[2])
 
 
 def addmm(input, mat1, mat2):
-    """input + mat1 @ mat2, in one node (what nn.functional.linear records)."""
+    """input + mat1 @ mat2, in one node (what nn.functional.linear records).
+
+    Gradient: grad_input = grad (summed to its shape); grad_mat1 = grad @ mat2^T; grad_mat2 =
+    mat1^T @ grad.
+    """
     if mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "

@@ -8,10 +8,11 @@ import builtins
 
 import numpy as np
 
-from .._dtype import result_type
+from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, save_result
+from . import result, save_result, as_tensor
+from .._python_arg_parser import invalid_combination
 
 _PYTHON_NUMBERS = (int, float, bool)
 
@@ -90,7 +91,7 @@ def _binary(ufunc, a, b):
 # --- + and - ----------------------------------------------------------------------------
 
 class AddBackward0(Node):
-    """out = a + alpha * b   ->   da = grad, db = alpha * grad"""
+    """result = self + alpha * other   ->   grad_self = grad; grad_other = alpha * grad"""
 
     alpha = 1
 
@@ -101,13 +102,13 @@ class AddBackward0(Node):
         return grad, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t + alpha * b_t"""
+        """result_t = self_t + alpha * other_t"""
         a_t, b_t = tangents
         return a_t if b_t is None else a_t + (b_t if self.alpha == 1 else b_t * self.alpha)
 
 
 class SubBackward0(Node):
-    """out = a - alpha * b   ->   da = grad, db = -alpha * grad"""
+    """result = self - alpha * other   ->   grad_self = grad; grad_other = -alpha * grad"""
 
     alpha = 1
 
@@ -118,7 +119,7 @@ class SubBackward0(Node):
         return grad, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t - alpha * b_t"""
+        """result_t = self_t - alpha * other_t"""
         a_t, b_t = tangents
         return a_t if b_t is None else a_t - (b_t if self.alpha == 1 else b_t * self.alpha)
 
@@ -130,27 +131,34 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
 
 
 def add(input, other, alpha=1):
-    """input + alpha * other"""
+    """input + alpha * other
+
+    Gradient: grad_input = grad; grad_other = alpha * grad (each summed back to its shape where
+    it was broadcast).
+    """
     if alpha != 1:
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
     return result(_binary(np.add, input, other), AddBackward0, (input, other))
 
 
 def sub(input, other, alpha=1):
-    """input - alpha * other"""
+    """input - alpha * other
+
+    Gradient: grad_input = grad; grad_other = -alpha * grad.
+    """
     if alpha != 1:
         return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
     return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
 
 
 class RsubBackward1(Node):
-    """out = number - a   ->   da = -grad"""
+    """result = other - self, other a number   ->   grad_self = -grad"""
 
     def backward(self, grad):
         return (-grad,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = -a_t"""
+        """result_t = -self_t"""
         return -tangents[0]
 
 
@@ -162,13 +170,13 @@ def rsub(input, other):
 
 
 class NegBackward0(Node):
-    """out = -a   ->   da = -grad"""
+    """result = -self   ->   grad_self = -grad"""
 
     def backward(self, grad):
         return (-grad,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = -a_t"""
+        """result_t = -self_t"""
         return -tangents[0]
 
 
@@ -181,19 +189,18 @@ def neg(input):
 # --- * and / ----------------------------------------------------------------------------
 
 class MulBackward0(Node):
-    """out = a * b   ->   da = grad * b, db = grad * a"""
+    """result = self * other   ->   grad_self = grad * other; grad_other = grad * self"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        # mul() saved each operand only if the *other* one needs a gradient
-        a, b = self.saved_tensors
-        return (grad * b if b is not None else None,
-                grad * a if a is not None else None)
+        a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
+        return (grad * b if self.should_compute_output(0) else None,
+                grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t * b + a * b_t  (the product rule)"""
+        """result_t = self_t * other + self * other_t (the product rule)"""
         (a, b), (a_t, b_t) = inputs, tangents
         out_t = a_t * b if a_t is not None else None
         if b_t is not None:
@@ -220,7 +227,7 @@ def mul(input, other):
 
 
 class MulBackward1(Node):
-    """out = a * number   ->   da = grad * number
+    """result = self * other, other a number   ->   grad_self = grad * other
 
     Python's ``x * 2`` records MulBackward0 (the 2 becomes a tensor, in PyTorch
     too); PyTorch's own derivative formulas multiply by a plain number, which
@@ -236,7 +243,8 @@ def mul_by_number(input, factor):
 
 
 class DivBackward0(Node):
-    """out = a / b   ->   da = grad / b, db = -grad * a / b**2"""
+    """result = self / other   ->
+        grad_self = grad / other; grad_other = -grad * self / other**2"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -248,7 +256,7 @@ class DivBackward0(Node):
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t / b - b_t * a / b**2 = (a_t - b_t * out) / b"""
+        """result_t = self_t / other - other_t * self / other**2 = (self_t - other_t * result) / other"""
         (a, b), (a_t, b_t) = inputs, tangents
         numerator = a_t if b_t is None else (-b_t * out if a_t is None else a_t - b_t * out)
         return numerator / b
@@ -273,7 +281,7 @@ def div(input, other):
 
 
 class DivBackward1(Node):
-    """out = a / number   ->   da = grad / number
+    """result = self / other, other a number   ->   grad_self = grad / other
 
     Python's ``x / 2`` records DivBackward0 (in PyTorch too: the 2 becomes a
     tensor). PyTorch's own C++ code divides by a plain number, which records
@@ -284,7 +292,7 @@ class DivBackward1(Node):
         return (grad / self.divisor,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t / number"""
+        """result_t = self_t / other"""
         return tangents[0] / self.divisor
 
 
@@ -294,7 +302,7 @@ def div_by_number(input, divisor):
 
 
 class ReciprocalBackward0(Node):
-    """out = 1 / a   ->   da = -grad / a**2 = -grad * out**2"""
+    """result = 1 / self   ->   grad_self = -grad / self**2 = -grad * result**2"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -303,7 +311,7 @@ class ReciprocalBackward0(Node):
         return (-grad * (out * out),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = -a_t / a**2 = -a_t * out**2"""
+        """result_t = -result**2 * self_t"""
         return -tangents[0] * out * out
 
 
@@ -322,7 +330,8 @@ def rdiv(input, other):
 # --- powers -----------------------------------------------------------------------------
 
 class PowBackward0(Node):
-    """out = a ** n (n a number)   ->   da = grad * n * a ** (n - 1)"""
+    """result = self ** exponent, exponent a number   ->
+        grad_self = grad * exponent * self ** (exponent - 1)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -334,14 +343,16 @@ class PowBackward0(Node):
         return (grad * mul_by_number(a ** (n - 1), n),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = n * a ** (n - 1) * a_t"""
+        """result_t = exponent * self ** (exponent - 1) * self_t"""
         (a,), (a_t,) = inputs, tangents
         n = self.exponent
         return a_t * 0 if n == 0 else a_t * n * a ** (n - 1)
 
 
 class PowBackward1(Node):
-    """out = a ** b (both tensors)   ->   da = grad * b * a ** (b - 1), db = grad * out * log(a)"""
+    """result = self ** exponent   ->
+        grad_self = grad * exponent * self ** (exponent - 1);
+        grad_exponent = grad * result * log(self)"""
 
     _saved_names = ('self', 'exponent', 'result')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0, 2)      # PyTorch's saved-tensor hooks see the second one first
@@ -357,7 +368,7 @@ class PowBackward1(Node):
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = b * a ** (b - 1) * a_t + a ** b * log(a) * b_t"""
+        """result_t = exponent * self ** (exponent - 1) * self_t + result * log(self) * exponent_t"""
         (a, b), (a_t, b_t) = inputs, tangents
         out_t = a_t * b * a ** (b - 1)
         if b_t is not None:
@@ -366,7 +377,7 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
-    """out = base ** a (base a number)   ->   da = grad * base ** a * log(base)"""
+    """result = self ** exponent, self a number   ->   grad_exponent = grad * result * log(self)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -375,7 +386,7 @@ class PowBackward2(Node):
         return (grad * self.base ** a * float(np.log(self.base)),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = base ** a * log(base) * a_t"""
+        """result_t = result * log(self) * exponent_t"""
         return tangents[0] * out * float(np.log(self.base))
 
 
@@ -389,7 +400,6 @@ def pow(input, exponent):
         out = result(_binary(np.power, input, exponent), PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
-        from .._python_arg_parser import invalid_combination
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
@@ -411,7 +421,7 @@ def square(input):
 
 
 class SqrtBackward0(Node):
-    """out = sqrt(a)   ->   da = grad / (2 sqrt(a)) = grad / (2 out)"""
+    """result = sqrt(self)   ->   grad_self = grad / (2 result)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -420,7 +430,7 @@ class SqrtBackward0(Node):
         return (grad / mul_by_number(out, 2),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t / (2 sqrt(a))"""
+        """result_t = self_t / (2 result)"""
         return tangents[0] / (2 * out)
 
 
@@ -431,7 +441,7 @@ def sqrt(input):
 
 
 class RsqrtBackward0(Node):
-    """out = a ** -0.5   ->   da = -0.5 * grad * a ** -1.5 = -0.5 * grad * out ** 3"""
+    """result = self ** -0.5   ->   grad_self = -0.5 * grad * result**3"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -440,7 +450,7 @@ class RsqrtBackward0(Node):
         return (grad * -0.5 * out ** 3,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = -0.5 * a ** -1.5 * a_t"""
+        """result_t = -0.5 * result**3 * self_t"""
         return tangents[0] * -0.5 * inputs[0] ** -1.5
 
 
@@ -461,7 +471,7 @@ def _float_ufunc(ufunc, input):
 
 
 class ExpBackward0(Node):
-    """out = e ** a   ->   da = grad * e ** a = grad * out"""
+    """result = e ** self   ->   grad_self = grad * result"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -470,7 +480,7 @@ class ExpBackward0(Node):
         return (grad * out,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = e ** a * a_t = out * a_t"""
+        """result_t = result * self_t"""
         return tangents[0] * out
 
 
@@ -481,7 +491,7 @@ def exp(input):
 
 
 class LogBackward0(Node):
-    """out = log(a)   ->   da = grad / a"""
+    """result = log(self)   ->   grad_self = grad / self"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -490,7 +500,7 @@ class LogBackward0(Node):
         return (grad / a,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t / a"""
+        """result_t = self_t / self"""
         return tangents[0] / inputs[0]
 
 
@@ -501,7 +511,7 @@ def log(input):
 
 
 class Log1PBackward0(Node):
-    """out = log(1 + a)   ->   da = grad / (1 + a)"""
+    """result = log(1 + self)   ->   grad_self = grad / (1 + self)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -510,7 +520,7 @@ class Log1PBackward0(Node):
         return (grad / (a + 1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t / (1 + a)"""
+        """result_t = self_t / (1 + self)"""
         return tangents[0] / (inputs[0] + 1)
 
 
@@ -521,7 +531,7 @@ def log1p(input):
 
 
 class SinBackward0(Node):
-    """out = sin(a)   ->   da = grad * cos(a)"""
+    """result = sin(self)   ->   grad_self = grad * cos(self)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -530,7 +540,7 @@ class SinBackward0(Node):
         return (grad * cos(a),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = cos(a) * a_t"""
+        """result_t = cos(self) * self_t"""
         return tangents[0] * cos(inputs[0])
 
 
@@ -540,7 +550,7 @@ def sin(input):
 
 
 class CosBackward0(Node):
-    """out = cos(a)   ->   da = -grad * sin(a)"""
+    """result = cos(self)   ->   grad_self = -grad * sin(self)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -549,7 +559,7 @@ class CosBackward0(Node):
         return (grad * -sin(a),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = -sin(a) * a_t"""
+        """result_t = -sin(self) * self_t"""
         return tangents[0] * -sin(inputs[0])
 
 
@@ -559,7 +569,7 @@ def cos(input):
 
 
 class TanBackward0(Node):
-    """out = tan(a)   ->   da = grad * (1 + tan(a)**2)"""
+    """result = tan(self)   ->   grad_self = grad * (1 + result**2)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -568,7 +578,7 @@ class TanBackward0(Node):
         return (grad * (1 + tan(a) ** 2),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = (1 + tan(a)**2) * a_t"""
+        """result_t = (1 + result**2) * self_t"""
         return tangents[0] * (1 + out * out)
 
 
@@ -580,7 +590,7 @@ def tan(input):
 # --- activations ----------------------------------------------------------------------------
 
 class TanhBackward0(Node):
-    """out = tanh(a)   ->   da = grad * (1 - tanh(a)**2) = grad * (1 - out**2)"""
+    """result = tanh(self)   ->   grad_self = grad * (1 - result**2)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -590,7 +600,7 @@ class TanhBackward0(Node):
         return (_recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = (1 - tanh(a)**2) * a_t"""
+        """result_t = (1 - result**2) * self_t"""
         return tangents[0] * (1 - out * out)
 
 
@@ -608,7 +618,7 @@ def _sigmoid_array(array):
 
 
 class SigmoidBackward0(Node):
-    """out = 1 / (1 + e ** -a)   ->   da = grad * out * (1 - out)"""
+    """result = 1 / (1 + e ** -self)   ->   grad_self = grad * result * (1 - result)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -618,7 +628,7 @@ class SigmoidBackward0(Node):
         return (_recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = out * (1 - out) * a_t"""
+        """result_t = result * (1 - result) * self_t"""
         return tangents[0] * out * (1 - out)
 
 
@@ -630,7 +640,7 @@ def sigmoid(input):
 
 
 class ReluBackward0(Node):
-    """out = max(a, 0)   ->   da = grad where out > 0, else 0"""
+    """result = max(self, 0)   ->   grad_self = grad where result > 0, else 0"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
@@ -639,7 +649,7 @@ class ReluBackward0(Node):
         return (threshold_backward(grad, out),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t where a > 0, else 0"""
+        """result_t = self_t where self > 0, else 0"""
         return tangents[0] * _wrap(inputs[0]._array > 0)
 
 
@@ -648,7 +658,8 @@ class ReluBackward0(Node):
 # ("...BackwardBackward0"), with edges to the incoming gradient and to the saved result.
 
 class ThresholdBackwardBackward0(Node):
-    """g = grad where out > 0, else 0   ->   dgrad = gg where out > 0, else 0;  dout = 0"""
+    """result = g where out > 0, else 0 (relu's backward, recorded)   ->
+        grad_g = grad where out > 0, else 0; grad_out = 0"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -676,7 +687,8 @@ _SAME_SIZE_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class SigmoidBackwardBackward0(Node):
-    """g = grad * out * (1 - out)   ->   dgrad = gg * out (1 - out),  dout = gg * grad (1 - 2 out)"""
+    """result = g * out * (1 - out) (sigmoid's backward, recorded)   ->
+        grad_g = grad * out * (1 - out); grad_out = grad * g * (1 - 2 out)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
@@ -686,7 +698,8 @@ class SigmoidBackwardBackward0(Node):
 
 
 class TanhBackwardBackward0(Node):
-    """g = grad * (1 - out**2)   ->   dgrad = gg * (1 - out**2),  dout = -2 gg * grad * out"""
+    """result = g * (1 - out**2) (tanh's backward, recorded)   ->
+        grad_g = grad * (1 - out**2); grad_out = -2 grad * g * out"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
@@ -707,7 +720,7 @@ def relu(input):
 
 
 class AbsBackward0(Node):
-    """out = |a|   ->   da = grad * sign(a)  (0 at a = 0)"""
+    """result = |self|   ->   grad_self = grad * sign(self) (0 at self = 0)"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -716,7 +729,7 @@ class AbsBackward0(Node):
         return (grad * sgn(a),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sign(a) * a_t"""
+        """result_t = sign(self) * self_t"""
         return tangents[0] * sign(inputs[0])
 
 
@@ -726,18 +739,19 @@ def abs(input):
 
 
 class SignBackward0(Node):
-    """out = sign(a) (-1, 0 or 1)   ->   da = 0: sign is flat everywhere except its jump at 0"""
+    """result = sign(self) (-1, 0 or 1)   ->
+        grad_self = 0 (flat everywhere except the jump at 0)"""
 
     def backward(self, grad):
         return (grad * 0,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = 0"""
+        """result_t = 0"""
         return tangents[0] * 0
 
 
 class SgnBackward0(Node):
-    """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   da = 0"""
+    """result = sgn(self) (-1, 0 or 1; for real numbers the same as sign)   ->   grad_self = 0"""
 
     def backward(self, grad):
         return (grad * 0,)
@@ -754,7 +768,7 @@ def sign(input):
 
 
 class ClampBackward1(Node):
-    """out = min(max(a, low), high)   ->   da = grad where low <= a <= high, else 0"""
+    """result = min(max(self, min), max)   ->   grad_self = grad where min <= self <= max, else 0"""
 
     _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
 
@@ -768,7 +782,7 @@ class ClampBackward1(Node):
         return (where(_wrap(inside), grad, 0.0),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t where low <= a <= high, else 0"""
+        """result_t = self_t where min <= self <= max, else 0"""
         a = inputs[0]._array
         inside = np.ones(a.shape, dtype=bool)
         if self.low is not None:
@@ -779,12 +793,15 @@ class ClampBackward1(Node):
 
 
 def clamp(input, min=None, max=None):
-    """Limit every element to [min, max] (either bound may be None)."""
+    """Limit every element to [min, max] (either bound may be None).
+
+    Gradient: grad where min <= input <= max, 0 where it was clamped (PyTorch: the bounds
+    themselves count as inside).
+    """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     for bound in (min, max):
         if bound is not None and not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):
-            from .._python_arg_parser import invalid_combination
             bounds = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
             raise invalid_combination("clamp", (), bounds)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -797,10 +814,9 @@ def clamp(input, min=None, max=None):
 
 
 class ClampBackward0(Node):
-    """out = min(max(a, low), high) with tensor bounds
-
-    ->  d/da = 1 where low <= a <= high;  d/dlow = 1 where a < low;  d/dhigh = 1 where a > high
-    """
+    """result = min(max(self, min), max), tensor bounds   ->
+        grad_self = grad where min <= self <= max, else 0; grad_min = grad where self < min;
+        grad_max = grad where self > max"""
 
     _saved_names = ('self', 'min', 'max')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -831,7 +847,9 @@ def _clamp_tensors(input, min, max):
 
 
 class MaximumBackward0(Node):
-    """out = max(a, b)   ->   the gradient goes to the larger one (split evenly on ties)"""
+    """result = maximum(self, other)   ->
+        grad_self = grad where self > other, grad / 2 on ties, else 0;
+        grad_other = grad where other > self, grad / 2 on ties, else 0"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -842,7 +860,7 @@ class MaximumBackward0(Node):
         return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangent of the larger input (their mean on ties)"""
+        """result_t = self_t where self > other, other_t where other > self, (self_t + other_t) / 2 on ties"""
         (a, b), (a_t, b_t) = inputs, tangents
         a_wins = ((a._array > b._array) + 0.5 * (a._array == b._array)).astype(out._array.dtype)
         return a_t * _wrap(a_wins) + b_t * _wrap(1 - a_wins)
@@ -855,7 +873,9 @@ def maximum(input, other):
 
 
 class MinimumBackward0(Node):
-    """out = min(a, b)   ->   the gradient goes to the smaller one (split evenly on ties)"""
+    """result = minimum(self, other)   ->
+        grad_self = grad where self < other, grad / 2 on ties, else 0;
+        grad_other = grad where other < self, grad / 2 on ties, else 0"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -866,7 +886,7 @@ class MinimumBackward0(Node):
         return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangent of the smaller input (their mean on ties)"""
+        """result_t = self_t where self < other, other_t where other < self, (self_t + other_t) / 2 on ties"""
         (a, b), (a_t, b_t) = inputs, tangents
         a_wins = ((a._array < b._array) + 0.5 * (a._array == b._array)).astype(out._array.dtype)
         return a_t * _wrap(a_wins) + b_t * _wrap(1 - a_wins)
@@ -879,7 +899,8 @@ def minimum(input, other):
 
 
 class WhereBackward0(Node):
-    """out = a where condition else b   ->   the gradient goes to whichever was picked
+    """result = self where condition, else other   ->
+        grad_self = grad where condition, else 0; grad_other = grad where not condition, else 0
 
     Like PyTorch, the node has edges to a and b only: the condition is a bool
     tensor, which can never need a gradient.
@@ -893,7 +914,7 @@ class WhereBackward0(Node):
         return where(condition, grad, zero), where(condition, zero, grad)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangent of whichever input was picked"""
+        """result_t = self_t where condition, else other_t"""
         (condition,), (a_t, b_t) = self.saved_tensors, tangents
         return where(condition, a_t, b_t)
 
@@ -903,17 +924,17 @@ def where(condition, input=None, other=None):
 
     With the condition alone, ``where(condition)`` is ``nonzero(condition, as_tuple=True)``:
     one index tensor per dimension, listing where the condition holds.
+
+    Gradient: grad to ``input`` where condition holds, to ``other`` elsewhere; none to the
+    condition.
     """
-    from . import as_tensor
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
-        from .._python_arg_parser import invalid_combination
         raise invalid_combination("where", tuple(a for a in (condition, input, other)
                                                  if a is not None), {})
     condition = as_tensor(condition)
     if condition._array.dtype.kind != "b":
-        from .._dtype import cpp_name
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {cpp_name(condition.dtype).capitalize()}")
     # The result's dtype first, from the operands as given: a Python number such as

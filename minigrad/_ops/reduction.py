@@ -12,6 +12,8 @@ from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, save_result, numpy_keywords
+from .gather_scatter import scatter
+from .pointwise import abs, maximum, minimum, sign, mul_by_number
 
 
 def _dims(dim, ndim):
@@ -36,24 +38,24 @@ def _expand_back(grad, input_shape, dims, keepdim):
 
 
 class SumBackward0(Node):
-    """out = sum of all elements   ->   every element gets the gradient"""
+    """result = self.sum() (all elements)   ->   grad_self = grad.expand(self.shape)"""
 
     def backward(self, grad):
         return (grad.expand(self.input_shape),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the sum is linear, so out_t = sum of a_t"""
+        """result_t = self_t.sum()"""
         return tangents[0].sum()
 
 
 class SumBackward1(Node):
-    """out = sum over ``dims``   ->   each element gets the gradient of its sum"""
+    """result = self.sum(dims)   ->   grad_self = grad (dims kept).expand(self.shape)"""
 
     def backward(self, grad):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t summed over the same dims"""
+        """result_t = self_t.sum(dims)"""
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim)
 
 
@@ -73,24 +75,25 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 
 class MeanBackward0(Node):
-    """out = mean of all N elements   ->   every element gets grad / N"""
+    """result = self.mean() (all N elements)   ->   grad_self = grad.expand(self.shape) / N"""
 
     def backward(self, grad):
         return (grad.expand(self.input_shape) / self.count,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = mean of a_t"""
+        """result_t = self_t.mean()"""
         return tangents[0].sum() / self.count
 
 
 class MeanBackward1(Node):
-    """out = mean over ``dims``   ->   each element gets grad / (number averaged)"""
+    """result = self.mean(dims)   ->
+        grad_self = grad (dims kept).expand(self.shape) / (number averaged)"""
 
     def backward(self, grad):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = a_t averaged over the same dims"""
+        """result_t = self_t.mean(dims)"""
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim) / self.count
 
 
@@ -158,7 +161,6 @@ def _extreme_all_backward(node, grad):
 def _extreme_dim_backward(node, grad):
     # Only the element that was picked (its index was returned) gets the gradient: scattered
     # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
-    from .gather_scatter import scatter
     if not node.input_shape:          # a 0-d input: it was the only element
         return (grad * 1,)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
@@ -181,42 +183,44 @@ def _extreme_dim_jvp(node, tangents):
 
 
 class MaxBackward1(Node):
-    """out = max of all elements   ->   gradient to the maximum (shared among ties)"""
+    """result = self.max() (all elements)   ->
+        grad_self = grad / (number of maxima) at each maximum, else 0"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the mean of a_t over the elements equal to the extreme"""
+        """result_t = the mean of self_t over the maxima"""
         return _extreme_all_jvp(tangents, inputs, out)
 
 
 class MaxBackward0(Node):
-    """values = max over ``dim``   ->   gradient to the element at ``indices``"""
+    """values, indices = self.max(dim)   ->   grad_self = zeros, with grad at indices"""
     backward = _extreme_dim_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t at the index that was picked"""
+        """values_t = self_t at indices"""
         return _extreme_dim_jvp(self, tangents)
 
 
 class MinBackward1(Node):
-    """out = min of all elements   ->   gradient to the minimum (shared among ties)"""
+    """result = self.min() (all elements)   ->
+        grad_self = grad / (number of minima) at each minimum, else 0"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
     backward = _extreme_all_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the mean of a_t over the elements equal to the extreme"""
+        """result_t = the mean of self_t over the minima"""
         return _extreme_all_jvp(tangents, inputs, out)
 
 
 class MinBackward0(Node):
-    """values = min over ``dim``   ->   gradient to the element at ``indices``"""
+    """values, indices = self.min(dim)   ->   grad_self = zeros, with grad at indices"""
     backward = _extreme_dim_backward
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t at the index that was picked"""
+        """values_t = self_t at indices"""
         return _extreme_dim_jvp(self, tangents)
 
 
@@ -245,9 +249,12 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
 
 @numpy_keywords
 def max(input, dim=None, keepdim=False):
-    """Largest element; with ``dim``, (values, indices) along that dimension."""
+    """Largest element; with ``dim``, (values, indices) along that dimension.
+
+    Gradient: with ``dim``, grad goes to the element at ``indices``; over all elements it is
+    shared evenly among tied maxima (as in PyTorch).
+    """
     if isinstance(dim, Tensor):
-        from .pointwise import maximum
         return maximum(input, dim)
     return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0,
                     return_types.max)
@@ -255,16 +262,20 @@ def max(input, dim=None, keepdim=False):
 
 @numpy_keywords
 def min(input, dim=None, keepdim=False):
-    """Smallest element; with ``dim``, (values, indices) along that dimension."""
+    """Smallest element; with ``dim``, (values, indices) along that dimension.
+
+    Gradient: with ``dim``, grad goes to the element at ``indices``; over all elements it is
+    shared evenly among tied minima (as in PyTorch).
+    """
     if isinstance(dim, Tensor):
-        from .pointwise import minimum
         return minimum(input, dim)
     return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0,
                     return_types.min)
 
 
 class AmaxBackward0(Node):
-    """out = max over ``dims``   ->   gradient shared evenly among the maxima"""
+    """result = amax(self, dims)   ->
+        grad_self = grad / (number of maxima) at each maximum, else 0"""
 
     _saved_names = ("self", "result")      # grad_fn._saved_self, _saved_result, as in PyTorch
 
@@ -276,7 +287,7 @@ class AmaxBackward0(Node):
         return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the mean of a_t over the elements equal to the extreme, per slice"""
+        """result_t = the mean of self_t over the extremes (the maxima, or the minima), per slice"""
         (a,) = inputs
         extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
         mask = (a._array == extreme).astype(a._array.dtype)
@@ -285,7 +296,8 @@ class AmaxBackward0(Node):
 
 
 class AminBackward0(AmaxBackward0):
-    """out = min over ``dims``   ->   gradient shared evenly among the minima"""
+    """result = amin(self, dims)   ->
+        grad_self = grad / (number of minima) at each minimum, else 0"""
 
 
 @numpy_keywords
@@ -360,7 +372,8 @@ def any(input, dim=None, keepdim=False):
 # --- norm, variance, logsumexp ---------------------------------------------------------------
 
 class LinalgVectorNormBackward0(Node):
-    """out = (sum |a|**p) ** (1/p)   ->   da = grad * sign(a) |a|**(p-1) / out**(p-1)"""
+    """result = (sum |self|**p) ** (1/p)   ->
+        grad_self = grad * sign(self) |self|**(p-1) / result**(p-1)"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
@@ -382,14 +395,11 @@ class LinalgVectorNormBackward0(Node):
         # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
         safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
         if self.p == 1:
-            from .pointwise import sign
             return (grad * sign(a),)
-        from .pointwise import sign, abs
         return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sum(sign(a) |a|**(p-1) a_t) / out**(p-1)"""
-        from .pointwise import sign, abs
+        """result_t = sum(sign(self) |self|**(p-1) self_t) / result**(p-1)"""
         (a,), (a_t,) = inputs, tangents
         safe_out = out.masked_fill(out == 0, 1)
         if self.p == 1:
@@ -425,12 +435,12 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 class VarBackward0(Node):
-    """out = sum (a - mean)**2 / (N - correction)   ->   da = grad * 2 (a - mean) / (N - correction)"""
+    """result = sum((self - mean)**2) / (N - correction)   ->
+        grad_self = grad * 2 (self - mean) / (N - correction)"""
 
     def backward(self, grad):
         # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
         # create_graph=True records the same nodes; grad broadcasts over the reduced dims
-        from .pointwise import mul_by_number
         (a,) = self.saved_tensors
         dof = self.count - self.correction
         if self.all_dims or a.ndim == 0:
@@ -444,14 +454,15 @@ class VarBackward0(Node):
         return (mul_by_number(grad, scale) * (a - a.mean(dim=self.dims, keepdim=True)),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = 2 sum((a - mean) a_t) / (N - correction)"""
+        """result_t = 2 sum((self - mean) * self_t) / (N - correction)"""
         (a,), (a_t,) = inputs, tangents
         centred = a - a.mean(dim=self.dims, keepdim=True)
         return (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim) * 2 / (self.count - self.correction)
 
 
 class StdBackward0(Node):
-    """out = sqrt(var)   ->   da = grad * (a - mean) / ((N - correction) * out)"""
+    """result = sqrt(var(self))   ->
+        grad_self = grad * (self - mean) / ((N - correction) * result)"""
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -462,7 +473,7 @@ class StdBackward0(Node):
         return (grad * centred / ((self.count - self.correction) * std),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sum((a - mean) a_t) / ((N - correction) * out)"""
+        """result_t = sum((self - mean) * self_t) / ((N - correction) * result)"""
         (a,), (a_t,) = inputs, tangents
         centred = a - a.mean(dim=self.dims, keepdim=True)
         spread = (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim)
@@ -483,7 +494,10 @@ def _variance(input, dim, correction, keepdim, unbiased):
 
 @numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
-    """Variance (unbiased by default: divides by N - 1)."""
+    """Variance (unbiased by default: divides by N - 1).
+
+    Gradient: grad * 2 (input - mean) / (N - correction).
+    """
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
@@ -492,7 +506,10 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 @numpy_keywords
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
-    """Standard deviation (unbiased by default)."""
+    """Standard deviation (unbiased by default).
+
+    Gradient: grad * (input - mean) / ((N - correction) * std).
+    """
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     return result(value, StdBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
@@ -500,7 +517,8 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 class LogsumexpBackward0(Node):
-    """out = log sum e**a   ->   da = grad * e**(a - out) = grad * softmax(a)"""
+    """result = log(sum(e ** self))   ->
+        grad_self = grad * e ** (self - result) = grad * softmax(self)"""
 
     _saved_names = ('self', 'result')      # input and result, as PyTorch saves them
 
@@ -513,7 +531,7 @@ class LogsumexpBackward0(Node):
         return (grad * (a - out).exp(),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sum(softmax(a) a_t)"""
+        """result_t = sum(softmax(self) * self_t)"""
         (a,), (a_t,) = inputs, tangents
         weights = (a - logsumexp(a, self.dims, keepdim=True)).exp()
         return (weights * a_t).sum(dim=self.dims, keepdim=self.keepdim)

@@ -15,30 +15,30 @@ from .pointwise import _binary
 
 
 class _StepBackward(Node):
-    """out = a step function of the input   ->   dx = 0 (flat between the jumps)"""
+    """result = a step function of self   ->   grad_self = 0 (flat between the jumps)"""
 
     def backward(self, grad):
         return (grad * 0,)
 
 
 class RoundBackward0(_StepBackward):
-    """out = round(x) (halves to even)   ->   dx = 0"""
+    """result = round(self) (halves to even)   ->   grad_self = 0"""
 
 
 class RoundBackward1(_StepBackward):
-    """out = round(x, decimals)   ->   dx = 0"""
+    """result = round(self, decimals)   ->   grad_self = 0"""
 
 
 class FloorBackward0(_StepBackward):
-    """out = floor(x)   ->   dx = 0"""
+    """result = floor(self)   ->   grad_self = 0"""
 
 
 class CeilBackward0(_StepBackward):
-    """out = ceil(x)   ->   dx = 0"""
+    """result = ceil(self)   ->   grad_self = 0"""
 
 
 class TruncBackward0(_StepBackward):
-    """out = x rounded towards 0   ->   dx = 0"""
+    """result = self rounded towards 0   ->   grad_self = 0"""
 
 
 def _step(numpy_function, input, node_class):
@@ -49,7 +49,10 @@ def _step(numpy_function, input, node_class):
 
 
 def round(input, *, decimals=0):
-    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy)."""
+    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy).
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     if decimals:
         return result(np.round(input._array, decimals), RoundBackward1, (input,),
                       decimals=decimals)
@@ -57,17 +60,26 @@ def round(input, *, decimals=0):
 
 
 def floor(input):
-    """The largest whole number <= x."""
+    """The largest whole number <= x.
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     return _step(np.floor, input, FloorBackward0)
 
 
 def ceil(input):
-    """The smallest whole number >= x."""
+    """The smallest whole number >= x.
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     return _step(np.ceil, input, CeilBackward0)
 
 
 def trunc(input):
-    """x rounded towards 0 (drop the fractional part)."""
+    """x rounded towards 0 (drop the fractional part).
+
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    """
     return _step(np.trunc, input, TruncBackward0)
 
 
@@ -75,14 +87,17 @@ fix = trunc
 
 
 class FracBackward0(Node):
-    """out = x - trunc(x)   ->   dx = grad"""
+    """result = self - trunc(self)   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
 
 
 def frac(input):
-    """The fractional part x - trunc(x) (same sign as x)."""
+    """The fractional part x - trunc(x) (same sign as x).
+
+    Gradient: grad (the jumps are ignored, as in PyTorch).
+    """
     array = input._array
     return result(array - np.trunc(array), FracBackward0, (input,))
 
@@ -90,7 +105,8 @@ def frac(input):
 # --- // and % -------------------------------------------------------------------------------
 
 class _NotImplementedBackward(Node):
-    """PyTorch records a node that refuses to run: floor_divide has no derivative."""
+    """result = floor_divide(self, other)   ->
+        grad_self = error: PyTorch records a node that refuses to run (no derivative)"""
 
     operation = "floor_divide"
 
@@ -123,14 +139,15 @@ def rfloordiv(input, other):
 
 
 class RemainderBackward0(Node):
-    """out = a % number   ->   da = grad"""
+    """result = self % other, other a number   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
 
 
 class RemainderBackward1(Node):
-    """out = a % b = a - floor(a / b) * b   ->   da = grad, db = -grad * floor(a / b)"""
+    """result = self % other = self - floor(self / other) * other   ->
+        grad_self = grad; grad_other = -grad * floor(self / other)"""
 
     def backward(self, grad):
         a, b = self.saved_tensors
@@ -154,7 +171,10 @@ def _python_remainder(a, b):
 
 
 def remainder(input, other):
-    """a % b with the sign of b (Python's rule; C's fmod keeps a's sign)."""
+    """a % b with the sign of b (Python's rule; C's fmod keeps a's sign).
+
+    Gradient: grad_input = grad; grad_other = -grad * floor(input / other).
+    """
     if not isinstance(input, Tensor):
         return rremainder(other, input)
     _check_integer_division(input, other)

@@ -11,6 +11,8 @@ from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result
 from .shape import flip, cat
+from .._python_arg_parser import invalid_combination
+from ..autograd.forward_ad import jvp_from_backward
 
 
 def _reverse_cumsum(grad, dim):
@@ -27,7 +29,8 @@ def _dim_argument(input, dim, name):
 # --- cumsum -------------------------------------------------------------------------------
 
 class CumsumBackward0(Node):
-    """out[k] = x[0] + ... + x[k]   ->   dx[i] = grad[i] + grad[i+1] + ... (a reverse cumsum)"""
+    """result[k] = self[0] + ... + self[k]   ->
+        grad_self[i] = grad[i] + grad[i+1] + ... (a reversed cumsum)"""
 
     def backward(self, grad):
         if grad.ndim == 0:
@@ -36,7 +39,10 @@ class CumsumBackward0(Node):
 
 
 def cumsum(input, dim=None, dtype=None, *, axis=None):
-    """Running sum along ``dim``: out[k] = input[0] + ... + input[k]."""
+    """Running sum along ``dim``: out[k] = input[0] + ... + input[k].
+
+    Gradient: a reversed cumsum of grad (grad[i] + grad[i+1] + ...).
+    """
     dim = axis if dim is None else dim
     dim = _dim_argument(input, dim, "cumsum")
     array = input._array
@@ -56,14 +62,14 @@ class _SavesInputAndResult:
     get J v from the backward formula."""
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: J v from the backward formula (after saving input and result)"""
-        from ..autograd.forward_ad import jvp_from_backward
+        """result_t = J self_t, computed from the backward formula (after saving self and result)"""
         self.save_for_backward(inputs[0], out)
         return jvp_from_backward(self, tangents, inputs, out)
 
 
 class CumprodBackward0(_SavesInputAndResult, Node):
-    """out[k] = x[0] * ... * x[k]   ->   dx[i] = sum over k >= i of grad[k] * prod_{j<=k, j!=i} x[j]
+    """result[k] = self[0] * ... * self[k]   ->
+        grad_self[i] = sum over k >= i of grad[k] * prod_{j <= k, j != i} self[j]
 
     Without zeros in x that is reverse_cumsum(grad * out) / x. With zeros,
     dividing is impossible, so every product "leaving out x[i]" is computed
@@ -95,7 +101,11 @@ def _cumprod_grad_with_zeros(input, grad, dim):
 
 
 def cumprod(input, dim=None, dtype=None, *, axis=None):
-    """Running product along ``dim``: out[k] = input[0] * ... * input[k]."""
+    """Running product along ``dim``: out[k] = input[0] * ... * input[k].
+
+    Gradient: grad_input[i] = sum over k >= i of grad[k] * (the product up to k without
+    input[i]).
+    """
     dim = axis if dim is None else dim
     dim = _dim_argument(input, dim, "cumprod")
     array = input._array
@@ -126,7 +136,8 @@ def _product_of_the_others(x, dim):
 
 
 class ProdBackward0(_SavesInputAndResult, Node):
-    """out = product of all elements   ->   dx[i] = grad * (product of all the others)"""
+    """result = self.prod() (all elements)   ->
+        grad_self[i] = grad * (the product of all the others)"""
 
     def backward(self, grad):
         input, out = self.saved_tensors
@@ -137,7 +148,7 @@ class ProdBackward0(_SavesInputAndResult, Node):
 
 
 class ProdBackward1(_SavesInputAndResult, Node):
-    """out = product along ``dim``   ->   dx[i] = grad * (product of the others along dim)"""
+    """result = self.prod(dim)   ->   grad_self[i] = grad * (the product of the others along dim)"""
 
     def backward(self, grad):
         input, out = self.saved_tensors
@@ -161,7 +172,6 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
         out = result(np.asarray(np.prod(array, dtype=out_dtype)), ProdBackward0, (input,))
     else:
         if not isinstance(dim, int) or isinstance(dim, bool):
-            from .._python_arg_parser import invalid_combination
             raise invalid_combination("prod", (dim,), {})
         dim = _normalize_dim(dim, array.ndim)
         out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
@@ -173,7 +183,10 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
 
 
 def narrow(input, dim, start, length):
-    """The slice ``start:start+length`` of dimension ``dim`` (a view, SliceBackward0)."""
+    """The slice ``start:start+length`` of dimension ``dim`` (a view, SliceBackward0).
+
+    Gradient: grad placed back in those positions, zeros elsewhere.
+    """
     dim = _normalize_dim(dim, input.ndim)
     if start + length > input.shape[dim]:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "

@@ -16,6 +16,9 @@ from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
 from .views import register_view
+from .._python_arg_parser import invalid_combination
+from .._creation import zeros, ones, full, tensor
+from .pointwise import _broadcast_error, where
 
 
 def _make_view(out, base):
@@ -37,7 +40,6 @@ def _check_size_arguments(name, sizes):
     flat = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
     for size in flat:
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
-            from .._python_arg_parser import invalid_combination
             raise invalid_combination(name, sizes, {})
 
 
@@ -58,13 +60,13 @@ def _infer_shape(shape, numel):
 
 
 class ViewBackward0(Node):
-    """out = a with a new shape   ->   reshape the gradient back"""
+    """result = self.view(shape)   ->   grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the same reshape of a_t"""
+        """result_t = self_t.view(shape)"""
         return tangents[0].reshape(out.shape)
 
 
@@ -80,7 +82,10 @@ def _reshaped_without_copy(array, shape):
 
 
 def view(input, *shape):
-    """The same memory seen with another shape (must not need a copy)."""
+    """The same memory seen with another shape (must not need a copy).
+
+    Gradient: grad reshaped back to the input's shape.
+    """
     if len(shape) == 1 and isinstance(shape[0], _dtype_class):
         return input.to(shape[0])             # x.view(dtype)
     _check_size_arguments("view", shape)
@@ -96,15 +101,16 @@ def view(input, *shape):
 
 
 class ReshapeAliasBackward0(Node):
-    """out = a non-contiguous a seen with a new shape (no copy)   ->   reshape the gradient back"""
+    """result = self.reshape(shape), a view of a non-contiguous self   ->
+        grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
 
 class UnsafeViewBackward0(Node):
-    """out = a fresh copy seen with a new shape (reshape that had to copy, matmul's
-    unfolding)   ->   reshape the gradient back"""
+    """result = self.reshape(shape) after a copy (reshape that had to copy, matmul's unfolding)   ->
+        grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
@@ -122,6 +128,8 @@ def reshape(input, *shape):
     As in PyTorch: a view of a contiguous tensor is ViewBackward0, of a
     non-contiguous one ReshapeAliasBackward0; a copy is a clone (CloneBackward0)
     seen with the new shape (UnsafeViewBackward0).
+
+    Gradient: grad reshaped back to the input's shape.
     """
     array = input._array
     new_shape = _infer_shape(_sizes(shape), array.size)
@@ -150,7 +158,10 @@ def reshape_as(input, other):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    """Merge dimensions start_dim..end_dim into one."""
+    """Merge dimensions start_dim..end_dim into one.
+
+    Gradient: grad reshaped back to the input's shape.
+    """
     ndim = input.ndim
     if ndim == 0:
         return reshape(input, 1)
@@ -165,31 +176,34 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 class TBackward0(Node):
-    """out = a transposed (2-D)   ->   transpose the gradient back"""
+    """result = self.t() (2-D)   ->   grad_self = grad.t()"""
 
     def backward(self, grad):
         return (grad.t(),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t transposed"""
+        """result_t = self_t.t()"""
         return tangents[0].t()
 
 
 def t(input):
-    """Transpose of a matrix (a vector or scalar is returned as it is)."""
+    """Transpose of a matrix (a vector or scalar is returned as it is).
+
+    Gradient: grad.t().
+    """
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     return _make_view(result(input._array.T, TBackward0, (input,)), input)
 
 
 class TransposeBackward0(Node):
-    """out = a with two dims swapped   ->   swap them back in the gradient"""
+    """result = self.transpose(dim0, dim1)   ->   grad_self = grad.transpose(dim0, dim1)"""
 
     def backward(self, grad):
         return (grad.transpose(self.dim0, self.dim1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t transposed"""
+        """result_t = self_t.transpose(dim0, dim1)"""
         return tangents[0].transpose(self.dim0, self.dim1)
 
 
@@ -207,13 +221,13 @@ swapaxes = transpose
 
 
 class PermuteBackward0(Node):
-    """out = a with dims reordered   ->   apply the inverse order to the gradient"""
+    """result = self.permute(dims)   ->   grad_self = grad.permute(the inverse of dims)"""
 
     def backward(self, grad):
         return (grad.permute(tuple(np.argsort(self.dims))),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t permuted"""
+        """result_t = self_t.permute(dims)"""
         return tangents[0].permute(self.dims)
 
 
@@ -233,32 +247,35 @@ def permute(input, *dims):
 
 
 class SqueezeBackward0(Node):
-    """out = a without its size-1 dims   ->   reshape the gradient back"""
+    """result = self.squeeze()   ->   grad_self = grad.reshape(self.shape)"""
 
     def backward(self, grad):
         return (grad.reshape(self.input_shape),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t squeezed"""
+        """result_t = self_t squeezed the same way"""
         return tangents[0].reshape(out.shape)
 
 
 class SqueezeBackward1(SqueezeBackward0):
-    """out = a without size-1 dim ``dim``   ->   reshape the gradient back"""
+    """result = self.squeeze(dim)   ->   grad_self = grad.reshape(self.shape)"""
 
 
 class SqueezeBackward2(SqueezeBackward0):
-    """out = a without the size-1 dims in ``dims``   ->   reshape the gradient back"""
+    """result = self.squeeze(dims)   ->   grad_self = grad.reshape(self.shape)"""
 
 
 class SqueezeBackward4(SqueezeBackward0):
-    """out = a without size-1 dim ``dim``, done in place (PyTorch's matmul of a vector
-    and a matrix records this one)   ->   reshape the gradient back"""
+    """result = self.squeeze_(dim), in place (matmul of a vector and a matrix records it)   ->
+        grad_self = grad.unsqueeze(dim)"""
 
 
 @numpy_keywords
 def squeeze(input, dim=None, _node=None):
-    """``input`` without size-1 dimensions (all of them, or those in ``dim``)."""
+    """``input`` without size-1 dimensions (all of them, or those in ``dim``).
+
+    Gradient: grad reshaped back to the input's shape.
+    """
     array = input._array
     if dim is None:
         node = SqueezeBackward0
@@ -273,13 +290,13 @@ def squeeze(input, dim=None, _node=None):
 
 
 class UnsqueezeBackward0(Node):
-    """out = a with a new size-1 dim   ->   remove that dim from the gradient"""
+    """result = self.unsqueeze(dim)   ->   grad_self = grad.squeeze(dim)"""
 
     def backward(self, grad):
         return (grad.squeeze(self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t unsqueezed"""
+        """result_t = self_t.unsqueeze(dim)"""
         return tangents[0].unsqueeze(self.dim)
 
 
@@ -292,13 +309,14 @@ def unsqueeze(input, dim):
 
 
 class ExpandBackward0(Node):
-    """out = a repeated along size-1 dims (no copy)   ->   the engine sums the gradient back"""
+    """result = self.expand(sizes) (no copy)   ->
+        grad_self = grad summed over the expanded dims"""
 
     def backward(self, grad):
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t expanded"""
+        """result_t = self_t.expand(sizes)"""
         return tangents[0].expand(out.shape)
 
 
@@ -332,7 +350,6 @@ def expand(input, *sizes):
 
 
 def _needs_record(input):
-    from ..autograd.graph import needs_grad
     return needs_grad((input,))
 
 
@@ -342,7 +359,7 @@ def expand_as(input, other):
 
 
 class RepeatBackward0(Node):
-    """out = a tiled ``repeats`` times   ->   sum the gradient over the copies"""
+    """result = self.repeat(repeats)   ->   grad_self = grad summed over the copies"""
 
     def backward(self, grad):
         # the steps PyTorch takes (so create_graph=True records the same nodes):
@@ -363,7 +380,7 @@ class RepeatBackward0(Node):
         return (grad,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t repeated"""
+        """result_t = self_t.repeat(repeats)"""
         return tangents[0].repeat(self.repeats)
 
 
@@ -380,13 +397,13 @@ def repeat(input, *repeats):
 
 
 class FlipBackward0(Node):
-    """out = a reversed along ``dims``   ->   reverse the gradient the same way"""
+    """result = self.flip(dims)   ->   grad_self = grad.flip(dims)"""
 
     def backward(self, grad):
         return (flip(grad, self.dims),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t flipped"""
+        """result_t = self_t.flip(dims)"""
         return flip(tangents[0], self.dims)
 
 
@@ -400,7 +417,8 @@ def flip(input, dims):
 # --- joining and splitting --------------------------------------------------------------------
 
 class CatBackward0(Node):
-    """out = a, b, ... joined along ``dim``   ->   each input gets its slice of the gradient"""
+    """result = cat(tensors, dim)   ->
+        grad_tensors[k] = the slice of grad where tensors[k] sits"""
 
     def backward(self, grad):
         grads, start = [], 0
@@ -412,13 +430,16 @@ class CatBackward0(Node):
         return tuple(grads)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangents joined the same way"""
+        """result_t = cat(tensors_t, dim)"""
         return cat(tangents, self.dim)
 
 
 @numpy_keywords
 def cat(tensors, dim=0):
-    """Join tensors along an existing dimension."""
+    """Join tensors along an existing dimension.
+
+    Gradient: each input gets its own slice of grad back.
+    """
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
@@ -452,19 +473,22 @@ def _cat_mismatch(tensors, dim):
 
 
 class StackBackward0(Node):
-    """out = a, b, ... stacked along a new ``dim``   ->   each input gets its slice"""
+    """result = stack(tensors, dim)   ->   grad_tensors[k] = grad.select(dim, k)"""
 
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) for i in range(self.count))
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the tangents stacked the same way"""
+        """result_t = stack(tensors_t, dim)"""
         return stack(tangents, self.dim)
 
 
 @numpy_keywords
 def stack(tensors, dim=0):
-    """Join same-shaped tensors along a new dimension."""
+    """Join same-shaped tensors along a new dimension.
+
+    Gradient: each input gets grad.select(dim, k), its slice of the gradient.
+    """
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -513,18 +537,21 @@ def _zeros_where_missing(node, grads):
 
 
 class UnbindBackward0(Node):
-    """outs = the slices of a along ``dim``   ->   stack their gradients back together"""
+    """results = self.unbind(dim)   ->   grad_self = stack(grads of the slices, dim)"""
 
     def backward(self, *grads):
         return (stack(_zeros_where_missing(self, grads), self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: one slice of a_t per output"""
+        """results_t = self_t.unbind(dim)"""
         return unbind(tangents[0], self.dim)
 
 
 def unbind(input, dim=0):
-    """The slices along ``dim`` as a tuple."""
+    """The slices along ``dim`` as a tuple.
+
+    Gradient: the slices' gradients stacked back along ``dim`` (zeros for unused slices).
+    """
     dim = _normalize_dim(dim, input.ndim)
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
     arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
@@ -532,22 +559,26 @@ def unbind(input, dim=0):
 
 
 class SplitBackward0(Node):
-    """outs = consecutive pieces of a along ``dim``   ->   join their gradients back (cat)"""
+    """results = self.split(size, dim)   ->   grad_self = cat(grads of the pieces, dim)"""
 
     def backward(self, *grads):
         return (cat(_zeros_where_missing(self, grads), self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t cut into the same pieces"""
+        """results_t = self_t split into the same pieces"""
         return split(tangents[0], [piece.shape[self.dim] for piece in out], self.dim)
 
 
 class SplitWithSizesBackward0(SplitBackward0):
-    """split with a list of sizes: the same derivative as SplitBackward0"""
+    """results = self.split(sizes, dim), a list of sizes   ->
+        grad_self = cat(grads of the pieces, dim)"""
 
 
 def split(input, split_size_or_sections, dim=0):
-    """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes."""
+    """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes.
+
+    Gradient: the pieces' gradients joined back along ``dim`` (zeros for unused pieces).
+    """
     if input.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _normalize_dim(dim, input.ndim)
@@ -590,13 +621,13 @@ def chunk(input, chunks, dim=0):
 # --- copies and conversions ----------------------------------------------------------------------
 
 class ToCopyBackward0(Node):
-    """out = a converted to another dtype   ->   convert the gradient back"""
+    """result = self.to(dtype)   ->   grad_self = grad.to(self.dtype)"""
 
     def backward(self, grad):
         return (grad.to(self.input_dtype),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t converted to the output dtype"""
+        """result_t = self_t.to(dtype)"""
         return tangents[0].to(out.dtype)
 
 
@@ -608,13 +639,13 @@ def to_dtype(input, dtype):
 
 
 class CloneBackward0(Node):
-    """out = a copy of a   ->   the gradient passes through"""
+    """result = self.clone()   ->   grad_self = grad"""
 
     def backward(self, grad):
         return (grad,)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a copy of a_t"""
+        """result_t = self_t.clone()"""
         return clone(tangents[0])
 
 
@@ -624,13 +655,13 @@ def clone(input):
 
 
 class CopyBackwards(Node):
-    """self.copy_(src)   ->   src gets the gradient; the old value of self gets none"""
+    """result = self.copy_(src)   ->   grad_self = 0; grad_src = grad, summed to src's shape"""
 
     def backward(self, grad):
         return grad * 0, grad.to(self.source_dtype)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: src_t, broadcast to self's shape and dtype"""
+        """result_t = src_t, broadcast to self's shape and dtype"""
         return copy_into(tangents[0], tangents[1])
 
 
@@ -647,7 +678,7 @@ def copy_into(old, source):
 
 
 class SelectBackward0(Node):
-    """out = a[..., i, ...] along ``dim``   ->   gradient goes to slot i, zeros elsewhere"""
+    """result = self.select(dim, index)   ->   grad_self = zeros, with grad at index along dim"""
 
     def backward(self, grad):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
@@ -656,12 +687,13 @@ class SelectBackward0(Node):
         return (result(full, SelectBackwardBackward0, (grad,), index=self.index),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: the same slice of a_t"""
+        """result_t = self_t.select(dim, index)"""
         return tangents[0][self.index]
 
 
 class SelectBackwardBackward0(Node):
-    """r = zeros with grad placed at ``index`` (select's backward)   ->   d/dgrad = gg[index]"""
+    """result = zeros with g placed at index along dim (select's backward, recorded)   ->
+        grad_g = grad.select(dim, index)"""
 
     def backward(self, gg):
         return (gg[self.index],)
@@ -687,30 +719,27 @@ def select(input, dim, index):
 
 def new_zeros(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 0, with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import zeros
     return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import ones
     return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_full(input, size, fill_value, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with ``fill_value``, with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import full
     return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def new_tensor(input, data, dtype=None, requires_grad=False):
     """A copy of ``data`` as a tensor with this tensor's dtype unless ``dtype`` (no history)."""
-    from .._creation import tensor
     return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 class MaskedFillBackward0(Node):
-    """out = a with a number written where mask is True   ->   gradient to a, except there"""
+    """result = self.masked_fill(mask, value), value a number   ->
+        grad_self = grad, 0 where mask"""
 
     _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
 
@@ -719,26 +748,22 @@ class MaskedFillBackward0(Node):
         return (grad.masked_fill(mask, 0),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t, with 0 where the mask is True"""
+        """result_t = self_t, 0 where mask"""
         return tangents[0].masked_fill(self.saved_tensors[0], 0)
 
 
 class MaskedFillBackward1(Node):
-    """out = a with a 0-d tensor v written where mask is True
-
-    ->  d/da: the gradient, except where the mask is True;
-        d/dv: the sum of the gradient where the mask is True (v was copied there).
-    """
+    """result = self.masked_fill(mask, value), value a 0-d tensor   ->
+        grad_self = grad, 0 where mask; grad_value = grad summed where mask"""
 
     _saved_names = ('mask',)      # grad_fn._saved_mask, ... as in PyTorch
 
     def backward(self, grad):
         (mask,) = self.saved_tensors
-        from .pointwise import where
         return grad.masked_fill(mask, 0), where(mask, grad, grad * 0).sum()
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: a_t, with value_t where the mask is True"""
+        """result_t = self_t, value_t where mask"""
         return tangents[0].masked_fill(self.saved_tensors[0], tangents[1])
 
 
@@ -761,7 +786,6 @@ def masked_fill(input, mask, value):
         out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
                                                                   copy=False)
     except ValueError:
-        from .pointwise import _broadcast_error
         raise _broadcast_error(mask, input) from None
     return result(out, MaskedFillBackward0, (input,), saved=(mask,))
 

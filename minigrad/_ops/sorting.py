@@ -36,12 +36,14 @@ def _values_selecting_backward(node, grad):
 
 
 class SortBackward0(Node):
-    """values = input sorted along dim   ->   d input[indices[k]] = grad[k]"""
+    """values, indices = self.sort(dim)   ->
+        grad_self = zeros, with grad[k] put back at indices[k]"""
     backward = _values_selecting_backward
 
 
 class TopkBackward0(Node):
-    """values = the k largest along dim   ->   d input[indices[k]] = grad[k], 0 elsewhere"""
+    """values, indices = self.topk(k, dim)   ->
+        grad_self = zeros, with grad[k] put back at indices[k]"""
     backward = _values_selecting_backward
 
 
@@ -58,7 +60,10 @@ def _order(array, dim, descending):
 
 @numpy_keywords
 def sort(input, dim=-1, descending=False, stable=False):
-    """(values, indices): ``input`` sorted along ``dim`` and where each value came from."""
+    """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
+
+    Gradient: each values[k]'s gradient goes back to position indices[k].
+    """
     array = input._array
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
@@ -82,7 +87,10 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 @numpy_keywords
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``."""
+    """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``.
+
+    Gradient: each values[k]'s gradient goes back to position indices[k], zeros elsewhere.
+    """
     array = input._array
     dim = _normalize_dim(dim, array.ndim)
     size = array.shape[dim] if array.ndim else 1
@@ -101,14 +109,17 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 # --- roll ---------------------------------------------------------------------------------
 
 class RollBackward0(Node):
-    """out = input shifted by ``shifts`` around a ring   ->   d input = grad shifted back"""
+    """result = self.roll(shifts, dims)   ->   grad_self = grad.roll(-shifts, dims)"""
 
     def backward(self, grad):
         return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
 
 
 def roll(input, shifts, dims=None):
-    """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor."""
+    """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor.
+
+    Gradient: grad rolled back by -shifts.
+    """
     shifts_tuple = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
     if dims is None:
         if len(shifts_tuple) != 1:

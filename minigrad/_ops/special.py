@@ -9,6 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result
+from .pointwise import exp
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -21,14 +22,16 @@ def _erf_array(array):
 
 
 class ErfBackward0(Node):
-    """out = erf(x)   ->   dx = grad * 2/sqrt(pi) * e^(-x^2)"""
+    """result = erf(self)   ->   grad_self = grad * 2 / sqrt(pi) * e ** (-self**2)"""
 
     def backward(self, grad):
-        from .pointwise import exp
         (x,) = self.saved_tensors
         return (grad * exp(-(x * x)) * _TWO_OVER_SQRT_PI,)
 
 
 def erf(input):
-    """The Gauss error function, element by element."""
+    """The Gauss error function, element by element.
+
+    Gradient: grad * 2 / sqrt(pi) * e ** (-input**2).
+    """
     return result(_erf_array(input._array), ErfBackward0, (input,), saved=(input,))

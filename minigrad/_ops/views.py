@@ -29,6 +29,7 @@ import numpy as np
 
 from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect
 from ..autograd.grad_mode import _State
+from .._tensor import _wrap
 
 
 def register_view(out, base):
@@ -99,18 +100,15 @@ def _scatter(grad, positions, base_shape, base=None):
     Written with recorded operations, so that with create_graph=True it can be
     differentiated again.
     """
-    from .indexing import index_put
-    from .._tensor import _wrap
+    from .indexing import index_put      # lazy: indexing -> shape -> this module (views)
     flat = _wrap(np.zeros(int(np.prod(base_shape)), dtype=grad._array.dtype)) if base is None else base
     out = index_put(flat, (positions.ravel(),), grad.reshape(-1), accumulate=base is None)
     return out.reshape(base_shape)
 
 
 class AsStridedBackward0(Node):
-    """A view whose base changed in place: out = some elements of the base
-
-    ->  d/dbase: the view's gradient added at the positions the view sees, zeros elsewhere.
-    """
+    """result = some elements of base (a view whose base changed in place)   ->
+        grad_base = zeros, with grad added where the view sees the base"""
 
     def backward(self, grad):
         positions = element_positions(self.base_array, self.view_array)
@@ -118,11 +116,13 @@ class AsStridedBackward0(Node):
 
 
 class CopySlices(Node):
-    """The base of a view that was changed in place by ``fn`` (the in-place operation's node).
+    """result = base with fn applied in place to one of its views   ->
+        grad_base = grad, with the view's part replaced by fn.backward(that part);
+        grad_others = fn's gradients for its other inputs
 
-    ->  the view's part of the gradient goes through ``fn.backward``; the result
-        replaces that part, the rest of the base's gradient passes through unchanged;
-        ``fn``'s other inputs get their gradients from ``fn`` as usual.
+    The node a base gets when one of its views is changed in place (``fn`` is the in-place
+    operation's node, e.g. for ``x[0].mul_(2)``): the view's part of the gradient goes
+    through ``fn.backward``, the rest of the base's gradient passes through unchanged.
     """
 
     def backward(self, grad):
@@ -131,7 +131,6 @@ class CopySlices(Node):
         _check_no_overlap(self.view_array)
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
-        from .._tensor import _wrap
         view_grad = flat[_wrap(positions)]
         grads = self.fn.backward(view_grad)
         if type(grads) is not tuple:

@@ -12,12 +12,15 @@
 
 The same names live in torch.autograd.
 """
+import numpy as np
+
 from . import grad_mode, anomaly_mode, graph, engine
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .graph import Node, gradient_edge
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
+from .._tensor import Tensor, _wrap
+from .._ops.shape import stack
 
 
 def _as_tuple(value):
@@ -32,17 +35,16 @@ def _gradients_as_tuple(gradients, count):
     """None, one tensor, or a sequence of them (a number is not a sequence: PyTorch's TypeError)."""
     if gradients is None:
         return (None,) * count
-    if isinstance(gradients, _tensor.Tensor):
+    if isinstance(gradients, Tensor):
         return (gradients,)
     return tuple(gradients)
 
 
 def _root_gradients(outputs, grad_outputs, create_graph):
     """Pair each output with its starting gradient, checking shapes (ones for scalars)."""
-    import numpy as np
     roots = []
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
-        if not isinstance(out, _tensor.Tensor):
+        if not isinstance(out, Tensor):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
         if not out.requires_grad or gradient_edge(out)[0] is None:
             raise RuntimeError(
@@ -57,8 +59,8 @@ def _root_gradients(outputs, grad_outputs, create_graph):
                     f"minigrad hint: pass gradient=... with the output's shape {list(out.shape)} "
                     "(for example torch.ones_like(output)), or reduce the output first, "
                     "e.g. output.sum().")
-            grad = _tensor._wrap(np.ones(out._array.shape, dtype=out._array.dtype))
-        elif not isinstance(grad, _tensor.Tensor):
+            grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
+        elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         if grad.shape != out.shape:
             raise RuntimeError(
@@ -67,7 +69,7 @@ def _root_gradients(outputs, grad_outputs, create_graph):
         if not create_graph and grad.requires_grad:
             grad = grad.detach()
         if not create_graph:
-            grad = _tensor._wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
+            grad = _wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
         roots.append((gradient_edge(out), grad))
     return roots
 
@@ -110,7 +112,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def _input_edge(tensor, i):
-    if not isinstance(tensor, _tensor.Tensor):
+    if not isinstance(tensor, Tensor):
         raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
     if not tensor.requires_grad:
         raise RuntimeError(
@@ -123,7 +125,6 @@ def _input_edge(tensor, i):
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
-    import numpy as np
     single_input = not isinstance(inputs, (tuple, list))
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
@@ -149,7 +150,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     f"The differentiated Tensor at index {len(result)} appears to not have been "
                     "used in the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                g = _tensor._wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype))
+                g = _wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype))
         result.append(g)
     del single_input
     return tuple(result)
@@ -161,9 +162,8 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
     PyTorch vectorises this with vmap; here it is a plain loop over the batch,
     which gives the same numbers: row k of the result is grad(outputs, inputs, row k).
     """
-    from .._ops.shape import stack
     for i, (out, given) in enumerate(zip(outputs, grads)):
-        if isinstance(given, _tensor.Tensor) and isinstance(out, _tensor.Tensor) and given.shape[1:] != out.shape:
+        if isinstance(given, Tensor) and isinstance(out, Tensor) and given.shape[1:] != out.shape:
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
                 "as the batch dimension. The sizes of the remaining dimensions are expected to "
@@ -171,13 +171,13 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
                 f"grad_output[{i}] has a shape of {given.shape[1:]} and output[{i}] has a shape of "
                 f"{out.shape}. If you only want some tensors in `grad_output` to be considered "
                 "batched, consider using vmap.")
-    batch = grads[0].shape[0] if isinstance(grads[0], _tensor.Tensor) else None
+    batch = grads[0].shape[0] if isinstance(grads[0], Tensor) else None
     if batch is None:        # nothing batched: as without the flag
         return grad(outputs, inputs, grads, retain_graph, create_graph,
                     allow_unused=allow_unused, materialize_grads=materialize_grads)
     rows = []
     for k in range(batch):
-        row_grads = tuple(g[k] if isinstance(g, _tensor.Tensor) else g for g in grads)
+        row_grads = tuple(g[k] if isinstance(g, Tensor) else g for g in grads)
         keep = retain_graph or k < batch - 1        # the graph is needed for the next row
         rows.append(grad(outputs, inputs, row_grads, keep, create_graph,
                          allow_unused=allow_unused, materialize_grads=materialize_grads))

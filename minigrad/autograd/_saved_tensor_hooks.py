@@ -7,9 +7,13 @@ is how PyTorch offloads saved tensors to the CPU (``save_on_cpu``) or drops
 them and recomputes them (non-reentrant checkpointing). PyTorch keeps these in
 torch/autograd/graph.py; graph.py re-exports them from here.
 """
+import functools
 import threading
+import weakref
 
-from .grad_mode import no_grad
+from .grad_mode import no_grad, _State
+from .graph import SavedOutput, grad_accumulator, FREED
+from .._tensor import Tensor, _wrap
 
 UNPACK_NOT_A_TENSOR = ("Output of saved tensor unpack_hook expected to be a Tensor but got "
                        "result of type {}")
@@ -58,8 +62,6 @@ class PackedTensor:
 
     def unpack(self, node):
         """Give the tensor back: call the unpack hook, check it returned a tensor."""
-        from .._tensor import Tensor, _wrap
-        from .grad_mode import _State
         tensor = self.unpack_hook(self.packed)
         if not isinstance(tensor, Tensor):
             raise TypeError(UNPACK_NOT_A_TENSOR.format(type(tensor).__name__))
@@ -83,8 +85,6 @@ class PackedTensor:
 
 def pack(value, node, pack_hook, unpack_hook):
     """Run ``pack_hook`` on one saved value (a tensor, or a SavedOutput)."""
-    import weakref
-    from .graph import SavedOutput, grad_accumulator
     is_output = type(value) is SavedOutput
     if is_output:
         value = value.as_output_of(node)   # the hook sees the output itself, grad_fn and all
@@ -113,8 +113,6 @@ def pack_saved(node):
 
 
 def _is_tensor(value):
-    from .._tensor import Tensor
-    from .graph import SavedOutput
     return isinstance(value, Tensor) or type(value) is SavedOutput
 
 
@@ -130,7 +128,6 @@ class SavedTensor:
 
     def register_hooks(self, pack_hook, unpack_hook):
         """Pack this saved tensor now with ``pack_hook``; ``unpack_hook`` gives it back later."""
-        from .graph import FREED
         node = self._node
         if node._saved is FREED:
             raise RuntimeError(HOOKS_AFTER_FREE)
@@ -153,8 +150,6 @@ class SavedTensor:
     @property
     def data(self):
         """What is kept: the pack hook's result, or else the saved tensor's data."""
-        from .graph import SavedOutput
-        from .._tensor import _wrap
         value = self._entry()
         if type(value) is PackedTensor:
             return value.packed
@@ -233,7 +228,6 @@ class disable_saved_tensors_hooks:
         _Hooks.disabled_message = self._previous
 
     def __call__(self, function):
-        import functools
 
         @functools.wraps(function)
         def without_hooks(*args, **kwargs):

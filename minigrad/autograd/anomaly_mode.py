@@ -21,6 +21,8 @@ import sys
 import traceback
 import warnings
 
+import numpy as np
+
 
 class _Anomaly:
     # Class attributes: read on every recorded operation, so one attribute lookup.
@@ -110,7 +112,6 @@ def run_node_checked(node, grads):
 
 
 def _isnan_any(array):
-    import numpy as np
     return np.isnan(array).any()
 
 

@@ -1,15 +1,23 @@
 """Every derivative in minigrad, in one table generated from the code itself.
 
-Each backward node's docstring begins with one line of math: the operation and
-what its backward computes (the vector-Jacobian product). Its ``jvp`` method, when
-it has one, begins with the forward-mode rule. ``_saved_names`` says which
-values the forward pass keeps for backward (PyTorch's ``grad_fn._saved_*``).
-This module collects them, like PyTorch's ``tools/autograd/derivatives.yaml``
-but read from the nodes instead of written apart from them.
+Each backward node's docstring begins with one line of math in one convention,
+the operation and then its vector-Jacobian product, one ``grad_<input>`` per input:
+
+    result = self * other   ->   grad_self = grad * other; grad_other = grad * self
+
+``grad`` is the gradient arriving from the output, ``result`` the output itself,
+and the inputs carry PyTorch's argument names (``self``, ``other``, ``mat2``, ...),
+as in PyTorch's ``tools/autograd/derivatives.yaml``. A node's ``jvp`` method, when
+it has one, begins with the forward-mode rule in the same style, with ``<input>_t``
+for the tangents: ``result_t = self_t * other + self * other_t``. ``_saved_names``
+says which values the forward pass keeps for backward (``grad_fn._saved_*``).
+This module collects them: derivatives.yaml read from the nodes instead of written
+apart from them. tests/test_derivative_table.py checks every node follows the form.
 
     python tools/derivative_table.py        # writes docs/derivatives.md from this module
 """
 from collections import namedtuple
+import re
 
 from .graph import Node
 
@@ -19,16 +27,35 @@ Derivative.__doc__ = """One row of the derivative table: a node class, where it 
 # What forward mode does for a node without a ``jvp`` of its own (forward_ad.py).
 FROM_BACKWARD = "J v computed from the backward formula (jvp_from_backward)"
 
+# The convention every row follows: the operation, "   ->   ", then one "grad_<input> = ..."
+# per input, separated by "; " (the first line of each node's docstring).
+SEPARATOR = "   ->   "
+BACKWARD_FORM = re.compile(r"^(result|results|values, indices|result\[k\]) = .+?   ->   "
+                           r"grad_\w+(\[[^\]]*\])? = [^;]+(; grad_\w+(\[[^\]]*\])? = [^;]+)*$")
+FORWARD_FORM = re.compile(r"^(result|results|values)_t = .+$")
+
+# Famous results that take more than one node: the table's rows, composed.
+COMPOSED = [
+    ("cross_entropy(logits, target)",
+     "LogSoftmaxBackward0 then NllLossBackward0",
+     "grad_logits = (softmax(logits) - one_hot(target)) / N for reduction='mean' "
+     "(without the / N for 'sum')"),
+    ("binary_cross_entropy_with_logits(x, target)", "BinaryCrossEntropyWithLogitsBackward0",
+     "grad_x = (sigmoid(x) - target) / N for reduction='mean'"),
+    ("mse_loss(input, target)", "MseLossBackward0", "grad_input = 2 (input - target) / N for reduction='mean'"),
+]
+
 
 def _first_line(text):
     """A docstring's first paragraph on one line (a formula may wrap onto a second line)."""
     paragraph = (text or "").strip().split("\n\n")[0]
-    return " ".join(line.strip() for line in paragraph.splitlines())
+    line = " ".join(line.strip() for line in paragraph.splitlines())
+    return re.sub(r"\s+->\s+", SEPARATOR, line, count=1)    # a wrapped "->" keeps its spacing
 
 
 def node_classes():
     """Every backward node class defined in minigrad, sorted by module then name."""
-    import minigrad                      # noqa: F401  every op module is loaded with it
+    import minigrad                      # noqa: F401  lazy: every op module must be loaded; this one loads during import minigrad
     import minigrad.utils.checkpoint     # noqa: F401
     found, stack = set(), [Node]
     while stack:
@@ -76,6 +103,9 @@ def markdown():
              "Each row: the backward node (what `grad_fn.name()` shows), the operation and its "
              "backward formula (the vector-Jacobian product), the forward-mode rule (`jvp`), "
              "and what the forward pass saves for backward.", ""]
+    lines += ["Results worth knowing by heart (the first takes two nodes):", "",
+              "| operation | nodes | gradient |", "|---|---|---|"]
+    lines += [f"| `{operation}` | {nodes} | {gradient} |" for operation, nodes, gradient in COMPOSED]
     module = None
     for row in derivatives():
         if row.module != module:

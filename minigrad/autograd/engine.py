@@ -22,7 +22,7 @@ import operator
 
 import numpy as np
 
-from .. import _tensor      # half-imported here (_tensor imports this package): used only at run time
+from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
 from .._dtype import from_numpy_dtype
 from .forward_ad import _DualLevel
 from .grad_mode import _State

@@ -35,8 +35,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .grad_mode import _State
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
+from .grad_mode import _State, enable_grad, no_grad
+from .._tensor import Tensor, _wrap
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
            "UnpackedDualTensor"]
@@ -124,7 +124,7 @@ def make_dual(tensor, tangent, *, level=None):
 
     ``tangent`` must have the same size as ``tensor``; both must be floating point.
     """
-    from .._ops.shape import view
+    from .._ops.shape import view      # lazy: the operations import this module
     if level is None:
         level = _DualLevel.current
         if level is None:
@@ -152,7 +152,7 @@ def make_dual(tensor, tangent, *, level=None):
 
 def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)`` of a dual tensor; the tangent is None for a plain tensor."""
-    if not isinstance(tensor, _tensor.Tensor):
+    if not isinstance(tensor, Tensor):
         raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
                         f"{type(tensor).__name__}")
     if level is None:
@@ -162,7 +162,7 @@ def unpack_dual(tensor, *, level=None):
     tangent = _tangent_of(tensor)
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    from .._ops.shape import view
+    from .._ops.shape import view      # lazy: the operations import this module
     with _paused():
         primal = view(tensor, tuple(tensor.shape))     # the same values, without the tangent
     return UnpackedDualTensor(primal, tangent)
@@ -193,7 +193,7 @@ def input_tangents(inputs):
         # a float tensor without a tangent is a constant: its tangent is 0
         if tangents[i] is None and getattr(value, "_array", None) is not None \
                 and value._array.dtype.kind == "f":
-            tangents[i] = _tensor._wrap(np.zeros(value._array.shape, dtype=value._array.dtype))
+            tangents[i] = _wrap(np.zeros(value._array.shape, dtype=value._array.dtype))
     return tangents
 
 
@@ -307,7 +307,7 @@ def _view_of_base_tangent(view):
         return None
     base_tangent = _tangent_of(base)
     if base_tangent is None:
-        base_tangent = _tensor._wrap(np.zeros(base_array.shape, dtype=base_array.dtype))
+        base_tangent = _wrap(np.zeros(base_array.shape, dtype=base_array.dtype))
         _set_tangent(base, base_tangent)
     target = base_tangent._array
     if target.dtype != base_array.dtype or not target.flags.c_contiguous:
@@ -317,7 +317,7 @@ def _view_of_base_tangent(view):
               - base_array.__array_interface__["data"][0]) // base_array.itemsize
     region = np.lib.stride_tricks.as_strided(target.reshape(-1)[offset:], shape=view_array.shape,
                                              strides=view_array.strides)
-    tangent = _tensor._wrap(region)
+    tangent = _wrap(region)
     tangent._base = base_tangent
     tangent._version_counter = base_tangent._version_counter
     return tangent
@@ -343,9 +343,9 @@ _HAS_EDGE = object()
 def _fit(tangent, out):
     """The tangent must have the output's shape (an input may have been broadcast)."""
     if tangent is None:
-        return _tensor._wrap(np.zeros(out._array.shape, dtype=out._array.dtype))
+        return _wrap(np.zeros(out._array.shape, dtype=out._array.dtype))
     if tangent._array.shape != out._array.shape:
-        tangent = tangent + _tensor._wrap(np.zeros(out._array.shape, dtype=tangent._array.dtype))
+        tangent = tangent + _wrap(np.zeros(out._array.shape, dtype=tangent._array.dtype))
     return tangent
 
 
@@ -364,9 +364,8 @@ def jvp_from_backward(node, tangents, node_inputs, out):
     A backward written with numpy (not differentiable in u) falls back to
     building J v one output element at a time.
     """
-    from . import grad
-    from .grad_mode import enable_grad
-    u = _tensor._wrap(np.zeros(out._array.shape, dtype=out._array.dtype))
+    from . import grad      # lazy: autograd/__init__ defines grad after importing this module
+    u = _wrap(np.zeros(out._array.shape, dtype=out._array.dtype))
     u._requires_grad = True
     with enable_grad():
         total = _backward_dot_tangents(node, u, tangents)
@@ -395,13 +394,12 @@ def _backward_dot_tangents(node, grad_output, tangents):
 
 def _jvp_row_by_row(node, tangents, out):
     """(J v)[k] = e_k^T J v: one backward call per output element (no graph is kept)."""
-    from .grad_mode import no_grad
     values = np.zeros(out._array.size, dtype=out._array.dtype)
     with no_grad():
         for k in range(values.size):
             one_hot = np.zeros(out._array.size, dtype=out._array.dtype)
             one_hot[k] = 1
-            total = _backward_dot_tangents(node, _tensor._wrap(one_hot.reshape(out._array.shape)), tangents)
+            total = _backward_dot_tangents(node, _wrap(one_hot.reshape(out._array.shape)), tangents)
             values[k] = 0 if total is None else total.item()
-    return _tensor._wrap(values.reshape(out._array.shape))
+    return _wrap(values.reshape(out._array.shape))
 

@@ -27,7 +27,8 @@ from .anomaly_mode import _Anomaly, record_forward_stack
 from .grad_mode import no_grad, is_grad_enabled
 from .graph import Node, connect, gradient_edge, needs_grad, _sequence_numbers
 from ._saved_tensor_hooks import _Hooks, pack_saved
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
+from .._tensor import Tensor, _wrap
+from .forward_ad import _DualLevel, _paused, push_function_tangents
 
 
 class FunctionCtx:
@@ -66,7 +67,8 @@ class FunctionCtx:
 
 
 class BackwardCFunction(Node, FunctionCtx):
-    """The graph node of a custom Function; also serves as its ``ctx``."""
+    """results = Function.forward(ctx, *inputs), a custom Function   ->
+        grad_inputs = Function.backward(ctx, *grads)"""
 
     _forward_cls = None
     _packs_after_forward = True     # saved-tensor hooks see ctx's tensors once forward returned
@@ -89,7 +91,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 def _zeros(shape, dtype):
-    return _tensor._wrap(np.zeros(shape, dtype=dtype or np.float32))
+    return _wrap(np.zeros(shape, dtype=dtype or np.float32))
 
 
 LEGACY_CALL_MESSAGE = (
@@ -128,10 +130,20 @@ class Function:
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
+        """Compute the outputs from the inputs (no recording happens in here).
+
+        With ``setup_context`` defined, ``forward`` takes only the inputs; otherwise its first
+        argument is ``ctx``, where it can ``ctx.save_for_backward(...)`` what backward needs.
+        """
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
+        """The vector-Jacobian product: one gradient per output in, one per forward input out.
+
+        Return ``None`` for inputs that need no gradient (``ctx.needs_input_grad[i]`` says which
+        do). Run under ``create_graph=True``, the operations in here are recorded too.
+        """
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
 
@@ -143,6 +155,7 @@ class Function:
 
     @staticmethod
     def setup_context(ctx, inputs, output):
+        """Optional: fill ``ctx`` from ``inputs`` and ``output`` (then ``forward`` takes no ``ctx``)."""
         raise NotImplementedError("setup_context is not implemented.")
 
     def __call__(self, *args, **kwargs):
@@ -158,9 +171,8 @@ class Function:
     def apply(cls, *args):
         """Run forward without recording, then put one node for the whole Function in the graph."""
         ctx = cls._backward_cls()
-        ctx._input_is_tensor = tuple(isinstance(a, _tensor.Tensor) for a in args)
-        ctx.needs_input_grad = tuple(isinstance(a, _tensor.Tensor) and a.requires_grad for a in args)
-        from .forward_ad import _DualLevel, _paused, push_function_tangents
+        ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         uses_setup_context = cls.setup_context is not Function.setup_context
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
@@ -171,10 +183,10 @@ class Function:
         is_tuple = isinstance(output, tuple)
         outputs = output if is_tuple else (output,)
         for o in outputs:
-            if not isinstance(o, _tensor.Tensor) and o is not None:
+            if not isinstance(o, Tensor) and o is not None:
                 raise TypeError(
                     f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
-        tensor_args = [a for a in args if isinstance(a, _tensor.Tensor)]
+        tensor_args = [a for a in args if isinstance(a, Tensor)]
         if not needs_grad(tensor_args):
             if _DualLevel.open:      # forward mode: jvp gives the outputs' tangents
                 push_function_tangents(cls, ctx, args, outputs)
@@ -201,7 +213,7 @@ def _connect_outputs(ctx, tensor_args, outputs):
     # A dirty input is returned as itself (it now stands for the result, like x.add_(1));
     # any other input returned unchanged becomes a new tensor, so the input keeps its history.
     outputs = tuple(
-        _tensor._wrap(o._array) if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
+        _wrap(o._array) if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
         else o for o in outputs)
     ctx._num_outputs = len(outputs)
     ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
@@ -244,7 +256,8 @@ def once_differentiable(backward):
 
 
 class Error(Node):
-    """Stands for a once_differentiable backward in the graph: differentiating it is an error."""
+    """result = a once_differentiable backward, recorded   ->
+        grad_inputs = error: differentiating it twice is not supported"""
 
     def backward(self, *grad_outputs):
         raise RuntimeError(
@@ -252,8 +265,8 @@ class Error(Node):
 
 
 def _delayed_error(grad, recorded):
-    if not isinstance(grad, _tensor.Tensor):
+    if not isinstance(grad, Tensor):
         return grad
-    out = _tensor._wrap(grad._array)
+    out = _wrap(grad._array)
     connect(out, Error(), recorded)
     return out

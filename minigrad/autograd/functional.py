@@ -16,15 +16,13 @@ All of them are built from reverse mode (``autograd.grad``), as in PyTorch;
 import numpy as np
 
 from .grad_mode import enable_grad
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
-
-
-def _tensors():
-    return _tensor.Tensor, _tensor._wrap
+from .._creation import zeros
+from .._ops.shape import stack
+from .._tensor import Tensor, _wrap
+from . import grad, forward_ad
 
 
 def _as_tuple(x, what, fn_name):
-    Tensor, _ = _tensors()
     is_tuple = isinstance(x, (tuple, list))
     items = tuple(x) if is_tuple else (x,)
     for i, item in enumerate(items):
@@ -43,7 +41,6 @@ def _prepare_inputs(inputs, create_graph):
 
 def _raw_grads(outputs, inputs, grad_outputs, create_graph):
     """d(outputs)/d(inputs) with None for an input nothing depends on."""
-    from . import grad
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
@@ -67,7 +64,6 @@ _INDEPENDENT = {
 
 def _fill_in_zeros(grads, refs, strict, create_graph, stage):
     """Zeros where a gradient is missing; with strict=True, PyTorch's error instead."""
-    _, _wrap = _tensors()
     filled = []
     for i, (g, ref) in enumerate(zip(grads, refs)):
         if g is None:
@@ -120,7 +116,6 @@ def _check_shapes(given, expected, given_name, expected_name):
 
 def _input_direction(inputs, v, fn_name):
     """The vector v on the input side (one tensor per input); None means 1 for a single number."""
-    _, _wrap = _tensors()
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided "
@@ -133,7 +128,6 @@ def _input_direction(inputs, v, fn_name):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """Returns ``(func(inputs), J v)``: how the output moves when the inputs move along v."""
-    Tensor, _wrap = _tensors()
     is_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
     v = _input_direction(inputs, v, "jvp")
     with enable_grad():
@@ -205,8 +199,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                 '`strategy="forward-mode"` are not supported together (yet). Please either set '
                 '`create_graph=False` or `strategy="reverse-mode"`.')
         return _jacobian_forward_mode(func, inputs, strict, vectorize)
-    from . import grad
-    from .. import stack, zeros
     is_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     with enable_grad():
         inputs = _prepare_inputs(inputs, create_graph)
@@ -258,8 +250,6 @@ def _jacobian_blocks(blocks, out_is_tuple, is_tuple):
 
 def _jacobian_forward_mode(func, inputs, strict, vectorize):
     """One forward pass per input element: its one-hot tangent gives one column of J."""
-    from . import forward_ad
-    from .. import stack, zeros
     if strict:
         raise RuntimeError(
             "torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` are "
@@ -281,7 +271,7 @@ def _jacobian_forward_mode(func, inputs, strict, vectorize):
                     if jj == j:
                         direction[k] = 1
                     duals.append(forward_ad.make_dual(
-                        other, _tensors()[1](direction.reshape(other._array.shape))))
+                        other, _wrap(direction.reshape(other._array.shape))))
                 out_is_tuple, results = _as_tuple(func(*duals), "outputs", "jacobian")
                 unpacked = [forward_ad.unpack_dual(r) for r in results]
             outputs = [u.primal for u in unpacked]
@@ -351,7 +341,6 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def _hessian_product(func, inputs, v, create_graph, name, strict=False):
-    _, _wrap = _tensors()
     is_tuple, inputs = _as_tuple(inputs, "inputs", name)
     v = _input_direction(inputs, v, name)
     with enable_grad():

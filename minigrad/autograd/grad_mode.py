@@ -63,6 +63,7 @@ class _DecoratorContextManager:
         return wrapper
 
     def clone(self):
+        """A fresh copy of this context manager (a decorator enters a new one on every call)."""
         return type(self)()
 
 
@@ -131,6 +132,7 @@ class set_grad_enabled(_GradModeContext):
         return None
 
     def clone(self):
+        """A fresh copy of this context manager with the same mode."""
         return set_grad_enabled.__new__(set_grad_enabled)._with_mode(self.mode)
 
     def _with_mode(self, mode):
@@ -204,6 +206,7 @@ class inference_mode(_DecoratorContextManager):
         return False
 
     def clone(self):
+        """A fresh copy of this context manager with the same mode."""
         return type(self)(self.mode)
 
 

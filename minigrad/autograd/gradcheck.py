@@ -12,7 +12,8 @@ difference quotient is larger than the tolerance. (PyTorch: torch/autograd/gradc
 import warnings
 
 import numpy as np
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
+from .._tensor import Tensor, _wrap
+from . import grad, forward_ad
 
 
 
@@ -22,13 +23,13 @@ class GradcheckError(RuntimeError):
 
 def _tensor_inputs(inputs):
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
-    return inputs, [i for i, x in enumerate(inputs) if isinstance(x, _tensor.Tensor) and x.requires_grad]
+    return inputs, [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
 
 
 def _outputs(func, inputs):
     out = func(*inputs)
     outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
-    return tuple(o for o in outs if isinstance(o, _tensor.Tensor) and o.is_floating_point())
+    return tuple(o for o in outs if isinstance(o, Tensor) and o.is_floating_point())
 
 
 def numerical_jacobian(func, inputs, eps=1e-6):
@@ -53,7 +54,6 @@ def numerical_jacobian(func, inputs, eps=1e-6):
 
 def analytical_jacobian(func, inputs):
     """The same matrices from autograd: one ``autograd.grad`` call per output element."""
-    from . import grad
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
@@ -63,7 +63,7 @@ def analytical_jacobian(func, inputs):
         for k in range(out.numel()):
             one_hot = np.zeros(out.numel(), dtype=out._array.dtype)
             one_hot[k] = 1
-            grads = grad((out,), [inputs[i] for i in diff], (_tensor._wrap(one_hot.reshape(out._array.shape)),),
+            grads = grad((out,), [inputs[i] for i in diff], (_wrap(one_hot.reshape(out._array.shape)),),
                          retain_graph=True, allow_unused=True)
             for i, g in zip(diff, grads):
                 if g is not None:
@@ -73,7 +73,6 @@ def analytical_jacobian(func, inputs):
 
 def forward_mode_jacobian(func, inputs):
     """The same matrices from forward mode: one pass per input element, its one-hot tangent."""
-    from . import forward_ad
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     jac = {(i, o): np.zeros((outs[o].numel(), inputs[i].numel())) for i in diff for o in range(len(outs))}
@@ -83,10 +82,10 @@ def forward_mode_jacobian(func, inputs):
             direction[k] = 1
             with forward_ad.dual_level():
                 duals = list(inputs)
-                duals[i] = forward_ad.make_dual(inputs[i], _tensor._wrap(direction.reshape(inputs[i]._array.shape)))
+                duals[i] = forward_ad.make_dual(inputs[i], _wrap(direction.reshape(inputs[i]._array.shape)))
                 results = func(*duals)
                 results = tuple(results) if isinstance(results, (tuple, list)) else (results,)
-                results = [r for r in results if isinstance(r, _tensor.Tensor) and r.is_floating_point()]
+                results = [r for r in results if isinstance(r, Tensor) and r.is_floating_point()]
                 for o, r in enumerate(results):
                     tangent = forward_ad.unpack_dual(r).tangent
                     if tangent is not None:
@@ -125,7 +124,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             # PyTorch prints both Jacobians as tensors (float64: the dtype is shown)
             raise GradcheckError(
                 f"Jacobian mismatch for output {o} with respect to input {i},\n"
-                f"numerical:{_tensor._wrap(np.asarray(expected))}\nanalytical:{_tensor._wrap(np.asarray(got))}\n")
+                f"numerical:{_wrap(np.asarray(expected))}\nanalytical:{_wrap(np.asarray(got))}\n")
     return True
 
 
@@ -140,20 +139,19 @@ def _forward_mode_matches(func, inputs, numerical, rtol, atol, raise_exception):
             # PyTorch prints both Jacobians as tensors
             raise GradcheckError(
                 f"Jacobian computed with forward mode mismatch for output {o} with respect to "
-                f"input {i},\nnumerical:{_tensor._wrap(np.asarray(expected))}\n"
-                f"analytical:{_tensor._wrap(np.asarray(got))}\n")
+                f"input {i},\nnumerical:{_wrap(np.asarray(expected))}\n"
+                f"analytical:{_wrap(np.asarray(got))}\n")
     return True
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   raise_exception=True, **ignored):
     """gradcheck of the *gradient* of ``func``: checks second derivatives (create_graph=True)."""
-    from . import grad
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = tuple(_tensor._wrap(rng.standard_normal(o._array.shape)).to(o.dtype).requires_grad_(True)
+        grad_outputs = tuple(_wrap(rng.standard_normal(o._array.shape)).to(o.dtype).requires_grad_(True)
                              for o in outs)
     grad_outputs = tuple(grad_outputs)
     n = len(inputs)

@@ -18,6 +18,8 @@ import weakref
 
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
+from .._tensor import _wrap
+from .forward_ad import _DualLevel, _set_tangent
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -41,6 +43,7 @@ class RemovableHandle:
         self._key = key
 
     def remove(self):
+        """Unregister the hook (calling it twice is harmless)."""
         if self._hooks is not None:
             self._hooks.pop(self._key, None)
 
@@ -211,6 +214,12 @@ class Node:
 
     # --- running ----------------------------------------------------------------
     def backward(self, *grad_outputs):
+        """Gradients of the inputs from gradients of the outputs: one per edge in ``next_functions``.
+
+        Each subclass writes its vector-Jacobian product here; the class docstring gives it in one
+        line of math (see ``minigrad.autograd.derivatives()``). ``None`` means no gradient for that
+        input (ask ``self.should_compute_output(i)`` before computing one).
+        """
         raise NotImplementedError(f"{self.name()} does not define backward")
 
     def should_compute_output(self, i):
@@ -293,7 +302,6 @@ class SavedOutput:
 
     def as_output_of(self, node):
         """The saved output as a tensor again, with ``node`` as its grad_fn."""
-        from .._tensor import _wrap
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
@@ -301,7 +309,10 @@ class SavedOutput:
         return tensor
 
     def unpack(self, node):
-        from .._tensor import _wrap
+        """The saved output as a tensor again, with ``node`` as its grad_fn while recording.
+
+        Raises PyTorch's RuntimeError if the output was modified in place since it was saved.
+        """
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
@@ -310,14 +321,14 @@ class SavedOutput:
         if _State.enabled:                # create_graph: the result's history is this node
             tensor._grad_fn = node
         if self.tangent is not None:
-            from .forward_ad import _DualLevel, _set_tangent
             if _DualLevel.open:
                 _set_tangent(tensor, self.tangent)
         return tensor
 
 
 class AccumulateGrad(Node):
-    """The node at a leaf tensor: it adds the incoming gradient into ``variable.grad``.
+    """result = the leaf tensor variable itself   ->
+        grad_variable = grad, added into variable.grad (nothing flows further)
 
     There is at most one per leaf at a time; the leaf keeps only a weak reference
     to it, so the graph never forms a reference cycle.
@@ -343,6 +354,7 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def backward(self, grad):
+        """Add ``grad`` into ``variable.grad`` (then run its post-accumulate hooks); nothing flows further."""
         accumulate_grad(self.variable, grad)
         if self.variable._post_accumulate_grad_hooks:
             run_post_accumulate_grad_hooks(self.variable)
@@ -366,7 +378,7 @@ def accumulate_grad(variable, grad):
         if _State.enabled and grad.requires_grad:
             # create_graph: PyTorch copies grad into a fresh tensor shaped like the leaf,
             # recording the copy (CopyBackwards) so that .grad keeps grad's history
-            from .._ops.shape import copy_into
+            from .._ops.shape import copy_into      # lazy: the operations import this module (Node)
             variable._grad = copy_into(variable._detached_copy(), grad)
         elif _owned_by_engine(grad):
             variable._grad = grad

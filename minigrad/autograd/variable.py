@@ -6,19 +6,19 @@ simply returns a new leaf sharing ``t``'s memory (``t.detach()`` with
 (PyTorch: torch/autograd/variable.py.)
 """
 import warnings
-from .. import _tensor    # half-imported while _tensor imports this package: use at run time only
+from .._tensor import Tensor
 
 
 class _VariableMeta(type):
     def __instancecheck__(cls, other):
-        return isinstance(other, _tensor.Tensor)
+        return isinstance(other, Tensor)
 
 
 class Variable(metaclass=_VariableMeta):
     """Deprecated: ``Variable(t, requires_grad=...)`` returns a tensor (see the module docstring)."""
 
     def __new__(cls, data, requires_grad=False, volatile=False):
-        if not isinstance(data, _tensor.Tensor):
+        if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         if volatile:
             warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "

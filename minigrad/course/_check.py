@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+import minigrad
 from .._tensor import Tensor
 from ..autograd.function import Function
 
@@ -55,7 +56,6 @@ def _library_of(value):
     if torch is not None and (isinstance(value, torch.Tensor) or (
             isinstance(value, type) and issubclass(value, torch.autograd.Function))):
         return torch
-    import minigrad
     return minigrad
 
 

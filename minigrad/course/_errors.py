@@ -14,6 +14,7 @@ raised further. It works the same with ``import torch`` and with
 ``import minigrad as torch``.
 """
 import contextlib
+import warnings
 
 
 @contextlib.contextmanager
@@ -39,7 +40,6 @@ def show_warnings():
     with the name of the file it came from - and in a notebook that name
     changes at every run. Lessons that show warnings call this once.
     """
-    import warnings
 
     def one_line(message, category, filename, lineno, line=None):
         return f"{category.__name__}: {message}\n"

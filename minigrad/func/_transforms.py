@@ -25,15 +25,15 @@ import numpy as np
 from ..autograd import forward_ad
 from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
+from .._tensor import Tensor, _wrap
+from .._ops.shape import stack
 
 
 def _tensor_class():
-    from .._tensor import Tensor
     return Tensor
 
 
 def _zeros_like(x):
-    from .._tensor import _wrap
     return _wrap(np.zeros(x._array.shape, dtype=x._array.dtype))
 
 
@@ -141,7 +141,7 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
-    from ..autograd import grad
+    from ..autograd import grad      # local: this module's own grad is torch.func.grad
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs)) if o.requires_grad]
     if not pairs:
         return [_zeros_like(x) for x in inputs]
@@ -301,7 +301,6 @@ def _check_is_tensor(p):
 
 def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     # u^T J is linear in u, so d(u^T J . v)/du = J v  (autograd.functional.jvp does the same)
-    from .._tensor import _wrap
     with enable_grad():
         fresh = [_fresh(p) for p in primal_leaves]
         output, aux = _split_aux(func(*tree_unflatten(fresh, spec)), has_aux, name)
@@ -351,8 +350,6 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .. import stack
-        from .._tensor import _wrap
         numbers = _check_argnums(argnums, len(args))
         with enable_grad():
             new_args, specs, fresh = _replace_args(args, numbers)
@@ -388,8 +385,6 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .. import stack
-        from .._tensor import _wrap
         numbers = _check_argnums(argnums, len(args))
         diff_leaves, specs = [], []
         for n in numbers:

@@ -13,6 +13,8 @@ PyTorch: torch/_functorch/apis.py and vmap.py.
 import functools
 
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
+from .._tensor import Tensor
+from .._ops.shape import stack
 
 
 def _name(func):
@@ -40,7 +42,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .._tensor import Tensor
         prefix = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
         if not isinstance(in_dims, (int, tuple)) or isinstance(in_dims, bool):
             raise ValueError(
@@ -92,8 +93,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
 
 def _stack_outputs(func, results, out_dims):
-    from .._tensor import Tensor
-    from .. import stack
     per_sample = [tree_flatten(r) for r in results]
     leaves0, out_spec = per_sample[0]
     _, dims_spec = tree_flatten(out_dims)

@@ -14,9 +14,14 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
-from .._ops.pointwise import relu as _relu_out_of_place
+from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number
 from .._ops.linalg import addmm, matmul
-from .._ops.pointwise import div_by_number
+from .._dtype import cpp_name
+from .._creation import zeros
+from .._ops.special import _erf_array, erf
+from .._ops.inplace import apply_inplace
+from .._ops.inplace_unary import METHODS
+from .._python_arg_parser import checked, PARAMETERS
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -72,7 +77,8 @@ def _check_not_differentiable(function, **arguments):
 # --- mean squared error -------------------------------------------------------------------------
 
 class MseLossBackward0(Node):
-    """loss = mean (input - target)**2   ->   dinput = grad * 2 (input - target) / N"""
+    """result = mean((self - target)**2) (over N elements)   ->
+        grad_self = grad * 2 (self - target) / N; grad_target = -grad_self"""
 
     def backward(self, grad):
         input, target = self.saved_tensors
@@ -80,7 +86,7 @@ class MseLossBackward0(Node):
         return g, (-g if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(2 (input - target) (input_t - target_t))"""
+        """result_t = reduce(2 (self - target) (self_t - target_t))"""
         (x, y), (x_t, y_t) = inputs, tangents
         return _reduce_tangent(2 * (x - y) * (x_t - y_t), self)
 
@@ -95,7 +101,10 @@ def _warn_if_sizes_differ(input, target):
 
 
 def mse_loss(input, target, reduction="mean"):
-    """Mean of the squared differences between input and target."""
+    """Mean of the squared differences between input and target.
+
+    Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
+    """
     for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
         if not isinstance(value, Tensor):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
@@ -110,7 +119,9 @@ def mse_loss(input, target, reduction="mean"):
 # --- binary cross-entropy -----------------------------------------------------------------------
 
 class BinaryCrossEntropyBackward0(Node):
-    """loss = -(t log p + (1-t) log(1-p))   ->   dp = grad * (p - t) / (p (1 - p))"""
+    """result = -w (target log self + (1 - target) log(1 - self)), reduced   ->
+        grad_self = grad * w (self - target) / (self (1 - self));
+        grad_target = grad * w (log(1 - self) - log self)"""
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
@@ -124,7 +135,7 @@ class BinaryCrossEntropyBackward0(Node):
         return grad_p, grad_t
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(w (p - t) / (p (1 - p)) p_t + w (log(1 - p) - log p) t_t)"""
+        """result_t = reduce(w (self - target) / (self (1 - self)) self_t + w (log(1 - self) - log self) target_t)"""
         (p, t), (p_t, t_t) = inputs, tangents
         elementwise = p_t * (p - t) / (p * (1 - p)).clamp(min=1e-12)
         if t_t is not None:
@@ -134,7 +145,11 @@ class BinaryCrossEntropyBackward0(Node):
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets."""
+    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets.
+
+    Gradient: grad_input = grad * (input - target) / (input (1 - input)), divided by N for
+    'mean'.
+    """
     _check_reduction(reduction)
     _check_target(input, target, "binary_cross_entropy")
     _check_not_differentiable("binary_cross_entropy", weight=weight)
@@ -156,7 +171,8 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
-    """loss = -(t log s(x) + (1-t) log(1-s(x))), s = sigmoid   ->   dx = grad * (s(x) - t)
+    """result = -w (target log s + (1 - target) log(1 - s)), s = sigmoid(self), reduced   ->
+        grad_self = grad * w (s - target); grad_target = -grad * w * self (without pos_weight)
 
     (with pos_weight w: d/dx = (w t + 1 - t) s(x) - w t)
     """
@@ -179,7 +195,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         return grad_x, grad_t
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: loss_t = reduce(w (s(x) - t) x_t - w x t_t), s = sigmoid (or with pos_weight)"""
+        """result_t = reduce(w (s - target) self_t - w self target_t), s = sigmoid(self) (or with pos_weight)"""
         (x, t), (x_t, t_t) = inputs, tangents
         weight, pos_weight = self.saved_tensors[2:]
         s = sigmoid(x)
@@ -196,7 +212,10 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
-    """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably."""
+    """Binary cross-entropy on raw scores (logits); sigmoid is applied inside, stably.
+
+    Gradient: grad_input = (sigmoid(input) - target) / N for 'mean', the stable form of bce's.
+    """
     _check_reduction(reduction)
     if isinstance(target, Tensor) and target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -235,7 +254,6 @@ def _softmax_dim(ndim, dim, name):
 def _check_floating(name, input, dim):
     """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name)."""
     if not input.is_floating_point():
-        from .._dtype import cpp_name
         kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
             f"{name}_kernel_impl"
         raise NotImplementedError(
@@ -250,7 +268,7 @@ def _log_softmax_array(array, dim):
 
 
 class SoftmaxBackward0(Node):
-    """s = softmax(x)   ->   dx = s * (grad - sum(grad * s))"""
+    """result = softmax(self, dim)   ->   grad_self = result * (grad - sum(grad * result, dim))"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
@@ -263,14 +281,14 @@ class SoftmaxBackward0(Node):
                        dim=self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: s_t = s * (x_t - sum(x_t * s))"""
+        """result_t = result * (self_t - sum(self_t * result, dim))"""
         return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
 
 
 class SoftmaxBackwardDataBackward0(Node):
-    """r = s * (grad - sum(grad * s))   (softmax's backward, differentiated again)
-    ->  dgrad = s * (gg - sum(gg * s));  ds = gg * (grad - sum(grad * s)) - grad * sum(gg * s)
-    """
+    """result = out * (g - sum(g * out, dim)) (softmax's backward, recorded)   ->
+        grad_g = out * (grad - sum(grad * out, dim));
+        grad_out = grad * (g - sum(g * out, dim)) - g * sum(grad * out, dim)"""
 
     _saved_names = ("grad_output", "output")
 
@@ -284,7 +302,10 @@ class SoftmaxBackwardDataBackward0(Node):
 
 @numpy_keywords
 def softmax(input, dim=None, dtype=None):
-    """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities."""
+    """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities.
+
+    Gradient: s * (grad - sum(grad * s, dim)), s the saved result.
+    """
     if not isinstance(input, Tensor):       # PyTorch's F.softmax calls input.softmax(dim)
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'softmax'")
     if dtype is not None:
@@ -298,7 +319,7 @@ def softmax(input, dim=None, dtype=None):
 
 
 class LogSoftmaxBackward0(Node):
-    """l = log_softmax(x)   ->   dx = grad - softmax(x) * sum(grad)"""
+    """result = log_softmax(self, dim)   ->   grad_self = grad - softmax(self) * grad.sum(dim)"""
 
     _saved_names = ('result',)      # grad_fn._saved_result, as in PyTorch
 
@@ -311,14 +332,13 @@ class LogSoftmaxBackward0(Node):
                        (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: l_t = x_t - sum(softmax(x) * x_t)"""
+        """result_t = self_t - sum(softmax(self) * self_t, dim)"""
         return tangents[0] - (tangents[0] * out.exp()).sum(dim=self.dim, keepdim=True)
 
 
 class LogSoftmaxBackwardDataBackward0(Node):
-    """r = grad - exp(l) * sum(grad)   (log_softmax's backward, differentiated again)
-    ->  dgrad = gg - sum(gg * exp(l));  dl = -gg * exp(l) * sum(grad)
-    """
+    """result = g - e ** out * g.sum(dim) (log_softmax's backward, recorded)   ->
+        grad_g = grad - sum(grad * e ** out, dim); grad_out = -grad * e ** out * g.sum(dim)"""
 
     _saved_names = ("grad_output", "output")
 
@@ -333,7 +353,11 @@ class LogSoftmaxBackwardDataBackward0(Node):
 
 @numpy_keywords
 def log_softmax(input, dim=None, dtype=None):
-    """log(softmax(x)), computed without overflow."""
+    """log(softmax(x)), computed without overflow.
+
+    Gradient: grad - softmax(x) * grad.sum(dim); after it, nll_loss makes cross_entropy's
+    softmax - one_hot.
+    """
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
@@ -344,7 +368,13 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 class NllLossBackward0(Node):
-    """loss = -mean_i logp[i, target_i]   ->   dlogp[i, target_i] = -grad / N, 0 elsewhere"""
+    """result = -mean_i self[i, target[i]] (self holds log-probabilities)   ->
+        grad_self = -grad * one_hot(target) / N
+
+    (N is the number of rows, or the total weight of their labels with ``weight``; no / N
+    for reduction='sum'.) After log_softmax, as in cross_entropy, the two nodes compose to
+    the famous grad_logits = (softmax(logits) - one_hot(target)) / N.
+    """
 
     def backward(self, grad):
         # d(loss)/d(logp): -weight (divided by the total weight for 'mean') at each
@@ -368,7 +398,8 @@ class NllLossBackward0(Node):
 
 
 class NllLoss2DBackward0(NllLossBackward0):
-    """The same loss with one label per pixel (input N x C x H x W)   ->   the same derivative"""
+    """result = nll_loss(self, target) with one label per pixel (self N x C x H x W)   ->
+        grad_self = as for NllLossBackward0, per pixel"""
 
     def _to_input_layout(self, rows):
         n, c, h, w = self.input_shape
@@ -409,11 +440,12 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
 
     ``input`` is (C,), (N, C) or (N, C, d1, ...) with the classes in dimension 1;
     ``target`` has the input's shape without that dimension.
+
+    Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
     _check_not_differentiable("nll_loss_forward", weight=weight)
     if target._array.dtype not in (np.int64, np.uint8):
-        from .._dtype import cpp_name
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
@@ -480,7 +512,6 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing:
         raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
     if target.is_floating_point() and target.shape != input.shape:
-        from .._dtype import cpp_name
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
             f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
@@ -517,7 +548,8 @@ def linear(input, weight, bias=None):
 
 
 class SoftplusBackward0(Node):
-    """out = log(1 + e^(beta x)) / beta   ->   dx = grad * sigmoid(beta x)  (1 where out is just x)"""
+    """result = log(1 + e ** (beta self)) / beta   ->
+        grad_self = grad * sigmoid(beta self) (grad where result is just self)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -525,13 +557,16 @@ class SoftplusBackward0(Node):
         return (grad * sigmoid(scaled).masked_fill(scaled > self.threshold, 1),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = sigmoid(beta x) * x_t (x_t where out is just x)"""
+        """result_t = sigmoid(beta self) * self_t (self_t where result is just self)"""
         scaled = inputs[0] * self.beta
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold."""
+    """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold.
+
+    Gradient: grad * sigmoid(beta x) (grad where the result is just x).
+    """
     x = input._array
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
@@ -541,7 +576,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 class LeakyReluBackward0(Node):
-    """out = x where x > 0, else slope * x   ->   dx = grad where x > 0, else slope * grad"""
+    """result = self where self > 0, else slope * self   ->
+        grad_self = grad where self > 0, else slope * grad"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -549,7 +585,7 @@ class LeakyReluBackward0(Node):
         return (grad * _wrap(slopes),)
 
     def jvp(self, tangents, inputs, out):
-        """forward rule: out_t = x_t where x > 0, else slope * x_t"""
+        """result_t = self_t where self > 0, else slope * self_t"""
         slopes = np.where(inputs[0]._array > 0, 1, self.negative_slope).astype(out._array.dtype)
         return tangents[0] * _wrap(slopes)
 
@@ -562,7 +598,10 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01):
 
 
 def l1_loss(input, target, reduction="mean"):
-    """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's)."""
+    """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's).
+
+    Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
+    """
     _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
     distances = (input - target).abs()
@@ -579,12 +618,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
     The scaling keeps the expected value of every element unchanged, so nothing
     needs to change at evaluation time, when dropout returns ``input`` itself.
     The graph records one multiplication by the random mask (``MulBackward0``).
+
+    Gradient: grad times the same mask, scaled by 1 / (1 - p).
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    from .._creation import zeros
     if p == 1.0:                                # nothing is kept, and no random numbers are drawn
         mask = zeros((), dtype=input.dtype)
     else:
@@ -605,15 +645,14 @@ _SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
 
 
 class GeluBackward0(Node):
-    """out = x * Phi(x) (Phi: the standard normal CDF)   ->   dx = grad * (Phi(x) + x * phi(x))
+    """result = self * Phi(self), Phi the standard normal CDF   ->
+        grad_self = grad * (Phi(self) + self * phi(self))
 
     With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
     u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
     """
 
     def backward(self, grad):
-        from .._ops.special import erf
-        from .._ops.pointwise import exp
         (x,) = self.saved_tensors
         if self.approximate == "tanh":
             u = (x + 0.044715 * x ** 3) * _SQRT_2_OVER_PI
@@ -626,8 +665,11 @@ class GeluBackward0(Node):
 
 
 def gelu(input, approximate="none"):
-    """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh')."""
-    from .._ops.special import _erf_array
+    """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh').
+
+    Gradient: grad * (Phi(x) + x * phi(x)) (the tanh form's own derivative with
+    approximate='tanh').
+    """
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
@@ -640,7 +682,8 @@ def gelu(input, approximate="none"):
 
 
 class SiluBackward0(Node):
-    """out = x * sigmoid(x)   ->   dx = grad * s * (1 + x * (1 - s)), s = sigmoid(x)"""
+    """result = self * sigmoid(self)   ->
+        grad_self = grad * s * (1 + self * (1 - s)), s = sigmoid(self)"""
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -649,9 +692,11 @@ class SiluBackward0(Node):
 
 
 def silu(input, inplace=False):
-    """x * sigmoid(x) (also called swish)."""
+    """x * sigmoid(x) (also called swish).
+
+    Gradient: grad * s * (1 + x (1 - s)), s = sigmoid(x).
+    """
     if inplace:
-        from .._ops.inplace import apply_inplace
         return apply_inplace(input, silu)
     x = input._array
     out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
@@ -659,22 +704,25 @@ def silu(input, inplace=False):
 
 
 class EluBackward0(Node):
-    """out = x if x > 0 else alpha * (e^x - 1)   ->   dx = grad if x > 0 else grad * alpha * e^x"""
+    """result = self if self > 0 else alpha (e ** self - 1)   ->
+        grad_self = grad if self > 0 else grad * alpha * e ** self"""
 
     def backward(self, grad):
-        from .._ops.pointwise import exp, where
         (x,) = self.saved_tensors
         return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
 
 
 class EluBackward1(EluBackward0):
-    """elu(x, inplace=True)   ->   the same derivative; PyTorch's name for the in-place node"""
+    """result = elu(self, alpha, inplace=True), PyTorch's name for the in-place node   ->
+        grad_self = grad if self > 0 else grad * alpha * e ** self"""
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise."""
+    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise.
+
+    Gradient: grad where x > 0, else grad * alpha * e^x.
+    """
     if inplace:
-        from .._ops.inplace import apply_inplace
         out = apply_inplace(input, lambda t: elu(t, alpha))
         if out._grad_fn is not None:
             out._grad_fn.__class__ = EluBackward1
@@ -688,7 +736,10 @@ def elu(input, alpha=1.0, inplace=False):
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
 
 def relu(input, inplace=False):
-    """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``)."""
+    """max(x, 0); with inplace=True written into ``input`` itself (as ``input.relu_()``).
+
+    Gradient: grad where x > 0, else 0 (0 at exactly 0, as in PyTorch).
+    """
     if inplace:
         return relu_(input)
     return _relu_out_of_place(input)
@@ -696,19 +747,21 @@ def relu(input, inplace=False):
 
 def relu_(input):
     """max(x, 0) written into ``input`` (ReluBackward0, like x.relu_())."""
-    from .._ops.inplace_unary import METHODS
     return METHODS["relu_"](input)
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
-    """leaky_relu(x, inplace=True)   ->   dx = grad where x > 0, else slope * grad (PyTorch's in-place node)"""
+    """result = leaky_relu(self, slope, inplace=True), PyTorch's in-place node   ->
+        grad_self = grad where self > 0, else slope * grad"""
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x for x > 0, else negative_slope * x; inplace=True writes into ``input``."""
+    """x for x > 0, else negative_slope * x; inplace=True writes into ``input``.
+
+    Gradient: grad where x > 0, else negative_slope * grad.
+    """
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
-    from .._ops.inplace import apply_inplace
     out = apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope))
     if out._grad_fn is not None and type(out._grad_fn) is LeakyReluBackward0:
         out._grad_fn.__class__ = LeakyReluBackward1
@@ -717,7 +770,6 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
-    from .._python_arg_parser import checked, PARAMETERS
     for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 

@@ -7,6 +7,7 @@ inside a Module, the Module sees the type and adds the tensor to
 (PyTorch: torch/nn/parameter.py.)
 """
 from .._tensor import Tensor, _wrap
+from .._creation import empty
 
 
 class Parameter(Tensor):
@@ -18,7 +19,6 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from .._creation import empty
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(

@@ -26,6 +26,8 @@ from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import FREED, AccumulateGrad, _sequence_numbers
 from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack
+from .._tensor import Tensor
+from .. import autograd
 
 USE_REENTRANT_WARNING = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -87,7 +89,6 @@ def _checkpoint_without_reentrant(function, args, kwargs):
 
 
 def _tensors_in(outputs):
-    from .._tensor import Tensor
     values = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
     return [v for v in values if isinstance(v, Tensor)]
 
@@ -117,7 +118,6 @@ class _without_saved_tensors_hooks:
 
 def _pack_inputs(args):
     """With saved-tensor hooks in effect, the tensor inputs go through their pack hook."""
-    from .._tensor import Tensor
     if not _Hooks.stack:
         return args
     pack_hook, unpack_hook = _Hooks.stack[-1]
@@ -132,7 +132,6 @@ def _unpacked(args):
 
 def _refill_saved(nodes, function, args, kwargs):
     """Run ``function`` again on copies of the inputs; give each node its twin's saved tensors."""
-    from .._tensor import Tensor
     inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
               for a in args]
     first_node = next(_sequence_numbers)
@@ -156,7 +155,7 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
-        from .._tensor import Tensor
+        """Run ``run_function(*args)`` without recording it; keep only the inputs (and the RNG state)."""
         ctx.run_function = run_function
         ctx.inputs = args
         if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
@@ -167,9 +166,8 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        """out = run_function(*args)   ->   run it again with recording on, then backward through it"""
-        from .._tensor import Tensor
-        from .. import autograd
+        """results = run_function(*args), not recorded   ->
+            grad_args = backward through run_function(*args) run again with recording on"""
         task = _graph_task.current_graph_task()
         if task is not None and task.captured_nodes:
             raise RuntimeError(

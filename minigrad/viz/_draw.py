@@ -57,6 +57,11 @@ def draw(*tensors, names=None, params=None, show_values=False, show_grad=False, 
     legend:      add a box explaining the colours
     max_nodes:   draw at most this many nodes, then a note saying how many are left
     title:       a caption above the picture
+
+    A leaf that more than ten drawn operations use (a parameter in a loop) is
+    drawn once per use, "use 3 of 500", beside the operation that used it: one
+    box with hundreds of arrows would take Graphviz minutes. Every copy counts
+    towards ``max_nodes``.
     """
     tensors = check_tensors(tensors, "draw")
     if direction not in ("backward", "forward"):
@@ -191,13 +196,15 @@ def backward_scene(tensors, options, ids):
         drawn[tensor] = scene.item("output", _tensor_label(tensor, options), tensor=tensor,
                                    fillcolor=_labels.OUTPUT)
     shared = walk.widely_shared_leaves()
+    spine = _spine(shared)
     for node in walk.nodes:
         if node in shared:
             continue                # drawn once per use, below
         # ordering: the inputs of a node appear left to right as in next_functions
         node_ids[node] = scene.item("function", lib.node_name(node), node=node,
                                     fillcolor=_labels.FUNCTION, style="rounded,filled",
-                                    ordering="out")
+                                    ordering="out", **({} if lib.is_accumulate_grad(node)
+                                                       else spine))
         if lib.is_accumulate_grad(node):
             leaf = node.variable
             drawn[leaf] = scene.item("leaf", _tensor_label(leaf, options), tensor=leaf,
@@ -205,6 +212,8 @@ def backward_scene(tensors, options, ids):
             scene.arrow(node_ids[node], drawn[leaf], edge=("accumulate", node))
     for tensor in outputs:
         scene.arrow(drawn[tensor], node_ids[tensor.grad_fn], edge=("start", tensor))
+    if outputs:
+        _big_graph_note(scene, walk, options, shared, drawn[outputs[0]])
 
     more = _more_note(scene, walk, options)
     copies = {}                     # shared AccumulateGrad -> how many copies drawn so far
@@ -239,14 +248,56 @@ def backward_scene(tensors, options, ids):
     return scene
 
 
+def _spine(shared):
+    """Graphviz attributes that keep the operations in a straight column, when leaves are copied.
+
+    Each copy of a shared leaf hangs beside the operation that used it; without
+    a common ``group``, Graphviz sets every next operation further left and a
+    long loop becomes a diagonal staircase thousands of pixels wide (a PNG that
+    takes minutes to render). Small graphs (no copies) keep Graphviz's own layout.
+    """
+    return {"group": "operations"} if shared else {}
+
+
+def _big_graph_note(scene, walk, options, shared, output_box, cut_off=True):
+    """Beside the output: what a long picture leaves out (``cut_off``), and why leaves repeat.
+
+    The backward view has its output at the top, where a learner starts
+    reading; the cut-off end is far below. (The forward view has it the other
+    way round: its "more nodes not drawn" note is already at the top.)
+    """
+    lines = []
+    if walk.not_drawn and cut_off:
+        lines += [f"the picture stops at max_nodes={options.max_nodes} boxes:",
+                  f"{walk.not_drawn} more nodes, further down, are not drawn"]
+    if shared:
+        names = [options.names(node.variable) or
+                 f"a leaf {_labels.shape_text(node.variable.shape)}" for node in shared]
+        uses = " / ".join(str(n) for n in sorted(set(shared.values()), reverse=True))
+        lines += [f"{', '.join(names)}: used by {uses} operations, drawn once",
+                  f"per use (\"use 3 of {max(shared.values())}\"); yet each is one tensor:",
+                  "backward() adds the gradients of all its uses",
+                  "into its one .grad"]
+    if not lines:
+        return
+    note = scene.item("note", _labels.note_label("\n".join(lines)), fillcolor=_labels.NOTE,
+                      style="filled,dashed")
+    scene.same_rank.append([output_box, note])
+
+
 def _shared_leaf_copy(scene, node, shared, copies, options, drawn):
     """One more copy of a widely shared leaf and its AccumulateGrad; returns the node's box."""
     copies[node] = copies.get(node, 0) + 1
     box = scene.item("function", lib.node_name(node), node=node, fillcolor=_labels.FUNCTION,
                      style="rounded,filled", ordering="out")
     leaf = node.variable
-    leaf_box = scene.item("leaf", _tensor_label(leaf, options, [f"use {copies[node]} of {shared[node]}"]),
-                          tensor=leaf, fillcolor=_labels.LEAF)
+    # uses are numbered in the order the program made them; the walk starts from the
+    # output, so the first copy drawn is the last use
+    use = shared[node] - copies[node] + 1
+    notes = [f"use {use} of {shared[node]}"]
+    leaf_box = scene.item("leaf", _tensor_label(leaf, options, notes), tensor=leaf,
+                          fillcolor=_labels.LEAF)
+    scene.find_item(leaf_box)["notes"] = notes          # trace frames relabel the box
     scene.arrow(box, leaf_box, edge=("accumulate", node))
     drawn.setdefault(leaf, leaf_box)
     return box
@@ -365,7 +416,8 @@ def forward_scene(tensors, options, ids):
                 "leaf", _tensor_label(leaf, options), tensor=leaf, fillcolor=_labels.LEAF)
         else:
             op_ids[node] = scene.item("function", operation_name(node), node=node,
-                                      shape="ellipse", fillcolor="white", ordering="in")
+                                      shape="ellipse", fillcolor="white", ordering="in",
+                                      **_spine(shared))
     output_set = set(outputs)       # a set: tensors are found by identity, never compared
     for tensor in outputs + _intermediates(walk, options, outputs):
         kind, colour = ("output", _labels.OUTPUT) if tensor in output_set else ("tensor", "white")
@@ -373,6 +425,8 @@ def forward_scene(tensors, options, ids):
                                          fillcolor=colour)
         through[(tensor.grad_fn, lib.output_nr(tensor))] = box
         scene.arrow(op_ids[tensor.grad_fn], box)
+    if outputs:
+        _big_graph_note(scene, walk, options, shared, drawn[outputs[0]], cut_off=False)
 
     more = _more_note(scene, walk, options)
     inputs = {}                     # tensor -> box, for inputs that need no gradient
@@ -388,8 +442,9 @@ def forward_scene(tensors, options, ids):
         elif next_node in shared:
             copies[next_node] = copies.get(next_node, 0) + 1
             leaf = next_node.variable
+            use = shared[next_node] - copies[next_node] + 1     # in program order, as backward's
             box = scene.item("leaf", _tensor_label(
-                leaf, options, [f"use {copies[next_node]} of {shared[next_node]}"]),
+                leaf, options, [f"use {use} of {shared[next_node]}"]),
                 tensor=leaf, fillcolor=_labels.LEAF)
             drawn.setdefault(leaf, box)
             scene.arrow(box, consumer, edge=edge)

@@ -81,14 +81,22 @@ def _inline(gradient):
 _copy = lib.copy
 
 
-def trace_backward(loss, names=None, gradient=None, retain_graph=False, params=None):
+# A step-through is read one frame at a time: a notebook shows the first this many
+# steps as pictures (each one a Graphviz run), the rest as text.
+MAX_FRAMES_SHOWN = 12
+
+
+def trace_backward(loss, names=None, gradient=None, retain_graph=False, params=None,
+                   max_nodes=60):
     """Run ``loss.backward(gradient, retain_graph)`` and return a BackwardTrace of its steps.
 
-    The leaves' ``.grad`` is filled in exactly as by ``loss.backward()``.
+    The leaves' ``.grad`` is filled in exactly as by ``loss.backward()``. Every
+    step is recorded; the frames draw at most ``max_nodes`` nodes (as ``draw``),
+    and a notebook shows the first MAX_FRAMES_SHOWN steps as pictures.
     """
     check_tensors((loss,), "trace_backward")
     options = _options(names, show_values=False, show_grad=True, show_saved=False,
-                       show_flags=False, max_nodes=300, params=params)
+                       show_flags=False, max_nodes=max_nodes, params=params)
     scene = backward_scene([loss], options, Ids())
     grads_before = {item["tensor"]: _copy(lib.grad(item["tensor"])) for item in scene.items
                     if item["kind"] == "leaf"}
@@ -209,7 +217,8 @@ class BackwardTrace:
             else:
                 shown = _labels.padded(before, after)
             attributes["label"] = _labels.html_label(
-                self._names(leaf), _labels.tensor_lines(leaf), [("grad:", shown)])
+                self._names(leaf), thing.get("notes", []) + _labels.tensor_lines(leaf),
+                [("grad:", shown)])
         return attributes
 
     def _restyle_arrow(self, arrow, attributes, index):
@@ -267,12 +276,20 @@ class BackwardTrace:
         printer.text(self.text())
 
     def _repr_html_(self):
-        frames = [self.frame(i) for i in range(len(self.steps))]
+        shown = min(len(self.steps), MAX_FRAMES_SHOWN)
+        frames = [self.frame(i) for i in range(shown)]
         # ids come from the frames' DOT source: the same trace gives the same HTML
         widget_id = "minigrad-trace-" + source_hash("".join(f.source for f in frames))
-        captions = [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}" for s in self.steps]
+        captions = [f"step {s.index + 1} of {len(self.steps)}: {s.describe()}"
+                    for s in self.steps[:shown]]
         try:
-            return _stepper_html(widget_id, frames, captions)
+            page = _stepper_html(widget_id, frames, captions)
+            if shown < len(self.steps):
+                # every Graphviz run takes a moment: a long backward pass is not drawn whole
+                page += (f'<p style="font-family: sans-serif; font-size: 13px;"><i>The first '
+                         f'{shown} of {len(self.steps)} steps are drawn: trace.frame(i) draws '
+                         'step i, print(trace.text()) lists them all.</i></p>')
+            return page
         except GraphvizNotFound:
             # Without `dot` there are no pictures: say how to get them (not a
             # traceback), and still show the steps as text.

@@ -11,8 +11,10 @@ import re
 from . import _library as lib
 
 
-# A leaf used by more nodes than this is drawn once per use (see widely_shared_leaves).
-SHARED_LEAF_USES = 4
+# A leaf used by more drawn nodes than this is drawn once per use (see widely_shared_leaves).
+# Up to this many, one box with several arrows shows how its gradients add up (the
+# lessons' graphs); beyond it, the converging arrows cost Graphviz seconds, then minutes.
+SHARED_LEAF_USES = 10
 
 
 class GraphWalk:
@@ -23,12 +25,21 @@ class GraphWalk:
                drawn node's next_functions; next_node is None where the input
                needed no gradient
     not_drawn: how many more nodes are reachable beyond ``max_nodes``
+    uses:      node -> how many entries of next_functions in the whole graph point to
+               it (drawn or not): a leaf's AccumulateGrad is used once per operation
+               that took the leaf
+    boxes:     how many boxes of backward functions the picture gets: a node each,
+               and a widely shared leaf's AccumulateGrad once per use; this is what
+               ``max_nodes`` limits (the last nodes drawn may still add their copies)
     """
 
     def __init__(self, roots, max_nodes=300):
         self.nodes = []
         self.edges = []
         self.not_drawn = 0
+        self.uses = collections.Counter()
+        self.boxes = 0
+        self._drawn_uses = collections.Counter()      # uses by drawn nodes only
         drawn = set()
         skipped = set()
         queue = collections.deque()
@@ -36,22 +47,38 @@ class GraphWalk:
             if root not in drawn:
                 drawn.add(root)
                 self.nodes.append(root)
+                self.boxes += 1
                 queue.append(root)
         while queue:
             node = queue.popleft()
             for input_index, (next_node, output_nr) in enumerate(node.next_functions):
                 if node in drawn:
                     self.edges.append((node, input_index, next_node, output_nr))
-                if next_node is None or next_node in drawn or next_node in skipped:
+                if next_node is None:
                     continue
-                if len(self.nodes) < max_nodes:
+                self.uses[next_node] += 1
+                if node in drawn and next_node in drawn:
+                    self._count_one_more_use(next_node)
+                if next_node in drawn or next_node in skipped:
+                    continue
+                if self.boxes < max_nodes:
                     drawn.add(next_node)
                     self.nodes.append(next_node)
+                    self.boxes += 1
+                    self._drawn_uses[next_node] += 1
                 else:
                     skipped.add(next_node)      # still walked, only to count it
                 queue.append(next_node)
         self.not_drawn = len(skipped)
         self._drawn = drawn
+
+    def _count_one_more_use(self, node):
+        """A drawn node is used once more; a leaf used more than SHARED_LEAF_USES times gets copies."""
+        self._drawn_uses[node] += 1
+        uses = self._drawn_uses[node]
+        if lib.is_accumulate_grad(node) and uses > SHARED_LEAF_USES:
+            # from one box to one per use: the first SHARED_LEAF_USES uses get theirs now
+            self.boxes += SHARED_LEAF_USES if uses == SHARED_LEAF_USES + 1 else 1
 
     def is_drawn(self, node):
         return node in self._drawn
@@ -62,10 +89,9 @@ class GraphWalk:
         A parameter reused in a loop (``y = y * w + b``, 1,000 times) would get
         an arrow from every step to one box: Graphviz then needs minutes to lay
         out the crossing arrows. Such a leaf is drawn once per use instead.
+        Returns {node: its uses in the whole graph}, for labels like "use 3 of 500".
         """
-        uses = collections.Counter(next_node for _, _, next_node, _ in self.edges
-                                   if next_node is not None and next_node in self._drawn)
-        return {node: count for node, count in uses.items()
+        return {node: self.uses[node] for node, count in self._drawn_uses.items()
                 if count > SHARED_LEAF_USES and lib.is_accumulate_grad(node)}
 
     def leaves(self):

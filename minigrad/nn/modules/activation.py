@@ -15,11 +15,13 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        """``F.relu(input)``: max(input, 0) (in place with ``inplace=True``)."""
         if self.inplace:
             return input.clamp_(min=0)
         return F.relu(input)
 
     def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
         return "inplace=True" if self.inplace else ""
 
 
@@ -27,6 +29,7 @@ class Tanh(Module):
     """tanh(x), element by element."""
 
     def forward(self, input):
+        """``tanh(input)``."""
         return F.tanh(input)
 
 
@@ -34,6 +37,7 @@ class Sigmoid(Module):
     """1 / (1 + exp(-x)), element by element."""
 
     def forward(self, input):
+        """``sigmoid(input)``."""
         return F.sigmoid(input)
 
 
@@ -46,9 +50,11 @@ class LeakyReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        """``F.leaky_relu(input, negative_slope)``."""
         return F.leaky_relu(input, self.negative_slope)
 
     def extra_repr(self):
+        """The settings PyTorch prints: ``negative_slope=0.01``, plus ``inplace=True`` if set."""
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
@@ -61,9 +67,11 @@ class Softplus(Module):
         self.threshold = threshold
 
     def forward(self, input):
+        """``F.softplus(input, beta, threshold)``."""
         return F.softplus(input, self.beta, self.threshold)
 
     def extra_repr(self):
+        """The settings PyTorch prints: ``beta=1.0, threshold=20.0``."""
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
@@ -75,9 +83,11 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):
+        """``F.softmax(input, dim)``."""
         return F.softmax(input, self.dim)
 
     def extra_repr(self):
+        """The setting PyTorch prints: ``dim=...``."""
         return f"dim={self.dim}"
 
 
@@ -89,7 +99,9 @@ class LogSoftmax(Module):
         self.dim = dim
 
     def forward(self, input):
+        """``F.log_softmax(input, dim)``."""
         return F.log_softmax(input, self.dim)
 
     def extra_repr(self):
+        """The setting PyTorch prints: ``dim=...``."""
         return f"dim={self.dim}"

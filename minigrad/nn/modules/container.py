@@ -22,6 +22,7 @@ class Sequential(Module):
                 self.add_module(str(index), module)
 
     def forward(self, input):
+        """Each module in turn, the output of one the input of the next."""
         for module in self:
             input = module(input)
         return input

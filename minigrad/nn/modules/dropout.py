@@ -14,7 +14,9 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        """``F.dropout(input, p, training=self.training)``: the identity in eval mode."""
         return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
+        """The settings PyTorch prints: ``p=0.5, inplace=False``."""
         return f"p={self.p}, inplace={self.inplace}"

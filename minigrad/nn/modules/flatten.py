@@ -11,7 +11,9 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input):
+        """``input.flatten(start_dim, end_dim)`` (by default every dim but the batch)."""
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self):
+        """The settings PyTorch prints: ``start_dim=1, end_dim=-1``."""
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

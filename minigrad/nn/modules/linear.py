@@ -15,6 +15,7 @@ class Identity(Module):
         super().__init__()
 
     def forward(self, input):
+        """``input`` itself (no node is recorded)."""
         return input
 
 
@@ -46,8 +47,10 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
+        """``input @ weight^T + bias`` (``F.linear``: one AddmmBackward0 for a 2-D input, as in PyTorch)."""
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
+        """The settings PyTorch prints: ``in_features=..., out_features=..., bias=True``."""
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")

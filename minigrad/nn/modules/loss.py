@@ -30,6 +30,7 @@ class L1Loss(_Loss):
     """Mean absolute error: mean |input - target|."""
 
     def forward(self, input, target):
+        """``F.l1_loss(input, target, reduction=self.reduction)``."""
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
@@ -37,6 +38,7 @@ class MSELoss(_Loss):
     """Mean squared error: mean (input - target)**2."""
 
     def forward(self, input, target):
+        """``F.mse_loss(input, target, reduction=self.reduction)``."""
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
@@ -49,6 +51,7 @@ class NLLLoss(_WeightedLoss):
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
+        """``F.nll_loss(input, target, ...)`` with this module's weight, ignore_index and reduction."""
         return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
                           reduction=self.reduction)
 
@@ -63,6 +66,7 @@ class CrossEntropyLoss(_WeightedLoss):
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):
+        """``F.cross_entropy(input, target, ...)``: log_softmax then nll_loss. Gradient: (softmax - one_hot) / N."""
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
 
@@ -77,6 +81,7 @@ class BCEWithLogitsLoss(_Loss):
         self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, input, target):
+        """``F.binary_cross_entropy_with_logits(input, target, ...)`` with this module's settings."""
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   pos_weight=self.pos_weight,
                                                   reduction=self.reduction)

@@ -150,6 +150,7 @@ class Module:
                                                remove_duplicate)
 
     def modules(self):
+        """This module and every submodule below it, each once (depth first)."""
         for _, module in self.named_modules():
             yield module
 
@@ -162,6 +163,7 @@ class Module:
                 yield name, child
 
     def children(self):
+        """The direct submodules (not their children)."""
         for _, child in self.named_children():
             yield child
 
@@ -186,9 +188,11 @@ class Module:
             yield param
 
     def named_buffers(self, prefix="", recurse=True):
+        """``(name, tensor)`` for every buffer (state that is saved but not trained), e.g. ``'bn.running_mean'``."""
         yield from self._named_tensors("_buffers", prefix, recurse)
 
     def buffers(self, recurse=True):
+        """Every buffer (state that is saved but not trained); see ``named_buffers``."""
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
 
