@@ -79,10 +79,17 @@ def _wrap(array):
     t._requires_grad = False
     t._grad_fn = None
     t._output_nr = 0
-    t._version_counter = [0]
+    t._versions = _NEVER_CHANGED     # the version counter is made on first need (see below)
     if _inference_blocks:            # empty unless some thread is inside inference_mode()
         _mark_if_inference(t)
     return t
+
+
+# Most tensors are never changed in place and never share memory with a view,
+# so a new tensor does not get its own version counter (a list, one more object
+# for the garbage collector to track) until one is needed: until then it shares
+# this tuple, which reads as version 0 and can never be bumped.
+_NEVER_CHANGED = (0,)
 
 
 def _check_can_require_grad(array, requires_grad):
@@ -103,7 +110,7 @@ class Tensor:
 
     # Attributes every tensor sets are slots (fast, small). The rarer ones fall
     # back to the class defaults below until a tensor assigns its own value.
-    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_version_counter",
+    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_versions",
                  "__dict__", "__weakref__")
 
     _grad = None
@@ -139,7 +146,7 @@ class Tensor:
         self._requires_grad = bool(requires_grad)
         self._grad_fn = None
         self._output_nr = 0
-        self._version_counter = [0]
+        self._versions = _NEVER_CHANGED
         if _inference_blocks:
             _mark_if_inference(self)
 
@@ -330,11 +337,24 @@ class Tensor:
         self._array = value._array
 
     @property
+    def _version_counter(self):
+        """The version counter: a one-element list, shared by every tensor of the same memory
+        (views, detach()), bumped by each in-place change. Made the first time it is asked for."""
+        counter = self._versions
+        if counter is _NEVER_CHANGED:
+            counter = self._versions = [0]
+        return counter
+
+    @_version_counter.setter
+    def _version_counter(self, counter):
+        self._versions = counter
+
+    @property
     def _version(self):
         """How many times this tensor (or a view of the same memory) was changed in place."""
         if self._is_inference:
             raise RuntimeError("Inference tensors do not track version counter.")
-        return self._version_counter[0]
+        return self._versions[0]
 
     def is_inference(self):
         """True for a tensor created inside ``inference_mode()``."""

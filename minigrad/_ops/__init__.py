@@ -36,6 +36,7 @@ from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
+from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -52,6 +53,30 @@ def result(array, node_class, inputs, saved=None, **attributes):
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)
     if not _State.enabled:
         return out
+    next_nodes = []               # where each input's gradient goes: one pass over the inputs
+    for value in inputs:
+        if not isinstance(value, Tensor):
+            next_nodes.append(None)                 # a number: no gradient
+        elif value._grad_fn is not None and value._output_nr == 0:
+            next_nodes.append(value._grad_fn)       # made by a recorded operation
+        elif value._grad_fn is None and value._base is None:
+            next_nodes.append(grad_accumulator(value) if value._requires_grad else None)   # a leaf
+        else:                     # a view, or one output of several: the general rule, below
+            return _record(out, node_class, inputs, saved, attributes)
+    if not any(next_nodes):
+        return out                # no input requires grad: nothing to record
+    node = node_class()
+    count = len(next_nodes)
+    attach(out, node, tuple(next_nodes), _ZEROS[count] if count < 9 else zero_output_numbers(count))
+    if saved is not None:
+        node.save_for_backward(*saved)
+    if attributes:
+        node.__dict__.update(attributes)
+    return out
+
+
+def _record(out, node_class, inputs, saved, attributes):
+    """``result`` for inputs that include views or one output of several."""
     for value in inputs:          # record only if some input requires grad
         if isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad or (
                 value._base is not None and value._base.requires_grad)):   # (a view, see views.py)

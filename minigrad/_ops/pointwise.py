@@ -215,11 +215,14 @@ def _requires_grad(value):
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     out = result(_binary(np.multiply, input, other), MulBackward0, (input, other))
-    if out._grad_fn is not None:
+    node = out._grad_fn
+    if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
         # a later in-place change of the other operand must not break backward.
-        out._grad_fn.save_for_backward(input if _requires_grad(other) else None,
-                                       other if _requires_grad(input) else None)
+        # (An input with an edge requires grad; without one, it still may: a view made in no_grad.)
+        input_edge, other_edge = node._next_nodes
+        node.save_for_backward(input if other_edge is not None or _requires_grad(other) else None,
+                               other if input_edge is not None or _requires_grad(input) else None)
     return out
 
 
@@ -667,8 +670,20 @@ class ThresholdBackwardBackward0(Node):
 
 def threshold_backward(grad, out):
     """``grad`` where ``out > 0``, zeros elsewhere: relu's backward."""
-    array = np.where(out._array > 0, grad._array, grad._array.dtype.type(0))
+    g = grad._array
+    unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
+    if unsigned is not None and g.dtype.kind == "f":
+        # np.where picks element by element, slowly when the mask looks random (a layer's
+        # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
+        # gives exactly the same array, NaN and -0.0 included, about 4x faster.
+        keep = -(out._array > 0).astype(unsigned)          # all bits set, or none
+        array = np.bitwise_and(g.view(unsigned), keep).view(g.dtype)
+    else:
+        array = np.where(out._array > 0, g, g.dtype.type(0))
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))
+
+
+_SAME_SIZE_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class SigmoidBackwardBackward0(Node):

@@ -1,23 +1,24 @@
 """The backward pass: walk the graph from the outputs to the leaves, applying the chain rule.
 
-    1. Count, for every node reachable from the outputs, how many edges point
-       at it ("dependencies"): a node may only run once *all* the gradients
-       flowing into it have arrived and been summed.
+    1. Put every node reachable from the outputs in an order where each node
+       comes after all the nodes that send it a gradient (a topological order):
+       a node may only run once *all* the gradients flowing into it have
+       arrived and been summed.
     2. Start from the outputs with their gradients (1 for a scalar loss).
-    3. Repeatedly take a ready node, run its ``backward``, and add each
-       resulting gradient into the buffer of the node at the end of that edge.
+    3. Take the nodes in that order: run each node's ``backward`` on the sum of
+       what arrived, and add each resulting gradient into the buffer of the
+       node at the end of that edge.
 
-``run_backward`` below is that loop, the same one lesson 9 writes by hand.
+``run_backward`` below is that loop, the same one lesson 10 writes by hand.
 Everything it does only now and then (hooks, capturing gradients for
 ``autograd.grad``, observers, anomaly mode, freeing saved tensors, fitting a
 gradient's shape and dtype) is a named step further down the file.
 
-Both loops use an explicit stack/heap instead of recursion, so a chain of
+The graph is walked with an explicit stack instead of recursion, so a chain of
 100,000 operations needs no deep Python recursion. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
-import heapq
-import itertools
+import operator
 
 import numpy as np
 
@@ -41,55 +42,78 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
              does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
-    dependencies = count_dependencies(root_nodes)     # how many gradients each node waits for
+    dependencies, order = topological_order(root_nodes)   # PyTorch's order, see below
     plan = CapturePlan(capture, root_nodes, run_captured)
     needed, capture_at = plan.needed, plan.capture_at
     buffers = starting_buffers(roots)                  # node -> gradients arrived so far
-    ready, order = ready_heap(node for node in root_nodes if dependencies.get(node, 0) == 0)
     with backward_pass(root_nodes, dependencies, plan, keep_graph, create_graph):
-        while ready:
-            node = heapq.heappop(ready)[-1]            # the latest-made node that is ready
+        for node in order:                             # all its gradients have arrived
             grads = buffers.pop(node, None) or [None] * node._num_outputs   # what arrived, summed
             runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
             if node._has_hooks:
                 grads = apply_pre_hooks(node, grads, runs, plan)
             if capture_at and node in capture_at:
                 plan.capture_gradients(node, grads)
-            if runs and (grads[0] is not None or any(grad is not None for grad in grads)):
-                grad_inputs = call_backward(node, grads, keep_graph)
-            else:
-                grad_inputs = (None,) * len(node.next_functions)
-            for (next_node, output_nr), grad in zip(node.next_functions, grad_inputs):
-                if next_node is None:
-                    continue
-                if grad is not None:                   # add it to what already arrived there
+            if not runs or (grads[0] is None and all(grad is None for grad in grads)):
+                continue                               # nothing to pass on
+            grad_inputs = call_backward(node, grads, keep_graph)
+            # (node.next_functions, stored as two tuples: the nodes and their output numbers)
+            for next_node, output_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
+                if grad is not None and next_node is not None:    # add it to what arrived there
                     add_to_buffer(buffers, node, next_node, output_nr, grad, create_graph)
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0:       # everything has arrived: it may run
-                    heapq.heappush(ready, (-next_node._sequence_nr, next(order), next_node))
     return plan.captured
 
 
 # --- the graph: which nodes, in which order -------------------------------------------------
 
+def topological_order(root_nodes):
+    """Every node below ``root_nodes`` in the order the engine runs them, and their dependencies.
+
+    PyTorch's rule: of the nodes whose gradients have all arrived, run the one
+    made last in the forward pass (the highest ``_sequence_nr``); a leaf's
+    AccumulateGrad runs as soon as its gradient is complete. Each node is made
+    after the nodes its edges point to, so taking the nodes from the highest
+    sequence number down only ever meets nodes that are ready: sorting them
+    once gives PyTorch's order, with no queue of ready nodes to maintain.
+    Each AccumulateGrad goes right after the last node that sends it a gradient.
+    """
+    dependencies, nodes = count_dependencies(root_nodes)
+    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in dependencies]
+    waiting = {}                                     # leaf -> gradients still to come
+    nodes.sort(key=_sequence_nr, reverse=True)       # latest made first
+    for node in nodes:
+        order.append(node)
+        for next_node in node._next_nodes:
+            if type(next_node) is AccumulateGrad:
+                count = waiting.get(next_node, dependencies[next_node]) - 1
+                waiting[next_node] = count
+                if count == 0:
+                    order.append(next_node)
+    return dependencies, order
+
+
+_sequence_nr = operator.attrgetter("_sequence_nr")
+
+
 def count_dependencies(root_nodes):
     """For every reachable node: how many edges from reachable nodes point at it.
 
-    The same walk as reachable_edges, written out: it runs before every backward.
+    Also returns the reachable nodes other than leaves' AccumulateGrad, each once.
+    The walk keeps a list of nodes still to expand instead of recursing: a chain of
+    100,000 nodes is fine.
     """
     dependencies = {}
     roots = set(root_nodes)
-    stack = list(root_nodes)
-    while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
+    nodes = [node for node in root_nodes if type(node) is not AccumulateGrad]
+    for node in nodes:                              # (the list grows as the walk finds nodes)
+        for next_node in node._next_nodes:          # (next_functions without the output numbers)
             if next_node is None:
                 continue
             count = dependencies.get(next_node, 0)
             dependencies[next_node] = count + 1
-            if count == 0 and next_node not in roots:    # first visit: walk below it
-                stack.append(next_node)
-    return dependencies
+            if count == 0 and next_node not in roots and type(next_node) is not AccumulateGrad:
+                nodes.append(next_node)             # first visit: walk below it later
+    return dependencies, nodes
 
 
 def reachable_edges(root_nodes):
@@ -101,7 +125,7 @@ def reachable_edges(root_nodes):
     stack = list(root_nodes)
     while stack:
         node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node in node._next_nodes:
             if next_node is None:
                 continue
             yield node, next_node
@@ -125,18 +149,6 @@ def nodes_leading_to(root_nodes, targets):
                 needed.add(parent)
                 stack.append(parent)
     return needed
-
-
-def ready_heap(nodes):
-    """A heap of the nodes whose gradients have all arrived, latest-made first (PyTorch's order).
-
-    Among ready nodes the one created last in the forward pass runs first: the heap
-    holds ``(-node._sequence_nr, arrival, node)``, and the arrival counter breaks ties.
-    """
-    order = itertools.count()
-    heap = [(-node._sequence_nr, next(order), node) for node in nodes]
-    heapq.heapify(heap)
-    return heap, order
 
 
 def starting_buffers(roots):
@@ -220,10 +232,10 @@ def call_backward(node, grads, keep_graph):
         grad_inputs = node.backward(*grads)
     if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch
         grad_inputs = (grad_inputs,)
-    if len(grad_inputs) != len(node.next_functions):
+    if len(grad_inputs) != len(node._next_nodes):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(node.next_functions)}, got {len(grad_inputs)})")
+            f"(expected {len(node._next_nodes)}, got {len(grad_inputs)})")
     if node._has_hooks and node._post_hooks:
         grad_inputs = apply_post_hooks(node, grad_inputs, grads)
     if _observers:
@@ -231,10 +243,12 @@ def call_backward(node, grads, keep_graph):
     if not keep_graph and node._saved is not None:
         node._saved = FREED             # free what forward saved (PyTorch does too)
     if len(grad_inputs) > 1:
-        first = grad_inputs[0]
         # a gradient passed on along two edges must not become a leaf's .grad uncopied
-        if len(grad_inputs) > 2 or (first is grad_inputs[1] and first is not None):
+        first = grad_inputs[0]
+        if len(grad_inputs) > 2:
             _mark_shared(grad_inputs)
+        elif first is grad_inputs[1] and first is not None:     # a + b passes grad to both
+            first._shared_gradient = True
     return grad_inputs
 
 

@@ -73,11 +73,12 @@ class Node:
     # objects for the garbage collector to track. A slot that was never set
     # reads as its default (see __getattr__). Settings of particular nodes
     # (dim, keepdim, ...) still go into the instance's __dict__.
-    __slots__ = ("next_functions",    # one (node, output_nr) edge per forward input
+    __slots__ = ("_next_nodes",       # next_functions, kept as two tuples (see below)
+                 "_next_nrs",
                  "_saved",            # tuple of saved tensors / values, or None
                  "_saved_versions",   # the version of each saved tensor when it was saved
                  "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
-    _SLOT_DEFAULTS = {"next_functions": (), "_saved": None, "_saved_versions": None,
+    _SLOT_DEFAULTS = {"_next_nodes": (), "_next_nrs": (), "_saved": None, "_saved_versions": None,
                       "_output_shape": (), "_output_dtype": None, "_sequence_nr": 0}
 
     # Rarer state: class defaults, an instance only stores what differs.
@@ -137,6 +138,21 @@ class Node:
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
         return type(self).__name__
 
+    # Every node stores its edges as two tuples, the nodes and the output numbers,
+    # rather than one (node, output_nr) tuple per edge: a graph of many small
+    # operations then has far fewer objects for the garbage collector to track.
+    # A tuple of plain numbers is not tracked at all, and the usual all-zero one is shared.
+    @property
+    def next_functions(self):
+        """One edge ``(node, output_nr)`` per input of the forward operation: the node that
+        made that input (``AccumulateGrad`` for a leaf, ``None`` if it needs no gradient)."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._next_nodes = tuple([node for node, _ in edges])
+        self._next_nrs = output_numbers(edge[1] for edge in edges)
+
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
@@ -146,12 +162,17 @@ class Node:
         if _inference_tensors_exist:
             check_not_inference(values)
         self._saved = values
-        self._saves_output = SavedOutput in map(type, values)
+        if SavedOutput in map(type, values):
+            self._saves_output = True     # (set only when true: most nodes need no __dict__)
+        elif self._saves_output:
+            self._saves_output = False
         # plain numbers (and None) have no version; anything else may be a tensor
-        self._saved_versions = tuple([
-            None if type(v) in _PLAIN_VALUES else getattr(v, "_version_counter", _NO_VERSION)[0]
+        # (``_versions``: its version counter, read without making one, see _tensor.py)
+        versions = tuple([
+            None if type(v) in _PLAIN_VALUES else getattr(v, "_versions", _NO_VERSION)[0]
             for v in values
         ])
+        self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
@@ -171,7 +192,7 @@ class Node:
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
         for value, version in zip(saved, self._saved_versions):
-            if version is not None and value._version_counter[0] != version:
+            if version is not None and value._versions[0] != version:
                 raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
         if self._saves_output:
             return self._unpack_saved(saved)
@@ -202,7 +223,7 @@ class Node:
 
     def should_compute_output(self, i):
         """Does input ``i`` need a gradient? (No edge means nobody will use it.)"""
-        return self.next_functions[i][0] is not None
+        return self._next_nodes[i] is not None
 
     def __call__(self, *grad_outputs):
         """Run this node by hand: gradients of the outputs in, gradients of the inputs out.
@@ -320,7 +341,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self._saved = None
-        self.next_functions = ()
+        self._next_nodes = self._next_nrs = ()
         # the leaf's own hooks (Tensor.register_hook) run here, before accumulating
         self._has_hooks = variable._backward_hooks is not None
         self._output_shape = variable._array.shape
@@ -376,7 +397,6 @@ def _owned_by_engine(grad):
             and not grad._shared_gradient)
 
 
-_NO_EDGE = (None, 0)
 _PLAIN_VALUES = (type(None), float, int, bool)     # inputs that are never tensors
 _NO_VERSION = (None,)
 
@@ -437,27 +457,58 @@ def needs_grad(values):
 
 def connect(output, node, inputs):
     """Make ``node`` the grad_fn of ``output``, with one edge per forward input."""
-    edges = []
+    nodes, numbers = [], []
     for value in inputs:            # gradient_edge(value), inlined: this runs for every op
         if type(value) in _PLAIN_VALUES:
-            edges.append(_NO_EDGE)
+            nodes.append(None)
+            numbers.append(0)
             continue
         grad_fn = getattr(value, "_grad_fn", None)
         if grad_fn is not None:
-            edges.append((grad_fn, value._output_nr))
-        elif getattr(value, "_requires_grad", False):
-            edges.append((grad_accumulator(value), 0))
+            nodes.append(grad_fn)
+            numbers.append(value._output_nr)
         else:
-            edges.append(_NO_EDGE)
-    node.next_functions = tuple(edges)
+            nodes.append(grad_accumulator(value) if getattr(value, "_requires_grad", False) else None)
+            numbers.append(0)
+    return attach(output, node, tuple(nodes), output_numbers(numbers))
+
+
+def attach(output, node, next_nodes, next_nrs):
+    """Make ``node`` (with these edges) the grad_fn of ``output``."""
+    node._next_nodes = next_nodes
+    node._next_nrs = next_nrs
     node._saved = None              # save_for_backward, if the operation needs it, comes after
-    node._output_shape = output._array.shape
-    node._output_dtype = output._array.dtype
+    array = output._array
+    shape = array.shape             # (a new tuple each time numpy is asked)
+    node._output_shape = _SMALL_SHAPES.get(shape, shape)
+    node._output_dtype = array.dtype
     node._sequence_nr = next(_sequence_numbers)
     output._grad_fn = node
     if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
         record_forward_stack(node)
     return node
+
+
+# The output numbers of most nodes' edges are all 0: those tuples are made once and shared.
+_ZEROS = [(0,) * n for n in range(9)]
+# A long chain of tiny operations keeps one node per operation: the usual small tuples
+# a node stores are shared too, so that such a graph stays small in memory.
+_SMALL_SHAPES = {(): (), (1,): (1,)}
+_USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_iterable(
+    itertools.product((None, 0), repeat=n) for n in range(4))}
+
+
+def output_numbers(numbers):
+    """The output number of each edge, as a tuple (a shared one when all are 0)."""
+    numbers = tuple(numbers)
+    if not any(numbers):
+        return zero_output_numbers(len(numbers))
+    return numbers
+
+
+def zero_output_numbers(count):
+    """``(0,) * count``, shared for the usual small counts."""
+    return _ZEROS[count] if count < len(_ZEROS) else (0,) * count
 
 
 # Saved-tensor hooks (kept in their own file).

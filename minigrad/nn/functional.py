@@ -381,11 +381,14 @@ class NllLossBackward0(Node):
         # row's label, 0 elsewhere; built with the classes in the last dimension.
         picked = np.zeros(self.rows_shape, dtype=grad._array.dtype)
         rows = np.arange(len(self.target))
-        keep = self.target != self.ignore_index
         scale = -1.0 / self.total_weight if self.reduction == "mean" else -1.0
-        picked[rows[keep], self.target[keep]] = scale
-        if self.weight is not None:
-            picked[rows[keep], self.target[keep]] *= self.weight[self.target[keep]]
+        if _every_label_counts(self.target, self.weight, self.ignore_index, self.rows_shape[1]):
+            picked[rows, self.target] = scale
+        else:
+            keep = self.target != self.ignore_index
+            picked[rows[keep], self.target[keep]] = scale
+            if self.weight is not None:
+                picked[rows[keep], self.target[keep]] *= self.weight[self.target[keep]]
         if self.reduction == "none":
             grad = grad.reshape(-1, 1)
         return (self._to_input_layout(grad * _wrap(picked)),)
@@ -403,17 +406,28 @@ class NllLoss2DBackward0(NllLossBackward0):
         return rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
+def _every_label_counts(labels, weight, ignore_index, n_classes):
+    """The usual case: no class weights, and every label is a class (none is ignore_index)."""
+    return (weight is None and labels.shape[0] > 0 and not 0 <= ignore_index < n_classes
+            and labels.min() >= 0 and labels.max() < n_classes)
+
+
 def _nll_rows(logp, labels, weight, ignore_index, reduction):
     """The loss for log-probabilities ``logp`` (one row per label): (value, total weight)."""
-    keep = labels != ignore_index
-    n_classes = logp.shape[1]
-    if np.any((labels[keep] < 0) | (labels[keep] >= n_classes)):
-        bad = labels[keep][(labels[keep] < 0) | (labels[keep] >= n_classes)][0]
-        raise IndexError(f"Target {bad} is out of bounds.")
-    w = weight._array[labels[keep]] if weight is not None else np.ones(keep.sum(), dtype=logp.dtype)
-    losses = np.zeros(labels.shape[0], dtype=logp.dtype)
-    losses[keep] = -logp[np.arange(labels.shape[0])[keep], labels[keep]] * w
-    total_weight = w.sum()
+    n_rows, n_classes = logp.shape
+    if _every_label_counts(labels, weight, ignore_index, n_classes):
+        # the same numbers as below, in a third of the numpy calls (each weight is 1)
+        losses = -logp[np.arange(n_rows), labels]
+        total_weight = logp.dtype.type(n_rows)
+    else:
+        keep = labels != ignore_index
+        if np.any((labels[keep] < 0) | (labels[keep] >= n_classes)):
+            bad = labels[keep][(labels[keep] < 0) | (labels[keep] >= n_classes)][0]
+            raise IndexError(f"Target {bad} is out of bounds.")
+        w = weight._array[labels[keep]] if weight is not None else np.ones(keep.sum(), dtype=logp.dtype)
+        losses = np.zeros(n_rows, dtype=logp.dtype)
+        losses[keep] = -logp[np.arange(n_rows)[keep], labels[keep]] * w
+        total_weight = w.sum()
     if reduction == "mean":
         return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
     if reduction == "sum":

@@ -1,0 +1,122 @@
+"""The fast paths of the core behave exactly like the general ones (and like PyTorch).
+
+Speed work on the engine and on recording operations must never change a
+result: these tests pin the cases each fast path could get wrong.
+"""
+import gc
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def test_engine_order_is_pytorchs_on_a_wide_graph(torch):
+    """Nodes run latest-made first, each AccumulateGrad right after its last gradient arrives."""
+    values = np.random.default_rng(0).standard_normal((2, 7))
+    orders = []
+    for library in (minigrad, torch):
+        left = [library.tensor([v], requires_grad=True) for v in values[0]]
+        right = [library.tensor([v], requires_grad=True) for v in values[1]]
+        order = []
+        for i, leaf in enumerate(left + right):
+            leaf.register_hook(lambda grad, i=i: order.append(i))
+        terms = [a * b for a, b in zip(left, right)]
+        while len(terms) > 1:
+            paired = [terms[i] + terms[i + 1] for i in range(0, len(terms) - 1, 2)]
+            terms = paired + terms[len(paired) * 2:]
+        terms[0].backward()
+        orders.append(order)
+    assert orders[0] == orders[1]
+
+
+def test_a_leaf_used_twice_by_one_node_runs_once_with_the_sum(torch):
+    for library in (minigrad, torch):
+        x = library.tensor([3.0], requires_grad=True)
+        calls = []
+        x.register_hook(lambda grad: calls.append(grad.item()))
+        (x * x).backward()
+        assert calls == [6.0] and x.grad.item() == 6.0
+
+
+def test_next_functions_keeps_pytorchs_shape():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x.unbind(0)
+    y = b * 2
+    (edge,) = [e for e in y.grad_fn.next_functions if e[0] is not None]
+    assert edge[0] is b.grad_fn and edge[1] == 1
+    assert y.grad_fn.next_functions[1] == (None, 0)
+    assert isinstance(y.grad_fn.next_functions, tuple)
+
+
+def test_version_counter_is_made_when_needed_and_still_catches_in_place_changes():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1.0
+    z = y * y                          # saves y at version 0 (y has no counter yet)
+    assert y._version == 0
+    y.add_(1)                          # makes the counter and bumps it
+    assert y._version == 1
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
+
+
+def test_views_and_detach_share_a_version_counter_made_later():
+    base = minigrad.tensor([1.0, 2.0, 3.0])
+    view = base[1:]
+    detached = base.detach()
+    detached.mul_(2)
+    assert base._version == view._version == detached._version == 1
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_relu_backward_keeps_nan_inf_and_signed_zero_like_pytorch(torch, dtype):
+    x_values = np.array([-1.0, 2.0, -3.0, 4.0, -5.0, 0.0, 6.0], dtype=dtype)
+    upstream = np.array([np.nan, np.nan, np.inf, -0.0, -2.0, -1.0, -0.0], dtype=dtype)
+    grads = []
+    for library in (minigrad, torch):
+        x = library.tensor(x_values, requires_grad=True)
+        x.relu().backward(library.tensor(upstream))
+        grads.append(np.asarray(x.grad.detach().numpy() if library is torch else x.grad.numpy()))
+    ours, theirs = grads
+    assert np.array_equal(ours, theirs, equal_nan=True)
+    assert np.array_equal(np.signbit(ours), np.signbit(theirs))
+
+
+@pytest.mark.parametrize("labels, ignore_index", [
+    ([0, 2, 1, 2], -100),           # every label counts: the short path
+    ([0, -100, 1, 2], -100),        # a label equal to ignore_index: the general path
+    ([0, 2, 1, 2], 2),              # ignore_index is a class
+])
+def test_cross_entropy_paths_match_pytorch(torch, labels, ignore_index):
+    logits = np.random.default_rng(1).standard_normal((4, 3)).astype(np.float32)
+    results = []
+    for library in (minigrad, torch):
+        x = library.tensor(logits, requires_grad=True)
+        loss = library.nn.functional.cross_entropy(x, library.tensor(labels), ignore_index=ignore_index)
+        loss.backward()
+        results.append((loss.item(), x.grad.detach().numpy().copy()))
+    assert results[0][0] == pytest.approx(results[1][0], rel=1e-6)
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-6, atol=1e-7)
+
+
+def test_cross_entropy_label_out_of_range_still_raises():
+    x = minigrad.tensor(np.zeros((2, 3), dtype=np.float32), requires_grad=True)
+    with pytest.raises(IndexError, match="Target 3 is out of bounds."):
+        minigrad.nn.functional.cross_entropy(x, minigrad.tensor([0, 3]))
+
+
+def test_a_recorded_chain_keeps_few_objects_for_the_garbage_collector():
+    """Each recorded one-element operation keeps its node and one tuple of edges, not more."""
+    x = minigrad.tensor([1.0], requires_grad=True)
+    b = minigrad.tensor([0.5], requires_grad=True)
+    y = x
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(500):
+        y = y * 1.0001
+        y = y + b
+    gc.collect()                      # (tuples of plain numbers become untracked here)
+    per_op = (len(gc.get_objects()) - before) / 1000
+    assert per_op <= 2.1, per_op
+    y.backward()
+    assert x.grad is not None
