@@ -146,7 +146,20 @@ def _is_basic(item):
     return isinstance(item, _BASIC) and not isinstance(item, bool)
 
 
+def _check_zero_dim(input, index):
+    """PyTorch's own messages for ``x[0]`` and ``x[:1]`` on a 0-d tensor (a single integer or
+    slice; in a tuple, or with a list, it is the usual "too many indices")."""
+    if input.ndim:
+        return
+    if type(index) is int:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+
+
 def getitem(input, index):
+    _check_zero_dim(input, index)
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
@@ -154,6 +167,8 @@ def getitem(input, index):
     if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
         # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
         input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
+    elif input.ndim == 0 and any(not _is_basic(i) for i in items):
+        raise IndexError("too many indices for tensor of dimension 0")
     if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
            for i in items if _is_basic(i)):
         # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,
@@ -250,6 +265,7 @@ def setitem(tensor, index, value):
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
+    _check_zero_dim(tensor, index)
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):

@@ -424,6 +424,9 @@ def cat(tensors, dim=0):
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     dtype = result_type(*tensors)
     ndim = tensors[0].ndim
+    for position, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be concatenated")
     dim = _normalize_dim(dim, ndim)
     try:
         out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, order="C", copy=False)
@@ -525,6 +528,8 @@ class UnbindBackward0(Node):
 
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple."""
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = _normalize_dim(dim, input.ndim)
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
     arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
@@ -671,6 +676,8 @@ def select(input, dim, index):
     """A view of ``input`` at ``index`` along ``dim`` (that dimension removed). Gradient: scattered back
     into zeros at that index.
     """
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:
