@@ -31,11 +31,7 @@ def check_inplace(tensor, overlap_ok=False):
     can some views (views.check_view_inplace); memory seen twice (expand) can't be written."""
     if _inference_tensors_exist:
         check_inplace_allowed(tensor)
-    if not overlap_ok and (not tensor._array.flags.writeable or (
-            tensor._base is not None and _overlaps(tensor._array))):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+    # autograd's rules come first (PyTorch checks them before the operation runs) ...
     if tensor._base is not None:
         check_view_inplace(tensor)
     elif _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
@@ -44,6 +40,12 @@ def check_inplace(tensor, overlap_ok=False):
             "minigrad hint: wrap the update in `with torch.no_grad():` (as optimisers do), or "
             "work on x.detach() / x.clone() instead."
         )
+    # ... then the operation's own: it can't write memory that it sees twice
+    if not overlap_ok and (not tensor._array.flags.writeable or (
+            tensor._base is not None and _overlaps(tensor._array))):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
 
 
 def _overlaps(array):
@@ -240,6 +242,7 @@ def copy_(self, source):
         check_inplace(self, overlap_ok=True)    # x.copy_(x) copies nothing (even if expanded)
         bump_version(self)
         return self
+    check_inplace(self)
     if source._version_counter is self._version_counter:
         _check_partial_overlap(self, source)
     return apply_inplace(self, shape.copy_into, source)

@@ -644,10 +644,15 @@ def copy_into(old, source):
     try:
         array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
     except ValueError:
-        raise RuntimeError(
-            f"The size of tensor a ({list(old.shape)}) must match the size of tensor b "
-            f"({list(source.shape)}): copy_ broadcasts the source to the destination's shape"
-        ) from None
+        # PyTorch broadcasts the two shapes; the result must be the destination's own shape
+        # (so even extra leading size-1 dims of the source are refused)
+        from .pointwise import _broadcast_error
+        try:
+            shape = np.broadcast_shapes(old._array.shape, source._array.shape)
+        except ValueError:
+            raise _broadcast_error(old, source) from None
+        raise RuntimeError(f"output with shape {list(old.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}") from None
     return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
 
 

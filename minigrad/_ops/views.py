@@ -237,19 +237,22 @@ def raise_no_grad_view_changed(tensor):
 
 
 def check_view_inplace(tensor):
-    """PyTorch's rules for changing a view in place while recording."""
-    if not _State.enabled:
+    """PyTorch's rules for changing a view in place while recording.
+
+    The rules about how the view was made (under no_grad, by unbind/split) come first,
+    then the rule about views of leaves, as in PyTorch."""
+    if not _State.enabled or not tensor.requires_grad:
         return
-    if tensor._created_in_no_grad and tensor.requires_grad:
+    if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
+            tensor._multi_output_view and tensor._grad_fn is None):
         raise_no_grad_view_changed(tensor)
-    base = tensor._base
+    if tensor._multi_output_view:
+        raise RuntimeError(
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
+            "modified inplace. " + _MULTIPLE_VIEWS)
     # the view requires grad (through its base, or by requires_grad_() on the view itself)
-    if base._grad_fn is None and tensor.requires_grad:
+    if tensor._base._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "
             "on a .clone() of the view.")
-    if tensor._multi_output_view and tensor._grad_fn is not None:
-        raise RuntimeError(
-            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
-            "modified inplace. " + _MULTIPLE_VIEWS)
