@@ -563,9 +563,12 @@ def split(input, split_size_or_sections, dim=0):
                                f"size of {length}" if split_size_or_sections == 0 else
                                f"split expects split_size be non-negative, but got split_size="
                                f"{split_size_or_sections}")
-        sizes = [split_size_or_sections] * (length // split_size_or_sections)
-        if length % split_size_or_sections:
-            sizes.append(length % split_size_or_sections)
+        if length == 0:
+            sizes = [0]           # PyTorch: an empty dimension still gives one (empty) piece
+        else:
+            sizes = [split_size_or_sections] * (length // split_size_or_sections)
+            if length % split_size_or_sections:
+                sizes.append(length % split_size_or_sections)
         node_class = SplitBackward0
     else:
         sizes = [int(n) for n in split_size_or_sections]
@@ -589,6 +592,8 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[_normalize_dim(dim, input.ndim)]
+    if length == 0:
+        return split(input, [0] * chunks, dim)      # PyTorch: ``chunks`` empty pieces
     return split(input, -(-length // chunks), dim)
 
 
