@@ -198,8 +198,9 @@ _MULTIPLE_VIEWS = (
 
 
 def _operation(node):
-    # PyTorch names the operation, not its node: "Output 1 of Unbind"
-    return re.sub(r"(WithSizes)?Backward\d*$", "", node.name())
+    # PyTorch names the operation, not its node: "Output 1 of Unbind" (UnbindBackward0),
+    # "Output 0 of SplitWithSizes", but "Max1" for MaxBackward1
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node.name())
 
 
 def _history_lost(view):
@@ -236,12 +237,13 @@ def raise_no_grad_view_changed(tensor):
         "enabled. " + _AMBIGUOUS)
 
 
-def check_view_inplace(tensor):
-    """PyTorch's rules for changing a view in place while recording.
+def check_view_inplace(tensor, recording=True):
+    """PyTorch's rules for changing a view in place while recording (``recording``: some
+    input of the operation requires grad).
 
     The rules about how the view was made (under no_grad, by unbind/split) come first,
     then the rule about views of leaves, as in PyTorch."""
-    if not _State.enabled or not tensor.requires_grad:
+    if not _State.enabled or not (recording or tensor.requires_grad):
         return
     if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
             tensor._multi_output_view and tensor._grad_fn is None):
@@ -251,7 +253,7 @@ def check_view_inplace(tensor):
             f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
             "modified inplace. " + _MULTIPLE_VIEWS)
     # the view requires grad (through its base, or by requires_grad_() on the view itself)
-    if tensor._base._grad_fn is None:
+    if tensor.requires_grad and tensor._base._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "
