@@ -275,16 +275,16 @@ def setitem(tensor, index, value):
                         f"{tensor.dtype.tensor_type_name}")
     if all(_is_basic(i) for i in items):
         target = _basic_getitem(tensor, items, full_view=False)
-        if target._base is not None and _overlaps(target._array):
-            check_inplace(target)                  # raises: memory seen twice
         if not isinstance(value, Tensor):          # a number becomes a 0-d tensor first
             value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
-        if value.shape == target.shape:
-            target.copy_(value)
-        elif value.ndim == 0:
+        if value.shape != target.shape and value.ndim:
+            value = _broadcast_value(value, target.shape)     # its errors come first
+        if target._base is not None and _overlaps(target._array):
+            check_inplace(target)                  # raises: memory seen twice
+        if value.ndim == 0 and target.ndim:
             target.fill_(value)                    # PyTorch fills with a 0-d value
         else:
-            target.copy_(_broadcast_value(value, target.shape))
+            target.copy_(value)
         return
     check_inplace(tensor)
     if not isinstance(value, Tensor):

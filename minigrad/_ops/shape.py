@@ -314,7 +314,7 @@ def expand(input, *sizes):
             f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim
-    for i, n in enumerate(array.shape):
+    for i, n in reversed(list(enumerate(array.shape))):      # PyTorch checks from the last dim
         if sizes[offset + i] == -1:
             sizes[offset + i] = n
         elif n != 1 and sizes[offset + i] != n:

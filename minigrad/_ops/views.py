@@ -224,6 +224,10 @@ def _history_lost(view):
 def raise_no_grad_view_changed(tensor):
     """A view made under no_grad (or a view of one) may not be changed in place by a
     recorded operation."""
+    lost = re.match(r"Output \d+ of \w+", tensor._base_changed_while_recording)
+    if tensor._multi_output_view and lost:
+        # a piece of unbind/split whose base changed: PyTorch still names the node it came from
+        raise RuntimeError(f"{lost.group(0)} is a view and is being modified inplace. " + _MULTIPLE_VIEWS)
     if tensor._multi_output_view:          # a piece of unbind/split made without history
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
                            "grad mode enabled. " + _MULTIPLE_VIEWS)
