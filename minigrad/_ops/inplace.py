@@ -77,7 +77,7 @@ def _check_partial_overlap(tensor, other):
     bounds_a, bounds_b = _dense_bounds(a), _dense_bounds(b)
     if bounds_a is None or bounds_b is None:
         return
-    if bounds_a == bounds_b:
+    if bounds_a == bounds_b and a.ndim == b.ndim:       # (strides of different lengths differ)
         strides_a = [st for st, n in zip(a.strides, a.shape) if n > 1]
         strides_b = [st for st, n in zip(b.strides, b.shape) if n > 1]
         if strides_a == strides_b:
