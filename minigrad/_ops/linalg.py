@@ -202,6 +202,11 @@ def matmul(input, other):
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if db >= 3 and input._array.dtype != other._array.dtype:
+        # a batched right side goes through PyTorch's batched kernels, with their message
+        from .._dtype import cpp_name
+        raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
+                           f"{cpp_name(other.dtype).capitalize()}")
     if da == 1 and db == 1:
         return dot(input, other)
     if da == 2 and db == 1:
