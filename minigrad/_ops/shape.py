@@ -295,6 +295,8 @@ class ExpandBackward0(Node):
     """out = a repeated along size-1 dims (no copy)   ->   the engine sums the gradient back"""
 
     def backward(self, grad):
+        if self.input_is_0d:
+            return (grad.sum(),)     # PyTorch sums to a 0-d input in one step (SumBackward0)
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
 
     def jvp(self, tangents, inputs, out):
@@ -328,7 +330,8 @@ def expand(input, *sizes):
                                     for i, n in enumerate(array.shape))
     expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
                                                writeable=array.flags.writeable)
-    return _make_view(result(expanded, ExpandBackward0, (input,)), input)
+    return _make_view(result(expanded, ExpandBackward0, (input,), input_is_0d=array.ndim == 0),
+                      input)
 
 
 def _needs_record(input):
