@@ -460,6 +460,145 @@ def overlapping_memory_in_place(L):
     return out + [y]
 
 
+def errors_of(*steps):
+    """Run each step; the errors (or None) it raised, in order."""
+    out = []
+    for step in steps:
+        try:
+            step()
+            out.append(None)
+        except Exception as error:       # the error is part of what must match
+            out.append(error)
+    return out
+
+
+# --- found by the random programs (test_fuzz_vs_torch.py) ------------------------------------------
+
+@case
+def zero_dim_tensor_index_errors(L):
+    x = L.tensor(1.5, requires_grad=True)
+    y = L.tensor(2.0)
+
+    def assign(index, value):
+        y[index] = value
+    return errors_of(lambda: x[0], lambda: x[:1], lambda: x[:], lambda: x[(0,)], lambda: x[[0, 0]],
+                     lambda: x[0, None], lambda: x.select(0, -1), lambda: x.unbind(),
+                     lambda: x.split(1), lambda: x.chunk(2), lambda: L.cat([x, x]),
+                     lambda: L.cat([L.ones(3), x]), lambda: assign(0, 1.0),
+                     lambda: assign(slice(None, 1), 1.0), lambda: assign(0, L.tensor(2.0)),
+                     lambda: assign([0], 1.0)) + [x[None], x[...], x[x > 0]]
+
+
+@case
+def split_and_chunk_of_an_empty_dimension(L):
+    x = L.ones(0, requires_grad=True) * 1
+    return [[graph(piece) for piece in pieces] for pieces in
+            (x.split(1), x.split(3), x.chunk(2), x.split([0]))]
+
+
+@case
+def copy_broadcast_errors(L):
+    return errors_of(lambda: L.ones(3).copy_(L.ones(2, 3)), lambda: L.ones(3).copy_(L.ones(2)),
+                     lambda: L.ones(2, 1, 3).copy_(L.ones(2, 3)),
+                     lambda: L.ones(1, 2, 3).copy_(L.ones(1, 1, 2, 3)),
+                     lambda: L.ones(()).copy_(L.ones(1)), lambda: L.ones(6).copy_(L.ones(1, 3)))
+
+
+@case
+def inplace_checks_come_in_pytorchs_order(L):
+    leaf = L.ones(3, requires_grad=True)
+    expanded = leaf.expand(2, 3)               # a view of a leaf, and memory seen twice
+    y = leaf * 1
+    with L.no_grad():
+        no_grad_view = y.expand(2, 3)           # made under no_grad, memory seen twice
+    plain = L.ones(2, 3)
+    with L.no_grad():
+        piece = plain.chunk(2)[-1]
+    gradient = L.autograd.grad(leaf.sum(), leaf)[0]     # PyTorch hands out an expanded tensor
+    x = L.ones(2, 3, requires_grad=True)
+    with L.no_grad():
+        chunked = x.chunk(2)[-1]
+    return errors_of(lambda: expanded.add_(1), lambda: leaf.copy_(leaf.flip(0)),
+                     lambda: leaf.copy_(L.ones(2, 3)), lambda: no_grad_view.add_(1),
+                     lambda: no_grad_view.copy_(L.ones(2, 3)), lambda: piece.add_(leaf[:1]),
+                     lambda: gradient.copy_(leaf), lambda: gradient.add_(leaf),
+                     lambda: chunked[0].fill_(3.0))
+
+
+@case
+def copy_from_the_same_elements_copies_nothing(L):
+    x = L.ones(2, 3, requires_grad=True)
+    gradient = L.autograd.grad(x.sum(), x)[0]          # expanded memory
+    same = gradient.permute(1, 0).t()
+    same.copy_(gradient)
+    point = L.tensor(1.5)
+    errors = errors_of(lambda: point.view(1)[0].copy_(point.view(1)),
+                       lambda: point.squeeze().copy_(point.view(-1)))
+    return [same, gradient._version, errors]
+
+
+@case
+def changed_unbind_and_split_pieces_keep_their_node_in_errors(L):
+    x = L.ones(2, 3, requires_grad=True)
+    piece = x.unbind()[0]
+    with L.no_grad():
+        piece.zero_()
+    y = L.ones(2, 1, 3, requires_grad=True) @ L.ones(3, requires_grad=True)
+    last = y.chunk(2)[-1]
+    y[0] = 3.0
+    z = (x * 1).split([1, 1])[0]
+    return errors_of(lambda: piece.div_(2), lambda: last.sub_(0.5), lambda: z.mul_(2))
+
+
+@case
+def setitem_broadcast_errors_come_before_overlap(L):
+    e = L.ones(1, 3).expand(2, 3)
+
+    def assign(index, value):
+        e[index] = value
+    t = L.ones(2, 3)
+    return errors_of(lambda: assign(0, 1.0), lambda: assign(0, L.ones(3)),
+                     lambda: assign(0, L.ones(2, 1, 3)), lambda: assign(0, L.ones(2)),
+                     lambda: assign(slice(None), 1.0), lambda: assign(Ellipsis, 1.0),
+                     lambda: t.__setitem__(slice(None), L.ones(3, 2)),
+                     lambda: L.ones(3, 2).expand(2, 3))
+
+
+@case
+def maximum_and_minimum_second_order_graph(L):
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = L.tensor([1.0, 3.0, 2.0], requires_grad=True)
+    out = []
+    for pick in (L.maximum, L.minimum):
+        z = pick(x * x, y)
+        gx, gy = L.autograd.grad((z * z).sum(), [x, y], create_graph=True)
+        node = gy.grad_fn
+        out += [gx, gy, graph(gx), graph(gy), graph_of_node(node.next_functions[0][0]),
+                graph_of_node(node.next_functions[0][0].next_functions[0][0])]
+    a = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = L.tensor([[1.0], [3.0]], requires_grad=True)
+    L.maximum(a, b).sum().backward()
+    return out + [a.grad, b.grad]
+
+
+@case
+def expand_of_a_0d_tensor_sums_in_one_step(L):
+    c = L.tensor(2.0, requires_grad=True)
+    x = L.ones(2, 3, requires_grad=True)
+    g = L.autograd.grad((c.expand(2, 3) * x).sum(), c, create_graph=True)[0]
+    return [g, graph(g)]
+
+
+@case
+def matmul_mixed_dtype_messages(L):
+    out = []
+    for a in [(3,), (2, 3), (2, 1, 3)]:
+        for b in [(3,), (3, 2), (2, 3, 2)]:
+            out += errors_of(lambda: L.ones(a, dtype=L.float64) @ L.ones(b),
+                             lambda: L.ones(a) @ L.ones(b, dtype=L.float64))
+    return out
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 

@@ -286,6 +286,8 @@ def setitem(tensor, index, value):
         else:
             target.copy_(value)
         return
+    if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
+        raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
     check_inplace(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
