@@ -37,6 +37,8 @@ def _positions(index_array, dim, size):
     if index_array.size and (index_array.min() < -size or index_array.max() >= size):
         bad = index_array[(index_array < -size) | (index_array >= size)].flat[0]
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    if index_array.ndim == 0:
+        return ()            # a 0-d input and index: the one element
     positions = list(np.indices(index_array.shape, sparse=True))
     positions[dim] = index_array
     return tuple(positions)
@@ -189,10 +191,13 @@ def index_select(input, dim, index):
     """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``."""
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim] if input.ndim else 1
+    if input.ndim == 0 and isinstance(index, Tensor) and index.numel() != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{index.numel()} value(s)")
     positions = _check_vector_index("index_select", index, size)
     out = np.take(input._array, positions, axis=dim if input.ndim else None)
     if input.ndim == 0:
-        out = out.reshape(index.shape)
+        out = out.reshape(())           # PyTorch: one value of a 0-d tensor is 0-d
     return result(out, IndexSelectBackward0, (input,), saved=(index,), dim=dim,
                   self_sym_sizes=input._array.shape)
 

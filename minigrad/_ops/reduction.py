@@ -365,27 +365,32 @@ class LinalgVectorNormBackward0(Node):
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        a, out = self.saved_tensors      # the input and the result, as PyTorch saves them
-        # the norm with the reduced dims kept (size 1), so it broadcasts against a
-        norm_of_a = out.reshape([1 if not self.dims or d in self.dims else n
-                                 for d, n in enumerate(self.input_shape)])
-        if self.p == 2:
-            # as PyTorch writes it: grad * (a / norm), 0 where the norm is 0 (its choice);
-            # grad and norm get their reduced dims back (size 1) unless dim was left out
-            norm = out
-            if not self.keepdim and not self.all_dims and a.ndim:
-                for d in self.dims:
-                    grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-            unit = a / norm
-            return (grad * unit.masked_fill(norm == 0, 0),)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
-        # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
-        safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
-        if self.p == 1:
-            from .pointwise import sign
-            return (grad * sign(a),)
-        from .pointwise import sign, abs
-        return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
+        # written as PyTorch writes it (norm_backward), so that create_graph=True records
+        # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
+        # left out (then they are 0-d and broadcast)
+        from .pointwise import sgn, abs
+        a, norm = self.saved_tensors      # the input and the result, as PyTorch saves them
+        if not self.keepdim and not self.all_dims and a.ndim:
+            for d in self.dims:
+                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+        p = self.p
+        if p == 1:
+            return (sgn(a) * grad,)
+        if p == 2:
+            return (grad * (a / norm).masked_fill_(norm == 0, 0),)
+        if p == float("inf"):
+            # the gradient of max |a|, shared evenly among the elements that reach it
+            a_abs = abs(a)
+            mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
+            count = mask.sum(self.dims, True) if self.dims else mask.sum()
+            return (sgn(a) * ((grad / count) * mask),)
+        if p < 2:
+            scaled = sgn(a) * abs(a).pow_(p - 1)
+        else:
+            scaled = a * abs(a).pow_(p - 2)
+        scale = grad / norm.pow(p - 1)
+        scale.masked_fill_(norm == 0, 0)
+        return (scaled * scale,)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = sum(sign(a) |a|**(p-1) a_t) / out**(p-1)"""
@@ -415,7 +420,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
-        raise RuntimeError("minigrad's norm does not support p=inf; use x.abs().max()")
+        value = np.max(np.abs(array), axis=axis, keepdims=keepdim) if array.size else np.zeros(())
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")

@@ -115,7 +115,8 @@ def floor_divide(input, other):
         input, other = _wrap(np.asarray(input, dtype=_binary(np.add, input, other).dtype)), other
     _check_integer_division(input, other)
     out = _binary(np.floor_divide, input, other)
-    return result(out, _NotImplementedBackward, (input, other))
+    # a number divisor is no input of the node (PyTorch: one edge)
+    return result(out, _NotImplementedBackward, (input, other) if isinstance(other, Tensor) else (input,))
 
 
 def rfloordiv(input, other):
