@@ -185,7 +185,6 @@ INPLACE = {
     "relu_": lambda L, x: x.relu_(),
     "neg_": lambda L, x: x.neg_(),
     "floor_": lambda L, x: x.floor_(),
-    "clamp_min_": lambda L, x: x.clamp_min_(0.0),
     "squeeze_": lambda L, x: x.squeeze_(),
     "unsqueeze_": lambda L, x: x.unsqueeze_(0),
 }

@@ -288,6 +288,9 @@ def setitem(tensor, index, value):
         return
     if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
         raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
+    if tensor.ndim == 0 and np.asarray(items[0]).dtype == bool:
+        # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
+        return setitem(tensor.unsqueeze(0), (np.reshape(items[0], (1,)),), value)
     check_inplace(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
