@@ -115,8 +115,10 @@ def floor_divide(input, other):
         input, other = _wrap(np.asarray(input, dtype=_binary(np.add, input, other).dtype)), other
     _check_integer_division(input, other)
     out = _binary(np.floor_divide, input, other)
-    # a number divisor is no input of the node (PyTorch: one edge)
-    return result(out, _NotImplementedBackward, (input, other) if isinstance(other, Tensor) else (input,))
+    # PyTorch's node for a missing derivative has edges only to the inputs that require grad
+    tensors = [t for t in (input, other) if isinstance(t, Tensor)]
+    recorded = [t for t in tensors if t.requires_grad] or tensors
+    return result(out, _NotImplementedBackward, tuple(recorded))
 
 
 def rfloordiv(input, other):

@@ -590,25 +590,55 @@ _INV_SQRT_2PI = (2 * np.pi) ** -0.5
 _SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
 
 
+def _gelu_slopes(x, approximate):
+    """numpy: d gelu/dx and d^2 gelu/dx^2 at x (exact, or of the tanh approximation)."""
+    if approximate == "tanh":
+        u = _SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)
+        t = np.tanh(u)
+        du = _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x ** 2)
+        ddu = _SQRT_2_OVER_PI * 6 * 0.044715 * x
+        first = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
+        second = (1 - t * t) * du + 0.5 * x * (1 - t * t) * (ddu - 2 * t * du * du)
+        return first, second
+    from .._ops.special import _erf_array
+    cdf = 0.5 * (1 + _erf_array(x * _SQRT_HALF))
+    pdf = np.exp(-0.5 * x * x) * _INV_SQRT_2PI
+    return cdf + x * pdf, pdf * (2 - x * x)
+
+
 class GeluBackward0(Node):
     """out = x * Phi(x) (Phi: the standard normal CDF)   ->   dx = grad * (Phi(x) + x * phi(x))
 
     With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
     u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
+    The gradient is one recorded operation (PyTorch's gelu_backward), so a second-order
+    graph shows GeluBackwardBackward0.
     """
 
     def backward(self, grad):
-        from .._ops.special import erf
-        from .._ops.pointwise import exp
         (x,) = self.saved_tensors
-        if self.approximate == "tanh":
-            u = (x + 0.044715 * x ** 3) * _SQRT_2_OVER_PI
-            t = tanh(u)
-            du = (1 + 3 * 0.044715 * x ** 2) * _SQRT_2_OVER_PI
-            return (grad * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du),)
-        cdf = 0.5 * (1 + erf(x * _SQRT_HALF))
-        pdf = exp(-0.5 * x * x) * _INV_SQRT_2PI
-        return (grad * (cdf + x * pdf),)
+        return (gelu_backward(grad, x, self.approximate),)
+
+
+class GeluBackwardBackward0(Node):
+    """r = grad * gelu'(x) (gelu's backward)   ->   d/dgrad = gg * gelu'(x),
+    d/dx = gg * grad * gelu''(x)"""
+
+    def backward(self, gg):
+        grad, x = self.saved_tensors
+        d_grad = gelu_backward(gg, x, self.approximate) if self.should_compute_output(0) else None
+        d_x = None
+        if self.should_compute_output(1):
+            second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
+            d_x = gg * grad * _wrap(second)
+        return d_grad, d_x
+
+
+def gelu_backward(grad, x, approximate="none"):
+    """grad * d gelu(x)/dx, recorded as one operation (GeluBackwardBackward0)."""
+    first = _gelu_slopes(x._array, approximate)[0]
+    out = (grad._array * first).astype(x._array.dtype, copy=False)
+    return result(out, GeluBackwardBackward0, (grad, x), saved=(grad, x), approximate=approximate)
 
 
 def gelu(input, approximate="none"):
