@@ -291,7 +291,7 @@ def setitem(tensor, index, value):
     if tensor.ndim == 0 and np.asarray(items[0]).dtype == bool:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
         return setitem(tensor.unsqueeze(0), (np.reshape(items[0], (1,)),), value)
-    check_inplace(tensor)
+    check_inplace(tensor, others=(value,))
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path

@@ -9,7 +9,7 @@ recorded change gives ``x`` the operation's node (``x.exp_()`` -> ExpBackward0).
 from .._tensor import _wrap
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, rounding, shape, special
-from .inplace import apply_inplace, check_inplace
+from .inplace import apply_inplace, bump_version, check_inplace
 
 
 def _unary_inplace(operation, name):
@@ -95,18 +95,20 @@ class SqueezeBackward4(shape.SqueezeBackward0):
 
 def _reshape_inplace(tensor, operation, node_class):
     """Give ``tensor`` the shape of ``operation(tensor)``; record ``node_class`` if needed."""
-    check_inplace(tensor)
+    check_inplace(tensor, overlap_ok=True)      # only the shape changes, not the memory
     old = _wrap(tensor._array)
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
         old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
         old._requires_grad = tensor._requires_grad
     new = operation(old)
+    tensor._array = new._array
     if new._grad_fn is not None:
         new._grad_fn.__class__ = node_class     # same backward, PyTorch's in-place name
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
-    tensor._array = new._array
-    tensor._version_counter[0] += 1
+    bump_version(tensor)                 # views of the tensor regenerate their history ...
+    if new._grad_fn is not None:         # ... but the tensor itself keeps the operation's node
+        tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
     return tensor
 
 
