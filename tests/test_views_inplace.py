@@ -599,6 +599,103 @@ def matmul_mixed_dtype_messages(L):
     return out
 
 
+def approx(t):
+    """Values to 3 decimals (float32 rounding may differ in the 5th)."""
+    return np.round(np.asarray(t.detach().tolist(), dtype=float), 3).tolist()
+
+
+def chain(node):
+    """A node and everything below it, as nested names (second-order graphs)."""
+    if node is None:
+        return None
+    return [node, [chain(n) for n, _ in node.next_functions]]
+
+
+@case
+def norm_second_order_graphs(L):
+    out = []
+    for p in (1, 1.5, 3, float("inf")):
+        for dim in (None, 0, -1):
+            x = L.tensor([[1.0, -2.0, 3.0], [0.5, 3.0, -1.0]], requires_grad=True)
+            y = x.norm(p) if dim is None else x.norm(p, dim=dim)
+            g = L.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+            second = L.autograd.grad(g.sum(), x)[0]
+            out += [approx(g), chain(g.grad_fn), approx(second)]
+    return out
+
+
+@case
+def gelu_second_order_graph(L):
+    out = []
+    for approximate in ("none", "tanh"):
+        x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = L.nn.functional.gelu(x * 1, approximate=approximate)
+        g = L.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+        second = L.autograd.grad(g.sum(), x)[0]
+        out += [approx(g), chain(g.grad_fn), approx(second)]
+    return out
+
+
+@case
+def zero_dim_tensor_sorting_gathering_and_rolling(L):
+    x = L.tensor(1.5, requires_grad=True)
+    y = L.tensor(2.5, requires_grad=True)
+    i = L.zeros((), dtype=L.int64)
+    done = [x.topk(1)[0], x.scatter(0, i, y), x.scatter_add(0, i, y), x.gather(0, i),
+            x.index_select(0, L.tensor([0])), x.roll(1)]
+    return [[t, graph(t)] for t in done] + errors_of(
+        lambda: x.roll(1, 0), lambda: x.index_select(0, L.tensor([0, 0])))
+
+
+@case
+def floor_divide_node_has_edges_to_inputs_that_require_grad(L):
+    x = L.ones(3, requires_grad=True)
+    c = L.ones(3)
+    return [graph(r) for r in (x // c, c // x, 7 // x, x // 7, x // x)] + [(c // c).grad_fn]
+
+
+@case
+def addmm_dtype_messages(L):
+    d = L.float64
+    return errors_of(*[lambda a=a, b=b, c=c: L.addmm(L.ones(1, 1, dtype=a), L.ones(1, 3, dtype=b),
+                                                       L.ones(3, 1, dtype=c))
+                       for a, b, c in [(d, None, None), (None, d, None), (None, None, d),
+                                       (d, d, None)]] + [
+        lambda: L.addmm(L.ones(1, 1, dtype=d), L.ones(1, 3), L.ones(2, 1))])
+
+
+@case
+def squeeze_and_unsqueeze_in_place_regenerate_views(L):
+    x = L.ones(2, 3, requires_grad=True)
+    v = x[:1]
+    with L.no_grad():
+        x.unsqueeze_(0)
+    y = L.ones(2, 3, requires_grad=True) * 1
+    w = y[:1]
+    y.unsqueeze_(0)
+    z = (L.ones(2, 1, 3, requires_grad=True) * 1)
+    u = z.transpose(0, -1)
+    u.squeeze_()
+    e = L.ones(1, 3).expand(2, 1, 3)
+    e.squeeze_(1)
+    return [x._version, graph(v), y._version, graph(y), graph(w), graph(u), graph(z), e.shape]
+
+
+@case
+def zero_dim_mask_assignment_writes_through_a_view(L):
+    x = L.tensor(1.5, requires_grad=True)
+
+    def assign(t, mask, value):
+        t[mask] = value
+        return t
+    done = [assign(x * 1, x > 0, 2.0), assign(x * 1, x > 0, L.tensor(2.0, requires_grad=True)),
+            assign(x * 1, x < 0, 2.0)]
+    y = x * 1
+    assign(y, y > 0, 3.0)
+    y.backward()
+    return [[t, graph(t)] for t in done] + [x.grad] + errors_of(lambda: assign(x, x > 0, 2.0))
+
+
 def graph_of_node(node):
     return [node, [n for n, _ in node.next_functions]]
 
