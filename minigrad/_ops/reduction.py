@@ -433,20 +433,8 @@ class VarBackward0(Node):
     """out = sum (a - mean)**2 / (N - correction)   ->   da = grad * 2 (a - mean) / (N - correction)"""
 
     def backward(self, grad):
-        # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
-        # create_graph=True records the same nodes; grad broadcasts over the reduced dims
-        from .pointwise import mul_by_number
         (a,) = self.saved_tensors
-        dof = self.count - self.correction
-        if self.all_dims or a.ndim == 0:
-            if dof <= 0:
-                return (mul_by_number(grad.expand(a.shape), float("nan")),)
-            return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
-        if not self.keepdim and a.ndim > 1:
-            for d in self.dims:            # sorted, so each lands where it was
-                grad = grad.unsqueeze(d)
-        scale = 2.0 / dof if dof != 0 else float("inf")
-        return (mul_by_number(grad, scale) * (a - a.mean(dim=self.dims, keepdim=True)),)
+        return _var_backward(self, grad, a)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = 2 sum((a - mean) a_t) / (N - correction)"""
@@ -455,16 +443,35 @@ class VarBackward0(Node):
         return (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim) * 2 / (self.count - self.correction)
 
 
+def _var_backward(node, grad, a):
+    """var's gradient for ``node`` (a VarBackward0 or StdBackward0), as PyTorch writes it:
+    (2 / dof) * grad * (a - mean), so that create_graph=True records the same nodes; grad
+    broadcasts over the reduced dims."""
+    from .pointwise import mul_by_number
+    dof = node.count - node.correction
+    if node.all_dims or a.ndim == 0:
+        if dof <= 0 and a.ndim == 0:
+            return (grad * float("nan"),)
+        if dof <= 0:
+            return (mul_by_number(grad.expand(a.shape), float("nan")),)
+        return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
+    if not node.keepdim and a.ndim > 1:
+        for d in node.dims:            # sorted, so each lands where it was
+            grad = grad.unsqueeze(d)
+    scale = 2.0 / dof if dof != 0 else float("inf")
+    return (mul_by_number(grad, scale) * (a - a.mean(dim=node.dims, keepdim=True)),)
+
+
 class StdBackward0(Node):
     """out = sqrt(var)   ->   da = grad * (a - mean) / ((N - correction) * out)"""
 
+    _saved_names = ('self', 'result')      # input and result, as PyTorch saves them
+
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        centred = a - a.mean(dim=self.dims, keepdim=True)
-        # computed again from ``a`` so that create_graph=True can differentiate through it
-        std = a.std(dim=self.dims or None, correction=self.correction, keepdim=True)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
-        return (grad * centred / ((self.count - self.correction) * std),)
+        # as PyTorch writes it: var's gradient of grad / (2 out), 0 where out is 0
+        from .pointwise import mul_by_number
+        a, out = self.saved_tensors
+        return _var_backward(self, (grad / mul_by_number(out, 2)).masked_fill_(out == 0, 0), a)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = sum((a - mean) a_t) / ((N - correction) * out)"""
@@ -500,8 +507,9 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default)."""
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
-    return result(value, StdBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, input_shape=input._array.shape)
+    out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
+                 correction=correction, input_shape=input._array.shape, all_dims=dim is None)
+    return save_result(out, input)
 
 
 class LogsumexpBackward0(Node):
