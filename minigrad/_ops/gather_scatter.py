@@ -105,7 +105,8 @@ def _scatter_checks(function, input, dim, index, src):
     _check_index(function, index, input, dim)
     if isinstance(src, Tensor):
         if src._array.dtype != input._array.dtype:
-            raise RuntimeError(f"{function}(): Expected self.dtype to be equal to src.dtype")
+            # scatter_add's check is scatter's own, message included
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         for d in range(index.ndim):
             if index.shape[d] > src.shape[d]:
                 raise RuntimeError(

@@ -50,6 +50,8 @@ def _out_of_range(error):
         dim, size, mask_size = mask.groups()
         return IndexError(f"The shape of the mask [{mask_size}] at index {dim} does not match the "
                           f"shape of the indexed tensor [{size}] at index {dim}")
+    if re.match(r"index -?\d+ is out of bounds for axis \d+ with size 0$", str(error)):
+        return IndexError("index is out of bounds for dimension with size 0")    # PyTorch's text
     return IndexError(str(error).replace("axis", "dimension"))
 
 

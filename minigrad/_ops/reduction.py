@@ -87,7 +87,12 @@ class MeanBackward1(Node):
     """out = mean over ``dims``   ->   each element gets grad / (number averaged)"""
 
     def backward(self, grad):
-        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
+        # as PyTorch writes it: sum's backward (unsqueeze, expand), divided by the count
+        from .pointwise import div_by_number
+        if not self.keepdim and self.input_shape:
+            for d in self.dims:            # sorted, so each lands where it was
+                grad = grad.unsqueeze(d)
+        return (div_by_number(grad.expand(self.input_shape), self.count),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = a_t averaged over the same dims"""
@@ -148,11 +153,16 @@ class return_types:
 
 
 def _extreme_all_backward(node, grad):
-    # Every element equal to the max/min shares the gradient evenly, as PyTorch does.
+    # Every element equal to the max/min shares the gradient evenly, as PyTorch writes it:
+    # zeros with grad / count filled in where the input equals the result (NaN: the NaNs)
+    from .shape import masked_fill
     input, out = node.saved_tensors       # the result too, as PyTorch saves it
-    is_extreme = input._array == out._array
-    share = is_extreme / is_extreme.sum()
-    return (grad * _wrap(share.astype(input._array.dtype)),)
+    if np.isnan(out._array):
+        is_extreme = np.isnan(input._array)
+    else:
+        is_extreme = input._array == out._array
+    zeros = _wrap(np.zeros(input._array.shape, dtype=grad._array.dtype))
+    return (masked_fill(zeros, _wrap(is_extreme), grad / _wrap(np.asarray(is_extreme.sum()))),)
 
 
 def _extreme_dim_backward(node, grad):
@@ -160,7 +170,8 @@ def _extreme_dim_backward(node, grad):
     # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
     from .gather_scatter import scatter
     if not node.input_shape:          # a 0-d input: it was the only element
-        return (grad * 1,)
+        zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
+        return (scatter(zeros, 0, _wrap(np.zeros((), dtype=np.int64)), grad),)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
     indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
     zeros = _wrap(np.zeros(node.input_shape, dtype=grad._array.dtype))
@@ -269,11 +280,14 @@ class AmaxBackward0(Node):
     _saved_names = ("self", "result")      # grad_fn._saved_self, _saved_result, as in PyTorch
 
     def backward(self, grad):
+        # as PyTorch writes it: (grad / count) * mask, grad given its reduced dims back (a view)
         input, out = self.saved_tensors      # the result too: changing it in place is an error
         extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
-        mask = (input._array == extreme).astype(input._array.dtype)
-        share = mask / mask.sum(axis=self.dims, keepdims=True)
-        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
+        mask = input._array == extreme
+        count = mask.sum(axis=self.dims, keepdims=True).astype(input._array.dtype)
+        if not self.keepdim:
+            grad = grad.view([1 if d in self.dims else n for d, n in enumerate(self.input_shape)])
+        return ((grad / _wrap(count)) * _wrap(mask),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: the mean of a_t over the elements equal to the extreme, per slice"""

@@ -30,7 +30,7 @@ return_types.topk = _topk_result
 def _values_selecting_backward(node, grad):
     """d input = zeros, with grad put back where each selected value came from."""
     zeros = _wrap(np.zeros(node.self_sym_sizes, dtype=grad._array.dtype))
-    if grad.ndim == 0:
+    if grad.ndim == 0 and node.self_sym_sizes:      # one value of a 1-element tensor
         return (grad.reshape(node.self_sym_sizes),)
     return (scatter(zeros, node.dim, node.indices, grad),)
 
