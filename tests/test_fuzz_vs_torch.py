@@ -317,7 +317,12 @@ def describe(t):
 
 
 def values(t):
-    return t.detach().numpy() if hasattr(t, "detach") else t
+    if not hasattr(t, "detach"):
+        return t
+    try:
+        return t.detach().numpy()
+    except RuntimeError:        # PyTorch hands out some gradients as ZeroTensors
+        return np.asarray(t.detach().tolist())
 
 
 def assert_same_tensor(ours, theirs, what):

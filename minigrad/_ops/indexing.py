@@ -7,6 +7,7 @@ In every case backward puts the gradient back at the positions that were read,
 with zeros everywhere else.
 """
 import re
+import warnings
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
 from . import result
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version, _overlaps
+from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -293,7 +294,13 @@ def setitem(tensor, index, value):
     if tensor.ndim == 0 and np.asarray(items[0]).dtype == bool:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
         return setitem(tensor.unsqueeze(0), (np.reshape(items[0], (1,)),), value)
-    check_inplace(tensor, others=(value,))
+    # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
+    check_inplace(tensor, overlap_ok=True, others=(value,))
+    if not tensor._array.flags.writeable or (tensor._base is not None and _overlaps(tensor._array)):
+        warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
+                      "before performing this operation. This also applies to advanced indexing e.g. "
+                      "tensor[indices] = tensor", UserWarning, stacklevel=3)
+        _writeable(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path

@@ -302,12 +302,25 @@ class AminBackward0(AmaxBackward0):
     """out = min over ``dims``   ->   gradient shared evenly among the minima"""
 
 
+def _check_nonempty_reduction(name, input, dim, dims):
+    """A max or min over no elements has no value: PyTorch's messages."""
+    if input._array.size:
+        return
+    if dim in ((), None):
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+    for d in dims:
+        if input.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
     """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
     (PyTorch note: ``max(dim)`` instead sends it all to one index).
     """
     dims = _dims(dim if dim != () else None, input.ndim)
+    _check_nonempty_reduction("amax", input, dim, dims)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
@@ -320,6 +333,7 @@ def amin(input, dim=(), keepdim=False):
     (PyTorch note: ``min(dim)`` instead sends it all to one index).
     """
     dims = _dims(dim if dim != () else None, input.ndim)
+    _check_nonempty_reduction("amin", input, dim, dims)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
