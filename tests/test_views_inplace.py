@@ -601,7 +601,8 @@ def matmul_mixed_dtype_messages(L):
 
 def approx(t):
     """Values to 3 decimals (float32 rounding may differ in the 5th)."""
-    return np.round(np.asarray(t.detach().tolist(), dtype=float), 3).tolist()
+    rounded = np.round(np.asarray(t.detach().tolist(), dtype=float), 3) + 0.0     # -0.0 is 0.0
+    return np.where(np.isnan(rounded), "nan", rounded.astype(str)).tolist()
 
 
 def chain(node):
@@ -694,6 +695,44 @@ def zero_dim_mask_assignment_writes_through_a_view(L):
     assign(y, y > 0, 3.0)
     y.backward()
     return [[t, graph(t)] for t in done] + [x.grad] + errors_of(lambda: assign(x, x > 0, 2.0))
+
+
+@case
+def reduction_second_order_graphs(L):
+    out = []
+    for shape in [(), (3,), (2, 3)]:
+        for reduce in (lambda x: x.max(0)[0], lambda x: x.min(-1, keepdim=True)[0],
+                       lambda x: x.max(), lambda x: x.amax(), lambda x: x.mean(0),
+                       lambda x: x.std(), lambda x: x.std(0), lambda x: x.var(-1),
+                       lambda x: x.sort(0)[0], lambda x: x.topk(1, 0)[0]):
+            x = L.tensor(np.arange(1.0, 1 + np.prod(shape)).reshape(shape) * 0.7 - 1,
+                         requires_grad=True)
+            y = reduce(x)
+            g = L.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+            out += [approx(g), chain(g.grad_fn), approx(L.autograd.grad(g.sum(), x)[0])]
+    return out
+
+
+@case
+def index_assignment_into_expanded_memory(L):
+    import warnings
+    e = L.ones(1, 3).expand(2, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e[e > 0] = 2.0
+        first = e.clone()
+        e[[0]] = 3.0
+        second = e.clone()
+        x = L.ones(3, requires_grad=True)
+        g = L.autograd.grad(x.sum(), x)[0]
+        g[g > 0] = 4.0
+    return [first, second, g]
+
+
+@case
+def extremes_of_no_elements(L):
+    return errors_of(lambda: L.ones(0).amin(), lambda: L.ones(0).amax(),
+                     lambda: L.ones(0, 3).amax(0)) + [L.ones(0, 3).amax(1)]
 
 
 def graph_of_node(node):
