@@ -130,10 +130,14 @@ class ProdBackward0(_SavesInputAndResult, Node):
 
     def backward(self, grad):
         input, out = self.saved_tensors
+        if input.ndim == 0:
+            return (grad,)
         if input.numel() == 0:
             return (grad.expand(input.shape) * 0,)
+        if not (input._array == 0).any():
+            return (grad * (out / input),)      # PyTorch's formula when nothing is 0
         flat = input.reshape(-1)
-        return (grad * _product_of_the_others(flat, 0).reshape(input.shape),)
+        return ((grad * _product_of_the_others(flat, 0)).reshape(input.shape),)
 
 
 class ProdBackward1(_SavesInputAndResult, Node):
@@ -144,9 +148,11 @@ class ProdBackward1(_SavesInputAndResult, Node):
         if input.ndim == 0:
             return (grad,)
         if not self.keepdim:
-            grad = grad.unsqueeze(self.dim)
+            grad, out = grad.unsqueeze(self.dim), out.unsqueeze(self.dim)
         if input.shape[self.dim] == 0:
             return (grad.expand(input.shape) * 0,)
+        if not (input._array == 0).any():
+            return (grad * (out / input),)      # PyTorch's formula when nothing is 0
         return (grad * _product_of_the_others(input, self.dim),)
 
 
