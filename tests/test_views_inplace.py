@@ -747,7 +747,24 @@ def index_assignment_into_expanded_memory(L):
 @case
 def extremes_of_no_elements(L):
     return errors_of(lambda: L.ones(0).amin(), lambda: L.ones(0).amax(),
-                     lambda: L.ones(0, 3).amax(0)) + [L.ones(0, 3).amax(1)]
+                     lambda: L.ones(0, 3).amax(0), lambda: L.ones(0).max(0),
+                     lambda: L.ones(0).max(), lambda: L.ones(0, 3).min(0)) + [
+        L.ones(0, 3).amax(1), L.ones(0, 3).max(1)]
+
+
+@case
+def index_put_and_index_add_dtype_errors(L):
+    x = L.ones(3)
+    y = L.ones(3, requires_grad=True) * 1
+
+    def assign(t, index, value):
+        t[index] = value
+    double = L.tensor(2.0, dtype=L.float64)
+    return errors_of(lambda: assign(x, x > 0, double), lambda: assign(y, y > 0, double),
+                     lambda: assign(y, [0], double), lambda: assign(x, [0], double),
+                     lambda: assign(L.tensor(1.0), L.tensor(True), double),
+                     lambda: assign(x, x > 0, L.tensor([2.0], dtype=L.float64)),
+                     lambda: L.ones(3).index_add(0, L.tensor([0]), L.ones(1, dtype=L.float64))) + [y]
 
 
 def graph_of_node(node):

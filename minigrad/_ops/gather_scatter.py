@@ -220,6 +220,10 @@ def index_add(input, dim, index, source, *, alpha=1):
     """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``."""
     dim = _normalize_dim(dim, input.ndim)
     positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
+    if source._array.dtype != input._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(f"index_add_(): self ({cpp_name(input.dtype).capitalize()}) and source "
+                           f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
     out = input._array.copy()
     moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
     values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)

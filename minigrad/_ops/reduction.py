@@ -235,10 +235,13 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     array = input._array
     if isinstance(dim, Tensor):
         raise TypeError("max(input, other) is minigrad.maximum(input, other)")
-    if array.size == 0:
-        raise RuntimeError(
-            f"{return_type._name}(): Expected reduction dim to be specified for input.numel() == 0. "
-            "Specify the reduction dim with the 'dim' argument.")
+    if array.size == 0 and (dim is None or array.shape[_normalize_dim(dim, array.ndim)] == 0):
+        if dim is None:
+            raise RuntimeError(
+                f"{return_type._name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        raise IndexError(f"{return_type._name}(): Expected reduction dim "
+                         f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
         return save_result(result(extreme, all_node, (input,)), input)
