@@ -753,6 +753,14 @@ def extremes_of_no_elements(L):
 
 
 @case
+def baddbmm_dtype_messages(L):
+    d = L.float64
+    return errors_of(*[lambda a=a, b=b, c=c: L.baddbmm(L.ones(1, 1, 1, dtype=a), L.ones(1, 1, 3, dtype=b),
+                                                         L.ones(1, 3, 1, dtype=c))
+                       for a, b, c in [(d, None, None), (None, d, None), (None, None, d)]])
+
+
+@case
 def index_put_and_index_add_dtype_errors(L):
     x = L.ones(3)
     y = L.ones(3, requires_grad=True) * 1
@@ -763,6 +771,7 @@ def index_put_and_index_add_dtype_errors(L):
     return errors_of(lambda: assign(x, x > 0, double), lambda: assign(y, y > 0, double),
                      lambda: assign(y, [0], double), lambda: assign(x, [0], double),
                      lambda: assign(L.tensor(1.0), L.tensor(True), double),
+                     lambda: assign(L.tensor(1.0, requires_grad=True), L.tensor(True), double),
                      lambda: assign(x, x > 0, L.tensor([2.0], dtype=L.float64)),
                      lambda: L.ones(3).index_add(0, L.tensor([0]), L.ones(1, dtype=L.float64))) + [y]
 

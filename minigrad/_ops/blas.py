@@ -54,6 +54,11 @@ class BaddbmmBackward0(Node):
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape)."""
+    if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
+            and input._array.dtype != batch1._array.dtype):
+        from .._dtype import cpp_name
+        raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_name(input.dtype)}, "
+                           f"batch1: {cpp_name(batch1.dtype)}, batch2: {cpp_name(batch2.dtype)}")
     _check_batches(batch1, batch2, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
     added = input._array if beta == 1 else input._array * beta

@@ -260,6 +260,15 @@ def _broadcast_value(value, shape):
     return value
 
 
+def _check_index_put_dtype(tensor, value):
+    if isinstance(value, Tensor) and value._array.dtype != tensor._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{cpp_name(tensor.dtype).capitalize()} for the destination and "
+            f"{cpp_name(value.dtype).capitalize()} for the source.")
+
+
 def setitem(tensor, index, value):
     """``tensor[index] = value``, in place.
 
@@ -292,19 +301,16 @@ def setitem(tensor, index, value):
     if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
         raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
     one_mask = len(items) == 1 and np.asarray(items[0]).dtype == bool
-    if (isinstance(value, Tensor) and value._array.dtype != tensor._array.dtype
-            and not (one_mask and tensor.ndim)):
-        # x[mask] = v is a masked_fill (any dtype of v); other index_put_s need the same dtype
-        from .._dtype import cpp_name
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{cpp_name(tensor.dtype).capitalize()} for the destination and "
-            f"{cpp_name(value.dtype).capitalize()} for the source.")
     if tensor.ndim == 0 and one_mask:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
-        return setitem(tensor.unsqueeze(0), (np.reshape(items[0], (1,)),), value)
+        view = tensor.unsqueeze(0)
+        check_inplace(view, overlap_ok=True, others=(value,))
+        _check_index_put_dtype(tensor, value)
+        return setitem(view, (np.reshape(items[0], (1,)),), value)
     # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
     check_inplace(tensor, overlap_ok=True, others=(value,))
+    if not one_mask:              # x[mask] = v is a masked_fill: v may have any dtype
+        _check_index_put_dtype(tensor, value)
     if not tensor._array.flags.writeable or (tensor._base is not None and _overlaps(tensor._array)):
         warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
                       "before performing this operation. This also applies to advanced indexing e.g. "
