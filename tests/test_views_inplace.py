@@ -753,6 +753,19 @@ def extremes_of_no_elements(L):
 
 
 @case
+def index_add_saves_its_source(L):
+    x = L.ones(2, 3, requires_grad=True)
+    s = L.ones(1, 3, requires_grad=True)
+    source = s * 1
+    y = x.index_add(0, L.tensor([0]), source)
+    g = L.autograd.grad((y * y).sum(), s, create_graph=True)[0]
+    z = x.index_add(0, L.tensor([0]), source, alpha=2.0)
+    with L.no_grad():
+        source.add_(1)                  # saved by index_add: its backward must refuse
+    return [g, graph(g)] + errors_of(lambda: z.sum().backward())
+
+
+@case
 def baddbmm_dtype_messages(L):
     d = L.float64
     return errors_of(*[lambda a=a, b=b, c=c: L.baddbmm(L.ones(1, 1, 1, dtype=a), L.ones(1, 1, 3, dtype=b),

@@ -207,11 +207,16 @@ class IndexAddBackward0(Node):
     """out = input with source's slices added at ``index``   ->   d input = grad;
     d source = grad's slices at index"""
 
+    _saved_names = ("index", "source")      # source too, as PyTorch saves it (for its shape)
+
     def backward(self, grad):
-        (index,) = self.saved_tensors
+        index, source = self.saved_tensors
         grad_source = None
         if self.should_compute_output(1):
-            grad_source = index_select(grad, self.dim, index) * self.alpha
+            # as PyTorch writes it: grad's slices, expanded like source, times alpha unless 1
+            grad_source = index_select(grad, self.dim, index).expand_as(source)
+            if self.alpha != 1:
+                grad_source = grad_source * self.alpha
         return grad, grad_source
 
 
@@ -228,4 +233,4 @@ def index_add(input, dim, index, source, *, alpha=1):
     moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
     values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
     np.add.at(moved, positions, values * alpha if alpha != 1 else values)
-    return result(out, IndexAddBackward0, (input, source), saved=(index,), dim=dim, alpha=alpha)
+    return result(out, IndexAddBackward0, (input, source), saved=(index, source), dim=dim, alpha=alpha)
