@@ -766,6 +766,17 @@ def index_add_saves_its_source(L):
 
 
 @case
+def step_functions_give_constant_zero_gradients(L):
+    out = []
+    for step in (L.floor, L.round, L.ceil, L.trunc, L.sign):
+        x = L.tensor([1.5, 2.5], requires_grad=True)
+        y = step(x) * x
+        g = L.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+        out += [g, graph(g)]
+    return out
+
+
+@case
 def baddbmm_dtype_messages(L):
     d = L.float64
     return errors_of(*[lambda a=a, b=b, c=c: L.baddbmm(L.ones(1, 1, 1, dtype=a), L.ones(1, 1, 3, dtype=b),

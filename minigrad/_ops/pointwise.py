@@ -714,7 +714,7 @@ class SignBackward0(Node):
     """out = sign(a) (-1, 0 or 1)   ->   da = 0: sign is flat everywhere except its jump at 0"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
     def jvp(self, tangents, inputs, out):
         """forward rule: out_t = 0"""
@@ -725,7 +725,7 @@ class SgnBackward0(Node):
     """out = sgn(a) (-1, 0 or 1; for real numbers the same as sign)   ->   da = 0"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
 
 def sgn(input):

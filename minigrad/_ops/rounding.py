@@ -18,7 +18,8 @@ class _StepBackward(Node):
     """out = a step function of the input   ->   dx = 0 (flat between the jumps)"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        # zeros that depend on nothing (PyTorch's zeros_like): no second-order graph
+        return (_wrap(np.zeros_like(grad._array)),)
 
 
 class RoundBackward0(_StepBackward):
