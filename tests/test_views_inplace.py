@@ -626,6 +626,20 @@ def norm_second_order_graphs(L):
 
 
 @case
+def norm_inf_forward_mode(L):
+    fa = L.autograd.forward_ad
+    out = []
+    for dim in (None, 0, 1):
+        x = L.tensor([[1.0, -3.0, 2.0], [3.0, 0.5, -1.0]])
+        tangent = L.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
+        with fa.dual_level():
+            dual = fa.make_dual(x, tangent)
+            y = dual.norm(float("inf")) if dim is None else dual.norm(float("inf"), dim=dim)
+            out.append(approx(fa.unpack_dual(y).tangent))
+    return out
+
+
+@case
 def gelu_second_order_graph(L):
     out = []
     for approximate in ("none", "tanh"):

@@ -430,6 +430,12 @@ class LinalgVectorNormBackward0(Node):
         safe_out = out.masked_fill(out == 0, 1)
         if self.p == 1:
             return (sign(a) * a_t).sum(dim=self.dims, keepdim=self.keepdim)
+        if self.p == float("inf"):
+            # the tangent of max |a|: shared evenly among the elements that reach it
+            reached = out._array if self.keepdim or not self.dims else np.expand_dims(out._array, self.dims)
+            mask = np.abs(a._array) == reached
+            share = (mask / mask.sum(axis=self.dims or None, keepdims=True)).astype(a._array.dtype)
+            return (sign(a) * a_t * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)
         slope = a if self.p == 2 else sign(a) * abs(a) ** (self.p - 1)
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
