@@ -762,7 +762,8 @@ def index_assignment_into_expanded_memory(L):
 def extremes_of_no_elements(L):
     return errors_of(lambda: L.ones(0).amin(), lambda: L.ones(0).amax(),
                      lambda: L.ones(0, 3).amax(0), lambda: L.ones(0).max(0),
-                     lambda: L.ones(0).max(), lambda: L.ones(0, 3).min(0)) + [
+                     lambda: L.ones(0).max(), lambda: L.ones(0, 3).min(0),
+                     lambda: L.ones(0).max(-1), lambda: L.ones(0, 3).amax((1, -2))) + [
         L.ones(0, 3).amax(1), L.ones(0, 3).max(1)]
 
 

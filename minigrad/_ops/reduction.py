@@ -241,7 +241,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
                 f"{return_type._name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument.")
         raise IndexError(f"{return_type._name}(): Expected reduction dim "
-                         f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")
+                         f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")   # (wrapped)
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
         return save_result(result(extreme, all_node, (input,)), input)
@@ -312,8 +312,8 @@ def _check_nonempty_reduction(name, input, dim, dims):
     if dim in ((), None):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                            "Specify the reduction dim with the 'dim' argument.")
-    for d in dims:
-        if input.shape[d] == 0:
+    for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):      # named as given
+        if input.shape[_normalize_dim(d, input.ndim)] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
