@@ -497,6 +497,16 @@ def split_and_chunk_of_an_empty_dimension(L):
 
 
 @case
+def cat_skips_empty_1d_tensors(L):
+    e = L.ones(0, requires_grad=True)
+    x = L.ones(2, 3, requires_grad=True)
+    y = L.cat([e, x, e])
+    y.sum().backward()
+    return [y, graph(y), e.grad, x.grad, L.cat([e, e]), L.cat([x, L.ones(0)], 1)] + errors_of(
+        lambda: L.cat([e, L.ones(())]))
+
+
+@case
 def copy_broadcast_errors(L):
     return errors_of(lambda: L.ones(3).copy_(L.ones(2, 3)), lambda: L.ones(3).copy_(L.ones(2)),
                      lambda: L.ones(2, 1, 3).copy_(L.ones(2, 3)),

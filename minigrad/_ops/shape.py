@@ -408,6 +408,9 @@ class CatBackward0(Node):
     def backward(self, grad):
         grads, start = [], 0
         for size in self.sizes:
+            if size is None:          # a skipped empty 1-D input: an empty gradient
+                grads.append(_wrap(np.zeros(0, dtype=grad._array.dtype)))
+                continue
             index = [slice(None)] * grad.ndim
             index[self.dim] = slice(start, start + size)
             grads.append(grad[tuple(index)])
@@ -426,16 +429,18 @@ def cat(tensors, dim=0):
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     dtype = result_type(*tensors)
-    ndim = tensors[0].ndim
     for position, t in enumerate(tensors):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be concatenated")
-    dim = _normalize_dim(dim, ndim)
+    # PyTorch skips empty 1-D tensors (shape [0]) whatever the others' shapes
+    joined = [t for t in tensors if t.shape != (0,)] or tensors[:1]
+    dim = _normalize_dim(dim, joined[0].ndim)
     try:
-        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, order="C", copy=False)
+        out = np.concatenate([t._array for t in joined], axis=dim).astype(dtype, order="C", copy=False)
     except ValueError:
-        raise _cat_mismatch(tensors, dim) from None
-    return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
+        raise _cat_mismatch(joined, dim) from None
+    sizes = [t.shape[dim] if any(t is j for j in joined) else None for t in tensors]
+    return result(out, CatBackward0, tensors, dim=dim, sizes=sizes)
 
 
 concat = cat
