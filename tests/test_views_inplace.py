@@ -802,6 +802,15 @@ def step_functions_give_constant_zero_gradients(L):
 
 
 @case
+def gather_saves_its_input(L):
+    x = L.ones(2, 3, requires_grad=True) * 1
+    y = x.gather(0, L.zeros(1, 3, dtype=L.int64))
+    with L.no_grad():
+        x.add_(1)
+    return errors_of(lambda: y.sum().backward())
+
+
+@case
 def baddbmm_dtype_messages(L):
     d = L.float64
     return errors_of(*[lambda a=a, b=b, c=c: L.baddbmm(L.ones(1, 1, 1, dtype=a), L.ones(1, 1, 3, dtype=b),

@@ -49,8 +49,10 @@ def _positions(index_array, dim, size):
 class GatherBackward0(Node):
     """out = input[index] along dim   ->   d input = zeros with grad added back at index"""
 
+    _saved_names = ("index", "self")      # the input too, as PyTorch saves it
+
     def backward(self, grad):
-        (index,) = self.saved_tensors
+        index, _ = self.saved_tensors
         zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
         return (scatter_add(zeros, self.dim, index, grad),)
 
@@ -63,10 +65,10 @@ def gather(input, dim, index, *, sparse_grad=False):
     array = input._array
     if array.ndim == 0:           # a 0-d tensor: the only element, picked by a 0-d index
         _positions(index._array.reshape(1), 0, 1)
-        return result(array.copy(), GatherBackward0, (input,), saved=(index,), dim=0,
+        return result(array.copy(), GatherBackward0, (input,), saved=(index, input), dim=0,
                       self_sym_sizes=())
     out = array[_positions(index._array, dim, array.shape[dim])]
-    return result(np.asarray(out), GatherBackward0, (input,), saved=(index,), dim=dim,
+    return result(np.asarray(out), GatherBackward0, (input,), saved=(index, input), dim=dim,
                   self_sym_sizes=input._array.shape)
 
 
