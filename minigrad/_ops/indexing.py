@@ -319,7 +319,7 @@ def setitem(tensor, index, value):
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
-        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
+        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
     if not needs_grad((tensor, value)):
         try:
             tensor._array[items] = value._array
@@ -331,4 +331,4 @@ def setitem(tensor, index, value):
             raise
         bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
+    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
