@@ -602,10 +602,12 @@ def expand_of_a_0d_tensor_sums_in_one_step(L):
 @case
 def matmul_mixed_dtype_messages(L):
     out = []
-    for a in [(3,), (2, 3), (2, 1, 3)]:
-        for b in [(3,), (3, 2), (2, 3, 2)]:
-            out += errors_of(lambda: L.ones(a, dtype=L.float64) @ L.ones(b),
-                             lambda: L.ones(a) @ L.ones(b, dtype=L.float64))
+    for a in [(3,), (2, 3), (2, 1, 3), (1, 1, 3)]:
+        for b in [(3,), (3, 2), (2, 3, 2), (1, 3, 2), (1, 1, 3, 2)]:
+            for grad_a, grad_b in [(False, False), (True, False), (False, True)]:
+                out += errors_of(
+                    lambda: L.ones(a, dtype=L.float64, requires_grad=grad_a) @ L.ones(b, requires_grad=grad_b),
+                    lambda: L.ones(a, requires_grad=grad_a) @ L.ones(b, dtype=L.float64, requires_grad=grad_b))
     return out
 
 

@@ -179,7 +179,10 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
-    _check_same_dtype(input, mat2)
+    if input._array.dtype != mat2._array.dtype:       # PyTorch's batched kernel's message
+        from .._dtype import cpp_name
+        raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
+                           f"{cpp_name(mat2.dtype).capitalize()}")
     out = result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 
@@ -202,11 +205,6 @@ def matmul(input, other):
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
-    if db >= 3 and input._array.dtype != other._array.dtype:
-        # a batched right side goes through PyTorch's batched kernels, with their message
-        from .._dtype import cpp_name
-        raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
-                           f"{cpp_name(other.dtype).capitalize()}")
     if da == 1 and db == 1:
         return dot(input, other)
     if da == 2 and db == 1:
