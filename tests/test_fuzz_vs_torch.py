@@ -1,8 +1,10 @@
 """Random autograd programs, run under minigrad and PyTorch, must behave the same.
 
 hypothesis writes short programs the way learners write them: leaves, pointwise
-operations, reductions, views and slices, in-place changes (of leaves, of
-results, of views), ``no_grad`` blocks, ``detach``, ``retain_grad``,
+operations, reductions, scans and products, sorting, gather/scatter, matrix
+products of every rank, activations, rounding, views and slices, in-place
+changes (of leaves, of results, of views; arithmetic, in-place methods such as
+``exp_`` and ``unsqueeze_``, index assignment), ``no_grad`` blocks, ``detach``, ``retain_grad``,
 ``backward`` and ``autograd.grad`` (with ``create_graph`` and a second-order
 backward). Every step runs in both libraries from the same numbers, and after
 every step everything a learner can see is compared: values, dtypes,
