@@ -1,8 +1,10 @@
 """Random autograd programs, run under minigrad and PyTorch, must behave the same.
 
 hypothesis writes short programs the way learners write them: leaves, pointwise
-operations, reductions, views and slices, in-place changes (of leaves, of
-results, of views), ``no_grad`` blocks, ``detach``, ``retain_grad``,
+operations, reductions, scans and products, sorting, gather/scatter, matrix
+products of every rank, activations, rounding, views and slices, in-place
+changes (of leaves, of results, of views; arithmetic, in-place methods such as
+``exp_`` and ``unsqueeze_``, index assignment), ``no_grad`` blocks, ``detach``, ``retain_grad``,
 ``backward`` and ``autograd.grad`` (with ``create_graph`` and a second-order
 backward). Every step runs in both libraries from the same numbers, and after
 every step everything a learner can see is compared: values, dtypes,
@@ -15,6 +17,7 @@ CI runs a fixed, seeded budget. For a long run set MINIGRAD_FUZZ_EXAMPLES
 line of exception messages.
 """
 import os
+import re
 import warnings
 
 import numpy as np
@@ -74,6 +77,43 @@ UNARY = {
     "rsub": lambda L, x: 1 - x,
     "rdiv": lambda L, x: 1 / (x * x + 1),
     "square_method": lambda L, x: x.square(),
+    # scans, products, sorting, rolling
+    "cumsum": lambda L, x: x.cumsum(0),
+    "cumprod": lambda L, x: x.cumprod(-1),
+    "prod": lambda L, x: x.prod(),
+    "prod0": lambda L, x: x.prod(0),
+    "sort": lambda L, x: x.sort(-1)[0],
+    "sort_descending": lambda L, x: x.sort(0, descending=True)[0],
+    "gather_argsort": lambda L, x: x.gather(-1, x.argsort(-1)),
+    "topk": lambda L, x: x.topk(1)[0],
+    "roll": lambda L, x: x.roll(1, 0),
+    "index_select": lambda L, x: x.index_select(0, L.tensor([0, 0])),
+    # activations and rounding
+    "gelu": lambda L, x: L.nn.functional.gelu(x),
+    "gelu_tanh": lambda L, x: L.nn.functional.gelu(x, approximate="tanh"),
+    "silu": lambda L, x: L.nn.functional.silu(x),
+    "elu": lambda L, x: L.nn.functional.elu(x),
+    "softplus": lambda L, x: L.nn.functional.softplus(x),
+    "round": lambda L, x: x.round(),
+    "floor": lambda L, x: x.floor(),
+    "ceil": lambda L, x: x.ceil(),
+    "trunc": lambda L, x: x.trunc(),
+    "frac": lambda L, x: x.frac(),
+    "floordiv": lambda L, x: x // 0.7,
+    "mod": lambda L, x: x % 0.7,
+    # more reductions
+    "min": lambda L, x: x.min(),
+    "max_last": lambda L, x: x.max(-1)[0],
+    "min_keepdim": lambda L, x: x.min(-1, keepdim=True)[0],
+    "amin": lambda L, x: x.amin(),
+    "std": lambda L, x: x.std(),
+    "std0": lambda L, x: x.std(0),
+    "var0": lambda L, x: x.var(0),
+    "norm1": lambda L, x: x.norm(1),
+    "norm3": lambda L, x: x.norm(3),
+    "norm_inf": lambda L, x: x.norm(float("inf")),
+    "logsumexp0": lambda L, x: x.logsumexp(0),
+    "softmax0": lambda L, x: x.softmax(0),
 }
 
 VIEWS = {
@@ -116,6 +156,17 @@ BINARY = {
     "minimum": lambda L, x, y: L.minimum(x, y),
     "mm_t": lambda L, x, y: x @ y.mT if y.ndim >= 2 else x @ y,
     "clamp_t": lambda L, x, y: x.clamp(min=y),
+    "floordiv_t": lambda L, x, y: x // (y * y + 1),
+    "mod_t": lambda L, x, y: x % (y * y + 1),
+    "bmm": lambda L, x, y: L.bmm(x.reshape(1, 1, -1), y.reshape(1, -1, 1)),
+    "addmm": lambda L, x, y: L.addmm(y.sum(), x.reshape(1, -1), y.reshape(-1, 1)),
+    "baddbmm": lambda L, x, y: L.baddbmm(y.sum(), x.reshape(1, 1, -1), y.reshape(1, -1, 1)),
+    "scatter": lambda L, x, y: x.scatter(0, _zero_index(L, x), _first(y, x)),
+    "scatter_add": lambda L, x, y: x.scatter_add(0, _zero_index(L, x), _first(y, x)),
+    "gather": lambda L, x, y: x.gather(0, _zero_index(L, x)) * y.sum(),
+    "index_add": lambda L, x, y: x.index_add(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]))
+                                 if x.ndim else x + y.sum(),
+    "matmul_batched": lambda L, x, y: x @ y.reshape(2, -1, 1) if y.numel() % 2 == 0 else x @ y,
 }
 
 INPLACE = {
@@ -130,6 +181,14 @@ INPLACE = {
     "iadd": lambda L, x: _iadd(x),
     "setitem0": lambda L, x: x.__setitem__(0, 3.0),
     "setitem_slice": lambda L, x: x.__setitem__(slice(None, 1), -1.0),
+    "exp_": lambda L, x: x.exp_(),
+    "sin_": lambda L, x: x.sin_(),
+    "tanh_": lambda L, x: x.tanh_(),
+    "relu_": lambda L, x: x.relu_(),
+    "neg_": lambda L, x: x.neg_(),
+    "floor_": lambda L, x: x.floor_(),
+    "squeeze_": lambda L, x: x.squeeze_(),
+    "unsqueeze_": lambda L, x: x.unsqueeze_(0),
 }
 
 INPLACE_BINARY = {
@@ -137,7 +196,20 @@ INPLACE_BINARY = {
     "mul_t": lambda L, x, y: x.mul_(y),
     "copy_": lambda L, x, y: x.copy_(y),
     "setitem_t": lambda L, x, y: x.__setitem__(0, y),
+    "setitem_mask": lambda L, x, y: x.__setitem__(x > 0, y.sum()),
+    "sub_t": lambda L, x, y: x.sub_(y),
+    "div_t": lambda L, x, y: x.div_(y * y + 1),
 }
+
+
+def _zero_index(L, x):
+    """Index 0 in every dimension of x (for gather/scatter)."""
+    return L.zeros((1,) * x.ndim, dtype=L.int64)
+
+
+def _first(y, x):
+    """y's first element, shaped like a gather/scatter index for x."""
+    return y.reshape(-1)[:1].reshape((1,) * x.ndim)
 
 
 def _iadd(x):
@@ -247,7 +319,14 @@ def describe(t):
 
 
 def values(t):
-    return t.detach().numpy() if hasattr(t, "detach") else t
+    if not hasattr(t, "detach"):
+        return t
+    try:
+        return t.detach().numpy()
+    except RuntimeError:        # PyTorch hands out some gradients as ZeroTensors
+        if getattr(t, "_is_zerotensor", lambda: False)():
+            return np.zeros(tuple(t.shape))
+        return np.asarray(t.detach().tolist())
 
 
 def assert_same_tensor(ours, theirs, what):
@@ -274,8 +353,10 @@ def assert_same_outcome(step, mine, ref):
         ours, theirs = mine[1], ref[1]
         assert type(ours).__name__ == type(theirs).__name__, f"{step}: {ours!r} != {theirs!r}"
         if COMPARE_MESSAGES:
-            # the same text, naming the library a program runs on ("torch.FloatTensor")
-            first = str(theirs).splitlines()[0].replace("torch.", "minigrad.") if str(theirs) else ""
+            # the same text, naming the library a program runs on ("torch.FloatTensor"), but
+            # not in advice that names PyTorch's own function (torch.autograd.set_detect_anomaly)
+            first = str(theirs).splitlines()[0] if str(theirs) else ""
+            first = re.sub(r"\btorch\.(\w*Tensor)\b", r"minigrad.\1", first)
             assert str(ours).startswith(first), f"{step}: message {ours} != {theirs}"
     else:
         assert mine[1] == ref[1], f"{step}: {mine[1]} != {ref[1]}"

@@ -38,6 +38,8 @@ def _positions(index_array, dim, size):
     if index_array.size and (index_array.min() < -size or index_array.max() >= size):
         bad = index_array[(index_array < -size) | (index_array >= size)].flat[0]
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    if index_array.ndim == 0:
+        return ()            # a 0-d input and index: the one element
     positions = list(np.indices(index_array.shape, sparse=True))
     positions[dim] = index_array
     return tuple(positions)
@@ -49,8 +51,10 @@ class GatherBackward0(Node):
     """result = self.gather(dim, index)   ->
         grad_self = zeros, with grad added at index along dim"""
 
+    _saved_names = ("index", "self")      # the input too, as PyTorch saves it
+
     def backward(self, grad):
-        (index,) = self.saved_tensors
+        index, _ = self.saved_tensors
         zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
         return (scatter_add(zeros, self.dim, index, grad),)
 
@@ -66,10 +70,10 @@ def gather(input, dim, index, *, sparse_grad=False):
     array = input._array
     if array.ndim == 0:           # a 0-d tensor: the only element, picked by a 0-d index
         _positions(index._array.reshape(1), 0, 1)
-        return result(array.copy(), GatherBackward0, (input,), saved=(index,), dim=0,
+        return result(array.copy(), GatherBackward0, (input,), saved=(index, input), dim=0,
                       self_sym_sizes=())
     out = array[_positions(index._array, dim, array.shape[dim])]
-    return result(np.asarray(out), GatherBackward0, (input,), saved=(index,), dim=dim,
+    return result(np.asarray(out), GatherBackward0, (input,), saved=(index, input), dim=dim,
                   self_sym_sizes=input._array.shape)
 
 
@@ -110,7 +114,8 @@ def _scatter_checks(function, input, dim, index, src):
     _check_index(function, index, input, dim)
     if isinstance(src, Tensor):
         if src._array.dtype != input._array.dtype:
-            raise RuntimeError(f"{function}(): Expected self.dtype to be equal to src.dtype")
+            # scatter_add's check is scatter's own, message included
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         for d in range(index.ndim):
             if index.shape[d] > src.shape[d]:
                 raise RuntimeError(
@@ -205,10 +210,13 @@ def index_select(input, dim, index):
     """
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim] if input.ndim else 1
+    if input.ndim == 0 and isinstance(index, Tensor) and index.numel() != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{index.numel()} value(s)")
     positions = _check_vector_index("index_select", index, size)
     out = np.take(input._array, positions, axis=dim if input.ndim else None)
     if input.ndim == 0:
-        out = out.reshape(index.shape)
+        out = out.reshape(())           # PyTorch: one value of a 0-d tensor is 0-d
     return result(out, IndexSelectBackward0, (input,), saved=(index,), dim=dim,
                   self_sym_sizes=input._array.shape)
 
@@ -217,11 +225,16 @@ class IndexAddBackward0(Node):
     """result = self.index_add(dim, index, source)   ->
         grad_self = grad; grad_source = grad.index_select(dim, index)"""
 
+    _saved_names = ("index", "source")      # source too, as PyTorch saves it (for its shape)
+
     def backward(self, grad):
-        (index,) = self.saved_tensors
+        index, source = self.saved_tensors
         grad_source = None
         if self.should_compute_output(1):
-            grad_source = index_select(grad, self.dim, index) * self.alpha
+            # as PyTorch writes it: grad's slices, expanded like source, times alpha unless 1
+            grad_source = index_select(grad, self.dim, index).expand_as(source)
+            if self.alpha != 1:
+                grad_source = grad_source * self.alpha
         return grad, grad_source
 
 
@@ -233,8 +246,12 @@ def index_add(input, dim, index, source, *, alpha=1):
     """
     dim = _normalize_dim(dim, input.ndim)
     positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
+    if source._array.dtype != input._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(f"index_add_(): self ({cpp_name(input.dtype).capitalize()}) and source "
+                           f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
     out = input._array.copy()
     moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
     values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
     np.add.at(moved, positions, values * alpha if alpha != 1 else values)
-    return result(out, IndexAddBackward0, (input, source), saved=(index,), dim=dim, alpha=alpha)
+    return result(out, IndexAddBackward0, (input, source), saved=(index, source), dim=dim, alpha=alpha)

@@ -7,6 +7,7 @@ In every case backward puts the gradient back at the positions that were read,
 with zeros everywhere else.
 """
 import re
+import warnings
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
 from . import result
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version, _overlaps
+from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -50,6 +51,8 @@ def _out_of_range(error):
         dim, size, mask_size = mask.groups()
         return IndexError(f"The shape of the mask [{mask_size}] at index {dim} does not match the "
                           f"shape of the indexed tensor [{size}] at index {dim}")
+    if re.match(r"index -?\d+ is out of bounds for axis \d+ with size 0$", str(error)):
+        return IndexError("index is out of bounds for dimension with size 0")    # PyTorch's text
     return IndexError(str(error).replace("axis", "dimension"))
 
 
@@ -149,7 +152,20 @@ def _is_basic(item):
     return isinstance(item, _BASIC) and not isinstance(item, bool)
 
 
+def _check_zero_dim(input, index):
+    """PyTorch's own messages for ``x[0]`` and ``x[:1]`` on a 0-d tensor (a single integer or
+    slice; in a tuple, or with a list, it is the usual "too many indices")."""
+    if input.ndim:
+        return
+    if type(index) is int:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+
+
 def getitem(input, index):
+    _check_zero_dim(input, index)
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
@@ -157,6 +173,8 @@ def getitem(input, index):
     if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
         # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
         input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
+    elif input.ndim == 0 and any(not _is_basic(i) for i in items):
+        raise IndexError("too many indices for tensor of dimension 0")
     if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
            for i in items if _is_basic(i)):
         # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,
@@ -244,6 +262,15 @@ def _broadcast_value(value, shape):
     return value
 
 
+def _check_index_put_dtype(tensor, value):
+    if isinstance(value, Tensor) and value._array.dtype != tensor._array.dtype:
+        from .._dtype import cpp_name
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{cpp_name(tensor.dtype).capitalize()} for the destination and "
+            f"{cpp_name(value.dtype).capitalize()} for the source.")
+
+
 def setitem(tensor, index, value):
     """``tensor[index] = value``, in place.
 
@@ -252,6 +279,7 @@ def setitem(tensor, index, value):
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
+    _check_zero_dim(tensor, index)
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
@@ -261,22 +289,39 @@ def setitem(tensor, index, value):
                         f"{tensor.dtype.tensor_type_name}")
     if all(_is_basic(i) for i in items):
         target = _basic_getitem(tensor, items, full_view=False)
-        if target._base is not None and _overlaps(target._array):
-            check_inplace(target)                  # raises: memory seen twice
         if not isinstance(value, Tensor):          # a number becomes a 0-d tensor first
             value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
-        if value.shape == target.shape:
-            target.copy_(value)
-        elif value.ndim == 0:
+        if value.shape != target.shape and value.ndim:
+            value = _broadcast_value(value, target.shape)     # its errors come first
+        if target._base is not None and _overlaps(target._array):
+            check_inplace(target)                  # raises: memory seen twice
+        if value.ndim == 0 and target.ndim:
             target.fill_(value)                    # PyTorch fills with a 0-d value
         else:
-            target.copy_(_broadcast_value(value, target.shape))
+            target.copy_(value)
         return
-    check_inplace(tensor)
+    if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
+        raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
+    one_mask = len(items) == 1 and np.asarray(items[0]).dtype == bool
+    if tensor.ndim == 0 and one_mask:
+        # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
+        view = tensor.unsqueeze(0)
+        check_inplace(view, overlap_ok=True, others=(value,))
+        _check_index_put_dtype(tensor, value)
+        return setitem(view, (np.reshape(items[0], (1,)),), value)
+    # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
+    check_inplace(tensor, overlap_ok=True, others=(value,))
+    if not one_mask:              # x[mask] = v is a masked_fill: v may have any dtype
+        _check_index_put_dtype(tensor, value)
+    if not tensor._array.flags.writeable or (tensor._base is not None and _overlaps(tensor._array)):
+        warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
+                      "before performing this operation. This also applies to advanced indexing e.g. "
+                      "tensor[indices] = tensor", UserWarning, stacklevel=3)
+        _writeable(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
-        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
+        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
     if not needs_grad((tensor, value)):
         try:
             tensor._array[items] = value._array
@@ -288,4 +333,4 @@ def setitem(tensor, index, value):
             raise
         bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value)
+    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)

@@ -29,24 +29,28 @@ METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "
            "normal_", "uniform_", "bernoulli_")
 
 
-def check_inplace(tensor, overlap_ok=False):
+def check_inplace(tensor, overlap_ok=False, others=()):
     """PyTorch's rules: a leaf that requires grad can't change in place while recording, nor
-    can some views (views.check_view_inplace); memory seen twice (expand) can't be written."""
+    can some views (views.check_view_inplace); memory seen twice (expand) can't be written.
+
+    ``others``: the operation's other inputs (x.add_(y) is recorded when y requires grad)."""
     if _inference_tensors_exist:
         check_inplace_allowed(tensor)
-    if not overlap_ok and (not tensor._array.flags.writeable or (
-            tensor._base is not None and _overlaps(tensor._array))):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+    # autograd's rules come first (PyTorch checks them before the operation runs) ...
     if tensor._base is not None:
-        check_view_inplace(tensor)
+        check_view_inplace(tensor, needs_grad((tensor,) + tuple(others)))
     elif _State.enabled and tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.\n"
             "minigrad hint: wrap the update in `with torch.no_grad():` (as optimisers do), or "
             "work on x.detach() / x.clone() instead."
         )
+    # ... then the operation's own: it can't write memory that it sees twice
+    if not overlap_ok and (not tensor._array.flags.writeable or (
+            tensor._base is not None and _overlaps(tensor._array))):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
 
 
 def _overlaps(array):
@@ -76,7 +80,7 @@ def _check_partial_overlap(tensor, other):
     bounds_a, bounds_b = _dense_bounds(a), _dense_bounds(b)
     if bounds_a is None or bounds_b is None:
         return
-    if bounds_a == bounds_b:
+    if bounds_a == bounds_b and a.ndim == b.ndim:       # (strides of different lengths differ)
         strides_a = [st for st, n in zip(a.strides, a.shape) if n > 1]
         strides_b = [st for st, n in zip(b.strides, b.shape) if n > 1]
         if strides_a == strides_b:
@@ -168,7 +172,7 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
-    check_inplace(tensor)
+    check_inplace(tensor, others=(other,))
     if type(other) is Tensor and other._version_counter is tensor._version_counter:
         _check_partial_overlap(tensor, other)
     if needs_grad((tensor, other)):
@@ -253,13 +257,23 @@ def copy_(self, source):
     Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
     """
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
-    if source is self and not needs_grad((self,)):
-        check_inplace(self, overlap_ok=True)    # x.copy_(x) copies nothing (even if expanded)
+    # x.copy_(x), or a copy from a tensor over exactly the same elements, copies nothing
+    # (so it may even write into expanded memory)
+    same_data = source is self or _same_elements(self, source)
+    check_inplace(self, overlap_ok=same_data, others=(source,))
+    if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self
-    if source._version_counter is self._version_counter:
+    if source._version_counter is self._version_counter and not same_data:
         _check_partial_overlap(self, source)
-    return apply_inplace(self, shape.copy_into, source)
+    return apply_inplace(self, shape.copy_into, source, overlap_ok=same_data)
+
+
+def _same_elements(tensor, other):
+    """Two tensors over the same memory with the same layout and dtype (x.t().t() and x)."""
+    a, b = tensor._array, other._array
+    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
 
 
 # --- filling with values that do not depend on the old ones -----------------------------------

@@ -18,7 +18,7 @@ from .._tensor import _wrap
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
-from .inplace import apply_inplace, check_inplace
+from .inplace import apply_inplace, bump_version, check_inplace
 
 
 def _castable_back(out, tensor):
@@ -164,17 +164,19 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
     The node is recorded directly with its in-place name (UnsqueezeBackward1,
     SqueezeBackward3/4); its backward is the out-of-place one it inherits.
     """
-    check_inplace(tensor)
+    check_inplace(tensor, overlap_ok=True)      # only the shape changes, not the memory
     old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
         old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
         old._requires_grad = tensor._requires_grad
     new = result(new_array, node_class, (old,), **attributes)
+    tensor._array = new._array
     if new._grad_fn is not None:
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
-    tensor._array = new._array
-    tensor._version_counter[0] += 1
+    bump_version(tensor)                 # views of the tensor regenerate their history ...
+    if new._grad_fn is not None:         # ... but the tensor itself keeps the operation's node
+        tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
     if _DualLevel.open and _tangent_of(new) is not None:     # forward mode: the tangent is reshaped too
         _set_tangent(tensor, _tangent_of(new))
     return tensor

@@ -192,7 +192,10 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
-    _check_same_dtype(input, mat2)
+    if input._array.dtype != mat2._array.dtype:       # PyTorch's batched kernel's message
+        from .._dtype import cpp_name
+        raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
+                           f"{cpp_name(mat2.dtype).capitalize()}")
     out = result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 

@@ -743,7 +743,7 @@ class SignBackward0(Node):
         grad_self = 0 (flat everywhere except the jump at 0)"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
     def jvp(self, tangents, inputs, out):
         """result_t = 0"""
@@ -754,7 +754,7 @@ class SgnBackward0(Node):
     """result = sgn(self) (-1, 0 or 1; for real numbers the same as sign)   ->   grad_self = 0"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
 
 def sgn(input):
@@ -846,6 +846,18 @@ def _clamp_tensors(input, min, max):
     return result(np.asarray(out), ClampBackward0, (input, min, max), saved=(input, min, max))
 
 
+def _gradient_of_pick(node, i, grad, a, b, lost):
+    """maximum/minimum's gradient for input ``i``: grad where it was picked, half of it on a
+    tie, 0 where it ``lost``. Written with PyTorch's recorded operations,
+    where(a == b, grad / 2, grad).masked_fill(lost, 0), so that a second-order graph
+    shows the same nodes."""
+    if not node.should_compute_output(i):
+        return None
+    from .shape import masked_fill
+    shared = where(_wrap(a._array == b._array), div_by_number(grad, 2), grad)
+    return masked_fill(shared, _wrap(lost), 0)
+
+
 class MaximumBackward0(Node):
     """result = maximum(self, other)   ->
         grad_self = grad where self > other, grad / 2 on ties, else 0;
@@ -856,8 +868,8 @@ class MaximumBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        a_wins = (a._array > b._array) + 0.5 * (a._array == b._array)
-        return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
+        return (_gradient_of_pick(self, 0, grad, a, b, a._array < b._array),
+                _gradient_of_pick(self, 1, grad, a, b, a._array > b._array))
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self > other, other_t where other > self, (self_t + other_t) / 2 on ties"""
@@ -882,8 +894,8 @@ class MinimumBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        a_wins = (a._array < b._array) + 0.5 * (a._array == b._array)
-        return grad * _wrap(a_wins.astype(grad._array.dtype)), grad * _wrap((1 - a_wins).astype(grad._array.dtype))
+        return (_gradient_of_pick(self, 0, grad, a, b, a._array > b._array),
+                _gradient_of_pick(self, 1, grad, a, b, a._array < b._array))
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self < other, other_t where other < self, (self_t + other_t) / 2 on ties"""

@@ -90,7 +90,12 @@ class MeanBackward1(Node):
         grad_self = grad (dims kept).expand(self.shape) / (number averaged)"""
 
     def backward(self, grad):
-        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) / self.count,)
+        # as PyTorch writes it: sum's backward (unsqueeze, expand), divided by the count
+        from .pointwise import div_by_number
+        if not self.keepdim and self.input_shape:
+            for d in self.dims:            # sorted, so each lands where it was
+                grad = grad.unsqueeze(d)
+        return (div_by_number(grad.expand(self.input_shape), self.count),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.mean(dims)"""
@@ -151,18 +156,24 @@ class return_types:
 
 
 def _extreme_all_backward(node, grad):
-    # Every element equal to the max/min shares the gradient evenly, as PyTorch does.
+    # Every element equal to the max/min shares the gradient evenly, as PyTorch writes it:
+    # zeros with grad / count filled in where the input equals the result (NaN: the NaNs)
+    from .shape import masked_fill
     input, out = node.saved_tensors       # the result too, as PyTorch saves it
-    is_extreme = input._array == out._array
-    share = is_extreme / is_extreme.sum()
-    return (grad * _wrap(share.astype(input._array.dtype)),)
+    if np.isnan(out._array):
+        is_extreme = np.isnan(input._array)
+    else:
+        is_extreme = input._array == out._array
+    zeros = _wrap(np.zeros(input._array.shape, dtype=grad._array.dtype))
+    return (masked_fill(zeros, _wrap(is_extreme), grad / _wrap(np.asarray(is_extreme.sum()))),)
 
 
 def _extreme_dim_backward(node, grad):
     # Only the element that was picked (its index was returned) gets the gradient: scattered
     # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
     if not node.input_shape:          # a 0-d input: it was the only element
-        return (grad * 1,)
+        zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
+        return (scatter(zeros, 0, _wrap(np.zeros((), dtype=np.int64)), grad),)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
     indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
     zeros = _wrap(np.zeros(node.input_shape, dtype=grad._array.dtype))
@@ -228,10 +239,13 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     array = input._array
     if isinstance(dim, Tensor):
         raise TypeError("max(input, other) is minigrad.maximum(input, other)")
-    if array.size == 0:
-        raise RuntimeError(
-            f"{return_type._name}(): Expected reduction dim to be specified for input.numel() == 0. "
-            "Specify the reduction dim with the 'dim' argument.")
+    if array.size == 0 and (dim is None or array.shape[_normalize_dim(dim, array.ndim)] == 0):
+        if dim is None:
+            raise RuntimeError(
+                f"{return_type._name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        raise IndexError(f"{return_type._name}(): Expected reduction dim "
+                         f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")   # (wrapped)
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
         return save_result(result(extreme, all_node, (input,)), input)
@@ -280,11 +294,14 @@ class AmaxBackward0(Node):
     _saved_names = ("self", "result")      # grad_fn._saved_self, _saved_result, as in PyTorch
 
     def backward(self, grad):
+        # as PyTorch writes it: (grad / count) * mask, grad given its reduced dims back (a view)
         input, out = self.saved_tensors      # the result too: changing it in place is an error
         extreme = out._array if self.keepdim else np.expand_dims(out._array, self.dims)
-        mask = (input._array == extreme).astype(input._array.dtype)
-        share = mask / mask.sum(axis=self.dims, keepdims=True)
-        return (_expand_back(grad, self.input_shape, self.dims, self.keepdim) * _wrap(share),)
+        mask = input._array == extreme
+        count = mask.sum(axis=self.dims, keepdims=True).astype(input._array.dtype)
+        if not self.keepdim:
+            grad = grad.view([1 if d in self.dims else n for d, n in enumerate(self.input_shape)])
+        return ((grad / _wrap(count)) * _wrap(mask),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = the mean of self_t over the extremes (the maxima, or the minima), per slice"""
@@ -300,12 +317,25 @@ class AminBackward0(AmaxBackward0):
         grad_self = grad / (number of minima) at each minimum, else 0"""
 
 
+def _check_nonempty_reduction(name, input, dim, dims):
+    """A max or min over no elements has no value: PyTorch's messages."""
+    if input._array.size:
+        return
+    if dim in ((), None):
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+    for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):      # named as given
+        if input.shape[_normalize_dim(d, input.ndim)] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
     """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
     (PyTorch note: ``max(dim)`` instead sends it all to one index).
     """
     dims = _dims(dim if dim != () else None, input.ndim)
+    _check_nonempty_reduction("amax", input, dim, dims)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
@@ -318,6 +348,7 @@ def amin(input, dim=(), keepdim=False):
     (PyTorch note: ``min(dim)`` instead sends it all to one index).
     """
     dims = _dims(dim if dim != () else None, input.ndim)
+    _check_nonempty_reduction("amin", input, dim, dims)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
@@ -378,25 +409,32 @@ class LinalgVectorNormBackward0(Node):
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        a, out = self.saved_tensors      # the input and the result, as PyTorch saves them
-        # the norm with the reduced dims kept (size 1), so it broadcasts against a
-        norm_of_a = out.reshape([1 if not self.dims or d in self.dims else n
-                                 for d, n in enumerate(self.input_shape)])
-        if self.p == 2:
-            # as PyTorch writes it: grad * (a / norm), 0 where the norm is 0 (its choice);
-            # grad and norm get their reduced dims back (size 1) unless dim was left out
-            norm = out
-            if not self.keepdim and not self.all_dims and a.ndim:
-                for d in self.dims:
-                    grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-            unit = a / norm
-            return (grad * unit.masked_fill(norm == 0, 0),)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
-        # where the norm is 0 the gradient is taken to be 0 (PyTorch's choice)
-        safe_norm = norm_of_a.masked_fill(norm_of_a == 0, 1)
-        if self.p == 1:
-            return (grad * sign(a),)
-        return (grad * sign(a) * abs(a) ** (self.p - 1) / safe_norm ** (self.p - 1),)
+        # written as PyTorch writes it (norm_backward), so that create_graph=True records
+        # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
+        # left out (then they are 0-d and broadcast)
+        from .pointwise import sgn, abs
+        a, norm = self.saved_tensors      # the input and the result, as PyTorch saves them
+        if not self.keepdim and not self.all_dims and a.ndim:
+            for d in self.dims:
+                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+        p = self.p
+        if p == 1:
+            return (sgn(a) * grad,)
+        if p == 2:
+            return (grad * (a / norm).masked_fill_(norm == 0, 0),)
+        if p == float("inf"):
+            # the gradient of max |a|, shared evenly among the elements that reach it
+            a_abs = abs(a)
+            mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
+            count = mask.sum(self.dims, True) if self.dims else mask.sum()
+            return (sgn(a) * ((grad / count) * mask),)
+        if p < 2:
+            scaled = sgn(a) * abs(a).pow_(p - 1)
+        else:
+            scaled = a * abs(a).pow_(p - 2)
+        scale = grad / norm.pow(p - 1)
+        scale.masked_fill_(norm == 0, 0)
+        return (scaled * scale,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = sum(sign(self) |self|**(p-1) self_t) / result**(p-1)"""
@@ -404,6 +442,12 @@ class LinalgVectorNormBackward0(Node):
         safe_out = out.masked_fill(out == 0, 1)
         if self.p == 1:
             return (sign(a) * a_t).sum(dim=self.dims, keepdim=self.keepdim)
+        if self.p == float("inf"):
+            # the tangent of max |a|: shared evenly among the elements that reach it
+            reached = out._array if self.keepdim or not self.dims else np.expand_dims(out._array, self.dims)
+            mask = np.abs(a._array) == reached
+            share = (mask / mask.sum(axis=self.dims or None, keepdims=True)).astype(a._array.dtype)
+            return (sign(a) * a_t * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)
         slope = a if self.p == 2 else sign(a) * abs(a) ** (self.p - 1)
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
@@ -425,7 +469,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
-        raise RuntimeError("minigrad's norm does not support p=inf; use x.abs().max()")
+        value = np.max(np.abs(array), axis=axis, keepdims=keepdim) if array.size else np.zeros(())
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
@@ -439,19 +483,8 @@ class VarBackward0(Node):
         grad_self = grad * 2 (self - mean) / (N - correction)"""
 
     def backward(self, grad):
-        # written as PyTorch writes it, (2 / dof) * grad * (a - mean), so that
-        # create_graph=True records the same nodes; grad broadcasts over the reduced dims
         (a,) = self.saved_tensors
-        dof = self.count - self.correction
-        if self.all_dims or a.ndim == 0:
-            if dof <= 0:
-                return (mul_by_number(grad.expand(a.shape), float("nan")),)
-            return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
-        if not self.keepdim and a.ndim > 1:
-            for d in self.dims:            # sorted, so each lands where it was
-                grad = grad.unsqueeze(d)
-        scale = 2.0 / dof if dof != 0 else float("inf")
-        return (mul_by_number(grad, scale) * (a - a.mean(dim=self.dims, keepdim=True)),)
+        return _var_backward(self, grad, a)
 
     def jvp(self, tangents, inputs, out):
         """result_t = 2 sum((self - mean) * self_t) / (N - correction)"""
@@ -460,17 +493,36 @@ class VarBackward0(Node):
         return (centred * a_t).sum(dim=self.dims, keepdim=self.keepdim) * 2 / (self.count - self.correction)
 
 
+def _var_backward(node, grad, a):
+    """var's gradient for ``node`` (a VarBackward0 or StdBackward0), as PyTorch writes it:
+    (2 / dof) * grad * (a - mean), so that create_graph=True records the same nodes; grad
+    broadcasts over the reduced dims."""
+    from .pointwise import mul_by_number
+    dof = node.count - node.correction
+    if node.all_dims or a.ndim == 0:
+        if dof <= 0 and a.ndim == 0:
+            return (grad * float("nan"),)
+        if dof <= 0:
+            return (mul_by_number(grad.expand(a.shape), float("nan")),)
+        return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
+    if not node.keepdim and a.ndim > 1:
+        for d in node.dims:            # sorted, so each lands where it was
+            grad = grad.unsqueeze(d)
+    scale = 2.0 / dof if dof != 0 else float("inf")
+    return (mul_by_number(grad, scale) * (a - a.mean(dim=node.dims, keepdim=True)),)
+
+
 class StdBackward0(Node):
     """result = sqrt(var(self))   ->
         grad_self = grad * (self - mean) / ((N - correction) * result)"""
 
+    _saved_names = ('self', 'result')      # input and result, as PyTorch saves them
+
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        centred = a - a.mean(dim=self.dims, keepdim=True)
-        # computed again from ``a`` so that create_graph=True can differentiate through it
-        std = a.std(dim=self.dims or None, correction=self.correction, keepdim=True)
-        grad = _expand_back(grad, self.input_shape, self.dims, self.keepdim)
-        return (grad * centred / ((self.count - self.correction) * std),)
+        # as PyTorch writes it: var's gradient of grad / (2 out), 0 where out is 0
+        from .pointwise import mul_by_number
+        a, out = self.saved_tensors
+        return _var_backward(self, (grad / mul_by_number(out, 2)).masked_fill_(out == 0, 0), a)
 
     def jvp(self, tangents, inputs, out):
         """result_t = sum((self - mean) * self_t) / ((N - correction) * result)"""
@@ -512,8 +564,9 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """
     value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
-    return result(value, StdBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, input_shape=input._array.shape)
+    out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
+                 correction=correction, input_shape=input._array.shape, all_dims=dim is None)
+    return save_result(out, input)
 
 
 class LogsumexpBackward0(Node):

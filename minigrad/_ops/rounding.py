@@ -18,7 +18,8 @@ class _StepBackward(Node):
     """result = a step function of self   ->   grad_self = 0 (flat between the jumps)"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        # zeros that depend on nothing (PyTorch's zeros_like): no second-order graph
+        return (_wrap(np.zeros_like(grad._array)),)
 
 
 class RoundBackward0(_StepBackward):
@@ -131,7 +132,10 @@ def floor_divide(input, other):
         input, other = _wrap(np.asarray(input, dtype=_binary(np.add, input, other).dtype)), other
     _check_integer_division(input, other)
     out = _binary(np.floor_divide, input, other)
-    return result(out, _NotImplementedBackward, (input, other))
+    # PyTorch's node for a missing derivative has edges only to the inputs that require grad
+    tensors = [t for t in (input, other) if isinstance(t, Tensor)]
+    recorded = [t for t in tensors if t.requires_grad] or tensors
+    return result(out, _NotImplementedBackward, tuple(recorded))
 
 
 def rfloordiv(input, other):

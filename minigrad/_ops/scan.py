@@ -83,7 +83,7 @@ class CumprodBackward0(_SavesInputAndResult, Node):
             return (grad,)
         dim = self.dim
         if not (input._array == 0).any():
-            return (_reverse_cumsum(grad * out, dim) / input,)
+            return (_reverse_cumsum(out * grad, dim) / input,)      # PyTorch: result * grad
         return (_cumprod_grad_with_zeros(input, grad, dim),)
 
 
@@ -131,7 +131,7 @@ def _product_of_the_others(x, dim):
     ones_shape[dim] = 1
     one = _wrap(np.ones(ones_shape, dtype=x._array.dtype))
     before = cumprod(cat([one, x.narrow(dim, 0, n - 1)], dim), dim)
-    after = flip(cumprod(cat([one, flip(x, (dim,)).narrow(dim, 0, n - 1)], dim), dim), (dim,))
+    after = flip(cumprod(cat([one, flip(x.narrow(dim, 1, n - 1), (dim,))], dim), dim), (dim,))
     return before * after
 
 
@@ -141,10 +141,14 @@ class ProdBackward0(_SavesInputAndResult, Node):
 
     def backward(self, grad):
         input, out = self.saved_tensors
+        if input.ndim == 0:
+            return (grad,)
         if input.numel() == 0:
             return (grad.expand(input.shape) * 0,)
+        if not (input._array == 0).any():
+            return (grad * (out / input),)      # PyTorch's formula when nothing is 0
         flat = input.reshape(-1)
-        return (grad * _product_of_the_others(flat, 0).reshape(input.shape),)
+        return ((grad * _product_of_the_others(flat, 0)).reshape(input.shape),)
 
 
 class ProdBackward1(_SavesInputAndResult, Node):
@@ -155,9 +159,11 @@ class ProdBackward1(_SavesInputAndResult, Node):
         if input.ndim == 0:
             return (grad,)
         if not self.keepdim:
-            grad = grad.unsqueeze(self.dim)
+            grad, out = grad.unsqueeze(self.dim), out.unsqueeze(self.dim)
         if input.shape[self.dim] == 0:
             return (grad.expand(input.shape) * 0,)
+        if not (input._array == 0).any():
+            return (grad * (out / input),)      # PyTorch's formula when nothing is 0
         return (grad * _product_of_the_others(input, self.dim),)
 
 

@@ -313,6 +313,8 @@ class ExpandBackward0(Node):
         grad_self = grad summed over the expanded dims"""
 
     def backward(self, grad):
+        if self.input_is_0d:
+            return (grad.sum(),)     # PyTorch sums to a 0-d input in one step (SumBackward0)
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
 
     def jvp(self, tangents, inputs, out):
@@ -332,7 +334,7 @@ def expand(input, *sizes):
             f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim
-    for i, n in enumerate(array.shape):
+    for i, n in reversed(list(enumerate(array.shape))):      # PyTorch checks from the last dim
         if sizes[offset + i] == -1:
             sizes[offset + i] = n
         elif n != 1 and sizes[offset + i] != n:
@@ -346,7 +348,8 @@ def expand(input, *sizes):
                                     for i, n in enumerate(array.shape))
     expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
                                                writeable=array.flags.writeable)
-    return _make_view(result(expanded, ExpandBackward0, (input,)), input)
+    return _make_view(result(expanded, ExpandBackward0, (input,), input_is_0d=array.ndim == 0),
+                      input)
 
 
 def _needs_record(input):
@@ -423,6 +426,9 @@ class CatBackward0(Node):
     def backward(self, grad):
         grads, start = [], 0
         for size in self.sizes:
+            if size is None:          # a skipped empty 1-D input: an empty gradient
+                grads.append(_wrap(np.zeros(0, dtype=grad._array.dtype)))
+                continue
             index = [slice(None)] * grad.ndim
             index[self.dim] = slice(start, start + size)
             grads.append(grad[tuple(index)])
@@ -444,13 +450,18 @@ def cat(tensors, dim=0):
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     dtype = result_type(*tensors)
-    ndim = tensors[0].ndim
-    dim = _normalize_dim(dim, ndim)
+    for position, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be concatenated")
+    # PyTorch skips empty 1-D tensors (shape [0]) whatever the others' shapes
+    joined = [t for t in tensors if t.shape != (0,)] or tensors[:1]
+    dim = _normalize_dim(dim, joined[0].ndim)
     try:
-        out = np.concatenate([t._array for t in tensors], axis=dim).astype(dtype, order="C", copy=False)
+        out = np.concatenate([t._array for t in joined], axis=dim).astype(dtype, order="C", copy=False)
     except ValueError:
-        raise _cat_mismatch(tensors, dim) from None
-    return result(out, CatBackward0, tensors, dim=dim, sizes=[t.shape[dim] for t in tensors])
+        raise _cat_mismatch(joined, dim) from None
+    sizes = [t.shape[dim] if any(t is j for j in joined) else None for t in tensors]
+    return result(out, CatBackward0, tensors, dim=dim, sizes=sizes)
 
 
 concat = cat
@@ -552,6 +563,8 @@ def unbind(input, dim=0):
 
     Gradient: the slices' gradients stacked back along ``dim`` (zeros for unused slices).
     """
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = _normalize_dim(dim, input.ndim)
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
     arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
@@ -589,9 +602,12 @@ def split(input, split_size_or_sections, dim=0):
                                f"size of {length}" if split_size_or_sections == 0 else
                                f"split expects split_size be non-negative, but got split_size="
                                f"{split_size_or_sections}")
-        sizes = [split_size_or_sections] * (length // split_size_or_sections)
-        if length % split_size_or_sections:
-            sizes.append(length % split_size_or_sections)
+        if length == 0:
+            sizes = [0]           # PyTorch: an empty dimension still gives one (empty) piece
+        else:
+            sizes = [split_size_or_sections] * (length // split_size_or_sections)
+            if length % split_size_or_sections:
+                sizes.append(length % split_size_or_sections)
         node_class = SplitBackward0
     else:
         sizes = [int(n) for n in split_size_or_sections]
@@ -615,6 +631,8 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[_normalize_dim(dim, input.ndim)]
+    if length == 0:
+        return split(input, [0] * chunks, dim)      # PyTorch: ``chunks`` empty pieces
     return split(input, -(-length // chunks), dim)
 
 
@@ -670,10 +688,15 @@ def copy_into(old, source):
     try:
         array = np.broadcast_to(source._array, old._array.shape).astype(old._array.dtype)
     except ValueError:
-        raise RuntimeError(
-            f"The size of tensor a ({list(old.shape)}) must match the size of tensor b "
-            f"({list(source.shape)}): copy_ broadcasts the source to the destination's shape"
-        ) from None
+        # PyTorch broadcasts the two shapes; the result must be the destination's own shape
+        # (so even extra leading size-1 dims of the source are refused)
+        from .pointwise import _broadcast_error
+        try:
+            shape = np.broadcast_shapes(old._array.shape, source._array.shape)
+        except ValueError:
+            raise _broadcast_error(old, source) from None
+        raise RuntimeError(f"output with shape {list(old.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}") from None
     return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
 
 
@@ -703,6 +726,8 @@ def select(input, dim, index):
     """A view of ``input`` at ``index`` along ``dim`` (that dimension removed). Gradient: scattered back
     into zeros at that index.
     """
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:

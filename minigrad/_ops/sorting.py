@@ -30,7 +30,7 @@ return_types.topk = _topk_result
 def _values_selecting_backward(node, grad):
     """d input = zeros, with grad put back where each selected value came from."""
     zeros = _wrap(np.zeros(node.self_sym_sizes, dtype=grad._array.dtype))
-    if grad.ndim == 0:
+    if grad.ndim == 0 and node.self_sym_sizes:      # one value of a 1-element tensor
         return (grad.reshape(node.self_sym_sizes),)
     return (scatter(zeros, node.dim, node.indices, grad),)
 
@@ -96,8 +96,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     size = array.shape[dim] if array.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    if array.ndim == 0:
-        return sort(input)
+    if array.ndim == 0:        # one value: itself, recorded as topk
+        out = result(array.copy(), TopkBackward0, (input,), dim=0, self_sym_sizes=(),
+                     indices=_wrap(np.zeros((), dtype=np.int64)))
+        return return_types.topk(out, _wrap(np.zeros((), dtype=np.int64)))
     order = _order(array, dim, descending=largest).astype(np.int64)
     order = np.take(order, np.arange(k), axis=dim)
     values = np.take_along_axis(array, order, axis=dim)
@@ -128,6 +130,8 @@ def roll(input, shifts, dims=None):
         out = np.roll(input._array.reshape(-1), shifts_tuple[0]).reshape(input._array.shape)
         return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None)
     dims_tuple = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dims_tuple[0]} but tensor has no dimensions")
     if len(shifts_tuple) != len(dims_tuple):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, "
                            f"dims:{len(dims_tuple)}")

@@ -197,8 +197,9 @@ _MULTIPLE_VIEWS = (
 
 
 def _operation(node):
-    # PyTorch names the operation, not its node: "Output 1 of Unbind"
-    return re.sub(r"(WithSizes)?Backward\d*$", "", node.name())
+    # PyTorch names the operation, not its node: "Output 1 of Unbind" (UnbindBackward0),
+    # "Output 0 of SplitWithSizes", but "Max1" for MaxBackward1
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node.name())
 
 
 def _history_lost(view):
@@ -222,6 +223,10 @@ def _history_lost(view):
 def raise_no_grad_view_changed(tensor):
     """A view made under no_grad (or a view of one) may not be changed in place by a
     recorded operation."""
+    lost = re.match(r"Output \d+ of \w+", tensor._base_changed_while_recording)
+    if tensor._multi_output_view and lost:
+        # a piece of unbind/split whose base changed: PyTorch still names the node it came from
+        raise RuntimeError(f"{lost.group(0)} is a view and is being modified inplace. " + _MULTIPLE_VIEWS)
     if tensor._multi_output_view:          # a piece of unbind/split made without history
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
                            "grad mode enabled. " + _MULTIPLE_VIEWS)
@@ -235,20 +240,24 @@ def raise_no_grad_view_changed(tensor):
         "enabled. " + _AMBIGUOUS)
 
 
-def check_view_inplace(tensor):
-    """PyTorch's rules for changing a view in place while recording."""
-    if not _State.enabled:
+def check_view_inplace(tensor, recording=True):
+    """PyTorch's rules for changing a view in place while recording (``recording``: some
+    input of the operation requires grad).
+
+    The rules about how the view was made (under no_grad, by unbind/split) come first,
+    then the rule about views of leaves, as in PyTorch."""
+    if not _State.enabled or not (recording or tensor.requires_grad):
         return
-    if tensor._created_in_no_grad and tensor.requires_grad:
+    if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
+            tensor._multi_output_view and tensor._grad_fn is None):
         raise_no_grad_view_changed(tensor)
-    base = tensor._base
+    if tensor._multi_output_view:
+        raise RuntimeError(
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
+            "modified inplace. " + _MULTIPLE_VIEWS)
     # the view requires grad (through its base, or by requires_grad_() on the view itself)
-    if base._grad_fn is None and tensor.requires_grad:
+    if tensor.requires_grad and tensor._base._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "
             "on a .clone() of the view.")
-    if tensor._multi_output_view and tensor._grad_fn is not None:
-        raise RuntimeError(
-            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
-            "modified inplace. " + _MULTIPLE_VIEWS)

@@ -553,13 +553,42 @@ class SoftplusBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        scaled = x * self.beta
-        return (grad * sigmoid(scaled).masked_fill(scaled > self.threshold, 1),)
+        return (softplus_backward(grad, x, self.beta, self.threshold),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = sigmoid(beta self) * self_t (self_t where result is just self)"""
         scaled = inputs[0] * self.beta
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
+
+
+def _softplus_slope(x, beta, threshold):
+    """numpy: d softplus/dx = sigmoid(beta x), 1 where beta x > threshold (out is just x)."""
+    scaled = x * beta
+    return np.where(scaled > threshold, 1.0, 1.0 / (1.0 + np.exp(-scaled))).astype(x.dtype), scaled
+
+
+class SoftplusBackwardBackward0(Node):
+    """result = g * softplus'(self) (softplus's backward, recorded)   ->
+        grad_g = grad * softplus'(self); grad_self = grad * g * beta s (1 - s), s = sigmoid(beta self) (0 where beta self > threshold)"""
+
+    def backward(self, gg):
+        grad, x = self.saved_tensors
+        d_grad = (softplus_backward(gg, x, self.beta, self.threshold)
+                  if self.should_compute_output(0) else None)
+        d_x = None
+        if self.should_compute_output(1):
+            s, scaled = _softplus_slope(x._array, self.beta, self.threshold)
+            curve = np.where(scaled > self.threshold, 0.0, self.beta * s * (1 - s)).astype(x._array.dtype)
+            d_x = gg * grad * _wrap(curve)
+        return d_grad, d_x
+
+
+def softplus_backward(grad, x, beta=1.0, threshold=20.0):
+    """grad * d softplus(x)/dx, recorded as one operation (SoftplusBackwardBackward0), as in PyTorch."""
+    slope, _ = _softplus_slope(x._array, beta, threshold)
+    out = (grad._array * slope).astype(x._array.dtype, copy=False)
+    return result(out, SoftplusBackwardBackward0, (grad, x), saved=(grad, x), beta=beta,
+                  threshold=threshold)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -648,24 +677,56 @@ _INV_SQRT_2PI = (2 * np.pi) ** -0.5
 _SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
 
 
+def _gelu_slopes(x, approximate):
+    """numpy: d gelu/dx and d^2 gelu/dx^2 at x (exact, or of the tanh approximation)."""
+    if approximate == "tanh":
+        u = _SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)
+        t = np.tanh(u)
+        du = _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x ** 2)
+        ddu = _SQRT_2_OVER_PI * 6 * 0.044715 * x
+        first = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
+        second = (1 - t * t) * du + 0.5 * x * (1 - t * t) * (ddu - 2 * t * du * du)
+        return first, second
+    from .._ops.special import _erf_array
+    cdf = 0.5 * (1 + _erf_array(x * _SQRT_HALF))
+    pdf = np.exp(-0.5 * x * x) * _INV_SQRT_2PI
+    return cdf + x * pdf, pdf * (2 - x * x)
+
+
 class GeluBackward0(Node):
     """result = self * Phi(self), Phi the standard normal CDF   ->
         grad_self = grad * (Phi(self) + self * phi(self))
 
     With approximate='tanh', Phi(x) is replaced by 0.5 * (1 + tanh(u)),
     u = sqrt(2/pi) * (x + 0.044715 x^3), and the derivative follows that formula.
+    The gradient is one recorded operation (PyTorch's gelu_backward), so a second-order
+    graph shows GeluBackwardBackward0.
     """
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        if self.approximate == "tanh":
-            u = (x + 0.044715 * x ** 3) * _SQRT_2_OVER_PI
-            t = tanh(u)
-            du = (1 + 3 * 0.044715 * x ** 2) * _SQRT_2_OVER_PI
-            return (grad * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du),)
-        cdf = 0.5 * (1 + erf(x * _SQRT_HALF))
-        pdf = exp(-0.5 * x * x) * _INV_SQRT_2PI
-        return (grad * (cdf + x * pdf),)
+        return (gelu_backward(grad, x, self.approximate),)
+
+
+class GeluBackwardBackward0(Node):
+    """result = g * gelu'(self) (gelu's backward, recorded)   ->
+        grad_g = grad * gelu'(self); grad_self = grad * g * gelu''(self)"""
+
+    def backward(self, gg):
+        grad, x = self.saved_tensors
+        d_grad = gelu_backward(gg, x, self.approximate) if self.should_compute_output(0) else None
+        d_x = None
+        if self.should_compute_output(1):
+            second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
+            d_x = gg * grad * _wrap(second)
+        return d_grad, d_x
+
+
+def gelu_backward(grad, x, approximate="none"):
+    """grad * d gelu(x)/dx, recorded as one operation (GeluBackwardBackward0)."""
+    first = _gelu_slopes(x._array, approximate)[0]
+    out = (grad._array * first).astype(x._array.dtype, copy=False)
+    return result(out, GeluBackwardBackward0, (grad, x), saved=(grad, x), approximate=approximate)
 
 
 def gelu(input, approximate="none"):
@@ -713,12 +774,39 @@ class EluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
+        return (elu_backward(grad, x, self.alpha),)
 
 
 class EluBackward1(EluBackward0):
     """result = elu(self, alpha, inplace=True), PyTorch's name for the in-place node   ->
         grad_self = grad if self > 0 else grad * alpha * e ** self"""
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
+
+
+class EluBackwardBackward0(Node):
+    """result = g * elu'(self) (elu's backward, recorded)   ->
+        grad_g = grad * elu'(self); grad_self = grad * g * (0 where self > 0, else alpha e ** self)"""
+
+    def backward(self, gg):
+        grad, x = self.saved_tensors
+        d_grad = elu_backward(gg, x, self.alpha) if self.should_compute_output(0) else None
+        d_x = None
+        if self.should_compute_output(1):
+            a = x._array
+            curve = np.where(a > 0, 0.0, self.alpha * np.exp(np.minimum(a, 0))).astype(a.dtype)
+            d_x = gg * grad * _wrap(curve)
+        return d_grad, d_x
+
+
+def elu_backward(grad, x, alpha=1.0):
+    """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch."""
+    a = x._array
+    slope = np.where(a > 0, 1.0, alpha * np.exp(np.minimum(a, 0))).astype(a.dtype)
+    return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
+                  saved=(grad, x), alpha=alpha)
 
 
 def elu(input, alpha=1.0, inplace=False):
