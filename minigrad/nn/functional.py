@@ -22,6 +22,7 @@ from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
+from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -492,11 +493,14 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     ``target`` holds class indices (int64), or class probabilities (float, same shape as input).
     Gradient (mean reduction, class indices): d input = (softmax(input) - one_hot(target)) / N,
     composed by the engine from LogSoftmaxBackward0 and NllLossBackward0.
+    ``label_smoothing`` in (0, 1] mixes in a uniform target (see nn/_cross_entropy.py).
     """
+    _cross_entropy.check_cross_entropy_arguments(input, target, weight, ignore_index)
+    if label_smoothing > 0.0:
+        return _cross_entropy.cross_entropy_with_label_smoothing(
+            input, target, weight, ignore_index, reduction, label_smoothing)
     class_dim = 0 if input.ndim == 1 else 1
     logp = log_softmax(input, class_dim)
-    if label_smoothing:
-        raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
     if target.is_floating_point() and target.shape != input.shape:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
