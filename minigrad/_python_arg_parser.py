@@ -61,7 +61,12 @@ def check_sizes(name, sizes):
                             f"{_type_name(only)}")
     elif any(isinstance(s, (tuple, list)) for s in sizes):
         raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
-    if len(sizes) == 1 and isinstance(sizes[0], (int, np.integer)) and sizes[0] < 0:
+    elif not isinstance(sizes[0], (int, np.integer, Tensor)) or isinstance(sizes[0], bool):
+        # PyTorch tries its other signatures with the first argument; rand and randn have some
+        if name in ("rand", "randn"):
+            raise invalid_combination(name, sizes, {})
+        raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
+    if name == "zeros" and any(isinstance(s, (int, np.integer)) and s < 0 for s in sizes):
         raise RuntimeError(f"{name}: Dimension size must be non-negative.")
     for position, size in enumerate(sizes):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
