@@ -77,6 +77,16 @@ def cpp_type_name(d):
     return _CPP_TYPE_NAMES.get(d.name, _CPP_NAMES[d.name])
 
 
+_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
+                      "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                      "bool": "Bool"}
+
+
+def scalar_type_name(d):
+    """PyTorch's ScalarType name of a dtype, as many messages print it: 'Float', 'Long', ..."""
+    return _SCALAR_TYPE_NAMES[d.name]
+
+
 def cpp_name(d):
     """The C++ name PyTorch's messages use for a dtype: 'float', 'double', 'long', ..."""
     return _CPP_NAMES[d.name]

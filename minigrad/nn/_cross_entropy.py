@@ -20,14 +20,8 @@ to read:
   two MulBackward1, ...) and its gradient for free.
 """
 from .._tensor import Tensor
-from .._dtype import cpp_name
+from .._dtype import scalar_type_name
 from .._ops.pointwise import mul_by_number
-
-
-def _cpp_dtype_name(dtype):
-    """A dtype as PyTorch's messages name it: Long, Float, Double, ..."""
-    return {"long int": "Long", "signed char": "Char", "unsigned char": "Byte"}.get(
-        cpp_name(dtype), cpp_name(dtype).capitalize())
 
 
 def _check_label_smoothing(label_smoothing):
@@ -47,7 +41,7 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
         if not target.is_floating_point():
             raise RuntimeError(
                 "Expected floating point type for target with class probabilities, got "
-                f"{_cpp_dtype_name(target.dtype)}\nminigrad hint: a target with the input's "
+                f"{scalar_type_name(target.dtype)}\nminigrad hint: a target with the input's "
                 "shape holds probabilities (float); class indices have one dimension less")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
@@ -58,6 +52,8 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
         return
     if input.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
+    if not input.is_floating_point():
+        return                  # log_softmax, which comes first, refuses it with its own message
     if input.ndim <= 2 and target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported"
                            "\nminigrad hint: class indices are one number per row, e.g. "

@@ -288,6 +288,8 @@ class Module:
         With ``strict=True`` (the default) missing or unexpected keys are an error.
         Returns the lists of missing and unexpected keys.
         """
+        if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         own = self.state_dict(keep_vars=True)
         errors = []
         for name, tensor in own.items():
