@@ -23,14 +23,16 @@ from . import grad, forward_ad
 
 
 def _as_tuple(x, what, fn_name):
-    is_tuple = isinstance(x, (tuple, list))
-    items = tuple(x) if is_tuple else (x,)
-    for i, item in enumerate(items):
+    """(was it a tuple, its tensors): a Tensor or a tuple of them, as PyTorch demands (no list)."""
+    start = f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
+    if isinstance(x, Tensor):
+        return False, (x,)
+    if not isinstance(x, tuple):
+        raise TypeError(start + f"the given {what} has type {type(x)}.")
+    for i, item in enumerate(x):
         if not isinstance(item, Tensor):
-            raise TypeError(
-                f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                f"the value at index {i} has type {type(item).__name__}.")
-    return is_tuple, items
+            raise TypeError(start + f"the value at index {i} has type {type(item)}.")
+    return True, x
 
 
 def _prepare_inputs(inputs, create_graph):
@@ -105,13 +107,14 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def _check_shapes(given, expected, given_name, expected_name):
+    """The vector v must have one tensor per output (or input), each of the same size."""
     if len(given) != len(expected):
-        raise RuntimeError(f"{given_name} has {len(given)} entries but {expected_name} has {len(expected)}")
-    for i, (g, e) in enumerate(zip(given, expected)):
+        raise RuntimeError(f"{given_name} is a tuple of invalid length: should be {len(expected)} "
+                           f"but got {len(given)}.")
+    for g, e in zip(given, expected):
         if g.shape != e.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: {given_name}[{i}] has a shape of {g.shape} and "
-                f"{expected_name}[{i}] has a shape of {e.shape}.")
+            raise RuntimeError(f"{given_name} has invalid size: should be {e.shape} but got "
+                               f"{g.shape}.")
 
 
 def _input_direction(inputs, v, fn_name):
