@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name
+from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
@@ -46,6 +46,9 @@ def _check_size_arguments(name, sizes):
 def _infer_shape(shape, numel):
     """Replace a -1 in ``shape`` by what makes the element count right."""
     shape = list(shape)
+    for i, n in enumerate(shape):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {shape}")
     unknown = [i for i, n in enumerate(shape) if n == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -236,8 +239,10 @@ def permute(input, *dims):
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     ndim = input.ndim
-    dims = tuple(_normalize_dim(d, ndim) for d in _sizes(dims))
-    if sorted(dims) != list(range(ndim)):
+    dims = tuple(_sizes(dims))
+    if len(dims) == ndim:       # PyTorch checks how many dims there are before the dims themselves
+        dims = tuple(_normalize_dim(d, ndim) for d in dims)
+    if len(dims) != ndim or sorted(dims) != list(range(ndim)):
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal "
@@ -332,6 +337,10 @@ def expand(input, *sizes):
             f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim
+    for i in range(offset):
+        if sizes[i] < 0:
+            raise RuntimeError(f"The expanded size of the tensor ({sizes[i]}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     for i, n in enumerate(array.shape):
         if sizes[offset + i] == -1:
             sizes[offset + i] = n
@@ -392,6 +401,11 @@ def repeat(input, *repeats):
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
                            "dimensions of tensor")
+    if any(r < 0 for r in repeats):
+        padded = (1,) * (len(repeats) - input.ndim) + tuple(input.shape)
+        out_shape = [n * r for n, r in zip(padded, repeats)]
+        bad = next(n for n in out_shape if n < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {out_shape}")
     return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
                   input_shape=input._array.shape)
 
@@ -443,6 +457,10 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for position, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
+                               "concatenated\nminigrad hint: use minigrad.stack to join numbers")
     dtype = result_type(*tensors)
     ndim = tensors[0].ndim
     dim = _normalize_dim(dim, ndim)
@@ -772,7 +790,7 @@ def masked_fill(input, mask, value):
     if mask._array.dtype.kind != "b":
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{_cpp_name(mask.dtype)}")
+            f"{cpp_type_name(mask.dtype)}")
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(
