@@ -55,13 +55,21 @@ _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, f
 def _device_error(name):
     """What PyTorch (built for the CPU only) says about another device."""
     hint = "\nminigrad hint: minigrad runs on the CPU only; use 'cpu' (or leave the device out)."
-    kind = name.split(":")[0]
+    kind, _, index = name.partition(":")
+    if not kind or not all(c.isalpha() or c == "_" for c in kind) or (index and not index.isdigit()):
+        return RuntimeError(f"Invalid device string: '{name}'" + hint)    # e.g. to('float64')
     if kind == "cuda":
         return AssertionError("Torch not compiled with CUDA enabled" + hint)
     if kind not in _DEVICE_TYPES.split(", "):
         return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
                             f"string: {name}" + hint)
     return RuntimeError(f"minigrad runs on the CPU only; got device '{name}'. Use 'cpu'.")
+
+_DETACH_VIEW_ERROR = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+    "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+    "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+    "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -311,6 +319,8 @@ class Tensor:
 
     def detach_(self):
         """Cut this tensor from its history in place; it becomes a leaf."""
+        if self._base is not None:
+            raise RuntimeError(_DETACH_VIEW_ERROR)
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -503,6 +513,9 @@ class Tensor:
                 dtype = arg
             elif isinstance(arg, Tensor):
                 dtype = arg.dtype
+            elif not isinstance(arg, (str, device, int)):     # e.g. numpy's float64 type
+                from ._python_arg_parser import invalid_combination
+                raise invalid_combination("to", args, kwargs)
             else:
                 device(arg)       # 'cpu' is accepted, anything else explains itself
         if dtype is None or dtype is self.dtype:
