@@ -30,7 +30,9 @@ def _numpy_index(item):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return array
     if isinstance(item, (list, np.ndarray)):
-        return np.asarray(item)
+        array = np.asarray(item)
+        # PyTorch makes a list of floats an index tensor of whole numbers (truncating them)
+        return array.astype(np.int64) if isinstance(item, list) and array.dtype.kind == "f" else array
     if isinstance(item, bool):
         return np.asarray(item)
     if isinstance(item, float):
