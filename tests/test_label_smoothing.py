@@ -56,6 +56,8 @@ CASES = [
     ((2, 3, 4), "index", {}),
     ((2, 3, 4, 2), "index", {"weight": [1.0, 2.0, 0.5], "reduction": "none"}),
     ((2, 3, 4, 2), "index", {"ignore_index": 0, "reduction": "mean"}),
+    ((2, 3, 4), "index", {"weight": [1.0, 2.0, 0.5], "ignore_index": 2}),
+    ((3,), "ignored", {"ignore_index": -100}),
     ((4, 3), "probs", {}),
     ((4, 3), "probs", {"reduction": "sum"}),
     ((4, 3), "probs", {"reduction": "none"}),
@@ -103,6 +105,8 @@ def test_module_matches_function(torch, shape, kind, keywords):
 
 @pytest.mark.parametrize("shape, kind, keywords", CASES)
 def test_gradcheck_and_gradgradcheck(torch, shape, kind, keywords):
+    if kind == "ignored" and len(shape) == 1:
+        pytest.skip("its only label is ignored: the loss is nan, nothing to check numerically")
     (x, t, kw), _ = _both(torch, shape, kind, keywords, "float64")
 
     def loss(logits):
@@ -147,3 +151,23 @@ def test_all_labels_ignored_gives_nan_like_pytorch(torch):
     ours = F.cross_entropy(x, minigrad.tensor([-100, -100]), label_smoothing=0.1)
     theirs = torch.nn.functional.cross_entropy(tx, torch.tensor([-100, -100]), label_smoothing=0.1)
     assert np.isnan(ours.item()) and np.isnan(theirs.item())
+
+
+def test_float_target_of_the_wrong_shape_is_still_refused(torch):
+    (x, _, _), (tx, _, _) = _both(torch, (4, 3), "index", {}, "float32")
+    with pytest.raises(RuntimeError) as theirs:
+        torch.nn.functional.cross_entropy(tx, torch.zeros(4), label_smoothing=0.1)
+    with pytest.raises(RuntimeError) as ours:
+        F.cross_entropy(x, minigrad.zeros(4), label_smoothing=0.1)
+    assert str(ours.value).startswith(str(theirs.value))
+
+
+def test_the_two_branches_share_one_log_softmax(torch):
+    (x, t, _), _ = _both(torch, (4, 3), "index", {}, "float32")
+    loss = F.cross_entropy(x, t, label_smoothing=0.1)
+    nll_branch, smooth_branch = (edge[0] for edge in loss.grad_fn.next_functions)
+    log_softmax_of_nll = nll_branch.next_functions[0][0].next_functions[0][0]
+    node = smooth_branch
+    while type(node).__name__ != "LogSoftmaxBackward0":
+        node = node.next_functions[0][0]
+    assert node is log_softmax_of_nll

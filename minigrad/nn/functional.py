@@ -398,7 +398,8 @@ class NllLossBackward0(Node):
         picked = np.zeros(self.rows_shape, dtype=grad._array.dtype)
         rows = np.arange(len(self.target))
         keep = self.target != self.ignore_index
-        scale = -1.0 / self.total_weight if self.reduction == "mean" else -1.0
+        # (every label ignored: nothing is picked below, and the loss was nan)
+        scale = -1.0 / self.total_weight if self.reduction == "mean" and self.total_weight else -1.0
         picked[rows[keep], self.target[keep]] = scale
         if self.weight is not None:
             picked[rows[keep], self.target[keep]] *= self.weight[self.target[keep]]
