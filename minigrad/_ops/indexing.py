@@ -177,6 +177,12 @@ def _is_basic(item):
 
 
 def getitem(input, index):
+    if input.ndim == 0 and isinstance(index, (int, slice)) and not isinstance(index, bool):
+        # loss[0] on a 0-d loss: PyTorch points to .item()
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+            "in C++ to convert a 0-dim tensor to a number" if isinstance(index, int) else
+            "slice() cannot be applied to a 0-dim tensor.")
     items = index if isinstance(index, tuple) else (index,)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
