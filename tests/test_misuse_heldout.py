@@ -11,7 +11,7 @@ afterwards the library must still work. The comparison is test_misuse.py's.
 """
 import pytest
 
-from test_misuse import assert_same_outcome
+from test_misuse import assert_same_outcome, custom
 
 # Tensors a d2l-style program has at hand, in addition to test_misuse.py's SETUP.
 HELDOUT_SETUP = """
@@ -302,6 +302,24 @@ ROWS = [
     ("make_dual_int_primal", "fwAD = __import__(lib.__name__ + '.autograd.forward_ad', fromlist=['x'])\nwith fwAD.dual_level():\n    fwAD.make_dual(i, i)"),
     ("unpack_dual_outside_level_ok", "fwAD = __import__(lib.__name__ + '.autograd.forward_ad', fromlist=['x'])\nresult = fwAD.unpack_dual(v).primal"),
     ("nested_dual_level", "fwAD = __import__(lib.__name__ + '.autograd.forward_ad', fromlist=['x'])\nwith fwAD.dual_level():\n    with fwAD.dual_level():\n        pass"),
+    ("func_grad_has_aux_not_pair", "lib.func.grad(lambda t: (t * 2).sum(), has_aux=True)(v)"),
+    ("func_grad_of_list_input", "lib.func.grad(lambda t: t.sum())([1., 2.])"),
+    ("func_vmap_out_dims_too_large", "lib.func.vmap(lambda t: t * 2, out_dims=2)(x)"),
+    ("func_vmap_non_tensor_output", "lib.func.vmap(lambda t: 'a')(x)"),
+    ("func_jacrev_non_tensor_output", "lib.func.jacrev(lambda t: 1.0)(v)"),
+    ("func_vjp_wrong_cotangent", "out, f = lib.func.vjp(lambda t: t * 2, v); f(lib.ones(2))"),
+    ("func_jvp_tangent_wrong_shape", "lib.func.jvp(lambda t: t * 2, (v,), (lib.ones(2),))"),
+    ("func_jvp_not_tuples", "lib.func.jvp(lambda t: t * 2, v, lib.ones(3))"),
+    ("make_dual_tangent_dtype", "fwAD = __import__(lib.__name__ + '.autograd.forward_ad', fromlist=['x'])\nwith fwAD.dual_level():\n    fwAD.make_dual(v, lib.ones(3, dtype=lib.float64))"),
+    # --- custom autograd Functions and hooks ---------------------------------------------------
+    ("function_save_non_tensor", custom("grad * 2 * a", "").replace("ctx.save_for_backward(a)", "ctx.save_for_backward(a, 3.0)") + "Square.apply(x)"),
+    ("function_backward_returns_none_ok", custom("None", "y = Square.apply(x); y.sum().backward(); result = lib.tensor(x.grad is None)")),
+    ("function_backward_wrong_dtype", custom("(grad * 2 * a).double()", "Square.apply(x).sum().backward()")),
+    ("function_apply_with_list", custom("grad * 2 * a", "Square.apply([1., 2.])")),
+    ("retain_graph_false_then_second", "y = (x * x).sum(); y.backward(retain_graph=False); y.backward()"),
+    ("saved_tensor_after_backward", "y = x * x; y.sum().backward(); y.grad_fn._saved_self"),
+    ("post_accumulate_hook_on_non_leaf", "(x * 2).register_post_accumulate_grad_hook(lambda t: None)"),
+    ("register_hook_on_detached", "x.detach().register_hook(lambda g: g)"),
     # --- conversions and printing ----------------------------------------------------------------
     ("int_of_float_tensor_requiring_grad_ok", "result = lib.tensor(int(x[0, 1]))"),
     ("len_of_size_index", "X.size(-3)"),
