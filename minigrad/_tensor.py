@@ -454,6 +454,8 @@ class Tensor:
         return int(self.item())
 
     def __bool__(self):
+        if self._array.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
         if self._array.size != 1:
             raise RuntimeError(
                 "Boolean value of Tensor with more than one value is ambiguous"
@@ -561,6 +563,12 @@ class Tensor:
     def cpu(self):
         """This tensor on the CPU: minigrad only has the CPU, so it is ``self``."""
         return self
+
+    def cuda(self, device=None, non_blocking=False):
+        """minigrad has no GPU: this fails the way a CPU-only PyTorch does."""
+        if isinstance(device, int):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        raise _device_error("cuda" if device is None else str(device))
 
     def clone(self):
         """A copy with its own memory. Gradient: passed through unchanged (CloneBackward0)."""

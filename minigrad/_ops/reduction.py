@@ -327,6 +327,8 @@ def amin(input, dim=(), keepdim=False):
 def _index_of_extreme(numpy_function, input, dim, keepdim):
     """argmax / argmin: int64 indices, never recorded (an index has no gradient)."""
     array = input._array
+    if array.dtype == np.bool_:
+        raise RuntimeError(f"{numpy_function.__name__}(): does not support bool input")
     if array.size == 0:
         name = numpy_function.__name__
         if dim is None:
