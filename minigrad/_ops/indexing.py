@@ -70,6 +70,13 @@ def _out_of_range(error, shape=None, items=None):
         mismatch = _mask_mismatch(shape, items)
         if mismatch is not None:
             return mismatch
+    shapes = re.match(r"shape mismatch: indexing arrays could not be broadcast together with "
+                      r"shapes ((?:\([0-9, ]*\) ?)+)", str(error))
+    if shapes:           # numpy writes (6,) (5,); PyTorch writes [6], [5]
+        listed = [f"[{', '.join(n for n in group.split(',') if n.strip())}]".replace(" ", "")
+                  for group in re.findall(r"\(([0-9, ]*)\)", shapes.group(1))]
+        return IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                          f"shapes {', '.join(item.replace(',', ', ') for item in listed)}")
     mask = re.match(r"boolean index did not match indexed array along (?:dimension|axis) (\d+); "
                     r"size of (?:dimension|axis) is (\d+) but size of corresponding boolean "
                     r"(?:dimension|axis) is (\d+)", str(error))
