@@ -649,14 +649,14 @@ class Tensor:
         """
         ndim = self._array.ndim
         if ndim == 0:
-            warnings.warn("Tensor.T is deprecated on 0-D tensors. It returns the tensor "
-                          "unchanged; leave it out.", UserWarning, stacklevel=2)
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                          "these cases.", UserWarning, stacklevel=2)
         elif ndim != 2:
             warnings.warn(
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                "deprecated and it will throw an error in a future release. Use `x.mT` to "
-                "transpose the last two dimensions, or `x.permute(...)` to reorder them.",
-                UserWarning, stacklevel=2)
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+                "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
         return _ops_shape.permute(self, tuple(range(ndim - 1, -1, -1)))
 
     @property

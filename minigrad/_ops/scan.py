@@ -191,6 +191,8 @@ def narrow(input, dim, start, length):
     Gradient: grad placed back in those positions, zeros elsewhere.
     """
     dim = _normalize_dim(dim, input.ndim)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > input.shape[dim]:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({input.shape[dim]}).")

@@ -210,8 +210,10 @@ class TransposeBackward0(Node):
         return tangents[0].transpose(self.dim0, self.dim1)
 
 
-def transpose(input, dim0, dim1):
+def transpose(input, dim0, dim1=None):
     """A view with dimensions ``dim0`` and ``dim1`` swapped. Gradient: the gradient swapped back."""
+    if dim1 is None:                  # PyTorch's wording, not Python's
+        raise TypeError('transpose() missing 1 required positional arguments: "dim1"')
     ndim = input.ndim
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
     array = np.swapaxes(input._array, dim0, dim1) if ndim else input._array.view()
@@ -308,6 +310,8 @@ class UnsqueezeBackward0(Node):
 @numpy_keywords
 def unsqueeze(input, dim):
     """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     dim = _normalize_dim(dim, input.ndim + 1)
     return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
                       input)
@@ -393,10 +397,30 @@ class RepeatBackward0(Node):
         return tangents[0].repeat(self.repeats)
 
 
+def _check_repeats(repeats):
+    """x.repeat(2.0) and friends: PyTorch's three messages, by how the sizes were given."""
+    def bad(value):
+        return not isinstance(value, (int, np.integer)) or isinstance(value, bool)
+    start = "repeat(): argument 'repeats' "
+    if len(repeats) == 1 and isinstance(repeats[0], (tuple, list)):
+        for k, r in enumerate(repeats[0]):
+            if bad(r):
+                raise TypeError(start + f"(position 1) must be tuple of ints, but found element of "
+                                f"type {type(r).__name__} at pos {k}")
+    elif len(repeats) == 1 and bad(repeats[0]):
+        raise TypeError(start + f"(position 1) must be tuple of ints, not {type(repeats[0]).__name__}")
+    else:
+        for k, r in enumerate(repeats):
+            if bad(r):
+                raise TypeError(start + f"failed to unpack the object at pos {k + 1} with error "
+                                f"\"type must be tuple of ints,but got {type(r).__name__}\"")
+
+
 def repeat(input, *repeats):
     """The tensor tiled ``repeats`` times along each dimension (a copy).
     Gradient: the sum of the gradient over the copies.
     """
+    _check_repeats(repeats)
     repeats = _sizes(repeats)
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
