@@ -29,8 +29,12 @@ def _infer_numpy_dtype(data):
     if isinstance(data, float):
         return _dtype.DEFAULT_FLOAT
     if isinstance(data, (list, tuple)):
-        if any(isinstance(item, str) for item in data):
+        if data and isinstance(data[0], str):
+            # PyTorch takes a string's characters for one more dimension of the shape...
             raise ValueError("too many dimensions 'str'")
+        if any(isinstance(item, str) for item in data):
+            # ... and a string later in the list for a value it cannot store
+            raise TypeError("new(): invalid data type 'str'")
         kinds = [_infer_numpy_dtype(item) for item in data]
         if not kinds:
             return _dtype.DEFAULT_FLOAT
@@ -56,15 +60,23 @@ def _to_nested_numbers(data):
     if isinstance(data, Tensor):
         return data._array
     if isinstance(data, (list, tuple)):
-        return [_to_nested_numbers(item) for item in data]
+        items = [_to_nested_numbers(item) for item in data]
+        for item, original in zip(items, data):
+            if isinstance(original, Tensor) and original.numel() != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars"
+                                 "\nminigrad hint: to join tensors into one, use minigrad.stack")
+        return items
     return data
 
 
 def tensor_data_to_array(data, dtype=None):
     """A fresh numpy array (never shared with ``data``) of the right dtype."""
+    if isinstance(data, np.ndarray):
+        _dtype.from_numpy_dtype(data.dtype)          # raises for dtypes PyTorch does not store
     numpy_dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else _infer_numpy_dtype(data)
+    numbers = _to_nested_numbers(data)
     try:
-        array = np.array(_to_nested_numbers(data), dtype=numpy_dtype)
+        array = np.array(numbers, dtype=numpy_dtype)
     except ValueError as error:
         raise _ragged_error(data) or ValueError(f"could not make a tensor from this data ({error})") from None
     if array.dtype == object:
@@ -72,20 +84,29 @@ def tensor_data_to_array(data, dtype=None):
     return array
 
 
-def _ragged_error(data, dim=0):
-    """PyTorch's message for nested lists of different lengths (the first clash it meets)."""
-    if not isinstance(data, (list, tuple)) or not data:
+def _ragged_error(data):
+    """PyTorch's message for nested lists of different lengths (the first clash it meets).
+
+    Like PyTorch, take the shape from the first element at every depth, then
+    visit everything in order and report the first list whose length differs.
+    """
+    shape, first = [], data
+    while isinstance(first, (list, tuple)):
+        shape.append(len(first))
+        first = first[0] if first else None
+
+    def first_clash(items, dim):
+        if dim >= len(shape) or not isinstance(items, (list, tuple)):
+            return None
+        if len(items) != shape[dim]:
+            return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} "
+                              f"(got {len(items)})")
+        for item in items:
+            error = first_clash(item, dim + 1)
+            if error is not None:
+                return error
         return None
-    lengths = [len(item) for item in data if isinstance(item, (list, tuple))]
-    for length in lengths[1:]:
-        if length != lengths[0]:
-            return ValueError(f"expected sequence of length {lengths[0]} at dim {dim + 1} "
-                              f"(got {length})")
-    for item in data:
-        error = _ragged_error(item, dim + 1)
-        if error is not None:
-            return error
-    return None
+    return first_clash(data, 0)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
@@ -157,8 +178,13 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
-def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+_MISSING = object()        # full(size) without a value: PyTorch's message, not Python's
+
+
+def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``."""
+    if fill_value is _MISSING:
+        raise TypeError('full() missing 1 required positional arguments: "fill_value"')
     if not isinstance(fill_value, (int, float, bool, np.number, np.bool_, Tensor)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type(fill_value).__name__}")
@@ -170,6 +196,8 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     """The identity matrix (ones on the diagonal)."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     return _leaf(np.eye(n, m if m is not None else n, dtype=_float_dtype(dtype)), requires_grad)
@@ -177,9 +205,15 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
     """start, start+step, ... up to (not including) end; integers give an int64 tensor."""
+    given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     if end is None:
+        if not isinstance(start, (int, float, np.number, Tensor)):
+            raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not "
+                            f"{type(start).__name__}")
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if not all(isinstance(v, (int, float, np.number)) for v in values):
+        raise invalid_combination("arange", given, {})
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (values[1] - values[0]) * values[2] < 0:
@@ -194,6 +228,8 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
     """``steps`` evenly spaced values from start to end (both included)."""
     if steps is None:
         raise invalid_combination("linspace", (start, end), {})
+    if isinstance(steps, (int, np.integer)) and steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
 
 
@@ -232,6 +268,8 @@ def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
     """Normal random numbers with the given mean and standard deviation, of shape ``size``."""
+    if isinstance(std, (int, float)) and std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     dtype = _float_dtype(dtype)
     values = _random.normal(_size((size,)), mean, std, dtype=dtype, generator=generator)
     return _leaf(values, requires_grad)

@@ -55,14 +55,36 @@ def from_numpy_dtype(numpy_dtype):
         return _BY_NUMPY[np.dtype(numpy_dtype)]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype)}. The only supported types "
-            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).type.__name__}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, int32, "
+            "int16, int8, uint64, uint32, uint16, uint8, and bool."
+            "\nminigrad hint: minigrad itself stores float64, float32, float16, int64, int32, int16, "
+            "int8, uint8 and bool."
         ) from None
 
 
 _CPP_NAMES = {"float16": "half", "float32": "float", "float64": "double", "int64": "long",
               "int32": "int", "int16": "short", "int8": "signed char", "uint8": "unsigned char",
               "bool": "bool"}
+
+
+# The C++ type names (as the compiler prints them) that a few PyTorch messages show instead
+_CPP_TYPE_NAMES = {"int64": "long int", "int16": "short int", "float16": "c10::Half"}
+
+
+def cpp_type_name(d):
+    """The name a C++ compiler prints for a dtype's type: 'long int', 'float', 'c10::Half', ..."""
+    return _CPP_TYPE_NAMES.get(d.name, _CPP_NAMES[d.name])
+
+
+_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
+                      "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                      "bool": "Bool"}
+
+
+def scalar_type_name(d):
+    """PyTorch's ScalarType name of a dtype, as many messages print it: 'Float', 'Long', ..."""
+    return _SCALAR_TYPE_NAMES[d.name]
 
 
 def cpp_name(d):

@@ -43,6 +43,14 @@ def _check_tensor_list(name, value, position, parameter="tensors"):
                             f"{_type_name(item)}")
 
 
+def _check_softmax_dim(name, args, kwargs):
+    """torch.softmax(x, dim) names dim's position only when it was given by position."""
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    if dim is not None and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
+        position = " (position 2)" if len(args) > 1 else ""
+        raise TypeError(f"{name}(): argument 'dim'{position} must be int, not {_type_name(dim)}")
+
+
 def check_dtype(name, dtype):
     """dtype= must be a minigrad dtype (or Python's float, int, bool, as PyTorch allows)."""
     if dtype is None or isinstance(dtype, _dtype.dtype) or dtype in (float, int, bool):
@@ -61,7 +69,12 @@ def check_sizes(name, sizes):
                             f"{_type_name(only)}")
     elif any(isinstance(s, (tuple, list)) for s in sizes):
         raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
-    if len(sizes) == 1 and isinstance(sizes[0], (int, np.integer)) and sizes[0] < 0:
+    elif not isinstance(sizes[0], (int, np.integer, Tensor)) or isinstance(sizes[0], bool):
+        # PyTorch tries its other signatures with the first argument; rand and randn have some
+        if name in ("rand", "randn"):
+            raise invalid_combination(name, sizes, {})
+        raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
+    if name == "zeros" and any(isinstance(s, (int, np.integer)) and s < 0 for s in sizes):
         raise RuntimeError(f"{name}: Dimension size must be non-negative.")
     for position, size in enumerate(sizes):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
@@ -124,6 +137,8 @@ def checked(function, name, parameters):
                                 f"Tensor, not {_type_name(value)}")
         if "dtype" in kwargs:
             check_dtype(name, kwargs["dtype"])
+        if name in ("softmax", "log_softmax"):
+            _check_softmax_dim(name, args, kwargs)
         return function(*args, **kwargs)
     return with_checked_arguments
 

@@ -55,13 +55,21 @@ _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, f
 def _device_error(name):
     """What PyTorch (built for the CPU only) says about another device."""
     hint = "\nminigrad hint: minigrad runs on the CPU only; use 'cpu' (or leave the device out)."
-    kind = name.split(":")[0]
+    kind, _, index = name.partition(":")
+    if not kind or not all(c.isalpha() or c == "_" for c in kind) or (index and not index.isdigit()):
+        return RuntimeError(f"Invalid device string: '{name}'" + hint)    # e.g. to('float64')
     if kind == "cuda":
         return AssertionError("Torch not compiled with CUDA enabled" + hint)
     if kind not in _DEVICE_TYPES.split(", "):
         return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
                             f"string: {name}" + hint)
     return RuntimeError(f"minigrad runs on the CPU only; got device '{name}'. Use 'cpu'.")
+
+_DETACH_VIEW_ERROR = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+    "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+    "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+    "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -318,6 +326,8 @@ class Tensor:
 
     def detach_(self):
         """Cut this tensor from its history in place; it becomes a leaf."""
+        if self._base is not None:
+            raise RuntimeError(_DETACH_VIEW_ERROR)
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -464,6 +474,8 @@ class Tensor:
         return int(self.item())
 
     def __bool__(self):
+        if self._array.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
         if self._array.size != 1:
             raise RuntimeError(
                 "Boolean value of Tensor with more than one value is ambiguous"
@@ -523,6 +535,9 @@ class Tensor:
                 dtype = arg
             elif isinstance(arg, Tensor):
                 dtype = arg.dtype
+            elif not isinstance(arg, (str, device, int)):     # e.g. numpy's float64 type
+                from ._python_arg_parser import invalid_combination
+                raise invalid_combination("to", args, kwargs)
             else:
                 device(arg)       # 'cpu' is accepted, anything else explains itself
         if dtype is None or dtype is self.dtype:
@@ -568,6 +583,12 @@ class Tensor:
     def cpu(self):
         """This tensor on the CPU: minigrad only has the CPU, so it is ``self``."""
         return self
+
+    def cuda(self, device=None, non_blocking=False):
+        """minigrad has no GPU: this fails the way a CPU-only PyTorch does."""
+        if isinstance(device, int):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        raise _device_error("cuda" if device is None else str(device))
 
     def clone(self):
         """A copy with its own memory. Gradient: passed through unchanged (CloneBackward0)."""
@@ -648,14 +669,14 @@ class Tensor:
         """
         ndim = self._array.ndim
         if ndim == 0:
-            warnings.warn("Tensor.T is deprecated on 0-D tensors. It returns the tensor "
-                          "unchanged; leave it out.", UserWarning, stacklevel=2)
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                          "these cases.", UserWarning, stacklevel=2)
         elif ndim != 2:
             warnings.warn(
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-                "deprecated and it will throw an error in a future release. Use `x.mT` to "
-                "transpose the last two dimensions, or `x.permute(...)` to reorder them.",
-                UserWarning, stacklevel=2)
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+                "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
         return _ops_shape.permute(self, tuple(range(ndim - 1, -1, -1)))
 
     @property

@@ -434,7 +434,7 @@ CASES = [
     (_function_wrong_number_of_grads, ["returned an incorrect number of gradients (expected 2, got 1)"],
      []),
     (_clamp_without_bounds, ["At least one of 'min' or 'max' must not be None"], []),
-    (_negative_size, [], ["negative dimension -1"]),
+    (_negative_size, ["zeros: Dimension size must be non-negative."], []),
     (_tensor_of_ragged_list, [], []),
     (_jacobian_of_non_tensor, ["must be either a Tensor or a tuple of Tensors"], []),
     (_unsupported_numpy_dtype, ["can't convert np.ndarray of type"], []),

@@ -18,7 +18,7 @@ from . import result, numpy_keywords
 from .rounding import _NotImplementedBackward
 
 
-def _check_index(function, index, input, dim):
+def _check_index(function, index, input, dim, src=None):
     if not isinstance(index, Tensor):
         raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
@@ -26,6 +26,14 @@ def _check_index(function, index, input, dim):
         raise RuntimeError(f"{function}(): Expected dtype int32/int64 for index")
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if isinstance(src, Tensor) and src.ndim == index.ndim:
+        # scatter with a src tensor checks self and src at once, with one message
+        if any(index.shape[d] > src.shape[d] or (d != dim and index.shape[d] > input.shape[d])
+               for d in range(index.ndim)):
+            raise RuntimeError(
+                f"Expected index {list(index.shape)} to be no larger than self "
+                f"{list(input.shape)} apart from dimension {dim} and to be no larger size than "
+                f"src {list(src.shape)}")
     for d in range(index.ndim):
         if d != dim and index.shape[d] > input.shape[d]:
             raise RuntimeError(
@@ -35,8 +43,9 @@ def _check_index(function, index, input, dim):
 
 def _positions(index_array, dim, size):
     """numpy fancy-index tuple addressing, for every element of index, its target in ``dim``."""
-    if index_array.size and (index_array.min() < -size or index_array.max() >= size):
-        bad = index_array[(index_array < -size) | (index_array >= size)].flat[0]
+    # unlike Python's lists, gather and scatter take no negative indices
+    if index_array.size and (index_array.min() < 0 or index_array.max() >= size):
+        bad = index_array[(index_array < 0) | (index_array >= size)].flat[0]
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     if index_array.ndim == 0:
         return ()            # a 0-d input and index: the one element
@@ -111,7 +120,7 @@ class ScatterAddBackward0(Node):
 
 def _scatter_checks(function, input, dim, index, src):
     dim = _normalize_dim(dim, input.ndim)
-    _check_index(function, index, input, dim)
+    _check_index(function, index, input, dim, src)
     if isinstance(src, Tensor):
         if src._array.dtype != input._array.dtype:
             # scatter_add's check is scatter's own, message included

@@ -31,7 +31,9 @@ def _numpy_index(item):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return array
     if isinstance(item, (list, np.ndarray)):
-        return np.asarray(item)
+        array = np.asarray(item)
+        # PyTorch makes a list of floats an index tensor of whole numbers (truncating them)
+        return array.astype(np.int64) if isinstance(item, list) and array.dtype.kind == "f" else array
     if isinstance(item, bool):
         return np.asarray(item)
     if isinstance(item, float):
@@ -42,8 +44,40 @@ def _numpy_index(item):
     return item
 
 
-def _out_of_range(error):
+def _mask_mismatch(shape, items):
+    """PyTorch's message for a bool mask that does not fit: whole shapes, first clash."""
+    dim = 0
+    for item in items:
+        if item is None:
+            continue
+        if item is Ellipsis:
+            return None
+        array = np.asarray(item) if isinstance(item, (np.ndarray, list)) else None
+        if array is not None and array.dtype == bool:
+            for j, size in enumerate(array.shape):
+                if dim + j < len(shape) and shape[dim + j] != size:
+                    return IndexError(
+                        f"The shape of the mask {list(array.shape)} at index {j} does not match "
+                        f"the shape of the indexed tensor {list(shape)} at index {dim + j}")
+            dim += array.ndim
+        else:
+            dim += 1
+    return None
+
+
+def _out_of_range(error, shape=None, items=None):
     """numpy says 'axis'; PyTorch says 'dimension'."""
+    if shape is not None and "boolean index did not match" in str(error):
+        mismatch = _mask_mismatch(shape, items)
+        if mismatch is not None:
+            return mismatch
+    shapes = re.match(r"shape mismatch: indexing arrays could not be broadcast together with "
+                      r"shapes ((?:\([0-9, ]*\) ?)+)", str(error))
+    if shapes:           # numpy writes (6,) (5,); PyTorch writes [6], [5]
+        listed = [f"[{', '.join(n for n in group.split(',') if n.strip())}]".replace(" ", "")
+                  for group in re.findall(r"\(([0-9, ]*)\)", shapes.group(1))]
+        return IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                          f"shapes {', '.join(item.replace(',', ', ') for item in listed)}")
     mask = re.match(r"boolean index did not match indexed array along (?:dimension|axis) (\d+); "
                     r"size of (?:dimension|axis) is (\d+) but size of corresponding boolean "
                     r"(?:dimension|axis) is (\d+)", str(error))
@@ -197,7 +231,7 @@ def getitem(input, index):
     try:
         out = np.asarray(input._array[items])
     except IndexError as error:
-        raise _out_of_range(error) from None
+        raise _out_of_range(error, input._array.shape, items) from None
     if out.base is not None or np.shares_memory(out, input._array):
         out = out.copy()
     # saved=(): the index counts as saved, so a second backward raises as in PyTorch
@@ -328,9 +362,10 @@ def setitem(tensor, index, value):
         except IndexError as error:
             raise _out_of_range(error) from None
         except ValueError:
-            # value does not broadcast to the indexed part: PyTorch's message from expand
-            value.expand(*tensor._array[items].shape)
-            raise
+            # value does not broadcast to the indexed part
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
+                f"indexing result of shape {list(tensor._array[items].shape)}") from None
         bump_version(tensor)
         return
     apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)

@@ -10,13 +10,12 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
-from .._dtype import cpp_name
+from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view, squeeze, SqueezeBackward4
 
 
 def _type_name(t):
-    return {"f": {4: "float", 8: "double", 2: "half"}}.get(t._array.dtype.kind, {}).get(
-        t._array.dtype.itemsize, t.dtype.name)
+    return cpp_type_name(t.dtype)
 
 
 def _check_same_dtype(a, b, first="m1", second="m2"):
@@ -102,6 +101,9 @@ def mv(input, vec):
     """
     _check_tensor(input, "mv")
     _check_tensor(vec, "mv")
+    if input.ndim != 2 or vec.ndim != 1:
+        # PyTorch computes mv as addmv(out, mat, vec), with a 1-D out
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
@@ -160,6 +162,9 @@ def outer(input, vec2):
 
     Gradient: grad_input = grad @ vec2; grad_vec2 = grad^T @ input.
     """
+    for name, value in (("self", input), ("vec2", vec2)):
+        if value.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {value.ndim}-D")
     return input.reshape(-1, 1) * vec2
 
 
@@ -337,6 +342,17 @@ class AddmmBackward0(Node):
         return tangents[0] + tangents[1].mm(inputs[2]) + inputs[1].mm(tangents[2])
 
 
+def _check_bias_expands(bias, target):
+    """PyTorch first expands the added term to the product's shape; its message if it cannot."""
+    offset = len(target) - bias.ndim
+    for i, size in enumerate(bias.shape):
+        if offset >= 0 and size != 1 and size != target[offset + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[offset + i]}) must match the existing "
+                f"size ({size}) at non-singleton dimension {offset + i}.  Target sizes: "
+                f"{list(target)}.  Tensor sizes: {list(bias.shape)}")
+
+
 def addmm(input, mat1, mat2):
     """input + mat1 @ mat2, in one node (what nn.functional.linear records).
 
@@ -347,6 +363,13 @@ def addmm(input, mat1, mat2):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
-    _check_same_dtype(mat1, mat2)
+    # PyTorch compares the added term with mat2 first, then mat1 with mat2
+    for first, name in ((input, "self"), (mat1, "mat1")):
+        if first._array.dtype != mat2._array.dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got "
+                f"{cpp_name(first.dtype).capitalize()} and {cpp_name(mat2.dtype).capitalize()}"
+                "\nminigrad hint: convert one of them, e.g. with .double() or .float().")
+    _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2))
     return _save_operands(out, mat1, mat2)

@@ -358,6 +358,8 @@ def amin(input, dim=(), keepdim=False):
 def _index_of_extreme(numpy_function, input, dim, keepdim):
     """argmax / argmin: int64 indices, never recorded (an index has no gradient)."""
     array = input._array
+    if array.dtype == np.bool_:
+        raise RuntimeError(f"{numpy_function.__name__}(): does not support bool input")
     if array.size == 0:
         name = numpy_function.__name__
         if dim is None:
@@ -367,7 +369,9 @@ def _index_of_extreme(numpy_function, input, dim, keepdim):
             raise IndexError(f"{name}(): Expected reduction dim {_normalize_dim(dim, array.ndim)} "
                              "to have non-zero size.")
     if dim is None:
-        return _wrap(np.asarray(numpy_function(array), dtype=np.int64))
+        # keepdim=True keeps every dimension, each of size 1
+        shape = (1,) * array.ndim if keepdim else ()
+        return _wrap(np.asarray(numpy_function(array), dtype=np.int64).reshape(shape))
     axis = _normalize_dim(dim, array.ndim)
     return _wrap(np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64))
 
@@ -534,6 +538,8 @@ class StdBackward0(Node):
 
 def _variance(input, dim, correction, keepdim, unbiased):
     array = input._array
+    if array.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if unbiased is not None:
         correction = 1 if unbiased else 0
     correction = 1 if correction is None else correction

@@ -54,6 +54,8 @@ def round(input, *, decimals=0):
 
     Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
     """
+    if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
+        raise TypeError(f"round(): argument 'decimals' must be int, not {type(decimals).__name__}")
     if decimals:
         return result(np.round(input._array, decimals), RoundBackward1, (input,),
                       decimals=decimals)

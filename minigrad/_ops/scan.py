@@ -23,6 +23,9 @@ def _reverse_cumsum(grad, dim):
 def _dim_argument(input, dim, name):
     if dim is None:
         raise TypeError(f"{name}() missing 1 required positional arguments: \"dim\"")
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     return _normalize_dim(dim, input.ndim)
 
 
@@ -194,6 +197,8 @@ def narrow(input, dim, start, length):
     Gradient: grad placed back in those positions, zeros elsewhere.
     """
     dim = _normalize_dim(dim, input.ndim)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > input.shape[dim]:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({input.shape[dim]}).")

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name
+from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
@@ -46,6 +46,9 @@ def _check_size_arguments(name, sizes):
 def _infer_shape(shape, numel):
     """Replace a -1 in ``shape`` by what makes the element count right."""
     shape = list(shape)
+    for i, n in enumerate(shape):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {shape}")
     unknown = [i for i, n in enumerate(shape) if n == -1]
     if len(unknown) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -207,8 +210,10 @@ class TransposeBackward0(Node):
         return tangents[0].transpose(self.dim0, self.dim1)
 
 
-def transpose(input, dim0, dim1):
+def transpose(input, dim0, dim1=None):
     """A view with dimensions ``dim0`` and ``dim1`` swapped. Gradient: the gradient swapped back."""
+    if dim1 is None:                  # PyTorch's wording, not Python's
+        raise TypeError('transpose() missing 1 required positional arguments: "dim1"')
     ndim = input.ndim
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
     array = np.swapaxes(input._array, dim0, dim1) if ndim else input._array.view()
@@ -236,8 +241,10 @@ def permute(input, *dims):
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     ndim = input.ndim
-    dims = tuple(_normalize_dim(d, ndim) for d in _sizes(dims))
-    if sorted(dims) != list(range(ndim)):
+    dims = tuple(_sizes(dims))
+    if len(dims) == ndim:       # PyTorch checks how many dims there are before the dims themselves
+        dims = tuple(_normalize_dim(d, ndim) for d in dims)
+    if len(dims) != ndim or sorted(dims) != list(range(ndim)):
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal "
@@ -303,6 +310,8 @@ class UnsqueezeBackward0(Node):
 @numpy_keywords
 def unsqueeze(input, dim):
     """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     dim = _normalize_dim(dim, input.ndim + 1)
     return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
                       input)
@@ -334,6 +343,10 @@ def expand(input, *sizes):
             f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim
+    for i in range(offset):
+        if sizes[i] < 0:
+            raise RuntimeError(f"The expanded size of the tensor ({sizes[i]}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     for i, n in reversed(list(enumerate(array.shape))):      # PyTorch checks from the last dim
         if sizes[offset + i] == -1:
             sizes[offset + i] = n
@@ -387,14 +400,39 @@ class RepeatBackward0(Node):
         return tangents[0].repeat(self.repeats)
 
 
+def _check_repeats(repeats):
+    """x.repeat(2.0) and friends: PyTorch's three messages, by how the sizes were given."""
+    def bad(value):
+        return not isinstance(value, (int, np.integer)) or isinstance(value, bool)
+    start = "repeat(): argument 'repeats' "
+    if len(repeats) == 1 and isinstance(repeats[0], (tuple, list)):
+        for k, r in enumerate(repeats[0]):
+            if bad(r):
+                raise TypeError(start + f"(position 1) must be tuple of ints, but found element of "
+                                f"type {type(r).__name__} at pos {k}")
+    elif len(repeats) == 1 and bad(repeats[0]):
+        raise TypeError(start + f"(position 1) must be tuple of ints, not {type(repeats[0]).__name__}")
+    else:
+        for k, r in enumerate(repeats):
+            if bad(r):
+                raise TypeError(start + f"failed to unpack the object at pos {k + 1} with error "
+                                f"\"type must be tuple of ints,but got {type(r).__name__}\"")
+
+
 def repeat(input, *repeats):
     """The tensor tiled ``repeats`` times along each dimension (a copy).
     Gradient: the sum of the gradient over the copies.
     """
+    _check_repeats(repeats)
     repeats = _sizes(repeats)
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
                            "dimensions of tensor")
+    if any(r < 0 for r in repeats):
+        padded = (1,) * (len(repeats) - input.ndim) + tuple(input.shape)
+        out_shape = [n * r for n, r in zip(padded, repeats)]
+        bad = next(n for n in out_shape if n < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {out_shape}")
     return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
                   input_shape=input._array.shape)
 
@@ -449,10 +487,11 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    dtype = result_type(*tensors)
     for position, t in enumerate(tensors):
         if t.ndim == 0:
-            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be concatenated")
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
+                               "concatenated\nminigrad hint: use minigrad.stack to join numbers")
+    dtype = result_type(*tensors)
     # PyTorch skips empty 1-D tensors (shape [0]) whatever the others' shapes
     joined = [t for t in tensors if t.shape != (0,)] or tensors[:1]
     dim = _normalize_dim(dim, joined[0].ndim)
@@ -797,7 +836,7 @@ def masked_fill(input, mask, value):
     if mask._array.dtype.kind != "b":
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{_cpp_name(mask.dtype)}")
+            f"{cpp_type_name(mask.dtype)}")
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(

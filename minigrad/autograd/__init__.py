@@ -102,6 +102,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    for tensor in inputs:
+        _check_is_tensor_input(tensor)
+        if not tensor.requires_grad:
+            # PyTorch fills the .grad of backward's inputs as retain_grad() would
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
     # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
     # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
@@ -116,6 +121,22 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 graph.accumulate_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous
+
+
+def _check_is_tensor_input(tensor):
+    if not isinstance(tensor, Tensor):
+        raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                           f"{type(tensor).__name__}")
+
+
+def _as_sequence(value):
+    """grad's outputs and inputs: a tensor or a sequence of them (PyTorch iterates anything else)."""
+    if isinstance(value, Tensor):
+        return (value,)
+    try:
+        return tuple(value)
+    except TypeError:
+        raise TypeError(f"'{type(value).__name__}' object is not iterable") from None
 
 
 def _input_edge(tensor, i):
@@ -133,8 +154,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
     single_input = not isinstance(inputs, (tuple, list))
-    outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    outputs = _as_sequence(outputs)
+    inputs = _as_sequence(inputs)
+    for out in outputs:
+        if not isinstance(out, Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
+    for tensor in inputs:
+        _check_is_tensor_input(tensor)
     grads = _matching_gradients(outputs, _gradients_as_tuple(grad_outputs, len(outputs)))
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To "

@@ -222,6 +222,12 @@ class Function:
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args)
+        # like PyTorch, look at what ctx saved once forward has returned: tensors (or None) only;
+        # other values belong on ctx as attributes
+        for i, value in enumerate(getattr(ctx, "_saved", None) or ()):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is "
+                                f"of type {type(value).__name__}")
         is_tuple = isinstance(output, tuple)
         outputs = output if is_tuple else (output,)
         for o in outputs:

@@ -119,7 +119,10 @@ class set_grad_enabled(_GradModeContext):
     """
 
     def __init__(self, mode):
-        self.mode = bool(mode)
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {type(mode).__name__}")
+        self.mode = mode
         self._previous = is_grad_enabled()
         _set_grad_mode(self.mode)
 

@@ -386,6 +386,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             _check_outputs(out_leaves, "vjp(f, *primals)")        # (PyTorch's jacrev runs vjp)
             blocks = []
             for out in out_leaves:
+                if not isinstance(out, Tensor):
+                    raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only "
+                                       f"tensors, got unsupported type {type(out)}")
                 flat = out.reshape(-1)
                 rows = [_grads([flat[k]], fresh) for k in range(flat.numel())]
                 per_input = []

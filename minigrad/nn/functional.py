@@ -15,13 +15,15 @@ from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number
+from .._ops.pointwise import _broadcast_error
 from .._ops.linalg import addmm, matmul
-from .._dtype import cpp_name
+from .._dtype import cpp_name, scalar_type_name
 from .._creation import zeros
 from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
+from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -110,7 +112,10 @@ def mse_loss(input, target, reduction="mean"):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
     _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
-    diff = input._array - target._array
+    try:
+        diff = input._array - target._array
+    except ValueError:
+        raise _broadcast_error(input, target) from None
     value = _reduce(diff * diff, reduction)
     return result(value, MseLossBackward0, (input, target), saved=(input, target),
                   reduction=reduction, count=diff.size)
@@ -152,6 +157,10 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     """
     _check_reduction(reduction)
     _check_target(input, target, "binary_cross_entropy")
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {scalar_type_name(target.dtype)} but expected "
+                           f"{scalar_type_name(input.dtype)}\nminigrad hint: targets must be "
+                           f"floats like the input, e.g. target.float()")
     _check_not_differentiable("binary_cross_entropy", weight=weight)
     p, t = input._array, target._array
     if np.any((p < 0) | (p > 1)):
@@ -221,6 +230,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
+    if not target.is_floating_point() and target.dtype.name != "bool":
+        # PyTorch computes the loss in place in the target's dtype, which cannot hold floats
+        raise RuntimeError(f"result type {scalar_type_name(input.dtype)} can't be cast to the "
+                           f"desired output type {scalar_type_name(target.dtype)}"
+                           "\nminigrad hint: targets must be floats, e.g. target.float()")
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
     # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
@@ -247,7 +261,9 @@ def _softmax_dim(ndim, dim, name):
             "dim=X as an argument.", UserWarning, stacklevel=3)
         dim = 0 if ndim in (0, 1, 3) else 1
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+        # F.softmax calls input.softmax(dim), where dim is the first argument
+        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     return _normalize_dim(dim, ndim)
 
 
@@ -381,7 +397,8 @@ class NllLossBackward0(Node):
         # row's label, 0 elsewhere; built with the classes in the last dimension.
         picked = np.zeros(self.rows_shape, dtype=grad._array.dtype)
         rows = np.arange(len(self.target))
-        scale = -1.0 / self.total_weight if self.reduction == "mean" else -1.0
+        # (every label ignored: nothing is picked below, and the loss was nan)
+        scale = -1.0 / self.total_weight if self.reduction == "mean" and self.total_weight else -1.0
         if _every_label_counts(self.target, self.weight, self.ignore_index, self.rows_shape[1]):
             picked[rows, self.target] = scale
         else:
@@ -444,6 +461,8 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
+    if input.ndim == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
     _check_not_differentiable("nll_loss_forward", weight=weight)
     if target._array.dtype not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
@@ -506,11 +525,14 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     ``target`` holds class indices (int64), or class probabilities (float, same shape as input).
     Gradient (mean reduction, class indices): d input = (softmax(input) - one_hot(target)) / N,
     composed by the engine from LogSoftmaxBackward0 and NllLossBackward0.
+    ``label_smoothing`` in (0, 1] mixes in a uniform target (see nn/_cross_entropy.py).
     """
+    _cross_entropy.check_cross_entropy_arguments(input, target, weight, ignore_index)
+    if label_smoothing > 0.0:
+        return _cross_entropy.cross_entropy_with_label_smoothing(
+            input, target, weight, ignore_index, reduction, label_smoothing)
     class_dim = 0 if input.ndim == 1 else 1
     logp = log_softmax(input, class_dim)
-    if label_smoothing:
-        raise NotImplementedError("minigrad's cross_entropy has no label_smoothing")
     if target.is_floating_point() and target.shape != input.shape:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
@@ -532,12 +554,22 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
 
+def _pytorch_type_name(value):
+    """A type as PyTorch's argument errors name it (numpy.ndarray, list, NoneType, ...)."""
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
 def linear(input, weight, bias=None):
     """input @ weight.T + bias (what a fully-connected layer computes).
 
     With a bias, PyTorch always uses one addmm: an input that is not a matrix is
     first viewed as rows (ViewBackward0), and the result viewed back again.
     """
+    for name, value, position in (("input", input, 1), ("weight", weight, 2)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"linear(): argument '{name}' (position {position}) must be Tensor, "
+                            f"not {_pytorch_type_name(value)}")
     if bias is None:
         return matmul(input, weight.t())
     if input.ndim == 2:

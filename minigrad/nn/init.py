@@ -9,6 +9,7 @@ import math
 import warnings
 
 from ..autograd.grad_mode import no_grad
+from .. import _dtype
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -54,14 +55,23 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
+def _check_floating(tensor, kernel):
+    """Random numbers fill only float tensors; PyTorch names the kernel it has no int version of."""
+    if not tensor.is_floating_point():
+        raise NotImplementedError(
+            f'"{kernel}" not implemented for \'{_dtype.scalar_type_name(tensor.dtype)}\'')
+
+
 def uniform_(tensor, a=0.0, b=1.0):
     """Fill with numbers drawn uniformly from [a, b)."""
+    _check_floating(tensor, "check_uniform_bounds")
     with no_grad():
         return tensor.uniform_(a, b)
 
 
 def normal_(tensor, mean=0.0, std=1.0):
     """Fill with numbers drawn from the normal distribution N(mean, std**2)."""
+    _check_floating(tensor, "normal_kernel_cpu")
     with no_grad():
         return tensor.normal_(mean, std)
 

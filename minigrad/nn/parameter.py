@@ -21,8 +21,10 @@ class Parameter(Tensor):
         if data is None:
             data = empty(0)
         if not isinstance(data, Tensor):
-            raise TypeError(
-                f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
+            # PyTorch calls data.detach() first; anything else fails right there
+            raise AttributeError(
+                f"'{type(data).__name__}' object has no attribute 'detach'\nminigrad hint: "
+                f"Parameter() takes a tensor, e.g. Parameter(minigrad.tensor(...))")
         param = Tensor.__new__(cls)
         param._array = data._array                    # the same memory as data
         param._requires_grad = False

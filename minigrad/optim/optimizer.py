@@ -86,7 +86,12 @@ class Optimizer:
                 if set_to_none:
                     param.grad = None
                 else:
-                    param.grad.detach_()
+                    # as PyTorch: detach_() only a gradient with history (a view cannot be detached
+                    # in place)
+                    if param.grad.grad_fn is not None:
+                        param.grad.detach_()
+                    else:
+                        param.grad.requires_grad_(False)
                     param.grad.zero_()
 
     @staticmethod

@@ -19,6 +19,18 @@ class Identity(Module):
         return input
 
 
+def _check_features(out_features, in_features):
+    """PyTorch's messages when the sizes of the weight it allocates are not whole numbers."""
+    for position, size in enumerate((out_features, in_features)):
+        if isinstance(size, int) and not isinstance(size, bool):
+            continue
+        if position == 0:
+            raise TypeError(f"empty(): argument 'size' (position 1) must be tuple of ints, but "
+                            f"found element of type {type(size).__name__} at pos 0")
+        raise TypeError(f"empty(): argument 'size' failed to unpack the object at pos 2 with "
+                        f"error \"type must be tuple of ints,but got {type(size).__name__}\"")
+
+
 class Linear(Module):
     """y = x @ weight.T + bias, with weight of shape (out_features, in_features).
 
@@ -28,6 +40,7 @@ class Linear(Module):
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
+        _check_features(out_features, in_features)
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(empty(out_features, in_features, dtype=dtype))

@@ -44,6 +44,16 @@ def _type_name(value):
     return value.type() if isinstance(value, Tensor) else type(value).__name__
 
 
+def _check_name(kind, name):
+    """A parameter, buffer or child module needs a plain attribute name (PyTorch's messages)."""
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+    if "." in name:
+        raise KeyError(f'{kind} name can\'t contain "."' + (f", got: {name}" if kind == "module" else ""))
+    if name == "":
+        raise KeyError(f'{kind} name can\'t be empty string ""')
+
+
 class Module:
     """Base class for layers and models: subclass it, create the layers in ``__init__``
     (after calling ``super().__init__()``), and write the computation in ``forward``."""
@@ -116,6 +126,7 @@ class Module:
         """Add ``param`` (a Parameter, or None) under ``name``."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name("parameter", name)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
@@ -123,6 +134,10 @@ class Module:
 
     def register_buffer(self, name, tensor):
         """Add a tensor that is saved in ``state_dict`` but is not a parameter."""
+        _check_name("buffer", name)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
         self._forget(name)
         self._buffers[name] = tensor
 
@@ -130,6 +145,7 @@ class Module:
         """Add a child module under ``name`` (the same as ``self.name = module``)."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        _check_name("module", name)
         self._forget(name)
         self._modules[name] = module
 
@@ -232,7 +248,12 @@ class Module:
             if set_to_none:
                 param.grad = None
             else:
-                param.grad.detach_()
+                # as PyTorch: detach_() only a gradient with history (a view cannot be detached
+                # in place)
+                if param.grad.grad_fn is not None:
+                    param.grad.detach_()
+                else:
+                    param.grad.requires_grad_(False)
                 param.grad.zero_()
 
     # --- converting the parameters ----------------------------------------------------------
@@ -288,6 +309,8 @@ class Module:
         With ``strict=True`` (the default) missing or unexpected keys are an error.
         Returns the lists of missing and unexpected keys.
         """
+        if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         own = self.state_dict(keep_vars=True)
         errors = []
         for name, tensor in own.items():

@@ -1,0 +1,100 @@
+"""cross_entropy's rarer duties: checking its arguments, and label smoothing.
+
+``nn.functional.cross_entropy`` keeps its common case short (log_softmax, then
+nll_loss). Two things live here instead, so that the common case stays easy
+to read:
+
+* the argument checks PyTorch makes before it computes anything, with its
+  messages (a class-index target with an extra dimension, a weight with the
+  wrong number of classes, ...);
+* label smoothing (PyTorch: ``cross_entropy_loss_label_smoothing`` in
+  LossNLL.cpp). With smoothing ``eps`` and ``C`` classes, the target is no
+  longer "all on the label" but ``1 - eps`` on the label plus ``eps / C`` on
+  every class. The loss is then a mix of two losses PyTorch computes apart::
+
+      (1 - eps) * nll_loss(logp, target)  +  (eps / C) * smooth_loss
+
+  where ``smooth_loss = -sum over classes of logp`` (weighted by ``weight``),
+  zero where the target is ``ignore_index``, reduced like nll_loss. Building
+  the loss from ordinary ops gives the graph PyTorch records (AddBackward0 of
+  two MulBackward1, ...) and its gradient for free.
+"""
+from .._tensor import Tensor
+from .._dtype import scalar_type_name
+from .._ops.pointwise import mul_by_number
+
+
+def _check_label_smoothing(label_smoothing):
+    if label_smoothing > 1.0:
+        # PyTorch prints the number as C++ does (2.0 as "2")
+        raise RuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+
+
+def check_cross_entropy_arguments(input, target, weight, ignore_index):
+    """PyTorch's checks on cross_entropy's arguments, in PyTorch's order, with its messages."""
+    if not isinstance(target, Tensor):
+        raise TypeError(f"cross_entropy_loss(): argument 'target' (position 2) must be Tensor, "
+                        f"not {type(target).__name__}")
+    n_classes = input.shape[0 if input.ndim == 1 else 1] if input.ndim else 1
+    if input.shape == target.shape:                       # class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{scalar_type_name(target.dtype)}\nminigrad hint: a target with the input's "
+                "shape holds probabilities (float); class indices have one dimension less")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+            raise RuntimeError(
+                f"cross_entropy: weight tensor should be defined either for all {n_classes} "
+                f"classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+        return
+    if input.ndim == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if not input.is_floating_point():
+        return                  # log_softmax, which comes first, refuses it with its own message
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported"
+                           "\nminigrad hint: class indices are one number per row, e.g. "
+                           "target.view(-1) for a column of labels")
+    if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}")
+
+
+def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, reduction,
+                                       label_smoothing):
+    """cross_entropy with ``label_smoothing`` > 0, recorded as PyTorch records it."""
+    from . import functional as F
+    _check_label_smoothing(label_smoothing)
+    class_dim = 0 if input.ndim == 1 else 1
+    n_classes = input.shape[class_dim]
+    if input.shape == target.shape and target.is_floating_point():
+        # Probabilities: smooth the target itself, then the usual cross-entropy.
+        smoothed = target * (1 - label_smoothing) + label_smoothing / n_classes
+        return F.cross_entropy(input, smoothed, weight=weight, ignore_index=ignore_index,
+                               reduction=reduction)
+    logp = F.log_softmax(input, class_dim)
+    nll = F.nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    ignored = target == ignore_index
+    if weight is not None:
+        class_shape = [1] * input.ndim
+        class_shape[class_dim] = n_classes
+        smooth_loss = -(logp * weight.view(class_shape)).sum(class_dim)
+    else:
+        smooth_loss = -logp.sum(class_dim)
+    smooth_loss = smooth_loss.masked_fill(ignored, 0.0)
+    if reduction == "mean":
+        kept = target[~ignored].reshape(-1)
+        # the same denominator as nll_loss's mean: the number (or total weight) of kept labels
+        total = weight.gather(0, kept).sum() if weight is not None else (~ignored).sum()
+        smooth = smooth_loss.sum() / total
+    elif reduction == "sum":
+        smooth = smooth_loss.sum()
+    else:
+        smooth = smooth_loss
+    # PyTorch multiplies by plain numbers here, which it records as MulBackward1
+    return (mul_by_number(nll, 1 - label_smoothing)
+            + mul_by_number(smooth, label_smoothing / n_classes))
