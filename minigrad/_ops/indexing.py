@@ -198,9 +198,18 @@ def _check_zero_dim(input, index):
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
 
 
+def _index_items(index):
+    """The parts of an index as a tuple; PyTorch reads only the first ``...`` (numpy allows one)."""
+    items = index if isinstance(index, tuple) else (index,)
+    if sum(item is Ellipsis for item in items) > 1:
+        first = items.index(Ellipsis)
+        items = items[:first + 1] + tuple(item for item in items[first + 1:] if item is not Ellipsis)
+    return items
+
+
 def getitem(input, index):
     _check_zero_dim(input, index)
-    items = index if isinstance(index, tuple) else (index,)
+    items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
         return _basic_getitem(input, items)
@@ -314,7 +323,7 @@ def setitem(tensor, index, value):
     one ``index_put_`` (``IndexPutBackward0``).
     """
     _check_zero_dim(tensor, index)
-    items = index if isinstance(index, tuple) else (index,)
+    items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
     if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
         kind = type(value)
