@@ -162,16 +162,22 @@ class Node:
         if _inference_tensors_exist:
             check_not_inference(values)
         self._saved = values
-        if SavedOutput in map(type, values):
+        # plain numbers (and None) have no version; anything else may be a tensor
+        # (``_versions``: its version counter, read without making one, see _tensor.py)
+        versions = []
+        saves_output = False
+        for value in values:
+            kind = type(value)
+            if kind in _PLAIN_VALUES:
+                versions.append(None)
+            else:
+                saves_output = saves_output or kind is SavedOutput
+                versions.append(getattr(value, "_versions", _NO_VERSION)[0])
+        if saves_output:
             self._saves_output = True     # (set only when true: most nodes need no __dict__)
         elif self._saves_output:
             self._saves_output = False
-        # plain numbers (and None) have no version; anything else may be a tensor
-        # (``_versions``: its version counter, read without making one, see _tensor.py)
-        versions = tuple([
-            None if type(v) in _PLAIN_VALUES else getattr(v, "_versions", _NO_VERSION)[0]
-            for v in values
-        ])
+        versions = tuple(versions)
         self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
