@@ -197,9 +197,11 @@ class Node:
             return ()
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
-        for value, version in zip(saved, self._saved_versions):
-            if version is not None and value._versions[0] != version:
-                raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
+        versions = self._saved_versions
+        if versions.count(None) != len(versions):      # some saved value is a tensor
+            for value, version in zip(saved, versions):
+                if version is not None and value._versions[0] != version:
+                    raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
         if self._saves_output:
             return self._unpack_saved(saved)
         return saved
