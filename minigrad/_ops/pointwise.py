@@ -58,7 +58,7 @@ def _remember_number(number, dtype):
     return array
 
 
-_OPERANDS = (Tensor, int, float, bool, np.generic, np.ndarray)
+_OPERANDS = (Tensor, float, int, bool, np.generic, np.ndarray)     # (the usual ones first)
 
 
 def operator_method(function, reflected=False):
