@@ -25,7 +25,10 @@ def _operand_arrays(a, b):
         if isinstance(a, Tensor) and a_arr.dtype is b_arr.dtype:
             return a_arr, b_arr, a_arr.dtype              # the common case, kept fast
     elif type(b) is float and isinstance(a, Tensor) and a_arr.dtype.kind == "f":
-        return a_arr, b, a_arr.dtype                      # float tensor op Python float
+        number, dtype, b_arr = _last_number              # float tensor op Python float
+        if b is not number or a_arr.dtype is not dtype:
+            b_arr = _remember_number(b, a_arr.dtype)
+        return a_arr, b_arr, a_arr.dtype
     elif isinstance(b, np.ndarray):
         # PyTorch turns a numpy array next to a tensor into a tensor (keeping its dtype)
         b = _wrap(b)
@@ -37,7 +40,25 @@ def _operand_arrays(a, b):
     return a_arr, b_arr, result_type(a, b)
 
 
-_OPERANDS = (Tensor, int, float, bool, np.generic, np.ndarray)
+# numpy spends a third of a one-element ``x * 1.0001`` turning the Python float into
+# x's dtype; the same number comes back at every step of a loop (and in backward),
+# so the last one is kept converted. (numpy gives the same result either way.)
+_last_number = (None, None, None)
+
+
+def _remember_number(number, dtype):
+    """``number`` as a 0-d array of ``dtype``, kept for the next operation with it."""
+    global _last_number
+    with np.errstate(over="ignore"):
+        array = np.asarray(number, dtype=dtype)
+    if not np.isfinite(array) and np.isfinite(number):
+        return number                  # too large for dtype: let the ufunc say so, as before
+    array.flags.writeable = False      # shared: nothing may change it
+    _last_number = (number, dtype, array)
+    return array
+
+
+_OPERANDS = (Tensor, float, int, bool, np.generic, np.ndarray)     # (the usual ones first)
 
 
 def operator_method(function, reflected=False):
@@ -676,8 +697,9 @@ def threshold_backward(grad, out):
         # np.where picks element by element, slowly when the mask looks random (a layer's
         # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
         # gives exactly the same array, NaN and -0.0 included, about 4x faster.
-        keep = -(out._array > 0).astype(unsigned)          # all bits set, or none
-        array = np.bitwise_and(g.view(unsigned), keep).view(g.dtype)
+        keep = np.array(out._array > 0, dtype=unsigned)     # (an array even when 0-d)
+        np.negative(keep, out=keep)                         # all bits set, or none
+        array = np.bitwise_and(g.view(unsigned), keep, out=keep).view(g.dtype)
     else:
         array = np.where(out._array > 0, g, g.dtype.type(0))
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))

@@ -23,6 +23,7 @@ import operator
 import numpy as np
 
 from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
+from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from .forward_ad import _DualLevel
 from .grad_mode import _State
@@ -273,9 +274,10 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph):
     elif create_graph or _DualLevel.open:     # (forward mode: keep the tangents)
         buffer[output_nr] = current + grad        # recorded, so it can be differentiated
     else:
-        # np.asarray: adding two 0-d arrays gives a numpy scalar, which
-        # could not be changed in place later (x.grad.zero_())
-        buffer[output_nr] = _tensor._wrap(np.asarray(current._array + grad._array))
+        total = current._array + grad._array
+        if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
+            total = np.asarray(total)       # could not be changed in place later (x.grad.zero_())
+        buffer[output_nr] = _wrap(total)
 
 
 def _fit_to_node(grad, node, output_nr, producer):

@@ -162,16 +162,22 @@ class Node:
         if _inference_tensors_exist:
             check_not_inference(values)
         self._saved = values
-        if SavedOutput in map(type, values):
+        # plain numbers (and None) have no version; anything else may be a tensor
+        # (``_versions``: its version counter, read without making one, see _tensor.py)
+        versions = []
+        saves_output = False
+        for value in values:
+            kind = type(value)
+            if kind in _PLAIN_VALUES:
+                versions.append(None)
+            else:
+                saves_output = saves_output or kind is SavedOutput
+                versions.append(getattr(value, "_versions", _NO_VERSION)[0])
+        if saves_output:
             self._saves_output = True     # (set only when true: most nodes need no __dict__)
         elif self._saves_output:
             self._saves_output = False
-        # plain numbers (and None) have no version; anything else may be a tensor
-        # (``_versions``: its version counter, read without making one, see _tensor.py)
-        versions = tuple([
-            None if type(v) in _PLAIN_VALUES else getattr(v, "_versions", _NO_VERSION)[0]
-            for v in values
-        ])
+        versions = tuple(versions)
         self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
@@ -191,9 +197,11 @@ class Node:
             return ()
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
-        for value, version in zip(saved, self._saved_versions):
-            if version is not None and value._versions[0] != version:
-                raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
+        versions = self._saved_versions
+        if versions.count(None) != len(versions):      # some saved value is a tensor
+            for value, version in zip(saved, versions):
+                if version is not None and value._versions[0] != version:
+                    raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
         if self._saves_output:
             return self._unpack_saved(saved)
         return saved
