@@ -425,14 +425,20 @@ class Tensor:
                 "\nminigrad hint: item() needs exactly one element; index the tensor first or reduce "
                 "it (e.g. .sum())."
             )
+        if _FuncTransforms.vmaps:        # (a batched tensor inside vmap has no one value)
+            refuse_inside_vmap("item", self)
         return self._array.reshape(()).item()
 
     def tolist(self):
         """The values as (nested) Python numbers; no gradient."""
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("data", self)
         return self._array.tolist()
 
     def numpy(self, force=False):
         """The numpy array behind this tensor (shared memory, not a copy)."""
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("data", self)
         if self.requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
@@ -456,6 +462,8 @@ class Tensor:
                 "only one element tensors can be converted to Python scalars"
                 f"\nminigrad hint: this tensor has {self._array.size} elements; index it or reduce it "
                 "first, e.g. .sum()")
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("item", self)
         return self._array.reshape(()).item()
 
     def __index__(self):
@@ -470,6 +478,8 @@ class Tensor:
                 f"\nminigrad hint: this tensor has {self._array.size} values; use .all() or .any() "
                 "to reduce it first."
             )
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("bool", self)
         return bool(self._array.reshape(()).item())
 
     def __len__(self):
@@ -759,6 +769,8 @@ def _install_methods():
 from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
+from .autograd.function import _FuncTransforms  # noqa: E402
+from .func._vmap import refuse_inside_vmap  # noqa: E402
 from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402
 from ._ops import shape as _ops_shape  # noqa: E402

@@ -1265,12 +1265,23 @@ def func_functionalize_and_replace_batch_norm(L):
     return out, x, L.func.replace_all_batch_norm_modules_(model) is model, message
 
 
+@program
+def func_vmap_values_of_captured_tensors(L):
+    """Inside vmap a tensor captured from outside is not batched: it may hand out its values."""
+    x, w = T(L, 3, 2), L.tensor(2.0)
+    outcomes = [L.func.vmap(lambda t: t * w.item())(x), L.func.vmap(lambda t: t * w.tolist())(x),
+                L.func.vmap(lambda t: t * float(w))(x)]
+    for refused in (lambda t: t.tolist(), lambda t: float(t.sum()), lambda t: int(t[0]),
+                    lambda t: [1, 2, 3][t.sum().long()]):
+        try:
+            L.func.vmap(refused)(x)
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
-    "func_vmap_item_refused": "vmap runs the function per sample, and Tensor.item() (in _tensor.py) "
-                              "does not yet know that it runs inside vmap",
-    "func_vmap_data_dependent_if_refused": "bool(tensor) inside vmap: Tensor.__bool__ (in _tensor.py) "
-                                           "does not yet know that it runs inside vmap",
     "fwd_dual_requires_grad_and_views": "the tangent of dual * 2: PyTorch's mul rule adds a zero "
                                         "tangent for the number times the primal, so when the primal "
                                         "requires grad the tangent does too (grad_fn AddBackward0); "
