@@ -1286,9 +1286,6 @@ KNOWN_OUTSIDE = {
                                         "tangent for the number times the primal, so when the primal "
                                         "requires grad the tangent does too (grad_fn AddBackward0); "
                                         "MulBackward0.jvp in _ops/pointwise.py gives a plain tensor",
-    "ref_anomaly_inplace_hint": "with anomaly detection on, PyTorch's in-place error ends with another "
-                                "hint ('the backtrace further above shows ...'); the text is built in "
-                                "autograd/graph.py (_modified_in_place_message)",
     "ref_detect_anomaly_nan": "numpy's RuntimeWarning (divide by zero) escapes from the division in "
                               "SqrtBackward0's formula; PyTorch warns nothing",
 }

@@ -268,12 +268,16 @@ def _modified_in_place_message(tensor, expected_version, producer):
     # PyTorch names the operation here, not its node: "output 0 of Exp"
     operation = re.sub(r"Backward\d*$", "", producer.name()) if producer is not None else ""
     where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
+    if _Anomaly.enabled:       # anomaly mode has already printed where the forward op was called
+        hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. Good luck!")
+    else:
+        hint = ("Hint: enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {_describe(tensor)}{where} is at version {tensor._version_counter[0]}; "
-        f"expected version {expected_version} instead. Hint: enable anomaly detection to find "
-        "the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
+        f"expected version {expected_version} instead. {hint}\n"
         "minigrad hint: a tensor that backward needs was changed in place after it was "
         "saved; make that change out of place (x = x + 1 instead of x += 1), or change a "
         ".clone() instead."
