@@ -1286,8 +1286,6 @@ KNOWN_OUTSIDE = {
                                         "tangent for the number times the primal, so when the primal "
                                         "requires grad the tangent does too (grad_fn AddBackward0); "
                                         "MulBackward0.jvp in _ops/pointwise.py gives a plain tensor",
-    "ref_detect_anomaly_nan": "numpy's RuntimeWarning (divide by zero) escapes from the division in "
-                              "SqrtBackward0's formula; PyTorch warns nothing",
 }
 
 

@@ -270,7 +270,11 @@ def div(input, other):
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
     try:
-        out = np.true_divide(a_arr, b_arr)
+        if b_arr.all() if type(b_arr) is np.ndarray else b_arr != 0:
+            out = np.true_divide(a_arr, b_arr)
+        else:                                 # x / 0 is inf or nan, silently (as in PyTorch)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.true_divide(a_arr, b_arr)
     except ValueError:
         raise _broadcast_error(input, other) from None
     out = result(np.asarray(out, dtype=dtype), DivBackward0, (input, other))
@@ -397,21 +401,24 @@ def pow(input, exponent):
     if isinstance(input, _PYTHON_NUMBERS):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
-        out = result(_binary(np.power, input, exponent), PowBackward1, (input, exponent))
+        with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
+            array = _binary(np.power, input, exponent)
+        out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = _binary(np.power, input, exponent)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 
 def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
-    out = _binary(np.power, base, input)
+    with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
+        out = _binary(np.power, base, input)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
 
 
@@ -546,7 +553,8 @@ class SinBackward0(Node):
 
 def sin(input):
     """sin(input) elementwise. Gradient: grad * cos(input)."""
-    return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
+    with np.errstate(invalid="ignore"):       # sin(inf) = nan, silently
+        return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
 
 
 class CosBackward0(Node):
@@ -565,7 +573,8 @@ class CosBackward0(Node):
 
 def cos(input):
     """cos(input) elementwise. Gradient: -grad * sin(input)."""
-    return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
+    with np.errstate(invalid="ignore"):
+        return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
 
 
 class TanBackward0(Node):
@@ -584,7 +593,8 @@ class TanBackward0(Node):
 
 def tan(input):
     """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
-    return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
+    with np.errstate(invalid="ignore"):
+        return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
 
 
 # --- activations ----------------------------------------------------------------------------

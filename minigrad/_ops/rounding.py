@@ -99,7 +99,8 @@ def frac(input):
     Gradient: grad (the jumps are ignored, as in PyTorch).
     """
     array = input._array
-    return result(array - np.trunc(array), FracBackward0, (input,))
+    with np.errstate(invalid="ignore"):       # frac(inf) = inf - inf = nan, silently
+        return result(array - np.trunc(array), FracBackward0, (input,))
 
 
 # --- // and % -------------------------------------------------------------------------------
@@ -178,7 +179,8 @@ def remainder(input, other):
     if not isinstance(input, Tensor):
         return rremainder(other, input)
     _check_integer_division(input, other)
-    out = _binary(_python_remainder, input, other)
+    with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
+        out = _binary(_python_remainder, input, other)
     if isinstance(other, Tensor):
         return result(out, RemainderBackward1, (input, other), saved=(input, other))
     return result(out, RemainderBackward0, (input,))
