@@ -58,7 +58,7 @@ KNOWN_VALUE_DIFFERENCES = {
     "elu": "the gradient of elu at nan: PyTorch 1, minigrad nan",
     "pow_half": "the gradient of x ** 0.5 at -inf: PyTorch nan, minigrad 0",
     "pow_tensor": "d/dy 0 ** y at y = -1: PyTorch -inf, minigrad nan",
-    "max": "max of [nan, 0.5]: minigrad's value is nan but its gradient is split, PyTorch's goes to the nan",
+    "max": "the gradient of max([nan, 0.5]): PyTorch [1, 0], minigrad [nan, nan]",
     "maximum": "the gradient of maximum(nan, 0): PyTorch gives it to the nan, minigrad to the other",
     "sign": "sign(nan): PyTorch 0, minigrad nan",
     "prod": "the gradient of prod with an inf element: PyTorch nan, minigrad 0.5",
