@@ -200,12 +200,37 @@ class MulBackward0(Node):
                 grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = self_t * other + self * other_t (the product rule)"""
-        (a, b), (a_t, b_t) = inputs, tangents
-        out_t = a_t * b if a_t is not None else None
-        if b_t is not None:
-            out_t = a * b_t if out_t is None else out_t + a * b_t
-        return out_t
+        """result_t = other_t * self + self_t * other (the product rule, in PyTorch's order)"""
+        (a, b), (a_t, b_t) = (inputs, [_own(t) for t in tangents])
+        first = b_t * a if b_t is not None else _zero_tangent_times(b, a)
+        second = a_t * b if a_t is not None else _zero_tangent_times(a, b)
+        return second if first is None else first if second is None else first + second
+
+
+def _own(tangent):
+    """None for the zeros forward mode gives a float tensor that has no tangent of its own."""
+    return None if getattr(tangent, "_stands_for_no_tangent", False) else tangent
+
+
+def _zero_tangent_times(without_tangent, primal):
+    """PyTorch's tangent of ``without_tangent`` (an input that has none), times ``primal``.
+
+    PyTorch's rule sees a zero tensor there, and the product still joins the
+    graph of a ``primal`` that requires grad: so the tangent of ``dual * 2``
+    requires grad too (grad_fn AddBackward0). Its values are all zeros, even
+    where primal is inf (PyTorch's zero tensor is not really multiplied), so
+    it is recorded here without multiplying. -0.0, so that adding it to a
+    tangent changes no value, not even the sign of a zero. None if primal
+    does not require grad: then the term would change nothing at all.
+    """
+    if not _requires_grad(primal):
+        return None
+    zero = _wrap(np.zeros(np.shape(without_tangent), dtype=primal._array.dtype))
+    shape = np.broadcast_shapes(zero.shape, primal.shape)
+    out = result(np.full(shape, -0.0, dtype=primal._array.dtype), MulBackward0, (zero, primal))
+    if out._grad_fn is not None:
+        out._grad_fn.save_for_backward(zero, None)     # d/d primal = grad * zero
+    return out
 
 
 def _requires_grad(value):
@@ -257,8 +282,14 @@ class DivBackward0(Node):
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / other - other_t * self / other**2 = (self_t - other_t * result) / other"""
-        (a, b), (a_t, b_t) = inputs, tangents
-        numerator = a_t if b_t is None else (-b_t * out if a_t is None else a_t - b_t * out)
+        (a, b), (a_t, b_t) = inputs, [_own(t) for t in tangents]
+        if b_t is None:              # PyTorch subtracts a zero tangent times result (see mul's jvp)
+            zero_term = _zero_tangent_times(b, out)
+            numerator = a_t if zero_term is None else a_t - zero_term
+        elif a_t is None:            # (0 - x: -0.0, so that the sign of a zero is PyTorch's)
+            numerator = _wrap(np.full(np.shape(a), -0.0, dtype=out._array.dtype)) - b_t * out
+        else:
+            numerator = a_t - b_t * out
         return numerator / b
 
 
@@ -350,7 +381,7 @@ class PowBackward0(Node):
         """result_t = exponent * self ** (exponent - 1) * self_t"""
         (a,), (a_t,) = inputs, tangents
         n = self.exponent
-        return a_t * 0 if n == 0 else a_t * n * a ** (n - 1)
+        return a_t * 0 if n == 0 else a_t * mul_by_number(a ** (n - 1), n)    # (PyTorch's grouping)
 
 
 class PowBackward1(Node):
