@@ -16,6 +16,8 @@ import itertools
 import re
 import weakref
 
+import numpy as np
+
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._tensor import _wrap
@@ -120,7 +122,19 @@ class Node:
         settings = self.__dict__
         if key in settings:
             return settings[key]
+        kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
+        if kept_as is not None:
+            return kept_as(settings) if callable(kept_as) else settings[kept_as]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
+
+    def __dir__(self):
+        """Also the ``_saved_*`` / ``_raw_saved_*`` names, as ``dir()`` of PyTorch's node shows them."""
+        names = type(self)._saved_names
+        saved = [f"_saved_{name}" for name in names] + [f"_raw_saved_{name}" for name in names]
+        kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__)
+        settings = list(kept_as) if kept_as is not None else [
+            key for key in self.__dict__ if not key.startswith("_")]
+        return sorted(set(object.__dir__(self)) | set(saved) | {f"_saved_{key}" for key in settings})
 
     def _raw_saved_value(self, key):
         """``grad_fn._raw_saved_self``: the saved tensor itself, to set hooks on (see
@@ -262,6 +276,32 @@ class Node:
 def _describe(tensor):
     shape = ", ".join(str(n) for n in tensor.shape)
     return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
+
+
+def _numel(settings):
+    return int(np.prod(settings["input_shape"]))
+
+
+# Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
+# node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
+# A node listed here shows exactly these settings in dir(); others show their attributes.
+_SETTINGS_KEPT_AS = {
+    "SumBackward0": {"self_sym_sizes": "input_shape"},
+    "SumBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MeanBackward0": {"self_sym_numel": _numel, "self_sym_sizes": "input_shape"},
+    "MeanBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_numel": _numel,
+                      "self_sym_sizes": "input_shape"},
+    "ViewBackward0": {"self_sym_sizes": "input_shape"},
+    "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "ClampBackward1": {"min": "low", "max": "high"},
+    "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "SelectBackward0": {"self_sym_sizes": "input_shape"},
+    "SliceBackward0": {"self_sym_sizes": "input_shape"},
+    "IndexBackward0": {"self_sym_sizes": "input_shape"},
+    "CatBackward0": {"dim": "dim"},
+}
 
 
 def _modified_in_place_message(tensor, expected_version, producer):
