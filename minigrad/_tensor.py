@@ -416,6 +416,24 @@ class Tensor:
     def _is_view(self):
         return self._base is not None
 
+    def stride(self, dim=None):
+        """How many elements to step in memory to move one index along each dim.
+
+        A tuple (or one number with ``dim``): (4, 1) for a contiguous 3x4 tensor,
+        (1, 4) for its transpose, 0 along a dim that ``expand`` repeated.
+        """
+        array = self._array
+        if array.size == 0:      # (numpy's steps for an empty array are arbitrary; PyTorch's contiguous)
+            steps = tuple(int(np.prod([max(n, 1) for n in array.shape[i + 1:]], dtype=np.int64))
+                          for i in range(array.ndim))
+        else:
+            steps = tuple(step // array.itemsize for step in array.strides)
+        if dim is None:
+            return steps
+        if array.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return steps[_normalize_dim(dim, array.ndim)]
+
     # --- conversions ----------------------------------------------------------------
     def item(self):
         """The value of a one-element tensor as a Python number."""
@@ -510,7 +528,8 @@ class Tensor:
         return repr(self)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self._array.copy(), self.requires_grad if self.is_leaf else False))
+        # (a non-leaf comes back as a leaf with its requires_grad, as in PyTorch: no history)
+        return (_rebuild, (self._array.copy(), self.requires_grad))
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
@@ -707,7 +726,7 @@ def _install_methods():
     minigrad/__init__ calls this once every module is loaded (nn.functional imports this one).
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
-    from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary
+    from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -726,6 +745,7 @@ def _install_methods():
         sorting: ["sort", "argsort", "topk", "roll"],
         rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
         blas: ["bmm", "baddbmm", "addmm"],
+        einsum: ["diagonal"],
         special: ["erf"],
     }
     for module, names in methods.items():

@@ -1302,6 +1302,110 @@ def fwd_tangent_graphs_of_mul_div_pow(L):
     return outcomes
 
 
+@program
+def ref_strides_and_diagonal(L):
+    """Tensor.stride() in elements (contiguous, transposed, expanded, sliced, empty) and diagonal."""
+    x = L.arange(24.0).reshape(2, 3, 4)
+    views = [x, x.transpose(0, 2), x.permute(2, 0, 1), L.ones(3, 1).expand(3, 4), x[:, 1:, ::2], x[1],
+             x.unsqueeze(1), L.tensor(1.0), L.ones(2, 0, 3), x.diagonal(), x.diagonal(1, 1, 2)]
+    outcomes = [(v.stride(), v.stride(-1) if v.dim() else None) for v in views]
+    for bad in (lambda: x.stride(3), lambda: L.tensor(1.0).stride(0)):
+        try:
+            bad()
+        except IndexError as error:
+            outcomes.append(str(error))
+    w = T(L, 3, 3, requires_grad=True)
+    d = w.diagonal(offset=-1)
+    d.sum().backward()
+    return outcomes, d, w.grad, L.diagonal(w, 1).shape
+
+
+@program
+def ref_gradient_edges_and_versions(L):
+    """torch.autograd.graph: GradientEdge, get_gradient_edge (also as grad's input), increment_version."""
+    graph = L.autograd.graph
+    x = T(L, 3, requires_grad=True)
+    h = x.exp()
+    y = (h * 2).sum()
+    edge = graph.get_gradient_edge(h)
+    leaf_edge = graph.get_gradient_edge(x)
+    outcomes = [edge.node.name(), edge.output_nr, edge.ownership_token, leaf_edge.node.name(),
+                isinstance(edge, tuple), L.autograd.grad(y, edge, retain_graph=True),
+                L.autograd.grad(y, leaf_edge)]
+    try:
+        graph.get_gradient_edge(L.ones(2))
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    z = L.ones(2)
+    graph.increment_version(z)
+    graph.increment_version([z, z])
+    outcomes.append(z._version)
+    a = T(L, 3, requires_grad=True)
+    b = a.sigmoid()
+    graph.increment_version(b)            # as if b had been changed behind autograd's back
+    try:
+        b.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    with L.autograd.set_multithreading_enabled(False):
+        outcomes.append(L.autograd.grad(x.sin().sum(), x))
+    return outcomes
+
+
+@program
+def ref_save_and_load(L):
+    """torch.save / torch.load of tensors and state_dicts (files are each library's own)."""
+    import io
+    model = mlp(L)
+    x = T(L, 3, requires_grad=True)
+    buffer = io.BytesIO()
+    L.save({"state": model.state_dict(), "x": x, "y": x * 2, "n": 3, "dtype": L.float64,
+            "size": L.Size([2])}, buffer)
+    buffer.seek(0)
+    loaded = L.load(buffer)
+    fresh = mlp(L, seed=5)
+    fresh.load_state_dict(loaded["state"])
+    outcomes = [loaded["x"], loaded["y"], loaded["y"].is_leaf, loaded["n"], loaded["dtype"],
+                loaded["size"], fresh(T(L, 2, 4)), sorted(loaded["state"])]
+    buffer = io.BytesIO()
+    L.save(model, buffer)
+    buffer.seek(0)
+    try:
+        L.load(buffer)
+    except Exception as error:
+        outcomes.append((type(error).__name__, _message(error)))
+    buffer.seek(0)
+    outcomes.append(type(L.load(buffer, weights_only=False)).__name__)
+    return outcomes
+
+
+@program
+def note_saved_tensors_to_disk(L):
+    """The Autograd mechanics note: saved-tensor hooks that keep each saved tensor in a file."""
+    import os
+    import tempfile
+    directory = tempfile.mkdtemp()
+    names = []
+
+    def pack_hook(tensor):
+        name = os.path.join(directory, f"saved{len(names)}")
+        names.append(name)
+        L.save(tensor, name)
+        return name
+
+    def unpack_hook(name):
+        return L.load(name)
+
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with L.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        y = x.pow(2).exp() * x
+    y.sum().backward()
+    for name in names:
+        os.remove(name)
+    os.rmdir(directory)
+    return x.grad, len(names)
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }

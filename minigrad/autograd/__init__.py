@@ -20,6 +20,7 @@ from . import grad_mode, anomaly_mode, graph, engine
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .grad_mode import set_multithreading_enabled  # noqa: F401
 from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
@@ -28,7 +29,7 @@ from .._ops.shape import stack
 def _as_tuple(value):
     if value is None:
         return (None,)
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list)) and not isinstance(value, graph.GradientEdge):
         return tuple(value)
     return (value,)
 
@@ -119,6 +120,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def _input_edge(tensor, i):
+    if isinstance(tensor, graph.GradientEdge):     # get_gradient_edge(t) stands for t
+        return (tensor.node, tensor.output_nr)
     if not isinstance(tensor, Tensor):
         raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
     if not tensor.requires_grad:
@@ -132,7 +135,7 @@ def _input_edge(tensor, i):
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
-    single_input = not isinstance(inputs, (tuple, list))
+    single_input = not isinstance(inputs, (tuple, list)) or isinstance(inputs, graph.GradientEdge)
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     grads = _matching_gradients(outputs, _gradients_as_tuple(grad_outputs, len(outputs)))

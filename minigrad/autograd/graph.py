@@ -568,3 +568,35 @@ from ._multi_grad_hook import (  # noqa: E402
 
 # Forward mode (its Identity node is a Node, so it is loaded after Node exists).
 from .forward_ad import _DualLevel, _set_tangent  # noqa: E402
+
+
+# --- gradient edges: where a tensor's gradient will be computed ------------------------------
+
+from collections import namedtuple  # noqa: E402
+
+GradientEdge = namedtuple("GradientEdge", ["node", "output_nr", "ownership_token"], defaults=(None,))
+GradientEdge.__doc__ = """Object representing a given gradient edge within the autograd graph.
+
+To get the gradient edge where a given Tensor gradient will be computed,
+you can do ``edge = autograd.graph.get_gradient_edge(tensor)``. It can stand
+for the tensor in ``torch.autograd.grad(outputs, inputs=edge)``."""
+
+
+def get_gradient_edge(tensor):
+    """The edge (node, output number) where ``tensor``'s gradient will be computed.
+
+    The node is ``tensor.grad_fn``, or for a leaf its AccumulateGrad node.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not "
+                           "require gradients")
+    node, output_nr = gradient_edge(tensor)
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor):
+    """Count a change made behind autograd's back (e.g. in numpy), as an in-place op would:
+    backward then refuses to use the old values it saved. ``tensor`` may be a list of tensors."""
+    from .._ops.inplace import bump_version      # lazy: the operations import this module
+    for t in (tensor if isinstance(tensor, (list, tuple)) else (tensor,)):
+        bump_version(t)
