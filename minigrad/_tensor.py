@@ -61,7 +61,14 @@ def _device_error(name):
     if kind not in _DEVICE_TYPES.split(", "):
         return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
                             f"string: {name}" + hint)
-    return RuntimeError(f"minigrad runs on the CPU only; got device '{name}'. Use 'cpu'.")
+    if kind == "xpu":
+        return AssertionError("Torch not compiled with XPU enabled" + hint)
+    if kind == "meta":       # PyTorch's meta tensors hold shapes without values; minigrad has none
+        hint += (" minigrad has no meta tensors (shapes without values): where a model on 'meta' "
+                 "only serves as the skeleton for torch.func.functional_call, a copy on the CPU "
+                 "works the same (functional_call replaces its values).")
+    # (what PyTorch says when a tensor or module is sent to a device it was built without)
+    return RuntimeError(f"PyTorch is not linked with support for {kind} devices" + hint)
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "

@@ -1406,6 +1406,19 @@ def note_saved_tensors_to_disk(L):
     return x.grad, len(names)
 
 
+@program
+def ensembling_devices_minigrad_lacks(L):
+    """Sending a model or a tensor to a device this build lacks: PyTorch's error (CPU-only build)."""
+    outcomes = []
+    for device in ("mps", "xpu", "cuda", "ipu"):
+        for send in (lambda: copy.deepcopy(mlp(L)).to(device), lambda: T(L, 2).to(device)):
+            try:
+                send()
+            except (RuntimeError, AssertionError) as error:
+                outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
@@ -1416,3 +1429,13 @@ def test_heldout_program_matches_torch(name):
     if name in KNOWN_OUTSIDE:
         pytest.xfail(KNOWN_OUTSIDE[name])
     check(name)
+
+
+def test_a_model_sent_to_meta_explains_what_to_do():
+    """PyTorch has meta tensors (shapes only); minigrad has not: PyTorch's words for a device the
+    build lacks, then how the model-ensembling tutorial's meta skeleton works without it."""
+    with pytest.raises(RuntimeError) as caught:
+        copy.deepcopy(mlp(minigrad)).to("meta")
+    first, hint = str(caught.value).split("\n")
+    assert first == "PyTorch is not linked with support for meta devices"
+    assert hint.startswith("minigrad hint:") and "functional_call" in hint
