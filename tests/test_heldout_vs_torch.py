@@ -1419,6 +1419,35 @@ def ensembling_devices_minigrad_lacks(L):
     return outcomes
 
 
+@program
+def ref_out_of_place_ops_on_bool_and_int(L):
+    """relu, abs, neg, sign, rounding and frac on bool and integer tensors; products of bools."""
+    outcomes = []
+    for values, dtype in (([True, False], L.bool), ([3, -2], L.int64), ([1, 0], L.int32), ([1, 0], L.uint8)):
+        x = L.tensor(values, dtype=dtype)
+        for name in ("relu", "abs", "neg", "sign", "floor", "ceil", "round", "trunc", "frac", "square"):
+            try:
+                outcomes.append(getattr(x, name)())
+            except (RuntimeError, NotImplementedError) as error:
+                outcomes.append((type(error).__name__, _message(error)))
+        try:
+            outcomes.append(x.round(decimals=1))
+        except NotImplementedError as error:
+            outcomes.append(_message(error))
+    a = L.tensor([[True, False], [True, True]])
+    for f in (lambda: L.einsum("ij,jk->ik", a, a), lambda: L.einsum("bij,bjk->bik", a[None], a[None]),
+              lambda: L.einsum("i,j->ij", a[0], a[1]), lambda: L.einsum("ij->j", a),
+              lambda: L.einsum("ij,jk->ik", a[:1, :1], a[:1, :1]), lambda: a @ a, lambda: a[0] @ a[0],
+              lambda: a @ a[0], lambda: a[None] @ a[None], lambda: L.bmm(a[None], a[None]),
+              lambda: L.addmm(a, a, a), lambda: L.baddbmm(a[None], a[None], a[None]),
+              lambda: L.outer(a[0], a[1])):
+        try:
+            outcomes.append(f())
+        except NotImplementedError as error:
+            outcomes.append(_message(error))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }

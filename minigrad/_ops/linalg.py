@@ -26,6 +26,13 @@ def _check_same_dtype(a, b, first="m1", second="m2"):
             f"{_type_name(b)}\nminigrad hint: convert one of them, e.g. with .double() or .float().")
 
 
+def _check_not_bool(x, kernel):
+    """PyTorch's matrix-product kernels have no bool version (numpy's would give True/False)."""
+    if x._array.dtype.kind == "b":
+        from .pointwise import kernel_not_implemented
+        raise kernel_not_implemented(kernel, x)
+
+
 def _check_tensor(x, name):
     if not isinstance(x, Tensor):
         raise TypeError(f"{name}(): argument must be a Tensor, not {type(x).__name__}")
@@ -76,6 +83,7 @@ def mm(input, mat2):
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype(input, mat2)
+    _check_not_bool(input, "addmm_impl_cpu_")
     return _save_operands(result(input._array @ mat2._array, MmBackward0, (input, mat2)), input, mat2)
 
 
@@ -111,6 +119,7 @@ def mv(input, vec):
         # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{vec_name}, {mat_name}, and {vec_name}")
+    _check_not_bool(input, "addmv_impl_cpu")
     return _save_operands(result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
 
 
@@ -148,6 +157,7 @@ def dot(input, other):
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
+    _check_not_bool(input, "dot")
     out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
     return _save_operands(out, input, other)
 
@@ -193,6 +203,7 @@ def bmm(input, mat2):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
     _check_same_dtype(input, mat2)
+    _check_not_bool(input, "bmm")
     out = result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 
@@ -345,5 +356,6 @@ def addmm(input, mat1, mat2):
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype(mat1, mat2)
+    _check_not_bool(mat1, "addmm_impl_cpu_")
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2))
     return _save_operands(out, mat1, mat2)

@@ -183,7 +183,21 @@ class NegBackward0(Node):
 def neg(input):
     """-input elementwise. Gradient: -grad."""
     # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
-    return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
+    try:
+        return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
+    except TypeError:           # numpy refuses -bool too, in its own words
+        raise RuntimeError(NEGATIVE_BOOL_MESSAGE) from None
+
+
+NEGATIVE_BOOL_MESSAGE = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+    "mask, use the `~` or `logical_not()` operator instead.")
+
+
+def kernel_not_implemented(kernel, input):
+    """PyTorch's error when its ``kernel`` has no version for ``input``'s dtype ('Bool', 'Long'...)."""
+    name = input.dtype.tensor_type_name[:-len("Tensor")]
+    return NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
 # --- * and / ----------------------------------------------------------------------------
@@ -757,6 +771,8 @@ def _recorded_backward(array, node_class, grad, out):
 def relu(input):
     """max(input, 0) elementwise. Gradient: grad where input > 0, else 0 (0 at exactly 0, as in PyTorch)."""
     array = input._array
+    if array.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
     return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 
@@ -776,6 +792,8 @@ class AbsBackward0(Node):
 
 def abs(input):
     """|input| elementwise. Gradient: grad * sign(input) (0 at 0, as in PyTorch)."""
+    if input._array.dtype.kind == "b":
+        raise kernel_not_implemented("abs_cpu", input)
     return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
 
 
@@ -805,7 +823,10 @@ def sgn(input):
 
 def sign(input):
     """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
-    return result(np.sign(input._array), SignBackward0, (input,))
+    try:
+        return result(np.sign(input._array), SignBackward0, (input,))
+    except TypeError:           # numpy has no sign of bools; PyTorch's is the value itself
+        return result(input._array.copy(), SignBackward0, (input,))
 
 
 class ClampBackward1(Node):

@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _binary
+from .pointwise import _binary, kernel_not_implemented
 
 
 class _StepBackward(Node):
@@ -44,6 +44,8 @@ class TruncBackward0(_StepBackward):
 def _step(numpy_function, input, node_class):
     array = input._array
     if array.dtype.kind in "biu":           # integers are already whole numbers
+        if array.dtype.kind == "b":         # (PyTorch has no bool version of these kernels)
+            raise kernel_not_implemented(f"{numpy_function.__name__}_vml_cpu", input)
         return result(array.copy(), node_class, (input,))
     return result(numpy_function(array), node_class, (input,))
 
@@ -54,6 +56,8 @@ def round(input, *, decimals=0):
     Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
     """
     if decimals:
+        if input._array.dtype.kind != "f":
+            raise kernel_not_implemented("round_cpu", input)
         return result(np.round(input._array, decimals), RoundBackward1, (input,),
                       decimals=decimals)
     return _step(np.round, input, RoundBackward0)
@@ -99,6 +103,8 @@ def frac(input):
     Gradient: grad (the jumps are ignored, as in PyTorch).
     """
     array = input._array
+    if array.dtype.kind != "f":
+        raise kernel_not_implemented("frac_cpu", input)
     with np.errstate(invalid="ignore"):       # frac(inf) = inf - inf = nan, silently
         return result(array - np.trunc(array), FracBackward0, (input,))
 
