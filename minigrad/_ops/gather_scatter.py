@@ -8,6 +8,8 @@ They are each other's backward: the gradient of a read is written back
 gradient of a written value is read from where it was written.
 PyTorch: torch.gather, Tensor.scatter, scatter_add, index_select, index_add.
 """
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -132,6 +134,11 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
     Gradient: grad_input = grad with 0 where overwritten; grad_src = grad.gather(dim, index).
     """
+    return scatter_into_copy(input, dim, index, src, value, reduce, "scatter")
+
+
+def scatter_into_copy(input, dim, index, src, value, reduce, operation):
+    """scatter's work; ``operation`` is "scatter", or "scatter_" for x.scatter_ (error messages)."""
     if src is None:
         src = value
     dim = _scatter_checks("scatter", input, dim, index, src)
@@ -142,17 +149,31 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
         combine = {"add": np.add, "multiply": np.multiply}.get(reduce)
         if combine is None:
             raise RuntimeError("reduce argument must be either add or multiply.")
-        if isinstance(src, Tensor):
+        if isinstance(src, Tensor) and not _Warned.reduce:
+            _Warned.reduce = True            # (PyTorch says it once per process)
             warnings.warn(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
-                "reduction options.", UserWarning, stacklevel=2)
+                "reduction options.", UserWarning, stacklevel=_frames_to_caller())
         combine.at(out, positions, _src_values(src, index))
-        return result(out, _NotImplementedBackward, (input, src), operation="scatter")
+        return result(out, _NotImplementedBackward, (input, src), operation=operation)
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim)
     return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim)
+
+
+class _Warned:
+    reduce = False
+
+
+def _frames_to_caller():
+    """The ``stacklevel`` that points a warning at the first line outside minigrad."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 @numpy_keywords
