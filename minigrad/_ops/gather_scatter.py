@@ -8,8 +8,6 @@ They are each other's backward: the gradient of a read is written back
 gradient of a written value is read from where it was written.
 PyTorch: torch.gather, Tensor.scatter, scatter_add, index_select, index_add.
 """
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -17,6 +15,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, numpy_keywords
+from .._warnings import stacklevel_outside_minigrad
 from .rounding import _NotImplementedBackward
 
 
@@ -154,7 +153,7 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
             warnings.warn(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
-                "reduction options.", UserWarning, stacklevel=_frames_to_caller())
+                "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
         combine.at(out, positions, _src_values(src, index))
         return result(out, _NotImplementedBackward, (input, src), operation=operation)
     out[positions] = _src_values(src, index)
@@ -165,15 +164,6 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
 
 class _Warned:
     reduce = False
-
-
-def _frames_to_caller():
-    """The ``stacklevel`` that points a warning at the first line outside minigrad."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 @numpy_keywords

@@ -24,6 +24,7 @@ from .grad_mode import set_multithreading_enabled  # noqa: F401
 from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
+from .._warnings import stacklevel_outside_minigrad
 
 
 def _as_tuple(value):
@@ -98,11 +99,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     roots = _root_gradients(outputs, grads, create_graph)
     if inputs is None:
+        if create_graph:
+            _warn_reference_cycle()
         engine.run_backward(roots, retain_graph, create_graph)
         return
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if create_graph:
+        _warn_reference_cycle()
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
     # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
     # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
@@ -117,6 +122,24 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 graph.accumulate_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous
+
+
+class _Warned:
+    reference_cycle = False
+
+
+def _warn_reference_cycle():
+    """backward(create_graph=True): the leaves' .grad gets a graph that leads back to the
+    leaves themselves (leaf -> .grad -> its grad_fn -> ... -> leaf). PyTorch warns once."""
+    if not _Warned.reference_cycle:
+        _Warned.reference_cycle = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.", UserWarning,
+            stacklevel=stacklevel_outside_minigrad())
 
 
 def _input_edge(tensor, i):
