@@ -315,11 +315,7 @@ def div(input, other):
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
     try:
-        if b_arr.all() if type(b_arr) is np.ndarray else b_arr != 0:
-            out = np.true_divide(a_arr, b_arr)
-        else:                                 # x / 0 is inf or nan, silently (as in PyTorch)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.true_divide(a_arr, b_arr)
+        out = np.true_divide(a_arr, b_arr)
     except ValueError:
         raise _broadcast_error(input, other) from None
     out = result(np.asarray(out, dtype=dtype), DivBackward0, (input, other))

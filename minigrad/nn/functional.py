@@ -263,9 +263,8 @@ def _check_floating(name, input, dim):
 def _log_softmax_array(array, dim):
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
-    with np.errstate(invalid="ignore", divide="ignore"):      # inf - inf = nan, silently
-        shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
-        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+    shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 class SoftmaxBackward0(Node):
@@ -678,18 +677,12 @@ def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
-    with np.errstate(invalid="ignore", over="ignore"):       # -inf * 0 = nan, silently
-        out = _gelu_array(x, approximate)
-    return result(out.astype(x.dtype, copy=False), GeluBackward0, (input,), saved=(input,),
-                  approximate=approximate)
-
-
-def _gelu_array(x, approximate):
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
     else:
         out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
-    return out
+    return result(out.astype(x.dtype, copy=False), GeluBackward0, (input,), saved=(input,),
+                  approximate=approximate)
 
 
 class SiluBackward0(Node):
@@ -710,8 +703,7 @@ def silu(input, inplace=False):
     if inplace:
         return apply_inplace(input, silu)
     x = input._array
-    with np.errstate(invalid="ignore"):                      # -inf * 0 = nan, silently
-        out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+    out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
