@@ -1454,6 +1454,41 @@ def ref_out_of_place_ops_on_bool_and_int(L):
     return outcomes
 
 
+@program
+def ref_allow_mutation_on_saved_tensors(L):
+    """torch.autograd.graph.allow_mutation_on_saved_tensors: saved tensors changed in place
+    afterwards, backward still uses the values they had when saved."""
+    allow = L.autograd.graph.allow_mutation_on_saved_tensors
+    outcomes = []
+    with allow() as context:
+        a = L.ones(3, requires_grad=True)
+        b = a.clone()
+        out = (b ** 2).sum()
+        b.sin_()
+        out.backward(retain_graph=True)
+        outcomes += [a.grad.clone(), type(context).__name__]
+        b.add_(1)
+        out.backward()
+        c = a.clone()
+        y = c.exp()
+        y.mul_(2)                        # the saved result itself changes
+        y.sum().backward()
+        outcomes.append(a.grad)
+    with allow():
+        late = (T(L, 3, requires_grad=True) ** 2).sum()
+    try:
+        late.backward()
+    except AssertionError as error:
+        outcomes.append(str(error))
+    try:
+        with allow():
+            with allow():
+                pass
+    except RuntimeError as error:
+        outcomes.append(str(error))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }

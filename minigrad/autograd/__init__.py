@@ -27,6 +27,12 @@ from .._ops.shape import stack
 from .._warnings import stacklevel_outside_minigrad
 
 
+def _quiet_numpy():
+    """inf and nan are ordinary values in gradients (the slope of sqrt at 0 is inf); PyTorch
+    computes them without a word, so numpy's RuntimeWarnings are off for the backward pass."""
+    return np.errstate(all="ignore")
+
+
 def _as_tuple(value):
     if value is None:
         return (None,)
@@ -101,7 +107,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if inputs is None:
         if create_graph:
             _warn_reference_cycle()
-        engine.run_backward(roots, retain_graph, create_graph)
+        with _quiet_numpy():
+            engine.run_backward(roots, retain_graph, create_graph)
         return
     inputs = _as_tuple(inputs)
     if not inputs:
@@ -111,8 +118,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
     # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
     # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
-    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
-                                   run_captured=True)
+    with _quiet_numpy():
+        captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
+                                       run_captured=True)
     previous = grad_mode._State.enabled
     grad_mode._State.enabled = create_graph
     try:
@@ -178,7 +186,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                              materialize_grads)
     roots = _root_gradients(outputs, grads, create_graph)
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
-    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
+    with _quiet_numpy():
+        captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
     result = []
     for tensor, g in zip(inputs, captured):
         if g is None:

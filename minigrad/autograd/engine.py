@@ -31,9 +31,6 @@ from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
 
-# inf and nan are ordinary values in gradients (the slope of sqrt at 0 is inf); PyTorch
-# computes them without a word, so numpy's RuntimeWarnings are off for the whole pass.
-@np.errstate(all="ignore")
 def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=False):
     """Run the backward pass.
 

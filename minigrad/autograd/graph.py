@@ -12,6 +12,7 @@ Each operation on tensors that require grad creates one Node. The node knows:
 The engine (engine.py) walks these nodes from the loss back to the leaves.
 PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
 """
+import contextlib
 import itertools
 import re
 import weakref
@@ -600,3 +601,51 @@ def increment_version(tensor):
     from .._ops.inplace import bump_version      # lazy: the operations import this module
     for t in (tensor if isinstance(tensor, (list, tuple)) else (tensor,)):
         bump_version(t)
+
+
+# --- allow_mutation_on_saved_tensors: change saved tensors in place, backward sees the old ------
+
+class _AllowMutationOnSavedContext:
+    """What ``allow_mutation_on_saved_tensors`` yields; ``closed`` once its ``with`` ends."""
+
+    current = None          # the context in force (they cannot be nested)
+
+    def __init__(self):
+        self.closed = False
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Inside this context, a tensor saved for backward may be changed in place afterwards:
+    backward uses the values it had when it was saved (no version-counter error).
+
+    PyTorch copies a saved tensor only when it is about to be changed; minigrad,
+    simpler, copies every saved tensor's values when it is saved (a saved-tensor
+    hook), so the context costs memory for everything recorded inside it.
+    Backward must run inside the same context.
+    """
+    if _AllowMutationOnSavedContext.current is not None:
+        raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+    context = _AllowMutationOnSavedContext()
+
+    def pack(tensor):
+        return context, tensor, tensor._version_counter[0], tensor._array.copy()
+
+    def unpack(packed):
+        owner, tensor, version, values = packed
+        if owner.closed:
+            raise AssertionError("Trying to backward outside of the 'allow_mutation_on_saved_tensors'"
+                                 " contextin which the graph was originally recorded.")
+        if tensor._version_counter[0] == version:
+            return tensor                  # unchanged: the tensor itself
+        old = _wrap(values)                # changed in place since: its values when saved
+        old._requires_grad = tensor.requires_grad
+        return old
+
+    _AllowMutationOnSavedContext.current = context
+    try:
+        with saved_tensors_hooks(pack, unpack):
+            yield context
+    finally:
+        context.closed = True
+        _AllowMutationOnSavedContext.current = None
