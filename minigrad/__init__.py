@@ -81,6 +81,8 @@ from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax ex
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
+from . import serialization  # noqa: F401
+from .serialization import save, load  # noqa: F401
 
 # Python-name aliases PyTorch also has
 float = float32

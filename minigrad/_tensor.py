@@ -63,7 +63,14 @@ def _device_error(name):
     if kind not in _DEVICE_TYPES.split(", "):
         return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
                             f"string: {name}" + hint)
-    return RuntimeError(f"minigrad runs on the CPU only; got device '{name}'. Use 'cpu'.")
+    if kind == "xpu":
+        return AssertionError("Torch not compiled with XPU enabled" + hint)
+    if kind == "meta":       # PyTorch's meta tensors hold shapes without values; minigrad has none
+        hint += (" minigrad has no meta tensors (shapes without values): where a model on 'meta' "
+                 "only serves as the skeleton for torch.func.functional_call, a copy on the CPU "
+                 "works the same (functional_call replaces its values).")
+    # (what PyTorch says when a tensor or module is sent to a device it was built without)
+    return RuntimeError(f"PyTorch is not linked with support for {kind} devices" + hint)
 
 _DETACH_VIEW_ERROR = (
     "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
@@ -426,6 +433,24 @@ class Tensor:
     def _is_view(self):
         return self._base is not None
 
+    def stride(self, dim=None):
+        """How many elements to step in memory to move one index along each dim.
+
+        A tuple (or one number with ``dim``): (4, 1) for a contiguous 3x4 tensor,
+        (1, 4) for its transpose, 0 along a dim that ``expand`` repeated.
+        """
+        array = self._array
+        if array.size == 0:      # (numpy's steps for an empty array are arbitrary; PyTorch's contiguous)
+            steps = tuple(int(np.prod([max(n, 1) for n in array.shape[i + 1:]], dtype=np.int64))
+                          for i in range(array.ndim))
+        else:
+            steps = tuple(step // array.itemsize for step in array.strides)
+        if dim is None:
+            return steps
+        if array.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return steps[_normalize_dim(dim, array.ndim)]
+
     # --- conversions ----------------------------------------------------------------
     def item(self):
         """The value of a one-element tensor as a Python number."""
@@ -435,14 +460,20 @@ class Tensor:
                 "\nminigrad hint: item() needs exactly one element; index the tensor first or reduce "
                 "it (e.g. .sum())."
             )
+        if _FuncTransforms.vmaps:        # (a batched tensor inside vmap has no one value)
+            refuse_inside_vmap("item", self)
         return self._array.reshape(()).item()
 
     def tolist(self):
         """The values as (nested) Python numbers; no gradient."""
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("data", self)
         return self._array.tolist()
 
     def numpy(self, force=False):
         """The numpy array behind this tensor (shared memory, not a copy)."""
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("data", self)
         if self.requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
@@ -466,6 +497,8 @@ class Tensor:
                 "only one element tensors can be converted to Python scalars"
                 f"\nminigrad hint: this tensor has {self._array.size} elements; index it or reduce it "
                 "first, e.g. .sum()")
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("item", self)
         return self._array.reshape(()).item()
 
     def __index__(self):
@@ -482,6 +515,8 @@ class Tensor:
                 f"\nminigrad hint: this tensor has {self._array.size} values; use .all() or .any() "
                 "to reduce it first."
             )
+        if _FuncTransforms.vmaps:
+            refuse_inside_vmap("bool", self)
         return bool(self._array.reshape(()).item())
 
     def __len__(self):
@@ -512,7 +547,8 @@ class Tensor:
         return repr(self)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self._array.copy(), self.requires_grad if self.is_leaf else False))
+        # (a non-leaf comes back as a leaf with its requires_grad, as in PyTorch: no history)
+        return (_rebuild, (self._array.copy(), self.requires_grad))
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
@@ -718,7 +754,7 @@ def _install_methods():
     minigrad/__init__ calls this once every module is loaded (nn.functional imports this one).
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
-    from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary
+    from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -737,6 +773,7 @@ def _install_methods():
         sorting: ["sort", "argsort", "topk", "roll"],
         rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
         blas: ["bmm", "baddbmm", "addmm"],
+        einsum: ["diagonal"],
         special: ["erf"],
     }
     for module, names in methods.items():
@@ -780,6 +817,8 @@ def _install_methods():
 from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
+from .autograd.function import _FuncTransforms  # noqa: E402
+from .func._vmap import refuse_inside_vmap  # noqa: E402
 from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402
 from ._ops import shape as _ops_shape  # noqa: E402

@@ -374,7 +374,7 @@ def test_vmap_refusal_messages_are_torchs(torch):
         with pytest.raises(RuntimeError) as theirs:
             torch.func.vmap(call)(x)
         assert str(theirs.value) == _REFUSALS[kind]
-    refuse_inside_vmap("item")          # outside vmap: nothing happens
+    refuse_inside_vmap("item", x)        # outside vmap: nothing happens
     seen = []
     from minigrad.autograd.function import _FuncTransforms
     minigrad.func.vmap(lambda t: seen.append(_FuncTransforms.vmaps) or t)(minigrad.ones(2, 1))

@@ -411,8 +411,6 @@ KNOWN_DIFFERENCES = {
                        "without PyTorch's '(position 1)'",
     "sort_str_dim": "the shared keyword check of _ops (numpy_keywords) gives a TypeError naming "
                     "'dim' where PyTorch lists sort's signatures",
-    "func_vmap_item": "vmap runs the function on real slices, so .item() works instead of "
-                      "failing with PyTorch's vmap message",
     "clone_memory_format_str": "minigrad's clone has no memory_format argument (no memory formats)",
 }
 

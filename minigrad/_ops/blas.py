@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
-from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype
+from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool
 from .._dtype import cpp_name
 
 
@@ -39,6 +39,7 @@ def bmm(input, mat2):
     Gradient, batch by batch: grad_input = grad @ mat2^T; grad_mat2 = input^T @ grad.
     """
     _check_batches(input, mat2, "bmm")
+    _check_not_bool(input, "bmm")
     return result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2),
                   saved=(input, mat2))
 
@@ -68,6 +69,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
         raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_name(input.dtype)}, "
                            f"batch1: {cpp_name(batch1.dtype)}, batch2: {cpp_name(batch2.dtype)}")
     _check_batches(batch1, batch2, "baddbmm")
+    _check_not_bool(batch1, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
     added = input._array if beta == 1 else input._array * beta
     out = (product if alpha == 1 else product * alpha) + (0 if beta == 0 else added)

@@ -260,6 +260,9 @@ def contract_pair(left, right, summed_dims):
     """
     if not summed_dims:
         return left * right
+    if left._array.dtype.kind == "b":       # (PyTorch's batched product has no bool version)
+        from .linalg import _check_not_bool
+        _check_not_bool(left, "bmm")
     both, left_only, right_only = [], [], []
     batch = rows = inner = cols = 1
     for d in range(left.ndim):

@@ -15,6 +15,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, numpy_keywords
+from .._warnings import stacklevel_outside_minigrad
 from .rounding import _NotImplementedBackward
 
 
@@ -146,6 +147,11 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
     Gradient: grad_input = grad with 0 where overwritten; grad_src = grad.gather(dim, index).
     """
+    return scatter_into_copy(input, dim, index, src, value, reduce, "scatter")
+
+
+def scatter_into_copy(input, dim, index, src, value, reduce, operation):
+    """scatter's work; ``operation`` is "scatter", or "scatter_" for x.scatter_ (error messages)."""
     if src is None:
         src = value
     dim = _scatter_checks("scatter", input, dim, index, src)
@@ -156,17 +162,22 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
         combine = {"add": np.add, "multiply": np.multiply}.get(reduce)
         if combine is None:
             raise RuntimeError("reduce argument must be either add or multiply.")
-        if isinstance(src, Tensor):
+        if isinstance(src, Tensor) and not _Warned.reduce:
+            _Warned.reduce = True            # (PyTorch says it once per process)
             warnings.warn(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
-                "reduction options.", UserWarning, stacklevel=2)
+                "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
         combine.at(out, positions, _src_values(src, index))
-        return result(out, _NotImplementedBackward, (input, src), operation="scatter")
+        return result(out, _NotImplementedBackward, (input, src), operation=operation)
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim)
     return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim)
+
+
+class _Warned:
+    reduce = False
 
 
 @numpy_keywords

@@ -121,8 +121,8 @@ METHODS["clamp_max_"] = clamp_max_
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
-    return apply_inplace(self, lambda t: gather_scatter.scatter(t, dim, index, src, value=value,
-                                                                  reduce=reduce))
+    return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
+        t, dim, index, src, value, reduce, "scatter_"))
 
 
 def scatter_add_(self, dim, index, src):

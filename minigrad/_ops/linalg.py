@@ -25,6 +25,13 @@ def _check_same_dtype(a, b, first="m1", second="m2"):
             f"{_type_name(b)}\nminigrad hint: convert one of them, e.g. with .double() or .float().")
 
 
+def _check_not_bool(x, kernel):
+    """PyTorch's matrix-product kernels have no bool version (numpy's would give True/False)."""
+    if x._array.dtype.kind == "b":
+        from .pointwise import kernel_not_implemented
+        raise kernel_not_implemented(kernel, x)
+
+
 def _check_tensor(x, name):
     if not isinstance(x, Tensor):
         raise TypeError(f"{name}(): argument must be a Tensor, not {type(x).__name__}")
@@ -75,6 +82,7 @@ def mm(input, mat2):
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype(input, mat2)
+    _check_not_bool(input, "addmm_impl_cpu_")
     return _save_operands(result(input._array @ mat2._array, MmBackward0, (input, mat2)), input, mat2)
 
 
@@ -113,6 +121,7 @@ def mv(input, vec):
         # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{vec_name}, {mat_name}, and {vec_name}")
+    _check_not_bool(input, "addmv_impl_cpu")
     return _save_operands(result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
 
 
@@ -150,6 +159,7 @@ def dot(input, other):
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
+    _check_not_bool(input, "dot")
     out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
     return _save_operands(out, input, other)
 
@@ -201,6 +211,7 @@ def bmm(input, mat2):
         from .._dtype import cpp_name
         raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
                            f"{cpp_name(mat2.dtype).capitalize()}")
+    _check_not_bool(input, "bmm")
     out = result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 
@@ -371,5 +382,6 @@ def addmm(input, mat1, mat2):
                 f"{cpp_name(first.dtype).capitalize()} and {cpp_name(mat2.dtype).capitalize()}"
                 "\nminigrad hint: convert one of them, e.g. with .double() or .float().")
     _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
+    _check_not_bool(mat1, "addmm_impl_cpu_")
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2))
     return _save_operands(out, mat1, mat2)

@@ -204,7 +204,21 @@ class NegBackward0(Node):
 def neg(input):
     """-input elementwise. Gradient: -grad."""
     # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
-    return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
+    try:
+        return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
+    except TypeError:           # numpy refuses -bool too, in its own words
+        raise RuntimeError(NEGATIVE_BOOL_MESSAGE) from None
+
+
+NEGATIVE_BOOL_MESSAGE = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+    "mask, use the `~` or `logical_not()` operator instead.")
+
+
+def kernel_not_implemented(kernel, input):
+    """PyTorch's error when its ``kernel`` has no version for ``input``'s dtype ('Bool', 'Long'...)."""
+    name = input.dtype.tensor_type_name[:-len("Tensor")]
+    return NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
 # --- * and / ----------------------------------------------------------------------------
@@ -221,12 +235,37 @@ class MulBackward0(Node):
                 grad * a if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = self_t * other + self * other_t (the product rule)"""
-        (a, b), (a_t, b_t) = inputs, tangents
-        out_t = a_t * b if a_t is not None else None
-        if b_t is not None:
-            out_t = a * b_t if out_t is None else out_t + a * b_t
-        return out_t
+        """result_t = other_t * self + self_t * other (the product rule, in PyTorch's order)"""
+        (a, b), (a_t, b_t) = (inputs, [_own(t) for t in tangents])
+        first = b_t * a if b_t is not None else _zero_tangent_times(b, a)
+        second = a_t * b if a_t is not None else _zero_tangent_times(a, b)
+        return second if first is None else first if second is None else first + second
+
+
+def _own(tangent):
+    """None for the zeros forward mode gives a float tensor that has no tangent of its own."""
+    return None if getattr(tangent, "_stands_for_no_tangent", False) else tangent
+
+
+def _zero_tangent_times(without_tangent, primal):
+    """PyTorch's tangent of ``without_tangent`` (an input that has none), times ``primal``.
+
+    PyTorch's rule sees a zero tensor there, and the product still joins the
+    graph of a ``primal`` that requires grad: so the tangent of ``dual * 2``
+    requires grad too (grad_fn AddBackward0). Its values are all zeros, even
+    where primal is inf (PyTorch's zero tensor is not really multiplied), so
+    it is recorded here without multiplying. -0.0, so that adding it to a
+    tangent changes no value, not even the sign of a zero. None if primal
+    does not require grad: then the term would change nothing at all.
+    """
+    if not _requires_grad(primal):
+        return None
+    zero = _wrap(np.zeros(np.shape(without_tangent), dtype=primal._array.dtype))
+    shape = np.broadcast_shapes(zero.shape, primal.shape)
+    out = result(np.full(shape, -0.0, dtype=primal._array.dtype), MulBackward0, (zero, primal))
+    if out._grad_fn is not None:
+        out._grad_fn.save_for_backward(zero, None)     # d/d primal = grad * zero
+    return out
 
 
 def _requires_grad(value):
@@ -278,8 +317,14 @@ class DivBackward0(Node):
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / other - other_t * self / other**2 = (self_t - other_t * result) / other"""
-        (a, b), (a_t, b_t) = inputs, tangents
-        numerator = a_t if b_t is None else (-b_t * out if a_t is None else a_t - b_t * out)
+        (a, b), (a_t, b_t) = inputs, [_own(t) for t in tangents]
+        if b_t is None:              # PyTorch subtracts a zero tangent times result (see mul's jvp)
+            zero_term = _zero_tangent_times(b, out)
+            numerator = a_t if zero_term is None else a_t - zero_term
+        elif a_t is None:            # (0 - x: -0.0, so that the sign of a zero is PyTorch's)
+            numerator = _wrap(np.full(np.shape(a), -0.0, dtype=out._array.dtype)) - b_t * out
+        else:
+            numerator = a_t - b_t * out
         return numerator / b
 
 
@@ -367,7 +412,7 @@ class PowBackward0(Node):
         """result_t = exponent * self ** (exponent - 1) * self_t"""
         (a,), (a_t,) = inputs, tangents
         n = self.exponent
-        return a_t * 0 if n == 0 else a_t * n * a ** (n - 1)
+        return a_t * 0 if n == 0 else a_t * mul_by_number(a ** (n - 1), n)    # (PyTorch's grouping)
 
 
 class PowBackward1(Node):
@@ -418,21 +463,24 @@ def pow(input, exponent):
     if isinstance(input, _PYTHON_NUMBERS):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
-        out = result(_binary(np.power, input, exponent), PowBackward1, (input, exponent))
+        with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
+            array = _binary(np.power, input, exponent)
+        out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = _binary(np.power, input, exponent)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 
 def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
-    out = _binary(np.power, base, input)
+    with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
+        out = _binary(np.power, base, input)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
 
 
@@ -567,7 +615,8 @@ class SinBackward0(Node):
 
 def sin(input):
     """sin(input) elementwise. Gradient: grad * cos(input)."""
-    return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
+    with np.errstate(invalid="ignore"):       # sin(inf) = nan, silently
+        return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
 
 
 class CosBackward0(Node):
@@ -586,7 +635,8 @@ class CosBackward0(Node):
 
 def cos(input):
     """cos(input) elementwise. Gradient: -grad * sin(input)."""
-    return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
+    with np.errstate(invalid="ignore"):
+        return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
 
 
 class TanBackward0(Node):
@@ -605,7 +655,8 @@ class TanBackward0(Node):
 
 def tan(input):
     """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
-    return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
+    with np.errstate(invalid="ignore"):
+        return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
 
 
 # --- activations ----------------------------------------------------------------------------
@@ -738,6 +789,8 @@ def _recorded_backward(array, node_class, grad, out):
 def relu(input):
     """max(input, 0) elementwise. Gradient: grad where input > 0, else 0 (0 at exactly 0, as in PyTorch)."""
     array = input._array
+    if array.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
     return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 
@@ -757,6 +810,8 @@ class AbsBackward0(Node):
 
 def abs(input):
     """|input| elementwise. Gradient: grad * sign(input) (0 at 0, as in PyTorch)."""
+    if input._array.dtype.kind == "b":
+        raise kernel_not_implemented("abs_cpu", input)
     return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
 
 
@@ -786,7 +841,10 @@ def sgn(input):
 
 def sign(input):
     """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
-    return result(np.sign(input._array), SignBackward0, (input,))
+    try:
+        return result(np.sign(input._array), SignBackward0, (input,))
+    except TypeError:           # numpy has no sign of bools; PyTorch's is the value itself
+        return result(input._array.copy(), SignBackward0, (input,))
 
 
 class ClampBackward1(Node):

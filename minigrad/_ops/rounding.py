@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _binary
+from .pointwise import _binary, kernel_not_implemented
 
 
 class _StepBackward(Node):
@@ -45,6 +45,8 @@ class TruncBackward0(_StepBackward):
 def _step(numpy_function, input, node_class):
     array = input._array
     if array.dtype.kind in "biu":           # integers are already whole numbers
+        if array.dtype.kind == "b":         # (PyTorch has no bool version of these kernels)
+            raise kernel_not_implemented(f"{numpy_function.__name__}_vml_cpu", input)
         return result(array.copy(), node_class, (input,))
     return result(numpy_function(array), node_class, (input,))
 
@@ -57,6 +59,8 @@ def round(input, *, decimals=0):
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
         raise TypeError(f"round(): argument 'decimals' must be int, not {type(decimals).__name__}")
     if decimals:
+        if input._array.dtype.kind != "f":
+            raise kernel_not_implemented("round_cpu", input)
         return result(np.round(input._array, decimals), RoundBackward1, (input,),
                       decimals=decimals)
     return _step(np.round, input, RoundBackward0)
@@ -102,7 +106,10 @@ def frac(input):
     Gradient: grad (the jumps are ignored, as in PyTorch).
     """
     array = input._array
-    return result(array - np.trunc(array), FracBackward0, (input,))
+    if array.dtype.kind != "f":
+        raise kernel_not_implemented("frac_cpu", input)
+    with np.errstate(invalid="ignore"):       # frac(inf) = inf - inf = nan, silently
+        return result(array - np.trunc(array), FracBackward0, (input,))
 
 
 # --- // and % -------------------------------------------------------------------------------
@@ -184,7 +191,8 @@ def remainder(input, other):
     if not isinstance(input, Tensor):
         return rremainder(other, input)
     _check_integer_division(input, other)
-    out = _binary(_python_remainder, input, other)
+    with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
+        out = _binary(_python_remainder, input, other)
     if isinstance(other, Tensor):
         return result(out, RemainderBackward1, (input, other), saved=(input, other))
     return result(out, RemainderBackward0, (input,))

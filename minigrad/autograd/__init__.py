@@ -20,15 +20,23 @@ from . import grad_mode, anomaly_mode, graph, engine
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .grad_mode import set_multithreading_enabled  # noqa: F401
 from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
+from .._warnings import stacklevel_outside_minigrad
+
+
+def _quiet_numpy():
+    """inf and nan are ordinary values in gradients (the slope of sqrt at 0 is inf); PyTorch
+    computes them without a word, so numpy's RuntimeWarnings are off for the backward pass."""
+    return np.errstate(all="ignore")
 
 
 def _as_tuple(value):
     if value is None:
         return (None,)
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list)) and not isinstance(value, graph.GradientEdge):
         return tuple(value)
     return (value,)
 
@@ -97,21 +105,27 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     roots = _root_gradients(outputs, grads, create_graph)
     if inputs is None:
-        engine.run_backward(roots, retain_graph, create_graph)
+        if create_graph:
+            _warn_reference_cycle()
+        with _quiet_numpy():
+            engine.run_backward(roots, retain_graph, create_graph)
         return
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     for tensor in inputs:
         _check_is_tensor_input(tensor)
-        if not tensor.requires_grad:
+        if isinstance(tensor, Tensor) and not tensor.requires_grad:
             # PyTorch fills the .grad of backward's inputs as retain_grad() would
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if create_graph:
+        _warn_reference_cycle()
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
     # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
     # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
-    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
-                                   run_captured=True)
+    with _quiet_numpy():
+        captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
+                                       run_captured=True)
     previous = grad_mode._State.enabled
     grad_mode._State.enabled = create_graph
     try:
@@ -124,14 +138,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def _check_is_tensor_input(tensor):
-    if not isinstance(tensor, Tensor):
+    if not isinstance(tensor, (Tensor, graph.GradientEdge)):
         raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
                            f"{type(tensor).__name__}")
 
 
 def _as_sequence(value):
     """grad's outputs and inputs: a tensor or a sequence of them (PyTorch iterates anything else)."""
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, graph.GradientEdge)):
         return (value,)
     try:
         return tuple(value)
@@ -139,7 +153,27 @@ def _as_sequence(value):
         raise TypeError(f"'{type(value).__name__}' object is not iterable") from None
 
 
+class _Warned:
+    reference_cycle = False
+
+
+def _warn_reference_cycle():
+    """backward(create_graph=True): the leaves' .grad gets a graph that leads back to the
+    leaves themselves (leaf -> .grad -> its grad_fn -> ... -> leaf). PyTorch warns once."""
+    if not _Warned.reference_cycle:
+        _Warned.reference_cycle = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.", UserWarning,
+            stacklevel=stacklevel_outside_minigrad())
+
+
 def _input_edge(tensor, i):
+    if isinstance(tensor, graph.GradientEdge):     # get_gradient_edge(t) stands for t
+        return (tensor.node, tensor.output_nr)
     if not isinstance(tensor, Tensor):
         raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
     if not tensor.requires_grad:
@@ -153,7 +187,7 @@ def _input_edge(tensor, i):
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
-    single_input = not isinstance(inputs, (tuple, list))
+    single_input = not isinstance(inputs, (tuple, list)) or isinstance(inputs, graph.GradientEdge)
     outputs = _as_sequence(outputs)
     inputs = _as_sequence(inputs)
     for out in outputs:
@@ -178,7 +212,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                              materialize_grads)
     roots = _root_gradients(outputs, grads, create_graph)
     edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
-    captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
+    with _quiet_numpy():
+        captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
     result = []
     for tensor, g in zip(inputs, captured):
         if g is None:

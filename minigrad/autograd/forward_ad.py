@@ -224,6 +224,7 @@ def input_tangents(inputs):
         if tangents[i] is None and getattr(value, "_array", None) is not None \
                 and value._array.dtype.kind == "f":
             tangents[i] = _wrap(np.zeros(value._array.shape, dtype=value._array.dtype))
+            tangents[i]._stands_for_no_tangent = True     # (mul's rule treats it as PyTorch does)
     return tangents
 
 

@@ -243,3 +243,37 @@ def check_inplace_allowed(tensor):
     """Outside inference mode, an inference tensor may not change in place."""
     if tensor._is_inference and not _State.inference:
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
+
+
+class _Multithreading:
+    enabled = True
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Allow (True) or forbid (False) the backward pass to run on several threads.
+
+    minigrad's backward always runs on the calling thread, so this changes nothing
+    but the flag; it exists so PyTorch programs that set it run unchanged. Like
+    ``set_grad_enabled``, it takes effect at once, and as a context manager the
+    previous setting comes back at the end.
+    """
+
+    def __init__(self, mode):
+        self.mode = bool(mode)
+        self._previous = _Multithreading.enabled
+        _Multithreading.enabled = self.mode
+
+    def __enter__(self):
+        _Multithreading.enabled = self.mode
+
+    def __exit__(self, *exc_info):
+        _Multithreading.enabled = self._previous
+
+    def clone(self):
+        """A fresh copy of this context manager with the same mode."""
+        return set_multithreading_enabled(self.mode)
+
+
+def is_multithreading_enabled():
+    """The flag ``set_multithreading_enabled`` sets (True unless turned off)."""
+    return _Multithreading.enabled

@@ -12,9 +12,12 @@ Each operation on tensors that require grad creates one Node. The node knows:
 The engine (engine.py) walks these nodes from the loss back to the leaves.
 PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
 """
+import contextlib
 import itertools
 import re
 import weakref
+
+import numpy as np
 
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
@@ -120,7 +123,19 @@ class Node:
         settings = self.__dict__
         if key in settings:
             return settings[key]
+        kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
+        if kept_as is not None:
+            return kept_as(settings) if callable(kept_as) else settings[kept_as]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
+
+    def __dir__(self):
+        """Also the ``_saved_*`` / ``_raw_saved_*`` names, as ``dir()`` of PyTorch's node shows them."""
+        names = type(self)._saved_names
+        saved = [f"_saved_{name}" for name in names] + [f"_raw_saved_{name}" for name in names]
+        kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__)
+        settings = list(kept_as) if kept_as is not None else [
+            key for key in self.__dict__ if not key.startswith("_")]
+        return sorted(set(object.__dir__(self)) | set(saved) | {f"_saved_{key}" for key in settings})
 
     def _raw_saved_value(self, key):
         """``grad_fn._raw_saved_self``: the saved tensor itself, to set hooks on (see
@@ -272,16 +287,46 @@ def _describe(tensor):
     return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
 
 
+def _numel(settings):
+    return int(np.prod(settings["input_shape"]))
+
+
+# Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
+# node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
+# A node listed here shows exactly these settings in dir(); others show their attributes.
+_SETTINGS_KEPT_AS = {
+    "SumBackward0": {"self_sym_sizes": "input_shape"},
+    "SumBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MeanBackward0": {"self_sym_numel": _numel, "self_sym_sizes": "input_shape"},
+    "MeanBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_numel": _numel,
+                      "self_sym_sizes": "input_shape"},
+    "ViewBackward0": {"self_sym_sizes": "input_shape"},
+    "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "ClampBackward1": {"min": "low", "max": "high"},
+    "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "SelectBackward0": {"self_sym_sizes": "input_shape"},
+    "SliceBackward0": {"self_sym_sizes": "input_shape"},
+    "IndexBackward0": {"self_sym_sizes": "input_shape"},
+    "CatBackward0": {"dim": "dim"},
+}
+
+
 def _modified_in_place_message(tensor, expected_version, producer):
     # PyTorch names the operation here, not its node: "output 0 of Exp"
     operation = re.sub(r"Backward\d*$", "", producer.name()) if producer is not None else ""
     where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
+    if _Anomaly.enabled:       # anomaly mode has already printed where the forward op was called
+        hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. Good luck!")
+    else:
+        hint = ("Hint: enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {_describe(tensor)}{where} is at version {tensor._version_counter[0]}; "
-        f"expected version {expected_version} instead. Hint: enable anomaly detection to find "
-        "the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False).\n"
+        f"expected version {expected_version} instead. {hint}\n"
         "minigrad hint: a tensor that backward needs was changed in place after it was "
         "saved; make that change out of place (x = x + 1 instead of x += 1), or change a "
         ".clone() instead."
@@ -532,3 +577,83 @@ from ._multi_grad_hook import (  # noqa: E402
 
 # Forward mode (its Identity node is a Node, so it is loaded after Node exists).
 from .forward_ad import _DualLevel, _set_tangent  # noqa: E402
+
+
+# --- gradient edges: where a tensor's gradient will be computed ------------------------------
+
+from collections import namedtuple  # noqa: E402
+
+GradientEdge = namedtuple("GradientEdge", ["node", "output_nr", "ownership_token"], defaults=(None,))
+GradientEdge.__doc__ = """Object representing a given gradient edge within the autograd graph.
+
+To get the gradient edge where a given Tensor gradient will be computed,
+you can do ``edge = autograd.graph.get_gradient_edge(tensor)``. It can stand
+for the tensor in ``torch.autograd.grad(outputs, inputs=edge)``."""
+
+
+def get_gradient_edge(tensor):
+    """The edge (node, output number) where ``tensor``'s gradient will be computed.
+
+    The node is ``tensor.grad_fn``, or for a leaf its AccumulateGrad node.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not "
+                           "require gradients")
+    node, output_nr = gradient_edge(tensor)
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor):
+    """Count a change made behind autograd's back (e.g. in numpy), as an in-place op would:
+    backward then refuses to use the old values it saved. ``tensor`` may be a list of tensors."""
+    from .._ops.inplace import bump_version      # lazy: the operations import this module
+    for t in (tensor if isinstance(tensor, (list, tuple)) else (tensor,)):
+        bump_version(t)
+
+
+# --- allow_mutation_on_saved_tensors: change saved tensors in place, backward sees the old ------
+
+class _AllowMutationOnSavedContext:
+    """What ``allow_mutation_on_saved_tensors`` yields; ``closed`` once its ``with`` ends."""
+
+    current = None          # the context in force (they cannot be nested)
+
+    def __init__(self):
+        self.closed = False
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Inside this context, a tensor saved for backward may be changed in place afterwards:
+    backward uses the values it had when it was saved (no version-counter error).
+
+    PyTorch copies a saved tensor only when it is about to be changed; minigrad,
+    simpler, copies every saved tensor's values when it is saved (a saved-tensor
+    hook), so the context costs memory for everything recorded inside it.
+    Backward must run inside the same context.
+    """
+    if _AllowMutationOnSavedContext.current is not None:
+        raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+    context = _AllowMutationOnSavedContext()
+
+    def pack(tensor):
+        return context, tensor, tensor._version_counter[0], tensor._array.copy()
+
+    def unpack(packed):
+        owner, tensor, version, values = packed
+        if owner.closed:
+            raise AssertionError("Trying to backward outside of the 'allow_mutation_on_saved_tensors'"
+                                 " contextin which the graph was originally recorded.")
+        if tensor._version_counter[0] == version:
+            return tensor                  # unchanged: the tensor itself
+        old = _wrap(values)                # changed in place since: its values when saved
+        old._requires_grad = tensor.requires_grad
+        return old
+
+    _AllowMutationOnSavedContext.current = context
+    try:
+        with saved_tensors_hooks(pack, unpack):
+            yield context
+    finally:
+        context.closed = True
+        _AllowMutationOnSavedContext.current = None

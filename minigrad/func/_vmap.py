@@ -39,15 +39,82 @@ _RANDOM_IN_ERROR_MODE = (
     "'different' randomness flags on vmap or perform the randomness operation out of vmap")
 
 
-def refuse_inside_vmap(kind):
-    """Raise PyTorch's RuntimeError if a vmap is running: ``kind`` is "item", "bool" or "data".
+def refuse_inside_vmap(kind, tensor):
+    """Raise PyTorch's RuntimeError if ``tensor`` is batched by a running vmap.
 
-    In PyTorch a batched tensor holds the whole batch, so one Python number or
-    one True/False cannot stand for it. minigrad's vmap hands the function one
-    sample at a time, so it could answer; refusing keeps programs portable.
+    ``kind`` is "item", "bool" or "data". In PyTorch a batched tensor holds the
+    whole batch, so one Python number or one True/False cannot stand for it.
+    minigrad's vmap hands the function one sample at a time, so it could
+    answer; refusing keeps programs portable. A tensor the function merely
+    captured from outside (a closure, a global, a module's parameter, an
+    argument with in_dim None) is not batched, and PyTorch lets it answer.
+    Tensor.item, __bool__, tolist, ... call this only while a vmap runs.
     """
-    if _FuncTransforms.vmaps:
+    if _FuncTransforms.vmaps and _is_batched(tensor):
         raise RuntimeError(_REFUSALS[kind])
+
+
+# One set per running vmap: the ids of the tensors its function can see from outside
+# (not batched). minigrad's per-sample tensors are ordinary tensors, so "batched" is
+# decided here: any tensor that is not one of these (nor a view of one) counts as
+# computed from the samples. (A tensor the function makes from constants alone counts
+# too; PyTorch would let it answer.)
+_outside_tensors = []
+
+
+def _is_batched(tensor):
+    base = tensor._base if tensor._base is not None else tensor
+    return not all(id(tensor) in seen or id(base) in seen for seen in _outside_tensors)
+
+
+def _captured_tensors(func, leaves, dims):
+    """The ids of the tensors ``func`` reaches without going through its batched inputs."""
+    found = [leaf for leaf, dim in zip(leaves, dims) if dim is None]
+    pending, seen_functions = [func], set()
+    while pending:
+        f = pending.pop()
+        if id(f) in seen_functions or len(seen_functions) > 50:
+            continue
+        if (getattr(f, "__module__", None) or "").startswith("minigrad") and not _module_tensors(f):
+            continue                           # the library's own functions capture nothing
+        seen_functions.add(id(f))
+        if isinstance(f, functools.partial):
+            found += tree_flatten((f.args, f.keywords))[0]
+            pending.append(f.func)
+            continue
+        owner = getattr(f, "__self__", None)
+        if owner is not None:
+            found += _module_tensors(owner)
+        found += _module_tensors(f)
+        f = getattr(f, "__func__", f)
+        code = getattr(f, "__code__", None)
+        if code is None:
+            continue
+        values = [cell.cell_contents for cell in (f.__closure__ or ()) if _filled(cell)]
+        values += list(f.__defaults__ or ()) + list((f.__kwdefaults__ or {}).values())
+        values += [f.__globals__[name] for name in code.co_names if name in f.__globals__]
+        for value in values:
+            if callable(value) and not isinstance(value, Tensor):
+                pending.append(value)          # a helper function it calls (its captures too)
+            else:
+                found += [v for v in tree_flatten(value)[0] if isinstance(v, Tensor)]
+                found += _module_tensors(value)
+    return {id(t) for t in found if isinstance(t, Tensor)}
+
+
+def _module_tensors(value):
+    from ..nn.modules.module import Module
+    if isinstance(value, Module):
+        return list(value.parameters()) + list(value.buffers())
+    return []
+
+
+def _filled(cell):
+    try:
+        cell.cell_contents
+    except ValueError:           # a closure variable not assigned yet
+        return False
+    return True
 
 
 def _name(func):
@@ -123,6 +190,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         results = []
         _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
         _FuncTransforms.vmaps += 1
+        _outside_tensors.append(_captured_tensors(func, leaves, dims))
         refused_before = random.refuse_draws
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
         generator = random.default_generator
@@ -142,6 +210,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
+            _outside_tensors.pop()
             random.refuse_draws = refused_before
         return _stack_outputs(func, results, out_dims)
     return wrapper
