@@ -41,6 +41,8 @@ from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
+from ._memory_format import (  # noqa: F401
+    memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d)
 from . import autograd  # noqa: F401
 from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
 from .autograd import inference_mode, is_inference_mode_enabled  # noqa: F401
@@ -60,7 +62,7 @@ from ._ops.reduction import (  # noqa: F401
 )
 from ._ops.shape import (  # noqa: F401
     reshape, t, transpose, permute, squeeze, unsqueeze, flatten, cat, concat, stack, unbind,
-    split, chunk, flip, allclose, isclose, equal, select, swapaxes,
+    split, chunk, flip, allclose, isclose, equal, select, swapaxes, clone,
 )
 from ._ops.linalg import matmul, mm, mv, dot, outer, addmm  # noqa: F401
 from ._ops.scan import cumsum, cumprod, prod, narrow  # noqa: F401

@@ -151,7 +151,7 @@ PARAMETERS = {
         "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
         "abs", "square", "reciprocal", "sign", "neg", "negative", "sum", "mean", "max", "min",
         "amax", "amin", "norm", "argmax", "argmin", "all", "any", "var", "std", "logsumexp",
-        "reshape", "t", "transpose", "permute", "squeeze", "unsqueeze", "flatten", "unbind", "split",
+        "clone", "reshape", "t", "transpose", "permute", "squeeze", "unsqueeze", "flatten", "unbind", "split",
         "chunk", "flip", "select", "swapaxes", "cumsum", "cumprod", "prod", "narrow", "gather",
         "scatter", "scatter_add", "index_select", "index_add", "sort", "argsort", "topk", "roll",
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",

@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _memory_format
 from ._dtype import Size
 from ._tensor_str import tensor_repr
 
@@ -422,13 +422,15 @@ class Tensor:
         """True if the dtype is a floating-point type (only those can require grad)."""
         return self._array.dtype.kind == "f"
 
-    def is_contiguous(self):
-        """True if the elements lie in memory in row-major order without gaps."""
-        return self._array.flags.c_contiguous
+    def is_contiguous(self, memory_format=_memory_format.contiguous_format):
+        """True if the elements lie in memory in row-major order without gaps (or in the
+        ``memory_format`` given, e.g. minigrad.channels_last)."""
+        _memory_format.check_memory_format("is_contiguous", memory_format)
+        return _memory_format.is_in_format(self._array, memory_format)
 
-    def contiguous(self):
+    def contiguous(self, memory_format=_memory_format.contiguous_format):
         """Itself if its elements are in row-major order in memory, else a copy that is."""
-        return _ops_shape.contiguous(self)
+        return _ops_shape.contiguous(self, memory_format)
 
     def _is_view(self):
         return self._base is not None
@@ -626,9 +628,9 @@ class Tensor:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         raise _device_error("cuda" if device is None else str(device))
 
-    def clone(self):
+    def clone(self, *, memory_format=_memory_format.preserve_format):
         """A copy with its own memory. Gradient: passed through unchanged (CloneBackward0)."""
-        return _ops_shape.clone(self)
+        return _ops_shape.clone(self, memory_format=memory_format)
 
     # --- in-place changes ----------------------------------------------------------------
     # add_, mul_, zero_, x += y, ... and PyTorch's rules for them live in _ops/inplace.py;

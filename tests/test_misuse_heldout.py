@@ -405,13 +405,8 @@ def _with_setup(code):
 
 # Rows where minigrad still differs, each with the reason; strict, so a fix shows up.
 KNOWN_DIFFERENCES = {
-    "hook_changes_dtype": "the engine does not yet compare the dtype a hook returns with the "
-                          "gradient's (PyTorch: \"hook '<lambda>' has changed the type of value\")",
     "softmax_dim_str": "the shared keyword check of _ops (numpy_keywords) words a non-int dim "
                        "without PyTorch's '(position 1)'",
-    "sort_str_dim": "the shared keyword check of _ops (numpy_keywords) gives a TypeError naming "
-                    "'dim' where PyTorch lists sort's signatures",
-    "clone_memory_format_str": "minigrad's clone has no memory_format argument (no memory formats)",
 }
 
 

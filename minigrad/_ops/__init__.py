@@ -119,14 +119,17 @@ def _check_reduction_keywords(name, args, kwargs):
     dim = kwargs.get("dim")
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     if not all(d is None or isinstance(d, (int, np.integer)) for d in dims):
-        if name not in _TAKES_TUPLE_OF_DIMS:       # one signature: PyTorch names the argument
-            raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
-        raise invalid_combination(name, args[1:], kwargs)
+        if name in _SEVERAL_SIGNATURES:
+            raise invalid_combination(name, args[1:], kwargs)
+        # one signature: PyTorch names the argument and the type it wants
+        wanted = "tuple of ints" if name == "logsumexp" else "int"
+        raise TypeError(f"{name}(): argument 'dim' must be {wanted}, not {type(dim).__name__}")
 
 
-# these have several signatures (dim an int or a tuple), so PyTorch's TypeError lists them
-_TAKES_TUPLE_OF_DIMS = {"sum", "mean", "amax", "amin", "var", "std", "logsumexp", "norm", "all",
-                        "any", "squeeze"}
+# these have several signatures (dim an int or a tuple; a stable= variant; max(other) ...),
+# so PyTorch's TypeError lists them instead of naming one argument
+_SEVERAL_SIGNATURES = {"sum", "mean", "amax", "amin", "var", "std", "norm", "all", "any",
+                       "squeeze", "sort", "argsort", "max", "min"}
 
 
 def save_result(out, *before):

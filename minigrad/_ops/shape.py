@@ -18,6 +18,8 @@ from . import result, numpy_keywords
 from .views import register_view
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
+from .._memory_format import (check_memory_format, contiguous_format, copy_in_format,
+                              is_in_format, preserve_format)
 from .pointwise import _broadcast_error, where
 
 
@@ -143,11 +145,15 @@ def reshape(input, *shape):
     return _make_view(result(out_array, node_class, (input,), input_shape=array.shape), input)
 
 
-def contiguous(input):
-    """``input`` itself if its memory is in row-major order, else a row-major copy (a clone)."""
-    if input._array.flags.c_contiguous:
+def contiguous(input, memory_format=contiguous_format):
+    """``input`` itself if its memory is in row-major order (or the ``memory_format`` asked
+    for), else a copy that is (a clone)."""
+    check_memory_format("contiguous", memory_format)
+    if memory_format is preserve_format:      # PyTorch reads it as row-major here
+        memory_format = contiguous_format
+    if is_in_format(input._array, memory_format):
         return input
-    return result(np.ascontiguousarray(input._array), CloneBackward0, (input,))
+    return result(copy_in_format(input._array, memory_format), CloneBackward0, (input,))
 
 
 def view_as(input, other):
@@ -706,9 +712,11 @@ class CloneBackward0(Node):
         return clone(tangents[0])
 
 
-def clone(input):
-    """A copy with its own memory (the same memory layout, as PyTorch's clone keeps strides)."""
-    return result(input._array.copy(order="K"), CloneBackward0, (input,))
+def clone(input, *, memory_format=preserve_format):
+    """A copy with its own memory (the same memory layout, as PyTorch's clone keeps strides,
+    unless ``memory_format`` asks for another)."""
+    check_memory_format("clone", memory_format)
+    return result(copy_in_format(input._array, memory_format), CloneBackward0, (input,))
 
 
 class CopyBackwards(Node):

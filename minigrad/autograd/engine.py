@@ -371,11 +371,15 @@ def apply_post_hooks(node, grad_inputs, grads):
 
 
 def _checked_hook_result(hook, grad, new):
-    """A tensor hook may replace the gradient, but only by a tensor of the same shape (PyTorch's rule)."""
+    """A tensor hook may replace the gradient, but only by a tensor of the same dtype and shape
+    (PyTorch's rule)."""
     if not isinstance(new, _tensor.Tensor):
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if new.dtype is not grad.dtype:          # PyTorch checks the type before the size
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"torch.{grad.dtype.tensor_type_name} got torch.{new.dtype.tensor_type_name})")
     if new._array.shape != grad._array.shape:
-        name = getattr(hook, "__name__", type(hook).__name__)
         raise RuntimeError(f"hook '{name}' has changed the size of value\n"
                            f"minigrad hint: the hook got a gradient of shape {list(grad.shape)} "
                            f"and returned one of shape {list(new.shape)}")

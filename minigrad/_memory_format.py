@@ -1,0 +1,64 @@
+"""Memory formats: how a tensor's elements are laid out in memory (torch.memory_format).
+
+minigrad keeps PyTorch's four names so that code passing ``memory_format=``
+runs unchanged. ``contiguous_format`` is row-major order; ``preserve_format``
+keeps the layout the tensor already has; ``channels_last`` stores a 4-D
+(N, C, H, W) tensor with the channels innermost, as (N, H, W, C) in memory
+(``channels_last_3d`` the same for 5-D tensors). The values never change,
+only the strides.
+"""
+import numpy as np
+
+
+class memory_format:
+    """One of PyTorch's memory formats (there are exactly four; compare them with ``is``)."""
+
+    def __init__(self, name, rank=None):
+        self.name = name
+        self.rank = rank        # channels_last formats need a tensor of this many dims
+
+    def __repr__(self):
+        return "minigrad." + self.name
+
+    def __reduce__(self):      # pickling and copy.deepcopy keep the singleton
+        return self.name
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last", rank=4)
+channels_last_3d = memory_format("channels_last_3d", rank=5)
+
+
+def check_memory_format(name, value):
+    """PyTorch's TypeError for ``memory_format=`` that is not one of the four."""
+    if not isinstance(value, memory_format):
+        raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {type(value).__name__}")
+
+
+def channels_last_order(array):
+    """The dims of ``array`` from outermost to innermost in channels-last memory: N, spatial..., C."""
+    return (0,) + tuple(range(2, array.ndim)) + (1,)
+
+
+def copy_in_format(array, fmt):
+    """A copy of ``array`` laid out in memory as ``fmt`` says (same shape and values)."""
+    if fmt is preserve_format:
+        return array.copy(order="K")
+    if fmt is contiguous_format:
+        return np.array(array, order="C", copy=True)
+    if array.ndim != fmt.rank:
+        raise RuntimeError(f"required rank {fmt.rank} tensor to use {fmt.name} format")
+    order = channels_last_order(array)
+    # row-major in the (N, spatial..., C) order, then seen again as (N, C, spatial...)
+    return np.ascontiguousarray(array.transpose(order)).transpose(np.argsort(order))
+
+
+def is_in_format(array, fmt):
+    """Are ``array``'s elements laid out as ``fmt`` says?"""
+    if fmt is contiguous_format or fmt is preserve_format:
+        return array.flags.c_contiguous
+    if array.ndim != fmt.rank:
+        return False
+    return array.transpose(channels_last_order(array)).flags.c_contiguous
