@@ -72,18 +72,17 @@ def _check_partial_overlap(tensor, other):
     """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
 
     PyTorch's rule: only two dense tensors are compared; over the same bytes with the
-    same strides (size-1 dims aside) is a full overlap, which is fine; any other
-    overlap is refused; anything not dense is let through (too hard to tell)."""
+    same strides is a full overlap, which is fine; any other overlap is refused; anything
+    not dense is let through (too hard to tell). The strides are compared as they are,
+    those of size-1 dimensions too (x[0] = x with x of shape (1, 3) is refused)."""
     a, b = tensor._array, other._array
     if a.size == 0 or b.size == 0:
         return
     bounds_a, bounds_b = _dense_bounds(a), _dense_bounds(b)
     if bounds_a is None or bounds_b is None:
         return
-    if bounds_a == bounds_b and a.ndim == b.ndim:       # (strides of different lengths differ)
-        strides_a = [st for st, n in zip(a.strides, a.shape) if n > 1]
-        strides_b = [st for st, n in zip(b.strides, b.shape) if n > 1]
-        if strides_a == strides_b:
+    if bounds_a == bounds_b:
+        if a.strides == b.strides:        # (strides of different lengths differ)
             return
     elif not (bounds_a[0] < bounds_b[1] and bounds_b[0] < bounds_a[1]):
         return

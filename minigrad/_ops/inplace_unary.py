@@ -185,7 +185,7 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
 def unsqueeze_(self, dim):
     """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
     dim = shape._normalize_dim(dim, self.ndim + 1)
-    return _reshape_inplace(self, np.expand_dims(self._array, dim), UnsqueezeBackward1, dim=dim)
+    return _reshape_inplace(self, shape._unsqueezed(self._array, dim), UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):

@@ -73,15 +73,67 @@ class ViewBackward0(Node):
         return tangents[0].reshape(out.shape)
 
 
-def _reshaped_without_copy(array, shape):
-    """``array`` seen with ``shape`` in the same memory, or None if that needs a copy.
+def _view_strides(old_shape, old_strides, shape):
+    """The strides (in elements) PyTorch gives ``shape`` seen in the memory of a tensor with
+    ``old_shape``/``old_strides``, or None if no strides can do it (a copy is needed).
 
-    (numpy's ``reshape(copy=False)`` says the same, but only from numpy 2.1 on.)
-    """
-    out = np.reshape(array, shape)
-    if array.size and not np.may_share_memory(out, array):
-        return None            # numpy had to copy: the memory cannot be seen with this shape
-    return out
+    The old dimensions are walked from the last one in chunks whose elements follow each
+    other in memory; each chunk must be covered by whole new dimensions, which are laid
+    out inside it. A new size-1 dimension takes the stride it would have there: the
+    strides of size-1 dimensions matter when PyTorch compares two tensors' memory."""
+    if not old_shape:
+        return (1,) * len(shape)
+    numel = math.prod(old_shape)
+    if numel == 0:
+        if tuple(old_shape) == tuple(shape):
+            return tuple(old_strides)
+        strides, step = [], 1                     # the contiguous strides of ``shape``
+        for n in reversed(shape):
+            strides.append(step)
+            step *= max(n, 1)
+        return tuple(reversed(strides))
+    strides = [0] * len(shape)
+    new_d = len(shape) - 1
+    chunk_stride = old_strides[-1]          # the stride of the chunk's last dimension
+    chunk_numel = new_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        chunk_numel *= old_shape[d]
+        chunk_ends = d == 0 or (old_shape[d - 1] != 1 and
+                                old_strides[d - 1] != chunk_numel * chunk_stride)
+        if not chunk_ends:
+            continue
+        while new_d >= 0 and (new_numel < chunk_numel or shape[new_d] == 1):
+            strides[new_d] = new_numel * chunk_stride
+            new_numel *= shape[new_d]
+            new_d -= 1
+        if new_numel != chunk_numel:
+            return None
+        if d > 0:
+            chunk_stride, chunk_numel, new_numel = old_strides[d - 1], 1, 1
+    return None if new_d != -1 else tuple(strides)
+
+
+def _reshaped_without_copy(array, shape):
+    """``array`` seen with ``shape`` in the same memory (PyTorch's strides), or None if
+    that needs a copy."""
+    size = array.itemsize
+    strides = _view_strides(array.shape, [s // size for s in array.strides], shape)
+    if strides is None:
+        return None
+    return np.lib.stride_tricks.as_strided(array, tuple(shape), tuple(s * size for s in strides),
+                                           writeable=array.flags.writeable)
+
+
+def _unsqueezed(array, dim):
+    """``array`` with a size-1 dimension at ``dim``, with PyTorch's stride for it (the
+    size times stride of the dimension it goes before, 1 at the end)."""
+    if dim < array.ndim:
+        stride = array.shape[dim] * array.strides[dim]
+    else:
+        stride = array.itemsize
+    return np.lib.stride_tricks.as_strided(
+        array, array.shape[:dim] + (1,) + array.shape[dim:],
+        array.strides[:dim] + (stride,) + array.strides[dim:], writeable=array.flags.writeable)
 
 
 def view(input, *shape):
@@ -313,7 +365,7 @@ def unsqueeze(input, dim):
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     dim = _normalize_dim(dim, input.ndim + 1)
-    return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
+    return _make_view(result(_unsqueezed(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
                       input)
 
 
@@ -357,8 +409,14 @@ def expand(input, *sizes):
                 f"Tensor sizes: {list(array.shape)}")
     # as_strided rather than broadcast_to: the view is writable like the tensor itself
     # (fill_ works on it); in-place arithmetic on it is refused by check_inplace
-    strides = (0,) * offset + tuple(0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
-                                    for i, n in enumerate(array.shape))
+    strides = [0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
+               for i, n in enumerate(array.shape)]
+    # a new leading dimension of size 1 gets PyTorch's stride (the size times stride of the
+    # dimension after it), one that is really expanded gets 0
+    for i in reversed(range(offset)):
+        after = sizes[i + 1] * strides[0] if strides else 0
+        strides.insert(0, after if sizes[i] == 1 else 0)
+    strides = tuple(strides)
     expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
                                                writeable=array.flags.writeable)
     return _make_view(result(expanded, ExpandBackward0, (input,), input_is_0d=array.ndim == 0),
