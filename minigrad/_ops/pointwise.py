@@ -242,6 +242,20 @@ def mul_by_number(input, factor):
     return result(_binary(np.multiply, input, factor), MulBackward1, (input,), factor=factor)
 
 
+class AddBackward1(Node):
+    """result = self + other, other a number   ->   grad_self = grad
+
+    Like MulBackward1: recorded by PyTorch's own derivative formulas that add a
+    plain number (Python's ``x + 1`` records AddBackward0)."""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+def add_number(input, number):
+    return result(_binary(np.add, input, number), AddBackward1, (input,))
+
+
 class DivBackward0(Node):
     """result = self / other   ->
         grad_self = grad / other; grad_other = -grad * self / other**2"""

@@ -14,7 +14,7 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
-from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number
+from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number
 from .._ops.pointwise import _broadcast_error
 from .._ops.linalg import addmm, matmul
 from .._dtype import cpp_name, scalar_type_name
@@ -785,7 +785,10 @@ class SiluBackward0(Node):
     def backward(self, grad):
         (x,) = self.saved_tensors
         s = sigmoid(x)
-        return (grad * s * (1 + x * (1 - s)),)
+        # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
+        # adds a plain number (AddBackward1)
+        one_minus_s = _wrap(np.ones_like(s._array)) - s
+        return (grad * s * add_number(x * one_minus_s, 1),)
 
 
 def silu(input, inplace=False):
