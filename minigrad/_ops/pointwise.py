@@ -253,6 +253,7 @@ class AddBackward1(Node):
 
 
 def add_number(input, number):
+    """input + number, recorded as AddBackward1 (as in PyTorch's derivative formulas)."""
     return result(_binary(np.add, input, number), AddBackward1, (input,))
 
 
