@@ -858,6 +858,20 @@ def second_order_graphs_as_pytorch_writes_them(L):
 
 
 @case
+def result_saved_by_an_in_place_operation_is_the_tensor(L):
+    # x.exp_() saves its result, x itself: changing x again makes backward refuse it
+    out = []
+    for ops in (("exp_", "relu_"), ("exp_", "add_"), ("sigmoid_",), ("tanh_", "mul_"),
+                ("sqrt_", "zero_")):
+        leaf = L.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        y = leaf * 1 if ops[0] != "tanh_" else (leaf * 1)[:2]
+        for op in ops:
+            getattr(y, op)(*((2.0,) if op in ("add_", "mul_") else ()))
+        out += errors_of(lambda: y.sum().backward()) + [leaf.grad]
+    return out
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides

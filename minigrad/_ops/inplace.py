@@ -19,7 +19,7 @@ from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import Node, needs_grad
+from ..autograd.graph import Node, SavedOutput, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
 from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
@@ -148,7 +148,18 @@ def _write(tensor, new):
             tensor._output_nr = 0
             tensor._grad_fn._output_shape = tensor._array.shape
     bump_version(tensor)
+    if new._grad_fn is not None and new._grad_fn._saves_output:
+        _saved_output_is_the_tensor(new, tensor)
     return tensor
+
+
+def _saved_output_is_the_tensor(new, tensor):
+    """x.exp_() saves its result, which is x itself from now on: a later in-place change
+    of x must make backward refuse it, as in PyTorch."""
+    for saved in new._grad_fn._saved or ():
+        if type(saved) is SavedOutput and saved.version_counter is new._version_counter:
+            saved.version_counter = tensor._version_counter
+            saved.version = tensor._version_counter[0]
 
 
 def apply_inplace(tensor, op, *args, overlap_ok=False):
