@@ -872,6 +872,22 @@ def result_saved_by_an_in_place_operation_is_the_tensor(L):
 
 
 @case
+def third_order_graphs_of_elu_and_division(L):
+    # elu's double backward goes through elu's backward again (times a 0/1 mask), and
+    # div's gradient for the divisor is -grad * ((self / other) / other), as PyTorch writes them
+    out = []
+    for f in (lambda x: L.nn.functional.elu(x), lambda x: x.cumprod(0), lambda x: x.prod(0),
+              lambda x: x / (x * x + 1)):
+        for data in ([0.5, -1.2, 2.0], [-0.7], [0.4]):
+            x = L.tensor(data, requires_grad=True)
+            w = L.tensor(np.linspace(0.5, 1.5, x.numel()), dtype=L.float32, requires_grad=True)
+            g = L.autograd.grad((f(x) * w).sum(), x, create_graph=True)[0]
+            g2 = L.autograd.grad((g * g * w).sum(), x, create_graph=True)[0]
+            out += [chain(g.grad_fn), chain(g2.grad_fn), approx(g2)]
+    return out
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides

@@ -239,6 +239,7 @@ class MulBackward1(Node):
 
 
 def mul_by_number(input, factor):
+    """input * factor, recorded as MulBackward1 (as in PyTorch's derivative formulas)."""
     return result(_binary(np.multiply, input, factor), MulBackward1, (input,), factor=factor)
 
 
@@ -259,7 +260,7 @@ def add_number(input, number):
 
 class DivBackward0(Node):
     """result = self / other   ->
-        grad_self = grad / other; grad_other = -grad * self / other**2"""
+        grad_self = grad / other; grad_other = -grad * ((self / other) / other)"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -267,7 +268,7 @@ class DivBackward0(Node):
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_a = grad / b if self.should_compute_output(0) else None
-        grad_b = -grad * a / (b * b) if self.should_compute_output(1) else None
+        grad_b = -grad * ((a / b) / b) if self.should_compute_output(1) else None    # PyTorch's order
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
