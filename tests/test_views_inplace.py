@@ -901,6 +901,27 @@ def sort_results_are_laid_out_like_the_input_and_freed_by_backward(L):
 
 
 @case
+def squeeze_backward_unsqueezes_only_what_was_squeezed(L):
+    # PyTorch's unsqueeze_to: one UnsqueezeBackward0 per squeezed dim, nothing when nothing was
+    out = []
+    for shape in [(2, 3), (2, 1, 3), (1, 3, 1), ()]:
+        for f in (lambda x: x.squeeze(), lambda x: x.squeeze(0), lambda x: x.squeeze(-1),
+                  lambda x: x.clone().squeeze_(), lambda x: x.clone().squeeze_(0)):
+            x = L.ones(shape, requires_grad=True)
+            y = f(x)
+            g = L.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+            out += [chain(g.grad_fn), list(g.shape)]
+    return out
+
+
+@case
+def matmul_batch_dimensions_that_clash(L):
+    return errors_of(*[lambda a=a, b=b: L.ones(a) @ L.ones(b)
+                       for a, b in [((2, 2, 1, 3), (3, 3, 2)), ((2, 1, 3), (3, 4, 3, 2)),
+                                    ((4, 2, 2, 3), (3, 1, 3, 4))]])
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides

@@ -306,10 +306,21 @@ def permute(input, *dims):
 
 
 class SqueezeBackward0(Node):
-    """result = self.squeeze()   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze()   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+    squeezed_dims = None
 
     def backward(self, grad):
-        return (grad.reshape(self.input_shape),)
+        # as PyTorch writes it (unsqueeze_to): one unsqueeze per squeezed dim, in order, and
+        # nothing recorded when nothing was squeezed
+        dims = self.squeezed_dims
+        if dims is None:
+            dims = [d for d, n in enumerate(self.input_shape) if n == 1]
+        if grad.ndim + len(dims) != len(self.input_shape):
+            return (grad.reshape(self.input_shape),)
+        for d in dims:
+            grad = grad.unsqueeze(d)
+        return (grad,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t squeezed the same way"""
@@ -317,11 +328,11 @@ class SqueezeBackward0(Node):
 
 
 class SqueezeBackward1(SqueezeBackward0):
-    """result = self.squeeze(dim)   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
 class SqueezeBackward2(SqueezeBackward0):
-    """result = self.squeeze(dims)   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze(dims)   ->   grad_self = grad unsqueezed at every squeezed dim"""
 
 
 class SqueezeBackward4(SqueezeBackward0):
@@ -339,13 +350,15 @@ def squeeze(input, dim=None, _node=None):
     if dim is None:
         node = SqueezeBackward0
         out = np.squeeze(array)
+        dims = tuple(d for d, n in enumerate(array.shape) if n == 1)
     else:
         node = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
         node = _node or node
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
+        dims = tuple(sorted(set(dims)))
         out = np.squeeze(array, axis=dims) if dims else array.view()
-    return _make_view(result(out, node, (input,), input_shape=array.shape), input)
+    return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims), input)
 
 
 class UnsqueezeBackward0(Node):
