@@ -922,6 +922,25 @@ def matmul_batch_dimensions_that_clash(L):
 
 
 @case
+def leaf_reshaped_in_place_gets_gradients_of_its_new_shape(L):
+    out = []
+    x = L.ones(3, requires_grad=True)
+    v = x[None]                      # a graph recorded before the change
+    with L.no_grad():
+        x.unsqueeze_(0)
+    x.sum().backward()
+    out.append(x.grad)
+    v.sum().backward()
+    out.append(x.grad)
+    y = L.ones(1, 3, requires_grad=True)
+    w = y * 2
+    with L.no_grad():
+        y.squeeze_()
+    w.sum().backward()
+    return out + [y.grad]
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides
