@@ -941,6 +941,21 @@ def leaf_reshaped_in_place_gets_gradients_of_its_new_shape(L):
 
 
 @case
+def scans_give_contiguous_results_and_lost_views_name_their_node(L):
+    x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    t = x.t()
+    out = [graph(t.cumsum(0).flatten()), graph(t.cumprod(1).flatten())]
+    leaf = L.tensor(2.0, requires_grad=True)
+    with L.no_grad():
+        e = leaf.expand(4)
+        e.requires_grad_()
+    s = e[::2]                       # a view of a no_grad view
+    with L.no_grad():
+        leaf.sub_(1)                 # its history is lost
+    return out + errors_of(lambda: s.mul_(2))
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides

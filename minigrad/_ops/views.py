@@ -250,11 +250,13 @@ def raise_no_grad_view_changed(tensor):
     if tensor._multi_output_view:          # a piece of unbind/split made without history
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
                            "grad mode enabled. " + _MULTIPLE_VIEWS)
-    if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
+    if tensor._view_of_no_grad_view and (tensor._grad_fn is not None or lost):
+        # (a view whose history was lost since still names the node it came from)
+        where = (f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)}"
+                 if tensor._grad_fn is not None else lost.group(0))
         raise RuntimeError(
-            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
-            "was created in no_grad mode and is being modified inplace with grad mode enabled. "
-            + _AMBIGUOUS)
+            f"{where} is a view of a view which was created in no_grad mode and is being "
+            "modified inplace with grad mode enabled. " + _AMBIGUOUS)
     raise RuntimeError(
         "A view was created in no_grad mode and is being modified inplace with grad mode "
         "enabled. " + _AMBIGUOUS)
