@@ -55,7 +55,7 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     else:   # integers and bools add up as int64, like sum
         out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
     out = np.cumsum(array, axis=dim if array.ndim else None, dtype=out_dtype).reshape(array.shape)
-    out = np.ascontiguousarray(out)       # PyTorch's result is contiguous whatever the input's layout
+    out = np.asarray(out, order="C")       # PyTorch's result is contiguous whatever the input's layout
     return result(out, CumsumBackward0, (input,), dim=dim)
 
 
@@ -126,7 +126,7 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.int64 if array.dtype.kind in "biu" else array.dtype)
     out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=out_dtype)
-    out_array = np.ascontiguousarray(out_array.reshape(array.shape))     # contiguous, as in PyTorch
+    out_array = np.asarray(out_array.reshape(array.shape), order="C")     # contiguous, as in PyTorch
     out = result(out_array, CumprodBackward0, (input,), dim=dim)
     if out._grad_fn is not None:
         out._grad_fn.save_for_backward(input, out)       # PyTorch saves self and result

@@ -62,7 +62,7 @@ def _laid_out_like(like, values):
     """``values`` copied into memory laid out like ``like`` (its strides' order), unless
     ``like`` sees some memory twice (expand): then in the usual (C) order."""
     if any(stride == 0 and n > 1 for stride, n in zip(like.strides, like.shape)):
-        return np.ascontiguousarray(values)
+        return np.asarray(values, order="C")
     out = np.empty_like(like, dtype=values.dtype)
     out[...] = values
     return out
