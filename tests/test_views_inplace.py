@@ -956,6 +956,19 @@ def scans_give_contiguous_results_and_lost_views_name_their_node(L):
 
 
 @case
+def pow_with_a_tensor_exponent_second_order_graphs(L):
+    # grad_self = where(b == 0, 0, grad * (b * a ** (b - 1))) (b - 1: SubBackward1);
+    # grad_exponent = grad * where((a == 0) & (b >= 0), 0, result * log(a))
+    out = []
+    for a_data, b_data in [([0.5, 2.0, 0.0], [1.5, 0.0, 2.0]), ([0.5, 2.0, 3.0], [1.5, -1.0, 2.0])]:
+        a = L.tensor(a_data, requires_grad=True)
+        b = L.tensor(b_data, requires_grad=True)
+        grads = L.autograd.grad(((a * 1) ** (b * 1)).sum(), (a, b), create_graph=True)
+        out += [chain(g.grad_fn) for g in grads] + [approx(g) for g in grads]
+    return out
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides
