@@ -922,25 +922,6 @@ def matmul_batch_dimensions_that_clash(L):
 
 
 @case
-def leaf_reshaped_in_place_gets_gradients_of_its_new_shape(L):
-    out = []
-    x = L.ones(3, requires_grad=True)
-    v = x[None]                      # a graph recorded before the change
-    with L.no_grad():
-        x.unsqueeze_(0)
-    x.sum().backward()
-    out.append(x.grad)
-    v.sum().backward()
-    out.append(x.grad)
-    y = L.ones(1, 3, requires_grad=True)
-    w = y * 2
-    with L.no_grad():
-        y.squeeze_()
-    w.sum().backward()
-    return out + [y.grad]
-
-
-@case
 def scans_give_contiguous_results_and_lost_views_name_their_node(L):
     x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
     t = x.t()

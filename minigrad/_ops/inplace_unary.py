@@ -172,10 +172,6 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
         old._requires_grad = tensor._requires_grad
     new = result(new_array, node_class, (old,), **attributes)
     tensor._array = new._array
-    if tensor._grad_accumulator is not None:
-        # a leaf with a new shape gets a new AccumulateGrad (as in PyTorch): graphs recorded
-        # from now on hand it gradients of the new shape, older graphs of the old one
-        tensor._grad_accumulator = None
     if new._grad_fn is not None:
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
     bump_version(tensor)                 # views of the tensor regenerate their history ...
