@@ -493,6 +493,9 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "cumprod", (1,), False, True), ("view", "flatten", (2,), False, True),
      ("unary", "cumsum", (1,), False, True), ("view", "view_flat", (4,), False, True),
      ("unary", "sort", (1,), False, True), ("view", "view_flat", (6,), False, True)],
+    # gather's result is contiguous, even with indices laid out like a transposed tensor
+    [("leaf", (2, 1, 3), 72, False, True), ("view", "transpose", (0,), False, True),
+     ("unary", "gather_argsort", (1,), False, True), ("view", "reshape_flat", (2,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -891,7 +891,8 @@ def third_order_graphs_of_elu_and_division(L):
 def sort_results_are_laid_out_like_the_input_and_freed_by_backward(L):
     x = L.tensor([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]], requires_grad=True)
     out = []
-    for values in (x.t().sort(0)[0], x.t().sort(1)[0], x.t().sort(0)[1], x.sort(0)[0]):
+    for values in (x.t().sort(0)[0], x.t().sort(1)[0], x.t().sort(0)[1], x.sort(0)[0],
+                   x.t().gather(1, x.t().argsort(1))):
         out += errors_of(lambda: values.view(-1))
     for f in (lambda: x.sort(0)[0], lambda: x.topk(1)[0], lambda: x.sort(1, descending=True)[0]):
         y = f()
