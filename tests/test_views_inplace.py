@@ -951,6 +951,18 @@ def pow_with_a_tensor_exponent_second_order_graphs(L):
 
 
 @case
+def lost_history_raises_before_the_operations_own_checks(L):
+    leaf = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    x = leaf * 1
+    first, second = x.unbind()       # views made by a function that returns several
+    with L.no_grad():
+        x.mul_(2)                     # their history is lost
+    return errors_of(lambda: L.cat([second, L.tensor(1.0)]), lambda: L.stack([second, x]),
+                     lambda: second.unsqueeze(0).expand(2, 2, 3).t(),
+                     lambda: L.ones(2).copy_(second), lambda: L.ones(2).add_(second))
+
+
+@case
 def overlap_compares_strides_of_size_one_dims(L):
     # PyTorch compares two dense tensors over the same bytes by all their strides, those of
     # size-1 dims too; view, reshape, unsqueeze and expand give size-1 dims its strides

@@ -22,7 +22,8 @@ from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, SavedOutput, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
-from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
+from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
+                    rebase_history, refresh_views)
 from .. import random
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
@@ -183,6 +184,7 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     check_inplace(tensor, others=(other,))
+    check_history_kept(other)
     if type(other) is Tensor and other._version_counter is tensor._version_counter:
         _check_partial_overlap(tensor, other)
     if needs_grad((tensor, other)):
@@ -271,6 +273,7 @@ def copy_(self, source):
     # (so it may even write into expanded memory)
     same_data = source is self or _same_elements(self, source)
     check_inplace(self, overlap_ok=same_data, others=(source,))
+    check_history_kept(source)
     if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self

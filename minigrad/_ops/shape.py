@@ -15,7 +15,7 @@ from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
-from .views import register_view
+from .views import register_view, check_history_kept
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
 from .pointwise import _broadcast_error, where
@@ -248,6 +248,7 @@ def t(input):
 
     Gradient: grad.t().
     """
+    check_history_kept(input)
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     return _make_view(result(input._array.T, TBackward0, (input,)), input)
@@ -560,6 +561,7 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    check_history_kept(*tensors)
     for position, t in enumerate(tensors):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
@@ -615,6 +617,7 @@ def stack(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    check_history_kept(*tensors)
     shapes = {t.shape for t in tensors}
     if len(shapes) > 1:
         first, *_ = tensors

@@ -240,6 +240,16 @@ def _history_lost(view):
     return ""
 
 
+def check_history_kept(*tensors):
+    """PyTorch looks up the history of every input before it runs a recorded operation: an
+    input whose history was lost (a view whose base changed in place) raises before the
+    operation's own checks (a shape mismatch, say)."""
+    if _State.enabled:
+        for tensor in tensors:
+            if getattr(tensor, "_base_changed_while_recording", ""):
+                raise RuntimeError(tensor._base_changed_while_recording)
+
+
 def raise_no_grad_view_changed(tensor):
     """A view made under no_grad (or a view of one) may not be changed in place by a
     recorded operation."""
