@@ -484,6 +484,18 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 5, False, True), ("grad", "grad", (0,), False, True),
      ("view", "full_slice", (1,), True, False), ("requires_grad_", "requires_grad_", (2,), False, False),
      ("view", "expand", (2,), True, False)],
+    # a view of a no_grad view whose history was lost still names its node when changed
+    [("leaf", (), 72, False, True), ("view", "expand", (16,), True, True),
+     ("requires_grad_", "requires_grad_", (9,), True, False), ("view", "step_slice", (47,), False, True),
+     ("inplace", "sub_", (24,), True, False), ("inplace", "mul_", (26,), False, False)],
+    # cumsum and cumprod give contiguous results (flatten views them), sort keeps the layout
+    [("leaf", (2, 3), 55, False, True), ("view", "transpose", (0,), False, True),
+     ("unary", "cumprod", (1,), False, True), ("view", "flatten", (2,), False, True),
+     ("unary", "cumsum", (1,), False, True), ("view", "view_flat", (4,), False, True),
+     ("unary", "sort", (1,), False, True), ("view", "view_flat", (6,), False, True)],
+    # gather's result is contiguous, even with indices laid out like a transposed tensor
+    [("leaf", (2, 1, 3), 72, False, True), ("view", "transpose", (0,), False, True),
+     ("unary", "gather_argsort", (1,), False, True), ("view", "reshape_flat", (2,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -83,7 +83,7 @@ def gather(input, dim, index, *, sparse_grad=False):
         return result(array.copy(), GatherBackward0, (input,), saved=(index, input), dim=0,
                       self_sym_sizes=())
     out = array[_positions(index._array, dim, array.shape[dim])]
-    return result(np.asarray(out), GatherBackward0, (input,), saved=(index, input), dim=dim,
+    return result(np.asarray(out, order="C"), GatherBackward0, (input,), saved=(index, input), dim=dim,
                   self_sym_sizes=input._array.shape)
 
 

@@ -19,10 +19,11 @@ from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import Node, needs_grad
+from ..autograd.graph import Node, SavedOutput, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
-from .views import check_view_inplace, raise_no_grad_view_changed, rebase_history, refresh_views
+from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
+                    rebase_history, refresh_views)
 from .. import random
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
@@ -72,18 +73,17 @@ def _check_partial_overlap(tensor, other):
     """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
 
     PyTorch's rule: only two dense tensors are compared; over the same bytes with the
-    same strides (size-1 dims aside) is a full overlap, which is fine; any other
-    overlap is refused; anything not dense is let through (too hard to tell)."""
+    same strides is a full overlap, which is fine; any other overlap is refused; anything
+    not dense is let through (too hard to tell). The strides are compared as they are,
+    those of size-1 dimensions too (x[0] = x with x of shape (1, 3) is refused)."""
     a, b = tensor._array, other._array
     if a.size == 0 or b.size == 0:
         return
     bounds_a, bounds_b = _dense_bounds(a), _dense_bounds(b)
     if bounds_a is None or bounds_b is None:
         return
-    if bounds_a == bounds_b and a.ndim == b.ndim:       # (strides of different lengths differ)
-        strides_a = [st for st, n in zip(a.strides, a.shape) if n > 1]
-        strides_b = [st for st, n in zip(b.strides, b.shape) if n > 1]
-        if strides_a == strides_b:
+    if bounds_a == bounds_b:
+        if a.strides == b.strides:        # (strides of different lengths differ)
             return
     elif not (bounds_a[0] < bounds_b[1] and bounds_b[0] < bounds_a[1]):
         return
@@ -149,7 +149,18 @@ def _write(tensor, new):
             tensor._output_nr = 0
             tensor._grad_fn._output_shape = tensor._array.shape
     bump_version(tensor)
+    if new._grad_fn is not None and new._grad_fn._saves_output:
+        _saved_output_is_the_tensor(new, tensor)
     return tensor
+
+
+def _saved_output_is_the_tensor(new, tensor):
+    """x.exp_() saves its result, which is x itself from now on: a later in-place change
+    of x must make backward refuse it, as in PyTorch."""
+    for saved in new._grad_fn._saved or ():
+        if type(saved) is SavedOutput and saved.version_counter is new._version_counter:
+            saved.version_counter = tensor._version_counter
+            saved.version = tensor._version_counter[0]
 
 
 def apply_inplace(tensor, op, *args, overlap_ok=False):
@@ -173,6 +184,7 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     check_inplace(tensor, others=(other,))
+    check_history_kept(other)
     if type(other) is Tensor and other._version_counter is tensor._version_counter:
         _check_partial_overlap(tensor, other)
     if needs_grad((tensor, other)):
@@ -261,6 +273,7 @@ def copy_(self, source):
     # (so it may even write into expanded memory)
     same_data = source is self or _same_elements(self, source)
     check_inplace(self, overlap_ok=same_data, others=(source,))
+    check_history_kept(source)
     if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self

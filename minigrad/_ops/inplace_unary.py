@@ -151,11 +151,11 @@ class UnsqueezeBackward1(shape.UnsqueezeBackward0):
 
 
 class SqueezeBackward3(shape.SqueezeBackward0):
-    """result = self.squeeze_()   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze_()   ->   grad_self = grad unsqueezed at every squeezed dim"""
 
 
 class SqueezeBackward4(shape.SqueezeBackward0):
-    """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim)"""
+    """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
 def _reshape_inplace(tensor, new_array, node_class, **attributes):
@@ -185,7 +185,7 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
 def unsqueeze_(self, dim):
     """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
     dim = shape._normalize_dim(dim, self.ndim + 1)
-    return _reshape_inplace(self, np.expand_dims(self._array, dim), UnsqueezeBackward1, dim=dim)
+    return _reshape_inplace(self, shape._unsqueezed(self._array, dim), UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):
@@ -194,8 +194,10 @@ def squeeze_(self, dim=None):
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
     dim = shape._normalize_dim(dim, array.ndim) if array.ndim else 0
-    squeezed = np.squeeze(array, axis=dim) if array.ndim and array.shape[dim] == 1 else array.view()
-    return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape)
+    squeezes = bool(array.ndim) and array.shape[dim] == 1
+    squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()
+    return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape,
+                            squeezed_dims=(dim,) if squeezes else ())
 
 
 METHODS["unsqueeze_"] = unsqueeze_

@@ -285,10 +285,9 @@ def matmul(input, other):
     batch_b = tuple(other.shape[:-2]) if db > 1 else ()
     try:
         batch = tuple(np.broadcast_shapes(batch_a, batch_b))
-    except ValueError:
-        raise RuntimeError(
-            f"The size of tensor a ({batch_a[-1]}) must match the size of tensor b "
-            f"({batch_b[-1]}) at non-singleton dimension 0") from None
+    except ValueError:      # the batch dimensions clash: PyTorch's broadcasting message for them
+        from .pointwise import _broadcast_error
+        raise _broadcast_error(np.empty(batch_a, dtype=bool), np.empty(batch_b, dtype=bool)) from None
     if m1 != m2:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "

@@ -299,12 +299,40 @@ class MulBackward1(Node):
 
 
 def mul_by_number(input, factor):
+    """input * factor, recorded as MulBackward1 (as in PyTorch's derivative formulas)."""
     return result(_binary(np.multiply, input, factor), MulBackward1, (input,), factor=factor)
+
+
+class SubBackward1(Node):
+    """result = self - other, other a number   ->   grad_self = grad"""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+def sub_number(input, number):
+    """input - number, recorded as SubBackward1 (as in PyTorch's derivative formulas)."""
+    return result(_binary(np.subtract, input, number), SubBackward1, (input,))
+
+
+class AddBackward1(Node):
+    """result = self + other, other a number   ->   grad_self = grad
+
+    Like MulBackward1: recorded by PyTorch's own derivative formulas that add a
+    plain number (Python's ``x + 1`` records AddBackward0)."""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+def add_number(input, number):
+    """input + number, recorded as AddBackward1 (as in PyTorch's derivative formulas)."""
+    return result(_binary(np.add, input, number), AddBackward1, (input,))
 
 
 class DivBackward0(Node):
     """result = self / other   ->
-        grad_self = grad / other; grad_other = -grad * self / other**2"""
+        grad_self = grad / other; grad_other = -grad * ((self / other) / other)"""
 
     _saved_names = ('self', 'other')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
@@ -312,7 +340,7 @@ class DivBackward0(Node):
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_a = grad / b if self.should_compute_output(0) else None
-        grad_b = -grad * a / (b * b) if self.should_compute_output(1) else None
+        grad_b = -grad * ((a / b) / b) if self.should_compute_output(1) else None    # PyTorch's order
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -425,12 +453,15 @@ class PowBackward1(Node):
 
     def backward(self, grad):
         a, b, out = self.saved_tensors
-        grad_a = grad * b * a ** (b - 1) if self.should_compute_output(0) else None
-        grad_b = None
+        zero = _wrap(np.zeros((), dtype=grad._array.dtype))
+        grad_a = grad_b = None
+        # (as PyTorch writes them: b - 1 subtracts a plain number, SubBackward1)
+        if self.should_compute_output(0):       # 0 where the exponent is 0 (even at a = 0)
+            grad_a = where(b == 0, zero, grad * (b * a ** sub_number(b, 1)))
         if self.should_compute_output(1):
             # where a == 0 (and b >= 0) the limit of a**b * log(a) is 0, not nan
-            safe_log = log(where(a == 0, ones_like(a), a))
-            grad_b = grad * out * safe_log
+            with np.errstate(divide="ignore", invalid="ignore"):
+                grad_b = grad * where((a == 0) & (b >= 0), zero, out * log(a))
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):

@@ -504,10 +504,8 @@ def _var_backward(node, grad, a):
     from .pointwise import mul_by_number
     dof = node.count - node.correction
     if node.all_dims or a.ndim == 0:
-        if dof <= 0 and a.ndim == 0:
-            return (grad * float("nan"),)
-        if dof <= 0:
-            return (mul_by_number(grad.expand(a.shape), float("nan")),)
+        if dof <= 0:        # no degrees of freedom: NaN everywhere, a constant times grad
+            return (grad * _wrap(np.full(a.shape, np.nan, dtype=a._array.dtype)),)
         return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
     if not node.keepdim and a.ndim > 1:
         for d in node.dims:            # sorted, so each lands where it was

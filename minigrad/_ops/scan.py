@@ -11,6 +11,7 @@ from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result
 from .shape import flip, cat
+from .._creation import zeros
 from .._python_arg_parser import invalid_combination
 from ..autograd.forward_ad import jvp_from_backward
 
@@ -54,6 +55,7 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     else:   # integers and bools add up as int64, like sum
         out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
     out = np.cumsum(array, axis=dim if array.ndim else None, dtype=out_dtype).reshape(array.shape)
+    out = np.asarray(out, order="C")       # PyTorch's result is contiguous whatever the input's layout
     return result(out, CumsumBackward0, (input,), dim=dim)
 
 
@@ -74,33 +76,42 @@ class CumprodBackward0(_SavesInputAndResult, Node):
     """result[k] = self[0] * ... * self[k]   ->
         grad_self[i] = sum over k >= i of grad[k] * prod_{j <= k, j != i} self[j]
 
-    Without zeros in x that is reverse_cumsum(grad * out) / x. With zeros,
-    dividing is impossible, so every product "leaving out x[i]" is computed
-    directly: a running product of x with x[i] replaced by 1, for each i.
-    Both are written with tensor operations, so they can be differentiated again.
+    Without zeros in x that is reverse_cumsum(out * grad) / x. With zeros,
+    dividing is impossible, so (as PyTorch does) each grad_self[i] is computed
+    on its own from the products of the elements before i and after i. Both are
+    written with tensor operations, so they can be differentiated again.
     """
 
     def backward(self, grad):
         input, out = self.saved_tensors
-        if input.ndim == 0:
-            return (grad,)
         dim = self.dim
+        if input.numel() <= 1 or input.shape[dim] == 1:
+            return (grad,)              # every product is the element itself
         if not (input._array == 0).any():
-            return (_reverse_cumsum(out * grad, dim) / input,)      # PyTorch: result * grad
+            return (_reverse_cumsum(out * grad, dim) / input,)
         return (_cumprod_grad_with_zeros(input, grad, dim),)
 
 
 def _cumprod_grad_with_zeros(input, grad, dim):
-    x = input.transpose(dim, -1)                    # work along the last dimension
-    g = grad.transpose(dim, -1)
-    n = x.shape[-1]
-    eye = _wrap(np.eye(n, dtype=x._array.dtype))
-    later = _wrap(np.triu(np.ones((n, n), dtype=x._array.dtype)))    # k >= i
-    # without_i[..., i, j] = x[..., j], except 1 at j == i
-    without_i = x.unsqueeze(-2).expand(*x.shape[:-1], n, n) * (1 - eye) + eye
-    products = cumprod(without_i, -1)             # [..., i, k] = prod_{j<=k, j!=i} x[j]
-    dx = (products * later * g.unsqueeze(-2)).sum(-1)
-    return dx.transpose(dim, -1)
+    """grad_input[k] = sum over i >= k of grad[i] * (the product of input[:i+1] without
+    input[k]), one k at a time: for i >= k that product is (everything before k) times
+    (the running product from k+1 to i), with an empty product of 1 at i == k."""
+    n = input.shape[dim]
+    grad_input = zeros(input.shape, dtype=grad.dtype)
+    ones_shape = list(input.shape)
+    ones_shape[dim] = 1
+    ones = _wrap(np.ones(1, dtype=grad._array.dtype)).expand(ones_shape)
+    for k in range(n):
+        if k == n - 1:              # nothing after k: just the product of everything before it
+            omitted = input.narrow(dim, 0, k).prod(dim, keepdim=True)
+        elif k == 0:                # nothing before k
+            omitted = cat([ones, input.narrow(dim, 1, n - 1).cumprod(dim)], dim)
+        else:
+            before = input.narrow(dim, 0, k).prod(dim, keepdim=True)
+            after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
+            omitted = cat([before, before.expand_as(after) * after], dim)
+        grad_input.select(dim, k).copy_((grad.narrow(dim, k, n - k) * omitted).sum(dim))
+    return grad_input
 
 
 def cumprod(input, dim=None, dtype=None, *, axis=None):
@@ -115,7 +126,8 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.int64 if array.dtype.kind in "biu" else array.dtype)
     out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=out_dtype)
-    out = result(out_array.reshape(array.shape), CumprodBackward0, (input,), dim=dim)
+    out_array = np.asarray(out_array.reshape(array.shape), order="C")     # contiguous, as in PyTorch
+    out = result(out_array, CumprodBackward0, (input,), dim=dim)
     if out._grad_fn is not None:
         out._grad_fn.save_for_backward(input, out)       # PyTorch saves self and result
     return out

@@ -15,7 +15,7 @@ from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
-from .views import register_view
+from .views import register_view, check_history_kept
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
 from .._memory_format import (check_memory_format, contiguous_format, copy_in_format,
@@ -75,15 +75,69 @@ class ViewBackward0(Node):
         return tangents[0].reshape(out.shape)
 
 
-def _reshaped_without_copy(array, shape):
-    """``array`` seen with ``shape`` in the same memory, or None if that needs a copy.
+def _view_strides(old_shape, old_strides, shape):
+    """The strides (in elements) PyTorch gives ``shape`` seen in the memory of a tensor with
+    ``old_shape``/``old_strides``, or None if no strides can do it (a copy is needed).
 
-    (numpy's ``reshape(copy=False)`` says the same, but only from numpy 2.1 on.)
-    """
-    out = np.reshape(array, shape)
-    if array.size and not np.may_share_memory(out, array):
-        return None            # numpy had to copy: the memory cannot be seen with this shape
-    return out
+    The old dimensions are walked from the last one in chunks whose elements follow each
+    other in memory; each chunk must be covered by whole new dimensions, which are laid
+    out inside it. A new size-1 dimension takes the stride it would have there: the
+    strides of size-1 dimensions matter when PyTorch compares two tensors' memory."""
+    if not old_shape:
+        return (1,) * len(shape)
+    numel = math.prod(old_shape)
+    if numel == 0:
+        if tuple(old_shape) == tuple(shape):
+            return tuple(old_strides)
+        strides, step = [], 1                     # the contiguous strides of ``shape``
+        for n in reversed(shape):
+            strides.append(step)
+            step *= max(n, 1)
+        return tuple(reversed(strides))
+    strides = [0] * len(shape)
+    new_d = len(shape) - 1
+    chunk_stride = old_strides[-1]          # the stride of the chunk's last dimension
+    chunk_numel = new_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        chunk_numel *= old_shape[d]
+        chunk_ends = d == 0 or (old_shape[d - 1] != 1 and
+                                old_strides[d - 1] != chunk_numel * chunk_stride)
+        if not chunk_ends:
+            continue
+        while new_d >= 0 and (new_numel < chunk_numel or shape[new_d] == 1):
+            strides[new_d] = new_numel * chunk_stride
+            new_numel *= shape[new_d]
+            new_d -= 1
+        if new_numel != chunk_numel:
+            return None
+        if d > 0:
+            chunk_stride, chunk_numel, new_numel = old_strides[d - 1], 1, 1
+    return None if new_d != -1 else tuple(strides)
+
+
+def _reshaped_without_copy(array, shape):
+    """``array`` seen with ``shape`` in the same memory (PyTorch's strides), or None if
+    that needs a copy."""
+    if array.flags.c_contiguous and 1 not in array.shape and array.size:
+        return np.reshape(array, shape)     # the usual case: numpy gives the same strides, faster
+    size = array.itemsize
+    strides = _view_strides(array.shape, [s // size for s in array.strides], shape)
+    if strides is None:
+        return None
+    return np.lib.stride_tricks.as_strided(array, tuple(shape), tuple(s * size for s in strides),
+                                           writeable=array.flags.writeable)
+
+
+def _unsqueezed(array, dim):
+    """``array`` with a size-1 dimension at ``dim``, with PyTorch's stride for it (the
+    size times stride of the dimension it goes before, 1 at the end)."""
+    if dim < array.ndim:
+        stride = array.shape[dim] * array.strides[dim]
+    else:
+        stride = array.itemsize
+    return np.lib.stride_tricks.as_strided(
+        array, array.shape[:dim] + (1,) + array.shape[dim:],
+        array.strides[:dim] + (stride,) + array.strides[dim:], writeable=array.flags.writeable)
 
 
 def view(input, *shape):
@@ -200,6 +254,7 @@ def t(input):
 
     Gradient: grad.t().
     """
+    check_history_kept(input)
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     return _make_view(result(input._array.T, TBackward0, (input,)), input)
@@ -260,10 +315,21 @@ def permute(input, *dims):
 
 
 class SqueezeBackward0(Node):
-    """result = self.squeeze()   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze()   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+    squeezed_dims = None
 
     def backward(self, grad):
-        return (grad.reshape(self.input_shape),)
+        # as PyTorch writes it (unsqueeze_to): one unsqueeze per squeezed dim, in order, and
+        # nothing recorded when nothing was squeezed
+        dims = self.squeezed_dims
+        if dims is None:
+            dims = [d for d, n in enumerate(self.input_shape) if n == 1]
+        if grad.ndim + len(dims) != len(self.input_shape):
+            return (grad.reshape(self.input_shape),)
+        for d in dims:
+            grad = grad.unsqueeze(d)
+        return (grad,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t squeezed the same way"""
@@ -271,11 +337,11 @@ class SqueezeBackward0(Node):
 
 
 class SqueezeBackward1(SqueezeBackward0):
-    """result = self.squeeze(dim)   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
 class SqueezeBackward2(SqueezeBackward0):
-    """result = self.squeeze(dims)   ->   grad_self = grad.reshape(self.shape)"""
+    """result = self.squeeze(dims)   ->   grad_self = grad unsqueezed at every squeezed dim"""
 
 
 class SqueezeBackward4(SqueezeBackward0):
@@ -293,13 +359,15 @@ def squeeze(input, dim=None, _node=None):
     if dim is None:
         node = SqueezeBackward0
         out = np.squeeze(array)
+        dims = tuple(d for d, n in enumerate(array.shape) if n == 1)
     else:
         node = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
         node = _node or node
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
+        dims = tuple(sorted(set(dims)))
         out = np.squeeze(array, axis=dims) if dims else array.view()
-    return _make_view(result(out, node, (input,), input_shape=array.shape), input)
+    return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims), input)
 
 
 class UnsqueezeBackward0(Node):
@@ -319,7 +387,7 @@ def unsqueeze(input, dim):
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     dim = _normalize_dim(dim, input.ndim + 1)
-    return _make_view(result(np.expand_dims(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
+    return _make_view(result(_unsqueezed(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
                       input)
 
 
@@ -363,8 +431,14 @@ def expand(input, *sizes):
                 f"Tensor sizes: {list(array.shape)}")
     # as_strided rather than broadcast_to: the view is writable like the tensor itself
     # (fill_ works on it); in-place arithmetic on it is refused by check_inplace
-    strides = (0,) * offset + tuple(0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
-                                    for i, n in enumerate(array.shape))
+    strides = [0 if n == 1 and sizes[offset + i] != 1 else array.strides[i]
+               for i, n in enumerate(array.shape)]
+    # a new leading dimension of size 1 gets PyTorch's stride (the size times stride of the
+    # dimension after it), one that is really expanded gets 0
+    for i in reversed(range(offset)):
+        after = sizes[i + 1] * strides[0] if strides else 0
+        strides.insert(0, after if sizes[i] == 1 else 0)
+    strides = tuple(strides)
     expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
                                                writeable=array.flags.writeable)
     return _make_view(result(expanded, ExpandBackward0, (input,), input_is_0d=array.ndim == 0),
@@ -493,6 +567,7 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    check_history_kept(*tensors)
     for position, t in enumerate(tensors):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
@@ -548,6 +623,7 @@ def stack(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    check_history_kept(*tensors)
     shapes = {t.shape for t in tensors}
     if len(shapes) > 1:
         first, *_ = tensors

@@ -58,6 +58,16 @@ def _order(array, dim, descending):
     return np.argsort(array, axis=dim, kind="stable")
 
 
+def _laid_out_like(like, values):
+    """``values`` copied into memory laid out like ``like`` (its strides' order), unless
+    ``like`` sees some memory twice (expand): then in the usual (C) order."""
+    if any(stride == 0 and n > 1 for stride, n in zip(like.strides, like.shape)):
+        return np.asarray(values, order="C")
+    out = np.empty_like(like, dtype=values.dtype)
+    out[...] = values
+    return out
+
+
 @numpy_keywords
 def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
@@ -67,16 +77,19 @@ def sort(input, dim=-1, descending=False, stable=False):
     array = input._array
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
-        out = result(array.copy(), SortBackward0, (input,), dim=0, self_sym_sizes=(),
+        out = result(array.copy(), SortBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(indices))
         return return_types.sort(out, _wrap(indices))
     dim = _normalize_dim(dim, array.ndim)
     order = _order(array, dim, descending).astype(np.int64)
-    values = np.take_along_axis(array, order, axis=dim)
+    # the results are laid out in memory like the input (as PyTorch's are): the values of a
+    # transposed tensor can't be view()ed flat either
+    order = _laid_out_like(array, order)
+    values = _laid_out_like(array, np.take_along_axis(array, order, axis=dim))
     indices = _wrap(order)
-    out = result(values, SortBackward0, (input,), dim=dim, self_sym_sizes=array.shape,
+    out = result(values, SortBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=indices)
-    return return_types.sort(out, _wrap(order.copy()))
+    return return_types.sort(out, _wrap(order.copy(order="K")))
 
 
 @numpy_keywords
@@ -97,13 +110,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if array.ndim == 0:        # one value: itself, recorded as topk
-        out = result(array.copy(), TopkBackward0, (input,), dim=0, self_sym_sizes=(),
+        out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)))
         return return_types.topk(out, _wrap(np.zeros((), dtype=np.int64)))
     order = _order(array, dim, descending=largest).astype(np.int64)
     order = np.take(order, np.arange(k), axis=dim)
     values = np.take_along_axis(array, order, axis=dim)
-    out = result(values, TopkBackward0, (input,), dim=dim, self_sym_sizes=array.shape,
+    out = result(values, TopkBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=_wrap(order))
     return return_types.topk(out, _wrap(order.copy()))
 

@@ -163,25 +163,45 @@ def refresh_views(root):
     live = [ref for ref in root._views if ref() is not None]
     root._views = live
     if not (root._grad_fn is not None or root._requires_grad):
+        # nothing to regenerate yet; PyTorch does it when the root comes to require grad
+        # (refresh_stale_views), because it regenerates a view's history lazily
+        for ref in live:
+            ref()._history_stale = True
         return
     for ref in live:
+        _regenerate(ref(), root)
+
+
+def refresh_stale_views(root):
+    """``root`` came to require grad (requires_grad_()): its views that changed in place
+    before get an ``AsStridedBackward0`` history now, as in PyTorch (where a view's
+    grad_fn is regenerated when it is next asked for, if its version moved on)."""
+    if root._views is None:
+        return
+    for ref in root._views:
         view = ref()
-        if view._base_changed_while_recording:
-            continue                 # lost already: keep the first reason
-        lost = _history_lost(view)
-        if lost:
-            # PyTorch can't tell what its history should be now: its grad_fn raises, and
-            # so does recording an operation on it (graph.grad_accumulator checks)
-            view._base_changed_while_recording = lost
-            view._grad_fn = None
-            view._requires_grad = True
-            continue
-        node = AsStridedBackward0()
-        connect(view, node, (root,))
-        node.base_array = root._array
-        node.view_array = view._array
-        view._output_nr = 0
-        view._multi_output_view = False
+        if view is not None and getattr(view, "_history_stale", False):
+            _regenerate(view, root)
+
+
+def _regenerate(view, root):
+    view._history_stale = False
+    if view._base_changed_while_recording:
+        return                       # lost already: keep the first reason
+    lost = _history_lost(view)
+    if lost:
+        # PyTorch can't tell what its history should be now: its grad_fn raises, and
+        # so does recording an operation on it (graph.grad_accumulator checks)
+        view._base_changed_while_recording = lost
+        view._grad_fn = None
+        view._requires_grad = True
+        return
+    node = AsStridedBackward0()
+    connect(view, node, (root,))
+    node.base_array = root._array
+    node.view_array = view._array
+    view._output_nr = 0
+    view._multi_output_view = False
 
 
 _AMBIGUOUS = (
@@ -220,6 +240,16 @@ def _history_lost(view):
     return ""
 
 
+def check_history_kept(*tensors):
+    """PyTorch looks up the history of every input before it runs a recorded operation: an
+    input whose history was lost (a view whose base changed in place) raises before the
+    operation's own checks (a shape mismatch, say)."""
+    if _State.enabled:
+        for tensor in tensors:
+            if getattr(tensor, "_base_changed_while_recording", ""):
+                raise RuntimeError(tensor._base_changed_while_recording)
+
+
 def raise_no_grad_view_changed(tensor):
     """A view made under no_grad (or a view of one) may not be changed in place by a
     recorded operation."""
@@ -230,11 +260,13 @@ def raise_no_grad_view_changed(tensor):
     if tensor._multi_output_view:          # a piece of unbind/split made without history
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
                            "grad mode enabled. " + _MULTIPLE_VIEWS)
-    if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
+    if tensor._view_of_no_grad_view and (tensor._grad_fn is not None or lost):
+        # (a view whose history was lost since still names the node it came from)
+        where = (f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)}"
+                 if tensor._grad_fn is not None else lost.group(0))
         raise RuntimeError(
-            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
-            "was created in no_grad mode and is being modified inplace with grad mode enabled. "
-            + _AMBIGUOUS)
+            f"{where} is a view of a view which was created in no_grad mode and is being "
+            "modified inplace with grad mode enabled. " + _AMBIGUOUS)
     raise RuntimeError(
         "A view was created in no_grad mode and is being modified inplace with grad mode "
         "enabled. " + _AMBIGUOUS)

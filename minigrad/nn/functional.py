@@ -14,7 +14,7 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
-from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number
+from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error
 from .._ops.linalg import addmm, matmul
 from .._dtype import cpp_name, scalar_type_name
@@ -785,7 +785,10 @@ class SiluBackward0(Node):
     def backward(self, grad):
         (x,) = self.saved_tensors
         s = sigmoid(x)
-        return (grad * s * (1 + x * (1 - s)),)
+        # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
+        # adds a plain number (AddBackward1)
+        one_minus_s = _wrap(np.ones_like(s._array)) - s
+        return (grad * s * add_number(x * one_minus_s, 1),)
 
 
 def silu(input, inplace=False):
@@ -820,16 +823,18 @@ class EluBackward1(EluBackward0):
 
 class EluBackwardBackward0(Node):
     """result = g * elu'(self) (elu's backward, recorded)   ->
-        grad_g = grad * elu'(self); grad_self = grad * g * (0 where self > 0, else alpha e ** self)"""
+        grad_g = grad * elu'(self); grad_self = elu_backward(grad * g, self) * (self < 0)"""
 
     def backward(self, gg):
         grad, x = self.saved_tensors
         d_grad = elu_backward(gg, x, self.alpha) if self.should_compute_output(0) else None
         d_x = None
         if self.should_compute_output(1):
+            # elu'' is elu' where self < 0 and 0 elsewhere; PyTorch writes it with elu's
+            # backward (times the input scale, a plain 1) and a 0/1 mask
             a = x._array
-            curve = np.where(a > 0, 0.0, self.alpha * np.exp(np.minimum(a, 0))).astype(a.dtype)
-            d_x = gg * grad * _wrap(curve)
+            below_zero = _wrap((a < 0).astype(a.dtype))
+            d_x = elu_backward(mul_by_number(gg * grad, 1.0), x, self.alpha) * below_zero
         return d_grad, d_x
 
 
