@@ -205,6 +205,8 @@ class Tensor:
         self._requires_grad = value
         if self._base is not None:
             self._requires_grad_set_by_user = value
+        elif value and self._views is not None:     # views changed in place before get a history
+            _ops_views.refresh_stale_views(self)
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
@@ -826,3 +828,4 @@ from ._ops import pointwise as _ops_pointwise  # noqa: E402
 from ._ops import shape as _ops_shape  # noqa: E402
 from ._ops import linalg as _ops_linalg  # noqa: E402
 from ._ops import indexing as _ops_indexing  # noqa: E402
+from ._ops import views as _ops_views  # noqa: E402

@@ -485,3 +485,16 @@ def test_accumulate_grad_name_spells_out_its_namespace_like_pytorch(torch):
         node = (x * 2).grad_fn.next_functions[0][0]
         names.append((node.name(), type(node).__name__, repr(node).split(" object")[0]))
     assert names[0] == names[1] == ("torch::autograd::AccumulateGrad", "AccumulateGrad", "<AccumulateGrad")
+
+
+def test_broadcast_gradient_summed_to_a_0d_input_records_one_sum_like_pytorch():
+    from conftest import import_torch
+    torch = import_torch()
+
+    def graph_of_gradient(L):
+        a = L.tensor(2.0, requires_grad=True)
+        b = L.ones(3, requires_grad=True)
+        g, = L.autograd.grad((a * b).sum(), a, create_graph=True)
+        return g.grad_fn.name(), [n.name() for n, _ in g.grad_fn.next_functions], g.item()
+
+    assert graph_of_gradient(minigrad) == graph_of_gradient(torch)

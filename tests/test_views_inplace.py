@@ -984,8 +984,6 @@ def overlap_compares_strides_of_size_one_dims(L):
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="needs the root's requires_grad setter (minigrad/_tensor.py) "
-                   "to call _ops.views.refresh_stale_views, as PyTorch regenerates lazily")
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])

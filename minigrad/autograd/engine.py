@@ -315,6 +315,8 @@ def sum_to_shape(grad, shape):
     if not _State.enabled and not _DualLevel.open:
         # the usual case: nothing is recorded, so let numpy do it in one step
         return _tensor._wrap(np.asarray(grad._array.sum(axis=dims).reshape(shape)))
+    if shape == ():
+        return grad.sum()                           # recorded in one step, as PyTorch does (SumBackward0)
     if dims:
         grad = grad.sum(dim=dims, keepdim=True)     # recorded (create_graph=True)
     if lead:
