@@ -1019,3 +1019,33 @@ def test_saved_results_make_no_reference_cycle():
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_saved_tensor_message_names_the_operation_as_pytorch(torch):
+    """'output 0 of Exp' (ExpBackward0), 'Clamp1' (ClampBackward1), 'Max1', and the full
+    'torch::autograd::CopyBackwards' for a node without a number."""
+    def messages(L):
+        x = L.ones(3, requires_grad=True) * 1
+        found = []
+        for make in (lambda t: t.exp(), lambda t: t.clamp(0, 2), lambda t: t.max(),
+                     lambda t: t.max(0)[0], lambda t: t.pow(x)):
+            y = make(x * 1)
+            loss = (y * y).sum()
+            with L.no_grad():
+                y.add_(1)
+            try:
+                loss.backward()
+            except RuntimeError as error:
+                found.append(str(error).split(", is at version")[0].split("which is ")[1])
+        copied = L.zeros(3)
+        copied.copy_(x)
+        square = copied * copied
+        with L.no_grad():
+            copied.add_(1)
+        try:
+            square.sum().backward()
+        except RuntimeError as error:
+            found.append(str(error).split(", is at version")[0].split("which is ")[1])
+        return found, copied.grad_fn.name()
+
+    assert messages(minigrad) == messages(torch)

@@ -798,6 +798,10 @@ def clone(input, *, memory_format=preserve_format):
 class CopyBackwards(Node):
     """result = self.copy_(src)   ->   grad_self = 0; grad_src = grad, summed to src's shape"""
 
+    def name(self):
+        """``'torch::autograd::CopyBackwards'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::CopyBackwards"
+
     def backward(self, grad):
         return grad * 0, grad.to(self.source_dtype)
 

@@ -314,8 +314,10 @@ _SETTINGS_KEPT_AS = {
 
 
 def _modified_in_place_message(tensor, expected_version, producer):
-    # PyTorch names the operation here, not its node: "output 0 of Exp"
-    operation = re.sub(r"Backward\d*$", "", producer.name()) if producer is not None else ""
+    # PyTorch names the operation here, not its node: "output 0 of Exp" (ExpBackward0), but
+    # "Clamp1" (ClampBackward1), and a node without a number keeps its full name
+    operation = (re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
+                        producer.name()) if producer is not None else "")
     where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
     if _Anomaly.enabled:       # anomaly mode has already printed where the forward op was called
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
