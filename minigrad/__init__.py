@@ -79,7 +79,8 @@ from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
-from .nn.functional import softmax, log_softmax  # noqa: F401  (torch.softmax exists too)
+from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
+    _softmax as softmax, _log_softmax as log_softmax)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)

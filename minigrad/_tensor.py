@@ -771,7 +771,6 @@ def _install_methods():
                 "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "masked_fill",
                 "swapaxes", "allclose", "equal", "isclose", "select"],
         linalg: ["matmul", "mm", "mv", "dot", "outer", "bmm"],
-        functional: ["softmax", "log_softmax"],
         scan: ["cumsum", "cumprod", "prod", "narrow"],
         gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
         sorting: ["sort", "argsort", "topk", "roll"],
@@ -783,6 +782,8 @@ def _install_methods():
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
+    # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
+    Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {
         "__add__": pointwise.add, "__radd__": pointwise.add, "__sub__": pointwise.sub,
         "__rsub__": pointwise.rsub, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,

@@ -214,6 +214,9 @@ ROWS = [
     ("bce_int_target", "F.binary_cross_entropy(v.sigmoid(), lib.tensor([1, 0, 1]))"),
     ("bce_logits_passed_to_bce", "F.binary_cross_entropy(lib.tensor([-1., 2.]), lib.tensor([0., 1.]))"),
     ("softmax_dim_str", "F.softmax(scores, dim='1')"),
+    ("functional_softmax_axis", "F.softmax(scores, axis=1)"),
+    ("functional_log_softmax_dim_str", "F.log_softmax(scores, dim='1')"),
+    ("method_softmax_dim_str", "scores.softmax(dim='1')"),
     ("log_softmax_dim_out_of_range", "F.log_softmax(scores, dim=-3)"),
     ("softmax_module_dim_out_of_range", "lib.nn.Softmax(dim=2)(scores)"),
     ("softmax_by_hand_without_keepdim", "e = scores.exp(); e / e.sum(1)"),
@@ -404,10 +407,7 @@ def _with_setup(code):
 
 
 # Rows where minigrad still differs, each with the reason; strict, so a fix shows up.
-KNOWN_DIFFERENCES = {
-    "softmax_dim_str": "the shared keyword check of _ops (numpy_keywords) words a non-int dim "
-                       "without PyTorch's '(position 1)'",
-}
+KNOWN_DIFFERENCES = {}
 
 
 def _row(name, code):

@@ -23,6 +23,7 @@ from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
+from .._warnings import stacklevel_outside_minigrad
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -258,7 +259,7 @@ def _softmax_dim(ndim, dim, name):
     if dim is None:
         warnings.warn(
             f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-            "dim=X as an argument.", UserWarning, stacklevel=3)
+            "dim=X as an argument.", UserWarning, stacklevel=stacklevel_outside_minigrad())
         dim = 0 if ndim in (0, 1, 3) else 1
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         # F.softmax calls input.softmax(dim), where dim is the first argument
@@ -382,6 +383,28 @@ def log_softmax(input, dim=None, dtype=None):
     out = np.asarray(_log_softmax_array(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
 
+
+# Tensor.softmax and torch.softmax are the functions above (they also take numpy's axis=).
+# F.softmax is PyTorch's Python function (input, dim, _stacklevel, dtype), which calls
+# input.softmax(dim): a bad dim is named at position 1 there, however it was passed.
+_softmax, _log_softmax = softmax, log_softmax
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities.
+
+    Gradient: s * (grad - sum(grad * s, dim)), s the saved result.
+    """
+    return _softmax(input, dim, dtype=dtype) if dtype is not None else _softmax(input, dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(x)), computed without overflow.
+
+    Gradient: grad - softmax(x) * grad.sum(dim); after it, nll_loss makes cross_entropy's
+    softmax - one_hot.
+    """
+    return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
 class NllLossBackward0(Node):
     """result = -mean_i self[i, target[i]] (self holds log-probabilities)   ->
