@@ -6,6 +6,7 @@ messages) must be the same. The random programs of test_fuzz_vs_torch.py cover
 the same ground more widely; these name the cases one by one.
 """
 import gc
+import warnings
 import weakref
 
 import numpy as np
@@ -458,6 +459,17 @@ def overlapping_memory_in_place(L):
     y = L.ones(1, 1, 3)
     y[0] = y
     return out + [y]
+
+
+def outcomes(*steps):
+    """Run each step; what it returned or the error it raised, in order."""
+    out = []
+    for step in steps:
+        try:
+            out.append(step())
+        except Exception as error:       # the error is part of what must match
+            out.append(error)
+    return out
 
 
 def errors_of(*steps):
@@ -982,6 +994,35 @@ def overlap_compares_strides_of_size_one_dims(L):
         y[0] = y
         out.append(y)
     return out
+
+
+@case
+def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
+    # the gradient is checked against the shape the graph recorded; the first .grad keeps the
+    # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied
+    # into the leaf's current shape (broadcasting, which may fail); later ones add in place
+    def reshaped(shape, change, use=lambda x: x * 2, grad=None, again=False, create_graph=False):
+        def program():
+            x = L.ones(*shape, requires_grad=True)
+            y = use(x)
+            with L.no_grad():
+                change(x)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")      # create_graph=True's reference-cycle warning
+                y.backward(grad if grad is not None else L.ones(y.shape), create_graph=create_graph)
+                if again:
+                    (x * 3).sum().backward(create_graph=create_graph)
+            return [x.grad.shape, x.grad.stride(), x.grad]
+        return program
+    squeeze, unsqueeze0, unsqueeze1 = (lambda x: x.squeeze_(), lambda x: x.unsqueeze_(0),
+                                       lambda x: x.unsqueeze_(1))
+    return outcomes(
+        reshaped((2, 1), squeeze), reshaped((2,), unsqueeze0), reshaped((1, 2), squeeze),
+        reshaped((2, 1), squeeze, create_graph=True), reshaped((2, 1), squeeze, use=lambda x: x.sum()),
+        reshaped((1, 2), squeeze, use=lambda x: x.sum()), reshaped((2,), unsqueeze1, use=lambda x: x.sum()),
+        reshaped((2,), unsqueeze0, again=True), reshaped((2,), unsqueeze1, again=True),
+        reshaped((2,), unsqueeze1, use=lambda x: (x * 2).sum(), again=True, create_graph=True),
+        reshaped((2, 1), squeeze, grad=L.ones(2, 1), again=True))
 
 
 def test_view_changed_before_its_base_required_grad(torch):

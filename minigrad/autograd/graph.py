@@ -428,6 +428,9 @@ def accumulate_grad(variable, grad):
     ``AddBackward0``, as in PyTorch).
     """
     current = variable._grad
+    if grad._array.shape != variable._array.shape:
+        # rare: the leaf changed shape in place (squeeze_/unsqueeze_) after the graph was made
+        return _accumulate_reshaped(variable, grad)
     if current is None:
         if _State.enabled and grad.requires_grad:
             # create_graph: PyTorch copies grad into a fresh tensor shaped like the leaf,
@@ -443,6 +446,65 @@ def accumulate_grad(variable, grad):
     else:
         current._array += grad._array
         current._version_counter[0] += 1
+
+
+def _accumulate_reshaped(variable, grad):
+    """accumulate_grad when ``grad``'s shape is not the leaf's (the leaf was squeezed or
+    unsqueezed in place after the graph recorded it), as PyTorch does it: the first gradient
+    is kept as it is when the engine owns it and its memory is laid out like the leaf's;
+    otherwise it is copied into a tensor shaped like the leaf (broadcasting, which may fail).
+    Later gradients are added in place into ``.grad`` (which must not change shape), or with
+    create_graph=True out of place (the sum may broadcast to a new shape)."""
+    current = variable._grad
+    if current is None:
+        if not _State.enabled and _owned_by_engine(grad) and _laid_out_like(grad, variable):
+            variable._grad = grad
+            return
+        current = variable._detached_copy()
+        _check_broadcast_into(current, _broadcast_shape(current, grad))
+        if _State.enabled and grad.requires_grad:
+            from .._ops.shape import copy_into      # lazy: the operations import this module (Node)
+            variable._grad = copy_into(current, grad)
+        else:
+            current._array[...] = grad._array
+            variable._grad = current
+    elif _State.enabled:
+        variable._grad = current + grad
+    else:
+        _check_broadcast_into(current, _broadcast_shape(current, grad))
+        current._array += grad._array
+        current._version_counter[0] += 1
+
+
+def _broadcast_shape(a, b):
+    """The shape ``a`` and ``b`` broadcast to, or PyTorch's error if they do not."""
+    try:
+        return np.broadcast_shapes(a._array.shape, b._array.shape)
+    except ValueError:
+        from .._ops.pointwise import _broadcast_error
+        raise _broadcast_error(a, b) from None
+
+
+def _check_broadcast_into(tensor, shape):
+    """PyTorch's error for writing a result of ``shape`` into ``tensor`` of another shape."""
+    if tuple(shape) != tensor._array.shape:
+        raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}")
+
+
+def _laid_out_like(grad, variable):
+    """PyTorch's gradient layout contract: every dim of ``grad`` longer than 1 steps through
+    memory as the leaf's dim at the same position does (and no size-1 dim is a broadcast).
+    A dim the squeezed leaf no longer has counts as laid out alike: PyTorch then compares with
+    the step the leaf had there before, which a dense gradient of the old shape matches."""
+    grad_strides, variable_strides = grad.stride(), variable.stride()
+    for dim, size in enumerate(grad._array.shape):
+        if size != 1:
+            if dim < len(variable_strides) and grad_strides[dim] != variable_strides[dim]:
+                return False
+        elif grad_strides[dim] == 0:
+            return False
+    return True
 
 
 def _owned_by_engine(grad):
