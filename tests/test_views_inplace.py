@@ -997,6 +997,33 @@ def overlap_compares_strides_of_size_one_dims(L):
 
 
 @case
+def no_grad_view_with_lost_history_raises_before_shape_errors(L):
+    # PyTorch records an operation (and so asks for each input's history) before it computes:
+    # a view made under no_grad whose base changed raises the lost-history error first, for
+    # operators, matmul's products, where, masked_fill and clamp; the comparisons, which are
+    # not recorded, and matmul's own checks before it multiplies give their own errors
+    def lost(*shape):
+        x = L.ones(*shape, requires_grad=True)
+        base = x * 1
+        with L.no_grad():
+            view = base[0]
+            base.mul_(2)
+        return view
+    four, mask = L.ones(4), L.ones(4) > 0
+    return errors_of(
+        lambda: lost(2, 3) * four, lambda: lost(2, 3) % four, lambda: four - lost(2, 3),
+        lambda: lost(2, 3) / four, lambda: lost(2, 3) ** four, lambda: L.maximum(lost(2, 3), four),
+        lambda: L.where(mask, lost(2, 3), 0.0), lambda: lost(2, 3).masked_fill(mask, 0.0),
+        lambda: lost(2, 3).clamp(None, four), lambda: lost(2, 3) // four,
+        lambda: lost(2, 3) @ four, lambda: L.ones(4, 2) @ lost(2, 3), lambda: lost(2, 2, 3) @ L.ones(4, 2),
+        lambda: lost(2, 2, 2, 3) @ L.ones(4, 2), lambda: L.ones(4, 2) @ lost(2, 2, 3, 2),
+        lambda: lost(2, 2, 2, 3) @ L.ones(2, 4, 2), lambda: L.bmm(lost(2, 2, 2, 3), L.ones(2, 4, 2)),
+        lambda: lost(2, 2, 3, 3) @ L.ones(4, 3, 2), lambda: lost(2) @ L.ones(4, 2),
+        lambda: lost(2, 3) == four, lambda: L.where(L.ones(3) > 0, four, 0.0),
+        lambda: L.where(L.ones(3, 1) > 0, four, L.ones(5)))
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

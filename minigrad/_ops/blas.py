@@ -13,6 +13,7 @@ from ..autograd.graph import Node
 from . import result
 from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool
 from .._dtype import cpp_name
+from .views import check_history_kept
 
 
 def _check_batches(first, second, function):
@@ -20,6 +21,8 @@ def _check_batches(first, second, function):
         if not isinstance(value, Tensor):
             raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
                             f"Tensor, not {type(value).__name__}")
+    if first.ndim != 3 or second.ndim != 3 or second.shape[:2] != first.shape[::2]:
+        check_history_kept(first, second)    # PyTorch records the product before checking it
     if first.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if second.ndim != 3:

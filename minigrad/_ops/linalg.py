@@ -12,6 +12,7 @@ from ..autograd.graph import Node
 from . import result
 from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view, squeeze, SqueezeBackward4
+from .views import check_history_kept
 
 
 def _type_name(t):
@@ -75,9 +76,11 @@ def mm(input, mat2):
     _check_tensor(input, "mm")
     _check_tensor(mat2, "mm")
     if input.ndim != 2 or mat2.ndim != 2:
+        check_history_kept(input, mat2)      # PyTorch records the product before checking it
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
         raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
     if input.shape[1] != mat2.shape[0]:
+        check_history_kept(input, mat2)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
@@ -110,9 +113,11 @@ def mv(input, vec):
     _check_tensor(input, "mv")
     _check_tensor(vec, "mv")
     if input.ndim != 2 or vec.ndim != 1:
+        check_history_kept(input, vec)       # PyTorch records the product before checking it
         # PyTorch computes mv as addmv(out, mat, vec), with a 1-D out
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
+        check_history_kept(input, vec)
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
@@ -148,9 +153,11 @@ def dot(input, other):
     _check_tensor(input, "dot")
     _check_tensor(other, "dot")
     if input.ndim != 1 or other.ndim != 1:
+        check_history_kept(input, other)     # PyTorch records the product before checking it
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.shape[0] != other.shape[0]:
+        check_history_kept(input, other)
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
@@ -201,9 +208,11 @@ def bmm(input, mat2):
     _check_tensor(input, "bmm")
     _check_tensor(mat2, "bmm")
     if input.ndim != 3 or mat2.ndim != 3:
+        check_history_kept(input, mat2)      # PyTorch records the product before checking it
         raise RuntimeError(f"batch1 must be a 3D tensor" if input.ndim != 3 else
                            "batch2 must be a 3D tensor")
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+        check_history_kept(input, mat2)
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
@@ -261,7 +270,7 @@ def matmul(input, other):
         da = db = 3                  # use the batched product below
     if da >= 3 and db <= 2:
         # fold: (..., n, m) @ (m, p) is one (N, m) @ (m, p) product
-        _check_fold(other.shape, input.shape)
+        _check_fold(other.shape, input.shape, input, other)
         folded = input.reshape(-1, input.shape[-1])
         product = mm(folded, other) if db == 2 else mv(folded, other)
         shape = tuple(input.shape[:-1]) + ((other.shape[-1],) if db == 2 else ())
@@ -269,7 +278,7 @@ def matmul(input, other):
     if db >= 3 and da <= 2:
         # fold on the right: a @ B = (B^T @ a^T)^T
         batched = other.mT
-        _check_fold(tuple(input.shape)[::-1], batched.shape)
+        _check_fold(tuple(input.shape)[::-1], batched.shape, input, other)
         folded = batched.reshape(-1, batched.shape[-1])
         if da == 1:
             return unsafe_view(folded.mv(input), tuple(batched.shape[:-1]))
@@ -289,6 +298,7 @@ def matmul(input, other):
         from .pointwise import _broadcast_error
         raise _broadcast_error(np.empty(batch_a, dtype=bool), np.empty(batch_b, dtype=bool)) from None
     if m1 != m2:
+        check_history_kept(input, other)     # PyTorch expands both (recorded views) first
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{int(np.prod(batch))}, {m1}] but got: [{int(np.prod(batch))}, {m2}].")
@@ -321,11 +331,13 @@ def _should_fold(shape_a, shape_b, b, a):
     return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
 
 
-def _check_fold(matrix_shape, batched_shape):
-    """The error PyTorch gives when the inner sizes of a folded product differ."""
+def _check_fold(matrix_shape, batched_shape, *operands):
+    """The error PyTorch gives when the inner sizes of a folded product differ (after the
+    lost-history error of an operand: PyTorch reshapes it, a recorded view, first)."""
     inner = batched_shape[-1]
     other = matrix_shape[0]
     if inner != other:
+        check_history_kept(*operands)
         rows = int(np.prod(batched_shape[:-1]))
         if len(matrix_shape) == 1:
             raise RuntimeError(

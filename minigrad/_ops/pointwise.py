@@ -12,6 +12,7 @@ from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result, save_result, as_tensor
+from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
 _PYTHON_NUMBERS = (int, float, bool)
@@ -101,6 +102,7 @@ def _binary(ufunc, a, b):
     try:
         out = ufunc(a_arr, b_arr)
     except ValueError:
+        check_history_kept(a, b)          # PyTorch records the operation before it computes
         raise _broadcast_error(a, b) from None
     if out.dtype is not dtype and out.dtype != dtype:
         out = out.astype(dtype)
@@ -366,6 +368,7 @@ def div(input, other):
     try:
         out = np.true_divide(a_arr, b_arr)
     except ValueError:
+        check_history_kept(input, other)
         raise _broadcast_error(input, other) from None
     out = result(np.asarray(out, dtype=dtype), DivBackward0, (input, other))
     if out._grad_fn is not None:
@@ -950,6 +953,7 @@ def _clamp_tensors(input, min, max):
         raise TypeError("clamp() received an invalid combination of arguments: min and max must "
                         "both be tensors (or None), or both numbers")
     out = input._array
+    check_history_kept(input)      # PyTorch records clamp before it broadcasts the bounds
     if min is not None:
         out = _binary(np.maximum, input, min)
     if max is not None:
@@ -1068,7 +1072,14 @@ def where(condition, input=None, other=None):
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
     except ValueError:
-        raise _broadcast_error(input, other) from None
+        check_history_kept(input, other)
+        # PyTorch broadcasts condition with input, then the two with other
+        try:
+            np.broadcast_shapes(condition._array.shape, input._array.shape)
+        except ValueError:
+            raise _broadcast_error(condition, input) from None
+        raise _broadcast_error(np.empty(np.broadcast_shapes(condition._array.shape, input._array.shape),
+                                        dtype=bool), other) from None
     return result(out, WhereBackward0, (input, other), saved=(condition,))
 
 

@@ -938,6 +938,7 @@ def masked_fill(input, mask, value):
         out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
                                                                   copy=False)
     except ValueError:
+        check_history_kept(input)
         raise _broadcast_error(mask, input) from None
     return result(out, MaskedFillBackward0, (input,), saved=(mask,))
 
