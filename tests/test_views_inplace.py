@@ -1024,6 +1024,24 @@ def no_grad_view_with_lost_history_raises_before_shape_errors(L):
 
 
 @case
+def matmul_folds_empty_tensors_and_reshape_refuses_an_ambiguous_minus_one(L):
+    # matmul folds the batch into rows with the row count written out, so a last dim of 0
+    # folds; reshape(-1, 0) of an empty tensor cannot infer -1, and PyTorch says so
+    def product(shape_a, shape_b):
+        def program():
+            a = L.ones(*shape_a, requires_grad=True)
+            b = L.ones(*shape_b, requires_grad=True)
+            out = a @ b
+            out.sum().backward()
+            return [out.shape, out.grad_fn, a.grad.shape, b.grad.shape]
+        return program
+    return outcomes(product((2, 3, 0), (0, 4)), product((0,), (2, 0, 4)), product((2, 3, 0), (0,)),
+                    product((4, 3), (2, 3, 0)), product((2, 0, 3), (3,)),
+                    lambda: L.ones(2, 3, 0).reshape(-1, 0), lambda: L.ones(0).view(0, -1),
+                    lambda: L.ones(6).view(-1, 0), lambda: L.ones(2, 0).reshape(-1).shape)
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

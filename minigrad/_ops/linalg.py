@@ -271,7 +271,8 @@ def matmul(input, other):
     if da >= 3 and db <= 2:
         # fold: (..., n, m) @ (m, p) is one (N, m) @ (m, p) product
         _check_fold(other.shape, input.shape, input, other)
-        folded = input.reshape(-1, input.shape[-1])
+        # (the row count written out: -1 cannot be inferred when the last dim is 0)
+        folded = input.reshape(int(np.prod(input.shape[:-1])), input.shape[-1])
         product = mm(folded, other) if db == 2 else mv(folded, other)
         shape = tuple(input.shape[:-1]) + ((other.shape[-1],) if db == 2 else ())
         return unsafe_view(product, shape)
@@ -279,7 +280,7 @@ def matmul(input, other):
         # fold on the right: a @ B = (B^T @ a^T)^T
         batched = other.mT
         _check_fold(tuple(input.shape)[::-1], batched.shape, input, other)
-        folded = batched.reshape(-1, batched.shape[-1])
+        folded = batched.reshape(int(np.prod(batched.shape[:-1])), batched.shape[-1])
         if da == 1:
             return unsafe_view(folded.mv(input), tuple(batched.shape[:-1]))
         product = unsafe_view(folded.mm(input.t()), tuple(batched.shape[:-1]) + (input.shape[0],))

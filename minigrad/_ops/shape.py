@@ -56,6 +56,10 @@ def _infer_shape(shape, numel):
         raise RuntimeError("only one dimension can be inferred")
     known = math.prod(n for n in shape if n != -1)
     if unknown:
+        if known == 0 and numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {shape} because the unspecified "
+                "dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{shape}' is invalid for input of size {numel}")
         shape[unknown[0]] = numel // known
