@@ -1042,6 +1042,22 @@ def matmul_folds_empty_tensors_and_reshape_refuses_an_ambiguous_minus_one(L):
 
 
 @case
+def no_grad_view_asked_to_require_grad_still_loses_its_history(L):
+    # requires_grad_() on a view made under no_grad does not spare it PyTorch's lost-history
+    # error when its base then changes in place: an operation on it asks for its history
+    out = []
+    for base_requires_grad in (True, False):
+        a = L.ones(3, requires_grad=base_requires_grad)
+        b = a * 2 if base_requires_grad else a.clone()
+        with L.no_grad():
+            c = b[0]
+        c.requires_grad_()
+        b.add_(1)
+        out += errors_of(lambda: c * 2, lambda: c.grad_fn, lambda: L.stack([c, c]))
+    return out
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

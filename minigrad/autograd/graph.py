@@ -547,10 +547,12 @@ def grad_accumulator(leaf):
     A view made under no_grad is a leaf that requires grad but has no
     accumulator: gradients never reach it (PyTorch's rule).
     """
-    if leaf._base is not None and not leaf._requires_grad_set_by_user:
+    if leaf._base is not None:
         if leaf._base_changed_while_recording:
+            # (also after requires_grad_(): PyTorch asks the view for its history first)
             raise RuntimeError(leaf._base_changed_while_recording)
-        return None
+        if not leaf._requires_grad_set_by_user:
+            return None
     ref = leaf._grad_accumulator
     node = ref() if ref is not None else None
     if node is None:
