@@ -1058,6 +1058,19 @@ def no_grad_view_asked_to_require_grad_still_loses_its_history(L):
 
 
 @case
+def index_select_positions_out_of_range(L):
+    # no negative positions; an empty input or dim 1 of a matrix get PyTorch's other kernels' text
+    def select(shape, dim, positions, view=lambda x: x):
+        return lambda: view(L.ones(*shape)).index_select(dim, L.tensor(positions))
+    return errors_of(select((0, 1, 3), 0, [0, 0]), select((2, 0), 1, [0]), select((2, 0), 0, [5]),
+                     select((2, 3), 1, [1, 5]), select((2, 3), 0, [5]), select((2, 3), 1, [-1]),
+                     select((3,), 0, [-1]), select((2, 3), 0, [-1]), select((2, 3, 4), 2, [0, 9]),
+                     select((3, 2), 1, [5], lambda x: x.t()), select((2, 0, 3), 2, [5]),
+                     select((0, 2), 1, [2]), select((0, 2), 1, [1]),
+                     lambda: L.tensor(1.0).index_select(0, L.tensor([1])))
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

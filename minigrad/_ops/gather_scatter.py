@@ -207,9 +207,25 @@ def _check_vector_index(function, index, size):
     if index._array.dtype.kind not in "iu":
         raise RuntimeError(f"{function}(): Expected dtype int32 or int64 for index")
     array = index._array.reshape(-1)
-    if array.size and (array.min() < -size or array.max() >= size):
+    if size is not None and array.size and (array.min() < -size or array.max() >= size):
         raise IndexError("index out of range in self")
     return array
+
+
+def _check_index_select_range(input, dim, positions, size):
+    """index_select takes no negative positions, and PyTorch's kernels word the error
+    differently: an empty input, or dim 1 of a 2-D or larger input, get a RuntimeError."""
+    if positions.size == 0:
+        return
+    if input.ndim > 1 and input._array.size == 0 and size == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    outside = (positions < 0) | (positions >= size)
+    if not outside.any():
+        return
+    if input.ndim > 1 and (input._array.size == 0 or dim == 1):
+        raise RuntimeError(f"INDICES element is out of DATA bounds, "
+                           f"id={int(positions[outside.argmax()])} axis_dim={size}")
+    raise IndexError("index out of range in self")
 
 
 class IndexSelectBackward0(Node):
@@ -233,7 +249,8 @@ def index_select(input, dim, index):
     if input.ndim == 0 and isinstance(index, Tensor) and index.numel() != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{index.numel()} value(s)")
-    positions = _check_vector_index("index_select", index, size)
+    positions = _check_vector_index("index_select", index, None)     # (its own range check:)
+    _check_index_select_range(input, dim, positions, size)
     out = np.take(input._array, positions, axis=dim if input.ndim else None)
     if input.ndim == 0:
         out = out.reshape(())           # PyTorch: one value of a 0-d tensor is 0-d
