@@ -1071,6 +1071,33 @@ def index_select_positions_out_of_range(L):
 
 
 @case
+def retained_view_changed_under_no_grad_and_lost_view_reaching_backward(L):
+    # retain_grad() follows a view to the history it gets after an in-place change under no_grad;
+    # a no_grad view asked to require grad, whose base then changed, makes backward raise when
+    # the gradient reaches it (PyTorch's AccumulateGrad asks the leaf for its grad_fn)
+    out = []
+    for use_grad in (False, True):
+        a = L.ones(2, 3, requires_grad=True)
+        b = a[1:]
+        b.retain_grad()
+        with L.no_grad():
+            b.div_(2)
+        if use_grad:
+            L.autograd.grad(b.sum(), [a])
+        else:
+            b.sum().backward()
+        out.append(b.grad)
+    a = L.ones(2, 3, requires_grad=True)
+    with L.no_grad():
+        v = a[...]
+    v.requires_grad_()
+    s = v.sum(0)
+    with L.no_grad():
+        a.sub_(1)
+    return out + errors_of(lambda: s.sum().backward()) + [a.grad, s.grad_fn.next_functions[0][1]]
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

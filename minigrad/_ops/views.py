@@ -196,12 +196,17 @@ def _regenerate(view, root):
         view._grad_fn = None
         view._requires_grad = True
         return
+    old_node, old_nr = view._grad_fn, view._output_nr
     node = AsStridedBackward0()
     connect(view, node, (root,))
     node.base_array = root._array
     node.view_array = view._array
     view._output_nr = 0
     view._multi_output_view = False
+    if view._retains_grad and old_node is not None:
+        # retain_grad() follows the view to its new history, as in PyTorch
+        from .inplace import _move_retain_grad       # lazy: inplace imports this module
+        _move_retain_grad(view, node, old_node, old_nr)
 
 
 _AMBIGUOUS = (

@@ -409,6 +409,10 @@ class AccumulateGrad(Node):
 
     def backward(self, grad):
         """Add ``grad`` into ``variable.grad`` (then run its post-accumulate hooks); nothing flows further."""
+        if self.variable._base_changed_while_recording:
+            # a view (asked to require grad) whose history was lost since: PyTorch checks the
+            # leaf's grad_fn here, which raises
+            raise RuntimeError(self.variable._base_changed_while_recording)
         accumulate_grad(self.variable, grad)
         if self.variable._post_accumulate_grad_hooks:
             run_post_accumulate_grad_hooks(self.variable)
