@@ -1098,6 +1098,16 @@ def retained_view_changed_under_no_grad_and_lost_view_reaching_backward(L):
 
 
 @case
+def detached_expanded_tensor_may_not_be_written(L):
+    # detach() keeps the memory (and its strides): elements seen twice may not be written
+    def write(requires_grad, change):
+        return lambda: change(L.ones(3, requires_grad=requires_grad).expand(2, 3).detach())
+    return errors_of(write(False, lambda d: d.mul_(1)), write(True, lambda d: d.add_(1)),
+                     write(False, lambda d: d.fill_(2)), write(False, lambda d: d[0].mul_(2)),
+                     lambda: L.ones(2, 3).detach().mul_(2))
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

@@ -48,7 +48,8 @@ def check_inplace(tensor, overlap_ok=False, others=()):
         )
     # ... then the operation's own: it can't write memory that it sees twice
     if not overlap_ok and (not tensor._array.flags.writeable or (
-            tensor._base is not None and _overlaps(tensor._array))):
+            (tensor._base is not None or tensor._detached_from is not None)
+            and _overlaps(tensor._array))):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
