@@ -1108,6 +1108,22 @@ def detached_expanded_tensor_may_not_be_written(L):
 
 
 @case
+def clamp_with_tensor_bounds_gradients_are_wheres(L):
+    # PyTorch's clamp backward picks the gradient with where (so second-order graphs show
+    # WhereBackward0), and when min > max the result is max: only max gets a gradient
+    x = L.tensor([0.5, -1.0, 2.0, 5.0], requires_grad=True)
+    low = L.tensor([0.0, 0.0, 3.0, 4.0], requires_grad=True)
+    high = L.tensor([1.0, 1.0, 2.5, 3.0], requires_grad=True)
+    out = []
+    for bounds in [dict(min=low), dict(max=high), dict(min=low, max=high), dict(min=high, max=low)]:
+        result = (x * 1).clamp(**bounds)
+        grads = L.autograd.grad((result.sin() * L.arange(4.0)).sum(), [x] + list(bounds.values()),
+                                create_graph=True)
+        out += [[approx(g) for g in grads], [graph(g) for g in grads]]
+    return out
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

@@ -929,22 +929,33 @@ def clamp(input, min=None, max=None):
 
 class ClampBackward0(Node):
     """result = min(max(self, min), max), tensor bounds   ->
-        grad_self = grad where min <= self <= max, else 0; grad_min = grad where self < min;
-        grad_max = grad where self > max"""
+        grad_self = where(min <= self <= max, grad, 0);
+        grad_min = where(self < min and min < max, grad, 0);
+        grad_max = where(self > max or max < min, grad, 0)"""
 
     _saved_names = ('self', 'min', 'max')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
         a, low, high = self.saved_tensors
+        zero = _wrap(np.zeros((), dtype=grad._array.dtype))
         inside = np.ones(np.broadcast_shapes(a.shape, grad.shape), dtype=bool)
         grad_low = grad_high = None
         if low is not None:
-            inside &= a._array >= low._array
-            grad_low = grad * _wrap(a._array < low._array) if self.should_compute_output(1) else None
+            inside = inside & (a._array >= low._array)
         if high is not None:
-            inside &= a._array <= high._array
-            grad_high = grad * _wrap(a._array > high._array) if self.should_compute_output(2) else None
-        return grad * _wrap(inside), grad_low, grad_high
+            inside = inside & (a._array <= high._array)
+        if low is not None and self.should_compute_output(1):
+            below = a._array < low._array
+            if high is not None:        # when min > max the result is max: min gets nothing
+                below = below & (low._array < high._array)
+            grad_low = where(_wrap(below), grad, zero)
+        if high is not None and self.should_compute_output(2):
+            above = a._array > high._array
+            if low is not None:
+                above = above | (high._array < low._array)
+            grad_high = where(_wrap(above), grad, zero)
+        grad_self = where(_wrap(inside), grad, zero) if self.should_compute_output(0) else None
+        return grad_self, grad_low, grad_high
 
 
 def _clamp_tensors(input, min, max):
