@@ -1124,6 +1124,24 @@ def clamp_with_tensor_bounds_gradients_are_wheres(L):
 
 
 @case
+def product_that_computes_no_gradient_checks_nothing(L):
+    # a no_grad view of a leaf requires grad but has no gradient edge: the product of it
+    # computes no gradient, so PyTorch never unpacks (or checks) what it saved; a
+    # one-input node such as log or sin unpacks first, and raises
+    out = []
+    for make in (lambda v: v * v, lambda v: v * v.detach(), lambda v: v * 2, lambda v: v.exp(),
+                 lambda v: v.log(), lambda v: v.sin()):
+        a = L.ones(2, 1, 3, requires_grad=True)
+        with L.no_grad():
+            v = a[0]
+        result = make(v)
+        with L.no_grad():
+            v.floor_()
+        out += errors_of(lambda: result.sum().backward())
+    return out
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

@@ -232,9 +232,12 @@ class MulBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
+        need_self, need_other = self.should_compute_output(0), self.should_compute_output(1)
+        if not (need_self or need_other):
+            # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
+            return None, None
         a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
-        return (grad * b if self.should_compute_output(0) else None,
-                grad * a if self.should_compute_output(1) else None)
+        return (grad * b if need_self else None, grad * a if need_other else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = other_t * self + self_t * other (the product rule, in PyTorch's order)"""
