@@ -1142,6 +1142,18 @@ def product_that_computes_no_gradient_checks_nothing(L):
 
 
 @case
+def lost_view_keeps_its_old_graph_alive(L):
+    # a piece of unbind loses its history when its (leaf) base is squeezed in place, but the
+    # graph behind it, the leaf's AccumulateGrad with the old shape among it, stays alive
+    a = L.ones(2, 1, 3, requires_grad=True)
+    piece = a.unbind()[0]
+    piece.sum().backward(retain_graph=True)
+    with L.no_grad():
+        a.squeeze_()
+    return errors_of(lambda: a.sum().backward(), lambda: piece.grad_fn) + [a.grad.shape]
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

@@ -193,6 +193,9 @@ def _regenerate(view, root):
         # PyTorch can't tell what its history should be now: its grad_fn raises, and
         # so does recording an operation on it (graph.grad_accumulator checks)
         view._base_changed_while_recording = lost
+        # PyTorch keeps the old history behind the view (only asking for it fails), so the
+        # nodes it reaches, a leaf's AccumulateGrad among them, stay alive
+        view._lost_history = view._grad_fn
         view._grad_fn = None
         view._requires_grad = True
         return
