@@ -1154,6 +1154,20 @@ def lost_view_keeps_its_old_graph_alive(L):
 
 
 @case
+def cumprod_and_prod_results_changed_in_place_name_their_own_node(L):
+    # they save their result: PyTorch's message names the node that made it, not the in-place
+    # operation that changed it later
+    out = []
+    for make in (lambda x: x.cumprod(0), lambda x: x.prod(), lambda x: x.prod(0)):
+        for change in (lambda y: y.pow_(2), lambda y: y.clamp_(0, 1)):
+            x = L.tensor([0.5, 2.0, 3.0], requires_grad=True)
+            y = make(x * 1)
+            change(y)
+            out += errors_of(lambda: y.sum().backward())
+    return out
+
+
+@case
 def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
     # the gradient is checked against the shape the graph recorded; the first .grad keeps the
     # gradient's shape when backward owns it and it is laid out like the leaf, else it is copied

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
-from . import result
+from . import result, save_result
 from .shape import flip, cat
 from .._creation import zeros
 from .._python_arg_parser import invalid_combination
@@ -128,9 +128,7 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=out_dtype)
     out_array = np.asarray(out_array.reshape(array.shape), order="C")     # contiguous, as in PyTorch
     out = result(out_array, CumprodBackward0, (input,), dim=dim)
-    if out._grad_fn is not None:
-        out._grad_fn.save_for_backward(input, out)       # PyTorch saves self and result
-    return out
+    return save_result(out, input)       # PyTorch saves self and result
 
 
 # --- prod ---------------------------------------------------------------------------------
@@ -198,9 +196,7 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
         out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
                             dtype=out_dtype)
         out = result(np.asarray(out_array), ProdBackward1, (input,), dim=dim, keepdim=keepdim)
-    if out._grad_fn is not None:
-        out._grad_fn.save_for_backward(input, out)
-    return out
+    return save_result(out, input)       # PyTorch saves self and result
 
 
 def narrow(input, dim, start, length):
