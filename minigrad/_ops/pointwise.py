@@ -778,18 +778,19 @@ class ThresholdBackwardBackward0(Node):
 
 
 def threshold_backward(grad, out):
-    """``grad`` where ``out > 0``, zeros elsewhere: relu's backward."""
+    """``grad``, with zeros where ``out <= 0``: relu's backward (a NaN output passes grad on,
+    as PyTorch's ``out <= 0 ? 0 : grad`` does)."""
     g = grad._array
     unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
     if unsigned is not None and g.dtype.kind == "f":
         # np.where picks element by element, slowly when the mask looks random (a layer's
         # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
         # gives exactly the same array, NaN and -0.0 included, about 4x faster.
-        keep = np.array(out._array > 0, dtype=unsigned)     # (an array even when 0-d)
-        np.negative(keep, out=keep)                         # all bits set, or none
+        keep = np.array(out._array <= 0, dtype=unsigned)    # 1 where cleared (an array even when 0-d)
+        np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
         array = np.bitwise_and(g.view(unsigned), keep, out=keep).view(g.dtype)
     else:
-        array = np.where(out._array > 0, g, g.dtype.type(0))
+        array = np.where(out._array <= 0, g.dtype.type(0), g)
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))
 
 
@@ -873,13 +874,21 @@ class SgnBackward0(Node):
 
 def sgn(input):
     """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
-    return result(np.sign(input._array), SgnBackward0, (input,))
+    return result(_signs(input._array), SgnBackward0, (input,))
+
+
+def _signs(array):
+    """np.sign, except that the sign of NaN is 0, as in PyTorch."""
+    signs = np.sign(array)
+    if signs.dtype.kind == "f" and np.isnan(signs).any():
+        signs = np.where(np.isnan(signs), signs.dtype.type(0), signs)
+    return signs
 
 
 def sign(input):
     """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
     try:
-        return result(np.sign(input._array), SignBackward0, (input,))
+        return result(_signs(input._array), SignBackward0, (input,))
     except TypeError:           # numpy has no sign of bools; PyTorch's is the value itself
         return result(input._array.copy(), SignBackward0, (input,))
 

@@ -864,7 +864,8 @@ class EluBackwardBackward0(Node):
 def elu_backward(grad, x, alpha=1.0):
     """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch."""
     a = x._array
-    slope = np.where(a > 0, 1.0, alpha * np.exp(np.minimum(a, 0))).astype(a.dtype)
+    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1
+    slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
     return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
                   saved=(grad, x), alpha=alpha)
 
