@@ -68,7 +68,6 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """
     if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
             and input._array.dtype != batch1._array.dtype):
-        from .._dtype import cpp_name
         raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_name(input.dtype)}, "
                            f"batch1: {cpp_name(batch1.dtype)}, batch2: {cpp_name(batch2.dtype)}")
     _check_batches(batch1, batch2, "baddbmm")
@@ -111,7 +110,6 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if mat2.ndim != 2:
         raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
     # PyTorch compares dtypes before shapes: self with mat2, then mat1 with mat2
-    from .._dtype import cpp_name
     for name, first in (("self", input), ("mat1", mat1)):
         if isinstance(first, Tensor) and first._array.dtype != mat2._array.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "

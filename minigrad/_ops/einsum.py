@@ -33,6 +33,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .shape import _make_view, _normalize_dim
+from .linalg import _check_not_bool
 
 _ELLIPSIS = "..."
 
@@ -261,7 +262,6 @@ def contract_pair(left, right, summed_dims):
     if not summed_dims:
         return left * right
     if left._array.dtype.kind == "b":       # (PyTorch's batched product has no bool version)
-        from .linalg import _check_not_bool
         _check_not_bool(left, "bmm")
     both, left_only, right_only = [], [], []
     batch = rows = inner = cols = 1

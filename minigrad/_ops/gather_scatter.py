@@ -16,6 +16,7 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
+from .._dtype import cpp_name
 from .rounding import _NotImplementedBackward
 
 
@@ -284,7 +285,6 @@ def index_add(input, dim, index, source, *, alpha=1):
     dim = _normalize_dim(dim, input.ndim)
     positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
     if source._array.dtype != input._array.dtype:
-        from .._dtype import cpp_name
         raise RuntimeError(f"index_add_(): self ({cpp_name(input.dtype).capitalize()}) and source "
                            f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
     out = input._array.copy()

@@ -15,6 +15,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
 from . import result
+from .._dtype import cpp_name
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
 
@@ -307,7 +308,6 @@ def _broadcast_value(value, shape):
 
 def _check_index_put_dtype(tensor, value):
     if isinstance(value, Tensor) and value._array.dtype != tensor._array.dtype:
-        from .._dtype import cpp_name
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{cpp_name(tensor.dtype).capitalize()} for the destination and "

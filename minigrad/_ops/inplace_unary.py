@@ -14,7 +14,7 @@ the node is created with its final name.
 """
 import numpy as np
 
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
@@ -89,18 +89,13 @@ def _check_bound_fits(t, bound, side):
 def _clamp_one_side(node_class, low=None, high=None):
     """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
     def operation(t):
-        if isinstance(low, _tensor_class()) or isinstance(high, _tensor_class()):
+        if isinstance(low, Tensor) or isinstance(high, Tensor):
             return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
         _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
         values = np.clip(t._array, low, high).astype(t._array.dtype, copy=False)
         bound = {"min": low} if high is None else {"max": high}
         return result(values, node_class, (t,), saved=(t,), low=low, high=high, **bound)
     return operation
-
-
-def _tensor_class():
-    from .._tensor import Tensor
-    return Tensor
 
 
 def clamp_min_(self, min):

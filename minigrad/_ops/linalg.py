@@ -13,6 +13,7 @@ from . import result
 from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view, squeeze, SqueezeBackward4
 from .views import check_history_kept
+from .pointwise import _broadcast_error, kernel_not_implemented
 
 
 def _type_name(t):
@@ -29,7 +30,6 @@ def _check_same_dtype(a, b, first="m1", second="m2"):
 def _check_not_bool(x, kernel):
     """PyTorch's matrix-product kernels have no bool version (numpy's would give True/False)."""
     if x._array.dtype.kind == "b":
-        from .pointwise import kernel_not_implemented
         raise kernel_not_implemented(kernel, x)
 
 
@@ -217,7 +217,6 @@ def bmm(input, mat2):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
     if input._array.dtype != mat2._array.dtype:       # PyTorch's batched kernel's message
-        from .._dtype import cpp_name
         raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
                            f"{cpp_name(mat2.dtype).capitalize()}")
     _check_not_bool(input, "bmm")
@@ -296,7 +295,6 @@ def matmul(input, other):
     try:
         batch = tuple(np.broadcast_shapes(batch_a, batch_b))
     except ValueError:      # the batch dimensions clash: PyTorch's broadcasting message for them
-        from .pointwise import _broadcast_error
         raise _broadcast_error(np.empty(batch_a, dtype=bool), np.empty(batch_b, dtype=bool)) from None
     if m1 != m2:
         check_history_kept(input, other)     # PyTorch expands both (recorded views) first

@@ -991,7 +991,7 @@ def _gradient_of_pick(node, i, grad, a, b, lost):
     shows the same nodes."""
     if not node.should_compute_output(i):
         return None
-    from .shape import masked_fill
+    from .shape import masked_fill          # lazy: shape imports this module
     shared = where(_wrap(a._array == b._array), div_by_number(grad, 2), grad)
     return masked_fill(shared, _wrap(lost), 0)
 

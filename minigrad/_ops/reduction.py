@@ -13,7 +13,8 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from . import result, save_result, numpy_keywords
 from .gather_scatter import scatter
-from .pointwise import abs, maximum, minimum, sign, mul_by_number
+from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
+from .shape import masked_fill
 
 
 def _dims(dim, ndim):
@@ -91,7 +92,6 @@ class MeanBackward1(Node):
 
     def backward(self, grad):
         # as PyTorch writes it: sum's backward (unsqueeze, expand), divided by the count
-        from .pointwise import div_by_number
         if not self.keepdim and self.input_shape:
             for d in self.dims:            # sorted, so each lands where it was
                 grad = grad.unsqueeze(d)
@@ -158,7 +158,6 @@ class return_types:
 def _extreme_all_backward(node, grad):
     # Every element equal to the max/min shares the gradient evenly, as PyTorch writes it:
     # zeros with grad / count filled in where the input equals the result (NaN: the NaNs)
-    from .shape import masked_fill
     input, out = node.saved_tensors       # the result too, as PyTorch saves it
     if np.isnan(out._array):
         is_extreme = np.isnan(input._array)
@@ -416,7 +415,6 @@ class LinalgVectorNormBackward0(Node):
         # written as PyTorch writes it (norm_backward), so that create_graph=True records
         # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
         # left out (then they are 0-d and broadcast)
-        from .pointwise import sgn, abs
         a, norm = self.saved_tensors      # the input and the result, as PyTorch saves them
         if not self.keepdim and not self.all_dims and a.ndim:
             for d in self.dims:
@@ -501,7 +499,6 @@ def _var_backward(node, grad, a):
     """var's gradient for ``node`` (a VarBackward0 or StdBackward0), as PyTorch writes it:
     (2 / dof) * grad * (a - mean), so that create_graph=True records the same nodes; grad
     broadcasts over the reduced dims."""
-    from .pointwise import mul_by_number
     dof = node.count - node.correction
     if node.all_dims or a.ndim == 0:
         if dof <= 0:        # no degrees of freedom: NaN everywhere, a constant times grad
@@ -522,7 +519,6 @@ class StdBackward0(Node):
 
     def backward(self, grad):
         # as PyTorch writes it: var's gradient of grad / (2 out), 0 where out is 0
-        from .pointwise import mul_by_number
         a, out = self.saved_tensors
         return _var_backward(self, (grad / mul_by_number(out, 2)).masked_fill_(out == 0, 0), a)
 

@@ -821,7 +821,6 @@ def copy_into(old, source):
     except ValueError:
         # PyTorch broadcasts the two shapes; the result must be the destination's own shape
         # (so even extra leading size-1 dims of the source are refused)
-        from .pointwise import _broadcast_error
         try:
             shape = np.broadcast_shapes(old._array.shape, source._array.shape)
         except ValueError:

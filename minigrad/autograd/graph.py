@@ -485,7 +485,7 @@ def _broadcast_shape(a, b):
     try:
         return np.broadcast_shapes(a._array.shape, b._array.shape)
     except ValueError:
-        from .._ops.pointwise import _broadcast_error
+        from .._ops.pointwise import _broadcast_error      # lazy: the operations import this module
         raise _broadcast_error(a, b) from None
 
 

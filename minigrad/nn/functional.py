@@ -742,7 +742,6 @@ def _gelu_slopes(x, approximate):
         first = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
         second = (1 - t * t) * du + 0.5 * x * (1 - t * t) * (ddu - 2 * t * du * du)
         return first, second
-    from .._ops.special import _erf_array
     cdf = 0.5 * (1 + _erf_array(x * _SQRT_HALF))
     pdf = np.exp(-0.5 * x * x) * _INV_SQRT_2PI
     return cdf + x * pdf, pdf * (2 - x * x)
