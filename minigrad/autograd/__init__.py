@@ -120,7 +120,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph:
         _warn_reference_cycle()
-    edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
+    edges = [_input_edge(t) for t in inputs]
     # the nodes at the inputs run too: a leaf's AccumulateGrad fills its .grad (and fires
     # its post-accumulate-grad hooks); a non-leaf's .grad is filled from the captured gradient
     with _quiet_numpy():
@@ -171,11 +171,10 @@ def _warn_reference_cycle():
             stacklevel=stacklevel_outside_minigrad())
 
 
-def _input_edge(tensor, i):
+def _input_edge(tensor):
+    """The edge whose incoming gradient is ``tensor``'s (already checked to be a Tensor or an edge)."""
     if isinstance(tensor, graph.GradientEdge):     # get_gradient_edge(t) stands for t
         return (tensor.node, tensor.output_nr)
-    if not isinstance(tensor, Tensor):
-        raise TypeError(f"expected a Tensor as input {i}, but got {type(tensor).__name__}")
     if not tensor.requires_grad:
         raise RuntimeError(
             "One of the differentiated Tensors does not require grad"
@@ -211,7 +210,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                              materialize_grads)
     roots = _root_gradients(outputs, grads, create_graph)
-    edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
+    edges = [_input_edge(t) for t in inputs]
     with _quiet_numpy():
         captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
     result = []
