@@ -18,6 +18,7 @@ from . import result
 from .._dtype import cpp_name
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
+from .views import check_history_kept, history_first
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -28,9 +29,7 @@ def _numpy_index(item):
         array = item._array
         if array.ndim == 0 and array.dtype.kind in "iu":
             return int(array)
-        if array.dtype.kind not in "iub":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return array
+        return array            # its dtype is checked when it is used (_check_index_dtypes)
     if isinstance(item, (list, np.ndarray)):
         array = np.asarray(item)
         # PyTorch makes a list of floats an index tensor of whole numbers (truncating them)
@@ -43,6 +42,14 @@ def _numpy_index(item):
     if isinstance(item, str):
         raise TypeError("new(): invalid data type 'str'")
     return item
+
+
+def _check_index_dtypes(items):
+    """PyTorch's index operation takes integer and bool index tensors only (it checks
+    this itself, after the history of its input was looked up)."""
+    for item in items:
+        if isinstance(item, np.ndarray) and item.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
 def _mask_mismatch(shape, items):
@@ -126,11 +133,26 @@ def _covers(item, size):
     return item.indices(size) == (0, size, 1)
 
 
-def _basic_getitem(input, items, full_view=True):
+def _whole(item, size):
+    """True for a slice PyTorch leaves out of a multi-part index: it starts at 0 (or None),
+    steps by 1 and stops at or past the end, as written (``x[-5:5]`` still slices)."""
+    return (item.start in (None, 0) and item.step in (None, 1)
+            and (item.stop is None or item.stop >= size))
+
+
+def _check_step(item):
+    if item.step is not None and item.step < 0:
+        raise ValueError("step must be greater than zero")
+
+
+def _basic_getitem(input, items, full_view=True, alias=True):
     """Apply integers, slices and None one dimension at a time.
 
-    ``x[:]`` and ``x[...]`` still make a new (view) tensor, unless ``full_view`` is False
-    (``x[:] = v`` writes into ``x`` itself, as in PyTorch).
+    As in PyTorch, a slice that keeps a whole dimension records nothing. When nothing
+    was recorded, ``x[:, :]`` and ``x[...]`` still make a new tensor (an alias) unless
+    ``alias`` is False (the lists and tensors of ``x[:, [0, 1]]`` index ``x`` itself). With
+    ``full_view`` False (``x[0:] = v``), any slice that keeps every element in order
+    counts as whole: the assignment writes into ``x`` itself, as in PyTorch.
     """
     has_ellipsis = any(i is Ellipsis for i in items)
     if has_ellipsis:
@@ -145,7 +167,9 @@ def _basic_getitem(input, items, full_view=True):
             out = out.unsqueeze(dim)
             dim += 1
         elif isinstance(item, slice):
-            if item != slice(None) and (full_view or not _covers(item, out.shape[dim])):
+            _check_step(item)
+            whole = _whole(item, out.shape[dim]) if full_view else _covers(item, out.shape[dim])
+            if not whole:
                 out = _slice(out, dim, item)
             dim += 1
         else:
@@ -155,10 +179,8 @@ def _basic_getitem(input, items, full_view=True):
                 raise IndexError(
                     f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)
-    if out is input and full_view:       # x[:] still makes a new (view) tensor
-        if has_ellipsis or not input.ndim:
-            return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
-        out = _slice(input, 0, slice(None))
+    if out is input and full_view and alias:     # x[:, :] still makes a new (view) tensor
+        return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
     return out
 
 
@@ -188,15 +210,23 @@ def _is_basic(item):
 
 
 def _check_zero_dim(input, index):
-    """PyTorch's own messages for ``x[0]`` and ``x[:1]`` on a 0-d tensor (a single integer or
-    slice; in a tuple, or with a list, it is the usual "too many indices")."""
+    """PyTorch's own messages for indexing a 0-d tensor with one item (not a tuple):
+    ``x[0]``, ``x[5]``, ``x[:1]``, ``x[1.5]``; in a tuple, or with a list, it is the usual
+    "too many indices"."""
     if input.ndim:
         return
     if type(index) is int:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if index == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
     if isinstance(index, slice):
+        _check_step(index)
+        # PyTorch records the slice before it finds the tensor has no dimension to slice
+        check_history_kept(input)
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (float, str)) or (isinstance(index, Tensor) and index._array.dtype != bool):
+        raise IndexError("too many indices for tensor of dimension 0")
 
 
 def _index_items(index):
@@ -209,10 +239,14 @@ def _index_items(index):
 
 
 def getitem(input, index):
+    """``input[index]``, recorded as PyTorch records it (see the top of this file)."""
     _check_zero_dim(input, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
+        if isinstance(index, slice):         # x[a:b] alone is always a slice (SliceBackward0)
+            _check_step(index)
+            return _slice(input, 0, index)
         return _basic_getitem(input, items)
     if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
         # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
@@ -237,7 +271,14 @@ def getitem(input, index):
                 covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
                 basic.extend([slice(None)] * covered)
                 rest.append(item)
-        input, items = _basic_getitem(input, tuple(basic)), tuple(rest)
+        input, items = _basic_getitem(input, tuple(basic), alias=False), tuple(rest)
+    return advanced_index(input, items)
+
+
+@history_first
+def advanced_index(input, items):
+    """``input[items]`` for lists, integer tensors and masks: one IndexBackward0."""
+    _check_index_dtypes(items)
     try:
         out = np.asarray(input._array[items])
     except IndexError as error:
@@ -272,6 +313,7 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
     if not isinstance(index, tuple):
         index = (index,)
     index = tuple(_numpy_index(i) for i in index)
+    _check_index_dtypes(index)
     values_array = values._array if isinstance(values, Tensor) else np.asarray(values)
     out = input._array.copy()
     try:
@@ -354,6 +396,7 @@ def setitem(tensor, index, value):
         return setitem(view, (np.reshape(items[0], (1,)),), value)
     # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
     check_inplace(tensor, overlap_ok=True, others=(value,))
+    _check_index_dtypes(items)
     if not one_mask:              # x[mask] = v is a masked_fill: v may have any dtype
         _check_index_put_dtype(tensor, value)
     if not tensor._array.flags.writeable or (tensor._base is not None and _overlaps(tensor._array)):

@@ -11,6 +11,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
+from .views import history_first
 from . import result, save_result, numpy_keywords
 from .gather_scatter import scatter
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
@@ -60,6 +61,7 @@ class SumBackward1(Node):
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim)
 
 
+@history_first
 @numpy_keywords
 def sum(input, dim=None, keepdim=False, dtype=None):
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
@@ -102,6 +104,7 @@ class MeanBackward1(Node):
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim) / self.count
 
 
+@history_first
 @numpy_keywords
 def mean(input, dim=None, keepdim=False, dtype=None):
     """Average of all elements, or over ``dim``."""
@@ -260,6 +263,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     return return_type(out, _wrap(indices.astype(np.int64)))
 
 
+@history_first
 @numpy_keywords
 def max(input, dim=None, keepdim=False):
     """Largest element; with ``dim``, (values, indices) along that dimension.
@@ -273,6 +277,7 @@ def max(input, dim=None, keepdim=False):
                     return_types.max)
 
 
+@history_first
 @numpy_keywords
 def min(input, dim=None, keepdim=False):
     """Smallest element; with ``dim``, (values, indices) along that dimension.
@@ -328,6 +333,7 @@ def _check_nonempty_reduction(name, input, dim, dims):
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
+@history_first
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
     """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
@@ -341,6 +347,7 @@ def amax(input, dim=(), keepdim=False):
     return save_result(out, input)
 
 
+@history_first
 @numpy_keywords
 def amin(input, dim=(), keepdim=False):
     """The smallest value along ``dim`` (all dims if None). Gradient: split evenly among the tied minima
@@ -454,6 +461,7 @@ class LinalgVectorNormBackward0(Node):
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
 
+@history_first
 @numpy_keywords
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm."""
@@ -544,6 +552,7 @@ def _variance(input, dim, correction, keepdim, unbiased):
     return var, dims, count, correction
 
 
+@history_first
 @numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1).
@@ -556,6 +565,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
                   all_dims=dim is None)
 
 
+@history_first
 @numpy_keywords
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default).
@@ -590,6 +600,7 @@ class LogsumexpBackward0(Node):
         return (weights * a_t).sum(dim=self.dims, keepdim=self.keepdim)
 
 
+@history_first
 @numpy_keywords
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input)."""

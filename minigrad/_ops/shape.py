@@ -15,7 +15,7 @@ from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from . import result, numpy_keywords
-from .views import register_view, check_history_kept
+from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
 from .._memory_format import (check_memory_format, contiguous_format, copy_in_format,
@@ -144,6 +144,7 @@ def _unsqueezed(array, dim):
         array.strides[:dim] + (stride,) + array.strides[dim:], writeable=array.flags.writeable)
 
 
+@history_first
 def view(input, *shape):
     """The same memory seen with another shape (must not need a copy).
 
@@ -185,6 +186,7 @@ def unsafe_view(input, shape):
     return result(array.reshape(shape), UnsafeViewBackward0, (input,), input_shape=array.shape)
 
 
+@history_first
 def reshape(input, *shape):
     """``input`` with a new shape: a view when the memory allows it, else a copy.
 
@@ -275,6 +277,7 @@ class TransposeBackward0(Node):
         return tangents[0].transpose(self.dim0, self.dim1)
 
 
+@history_first
 def transpose(input, dim0, dim1=None):
     """A view with dimensions ``dim0`` and ``dim1`` swapped. Gradient: the gradient swapped back."""
     if dim1 is None:                  # PyTorch's wording, not Python's
@@ -301,6 +304,7 @@ class PermuteBackward0(Node):
         return tangents[0].permute(self.dims)
 
 
+@history_first
 def permute(input, *dims):
     """A view with the dimensions reordered as ``dims``. Gradient: the gradient permuted back."""
     if not dims:
@@ -353,6 +357,7 @@ class SqueezeBackward4(SqueezeBackward0):
         grad_self = grad.unsqueeze(dim)"""
 
 
+@history_first
 @numpy_keywords
 def squeeze(input, dim=None, _node=None):
     """``input`` without size-1 dimensions (all of them, or those in ``dim``).
@@ -385,6 +390,7 @@ class UnsqueezeBackward0(Node):
         return tangents[0].unsqueeze(self.dim)
 
 
+@history_first
 @numpy_keywords
 def unsqueeze(input, dim):
     """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
@@ -409,6 +415,7 @@ class ExpandBackward0(Node):
         return tangents[0].expand(out.shape)
 
 
+@history_first
 def expand(input, *sizes):
     """A view repeating size-1 dimensions to ``sizes`` without copying (-1 keeps a size).
     Gradient: summed over the expanded dimensions.
@@ -453,6 +460,7 @@ def _needs_record(input):
     return needs_grad((input,))
 
 
+@history_first
 def expand_as(input, other):
     """``input.expand(other.size())``. Gradient: summed over the expanded dimensions."""
     return expand(input, other.shape)
@@ -503,6 +511,7 @@ def _check_repeats(repeats):
                                 f"\"type must be tuple of ints,but got {type(r).__name__}\"")
 
 
+@history_first
 def repeat(input, *repeats):
     """The tensor tiled ``repeats`` times along each dimension (a copy).
     Gradient: the sum of the gradient over the copies.
@@ -532,6 +541,7 @@ class FlipBackward0(Node):
         return flip(tangents[0], self.dims)
 
 
+@history_first
 def flip(input, dims):
     """The elements in reverse order along ``dims`` (a copy). Gradient: the gradient flipped back."""
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
@@ -683,6 +693,7 @@ class UnbindBackward0(Node):
         return unbind(tangents[0], self.dim)
 
 
+@history_first
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple.
 
@@ -712,6 +723,7 @@ class SplitWithSizesBackward0(SplitBackward0):
         grad_self = cat(grads of the pieces, dim)"""
 
 
+@history_first
 def split(input, split_size_or_sections, dim=0):
     """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes.
 
@@ -852,6 +864,7 @@ class SelectBackwardBackward0(Node):
         return (gg[self.index],)
 
 
+@history_first
 def select(input, dim, index):
     """A view of ``input`` at ``index`` along ``dim`` (that dimension removed). Gradient: scattered back
     into zeros at that index.

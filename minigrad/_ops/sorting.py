@@ -8,6 +8,7 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
+from .views import history_first
 from . import result, numpy_keywords
 from .reduction import return_types
 from .gather_scatter import scatter
@@ -68,6 +69,7 @@ def _laid_out_like(like, values):
     return out
 
 
+@history_first
 @numpy_keywords
 def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
@@ -92,12 +94,14 @@ def sort(input, dim=-1, descending=False, stable=False):
     return return_types.sort(out, _wrap(order.copy(order="K")))
 
 
+@history_first
 @numpy_keywords
 def argsort(input, dim=-1, descending=False, stable=False):
     """Only the indices of ``sort``: where each element of the sorted result came from."""
     return sort(input, dim, descending, stable).indices
 
 
+@history_first
 @numpy_keywords
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``.
@@ -130,6 +134,7 @@ class RollBackward0(Node):
         return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
 
 
+@history_first
 def roll(input, shifts, dims=None):
     """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor.
 

@@ -22,6 +22,7 @@ A view made under ``no_grad`` of a tensor that requires grad says
 ``requires_grad=True`` (it is the same memory) but is a leaf with no gradient
 edge, and it may not be changed in place while recording.
 """
+import functools
 import re
 import weakref
 
@@ -256,6 +257,43 @@ def check_history_kept(*tensors):
         for tensor in tensors:
             if getattr(tensor, "_base_changed_while_recording", ""):
                 raise RuntimeError(tensor._base_changed_while_recording)
+
+
+def _lost_history(values):
+    """Why the history of one of ``values`` (tensors, or lists of them) was lost, or ''."""
+    for value in values:
+        for tensor in value if isinstance(value, (list, tuple)) else (value,):
+            lost = getattr(tensor, "_base_changed_while_recording", "")
+            if lost:
+                return lost
+    return ""
+
+
+def history_first(operation):
+    """Make ``operation`` report a lost history before its own argument checks, as PyTorch does.
+
+    PyTorch's autograd layer runs before an operation's kernel: it first collects the
+    history (grad_fn) of every input the result will depend on, and only then the kernel
+    checks its arguments (a dim out of range, an index out of bounds, sizes that don't
+    fit). Asking a view whose history was lost for its grad_fn raises, so that error comes
+    first. minigrad checks arguments while it computes and records at the end
+    (``result``); instead of checking every input up front, which every call would pay
+    for, the check is made only when the operation fails: if an input's history was
+    lost, that is the error PyTorch would have raised. (Python argument errors, the
+    TypeErrors, come before the autograd layer in PyTorch as well, and are left alone.)
+    Operations PyTorch writes in terms of others (``narrow``, ``x[i]`` with an integer)
+    check their arguments first and are not wrapped.
+    """
+    @functools.wraps(operation)
+    def history_looked_up_first(*args, **kwargs):
+        try:
+            return operation(*args, **kwargs)
+        except (RuntimeError, IndexError, ValueError):
+            lost = _State.enabled and _lost_history(args + tuple(kwargs.values()))
+            if lost:
+                raise RuntimeError(lost) from None
+            raise
+    return history_looked_up_first
 
 
 def raise_no_grad_view_changed(tensor):
