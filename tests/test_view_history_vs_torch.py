@@ -12,6 +12,8 @@
 Each program runs with ``L = minigrad`` and ``L = torch``: results, node names, error
 classes and messages must be the same.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -189,4 +191,72 @@ def test_narrow(torch, arguments):
     def program(L):
         x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True) * 1
         return x.narrow(*arguments)
+    assert run(program, minigrad) == run(program, torch)
+
+
+# --- the memory layout of x[indices] ---------------------------------------------------------------
+
+LAYOUTS = [((2, 3), (1, 0)), ((2, 1, 3), (2, 1, 0)), ((3,), (0,)), ((2, 1, 3), (0, 1, 2)),
+           ((2, 1, 3), (1, 0, 2)), ((1, 3), (1, 0)), ((2, 3, 1), (2, 1, 0)), ((4, 1, 1), (2, 1, 0)),
+           ((2, 2, 3), (2, 0, 1))]
+INDICES = {
+    "list": lambda L, x: [0, 0],
+    "tensor": lambda L, x: L.tensor([0, 0]),
+    "one": lambda L, x: [0],
+    "second_dim": lambda L, x: (slice(None), [0, 0]),
+    "last_dim": lambda L, x: (Ellipsis, [1, 0]),
+    "mask": lambda L, x: x > 2,
+    "mask_of_part": lambda L, x: (x > 2)[..., 0],
+    "column_index": lambda L, x: (slice(None), L.tensor([[0], [0]]), slice(None)),
+    "apart": lambda L, x: ([0, 0], slice(None), [0]),
+    "list_in_a_list": lambda L, x: [[0, 0]],
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=str)
+@pytest.mark.parametrize("index", sorted(INDICES))
+def test_indexing_result_is_laid_out_as_pytorch(torch, layout, index):
+    """PyTorch lays out x[indices] in the order of x's steps through memory (and those of
+    the index tensors): stride() and the overlap check of a later copy_ depend on it."""
+    shape, order = layout
+
+    def program(L):
+        x = L.tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape)).permute(*order)
+        return x[INDICES[index](L, x)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # the list in a list is deprecated (a tuple)
+        assert run(program, minigrad) == run(program, torch)
+
+
+def test_copy_from_an_indexing_result_into_a_view_of_it(torch):
+    """PyTorch refuses copy_ between two views of the same memory whose steps differ, even
+    along a dimension of size 1, so the result's steps there must be PyTorch's."""
+    def program(L):
+        x = L.tensor(np.arange(6.0).reshape(2, 1, 3), requires_grad=True)
+        y = x.permute(2, 1, 0)[[0, 0]]
+        return y.copy_(y.squeeze().unsqueeze(1))
+    assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("index", [(slice(None), [5]), ([0], slice(None), [9]), (slice(None), [0], [9]),
+                                   (Ellipsis, [9]), ([0], [0], [0], [0]), (slice(None), [[5]])], ids=str)
+@pytest.mark.parametrize("write", [False, True])
+def test_index_out_of_bounds_names_the_index_tensor(torch, index, write):
+    """PyTorch numbers the index tensors in its message, not the dimensions."""
+    def program(L):
+        x = L.ones(2, 3, 4, requires_grad=write) * 1
+        if write:
+            x[index] = 1.0
+            return x
+        return x[index]
+    assert run(program, minigrad) == run(program, torch)
+
+
+def test_a_list_holding_a_list_is_a_tuple_with_a_warning(torch):
+    def program(L):
+        x = L.tensor(np.arange(24.0).reshape(2, 3, 4))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = [x[[[0], [1]]], x[[0, [1]]], x[[slice(None), 0]], x[[None, 0]], x[[0, 1]]]
+        return out + [str(w.message)[:80] for w in caught]
     assert run(program, minigrad) == run(program, torch)

@@ -16,6 +16,7 @@ from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
 from . import result
 from .._dtype import cpp_name
+from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
 from .views import check_history_kept, history_first
@@ -95,7 +96,33 @@ def _out_of_range(error, shape=None, items=None):
                           f"shape of the indexed tensor [{size}] at index {dim}")
     if re.match(r"index -?\d+ is out of bounds for axis \d+ with size 0$", str(error)):
         return IndexError("index is out of bounds for dimension with size 0")    # PyTorch's text
+    bounds = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(error))
+    if bounds and shape is not None:
+        # PyTorch numbers the index tensors, not the dimensions: x[:, [5]] is about tensor 0
+        value, axis, size = bounds.groups()
+        return IndexError(f"index {value} is out of bounds for dimension "
+                          f"{_tensors_before(items, len(shape), int(axis))} with size {size}")
+    many = re.match(r"too many indices for array: array is (\d+)-dimensional", str(error))
+    if many:
+        return IndexError(f"too many indices for tensor of dimension {many.group(1)}")
     return IndexError(str(error).replace("axis", "dimension"))
+
+
+def _tensors_before(items, ndim, axis):
+    """How many index tensors (a k-dim mask counts k) index dimensions before ``axis``."""
+    count, dim = 0, 0
+    for item in items:
+        if item is Ellipsis:
+            dim += ndim - sum(1 if np.asarray(i).dtype != bool else np.ndim(i)
+                              for i in items if i is not Ellipsis and i is not None)
+            continue
+        covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+        if dim >= axis:
+            break
+        if not isinstance(item, slice):
+            count += covered
+        dim += covered
+    return count
 
 
 class SliceBackward0(Node):
@@ -229,9 +256,27 @@ def _check_zero_dim(input, index):
         raise IndexError("too many indices for tensor of dimension 0")
 
 
+_SEQUENCE_AS_TUPLE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+    "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+    "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result")
+
+
+def _sequence_as_tuple(index):
+    """PyTorch's (and old numpy's) rule: a short list holding a list, tensor, slice, ``...``
+    or None is read as a tuple (``x[[[0, 0]]]`` is ``x[[0, 0]]``), with a deprecation warning."""
+    if not isinstance(index, list) or len(index) >= 32:
+        return False
+    if any(isinstance(item, (Tensor, list, tuple, str, slice)) or item is None or item is Ellipsis
+           for item in index):
+        warnings.warn(_SEQUENCE_AS_TUPLE, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        return True
+    return False
+
+
 def _index_items(index):
     """The parts of an index as a tuple; PyTorch reads only the first ``...`` (numpy allows one)."""
-    items = index if isinstance(index, tuple) else (index,)
+    items = index if isinstance(index, tuple) else tuple(index) if _sequence_as_tuple(index) else (index,)
     if sum(item is Ellipsis for item in items) > 1:
         first = items.index(Ellipsis)
         items = items[:first + 1] + tuple(item for item in items[first + 1:] if item is not Ellipsis)
@@ -283,11 +328,117 @@ def advanced_index(input, items):
         out = np.asarray(input._array[items])
     except IndexError as error:
         raise _out_of_range(error, input._array.shape, items) from None
-    if out.base is not None or np.shares_memory(out, input._array):
-        out = out.copy()
+    out = _laid_out_as_pytorch(out, input._array, items)
     # saved=(): the index counts as saved, so a second backward raises as in PyTorch
     return result(out, IndexBackward0, (input,), saved=(), input_shape=input._array.shape,
                   index=items)
+
+
+# --- the memory layout of x[indices] -------------------------------------------------------------
+# PyTorch computes x[indices] with a TensorIterator over x (restrided: a step of 0 along the
+# dimensions that the indices replace) and the index tensors, and lays the new result out in
+# the order of the steps its inputs take through memory (so a transposed x gives a
+# transposed-looking result). The order matters to what a learner can see: stride(), and
+# whether a later in-place copy from the result overlaps.
+
+
+def _index_operands(shape, strides, items):
+    """The steps (per result dimension) of PyTorch's operands for x[items]: x restrided,
+    then each index tensor; and the result's shape."""
+    items = list(items)
+    if Ellipsis in [i if i is Ellipsis else None for i in items]:
+        at = next(k for k, i in enumerate(items) if i is Ellipsis)
+        used = sum(1 if not isinstance(i, np.ndarray) or i.dtype != bool else i.ndim
+                   for i in items if i is not Ellipsis)
+        items[at:at + 1] = [slice(None)] * (len(shape) - used)
+    per_dim = []                     # one index array (or None) per dimension of x
+    for item in items:
+        array = item if isinstance(item, np.ndarray) else (None if isinstance(item, slice) else np.asarray(item))
+        if array is not None and array.dtype == bool:
+            # a k-dimensional mask: k index tensors, the columns of mask.nonzero() (N x k)
+            positions = np.stack(np.nonzero(array), axis=1) if array.ndim else np.zeros((int(array), 0))
+            per_dim += [np.lib.stride_tricks.as_strided(
+                positions[:, j], strides=(array.ndim * 8,)) for j in range(array.ndim)]
+        else:
+            per_dim.append(array)
+    per_dim += [None] * (len(shape) - len(per_dim))
+    indexed = [d for d, a in enumerate(per_dim) if a is not None]
+    arrays = np.broadcast_arrays(*[per_dim[d] for d in indexed])
+    if indexed != list(range(indexed[0], indexed[-1] + 1)):
+        # not side by side: PyTorch moves the indexed dimensions to the front first
+        order = indexed + [d for d in range(len(shape)) if d not in indexed]
+        shape, strides, per_dim = ([v[d] for d in order] for v in (shape, strides, per_dim))
+        indexed = list(range(len(indexed)))
+    before, after = indexed[0], len(shape) - indexed[-1] - 1
+    replaced = arrays[0].shape
+    result_shape = tuple(shape[:before]) + replaced + tuple(shape[before + len(indexed):])
+    source = list(strides[:before]) + [0] * len(replaced) + list(strides[before + len(indexed):])
+    operands = [source]
+    for array in arrays:
+        steps = [s // array.itemsize if array.itemsize else 0 for s in array.strides]
+        operands.append(_with_size_one_dims(steps, replaced, before, after))
+    for steps in operands[1:]:       # broadcast along dims of size 1 that the result doesn't have
+        for d, size in enumerate(result_shape):
+            if size != 1 and (d < before or d >= before + len(replaced)):
+                steps[d] = 0
+    return operands, result_shape
+
+
+def _with_size_one_dims(steps, shape, before, after):
+    """The steps of an index tensor reshaped to [1] * before + shape + [1] * after (a view):
+    the new leading dims step over its first contiguous run, the trailing ones as its last dim."""
+    if not shape:
+        return [1] * (before + after)
+    first_run = 0
+    while first_run + 1 < len(shape) and (shape[first_run + 1] == 1 or
+                                          steps[first_run] == steps[first_run + 1] * shape[first_run + 1]):
+        first_run += 1
+    lead = int(np.prod(shape[:first_run + 1])) * steps[first_run]
+    return [lead] * before + list(steps) + [steps[-1]] * after
+
+
+def _memory_order(operands, shape):
+    """PyTorch's TensorIterator order of dimensions, fastest first: sort by the operands'
+    steps (the first operand that tells two dimensions apart decides; a step of 0 tells
+    nothing; equal steps put the shorter dimension first), by insertion from the last."""
+    def should_swap(dim0, dim1):
+        for steps in operands:
+            step0, step1 = steps[dim0], steps[dim1]
+            if step0 == 0 or step1 == 0:
+                continue
+            if step0 != step1:
+                return 1 if step0 > step1 else -1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+    order = list(reversed(range(len(shape))))
+    for i in range(1, len(shape)):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(order[dim0], order[dim1])
+            if comparison > 0:
+                order[dim0], order[dim1] = order[dim1], order[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return order
+
+
+def _laid_out_as_pytorch(values, source, items):
+    """``values`` (the result of x[items], from numpy) in new memory laid out as PyTorch's."""
+    try:
+        operands, shape = _index_operands(source.shape, [s // source.itemsize for s in source.strides],
+                                          items)
+    except (ValueError, IndexError):     # (numpy accepted what this reading can't follow)
+        return values.copy() if values.base is not None or np.shares_memory(values, source) else values
+    if tuple(shape) != values.shape or values.ndim < 2:
+        return values.copy() if values.base is not None or np.shares_memory(values, source) else values
+    order = _memory_order(operands, shape)
+    slowest_first = order[::-1]
+    out = np.empty([shape[d] for d in slowest_first], dtype=values.dtype)
+    out = out.transpose(np.argsort(slowest_first))
+    out[...] = values
+    return out
 
 
 class IndexPutBackward0(Node):
@@ -322,7 +473,7 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
         else:
             out[index] = values_array
     except IndexError as error:
-        raise _out_of_range(error) from None
+        raise _out_of_range(error, out.shape, index) from None
     except ValueError:
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(np.shape(values_array))} cannot be broadcast "
@@ -407,12 +558,12 @@ def setitem(tensor, index, value):
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
-        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
+        return apply_inplace(tensor, lambda old, v: index_put(old, items, v), value, overlap_ok=True)
     if not needs_grad((tensor, value)):
         try:
             tensor._array[items] = value._array
         except IndexError as error:
-            raise _out_of_range(error) from None
+            raise _out_of_range(error, tensor._array.shape, items) from None
         except ValueError:
             # value does not broadcast to the indexed part
             raise RuntimeError(
@@ -420,4 +571,4 @@ def setitem(tensor, index, value):
                 f"indexing result of shape {list(tensor._array[items].shape)}") from None
         bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
+    apply_inplace(tensor, lambda old, v: index_put(old, items, v), value, overlap_ok=True)
