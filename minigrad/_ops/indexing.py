@@ -426,13 +426,16 @@ def _memory_order(operands, shape):
 
 def _laid_out_as_pytorch(values, source, items):
     """``values`` (the result of x[items], from numpy) in new memory laid out as PyTorch's."""
+    own = values.copy() if values.base is not None or np.shares_memory(values, source) else values
+    if values.ndim < 2:
+        return own                       # one way to lay it out
     try:
         operands, shape = _index_operands(source.shape, [s // source.itemsize for s in source.strides],
                                           items)
     except (ValueError, IndexError):     # (numpy accepted what this reading can't follow)
-        return values.copy() if values.base is not None or np.shares_memory(values, source) else values
-    if tuple(shape) != values.shape or values.ndim < 2:
-        return values.copy() if values.base is not None or np.shares_memory(values, source) else values
+        return own
+    if tuple(shape) != values.shape:
+        return own
     order = _memory_order(operands, shape)
     slowest_first = order[::-1]
     out = np.empty([shape[d] for d in slowest_first], dtype=values.dtype)
