@@ -26,7 +26,7 @@ def seen(value):
         return [seen(v) for v in value]
     if hasattr(value, "detach") and hasattr(value, "shape"):
         try:
-            name = value.grad_fn.name() if value.grad_fn is not None else None
+            name = value.grad_fn.name().split("::")[-1] if value.grad_fn is not None else None
         except RuntimeError as error:           # a view whose history is lost
             name = ("RuntimeError", str(error)[:40])
         return ("tensor", np.round(np.asarray(value.detach().tolist(), dtype=float), 5).tolist(),
@@ -259,4 +259,51 @@ def test_a_list_holding_a_list_is_a_tuple_with_a_warning(torch):
             warnings.simplefilter("always")
             out = [x[[[0], [1]]], x[[0, [1]]], x[[slice(None), 0]], x[[None, 0]], x[[0, 1]]]
         return out + [str(w.message)[:80] for w in caught]
+    assert run(program, minigrad) == run(program, torch)
+
+
+# --- an in-place change that reads memory it writes ---------------------------------------------
+
+OVERLAPPING_VIEWS = {"transposed": "b.t()", "permuted": "b3.permute(2, 1, 0)", "sliced_transposed": "b[:, :2].t()",
+                     "stepped": "b[:, ::2]", "whole": "b", "shifted": "b.t()[1:]"}
+OVERLAPPING_CHANGES = {
+    "sub_first_row": "x.sub_(x[0])", "isub_first_row": "x -= x[0]", "mul_first_row": "x.mul_(x[0])",
+    "add_first_column_twice": "x.add_(x[..., :1], alpha=2)", "add_first_column": "x.add_(x[:, :1])",
+    "copy_first_column": "x.copy_(x[..., :1])", "setitem_first_row": "x[1:] = x[:1]",
+    "clamp_by_first_row": "x.clamp_(min=x[0])", "div_by_first_row": "x.div_(x[0])",
+    "pow_first_row": "x.pow_(x[0])",
+}
+
+
+@pytest.mark.parametrize("view", sorted(OVERLAPPING_VIEWS))
+@pytest.mark.parametrize("change", sorted(OVERLAPPING_CHANGES))
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_in_place_change_reading_its_own_memory(torch, view, change, requires_grad):
+    """x -= x[0] through a view that isn't dense: PyTorch can't tell how the two overlap, lets
+    it through, and works element by element, reading values it has already written."""
+    def program(L):
+        a = L.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=requires_grad)
+        a3 = L.tensor(np.arange(1.0, 7.0).reshape(2, 1, 3), requires_grad=requires_grad)
+        b, b3 = a * 1, a3 * 1
+        x = eval(OVERLAPPING_VIEWS[view], {"b": b, "b3": b3})
+        exec(OVERLAPPING_CHANGES[change], {"x": x})
+        out = b3 if "b3" in OVERLAPPING_VIEWS[view] else b
+        if requires_grad:
+            out.sum().backward()
+        return [out, a.grad, a3.grad]
+    assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("change", ["b[:, 1:].copy_(b[:, :-1])", "b[:, 1:] = b[:, :-1]",
+                                    "b[:, :-1].copy_(b[:, 1:])", "b.t()[1:].copy_(b.t()[:-1])",
+                                    "b[:, 1:].add_(b[:, :-1])", "b[:, :-1].add_(b[:, 1:])",
+                                    "b[1:, :].add_(b[:1, :])", "b[:, 1:].pow_(b[:, :-1])",
+                                    "b[:, 1:].mul_(b[:, :-1])", "b[:, 1:].sub_(b[:, :-1], alpha=2)"])
+def test_in_place_shift_along_a_row(torch, change):
+    def program(L):
+        a = L.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=True)
+        b = a * 1
+        exec(change, {"b": b})
+        b.sum().backward()
+        return [b, b.grad_fn, a.grad]
     assert run(program, minigrad) == run(program, torch)

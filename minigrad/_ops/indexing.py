@@ -18,7 +18,7 @@ from . import result
 from .._dtype import cpp_name
 from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
+from .inplace import check_inplace, apply_inplace, bump_version, memory_order, _overlaps, _writeable
 from .views import check_history_kept, history_first
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
@@ -397,33 +397,6 @@ def _with_size_one_dims(steps, shape, before, after):
     return [lead] * before + list(steps) + [steps[-1]] * after
 
 
-def _memory_order(operands, shape):
-    """PyTorch's TensorIterator order of dimensions, fastest first: sort by the operands'
-    steps (the first operand that tells two dimensions apart decides; a step of 0 tells
-    nothing; equal steps put the shorter dimension first), by insertion from the last."""
-    def should_swap(dim0, dim1):
-        for steps in operands:
-            step0, step1 = steps[dim0], steps[dim1]
-            if step0 == 0 or step1 == 0:
-                continue
-            if step0 != step1:
-                return 1 if step0 > step1 else -1
-            if shape[dim0] > shape[dim1]:
-                return 1
-        return 0
-    order = list(reversed(range(len(shape))))
-    for i in range(1, len(shape)):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(order[dim0], order[dim1])
-            if comparison > 0:
-                order[dim0], order[dim1] = order[dim1], order[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
-    return order
-
-
 def _laid_out_as_pytorch(values, source, items):
     """``values`` (the result of x[items], from numpy) in new memory laid out as PyTorch's."""
     own = values.copy() if values.base is not None or np.shares_memory(values, source) else values
@@ -436,7 +409,7 @@ def _laid_out_as_pytorch(values, source, items):
         return own
     if tuple(shape) != values.shape:
         return own
-    order = _memory_order(operands, shape)
+    order = memory_order(operands, shape)
     slowest_first = order[::-1]
     out = np.empty([shape[d] for d in slowest_first], dtype=values.dtype)
     out = out.transpose(np.argsort(slowest_first))
