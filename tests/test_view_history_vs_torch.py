@@ -307,3 +307,34 @@ def test_in_place_shift_along_a_row(torch, change):
         b.sum().backward()
         return [b, b.grad_fn, a.grad]
     assert run(program, minigrad) == run(program, torch)
+
+
+# --- a view with a history of its own, whose memory changes in place -----------------------------
+
+@pytest.mark.parametrize("made_in_no_grad", [False, True])
+@pytest.mark.parametrize("change", ["with L.no_grad():\n    b.mul_(2)", "b.mul_(2)",
+                                    "with L.no_grad():\n    v.mul_(2)",
+                                    "with L.no_grad():\n    b.unsqueeze_(0)",
+                                    "with L.no_grad():\n    b[0] = 5.0"])
+def test_view_of_a_view_that_requires_grad_is_regenerated(torch, made_in_no_grad, change):
+    """PyTorch regenerates the history of every view that has a grad_fn when its memory
+    changed in place, even if its base doesn't require grad (v.requires_grad_() on the view
+    it came from gave it one): an AsStridedBackward0, or the lost-history error."""
+    def program(L):
+        b = L.tensor([1.0, 2.0, 3.0])
+        if made_in_no_grad:
+            with L.no_grad():
+                v = b[1:]
+        else:
+            v = b[1:]
+        v.requires_grad_()
+        w = v[0:1]
+        exec(change, {"L": L, "b": b, "v": v})
+        out = [w, v, b]
+        try:
+            w.sum().backward()
+            out.append(v.grad)
+        except RuntimeError as error:
+            out.append(seen(error))
+        return out
+    assert run(program, minigrad) == run(program, torch)

@@ -165,9 +165,15 @@ def refresh_views(root):
     root._views = live
     if not (root._grad_fn is not None or root._requires_grad):
         # nothing to regenerate yet; PyTorch does it when the root comes to require grad
-        # (refresh_stale_views), because it regenerates a view's history lazily
+        # (refresh_stale_views), because it regenerates a view's history lazily ... except
+        # for a view with a history of its own (a view of a view that requires_grad_() was
+        # called on): PyTorch regenerates every view that has a grad_fn
         for ref in live:
-            ref()._history_stale = True
+            view = ref()
+            if view._grad_fn is not None:
+                _regenerate(view, root)
+            else:
+                view._history_stale = True
         return
     for ref in live:
         _regenerate(ref(), root)
