@@ -338,3 +338,17 @@ def test_view_of_a_view_that_requires_grad_is_regenerated(torch, made_in_no_grad
             out.append(seen(error))
         return out
     assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("change", ["x.unsqueeze_(0)", "x.squeeze_()"])
+def test_gradient_accumulated_after_the_leaf_changed_shape(torch, change):
+    """.grad keeps the leaf's old shape; adding a gradient of the new shape is PyTorch's
+    broadcasting error, not numpy's."""
+    def program(L):
+        x = L.tensor([[1.0]], requires_grad=True) if "squeeze_()" in change else L.tensor(1.0, requires_grad=True)
+        x.sum().backward()
+        with L.no_grad():
+            exec(change, {"x": x})
+        x.sum().backward()
+        return [x, x.grad]
+    assert run(program, minigrad) == run(program, torch)
