@@ -352,3 +352,34 @@ def test_gradient_accumulated_after_the_leaf_changed_shape(torch, change):
         x.sum().backward()
         return [x, x.grad]
     assert run(program, minigrad) == run(program, torch)
+
+
+# --- x[mixed index] = v ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("index", ["0, [0, 2]", "[0, 1], 0", "0:1, [0, 2]", "..., [0, 2]", "None, 0, [1]",
+                                   "1, x[1] > 2", "True", "False", ":, [True, False, True]", "[1], 1:",
+                                   "[0, 1], [0, 1]", "x > 2", "0, [0, 9]", "5, [0]"])
+@pytest.mark.parametrize("value", ["5.0", "y"])
+def test_setitem_with_integers_or_slices_and_lists_writes_through_a_view(torch, index, value):
+    """As in PyTorch, x[0, [0, 2]] = v makes the view x[0] first and writes into it, so x's
+    node is CopySlices; with only whole slices it is x's own IndexPutBackward0;
+    x[False] = v writes nothing (the version stays)."""
+    def program(L):
+        a = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = L.tensor(7.0, requires_grad=True)
+        x = a * 1
+        exec(f"x[{index}] = {value}", {"x": x, "y": y})
+        x.sum().backward()
+        return [x, x.grad_fn.next_functions[0][0] if x.grad_fn else None, a.grad, y.grad, x._version]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("index", ["True", "0, [0, 9]", "[5]", "L.tensor([0.0])", "False"])
+def test_setitem_on_a_view_whose_history_was_lost(torch, index):
+    def program(L):
+        v = no_grad_view(L)
+        exec(f"v[{index}] = 1.0", {"v": v, "L": L})
+        return v
+    assert run(program, minigrad) == run(program, torch)

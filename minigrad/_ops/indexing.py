@@ -298,26 +298,36 @@ def getitem(input, index):
         input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
     elif input.ndim == 0 and any(not _is_basic(i) for i in items):
         raise IndexError("too many indices for tensor of dimension 0")
-    if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
-           for i in items if _is_basic(i)):
+    split = _split_mixed(items)
+    if split:
         # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,
         # slices and None first (Select/Slice/UnsqueezeBackward0), then the lists, tensors
         # and masks in one IndexBackward0 on that result.
-        basic, rest = [], []
-        for item in items:
-            if _is_basic(item):
-                basic.append(item)
-                if item is Ellipsis:
-                    rest.append(Ellipsis)
-                elif not isinstance(item, int):       # an integer's dimension is gone
-                    rest.append(slice(None))
-            else:
-                # a k-dimensional mask covers k dimensions
-                covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
-                basic.extend([slice(None)] * covered)
-                rest.append(item)
-        input, items = _basic_getitem(input, tuple(basic), alias=False), tuple(rest)
+        basic, rest = split
+        input, items = _basic_getitem(input, basic, alias=False), rest
     return advanced_index(input, items)
+
+
+def _split_mixed(items):
+    """For an index that mixes integers, slices or None with lists, tensors or masks: the
+    basic part (applied first, as views) and the rest (applied to that view); else None."""
+    if not any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
+               for i in items if _is_basic(i)):
+        return None
+    basic, rest = [], []
+    for item in items:
+        if _is_basic(item):
+            basic.append(item)
+            if item is Ellipsis:
+                rest.append(Ellipsis)
+            elif not isinstance(item, int):       # an integer's dimension is gone
+                rest.append(slice(None))
+        else:
+            # a k-dimensional mask covers k dimensions
+            covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+            basic.extend([slice(None)] * covered)
+            rest.append(item)
+    return tuple(basic), tuple(rest)
 
 
 @history_first
@@ -491,6 +501,10 @@ def setitem(tensor, index, value):
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
+    if index is False:
+        return                      # PyTorch writes nothing, and checks nothing
+    if index is True:               # PyTorch writes through the view x.unsqueeze(0)
+        return setitem(tensor.unsqueeze(0), Ellipsis, value)
     _check_zero_dim(tensor, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
@@ -514,6 +528,14 @@ def setitem(tensor, index, value):
         return
     if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
         raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
+    split = _split_mixed(items)
+    if split:
+        # x[0, [0, 2]] = v: as when reading, the integers, slices and None make a view first;
+        # the lists, tensors and masks then write into it (so the base gets CopySlices)
+        basic, rest = split
+        view = _basic_getitem(tensor, basic, alias=False)
+        if view is not tensor:
+            return setitem(view, rest, value)
     one_mask = len(items) == 1 and np.asarray(items[0]).dtype == bool
     if tensor.ndim == 0 and one_mask:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
