@@ -359,7 +359,7 @@ class SqueezeBackward4(SqueezeBackward0):
 
 @history_first
 @numpy_keywords
-def squeeze(input, dim=None, _node=None):
+def squeeze(input, dim=None, *, _node=None):
     """``input`` without size-1 dimensions (all of them, or those in ``dim``).
 
     Gradient: grad reshaped back to the input's shape.
