@@ -383,3 +383,12 @@ def test_setitem_on_a_view_whose_history_was_lost(torch, index):
         exec(f"v[{index}] = 1.0", {"v": v, "L": L})
         return v
     assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("shape, dim", [((0,), None), ((0, 3), 0), ((0, 3), 1), ((2, 0), (0, 1)),
+                                        ((0, 3), None), ((), None)])
+def test_inf_norm_of_nothing_is_refused(torch, shape, dim):
+    """A found program: the inf norm is a max, which PyTorch refuses over no elements."""
+    def program(L):
+        return L.tensor(np.ones(shape), requires_grad=True).norm(float("inf"), dim=dim)
+    assert run(program, minigrad) == run(program, torch)
