@@ -392,3 +392,51 @@ def test_inf_norm_of_nothing_is_refused(torch, shape, dim):
     def program(L):
         return L.tensor(np.ones(shape), requires_grad=True).norm(float("inf"), dim=dim)
     assert run(program, minigrad) == run(program, torch)
+
+
+# --- the gradient through a regenerated view ----------------------------------------------------
+
+REGENERATED_VIEWS = {"select": "x[0]", "slice": "x[1:]", "t": "x.t()", "expand": "x[0].expand(2, 4)",
+                     "step": "x[:, ::2]", "unsqueeze": "x.unsqueeze(1)", "diagonal": "x.diagonal()",
+                     "flat": "x.view(-1)"}
+
+
+@pytest.mark.parametrize("view", sorted(REGENERATED_VIEWS))
+@pytest.mark.parametrize("base", ["leaf", "result", "transposed", "part"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_gradient_through_a_regenerated_view(torch, view, base, create_graph):
+    """A view whose base changed in place under no_grad gets an AsStridedBackward0. Its
+    gradient is computed as PyTorch's as_strided_backward computes it: zeros the size of
+    the base's memory, the gradient copied in where the view sees it (added where it sees an
+    element twice), seen with the base's layout; with create_graph=True the gradient's own
+    history is PyTorch's (AsStridedBackward0 of CopySlices, or of IndexAddBackward0)."""
+    def program(L):
+        a = L.tensor(np.arange(1.0, 13.0).reshape(3, 4), requires_grad=True)
+        x = {"leaf": a, "result": a * 1, "transposed": (a * 1).t(), "part": (a * 1)[:, 1:]}[base]
+        v = eval(REGENERATED_VIEWS[view], {"x": x})
+        with L.no_grad():
+            x.mul_(2)
+        (g,) = L.autograd.grad((v * v).sum(), a, create_graph=create_graph)
+        out = [g, v.grad_fn, g.grad_fn, g.grad_fn.next_functions if g.grad_fn else None,
+               g.grad_fn.next_functions[0][0].next_functions if g.grad_fn else None]
+        if create_graph:
+            out.append(L.autograd.grad((g * g).sum(), a)[0])
+        return out
+    assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("view", ["x[0].expand(2, 1, 3)", "x[0]", "x[:, :, 1:]", "x.transpose(0, 2)",
+                                  "x[:, 0]", "x.expand(2, 2, 1, 3)"])
+def test_gradient_through_a_regenerated_view_with_dims_of_size_one(torch, view):
+    """PyTorch first squeezes the view's dims of size 1 out of the gradient and sums over
+    those it repeats, so SqueezeBackward1 and SumBackward1 show up with create_graph=True."""
+    def program(L):
+        a = L.tensor(np.arange(1.0, 7.0).reshape(2, 1, 3), requires_grad=True)
+        x = a * 1
+        v = eval(view, {"x": x})
+        with L.no_grad():
+            x.mul_(2)
+        (g,) = L.autograd.grad((v * v).sum(), x, create_graph=True)
+        return [g, g.grad_fn, g.grad_fn.next_functions, g.grad_fn.next_functions[0][0].next_functions,
+                L.autograd.grad((g * g).sum(), a)[0]]
+    assert run(program, minigrad) == run(program, torch)

@@ -31,6 +31,7 @@ import numpy as np
 from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect
 from ..autograd.grad_mode import _State
 from .._tensor import _wrap
+from . import result
 
 
 def register_view(out, base):
@@ -60,29 +61,30 @@ def register_view(out, base):
     return out
 
 
+def _element_offsets(array, start):
+    """For every element of ``array``: how many elements past address ``start`` it sits."""
+    itemsize = array.itemsize
+    first = (array.__array_interface__["data"][0] - start) // itemsize
+    offset = np.full(array.shape, first, dtype=np.int64)
+    for dim, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        shape = [1] * array.ndim
+        shape[dim] = size
+        offset = offset + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
+    return offset
+
+
 def element_positions(base_array, view_array):
     """For every element of ``view_array``: its flat (C-order) position in ``base_array``.
 
     Both arrays share memory; an element's address is the start address plus
     index * stride in every dimension, so comparing addresses finds each element.
     """
-    itemsize = base_array.itemsize
     base_start = base_array.__array_interface__["data"][0]
-
-    def offsets(array):
-        start = (array.__array_interface__["data"][0] - base_start) // itemsize
-        offset = np.full(array.shape, start, dtype=np.int64)
-        for dim, (size, stride) in enumerate(zip(array.shape, array.strides)):
-            shape = [1] * array.ndim
-            shape[dim] = size
-            offset = offset + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
-        return offset
-
-    base_offsets = offsets(base_array)
+    base_offsets = _element_offsets(base_array, base_start)
     lowest = base_offsets.min() if base_offsets.size else 0
     flat_position = np.zeros(base_offsets.max() - lowest + 1 if base_offsets.size else 0, np.int64)
     flat_position[(base_offsets - lowest).ravel()] = np.arange(base_array.size)
-    return flat_position[offsets(view_array) - lowest]
+    return flat_position[_element_offsets(view_array, base_start) - lowest]
 
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
@@ -112,8 +114,48 @@ class AsStridedBackward0(Node):
         grad_base = zeros, with grad added where the view sees the base"""
 
     def backward(self, grad):
-        positions = element_positions(self.base_array, self.view_array)
-        return (_scatter(grad, positions, self.base_array.shape),)
+        return (_as_strided_backward(grad, self.base_array, self.view_array),)
+
+
+def _as_strided_backward(grad, base_array, view_array):
+    """PyTorch's way, step by step (so that with create_graph=True the gradient's history is
+    PyTorch's: an AsStridedBackward0 of a CopySlices, or of an IndexAddBackward0):
+    zeros as long as the memory the base spans; grad copied in where the view sees it (added,
+    where the view sees an element twice, as expand does); the result seen with the base's
+    layout."""
+    from .shape import _make_view          # lazy: shape imports this module
+    if base_array.size == 0 or view_array.size == 0:
+        return _wrap(np.zeros(base_array.shape, dtype=grad._array.dtype))
+    # the view's dims of size 1 go (squeeze), and so do those it repeats (expand), whose
+    # gradients add up (sum): each element of the view is then a different one in memory
+    kept = [slice(None)] * view_array.ndim
+    for dim in reversed(range(view_array.ndim)):
+        if view_array.shape[dim] == 1:
+            grad, kept[dim] = grad.squeeze(dim), 0
+        elif view_array.strides[dim] == 0:
+            grad, kept[dim] = grad.sum(dim), 0
+    view_array = view_array[tuple(kept) + (Ellipsis,)]      # (an array even with no dims left)
+    start = base_array.__array_interface__["data"][0]
+    base_offsets = _element_offsets(base_array, start)
+    view_offsets = _element_offsets(view_array, start)
+    lowest = int(min(base_offsets.min(), view_offsets.min() if view_offsets.size else 0))
+    span = int(max(base_offsets.max(), view_offsets.max() if view_offsets.size else 0)) - lowest + 1
+    memory = _wrap(np.zeros(span, dtype=grad._array.dtype))
+
+    def seen_as(like, offsets):
+        """A view of ``memory`` laid out as ``like`` (PyTorch's as_strided)."""
+        first = int(offsets.min()) - lowest if offsets.size else 0
+        array = np.lib.stride_tricks.as_strided(
+            memory._array[first:], like.shape,
+            tuple(step // like.itemsize * memory._array.itemsize for step in like.strides))
+        return _make_view(result(array, AsStridedBackward0, (memory,), base_array=memory._array,
+                                 view_array=array), memory)
+
+    if np.unique(view_offsets).size < view_offsets.size:       # the view sees an element twice
+        memory.index_add_(0, _wrap((view_offsets - lowest).reshape(-1)), grad.reshape(-1))
+    else:
+        seen_as(view_array, view_offsets).copy_(grad)
+    return seen_as(base_array, base_offsets)
 
 
 class CopySlices(Node):
