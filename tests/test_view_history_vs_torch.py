@@ -440,3 +440,23 @@ def test_gradient_through_a_regenerated_view_with_dims_of_size_one(torch, view):
         return [g, g.grad_fn, g.grad_fn.next_functions, g.grad_fn.next_functions[0][0].next_functions,
                 L.autograd.grad((g * g).sum(), a)[0]]
     assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("change", ["x[0].mul_(y)", "x[0] = y", "x[1:].add_(y)", "x.t()[0].mul_(y)",
+                                    "x[0].exp_()", "x[:, 0].copy_(y.expand(2))", "x[0].zero_()",
+                                    "x[0].fill_(2.0)"])
+def test_gradient_through_copy_slices_with_create_graph(torch, change):
+    """CopySlices computes as PyTorch does (grad copied into a tensor laid out as the base,
+    the view's part cloned for fn's backward and written back), so with create_graph=True
+    the gradient's history is PyTorch's: CopySlices of CopyBackwards and fn's gradient; the
+    gradient for values that were overwritten is zeros with no history."""
+    def program(L):
+        a = L.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=True)
+        y = L.tensor(3.0, requires_grad=True)
+        x = a * 1
+        exec(change, {"x": x, "y": y})
+        (g,) = L.autograd.grad((x * x).sum(), a, create_graph=True)
+        first = g.grad_fn.next_functions[0][0]
+        return [g, g.grad_fn, g.grad_fn.next_functions, first.next_functions,
+                L.autograd.grad((g * g).sum(), [a, y], allow_unused=True)]
+    assert run(program, minigrad) == run(program, torch)

@@ -397,7 +397,9 @@ class _FillBackward(Node):
     """result = values that do not depend on self   ->   grad_self = 0"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        # zeros_like(grad), as PyTorch: new zeros with no history (not grad * 0, which would be
+        # recorded with create_graph=True, and would keep grad's NaNs)
+        return (_wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)),)
 
 
 class ZeroBackward0(_FillBackward):
@@ -437,7 +439,8 @@ class FillBackward3(Node):
         grad_self = 0; grad_value = grad.sum()"""
 
     def backward(self, grad):
-        return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
+        zeros = _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype))     # zeros_like(grad)
+        return zeros, (grad.sum() if self.should_compute_output(1) else None)
 
 
 def _fill(tensor, values, node_class, value_tensor=None):

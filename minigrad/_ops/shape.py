@@ -819,7 +819,8 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"
 
     def backward(self, grad):
-        return grad * 0, grad.to(self.source_dtype)
+        # zeros_like(grad) for self, as PyTorch: new zeros with no history
+        return _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)), grad.to(self.source_dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = src_t, broadcast to self's shape and dtype"""

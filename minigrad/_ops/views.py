@@ -172,6 +172,32 @@ class CopySlices(Node):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
         _check_no_overlap(self.view_array)
+        from .shape import _make_view          # lazy: shape imports this module
+        from .._memory_format import contiguous_format
+        # as PyTorch, step by step (so that with create_graph=True the history is PyTorch's):
+        # grad copied into a tensor laid out as the base; the view's part of it taken out
+        # (a copy) and sent through fn's backward; what comes back written over that part
+        base, view = self.base_array, self.view_array
+        memory = np.empty_like(base, dtype=grad._array.dtype, order="K")
+        if memory.strides != base.strides or view.dtype != base.dtype:
+            return self._backward_by_positions(grad)      # (a base with gaps in its memory)
+        out = _wrap(memory)
+        out.copy_(grad)
+        flat = np.lib.stride_tricks.as_strided(memory, (memory.size,), (memory.itemsize,))
+        first = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
+        part = np.lib.stride_tricks.as_strided(flat[first:], view.shape, view.strides)
+        part = _make_view(result(part, AsStridedBackward0, (out,), base_array=memory, view_array=part),
+                          out)
+        grads = self.fn.backward(part.clone(memory_format=contiguous_format))
+        if type(grads) is not tuple:
+            grads = (grads,)
+        if grads[0] is None:           # no gradient for the old values: zeros there
+            part.copy_(_wrap(np.zeros(part._array.shape, dtype=part._array.dtype)))
+        else:
+            part.copy_(grads[0])
+        return (out,) + tuple(grads[1:])
+
+    def _backward_by_positions(self, grad):
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
         view_grad = flat[_wrap(positions)]
