@@ -10,7 +10,7 @@ import numpy as np
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._ops import result
+from ._ops import result, batched_as
 from ._ops.inplace import BernoulliBackward0
 
 
@@ -286,7 +286,8 @@ def bernoulli(input, p=None, *, generator=None):
 
 def _like(maker):
     def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
-        return maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+        out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+        return batched_as(out, input)     # inside vmap: like a batched tensor, batched too
     like.__name__ = maker.__name__ + "_like"
     like.__doc__ = f"``{maker.__name__}`` with the shape (and dtype) of ``input``."
     return like
@@ -301,4 +302,5 @@ randn_like = _like(randn)
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     """A tensor shaped like ``input`` filled with ``fill_value`` (no history)."""
-    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    out = full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return batched_as(out, input)

@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, save_result, as_tensor
+from . import result, save_result, as_tensor, plain_output
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -1130,6 +1130,6 @@ def compare(ufunc, input, other):
     a_arr = input._array
     b_arr = other._array if isinstance(other, Tensor) else other
     try:
-        return _wrap(np.asarray(ufunc(a_arr, b_arr)))
+        return plain_output(np.asarray(ufunc(a_arr, b_arr)), input, other)
     except ValueError:
         raise _broadcast_error(input, other) from None

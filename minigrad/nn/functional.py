@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result, save_result, numpy_keywords
+from .._ops import result, save_result, numpy_keywords, batched_as
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error
@@ -511,10 +511,11 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if reduction == "none" and one_d:
         value = value.reshape(())
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
-    return result(value, NllLossBackward0, (input,), reduction=reduction,
-                  rows_shape=logp.shape, input_shape=input._array.shape, target=labels,
-                  ignore_index=ignore_index, total_weight=float(total_weight),
-                  weight=None if weight is None else weight._array)
+    out = result(value, NllLossBackward0, (input,), reduction=reduction,
+                 rows_shape=logp.shape, input_shape=input._array.shape, target=labels,
+                 ignore_index=ignore_index, total_weight=float(total_weight),
+                 weight=None if weight is None else weight._array)
+    return batched_as(out, target, weight)      # (inside vmap: batched if the target is)
 
 
 def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
@@ -539,7 +540,7 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
                  total_weight=float(total_weight), weight=None if weight is None else weight._array)
     if reduction == "none" and input.ndim != 4:
         out = out.reshape(target.shape)
-    return out
+    return batched_as(out, target, weight)
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
