@@ -369,7 +369,13 @@ def div(input, other):
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
     try:
-        out = np.true_divide(a_arr, b_arr)
+        if type(other) in (int, float) and (other >= 1 or other <= -1):
+            out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
+        else:
+            # x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch (not for
+            # x / 2, which is common: np.errstate costs about as much as the division itself)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                out = np.true_divide(a_arr, b_arr)
     except ValueError:
         check_history_kept(input, other)
         raise _broadcast_error(input, other) from None
@@ -510,7 +516,12 @@ def pow(input, exponent):
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = _binary(np.power, input, exponent)
+        if exponent == -0.5 and a_arr.dtype.kind == "f":
+            # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
+            # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
+            out = np.reciprocal(np.sqrt(a_arr))
+        else:
+            out = _binary(np.power, input, exponent)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 

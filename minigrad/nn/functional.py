@@ -280,7 +280,8 @@ def _check_floating(name, input, dim):
 def _log_softmax_array(array, dim):
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
-    shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
+    with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
+        shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
@@ -794,9 +795,11 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
     if approximate == "tanh":
-        out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+        with np.errstate(over="ignore", invalid="ignore"):     # gelu(-inf) = -inf * 0 = nan, silently
+            out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
     else:
-        out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
+        with np.errstate(invalid="ignore"):       # gelu(-inf) = -inf * 0 = nan, silently
+            out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
     return result(out.astype(x.dtype, copy=False), GeluBackward0, (input,), saved=(input,),
                   approximate=approximate)
 
@@ -822,7 +825,8 @@ def silu(input, inplace=False):
     if inplace:
         return apply_inplace(input, silu)
     x = input._array
-    out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+    with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
+        out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
