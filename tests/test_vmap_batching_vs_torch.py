@@ -66,6 +66,35 @@ def test_batched_values_are_torchs():
     assert not differ, differ
 
 
+RANDOM_EXPRESSIONS = [
+    "L.randn(3)", "L.rand(3)", "L.randint(0, 5, (3,))", "L.randperm(3)", "L.normal(0., 1., (3,))",
+    "L.rand_like(c)", "L.randn_like(x)", "L.bernoulli(c / 4)",
+    "L.nn.functional.dropout(c, 0.5)", "L.nn.functional.dropout(x, 0.5)", "x.clone().normal_()",
+    "x.clone().uniform_()", "x.clone().bernoulli_(0.5)",
+]
+
+
+def _random_batched_in_vmap(L, torch, randomness):
+    c = L.tensor([1.0, 2.0, 3.0])
+    seen = {}
+
+    def f(x):
+        for expression in RANDOM_EXPRESSIONS:
+            seen[expression] = _is_batched(L, torch, eval(expression, {"L": L, "x": x, "c": c}))
+        return x
+    L.func.vmap(f, randomness=randomness)(L.ones(4, 3))
+    return seen
+
+
+@pytest.mark.parametrize("randomness", ["same", "different"])
+def test_random_values_are_batched_as_torchs(randomness):
+    """With randomness="different" each sample draws its own numbers: they are batched."""
+    torch = import_torch()
+    theirs = _random_batched_in_vmap(torch, torch, randomness)
+    ours = _random_batched_in_vmap(minigrad, torch, randomness)
+    assert ours == theirs
+
+
 def _outcome(run):
     """The values a program returns, or its exception class and message."""
     try:
@@ -154,6 +183,26 @@ INPLACE = {
 for _name, _change in INPLACE.items():
     PROGRAMS["inplace_" + _name] = (lambda change: lambda L, y: (
         lambda x: change(L, y, x), (L.ones(4, 3),)))(_change)
+
+# random numbers: drawn "different" per sample they are batched (so their values can't be
+# read, nor written into a captured tensor); "the same" for all samples they are not
+for _randomness in ("same", "different"):
+    PROGRAMS.update({
+        f"random_{_randomness}_item": (lambda r: lambda L, y: (
+            lambda x: x * L.randn(()).item() * 0, (L.ones(4, 3),), {"randomness": r}))(_randomness),
+        f"random_{_randomness}_written_into_captured": (lambda r: lambda L, y: (
+            lambda x: (y.mul_(L.rand(3) * 0), x)[1], (L.ones(4, 3),), {"randomness": r}))(_randomness),
+        f"random_{_randomness}_normal_in_place": (lambda r: lambda L, y: (
+            lambda x: x + L.zeros(3).normal_() * 0, (L.ones(4, 3),), {"randomness": r}))(_randomness),
+        f"random_{_randomness}_bernoulli_in_place": (lambda r: lambda L, y: (
+            lambda x: x + L.zeros(3).bernoulli_(0.5) * 0, (L.ones(4, 3),), {"randomness": r}))(_randomness),
+        f"random_{_randomness}_bernoulli_of_batched": (lambda r: lambda L, y: (
+            lambda x: x + L.bernoulli(x / 4) * 0, (L.ones(4, 3),), {"randomness": r}))(_randomness),
+        f"random_{_randomness}_bernoulli_p_of_batched": (lambda r: lambda L, y: (
+            lambda x: x + L.bernoulli(x / 4, 0.3) * 0, (L.ones(4, 3),), {"randomness": r}))(_randomness),
+        f"random_{_randomness}_in_place_of_batched": (lambda r: lambda L, y: (
+            lambda x: x + x.clone().uniform_() * 0, (L.ones(4, 3),), {"randomness": r}))(_randomness),
+    })
 
 # nested vmaps: the level that is missing is named, and add_'s shapes follow PyTorch's
 PROGRAMS.update({

@@ -26,7 +26,7 @@ from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_c
                     rebase_history, refresh_views)
 from .. import random
 from ..autograd.function import _FuncTransforms
-from .._functorch import check_inplace_batching
+from .._functorch import check_inplace_batching, check_inplace_randomness
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -394,12 +394,16 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, NormalBackward0)
 
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)
 
@@ -411,6 +415,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
     float64 uniform per element, a tensor p one float32 uniform (float64 if p is
     float64), see minigrad/random.py.
     """
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
     if isinstance(p, Tensor):
         probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too

@@ -143,6 +143,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
         _Vmaps.batch_sizes[level] = sizes[0]
         refused_before = random.refuse_draws
+        randomness_before = _Vmaps.different_randomness, _Vmaps.same_randomness
+        if randomness == "different":          # a draw is batched at this level
+            _Vmaps.different_randomness |= 1 << level
+        elif randomness == "same":
+            _Vmaps.same_randomness |= 1 << level
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
         generator = random.default_generator
         start = (generator._bits.state, generator._next_normal)
@@ -165,6 +170,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             _FuncTransforms.vmaps -= 1
             del _Vmaps.batch_sizes[level]
             random.refuse_draws = refused_before
+            _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
         return _stack_outputs(func, results, out_dims, level)
     return wrapper
 

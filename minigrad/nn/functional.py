@@ -13,6 +13,8 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result, numpy_keywords, batched_as
+from .._functorch import drawn
+from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error
@@ -721,7 +723,10 @@ def dropout(input, p=0.5, training=True, inplace=False):
         # PyTorch's CPU recipe, so that the same seed drops the same elements: a 0/1 "noise"
         # tensor with P(1) = 1 - p, divided by (1 - p) in the input's dtype. Like PyTorch's
         # empty_like, numpy's keeps the input's memory layout, which sets the filling order.
-        mask = _wrap(np.empty_like(input._array)).bernoulli_(1 - p).div_(1 - p)
+        noise = _wrap(np.empty_like(input._array))
+        if _FuncTransforms.vmaps:    # inside vmap: batched where the vmap draws different numbers
+            drawn(noise)
+        mask = noise.bernoulli_(1 - p).div_(1 - p)
     if inplace:
         return input.mul_(mask)
     return input * mask
