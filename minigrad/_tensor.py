@@ -87,6 +87,14 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
+_REQUIRES_GRAD_IN_TRANSFORM = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+
+
 def _wrap(array):
     """A new tensor around a numpy array (no copy, no history). The hot path of every op."""
     t = Tensor.__new__(Tensor)
@@ -211,6 +219,8 @@ class Tensor:
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
+        if _FuncTransforms.depth:        # inside grad, vmap, ...: they track gradients themselves
+            raise RuntimeError(_REQUIRES_GRAD_IN_TRANSFORM)
         if not isinstance(requires_grad, (bool, np.bool_)):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
                             f"not {type(requires_grad).__name__}")

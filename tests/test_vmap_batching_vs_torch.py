@@ -31,6 +31,16 @@ EXPRESSIONS = [
     "L.nn.functional.cross_entropy(c.unsqueeze(0), (x[:1] > 5).long())",
     "L.nn.functional.cross_entropy(c.unsqueeze(0), L.tensor([0]))", "x.softmax(0)", "c.softmax(0)",
     "x.reshape(3, 1)", "x.expand(2, 3)", "c.expand(2, 3)",
+    # transforms inside vmap: grad starts from ones_like(output), jvp batches a tangent like its
+    # primal, jacrev's basis is made like the output; vjp's result follows its cotangent
+    "L.func.grad(lambda z: (z * 2).sum())(x)", "L.func.grad(lambda z: (z * 0 + c).sum())(x)",
+    "L.func.grad(lambda z: (z * 2).sum())(c)", "L.func.grad(lambda z: (z * x).sum())(c)",
+    "L.func.jacrev(lambda z: z * 2)(x)", "L.func.jacrev(lambda z: z * 2)(c)",
+    "L.func.jacrev(lambda z: z * x)(c)", "L.func.jacfwd(lambda z: z * 2)(x)",
+    "L.func.jacfwd(lambda z: z * 2)(c)", "L.func.vjp(lambda z: z * 2, x)[1](c)[0]",
+    "L.func.vjp(lambda z: z * 2, x)[0]", "L.func.vjp(lambda z: z * 2, c)[1](x)[0]",
+    "L.func.jvp(lambda z: z * 2, (x,), (c,))[1]", "L.func.jvp(lambda z: z, (x,), (c,))[1]",
+    "L.func.jvp(lambda z: z * 2, (c,), (c,))[1]", "L.func.hessian(lambda z: (z ** 3).sum())(x)",
 ]
 
 
@@ -143,6 +153,13 @@ PROGRAMS = {
         lambda x: L.func.grad(lambda z: (z * bool(z.sum())).sum())(x), (L.ones(4, 3),)),
     "grad_item_of_captured": lambda L, y: (
         lambda x: L.func.grad(lambda z: (z * y.sum().item()).sum())(x), (L.ones(4, 3),)),
+    "requires_grad_in_vmap": lambda L, y: (lambda x: x.clone().requires_grad_(), (L.ones(4, 3),)),
+    "requires_grad_of_captured_in_vmap": lambda L, y: (
+        lambda x: (y.clone().requires_grad_(False), x)[1], (L.ones(4, 3),)),
+    "requires_grad_in_grad": lambda L, y: (
+        lambda x: L.func.grad(lambda z: z.requires_grad_().sum())(x), (L.ones(4, 3),)),
+    "jacrev_item": lambda L, y: (lambda x: L.func.jacrev(lambda z: z * 2)(x).sum().item() * x, (L.ones(4, 3),)),
+    "jacfwd_item": lambda L, y: (lambda x: L.func.jacfwd(lambda z: z * 2)(x).sum().item() * x, (L.ones(4, 3),)),
     "grad_of_vmap_item": lambda L, y: (
         lambda x: L.func.grad(lambda w: L.func.vmap(lambda z: z * z.sum().item())(w).sum())(x),
         (L.ones(4, 2, 3),)),
