@@ -25,35 +25,6 @@ class _Vmaps:
     same_randomness = 0          # ... and those with randomness="same"
 
 
-def drawn(out, keep=False):
-    """A tensor of random numbers drawn inside vmap: batched at the levels whose vmap draws
-    "different" numbers for each sample; not batched where they are "the same" (PyTorch
-    draws once for all samples then, even for rand_like of a batched tensor). With ``keep``,
-    the levels ``out`` already has are kept (bernoulli of batched probabilities).
-
-    Only called while a vmap runs (callers check ``_FuncTransforms.vmaps``)."""
-    out._vmap_levels = (out._vmap_levels if keep else 0) | _Vmaps.different_randomness
-    return out
-
-
-def check_same_randomness(input):
-    """bernoulli(p) with p batched at a level whose vmap draws "the same" numbers for every
-    sample: PyTorch has no way to do that, and says so."""
-    if _Vmaps.same_randomness & input._vmap_levels:
-        raise RuntimeError("Vmap does not currently support same randomness with a batched tensor "
-                           "input. Please file an issue with functorch")
-
-
-def check_inplace_randomness(tensor):
-    """x.normal_() inside vmap(randomness="different") must draw one x per sample: PyTorch
-    refuses it for a tensor that is not batched (every sample would share it)."""
-    if _Vmaps.different_randomness & ~tensor._vmap_levels:
-        raise RuntimeError(
-            "vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will "
-            "appear like same randomness. If this is necessary for your usage, please file an "
-            "issue with functorch.")
-
-
 def batched_levels(values):
     """The union of the vmap levels of ``values`` (tensors, numbers, lists/tuples of them)."""
     levels = 0
@@ -136,3 +107,34 @@ def _add_shape_message(tensor, other):
     padded = [[1] * (width - len(s)) + s for s in (out, other_shape)]
     broadcast = [max(a, b) if 1 in (a, b) else a for a, b in zip(*padded)]
     return f"output with shape {out} doesn't match the broadcast shape {broadcast}"
+
+
+# --- random numbers: randomness="different" draws one value per sample, "same" one for all ---
+
+def drawn(out, keep=False):
+    """A tensor of random numbers drawn inside vmap: batched at the levels whose vmap draws
+    "different" numbers for each sample; not batched where they are "the same" (PyTorch
+    draws once for all samples then, even for rand_like of a batched tensor). With ``keep``,
+    the levels ``out`` already has are kept (bernoulli of batched probabilities).
+
+    Only called while a vmap runs (callers check ``_FuncTransforms.vmaps``)."""
+    out._vmap_levels = (out._vmap_levels if keep else 0) | _Vmaps.different_randomness
+    return out
+
+
+def check_same_randomness(input):
+    """bernoulli(p) with p batched at a level whose vmap draws "the same" numbers for every
+    sample: PyTorch has no way to do that, and says so."""
+    if _Vmaps.same_randomness & input._vmap_levels:
+        raise RuntimeError("Vmap does not currently support same randomness with a batched tensor "
+                           "input. Please file an issue with functorch")
+
+
+def check_inplace_randomness(tensor):
+    """x.normal_() inside vmap(randomness="different") must draw one x per sample: PyTorch
+    refuses it for a tensor that is not batched (every sample would share it)."""
+    if _Vmaps.different_randomness & ~tensor._vmap_levels:
+        raise RuntimeError(
+            "vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will "
+            "appear like same randomness. If this is necessary for your usage, please file an "
+            "issue with functorch.")

@@ -64,7 +64,9 @@ def _batched_in_vmap(L, torch):
             value = eval(expression, {"L": L, "x": x, "c": c})
             seen[expression] = _is_batched(L, torch, value)
         return x
-    L.func.vmap(f, randomness="same")(L.ones(4, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # PyTorch's "performance drop" warnings
+        L.func.vmap(f, randomness="same")(L.ones(4, 3))
     return seen
 
 
@@ -92,7 +94,9 @@ def _random_batched_in_vmap(L, torch, randomness):
         for expression in RANDOM_EXPRESSIONS:
             seen[expression] = _is_batched(L, torch, eval(expression, {"L": L, "x": x, "c": c}))
         return x
-    L.func.vmap(f, randomness=randomness)(L.ones(4, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        L.func.vmap(f, randomness=randomness)(L.ones(4, 3))
     return seen
 
 

@@ -42,8 +42,9 @@ _REFUSAL_UNDER_ANOTHER_TRANSFORM = (
 
 
 # randomness="error" (the default): a random draw inside the function is refused. With
-# "same" every sample draws the same numbers; with "different" (minigrad: one draw after
-# another) they differ, though not with PyTorch's values, which come from one batched draw.
+# "same" every sample draws the same numbers (not batched); with "different" (minigrad: one
+# draw after another) they differ and are batched, though not with PyTorch's values, which
+# come from one batched draw.
 _RANDOM_IN_ERROR_MODE = (
     "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
     "'different' randomness flags on vmap or perform the randomness operation out of vmap")
