@@ -26,6 +26,7 @@ PROGRAMS = {
     "div_by_zero": lambda L, x: x / L.tensor([0.0, 1.0]), "div_zero_by": lambda L, x: L.tensor([0.0, 1.0]) / x,
     "div_by_number_zero": lambda L, x: x / 0.0, "div_by_int_zero": lambda L, x: x / 0,
     "div_by_small_number": lambda L, x: x / 1e-30, "div_by_number": lambda L, x: x / -2,
+    "div_by_inf": lambda L, x: x / float("inf"), "div_by_minus_inf": lambda L, x: x / -float("inf"),
     "rdiv": lambda L, x: 1.0 / x,
     "pow_tensor": lambda L, x: L.tensor([0.0, 2.0]) ** x, "remainder": lambda L, x: x % L.tensor([0.0, 2.0]),
     "frac": lambda L, x: x.frac(), "floor": lambda L, x: x.floor(), "sign": lambda L, x: x.sign(),

@@ -361,6 +361,9 @@ class DivBackward0(Node):
         return numerator / b
 
 
+_INF = float("inf")
+
+
 def div(input, other):
     """input / other elementwise (true division).
     Gradient: d input = grad / other, d other = -grad * input / other**2.
@@ -369,7 +372,7 @@ def div(input, other):
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
     try:
-        if type(other) in (int, float) and (other >= 1 or other <= -1):
+        if type(other) in (int, float) and 1 <= builtins.abs(other) < _INF:
             out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
         else:
             # x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch (not for
