@@ -162,6 +162,9 @@ PROGRAMS = {
         lambda x: (y.clone().requires_grad_(False), x)[1], (L.ones(4, 3),)),
     "requires_grad_in_grad": lambda L, y: (
         lambda x: L.func.grad(lambda z: z.requires_grad_().sum())(x), (L.ones(4, 3),)),
+    "backward_in_vmap": lambda L, y: (lambda x: ((x * y).sum().backward(), x)[1], (L.ones(4, 3),)),
+    "backward_in_grad": lambda L, y: (
+        lambda x: L.func.grad(lambda z: ((z * 2).sum().backward(), z.sum())[1])(x), (L.ones(4, 3),)),
     "jacrev_item": lambda L, y: (lambda x: L.func.jacrev(lambda z: z * 2)(x).sum().item() * x, (L.ones(4, 3),)),
     "jacfwd_item": lambda L, y: (lambda x: L.func.jacfwd(lambda z: z * 2)(x).sum().item() * x, (L.ones(4, 3),)),
     "grad_of_vmap_item": lambda L, y: (
