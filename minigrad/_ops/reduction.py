@@ -372,7 +372,8 @@ def _index_of_extreme(numpy_function, input, dim, keepdim):
         shape = (1,) * array.ndim if keepdim else ()
         return plain_output(np.asarray(numpy_function(array), dtype=np.int64).reshape(shape), input)
     axis = _normalize_dim(dim, array.ndim)
-    return plain_output(np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64), input)
+    indices = np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64)
+    return plain_output(indices, input)
 
 
 @numpy_keywords
@@ -392,7 +393,8 @@ def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
         return plain_output(np.asarray(np.all(input._array)), input)
-    return plain_output(np.asarray(np.all(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)), input)
+    axis = _normalize_dim(dim, input.ndim)
+    return plain_output(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim)), input)
 
 
 @numpy_keywords
@@ -400,7 +402,8 @@ def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
         return plain_output(np.asarray(np.any(input._array)), input)
-    return plain_output(np.asarray(np.any(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)), input)
+    axis = _normalize_dim(dim, input.ndim)
+    return plain_output(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim)), input)
 
 
 # --- norm, variance, logsumexp ---------------------------------------------------------------

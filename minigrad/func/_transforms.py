@@ -298,10 +298,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         for leaf in leaves:
             if not isinstance(leaf, Tensor):
                 raise RuntimeError(f"{name}: Expected {what} to only contain Tensors, got {type(leaf)}")
-    if forward_ad._DualLevel.current is None:
-        result = _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
-    else:
-        result = _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+    way = _jvp_forward_mode if forward_ad._DualLevel.current is None else _jvp_double_backward
+    result = way(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
     if _FuncTransforms.vmaps and batched_levels(primal_leaves):
         # inside vmap, PyTorch's forward rules use the primals, which are batched, so the tangents
         # that come out are too (unless one is a tangent passed straight through)
