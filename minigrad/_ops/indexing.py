@@ -210,11 +210,10 @@ def _index_items(index):
     return items
 
 
-def getitem(input, index):
-    """input[index]; inside vmap, batched if input or an index tensor is."""
-    if _FuncTransforms.vmaps:
-        _refuse_batched_mask(index)
-    return batched_as(_getitem(input, index), index)
+def _getitem_in_vmap(input, index):
+    """input[index] inside vmap: batched if input or an index tensor is."""
+    _refuse_batched_mask(index)
+    return batched_as(getitem(input, index, _vmap_done=True), index)
 
 
 def _refuse_batched_mask(index):
@@ -226,7 +225,10 @@ def _refuse_batched_mask(index):
                                "shape. Attempting to batch over indexing with a boolean mask.")
 
 
-def _getitem(input, index):
+def getitem(input, index, _vmap_done=False):
+    """input[index] (x[0], x[1:, 2], x[[0, 2]], x[mask], ...)."""
+    if _FuncTransforms.vmaps and not _vmap_done:     # (_vmap_done: called back from there)
+        return _getitem_in_vmap(input, index)
     _check_zero_dim(input, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
