@@ -41,6 +41,12 @@ from ..autograd.function import _FuncTransforms
 from .._functorch import carry_batching
 
 
+# True while a vmap runs (func/_vmap.py sets it): result() then marks which outputs are
+# batched. A plain module global, because result() runs for every operation and a global
+# is the cheapest thing to test.
+vmap_running = False
+
+
 def result(array, node_class, inputs, saved=None, **attributes):
     """Wrap ``array`` as the output tensor; record ``node_class`` if any input requires grad.
 
@@ -51,7 +57,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if type(array) is not np.ndarray:
         array = np.asarray(array)     # numpy gives scalars for 0-d results; tensors hold arrays
     out = _wrap(array)
-    if _FuncTransforms.vmaps:     # inside vmap: batched if an input is (see minigrad/_functorch.py)
+    if vmap_running:              # inside vmap: batched if an input is (see minigrad/_functorch.py)
         carry_batching(out, inputs, saved, tuple(attributes.values()))   # (an index, a mask, ...)
     if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)

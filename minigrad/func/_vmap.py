@@ -16,6 +16,7 @@ from ..autograd.function import _FuncTransforms
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
 from .._tensor import Tensor
 from .._functorch import _Vmaps
+from .. import _ops
 from .._ops.shape import stack
 
 
@@ -141,6 +142,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         results = []
         _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
         _FuncTransforms.vmaps += 1
+        _ops.vmap_running = True
         level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
         _Vmaps.batch_sizes[level] = sizes[0]
         refused_before = random.refuse_draws
@@ -169,6 +171,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
+            _ops.vmap_running = _FuncTransforms.vmaps > 0
             del _Vmaps.batch_sizes[level]
             random.refuse_draws = refused_before
             _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
