@@ -8,6 +8,13 @@ ordinary minigrad code you can step through. Because each sample goes
 through the ordinary operations, ``vmap(grad(f))`` gives one gradient per
 sample (per-sample gradients).
 
+Each sample handed to f is marked batched at this vmap's level, and every
+operation passes the mark on to its results (minigrad/_functorch.py). So,
+as in PyTorch, a value computed from the samples is batched - its ``.item()``
+or ``if t:`` is refused, and it may not be written into a tensor that is not
+batched - while values computed only from captured tensors and constants
+are ordinary tensors.
+
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
 import functools
@@ -84,9 +91,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     minigrad's vmap loops over the batch in Python (see the module docstring).
     PyTorch's vmap refuses code whose path depends on the values of a batched
-    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` below holds
+    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` above holds
     its messages, for the tensor methods that hand out values to call.
-    Nested vmaps work: each one loops over its own dimension.
+    Nested vmaps work: each one loops over its own dimension, at its own level.
     """
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
