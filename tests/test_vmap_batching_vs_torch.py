@@ -143,6 +143,11 @@ PROGRAMS = {
     "item_of_zeros_like": lambda L, y: (lambda x: x * L.zeros_like(x).sum().item(), (L.ones(4, 3),)),
     "mask_index_batched": lambda L, y: (lambda x: y[x > 0], (L.ones(4, 3),)),
     "mask_index_captured": lambda L, y: (lambda x: x[y > 1], (L.ones(4, 3),)),
+    "where_of_batched": lambda L, y: (lambda x: L.where(x > 0), (L.ones(4, 3),)),
+    "where_of_captured": lambda L, y: (lambda x: L.where(y > 1)[0] + x.sum(), (L.ones(4, 3),)),
+    "nonzero_of_batched": lambda L, y: (lambda x: L.nonzero(x), (L.ones(4, 3),)),
+    "nonzero_tuple_of_batched": lambda L, y: (lambda x: L.nonzero(x > 0, as_tuple=True), (L.ones(4, 3),)),
+    "nonzero_of_captured": lambda L, y: (lambda x: L.nonzero(y).sum() + x, (L.ones(4, 3),)),
     "out_dims_none_batched": lambda L, y: (lambda x: x * 2, (L.ones(4, 3),), {"out_dims": None}),
     "out_dims_none_captured": lambda L, y: (lambda x: y * 2, (L.ones(4, 3),), {"out_dims": None}),
     # nested vmaps: the outer sample is batched inside the inner function too

@@ -12,6 +12,7 @@ from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result, save_result, as_tensor, plain_output
+from ..autograd.function import _FuncTransforms
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -1093,6 +1094,8 @@ def where(condition, input=None, other=None):
     condition.
     """
     if input is None and other is None:
+        if _FuncTransforms.vmaps:
+            _refuse_dynamic_shape("aten::where", condition)
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
         raise invalid_combination("where", tuple(a for a in (condition, input, other)
@@ -1120,8 +1123,23 @@ def where(condition, input=None, other=None):
     return result(out, WhereBackward0, (input, other), saved=(condition,))
 
 
+def _refuse_dynamic_shape(name, input):
+    """Inside vmap, each sample of a batched input could have a different number of
+    non-zero elements: PyTorch refuses to batch that."""
+    if getattr(input, "_vmap_levels", 0):
+        raise RuntimeError(
+            "vmap: We do not support batching operators that can output dynamic shape. Attempted "
+            f"to vmap over {name}. Please file an issue at https://github.com/pytorch/pytorch/issues "
+            "if you need this feature.")
+
+
 def nonzero(input, *, as_tuple=False):
     """Indices of the non-zero elements: one row per element, or (as_tuple) one tensor per dim."""
+    if _FuncTransforms.vmaps and input._vmap_levels:
+        if as_tuple:
+            raise RuntimeError("Batching rule not implemented for aten::nonzero_numpy. We could not "
+                               "generate a fallback.")
+        _refuse_dynamic_shape("aten::nonzero", input)
     array = input._array
     positions = np.nonzero(array.reshape(1) if array.ndim == 0 else array)
     if as_tuple:
