@@ -148,6 +148,11 @@ PROGRAMS = {
     "nonzero_of_batched": lambda L, y: (lambda x: L.nonzero(x), (L.ones(4, 3),)),
     "nonzero_tuple_of_batched": lambda L, y: (lambda x: L.nonzero(x > 0, as_tuple=True), (L.ones(4, 3),)),
     "nonzero_of_captured": lambda L, y: (lambda x: L.nonzero(y).sum() + x, (L.ones(4, 3),)),
+    "allclose_of_batched": lambda L, y: (lambda x: x + L.allclose(x, y), (L.ones(4, 3),)),
+    "allclose_method_of_batched": lambda L, y: (lambda x: x + y.allclose(x), (L.ones(4, 3),)),
+    "allclose_of_captured": lambda L, y: (lambda x: x + L.allclose(y, y), (L.ones(4, 3),)),
+    "equal_of_batched": lambda L, y: (lambda x: x + L.equal(y, x), (L.ones(4, 3),)),
+    "equal_method_of_batched": lambda L, y: (lambda x: x + x.equal(y), (L.ones(4, 3),)),
     "out_dims_none_batched": lambda L, y: (lambda x: x * 2, (L.ones(4, 3),), {"out_dims": None}),
     "out_dims_none_captured": lambda L, y: (lambda x: y * 2, (L.ones(4, 3),), {"out_dims": None}),
     # nested vmaps: the outer sample is batched inside the inner function too

@@ -14,6 +14,8 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
+from ..autograd.function import _FuncTransforms
+from .._functorch import batched_levels
 from . import result, numpy_keywords, plain_output, batched_as
 from .views import register_view, check_history_kept
 from .._python_arg_parser import invalid_combination
@@ -951,6 +953,9 @@ def masked_fill(input, mask, value):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True if all elements are close: |input - other| <= atol + rtol * |other|."""
+    if _FuncTransforms.vmaps and batched_levels((input, other)):   # one True/False for a batch?
+        raise RuntimeError("vmap over torch.allclose isn't supported yet. Please file an issue at "
+                           "https://github.com/pytorch/pytorch/issues if you need this feature.")
     return bool(np.allclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -962,6 +967,9 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def equal(input, other):
     """True if both tensors have the same shape and elements."""
+    if _FuncTransforms.vmaps and batched_levels((input, other)):
+        raise RuntimeError("Batching rule not implemented for aten::equal. We could not generate a "
+                           "fallback.")
     return input.shape == other.shape and bool(np.array_equal(input._array, other._array))
 
 
