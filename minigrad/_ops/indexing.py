@@ -14,7 +14,9 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
-from . import result
+from . import result, batched_as
+from ..autograd.function import _FuncTransforms
+from .._functorch import check_inplace_batching
 from .._dtype import cpp_name
 from .shape import select, _make_view
 from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
@@ -208,7 +210,25 @@ def _index_items(index):
     return items
 
 
-def getitem(input, index):
+def _getitem_in_vmap(input, index):
+    """input[index] inside vmap: batched if input or an index tensor is."""
+    _refuse_batched_mask(index)
+    return batched_as(getitem(input, index, _vmap_done=True), index)
+
+
+def _refuse_batched_mask(index):
+    """Inside vmap, a boolean mask that is batched would pick a different number of elements
+    in each sample: PyTorch refuses it."""
+    for item in index if isinstance(index, tuple) else (index,):
+        if isinstance(item, Tensor) and item._vmap_levels and item._array.dtype == np.bool_:
+            raise RuntimeError("vmap: We do not support batching operators that can support dynamic "
+                               "shape. Attempting to batch over indexing with a boolean mask.")
+
+
+def getitem(input, index, _vmap_done=False):
+    """input[index] (x[0], x[1:, 2], x[[0, 2]], x[mask], ...)."""
+    if _FuncTransforms.vmaps and not _vmap_done:     # (_vmap_done: called back from there)
+        return _getitem_in_vmap(input, index)
     _check_zero_dim(input, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
@@ -345,6 +365,9 @@ def setitem(tensor, index, value):
         return
     if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
         raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
+    if _FuncTransforms.vmaps:     # a captured tensor can't take one value per sample
+        check_inplace_batching("index_put_", tensor, (value, index))
+        _refuse_batched_mask(index)
     one_mask = len(items) == 1 and np.asarray(items[0]).dtype == bool
     if tensor.ndim == 0 and one_mask:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
