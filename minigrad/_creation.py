@@ -10,7 +10,9 @@ import numpy as np
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._ops import result
+from ._ops import result, batched_as
+from ._functorch import drawn, check_same_randomness
+from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
 
 
@@ -236,13 +238,13 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Uniform random numbers in [0, 1) (PyTorch's numbers for the same seed)."""
     dtype = _float_dtype(dtype)
-    return _leaf(_random.uniform(_size(size), dtype=dtype, generator=generator), requires_grad)
+    return _random_leaf(_random.uniform(_size(size), dtype=dtype, generator=generator), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal random numbers (mean 0, standard deviation 1; PyTorch's numbers for the same seed)."""
     dtype = _float_dtype(dtype)
-    return _leaf(_random.normal(_size(size), dtype=dtype, generator=generator), requires_grad)
+    return _random_leaf(_random.normal(_size(size), dtype=dtype, generator=generator), requires_grad)
 
 
 def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
@@ -257,13 +259,13 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
     values = _random.integers(_size(tuple(size)), int(low), int(high), generator=generator)
-    return _leaf(values.astype(dtype), requires_grad)
+    return _random_leaf(values.astype(dtype), requires_grad)
 
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
-    return _leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
+    return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
@@ -272,21 +274,35 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     dtype = _float_dtype(dtype)
     values = _random.normal(_size((size,)), mean, std, dtype=dtype, generator=generator)
-    return _leaf(values, requires_grad)
+    return _random_leaf(values, requires_grad)
+
+
+def _random_leaf(values, requires_grad):
+    """A new tensor of random numbers; inside vmap, batched if the vmap draws different ones."""
+    out = _leaf(values, requires_grad)
+    return drawn(out) if _FuncTransforms.vmaps else out
 
 
 def bernoulli(input, p=None, *, generator=None):
     """0 or 1 per element: 1 with probability ``input[i]`` (a tensor of probabilities),
     or, given a number ``p``, with probability ``p`` in a tensor shaped like ``input``."""
+    target = empty_like(input)
+    if _FuncTransforms.vmaps:      # (drawn in place, into a tensor batched as the draw is)
+        check_same_randomness(input)
+        drawn(target, keep=p is None)
     if p is not None:
-        return empty_like(input).bernoulli_(float(p), generator=generator)
-    values = empty_like(input).bernoulli_(input.detach(), generator=generator)
-    return result(values._array, BernoulliBackward0, (input,))   # recorded, but no gradient flows
+        return target.bernoulli_(float(p), generator=generator)
+    values = target.bernoulli_(input.detach(), generator=generator)
+    out = result(values._array, BernoulliBackward0, (input,))   # recorded, but no gradient flows
+    return drawn(out, keep=True) if _FuncTransforms.vmaps else out
 
 
 def _like(maker):
     def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
-        return maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+        out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+        if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
+            return out
+        return batched_as(out, input)     # inside vmap: like a batched tensor, batched too
     like.__name__ = maker.__name__ + "_like"
     like.__doc__ = f"``{maker.__name__}`` with the shape (and dtype) of ``input``."
     return like
@@ -301,4 +317,5 @@ randn_like = _like(randn)
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     """A tensor shaped like ``input`` filled with ``fill_value`` (no history)."""
-    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    out = full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return batched_as(out, input)

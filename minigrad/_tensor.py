@@ -87,6 +87,14 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
+_REQUIRES_GRAD_IN_TRANSFORM = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+
+
 def _wrap(array):
     """A new tensor around a numpy array (no copy, no history). The hot path of every op."""
     t = Tensor.__new__(Tensor)
@@ -143,6 +151,7 @@ class Tensor:
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
     _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
+    _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -210,6 +219,8 @@ class Tensor:
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
+        if _FuncTransforms.depth:        # inside grad, vmap, ...: they track gradients themselves
+            raise RuntimeError(_REQUIRES_GRAD_IN_TRANSFORM)
         if not isinstance(requires_grad, (bool, np.bool_)):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
                             f"not {type(requires_grad).__name__}")
@@ -331,6 +342,8 @@ class Tensor:
         out._detached_from = root._detached_from or weakref.ref(root)
         if _inference_blocks:            # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
+        if _FuncTransforms.vmaps:        # the same values: batched if self is
+            out._vmap_levels = self._vmap_levels
         return out
 
     def detach_(self):
@@ -347,6 +360,8 @@ class Tensor:
     @property
     def data(self):
         """The same values as a tensor without history (shares memory, like torch)."""
+        if _FuncTransforms.vmaps and self._vmap_levels:
+            raise RuntimeError("accessing `data` under vmap transform is not allowed")
         return _wrap(self._array)
 
     @data.setter
@@ -690,9 +705,10 @@ class Tensor:
         return _ops_pointwise.compare(np.logical_or, self, other)
 
     def __invert__(self):
-        if self._array.dtype.kind != "b":
-            return _wrap(np.invert(self._array))
-        return _wrap(np.logical_not(self._array))
+        out = _wrap(np.invert(self._array) if self._array.dtype.kind != "b" else np.logical_not(self._array))
+        if _FuncTransforms.vmaps:
+            out._vmap_levels = self._vmap_levels
+        return out
 
     eq = __eq__
     ne = __ne__

@@ -900,6 +900,36 @@ def third_order_graphs_of_elu_and_division(L):
 
 
 @case
+def elu_in_place_saves_its_result(L):
+    # the input is overwritten, so EluBackward1 saves the result and its gradient is
+    # elu_backward from the result (is_result): slope result + alpha, 1 at NaN, 0 at -inf;
+    # with create_graph the graphs go through EluBackwardBackward0 to EluBackward1
+    out = []
+    for alpha in (1.0, 0.5):
+        x = L.tensor([-1.0, 0.0, 2.0, float("nan"), -float("inf"), -0.3], requires_grad=True)
+        w = L.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], requires_grad=True)
+        y = L.nn.functional.elu(x * 1, alpha=alpha, inplace=True)
+        node = y.grad_fn
+        out += [node, sorted(a for a in dir(node) if a.startswith("_saved_") and a[7:] in (
+            "result", "self", "alpha", "scale", "input_scale")), node._saved_alpha, approx(node._saved_result)]
+        g = L.autograd.grad((y * w).sum(), x, create_graph=True)[0]
+        g2 = L.autograd.grad((g * g * w).sum(), [x, w], create_graph=True)
+        g3 = L.autograd.grad(g2[0].sum(), x, allow_unused=True)[0]
+        out += [approx(g), chain(g.grad_fn), [approx(t) for t in g2], [chain(t.grad_fn) for t in g2],
+                None if g3 is None else approx(g3)]
+    z = L.tensor([-2.0, 1.5], requires_grad=True)
+    u = z.clone()
+    out.append(L.nn.functional.elu_(u, 2.0) is u)
+    u.sum().backward()
+    out.append(z.grad)
+    fw = L.autograd.forward_ad           # forward mode: the tangent through the same slope
+    with fw.dual_level():
+        dual = fw.make_dual(L.tensor([-1.0, 0.5, -2.0]), L.tensor([1.0, 2.0, 3.0]))
+        out.append(approx(fw.unpack_dual(L.nn.functional.elu(dual * 1, inplace=True)).tangent))
+    return out
+
+
+@case
 def sort_results_are_laid_out_like_the_input_and_freed_by_backward(L):
     x = L.tensor([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]], requires_grad=True)
     out = []

@@ -37,6 +37,14 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
 from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
+from ..autograd.function import _FuncTransforms
+from .._functorch import carry_batching
+
+
+# True while a vmap runs (func/_vmap.py sets it): result() then marks which outputs are
+# batched. A plain module global, because result() runs for every operation and a global
+# is the cheapest thing to test.
+vmap_running = False
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -49,6 +57,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if type(array) is not np.ndarray:
         array = np.asarray(array)     # numpy gives scalars for 0-d results; tensors hold arrays
     out = _wrap(array)
+    if vmap_running:              # inside vmap: batched if an input is (see minigrad/_functorch.py)
+        carry_batching(out, inputs, saved, tuple(attributes.values()))   # (an index, a mask, ...)
     if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)
     if not _State.enabled:
@@ -72,6 +82,24 @@ def result(array, node_class, inputs, saved=None, **attributes):
         node.save_for_backward(*saved)
     if attributes:
         node.__dict__.update(attributes)
+    return out
+
+
+def plain_output(array, *inputs):
+    """A tensor for ``array`` that ``result`` does not record (a comparison's, indices, a
+    piece of split that is recorded later): batched inside vmap if one of ``inputs`` is
+    (see minigrad/_functorch.py)."""
+    out = _wrap(array)
+    if _FuncTransforms.vmaps:
+        carry_batching(out, inputs)
+    return out
+
+
+def batched_as(out, *inputs):
+    """Inside vmap, mark ``out`` batched where one of ``inputs`` is: for outputs that also
+    depend on what ``result`` does not see (an index tensor, a target, new_zeros' tensor)."""
+    if _FuncTransforms.vmaps:
+        carry_batching(out, inputs)
     return out
 
 

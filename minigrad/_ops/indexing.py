@@ -14,7 +14,9 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from ..autograd.forward_ad import _DualLevel
-from . import result
+from . import result, batched_as
+from ..autograd.function import _FuncTransforms
+from .._functorch import check_inplace_batching
 from .._dtype import cpp_name
 from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
@@ -283,8 +285,26 @@ def _index_items(index):
     return items
 
 
-def getitem(input, index):
-    """``input[index]``, recorded as PyTorch records it (see the top of this file)."""
+def _getitem_in_vmap(input, index):
+    """input[index] inside vmap: batched if input or an index tensor is."""
+    _refuse_batched_mask(index)
+    return batched_as(getitem(input, index, _vmap_done=True), index)
+
+
+def _refuse_batched_mask(index):
+    """Inside vmap, a boolean mask that is batched would pick a different number of elements
+    in each sample: PyTorch refuses it."""
+    for item in index if isinstance(index, tuple) else (index,):
+        if isinstance(item, Tensor) and item._vmap_levels and item._array.dtype == np.bool_:
+            raise RuntimeError("vmap: We do not support batching operators that can support dynamic "
+                               "shape. Attempting to batch over indexing with a boolean mask.")
+
+
+def getitem(input, index, _vmap_done=False):
+    """``input[index]`` (x[0], x[1:, 2], x[[0, 2]], x[mask], ...), recorded as PyTorch records
+    it (see the top of this file)."""
+    if _FuncTransforms.vmaps and not _vmap_done:     # (_vmap_done: called back from there)
+        return _getitem_in_vmap(input, index)
     _check_zero_dim(input, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
@@ -528,6 +548,9 @@ def setitem(tensor, index, value):
         return
     if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
         raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
+    if _FuncTransforms.vmaps:     # a captured tensor can't take one value per sample
+        check_inplace_batching("index_put_", tensor, (value, index))
+        _refuse_batched_mask(index)
     split = _split_mixed(items)
     if split:
         # x[0, [0, 2]] = v: as when reading, the integers, slices and None make a view first;

@@ -25,6 +25,8 @@ from . import pointwise, result, shape
 from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
                     rebase_history, refresh_views)
 from .. import random
+from ..autograd.function import _FuncTransforms
+from .._functorch import check_inplace_batching, check_inplace_randomness
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -257,6 +259,8 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
+    if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
+        check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))
     check_history_kept(other)
     if type(other) is Tensor and other._version_counter is tensor._version_counter:
@@ -307,6 +311,9 @@ def reading_its_own_writes(tensor, other, elementwise, op):
     return apply_inplace(tensor, with_those_values, other)
 
 
+_ARITHMETIC_NAMES = {np.add: "add_", np.subtract: "sub_", np.multiply: "mul_", np.true_divide: "div_"}
+
+
 def add_(self, other, alpha=1):
     """self += alpha * other
 
@@ -337,12 +344,16 @@ def div_(self, other):
     Gradient: as for div, with self's old value (saved before the write).
     """
     if self._array.dtype.kind != "f":
+        if _FuncTransforms.vmaps:
+            check_inplace_batching("div_", self, (other,))
         return apply_inplace(self, pointwise.div, other)      # raises the dtype error
     return _arithmetic(self, np.true_divide, pointwise.div, other)
 
 
 def pow_(self, exponent):
     """In place: self = self ** exponent. Gradient: grad * exponent * old**(exponent - 1)."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("pow_", self, (exponent,))
     if type(exponent) is Tensor and exponent._version_counter is self._version_counter:
         check_inplace(self, others=(exponent,))
         _check_partial_overlap(self, exponent)
@@ -353,6 +364,8 @@ def pow_(self, exponent):
 
 def clamp_(self, min=None, max=None):
     """In place: limit every element to [min, max]. Gradient: grad where the value was inside, 0 where clamped."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("clamp_", self, (min, max))
     for bound in (min, max):
         if type(bound) is Tensor and bound._version_counter is self._version_counter:
             check_inplace(self, others=(bound,))
@@ -360,7 +373,11 @@ def clamp_(self, min=None, max=None):
     return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
 
 
-clip_ = clamp_
+def clip_(self, min=None, max=None):
+    """``clamp_`` under another name."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("clip_", self, (min, max))
+    return clamp_(self, min, max)
 
 
 def copy_(self, source):
@@ -369,6 +386,8 @@ def copy_(self, source):
     Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
     """
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("copy_", self, (source,))
     # x.copy_(x), or a copy from a tensor over exactly the same elements, copies nothing
     # (so it may even write into expanded memory)
     same_data = source is self or _same_elements(self, source)
@@ -470,6 +489,8 @@ def zero_(self):
 
 def fill_(self, value):
     """In place: set every element to ``value``. Gradient: 0 for the old values."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("fill_", self, (value,))
     if isinstance(value, Tensor):
         return _fill(self, value.item(), FillBackward3, value)
     return _fill(self, value, FillBackward2)
@@ -477,12 +498,16 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, NormalBackward0)
 
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)
 
@@ -494,6 +519,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
     float64 uniform per element, a tensor p one float32 uniform (float64 if p is
     float64), see minigrad/random.py.
     """
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
     if isinstance(p, Tensor):
         probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too

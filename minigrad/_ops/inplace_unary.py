@@ -19,6 +19,8 @@ from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_t
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
 from .inplace import apply_inplace, bump_version, check_inplace
+from ..autograd.function import _FuncTransforms
+from .._functorch import check_inplace_batching
 
 
 def _castable_back(out, tensor):
@@ -100,11 +102,15 @@ def _clamp_one_side(node_class, low=None, high=None):
 
 def clamp_min_(self, min):
     """In-place clamp from below: x = max(x, min) (ClampMinBackward0)."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("clamp_min_", self, (min,))
     return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
 
 def clamp_max_(self, max):
     """In-place clamp from above: x = min(x, max) (ClampMaxBackward0)."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("clamp_max_", self, (max,))
     return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
 
 
@@ -116,22 +122,31 @@ METHODS["clamp_max_"] = clamp_max_
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("scatter_", self, (index, src, value))
     return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
         t, dim, index, src, value, reduce, "scatter_"))
 
 
 def scatter_add_(self, dim, index, src):
     """In-place scatter_add: src[i][j] is added to self[index[i][j]][j] (dim=0)."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("scatter_add_", self, (index, src))
     return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
     """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim."""
+    if _FuncTransforms.vmaps:
+        check_inplace_batching("index_add_", self, (index, source))
     return apply_inplace(self, lambda t: gather_scatter.index_add(t, dim, index, source, alpha=alpha))
 
 
 def masked_fill_(self, mask, value):
     """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True."""
+    if _FuncTransforms.vmaps:       # (PyTorch batches a mask and a value differently)
+        check_inplace_batching("masked_fill_", self, (mask,))
+        check_inplace_batching("masked_fill_value", self, (value,))
     return apply_inplace(self, lambda t: shape.masked_fill(t, mask, value))
 
 

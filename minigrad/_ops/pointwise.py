@@ -11,7 +11,8 @@ import numpy as np
 from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, save_result, as_tensor
+from . import result, save_result, as_tensor, plain_output
+from ..autograd.function import _FuncTransforms
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -361,6 +362,9 @@ class DivBackward0(Node):
         return numerator / b
 
 
+_INF = float("inf")
+
+
 def div(input, other):
     """input / other elementwise (true division).
     Gradient: d input = grad / other, d other = -grad * input / other**2.
@@ -369,7 +373,13 @@ def div(input, other):
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
     try:
-        out = np.true_divide(a_arr, b_arr)
+        if type(other) in (int, float) and 1 <= builtins.abs(other) < _INF:
+            out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
+        else:
+            # x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch (not for
+            # x / 2, which is common: np.errstate costs about as much as the division itself)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                out = np.true_divide(a_arr, b_arr)
     except ValueError:
         check_history_kept(input, other)
         raise _broadcast_error(input, other) from None
@@ -510,7 +520,12 @@ def pow(input, exponent):
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = _binary(np.power, input, exponent)
+        if exponent == -0.5 and a_arr.dtype.kind == "f":
+            # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
+            # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
+            out = np.reciprocal(np.sqrt(a_arr))
+        else:
+            out = _binary(np.power, input, exponent)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 
@@ -1080,6 +1095,8 @@ def where(condition, input=None, other=None):
     condition.
     """
     if input is None and other is None:
+        if _FuncTransforms.vmaps:
+            _refuse_dynamic_shape("aten::where", condition)
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
         raise invalid_combination("where", tuple(a for a in (condition, input, other)
@@ -1107,8 +1124,23 @@ def where(condition, input=None, other=None):
     return result(out, WhereBackward0, (input, other), saved=(condition,))
 
 
+def _refuse_dynamic_shape(name, input):
+    """Inside vmap, each sample of a batched input could have a different number of
+    non-zero elements: PyTorch refuses to batch that."""
+    if getattr(input, "_vmap_levels", 0):
+        raise RuntimeError(
+            "vmap: We do not support batching operators that can output dynamic shape. Attempted "
+            f"to vmap over {name}. Please file an issue at https://github.com/pytorch/pytorch/issues "
+            "if you need this feature.")
+
+
 def nonzero(input, *, as_tuple=False):
     """Indices of the non-zero elements: one row per element, or (as_tuple) one tensor per dim."""
+    if _FuncTransforms.vmaps and input._vmap_levels:
+        if as_tuple:
+            raise RuntimeError("Batching rule not implemented for aten::nonzero_numpy. We could not "
+                               "generate a fallback.")
+        _refuse_dynamic_shape("aten::nonzero", input)
     array = input._array
     positions = np.nonzero(array.reshape(1) if array.ndim == 0 else array)
     if as_tuple:
@@ -1131,6 +1163,6 @@ def compare(ufunc, input, other):
     a_arr = input._array
     b_arr = other._array if isinstance(other, Tensor) else other
     try:
-        return _wrap(np.asarray(ufunc(a_arr, b_arr)))
+        return plain_output(np.asarray(ufunc(a_arr, b_arr)), input, other)
     except ValueError:
         raise _broadcast_error(input, other) from None

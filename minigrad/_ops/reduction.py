@@ -12,7 +12,7 @@ from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
-from . import result, save_result, numpy_keywords
+from . import result, save_result, numpy_keywords, plain_output
 from .gather_scatter import scatter
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
 from .shape import masked_fill
@@ -260,7 +260,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
                  keepdim=keepdim, indices=indices)
-    return return_type(out, _wrap(indices.astype(np.int64)))
+    return return_type(out, plain_output(indices.astype(np.int64), input))
 
 
 @history_first
@@ -377,9 +377,10 @@ def _index_of_extreme(numpy_function, input, dim, keepdim):
     if dim is None:
         # keepdim=True keeps every dimension, each of size 1
         shape = (1,) * array.ndim if keepdim else ()
-        return _wrap(np.asarray(numpy_function(array), dtype=np.int64).reshape(shape))
+        return plain_output(np.asarray(numpy_function(array), dtype=np.int64).reshape(shape), input)
     axis = _normalize_dim(dim, array.ndim)
-    return _wrap(np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64))
+    indices = np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64)
+    return plain_output(indices, input)
 
 
 @numpy_keywords
@@ -398,16 +399,18 @@ def argmin(input, dim=None, keepdim=False):
 def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
-        return _wrap(np.asarray(np.all(input._array)))
-    return _wrap(np.asarray(np.all(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)))
+        return plain_output(np.asarray(np.all(input._array)), input)
+    axis = _normalize_dim(dim, input.ndim)
+    return plain_output(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim)), input)
 
 
 @numpy_keywords
 def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
-        return _wrap(np.asarray(np.any(input._array)))
-    return _wrap(np.asarray(np.any(input._array, axis=_normalize_dim(dim, input.ndim), keepdims=keepdim)))
+        return plain_output(np.asarray(np.any(input._array)), input)
+    axis = _normalize_dim(dim, input.ndim)
+    return plain_output(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim)), input)
 
 
 # --- norm, variance, logsumexp ---------------------------------------------------------------

@@ -14,7 +14,9 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
-from . import result, numpy_keywords
+from ..autograd.function import _FuncTransforms
+from .._functorch import batched_levels
+from . import result, numpy_keywords, plain_output, batched_as
 from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
@@ -657,7 +659,7 @@ def stack(tensors, dim=0):
 
 def _pieces_of(input, arrays, node_class, **attributes):
     """Tensors (views of ``input``) for ``arrays``, all recorded as outputs of one node."""
-    pieces = tuple(_make_view(_wrap(array), input) for array in arrays)
+    pieces = tuple(_make_view(plain_output(array, input), input) for array in arrays)
     if _DualLevel.open:        # forward mode: each piece gets its part of the input's tangent
         push_tangents_of_pieces(pieces, input, node_class, attributes)
     if pieces and needs_grad((input,)):
@@ -790,7 +792,7 @@ def to_dtype(input, dtype):
     out = input._array.astype(dtype.numpy_dtype)
     if dtype.is_floating_point:
         return result(out, ToCopyBackward0, (input,), input_dtype=input.dtype)
-    return _wrap(out)                # integer results can't carry gradients
+    return plain_output(out, input)    # integer results can't carry gradients
 
 
 class CloneBackward0(Node):
@@ -887,18 +889,21 @@ def select(input, dim, index):
 # --- new tensors with the same dtype, and comparisons of whole tensors ---------------------------
 
 def new_zeros(input, *size, dtype=None, requires_grad=False):
-    """A new tensor of ``size`` filled with 0, with this tensor's dtype unless ``dtype`` (no history)."""
-    return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    """A new tensor of ``size`` filled with 0, with this tensor's dtype unless ``dtype`` (no history).
+
+    Inside vmap, new_zeros, new_ones and new_full of a batched tensor are batched too, as
+    in PyTorch (new_tensor's are not: they hold the data given)."""
+    return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
-    return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return batched_as(ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
 def new_full(input, size, fill_value, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with ``fill_value``, with this tensor's dtype unless ``dtype`` (no history)."""
-    return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return batched_as(full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
 def new_tensor(input, data, dtype=None, requires_grad=False):
@@ -962,16 +967,23 @@ def masked_fill(input, mask, value):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True if all elements are close: |input - other| <= atol + rtol * |other|."""
+    if _FuncTransforms.vmaps and batched_levels((input, other)):   # one True/False for a batch?
+        raise RuntimeError("vmap over torch.allclose isn't supported yet. Please file an issue at "
+                           "https://github.com/pytorch/pytorch/issues if you need this feature.")
     return bool(np.allclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise |input - other| <= atol + rtol * |other| (a boolean tensor, no gradient)."""
-    return _wrap(np.isclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return plain_output(np.isclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan),
+                      input, other)
 
 
 def equal(input, other):
     """True if both tensors have the same shape and elements."""
+    if _FuncTransforms.vmaps and batched_levels((input, other)):
+        raise RuntimeError("Batching rule not implemented for aten::equal. We could not generate a "
+                           "fallback.")
     return input.shape == other.shape and bool(np.array_equal(input._array, other._array))
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
-from . import result, numpy_keywords
+from . import result, numpy_keywords, plain_output
 from .reduction import return_types
 from .gather_scatter import scatter
 
@@ -81,7 +81,7 @@ def sort(input, dim=-1, descending=False, stable=False):
         indices = np.zeros((), dtype=np.int64)
         out = result(array.copy(), SortBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(indices))
-        return return_types.sort(out, _wrap(indices))
+        return return_types.sort(out, plain_output(indices, input))
     dim = _normalize_dim(dim, array.ndim)
     order = _order(array, dim, descending).astype(np.int64)
     # the results are laid out in memory like the input (as PyTorch's are): the values of a
@@ -91,7 +91,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     indices = _wrap(order)
     out = result(values, SortBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=indices)
-    return return_types.sort(out, _wrap(order.copy(order="K")))
+    return return_types.sort(out, plain_output(order.copy(order="K"), input))
 
 
 @history_first
@@ -116,13 +116,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if array.ndim == 0:        # one value: itself, recorded as topk
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)))
-        return return_types.topk(out, _wrap(np.zeros((), dtype=np.int64)))
+        return return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input))
     order = _order(array, dim, descending=largest).astype(np.int64)
     order = np.take(order, np.arange(k), axis=dim)
     values = np.take_along_axis(array, order, axis=dim)
     out = result(values, TopkBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=_wrap(order))
-    return return_types.topk(out, _wrap(order.copy()))
+    return return_types.topk(out, plain_output(order.copy(), input))
 
 
 # --- roll ---------------------------------------------------------------------------------

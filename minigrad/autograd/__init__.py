@@ -99,6 +99,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     afterwards unless ``retain_graph=True``. With ``inputs``, only those tensors'
     ``.grad`` is filled in.
     """
+    if _FuncTransforms.depth:     # torch.func transforms compute gradients as values, not .grad
+        raise RuntimeError(
+            "backward() called inside a functorch transform. This is not supported, please use "
+            "functorch.grad or functorch.vjp instead or call backward() outside of functorch "
+            "transforms.")
     outputs = _as_tuple(tensors)
     grads = _matching_gradients(outputs, _gradients_as_tuple(grad_tensors, len(outputs)))
     if retain_graph is None:
@@ -264,7 +269,7 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
     return tuple(result)
 
 
-from .function import Function, FunctionCtx, once_differentiable  # noqa: E402
+from .function import Function, FunctionCtx, once_differentiable, _FuncTransforms  # noqa: E402
 from .variable import Variable  # noqa: E402
 from . import functional  # noqa: E402
 from . import forward_ad  # noqa: E402

@@ -28,6 +28,7 @@ from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
+from .._functorch import batched_levels
 
 
 def _tensor_class():
@@ -35,7 +36,10 @@ def _tensor_class():
 
 
 def _zeros_like(x):
-    return _wrap(np.zeros(x._array.shape, dtype=x._array.dtype))
+    zeros = _wrap(np.zeros(x._array.shape, dtype=x._array.dtype))
+    if x._vmap_levels:          # inside vmap, batched like x (PyTorch's zeros_like)
+        zeros._vmap_levels = x._vmap_levels
+    return zeros
 
 
 # --- the inputs a transform differentiates with respect to -------------------------------------
@@ -82,7 +86,8 @@ def _fresh(x):
         return x.view_as(x)
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
-    fresh = x.detach().requires_grad_(True)
+    fresh = x.detach()
+    fresh.requires_grad = True       # (requires_grad_() is refused inside transforms, as in PyTorch)
     tangent = forward_ad._tangent_of(x)
     if tangent is not None and forward_ad._DualLevel.open:
         forward_ad._set_tangent(fresh, tangent)
@@ -157,7 +162,12 @@ def _grads(outputs, inputs, grad_outputs=None):
         return [_zeros_like(x) for x in inputs]
     grads = grad([o for o, _ in pairs], inputs, [g for _, g in pairs] if grad_outputs else None,
                  retain_graph=True, create_graph=True, allow_unused=True)
-    return [g if g is not None else _zeros_like(x) for g, x in zip(grads, inputs)]
+    grads = [g if g is not None else _zeros_like(x) for g, x in zip(grads, inputs)]
+    if _FuncTransforms.vmaps and not grad_outputs:
+        # inside vmap, PyTorch's grad starts from ones_like(output), batched like the output:
+        # the gradients are batched wherever the output is
+        grads = _batched_like(grads, [o for o, _ in pairs], inputs)
+    return grads
 
 
 def _split_aux(output, has_aux, name):
@@ -288,9 +298,24 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         for leaf in leaves:
             if not isinstance(leaf, Tensor):
                 raise RuntimeError(f"{name}: Expected {what} to only contain Tensors, got {type(leaf)}")
-    if forward_ad._DualLevel.current is None:
-        return _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
-    return _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+    way = _jvp_forward_mode if forward_ad._DualLevel.current is None else _jvp_double_backward
+    result = way(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+    if _FuncTransforms.vmaps and batched_levels(primal_leaves):
+        # inside vmap, PyTorch's forward rules use the primals, which are batched, so the tangents
+        # that come out are too (unless one is a tangent passed straight through)
+        result = (result[0], _batched_like(result[1], primal_leaves, tangent_leaves)) + result[2:]
+    return result
+
+
+def _batched_like(tree, sources, leave_out=()):
+    """The tensors of ``tree`` marked batched wherever ``sources`` are (inside vmap), except
+    those of ``leave_out`` (the caller's own tensors, handed back unchanged)."""
+    levels = batched_levels(sources)
+    leaves, spec = tree_flatten(tree)
+    for leaf in leaves:
+        if isinstance(leaf, Tensor) and not any(leaf is t for t in leave_out):
+            leaf._vmap_levels |= levels
+    return tree_unflatten(leaves, spec)
 
 
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
@@ -332,8 +357,9 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
         output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
-        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)).requires_grad_(True)
-                   for o in out_leaves]
+        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
+        for dummy in dummies:
+            dummy.requires_grad = True
         pulled_back = _grads(out_leaves, fresh, dummies)
         products = _grads(pulled_back, dummies, list(tangent_leaves))
     products = _finish(products, fresh + dummies)

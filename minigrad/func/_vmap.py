@@ -8,6 +8,13 @@ ordinary minigrad code you can step through. Because each sample goes
 through the ordinary operations, ``vmap(grad(f))`` gives one gradient per
 sample (per-sample gradients).
 
+Each sample handed to f is marked batched at this vmap's level, and every
+operation passes the mark on to its results (minigrad/_functorch.py). So,
+as in PyTorch, a value computed from the samples is batched - its ``.item()``
+or ``if t:`` is refused, and it may not be written into a tensor that is not
+batched - while values computed only from captured tensors and constants
+are ordinary tensors.
+
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
 import functools
@@ -15,6 +22,8 @@ import functools
 from ..autograd.function import _FuncTransforms
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
 from .._tensor import Tensor
+from .._functorch import _Vmaps
+from .. import _ops
 from .._ops.shape import stack
 
 
@@ -29,11 +38,21 @@ _REFUSALS = {
              "https://github.com/pytorch/pytorch/issues ."),      # if t: ..., while t: ...
     "data": "Cannot access data pointer of Tensor that doesn't have storage",   # tolist(), numpy()
 }
+# .item() or bool() while another transform (grad, jvp, jacrev, ...) runs inside the vmap:
+# PyTorch cannot tell which of the two was meant
+_REFUSAL_UNDER_ANOTHER_TRANSFORM = (
+    "vmap: It looks like you're either (1) calling .item() on a Tensor or (2) attempting to use a "
+    "Tensor in some data-dependent control flow or (3) encountering this error in PyTorch "
+    "internals. For (1): we don't support vmap over calling .item() on a Tensor, please try to "
+    "rewrite what you're doing with other operations. For (2): we don't support data-dependent "
+    "control flow in vmap yet, please file an issue at https://github.com/pytorch/pytorch/issues . "
+    "For (3): please file an issue.")
 
 
 # randomness="error" (the default): a random draw inside the function is refused. With
-# "same" every sample draws the same numbers; with "different" (minigrad: one draw after
-# another) they differ, though not with PyTorch's values, which come from one batched draw.
+# "same" every sample draws the same numbers (not batched); with "different" (minigrad: one
+# draw after another) they differ and are batched, though not with PyTorch's values, which
+# come from one batched draw.
 _RANDOM_IN_ERROR_MODE = (
     "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
     "'different' randomness flags on vmap or perform the randomness operation out of vmap")
@@ -45,76 +64,16 @@ def refuse_inside_vmap(kind, tensor):
     ``kind`` is "item", "bool" or "data". In PyTorch a batched tensor holds the
     whole batch, so one Python number or one True/False cannot stand for it.
     minigrad's vmap hands the function one sample at a time, so it could
-    answer; refusing keeps programs portable. A tensor the function merely
-    captured from outside (a closure, a global, a module's parameter, an
-    argument with in_dim None) is not batched, and PyTorch lets it answer.
+    answer; refusing keeps programs portable. A tensor computed only from
+    what the function captured from outside (a closure, a global, a module's
+    parameter, an argument with in_dim None) or from constants is not batched
+    (see minigrad/_functorch.py), and PyTorch lets it answer.
     Tensor.item, __bool__, tolist, ... call this only while a vmap runs.
     """
-    if _FuncTransforms.vmaps and _is_batched(tensor):
+    if _FuncTransforms.vmaps and tensor._vmap_levels:
+        if kind != "data" and _FuncTransforms.depth not in _Vmaps.batch_sizes:
+            raise RuntimeError(_REFUSAL_UNDER_ANOTHER_TRANSFORM)      # the innermost is not a vmap
         raise RuntimeError(_REFUSALS[kind])
-
-
-# One set per running vmap: the ids of the tensors its function can see from outside
-# (not batched). minigrad's per-sample tensors are ordinary tensors, so "batched" is
-# decided here: any tensor that is not one of these (nor a view of one) counts as
-# computed from the samples. (A tensor the function makes from constants alone counts
-# too; PyTorch would let it answer.)
-_outside_tensors = []
-
-
-def _is_batched(tensor):
-    base = tensor._base if tensor._base is not None else tensor
-    return not all(id(tensor) in seen or id(base) in seen for seen in _outside_tensors)
-
-
-def _captured_tensors(func, leaves, dims):
-    """The ids of the tensors ``func`` reaches without going through its batched inputs."""
-    found = [leaf for leaf, dim in zip(leaves, dims) if dim is None]
-    pending, seen_functions = [func], set()
-    while pending:
-        f = pending.pop()
-        if id(f) in seen_functions or len(seen_functions) > 50:
-            continue
-        if (getattr(f, "__module__", None) or "").startswith("minigrad") and not _module_tensors(f):
-            continue                           # the library's own functions capture nothing
-        seen_functions.add(id(f))
-        if isinstance(f, functools.partial):
-            found += tree_flatten((f.args, f.keywords))[0]
-            pending.append(f.func)
-            continue
-        owner = getattr(f, "__self__", None)
-        if owner is not None:
-            found += _module_tensors(owner)
-        found += _module_tensors(f)
-        f = getattr(f, "__func__", f)
-        code = getattr(f, "__code__", None)
-        if code is None:
-            continue
-        values = [cell.cell_contents for cell in (f.__closure__ or ()) if _filled(cell)]
-        values += list(f.__defaults__ or ()) + list((f.__kwdefaults__ or {}).values())
-        values += [f.__globals__[name] for name in code.co_names if name in f.__globals__]
-        for value in values:
-            if callable(value) and not isinstance(value, Tensor):
-                pending.append(value)          # a helper function it calls (its captures too)
-            else:
-                found += [v for v in tree_flatten(value)[0] if isinstance(v, Tensor)]
-                found += _module_tensors(value)
-    return {id(t) for t in found if isinstance(t, Tensor)}
-
-
-def _module_tensors(value):
-    from ..nn.modules.module import Module
-    if isinstance(value, Module):
-        return list(value.parameters()) + list(value.buffers())
-    return []
-
-
-def _filled(cell):
-    try:
-        cell.cell_contents
-    except ValueError:           # a closure variable not assigned yet
-        return False
-    return True
 
 
 def _name(func):
@@ -132,9 +91,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     minigrad's vmap loops over the batch in Python (see the module docstring).
     PyTorch's vmap refuses code whose path depends on the values of a batched
-    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` below holds
+    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` above holds
     its messages, for the tensor methods that hand out values to call.
-    Nested vmaps work: each one loops over its own dimension.
+    Nested vmaps work: each one loops over its own dimension, at its own level.
     """
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
@@ -190,8 +149,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         results = []
         _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
         _FuncTransforms.vmaps += 1
-        _outside_tensors.append(_captured_tensors(func, leaves, dims))
+        _ops.vmap_running = True
+        level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
+        _Vmaps.batch_sizes[level] = sizes[0]
         refused_before = random.refuse_draws
+        randomness_before = _Vmaps.different_randomness, _Vmaps.same_randomness
+        if randomness == "different":          # a draw is batched at this level
+            _Vmaps.different_randomness |= 1 << level
+        elif randomness == "same":
+            _Vmaps.same_randomness |= 1 << level
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
         generator = random.default_generator
         start = (generator._bits.state, generator._next_normal)
@@ -199,34 +165,46 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             for b in range(sizes[0]):           # the Python loop over the batch
                 if randomness == "same":        # every sample draws the same numbers
                     generator._bits.state, generator._next_normal = start
-                sample = [leaf if dim is None else leaf.select(dim, b) for leaf, dim in zip(leaves, dims)]
+                sample = [leaf if dim is None else _sample(leaf, dim, b, level)
+                          for leaf, dim in zip(leaves, dims)]
                 results.append(func(*tree_unflatten(sample, spec), **kwargs))
             if sizes[0] == 0:
                 # an empty batch: run func once on a stand-in sample (zeros) to learn the
                 # shapes of its outputs, then keep none of it (PyTorch runs func once, too)
-                sample = [leaf if dim is None else _stand_in(leaf, dim) for leaf, dim in zip(leaves, dims)]
+                sample = [leaf if dim is None else _stand_in(leaf, dim, level)
+                          for leaf, dim in zip(leaves, dims)]
                 stand_in = func(*tree_unflatten(sample, spec), **kwargs)
-                return _empty_outputs(func, stand_in, out_dims)
+                return _empty_outputs(func, stand_in, out_dims, level)
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
-            _outside_tensors.pop()
+            _ops.vmap_running = _FuncTransforms.vmaps > 0
+            del _Vmaps.batch_sizes[level]
             random.refuse_draws = refused_before
-        return _stack_outputs(func, results, out_dims)
+            _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
+        return _stack_outputs(func, results, out_dims, level)
     return wrapper
 
 
-def _stand_in(leaf, dim):
+def _sample(leaf, dim, b, level):
+    """Sample ``b`` of a batched input: batched at this vmap's level (and at leaf's own)."""
+    sample = leaf.select(dim, b)
+    sample._vmap_levels = leaf._vmap_levels | 1 << level
+    return sample
+
+
+def _stand_in(leaf, dim, level):
     """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
     shape = list(leaf.shape)
     del shape[dim]
     zeros = leaf.new_zeros(tuple(shape))
-    return zeros + leaf.sum(dim) if leaf.requires_grad else zeros     # (a sum over 0 samples is 0)
+    zeros = zeros + leaf.sum(dim) if leaf.requires_grad else zeros     # (a sum over 0 samples is 0)
+    zeros._vmap_levels = leaf._vmap_levels | 1 << level
+    return zeros
 
 
-def _empty_outputs(func, stand_in, out_dims):
+def _empty_outputs(func, stand_in, out_dims, level):
     """The outputs of a vmap over zero samples: each stand-in output with a batch dim of size 0."""
-    from .._tensor import Tensor
     leaves, out_spec = tree_flatten(stand_in)
     dims = list(out_dims) if isinstance(out_dims, tuple) else [out_dims] * len(leaves)
     empty = []
@@ -234,11 +212,13 @@ def _empty_outputs(func, stand_in, out_dims):
         if dim is None or not isinstance(leaf, Tensor):
             empty.append(leaf)
         else:
-            empty.append(leaf.unsqueeze(dim).narrow(dim, 0, 0))
+            out = leaf.unsqueeze(dim).narrow(dim, 0, 0)
+            out._vmap_levels &= ~(1 << level)
+            empty.append(out)
     return tree_unflatten(empty, out_spec)
 
 
-def _stack_outputs(func, results, out_dims):
+def _stack_outputs(func, results, out_dims, level):
     per_sample = [tree_flatten(r) for r in results]
     leaves0, out_spec = per_sample[0]
     _, dims_spec = tree_flatten(out_dims)
@@ -258,11 +238,16 @@ def _stack_outputs(func, results, out_dims):
     for i, dim in enumerate(dims):
         values = [leaves[i] for leaves, _ in per_sample]
         if dim is None:
-            stacked.append(values[0])
+            if isinstance(values[0], Tensor) and values[0]._vmap_levels >> level & 1:
+                raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a "
+                                 "BatchedTensor when out_dim is None")
+            stacked.append(values[0])       # the same for every sample
             continue
         if not isinstance(values[0], Tensor):
             raise ValueError(
                 f"vmap({_name(func)}, ...): `{_name(func)}` must only return Tensors, got type "
                 f"{type(values[0])}. Did you mean to set out_dims= to None for output?")
-        stacked.append(stack(values, dim=dim))
+        out = stack(values, dim=dim)
+        out._vmap_levels &= ~(1 << level)      # the batch is a dimension now, no longer a level
+        stacked.append(out)
     return tree_unflatten(stacked, out_spec)

@@ -12,7 +12,9 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result, save_result, numpy_keywords
+from .._ops import result, save_result, numpy_keywords, batched_as
+from .._functorch import drawn
+from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error
@@ -281,7 +283,8 @@ def _check_floating(name, input, dim):
 def _log_softmax_array(array, dim):
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
-    shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
+    with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
+        shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
@@ -514,10 +517,11 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if reduction == "none" and one_d:
         value = value.reshape(())
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
-    return result(value, NllLossBackward0, (input,), reduction=reduction,
-                  rows_shape=logp.shape, input_shape=input._array.shape, target=labels,
-                  ignore_index=ignore_index, total_weight=float(total_weight),
-                  weight=None if weight is None else weight._array)
+    out = result(value, NllLossBackward0, (input,), reduction=reduction,
+                 rows_shape=logp.shape, input_shape=input._array.shape, target=labels,
+                 ignore_index=ignore_index, total_weight=float(total_weight),
+                 weight=None if weight is None else weight._array)
+    return batched_as(out, target, weight)      # (inside vmap: batched if the target is)
 
 
 def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
@@ -542,7 +546,7 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
                  total_weight=float(total_weight), weight=None if weight is None else weight._array)
     if reduction == "none" and input.ndim != 4:
         out = out.reshape(target.shape)
-    return out
+    return batched_as(out, target, weight)
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
@@ -722,7 +726,10 @@ def dropout(input, p=0.5, training=True, inplace=False):
         # PyTorch's CPU recipe, so that the same seed drops the same elements: a 0/1 "noise"
         # tensor with P(1) = 1 - p, divided by (1 - p) in the input's dtype. Like PyTorch's
         # empty_like, numpy's keeps the input's memory layout, which sets the filling order.
-        mask = _wrap(np.empty_like(input._array)).bernoulli_(1 - p).div_(1 - p)
+        noise = _wrap(np.empty_like(input._array))
+        if _FuncTransforms.vmaps:    # inside vmap: batched where the vmap draws different numbers
+            drawn(noise)
+        mask = noise.bernoulli_(1 - p).div_(1 - p)
     if inplace:
         return input.mul_(mask)
     return input * mask
@@ -797,9 +804,11 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     x = input._array
     if approximate == "tanh":
-        out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+        with np.errstate(over="ignore", invalid="ignore"):     # gelu(-inf) = -inf * 0 = nan, silently
+            out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
     else:
-        out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
+        with np.errstate(invalid="ignore"):       # gelu(-inf) = -inf * 0 = nan, silently
+            out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
     return result(out.astype(x.dtype, copy=False), GeluBackward0, (input,), saved=(input,),
                   approximate=approximate)
 
@@ -825,7 +834,8 @@ def silu(input, inplace=False):
     if inplace:
         return apply_inplace(input, silu)
     x = input._array
-    out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+    with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
+        out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
@@ -833,44 +843,66 @@ class EluBackward0(Node):
     """result = self if self > 0 else alpha (e ** self - 1)   ->
         grad_self = grad if self > 0 else grad * alpha * e ** self"""
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_alpha, _saved_scale, ...)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (elu_backward(grad, x, self.alpha),)
 
 
-class EluBackward1(EluBackward0):
-    """result = elu(self, alpha, inplace=True), PyTorch's name for the in-place node   ->
-        grad_self = grad if self > 0 else grad * alpha * e ** self"""
+class EluBackward1(Node):
+    """result = elu(self, alpha, inplace=True)   ->
+        grad_self = grad if result > 0 else grad * (result + alpha)
+
+    In place, self is overwritten, so PyTorch saves the result instead: where
+    x <= 0, result = alpha (e ** x - 1), so the slope alpha e ** x is result + alpha."""
+
+    _saved_names = ("result",)     # grad_fn._saved_result
 
     def backward(self, grad):
-        (x,) = self.saved_tensors
-        return (grad * where(x > 0, 1.0, exp(x) * self.alpha),)
+        (out,) = self.saved_tensors
+        return (elu_backward(grad, out, self.alpha, is_result=True),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * elu'(self), the slope found from the result as in backward"""
+        return elu_backward(tangents[0], out, self.alpha, is_result=True)
 
 
 class EluBackwardBackward0(Node):
     """result = g * elu'(self) (elu's backward, recorded)   ->
-        grad_g = grad * elu'(self); grad_self = elu_backward(grad * g, self) * (self < 0)"""
+        grad_g = grad * elu'(self); grad_self = elu_backward(grad * g, self) * (self < 0)
+    (from the result r of an in-place elu: grad_g = grad * elu'(r); grad_r = grad * g * (r < 0))"""
+
+    _saved_names = ("grad_output", "self_or_result")
 
     def backward(self, gg):
         grad, x = self.saved_tensors
-        d_grad = elu_backward(gg, x, self.alpha) if self.should_compute_output(0) else None
+        d_grad = elu_backward(gg, x, self.alpha, self.is_result) if self.should_compute_output(0) else None
         d_x = None
         if self.should_compute_output(1):
             # elu'' is elu' where self < 0 and 0 elsewhere; PyTorch writes it with elu's
-            # backward (times the input scale, a plain 1) and a 0/1 mask
+            # backward (times the input scale, a plain 1) and a 0/1 mask. In terms of the
+            # result, the slope r + alpha has the derivative 1 where r < 0.
             a = x._array
             below_zero = _wrap((a < 0).astype(a.dtype))
-            d_x = elu_backward(mul_by_number(gg * grad, 1.0), x, self.alpha) * below_zero
+            scaled = mul_by_number(gg * grad, 1.0)
+            d_x = (scaled if self.is_result else elu_backward(scaled, x, self.alpha)) * below_zero
         return d_grad, d_x
 
 
-def elu_backward(grad, x, alpha=1.0):
-    """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch."""
+def elu_backward(grad, x, alpha=1.0, is_result=False):
+    """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch.
+
+    With ``is_result``, ``x`` is elu's result r instead of its input (in-place elu): the
+    slope is then r + alpha where r <= 0."""
     a = x._array
     # PyTorch asks "x <= 0?", so a NaN input takes the slope 1
-    slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
+    if is_result:
+        slope = np.where(a <= 0, a + alpha, 1.0).astype(a.dtype)
+    else:
+        slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
     return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
-                  saved=(grad, x), alpha=alpha)
+                  saved=(grad, x), alpha=alpha, scale=1, input_scale=1, is_result=is_result)
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -888,7 +920,14 @@ def _elu(input, alpha, node_class):
     """elu's values, recorded with ``node_class`` (EluBackward0, or EluBackward1 when in place)."""
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
-    return result(out, node_class, (input,), saved=(input,), alpha=alpha)
+    if node_class is EluBackward1:        # in place: the input will be gone, save the result
+        return save_result(result(out, EluBackward1, (input,), alpha=alpha, scale=1, input_scale=1))
+    return result(out, node_class, (input,), saved=(input,), alpha=alpha, scale=1, input_scale=1)
+
+
+def elu_(input, alpha=1.0):
+    """``elu(input, alpha, inplace=True)``: input changed in place (EluBackward1)."""
+    return elu(input, alpha, inplace=True)
 
 
 
