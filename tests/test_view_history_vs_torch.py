@@ -460,3 +460,13 @@ def test_gradient_through_copy_slices_with_create_graph(torch, change):
         return [g, g.grad_fn, g.grad_fn.next_functions, first.next_functions,
                 L.autograd.grad((g * g).sum(), [a, y], allow_unused=True)]
     assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("arguments", [(1, 0), (1, 1), (1,), ((1, 2), (0, 1))], ids=str)
+def test_roll_of_a_permuted_tensor_is_contiguous(torch, arguments):
+    """A found program: roll's result is contiguous in PyTorch (so .view(-1) of it works)."""
+    def program(L):
+        x = L.tensor(np.arange(6.0).reshape(2, 1, 3), requires_grad=True).permute(2, 1, 0)
+        y = x.roll(*arguments)
+        return [y, y.view(-1)]
+    assert run(program, minigrad) == run(program, torch)

@@ -154,5 +154,6 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, "
                            f"dims:{len(dims_tuple)}")
     dims_tuple = tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
-    out = np.roll(input._array, shifts_tuple, axis=dims_tuple)
+    # PyTorch's result is contiguous whatever the input's layout (numpy's keeps it)
+    out = np.asarray(np.roll(input._array, shifts_tuple, axis=dims_tuple), order="C")
     return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple)
