@@ -470,3 +470,22 @@ def test_roll_of_a_permuted_tensor_is_contiguous(torch, arguments):
         y = x.roll(*arguments)
         return [y, y.view(-1)]
     assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("write", ["x[x > 0] = y", "x[[0, 1]] = y", "x[[0]] = y * 2"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_index_put_frees_its_indices_after_backward(torch, write, create_graph):
+    """A found program: index_put_ saves its indices, so a second backward through it raises
+    as in PyTorch (unless create_graph=True kept the graph)."""
+    def program(L):
+        a = L.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        y = L.tensor(7.0, requires_grad=True)
+        x = a * 1
+        exec(write, {"x": x, "y": y})
+        x.sum().backward(create_graph=create_graph)
+        try:
+            x.sum().backward()
+        except RuntimeError as error:
+            return seen(error)
+        return [a.grad, y.grad]
+    assert run(program, minigrad) == run(program, torch)

@@ -484,8 +484,10 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(np.shape(values_array))} cannot be broadcast "
             f"to indexing result of shape {list(out[index].shape)}") from None
-    return result(out, node_class, (input, values), input_shape=input._array.shape, index=index,
-                  accumulate=accumulate)
+    # saved=(): the indices count as saved (PyTorch saves them), so a second backward through
+    # this node raises as in PyTorch
+    return result(out, node_class, (input, values), saved=(), input_shape=input._array.shape,
+                  index=index, accumulate=accumulate)
 
 
 class IndexPutImplBackward0(IndexPutBackward0):
