@@ -489,3 +489,20 @@ def test_index_put_frees_its_indices_after_backward(torch, write, create_graph):
             return seen(error)
         return [a.grad, y.grad]
     assert run(program, minigrad) == run(program, torch)
+
+
+@pytest.mark.parametrize("vector_requires_grad", [False, True])
+def test_matmul_of_an_expanded_batch_and_a_vector(torch, vector_requires_grad):
+    """A found program: (2, 2, 3) expanded @ (3,) takes PyTorch's batched path (the vector
+    unsqueezed to a column, squeezed out of the product again), not an expand error."""
+    def program(L):
+        a = L.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+        y = L.tensor(np.arange(3.0), requires_grad=vector_requires_grad)
+        z = a.expand(2, 2, 3) @ y
+        z.sum().backward()
+        node, names = z.grad_fn, []
+        while node is not None:
+            names.append(node)
+            node = node.next_functions[0][0] if node.next_functions else None
+        return [z, names, a.grad, y.grad]
+    assert run(program, minigrad) == run(program, torch)
