@@ -829,7 +829,10 @@ def relu(input):
     array = input._array
     if array.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
+    # numpy's maximum of two arrays is about twice as fast as that of an array and a number
+    # (same values): so the result starts as zeros, which are also the second operand
+    zeros = np.zeros_like(array)
+    return save_result(result(np.maximum(array, zeros, out=zeros), ReluBackward0, (input,)))
 
 
 class AbsBackward0(Node):
