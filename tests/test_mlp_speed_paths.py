@@ -1,0 +1,126 @@
+"""The shortcuts a training step takes (relu, matrix products, cross_entropy, the update)
+give exactly what the general paths give, and what PyTorch gives.
+
+Each shortcut in the layer-by-layer training step (benchmark W1) skips work only
+when nothing can tell the difference: these tests pin the cases it could get wrong
+(signed zeros, NaN, dtypes, create_graph, hooks, saved-tensor hooks).
+"""
+import numpy as np
+import pytest
+
+import minigrad
+
+SPECIAL_VALUES = [-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1.5, -1.5, 1e-45, -1e-45]
+
+
+def bits(array):
+    """The raw bits of a float array, so that -0.0 != 0.0 and NaN == NaN in comparisons."""
+    array = np.ascontiguousarray(array)
+    return array.view(f"u{array.dtype.itemsize}")
+
+
+# --- relu's forward ----------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("size", [1, 7, 8, 33, 1000])
+def test_relu_gives_numpys_maximum_with_zero_bit_for_bit(dtype, size):
+    """relu compares with an array of zeros (faster); the values are those of max(x, 0)."""
+    values = np.random.default_rng(size).choice(np.array(SPECIAL_VALUES), size).astype(dtype)
+    out = minigrad.tensor(values).relu()
+    assert bits(out.numpy()).tolist() == bits(np.maximum(values, values.dtype.type(0))).tolist()
+
+
+def test_relu_of_integers_zero_d_and_transposed_tensors():
+    ints = minigrad.tensor([[-2, 3], [4, -5]])
+    assert ints.relu().tolist() == [[0, 3], [4, 0]] and ints.relu().dtype == minigrad.int64
+    assert minigrad.tensor(-1.5).relu().item() == 0.0 and minigrad.tensor(-1.5).relu().shape == ()
+    assert ints.t().relu().tolist() == [[0, 4], [3, 0]]
+
+
+def test_relu_result_is_new_memory_and_saved_for_backward(torch):
+    for library in (minigrad, torch):
+        x = library.tensor([-1.0, 2.0], requires_grad=True)
+        y = x.relu()
+        assert y.grad_fn._saved_result.tolist() == [0.0, 2.0]
+        y.backward(library.tensor([5.0, 7.0]))
+        assert x.grad.tolist() == [0.0, 7.0] and x.tolist() == [-1.0, 2.0]
+
+
+# --- matrix product's backward -----------------------------------------------------------------
+
+def _mm_gradients(library, a_values, b_values, create_graph=False, dtype=None):
+    a = library.tensor(a_values, requires_grad=True)
+    b = library.tensor(b_values, requires_grad=True)
+    out = a @ b
+    grads = library.autograd.grad(out, (a, b), library.tensor(np.ones(out.shape, a_values.dtype)),
+                                  create_graph=create_graph)
+    return [g.detach().numpy() for g in grads]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_mm_backward_without_create_graph_equals_the_recorded_one_bit_for_bit(torch, dtype):
+    rng = np.random.default_rng(0)
+    a_values, b_values = rng.standard_normal((5, 4)).astype(dtype), rng.standard_normal((4, 3)).astype(dtype)
+    plain = _mm_gradients(minigrad, a_values, b_values)
+    recorded = _mm_gradients(minigrad, a_values, b_values, create_graph=True)
+    for ours, again in zip(plain, recorded):
+        assert bits(ours).tolist() == bits(again).tolist()
+    for ours, theirs in zip(plain, _mm_gradients(torch, a_values, b_values)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_mm_backward_computes_only_the_gradients_asked_for():
+    x = minigrad.randn(3, 4)
+    w = minigrad.randn(4, 2, requires_grad=True)
+    (x @ w).sum().backward()
+    assert x.grad is None and w.grad.shape == (4, 2)
+    np.testing.assert_allclose(w.grad.numpy(), x.numpy().T @ np.ones((3, 2), np.float32), rtol=1e-6)
+
+
+def test_mm_backward_with_create_graph_still_records(torch):
+    for library in (minigrad, torch):
+        a = library.tensor([[1.0, 2.0]], requires_grad=True)
+        b = library.tensor([[3.0], [4.0]], requires_grad=True)
+        (grad_a,) = library.autograd.grad((a @ b).sum(), a, create_graph=True)
+        assert type(grad_a.grad_fn).__name__ == "MmBackward0"
+        grad_a.sum().backward()
+        assert b.grad.tolist() == [[1.0], [1.0]]
+
+
+def test_mm_backward_with_a_hook_changing_the_gradients_dtype_raises_pytorchs_error(torch):
+    messages = []
+    for library in (minigrad, torch):
+        a = library.tensor([[1.0, 2.0]], requires_grad=True)
+        b = library.tensor([[3.0], [4.0]], requires_grad=True)
+        out = a @ b
+        out.register_hook(lambda grad: grad.double())
+        with pytest.raises(RuntimeError) as error:
+            out.sum().backward()
+        messages.append(str(error.value).split("\n")[0])
+    assert messages[0] == messages[1]
+
+
+def test_mm_backward_with_saved_tensor_hooks_sees_what_unpack_returns(torch):
+    grads = []
+    for library in (minigrad, torch):
+        a = library.tensor([[1.0, 2.0]], requires_grad=True)
+        b = library.tensor([[3.0], [4.0]], requires_grad=True)
+        with library.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t * 2):
+            out = a @ b
+        out.sum().backward()
+        grads.append((a.grad.tolist(), b.grad.tolist()))
+    assert grads[0] == grads[1]
+
+
+def test_mm_backward_with_a_saved_tensor_hook_returning_a_wrong_shape_raises_pytorchs_error(torch):
+    errors = []
+    for library in (minigrad, torch):
+        a = library.tensor([[1.0, 2.0]], requires_grad=True)
+        b = library.tensor([[3.0], [4.0]], requires_grad=True)
+        with library.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t.reshape(-1)[:1].reshape(1, 1)):
+            out = a @ b
+        with pytest.raises(RuntimeError) as error:
+            out.sum().backward()
+        errors.append(str(error.value).split("\n")[0])
+    assert errors[0] == errors[1]
