@@ -124,3 +124,54 @@ def test_mm_backward_with_a_saved_tensor_hook_returning_a_wrong_shape_raises_pyt
             out.sum().backward()
         errors.append(str(error.value).split("\n")[0])
     assert errors[0] == errors[1]
+
+
+# --- AccumulateGrad: the first gradient and PyTorch's layout contract ---------------------------
+
+def _leaves(library):
+    """Leaves laid out in memory in different ways."""
+    return {
+        "row-major": library.randn(3, 2).requires_grad_(),
+        "transposed": library.randn(4, 3).t().detach().requires_grad_(),
+        "permuted": library.randn(2, 3, 4).permute(2, 0, 1).detach().requires_grad_(),
+        "sliced with a step": library.randn(4, 6)[:, ::2].detach().requires_grad_(),
+        "permuted with a size-1 dim": library.randn(1, 3, 2).permute(2, 0, 1).detach().requires_grad_(),
+    }
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+@pytest.mark.parametrize("name", ["row-major", "transposed", "permuted", "sliced with a step",
+                                  "permuted with a size-1 dim"])
+def test_the_first_grad_is_laid_out_like_its_leaf_as_in_pytorch(torch, name):
+    """A gradient kept as .grad must step through memory as the leaf does (if the leaf's elements
+    fill one block, else be contiguous); a copied one is made so (CloneBackward0 when recorded
+    for a leaf that does not fill one block)."""
+    seen = []
+    for library in (minigrad, torch):
+        w = _leaves(library)[name]
+        steps = []
+        (w * 2).sum().backward()                          # the engine's own gradient
+        steps.append(w.grad.stride())
+        w.grad = None
+        w.backward(library.ones(*w.shape) * 3)                # the caller's gradient
+        steps.append((w.grad.stride(), w.grad.tolist()))
+        w.grad = None
+        (w * w).sum().backward(create_graph=True)             # recorded
+        steps.append((w.grad.stride(), type(w.grad.grad_fn).__name__, w.grad.requires_grad))
+        w.grad.sum().backward()
+        steps.append(w.grad.stride())
+        seen.append(steps)
+    assert seen[0] == seen[1]
+
+
+def test_later_gradients_are_added_in_place_into_the_same_grad(torch):
+    for library in (minigrad, torch):
+        w = library.randn(4, 3).t().detach().requires_grad_()
+        (w * 2).sum().backward()
+        grad, version = w.grad, w.grad._version
+        (w * 3).sum().backward()
+        assert w.grad is grad and w.grad._version == version + 1 and w.grad.stride() == (1, 3)
+        assert w.grad.tolist() == [[5.0] * 4] * 3
+        w.grad.zero_()
+        (w * 2).sum().backward()
+        assert w.grad is grad and w.grad.tolist() == [[2.0] * 4] * 3
