@@ -175,3 +175,32 @@ def test_later_gradients_are_added_in_place_into_the_same_grad(torch):
         w.grad.zero_()
         (w * 2).sum().backward()
         assert w.grad is grad and w.grad.tolist() == [[2.0] * 4] * 3
+
+
+# --- cross_entropy: the check that every label is a class ---------------------------------------
+
+@pytest.mark.parametrize("labels", [[0, 2, 1], [0, -1, 1], [0, 3, 1], [-100, 2, 1], [-2**63, 2, 1]])
+def test_cross_entropy_with_labels_outside_the_classes_matches_pytorch(torch, labels):
+    """Every label is checked in one pass (negative labels read as unsigned are huge)."""
+    logits = np.random.default_rng(2).standard_normal((3, 3)).astype(np.float32)
+    outcomes = []
+    for library in (minigrad, torch):
+        x = library.tensor(logits, requires_grad=True)
+        try:
+            loss = library.nn.functional.cross_entropy(x, library.tensor(labels))
+            loss.backward()
+            outcomes.append((round(loss.item(), 5), np.round(x.grad.numpy(), 5).tolist()))
+        except IndexError as error:
+            outcomes.append(("IndexError", str(error).split("\n")[0]))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_nll_loss_with_byte_labels_matches_pytorch(torch):
+    logp = np.log(np.array([[0.2, 0.8], [0.6, 0.4]], dtype=np.float32))
+    results = []
+    for library in (minigrad, torch):
+        x = library.tensor(logp, requires_grad=True)
+        loss = library.nn.functional.nll_loss(x, library.tensor([1, 0], dtype=library.uint8))
+        loss.backward()
+        results.append((loss.item(), x.grad.tolist()))
+    assert results[0] == results[1]
