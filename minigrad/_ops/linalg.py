@@ -106,7 +106,7 @@ def mm(input, mat2):
         check_history_kept(input, mat2)      # PyTorch records the product before checking it
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
         raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
-    if input.shape[1] != mat2.shape[0]:
+    if input._array.shape[1] != mat2._array.shape[0]:      # (the arrays' shapes: no Size made)
         check_history_kept(input, mat2)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
