@@ -440,8 +440,8 @@ def accumulate_grad(variable, grad):
         # transposed weight gets a transposed .grad) when the leaf's elements fill one block
         if _State.enabled and grad.requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
-        elif _owned_by_engine(grad) and _obeys_layout_contract(grad, variable):
-            variable._grad = grad
+        elif _owned_by_engine(grad) and (variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
+            variable._grad = grad       # (a new vector is laid out as the contract asks of any leaf)
         else:
             variable._grad = _wrap(_copy_laid_out_like(variable, grad._array))
     elif _State.enabled:
@@ -514,8 +514,8 @@ def _obeys_layout_contract(grad, variable):
     """May ``grad`` become ``variable.grad`` as it is? PyTorch's rule: if the leaf's elements
     fill one block of memory, grad must step through memory as the leaf does (in every dim
     longer than 1); otherwise grad must be contiguous."""
-    if grad._array.flags.c_contiguous and variable._array.flags.c_contiguous:
-        return True                 # the usual case (both row-major), decided at once
+    if grad._array.strides == variable._array.strides:
+        return True                 # the usual case (the same steps), decided at once
     if _fills_one_block(variable._array):
         return _laid_out_like(grad, variable)
     return grad._array.flags.c_contiguous
