@@ -204,3 +204,19 @@ def test_nll_loss_with_byte_labels_matches_pytorch(torch):
         loss.backward()
         results.append((loss.item(), x.grad.tolist()))
     assert results[0] == results[1]
+
+
+def _relu_inputs(library):
+    return {"expanded rows": library.randn(3, 1).expand(3, 4),
+            "expanded columns": library.randn(1, 4).expand(3, 4),
+            "transposed": library.randn(3, 4).t(),
+            "permuted": library.randn(2, 3, 4).permute(2, 0, 1),
+            "sliced with a step": library.randn(4, 6)[:, ::2],
+            "expanded and permuted": library.randn(2, 1, 4).expand(2, 3, 4).permute(1, 2, 0),
+            "row-major": library.randn(3, 4)}
+
+
+@pytest.mark.parametrize("name", ["expanded rows", "expanded columns", "transposed", "permuted",
+                                  "sliced with a step", "expanded and permuted", "row-major"])
+def test_relu_result_is_laid_out_as_in_pytorch(torch, name):
+    assert _relu_inputs(minigrad)[name].relu().stride() == _relu_inputs(torch)[name].relu().stride()
