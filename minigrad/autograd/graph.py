@@ -22,6 +22,7 @@ import numpy as np
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._tensor import _wrap
+from .._memory_format import contiguous_format
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -558,15 +559,10 @@ def _recorded_copy_for(variable, grad):
     leaf's elements do not fill one block), so that .grad keeps grad's history."""
     from .._ops.shape import copy_into, clone      # lazy: the operations import this module (Node)
     if not _fills_one_block(variable._array):
-        return clone(grad, memory_format=_contiguous_format())
+        return clone(grad, memory_format=contiguous_format)
     copy = copy_into(variable._detached_copy(), grad)
     copy._array = _copy_laid_out_like(variable, copy._array)    # (nobody has seen it yet)
     return copy
-
-
-def _contiguous_format():
-    from .. import contiguous_format                # lazy: the package imports this module
-    return contiguous_format
 
 
 def _owned_by_engine(grad):
