@@ -844,6 +844,12 @@ def relu(input):
     array = input._array
     if array.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
+    if array.flags.c_contiguous:
+        # numpy's maximum of two arrays is about twice as fast as that of an array and a number
+        # (same values): so the result starts as zeros, which are also the second operand.
+        # (Other layouts keep numpy's own choice of the result's layout, which is PyTorch's.)
+        zeros = np.zeros_like(array)
+        return save_result(result(np.maximum(array, zeros, out=zeros), ReluBackward0, (input,)))
     return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 
