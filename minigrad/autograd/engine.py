@@ -225,7 +225,8 @@ def call_backward(node, grads, keep_graph):
     """
     if _observers:                 # they will see (and may keep) these
         grads = [_shared(g) for g in grads]
-    if node._saved is FREED:       # even nodes that keep only indices refuse
+    saved = node._saved
+    if saved is FREED:             # even nodes that keep only indices refuse
         raise RuntimeError(FREED_MESSAGE)
     if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
         grad_inputs = run_node_checked(node, grads)
@@ -241,7 +242,7 @@ def call_backward(node, grads, keep_graph):
         grad_inputs = apply_post_hooks(node, grad_inputs, grads)
     if _observers:
         grad_inputs = notify_observers(node, grads, grad_inputs)
-    if not keep_graph and node._saved is not None:
+    if saved is not None and not keep_graph:
         node._saved = FREED             # free what forward saved (PyTorch does too)
     if len(grad_inputs) > 1:
         # a gradient passed on along two edges must not become a leaf's .grad uncopied
@@ -266,7 +267,10 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph):
             array.dtype is not node._output_dtype and array.dtype != node._output_dtype):
         grad = _fit_to_node(grad, node, output_nr, producer)
     buffer = buffers.get(node)
-    if buffer is None:
+    if buffer is None:                        # the first gradient to arrive at this node
+        if node._num_outputs == 1:
+            buffers[node] = [grad]
+            return
         buffer = buffers[node] = [None] * node._num_outputs
     current = buffer[output_nr]
     if current is None:
