@@ -14,6 +14,7 @@ PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
 """
 import contextlib
 import itertools
+import operator
 import re
 import weakref
 
@@ -193,7 +194,9 @@ class Node:
         elif self._saves_output:
             self._saves_output = False
         versions = tuple(versions)
-        self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
+        versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
+        if versions is _NOTHING_VERSIONED.get(len(values)):     # plain values only (no tensor)
+            self._saved = _share_plain_values(values)
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
@@ -619,6 +622,25 @@ _ZEROS = [(0,) * n for n in range(9)]
 _SMALL_SHAPES = {(): (), (1,): (1,)}
 _USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_iterable(
     itertools.product((None, 0), repeat=n) for n in range(4))}
+
+
+# The versions of saved values that are all plain (None and numbers), by how many there are.
+_NOTHING_VERSIONED = {n: _USUAL_VERSIONS[(None,) * n] for n in range(4)}
+_last_plain_values = ()
+
+
+def _share_plain_values(values):
+    """``values`` (plain numbers and None), or the equal tuple the previous node saved.
+
+    A chain such as ``y = y * 1.0001`` saves the same number at every step: its
+    nodes then share one tuple (of the very same objects) instead of one each.
+    """
+    global _last_plain_values
+    last = _last_plain_values
+    if len(last) == len(values) and all(map(operator.is_, last, values)):
+        return last
+    _last_plain_values = values
+    return values
 
 
 def output_numbers(numbers):
