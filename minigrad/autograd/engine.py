@@ -19,7 +19,6 @@ The graph is walked with an explicit heap instead of recursion, so a chain of
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
 import heapq
-import itertools
 
 import numpy as np
 
@@ -105,26 +104,26 @@ def latest_made_first(root_nodes):
     keeps one), and nothing recurses.
     """
     leaf_edges = {}
-    waiting = {}                                    # found, not taken yet
-    heap = []
-    found = itertools.count()                       # (orders nodes with equal numbers as found)
+    waiting = {}              # minus the sequence number -> the node found with it, not taken yet
+    heap = []                 # those keys (heapq gives the smallest first: the latest made)
     for node in root_nodes:
         if type(node) is not AccumulateGrad:
-            waiting[node] = None
-            heapq.heappush(heap, (-node._sequence_nr, next(found), node))
+            waiting[-node._sequence_nr] = node
+            heapq.heappush(heap, -node._sequence_nr)
     nodes = []
     while heap:
-        node = heapq.heappop(heap)[2]
-        del waiting[node]
+        node = waiting.pop(heapq.heappop(heap))
         nodes.append(node)
         for next_node in node._next_nodes:          # (next_functions without the output numbers)
             if next_node is None:
                 continue
             if type(next_node) is AccumulateGrad:
                 leaf_edges[next_node] = leaf_edges.get(next_node, 0) + 1
-            elif next_node not in waiting:
-                waiting[next_node] = None
-                heapq.heappush(heap, (-next_node._sequence_nr, next(found), next_node))
+                continue
+            key = -next_node._sequence_nr
+            if key not in waiting:
+                waiting[key] = next_node
+                heapq.heappush(heap, key)
     return nodes, leaf_edges
 
 

@@ -83,7 +83,7 @@ class Node:
                  "_saved_versions",   # the version of each saved tensor when it was saved
                  "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
     _SLOT_DEFAULTS = {"_next_nodes": (), "_next_nrs": (), "_saved": None, "_saved_versions": None,
-                      "_output_shape": (), "_output_dtype": None, "_sequence_nr": 0}
+                      "_output_shape": (), "_output_dtype": None}
 
     # Rarer state: class defaults, an instance only stores what differs.
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
@@ -102,6 +102,9 @@ class Node:
             return Node._SLOT_DEFAULTS[name]
         except KeyError:
             pass
+        if name == "_sequence_nr":     # a node made by hand, never recorded: numbered when first asked,
+            self._sequence_nr = number = next(_sequence_numbers)    # so that no two nodes share one
+            return number
         if name.startswith("_saved_") and name != "_saved_versions":
             return self._saved_value(name[len("_saved_"):])
         if name.startswith("_raw_saved_"):
