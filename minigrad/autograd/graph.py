@@ -14,7 +14,6 @@ PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
 """
 import contextlib
 import itertools
-import operator
 import re
 import weakref
 
@@ -198,8 +197,15 @@ class Node:
             self._saves_output = False
         versions = tuple(versions)
         versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
-        if versions is _NOTHING_VERSIONED.get(len(values)):     # plain values only (no tensor)
-            self._saved = _share_plain_values(values)
+        if versions is _PLAIN_PAIR:
+            # only None and numbers: a chain such as y = y * 1.0001 saves the very same pair
+            # (None, 1.0001) at every step, so its nodes share one tuple instead of one each
+            # (the very same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
+            last = _last_plain_pair[0]
+            if values[0] is last[0] and values[1] is last[1]:
+                self._saved = last
+            else:
+                _last_plain_pair[0] = values
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
@@ -524,7 +530,7 @@ def _owned_by_engine(grad):
             and not grad._shared_gradient)
 
 
-_PLAIN_VALUES = (type(None), float, int, bool)     # inputs that are never tensors
+_PLAIN_VALUES = frozenset((type(None), float, int, bool))     # inputs that are never tensors
 _NO_VERSION = (None,)
 
 
@@ -627,23 +633,8 @@ _USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_itera
     itertools.product((None, 0), repeat=n) for n in range(4))}
 
 
-# The versions of saved values that are all plain (None and numbers), by how many there are.
-_NOTHING_VERSIONED = {n: _USUAL_VERSIONS[(None,) * n] for n in range(4)}
-_last_plain_values = ()
-
-
-def _share_plain_values(values):
-    """``values`` (plain numbers and None), or the equal tuple the previous node saved.
-
-    A chain such as ``y = y * 1.0001`` saves the same number at every step: its
-    nodes then share one tuple (of the very same objects) instead of one each.
-    """
-    global _last_plain_values
-    last = _last_plain_values
-    if len(last) == len(values) and all(map(operator.is_, last, values)):
-        return last
-    _last_plain_values = values
-    return values
+_PLAIN_PAIR = _USUAL_VERSIONS[(None, None)]     # the versions of two saved plain values
+_last_plain_pair = [(None, None)]                # the last such pair saved (see save_for_backward)
 
 
 def output_numbers(numbers):
