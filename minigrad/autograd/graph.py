@@ -83,7 +83,7 @@ class Node:
                  "_saved_versions",   # the version of each saved tensor when it was saved
                  "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
     _SLOT_DEFAULTS = {"_next_nodes": (), "_next_nrs": (), "_saved": None, "_saved_versions": None,
-                      "_output_shape": (), "_output_dtype": None, "_sequence_nr": 0}
+                      "_output_shape": (), "_output_dtype": None}
 
     # Rarer state: class defaults, an instance only stores what differs.
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
@@ -102,6 +102,9 @@ class Node:
             return Node._SLOT_DEFAULTS[name]
         except KeyError:
             pass
+        if name == "_sequence_nr":     # a node made by hand, never recorded: numbered when first asked,
+            self._sequence_nr = number = next(_sequence_numbers)    # so that no two nodes share one
+            return number
         if name.startswith("_saved_") and name != "_saved_versions":
             return self._saved_value(name[len("_saved_"):])
         if name.startswith("_raw_saved_"):
@@ -194,7 +197,16 @@ class Node:
         elif self._saves_output:
             self._saves_output = False
         versions = tuple(versions)
-        self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
+        versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
+        if versions is _PLAIN_PAIR:
+            # only None and numbers: a chain such as y = y * 1.0001 saves the very same pair
+            # (None, 1.0001) at every step, so its nodes share one tuple instead of one each
+            # (the very same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
+            last = _last_plain_pair[0]
+            if values[0] is last[0] and values[1] is last[1]:
+                self._saved = last
+            else:
+                _last_plain_pair[0] = values
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
@@ -572,7 +584,7 @@ def _owned_by_engine(grad):
             and not grad._shared_gradient)
 
 
-_PLAIN_VALUES = (type(None), float, int, bool)     # inputs that are never tensors
+_PLAIN_VALUES = frozenset((type(None), float, int, bool))     # inputs that are never tensors
 _NO_VERSION = (None,)
 
 
@@ -673,6 +685,10 @@ _ZEROS = [(0,) * n for n in range(9)]
 _SMALL_SHAPES = {(): (), (1,): (1,)}
 _USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_iterable(
     itertools.product((None, 0), repeat=n) for n in range(4))}
+
+
+_PLAIN_PAIR = _USUAL_VERSIONS[(None, None)]     # the versions of two saved plain values
+_last_plain_pair = [(None, None)]                # the last such pair saved (see save_for_backward)
 
 
 def output_numbers(numbers):
