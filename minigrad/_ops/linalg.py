@@ -7,8 +7,10 @@ the graph shows the same nodes (a vector @ matrix becomes unsqueeze, mm, squeeze
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
+from ..autograd.grad_mode import _State
+from ..autograd.forward_ad import _DualLevel
 from . import result
 from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view, squeeze, SqueezeBackward4
@@ -59,6 +61,13 @@ class MmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
+        if _unrecorded_products(grad, a, b):
+            # nothing to record (no create_graph): numpy's products alone give the same values,
+            # without mm's checks (forward made them) and the views that t() registers
+            g = grad._array
+            grad_a = _wrap(g @ b._array.T) if self.should_compute_output(0) else None
+            grad_b = _wrap(a._array.T @ g) if self.should_compute_output(1) else None
+            return grad_a, grad_b
         grad_a = grad.mm(b.t()) if self.should_compute_output(0) else None
         grad_b = a.t().mm(grad) if self.should_compute_output(1) else None
         return grad_a, grad_b
@@ -66,6 +75,24 @@ class MmBackward0(Node):
     def jvp(self, tangents, inputs, out):
         """result_t = self_t @ mat2 + self @ mat2_t (the product rule)"""
         return tangents[0].mm(inputs[1]) + inputs[0].mm(tangents[1])
+
+
+def _unrecorded_products(grad, a, b):
+    """Can MmBackward0 multiply the arrays directly? Yes when nothing is recorded (no
+    create_graph, no forward mode) and the saved matrices still fit ``grad`` as in forward
+    (a saved-tensor hook may return others: then mm raises PyTorch's error)."""
+    if _State.enabled or _DualLevel.open:
+        return False
+    g = grad._array
+    return g.ndim == 2 and _fits(a, g, 0) and _fits(b, g, 1)
+
+
+def _fits(saved, g, axis):
+    """``saved`` is absent (not needed), or a matrix of g's dtype that shares g's ``axis`` size."""
+    if saved is None:
+        return True
+    return (isinstance(saved, Tensor) and saved._array.ndim == 2 and saved._array.dtype == g.dtype
+            and saved._array.shape[axis] == g.shape[axis])
 
 
 def mm(input, mat2):
@@ -79,7 +106,7 @@ def mm(input, mat2):
         check_history_kept(input, mat2)      # PyTorch records the product before checking it
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
         raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
-    if input.shape[1] != mat2.shape[0]:
+    if input._array.shape[1] != mat2._array.shape[0]:      # (the arrays' shapes: no Size made)
         check_history_kept(input, mat2)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "

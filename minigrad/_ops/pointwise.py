@@ -11,8 +11,10 @@ import numpy as np
 from .._dtype import result_type, cpp_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, save_result, as_tensor, plain_output
+from ..autograd.grad_mode import _State
+from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
+from . import result, save_result, as_tensor, plain_output
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -238,7 +240,7 @@ class MulBackward0(Node):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
             return None, None
         a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
-        return (grad * b if need_self else None, grad * a if need_other else None)
+        return (_times(grad, b) if need_self else None, _times(grad, a) if need_other else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = other_t * self + self_t * other (the product rule, in PyTorch's order)"""
@@ -246,6 +248,19 @@ class MulBackward0(Node):
         first = b_t * a if b_t is not None else _zero_tangent_times(b, a)
         second = a_t * b if a_t is not None else _zero_tangent_times(a, b)
         return second if first is None else first if second is None else first + second
+
+
+def _times(grad, factor):
+    """``grad * factor`` in a backward formula.
+
+    Without create_graph nothing is recorded, so the product goes straight to
+    numpy instead of through the operator, ``mul`` and ``result`` (in a graph of
+    tiny operations that machinery costs more than the product itself). With
+    create_graph (or forward mode open) it is the ordinary, recorded ``grad * factor``.
+    """
+    if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
+        return grad * factor
+    return _wrap(_binary(np.multiply, grad, factor))
 
 
 def _own(tangent):
@@ -301,7 +316,7 @@ class MulBackward1(Node):
     """
 
     def backward(self, grad):
-        return (grad * self.factor,)
+        return (_times(grad, self.factor),)
 
 
 def mul_by_number(input, factor):
@@ -844,6 +859,12 @@ def relu(input):
     array = input._array
     if array.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
+    if array.flags.c_contiguous:
+        # numpy's maximum of two arrays is about twice as fast as that of an array and a number
+        # (same values): so the result starts as zeros, which are also the second operand.
+        # (Other layouts keep numpy's own choice of the result's layout, which is PyTorch's.)
+        zeros = np.zeros_like(array)
+        return save_result(result(np.maximum(array, zeros, out=zeros), ReluBackward0, (input,)))
     return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
 
 

@@ -31,14 +31,22 @@ running_tasks = _RunningTasks()
 class GraphTask:
     """What one run_backward call will do: reachable nodes, and which of them run."""
 
-    def __init__(self, root_nodes, dependencies, needed, captured_nodes, is_grad_call, keep_graph):
+    def __init__(self, root_nodes, order, needed, captured_nodes, is_grad_call, keep_graph):
         self.is_grad_call = is_grad_call    # autograd.grad (nothing accumulates into .grad)
         self.keep_graph = keep_graph        # retain_graph: saved tensors survive this pass
         self.root_nodes = set(root_nodes)
-        self.dependencies = dependencies
+        self.order = order                  # every node reachable from the roots, in running order
+        self._reachable = None
         self.needed = needed
         self.captured_nodes = captured_nodes
         self.hook_state = {}          # per-pass memory of register_multi_grad_hook
+
+    @property
+    def reachable(self):
+        """The set of nodes in ``order``, made when first asked (only some hooks ask)."""
+        if self._reachable is None:
+            self._reachable = set(self.order)
+        return self._reachable
 
 
 def current_graph_task():
@@ -55,6 +63,6 @@ def will_engine_execute_node(node):
     if task.is_grad_call and isinstance(node, AccumulateGrad):
         raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
                            "currently running autograd.grad(). This is currently not supported.")
-    if node not in task.dependencies and node not in task.root_nodes:
+    if node not in task.reachable and node not in task.root_nodes:
         return False
     return task.needed is None or node in task.needed or node in task.captured_nodes

@@ -14,11 +14,11 @@ Everything it does only now and then (hooks, capturing gradients for
 ``autograd.grad``, observers, anomaly mode, freeing saved tensors, fitting a
 gradient's shape and dtype) is a named step further down the file.
 
-The graph is walked with an explicit stack instead of recursion, so a chain of
+The graph is walked with an explicit heap instead of recursion, so a chain of
 100,000 operations needs no deep Python recursion. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
-import operator
+import heapq
 
 import numpy as np
 
@@ -43,11 +43,11 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
              does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
-    dependencies, order = topological_order(root_nodes)   # PyTorch's order, see below
+    order, leaf_edges = topological_order(root_nodes)   # PyTorch's order, see below
     plan = CapturePlan(capture, root_nodes, run_captured)
     needed, capture_at = plan.needed, plan.capture_at
     buffers = starting_buffers(roots)                  # node -> gradients arrived so far
-    with backward_pass(root_nodes, dependencies, plan, keep_graph, create_graph):
+    with backward_pass(root_nodes, order, plan, keep_graph, create_graph):
         for node in order:                             # all its gradients have arrived
             grads = buffers.pop(node, None) or [None] * node._num_outputs   # what arrived, summed
             runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
@@ -68,53 +68,63 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
 # --- the graph: which nodes, in which order -------------------------------------------------
 
 def topological_order(root_nodes):
-    """Every node below ``root_nodes`` in the order the engine runs them, and their dependencies.
+    """Every node below ``root_nodes`` in the order the engine runs them, and how many edges
+    point at each leaf's AccumulateGrad.
 
     PyTorch's rule: of the nodes whose gradients have all arrived, run the one
     made last in the forward pass (the highest ``_sequence_nr``); a leaf's
     AccumulateGrad runs as soon as its gradient is complete. Each node is made
     after the nodes its edges point to, so taking the nodes from the highest
-    sequence number down only ever meets nodes that are ready: sorting them
-    once gives PyTorch's order, with no queue of ready nodes to maintain.
-    Each AccumulateGrad goes right after the last node that sends it a gradient.
+    sequence number down only ever meets nodes that are ready, with no queue of
+    ready nodes to maintain. Each AccumulateGrad goes right after the last node
+    that sends it a gradient.
     """
-    dependencies, nodes = count_dependencies(root_nodes)
-    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in dependencies]
+    nodes, leaf_edges = latest_made_first(root_nodes)
+    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in leaf_edges]
     waiting = {}                                     # leaf -> gradients still to come
-    nodes.sort(key=_sequence_nr, reverse=True)       # latest made first
     for node in nodes:
         order.append(node)
         for next_node in node._next_nodes:
             if type(next_node) is AccumulateGrad:
-                count = waiting.get(next_node, dependencies[next_node]) - 1
+                count = waiting.get(next_node, leaf_edges[next_node]) - 1
                 waiting[next_node] = count
                 if count == 0:
                     order.append(next_node)
-    return dependencies, order
+    return order, leaf_edges
 
 
-_sequence_nr = operator.attrgetter("_sequence_nr")
+def latest_made_first(root_nodes):
+    """The nodes below ``root_nodes`` other than leaves' AccumulateGrad, each once, from the
+    highest sequence number down; and how many edges point at each AccumulateGrad.
 
-
-def count_dependencies(root_nodes):
-    """For every reachable node: how many edges from reachable nodes point at it.
-
-    Also returns the reachable nodes other than leaves' AccumulateGrad, each once.
-    The walk keeps a list of nodes still to expand instead of recursing: a chain of
-    100,000 nodes is fine.
+    The nodes found but not taken yet wait in a heap that gives the highest
+    number first. A node found again is still waiting there: every node with an
+    edge to it was made after it, so was taken before it. Only those waiting
+    nodes are held, never a table of the whole graph (a chain of 100,000 nodes
+    keeps one), and nothing recurses.
     """
-    dependencies = {}
-    roots = set(root_nodes)
-    nodes = [node for node in root_nodes if type(node) is not AccumulateGrad]
-    for node in nodes:                              # (the list grows as the walk finds nodes)
+    leaf_edges = {}
+    waiting = {}              # minus the sequence number -> the node found with it, not taken yet
+    heap = []                 # those keys (heapq gives the smallest first: the latest made)
+    for node in root_nodes:
+        if type(node) is not AccumulateGrad:
+            waiting[-node._sequence_nr] = node
+            heapq.heappush(heap, -node._sequence_nr)
+    nodes = []
+    while heap:
+        node = waiting.pop(heapq.heappop(heap))
+        nodes.append(node)
         for next_node in node._next_nodes:          # (next_functions without the output numbers)
             if next_node is None:
                 continue
-            count = dependencies.get(next_node, 0)
-            dependencies[next_node] = count + 1
-            if count == 0 and next_node not in roots and type(next_node) is not AccumulateGrad:
-                nodes.append(next_node)             # first visit: walk below it later
-    return dependencies, nodes
+            if type(next_node) is AccumulateGrad:
+                leaf_edges[next_node] = leaf_edges.get(next_node, 0) + 1
+                continue
+            key = -next_node._sequence_nr
+            if key not in waiting:
+                waiting[key] = next_node
+                heapq.heappush(heap, key)
+    return nodes, leaf_edges
 
 
 def reachable_edges(root_nodes):
@@ -165,9 +175,9 @@ class backward_pass:
     """While the loop runs: record the backward pass only for ``create_graph``, and
     announce the pass to the hooks that ask about it (multi-grad hooks, checkpoint)."""
 
-    def __init__(self, root_nodes, dependencies, plan, keep_graph, create_graph):
+    def __init__(self, root_nodes, order, plan, keep_graph, create_graph):
         self.create_graph = create_graph
-        self.task = GraphTask(root_nodes, dependencies, plan.needed, plan.capture_at,
+        self.task = GraphTask(root_nodes, order, plan.needed, plan.capture_at,
                               is_grad_call=plan.is_grad_call, keep_graph=keep_graph)
 
     def __enter__(self):
@@ -225,7 +235,8 @@ def call_backward(node, grads, keep_graph):
     """
     if _observers:                 # they will see (and may keep) these
         grads = [_shared(g) for g in grads]
-    if node._saved is FREED:       # even nodes that keep only indices refuse
+    saved = node._saved
+    if saved is FREED:             # even nodes that keep only indices refuse
         raise RuntimeError(FREED_MESSAGE)
     if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
         grad_inputs = run_node_checked(node, grads)
@@ -241,7 +252,7 @@ def call_backward(node, grads, keep_graph):
         grad_inputs = apply_post_hooks(node, grad_inputs, grads)
     if _observers:
         grad_inputs = notify_observers(node, grads, grad_inputs)
-    if not keep_graph and node._saved is not None:
+    if saved is not None and not keep_graph:
         node._saved = FREED             # free what forward saved (PyTorch does too)
     if len(grad_inputs) > 1:
         # a gradient passed on along two edges must not become a leaf's .grad uncopied
@@ -266,7 +277,10 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph):
             array.dtype is not node._output_dtype and array.dtype != node._output_dtype):
         grad = _fit_to_node(grad, node, output_nr, producer)
     buffer = buffers.get(node)
-    if buffer is None:
+    if buffer is None:                        # the first gradient to arrive at this node
+        if node._num_outputs == 1:
+            buffers[node] = [grad]
+            return
         buffer = buffers[node] = [None] * node._num_outputs
     current = buffer[output_nr]
     if current is None:

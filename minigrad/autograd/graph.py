@@ -22,6 +22,7 @@ import numpy as np
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._tensor import _wrap
+from .._memory_format import contiguous_format
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -82,7 +83,7 @@ class Node:
                  "_saved_versions",   # the version of each saved tensor when it was saved
                  "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
     _SLOT_DEFAULTS = {"_next_nodes": (), "_next_nrs": (), "_saved": None, "_saved_versions": None,
-                      "_output_shape": (), "_output_dtype": None, "_sequence_nr": 0}
+                      "_output_shape": (), "_output_dtype": None}
 
     # Rarer state: class defaults, an instance only stores what differs.
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
@@ -101,6 +102,9 @@ class Node:
             return Node._SLOT_DEFAULTS[name]
         except KeyError:
             pass
+        if name == "_sequence_nr":     # a node made by hand, never recorded: numbered when first asked,
+            self._sequence_nr = number = next(_sequence_numbers)    # so that no two nodes share one
+            return number
         if name.startswith("_saved_") and name != "_saved_versions":
             return self._saved_value(name[len("_saved_"):])
         if name.startswith("_raw_saved_"):
@@ -193,7 +197,16 @@ class Node:
         elif self._saves_output:
             self._saves_output = False
         versions = tuple(versions)
-        self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
+        versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
+        if versions is _PLAIN_PAIR:
+            # only None and numbers: a chain such as y = y * 1.0001 saves the very same pair
+            # (None, 1.0001) at every step, so its nodes share one tuple instead of one each
+            # (the very same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
+            last = _last_plain_pair[0]
+            if values[0] is last[0] and values[1] is last[1]:
+                self._saved = last
+            else:
+                _last_plain_pair[0] = values
         if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
@@ -436,15 +449,14 @@ def accumulate_grad(variable, grad):
         # rare: the leaf changed shape in place (squeeze_/unsqueeze_) after the graph was made
         return _accumulate_reshaped(variable, grad)
     if current is None:
+        # PyTorch's layout contract: a new .grad is laid out in memory like its leaf (a
+        # transposed weight gets a transposed .grad) when the leaf's elements fill one block
         if _State.enabled and grad.requires_grad:
-            # create_graph: PyTorch copies grad into a fresh tensor shaped like the leaf,
-            # recording the copy (CopyBackwards) so that .grad keeps grad's history
-            from .._ops.shape import copy_into      # lazy: the operations import this module (Node)
-            variable._grad = copy_into(variable._detached_copy(), grad)
-        elif _owned_by_engine(grad):
-            variable._grad = grad
+            variable._grad = _recorded_copy_for(variable, grad)
+        elif _owned_by_engine(grad) and (variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
+            variable._grad = grad       # (a new vector is laid out as the contract asks of any leaf)
         else:
-            variable._grad = grad._detached_copy()
+            variable._grad = _wrap(_copy_laid_out_like(variable, grad._array))
     elif _State.enabled:
         variable._grad = current + grad
     else:
@@ -515,6 +527,60 @@ def _laid_out_like(grad, variable):
     return True
 
 
+def _obeys_layout_contract(grad, variable):
+    """May ``grad`` become ``variable.grad`` as it is? PyTorch's rule: if the leaf's elements
+    fill one block of memory, grad must step through memory as the leaf does (in every dim
+    longer than 1); otherwise grad must be contiguous."""
+    if grad._array.strides == variable._array.strides:
+        return True                 # the usual case (the same steps), decided at once
+    if _fills_one_block(variable._array):
+        return _laid_out_like(grad, variable)
+    return grad._array.flags.c_contiguous
+
+
+def _fills_one_block(array):
+    """PyTorch's "non-overlapping and dense": in some order of the dims, the elements fill a
+    block of memory without gaps, none of them twice (a transposed matrix does; a slice
+    with a step does not)."""
+    expected = array.itemsize
+    for stride, size in sorted(zip(array.strides, array.shape)):
+        if size == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _empty_laid_out_like(variable):
+    """New memory for ``variable.grad``: with the leaf's steps when its elements fill one block
+    (PyTorch's layout contract), else row-major."""
+    array = variable._array
+    if array.size == 0 or not _fills_one_block(array):
+        return np.empty(array.shape, array.dtype)
+    block = np.empty(array.size, array.dtype)
+    return np.lib.stride_tricks.as_strided(block, array.shape, array.strides)
+
+
+def _copy_laid_out_like(variable, values):
+    """A copy of the array ``values`` (shaped like ``variable``), laid out like ``variable``."""
+    copy = _empty_laid_out_like(variable)
+    copy[...] = values
+    return copy
+
+
+def _recorded_copy_for(variable, grad):
+    """``.grad`` from the first gradient with create_graph: a recorded copy, as PyTorch makes it
+    (CopyBackwards into memory laid out like the leaf; CloneBackward0, contiguous, when the
+    leaf's elements do not fill one block), so that .grad keeps grad's history."""
+    from .._ops.shape import copy_into, clone      # lazy: the operations import this module (Node)
+    if not _fills_one_block(variable._array):
+        return clone(grad, memory_format=contiguous_format)
+    copy = copy_into(variable._detached_copy(), grad)
+    copy._array = _copy_laid_out_like(variable, copy._array)    # (nobody has seen it yet)
+    return copy
+
+
 def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory."""
     array = grad._array
@@ -522,7 +588,7 @@ def _owned_by_engine(grad):
             and not grad._shared_gradient)
 
 
-_PLAIN_VALUES = (type(None), float, int, bool)     # inputs that are never tensors
+_PLAIN_VALUES = frozenset((type(None), float, int, bool))     # inputs that are never tensors
 _NO_VERSION = (None,)
 
 
@@ -623,6 +689,10 @@ _ZEROS = [(0,) * n for n in range(9)]
 _SMALL_SHAPES = {(): (), (1,): (1,)}
 _USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_iterable(
     itertools.product((None, 0), repeat=n) for n in range(4))}
+
+
+_PLAIN_PAIR = _USUAL_VERSIONS[(None, None)]     # the versions of two saved plain values
+_last_plain_pair = [(None, None)]                # the last such pair saved (see save_for_backward)
 
 
 def output_numbers(numbers):

@@ -285,7 +285,8 @@ def _log_softmax_array(array, dim):
         return array.copy()
     with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
         shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
-    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+    shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))    # (in place: a new array)
+    return shifted
 
 
 class SoftmaxBackward0(Node):
@@ -454,8 +455,13 @@ class NllLoss2DBackward0(NllLossBackward0):
 
 def _every_label_counts(labels, weight, ignore_index, n_classes):
     """The usual case: no class weights, and every label is a class (none is ignore_index)."""
+    # one pass instead of min() and max(): read as unsigned, a negative label is huge
+    unsigned = labels.view(_UNSIGNED_OF_SIZE[labels.dtype.itemsize])
     return (weight is None and labels.shape[0] > 0 and not 0 <= ignore_index < n_classes
-            and labels.min() >= 0 and labels.max() < n_classes)
+            and np.maximum.reduce(unsigned) < n_classes)
+
+
+_UNSIGNED_OF_SIZE = {1: np.uint8, 8: np.uint64}       # for the label dtypes: uint8 and int64
 
 
 def _nll_rows(logp, labels, weight, ignore_index, reduction):
