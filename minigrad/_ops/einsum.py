@@ -31,6 +31,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node
+from .views import history_first
 from . import result
 from .shape import _make_view, _normalize_dim
 from .linalg import _check_not_bool
@@ -54,6 +55,7 @@ class DiagonalBackward0(Node):
         return diagonal(tangents[0], self.offset, self.dim1, self.dim2)
 
 
+@history_first
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """A view of the diagonal of ``input`` over dims ``dim1`` and ``dim2``, as the last dim.
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
+from .views import history_first
 from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
 from .._dtype import cpp_name
@@ -70,6 +71,7 @@ class GatherBackward0(Node):
         return (scatter_add(zeros, self.dim, index, grad),)
 
 
+@history_first
 @numpy_keywords
 def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j] = input[index[i][j]][j] (for dim=0; the index picks along ``dim``).
@@ -142,6 +144,7 @@ def _src_values(src, index):
     return src._array[tuple(slice(0, n) for n in index._array.shape)]
 
 
+@history_first
 @numpy_keywords
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with out[index[i][j]][j] = src[i][j] (dim=0); src may be a number.
@@ -181,6 +184,7 @@ class _Warned:
     reduce = False
 
 
+@history_first
 @numpy_keywords
 def scatter_add(input, dim, index, src):
     """A copy of ``input`` with src[i][j] added to out[index[i][j]][j] (repeats add up).
@@ -239,6 +243,7 @@ class IndexSelectBackward0(Node):
         return (index_add(zeros, self.dim, index, grad),)
 
 
+@history_first
 @numpy_keywords
 def index_select(input, dim, index):
     """The slices number ``index`` (a 1-D integer tensor) of ``input`` along ``dim``.
@@ -276,6 +281,7 @@ class IndexAddBackward0(Node):
         return grad, grad_source
 
 
+@history_first
 @numpy_keywords
 def index_add(input, dim, index, source, *, alpha=1):
     """A copy of ``input`` with alpha * source[k] added to slice index[k] along ``dim``.

@@ -18,8 +18,10 @@ from . import result, batched_as
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching
 from .._dtype import cpp_name
+from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
+from .inplace import check_inplace, apply_inplace, bump_version, memory_order, _overlaps, _writeable
+from .views import check_history_kept, history_first
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -30,9 +32,7 @@ def _numpy_index(item):
         array = item._array
         if array.ndim == 0 and array.dtype.kind in "iu":
             return int(array)
-        if array.dtype.kind not in "iub":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return array
+        return array            # its dtype is checked when it is used (_check_index_dtypes)
     if isinstance(item, (list, np.ndarray)):
         array = np.asarray(item)
         # PyTorch makes a list of floats an index tensor of whole numbers (truncating them)
@@ -45,6 +45,14 @@ def _numpy_index(item):
     if isinstance(item, str):
         raise TypeError("new(): invalid data type 'str'")
     return item
+
+
+def _check_index_dtypes(items):
+    """PyTorch's index operation takes integer and bool index tensors only (it checks
+    this itself, after the history of its input was looked up)."""
+    for item in items:
+        if isinstance(item, np.ndarray) and item.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
 def _mask_mismatch(shape, items):
@@ -90,7 +98,33 @@ def _out_of_range(error, shape=None, items=None):
                           f"shape of the indexed tensor [{size}] at index {dim}")
     if re.match(r"index -?\d+ is out of bounds for axis \d+ with size 0$", str(error)):
         return IndexError("index is out of bounds for dimension with size 0")    # PyTorch's text
+    bounds = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(error))
+    if bounds and shape is not None:
+        # PyTorch numbers the index tensors, not the dimensions: x[:, [5]] is about tensor 0
+        value, axis, size = bounds.groups()
+        return IndexError(f"index {value} is out of bounds for dimension "
+                          f"{_tensors_before(items, len(shape), int(axis))} with size {size}")
+    many = re.match(r"too many indices for array: array is (\d+)-dimensional", str(error))
+    if many:
+        return IndexError(f"too many indices for tensor of dimension {many.group(1)}")
     return IndexError(str(error).replace("axis", "dimension"))
+
+
+def _tensors_before(items, ndim, axis):
+    """How many index tensors (a k-dim mask counts k) index dimensions before ``axis``."""
+    count, dim = 0, 0
+    for item in items:
+        if item is Ellipsis:
+            dim += ndim - sum(1 if np.asarray(i).dtype != bool else np.ndim(i)
+                              for i in items if i is not Ellipsis and i is not None)
+            continue
+        covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+        if dim >= axis:
+            break
+        if not isinstance(item, slice):
+            count += covered
+        dim += covered
+    return count
 
 
 class SliceBackward0(Node):
@@ -128,11 +162,26 @@ def _covers(item, size):
     return item.indices(size) == (0, size, 1)
 
 
-def _basic_getitem(input, items, full_view=True):
+def _whole(item, size):
+    """True for a slice PyTorch leaves out of a multi-part index: it starts at 0 (or None),
+    steps by 1 and stops at or past the end, as written (``x[-5:5]`` still slices)."""
+    return (item.start in (None, 0) and item.step in (None, 1)
+            and (item.stop is None or item.stop >= size))
+
+
+def _check_step(item):
+    if item.step is not None and item.step < 0:
+        raise ValueError("step must be greater than zero")
+
+
+def _basic_getitem(input, items, full_view=True, alias=True):
     """Apply integers, slices and None one dimension at a time.
 
-    ``x[:]`` and ``x[...]`` still make a new (view) tensor, unless ``full_view`` is False
-    (``x[:] = v`` writes into ``x`` itself, as in PyTorch).
+    As in PyTorch, a slice that keeps a whole dimension records nothing. When nothing
+    was recorded, ``x[:, :]`` and ``x[...]`` still make a new tensor (an alias) unless
+    ``alias`` is False (the lists and tensors of ``x[:, [0, 1]]`` index ``x`` itself). With
+    ``full_view`` False (``x[0:] = v``), any slice that keeps every element in order
+    counts as whole: the assignment writes into ``x`` itself, as in PyTorch.
     """
     has_ellipsis = any(i is Ellipsis for i in items)
     if has_ellipsis:
@@ -147,7 +196,9 @@ def _basic_getitem(input, items, full_view=True):
             out = out.unsqueeze(dim)
             dim += 1
         elif isinstance(item, slice):
-            if item != slice(None) and (full_view or not _covers(item, out.shape[dim])):
+            _check_step(item)
+            whole = _whole(item, out.shape[dim]) if full_view else _covers(item, out.shape[dim])
+            if not whole:
                 out = _slice(out, dim, item)
             dim += 1
         else:
@@ -157,10 +208,8 @@ def _basic_getitem(input, items, full_view=True):
                 raise IndexError(
                     f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)
-    if out is input and full_view:       # x[:] still makes a new (view) tensor
-        if has_ellipsis or not input.ndim:
-            return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
-        out = _slice(input, 0, slice(None))
+    if out is input and full_view and alias:     # x[:, :] still makes a new (view) tensor
+        return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
     return out
 
 
@@ -190,20 +239,46 @@ def _is_basic(item):
 
 
 def _check_zero_dim(input, index):
-    """PyTorch's own messages for ``x[0]`` and ``x[:1]`` on a 0-d tensor (a single integer or
-    slice; in a tuple, or with a list, it is the usual "too many indices")."""
+    """PyTorch's own messages for indexing a 0-d tensor with one item (not a tuple):
+    ``x[0]``, ``x[5]``, ``x[:1]``, ``x[1.5]``; in a tuple, or with a list, it is the usual
+    "too many indices"."""
     if input.ndim:
         return
     if type(index) is int:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if index == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
     if isinstance(index, slice):
+        _check_step(index)
+        # PyTorch records the slice before it finds the tensor has no dimension to slice
+        check_history_kept(input)
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (float, str)) or (isinstance(index, Tensor) and index._array.dtype != bool):
+        raise IndexError("too many indices for tensor of dimension 0")
+
+
+_SEQUENCE_AS_TUPLE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+    "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+    "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result")
+
+
+def _sequence_as_tuple(index):
+    """PyTorch's (and old numpy's) rule: a short list holding a list, tensor, slice, ``...``
+    or None is read as a tuple (``x[[[0, 0]]]`` is ``x[[0, 0]]``), with a deprecation warning."""
+    if not isinstance(index, list) or len(index) >= 32:
+        return False
+    if any(isinstance(item, (Tensor, list, tuple, str, slice)) or item is None or item is Ellipsis
+           for item in index):
+        warnings.warn(_SEQUENCE_AS_TUPLE, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        return True
+    return False
 
 
 def _index_items(index):
     """The parts of an index as a tuple; PyTorch reads only the first ``...`` (numpy allows one)."""
-    items = index if isinstance(index, tuple) else (index,)
+    items = index if isinstance(index, tuple) else tuple(index) if _sequence_as_tuple(index) else (index,)
     if sum(item is Ellipsis for item in items) > 1:
         first = items.index(Ellipsis)
         items = items[:first + 1] + tuple(item for item in items[first + 1:] if item is not Ellipsis)
@@ -226,47 +301,150 @@ def _refuse_batched_mask(index):
 
 
 def getitem(input, index, _vmap_done=False):
-    """input[index] (x[0], x[1:, 2], x[[0, 2]], x[mask], ...)."""
+    """``input[index]`` (x[0], x[1:, 2], x[[0, 2]], x[mask], ...), recorded as PyTorch records
+    it (see the top of this file)."""
     if _FuncTransforms.vmaps and not _vmap_done:     # (_vmap_done: called back from there)
         return _getitem_in_vmap(input, index)
     _check_zero_dim(input, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
     if all(_is_basic(i) for i in items):
+        if isinstance(index, slice):         # x[a:b] alone is always a slice (SliceBackward0)
+            _check_step(index)
+            return _slice(input, 0, index)
         return _basic_getitem(input, items)
     if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
         # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
         input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
     elif input.ndim == 0 and any(not _is_basic(i) for i in items):
         raise IndexError("too many indices for tensor of dimension 0")
-    if any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
-           for i in items if _is_basic(i)):
+    split = _split_mixed(items)
+    if split:
         # Mixed, e.g. x[1:, [0, 2]] or x[0, :, [0, 1]]: like PyTorch, apply the integers,
         # slices and None first (Select/Slice/UnsqueezeBackward0), then the lists, tensors
         # and masks in one IndexBackward0 on that result.
-        basic, rest = [], []
-        for item in items:
-            if _is_basic(item):
-                basic.append(item)
-                if item is Ellipsis:
-                    rest.append(Ellipsis)
-                elif not isinstance(item, int):       # an integer's dimension is gone
-                    rest.append(slice(None))
-            else:
-                # a k-dimensional mask covers k dimensions
-                covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
-                basic.extend([slice(None)] * covered)
-                rest.append(item)
-        input, items = _basic_getitem(input, tuple(basic)), tuple(rest)
+        basic, rest = split
+        input, items = _basic_getitem(input, basic, alias=False), rest
+    return advanced_index(input, items)
+
+
+def _split_mixed(items):
+    """For an index that mixes integers, slices or None with lists, tensors or masks: the
+    basic part (applied first, as views) and the rest (applied to that view); else None."""
+    if not any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
+               for i in items if _is_basic(i)):
+        return None
+    basic, rest = [], []
+    for item in items:
+        if _is_basic(item):
+            basic.append(item)
+            if item is Ellipsis:
+                rest.append(Ellipsis)
+            elif not isinstance(item, int):       # an integer's dimension is gone
+                rest.append(slice(None))
+        else:
+            # a k-dimensional mask covers k dimensions
+            covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+            basic.extend([slice(None)] * covered)
+            rest.append(item)
+    return tuple(basic), tuple(rest)
+
+
+@history_first
+def advanced_index(input, items):
+    """``input[items]`` for lists, integer tensors and masks: one IndexBackward0."""
+    _check_index_dtypes(items)
     try:
         out = np.asarray(input._array[items])
     except IndexError as error:
         raise _out_of_range(error, input._array.shape, items) from None
-    if out.base is not None or np.shares_memory(out, input._array):
-        out = out.copy()
+    out = _laid_out_as_pytorch(out, input._array, items)
     # saved=(): the index counts as saved, so a second backward raises as in PyTorch
     return result(out, IndexBackward0, (input,), saved=(), input_shape=input._array.shape,
                   index=items)
+
+
+# --- the memory layout of x[indices] -------------------------------------------------------------
+# PyTorch computes x[indices] with a TensorIterator over x (restrided: a step of 0 along the
+# dimensions that the indices replace) and the index tensors, and lays the new result out in
+# the order of the steps its inputs take through memory (so a transposed x gives a
+# transposed-looking result). The order matters to what a learner can see: stride(), and
+# whether a later in-place copy from the result overlaps.
+
+
+def _index_operands(shape, strides, items):
+    """The steps (per result dimension) of PyTorch's operands for x[items]: x restrided,
+    then each index tensor; and the result's shape."""
+    items = list(items)
+    if Ellipsis in [i if i is Ellipsis else None for i in items]:
+        at = next(k for k, i in enumerate(items) if i is Ellipsis)
+        used = sum(1 if not isinstance(i, np.ndarray) or i.dtype != bool else i.ndim
+                   for i in items if i is not Ellipsis)
+        items[at:at + 1] = [slice(None)] * (len(shape) - used)
+    per_dim = []                     # one index array (or None) per dimension of x
+    for item in items:
+        array = item if isinstance(item, np.ndarray) else (None if isinstance(item, slice) else np.asarray(item))
+        if array is not None and array.dtype == bool:
+            # a k-dimensional mask: k index tensors, the columns of mask.nonzero() (N x k)
+            positions = np.stack(np.nonzero(array), axis=1) if array.ndim else np.zeros((int(array), 0))
+            per_dim += [np.lib.stride_tricks.as_strided(
+                positions[:, j], strides=(array.ndim * 8,)) for j in range(array.ndim)]
+        else:
+            per_dim.append(array)
+    per_dim += [None] * (len(shape) - len(per_dim))
+    indexed = [d for d, a in enumerate(per_dim) if a is not None]
+    arrays = np.broadcast_arrays(*[per_dim[d] for d in indexed])
+    if indexed != list(range(indexed[0], indexed[-1] + 1)):
+        # not side by side: PyTorch moves the indexed dimensions to the front first
+        order = indexed + [d for d in range(len(shape)) if d not in indexed]
+        shape, strides, per_dim = ([v[d] for d in order] for v in (shape, strides, per_dim))
+        indexed = list(range(len(indexed)))
+    before, after = indexed[0], len(shape) - indexed[-1] - 1
+    replaced = arrays[0].shape
+    result_shape = tuple(shape[:before]) + replaced + tuple(shape[before + len(indexed):])
+    source = list(strides[:before]) + [0] * len(replaced) + list(strides[before + len(indexed):])
+    operands = [source]
+    for array in arrays:
+        steps = [s // array.itemsize if array.itemsize else 0 for s in array.strides]
+        operands.append(_with_size_one_dims(steps, replaced, before, after))
+    for steps in operands[1:]:       # broadcast along dims of size 1 that the result doesn't have
+        for d, size in enumerate(result_shape):
+            if size != 1 and (d < before or d >= before + len(replaced)):
+                steps[d] = 0
+    return operands, result_shape
+
+
+def _with_size_one_dims(steps, shape, before, after):
+    """The steps of an index tensor reshaped to [1] * before + shape + [1] * after (a view):
+    the new leading dims step over its first contiguous run, the trailing ones as its last dim."""
+    if not shape:
+        return [1] * (before + after)
+    first_run = 0
+    while first_run + 1 < len(shape) and (shape[first_run + 1] == 1 or
+                                          steps[first_run] == steps[first_run + 1] * shape[first_run + 1]):
+        first_run += 1
+    lead = int(np.prod(shape[:first_run + 1])) * steps[first_run]
+    return [lead] * before + list(steps) + [steps[-1]] * after
+
+
+def _laid_out_as_pytorch(values, source, items):
+    """``values`` (the result of x[items], from numpy) in new memory laid out as PyTorch's."""
+    own = values.copy() if values.base is not None or np.shares_memory(values, source) else values
+    if values.ndim < 2:
+        return own                       # one way to lay it out
+    try:
+        operands, shape = _index_operands(source.shape, [s // source.itemsize for s in source.strides],
+                                          items)
+    except (ValueError, IndexError):     # (numpy accepted what this reading can't follow)
+        return own
+    if tuple(shape) != values.shape:
+        return own
+    order = memory_order(operands, shape)
+    slowest_first = order[::-1]
+    out = np.empty([shape[d] for d in slowest_first], dtype=values.dtype)
+    out = out.transpose(np.argsort(slowest_first))
+    out[...] = values
+    return out
 
 
 class IndexPutBackward0(Node):
@@ -292,6 +470,7 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
     if not isinstance(index, tuple):
         index = (index,)
     index = tuple(_numpy_index(i) for i in index)
+    _check_index_dtypes(index)
     values_array = values._array if isinstance(values, Tensor) else np.asarray(values)
     out = input._array.copy()
     try:
@@ -300,13 +479,15 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
         else:
             out[index] = values_array
     except IndexError as error:
-        raise _out_of_range(error) from None
+        raise _out_of_range(error, out.shape, index) from None
     except ValueError:
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(np.shape(values_array))} cannot be broadcast "
             f"to indexing result of shape {list(out[index].shape)}") from None
-    return result(out, node_class, (input, values), input_shape=input._array.shape, index=index,
-                  accumulate=accumulate)
+    # saved=(): the indices count as saved (PyTorch saves them), so a second backward through
+    # this node raises as in PyTorch
+    return result(out, node_class, (input, values), saved=(), input_shape=input._array.shape,
+                  index=index, accumulate=accumulate)
 
 
 class IndexPutImplBackward0(IndexPutBackward0):
@@ -342,6 +523,10 @@ def setitem(tensor, index, value):
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
+    if index is False:
+        return                      # PyTorch writes nothing, and checks nothing
+    if index is True:               # PyTorch writes through the view x.unsqueeze(0)
+        return setitem(tensor.unsqueeze(0), Ellipsis, value)
     _check_zero_dim(tensor, index)
     items = _index_items(index)
     items = tuple(_numpy_index(i) for i in items)
@@ -368,6 +553,14 @@ def setitem(tensor, index, value):
     if _FuncTransforms.vmaps:     # a captured tensor can't take one value per sample
         check_inplace_batching("index_put_", tensor, (value, index))
         _refuse_batched_mask(index)
+    split = _split_mixed(items)
+    if split:
+        # x[0, [0, 2]] = v: as when reading, the integers, slices and None make a view first;
+        # the lists, tensors and masks then write into it (so the base gets CopySlices)
+        basic, rest = split
+        view = _basic_getitem(tensor, basic, alias=False)
+        if view is not tensor:
+            return setitem(view, rest, value)
     one_mask = len(items) == 1 and np.asarray(items[0]).dtype == bool
     if tensor.ndim == 0 and one_mask:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
@@ -377,6 +570,7 @@ def setitem(tensor, index, value):
         return setitem(view, (np.reshape(items[0], (1,)),), value)
     # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
     check_inplace(tensor, overlap_ok=True, others=(value,))
+    _check_index_dtypes(items)
     if not one_mask:              # x[mask] = v is a masked_fill: v may have any dtype
         _check_index_put_dtype(tensor, value)
     if not tensor._array.flags.writeable or (tensor._base is not None and _overlaps(tensor._array)):
@@ -387,12 +581,12 @@ def setitem(tensor, index, value):
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
-        return apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
+        return apply_inplace(tensor, lambda old, v: index_put(old, items, v), value, overlap_ok=True)
     if not needs_grad((tensor, value)):
         try:
             tensor._array[items] = value._array
         except IndexError as error:
-            raise _out_of_range(error) from None
+            raise _out_of_range(error, tensor._array.shape, items) from None
         except ValueError:
             # value does not broadcast to the indexed part
             raise RuntimeError(
@@ -400,4 +594,4 @@ def setitem(tensor, index, value):
                 f"indexing result of shape {list(tensor._array[items].shape)}") from None
         bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, index, v), value, overlap_ok=True)
+    apply_inplace(tensor, lambda old, v: index_put(old, items, v), value, overlap_ok=True)

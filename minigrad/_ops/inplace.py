@@ -96,6 +96,79 @@ def _check_partial_overlap(tensor, other):
         "operation.")
 
 
+def memory_order(operands, shape):
+    """PyTorch's TensorIterator order of dimensions, fastest first (the order its loops run
+    and a new result is laid out in), for operands given by their steps: sort by the steps
+    (the first operand that tells two dimensions apart decides; a step of 0 tells nothing;
+    equal steps put the shorter dimension first), by insertion from the last."""
+    def should_swap(dim0, dim1):
+        for steps in operands:
+            step0, step1 = steps[dim0], steps[dim1]
+            if step0 == 0 or step1 == 0:
+                continue
+            if step0 != step1:
+                return 1 if step0 > step1 else -1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+    order = list(reversed(range(len(shape))))
+    for i in range(1, len(shape)):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(order[dim0], order[dim1])
+            if comparison > 0:
+                order[dim0], order[dim1] = order[dim1], order[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return order
+
+
+def _reads_its_own_writes(tensor, other):
+    """True if ``other`` (a tensor over the same memory, which PyTorch let through: see
+    ``_check_partial_overlap``) reads memory that ``tensor`` writes, at other positions
+    (not the same elements in the same order, where the order of the work doesn't matter)."""
+    a, b = tensor._array, other._array
+    if b.dtype != a.dtype or not np.shares_memory(a, b):
+        return False
+    try:
+        if np.broadcast_shapes(b.shape, a.shape) != a.shape:
+            return False           # (the operation's own error follows)
+    except ValueError:
+        return False
+    b = np.broadcast_to(b, a.shape)
+    return not (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                and a.strides == b.strides)
+
+
+def _values_in_loop_order(target, other, elementwise):
+    """``elementwise(target, other)`` as PyTorch computes it in place when ``other`` reads
+    memory that ``target`` writes and PyTorch let it through (a view that isn't dense,
+    so too hard to check): element after element, in the order of PyTorch's loops
+    (``memory_order``), each reading ``other`` as it is at that moment, so a value
+    already written is read again (``x -= x[0]`` of a transposed x leaves x[0] at 0
+    first, then subtracts that 0 from the other rows). numpy would read the old values.
+
+    Not reproduced: where PyTorch's innermost loop runs over consecutive elements in
+    memory (every operand one element apart, or ``other`` repeating one value), it works
+    in blocks of two vector registers, reading a whole block before it writes it back:
+    16 float32 (8 float64) with AVX2, twice as many with AVX-512, half as many with ARM's
+    NEON. The block depends on the processor PyTorch runs on, so minigrad works element
+    by element everywhere; rows shorter than one block (the usual small example) agree.
+    """
+    shape = target.shape
+    source = np.broadcast_to(other, shape)
+    order = memory_order([list(target.strides), list(target.strides), list(source.strides)], shape)
+    slowest_first = order[::-1]
+    written, read = target.transpose(slowest_first), source.transpose(slowest_first)
+    before = target.copy()
+    for position in np.ndindex(written.shape):
+        written[position] = elementwise(written[position], read[position])
+    values = target.copy()
+    target[...] = before                  # the caller writes the values (and records the change)
+    return values
+
+
 def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
     """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
     (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
@@ -192,6 +265,10 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     check_history_kept(other)
     if type(other) is Tensor and other._version_counter is tensor._version_counter:
         _check_partial_overlap(tensor, other)
+        if _reads_its_own_writes(tensor, other):
+            return reading_its_own_writes(
+                tensor, other, lambda a, b: ufunc(a, b * alpha if alpha != 1 else b),
+                lambda a, b: op(a, b, alpha=alpha) if alpha != 1 else op(a, b))
     if needs_grad((tensor, other)):
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
@@ -219,6 +296,19 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
     bump_version(tensor)
     return tensor
+
+
+def reading_its_own_writes(tensor, other, elementwise, op):
+    """``tensor = op(tensor, other)`` in place, where ``other`` reads memory that the change
+    writes (``x -= x[0]`` of a transposed x): recorded as usual, with the values PyTorch
+    computes element by element (``_values_in_loop_order``, ``elementwise`` for one element)."""
+    values = _values_in_loop_order(tensor._array, other._array, elementwise)
+
+    def with_those_values(a, b):
+        new = op(a, b)
+        new._array[...] = values
+        return new
+    return apply_inplace(tensor, with_those_values, other)
 
 
 _ARITHMETIC_NAMES = {np.add: "add_", np.subtract: "sub_", np.multiply: "mul_", np.true_divide: "div_"}
@@ -264,6 +354,11 @@ def pow_(self, exponent):
     """In place: self = self ** exponent. Gradient: grad * exponent * old**(exponent - 1)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("pow_", self, (exponent,))
+    if type(exponent) is Tensor and exponent._version_counter is self._version_counter:
+        check_inplace(self, others=(exponent,))
+        _check_partial_overlap(self, exponent)
+        if _reads_its_own_writes(self, exponent):
+            return reading_its_own_writes(self, exponent, np.power, pointwise.pow)
     return apply_inplace(self, pointwise.pow, exponent)
 
 
@@ -271,6 +366,10 @@ def clamp_(self, min=None, max=None):
     """In place: limit every element to [min, max]. Gradient: grad where the value was inside, 0 where clamped."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("clamp_", self, (min, max))
+    for bound in (min, max):
+        if type(bound) is Tensor and bound._version_counter is self._version_counter:
+            check_inplace(self, others=(bound,))
+            _check_partial_overlap(self, bound)
     return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
 
 
@@ -299,6 +398,8 @@ def copy_(self, source):
         return self
     if source._version_counter is self._version_counter and not same_data:
         _check_partial_overlap(self, source)
+        if _reads_its_own_writes(self, source):
+            return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)
     return apply_inplace(self, shape.copy_into, source, overlap_ok=same_data)
 
 
@@ -315,7 +416,9 @@ class _FillBackward(Node):
     """result = values that do not depend on self   ->   grad_self = 0"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        # zeros_like(grad), as PyTorch: new zeros with no history (not grad * 0, which would be
+        # recorded with create_graph=True, and would keep grad's NaNs)
+        return (_wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)),)
 
 
 class ZeroBackward0(_FillBackward):
@@ -355,7 +458,8 @@ class FillBackward3(Node):
         grad_self = 0; grad_value = grad.sum()"""
 
     def backward(self, grad):
-        return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
+        zeros = _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype))     # zeros_like(grad)
+        return zeros, (grad.sum() if self.should_compute_output(1) else None)
 
 
 def _fill(tensor, values, node_class, value_tensor=None):

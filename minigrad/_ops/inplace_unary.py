@@ -169,12 +169,12 @@ class SqueezeBackward4(shape.SqueezeBackward0):
 
 
 def _reshape_inplace(tensor, new_array, node_class, **attributes):
-    """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed.
+    """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed
+    (PyTorch's rules for in-place changes were checked by the caller).
 
     The node is recorded directly with its in-place name (UnsqueezeBackward1,
     SqueezeBackward3/4); its backward is the out-of-place one it inherits.
     """
-    check_inplace(tensor, overlap_ok=True)      # only the shape changes, not the memory
     old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
@@ -194,12 +194,16 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
 
 def unsqueeze_(self, dim):
     """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
+    # PyTorch's rules for in-place changes come before the operation's own checks;
+    # only the shape changes, not the memory, so memory seen twice is fine
+    check_inplace(self, overlap_ok=True)
     dim = shape._normalize_dim(dim, self.ndim + 1)
     return _reshape_inplace(self, shape._unsqueezed(self._array, dim), UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):
     """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
     array = self._array
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)

@@ -330,6 +330,11 @@ def matmul(input, other):
             f"[{int(np.prod(batch))}, {m1}] but got: [{int(np.prod(batch))}, {m2}].")
     count = int(np.prod(batch))
     a = input.expand(batch + (n, m1)).reshape(count, n, m1)
+    if db == 1:
+        # a vector on the right is a one-column matrix: PyTorch unsqueezes it, and squeezes
+        # that column out of the product again
+        b = other.unsqueeze(-1).expand(batch + (m2, p)).reshape(count, m2, p)
+        return unsafe_view(bmm(a, b).squeeze(-1), batch + ((n,) if da > 1 else ()))
     b = other.expand(batch + (m2, p)).reshape(count, m2, p)
     shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
     return unsafe_view(bmm(a, b), shape)

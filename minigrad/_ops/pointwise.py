@@ -961,6 +961,7 @@ def clamp(input, min=None, max=None):
     themselves count as inside).
     """
     if min is None and max is None:
+        check_history_kept(input)        # PyTorch records clamp before it checks the bounds
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     for bound in (min, max):
         if bound is not None and not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):

@@ -11,6 +11,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
+from .views import history_first
 from . import result, save_result, numpy_keywords, plain_output
 from .gather_scatter import scatter
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
@@ -60,6 +61,7 @@ class SumBackward1(Node):
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim)
 
 
+@history_first
 @numpy_keywords
 def sum(input, dim=None, keepdim=False, dtype=None):
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
@@ -102,6 +104,7 @@ class MeanBackward1(Node):
         return tangents[0].sum(dim=self.dims, keepdim=self.keepdim) / self.count
 
 
+@history_first
 @numpy_keywords
 def mean(input, dim=None, keepdim=False, dtype=None):
     """Average of all elements, or over ``dim``."""
@@ -260,6 +263,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     return return_type(out, plain_output(indices.astype(np.int64), input))
 
 
+@history_first
 @numpy_keywords
 def max(input, dim=None, keepdim=False):
     """Largest element; with ``dim``, (values, indices) along that dimension.
@@ -273,6 +277,7 @@ def max(input, dim=None, keepdim=False):
                     return_types.max)
 
 
+@history_first
 @numpy_keywords
 def min(input, dim=None, keepdim=False):
     """Smallest element; with ``dim``, (values, indices) along that dimension.
@@ -328,6 +333,7 @@ def _check_nonempty_reduction(name, input, dim, dims):
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
+@history_first
 @numpy_keywords
 def amax(input, dim=(), keepdim=False):
     """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
@@ -341,6 +347,7 @@ def amax(input, dim=(), keepdim=False):
     return save_result(out, input)
 
 
+@history_first
 @numpy_keywords
 def amin(input, dim=(), keepdim=False):
     """The smallest value along ``dim`` (all dims if None). Gradient: split evenly among the tied minima
@@ -457,6 +464,7 @@ class LinalgVectorNormBackward0(Node):
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
 
+@history_first
 @numpy_keywords
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm."""
@@ -474,13 +482,26 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
-        value = np.max(np.abs(array), axis=axis, keepdims=keepdim) if array.size else np.zeros(())
+        _check_max_has_elements(array, None if dim is None else dims)
+        value = np.max(np.abs(array), axis=axis, keepdims=keepdim)
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None)
     return save_result(out, input)
+
+
+def _check_max_has_elements(array, dims):
+    """The inf norm is a max, which has no value for no elements: PyTorch refuses."""
+    if dims is None and array.size == 0:
+        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
+                           "because the operation does not have an identity")
+    for d in dims or ():
+        if array.shape[d] == 0:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension "
+                               f"{d}because this dimension is empty and the operation does not "
+                               "have an identity")
 
 
 class VarBackward0(Node):
@@ -547,6 +568,7 @@ def _variance(input, dim, correction, keepdim, unbiased):
     return var, dims, count, correction
 
 
+@history_first
 @numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1).
@@ -559,6 +581,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
                   all_dims=dim is None)
 
 
+@history_first
 @numpy_keywords
 def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default).
@@ -593,6 +616,7 @@ class LogsumexpBackward0(Node):
         return (weights * a_t).sum(dim=self.dims, keepdim=self.keepdim)
 
 
+@history_first
 @numpy_keywords
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input)."""

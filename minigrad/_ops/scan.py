@@ -9,8 +9,10 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
+from .views import history_first
 from . import result, save_result
 from .shape import flip, cat
+from .indexing import _slice
 from .._creation import zeros
 from .._python_arg_parser import invalid_combination
 from ..autograd.forward_ad import jvp_from_backward
@@ -42,6 +44,7 @@ class CumsumBackward0(Node):
         return (_reverse_cumsum(grad, self.dim),)
 
 
+@history_first
 def cumsum(input, dim=None, dtype=None, *, axis=None):
     """Running sum along ``dim``: out[k] = input[0] + ... + input[k].
 
@@ -114,6 +117,7 @@ def _cumprod_grad_with_zeros(input, grad, dim):
     return grad_input
 
 
+@history_first
 def cumprod(input, dim=None, dtype=None, *, axis=None):
     """Running product along ``dim``: out[k] = input[0] * ... * input[k].
 
@@ -180,6 +184,7 @@ class ProdBackward1(_SavesInputAndResult, Node):
         return (grad * _product_of_the_others(input, self.dim),)
 
 
+@history_first
 def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     """Product of all elements, or along ``dim`` (one dimension, as in PyTorch)."""
     dim = axis if dim is None else dim
@@ -207,10 +212,12 @@ def narrow(input, dim, start, length):
     dim = _normalize_dim(dim, input.ndim)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-    if start + length > input.shape[dim]:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({input.shape[dim]}).")
-    index = [slice(None)] * input.ndim
-    index[dim] = slice(start, start + length)
-    return input[tuple(index)]
-
+    size = input.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but "
+                         f"got {start})")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    # always a slice, even of the whole dimension (x[0:n] in a longer index records nothing)
+    return _slice(input, dim, slice(start, start + length))

@@ -17,7 +17,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.function import _FuncTransforms
 from .._functorch import batched_levels
 from . import result, numpy_keywords, plain_output, batched_as
-from .views import register_view, check_history_kept
+from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
 from .._memory_format import (check_memory_format, contiguous_format, copy_in_format,
@@ -146,6 +146,7 @@ def _unsqueezed(array, dim):
         array.strides[:dim] + (stride,) + array.strides[dim:], writeable=array.flags.writeable)
 
 
+@history_first
 def view(input, *shape):
     """The same memory seen with another shape (must not need a copy).
 
@@ -187,6 +188,7 @@ def unsafe_view(input, shape):
     return result(array.reshape(shape), UnsafeViewBackward0, (input,), input_shape=array.shape)
 
 
+@history_first
 def reshape(input, *shape):
     """``input`` with a new shape: a view when the memory allows it, else a copy.
 
@@ -277,6 +279,7 @@ class TransposeBackward0(Node):
         return tangents[0].transpose(self.dim0, self.dim1)
 
 
+@history_first
 def transpose(input, dim0, dim1=None):
     """A view with dimensions ``dim0`` and ``dim1`` swapped. Gradient: the gradient swapped back."""
     if dim1 is None:                  # PyTorch's wording, not Python's
@@ -303,6 +306,7 @@ class PermuteBackward0(Node):
         return tangents[0].permute(self.dims)
 
 
+@history_first
 def permute(input, *dims):
     """A view with the dimensions reordered as ``dims``. Gradient: the gradient permuted back."""
     if not dims:
@@ -355,8 +359,9 @@ class SqueezeBackward4(SqueezeBackward0):
         grad_self = grad.unsqueeze(dim)"""
 
 
+@history_first
 @numpy_keywords
-def squeeze(input, dim=None, _node=None):
+def squeeze(input, dim=None, *, _node=None):
     """``input`` without size-1 dimensions (all of them, or those in ``dim``).
 
     Gradient: grad reshaped back to the input's shape.
@@ -387,6 +392,7 @@ class UnsqueezeBackward0(Node):
         return tangents[0].unsqueeze(self.dim)
 
 
+@history_first
 @numpy_keywords
 def unsqueeze(input, dim):
     """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
@@ -411,6 +417,7 @@ class ExpandBackward0(Node):
         return tangents[0].expand(out.shape)
 
 
+@history_first
 def expand(input, *sizes):
     """A view repeating size-1 dimensions to ``sizes`` without copying (-1 keeps a size).
     Gradient: summed over the expanded dimensions.
@@ -455,6 +462,7 @@ def _needs_record(input):
     return needs_grad((input,))
 
 
+@history_first
 def expand_as(input, other):
     """``input.expand(other.size())``. Gradient: summed over the expanded dimensions."""
     return expand(input, other.shape)
@@ -505,6 +513,7 @@ def _check_repeats(repeats):
                                 f"\"type must be tuple of ints,but got {type(r).__name__}\"")
 
 
+@history_first
 def repeat(input, *repeats):
     """The tensor tiled ``repeats`` times along each dimension (a copy).
     Gradient: the sum of the gradient over the copies.
@@ -534,6 +543,7 @@ class FlipBackward0(Node):
         return flip(tangents[0], self.dims)
 
 
+@history_first
 def flip(input, dims):
     """The elements in reverse order along ``dims`` (a copy). Gradient: the gradient flipped back."""
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
@@ -685,6 +695,7 @@ class UnbindBackward0(Node):
         return unbind(tangents[0], self.dim)
 
 
+@history_first
 def unbind(input, dim=0):
     """The slices along ``dim`` as a tuple.
 
@@ -714,6 +725,7 @@ class SplitWithSizesBackward0(SplitBackward0):
         grad_self = cat(grads of the pieces, dim)"""
 
 
+@history_first
 def split(input, split_size_or_sections, dim=0):
     """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the listed sizes.
 
@@ -809,7 +821,8 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"
 
     def backward(self, grad):
-        return grad * 0, grad.to(self.source_dtype)
+        # zeros_like(grad) for self, as PyTorch: new zeros with no history
+        return _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)), grad.to(self.source_dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = src_t, broadcast to self's shape and dtype"""
@@ -854,6 +867,7 @@ class SelectBackwardBackward0(Node):
         return (gg[self.index],)
 
 
+@history_first
 def select(input, dim, index):
     """A view of ``input`` at ``index`` along ``dim`` (that dimension removed). Gradient: scattered back
     into zeros at that index.

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
+from .views import history_first
 from . import result, numpy_keywords, plain_output
 from .reduction import return_types
 from .gather_scatter import scatter
@@ -68,6 +69,7 @@ def _laid_out_like(like, values):
     return out
 
 
+@history_first
 @numpy_keywords
 def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
@@ -92,12 +94,14 @@ def sort(input, dim=-1, descending=False, stable=False):
     return return_types.sort(out, plain_output(order.copy(order="K"), input))
 
 
+@history_first
 @numpy_keywords
 def argsort(input, dim=-1, descending=False, stable=False):
     """Only the indices of ``sort``: where each element of the sorted result came from."""
     return sort(input, dim, descending, stable).indices
 
 
+@history_first
 @numpy_keywords
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``.
@@ -130,6 +134,7 @@ class RollBackward0(Node):
         return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
 
 
+@history_first
 def roll(input, shifts, dims=None):
     """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor.
 
@@ -149,5 +154,6 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, "
                            f"dims:{len(dims_tuple)}")
     dims_tuple = tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
-    out = np.roll(input._array, shifts_tuple, axis=dims_tuple)
+    # PyTorch's result is contiguous whatever the input's layout (numpy's keeps it)
+    out = np.asarray(np.roll(input._array, shifts_tuple, axis=dims_tuple), order="C")
     return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple)

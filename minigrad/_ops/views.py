@@ -22,6 +22,7 @@ A view made under ``no_grad`` of a tensor that requires grad says
 ``requires_grad=True`` (it is the same memory) but is a leaf with no gradient
 edge, and it may not be changed in place while recording.
 """
+import functools
 import re
 import weakref
 
@@ -30,6 +31,7 @@ import numpy as np
 from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect
 from ..autograd.grad_mode import _State
 from .._tensor import _wrap
+from . import result
 
 
 def register_view(out, base):
@@ -59,29 +61,30 @@ def register_view(out, base):
     return out
 
 
+def _element_offsets(array, start):
+    """For every element of ``array``: how many elements past address ``start`` it sits."""
+    itemsize = array.itemsize
+    first = (array.__array_interface__["data"][0] - start) // itemsize
+    offset = np.full(array.shape, first, dtype=np.int64)
+    for dim, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        shape = [1] * array.ndim
+        shape[dim] = size
+        offset = offset + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
+    return offset
+
+
 def element_positions(base_array, view_array):
     """For every element of ``view_array``: its flat (C-order) position in ``base_array``.
 
     Both arrays share memory; an element's address is the start address plus
     index * stride in every dimension, so comparing addresses finds each element.
     """
-    itemsize = base_array.itemsize
     base_start = base_array.__array_interface__["data"][0]
-
-    def offsets(array):
-        start = (array.__array_interface__["data"][0] - base_start) // itemsize
-        offset = np.full(array.shape, start, dtype=np.int64)
-        for dim, (size, stride) in enumerate(zip(array.shape, array.strides)):
-            shape = [1] * array.ndim
-            shape[dim] = size
-            offset = offset + (np.arange(size, dtype=np.int64) * (stride // itemsize)).reshape(shape)
-        return offset
-
-    base_offsets = offsets(base_array)
+    base_offsets = _element_offsets(base_array, base_start)
     lowest = base_offsets.min() if base_offsets.size else 0
     flat_position = np.zeros(base_offsets.max() - lowest + 1 if base_offsets.size else 0, np.int64)
     flat_position[(base_offsets - lowest).ravel()] = np.arange(base_array.size)
-    return flat_position[offsets(view_array) - lowest]
+    return flat_position[_element_offsets(view_array, base_start) - lowest]
 
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
@@ -111,8 +114,48 @@ class AsStridedBackward0(Node):
         grad_base = zeros, with grad added where the view sees the base"""
 
     def backward(self, grad):
-        positions = element_positions(self.base_array, self.view_array)
-        return (_scatter(grad, positions, self.base_array.shape),)
+        return (_as_strided_backward(grad, self.base_array, self.view_array),)
+
+
+def _as_strided_backward(grad, base_array, view_array):
+    """PyTorch's way, step by step (so that with create_graph=True the gradient's history is
+    PyTorch's: an AsStridedBackward0 of a CopySlices, or of an IndexAddBackward0):
+    zeros as long as the memory the base spans; grad copied in where the view sees it (added,
+    where the view sees an element twice, as expand does); the result seen with the base's
+    layout."""
+    from .shape import _make_view          # lazy: shape imports this module
+    if base_array.size == 0 or view_array.size == 0:
+        return _wrap(np.zeros(base_array.shape, dtype=grad._array.dtype))
+    # the view's dims of size 1 go (squeeze), and so do those it repeats (expand), whose
+    # gradients add up (sum): each element of the view is then a different one in memory
+    kept = [slice(None)] * view_array.ndim
+    for dim in reversed(range(view_array.ndim)):
+        if view_array.shape[dim] == 1:
+            grad, kept[dim] = grad.squeeze(dim), 0
+        elif view_array.strides[dim] == 0:
+            grad, kept[dim] = grad.sum(dim), 0
+    view_array = view_array[tuple(kept) + (Ellipsis,)]      # (an array even with no dims left)
+    start = base_array.__array_interface__["data"][0]
+    base_offsets = _element_offsets(base_array, start)
+    view_offsets = _element_offsets(view_array, start)
+    lowest = int(min(base_offsets.min(), view_offsets.min() if view_offsets.size else 0))
+    span = int(max(base_offsets.max(), view_offsets.max() if view_offsets.size else 0)) - lowest + 1
+    memory = _wrap(np.zeros(span, dtype=grad._array.dtype))
+
+    def seen_as(like, offsets):
+        """A view of ``memory`` laid out as ``like`` (PyTorch's as_strided)."""
+        first = int(offsets.min()) - lowest if offsets.size else 0
+        array = np.lib.stride_tricks.as_strided(
+            memory._array[first:], like.shape,
+            tuple(step // like.itemsize * memory._array.itemsize for step in like.strides))
+        return _make_view(result(array, AsStridedBackward0, (memory,), base_array=memory._array,
+                                 view_array=array), memory)
+
+    if np.unique(view_offsets).size < view_offsets.size:       # the view sees an element twice
+        memory.index_add_(0, _wrap((view_offsets - lowest).reshape(-1)), grad.reshape(-1))
+    else:
+        seen_as(view_array, view_offsets).copy_(grad)
+    return seen_as(base_array, base_offsets)
 
 
 class CopySlices(Node):
@@ -129,6 +172,32 @@ class CopySlices(Node):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
         _check_no_overlap(self.view_array)
+        from .shape import _make_view          # lazy: shape imports this module
+        from .._memory_format import contiguous_format
+        # as PyTorch, step by step (so that with create_graph=True the history is PyTorch's):
+        # grad copied into a tensor laid out as the base; the view's part of it taken out
+        # (a copy) and sent through fn's backward; what comes back written over that part
+        base, view = self.base_array, self.view_array
+        memory = np.empty_like(base, dtype=grad._array.dtype, order="K")
+        if memory.strides != base.strides or view.dtype != base.dtype:
+            return self._backward_by_positions(grad)      # (a base with gaps in its memory)
+        out = _wrap(memory)
+        out.copy_(grad)
+        flat = np.lib.stride_tricks.as_strided(memory, (memory.size,), (memory.itemsize,))
+        first = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
+        part = np.lib.stride_tricks.as_strided(flat[first:], view.shape, view.strides)
+        part = _make_view(result(part, AsStridedBackward0, (out,), base_array=memory, view_array=part),
+                          out)
+        grads = self.fn.backward(part.clone(memory_format=contiguous_format))
+        if type(grads) is not tuple:
+            grads = (grads,)
+        if grads[0] is None:           # no gradient for the old values: zeros there
+            part.copy_(_wrap(np.zeros(part._array.shape, dtype=part._array.dtype)))
+        else:
+            part.copy_(grads[0])
+        return (out,) + tuple(grads[1:])
+
+    def _backward_by_positions(self, grad):
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
         view_grad = flat[_wrap(positions)]
@@ -164,9 +233,15 @@ def refresh_views(root):
     root._views = live
     if not (root._grad_fn is not None or root._requires_grad):
         # nothing to regenerate yet; PyTorch does it when the root comes to require grad
-        # (refresh_stale_views), because it regenerates a view's history lazily
+        # (refresh_stale_views), because it regenerates a view's history lazily ... except
+        # for a view with a history of its own (a view of a view that requires_grad_() was
+        # called on): PyTorch regenerates every view that has a grad_fn
         for ref in live:
-            ref()._history_stale = True
+            view = ref()
+            if view._grad_fn is not None:
+                _regenerate(view, root)
+            else:
+                view._history_stale = True
         return
     for ref in live:
         _regenerate(ref(), root)
@@ -256,6 +331,43 @@ def check_history_kept(*tensors):
         for tensor in tensors:
             if getattr(tensor, "_base_changed_while_recording", ""):
                 raise RuntimeError(tensor._base_changed_while_recording)
+
+
+def _lost_history(values):
+    """Why the history of one of ``values`` (tensors, or lists of them) was lost, or ''."""
+    for value in values:
+        for tensor in value if isinstance(value, (list, tuple)) else (value,):
+            lost = getattr(tensor, "_base_changed_while_recording", "")
+            if lost:
+                return lost
+    return ""
+
+
+def history_first(operation):
+    """Make ``operation`` report a lost history before its own argument checks, as PyTorch does.
+
+    PyTorch's autograd layer runs before an operation's kernel: it first collects the
+    history (grad_fn) of every input the result will depend on, and only then the kernel
+    checks its arguments (a dim out of range, an index out of bounds, sizes that don't
+    fit). Asking a view whose history was lost for its grad_fn raises, so that error comes
+    first. minigrad checks arguments while it computes and records at the end
+    (``result``); instead of checking every input up front, which every call would pay
+    for, the check is made only when the operation fails: if an input's history was
+    lost, that is the error PyTorch would have raised. (Python argument errors, the
+    TypeErrors, come before the autograd layer in PyTorch as well, and are left alone.)
+    Operations PyTorch writes in terms of others (``narrow``, ``x[i]`` with an integer)
+    check their arguments first and are not wrapped.
+    """
+    @functools.wraps(operation)
+    def history_looked_up_first(*args, **kwargs):
+        try:
+            return operation(*args, **kwargs)
+        except (RuntimeError, IndexError, ValueError):
+            lost = _State.enabled and _lost_history(args + tuple(kwargs.values()))
+            if lost:
+                raise RuntimeError(lost) from None
+            raise
+    return history_looked_up_first
 
 
 def raise_no_grad_view_changed(tensor):

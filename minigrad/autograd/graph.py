@@ -460,7 +460,11 @@ def accumulate_grad(variable, grad):
     elif _State.enabled:
         variable._grad = current + grad
     else:
-        current._array += grad._array
+        try:
+            current._array += grad._array
+        except ValueError:      # .grad kept the leaf's shape before a squeeze_/unsqueeze_
+            _check_broadcast_into(current, _broadcast_shape(current, grad))
+            raise
         current._version_counter[0] += 1
 
 

@@ -23,6 +23,7 @@ from .._dtype import cpp_name, scalar_type_name
 from .._creation import zeros
 from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
+from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
@@ -321,6 +322,7 @@ class SoftmaxBackwardDataBackward0(Node):
         return s * (gg - gg_s), gg * (grad - grad_s) - grad * gg_s
 
 
+@history_first
 @numpy_keywords
 def softmax(input, dim=None, dtype=None):
     """exp(x) / sum(exp(x)) along ``dim``: turns scores into probabilities.
@@ -372,6 +374,7 @@ class LogSoftmaxBackwardDataBackward0(Node):
         return gg - gg_p, -gg * probabilities * total
 
 
+@history_first
 @numpy_keywords
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(x)), computed without overflow.
@@ -796,6 +799,7 @@ def gelu_backward(grad, x, approximate="none"):
     return result(out, GeluBackwardBackward0, (grad, x), saved=(grad, x), approximate=approximate)
 
 
+@history_first
 def gelu(input, approximate="none"):
     """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh').
 
