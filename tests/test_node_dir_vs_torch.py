@@ -21,6 +21,18 @@ PROGRAMS = {
     "unsqueeze": lambda L, x: x.unsqueeze(0), "max": lambda L, x: x.max(), "clamp": lambda L, x: x.clamp(0, 1),
     "softmax": lambda L, x: L.nn.functional.softmax(x, 1), "abs": lambda L, x: x.abs(), "neg": lambda L, x: -x,
     "cat": lambda L, x: L.cat([x, x]),
+    "nll_loss": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([1, 0, 3])),
+    "nll_loss_weight_sum": lambda L, x: L.nn.functional.nll_loss(
+        x, L.tensor([1, 0, 3]), weight=L.tensor([1.0, 2.0, 3.0, 4.0]), reduction="sum", ignore_index=0),
+    "nll_loss_none": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([1, 0, 3]), reduction="none"),
+    "nll_loss_byte_target": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([1, 0, 3], dtype=L.uint8)),
+    "nll_loss_2d": lambda L, x: L.nn.functional.nll_loss(x.reshape(1, 3, 2, 2), L.tensor([[[0, 1], [2, 0]]])),
+    "nll_loss_per_position": lambda L, x: L.nn.functional.nll_loss(x.reshape(2, 3, 2), L.tensor([[0, 1], [2, 0]])),
+    "nll_loss_1d": lambda L, x: L.nn.functional.nll_loss(x[0], L.tensor([2])),
+    "mse_loss": lambda L, x: L.nn.functional.mse_loss(x, L.ones(3, 4)),
+    "binary_cross_entropy": lambda L, x: L.nn.functional.binary_cross_entropy(x / 3, L.ones(3, 4) / 2),
+    "binary_cross_entropy_with_logits": lambda L, x: L.nn.functional.binary_cross_entropy_with_logits(
+        x, L.ones(3, 4) / 2, pos_weight=L.ones(4)),
 }
 
 
