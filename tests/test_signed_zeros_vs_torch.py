@@ -22,6 +22,8 @@ PROGRAMS = {
     "clamp_min_": lambda L, x: x.clone().clamp_min_(0),
     "clamp_max_": lambda L, x: x.clone().clamp_max_(-0.0),
     "leaky_relu": lambda L, x: L.nn.functional.leaky_relu(x),
+    "clamp_zero_d": lambda L, x: x[0].clamp(min=0),
+    "clamp__zero_d": lambda L, x: x[0].clone().clamp_(0, 1),
 }
 
 

@@ -973,7 +973,7 @@ def clip_keeping_input_on_ties(array, low, high):
     (and -0.0 with 0.0). PyTorch keeps the input (clamp(-0.0, min=0) is -0.0); numpy's
     clip may give the bound, depending on the dtype.
     """
-    out = np.clip(array, low, high)
+    out = np.asarray(np.clip(array, low, high))      # (an array also for a 0-d input)
     if out.dtype == array.dtype and out.dtype.kind == "f" and 0 in (low, high):
         np.copyto(out, array, where=out == array)
     return out
