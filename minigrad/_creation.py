@@ -119,11 +119,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
             UserWarning, stacklevel=2)
-    array = tensor_data_to_array(data, dtype)
-    _check_can_require_grad(array, requires_grad)
-    out = _wrap(array)
-    out._requires_grad = bool(requires_grad)
-    return out
+    return _leaf(tensor_data_to_array(data, dtype), requires_grad)
 
 
 def as_tensor(data, dtype=None):
@@ -145,9 +141,22 @@ def from_numpy(array):
 
 def _leaf(array, requires_grad):
     _check_can_require_grad(array, requires_grad)
+    if array.size == 0:
+        array = _with_row_major_steps(array)
     out = _wrap(array)
     out._requires_grad = bool(requires_grad)
     return out
+
+
+def _with_row_major_steps(empty):
+    """An empty array with PyTorch's steps for a new tensor: row-major, a size-0 dim counting
+    as 1 (numpy gives every dim a step of 0). Views of it (a transpose, a permute) then report
+    the steps PyTorch's views of an empty tensor report."""
+    steps, step = [], empty.itemsize
+    for size in reversed(empty.shape):
+        steps.append(step)
+        step *= max(size, 1)
+    return np.lib.stride_tricks.as_strided(empty, empty.shape, tuple(reversed(steps)))
 
 
 def _size(size):
