@@ -520,6 +520,10 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
         losses[keep] = -logp[np.arange(n_rows)[keep], labels[keep]] * w
         total_weight = w.sum()
     if reduction == "mean":
+        if total_weight == 0:
+            # every label ignored (or weighted 0): PyTorch gives 0 / 0 = nan, and no warning
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
         return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
     if reduction == "sum":
         return np.asarray(losses.sum(), dtype=logp.dtype), total_weight
