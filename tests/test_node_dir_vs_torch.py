@@ -33,6 +33,8 @@ PROGRAMS = {
     "binary_cross_entropy": lambda L, x: L.nn.functional.binary_cross_entropy(x / 3, L.ones(3, 4) / 2),
     "binary_cross_entropy_with_logits": lambda L, x: L.nn.functional.binary_cross_entropy_with_logits(
         x, L.ones(3, 4) / 2, pos_weight=L.ones(4)),
+    "smooth_l1_loss": lambda L, x: L.nn.functional.smooth_l1_loss(x, L.ones(3, 4), beta=0.5, reduction="sum"),
+    "huber_loss": lambda L, x: L.nn.functional.huber_loss(x, L.ones(3, 4), delta=0.7),
 }
 
 

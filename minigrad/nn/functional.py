@@ -758,6 +758,9 @@ def l1_loss(input, target, reduction="mean"):
     return distances
 
 
+from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """In training, zero each element with probability ``p`` and scale the rest by 1 / (1 - p).
 
