@@ -255,6 +255,43 @@ def huber_zero_delta(L):
     return L.nn.functional.huber_loss(_data(L, 3), _data(L, 3, seed=1), delta=0.0)
 
 
+@program
+def kl_div_batchmean(L):
+    F = L.nn.functional
+    x = _data(L, 3, 4)
+    p = F.softmax(_data(L, 3, 4, seed=4, requires_grad=False), 1)
+    return _report(L, F.kl_div(F.log_softmax(x, 1), p, reduction="batchmean"), x)
+
+
+@program
+def kl_div_log_target_sum(L):
+    F = L.nn.functional
+    x = _data(L, 2, 3)
+    logp = F.log_softmax(_data(L, 2, 3, seed=5, requires_grad=False), 1)
+    return _report(L, F.kl_div(F.log_softmax(x, 1), logp, reduction="sum", log_target=True), x)
+
+
+@program
+def kl_div_mean_warns(L):
+    x = L.tensor([[-1.0, -0.5], [-2.0, -0.25]], requires_grad=True)
+    return _report(L, L.nn.functional.kl_div(x, L.tensor([[0.5, 0.5], [0.0, 1.0]])), x)
+
+
+@program
+def kl_div_target_with_zeros_requires_grad(L):
+    x = L.tensor([[-1.0, -0.5, -3.0]], requires_grad=True)
+    p = L.tensor([[0.0, 0.25, 0.75]], requires_grad=True)
+    out = _report(L, L.nn.functional.kl_div(x, p, reduction="none"), x, p)
+    out["graph"] = [edge[0].name() if edge[0] else None
+                    for edge in L.nn.functional.kl_div(x, p, reduction="none").grad_fn.next_functions]
+    return out
+
+
+@program
+def kl_div_bad_reduction(L):
+    return L.nn.functional.kl_div(_data(L, 2), _data(L, 2, seed=1), reduction="avg")
+
+
 # Programs whose numbers go through softmax / log_softmax / sigmoid: PyTorch's vectorised
 # exp and log may round the last bit differently from numpy's, so these compare to 1e-6.
 ROUNDED = {"nll_with_class_weights", "cross_entropy_weights_ignore_index", "cross_entropy_images_none",
@@ -263,7 +300,8 @@ ROUNDED = {"nll_with_class_weights", "cross_entropy_weights_ignore_index", "cros
            "cross_entropy_module", "bce_weight_none", "bce_with_logits_pos_weight",
            "bce_with_logits_weight_sum",
            "nll_all_ignored_mean",
-           "smooth_l1_beta"}    # (torch sums float32 numbers in another order than numpy)     # (nan: compared as numbers, nan equal to nan)
+           "smooth_l1_beta", "kl_div_batchmean", "kl_div_log_target_sum",
+           "kl_div_target_with_zeros_requires_grad"}    # (torch sums float32 numbers in another order than numpy)     # (nan: compared as numbers, nan equal to nan)
 
 
 def _run(L, name):
