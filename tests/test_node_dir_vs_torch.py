@@ -35,6 +35,8 @@ PROGRAMS = {
         x, L.ones(3, 4) / 2, pos_weight=L.ones(4)),
     "smooth_l1_loss": lambda L, x: L.nn.functional.smooth_l1_loss(x, L.ones(3, 4), beta=0.5, reduction="sum"),
     "huber_loss": lambda L, x: L.nn.functional.huber_loss(x, L.ones(3, 4), delta=0.7),
+    "relu6": lambda L, x: L.nn.functional.relu6(x), "hardtanh": lambda L, x: L.nn.functional.hardtanh(x, -0.5, 1.5),
+    "threshold": lambda L, x: L.nn.functional.threshold(x, 1.0, -2.0),
     "kl_div_batchmean": lambda L, x: L.nn.functional.kl_div(x, L.ones(3, 4) / 4, reduction="batchmean"),
     "xlogy_of_kl_div": lambda L, x: L.nn.functional.kl_div(
         x, x / 3, reduction="none").grad_fn.next_functions[0][0],
