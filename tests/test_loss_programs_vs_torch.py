@@ -332,3 +332,35 @@ def test_loss_program_as_torch(name):
     np.testing.assert_allclose(np.array(ours["value"]), np.array(theirs["value"]), rtol=1e-6)
     for a, b in zip(ours["grads"], theirs["grads"], strict=True):
         np.testing.assert_allclose(np.array(a), np.array(b), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("make", [
+    lambda nn: nn.Sequential(nn.Linear(2, 3), nn.ReLU6(), nn.Hardtanh(-2.0, 2.0), nn.Threshold(0.1, 20.0)),
+    lambda nn: nn.ReLU6(inplace=True), lambda nn: nn.Hardtanh(-2, 3, inplace=True),
+    lambda nn: nn.SmoothL1Loss(beta=0.5), lambda nn: nn.HuberLoss(delta=2.0),
+    lambda nn: nn.KLDivLoss(reduction="batchmean", log_target=True)])
+def test_new_modules_print_and_keep_settings_as_torch(make):
+    torch = import_torch()
+    ours, theirs = make(minigrad.nn), make(torch.nn)
+    assert repr(ours) == repr(theirs)
+    for name in ("min_val", "max_val", "threshold", "value", "inplace", "beta", "delta", "log_target",
+                 "reduction"):
+        assert getattr(ours, name, None) == getattr(theirs, name, None), name
+
+
+@pytest.mark.parametrize("make", [lambda nn: nn.SmoothL1Loss(beta=0.5, reduction="sum"),
+                                  lambda nn: nn.HuberLoss(delta=0.7, reduction="none"),
+                                  lambda nn: nn.KLDivLoss(reduction="sum")])
+def test_new_loss_modules_give_torchs_loss_and_gradient(make):
+    torch = import_torch()
+    data = np.random.default_rng(8).uniform(0.1, 1.0, (2, 3)).astype(np.float32)
+    target = np.random.default_rng(9).uniform(0.1, 1.0, (2, 3)).astype(np.float32)
+    results = []
+    for L in (minigrad, torch):
+        x = L.tensor(data, requires_grad=True)
+        loss = make(L.nn)(x, L.tensor(target))
+        loss.sum().backward()
+        results.append((loss.grad_fn.name(), loss.detach().numpy().tolist(), x.grad.numpy().tolist()))
+    np.testing.assert_allclose(np.array(results[0][1]), np.array(results[1][1]), rtol=1e-6)
+    np.testing.assert_allclose(np.array(results[0][2]), np.array(results[1][2]), rtol=1e-6)
+    assert results[0][0] == results[1][0]

@@ -33,6 +33,9 @@ PROGRAMS = {
                              "mul_"),
     "binary_cross_entropy_with_logits": (
         lambda L, x: _loss(L, "binary_cross_entropy_with_logits", x, L.ones(3, 4) / 2), "mul_"),
+    "smooth_l1_loss": (lambda L, x: _loss(L, "smooth_l1_loss", x, L.ones(3, 4)), "mul_"),
+    "huber_loss": (lambda L, x: _loss(L, "huber_loss", x, L.ones(3, 4)), "mul_"),
+    "kl_div": (lambda L, x: _loss(L, "kl_div", x, L.ones(3, 4) / 4), "mul_"),
 }
 
 
