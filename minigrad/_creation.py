@@ -311,10 +311,33 @@ def _like(maker):
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
             return out
+        if input._array.strides != out._array.strides:
+            out = _laid_out_like(out, input)
         return batched_as(out, input)     # inside vmap: like a batched tensor, batched too
     like.__name__ = maker.__name__ + "_like"
     like.__doc__ = f"``{maker.__name__}`` with the shape (and dtype) of ``input``."
     return like
+
+
+def _laid_out_like(out, input):
+    """``out``'s values laid out in memory like ``input`` (PyTorch's "preserve_format"): with
+    input's very steps when input's elements fill one block (a transposed matrix gives a
+    transposed result); else its dims in the same memory order, without gaps (numpy's
+    order "K"); row-major, as ``out`` already is, for an expanded input."""
+    from .autograd.graph import _fills_one_block      # lazy: graph imports the tensor module
+    like, values = input._array, out._array
+    if _fills_one_block(like):
+        block = np.empty(values.size, values.dtype)
+        steps = tuple(step // like.itemsize * values.itemsize for step in like.strides)
+        array = np.lib.stride_tricks.as_strided(block, like.shape, steps)
+    elif 0 not in like.strides:
+        array = np.empty_like(like, dtype=values.dtype)
+    else:
+        return out
+    array[...] = values
+    laid_out = _wrap(array)
+    laid_out._requires_grad = out._requires_grad
+    return laid_out
 
 
 zeros_like = _like(zeros)

@@ -49,3 +49,31 @@ def test_an_empty_tensor_still_takes_values_and_gradients():
     x = minigrad.tensor([])
     x.add_(1)
     assert x.tolist() == [] and x.numpy().shape == (0,)
+
+
+# zeros_like / ones_like / empty_like keep the input's layout (PyTorch's preserve_format)
+LIKE_INPUTS = {
+    "transposed": lambda L: L.zeros(2, 3).t(), "permuted": lambda L: L.zeros(2, 3, 4).permute(2, 0, 1),
+    "stepped": lambda L: L.zeros(4, 3)[:, ::2], "stepped_transposed": lambda L: L.zeros(4, 6)[:, ::2].t(),
+    "stepped_permuted": lambda L: L.zeros(4, 6, 2)[:, ::2].permute(2, 0, 1),
+    "size_one_dim_stepped": lambda L: L.zeros(5, 3)[::5], "empty_transposed": lambda L: L.zeros(0, 3).t(),
+    "expanded": lambda L: L.zeros(1, 3).expand(2, 3), "expanded_transposed": lambda L: L.zeros(3, 1).expand(3, 2).t(),
+    "plain": lambda L: L.zeros(2, 3),
+}
+LIKES = {
+    "zeros_like": lambda L, x: L.zeros_like(x), "ones_like": lambda L, x: L.ones_like(x),
+    "empty_like": lambda L, x: L.empty_like(x), "zeros_like_float64": lambda L, x: L.zeros_like(x, dtype=L.float64),
+    "ones_like_requires_grad": lambda L, x: L.ones_like(x, requires_grad=True),
+}
+
+
+@pytest.mark.parametrize("like", sorted(LIKES))
+@pytest.mark.parametrize("name", sorted(LIKE_INPUTS))
+def test_like_keeps_the_inputs_layout_as_torch(name, like):
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        out = LIKES[like](L, LIKE_INPUTS[name](L))
+        values = None if like == "empty_like" else out.tolist()
+        outcomes.append((tuple(out.shape), out.stride(), out.requires_grad, values))
+    assert outcomes[0] == outcomes[1]
