@@ -119,11 +119,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
             UserWarning, stacklevel=2)
-    array = tensor_data_to_array(data, dtype)
-    _check_can_require_grad(array, requires_grad)
-    out = _wrap(array)
-    out._requires_grad = bool(requires_grad)
-    return out
+    return _leaf(tensor_data_to_array(data, dtype), requires_grad)
 
 
 def as_tensor(data, dtype=None):
@@ -145,9 +141,22 @@ def from_numpy(array):
 
 def _leaf(array, requires_grad):
     _check_can_require_grad(array, requires_grad)
+    if array.size == 0:
+        array = _with_row_major_steps(array)
     out = _wrap(array)
     out._requires_grad = bool(requires_grad)
     return out
+
+
+def _with_row_major_steps(empty):
+    """An empty array with PyTorch's steps for a new tensor: row-major, a size-0 dim counting
+    as 1 (numpy gives every dim a step of 0). Views of it (a transpose, a permute) then report
+    the steps PyTorch's views of an empty tensor report."""
+    steps, step = [], empty.itemsize
+    for size in reversed(empty.shape):
+        steps.append(step)
+        step *= max(size, 1)
+    return np.lib.stride_tricks.as_strided(empty, empty.shape, tuple(reversed(steps)))
 
 
 def _size(size):
@@ -302,10 +311,33 @@ def _like(maker):
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
             return out
+        if input._array.strides != out._array.strides:
+            out = _laid_out_like(out, input)
         return batched_as(out, input)     # inside vmap: like a batched tensor, batched too
     like.__name__ = maker.__name__ + "_like"
     like.__doc__ = f"``{maker.__name__}`` with the shape (and dtype) of ``input``."
     return like
+
+
+def _laid_out_like(out, input):
+    """``out``'s values laid out in memory like ``input`` (PyTorch's "preserve_format"): with
+    input's very steps when input's elements fill one block (a transposed matrix gives a
+    transposed result); else its dims in the same memory order, without gaps (numpy's
+    order "K"); row-major, as ``out`` already is, for an expanded input."""
+    from .autograd.graph import _fills_one_block      # lazy: graph imports the tensor module
+    like, values = input._array, out._array
+    if _fills_one_block(like):
+        block = np.empty(values.size, values.dtype)
+        steps = tuple(step // like.itemsize * values.itemsize for step in like.strides)
+        array = np.lib.stride_tricks.as_strided(block, like.shape, steps)
+    elif 0 not in like.strides:
+        array = np.empty_like(like, dtype=values.dtype)
+    else:
+        return out
+    array[...] = values
+    laid_out = _wrap(array)
+    laid_out._requires_grad = out._requires_grad
+    return laid_out
 
 
 zeros_like = _like(zeros)

@@ -459,7 +459,9 @@ class Tensor:
         (1, 4) for its transpose, 0 along a dim that ``expand`` repeated.
         """
         array = self._array
-        if array.size == 0:      # (numpy's steps for an empty array are arbitrary; PyTorch's contiguous)
+        if array.size == 0 and not any(array.strides):
+            # numpy gives a new empty array steps of 0; PyTorch gives it row-major steps (a size-0
+            # dim counting as 1). A view of an empty array (a slice, an expand) keeps numpy's steps.
             steps = tuple(int(np.prod([max(n, 1) for n in array.shape[i + 1:]], dtype=np.int64))
                           for i in range(array.ndim))
         else:

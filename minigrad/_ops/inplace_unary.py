@@ -94,7 +94,8 @@ def _clamp_one_side(node_class, low=None, high=None):
         if isinstance(low, Tensor) or isinstance(high, Tensor):
             return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
         _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
-        values = np.clip(t._array, low, high).astype(t._array.dtype, copy=False)
+        values = pointwise.clip_keeping_input_on_ties(t._array, low, high).astype(
+            t._array.dtype, copy=False)
         bound = {"min": low} if high is None else {"max": high}
         return result(values, node_class, (t,), saved=(t,), low=low, high=high, **bound)
     return operation

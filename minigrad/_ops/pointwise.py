@@ -854,18 +854,45 @@ def _recorded_backward(array, node_class, grad, out):
     return result(array, node_class, (grad, out), saved=(grad, out))
 
 
+def _maximum_keeps_first_on_ties(dtype):
+    """Which operand numpy's maximum returns when both compare equal (-0.0 == 0.0).
+
+    numpy does not promise one: its float32/float64 loops (SIMD) return the second,
+    its float16 loop the first. PyTorch's relu and clamp keep the input on a tie
+    (relu(-0.0) is -0.0), so minigrad asks numpy once, here, and puts the input on
+    the side numpy keeps. None: the answer was mixed (then relu takes a slower, exact way).
+    """
+    minus_zeros = np.full(37, -0.0, dtype)         # long enough for SIMD lanes and a tail
+    kept_sign = np.signbit(np.maximum(minus_zeros, np.zeros_like(minus_zeros)))
+    return True if kept_sign.all() else False if not kept_sign.any() else None
+
+
+_MAXIMUM_KEEPS_FIRST = {np.dtype(t): _maximum_keeps_first_on_ties(t)
+                        for t in (np.float16, np.float32, np.float64)}
+
+
 def relu(input):
-    """max(input, 0) elementwise. Gradient: grad where input > 0, else 0 (0 at exactly 0, as in PyTorch)."""
+    """max(input, 0) elementwise. Gradient: grad where input > 0, else 0 (0 at exactly 0, as in PyTorch).
+
+    As in PyTorch, only a negative input becomes 0: -0.0 and NaN come out unchanged.
+    """
     array = input._array
     if array.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    if array.flags.c_contiguous:
+    keeps_first = _MAXIMUM_KEEPS_FIRST.get(array.dtype, True)    # (integers: no -0, any order)
+    if keeps_first is None:
+        out = np.where(array < 0, array.dtype.type(0), array)
+    elif array.flags.c_contiguous:
         # numpy's maximum of two arrays is about twice as fast as that of an array and a number
-        # (same values): so the result starts as zeros, which are also the second operand.
+        # (same values): so the result starts as zeros, which are also the other operand.
         # (Other layouts keep numpy's own choice of the result's layout, which is PyTorch's.)
         zeros = np.zeros_like(array)
-        return save_result(result(np.maximum(array, zeros, out=zeros), ReluBackward0, (input,)))
-    return save_result(result(np.maximum(array, array.dtype.type(0)), ReluBackward0, (input,)))
+        out = (np.maximum(array, zeros, out=zeros) if keeps_first
+               else np.maximum(zeros, array, out=zeros))
+    else:
+        zero = array.dtype.type(0)
+        out = np.maximum(array, zero) if keeps_first else np.maximum(zero, array)
+    return save_result(result(out, ReluBackward0, (input,)))
 
 
 class AbsBackward0(Node):
@@ -954,6 +981,19 @@ class ClampBackward1(Node):
         return tangents[0] * _wrap(inside)
 
 
+def clip_keeping_input_on_ties(array, low, high):
+    """numpy's clip, except that an input equal to a bound is kept, as PyTorch keeps it.
+
+    Only signed zeros can tell the two apart: a bound of 0 ties with an input of -0.0
+    (and -0.0 with 0.0). PyTorch keeps the input (clamp(-0.0, min=0) is -0.0); numpy's
+    clip may give the bound, depending on the dtype.
+    """
+    out = np.asarray(np.clip(array, low, high))      # (an array also for a 0-d input)
+    if out.dtype == array.dtype and out.dtype.kind == "f" and 0 in (low, high):
+        np.copyto(out, array, where=out == array)
+    return out
+
+
 def clamp(input, min=None, max=None):
     """Limit every element to [min, max] (either bound may be None).
 
@@ -970,7 +1010,7 @@ def clamp(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
     low, high = min, max
-    out = np.clip(input._array, low, high)
+    out = clip_keeping_input_on_ties(input._array, low, high)
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
     return result(np.asarray(out), ClampBackward1, (input,), saved=(input,), low=low, high=high)

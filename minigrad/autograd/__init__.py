@@ -78,9 +78,14 @@ def _root_gradients(outputs, grad_outputs, create_graph):
                 f"has a shape of {out.shape}.")
         if not create_graph and grad.requires_grad:
             grad = grad.detach()
+        edge = gradient_edge(out)
         if not create_graph:
-            grad = _wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
-        roots.append((gradient_edge(out), grad))
+            # the caller keeps theirs; the engine gets its own. When the output is a leaf, the
+            # copy becomes its .grad: PyTorch lays it out like the leaf (its layout contract:
+            # the leaf's very strides, those of size-1 dims too, when its elements fill one block)
+            grad = _wrap(graph._copy_laid_out_like(out, grad._array)
+                         if type(edge[0]) is graph.AccumulateGrad else grad._array.copy())
+        roots.append((edge, grad))
     return roots
 
 

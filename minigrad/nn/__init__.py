@@ -8,9 +8,11 @@ Where things live (the same places as in PyTorch's torch/nn/):
     parameter.py          Parameter: a tensor a Module registers as learnable
     modules/module.py     Module: registration, parameters(), state_dict(), printing
     modules/linear.py     Linear, Identity
-    modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax
+    modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
+                          ReLU6, Hardtanh, Threshold
     modules/container.py  Sequential
-    modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss
+    modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
+                          SmoothL1Loss, HuberLoss, KLDivLoss
     modules/dropout.py    Dropout
     modules/flatten.py    Flatten
     init.py               how weights are initialised
@@ -21,6 +23,7 @@ from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
+    ReLU6, Hardtanh, Threshold,
     Sequential, Dropout, Flatten,
-    MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
+    MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
 )

@@ -49,7 +49,7 @@ def _check_reduction(reduction):
 def _scale_back(grad, node):
     """The gradient of a reduced loss, spread back over the elements it averaged or summed."""
     if node.reduction == "mean":
-        return grad / node.count
+        return grad / node._count
     return grad
 
 
@@ -80,11 +80,22 @@ def _check_not_differentiable(function, **arguments):
                 f"'{name}'. This input cannot have requires_grad True.")
 
 
+class _ReductionAsNumber:
+    """For a loss's node: ``grad_fn._saved_reduction`` is PyTorch's number for the reduction."""
+
+    @property
+    def _saved_reduction(self):
+        """0 for 'none', 1 for 'mean', 2 for 'sum' (PyTorch's Reduction enum)."""
+        return _REDUCTIONS.index(self.reduction)
+
+
 # --- mean squared error -------------------------------------------------------------------------
 
-class MseLossBackward0(Node):
+class MseLossBackward0(_ReductionAsNumber, Node):
     """result = mean((self - target)**2) (over N elements)   ->
         grad_self = grad * 2 (self - target) / N; grad_target = -grad_self"""
+
+    _saved_names = ("self", "target")        # grad_fn._saved_self, grad_fn._saved_target
 
     def backward(self, grad):
         input, target = self.saved_tensors
@@ -122,15 +133,17 @@ def mse_loss(input, target, reduction="mean"):
         raise _broadcast_error(input, target) from None
     value = _reduce(diff * diff, reduction)
     return result(value, MseLossBackward0, (input, target), saved=(input, target),
-                  reduction=reduction, count=diff.size)
+                  reduction=reduction, _count=diff.size)
 
 
 # --- binary cross-entropy -----------------------------------------------------------------------
 
-class BinaryCrossEntropyBackward0(Node):
+class BinaryCrossEntropyBackward0(_ReductionAsNumber, Node):
     """result = -w (target log self + (1 - target) log(1 - self)), reduced   ->
         grad_self = grad * w (self - target) / (self (1 - self));
         grad_target = grad * w (log(1 - self) - log self)"""
+
+    _saved_names = ("self", "target", "weight")      # grad_fn._saved_target, ...
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
@@ -180,15 +193,17 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         losses = losses * weight._array
     # Edges to input and target only: the weight is a setting (checked above).
     return result(_reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0,
-                  (input, target), saved=(input, target, weight), reduction=reduction, count=p.size)
+                  (input, target), saved=(input, target, weight), reduction=reduction, _count=p.size)
 
 
-class BinaryCrossEntropyWithLogitsBackward0(Node):
+class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
     """result = -w (target log s + (1 - target) log(1 - s)), s = sigmoid(self), reduced   ->
         grad_self = grad * w (s - target); grad_target = -grad * w * self (without pos_weight)
 
     (with pos_weight w: d/dx = (w t + 1 - t) s(x) - w t)
     """
+
+    _saved_names = ("self", "target", "weight", "pos_weight")     # grad_fn._saved_target, ...
 
     def backward(self, grad):
         x, t, weight, pos_weight = self.saved_tensors
@@ -253,7 +268,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     # Edges to input and target only: weight and pos_weight are settings (checked above).
     return result(_reduce(losses.astype(x.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
                   (input, target), saved=(input, target, weight, pos_weight), reduction=reduction,
-                  count=x.size)
+                  _count=x.size)
 
 
 # --- softmax family -----------------------------------------------------------------------------
@@ -420,28 +435,55 @@ class NllLossBackward0(Node):
     (N is the number of rows, or the total weight of their labels with ``weight``; no / N
     for reduction='sum'.) After log_softmax, as in cross_entropy, the two nodes compose to
     the famous grad_logits = (softmax(logits) - one_hot(target)) / N.
+
+    As PyTorch, it saves ``target`` (and ``weight``): changing the labels in place
+    before backward is an error, not a silently different gradient.
     """
+
+    _saved_names = ("self", "target", "weight", "total_weight")   # grad_fn._saved_target, ...
 
     def backward(self, grad):
         # d(loss)/d(logp): -weight (divided by the total weight for 'mean') at each
         # row's label, 0 elsewhere; built with the classes in the last dimension.
-        picked = np.zeros(self.rows_shape, dtype=grad._array.dtype)
-        rows = np.arange(len(self.target))
+        _, target, weight, _ = self.saved_tensors     # (checks none was changed in place)
+        labels = target._array.reshape(-1)
+        weight = None if weight is None else weight._array
+        picked = np.zeros(self._rows_shape, dtype=grad._array.dtype)
+        rows = np.arange(len(labels))
         # (every label ignored: nothing is picked below, and the loss was nan)
-        scale = -1.0 / self.total_weight if self.reduction == "mean" and self.total_weight else -1.0
-        if _every_label_counts(self.target, self.weight, self.ignore_index, self.rows_shape[1]):
-            picked[rows, self.target] = scale
+        reduction, total_weight = self._reduction, self._total_weight
+        scale = -1.0 / total_weight if reduction == "mean" and total_weight else -1.0
+        if _every_label_counts(labels, weight, self._ignore_index, self._rows_shape[1]):
+            picked[rows, labels] = scale
         else:
-            keep = self.target != self.ignore_index
-            picked[rows[keep], self.target[keep]] = scale
-            if self.weight is not None:
-                picked[rows[keep], self.target[keep]] *= self.weight[self.target[keep]]
-        if self.reduction == "none":
+            keep = labels != self._ignore_index
+            picked[rows[keep], labels[keep]] = scale
+            if weight is not None:
+                picked[rows[keep], labels[keep]] *= weight[labels[keep]]
+        if reduction == "none":
             grad = grad.reshape(-1, 1)
         return (self._to_input_layout(grad * _wrap(picked)),)
 
     def _to_input_layout(self, rows):
-        return rows if rows._array.shape == self.input_shape else rows.reshape(self.input_shape)
+        return rows if rows._array.shape == self._input_shape else rows.reshape(self._input_shape)
+
+    # The settings as PyTorch's node shows them: C++ enum and unsigned numbers.
+    @property
+    def _saved_reduction(self):
+        """0 for 'none', 1 for 'mean', 2 for 'sum' (PyTorch's Reduction enum)."""
+        return _REDUCTIONS.index(self._reduction)
+
+    @property
+    def _saved_ignore_index(self):
+        """ignore_index as PyTorch's node shows it: a 64-bit unsigned number (-100 -> 2**64 - 100)."""
+        return self._ignore_index % 2 ** 64
+
+
+def _saved_nll(input, target, weight, total_weight, reduction):
+    """What PyTorch's nll_loss node saves: self, target, weight and the total weight (a
+    0-d tensor of the input's dtype; 0 for reduction='none', which needs none)."""
+    total = np.asarray(total_weight if reduction != "none" else 0, dtype=input._array.dtype)
+    return input, target, weight, _wrap(total)
 
 
 class NllLoss2DBackward0(NllLossBackward0):
@@ -449,7 +491,7 @@ class NllLoss2DBackward0(NllLossBackward0):
         grad_self = as for NllLossBackward0, per pixel"""
 
     def _to_input_layout(self, rows):
-        n, c, h, w = self.input_shape
+        n, c, h, w = self._input_shape
         return rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
@@ -481,6 +523,10 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
         losses[keep] = -logp[np.arange(n_rows)[keep], labels[keep]] * w
         total_weight = w.sum()
     if reduction == "mean":
+        if total_weight == 0:
+            # every label ignored (or weighted 0): PyTorch gives 0 / 0 = nan, and no warning
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
         return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
     if reduction == "sum":
         return np.asarray(losses.sum(), dtype=logp.dtype), total_weight
@@ -523,33 +569,35 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if reduction == "none" and one_d:
         value = value.reshape(())
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
-    out = result(value, NllLossBackward0, (input,), reduction=reduction,
-                 rows_shape=logp.shape, input_shape=input._array.shape, target=labels,
-                 ignore_index=ignore_index, total_weight=float(total_weight),
-                 weight=None if weight is None else weight._array)
+    out = result(value, NllLossBackward0, (input,),
+                 saved=_saved_nll(input, target, weight, total_weight, reduction),
+                 _reduction=reduction, _rows_shape=logp.shape, _input_shape=input._array.shape,
+                 _ignore_index=ignore_index, _total_weight=float(total_weight))
     return batched_as(out, target, weight)      # (inside vmap: batched if the target is)
 
 
 def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     """nll_loss with a label per position (e.g. per pixel), recorded as PyTorch does.
 
-    PyTorch views the input as N x C x H x W (a 3-d input gets W = 1), records one
-    NllLoss2DBackward0, and views a per-position result back to the target's shape.
+    PyTorch views any input that is not N x C x H x W as N x C x 1 x (all positions),
+    records one NllLoss2DBackward0, and views a per-position result back to the target's shape.
     """
     n, c = input.shape[0], input.shape[1]
     if tuple(target.shape) != (n,) + tuple(input.shape[2:]):
         raise RuntimeError(
             f"Expected target size {[n] + list(input.shape[2:])}, got {list(target.shape)}")
-    images = input if input.ndim == 4 else input.reshape(n, c, input.shape[2], -1)
+    images = input if input.ndim == 4 else input.reshape(n, c, 1, -1)
     logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
     labels = target._array.reshape(-1)
     value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
     if reduction == "none":
         n, _, h, w = images.shape
         value = value.reshape(n, h, w)
-    out = result(value, NllLoss2DBackward0, (images,), reduction=reduction, rows_shape=logp.shape,
-                 input_shape=images._array.shape, target=labels, ignore_index=ignore_index,
-                 total_weight=float(total_weight), weight=None if weight is None else weight._array)
+    labels_per_pixel = target if target.ndim == 3 else target.reshape(n, 1, -1)
+    out = result(value, NllLoss2DBackward0, (images,),
+                 saved=_saved_nll(images, labels_per_pixel, weight, total_weight, reduction),
+                 _reduction=reduction, _rows_shape=logp.shape, _input_shape=images._array.shape,
+                 _ignore_index=ignore_index, _total_weight=float(total_weight))
     if reduction == "none" and input.ndim != 4:
         out = out.reshape(target.shape)
     return batched_as(out, target, weight)
@@ -711,6 +759,11 @@ def l1_loss(input, target, reduction="mean"):
     if reduction == "sum":
         return distances.sum()
     return distances
+
+
+from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
+from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
+from ._hardtanh import hardtanh, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

@@ -1,8 +1,10 @@
 """The layers, one file per family, as in torch/nn/modules/."""
 from .module import Module  # noqa: F401
 from .linear import Identity, Linear  # noqa: F401
-from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Softplus, Tanh  # noqa: F401
+from .activation import (  # noqa: F401
+    Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, Softmax, Softplus, Tanh, Threshold)
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .flatten import Flatten  # noqa: F401
-from .loss import BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss  # noqa: F401
+from .loss import (  # noqa: F401
+    BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)

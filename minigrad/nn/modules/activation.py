@@ -58,6 +58,59 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+class Hardtanh(Module):
+    """x cut off to [min_val, max_val]."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        if min_val > max_val:
+            raise ValueError("min_val cannot be greater than max_val")
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.hardtanh(input, min_val, max_val, inplace)``."""
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``min_val=-1.0, max_val=1.0``, plus ``inplace=True`` if set."""
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    """min(max(x, 0), 6): Hardtanh with the bounds 0 and 6."""
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def forward(self, input):
+        """``F.relu6(input, inplace)``."""
+        return F.relu6(input, self.inplace)
+
+    def extra_repr(self):
+        """PyTorch prints only ``inplace=True``, if set."""
+        return "inplace=True" if self.inplace else ""
+
+
+class Threshold(Module):
+    """x where x > threshold, else value."""
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.threshold(input, threshold, value, inplace)``."""
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``threshold=0.1, value=20.0``, plus ``inplace=True`` if set."""
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
 class Softplus(Module):
     """log(1 + exp(beta * x)) / beta: a smooth ReLU."""
 

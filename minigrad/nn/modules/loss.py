@@ -85,3 +85,39 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error below ``beta``, absolute error (minus beta / 2) above it."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        """``F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)``."""
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error below ``delta``, delta times the absolute error (minus delta / 2) above it."""
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        """``F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)``."""
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    """KL divergence of ``target`` from log-probabilities ``input`` (use reduction='batchmean')."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        """``F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)``."""
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -1,0 +1,75 @@
+"""kl_div: the Kullback-Leibler divergence of ``target`` from the distribution whose
+log-probabilities are ``input``, built from ordinary operations as PyTorch builds it:
+
+    loss = xlogy(target, target) - target * input        (target holds probabilities)
+    loss = exp(target) * (target - input)                (log_target=True: log-probabilities)
+
+then reduced: 'batchmean' (sum / batch size: the mathematical KL divergence per sample),
+'sum', 'mean' (over every element, with PyTorch's warning) or 'none'. Gradient with
+respect to input: -target / N (or -exp(target) / N), composed by the engine.
+"""
+import warnings
+
+import numpy as np
+
+from ..autograd.graph import Node
+from .._ops import result
+from .._tensor import _wrap
+
+
+class XlogyBackward0(Node):
+    """result = self * log(other) (0 where self == 0)   ->
+        grad_self = grad * log(other) (0 where self == 0 and other <= 0); grad_other = grad * self / other"""
+
+    _saved_names = ("other", "self")       # grad_fn._saved_other, grad_fn._saved_self
+
+    def backward(self, grad):
+        other, x = self.saved_tensors
+        grad_self = grad_other = None
+        if self.should_compute_output(0):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                values = _xlogy(grad._array, other._array)
+            values[(x._array == 0) & (other._array <= 0)] = 0
+            grad_self = _wrap(values)
+        if self.should_compute_output(1):
+            grad_other = grad * x / other
+        return grad_self, grad_other
+
+
+def _xlogy(x, y):
+    """x * log(y), 0 where x == 0 (unless y is nan), as torch.xlogy."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.asarray(x * np.log(y))
+    return np.where((x == 0) & ~np.isnan(y), out.dtype.type(0), out)
+
+
+def xlogy(input, other):
+    """``input * log(other)``, taken as 0 where input is 0 (so 0 * log(0) is 0, not nan)."""
+    values = _xlogy(input._array, other._array).astype(np.result_type(input._array, other._array),
+                                                         copy=False)
+    return result(values, XlogyBackward0, (input, other), saved=(other, input))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL divergence of ``target`` from log-probabilities ``input`` (see the module docstring)."""
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            UserWarning, stacklevel=2)
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = xlogy(target, target) - target * input
+    if reduction == "batchmean" and input.ndim != 0:
+        from .._creation import tensor
+        return loss.sum() / tensor(input.shape[0])
+    if reduction == "mean":
+        return loss.mean()
+    if reduction in ("sum", "batchmean"):
+        return loss.sum()
+    return loss
+
