@@ -1196,6 +1196,99 @@ def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
         reshaped((2, 1), squeeze, grad=L.ones(2, 1), again=True))
 
 
+def _first_lines_of_errors(L, programs):
+    """The first line of each program's error (None if it raises none)."""
+    found = []
+    for program in programs:
+        try:
+            program(L)
+            found.append(None)
+        except RuntimeError as error:
+            found.append(str(error).replace("torch.", "minigrad.").splitlines()[0])
+    return found
+
+
+def _changed_after_saving(make, change_first, change_second):
+    """make(a, b) saves a and b; each is then changed in place (b twice, to tell them apart)."""
+    def program(L):
+        x = L.tensor([[0.5, 1.5, 2.5], [1.0, -2.0, 3.0]], requires_grad=True)
+        a, b = x * 1, x * 2 + 1
+        out = make(L, a, b)
+        change_first(a)
+        change_second(b)
+        out.sum().backward()
+    return program
+
+
+def _twice(t):
+    t.add_(1)
+    t.add_(1)
+
+
+@case
+def saved_tensor_changed_through_a_view_is_output_of_copy_slices(L):
+    def program(L, change):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = x * 1
+        z = y.sin()
+        change(y)
+        z.sum().backward()
+    changes = [lambda y: y.__setitem__(0, 3.0), lambda y: y[0].add_(1), lambda y: y[:1].fill_(2.0)]
+    return _first_lines_of_errors(L, [lambda L, c=c: program(L, c) for c in changes])
+
+
+@case
+def several_saved_tensors_changed_the_first_reported_is_pytorchs(L):
+    # PyTorch checks a node's saved inputs in alphabetical order of their names
+    makes = [lambda L, a, b: a * b, lambda L, a, b: a / b, lambda L, a, b: L.maximum(a, b),
+             lambda L, a, b: L.minimum(a, b), lambda L, a, b: a.abs() ** b, lambda L, a, b: a % b,
+             lambda L, a, b: a @ b.t(), lambda L, a, b: L.addmm(a[0, 0], a, b.t()),
+             lambda L, a, b: a.clamp(min=b), lambda L, a, b: L.bmm(a[None], b.t()[None]),
+             lambda L, a, b: L.nn.functional.mse_loss(a, b)]
+    add_one = lambda t: t.add_(1)
+    return _first_lines_of_errors(L, [_changed_after_saving(make, add_one, _twice) for make in makes])
+
+
+@case
+def input_and_result_both_changed_the_input_is_reported(L):
+    # ... and its own outputs (result) after its inputs
+    makes = [lambda L, a, b: a.cumprod(0), lambda L, a, b: a.prod(), lambda L, a, b: a.prod(0),
+             lambda L, a, b: a.norm(), lambda L, a, b: a.std(), lambda L, a, b: a.logsumexp(0),
+             lambda L, a, b: a.max(), lambda L, a, b: a.amax(0)]
+
+    def program(make):
+        def run_it(L):
+            x = L.tensor([[0.5, 1.5, 2.5], [1.0, -2.0, 3.0]], requires_grad=True)
+            a = x * 1
+            out = make(L, a, None)
+            _twice(out)
+            a.add_(1)
+            out.sum().backward()
+        return run_it
+    return _first_lines_of_errors(L, [program(make) for make in makes])
+
+
+@case
+def result_saved_by_an_inplace_change_of_a_view(L):
+    # v.exp_() saves v: the error names the view's node from just after exp_ while that
+    # node lives (held by w below), else ExpBackward0 (CopySlices lets go of its
+    # in-place node once backward ran through it)
+    def program(L, keep, change):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = x * 1
+        v = y[0]
+        v.exp_()
+        w = v * 2 if keep else None
+        v.grad_fn                   # (PyTorch makes a view's node again when asked for it)
+        change(y, v)
+        v.grad_fn
+        (y.sum() + (w.sum() if keep else 0)).backward()
+    changes = [lambda y, v: v.add_(1), lambda y, v: y.add_(1), lambda y, v: y[1].mul_(2),
+               lambda y, v: v.detach().add_(1)]
+    return _first_lines_of_errors(L, [lambda L, k=k, c=c: program(L, k, c)
+                                      for k in (False, True) for c in changes])
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])
@@ -1261,3 +1354,4 @@ def test_saved_tensor_message_names_the_operation_as_pytorch(torch):
         return found, copied.grad_fn.name()
 
     assert messages(minigrad) == messages(torch)
+

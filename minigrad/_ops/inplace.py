@@ -162,6 +162,8 @@ def _saved_output_is_the_tensor(new, tensor):
         if type(saved) is SavedOutput and saved.version_counter is new._version_counter:
             saved.version_counter = tensor._version_counter
             saved.version = tensor._version_counter[0]
+            if tensor._base is not None and tensor._grad_fn is not None:
+                saved.view_grad_fn = weakref.ref(tensor._grad_fn)
 
 
 def apply_inplace(tensor, op, *args, overlap_ok=False):

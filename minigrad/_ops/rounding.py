@@ -162,6 +162,8 @@ class RemainderBackward1(Node):
     """result = self % other = self - floor(self / other) * other   ->
         grad_self = grad; grad_other = -grad * floor(self / other)"""
 
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
+
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_b = None

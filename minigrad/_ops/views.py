@@ -125,6 +125,22 @@ class CopySlices(Node):
     through ``fn.backward``, the rest of the base's gradient passes through unchanged.
     """
 
+    def name(self):
+        """``'torch::autograd::CopySlices'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::CopySlices"
+
+    # The engine frees what a node saved by setting ``_saved`` to FREED. This node also lets
+    # go of ``fn`` then (PyTorch does the same), and with it the nodes only ``fn`` reached.
+    @property
+    def _saved(self):
+        return self.__dict__.get("_saved_values")
+
+    @_saved.setter
+    def _saved(self, value):
+        self.__dict__["_saved_values"] = value
+        if value is FREED:
+            self.fn = None
+
     def backward(self, grad):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)

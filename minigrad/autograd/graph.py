@@ -216,10 +216,34 @@ class Node:
         if versions.count(None) != len(versions):      # some saved value is a tensor
             for value, version in zip(saved, versions):
                 if version is not None and value._versions[0] != version:
-                    raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
+                    raise RuntimeError(self._first_modified_message())
         if self._saves_output:
             return self._unpack_saved(saved)
         return saved
+
+    def _first_modified_message(self):
+        """The error for a saved tensor changed in place since it was saved.
+
+        When several were changed, PyTorch reports the first in the order its backward
+        unpacks them: the inputs by their names in alphabetical order (``other`` before
+        ``self``, ``mat2`` before ``self``), then its own outputs (``result``); a custom
+        Function's in the order it saved them.
+        """
+        saved, versions = self._saved, self._saved_versions
+        names = type(self)._saved_names
+        order = range(len(saved))
+        if len(names) >= len(saved):
+            order = sorted(order, key=lambda i: (type(saved[i]) is SavedOutput, names[i]))
+        for i in order:
+            value, version = saved[i], versions[i]
+            if type(value) is SavedOutput:
+                if value.version_counter[0] != value.version:
+                    return value.modified_message(self)
+            elif version is not None and value._versions[0] != version:
+                # an input is saved as itself: PyTorch names its current grad_fn (the
+                # in-place operation that changed it, if recorded) as "output 0"
+                return _modified_in_place_message(value, version, value.grad_fn, output_nr=0)
+        return None
 
     def _unpack_saved(self, saved):
         """Saved values as backward uses them; hooks' unpack runs in PyTorch's order."""
@@ -313,12 +337,14 @@ _SETTINGS_KEPT_AS = {
 }
 
 
-def _modified_in_place_message(tensor, expected_version, producer):
+def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):
     # PyTorch names the operation here, not its node: "output 0 of Exp" (ExpBackward0), but
     # "Clamp1" (ClampBackward1), and a node without a number keeps its full name
     operation = (re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
                         producer.name()) if producer is not None else "")
-    where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
+    if output_nr is None:
+        output_nr = tensor._output_nr
+    where = f", which is output {output_nr} of {operation}," if producer is not None else ""
     if _Anomaly.enabled:       # anomaly mode has already printed where the forward op was called
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. Good luck!")
@@ -344,10 +370,13 @@ class SavedOutput:
     grad_fn is the node that saved it, so create_graph=True can differentiate it.
     """
 
-    __slots__ = ("array", "version_counter", "version", "output_nr", "tangent")
+    __slots__ = ("array", "version_counter", "version", "output_nr", "tangent", "view_grad_fn")
 
     def __init__(self, output):
         self.array = output._array
+        # an in-place operation on a view (``v.exp_()``) saves the view: PyTorch's error names
+        # the view's node from right after the change, while that node lives (a weak reference)
+        self.view_grad_fn = None
         self.version_counter = output._version_counter
         self.version = output._version_counter[0]
         self.output_nr = output._output_nr
@@ -362,16 +391,25 @@ class SavedOutput:
         tensor._grad_fn = node
         return tensor
 
+    def modified_message(self, node):
+        """PyTorch's error for this output changed in place since ``node`` saved it: it names
+        the shape at saving time and ``node`` (the output's own node), or for a view changed
+        in place the view's node after that change, if that node is still alive."""
+        tensor = _wrap(self.array)
+        tensor._version_counter = self.version_counter
+        producer = self.view_grad_fn() if self.view_grad_fn is not None else None
+        return _modified_in_place_message(tensor, self.version, producer or node, self.output_nr)
+
     def unpack(self, node):
         """The saved output as a tensor again, with ``node`` as its grad_fn while recording.
 
         Raises PyTorch's RuntimeError if the output was modified in place since it was saved.
         """
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(self.modified_message(node))
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
-        if self.version_counter[0] != self.version:
-            raise RuntimeError(_modified_in_place_message(tensor, self.version, node))
         if _State.enabled:                # create_graph: the result's history is this node
             tensor._grad_fn = node
         if self.tangent is not None:
