@@ -17,7 +17,7 @@ from ..autograd.forward_ad import _DualLevel
 from . import result
 from .._dtype import cpp_name
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable
+from .inplace import check_inplace, apply_inplace, bump_version, _overlaps, _writeable, _same_elements
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -336,8 +336,10 @@ def setitem(tensor, index, value):
             value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
         if value.shape != target.shape and value.ndim:
             value = _broadcast_value(value, target.shape)     # its errors come first
-        if target._base is not None and _overlaps(target._array):
+        if target._base is not None and _overlaps(target._array) and not (
+                value.ndim and _same_elements(target, value)):
             check_inplace(target)                  # raises: memory seen twice
+            # (but a copy from the very same elements copies nothing, and checks nothing)
         if value.ndim == 0 and target.ndim:
             target.fill_(value)                    # PyTorch fills with a 0-d value
         else:

@@ -144,13 +144,15 @@ class CopySlices(Node):
     def backward(self, grad):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
-        _check_no_overlap(self.view_array)
         positions = element_positions(self.base_array, self.view_array)
         flat = grad.reshape(-1)
         view_grad = flat[_wrap(positions)]
         grads = self.fn.backward(view_grad)
         if type(grads) is not tuple:
             grads = (grads,)
+        if not self.should_compute_output(0):
+            return (None,) + tuple(grads[1:])   # the base needs no gradient: nothing to write back
+        _check_no_overlap(self.view_array)
         first = grads[0]
         if first is None:
             first = view_grad * 0

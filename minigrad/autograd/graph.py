@@ -486,7 +486,12 @@ def accumulate_grad(variable, grad):
     elif _State.enabled:
         variable._grad = current + grad
     else:
-        current._array += grad._array
+        try:
+            current._array += grad._array
+        except ValueError:
+            # .grad kept its shape while the leaf was squeezed in place: PyTorch's error
+            _check_broadcast_into(current, _broadcast_shape(current, grad))
+            raise
         current._version_counter[0] += 1
 
 
