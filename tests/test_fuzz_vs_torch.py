@@ -496,6 +496,21 @@ def test_random_programs_match_pytorch(torch, program):
     # gather's result is contiguous, even with indices laid out like a transposed tensor
     [("leaf", (2, 1, 3), 72, False, True), ("view", "transpose", (0,), False, True),
      ("unary", "gather_argsort", (1,), False, True), ("view", "reshape_flat", (2,), False, True)],
+    # a retained .grad is a copy: changing the gradient autograd.grad returned leaves it alone
+    [("leaf", (3,), 12, False, True), ("unary", "clone", (6,), False, False),
+     ("retain_grad", "retain_grad", (15,), True, False), ("binary", "mul", (5, 41), False, False),
+     ("unary", "sum", (20,), False, True), ("inplace", "fill_", (40,), True, False),
+     ("grad", "grad", (31,), True, False), ("inplace_binary", "div_t", (49, 36), False, True)],
+    # the expanded gradient of a sum changed in place: its 0-d base needs no gradient back
+    [("leaf", (2, 1, 3), 70, False, True), ("grad", "grad", (48,), False, True),
+     ("inplace_binary", "setitem_mask", (1, 0), False, False), ("backward", "backward", (1,), False, True)],
+    # x[0] = g where x[0] is g's very elements (an expanded gradient) copies nothing
+    [("leaf", (2, 1, 3), 18, False, True), ("grad", "grad", (30,), False, False),
+     ("view", "expand", (9,), False, True), ("inplace_binary", "setitem_t", (25, 9), False, False),
+     ("backward", "backward", (20,), True, True), ("inplace_binary", "setitem_t", (44, 28), True, True)],
+    # a leaf squeezed in place after its .grad was made: PyTorch's broadcast error
+    [("leaf", (2, 1, 3), 27, False, True), ("backward", "backward", (15,), False, True),
+     ("inplace", "squeeze_", (0,), True, False), ("backward", "backward", (40,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

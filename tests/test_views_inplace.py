@@ -1289,6 +1289,121 @@ def result_saved_by_an_inplace_change_of_a_view(L):
                                       for k in (False, True) for c in changes])
 
 
+def handed_out(t):
+    """What kind of tensor a gradient is: values, layout, flags, and whether it is a view."""
+    if t is None:
+        return None
+    base = t._base
+    return [seen(t), list(t.shape), list(t.stride()), t.requires_grad, t.is_leaf,
+            seen(t.grad_fn) if t.grad_fn is not None else None, t._is_view(),
+            None if base is None else [list(base.shape), list(base.stride())]]
+
+
+@case
+def retained_grad_is_a_copy_and_later_ones_are_added_out_of_place(L):
+    x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    g, = L.autograd.grad((y * y).sum(), [y], retain_graph=True)
+    first = y.grad
+    with L.no_grad():
+        g.add_(100)                                 # .grad is a copy: it does not change
+    shared = [g is first, first.tolist()]
+    (y * y).sum().backward(retain_graph=True)
+    again = [y.grad is first, first.tolist()]       # the first .grad is left as it was
+    z = x.t() * 1                                   # a transposed gradient is kept contiguous
+    z.retain_grad()
+    z.t().sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # create_graph=True's reference-cycle warning
+        w = x * 3
+        w.retain_grad()
+        (w * w).sum().backward(create_graph=True, retain_graph=True)
+        recorded = handed_out(w.grad)
+        (w * w).sum().backward(create_graph=True)
+    return [shared, again, handed_out(z.grad), recorded, handed_out(w.grad)]
+
+
+@case
+def gradients_summed_over_broadcast_dims_are_views_of_the_sum(L):
+    def gradient_of(make, create_graph=False):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        g, = L.autograd.grad(make(x).sum(), [x], create_graph=create_graph)
+        return handed_out(g)
+    return [gradient_of(lambda x: x.expand(2, 2, 3)), gradient_of(lambda x: x[None].expand(4, 2, 3)),
+            gradient_of(lambda x: x.expand(2, 2, 3).sum(0).sigmoid()),
+            gradient_of(lambda x: x + L.ones(5, 2, 3)), gradient_of(lambda x: x.sum(1, keepdim=True)),
+            gradient_of(lambda x: x.sum()), gradient_of(lambda x: x.expand(2, 2, 3), create_graph=True)]
+
+
+@case
+def changing_a_gradient_that_is_a_no_grad_view(L):
+    # the gradient of expand is a view made under no_grad: in place with grad mode on it may
+    # change only while it does not require grad
+    def program(L, change, requires_grad):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        g, = L.autograd.grad(x.expand(2, 2, 3).sum(), [x])
+        if requires_grad:
+            g.requires_grad_()
+        change(g, x)
+        return handed_out(g)
+    changes = [lambda g, x: g.add_(1), lambda g, x: g.mul_(x), lambda g, x: g.__setitem__(0, 1.0),
+               lambda g, x: g.expand(2, 2, 3).requires_grad]
+    found = []
+    for change in changes:
+        for requires_grad in (False, True):
+            try:
+                found.append(program(L, change, requires_grad))
+            except RuntimeError as error:
+                found.append(seen(error))
+    return found
+
+
+@case
+def copy_slices_of_a_base_that_needs_no_gradient(L):
+    # the gradient of x.sum() is an expanded view of a 0-d tensor; changing it in place
+    # records CopySlices on that 0-d base, which needs no gradient: nothing is written back
+    x = L.tensor([[[1.0, -2.0, 3.0]], [[0.5, 1.5, -1.0]]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g, = L.autograd.grad(x.sum(), [x], create_graph=True)
+        g[g > 0] = x.sum()
+    g.sum().backward()
+    return [graph(g), x.grad]
+
+
+@case
+def setitem_from_the_same_elements_of_an_expanded_gradient(L):
+    x = L.tensor([[[1.0, -2.0, 3.0]], [[0.5, 1.5, -1.0]]], requires_grad=True)
+    g, = L.autograd.grad(x.sum(), [x])
+    e = g.expand(2, *g.shape)
+    with L.no_grad():
+        e[0] = g                # the same elements: nothing to copy, nothing refused
+    return g
+
+
+@case
+def leaf_squeezed_in_place_after_its_grad_was_made(L):
+    x = L.tensor([[[1.0, -2.0, 3.0]], [[0.5, 1.5, -1.0]]], requires_grad=True)
+    x.sum().backward()
+    with L.no_grad():
+        x.squeeze_()
+    x.sum().backward()
+
+
+@case
+def flip_of_a_0d_tensor(L):
+    x = L.tensor(2.0, requires_grad=True)
+    y = x.flip(0)
+    y.backward()
+    found = [y, graph(y), x.grad]
+    try:
+        L.ones(2, 3).flip((0, -2))
+    except RuntimeError as error:
+        found.append(seen(error))
+    return found
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])
