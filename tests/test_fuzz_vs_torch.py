@@ -511,6 +511,10 @@ def test_random_programs_match_pytorch(torch, program):
     # a leaf squeezed in place after its .grad was made: PyTorch's broadcast error
     [("leaf", (2, 1, 3), 27, False, True), ("backward", "backward", (15,), False, True),
      ("inplace", "squeeze_", (0,), True, False), ("backward", "backward", (40,), False, True)],
+    # mean's backward divides by a number: DivBackward1 when create_graph=True records it
+    [("leaf", (2, 1, 3), 18, False, True), ("unary", "mean", (43,), False, True),
+     ("view", "mask", (29,), False, False), ("binary", "gather", (35, 2), False, False),
+     ("binary", "minimum", (19, 35), False, False), ("grad", "grad", (25,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

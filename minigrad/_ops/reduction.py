@@ -79,7 +79,8 @@ class MeanBackward0(Node):
     """result = self.mean() (all N elements)   ->   grad_self = grad.expand(self.shape) / N"""
 
     def backward(self, grad):
-        return (grad.expand(self.input_shape) / self.count,)
+        # divided by a number as PyTorch's C++ does (DivBackward1 when recorded)
+        return (div_by_number(grad.expand(self.input_shape), self.count),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.mean()"""
