@@ -515,6 +515,12 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 1, 3), 18, False, True), ("unary", "mean", (43,), False, True),
      ("view", "mask", (29,), False, False), ("binary", "gather", (35, 2), False, False),
      ("binary", "minimum", (19, 35), False, False), ("grad", "grad", (25,), False, True)],
+    # remainder's backward records floor(self / other) (DivBackward2) under create_graph=True:
+    # a later backward through the gradient frees the first graph's nodes it reaches
+    [("leaf", (2, 1, 3), 75, False, True), ("binary", "mod_t", (44, 42), False, False),
+     ("grad", "grad", (41,), False, True), ("unary", "clone", (0,), True, False),
+     ("inplace_binary", "setitem_mask", (2, 3), False, False), ("grad", "grad", (2,), False, False),
+     ("grad", "grad", (1,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -1470,3 +1470,19 @@ def test_saved_tensor_message_names_the_operation_as_pytorch(torch):
 
     assert messages(minigrad) == messages(torch)
 
+
+
+def test_remainder_second_order_graph_and_node_names(torch):
+    """remainder's gradient for its divisor records floor(self / other) as DivBackward2;
+    floor_divide's node is PyTorch's torch::autograd::NotImplemented."""
+    def tree(node, depth=0):
+        if node is None or depth > 6:
+            return None
+        return [node.name(), [tree(n, depth + 1) for n, _ in node.next_functions]]
+
+    def program(L):
+        x = L.tensor([1.5, -2.0, 3.0], requires_grad=True)
+        y = x * x + 1
+        g, = L.autograd.grad((x % y).sum(), [x], create_graph=True)
+        return [tree(g.grad_fn), (x // y).grad_fn.name()]
+    assert program(minigrad) == program(torch)
