@@ -521,6 +521,10 @@ def test_random_programs_match_pytorch(torch, program):
      ("grad", "grad", (41,), False, True), ("unary", "clone", (0,), True, False),
      ("inplace_binary", "setitem_mask", (2, 3), False, False), ("grad", "grad", (2,), False, False),
      ("grad", "grad", (1,), False, True)],
+    # retain_grad(), unsqueeze_, then another in-place change: PyTorch's internal assert
+    [("leaf", (2, 3), 90, False, True), ("unary", "log_softmax", (15,), False, False),
+     ("retain_grad", "retain_grad", (31,), False, True), ("inplace", "unsqueeze_", (1,), False, False),
+     ("inplace", "floor_", (1,), False, False), ("backward", "backward", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -1404,6 +1404,28 @@ def flip_of_a_0d_tensor(L):
     return found
 
 
+@case
+def retain_grad_then_squeeze_in_place_then_another_change(L):
+    # PyTorch's squeeze_/unsqueeze_ leave the retain_grad() hook on the old node; the next
+    # in-place change cannot find it and fails PyTorch's internal assert
+    def program(L, reshape, change):
+        x = L.ones(2, 3, requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        reshape(y)
+        change(y)
+        y.sum().backward()
+        return [y.grad is None, x.grad]
+    found = []
+    for reshape in (lambda y: y.unsqueeze_(0), lambda y: y.unsqueeze_(0).squeeze_(), lambda y: None):
+        for change in (lambda y: y.add_(1), lambda y: y.fill_(1.0), lambda y: None):
+            try:
+                found.append(program(L, reshape, change))
+            except RuntimeError as error:
+                found.append(seen(error))
+    return found
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])

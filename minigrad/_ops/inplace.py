@@ -94,14 +94,24 @@ def _check_partial_overlap(tensor, other):
         "operation.")
 
 
-def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
+# What PyTorch 2.13 raises when it cannot find the retain_grad() hook to move (its own bug:
+# squeeze_/unsqueeze_ give the tensor a new node but leave the hook on the old one).
+_RETAIN_GRAD_HOOK_LOST = ('out != nullptr INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/'
+                          'autograd/variable.cpp":207, please report a bug to PyTorch. ')
+
+
+def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0, missing_ok=False):
     """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
     (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
     if old_node is None:
         old_node, old_nr = tensor._grad_fn, tensor._output_nr
     old_hooks = old_node._retains_grad_hook
-    if old_hooks is not None:
-        old_hooks.pop(old_nr, None)
+    if old_hooks is not None and old_nr in old_hooks:
+        old_hooks.pop(old_nr)
+    elif not missing_ok:
+        raise RuntimeError(_RETAIN_GRAD_HOOK_LOST + "\nminigrad hint: after squeeze_() or "
+                           "unsqueeze_() of a tensor that called retain_grad(), PyTorch loses "
+                           "track of that request; change a clone() in place instead.")
     if new_node._retains_grad_hook is None:
         new_node._retains_grad_hook = {}
     new_node._retains_grad_hook[0] = weakref.ref(tensor)
