@@ -100,22 +100,28 @@ _RETAIN_GRAD_HOOK_LOST = ('out != nullptr INTERNAL ASSERT FAILED at "/__w/pytorc
                           'autograd/variable.cpp":207, please report a bug to PyTorch. ')
 
 
-def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0, missing_ok=False):
+def _retain_grad_hook_lost():
+    return RuntimeError(_RETAIN_GRAD_HOOK_LOST + "\nminigrad hint: after squeeze_() or unsqueeze_() "
+                        "of a tensor that called retain_grad(), PyTorch loses track of that request; "
+                        "change a clone() in place instead.")
+
+
+def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
     """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
-    (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
+    (``old_node``: where the tensor's history was, if not its grad_fn any more).
+
+    Returns False if the old node had no retain_grad hook for the tensor (see above)."""
     if old_node is None:
         old_node, old_nr = tensor._grad_fn, tensor._output_nr
     old_hooks = old_node._retains_grad_hook
-    if old_hooks is not None and old_nr in old_hooks:
-        old_hooks.pop(old_nr)
-    elif not missing_ok:
-        raise RuntimeError(_RETAIN_GRAD_HOOK_LOST + "\nminigrad hint: after squeeze_() or "
-                           "unsqueeze_() of a tensor that called retain_grad(), PyTorch loses "
-                           "track of that request; change a clone() in place instead.")
+    if old_hooks is None or old_nr not in old_hooks:
+        return False                # (the hook stays where it is)
+    old_hooks.pop(old_nr)
     if new_node._retains_grad_hook is None:
         new_node._retains_grad_hook = {}
     new_node._retains_grad_hook[0] = weakref.ref(tensor)
     new_node._has_hooks = True
+    return True
 
 
 def bump_version(tensor):
@@ -146,20 +152,23 @@ def _write(tensor, new):
             f"{list(new._array.shape)}")
     _writeable(tensor)
     tensor._array[...] = new._array
+    hook_found = True
     if new._grad_fn is not None:
         if tensor._base is not None:
             root = tensor._base
             old_node, old_nr = root._grad_fn, root._output_nr
             rebase_history(tensor, new)     # the base's history now includes the change
             if root._retains_grad:          # the base's retained .grad follows its new history
-                _move_retain_grad(root, root._grad_fn, old_node, old_nr)
+                hook_found = _move_retain_grad(root, root._grad_fn, old_node, old_nr)
         else:
             if tensor._retains_grad:
-                _move_retain_grad(tensor, new._grad_fn)
+                hook_found = _move_retain_grad(tensor, new._grad_fn)
             tensor._grad_fn = new._grad_fn
             tensor._output_nr = 0
             tensor._grad_fn._output_shape = tensor._array.shape
     bump_version(tensor)
+    if not hook_found:                      # (PyTorch fails once the change is made)
+        raise _retain_grad_hook_lost()
     if new._grad_fn is not None and new._grad_fn._saves_output:
         _saved_output_is_the_tensor(new, tensor)
     return tensor

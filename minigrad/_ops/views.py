@@ -227,7 +227,7 @@ def _regenerate(view, root):
     if view._retains_grad and old_node is not None:
         # retain_grad() follows the view to its new history, as in PyTorch
         from .inplace import _move_retain_grad       # lazy: inplace imports this module
-        _move_retain_grad(view, node, old_node, old_nr, missing_ok=True)
+        _move_retain_grad(view, node, old_node, old_nr)
 
 
 _AMBIGUOUS = (
