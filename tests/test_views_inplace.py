@@ -1426,6 +1426,33 @@ def retain_grad_then_squeeze_in_place_then_another_change(L):
     return found
 
 
+@case
+def leaf_grad_is_adopted_or_copied_as_pytorch_does(L):
+    # .grad is the gradient itself only when backward alone holds it and it is laid out like
+    # the leaf (a view of it is adopted detached); otherwise a copy written with copy_
+    # (version 1). create_graph=True always copies.
+    def leaf_grad(make, create_graph=False, shape=(2, 3)):
+        x = L.tensor(np.arange(float(np.prod(shape)), dtype=np.float32).reshape(shape) - 1.5,
+                     requires_grad=True)
+        out = make(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # create_graph=True's reference-cycle warning
+            (out.sum() if out.ndim else out).backward(create_graph=create_graph)
+        g = x.grad
+        return handed_out(g) + [g._version]
+    makes = [lambda x: x * 2, lambda x: x.sum(), lambda x: x.t(), lambda x: x + L.ones(4, 2, 3),
+             lambda x: x.expand(2, 2, 3), lambda x: x.clone()]
+    found = [leaf_grad(make) for make in makes]
+    found += [leaf_grad(make, create_graph=True) for make in makes[:3]]
+    found += [leaf_grad(make, shape=()) for make in (lambda x: x.sum(), lambda x: x.clone(),
+                                                      lambda x: x * 2)]
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    given = L.tensor([3.0, 4.0])
+    x.backward(given)                            # the caller's gradient: copied
+    found.append([x.grad is given, x.grad._version])
+    return found
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])

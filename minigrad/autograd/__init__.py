@@ -80,6 +80,9 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             grad = grad.detach()
         if not create_graph:
             grad = _wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
+        # PyTorch's caller still holds the starting gradients while backward runs, so a leaf
+        # reached with one unchanged gets a copy of it as .grad, never the gradient itself
+        grad._shared_gradient = True
         roots.append((gradient_edge(out), grad))
     return roots
 

@@ -461,9 +461,9 @@ def accumulate_grad(variable, grad):
     """``variable.grad += grad``, creating ``.grad`` on first use.
 
     The first gradient becomes ``.grad`` as it is when the engine owns it
-    exclusively (a fresh, writable array); otherwise it is copied, so that
-    ``.grad`` never shares memory with a tensor the user (or another leaf)
-    holds. Later gradients are added in place, which is why they
+    exclusively (a fresh, writable array, or a view of one laid out like the
+    leaf); otherwise it is copied, so that ``.grad`` never shares memory with a
+    tensor the user (or another leaf) holds. Later gradients are added in place, which is why they
     *accumulate* across backward calls until you zero them. With
     create_graph=True the copy and the sum are recorded instead, so that
     ``.grad`` can be differentiated (its grad_fn is ``CopyBackwards``, then
@@ -478,11 +478,21 @@ def accumulate_grad(variable, grad):
             # create_graph: PyTorch copies grad into a fresh tensor shaped like the leaf,
             # recording the copy (CopyBackwards) so that .grad keeps grad's history
             from .._ops.shape import copy_into      # lazy: the operations import this module (Node)
-            variable._grad = copy_into(variable._detached_copy(), grad)
-        elif _owned_by_engine(grad):
+            variable._grad = copy = copy_into(variable._detached_copy(), grad)
+            if _fills_its_memory(variable._array):       # (see _copy_for_grad)
+                copy._version_counter[0] += 1
+        elif not _State.enabled and _owned_by_engine(grad):
             variable._grad = grad
+        elif not _State.enabled and _owned_view(grad, variable):
+            # (a gradient summed back over broadcast dims is a view of the sum; a 0-d gradient
+            # of a sum is expanded): PyTorch adopts it detached, so .grad is no view but shares
+            # its memory and version counter
+            variable._grad = adopted = grad.detach()
+            if not adopted._array.flags.writeable:      # (numpy's expand is read-only)
+                adopted._array = np.lib.stride_tricks.as_strided(
+                    adopted._array, adopted._array.shape, adopted._array.strides, writeable=True)
         else:
-            variable._grad = grad._detached_copy()
+            variable._grad = _copy_for_grad(grad, variable)
     elif _State.enabled:
         variable._grad = current + grad
     else:
@@ -552,6 +562,29 @@ def _laid_out_like(grad, variable):
         elif grad_strides[dim] == 0:
             return False
     return True
+
+
+def _owned_view(grad, variable):
+    """A view, laid out like the leaf, that only the backward pass holds (PyTorch looks at
+    who holds the view, not its base)."""
+    return (grad._base is not None and grad._grad_fn is None and not grad._shared_gradient
+            and _laid_out_like(grad, variable))
+
+
+def _copy_for_grad(grad, variable):
+    """``.grad`` as a copy of ``grad``, as PyTorch makes it: for a leaf whose elements fill
+    their memory (the usual case) a new tensor is written with copy_, so ``.grad`` starts
+    at version 1; for any other leaf it is a plain contiguous clone (version 0)."""
+    copy = grad._detached_copy()
+    if _fills_its_memory(variable._array):
+        copy._version_counter[0] += 1
+    return copy
+
+
+def _fills_its_memory(array):
+    """True if the elements cover their bytes exactly once (PyTorch: non-overlapping and dense)."""
+    start, end = np.lib.array_utils.byte_bounds(array)
+    return end - start == array.size * array.itemsize
 
 
 def _owned_by_engine(grad):
