@@ -1453,6 +1453,24 @@ def leaf_grad_is_adopted_or_copied_as_pytorch_does(L):
     return found
 
 
+@case
+def fill_from_a_tensor_is_a_copy(L):
+    # fill_(number) may write memory seen twice (expand); fill_(0-d tensor) may not, and a
+    # value tensor with dimensions is refused first
+    def expanded():
+        return L.ones(3)[0].expand(2, 3)
+    found = []
+    for program in (lambda: expanded().fill_(1.5), lambda: expanded().fill_(L.tensor(2.0)),
+                    lambda: expanded().fill_(L.tensor(2.0, requires_grad=True)),
+                    lambda: expanded().fill_(L.tensor([2.0])), lambda: L.ones(3).fill_(L.tensor([2.0])),
+                    lambda: L.ones(3, requires_grad=True).fill_(L.tensor([2.0]))):
+        try:
+            found.append(program())
+        except RuntimeError as error:
+            found.append(seen(error))
+    return found
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])

@@ -388,7 +388,12 @@ def zero_(self):
 def fill_(self, value):
     """In place: set every element to ``value``. Gradient: 0 for the old values."""
     if isinstance(value, Tensor):
-        return _fill(self, value.item(), FillBackward3, value)
+        check_inplace(self, overlap_ok=True, others=(value,))     # autograd's rules come first
+        if value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions.")
+        check_inplace(self, others=(value,))   # from a tensor (not a number) it is a copy: it
+        return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
     return _fill(self, value, FillBackward2)
 
 
