@@ -1471,6 +1471,18 @@ def fill_from_a_tensor_is_a_copy(L):
     return found
 
 
+@case
+def adopted_views_of_one_gradient_share_memory_as_in_pytorch(L):
+    # each 0-d leaf adopts its own view of the one gradient that `+` passed to both: their
+    # .grad share memory, so adding into one in place changes the other (PyTorch does so too)
+    x1 = L.tensor(1.0, requires_grad=True)
+    x2 = L.tensor(2.0, requires_grad=True)
+    (x1.sum() + x2.sum()).backward()
+    found = [x1.grad, x2.grad, x1.grad._version]
+    (x1 * 3).backward()
+    return found + [x1.grad, x2.grad]
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])
