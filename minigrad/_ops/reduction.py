@@ -472,13 +472,29 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
-        value = np.max(np.abs(array), axis=axis, keepdims=keepdim) if array.size else np.zeros(())
+        _check_max_has_elements(array, dim)
+        value = np.max(np.abs(array), axis=axis, keepdims=keepdim)
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None)
     return save_result(out, input)
+
+
+def _check_max_has_elements(array, dim):
+    """The inf norm is a max, which has no value for no elements: PyTorch refuses."""
+    if array.size:
+        return
+    if dim is None:
+        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
+                           "because the operation does not have an identity")
+    for as_given in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+        if array.shape[_normalize_dim(as_given, array.ndim)] == 0:
+            # (PyTorch's message names the dim as given, with no space after it)
+            raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension "
+                               f"{as_given}because this dimension is empty and the operation does not "
+                               "have an identity")
 
 
 class VarBackward0(Node):
