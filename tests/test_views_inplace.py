@@ -1483,6 +1483,24 @@ def adopted_views_of_one_gradient_share_memory_as_in_pytorch(L):
     return found + [x1.grad, x2.grad]
 
 
+@case
+def backward_with_a_non_leaf_input_fills_its_grad_as_retain_grad_does(L):
+    x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    found = []
+    for create_graph in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # create_graph=True's reference-cycle warning
+            y = x * 2
+            (y * y).sum().backward(inputs=[y], create_graph=create_graph, retain_graph=True)
+            first = y.grad
+            y.sum().backward(inputs=[y], create_graph=create_graph, retain_graph=True)
+            z = x * 3
+            z.sum().backward(inputs=[z], create_graph=create_graph, retain_graph=True)
+        found += [handed_out(first) + [first._version], handed_out(y.grad), y.grad is first,
+                  handed_out(z.grad) + [z.grad._version]]
+    return found
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])

@@ -133,9 +133,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grad_mode._State.enabled = create_graph
     try:
         for tensor, g in zip(inputs, captured):
-            # a non-leaf that called retain_grad() already got g from its retain_grad hook
+            # a non-leaf gets its .grad as retain_grad() would give it (a copy, then sums out
+            # of place), unless it called retain_grad() and so already got g that way
             if g is not None and tensor._grad_fn is not None and not tensor._retains_grad:
-                graph.accumulate_grad(tensor, g)
+                engine.retain_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous
 
