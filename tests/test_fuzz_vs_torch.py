@@ -528,6 +528,10 @@ def test_random_programs_match_pytorch(torch, program):
     # the inf norm of nothing has no value: PyTorch refuses
     [("leaf", (2, 3), 44, False, True), ("view", "unsqueeze", (0,), False, False),
      ("view", "slice_tail", (1,), False, False), ("unary", "norm_inf", (2,), True, False)],
+    # zero_'s backward gives zeros that depend on nothing (no second-order graph through it)
+    [("leaf", (3,), 0, False, True), ("unary", "sum", (0,), False, False),
+     ("inplace", "zero_", (1,), False, False), ("binary", "div", (0, 1), False, False),
+     ("grad", "grad", (3,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

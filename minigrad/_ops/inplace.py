@@ -317,7 +317,12 @@ class _FillBackward(Node):
     """result = values that do not depend on self   ->   grad_self = 0"""
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (_zeros_like(grad),)
+
+
+def _zeros_like(grad):
+    """Zeros that depend on nothing (PyTorch's zeros_like(grad)): no second-order graph."""
+    return _wrap(np.zeros_like(grad._array))
 
 
 class ZeroBackward0(_FillBackward):
@@ -349,7 +354,7 @@ class BernoulliBackward1(Node):
 
     def backward(self, grad):
         p_grad = _wrap(np.zeros(self.p_shape, grad._array.dtype)) if self.should_compute_output(1) else None
-        return grad * 0, p_grad
+        return _zeros_like(grad), p_grad
 
 
 class FillBackward3(Node):
@@ -357,7 +362,7 @@ class FillBackward3(Node):
         grad_self = 0; grad_value = grad.sum()"""
 
     def backward(self, grad):
-        return grad * 0, (grad.sum() if self.should_compute_output(1) else None)
+        return _zeros_like(grad), (grad.sum() if self.should_compute_output(1) else None)
 
 
 def _fill(tensor, values, node_class, value_tensor=None):
