@@ -532,6 +532,10 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "sum", (0,), False, False),
      ("inplace", "zero_", (1,), False, False), ("binary", "div", (0, 1), False, False),
      ("grad", "grad", (3,), False, True)],
+    # a view of a chunk of a tensor without history keeps the chunk's rule for in-place changes
+    [("leaf", (2, 1, 3), 7, False, True), ("view", "chunk_last", (0,), True, False),
+     ("leaf", (2, 1, 3), 14, False, False), ("view", "chunk_last", (2,), False, True),
+     ("inplace_binary", "setitem_t", (3, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

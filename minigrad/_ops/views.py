@@ -54,8 +54,10 @@ def register_view(out, base):
             out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
-    elif base._multi_output_view and out._grad_fn is not None:
-        out._multi_output_view = True        # PyTorch's rules for unbind/split pieces carry over
+    elif base._multi_output_view:
+        # PyTorch's rules for unbind/split pieces carry over (to a view of a piece without
+        # history too: a recorded in-place change of it is refused as for the piece)
+        out._multi_output_view = True
     return out
 
 
