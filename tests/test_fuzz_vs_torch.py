@@ -536,6 +536,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 1, 3), 7, False, True), ("view", "chunk_last", (0,), True, False),
      ("leaf", (2, 1, 3), 14, False, False), ("view", "chunk_last", (2,), False, True),
      ("inplace_binary", "setitem_t", (3, 1), False, False)],
+    # clone of an expanded tensor is row-major (so flatten of it is a view)
+    [("leaf", (3,), 0, False, True), ("view", "expand", (0,), True, False),
+     ("unary", "clone", (1,), False, False), ("view", "flatten", (2,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
