@@ -539,6 +539,10 @@ def test_random_programs_match_pytorch(torch, program):
     # clone of an expanded tensor is row-major (so flatten of it is a view)
     [("leaf", (3,), 0, False, True), ("view", "expand", (0,), True, False),
      ("unary", "clone", (1,), False, False), ("view", "flatten", (2,), True, False)],
+    # remainder saves its inputs only when the divisor requires grad
+    [("leaf", (3,), 0, False, True), ("unary", "abs", (0,), True, False),
+     ("binary", "mod_t", (0, 1), False, False), ("inplace", "add_", (0,), True, False),
+     ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

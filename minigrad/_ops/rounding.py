@@ -169,9 +169,9 @@ class RemainderBackward1(Node):
     _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
 
     def backward(self, grad):
-        a, b = self.saved_tensors
         grad_b = None
         if self.should_compute_output(1):
+            a, b = self.saved_tensors
             grad_b = -grad * _floor_quotient(a, b)
         return grad, grad_b
 
@@ -220,7 +220,9 @@ def remainder(input, other):
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
         out = _binary(_python_remainder, input, other)
     if isinstance(other, Tensor):
-        return result(out, RemainderBackward1, (input, other), saved=(input, other))
+        # both are needed only for other's gradient: PyTorch saves them only if other requires grad
+        saved = (input, other) if other.requires_grad else None
+        return result(out, RemainderBackward1, (input, other), saved=saved)
     return result(out, RemainderBackward0, (input,))
 
 
