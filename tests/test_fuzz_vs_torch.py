@@ -543,6 +543,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "abs", (0,), True, False),
      ("binary", "mod_t", (0, 1), False, False), ("inplace", "add_", (0,), True, False),
      ("backward", "backward", (2,), False, False)],
+    # a 0-d leaf unsqueezed in place: its .grad is the 0-d gradient, adopted (a view of the sum)
+    [("leaf", (), 0, False, True), ("unary", "abs", (0,), False, False),
+     ("inplace", "unsqueeze_", (0,), True, False), ("backward", "backward", (0,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

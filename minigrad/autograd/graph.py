@@ -487,10 +487,7 @@ def accumulate_grad(variable, grad):
             # (a gradient summed back over broadcast dims is a view of the sum; a 0-d gradient
             # of a sum is expanded): PyTorch adopts it detached, so .grad is no view but shares
             # its memory and version counter
-            variable._grad = adopted = grad.detach()
-            if not adopted._array.flags.writeable:      # (numpy's expand is read-only)
-                adopted._array = np.lib.stride_tricks.as_strided(
-                    adopted._array, adopted._array.shape, adopted._array.strides, writeable=True)
+            variable._grad = _adopted(grad)
         else:
             variable._grad = _copy_for_grad(grad, variable)
     elif _State.enabled:
@@ -516,6 +513,9 @@ def _accumulate_reshaped(variable, grad):
     if current is None:
         if not _State.enabled and _owned_by_engine(grad) and _laid_out_like(grad, variable):
             variable._grad = grad
+            return
+        if not _State.enabled and _owned_view(grad, variable):
+            variable._grad = _adopted(grad)
             return
         current = variable._detached_copy()
         _check_broadcast_into(current, _broadcast_shape(current, grad))
@@ -569,6 +569,15 @@ def _owned_view(grad, variable):
     who holds the view, not its base)."""
     return (grad._base is not None and grad._grad_fn is None and not grad._shared_gradient
             and _laid_out_like(grad, variable))
+
+
+def _adopted(grad):
+    """A view adopted as .grad: detached (no view any more), same memory and version counter."""
+    adopted = grad.detach()
+    if not adopted._array.flags.writeable:      # (numpy's expand is read-only)
+        adopted._array = np.lib.stride_tricks.as_strided(
+            adopted._array, adopted._array.shape, adopted._array.strides, writeable=True)
+    return adopted
 
 
 def _copy_for_grad(grad, variable):
