@@ -45,6 +45,10 @@ def channels_last_order(array):
 def copy_in_format(array, fmt):
     """A copy of ``array`` laid out in memory as ``fmt`` says (same shape and values)."""
     if fmt is preserve_format:
+        # PyTorch keeps the order of the input's dims in memory, but an expanded input (the
+        # same element seen twice) has no such order: it gets a row-major copy
+        if any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)):
+            return np.array(array, order="C", copy=True)
         return array.copy(order="K")
     if fmt is contiguous_format:
         return np.array(array, order="C", copy=True)

@@ -496,6 +496,56 @@ def test_random_programs_match_pytorch(torch, program):
     # gather's result is contiguous, even with indices laid out like a transposed tensor
     [("leaf", (2, 1, 3), 72, False, True), ("view", "transpose", (0,), False, True),
      ("unary", "gather_argsort", (1,), False, True), ("view", "reshape_flat", (2,), False, True)],
+    # a retained .grad is a copy: changing the gradient autograd.grad returned leaves it alone
+    [("leaf", (3,), 12, False, True), ("unary", "clone", (6,), False, False),
+     ("retain_grad", "retain_grad", (15,), True, False), ("binary", "mul", (5, 41), False, False),
+     ("unary", "sum", (20,), False, True), ("inplace", "fill_", (40,), True, False),
+     ("grad", "grad", (31,), True, False), ("inplace_binary", "div_t", (49, 36), False, True)],
+    # the expanded gradient of a sum changed in place: its 0-d base needs no gradient back
+    [("leaf", (2, 1, 3), 70, False, True), ("grad", "grad", (48,), False, True),
+     ("inplace_binary", "setitem_mask", (1, 0), False, False), ("backward", "backward", (1,), False, True)],
+    # x[0] = g where x[0] is g's very elements (an expanded gradient) copies nothing
+    [("leaf", (2, 1, 3), 18, False, True), ("grad", "grad", (30,), False, False),
+     ("view", "expand", (9,), False, True), ("inplace_binary", "setitem_t", (25, 9), False, False),
+     ("backward", "backward", (20,), True, True), ("inplace_binary", "setitem_t", (44, 28), True, True)],
+    # a leaf squeezed in place after its .grad was made: PyTorch's broadcast error
+    [("leaf", (2, 1, 3), 27, False, True), ("backward", "backward", (15,), False, True),
+     ("inplace", "squeeze_", (0,), True, False), ("backward", "backward", (40,), False, True)],
+    # mean's backward divides by a number: DivBackward1 when create_graph=True records it
+    [("leaf", (2, 1, 3), 18, False, True), ("unary", "mean", (43,), False, True),
+     ("view", "mask", (29,), False, False), ("binary", "gather", (35, 2), False, False),
+     ("binary", "minimum", (19, 35), False, False), ("grad", "grad", (25,), False, True)],
+    # remainder's backward records floor(self / other) (DivBackward2) under create_graph=True:
+    # a later backward through the gradient frees the first graph's nodes it reaches
+    [("leaf", (2, 1, 3), 75, False, True), ("binary", "mod_t", (44, 42), False, False),
+     ("grad", "grad", (41,), False, True), ("unary", "clone", (0,), True, False),
+     ("inplace_binary", "setitem_mask", (2, 3), False, False), ("grad", "grad", (2,), False, False),
+     ("grad", "grad", (1,), False, True)],
+    # retain_grad(), unsqueeze_, then another in-place change: PyTorch's internal assert
+    [("leaf", (2, 3), 90, False, True), ("unary", "log_softmax", (15,), False, False),
+     ("retain_grad", "retain_grad", (31,), False, True), ("inplace", "unsqueeze_", (1,), False, False),
+     ("inplace", "floor_", (1,), False, False), ("backward", "backward", (1,), False, False)],
+    # the inf norm of nothing has no value: PyTorch refuses
+    [("leaf", (2, 3), 44, False, True), ("view", "unsqueeze", (0,), False, False),
+     ("view", "slice_tail", (1,), False, False), ("unary", "norm_inf", (2,), True, False)],
+    # zero_'s backward gives zeros that depend on nothing (no second-order graph through it)
+    [("leaf", (3,), 0, False, True), ("unary", "sum", (0,), False, False),
+     ("inplace", "zero_", (1,), False, False), ("binary", "div", (0, 1), False, False),
+     ("grad", "grad", (3,), False, True)],
+    # a view of a chunk of a tensor without history keeps the chunk's rule for in-place changes
+    [("leaf", (2, 1, 3), 7, False, True), ("view", "chunk_last", (0,), True, False),
+     ("leaf", (2, 1, 3), 14, False, False), ("view", "chunk_last", (2,), False, True),
+     ("inplace_binary", "setitem_t", (3, 1), False, False)],
+    # clone of an expanded tensor is row-major (so flatten of it is a view)
+    [("leaf", (3,), 0, False, True), ("view", "expand", (0,), True, False),
+     ("unary", "clone", (1,), False, False), ("view", "flatten", (2,), True, False)],
+    # remainder saves its inputs only when the divisor requires grad
+    [("leaf", (3,), 0, False, True), ("unary", "abs", (0,), True, False),
+     ("binary", "mod_t", (0, 1), False, False), ("inplace", "add_", (0,), True, False),
+     ("backward", "backward", (2,), False, False)],
+    # a 0-d leaf unsqueezed in place: its .grad is the 0-d gradient, adopted (a view of the sum)
+    [("leaf", (), 0, False, True), ("unary", "abs", (0,), False, False),
+     ("inplace", "unsqueeze_", (0,), True, False), ("backward", "backward", (0,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

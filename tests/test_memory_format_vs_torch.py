@@ -59,3 +59,13 @@ def test_formats_print_and_copy_as_singletons():
     import copy
     assert repr(minigrad.channels_last) == "minigrad.channels_last"
     assert copy.deepcopy(minigrad.preserve_format) is minigrad.preserve_format
+
+
+def test_clone_keeps_the_dims_order_but_not_of_an_expanded_tensor(torch):
+    def strides(L):
+        x = L.arange(24.0).reshape(2, 3, 4)
+        views = [x.expand(2, 2, 3, 4)[0], x[:, None].expand(2, 2, 3, 4), x.transpose(0, 2),
+                 x.transpose(0, 2)[::2], x[:, ::2], x.permute(2, 0, 1)[1:], x[0, :1].expand(3, 4),
+                 L.ones(3)[0].expand(2, 3)]
+        return [list(v.clone().stride()) for v in views]
+    assert strides(minigrad) == strides(torch)

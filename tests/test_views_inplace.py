@@ -1226,6 +1226,311 @@ def leaf_reshaped_in_place_after_the_graph_recorded_it(L):
         reshaped((2, 1), squeeze, grad=L.ones(2, 1), again=True))
 
 
+def _first_lines_of_errors(L, programs):
+    """The first line of each program's error (None if it raises none)."""
+    found = []
+    for program in programs:
+        try:
+            program(L)
+            found.append(None)
+        except RuntimeError as error:
+            found.append(str(error).replace("torch.", "minigrad.").splitlines()[0])
+    return found
+
+
+def _changed_after_saving(make, change_first, change_second):
+    """make(a, b) saves a and b; each is then changed in place (b twice, to tell them apart)."""
+    def program(L):
+        x = L.tensor([[0.5, 1.5, 2.5], [1.0, -2.0, 3.0]], requires_grad=True)
+        a, b = x * 1, x * 2 + 1
+        out = make(L, a, b)
+        change_first(a)
+        change_second(b)
+        out.sum().backward()
+    return program
+
+
+def _twice(t):
+    t.add_(1)
+    t.add_(1)
+
+
+@case
+def saved_tensor_changed_through_a_view_is_output_of_copy_slices(L):
+    def program(L, change):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = x * 1
+        z = y.sin()
+        change(y)
+        z.sum().backward()
+    changes = [lambda y: y.__setitem__(0, 3.0), lambda y: y[0].add_(1), lambda y: y[:1].fill_(2.0)]
+    return _first_lines_of_errors(L, [lambda L, c=c: program(L, c) for c in changes])
+
+
+@case
+def several_saved_tensors_changed_the_first_reported_is_pytorchs(L):
+    # PyTorch checks a node's saved inputs in alphabetical order of their names
+    makes = [lambda L, a, b: a * b, lambda L, a, b: a / b, lambda L, a, b: L.maximum(a, b),
+             lambda L, a, b: L.minimum(a, b), lambda L, a, b: a.abs() ** b, lambda L, a, b: a % b,
+             lambda L, a, b: a @ b.t(), lambda L, a, b: L.addmm(a[0, 0], a, b.t()),
+             lambda L, a, b: a.clamp(min=b), lambda L, a, b: L.bmm(a[None], b.t()[None]),
+             lambda L, a, b: L.nn.functional.mse_loss(a, b)]
+    add_one = lambda t: t.add_(1)
+    return _first_lines_of_errors(L, [_changed_after_saving(make, add_one, _twice) for make in makes])
+
+
+@case
+def input_and_result_both_changed_the_input_is_reported(L):
+    # ... and its own outputs (result) after its inputs
+    makes = [lambda L, a, b: a.cumprod(0), lambda L, a, b: a.prod(), lambda L, a, b: a.prod(0),
+             lambda L, a, b: a.norm(), lambda L, a, b: a.std(), lambda L, a, b: a.logsumexp(0),
+             lambda L, a, b: a.max(), lambda L, a, b: a.amax(0)]
+
+    def program(make):
+        def run_it(L):
+            x = L.tensor([[0.5, 1.5, 2.5], [1.0, -2.0, 3.0]], requires_grad=True)
+            a = x * 1
+            out = make(L, a, None)
+            _twice(out)
+            a.add_(1)
+            out.sum().backward()
+        return run_it
+    return _first_lines_of_errors(L, [program(make) for make in makes])
+
+
+@case
+def result_saved_by_an_inplace_change_of_a_view(L):
+    # v.exp_() saves v: the error names the view's node from just after exp_ while that
+    # node lives (held by w below), else ExpBackward0 (CopySlices lets go of its
+    # in-place node once backward ran through it)
+    def program(L, keep, change):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        y = x * 1
+        v = y[0]
+        v.exp_()
+        w = v * 2 if keep else None
+        v.grad_fn                   # (PyTorch makes a view's node again when asked for it)
+        change(y, v)
+        v.grad_fn
+        (y.sum() + (w.sum() if keep else 0)).backward()
+    changes = [lambda y, v: v.add_(1), lambda y, v: y.add_(1), lambda y, v: y[1].mul_(2),
+               lambda y, v: v.detach().add_(1)]
+    return _first_lines_of_errors(L, [lambda L, k=k, c=c: program(L, k, c)
+                                      for k in (False, True) for c in changes])
+
+
+def handed_out(t):
+    """What kind of tensor a gradient is: values, layout, flags, and whether it is a view."""
+    if t is None:
+        return None
+    base = t._base
+    return [seen(t), list(t.shape), list(t.stride()), t.requires_grad, t.is_leaf,
+            seen(t.grad_fn) if t.grad_fn is not None else None, t._is_view(),
+            None if base is None else [list(base.shape), list(base.stride())]]
+
+
+@case
+def retained_grad_is_a_copy_and_later_ones_are_added_out_of_place(L):
+    x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    g, = L.autograd.grad((y * y).sum(), [y], retain_graph=True)
+    first = y.grad
+    with L.no_grad():
+        g.add_(100)                                 # .grad is a copy: it does not change
+    shared = [g is first, first.tolist()]
+    (y * y).sum().backward(retain_graph=True)
+    again = [y.grad is first, first.tolist()]       # the first .grad is left as it was
+    z = x.t() * 1                                   # a transposed gradient is kept contiguous
+    z.retain_grad()
+    z.t().sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # create_graph=True's reference-cycle warning
+        w = x * 3
+        w.retain_grad()
+        (w * w).sum().backward(create_graph=True, retain_graph=True)
+        recorded = handed_out(w.grad)
+        (w * w).sum().backward(create_graph=True)
+    return [shared, again, handed_out(z.grad), recorded, handed_out(w.grad)]
+
+
+@case
+def gradients_summed_over_broadcast_dims_are_views_of_the_sum(L):
+    def gradient_of(make, create_graph=False):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        g, = L.autograd.grad(make(x).sum(), [x], create_graph=create_graph)
+        return handed_out(g)
+    return [gradient_of(lambda x: x.expand(2, 2, 3)), gradient_of(lambda x: x[None].expand(4, 2, 3)),
+            gradient_of(lambda x: x.expand(2, 2, 3).sum(0).sigmoid()),
+            gradient_of(lambda x: x + L.ones(5, 2, 3)), gradient_of(lambda x: x.sum(1, keepdim=True)),
+            gradient_of(lambda x: x.sum()), gradient_of(lambda x: x.expand(2, 2, 3), create_graph=True)]
+
+
+@case
+def changing_a_gradient_that_is_a_no_grad_view(L):
+    # the gradient of expand is a view made under no_grad: in place with grad mode on it may
+    # change only while it does not require grad
+    def program(L, change, requires_grad):
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        g, = L.autograd.grad(x.expand(2, 2, 3).sum(), [x])
+        if requires_grad:
+            g.requires_grad_()
+        change(g, x)
+        return handed_out(g)
+    changes = [lambda g, x: g.add_(1), lambda g, x: g.mul_(x), lambda g, x: g.__setitem__(0, 1.0),
+               lambda g, x: g.expand(2, 2, 3).requires_grad]
+    found = []
+    for change in changes:
+        for requires_grad in (False, True):
+            try:
+                found.append(program(L, change, requires_grad))
+            except RuntimeError as error:
+                found.append(seen(error))
+    return found
+
+
+@case
+def copy_slices_of_a_base_that_needs_no_gradient(L):
+    # the gradient of x.sum() is an expanded view of a 0-d tensor; changing it in place
+    # records CopySlices on that 0-d base, which needs no gradient: nothing is written back
+    x = L.tensor([[[1.0, -2.0, 3.0]], [[0.5, 1.5, -1.0]]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g, = L.autograd.grad(x.sum(), [x], create_graph=True)
+        g[g > 0] = x.sum()
+    g.sum().backward()
+    return [graph(g), x.grad]
+
+
+@case
+def setitem_from_the_same_elements_of_an_expanded_gradient(L):
+    x = L.tensor([[[1.0, -2.0, 3.0]], [[0.5, 1.5, -1.0]]], requires_grad=True)
+    g, = L.autograd.grad(x.sum(), [x])
+    e = g.expand(2, *g.shape)
+    with L.no_grad():
+        e[0] = g                # the same elements: nothing to copy, nothing refused
+    return g
+
+
+@case
+def leaf_squeezed_in_place_after_its_grad_was_made(L):
+    x = L.tensor([[[1.0, -2.0, 3.0]], [[0.5, 1.5, -1.0]]], requires_grad=True)
+    x.sum().backward()
+    with L.no_grad():
+        x.squeeze_()
+    x.sum().backward()
+
+
+@case
+def flip_of_a_0d_tensor(L):
+    x = L.tensor(2.0, requires_grad=True)
+    y = x.flip(0)
+    y.backward()
+    found = [y, graph(y), x.grad]
+    try:
+        L.ones(2, 3).flip((0, -2))
+    except RuntimeError as error:
+        found.append(seen(error))
+    return found
+
+
+@case
+def retain_grad_then_squeeze_in_place_then_another_change(L):
+    # PyTorch's squeeze_/unsqueeze_ leave the retain_grad() hook on the old node; the next
+    # in-place change cannot find it and fails PyTorch's internal assert
+    def program(L, reshape, change):
+        x = L.ones(2, 3, requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        reshape(y)
+        change(y)
+        y.sum().backward()
+        return [y.grad is None, x.grad]
+    found = []
+    for reshape in (lambda y: y.unsqueeze_(0), lambda y: y.unsqueeze_(0).squeeze_(), lambda y: None):
+        for change in (lambda y: y.add_(1), lambda y: y.fill_(1.0), lambda y: None):
+            try:
+                found.append(program(L, reshape, change))
+            except RuntimeError as error:
+                found.append(seen(error))
+    return found
+
+
+@case
+def leaf_grad_is_adopted_or_copied_as_pytorch_does(L):
+    # .grad is the gradient itself only when backward alone holds it and it is laid out like
+    # the leaf (a view of it is adopted detached); otherwise a copy written with copy_
+    # (version 1). create_graph=True always copies.
+    def leaf_grad(make, create_graph=False, shape=(2, 3)):
+        x = L.tensor(np.arange(float(np.prod(shape)), dtype=np.float32).reshape(shape) - 1.5,
+                     requires_grad=True)
+        out = make(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # create_graph=True's reference-cycle warning
+            (out.sum() if out.ndim else out).backward(create_graph=create_graph)
+        g = x.grad
+        return handed_out(g) + [g._version]
+    makes = [lambda x: x * 2, lambda x: x.sum(), lambda x: x.t(), lambda x: x + L.ones(4, 2, 3),
+             lambda x: x.expand(2, 2, 3), lambda x: x.clone()]
+    found = [leaf_grad(make) for make in makes]
+    found += [leaf_grad(make, create_graph=True) for make in makes[:3]]
+    found += [leaf_grad(make, shape=()) for make in (lambda x: x.sum(), lambda x: x.clone(),
+                                                      lambda x: x * 2)]
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    given = L.tensor([3.0, 4.0])
+    x.backward(given)                            # the caller's gradient: copied
+    found.append([x.grad is given, x.grad._version])
+    return found
+
+
+@case
+def fill_from_a_tensor_is_a_copy(L):
+    # fill_(number) may write memory seen twice (expand); fill_(0-d tensor) may not, and a
+    # value tensor with dimensions is refused first
+    def expanded():
+        return L.ones(3)[0].expand(2, 3)
+    found = []
+    for program in (lambda: expanded().fill_(1.5), lambda: expanded().fill_(L.tensor(2.0)),
+                    lambda: expanded().fill_(L.tensor(2.0, requires_grad=True)),
+                    lambda: expanded().fill_(L.tensor([2.0])), lambda: L.ones(3).fill_(L.tensor([2.0])),
+                    lambda: L.ones(3, requires_grad=True).fill_(L.tensor([2.0]))):
+        try:
+            found.append(program())
+        except RuntimeError as error:
+            found.append(seen(error))
+    return found
+
+
+@case
+def adopted_views_of_one_gradient_share_memory_as_in_pytorch(L):
+    # each 0-d leaf adopts its own view of the one gradient that `+` passed to both: their
+    # .grad share memory, so adding into one in place changes the other (PyTorch does so too)
+    x1 = L.tensor(1.0, requires_grad=True)
+    x2 = L.tensor(2.0, requires_grad=True)
+    (x1.sum() + x2.sum()).backward()
+    found = [x1.grad, x2.grad, x1.grad._version]
+    (x1 * 3).backward()
+    return found + [x1.grad, x2.grad]
+
+
+@case
+def backward_with_a_non_leaf_input_fills_its_grad_as_retain_grad_does(L):
+    x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    found = []
+    for create_graph in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # create_graph=True's reference-cycle warning
+            y = x * 2
+            (y * y).sum().backward(inputs=[y], create_graph=create_graph, retain_graph=True)
+            first = y.grad
+            y.sum().backward(inputs=[y], create_graph=create_graph, retain_graph=True)
+            z = x * 3
+            z.sum().backward(inputs=[z], create_graph=create_graph, retain_graph=True)
+        found += [handed_out(first) + [first._version], handed_out(y.grad), y.grad is first,
+                  handed_out(z.grad) + [z.grad._version]]
+    return found
+
+
 def test_view_changed_before_its_base_required_grad(torch):
     def program(L):
         x = L.tensor([1.0, 2.0, 3.0])
@@ -1291,3 +1596,20 @@ def test_saved_tensor_message_names_the_operation_as_pytorch(torch):
         return found, copied.grad_fn.name()
 
     assert messages(minigrad) == messages(torch)
+
+
+
+def test_remainder_second_order_graph_and_node_names(torch):
+    """remainder's gradient for its divisor records floor(self / other) as DivBackward2;
+    floor_divide's node is PyTorch's torch::autograd::NotImplemented."""
+    def tree(node, depth=0):
+        if node is None or depth > 6:
+            return None
+        return [node.name(), [tree(n, depth + 1) for n, _ in node.next_functions]]
+
+    def program(L):
+        x = L.tensor([1.5, -2.0, 3.0], requires_grad=True)
+        y = x * x + 1
+        g, = L.autograd.grad((x % y).sum(), [x], create_graph=True)
+        return [tree(g.grad_fn), (x // y).grad_fn.name()]
+    assert program(minigrad) == program(torch)

@@ -1062,3 +1062,16 @@ def test_filling_a_recorded_tensor_keeps_it_in_the_graph(torch, fill):
         results.append((type(y.grad_fn).__name__, next_names, y.is_leaf, y.requires_grad,
                         x.grad.tolist()))
     assert results[0] == results[1]
+
+
+def test_inf_norm_of_no_elements_is_refused_as_in_pytorch(torch):
+    def outcomes(L):
+        empty = L.ones(0, 3, requires_grad=True)
+        found = []
+        for args in ((float("inf"),), (float("inf"), 1), (float("inf"), -2), (float("inf"), (1, 0)), (2,)):
+            try:
+                found.append(list(empty.norm(*args).shape))
+            except RuntimeError as error:
+                found.append(str(error))
+        return found
+    assert outcomes(minigrad) == outcomes(torch)

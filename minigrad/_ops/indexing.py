@@ -20,7 +20,8 @@ from .._functorch import check_inplace_batching
 from .._dtype import cpp_name
 from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
-from .inplace import check_inplace, apply_inplace, bump_version, memory_order, _overlaps, _writeable
+from .inplace import (check_inplace, apply_inplace, bump_version, memory_order, _overlaps,
+                      _writeable, _same_elements)
 from .views import check_history_kept, history_first
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
@@ -541,8 +542,10 @@ def setitem(tensor, index, value):
             value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
         if value.shape != target.shape and value.ndim:
             value = _broadcast_value(value, target.shape)     # its errors come first
-        if target._base is not None and _overlaps(target._array):
+        if target._base is not None and _overlaps(target._array) and not (
+                value.ndim and _same_elements(target, value)):
             check_inplace(target)                  # raises: memory seen twice
+            # (but a copy from the very same elements copies nothing, and checks nothing)
         if value.ndim == 0 and target.ndim:
             target.fill_(value)                    # PyTorch fills with a 0-d value
         else:

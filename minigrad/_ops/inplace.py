@@ -169,18 +169,34 @@ def _values_in_loop_order(target, other, elementwise):
     return values
 
 
+# What PyTorch 2.13 raises when it cannot find the retain_grad() hook to move (its own bug:
+# squeeze_/unsqueeze_ give the tensor a new node but leave the hook on the old one).
+_RETAIN_GRAD_HOOK_LOST = ('out != nullptr INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/'
+                          'autograd/variable.cpp":207, please report a bug to PyTorch. ')
+
+
+def _retain_grad_hook_lost():
+    return RuntimeError(_RETAIN_GRAD_HOOK_LOST + "\nminigrad hint: after squeeze_() or unsqueeze_() "
+                        "of a tensor that called retain_grad(), PyTorch loses track of that request; "
+                        "change a clone() in place instead.")
+
+
 def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
     """retain_grad() asks for the gradient of the tensor's *latest* value: follow the new node
-    (``old_node``: where the tensor's history was, if not its grad_fn any more)."""
+    (``old_node``: where the tensor's history was, if not its grad_fn any more).
+
+    Returns False if the old node had no retain_grad hook for the tensor (see above)."""
     if old_node is None:
         old_node, old_nr = tensor._grad_fn, tensor._output_nr
     old_hooks = old_node._retains_grad_hook
-    if old_hooks is not None:
-        old_hooks.pop(old_nr, None)
+    if old_hooks is None or old_nr not in old_hooks:
+        return False                # (the hook stays where it is)
+    old_hooks.pop(old_nr)
     if new_node._retains_grad_hook is None:
         new_node._retains_grad_hook = {}
     new_node._retains_grad_hook[0] = weakref.ref(tensor)
     new_node._has_hooks = True
+    return True
 
 
 def bump_version(tensor):
@@ -211,20 +227,23 @@ def _write(tensor, new):
             f"{list(new._array.shape)}")
     _writeable(tensor)
     tensor._array[...] = new._array
+    hook_found = True
     if new._grad_fn is not None:
         if tensor._base is not None:
             root = tensor._base
             old_node, old_nr = root._grad_fn, root._output_nr
             rebase_history(tensor, new)     # the base's history now includes the change
             if root._retains_grad:          # the base's retained .grad follows its new history
-                _move_retain_grad(root, root._grad_fn, old_node, old_nr)
+                hook_found = _move_retain_grad(root, root._grad_fn, old_node, old_nr)
         else:
             if tensor._retains_grad:
-                _move_retain_grad(tensor, new._grad_fn)
+                hook_found = _move_retain_grad(tensor, new._grad_fn)
             tensor._grad_fn = new._grad_fn
             tensor._output_nr = 0
             tensor._grad_fn._output_shape = tensor._array.shape
     bump_version(tensor)
+    if not hook_found:                      # (PyTorch fails once the change is made)
+        raise _retain_grad_hook_lost()
     if new._grad_fn is not None and new._grad_fn._saves_output:
         _saved_output_is_the_tensor(new, tensor)
     return tensor
@@ -237,6 +256,8 @@ def _saved_output_is_the_tensor(new, tensor):
         if type(saved) is SavedOutput and saved.version_counter is new._version_counter:
             saved.version_counter = tensor._version_counter
             saved.version = tensor._version_counter[0]
+            if tensor._base is not None and tensor._grad_fn is not None:
+                saved.view_grad_fn = weakref.ref(tensor._grad_fn)
 
 
 def apply_inplace(tensor, op, *args, overlap_ok=False):
@@ -416,9 +437,12 @@ class _FillBackward(Node):
     """result = values that do not depend on self   ->   grad_self = 0"""
 
     def backward(self, grad):
-        # zeros_like(grad), as PyTorch: new zeros with no history (not grad * 0, which would be
-        # recorded with create_graph=True, and would keep grad's NaNs)
-        return (_wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)),)
+        return (_zeros_like(grad),)
+
+
+def _zeros_like(grad):
+    """Zeros that depend on nothing (PyTorch's zeros_like(grad)): no second-order graph."""
+    return _wrap(np.zeros_like(grad._array))
 
 
 class ZeroBackward0(_FillBackward):
@@ -450,7 +474,7 @@ class BernoulliBackward1(Node):
 
     def backward(self, grad):
         p_grad = _wrap(np.zeros(self.p_shape, grad._array.dtype)) if self.should_compute_output(1) else None
-        return grad * 0, p_grad
+        return _zeros_like(grad), p_grad
 
 
 class FillBackward3(Node):
@@ -458,8 +482,7 @@ class FillBackward3(Node):
         grad_self = 0; grad_value = grad.sum()"""
 
     def backward(self, grad):
-        zeros = _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype))     # zeros_like(grad)
-        return zeros, (grad.sum() if self.should_compute_output(1) else None)
+        return _zeros_like(grad), (grad.sum() if self.should_compute_output(1) else None)
 
 
 def _fill(tensor, values, node_class, value_tensor=None):
@@ -492,7 +515,12 @@ def fill_(self, value):
     if _FuncTransforms.vmaps:
         check_inplace_batching("fill_", self, (value,))
     if isinstance(value, Tensor):
-        return _fill(self, value.item(), FillBackward3, value)
+        check_inplace(self, overlap_ok=True, others=(value,))     # autograd's rules come first
+        if value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions.")
+        check_inplace(self, others=(value,))   # from a tensor (not a number) it is a copy: it
+        return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
     return _fill(self, value, FillBackward2)
 
 

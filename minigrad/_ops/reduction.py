@@ -81,7 +81,8 @@ class MeanBackward0(Node):
     """result = self.mean() (all N elements)   ->   grad_self = grad.expand(self.shape) / N"""
 
     def backward(self, grad):
-        return (grad.expand(self.input_shape) / self.count,)
+        # divided by a number as PyTorch's C++ does (DivBackward1 when recorded)
+        return (div_by_number(grad.expand(self.input_shape), self.count),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.mean()"""
@@ -482,7 +483,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
-        _check_max_has_elements(array, None if dim is None else dims)
+        _check_max_has_elements(array, dim)
         value = np.max(np.abs(array), axis=axis, keepdims=keepdim)
     else:
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
@@ -492,15 +493,18 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return save_result(out, input)
 
 
-def _check_max_has_elements(array, dims):
+def _check_max_has_elements(array, dim):
     """The inf norm is a max, which has no value for no elements: PyTorch refuses."""
-    if dims is None and array.size == 0:
+    if array.size:
+        return
+    if dim is None:
         raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
                            "because the operation does not have an identity")
-    for d in dims or ():
-        if array.shape[d] == 0:
+    for as_given in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+        if array.shape[_normalize_dim(as_given, array.ndim)] == 0:
+            # (PyTorch's message names the dim as given, with no space after it)
             raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension "
-                               f"{d}because this dimension is empty and the operation does not "
+                               f"{as_given}because this dimension is empty and the operation does not "
                                "have an identity")
 
 

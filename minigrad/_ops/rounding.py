@@ -120,6 +120,10 @@ class _NotImplementedBackward(Node):
 
     operation = "floor_divide"
 
+    def name(self):
+        """``'torch::autograd::NotImplemented'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::NotImplemented"
+
     def backward(self, grad):
         raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")
 
@@ -162,13 +166,35 @@ class RemainderBackward1(Node):
     """result = self % other = self - floor(self / other) * other   ->
         grad_self = grad; grad_other = -grad * floor(self / other)"""
 
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
+
     def backward(self, grad):
-        a, b = self.saved_tensors
         grad_b = None
         if self.should_compute_output(1):
-            # floor(a / b) is a step function (derivative 0): use its value as a constant
-            grad_b = -grad * _wrap(np.floor_divide(a._array, b._array))
+            a, b = self.saved_tensors
+            grad_b = -grad * _floor_quotient(a, b)
         return grad, grad_b
+
+
+class DivBackward2(Node):
+    """result = div(self, other, rounding_mode='floor')   ->   grad_self = 0; grad_other = 0
+    (a step function: flat between its jumps)"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
+
+    def backward(self, grad):
+        zeros = _wrap(np.zeros_like(grad._array))
+        return (zeros if self.should_compute_output(0) else None,
+                zeros if self.should_compute_output(1) else None)
+
+
+def _floor_quotient(a, b):
+    """floor(a / b), as PyTorch's div(a, b, rounding_mode='floor') inside remainder's backward.
+
+    Its derivative is 0, but with create_graph=True PyTorch still records it (DivBackward2),
+    so the second-order graph reaches a and b through it (and a later backward frees them).
+    """
+    return result(np.floor_divide(a._array, b._array), DivBackward2, (a, b), saved=(a, b))
 
 
 def _python_remainder(a, b):
@@ -194,7 +220,9 @@ def remainder(input, other):
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
         out = _binary(_python_remainder, input, other)
     if isinstance(other, Tensor):
-        return result(out, RemainderBackward1, (input, other), saved=(input, other))
+        # both are needed only for other's gradient: PyTorch saves them only if other requires grad
+        saved = (input, other) if other.requires_grad else None
+        return result(out, RemainderBackward1, (input, other), saved=saved)
     return result(out, RemainderBackward0, (input,))
 
 

@@ -85,6 +85,8 @@ class CumprodBackward0(_SavesInputAndResult, Node):
     written with tensor operations, so they can be differentiated again.
     """
 
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
+
     def backward(self, grad):
         input, out = self.saved_tensors
         dim = self.dim
@@ -156,6 +158,8 @@ class ProdBackward0(_SavesInputAndResult, Node):
     """result = self.prod() (all elements)   ->
         grad_self[i] = grad * (the product of all the others)"""
 
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
+
     def backward(self, grad):
         input, out = self.saved_tensors
         if input.ndim == 0:
@@ -170,6 +174,8 @@ class ProdBackward0(_SavesInputAndResult, Node):
 
 class ProdBackward1(_SavesInputAndResult, Node):
     """result = self.prod(dim)   ->   grad_self[i] = grad * (the product of the others along dim)"""
+
+    _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
 
     def backward(self, grad):
         input, out = self.saved_tensors

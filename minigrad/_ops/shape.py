@@ -547,8 +547,13 @@ class FlipBackward0(Node):
 def flip(input, dims):
     """The elements in reverse order along ``dims`` (a copy). Gradient: the gradient flipped back."""
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
-    # PyTorch's result keeps the input's layout (a transposed input gives a transposed result)
-    return result(np.flip(input._array, dims).copy(order="K"), FlipBackward0, (input,), dims=dims)
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    # PyTorch's result keeps the input's layout (a transposed input gives a transposed result);
+    # a 0-d tensor (dim 0 or -1 allowed, as for every operation) has nothing to reverse
+    axes = dims if input._array.ndim else ()
+    return result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims)
 
 
 # --- joining and splitting --------------------------------------------------------------------

@@ -56,8 +56,10 @@ def register_view(out, base):
             out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
-    elif base._multi_output_view and out._grad_fn is not None:
-        out._multi_output_view = True        # PyTorch's rules for unbind/split pieces carry over
+    elif base._multi_output_view:
+        # PyTorch's rules for unbind/split pieces carry over (to a view of a piece without
+        # history too: a recorded in-place change of it is refused as for the piece)
+        out._multi_output_view = True
     return out
 
 
@@ -168,10 +170,25 @@ class CopySlices(Node):
     through ``fn.backward``, the rest of the base's gradient passes through unchanged.
     """
 
+    def name(self):
+        """``'torch::autograd::CopySlices'``: PyTorch spells out this C++ node's namespace."""
+        return "torch::autograd::CopySlices"
+
+    # The engine frees what a node saved by setting ``_saved`` to FREED. This node also lets
+    # go of ``fn`` then (PyTorch does the same), and with it the nodes only ``fn`` reached.
+    @property
+    def _saved(self):
+        return self.__dict__.get("_saved_values")
+
+    @_saved.setter
+    def _saved(self, value):
+        self.__dict__["_saved_values"] = value
+        if value is FREED:
+            self.fn = None
+
     def backward(self, grad):
         if self._saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
-        _check_no_overlap(self.view_array)
         from .shape import _make_view          # lazy: shape imports this module
         from .._memory_format import contiguous_format
         # as PyTorch, step by step (so that with create_graph=True the history is PyTorch's):
@@ -191,6 +208,9 @@ class CopySlices(Node):
         grads = self.fn.backward(part.clone(memory_format=contiguous_format))
         if type(grads) is not tuple:
             grads = (grads,)
+        if not self.should_compute_output(0):
+            return (None,) + tuple(grads[1:])   # the base needs no gradient: nothing to write back
+        _check_no_overlap(self.view_array)
         if grads[0] is None:           # no gradient for the old values: zeros there
             part.copy_(_wrap(np.zeros(part._array.shape, dtype=part._array.dtype)))
         else:
@@ -204,6 +224,9 @@ class CopySlices(Node):
         grads = self.fn.backward(view_grad)
         if type(grads) is not tuple:
             grads = (grads,)
+        if not self.should_compute_output(0):
+            return (None,) + tuple(grads[1:])   # the base needs no gradient: nothing to write back
+        _check_no_overlap(self.view_array)
         first = grads[0]
         if first is None:
             first = view_grad * 0

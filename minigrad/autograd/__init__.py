@@ -80,11 +80,11 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             grad = grad.detach()
         edge = gradient_edge(out)
         if not create_graph:
-            # the caller keeps theirs; the engine gets its own. When the output is a leaf, the
-            # copy becomes its .grad: PyTorch lays it out like the leaf (its layout contract:
-            # the leaf's very strides, those of size-1 dims too, when its elements fill one block)
-            grad = _wrap(graph._copy_laid_out_like(out, grad._array)
-                         if type(edge[0]) is graph.AccumulateGrad else grad._array.copy())
+            grad = _wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
+        # PyTorch's caller still holds the starting gradients while backward runs, so a leaf
+        # reached with one unchanged gets a copy of it as .grad (laid out like the leaf, see
+        # accumulate_grad), never the gradient itself
+        grad._shared_gradient = True
         roots.append((edge, grad))
     return roots
 
@@ -140,9 +140,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grad_mode._State.enabled = create_graph
     try:
         for tensor, g in zip(inputs, captured):
-            # a non-leaf that called retain_grad() already got g from its retain_grad hook
+            # a non-leaf gets its .grad as retain_grad() would give it (a copy, then sums out
+            # of place), unless it called retain_grad() and so already got g that way
             if g is not None and tensor._grad_fn is not None and not tensor._retains_grad:
-                graph.accumulate_grad(tensor, g)
+                engine.retain_grad(tensor, g)
     finally:
         grad_mode._State.enabled = previous
 

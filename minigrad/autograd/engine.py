@@ -25,9 +25,10 @@ import numpy as np
 from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
 from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
+from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
 from .grad_mode import _State
-from .graph import FREED, FREED_MESSAGE, AccumulateGrad, accumulate_grad
+from .graph import FREED, FREED_MESSAGE, AccumulateGrad
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
@@ -327,8 +328,10 @@ def sum_to_shape(grad, shape):
         if n != 1 and grad.shape[lead + i] != n:
             return None
     if not _State.enabled and not _DualLevel.open:
-        # the usual case: nothing is recorded, so let numpy do it in one step
-        return _tensor._wrap(np.asarray(grad._array.sum(axis=dims).reshape(shape)))
+        # the usual case: nothing is recorded, so let numpy sum (keeping the summed dims, as
+        # PyTorch does); without its leading dims the gradient is then a view of that sum
+        summed = _tensor._wrap(np.asarray(grad._array.sum(axis=dims, keepdims=True)))
+        return summed.view(shape) if lead else summed
     if shape == ():
         return grad.sum()                           # recorded in one step, as PyTorch does (SumBackward0)
     if dims:
@@ -367,14 +370,24 @@ def apply_pre_hooks(node, grads, node_runs, plan):
         for output_nr, tensor_ref in node._retains_grad_hook.items():
             tensor = tensor_ref()
             if tensor is not None and grads[output_nr] is not None:
-                accumulate_grad(tensor, grads[output_nr])
-                _shared(grads[output_nr])        # it may now be that tensor's .grad
+                retain_grad(tensor, grads[output_nr])
     if node._pre_hooks and node_runs:
         for hook in list(node._pre_hooks.values()):
             new = hook(tuple(_shared(g) for g in grads))
             if new is not None:
                 grads[:] = [_shared(g) for g in new]
     return grads
+
+
+def retain_grad(tensor, grad):
+    """What ``tensor.retain_grad()`` asked for, as PyTorch does it: the first gradient becomes
+    ``tensor.grad`` as a contiguous copy (never the gradient itself, which flows on), and each
+    later one is added out of place, so that ``.grad`` is a new tensor every time."""
+    current = tensor._grad
+    if current is None:
+        tensor._grad = grad.clone(memory_format=contiguous_format)
+    else:
+        tensor._grad = current + grad
 
 
 def apply_post_hooks(node, grad_inputs, grads):
@@ -443,12 +456,12 @@ def notify_observers(node, grads, grad_inputs):
 # tensor as the leaf's ``.grad`` without copying, and later adds into it in place
 # (``x.grad += g``), as PyTorch does. That is only safe if nobody else holds the
 # same tensor. So the engine flags (``_shared_gradient``) every gradient that may
-# also be held elsewhere: one that user code has seen (a hook, retain_grad, an
+# also be held elsewhere: one that user code has seen (a hook, an
 # observer) or one passed on along two edges (``a + b`` hands the same gradient to
 # both). accumulate_grad copies a flagged gradient before adopting it.
 
 def _shared(grad):
-    """Flag a gradient that user code (a hook, retain_grad, an observer) has seen."""
+    """Flag a gradient that user code (a hook, an observer) has seen."""
     if grad is not None:
         grad._shared_gradient = True
     return grad

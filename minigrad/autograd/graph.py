@@ -229,10 +229,34 @@ class Node:
         if versions.count(None) != len(versions):      # some saved value is a tensor
             for value, version in zip(saved, versions):
                 if version is not None and value._versions[0] != version:
-                    raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn))
+                    raise RuntimeError(self._first_modified_message())
         if self._saves_output:
             return self._unpack_saved(saved)
         return saved
+
+    def _first_modified_message(self):
+        """The error for a saved tensor changed in place since it was saved.
+
+        When several were changed, PyTorch reports the first in the order its backward
+        unpacks them: the inputs by their names in alphabetical order (``other`` before
+        ``self``, ``mat2`` before ``self``), then its own outputs (``result``); a custom
+        Function's in the order it saved them.
+        """
+        saved, versions = self._saved, self._saved_versions
+        names = type(self)._saved_names
+        order = range(len(saved))
+        if len(names) >= len(saved):
+            order = sorted(order, key=lambda i: (type(saved[i]) is SavedOutput, names[i]))
+        for i in order:
+            value, version = saved[i], versions[i]
+            if type(value) is SavedOutput:
+                if value.version_counter[0] != value.version:
+                    return value.modified_message(self)
+            elif version is not None and value._versions[0] != version:
+                # an input is saved as itself: PyTorch names its current grad_fn (the
+                # in-place operation that changed it, if recorded) as "output 0"
+                return _modified_in_place_message(value, version, value.grad_fn, output_nr=0)
+        return None
 
     def _unpack_saved(self, saved):
         """Saved values as backward uses them; hooks' unpack runs in PyTorch's order."""
@@ -326,12 +350,14 @@ _SETTINGS_KEPT_AS = {
 }
 
 
-def _modified_in_place_message(tensor, expected_version, producer):
+def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):
     # PyTorch names the operation here, not its node: "output 0 of Exp" (ExpBackward0), but
     # "Clamp1" (ClampBackward1), and a node without a number keeps its full name
     operation = (re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
                         producer.name()) if producer is not None else "")
-    where = f", which is output {tensor._output_nr} of {operation}," if producer is not None else ""
+    if output_nr is None:
+        output_nr = tensor._output_nr
+    where = f", which is output {output_nr} of {operation}," if producer is not None else ""
     if _Anomaly.enabled:       # anomaly mode has already printed where the forward op was called
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. Good luck!")
@@ -357,10 +383,13 @@ class SavedOutput:
     grad_fn is the node that saved it, so create_graph=True can differentiate it.
     """
 
-    __slots__ = ("array", "version_counter", "version", "output_nr", "tangent")
+    __slots__ = ("array", "version_counter", "version", "output_nr", "tangent", "view_grad_fn")
 
     def __init__(self, output):
         self.array = output._array
+        # an in-place operation on a view (``v.exp_()``) saves the view: PyTorch's error names
+        # the view's node from right after the change, while that node lives (a weak reference)
+        self.view_grad_fn = None
         self.version_counter = output._version_counter
         self.version = output._version_counter[0]
         self.output_nr = output._output_nr
@@ -375,16 +404,25 @@ class SavedOutput:
         tensor._grad_fn = node
         return tensor
 
+    def modified_message(self, node):
+        """PyTorch's error for this output changed in place since ``node`` saved it: it names
+        the shape at saving time and ``node`` (the output's own node), or for a view changed
+        in place the view's node after that change, if that node is still alive."""
+        tensor = _wrap(self.array)
+        tensor._version_counter = self.version_counter
+        producer = self.view_grad_fn() if self.view_grad_fn is not None else None
+        return _modified_in_place_message(tensor, self.version, producer or node, self.output_nr)
+
     def unpack(self, node):
         """The saved output as a tensor again, with ``node`` as its grad_fn while recording.
 
         Raises PyTorch's RuntimeError if the output was modified in place since it was saved.
         """
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(self.modified_message(node))
         tensor = _wrap(self.array)
         tensor._version_counter = self.version_counter
         tensor._output_nr = self.output_nr
-        if self.version_counter[0] != self.version:
-            raise RuntimeError(_modified_in_place_message(tensor, self.version, node))
         if _State.enabled:                # create_graph: the result's history is this node
             tensor._grad_fn = node
         if self.tangent is not None:
@@ -436,9 +474,9 @@ def accumulate_grad(variable, grad):
     """``variable.grad += grad``, creating ``.grad`` on first use.
 
     The first gradient becomes ``.grad`` as it is when the engine owns it
-    exclusively (a fresh, writable array); otherwise it is copied, so that
-    ``.grad`` never shares memory with a tensor the user (or another leaf)
-    holds. Later gradients are added in place, which is why they
+    exclusively (a fresh, writable array, or a view of one laid out like the
+    leaf); otherwise it is copied, so that ``.grad`` never shares memory with a
+    tensor the user (or another leaf) holds. Later gradients are added in place, which is why they
     *accumulate* across backward calls until you zero them. With
     create_graph=True the copy and the sum are recorded instead, so that
     ``.grad`` can be differentiated (its grad_fn is ``CopyBackwards``, then
@@ -453,16 +491,22 @@ def accumulate_grad(variable, grad):
         # transposed weight gets a transposed .grad) when the leaf's elements fill one block
         if _State.enabled and grad.requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
-        elif _owned_by_engine(grad) and (variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
+        elif not _State.enabled and _owned_by_engine(grad) and (
+                variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
             variable._grad = grad       # (a new vector is laid out as the contract asks of any leaf)
+        elif not _State.enabled and _owned_view(grad, variable):
+            # (a gradient summed back over broadcast dims is a view of the sum; a 0-d gradient
+            # of a sum is expanded): PyTorch adopts it detached, so .grad is no view but shares
+            # its memory and version counter
+            variable._grad = _adopted(grad)
         else:
-            variable._grad = _wrap(_copy_laid_out_like(variable, grad._array))
+            variable._grad = _copy_for_grad(grad, variable)
     elif _State.enabled:
         variable._grad = current + grad
     else:
         try:
             current._array += grad._array
-        except ValueError:      # .grad kept the leaf's shape before a squeeze_/unsqueeze_
+        except ValueError:      # .grad kept the leaf's shape before a squeeze_/unsqueeze_: PyTorch's error
             _check_broadcast_into(current, _broadcast_shape(current, grad))
             raise
         current._version_counter[0] += 1
@@ -479,6 +523,9 @@ def _accumulate_reshaped(variable, grad):
     if current is None:
         if not _State.enabled and _owned_by_engine(grad) and _laid_out_like(grad, variable):
             variable._grad = grad
+            return
+        if not _State.enabled and _owned_view(grad, variable):
+            variable._grad = _adopted(grad)
             return
         current = variable._detached_copy()
         _check_broadcast_into(current, _broadcast_shape(current, grad))
@@ -578,6 +625,33 @@ def _recorded_copy_for(variable, grad):
         return clone(grad, memory_format=contiguous_format)
     copy = copy_into(variable._detached_copy(), grad)
     copy._array = _copy_laid_out_like(variable, copy._array)    # (nobody has seen it yet)
+    copy._version_counter[0] += 1           # (PyTorch's copy_ into new memory counts as a change)
+    return copy
+
+
+def _owned_view(grad, variable):
+    """A view, laid out like the leaf, that only the backward pass holds (PyTorch looks at
+    who holds the view, not its base)."""
+    return (grad._base is not None and grad._grad_fn is None and not grad._shared_gradient
+            and _laid_out_like(grad, variable))
+
+
+def _adopted(grad):
+    """A view adopted as .grad: detached (no view any more), same memory and version counter."""
+    adopted = grad.detach()
+    if not adopted._array.flags.writeable:      # (numpy's expand is read-only)
+        adopted._array = np.lib.stride_tricks.as_strided(
+            adopted._array, adopted._array.shape, adopted._array.strides, writeable=True)
+    return adopted
+
+
+def _copy_for_grad(grad, variable):
+    """``.grad`` as a copy of ``grad``, as PyTorch makes it: for a leaf whose elements fill
+    one block (the usual case) new memory laid out like the leaf is written with copy_, so
+    ``.grad`` starts at version 1; for any other leaf it is a plain contiguous clone (version 0)."""
+    copy = _wrap(_copy_laid_out_like(variable, grad._array))
+    if _fills_one_block(variable._array):
+        copy._version_counter[0] += 1
     return copy
 
 
