@@ -162,8 +162,9 @@ def _values_in_loop_order(target, other, elementwise):
     slowest_first = order[::-1]
     written, read = target.transpose(slowest_first), source.transpose(slowest_first)
     before = target.copy()
-    for position in np.ndindex(written.shape):
-        written[position] = elementwise(written[position], read[position])
+    with np.errstate(all="ignore"):       # overflow and 0/0 give inf and nan silently, as in PyTorch
+        for position in np.ndindex(written.shape):
+            written[position] = elementwise(written[position], read[position])
     values = target.copy()
     target[...] = before                  # the caller writes the values (and records the change)
     return values
