@@ -546,6 +546,10 @@ def test_random_programs_match_pytorch(torch, program):
     # a 0-d leaf unsqueezed in place: its .grad is the 0-d gradient, adopted (a view of the sum)
     [("leaf", (), 0, False, True), ("unary", "abs", (0,), False, False),
      ("inplace", "unsqueeze_", (0,), True, False), ("backward", "backward", (0,), False, False)],
+    # sum(dim)'s backward unsqueezes the reduced dim (UnsqueezeBackward0 under create_graph)
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False),
+     ("inplace", "add_", (0,), True, False), ("unary", "sum0", (0,), False, False),
+     ("inplace", "tanh_", (38,), False, False), ("grad", "grad", (26,), True, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

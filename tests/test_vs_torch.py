@@ -1075,3 +1075,21 @@ def test_inf_norm_of_no_elements_is_refused_as_in_pytorch(torch):
                 found.append(str(error))
         return found
     assert outcomes(minigrad) == outcomes(torch)
+
+
+@pytest.mark.parametrize("reduce", [
+    lambda x: x.sum(dim=()), lambda x: x.sum(dim=[], keepdim=True), lambda x: x.mean(dim=()),
+    lambda x: x.mean(dim=(), keepdim=True), lambda x: (x * x).sum(dim=(0, 2)),
+    lambda x: (x * x).mean(dim=(-1, 0))])
+def test_sum_and_mean_over_no_dims_reduce_all_and_record_pytorchs_graph(torch, reduce):
+    """dim=() reduces every dim, as dim=None; the second-order graph unsqueezes each reduced dim."""
+    def run(lib):
+        x = lib.arange(24.).reshape(2, 3, 4).requires_grad_()
+        y = reduce(x)
+        g, = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+        names, node = [], g.grad_fn
+        while node is not None:
+            names.append(node.name())
+            node = node.next_functions[0][0] if node.next_functions else None
+        return tuple(y.shape), y.detach().numpy().tolist(), g.detach().numpy().tolist(), names
+    assert run(minigrad) == run(torch)

@@ -33,9 +33,9 @@ def _dims(dim, ndim):
 
 def _expand_back(grad, input_shape, dims, keepdim):
     """Give ``grad`` (shaped like the reduced result) the input's shape again."""
-    if not keepdim:
-        kept_shape = [1 if d in dims else n for d, n in enumerate(input_shape)]
-        grad = grad.reshape(kept_shape)
+    if not keepdim and input_shape:
+        for d in sorted(dims):        # one unsqueeze per reduced dim, lowest first, as PyTorch
+            grad = grad.unsqueeze(d)  # (so that create_graph records UnsqueezeBackward0 nodes)
     return grad.expand(input_shape)
 
 
@@ -72,8 +72,9 @@ def sum(input, dim=None, keepdim=False, dtype=None):
         return result(np.asarray(array.sum(dtype=out_dtype)), SumBackward0, (input,),
                       input_shape=array.shape)
     dims = _dims(dim, array.ndim)
-    # PyTorch's reductions give a contiguous result whatever the input's layout
-    out = np.asarray(array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype), order="C")
+    # PyTorch's reductions give a contiguous result whatever the input's layout;
+    # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
+    out = np.asarray(array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype), order="C")
     return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
 
 
@@ -124,9 +125,9 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     if dim is None:
         return result(np.asarray(mean_of(array)), MeanBackward0, (input,),
                       input_shape=array.shape, count=array.size)
-    dims = _dims(dim, array.ndim)
-    count = int(np.prod([array.shape[d] for d in dims])) if array.ndim else 1
-    return result(np.asarray(mean_of(array, axis=dims, keepdims=keepdim), order="C"), MeanBackward1, (input,),
+    dims = _dims(dim, array.ndim)      # dim=() reduces every dim, as dim=None does
+    count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
+    return result(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim), order="C"), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
 
 
