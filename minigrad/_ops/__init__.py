@@ -89,10 +89,7 @@ def plain_output(array, *inputs):
     """A tensor for ``array`` that ``result`` does not record (a comparison's, indices, a
     piece of split that is recorded later): batched inside vmap if one of ``inputs`` is
     (see minigrad/_functorch.py)."""
-    out = _wrap(array)
-    if _FuncTransforms.vmaps:
-        carry_batching(out, inputs)
-    return out
+    return batched_as(_wrap(array), *inputs)
 
 
 def batched_as(out, *inputs):

@@ -350,10 +350,9 @@ def check_history_kept(*tensors):
     """PyTorch looks up the history of every input before it runs a recorded operation: an
     input whose history was lost (a view whose base changed in place) raises before the
     operation's own checks (a shape mismatch, say)."""
-    if _State.enabled:
-        for tensor in tensors:
-            if getattr(tensor, "_base_changed_while_recording", ""):
-                raise RuntimeError(tensor._base_changed_while_recording)
+    lost = _State.enabled and _lost_history(tensors)
+    if lost:
+        raise RuntimeError(lost) from None      # (alone, also when an operation's error led here)
 
 
 def _lost_history(values):
@@ -386,9 +385,7 @@ def history_first(operation):
         try:
             return operation(*args, **kwargs)
         except (RuntimeError, IndexError, ValueError):
-            lost = _State.enabled and _lost_history(args + tuple(kwargs.values()))
-            if lost:
-                raise RuntimeError(lost) from None
+            check_history_kept(*args, *kwargs.values())     # (raises the lost-history error)
             raise
     return history_looked_up_first
 
