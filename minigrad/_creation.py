@@ -10,6 +10,7 @@ import numpy as np
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
+from ._memory_format import empty_with_steps_of, is_non_overlapping_and_dense
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from .autograd.function import _FuncTransforms
@@ -324,12 +325,9 @@ def _laid_out_like(out, input):
     input's very steps when input's elements fill one block (a transposed matrix gives a
     transposed result); else its dims in the same memory order, without gaps (numpy's
     order "K"); row-major, as ``out`` already is, for an expanded input."""
-    from .autograd.graph import _fills_one_block      # lazy: graph imports the tensor module
     like, values = input._array, out._array
-    if _fills_one_block(like):
-        block = np.empty(values.size, values.dtype)
-        steps = tuple(step // like.itemsize * values.itemsize for step in like.strides)
-        array = np.lib.stride_tricks.as_strided(block, like.shape, steps)
+    if is_non_overlapping_and_dense(like):
+        array = empty_with_steps_of(like, values.dtype)
     elif 0 not in like.strides:
         array = np.empty_like(like, dtype=values.dtype)
     else:

@@ -66,3 +66,25 @@ def is_in_format(array, fmt):
     if array.ndim != fmt.rank:
         return False
     return array.transpose(channels_last_order(array)).flags.c_contiguous
+
+
+def is_non_overlapping_and_dense(array):
+    """PyTorch's "non-overlapping and dense": in some order of the dims, the elements fill a
+    block of memory without gaps, none of them twice (a transposed matrix does; a slice
+    with a step does not)."""
+    expected = array.itemsize
+    for stride, size in sorted(zip(array.strides, array.shape)):
+        if size == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def empty_with_steps_of(like, dtype):
+    """New memory shaped like the array ``like`` that steps through memory as ``like`` does,
+    size-1 dims included (``like`` must be non-overlapping and dense)."""
+    block = np.empty(like.size, dtype)
+    steps = tuple(step // like.itemsize * block.itemsize for step in like.strides)
+    return np.lib.stride_tricks.as_strided(block, like.shape, steps)

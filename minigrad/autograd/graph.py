@@ -22,7 +22,7 @@ import numpy as np
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._tensor import _wrap
-from .._memory_format import contiguous_format
+from .._memory_format import contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -580,33 +580,18 @@ def _obeys_layout_contract(grad, variable):
     longer than 1); otherwise grad must be contiguous."""
     if grad._array.strides == variable._array.strides:
         return True                 # the usual case (the same steps), decided at once
-    if _fills_one_block(variable._array):
+    if is_non_overlapping_and_dense(variable._array):
         return _laid_out_like(grad, variable)
     return grad._array.flags.c_contiguous
-
-
-def _fills_one_block(array):
-    """PyTorch's "non-overlapping and dense": in some order of the dims, the elements fill a
-    block of memory without gaps, none of them twice (a transposed matrix does; a slice
-    with a step does not)."""
-    expected = array.itemsize
-    for stride, size in sorted(zip(array.strides, array.shape)):
-        if size == 1:
-            continue
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 def _empty_laid_out_like(variable):
     """New memory for ``variable.grad``: with the leaf's steps when its elements fill one block
     (PyTorch's layout contract), else row-major."""
     array = variable._array
-    if array.size == 0 or not _fills_one_block(array):
+    if array.size == 0 or not is_non_overlapping_and_dense(array):
         return np.empty(array.shape, array.dtype)
-    block = np.empty(array.size, array.dtype)
-    return np.lib.stride_tricks.as_strided(block, array.shape, array.strides)
+    return empty_with_steps_of(array, array.dtype)
 
 
 def _copy_laid_out_like(variable, values):
@@ -621,7 +606,7 @@ def _recorded_copy_for(variable, grad):
     (CopyBackwards into memory laid out like the leaf; CloneBackward0, contiguous, when the
     leaf's elements do not fill one block), so that .grad keeps grad's history."""
     from .._ops.shape import copy_into, clone      # lazy: the operations import this module (Node)
-    if not _fills_one_block(variable._array):
+    if not is_non_overlapping_and_dense(variable._array):
         return clone(grad, memory_format=contiguous_format)
     copy = copy_into(variable._detached_copy(), grad)
     copy._array = _copy_laid_out_like(variable, copy._array)    # (nobody has seen it yet)
@@ -650,7 +635,7 @@ def _copy_for_grad(grad, variable):
     one block (the usual case) new memory laid out like the leaf is written with copy_, so
     ``.grad`` starts at version 1; for any other leaf it is a plain contiguous clone (version 0)."""
     copy = _wrap(_copy_laid_out_like(variable, grad._array))
-    if _fills_one_block(variable._array):
+    if is_non_overlapping_and_dense(variable._array):
         copy._version_counter[0] += 1
     return copy
 
