@@ -111,15 +111,19 @@ def _out_of_range(error, shape=None, items=None):
     return IndexError(str(error).replace("axis", "dimension"))
 
 
+def _dims_used(item):
+    """How many dimensions of x one index item uses: k for a k-dimensional mask, else 1."""
+    return np.ndim(item) if np.asarray(item).dtype == bool else 1
+
+
 def _tensors_before(items, ndim, axis):
     """How many index tensors (a k-dim mask counts k) index dimensions before ``axis``."""
     count, dim = 0, 0
     for item in items:
         if item is Ellipsis:
-            dim += ndim - sum(1 if np.asarray(i).dtype != bool else np.ndim(i)
-                              for i in items if i is not Ellipsis and i is not None)
+            dim += ndim - sum(_dims_used(i) for i in items if i is not Ellipsis and i is not None)
             continue
-        covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+        covered = _dims_used(item)
         if dim >= axis:
             break
         if not isinstance(item, slice):
@@ -345,7 +349,7 @@ def _split_mixed(items):
                 rest.append(slice(None))
         else:
             # a k-dimensional mask covers k dimensions
-            covered = np.ndim(item) if np.asarray(item).dtype == bool else 1
+            covered = _dims_used(item)
             basic.extend([slice(None)] * covered)
             rest.append(item)
     return tuple(basic), tuple(rest)
