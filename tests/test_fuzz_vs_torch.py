@@ -550,6 +550,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False),
      ("inplace", "add_", (0,), True, False), ("unary", "sum0", (0,), False, False),
      ("inplace", "tanh_", (38,), False, False), ("grad", "grad", (26,), True, True)],
+    # index_add into an empty matrix checks no position
+    [("leaf", (3,), 0, False, True), ("view", "unsqueeze", (0,), True, False),
+     ("view", "slice_tail", (1,), True, False), ("binary", "index_add", (2, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

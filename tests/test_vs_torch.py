@@ -1093,3 +1093,26 @@ def test_sum_and_mean_over_no_dims_reduce_all_and_record_pytorchs_graph(torch, r
             node = node.next_functions[0][0] if node.next_functions else None
         return tuple(y.shape), y.detach().numpy().tolist(), g.detach().numpy().tolist(), names
     assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.zeros(2, 3).index_add(0, t.tensor([-1]), t.ones(1, 3)),
+    lambda t: t.zeros(3).index_add(0, t.tensor([-1]), t.ones(1)),
+    lambda t: t.zeros(3).index_add(0, t.tensor([2]), t.ones(1)),
+    lambda t: t.zeros(0).index_add(0, t.tensor([0]), t.ones(1)),
+    lambda t: t.zeros(2, 3).index_add(0, t.tensor([5, 0]), t.ones(2, 3)),
+    lambda t: t.zeros(2, 0).index_add(1, t.tensor([5]), t.ones(2, 1)),
+    lambda t: t.zeros(0, 3).index_add(0, t.tensor([0]), t.ones(1, 3)),
+    lambda t: t.zeros(2, 3).index_add(1, t.tensor([3]), t.ones(2, 1)),
+    lambda t: t.zeros(2, 3).index_add_(0, t.tensor([5]), t.ones(1, 3)),
+    lambda t: t.zeros(()).index_add(0, t.tensor([-1]), t.ones(())),
+])
+def test_index_add_positions_are_checked_as_in_pytorch(torch, call):
+    """No negative positions; a vector's error is index_select's, a matrix's names the position
+    and dim; an empty matrix is not checked at all."""
+    def run(lib):
+        try:
+            return "ok", call(lib).tolist()
+        except Exception as error:      # noqa: BLE001 - the class and text are compared
+            return type(error).__name__, str(error)
+    assert run(minigrad) == run(torch)

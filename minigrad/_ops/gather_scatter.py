@@ -233,6 +233,19 @@ def _check_index_select_range(input, dim, positions, size):
     raise IndexError("index out of range in self")
 
 
+def _check_index_add_range(input, dim, positions, size):
+    """index_add takes no negative positions. PyTorch adds slice by slice to a tensor of 2
+    or more dims, naming the position and dim when one is out of bounds; for a vector its
+    message is index_select's."""
+    outside = (positions < 0) | (positions >= size)
+    if not outside.any():
+        return
+    if input.ndim > 1:
+        raise RuntimeError(f"index {int(positions[outside.argmax()])} is out of bounds for "
+                           f"dimension {dim} with size {size}")
+    raise IndexError("index out of range in self")
+
+
 class IndexSelectBackward0(Node):
     """result = self.index_select(dim, index)   ->
         grad_self = zeros.index_add(dim, index, grad)"""
@@ -289,12 +302,14 @@ def index_add(input, dim, index, source, *, alpha=1):
     Gradient: grad_input = grad; grad_source = alpha * grad.index_select(dim, index).
     """
     dim = _normalize_dim(dim, input.ndim)
-    positions = _check_vector_index("index_add", index, input.shape[dim] if input.ndim else 1)
+    positions = _check_vector_index("index_add", index, None)     # (its own range check:)
     if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"index_add_(): self ({cpp_name(input.dtype).capitalize()}) and source "
                            f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
     out = input._array.copy()
-    moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
-    values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
-    np.add.at(moved, positions, values * alpha if alpha != 1 else values)
+    if input.ndim <= 1 or out.size:        # (an empty matrix: nothing to add to, no position checked)
+        _check_index_add_range(input, dim, positions, input.shape[dim] if input.ndim else 1)
+        moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
+        values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
+        np.add.at(moved, positions, values * alpha if alpha != 1 else values)
     return result(out, IndexAddBackward0, (input, source), saved=(index, source), dim=dim, alpha=alpha)
