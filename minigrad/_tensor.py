@@ -140,10 +140,9 @@ class Tensor:
     _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
     _base = None                  # the tensor this one is a view of
-    _views = None                 # on a base: weak references to its views (see _ops/views.py)
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
     _multi_output_view = False    # one of several views made at once (unbind, split)
-    _base_changed_while_recording = ""      # why this view's history is lost (views.py), if it is
+    _attr_version = 0             # on a view: the version its grad_fn was made at (views.py)
     _view_of_no_grad_view = False           # made (recording) from a view made under no_grad
     _requires_grad_set_by_user = False      # x.requires_grad_() on a no_grad view: it gets .grad
     _backward_hooks = None        # hooks registered on a leaf with register_hook
@@ -178,8 +177,8 @@ class Tensor:
     @property
     def grad_fn(self):
         """The Node that created this tensor, or None for a leaf."""
-        if self._base_changed_while_recording:
-            _no_grad_view_error(self)
+        if self._base is not None:      # a view: its node is made again if its memory changed
+            return _ops_views.view_grad_fn(self)
         return self._grad_fn
 
     @property
@@ -214,8 +213,6 @@ class Tensor:
         self._requires_grad = value
         if self._base is not None:
             self._requires_grad_set_by_user = value
-        elif value and self._views is not None:     # views changed in place before get a history
-            _ops_views.refresh_stale_views(self)
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor itself."""
@@ -236,9 +233,7 @@ class Tensor:
     @property
     def is_leaf(self):
         """True for tensors not made by a recorded operation (grad_fn is None)."""
-        if self._base_changed_while_recording:
-            _no_grad_view_error(self)
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad(self):
@@ -288,9 +283,7 @@ class Tensor:
         """Ask backward to fill in ``.grad`` of this non-leaf tensor too."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._base_changed_while_recording and not self._created_in_no_grad:
-            _no_grad_view_error(self)  # a view whose history is lost: its grad_fn raises too
-        if self._grad_fn is None or self._retains_grad:
+        if self.grad_fn is None or self._retains_grad:   # (a view's node is made again first)
             return                     # leaves keep their grad anyway
         self._retains_grad = True
         hooks = self._grad_fn._retains_grad_hook
@@ -306,7 +299,7 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
+        if self.grad_fn is None:         # (a view's node is made again first)
             if self._backward_hooks is None:
                 self._backward_hooks = {}
             accumulator = self._grad_accumulator() if self._grad_accumulator is not None else None
@@ -336,8 +329,9 @@ class Tensor:
         """A tensor with the same data (shared memory) but no history and no grad."""
         out = _wrap(self._array)
         out._version_counter = self._version_counter
-        # an in-place change of the detached tensor is one of its source's memory: the
-        # source's views must then follow (views.py), so remember the source (weakly)
+        # an in-place change of the detached tensor is one of its source's memory (the
+        # shared version counter tells the source's views); remember the source (weakly):
+        # in-place rules treat the detached tensor like a view (inplace.check_inplace)
         root = self._base if self._base is not None else self
         out._detached_from = root._detached_from or weakref.ref(root)
         if _inference_blocks:            # a view: an inference tensor only if self is one
@@ -748,10 +742,6 @@ class Tensor:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._array.ndim}-D tensor.")
         return _ops_shape.transpose(self, -2, -1)
-
-
-def _no_grad_view_error(tensor):
-    raise RuntimeError(tensor._base_changed_while_recording)
 
 
 def _rebuild(array, requires_grad):

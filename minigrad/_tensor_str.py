@@ -281,10 +281,13 @@ def _suffixes(t):
         shown_by_values = array.dtype in (np.int64, np.bool_)
         if not shown_by_values and dtype_repr != _default_dtype_repr():
             notes.append(f"dtype={dtype_repr}")
-    if t._base_changed_while_recording:
-        notes.append("grad_fn=<Invalid>")      # a view whose history is lost (_ops/views.py)
-    elif t.grad_fn is not None:
-        notes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")   # PyTorch drops a C++ namespace
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError:          # asking a view for its node failed (_ops/views.py): PyTorch
+        grad_fn = "Invalid"       # prints that, whatever the reason
+    if grad_fn is not None:
+        name = grad_fn if type(grad_fn) is str else grad_fn.name().rsplit('::', 1)[-1]
+        notes.append(f"grad_fn=<{name}>")     # (PyTorch drops a C++ namespace)
     elif t.requires_grad:
         notes.append("requires_grad=True")
     tangent = t.__dict__.get("_fw_tangent")      # a dual tensor (autograd/forward_ad.py)

@@ -23,7 +23,7 @@ from ..autograd.graph import Node, SavedOutput, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
 from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
-                    rebase_history, refresh_views)
+                    rebase_history, view_grad_fn)
 from .. import random
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching, check_inplace_randomness
@@ -201,15 +201,9 @@ def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
 
 
 def bump_version(tensor):
-    """Count an in-place change; views of the same memory regenerate their history."""
+    """Count an in-place change. Views of the same memory (they share the counter) see that
+    their node is out of date when it is next asked for (views.view_grad_fn)."""
     tensor._version_counter[0] += 1
-    root = tensor._base if tensor._base is not None else tensor
-    if root._views is not None:
-        refresh_views(root)
-    if root._detached_from is not None:       # x.detach().mul_(2) changes x's memory too
-        source = root._detached_from()
-        if source is not None and source._views is not None:
-            refresh_views(source)
 
 
 def _writeable(tensor):
@@ -243,6 +237,9 @@ def _write(tensor, new):
             tensor._output_nr = 0
             tensor._grad_fn._output_shape = tensor._array.shape
     bump_version(tensor)
+    if new._grad_fn is not None and tensor._base is not None:
+        view_grad_fn(tensor)    # the view itself gets its new node now (AsStridedBackward0 of
+                                # the CopySlices), as PyTorch's rebase_history asks for it
     if not hook_found:                      # (PyTorch fails once the change is made)
         raise _retain_grad_hook_lost()
     if new._grad_fn is not None and new._grad_fn._saves_output:
@@ -273,7 +270,8 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     # Recording: the node must see the *old* value, so give it a copy that sits
     # at the same place in the graph as the tensor did.
     old = _wrap(tensor._array.copy())
-    old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
+    old._grad_fn = tensor.grad_fn         # (a view's node is made again first, if it is out of date)
+    old._output_nr = tensor._output_nr
     old._requires_grad = tensor._requires_grad
     new = op(_with_tangent_of(tensor, old), *args)
     return move_tangent(new, _write(tensor, new))

@@ -19,6 +19,7 @@ from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_t
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
 from .inplace import apply_inplace, bump_version, check_inplace
+from .views import node_is_current
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching
 
@@ -179,15 +180,16 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
     old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
-        old._grad_fn, old._output_nr = tensor._grad_fn, tensor._output_nr
+        old._grad_fn = tensor.grad_fn     # (a view's node is made again first, if out of date)
+        old._output_nr = tensor._output_nr
         old._requires_grad = tensor._requires_grad
     new = result(new_array, node_class, (old,), **attributes)
     tensor._array = new._array
+    bump_version(tensor)
     if new._grad_fn is not None:
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
-    bump_version(tensor)                 # views of the tensor regenerate their history ...
-    if new._grad_fn is not None:         # ... but the tensor itself keeps the operation's node
-        tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
+        if tensor._base is not None:     # other views are out of date; this one has its node
+            node_is_current(tensor)
     if _DualLevel.open and _tangent_of(new) is not None:     # forward mode: the tangent is reshaped too
         _set_tangent(tensor, _tangent_of(new))
     return tensor

@@ -6,9 +6,10 @@ memory as its base. PyTorch keeps three promises about views, and so does minigr
 1. A view shares its base's version counter: an in-place change of one is an
    in-place change of the other, and saved tensors notice it.
 2. When the base changes in place after the view was made, the view's values
-   changed too, so its history must change: its ``grad_fn`` is regenerated as an
+   changed too, so its history must change: its ``grad_fn`` is made again as an
    ``AsStridedBackward0`` that picks the view's elements out of the base's new
-   history (``refresh_views``).
+   history. Like PyTorch, minigrad does this lazily, only when the view's node is
+   next asked for (``view_grad_fn``).
 3. When the *view* changes in place, the base changed as well: the base's history
    is rewritten with a ``CopySlices`` node, which runs the in-place operation's
    backward on the view's part of the gradient and passes the rest of the
@@ -24,7 +25,6 @@ edge, and it may not be changed in place while recording.
 """
 import functools
 import re
-import weakref
 
 import numpy as np
 
@@ -36,17 +36,12 @@ from . import result
 
 def register_view(out, base):
     """Make ``out`` a view of ``base``: the same version counter, the same root base."""
-    if base._base_changed_while_recording and _State.enabled:
-        raise RuntimeError(base._base_changed_while_recording)
+    if base._base is not None and _State.enabled:
+        view_grad_fn(base)                   # (raises if the base's own history is lost)
     root = base._base if base._base is not None else base
     out._version_counter = root._version_counter
     out._base = root
-    views = root._views
-    if views is None:
-        views = root._views = []
-    elif len(views) > 32 and len(views) % 32 == 0:
-        views[:] = [ref for ref in views if ref() is not None]     # forget dead views
-    views.append(weakref.ref(out))
+    out._attr_version = out._version_counter[0]       # its node is up to date (see view_grad_fn)
     if not _State.enabled:
         # PyTorch remembers that a view was made under no_grad (it may not be changed in
         # place by a recorded operation later); of a tensor that requires grad, it still
@@ -250,64 +245,62 @@ def rebase_history(view, new):
     root._output_nr = 0
 
 
-def refresh_views(root):
-    """``root`` (or one of its views) changed in place: regenerate its views' history."""
-    live = [ref for ref in root._views if ref() is not None]
-    root._views = live
-    if not (root._grad_fn is not None or root._requires_grad):
-        # nothing to regenerate yet; PyTorch does it when the root comes to require grad
-        # (refresh_stale_views), because it regenerates a view's history lazily ... except
-        # for a view with a history of its own (a view of a view that requires_grad_() was
-        # called on): PyTorch regenerates every view that has a grad_fn
-        for ref in live:
-            view = ref()
-            if view._grad_fn is not None:
-                _regenerate(view, root)
-            else:
-                view._history_stale = True
-        return
-    for ref in live:
-        _regenerate(ref(), root)
+def view_grad_fn(view):
+    """``view.grad_fn``: the view's node, made again first if the memory changed in place
+    since that node was made.
 
-
-def refresh_stale_views(root):
-    """``root`` came to require grad (requires_grad_()): its views that changed in place
-    before get an ``AsStridedBackward0`` history now, as in PyTorch (where a view's
-    grad_fn is regenerated when it is next asked for, if its version moved on)."""
-    if root._views is None:
-        return
-    for ref in root._views:
-        view = ref()
-        if view is not None and getattr(view, "_history_stale", False):
-            _regenerate(view, root)
-
-
-def _regenerate(view, root):
-    view._history_stale = False
-    if view._base_changed_while_recording:
-        return                       # lost already: keep the first reason
+    This is the one place that decides it. PyTorch does it lazily: an in-place change
+    of the base (or of another view of it) only bumps the shared version counter, which
+    is cheap however many views the base has; each view remembers the version its node
+    was made at (``_attr_version``), and only when its node is asked for (``v.grad_fn``,
+    using ``v`` in a recorded operation, ``v`` as a root or input of backward, retain_grad,
+    hooks) and that version is old does it get a new ``AsStridedBackward0`` on top of the
+    base's history *at that moment*. Until then the old node stays the view's own, which
+    learners can see: a saved result that names the view's node while that node lives
+    (see graph.SavedOutput), or a failure that comes only when the node is asked for.
+    """
+    if view._attr_version == view._version_counter[0]:
+        return view._grad_fn                 # (the usual case: nothing changed in place)
+    root = view._base
+    if view._grad_fn is None and not (root._grad_fn is not None or root._requires_grad):
+        # nothing to make yet: PyTorch waits until the base requires grad (the version
+        # stays old, so a later requires_grad_() of the base gives the view its node)
+        return None
     lost = _history_lost(view)
     if lost:
-        # PyTorch can't tell what its history should be now: its grad_fn raises, and
-        # so does recording an operation on it (graph.grad_accumulator checks)
-        view._base_changed_while_recording = lost
-        # PyTorch keeps the old history behind the view (only asking for it fails), so the
-        # nodes it reaches, a leaf's AccumulateGrad among them, stay alive
-        view._lost_history = view._grad_fn
-        view._grad_fn = None
-        view._requires_grad = True
-        return
+        # PyTorch can't tell what the history should be now, and says so at every ask
+        raise RuntimeError(lost)
     old_node, old_nr = view._grad_fn, view._output_nr
     node = AsStridedBackward0()
     connect(view, node, (root,))
     node.base_array = root._array
     node.view_array = view._array
     view._output_nr = 0
-    view._multi_output_view = False
+    view._attr_version = view._version_counter[0]
     if view._retains_grad and old_node is not None:
-        # retain_grad() follows the view to its new history, as in PyTorch
-        from .inplace import _move_retain_grad       # lazy: inplace imports this module
-        _move_retain_grad(view, node, old_node, old_nr)
+        # retain_grad() follows the view to its new node, as in PyTorch
+        from .inplace import _move_retain_grad, _retain_grad_hook_lost    # lazy: inplace imports this module
+        if not _move_retain_grad(view, node, old_node, old_nr):
+            # PyTorch's own bug: after squeeze_()/unsqueeze_() the hook was not on the old
+            # node. It fails after the new node is in place, so asking again works
+            raise _retain_grad_hook_lost()
+    return node
+
+
+def node_is_current(view):
+    """``view`` was just given its node by an operation of its own (an in-place change of
+    the view, ``squeeze_``, a custom Function's ``mark_dirty``): that node is up to date."""
+    view._attr_version = view._version_counter[0]
+
+
+def history_lost(tensor):
+    """Why ``tensor`` (a view) can't have its node made again, or '' (never raises)."""
+    if tensor._base is None or tensor._attr_version == tensor._version_counter[0]:
+        return ""
+    root = tensor._base
+    if tensor._grad_fn is None and not (root._grad_fn is not None or root._requires_grad):
+        return ""
+    return _history_lost(tensor)
 
 
 _AMBIGUOUS = (
@@ -359,7 +352,7 @@ def _lost_history(values):
     """Why the history of one of ``values`` (tensors, or lists of them) was lost, or ''."""
     for value in values:
         for tensor in value if isinstance(value, (list, tuple)) else (value,):
-            lost = getattr(tensor, "_base_changed_while_recording", "")
+            lost = getattr(tensor, "_base", None) is not None and history_lost(tensor)
             if lost:
                 return lost
     return ""
@@ -393,20 +386,14 @@ def history_first(operation):
 def raise_no_grad_view_changed(tensor):
     """A view made under no_grad (or a view of one) may not be changed in place by a
     recorded operation."""
-    lost = re.match(r"Output \d+ of \w+", tensor._base_changed_while_recording)
-    if tensor._multi_output_view and lost:
-        # a piece of unbind/split whose base changed: PyTorch still names the node it came from
-        raise RuntimeError(f"{lost.group(0)} is a view and is being modified inplace. " + _MULTIPLE_VIEWS)
     if tensor._multi_output_view:          # a piece of unbind/split made without history
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
                            "grad mode enabled. " + _MULTIPLE_VIEWS)
-    if tensor._view_of_no_grad_view and (tensor._grad_fn is not None or lost):
-        # (a view whose history was lost since still names the node it came from)
-        where = (f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)}"
-                 if tensor._grad_fn is not None else lost.group(0))
+    if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
         raise RuntimeError(
-            f"{where} is a view of a view which was created in no_grad mode and is being "
-            "modified inplace with grad mode enabled. " + _AMBIGUOUS)
+            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
+            "was created in no_grad mode and is being modified inplace with grad mode enabled. "
+            + _AMBIGUOUS)
     raise RuntimeError(
         "A view was created in no_grad mode and is being modified inplace with grad mode "
         "enabled. " + _AMBIGUOUS)

@@ -280,6 +280,8 @@ def _connect_outputs(ctx, tensor_args, outputs):
             continue
         o._grad_fn = ctx
         o._output_nr = i
+        if o._base is not None and is_dirty(o):     # (a view changed in place: this node is its own)
+            o._attr_version = o._version_counter[0]
     return outputs
 
 

@@ -460,10 +460,10 @@ class AccumulateGrad(Node):
 
     def backward(self, grad):
         """Add ``grad`` into ``variable.grad`` (then run its post-accumulate hooks); nothing flows further."""
-        if self.variable._base_changed_while_recording:
-            # a view (asked to require grad) whose history was lost since: PyTorch checks the
-            # leaf's grad_fn here, which raises
-            raise RuntimeError(self.variable._base_changed_while_recording)
+        if self.variable._base is not None:
+            # a view (asked to require grad): PyTorch asks the leaf for its grad_fn here,
+            # which raises if the view's history was lost since
+            _raise_if_history_lost(self.variable)
         accumulate_grad(self.variable, grad)
         if self.variable._post_accumulate_grad_hooks:
             run_post_accumulate_grad_hooks(self.variable)
@@ -667,6 +667,8 @@ FREED = _Freed()
 def gradient_edge(value):
     """The edge a new node uses to reach ``value``: (producer node, output number)."""
     grad_fn = getattr(value, "_grad_fn", None)
+    if getattr(value, "_base", None) is not None:
+        grad_fn = _view_grad_fn(value)      # a view: its node may have to be made again first
     if grad_fn is not None:
         return (grad_fn, value._output_nr)
     if getattr(value, "_requires_grad", False):
@@ -681,9 +683,8 @@ def grad_accumulator(leaf):
     accumulator: gradients never reach it (PyTorch's rule).
     """
     if leaf._base is not None:
-        if leaf._base_changed_while_recording:
-            # (also after requires_grad_(): PyTorch asks the view for its history first)
-            raise RuntimeError(leaf._base_changed_while_recording)
+        # (also after requires_grad_(): PyTorch asks the view for its history first)
+        _raise_if_history_lost(leaf)
         if not leaf._requires_grad_set_by_user:
             return None
     ref = leaf._grad_accumulator
@@ -692,6 +693,19 @@ def grad_accumulator(leaf):
         node = AccumulateGrad(leaf)
         leaf._grad_accumulator = weakref.ref(node)
     return node
+
+
+def _view_grad_fn(view):
+    """The view's grad_fn, made again if its memory changed in place (_ops/views.py)."""
+    from .._ops.views import view_grad_fn       # lazy: the ops import this module
+    return view_grad_fn(view)
+
+
+def _raise_if_history_lost(view):
+    from .._ops.views import history_lost       # lazy: the ops import this module
+    lost = history_lost(view)
+    if lost:
+        raise RuntimeError(lost)
 
 
 def needs_grad(values):
@@ -716,6 +730,8 @@ def connect(output, node, inputs):
             numbers.append(0)
             continue
         grad_fn = getattr(value, "_grad_fn", None)
+        if getattr(value, "_base", None) is not None:
+            grad_fn = _view_grad_fn(value)  # a view: its node may have to be made again first
         if grad_fn is not None:
             nodes.append(grad_fn)
             numbers.append(value._output_nr)
