@@ -67,13 +67,12 @@ def result(array, node_class, inputs, saved=None, **attributes):
     for value in inputs:
         if not isinstance(value, Tensor):
             next_nodes.append(None)                 # a number: no gradient
-        elif value._base is not None:
-            return _record(out, node_class, inputs, saved, attributes)   # a view: the general rule
-        elif value._grad_fn is not None and value._output_nr == 0:
+        elif value._grad_fn is not None and value._output_nr == 0 and (
+                value._base is None or value._attr_version == value._versions[0]):
             next_nodes.append(value._grad_fn)       # made by a recorded operation
-        elif value._grad_fn is None:
+        elif value._grad_fn is None and value._base is None:
             next_nodes.append(grad_accumulator(value) if value._requires_grad else None)   # a leaf
-        else:                     # one output of several: the general rule, below
+        else:                     # one output of several, or a view whose node is out of date
             return _record(out, node_class, inputs, saved, attributes)
     if not any(next_nodes):
         return out                # no input requires grad: nothing to record
