@@ -283,13 +283,14 @@ class Tensor:
         """Ask backward to fill in ``.grad`` of this non-leaf tensor too."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:   # (a view's node is made again first)
+        if self._grad_fn is None or self._retains_grad:
             return                     # leaves keep their grad anyway
+        node = self.grad_fn            # (a view's node is made again first, if out of date)
         self._retains_grad = True
-        hooks = self._grad_fn._retains_grad_hook
+        hooks = node._retains_grad_hook
         if hooks is None:
-            hooks = self._grad_fn._retains_grad_hook = {}
-        self._grad_fn._has_hooks = True
+            hooks = node._retains_grad_hook = {}
+        node._has_hooks = True
         hooks[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
