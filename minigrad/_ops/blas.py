@@ -11,7 +11,8 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
-from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool
+from .linalg import (BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool,
+                     _save_operands)
 from .._dtype import cpp_name
 from .views import check_history_kept
 
@@ -43,8 +44,9 @@ def bmm(input, mat2):
     """
     _check_batches(input, mat2, "bmm")
     _check_not_bool(input, "bmm")
-    return result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2),
-                  saved=(input, mat2))
+    # (saved: only what the gradients need, so the other may change in place before backward)
+    return _save_operands(result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2)),
+                          input, mat2)
 
 
 class BaddbmmBackward0(Node):
@@ -75,8 +77,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     product = np.matmul(batch1._array, batch2._array)
     added = input._array if beta == 1 else input._array * beta
     out = (product if alpha == 1 else product * alpha) + (0 if beta == 0 else added)
-    return result(np.asarray(out, dtype=product.dtype), BaddbmmBackward0, (input, batch1, batch2),
-                  saved=(batch1, batch2), beta=beta, alpha=alpha)
+    out = result(np.asarray(out, dtype=product.dtype), BaddbmmBackward0, (input, batch1, batch2),
+                 beta=beta, alpha=alpha)
+    return _save_operands(out, batch1, batch2)      # (only what the gradients need, as for bmm)
 
 
 class ScaledAddmmBackward(Node):
