@@ -283,13 +283,13 @@ def _suffixes(t):
             notes.append(f"dtype={dtype_repr}")
     try:
         grad_fn = t.grad_fn
-    except RuntimeError:          # asking a view for its node failed (_ops/views.py): PyTorch
-        grad_fn = "Invalid"       # prints that, whatever the reason
-    if grad_fn is not None:
-        name = grad_fn if type(grad_fn) is str else grad_fn.name().rsplit('::', 1)[-1]
-        notes.append(f"grad_fn=<{name}>")     # (PyTorch drops a C++ namespace)
-    elif t.requires_grad:
-        notes.append("requires_grad=True")
+    except RuntimeError:          # asking a view for its node failed (_ops/views.py):
+        notes.append("grad_fn=<Invalid>")     # PyTorch prints this, whatever the reason
+    else:
+        if grad_fn is not None:
+            notes.append(f"grad_fn=<{grad_fn.name().rsplit('::', 1)[-1]}>")   # PyTorch drops a C++ namespace
+        elif t.requires_grad:
+            notes.append("requires_grad=True")
     tangent = t.__dict__.get("_fw_tangent")      # a dual tensor (autograd/forward_ad.py)
     if tangent is not None:
         notes.append(f"tangent={tangent}")    # format(): a 0-d tangent shows as a number

@@ -234,6 +234,50 @@ def printing_and_is_leaf_ask(L, see):
     see("node", lambda: (old, v.grad_fn))
 
 
+@program
+def post_accumulate_grad_hook_asks(L, see):
+    b = L.tensor([1.0, 2.0, 3.0])
+    v = b[:2]
+    b.mul_(2)
+    b.requires_grad_()
+    see("hook", lambda: v.register_post_accumulate_grad_hook(lambda t: None) and None)
+    see("v", lambda: v.grad_fn)
+
+
+def leaf_view_then(base_requires_grad):
+    def run(L, see):
+        b = L.tensor([1.0, 2.0, 3.0])
+        v = b[:2]
+        v.requires_grad_()              # a leaf of its own, with an AccumulateGrad
+        if base_requires_grad == "before":
+            b.requires_grad_()
+            see("v", lambda: v.grad_fn)
+        y = v * 2
+        if base_requires_grad == "after":
+            b.requires_grad_()
+        with L.no_grad():
+            b.mul_(2)
+        see("backward: the leaf is asked for its node", lambda: y.sum().backward())
+        see("grad", lambda: v.grad if v.grad_fn is None else "has a node now")
+        see("v", lambda: v.grad_fn)
+    return run
+
+
+for _when in ("before", "after", "never"):
+    PROGRAMS[f"leaf view, base requires grad {_when}, base changed"] = leaf_view_then(_when)
+
+
+@program
+def leaf_given_a_history_after_recording(L, see):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    w = L.tensor([3.0, 4.0], requires_grad=True)
+    y = x * 2
+    x.requires_grad_(False)
+    x.mul_(w)
+    see("backward", lambda: y.sum().backward())
+    see("w.grad", lambda: w.grad)
+
+
 # --- a saved result of an in-place change of a view: the view's node while it lives ------------
 
 def exp_of_view_then(change, look):

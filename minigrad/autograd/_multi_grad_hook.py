@@ -19,7 +19,7 @@ def add_post_accumulate_grad_hook(tensor, hook):
     """Tensor.register_post_accumulate_grad_hook (see there)."""
     if not tensor.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    if tensor._grad_fn is not None:
+    if tensor.grad_fn is not None:     # (a view's node is made again first, as in PyTorch)
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     if tensor._post_accumulate_grad_hooks is None:
         tensor._post_accumulate_grad_hooks = {}

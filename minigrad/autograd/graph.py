@@ -460,10 +460,11 @@ class AccumulateGrad(Node):
 
     def backward(self, grad):
         """Add ``grad`` into ``variable.grad`` (then run its post-accumulate hooks); nothing flows further."""
-        if self.variable._base is not None:
-            # a view (asked to require grad): PyTorch asks the leaf for its grad_fn here,
-            # which raises if the view's history was lost since
-            _raise_if_history_lost(self.variable)
+        # PyTorch asks the leaf for its grad_fn here (a view's node is made again first, which
+        # raises if the view's history was lost since): a leaf that has one now was given a
+        # history after the graph was recorded (an in-place change, its base's)
+        if self.variable.grad_fn is not None:
+            raise RuntimeError("leaf variable has been moved into the graph interior")
         accumulate_grad(self.variable, grad)
         if self.variable._post_accumulate_grad_hooks:
             run_post_accumulate_grad_hooks(self.variable)
