@@ -259,18 +259,14 @@ def view_grad_fn(view):
     learners can see: a saved result that names the view's node while that node lives
     (see graph.SavedOutput), or a failure that comes only when the node is asked for.
     """
-    if view._attr_version == view._version_counter[0]:
-        return view._grad_fn                 # (the usual case: nothing changed in place)
-    root = view._base
-    if view._grad_fn is None and not (root._grad_fn is not None or root._requires_grad):
-        # nothing to make yet: PyTorch waits until the base requires grad (the version
-        # stays old, so a later requires_grad_() of the base gives the view its node)
-        return None
+    if not _out_of_date(view):
+        return view._grad_fn
     lost = _history_lost(view)
     if lost:
         # PyTorch can't tell what the history should be now, and says so at every ask
         raise RuntimeError(lost)
     old_node, old_nr = view._grad_fn, view._output_nr
+    root = view._base
     node = AsStridedBackward0()
     connect(view, node, (root,))
     node.base_array = root._array
@@ -287,18 +283,26 @@ def view_grad_fn(view):
     return node
 
 
+def _out_of_date(view):
+    """True if the view's node must be made again when it is asked for."""
+    if view._attr_version == view._version_counter[0]:
+        return False                         # (the usual case: nothing changed in place)
+    root = view._base
+    # a view without a node, of a base that doesn't require grad, gets none yet: PyTorch
+    # waits until the base requires grad (the version stays old, so a later requires_grad_()
+    # of the base gives the view its node)
+    return view._grad_fn is not None or root._grad_fn is not None or root._requires_grad
+
+
 def node_is_current(view):
-    """``view`` was just given its node by an operation of its own (an in-place change of
-    the view, ``squeeze_``, a custom Function's ``mark_dirty``): that node is up to date."""
+    """``view`` was just given its node by an operation of its own (``squeeze_`` or
+    ``unsqueeze_`` of a view): that node is up to date."""
     view._attr_version = view._version_counter[0]
 
 
 def history_lost(tensor):
-    """Why ``tensor`` (a view) can't have its node made again, or '' (never raises)."""
-    if tensor._base is None or tensor._attr_version == tensor._version_counter[0]:
-        return ""
-    root = tensor._base
-    if tensor._grad_fn is None and not (root._grad_fn is not None or root._requires_grad):
+    """Why asking ``tensor`` (a view) for its node would fail now, or '' (never raises)."""
+    if tensor._base is None or not _out_of_date(tensor):
         return ""
     return _history_lost(tensor)
 
