@@ -351,6 +351,7 @@ def _view_of_base_tangent(view):
     tangent = _wrap(region)
     tangent._base = base_tangent
     tangent._version_counter = base_tangent._version_counter
+    tangent._attr_version = tangent._version_counter[0]     # (its node is up to date: _ops/views.py)
     return tangent
 
 
