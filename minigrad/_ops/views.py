@@ -300,11 +300,9 @@ def node_is_current(view):
     view._attr_version = view._version_counter[0]
 
 
-def history_lost(tensor):
-    """Why asking ``tensor`` (a view) for its node would fail now, or '' (never raises)."""
-    if tensor._base is None or not _out_of_date(tensor):
-        return ""
-    return _history_lost(tensor)
+def history_lost(view):
+    """Why asking ``view`` for its node would fail now, or '' (never raises)."""
+    return _history_lost(view) if _out_of_date(view) else ""
 
 
 _AMBIGUOUS = (

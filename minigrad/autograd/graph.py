@@ -667,9 +667,10 @@ FREED = _Freed()
 
 def gradient_edge(value):
     """The edge a new node uses to reach ``value``: (producer node, output number)."""
-    grad_fn = getattr(value, "_grad_fn", None)
     if getattr(value, "_base", None) is not None:
         grad_fn = _view_grad_fn(value)      # a view: its node may have to be made again first
+    else:
+        grad_fn = getattr(value, "_grad_fn", None)
     if grad_fn is not None:
         return (grad_fn, value._output_nr)
     if getattr(value, "_requires_grad", False):
@@ -703,6 +704,7 @@ def _view_grad_fn(view):
 
 
 def _raise_if_history_lost(view):
+    """PyTorch's error if asking the view for its node would fail (_ops/views.py)."""
     from .._ops.views import history_lost       # lazy: the ops import this module
     lost = history_lost(view)
     if lost:
@@ -730,9 +732,10 @@ def connect(output, node, inputs):
             nodes.append(None)
             numbers.append(0)
             continue
-        grad_fn = getattr(value, "_grad_fn", None)
         if getattr(value, "_base", None) is not None:
             grad_fn = _view_grad_fn(value)  # a view: its node may have to be made again first
+        else:
+            grad_fn = getattr(value, "_grad_fn", None)
         if grad_fn is not None:
             nodes.append(grad_fn)
             numbers.append(value._output_nr)
