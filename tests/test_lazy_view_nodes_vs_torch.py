@@ -576,6 +576,109 @@ def test_products_save_only_what_a_gradient_needs(torch, product, needs_grad):
     compare(run, torch)
 
 
+# --- random programs of views and in-place changes, where nothing asks unless told -------------
+# (each step writes down only what does not ask for a node: shape, requires_grad, values;
+# "ask" reads grad_fn, "backward" runs one; at the end the gradients of x and retained tensors)
+
+STEPS = ["view0", "slice", "transpose", "squeeze", "unsqueeze", "exp", "mul", "bmm", "exp_", "mul_",
+         "sigmoid_", "fill_", "fill_tensor", "zero_", "squeeze_", "unsqueeze_", "retain_grad", "ask",
+         "mul_ under no_grad", "view under no_grad", "detach().mul_", "add_ another", "sum", "backward"]
+
+
+def random_step(L, step, a, b):
+    """Run one step on tensors ``a`` and ``b``; a tensor result joins the program's tensors."""
+    if step == "view0":
+        return a[0] if a.ndim else a.view(1)
+    if step == "slice":
+        return a[..., :2] if a.ndim else a.view(1)
+    if step == "transpose":
+        return a.transpose(0, -1) if a.ndim >= 2 else a.view(-1)
+    if step == "squeeze":
+        return a.squeeze()
+    if step == "unsqueeze":
+        return a.unsqueeze(0)
+    if step == "exp":
+        return a.exp()
+    if step == "mul":
+        return a * b if a.shape == b.shape else a * a
+    if step == "bmm":
+        return L.bmm(a, L.ones(a.shape[0], a.shape[2], 1)) if a.ndim == 3 else a.sum()
+    if step in ("exp_", "sigmoid_", "zero_", "squeeze_"):
+        return getattr(a, step)()
+    if step == "mul_":
+        return a.mul_(2)
+    if step == "fill_":
+        return a.fill_(0.5)
+    if step == "fill_tensor":
+        return a.fill_(L.tensor(0.3, requires_grad=True))
+    if step == "unsqueeze_":
+        return a.unsqueeze_(0)
+    if step == "retain_grad":
+        return a.retain_grad()
+    if step == "ask":
+        return None if a.grad_fn is None else a.grad_fn.name()
+    if step == "mul_ under no_grad":
+        with L.no_grad():
+            return a.mul_(3)
+    if step == "view under no_grad":
+        with L.no_grad():
+            return a[..., :1] if a.ndim else a.view(1)
+    if step == "detach().mul_":
+        return a.detach().mul_(2)
+    if step == "add_ another":
+        return a.add_(b) if a.shape == b.shape else a.add_(1)
+    if step == "sum":
+        return a.sum()
+    return a.sum().backward(retain_graph=True)        # "backward"
+
+
+def significant(values):
+    """Values to 3 significant digits (float32 rounding differs in the last ones)."""
+    if isinstance(values, list):
+        return [significant(v) for v in values]
+    return float(f"{values:.3g}")
+
+
+def shown(made):
+    """What a step made, without asking for a node (an exception is raised again)."""
+    if isinstance(made, Exception):
+        raise made
+    if hasattr(made, "shape"):
+        return (tuple(made.shape), made.requires_grad, significant(made.detach().tolist()))
+    return made
+
+
+def random_program(seed):
+    generator = np.random.RandomState(seed)
+    steps = [(STEPS[generator.randint(len(STEPS))], generator.randint(8), generator.randint(8))
+             for _ in range(generator.randint(3, 9))]
+    start = generator.rand(2, 1, 3).astype(np.float32)
+
+    def run(L, see):
+        x = L.tensor(start, requires_grad=True)
+        tensors = [x, x * 1]
+        for step, i, j in steps:
+            a, b = tensors[i % len(tensors)], tensors[j % len(tensors)]
+            try:
+                made = random_step(L, step, a, b)
+            except Exception as error:        # (the error is written down below)
+                made = error
+            see(step, lambda: shown(made))
+            if hasattr(made, "shape"):
+                tensors.append(made)
+        for number, tensor in enumerate(tensors):
+            if tensor is x or tensor.retains_grad:
+                see(f"grad {number}", lambda: None if tensor.grad is None
+                    else significant(tensor.grad.tolist()))
+    return run
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 4))
+def test_random_program_matches_pytorch(torch, seed):
+    for program_seed in range(seed, seed + 4):
+        compare(random_program(program_seed), torch)
+
+
 # (last: every program above is in PROGRAMS by now)
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_program_matches_pytorch(torch, name):
