@@ -21,6 +21,8 @@ class _Vmaps:
     """The running vmaps: their levels, and each level's batch size (for messages)."""
 
     batch_sizes = {}      # level -> number of samples of the vmap running at that level
+    sample_index = {}     # level -> the sample that vmap's loop is running now
+    seeing_through = 0    # > 0 while a transform computes derivatives (see seeing_through_vmap)
     different_randomness = 0     # the levels whose vmap has randomness="different" (a mask)
     same_randomness = 0          # ... and those with randomness="same"
 
@@ -46,6 +48,40 @@ def carry_batching(out, *inputs):
             if hasattr(tensor, "_array"):
                 tensor._vmap_levels |= levels
     return out
+
+
+# --- what a batched tensor shows of autograd ---------------------------------------------------
+# PyTorch's vmap hands the function a BatchedTensor *wrapped around* the tensor of the whole
+# batch. Autograd records the operations on the tensor inside, so the graph outside the vmap
+# is built as usual; the wrapper itself is not part of any graph: it says requires_grad=False,
+# grad_fn=None, is_leaf=True, and torch.autograd.grad(batched, x) refuses it. A grad (vjp,
+# jacrev, ...) running *inside* the vmap wraps tensors again, in a wrapper that does take part
+# in its own graph: there the flags are those of that graph.
+
+def shows_as_batched(tensor, depth):
+    """Does the user see ``tensor`` as a BatchedTensor, whose autograd flags are hidden?
+
+    True when ``tensor`` is batched at a running vmap level and no other kind of transform
+    (grad, vjp, jvp, ...) runs inside that level; ``depth`` is how many transforms run now
+    (the innermost one's level). Only called for tensors with ``_vmap_levels`` set while a
+    vmap runs (Tensor.requires_grad, grad_fn, is_leaf, grad)."""
+    if _Vmaps.seeing_through:
+        return False
+    top = tensor._vmap_levels.bit_length() - 1        # the innermost level it is batched at
+    if top not in _Vmaps.batch_sizes:
+        return False                                  # that vmap has finished
+    return all(level in _Vmaps.batch_sizes for level in range(top + 1, depth + 1))
+
+
+class seeing_through_vmap:
+    """``with seeing_through_vmap():`` a transform's own derivative code sees every tensor's
+    real flags (PyTorch computes them below the BatchedTensor wrappers)."""
+
+    def __enter__(self):
+        _Vmaps.seeing_through += 1
+
+    def __exit__(self, *exc_info):
+        _Vmaps.seeing_through -= 1
 
 
 # PyTorch's messages when a tensor that is not batched at some level would be changed

@@ -488,8 +488,8 @@ class FillBackward3(Node):
 
 def _fill(tensor, values, node_class, value_tensor=None):
     check_inplace(tensor, overlap_ok=True)
-    if _DualLevel.open or (_State.enabled and (tensor.requires_grad or (
-            value_tensor is not None and value_tensor.requires_grad))):
+    if _DualLevel.open or (_State.enabled and (tensor._graph_requires_grad or (
+            value_tensor is not None and value_tensor._graph_requires_grad))):
         # still part of the graph, but the gradient stops here (as in PyTorch); in forward
         # mode the node's rule also gives the tangent: zeros, or the value tensor's tangent
         def constant(old):
@@ -558,8 +558,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
                 "be improved?  If so, please report an enhancement request to PyTorch.)")
         values = random.bernoulli(probabilities, generator=generator)
         out = _fill(self, values.astype(self._array.dtype), BernoulliBackward1, p)
-        if isinstance(out.grad_fn, BernoulliBackward1):
-            out.grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
+        if isinstance(out._grad_fn, BernoulliBackward1):
+            out._grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
         return out
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")

@@ -321,8 +321,8 @@ def move_tangent(new, tensor):
         if current is not None:
             _set_tangent(tensor, current)
     if (current is not None and current._array.shape == tangent._array.shape
-            and current._array.flags.writeable and not current.requires_grad
-            and not tangent.requires_grad):
+            and current._array.flags.writeable and not current._graph_requires_grad
+            and not tangent._graph_requires_grad):
         current._array[...] = tangent._array
         current._version_counter[0] += 1
         return tensor
@@ -400,7 +400,7 @@ def jvp_from_backward(node, tangents, node_inputs, out):
     u._requires_grad = True
     with enable_grad():
         total = _backward_dot_tangents(node, u, tangents)
-        if total is None or not total.requires_grad:
+        if total is None or not total._graph_requires_grad:
             return _jvp_row_by_row(node, tangents, out)
         (jv,) = grad(total, u, create_graph=True, allow_unused=True)
     differentiable = _State.enabled and any(
