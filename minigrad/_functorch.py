@@ -84,6 +84,24 @@ class seeing_through_vmap:
         _Vmaps.seeing_through -= 1
 
 
+# --- printing a batched tensor ---------------------------------------------------------------
+# PyTorch prints BatchedTensor(lvl=1, bdim=0, value=<the whole batch>). minigrad's vmap runs
+# the function one sample at a time, so the batch does not exist yet when the function
+# prints: minigrad says so, and names the sample it shows, instead of pretending.
+
+def batched_repr(tensor, plain_repr):
+    """``repr`` of a tensor batched by running vmaps: one wrapper line per level, like PyTorch's,
+    around ``plain_repr(tensor)`` (one sample's values, with the graph below the wrapper)."""
+    with seeing_through_vmap():              # PyTorch shows the grad_fn of the value inside, too
+        text = plain_repr(tensor)
+    for level in sorted(_Vmaps.batch_sizes):   # the innermost level is the outermost wrapper
+        if tensor._vmap_levels >> level & 1:
+            inner = "\n".join("    " + line for line in text.split("\n"))
+            text = (f"BatchedTensor(lvl={level}, sample={_Vmaps.sample_index[level]}, "
+                    f"batch_size={_Vmaps.batch_sizes[level]}, value=\n{inner}\n)")
+    return text
+
+
 # PyTorch's messages when a tensor that is not batched at some level would be changed
 # in place by values that are: it would have to hold one value per sample. Which one an
 # operation gives depends on how PyTorch batches it (see _INPLACE_MESSAGES).

@@ -152,6 +152,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         _ops.vmap_running = True
         level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
         _Vmaps.batch_sizes[level] = sizes[0]
+        _Vmaps.sample_index[level] = 0          # (also while an empty batch runs a stand-in)
         refused_before = random.refuse_draws
         randomness_before = _Vmaps.different_randomness, _Vmaps.same_randomness
         if randomness == "different":          # a draw is batched at this level
@@ -163,6 +164,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         start = (generator._bits.state, generator._next_normal)
         try:
             for b in range(sizes[0]):           # the Python loop over the batch
+                _Vmaps.sample_index[level] = b
                 if randomness == "same":        # every sample draws the same numbers
                     generator._bits.state, generator._next_normal = start
                 sample = [leaf if dim is None else _sample(leaf, dim, b, level)
@@ -179,7 +181,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
             _ops.vmap_running = _FuncTransforms.vmaps > 0
-            del _Vmaps.batch_sizes[level]
+            del _Vmaps.batch_sizes[level], _Vmaps.sample_index[level]
             random.refuse_draws = refused_before
             _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
         return _stack_outputs(func, results, out_dims, level)
