@@ -12,9 +12,10 @@ refuse what PyTorch refuses: each tensor's ``_vmap_levels`` is a bit mask of
 the levels it is batched at (bit ``1 << level``; 0, the class default, for
 unbatched). Operations carry the levels of their inputs to their outputs
 (``_ops.result`` and the few operations that make their outputs themselves
-call ``carry_batching``). This module imports nothing from minigrad, so every
-part of the library can use it.
+call ``carry_batching``). This module imports nothing from minigrad when it is
+loaded, so every part of the library can use it.
 """
+import warnings
 
 
 class _Vmaps:
@@ -100,6 +101,47 @@ def batched_repr(tensor, plain_repr):
             text = (f"BatchedTensor(lvl={level}, sample={_Vmaps.sample_index[level]}, "
                     f"batch_size={_Vmaps.batch_sizes[level]}, value=\n{inner}\n)")
     return text
+
+
+# --- operations PyTorch has no batching rule for ------------------------------------------------
+# For those, PyTorch's vmap falls back to running the operation once per sample, and warns.
+# (minigrad runs every operation once per sample; the warning is kept so programs see the same.)
+
+_PERFORMANCE_DROP = ("There is a performance drop because we have not yet implemented the batching "
+                     "rule for aten::{}. Please file us an issue on GitHub so that we can prioritize "
+                     "its implementation.")
+
+
+def warn_no_batching_rule(name, inputs, name_inside_other_transform=None):
+    """PyTorch's UserWarning for an operation without a batching rule, if one of ``inputs`` is
+    batched; ``name`` is PyTorch's (``"clamp_.Tensor"``: with its overload).
+
+    When a grad, jvp, ... runs inside the vmap, PyTorch first splits some operations into
+    smaller ones: ``name_inside_other_transform`` is then the one that still has no rule
+    (None: they all have one, no warning). Only called while a vmap runs.
+
+    PyTorch warns once per call of the operation at each level it is batched at; its fallback
+    at a level runs the operation once per sample of that level, so an operation batched at
+    two levels warns 1 + (inner batch size) times. minigrad calls the operation once per
+    sample of every vmap, so it warns in the calls PyTorch would make: those where every vmap
+    not looped over by a fallback runs its first sample."""
+    from .autograd.function import _FuncTransforms     # (imported here: see the module docstring)
+    from ._warnings import stacklevel_outside_minigrad
+    levels = [level for level in sorted(_Vmaps.batch_sizes) if batched_levels(inputs) >> level & 1]
+    if not levels:
+        return
+    if _FuncTransforms.depth not in _Vmaps.batch_sizes:     # the innermost transform isn't a vmap
+        name = name_inside_other_transform
+        if name is None:
+            return
+    for level in reversed(levels):            # the innermost level's fallback runs first
+        looped = {deeper for deeper in levels if deeper > level}    # by fallbacks at deeper levels
+        if all(index == 0 for other, index in _Vmaps.sample_index.items() if other not in looped):
+            warnings.warn(_PERFORMANCE_DROP.format(name), UserWarning,
+                          stacklevel=stacklevel_outside_minigrad())
+        if _Vmaps.batch_sizes[level] == 0:
+            raise RuntimeError(f"Batching rule not implemented for aten::{name}. The fallback path "
+                               "does not support vmap over dims of size 0.")
 
 
 # PyTorch's messages when a tensor that is not batched at some level would be changed

@@ -26,7 +26,7 @@ from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_c
                     rebase_history, refresh_views)
 from .. import random
 from ..autograd.function import _FuncTransforms
-from .._functorch import check_inplace_batching, check_inplace_randomness
+from .._functorch import check_inplace_batching, check_inplace_randomness, warn_no_batching_rule
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -375,6 +375,8 @@ def div_(self, other):
 def pow_(self, exponent):
     """In place: self = self ** exponent. Gradient: grad * exponent * old**(exponent - 1)."""
     if _FuncTransforms.vmaps:
+        if isinstance(exponent, Tensor):
+            warn_no_batching_rule("pow_.Tensor", (self, exponent), "pow_.Tensor")
         check_inplace_batching("pow_", self, (exponent,))
     if type(exponent) is Tensor and exponent._version_counter is self._version_counter:
         check_inplace(self, others=(exponent,))
@@ -387,7 +389,13 @@ def pow_(self, exponent):
 def clamp_(self, min=None, max=None):
     """In place: limit every element to [min, max]. Gradient: grad where the value was inside, 0 where clamped."""
     if _FuncTransforms.vmaps:
+        name = "clamp_.Tensor" if isinstance(min, Tensor) or isinstance(max, Tensor) else "clamp_"
+        warn_no_batching_rule(name, (self, min, max), name)
         check_inplace_batching("clamp_", self, (min, max))
+    return _clamp_in_place(self, min, max)
+
+
+def _clamp_in_place(self, min, max):
     for bound in (min, max):
         if type(bound) is Tensor and bound._version_counter is self._version_counter:
             check_inplace(self, others=(bound,))
@@ -397,9 +405,12 @@ def clamp_(self, min=None, max=None):
 
 def clip_(self, min=None, max=None):
     """``clamp_`` under another name."""
-    if _FuncTransforms.vmaps:
+    if _FuncTransforms.vmaps:        # (inside grad, jvp, ... PyTorch runs it as clamp_)
+        tensor_bound = isinstance(min, Tensor) or isinstance(max, Tensor)
+        warn_no_batching_rule("clip_.Tensor" if tensor_bound else "clip_", (self, min, max),
+                              "clamp_.Tensor" if tensor_bound else "clamp_")
         check_inplace_batching("clip_", self, (min, max))
-    return clamp_(self, min, max)
+    return _clamp_in_place(self, min, max)
 
 
 def copy_(self, source):
