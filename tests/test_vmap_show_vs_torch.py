@@ -177,3 +177,128 @@ def test_compositions_give_torchs_gradients(name, x_requires_grad):
         p = L.tensor([1.0, -2.0, 0.5], requires_grad=True)
         outcomes.append(_outcome(lambda: COMPOSITIONS[name](L, x, p)))
     assert outcomes[0] == outcomes[1]
+
+
+# --- PyTorch's "performance drop" warnings ---------------------------------------------------------
+
+# operations of minigrad's API that PyTorch's vmap has no batching rule for, and a few that it has
+WARNING_EXPRESSIONS = [
+    "L.isclose(x, c)", "x.isclose(c)", "L.isclose(c, c) + x", "F.kl_div(x, c, reduction='batchmean')",
+    "F.kl_div(x, c, reduction='sum', log_target=True)", "x.clone().clamp_(0.5)", "x.clone().clamp_(c)",
+    "x.clone().clip_(0.5)", "x.clone().clip_(max=c)", "L.clamp_(x.clone(), 0.5)", "L.clip_(x.clone(), c)",
+    "x.clone().pow_(c)", "x.clone().pow_(2)", "x.clone().square_()", "x.clone().negative_()",
+    "x.clone().neg_()", "x.clone().fix_()", "x.clone().trunc_()", "L.square_(x.clone())",
+    "L.negative_(x.clone())", "L.fix_(x.clone())",
+    "x.clone().scatter_(0, L.tensor([0]), 2.)", "x.clone().scatter_(0, L.tensor([0]), x[:1])",
+    "x.clone().scatter_(0, L.tensor([0]), 2., reduce='add')",
+    "x.clone().scatter_(0, L.tensor([0]), x[:1], reduce='multiply')",
+    "x.masked_fill(x > 1, c[0])", "c.masked_fill(x > 1, c[0])", "x.masked_fill(x > 1, 1.)",
+    "x.clone().masked_fill_(x > 1, x[0])", "x.clone().masked_fill_(x > 1, 1.)", "c.clone().clamp_(x)",
+    "c.masked_fill(c > 1, c[0]) + x", "x.clamp(0.5)", "x.exp()", "x.clone().clamp_min_(0.5)",
+]
+
+WARNING_PROGRAMS = {}
+for _expression in WARNING_EXPRESSIONS:
+    WARNING_PROGRAMS[_expression] = (lambda e: lambda L, c: L.func.vmap(
+        lambda x: eval(e, {"L": L, "F": L.nn.functional, "x": x, "c": c}))(L.rand(4, 3) + 0.2))(_expression)
+    # inside grad, PyTorch splits some operations into smaller ones that have batching rules
+    WARNING_PROGRAMS[_expression + " [vmap(grad)]"] = (lambda e: lambda L, c: L.func.vmap(L.func.grad(
+        lambda x: (eval(e, {"L": L, "F": L.nn.functional, "x": x, "c": c}) * 1.0).sum()))(
+        L.rand(4, 3) + 0.2))(_expression)
+WARNING_PROGRAMS.update({
+    # once per call of the operation at each level it is batched at
+    "nested_both_levels": lambda L, c: L.func.vmap(L.func.vmap(lambda x: L.isclose(x, c)))(L.rand(4, 2, 3)),
+    "nested_inner_level": lambda L, c: L.func.vmap(
+        lambda y: L.func.vmap(lambda x: L.isclose(x, c) & (y > 0))(L.ones(2, 3)))(L.rand(4, 3)),
+    "nested_outer_level": lambda L, c: L.func.vmap(
+        lambda y: L.func.vmap(lambda x: L.isclose(y, c) & (x > 0))(L.ones(2, 3)))(L.rand(4, 3)),
+    "nested_clamp_": lambda L, c: L.func.vmap(L.func.vmap(lambda x: x.clone().clamp_(0.5)))(L.rand(3, 3, 3)),
+    "grad_of_vmap": lambda L, c: L.func.grad(
+        lambda q: L.func.vmap(lambda x: (x * L.isclose(x, q)).sum())(L.rand(4, 3)).sum())(c),
+    "twice": lambda L, c: L.func.vmap(lambda x: L.isclose(x, c) & L.isclose(x, c))(L.rand(4, 3)),
+    # over an empty batch PyTorch's fallback warns, then refuses
+    "empty_batch": lambda L, c: L.func.vmap(lambda x: L.isclose(x, c))(L.rand(0, 3)),
+    "empty_batch_clamp_": lambda L, c: L.func.vmap(lambda x: x.clone().clamp_(0.5))(L.rand(0, 3)),
+    "empty_inner_batch": lambda L, c: L.func.vmap(
+        lambda y: L.func.vmap(lambda x: L.isclose(x, c))(L.ones(0, 3)) + y)(L.ones(2, 1)),
+})
+
+
+def _warnings_and_outcome(L, program):
+    c = L.tensor([0.2, 0.3, 0.5])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            program(L, c)
+            outcome = "ok"
+        except Exception as error:       # noqa: BLE001 (the error is the outcome)
+            outcome = type(error).__name__, str(error)
+    shown = [(w.category.__name__, re.sub(r" \(Triggered internally at [^)]*\.\)", "", str(w.message)))
+             for w in caught if "performance drop" in str(w.message)]
+    return shown, outcome
+
+
+@pytest.mark.parametrize("name", list(WARNING_PROGRAMS))
+def test_performance_drop_warnings_match_torch(name):
+    torch = import_torch()
+    ours = _warnings_and_outcome(minigrad, WARNING_PROGRAMS[name])
+    theirs = _warnings_and_outcome(torch, WARNING_PROGRAMS[name])
+    assert ours == theirs
+
+
+def test_performance_drop_warning_points_at_the_learners_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        minigrad.func.vmap(lambda x: minigrad.isclose(x, x))(minigrad.ones(2, 3))
+    assert [w.filename for w in caught] == [__file__]
+
+
+# --- printing a batched tensor -------------------------------------------------------------------
+# PyTorch prints BatchedTensor(lvl=1, bdim=0, value=<the whole batch>). minigrad's vmap runs the
+# function one sample at a time and has no whole batch to show: it prints, once per sample,
+# BatchedTensor(lvl=1, sample=<b>, batch_size=<B>, value=<that sample>), nested as PyTorch nests.
+
+def _printed(L, run):
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        run(L)
+    return out.getvalue()
+
+
+def test_printing_a_batched_tensor_names_its_sample():
+    torch = import_torch()
+
+    def run(L):
+        x = L.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+        L.func.vmap(lambda xi: print(xi * 2) or xi)(x)
+    theirs = _printed(torch, run)
+    assert theirs.startswith("BatchedTensor(lvl=1, bdim=0, value=\n    tensor([[ 2.,  4.],")
+    x = minigrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    expected = "".join(
+        f"BatchedTensor(lvl=1, sample={b}, batch_size=3, value=\n    {x[b] * 2!r}\n)\n" for b in range(3))
+    assert _printed(minigrad, run) == expected
+    assert "grad_fn=<MulBackward0>" in expected and "grad_fn=<MulBackward0>" in theirs   # the value's
+
+
+def test_printing_nested_batched_tensors_nests_as_torch():
+    torch = import_torch()
+
+    def run(L):
+        L.func.vmap(lambda a: L.func.vmap(lambda b: print(b.exp()) or b)(a))(L.zeros(2, 3))
+
+    def headers(text):
+        return [re.sub(r", (bdim|sample)=.*", "", line) for line in text.splitlines()
+                if "BatchedTensor" in line or line.strip() == ")"]
+    theirs, ours = _printed(torch, run), _printed(minigrad, run)
+    assert headers(ours) == headers(theirs) * 6          # once per (outer, inner) sample
+    assert ours.startswith("BatchedTensor(lvl=2, sample=0, batch_size=3, value=\n"
+                           "    BatchedTensor(lvl=1, sample=0, batch_size=2, value=\n"
+                           "        tensor(1.)\n    )\n)\n")
+
+
+def test_tensors_that_are_not_batched_print_as_usual_inside_vmap():
+    c = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    text = _printed(minigrad, lambda L: L.func.vmap(lambda x: print(c * 2) or x)(L.ones(1, 2)))
+    assert text == "tensor([2., 4.], grad_fn=<MulBackward0>)\n"
