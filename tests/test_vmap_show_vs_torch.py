@@ -302,3 +302,15 @@ def test_tensors_that_are_not_batched_print_as_usual_inside_vmap():
     c = minigrad.tensor([1.0, 2.0], requires_grad=True)
     text = _printed(minigrad, lambda L: L.func.vmap(lambda x: print(c * 2) or x)(L.ones(1, 2)))
     assert text == "tensor([2., 4.], grad_fn=<MulBackward0>)\n"
+
+
+@pytest.mark.parametrize("expression", ["z.trunc()", "z.clone().fix_()", "z.floor()"])
+def test_jvp_inside_vmap_of_operations_without_a_forward_formula(expression):
+    """Their tangent is computed from the backward formula, one output element at a time."""
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        x = L.tensor([[0.5, 1.5, -2.5], [3.0, 0.25, 1.0]])
+        outcomes.append(_outcome(lambda: L.func.vmap(
+            lambda xi: L.func.jvp(lambda z: eval(expression, {"z": z}), (xi,), (xi * 2,))[1])(x)))
+    assert outcomes[0] == outcomes[1]

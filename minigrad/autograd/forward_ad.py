@@ -431,6 +431,8 @@ def _jvp_row_by_row(node, tangents, out):
             one_hot = np.zeros(out._array.size, dtype=out._array.dtype)
             one_hot[k] = 1
             total = _backward_dot_tangents(node, _wrap(one_hot.reshape(out._array.shape)), tangents)
-            values[k] = 0 if total is None else total.item()
+            # (the number itself: inside vmap total is batched, and .item() is refused to the
+            # user's code, not to minigrad's own arithmetic on one sample)
+            values[k] = 0 if total is None else total._array.item()
     return _wrap(values.reshape(out._array.shape))
 
