@@ -314,3 +314,19 @@ def test_jvp_inside_vmap_of_operations_without_a_forward_formula(expression):
         outcomes.append(_outcome(lambda: L.func.vmap(
             lambda xi: L.func.jvp(lambda z: eval(expression, {"z": z}), (xi,), (xi * 2,))[1])(x)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("program", [
+    "L.func.vjp(lambda z: L.isclose(z, z), x[0])",
+    "L.func.vjp(lambda z: (z, z.int()), x[0])",
+    "L.func.jacrev(lambda z: z.long())(x[0])",
+    "L.func.vmap(lambda xi: L.func.vjp(lambda z: L.isclose(z, z), xi)[0])(x)",
+    "L.func.vjp(lambda z: z.double(), x[0])[0]",
+])
+def test_vjp_needs_floating_point_outputs(program):
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        x = L.tensor([[0.5, 1.5, -2.5], [3.0, 0.25, 1.0]])
+        outcomes.append(_outcome(lambda: eval(program, {"L": L, "x": x})))
+    assert outcomes[0] == outcomes[1]

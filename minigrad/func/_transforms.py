@@ -263,6 +263,7 @@ def vjp(func, *primals, has_aux=False):
         output, aux = _split_aux(_call_inside_transform(func, *new_args), has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(output)
     _check_outputs(out_leaves, "vjp(f, *primals)")
+    _check_outputs_differentiable(out_leaves)
 
     def vjp_fn(*cotangents):
         cot_leaves, cot_spec = tree_flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
@@ -348,6 +349,14 @@ def _check_outputs(leaves, name):
                                f"unsupported type {type(leaf)}")
 
 
+def _check_outputs_differentiable(leaves):
+    """vjp (and jacrev, which runs it) needs outputs a gradient can flow into: floating point."""
+    for leaf in leaves:
+        if not leaf.is_floating_point():
+            raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex "
+                               f"Tensors, got Tensor with dtype torch.{leaf.dtype.name}")
+
+
 def _check_is_tensor(p):
     """Transforms differentiate tensors only (PyTorch's message otherwise)."""
     Tensor = _tensor_class()
@@ -416,6 +425,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                                       "jacrev(f, ...)(*args)")
             out_leaves, out_spec = tree_flatten(output)
             _check_outputs(out_leaves, "vjp(f, *primals)")        # (PyTorch's jacrev runs vjp)
+            _check_outputs_differentiable(out_leaves)
             blocks = []
             for out in out_leaves:
                 if not isinstance(out, Tensor):
