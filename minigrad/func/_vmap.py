@@ -13,7 +13,9 @@ operation passes the mark on to its results (minigrad/_functorch.py). So,
 as in PyTorch, a value computed from the samples is batched - its ``.item()``
 or ``if t:`` is refused, and it may not be written into a tensor that is not
 batched - while values computed only from captured tensors and constants
-are ordinary tensors.
+are ordinary tensors. A batched value also looks like PyTorch's to autograd
+(requires_grad=False, grad_fn=None, though the graph outside the vmap is
+recorded all the same), and printing it names the sample it holds.
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
