@@ -52,7 +52,7 @@ def register_view(out, base):
         # place by a recorded operation later); of a tensor that requires grad, it still
         # says requires_grad=True (same memory), but there is no gradient edge behind it
         out._created_in_no_grad = True
-        if root._graph_requires_grad:               # (the root's memory: requires_grad_() on a view doesn't count)
+        if root._graph_requires_grad:    # (the root's memory: requires_grad_() on a view doesn't count)
             out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True

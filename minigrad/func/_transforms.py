@@ -163,7 +163,8 @@ def _grads(outputs, inputs, grad_outputs=None):
 
 def _grads_seen_through(outputs, inputs, grad_outputs):
     from ..autograd import grad      # local: this module's own grad is torch.func.grad
-    pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs)) if o._graph_requires_grad]
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs))
+             if o._graph_requires_grad]
     if not pairs:
         return [_zeros_like(x) for x in inputs]
     grads = grad([o for o, _ in pairs], inputs, [g for _, g in pairs] if grad_outputs else None,

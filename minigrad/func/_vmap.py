@@ -202,7 +202,8 @@ def _stand_in(leaf, dim, level):
     shape = list(leaf.shape)
     del shape[dim]
     zeros = leaf.new_zeros(tuple(shape))
-    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros     # (a sum over 0 samples is 0)
+    # (a sum over 0 samples is 0)
+    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros
     zeros._vmap_levels = leaf._vmap_levels | 1 << level
     return zeros
 
