@@ -12,15 +12,18 @@ refuse what PyTorch refuses: each tensor's ``_vmap_levels`` is a bit mask of
 the levels it is batched at (bit ``1 << level``; 0, the class default, for
 unbatched). Operations carry the levels of their inputs to their outputs
 (``_ops.result`` and the few operations that make their outputs themselves
-call ``carry_batching``). This module imports nothing from minigrad, so every
-part of the library can use it.
+call ``carry_batching``). This module imports nothing from minigrad when it is
+loaded, so every part of the library can use it.
 """
+import warnings
 
 
 class _Vmaps:
     """The running vmaps: their levels, and each level's batch size (for messages)."""
 
     batch_sizes = {}      # level -> number of samples of the vmap running at that level
+    sample_index = {}     # level -> the sample that vmap's loop is running now
+    seeing_through = 0    # > 0 while a transform computes derivatives (see seeing_through_vmap)
     different_randomness = 0     # the levels whose vmap has randomness="different" (a mask)
     same_randomness = 0          # ... and those with randomness="same"
 
@@ -46,6 +49,99 @@ def carry_batching(out, *inputs):
             if hasattr(tensor, "_array"):
                 tensor._vmap_levels |= levels
     return out
+
+
+# --- what a batched tensor shows of autograd ---------------------------------------------------
+# PyTorch's vmap hands the function a BatchedTensor *wrapped around* the tensor of the whole
+# batch. Autograd records the operations on the tensor inside, so the graph outside the vmap
+# is built as usual; the wrapper itself is not part of any graph: it says requires_grad=False,
+# grad_fn=None, is_leaf=True, and torch.autograd.grad(batched, x) refuses it. A grad (vjp,
+# jacrev, ...) running *inside* the vmap wraps tensors again, in a wrapper that does take part
+# in its own graph: there the flags are those of that graph.
+
+def shows_as_batched(tensor, depth):
+    """Does the user see ``tensor`` as a BatchedTensor, whose autograd flags are hidden?
+
+    True when ``tensor`` is batched at a running vmap level and no other kind of transform
+    (grad, vjp, jvp, ...) runs inside that level; ``depth`` is how many transforms run now
+    (the innermost one's level). Only called for tensors with ``_vmap_levels`` set while a
+    vmap runs (Tensor.requires_grad, grad_fn, is_leaf, grad)."""
+    if _Vmaps.seeing_through:
+        return False
+    top = tensor._vmap_levels.bit_length() - 1        # the innermost level it is batched at
+    if top not in _Vmaps.batch_sizes:
+        return False                                  # that vmap has finished
+    return all(level in _Vmaps.batch_sizes for level in range(top + 1, depth + 1))
+
+
+class seeing_through_vmap:
+    """``with seeing_through_vmap():`` a transform's own derivative code sees every tensor's
+    real flags (PyTorch computes them below the BatchedTensor wrappers)."""
+
+    def __enter__(self):
+        _Vmaps.seeing_through += 1
+
+    def __exit__(self, *exc_info):
+        _Vmaps.seeing_through -= 1
+
+
+# --- printing a batched tensor ---------------------------------------------------------------
+# PyTorch prints BatchedTensor(lvl=1, bdim=0, value=<the whole batch>). minigrad's vmap runs
+# the function one sample at a time, so the batch does not exist yet when the function
+# prints: minigrad says so, and names the sample it shows, instead of pretending.
+
+def batched_repr(tensor, plain_repr):
+    """``repr`` of a tensor batched by running vmaps: one wrapper line per level, like PyTorch's,
+    around ``plain_repr(tensor)`` (one sample's values, with the graph below the wrapper)."""
+    with seeing_through_vmap():              # PyTorch shows the grad_fn of the value inside, too
+        text = plain_repr(tensor)
+    for level in sorted(_Vmaps.batch_sizes):   # the innermost level is the outermost wrapper
+        if tensor._vmap_levels >> level & 1:
+            inner = "\n".join("    " + line for line in text.split("\n"))
+            text = (f"BatchedTensor(lvl={level}, sample={_Vmaps.sample_index[level]}, "
+                    f"batch_size={_Vmaps.batch_sizes[level]}, value=\n{inner}\n)")
+    return text
+
+
+# --- operations PyTorch has no batching rule for ------------------------------------------------
+# For those, PyTorch's vmap falls back to running the operation once per sample, and warns.
+# (minigrad runs every operation once per sample; the warning is kept so programs see the same.)
+
+_PERFORMANCE_DROP = ("There is a performance drop because we have not yet implemented the batching "
+                     "rule for aten::{}. Please file us an issue on GitHub so that we can prioritize "
+                     "its implementation.")
+
+
+def warn_no_batching_rule(name, inputs, name_inside_other_transform=None):
+    """PyTorch's UserWarning for an operation without a batching rule, if one of ``inputs`` is
+    batched; ``name`` is PyTorch's (``"clamp_.Tensor"``: with its overload).
+
+    When a grad, jvp, ... runs inside the vmap, PyTorch first splits some operations into
+    smaller ones: ``name_inside_other_transform`` is then the one that still has no rule
+    (None: they all have one, no warning). Only called while a vmap runs.
+
+    PyTorch warns once per call of the operation at each level it is batched at; its fallback
+    at a level runs the operation once per sample of that level, so an operation batched at
+    two levels warns 1 + (inner batch size) times. minigrad calls the operation once per
+    sample of every vmap, so it warns in the calls PyTorch would make: those where every vmap
+    not looped over by a fallback runs its first sample."""
+    from .autograd.function import _FuncTransforms     # (imported here: see the module docstring)
+    from ._warnings import stacklevel_outside_minigrad
+    levels = [level for level in sorted(_Vmaps.batch_sizes) if batched_levels(inputs) >> level & 1]
+    if not levels:
+        return
+    if _FuncTransforms.depth not in _Vmaps.batch_sizes:     # the innermost transform isn't a vmap
+        name = name_inside_other_transform
+        if name is None:
+            return
+    for level in reversed(levels):            # the innermost level's fallback runs first
+        looped = {deeper for deeper in levels if deeper > level}    # by fallbacks at deeper levels
+        if all(index == 0 for other, index in _Vmaps.sample_index.items() if other not in looped):
+            warnings.warn(_PERFORMANCE_DROP.format(name), UserWarning,
+                          stacklevel=stacklevel_outside_minigrad())
+        if _Vmaps.batch_sizes[level] == 0:
+            raise RuntimeError(f"Batching rule not implemented for aten::{name}. The fallback path "
+                               "does not support vmap over dims of size 0.")
 
 
 # PyTorch's messages when a tensor that is not batched at some level would be changed

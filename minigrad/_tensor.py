@@ -177,6 +177,8 @@ class Tensor:
     @property
     def grad_fn(self):
         """The Node that created this tensor, or None for a leaf."""
+        if self._vmap_levels and _shows_as_batched(self):
+            return None           # a vmap's BatchedTensor (see _functorch.py)
         if self._base is not None:      # a view: its node is made again if its memory changed
             return _ops_views.view_grad_fn(self)
         return self._grad_fn
@@ -184,14 +186,27 @@ class Tensor:
     @property
     def requires_grad(self):
         """True if operations on this tensor are recorded for backward."""
+        if self._vmap_levels and _shows_as_batched(self):
+            return False          # a vmap's BatchedTensor (see _functorch.py)
+        return self._graph_requires_grad
+
+    @property
+    def _graph_requires_grad(self):
+        """``requires_grad`` as the graph sees it: are operations on this tensor recorded?
+
+        The same as requires_grad, except inside vmap: a batched tensor tells the user False
+        (PyTorch's BatchedTensor), while the operations on it are still recorded for the graph
+        outside the vmap. Operations deciding what to record ask this."""
         # (a view whose history was lost still says True: only its grad_fn raises)
         if self._grad_fn is not None or self._requires_grad:
             return True
         # a view requires grad when its base does (the same memory), as in PyTorch
-        return self._base is not None and self._base.requires_grad
+        return self._base is not None and self._base._graph_requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if value is False and self._vmap_levels and _shows_as_batched(self):
+            return                # a BatchedTensor already says False
         if self._grad_fn is not None:
             if value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -233,12 +248,15 @@ class Tensor:
     @property
     def is_leaf(self):
         """True for tensors not made by a recorded operation (grad_fn is None)."""
+        if self._vmap_levels and _shows_as_batched(self):
+            return True           # a vmap's BatchedTensor (see _functorch.py)
         return self.grad_fn is None
 
     @property
     def grad(self):
         """d(loss)/d(self) after backward: filled in for leaves (and retain_grad tensors)."""
-        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+        if (self._grad_fn is not None and not self._retains_grad and self._grad is None
+                and not (self._vmap_levels and _shows_as_batched(self))):   # (a leaf to the user)
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -832,6 +850,7 @@ from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
 from .autograd.function import _FuncTransforms  # noqa: E402
+from ._functorch import shows_as_batched as _shows_as_batched_at  # noqa: E402
 from .func._vmap import refuse_inside_vmap  # noqa: E402
 from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402
@@ -839,3 +858,8 @@ from ._ops import shape as _ops_shape  # noqa: E402
 from ._ops import linalg as _ops_linalg  # noqa: E402
 from ._ops import indexing as _ops_indexing  # noqa: E402
 from ._ops import views as _ops_views  # noqa: E402
+
+
+def _shows_as_batched(tensor):
+    """Inside vmap, is ``tensor`` (batched) seen by the user as a BatchedTensor?"""
+    return _FuncTransforms.vmaps and _shows_as_batched_at(tensor, _FuncTransforms.depth)

@@ -23,6 +23,8 @@ import math
 
 import numpy as np
 
+from ._functorch import _Vmaps, batched_repr
+
 # --------------------------------------------------------------------------
 # Print options
 # --------------------------------------------------------------------------
@@ -323,6 +325,12 @@ def _append_suffixes(text, suffixes, indent):
 
 def tensor_repr(t):
     """What ``repr(t)`` and ``str(t)`` return, e.g. ``tensor([1., 2.], requires_grad=True)``."""
+    if t._vmap_levels and _Vmaps.batch_sizes:     # inside vmap: one sample of a batch
+        return batched_repr(t, _plain_tensor_repr)
+    return _plain_tensor_repr(t)
+
+
+def _plain_tensor_repr(t):
     prefix = "tensor("
     indent = len(prefix)
     array = t._array

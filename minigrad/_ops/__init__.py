@@ -105,7 +105,7 @@ def _record(out, node_class, inputs, saved, attributes):
     """``result`` for inputs that include views or one output of several."""
     for value in inputs:          # record only if some input requires grad
         if isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad or (
-                value._base is not None and value._base.requires_grad)):   # (a view, see views.py)
+                value._base is not None and value._base._graph_requires_grad)):   # (a view: views.py)
             break
     else:
         return out

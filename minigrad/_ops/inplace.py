@@ -26,7 +26,7 @@ from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_c
                     rebase_history, view_grad_fn)
 from .. import random
 from ..autograd.function import _FuncTransforms
-from .._functorch import check_inplace_batching, check_inplace_randomness
+from .._functorch import check_inplace_batching, check_inplace_randomness, warn_no_batching_rule
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
            "normal_", "uniform_", "bernoulli_")
@@ -373,6 +373,8 @@ def div_(self, other):
 def pow_(self, exponent):
     """In place: self = self ** exponent. Gradient: grad * exponent * old**(exponent - 1)."""
     if _FuncTransforms.vmaps:
+        if isinstance(exponent, Tensor):
+            warn_no_batching_rule("pow_.Tensor", (self, exponent), "pow_.Tensor")
         check_inplace_batching("pow_", self, (exponent,))
     if type(exponent) is Tensor and exponent._version_counter is self._version_counter:
         check_inplace(self, others=(exponent,))
@@ -385,7 +387,13 @@ def pow_(self, exponent):
 def clamp_(self, min=None, max=None):
     """In place: limit every element to [min, max]. Gradient: grad where the value was inside, 0 where clamped."""
     if _FuncTransforms.vmaps:
+        name = "clamp_.Tensor" if isinstance(min, Tensor) or isinstance(max, Tensor) else "clamp_"
+        warn_no_batching_rule(name, (self, min, max), name)
         check_inplace_batching("clamp_", self, (min, max))
+    return _clamp_in_place(self, min, max)
+
+
+def _clamp_in_place(self, min, max):
     for bound in (min, max):
         if type(bound) is Tensor and bound._version_counter is self._version_counter:
             check_inplace(self, others=(bound,))
@@ -395,9 +403,12 @@ def clamp_(self, min=None, max=None):
 
 def clip_(self, min=None, max=None):
     """``clamp_`` under another name."""
-    if _FuncTransforms.vmaps:
+    if _FuncTransforms.vmaps:        # (inside grad, jvp, ... PyTorch runs it as clamp_)
+        tensor_bound = isinstance(min, Tensor) or isinstance(max, Tensor)
+        warn_no_batching_rule("clip_.Tensor" if tensor_bound else "clip_", (self, min, max),
+                              "clamp_.Tensor" if tensor_bound else "clamp_")
         check_inplace_batching("clip_", self, (min, max))
-    return clamp_(self, min, max)
+    return _clamp_in_place(self, min, max)
 
 
 def copy_(self, source):
@@ -486,8 +497,8 @@ class FillBackward3(Node):
 
 def _fill(tensor, values, node_class, value_tensor=None):
     check_inplace(tensor, overlap_ok=True)
-    if _DualLevel.open or (_State.enabled and (tensor.requires_grad or (
-            value_tensor is not None and value_tensor.requires_grad))):
+    if _DualLevel.open or (_State.enabled and (tensor._graph_requires_grad or (
+            value_tensor is not None and value_tensor._graph_requires_grad))):
         # still part of the graph, but the gradient stops here (as in PyTorch); in forward
         # mode the node's rule also gives the tangent: zeros, or the value tensor's tangent
         def constant(old):
@@ -556,8 +567,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
                 "be improved?  If so, please report an enhancement request to PyTorch.)")
         values = random.bernoulli(probabilities, generator=generator)
         out = _fill(self, values.astype(self._array.dtype), BernoulliBackward1, p)
-        if isinstance(out.grad_fn, BernoulliBackward1):
-            out.grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
+        if isinstance(out._grad_fn, BernoulliBackward1):
+            out._grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
         return out
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")

@@ -21,7 +21,7 @@ from . import gather_scatter, pointwise, result, rounding, shape, special
 from .inplace import apply_inplace, bump_version, check_inplace
 from .views import node_is_current
 from ..autograd.function import _FuncTransforms
-from .._functorch import check_inplace_batching
+from .._functorch import check_inplace_batching, warn_no_batching_rule
 
 
 def _castable_back(out, tensor):
@@ -34,8 +34,15 @@ def _castable_back(out, tensor):
     return out
 
 
+# in-place operations PyTorch's vmap has no batching rule for (it splits them into ones that
+# have a rule when a grad, jvp, ... runs inside the vmap)
+_WITHOUT_BATCHING_RULE = ("square_", "negative_", "fix_")
+
+
 def _unary_inplace(operation, name):
     def method(self, *args, **kwargs):
+        if _FuncTransforms.vmaps and name in _WITHOUT_BATCHING_RULE:
+            warn_no_batching_rule(name, (self,))
         return apply_inplace(self, lambda t: _castable_back(operation(t, *args, **kwargs), t))
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
@@ -58,7 +65,7 @@ _UNARY = {
 _ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_"}
 
 METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.items()}
-METHODS.update({alias: METHODS[name] for alias, name in _ALIASES.items()})
+METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _ALIASES.items()})
 
 
 class ClampMinBackward0(pointwise.ClampBackward1):
@@ -125,6 +132,9 @@ METHODS["clamp_max_"] = clamp_max_
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
     if _FuncTransforms.vmaps:
+        overload = ("src" if isinstance(src, Tensor) else "value") if reduce is None else (
+            "reduce" if isinstance(src, Tensor) else "value_reduce")
+        warn_no_batching_rule("scatter_." + overload, (self, index, src), "scatter_." + overload)
         check_inplace_batching("scatter_", self, (index, src, value))
     return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
         t, dim, index, src, value, reduce, "scatter_"))
@@ -147,9 +157,11 @@ def index_add_(self, dim, index, source, *, alpha=1):
 def masked_fill_(self, mask, value):
     """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True."""
     if _FuncTransforms.vmaps:       # (PyTorch batches a mask and a value differently)
+        if isinstance(value, Tensor):
+            warn_no_batching_rule("masked_fill_.Tensor", (self, mask, value), "masked_fill_.Tensor")
         check_inplace_batching("masked_fill_", self, (mask,))
         check_inplace_batching("masked_fill_value", self, (value,))
-    return apply_inplace(self, lambda t: shape.masked_fill(t, mask, value))
+    return apply_inplace(self, lambda t: shape.masked_fill_copy(t, mask, value))
 
 
 METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_add_,

@@ -147,7 +147,7 @@ def floor_divide(input, other):
     out = _binary(np.floor_divide, input, other)
     # PyTorch's node for a missing derivative has edges only to the inputs that require grad
     tensors = [t for t in (input, other) if isinstance(t, Tensor)]
-    recorded = [t for t in tensors if t.requires_grad] or tensors
+    recorded = [t for t in tensors if t._graph_requires_grad] or tensors
     return result(out, _NotImplementedBackward, tuple(recorded))
 
 
@@ -221,7 +221,7 @@ def remainder(input, other):
         out = _binary(_python_remainder, input, other)
     if isinstance(other, Tensor):
         # both are needed only for other's gradient: PyTorch saves them only if other requires grad
-        saved = (input, other) if other.requires_grad else None
+        saved = (input, other) if other._graph_requires_grad else None
         return result(out, RemainderBackward1, (input, other), saved=saved)
     return result(out, RemainderBackward0, (input,))
 

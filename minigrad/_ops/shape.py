@@ -15,7 +15,7 @@ from ..autograd.graph import Node, connect, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State
 from ..autograd.function import _FuncTransforms
-from .._functorch import batched_levels
+from .._functorch import batched_levels, warn_no_batching_rule
 from . import result, numpy_keywords, plain_output, batched_as
 from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
@@ -948,6 +948,13 @@ class MaskedFillBackward1(Node):
 
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` wherever the bool tensor ``mask`` is True."""
+    if _FuncTransforms.vmaps and isinstance(value, Tensor):
+        warn_no_batching_rule("masked_fill.Tensor", (input, mask, value), "masked_fill.Tensor")
+    return masked_fill_copy(input, mask, value)
+
+
+def masked_fill_copy(input, mask, value):
+    """``masked_fill`` itself (``masked_fill_`` writes its result back)."""
     if mask._array.dtype.kind != "b":
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -980,6 +987,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise |input - other| <= atol + rtol * |other| (a boolean tensor, no gradient)."""
+    if _FuncTransforms.vmaps:
+        warn_no_batching_rule("isclose", (input, other))
     return plain_output(np.isclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan),
                       input, other)
 

@@ -47,7 +47,7 @@ def register_view(out, base):
         # place by a recorded operation later); of a tensor that requires grad, it still
         # says requires_grad=True (same memory), but there is no gradient edge behind it
         out._created_in_no_grad = True
-        if root.requires_grad:               # (the root's memory: requires_grad_() on a view doesn't count)
+        if root._graph_requires_grad:    # (the root's memory: requires_grad_() on a view doesn't count)
             out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
@@ -407,7 +407,7 @@ def check_view_inplace(tensor, recording=True):
 
     The rules about how the view was made (under no_grad, by unbind/split) come first,
     then the rule about views of leaves, as in PyTorch."""
-    if not _State.enabled or not (recording or tensor.requires_grad):
+    if not _State.enabled or not (recording or tensor._graph_requires_grad):
         return
     if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
             tensor._multi_output_view and tensor._grad_fn is None):
@@ -417,7 +417,7 @@ def check_view_inplace(tensor, recording=True):
             f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
             "modified inplace. " + _MULTIPLE_VIEWS)
     # the view requires grad (through its base, or by requires_grad_() on the view itself)
-    if tensor.requires_grad and tensor._base._grad_fn is None:
+    if tensor._graph_requires_grad and tensor._base._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
             "\nminigrad hint: change the leaf itself inside `with minigrad.no_grad():`, or work "

@@ -321,8 +321,8 @@ def move_tangent(new, tensor):
         if current is not None:
             _set_tangent(tensor, current)
     if (current is not None and current._array.shape == tangent._array.shape
-            and current._array.flags.writeable and not current.requires_grad
-            and not tangent.requires_grad):
+            and current._array.flags.writeable and not current._graph_requires_grad
+            and not tangent._graph_requires_grad):
         current._array[...] = tangent._array
         current._version_counter[0] += 1
         return tensor
@@ -401,7 +401,7 @@ def jvp_from_backward(node, tangents, node_inputs, out):
     u._requires_grad = True
     with enable_grad():
         total = _backward_dot_tangents(node, u, tangents)
-        if total is None or not total.requires_grad:
+        if total is None or not total._graph_requires_grad:
             return _jvp_row_by_row(node, tangents, out)
         (jv,) = grad(total, u, create_graph=True, allow_unused=True)
     differentiable = _State.enabled and any(
@@ -432,6 +432,8 @@ def _jvp_row_by_row(node, tangents, out):
             one_hot = np.zeros(out._array.size, dtype=out._array.dtype)
             one_hot[k] = 1
             total = _backward_dot_tangents(node, _wrap(one_hot.reshape(out._array.shape)), tangents)
-            values[k] = 0 if total is None else total.item()
+            # (the number itself: inside vmap total is batched, and .item() is refused to the
+            # user's code, not to minigrad's own arithmetic on one sample)
+            values[k] = 0 if total is None else total._array.item()
     return _wrap(values.reshape(out._array.shape))
 

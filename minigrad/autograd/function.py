@@ -212,7 +212,7 @@ class Function:
         """Run forward without recording, then put one node for the whole Function in the graph."""
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._graph_requires_grad for a in args)
         uses_setup_context = cls.setup_context is not Function.setup_context
         if _FuncTransforms.depth:
             _check_usable_in_transforms(cls, uses_setup_context)

@@ -490,7 +490,7 @@ def accumulate_grad(variable, grad):
     if current is None:
         # PyTorch's layout contract: a new .grad is laid out in memory like its leaf (a
         # transposed weight gets a transposed .grad) when the leaf's elements fill one block
-        if _State.enabled and grad.requires_grad:
+        if _State.enabled and grad._graph_requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and _owned_by_engine(grad) and (
                 variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
@@ -530,7 +530,7 @@ def _accumulate_reshaped(variable, grad):
             return
         current = variable._detached_copy()
         _check_broadcast_into(current, _broadcast_shape(current, grad))
-        if _State.enabled and grad.requires_grad:
+        if _State.enabled and grad._graph_requires_grad:
             from .._ops.shape import copy_into      # lazy: the operations import this module (Node)
             variable._grad = copy_into(current, grad)
         else:
@@ -719,7 +719,7 @@ def needs_grad(values):
         if getattr(v, "_grad_fn", None) is not None or getattr(v, "_requires_grad", False):
             return True
         base = getattr(v, "_base", None)     # a view whose base came to require grad later
-        if base is not None and base.requires_grad:
+        if base is not None and base._graph_requires_grad:
             return True
     return False
 
@@ -870,7 +870,7 @@ def allow_mutation_on_saved_tensors():
         if tensor._version_counter[0] == version:
             return tensor                  # unchanged: the tensor itself
         old = _wrap(values)                # changed in place since: its values when saved
-        old._requires_grad = tensor.requires_grad
+        old._requires_grad = tensor._graph_requires_grad
         return old
 
     _AllowMutationOnSavedContext.current = context

@@ -28,7 +28,7 @@ from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
-from .._functorch import batched_levels
+from .._functorch import batched_levels, seeing_through_vmap
 
 
 def _tensor_class():
@@ -82,7 +82,7 @@ def _fresh(x):
     Tensor = _tensor_class()
     if not isinstance(x, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-    if x.requires_grad:
+    if x._graph_requires_grad:
         return x.view_as(x)
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
@@ -119,7 +119,7 @@ def _reaches_outside(tensors, own_leaves):
             continue
         if t.grad_fn is not None:
             stack.append(t.grad_fn)
-        elif t.requires_grad and id(t) not in own:
+        elif t._graph_requires_grad and id(t) not in own:
             return True
     while stack:
         node = stack.pop()
@@ -141,7 +141,8 @@ def _finish(tensors, own_leaves):
     A result followed by an outer forward-mode transform keeps its tangent
     (itself finished the same way).
     """
-    return [_finish_one(t, own_leaves) for t in tensors]
+    with seeing_through_vmap():          # (the graphs below a vmap's batched tensors count)
+        return [_finish_one(t, own_leaves) for t in tensors]
 
 
 def _finish_one(tensor, own_leaves):
@@ -156,8 +157,14 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
+    with seeing_through_vmap():      # inside vmap, PyTorch differentiates below the batched tensors
+        return _grads_seen_through(outputs, inputs, grad_outputs)
+
+
+def _grads_seen_through(outputs, inputs, grad_outputs):
     from ..autograd import grad      # local: this module's own grad is torch.func.grad
-    pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs)) if o.requires_grad]
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs or [None] * len(outputs))
+             if o._graph_requires_grad]
     if not pairs:
         return [_zeros_like(x) for x in inputs]
     grads = grad([o for o, _ in pairs], inputs, [g for _, g in pairs] if grad_outputs else None,
@@ -257,6 +264,7 @@ def vjp(func, *primals, has_aux=False):
         output, aux = _split_aux(_call_inside_transform(func, *new_args), has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(output)
     _check_outputs(out_leaves, "vjp(f, *primals)")
+    _check_outputs_differentiable(out_leaves)
 
     def vjp_fn(*cotangents):
         cot_leaves, cot_spec = tree_flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
@@ -342,6 +350,14 @@ def _check_outputs(leaves, name):
                                f"unsupported type {type(leaf)}")
 
 
+def _check_outputs_differentiable(leaves):
+    """vjp (and jacrev, which runs it) needs outputs a gradient can flow into: floating point."""
+    for leaf in leaves:
+        if not leaf.is_floating_point():
+            raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex "
+                               f"Tensors, got Tensor with dtype torch.{leaf.dtype.name}")
+
+
 def _check_is_tensor(p):
     """Transforms differentiate tensors only (PyTorch's message otherwise)."""
     Tensor = _tensor_class()
@@ -410,6 +426,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                                       "jacrev(f, ...)(*args)")
             out_leaves, out_spec = tree_flatten(output)
             _check_outputs(out_leaves, "vjp(f, *primals)")        # (PyTorch's jacrev runs vjp)
+            _check_outputs_differentiable(out_leaves)
             blocks = []
             for out in out_leaves:
                 if not isinstance(out, Tensor):

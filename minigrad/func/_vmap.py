@@ -13,7 +13,9 @@ operation passes the mark on to its results (minigrad/_functorch.py). So,
 as in PyTorch, a value computed from the samples is batched - its ``.item()``
 or ``if t:`` is refused, and it may not be written into a tensor that is not
 batched - while values computed only from captured tensors and constants
-are ordinary tensors.
+are ordinary tensors. A batched value also looks like PyTorch's to autograd
+(requires_grad=False, grad_fn=None, though the graph outside the vmap is
+recorded all the same), and printing it names the sample it holds.
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
@@ -152,6 +154,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         _ops.vmap_running = True
         level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
         _Vmaps.batch_sizes[level] = sizes[0]
+        _Vmaps.sample_index[level] = 0          # (also while an empty batch runs a stand-in)
         refused_before = random.refuse_draws
         randomness_before = _Vmaps.different_randomness, _Vmaps.same_randomness
         if randomness == "different":          # a draw is batched at this level
@@ -163,6 +166,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         start = (generator._bits.state, generator._next_normal)
         try:
             for b in range(sizes[0]):           # the Python loop over the batch
+                _Vmaps.sample_index[level] = b
                 if randomness == "same":        # every sample draws the same numbers
                     generator._bits.state, generator._next_normal = start
                 sample = [leaf if dim is None else _sample(leaf, dim, b, level)
@@ -179,7 +183,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
             _ops.vmap_running = _FuncTransforms.vmaps > 0
-            del _Vmaps.batch_sizes[level]
+            del _Vmaps.batch_sizes[level], _Vmaps.sample_index[level]
             random.refuse_draws = refused_before
             _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
         return _stack_outputs(func, results, out_dims, level)
@@ -198,7 +202,8 @@ def _stand_in(leaf, dim, level):
     shape = list(leaf.shape)
     del shape[dim]
     zeros = leaf.new_zeros(tuple(shape))
-    zeros = zeros + leaf.sum(dim) if leaf.requires_grad else zeros     # (a sum over 0 samples is 0)
+    # (a sum over 0 samples is 0)
+    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros
     zeros._vmap_levels = leaf._vmap_levels | 1 << level
     return zeros
 

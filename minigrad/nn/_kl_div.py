@@ -15,6 +15,8 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from .._tensor import _wrap
+from ..autograd.function import _FuncTransforms
+from .._functorch import warn_no_batching_rule
 
 
 class XlogyBackward0(Node):
@@ -60,6 +62,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
             "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
             UserWarning, stacklevel=2)
+    if _FuncTransforms.vmaps:
+        warn_no_batching_rule("kl_div", (input, target))
     if log_target:
         loss = target.exp() * (target - input)
     else:

@@ -74,7 +74,7 @@ def _check_target(input, target, name):
 def _check_not_differentiable(function, **arguments):
     """Weights of a loss are settings, not parameters: PyTorch refuses them requiring grad."""
     for name, value in arguments.items():
-        if value is not None and value.requires_grad:
+        if value is not None and value._graph_requires_grad:
             raise RuntimeError(
                 f"The function '{function}' is not differentiable with respect to argument "
                 f"'{name}'. This input cannot have requires_grad True.")

@@ -132,7 +132,7 @@ def _unpacked(args):
 
 def _refill_saved(nodes, function, args, kwargs):
     """Run ``function`` again on copies of the inputs; give each node its twin's saved tensors."""
-    inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+    inputs = [a.detach().requires_grad_(a._graph_requires_grad) if isinstance(a, Tensor) else a
               for a in args]
     first_node = next(_sequence_numbers)
     with enable_grad():
@@ -158,7 +158,7 @@ class CheckpointFunction(Function):
         """Run ``run_function(*args)`` without recording it; keep only the inputs (and the RNG state)."""
         ctx.run_function = run_function
         ctx.inputs = args
-        if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+        if not any(isinstance(a, Tensor) and a._graph_requires_grad for a in args):
             warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
                           UserWarning, stacklevel=4)
         with no_grad():
@@ -175,13 +175,13 @@ class CheckpointFunction(Function):
                 "passing an `inputs` parameter to .backward(). To resolve this error, you can "
                 "either set use_reentrant=False, or call .backward() without passing the "
                 "`inputs` argument.")
-        inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+        inputs = [a.detach().requires_grad_(a._graph_requires_grad) if isinstance(a, Tensor) else a
                   for a in ctx.inputs]
         with enable_grad():
             outputs = ctx.run_function(*inputs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         pairs = [(o, g) for o, g in zip(outputs, grad_outputs)
-                 if isinstance(o, Tensor) and o.requires_grad and g is not None]
+                 if isinstance(o, Tensor) and o._graph_requires_grad and g is not None]
         if pairs:
             autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
         grads = tuple(a.grad if isinstance(a, Tensor) else None for a in inputs)
