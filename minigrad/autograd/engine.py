@@ -60,6 +60,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
             if not runs or (grads[0] is None and all(grad is None for grad in grads)):
                 continue                               # nothing to pass on
             grad_inputs = call_backward(node, grads, keep_graph)
+            grads = None                               # (let go of what arrived, as PyTorch does)
             # (node.next_functions, stored as two tuples: the nodes and their output numbers)
             for next_node, output_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
                 if grad is not None and next_node is not None:    # add it to what arrived there
