@@ -649,8 +649,15 @@ def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory (the caller has checked
     that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's)."""
     array = grad._array
-    return (array.flags.owndata and array.flags.writeable and grad._grad_fn is None
-            and not grad._shared_gradient)
+    return ((array.flags.owndata or _view_of_a_temporary(array)) and array.flags.writeable
+            and grad._grad_fn is None and not grad._shared_gradient)
+
+
+def _view_of_a_temporary(array):
+    """Is ``array`` a numpy view of memory nothing else refers to (a formula's scratch array,
+    seen as another dtype)? Then it alone holds that memory, as if it owned it."""
+    base = array.base
+    return type(base) is np.ndarray and base.flags.owndata and getrefcount(base) <= REFS_OF_A_LOCAL + 1
 
 
 def _references_of_a_local():
