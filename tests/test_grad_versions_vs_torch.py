@@ -1,0 +1,413 @@
+"""The version counter of every gradient autograd hands out is PyTorch's.
+
+A gradient's ``_version`` counts the in-place changes made to it, and PyTorch
+makes some itself: its engine adds a second incoming gradient *into* the first
+one when nothing else holds it, AccumulateGrad then adopts that buffer as
+``.grad`` and adds later gradients into it, and many backward formulas write
+into fresh zeros (``max(dim)``, indexing, ``diagonal``...). So
+``(x * x).sum().backward()`` leaves ``x.grad._version`` at 1. Each program below
+runs under minigrad and PyTorch and every gradient it can see (``.grad`` of
+leaves, retained grads, results of ``autograd.grad``, what hooks receive) must
+have the same version and values.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+
+from conftest import import_torch
+
+
+def _data(shape, seed, low=0.5, high=1.5):
+    """Distinct values in [low, high) (no ties unless asked for), float32."""
+    rng = np.random.default_rng(seed)
+    values = rng.permutation(np.linspace(low, high, int(np.prod(shape)), endpoint=False))
+    return values.reshape(shape).astype(np.float32)
+
+
+X = _data((3, 4), 0)
+Y = _data((3, 4), 1)
+TIES = np.array([[1.0, 2.0, 2.0, 0.5], [3.0, 3.0, 1.0, 3.0], [0.0, 0.0, 0.0, 0.0]], np.float32)
+
+
+def _idx(L, values):
+    return L.tensor(values, dtype=L.int64)
+
+
+# Each takes the library and a leaf x (3, 4) (and y, a second leaf of the same shape) and
+# returns a tensor computed from them.
+OPS = {
+    # pointwise
+    "mul_self": lambda L, x, y: x * x,
+    "mul": lambda L, x, y: x * y,
+    "mul_scalar": lambda L, x, y: x * 2.5,
+    "add": lambda L, x, y: x + y,
+    "add_self": lambda L, x, y: x + x,
+    "add_alpha": lambda L, x, y: L.add(x, y, alpha=2),
+    "sub": lambda L, x, y: x - y,
+    "sub_self": lambda L, x, y: x - x,
+    "div": lambda L, x, y: x / y,
+    "div_self": lambda L, x, y: x / x,
+    "neg": lambda L, x, y: -x,
+    "exp": lambda L, x, y: x.exp(),
+    "log": lambda L, x, y: x.log(),
+    "log1p": lambda L, x, y: x.log1p(),
+    "sqrt": lambda L, x, y: x.sqrt(),
+    "rsqrt": lambda L, x, y: x.rsqrt(),
+    "reciprocal": lambda L, x, y: x.reciprocal(),
+    "sin": lambda L, x, y: x.sin(),
+    "cos": lambda L, x, y: x.cos(),
+    "tan": lambda L, x, y: x.tan(),
+    "tanh": lambda L, x, y: x.tanh(),
+    "sigmoid": lambda L, x, y: x.sigmoid(),
+    "relu": lambda L, x, y: (x - 1).relu(),
+    "abs": lambda L, x, y: (x - 1).abs(),
+    "sign": lambda L, x, y: x.sign(),
+    "pow_scalar": lambda L, x, y: x ** 3,
+    "pow_square": lambda L, x, y: x ** 2,
+    "pow_tensor": lambda L, x, y: x ** y,
+    "rpow": lambda L, x, y: 2 ** x,
+    "rsub": lambda L, x, y: 1 - x,
+    "rdiv": lambda L, x, y: 1 / x,
+    "square": lambda L, x, y: x.square(),
+    "clamp": lambda L, x, y: x.clamp(0.8, 1.2),
+    "clamp_min": lambda L, x, y: x.clamp(min=0.8),
+    "clamp_max": lambda L, x, y: x.clamp(max=1.2),
+    "clamp_tensor": lambda L, x, y: x.clamp(y * 0 + 0.8, y * 0 + 1.2),
+    "maximum": lambda L, x, y: L.maximum(x, y),
+    "minimum": lambda L, x, y: L.minimum(x, y),
+    "maximum_self": lambda L, x, y: L.maximum(x, x),
+    "where": lambda L, x, y: L.where(x > 1, x, y),
+    "where_self": lambda L, x, y: L.where(x > 1, x, x * 2),
+    "erf": lambda L, x, y: L.erf(x),
+    "floor": lambda L, x, y: x.floor(),
+    "round": lambda L, x, y: x.round(),
+    "frac": lambda L, x, y: x.frac(),
+    "remainder": lambda L, x, y: x % 0.3,
+    "remainder_tensor": lambda L, x, y: x % y,
+    "floordiv": lambda L, x, y: x // 0.3,
+    "masked_fill": lambda L, x, y: x.masked_fill(x > 1, 0.5),
+    "to_double": lambda L, x, y: x.double(),
+    "clone": lambda L, x, y: x.clone(),
+    "contiguous_t": lambda L, x, y: x.t().contiguous(),
+    # reductions
+    "sum": lambda L, x, y: x.sum(),
+    "sum0": lambda L, x, y: x.sum(0),
+    "sum_keepdim": lambda L, x, y: x.sum(1, keepdim=True),
+    "mean": lambda L, x, y: x.mean(),
+    "mean1": lambda L, x, y: x.mean(1),
+    "max": lambda L, x, y: x.max(),
+    "min": lambda L, x, y: x.min(),
+    "max0": lambda L, x, y: x.max(0)[0],
+    "max1_keepdim": lambda L, x, y: x.max(1, keepdim=True)[0],
+    "min0": lambda L, x, y: x.min(0)[0],
+    "amax": lambda L, x, y: x.amax(1),
+    "amin": lambda L, x, y: x.amin(0),
+    "std": lambda L, x, y: x.std(),
+    "var0": lambda L, x, y: x.var(0),
+    "norm": lambda L, x, y: x.norm(),
+    "norm1": lambda L, x, y: x.norm(p=1),
+    "norm_dim": lambda L, x, y: x.norm(dim=1),
+    "logsumexp": lambda L, x, y: x.logsumexp(1),
+    "prod": lambda L, x, y: x.prod(),
+    "prod0": lambda L, x, y: x.prod(0),
+    "cumsum": lambda L, x, y: x.cumsum(1),
+    "cumprod": lambda L, x, y: x.cumprod(0),
+    "softmax": lambda L, x, y: x.softmax(1),
+    "log_softmax": lambda L, x, y: x.log_softmax(0),
+    # sorting
+    "sort": lambda L, x, y: x.sort(1)[0],
+    "topk": lambda L, x, y: x.topk(2, 1)[0],
+    "roll": lambda L, x, y: x.roll(1, 0),
+    "flip": lambda L, x, y: x.flip(1),
+    # linear algebra
+    "matmul": lambda L, x, y: x @ y.t(),
+    "mm_self": lambda L, x, y: x @ x.t(),
+    "mv": lambda L, x, y: x.mv(y[0]),
+    "dot": lambda L, x, y: x[0].dot(y[0]),
+    "dot_self": lambda L, x, y: x[0].dot(x[0]),
+    "bmm": lambda L, x, y: x.view(1, 3, 4).bmm(y.view(1, 4, 3)),
+    "addmm": lambda L, x, y: L.addmm(x[:, :3], x, y.t()[:, :3]),
+    "addmm_scaled": lambda L, x, y: L.addmm(x[:, :3], x, y.t()[:, :3], beta=0.5, alpha=2),
+    "baddbmm": lambda L, x, y: L.baddbmm(x.view(1, 3, 4)[:, :, :3], x.view(1, 3, 4),
+                                          y.view(1, 4, 3)),
+    "einsum": lambda L, x, y: L.einsum("ij,ij->i", x, y),
+    "einsum_trace": lambda L, x, y: L.einsum("ii->", x[:, :3]),
+    # views and shapes
+    "view": lambda L, x, y: x.view(12),
+    "reshape_t": lambda L, x, y: x.t().reshape(12),
+    "t": lambda L, x, y: x.t(),
+    "transpose": lambda L, x, y: x.transpose(0, 1),
+    "permute": lambda L, x, y: x.permute(1, 0),
+    "unsqueeze": lambda L, x, y: x.unsqueeze(1),
+    "squeeze": lambda L, x, y: x.view(3, 1, 4).squeeze(),
+    "squeeze_dim": lambda L, x, y: x.view(3, 1, 4).squeeze(1),
+    "expand": lambda L, x, y: x[:1].expand(3, 4),
+    "expand_new_dim": lambda L, x, y: x.expand(2, 3, 4),
+    "repeat": lambda L, x, y: x.repeat(2, 1),
+    "flatten": lambda L, x, y: x.flatten(),
+    "diagonal": lambda L, x, y: x.diagonal(),
+    "diagonal_offset": lambda L, x, y: x.diagonal(1),
+    "select": lambda L, x, y: x[1],
+    "select_dim1": lambda L, x, y: x.select(1, 2),
+    "slice": lambda L, x, y: x[1:],
+    "slice_step": lambda L, x, y: x[:, ::2],
+    "narrow": lambda L, x, y: x.narrow(1, 1, 2),
+    "full_slice": lambda L, x, y: x[:],
+    "ellipsis": lambda L, x, y: x[...],
+    "newaxis": lambda L, x, y: x[None],
+    "index_list": lambda L, x, y: x[[0, 2]],
+    "index_list_repeated": lambda L, x, y: x[[0, 0, 2]],
+    "index_tensor": lambda L, x, y: x[_idx(L, [2, 1])],
+    "index_mask": lambda L, x, y: x[x > 1],
+    "index_two_lists": lambda L, x, y: x[[0, 1], [2, 3]],
+    "index_slice_and_list": lambda L, x, y: x[1:, [0, 3]],
+    "index_select": lambda L, x, y: x.index_select(1, _idx(L, [3, 0, 3])),
+    "gather": lambda L, x, y: x.gather(1, _idx(L, [[0, 1], [2, 2], [3, 0]])),
+    "scatter": lambda L, x, y: x.scatter(1, _idx(L, [[0], [1], [2]]), y[:, :1]),
+    "scatter_value": lambda L, x, y: x.scatter(1, _idx(L, [[0], [1], [2]]), 5.0),
+    "scatter_add": lambda L, x, y: x.scatter_add(1, _idx(L, [[0], [1], [2]]), y[:, :1]),
+    "index_add": lambda L, x, y: x.index_add(0, _idx(L, [0, 0]), y[:2]),
+    "cat": lambda L, x, y: L.cat([x, y, x], 0),
+    "stack": lambda L, x, y: L.stack([x, y], 1),
+    "split": lambda L, x, y: x.split(2, 1)[1],
+    "split_both": lambda L, x, y: x.split(2, 1)[0] * x.split(2, 1)[1],
+    "chunk": lambda L, x, y: x.chunk(3, 0)[2],
+    "unbind": lambda L, x, y: x.unbind(0)[1],
+    "unbind_all": lambda L, x, y: L.stack(x.unbind(1)[::-1], 0),
+    # in-place on a non-leaf
+    "add_": lambda L, x, y: (x * 1).add_(y),
+    "mul_": lambda L, x, y: (x * 1).mul_(y),
+    "exp_": lambda L, x, y: (x * 1).exp_(),
+    "setitem": lambda L, x, y: _setitem(x * 1, 1, y[0]),
+    "setitem_slice": lambda L, x, y: _setitem(x * 1, (slice(None), slice(1, 3)), y[:, :2]),
+    "setitem_mask": lambda L, x, y: _setitem(x * 1, x > 1, 0.0),
+    "view_mul_": lambda L, x, y: _view_inplace(x * 1, y),
+    "copy_": lambda L, x, y: (x * 1).copy_(y),
+    "zero_": lambda L, x, y: (x * 1).zero_() + y,
+    "fill_": lambda L, x, y: (x * 1).fill_(2.0) + y,
+    "clamp_": lambda L, x, y: (x * 1).clamp_(0.8, 1.2),
+    "masked_fill_": lambda L, x, y: (x * 1).masked_fill_(x > 1, 0.0),
+    "index_add_": lambda L, x, y: (x * 1).index_add_(0, _idx(L, [2, 2]), y[:2]),
+    "squeeze_": lambda L, x, y: (x.view(3, 1, 4) * 1).squeeze_(),
+    # neural-network functions
+    "linear": lambda L, x, y: L.nn.functional.linear(x, y[:2], y[2]),
+    "gelu": lambda L, x, y: L.nn.functional.gelu(x - 1),
+    "silu": lambda L, x, y: L.nn.functional.silu(x - 1),
+    "elu": lambda L, x, y: L.nn.functional.elu(x - 1),
+    "softplus": lambda L, x, y: L.nn.functional.softplus(x - 1),
+    "leaky_relu": lambda L, x, y: L.nn.functional.leaky_relu(x - 1, 0.1),
+    "hardtanh": lambda L, x, y: L.nn.functional.hardtanh(x - 1, -0.2, 0.2),
+    "relu6": lambda L, x, y: L.nn.functional.relu6(x * 4),
+    "threshold": lambda L, x, y: L.nn.functional.threshold(x, 1.0, 0.0),
+    "mse_loss": lambda L, x, y: L.nn.functional.mse_loss(x, y),
+    "l1_loss": lambda L, x, y: L.nn.functional.l1_loss(x, y),
+    "huber_loss": lambda L, x, y: L.nn.functional.huber_loss(x, y * 3),
+    "smooth_l1_loss": lambda L, x, y: L.nn.functional.smooth_l1_loss(x, y * 3),
+    "cross_entropy": lambda L, x, y: L.nn.functional.cross_entropy(x, _idx(L, [0, 3, 1])),
+    "nll_loss": lambda L, x, y: L.nn.functional.nll_loss(x.log_softmax(1), _idx(L, [0, 3, 1])),
+    "bce": lambda L, x, y: L.nn.functional.binary_cross_entropy(x / 2, y / 2),
+    "bce_logits": lambda L, x, y: L.nn.functional.binary_cross_entropy_with_logits(x, y / 2),
+    "kl_div": lambda L, x, y: L.nn.functional.kl_div(x.log(), y, reduction="batchmean"),
+    "dropout_eval": lambda L, x, y: L.nn.functional.dropout(x, 0.5, training=False),
+    "one_minus_square_mean": lambda L, x, y: ((1 - x) ** 2).mean(),
+}
+
+TIE_OPS = {
+    "max": lambda L, x: x.max(),
+    "max1": lambda L, x: x.max(1)[0],
+    "min0": lambda L, x: x.min(0)[0],
+    "amax1": lambda L, x: x.amax(1),
+    "amin": lambda L, x: x.amin(),
+    "maximum": lambda L, x: L.maximum(x, x.flip(1)),
+    "sort": lambda L, x: x.sort(1)[0],
+    "relu": lambda L, x: (x - 1).relu(),
+    "abs": lambda L, x: (x - 1).abs(),
+    "clamp": lambda L, x: x.clamp(1, 2),
+    "norm_inf": lambda L, x: x.norm(p=float("inf")),
+}
+
+
+def _setitem(t, index, value):
+    t[index] = value
+    return t
+
+
+def _view_inplace(t, y):
+    t[0].mul_(y[0])
+    return t
+
+
+# --- programs: ways of asking for gradients ------------------------------------------------------
+
+def _leaves(L):
+    return (L.tensor(_inputs["x"].copy(), requires_grad=True),
+            L.tensor(_inputs["y"].copy(), requires_grad=True))
+
+
+_inputs = {"x": X, "y": Y}      # (the tests with ties swap x's values)
+
+
+def _weights(L, out):
+    """Fixed, distinct weights shaped like ``out`` (so the loss's gradient is dense)."""
+    return L.tensor(_data(tuple(out.shape), 7, -1, 1)).to(out.dtype)
+
+
+def program_sum_backward(L, op):
+    """op(x).sum().backward(): the gradient starts expanded from a 0-d one."""
+    x, y = _leaves(L)
+    op(L, x, y).sum().backward()
+    return {"x.grad": x.grad, "y.grad": y.grad}
+
+
+def program_weighted_backward(L, op):
+    """(op(x) * w).sum().backward(): a dense gradient of the engine's own."""
+    x, y = _leaves(L)
+    out = op(L, x, y)
+    (out * _weights(L, out)).sum().backward()
+    return {"x.grad": x.grad, "y.grad": y.grad}
+
+
+def program_backward_with_given_grad(L, op):
+    """op(x).backward(g) with g held by the caller."""
+    x, y = _leaves(L)
+    out = op(L, x, y)
+    out.backward(_weights(L, out))
+    return {"x.grad": x.grad, "y.grad": y.grad}
+
+
+def program_backward_twice(L, op):
+    """Two backward passes: the second adds into .grad."""
+    x, y = _leaves(L)
+    for _ in range(2):
+        out = op(L, x, y)
+        (out * _weights(L, out)).sum().backward()
+    return {"x.grad": x.grad, "y.grad": y.grad}
+
+
+def program_used_twice(L, op):
+    """op(x) used by two later operations: its gradients are added first."""
+    x, y = _leaves(L)
+    out = op(L, x, y)
+    (out * _weights(L, out) + out.exp()).sum().backward()
+    return {"x.grad": x.grad, "y.grad": y.grad}
+
+
+def program_autograd_grad(L, op):
+    """autograd.grad of a weighted sum."""
+    x, y = _leaves(L)
+    out = op(L, x, y)
+    gx, gy = L.autograd.grad((out * _weights(L, out)).sum(), [x, y], allow_unused=True)
+    return {"gx": gx, "gy": gy}
+
+
+def program_autograd_grad_of_sum(L, op):
+    """autograd.grad of a plain sum."""
+    x, y = _leaves(L)
+    gx, gy = L.autograd.grad(op(L, x, y).sum(), [x, y], allow_unused=True)
+    return {"gx": gx, "gy": gy}
+
+
+def program_hooks(L, op):
+    """What tensor hooks on the leaves and on the result receive, and .grad after them."""
+    x, y = _leaves(L)
+    seen = {}
+    x.register_hook(lambda g: seen.__setitem__("hook x", (g._version, g.detach().clone())))
+    out = op(L, x, y)
+    out.register_hook(lambda g: seen.__setitem__("hook out", (g._version, g.detach().clone())))
+    (out * _weights(L, out) + out).sum().backward()
+    seen.update({"x.grad": x.grad, "y.grad": y.grad})
+    return seen
+
+
+def program_retain_grad(L, op):
+    """retain_grad() of the result, used twice; then a second backward."""
+    x, y = _leaves(L)
+    out = op(L, x, y)
+    out.retain_grad()
+    loss = (out * _weights(L, out) + out).sum()
+    loss.backward(retain_graph=True)
+    first = (out.grad._version, out.grad.detach().clone())
+    loss.backward()
+    return {"out.grad first": first, "out.grad": out.grad, "x.grad": x.grad}
+
+
+def program_create_graph(L, op):
+    """backward(create_graph=True): .grad is made by recorded operations."""
+    x, y = _leaves(L)
+    out = op(L, x, y)
+    (out * _weights(L, out)).sum().backward(create_graph=True)
+    first = {"x.grad": x.grad, "y.grad": y.grad}
+    (out * _weights(L, out)).sum().backward(create_graph=True)
+    result = {k + " first": v for k, v in first.items()}
+    result.update({"x.grad": x.grad, "y.grad": y.grad})
+    return result
+
+
+PROGRAMS = [program_sum_backward, program_weighted_backward, program_backward_with_given_grad,
+            program_backward_twice, program_used_twice, program_autograd_grad,
+            program_autograd_grad_of_sum, program_hooks, program_retain_grad,
+            program_create_graph]
+
+
+def _described(value):
+    """(version, values) of a handed-out gradient (or the pair a hook recorded)."""
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        version, tensor = value
+    else:
+        version, tensor = value._version, value
+    return version, np.asarray(tensor.detach().double().tolist())
+
+
+def _run(L, program, op):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            grads = program(L, op)
+        except Exception as error:          # both must fail alike (e.g. a view changed in place)
+            return type(error).__name__
+    return {name: _described(value) for name, value in grads.items()}
+
+
+def assert_same_grads(ours, theirs):
+    if isinstance(theirs, str) or isinstance(ours, str):
+        assert ours == theirs
+        return
+    assert ours.keys() == theirs.keys()
+    versions = {name: (mine and mine[0], ref and ref[0]) for name, (mine, ref)
+                in ((n, (ours[n], theirs[n])) for n in theirs)}
+    assert all(a == b for a, b in versions.values()), f"versions (minigrad, torch): {versions}"
+    for name in theirs:
+        if theirs[name] is not None:
+            assert ours[name] is not None, name
+            np.testing.assert_allclose(ours[name][1], theirs[name][1], rtol=1e-4, atol=1e-5,
+                                       err_msg=name)
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.__name__[len("program_"):])
+@pytest.mark.parametrize("op_name", list(OPS))
+def test_gradient_versions_match_torch(op_name, program):
+    torch = import_torch()
+    op = OPS[op_name]
+    assert_same_grads(_run(minigrad, program, op), _run(torch, program, op))
+
+
+@pytest.mark.parametrize("program", PROGRAMS[:3] + PROGRAMS[5:6],
+                         ids=lambda p: p.__name__[len("program_"):])
+@pytest.mark.parametrize("op_name", list(TIE_OPS))
+def test_gradient_versions_with_ties_match_torch(op_name, program):
+    torch = import_torch()
+
+    def op(L, x, y):
+        return TIE_OPS[op_name](L, x)
+
+    def with_ties(L, op):
+        _inputs["x"] = TIES
+        try:
+            return program(L, op)
+        finally:
+            _inputs["x"] = X
+    assert_same_grads(_run(minigrad, with_ties, op), _run(torch, with_ties, op))
