@@ -10,6 +10,8 @@ runs under minigrad and PyTorch and every gradient it can see (``.grad`` of
 leaves, retained grads, results of ``autograd.grad``, what hooks receive) must
 have the same version and values.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -362,7 +364,6 @@ def _described(value):
 
 
 def _run(L, program, op):
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -411,3 +412,333 @@ def test_gradient_versions_with_ties_match_torch(op_name, program):
         finally:
             _inputs["x"] = X
     assert_same_grads(_run(minigrad, with_ties, op), _run(torch, with_ties, op))
+
+
+# --- whole programs: hooks, optimizers, custom Functions, second order... --------------------------
+# Each returns the versions (and a few facts) of the gradients it can see.
+
+def leaf(L, v=X):
+    return L.tensor(v.copy(), requires_grad=True)
+
+
+PROGRAMS_BY_NAME = {}
+
+
+def prog(f):
+    PROGRAMS_BY_NAME[f.__name__] = f
+    return f
+
+
+@prog
+def hook_keeps(L):
+    x = leaf(L)
+    kept = []
+    x.register_hook(lambda g: kept.append(g))
+    (x * x).sum().backward()
+    return [x.grad._version, kept[0]._version, x.grad is kept[0]]
+
+
+@prog
+def hook_replaces(L):
+    x = leaf(L)
+    x.register_hook(lambda g: g * 2)
+    (x * x).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def hook_returns_same(L):
+    x = leaf(L)
+    x.register_hook(lambda g: g)
+    (x * x * 3).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def hook_inplace(L):
+    x = leaf(L)
+    x.register_hook(lambda g: g.mul_(2))
+    (x * x * 3).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def nonleaf_hook_inplace(L):
+    x = leaf(L)
+    y = x * 2
+    y.register_hook(lambda g: g.add_(1))
+    (y * y).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def post_accumulate(L):
+    x = leaf(L)
+    seen = []
+    x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad._version))
+    (x * x).sum().backward()
+    (x * x).sum().backward()
+    return seen + [x.grad._version]
+
+
+@prog
+def inputs_kw(L):
+    x = leaf(L)
+    y = leaf(L)
+    (x * y * x).sum().backward(inputs=[x])
+    return [x.grad._version, y.grad]
+
+
+@prog
+def grad_of_intermediate(L):
+    x = leaf(L)
+    y = x * 2
+    z = y * y
+    g, = L.autograd.grad(z.sum() + y.sum(), y)
+    return [g._version]
+
+
+@prog
+def grad_two_outputs(L):
+    x = leaf(L)
+    y = x * 2
+    g = L.autograd.grad([y.sum(), (y * y).sum()], x)[0]
+    return [g._version]
+
+
+@prog
+def grad_outputs_given(L):
+    x = leaf(L)
+    y = x * x
+    go = L.ones(3, 4)
+    g = L.autograd.grad(y, x, grad_outputs=go)[0]
+    return [g._version, go._version]
+
+
+@prog
+def user_grad_then_backward(L):
+    x = leaf(L)
+    x.grad = L.zeros(3, 4)
+    (x * x).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def zero_grad_then(L):
+    x = leaf(L)
+    (x * 2).sum().backward()
+    x.grad.zero_()
+    (x * x).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def sgd_step(L):
+    x = leaf(L)
+    opt = L.optim.SGD([x], lr=0.1, momentum=0.9)
+    for _ in range(2):
+        opt.zero_grad()
+        (x * x).sum().backward()
+        opt.step()
+    return [x.grad._version, x._version]
+
+
+@prog
+def sgd_zero_none_false(L):
+    x = leaf(L)
+    opt = L.optim.SGD([x], lr=0.1)
+    for _ in range(2):
+        opt.zero_grad(set_to_none=False)
+        (x * x).sum().backward()
+        opt.step()
+    return [x.grad._version, x._version]
+
+
+@prog
+def custom_function(L):
+    class F(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    x = leaf(L)
+    (F.apply(x) + F.apply(x)).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def custom_function_returns_grad(L):
+    class F(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = leaf(L)
+    y = x * 3
+    (F.apply(y) * 2).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def anomaly(L):
+    x = leaf(L)
+    with L.autograd.detect_anomaly():
+        (x * x).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def leaf_used_thrice(L):
+    x = leaf(L)
+    (x * x + x.exp() + x.sin()).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def chain_w2(L):
+    x = L.ones(1, requires_grad=True)
+    b = L.ones(1, requires_grad=True)
+    y = x
+    for _ in range(10):
+        y = y * 1.0001
+        y = y + b
+    y.sum().backward()
+    return [x.grad._version, b.grad._version]
+
+
+@prog
+def scalar_leaf(L):
+    x = L.tensor(2.0, requires_grad=True)
+    (x * x * x).backward()
+    return [x.grad._version]
+
+
+@prog
+def broadcast_twice(L):
+    x = L.ones(4, requires_grad=True)
+    m = L.ones(3, 4)
+    ((x * m) + (x * m * 2)).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def broadcast_keepdim(L):
+    x = L.ones(3, 1, requires_grad=True)
+    m = L.ones(3, 4)
+    ((x * m) * (x * m)).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def retain_graph_thrice(L):
+    x = leaf(L)
+    l = (x * x).sum()
+    for _ in range(3):
+        l.backward(retain_graph=True)
+    return [x.grad._version]
+
+
+@prog
+def create_graph_then_plain(L):
+    x = leaf(L)
+    (x * x).sum().backward(create_graph=True)
+    (x * x).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def double_backward(L):
+    x = leaf(L)
+    g, = L.autograd.grad((x * x * x).sum(), x, create_graph=True)
+    gg, = L.autograd.grad((g * g).sum(), x)
+    return [g._version, gg._version]
+
+
+@prog
+def view_leaf_grad(L):
+    base = leaf(L)
+    v = base[1:]
+    (v * v).sum().backward()
+    return [base.grad._version]
+
+
+@prog
+def split_grads(L):
+    x = leaf(L)
+    a, b = x.split(2, 1)
+    (a * b).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def func_grad(L):
+    f = L.func.grad(lambda x: (x * x).sum())
+    return [f(L.tensor(X))._version]
+
+
+@prog
+def func_vjp(L):
+    out, vjp = L.func.vjp(lambda x: x * x, L.tensor(X))
+    return [vjp(L.ones(3, 4))[0]._version]
+
+
+@prog
+def jacobian(L):
+    return [L.autograd.functional.jacobian(lambda x: x * x, L.tensor(X[0]))._version]
+
+
+@prog
+def checkpointed(L):
+    import importlib
+    cp = importlib.import_module(L.__name__ + ".utils.checkpoint")
+    x = leaf(L)
+    cp.checkpoint(lambda a: a * a, x, use_reentrant=False).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def mlp(L):
+    L.manual_seed(0)
+    net = L.nn.Sequential(L.nn.Linear(4, 5), L.nn.ReLU(), L.nn.Linear(5, 2))
+    x = L.tensor(X)
+    L.nn.functional.cross_entropy(net(x), L.tensor([0, 1, 1])).backward()
+    return [p.grad._version for p in net.parameters()]
+
+
+@prog
+def mlp_twice(L):
+    L.manual_seed(0)
+    net = L.nn.Sequential(L.nn.Linear(4, 5), L.nn.Tanh(), L.nn.Linear(5, 2))
+    x = L.tensor(X)
+    for _ in range(2):
+        L.nn.functional.mse_loss(net(x), L.zeros(3, 2)).backward()
+    return [p.grad._version for p in net.parameters()]
+
+
+@prog
+def shared_weight(L):
+    w = L.tensor(X[:3, :3].copy(), requires_grad=True)
+    x = L.tensor(X[:, :3].copy())
+    (x @ w @ w).sum().backward()
+    return [w.grad._version]
+
+
+@prog
+def conv_like_unfold_sum(L):
+    x = leaf(L)
+    ((x[:, :2] * x[:, 2:]).sum() + x.sum()).backward()
+    return [x.grad._version]
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS_BY_NAME))
+def test_program_gradient_versions_match_torch(name):
+    torch = import_torch()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert PROGRAMS_BY_NAME[name](minigrad) == PROGRAMS_BY_NAME[name](torch)
