@@ -213,6 +213,32 @@ OPS = {
     "kl_div": lambda L, x, y: L.nn.functional.kl_div(x.log(), y, reduction="batchmean"),
     "dropout_eval": lambda L, x, y: L.nn.functional.dropout(x, 0.5, training=False),
     "one_minus_square_mean": lambda L, x, y: ((1 - x) ** 2).mean(),
+    "cross_entropy_smoothing": lambda L, x, y: L.nn.functional.cross_entropy(
+        x, _idx(L, [0, 3, 1]), label_smoothing=0.1),
+    "cross_entropy_weighted": lambda L, x, y: L.nn.functional.cross_entropy(
+        x, _idx(L, [0, 3, 1]), weight=L.tensor([1.0, 2.0, 0.5, 1.0])),
+    "cross_entropy_probabilities": lambda L, x, y: L.nn.functional.cross_entropy(x, y.softmax(1)),
+    "dropout_p0": lambda L, x, y: L.nn.functional.dropout(x, 0.0, training=True),
+    # more methods and shapes
+    "outer": lambda L, x, y: x[0].outer(y[1]),
+    "mT": lambda L, x, y: x.mT,
+    "swapaxes": lambda L, x, y: x.swapaxes(0, 1),
+    "expand_as": lambda L, x, y: x[:1].expand_as(y),
+    "reshape_as": lambda L, x, y: x.t().reshape_as(y.t()),
+    "clip": lambda L, x, y: x.clip(0.8, 1.2),
+    "var_dim": lambda L, x, y: x.var(1, keepdim=True),
+    "sum_dims": lambda L, x, y: x.view(3, 2, 2).sum((0, 2)),
+    "max_of_0d": lambda L, x, y: x[1, 1].max(),
+    "max_dim_of_0d": lambda L, x, y: x[1, 1].max(0)[0],
+    "sort_of_1_element": lambda L, x, y: x[1, 1:2].sort()[0],
+    "max_1_element_dim": lambda L, x, y: x[:1].max(0)[0],
+    "double_max0": lambda L, x, y: x.double().max(0)[0],
+    "relu_": lambda L, x, y: (x - 1).relu_(),
+    "sigmoid_": lambda L, x, y: (x * 1).sigmoid_(),
+    "pow_": lambda L, x, y: (x * 1).pow_(2),
+    "div_tensor_": lambda L, x, y: (x * 1).div_(y),
+    "scatter_": lambda L, x, y: (x * 1).scatter_(1, _idx(L, [[0], [1], [2]]), y[:, :1]),
+    "scatter_add_": lambda L, x, y: (x * 1).scatter_add_(1, _idx(L, [[0], [1], [2]]), y[:, :1]),
 }
 
 TIE_OPS = {
