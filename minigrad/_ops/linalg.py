@@ -13,7 +13,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from . import result
 from .._dtype import cpp_name, cpp_type_name
-from .shape import unsafe_view, squeeze, SqueezeBackward4
+from .shape import unsafe_view
 from .views import check_history_kept
 from .pointwise import _broadcast_error, kernel_not_implemented
 
@@ -314,7 +314,7 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        return squeeze(mm(input.unsqueeze(0), other), 0, _node=SqueezeBackward4)
+        return mm(input.unsqueeze(0), other).squeeze_(0)      # (in place, as PyTorch: version 1)
     if da == 2 and db == 2:
         return mm(input, other)
     if da == db:
