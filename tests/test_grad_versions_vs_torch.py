@@ -762,6 +762,31 @@ def conv_like_unfold_sum(L):
     return [x.grad._version]
 
 
+@prog
+def zero_dim_leaf_used_three_ways(L):
+    x = L.tensor(0.3, requires_grad=True)
+    (x.reshape(1, 1) * 2).sum().backward()
+    versions = [x.grad._version]
+    x.grad = None
+    ((x * L.ones(2, 2)).sum() + (x * 3).sum() + (x.view(1) * 2).sum()).backward()
+    return versions + [x.grad._version]
+
+
+@prog
+def relu_and_more(L):
+    x = L.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    (x.relu() + x * 2).sum().backward()
+    return [x.grad._version]
+
+
+@prog
+def column_major_leaf(L):
+    w = L.tensor(X.T.copy()).t().detach().requires_grad_()     # (3, 4), laid out column by column
+    x = L.tensor(X[:, :3].copy())
+    (x.t() @ w * 2).sum().backward()
+    return [w.grad._version, w.grad.stride()]
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS_BY_NAME))
 def test_program_gradient_versions_match_torch(name):
     torch = import_torch()

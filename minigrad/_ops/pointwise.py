@@ -818,7 +818,8 @@ def threshold_backward(grad, out):
         # gives exactly the same array, NaN and -0.0 included, about 4x faster.
         keep = np.array(out._array <= 0, dtype=unsigned)    # 1 where cleared (an array even when 0-d)
         np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
-        array = np.bitwise_and(g.view(unsigned), keep, out=keep).view(g.dtype)
+        array = np.empty(keep.shape, g.dtype)               # (its own memory: a new tensor)
+        np.bitwise_and(g.view(unsigned), keep, out=array.view(unsigned))
     else:
         array = np.where(out._array <= 0, g.dtype.type(0), g)
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))

@@ -346,7 +346,10 @@ def sum_to_shape(grad, shape):
             return None
     if not _State.enabled and not _DualLevel.open:
         # the usual case: nothing is recorded, so let numpy sum (keeping the summed dims, as
-        # PyTorch does); without its leading dims the gradient is then a view of that sum
+        # PyTorch does); without its leading dims the gradient is then a view of that sum,
+        # except for a 0-d tensor, whose gradient PyTorch sums in one step (a new tensor)
+        if shape == ():
+            return _tensor._wrap(np.asarray(grad._array.sum()))
         summed = _tensor._wrap(np.asarray(grad._array.sum(axis=dims, keepdims=True)))
         return summed.view(shape) if lead else summed
     if shape == ():

@@ -654,8 +654,9 @@ def _owned_by_engine(grad):
 
 
 def _view_of_a_temporary(array):
-    """Is ``array`` a numpy view of memory nothing else refers to (a formula's scratch array,
-    seen as another dtype)? Then it alone holds that memory, as if it owned it."""
+    """Is ``array`` a numpy view of memory nothing else refers to (a product computed transposed,
+    say)? Then it alone holds that memory, as if it owned it. (PyTorch adopts a view as .grad
+    when nothing else holds the view itself.)"""
     base = array.base
     return type(base) is np.ndarray and base.flags.owndata and getrefcount(base) <= REFS_OF_A_LOCAL + 1
 
