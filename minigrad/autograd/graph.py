@@ -479,8 +479,9 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
 
     The first gradient becomes ``.grad`` as it is when the engine owns it
     exclusively (a fresh, writable array, or a view of one laid out like the
-    leaf, that nothing else holds: not ``held_elsewhere``); otherwise it is copied, so that ``.grad`` never shares memory with a
-    tensor the user (or another leaf) holds. Later gradients are added in place, which is why they
+    leaf, and nothing else holds it: not ``held_elsewhere``); otherwise it is
+    copied, so that ``.grad`` never shares memory with a tensor the user (or
+    another leaf) holds. Later gradients are added in place, which is why they
     *accumulate* across backward calls until you zero them. With
     create_graph=True the copy and the sum are recorded instead, so that
     ``.grad`` can be differentiated (its grad_fn is ``CopyBackwards``, then
