@@ -780,6 +780,19 @@ def relu_and_more(L):
 
 
 @prog
+def products_with_zeros(L):
+    values = np.array([[0, 2, 3, 1], [1, 0, 0, 2], [1, 2, 3, 4]], np.float32)
+    versions = []
+    for create_graph in (False, True):
+        for op in (lambda x: x.cumprod(0), lambda x: x.cumprod(1), lambda x: x.prod(1),
+                   lambda x: x.prod()):
+            x = leaf(L, values)
+            g, = L.autograd.grad((op(x) * 0.5).sum(), x, create_graph=create_graph)
+            versions.append(g._version)
+    return versions
+
+
+@prog
 def column_major_leaf(L):
     w = L.tensor(X.T.copy()).t().detach().requires_grad_()     # (3, 4), laid out column by column
     x = L.tensor(X[:, :3].copy())
