@@ -10,6 +10,7 @@ import numpy as np
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
+from ..autograd.function import _FuncTransforms
 from .views import history_first
 from . import result, save_result, zeros_set_in_place
 from .shape import flip, cat, stack
@@ -104,7 +105,8 @@ def _cumprod_grad_with_zeros(input, grad, dim):
 
     Recording (create_graph=True), PyTorch writes each k into at::zeros (set in place) with
     copy_, so the gradient's version counts them; otherwise its faster path makes a new tensor
-    (version 0): here, the pieces stacked."""
+    (version 0): here, the pieces stacked. Inside vmap, PyTorch works out of place too (a
+    batched piece cannot be copied into zeros that are not batched)."""
     n = input.shape[dim]
     ones_shape = list(input.shape)
     ones_shape[dim] = 1
@@ -120,7 +122,7 @@ def _cumprod_grad_with_zeros(input, grad, dim):
             after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
             omitted = cat([before, before.expand_as(after) * after], dim)
         pieces.append((grad.narrow(dim, k, n - k) * omitted).sum(dim))
-    if not _State.enabled:
+    if not _State.enabled or _FuncTransforms.vmaps:
         return stack(pieces, dim)
     grad_input = zeros_set_in_place(input.shape, grad._array.dtype)
     for k, piece in enumerate(pieces):
