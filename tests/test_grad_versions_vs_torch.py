@@ -839,3 +839,18 @@ def test_vmap_of_grad_matches_torch(name):
         grads = L.func.vmap(L.func.grad(lambda x: VMAPPED[name](L, x)))(L.tensor(batch))
         results.append(grads.detach().numpy())
     np.testing.assert_allclose(results[0], results[1], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(VMAPPED))
+def test_forward_over_reverse_matches_torch(name):
+    """jvp of grad: the tangents pass through the formulas' in-place steps."""
+    torch = import_torch()
+    point = X.copy()
+    point[1, 2] = 0.0
+    results = []
+    for L in (minigrad, torch):
+        out, tangent = L.func.jvp(L.func.grad(lambda x: VMAPPED[name](L, x)), (L.tensor(point),),
+                                  (L.tensor(Y),))
+        results.append((out.detach().numpy(), tangent.detach().numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)

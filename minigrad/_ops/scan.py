@@ -16,7 +16,7 @@ from . import result, save_result, zeros_set_in_place
 from .shape import flip, cat, stack
 from .indexing import _slice
 from .._python_arg_parser import invalid_combination
-from ..autograd.forward_ad import jvp_from_backward
+from ..autograd.forward_ad import jvp_from_backward, _DualLevel
 
 
 def _reverse_cumsum(grad, dim):
@@ -106,7 +106,8 @@ def _cumprod_grad_with_zeros(input, grad, dim):
     Recording (create_graph=True), PyTorch writes each k into at::zeros (set in place) with
     copy_, so the gradient's version counts them; otherwise its faster path makes a new tensor
     (version 0): here, the pieces stacked. Inside vmap, PyTorch works out of place too (a
-    batched piece cannot be copied into zeros that are not batched)."""
+    batched piece cannot be copied into zeros that are not batched), and so does minigrad in
+    forward mode (stack carries the tangents along)."""
     n = input.shape[dim]
     ones_shape = list(input.shape)
     ones_shape[dim] = 1
@@ -122,7 +123,7 @@ def _cumprod_grad_with_zeros(input, grad, dim):
             after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
             omitted = cat([before, before.expand_as(after) * after], dim)
         pieces.append((grad.narrow(dim, k, n - k) * omitted).sum(dim))
-    if not _State.enabled or _FuncTransforms.vmaps:
+    if not _State.enabled or _FuncTransforms.vmaps or _DualLevel.open:
         return stack(pieces, dim)
     grad_input = zeros_set_in_place(input.shape, grad._array.dtype)
     for k, piece in enumerate(pieces):
