@@ -290,26 +290,25 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
         total = current._array + grad._array
         if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
             total = np.asarray(total)       # could not be changed in place later (x.grad.zero_())
-        if (getrefcount(current) == REFS_OF_A_LOCAL + 1 or _held_only_by_buffer(current, sent_with)) \
-                and current._array.base is None and getrefcount(current._array) == REFS_OF_A_LOCAL:
-            # nothing else holds the first gradient (only the buffer and `current`) nor its
-            # memory (only that tensor): PyTorch adds into it in place (its version goes up).
-            # Here the sum takes the old memory's place: the same, since nobody else can see
-            # that memory, and numpy is faster at it for tiny tensors
+        holders = getrefcount(current) - REFS_OF_A_LOCAL        # (besides the name `current`)
+        if holders > 1 and len(sent_with) > 1:
+            # the tuple its producer returned does not count: PyTorch moves each gradient out
+            # of its list as it hands it on (here the loop still holds the tuple)
+            holders -= _times_in(current, sent_with)
+        if holders == 1 and current._array.base is None and getrefcount(current._array) == REFS_OF_A_LOCAL:
+            # nothing but the buffer holds the first gradient, nothing but that tensor its
+            # memory: PyTorch adds into it in place (its version goes up). Here the sum takes
+            # the old memory's place: the same, since nobody else can see that memory, and
+            # numpy is faster at it for tiny tensors
             current._array = total
             current._version_counter[0] += 1
         else:
             buffer[output_nr] = _wrap(total)
 
 
-def _held_only_by_buffer(current, sent_with):
-    """Is ``current`` held only by the buffer, apart from the tuple of gradients its producer
-    returned? (That tuple still holds it while the loop hands the others out; PyTorch moves
-    each gradient out of its list as it goes, so the list does not count.)"""
-    if len(sent_with) < 2:
-        return False
-    in_tuple = sum(1 for grad in sent_with if grad is current)
-    return getrefcount(current) == REFS_OF_A_LOCAL + 2 + in_tuple    # (the buffer, the caller's name)
+def _times_in(grad, grads):
+    """How many times ``grad`` itself is among ``grads``."""
+    return sum(1 for other in grads if other is grad)
 
 
 def _fit_to_node(grad, node, output_nr, producer):
