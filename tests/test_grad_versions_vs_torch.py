@@ -209,6 +209,10 @@ OPS = {
     "cross_entropy": lambda L, x, y: L.nn.functional.cross_entropy(x, _idx(L, [0, 3, 1])),
     "nll_loss": lambda L, x, y: L.nn.functional.nll_loss(x.log_softmax(1), _idx(L, [0, 3, 1])),
     "bce": lambda L, x, y: L.nn.functional.binary_cross_entropy(x / 2, y / 2),
+    "bce_weighted_sum": lambda L, x, y: L.nn.functional.binary_cross_entropy(
+        x / 2, y / 2, weight=L.tensor([1.0, 2.0, 0.5, 1.0]), reduction="sum"),
+    "bce_logits_pos_weight": lambda L, x, y: L.nn.functional.binary_cross_entropy_with_logits(
+        x, y / 2, pos_weight=L.tensor([1.0, 2.0, 0.5, 1.0]), weight=y[0] * 0 + 2),
     "bce_logits": lambda L, x, y: L.nn.functional.binary_cross_entropy_with_logits(x, y / 2),
     "kl_div": lambda L, x, y: L.nn.functional.kl_div(x.log(), y, reduction="batchmean"),
     "dropout_eval": lambda L, x, y: L.nn.functional.dropout(x, 0.5, training=False),
@@ -789,6 +793,30 @@ def products_with_zeros(L):
             x = leaf(L, values)
             g, = L.autograd.grad((op(x) * 0.5).sum(), x, create_graph=create_graph)
             versions.append(g._version)
+    return versions
+
+
+@prog
+def loss_gradients_for_input_and_target(L):
+    F = L.nn.functional
+    weight = L.tensor([1.0, 2.0, 0.5, 1.0])
+    losses = [
+        lambda x, t, r: F.binary_cross_entropy(x, t, reduction=r),
+        lambda x, t, r: F.binary_cross_entropy(x, t, weight=weight, reduction=r),
+        lambda x, t, r: F.binary_cross_entropy_with_logits(x, t, reduction=r),
+        lambda x, t, r: F.binary_cross_entropy_with_logits(x, t, pos_weight=weight, reduction=r),
+        lambda x, t, r: F.kl_div(x, t, reduction=r),
+        lambda x, t, r: F.mse_loss(x, t, reduction=r),
+        lambda x, t, r: F.huber_loss(x, t, reduction=r, delta=0.1),
+    ]
+    versions = []
+    for loss in losses:
+        for reduction in ("mean", "sum", "none"):
+            for create_graph in (False, True):
+                x, t = leaf(L, X / 2), leaf(L, Y / 2)
+                out = loss(x, t, reduction)
+                grads = L.autograd.grad((out * 0.7).sum(), [x, t], create_graph=create_graph)
+                versions.append([g._version for g in grads])
     return versions
 
 

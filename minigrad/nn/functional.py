@@ -153,13 +153,20 @@ class BinaryCrossEntropyBackward0(_ReductionAsNumber, Node):
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
+        grad_t = None
+        if self.should_compute_output(1):
+            # the loss is linear in t: d/dt = log(1 - p) - log(p) = -logit(p); PyTorch's steps,
+            # each in place on the new tensor (so each counts in the gradient's version)
+            grad_t = (p.log() - (1 - p).log()).neg_().mul_(grad)
+            if weight is not None:
+                grad_t.mul_(weight)
+            if self.reduction == "mean":
+                grad_t = _divide_in_place(grad_t, self._count)
         grad = _scale_back(grad, self)
         if weight is not None:
             grad = grad * weight
         denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
         grad_p = grad * (p - t) / denominator
-        # the loss is linear in t: d/dt = log(1 - p) - log(p)
-        grad_t = grad * ((1 - p).log() - p.log()) if self.should_compute_output(1) else None
         return grad_p, grad_t
 
     def jvp(self, tangents, inputs, out):
