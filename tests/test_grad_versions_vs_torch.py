@@ -821,6 +821,31 @@ def loss_gradients_for_input_and_target(L):
 
 
 @prog
+def starting_gradients(L):
+    x = leaf(L)
+    g = L.ones(3, 4)
+    x.backward(g)
+    x.backward(g)
+    facts = [x.grad._version, g._version, x.grad is g]
+    y = x * 2
+    L.autograd.backward([y, x * 3], [g, g])
+    facts += [x.grad._version, g._version]
+    r = L.autograd.grad(y, y, grad_outputs=g)[0]        # the very gradient, handed back
+    return facts + [r._version, r is g]
+
+
+@prog
+def node_hooks_see_versions(L):
+    x = leaf(L)
+    y = x * x
+    seen = []
+    y.grad_fn.register_hook(lambda gi, go: seen.append([g._version for g in gi if g is not None]))
+    y.grad_fn.register_prehook(lambda go: seen.append([g._version for g in go]))
+    (y + y).sum().backward()
+    return seen + [x.grad._version]
+
+
+@prog
 def column_major_leaf(L):
     w = L.tensor(X.T.copy()).t().detach().requires_grad_()     # (3, 4), laid out column by column
     x = L.tensor(X[:, :3].copy())
