@@ -146,7 +146,7 @@ class Tensor:
     _view_of_no_grad_view = False           # made (recording) from a view made under no_grad
     _requires_grad_set_by_user = False      # x.requires_grad_() on a no_grad view: it gets .grad
     _backward_hooks = None        # hooks registered on a leaf with register_hook
-    _shared_gradient = False      # set by the engine on a gradient it passed along two edges
+    _shared_gradient = False      # set on a starting gradient of backward(): its caller holds it
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
     _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad

@@ -315,6 +315,7 @@ def describe(t):
         "is_leaf": t.is_leaf,
         "grad_fn": node_name(grad_fn),
         "next_functions": nexts,
+        "version": t._version,      # gradients too: PyTorch's engine changes some in place
     }
 
 

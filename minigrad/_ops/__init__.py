@@ -179,3 +179,11 @@ def as_tensor(value, like=None):
     if like is not None and isinstance(value, (int, float, bool)):
         return _wrap(np.asarray(value, dtype=like._array.dtype))
     return tensor(value)
+
+
+def zeros_set_in_place(shape, dtype):
+    """Zeros for a backward formula, as PyTorch's formulas get them from ``at::zeros``: new
+    memory set to 0 in place (``zero_()``), so the tensor is at version 1 before the formula
+    writes into it. (``grad.new_zeros(...)`` and ``zeros_like``, which other formulas use,
+    start at version 0: ``_wrap(np.zeros(...))``.)"""
+    return _wrap(np.empty(shape, dtype=dtype)).zero_()

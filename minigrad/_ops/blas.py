@@ -12,7 +12,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .linalg import (BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool,
-                     _save_operands)
+                     _save_operands, _mat1_gradient, _mat2_gradient, _remember_layouts)
 from .._dtype import cpp_name
 from .views import check_history_kept
 
@@ -87,11 +87,16 @@ class ScaledAddmmBackward(Node):
         grad_self = beta * grad; grad_mat1 = alpha * grad @ mat2^T;
         grad_mat2 = alpha * mat1^T @ grad"""
 
+    _mat1_column_major = _mat2_column_major = False     # (set by forward: see _column_major)
+
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_input = grad * self.beta if self.should_compute_output(0) else None
-        grad_a = grad.mm(b.t()) * self.alpha if self.should_compute_output(1) else None
-        grad_b = a.t().mm(grad) * self.alpha if self.should_compute_output(2) else None
+        grad_a = grad_b = None
+        if self.should_compute_output(1):
+            grad_a = _mat1_gradient(grad, b, self._mat1_column_major) * self.alpha
+        if self.should_compute_output(2):
+            grad_b = _mat2_gradient(grad, a, self._mat2_column_major) * self.alpha
         return grad_input, grad_a, grad_b
 
 
@@ -127,5 +132,6 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _check_same_dtype(mat1, mat2)
     product = mat1._array @ mat2._array
     out = product * alpha + (0 if beta == 0 else input._array * beta)
-    return result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
-                  saved=(mat1, mat2), beta=beta, alpha=alpha)
+    out = result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
+                 saved=(mat1, mat2), beta=beta, alpha=alpha)
+    return _remember_layouts(out, mat1, mat2)

@@ -29,7 +29,7 @@ import string
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from .views import history_first
 from . import result
@@ -45,14 +45,24 @@ class DiagonalBackward0(Node):
     """result = self.diagonal(offset, dim1, dim2) (a view)   ->   grad_self = zeros of self's shape with grad written on that diagonal"""
 
     def backward(self, grad):
-        from .._creation import zeros     # lazy: _creation imports the operations
-        grad_input = zeros(self.input_shape, dtype=grad.dtype)
-        diagonal(grad_input, self.offset, self.dim1, self.dim2).copy_(grad)
-        return (grad_input,)
+        full = np.zeros(self.input_shape, dtype=grad._array.dtype)
+        diagonal(_wrap(full), self.offset, self.dim1, self.dim2)._array[...] = grad._array
+        # recorded as PyTorch's diagonal_backward (a new tensor, not zeros changed in place:
+        # version 0), so that create_graph=True can differentiate it
+        return (result(full, DiagonalBackwardBackward0, (grad,), offset=self.offset,
+                       dim1=self.dim1, dim2=self.dim2),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.diagonal(offset, dim1, dim2)"""
         return diagonal(tangents[0], self.offset, self.dim1, self.dim2)
+
+
+class DiagonalBackwardBackward0(Node):
+    """result = zeros with g written on a diagonal (diagonal's backward, recorded)   ->
+        grad_g = grad.diagonal(offset, dim1, dim2)"""
+
+    def backward(self, grad):
+        return (diagonal(grad, self.offset, self.dim1, self.dim2),)
 
 
 @history_first

@@ -67,8 +67,8 @@ class GatherBackward0(Node):
 
     def backward(self, grad):
         index, _ = self.saved_tensors
-        zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
-        return (scatter_add(zeros, self.dim, index, grad),)
+        zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))    # grad.new_zeros
+        return (zeros.scatter_add_(self.dim, index, grad),)     # in place, as PyTorch (version 1)
 
 
 @history_first
@@ -253,7 +253,7 @@ class IndexSelectBackward0(Node):
     def backward(self, grad):
         (index,) = self.saved_tensors
         zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
-        return (index_add(zeros, self.dim, index, grad),)
+        return (zeros.index_add_(self.dim, index, grad),)       # in place, as PyTorch (version 1)
 
 
 @history_first

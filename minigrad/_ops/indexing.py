@@ -230,9 +230,12 @@ class IndexBackward0(Node):
         grad_self = zeros, with grad added at indices"""
 
     def backward(self, grad):
-        # PyTorch adds into zeros in place (its node: IndexPutImplBackward0)
+        # PyTorch adds into zeros in place (its node: IndexPutImplBackward0), so the gradient
+        # is at version 1
         zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
-        return (index_put(zeros, self.index, grad, accumulate=True, node_class=IndexPutImplBackward0),)
+        grad_self = index_put(zeros, self.index, grad, accumulate=True, node_class=IndexPutImplBackward0)
+        bump_version(grad_self)
+        return (grad_self,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t[indices]"""

@@ -13,7 +13,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from . import result
 from .._dtype import cpp_name, cpp_type_name
-from .shape import unsafe_view, squeeze, SqueezeBackward4
+from .shape import unsafe_view
 from .views import check_history_kept
 from .pointwise import _broadcast_error, kernel_not_implemented
 
@@ -44,6 +44,16 @@ def _requires_grad(value):
     return value._grad_fn is not None or value._requires_grad
 
 
+def _remember_layouts(out, mat1, mat2):
+    """Note on the product's node whether each matrix was column-major (its gradient is computed
+    in that layout, see _column_major), as PyTorch keeps their strides for backward."""
+    node = out._grad_fn
+    if node is not None:
+        node._mat1_column_major = _column_major(mat1)
+        node._mat2_column_major = _column_major(mat2)
+    return out
+
+
 def _save_operands(out, a, b):
     """Save for C = A @ B only what the gradients need (dA needs B, dB needs A), as PyTorch
     does: an operand that no gradient needs may change in place before backward."""
@@ -59,22 +69,48 @@ class MmBackward0(Node):
     _saved_names = ('self', 'mat2')      # grad_fn._saved_self, ... as in PyTorch
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
+    _mat1_column_major = _mat2_column_major = False     # (set by forward: see _column_major)
+
     def backward(self, grad):
         a, b = self.saved_tensors
         if _unrecorded_products(grad, a, b):
             # nothing to record (no create_graph): numpy's products alone give the same values,
-            # without mm's checks (forward made them) and the views that t() registers
+            # without mm's checks (forward made them) and the views that t() registers; laid
+            # out as PyTorch lays them out (see _mat1_gradient)
             g = grad._array
-            grad_a = _wrap(g @ b._array.T) if self.should_compute_output(0) else None
-            grad_b = _wrap(a._array.T @ g) if self.should_compute_output(1) else None
+            grad_a = grad_b = None
+            if self.should_compute_output(0):
+                grad_a = _wrap((b._array @ g.T).T if self._mat1_column_major else g @ b._array.T)
+            if self.should_compute_output(1):
+                grad_b = _wrap((g.T @ a._array).T if self._mat2_column_major else a._array.T @ g)
             return grad_a, grad_b
-        grad_a = grad.mm(b.t()) if self.should_compute_output(0) else None
-        grad_b = a.t().mm(grad) if self.should_compute_output(1) else None
+        grad_a = _mat1_gradient(grad, b, self._mat1_column_major) if self.should_compute_output(0) else None
+        grad_b = _mat2_gradient(grad, a, self._mat2_column_major) if self.should_compute_output(1) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t @ mat2 + self @ mat2_t (the product rule)"""
         return tangents[0].mm(inputs[1]) + inputs[0].mm(tangents[1])
+
+
+def _column_major(matrix):
+    """Is ``matrix`` laid out column by column, as ``W.t()`` of a row-major ``W`` is (what
+    ``linear`` multiplies by)? PyTorch's mm backward then computes that input's gradient in the
+    same layout, so that after t()'s backward it is laid out like ``W``: adopted as ``W.grad``
+    as it is, not copied."""
+    array = matrix._array
+    step_down, step_right = array.strides
+    return step_down == array.itemsize and step_right == array.shape[0] * array.itemsize
+
+
+def _mat1_gradient(grad, mat2, column_major):
+    """grad @ mat2^T, as PyTorch computes it: (mat2 @ grad^T)^T when mat1 was column-major."""
+    return mat2.mm(grad.t()).t() if column_major else grad.mm(mat2.t())
+
+
+def _mat2_gradient(grad, mat1, column_major):
+    """mat1^T @ grad, as PyTorch computes it: (grad^T @ mat1)^T when mat2 was column-major."""
+    return grad.t().mm(mat1).t() if column_major else mat1.t().mm(grad)
 
 
 def _unrecorded_products(grad, a, b):
@@ -113,7 +149,8 @@ def mm(input, mat2):
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype(input, mat2)
     _check_not_bool(input, "addmm_impl_cpu_")
-    return _save_operands(result(input._array @ mat2._array, MmBackward0, (input, mat2)), input, mat2)
+    out = result(input._array @ mat2._array, MmBackward0, (input, mat2))
+    return _save_operands(_remember_layouts(out, input, mat2), input, mat2)
 
 
 class MvBackward0(Node):
@@ -277,7 +314,7 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        return squeeze(mm(input.unsqueeze(0), other), 0, _node=SqueezeBackward4)
+        return mm(input.unsqueeze(0), other).squeeze_(0)      # (in place, as PyTorch: version 1)
     if da == 2 and db == 2:
         return mm(input, other)
     if da == db:
@@ -384,10 +421,12 @@ class AddmmBackward0(Node):
 
     _saved_names = ('mat1', 'mat2')      # grad_fn._saved_mat1, ... as in PyTorch
 
+    _mat1_column_major = _mat2_column_major = False     # (set by forward: see _column_major)
+
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad.mm(b.t()) if self.should_compute_output(1) else None
-        grad_b = a.t().mm(grad) if self.should_compute_output(2) else None
+        grad_a = _mat1_gradient(grad, b, self._mat1_column_major) if self.should_compute_output(1) else None
+        grad_b = _mat2_gradient(grad, a, self._mat2_column_major) if self.should_compute_output(2) else None
         return grad, grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -426,4 +465,4 @@ def addmm(input, mat1, mat2):
     _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
     _check_not_bool(mat1, "addmm_impl_cpu_")
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2))
-    return _save_operands(out, mat1, mat2)
+    return _save_operands(_remember_layouts(out, mat1, mat2), mat1, mat2)

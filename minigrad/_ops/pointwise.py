@@ -818,7 +818,8 @@ def threshold_backward(grad, out):
         # gives exactly the same array, NaN and -0.0 included, about 4x faster.
         keep = np.array(out._array <= 0, dtype=unsigned)    # 1 where cleared (an array even when 0-d)
         np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
-        array = np.bitwise_and(g.view(unsigned), keep, out=keep).view(g.dtype)
+        array = np.empty(keep.shape, g.dtype)               # (its own memory: a new tensor)
+        np.bitwise_and(g.view(unsigned), keep, out=array.view(unsigned))
     else:
         array = np.where(out._array <= 0, g.dtype.type(0), g)
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))
@@ -1064,13 +1065,12 @@ def _clamp_tensors(input, min, max):
 def _gradient_of_pick(node, i, grad, a, b, lost):
     """maximum/minimum's gradient for input ``i``: grad where it was picked, half of it on a
     tie, 0 where it ``lost``. Written with PyTorch's recorded operations,
-    where(a == b, grad / 2, grad).masked_fill(lost, 0), so that a second-order graph
-    shows the same nodes."""
+    where(a == b, grad / 2, grad).masked_fill_(lost, 0), so that a second-order graph
+    shows the same nodes (and, filled in place, the gradient is at version 1)."""
     if not node.should_compute_output(i):
         return None
-    from .shape import masked_fill          # lazy: shape imports this module
     shared = where(_wrap(a._array == b._array), div_by_number(grad, 2), grad)
-    return masked_fill(shared, _wrap(lost), 0)
+    return shared.masked_fill_(_wrap(lost), 0)
 
 
 class MaximumBackward0(Node):

@@ -12,10 +12,8 @@ from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
-from . import result, save_result, numpy_keywords, plain_output
-from .gather_scatter import scatter
+from . import result, save_result, numpy_keywords, plain_output, zeros_set_in_place
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
-from .shape import masked_fill
 
 
 def _dims(dim, ndim):
@@ -168,20 +166,21 @@ def _extreme_all_backward(node, grad):
         is_extreme = np.isnan(input._array)
     else:
         is_extreme = input._array == out._array
-    zeros = _wrap(np.zeros(input._array.shape, dtype=grad._array.dtype))
-    return (masked_fill(zeros, _wrap(is_extreme), grad / _wrap(np.asarray(is_extreme.sum()))),)
+    zeros = _wrap(np.zeros(input._array.shape, dtype=grad._array.dtype))     # grad.new_zeros
+    # filled in place, as PyTorch does (so the gradient is at version 1)
+    return (zeros.masked_fill_(_wrap(is_extreme), grad / _wrap(np.asarray(is_extreme.sum()))),)
 
 
 def _extreme_dim_backward(node, grad):
     # Only the element that was picked (its index was returned) gets the gradient: scattered
     # into zeros at those indices, as PyTorch does (so create_graph=True records ScatterBackward0)
+    # (scattered in place into at::zeros, themselves set in place: the gradient is at version 2)
+    zeros = zeros_set_in_place(node.input_shape, grad._array.dtype)
     if not node.input_shape:          # a 0-d input: it was the only element
-        zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
-        return (scatter(zeros, 0, _wrap(np.zeros((), dtype=np.int64)), grad),)
+        return (zeros.scatter_(0, _wrap(np.zeros((), dtype=np.int64)), grad),)
     grad = grad if node.keepdim else grad.unsqueeze(node.dim)
     indices = node.indices if node.keepdim else np.expand_dims(node.indices, node.dim)
-    zeros = _wrap(np.zeros(node.input_shape, dtype=grad._array.dtype))
-    return (scatter(zeros, node.dim, _wrap(np.asarray(indices, dtype=np.int64)), grad),)
+    return (zeros.scatter_(node.dim, _wrap(np.asarray(indices, dtype=np.int64)), grad),)
 
 
 def _extreme_all_jvp(tangents, inputs, out):

@@ -9,13 +9,14 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
+from ..autograd.grad_mode import _State
+from ..autograd.function import _FuncTransforms
 from .views import history_first
-from . import result, save_result
-from .shape import flip, cat
+from . import result, save_result, zeros_set_in_place
+from .shape import flip, cat, stack
 from .indexing import _slice
-from .._creation import zeros
 from .._python_arg_parser import invalid_combination
-from ..autograd.forward_ad import jvp_from_backward
+from ..autograd.forward_ad import jvp_from_backward, _DualLevel
 
 
 def _reverse_cumsum(grad, dim):
@@ -100,12 +101,18 @@ class CumprodBackward0(_SavesInputAndResult, Node):
 def _cumprod_grad_with_zeros(input, grad, dim):
     """grad_input[k] = sum over i >= k of grad[i] * (the product of input[:i+1] without
     input[k]), one k at a time: for i >= k that product is (everything before k) times
-    (the running product from k+1 to i), with an empty product of 1 at i == k."""
+    (the running product from k+1 to i), with an empty product of 1 at i == k.
+
+    Recording (create_graph=True), PyTorch writes each k into at::zeros (set in place) with
+    copy_, so the gradient's version counts them; otherwise its faster path makes a new tensor
+    (version 0): here, the pieces stacked. Inside vmap, PyTorch works out of place too (a
+    batched piece cannot be copied into zeros that are not batched), and so does minigrad in
+    forward mode (stack carries the tangents along)."""
     n = input.shape[dim]
-    grad_input = zeros(input.shape, dtype=grad.dtype)
     ones_shape = list(input.shape)
     ones_shape[dim] = 1
     ones = _wrap(np.ones(1, dtype=grad._array.dtype)).expand(ones_shape)
+    pieces = []
     for k in range(n):
         if k == n - 1:              # nothing after k: just the product of everything before it
             omitted = input.narrow(dim, 0, k).prod(dim, keepdim=True)
@@ -115,7 +122,12 @@ def _cumprod_grad_with_zeros(input, grad, dim):
             before = input.narrow(dim, 0, k).prod(dim, keepdim=True)
             after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
             omitted = cat([before, before.expand_as(after) * after], dim)
-        grad_input.select(dim, k).copy_((grad.narrow(dim, k, n - k) * omitted).sum(dim))
+        pieces.append((grad.narrow(dim, k, n - k) * omitted).sum(dim))
+    if not _State.enabled or _FuncTransforms.vmaps or _DualLevel.open:
+        return stack(pieces, dim)
+    grad_input = zeros_set_in_place(input.shape, grad._array.dtype)
+    for k, piece in enumerate(pieces):
+        grad_input.select(dim, k).copy_(piece)
     return grad_input
 
 

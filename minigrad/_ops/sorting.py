@@ -9,9 +9,8 @@ import numpy as np
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
-from . import result, numpy_keywords, plain_output
+from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
-from .gather_scatter import scatter
 
 
 class _sort_result(return_types._ValuesIndices):
@@ -30,10 +29,11 @@ return_types.topk = _topk_result
 
 def _values_selecting_backward(node, grad):
     """d input = zeros, with grad put back where each selected value came from."""
-    zeros = _wrap(np.zeros(node.self_sym_sizes, dtype=grad._array.dtype))
     if grad.ndim == 0 and node.self_sym_sizes:      # one value of a 1-element tensor
         return (grad.reshape(node.self_sym_sizes),)
-    return (scatter(zeros, node.dim, node.indices, grad),)
+    # scattered in place into at::zeros, as PyTorch does (the gradient is at version 2)
+    zeros = zeros_set_in_place(node.self_sym_sizes, grad._array.dtype)
+    return (zeros.scatter_(node.dim, node.indices, grad),)
 
 
 class SortBackward0(Node):

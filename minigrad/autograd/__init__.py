@@ -79,11 +79,11 @@ def _root_gradients(outputs, grad_outputs, create_graph):
         if not create_graph and grad.requires_grad:
             grad = grad.detach()
         edge = gradient_edge(out)
-        if not create_graph:
-            grad = _wrap(grad._array.copy())   # the caller keeps theirs; the engine gets its own
-        # PyTorch's caller still holds the starting gradients while backward runs, so a leaf
-        # reached with one unchanged gets a copy of it as .grad (laid out like the leaf, see
-        # accumulate_grad), never the gradient itself
+        # PyTorch's caller still holds the starting gradients while backward runs, so the
+        # engine never changes one in place (it adds out of place), and a leaf reached with one
+        # unchanged gets a copy of it as .grad (laid out like the leaf, see accumulate_grad),
+        # never the gradient itself; autograd.grad of an output with respect to itself hands
+        # the very gradient back
         grad._shared_gradient = True
         roots.append((edge, grad))
     return roots

@@ -19,6 +19,7 @@ The graph is walked with an explicit heap instead of recursion, so a chain of
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
 import heapq
+from sys import getrefcount
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
 from .grad_mode import _State
-from .graph import FREED, FREED_MESSAGE, AccumulateGrad
+from .graph import FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
@@ -59,10 +60,12 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
             if not runs or (grads[0] is None and all(grad is None for grad in grads)):
                 continue                               # nothing to pass on
             grad_inputs = call_backward(node, grads, keep_graph)
+            grads = None                               # (let go of what arrived, as PyTorch does)
             # (node.next_functions, stored as two tuples: the nodes and their output numbers)
             for next_node, output_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
                 if grad is not None and next_node is not None:    # add it to what arrived there
-                    add_to_buffer(buffers, node, next_node, output_nr, grad, create_graph)
+                    add_to_buffer(buffers, node, next_node, output_nr, grad, create_graph, grad_inputs)
+            grad_inputs = grad = None          # the buffers hold them now (PyTorch moves them there)
     return plan.captured
 
 
@@ -234,8 +237,6 @@ def call_backward(node, grads, keep_graph):
     mode checks for NaN; the number of gradients returned is checked; post-hooks
     may replace them; saved tensors are freed unless ``retain_graph``.
     """
-    if _observers:                 # they will see (and may keep) these
-        grads = [_shared(g) for g in grads]
     saved = node._saved
     if saved is FREED:             # even nodes that keep only indices refuse
         raise RuntimeError(FREED_MESSAGE)
@@ -255,23 +256,20 @@ def call_backward(node, grads, keep_graph):
         grad_inputs = notify_observers(node, grads, grad_inputs)
     if saved is not None and not keep_graph:
         node._saved = FREED             # free what forward saved (PyTorch does too)
-    if len(grad_inputs) > 1:
-        # a gradient passed on along two edges must not become a leaf's .grad uncopied
-        first = grad_inputs[0]
-        if len(grad_inputs) > 2:
-            _mark_shared(grad_inputs)
-        elif first is grad_inputs[1] and first is not None:     # a + b passes grad to both
-            first._shared_gradient = True
     return grad_inputs
 
 
 # --- adding a gradient to what already arrived ------------------------------------------------
 
-def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph):
-    """Add ``grad`` (from ``producer``) into ``node``'s buffer slot ``output_nr``.
+def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_with=()):
+    """Add ``grad`` (from ``producer``, one of the gradients ``sent_with``) into ``node``'s
+    buffer slot ``output_nr``.
 
     A tensor used twice receives two gradients: they add up. Before that, the
     gradient is fitted to the tensor's shape and dtype (undoing broadcasting).
+    Like PyTorch, the second gradient is added *into* the first when nothing
+    but the buffer holds the first one or its memory, so that gradient's
+    version goes up (``(x * x).sum().backward()`` leaves ``x.grad._version`` at 1).
     """
     array = grad._array
     if array.shape != node._output_shape or (
@@ -292,7 +290,25 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph):
         total = current._array + grad._array
         if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
             total = np.asarray(total)       # could not be changed in place later (x.grad.zero_())
-        buffer[output_nr] = _wrap(total)
+        holders = getrefcount(current) - REFS_OF_A_LOCAL        # (besides the name `current`)
+        if holders > 1 and len(sent_with) > 1:
+            # the tuple its producer returned does not count: PyTorch moves each gradient out
+            # of its list as it hands it on (here the loop still holds the tuple)
+            holders -= _times_in(current, sent_with)
+        if holders == 1 and current._array.base is None and getrefcount(current._array) == REFS_OF_A_LOCAL:
+            # nothing but the buffer holds the first gradient, nothing but that tensor its
+            # memory: PyTorch adds into it in place (its version goes up). Here the sum takes
+            # the old memory's place: the same, since nobody else can see that memory, and
+            # numpy is faster at it for tiny tensors
+            current._array = total
+            current._version_counter[0] += 1
+        else:
+            buffer[output_nr] = _wrap(total)
+
+
+def _times_in(grad, grads):
+    """How many times ``grad`` itself is among ``grads``."""
+    return sum(1 for other in grads if other is grad)
 
 
 def _fit_to_node(grad, node, output_nr, producer):
@@ -329,7 +345,10 @@ def sum_to_shape(grad, shape):
             return None
     if not _State.enabled and not _DualLevel.open:
         # the usual case: nothing is recorded, so let numpy sum (keeping the summed dims, as
-        # PyTorch does); without its leading dims the gradient is then a view of that sum
+        # PyTorch does); without its leading dims the gradient is then a view of that sum,
+        # except for a 0-d tensor, whose gradient PyTorch sums in one step (a new tensor)
+        if shape == ():
+            return _tensor._wrap(np.asarray(grad._array.sum()))
         summed = _tensor._wrap(np.asarray(grad._array.sum(axis=dims, keepdims=True)))
         return summed.view(shape) if lead else summed
     if shape == ():
@@ -356,16 +375,16 @@ def apply_pre_hooks(node, grads, node_runs, plan):
         hooks = node.variable._backward_hooks
         if hooks:
             for hook in list(hooks.values()):
-                new = hook(_shared(grads[0]))
+                new = hook(grads[0])
                 if new is not None:
-                    grads[0] = _shared(_checked_hook_result(hook, grads[0], new))
+                    grads[0] = _checked_hook_result(hook, grads[0], new)
     if node._tensor_pre_hooks:
         for output_nr, hooks in node._tensor_pre_hooks.items():
             for hook in list(hooks.values()):
                 if grads[output_nr] is not None:
-                    new = hook(_shared(grads[output_nr]))
+                    new = hook(grads[output_nr])
                     if new is not None:
-                        grads[output_nr] = _shared(_checked_hook_result(hook, grads[output_nr], new))
+                        grads[output_nr] = _checked_hook_result(hook, grads[output_nr], new)
     if node._retains_grad_hook:
         for output_nr, tensor_ref in node._retains_grad_hook.items():
             tensor = tensor_ref()
@@ -373,9 +392,9 @@ def apply_pre_hooks(node, grads, node_runs, plan):
                 retain_grad(tensor, grads[output_nr])
     if node._pre_hooks and node_runs:
         for hook in list(node._pre_hooks.values()):
-            new = hook(tuple(_shared(g) for g in grads))
+            new = hook(tuple(grads))
             if new is not None:
-                grads[:] = [_shared(g) for g in new]
+                grads[:] = new
     return grads
 
 
@@ -393,9 +412,9 @@ def retain_grad(tensor, grad):
 def apply_post_hooks(node, grad_inputs, grads):
     """Node post-hooks see what the node received and passed on, and may replace the latter."""
     for hook in list(node._post_hooks.values()):
-        new = hook(tuple(_shared(g) for g in grad_inputs), tuple(grads))
+        new = hook(tuple(grad_inputs), tuple(grads))
         if new is not None:
-            grad_inputs = tuple(_shared(g) for g in new)
+            grad_inputs = tuple(new)
     return grad_inputs
 
 
@@ -444,7 +463,6 @@ def observe(observer):
 
 
 def notify_observers(node, grads, grad_inputs):
-    grad_inputs = tuple(_shared(g) for g in grad_inputs)
     for observer in list(_observers):
         observer({"node": node, "grad_outputs": tuple(grads), "grad_inputs": grad_inputs})
     return grad_inputs
@@ -454,24 +472,10 @@ def notify_observers(node, grads, grad_inputs):
 #
 # When a leaf receives its first gradient, accumulate_grad (graph.py) adopts that
 # tensor as the leaf's ``.grad`` without copying, and later adds into it in place
-# (``x.grad += g``), as PyTorch does. That is only safe if nobody else holds the
-# same tensor. So the engine flags (``_shared_gradient``) every gradient that may
-# also be held elsewhere: one that user code has seen (a hook, an
-# observer) or one passed on along two edges (``a + b`` hands the same gradient to
-# both). accumulate_grad copies a flagged gradient before adopting it.
-
-def _shared(grad):
-    """Flag a gradient that user code (a hook, an observer) has seen."""
-    if grad is not None:
-        grad._shared_gradient = True
-    return grad
-
-
-def _mark_shared(grad_inputs):
-    """Flag a gradient that appears more than once among what one node passes on."""
-    seen = set()
-    for grad in grad_inputs:
-        if grad is not None:
-            if id(grad) in seen:
-                grad._shared_gradient = True
-            seen.add(id(grad))
+# (``x.grad += g``); add_to_buffer adds a second incoming gradient into the first.
+# PyTorch does either only when it holds the last reference to that gradient (its
+# use count is 1), so that no tensor someone else holds (a hook that kept it,
+# another leaf's buffer, the caller's starting gradient) ever changes behind their
+# back. minigrad asks Python's reference count the same question, which is why the
+# loop above lets go of each node's gradients once the buffers hold them. A starting
+# gradient is flagged (``_shared_gradient``): PyTorch's caller holds it throughout.

@@ -16,6 +16,7 @@ import contextlib
 import itertools
 import re
 import weakref
+from sys import getrefcount
 
 import numpy as np
 
@@ -465,19 +466,23 @@ class AccumulateGrad(Node):
         # history after the graph was recorded (an in-place change, its base's)
         if self.variable.grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
-        accumulate_grad(self.variable, grad)
+        # held by the engine's list of gradients, the tuple of this call's arguments and `grad`:
+        # anything more means the user (a hook), another leaf or the caller holds it too
+        held_elsewhere = getrefcount(grad) > REFS_OF_A_LOCAL + 2
+        accumulate_grad(self.variable, grad, held_elsewhere)
         if self.variable._post_accumulate_grad_hooks:
             run_post_accumulate_grad_hooks(self.variable)
         return ()
 
 
-def accumulate_grad(variable, grad):
+def accumulate_grad(variable, grad, held_elsewhere=True):
     """``variable.grad += grad``, creating ``.grad`` on first use.
 
     The first gradient becomes ``.grad`` as it is when the engine owns it
     exclusively (a fresh, writable array, or a view of one laid out like the
-    leaf); otherwise it is copied, so that ``.grad`` never shares memory with a
-    tensor the user (or another leaf) holds. Later gradients are added in place, which is why they
+    leaf, and nothing else holds it: not ``held_elsewhere``); otherwise it is
+    copied, so that ``.grad`` never shares memory with a tensor the user (or
+    another leaf) holds. Later gradients are added in place, which is why they
     *accumulate* across backward calls until you zero them. With
     create_graph=True the copy and the sum are recorded instead, so that
     ``.grad`` can be differentiated (its grad_fn is ``CopyBackwards``, then
@@ -486,16 +491,16 @@ def accumulate_grad(variable, grad):
     current = variable._grad
     if grad._array.shape != variable._array.shape:
         # rare: the leaf changed shape in place (squeeze_/unsqueeze_) after the graph was made
-        return _accumulate_reshaped(variable, grad)
+        return _accumulate_reshaped(variable, grad, held_elsewhere)
     if current is None:
         # PyTorch's layout contract: a new .grad is laid out in memory like its leaf (a
         # transposed weight gets a transposed .grad) when the leaf's elements fill one block
         if _State.enabled and grad._graph_requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
-        elif not _State.enabled and _owned_by_engine(grad) and (
+        elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
                 variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
             variable._grad = grad       # (a new vector is laid out as the contract asks of any leaf)
-        elif not _State.enabled and _owned_view(grad, variable):
+        elif not _State.enabled and not held_elsewhere and _owned_view(grad, variable):
             # (a gradient summed back over broadcast dims is a view of the sum; a 0-d gradient
             # of a sum is expanded): PyTorch adopts it detached, so .grad is no view but shares
             # its memory and version counter
@@ -513,7 +518,7 @@ def accumulate_grad(variable, grad):
         current._version_counter[0] += 1
 
 
-def _accumulate_reshaped(variable, grad):
+def _accumulate_reshaped(variable, grad, held_elsewhere):
     """accumulate_grad when ``grad``'s shape is not the leaf's (the leaf was squeezed or
     unsqueezed in place after the graph recorded it), as PyTorch does it: the first gradient
     is kept as it is when the engine owns it and its memory is laid out like the leaf's;
@@ -522,10 +527,11 @@ def _accumulate_reshaped(variable, grad):
     create_graph=True out of place (the sum may broadcast to a new shape)."""
     current = variable._grad
     if current is None:
-        if not _State.enabled and _owned_by_engine(grad) and _laid_out_like(grad, variable):
+        if not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and \
+                _laid_out_like(grad, variable):
             variable._grad = grad
             return
-        if not _State.enabled and _owned_view(grad, variable):
+        if not _State.enabled and not held_elsewhere and _owned_view(grad, variable):
             variable._grad = _adopted(grad)
             return
         current = variable._detached_copy()
@@ -642,11 +648,31 @@ def _copy_for_grad(grad, variable):
 
 
 def _owned_by_engine(grad):
-    """True if nothing but the backward pass can hold ``grad``'s memory."""
+    """True if nothing but the backward pass can hold ``grad``'s memory (the caller has checked
+    that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's)."""
     array = grad._array
-    return (array.flags.owndata and array.flags.writeable and grad._grad_fn is None
-            and not grad._shared_gradient)
+    return ((array.flags.owndata or _view_of_a_temporary(array)) and array.flags.writeable
+            and grad._grad_fn is None and not grad._shared_gradient)
 
+
+def _view_of_a_temporary(array):
+    """Is ``array`` a numpy view of memory nothing else refers to (a product computed transposed,
+    say)? Then it alone holds that memory, as if it owned it. (PyTorch adopts a view as .grad
+    when nothing else holds the view itself.)"""
+    base = array.base
+    return type(base) is np.ndarray and base.flags.owndata and getrefcount(base) <= REFS_OF_A_LOCAL + 1
+
+
+def _references_of_a_local():
+    value = object()
+    return getrefcount(value)
+
+
+# What sys.getrefcount says of an object only a local name holds (2 on CPython: the name and
+# getrefcount's own argument). PyTorch adopts or adds into a gradient in place only when it holds
+# the last reference to it (its use count); Python's reference count is the same number, read
+# relative to this one.
+REFS_OF_A_LOCAL = _references_of_a_local()
 
 _PLAIN_VALUES = frozenset((type(None), float, int, bool))     # inputs that are never tensors
 _NO_VERSION = (None,)

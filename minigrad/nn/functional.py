@@ -53,6 +53,12 @@ def _scale_back(grad, node):
     return grad
 
 
+def _divide_in_place(tensor, number):
+    """``tensor.div_(number)`` as PyTorch's formulas call it with a C++ number (recorded as
+    DivBackward1, the node of a division by a number)."""
+    return apply_inplace(tensor, lambda t: div_by_number(t, number))
+
+
 def _reduce_tangent(tangent, node):
     """A loss's tangent, reduced the way the loss itself was."""
     if node.reduction == "mean":
@@ -147,13 +153,20 @@ class BinaryCrossEntropyBackward0(_ReductionAsNumber, Node):
 
     def backward(self, grad):
         p, t, weight = self.saved_tensors
+        grad_t = None
+        if self.should_compute_output(1):
+            # the loss is linear in t: d/dt = log(1 - p) - log(p) = -logit(p); PyTorch's steps,
+            # each in place on the new tensor (so each counts in the gradient's version)
+            grad_t = (p.log() - (1 - p).log()).neg_().mul_(grad)
+            if weight is not None:
+                grad_t.mul_(weight)
+            if self.reduction == "mean":
+                grad_t = _divide_in_place(grad_t, self._count)
         grad = _scale_back(grad, self)
         if weight is not None:
             grad = grad * weight
         denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
         grad_p = grad * (p - t) / denominator
-        # the loss is linear in t: d/dt = log(1 - p) - log(p)
-        grad_t = grad * ((1 - p).log() - p.log()) if self.should_compute_output(1) else None
         return grad_p, grad_t
 
     def jvp(self, tangents, inputs, out):
@@ -206,20 +219,37 @@ class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
     _saved_names = ("self", "target", "weight", "pos_weight")     # grad_fn._saved_target, ...
 
     def backward(self, grad):
+        # PyTorch's steps, most of them in place on the new tensors it makes (each one counts
+        # in the gradient's version), out of place while recording (create_graph=True)
         x, t, weight, pos_weight = self.saved_tensors
-        grad = _scale_back(grad, self)
-        if weight is not None:
-            grad = grad * weight
-        s = sigmoid(x)
-        if pos_weight is None:
-            grad_x = grad * (s - t)
-        else:
-            grad_x = grad * ((pos_weight * t + 1 - t) * s - pos_weight * t)
-        grad_t = None
+        in_place = not is_grad_enabled()
+
+        def step(tensor, name, other):      # tensor.name_(other), or tensor.name(other)
+            return getattr(tensor, name + "_" if in_place else name)(other)
+
+        grad_x = grad_t = None
+        if self.should_compute_output(0):
+            if pos_weight is None:
+                grad_x = step(sigmoid(x), "sub", t)                       # s - t
+            else:
+                scaled = pos_weight * t                                   # (w t + 1 - t) s - w t
+                grad_x = step(step(step(scaled + 1, "sub", t), "mul", sigmoid(x)), "sub", scaled)
+            grad_x = step(grad_x, "mul", grad)
+            if weight is not None:
+                grad_x = step(grad_x, "mul", weight)
+            if self.reduction == "mean":
+                grad_x = _divide_in_place(grad_x, self._count)
         if self.should_compute_output(1):     # does the target need a gradient?
-            # the loss is linear in t: d/dt = -x, plus (w - 1) log(1 + e^-x) with pos_weight w
-            grad_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
-            grad_t = grad * grad_t
+            # the loss is linear in t: d/dt = -x, or with pos_weight w
+            # log sigmoid(-x) - w log sigmoid(x) = w softplus(-x) - softplus(x)
+            if pos_weight is None:
+                grad_t = -x * grad
+            else:
+                grad_t = (-softplus(x)).sub_((-softplus(-x)).mul_(pos_weight)).mul_(grad)
+            if weight is not None:
+                grad_t.mul_(weight)
+            if self.reduction == "mean":
+                grad_t = _divide_in_place(grad_t, self._count)
         return grad_x, grad_t
 
     def jvp(self, tangents, inputs, out):
