@@ -23,6 +23,7 @@ from .shape import select, _make_view
 from .inplace import (check_inplace, apply_inplace, bump_version, memory_order, _overlaps,
                       _writeable, _same_elements)
 from .views import check_history_kept, history_first
+from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -584,6 +585,9 @@ def setitem(tensor, index, value):
         warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
                       "before performing this operation. This also applies to advanced indexing e.g. "
                       "tensor[indices] = tensor", UserWarning, stacklevel=3)
+        if one_mask and np.size(getattr(value, "_array", value)) == 1:
+            # PyTorch writes x[mask] = one value with masked_fill_, which warns in its turn
+            warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=3)
         _writeable(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))

@@ -320,17 +320,21 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     return tensor
 
 
-def reading_its_own_writes(tensor, other, elementwise, op):
+def reading_its_own_writes(tensor, other, elementwise, op, overlap_ok=False):
     """``tensor = op(tensor, other)`` in place, where ``other`` reads memory that the change
-    writes (``x -= x[0]`` of a transposed x): recorded as usual, with the values PyTorch
-    computes element by element (``_values_in_loop_order``, ``elementwise`` for one element)."""
+    writes (``x -= x[0]`` of a transposed x), or the tensor itself sees a memory location
+    at several positions (``overlap_ok``: an expanded tensor, which few operations accept):
+    recorded as usual, with the values PyTorch computes element by element
+    (``_values_in_loop_order``, ``elementwise`` for one element)."""
+    if overlap_ok:
+        _writeable(tensor)           # (the loop writes through the expanded view)
     values = _values_in_loop_order(tensor._array, other._array, elementwise)
 
     def with_those_values(a, b):
         new = op(a, b)
         new._array[...] = values
         return new
-    return apply_inplace(tensor, with_those_values, other)
+    return apply_inplace(tensor, with_those_values, other, overlap_ok=overlap_ok)
 
 
 _ARITHMETIC_NAMES = {np.add: "add_", np.subtract: "sub_", np.multiply: "mul_", np.true_divide: "div_"}

@@ -12,13 +12,16 @@ EluBackward1 in nn/functional.py), that node class is a subclass of the
 out-of-place one (same backward) and is handed to ``result`` when recording:
 the node is created with its final name.
 """
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
-from .inplace import apply_inplace, bump_version, check_inplace
+from .inplace import _overlaps, apply_inplace, bump_version, check_inplace, reading_its_own_writes
+from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching
 
@@ -143,12 +146,40 @@ def index_add_(self, dim, index, source, *, alpha=1):
     return apply_inplace(self, lambda t: gather_scatter.index_add(t, dim, index, source, alpha=alpha))
 
 
+# PyTorch's words (it stops with " (Triggered internally at <its C++ file>:<line>.)", a place in
+# its own sources that says nothing about the learner's program, so minigrad leaves that out)
+EXPANDED_MASKED_FILL_WARNING = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
+
+
 def masked_fill_(self, mask, value):
-    """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True."""
+    """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True.
+
+    An expanded ``self`` (one memory location seen at several positions) is still written,
+    with PyTorch's deprecation warning: a location becomes ``value`` if the mask is True at
+    any of its positions (PyTorch writes element after element, so a False position after
+    a True one keeps the value just written)."""
     if _FuncTransforms.vmaps:       # (PyTorch batches a mask and a value differently)
         check_inplace_batching("masked_fill_", self, (mask,))
         check_inplace_batching("masked_fill_value", self, (value,))
-    return apply_inplace(self, lambda t: shape.masked_fill(t, mask, value))
+    expanded = _overlaps(self._array)
+    check_inplace(self, overlap_ok=expanded, others=(value,))       # autograd's rules first
+    fill = lambda t, m=mask: shape.masked_fill(t, m, value)     # noqa: E731 (raises PyTorch's errors)
+    if not isinstance(mask, Tensor) or mask._array.dtype.kind != "b" or (
+            isinstance(value, Tensor) and value.ndim != 0):
+        return apply_inplace(self, fill, overlap_ok=expanded)     # (before the warning, as in PyTorch)
+    if expanded:
+        warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+    try:
+        fits = np.broadcast_shapes(mask._array.shape, self._array.shape) == self._array.shape
+    except ValueError:
+        raise pointwise._broadcast_error(self, mask) from None      # (self is tensor a here)
+    if not expanded or not fits:
+        return apply_inplace(self, fill, overlap_ok=expanded)
+    number = value.item() if isinstance(value, Tensor) else value
+    return reading_its_own_writes(self, mask, lambda old, masked: number if masked else old, fill,
+                                  overlap_ok=True)
 
 
 METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_add_,

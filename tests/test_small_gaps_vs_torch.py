@@ -1,0 +1,95 @@
+"""Small differences from PyTorch, closed one by one: each program runs in minigrad and in
+PyTorch and must give the same values, gradients, node names, strides, warnings and errors."""
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def _plain(value):
+    """What a learner sees of one result, in a form both libraries compare on."""
+    if hasattr(value, "grad_fn") and hasattr(value, "tolist"):
+        grad_fn = value.grad_fn
+        return ("tensor", value.tolist(), str(value.dtype).split(".")[-1], tuple(value.shape),
+                value.stride(), None if grad_fn is None else grad_fn.name().split("::")[-1])
+    if isinstance(value, (tuple, list)):
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def outcome(lib, program):
+    """Values (or the exception's class and message) and the warnings of ``program(lib)``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = _plain(program(lib))
+        except Exception as error:       # the class and the text, word for word
+            value = (type(error).__name__, str(error).split("\nminigrad hint:")[0])
+    # PyTorch's C++ warnings end with the place in its own sources; minigrad leaves that out
+    messages = [(w.category.__name__, re.sub(r" \(Triggered internally at .*\)$", "", str(w.message)))
+                for w in caught]
+    return value, messages
+
+
+def same(torch, program):
+    """``program`` gives the same outcome in minigrad and in PyTorch (and return it)."""
+    ours, theirs = outcome(minigrad, program), outcome(torch, program)
+    assert ours == theirs
+    return ours
+
+
+# --- masked_fill_ of an expanded tensor: a warning, then the write -----------------------------
+
+EXPANDED_MASKS = [[[True, False, True, False]] * 3,
+                  [[False, False, False, True], [False, False, False, False], [True, False, False, False]],
+                  [[False] * 4] * 3]
+
+
+@pytest.mark.parametrize("mask", EXPANDED_MASKS)
+@pytest.mark.parametrize("value", ["number", "tensor"])
+def test_masked_fill_of_expanded_tensor_warns_and_writes(torch, mask, value):
+    def program(lib):
+        x = lib.arange(3.).reshape(3, 1).expand(3, 4)
+        filled = x.masked_fill_(lib.tensor(mask), 7. if value == "number" else lib.tensor(7.))
+        return filled, x._base if lib is minigrad else x._base, filled.stride()
+    outcome_ = same(torch, program)
+    assert outcome_[1][0][0] == "UserWarning"
+
+
+def test_masked_fill_of_expanded_tensor_records_the_change(torch):
+    def program(lib):
+        a = lib.tensor([[1.], [2.], [3.]], dtype=lib.float64, requires_grad=True)
+        x = a * 1
+        y = x.expand(3, 4)
+        y.masked_fill_(lib.tensor([[True, False, False, False], [False] * 4, [False, False, True, True]]), 0.)
+        (y * lib.arange(12.).reshape(3, 4)).sum().backward()
+        return y, x, a.grad
+    same(torch, program)
+
+
+def test_masked_fill_of_expanded_tensor_bad_mask(torch):
+    same(torch, lambda lib: lib.zeros(3, 1).expand(3, 4).masked_fill_(lib.ones(3, 4), 1.))
+    same(torch, lambda lib: lib.zeros(3, 1).expand(3, 4).masked_fill_(lib.ones(2, 4, dtype=lib.bool), 1.))
+    same(torch, lambda lib: lib.zeros(3, 1).expand(3, 4).masked_fill_(lib.ones(3, 4, dtype=lib.bool),
+                                                                      lib.ones(2)))
+
+
+def test_masked_fill_mask_that_does_not_fit(torch):
+    same(torch, lambda lib: lib.zeros(3, 4).masked_fill_(lib.ones(2, 4, dtype=lib.bool), 1.))
+    same(torch, lambda lib: lib.zeros(3, 4).masked_fill(lib.ones(2, 4, dtype=lib.bool), 1.))
+    same(torch, lambda lib: lib.zeros(3, 4).masked_fill(lib.ones(2, 4, dtype=lib.bool), lib.tensor(1.)))
+
+
+@pytest.mark.parametrize("mask", [[True, False, True], [[True, False, True, False]] * 3])
+@pytest.mark.parametrize("value", [2., "0-d", "1 element", "4 elements"])
+def test_writing_at_a_mask_of_an_expanded_tensor(torch, mask, value):
+    """x[mask] = one value is a masked_fill_ in PyTorch, with both warnings."""
+    def program(lib):
+        x = lib.zeros(3, 1).expand(3, 4)
+        x[lib.tensor(mask)] = {"0-d": lib.tensor(2.), "1 element": lib.tensor([2.]),
+                               "4 elements": lib.arange(4.)}.get(value, value)
+        return x
+    same(torch, program)
