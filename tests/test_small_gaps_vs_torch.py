@@ -126,3 +126,36 @@ def test_clamp_with_bounds_over_its_own_memory_recorded(torch):
         x.sum().backward()
         return x, leaf.grad
     same(torch, program)
+
+
+# --- index_add_, scatter_, scatter_add_ reading their own memory ------------------------------
+
+OWN_MEMORY_PROGRAMS = {
+    "index_add_ from itself": lambda lib, x: x.index_add_(0, lib.tensor([2, 1, 0]), x),
+    "index_add_ from its first rows": lambda lib, x: x.index_add_(0, lib.tensor([1, 2]), x[:2]),
+    "index_add_ of a transposed x": lambda lib, x: x.t().index_add_(0, lib.tensor([1, 0, 2, 3]), x.t()),
+    "index_add_ columns after columns": lambda lib, x: x.index_add_(1, lib.tensor([1, 2, 3]), x[:, :3]),
+    "index_add_ columns backwards": lambda lib, x: x.index_add_(1, lib.tensor([3, 2, 1]), x[:, :3]),
+    "index_add_ twice to a column": lambda lib, x: x.index_add_(1, lib.tensor([1, 1, 3]), x[:, :3],
+                                                                alpha=2),
+    "index_add_ of a vector": lambda lib, x: x.view(-1).index_add_(0, lib.tensor([1, 2, 3]),
+                                                                   x.view(-1)[::2][:3]),
+    "scatter_add_ from itself": lambda lib, x: x.scatter_add_(0, lib.tensor([[2, 1, 0, 0]]), x),
+    "scatter_ from its first row": lambda lib, x: x.scatter_(0, lib.tensor([[2, 1, 0, 0]]), x[:1]),
+}
+
+
+@pytest.mark.parametrize("name", OWN_MEMORY_PROGRAMS)
+def test_writing_at_positions_from_its_own_memory(torch, name):
+    same(torch, lambda lib: OWN_MEMORY_PROGRAMS[name](lib, lib.arange(12.).reshape(3, 4)))
+
+
+def test_index_add_from_its_own_memory_recorded(torch):
+    def program(lib):
+        leaf = lib.arange(12., dtype=lib.float64).reshape(3, 4).requires_grad_()
+        x = leaf * 1
+        x.index_add_(1, lib.tensor([3, 2, 1]), x[:, :3])
+        grad_fn = x.grad_fn.name()
+        x.sum().backward()
+        return x, grad_fn, leaf.grad
+    same(torch, program)

@@ -72,13 +72,15 @@ def _dense_bounds(array):
     return start, end
 
 
-def _check_partial_overlap(tensor, other):
+def _check_partial_overlap(tensor, other, full_ok=True):
     """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
 
     PyTorch's rule: only two dense tensors are compared; over the same bytes with the
-    same strides is a full overlap, which is fine; any other overlap is refused; anything
-    not dense is let through (too hard to tell). The strides are compared as they are,
-    those of size-1 dimensions too (x[0] = x with x of shape (1, 3) is refused)."""
+    same strides is a full overlap, which is fine (not for index_add_, scatter_ and the
+    like, which read ``other`` at other positions than they write: ``full_ok=False``); any
+    other overlap is refused; anything not dense is let through (too hard to tell). The
+    strides are compared as they are, those of size-1 dimensions too (x[0] = x with x of
+    shape (1, 3) is refused)."""
     a, b = tensor._array, other._array
     if a.size == 0 or b.size == 0:
         return
@@ -86,7 +88,7 @@ def _check_partial_overlap(tensor, other):
     if bounds_a is None or bounds_b is None:
         return
     if bounds_a == bounds_b:
-        if a.strides == b.strides:        # (strides of different lengths differ)
+        if a.strides == b.strides and full_ok:        # (strides of different lengths differ)
             return
     elif not (bounds_a[0] < bounds_b[1] and bounds_b[0] < bounds_a[1]):
         return

@@ -20,7 +20,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
-from .inplace import _overlaps, apply_inplace, bump_version, check_inplace, reading_its_own_writes
+from .inplace import _check_partial_overlap, _overlaps, apply_inplace, bump_version, check_inplace, reading_its_own_writes
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching
@@ -124,10 +124,19 @@ METHODS["clamp_max_"] = clamp_max_
 
 # --- writing at positions in place: x.scatter_(1, index, 1.0) (one-hot vectors), ... ------------
 
+def _refuse_reading_own_memory(self, source):
+    """PyTorch refuses index_add_/scatter_ from a dense ``source`` over self's memory (even
+    the very same elements: they are read at other positions than they are written)."""
+    if isinstance(source, Tensor) and source._version_counter is self._version_counter:
+        check_inplace(self, others=(source,))        # (autograd's rules come first)
+        _check_partial_overlap(self, source, full_ok=False)
+
+
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_", self, (index, src, value))
+    _refuse_reading_own_memory(self, src)
     return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
         t, dim, index, src, value, reduce, "scatter_"))
 
@@ -136,14 +145,45 @@ def scatter_add_(self, dim, index, src):
     """In-place scatter_add: src[i][j] is added to self[index[i][j]][j] (dim=0)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_add_", self, (index, src))
+    _refuse_reading_own_memory(self, src)
     return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
-    """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim."""
+    """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim.
+
+    PyTorch adds one slice after the other, so where ``source`` is a view of self's
+    memory that isn't dense (PyTorch lets it through), a slice written earlier is read
+    with its new values: minigrad does the same."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
-    return apply_inplace(self, lambda t: gather_scatter.index_add(t, dim, index, source, alpha=alpha))
+    add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
+    _refuse_reading_own_memory(self, source)
+    if not (isinstance(source, Tensor) and source._version_counter is self._version_counter
+            and np.shares_memory(self._array, source._array)):
+        return apply_inplace(self, add)
+    add(_wrap(self._array), source.detach())         # PyTorch's errors, before anything is written
+    values = _slice_after_slice(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                index._array.reshape(-1), source._array, alpha)
+
+    def with_those_values(t, s):
+        new = add(t, s)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values, source)
+
+
+def _slice_after_slice(target, dim, positions, source, alpha):
+    """The values of index_add_ done slice after slice in ``target``'s own memory, where
+    ``source`` reads it too (``target`` is left as it was: the caller records the change)."""
+    before = target.copy()
+    written = np.moveaxis(target, dim, 0) if target.ndim else target.reshape(1)
+    read = np.moveaxis(source, dim, 0) if source.ndim else source.reshape(1)
+    for k, position in enumerate(positions):
+        written[position] += read[k] * alpha if alpha != 1 else read[k]
+    values = target.copy()
+    target[...] = before
+    return values
 
 
 # PyTorch's words (it stops with " (Triggered internally at <its C++ file>:<line>.)", a place in
