@@ -159,3 +159,58 @@ def test_index_add_from_its_own_memory_recorded(torch):
         x.sum().backward()
         return x, grad_fn, leaf.grad
     same(torch, program)
+
+
+# --- the layout of new results: PyTorch follows its inputs' strides ---------------------------
+
+LAYOUT_PROGRAMS = {
+    "x.t() + y": lambda lib, x, y: x.t() + y,
+    "y + x.t()": lambda lib, x, y: y + x.t(),
+    "x.t() / y": lambda lib, x, y: x.t() / (y + 1),
+    "x.t() > y": lambda lib, x, y: x.t() > y,
+    "where(x.t() > 3, x.t(), y)": lambda lib, x, y: lib.where(x.t() > 3, x.t(), y),
+    "-x.t()": lambda lib, x, y: -x.t(),
+    "x.t() + y[0]": lambda lib, x, y: x.t() + y[0],
+    "empty_like(x.t())": lambda lib, x, y: lib.empty_like(x.t()).stride(),
+    "grad of (x.t() * y) ** 2": lambda lib, x, y: lib.autograd.grad(((x.t() * y) ** 2).sum(), x)[0],
+}
+
+
+@pytest.mark.parametrize("name", LAYOUT_PROGRAMS)
+def test_layout_of_pointwise_results(torch, name):
+    def program(lib):
+        x = lib.arange(12., requires_grad=True).reshape(3, 4)
+        y = lib.arange(12., requires_grad=True).reshape(4, 3)
+        out = LAYOUT_PROGRAMS[name](lib, x, y)
+        return out if isinstance(out, tuple) else out.detach()
+    same(torch, program)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_layout_of_binary_results_random(torch, seed):
+    """Inputs permuted and sliced at random: results and gradients laid out as in PyTorch."""
+    rng = np.random.default_rng(seed)
+    ndim = int(rng.integers(2, 4))
+    shape = tuple(int(size) for size in rng.integers(1, 4, ndim) * 2)
+    a_values, b_values = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    permutations = rng.permutation(ndim), rng.permutation(ndim)
+    sliced, b_one_column = rng.integers(0, 2, 2), rng.integers(0, 2)
+
+    def operand(lib, values, order, slice_it):
+        stored = lib.tensor(np.ascontiguousarray(values.transpose(order)), requires_grad=True)
+        view = stored.permute(*np.argsort(order).tolist())
+        return stored, view[..., ::2] if slice_it else view
+
+    def steps(tensor):        # (those of size-1 dimensions mean nothing; numpy keeps others)
+        return [step for step, size in zip(tensor.stride(), tensor.shape) if size != 1]
+
+    for operation in ("add", "mul", "div", "sub", "gt", "where"):
+        def program(lib):
+            a_leaf, a = operand(lib, a_values, permutations[0], sliced[0])
+            b_leaf, b = operand(lib, b_values, permutations[1], sliced[1])
+            b = b[..., :1] if b_one_column else b
+            out = lib.where(a > 0, a, b) if operation == "where" else getattr(a, operation)(b)
+            if out.dtype == lib.bool:
+                return steps(out)
+            return steps(out), [steps(g) for g in lib.autograd.grad(out.sum(), (a_leaf, b_leaf))]
+        same(torch, program)

@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
+from .._memory_format import empty_with_steps_of, is_non_overlapping_and_dense
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
@@ -111,7 +112,41 @@ def _binary(ufunc, a, b):
         out = out.astype(dtype)
     elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
+    if out.ndim > 1 and not (
+            getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous):
+        out = laid_out_as_pytorch(out, a_arr, b_arr)       # (rare: inputs in different layouts)
     return out
+
+
+def laid_out_as_pytorch(out, *inputs):
+    """``out`` (a new result of one element per position) in the layout PyTorch gives it.
+
+    PyTorch's TensorIterator lays out a new result in the order of dimensions its loops
+    run in (``inplace.memory_order``): that of the first input that tells two dimensions
+    apart, so ``x.t() + y`` comes out laid out as ``x.t()``. numpy picks another layout
+    when its inputs disagree; the values are the same, only ``stride()`` differs. (When
+    all inputs have the result's shape and the same steps, without gaps, PyTorch takes
+    those steps as they are, even the meaningless ones of size-1 dimensions.)"""
+    if out.ndim < 2 or all(getattr(array, "flags", out.flags).c_contiguous for array in inputs):
+        return out                          # (the usual case: numpy and PyTorch agree)
+    from .inplace import memory_order       # (inplace.py builds on this file)
+    # each input's steps as PyTorch's loop sees them: 0 where broadcast (a size-1
+    # dimension that is not broadcast keeps its step, which numpy's broadcast_to would drop)
+    steps = [(0,) * (out.ndim - array.ndim) + tuple(
+        0 if size == 1 and out_size != 1 else step
+        for step, size, out_size in zip(array.strides, array.shape, out.shape[out.ndim - array.ndim:]))
+        for array in inputs if np.ndim(array)]
+    if len(steps) == len(inputs) and all(np.shape(array) == out.shape and array.strides == steps[0]
+                                         for array in inputs) and is_non_overlapping_and_dense(inputs[0]):
+        laid_out = empty_with_steps_of(inputs[0], out.dtype)
+    else:
+        slowest_first = memory_order(steps, out.shape)[::-1]
+        laid_out = np.empty(tuple(out.shape[dim] for dim in slowest_first), out.dtype).transpose(
+            np.argsort(slowest_first))
+    if laid_out.strides == out.strides:
+        return out                          # numpy made it so already
+    laid_out[...] = out
+    return laid_out
 
 
 # --- + and - ----------------------------------------------------------------------------
@@ -398,7 +433,8 @@ def div(input, other):
     except ValueError:
         check_history_kept(input, other)
         raise _broadcast_error(input, other) from None
-    out = result(np.asarray(out, dtype=dtype), DivBackward0, (input, other))
+    out = laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr)
+    out = result(out, DivBackward0, (input, other))
     if out._grad_fn is not None:
         # d/da needs only b; a is saved only when b needs a gradient
         out._grad_fn.save_for_backward(input if _requires_grad(other) else None, other)
@@ -1173,6 +1209,7 @@ def where(condition, input=None, other=None):
     other = other if isinstance(other, Tensor) else _wrap(np.asarray(other, dtype=dtype))
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
+        out = laid_out_as_pytorch(out, condition._array, input._array, other._array)
     except ValueError:
         check_history_kept(input, other)
         # PyTorch broadcasts condition with input, then the two with other
@@ -1224,6 +1261,7 @@ def compare(ufunc, input, other):
     a_arr = input._array
     b_arr = other._array if isinstance(other, Tensor) else other
     try:
-        return plain_output(np.asarray(ufunc(a_arr, b_arr)), input, other)
+        out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:
         raise _broadcast_error(input, other) from None
+    return plain_output(laid_out_as_pytorch(out, a_arr, b_arr), input, other)
