@@ -161,6 +161,38 @@ def test_index_add_from_its_own_memory_recorded(torch):
     same(torch, program)
 
 
+# --- hardtanh / relu6: the gradient at NaN depends on PyTorch's vectorised loop ----------------
+
+@pytest.mark.parametrize("shape", [(3,), (8,), (9,), (16,), (17,), (70,), (4, 9), (3, 20), (20, 3),
+                                   (2, 3, 12)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["plain", "transposed", "every second", "weighted"])
+@pytest.mark.parametrize("function", ["hardtanh", "relu6"])
+def test_hardtanh_gradient_at_nan(torch, shape, dtype, layout, function):
+    rng = np.random.default_rng(len(shape) * 100 + shape[-1])
+    values = rng.standard_normal(shape).astype(dtype) * 8
+    values[rng.random(shape) < 0.5] = np.nan
+
+    def program(lib):
+        x = lib.tensor(values.copy(), requires_grad=True)
+        y = {"transposed": lambda: x.transpose(0, -1), "every second": lambda: x[..., ::2]}.get(
+            layout, lambda: x)()
+        out = getattr(lib.nn.functional, function)(y)
+        weights = lib.arange(float(out.numel()), dtype=out.dtype).reshape(out.shape)
+        loss = (out * weights).sum() if layout == "weighted" else out.sum()
+        (grad,) = lib.autograd.grad(loss, x)
+        return out != out, out.grad_fn.name(), grad       # (NaN where out != out)
+    same(torch, program)
+
+
+def test_relu6_in_place_gradient_at_nan(torch):
+    def program(lib):
+        leaf = lib.tensor([float("nan")] * 20 + [0.5, 7., -1.], requires_grad=True)
+        out = lib.nn.functional.relu6(leaf * 1, inplace=True)
+        return out.grad_fn.name(), lib.autograd.grad(out.sum(), leaf)[0]
+    same(torch, program)
+
+
 # --- the layout of new results: PyTorch follows its inputs' strides ---------------------------
 
 LAYOUT_PROGRAMS = {
