@@ -246,3 +246,56 @@ def test_layout_of_binary_results_random(torch, seed):
                 return steps(out)
             return steps(out), [steps(g) for g in lib.autograd.grad(out.sum(), (a_leaf, b_leaf))]
         same(torch, program)
+
+
+# --- clamp_min / clamp_max out of place ----------------------------------------------------------
+
+CLAMP_ONE_SIDE = {
+    "torch.clamp_min(x, 0.5)": lambda lib, x, t: lib.clamp_min(x, 0.5),
+    "torch.clamp_max(x, 0.5)": lambda lib, x, t: lib.clamp_max(x, 0.5),
+    "x.clamp_min(t)": lambda lib, x, t: x.clamp_min(t),
+    "x.clamp_max(t)": lambda lib, x, t: x.clamp_max(t),
+    "x.clamp_min(t[0])": lambda lib, x, t: x.clamp_min(t[0]),
+    "x.clamp_max(2)": lambda lib, x, t: x.clamp_max(2),
+    "x.clamp_min(t.t()[:1])": lambda lib, x, t: x.clamp_min(t[:1]),
+    "(x * 1).clamp_min_(t)": lambda lib, x, t: (x * 1).clamp_min_(t),
+    "(x * 1).clamp_max_(t)": lambda lib, x, t: (x * 1).clamp_max_(t),
+    "(x * 1).clamp_min_(0.5)": lambda lib, x, t: (x * 1).clamp_min_(0.5),
+}
+
+
+@pytest.mark.parametrize("name", CLAMP_ONE_SIDE)
+def test_clamp_one_side(torch, name):
+    values = [[0.5, -1., 2.], [0.2, 0.5, 3.]]        # ties with the bounds too
+    bounds = [[0.5, 0.5, 0.], [1., 0.5, 3.]]
+
+    def program(lib):
+        x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+        t = lib.tensor(bounds, dtype=lib.float64, requires_grad=True)
+        out = CLAMP_ONE_SIDE[name](lib, x, t)
+        names = sorted(name for name in ("_saved_self", "_saved_min", "_saved_max", "_saved_low",
+                                         "_saved_high") if name in dir(out.grad_fn))
+        saved = [getattr(out.grad_fn, name) for name in names]     # (values: an in-place change
+        saved = [_plain(v.detach() if hasattr(v, "detach") else v) for v in saved]   # saves a clone)
+        grads = lib.autograd.grad((out * lib.arange(1., 7.).reshape(2, 3)).sum(), (x, t),
+                                  allow_unused=True)
+        return out, names, saved, grads
+    same(torch, program)
+
+
+def test_clamp_one_side_gradcheck():
+    x = minigrad.tensor([[0.3, -1., 2.], [0.2, 0.9, 3.]], dtype=minigrad.float64, requires_grad=True)
+    t = minigrad.tensor([[0.5, 0.4, 0.], [1., 0.5, 2.]], dtype=minigrad.float64, requires_grad=True)
+    for function in (minigrad.clamp_min, minigrad.clamp_max):
+        assert minigrad.autograd.gradcheck(function, (x, t))
+        assert minigrad.autograd.gradgradcheck(function, (x, t))
+        assert minigrad.autograd.gradcheck(lambda a: function(a, 0.5), (x,))
+
+
+@pytest.mark.parametrize("arguments", [(), ("a",), (None,)])
+def test_clamp_one_side_bad_bound(torch, arguments):
+    for name in ("clamp_min", "clamp_max"):
+        ours, theirs = (outcome(lib, lambda lib: getattr(lib, name)(lib.ones(2), *arguments))
+                        for lib in (minigrad, torch))
+        assert ours[0][0] == theirs[0][0] == "TypeError"
+        assert ours[0][1] == theirs[0][1].split("\n")[0]      # PyTorch then lists the overloads

@@ -63,16 +63,8 @@ METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.i
 METHODS.update({alias: METHODS[name] for alias, name in _ALIASES.items()})
 
 
-class ClampMinBackward0(pointwise.ClampBackward1):
-    """result = self.clamp_min_(min)   ->   grad_self = grad where self >= min, else 0"""
-
-    _saved_names = ("self",)       # grad_fn._saved_self; _saved_min is the number
-
-
-class ClampMaxBackward0(pointwise.ClampBackward1):
-    """result = self.clamp_max_(max)   ->   grad_self = grad where self <= max, else 0"""
-
-    _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
+# x.clamp_min_(0) records the node of clamp_min (PyTorch gives both the same name)
+ClampMinBackward0, ClampMaxBackward0 = pointwise.ClampMinBackward0, pointwise.ClampMaxBackward0
 
 
 # the C++ type names PyTorch's clamp_ messages use for integer and bool tensors
@@ -94,8 +86,10 @@ def _check_bound_fits(t, bound, side):
 def _clamp_one_side(node_class, low=None, high=None):
     """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
     def operation(t):
-        if isinstance(low, Tensor) or isinstance(high, Tensor):
-            return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
+        if isinstance(low, Tensor):
+            return pointwise.clamp_min(t, low)         # a tensor bound: ClampMinBackward1
+        if isinstance(high, Tensor):
+            return pointwise.clamp_max(t, high)
         _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
         values = pointwise.clip_keeping_input_on_ties(t._array, low, high).astype(
             t._array.dtype, copy=False)

@@ -1045,11 +1045,91 @@ def clamp(input, min=None, max=None):
             raise invalid_combination("clamp", (), bounds)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
-    low, high = min, max
+    return _clamp_numbers(input, min, max, ClampBackward1)
+
+
+def _clamp_numbers(input, low, high, node_class, **bound):
+    """clamp with number bounds (either may be None), recorded as ``node_class``."""
     out = clip_keeping_input_on_ties(input._array, low, high)
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
-    return result(np.asarray(out), ClampBackward1, (input,), saved=(input,), low=low, high=high)
+    return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
+
+
+class ClampMinBackward0(ClampBackward1):
+    """result = clamp_min(self, min), min a number   ->   grad_self = grad where self >= min, else 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_min is the number
+
+
+class ClampMaxBackward0(ClampBackward1):
+    """result = clamp_max(self, max), max a number   ->   grad_self = grad where self <= max, else 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
+
+
+class ClampMinBackward1(Node):
+    """result = clamp_min(self, min), min a tensor   ->
+        grad_self = where(self >= min, grad, 0); grad_min = where(self < min, grad, 0)"""
+
+    _saved_names = ("self", "min")      # grad_fn._saved_self, grad_fn._saved_min
+
+    def backward(self, grad):
+        a, low = self.saved_tensors
+        kept = _wrap(laid_out_as_pytorch(a._array >= low._array, a._array, low._array))
+        return _split_by(self, grad, kept)
+
+
+class ClampMaxBackward1(Node):
+    """result = clamp_max(self, max), max a tensor   ->
+        grad_self = where(self <= max, grad, 0); grad_max = where(self > max, grad, 0)"""
+
+    _saved_names = ("self", "max")      # grad_fn._saved_self, grad_fn._saved_max
+
+    def backward(self, grad):
+        a, high = self.saved_tensors
+        kept = _wrap(laid_out_as_pytorch(a._array <= high._array, a._array, high._array))
+        return _split_by(self, grad, kept)
+
+
+def _split_by(node, grad, kept):
+    """grad to self where the input was ``kept``, to the bound elsewhere (a tie goes to self)."""
+    zero = _wrap(np.zeros((), dtype=grad._array.dtype))
+    grad_self = where(kept, grad, zero) if node.should_compute_output(0) else None
+    grad_bound = where(kept, zero, grad) if node.should_compute_output(1) else None
+    return grad_self, grad_bound
+
+
+_NOT_GIVEN = object()
+
+
+def _check_one_bound(name, input, bound):
+    if not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):
+        raise invalid_combination(name, (input,) if bound is _NOT_GIVEN else (input, bound), {})
+
+
+def clamp_min(input, min=_NOT_GIVEN):
+    """max(input, min) elementwise: clamp from below only (``min`` a number or a tensor).
+
+    Gradient: grad where input >= min, else 0 (ClampMinBackward0); a tensor ``min`` gets
+    grad where input < min (ClampMinBackward1).
+    """
+    _check_one_bound("clamp_min", input, min)
+    if isinstance(min, Tensor):
+        return result(_binary(np.maximum, input, min), ClampMinBackward1, (input, min), saved=(input, min))
+    return _clamp_numbers(input, min, None, ClampMinBackward0, min=min)
+
+
+def clamp_max(input, max=_NOT_GIVEN):
+    """min(input, max) elementwise: clamp from above only (``max`` a number or a tensor).
+
+    Gradient: grad where input <= max, else 0 (ClampMaxBackward0); a tensor ``max`` gets
+    grad where input > max (ClampMaxBackward1).
+    """
+    _check_one_bound("clamp_max", input, max)
+    if isinstance(max, Tensor):
+        return result(_binary(np.minimum, input, max), ClampMaxBackward1, (input, max), saved=(input, max))
+    return _clamp_numbers(input, None, max, ClampMaxBackward0, max=max)
 
 
 class ClampBackward0(Node):
