@@ -299,3 +299,30 @@ def test_clamp_one_side_bad_bound(torch, arguments):
                         for lib in (minigrad, torch))
         assert ours[0][0] == theirs[0][0] == "TypeError"
         assert ours[0][1] == theirs[0][1].split("\n")[0]      # PyTorch then lists the overloads
+
+
+# --- clamp with tensor bounds: ties, NaN and min > max -------------------------------------------
+
+TIES = ([0., 1., 2., 3., 1., 1., 2., 5., 0., np.nan, 1., 1.],     # x
+        [0., 0., 2., 1., 1., 2., 2., 3., np.nan, 0., 2., 1.],     # min
+        [1., 1., 2., 3., 0., 1., 1., 3., 1., 1., np.nan, 1.])     # max
+
+
+@pytest.mark.parametrize("bounds", ["both", "min", "max", "min broadcast"])
+def test_clamp_tensor_bounds_ties(torch, bounds):
+    def program(lib):
+        x, low, high = (lib.tensor(values, dtype=lib.float64, requires_grad=True) for values in TIES)
+        out = {"both": lambda: x.clamp(low, high), "min": lambda: x.clamp(min=low),
+               "max": lambda: lib.clamp(x, max=high),
+               "min broadcast": lambda: x.reshape(3, 4).clamp(min=low[:4])}[bounds]()
+        weights = lib.arange(1., 13., dtype=lib.float64).reshape(out.shape)
+        grads = lib.autograd.grad((out * weights).sum(), (x, low, high), allow_unused=True)
+        return out.grad_fn.name(), out != out, grads
+    same(torch, program)
+
+
+def test_clamp_tensor_bounds_gradcheck():
+    x, low, high = (minigrad.tensor(values, dtype=minigrad.float64, requires_grad=True)
+                    for values in ([0.3, 1.5, -2., 0.7], [0., 1., -1., 0.9], [1., 1.2, 1., 2.]))
+    assert minigrad.autograd.gradcheck(lambda a, b, c: a.clamp(b, c), (x, low, high))
+    assert minigrad.autograd.gradgradcheck(lambda a, b, c: a.clamp(b, c), (x, low, high))
