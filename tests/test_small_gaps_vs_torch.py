@@ -326,3 +326,16 @@ def test_clamp_tensor_bounds_gradcheck():
                     for values in ([0.3, 1.5, -2., 0.7], [0., 1., -1., 0.9], [1., 1.2, 1., 2.]))
     assert minigrad.autograd.gradcheck(lambda a, b, c: a.clamp(b, c), (x, low, high))
     assert minigrad.autograd.gradgradcheck(lambda a, b, c: a.clamp(b, c), (x, low, high))
+
+
+# --- logsumexp over dim=() -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(2, 3), (4,), (), (0, 3)])
+@pytest.mark.parametrize("dim", [(), []])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_logsumexp_over_no_dims(torch, shape, dim, keepdim):
+    def program(lib):
+        x = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        out = lib.logsumexp(x, dim, keepdim=keepdim)
+        return out, lib.autograd.grad(out.sum(), x)[0] if x.numel() else None
+    same(torch, program)
