@@ -339,3 +339,15 @@ def test_logsumexp_over_no_dims(torch, shape, dim, keepdim):
         out = lib.logsumexp(x, dim, keepdim=keepdim)
         return out, lib.autograd.grad(out.sum(), x)[0] if x.numel() else None
     same(torch, program)
+
+
+# --- nn.ELU --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arguments", [{}, {"alpha": 0.5}, {"alpha": 2, "inplace": True}])
+def test_elu_module(torch, arguments):
+    def program(lib):
+        layer = lib.nn.ELU(**arguments)
+        x = lib.tensor([-2., -0.5, 0., 1.5], dtype=lib.float64, requires_grad=True)
+        out = layer(x * 1)
+        return repr(layer), repr(lib.nn.Sequential(layer)), out, lib.autograd.grad(out.sum(), x)[0]
+    same(torch, program)
