@@ -351,3 +351,41 @@ def test_elu_module(torch, arguments):
         out = layer(x * 1)
         return repr(layer), repr(lib.nn.Sequential(layer)), out, lib.autograd.grad(out.sum(), x)[0]
     same(torch, program)
+
+
+# --- torch.normal with tensor mean and std: PyTorch's numbers, zero gradients ---------------------
+
+NORMAL_PROGRAMS = {
+    "tensor mean": lambda lib, m, s: lib.normal(m, 2.),
+    "tensor std": lambda lib, m, s: lib.normal(1.5, s),
+    "both": lambda lib, m, s: lib.normal(m, s),
+    "broadcast": lambda lib, m, s: lib.normal(m[:1], s),
+    "a column and a row": lambda lib, m, s: lib.normal(m.detach().reshape(-1, 1), s.detach()[:2]),
+    "float64": lambda lib, m, s: lib.normal(m.detach().double(), 1.),
+    "many (vectorised draws)": lambda lib, m, s: lib.normal(m.repeat(7), 3.),
+    "negative std": lambda lib, m, s: lib.normal(m, -1.),
+    "negative std tensor": lambda lib, m, s: lib.normal(m, -s),
+    "integer mean": lambda lib, m, s: lib.normal(lib.zeros(3, dtype=lib.int64), 1.),
+    "shapes that don't fit": lambda lib, m, s: lib.normal(m, s[:2]),
+}
+
+
+@pytest.mark.parametrize("name", NORMAL_PROGRAMS)
+def test_normal_with_tensor_mean_or_std(torch, name):
+    def program(lib):
+        lib.manual_seed(0)
+        mean = lib.tensor([0., 10., -3.], requires_grad=True)
+        std = lib.tensor([1., 0.5, 2.], requires_grad=True)
+        out = NORMAL_PROGRAMS[name](lib, mean, std)
+        if out.grad_fn is None:
+            return out
+        saved = sorted(n for n in ("_saved_mean_sym_sizes", "_saved_std_sym_sizes") if n in dir(out.grad_fn))
+        return (out, [getattr(out.grad_fn, n) for n in saved],
+                lib.autograd.grad(out.sum(), (mean, std), allow_unused=True))
+    same(torch, program)
+
+
+def test_normal_with_tensor_mean_and_a_size(torch):
+    ours, theirs = (outcome(lib, lambda lib: lib.normal(lib.zeros(3), 2., (3,))) for lib in (minigrad, torch))
+    assert ours[0][0] == theirs[0][0] == "TypeError"
+    assert ours[0][1] == theirs[0][1].split("\n")[0]
