@@ -389,3 +389,42 @@ def test_normal_with_tensor_mean_and_a_size(torch):
     ours, theirs = (outcome(lib, lambda lib: lib.normal(lib.zeros(3), 2., (3,))) for lib in (minigrad, torch))
     assert ours[0][0] == theirs[0][0] == "TypeError"
     assert ours[0][1] == theirs[0][1].split("\n")[0]
+
+
+# --- a single bool in an index: an unsqueeze, then [0] or [] -----------------------------------------
+
+def _chain(node):
+    names = []
+    while node is not None:
+        names.append(node.name().split("::")[-1])
+        node = next((f for f, _ in node.next_functions if f is not None), None)
+    return names
+
+
+BOOL_INDICES = {"[None, True]": (None, True), "[True, None]": (True, None), "[None, False]": (None, False),
+                "[..., True]": (Ellipsis, True), "[True]": True, "[True, True]": (True, True),
+                "[None, None, True]": (None, None, True), "[True, 0] of 1-d": (True, 0),
+                "[tensor(True), None]": "tensor"}
+
+
+@pytest.mark.parametrize("name", BOOL_INDICES)
+@pytest.mark.parametrize("ndim", [0, 1])
+def test_single_bool_index(torch, name, ndim):
+    def program(lib):
+        index = (lib.tensor(True), None) if BOOL_INDICES[name] == "tensor" else BOOL_INDICES[name]
+        leaf = lib.tensor(3., requires_grad=True)
+        x = leaf.reshape([1] * ndim)
+        out = x[index]
+        return out, _chain(out.grad_fn), lib.autograd.grad(out.sum(), leaf)[0]
+    same(torch, program)
+
+
+@pytest.mark.parametrize("index", [(None, True), (None, False), (True, None), True])
+def test_writing_at_a_single_bool_index(torch, index):
+    def program(lib):
+        leaf = lib.tensor(3., requires_grad=True)
+        value = lib.tensor(7., requires_grad=True)
+        x = leaf * 1
+        x[index] = value
+        return x, _chain(x.grad_fn), lib.autograd.grad(x.sum(), (leaf, value), allow_unused=True)
+    same(torch, program)
