@@ -236,7 +236,7 @@ def test_layout_of_binary_results_random(torch, seed):
     def steps(tensor):        # (those of size-1 dimensions mean nothing; numpy keeps others)
         return [step for step, size in zip(tensor.stride(), tensor.shape) if size != 1]
 
-    for operation in ("add", "mul", "div", "sub", "gt", "where"):
+    for operation in ("add", "mul", "div", "sub", "gt", "where", "maximum", "minimum"):
         def program(lib):
             a_leaf, a = operand(lib, a_values, permutations[0], sliced[0])
             b_leaf, b = operand(lib, b_values, permutations[1], sliced[1])

@@ -1184,9 +1184,10 @@ def _gradient_of_pick(node, i, grad, a, b, lost):
     shows the same nodes."""
     if not node.should_compute_output(i):
         return None
-    from .shape import masked_fill          # lazy: shape imports this module
-    shared = where(_wrap(a._array == b._array), div_by_number(grad, 2), grad)
-    return masked_fill(shared, _wrap(lost), 0)
+    # (in place, as PyTorch's formula: the result keeps where's layout, that of a and b)
+    tie = laid_out_as_pytorch(a._array == b._array, a._array, b._array)
+    shared = where(_wrap(tie), div_by_number(grad, 2), grad)
+    return shared.masked_fill_(_wrap(lost), 0)
 
 
 class MaximumBackward0(Node):
