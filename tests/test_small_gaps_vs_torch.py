@@ -428,3 +428,14 @@ def test_writing_at_a_single_bool_index(torch, index):
         x[index] = value
         return x, _chain(x.grad_fn), lib.autograd.grad(x.sum(), (leaf, value), allow_unused=True)
     same(torch, program)
+
+
+@pytest.mark.parametrize("function", ["exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt", "square"])
+@pytest.mark.parametrize("view", ["t().unsqueeze(1)", "[:, ::2]", "t()[::2]"])
+def test_layout_of_one_input_results(torch, function, view):
+    def program(lib):
+        x = lib.arange(1., 13.).reshape(3, 4)
+        x = {"t().unsqueeze(1)": lambda: x.t().unsqueeze(1), "[:, ::2]": lambda: x[:, ::2],
+             "t()[::2]": lambda: x.t()[::2]}[view]()
+        return getattr(x, function)().stride()
+    same(torch, program)

@@ -639,7 +639,10 @@ def _float_ufunc(ufunc, input):
     array = input._array
     if array.dtype.kind != "f":
         array = array.astype(np.float32)
-    return ufunc(array)
+    out = ufunc(array)
+    if out.ndim > 1 and not array.flags.c_contiguous:
+        out = laid_out_as_pytorch(out, array)     # (numpy's layout may differ in size-1 dims)
+    return out
 
 
 class ExpBackward0(Node):
