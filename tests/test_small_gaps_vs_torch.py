@@ -439,3 +439,35 @@ def test_layout_of_one_input_results(torch, function, view):
              "t()[::2]": lambda: x.t()[::2]}[view]()
         return getattr(x, function)().stride()
     same(torch, program)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_scatter_from_its_own_memory_random(torch, seed):
+    """scatter_/scatter_add_ from a view of their own memory that isn't dense: PyTorch's order."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(size) for size in rng.integers(2, 5, 3))
+    dim, order = int(rng.integers(0, 3)), rng.permutation(3).tolist()
+    operation = ["scatter_", "scatter_add_"][int(rng.integers(0, 2))]
+    which = int(rng.integers(0, 3))
+    index_seed = int(rng.integers(0, 1 << 30))
+
+    def program(lib):
+        x = lib.arange(float(np.prod(shape))).reshape([shape[i] for i in order])
+        x = x.permute(*np.argsort(order).tolist())
+        src = [x[:, :, ::2], x[::2], x[:, ::2]][which]
+        index_shape = [min(a, b) for a, b in zip(src.shape, x.shape)]
+        draw = np.random.default_rng(index_seed)
+        index_shape[dim] = int(draw.integers(1, src.shape[dim] + 1))
+        index = lib.tensor(draw.integers(0, x.shape[dim], index_shape).tolist())
+        return getattr(x, operation)(dim, index, src)
+    same(torch, program)
+
+
+def test_scatter_add_from_its_own_memory_recorded(torch):
+    def program(lib):
+        leaf = lib.arange(12., dtype=lib.float64).reshape(3, 4).requires_grad_()
+        x = leaf * 1
+        x.scatter_add_(1, lib.tensor([[2, 3], [3, 3], [0, 1]]), x[:, ::2])
+        grad_fn = x.grad_fn.name()
+        return x.detach(), grad_fn
+    same(torch, program)

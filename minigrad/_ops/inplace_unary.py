@@ -20,7 +20,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
-from .inplace import _check_partial_overlap, _overlaps, apply_inplace, bump_version, check_inplace, reading_its_own_writes
+from .inplace import _check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version, check_inplace, reading_its_own_writes
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching
@@ -126,11 +126,84 @@ def _refuse_reading_own_memory(self, source):
         _check_partial_overlap(self, source, full_ok=False)
 
 
+def _reads_own_memory(self, source):
+    return (isinstance(source, Tensor) and source._version_counter is self._version_counter
+            and np.shares_memory(self._array, source._array))
+
+
+def _with_values(operation, values):
+    """``operation``, whose result's values are replaced by ``values`` (computed in PyTorch's order)."""
+    def with_those_values(t, s):
+        new = operation(t, s)
+        new._array[...] = values
+        return new
+    return with_those_values
+
+
+def _scatter_in_loop_order(target, dim, index, source, add):
+    """scatter_ (``add``: scatter_add_) done in ``target``'s own memory in PyTorch's order, where
+    ``source`` reads that memory too; the values it leaves (``target`` is put back as it was).
+
+    PyTorch walks the index's positions with dim left out, in memory order (``memory_order``),
+    row by row; along a row (the fastest dimensions it can walk as one) it takes, for each
+    position, every k along dim, or, for each k, every position of the row: the first when
+    dim is self's last or the row is shorter than index.shape[dim]."""
+    shape = list(index.shape)
+    count, shape[dim] = shape[dim], 1
+    operands = [[step // array.itemsize for step in array.strides] for array in (target, source, index)]
+    order = [d for d in memory_order(operands, shape) if shape[d] != 1]
+    row, length = [], 1
+    for d in order:          # the fastest dimensions that follow one another in every operand
+        if row and any(steps[d] != steps[row[-1]] * shape[row[-1]] for steps in operands):
+            break
+        row.append(d)
+        length *= shape[d]
+    outer = [d for d in order if d not in row]
+    before = target.copy()
+
+    def positions(dims):     # every position over ``dims``, the first one fastest
+        for place in np.ndindex(*[shape[d] for d in reversed(dims)]):
+            yield dict(zip(reversed(dims), place))
+
+    def step(position, k):
+        at = [position.get(d, 0) for d in range(len(shape))]
+        at[dim] = k
+        written = list(at)
+        written[dim] = int(index[tuple(at)])
+        if add:
+            target[tuple(written)] += source[tuple(at)]
+        else:
+            target[tuple(written)] = source[tuple(at)]
+    by_position = dim == target.ndim - 1 or length < count
+    for outside in positions(outer):
+        row_positions = [{**outside, **inside} for inside in positions(row)]
+        if by_position:
+            for position in row_positions:
+                for k in range(count):
+                    step(position, k)
+        else:
+            for k in range(count):
+                for position in row_positions:
+                    step(position, k)
+    values = target.copy()
+    target[...] = before
+    return values
+
+
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number.
+
+    From a view of self's own memory (that PyTorch lets through), in PyTorch's order:
+    see ``_scatter_in_loop_order``."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_", self, (index, src, value))
     _refuse_reading_own_memory(self, src)
+    if reduce is None and _reads_own_memory(self, src):
+        scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, None, None, "scatter_")  # noqa: E731
+        scatter(_wrap(self._array), src.detach())         # PyTorch's errors, before anything is written
+        values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                        index._array, src._array, add=False)
+        return apply_inplace(self, _with_values(scatter, values), src)
     return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
         t, dim, index, src, value, reduce, "scatter_"))
 
@@ -140,6 +213,12 @@ def scatter_add_(self, dim, index, src):
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_add_", self, (index, src))
     _refuse_reading_own_memory(self, src)
+    if _reads_own_memory(self, src):
+        scatter = lambda t, s: gather_scatter.scatter_add(t, dim, index, s)     # noqa: E731
+        scatter(_wrap(self._array), src.detach())         # PyTorch's errors, before anything is written
+        values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                        index._array, src._array, add=True)
+        return apply_inplace(self, _with_values(scatter, values), src)
     return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
 
 
