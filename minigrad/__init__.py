@@ -54,7 +54,7 @@ from ._creation import (  # noqa: F401
 from .random import manual_seed, seed, initial_seed, Generator, default_generator  # noqa: F401
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
-    relu, abs, clamp, square, reciprocal, sign, maximum, minimum, where,
+    relu, abs, clamp, clamp_min, clamp_max, square, reciprocal, sign, maximum, minimum, where,
 )
 from ._ops.reduction import (  # noqa: F401
     sum, mean, max, min, amax, amin, norm, argmax, argmin, all, any, var, std, logsumexp,

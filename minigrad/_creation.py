@@ -15,6 +15,7 @@ from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
+from .autograd.graph import Node
 
 
 def _infer_numpy_dtype(data):
@@ -279,12 +280,72 @@ def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
-    """Normal random numbers with the given mean and standard deviation, of shape ``size``."""
+    """Normal random numbers with the given mean and standard deviation, of shape ``size``;
+    or one per element of ``mean`` and/or ``std`` given as tensors (see ``_normal_per_element``)."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None or dtype is not None or requires_grad:
+            keywords = {k: v for k, v in (("dtype", dtype), ("requires_grad", requires_grad)) if v}
+            raise invalid_combination("normal", (mean, std) + ((size,) if size is not None else ()),
+                                      keywords)
+        return _normal_per_element(mean, std, generator)
     if isinstance(std, (int, float)) and std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     dtype = _float_dtype(dtype)
     values = _random.normal(_size((size,)), mean, std, dtype=dtype, generator=generator)
     return _random_leaf(values, requires_grad)
+
+
+class _NormalBackward(Node):
+    """result = normal(mean, std): random numbers, not a function of mean and std   ->
+        grad_mean = 0, grad_std = 0 (zeros of their shapes), as in PyTorch"""
+
+    def backward(self, grad):
+        shapes = [getattr(self, name, None) for name in ("mean_sym_sizes", "std_sym_sizes")]
+        return tuple(_wrap(np.zeros(shape, grad._array.dtype)) for shape in shapes if shape is not None)
+
+
+class NormalBackward1(_NormalBackward):
+    """result = normal(mean, std), mean a tensor, std a number   ->   grad_mean = 0"""
+
+
+class NormalBackward2(_NormalBackward):
+    """result = normal(mean, std), mean a number, std a tensor   ->   grad_std = 0"""
+
+
+class NormalBackward3(_NormalBackward):
+    """result = normal(mean, std), both tensors   ->   grad_mean = 0, grad_std = 0"""
+
+
+def _normal_per_element(mean, std, generator):
+    """normal(mean, std) with a tensor mean and/or std: one draw per element of their
+    broadcast shape, made as PyTorch makes it, so that the numbers are the same:
+    ``normal_(0, std)`` then ``+ mean`` for a number std, else ``normal_(0, 1) * std + mean``."""
+    if isinstance(std, Tensor):
+        if (std._array < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    like = mean if isinstance(mean, Tensor) else std
+    if like._array.dtype.kind != "f":
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
+                                  f"'{like.dtype.tensor_type_name[:-len('Tensor')]}'")
+    try:
+        shape = np.broadcast_shapes(*(t._array.shape for t in (mean, std) if isinstance(t, Tensor)))
+    except ValueError:
+        from ._ops.pointwise import _broadcast_error
+        raise _broadcast_error(mean, std) from None
+    dtype = like._array.dtype
+    if isinstance(std, Tensor):
+        values = _random.normal(shape, 0.0, 1.0, dtype=dtype, generator=generator) * std._array
+    else:
+        values = _random.normal(shape, 0.0, std, dtype=dtype, generator=generator)
+    values = (values + (mean._array if isinstance(mean, Tensor) else mean)).astype(dtype, copy=False)
+    if not isinstance(std, Tensor):
+        return result(values, NormalBackward1, (mean,), mean_sym_sizes=tuple(mean.shape))
+    if not isinstance(mean, Tensor):
+        return result(values, NormalBackward2, (std,), std_sym_sizes=tuple(std.shape))
+    return result(values, NormalBackward3, (mean, std), mean_sym_sizes=tuple(mean.shape),
+                  std_sym_sizes=tuple(std.shape))
 
 
 def _random_leaf(values, requires_grad):

@@ -789,7 +789,7 @@ def _install_methods():
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
-                    "tanh", "sigmoid", "relu", "abs", "clamp", "square", "reciprocal", "sign",
+                    "tanh", "sigmoid", "relu", "abs", "clamp", "clamp_min", "clamp_max", "square", "reciprocal", "sign",
                     "maximum", "minimum", "log1p", "rsqrt", "tan"],
         reduction: ["sum", "mean", "max", "min", "norm", "argmax", "argmin", "all", "any", "amax",
                     "amin", "var", "std", "logsumexp"],

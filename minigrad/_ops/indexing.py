@@ -23,6 +23,7 @@ from .shape import select, _make_view
 from .inplace import (check_inplace, apply_inplace, bump_version, memory_order, _overlaps,
                       _writeable, _same_elements)
 from .views import check_history_kept, history_first
+from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -324,7 +325,7 @@ def getitem(input, index, _vmap_done=False):
     if input.ndim == 0 and len(items) == 1 and np.ndim(items[0]) == 0:
         # x[mask] on a 0-d tensor: PyTorch indexes x.unsqueeze(0) with mask.unsqueeze(0)
         input, items = input.unsqueeze(0), (np.reshape(items[0], (1,)),)
-    elif input.ndim == 0 and any(not _is_basic(i) for i in items):
+    elif input.ndim == 0 and any(not _is_basic(i) and not _is_scalar_bool(i) for i in items):
         raise IndexError("too many indices for tensor of dimension 0")
     split = _split_mixed(items)
     if split:
@@ -336,15 +337,26 @@ def getitem(input, index, _vmap_done=False):
     return advanced_index(input, items)
 
 
+def _is_scalar_bool(item):
+    """x[True], x[None, False], x[torch.tensor(True)]: a bool that is not a mask of any dimension."""
+    return type(item) is np.ndarray and item.ndim == 0 and item.dtype == bool
+
+
 def _split_mixed(items):
     """For an index that mixes integers, slices or None with lists, tensors or masks: the
-    basic part (applied first, as views) and the rest (applied to that view); else None."""
+    basic part (applied first, as views) and the rest (applied to that view); else None.
+
+    A single bool (x[None, True]) is, as in PyTorch, a new dimension of size 1 in the basic
+    part (an unsqueeze), which the rest then indexes with [0] for True, [] for False."""
     if not any(i is None or isinstance(i, int) or (isinstance(i, slice) and i != slice(None))
-               for i in items if _is_basic(i)):
+               for i in items if _is_basic(i)) and not any(_is_scalar_bool(i) for i in items):
         return None
     basic, rest = [], []
     for item in items:
-        if _is_basic(item):
+        if _is_scalar_bool(item):
+            basic.append(None)
+            rest.append(np.zeros(int(item), dtype=np.int64))
+        elif _is_basic(item):
             basic.append(item)
             if item is Ellipsis:
                 rest.append(Ellipsis)
@@ -558,7 +570,8 @@ def setitem(tensor, index, value):
         else:
             target.copy_(value)
         return
-    if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0):
+    if tensor.ndim == 0 and not (len(items) == 1 and np.ndim(items[0]) == 0) and not any(
+            _is_scalar_bool(i) for i in items):
         raise IndexError("too many indices for tensor of dimension 0")     # y[[0]] = v
     if _FuncTransforms.vmaps:     # a captured tensor can't take one value per sample
         check_inplace_batching("index_put_", tensor, (value, index))
@@ -587,6 +600,9 @@ def setitem(tensor, index, value):
         warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
                       "before performing this operation. This also applies to advanced indexing e.g. "
                       "tensor[indices] = tensor", UserWarning, stacklevel=3)
+        if one_mask and np.size(getattr(value, "_array", value)) == 1:
+            # PyTorch writes x[mask] = one value with masked_fill_, which warns in its turn
+            warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=3)
         _writeable(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))

@@ -72,13 +72,15 @@ def _dense_bounds(array):
     return start, end
 
 
-def _check_partial_overlap(tensor, other):
+def _check_partial_overlap(tensor, other, full_ok=True):
     """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
 
     PyTorch's rule: only two dense tensors are compared; over the same bytes with the
-    same strides is a full overlap, which is fine; any other overlap is refused; anything
-    not dense is let through (too hard to tell). The strides are compared as they are,
-    those of size-1 dimensions too (x[0] = x with x of shape (1, 3) is refused)."""
+    same strides is a full overlap, which is fine (not for index_add_, scatter_ and the
+    like, which read ``other`` at other positions than they write: ``full_ok=False``); any
+    other overlap is refused; anything not dense is let through (too hard to tell). The
+    strides are compared as they are, those of size-1 dimensions too (x[0] = x with x of
+    shape (1, 3) is refused)."""
     a, b = tensor._array, other._array
     if a.size == 0 or b.size == 0:
         return
@@ -86,7 +88,7 @@ def _check_partial_overlap(tensor, other):
     if bounds_a is None or bounds_b is None:
         return
     if bounds_a == bounds_b:
-        if a.strides == b.strides:        # (strides of different lengths differ)
+        if a.strides == b.strides and full_ok:        # (strides of different lengths differ)
             return
     elif not (bounds_a[0] < bounds_b[1] and bounds_b[0] < bounds_a[1]):
         return
@@ -142,7 +144,8 @@ def _reads_its_own_writes(tensor, other):
 
 
 def _values_in_loop_order(target, other, elementwise):
-    """``elementwise(target, other)`` as PyTorch computes it in place when ``other`` reads
+    """``elementwise(target, other)`` as PyTorch computes it in place when ``other`` (an array,
+    or a tuple of them: clamp_'s two bounds) reads
     memory that ``target`` writes and PyTorch let it through (a view that isn't dense,
     so too hard to check): element after element, in the order of PyTorch's loops
     (``memory_order``), each reading ``other`` as it is at that moment, so a value
@@ -157,14 +160,16 @@ def _values_in_loop_order(target, other, elementwise):
     by element everywhere; rows shorter than one block (the usual small example) agree.
     """
     shape = target.shape
-    source = np.broadcast_to(other, shape)
-    order = memory_order([list(target.strides), list(target.strides), list(source.strides)], shape)
+    sources = [np.broadcast_to(array, shape) for array in (other if type(other) is tuple else (other,))]
+    order = memory_order([list(target.strides), list(target.strides)]
+                         + [list(source.strides) for source in sources], shape)
     slowest_first = order[::-1]
-    written, read = target.transpose(slowest_first), source.transpose(slowest_first)
+    written = target.transpose(slowest_first)
+    read = [source.transpose(slowest_first) for source in sources]
     before = target.copy()
     with np.errstate(all="ignore"):       # overflow and 0/0 give inf and nan silently, as in PyTorch
         for position in np.ndindex(written.shape):
-            written[position] = elementwise(written[position], read[position])
+            written[position] = elementwise(written[position], *(source[position] for source in read))
     values = target.copy()
     target[...] = before                  # the caller writes the values (and records the change)
     return values
@@ -318,17 +323,22 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     return tensor
 
 
-def reading_its_own_writes(tensor, other, elementwise, op):
+def reading_its_own_writes(tensor, other, elementwise, op, overlap_ok=False):
     """``tensor = op(tensor, other)`` in place, where ``other`` reads memory that the change
-    writes (``x -= x[0]`` of a transposed x): recorded as usual, with the values PyTorch
-    computes element by element (``_values_in_loop_order``, ``elementwise`` for one element)."""
-    values = _values_in_loop_order(tensor._array, other._array, elementwise)
+    writes (``x -= x[0]`` of a transposed x), or the tensor itself sees a memory location
+    at several positions (``overlap_ok``: an expanded tensor, which few operations accept):
+    recorded as usual, with the values PyTorch computes element by element
+    (``_values_in_loop_order``, ``elementwise`` for one element)."""
+    others = other if type(other) is tuple else (other,)     # (clamp_ has two bounds)
+    if overlap_ok:
+        _writeable(tensor)           # (the loop writes through the expanded view)
+    values = _values_in_loop_order(tensor._array, tuple(o._array for o in others), elementwise)
 
-    def with_those_values(a, b):
-        new = op(a, b)
+    def with_those_values(a, *b):
+        new = op(a, *b)
         new._array[...] = values
         return new
-    return apply_inplace(tensor, with_those_values, other)
+    return apply_inplace(tensor, with_those_values, *others, overlap_ok=overlap_ok)
 
 
 _ARITHMETIC_NAMES = {np.add: "add_", np.subtract: "sub_", np.multiply: "mul_", np.true_divide: "div_"}
@@ -394,10 +404,23 @@ def clamp_(self, min=None, max=None):
 
 
 def _clamp_in_place(self, min, max):
-    for bound in (min, max):
-        if type(bound) is Tensor and bound._version_counter is self._version_counter:
+    """clamp_ and clip_ after their vmap checks: bounds that share self's memory are read in PyTorch's loop order."""
+    bounds = {name: bound for name, bound in (("min", min), ("max", max)) if type(bound) is Tensor}
+    reads_its_own_writes = False
+    for bound in bounds.values():
+        if bound._version_counter is self._version_counter:
             check_inplace(self, others=(bound,))
             _check_partial_overlap(self, bound)
+            reads_its_own_writes = reads_its_own_writes or _reads_its_own_writes(self, bound)
+    if reads_its_own_writes and len(bounds) == (min is not None) + (max is not None):
+        # x.clamp_(min=x.t()): a bound read after the loop changed it gives the new value
+        def clamp_one(value, *limits):
+            limit = dict(zip(bounds, limits))
+            if "min" in limit:
+                value = np.maximum(value, limit["min"])
+            return np.minimum(value, limit["max"]) if "max" in limit else value
+        return reading_its_own_writes(self, tuple(bounds.values()), clamp_one,
+                                      lambda a, *limits: pointwise.clamp(a, **dict(zip(bounds, limits))))
     return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
 
 

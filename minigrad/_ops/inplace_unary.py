@@ -12,14 +12,18 @@ EluBackward1 in nn/functional.py), that node class is a subclass of the
 out-of-place one (same backward) and is handed to ``result`` when recording:
 the node is created with its final name.
 """
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
-from .inplace import apply_inplace, bump_version, check_inplace
+from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
+                      check_inplace, reading_its_own_writes)
 from .views import node_is_current
+from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching, warn_no_batching_rule
 
@@ -68,16 +72,8 @@ METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.i
 METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _ALIASES.items()})
 
 
-class ClampMinBackward0(pointwise.ClampBackward1):
-    """result = self.clamp_min_(min)   ->   grad_self = grad where self >= min, else 0"""
-
-    _saved_names = ("self",)       # grad_fn._saved_self; _saved_min is the number
-
-
-class ClampMaxBackward0(pointwise.ClampBackward1):
-    """result = self.clamp_max_(max)   ->   grad_self = grad where self <= max, else 0"""
-
-    _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
+# x.clamp_min_(0) records the node of clamp_min (PyTorch gives both the same name)
+ClampMinBackward0, ClampMaxBackward0 = pointwise.ClampMinBackward0, pointwise.ClampMaxBackward0
 
 
 # the C++ type names PyTorch's clamp_ messages use for integer and bool tensors
@@ -99,8 +95,10 @@ def _check_bound_fits(t, bound, side):
 def _clamp_one_side(node_class, low=None, high=None):
     """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
     def operation(t):
-        if isinstance(low, Tensor) or isinstance(high, Tensor):
-            return pointwise.clamp(t, min=low, max=high)     # a tensor bound: clamp's own node
+        if isinstance(low, Tensor):
+            return pointwise.clamp_min(t, low)         # a tensor bound: ClampMinBackward1
+        if isinstance(high, Tensor):
+            return pointwise.clamp_max(t, high)
         _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
         values = pointwise.clip_keeping_input_on_ties(t._array, low, high).astype(
             t._array.dtype, copy=False)
@@ -129,13 +127,95 @@ METHODS["clamp_max_"] = clamp_max_
 
 # --- writing at positions in place: x.scatter_(1, index, 1.0) (one-hot vectors), ... ------------
 
+def _refuse_reading_own_memory(self, source):
+    """PyTorch refuses index_add_/scatter_ from a dense ``source`` over self's memory (even
+    the very same elements: they are read at other positions than they are written)."""
+    if isinstance(source, Tensor) and source._version_counter is self._version_counter:
+        check_inplace(self, others=(source,))        # (autograd's rules come first)
+        _check_partial_overlap(self, source, full_ok=False)
+
+
+def _reads_own_memory(self, source):
+    return (isinstance(source, Tensor) and source._version_counter is self._version_counter
+            and np.shares_memory(self._array, source._array))
+
+
+def _with_values(operation, values):
+    """``operation``, whose result's values are replaced by ``values`` (computed in PyTorch's order)."""
+    def with_those_values(t, s):
+        new = operation(t, s)
+        new._array[...] = values
+        return new
+    return with_those_values
+
+
+def _scatter_in_loop_order(target, dim, index, source, add):
+    """scatter_ (``add``: scatter_add_) done in ``target``'s own memory in PyTorch's order, where
+    ``source`` reads that memory too; the values it leaves (``target`` is put back as it was).
+
+    PyTorch walks the index's positions with dim left out, in memory order (``memory_order``),
+    row by row; along a row (the fastest dimensions it can walk as one) it takes, for each
+    position, every k along dim, or, for each k, every position of the row: the first when
+    dim is self's last or the row is shorter than index.shape[dim]."""
+    shape = list(index.shape)
+    count, shape[dim] = shape[dim], 1
+    operands = [[step // array.itemsize for step in array.strides] for array in (target, source, index)]
+    order = [d for d in memory_order(operands, shape) if shape[d] != 1]
+    row, length = [], 1
+    for d in order:          # the fastest dimensions that follow one another in every operand
+        if row and any(steps[d] != steps[row[-1]] * shape[row[-1]] for steps in operands):
+            break
+        row.append(d)
+        length *= shape[d]
+    outer = [d for d in order if d not in row]
+    before = target.copy()
+
+    def positions(dims):     # every position over ``dims``, the first one fastest
+        for place in np.ndindex(*[shape[d] for d in reversed(dims)]):
+            yield dict(zip(reversed(dims), place))
+
+    def step(position, k):
+        at = [position.get(d, 0) for d in range(len(shape))]
+        at[dim] = k
+        written = list(at)
+        written[dim] = int(index[tuple(at)])
+        if add:
+            target[tuple(written)] += source[tuple(at)]
+        else:
+            target[tuple(written)] = source[tuple(at)]
+    by_position = dim == target.ndim - 1 or length < count
+    for outside in positions(outer):
+        row_positions = [{**outside, **inside} for inside in positions(row)]
+        if by_position:
+            for position in row_positions:
+                for k in range(count):
+                    step(position, k)
+        else:
+            for k in range(count):
+                for position in row_positions:
+                    step(position, k)
+    values = target.copy()
+    target[...] = before
+    return values
+
+
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
+    """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number.
+
+    From a view of self's own memory (that PyTorch lets through), in PyTorch's order:
+    see ``_scatter_in_loop_order``."""
     if _FuncTransforms.vmaps:
         overload = ("src" if isinstance(src, Tensor) else "value") if reduce is None else (
             "reduce" if isinstance(src, Tensor) else "value_reduce")
         warn_no_batching_rule("scatter_." + overload, (self, index, src), "scatter_." + overload)
         check_inplace_batching("scatter_", self, (index, src, value))
+    _refuse_reading_own_memory(self, src)
+    if reduce is None and _reads_own_memory(self, src):
+        scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, None, None, "scatter_")  # noqa: E731
+        scatter(_wrap(self._array), src.detach())         # PyTorch's errors, before anything is written
+        values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                        index._array, src._array, add=False)
+        return apply_inplace(self, _with_values(scatter, values), src)
     return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
         t, dim, index, src, value, reduce, "scatter_"))
 
@@ -144,24 +224,89 @@ def scatter_add_(self, dim, index, src):
     """In-place scatter_add: src[i][j] is added to self[index[i][j]][j] (dim=0)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_add_", self, (index, src))
+    _refuse_reading_own_memory(self, src)
+    if _reads_own_memory(self, src):
+        scatter = lambda t, s: gather_scatter.scatter_add(t, dim, index, s)     # noqa: E731
+        scatter(_wrap(self._array), src.detach())         # PyTorch's errors, before anything is written
+        values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                        index._array, src._array, add=True)
+        return apply_inplace(self, _with_values(scatter, values), src)
     return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
-    """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim."""
+    """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim.
+
+    PyTorch adds one slice after the other, so where ``source`` is a view of self's
+    memory that isn't dense (PyTorch lets it through), a slice written earlier is read
+    with its new values: minigrad does the same."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
-    return apply_inplace(self, lambda t: gather_scatter.index_add(t, dim, index, source, alpha=alpha))
+    add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
+    _refuse_reading_own_memory(self, source)
+    if not (isinstance(source, Tensor) and source._version_counter is self._version_counter
+            and np.shares_memory(self._array, source._array)):
+        return apply_inplace(self, add)
+    add(_wrap(self._array), source.detach())         # PyTorch's errors, before anything is written
+    values = _slice_after_slice(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                index._array.reshape(-1), source._array, alpha)
+
+    def with_those_values(t, s):
+        new = add(t, s)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values, source)
+
+
+def _slice_after_slice(target, dim, positions, source, alpha):
+    """The values of index_add_ done slice after slice in ``target``'s own memory, where
+    ``source`` reads it too (``target`` is left as it was: the caller records the change)."""
+    before = target.copy()
+    written = np.moveaxis(target, dim, 0) if target.ndim else target.reshape(1)
+    read = np.moveaxis(source, dim, 0) if source.ndim else source.reshape(1)
+    for k, position in enumerate(positions):
+        written[position] += read[k] * alpha if alpha != 1 else read[k]
+    values = target.copy()
+    target[...] = before
+    return values
+
+
+# PyTorch's words (it stops with " (Triggered internally at <its C++ file>:<line>.)", a place in
+# its own sources that says nothing about the learner's program, so minigrad leaves that out)
+EXPANDED_MASKED_FILL_WARNING = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
 
 
 def masked_fill_(self, mask, value):
-    """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True."""
+    """In-place masked_fill: ``value`` wherever the bool tensor ``mask`` is True.
+
+    An expanded ``self`` (one memory location seen at several positions) is still written,
+    with PyTorch's deprecation warning: a location becomes ``value`` if the mask is True at
+    any of its positions (PyTorch writes element after element, so a False position after
+    a True one keeps the value just written)."""
     if _FuncTransforms.vmaps:       # (PyTorch batches a mask and a value differently)
         if isinstance(value, Tensor):
             warn_no_batching_rule("masked_fill_.Tensor", (self, mask, value), "masked_fill_.Tensor")
         check_inplace_batching("masked_fill_", self, (mask,))
         check_inplace_batching("masked_fill_value", self, (value,))
-    return apply_inplace(self, lambda t: shape.masked_fill_copy(t, mask, value))
+    expanded = _overlaps(self._array)
+    check_inplace(self, overlap_ok=expanded, others=(value,))       # autograd's rules first
+    fill = lambda t, m=mask: shape.masked_fill_copy(t, m, value)     # noqa: E731 (raises PyTorch's errors)
+    if not isinstance(mask, Tensor) or mask._array.dtype.kind != "b" or (
+            isinstance(value, Tensor) and value.ndim != 0):
+        return apply_inplace(self, fill, overlap_ok=expanded)     # (before the warning, as in PyTorch)
+    if expanded:
+        warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+    try:
+        fits = np.broadcast_shapes(mask._array.shape, self._array.shape) == self._array.shape
+    except ValueError:
+        raise pointwise._broadcast_error(self, mask) from None      # (self is tensor a here)
+    if not expanded or not fits:
+        return apply_inplace(self, fill, overlap_ok=expanded)
+    number = value.item() if isinstance(value, Tensor) else value
+    return reading_its_own_writes(self, mask, lambda old, masked: number if masked else old, fill,
+                                  overlap_ok=True)
 
 
 METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_add_,

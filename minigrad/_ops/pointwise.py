@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
+from .._memory_format import empty_with_steps_of, is_non_overlapping_and_dense
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
@@ -111,7 +112,41 @@ def _binary(ufunc, a, b):
         out = out.astype(dtype)
     elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
+    if out.ndim > 1 and not (
+            getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous):
+        out = laid_out_as_pytorch(out, a_arr, b_arr)       # (rare: inputs in different layouts)
     return out
+
+
+def laid_out_as_pytorch(out, *inputs):
+    """``out`` (a new result of one element per position) in the layout PyTorch gives it.
+
+    PyTorch's TensorIterator lays out a new result in the order of dimensions its loops
+    run in (``inplace.memory_order``): that of the first input that tells two dimensions
+    apart, so ``x.t() + y`` comes out laid out as ``x.t()``. numpy picks another layout
+    when its inputs disagree; the values are the same, only ``stride()`` differs. (When
+    all inputs have the result's shape and the same steps, without gaps, PyTorch takes
+    those steps as they are, even the meaningless ones of size-1 dimensions.)"""
+    if out.ndim < 2 or all(getattr(array, "flags", out.flags).c_contiguous for array in inputs):
+        return out                          # (the usual case: numpy and PyTorch agree)
+    from .inplace import memory_order       # (inplace.py builds on this file)
+    # each input's steps as PyTorch's loop sees them: 0 where broadcast (a size-1
+    # dimension that is not broadcast keeps its step, which numpy's broadcast_to would drop)
+    steps = [(0,) * (out.ndim - array.ndim) + tuple(
+        0 if size == 1 and out_size != 1 else step
+        for step, size, out_size in zip(array.strides, array.shape, out.shape[out.ndim - array.ndim:]))
+        for array in inputs if np.ndim(array)]
+    if len(steps) == len(inputs) and all(np.shape(array) == out.shape and array.strides == steps[0]
+                                         for array in inputs) and is_non_overlapping_and_dense(inputs[0]):
+        laid_out = empty_with_steps_of(inputs[0], out.dtype)
+    else:
+        slowest_first = memory_order(steps, out.shape)[::-1]
+        laid_out = np.empty(tuple(out.shape[dim] for dim in slowest_first), out.dtype).transpose(
+            np.argsort(slowest_first))
+    if laid_out.strides == out.strides:
+        return out                          # numpy made it so already
+    laid_out[...] = out
+    return laid_out
 
 
 # --- + and - ----------------------------------------------------------------------------
@@ -398,7 +433,8 @@ def div(input, other):
     except ValueError:
         check_history_kept(input, other)
         raise _broadcast_error(input, other) from None
-    out = result(np.asarray(out, dtype=dtype), DivBackward0, (input, other))
+    out = laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr)
+    out = result(out, DivBackward0, (input, other))
     if out._grad_fn is not None:
         # d/da needs only b; a is saved only when b needs a gradient
         out._grad_fn.save_for_backward(input if _requires_grad(other) else None, other)
@@ -603,7 +639,10 @@ def _float_ufunc(ufunc, input):
     array = input._array
     if array.dtype.kind != "f":
         array = array.astype(np.float32)
-    return ufunc(array)
+    out = ufunc(array)
+    if out.ndim > 1 and not array.flags.c_contiguous:
+        out = laid_out_as_pytorch(out, array)     # (numpy's layout may differ in size-1 dims)
+    return out
 
 
 class ExpBackward0(Node):
@@ -1010,11 +1049,91 @@ def clamp(input, min=None, max=None):
             raise invalid_combination("clamp", (), bounds)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
-    low, high = min, max
+    return _clamp_numbers(input, min, max, ClampBackward1)
+
+
+def _clamp_numbers(input, low, high, node_class, **bound):
+    """clamp with number bounds (either may be None), recorded as ``node_class``."""
     out = clip_keeping_input_on_ties(input._array, low, high)
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
-    return result(np.asarray(out), ClampBackward1, (input,), saved=(input,), low=low, high=high)
+    return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
+
+
+class ClampMinBackward0(ClampBackward1):
+    """result = clamp_min(self, min), min a number   ->   grad_self = grad where self >= min, else 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_min is the number
+
+
+class ClampMaxBackward0(ClampBackward1):
+    """result = clamp_max(self, max), max a number   ->   grad_self = grad where self <= max, else 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self; _saved_max is the number
+
+
+class ClampMinBackward1(Node):
+    """result = clamp_min(self, min), min a tensor   ->
+        grad_self = where(self >= min, grad, 0); grad_min = where(self < min, grad, 0)"""
+
+    _saved_names = ("self", "min")      # grad_fn._saved_self, grad_fn._saved_min
+
+    def backward(self, grad):
+        a, low = self.saved_tensors
+        kept = _wrap(laid_out_as_pytorch(a._array >= low._array, a._array, low._array))
+        return _split_by(self, grad, kept)
+
+
+class ClampMaxBackward1(Node):
+    """result = clamp_max(self, max), max a tensor   ->
+        grad_self = where(self <= max, grad, 0); grad_max = where(self > max, grad, 0)"""
+
+    _saved_names = ("self", "max")      # grad_fn._saved_self, grad_fn._saved_max
+
+    def backward(self, grad):
+        a, high = self.saved_tensors
+        kept = _wrap(laid_out_as_pytorch(a._array <= high._array, a._array, high._array))
+        return _split_by(self, grad, kept)
+
+
+def _split_by(node, grad, kept):
+    """grad to self where the input was ``kept``, to the bound elsewhere (a tie goes to self)."""
+    zero = _wrap(np.zeros((), dtype=grad._array.dtype))
+    grad_self = where(kept, grad, zero) if node.should_compute_output(0) else None
+    grad_bound = where(kept, zero, grad) if node.should_compute_output(1) else None
+    return grad_self, grad_bound
+
+
+_NOT_GIVEN = object()
+
+
+def _check_one_bound(name, input, bound):
+    if not isinstance(bound, _PYTHON_NUMBERS + (np.number, Tensor)):
+        raise invalid_combination(name, (input,) if bound is _NOT_GIVEN else (input, bound), {})
+
+
+def clamp_min(input, min=_NOT_GIVEN):
+    """max(input, min) elementwise: clamp from below only (``min`` a number or a tensor).
+
+    Gradient: grad where input >= min, else 0 (ClampMinBackward0); a tensor ``min`` gets
+    grad where input < min (ClampMinBackward1).
+    """
+    _check_one_bound("clamp_min", input, min)
+    if isinstance(min, Tensor):
+        return result(_binary(np.maximum, input, min), ClampMinBackward1, (input, min), saved=(input, min))
+    return _clamp_numbers(input, min, None, ClampMinBackward0, min=min)
+
+
+def clamp_max(input, max=_NOT_GIVEN):
+    """min(input, max) elementwise: clamp from above only (``max`` a number or a tensor).
+
+    Gradient: grad where input <= max, else 0 (ClampMaxBackward0); a tensor ``max`` gets
+    grad where input > max (ClampMaxBackward1).
+    """
+    _check_one_bound("clamp_max", input, max)
+    if isinstance(max, Tensor):
+        return result(_binary(np.minimum, input, max), ClampMaxBackward1, (input, max), saved=(input, max))
+    return _clamp_numbers(input, None, max, ClampMaxBackward0, max=max)
 
 
 class ClampBackward0(Node):
@@ -1069,7 +1188,9 @@ def _gradient_of_pick(node, i, grad, a, b, lost):
     shows the same nodes (and, filled in place, the gradient is at version 1)."""
     if not node.should_compute_output(i):
         return None
-    shared = where(_wrap(a._array == b._array), div_by_number(grad, 2), grad)
+    # (in place, as PyTorch's formula: the result keeps where's layout, that of a and b)
+    tie = laid_out_as_pytorch(a._array == b._array, a._array, b._array)
+    shared = where(_wrap(tie), div_by_number(grad, 2), grad)
     return shared.masked_fill_(_wrap(lost), 0)
 
 
@@ -1173,6 +1294,7 @@ def where(condition, input=None, other=None):
     other = other if isinstance(other, Tensor) else _wrap(np.asarray(other, dtype=dtype))
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
+        out = laid_out_as_pytorch(out, condition._array, input._array, other._array)
     except ValueError:
         check_history_kept(input, other)
         # PyTorch broadcasts condition with input, then the two with other
@@ -1224,6 +1346,7 @@ def compare(ufunc, input, other):
     a_arr = input._array
     b_arr = other._array if isinstance(other, Tensor) else other
     try:
-        return plain_output(np.asarray(ufunc(a_arr, b_arr)), input, other)
+        out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:
         raise _broadcast_error(input, other) from None
+    return plain_output(laid_out_as_pytorch(out, a_arr, b_arr), input, other)

@@ -623,8 +623,15 @@ class LogsumexpBackward0(Node):
 @history_first
 @numpy_keywords
 def logsumexp(input, dim, keepdim=False):
-    """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input)."""
+    """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input).
+
+    ``dim=()`` reduces every dimension, as in sum; without ``keepdim`` PyTorch then adds
+    its kept-dims maximum back into a 0-d result and fails (unless the input is empty)."""
     array = input._array
+    if isinstance(dim, (tuple, list)) and not dim:
+        dim = None
+        if not keepdim and array.ndim and array.size:
+            raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * array.ndim}")
     dims = _dims(dim, array.ndim)
     peak = np.max(array, axis=dims, keepdims=True, initial=-np.inf)    # (nothing to sum: -inf)
     peak = np.where(np.isfinite(peak), peak, 0)

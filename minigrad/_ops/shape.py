@@ -964,8 +964,12 @@ def masked_fill_copy(input, mask, value):
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                 f"{value.ndim} dimension(s).")
-        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
-                                                                         copy=False)
+        try:
+            out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
+                                                                             copy=False)
+        except ValueError:
+            check_history_kept(input)
+            raise _broadcast_error(mask, input) from None
         return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
     try:
         # PyTorch fills a contiguous copy, whatever the input's layout

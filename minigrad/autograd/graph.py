@@ -342,6 +342,8 @@ _SETTINGS_KEPT_AS = {
     "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "ClampBackward1": {"min": "low", "max": "high"},
+    "ClampMinBackward0": {"min": "low"},
+    "ClampMaxBackward0": {"max": "high"},
     "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SelectBackward0": {"self_sym_sizes": "input_shape"},

@@ -5,27 +5,78 @@
 
 As in PyTorch, an input equal to a bound is kept as it is (hardtanh(-0.0, 0, 6) is -0.0), NaN
 passes through, and the gradient is 0 where the input is at or beyond a bound:
-hardtanh's slope is 1 only for min_val < x < max_val (and for NaN), threshold's for x > threshold.
+hardtanh's slope is 1 only for min_val < x < max_val, threshold's for x > threshold.
+For NaN, PyTorch's hardtanh gradient depends on how its loop reached the element (see
+``_in_vector_registers``): 0 where it works on a block of elements at once, grad elsewhere.
 """
 import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
-from .._ops.pointwise import clip_keeping_input_on_ties
-from .._ops.inplace import apply_inplace
+from .._ops.pointwise import clip_keeping_input_on_ties, laid_out_as_pytorch
+from .._ops.inplace import apply_inplace, memory_order
 from .._tensor import _wrap
 
 
 class HardtanhBackward0(Node):
     """result = clamp(self, min_val, max_val)   ->
-        grad_self = 0 where self <= min_val or self >= max_val, else grad"""
+        grad_self = 0 where self <= min_val or self >= max_val, else grad
+        (for NaN: 0 where PyTorch's loop works in vector registers, else grad)"""
 
     _saved_names = ("self",)        # grad_fn._saved_self; _saved_min_val, _saved_max_val the numbers
 
     def backward(self, grad):
         (x,) = self.saved_tensors
         cut = (x._array <= self.min_val) | (x._array >= self.max_val)
-        return (_wrap(np.where(cut, grad._array.dtype.type(0), grad._array)),)
+        if x._array.dtype.kind == "f" and np.isnan(x._array).any():
+            cut = cut | (np.isnan(x._array) & _in_vector_registers(grad._array, x._array))
+        grad_self = np.where(cut, grad._array.dtype.type(0), grad._array)
+        return (_wrap(laid_out_as_pytorch(grad_self, grad._array, x._array)),)
+
+
+def _in_vector_registers(*inputs):
+    """True for the elements PyTorch's CPU loop computes in vector registers (AVX2).
+
+    PyTorch's loop (TensorIterator) runs over the dimensions in memory order, joins the
+    ones it can walk as one, and along the innermost one, when every operand is one
+    element after the other (or one input repeats a single value), takes blocks of two
+    vector registers: 16 float32 or 8 float64 (64 bytes). What is left at the end of a
+    row goes one element at a time, with the plain C++ comparison. The two paths
+    disagree on NaN (a NaN compared in a vector register counts as cut off), which is
+    all this is needed for. (Rows over 32768 elements, shared between threads, are
+    split in other places; not reproduced.)"""
+    shape = np.broadcast_shapes(*(array.shape for array in inputs))
+    itemsize = inputs[0].itemsize
+    steps = [[step // itemsize for step in np.broadcast_to(array, shape).strides] for array in inputs]
+    steps.insert(0, [0] * len(shape))            # the new output: laid out as the loop runs
+    order = [dim for dim in memory_order(steps[1:], shape) if shape[dim] != 1]
+    size = 1
+    for dim in order:                             # the output is dense in the loop's order
+        steps[0][dim] = size
+        size *= shape[dim]
+    # the innermost row: the fastest dimensions that follow one another in every operand
+    row, length = [], 1
+    for dim in order:
+        if row and any(operand[dim] != operand[row[-1]] * shape[row[-1]] for operand in steps):
+            break
+        row.append(dim)
+        length *= shape[dim]
+    inner = [operand[row[0]] if row else 1 for operand in steps]
+    contiguous = all(step == 1 for step in inner) or any(
+        inner[k] == 0 and all(step == 1 for j, step in enumerate(inner) if j != k)
+        for k in range(1, len(inner)))
+    if not contiguous:
+        return np.zeros(shape, dtype=bool)
+    # each element's place along its row, in the original layout
+    place = np.zeros(shape, dtype=np.int64)
+    span = 1
+    for dim in row:
+        index_shape = [1] * len(shape)
+        index_shape[dim] = shape[dim]
+        place = place + np.arange(shape[dim]).reshape(index_shape) * span
+        span *= shape[dim]
+    block = 64 // itemsize
+    return place < length // block * block
 
 
 class ThresholdBackward0(Node):

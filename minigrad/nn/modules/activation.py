@@ -58,6 +58,23 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+class ELU(Module):
+    """x where x > 0, else alpha * (exp(x) - 1): smooth below 0, with the slope 1 above."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.elu(input, alpha, inplace)``."""
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``alpha=1.0``, plus ``inplace=True`` if set."""
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
 class Hardtanh(Module):
     """x cut off to [min_val, max_val]."""
 
