@@ -152,7 +152,17 @@ class SubBackward0(Node):
 
 def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha != 1; the node keeps alpha for its backward."""
-    other_scaled = _wrap(other._array * alpha) if isinstance(other, Tensor) else other * alpha
+    dtype = result_type(input, other)
+    if dtype.kind in "biu" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point "
+                           "number.")
+    if isinstance(alpha, bool) and dtype.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(other, Tensor):
+        # scaled in the result's dtype: a long tensor times 0.5 must not make a float32 sum float64
+        other_scaled = _wrap((other._array.astype(dtype) * alpha).astype(dtype, copy=False))
+    else:
+        other_scaled = other * alpha
     return result(_binary(ufunc, input, other_scaled), node_class, (input, other), alpha=alpha)
 
 

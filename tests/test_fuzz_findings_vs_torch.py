@@ -1,0 +1,45 @@
+"""Differences the random-program test (test_fuzz_vs_torch.py) found, each checked against PyTorch.
+
+Every test here runs the same small computation in both libraries and compares what a learner
+sees: values, dtypes, flags, nodes, and the exception class and message when PyTorch refuses.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def outcome(fn, lib):
+    """What ``fn(lib)`` gives: ('ok', value, dtype name, requires_grad) or ('error', class, message)."""
+    try:
+        out = fn(lib)
+    except Exception as error:          # the two libraries must fail alike
+        return ("error", type(error).__name__, str(error).splitlines()[0])
+    return ("ok", np.asarray(out.detach().tolist()), str(out.dtype).split(".")[-1], out.requires_grad)
+
+
+def assert_same(fn, torch):
+    mine, ref = outcome(fn, minigrad), outcome(fn, torch)
+    assert mine[0] == ref[0], f"minigrad {mine} but torch {ref}"
+    if ref[0] == "error":
+        assert mine[1:] == ref[1:]
+    else:
+        np.testing.assert_allclose(mine[1], ref[1], rtol=1e-6)
+        assert mine[2:] == ref[2:]
+
+
+# add/sub with alpha: other is scaled in the result's dtype, and alpha must suit that dtype
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor(1.5).sub(L.tensor(3), alpha=0.5),             # 0-d float32 - 0-d long
+    lambda L: L.tensor([1.5, 2.0]).add(L.tensor(3), alpha=0.5),
+    lambda L: L.tensor(1.5, requires_grad=True).sub(L.tensor([3, 4]), alpha=0.5),
+    lambda L: L.tensor([1, 2]).add(L.tensor([1, 2]), alpha=0.5),     # integral result, float alpha
+    lambda L: L.tensor([1, 2]).add(2, alpha=0.5),
+    lambda L: L.tensor([True, False]).add(L.tensor([True, True]), alpha=0.5),
+    lambda L: L.tensor([True, False]).add(L.tensor([False, True]), alpha=2),
+    lambda L: L.tensor([1.0, 2.0]).add(L.tensor([1.0, 2.0]), alpha=False),
+    lambda L: L.tensor([1, 2]).sub(L.tensor([0.5, 2.0]), alpha=2),
+    lambda L: L.tensor([1, 2]).add(2.5, alpha=2),
+])
+def test_add_sub_with_alpha(torch, fn):
+    assert_same(fn, torch)
