@@ -3,6 +3,8 @@
 Every test here runs the same small computation in both libraries and compares what a learner
 sees: values, dtypes, flags, nodes, and the exception class and message when PyTorch refuses.
 """
+import re
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,10 @@ def outcome(fn, lib):
     try:
         out = fn(lib)
     except Exception as error:          # the two libraries must fail alike
-        return ("error", type(error).__name__, str(error).splitlines()[0])
+        # the message names the library it comes from ("torch.Size([3])")
+        first = str(error).splitlines()[0] if str(error) else ""
+        return ("error", type(error).__name__, re.sub(r"\b(torch|minigrad)\.(\w*Tensor|Size)\b",
+                                                      r"LIB.\2", first))
     return ("ok", np.asarray(out.detach().tolist()), str(out.dtype).split(".")[-1], out.requires_grad)
 
 
@@ -42,4 +47,36 @@ def assert_same(fn, torch):
     lambda L: L.tensor([1, 2]).add(2.5, alpha=2),
 ])
 def test_add_sub_with_alpha(torch, fn):
+    assert_same(fn, torch)
+
+
+# autograd.grad of an output with respect to itself hands back the caller's grad_output
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("grad_output_requires_grad", [False, True])
+def test_grad_of_an_output_with_respect_to_itself_is_the_grad_output(torch, create_graph,
+                                                                     grad_output_requires_grad):
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        given = L.tensor([0.5, -1.0], requires_grad=grad_output_requires_grad)
+        for output in (x, y):
+            (g,) = L.autograd.grad([output], [output], grad_outputs=[given], create_graph=create_graph,
+                                   retain_graph=True)
+            assert g is given, L.__name__
+        # reached twice, the gradient is a new sum
+        (g,) = L.autograd.grad([y, y], [y], grad_outputs=[given, given], retain_graph=True)
+        assert g is not given and g.tolist() == [1.0, -2.0]
+        with L.no_grad():
+            (g,) = L.autograd.grad([x], [x], grad_outputs=[given])
+        assert g is given and g.requires_grad == grad_output_requires_grad
+
+
+# a grad_output of the wrong shape is reported before an output without history is
+@pytest.mark.parametrize("fn", [
+    lambda L: L.autograd.grad([L.ones(3)], [L.ones(1, requires_grad=True)], grad_outputs=[L.ones(2)]),
+    lambda L: L.autograd.grad([L.ones(3)], [L.ones(1, requires_grad=True)]),
+    lambda L: L.ones(3).backward(L.ones(())),
+    lambda L: L.ones(3).backward(),
+])
+def test_grad_outputs_checked_before_requires_grad(torch, fn):
     assert_same(fn, torch)
