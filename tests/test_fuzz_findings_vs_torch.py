@@ -80,3 +80,26 @@ def test_grad_of_an_output_with_respect_to_itself_is_the_grad_output(torch, crea
 ])
 def test_grad_outputs_checked_before_requires_grad(torch, fn):
     assert_same(fn, torch)
+
+
+# nll_loss and cross_entropy check a target's shape in PyTorch's order: the batch size first
+# (a 0-d target's counts as 0), then one label per row, then the dtype; 0-d inputs fail in
+# log_softmax; empty class probabilities give nan
+@pytest.mark.parametrize("function", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("input_shape", [(), (3,), (2, 3), (1, 3), (2, 1, 3), (0,), (2, 0)])
+@pytest.mark.parametrize("target_shape", [(), (1,), (2,), (3,), (2, 3), (1, 3), (2, 1), (0,)])
+@pytest.mark.parametrize("target_dtype", ["int64", "float32"])
+def test_class_target_checks(torch, function, input_shape, target_shape, target_dtype):
+    def fn(L):
+        loss = getattr(L.nn.functional, function)
+        return loss(L.zeros(input_shape), L.zeros(target_shape, dtype=getattr(L, target_dtype)))
+    assert_same(fn, torch)
+
+
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.3])
+@pytest.mark.parametrize("shapes", [((), ()), ((), (2,)), ((0,), (0,)), ((2, 0), (2, 0))])
+def test_cross_entropy_of_0d_and_empty_inputs(torch, shapes, label_smoothing):
+    input_shape, target_shape = shapes
+    assert_same(lambda L: L.nn.functional.cross_entropy(
+        L.zeros(input_shape, requires_grad=True), L.zeros(target_shape),
+        label_smoothing=label_smoothing), torch)

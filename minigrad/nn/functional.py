@@ -545,6 +545,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if input.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     _check_not_differentiable("nll_loss_forward", weight=weight)
+    _cross_entropy.check_class_target_shape(input, target)
     if target._array.dtype not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
@@ -583,9 +584,6 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     records one NllLoss2DBackward0, and views a per-position result back to the target's shape.
     """
     n, c = input.shape[0], input.shape[1]
-    if tuple(target.shape) != (n,) + tuple(input.shape[2:]):
-        raise RuntimeError(
-            f"Expected target size {[n] + list(input.shape[2:])}, got {list(target.shape)}")
     images = input if input.ndim == 4 else input.reshape(n, c, 1, -1)
     logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
     labels = target._array.reshape(-1)
@@ -633,7 +631,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
             return -weighted.sum(class_dim)
         if reduction == "sum":
             return -weighted.sum()
-        batch_size = input.numel() // input.shape[class_dim]
+        # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
+        n_classes = input.shape[class_dim]
+        batch_size = input.numel() // n_classes if n_classes else float("nan")
         return div_by_number(-weighted.sum(), batch_size)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
