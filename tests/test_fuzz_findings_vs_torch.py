@@ -115,3 +115,37 @@ def test_hook_changing_the_dtype(torch):
     assert_same(fn, torch)
     with pytest.raises(RuntimeError, match=r"\(was minigrad\.FloatTensor got minigrad\.DoubleTensor\)"):
         fn(minigrad)
+
+
+# clamp_ with tensor bounds that require grad records the change even when x does not (its
+# gradient reached the bounds as zeros); pow_/clamp_ of a no_grad view by a tensor that requires
+# grad: PyTorch's no_grad-view error comes before the expanded-memory one
+@pytest.mark.parametrize("change", [
+    lambda L, x, m: x.clamp_(min=m - 3, max=m * 1),
+    lambda L, x, m: x.clamp_(max=m * 1),
+    lambda L, x, m: x.clamp_(min=m),
+    lambda L, x, m: x.clamp_(min=m.detach(), max=m + 1),
+])
+def test_clamp_in_place_by_bounds_that_require_grad(torch, change):
+    grads = []
+    for L in (minigrad, torch):
+        m = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        x = L.zeros(3)
+        change(L, x, m)
+        assert x.requires_grad and type(x.grad_fn).__name__ == "ClampBackward0"
+        (x * L.tensor([1.0, 2.0, 3.0])).sum().backward()
+        grads.append((x.detach().tolist(), m.grad.tolist()))
+    assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("change", [
+    lambda g, x: g.clamp_(min=x), lambda g, x: g.clamp_(max=x), lambda g, x: g.pow_(x),
+    lambda g, x: g.clamp_(min=0.5), lambda g, x: g.add_(x),
+])
+def test_in_place_change_of_an_expanded_gradient(torch, change):
+    def fn(L):
+        x = L.ones(2, 1, 3, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x])        # an expanded view, made with grad mode off
+        change(g, x)
+        return g
+    assert_same(fn, torch)

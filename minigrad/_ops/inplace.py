@@ -262,8 +262,11 @@ def _saved_output_is_the_tensor(new, tensor):
 
 
 def apply_inplace(tensor, op, *args, overlap_ok=False):
-    """The recipe of every in-place operation: compute out of place, then write back."""
-    check_inplace(tensor, overlap_ok)
+    """The recipe of every in-place operation: compute out of place, then write back.
+
+    ``args`` are the operation's other inputs: if one of them requires grad, the change is
+    recorded (and a view made under no_grad may not take it)."""
+    check_inplace(tensor, overlap_ok, others=args)
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
         return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
@@ -392,7 +395,8 @@ def clamp_(self, min=None, max=None):
         if type(bound) is Tensor and bound._version_counter is self._version_counter:
             check_inplace(self, others=(bound,))
             _check_partial_overlap(self, bound)
-    return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
+    # the bounds go in as inputs: x.clamp_(min=m) is recorded when m requires grad
+    return apply_inplace(self, pointwise.clamp, min, max)
 
 
 def clip_(self, min=None, max=None):
