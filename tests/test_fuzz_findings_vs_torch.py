@@ -149,3 +149,32 @@ def test_in_place_change_of_an_expanded_gradient(torch, change):
         change(g, x)
         return g
     assert_same(fn, torch)
+
+
+def _graph(node):
+    """A node's name and, recursively, its next functions'."""
+    if node is None:
+        return None
+    return (node.name().split("::")[-1], tuple(_graph(n) for n, _ in node.next_functions))
+
+
+# regression losses broadcast input and target first: the one that grows gets an ExpandBackward0
+@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("shapes", [((), (1, 1)), ((1, 1), ()), ((3,), (2, 1)), ((2, 3), (3,)),
+                                    ((3,), (2,)), ((0,), (2, 1))])
+@pytest.mark.parametrize("reduction", ["mean", "none", "bad"])
+def test_regression_losses_broadcast_as_pytorch(torch, loss, shapes, reduction):
+    seen = []
+    for L in (minigrad, torch):
+        a = L.tensor(np.linspace(-1, 1, int(np.prod(shapes[0]))).reshape(shapes[0]), requires_grad=True)
+        b = L.tensor(np.linspace(2, -2, int(np.prod(shapes[1]))).reshape(shapes[1]), requires_grad=True)
+        try:
+            with pytest.warns(UserWarning, match="different to the input size"):
+                out = getattr(L.nn.functional, loss)(a, b, reduction=reduction)
+            out.sum().backward()
+        except (RuntimeError, ValueError) as error:
+            seen.append((type(error).__name__, str(error).splitlines()[0]))
+            continue
+        seen.append(repr((np.round(out.tolist(), 5).tolist(), _graph(out.grad_fn),     # (nan too)
+                          np.round(a.grad.numpy(), 5).tolist(), np.round(b.grad.numpy(), 5).tolist())))
+    assert seen[0] == seen[1]

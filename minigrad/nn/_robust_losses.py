@@ -56,13 +56,14 @@ class HuberLossBackward0(_RobustLossBackward, Node):
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d**2 / beta for small differences d = input - target, |d| - 0.5 beta for large ones."""
     from . import functional as F
-    F._check_reduction(reduction)
     F._warn_if_sizes_differ(input, target)
+    input, target = F._broadcast_pair(input, target)
+    F._check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:
         return F.l1_loss(input, target, reduction=reduction)
-    d = _difference(input, target)
+    d = input._array - target._array
     z = np.abs(d)
     losses = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(d.dtype, copy=False)
     return result(F._reduce(losses, reduction), SmoothL1LossBackward0, (input, target),
@@ -72,21 +73,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d**2 for small differences d = input - target, delta (|d| - 0.5 delta) for large ones."""
     from . import functional as F
-    F._check_reduction(reduction)
     F._warn_if_sizes_differ(input, target)
+    input, target = F._broadcast_pair(input, target)
+    F._check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    d = _difference(input, target)
+    d = input._array - target._array
     z = np.abs(d)
     losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(d.dtype, copy=False)
     return result(F._reduce(losses, reduction), HuberLossBackward0, (input, target),
                   saved=(input, target), reduction=reduction, delta=delta, _count=d.size)
-
-
-def _difference(input, target):
-    from .._ops.pointwise import _broadcast_error
-    try:
-        return input._array - target._array
-    except ValueError:
-        raise _broadcast_error(input, target) from None
-

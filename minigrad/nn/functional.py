@@ -117,6 +117,20 @@ def _warn_if_sizes_differ(input, target):
             "Please ensure they have the same size.", UserWarning, stacklevel=3)
 
 
+def _broadcast_pair(input, target):
+    """input and target broadcast against each other, as PyTorch's regression losses do first
+    (torch.broadcast_tensors): the one that grows is expanded, so the graph shows an
+    ExpandBackward0 between the loss and it (its gradient is summed back there)."""
+    if input.shape == target.shape:
+        return input, target
+    try:
+        shape = np.broadcast_shapes(input.shape, target.shape)
+    except ValueError:
+        raise _broadcast_error(input, target) from None
+    return (input if input.shape == shape else input.expand(shape),
+            target if target.shape == shape else target.expand(shape))
+
+
 def mse_loss(input, target, reduction="mean"):
     """Mean of the squared differences between input and target.
 
@@ -125,12 +139,10 @@ def mse_loss(input, target, reduction="mean"):
     for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
         if not isinstance(value, Tensor):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
-    _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
-    try:
-        diff = input._array - target._array
-    except ValueError:
-        raise _broadcast_error(input, target) from None
+    input, target = _broadcast_pair(input, target)
+    _check_reduction(reduction)
+    diff = input._array - target._array
     value = _reduce(diff * diff, reduction)
     return result(value, MseLossBackward0, (input, target), saved=(input, target),
                   reduction=reduction, _count=diff.size)
@@ -751,8 +763,9 @@ def l1_loss(input, target, reduction="mean"):
 
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
     """
-    _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
+    input, target = _broadcast_pair(input, target)
+    _check_reduction(reduction)
     distances = (input - target).abs()
     if reduction == "mean":
         return distances.mean()
