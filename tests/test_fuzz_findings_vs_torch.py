@@ -105,18 +105,6 @@ def test_cross_entropy_of_0d_and_empty_inputs(torch, shapes, label_smoothing):
         label_smoothing=label_smoothing), torch)
 
 
-# a hook that changes the gradient's dtype: PyTorch's message, naming types as Tensor.type() does
-def test_hook_changing_the_dtype(torch):
-    def fn(L):
-        x = L.tensor([1.0, 2.0], requires_grad=True)
-        x.register_hook(lambda grad: grad.double())
-        (x * 2).sum().backward()
-        return x
-    assert_same(fn, torch)
-    with pytest.raises(RuntimeError, match=r"\(was minigrad\.FloatTensor got minigrad\.DoubleTensor\)"):
-        fn(minigrad)
-
-
 # clamp_ with tensor bounds that require grad records the change even when x does not (its
 # gradient reached the bounds as zeros); pow_/clamp_ of a no_grad view by a tensor that requires
 # grad: PyTorch's no_grad-view error comes before the expanded-memory one

@@ -406,9 +406,8 @@ def _checked_hook_result(hook, grad, new):
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
     name = getattr(hook, "__name__", type(hook).__name__)
     if new.dtype is not grad.dtype:          # PyTorch checks the type before the size
-        # the types named as Tensor.type() names them ('minigrad.FloatTensor')
-        raise RuntimeError(f"hook '{name}' has changed the type of value (was minigrad."
-                           f"{grad.dtype.tensor_type_name} got minigrad.{new.dtype.tensor_type_name})")
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"torch.{grad.dtype.tensor_type_name} got torch.{new.dtype.tensor_type_name})")
     if new._array.shape != grad._array.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value\n"
                            f"minigrad hint: the hook got a gradient of shape {list(grad.shape)} "
