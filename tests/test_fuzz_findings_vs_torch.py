@@ -166,3 +166,26 @@ def test_regression_losses_broadcast_as_pytorch(torch, loss, shapes, reduction):
         seen.append(repr((np.round(out.tolist(), 5).tolist(), _graph(out.grad_fn),     # (nan too)
                           np.round(a.grad.numpy(), 5).tolist(), np.round(b.grad.numpy(), 5).tolist())))
     assert seen[0] == seen[1]
+
+
+# smooth_l1_loss and huber_loss record their backward (create_graph=True): second derivatives
+@pytest.mark.parametrize("loss", [
+    lambda F, x, t: F.huber_loss(x, t, delta=0.7),
+    lambda F, x, t: F.huber_loss(x, t, delta=1.5, reduction="none"),
+    lambda F, x, t: F.smooth_l1_loss(x, t, beta=0.5, reduction="sum"),
+    lambda F, x, t: F.smooth_l1_loss(x, t),
+])
+@pytest.mark.parametrize("target_requires_grad", [False, True])
+def test_second_derivatives_of_robust_losses(torch, loss, target_requires_grad):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([-1.0, 0.3, 2.0, 0.1], requires_grad=True)
+        t = L.tensor([0.0, 0.5, 0.0, 0.9], requires_grad=target_requires_grad)
+        out = loss(L.nn.functional, x, t)
+        inputs = [x, t] if target_requires_grad else [x]
+        grads = L.autograd.grad(out, inputs, grad_outputs=L.ones_like(out) * 1.5, create_graph=True)
+        second = L.autograd.grad(sum((g * L.tensor([1.0, 2.0, 3.0, 4.0])).sum() for g in grads),
+                                 inputs, allow_unused=True)
+        seen.append(repr(([np.round(g.tolist(), 5).tolist() for g in grads], _graph(grads[0].grad_fn),
+                          [None if s is None else np.round(s.tolist(), 5).tolist() for s in second])))
+    assert seen[0] == seen[1]
