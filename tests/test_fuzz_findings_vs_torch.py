@@ -189,3 +189,17 @@ def test_second_derivatives_of_robust_losses(torch, loss, target_requires_grad):
         seen.append(repr(([np.round(g.tolist(), 5).tolist() for g in grads], _graph(grads[0].grad_fn),
                           [None if s is None else np.round(s.tolist(), 5).tolist() for s in second])))
     assert seen[0] == seen[1]
+
+
+# leaky_relu records its backward (LeakyReluBackwardBackward0): under create_graph the gradient
+# depends on the input even when grad_output needs no gradient
+@pytest.mark.parametrize("inplace", [False, True])
+def test_leaky_relu_backward_is_recorded(torch, inplace):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([-1.0, 0.3, 2.0], requires_grad=True)
+        y = L.nn.functional.leaky_relu(x * 1, 0.1, inplace=inplace)
+        (g,) = L.autograd.grad(y, [x], grad_outputs=L.tensor([1.0, 2.0, 3.0]), create_graph=True)
+        (second,) = L.autograd.grad(g.sum(), [x])
+        seen.append(repr((g.tolist(), g.requires_grad, _graph(g.grad_fn), second.tolist())))
+    assert seen[0] == seen[1]

@@ -738,13 +738,33 @@ class LeakyReluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        slopes = np.where(x._array > 0, 1, self.negative_slope).astype(grad._array.dtype)
-        return (grad * _wrap(slopes),)
+        return (leaky_relu_backward(grad, x, self.negative_slope),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self > 0, else slope * self_t"""
         slopes = np.where(inputs[0]._array > 0, 1, self.negative_slope).astype(out._array.dtype)
         return tangents[0] * _wrap(slopes)
+
+
+class LeakyReluBackwardBackward0(Node):
+    """result = grad_output where self > 0, else slope * grad_output (leaky_relu's backward)   ->
+        grad_grad_output = grad where self > 0, else slope * grad; grad_self = 0"""
+
+    def backward(self, gg):
+        (x,) = self.saved_tensors
+        d_grad = leaky_relu_backward(gg, x, self.negative_slope) if self.should_compute_output(0) else None
+        # the slopes are constant on each side of 0: nothing flows to self, but PyTorch still
+        # hands it zeros (not None)
+        d_x = _wrap(np.zeros_like(gg._array)) if self.should_compute_output(1) else None
+        return d_grad, d_x
+
+
+def leaky_relu_backward(grad, x, negative_slope):
+    """grad * d leaky_relu(x)/dx, recorded as one operation (LeakyReluBackwardBackward0), as in
+    PyTorch, so that create_graph=True sees that the gradient depends on x."""
+    slopes = np.where(x._array > 0, 1, negative_slope).astype(grad._array.dtype)
+    return result(grad._array * slopes, LeakyReluBackwardBackward0, (grad, x), saved=(x,),
+                  negative_slope=negative_slope)
 
 
 def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBackward0):
@@ -755,6 +775,8 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     """
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+    if node_class is LeakyReluBackward1:      # in place: the input will be gone, save the result
+        return save_result(result(out, LeakyReluBackward1, (input,), negative_slope=negative_slope))
     return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
 
 
@@ -1022,7 +1044,12 @@ def relu_(input):
 
 class LeakyReluBackward1(LeakyReluBackward0):
     """result = leaky_relu(self, slope, inplace=True), PyTorch's in-place node   ->
-        grad_self = grad where self > 0, else slope * grad"""
+        grad_self = grad where result > 0, else slope * grad
+
+    In place, self is overwritten, so PyTorch saves the result instead (with a positive
+    slope it is > 0 exactly where self was)."""
+
+    _saved_names = ("result",)     # grad_fn._saved_result
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
