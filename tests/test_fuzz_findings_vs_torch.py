@@ -203,3 +203,18 @@ def test_leaky_relu_backward_is_recorded(torch, inplace):
         (second,) = L.autograd.grad(g.sum(), [x])
         seen.append(repr((g.tolist(), g.requires_grad, _graph(g.grad_fn), second.tolist())))
     assert seen[0] == seen[1]
+
+
+# x[-3:] = v on a dimension of size 3 still slices (CopySlices), as PyTorch decides from the
+# slice as written; x[0:] = v and x[:100] = v write into x itself
+@pytest.mark.parametrize("size", [1, 3])
+@pytest.mark.parametrize("item", [slice(0, None), slice(-1, None), slice(-3, None), slice(None, 3),
+                                  slice(0, 100), slice(-5, 5), slice(-3, 3), slice(None, None, 1)])
+@pytest.mark.parametrize("before", [(), (Ellipsis,)])
+def test_slice_assignment_node(torch, size, item, before):
+    names = []
+    for L in (minigrad, torch):
+        y = L.tensor([1.0, 2.0, 3.0][:size], requires_grad=True) * 1
+        y[before + (item,)] = 0.25
+        names.append(_graph(y.grad_fn))
+    assert names[0] == names[1]
