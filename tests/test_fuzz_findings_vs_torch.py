@@ -218,3 +218,24 @@ def test_slice_assignment_node(torch, size, item, before):
         y[before + (item,)] = 0.25
         names.append(_graph(y.grad_fn))
     assert names[0] == names[1]
+
+
+# binary_cross_entropy_with_logits computes in the target's dtype (PyTorch works in place from
+# 1 - target), and refuses a bool target as 1 - target does
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"), ("float32", "bool"),
+                                    ("float32", "int64")])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_bce_with_logits_dtype(torch, dtypes, reduction):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, -2.0, 0.5], dtype=getattr(L, dtypes[0]), requires_grad=True)
+        t = L.tensor([0.2, 0.0, 1.0]).to(getattr(L, dtypes[1]))
+        try:
+            out = L.nn.functional.binary_cross_entropy_with_logits(x, t, reduction=reduction)
+        except RuntimeError as error:
+            seen.append(str(error).splitlines()[0])
+            continue
+        out.sum().backward()
+        seen.append((str(out.dtype).split(".")[1], np.round(out.tolist(), 5).tolist(),
+                     str(x.grad.dtype).split(".")[1], np.round(x.grad.tolist(), 5).tolist()))
+    assert seen[0] == seen[1]

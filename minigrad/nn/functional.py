@@ -261,8 +261,12 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
-    if not target.is_floating_point() and target.dtype.name != "bool":
-        # PyTorch computes the loss in place in the target's dtype, which cannot hold floats
+    # PyTorch computes the loss in place from 1 - target: in the target's dtype, which must be
+    # a floating one (1 - a bool tensor is refused first)
+    if target.dtype.name == "bool":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if not target.is_floating_point():
         raise RuntimeError(f"result type {scalar_type_name(input.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(target.dtype)}"
                            "\nminigrad hint: targets must be floats, e.g. target.float()")
@@ -278,7 +282,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if weight is not None:
         losses = losses * weight._array
     # Edges to input and target only: weight and pos_weight are settings (checked above).
-    return result(_reduce(losses.astype(x.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
+    return result(_reduce(losses.astype(t.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
                   (input, target), saved=(input, target, weight, pos_weight), reduction=reduction,
                   _count=x.size)
 
