@@ -239,3 +239,14 @@ def test_bce_with_logits_dtype(torch, dtypes, reduction):
         seen.append((str(out.dtype).split(".")[1], np.round(out.tolist(), 5).tolist(),
                      str(x.grad.dtype).split(".")[1], np.round(x.grad.tolist(), 5).tolist()))
     assert seen[0] == seen[1]
+
+
+# products check their operands in PyTorch's order: dot compares dtypes before sizes, mv asks a
+# 0-d matrix for its first size
+@pytest.mark.parametrize("op", ["matmul", "dot", "mv", "mm", "outer"])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((3,), (1,)), ((2, 3), (3,)), ((), (3,)), ((3,), ()),
+                                    ((2, 3), (2, 3)), ((1, 2, 3), (3, 2))])
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float32", "float64"), ("int64", "float32")])
+def test_product_checks(torch, op, shapes, dtypes):
+    assert_same(lambda L: getattr(L, op)(L.ones(shapes[0], dtype=getattr(L, dtypes[0])),
+                                         L.ones(shapes[1], dtype=getattr(L, dtypes[1]))), torch)
