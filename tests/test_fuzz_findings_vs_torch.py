@@ -250,3 +250,19 @@ def test_bce_with_logits_dtype(torch, dtypes, reduction):
 def test_product_checks(torch, op, shapes, dtypes):
     assert_same(lambda L: getattr(L, op)(L.ones(shapes[0], dtype=getattr(L, dtypes[0])),
                                          L.ones(shapes[1], dtype=getattr(L, dtypes[1]))), torch)
+
+
+# activations and losses of integer or bool inputs: PyTorch has no kernel for them, and says so
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+@pytest.mark.parametrize("fn", [
+    lambda F, x: F.gelu(x), lambda F, x: F.gelu(x, approximate="tanh"), lambda F, x: F.silu(x),
+    lambda F, x: F.elu(x), lambda F, x: F.softplus(x), lambda F, x: F.leaky_relu(x, 0.1),
+    lambda F, x: F.leaky_relu(x, 0.1, inplace=True), lambda F, x: F.silu(x, inplace=True),
+    lambda F, x: F.nll_loss(x, x.shape[0] * 0 + x.new_zeros(2, dtype=x.dtype).long()),
+    lambda F, x: F.binary_cross_entropy_with_logits(x, x.float()),
+    lambda F, x: F.binary_cross_entropy_with_logits(x, x),
+    lambda F, x: F.binary_cross_entropy_with_logits(x.float(), x),
+])
+def test_activations_of_integers(torch, dtype, fn):
+    assert_same(lambda L: fn(L.nn.functional, L.tensor([[1, 0, 3], [0, 2, 1]]).to(getattr(L, dtype))),
+                torch)

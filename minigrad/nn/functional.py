@@ -17,7 +17,7 @@ from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
-from .._ops.pointwise import _broadcast_error
+from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
 from .._dtype import cpp_name, scalar_type_name
 from .._creation import zeros
@@ -261,6 +261,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
+    _check_floating_kernel(input, "log_sigmoid_cpu")       # (the loss uses log(sigmoid(input)))
     # PyTorch computes the loss in place from 1 - target: in the target's dtype, which must be
     # a floating one (1 - a bool tensor is refused first)
     if target.dtype.name == "bool":
@@ -300,6 +301,13 @@ def _softmax_dim(ndim, dim, name):
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
                         f"{type(dim).__name__}")
     return _normalize_dim(dim, ndim)
+
+
+def _check_floating_kernel(input, kernel):
+    """PyTorch's activations have kernels for floating dtypes only, and say so naming the kernel
+    ('"silu_cpu" not implemented for 'Long'')."""
+    if not input.is_floating_point():
+        raise kernel_not_implemented(kernel, input)
 
 
 def _check_floating(name, input, dim):
@@ -574,6 +582,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
                          f"{target.shape[0]}")
     if input.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
+    _check_floating_kernel(input, "nll_loss_out_frame")
     logp = input._array
     one_d = logp.ndim == 1
     if one_d:
@@ -728,6 +737,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
     Gradient: grad * sigmoid(beta x) (grad where the result is just x).
     """
+    _check_floating_kernel(input, "softplus_cpu")
     x = input._array
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
@@ -777,6 +787,7 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     ``node_class`` is the node recorded: LeakyReluBackward1 when ``leaky_relu(inplace=True)``
     writes this result back into its input.
     """
+    _check_floating_kernel(input, "leaky_relu_cpu")
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
     if node_class is LeakyReluBackward1:      # in place: the input will be gone, save the result
@@ -900,6 +911,7 @@ def gelu(input, approximate="none"):
     """
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_floating_kernel(input, "GeluKernelImpl")
     x = input._array
     if approximate == "tanh":
         with np.errstate(over="ignore", invalid="ignore"):     # gelu(-inf) = -inf * 0 = nan, silently
@@ -931,6 +943,7 @@ def silu(input, inplace=False):
     """
     if inplace:
         return apply_inplace(input, silu)
+    _check_floating_kernel(input, "silu_cpu")
     x = input._array
     with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
         out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
@@ -1016,6 +1029,7 @@ def elu(input, alpha=1.0, inplace=False):
 
 def _elu(input, alpha, node_class):
     """elu's values, recorded with ``node_class`` (EluBackward0, or EluBackward1 when in place)."""
+    _check_floating_kernel(input, "elu_cpu")
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
     if node_class is EluBackward1:        # in place: the input will be gone, save the result
