@@ -266,3 +266,15 @@ def test_product_checks(torch, op, shapes, dtypes):
 def test_activations_of_integers(torch, dtype, fn):
     assert_same(lambda L: fn(L.nn.functional, L.tensor([[1, 0, 3], [0, 2, 1]]).to(getattr(L, dtype))),
                 torch)
+
+
+# mse_loss and smooth_l1_loss compute in PyTorch's promotion of input and target (an int64 input
+# with a float32 target is float32, not float64; two integer tensors have no kernel); huber_loss
+# writes into a tensor like its input
+@pytest.mark.parametrize("loss", ["mse_loss", "smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("dtypes", [("int64", "float32"), ("float32", "int64"), ("float64", "float32"),
+                                    ("int64", "int64"), ("bool", "float32"), ("float32", "bool")])
+def test_regression_loss_dtypes(torch, loss, dtypes):
+    assert_same(lambda L: getattr(L.nn.functional, loss)(
+        L.tensor([1, 2, 3]).to(getattr(L, dtypes[0])), L.tensor([0.5, 2.0, 1.0]).to(getattr(L, dtypes[1]))),
+        torch)

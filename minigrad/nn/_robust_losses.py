@@ -139,7 +139,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:
         return F.l1_loss(input, target, reduction=reduction)
-    d = input._array - target._array
+    d = (input._array - target._array).astype(F._loss_dtype(input, target, "smooth_l1_cpu"),
+                                              copy=False)
     z = np.abs(d)
     losses = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(d.dtype, copy=False)
     return result(F._reduce(losses, reduction), SmoothL1LossBackward0, (input, target),
@@ -154,7 +155,12 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     F._check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    d = input._array - target._array
+    dtype = F._loss_dtype(input, target, "huber_cpu")
+    if not input.is_floating_point():
+        # PyTorch writes the loss into a tensor like the input, which cannot hold floats
+        raise RuntimeError(f"result type {F.scalar_type_name(F.from_numpy_dtype(dtype))} can't be "
+                           f"cast to the desired output type {F.scalar_type_name(input.dtype)}")
+    d = (input._array - target._array).astype(input._array.dtype, copy=False)
     z = np.abs(d)
     losses = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(d.dtype, copy=False)
     return result(F._reduce(losses, reduction), HuberLossBackward0, (input, target),

@@ -19,7 +19,7 @@ from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-ex
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
-from .._dtype import cpp_name, scalar_type_name
+from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
 from .._creation import zeros
 from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
@@ -131,6 +131,16 @@ def _broadcast_pair(input, target):
             target if target.shape == shape else target.expand(shape))
 
 
+def _loss_dtype(input, target, kernel):
+    """The numpy dtype a regression loss computes in: PyTorch's promotion of input and target,
+    which must be a floating one (its kernels have no integer version)."""
+    dtype = result_type(input, target)
+    if dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{scalar_type_name(from_numpy_dtype(dtype))}'")
+    return dtype
+
+
 def mse_loss(input, target, reduction="mean"):
     """Mean of the squared differences between input and target.
 
@@ -142,7 +152,7 @@ def mse_loss(input, target, reduction="mean"):
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
-    diff = input._array - target._array
+    diff = (input._array - target._array).astype(_loss_dtype(input, target, "mse_cpu"), copy=False)
     value = _reduce(diff * diff, reduction)
     return result(value, MseLossBackward0, (input, target), saved=(input, target),
                   reduction=reduction, _count=diff.size)
