@@ -278,3 +278,11 @@ def test_regression_loss_dtypes(torch, loss, dtypes):
     assert_same(lambda L: getattr(L.nn.functional, loss)(
         L.tensor([1, 2, 3]).to(getattr(L, dtypes[0])), L.tensor([0.5, 2.0, 1.0]).to(getattr(L, dtypes[1]))),
         torch)
+
+
+# integers to negative tensor powers: PyTorch truncates (2 ** -1 is 0; 1 and -1 keep a value)
+@pytest.mark.parametrize("base", [0, 1, -1, 2, -3])
+@pytest.mark.parametrize("form", [lambda L, b, e: b ** e, lambda L, b, e: L.tensor(b) ** e,
+                                  lambda L, b, e: L.full((6,), b) ** e, lambda L, b, e: L.pow(b, e)])
+def test_integer_tensor_powers(torch, base, form):
+    assert_same(lambda L: form(L, base, L.tensor([-3, -2, -1, 0, 1, 2])), torch)

@@ -528,6 +528,18 @@ class PowBackward2(Node):
         return tangents[0] * out * float(np.log(self.base))
 
 
+def _power(base, exponent):
+    """np.power, with PyTorch's integer rule for negative tensor exponents: the fraction is
+    truncated (2 ** -1 is 0), so only bases 1 and -1 keep a value (numpy refuses instead)."""
+    try:
+        return np.power(base, exponent)
+    except ValueError:          # integers to negative powers (or shapes that don't broadcast)
+        base, exponent = np.broadcast_arrays(base, exponent)
+        out = np.power(base, np.maximum(exponent, 0))
+        sign = np.where(exponent % 2 == 0, 1, base)              # (-1) ** -3 is -1
+        return np.where(exponent < 0, np.where(np.abs(base) == 1, sign, 0), out).astype(out.dtype)
+
+
 def pow(input, exponent):
     """input ** exponent elementwise. Gradient: d input = grad * exponent * input**(exponent - 1),
     d exponent = grad * input**exponent * log(input).
@@ -536,7 +548,7 @@ def pow(input, exponent):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
-            array = _binary(np.power, input, exponent)
+            array = _binary(_power, input, exponent)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
@@ -557,7 +569,7 @@ def pow(input, exponent):
 def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
-        out = _binary(np.power, base, input)
+        out = _binary(_power, base, input)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
 
 
