@@ -286,3 +286,10 @@ def test_regression_loss_dtypes(torch, loss, dtypes):
                                   lambda L, b, e: L.full((6,), b) ** e, lambda L, b, e: L.pow(b, e)])
 def test_integer_tensor_powers(torch, base, form):
     assert_same(lambda L: form(L, base, L.tensor([-3, -2, -1, 0, 1, 2])), torch)
+
+
+# baddbmm's dtype message names the types as the C++ compiler does ('long int', 'c10::Half')
+@pytest.mark.parametrize("dtypes", [("float32", "int64", "float32"), ("int64", "float32", "float32"),
+                                    ("float32", "float16", "float32"), ("float64", "float32", "float32")])
+def test_baddbmm_dtype_message(torch, dtypes):
+    assert_same(lambda L: L.baddbmm(*(L.ones(1, 2, 2, dtype=getattr(L, d)) for d in dtypes)), torch)

@@ -12,7 +12,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool
-from .._dtype import cpp_name
+from .._dtype import cpp_name, cpp_type_name
 from .views import check_history_kept
 
 
@@ -68,8 +68,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """
     if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
             and input._array.dtype != batch1._array.dtype):
-        raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_name(input.dtype)}, "
-                           f"batch1: {cpp_name(batch1.dtype)}, batch2: {cpp_name(batch2.dtype)}")
+        # (PyTorch names the types as the C++ compiler does: 'long int', 'c10::Half')
+        raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_type_name(input.dtype)}, "
+                           f"batch1: {cpp_type_name(batch1.dtype)}, batch2: {cpp_type_name(batch2.dtype)}")
     _check_batches(batch1, batch2, "baddbmm")
     _check_not_bool(batch1, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
