@@ -69,8 +69,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
             and input._array.dtype != batch1._array.dtype):
         # (PyTorch names the types as the C++ compiler does: 'long int', 'c10::Half')
-        raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_type_name(input.dtype)}, "
-                           f"batch1: {cpp_type_name(batch1.dtype)}, batch2: {cpp_type_name(batch2.dtype)}")
+        names = [cpp_type_name(t.dtype) for t in (input, batch1, batch2)]
+        raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: {names[1]}, "
+                           f"batch2: {names[2]}")
     _check_batches(batch1, batch2, "baddbmm")
     _check_not_bool(batch1, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
