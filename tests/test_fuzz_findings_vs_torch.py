@@ -293,3 +293,20 @@ def test_integer_tensor_powers(torch, base, form):
                                     ("float32", "float16", "float32"), ("float64", "float32", "float32")])
 def test_baddbmm_dtype_message(torch, dtypes):
     assert_same(lambda L: L.baddbmm(*(L.ones(1, 2, 2, dtype=getattr(L, d)) for d in dtypes)), torch)
+
+
+# binary_cross_entropy_with_logits' backward multiplies by grad, then weight, then divides by N,
+# as PyTorch's does: create_graph=True records the same nodes
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce_with_logits_backward_graph(torch, reduction, weighted):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        t = L.tensor([0.2, 0.7, 1.0], requires_grad=True)
+        weight = {"weight": L.tensor([1.0, 2.0, 3.0])} if weighted else {}
+        out = L.nn.functional.binary_cross_entropy_with_logits(x, t.sigmoid(), reduction=reduction,
+                                                               **weight)
+        grads = L.autograd.grad(out.sum(), [x, t], create_graph=True)
+        seen.append(repr([(np.round(g.tolist(), 5).tolist(), _graph(g.grad_fn)) for g in grads]))
+    assert seen[0] == seen[1]

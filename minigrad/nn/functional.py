@@ -229,20 +229,27 @@ class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
 
     def backward(self, grad):
         x, t, weight, pos_weight = self.saved_tensors
-        grad = _scale_back(grad, self)
-        if weight is not None:
-            grad = grad * weight
         s = sigmoid(x)
         if pos_weight is None:
-            grad_x = grad * (s - t)
+            slope = s - t
         else:
-            grad_x = grad * ((pos_weight * t + 1 - t) * s - pos_weight * t)
+            slope = (pos_weight * t + 1 - t) * s - pos_weight * t
+        grad_x = self._times_grad(slope, grad, weight)
         grad_t = None
         if self.should_compute_output(1):     # does the target need a gradient?
             # the loss is linear in t: d/dt = -x, plus (w - 1) log(1 + e^-x) with pos_weight w
-            grad_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
-            grad_t = grad * grad_t
+            slope_t = -x if pos_weight is None else (pos_weight - 1) * softplus(-x) - x
+            grad_t = self._times_grad(slope_t, grad, weight)
         return grad_x, grad_t
+
+    def _times_grad(self, slope, grad, weight):
+        """slope * grad, times weight, / N for 'mean': in PyTorch's order, so that create_graph
+        records the same nodes (DivBackward1 last)."""
+        out = slope * grad
+        if weight is not None:
+            out = out * weight
+        # (PyTorch divides by the number of elements in C++: a division by a number)
+        return div_by_number(out, self._count) if self.reduction == "mean" else out
 
     def jvp(self, tangents, inputs, out):
         """result_t = reduce(w (s - target) self_t - w self target_t), s = sigmoid(self) (or with pos_weight)"""
