@@ -310,3 +310,16 @@ def test_bce_with_logits_backward_graph(torch, reduction, weighted):
         grads = L.autograd.grad(out.sum(), [x, t], create_graph=True)
         seen.append(repr([(np.round(g.tolist(), 5).tolist(), _graph(g.grad_fn)) for g in grads]))
     assert seen[0] == seen[1]
+
+
+# an empty slice of an expanded tensor has no elements that share memory: in-place changes are fine
+@pytest.mark.parametrize("change", [lambda L, v: v.tanh_(), lambda L, v: v.add_(1), lambda L, v: v.zero_(),
+                                    lambda L, v: v.copy_(L.ones(3)), lambda L, v: v.mul_(v)])
+def test_in_place_change_of_an_empty_expanded_view(torch, change):
+    def fn(L):
+        x = L.ones(2, 1, 3, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x])        # expanded from one number
+        empty = g[2:]
+        change(L, empty)
+        return empty
+    assert_same(fn, torch)

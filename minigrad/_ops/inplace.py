@@ -58,8 +58,10 @@ def check_inplace(tensor, overlap_ok=False, others=()):
 
 
 def _overlaps(array):
-    """True if two elements share memory (a dimension of size > 1 with stride 0, from expand)."""
-    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+    """True if two elements share memory (a dimension of size > 1 with stride 0, from expand);
+    an empty tensor has no elements to share."""
+    return array.size > 0 and any(stride == 0 and size > 1
+                                  for stride, size in zip(array.strides, array.shape))
 
 
 def _dense_bounds(array):
