@@ -323,3 +323,11 @@ def test_in_place_change_of_an_empty_expanded_view(torch, change):
         change(L, empty)
         return empty
     assert_same(fn, torch)
+
+
+# amax/amin over an empty dim say so before complaining about a repeated dim, as PyTorch does
+@pytest.mark.parametrize("name", ["amax", "amin"])
+@pytest.mark.parametrize("dim", [(0, -1), (0, 0), (1, 1), (0, 5), ()])
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3), (2, 3)])
+def test_amax_amin_checks(torch, name, dim, shape):
+    assert_same(lambda L: getattr(L.ones(shape), name)(dim), torch)
