@@ -816,6 +816,19 @@ def test_known_programs(torch, program):
          "memory seen twice",
          [("leaf", (2, 1, 3), 60, False, True), ("view", "expand", (0,), False, False),
           ("inplace", "masked_fill_", (1,), True, False)]),
+        ("register_hook on a view made under no_grad whose base then changed in place with grad "
+         "mode on: PyTorch refuses (the view's history is lost), minigrad registers the hook",
+         [("leaf", (), 6, False, True), ("view", "swapaxes", (0,), True, False),
+          ("inplace", "relu_", (0,), True, False), ("hook", "wrong", (1,), False, True)]),
+        ("requires_grad_(False) on a split piece of a leaf, changed in place under no_grad: "
+         "PyTorch says it is not a leaf",
+         [("leaf", (2, 1, 3), 24, False, True), ("view", "chunk_last", (0,), False, False),
+          ("inplace", "add_", (1,), True, False),
+          ("requires_grad_", "requires_grad_false", (1,), False, False)]),
+        ("cross_entropy with label_smoothing under create_graph: the second-order graph is not "
+         "PyTorch's (AddBackward0 where minigrad has no node)",
+         [("leaf", (3,), 48, False, True), ("unary", "cross_entropy_smooth", (0,), False, True),
+          ("grad", "grad", (1,), False, True)]),
         ("a leaf that stopped requiring grad (requires_grad_(False)) after a graph used it: "
          "PyTorch's AccumulateGrad then leaves its .grad alone",
          [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
