@@ -331,3 +331,9 @@ def test_in_place_change_of_an_empty_expanded_view(torch, change):
 @pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3), (2, 3)])
 def test_amax_amin_checks(torch, name, dim, shape):
     assert_same(lambda L: getattr(L.ones(shape), name)(dim), torch)
+
+
+# split with a list of sizes refuses negative sizes (x.split([4, -1]) gave pieces)
+@pytest.mark.parametrize("sizes", [[1, -1], [4, -1], [-1, 4], [1, 1], [3, 0], [0, 3], [2, 1]])
+def test_split_with_negative_sizes(torch, sizes):
+    assert_same(lambda L: L.cat(L.arange(3.0).split(sizes)), torch)
