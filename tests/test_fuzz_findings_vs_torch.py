@@ -337,3 +337,19 @@ def test_amax_amin_checks(torch, name, dim, shape):
 @pytest.mark.parametrize("sizes", [[1, -1], [4, -1], [-1, 4], [1, 1], [3, 0], [0, 3], [2, 1]])
 def test_split_with_negative_sizes(torch, sizes):
     assert_same(lambda L: L.cat(L.arange(3.0).split(sizes)), torch)
+
+
+# scatter_/scatter_add_ of a no_grad view (an expanded gradient) by a source that requires grad:
+# PyTorch's no_grad-view error comes before the expanded-memory one
+@pytest.mark.parametrize("change", [
+    lambda L, g, x: g.scatter_(0, L.zeros(1, 1, 1, dtype=L.int64), x[:1, :1, :1]),
+    lambda L, g, x: g.scatter_add_(0, L.zeros(1, 1, 1, dtype=L.int64), x[:1, :1, :1]),
+    lambda L, g, x: g.scatter_(0, L.zeros(1, 1, 1, dtype=L.int64), 1.5),
+])
+def test_scatter_into_an_expanded_gradient(torch, change):
+    def fn(L):
+        x = L.ones(2, 1, 3, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x])
+        change(L, g, x)
+        return g
+    assert_same(fn, torch)

@@ -125,15 +125,16 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_", self, (index, src, value))
-    return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
-        t, dim, index, src, value, reduce, "scatter_"))
+    # src goes in as an input: a view made under no_grad may not take one that requires grad
+    return apply_inplace(self, lambda t, source: gather_scatter.scatter_into_copy(
+        t, dim, index, source, value, reduce, "scatter_"), src)
 
 
 def scatter_add_(self, dim, index, src):
     """In-place scatter_add: src[i][j] is added to self[index[i][j]][j] (dim=0)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_add_", self, (index, src))
-    return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
+    return apply_inplace(self, lambda t, source: gather_scatter.scatter_add(t, dim, index, source), src)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
