@@ -353,3 +353,11 @@ def test_scatter_into_an_expanded_gradient(torch, change):
         change(L, g, x)
         return g
     assert_same(fn, torch)
+
+
+# long_tensor.add_(float tensor): PyTorch reports shapes that do not fit before the dtype
+@pytest.mark.parametrize("other", [lambda L: L.ones(0), lambda L: L.ones(3), lambda L: L.ones(1),
+                                   lambda L: L.ones(4, 1, 1), lambda L: 2.5,
+                                   lambda L: L.ones(3, dtype=L.int64)])
+def test_integer_add_in_place_checks_shapes_first(torch, other):
+    assert_same(lambda L: L.ones(2, 1, dtype=L.int64).add_(other(L)), torch)

@@ -308,15 +308,16 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     target = tensor._array
     try:
         ufunc(target, other_array, out=target, casting="same_kind")
-    except ValueError:
+    except (ValueError, TypeError) as error:
+        # PyTorch checks the shapes first, then the dtypes (numpy the other way round)
         try:
             shape = np.broadcast_shapes(target.shape, np.shape(other_array))
         except ValueError:
             raise pointwise._broadcast_error(tensor, other) from None
-        raise RuntimeError(
-            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-            f"{list(shape)}") from None
-    except TypeError:
+        if isinstance(error, ValueError) or shape != target.shape:
+            raise RuntimeError(
+                f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                f"{list(shape)}") from None
         # e.g. int tensor += float: PyTorch refuses too
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type "
