@@ -829,6 +829,14 @@ def test_known_programs(torch, program):
          "PyTorch's (AddBackward0 where minigrad has no node)",
          [("leaf", (3,), 48, False, True), ("unary", "cross_entropy_smooth", (0,), False, True),
           ("grad", "grad", (1,), False, True)]),
+        ("autograd.grad of a leaf w.r.t. a tensor it does not depend on (allow_unused): PyTorch "
+         "still runs the leaf's tensor hooks on the grad_output",
+         [("leaf", (), 59, False, True), ("unary", "var_correction0", (0,), False, False),
+          ("hook", "double", (0,), False, True), ("grad_outputs", "other_slot", (0, 1), False, True)]),
+        ("nll_loss under create_graph: PyTorch records NllLossBackwardBackward0 (minigrad's "
+         "gradient is a product with constants, no node when grad_output needs no gradient)",
+         [("leaf", (3,), 61, False, True), ("unary", "cross_entropy_ignore", (0,), False, False),
+          ("unary", "neg", (1,), False, True), ("grad", "grad", (2,), False, True)]),
         ("a leaf that stopped requiring grad (requires_grad_(False)) after a graph used it: "
          "PyTorch's AccumulateGrad then leaves its .grad alone",
          [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
