@@ -361,3 +361,14 @@ def test_scatter_into_an_expanded_gradient(torch, change):
                                    lambda L: L.ones(3, dtype=L.int64)])
 def test_integer_add_in_place_checks_shapes_first(torch, other):
     assert_same(lambda L: L.ones(2, 1, dtype=L.int64).add_(other(L)), torch)
+
+
+# index_add_ into a view made under no_grad, of a source that requires grad: PyTorch refuses
+def test_index_add_into_a_no_grad_view(torch):
+    def fn(L):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with L.no_grad():
+            piece = (x * 1).chunk(3)[-1]
+        piece.index_add_(0, L.tensor([0]), x[:1])
+        return piece
+    assert_same(fn, torch)

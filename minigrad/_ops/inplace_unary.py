@@ -141,7 +141,8 @@ def index_add_(self, dim, index, source, *, alpha=1):
     """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
-    return apply_inplace(self, lambda t: gather_scatter.index_add(t, dim, index, source, alpha=alpha))
+    return apply_inplace(self, lambda t, added: gather_scatter.index_add(t, dim, index, added, alpha=alpha),
+                         source)
 
 
 def masked_fill_(self, mask, value):
