@@ -372,3 +372,18 @@ def test_index_add_into_a_no_grad_view(torch):
         piece.index_add_(0, L.tensor([0]), x[:1])
         return piece
     assert_same(fn, torch)
+
+
+# an in-place change whose result cannot be cast into the tensor's dtype is refused, as in
+# PyTorch (x.pow_(0.5) of an int64 x was truncated to integers, x.div_(2) too)
+@pytest.mark.parametrize("change", [
+    lambda L: L.tensor([1, 2]).pow_(L.tensor([0.5, 1.0])), lambda L: L.tensor([1, 2]).pow_(0.5),
+    lambda L: L.tensor([1, 2]).pow_(2), lambda L: L.tensor([1, 2]).clamp_(L.tensor([0.5, 0.5])),
+    lambda L: L.tensor([1, 2]).copy_(L.tensor([0.5, 1.5])), lambda L: L.tensor([1, 2]).div_(2),
+    lambda L: L.tensor([True, False]).add_(1), lambda L: L.tensor([True, False]).add_(1.5),
+    lambda L: L.tensor([1, 2]).mul_(L.tensor([True, False])), lambda L: L.tensor([1.0, 2.0]).add_(L.tensor([1, 2])),
+    lambda L: L.tensor([1, 2]).fill_(0.5), lambda L: L.tensor([1, 2]).exp_(),
+    lambda L: L.tensor([True, False]).mul_(L.tensor([1, 2])),
+])
+def test_in_place_results_that_do_not_fit_the_dtype(torch, change):
+    assert_same(change, torch)

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
+from .._dtype import scalar_type_name, from_numpy_dtype, result_type
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, SavedOutput, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
@@ -222,12 +223,27 @@ def _writeable(tensor):
             tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
 
 
+def _can_cast(new, tensor):
+    """PyTorch's rule for writing a result into a tensor of another dtype: floats not into
+    integers, and nothing but bools into bools."""
+    to_kind, from_kind = tensor._array.dtype.kind, new._array.dtype.kind
+    if to_kind == "b":
+        return from_kind == "b"
+    if to_kind in "iu":
+        return from_kind in "biu"
+    return True
+
+
 def _write(tensor, new):
     """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
     if new._array.shape != tensor._array.shape:
         raise RuntimeError(
             f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
             f"{list(new._array.shape)}")
+    if new._array.dtype is not tensor._array.dtype and not _can_cast(new, tensor):
+        # x.pow_(0.5) of an int64 x: PyTorch refuses to cut the floats down (numpy would)
+        raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the desired "
+                           f"output type {scalar_type_name(tensor.dtype)}")
     _writeable(tensor)
     tensor._array[...] = new._array
     hook_found = True
@@ -319,8 +335,9 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
                 f"output with shape {list(target.shape)} doesn't match the broadcast shape "
                 f"{list(shape)}") from None
         # e.g. int tensor += float: PyTorch refuses too
+        found = scalar_type_name(from_numpy_dtype(result_type(tensor, other)))
         raise RuntimeError(
-            f"result type Float can't be cast to the desired output type "
+            f"result type {found} can't be cast to the desired output type "
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
     bump_version(tensor)
     return tensor
