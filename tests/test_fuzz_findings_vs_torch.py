@@ -387,3 +387,12 @@ def test_index_add_into_a_no_grad_view(torch):
 ])
 def test_in_place_results_that_do_not_fit_the_dtype(torch, change):
     assert_same(change, torch)
+
+
+# scatter of a number with an index wider than self: PyTorch's wording (no "Size does not match")
+@pytest.mark.parametrize("shape", [(2, 0), (2, 1), (1, 3)])
+@pytest.mark.parametrize("fn", [lambda L, x, i: x.scatter(0, i, 1.5), lambda L, x, i: x.scatter_(0, i, 2.0),
+                                lambda L, x, i: x.gather(0, i), lambda L, x, i: x.scatter(0, i, L.ones(2, 2)),
+                                lambda L, x, i: x.scatter_add(0, i, L.ones(1, 1))])
+def test_scatter_index_wider_than_self(torch, shape, fn):
+    assert_same(lambda L: fn(L, L.zeros(shape), L.zeros(1, 2, dtype=L.int64)), torch)
