@@ -472,7 +472,6 @@ class Run:
 
     def _hook(self, name, slot, x, extra):
         """Register a hook on slot's tensor that writes down what it is given (and may change it)."""
-        L = self.lib
         if name == "remove":
             for handle in self.handles:
                 handle.remove()
