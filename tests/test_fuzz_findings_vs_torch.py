@@ -396,3 +396,17 @@ def test_in_place_results_that_do_not_fit_the_dtype(torch, change):
                                 lambda L, x, i: x.scatter_add(0, i, L.ones(1, 1))])
 def test_scatter_index_wider_than_self(torch, shape, fn):
     assert_same(lambda L: fn(L, L.zeros(shape), L.zeros(1, 2, dtype=L.int64)), torch)
+
+
+# add/sub with alpha of a no_grad view whose base changed in place: PyTorch's lost-history error
+# comes first, even when the shapes do not broadcast
+@pytest.mark.parametrize("fn", [lambda x, v: x.add(v, alpha=2), lambda x, v: x.sub(v, alpha=0.5),
+                                lambda x, v: v.add(x, alpha=2), lambda x, v: v.add(v, alpha=2)])
+def test_alpha_with_a_view_whose_history_is_lost(torch, fn):
+    def run(L):
+        x = L.ones(2, 3, requires_grad=True)
+        with L.no_grad():
+            view = x.diagonal()
+            x.mul_(2)
+        return fn(x, view)
+    assert_same(run, torch)

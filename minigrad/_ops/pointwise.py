@@ -163,7 +163,12 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
         other_scaled = _wrap((other._array.astype(dtype) * alpha).astype(dtype, copy=False))
     else:
         other_scaled = other * alpha
-    return result(_binary(ufunc, input, other_scaled), node_class, (input, other), alpha=alpha)
+    try:
+        out = _binary(ufunc, input, other_scaled)
+    except RuntimeError:
+        check_history_kept(input, other)      # (other's own history, not the scaled copy's)
+        raise
+    return result(out, node_class, (input, other), alpha=alpha)
 
 
 def add(input, other, alpha=1):
