@@ -410,3 +410,14 @@ def test_alpha_with_a_view_whose_history_is_lost(torch, fn):
             x.mul_(2)
         return fn(x, view)
     assert_same(run, torch)
+
+
+# an N x C x H x W input wants an N x H x W target: PyTorch's nll_loss2d checks and words
+@pytest.mark.parametrize("function", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("input_shape", [(2, 2, 1, 3), (2, 2, 3), (2, 2, 1, 1, 3)])
+@pytest.mark.parametrize("target_shape", [(2, 3), (2, 1, 3), (2, 1, 2), (2, 1, 3, 1), (2,), (3, 1, 3),
+                                          (2, 1, 1, 3)])
+@pytest.mark.parametrize("target_dtype", ["int64", "float32"])
+def test_spatial_class_targets(torch, function, input_shape, target_shape, target_dtype):
+    assert_same(lambda L: getattr(L.nn.functional, function)(
+        L.zeros(input_shape), L.zeros(target_shape, dtype=getattr(L, target_dtype))), torch)

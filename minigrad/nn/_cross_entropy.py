@@ -76,7 +76,10 @@ def check_class_target_shape(input, target):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported"
                            "\nminigrad hint: class indices are one number per row, e.g. "
                            "target.view(-1) for a column of labels")
-    if input.ndim >= 3 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+    if input.ndim == 4 and target.ndim != 3:       # N x C x H x W: PyTorch's nll_loss2d
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets "
+                           f"of dimension: {target.ndim}")
+    if input.ndim >= 3 and input.ndim != 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
         raise RuntimeError(
             f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got {list(target.shape)}")
 

@@ -597,6 +597,10 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.shape[0]}")
+    if input.ndim == 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        # (nll_loss2d checks the sizes after the dtype, and words it so)
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
+                           f"{list(target.shape)}")
     if input.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
     _check_floating_kernel(input, "nll_loss_out_frame")
