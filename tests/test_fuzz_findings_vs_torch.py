@@ -421,3 +421,24 @@ def test_alpha_with_a_view_whose_history_is_lost(torch, fn):
 def test_spatial_class_targets(torch, function, input_shape, target_shape, target_dtype):
     assert_same(lambda L: getattr(L.nn.functional, function)(
         L.zeros(input_shape), L.zeros(target_shape, dtype=getattr(L, target_dtype))), torch)
+
+
+# baddbmm's and addmm's (with beta/alpha) backward record PyTorch's nodes under create_graph:
+# bmm, no multiplication by 1, a product with a plain number (MulBackward1) otherwise
+@pytest.mark.parametrize("beta, alpha", [(1, 1), (2, 1), (1, 0.5), (0.5, 2)])
+def test_scaled_products_backward_graph(torch, beta, alpha):
+    seen = []
+    for L in (minigrad, torch):
+        a = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = L.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        out = L.baddbmm(b.sum(), a.reshape(1, 1, -1), b.reshape(1, -1, 1), beta=beta, alpha=alpha)
+        grads = L.autograd.grad(out.sum(), [a, b], create_graph=True)
+        second = L.autograd.grad(sum(g.sum() for g in grads), [a, b])
+        m1 = L.tensor([[1.0, 2.0]], requires_grad=True)
+        m2 = L.tensor([[1.0], [3.0]], requires_grad=True)
+        bias = L.tensor([[0.5]], requires_grad=True)
+        grads2 = L.autograd.grad(L.addmm(bias, m1, m2, beta=beta, alpha=alpha).sum(), [bias, m1, m2],
+                                 create_graph=True)
+        seen.append(repr(([_graph(g.grad_fn) for g in grads + grads2],
+                          [g.tolist() for g in grads + second + grads2])))
+    assert seen[0] == seen[1]

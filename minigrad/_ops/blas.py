@@ -14,6 +14,7 @@ from . import result
 from .linalg import BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool
 from .._dtype import cpp_name, cpp_type_name
 from .views import check_history_kept
+from .pointwise import mul_by_number
 
 
 def _check_batches(first, second, function):
@@ -54,10 +55,17 @@ class BaddbmmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_input = grad * self.beta if self.should_compute_output(0) else None
-        grad_a = grad.matmul(b.transpose(1, 2)) * self.alpha if self.should_compute_output(1) else None
-        grad_b = a.transpose(1, 2).matmul(grad) * self.alpha if self.should_compute_output(2) else None
+        grad_input = _times(grad, self.beta) if self.should_compute_output(0) else None
+        grad_a = _times(bmm(grad, b.transpose(1, 2)), self.alpha) if self.should_compute_output(1) else None
+        grad_b = _times(bmm(a.transpose(1, 2), grad), self.alpha) if self.should_compute_output(2) else None
         return grad_input, grad_a, grad_b
+
+
+def _times(tensor, number):
+    """tensor * number (MulBackward1, a product with a plain number), or the tensor itself for
+    1: PyTorch records no multiplication by 1 (its maybe_multiply), so create_graph=True sees
+    the same nodes."""
+    return tensor if number == 1 else mul_by_number(tensor, number)
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
@@ -88,9 +96,9 @@ class ScaledAddmmBackward(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_input = grad * self.beta if self.should_compute_output(0) else None
-        grad_a = grad.mm(b.t()) * self.alpha if self.should_compute_output(1) else None
-        grad_b = a.t().mm(grad) * self.alpha if self.should_compute_output(2) else None
+        grad_input = _times(grad, self.beta) if self.should_compute_output(0) else None
+        grad_a = _times(grad.mm(b.t()), self.alpha) if self.should_compute_output(1) else None
+        grad_b = _times(a.t().mm(grad), self.alpha) if self.should_compute_output(2) else None
         return grad_input, grad_a, grad_b
 
 
