@@ -836,6 +836,12 @@ def test_known_programs(torch, program):
          "gradient is a product with constants, no node when grad_output needs no gradient)",
          [("leaf", (3,), 61, False, True), ("unary", "cross_entropy_ignore", (0,), False, False),
           ("unary", "neg", (1,), False, True), ("grad", "grad", (2,), False, True)]),
+        ("a no_grad view of a leaf changed in place, then the leaf's requires_grad_(False): "
+         "PyTorch's view has no lost history any more (grad_fn is None), minigrad's grad_fn raises",
+         [("leaf", (2, 3), 41, False, True), ("binary", "huber_loss", (48, 11), False, True),
+          ("view", "flatten", (12,), False, False), ("view", "step_slice", (14,), True, True),
+          ("inplace", "exp_", (4,), True, True),
+          ("requires_grad_", "requires_grad_false", (16,), False, False)]),
         ("a leaf that stopped requiring grad (requires_grad_(False)) after a graph used it: "
          "PyTorch's AccumulateGrad then leaves its .grad alone",
          [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
