@@ -13,8 +13,9 @@ from ..autograd.graph import Node
 from . import result
 from .linalg import (BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool,
                      _save_operands, _mat1_gradient, _mat2_gradient, _remember_layouts)
-from .._dtype import cpp_name
+from .._dtype import cpp_name, cpp_type_name
 from .views import check_history_kept
+from .pointwise import mul_by_number
 
 
 def _check_batches(first, second, function):
@@ -56,10 +57,17 @@ class BaddbmmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_input = grad * self.beta if self.should_compute_output(0) else None
-        grad_a = grad.matmul(b.transpose(1, 2)) * self.alpha if self.should_compute_output(1) else None
-        grad_b = a.transpose(1, 2).matmul(grad) * self.alpha if self.should_compute_output(2) else None
+        grad_input = _times(grad, self.beta) if self.should_compute_output(0) else None
+        grad_a = _times(bmm(grad, b.transpose(1, 2)), self.alpha) if self.should_compute_output(1) else None
+        grad_b = _times(bmm(a.transpose(1, 2), grad), self.alpha) if self.should_compute_output(2) else None
         return grad_input, grad_a, grad_b
+
+
+def _times(tensor, number):
+    """tensor * number (MulBackward1, a product with a plain number), or the tensor itself for
+    1: PyTorch records no multiplication by 1 (its maybe_multiply), so create_graph=True sees
+    the same nodes."""
+    return tensor if number == 1 else mul_by_number(tensor, number)
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
@@ -70,8 +78,10 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """
     if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
             and input._array.dtype != batch1._array.dtype):
-        raise RuntimeError(f"Input dtypes must be the same, got: input {cpp_name(input.dtype)}, "
-                           f"batch1: {cpp_name(batch1.dtype)}, batch2: {cpp_name(batch2.dtype)}")
+        # (PyTorch names the types as the C++ compiler does: 'long int', 'c10::Half')
+        names = [cpp_type_name(t.dtype) for t in (input, batch1, batch2)]
+        raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: {names[1]}, "
+                           f"batch2: {names[2]}")
     _check_batches(batch1, batch2, "baddbmm")
     _check_not_bool(batch1, "baddbmm")
     product = np.matmul(batch1._array, batch2._array)
@@ -91,12 +101,12 @@ class ScaledAddmmBackward(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_input = grad * self.beta if self.should_compute_output(0) else None
+        grad_input = _times(grad, self.beta) if self.should_compute_output(0) else None
         grad_a = grad_b = None
         if self.should_compute_output(1):
-            grad_a = _mat1_gradient(grad, b, self._mat1_column_major) * self.alpha
+            grad_a = _times(_mat1_gradient(grad, b, self._mat1_column_major), self.alpha)
         if self.should_compute_output(2):
-            grad_b = _mat2_gradient(grad, a, self._mat2_column_major) * self.alpha
+            grad_b = _times(_mat2_gradient(grad, a, self._mat2_column_major), self.alpha)
         return grad_input, grad_a, grad_b
 
 

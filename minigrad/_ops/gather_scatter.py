@@ -39,6 +39,9 @@ def _check_index(function, index, input, dim, src=None):
                 f"src {list(src.shape)}")
     for d in range(index.ndim):
         if d != dim and index.shape[d] > input.shape[d]:
+            if function.startswith("scatter"):      # (scatter of a number: its own wording)
+                raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self "
+                                   f"{list(input.shape)} apart from dimension {dim}")
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
                 f"no larger than self {list(input.shape)} apart from dimension {dim}")

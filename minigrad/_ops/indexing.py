@@ -163,11 +163,6 @@ def _slice(input, dim, item):
     return _make_view(out, input)
 
 
-def _covers(item, size):
-    """True for a slice that keeps every element in order (x[0:] = v writes into x itself)."""
-    return item.indices(size) == (0, size, 1)
-
-
 def _whole(item, size):
     """True for a slice PyTorch leaves out of a multi-part index: it starts at 0 (or None),
     steps by 1 and stops at or past the end, as written (``x[-5:5]`` still slices)."""
@@ -183,11 +178,12 @@ def _check_step(item):
 def _basic_getitem(input, items, full_view=True, alias=True):
     """Apply integers, slices and None one dimension at a time.
 
-    As in PyTorch, a slice that keeps a whole dimension records nothing. When nothing
-    was recorded, ``x[:, :]`` and ``x[...]`` still make a new tensor (an alias) unless
+    As in PyTorch, a slice that keeps a whole dimension as written (``x[0:]``, ``x[:100]``;
+    not ``x[-3:]``, which slices even when it keeps every element) records nothing. When
+    nothing was recorded, ``x[:, :]`` and ``x[...]`` still make a new tensor (an alias) unless
     ``alias`` is False (the lists and tensors of ``x[:, [0, 1]]`` index ``x`` itself). With
-    ``full_view`` False (``x[0:] = v``), any slice that keeps every element in order
-    counts as whole: the assignment writes into ``x`` itself, as in PyTorch.
+    ``full_view`` False (``x[0:] = v``), no alias is made: the assignment writes into ``x``
+    itself, as in PyTorch.
     """
     has_ellipsis = any(i is Ellipsis for i in items)
     if has_ellipsis:
@@ -203,8 +199,7 @@ def _basic_getitem(input, items, full_view=True, alias=True):
             dim += 1
         elif isinstance(item, slice):
             _check_step(item)
-            whole = _whole(item, out.shape[dim]) if full_view else _covers(item, out.shape[dim])
-            if not whole:
+            if not _whole(item, out.shape[dim]):
                 out = _slice(out, dim, item)
             dim += 1
         else:

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
+from .._dtype import scalar_type_name, from_numpy_dtype, result_type
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, SavedOutput, needs_grad
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
@@ -58,8 +59,10 @@ def check_inplace(tensor, overlap_ok=False, others=()):
 
 
 def _overlaps(array):
-    """True if two elements share memory (a dimension of size > 1 with stride 0, from expand)."""
-    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+    """True if two elements share memory (a dimension of size > 1 with stride 0, from expand);
+    an empty tensor has no elements to share."""
+    return array.size > 0 and any(stride == 0 and size > 1
+                                  for stride, size in zip(array.strides, array.shape))
 
 
 def _dense_bounds(array):
@@ -219,12 +222,27 @@ def _writeable(tensor):
             tensor._array, tensor._array.shape, tensor._array.strides, writeable=True)
 
 
+def _can_cast(new, tensor):
+    """PyTorch's rule for writing a result into a tensor of another dtype: floats not into
+    integers, and nothing but bools into bools."""
+    to_kind, from_kind = tensor._array.dtype.kind, new._array.dtype.kind
+    if to_kind == "b":
+        return from_kind == "b"
+    if to_kind in "iu":
+        return from_kind in "biu"
+    return True
+
+
 def _write(tensor, new):
     """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
     if new._array.shape != tensor._array.shape:
         raise RuntimeError(
             f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
             f"{list(new._array.shape)}")
+    if new._array.dtype is not tensor._array.dtype and not _can_cast(new, tensor):
+        # x.pow_(0.5) of an int64 x: PyTorch refuses to cut the floats down (numpy would)
+        raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the desired "
+                           f"output type {scalar_type_name(tensor.dtype)}")
     _writeable(tensor)
     tensor._array[...] = new._array
     hook_found = True
@@ -264,8 +282,11 @@ def _saved_output_is_the_tensor(new, tensor):
 
 
 def apply_inplace(tensor, op, *args, overlap_ok=False):
-    """The recipe of every in-place operation: compute out of place, then write back."""
-    check_inplace(tensor, overlap_ok)
+    """The recipe of every in-place operation: compute out of place, then write back.
+
+    ``args`` are the operation's other inputs: if one of them requires grad, the change is
+    recorded (and a view made under no_grad may not take it)."""
+    check_inplace(tensor, overlap_ok, others=args)
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
         return move_tangent(new, _write(tensor, new))       # forward mode: the tangent changes too
@@ -306,18 +327,20 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     target = tensor._array
     try:
         ufunc(target, other_array, out=target, casting="same_kind")
-    except ValueError:
+    except (ValueError, TypeError) as error:
+        # PyTorch checks the shapes first, then the dtypes (numpy the other way round)
         try:
             shape = np.broadcast_shapes(target.shape, np.shape(other_array))
         except ValueError:
             raise pointwise._broadcast_error(tensor, other) from None
-        raise RuntimeError(
-            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-            f"{list(shape)}") from None
-    except TypeError:
+        if isinstance(error, ValueError) or shape != target.shape:
+            raise RuntimeError(
+                f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                f"{list(shape)}") from None
         # e.g. int tensor += float: PyTorch refuses too
+        found = scalar_type_name(from_numpy_dtype(result_type(tensor, other)))
         raise RuntimeError(
-            f"result type Float can't be cast to the desired output type "
+            f"result type {found} can't be cast to the desired output type "
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
     bump_version(tensor)
     return tensor
@@ -421,7 +444,8 @@ def _clamp_in_place(self, min, max):
             return np.minimum(value, limit["max"]) if "max" in limit else value
         return reading_its_own_writes(self, tuple(bounds.values()), clamp_one,
                                       lambda a, *limits: pointwise.clamp(a, **dict(zip(bounds, limits))))
-    return apply_inplace(self, lambda a: pointwise.clamp(a, min, max))
+    # the bounds go in as inputs: x.clamp_(min=m) is recorded when m requires grad
+    return apply_inplace(self, pointwise.clamp, min, max)
 
 
 def clip_(self, min=None, max=None):

@@ -216,8 +216,9 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
                                         index._array, src._array, add=False)
         return apply_inplace(self, _with_values(scatter, values), src)
-    return apply_inplace(self, lambda t: gather_scatter.scatter_into_copy(
-        t, dim, index, src, value, reduce, "scatter_"))
+    # src goes in as an input: a view made under no_grad may not take one that requires grad
+    return apply_inplace(self, lambda t, source: gather_scatter.scatter_into_copy(
+        t, dim, index, source, value, reduce, "scatter_"), src)
 
 
 def scatter_add_(self, dim, index, src):
@@ -231,7 +232,7 @@ def scatter_add_(self, dim, index, src):
         values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
                                         index._array, src._array, add=True)
         return apply_inplace(self, _with_values(scatter, values), src)
-    return apply_inplace(self, lambda t: gather_scatter.scatter_add(t, dim, index, src))
+    return apply_inplace(self, lambda t, source: gather_scatter.scatter_add(t, dim, index, source), src)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
@@ -246,7 +247,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     _refuse_reading_own_memory(self, source)
     if not (isinstance(source, Tensor) and source._version_counter is self._version_counter
             and np.shares_memory(self._array, source._array)):
-        return apply_inplace(self, add)
+        return apply_inplace(self, add, source)     # (source is an input)
     add(_wrap(self._array), source.detach())         # PyTorch's errors, before anything is written
     values = _slice_after_slice(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
                                 index._array.reshape(-1), source._array, alpha)

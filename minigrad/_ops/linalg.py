@@ -176,6 +176,8 @@ def mv(input, vec):
     """
     _check_tensor(input, "mv")
     _check_tensor(vec, "mv")
+    if input.ndim == 0:     # PyTorch asks for the matrix's first size, to make addmv's out
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:
         check_history_kept(input, vec)       # PyTorch records the product before checking it
         # PyTorch computes mv as addmv(out, mat, vec), with a 1-D out
@@ -220,16 +222,16 @@ def dot(input, other):
         check_history_kept(input, other)     # PyTorch records the product before checking it
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    if input._array.dtype != other._array.dtype:         # (PyTorch checks dtypes before sizes)
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     if input.shape[0] != other.shape[0]:
         check_history_kept(input, other)
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
-    if input._array.dtype != other._array.dtype:
-        raise RuntimeError(
-            "dot : expected both vectors to have same dtype, but found "
-            f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     _check_not_bool(input, "dot")
     out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
     return _save_operands(out, input, other)

@@ -187,8 +187,23 @@ class SubBackward0(Node):
 
 def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha != 1; the node keeps alpha for its backward."""
-    other_scaled = _wrap(other._array * alpha) if isinstance(other, Tensor) else other * alpha
-    return result(_binary(ufunc, input, other_scaled), node_class, (input, other), alpha=alpha)
+    dtype = result_type(input, other)
+    if dtype.kind in "biu" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point "
+                           "number.")
+    if isinstance(alpha, bool) and dtype.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(other, Tensor):
+        # scaled in the result's dtype: a long tensor times 0.5 must not make a float32 sum float64
+        other_scaled = _wrap((other._array.astype(dtype) * alpha).astype(dtype, copy=False))
+    else:
+        other_scaled = other * alpha
+    try:
+        out = _binary(ufunc, input, other_scaled)
+    except RuntimeError:
+        check_history_kept(input, other)      # (other's own history, not the scaled copy's)
+        raise
+    return result(out, node_class, (input, other), alpha=alpha)
 
 
 def add(input, other, alpha=1):
@@ -554,6 +569,18 @@ class PowBackward2(Node):
         return tangents[0] * out * float(np.log(self.base))
 
 
+def _power(base, exponent):
+    """np.power, with PyTorch's integer rule for negative tensor exponents: the fraction is
+    truncated (2 ** -1 is 0), so only bases 1 and -1 keep a value (numpy refuses instead)."""
+    try:
+        return np.power(base, exponent)
+    except ValueError:          # integers to negative powers (or shapes that don't broadcast)
+        base, exponent = np.broadcast_arrays(base, exponent)
+        out = np.power(base, np.maximum(exponent, 0))
+        sign = np.where(exponent % 2 == 0, 1, base)              # (-1) ** -3 is -1
+        return np.where(exponent < 0, np.where(np.abs(base) == 1, sign, 0), out).astype(out.dtype)
+
+
 def pow(input, exponent):
     """input ** exponent elementwise. Gradient: d input = grad * exponent * input**(exponent - 1),
     d exponent = grad * input**exponent * log(input).
@@ -562,7 +589,7 @@ def pow(input, exponent):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
-            array = _binary(np.power, input, exponent)
+            array = _binary(_power, input, exponent)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
@@ -583,7 +610,7 @@ def pow(input, exponent):
 def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
-        out = _binary(np.power, base, input)
+        out = _binary(_power, base, input)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
 
 

@@ -322,7 +322,7 @@ class AminBackward0(AmaxBackward0):
         grad_self = grad / (number of minima) at each minimum, else 0"""
 
 
-def _check_nonempty_reduction(name, input, dim, dims):
+def _check_nonempty_reduction(name, input, dim):
     """A max or min over no elements has no value: PyTorch's messages."""
     if input._array.size:
         return
@@ -340,8 +340,8 @@ def amax(input, dim=(), keepdim=False):
     """The largest value along ``dim`` (all dims if None). Gradient: split evenly among the tied maxima
     (PyTorch note: ``max(dim)`` instead sends it all to one index).
     """
+    _check_nonempty_reduction("amax", input, dim)      # (before the repeated-dims check)
     dims = _dims(dim if dim != () else None, input.ndim)
-    _check_nonempty_reduction("amax", input, dim, dims)
     values = np.asarray(input._array.max(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
@@ -354,8 +354,8 @@ def amin(input, dim=(), keepdim=False):
     """The smallest value along ``dim`` (all dims if None). Gradient: split evenly among the tied minima
     (PyTorch note: ``min(dim)`` instead sends it all to one index).
     """
+    _check_nonempty_reduction("amin", input, dim)      # (before the repeated-dims check)
     dims = _dims(dim if dim != () else None, input.ndim)
-    _check_nonempty_reduction("amin", input, dim, dims)
     values = np.asarray(input._array.min(axis=dims, keepdims=keepdim), order="C")
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)

@@ -755,6 +755,9 @@ def split(input, split_size_or_sections, dim=0):
         node_class = SplitBackward0
     else:
         sizes = [int(n) for n in split_size_or_sections]
+        if any(n < 0 for n in sizes):       # (checked first: [4, -1] sums to 3 but is no split)
+            raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, "
+                               f"but got split_sizes={sizes}")
         if sum(sizes) != length:
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "

@@ -51,19 +51,17 @@ def _gradients_as_tuple(gradients, count):
 
 
 def _root_gradients(outputs, grad_outputs, create_graph):
-    """Pair each output with its starting gradient, checking shapes (ones for scalars)."""
-    roots = []
+    """Pair each output with its starting gradient, checking shapes (ones for scalars).
+
+    As in PyTorch, every gradient is checked (and the implicit ones made) before any output is
+    asked whether it requires grad: a wrong shape is reported even for an output without history.
+    """
+    grads = []
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
             raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
-        if not out.requires_grad or gradient_edge(out)[0] is None:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn\n"
-                "minigrad hint: make sure a leaf it depends on was created with "
-                "requires_grad=True, and that it was not computed inside torch.no_grad() or "
-                "from a .detach()ed tensor.")
         if grad is None:
-            if out.numel() != 1:
+            if out.requires_grad and out.numel() != 1:
                 raise RuntimeError(
                     "grad can be implicitly created only for scalar outputs\n"
                     f"minigrad hint: pass gradient=... with the output's shape {list(out.shape)} "
@@ -72,10 +70,19 @@ def _root_gradients(outputs, grad_outputs, create_graph):
             grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
-        if grad.shape != out.shape:
+        elif grad.shape != out.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] "
                 f"has a shape of {out.shape}.")
+        grads.append(grad)
+    roots = []
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if not out.requires_grad or gradient_edge(out)[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn\n"
+                "minigrad hint: make sure a leaf it depends on was created with "
+                "requires_grad=True, and that it was not computed inside torch.no_grad() or "
+                "from a .detach()ed tensor.")
         if not create_graph and grad.requires_grad:
             grad = grad.detach()
         edge = gradient_edge(out)
@@ -221,11 +228,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                              materialize_grads)
     roots = _root_gradients(outputs, grads, create_graph)
+    # the engine starts from its own copies; an input that is an output, reached by nothing
+    # else, gets the caller's grad_output back (the very tensor, as in PyTorch)
+    handed_in = {id(start): given for (_, start), given in zip(roots, grads) if given is not None}
     edges = [_input_edge(t) for t in inputs]
     with _quiet_numpy():
         captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
     result = []
     for tensor, g in zip(inputs, captured):
+        g = handed_in.get(id(g), g)
         if g is None:
             if not allow_unused:
                 raise RuntimeError(

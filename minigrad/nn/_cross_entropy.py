@@ -36,7 +36,6 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
     if not isinstance(target, Tensor):
         raise TypeError(f"cross_entropy_loss(): argument 'target' (position 2) must be Tensor, "
                         f"not {type(target).__name__}")
-    n_classes = input.shape[0 if input.ndim == 1 else 1] if input.ndim else 1
     if input.shape == target.shape:                       # class probabilities
         if not target.is_floating_point():
             raise RuntimeError(
@@ -45,23 +44,44 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
                 "shape holds probabilities (float); class indices have one dimension less")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
+        if input.ndim == 0:                               # PyTorch asks for the size of dim 1
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        n_classes = input.shape[0 if input.ndim == 1 else 1]
         if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
             raise RuntimeError(
                 f"cross_entropy: weight tensor should be defined either for all {n_classes} "
                 f"classes or no classes but got weight tensor of shape: {list(weight.shape)}")
         return
-    if input.ndim == 0:
-        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if input.ndim == 0:         # log_softmax over dim 1 comes first
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if not input.is_floating_point():
         return                  # log_softmax, which comes first, refuses it with its own message
-    if input.ndim <= 2 and target.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported"
-                           "\nminigrad hint: class indices are one number per row, e.g. "
-                           "target.view(-1) for a column of labels")
+    check_class_target_shape(input, target)
+    n_classes = input.shape[0 if input.ndim == 1 else 1]
     if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
         raise RuntimeError(
             f"weight tensor should be defined either for all {n_classes} classes or no classes "
             f"but got weight tensor of shape: {list(weight.shape)}")
+
+
+def check_class_target_shape(input, target):
+    """PyTorch's checks of class indices' shape against the input's (1-d or more), in its order:
+    one label per row of dim 0, then per position after the class dim."""
+    # PyTorch reads the first size of a 0-d target too, which it does not have: it prints 0
+    target_batch = target.shape[0] if target.ndim else 0
+    if input.ndim != 1 and input.shape[0] != target_batch:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target_batch}).")
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported"
+                           "\nminigrad hint: class indices are one number per row, e.g. "
+                           "target.view(-1) for a column of labels")
+    if input.ndim == 4 and target.ndim != 3:       # N x C x H x W: PyTorch's nll_loss2d
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets "
+                           f"of dimension: {target.ndim}")
+    if input.ndim >= 3 and input.ndim != 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise RuntimeError(
+            f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got {list(target.shape)}")
 
 
 def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, reduction,
@@ -73,7 +93,7 @@ def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, redu
     n_classes = input.shape[class_dim]
     if input.shape == target.shape and target.is_floating_point():
         # Probabilities: smooth the target itself, then the usual cross-entropy.
-        smoothed = target * (1 - label_smoothing) + label_smoothing / n_classes
+        smoothed = target * (1 - label_smoothing) + _per_class(label_smoothing, n_classes)
         return F.cross_entropy(input, smoothed, weight=weight, ignore_index=ignore_index,
                                reduction=reduction)
     logp = F.log_softmax(input, class_dim)
@@ -97,4 +117,9 @@ def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, redu
         smooth = smooth_loss
     # PyTorch multiplies by plain numbers here, which it records as MulBackward1
     return (mul_by_number(nll, 1 - label_smoothing)
-            + mul_by_number(smooth, label_smoothing / n_classes))
+            + mul_by_number(smooth, _per_class(label_smoothing, n_classes)))
+
+
+def _per_class(label_smoothing, n_classes):
+    """label_smoothing / n_classes, divided as PyTorch's C++ divides doubles (by 0: infinity)."""
+    return label_smoothing / n_classes if n_classes else float("inf")

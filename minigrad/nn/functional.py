@@ -17,9 +17,9 @@ from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
-from .._ops.pointwise import _broadcast_error
+from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
-from .._dtype import cpp_name, scalar_type_name
+from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
 from .._creation import zeros
 from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
@@ -123,6 +123,30 @@ def _warn_if_sizes_differ(input, target):
             "Please ensure they have the same size.", UserWarning, stacklevel=3)
 
 
+def _broadcast_pair(input, target):
+    """input and target broadcast against each other, as PyTorch's regression losses do first
+    (torch.broadcast_tensors): the one that grows is expanded, so the graph shows an
+    ExpandBackward0 between the loss and it (its gradient is summed back there)."""
+    if input.shape == target.shape:
+        return input, target
+    try:
+        shape = np.broadcast_shapes(input.shape, target.shape)
+    except ValueError:
+        raise _broadcast_error(input, target) from None
+    return (input if input.shape == shape else input.expand(shape),
+            target if target.shape == shape else target.expand(shape))
+
+
+def _loss_dtype(input, target, kernel):
+    """The numpy dtype a regression loss computes in: PyTorch's promotion of input and target,
+    which must be a floating one (its kernels have no integer version)."""
+    dtype = result_type(input, target)
+    if dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{scalar_type_name(from_numpy_dtype(dtype))}'")
+    return dtype
+
+
 def mse_loss(input, target, reduction="mean"):
     """Mean of the squared differences between input and target.
 
@@ -131,12 +155,10 @@ def mse_loss(input, target, reduction="mean"):
     for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
         if not isinstance(value, Tensor):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
-    _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
-    try:
-        diff = input._array - target._array
-    except ValueError:
-        raise _broadcast_error(input, target) from None
+    input, target = _broadcast_pair(input, target)
+    _check_reduction(reduction)
+    diff = (input._array - target._array).astype(_loss_dtype(input, target, "mse_cpu"), copy=False)
     value = _reduce(diff * diff, reduction)
     return result(value, MseLossBackward0, (input, target), saved=(input, target),
                   reduction=reduction, _count=diff.size)
@@ -279,8 +301,13 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
-    if not target.is_floating_point() and target.dtype.name != "bool":
-        # PyTorch computes the loss in place in the target's dtype, which cannot hold floats
+    _check_floating_kernel(input, "log_sigmoid_cpu")       # (the loss uses log(sigmoid(input)))
+    # PyTorch computes the loss in place from 1 - target: in the target's dtype, which must be
+    # a floating one (1 - a bool tensor is refused first)
+    if target.dtype.name == "bool":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if not target.is_floating_point():
         raise RuntimeError(f"result type {scalar_type_name(input.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(target.dtype)}"
                            "\nminigrad hint: targets must be floats, e.g. target.float()")
@@ -296,7 +323,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if weight is not None:
         losses = losses * weight._array
     # Edges to input and target only: weight and pos_weight are settings (checked above).
-    return result(_reduce(losses.astype(x.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
+    return result(_reduce(losses.astype(t.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
                   (input, target), saved=(input, target, weight, pos_weight), reduction=reduction,
                   _count=x.size)
 
@@ -314,6 +341,13 @@ def _softmax_dim(ndim, dim, name):
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
                         f"{type(dim).__name__}")
     return _normalize_dim(dim, ndim)
+
+
+def _check_floating_kernel(input, kernel):
+    """PyTorch's activations have kernels for floating dtypes only, and say so naming the kernel
+    ('"silu_cpu" not implemented for 'Long'')."""
+    if not input.is_floating_point():
+        raise kernel_not_implemented(kernel, input)
 
 
 def _check_floating(name, input, dim):
@@ -575,6 +609,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if input.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     _check_not_differentiable("nll_loss_forward", weight=weight)
+    _cross_entropy.check_class_target_shape(input, target)
     if target._array.dtype not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
@@ -585,8 +620,13 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.shape[0]}")
+    if input.ndim == 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        # (nll_loss2d checks the sizes after the dtype, and words it so)
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
+                           f"{list(target.shape)}")
     if input.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
+    _check_floating_kernel(input, "nll_loss_out_frame")
     logp = input._array
     one_d = logp.ndim == 1
     if one_d:
@@ -613,9 +653,6 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     records one NllLoss2DBackward0, and views a per-position result back to the target's shape.
     """
     n, c = input.shape[0], input.shape[1]
-    if tuple(target.shape) != (n,) + tuple(input.shape[2:]):
-        raise RuntimeError(
-            f"Expected target size {[n] + list(input.shape[2:])}, got {list(target.shape)}")
     images = input if input.ndim == 4 else input.reshape(n, c, 1, -1)
     logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
     labels = target._array.reshape(-1)
@@ -663,7 +700,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
             return -weighted.sum(class_dim)
         if reduction == "sum":
             return -weighted.sum()
-        batch_size = input.numel() // input.shape[class_dim]
+        # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
+        n_classes = input.shape[class_dim]
+        batch_size = input.numel() // n_classes if n_classes else float("nan")
         return div_by_number(-weighted.sum(), batch_size)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
@@ -742,6 +781,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
     Gradient: grad * sigmoid(beta x) (grad where the result is just x).
     """
+    _check_floating_kernel(input, "softplus_cpu")
     x = input._array
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
@@ -756,13 +796,33 @@ class LeakyReluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        slopes = np.where(x._array > 0, 1, self.negative_slope).astype(grad._array.dtype)
-        return (grad * _wrap(slopes),)
+        return (leaky_relu_backward(grad, x, self.negative_slope),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self > 0, else slope * self_t"""
         slopes = np.where(inputs[0]._array > 0, 1, self.negative_slope).astype(out._array.dtype)
         return tangents[0] * _wrap(slopes)
+
+
+class LeakyReluBackwardBackward0(Node):
+    """result = grad_output where self > 0, else slope * grad_output (leaky_relu's backward)   ->
+        grad_grad_output = grad where self > 0, else slope * grad; grad_self = 0"""
+
+    def backward(self, gg):
+        (x,) = self.saved_tensors
+        d_grad = leaky_relu_backward(gg, x, self.negative_slope) if self.should_compute_output(0) else None
+        # the slopes are constant on each side of 0: nothing flows to self, but PyTorch still
+        # hands it zeros (not None)
+        d_x = _wrap(np.zeros_like(gg._array)) if self.should_compute_output(1) else None
+        return d_grad, d_x
+
+
+def leaky_relu_backward(grad, x, negative_slope):
+    """grad * d leaky_relu(x)/dx, recorded as one operation (LeakyReluBackwardBackward0), as in
+    PyTorch, so that create_graph=True sees that the gradient depends on x."""
+    slopes = np.where(x._array > 0, 1, negative_slope).astype(grad._array.dtype)
+    return result(grad._array * slopes, LeakyReluBackwardBackward0, (grad, x), saved=(x,),
+                  negative_slope=negative_slope)
 
 
 def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBackward0):
@@ -771,8 +831,11 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     ``node_class`` is the node recorded: LeakyReluBackward1 when ``leaky_relu(inplace=True)``
     writes this result back into its input.
     """
+    _check_floating_kernel(input, "leaky_relu_cpu")
     x = input._array
     out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+    if node_class is LeakyReluBackward1:      # in place: the input will be gone, save the result
+        return save_result(result(out, LeakyReluBackward1, (input,), negative_slope=negative_slope))
     return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
 
 
@@ -781,8 +844,9 @@ def l1_loss(input, target, reduction="mean"):
 
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
     """
-    _check_reduction(reduction)
     _warn_if_sizes_differ(input, target)
+    input, target = _broadcast_pair(input, target)
+    _check_reduction(reduction)
     distances = (input - target).abs()
     if reduction == "mean":
         return distances.mean()
@@ -891,6 +955,7 @@ def gelu(input, approximate="none"):
     """
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_floating_kernel(input, "GeluKernelImpl")
     x = input._array
     if approximate == "tanh":
         with np.errstate(over="ignore", invalid="ignore"):     # gelu(-inf) = -inf * 0 = nan, silently
@@ -922,6 +987,7 @@ def silu(input, inplace=False):
     """
     if inplace:
         return apply_inplace(input, silu)
+    _check_floating_kernel(input, "silu_cpu")
     x = input._array
     with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
         out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
@@ -1007,6 +1073,7 @@ def elu(input, alpha=1.0, inplace=False):
 
 def _elu(input, alpha, node_class):
     """elu's values, recorded with ``node_class`` (EluBackward0, or EluBackward1 when in place)."""
+    _check_floating_kernel(input, "elu_cpu")
     x = input._array
     out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
     if node_class is EluBackward1:        # in place: the input will be gone, save the result
@@ -1039,7 +1106,12 @@ def relu_(input):
 
 class LeakyReluBackward1(LeakyReluBackward0):
     """result = leaky_relu(self, slope, inplace=True), PyTorch's in-place node   ->
-        grad_self = grad where self > 0, else slope * grad"""
+        grad_self = grad where result > 0, else slope * grad
+
+    In place, self is overwritten, so PyTorch saves the result instead (with a positive
+    slope it is > 0 exactly where self was)."""
+
+    _saved_names = ("result",)     # grad_fn._saved_result
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

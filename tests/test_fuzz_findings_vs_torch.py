@@ -1,0 +1,444 @@
+"""Differences the random-program test (test_fuzz_vs_torch.py) found, each checked against PyTorch.
+
+Every test here runs the same small computation in both libraries and compares what a learner
+sees: values, dtypes, flags, nodes, and the exception class and message when PyTorch refuses.
+"""
+import re
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def outcome(fn, lib):
+    """What ``fn(lib)`` gives: ('ok', value, dtype name, requires_grad) or ('error', class, message)."""
+    try:
+        out = fn(lib)
+    except Exception as error:          # the two libraries must fail alike
+        # the message names the library it comes from ("torch.Size([3])")
+        first = str(error).splitlines()[0] if str(error) else ""
+        return ("error", type(error).__name__, re.sub(r"\b(torch|minigrad)\.(\w*Tensor|Size)\b",
+                                                      r"LIB.\2", first))
+    return ("ok", np.asarray(out.detach().tolist()), str(out.dtype).split(".")[-1], out.requires_grad)
+
+
+def assert_same(fn, torch):
+    mine, ref = outcome(fn, minigrad), outcome(fn, torch)
+    assert mine[0] == ref[0], f"minigrad {mine} but torch {ref}"
+    if ref[0] == "error":
+        assert mine[1:] == ref[1:]
+    else:
+        np.testing.assert_allclose(mine[1], ref[1], rtol=1e-6)
+        assert mine[2:] == ref[2:]
+
+
+# add/sub with alpha: other is scaled in the result's dtype, and alpha must suit that dtype
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor(1.5).sub(L.tensor(3), alpha=0.5),             # 0-d float32 - 0-d long
+    lambda L: L.tensor([1.5, 2.0]).add(L.tensor(3), alpha=0.5),
+    lambda L: L.tensor(1.5, requires_grad=True).sub(L.tensor([3, 4]), alpha=0.5),
+    lambda L: L.tensor([1, 2]).add(L.tensor([1, 2]), alpha=0.5),     # integral result, float alpha
+    lambda L: L.tensor([1, 2]).add(2, alpha=0.5),
+    lambda L: L.tensor([True, False]).add(L.tensor([True, True]), alpha=0.5),
+    lambda L: L.tensor([True, False]).add(L.tensor([False, True]), alpha=2),
+    lambda L: L.tensor([1.0, 2.0]).add(L.tensor([1.0, 2.0]), alpha=False),
+    lambda L: L.tensor([1, 2]).sub(L.tensor([0.5, 2.0]), alpha=2),
+    lambda L: L.tensor([1, 2]).add(2.5, alpha=2),
+])
+def test_add_sub_with_alpha(torch, fn):
+    assert_same(fn, torch)
+
+
+# autograd.grad of an output with respect to itself hands back the caller's grad_output
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("grad_output_requires_grad", [False, True])
+def test_grad_of_an_output_with_respect_to_itself_is_the_grad_output(torch, create_graph,
+                                                                     grad_output_requires_grad):
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        given = L.tensor([0.5, -1.0], requires_grad=grad_output_requires_grad)
+        for output in (x, y):
+            (g,) = L.autograd.grad([output], [output], grad_outputs=[given], create_graph=create_graph,
+                                   retain_graph=True)
+            assert g is given, L.__name__
+        # reached twice, the gradient is a new sum
+        (g,) = L.autograd.grad([y, y], [y], grad_outputs=[given, given], retain_graph=True)
+        assert g is not given and g.tolist() == [1.0, -2.0]
+        with L.no_grad():
+            (g,) = L.autograd.grad([x], [x], grad_outputs=[given])
+        assert g is given and g.requires_grad == grad_output_requires_grad
+
+
+# a grad_output of the wrong shape is reported before an output without history is
+@pytest.mark.parametrize("fn", [
+    lambda L: L.autograd.grad([L.ones(3)], [L.ones(1, requires_grad=True)], grad_outputs=[L.ones(2)]),
+    lambda L: L.autograd.grad([L.ones(3)], [L.ones(1, requires_grad=True)]),
+    lambda L: L.ones(3).backward(L.ones(())),
+    lambda L: L.ones(3).backward(),
+])
+def test_grad_outputs_checked_before_requires_grad(torch, fn):
+    assert_same(fn, torch)
+
+
+# nll_loss and cross_entropy check a target's shape in PyTorch's order: the batch size first
+# (a 0-d target's counts as 0), then one label per row, then the dtype; 0-d inputs fail in
+# log_softmax; empty class probabilities give nan
+@pytest.mark.parametrize("function", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("input_shape", [(), (3,), (2, 3), (1, 3), (2, 1, 3), (0,), (2, 0)])
+@pytest.mark.parametrize("target_shape", [(), (1,), (2,), (3,), (2, 3), (1, 3), (2, 1), (0,)])
+@pytest.mark.parametrize("target_dtype", ["int64", "float32"])
+def test_class_target_checks(torch, function, input_shape, target_shape, target_dtype):
+    def fn(L):
+        loss = getattr(L.nn.functional, function)
+        return loss(L.zeros(input_shape), L.zeros(target_shape, dtype=getattr(L, target_dtype)))
+    assert_same(fn, torch)
+
+
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.3])
+@pytest.mark.parametrize("shapes", [((), ()), ((), (2,)), ((0,), (0,)), ((2, 0), (2, 0))])
+def test_cross_entropy_of_0d_and_empty_inputs(torch, shapes, label_smoothing):
+    input_shape, target_shape = shapes
+    assert_same(lambda L: L.nn.functional.cross_entropy(
+        L.zeros(input_shape, requires_grad=True), L.zeros(target_shape),
+        label_smoothing=label_smoothing), torch)
+
+
+# clamp_ with tensor bounds that require grad records the change even when x does not (its
+# gradient reached the bounds as zeros); pow_/clamp_ of a no_grad view by a tensor that requires
+# grad: PyTorch's no_grad-view error comes before the expanded-memory one
+@pytest.mark.parametrize("change", [
+    lambda L, x, m: x.clamp_(min=m - 3, max=m * 1),
+    lambda L, x, m: x.clamp_(max=m * 1),
+    lambda L, x, m: x.clamp_(min=m),
+    lambda L, x, m: x.clamp_(min=m.detach(), max=m + 1),
+])
+def test_clamp_in_place_by_bounds_that_require_grad(torch, change):
+    grads = []
+    for L in (minigrad, torch):
+        m = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        x = L.zeros(3)
+        change(L, x, m)
+        assert x.requires_grad and type(x.grad_fn).__name__ == "ClampBackward0"
+        (x * L.tensor([1.0, 2.0, 3.0])).sum().backward()
+        grads.append((x.detach().tolist(), m.grad.tolist()))
+    assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("change", [
+    lambda g, x: g.clamp_(min=x), lambda g, x: g.clamp_(max=x), lambda g, x: g.pow_(x),
+    lambda g, x: g.clamp_(min=0.5), lambda g, x: g.add_(x),
+])
+def test_in_place_change_of_an_expanded_gradient(torch, change):
+    def fn(L):
+        x = L.ones(2, 1, 3, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x])        # an expanded view, made with grad mode off
+        change(g, x)
+        return g
+    assert_same(fn, torch)
+
+
+def _graph(node):
+    """A node's name and, recursively, its next functions'."""
+    if node is None:
+        return None
+    return (node.name().split("::")[-1], tuple(_graph(n) for n, _ in node.next_functions))
+
+
+# regression losses broadcast input and target first: the one that grows gets an ExpandBackward0
+@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("shapes", [((), (1, 1)), ((1, 1), ()), ((3,), (2, 1)), ((2, 3), (3,)),
+                                    ((3,), (2,)), ((0,), (2, 1))])
+@pytest.mark.parametrize("reduction", ["mean", "none", "bad"])
+def test_regression_losses_broadcast_as_pytorch(torch, loss, shapes, reduction):
+    seen = []
+    for L in (minigrad, torch):
+        a = L.tensor(np.linspace(-1, 1, int(np.prod(shapes[0]))).reshape(shapes[0]), requires_grad=True)
+        b = L.tensor(np.linspace(2, -2, int(np.prod(shapes[1]))).reshape(shapes[1]), requires_grad=True)
+        try:
+            with pytest.warns(UserWarning, match="different to the input size"):
+                out = getattr(L.nn.functional, loss)(a, b, reduction=reduction)
+            out.sum().backward()
+        except (RuntimeError, ValueError) as error:
+            seen.append((type(error).__name__, str(error).splitlines()[0]))
+            continue
+        seen.append(repr((np.round(out.tolist(), 5).tolist(), _graph(out.grad_fn),     # (nan too)
+                          np.round(a.grad.numpy(), 5).tolist(), np.round(b.grad.numpy(), 5).tolist())))
+    assert seen[0] == seen[1]
+
+
+# smooth_l1_loss and huber_loss record their backward (create_graph=True): second derivatives
+@pytest.mark.parametrize("loss", [
+    lambda F, x, t: F.huber_loss(x, t, delta=0.7),
+    lambda F, x, t: F.huber_loss(x, t, delta=1.5, reduction="none"),
+    lambda F, x, t: F.smooth_l1_loss(x, t, beta=0.5, reduction="sum"),
+    lambda F, x, t: F.smooth_l1_loss(x, t),
+])
+@pytest.mark.parametrize("target_requires_grad", [False, True])
+def test_second_derivatives_of_robust_losses(torch, loss, target_requires_grad):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([-1.0, 0.3, 2.0, 0.1], requires_grad=True)
+        t = L.tensor([0.0, 0.5, 0.0, 0.9], requires_grad=target_requires_grad)
+        out = loss(L.nn.functional, x, t)
+        inputs = [x, t] if target_requires_grad else [x]
+        grads = L.autograd.grad(out, inputs, grad_outputs=L.ones_like(out) * 1.5, create_graph=True)
+        second = L.autograd.grad(sum((g * L.tensor([1.0, 2.0, 3.0, 4.0])).sum() for g in grads),
+                                 inputs, allow_unused=True)
+        seen.append(repr(([np.round(g.tolist(), 5).tolist() for g in grads], _graph(grads[0].grad_fn),
+                          [None if s is None else np.round(s.tolist(), 5).tolist() for s in second])))
+    assert seen[0] == seen[1]
+
+
+# leaky_relu records its backward (LeakyReluBackwardBackward0): under create_graph the gradient
+# depends on the input even when grad_output needs no gradient
+@pytest.mark.parametrize("inplace", [False, True])
+def test_leaky_relu_backward_is_recorded(torch, inplace):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([-1.0, 0.3, 2.0], requires_grad=True)
+        y = L.nn.functional.leaky_relu(x * 1, 0.1, inplace=inplace)
+        (g,) = L.autograd.grad(y, [x], grad_outputs=L.tensor([1.0, 2.0, 3.0]), create_graph=True)
+        (second,) = L.autograd.grad(g.sum(), [x])
+        seen.append(repr((g.tolist(), g.requires_grad, _graph(g.grad_fn), second.tolist())))
+    assert seen[0] == seen[1]
+
+
+# x[-3:] = v on a dimension of size 3 still slices (CopySlices), as PyTorch decides from the
+# slice as written; x[0:] = v and x[:100] = v write into x itself
+@pytest.mark.parametrize("size", [1, 3])
+@pytest.mark.parametrize("item", [slice(0, None), slice(-1, None), slice(-3, None), slice(None, 3),
+                                  slice(0, 100), slice(-5, 5), slice(-3, 3), slice(None, None, 1)])
+@pytest.mark.parametrize("before", [(), (Ellipsis,)])
+def test_slice_assignment_node(torch, size, item, before):
+    names = []
+    for L in (minigrad, torch):
+        y = L.tensor([1.0, 2.0, 3.0][:size], requires_grad=True) * 1
+        y[before + (item,)] = 0.25
+        names.append(_graph(y.grad_fn))
+    assert names[0] == names[1]
+
+
+# binary_cross_entropy_with_logits computes in the target's dtype (PyTorch works in place from
+# 1 - target), and refuses a bool target as 1 - target does
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"), ("float32", "bool"),
+                                    ("float32", "int64")])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_bce_with_logits_dtype(torch, dtypes, reduction):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, -2.0, 0.5], dtype=getattr(L, dtypes[0]), requires_grad=True)
+        t = L.tensor([0.2, 0.0, 1.0]).to(getattr(L, dtypes[1]))
+        try:
+            out = L.nn.functional.binary_cross_entropy_with_logits(x, t, reduction=reduction)
+        except RuntimeError as error:
+            seen.append(str(error).splitlines()[0])
+            continue
+        out.sum().backward()
+        seen.append((str(out.dtype).split(".")[1], np.round(out.tolist(), 5).tolist(),
+                     str(x.grad.dtype).split(".")[1], np.round(x.grad.tolist(), 5).tolist()))
+    assert seen[0] == seen[1]
+
+
+# products check their operands in PyTorch's order: dot compares dtypes before sizes, mv asks a
+# 0-d matrix for its first size
+@pytest.mark.parametrize("op", ["matmul", "dot", "mv", "mm", "outer"])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((3,), (1,)), ((2, 3), (3,)), ((), (3,)), ((3,), ()),
+                                    ((2, 3), (2, 3)), ((1, 2, 3), (3, 2))])
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float32", "float64"), ("int64", "float32")])
+def test_product_checks(torch, op, shapes, dtypes):
+    assert_same(lambda L: getattr(L, op)(L.ones(shapes[0], dtype=getattr(L, dtypes[0])),
+                                         L.ones(shapes[1], dtype=getattr(L, dtypes[1]))), torch)
+
+
+# activations and losses of integer or bool inputs: PyTorch has no kernel for them, and says so
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+@pytest.mark.parametrize("fn", [
+    lambda F, x: F.gelu(x), lambda F, x: F.gelu(x, approximate="tanh"), lambda F, x: F.silu(x),
+    lambda F, x: F.elu(x), lambda F, x: F.softplus(x), lambda F, x: F.leaky_relu(x, 0.1),
+    lambda F, x: F.leaky_relu(x, 0.1, inplace=True), lambda F, x: F.silu(x, inplace=True),
+    lambda F, x: F.nll_loss(x, x.shape[0] * 0 + x.new_zeros(2, dtype=x.dtype).long()),
+    lambda F, x: F.binary_cross_entropy_with_logits(x, x.float()),
+    lambda F, x: F.binary_cross_entropy_with_logits(x, x),
+    lambda F, x: F.binary_cross_entropy_with_logits(x.float(), x),
+])
+def test_activations_of_integers(torch, dtype, fn):
+    assert_same(lambda L: fn(L.nn.functional, L.tensor([[1, 0, 3], [0, 2, 1]]).to(getattr(L, dtype))),
+                torch)
+
+
+# mse_loss and smooth_l1_loss compute in PyTorch's promotion of input and target (an int64 input
+# with a float32 target is float32, not float64; two integer tensors have no kernel); huber_loss
+# writes into a tensor like its input
+@pytest.mark.parametrize("loss", ["mse_loss", "smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("dtypes", [("int64", "float32"), ("float32", "int64"), ("float64", "float32"),
+                                    ("int64", "int64"), ("bool", "float32"), ("float32", "bool")])
+def test_regression_loss_dtypes(torch, loss, dtypes):
+    assert_same(lambda L: getattr(L.nn.functional, loss)(
+        L.tensor([1, 2, 3]).to(getattr(L, dtypes[0])), L.tensor([0.5, 2.0, 1.0]).to(getattr(L, dtypes[1]))),
+        torch)
+
+
+# integers to negative tensor powers: PyTorch truncates (2 ** -1 is 0; 1 and -1 keep a value)
+@pytest.mark.parametrize("base", [0, 1, -1, 2, -3])
+@pytest.mark.parametrize("form", [lambda L, b, e: b ** e, lambda L, b, e: L.tensor(b) ** e,
+                                  lambda L, b, e: L.full((6,), b) ** e, lambda L, b, e: L.pow(b, e)])
+def test_integer_tensor_powers(torch, base, form):
+    assert_same(lambda L: form(L, base, L.tensor([-3, -2, -1, 0, 1, 2])), torch)
+
+
+# baddbmm's dtype message names the types as the C++ compiler does ('long int', 'c10::Half')
+@pytest.mark.parametrize("dtypes", [("float32", "int64", "float32"), ("int64", "float32", "float32"),
+                                    ("float32", "float16", "float32"), ("float64", "float32", "float32")])
+def test_baddbmm_dtype_message(torch, dtypes):
+    assert_same(lambda L: L.baddbmm(*(L.ones(1, 2, 2, dtype=getattr(L, d)) for d in dtypes)), torch)
+
+
+# binary_cross_entropy_with_logits' backward multiplies by grad, then weight, then divides by N,
+# as PyTorch's does: create_graph=True records the same nodes
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce_with_logits_backward_graph(torch, reduction, weighted):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        t = L.tensor([0.2, 0.7, 1.0], requires_grad=True)
+        weight = {"weight": L.tensor([1.0, 2.0, 3.0])} if weighted else {}
+        out = L.nn.functional.binary_cross_entropy_with_logits(x, t.sigmoid(), reduction=reduction,
+                                                               **weight)
+        grads = L.autograd.grad(out.sum(), [x, t], create_graph=True)
+        seen.append(repr([(np.round(g.tolist(), 5).tolist(), _graph(g.grad_fn)) for g in grads]))
+    assert seen[0] == seen[1]
+
+
+# an empty slice of an expanded tensor has no elements that share memory: in-place changes are fine
+@pytest.mark.parametrize("change", [lambda L, v: v.tanh_(), lambda L, v: v.add_(1), lambda L, v: v.zero_(),
+                                    lambda L, v: v.copy_(L.ones(3)), lambda L, v: v.mul_(v)])
+def test_in_place_change_of_an_empty_expanded_view(torch, change):
+    def fn(L):
+        x = L.ones(2, 1, 3, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x])        # expanded from one number
+        empty = g[2:]
+        change(L, empty)
+        return empty
+    assert_same(fn, torch)
+
+
+# amax/amin over an empty dim say so before complaining about a repeated dim, as PyTorch does
+@pytest.mark.parametrize("name", ["amax", "amin"])
+@pytest.mark.parametrize("dim", [(0, -1), (0, 0), (1, 1), (0, 5), ()])
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3), (2, 3)])
+def test_amax_amin_checks(torch, name, dim, shape):
+    assert_same(lambda L: getattr(L.ones(shape), name)(dim), torch)
+
+
+# split with a list of sizes refuses negative sizes (x.split([4, -1]) gave pieces)
+@pytest.mark.parametrize("sizes", [[1, -1], [4, -1], [-1, 4], [1, 1], [3, 0], [0, 3], [2, 1]])
+def test_split_with_negative_sizes(torch, sizes):
+    assert_same(lambda L: L.cat(L.arange(3.0).split(sizes)), torch)
+
+
+# scatter_/scatter_add_ of a no_grad view (an expanded gradient) by a source that requires grad:
+# PyTorch's no_grad-view error comes before the expanded-memory one
+@pytest.mark.parametrize("change", [
+    lambda L, g, x: g.scatter_(0, L.zeros(1, 1, 1, dtype=L.int64), x[:1, :1, :1]),
+    lambda L, g, x: g.scatter_add_(0, L.zeros(1, 1, 1, dtype=L.int64), x[:1, :1, :1]),
+    lambda L, g, x: g.scatter_(0, L.zeros(1, 1, 1, dtype=L.int64), 1.5),
+])
+def test_scatter_into_an_expanded_gradient(torch, change):
+    def fn(L):
+        x = L.ones(2, 1, 3, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x])
+        change(L, g, x)
+        return g
+    assert_same(fn, torch)
+
+
+# long_tensor.add_(float tensor): PyTorch reports shapes that do not fit before the dtype
+@pytest.mark.parametrize("other", [lambda L: L.ones(0), lambda L: L.ones(3), lambda L: L.ones(1),
+                                   lambda L: L.ones(4, 1, 1), lambda L: 2.5,
+                                   lambda L: L.ones(3, dtype=L.int64)])
+def test_integer_add_in_place_checks_shapes_first(torch, other):
+    assert_same(lambda L: L.ones(2, 1, dtype=L.int64).add_(other(L)), torch)
+
+
+# index_add_ into a view made under no_grad, of a source that requires grad: PyTorch refuses
+def test_index_add_into_a_no_grad_view(torch):
+    def fn(L):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with L.no_grad():
+            piece = (x * 1).chunk(3)[-1]
+        piece.index_add_(0, L.tensor([0]), x[:1])
+        return piece
+    assert_same(fn, torch)
+
+
+# an in-place change whose result cannot be cast into the tensor's dtype is refused, as in
+# PyTorch (x.pow_(0.5) of an int64 x was truncated to integers, x.div_(2) too)
+@pytest.mark.parametrize("change", [
+    lambda L: L.tensor([1, 2]).pow_(L.tensor([0.5, 1.0])), lambda L: L.tensor([1, 2]).pow_(0.5),
+    lambda L: L.tensor([1, 2]).pow_(2), lambda L: L.tensor([1, 2]).clamp_(L.tensor([0.5, 0.5])),
+    lambda L: L.tensor([1, 2]).copy_(L.tensor([0.5, 1.5])), lambda L: L.tensor([1, 2]).div_(2),
+    lambda L: L.tensor([True, False]).add_(1), lambda L: L.tensor([True, False]).add_(1.5),
+    lambda L: L.tensor([1, 2]).mul_(L.tensor([True, False])), lambda L: L.tensor([1.0, 2.0]).add_(L.tensor([1, 2])),
+    lambda L: L.tensor([1, 2]).fill_(0.5), lambda L: L.tensor([1, 2]).exp_(),
+    lambda L: L.tensor([True, False]).mul_(L.tensor([1, 2])),
+])
+def test_in_place_results_that_do_not_fit_the_dtype(torch, change):
+    assert_same(change, torch)
+
+
+# scatter of a number with an index wider than self: PyTorch's wording (no "Size does not match")
+@pytest.mark.parametrize("shape", [(2, 0), (2, 1), (1, 3)])
+@pytest.mark.parametrize("fn", [lambda L, x, i: x.scatter(0, i, 1.5), lambda L, x, i: x.scatter_(0, i, 2.0),
+                                lambda L, x, i: x.gather(0, i), lambda L, x, i: x.scatter(0, i, L.ones(2, 2)),
+                                lambda L, x, i: x.scatter_add(0, i, L.ones(1, 1))])
+def test_scatter_index_wider_than_self(torch, shape, fn):
+    assert_same(lambda L: fn(L, L.zeros(shape), L.zeros(1, 2, dtype=L.int64)), torch)
+
+
+# add/sub with alpha of a no_grad view whose base changed in place: PyTorch's lost-history error
+# comes first, even when the shapes do not broadcast
+@pytest.mark.parametrize("fn", [lambda x, v: x.add(v, alpha=2), lambda x, v: x.sub(v, alpha=0.5),
+                                lambda x, v: v.add(x, alpha=2), lambda x, v: v.add(v, alpha=2)])
+def test_alpha_with_a_view_whose_history_is_lost(torch, fn):
+    def run(L):
+        x = L.ones(2, 3, requires_grad=True)
+        with L.no_grad():
+            view = x.diagonal()
+            x.mul_(2)
+        return fn(x, view)
+    assert_same(run, torch)
+
+
+# an N x C x H x W input wants an N x H x W target: PyTorch's nll_loss2d checks and words
+@pytest.mark.parametrize("function", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("input_shape", [(2, 2, 1, 3), (2, 2, 3), (2, 2, 1, 1, 3)])
+@pytest.mark.parametrize("target_shape", [(2, 3), (2, 1, 3), (2, 1, 2), (2, 1, 3, 1), (2,), (3, 1, 3),
+                                          (2, 1, 1, 3)])
+@pytest.mark.parametrize("target_dtype", ["int64", "float32"])
+def test_spatial_class_targets(torch, function, input_shape, target_shape, target_dtype):
+    assert_same(lambda L: getattr(L.nn.functional, function)(
+        L.zeros(input_shape), L.zeros(target_shape, dtype=getattr(L, target_dtype))), torch)
+
+
+# baddbmm's and addmm's (with beta/alpha) backward record PyTorch's nodes under create_graph:
+# bmm, no multiplication by 1, a product with a plain number (MulBackward1) otherwise
+@pytest.mark.parametrize("beta, alpha", [(1, 1), (2, 1), (1, 0.5), (0.5, 2)])
+def test_scaled_products_backward_graph(torch, beta, alpha):
+    seen = []
+    for L in (minigrad, torch):
+        a = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = L.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        out = L.baddbmm(b.sum(), a.reshape(1, 1, -1), b.reshape(1, -1, 1), beta=beta, alpha=alpha)
+        grads = L.autograd.grad(out.sum(), [a, b], create_graph=True)
+        second = L.autograd.grad(sum(g.sum() for g in grads), [a, b])
+        m1 = L.tensor([[1.0, 2.0]], requires_grad=True)
+        m2 = L.tensor([[1.0], [3.0]], requires_grad=True)
+        bias = L.tensor([[0.5]], requires_grad=True)
+        grads2 = L.autograd.grad(L.addmm(bias, m1, m2, beta=beta, alpha=alpha).sum(), [bias, m1, m2],
+                                 create_graph=True)
+        seen.append(repr(([_graph(g.grad_fn) for g in grads + grads2],
+                          [g.tolist() for g in grads + second + grads2])))
+    assert seen[0] == seen[1]
