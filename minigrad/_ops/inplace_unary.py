@@ -136,6 +136,7 @@ def _refuse_reading_own_memory(self, source):
 
 
 def _reads_own_memory(self, source):
+    """Does ``source`` read memory that writing into ``self`` changes?"""
     return (isinstance(source, Tensor) and source._version_counter is self._version_counter
             and np.shares_memory(self._array, source._array))
 
@@ -245,18 +246,12 @@ def index_add_(self, dim, index, source, *, alpha=1):
         check_inplace_batching("index_add_", self, (index, source))
     add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
     _refuse_reading_own_memory(self, source)
-    if not (isinstance(source, Tensor) and source._version_counter is self._version_counter
-            and np.shares_memory(self._array, source._array)):
+    if not _reads_own_memory(self, source):
         return apply_inplace(self, add, source)     # (source is an input)
     add(_wrap(self._array), source.detach())         # PyTorch's errors, before anything is written
     values = _slice_after_slice(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
                                 index._array.reshape(-1), source._array, alpha)
-
-    def with_those_values(t, s):
-        new = add(t, s)
-        new._array[...] = values
-        return new
-    return apply_inplace(self, with_those_values, source)
+    return apply_inplace(self, _with_values(add, values), source)
 
 
 def _slice_after_slice(target, dim, positions, source, alpha):
