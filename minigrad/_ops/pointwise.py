@@ -366,6 +366,10 @@ class MulBackward1(Node):
     """
 
     def backward(self, grad):
+        # PyTorch's formula multiplies by the same number: with create_graph=True that is
+        # recorded as another MulBackward1, not the MulBackward0 of ``grad * factor``
+        if _State.enabled and type(grad) is Tensor:
+            return (mul_by_number(grad, self.factor),)
         return (_times(grad, self.factor),)
 
 
@@ -465,6 +469,10 @@ class DivBackward1(Node):
     """
 
     def backward(self, grad):
+        # PyTorch's formula divides by the same number: with create_graph=True that is
+        # recorded as another DivBackward1, not the DivBackward0 of ``grad / divisor``
+        if _State.enabled and type(grad) is Tensor:
+            return (div_by_number(grad, self.divisor),)
         return (grad / self.divisor,)
 
     def jvp(self, tangents, inputs, out):

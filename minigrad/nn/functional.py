@@ -21,6 +21,7 @@ from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
 from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
 from .._creation import zeros
+from .._memory_format import is_non_overlapping_and_dense
 from .._ops.special import _erf_array, erf
 from .._ops.inplace import apply_inplace
 from .._ops.views import history_first
@@ -492,7 +493,21 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """
     return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
-class NllLossBackward0(Node):
+class _NllLossSettings:
+    """The settings nll_loss's nodes show as PyTorch's do: C++ enum and unsigned numbers."""
+
+    @property
+    def _saved_reduction(self):
+        """0 for 'none', 1 for 'mean', 2 for 'sum' (PyTorch's Reduction enum)."""
+        return _REDUCTIONS.index(self._reduction)
+
+    @property
+    def _saved_ignore_index(self):
+        """ignore_index as PyTorch's node shows it: a 64-bit unsigned number (-100 -> 2**64 - 100)."""
+        return self._ignore_index % 2 ** 64
+
+
+class NllLossBackward0(_NllLossSettings, Node):
     """result = -mean_i self[i, target[i]] (self holds log-probabilities)   ->
         grad_self = -grad * one_hot(target) / N
 
@@ -507,40 +522,105 @@ class NllLossBackward0(Node):
     _saved_names = ("self", "target", "weight", "total_weight")   # grad_fn._saved_target, ...
 
     def backward(self, grad):
-        # d(loss)/d(logp): -weight (divided by the total weight for 'mean') at each
-        # row's label, 0 elsewhere; built with the classes in the last dimension.
-        _, target, weight, _ = self.saved_tensors     # (checks none was changed in place)
-        labels = target._array.reshape(-1)
-        weight = None if weight is None else weight._array
-        picked = np.zeros(self._rows_shape, dtype=grad._array.dtype)
-        rows = np.arange(len(labels))
-        # (every label ignored: nothing is picked below, and the loss was nan)
-        reduction, total_weight = self._reduction, self._total_weight
-        scale = -1.0 / total_weight if reduction == "mean" and total_weight else -1.0
-        if _every_label_counts(labels, weight, self._ignore_index, self._rows_shape[1]):
-            picked[rows, labels] = scale
-        else:
-            keep = labels != self._ignore_index
-            picked[rows[keep], labels[keep]] = scale
-            if weight is not None:
-                picked[rows[keep], labels[keep]] *= weight[labels[keep]]
-        if reduction == "none":
-            grad = grad.reshape(-1, 1)
-        return (self._to_input_layout(grad * _wrap(picked)),)
+        input, target, weight, total_weight = self.saved_tensors   # (checks none was changed in place)
+        return (nll_loss_backward(grad, input, target, weight, total_weight, self),)
 
-    def _to_input_layout(self, rows):
-        return rows if rows._array.shape == self._input_shape else rows.reshape(self._input_shape)
 
-    # The settings as PyTorch's node shows them: C++ enum and unsigned numbers.
-    @property
-    def _saved_reduction(self):
-        """0 for 'none', 1 for 'mean', 2 for 'sum' (PyTorch's Reduction enum)."""
-        return _REDUCTIONS.index(self._reduction)
+class NllLoss2DBackward0(NllLossBackward0):
+    """result = nll_loss(self, target) with one label per pixel (self N x C x H x W)   ->
+        grad_self = as for NllLossBackward0, per pixel"""
 
-    @property
-    def _saved_ignore_index(self):
-        """ignore_index as PyTorch's node shows it: a 64-bit unsigned number (-100 -> 2**64 - 100)."""
-        return self._ignore_index % 2 ** 64
+
+# nll_loss's backward is itself one operation of PyTorch (nll_loss_backward), with its own
+# derivative: with create_graph=True the gradient records it, with edges to grad and self.
+
+class NllLossBackwardBackward0(_NllLossSettings, Node):
+    """result = nll_loss_backward(g, self, target) (nll_loss's backward, recorded)   ->
+        grad_g = nll_loss(grad, target, weight, reduction, ignore_index); grad_self = 0
+
+    The gradient of nll_loss only picks -g at each label: it is linear in g (so its
+    derivative is nll_loss again, of the incoming gradient) and does not depend on the
+    values of self at all (zeros, which PyTorch still hands to self's edge).
+    """
+
+    _saved_names = ("target", "weight")    # grad_fn._saved_target, _saved_weight
+
+    def backward(self, gg):
+        target, weight = self.saved_tensors
+        d_grad = None
+        if self.should_compute_output(0):
+            d_grad = nll_loss(gg, target, weight=weight, ignore_index=self._ignore_index,
+                              reduction=self._reduction)
+        d_self = _wrap(np.zeros_like(gg._array)) if self.should_compute_output(1) else None
+        return d_grad, d_self
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = nll_loss_backward(g_t, self, target) (self's tangent changes nothing)"""
+        target, weight = self.saved_tensors
+        return nll_loss_backward(tangents[0], inputs[1], target, weight,
+                                 _wrap(np.asarray(self._total_weight, dtype=out._array.dtype)), self)
+
+
+class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
+    """result = nll_loss2d_backward(g, self, target) (nll_loss's backward, one label per pixel)   ->
+        grad_g = nll_loss(grad, target, weight, reduction, ignore_index); grad_self = 0"""
+
+
+def nll_loss_backward(grad, input, target, weight, total_weight, settings):
+    """The gradient of nll_loss w.r.t. its input, recorded as one operation as in PyTorch.
+
+    Each row's label gets -grad (times the label's weight; grad divided by the total
+    weight first for 'mean'), every other entry 0. ``settings`` is the forward node
+    (reduction, ignore_index, the shape of the rows). With create_graph=True this records
+    NllLossBackwardBackward0: the gradient then depends on grad and on input, as PyTorch's does.
+    """
+    per_pixel = type(settings) in (NllLoss2DBackward0, NllLoss2DBackwardBackward0)
+    _check_nll_backward_shapes(input, target, per_pixel)
+    reduction, ignore_index = settings._reduction, settings._ignore_index
+    g = grad._array
+    if reduction == "none":
+        minus_grad = -g.reshape(-1)                   # one per row, in the rows' order
+    elif reduction == "mean":
+        with np.errstate(divide="ignore", invalid="ignore"):   # total weight 0: inf or nan, as PyTorch
+            minus_grad = -(g / total_weight._array)
+    else:
+        minus_grad = -g
+    labels = target._array.reshape(-1)
+    rows_shape = settings._rows_shape
+    picked = np.zeros(rows_shape, dtype=g.dtype)
+    rows = np.arange(len(labels))
+    if _every_label_counts(labels, weight, ignore_index, rows_shape[1]):
+        picked[rows, labels] = minus_grad
+    else:
+        keep = labels != ignore_index
+        kept_minus_grad = minus_grad[keep] if minus_grad.ndim else minus_grad
+        if weight is not None:
+            with np.errstate(invalid="ignore"):       # 0 * inf: nan, as in PyTorch
+                kept_minus_grad = weight._array[labels[keep]] * kept_minus_grad
+        picked[rows[keep], labels[keep]] = kept_minus_grad
+    if per_pixel:       # rows are pixels (n, h, w) with the classes last: classes back to dim 1
+        n, c, h, w = input.shape
+        picked = np.ascontiguousarray(picked.reshape(n, h, w, c).transpose(0, 3, 1, 2))
+    else:
+        picked = picked.reshape(input._array.shape)
+    node_class = NllLoss2DBackwardBackward0 if per_pixel else NllLossBackwardBackward0
+    return result(picked, node_class, (grad, input), saved=(target, weight),
+                  _reduction=reduction, _ignore_index=ignore_index, _rows_shape=rows_shape,
+                  _total_weight=settings._total_weight)
+
+
+def _check_nll_backward_shapes(input, target, per_pixel):
+    """PyTorch's backward kernels check again what forward accepted, and two inputs pass
+    forward only: a 1-D input with a 1-D target (forward takes it, backward wants one row
+    per label), and a dense input laid out other than row-major for one label per pixel
+    (backward would write into the gradient as if it were row-major)."""
+    if per_pixel:
+        array = input._array
+        if not array.flags.c_contiguous and is_non_overlapping_and_dense(array):
+            raise RuntimeError("grad_input must be contiguous")
+    elif input.ndim == 1 and target.ndim == 1 and input.shape[0] != target.shape[0]:
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: "
+                           f"{list(target.shape)})")
 
 
 def _saved_nll(input, target, weight, total_weight, reduction):
@@ -548,15 +628,6 @@ def _saved_nll(input, target, weight, total_weight, reduction):
     0-d tensor of the input's dtype; 0 for reduction='none', which needs none)."""
     total = np.asarray(total_weight if reduction != "none" else 0, dtype=input._array.dtype)
     return input, target, weight, _wrap(total)
-
-
-class NllLoss2DBackward0(NllLossBackward0):
-    """result = nll_loss(self, target) with one label per pixel (self N x C x H x W)   ->
-        grad_self = as for NllLossBackward0, per pixel"""
-
-    def _to_input_layout(self, rows):
-        n, c, h, w = self._input_shape
-        return rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
 def _every_label_counts(labels, weight, ignore_index, n_classes):
@@ -641,7 +712,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
     out = result(value, NllLossBackward0, (input,),
                  saved=_saved_nll(input, target, weight, total_weight, reduction),
-                 _reduction=reduction, _rows_shape=logp.shape, _input_shape=input._array.shape,
+                 _reduction=reduction, _rows_shape=logp.shape,
                  _ignore_index=ignore_index, _total_weight=float(total_weight))
     return batched_as(out, target, weight)      # (inside vmap: batched if the target is)
 
@@ -653,17 +724,18 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     records one NllLoss2DBackward0, and views a per-position result back to the target's shape.
     """
     n, c = input.shape[0], input.shape[1]
-    images = input if input.ndim == 4 else input.reshape(n, c, 1, -1)
+    # (as PyTorch: a contiguous copy first if need be, CloneBackward0, then a view)
+    images = input if input.ndim == 4 else input.contiguous().view(n, c, 1, -1)
     logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
     labels = target._array.reshape(-1)
     value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
     if reduction == "none":
         n, _, h, w = images.shape
         value = value.reshape(n, h, w)
-    labels_per_pixel = target if target.ndim == 3 else target.reshape(n, 1, -1)
+    labels_per_pixel = target if target.ndim == 3 else target.contiguous().view(n, 1, -1)
     out = result(value, NllLoss2DBackward0, (images,),
                  saved=_saved_nll(images, labels_per_pixel, weight, total_weight, reduction),
-                 _reduction=reduction, _rows_shape=logp.shape, _input_shape=images._array.shape,
+                 _reduction=reduction, _rows_shape=logp.shape,
                  _ignore_index=ignore_index, _total_weight=float(total_weight))
     if reduction == "none" and input.ndim != 4:
         out = out.reshape(target.shape)
