@@ -871,32 +871,41 @@ class ReluBackward0(Node):
 # ("...BackwardBackward0"), with edges to the incoming gradient and to the saved result.
 
 class ThresholdBackwardBackward0(Node):
-    """result = g where out > 0, else 0 (relu's backward, recorded)   ->
-        grad_g = grad where out > 0, else 0; grad_out = 0"""
+    """result = g where self > threshold, else 0 (relu's and threshold's backward, recorded)   ->
+        grad_g = grad where self > threshold, else 0; grad_self = 0
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    (For relu, self is relu's saved result and threshold 0.) Linear in g, and the slope
+    does not change with self: nothing flows to self, but PyTorch still hands it zeros."""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch; _saved_threshold the number
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return threshold_backward(grad, out), grad * 0
+        d_grad = threshold_backward(grad, out, self.threshold) if self.should_compute_output(0) else None
+        d_self = _wrap(np.zeros_like(grad._array)) if self.should_compute_output(1) else None
+        return d_grad, d_self
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = g_t where self > threshold, else 0 (self's tangent changes nothing)"""
+        return threshold_backward(tangents[0], inputs[1], self.threshold)
 
 
-def threshold_backward(grad, out):
-    """``grad``, with zeros where ``out <= 0``: relu's backward (a NaN output passes grad on,
-    as PyTorch's ``out <= 0 ? 0 : grad`` does)."""
+def threshold_backward(grad, out, threshold=0):
+    """``grad``, with zeros where ``out <= threshold``: relu's backward (a NaN output passes grad
+    on, as PyTorch's ``out <= threshold ? 0 : grad`` does), and F.threshold's."""
     g = grad._array
     unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
-    if unsigned is not None and g.dtype.kind == "f":
+    if unsigned is not None and g.dtype.kind == "f" and g.shape == out._array.shape:
         # np.where picks element by element, slowly when the mask looks random (a layer's
         # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
         # gives exactly the same array, NaN and -0.0 included, about 4x faster.
-        keep = np.array(out._array <= 0, dtype=unsigned)    # 1 where cleared (an array even when 0-d)
+        keep = np.array(out._array <= threshold, dtype=unsigned)   # 1 where cleared (an array even when 0-d)
         np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
         array = np.empty(keep.shape, g.dtype)               # (its own memory: a new tensor)
         np.bitwise_and(g.view(unsigned), keep, out=array.view(unsigned))
     else:
-        array = np.where(out._array <= 0, g.dtype.type(0), g)
-    return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,))
+        array = np.where(out._array <= threshold, g.dtype.type(0), g)
+    return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,), threshold=threshold)
 
 
 _SAME_SIZE_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}

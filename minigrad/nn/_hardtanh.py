@@ -13,7 +13,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
-from .._ops.pointwise import clip_keeping_input_on_ties, laid_out_as_pytorch
+from .._ops.pointwise import clip_keeping_input_on_ties, laid_out_as_pytorch, threshold_backward
 from .._ops.inplace import apply_inplace, memory_order
 from .._tensor import _wrap
 
@@ -27,11 +27,48 @@ class HardtanhBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        cut = (x._array <= self.min_val) | (x._array >= self.max_val)
-        if x._array.dtype.kind == "f" and np.isnan(x._array).any():
-            cut = cut | (np.isnan(x._array) & _in_vector_registers(grad._array, x._array))
-        grad_self = np.where(cut, grad._array.dtype.type(0), grad._array)
-        return (_wrap(laid_out_as_pytorch(grad_self, grad._array, x._array)),)
+        return (hardtanh_backward(grad, x, self.min_val, self.max_val),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t where min_val < self < max_val, else 0"""
+        return hardtanh_backward(tangents[0], inputs[0], self.min_val, self.max_val)
+
+
+# hardtanh's backward is itself an operation of PyTorch (hardtanh_backward): with
+# create_graph=True the gradient records it as one node, with edges to grad and to self.
+# So the gradient requires grad as soon as self does, even when grad does not.
+
+class HardtanhBackwardBackward0(Node):
+    """result = g where min_val < self < max_val, else 0 (hardtanh's backward, recorded)   ->
+        grad_g = grad where min_val < self < max_val, else 0; grad_self = 0
+
+    Linear in g, and the slopes are constant between the bounds: nothing flows to self,
+    but PyTorch still hands it zeros (not None)."""
+
+    _saved_names = ("self",)        # grad_fn._saved_self; _saved_min_val, _saved_max_val the numbers
+
+    def backward(self, gg):
+        (x,) = self.saved_tensors
+        d_grad = (hardtanh_backward(gg, x, self.min_val, self.max_val)
+                  if self.should_compute_output(0) else None)
+        d_self = _wrap(np.zeros_like(gg._array)) if self.should_compute_output(1) else None
+        return d_grad, d_self
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = g_t where min_val < self < max_val, else 0 (self's tangent changes nothing)"""
+        return hardtanh_backward(tangents[0], inputs[1], self.min_val, self.max_val)
+
+
+def hardtanh_backward(grad, x, min_val, max_val):
+    """``grad`` with zeros where ``x`` is at or beyond a bound, recorded as one operation
+    (HardtanhBackwardBackward0), as in PyTorch."""
+    cut = (x._array <= min_val) | (x._array >= max_val)
+    if x._array.dtype.kind == "f" and np.isnan(x._array).any():
+        cut = cut | (np.isnan(x._array) & _in_vector_registers(grad._array, x._array))
+    grad_self = np.where(cut, grad._array.dtype.type(0), grad._array)
+    grad_self = laid_out_as_pytorch(grad_self, grad._array, x._array)
+    return result(grad_self, HardtanhBackwardBackward0, (grad, x), saved=(x,),
+                  min_val=min_val, max_val=max_val)
 
 
 def _in_vector_registers(*inputs):
@@ -81,14 +118,20 @@ def _in_vector_registers(*inputs):
 
 class ThresholdBackward0(Node):
     """result = self where self > threshold, else value   ->
-        grad_self = 0 where self <= threshold, else grad"""
+        grad_self = 0 where self <= threshold, else grad
+
+    Its gradient is relu's, with another threshold: ``threshold_backward``, which with
+    create_graph=True records ThresholdBackwardBackward0 (see _ops/pointwise.py)."""
 
     _saved_names = ("self",)        # grad_fn._saved_self; _saved_threshold the number
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        cut = x._array <= self.threshold
-        return (_wrap(np.where(cut, grad._array.dtype.type(0), grad._array)),)
+        return (threshold_backward(grad, x, self.threshold),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t where self > threshold, else 0"""
+        return threshold_backward(tangents[0], inputs[0], self.threshold)
 
 
 class ThresholdBackward1(ThresholdBackward0):
@@ -111,6 +154,13 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if inplace:
         return apply_inplace(input, lambda t: _hardtanh(t, min_val, max_val))
     return _hardtanh(input, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1, max_val=1):
+    """hardtanh in place: ``hardtanh(input, min_val, max_val, inplace=True)``.
+
+    (PyTorch's defaults here are the whole numbers -1 and 1, which the node shows as such.)"""
+    return hardtanh(input, min_val, max_val, inplace=True)
 
 
 def relu6(input, inplace=False):

@@ -929,7 +929,7 @@ def l1_loss(input, target, reduction="mean"):
 
 from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
-from ._hardtanh import hardtanh, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
+from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):

@@ -101,9 +101,8 @@ class ReLU6(Hardtanh):
     def __init__(self, inplace=False):
         super().__init__(0.0, 6.0, inplace)
 
-    def forward(self, input):
-        """``F.relu6(input, inplace)``."""
-        return F.relu6(input, self.inplace)
+    # forward is Hardtanh's: F.hardtanh(input, 0.0, 6.0), so the node shows the bounds as
+    # the floats 0.0 and 6.0, as PyTorch's does (F.relu6 passes the whole numbers 0 and 6)
 
     def extra_repr(self):
         """PyTorch prints only ``inplace=True``, if set."""
