@@ -800,6 +800,19 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 1, 3), 24, False, True), ("view", "chunk_last", (0,), False, False),
      ("inplace", "add_", (1,), True, False),
      ("requires_grad_", "requires_grad_false", (1,), False, False)],
+    # relu6's gradient under create_graph is HardtanhBackwardBackward0, which requires grad even
+    # when grad_output does not (its edge to self)
+    [("leaf", (2, 3), 8, False, True), ("unary", "F_relu6", (0,), False, False),
+     ("unary", "floordiv", (0,), False, False),
+     ("grad_outputs", "slot_as_grad_output", (1, 2), False, True)],
+    # label-smoothed cross_entropy's gradient under create_graph: AddBackward0 of the smoothing
+    # part and NllLossBackwardBackward0 (MulBackward1 of a MulBackward1's gradient)
+    [("leaf", (3,), 48, False, True), ("unary", "cross_entropy_smooth", (0,), False, True),
+     ("grad", "grad", (1,), False, True)],
+    # nll_loss's gradient under create_graph is NllLossBackwardBackward0, recorded also when
+    # grad_output needs no gradient (its edge to self)
+    [("leaf", (3,), 61, False, True), ("unary", "cross_entropy_ignore", (0,), False, False),
+     ("unary", "neg", (1,), False, True), ("grad", "grad", (2,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -816,23 +829,10 @@ def test_known_programs(torch, program):
          "PyTorch (minigrad reads the old values)",
          [("leaf", (2, 1, 3), 14, False, True),
           ("inplace_binary", "index_add_shared_source", (0, 0), True, False)]),
-        ("relu6/hardtanh/threshold under create_graph: PyTorch records HardtanhBackwardBackward0 "
-         "(the gradient requires grad even when grad_output does not)",
-         [("leaf", (2, 3), 8, False, True), ("unary", "F_relu6", (0,), False, False),
-          ("unary", "floordiv", (0,), False, False),
-          ("grad_outputs", "slot_as_grad_output", (1, 2), False, True)]),
-        ("cross_entropy with label_smoothing under create_graph: the second-order graph is not "
-         "PyTorch's (AddBackward0 where minigrad has no node)",
-         [("leaf", (3,), 48, False, True), ("unary", "cross_entropy_smooth", (0,), False, True),
-          ("grad", "grad", (1,), False, True)]),
         ("autograd.grad of a leaf w.r.t. a tensor it does not depend on (allow_unused): PyTorch "
          "still runs the leaf's tensor hooks on the grad_output",
          [("leaf", (), 59, False, True), ("unary", "var_correction0", (0,), False, False),
           ("hook", "double", (0,), False, True), ("grad_outputs", "other_slot", (0, 1), False, True)]),
-        ("nll_loss under create_graph: PyTorch records NllLossBackwardBackward0 (minigrad's "
-         "gradient is a product with constants, no node when grad_output needs no gradient)",
-         [("leaf", (3,), 61, False, True), ("unary", "cross_entropy_ignore", (0,), False, False),
-          ("unary", "neg", (1,), False, True), ("grad", "grad", (2,), False, True)]),
         ("a no_grad view of a leaf changed in place, then the leaf's requires_grad_(False): "
          "PyTorch's view has no lost history any more (grad_fn is None), minigrad's grad_fn raises",
          [("leaf", (2, 3), 41, False, True), ("binary", "huber_loss", (48, 11), False, True),
