@@ -886,8 +886,10 @@ class ThresholdBackwardBackward0(Node):
         return d_grad, d_self
 
     def jvp(self, tangents, inputs, out):
-        """result_t = g_t where self > threshold, else 0 (self's tangent changes nothing)"""
-        return threshold_backward(tangents[0], inputs[1], self.threshold)
+        """result_t = 0 * self_t + (g_t where self > threshold, else 0)"""
+        # PyTorch adds zeros for self's tangent to it, which records an AddBackward0
+        zeros = _wrap(np.zeros(inputs[1]._array.shape, dtype=tangents[0]._array.dtype))
+        return zeros + threshold_backward(tangents[0], inputs[1], self.threshold)
 
 
 def threshold_backward(grad, out, threshold=0):

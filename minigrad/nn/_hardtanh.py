@@ -56,7 +56,8 @@ class HardtanhBackwardBackward0(Node):
 
     def jvp(self, tangents, inputs, out):
         """result_t = g_t where min_val < self < max_val, else 0 (self's tangent changes nothing)"""
-        return hardtanh_backward(tangents[0], inputs[1], self.min_val, self.max_val)
+        # PyTorch's rule only reads where self lies: its tangent has no edge to self
+        return hardtanh_backward(tangents[0], inputs[1].detach(), self.min_val, self.max_val)
 
 
 def hardtanh_backward(grad, x, min_val, max_val):

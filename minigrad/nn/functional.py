@@ -525,6 +525,12 @@ class NllLossBackward0(_NllLossSettings, Node):
         input, target, weight, total_weight = self.saved_tensors   # (checks none was changed in place)
         return (nll_loss_backward(grad, input, target, weight, total_weight, self),)
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = nll_loss(self_t, target) (the loss is linear in self)"""
+        _, target, weight, _ = self.saved_tensors
+        return nll_loss(tangents[0], target, weight=weight, ignore_index=self._ignore_index,
+                        reduction=self._reduction)
+
 
 class NllLoss2DBackward0(NllLossBackward0):
     """result = nll_loss(self, target) with one label per pixel (self N x C x H x W)   ->
@@ -557,7 +563,8 @@ class NllLossBackwardBackward0(_NllLossSettings, Node):
     def jvp(self, tangents, inputs, out):
         """result_t = nll_loss_backward(g_t, self, target) (self's tangent changes nothing)"""
         target, weight = self.saved_tensors
-        return nll_loss_backward(tangents[0], inputs[1], target, weight,
+        # (PyTorch's tangent has no edge to self: its values are never read)
+        return nll_loss_backward(tangents[0], inputs[1].detach(), target, weight,
                                  _wrap(np.asarray(self._total_weight, dtype=out._array.dtype)), self)
 
 
