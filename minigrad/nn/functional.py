@@ -447,11 +447,18 @@ class LogSoftmaxBackwardDataBackward0(Node):
 
     def backward(self, gg):
         grad, log_probabilities = self.saved_tensors
-        probabilities = log_probabilities.exp()
         dim = self.dim if grad.ndim else None
-        total = grad.sum(dim=dim, keepdim=True) if dim is not None else grad
-        gg_p = (gg * probabilities).sum(dim=dim, keepdim=True) if dim is not None else gg * probabilities
-        return gg - gg_p, -gg * probabilities * total
+
+        def summed(t):
+            return t.sum(dim=dim, keepdim=True) if dim is not None else t
+        # in PyTorch's order of operations, each with its own exp(), so that a third
+        # derivative walks through the same nodes
+        d_grad = d_out = None
+        if self.should_compute_output(0):
+            d_grad = gg - summed(gg * log_probabilities.exp())
+        if self.should_compute_output(1):
+            d_out = -summed(grad) * log_probabilities.exp() * gg
+        return d_grad, d_out
 
 
 @history_first
