@@ -111,13 +111,13 @@ for shape in SHAPES:
 ACTIVATIONS = {
     "hardtanh": lambda L, x: L.nn.functional.hardtanh(x),
     "hardtanh_bounds": lambda L, x: L.nn.functional.hardtanh(x, -0.5, 0.25),
-    "relu6": lambda L, x: L.nn.functional.relu6(x * 4),
-    "nn.ReLU6": lambda L, x: L.nn.ReLU6()(x * 4),
+    "relu6": lambda L, x: L.nn.functional.relu6(x * L.tensor(4.0, dtype=L.float64)),
+    "nn.ReLU6": lambda L, x: L.nn.ReLU6()(x * L.tensor(4.0, dtype=L.float64)),
     "nn.Hardtanh": lambda L, x: L.nn.Hardtanh(-0.3, 0.6)(x),
     "threshold": lambda L, x: L.nn.functional.threshold(x, 0.1, 20.0),
     "nn.Threshold": lambda L, x: L.nn.Threshold(-0.2, 3.0)(x),
     "relu": lambda L, x: L.nn.functional.relu(x),
-    "relu_then_relu6": lambda L, x: L.nn.functional.relu6(L.nn.functional.relu(x) * 7),
+    "relu_then_relu6": lambda L, x: L.nn.functional.relu6(L.nn.functional.relu(x) * L.tensor(7.0, dtype=L.float64)),
     "hardtanh_of_threshold": lambda L, x: L.nn.functional.hardtanh(
         L.nn.functional.threshold(x, 0.0, -1.0), -0.5, 0.5),
 }
@@ -125,10 +125,10 @@ ACTIVATIONS = {
 # In place: PyTorch saves a copy of the input (CloneBackward0 under the second-order node),
 # minigrad the input itself (its saved-input rule, tested elsewhere): looked through here.
 INPLACE = {
-    "hardtanh_inplace": lambda L, x: L.nn.functional.hardtanh(x * 1, inplace=True),
-    "F.hardtanh_": lambda L, x: L.nn.functional.hardtanh_(x * 1),
-    "relu6_inplace": lambda L, x: L.nn.functional.relu6(x * 4, inplace=True),
-    "threshold_inplace": lambda L, x: L.nn.functional.threshold(x * 1, 0.1, 2.0, inplace=True),
+    "hardtanh_inplace": lambda L, x: L.nn.functional.hardtanh(x.clone(), inplace=True),
+    "F.hardtanh_": lambda L, x: L.nn.functional.hardtanh_(x.clone()),
+    "relu6_inplace": lambda L, x: L.nn.functional.relu6(x.clone(), inplace=True),
+    "threshold_inplace": lambda L, x: L.nn.functional.threshold(x.clone(), 0.1, 2.0, inplace=True),
 }
 
 
@@ -284,7 +284,7 @@ def test_nll_loss_backward_refusals_as_torch(torch, case):
 def test_forward_mode_of_the_gradients_as_torch(torch):
     """Forward-over-reverse: the tangent of each gradient, and whether it has a grad_fn."""
     programs = {
-        "relu6": lambda L, x: L.nn.functional.relu6(x * 4),
+        "relu6": lambda L, x: L.nn.functional.relu6(x * L.tensor(4.0, dtype=L.float64)),
         "relu": lambda L, x: L.nn.functional.relu(x),
         "threshold": lambda L, x: L.nn.functional.threshold(x, 0.1, 2.0),
         "nll_loss": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([2, 0]), reduction="none"),

@@ -369,13 +369,13 @@ class MulBackward1(Node):
         # PyTorch's formula multiplies by the same number: with create_graph=True that is
         # recorded as another MulBackward1, not the MulBackward0 of ``grad * factor``
         if _State.enabled and type(grad) is Tensor:
-            return (mul_by_number(grad, self.factor),)
-        return (_times(grad, self.factor),)
+            return (mul_by_number(grad, self.other),)
+        return (_times(grad, self.other),)
 
 
 def mul_by_number(input, factor):
     """input * factor, recorded as MulBackward1 (as in PyTorch's derivative formulas)."""
-    return result(_binary(np.multiply, input, factor), MulBackward1, (input,), factor=factor)
+    return result(_binary(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
 
 
 class SubBackward1(Node):
@@ -472,17 +472,18 @@ class DivBackward1(Node):
         # PyTorch's formula divides by the same number: with create_graph=True that is
         # recorded as another DivBackward1, not the DivBackward0 of ``grad / divisor``
         if _State.enabled and type(grad) is Tensor:
-            return (div_by_number(grad, self.divisor),)
-        return (grad / self.divisor,)
+            return (div_by_number(grad, self.other),)
+        return (grad / self.other,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / other"""
-        return tangents[0] / self.divisor
+        return tangents[0] / self.other
 
 
 def div_by_number(input, divisor):
     """input / divisor for a Python number ``divisor``. Gradient: grad / divisor."""
-    return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,), divisor=divisor)
+    return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,),
+                  other=divisor)   # (_saved_other, as PyTorch)
 
 
 class ReciprocalBackward0(Node):
