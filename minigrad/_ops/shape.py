@@ -407,8 +407,13 @@ class ExpandBackward0(Node):
     """result = self.expand(sizes) (no copy)   ->
         grad_self = grad summed over the expanded dims"""
 
+    @property
+    def _saved_self_sym_sizes(self):
+        """The input's sizes, as PyTorch's node shows them."""
+        return self._input_shape
+
     def backward(self, grad):
-        if self.input_is_0d:
+        if not self._input_shape:
             return (grad.sum(),)     # PyTorch sums to a 0-d input in one step (SumBackward0)
         return (grad,)       # summed back to the input's shape by the engine, like broadcasting
 
@@ -454,7 +459,7 @@ def expand(input, *sizes):
     strides = tuple(strides)
     expanded = np.lib.stride_tricks.as_strided(array, tuple(sizes), strides,
                                                writeable=array.flags.writeable)
-    return _make_view(result(expanded, ExpandBackward0, (input,), input_is_0d=array.ndim == 0),
+    return _make_view(result(expanded, ExpandBackward0, (input,), _input_shape=array.shape),
                       input)
 
 
