@@ -327,7 +327,7 @@ INPLACE_BINARY = {
     "mul_0d_": lambda L, x, y: x.mul_(y.sum()),
     "pow_t_": lambda L, x, y: x.pow_(y),
     "masked_fill_t": lambda L, x, y: x.masked_fill_(x > 0, y.sum()),
-    # (sources cloned: one sharing x's memory is a known difference, see test_known_programs)
+    # (sources cloned; the *_shared_source ones read x's own memory)
     "scatter_": lambda L, x, y: x.scatter_(0, _zero_index(L, x), _first(y, x).clone()),
     "index_add_": lambda L, x, y: x.index_add_(0, L.tensor([0]),
                                                _first(y, x).expand(1, *x.shape[1:]).clone())
@@ -590,7 +590,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = {"index_add_shared_source"}
+KNOWN_DIFFERENCES = set()
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -811,6 +811,9 @@ def test_random_programs_match_pytorch(torch, program):
      ("view", "flatten", (12,), False, False), ("view", "step_slice", (14,), True, True),
      ("inplace", "exp_", (4,), True, True),
      ("requires_grad_", "requires_grad_false", (16,), False, False)],
+    # x.index_add_(0, index, x's first element expanded) reads the elements it already wrote
+    [("leaf", (2, 1, 3), 14, False, True),
+     ("inplace_binary", "index_add_shared_source", (0, 0), True, False)],
     # a leaf that stopped requiring grad after a graph used it: backward leaves its .grad alone
     [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
      ("requires_grad_", "requires_grad_false", (0,), False, True),
@@ -823,10 +826,6 @@ def test_known_programs(torch, program):
 @pytest.mark.parametrize("program", [
     pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
     for reason, program in [
-        ("x.index_add_(0, index, a view of x) reads the elements it has already written in "
-         "PyTorch (minigrad reads the old values)",
-         [("leaf", (2, 1, 3), 14, False, True),
-          ("inplace_binary", "index_add_shared_source", (0, 0), True, False)]),
         ("relu6/hardtanh/threshold under create_graph: PyTorch records HardtanhBackwardBackward0 "
          "(the gradient requires grad even when grad_output does not)",
          [("leaf", (2, 3), 8, False, True), ("unary", "F_relu6", (0,), False, False),
