@@ -814,6 +814,14 @@ def test_random_programs_match_pytorch(torch, program):
     # x.index_add_(0, index, x's first element expanded) reads the elements it already wrote
     [("leaf", (2, 1, 3), 14, False, True),
      ("inplace_binary", "index_add_shared_source", (0, 0), True, False)],
+    # a number's index_add_ from a view of itself: PyTorch checks the sizes before the overlap
+    [("leaf", (), 0, False, True), ("leaf", (3,), 0, False, False),
+     ("inplace_binary", "index_add_shared_source", (0, 1), True, False)],
+    [("leaf", (), 0, False, True),
+     ("inplace_binary", "index_add_shared_source", (0, 0), True, False)],
+    # a grad_output that requires grad is not detached: a view's backward makes a view of it
+    [("leaf", (3,), 0, False, True), ("view", "permute", (0,), False, False),
+     ("grad_outputs", "slot_as_grad_output", (1, 0), True, False)],
     # a leaf that stopped requiring grad after a graph used it: backward leaves its .grad alone
     [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
      ("requires_grad_", "requires_grad_false", (0,), False, True),

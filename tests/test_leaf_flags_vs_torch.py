@@ -350,6 +350,32 @@ def _hooked(calls, name, change=None):
     return hook
 
 
+def grad_output_that_requires_grad(L):
+    """Without create_graph, a grad_output that requires grad is used as it is (not detached):
+    what a view's backward makes of it is a view of it, made without recording, so it requires
+    grad through its base, as in PyTorch."""
+    seen = []
+    for make in ("permute", "view", "t", "expand", "select", "mul", "sum", "clone"):
+        calls = []
+        x = L.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = {"permute": lambda: x.permute(1, 0), "view": lambda: x.view(4), "t": lambda: x.t(),
+             "expand": lambda: x[0].expand(2, 2), "select": lambda: x[0], "mul": lambda: x * 2,
+             "sum": lambda: x.sum(0), "clone": lambda: x.clone()}[make]()
+        given = L.ones(tuple(y.shape)).requires_grad_()
+        y.register_hook(lambda g: calls.append((g.requires_grad, g.is_leaf)))
+        y.retain_grad()
+        (g,) = L.autograd.grad([y], [x], grad_outputs=[given], retain_graph=True)
+        y.backward(given)
+        seen.append((make, _seen(g), g is given, _seen(x.grad), _seen(y.grad), calls))
+    with L.no_grad():
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x.permute(0)
+    with L.no_grad():
+        (g,) = L.autograd.grad([v], [x], grad_outputs=[x], retain_graph=True)
+    seen.append(_seen(g))
+    return seen
+
+
 def unused_leaf_output_hooks(L):
     calls = []
     x = L.tensor(2.0, requires_grad=True)
@@ -474,6 +500,51 @@ INDEX_ADD = {
 }
 
 
+def _index_add_arguments(self_shape, dim, positions, source_shape, index_dtype="int64",
+                         source_dtype="float32"):
+    def program(L):
+        x = L.zeros(self_shape)
+        index = L.tensor(positions, dtype=getattr(L, index_dtype))
+        source = L.ones(source_shape, dtype=getattr(L, source_dtype))
+        return x.index_add(dim, index, source), x.index_add_(dim, index, source)
+    return program
+
+
+INDEX_ADD_ARGUMENTS = {
+    "rows": _index_add_arguments((2, 3), 0, [0], (1, 3)),
+    "columns": _index_add_arguments((2, 3), 1, [0], (2, 1)),
+    "numbers": _index_add_arguments((), 0, [0], ()),
+    "a vector": _index_add_arguments((2,), 0, [0], (1,)),
+    "an empty matrix": _index_add_arguments((2, 0), 0, [0], (1, 0)),
+    "other sizes": _index_add_arguments((2, 3), 0, [0], (1, 2)),
+    "more dims": _index_add_arguments((2, 3), 0, [0], (1, 3, 1)),
+    "a vector into a number": _index_add_arguments((), 0, [0], (1,)),
+    "a number into a vector": _index_add_arguments((2,), 0, [0], ()),
+    "a number into a matrix": _index_add_arguments((2, 3), 0, [0], ()),
+    "fewer positions than slices": _index_add_arguments((2,), 0, [0], (2,)),
+    "more positions than slices": _index_add_arguments((2, 3), 0, [0, 1], (1, 3)),
+    "a dim the source lacks": _index_add_arguments((2, 3), 1, [0], (3,)),
+    "a float index": _index_add_arguments((2, 3), 0, [0.0], (1, 3), index_dtype="float32"),
+    "an int16 index": _index_add_arguments((2, 3), 0, [0], (1, 3), index_dtype="int16"),
+    "a matrix index": _index_add_arguments((2, 3), 0, [[0]], (1, 3)),
+    "another dtype before the sizes": _index_add_arguments((2, 3), 0, [0, 1], (1, 2),
+                                                           source_dtype="float64"),
+    "out of range after the sizes": _index_add_arguments((2, 3), 0, [5], (1, 3)),
+}
+
+
+def index_add_shared_number(L):
+    """A number's index_add_ from a view of itself: PyTorch checks the sizes before the overlap."""
+    x = L.tensor(1.5, requires_grad=True)
+    with L.no_grad():
+        seen = [attempt(lambda: x.index_add_(0, L.tensor([0]), x.reshape(1)))]
+        seen.append(attempt(lambda: x.index_add_(0, L.tensor([0]), x.reshape(()))))
+        v = L.tensor([1.0, 2.0])
+        seen.append(attempt(lambda: v.index_add_(0, L.tensor([0]), v[0])))
+        seen.append(attempt(lambda: v.index_add_(0, L.tensor([1, 0]), v[:1].expand(2))))
+    return seen, x, v
+
+
 def index_add_recorded_from_own_memory(L):
     leaf = L.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=True)
     x = leaf * 1
@@ -495,10 +566,12 @@ PROGRAMS = [
     stopped_leaf_hook_returns_new_gradient, stopped_leaf_create_graph, stopped_leaf_toggled_back,
     stopped_base_of_recorded_view, graph_made_before_leaf_required_grad,
     stopped_leaf_no_grad_view_set_by_user, stopped_leaf_retains_grad_of_result,
+    grad_output_that_requires_grad,
     unused_leaf_output_hooks, unused_non_leaf_output_hooks_and_retain_grad,
     unused_output_backward_inputs, several_outputs_none_used, unused_branch_hooks_stay_quiet,
     unused_output_hook_changes_dtype, unused_output_hook_changes_size,
     unused_scalar_output_implicit_gradient, index_add_recorded_from_own_memory,
+    index_add_shared_number,
 ]
 
 
@@ -510,6 +583,11 @@ def test_same_as_pytorch(torch, program):
 @pytest.mark.parametrize("name", list(INDEX_ADD))
 def test_index_add_from_own_memory(torch, name):
     same(torch, INDEX_ADD[name])
+
+
+@pytest.mark.parametrize("name", list(INDEX_ADD_ARGUMENTS))
+def test_index_add_arguments(torch, name):
+    same(torch, INDEX_ADD_ARGUMENTS[name])
 
 
 def test_the_programs_show_the_rules(torch):

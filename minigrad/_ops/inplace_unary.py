@@ -246,6 +246,11 @@ def index_add_(self, dim, index, source, *, alpha=1):
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
     add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
+    if isinstance(source, Tensor) and source._version_counter is self._version_counter:
+        # over self's memory: autograd's rules, then the arguments, then the overlap (PyTorch's order)
+        check_inplace(self, others=(source,))
+        gather_scatter.check_index_add_arguments(self, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                                 index, source)
     _refuse_reading_own_memory(self, source)
     if not _reads_own_memory(self, source):
         return apply_inplace(self, add, source)     # (source is an input)
