@@ -327,7 +327,7 @@ INPLACE_BINARY = {
     "mul_0d_": lambda L, x, y: x.mul_(y.sum()),
     "pow_t_": lambda L, x, y: x.pow_(y),
     "masked_fill_t": lambda L, x, y: x.masked_fill_(x > 0, y.sum()),
-    # (sources cloned: one sharing x's memory is a known difference, see test_known_programs)
+    # (sources cloned; the *_shared_source ones read x's own memory)
     "scatter_": lambda L, x, y: x.scatter_(0, _zero_index(L, x), _first(y, x).clone()),
     "index_add_": lambda L, x, y: x.index_add_(0, L.tensor([0]),
                                                _first(y, x).expand(1, *x.shape[1:]).clone())
@@ -590,7 +590,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = {"index_add_shared_source"}
+KNOWN_DIFFERENCES = set()
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -813,6 +813,32 @@ def test_random_programs_match_pytorch(torch, program):
     # grad_output needs no gradient (its edge to self)
     [("leaf", (3,), 61, False, True), ("unary", "cross_entropy_ignore", (0,), False, False),
      ("unary", "neg", (1,), False, True), ("grad", "grad", (2,), False, True)],
+    # a no_grad view's requires_grad is its base's, asked each time: False after requires_grad_(False)
+    [("leaf", (), 81, False, True), ("view", "unsqueeze_last", (0,), True, False),
+     ("requires_grad_", "requires_grad_false", (0,), True, True)],
+    # autograd.grad of a lone leaf output w.r.t. a tensor it does not depend on: its hooks still run
+    [("leaf", (), 59, False, True), ("unary", "var_correction0", (0,), False, False),
+     ("hook", "double", (0,), False, True), ("grad_outputs", "other_slot", (0, 1), False, True)],
+    # a no_grad view of a changed leaf that stopped requiring grad: grad_fn is None (no lost history)
+    [("leaf", (2, 3), 41, False, True), ("binary", "huber_loss", (48, 11), False, True),
+     ("view", "flatten", (12,), False, False), ("view", "step_slice", (14,), True, True),
+     ("inplace", "exp_", (4,), True, True),
+     ("requires_grad_", "requires_grad_false", (16,), False, False)],
+    # x.index_add_(0, index, x's first element expanded) reads the elements it already wrote
+    [("leaf", (2, 1, 3), 14, False, True),
+     ("inplace_binary", "index_add_shared_source", (0, 0), True, False)],
+    # a number's index_add_ from a view of itself: PyTorch checks the sizes before the overlap
+    [("leaf", (), 0, False, True), ("leaf", (3,), 0, False, False),
+     ("inplace_binary", "index_add_shared_source", (0, 1), True, False)],
+    [("leaf", (), 0, False, True),
+     ("inplace_binary", "index_add_shared_source", (0, 0), True, False)],
+    # a grad_output that requires grad is not detached: a view's backward makes a view of it
+    [("leaf", (3,), 0, False, True), ("view", "permute", (0,), False, False),
+     ("grad_outputs", "slot_as_grad_output", (1, 0), True, False)],
+    # a leaf that stopped requiring grad after a graph used it: backward leaves its .grad alone
+    [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
+     ("requires_grad_", "requires_grad_false", (0,), False, True),
+     ("backward", "backward", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -821,29 +847,6 @@ def test_known_programs(torch, program):
 @pytest.mark.parametrize("program", [
     pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
     for reason, program in [
-        ("a view made under no_grad keeps requires_grad=True after its base's requires_grad_(False) "
-         "(PyTorch asks the base each time: False)",
-         [("leaf", (), 81, False, True), ("view", "unsqueeze_last", (0,), True, False),
-          ("requires_grad_", "requires_grad_false", (0,), True, True)]),
-        ("x.index_add_(0, index, a view of x) reads the elements it has already written in "
-         "PyTorch (minigrad reads the old values)",
-         [("leaf", (2, 1, 3), 14, False, True),
-          ("inplace_binary", "index_add_shared_source", (0, 0), True, False)]),
-        ("autograd.grad of a leaf w.r.t. a tensor it does not depend on (allow_unused): PyTorch "
-         "still runs the leaf's tensor hooks on the grad_output",
-         [("leaf", (), 59, False, True), ("unary", "var_correction0", (0,), False, False),
-          ("hook", "double", (0,), False, True), ("grad_outputs", "other_slot", (0, 1), False, True)]),
-        ("a no_grad view of a leaf changed in place, then the leaf's requires_grad_(False): "
-         "PyTorch's view has no lost history any more (grad_fn is None), minigrad's grad_fn raises",
-         [("leaf", (2, 3), 41, False, True), ("binary", "huber_loss", (48, 11), False, True),
-          ("view", "flatten", (12,), False, False), ("view", "step_slice", (14,), True, True),
-          ("inplace", "exp_", (4,), True, True),
-          ("requires_grad_", "requires_grad_false", (16,), False, False)]),
-        ("a leaf that stopped requiring grad (requires_grad_(False)) after a graph used it: "
-         "PyTorch's AccumulateGrad then leaves its .grad alone",
-         [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
-          ("requires_grad_", "requires_grad_false", (0,), False, True),
-          ("backward", "backward", (1,), False, False)]),
     ]
 ])
 def test_known_differences(torch, program):

@@ -297,6 +297,44 @@ class IndexAddBackward0(Node):
         return grad, grad_source
 
 
+def check_index_add_arguments(input, dim, index, source):
+    """PyTorch's checks of index_add's arguments, in its order (before any position is looked
+    at): the index is a vector of integers, source has self's dtype, one slice per index
+    position along ``dim`` (already normalised), and self's sizes apart from ``dim`` (a
+    number goes with a number). Returns the positions as a flat numpy array."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_add(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if not isinstance(source, Tensor):
+        raise TypeError(f"index_add(): argument 'source' (position 3) must be Tensor, not "
+                        f"{type(source).__name__}")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} "
+                         f"with type: {cpp_name(index.dtype).capitalize()} and size: {list(index.shape)}")
+    if index._array.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{cpp_name(index.dtype).capitalize()}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"index_add_(): self ({cpp_name(input.dtype).capitalize()}) and source "
+                           f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
+    positions = index._array.reshape(-1)
+    self_sizes, source_sizes = list(input.shape), list(source.shape)
+    if source.ndim:
+        if dim >= source.ndim:
+            raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                               f"tensor with dim {source.ndim}")
+        if positions.size != source.shape[dim]:
+            raise RuntimeError(f"index_add_(): Number of indices ({positions.size}) should be equal "
+                               f"to source.size(dim): ({source.shape[dim]}), for dim: {dim}")
+        if input.ndim:
+            del self_sizes[dim], source_sizes[dim]
+    if self_sizes != source_sizes:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. "
+            f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+    return positions
+
+
 @history_first
 @numpy_keywords
 def index_add(input, dim, index, source, *, alpha=1):
@@ -305,10 +343,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     Gradient: grad_input = grad; grad_source = alpha * grad.index_select(dim, index).
     """
     dim = _normalize_dim(dim, input.ndim)
-    positions = _check_vector_index("index_add", index, None)     # (its own range check:)
-    if source._array.dtype != input._array.dtype:
-        raise RuntimeError(f"index_add_(): self ({cpp_name(input.dtype).capitalize()}) and source "
-                           f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
+    positions = check_index_add_arguments(input, dim, index, source)    # (its own range check:)
     out = input._array.copy()
     if input.ndim <= 1 or out.size:        # (an empty matrix: nothing to add to, no position checked)
         _check_index_add_range(input, dim, positions, input.shape[dim] if input.ndim else 1)

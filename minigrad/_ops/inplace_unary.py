@@ -239,29 +239,70 @@ def scatter_add_(self, dim, index, src):
 def index_add_(self, dim, index, source, *, alpha=1):
     """In-place index_add: alpha * source[k] is added to slice index[k] of self along dim.
 
-    PyTorch adds one slice after the other, so where ``source`` is a view of self's
-    memory that isn't dense (PyTorch lets it through), a slice written earlier is read
-    with its new values: minigrad does the same."""
+    Where ``source`` is a view of self's memory that isn't dense (PyTorch lets it through:
+    an expanded element of self, every other row), an element written earlier is read with
+    its new value, so the order of the work shows: minigrad takes PyTorch's (see
+    ``_index_add_in_loop_order``)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
     add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
+    if isinstance(source, Tensor) and source._version_counter is self._version_counter:
+        # over self's memory: autograd's rules, then the arguments, then the overlap (PyTorch's order)
+        check_inplace(self, others=(source,))
+        gather_scatter.check_index_add_arguments(self, shape._normalize_dim(dim, max(self.ndim, 1)),
+                                                 index, source)
     _refuse_reading_own_memory(self, source)
     if not _reads_own_memory(self, source):
         return apply_inplace(self, add, source)     # (source is an input)
     add(_wrap(self._array), source.detach())         # PyTorch's errors, before anything is written
-    values = _slice_after_slice(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
-                                index._array.reshape(-1), source._array, alpha)
+    dim = shape._normalize_dim(dim, max(self.ndim, 1))
+    positions = index._array.reshape(-1)
+    if self.ndim > 1 and not _index_add_is_scatter_add(self._array, dim, positions, source._array, alpha):
+        # slice after slice: PyTorch's loop over slices first compares slice 0 of self with
+        # slice 0 of source, as any in-place addition compares its operands
+        _check_partial_overlap(_wrap(self._array[(slice(None),) * dim + (0,)]),
+                               _wrap(source._array[(slice(None),) * dim + (0,)]))
+    values = _index_add_in_loop_order(self._array, dim, positions, source._array, alpha)
     return apply_inplace(self, _with_values(add, values), source)
 
 
-def _slice_after_slice(target, dim, positions, source, alpha):
-    """The values of index_add_ done slice after slice in ``target``'s own memory, where
-    ``source`` reads it too (``target`` is left as it was: the caller records the change)."""
+def _index_add_is_scatter_add(target, dim, positions, source, alpha):
+    """Does PyTorch do index_add_ of a matrix or more as a scatter_add_? Along the first or the
+    last dim, with alpha 1, an int64 index and a source of self's sizes apart from dim."""
+    return dim in (0, target.ndim - 1) and alpha == 1 and positions.dtype == np.int64 and all(
+        n == m for d, (n, m) in enumerate(zip(target.shape, source.shape)) if d != dim)
+
+
+def _index_add_in_loop_order(target, dim, positions, source, alpha):
+    """The values index_add_ leaves when done in ``target``'s own memory in PyTorch's order,
+    where ``source`` reads that memory too (``target`` is put back as it was: the caller
+    records the change). PyTorch has three ways:
+
+    * a vector (or a number): element after element, in the order of ``positions``;
+    * along the first or the last dim of a matrix or more, with alpha 1, an int64 index and
+      a source of self's sizes apart from dim: it is ``scatter_add_`` of source with the
+      index repeated along the other dims (``_scatter_in_loop_order``);
+    * otherwise slice after slice (slice positions[k] of target gets slice k of source),
+      each slice element after element in memory order (``memory_order``), fastest last."""
+    if target.ndim > 1 and _index_add_is_scatter_add(target, dim, positions, source, alpha):
+        along_dim = [1] * target.ndim
+        along_dim[dim] = positions.size
+        index = np.broadcast_to(positions.reshape(along_dim), source.shape)
+        return _scatter_in_loop_order(target, dim, index, source, add=True)
     before = target.copy()
     written = np.moveaxis(target, dim, 0) if target.ndim else target.reshape(1)
     read = np.moveaxis(source, dim, 0) if source.ndim else source.reshape(1)
     for k, position in enumerate(positions):
-        written[position] += read[k] * alpha if alpha != 1 else read[k]
+        into = written[position, ...]                         # (views, 0-d ones too)
+        added = np.broadcast_to(read[k, ...], into.shape)     # (PyTorch broadcasts a slice)
+        steps = [[step // array.itemsize for step in array.strides] for array in (into, into, added)]
+        slowest_first = list(reversed(memory_order(steps, into.shape)))
+        for place in np.ndindex(*[into.shape[d] for d in slowest_first]):
+            at = [0] * into.ndim
+            for d, i in zip(slowest_first, place):
+                at[d] = i
+            at = tuple(at)
+            into[at] += added[at] * alpha if alpha != 1 else added[at]
     values = target.copy()
     target[...] = before
     return values

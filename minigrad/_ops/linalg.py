@@ -41,7 +41,9 @@ def _check_tensor(x, name):
 
 
 def _requires_grad(value):
-    return value._grad_fn is not None or value._requires_grad
+    # (a view requires grad when its base does: a view made under no_grad has no edge)
+    return value._grad_fn is not None or value._requires_grad or (
+        value._base is not None and value._base._graph_requires_grad)
 
 
 def _remember_layouts(out, mat1, mat2):

@@ -340,7 +340,9 @@ def _zero_tangent_times(without_tangent, primal):
 
 
 def _requires_grad(value):
-    return isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad)
+    # (a view requires grad when its base does: a view made under no_grad has no edge)
+    return isinstance(value, Tensor) and (value._grad_fn is not None or value._requires_grad or (
+        value._base is not None and value._base._graph_requires_grad))
 
 
 def mul(input, other):

@@ -21,7 +21,8 @@ the numpy memory layout (``element_positions``).
 
 A view made under ``no_grad`` of a tensor that requires grad says
 ``requires_grad=True`` (it is the same memory) but is a leaf with no gradient
-edge, and it may not be changed in place while recording.
+edge, and it may not be changed in place while recording. Its ``requires_grad``
+is its base's, asked each time: after ``base.requires_grad_(False)`` it says False.
 """
 import functools
 import re
@@ -45,10 +46,9 @@ def register_view(out, base):
     if not _State.enabled:
         # PyTorch remembers that a view was made under no_grad (it may not be changed in
         # place by a recorded operation later); of a tensor that requires grad, it still
-        # says requires_grad=True (same memory), but there is no gradient edge behind it
+        # says requires_grad=True (same memory: Tensor.requires_grad asks the base each
+        # time), but there is no gradient edge behind it
         out._created_in_no_grad = True
-        if root._graph_requires_grad:    # (the root's memory: requires_grad_() on a view doesn't count)
-            out._requires_grad = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
     elif base._multi_output_view:

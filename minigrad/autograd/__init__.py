@@ -83,8 +83,6 @@ def _root_gradients(outputs, grad_outputs, create_graph):
                 "minigrad hint: make sure a leaf it depends on was created with "
                 "requires_grad=True, and that it was not computed inside torch.no_grad() or "
                 "from a .detach()ed tensor.")
-        if not create_graph and grad.requires_grad:
-            grad = grad.detach()
         edge = gradient_edge(out)
         # PyTorch's caller still holds the starting gradients while backward runs, so the
         # engine never changes one in place (it adds out of place), and a leaf reached with one

@@ -46,7 +46,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
     order, leaf_edges = topological_order(root_nodes)   # PyTorch's order, see below
-    plan = CapturePlan(capture, root_nodes, run_captured)
+    plan = CapturePlan(capture, root_nodes, run_captured, single_output=len(roots) == 1)
     needed, capture_at = plan.needed, plan.capture_at
     buffers = starting_buffers(roots)                  # node -> gradients arrived so far
     with backward_pass(root_nodes, order, plan, keep_graph, create_graph):
@@ -204,11 +204,12 @@ class CapturePlan:
     arriving at each input's edge instead of putting it into ``.grad``.
     """
 
-    def __init__(self, capture, root_nodes, run_captured):
+    def __init__(self, capture, root_nodes, run_captured, single_output=False):
         self.needed = None              # None: every node runs
         self.capture_at = {}            # node -> [(output_nr, index into captured)]
         self.captured = None
         self.is_grad_call = capture is not None and not run_captured
+        self.hooks_only = None          # a node that runs its tensor hooks, nothing more
         if capture is None:
             return
         self.captured = [None] * len(capture)
@@ -217,6 +218,12 @@ class CapturePlan:
         self.needed = nodes_leading_to(root_nodes, list(self.capture_at))
         if run_captured:
             self.needed.update(self.capture_at)
+        if single_output and root_nodes[0] not in self.needed:
+            # PyTorch starts the pass of one output at that output's node itself (of several,
+            # at a node above them all, which leads nowhere if none leads to an input): even
+            # when it leads to no input, the tensor hooks of that output (and retain_grad)
+            # see its gradient, as at a captured node
+            self.hooks_only = root_nodes[0]
 
     def runs(self, node):
         """Does ``node`` run? With autograd.grad / inputs=..., only nodes leading to an input do."""
@@ -366,10 +373,11 @@ def apply_pre_hooks(node, grads, node_runs, plan):
     """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients.
 
     A node that only has its input gradient captured (autograd.grad) does not
-    run, so its own pre-hooks do not fire; tensor hooks and retain_grad do.
-    A node that neither runs nor is captured fires nothing.
+    run, so its own pre-hooks do not fire; tensor hooks and retain_grad do, as they
+    do at the node of a lone output that leads to no input (``plan.hooks_only``).
+    Any other node that does not run fires nothing.
     """
-    if not node_runs and node not in plan.capture_at:
+    if not node_runs and node not in plan.capture_at and node is not plan.hooks_only:
         return grads
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks

@@ -251,7 +251,9 @@ def _connect_outputs(ctx, tensor_args, outputs):
     """Make ``ctx`` the grad_fn of the outputs that can have a gradient."""
     dirty = ctx._dirty
     for tensor in dirty:
-        if tensor._grad_fn is None and tensor._requires_grad:
+        # (PyTorch asks for the node as recorded, not made again, and for requires_grad, which a
+        # view takes from its base)
+        if tensor._grad_fn is None and tensor._graph_requires_grad:
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     ctx.next_functions = tuple(gradient_edge(a) for a in tensor_args)
 

@@ -466,14 +466,19 @@ class AccumulateGrad(Node):
         # PyTorch asks the leaf for its grad_fn here (a view's node is made again first, which
         # raises if the view's history was lost since): a leaf that has one now was given a
         # history after the graph was recorded (an in-place change, its base's)
-        if self.variable.grad_fn is not None:
+        variable = self.variable
+        if variable.grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
-        # held by the engine's list of gradients, the tuple of this call's arguments and `grad`:
-        # anything more means the user (a hook), another leaf or the caller holds it too
-        held_elsewhere = getrefcount(grad) > REFS_OF_A_LOCAL + 2
-        accumulate_grad(self.variable, grad, held_elsewhere)
-        if self.variable._post_accumulate_grad_hooks:
-            run_post_accumulate_grad_hooks(self.variable)
+        # a leaf that stopped requiring grad (requires_grad_(False)) after the graph was recorded
+        # keeps its .grad as it is, as in PyTorch (its hooks still run). (`_requires_grad`
+        # answers for most leaves; the property for a view, whose base may answer.)
+        if variable._requires_grad or variable._graph_requires_grad:
+            # held by the engine's list of gradients, the tuple of this call's arguments and
+            # `grad`: anything more means the user (a hook), another leaf or the caller holds it
+            held_elsewhere = getrefcount(grad) > REFS_OF_A_LOCAL + 2
+            accumulate_grad(variable, grad, held_elsewhere)
+        if variable._post_accumulate_grad_hooks:
+            run_post_accumulate_grad_hooks(variable)
         return ()
 
 
