@@ -786,6 +786,7 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
+    from ._ops import nonfinite
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -805,6 +806,7 @@ def _install_methods():
         blas: ["bmm", "baddbmm", "addmm"],
         einsum: ["diagonal"],
         special: ["erf"],
+        nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
     }
     for module, names in methods.items():
         for name in names:

@@ -372,6 +372,8 @@ def add_(self, other, alpha=1):
 
     Gradient: as for add (self's old value gets grad, other gets alpha * grad).
     """
+    if alpha != 1 or type(alpha) is not int:
+        alpha = pointwise.check_alpha("add_", self, other, alpha)
     return _arithmetic(self, np.add, pointwise.add, other, alpha)
 
 
@@ -380,6 +382,10 @@ def sub_(self, other, alpha=1):
 
     Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
     """
+    if self._array.dtype.kind == "b" or pointwise.is_bool(other):
+        raise pointwise.bool_subtraction_error(self, other)
+    if alpha != 1 or type(alpha) is not int:
+        alpha = pointwise.check_alpha("sub_", self, other, alpha)
     return _arithmetic(self, np.subtract, pointwise.sub, other, alpha)
 
 

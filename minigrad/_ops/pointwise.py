@@ -185,14 +185,29 @@ class SubBackward0(Node):
         return a_t if b_t is None else a_t - (b_t if self.alpha == 1 else b_t * self.alpha)
 
 
-def _with_alpha(ufunc, node_class, input, other, alpha):
-    """input ± alpha * other for alpha != 1; the node keeps alpha for its backward."""
+def check_alpha(name, input, other, alpha):
+    """PyTorch's checks of add's and sub's ``alpha`` (a number, whose kind must suit the result):
+    a float alpha would be cut to an integer in an integer sum, so PyTorch refuses it, even 1.0;
+    a bool alpha only makes sense when adding bools. Returns alpha as a Python number."""
+    if isinstance(alpha, Tensor) and alpha._array.ndim == 0:
+        alpha = alpha._array.item()          # a 0-d tensor counts as the number it holds
+    if not isinstance(alpha, (int, float, complex, np.number, np.bool_)):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
     dtype = result_type(input, other)
-    if dtype.kind in "biu" and isinstance(alpha, float):
+    if isinstance(alpha, (complex, np.complexfloating)):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+    if dtype.kind in "biu" and isinstance(alpha, (float, np.floating)):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point "
                            "number.")
     if isinstance(alpha, bool) and dtype.kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    return alpha
+
+
+def _with_alpha(ufunc, node_class, input, other, alpha):
+    """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
+    alpha = check_alpha("add" if ufunc is np.add else "sub", input, other, alpha)
+    dtype = result_type(input, other)
     if isinstance(other, Tensor):
         # scaled in the result's dtype: a long tensor times 0.5 must not make a float32 sum float64
         other_scaled = _wrap((other._array.astype(dtype) * alpha).astype(dtype, copy=False))
@@ -212,7 +227,7 @@ def add(input, other, alpha=1):
     Gradient: grad_input = grad; grad_other = alpha * grad (each summed back to its shape where
     it was broadcast).
     """
-    if alpha != 1:
+    if alpha != 1 or type(alpha) is not int:     # (alpha=1.0 is checked: integers refuse it)
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
     return result(_binary(np.add, input, other), AddBackward0, (input, other))
 
@@ -222,9 +237,25 @@ def sub(input, other, alpha=1):
 
     Gradient: grad_input = grad; grad_other = -alpha * grad.
     """
-    if alpha != 1:
+    if input._array.dtype.kind == "b" or is_bool(other):
+        raise bool_subtraction_error(input, other)
+    if alpha != 1 or type(alpha) is not int:
         return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
     return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
+
+
+def is_bool(value):
+    """A bool tensor or a Python bool (PyTorch makes the latter a bool tensor)."""
+    return value.__class__ is bool or (isinstance(value, Tensor) and value._array.dtype.kind == "b")
+
+
+def bool_subtraction_error(input, other):
+    """PyTorch refuses ``-`` with bools: True - False is no number a mask should become."""
+    if is_bool(input) and is_bool(other):
+        return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                            "Use the `^` or `logical_xor()` operator instead.")
+    return RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you "
+                        "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 class RsubBackward1(Node):
@@ -242,6 +273,8 @@ def rsub(input, other):
     """other - input, where ``other`` is a number (the ``1 - x`` form)."""
     if isinstance(other, Tensor):
         return sub(other, input)
+    if input._array.dtype.kind == "b" or is_bool(other):
+        raise bool_subtraction_error(input, other)
     return result(_binary(np.subtract, other, input), RsubBackward1, (input,))
 
 
