@@ -372,8 +372,8 @@ def add_(self, other, alpha=1):
 
     Gradient: as for add (self's old value gets grad, other gets alpha * grad).
     """
-    if alpha != 1 or type(alpha) is not int:
-        alpha = pointwise.check_alpha("add_", self, other, alpha)
+    if type(alpha) is not int or alpha != 1:
+        alpha = _checked_alpha("add_", self, other, alpha)
     return _arithmetic(self, np.add, pointwise.add, other, alpha)
 
 
@@ -382,11 +382,29 @@ def sub_(self, other, alpha=1):
 
     Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
     """
+    if type(alpha) is not int or alpha != 1:
+        alpha = pointwise.alpha_number("sub_", alpha)      # (a wrong alpha is reported first)
     if self._array.dtype.kind == "b" or pointwise.is_bool(other):
         raise pointwise.bool_subtraction_error(self, other)
-    if alpha != 1 or type(alpha) is not int:
-        alpha = pointwise.check_alpha("sub_", self, other, alpha)
+    if type(alpha) is not int or alpha != 1:
+        alpha = _checked_alpha("sub_", self, other, alpha)
     return _arithmetic(self, np.subtract, pointwise.sub, other, alpha)
+
+
+def _checked_alpha(name, tensor, other, alpha):
+    """add_'s and sub_'s alpha, checked as PyTorch does: after the result type was found to fit
+    into ``tensor`` (else _arithmetic's cast error comes first). For integer and bool results it
+    is returned as a number of that dtype, so that alpha * other is computed in it (bool: 2 is
+    True)."""
+    alpha = pointwise.alpha_number(name, alpha)
+    dtype = result_type(tensor, other)
+    into = tensor._array.dtype.kind
+    if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):
+        return alpha
+    pointwise.check_alpha(dtype, alpha)
+    if dtype.kind in "biu":              # (-1 is 255 in uint8: numpy would refuse to convert it)
+        return np.asarray(alpha).astype(dtype)[()]
+    return alpha
 
 
 def mul_(self, other):

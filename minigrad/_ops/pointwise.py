@@ -185,36 +185,47 @@ class SubBackward0(Node):
         return a_t if b_t is None else a_t - (b_t if self.alpha == 1 else b_t * self.alpha)
 
 
-def check_alpha(name, input, other, alpha):
-    """PyTorch's checks of add's and sub's ``alpha`` (a number, whose kind must suit the result):
-    a float alpha would be cut to an integer in an integer sum, so PyTorch refuses it, even 1.0;
-    a bool alpha only makes sense when adding bools. Returns alpha as a Python number."""
+def alpha_number(name, alpha):
+    """``alpha`` as a Python number, with PyTorch's TypeError for anything else (a 0-d tensor
+    counts as the number it holds)."""
     if isinstance(alpha, Tensor) and alpha._array.ndim == 0:
-        alpha = alpha._array.item()          # a 0-d tensor counts as the number it holds
+        alpha = alpha._array.item()
     if not isinstance(alpha, (int, float, complex, np.number, np.bool_)):
         raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
-    dtype = result_type(input, other)
-    if isinstance(alpha, (complex, np.complexfloating)):
-        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
-    if dtype.kind in "biu" and isinstance(alpha, (float, np.floating)):
+    return alpha
+
+
+def check_alpha(dtype, alpha):
+    """PyTorch's checks of add's and sub's ``alpha`` against the result's ``dtype``: a float
+    alpha would be cut to an integer in an integer sum, so PyTorch refuses it, even 1.0; a
+    bool alpha only makes sense when adding bools."""
+    if dtype.kind in "biu" and isinstance(alpha, (float, complex, np.inexact)):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point "
                            "number.")
+    if isinstance(alpha, (complex, np.complexfloating)):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     if isinstance(alpha, bool) and dtype.kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    return alpha
+
+
+def times_alpha(other, alpha, dtype):
+    """``alpha * other`` computed in the result's ``dtype``, as PyTorch's kernels do: alpha is
+    first made a number of that dtype (-1 is 255 in uint8, 2 is True in bool), so a long
+    tensor times 0.5 does not make a float32 sum float64 and nothing overflows on the way."""
+    factor = np.asarray(alpha).astype(dtype)
+    if isinstance(other, Tensor):
+        return _wrap(other._array.astype(dtype, copy=False) * factor)
+    if isinstance(other, np.ndarray):
+        return other.astype(dtype, copy=False) * factor
+    return other * alpha                    # a number: it stays a Python number
 
 
 def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
-    alpha = check_alpha("add" if ufunc is np.add else "sub", input, other, alpha)
-    dtype = result_type(input, other)
-    if isinstance(other, Tensor):
-        # scaled in the result's dtype: a long tensor times 0.5 must not make a float32 sum float64
-        other_scaled = _wrap((other._array.astype(dtype) * alpha).astype(dtype, copy=False))
-    else:
-        other_scaled = other * alpha
+    alpha = alpha_number("add" if ufunc is np.add else "sub", alpha)
+    check_alpha(result_type(input, other), alpha)
     try:
-        out = _binary(ufunc, input, other_scaled)
+        out = _binary(ufunc, input, times_alpha(other, alpha, result_type(input, other)))
     except RuntimeError:
         check_history_kept(input, other)      # (other's own history, not the scaled copy's)
         raise
@@ -227,7 +238,7 @@ def add(input, other, alpha=1):
     Gradient: grad_input = grad; grad_other = alpha * grad (each summed back to its shape where
     it was broadcast).
     """
-    if alpha != 1 or type(alpha) is not int:     # (alpha=1.0 is checked: integers refuse it)
+    if type(alpha) is not int or alpha != 1:     # (alpha=1.0 is checked: integers refuse it)
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
     return result(_binary(np.add, input, other), AddBackward0, (input, other))
 
@@ -237,9 +248,11 @@ def sub(input, other, alpha=1):
 
     Gradient: grad_input = grad; grad_other = -alpha * grad.
     """
+    if type(alpha) is not int or alpha != 1:
+        alpha = alpha_number("sub", alpha)       # (a wrong alpha is reported first)
     if input._array.dtype.kind == "b" or is_bool(other):
         raise bool_subtraction_error(input, other)
-    if alpha != 1 or type(alpha) is not int:
+    if type(alpha) is not int or alpha != 1:
         return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
     return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
 

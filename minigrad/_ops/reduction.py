@@ -531,8 +531,13 @@ def _var_backward(node, grad, a):
     broadcasts over the reduced dims."""
     dof = node.count - node.correction
     if node.all_dims or a.ndim == 0:
-        if dof <= 0:        # no degrees of freedom: NaN everywhere, a constant times grad
-            return (grad * _wrap(np.full(a.shape, np.nan, dtype=a._array.dtype)),)
+        if dof <= 0:
+            # no degrees of freedom: the slope 2 / dof is infinite, so PyTorch gives inf times
+            # (self - mean), taken as +inf, or nan where self - mean is 0 (inf * 0) - a constant
+            # times grad
+            array = a._array
+            slopes = np.where(array == array.mean(), np.nan, np.inf).astype(array.dtype)
+            return (grad * _wrap(slopes),)
         return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
     if not node.keepdim and a.ndim > 1:
         for d in node.dims:            # sorted, so each lands where it was
