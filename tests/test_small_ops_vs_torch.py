@@ -341,3 +341,16 @@ def test_var_and_std_gradients_without_degrees_of_freedom(torch, name, values, c
         y.backward()
         return y, x.grad
     same(torch, program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.tensor([1.], requires_grad=True).sub_(lib.tensor([True])),
+    lambda lib: lib.tensor([1.], requires_grad=True).sub_(lib.tensor([True]), alpha="a"),
+    lambda lib: lib.tensor([1.], requires_grad=True).add_(lib.tensor([1]), alpha=True),
+    lambda lib: lib.tensor([1.]).expand(3).sub_(lib.tensor([True])),
+    lambda lib: lib.tensor([1.]).expand(3).add_(lib.tensor([1]), alpha=True),
+    lambda lib: lib.tensor([1]).add_(lib.tensor([1.]), alpha=True),
+])
+def test_in_place_checks_come_in_pytorch_order(torch, program):
+    """autograd's rules first, then bools, then memory seen twice, then the result's dtype, then alpha."""
+    same(torch, program)

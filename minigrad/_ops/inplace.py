@@ -385,6 +385,7 @@ def sub_(self, other, alpha=1):
     if type(alpha) is not int or alpha != 1:
         alpha = pointwise.alpha_number("sub_", alpha)      # (a wrong alpha is reported first)
     if self._array.dtype.kind == "b" or pointwise.is_bool(other):
+        check_inplace(self, overlap_ok=True, others=(other,))    # (autograd's rules come first)
         raise pointwise.bool_subtraction_error(self, other)
     if type(alpha) is not int or alpha != 1:
         alpha = _checked_alpha("sub_", self, other, alpha)
@@ -397,6 +398,7 @@ def _checked_alpha(name, tensor, other, alpha):
     is returned as a number of that dtype, so that alpha * other is computed in it (bool: 2 is
     True)."""
     alpha = pointwise.alpha_number(name, alpha)
+    check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first)
     dtype = result_type(tensor, other)
     into = tensor._array.dtype.kind
     if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):
