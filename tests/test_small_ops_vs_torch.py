@@ -15,11 +15,18 @@ NAN, INF = float("nan"), float("inf")
 SPECIAL = [1.5, NAN, -INF, INF, -0.0, -2.0]
 
 
+def _rounded(values):
+    """Numbers to 6 significant digits (the libraries' exp, log, ... may differ in the last bit)."""
+    if isinstance(values, list):
+        return [_rounded(v) for v in values]
+    return float(f"{values:.6g}") if isinstance(values, float) else values
+
+
 def _plain(value):
     """What a learner sees of one result, in a form both libraries compare on."""
     if hasattr(value, "grad_fn") and hasattr(value, "tolist"):
         grad_fn = value.grad_fn
-        return ("tensor", repr(value.tolist()), str(value.dtype).split(".")[-1], tuple(value.shape),
+        return ("tensor", repr(_rounded(value.tolist())), str(value.dtype).split(".")[-1], tuple(value.shape),
                 value.stride(), value.requires_grad, value._version,
                 None if grad_fn is None else grad_fn.name().split("::")[-1])
     if isinstance(value, (tuple, list)):
@@ -353,4 +360,51 @@ def test_var_and_std_gradients_without_degrees_of_freedom(torch, name, values, c
 ])
 def test_in_place_checks_come_in_pytorch_order(torch, program):
     """autograd's rules first, then bools, then memory seen twice, then the result's dtype, then alpha."""
+    same(torch, program)
+
+
+# --- more that beginners call: other logarithms, logical operations, sgn, nonzero -----------------
+
+@pytest.mark.parametrize("name", ["log2", "log10", "expm1"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+def test_other_logarithms_values(torch, name, dtype):
+    def program(lib):
+        values = [1e-10, 2., 0., -1., 100.] if dtype.startswith("float") else [1, 0] if dtype == "bool" \
+            else [1, 2, 0]
+        x = lib.tensor(values, dtype=getattr(lib, dtype))
+        return getattr(x, name)(), getattr(lib, name)(x.reshape(1, -1).t())
+    same(torch, program)
+
+
+@pytest.mark.parametrize("name", ["log2", "log10", "expm1"])
+def test_other_logarithms_gradients(torch, name):
+    def program(lib):
+        x = lib.tensor([0.5, 2., 3.], dtype=lib.float64, requires_grad=True)
+        y = getattr(x, name)()
+        saved = _plain(getattr(y.grad_fn, "_saved_result" if name == "expm1" else "_saved_self"))
+        (g,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), x)
+        with lib.autograd.forward_ad.dual_level():
+            dual = lib.autograd.forward_ad.make_dual(x.detach(), lib.ones(3, dtype=lib.float64))
+            tangent = lib.autograd.forward_ad.unpack_dual(getattr(dual, name)()).tangent
+        return y, saved, g, g.grad_fn, gg, tangent
+    same(torch, program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.tensor([1., 0.]).logical_not(),
+    lambda lib: ~lib.tensor([True, False]) == lib.tensor([True, False]).logical_not(),
+    lambda lib: lib.logical_not(lib.tensor([2, 0])),
+    lambda lib: lib.logical_and(lib.tensor([1., 0.]), 2),
+    lambda lib: lib.tensor([1, 0]).logical_xor(lib.tensor([1., 1.])),
+    lambda lib: lib.logical_or(lib.tensor([1, 0]), lib.tensor([[0], [1]])),
+    lambda lib: lib.logical_and(lib.tensor([1., 0.]), lib.ones(3)),
+    lambda lib: lib.logical_not([1.]),
+    lambda lib: lib.tensor([1., -2., 0.], requires_grad=True).sgn(),
+    lambda lib: lib.tensor([[1., 0.], [0., 3.]]).nonzero(),
+    lambda lib: lib.tensor([1., 0.]).nonzero(as_tuple=True),
+    lambda lib: lib.empty(3, dtype=lib.int64).normal_(),
+    lambda lib: lib.empty(3, dtype=lib.bool).uniform_(),
+])
+def test_more_beginner_calls(torch, program):
     same(torch, program)

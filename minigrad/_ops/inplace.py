@@ -609,6 +609,8 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
+    if self._array.dtype.kind != "f":        # (integers have no normal distribution)
+        raise pointwise.kernel_not_implemented("normal_kernel_cpu", self)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
@@ -617,6 +619,8 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
+    if self._array.dtype.kind != "f":        # (PyTorch checks the bounds in the dtype first)
+        raise pointwise.kernel_not_implemented("check_uniform_bounds", self)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)

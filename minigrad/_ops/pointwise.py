@@ -1403,7 +1403,8 @@ def nonzero(input, *, as_tuple=False):
         return tuple(_wrap(p.astype(np.int64)) for p in positions)
     if array.ndim == 0:
         return _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64))
-    return _wrap(np.stack(positions, axis=1).astype(np.int64))
+    # one row per element, laid out column by column as PyTorch's result is (strides (1, N))
+    return _wrap(np.stack(positions, axis=0).astype(np.int64).T)
 
 
 def ones_like(t):
