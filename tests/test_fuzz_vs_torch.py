@@ -863,6 +863,10 @@ def test_known_programs(torch, program):
           ("view", "flatten", (12,), False, False), ("view", "step_slice", (14,), True, True),
           ("inplace", "exp_", (4,), True, True),
           ("requires_grad_", "requires_grad_false", (16,), False, False)]),
+        ("mse_loss under create_graph: PyTorch records MseLossBackwardBackward0 (grad_output, self, "
+         "target); minigrad's gradient is built of ordinary products (MulBackward0, NegBackward0)",
+         [("leaf", (3,), 0, False, True), ("leaf", (3,), 1, False, False),
+          ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), False, True)]),
         ("a leaf that stopped requiring grad (requires_grad_(False)) after a graph used it: "
          "PyTorch's AccumulateGrad then leaves its .grad alone",
          [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
