@@ -820,6 +820,10 @@ def test_random_programs_match_pytorch(torch, program):
     # register_hook on a no_grad view whose base changed in place is refused (lost history), as in PyTorch
     [("leaf", (), 6, False, True), ("view", "swapaxes", (0,), True, False),
      ("inplace", "relu_", (0,), True, False), ("hook", "wrong", (1,), False, True)],
+    # clamp of a transposed view: its gradient is laid out as the view, so the leaf's .grad is
+    # taken as it is (version 0), not copied into a new layout
+    [("leaf", (2, 3), 0, False, True), ("view", "mT", (0,), False, False),
+     ("unary", "clamp", (1,), False, False), ("backward", "backward", (2,), False, False)],
     # requires_grad_(False) on a changed split piece: PyTorch says it is not a leaf, as minigrad
     [("leaf", (2, 1, 3), 24, False, True), ("view", "chunk_last", (0,), False, False),
      ("inplace", "add_", (1,), True, False),

@@ -1076,22 +1076,20 @@ class ClampBackward1(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        inside = np.ones(a.shape, dtype=bool)
-        if self.low is not None:
-            inside &= a._array >= self.low
-        if self.high is not None:
-            inside &= a._array <= self.high
-        return (where(_wrap(inside), grad, 0.0),)
+        return (where(_wrap(_inside(a._array, self.low, self.high)), grad, 0.0),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where min <= self <= max, else 0"""
-        a = inputs[0]._array
-        inside = np.ones(a.shape, dtype=bool)
-        if self.low is not None:
-            inside &= a >= self.low
-        if self.high is not None:
-            inside &= a <= self.high
-        return tangents[0] * _wrap(inside)
+        return tangents[0] * _wrap(_inside(inputs[0]._array, self.low, self.high))
+
+
+def _inside(array, low, high):
+    """Where low <= array <= high (a missing bound holds everywhere), laid out as ``array`` is,
+    as PyTorch's comparisons are (so a gradient through x.t().clamp(...) comes back laid out
+    as x)."""
+    if low is None:
+        return array <= high if high is not None else np.ones_like(array, dtype=bool)
+    return (array >= low) & (array <= high) if high is not None else array >= low
 
 
 def clip_keeping_input_on_ties(array, low, high):
