@@ -824,6 +824,12 @@ def test_random_programs_match_pytorch(torch, program):
     # taken as it is (version 0), not copied into a new layout
     [("leaf", (2, 3), 0, False, True), ("view", "mT", (0,), False, False),
      ("unary", "clamp", (1,), False, False), ("backward", "backward", (2,), False, False)],
+    # isnan of a 0-d tensor is a 0-d tensor of its own memory: it may change in place
+    [("leaf", (3,), 0, False, True), ("binary", "bce_logits", (0, 0), True, False),
+     ("unary", "isnan", (1,), True, False), ("inplace_binary", "add_t", (2, 2), True, False)],
+    # hardtanh (and relu6, threshold) of a bool tensor: PyTorch's own refusal
+    [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
+     ("unary", "F_hardtanh", (1,), True, False)],
     # requires_grad_(False) on a changed split piece: PyTorch says it is not a leaf, as minigrad
     [("leaf", (2, 1, 3), 24, False, True), ("view", "chunk_last", (0,), False, False),
      ("inplace", "add_", (1,), True, False),

@@ -408,3 +408,26 @@ def test_other_logarithms_gradients(torch, name):
 ])
 def test_more_beginner_calls(torch, program):
     same(torch, program)
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.tensor(1.).isnan(), lambda lib: lib.tensor(1.).logical_not(),
+    lambda lib: lib.tensor(1.).nan_to_num(), lambda lib: lib.tensor(1).isposinf(),
+    lambda lib: lib.tensor(1.).isfinite(), lambda lib: lib.logical_and(lib.tensor(1.), lib.tensor(0.)),
+])
+def test_zero_dim_answers_have_memory_of_their_own(torch, make):
+    def program(lib):
+        x = make(lib)
+        return x.add_(x), x.stride()
+    same(torch, program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([True])),
+    lambda lib: lib.nn.functional.relu6(lib.tensor([True])),
+    lambda lib: lib.nn.functional.hardtanh_(lib.tensor([True])),
+    lambda lib: lib.nn.functional.threshold(lib.tensor([True]), 0.5, 1.),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 2])),
+])
+def test_activations_of_bool_tensors(torch, program):
+    same(torch, program)

@@ -13,7 +13,8 @@ from .pointwise import _broadcast_error, laid_out_as_pytorch
 def logical_not(input):
     """True where ``input`` is 0 (or False). Never recorded."""
     array = input._array
-    return plain_output(laid_out_as_pytorch(np.logical_not(array), array), input)
+    out = np.asarray(np.logical_not(array))      # (numpy answers a 0-d array with a numpy scalar)
+    return plain_output(laid_out_as_pytorch(out, array), input)
 
 
 def _logical(name, ufunc, input, other):

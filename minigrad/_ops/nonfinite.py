@@ -22,7 +22,7 @@ from .pointwise import laid_out_as_pytorch
 def _answer(question, input):
     """A bool tensor from ``question`` (a numpy test of each element), never recorded."""
     array = input._array
-    out = question(array)
+    out = np.asarray(question(array))      # (numpy answers a 0-d array with a numpy scalar)
     if out.ndim > 1 and not array.flags.c_contiguous:
         out = laid_out_as_pytorch(out, array)      # (numpy's layout may differ in size-1 dims)
     return plain_output(out, input)
@@ -103,7 +103,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
         return result(array.copy(), NanToNumBackward0, (input,), saved=(input,))
     # a replacement too large for the dtype becomes inf, as PyTorch's cast does
     with np.errstate(over="ignore"):
-        out = np.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
+        out = np.asarray(np.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf,
+                                       neginf=neginf))
     if out.ndim > 1 and not array.flags.c_contiguous:
         out = laid_out_as_pytorch(out, array)
     return result(out, NanToNumBackward0, (input,), saved=(input,))
