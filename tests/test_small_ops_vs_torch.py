@@ -431,3 +431,15 @@ def test_zero_dim_answers_have_memory_of_their_own(torch, make):
 ])
 def test_activations_of_bool_tensors(torch, program):
     same(torch, program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.ones(2, 3, 1) @ lib.ones(2, 1, 0, dtype=lib.float64),
+    lambda lib: lib.ones(2, 3, 0, dtype=lib.float64) @ lib.ones(2, 0, 2),
+    lambda lib: lib.bmm(lib.ones(0, 3, 1), lib.ones(0, 1, 2, dtype=lib.float64)),
+    lambda lib: lib.bmm(lib.ones(2, 3, 0), lib.ones(2, 0, 2, dtype=lib.int64)),
+    lambda lib: lib.bmm(lib.ones(2, 3, 1), lib.ones(2, 1, 2, dtype=lib.float64)),
+])
+def test_batched_products_with_nothing_to_multiply(torch, program):
+    """PyTorch's batched kernel returns before comparing dtypes when there is nothing to multiply."""
+    same(torch, program)
