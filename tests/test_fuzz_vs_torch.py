@@ -834,6 +834,9 @@ def test_random_programs_match_pytorch(torch, program):
     # returns before comparing the dtypes, the result in mat2's
     [("leaf", (2, 3), 0, False, True), ("leaf64", (2, 0), 0, False, False),
      ("binary", "outer_broadcast", (0, 1), True, False)],
+    # expand of a bool tensor to fewer dimensions: PyTorch calls its type CPUBoolType
+    [("leaf", (3,), 0, False, True), ("view", "expand", (0,), True, False),
+     ("unary", "isnan", (1,), True, False), ("inplace_binary", "setitem_last_dim_t", (0, 2), True, False)],
     # requires_grad_(False) on a changed split piece: PyTorch says it is not a leaf, as minigrad
     [("leaf", (2, 1, 3), 24, False, True), ("view", "chunk_last", (0,), False, False),
      ("inplace", "add_", (1,), True, False),
