@@ -884,6 +884,14 @@ def test_known_programs(torch, program):
          "target); minigrad's gradient is built of ordinary products (MulBackward0, NegBackward0)",
          [("leaf", (3,), 0, False, True), ("leaf", (3,), 1, False, False),
           ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), False, True)]),
+        ("threshold_ of memory seen twice (an expanded gradient): PyTorch's kernel writes it "
+         "without the overlap check, minigrad refuses",
+         [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
+          ("inplace", "F_threshold_", (1,), True, False)]),
+        ("an empty leaf made from numpy data has the stride (0,) in PyTorch ((1,) in minigrad), so "
+         "its gradient is copied into the leaf's layout (.grad at version 1)",
+         [("leaf", (0,), 0, False, True), ("unary", "norm", (0,), False, False),
+          ("backward", "backward", (1,), False, False)]),
         ("a leaf that stopped requiring grad (requires_grad_(False)) after a graph used it: "
          "PyTorch's AccumulateGrad then leaves its .grad alone",
          [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
