@@ -74,6 +74,10 @@ from ._ops.rounding import (  # noqa: F401
 from ._ops.einsum import diagonal, einsum  # noqa: F401
 from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
 from ._ops.special import erf  # noqa: F401
+from ._ops.nonfinite import (  # noqa: F401
+    isnan, isinf, isfinite, isposinf, isneginf, nan_to_num, nan_to_num_)
+from ._ops.logarithms import log2, log10, expm1  # noqa: F401
+from ._ops.logical import logical_not, logical_and, logical_or, logical_xor  # noqa: F401
 from ._ops.pointwise import nonzero  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401

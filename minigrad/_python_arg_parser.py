@@ -155,7 +155,9 @@ PARAMETERS = {
         "chunk", "flip", "select", "swapaxes", "cumsum", "cumprod", "prod", "narrow", "gather",
         "scatter", "scatter_add", "index_select", "index_add", "sort", "argsort", "topk", "roll",
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
-        "is_floating_point", "softmax", "log_softmax")},
+        "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
+        "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",
+        "logical_and", "logical_or", "logical_xor")},
     **{name: (("input", OVERLOADED),) for name in ("clamp", "clip", "pow")},
     "where": (("condition", OVERLOADED),),
     **{name: _INPUT_OTHER for name in (

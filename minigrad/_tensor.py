@@ -786,6 +786,7 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
+    from ._ops import nonfinite, logarithms, logical
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -805,6 +806,9 @@ def _install_methods():
         blas: ["bmm", "baddbmm", "addmm"],
         einsum: ["diagonal"],
         special: ["erf"],
+        nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
+        logarithms: ["log2", "log10", "expm1"],
+        logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
     }
     for module, names in methods.items():
         for name in names:
@@ -836,6 +840,7 @@ def _install_methods():
     Tensor.divide = Tensor.div
     Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
+    Tensor.sgn, Tensor.nonzero = pointwise.sgn, pointwise.nonzero
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.

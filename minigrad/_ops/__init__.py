@@ -14,6 +14,9 @@
 * einsum.py         - einsum
 * blas.py           - bmm, baddbmm, addmm with beta/alpha
 * special.py        - erf
+* nonfinite.py      - isnan, isinf, isfinite, nan_to_num (finding and replacing nan and inf)
+* logarithms.py     - log2, log10, expm1
+* logical.py        - logical_not, logical_and, logical_or, logical_xor
 * inplace_unary.py  - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
 
 An operation computes its result with numpy and, if it must be recorded, creates

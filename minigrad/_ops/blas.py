@@ -11,7 +11,8 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
-from .linalg import (BmmBackward0, addmm as _plain_addmm, _check_same_dtype, _check_not_bool,
+from .linalg import (BmmBackward0, nothing_to_multiply, batched_product, addmm as _plain_addmm,
+                     _check_same_dtype, _check_not_bool,
                      _save_operands, _mat1_gradient, _mat2_gradient, _remember_layouts)
 from .._dtype import cpp_name, cpp_type_name
 from .views import check_history_kept
@@ -33,7 +34,7 @@ def _check_batches(first, second, function):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
-    if first._array.dtype != second._array.dtype:
+    if first._array.dtype != second._array.dtype and not nothing_to_multiply(first, second):
         raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but found "
                            f"{cpp_name(second.dtype).capitalize()}")
 
@@ -46,8 +47,9 @@ def bmm(input, mat2):
     _check_batches(input, mat2, "bmm")
     _check_not_bool(input, "bmm")
     # (saved: only what the gradients need, so the other may change in place before backward)
-    return _save_operands(result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2)),
+    return _save_operands(result(batched_product(input, mat2), BmmBackward0, (input, mat2)),
                           input, mat2)
+
 
 
 class BaddbmmBackward0(Node):

@@ -372,6 +372,8 @@ def add_(self, other, alpha=1):
 
     Gradient: as for add (self's old value gets grad, other gets alpha * grad).
     """
+    if type(alpha) is not int or alpha != 1:
+        alpha = _checked_alpha("add_", self, other, alpha)
     return _arithmetic(self, np.add, pointwise.add, other, alpha)
 
 
@@ -380,7 +382,31 @@ def sub_(self, other, alpha=1):
 
     Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
     """
+    if type(alpha) is not int or alpha != 1:
+        alpha = pointwise.alpha_number("sub_", alpha)      # (a wrong alpha is reported first)
+    if self._array.dtype.kind == "b" or pointwise.is_bool(other):
+        check_inplace(self, overlap_ok=True, others=(other,))    # (autograd's rules come first)
+        raise pointwise.bool_subtraction_error(self, other)
+    if type(alpha) is not int or alpha != 1:
+        alpha = _checked_alpha("sub_", self, other, alpha)
     return _arithmetic(self, np.subtract, pointwise.sub, other, alpha)
+
+
+def _checked_alpha(name, tensor, other, alpha):
+    """add_'s and sub_'s alpha, checked as PyTorch does: after the result type was found to fit
+    into ``tensor`` (else _arithmetic's cast error comes first). For integer and bool results it
+    is returned as a number of that dtype, so that alpha * other is computed in it (bool: 2 is
+    True)."""
+    alpha = pointwise.alpha_number(name, alpha)
+    check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first)
+    dtype = result_type(tensor, other)
+    into = tensor._array.dtype.kind
+    if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):
+        return alpha
+    pointwise.check_alpha(dtype, alpha)
+    if dtype.kind in "biu":              # (-1 is 255 in uint8: numpy would refuse to convert it)
+        return np.asarray(alpha).astype(dtype)[()]
+    return alpha
 
 
 def mul_(self, other):
@@ -583,6 +609,8 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
+    if self._array.dtype.kind != "f":        # (integers have no normal distribution)
+        raise pointwise.kernel_not_implemented("normal_kernel_cpu", self)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
@@ -591,6 +619,8 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
+    if self._array.dtype.kind != "f":        # (PyTorch checks the bounds in the dtype first)
+        raise pointwise.kernel_not_implemented("check_uniform_bounds", self)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)

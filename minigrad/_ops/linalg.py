@@ -253,6 +253,20 @@ def outer(input, vec2):
     return input.reshape(-1, 1) * vec2
 
 
+def nothing_to_multiply(input, mat2):
+    """True when a batched product has no products to compute (an empty result, or sums of
+    nothing): PyTorch's kernel then returns before it compares the dtypes."""
+    batch, rows, inner = input.shape
+    return batch * rows * mat2.shape[2] == 0 or inner == 0
+
+
+def batched_product(input, mat2):
+    """numpy's batched matmul; an empty product of two dtypes comes in mat2's, as PyTorch's."""
+    if input._array.dtype != mat2._array.dtype:
+        return np.matmul(input._array.astype(mat2._array.dtype), mat2._array)
+    return np.matmul(input._array, mat2._array)
+
+
 class BmmBackward0(Node):
     """result = self @ mat2, per batch   ->
         grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"""
@@ -284,11 +298,12 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
-    if input._array.dtype != mat2._array.dtype:       # PyTorch's batched kernel's message
+    if input._array.dtype != mat2._array.dtype and not nothing_to_multiply(input, mat2):
+        # PyTorch's batched kernel's message
         raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
                            f"{cpp_name(mat2.dtype).capitalize()}")
     _check_not_bool(input, "bmm")
-    out = result(np.matmul(input._array, mat2._array), BmmBackward0, (input, mat2))
+    out = result(batched_product(input, mat2), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 
 

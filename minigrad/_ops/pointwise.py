@@ -185,21 +185,47 @@ class SubBackward0(Node):
         return a_t if b_t is None else a_t - (b_t if self.alpha == 1 else b_t * self.alpha)
 
 
-def _with_alpha(ufunc, node_class, input, other, alpha):
-    """input ± alpha * other for alpha != 1; the node keeps alpha for its backward."""
-    dtype = result_type(input, other)
-    if dtype.kind in "biu" and isinstance(alpha, float):
+def alpha_number(name, alpha):
+    """``alpha`` as a Python number, with PyTorch's TypeError for anything else (a 0-d tensor
+    counts as the number it holds)."""
+    if isinstance(alpha, Tensor) and alpha._array.ndim == 0:
+        alpha = alpha._array.item()
+    if not isinstance(alpha, (int, float, complex, np.number, np.bool_)):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    return alpha
+
+
+def check_alpha(dtype, alpha):
+    """PyTorch's checks of add's and sub's ``alpha`` against the result's ``dtype``: a float
+    alpha would be cut to an integer in an integer sum, so PyTorch refuses it, even 1.0; a
+    bool alpha only makes sense when adding bools."""
+    if dtype.kind in "biu" and isinstance(alpha, (float, complex, np.inexact)):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point "
                            "number.")
+    if isinstance(alpha, (complex, np.complexfloating)):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     if isinstance(alpha, bool) and dtype.kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+
+
+def times_alpha(other, alpha, dtype):
+    """``alpha * other`` computed in the result's ``dtype``, as PyTorch's kernels do: alpha is
+    first made a number of that dtype (-1 is 255 in uint8, 2 is True in bool), so a long
+    tensor times 0.5 does not make a float32 sum float64 and nothing overflows on the way."""
+    factor = np.asarray(alpha).astype(dtype)
     if isinstance(other, Tensor):
-        # scaled in the result's dtype: a long tensor times 0.5 must not make a float32 sum float64
-        other_scaled = _wrap((other._array.astype(dtype) * alpha).astype(dtype, copy=False))
-    else:
-        other_scaled = other * alpha
+        return _wrap(other._array.astype(dtype, copy=False) * factor)
+    if isinstance(other, np.ndarray):
+        return other.astype(dtype, copy=False) * factor
+    return other * alpha                    # a number: it stays a Python number
+
+
+def _with_alpha(ufunc, node_class, input, other, alpha):
+    """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
+    alpha = alpha_number("add" if ufunc is np.add else "sub", alpha)
+    check_alpha(result_type(input, other), alpha)
     try:
-        out = _binary(ufunc, input, other_scaled)
+        out = _binary(ufunc, input, times_alpha(other, alpha, result_type(input, other)))
     except RuntimeError:
         check_history_kept(input, other)      # (other's own history, not the scaled copy's)
         raise
@@ -212,7 +238,7 @@ def add(input, other, alpha=1):
     Gradient: grad_input = grad; grad_other = alpha * grad (each summed back to its shape where
     it was broadcast).
     """
-    if alpha != 1:
+    if type(alpha) is not int or alpha != 1:     # (alpha=1.0 is checked: integers refuse it)
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
     return result(_binary(np.add, input, other), AddBackward0, (input, other))
 
@@ -222,9 +248,27 @@ def sub(input, other, alpha=1):
 
     Gradient: grad_input = grad; grad_other = -alpha * grad.
     """
-    if alpha != 1:
+    if type(alpha) is not int or alpha != 1:
+        alpha = alpha_number("sub", alpha)       # (a wrong alpha is reported first)
+    if input._array.dtype.kind == "b" or is_bool(other):
+        raise bool_subtraction_error(input, other)
+    if type(alpha) is not int or alpha != 1:
         return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
     return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
+
+
+def is_bool(value):
+    """A bool tensor or a Python bool (PyTorch makes the latter a bool tensor)."""
+    return value.__class__ is bool or (isinstance(value, Tensor) and value._array.dtype.kind == "b")
+
+
+def bool_subtraction_error(input, other):
+    """PyTorch refuses ``-`` with bools: True - False is no number a mask should become."""
+    if is_bool(input) and is_bool(other):
+        return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                            "Use the `^` or `logical_xor()` operator instead.")
+    return RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you "
+                        "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 class RsubBackward1(Node):
@@ -242,6 +286,8 @@ def rsub(input, other):
     """other - input, where ``other`` is a number (the ``1 - x`` form)."""
     if isinstance(other, Tensor):
         return sub(other, input)
+    if input._array.dtype.kind == "b" or is_bool(other):
+        raise bool_subtraction_error(input, other)
     return result(_binary(np.subtract, other, input), RsubBackward1, (input,))
 
 
@@ -1052,22 +1098,20 @@ class ClampBackward1(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        inside = np.ones(a.shape, dtype=bool)
-        if self.low is not None:
-            inside &= a._array >= self.low
-        if self.high is not None:
-            inside &= a._array <= self.high
-        return (where(_wrap(inside), grad, 0.0),)
+        return (where(_wrap(_inside(a._array, self.low, self.high)), grad, 0.0),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where min <= self <= max, else 0"""
-        a = inputs[0]._array
-        inside = np.ones(a.shape, dtype=bool)
-        if self.low is not None:
-            inside &= a >= self.low
-        if self.high is not None:
-            inside &= a <= self.high
-        return tangents[0] * _wrap(inside)
+        return tangents[0] * _wrap(_inside(inputs[0]._array, self.low, self.high))
+
+
+def _inside(array, low, high):
+    """Where low <= array <= high (a missing bound holds everywhere), laid out as ``array`` is,
+    as PyTorch's comparisons are (so a gradient through x.t().clamp(...) comes back laid out
+    as x)."""
+    if low is None:
+        return array <= high if high is not None else np.ones_like(array, dtype=bool)
+    return (array >= low) & (array <= high) if high is not None else array >= low
 
 
 def clip_keeping_input_on_ties(array, low, high):
@@ -1379,7 +1423,8 @@ def nonzero(input, *, as_tuple=False):
         return tuple(_wrap(p.astype(np.int64)) for p in positions)
     if array.ndim == 0:
         return _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64))
-    return _wrap(np.stack(positions, axis=1).astype(np.int64))
+    # one row per element, laid out column by column as PyTorch's result is (strides (1, N))
+    return _wrap(np.stack(positions, axis=0).astype(np.int64).T)
 
 
 def ones_like(t):

@@ -5,6 +5,7 @@ a reduced result is copied back (expanded) along the dimensions that were
 reduced. ``_expand_back`` does that for all of them.
 """
 import builtins
+import warnings
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
+from .._warnings import stacklevel_outside_minigrad
 from . import result, save_result, numpy_keywords, plain_output, zeros_set_in_place
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
 
@@ -529,8 +531,13 @@ def _var_backward(node, grad, a):
     broadcasts over the reduced dims."""
     dof = node.count - node.correction
     if node.all_dims or a.ndim == 0:
-        if dof <= 0:        # no degrees of freedom: NaN everywhere, a constant times grad
-            return (grad * _wrap(np.full(a.shape, np.nan, dtype=a._array.dtype)),)
+        if dof <= 0:
+            # no degrees of freedom: the slope 2 / dof is infinite, so PyTorch gives inf times
+            # (self - mean), taken as +inf, or nan where self - mean is 0 (inf * 0) - a constant
+            # times grad
+            array = a._array
+            slopes = np.where(array == array.mean(), np.nan, np.inf).astype(array.dtype)
+            return (grad * _wrap(slopes),)
         return (mul_by_number(grad, 2.0 / dof) * (a - a.mean()),)
     if not node.keepdim and a.ndim > 1:
         for d in node.dims:            # sorted, so each lands where it was
@@ -558,7 +565,8 @@ class StdBackward0(Node):
         return spread / ((self.count - self.correction) * out)
 
 
-def _variance(input, dim, correction, keepdim, unbiased):
+def _variance(name, input, dim, correction, keepdim, unbiased):
+    """var's value (before std's square root), the reduced dims, N and the correction."""
     array = input._array
     if array.dtype.kind not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
@@ -567,9 +575,19 @@ def _variance(input, dim, correction, keepdim, unbiased):
     correction = 1 if correction is None else correction
     dims = _dims(dim, array.ndim)
     count = int(np.prod([array.shape[d] for d in dims])) if dims else array.size
-    var = np.asarray(array.var(axis=dims or None, ddof=correction, keepdims=keepdim), dtype=array.dtype,
-                     order="C")
-    return var, dims, count, correction
+    if array.size == 0 or count - correction <= 0:
+        # one element (or none) per result and the usual correction 1: nothing is left to divide
+        # by. PyTorch still answers (nan, or inf where the spread is not 0) but warns each time.
+        # (It counts N as input numel / output numel, so an empty input always warns.)
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=stacklevel_outside_minigrad())
+        with warnings.catch_warnings():           # numpy's own words for the same thing
+            warnings.simplefilter("ignore", RuntimeWarning)
+            var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+    else:
+        var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+    return np.asarray(var, dtype=array.dtype, order="C"), dims, count, correction
 
 
 @history_first
@@ -579,7 +597,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * 2 (input - mean) / (N - correction).
     """
-    value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
+    value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
                   all_dims=dim is None)
@@ -592,7 +610,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * (input - mean) / ((N - correction) * std).
     """
-    value, dims, count, correction = _variance(input, dim, correction, keepdim, unbiased)
+    value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
                  correction=correction, input_shape=input._array.shape, all_dims=dim is None)

@@ -430,8 +430,11 @@ def expand(input, *sizes):
     sizes = list(_sizes(sizes))
     array = input._array
     if len(sizes) < array.ndim:
+        # (PyTorch names a bool tensor's type CPUBoolType here, the others torch.FloatTensor, ...)
+        type_name = ("CPUBoolType" if array.dtype.kind == "b"
+                     else f"minigrad.{input.dtype.tensor_type_name}")
         raise RuntimeError(
-            f"expand(minigrad.{input.dtype.tensor_type_name}{{{list(array.shape)}}}, size={sizes}): "
+            f"expand({type_name}{{{list(array.shape)}}}, size={sizes}): "
             f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({array.ndim})")
     offset = len(sizes) - array.ndim

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
-from .._ops.pointwise import clip_keeping_input_on_ties, laid_out_as_pytorch, threshold_backward
+from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented, laid_out_as_pytorch,
+                              threshold_backward)
 from .._ops.inplace import apply_inplace, memory_order
 from .._tensor import _wrap
 
@@ -143,7 +144,7 @@ class ThresholdBackward1(ThresholdBackward0):
 def _hardtanh(input, min_val, max_val):
     x = input._array
     if x.dtype.kind == "b":
-        raise RuntimeError('"hardtanh_backward_cpu" not implemented for \'Bool\'')
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     out = clip_keeping_input_on_ties(x, min_val, max_val).astype(x.dtype, copy=False)
     return result(out, HardtanhBackward0, (input,), saved=(input,), min_val=min_val, max_val=max_val)
 
@@ -171,6 +172,8 @@ def relu6(input, inplace=False):
 
 def _threshold(input, threshold, value, node_class):
     x = input._array
+    if x.dtype.kind == "b":
+        raise kernel_not_implemented("threshold_cpu", input)
     out = np.where(x > threshold, x, np.asarray(value).astype(x.dtype)).astype(x.dtype, copy=False)
     # (NaN is not > threshold, but PyTorch's rule is "x <= threshold ? value : x": NaN stays)
     out = np.where(np.isnan(x), x, out) if x.dtype.kind == "f" else out

@@ -1211,9 +1211,28 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
                                                                    LeakyReluBackward1))
 
 
+def leaky_relu_(input, negative_slope=0.01):
+    """``leaky_relu(input, negative_slope, inplace=True)``: input changed in place (LeakyReluBackward1)."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """``hardtanh(input, min_val, max_val, inplace=True)``: input cut off in place (HardtanhBackward0)."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    """``threshold(input, threshold, value, inplace=True)``: input changed in place (ThresholdBackward1)."""
+    return _threshold_function(input, threshold, value, inplace=True)
+
+
+_threshold_function = threshold       # (threshold_'s own argument hides the function's name)
+
+
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
-    for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu"):
+    for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu",
+                 "leaky_relu_"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 

@@ -15,10 +15,8 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        """``F.relu(input)``: max(input, 0) (in place with ``inplace=True``)."""
-        if self.inplace:
-            return input.clamp_(min=0)
-        return F.relu(input)
+        """``F.relu(input, inplace)``: max(input, 0) (in place with ``inplace=True``)."""
+        return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self):
         """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
@@ -50,8 +48,8 @@ class LeakyReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        """``F.leaky_relu(input, negative_slope)``."""
-        return F.leaky_relu(input, self.negative_slope)
+        """``F.leaky_relu(input, negative_slope, inplace)``."""
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         """The settings PyTorch prints: ``negative_slope=0.01``, plus ``inplace=True`` if set."""

@@ -1,0 +1,118 @@
+"""Finding and replacing the numbers that are not finite: nan, inf and -inf.
+
+* ``isnan``, ``isinf``, ``isfinite``, ``isposinf``, ``isneginf`` answer a question about
+  each element with a bool tensor. Like comparisons they are never recorded: a yes/no
+  answer has no useful gradient. Integer and bool tensors hold only finite numbers,
+  so the answers there are all False (all True for ``isfinite``).
+* ``nan_to_num`` replaces nan by 0 (or ``nan=``), inf by the largest finite number of the
+  dtype (or ``posinf=``) and -inf by the smallest (or ``neginf=``). Its gradient lets
+  through what passed unchanged: grad where the input was finite, 0 where it was replaced.
+
+A learner meets them when a loss turns into nan: ``torch.isnan(loss)`` tells which
+elements went wrong, ``x.isfinite().all()`` is the usual guard in a training loop.
+"""
+import numpy as np
+
+from .._tensor import _wrap
+from ..autograd.graph import Node
+from . import plain_output, result
+from .pointwise import laid_out_as_pytorch
+
+
+def _answer(question, input):
+    """A bool tensor from ``question`` (a numpy test of each element), never recorded."""
+    array = input._array
+    out = np.asarray(question(array))      # (numpy answers a 0-d array with a numpy scalar)
+    if out.ndim > 1 and not array.flags.c_contiguous:
+        out = laid_out_as_pytorch(out, array)      # (numpy's layout may differ in size-1 dims)
+    return plain_output(out, input)
+
+
+def _all_false(array):
+    return np.zeros(array.shape, dtype=bool)
+
+
+def isnan(input):
+    """True where ``input`` is nan (not a number). Never recorded."""
+    return _answer(np.isnan if input._array.dtype.kind == "f" else _all_false, input)
+
+
+def isinf(input):
+    """True where ``input`` is inf or -inf. Never recorded."""
+    return _answer(np.isinf if input._array.dtype.kind == "f" else _all_false, input)
+
+
+def isposinf(input):
+    """True where ``input`` is inf (not -inf). Never recorded."""
+    return _answer(np.isposinf if input._array.dtype.kind == "f" else _all_false, input)
+
+
+def isneginf(input):
+    """True where ``input`` is -inf. Never recorded."""
+    return _answer(np.isneginf if input._array.dtype.kind == "f" else _all_false, input)
+
+
+def isfinite(input):
+    """True where ``input`` is an ordinary number (neither nan, inf nor -inf). Never recorded."""
+    if input._array.dtype.kind == "f":
+        return _answer(np.isfinite, input)
+    return _answer(lambda array: np.ones(array.shape, dtype=bool), input)
+
+
+# --- nan_to_num -------------------------------------------------------------------------------
+
+class NanToNumBackward0(Node):
+    """result = self with nan, inf, -inf replaced by numbers   ->
+        grad_self = grad * isfinite(self)
+
+    A replaced element is a constant, so no gradient reaches it; the others passed
+    through unchanged (slope 1)."""
+
+    _saved_names = ("self",)        # grad_fn._saved_self, as in PyTorch
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (grad * isfinite(x),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * isfinite(self)"""
+        return tangents[0] * isfinite(inputs[0])
+
+
+def _replacement(name, value):
+    """nan=, posinf=, neginf= as a Python float (None: the default), with PyTorch's TypeError."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float, np.number, np.bool_)):
+        return float(value)
+    if hasattr(value, "_array") and value._array.size == 1:   # a one-element tensor counts too
+        return float(value._array)
+    raise TypeError(f"nan_to_num(): argument '{name}' must be float, not {type(value).__name__}")
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    """``input`` with nan replaced by ``nan`` (0.0), inf by ``posinf`` and -inf by ``neginf``
+    (by default the largest and smallest finite numbers of the dtype).
+
+    Gradient: grad where the input was finite, 0 where an element was replaced.
+    """
+    nan, posinf, neginf = (_replacement("nan", nan), _replacement("posinf", posinf),
+                           _replacement("neginf", neginf))
+    array = input._array
+    if array.dtype.kind != "f":             # integers and bools have nothing to replace
+        return result(array.copy(), NanToNumBackward0, (input,), saved=(input,))
+    # a replacement too large for the dtype becomes inf, as PyTorch's cast does
+    with np.errstate(over="ignore"):
+        out = np.asarray(np.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf,
+                                       neginf=neginf))
+    if out.ndim > 1 and not array.flags.c_contiguous:
+        out = laid_out_as_pytorch(out, array)
+    return result(out, NanToNumBackward0, (input,), saved=(input,))
+
+
+def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
+    """``nan_to_num`` written into ``input`` itself (recorded as NanToNumBackward0 too)."""
+    from .inplace import apply_inplace       # (inplace.py builds on the files of this package)
+    nan, posinf, neginf = (_replacement("nan", nan), _replacement("posinf", posinf),
+                           _replacement("neginf", neginf))
+    return apply_inplace(input, lambda t: nan_to_num(t, nan, posinf, neginf))
