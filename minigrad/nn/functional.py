@@ -11,7 +11,8 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.grad_mode import is_grad_enabled, _State
+from ..autograd.forward_ad import _DualLevel
 from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
@@ -516,8 +517,17 @@ class NllLossBackward0(Node):
         rows = np.arange(len(labels))
         # (every label ignored: nothing is picked below, and the loss was nan)
         reduction, total_weight = self._reduction, self._total_weight
+        every_label_counts = _every_label_counts(labels, weight, self._ignore_index,
+                                                 self._rows_shape[1])
+        g = grad._array
+        if every_label_counts and g.ndim == 0 and not (_State.enabled or _DualLevel.open):
+            # the usual training step, nothing recorded: write the one number each row gets,
+            # -grad / N, straight in (as PyTorch's kernel does) instead of multiplying a
+            # tensor of -1 / N by grad
+            picked[rows, labels] = -(g / g.dtype.type(total_weight)) if reduction == "mean" else -g
+            return (self._to_input_layout(_wrap(picked)),)
         scale = -1.0 / total_weight if reduction == "mean" and total_weight else -1.0
-        if _every_label_counts(labels, weight, self._ignore_index, self._rows_shape[1]):
+        if every_label_counts:
             picked[rows, labels] = scale
         else:
             keep = labels != self._ignore_index
