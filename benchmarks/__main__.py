@@ -33,8 +33,9 @@ for a learner; numpy and PyTorch use one thread):
     viz     minigrad.viz.draw of a 1,000-op loop with a reused parameter
             (y = y * w + b), rendered to SVG and PNG as a notebook shows it, for
             minigrad's and PyTorch's tensors. Target: under 2 s.
-    course  executing every notebook on a fresh kernel (target: 30 s in all),
-            and drawing one W1 step's graph.
+    course  executing every notebook on a fresh kernel (target: 30 s in all for
+            starting the kernels and running the cells, the package byte-compiled
+            first as an installed one is), and drawing one W1 step's graph.
 
 The table ends with every target of the workloads run, met or not.
 
