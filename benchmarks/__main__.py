@@ -6,6 +6,7 @@ Run (from the repository root):
     python -m benchmarks --only W1,W2   # some workloads (W1 W2 W3 W4 viz course)
     python -m benchmarks --quick        # a smoke run in seconds; its numbers mean nothing
     python -m benchmarks --profile W2   # where minigrad spends its time (cProfile)
+    python -m benchmarks.instructions   # W2 in machine instructions per op (valgrind), load-proof
     python -m benchmarks --redraw       # table and chart again from results.json
     python -m benchmarks --redraw --markdown   # the same table as Markdown, for a README
 
@@ -33,8 +34,9 @@ for a learner; numpy and PyTorch use one thread):
     viz     minigrad.viz.draw of a 1,000-op loop with a reused parameter
             (y = y * w + b), rendered to SVG and PNG as a notebook shows it, for
             minigrad's and PyTorch's tensors. Target: under 2 s.
-    course  executing every notebook on a fresh kernel (target: 30 s in all),
-            and drawing one W1 step's graph.
+    course  executing every notebook on a fresh kernel (target: 30 s in all for
+            starting the kernels and running the cells, the package byte-compiled
+            first as an installed one is), and drawing one W1 step's graph.
 
 The table ends with every target of the workloads run, met or not.
 

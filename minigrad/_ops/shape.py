@@ -124,8 +124,11 @@ def _view_strides(old_shape, old_strides, shape):
 def _reshaped_without_copy(array, shape):
     """``array`` seen with ``shape`` in the same memory (PyTorch's strides), or None if
     that needs a copy."""
-    if array.flags.c_contiguous and 1 not in array.shape and array.size:
-        return np.reshape(array, shape)     # the usual case: numpy gives the same strides, faster
+    if array.flags.c_contiguous and array.size and (1 not in array.shape or 1 not in shape):
+        # the usual case: numpy gives the same strides, faster (they can differ only in the
+        # steps of size-1 dims, when both shapes have some; e.g. a bias gradient summed to
+        # (1, n) and viewed as (n,) comes this way)
+        return np.reshape(array, shape)
     size = array.itemsize
     strides = _view_strides(array.shape, [s // size for s in array.strides], shape)
     if strides is None:

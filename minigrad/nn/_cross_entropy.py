@@ -36,7 +36,9 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
     if not isinstance(target, Tensor):
         raise TypeError(f"cross_entropy_loss(): argument 'target' (position 2) must be Tensor, "
                         f"not {type(target).__name__}")
-    if input.shape == target.shape:                       # class probabilities
+    shape = input.shape
+    n_dims = len(shape)
+    if shape == target._array.shape:                      # class probabilities
         if not target.is_floating_point():
             raise RuntimeError(
                 "Expected floating point type for target with class probabilities, got "
@@ -44,44 +46,45 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
                 "shape holds probabilities (float); class indices have one dimension less")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        if input.ndim == 0:                               # PyTorch asks for the size of dim 1
+        if n_dims == 0:                                   # PyTorch asks for the size of dim 1
             raise IndexError("Dimension specified as 1 but tensor has no dimensions")
-        n_classes = input.shape[0 if input.ndim == 1 else 1]
-        if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
-            raise RuntimeError(
-                f"cross_entropy: weight tensor should be defined either for all {n_classes} "
-                f"classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+        _check_weight(weight, shape[0 if n_dims == 1 else 1], "cross_entropy: ")
         return
-    if input.ndim == 0:         # log_softmax over dim 1 comes first
+    if n_dims == 0:             # log_softmax over dim 1 comes first
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if not input.is_floating_point():
         return                  # log_softmax, which comes first, refuses it with its own message
     check_class_target_shape(input, target)
-    n_classes = input.shape[0 if input.ndim == 1 else 1]
+    _check_weight(weight, shape[0 if n_dims == 1 else 1], "")
+
+
+def _check_weight(weight, n_classes, prefix):
     if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
         raise RuntimeError(
-            f"weight tensor should be defined either for all {n_classes} classes or no classes "
-            f"but got weight tensor of shape: {list(weight.shape)}")
+            f"{prefix}weight tensor should be defined either for all {n_classes} classes or no "
+            f"classes but got weight tensor of shape: {list(weight.shape)}")
 
 
 def check_class_target_shape(input, target):
     """PyTorch's checks of class indices' shape against the input's (1-d or more), in its order:
     one label per row of dim 0, then per position after the class dim."""
+    shape, target_shape = input._array.shape, target._array.shape     # (numpy's: no Size made)
+    n_dims, target_dims = len(shape), len(target_shape)
     # PyTorch reads the first size of a 0-d target too, which it does not have: it prints 0
-    target_batch = target.shape[0] if target.ndim else 0
-    if input.ndim != 1 and input.shape[0] != target_batch:
+    target_batch = target_shape[0] if target_dims else 0
+    if n_dims != 1 and shape[0] != target_batch:
         raise ValueError(
-            f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target_batch}).")
-    if input.ndim <= 2 and target.ndim > 1:
+            f"Expected input batch_size ({shape[0]}) to match target batch_size ({target_batch}).")
+    if n_dims <= 2 and target_dims > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported"
                            "\nminigrad hint: class indices are one number per row, e.g. "
                            "target.view(-1) for a column of labels")
-    if input.ndim == 4 and target.ndim != 3:       # N x C x H x W: PyTorch's nll_loss2d
+    if n_dims == 4 and target_dims != 3:       # N x C x H x W: PyTorch's nll_loss2d
         raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets "
-                           f"of dimension: {target.ndim}")
-    if input.ndim >= 3 and input.ndim != 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+                           f"of dimension: {target_dims}")
+    if n_dims >= 3 and n_dims != 4 and target_shape[1:] != shape[2:]:
         raise RuntimeError(
-            f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got {list(target.shape)}")
+            f"Expected target size {[shape[0]] + list(shape[2:])}, got {list(target_shape)}")
 
 
 def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, reduction,

@@ -11,7 +11,8 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
-from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.grad_mode import is_grad_enabled, _State
+from ..autograd.forward_ad import _DualLevel
 from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms

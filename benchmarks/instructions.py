@@ -1,0 +1,85 @@
+"""W2 counted in machine instructions: a measure that does not depend on the machine's load.
+
+Timings on a shared machine move by 10% from one run to the next, more than most
+single improvements to the per-operation cost. Valgrind's cachegrind counts the
+instructions a process executes instead, the same in every run once the run is
+made deterministic:
+
+* one BLAS thread (its idle threads would otherwise spin a different amount each time),
+* a fixed hash seed and no address randomisation (``setarch -R``), so dictionaries
+  and sets keyed by objects behave the same,
+* the garbage collector off while the chain is built (collections start at
+  moments that depend on everything else the process did).
+
+Usage (needs ``valgrind`` and ``setarch``)::
+
+    python -m benchmarks.instructions            # this checkout's minigrad
+    python -m benchmarks.instructions --ops 2000
+
+It builds W2's chain (``y = y * 1.0001``, ``y = y + b``) of two lengths in
+separate processes and reports the difference per operation, for the forward
+pass (building and then dropping the graph) and for backward, so that the cost
+of starting Python and importing minigrad cancels out. Each process runs under
+cachegrind for about 10 seconds.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+from .timing import ROOT
+
+REPEATS = 3          # chains per process, each built (and differentiated) then dropped
+
+
+def run_chains(n_ops, with_backward):
+    """In this process: build the chain ``REPEATS`` times (after a warm-up), garbage collector off."""
+    import gc
+
+    import minigrad
+    from .graphs import build_chain
+    a = minigrad.tensor([1.0], requires_grad=True)
+    b = minigrad.tensor([0.001], requires_grad=True)
+    build_chain(a, b, 100).backward()            # warm-up: caches, lazily made objects
+    gc.collect()
+    gc.disable()
+    for _ in range(REPEATS):
+        y = build_chain(a, b, n_ops)
+        if with_backward:
+            y.backward()
+        del y
+
+
+def count(n_ops, with_backward):
+    """Instructions executed by a fresh process that runs ``run_chains(n_ops, with_backward)``."""
+    environment = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                       MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
+    code = (f"from benchmarks.instructions import run_chains; "
+            f"run_chains({n_ops}, {with_backward})")
+    command = ["setarch", os.uname().machine, "-R", "valgrind", "--tool=cachegrind",
+               "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable, "-c", code]
+    finished = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True,
+                              check=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", finished.stderr)
+    if found is None:
+        raise RuntimeError(f"no instruction count in valgrind's output:\n{finished.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ops", type=int, default=1000,
+                        help="the shorter chain's length; the longer one is three times longer")
+    arguments = parser.parse_args()
+    short, long = arguments.ops, 3 * arguments.ops
+    ops = REPEATS * (long - short)
+    forward = (count(long, False) - count(short, False)) / ops
+    both = (count(long, True) - count(short, True)) / ops
+    print(f"W2 per operation: forward {forward:,.0f} instructions, backward {both - forward:,.0f}, "
+          f"in all {both:,.0f}")
+
+
+if __name__ == "__main__":
+    main()
