@@ -775,11 +775,11 @@ def cos(input):
 class TanBackward0(Node):
     """result = tan(self)   ->   grad_self = grad * (1 + result**2)"""
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * (1 + tan(a) ** 2),)
+        (out,) = self.saved_tensors
+        return (grad * (1 + out ** 2),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (1 + result**2) * self_t"""
@@ -789,7 +789,7 @@ class TanBackward0(Node):
 def tan(input):
     """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
     with np.errstate(invalid="ignore"):
-        return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
+        return save_result(result(_float_ufunc(np.tan, input), TanBackward0, (input,)))
 
 
 # --- activations ----------------------------------------------------------------------------
@@ -1104,6 +1104,7 @@ class ClampMinBackward1(Node):
         grad_self = where(self >= min, grad, 0); grad_min = where(self < min, grad, 0)"""
 
     _saved_names = ("self", "min")      # grad_fn._saved_self, grad_fn._saved_min
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see min first
 
     def backward(self, grad):
         a, low = self.saved_tensors
@@ -1116,6 +1117,7 @@ class ClampMaxBackward1(Node):
         grad_self = where(self <= max, grad, 0); grad_max = where(self > max, grad, 0)"""
 
     _saved_names = ("self", "max")      # grad_fn._saved_self, grad_fn._saved_max
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see max first
 
     def backward(self, grad):
         a, high = self.saved_tensors
@@ -1170,6 +1172,7 @@ class ClampBackward0(Node):
         grad_max = where(self > max or max < min, grad, 0)"""
 
     _saved_names = ('self', 'min', 'max')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (2, 1, 0)      # PyTorch's saved-tensor hooks see max, min, then self
 
     def backward(self, grad):
         a, low, high = self.saved_tensors
