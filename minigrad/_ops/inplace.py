@@ -273,9 +273,11 @@ def _write(tensor, new):
 
 def _saved_output_is_the_tensor(new, tensor):
     """x.exp_() saves its result, which is x itself from now on: a later in-place change
-    of x must make backward refuse it, as in PyTorch."""
+    of x must make backward refuse it, as in PyTorch, and the values are x's memory (the
+    result computed out of place can go: as in PyTorch, saving it costs no memory)."""
     for saved in new._grad_fn._saved or ():
         if type(saved) is SavedOutput and saved.version_counter is new._version_counter:
+            saved.array = tensor._array
             saved.version_counter = tensor._version_counter
             saved.version = tensor._version_counter[0]
             if tensor._base is not None and tensor._grad_fn is not None:
