@@ -10,7 +10,7 @@ import numpy as np
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._memory_format import empty_with_steps_of, is_non_overlapping_and_dense
+from ._memory_format import empty_laid_out_like
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from .autograd.function import _FuncTransforms
@@ -382,18 +382,12 @@ def _like(maker):
 
 
 def _laid_out_like(out, input):
-    """``out``'s values laid out in memory like ``input`` (PyTorch's "preserve_format"): with
-    input's very steps when input's elements fill one block (a transposed matrix gives a
-    transposed result); else its dims in the same memory order, without gaps (numpy's
-    order "K"); row-major, as ``out`` already is, for an expanded input."""
-    like, values = input._array, out._array
-    if is_non_overlapping_and_dense(like):
-        array = empty_with_steps_of(like, values.dtype)
-    elif 0 not in like.strides:
-        array = np.empty_like(like, dtype=values.dtype)
-    else:
+    """``out``'s values laid out in memory like ``input`` (PyTorch's "preserve_format", see
+    ``empty_laid_out_like``): a transposed matrix gives a transposed result."""
+    array = empty_laid_out_like(input._array, out._array.dtype)
+    if array.strides == out._array.strides:
         return out
-    array[...] = values
+    array[...] = out._array
     laid_out = _wrap(array)
     laid_out._requires_grad = out._requires_grad
     return laid_out

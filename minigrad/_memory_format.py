@@ -45,11 +45,11 @@ def channels_last_order(array):
 def copy_in_format(array, fmt):
     """A copy of ``array`` laid out in memory as ``fmt`` says (same shape and values)."""
     if fmt is preserve_format:
-        # PyTorch keeps the order of the input's dims in memory, but an expanded input (the
-        # same element seen twice) has no such order: it gets a row-major copy
-        if any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)):
-            return np.array(array, order="C", copy=True)
-        return array.copy(order="K")
+        if array.flags.c_contiguous and array.size and 1 not in array.shape:
+            return array.copy()          # (the usual case: row-major, nothing to choose)
+        copy = empty_laid_out_like(array, array.dtype)
+        copy[...] = array
+        return copy
     if fmt is contiguous_format:
         return np.array(array, order="C", copy=True)
     if array.ndim != fmt.rank:
@@ -88,3 +88,25 @@ def empty_with_steps_of(like, dtype):
     block = np.empty(like.size, dtype)
     steps = tuple(step // like.itemsize * block.itemsize for step in like.strides)
     return np.lib.stride_tricks.as_strided(block, like.shape, steps)
+
+
+def empty_laid_out_like(like, dtype):
+    """New memory for a copy of the array ``like``, laid out as PyTorch's ``preserve_format``
+    lays it out (clone, empty_like, zeros_like, ``.to(dtype)``).
+
+    * ``like`` fills one block of memory without gaps, or has no elements: its very steps,
+      even those of size-1 dimensions and of empty tensors, which mean nothing;
+    * an expanded ``like`` (one element seen at several positions): row-major;
+    * otherwise (a slice with a step): its dimensions in the same order in memory, without
+      gaps (PyTorch sorts them by their steps as TensorIterator does, ``memory_order``);
+      a size-1 or size-0 dimension counts as 1 in the steps of those after it."""
+    if like.size == 0 or is_non_overlapping_and_dense(like):
+        return empty_with_steps_of(like, dtype)
+    if any(step == 0 and size > 1 for step, size in zip(like.strides, like.shape)):
+        return np.empty(like.shape, dtype)
+    from ._ops.inplace import memory_order      # (the operations build on this module)
+    steps, step = [0] * like.ndim, 1
+    for dim in memory_order([list(like.strides)], like.shape):
+        steps[dim] = step * np.dtype(dtype).itemsize
+        step *= max(like.shape[dim], 1)
+    return np.lib.stride_tricks.as_strided(np.empty(step, dtype), like.shape, steps)

@@ -21,6 +21,7 @@ from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, SavedOutput, needs_grad
+from ..autograd._saved_tensor_hooks import _Hooks, pack
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
 from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
@@ -272,9 +273,11 @@ def _write(tensor, new):
 
 def _saved_output_is_the_tensor(new, tensor):
     """x.exp_() saves its result, which is x itself from now on: a later in-place change
-    of x must make backward refuse it, as in PyTorch."""
+    of x must make backward refuse it, as in PyTorch, and the values are x's memory (the
+    result computed out of place can go: as in PyTorch, saving it costs no memory)."""
     for saved in new._grad_fn._saved or ():
         if type(saved) is SavedOutput and saved.version_counter is new._version_counter:
+            saved.array = tensor._array
             saved.version_counter = tensor._version_counter
             saved.version = tensor._version_counter[0]
             if tensor._base is not None and tensor._grad_fn is not None:
@@ -293,14 +296,62 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     if tensor._created_in_no_grad or tensor._view_of_no_grad_view or (
             tensor._multi_output_view and tensor._grad_fn is None):
         raise_no_grad_view_changed(tensor)      # e.g. a no_grad view of a plain tensor += leaf
-    # Recording: the node must see the *old* value, so give it a copy that sits
-    # at the same place in the graph as the tensor did.
-    old = _wrap(tensor._array.copy())
+    # Recording: the operation computes its result in new memory, so it can read the old
+    # values where they are; ``old`` stands for them at the tensor's place in the graph.
+    old = _wrap(tensor._array)
     old._grad_fn = tensor.grad_fn         # (a view's node is made again first, if it is out of date)
     old._output_nr = tensor._output_nr
     old._requires_grad = tensor._requires_grad
-    new = op(_with_tangent_of(tensor, old), *args)
-    return move_tangent(new, _write(tensor, new))
+    hooks = _Hooks.stack
+    if hooks:                   # saved-tensor hooks must see what is finally saved (below)
+        _Hooks.stack = ()
+    try:
+        new = op(_with_tangent_of(tensor, old), *args)
+    finally:
+        if hooks:
+            _Hooks.stack = hooks
+    node = new._grad_fn
+    if node is None or node._saved is None:
+        return move_tangent(new, _write(tensor, new))
+    _save_a_copy_of_the_old_values(node, old)
+    if hooks:                   # as in PyTorch: the inputs are packed before the change ...
+        _pack_saved(node, outputs=False)
+    tensor = _write(tensor, new)
+    if hooks:                   # ... the result after it (it is the tensor, at its new version)
+        _pack_saved(node, outputs=True)
+    return move_tangent(new, tensor)
+
+
+def _pack_saved(node, outputs):
+    """Run the saved-tensor hooks' ``pack`` on the inputs ``node`` saved, or on its result."""
+    pack_hook, unpack_hook = _Hooks.stack[-1]
+    saved, versions = list(node._saved), list(node._saved_versions)
+    for i in node._pack_order or range(len(saved)):
+        value = saved[i]
+        if (type(value) is SavedOutput if outputs else isinstance(value, Tensor)):
+            saved[i] = pack(value, node, pack_hook, unpack_hook)
+            versions[i] = None     # (no in-place check for a hooked tensor)
+            node._saves_output = True   # (entries to unpack on access)
+    node._saved, node._saved_versions = tuple(saved), tuple(versions)
+
+
+def _save_a_copy_of_the_old_values(node, old):
+    """Where the node of an in-place operation saved its input (``old``), save a copy instead.
+
+    Why PyTorch copies: the operation is about to overwrite the input's memory, and
+    backward needs the values from before (``y.mul_(t)``: t's gradient is grad * the old
+    y). So when the derivative needs the input, PyTorch's autograd clones it first and
+    saves the clone: ``grad_fn._saved_self`` is that copy, a ``CloneBackward0`` of the
+    input's history (if it requires grad), at version 0, and changing y in place later
+    breaks nothing. Only then does it cost memory: ``y.exp_()`` saves its result, ``y.add_(t)``
+    and ``y.mul_(2)`` save nothing (so no copy), and ``y.mul_(t)`` copies y only when t
+    requires grad. The copy's CloneBackward0 is not on the way backward walks from y (the
+    node's edges go to y's old history); a second-order graph goes through it.
+    """
+    saved = node._saved
+    if any(value is old for value in saved):
+        copy = shape.clone(old)        # (its version is 0, as old's was: the versions stay)
+        node._saved = tuple(copy if value is old else value for value in saved)
 
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):

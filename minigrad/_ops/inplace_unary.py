@@ -95,10 +95,6 @@ def _check_bound_fits(t, bound, side):
 def _clamp_one_side(node_class, low=None, high=None):
     """clamp with a number bound, recorded as ``node_class`` (PyTorch names each side's node)."""
     def operation(t):
-        if isinstance(low, Tensor):
-            return pointwise.clamp_min(t, low)         # a tensor bound: ClampMinBackward1
-        if isinstance(high, Tensor):
-            return pointwise.clamp_max(t, high)
         _check_bound_fits(t, *((low, "min") if high is None else (high, "max")))
         values = pointwise.clip_keeping_input_on_ties(t._array, low, high).astype(
             t._array.dtype, copy=False)
@@ -111,6 +107,8 @@ def clamp_min_(self, min):
     """In-place clamp from below: x = max(x, min) (ClampMinBackward0)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("clamp_min_", self, (min,))
+    if isinstance(min, Tensor):     # an input too (recorded if it requires grad): ClampMinBackward1
+        return apply_inplace(self, pointwise.clamp_min, min)
     return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
 
@@ -118,6 +116,8 @@ def clamp_max_(self, max):
     """In-place clamp from above: x = min(x, max) (ClampMaxBackward0)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("clamp_max_", self, (max,))
+    if isinstance(max, Tensor):     # an input too (recorded if it requires grad): ClampMaxBackward1
+        return apply_inplace(self, pointwise.clamp_max, max)
     return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
 
 

@@ -9,7 +9,8 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
-from .._memory_format import empty_with_steps_of, is_non_overlapping_and_dense
+from .._memory_format import (channels_last, empty_with_steps_of, is_in_format,
+                              is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
@@ -112,9 +113,17 @@ def _binary(ufunc, a, b):
         out = out.astype(dtype)
     elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
-    if out.ndim > 1 and not (
+    if out.ndim > 1 and not (out.size and
             getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous):
         out = laid_out_as_pytorch(out, a_arr, b_arr)       # (rare: inputs in different layouts)
+    return out
+
+
+def like_its_input(out, array):
+    """The result ``out`` of a one-input operation on ``array``, laid out as PyTorch lays it out
+    (numpy may step differently over size-1 dimensions of an input that is not row-major)."""
+    if out.ndim > 1 and not (out.size and array.flags.c_contiguous):
+        return laid_out_as_pytorch(out, array)
     return out
 
 
@@ -127,8 +136,26 @@ def laid_out_as_pytorch(out, *inputs):
     when its inputs disagree; the values are the same, only ``stride()`` differs. (When
     all inputs have the result's shape and the same steps, without gaps, PyTorch takes
     those steps as they are, even the meaningless ones of size-1 dimensions.)"""
-    if out.ndim < 2 or all(getattr(array, "flags", out.flags).c_contiguous for array in inputs):
+    if out.ndim < 2:
+        return out
+    if out.size == 0:
+        # PyTorch calls a tensor without elements contiguous, so inputs of the result's shape
+        # give a row-major result; with a number among them, the general rule below decides
+        if all(np.shape(array) == out.shape for array in inputs):
+            return np.empty(out.shape, out.dtype)
+    elif all(getattr(array, "flags", out.flags).c_contiguous for array in inputs):
         return out                          # (the usual case: numpy and PyTorch agree)
+    if out.ndim == 4 and all(np.shape(array) == out.shape and is_in_format(array, channels_last)
+                             for array in inputs):
+        # PyTorch's next shortcut: inputs all laid out channels-last (size-1 dimensions aside)
+        # give a channels-last result, with the steps channels-last has for size-1 dimensions too
+        n, c, h, w = (builtins.max(size, 1) for size in out.shape)
+        steps = tuple(step * out.itemsize for step in (h * w * c, 1, w * c, c))
+        if out.strides == steps:
+            return out
+        laid_out = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, steps)
+        laid_out[...] = out
+        return laid_out
     from .inplace import memory_order       # (inplace.py builds on this file)
     # each input's steps as PyTorch's loop sees them: 0 where broadcast (a size-1
     # dimension that is not broadcast keeps its step, which numpy's broadcast_to would drop)
@@ -139,6 +166,8 @@ def laid_out_as_pytorch(out, *inputs):
     if len(steps) == len(inputs) and all(np.shape(array) == out.shape and array.strides == steps[0]
                                          for array in inputs) and is_non_overlapping_and_dense(inputs[0]):
         laid_out = empty_with_steps_of(inputs[0], out.dtype)
+    elif out.size == 0:
+        laid_out = _empty_in_order(memory_order(steps, out.shape), out)
     else:
         slowest_first = memory_order(steps, out.shape)[::-1]
         laid_out = np.empty(tuple(out.shape[dim] for dim in slowest_first), out.dtype).transpose(
@@ -147,6 +176,19 @@ def laid_out_as_pytorch(out, *inputs):
         return out                          # numpy made it so already
     laid_out[...] = out
     return laid_out
+
+
+def _empty_in_order(fastest_first, out):
+    """A new result without elements, as PyTorch lays it out with its dimensions in the order
+    ``fastest_first``: row-major if that is their usual order; else each dimension steps over
+    the sizes of the faster ones, a size 0 included (so the dimensions after it step by 0)."""
+    if fastest_first == list(reversed(range(out.ndim))):
+        return np.empty(out.shape, out.dtype)
+    steps, step = [0] * out.ndim, out.itemsize
+    for dim in fastest_first:
+        steps[dim] = step
+        step *= out.shape[dim]
+    return np.lib.stride_tricks.as_strided(np.empty(0, out.dtype), out.shape, steps)
 
 
 # --- + and - ----------------------------------------------------------------------------
@@ -306,7 +348,7 @@ def neg(input):
     """-input elementwise. Gradient: -grad."""
     # np.negative of a 0-d array is a numpy scalar; keep an array so in-place ops still work
     try:
-        return result(np.asarray(np.negative(input._array)), NegBackward0, (input,))
+        return result(like_its_input(np.asarray(np.negative(input._array)), input._array), NegBackward0, (input,))
     except TypeError:           # numpy refuses -bool too, in its own words
         raise RuntimeError(NEGATIVE_BOOL_MESSAGE) from None
 
@@ -659,8 +701,8 @@ def pow(input, exponent):
             # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
             # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
             out = np.reciprocal(np.sqrt(a_arr))
-        else:
-            out = _binary(np.power, input, exponent)
+        else:     # (PyTorch's x ** number has one input: laid out as x)
+            out = like_its_input(_binary(np.power, input, exponent), a_arr)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 
@@ -832,11 +874,11 @@ def cos(input):
 class TanBackward0(Node):
     """result = tan(self)   ->   grad_self = grad * (1 + result**2)"""
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    _saved_names = ('result',)      # grad_fn._saved_result, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * (1 + tan(a) ** 2),)
+        (out,) = self.saved_tensors
+        return (grad * (1 + out ** 2),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (1 + result**2) * self_t"""
@@ -846,7 +888,7 @@ class TanBackward0(Node):
 def tan(input):
     """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
     with np.errstate(invalid="ignore"):
-        return result(_float_ufunc(np.tan, input), TanBackward0, (input,), saved=(input,))
+        return save_result(result(_float_ufunc(np.tan, input), TanBackward0, (input,)))
 
 
 # --- activations ----------------------------------------------------------------------------
@@ -897,7 +939,7 @@ class SigmoidBackward0(Node):
 def sigmoid(input):
     """1 / (1 + e**-input) elementwise. Gradient: grad * s * (1 - s), s the saved result."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
-    return save_result(result(_sigmoid_array(array).astype(array.dtype, copy=False),
+    return save_result(result(like_its_input(_sigmoid_array(array).astype(array.dtype, copy=False), array),
                               SigmoidBackward0, (input,)))
 
 
@@ -1020,13 +1062,12 @@ def relu(input):
     elif array.flags.c_contiguous:
         # numpy's maximum of two arrays is about twice as fast as that of an array and a number
         # (same values): so the result starts as zeros, which are also the other operand.
-        # (Other layouts keep numpy's own choice of the result's layout, which is PyTorch's.)
         zeros = np.zeros_like(array)
         out = (np.maximum(array, zeros, out=zeros) if keeps_first
                else np.maximum(zeros, array, out=zeros))
     else:
         zero = array.dtype.type(0)
-        out = np.maximum(array, zero) if keeps_first else np.maximum(zero, array)
+        out = like_its_input(np.maximum(array, zero) if keeps_first else np.maximum(zero, array), array)
     return save_result(result(out, ReluBackward0, (input,)))
 
 
@@ -1048,7 +1089,7 @@ def abs(input):
     """|input| elementwise. Gradient: grad * sign(input) (0 at 0, as in PyTorch)."""
     if input._array.dtype.kind == "b":
         raise kernel_not_implemented("abs_cpu", input)
-    return result(np.abs(input._array), AbsBackward0, (input,), saved=(input,))
+    return result(like_its_input(np.abs(input._array), input._array), AbsBackward0, (input,), saved=(input,))
 
 
 class SignBackward0(Node):
@@ -1147,7 +1188,7 @@ def clamp(input, min=None, max=None):
 
 def _clamp_numbers(input, low, high, node_class, **bound):
     """clamp with number bounds (either may be None), recorded as ``node_class``."""
-    out = clip_keeping_input_on_ties(input._array, low, high)
+    out = like_its_input(clip_keeping_input_on_ties(input._array, low, high), input._array)
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
     return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
@@ -1170,6 +1211,7 @@ class ClampMinBackward1(Node):
         grad_self = where(self >= min, grad, 0); grad_min = where(self < min, grad, 0)"""
 
     _saved_names = ("self", "min")      # grad_fn._saved_self, grad_fn._saved_min
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see min first
 
     def backward(self, grad):
         a, low = self.saved_tensors
@@ -1182,6 +1224,7 @@ class ClampMaxBackward1(Node):
         grad_self = where(self <= max, grad, 0); grad_max = where(self > max, grad, 0)"""
 
     _saved_names = ("self", "max")      # grad_fn._saved_self, grad_fn._saved_max
+    _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see max first
 
     def backward(self, grad):
         a, high = self.saved_tensors
@@ -1236,6 +1279,7 @@ class ClampBackward0(Node):
         grad_max = where(self > max or max < min, grad, 0)"""
 
     _saved_names = ('self', 'min', 'max')      # grad_fn._saved_self, ... as in PyTorch
+    _pack_order = (2, 1, 0)      # PyTorch's saved-tensor hooks see max, min, then self
 
     def backward(self, grad):
         a, low, high = self.saved_tensors

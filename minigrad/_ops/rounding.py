@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _binary, kernel_not_implemented
+from .pointwise import _binary, kernel_not_implemented, like_its_input
 
 
 class _StepBackward(Node):
@@ -47,8 +47,8 @@ def _step(numpy_function, input, node_class):
     if array.dtype.kind in "biu":           # integers are already whole numbers
         if array.dtype.kind == "b":         # (PyTorch has no bool version of these kernels)
             raise kernel_not_implemented(f"{numpy_function.__name__}_vml_cpu", input)
-        return result(array.copy(), node_class, (input,))
-    return result(numpy_function(array), node_class, (input,))
+        return result(like_its_input(array.copy(), array), node_class, (input,))
+    return result(like_its_input(numpy_function(array), array), node_class, (input,))
 
 
 def round(input, *, decimals=0):

@@ -20,7 +20,7 @@ from . import result, numpy_keywords, plain_output, batched_as
 from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
-from .._memory_format import (check_memory_format, contiguous_format, copy_in_format,
+from .._memory_format import (check_memory_format, contiguous_format, copy_in_format, empty_laid_out_like,
                               is_in_format, preserve_format)
 from .pointwise import _broadcast_error, where
 
@@ -809,6 +809,10 @@ class ToCopyBackward0(Node):
 
 def to_dtype(input, dtype):
     out = input._array.astype(dtype.numpy_dtype)
+    if not input._array.flags.c_contiguous or 1 in out.shape or not out.size:
+        laid_out = empty_laid_out_like(input._array, out.dtype)     # as clone lays it out
+        laid_out[...] = out
+        out = laid_out
     if dtype.is_floating_point:
         return result(out, ToCopyBackward0, (input,), input_dtype=input.dtype)
     return plain_output(out, input)    # integer results can't carry gradients

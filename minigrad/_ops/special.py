@@ -24,6 +24,8 @@ def _erf_array(array):
 class ErfBackward0(Node):
     """result = erf(self)   ->   grad_self = grad * 2 / sqrt(pi) * e ** (-self**2)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, as in PyTorch
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (grad * exp(-(x * x)) * _TWO_OVER_SQRT_PI,)

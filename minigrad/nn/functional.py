@@ -1058,6 +1058,8 @@ class SiluBackward0(Node):
     """result = self * sigmoid(self)   ->
         grad_self = grad * s * (1 + self * (1 - s)), s = sigmoid(self)"""
 
+    _saved_names = ('self',)      # grad_fn._saved_self, as in PyTorch
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         s = sigmoid(x)
