@@ -103,6 +103,7 @@ def _wrap(array):
     t._grad_fn = None
     t._output_nr = 0
     t._versions = _NEVER_CHANGED     # the version counter is made on first need (see below)
+    t._grad = None
     if _inference_blocks:            # empty unless some thread is inside inference_mode()
         _mark_if_inference(t)
     return t
@@ -133,10 +134,11 @@ class Tensor:
 
     # Attributes every tensor sets are slots (fast, small). The rarer ones fall
     # back to the class defaults below until a tensor assigns its own value.
-    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_versions",
+    # (``_grad`` too: a leaf's .grad set and reset kept the leaf's __dict__, which the garbage
+    # collector stops tracking while it holds only None and tracks again, once per backward)
+    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_versions", "_grad",
                  "__dict__", "__weakref__")
 
-    _grad = None
     _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
     _retains_grad = False
     _base = None                  # the tensor this one is a view of
@@ -170,6 +172,7 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._versions = _NEVER_CHANGED
+        self._grad = None
         if _inference_blocks:
             _mark_if_inference(self)
 

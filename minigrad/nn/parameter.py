@@ -30,6 +30,7 @@ class Parameter(Tensor):
         param._requires_grad = False
         param._grad_fn = None
         param._output_nr = 0
+        param._grad = None
         param._version_counter = data._version_counter
         param.requires_grad = requires_grad            # checks the dtype can require grad
         return param
