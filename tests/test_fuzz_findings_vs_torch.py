@@ -442,3 +442,26 @@ def test_scaled_products_backward_graph(torch, beta, alpha):
         seen.append(repr(([_graph(g.grad_fn) for g in grads + grads2],
                           [g.tolist() for g in grads + second + grads2])))
     assert seen[0] == seen[1]
+
+
+# smooth_l1/huber's recorded backward with reduction='mean' divides the input's second-order
+# gradient by the number of elements in place (version 1) and negates it for the target
+@pytest.mark.parametrize("loss", ["smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_robust_loss_second_order_versions_and_bits(torch, loss, reduction, create_graph, seed):
+    data = np.random.default_rng(seed).uniform(-2, 2, size=(3, 7)).astype(np.float32)
+    results = []
+    for L in (minigrad, torch):
+        x = L.tensor(data[0], requires_grad=True)
+        t = L.tensor(data[1], requires_grad=True)
+        gg = L.tensor(data[2])
+        y = getattr(L.nn.functional, loss)(x, t, reduction=reduction)
+        g, = L.autograd.grad(y if reduction != "none" else y.sum(), [x], create_graph=True)
+        dx, dt = L.autograd.grad(g, [x, t], grad_outputs=gg, create_graph=create_graph)
+        results.append([(d._version, d.requires_grad, np.asarray(d.detach().tolist(), dtype=np.float32))
+                        for d in (dx, dt)])
+    for (v1, r1, a1), (v2, r2, a2) in zip(*results):
+        assert (v1, r1) == (v2, r2)
+        np.testing.assert_array_equal(a1, a2)

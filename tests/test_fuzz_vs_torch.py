@@ -880,6 +880,11 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 1, 3), 53, False, True), ("unary", "neg", (0,), False, True),
      ("requires_grad_", "requires_grad_false", (0,), False, True),
      ("backward", "backward", (1,), False, False)],
+    # smooth_l1_loss's recorded backward ('mean') divides the input's gradient in place: the
+    # leaf's .grad, adopted from it, counts that step too
+    [("leaf", (3,), 0, False, True), ("binary", "smooth_l1_loss", (0, 0), False, False),
+     ("retain_grad", "retain_grad", (0,), True, False), ("grad", "grad", (1,), True, True),
+     ("unary", "F_hardtanh", (0,), True, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

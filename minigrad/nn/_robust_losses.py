@@ -78,8 +78,12 @@ class _RecordedLossBackward:
             if d_grad.shape != grad.shape:      # grad_output of a reduced loss is one number
                 d_grad = d_grad.sum()
         if self.should_compute_output(1) or self.should_compute_output(2):
-            curve = np.where(np.abs(d) < self.cutoff, self.curve_height(self.cutoff) * scale, 0.0)
+            curve = np.where(np.abs(d) < self.cutoff, self.curve_height(self.cutoff), 0.0)
             bend = gg * grad * _wrap(curve.astype(d.dtype))
+            if self.reduction == "mean" and d.size:
+                # PyTorch divides its result by the number of elements in place (the input's
+                # gradient is then at version 1; the target's, its negation, at 0)
+                bend.div_(d.size)
             d_x = bend if self.should_compute_output(1) else None
             d_t = -bend if self.should_compute_output(2) else None
         return d_grad, d_x, d_t
