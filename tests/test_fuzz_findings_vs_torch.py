@@ -465,3 +465,20 @@ def test_robust_loss_second_order_versions_and_bits(torch, loss, reduction, crea
     for (v1, r1, a1), (v2, r2, a2) in zip(*results):
         assert (v1, r1) == (v2, r2)
         np.testing.assert_array_equal(a1, a2)
+
+
+# autograd.grad with no inputs is refused, after the materialize_grads check and before any other
+@pytest.mark.parametrize("fn", [
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), []),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), ()),
+    lambda L: L.autograd.grad([(L.ones(2, requires_grad=True) * 2).sum()], [], grad_outputs=[L.ones(3)]),
+    lambda L: L.autograd.grad(L.ones(2, requires_grad=True) * 2, []),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), [], create_graph=True),
+    lambda L: L.autograd.grad("no", []),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), [], allow_unused=False,
+                              materialize_grads=True),
+    lambda L: L.autograd.grad("no", [L.ones(2, requires_grad=True)], allow_unused=False,
+                              materialize_grads=True),
+])
+def test_grad_with_no_inputs(torch, fn):
+    assert_same(fn, torch)

@@ -205,6 +205,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     single_input = not isinstance(inputs, (tuple, list)) or isinstance(inputs, graph.GradientEdge)
     outputs = _as_sequence(outputs)
     inputs = _as_sequence(inputs)
+    # (PyTorch's order of checks)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     for out in outputs:
         if not isinstance(out, Tensor):
             raise AssertionError("Expected output to be a torch.Tensor")
@@ -215,9 +221,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To "
                       "accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    if materialize_grads and allow_unused is False:
-        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
-                         "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
     if retain_graph is None:
