@@ -482,3 +482,26 @@ def test_robust_loss_second_order_versions_and_bits(torch, loss, reduction, crea
 ])
 def test_grad_with_no_inputs(torch, fn):
     assert_same(fn, torch)
+
+
+# a starting gradient of another dtype is cast to its output's dtype first (a new tensor)
+@pytest.mark.parametrize("dtype", ["float64", "float16", "int64", "float32"])
+def test_starting_gradient_of_another_dtype(torch, dtype):
+    def run(L):
+        go_dtype = getattr(L, dtype)
+        x = L.ones(3, requires_grad=True)
+        go = L.ones(3, dtype=go_dtype)
+        (x * 2).backward(go)
+        leaf = L.ones(3, requires_grad=True)
+        leaf.backward(go)
+        y = x * 2
+        itself, = L.autograd.grad(y, [y], grad_outputs=go)
+        go_with_grad = L.ones(3, dtype=go_dtype, requires_grad=go_dtype.is_floating_point)
+        y = x * 2
+        recorded, = L.autograd.grad(y, [x], grad_outputs=go_with_grad, create_graph=True)
+        nodes = None if recorded.grad_fn is None else [
+            (type(recorded.grad_fn).__name__,
+             [type(n).__name__ for n, _ in recorded.grad_fn.next_functions])]
+        return (str(x.grad.dtype).split(".")[-1], x.grad._version, leaf.grad._version,
+                leaf.grad is go, itself is go, str(itself.dtype).split(".")[-1], nodes)
+    assert run(minigrad) == run(torch)

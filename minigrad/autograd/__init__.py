@@ -89,7 +89,12 @@ def _root_gradients(outputs, grad_outputs, create_graph):
         # unchanged gets a copy of it as .grad (laid out like the leaf, see accumulate_grad),
         # never the gradient itself; autograd.grad of an output with respect to itself hands
         # the very gradient back
-        grad._shared_gradient = True
+        if grad.dtype is not out.dtype:
+            # the engine first casts a starting gradient to its output's dtype, as PyTorch's
+            # does: a new tensor of the engine's own, not the caller's
+            grad = grad.to(out.dtype)
+        else:
+            grad._shared_gradient = True
         roots.append((edge, grad))
     return roots
 
@@ -231,7 +236,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     roots = _root_gradients(outputs, grads, create_graph)
     # the engine starts from its own copies; an input that is an output, reached by nothing
     # else, gets the caller's grad_output back (the very tensor, as in PyTorch)
-    handed_in = {id(start): given for (_, start), given in zip(roots, grads) if given is not None}
+    handed_in = {id(start): given for (_, start), given in zip(roots, grads) if given is start}
     edges = [_input_edge(t) for t in inputs]
     with _quiet_numpy():
         captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
