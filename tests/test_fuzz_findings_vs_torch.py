@@ -505,3 +505,17 @@ def test_starting_gradient_of_another_dtype(torch, dtype):
         return (str(x.grad.dtype).split(".")[-1], x.grad._version, leaf.grad._version,
                 leaf.grad is go, itself is go, str(itself.dtype).split(".")[-1], nodes)
     assert run(minigrad) == run(torch)
+
+
+# threshold_ is the in-place activation whose kernel writes memory seen twice (the others refuse)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.threshold_(L.tensor([0.2]).expand(3, 1), 0.5, 2.0),
+    lambda L: L.nn.functional.threshold_(L.tensor([0.2, 1.0]).expand(3, 2), 0.5, 2.0),
+    lambda L: L.nn.functional.threshold(L.tensor([0.2, 1.0]).expand(3, 2), 0.5, 2.0, inplace=True),
+    lambda L: L.nn.functional.relu_(L.tensor([0.2, -1.0]).expand(3, 2)),
+    lambda L: L.nn.functional.threshold_((L.tensor([0.2, 1.0], requires_grad=True) * 1).expand(2, 2),
+                                         0.5, 2.0),
+    lambda L: L.nn.functional.threshold_(L.tensor([0.2, 1.0], requires_grad=True).expand(2, 2), 0.5, 2.0),
+])
+def test_threshold_of_memory_seen_twice(torch, fn):
+    assert_same(fn, torch)

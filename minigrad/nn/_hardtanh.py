@@ -183,5 +183,8 @@ def _threshold(input, threshold, value, node_class):
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, else value. Gradient: grad where x > threshold, else 0."""
     if inplace:
-        return apply_inplace(input, lambda t: _threshold(t, threshold, value, ThresholdBackward1))
+        # PyTorch's threshold_ kernel is the one in-place activation that skips the check for
+        # memory seen twice: an expanded tensor is written (each copy gets the same new value)
+        return apply_inplace(input, lambda t: _threshold(t, threshold, value, ThresholdBackward1),
+                             overlap_ok=True)
     return _threshold(input, threshold, value, ThresholdBackward0)
