@@ -12,47 +12,46 @@ from ..autograd.graph import Node
 from . import result, save_result
 from .pointwise import _float_ufunc, mul_by_number, add_number
 
-_LN2, _LN10 = math.log(2.0), math.log(10.0)
-
-
-class Log2Backward0(Node):
-    """result = log2(self)   ->   grad_self = grad / (self * log(2))"""
+class _LogToBaseBackward:
+    """What log2's and log10's nodes share (each is also a Node): grad / (self * ln(base)),
+    with ln(base) in ``ln_base``; each is its own class only for the name PyTorch shows."""
 
     _saved_names = ("self",)        # grad_fn._saved_self, as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad / mul_by_number(a, _LN2),)
+        return (grad / mul_by_number(a, self.ln_base),)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = self_t / (self * log(2))"""
-        return tangents[0] / mul_by_number(inputs[0], _LN2)
+        """result_t = self_t / (self * ln(base))"""
+        return tangents[0] / mul_by_number(inputs[0], self.ln_base)
+
+
+class Log2Backward0(_LogToBaseBackward, Node):
+    """result = log2(self)   ->   grad_self = grad / (self * log(2))"""
+
+    ln_base = math.log(2.0)
+
+
+class Log10Backward0(_LogToBaseBackward, Node):
+    """result = log10(self)   ->   grad_self = grad / (self * log(10))"""
+
+    ln_base = math.log(10.0)
+
+
+def _log_to_base(ufunc, node_class, input):
+    with np.errstate(divide="ignore", invalid="ignore"):      # (log of 0 or of a negative number)
+        return result(_float_ufunc(ufunc, input), node_class, (input,), saved=(input,))
 
 
 def log2(input):
     """The base-2 logarithm, elementwise. Gradient: grad / (input * log(2))."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return result(_float_ufunc(np.log2, input), Log2Backward0, (input,), saved=(input,))
-
-
-class Log10Backward0(Node):
-    """result = log10(self)   ->   grad_self = grad / (self * log(10))"""
-
-    _saved_names = ("self",)        # grad_fn._saved_self, as in PyTorch
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad / mul_by_number(a, _LN10),)
-
-    def jvp(self, tangents, inputs, out):
-        """result_t = self_t / (self * log(10))"""
-        return tangents[0] / mul_by_number(inputs[0], _LN10)
+    return _log_to_base(np.log2, Log2Backward0, input)
 
 
 def log10(input):
     """The base-10 logarithm, elementwise. Gradient: grad / (input * log(10))."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return result(_float_ufunc(np.log10, input), Log10Backward0, (input,), saved=(input,))
+    return _log_to_base(np.log10, Log10Backward0, input)
 
 
 class Expm1Backward0(Node):
