@@ -101,19 +101,84 @@ class _ReductionAsNumber:
 
 class MseLossBackward0(_ReductionAsNumber, Node):
     """result = mean((self - target)**2) (over N elements)   ->
-        grad_self = grad * 2 (self - target) / N; grad_target = -grad_self"""
+        grad_self = grad * 2 (self - target) / N; grad_target = grad * 2 (target - self) / N
+
+    Each gradient is one recorded operation, mse_loss_backward (the target's with self and
+    target swapped, as PyTorch computes it): with create_graph=True it shows as
+    MseLossBackwardBackward0, which can be differentiated again."""
 
     _saved_names = ("self", "target")        # grad_fn._saved_self, grad_fn._saved_target
 
     def backward(self, grad):
         input, target = self.saved_tensors
-        g = _scale_back(grad, self) * 2 * (input - target)
-        return g, (-g if self.should_compute_output(1) else None)
+        grad_input = grad_target = None
+        if self.should_compute_output(0):
+            grad_input = mse_loss_backward(grad, input, target, self.reduction)
+        if self.should_compute_output(1):
+            grad_target = mse_loss_backward(grad, target, input, self.reduction)
+        return grad_input, grad_target
 
     def jvp(self, tangents, inputs, out):
         """result_t = reduce(2 (self - target) (self_t - target_t))"""
         (x, y), (x_t, y_t) = inputs, tangents
         return _reduce_tangent(2 * (x - y) * (x_t - y_t), self)
+
+
+def mse_loss_backward(grad, input, target, reduction):
+    """grad * 2 (input - target), / N for 'mean': mse_loss's gradient w.r.t. input, recorded
+    as one operation (MseLossBackwardBackward0) as PyTorch's mse_loss_backward is."""
+    # PyTorch's kernel: norm * (input - target) * grad, norm = 2 / N (or 2) in the dtype it
+    # computes in; the gradient takes the input's dtype
+    dtype = np.result_type(grad._array, input._array, target._array)
+    norm = 2.0 / input._array.size if reduction == "mean" and input._array.size else 2.0
+    with np.errstate(invalid="ignore", over="ignore"):          # inf - inf: nan, as PyTorch
+        values = dtype.type(norm) * (input._array - target._array).astype(dtype, copy=False) * grad._array
+    return result(values.astype(input._array.dtype, copy=False), MseLossBackwardBackward0,
+                  (grad, input, target), saved=(grad, input, target), reduction=reduction)
+
+
+class MseLossBackwardBackward0(_ReductionAsNumber, Node):
+    """result = grad_output * 2 (self - target) / N (mse_loss's backward, recorded)   ->
+        grad_grad_output = mse_loss_backward(grad, self, target);
+        grad_self = 2 grad * grad_output / N; grad_target = -grad_self
+
+    Linear in grad_output and in self - target, so each derivative is short. The one for
+    grad_output has self's shape: the engine sums it to a reduced loss's single number."""
+
+    _saved_names = ("grad_output", "self", "target")
+
+    def backward(self, gg):
+        grad, input, target = self.saved_tensors
+        d_grad = d_input = d_target = None
+        if self.should_compute_output(0):
+            d_grad = mse_loss_backward(gg, input, target, self.reduction)
+        if self.should_compute_output(1):
+            d_input = _mse_loss_double_backward(gg * grad, input, self.reduction)
+        if self.should_compute_output(2):
+            d_target = -_mse_loss_double_backward(gg * grad, target, self.reduction)
+        return d_grad, d_input, d_target
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = 2 (self_t - target_t) grad_output / N + mse_loss_backward(grad_output_t, self, target)"""
+        (grad, input, target), (grad_t, input_t, target_t) = inputs, tangents
+        if self.reduction == "mean" and any(getattr(t, "_stands_for_no_tangent", False)
+                                            for t in (input_t, target_t)):
+            # PyTorch's rule divides 2 * self_t * grad_output by N in place, and a missing
+            # tangent is its "zero tensor", which refuses to be changed
+            raise RuntimeError("ZeroTensors are immutable. Please use the materialized zero tensor "
+                               "obtained using .clone() if you want a mutable tensor.")
+        return (_mse_loss_double_backward(input_t * grad, input, self.reduction)
+                - _mse_loss_double_backward(target_t * grad, target, self.reduction)
+                + mse_loss_backward(grad_t, input, target, self.reduction))
+
+
+def _mse_loss_double_backward(grad, input, reduction):
+    """2 grad, / N for 'mean', as PyTorch's formula computes it: the division is in place on
+    the new tensor (so it counts in the gradient's version)."""
+    doubled = mul_by_number(grad, 2)
+    if reduction == "mean":
+        doubled = _divide_in_place(doubled, input.numel())
+    return doubled
 
 
 def _warn_if_sizes_differ(input, target):
