@@ -843,20 +843,28 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
             f"probabilities and must have the input's shape {list(input.shape)}, not "
             f"{list(target.shape)}; class indices must be int64 (target.long())")
     if target.is_floating_point():
-        # The same steps as PyTorch, so that the graph is the same too.
-        weighted = logp * target
-        if weight is not None:
-            class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
-            weighted = weighted * weight.reshape(class_shape)
-        if reduction == "none":
-            return -weighted.sum(class_dim)
-        if reduction == "sum":
-            return -weighted.sum()
-        # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
-        n_classes = input.shape[class_dim]
-        batch_size = input.numel() // n_classes if n_classes else float("nan")
-        return div_by_number(-weighted.sum(), batch_size)
+        return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
+    """cross_entropy for a target of class probabilities: -sum(target * logp) over the
+    classes (each class scaled by its weight), reduced; 'mean' divides by the number of rows.
+
+    The same steps as PyTorch, so that the graph is the same too."""
+    class_dim = 0 if input.ndim == 1 else 1
+    weighted = logp * target
+    if weight is not None:
+        class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
+        weighted = weighted * weight.reshape(class_shape)
+    if reduction == "none":
+        return -weighted.sum(class_dim)
+    if reduction == "sum":
+        return -weighted.sum()
+    # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
+    n_classes = input.shape[class_dim]
+    batch_size = input.numel() // n_classes if n_classes else float("nan")
+    return div_by_number(-weighted.sum(), batch_size)
 
 
 def _pytorch_type_name(value):
