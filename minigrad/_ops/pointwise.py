@@ -900,8 +900,7 @@ class TanhBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        g, t = grad._array, out._array
-        return (_recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out),)
+        return (tanh_backward(grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (1 - result**2) * self_t"""
@@ -928,8 +927,7 @@ class SigmoidBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        g, s = grad._array, out._array
-        return (_recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out),)
+        return (sigmoid_backward(grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = result * (1 - result) * self_t"""
@@ -1006,24 +1004,50 @@ _SAME_SIZE_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 class SigmoidBackwardBackward0(Node):
     """result = g * out * (1 - out) (sigmoid's backward, recorded)   ->
-        grad_g = grad * out * (1 - out); grad_out = grad * g * (1 - 2 out)"""
+        grad_g = grad * out * (1 - out); grad_out = grad * g * (-2 out + 1)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
     def backward(self, grad):
         grad_output, out = self.saved_tensors
-        return grad * out * (1 - out), grad * grad_output * (1 - 2 * out)
+        d_grad = sigmoid_backward(grad, out) if self.should_compute_output(0) else None
+        d_out = None
+        if self.should_compute_output(1):
+            # PyTorch's formula grad * grad_output * (-2 * out + 1): its C++ makes the
+            # right-hand factor's nodes first (MulBackward1, AddBackward1)
+            slope = add_number(mul_by_number(out, -2), 1)
+            d_out = grad * grad_output * slope
+        return d_grad, d_out
+
+
+def sigmoid_backward(grad, out):
+    """grad * out * (1 - out): sigmoid's backward from its result, recorded as one operation
+    (SigmoidBackwardBackward0) as in PyTorch."""
+    g, s = grad._array, out._array
+    return _recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out)
 
 
 class TanhBackwardBackward0(Node):
     """result = g * (1 - out**2) (tanh's backward, recorded)   ->
-        grad_g = grad * (1 - out**2); grad_out = -2 grad * g * out"""
+        grad_g = grad * (1 - out**2); grad_out = grad * (-2 out * g)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
     def backward(self, grad):
         grad_output, out = self.saved_tensors
-        return grad * (1 - out * out), grad * grad_output * out * -2
+        d_grad = tanh_backward(grad, out) if self.should_compute_output(0) else None
+        d_out = None
+        if self.should_compute_output(1):
+            # PyTorch's formula grad * (-2 * out * grad_output), its steps in its order
+            d_out = grad * (mul_by_number(out, -2) * grad_output)
+        return d_grad, d_out
+
+
+def tanh_backward(grad, out):
+    """grad * (1 - out**2): tanh's backward from its result, recorded as one operation
+    (TanhBackwardBackward0) as in PyTorch."""
+    g, t = grad._array, out._array
+    return _recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out)
 
 
 def _recorded_backward(array, node_class, grad, out):
@@ -1107,13 +1131,16 @@ class SignBackward0(Node):
 class SgnBackward0(Node):
     """result = sgn(self) (-1, 0 or 1; for real numbers the same as sign)   ->   grad_self = 0"""
 
+    # (PyTorch's formula, written for complex numbers too, reads both: its node keeps them)
+    _saved_names = ("self", "result")       # grad_fn._saved_self, grad_fn._saved_result
+
     def backward(self, grad):
         return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
 
 def sgn(input):
     """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
-    return result(_signs(input._array), SgnBackward0, (input,))
+    return save_result(result(_signs(input._array), SgnBackward0, (input,)), input)
 
 
 def _signs(array):

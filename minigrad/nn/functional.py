@@ -17,6 +17,7 @@ from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.pointwise import sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
@@ -896,6 +897,8 @@ class SoftplusBackward0(Node):
     """result = log(1 + e ** (beta self)) / beta   ->
         grad_self = grad * sigmoid(beta self) (grad where result is just self)"""
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_beta, _saved_threshold)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (softplus_backward(grad, x, self.beta, self.threshold),)
@@ -914,7 +917,9 @@ def _softplus_slope(x, beta, threshold):
 
 class SoftplusBackwardBackward0(Node):
     """result = g * softplus'(self) (softplus's backward, recorded)   ->
-        grad_g = grad * softplus'(self); grad_self = grad * g * beta s (1 - s), s = sigmoid(beta self) (0 where beta self > threshold)"""
+        grad_g = grad * softplus'(self); grad_self = grad * g * beta s (1 - s), s = sigmoid(beta self) (0 where beta self >= threshold)"""
+
+    _saved_names = ("grad_output", "self")     # grad_fn._saved_grad_output, grad_fn._saved_self
 
     def backward(self, gg):
         grad, x = self.saved_tensors
@@ -922,9 +927,12 @@ class SoftplusBackwardBackward0(Node):
                   if self.should_compute_output(0) else None)
         d_x = None
         if self.should_compute_output(1):
-            s, scaled = _softplus_slope(x._array, self.beta, self.threshold)
-            curve = np.where(scaled > self.threshold, 0.0, self.beta * s * (1 - s)).astype(x._array.dtype)
-            d_x = gg * grad * _wrap(curve)
+            # PyTorch's steps: sigmoid's own backward of sigmoid(beta x), kept below the
+            # threshold, times beta
+            product = gg * grad
+            scaled = mul_by_number(x, self.beta)
+            below = _wrap((scaled._array < self.threshold).astype(product._array.dtype))
+            d_x = mul_by_number(sigmoid_backward(product, sigmoid(scaled)) * below, self.beta)
         return d_grad, d_x
 
 
@@ -936,7 +944,7 @@ def softplus_backward(grad, x, beta=1.0, threshold=20.0):
                   threshold=threshold)
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):
     """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold.
 
     Gradient: grad * sigmoid(beta x) (grad where the result is just x).
@@ -954,6 +962,8 @@ class LeakyReluBackward0(Node):
     """result = self where self > 0, else slope * self   ->
         grad_self = grad where self > 0, else slope * grad"""
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_negative_slope)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (leaky_relu_backward(grad, x, self.negative_slope),)
@@ -967,6 +977,8 @@ class LeakyReluBackward0(Node):
 class LeakyReluBackwardBackward0(Node):
     """result = grad_output where self > 0, else slope * grad_output (leaky_relu's backward)   ->
         grad_grad_output = grad where self > 0, else slope * grad; grad_self = 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_negative_slope)
 
     def backward(self, gg):
         (x,) = self.saved_tensors
@@ -1080,6 +1092,8 @@ class GeluBackward0(Node):
     graph shows GeluBackwardBackward0.
     """
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_approximate)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (gelu_backward(grad, x, self.approximate),)
@@ -1088,6 +1102,8 @@ class GeluBackward0(Node):
 class GeluBackwardBackward0(Node):
     """result = g * gelu'(self) (gelu's backward, recorded)   ->
         grad_g = grad * gelu'(self); grad_self = grad * g * gelu''(self)"""
+
+    _saved_names = ("grad_output", "self")     # grad_fn._saved_grad_output, grad_fn._saved_self
 
     def backward(self, gg):
         grad, x = self.saved_tensors
