@@ -443,30 +443,44 @@ class SoftmaxBackward0(Node):
 
     def backward(self, grad):
         (s,) = self.saved_tensors      # the result, saved as PyTorch does
-        g, p = grad._array, s._array
-        inner = (g * p).sum(axis=self.dim, keepdims=True) if p.ndim else g * p
-        # recorded as one node, so that create_graph=True shows PyTorch's graph
-        return (result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, s), saved=(grad, s),
-                       dim=self.dim),)
+        return (softmax_backward_data(grad, s, self.dim),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = result * (self_t - sum(self_t * result, dim))"""
         return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
 
 
+def softmax_backward_data(grad, out, dim):
+    """out * (grad - sum(grad * out, dim)): softmax's backward from its result, recorded as one
+    node (SoftmaxBackwardDataBackward0), so that create_graph=True shows PyTorch's graph."""
+    g, p = grad._array, out._array
+    inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
+    return result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, out), saved=(grad, out),
+                  dim=dim)
+
+
 class SoftmaxBackwardDataBackward0(Node):
     """result = out * (g - sum(g * out, dim)) (softmax's backward, recorded)   ->
         grad_g = out * (grad - sum(grad * out, dim));
-        grad_out = grad * (g - sum(g * out, dim)) - g * sum(grad * out, dim)"""
+        grad_out = g * grad - sum(out * g, dim) * grad - g * sum(out * grad, dim)"""
 
     _saved_names = ("grad_output", "output")
 
     def backward(self, gg):
         grad, s = self.saved_tensors
-        dim = self.dim if s.ndim else None
-        gg_s = (gg * s).sum(dim=dim, keepdim=True) if dim is not None else gg * s
-        grad_s = (grad * s).sum(dim=dim, keepdim=True) if dim is not None else grad * s
-        return s * (gg - gg_s), gg * (grad - grad_s) - grad * gg_s
+        d_grad = softmax_backward_data(gg, s, self.dim) if self.should_compute_output(0) else None
+        d_out = None
+        if self.should_compute_output(1):
+            dim = self.dim if s.ndim else None
+
+            def summed(t):
+                return t.sum(dim=dim, keepdim=True) if dim is not None else t
+            # PyTorch's formula a - b - c, its C++ making c's nodes first, then b's, then a's
+            c = grad * summed(s * gg)
+            b = summed(s * grad) * gg
+            a = grad * gg
+            d_out = a - b - c
+        return d_grad, d_out
 
 
 @history_first
