@@ -139,18 +139,12 @@ PROGRAMS = {
 }
 
 # Programs that still differ from PyTorch, with the reason (strict: fixing one shows up here).
-_BCE = ("binary_cross_entropy's gradient is built of ordinary operations where PyTorch records "
-        "one BinaryCrossEntropyBackwardBackward0 (and the target's uses logit, LogitBackward0)")
 _KL = ("third order w.r.t. the target: PyTorch's MulBackward0 and DivBackward0 make the other "
        "input's gradient first (higher sequence numbers for self's), so the engine adds the "
        "third-order terms in another order (same values)")
 _GELU = ("gelu's recorded backward differentiates self with numpy's gelu'' (one MulBackward0) "
          "where PyTorch's gelu_double_backward records its steps")
 KNOWN_DIFFERENCES = {
-    "binary_cross_entropy": _BCE,
-    "binary_cross_entropy_none": _BCE,
-    "binary_cross_entropy_sum": _BCE,
-    "binary_cross_entropy_weight": _BCE,
     "binary_cross_entropy_with_logits_pos_weight": (
         "with pos_weight, the target's gradient uses softplus where PyTorch uses log_sigmoid "
         "(LogSigmoidBackwardBackward0 at third order)"),

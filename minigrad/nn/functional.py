@@ -232,72 +232,7 @@ def mse_loss(input, target, reduction="mean"):
                   reduction=reduction, _count=diff.size)
 
 
-# --- binary cross-entropy -----------------------------------------------------------------------
-
-class BinaryCrossEntropyBackward0(_ReductionAsNumber, Node):
-    """result = -w (target log self + (1 - target) log(1 - self)), reduced   ->
-        grad_self = grad * w (self - target) / (self (1 - self));
-        grad_target = grad * w (log(1 - self) - log self)"""
-
-    _saved_names = ("self", "target", "weight")      # grad_fn._saved_target, ...
-
-    def backward(self, grad):
-        p, t, weight = self.saved_tensors
-        grad_t = None
-        if self.should_compute_output(1):
-            # the loss is linear in t: d/dt = log(1 - p) - log(p) = -logit(p); PyTorch's steps,
-            # each in place on the new tensor (so each counts in the gradient's version)
-            grad_t = (p.log() - (1 - p).log()).neg_().mul_(grad)
-            if weight is not None:
-                grad_t.mul_(weight)
-            if self.reduction == "mean":
-                grad_t = _divide_in_place(grad_t, self._count)
-        grad = _scale_back(grad, self)
-        if weight is not None:
-            grad = grad * weight
-        denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
-        grad_p = grad * (p - t) / denominator
-        return grad_p, grad_t
-
-    def jvp(self, tangents, inputs, out):
-        """result_t = reduce(w (self - target) / (self (1 - self)) self_t + w (log(1 - self) - log self) target_t)"""
-        (p, t), (p_t, t_t) = inputs, tangents
-        elementwise = p_t * (p - t) / (p * (1 - p)).clamp(min=1e-12)
-        if t_t is not None:
-            elementwise = elementwise + t_t * ((1 - p).log() - p.log())
-        weight = self.saved_tensors[2]
-        return _reduce_tangent(elementwise if weight is None else elementwise * weight, self)
-
-
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets.
-
-    Gradient: grad_input = grad * (input - target) / (input (1 - input)), divided by N for
-    'mean'.
-    """
-    _check_reduction(reduction)
-    _check_target(input, target, "binary_cross_entropy")
-    if target.dtype != input.dtype:
-        raise RuntimeError(f"Found dtype {scalar_type_name(target.dtype)} but expected "
-                           f"{scalar_type_name(input.dtype)}\nminigrad hint: targets must be "
-                           f"floats like the input, e.g. target.float()")
-    _check_not_differentiable("binary_cross_entropy", weight=weight)
-    p, t = input._array, target._array
-    if np.any((p < 0) | (p > 1)):
-        raise RuntimeError(
-            "all elements of input should be between 0 and 1\nminigrad hint: they are probabilities; "
-            "pass raw scores to binary_cross_entropy_with_logits instead")
-    with np.errstate(divide="ignore"):
-        # PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss
-        log_p = np.maximum(np.log(p), -100)
-        log_1mp = np.maximum(np.log(1 - p), -100)
-    losses = -(t * log_p + (1 - t) * log_1mp)
-    if weight is not None:
-        losses = losses * weight._array
-    # Edges to input and target only: the weight is a setting (checked above).
-    return result(_reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0,
-                  (input, target), saved=(input, target, weight), reduction=reduction, _count=p.size)
-
+# --- binary cross-entropy (binary_cross_entropy itself: nn/_binary_cross_entropy.py) -----------
 
 class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
     """result = -w (target log s + (1 - target) log(1 - s)), s = sigmoid(self), reduced   ->
@@ -1042,6 +977,7 @@ def l1_loss(input, target, reduction="mean"):
 
 
 from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
+from ._binary_cross_entropy import binary_cross_entropy  # noqa: E402,F401  (one node, and its backward)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 
