@@ -1060,9 +1060,26 @@ class GeluBackwardBackward0(Node):
         d_grad = gelu_backward(gg, x, self.approximate) if self.should_compute_output(0) else None
         d_x = None
         if self.should_compute_output(1):
-            second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
-            d_x = gg * grad * _wrap(second)
+            if self.approximate == "none":
+                d_x = _gelu_double_backward(gg, grad, x)
+            else:
+                # (PyTorch's steps for the tanh form need cosh, which minigrad does not have:
+                # gelu'' from numpy, one product)
+                second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
+                d_x = gg * grad * _wrap(second)
         return d_grad, d_x
+
+
+def _gelu_double_backward(gg, grad, x):
+    """gg * grad * gelu''(x), gelu''(x) = phi(x) (2 - x**2), phi the normal density, in
+    PyTorch's steps (so that a third derivative walks through the same nodes)."""
+    x_squared = x * x
+    pdf = mul_by_number(mul_by_number(x_squared, -0.5).exp(), _INV_SQRT_2PI)
+    # PyTorch's `gg * grad * (pdf * 2 - x_squared * pdf)`: its C++ makes the right-hand
+    # side's nodes first
+    x_squared_pdf = x_squared * pdf
+    second = mul_by_number(pdf, 2) - x_squared_pdf
+    return gg * grad * second
 
 
 def gelu_backward(grad, x, approximate="none"):
