@@ -157,11 +157,15 @@ KNOWN_DIFFERENCES = {
 }
 
 
-def _run(L, program, target_requires_grad, seed=0):
-    """Everything compared, by name: the output, the gradients and the third-order gradients."""
+def _run(L, program, target_requires_grad, shape=SHAPE, nan_at=None, seed=0):
+    """Everything compared, by name: the output, the gradients and the third-order gradients.
+    ``nan_at``: an index where x holds NaN."""
     rng = np.random.default_rng(seed)
-    x = L.tensor(rng.uniform(-1.5, 1.5, SHAPE), dtype=L.float64, requires_grad=True)
-    t = L.tensor(rng.uniform(0.05, 0.95, SHAPE), dtype=L.float64, requires_grad=target_requires_grad)
+    x_data = rng.uniform(-1.5, 1.5, shape)
+    if nan_at is not None:
+        x_data[nan_at] = np.nan
+    x = L.tensor(x_data, dtype=L.float64, requires_grad=True)
+    t = L.tensor(rng.uniform(0.05, 0.95, shape), dtype=L.float64, requires_grad=target_requires_grad)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")          # kl_div's 'mean' warning, in both libraries
         out = program(L, x, t)
@@ -186,17 +190,18 @@ def _run(L, program, target_requires_grad, seed=0):
     return report
 
 
-def _compare(name):
+def _compare(name, shape=SHAPE, nan_at=None):
     torch = import_torch()
     program, target_requires_grad = PROGRAMS[name]
-    ours = _run(minigrad, program, target_requires_grad)
-    theirs = _run(torch, program, target_requires_grad)
+    ours = _run(minigrad, program, target_requires_grad, shape, nan_at)
+    theirs = _run(torch, program, target_requires_grad, shape, nan_at)
     assert list(ours) == list(theirs)
     for key, expected in theirs.items():
         got = ours[key]
         if isinstance(expected, np.ndarray):
             assert got is not None and got.shape == expected.shape, key
             np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15, err_msg=key)
+            assert np.array_equal(np.isnan(got), np.isnan(expected)), key
         else:
             assert got == expected, key
 
@@ -206,6 +211,23 @@ def _compare(name):
     if name in KNOWN_DIFFERENCES else name for name in sorted(PROGRAMS)])
 def test_second_and_third_order_as_torch(name):
     _compare(name)
+
+
+# programs that take any shape (no class dim, no per-class weight or labels)
+ANY_SHAPE = sorted(name for name in PROGRAMS if name not in KNOWN_DIFFERENCES and not any(
+    word in name for word in ("softmax", "weight", "nll", "cross_entropy", "batchmean")))
+
+
+@pytest.mark.parametrize("shape", [(5,), (), (2, 3, 2)])
+@pytest.mark.parametrize("name", ANY_SHAPE)
+def test_other_shapes_as_torch(name, shape):
+    _compare(name, shape)
+
+
+@pytest.mark.parametrize("name", ANY_SHAPE)
+def test_nan_input_as_torch(name):
+    """A NaN in x: where it spreads (and where it does not) in every order of derivative."""
+    _compare(name, nan_at=(1, 2))
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -225,3 +247,20 @@ def test_second_derivatives_against_finite_differences(name):
             warnings.simplefilter("ignore")
             return program(minigrad, args[0], args[1] if target_requires_grad else t)
     assert minigrad.autograd.gradgradcheck(function, inputs)
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [5, 12, 17])
+def test_elu_gradient_at_nan_as_torch(torch, size, dtype, inplace):
+    """NaN where PyTorch's loop works in blocks of vector registers, the gradient itself in
+    the rest of the row (elu asks "x <= 0?" there, which NaN is not)."""
+    for position in range(size):
+        gradients = []
+        for L in (minigrad, torch):
+            x = L.zeros(size, dtype=getattr(L, dtype))
+            x[position] = float("nan")
+            x.requires_grad_()
+            y = L.nn.functional.elu(x.clone(), inplace=True) if inplace else L.nn.functional.elu(x)
+            gradients.append(L.autograd.grad(y, x, L.ones(size, dtype=getattr(L, dtype)))[0].numpy())
+        np.testing.assert_array_equal(gradients[0], gradients[1], err_msg=f"NaN at {position}")

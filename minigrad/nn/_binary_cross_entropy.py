@@ -143,7 +143,7 @@ class BinaryCrossEntropyBackwardBackward0(Node):
         mean = self.reduction == "mean"
         d_grad = d_p = d_t = None
         # PyTorch's formulas, their steps in its order (its C++ makes a product's or a sum's
-        # right-hand side first); *= and /= are in place on the new tensors
+        # right-hand side first); *= and /= are in place on the new tensors, as PyTorch's are
         if self.should_compute_output(0):
             denominator = _one_minus(p)
             denominator = add_number(denominator, _EPS)
@@ -153,7 +153,7 @@ class BinaryCrossEntropyBackwardBackward0(Node):
                 d_grad.mul_(weight)
             d_grad.mul_(gg)
             if mean:
-                d_grad = _divide_in_place(d_grad, p.numel())   # (the engine sums it to grad_output's shape)
+                d_grad = div_by_number(d_grad, p.numel())   # (the engine sums it to grad_output's shape)
         if self.should_compute_output(1):
             p_eps = add_number(p, _EPS)
             one_minus_p_eps = add_number(_one_minus(p), _EPS)

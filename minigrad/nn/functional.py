@@ -980,6 +980,7 @@ from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one 
 from ._binary_cross_entropy import binary_cross_entropy  # noqa: E402,F401  (one node, and its backward)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
+from ._hardtanh import _in_vector_registers  # noqa: E402  (where PyTorch's loop meets NaN in blocks)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -1196,11 +1197,15 @@ def elu_backward(grad, x, alpha=1.0, is_result=False):
     With ``is_result``, ``x`` is elu's result r instead of its input (in-place elu): the
     slope is then r + alpha where r <= 0."""
     a = x._array
-    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1
+    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1 - where its loop works one
+    # element at a time; in its blocks of vector registers the gradient is NaN (as hardtanh's,
+    # see _hardtanh.py)
     if is_result:
         slope = np.where(a <= 0, a + alpha, 1.0).astype(a.dtype)
     else:
         slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
+    if a.dtype.kind == "f" and np.isnan(a).any():
+        slope[np.isnan(a) & _in_vector_registers(grad._array, a)] = np.nan
     return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
                   saved=(grad, x), alpha=alpha, scale=1, input_scale=1, is_result=is_result)
 
