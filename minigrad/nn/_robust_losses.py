@@ -40,23 +40,27 @@ class _RobustLossBackward:
         return grad_input, grad_target
 
 
-def _smooth_l1_slope(d, beta):
-    """d smooth_l1 / d input: d / beta near the target, the sign of d beyond beta."""
-    return np.clip(d / beta, -1.0, 1.0)
+def _smooth_l1_slope(d, g, norm, beta):
+    """grad * d smooth_l1 / d input, times norm (1 / N for 'mean'): norm * d * g / beta near the
+    target, -+norm * g beyond beta, multiplied in the order of PyTorch's kernel (the last bit
+    of float32 depends on it)."""
+    return np.where(d <= -beta, -norm * g, np.where(d >= beta, norm * g, norm * d * g / beta))
 
 
-def _huber_slope(d, delta):
-    """d huber / d input: d near the target, delta times the sign of d beyond delta."""
-    return np.clip(d, -delta, delta)
+def _huber_slope(d, g, norm, delta):
+    """grad * d huber / d input, times norm (1 / N for 'mean'): norm * d * g near the target,
+    -+norm * g * delta beyond delta, in the order of PyTorch's kernel."""
+    return np.where(d <= -delta, -norm * g * delta, np.where(d >= delta, norm * g * delta, norm * d * g))
 
 
 def _loss_backward(node_class, grad, input, target, reduction, cutoff):
     """grad * slope(input - target) (/ N for 'mean'), recorded as one operation, as PyTorch's
     smooth_l1_loss_backward and huber_loss_backward are."""
     d = input._array - target._array
-    out = grad._array * node_class.slope(d, cutoff)
-    if reduction == "mean":
-        out = out / d.size
+    kind = d.dtype.type
+    norm = kind(1.0 / d.size) if reduction == "mean" and d.size else kind(1.0)
+    with np.errstate(invalid="ignore"):          # NaN compares as False, and stays NaN
+        out = node_class.slope(d, grad._array.astype(d.dtype, copy=False), norm, kind(cutoff))
     return result(out.astype(d.dtype, copy=False), node_class, (grad, input, target),
                   saved=(grad, input, target), reduction=reduction, **{node_class.cutoff_name: cutoff})
 
