@@ -266,11 +266,11 @@ class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
                 grad_x = _divide_in_place(grad_x, self._count)
         if self.should_compute_output(1):     # does the target need a gradient?
             # the loss is linear in t: d/dt = -x, or with pos_weight w
-            # log sigmoid(-x) - w log sigmoid(x) = w softplus(-x) - softplus(x)
+            # log sigmoid(-x) - w log sigmoid(x), PyTorch's steps
             if pos_weight is None:
                 grad_t = -x * grad
             else:
-                grad_t = (-softplus(x)).sub_((-softplus(-x)).mul_(pos_weight)).mul_(grad)
+                grad_t = logsigmoid(-x).sub_(logsigmoid(x).mul_(pos_weight)).mul_(grad)
             if weight is not None:
                 grad_t.mul_(weight)
             if self.reduction == "mean":
@@ -978,6 +978,7 @@ def l1_loss(input, target, reduction="mean"):
 
 from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
 from ._binary_cross_entropy import binary_cross_entropy  # noqa: E402,F401  (one node, and its backward)
+from ._log_sigmoid import logsigmoid  # noqa: E402,F401  (one node, and its backward)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 from ._hardtanh import _in_vector_registers  # noqa: E402  (where PyTorch's loop meets NaN in blocks)
@@ -1301,3 +1302,4 @@ def _check_activation_arguments():
 
 
 _check_activation_arguments()
+logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)
