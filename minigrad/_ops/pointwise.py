@@ -378,7 +378,10 @@ class MulBackward0(Node):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
             return None, None
         a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
-        return (_times(grad, b) if need_self else None, _times(grad, a) if need_other else None)
+        # other's gradient first, as PyTorch's generated node computes them (it shows in which
+        # node is made first, so in the order a third-order sum adds its terms)
+        grad_b = _times(grad, a) if need_other else None
+        return (_times(grad, b) if need_self else None, grad_b)
 
     def jvp(self, tangents, inputs, out):
         """result_t = other_t * self + self_t * other (the product rule, in PyTorch's order)"""
@@ -504,8 +507,9 @@ class DivBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad / b if self.should_compute_output(0) else None
+        # other's gradient first, as PyTorch's generated node computes them (see MulBackward0)
         grad_b = -grad * ((a / b) / b) if self.should_compute_output(1) else None    # PyTorch's order
+        grad_a = grad / b if self.should_compute_output(0) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):

@@ -28,13 +28,14 @@ class XlogyBackward0(Node):
     def backward(self, grad):
         other, x = self.saved_tensors
         grad_self = grad_other = None
+        # other's gradient first, as PyTorch's generated node computes them
+        if self.should_compute_output(1):
+            grad_other = grad * x / other
         if self.should_compute_output(0):
             # xlogy itself, of grad (recorded: with create_graph=True it depends on grad and
             # other), then 0 where self == 0 and other <= 0
             zero_there = _wrap((x._array == 0) & (other._array <= 0))
             grad_self = xlogy(grad, other).masked_fill(zero_there, 0.0)
-        if self.should_compute_output(1):
-            grad_other = grad * x / other
         return grad_self, grad_other
 
 
