@@ -194,7 +194,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
                            f"floats like the input, e.g. target.float()")
     F._check_not_differentiable("binary_cross_entropy", weight=weight)
     p, t = input._array, target._array
-    if np.any((p < 0) | (p > 1)):
+    if not np.all((p >= 0) & (p <= 1)):        # (NaN is refused too, as in PyTorch)
         raise RuntimeError(
             "all elements of input should be between 0 and 1\nminigrad hint: they are probabilities; "
             "pass raw scores to binary_cross_entropy_with_logits instead")

@@ -40,27 +40,44 @@ class _RobustLossBackward:
         return grad_input, grad_target
 
 
-def _smooth_l1_slope(d, g, norm, beta):
-    """grad * d smooth_l1 / d input, times norm (1 / N for 'mean'): norm * d * g / beta near the
-    target, -+norm * g beyond beta, multiplied in the order of PyTorch's kernel (the last bit
-    of float32 depends on it)."""
-    return np.where(d <= -beta, -norm * g, np.where(d >= beta, norm * g, norm * d * g / beta))
+# PyTorch's kernels multiply in one order in its blocks of vector registers (where beta and
+# delta are numbers of the tensor's dtype) and in another one element at a time at the end of
+# a row (where they stay C++ doubles): the last bit of float32 depends on it, so both are
+# written out, and `vector` says which elements each one computes (see _hardtanh.py).
+
+def _smooth_l1_slope(d, g, norm, beta, vector):
+    """grad * d smooth_l1 / d input, times norm (1 / N for 'mean'): d / beta * grad near the
+    target, -+grad beyond beta."""
+    kind = d.dtype.type
+    inside_vector = norm * (d / kind(beta)) * g
+    inside_one_by_one = ((norm * d * g).astype(np.float64) / beta).astype(d.dtype)
+    inside = np.where(vector, inside_vector, inside_one_by_one)
+    return np.where(d <= -beta, -norm * g, np.where(d >= beta, norm * g, inside))
 
 
-def _huber_slope(d, g, norm, delta):
-    """grad * d huber / d input, times norm (1 / N for 'mean'): norm * d * g near the target,
-    -+norm * g * delta beyond delta, in the order of PyTorch's kernel."""
-    return np.where(d <= -delta, -norm * g * delta, np.where(d >= delta, norm * g * delta, norm * d * g))
+def _huber_slope(d, g, norm, delta, vector):
+    """grad * d huber / d input, times norm (1 / N for 'mean'): d * grad near the target,
+    -+delta * grad beyond delta."""
+    kind = d.dtype.type
+    outside = np.where(vector, norm * kind(delta) * g,
+                       ((norm * g).astype(np.float64) * delta).astype(d.dtype))
+    return np.where(d <= -delta, -outside, np.where(d >= delta, outside, norm * d * g))
 
 
 def _loss_backward(node_class, grad, input, target, reduction, cutoff):
     """grad * slope(input - target) (/ N for 'mean'), recorded as one operation, as PyTorch's
     smooth_l1_loss_backward and huber_loss_backward are."""
+    from ._hardtanh import _in_vector_registers
     d = input._array - target._array
     kind = d.dtype.type
     norm = kind(1.0 / d.size) if reduction == "mean" and d.size else kind(1.0)
+    g = grad._array.astype(d.dtype, copy=False)
+    # (PyTorch writes into a new row-major tensor: inputs laid out otherwise go one by one)
+    row_major_output = np.empty(d.shape, d.dtype)
+    vector = (_in_vector_registers(row_major_output, input._array, target._array, g) if d.ndim
+              else np.asarray(False))
     with np.errstate(invalid="ignore"):          # NaN compares as False, and stays NaN
-        out = node_class.slope(d, grad._array.astype(d.dtype, copy=False), norm, kind(cutoff))
+        out = node_class.slope(d, g, norm, cutoff, vector)
     return result(out.astype(d.dtype, copy=False), node_class, (grad, input, target),
                   saved=(grad, input, target), reduction=reduction, **{node_class.cutoff_name: cutoff})
 
