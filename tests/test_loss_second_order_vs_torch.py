@@ -340,9 +340,9 @@ def test_binary_gradients_made_in_pytorchs_order(torch, operation):
 
 @pytest.mark.parametrize("transposed", [False, True])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("name", ["smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("name", ["smooth_l1_loss", "huber_loss", "mse_loss"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_robust_loss_gradients_bit_for_bit(torch, dtype, name, reduction, transposed):
+def test_regression_loss_gradients_bit_for_bit(torch, dtype, name, reduction, transposed):
     """PyTorch's kernel multiplies in one order in its blocks of vector registers and in
     another one element at a time (at the end of a row, or everywhere when the inputs are
     not laid out like the new row-major gradient): the last bit follows it."""
@@ -356,7 +356,7 @@ def test_robust_loss_gradients_bit_for_bit(torch, dtype, name, reduction, transp
         for L in (minigrad, torch):
             x, t = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
             x_in, t_in = (x.t(), t.t()) if transposed else (x, t)
-            setting = {"beta": cutoff} if name == "smooth_l1_loss" else {"delta": cutoff}
+            setting = {"smooth_l1_loss": {"beta": cutoff}, "huber_loss": {"delta": cutoff}}.get(name, {})
             loss = getattr(L.nn.functional, name)(x_in, t_in, reduction=reduction, **setting)
             grad_output = L.tensor(g) if reduction == "none" else L.tensor(g[0, 0])
             gradients.append([v.numpy() for v in L.autograd.grad(loss, [x, t], grad_output)])
