@@ -153,6 +153,7 @@ class Tensor:
     _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
+    _zero_steps = False           # no elements, and steps of 0 that PyTorch reports (stride())
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -162,6 +163,8 @@ class Tensor:
             array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
         elif len(args) == 1:
             array = tensor_data_to_array(args[0], dtype or _dtype.float32)
+            if not array.size and isinstance(args[0], np.ndarray):
+                self._zero_steps = not any(array.strides)     # numpy's steps kept (stride())
         elif not args:
             array = np.zeros((0,), dtype=np.float32)
         else:
@@ -351,6 +354,8 @@ class Tensor:
         """A tensor with the same data (shared memory) but no history and no grad."""
         out = _wrap(self._array)
         out._version_counter = self._version_counter
+        if self._zero_steps:             # (the same memory, stepping the same way)
+            out._zero_steps = True
         # an in-place change of the detached tensor is one of its source's memory (the
         # shared version counter tells the source's views); remember the source (weakly):
         # in-place rules treat the detached tensor like a view (inplace.check_inplace)
@@ -378,13 +383,18 @@ class Tensor:
         """The same values as a tensor without history (shares memory, like torch)."""
         if _FuncTransforms.vmaps and self._vmap_levels:
             raise RuntimeError("accessing `data` under vmap transform is not allowed")
-        return _wrap(self._array)
+        out = _wrap(self._array)
+        if self._zero_steps:             # (the same memory, stepping the same way)
+            out._zero_steps = True
+        return out
 
     @data.setter
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._array = value._array
+        if self._zero_steps or value._zero_steps:
+            self._zero_steps = value._zero_steps
 
     @property
     def _version_counter(self):
@@ -475,11 +485,10 @@ class Tensor:
         (1, 4) for its transpose, 0 along a dim that ``expand`` repeated.
         """
         array = self._array
-        if array.size == 0 and not any(array.strides):
+        if array.size == 0 and not any(array.strides) and not self._zero_steps:
             # numpy gives a new empty array steps of 0; PyTorch gives it row-major steps (a size-0
-            # dim counting as 1). A view of an empty array (a slice, an expand) keeps numpy's steps.
-            steps = tuple(int(np.prod([max(n, 1) for n in array.shape[i + 1:]], dtype=np.int64))
-                          for i in range(array.ndim))
+            # dim counting as 1), but keeps numpy data's (see _memory_format.with_pytorch_steps)
+            steps = _memory_format.row_major_steps(array.shape)
         else:
             steps = tuple(step // array.itemsize for step in array.strides)
         if dim is None:

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
-from .._memory_format import (channels_last, empty_with_steps_of, is_in_format,
+from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, with_pytorch_steps,
                               is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
@@ -115,8 +115,17 @@ def _binary(ufunc, a, b):
         out = np.asarray(out)
     if out.ndim > 1 and not (out.size and
             getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous):
+        if not out.size:
+            a_arr, b_arr = pytorch_steps_of(a, a_arr), pytorch_steps_of(b, b_arr)
         out = laid_out_as_pytorch(out, a_arr, b_arr)       # (rare: inputs in different layouts)
     return out
+
+
+def pytorch_steps_of(value, array):
+    """``array``, the numpy side of ``value``, stepping as ``value.stride()`` reports when
+    ``value`` is a tensor (an empty array's steps of 0 may stand for row-major steps; see
+    ``_memory_format.with_pytorch_steps``); for a new result without elements, laid out by them."""
+    return with_pytorch_steps(value) if isinstance(value, Tensor) and not array.size else array
 
 
 def like_its_input(out, array):
@@ -1431,7 +1440,8 @@ def where(condition, input=None, other=None):
     other = other if isinstance(other, Tensor) else _wrap(np.asarray(other, dtype=dtype))
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
-        out = laid_out_as_pytorch(out, condition._array, input._array, other._array)
+        out = laid_out_as_pytorch(out, *(pytorch_steps_of(value, value._array)
+                                         for value in (condition, input, other)))
     except ValueError:
         check_history_kept(input, other)
         # PyTorch broadcasts condition with input, then the two with other
@@ -1487,4 +1497,6 @@ def compare(ufunc, input, other):
         out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:
         raise _broadcast_error(input, other) from None
+    if not out.size:
+        a_arr, b_arr = pytorch_steps_of(input, a_arr), pytorch_steps_of(other, b_arr)
     return plain_output(laid_out_as_pytorch(out, a_arr, b_arr), input, other)

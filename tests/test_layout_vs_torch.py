@@ -1,0 +1,147 @@
+"""stride() compared with PyTorch where the steps are easy to get wrong: tensors without
+elements (made from numpy data, whose steps PyTorch keeps, 0s included, or by minigrad, row-major),
+then viewed, copied and differentiated; reductions with ``keepdim=True``; ``x + number``.
+
+Random chains of operations, drawn by hypothesis, run in both libraries; after each step the
+shape and steps must be the same (and, after backward, ``.grad``'s steps and version).
+"""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import minigrad
+
+from conftest import import_torch
+
+# --- tensors without elements ------------------------------------------------------------------
+
+CONSTRUCTORS = {
+    "tensor": lambda L, a: L.tensor(a), "from_numpy": lambda L, a: L.from_numpy(a),
+    "as_tensor": lambda L, a: L.as_tensor(a), "Tensor": lambda L, a: L.Tensor(a),
+    "tensor float64": lambda L, a: L.tensor(a, dtype=L.float64),
+    "as_tensor float64": lambda L, a: L.as_tensor(a, dtype=L.float64),
+    "zeros": lambda L, a: L.zeros(a.shape), "tensor of a list": lambda L, a: L.tensor(a.tolist()),
+    "zeros then exp": lambda L, a: L.zeros(a.shape).exp(),
+}
+# numpy arrays without elements: new ones step by 0 everywhere; slices and transposes do not
+ARRAYS = {
+    "new": lambda shape: np.zeros(shape, np.float32),
+    "new, column-major": lambda shape: np.zeros(shape, np.float32, order="F"),
+    "sliced": lambda shape: np.zeros([n or 2 for n in shape], np.float32)[
+        tuple(slice(0, n) for n in shape)],
+    "transposed": lambda shape: np.zeros(shape[::-1], np.float32).T,
+}
+
+
+def _last(L, x):
+    return x.ndim - 1 if x.ndim else 0
+
+
+STEPS = {   # one step of a chain: views, copies, and operations that make new results
+    "t": lambda L, x: x.t() if x.ndim <= 2 else x.transpose(0, 1),
+    "transpose": lambda L, x: x.transpose(0, -1), "permute": lambda L, x: x.permute(*range(x.ndim)[::-1]),
+    "unsqueeze 0": lambda L, x: x.unsqueeze(0), "unsqueeze 1": lambda L, x: x.unsqueeze(min(1, x.ndim)),
+    "unsqueeze last": lambda L, x: x.unsqueeze(-1), "squeeze": lambda L, x: x.squeeze(),
+    "expand": lambda L, x: x.expand(2, *x.shape), "slice": lambda L, x: x[:],
+    "slice with step": lambda L, x: x[::2], "select": lambda L, x: x[0] if x.shape[0] else x.select(-1, 0) if x.shape[-1] else x,
+    "narrow": lambda L, x: x.narrow(0, 0, 0), "reshape same": lambda L, x: x.reshape(x.shape),
+    "reshape flat": lambda L, x: x.reshape(-1), "view flat": lambda L, x: x.reshape(-1),
+    "split": lambda L, x: x.split(1, _last(L, x))[0], "unbind": lambda L, x: x.unbind(0)[0] if x.shape[0] else x,
+    "chunk": lambda L, x: x.chunk(2, _last(L, x))[0], "detach": lambda L, x: x.detach(),
+    "data": lambda L, x: x.data, "diagonal": lambda L, x: x.diagonal() if x.ndim >= 2 else x,
+    "clone": lambda L, x: x.clone(), "contiguous": lambda L, x: x.contiguous(),
+    "clone contiguous": lambda L, x: x.clone(memory_format=L.contiguous_format),
+    "double": lambda L, x: x.double(), "float": lambda L, x: x.float(),
+    "empty_like": lambda L, x: L.empty_like(x), "zeros_like": lambda L, x: L.zeros_like(x),
+    "ones_like float64": lambda L, x: L.ones_like(x, dtype=L.float64),
+    "flip": lambda L, x: x.flip(0), "sort": lambda L, x: x.sort(0)[0], "argsort": lambda L, x: x.argsort(0),
+    "roll": lambda L, x: x.roll(1, 0), "roll flat": lambda L, x: x.roll(1),
+    "+ 1": lambda L, x: x + 1, "* x": lambda L, x: x * x, "exp": lambda L, x: x.exp(),
+    "neg": lambda L, x: -x, "relu": lambda L, x: x.relu(), "> 0": lambda L, x: x > 0,
+    "sum 0": lambda L, x: x.sum(0), "cat": lambda L, x: L.cat([x, x]), "stack": lambda L, x: L.stack([x]),
+    "cumsum": lambda L, x: x.cumsum(0), "masked_fill": lambda L, x: x.masked_fill(x > 0, 1.0),
+    "add_": lambda L, x: x.add_(1), "mask": lambda L, x: x[x > 0],
+}
+
+
+def _layout(t):
+    return tuple(t.shape), t.stride(), t.is_contiguous()
+
+
+def _chain(L, constructor, array, steps):
+    x = CONSTRUCTORS[constructor](L, array)
+    layouts = [_layout(x)]
+    for name in steps:
+        try:
+            x = STEPS[name](L, x)
+        except Exception as error:          # (both must fail alike; the message is not compared)
+            layouts.append(type(error).__name__)
+            break
+        layouts.append(_layout(x))
+    return layouts
+
+
+@st.composite
+def empty_shapes(draw):
+    ndim = draw(st.integers(1, 3))
+    shape = draw(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=ndim, max_size=ndim))
+    at = draw(st.integers(0, ndim - 1))
+    shape[at] = 0
+    return tuple(shape)
+
+
+@settings(max_examples=400, deadline=None)
+@given(shape=empty_shapes(), array=st.sampled_from(sorted(ARRAYS)),
+       constructor=st.sampled_from(sorted(CONSTRUCTORS)),
+       steps=st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=3))
+def test_steps_of_empty_tensors_through_views_and_copies_as_torch(shape, array, constructor, steps):
+    torch = import_torch()
+    data = ARRAYS[array](shape)
+    with np.errstate(all="ignore"):
+        assert _chain(minigrad, constructor, data, steps) == _chain(torch, constructor, data, steps)
+
+
+@pytest.mark.parametrize("constructor", ["tensor", "from_numpy", "as_tensor", "Tensor"])
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3), (2, 0, 3), (1, 0)])
+def test_a_tensor_of_empty_numpy_data_steps_by_0_as_torch(constructor, shape):
+    torch = import_torch()
+    data = np.zeros(shape, np.float32)
+    ours, theirs = CONSTRUCTORS[constructor](minigrad, data), CONSTRUCTORS[constructor](torch, data)
+    assert ours.stride() == theirs.stride() == (0,) * len(shape)
+
+
+LOSSES = {
+    "norm": lambda L, x: x.norm(), "sum": lambda L, x: x.sum(), "mean": lambda L, x: x.mean(),
+    "(x * 2).sum()": lambda L, x: (x * 2).sum(), "exp().sum()": lambda L, x: x.exp().sum(),
+    "t().sum()": lambda L, x: (x.t() if x.ndim == 2 else x).sum(),
+    "clone().sum()": lambda L, x: x.clone().sum(),
+}
+
+
+@pytest.mark.parametrize("loss", sorted(LOSSES))
+@pytest.mark.parametrize("made", ["numpy data", "zeros"])
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+def test_grad_of_an_empty_leaf_is_laid_out_and_versioned_as_torch(shape, made, loss):
+    """A gradient is adopted as ``.grad`` (version 0) only when it steps as the leaf does;
+    otherwise it is copied into the leaf's layout (version 1)."""
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        x = (L.tensor(np.zeros(shape, np.float32), requires_grad=True) if made == "numpy data"
+             else L.zeros(shape, requires_grad=True))
+        LOSSES[loss](L, x).backward()
+        outcomes.append((x.stride(), x.grad.stride(), x.grad._version))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor(1.0).expand(0), lambda L: L.zeros(1, 1).expand(0, 0),
+    lambda L: L.tensor(1.0).expand(2, 0).t(), lambda L: L.zeros(0, 3).exp().t(),
+    lambda L: L.zeros(0, 3).sum(-1).unsqueeze(1), lambda L: (L.zeros(2, 0, 3) + 1).permute(2, 0, 1),
+    lambda L: L.zeros(0, 3).t().flip(0), lambda L: L.zeros(0, 3).t().sort(0).indices,
+    lambda L: L.from_numpy(np.zeros((0, 3), np.float32)).unsqueeze(-1),
+    lambda L: L.from_numpy(np.zeros((2, 0), np.float32)).reshape(0, 2),
+])
+def test_examples_of_empty_steps_as_torch(program):
+    torch = import_torch()
+    assert _layout(program(minigrad)) == _layout(program(torch))
