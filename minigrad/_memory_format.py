@@ -151,3 +151,17 @@ def keep_zero_steps(out):
         out._zero_steps = True
     return out
 
+
+def row_major(array):
+    """``array`` (a new result) laid out row-major, as PyTorch lays out the result of a
+    reduction (``x.t().sum(0, keepdim=True)``): numpy keeps the input's order of dimensions
+    and picks its own steps for size-1 dimensions, which PyTorch gives the row-major step
+    too (the product of the sizes after it). The values are the same, only ``stride()`` differs."""
+    if array.size and array.flags.c_contiguous and 1 not in array.shape:
+        return array            # (the usual case: numpy's steps are row-major)
+    steps = row_major_steps(array.shape, array.itemsize)
+    if array.strides == steps:
+        return array
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return np.lib.stride_tricks.as_strided(array, array.shape, steps)

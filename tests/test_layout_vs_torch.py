@@ -145,3 +145,63 @@ def test_grad_of_an_empty_leaf_is_laid_out_and_versioned_as_torch(shape, made, l
 def test_examples_of_empty_steps_as_torch(program):
     torch = import_torch()
     assert _layout(program(minigrad)) == _layout(program(torch))
+
+
+# --- reductions: the result is row-major, size-1 dims included ---------------------------------
+
+def _laid_out(L, shape, steps, order):
+    """zeros of ``shape`` sliced with ``steps`` and permuted by ``order``: odd layouts."""
+    x = L.zeros(*[size * step for size, step in zip(shape, steps)])
+    return x[tuple(slice(None, None, step) for step in steps)].permute(*order)
+
+
+@st.composite
+def layouts(draw, sizes=(0, 1, 1, 2, 3)):
+    ndim = draw(st.integers(1, 4))
+    shape = draw(st.lists(st.sampled_from(sizes), min_size=ndim, max_size=ndim))
+    steps = draw(st.lists(st.sampled_from([1, 1, 2]), min_size=ndim, max_size=ndim))
+    return shape, steps, list(draw(st.permutations(range(ndim))))
+
+
+REDUCTIONS = {
+    "sum": lambda x, d, k: x.sum(d, keepdim=k), "mean": lambda x, d, k: x.mean(d, keepdim=k),
+    "amax": lambda x, d, k: x.amax(d, keepdim=k), "amin": lambda x, d, k: x.amin(d, keepdim=k),
+    "max": lambda x, d, k: x.max(d, keepdim=k)[0], "max indices": lambda x, d, k: x.max(d, keepdim=k)[1],
+    "min": lambda x, d, k: x.min(d, keepdim=k)[0], "var": lambda x, d, k: x.var(d, keepdim=k),
+    "std": lambda x, d, k: x.std(d, keepdim=k), "prod": lambda x, d, k: x.prod(d, keepdim=k),
+    "norm": lambda x, d, k: x.norm(dim=d, keepdim=k), "norm 1": lambda x, d, k: x.norm(p=1, dim=d, keepdim=k),
+    "logsumexp": lambda x, d, k: x.logsumexp(d, keepdim=k), "argmax": lambda x, d, k: x.argmax(d, keepdim=k),
+    "argmin": lambda x, d, k: x.argmin(d, keepdim=k), "all": lambda x, d, k: (x > 0).all(d, keepdim=k),
+    "any": lambda x, d, k: (x > 0).any(d, keepdim=k), "sum of two dims": lambda x, d, k: x.sum((0, d), keepdim=k),
+    "mean of every dim": lambda x, d, k: x.mean(tuple(range(x.ndim)), keepdim=k),
+    "var correction 0": lambda x, d, k: x.var(d, keepdim=k, correction=0),
+}
+
+
+def _reduced(L, name, layout, dim, keepdim):
+    x = _laid_out(L, *layout)
+    try:
+        out = REDUCTIONS[name](x, dim % x.ndim, keepdim)
+    except Exception as error:       # (an empty dim some reductions refuse: both alike)
+        return type(error).__name__
+    return tuple(out.shape), out.stride()
+
+
+@settings(max_examples=500, deadline=None)
+@given(layout=layouts(), name=st.sampled_from(sorted(REDUCTIONS)), dim=st.integers(0, 3),
+       keepdim=st.booleans())
+def test_strides_of_reductions_as_torch(layout, name, dim, keepdim):
+    torch = import_torch()
+    import warnings
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        assert _reduced(minigrad, name, layout, dim, keepdim) == _reduced(torch, name, layout, dim, keepdim)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(2, 3).t().sum(0, keepdim=True), lambda L: L.zeros(2, 3).t().sum(1, keepdim=True),
+    lambda L: L.zeros(2, 1, 3).permute(2, 1, 0).sum(2), lambda L: L.zeros(2, 3).t().amax(1, keepdim=True),
+])
+def test_examples_of_reductions_as_torch(program):
+    torch = import_torch()
+    assert _layout(program(minigrad)) == _layout(program(torch))
