@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
-from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, with_pytorch_steps,
+from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major, with_pytorch_steps,
                               is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
@@ -114,7 +114,8 @@ def _binary(ufunc, a, b):
     elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
     if out.ndim > 1 and not (out.size and
-            getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous):
+            getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous
+            and (1 not in out.shape or np.shape(a_arr) == np.shape(b_arr))):
         if not out.size:
             a_arr, b_arr = pytorch_steps_of(a, a_arr), pytorch_steps_of(b, b_arr)
         out = laid_out_as_pytorch(out, a_arr, b_arr)       # (rare: inputs in different layouts)
@@ -152,8 +153,12 @@ def laid_out_as_pytorch(out, *inputs):
         # give a row-major result; with a number among them, the general rule below decides
         if all(np.shape(array) == out.shape for array in inputs):
             return np.empty(out.shape, out.dtype)
-    elif all(getattr(array, "flags", out.flags).c_contiguous for array in inputs):
-        return out                          # (the usual case: numpy and PyTorch agree)
+    elif all(getattr(array, "flags", out.flags).c_contiguous for array in inputs) and (
+            1 not in out.shape or all(np.shape(array) == out.shape for array in inputs)):
+        # (the usual case: numpy and PyTorch agree. Not always with a size-1 dim and an input
+        # broadcast, a number say: PyTorch then orders the dims by their steps, the meaningless
+        # steps of size-1 dims too, where row-major inputs alone would give a row-major result)
+        return out
     if out.ndim == 4 and all(np.shape(array) == out.shape and is_in_format(array, channels_last)
                              for array in inputs):
         # PyTorch's next shortcut: inputs all laid out channels-last (size-1 dimensions aside)
@@ -710,8 +715,9 @@ def pow(input, exponent):
             # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
             # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
             out = np.reciprocal(np.sqrt(a_arr))
-        else:     # (PyTorch's x ** number has one input: laid out as x)
-            out = like_its_input(_binary(np.power, input, exponent), a_arr)
+        else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
+            out = _binary(np.power, input, exponent)
+            out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 
