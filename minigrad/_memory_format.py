@@ -55,6 +55,14 @@ def copy_in_format(array, fmt):
     if array.ndim != fmt.rank:
         raise RuntimeError(f"required rank {fmt.rank} tensor to use {fmt.name} format")
     order = channels_last_order(array)
+    if not array.size:
+        # (numpy steps a new empty array by 0; PyTorch's channels-last steps multiply the
+        # sizes, a size 0 too: C steps by 1, the last spatial dim by C, ..., N by the rest)
+        steps, step = [0] * array.ndim, array.itemsize
+        for dim in reversed(order):
+            steps[dim] = step
+            step *= array.shape[dim]
+        return np.lib.stride_tricks.as_strided(np.empty(0, array.dtype), array.shape, steps)
     # row-major in the (N, spatial..., C) order, then seen again as (N, C, spatial...)
     return np.ascontiguousarray(array.transpose(order)).transpose(np.argsort(order))
 
@@ -65,6 +73,16 @@ def is_in_format(array, fmt):
         return array.flags.c_contiguous
     if array.ndim != fmt.rank:
         return False
+    if not array.size:
+        # numpy calls any array without elements contiguous in any order; PyTorch does so for
+        # row-major only, and checks the channels-last steps of the dims longer than 1
+        expected = array.itemsize
+        for dim in reversed(channels_last_order(array)):
+            if array.shape[dim] != 1:
+                if array.strides[dim] != expected:
+                    return False
+                expected *= array.shape[dim]
+        return True
     return array.transpose(channels_last_order(array)).flags.c_contiguous
 
 

@@ -469,7 +469,7 @@ class Tensor:
         """True if the elements lie in memory in row-major order without gaps (or in the
         ``memory_format`` given, e.g. minigrad.channels_last)."""
         _memory_format.check_memory_format("is_contiguous", memory_format)
-        return _memory_format.is_in_format(self._array, memory_format)
+        return _memory_format.is_in_format(_memory_format.with_pytorch_steps(self), memory_format)
 
     def contiguous(self, memory_format=_memory_format.contiguous_format):
         """Itself if its elements are in row-major order in memory, else a copy that is."""
@@ -594,6 +594,8 @@ class Tensor:
 
     def __reduce_ex__(self, protocol):
         # (a non-leaf comes back as a leaf with its requires_grad, as in PyTorch: no history)
+        if not self._array.size:         # (PyTorch's copy steps as the original, 0s included)
+            return (_rebuild, (self._array.copy(), self.requires_grad, self.stride()))
         return (_rebuild, (self._array.copy(), self.requires_grad))
 
     def __deepcopy__(self, memo):
@@ -602,7 +604,12 @@ class Tensor:
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                 "protocol at the moment. Use .detach().clone() first."
             )
-        out = _wrap(self._array.copy())
+        array = self._array
+        if not array.size:               # (PyTorch's copy steps as the original, 0s included)
+            out = _memory_format.keep_zero_steps(_wrap(_memory_format.copy_in_format(
+                _memory_format.with_pytorch_steps(self), _memory_format.preserve_format)))
+        else:
+            out = _wrap(array.copy())
         out._requires_grad = self._requires_grad
         if self._grad is not None:
             out._grad = _wrap(self._grad._array.copy())
@@ -775,10 +782,13 @@ class Tensor:
         return _ops_shape.transpose(self, -2, -1)
 
 
-def _rebuild(array, requires_grad):
+def _rebuild(array, requires_grad, empty_steps=None):
+    if empty_steps is not None:       # (the steps of a tensor without elements, which numpy drops)
+        array = np.lib.stride_tricks.as_strided(array, array.shape,
+                                                tuple(step * array.itemsize for step in empty_steps))
     out = _wrap(array)
     out._requires_grad = requires_grad
-    return out
+    return _memory_format.keep_zero_steps(out) if empty_steps is not None else out
 
 
 def _normalize_dim(dim, ndim):

@@ -5,6 +5,9 @@ then viewed, copied and differentiated; reductions with ``keepdim=True``; ``x + 
 Random chains of operations, drawn by hypothesis, run in both libraries; after each step the
 shape and steps must be the same (and, after backward, ``.grad``'s steps and version).
 """
+import copy
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -61,6 +64,10 @@ STEPS = {   # one step of a chain: views, copies, and operations that make new r
     "sum 0": lambda L, x: x.sum(0), "cat": lambda L, x: L.cat([x, x]), "stack": lambda L, x: L.stack([x]),
     "cumsum": lambda L, x: x.cumsum(0), "masked_fill": lambda L, x: x.masked_fill(x > 0, 1.0),
     "add_": lambda L, x: x.add_(1), "mask": lambda L, x: x[x > 0],
+    "unsqueeze_": lambda L, x: x.unsqueeze_(0), "squeeze_": lambda L, x: x.squeeze_(),
+    "deepcopy": lambda L, x: copy.deepcopy(x), "pickle": lambda L, x: pickle.loads(pickle.dumps(x)),
+    "channels_last": lambda L, x: x.contiguous(memory_format=L.channels_last) if x.ndim == 4 else x,
+    "unsqueeze twice": lambda L, x: x.unsqueeze(0).unsqueeze(-1),
 }
 
 
@@ -83,7 +90,7 @@ def _chain(L, constructor, array, steps):
 
 @st.composite
 def empty_shapes(draw):
-    ndim = draw(st.integers(1, 3))
+    ndim = draw(st.integers(1, 4))
     shape = draw(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=ndim, max_size=ndim))
     at = draw(st.integers(0, ndim - 1))
     shape[at] = 0
@@ -141,6 +148,10 @@ def test_grad_of_an_empty_leaf_is_laid_out_and_versioned_as_torch(shape, made, l
     lambda L: L.zeros(0, 3).t().flip(0), lambda L: L.zeros(0, 3).t().sort(0).indices,
     lambda L: L.from_numpy(np.zeros((0, 3), np.float32)).unsqueeze(-1),
     lambda L: L.from_numpy(np.zeros((2, 0), np.float32)).reshape(0, 2),
+    lambda L: L.zeros(0, 3).exp().unsqueeze_(0), lambda L: L.zeros(4, 3)[2:2:2],
+    lambda L: L.zeros(0, 3, 2, 2).exp().contiguous(memory_format=L.channels_last),
+    lambda L: L.zeros(2, 3, 0, 2).clone(memory_format=L.channels_last),
+    lambda L: pickle.loads(pickle.dumps(L.from_numpy(np.zeros((0, 3), np.float32)))),
 ])
 def test_examples_of_empty_steps_as_torch(program):
     torch = import_torch()
@@ -205,3 +216,10 @@ def test_strides_of_reductions_as_torch(layout, name, dim, keepdim):
 def test_examples_of_reductions_as_torch(program):
     torch = import_torch()
     assert _layout(program(minigrad)) == _layout(program(torch))
+
+
+def test_narrow_of_a_number_fails_as_in_torch():
+    torch = import_torch()
+    for L in (minigrad, torch):
+        with pytest.raises(RuntimeError, match=r"^narrow\(\) cannot be applied to a 0-dim tensor\.$"):
+            L.tensor(0.0).narrow(0, 0, 0)

@@ -228,6 +228,8 @@ def narrow(input, dim, start, length):
 
     Gradient: grad placed back in those positions, zeros elsewhere.
     """
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _normalize_dim(dim, input.ndim)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")

@@ -222,7 +222,7 @@ def contiguous(input, memory_format=contiguous_format):
     check_memory_format("contiguous", memory_format)
     if memory_format is preserve_format:      # PyTorch reads it as row-major here
         memory_format = contiguous_format
-    if is_in_format(input._array, memory_format):
+    if is_in_format(with_pytorch_steps(input), memory_format):
         return input
     return result(copy_in_format(input._array, memory_format), CloneBackward0, (input,))
 
