@@ -161,6 +161,11 @@ class Tensor:
     def __init__(self, *args, dtype=None, requires_grad=False):
         if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
+        elif len(args) == 1 and type(args[0]) is np.ndarray and args[0].dtype == np.float32 \
+                and dtype is None:
+            array = args[0]       # PyTorch's Tensor(array) shares a float32 array's memory
+            if not array.size:
+                self._zero_steps = not any(array.strides)     # numpy's steps kept (stride())
         elif len(args) == 1:
             array = tensor_data_to_array(args[0], dtype or _dtype.float32)
             if not array.size and isinstance(args[0], np.ndarray):

@@ -223,3 +223,21 @@ def test_narrow_of_a_number_fails_as_in_torch():
     for L in (minigrad, torch):
         with pytest.raises(RuntimeError, match=r"^narrow\(\) cannot be applied to a 0-dim tensor\.$"):
             L.tensor(0.0).narrow(0, 0, 0)
+
+
+@pytest.mark.parametrize("array", [
+    lambda: np.zeros((4, 6), np.float32)[:, ::2], lambda: np.zeros((2, 3), np.float32).T,
+    lambda: np.broadcast_to(np.zeros(3, np.float32), (2, 3)), lambda: np.zeros((4, 6))[:, ::2],
+    lambda: np.zeros((), np.float32),
+])
+def test_Tensor_of_a_numpy_array_shares_float32_memory_as_torch(array):
+    """torch.Tensor(array) keeps a float32 array's memory (and steps); other dtypes are copied."""
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        data = array()
+        t = L.Tensor(data)
+        if data.flags.writeable:
+            data[...] = 5
+        outcomes.append((t.stride(), t.tolist()))
+    assert outcomes[0] == outcomes[1]
