@@ -373,6 +373,8 @@ def bernoulli(input, p=None, *, generator=None):
 
 def _like(maker):
     def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
+        if maker in (rand, randn) and not _FuncTransforms.vmaps:
+            return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
             return out
@@ -384,13 +386,33 @@ def _like(maker):
     return like
 
 
-def _laid_out_like(out, input):
+def _drawn_like(maker, input, dtype, requires_grad, kwargs):
+    """rand_like/randn_like: PyTorch draws the numbers into new memory laid out like ``input``,
+    in the order of that memory; and normal numbers for memory that is not row-major one by
+    one (as it draws fewer than 16), not in its blocks of 16."""
+    layout = empty_laid_out_like(with_pytorch_steps(input), dtype.numpy_dtype)
+    if maker is randn and not layout.flags.c_contiguous:
+        values = _random.normal(input.shape, dtype=dtype.numpy_dtype, generator=kwargs.get("generator"),
+                                one_by_one=True)
+        out = _random_leaf(values, requires_grad)
+    else:
+        out = maker(input.shape, dtype=dtype, requires_grad=requires_grad, **kwargs)
+    return _laid_out_like(out, input, drawn=True)
+
+
+def _laid_out_like(out, input, drawn=False):
     """``out``'s values laid out in memory like ``input`` (PyTorch's "preserve_format", see
-    ``empty_laid_out_like``): a transposed matrix gives a transposed result."""
+    ``empty_laid_out_like``): a transposed matrix gives a transposed result. ``drawn`` values
+    (rand_like) go in memory order, the order PyTorch draws them in."""
     array = empty_laid_out_like(with_pytorch_steps(input), out._array.dtype)
     if array.strides == out._array.strides:
         return out
-    array[...] = out._array
+    if drawn:
+        slowest_first = sorted(range(array.ndim), key=lambda dim: -array.strides[dim])
+        in_memory_order = array.transpose(slowest_first)      # (row-major: memory order)
+        in_memory_order[...] = out._array.reshape(in_memory_order.shape)
+    else:
+        array[...] = out._array
     laid_out = keep_zero_steps(_wrap(array))
     laid_out._requires_grad = out._requires_grad
     return laid_out
@@ -406,4 +428,6 @@ randn_like = _like(randn)
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     """A tensor shaped like ``input`` filled with ``fill_value`` (no history)."""
     out = full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    if with_pytorch_steps(input).strides != out._array.strides:
+        out = _laid_out_like(out, input)     # (PyTorch's preserve_format, as zeros_like)
     return batched_as(out, input)

@@ -241,3 +241,20 @@ def test_Tensor_of_a_numpy_array_shares_float32_memory_as_torch(array):
             data[...] = 5
         outcomes.append((t.stride(), t.tolist()))
     assert outcomes[0] == outcomes[1]
+
+
+# --- rand_like, randn_like, full_like: laid out like the input, drawn in memory order ------------
+
+@settings(max_examples=150, deadline=None)
+@given(layout=layouts(sizes=(0, 1, 2, 3, 5)), like=st.sampled_from(["rand_like", "randn_like", "full_like"]),
+       float64=st.booleans())
+def test_random_likes_are_laid_out_and_drawn_as_torch(layout, like, float64):
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        x = _laid_out(L, *layout)
+        x = x.double() if float64 else x
+        L.manual_seed(0)
+        out = L.full_like(x, 2.0) if like == "full_like" else getattr(L, like)(x)
+        outcomes.append((out.stride(), out.dtype.is_floating_point, out.tolist()))
+    assert outcomes[0] == outcomes[1]
