@@ -258,3 +258,28 @@ def test_random_likes_are_laid_out_and_drawn_as_torch(layout, like, float64):
         out = L.full_like(x, 2.0) if like == "full_like" else getattr(L, like)(x)
         outcomes.append((out.stride(), out.dtype.is_floating_point, out.tolist()))
     assert outcomes[0] == outcomes[1]
+
+
+# --- one-input operations and number ** x -----------------------------------------------------
+
+ONE_INPUT = {
+    "reciprocal": lambda L, x: x.reciprocal(), "1 / x": lambda L, x: 1 / x, "rsqrt": lambda L, x: x.rsqrt(),
+    "sign": lambda L, x: x.sign(), "erf": lambda L, x: x.erf(), "nan_to_num": lambda L, x: x.nan_to_num(),
+    "2 ** x": lambda L, x: 2 ** x, "2.0 ** x": lambda L, x: 2.0 ** x, "repeat": lambda L, x: x.repeat(*[1] * x.ndim),
+    "repeat twice": lambda L, x: x.repeat(2, *[1] * x.ndim), "x ** 2": lambda L, x: x ** 2,
+    "isnan": lambda L, x: x.isnan(), "exp": lambda L, x: x.exp(), "clamp": lambda L, x: x.clamp(min=0),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(layout=layouts(), name=st.sampled_from(sorted(ONE_INPUT)))
+def test_strides_of_one_input_operations_as_torch(layout, name):
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        x = _laid_out(L, *layout)
+        with np.errstate(all="ignore"):
+            out = ONE_INPUT[name](L, x)
+        outcomes.append((x.stride(), tuple(out.shape), out.stride()))
+    if outcomes[0][0] == outcomes[1][0]:      # (the input's own steps differ: not this operation's)
+        assert outcomes[0] == outcomes[1]

@@ -608,7 +608,7 @@ def reciprocal(input):
     """1 / input elementwise. Gradient: -grad / input**2."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
-        return save_result(result(np.reciprocal(array), ReciprocalBackward0, (input,)))
+        return save_result(result(like_its_input(np.reciprocal(array), array), ReciprocalBackward0, (input,)))
 
 
 def rdiv(input, other):
@@ -725,6 +725,8 @@ def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
         out = _binary(_power, base, input)
+    # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
+    out = row_major(out)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
 
 
@@ -770,7 +772,8 @@ class RsqrtBackward0(Node):
 def rsqrt(input):
     """1 / sqrt(input) elementwise. Gradient: -grad / (2 * input**1.5)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return save_result(result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,)))
+        return save_result(result(_float_ufunc(lambda array: 1 / np.sqrt(array), input), RsqrtBackward0,
+                                  (input,)))
 
 
 # --- exp, log, trigonometry ---------------------------------------------------------------
@@ -1142,7 +1145,7 @@ def _signs(array):
 def sign(input):
     """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
     try:
-        return result(_signs(input._array), SignBackward0, (input,))
+        return result(like_its_input(_signs(input._array), input._array), SignBackward0, (input,))
     except TypeError:           # numpy has no sign of bools; PyTorch's is the value itself
         return result(input._array.copy(), SignBackward0, (input,))
 

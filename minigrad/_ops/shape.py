@@ -21,7 +21,7 @@ from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
 from .._memory_format import (check_memory_format, contiguous_format, copy_in_format, empty_laid_out_like,
-                              keep_zero_steps, with_pytorch_steps,
+                              keep_zero_steps, row_major, with_pytorch_steps,
                               is_in_format, preserve_format)
 from .pointwise import _broadcast_error, where
 
@@ -545,7 +545,8 @@ def repeat(input, *repeats):
         out_shape = [n * r for n, r in zip(padded, repeats)]
         bad = next(n for n in out_shape if n < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {out_shape}")
-    return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
+    # (PyTorch's result is row-major; numpy's tile of nothing to tile keeps the input's layout)
+    return result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
                   input_shape=input._array.shape)
 
 
