@@ -156,8 +156,8 @@ def with_pytorch_steps(tensor):
     array = tensor._array
     if array.size or any(array.strides) or tensor._zero_steps:
         return array        # (the usual case: numpy's steps are PyTorch's)
-    return np.lib.stride_tricks.as_strided(array, array.shape, row_major_steps(array.shape, array.itemsize),
-                                           writeable=array.flags.writeable)
+    steps = row_major_steps(array.shape, array.itemsize)
+    return np.lib.stride_tricks.as_strided(array, array.shape, steps, writeable=array.flags.writeable)
 
 
 def keep_zero_steps(out):

@@ -398,7 +398,8 @@ def unsqueeze_(self, dim):
     # only the shape changes, not the memory, so memory seen twice is fine
     check_inplace(self, overlap_ok=True)
     dim = shape._normalize_dim(dim, self.ndim + 1)
-    return _reshape_inplace(self, shape._unsqueezed(with_pytorch_steps(self), dim), UnsqueezeBackward1, dim=dim)
+    unsqueezed = shape._unsqueezed(with_pytorch_steps(self), dim)
+    return _reshape_inplace(self, unsqueezed, UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):

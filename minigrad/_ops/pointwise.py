@@ -9,8 +9,8 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
-from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major, with_pytorch_steps,
-                              is_non_overlapping_and_dense)
+from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
+                              with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
@@ -608,7 +608,8 @@ def reciprocal(input):
     """1 / input elementwise. Gradient: -grad / input**2."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
-        return save_result(result(like_its_input(np.reciprocal(array), array), ReciprocalBackward0, (input,)))
+        out = like_its_input(np.reciprocal(array), array)
+        return save_result(result(out, ReciprocalBackward0, (input,)))
 
 
 def rdiv(input, other):
