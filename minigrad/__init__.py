@@ -69,8 +69,9 @@ from ._ops.scan import cumsum, cumprod, prod, narrow  # noqa: F401
 from ._ops.gather_scatter import gather, scatter, scatter_add, index_select, index_add  # noqa: F401
 from ._ops.sorting import sort, argsort, topk, roll  # noqa: F401
 from ._ops.rounding import (  # noqa: F401
-    round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
+    round, floor, ceil, trunc, fix, frac, floor_divide, remainder, fmod,
 )
+from ._ops.pointwise import rsub  # noqa: F401
 from ._ops.einsum import diagonal, einsum  # noqa: F401
 from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
 from ._ops.special import erf  # noqa: F401

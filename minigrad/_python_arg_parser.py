@@ -127,7 +127,7 @@ def checked(function, name, parameters):
             if isinstance(value, Tensor):
                 continue
             if kind == OVERLOADED:
-                if isinstance(value, _NUMBERS) and name == "pow":     # 2 ** tensor
+                if isinstance(value, _NUMBERS) and name in ("pow", "remainder"):   # 2 ** tensor
                     continue
                 raise invalid_combination(name, args, kwargs)
             elif kind == TENSOR_OR_NUMBER and isinstance(value, _NUMBERS):
@@ -162,7 +162,10 @@ PARAMETERS = {
     "where": (("condition", OVERLOADED),),
     **{name: _INPUT_OTHER for name in (
         "add", "sub", "mul", "div", "subtract", "multiply", "divide", "maximum", "minimum",
-        "floor_divide", "remainder", "allclose", "isclose", "equal")},
+        "allclose", "isclose", "equal")},
+    # several signatures (remainder has a number-first one: remainder(2, x))
+    **{name: (("input", OVERLOADED), ("other", TENSOR_OR_NUMBER)) for name in (
+        "rsub", "fmod", "remainder", "floor_divide")},
     "matmul": (("input", TENSOR), ("other", TENSOR)),
     "mm": (("input", TENSOR), ("mat2", TENSOR)),
     "bmm": (("input", TENSOR), ("mat2", TENSOR)),

@@ -805,7 +805,8 @@ def _install_methods():
         scan: ["cumsum", "cumprod", "prod", "narrow"],
         gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
         sorting: ["sort", "argsort", "topk", "roll"],
-        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
+        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder",
+                   "fmod", "floor_divide_", "remainder_", "fmod_"],
         blas: ["bmm", "baddbmm", "addmm"],
         einsum: ["diagonal"],
         special: ["erf"],
@@ -837,6 +838,7 @@ def _install_methods():
         setattr(Tensor, name, method)
     Tensor.__iadd__, Tensor.__isub__ = inplace.add_, inplace.sub_
     Tensor.__imul__, Tensor.__itruediv__ = inplace.mul_, inplace.div_
+    Tensor.__ifloordiv__, Tensor.__imod__ = rounding.floor_divide_, rounding.remainder_
     Tensor.clip = Tensor.clamp
     Tensor.multiply = Tensor.mul
     Tensor.subtract = Tensor.sub

@@ -346,6 +346,8 @@ _SETTINGS_KEPT_AS = {
     "ClampMaxBackward0": {"max": "high"},
     "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SelectBackward0": {"self_sym_sizes": "input_shape"},
     "SliceBackward0": {"self_sym_sizes": "input_shape"},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
