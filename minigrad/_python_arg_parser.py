@@ -157,7 +157,8 @@ PARAMETERS = {
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
         "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
         "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",
-        "logical_and", "logical_or", "logical_xor")},
+        "logical_and", "logical_or", "logical_xor", "tril", "triu", "median", "nanmedian",
+        "nansum", "count_nonzero")},
     **{name: (("input", OVERLOADED),) for name in ("clamp", "clip", "pow")},
     "where": (("condition", OVERLOADED),),
     **{name: _INPUT_OTHER for name in (
@@ -167,6 +168,8 @@ PARAMETERS = {
     **{name: (("input", OVERLOADED), ("other", TENSOR_OR_NUMBER)) for name in (
         "rsub", "fmod", "remainder", "floor_divide")},
     "matmul": (("input", TENSOR), ("other", TENSOR)),
+    "masked_select": (("input", TENSOR), ("mask", TENSOR)),
+    "atan2": (("input", TENSOR), ("other", TENSOR)), "arctan2": (("input", TENSOR), ("other", TENSOR)),
     "mm": (("input", TENSOR), ("mat2", TENSOR)),
     "bmm": (("input", TENSOR), ("mat2", TENSOR)),
     "mv": (("input", TENSOR), ("vec", TENSOR)),

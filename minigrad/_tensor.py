@@ -789,7 +789,8 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
-    from ._ops import nonfinite, logarithms, logical
+    from ._ops import nonfinite, logarithms, logical, angles, triangular, median
+    from ._ops import masked_select, summing
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -813,6 +814,11 @@ def _install_methods():
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
         logarithms: ["log2", "log10", "expm1"],
         logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
+        angles: ["atan2", "arctan2", "atan2_", "arctan2_"],
+        triangular: ["tril", "triu", "tril_", "triu_"],
+        median: ["median", "nanmedian"],
+        masked_select: ["masked_select"],
+        summing: ["nansum", "count_nonzero"],
     }
     for module, names in methods.items():
         for name in names:

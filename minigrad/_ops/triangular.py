@@ -1,0 +1,87 @@
+"""The lower and upper triangle of a matrix: tril and triu.
+
+``tril(x, diagonal=0)`` keeps the elements on and below a diagonal of each matrix (the last
+two dimensions) and sets the others to 0; ``triu`` keeps those on and above it.
+``diagonal=1`` moves the line one step up (towards the top-right), ``-1`` one step down.
+A learner meets them in attention masks: ``torch.ones(n, n).tril()`` marks which earlier
+positions each position may look at.
+
+Each element either passes through unchanged (slope 1) or is replaced by 0 (slope 0), so the
+gradient is the incoming gradient cut by the same triangle: grad.tril(diagonal).
+PyTorch: torch.tril, torch.triu, Tensor.tril_, Tensor.triu_.
+"""
+import numpy as np
+
+from ..autograd.graph import Node
+from . import result
+
+
+class TrilBackward0(Node):
+    """result = self.tril(diagonal)   ->   grad_self = grad.tril(diagonal)"""
+
+    def backward(self, grad):
+        return (tril(grad, self.diagonal),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t.tril(diagonal)"""
+        return tril(tangents[0], self.diagonal)
+
+
+class TriuBackward0(Node):
+    """result = self.triu(diagonal)   ->   grad_self = grad.triu(diagonal)"""
+
+    def backward(self, grad):
+        return (triu(grad, self.diagonal),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t.triu(diagonal)"""
+        return triu(tangents[0], self.diagonal)
+
+
+def _check(name, input, diagonal):
+    """PyTorch's errors: an int diagonal, a tensor with rows and columns."""
+    if not isinstance(diagonal, (int, np.integer)) or isinstance(diagonal, bool):
+        # (as x.tril(0.5) says it; torch.tril(x, 0.5) names position 2, diagonal=0.5 none)
+        raise TypeError(f"{name}(): argument 'diagonal' (position 1) must be int, not "
+                        f"{type(diagonal).__name__}")
+    if input._array.ndim < 2:
+        raise RuntimeError(f"{name.rstrip('_')}: input tensor must have at least 2 dimensions")
+
+
+def _triangle(numpy_function, node_class, name, input, diagonal):
+    _check(name, input, diagonal)
+    # a new row-major result whatever the input's layout, as PyTorch's
+    out = np.ascontiguousarray(numpy_function(input._array, int(diagonal)))
+    return result(out, node_class, (input,), diagonal=int(diagonal))
+
+
+def tril(input, diagonal=0):
+    """The lower triangle of each matrix (the last two dimensions): elements above the
+    ``diagonal``-th diagonal become 0 (``diagonal=0``: the main one; 1 is one step up).
+
+    Gradient: grad.tril(diagonal) (the elements kept pass it on, the others get 0).
+    """
+    return _triangle(np.tril, TrilBackward0, "tril", input, diagonal)
+
+
+def triu(input, diagonal=0):
+    """The upper triangle of each matrix (the last two dimensions): elements below the
+    ``diagonal``-th diagonal become 0 (``diagonal=0``: the main one; 1 is one step up).
+
+    Gradient: grad.triu(diagonal) (the elements kept pass it on, the others get 0).
+    """
+    return _triangle(np.triu, TriuBackward0, "triu", input, diagonal)
+
+
+def _in_place(name, operation):
+    def in_place(self, diagonal=0):
+        from .inplace import apply_inplace      # (inplace.py builds on the files of this package)
+        _check(name, self, diagonal)
+        return apply_inplace(self, lambda t: operation(t, diagonal))
+    in_place.__name__ = in_place.__qualname__ = name
+    in_place.__doc__ = f"``self = self.{name[:-1]}(diagonal)``, written into self."
+    return in_place
+
+
+tril_ = _in_place("tril_", tril)
+triu_ = _in_place("triu_", triu)
