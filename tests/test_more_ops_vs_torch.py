@@ -44,8 +44,19 @@ def _plain(value):
     return value
 
 
+# the nodes of the operations tested here: their saved values are compared (those of the
+# other nodes in a graph, x ** 2's for example, are the business of other tests)
+OUR_NODES = {"RsubBackward0", "RsubBackward1", "DivBackward2", "FmodBackward0", "FmodBackward1",
+             "RemainderBackward0", "RemainderBackward1", "torch::autograd::NotImplemented",
+             "Atan2Backward0", "TrilBackward0", "TriuBackward0", "MedianBackward0", "MedianBackward1",
+             "NanmedianBackward0", "NanmedianBackward1", "MaskedSelectBackward0",
+             "MaskedScatterBackward0", "NansumBackward0", "AliasBackward0"}
+
+
 def _saved(node):
     """A node's ``_saved_*`` attributes (names and values), as ``dir()`` lists them."""
+    if node.name() not in OUR_NODES:
+        return ()
     names = [name for name in dir(node) if name.startswith("_saved_") and name not in _OWN_NODE_ATTRIBUTES]
     return tuple((name, _plain(getattr(node, name))) for name in names)
 
@@ -349,3 +360,315 @@ def test_remainder_and_fmod_second_order_and_forward_mode(torch, name):
         return seen, gg, tangents
     same(torch, program)
     check_derivatives(lambda lib, x, y: getattr(lib, name)(x, y), X_BETWEEN_JUMPS, Y)
+
+
+# --- atan2 ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x, y: lib.atan2(x, y),
+    lambda lib, x, y: lib.arctan2(y, x),
+    lambda lib, x, y: x.atan2(y.detach()),
+    lambda lib, x, y: x.detach().arctan2(y),
+    lambda lib, x, y: lib.atan2(x[:, None], y),
+    lambda lib, x, y: lib.atan2(x, lib.tensor(2.)),
+])
+def test_atan2_values_nodes_and_gradients(torch, call):
+    def program(lib):
+        x = lib.tensor(X, requires_grad=True)
+        y = lib.tensor(Y, requires_grad=True)
+        out = call(lib, x, y)
+        seen = _plain(out), _graph(out)
+        out.backward(lib.ones_like(out))
+        return seen, x.grad, y.grad
+    same(torch, program)
+
+
+def test_atan2_dtypes_special_values_and_errors(torch):
+    same(torch, lambda lib: lib.atan2(lib.tensor([1, 2]), lib.tensor([3, 4])))
+    same(torch, lambda lib: lib.atan2(lib.tensor([1, 2]), lib.tensor([3., 4], dtype=lib.float64)))
+    same(torch, lambda lib: lib.atan2(lib.tensor([0., -0., 0., -0., INF, NAN]), lib.tensor([0., 0., -0., -0., INF, 1.])))
+    same(torch, lambda lib: lib.atan2(lib.tensor([[1., 2.], [3., 4.]]).t(), lib.tensor([[3.], [-3.]])))
+    same(torch, lambda lib: lib.atan2(lib.tensor([1.]), 2))
+    same(torch, lambda lib: lib.tensor([1.]).atan2(2.0))
+    same(torch, lambda lib: lib.atan2([1.], lib.tensor([1.])))
+    same(torch, lambda lib: lib.atan2(lib.tensor([1., 2., 3.]), lib.tensor([1., 2.])))
+
+
+def test_atan2_at_the_origin_and_in_place(torch):
+    def program(lib):
+        x = lib.tensor([0., 1e-30, 1.], requires_grad=True)
+        y = lib.tensor([0., 1e-30, 0.], requires_grad=True)
+        gx, gy = lib.autograd.grad(lib.atan2(x, y).sum(), (x, y), create_graph=True)
+        seen = _graph(gx), _graph(gy)
+        a = lib.tensor(X, requires_grad=True).clone()
+        b = lib.tensor(Y, requires_grad=True)
+        same_tensor = a.atan2_(b) is a
+        c = lib.tensor(Y)
+        c.arctan2_(lib.tensor(X))
+        return seen, gx, gy, same_tensor, _plain(a), _graph(a), c
+    same(torch, program)
+    same(torch, lambda lib: lib.tensor([1, 2]).atan2_(lib.tensor([1., 2.])))
+    same(torch, lambda lib: lib.tensor([1.], requires_grad=True).atan2_(lib.tensor([1.])))
+    same(torch, lambda lib: lib.tensor([1.]).atan2_(1))
+
+
+def test_atan2_second_order_and_forward_mode(torch):
+    def program(lib):
+        x = lib.tensor(X, dtype=lib.float64, requires_grad=True)
+        y = lib.tensor(Y, dtype=lib.float64, requires_grad=True)
+        gx, gy = lib.autograd.grad((lib.atan2(x, y) ** 2).sum(), (x, y), create_graph=True)
+        seen = _graph(gx), _graph(gy)
+        fwd = lib.autograd.forward_ad
+        with fwd.dual_level():
+            dual = fwd.make_dual(lib.tensor(X), lib.tensor([1., 2., 3., 4.]))
+            tangents = (fwd.unpack_dual(lib.atan2(dual, lib.tensor(Y))).tangent,
+                        fwd.unpack_dual(lib.atan2(lib.tensor(Y), dual)).tangent,
+                        fwd.unpack_dual(lib.atan2(dual, dual * 2)).tangent)
+        return seen, tangents
+    same(torch, program)
+    check_derivatives(lambda lib, x, y: lib.atan2(x, y), X, Y)
+
+
+# --- tril and triu ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["tril", "triu"])
+@pytest.mark.parametrize("diagonal", [0, 1, -1, 3, -5])
+def test_tril_triu(torch, name, diagonal):
+    def program(lib):
+        m = lib.arange(12.).reshape(3, 4).requires_grad_()
+        leaf = lib.tensor(np.arange(24.).reshape(2, 3, 4).tolist(), requires_grad=True)
+        outs = (getattr(lib, name)(m, diagonal), getattr(m, name)(diagonal=diagonal),
+                getattr(lib, name)(leaf, diagonal), getattr(leaf.transpose(1, 2), name)(diagonal))
+        seen = tuple(_plain(out) for out in outs), _graph(outs[3])
+        (outs[2] * lib.arange(24.).reshape(2, 3, 4)).sum().backward()
+        return seen, leaf.grad
+    same(torch, program)
+
+
+@pytest.mark.parametrize("name", ["tril", "triu"])
+def test_tril_triu_dtypes_errors_and_in_place(torch, name):
+    same(torch, lambda lib: getattr(lib, name)(lib.ones(3, 3, dtype=lib.int64)))
+    same(torch, lambda lib: getattr(lib, name)(lib.ones(3, 3, dtype=lib.bool)))
+    same(torch, lambda lib: getattr(lib, name)(lib.ones(3, 0, 2)))
+    same(torch, lambda lib: getattr(lib, name)(lib.ones(3)))
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor(1.)))
+    same(torch, lambda lib: getattr(lib.ones(3, 3), name)(1.5))
+    same(torch, lambda lib: getattr(lib.ones(3, 3), name + "_")(None))
+    same(torch, lambda lib: getattr(lib, name)([[1.]]))
+
+    def program(lib):
+        m = lib.tensor(np.arange(12.).reshape(3, 4).tolist(), requires_grad=True)
+        a = m.clone()
+        same_tensor = getattr(a, name + "_")(1) is a
+        seen = _plain(a), _graph(a)
+        a.sum().backward()
+        b = lib.ones(3, 3)
+        getattr(b, name + "_")(-1)
+        return same_tensor, seen, m.grad, b
+    same(torch, program)
+    same(torch, lambda lib: getattr(lib.ones(2, 2, requires_grad=True), name + "_")())
+
+
+@pytest.mark.parametrize("name", ["tril", "triu"])
+def test_tril_triu_second_order_and_forward_mode(torch, name):
+    def program(lib):
+        x = lib.tensor(np.arange(1., 7.).reshape(2, 3).tolist(), dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad((getattr(lib, name)(x, 1) ** 2).sum(), x, create_graph=True)
+        fwd = lib.autograd.forward_ad
+        with fwd.dual_level():
+            dual = fwd.make_dual(lib.ones(3, 3), lib.arange(9.).reshape(3, 3))
+            tangent = fwd.unpack_dual(getattr(dual, name)(-1)).tangent
+        return _graph(g), g, tangent
+    same(torch, program)
+    check_derivatives(lambda lib, x: getattr(lib, name)(x, 1) * x, np.arange(1., 13.).reshape(3, 4))
+
+
+# --- median and nanmedian -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+@pytest.mark.parametrize("values", [
+    [3., 1., 2., 1., 5., 1.],
+    [1., 4., 2., 3.],
+    [1., NAN, 2., NAN, 0., 1.],
+    [NAN, NAN, NAN, NAN],
+    [-0.0, 0.0, 0.0, -0.0, 1.],
+    [7.],
+])
+def test_median_of_all_elements(torch, name, values):
+    def program(lib):
+        x = lib.tensor(values, requires_grad=True)
+        out = getattr(lib, name)(x)
+        seen = _plain(out), _graph(out), _plain(getattr(x, name)())
+        out.backward()
+        return seen, x.grad
+    same(torch, program)
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+@pytest.mark.parametrize("dim, keepdim", [(1, False), (0, True), (-1, True), (0, False)])
+def test_median_along_a_dimension(torch, name, dim, keepdim):
+    def program(lib):
+        x = lib.tensor([[1., 1., 1., 2., 2., 0.], [5., 3., 3., 1., 5., 3.], [1., NAN, 2., NAN, 0., 1.],
+                        [NAN] * 6], requires_grad=True)
+        out = getattr(lib, name)(x, dim, keepdim=keepdim)
+        seen = _plain(out), _graph(out.values), _plain(getattr(x.t(), name)(dim=dim))
+        (out.values * 2).sum().backward()
+        return seen, out.indices, x.grad
+    same(torch, program)
+
+
+def test_median_index_among_equal_values_is_pytorchs(torch):
+    rng = np.random.default_rng(0)
+    for size in list(range(1, 12)) + [31, 64, 101]:
+        values = rng.integers(0, 3, size=(20, size)).astype(np.float32)
+        values[rng.random(values.shape) < 0.2] = np.nan
+        values[0] = np.nan                             # a row of nans only
+        for name in ("median", "nanmedian"):
+            same(torch, lambda lib: getattr(lib, name)(lib.tensor(values.tolist()), dim=1))
+            same(torch, lambda lib: getattr(lib, name)(lib.tensor(values.tolist()), dim=0))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_median_dtypes_shapes_and_errors(torch, name):
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor([3, 1, 2, 4])))
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor([[3, 1], [2, 4]], dtype=lib.int32), 0))
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor([True, False])))
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor([])))
+    same(torch, lambda lib: getattr(lib, name)(lib.zeros(0, 3), dim=0))
+    same(torch, lambda lib: getattr(lib, name)(lib.zeros(0, 3), dim=1))
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor(3., requires_grad=True), dim=0))
+    same(torch, lambda lib: getattr(lib, name)(lib.tensor(3., requires_grad=True), dim=-1, keepdim=True))
+    same(torch, lambda lib: getattr(lib, name)(lib.ones(3), dim=2))
+    same(torch, lambda lib: getattr(lib.ones(3), name)(1.5))
+    same(torch, lambda lib: getattr(lib, name)(lib.ones(3), keepdim=True))
+    same(torch, lambda lib: getattr(lib, name)([1.]))
+    same(torch, lambda lib: getattr(lib.tensor([[4., 1.], [2., 3.]]), name)(axis=1))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_median_second_order_and_forward_mode(torch, name):
+    def program(lib):
+        x = lib.tensor([[1., 2., 2.], [4., 3., 5.]], dtype=lib.float64, requires_grad=True)
+        (g_all,) = lib.autograd.grad(getattr(x, name)() ** 2, x, create_graph=True)
+        (g_dim,) = lib.autograd.grad((getattr(x, name)(0).values ** 2).sum(), x, create_graph=True)
+        fwd = lib.autograd.forward_ad
+        with fwd.dual_level():
+            dual = fwd.make_dual(lib.tensor([[1., 2., 2.], [4., 2., 5.]]), lib.arange(6.).reshape(2, 3))
+            tangents = (fwd.unpack_dual(getattr(dual, name)()).tangent,
+                        fwd.unpack_dual(getattr(dual, name)(1).values).tangent)
+        return _graph(g_all), _graph(g_dim), g_all, g_dim, tangents
+    same(torch, program)
+    check_derivatives(lambda lib, x: getattr(x, name)(1).values * 2, [[1., 2., 3.], [6., 5., 4.]])
+    check_derivatives(lambda lib, x: getattr(x, name)(), [[1., 2., 3.], [6., 5., 4.]])
+
+
+# --- masked_select ----------------------------------------------------------------------------------
+
+MASK = [[True, False, True], [False, True, True]]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x, mask: lib.masked_select(x, mask),
+    lambda lib, x, mask: x.masked_select(mask[0]),
+    lambda lib, x, mask: lib.masked_select(x[0], mask),
+    lambda lib, x, mask: lib.masked_select(x.t(), mask.t()),
+    lambda lib, x, mask: lib.masked_select(x[:1], mask[:, None, :]),
+    lambda lib, x, mask: lib.masked_select(x, lib.zeros(2, 3, dtype=lib.bool)),
+    lambda lib, x, mask: lib.masked_select(x.sum(), mask),
+])
+def test_masked_select(torch, call):
+    def program(lib):
+        x = lib.tensor(np.arange(6.).reshape(2, 3).tolist(), requires_grad=True)
+        mask = lib.tensor(MASK)
+        out = call(lib, x, mask)
+        seen = _plain(out), _graph(out)
+        (out * lib.arange(float(out.numel()))).sum().backward()
+        return seen, x.grad
+    same(torch, program)
+
+
+def test_masked_select_dtypes_and_errors(torch):
+    same(torch, lambda lib: lib.masked_select(lib.tensor([1, 2, 3]), lib.tensor([True, False, True])))
+    same(torch, lambda lib: lib.masked_select(lib.tensor(1.), lib.tensor(True)))
+    same(torch, lambda lib: lib.masked_select(lib.ones(2, 3), lib.tensor(MASK).to(lib.uint8)))
+    same(torch, lambda lib: lib.masked_select(lib.ones(2, 3), lib.tensor(MASK).float()))
+    same(torch, lambda lib: lib.masked_select(lib.ones(2, 3), lib.tensor([True, False])))
+    same(torch, lambda lib: lib.masked_select(lib.ones(2, 3), [True, False, True]))
+    same(torch, lambda lib: lib.ones(2, 3).masked_select([True]))
+
+
+def test_masked_select_second_order_and_forward_mode(torch):
+    def program(lib):
+        x = lib.tensor([1., 2., 3.], dtype=lib.float64, requires_grad=True)
+        mask = lib.tensor(MASK)
+        (g,) = lib.autograd.grad((lib.masked_select(x, mask) ** 2).sum(), x, create_graph=True)
+        (gg,) = lib.autograd.grad((g ** 2).sum(), x)
+        fwd = lib.autograd.forward_ad
+        with fwd.dual_level():
+            dual = fwd.make_dual(lib.tensor([1., 2., 3.]), lib.tensor([4., 5., 6.]))
+            tangent = fwd.unpack_dual(dual.masked_select(mask)).tangent
+        return _graph(g), g, gg, tangent
+    same(torch, program)
+    check_derivatives(lambda lib, x: lib.masked_select(x, lib.tensor(MASK)) ** 2, [1., 2., 3.])
+
+
+# --- nansum and count_nonzero -----------------------------------------------------------------------
+
+WITH_NANS = [[1., NAN, 2.], [NAN, NAN, NAN], [3., 4., -0.0]]
+
+
+@pytest.mark.parametrize("arguments", [{}, {"dim": 1}, {"dim": 0, "keepdim": True}, {"dim": (0, 1)},
+                                       {"dim": ()}, {"dim": -1}, {"dim": None}, {"axis": 0},
+                                       {"dim": [1], "keepdim": True}, {"keepdim": True}])
+def test_nansum(torch, arguments):
+    def program(lib):
+        x = lib.tensor(WITH_NANS, requires_grad=True)
+        out = lib.nansum(x, **arguments)
+        seen = _plain(out), _graph(out), _plain(x.t().nansum(**arguments))
+        (out * 3).sum().backward()
+        return seen, x.grad
+    same(torch, program)
+
+
+def test_nansum_dtypes_and_errors(torch):
+    same(torch, lambda lib: lib.nansum(lib.tensor([1, 2])))
+    same(torch, lambda lib: lib.nansum(lib.tensor([True, True])))
+    same(torch, lambda lib: lib.nansum(lib.tensor([[1, 2]], dtype=lib.int32), 1))
+    same(torch, lambda lib: lib.nansum(lib.tensor([1., NAN]), dtype=lib.float64))
+    same(torch, lambda lib: lib.nansum(lib.tensor([])))
+    same(torch, lambda lib: lib.nansum(lib.ones(2), dim=1.5))
+    same(torch, lambda lib: lib.nansum(lib.ones(2), dim=3))
+    same(torch, lambda lib: lib.nansum(lib.ones(2, 2), dim=(0, 0)))
+    same(torch, lambda lib: lib.nansum([1.]))
+
+
+def test_nansum_second_order_and_forward_mode(torch):
+    def program(lib):
+        x = lib.tensor(WITH_NANS, dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad((lib.nansum(x, 1) ** 2).sum(), x, create_graph=True)
+        (g_all,) = lib.autograd.grad(lib.nansum(x) ** 2, x, create_graph=True)
+        fwd = lib.autograd.forward_ad
+        with fwd.dual_level():
+            dual = fwd.make_dual(lib.tensor(WITH_NANS), lib.arange(9.).reshape(3, 3))
+            tangents = fwd.unpack_dual(dual.nansum()).tangent, fwd.unpack_dual(dual.nansum(0)).tangent
+        return _graph(g), _graph(g_all), g, g_all, tangents
+    same(torch, program)
+    check_derivatives(lambda lib, x: lib.nansum(x * x, 1), [[1., 2., 3.], [4., 5., 6.]])
+
+
+@pytest.mark.parametrize("arguments", [(), (0,), (1,), ((0, 1),), ([1, 0],), (-1,), (None,)])
+def test_count_nonzero(torch, arguments):
+    def program(lib):
+        x = lib.tensor([[0., 1., NAN], [0., 0., -0.0]], requires_grad=True)
+        return (lib.count_nonzero(x, *arguments), x.count_nonzero(*arguments),
+                lib.count_nonzero(x.t(), *arguments))
+    same(torch, program)
+
+
+def test_count_nonzero_dtypes_and_errors(torch):
+    same(torch, lambda lib: lib.tensor([True, False]).count_nonzero())
+    same(torch, lambda lib: lib.tensor([[1, 0], [2, 0]]).count_nonzero(0))
+    same(torch, lambda lib: lib.count_nonzero(lib.tensor(3.), dim=0))
+    same(torch, lambda lib: lib.count_nonzero(lib.ones(2, 2), dim=3))
+    same(torch, lambda lib: lib.count_nonzero(lib.ones(2, 2), dim=(0, 0)))
+    same(torch, lambda lib: lib.count_nonzero([1, 2]))

@@ -129,12 +129,13 @@ def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan
         return save_result(result(_median_of_all(input, skip_nan), all_node, (input,)), input)
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
-    dim = _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)
     if array.ndim == 0:                                # a number: it is its own median
         values, indices = array.copy(), np.zeros((), dtype=np.int64)
     else:
         if array.shape[dim] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+            # (nanmedian's message says median too)
+            raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
         values, indices = _median_along(array, dim, skip_nan)
         if keepdim:
             values, indices = np.expand_dims(values, dim), np.expand_dims(indices, dim)
@@ -142,7 +143,7 @@ def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(np.asarray(values, order="C"), dim_node, (input,), saved=(),
                  input_shape=array.shape, dim=dim, keepdim=keepdim, indices=indices,
-                 indices_tensor=indices_tensor)
+                 indices_tensor=indices_tensor, dim_as_given=dim_as_given)
     return return_type(out, indices_tensor)
 
 

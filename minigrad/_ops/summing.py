@@ -65,9 +65,11 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
         summed = np.nansum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
     else:
         summed = np.sum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
-    out = np.asarray(summed, order="C")
     if keepdim and not dims:                 # (every dimension kept, each of size 1)
-        out = out.reshape((1,) * array.ndim)
+        summed = np.reshape(summed, (1,) * array.ndim)
+    # new row-major memory, with the steps PyTorch gives size-1 dimensions too
+    out = np.empty(np.shape(summed), dtype=out_dtype)
+    out[...] = summed
     return result(out, NansumBackward0, (input,), saved=(input,), dim=dim, keepdim=keepdim,
                   _dims=dims)
 

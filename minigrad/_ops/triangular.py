@@ -20,22 +20,22 @@ class TrilBackward0(Node):
     """result = self.tril(diagonal)   ->   grad_self = grad.tril(diagonal)"""
 
     def backward(self, grad):
-        return (tril(grad, self.diagonal),)
+        return (tril(grad, self._diagonal),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.tril(diagonal)"""
-        return tril(tangents[0], self.diagonal)
+        return tril(tangents[0], self._diagonal)
 
 
 class TriuBackward0(Node):
     """result = self.triu(diagonal)   ->   grad_self = grad.triu(diagonal)"""
 
     def backward(self, grad):
-        return (triu(grad, self.diagonal),)
+        return (triu(grad, self._diagonal),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.triu(diagonal)"""
-        return triu(tangents[0], self.diagonal)
+        return triu(tangents[0], self._diagonal)
 
 
 def _check(name, input, diagonal):
@@ -52,7 +52,7 @@ def _triangle(numpy_function, node_class, name, input, diagonal):
     _check(name, input, diagonal)
     # a new row-major result whatever the input's layout, as PyTorch's
     out = np.ascontiguousarray(numpy_function(input._array, int(diagonal)))
-    return result(out, node_class, (input,), diagonal=int(diagonal))
+    return result(out, node_class, (input,), _diagonal=int(diagonal))
 
 
 def tril(input, diagonal=0):
