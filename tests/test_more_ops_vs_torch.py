@@ -672,3 +672,59 @@ def test_count_nonzero_dtypes_and_errors(torch):
     same(torch, lambda lib: lib.count_nonzero(lib.ones(2, 2), dim=3))
     same(torch, lambda lib: lib.count_nonzero(lib.ones(2, 2), dim=(0, 0)))
     same(torch, lambda lib: lib.count_nonzero([1, 2]))
+
+
+# --- torch.Tensor(...): PyTorch's legacy constructor ---------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.Tensor([1, 2]),
+    lambda lib: lib.Tensor((1., 2.)),
+    lambda lib: lib.Tensor([[1, 2], [3, 4]]),
+    lambda lib: lib.Tensor(np.array([1, 2])),
+    lambda lib: lib.Tensor(np.array([1.5], dtype=np.float64)),
+    lambda lib: lib.Tensor([lib.tensor(1.), lib.tensor(2.)]),
+    lambda lib: lib.Tensor([]),
+    lambda lib: lib.Tensor(),
+    lambda lib: lib.Tensor(2, 3).zero_(),
+    lambda lib: lib.Tensor(lib.Size([2])).zero_(),
+    lambda lib: lib.Tensor(0),
+    lambda lib: lib.Tensor([1, 2], device="cpu"),
+    lambda lib: lib.Tensor(3.0),
+    lambda lib: lib.Tensor(True),
+    lambda lib: lib.Tensor(None),
+    lambda lib: lib.Tensor("ab"),
+    lambda lib: lib.Tensor(-1),
+    lambda lib: lib.Tensor(2, -1),
+    lambda lib: lib.Tensor(2, 3.0),
+    lambda lib: lib.Tensor([[1], [2, 3]]),
+    lambda lib: lib.Tensor([1], dtype=lib.float64),
+    lambda lib: lib.Tensor([1], requires_grad=True),
+    lambda lib: lib.Tensor(lib.tensor([1.]), 2),
+])
+def test_legacy_constructor(torch, call):
+    same(torch, call)
+
+
+@pytest.mark.parametrize("data", [[1, 2], [1., 2.], [True, False], 3, 2.5])
+@pytest.mark.parametrize("dtype", [None, "float64", "int32", "uint8"])
+def test_legacy_constructor_of_a_tensor_is_an_alias(torch, data, dtype):
+    """Tensor(x) keeps x's dtype (an int64 x gives int64, not float32) and shares its memory."""
+    def program(lib):
+        x = lib.tensor(data) if dtype is None else lib.tensor(data, dtype=getattr(lib, dtype))
+        y = lib.Tensor(x)
+        seen = _plain(y), y is x, y._base is x
+        y.add_(1)
+        return seen, x, x._version, y._version
+    same(torch, program)
+
+
+def test_legacy_constructor_of_a_tensor_that_requires_grad(torch):
+    def program(lib):
+        leaf = lib.tensor([1., 2.], requires_grad=True)
+        y = lib.Tensor(leaf)
+        z = lib.Tensor(leaf * 2)
+        (y * z).sum().backward()
+        with lib.no_grad():
+            w = lib.Tensor(leaf)
+        return _plain(y), _graph(y), _plain(z), _graph(z), y.is_leaf, leaf.grad, _plain(w)
+    same(torch, program)
