@@ -127,7 +127,10 @@ def checked(function, name, parameters):
             if isinstance(value, Tensor):
                 continue
             if kind == OVERLOADED:
-                if isinstance(value, _NUMBERS) and name in ("pow", "remainder"):   # 2 ** tensor
+                # a number is fine after the first argument, and first in pow, remainder and
+                # floor_divide (2 ** x, 2 % x, 2 // x)
+                if isinstance(value, _NUMBERS) and (
+                        position > 0 or name in ("pow", "remainder", "floor_divide")):
                     continue
                 raise invalid_combination(name, args, kwargs)
             elif kind == TENSOR_OR_NUMBER and isinstance(value, _NUMBERS):
@@ -165,7 +168,7 @@ PARAMETERS = {
         "add", "sub", "mul", "div", "subtract", "multiply", "divide", "maximum", "minimum",
         "allclose", "isclose", "equal")},
     # several signatures (remainder has a number-first one: remainder(2, x))
-    **{name: (("input", OVERLOADED), ("other", TENSOR_OR_NUMBER)) for name in (
+    **{name: (("input", OVERLOADED), ("other", OVERLOADED)) for name in (
         "rsub", "fmod", "remainder", "floor_divide")},
     "matmul": (("input", TENSOR), ("other", TENSOR)),
     "masked_select": (("input", TENSOR), ("mask", TENSOR)),

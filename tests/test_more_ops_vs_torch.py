@@ -728,3 +728,18 @@ def test_legacy_constructor_of_a_tensor_that_requires_grad(torch):
             w = lib.Tensor(leaf)
         return _plain(y), _graph(y), _plain(z), _graph(z), y.is_leaf, leaf.grad, _plain(w)
     same(torch, program)
+
+
+def test_arguments_that_match_no_signature(torch):
+    """These functions have several signatures: PyTorch's TypeError lists them."""
+    x = [1., 2.]
+    same(torch, lambda lib: lib.floor_divide(7, lib.tensor(x)))
+    same(torch, lambda lib: lib.remainder(2, 3))
+    for name in ("remainder", "fmod", "rsub", "floor_divide"):
+        same(torch, lambda lib: getattr(lib, name)(lib.tensor(x), "a"))
+    same(torch, lambda lib: lib.tensor(x).fmod("a"))
+    same(torch, lambda lib: lib.tensor(x).remainder("a"))
+    same(torch, lambda lib: lib.median(lib.tensor(x), dim=None))
+    same(torch, lambda lib: lib.median(lib.tensor(x), 0, True))
+    same(torch, lambda lib: lib.count_nonzero(lib.tensor(x), dim=1.5))
+    same(torch, lambda lib: lib.tensor(x).masked_select(lib.tensor([True])).shape)

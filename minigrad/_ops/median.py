@@ -119,16 +119,21 @@ def _pick_among_equals(count):
     return indices[0]
 
 
+# no dim given: the median of all elements (dim=None is an error in PyTorch, as it says)
+_ALL = object()
+
+
 def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan):
     array = input._array
     if array.dtype.kind == "b":
         raise kernel_not_implemented("median_cpu", input)
-    if dim is None:
+    if dim is _ALL:
         if keepdim:
             raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
         return save_result(result(_median_of_all(input, skip_nan), all_node, (input,)), input)
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        position = "" if dim is None else " (position 1)"      # (None can only be given by name)
+        raise TypeError(f"{name}(): argument 'dim'{position} must be int, not {type(dim).__name__}")
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)
     if array.ndim == 0:                                # a number: it is its own median
         values, indices = array.copy(), np.zeros((), dtype=np.int64)
@@ -149,7 +154,7 @@ def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan
 
 @history_first
 @numpy_keywords
-def median(input, dim=None, keepdim=False):
+def median(input, dim=_ALL, keepdim=False):
     """The middle element (the lower of the two middle ones for an even count); nan if there
     is a nan. With ``dim``: (values, indices) along that dimension.
 
@@ -162,7 +167,7 @@ def median(input, dim=None, keepdim=False):
 
 @history_first
 @numpy_keywords
-def nanmedian(input, dim=None, keepdim=False):
+def nanmedian(input, dim=_ALL, keepdim=False):
     """``median`` leaving the nans out (nan only where every element is nan).
 
     Gradient: as for median.

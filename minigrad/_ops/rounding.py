@@ -12,6 +12,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
 from .._dtype import result_type
+from .._python_arg_parser import invalid_combination
 from .pointwise import (DivBackward0, _binary, _own, _broadcast_error, _operand_arrays,
                         kernel_not_implemented, laid_out_as_pytorch, like_its_input)
 
@@ -323,8 +324,18 @@ def _python_remainder(a, b):
     return np.where(wrong_sign, mod + b, mod).astype(mod.dtype, copy=False)
 
 
+def _check_operands(name, input, other):
+    """x.fmod('a'), torch.remainder(2, 3): PyTorch lists the signatures it has."""
+    for value in (input, other):
+        if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
+            raise invalid_combination(name, (other,) if isinstance(input, Tensor) else (input, other), {})
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise invalid_combination(name, (input, other), {})
+
+
 def _remainder_like(numpy_function, kernel, input, other, node_number, node_tensor):
     """remainder and fmod: the values, then the node for a number or a tensor ``other``."""
+    _check_operands(kernel[:-len("_cpu")], input, other)
     if result_type(input, other).kind == "b":
         raise kernel_not_implemented(kernel, input)
     _check_integer_division(input, other)
@@ -343,6 +354,7 @@ def remainder(input, other):
     Gradient: grad_input = grad; grad_other = -grad * floor(input / other).
     """
     if not isinstance(input, Tensor):
+        _check_operands("remainder", input, other)
         return rremainder(other, input)
     return _remainder_like(_python_remainder, "remainder_cpu", input, other,
                            RemainderBackward0, RemainderBackward1)

@@ -10,6 +10,7 @@ PyTorch: torch.nansum, torch.count_nonzero.
 """
 import numpy as np
 
+from .._python_arg_parser import invalid_combination
 from .._tensor import _normalize_dim
 from ..autograd.graph import Node
 from . import numpy_keywords, plain_output, result
@@ -82,7 +83,10 @@ def count_nonzero(input, dim=None):
     array = input._array
     if dim is None:
         return plain_output(np.asarray(np.count_nonzero(array), dtype=np.int64), input)
-    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    is_int = lambda d: isinstance(d, (int, np.integer)) and not isinstance(d, bool)  # noqa: E731
+    if not (is_int(dim) or (isinstance(dim, (tuple, list)) and all(is_int(d) for d in dim))):
+        raise invalid_combination("count_nonzero", (input,), {"dim": dim})   # (two signatures)
+    dims = (dim,) if is_int(dim) else tuple(dim)
     dims = _dims(tuple(_normalize_dim(d, array.ndim) for d in dims), array.ndim)
     count = np.count_nonzero(array, axis=dims) if dims else np.count_nonzero(array)
     return plain_output(np.asarray(count, dtype=np.int64, order="C"), input)
