@@ -41,6 +41,9 @@ from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
+from ._tensortype import (  # noqa: F401  (old PyTorch's typed tensor classes)
+    FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
+    ByteTensor, BoolTensor)
 from ._memory_format import (  # noqa: F401
     memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d)
 from . import autograd  # noqa: F401

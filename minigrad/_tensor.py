@@ -162,15 +162,16 @@ def _legacy_constructor_error(args, kwargs):
                      "but expected one of:" + hint)
 
 
-def _legacy_constructor_array(args, kwargs):
+def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     """The array of ``Tensor(*args)``: sizes (``Tensor(2, 3)``), data (``Tensor([1, 2])``,
-    always float32) or nothing (an empty float32 tensor), with PyTorch's errors."""
+    always float32) or nothing (an empty float32 tensor), with PyTorch's errors. (``dtype``:
+    LongTensor(...) and the others of _tensortype.py make their own dtype.)"""
     if set(kwargs) - {"device"}:
         raise _legacy_constructor_error(args, kwargs)
     if kwargs.get("device") is not None:
         device(kwargs["device"])
     if not args:
-        return np.zeros((0,), dtype=np.float32)
+        return np.zeros((0,), dtype=dtype.numpy_dtype)
     first = args[0]
     is_int = lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool)  # noqa: E731
     if is_int(first) or (len(args) == 1 and isinstance(first, Size)):
@@ -183,14 +184,14 @@ def _legacy_constructor_array(args, kwargs):
         if any(size < 0 for size in sizes):
             raise RuntimeError(f"Trying to create tensor with negative dimension "
                                f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
-        return np.zeros(tuple(int(size) for size in sizes), dtype=np.float32)   # Tensor(2, 3)
+        return np.zeros(tuple(int(size) for size in sizes), dtype=dtype.numpy_dtype)   # Tensor(2, 3)
     if len(args) > 1:
         raise _legacy_constructor_error(args, kwargs)
     if isinstance(first, str):
         raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
     if not isinstance(first, (list, tuple, np.ndarray)):
         raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
-    return tensor_data_to_array(first, _dtype.float32)
+    return tensor_data_to_array(first, dtype)
 
 
 class Tensor(metaclass=_TensorMeta):
@@ -680,9 +681,12 @@ class Tensor(metaclass=_TensorMeta):
         return _ops_shape.to_dtype(self, dtype)
 
     def type(self, dtype=None):
-        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``."""
+        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``; with a dtype, a
+        class such as ``minigrad.LongTensor`` or its name: this tensor converted to it."""
         if dtype is None:
             return "minigrad." + self.dtype.tensor_type_name
+        if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
+            dtype = dtype.dtype                 # x.type(minigrad.LongTensor)
         if isinstance(dtype, str):
             name = dtype.split(".")[-1]
             matches = [d for d in _dtype.ALL_DTYPES if d.tensor_type_name == name]

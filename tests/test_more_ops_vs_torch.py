@@ -743,3 +743,43 @@ def test_arguments_that_match_no_signature(torch):
     same(torch, lambda lib: lib.median(lib.tensor(x), 0, True))
     same(torch, lambda lib: lib.count_nonzero(lib.tensor(x), dim=1.5))
     same(torch, lambda lib: lib.tensor(x).masked_select(lib.tensor([True])).shape)
+
+
+TENSOR_CLASSES = ["FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
+                  "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
+
+
+@pytest.mark.parametrize("name", TENSOR_CLASSES)
+def test_typed_tensor_classes(torch, name):
+    def make(lib):
+        return getattr(lib, name)
+    same(torch, lambda lib: make(lib)([1, 0, 2]))
+    same(torch, lambda lib: make(lib)([[1.7, -2.5]]) if name != "ByteTensor" else make(lib)([[1.7, 2.5]]))
+    same(torch, lambda lib: make(lib)(np.array([1, 2])))
+    same(torch, lambda lib: make(lib)(2, 3).zero_())
+    same(torch, lambda lib: make(lib)())
+    same(torch, lambda lib: make(lib)(3.0))
+    same(torch, lambda lib: make(lib)(-1))
+    same(torch, lambda lib: make(lib)([1], dtype=lib.float64))
+    same(torch, lambda lib: (str(make(lib).dtype).split(".")[1], make(lib).__name__,
+                             repr(make(lib)).replace("minigrad", "torch")))
+    same(torch, lambda lib: [isinstance(lib.zeros(1, dtype=d), make(lib)) for d in
+                             (lib.float32, lib.float64, lib.int64, lib.bool)])
+    same(torch, lambda lib: isinstance(make(lib)([1]), lib.Tensor))
+
+    def of_a_tensor(lib):
+        x = lib.zeros(2, dtype=make(lib).dtype)
+        y = make(lib)(x)
+        return _plain(y), y is x, y._base is x, make(lib)(lib.ones(2, dtype=lib.float64 if name != "DoubleTensor"
+                                                                    else lib.float32))
+    same(torch, of_a_tensor)
+
+
+def test_typed_tensor_classes_with_type_and_gradients(torch):
+    def program(lib):
+        x = lib.tensor([1.5, -2.0], requires_grad=True)
+        y = lib.FloatTensor(x)
+        (y * 2).sum().backward()
+        return (_plain(y), _graph(y), x.grad, x.type().split(".")[1], x.type(lib.LongTensor),
+                x.detach().type(lib.DoubleTensor), lib.LongTensor([3, 1]).type().split(".")[1])
+    same(torch, program)

@@ -171,9 +171,8 @@ def _true_quotient(a, b, dtype):
 
 def _trunc_quotient(a, b):
     """a / b rounded towards 0 (C's integer division)."""
-    quotient = np.true_divide(a, b) if np.result_type(a, b).kind == "f" else None
-    if quotient is not None:
-        return np.trunc(quotient)
+    if np.result_type(a, b).kind == "f":
+        return np.trunc(np.true_divide(a, b))
     floor = np.floor_divide(a, b)     # integers: floor, then one up where it went below 0 wrongly
     return floor + ((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)))
 
