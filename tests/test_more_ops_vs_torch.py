@@ -783,3 +783,16 @@ def test_typed_tensor_classes_with_type_and_gradients(torch):
         return (_plain(y), _graph(y), x.grad, x.type().split(".")[1], x.type(lib.LongTensor),
                 x.detach().type(lib.DoubleTensor), lib.LongTensor([3, 1]).type().split(".")[1])
     same(torch, program)
+
+
+@pytest.mark.parametrize("name", ["tril_", "triu_"])
+@pytest.mark.parametrize("diagonal", [0, 1, -1, 5])
+def test_tril_triu_in_place_of_an_expanded_tensor(torch, name, diagonal):
+    """PyTorch's kernel writes only the zeros: where elements share memory, all see the zero."""
+    def program(lib):
+        base = lib.arange(4.).reshape(2, 1, 2)
+        a = lib.tensor([5.]).expand(2, 3)
+        b = lib.arange(3.)[:, None].expand(3, 3)
+        c = base.expand(2, 3, 2)
+        return getattr(a, name)(diagonal), getattr(b, name)(diagonal), getattr(c, name)(diagonal), base
+    same(torch, program)

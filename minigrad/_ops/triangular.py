@@ -73,15 +73,32 @@ def triu(input, diagonal=0):
     return _triangle(np.triu, TriuBackward0, "triu", input, diagonal)
 
 
-def _in_place(name, operation):
+def _in_place(name, operation, numpy_function):
     def in_place(self, diagonal=0):
-        from .inplace import apply_inplace      # (inplace.py builds on the files of this package)
+        from .inplace import apply_inplace, _overlaps    # (inplace.py builds on this package)
         _check(name, self, diagonal)
+        if _overlaps(self._array):     # an expanded tensor: several elements share memory
+            return apply_inplace(self, lambda t: _zeros_written_through(
+                operation(t, diagonal), t, numpy_function, diagonal), overlap_ok=True)
         return apply_inplace(self, lambda t: operation(t, diagonal))
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``self = self.{name[:-1]}(diagonal)``, written into self."
     return in_place
 
 
-tril_ = _in_place("tril_", tril)
-triu_ = _in_place("triu_", triu)
+def _zeros_written_through(out, input, numpy_function, diagonal):
+    """``out`` (the triangle of ``input``) as ``input``'s memory reads after PyTorch's in-place
+    kernel, for an expanded input: the kernel writes only the zeros, and where elements share
+    memory, a zero written at one of them shows at all of them (PyTorch allows this here)."""
+    array = input._array
+    rows, columns = array.shape[-2:]
+    kept = numpy_function(np.ones((rows, columns), dtype=bool), diagonal)
+    written = np.broadcast_to(~kept, array.shape)
+    # each element's place in memory (its offset in bytes): elements that share one, share a value
+    offsets = sum(index * step for index, step in zip(np.indices(array.shape), array.strides))
+    out._array[np.isin(offsets, offsets[written])] = 0
+    return out
+
+
+tril_ = _in_place("tril_", tril, np.tril)
+triu_ = _in_place("triu_", triu, np.triu)
