@@ -204,7 +204,9 @@ UNARY = {
     "tril": lambda L, x: x.tril(),
     "triu_1": lambda L, x: L.triu(x, 1),
     "median": lambda L, x: x.median(),
-    "median_last": lambda L, x: x.median(-1)[0],
+    # (contiguous: PyTorch's median(dim) reads past the memory of some expanded tensors, e.g.
+    # the gradient of x.sum() for a vector x, and gives whatever it finds there)
+    "median_last": lambda L, x: x.contiguous().median(-1)[0],
     "nanmedian0": lambda L, x: x.log().nanmedian(0, keepdim=True)[0],
     "nansum": lambda L, x: x.log().nansum(),
     "nansum_last": lambda L, x: L.nansum(x, -1),

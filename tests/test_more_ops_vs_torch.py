@@ -796,3 +796,22 @@ def test_tril_triu_in_place_of_an_expanded_tensor(torch, name, diagonal):
         c = base.expand(2, 3, 2)
         return getattr(a, name)(diagonal), getattr(b, name)(diagonal), getattr(c, name)(diagonal), base
     same(torch, program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, other: x.atan2_(other),
+    lambda x, other: x.fmod_(other),
+    lambda x, other: x.remainder_(other),
+    lambda x, other: x.floor_divide_(other),
+    lambda x, other: x.div_(other, rounding_mode="floor"),
+    lambda x, other: x.div_(other, rounding_mode="trunc"),
+    lambda x, other: x.div_(other, rounding_mode=None),
+])
+@pytest.mark.parametrize("part", ["first", "itself", "transposed"])
+def test_in_place_with_its_own_memory(torch, call, part):
+    """x.fmod_(x[0]) is refused (a partial overlap); x.fmod_(x.t()) reads what it wrote."""
+    def program(lib):
+        x = lib.tensor([[1.5, 2.], [3., -4.]])
+        other = {"first": x[0, 0], "itself": x, "transposed": x.t()}[part]
+        return call(x, other), x
+    same(torch, program)

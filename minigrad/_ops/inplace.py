@@ -474,8 +474,9 @@ def div_(self, other, *, rounding_mode=pointwise._TRUE_DIVISION):
     Gradient: as for div, with self's old value (saved before the write).
     """
     if rounding_mode is not pointwise._TRUE_DIVISION:     # x.div_(y, rounding_mode='floor')
-        return apply_inplace(self, lambda a, b: pointwise.div(a, b, rounding_mode=rounding_mode),
-                             other)
+        from .rounding import binary_in_place, _ROUNDED_ELEMENTWISE
+        return binary_in_place(self, other, lambda a, b: pointwise.div(a, b, rounding_mode=rounding_mode),
+                               _ROUNDED_ELEMENTWISE.get(rounding_mode, np.true_divide))
     if self._array.dtype.kind != "f":
         if _FuncTransforms.vmaps:
             check_inplace_batching("div_", self, (other,))

@@ -192,6 +192,10 @@ def _rounded_array(input, other, rounding_mode, kernel):
         return _binary(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other)
 
 
+# one element of each rounding division, for in-place loops that read their own writes
+_ROUNDED_ELEMENTWISE = {"floor": np.floor_divide, "trunc": _trunc_quotient}
+
+
 def div_rounded(input, other, rounding_mode):
     """``div(input, other, rounding_mode=...)``: the quotient rounded down ('floor'), towards 0
     ('trunc'), or not at all (None, the true quotient).
@@ -405,12 +409,24 @@ def fmod(input, other):
 
 # --- in place: x.fmod_(2), x %= 2, x //= 2, x.div_(y, rounding_mode='floor') -------------------
 
-def _in_place(operation, name):
-    """The in-place form ``name`` of ``operation``: computed out of place, then written into
-    ``self`` (inplace.apply_inplace: PyTorch's rules for leaves, views, versions and dtypes)."""
+def binary_in_place(self, other, operation, elementwise):
+    """``self = operation(self, other)`` written into self, with PyTorch's rules (leaves, views,
+    versions, dtypes: inplace.apply_inplace). When ``other`` is (a part of) self's own memory,
+    PyTorch refuses a partial overlap, and where the loop reads what it already wrote, the
+    values are those of its element-by-element loop (``elementwise``, a numpy function)."""
+    from . import inplace       # (inplace.py builds on the files of this package)
+    if type(other) is Tensor and other._version_counter is self._version_counter:
+        inplace.check_inplace(self, others=(other,))
+        inplace._check_partial_overlap(self, other)
+        if inplace._reads_its_own_writes(self, other):
+            return inplace.reading_its_own_writes(self, other, elementwise, operation)
+    return inplace.apply_inplace(self, operation, other)
+
+
+def _in_place(operation, name, elementwise):
+    """The in-place form ``name`` of ``operation`` (see binary_in_place)."""
     def in_place(self, other):
-        from .inplace import apply_inplace      # (inplace.py builds on the files of this package)
-        return apply_inplace(self, operation, other)
+        return binary_in_place(self, other, operation, elementwise)
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``self = {name[:-1]}(self, other)``, written into self."
     return in_place
@@ -421,6 +437,6 @@ def _floor_divide_in_place(input, other):
     return floor_divide(input, other, "floor_divide_")
 
 
-floor_divide_ = _in_place(_floor_divide_in_place, "floor_divide_")
-remainder_ = _in_place(remainder, "remainder_")
-fmod_ = _in_place(fmod, "fmod_")
+floor_divide_ = _in_place(_floor_divide_in_place, "floor_divide_", np.floor_divide)
+remainder_ = _in_place(remainder, "remainder_", _python_remainder)
+fmod_ = _in_place(fmod, "fmod_", np.fmod)
