@@ -815,3 +815,22 @@ def test_in_place_with_its_own_memory(torch, call, part):
         other = {"first": x[0, 0], "itself": x, "transposed": x.t()}[part]
         return call(x, other), x
     same(torch, program)
+
+
+@pytest.mark.parametrize("function", [
+    lambda lib, x: x.median(0).values,
+    lambda lib, x: x.nanmedian(),
+    lambda lib, x: x.tril(),
+    lambda lib, x: x.nansum(1),
+    lambda lib, x: x.count_nonzero(),
+    lambda lib, x: lib.atan2(x, x.flip(0)),
+    lambda lib, x: x.fmod(2) + lib.div(x, 2, rounding_mode="floor") + lib.rsub(x, 1),
+    lambda lib, x: lib.Tensor(x),
+    lambda lib, x: x.masked_select(lib.tensor([True, False, True])),
+    lambda lib, x: x.masked_select(x > 1),
+])
+def test_inside_vmap(torch, function):
+    def program(lib):
+        batch = lib.tensor([[[3., 1., 2.], [0., 5., 4.]], [[1., 1., 9.], [2., -1., 0.]]])
+        return lib.vmap(lambda x: function(lib, x))(batch)
+    same(torch, program)

@@ -77,6 +77,12 @@ def masked_select(input, mask):
     broadcast).
     """
     _check("masked_select", input, mask)
+    if getattr(mask, "_vmap_levels", 0):     # inside vmap: each sample could pick another count
+        raise RuntimeError(
+            "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped Tensor. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues if you need this "
+            "feature.")
     try:
         shape = np.broadcast_shapes(mask._array.shape, input._array.shape)
     except ValueError:
