@@ -834,3 +834,27 @@ def test_inside_vmap(torch, function):
         batch = lib.tensor([[[3., 1., 2.], [0., 5., 4.]], [[1., 1., 9.], [2., -1., 0.]]])
         return lib.vmap(lambda x: function(lib, x))(batch)
     same(torch, program)
+
+
+@pytest.mark.parametrize("function", [
+    lambda lib, d: d // 2,
+    lambda lib, d: 2 % d,
+    lambda lib, d: d.clone().floor_divide_(2),
+    lambda lib, d: d.masked_select(d > 0),
+    lambda lib, d: d.median(),
+    lambda lib, d: d.reshape(1, 3).nanmedian(1).values,
+    lambda lib, d: d.reshape(1, 3).clone().tril_(),
+    lambda lib, d: d.clone().fmod_(2),
+    lambda lib, d: d.clone().atan2_(lib.ones(3)),
+    lambda lib, d: lib.Tensor(d),
+    lambda lib, d: d.log().nansum(),
+    lambda lib, d: lib.rsub(d, d * 2, alpha=3),
+    lambda lib, d: lib.div(d, d + 5, rounding_mode="floor"),
+])
+def test_forward_mode(torch, function):
+    def program(lib):
+        fwd = lib.autograd.forward_ad
+        with fwd.dual_level():
+            dual = fwd.make_dual(lib.tensor([1.5, -2.5, 3.]), lib.tensor([1., 2., 3.]))
+            return fwd.unpack_dual(function(lib, dual)).tangent
+    same(torch, program)

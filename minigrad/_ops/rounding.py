@@ -242,6 +242,11 @@ class _NotImplementedBackward(Node):
     def backward(self, grad):
         raise RuntimeError(f"derivative for aten::{self._operation} is not implemented")
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = error: no forward-mode rule either"""
+        raise NotImplementedError(f"Trying to use forward AD with aten::{self._operation} that does "
+                                  "not support it.")
+
 
 _NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotImplemented"
 
