@@ -151,12 +151,13 @@ def _alias(tensor):
     return _make_view(result(tensor._array.view(), AliasBackward0, (tensor,)), tensor)
 
 
-def _legacy_constructor_error(args, kwargs):
+def _legacy_constructor_error(args, kwargs, dtype):
     """PyTorch's first line when ``Tensor(...)`` matches none of its forms."""
     got = [type(a).__name__ for a in args] + [
         f"{k}={'torch.dtype' if isinstance(v, _dtype.dtype) else type(v).__name__}"
         for k, v in kwargs.items()]
-    hint = ("\nminigrad hint: Tensor(data) always makes float32 tensors; use "
+    name = "Tensor" if dtype is _dtype.float32 else dtype.tensor_type_name
+    hint = (f"\nminigrad hint: {name}(data) always makes {dtype.name} tensors; use "
             "minigrad.tensor(data, dtype=..., requires_grad=...) to choose.") if kwargs else ""
     return TypeError(f"new() received an invalid combination of arguments - got ({', '.join(got)}), "
                      "but expected one of:" + hint)
@@ -167,7 +168,7 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     always float32) or nothing (an empty float32 tensor), with PyTorch's errors. (``dtype``:
     LongTensor(...) and the others of _tensortype.py make their own dtype.)"""
     if set(kwargs) - {"device"}:
-        raise _legacy_constructor_error(args, kwargs)
+        raise _legacy_constructor_error(args, kwargs, dtype)
     if kwargs.get("device") is not None:
         device(kwargs["device"])
     if not args:
@@ -186,7 +187,7 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
                                f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
         return np.zeros(tuple(int(size) for size in sizes), dtype=dtype.numpy_dtype)   # Tensor(2, 3)
     if len(args) > 1:
-        raise _legacy_constructor_error(args, kwargs)
+        raise _legacy_constructor_error(args, kwargs, dtype)
     if isinstance(first, str):
         raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
     if not isinstance(first, (list, tuple, np.ndarray)):
