@@ -858,3 +858,20 @@ def test_forward_mode(torch, function):
             dual = fwd.make_dual(lib.tensor([1.5, -2.5, 3.]), lib.tensor([1., 2., 3.]))
             return fwd.unpack_dual(function(lib, dual)).tangent
     same(torch, program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.tril(x, 1.5),
+    lambda lib, x: lib.tril(x, diagonal=1.5),
+    lambda lib, x: lib.triu(x, None),
+    lambda lib, x: lib.tril(x, True),
+    lambda lib, x: lib.tril(x, lib.tensor(1)),
+    lambda lib, x: x.triu(lib.tensor([-1])),
+    lambda lib, x: lib.median(x, 1.5),
+    lambda lib, x: lib.median(x, dim=1.5),
+    lambda lib, x: lib.nanmedian(x, dim=None),
+    lambda lib, x: lib.median(x, True),
+    lambda lib, x: lib.median(x, lib.tensor(1)),
+])
+def test_int_arguments(torch, call):
+    same(torch, lambda lib: call(lib, lib.arange(9.).reshape(3, 3)))

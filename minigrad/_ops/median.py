@@ -20,6 +20,7 @@ from .._tensor import _normalize_dim
 from ..autograd.graph import Node
 from . import numpy_keywords, plain_output, result, save_result
 from .pointwise import kernel_not_implemented
+from .triangular import is_int
 from .reduction import (_extreme_all_backward, _extreme_all_jvp, _extreme_dim_backward,
                         _extreme_dim_jvp, return_types)
 from .views import history_first
@@ -131,10 +132,10 @@ def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan
         if keepdim:
             raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
         return save_result(result(_median_of_all(input, skip_nan), all_node, (input,)), input)
-    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+    if not is_int(dim):
         position = "" if dim is None else " (position 1)"      # (None can only be given by name)
         raise TypeError(f"{name}(): argument 'dim'{position} must be int, not {type(dim).__name__}")
-    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = int(dim), _normalize_dim(int(dim), array.ndim)
     if array.ndim == 0:                                # a number: it is its own median
         values, indices = array.copy(), np.zeros((), dtype=np.int64)
     else:

@@ -40,12 +40,19 @@ class TriuBackward0(Node):
 
 def _check(name, input, diagonal):
     """PyTorch's errors: an int diagonal, a tensor with rows and columns."""
-    if not isinstance(diagonal, (int, np.integer)) or isinstance(diagonal, bool):
-        # (as x.tril(0.5) says it; torch.tril(x, 0.5) names position 2, diagonal=0.5 none)
+    if not is_int(diagonal):
+        # (as x.tril(0.5) says it; torch.tril(x, 0.5) is checked by its argument parser)
         raise TypeError(f"{name}(): argument 'diagonal' (position 1) must be int, not "
                         f"{type(diagonal).__name__}")
     if input._array.ndim < 2:
         raise RuntimeError(f"{name.rstrip('_')}: input tensor must have at least 2 dimensions")
+
+
+def is_int(value):
+    """An int, or what PyTorch takes as one: a one-element integer tensor (not a bool)."""
+    if hasattr(value, "_array"):
+        return value._array.size == 1 and value._array.dtype.kind in "iu"
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def _triangle(numpy_function, node_class, name, input, diagonal):
@@ -79,8 +86,8 @@ def _in_place(name, operation, numpy_function):
         _check(name, self, diagonal)
         if _overlaps(self._array):     # an expanded tensor: several elements share memory
             return apply_inplace(self, lambda t: _zeros_written_through(
-                operation(t, diagonal), t, numpy_function, diagonal), overlap_ok=True)
-        return apply_inplace(self, lambda t: operation(t, diagonal))
+                operation(t, int(diagonal)), t, numpy_function, int(diagonal)), overlap_ok=True)
+        return apply_inplace(self, lambda t: operation(t, int(diagonal)))
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``self = self.{name[:-1]}(diagonal)``, written into self."
     return in_place
