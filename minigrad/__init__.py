@@ -10,6 +10,7 @@
 Where things live (the same places as in PyTorch):
 
     _tensor.py            the Tensor class                  (torch/_tensor.py)
+    _tensortype.py        FloatTensor, LongTensor, ...      (torch/csrc/tensor/python_tensor.cpp)
     _ops/*.py             every operation and its backward  (derivatives.yaml)
     _python_arg_parser.py checks the arguments of torch.xxx() (torch/csrc/utils/python_arg_parser.cpp)
     autograd/graph.py     Node, AccumulateGrad              (torch/autograd/graph.py)

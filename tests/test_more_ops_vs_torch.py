@@ -1,6 +1,7 @@
 """More operations code from PyTorch's tutorials uses, compared with PyTorch: rsub, division that
 rounds (div's rounding_mode, floor_divide, remainder, fmod and their in-place forms), atan2,
-tril/triu, median/nanmedian, masked_select, nansum, count_nonzero and torch.Tensor(...).
+tril/triu, median/nanmedian, masked_select, nansum, count_nonzero, torch.Tensor(...) and the
+typed classes of old code (torch.FloatTensor, torch.LongTensor, ...).
 
 Each program runs in minigrad and in PyTorch and must give the same values, dtypes, strides,
 node names, edges (next_functions), saved values (grad_fn._saved_*), gradients, warnings and
