@@ -12,7 +12,7 @@ PyTorch: torch.masked_select, Tensor.masked_select.
 """
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .pointwise import _broadcast_error
