@@ -26,6 +26,8 @@ class _Vmaps:
     seeing_through = 0    # > 0 while a transform computes derivatives (see seeing_through_vmap)
     different_randomness = 0     # the levels whose vmap has randomness="different" (a mask)
     same_randomness = 0          # ... and those with randomness="same"
+    batched_levels = 0    # the levels whose vmap hands the function BatchedTensors (a mask)
+    looping = 0           # the levels an operation without a batching rule runs sample by sample
 
 
 def batched_levels(values):

@@ -26,7 +26,8 @@ from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
 from .._tensor import Tensor
 from .._functorch import _Vmaps
 from .. import _ops
-from .._ops.shape import stack
+from .._ops.shape import stack, cat
+from ._batched_tensor import BatchedTensor
 
 
 # what PyTorch's vmap says when the function asks a batched tensor for its values
@@ -164,7 +165,13 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
         generator = random.default_generator
         start = (generator._bits.state, generator._next_normal)
+        # Batched: the function runs once, on BatchedTensors holding the whole batch - unless
+        # a grad, jvp, ... runs around this vmap (then, as for an empty batch, once per sample)
+        batched = sizes[0] > 0 and _FuncTransforms.depth - 1 == bin(_Vmaps.batched_levels).count("1")
         try:
+            if batched:
+                _Vmaps.batched_levels |= 1 << level
+                return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
             for b in range(sizes[0]):           # the Python loop over the batch
                 _Vmaps.sample_index[level] = b
                 if randomness == "same":        # every sample draws the same numbers
@@ -182,12 +189,88 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
+            _Vmaps.batched_levels &= ~(1 << level)
             _ops.vmap_running = _FuncTransforms.vmaps > 0
             del _Vmaps.batch_sizes[level], _Vmaps.sample_index[level]
             random.refuse_draws = refused_before
             _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
         return _stack_outputs(func, results, out_dims, level)
     return wrapper
+
+
+def _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size):
+    """Call ``func`` once with BatchedTensors; with ``chunk_size``, once per chunk of the
+    batch (the outputs' chunks are then concatenated, as PyTorch does)."""
+    size = _Vmaps.batch_sizes[level]
+    if chunk_size is None or chunk_size >= size:
+        inputs = [leaf if dim is None else BatchedTensor(leaf, dim % leaf.dim(), level)
+                  for leaf, dim in zip(leaves, dims)]
+        return _unwrap_outputs(func, func(*tree_unflatten(inputs, spec), **kwargs), out_dims, level)
+    chunks = []
+    for start in range(0, size, chunk_size):
+        length = min(chunk_size, size - start)
+        _Vmaps.batch_sizes[level] = length
+        inputs = [leaf if dim is None else BatchedTensor(leaf.narrow(dim, start, length),
+                                                          dim % leaf.dim(), level)
+                  for leaf, dim in zip(leaves, dims)]
+        chunks.append(tree_flatten(_unwrap_outputs(
+            func, func(*tree_unflatten(inputs, spec), **kwargs), out_dims, level)))
+    _Vmaps.batch_sizes[level] = size
+    out_spec = chunks[0][1]
+    dims = _output_dims(func, out_dims, out_spec, len(chunks[0][0]))
+    joined = [pieces[0] if dim is None or not isinstance(pieces[0], Tensor)
+              else cat(pieces, dim=dim)
+              for pieces, dim in zip(zip(*(leaves for leaves, _ in chunks)), dims)]
+    return tree_unflatten(joined, out_spec)
+
+
+def _output_dims(func, out_dims, out_spec, count):
+    """One out_dim per output (PyTorch's errors when out_dims does not fit the outputs)."""
+    _, dims_spec = tree_flatten(out_dims)
+
+    def structure_error():
+        return ValueError(
+            f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
+            f"with the structure of `outputs`. out_dims has structure {dims_spec} but outputs has "
+            f"structure {out_spec}.")
+    if isinstance(out_dims, tuple):
+        if out_spec.kind is not tuple:
+            raise structure_error()
+        return broadcast_prefix(out_dims, out_spec, structure_error)
+    return [out_dims] * count
+
+
+def _unwrap_outputs(func, outputs, out_dims, level):
+    """The function's outputs with this level's batch dim made a real dim at out_dim:
+    a BatchedTensor's value, its batch dim moved there; a tensor that is not batched,
+    expanded to the batch size (both views, as in PyTorch)."""
+    leaves, out_spec = tree_flatten(outputs)
+    dims = _output_dims(func, out_dims, out_spec, len(leaves))
+    unwrapped = []
+    for leaf, dim in zip(leaves, dims):
+        batched = isinstance(leaf, BatchedTensor) and leaf._level == level
+        if dim is None:
+            if batched:
+                raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a "
+                                 "BatchedTensor when out_dim is None")
+            unwrapped.append(leaf)
+            continue
+        if not isinstance(leaf, Tensor):
+            raise ValueError(
+                f"vmap({_name(func)}, ...): `{_name(func)}` must only return Tensors, got type "
+                f"{type(leaf)}. Did you mean to set out_dims= to None for output?")
+        if batched:
+            value, bdim = leaf._value, leaf._bdim
+        else:
+            value, bdim = leaf.unsqueeze(0), 0
+            value = value.expand(_Vmaps.batch_sizes[level], *leaf.shape)
+        dim = dim % value.dim()
+        if bdim != dim:
+            order = [d for d in range(value.dim()) if d != bdim]
+            order.insert(dim, bdim)
+            value = value.permute(*order)
+        unwrapped.append(value)
+    return tree_unflatten(unwrapped, out_spec)
 
 
 def _sample(leaf, dim, b, level):
