@@ -41,7 +41,7 @@ def dispatch(name, op, args, kwargs):
         out = rule(op, level, args, kwargs)
         if out is not NotImplemented:
             return out
-    return run_per_sample(op, level, args, kwargs, in_place=name.endswith("_")
+    return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
                           and not name.endswith("__"))
 
 
@@ -84,8 +84,9 @@ def samples_of_looped(tree):
     return _map(replace, tree)
 
 
-def run_per_sample(op, level, args, kwargs, in_place=False):
-    """PyTorch's fallback: run ``op`` once per sample of ``level`` and stack the results."""
+def run_per_sample(name, op, level, args, kwargs, in_place=False):
+    """PyTorch's fallback: run ``op`` once per sample of ``level`` and stack the results.
+    (Each sample may still be batched at outer levels: it is dispatched again.)"""
     size = _Vmaps.batch_sizes[level]
     if size == 0:
         raise RuntimeError(f"Batching rule not implemented for aten::{getattr(op, '__name__', op)}. "
@@ -96,7 +97,7 @@ def run_per_sample(op, level, args, kwargs, in_place=False):
     try:
         for index in range(size):
             _Vmaps.sample_index[level] = index
-            results.append(op(*samples_of_looped(args), **samples_of_looped(kwargs)))
+            results.append(dispatch(name, op, args, kwargs))     # (samples_of_looped there)
     finally:
         _Vmaps.looping &= ~(1 << level)
         _Vmaps.sample_index[level] = index_before
@@ -110,6 +111,8 @@ def stack_samples(results, level):
     value for anything else; a function for functions, that runs per sample again)."""
     first = results[0]
     if isinstance(first, Tensor):
+        if not any(result._vmap_levels >> level & 1 for result in results):
+            return first         # computed from no sample (new_tensor, a grad of a captured c)
         from .._ops.shape import stack
         value = stack(results)
         value._vmap_levels &= ~(1 << level)
@@ -127,7 +130,7 @@ def stack_samples(results, level):
 def _per_sample_function(functions, level):
     """A function returned per sample (vjp's vjp_fn): calling it calls each sample's."""
     def call(*args, **kwargs):
-        return run_per_sample(lambda *a, **k: functions[_Vmaps.sample_index[level]](*a, **k),
+        return run_per_sample("", lambda *a, **k: functions[_Vmaps.sample_index[level]](*a, **k),
                               level, args, kwargs)
     return call
 
@@ -140,7 +143,7 @@ def run_transform_per_sample(transform_call, args, kwargs):
     if not levels:
         return transform_call(*args, **kwargs)
     level = levels[0]
-    return run_per_sample(lambda *a, **k: run_transform_per_sample(transform_call, a, k),
+    return run_per_sample("", lambda *a, **k: run_transform_per_sample(transform_call, a, k),
                           level, args, kwargs)
 
 
@@ -443,20 +446,20 @@ def _matmul(op, level, args, kwargs):
             folded = a.reshape(size * rows, a.shape[2])
             out = folded.mv(b) if rb == 1 else folded.mm(b)
             return wrap(unsafe_view(out, (size, rows) + tuple(out.shape[1:])), level)
-    # the general case: one matmul broadcast over the batch dim
+    # the general case: one matmul broadcast over the batch dim. Vectors become matrices
+    # (a row on the left, a column on the right), a batched operand gets size-1 dims after
+    # its batch dim up to the other's number of dims, and broadcasting does the rest.
     if ra == 1:
-        a = a.unsqueeze(-2)
+        a = a.unsqueeze(1 if a_batched else 0)
     if rb == 1:
         b = b.unsqueeze(-1)
-    if a_batched and not b_batched and b.dim() > 2:
-        b = b.unsqueeze(0)
-    if b_batched and not a_batched and a.dim() > 2:
-        a = a.unsqueeze(0)
-    if a_batched and b_batched:
-        width = max(a.dim(), b.dim())
-        a = a.view((a.shape[0],) + (1,) * (width - a.dim()) + tuple(a.shape[1:]))
-        b = b.view((b.shape[0],) + (1,) * (width - b.dim()) + tuple(b.shape[1:]))
-    out = a.matmul(b)
+    rank = max(max(ra, 2), max(rb, 2))
+
+    def padded(value, batched, own_rank):
+        if not batched or own_rank >= rank:
+            return value
+        return value.view((value.shape[0],) + (1,) * (rank - own_rank) + tuple(value.shape[1:]))
+    out = padded(a, a_batched, max(ra, 2)).matmul(padded(b, b_batched, max(rb, 2)))
     if rb == 1:
         out = out.squeeze(-1)
     if ra == 1:
@@ -546,6 +549,8 @@ _ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod all any
 
 RULES = {}
 RULES.update({name: pointwise for name in _POINTWISE})
+RULES["where"] = lambda op, level, args, kwargs: (
+    pointwise(op, level, args, kwargs) if len(args) + len(kwargs) == 3 else NotImplemented)
 RULES.update({name: _reduction for name in _REDUCTIONS})
 RULES.update({name: along_dim for name in _ALONG_DIM})
 RULES.update({name: _max_like for name in "max min argmax argmin".split()})

@@ -97,7 +97,11 @@ class BatchedTensor(Tensor):
     @property
     def requires_grad(self):
         """False: a BatchedTensor is no part of a graph (its value may be)."""
-        return False
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._requires_grad = bool(value)     # (PyTorch keeps the flag, and records nothing)
 
     @property
     def grad_fn(self):
@@ -119,6 +123,11 @@ class BatchedTensor(Tensor):
         return False
 
     # --- values the function may not ask for ------------------------------------------------
+    @property
+    def data(self):
+        """Refused, as in PyTorch."""
+        raise RuntimeError("accessing `data` under vmap transform is not allowed")
+
     def item(self):
         """Refused: one number cannot stand for the whole batch."""
         _refuse("item")
@@ -158,7 +167,7 @@ class BatchedTensor(Tensor):
 
     def __repr__(self):
         # PyTorch prints the wrapper around the whole batch (and the value's graph)
-        inner = "\n".join("    " + line for line in repr(self._value).split("\n"))
+        inner = "\n".join("    " + line if line else line for line in repr(self._value).split("\n"))
         return f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, value=\n{inner}\n)"
 
     __str__ = __repr__
@@ -210,19 +219,40 @@ def _call_method(name):
     return call
 
 
+# Tensor's own methods, and the versions used while a batched vmap runs, which send
+# ``x.mul(batched)`` (an ordinary tensor's method given a BatchedTensor) to the rules too
+_PLAIN_METHODS, _BATCHING_METHODS = {}, {}
+
+
 def install_batched_methods():
     """Give BatchedTensor its own version of every Tensor operation, which goes through
     the batching rules. Called once minigrad has installed Tensor's methods."""
     for name in list(vars(Tensor)) + list(_COMPARISONS):
-        attribute = getattr(Tensor, name, None)
+        attribute = vars(Tensor).get(name)
         if name in _NOT_OPERATIONS and name not in _COMPARISONS:
             continue
         if isinstance(attribute, (types.FunctionType, types.BuiltinFunctionType)) and (
                 not name.startswith("_") or name.startswith("__")):
             setattr(BatchedTensor, name, _batched_method(name))
+            _PLAIN_METHODS[name] = attribute
+            _BATCHING_METHODS[name] = batching_function(attribute, name)
     for name in ("T", "mT"):            # properties that are operations
         setattr(BatchedTensor, name, property(_batched_method(name)))
     BatchedTensor.__hash__ = lambda self: id(self)
+
+
+class tensor_methods_batching:
+    """``with tensor_methods_batching():`` (the outermost batched vmap) Tensor's methods
+    send BatchedTensor arguments to the rules: ``x.mul(t)`` with x ordinary and t batched.
+    Outside vmap, Tensor's methods are its own, at no cost."""
+
+    def __enter__(self):
+        for name, method in _BATCHING_METHODS.items():
+            setattr(Tensor, name, method)
+
+    def __exit__(self, *exc_info):
+        for name, method in _PLAIN_METHODS.items():
+            setattr(Tensor, name, method)
 
 
 # --- module functions: torch.sin(batched), F.relu(batched) -----------------------------------
@@ -245,10 +275,13 @@ _NOT_BATCHED_MODULES = ("minigrad.func", "minigrad.autograd", "minigrad.random",
                         "minigrad.serialization", "minigrad._functorch")
 
 
-def install_batching_functions(namespace, prefix):
-    """Wrap the public functions of ``namespace`` (a module's dict) with batching_function."""
+def install_batching_functions(namespace, prefix, names=None):
+    """Wrap the public functions of ``namespace`` (a module's dict) with batching_function
+    (only ``names``, if given)."""
     for name, value in list(namespace.items()):
+        if names is not None and name not in names:
+            continue
         if (isinstance(value, types.FunctionType) and not name.startswith("_")
-                and not getattr(value, "__module__", "").startswith(_NOT_BATCHED_MODULES)
+                and (names or not getattr(value, "__module__", "").startswith(_NOT_BATCHED_MODULES))
                 and not hasattr(value, "_unbatched")):
             namespace[name] = batching_function(value, prefix + name)

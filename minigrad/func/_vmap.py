@@ -27,7 +27,7 @@ from .._tensor import Tensor
 from .._functorch import _Vmaps
 from .. import _ops
 from .._ops.shape import stack, cat
-from ._batched_tensor import BatchedTensor
+from ._batched_tensor import BatchedTensor, tensor_methods_batching
 
 
 # what PyTorch's vmap says when the function asks a batched tensor for its values
@@ -169,9 +169,13 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         # a grad, jvp, ... runs around this vmap (then, as for an empty batch, once per sample)
         batched = sizes[0] > 0 and _FuncTransforms.depth - 1 == bin(_Vmaps.batched_levels).count("1")
         try:
-            if batched:
+            if batched and _Vmaps.batched_levels:       # (a vmap inside a batched vmap)
                 _Vmaps.batched_levels |= 1 << level
                 return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
+            if batched:
+                _Vmaps.batched_levels |= 1 << level
+                with tensor_methods_batching():
+                    return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
             for b in range(sizes[0]):           # the Python loop over the batch
                 _Vmaps.sample_index[level] = b
                 if randomness == "same":        # every sample draws the same numbers
