@@ -94,9 +94,13 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     results = []
     index_before = _Vmaps.sample_index[level]
     _Vmaps.looping |= 1 << level
+    from ..random import default_generator as generator
+    start = (generator._bits.state, generator._next_normal)
     try:
         for index in range(size):
             _Vmaps.sample_index[level] = index
+            if _Vmaps.same_randomness >> level & 1:     # every sample draws the same numbers
+                generator._bits.state, generator._next_normal = start
             results.append(dispatch(name, op, args, kwargs))     # (samples_of_looped there)
     finally:
         _Vmaps.looping &= ~(1 << level)
@@ -508,6 +512,14 @@ def _different_draws(op, args, kwargs):
 _RANDOM_FACTORIES = {"rand": _different_draws, "randn": _different_draws}
 
 
+def _dropout(op, level, args, kwargs):
+    """F.dropout(t, p): "different" draws one mask for the whole batch, as PyTorch does;
+    "same" (one mask for every sample) runs per sample, each from the same random state."""
+    if _Vmaps.different_randomness >> level & 1:
+        return pointwise(op, level, args, kwargs)
+    return NotImplemented
+
+
 def _random_like(op, level, args, kwargs):
     """rand_like(t): one draw for the whole batch ("different"), or one sample's
     shape shared by all ("same")."""
@@ -561,4 +573,4 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "__rmatmul__": _rmatmul, "rand_like": _random_like, "randn_like": _random_like})
+              "F.linear": _linear, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})

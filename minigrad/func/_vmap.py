@@ -23,7 +23,7 @@ import functools
 
 from ..autograd.function import _FuncTransforms
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
-from .._tensor import Tensor
+from .._tensor import Tensor, _normalize_dim
 from .._functorch import _Vmaps
 from .. import _ops
 from .._ops.shape import stack, cat
@@ -268,7 +268,7 @@ def _unwrap_outputs(func, outputs, out_dims, level):
         else:
             value, bdim = leaf.unsqueeze(0), 0
             value = value.expand(_Vmaps.batch_sizes[level], *leaf.shape)
-        dim = dim % value.dim()
+        dim = _normalize_dim(dim, value.dim())
         if bdim != dim:
             order = [d for d in range(value.dim()) if d != bdim]
             order.insert(dim, bdim)
