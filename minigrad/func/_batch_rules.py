@@ -480,7 +480,7 @@ def _linear(op, level, args, kwargs):
     if out is NotImplemented:
         return out
     bias = given.get("bias")
-    return out if bias is None else out + bias
+    return out if bias is None else bias + out       # (PyTorch adds in this order here)
 
 
 def _rmatmul(op, level, args, kwargs):

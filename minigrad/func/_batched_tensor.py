@@ -202,8 +202,14 @@ _COMPARISONS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
 def _batched_method(name):
+    forward = "__" + name[3:] if name.startswith("__r") else None     # __radd__ -> __add__
+
     def method(self, *args, **kwargs):
         from ._batch_rules import dispatch
+        if forward and hasattr(Tensor, forward) and args and isinstance(args[0], Tensor):
+            # y + t with y an ordinary tensor: Python asks t first (its class is a subclass);
+            # run y.__add__(t), so that the graph has y first, as PyTorch's does
+            return dispatch(forward, _call_method(forward), (args[0], self), kwargs)
         return dispatch(name, _call_method(name), (self,) + args, kwargs)
     method.__name__ = name
     method.__doc__ = f"``Tensor.{name}`` on the whole batch (see func/_batch_rules.py)."

@@ -1,0 +1,137 @@
+"""vmap batches: the function runs once on the whole batch, as in PyTorch.
+
+So the outputs of ``vmap`` carry the graph of the batched operations (``SinBackward0``,
+not one graph per sample stacked together), printing a batched tensor shows the whole
+batch, and ``randomness="different"`` draws PyTorch's numbers. Each program here runs in
+minigrad and in PyTorch; values, gradients and the graph's node names must agree.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+from conftest import import_torch
+
+
+def graph(tensor):
+    """The graph below ``tensor`` as nested (name, children) tuples; None for no graph."""
+    def walk(node, depth=0):
+        if node is None:
+            return None
+        name = type(node).__name__
+        if depth > 12 or name == "AccumulateGrad":
+            return name
+        return (name, tuple(walk(child, depth + 1) for child, _ in node.next_functions))
+    return walk(tensor.grad_fn)
+
+
+def _x(L, *shape, seed=0):
+    values = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    return L.tensor(values, requires_grad=True)
+
+
+# programs: L -> (output, leaves whose gradient to compare)
+def _program(body, *shapes, **vmap_options):
+    def run(L):
+        inputs = [_x(L, *shape, seed=i) for i, shape in enumerate(shapes)]
+        return L.func.vmap(lambda *a: body(L, *a), **vmap_options)(*inputs), inputs
+    return run
+
+
+def _c(L, *shape):
+    return L.tensor(np.linspace(-1.0, 1.0, int(np.prod(shape))).reshape(shape).astype(np.float32))
+
+
+PROGRAMS = {
+    # pointwise, with broadcasting against tensors that are not batched
+    "sin": _program(lambda L, t: t.sin(), (4, 3)),
+    "torch_exp": _program(lambda L, t: L.exp(t), (4, 3)),
+    "chain": _program(lambda L, t: (t * 2 + 1).tanh().sigmoid(), (4, 3)),
+    "times_captured": _program(lambda L, t: t * _c(L, 3), (4, 3)),
+    "times_bigger": _program(lambda L, t: t * _c(L, 2, 3), (4, 3)),
+    "both_batched_ranks": _program(lambda L, t, u: t * u, (4, 3), (4, 2, 3)),
+    "number_minus": _program(lambda L, t: 1 - t, (4, 3)),
+    "divide": _program(lambda L, t, u: t / (u * u + 1), (4, 3), (4, 3)),
+    "pow": _program(lambda L, t: t ** 2, (4, 2, 3)),
+    "where": _program(lambda L, t: L.where(t > 0, t, 0.0), (4, 2, 3)),
+    "maximum": _program(lambda L, t: L.maximum(t, _c(L, 3)), (4, 3)),
+    "relu": _program(lambda L, t: L.relu(t), (4, 2, 3)),
+    "F_relu": _program(lambda L, t: L.nn.functional.relu(t), (4, 2, 3)),
+    "F_gelu": _program(lambda L, t: L.nn.functional.gelu(t), (4, 3)),
+    "clamp": _program(lambda L, t: t.clamp(-0.5, 0.5), (4, 3)),
+    "in_dims_1": _program(lambda L, t: t.sin(), (3, 4), in_dims=1),
+    "out_dims_1": _program(lambda L, t: t.sin(), (4, 3), out_dims=1),
+    "in_none": _program(lambda L, t, u: t * u, (4, 3), (3,), in_dims=(0, None)),
+    # reductions
+    "sum_all": _program(lambda L, t: (t * 2).sum(), (4, 2, 3)),
+    "sum_dim": _program(lambda L, t: t.sum(0), (4, 2, 3)),
+    "sum_dims": _program(lambda L, t: t.sum(dim=(0, 1)), (4, 2, 3)),
+    "mean_keepdim": _program(lambda L, t: t.mean(-1, keepdim=True), (4, 2, 3)),
+    "max_dim": _program(lambda L, t: t.max(0).values, (4, 2, 3)),
+    "softmax": _program(lambda L, t: t.softmax(-1), (4, 2, 3)),
+    "F_log_softmax": _program(lambda L, t: L.nn.functional.log_softmax(t, dim=0), (4, 2, 3)),
+    "inner": _program(lambda L, t: (t * t).sum(-1), (4, 2, 3)),
+    "norm_by_hand": _program(lambda L, t: t / (t * t).sum().sqrt(), (4, 3)),
+    # shapes and views
+    "view": _program(lambda L, t: t.view(6), (4, 2, 3)),
+    "reshape": _program(lambda L, t: t.reshape(3, 2), (4, 2, 3)),
+    "transpose": _program(lambda L, t: t.transpose(0, 1), (4, 2, 3)),
+    "T": _program(lambda L, t: t.T, (4, 2, 3)),
+    "t": _program(lambda L, t: t.t(), (4, 2, 3)),
+    "permute": _program(lambda L, t: t.permute(1, 0), (4, 2, 3)),
+    "unsqueeze": _program(lambda L, t: t.unsqueeze(0), (4, 2, 3)),
+    "squeeze": _program(lambda L, t: t.unsqueeze(0).squeeze(0), (4, 2, 3)),
+    "expand": _program(lambda L, t: t.expand(2, 3), (4, 3)),
+    "index": _program(lambda L, t: t[1], (4, 2, 3)),
+    "slice": _program(lambda L, t: t[:, 1:], (4, 2, 3)),
+    "ellipsis": _program(lambda L, t: t[..., 0], (4, 2, 3)),
+    "flatten": _program(lambda L, t: t.flatten(), (4, 2, 3)),
+    "cat": _program(lambda L, t: L.cat([t, t]), (4, 3)),
+    # matrix products
+    "vector_dot": _program(lambda L, t: t @ _c(L, 3), (4, 3)),
+    "matrix_vector": _program(lambda L, t: t @ _c(L, 3), (4, 2, 3)),
+    "matrix_matrix": _program(lambda L, t: t @ _c(L, 3, 5), (4, 2, 3)),
+    "mm": _program(lambda L, t: t.mm(_c(L, 3, 5)), (4, 2, 3)),
+    "mv": _program(lambda L, t: t.mv(_c(L, 3)), (4, 2, 3)),
+    "dot": _program(lambda L, t: t.dot(_c(L, 3)), (4, 3)),
+    "linear_2d": _program(lambda L, t: L.nn.functional.linear(t, _c(L, 5, 3), _c(L, 5)), (4, 2, 3)),
+    # unbatched outputs are expanded; nested vmaps and chunks
+    "unbatched_output": _program(lambda L, t: (t, _c(L, 3) * 2), (4, 3)),
+    "nested": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(lambda e: e.exp() * 2))(x), [x]))(_x(L, 4, 3))),
+    "nested_in_dims": lambda L: ((lambda a, b: (L.func.vmap(L.func.vmap(
+        lambda p, q: p * q, in_dims=(None, 1)), in_dims=(0, None))(a, b), [a, b]))(_x(L, 2, 3), _x(L, 3, 4))),
+    "chunk_size": _program(lambda L, t: t.sin(), (4, 3), chunk_size=2),
+    "chunk_size_uneven": _program(lambda L, t: t.sin() * 2, (5, 3), chunk_size=2),
+}
+
+
+def _outcome(L, name):
+    out, leaves = PROGRAMS[name](L)
+    outs = out if isinstance(out, tuple) else (out,)
+    shown = [(tuple(o.shape), graph(o)) for o in outs]
+    values = [o.detach().numpy() for o in outs]
+    outs[0].pow(2).sum().backward()
+    grads = [None if x.grad is None else x.grad.numpy() for x in leaves]
+    return shown, values, grads
+
+
+def _assert_close(ours, theirs):
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_batched_program_matches_torch(name):
+    torch = import_torch()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = _outcome(torch, name)
+    ours = _outcome(minigrad, name)
+    assert ours[0] == theirs[0]           # shapes and graphs
+    _assert_close(ours[1], theirs[1])     # values
+    _assert_close(ours[2], theirs[2])     # gradients
