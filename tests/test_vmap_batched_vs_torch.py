@@ -97,6 +97,23 @@ PROGRAMS = {
     "mv": _program(lambda L, t: t.mv(_c(L, 3)), (4, 2, 3)),
     "dot": _program(lambda L, t: t.dot(_c(L, 3)), (4, 3)),
     "linear_2d": _program(lambda L, t: L.nn.functional.linear(t, _c(L, 5, 3), _c(L, 5)), (4, 2, 3)),
+    # the batch dim elsewhere than in front
+    "in_dims_1_sum": _program(lambda L, t: t.sum(0), (2, 4, 3), in_dims=1),
+    "in_dims_1_sum_all": _program(lambda L, t: t.sum(), (2, 4, 3), in_dims=1),
+    "in_dims_1_softmax": _program(lambda L, t: t.softmax(-1), (2, 4, 3), in_dims=1),
+    "in_dims_1_transpose": _program(lambda L, t: t.transpose(0, 1), (2, 4, 3), in_dims=1),
+    "in_dims_1_permute": _program(lambda L, t: t.permute(1, 0), (2, 4, 3), in_dims=1),
+    "in_dims_1_T": _program(lambda L, t: t.T, (2, 4, 3), in_dims=1),
+    "in_dims_1_T_vector": _program(lambda L, t: t.T, (3, 4), in_dims=1),
+    "in_dims_1_unsqueeze": _program(lambda L, t: t.unsqueeze(0), (2, 4, 3), in_dims=1),
+    "in_dims_1_view": _program(lambda L, t: t.reshape(6), (2, 4, 3), in_dims=1),
+    "in_dims_1_index": _program(lambda L, t: t[0], (2, 4, 3), in_dims=1),
+    "in_dims_1_select": _program(lambda L, t: t.select(1, 0), (2, 4, 3), in_dims=1),
+    "in_dims_1_expand": _program(lambda L, t: t.unsqueeze(0).expand(2, 2, 3), (2, 4, 3), in_dims=1),
+    "in_dims_1_add": _program(lambda L, t, u: t + u, (2, 4, 3), (4, 2, 3), in_dims=(1, 0)),
+    "in_dims_1_max": _program(lambda L, t: t.max(), (2, 4, 3), in_dims=1),
+    "in_dims_1_mean": _program(lambda L, t: t.mean(1, keepdim=True), (2, 4, 3), in_dims=1),
+    "out_dims_neg": _program(lambda L, t: t.exp(), (4, 2, 3), out_dims=-1),
     # unbatched outputs are expanded; nested vmaps and chunks
     "unbatched_output": _program(lambda L, t: (t, _c(L, 3) * 2), (4, 3)),
     "nested": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(lambda e: e.exp() * 2))(x), [x]))(_x(L, 4, 3))),
@@ -135,3 +152,94 @@ def test_batched_program_matches_torch(name):
     assert ours[0] == theirs[0]           # shapes and graphs
     _assert_close(ours[1], theirs[1])     # values
     _assert_close(ours[2], theirs[2])     # gradients
+
+
+# --- random numbers: randomness="different" draws once for the whole batch, as PyTorch -------
+
+RANDOM_EXPRESSIONS = [
+    "L.rand(3)", "L.randn(2, 3)", "L.rand_like(t)", "L.randn_like(t)", "t + L.randn(3)",
+    "L.nn.functional.dropout(t, 0.5)", "L.randint(0, 5, (3,))", "L.normal(0., 1., (3,))",
+    "L.bernoulli(t / 2)", "t.clone().normal_()", "t.clone().uniform_()", "L.randperm(3)",
+]
+
+
+def _draws(L, expression, randomness):
+    L.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = L.func.vmap(lambda t: eval(expression, {"L": L, "t": t}), randomness=randomness)(
+                L.ones(4, 3)).tolist()
+        except RuntimeError as error:
+            out = str(error)
+    return out, L.rand(2).tolist()        # and where the random stream went on from
+
+
+@pytest.mark.parametrize("randomness", ["different", "same"])
+@pytest.mark.parametrize("expression", RANDOM_EXPRESSIONS)
+def test_random_numbers_are_torchs(expression, randomness):
+    torch = import_torch()
+    assert _draws(minigrad, expression, randomness) == _draws(torch, expression, randomness)
+
+
+# --- printing and flags inside vmap ---------------------------------------------------------------
+
+def _shown_inside(L):
+    import contextlib
+    import io
+    x = L.arange(6.0).reshape(2, 3).requires_grad_()
+    seen = []
+
+    def f(t):
+        y = (t * 2).sum(0)
+        seen.append((repr(t), repr(y), t.requires_grad, t.grad_fn, t.is_leaf, tuple(y.shape), y.dim()))
+        return y
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        result = L.func.vmap(f)(x)
+        L.func.vmap(lambda t: print(t.T) or t, in_dims=1)(x)
+    return seen, out.getvalue(), graph(result)
+
+
+def test_what_a_batched_tensor_shows_is_torchs():
+    torch = import_torch()
+    assert _shown_inside(minigrad) == _shown_inside(torch)
+
+
+# --- per-sample gradients (PyTorch's tutorial): vmap(grad) of a model's loss ---------------------
+
+def _per_sample_gradients(L):
+    L.manual_seed(0)
+    model = L.nn.Sequential(L.nn.Linear(3, 4), L.nn.ReLU(), L.nn.Linear(4, 2))
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    data, targets = L.randn(5, 3), L.tensor([0, 1, 1, 0, 1])
+
+    def loss(params, sample, target):
+        out = L.func.functional_call(model, params, (sample.unsqueeze(0),))
+        return L.nn.functional.cross_entropy(out, target.unsqueeze(0))
+    grads = L.func.vmap(L.func.grad(loss), in_dims=(None, 0, 0))(params, data, targets)
+    return {k: v.numpy() for k, v in grads.items()}
+
+
+def test_per_sample_gradients_are_torchs():
+    torch = import_torch()
+    ours, theirs = _per_sample_gradients(minigrad), _per_sample_gradients(torch)
+    assert ours.keys() == theirs.keys()
+    for key in ours:
+        np.testing.assert_allclose(ours[key], theirs[key], rtol=1e-5, atol=1e-6)
+
+
+# --- operations without a batching rule: once per sample, with PyTorch's warning ------------------
+
+def _fallback(L):
+    x = L.arange(6.0).reshape(2, 3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = L.func.vmap(lambda t: L.isclose(t, t * 1.0))(x)
+    return out.tolist(), [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+
+def test_operations_without_a_rule_warn_as_torch():
+    torch = import_torch()
+    ours, theirs = _fallback(minigrad), _fallback(torch)
+    assert ours == theirs and "performance drop" in theirs[1][0]

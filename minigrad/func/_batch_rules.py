@@ -290,7 +290,7 @@ def _t(op, level, args, kwargs):
 
 def _T(op, level, args, kwargs):
     value, batched = unwrap(args[0], level)
-    if not batched or args[0].dim() < 2:
+    if not batched or args[0].dim() < 1:
         return NotImplemented
     return wrap(value.permute(0, *range(value.dim() - 1, 0, -1)), level)
 
@@ -347,9 +347,9 @@ def _with_batch_size(op, level, args, kwargs):
     if op.__name__ == "expand":
         if len(shape) < args[0].dim():
             return NotImplemented
-        if len(shape) > args[0].dim():       # new dims in front of the sample's
-            value = value.view((value.shape[0],) + (1,) * (len(shape) - args[0].dim())
-                               + tuple(args[0].shape))
+        # (PyTorch views the value with the new dims first, even when there are none)
+        value = value.view((value.shape[0],) + (1,) * (len(shape) - args[0].dim())
+                           + tuple(args[0].shape))
         return wrap(value.expand(value.shape[0], *shape), level)
     return wrap(op(value, value.shape[0], *shape), level)
 
@@ -497,19 +497,32 @@ def _named(name, function):
 
 def _different_draws(op, args, kwargs):
     """rand(3) inside vmap(randomness="different"): one draw of shape (batch, 3) for the
-    innermost such vmap, as PyTorch draws them."""
+    innermost such vmap, as PyTorch draws them; randperm: one draw per sample."""
     level = max(level for level in _Vmaps.batch_sizes if _Vmaps.different_randomness >> level & 1)
     if not _Vmaps.batched_levels >> level & 1:
         return op(*args, **kwargs)
-    sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-    if "size" in kwargs or not all(isinstance(s, (int, np.integer)) for s in sizes):
-        return op(*args, **kwargs)
-    out = op(_Vmaps.batch_sizes[level], *sizes, **kwargs)
+    size = _Vmaps.batch_sizes[level]
+    name = op.__name__
+    if name == "randperm":
+        from .._ops.shape import stack
+        out = stack([op(*args, **kwargs) for _ in range(size)])
+    elif name in ("rand", "randn"):
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        out = op(size, *sizes, **kwargs)
+    else:                                   # randint(low, high, size), normal(mean, std, size)
+        given = dict(zip(("low", "high", "size") if name == "randint" else ("mean", "std", "size"),
+                         args), **kwargs)
+        if name == "randint" and given.get("size") is None and isinstance(given.get("high"), (tuple, list)):
+            given["low"], given["high"], given["size"] = 0, given["low"], given["high"]
+        if given.get("size") is None:
+            return op(*args, **kwargs)      # normal of tensors: batched like them, if they are
+        given["size"] = (size,) + tuple(given["size"])
+        out = op(**given)
     out._vmap_levels = 0
     return BatchedTensor(out, 0, level)
 
 
-_RANDOM_FACTORIES = {"rand": _different_draws, "randn": _different_draws}
+_RANDOM_FACTORIES = {name: _different_draws for name in ("rand", "randn", "randint", "normal", "randperm")}
 
 
 def _dropout(op, level, args, kwargs):

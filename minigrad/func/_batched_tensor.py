@@ -216,6 +216,23 @@ def _batched_method(name):
     return method
 
 
+def _batched_property(name):
+    def read(self):
+        from ._batch_rules import dispatch
+        return dispatch(name, _read_property(name), (self,), {})
+    read.__doc__ = f"``Tensor.{name}`` on the whole batch (see func/_batch_rules.py)."
+    return read
+
+
+@functools.lru_cache(maxsize=None)
+def _read_property(name):
+    """The operation ``self.name`` (a property such as T), as a function of self."""
+    def read(self):
+        return getattr(self, name)
+    read.__name__ = name
+    return read
+
+
 @functools.lru_cache(maxsize=None)
 def _call_method(name):
     """The operation ``self.name(*args)``, as a function of (self, *args)."""
@@ -243,7 +260,7 @@ def install_batched_methods():
             _PLAIN_METHODS[name] = attribute
             _BATCHING_METHODS[name] = batching_function(attribute, name)
     for name in ("T", "mT"):            # properties that are operations
-        setattr(BatchedTensor, name, property(_batched_method(name)))
+        setattr(BatchedTensor, name, property(_batched_property(name)))
     BatchedTensor.__hash__ = lambda self: id(self)
 
 
