@@ -243,3 +243,20 @@ def test_operations_without_a_rule_warn_as_torch():
     torch = import_torch()
     ours, theirs = _fallback(minigrad), _fallback(torch)
     assert ours == theirs and "performance drop" in theirs[1][0]
+
+
+def _nested_fallbacks(L):
+    c = L.tensor([0.2, 0.3, 0.5])
+    x = L.arange(24.0).reshape(4, 2, 3) / 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        both = L.func.vmap(L.func.vmap(lambda e: L.isclose(e, c) & (e > 0.25)))(x)
+        outer = L.func.vmap(lambda y: L.func.vmap(lambda e: L.isclose(e, c) & (y > 0.2))(
+            L.ones(2, 3) / 5))(x[:, 0])
+        in_place = L.func.vmap(L.func.vmap(lambda e: (e * 2).clone().clamp_(0.5)))(x)
+    return both.tolist(), outer.tolist(), in_place.tolist()
+
+
+def test_nested_fallbacks_give_torchs_values():
+    torch = import_torch()
+    assert _nested_fallbacks(minigrad) == _nested_fallbacks(torch)

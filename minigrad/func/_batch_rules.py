@@ -115,11 +115,11 @@ def stack_samples(results, level):
     value for anything else; a function for functions, that runs per sample again)."""
     first = results[0]
     if isinstance(first, Tensor):
-        if not any(result._vmap_levels >> level & 1 for result in results):
+        if not any(_marks(result) >> level & 1 for result in results):
             return first         # computed from no sample (new_tensor, a grad of a captured c)
         from .._ops.shape import stack
-        value = stack(results)
-        value._vmap_levels &= ~(1 << level)
+        value = dispatch("stack", stack, (results,), {})   # (samples of outer levels: batched)
+        _unmark(value, level)
         return BatchedTensor(value, 0, level)
     if isinstance(first, (tuple, list)):
         items = [stack_samples([r[i] for r in results], level) for i in range(len(first))]
@@ -129,6 +129,24 @@ def stack_samples(results, level):
     if callable(first) and not isinstance(first, type):
         return _per_sample_function(results, level)
     return first
+
+
+def _marks(tensor):
+    """The levels a result computed per sample is marked batched at (for a BatchedTensor of
+    an outer level: its value's marks)."""
+    marks = tensor._vmap_levels
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+        marks |= tensor._vmap_levels
+    return marks
+
+
+def _unmark(tensor, level):
+    """The batch of ``level`` is a dim of ``tensor`` now: no longer marked at that level."""
+    tensor._vmap_levels &= ~(1 << level)
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+        tensor._vmap_levels &= ~(1 << level)
 
 
 def _per_sample_function(functions, level):
