@@ -1,21 +1,20 @@
 """vmap: run a function written for one sample over a whole batch.
 
-``vmap(f)(xs)`` returns what ``stack([f(x) for x in xs])`` would. PyTorch gets
-there without a Python loop: it passes f "batched tensors" whose operations
-run once for the whole batch. minigrad really does loop over the batch
-dimension in Python - slower, but the same results, and every step is
-ordinary minigrad code you can step through. Because each sample goes
-through the ordinary operations, ``vmap(grad(f))`` gives one gradient per
-sample (per-sample gradients).
+``vmap(f)(xs)`` returns what ``stack([f(x) for x in xs])`` would, without a
+Python loop: f is called once, with BatchedTensors (func/_batched_tensor.py)
+that hold the whole batch and show f one sample. Each operation f applies runs
+once on the whole batch (its batching rule, func/_batch_rules.py), so the
+outputs carry the graph of those operations: ``vmap(torch.sin)(x).grad_fn`` is
+``SinBackward0``, as in PyTorch. An operation without a rule runs once per
+sample and its results are stacked (PyTorch's fallback, with its "performance
+drop" warning where PyTorch has no rule either).
 
-Each sample handed to f is marked batched at this vmap's level, and every
-operation passes the mark on to its results (minigrad/_functorch.py). So,
-as in PyTorch, a value computed from the samples is batched - its ``.item()``
-or ``if t:`` is refused, and it may not be written into a tensor that is not
-batched - while values computed only from captured tensors and constants
-are ordinary tensors. A batched value also looks like PyTorch's to autograd
-(requires_grad=False, grad_fn=None, though the graph outside the vmap is
-recorded all the same), and printing it names the sample it holds.
+Two cases still run f once per sample, on ordinary tensors marked batched at
+this vmap's level (minigrad/_functorch.py keeps PyTorch's refusals for them):
+a vmap inside a grad, jvp, ... (and a vmap over an empty batch), and a grad,
+jvp, ... inside a vmap, which runs once per sample of every vmap around it.
+PyTorch instead stacks a level of wrapper per transform; minigrad keeps its
+transforms simple, with the same values and gradients.
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
@@ -89,14 +88,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     * ``in_dims``  - which dimension of each argument is the batch (an int for
       all, or a tuple with one entry per argument; None = not batched);
     * ``out_dims`` - where the batch dimension goes in each output;
-    * ``chunk_size`` - PyTorch runs the batch in chunks of this size to save
-      memory; minigrad loops one sample at a time anyway (checked, then unused).
+    * ``chunk_size`` - run the batch in chunks of this size (to save memory);
+      the outputs' chunks are concatenated (``CatBackward0``);
+    * ``randomness`` - "error" refuses random draws inside ``func``; "same" draws
+      one sample's numbers for every sample; "different" draws for the whole batch.
 
-    minigrad's vmap loops over the batch in Python (see the module docstring).
-    PyTorch's vmap refuses code whose path depends on the values of a batched
-    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` above holds
-    its messages, for the tensor methods that hand out values to call.
-    Nested vmaps work: each one loops over its own dimension, at its own level.
+    ``func`` runs once, on BatchedTensors (see the module docstring). PyTorch's
+    vmap refuses code whose path depends on the values of a batched tensor
+    (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` above holds its
+    messages. Nested vmaps work: each wraps the batch once more, at its own level.
     """
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
