@@ -44,6 +44,16 @@ def _c(L, *shape):
     return L.tensor(np.linspace(-1.0, 1.0, int(np.prod(shape))).reshape(shape).astype(np.float32))
 
 
+def _plus_equals(a, b):
+    a += b
+    return a
+
+
+def _linear(L):
+    L.manual_seed(0)
+    return L.nn.Linear(3, 2)
+
+
 PROGRAMS = {
     # pointwise, with broadcasting against tensors that are not batched
     "sin": _program(lambda L, t: t.sin(), (4, 3)),
@@ -91,12 +101,32 @@ PROGRAMS = {
     "cat": _program(lambda L, t: L.cat([t, t]), (4, 3)),
     # matrix products
     "vector_dot": _program(lambda L, t: t @ _c(L, 3), (4, 3)),
+    "vector_matrix": _program(lambda L, t: t @ _c(L, 3, 5), (4, 3)),
     "matrix_vector": _program(lambda L, t: t @ _c(L, 3), (4, 2, 3)),
     "matrix_matrix": _program(lambda L, t: t @ _c(L, 3, 5), (4, 2, 3)),
     "mm": _program(lambda L, t: t.mm(_c(L, 3, 5)), (4, 2, 3)),
     "mv": _program(lambda L, t: t.mv(_c(L, 3)), (4, 2, 3)),
     "dot": _program(lambda L, t: t.dot(_c(L, 3)), (4, 3)),
     "linear_2d": _program(lambda L, t: L.nn.functional.linear(t, _c(L, 5, 3), _c(L, 5)), (4, 2, 3)),
+    # more operations with rules
+    "norm": _program(lambda L, t: t.norm(), (4, 2, 3)),
+    "norm_dim": _program(lambda L, t: t.norm(dim=0), (4, 2, 3)),
+    "prod": _program(lambda L, t: t.prod(), (4, 3)),
+    "max_vector": _program(lambda L, t: t.max(), (4, 3)),
+    "sort": _program(lambda L, t: t.sort().values, (4, 2, 3)),
+    "topk": _program(lambda L, t: t.topk(2).values, (4, 3)),
+    "flip": _program(lambda L, t: t.flip(0), (4, 2, 3)),
+    "repeat": _program(lambda L, t: t.repeat(2, 1), (4, 2, 3)),
+    "masked_fill": _program(lambda L, t: t.masked_fill(t > 0, 0.0), (4, 3)),
+    "index_list": _program(lambda L, t: t[[0, 2]], (4, 3)),
+    "index_tensor": _program(lambda L, t: t[:, L.tensor([2, 0])], (4, 2, 3)),
+    "squeeze_all": _program(lambda L, t: t.unsqueeze(0).squeeze(), (4, 2, 3)),
+    "in_place": _program(lambda L, t: t.clone().add_(1).mul_(_c(L, 3)), (4, 3)),
+    "in_place_batched_other": _program(lambda L, t, u: (t * 2).sub_(u), (4, 2, 3), (4, 3)),
+    "in_place_unary": _program(lambda L, t: (t * 1).relu_(), (4, 3)),
+    "plus_equals": _program(lambda L, t: _plus_equals(t * 2, t), (4, 3)),
+    "module": lambda L: ((lambda layer, x: (L.func.vmap(layer)(x), [x, layer.weight]))(
+        _linear(L), _x(L, 4, 3))),
     # the batch dim elsewhere than in front
     "in_dims_1_sum": _program(lambda L, t: t.sum(0), (2, 4, 3), in_dims=1),
     "in_dims_1_sum_all": _program(lambda L, t: t.sum(), (2, 4, 3), in_dims=1),

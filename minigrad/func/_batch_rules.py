@@ -21,8 +21,10 @@ PyTorch: aten/src/ATen/functorch/BatchRules*.cpp, BatchedFallback.cpp.
 import numpy as np
 
 from .._tensor import Tensor
+from .. import _dtype
 from .._functorch import _Vmaps
 from ._batched_tensor import BatchedTensor
+from .._ops.shape import squeeze, SqueezeBackward2
 
 
 def dispatch(name, op, args, kwargs):
@@ -258,12 +260,16 @@ def along_dim(op, level, args, kwargs, reduce_all=False):
     rest, kwargs = list(args[1:]), dict(kwargs)
     dim = rest[0] if rest else kwargs.get("dim")
     if dim is None:
-        if reduce_all == "flatten":      # max(), argmax(): over the sample flattened
-            out = op(value.reshape(value.shape[0], -1), 1, **kwargs)
+        if reduce_all == "flatten":      # max(), argmax(), prod(): over the sample flattened
+            flat = value if rank == 1 else value.reshape(value.shape[0], -1)
+            out = op(flat, 1, **kwargs)
             return wrap(out[0] if isinstance(out, tuple) else out, level)
-        if not reduce_all:
+        if reduce_all == "last":         # sort(), softmax without a dim: the last dim
+            dim = -1
+        elif not reduce_all:
             return NotImplemented
-        dim = tuple(range(rank))
+        else:
+            dim = tuple(range(rank))
     if isinstance(dim, (tuple, list)):
         moved = tuple(_normalize(d, rank) for d in dim)
     else:
@@ -342,14 +348,92 @@ def _squeeze(op, level, args, kwargs):
     if not batched or kwargs or args[0].dim() == 0:
         return NotImplemented
     rank = args[0].dim()
-    if len(args) == 1:
-        dims = tuple(d + 1 for d, size in enumerate(args[0].shape) if size == 1)
+    if len(args) == 1:                  # every size-1 dim: PyTorch views the value
+        kept = tuple(size for size in args[0].shape if size != 1)
+        return wrap(value.view((value.shape[0],) + kept), level)
     else:
         given = args[1] if isinstance(args[1], (tuple, list)) else (args[1],)
         dims = tuple(_normalize(d, rank) for d in given)
         if None in dims:
             return NotImplemented
     return wrap(value.squeeze(dims), level)
+
+
+def _dim_after(position, reduce_all=False):
+    """A rule for an operation whose dim is its argument number ``position`` (norm(p, dim),
+    topk(k, dim)): the dim moved past the batch dim, as along_dim does for the first."""
+    def rule(op, level, args, kwargs):
+        value, batched = unwrap(args[0], level)
+        if not batched or innermost_level((args[1:], kwargs)) == level or args[0].dim() == 0:
+            return NotImplemented
+        rank, rest, kwargs = args[0].dim(), list(args[1:]), dict(kwargs)
+        in_args = len(rest) > position - 1
+        dim = rest[position - 1] if in_args else kwargs.get("dim")
+        if dim is None:
+            if reduce_all == "last":
+                dim = -1
+            elif reduce_all:
+                dim = tuple(range(rank))
+            else:
+                return NotImplemented
+        moved = (tuple(_normalize(d, rank) for d in dim) if isinstance(dim, (tuple, list))
+                 else _normalize(dim, rank))
+        if moved is None or (isinstance(moved, tuple) and None in moved):
+            return NotImplemented
+        if in_args:
+            rest[position - 1] = moved
+        else:
+            kwargs["dim"] = moved
+        return wrap(op(value, *rest, **kwargs), level)
+    return rule
+
+
+def _flip(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or kwargs or len(args) != 2 or args[0].dim() == 0:
+        return NotImplemented
+    dims = args[1] if isinstance(args[1], (tuple, list)) else (args[1],)
+    moved = [_normalize(d, args[0].dim()) for d in dims]
+    return NotImplemented if None in moved else wrap(op(value, moved), level)
+
+
+def _repeat(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    sizes = _dims_list(args)
+    if not batched or kwargs or len(sizes) != args[0].dim():
+        return NotImplemented
+    return wrap(value.repeat(1, *sizes), level)
+
+
+def _masked_fill(op, level, args, kwargs):
+    """masked_fill(mask, number): lined up as pointwise (a tensor value: per sample)."""
+    if kwargs or len(args) != 3 or isinstance(args[2], Tensor):
+        return NotImplemented
+    return pointwise(op, level, args, kwargs)
+
+
+def _in_place(op, level, args, kwargs):
+    """t.add_(y), t.mul_(2), t.relu_(), t += y: the value changed in place, batch dim in
+    front (a view of it), the others lined up as pointwise does. Changing a tensor that is
+    not batched by batched values is refused by the per-sample fallback, with PyTorch's
+    message."""
+    self = args[0]
+    if not (isinstance(self, BatchedTensor) and self._level == level):
+        # refused: per sample of every level, the checks of _functorch.py give PyTorch's message
+        return run_transform_per_sample(op, args, kwargs)
+    others = [value for value in _leaves((args[1:], kwargs)) if isinstance(value, Tensor)]
+    if any(other.dim() > self.dim() for other in others):
+        return NotImplemented
+
+    def lined_up(value):
+        if not (isinstance(value, BatchedTensor) and value._level == level):
+            return value
+        moved = front(value)
+        if value.dim() < self.dim():
+            moved = moved.view((moved.shape[0],) + (1,) * (self.dim() - value.dim()) + tuple(value.shape))
+        return moved
+    op(front(self), *_map(lined_up, args[1:]), **_map(lined_up, kwargs))
+    return self
 
 
 # --- shapes ------------------------------------------------------------------------------------
@@ -407,15 +491,27 @@ def _select_like(op, level, args, kwargs):
 
 
 _BASIC_INDEX = (int, slice, type(None), type(Ellipsis))
+_INTEGER_DTYPES = (_dtype.int64, _dtype.int32, _dtype.int16, _dtype.int8, _dtype.uint8)
+
+
+def _is_index_list(item):
+    """One index of several positions: a list of ints, or an integer tensor not batched."""
+    if isinstance(item, list):
+        return all(isinstance(i, int) and not isinstance(i, bool) for i in item)
+    return isinstance(item, Tensor) and not isinstance(item, BatchedTensor) and \
+        item.dtype in _INTEGER_DTYPES
 
 
 def _getitem(op, level, args, kwargs):
-    """t[0], t[:, 1:], t[..., None]: the same index behind a ``:`` for the batch dim."""
+    """t[0], t[:, 1:], t[..., None], t[[0, 2]]: the same index behind a ``:`` for the batch
+    dim (at most one list of positions, which then stays where it is, after the batch)."""
     value, batched = unwrap(args[0], level)
     index = args[1]
     items = index if isinstance(index, tuple) else (index,)
-    if not batched or not all(isinstance(item, _BASIC_INDEX) and not isinstance(item, bool)
-                              for item in items):
+    lists = sum(1 for item in items if _is_index_list(item))
+    if not batched or lists > 1 or not all(
+            (isinstance(item, _BASIC_INDEX) and not isinstance(item, bool)) or _is_index_list(item)
+            for item in items):
         return NotImplemented
     return wrap(value[(slice(None),) + items], level)
 
@@ -485,8 +581,15 @@ def _matmul(op, level, args, kwargs):
     if rb == 1:
         out = out.squeeze(-1)
     if ra == 1:
-        out = out.squeeze(-2 if rb != 1 else -1)
+        dim = out.dim() - (2 if rb != 1 else 1)
+        out = squeeze(out, (dim,), _node=SqueezeBackward5) if a_batched and not b_batched \
+            else out.squeeze(dim)
     return wrap(out, level)
+
+
+class SqueezeBackward5(SqueezeBackward2):
+    """result = self.squeeze_(dims), in place: PyTorch's matmul of a batch of vectors and a
+    matrix records it   ->   grad_self = grad unsqueezed at every squeezed dim"""
 
 
 def _linear(op, level, args, kwargs):
@@ -498,7 +601,10 @@ def _linear(op, level, args, kwargs):
     if out is NotImplemented:
         return out
     bias = given.get("bias")
-    return out if bias is None else bias + out       # (PyTorch adds in this order here)
+    if bias is None:
+        return out
+    # (PyTorch adds the bias first for a batch of matrices, second for a batch of vectors)
+    return bias + out if given["input"].dim() > 1 else out + bias
 
 
 def _rmatmul(op, level, args, kwargs):
@@ -588,7 +694,7 @@ _POINTWISE = """
     F.hardtanh F.relu6 F.hardsigmoid F.hardswish F.mish F.selu F.celu F.softsign F.tanhshrink
 """.split()
 _REDUCTIONS = "sum mean amax amin var std logsumexp nansum".split()
-_ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod all any prod".split()
+_ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod all any".split()
 
 RULES = {}
 RULES.update({name: pointwise for name in _POINTWISE})
@@ -597,6 +703,16 @@ RULES["where"] = lambda op, level, args, kwargs: (
 RULES.update({name: _reduction for name in _REDUCTIONS})
 RULES.update({name: along_dim for name in _ALONG_DIM})
 RULES.update({name: _max_like for name in "max min argmax argmin".split()})
+RULES["prod"] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "flatten")
+RULES["sort"] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "last")
+RULES["norm"] = _dim_after(2, reduce_all=True)
+RULES["topk"] = _dim_after(2, reduce_all="last")
+RULES.update({"flip": _flip, "repeat": _repeat, "masked_fill": _masked_fill})
+# in place: PyTorch has rules for these (clamp_, pow_, masked_fill_, ... run per sample)
+_IN_PLACE = """add_ sub_ mul_ div_ __iadd__ __isub__ __imul__ __itruediv__ zero_
+    exp_ log_ log1p_ sin_ cos_ tan_ sqrt_ rsqrt_ tanh_ sigmoid_ relu_ abs_ neg_ reciprocal_
+    sign_ floor_ ceil_ round_ trunc_ frac_ erf_ absolute_""".split()
+RULES.update({name: _in_place for name in _IN_PLACE})
 RULES.update({name: _two_dims for name in "transpose swapaxes".split()})
 RULES.update({name: _with_batch_size for name in "view reshape expand".split()})
 RULES.update({name: _select_like for name in "select narrow unbind split chunk".split()})
