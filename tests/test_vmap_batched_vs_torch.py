@@ -125,6 +125,10 @@ PROGRAMS = {
     "in_place_batched_other": _program(lambda L, t, u: (t * 2).sub_(u), (4, 2, 3), (4, 3)),
     "in_place_unary": _program(lambda L, t: (t * 1).relu_(), (4, 3)),
     "plus_equals": _program(lambda L, t: _plus_equals(t * 2, t), (4, 3)),
+    "mse_loss": _program(lambda L, t: L.nn.functional.mse_loss(t, _c(L, 2, 3)), (4, 2, 3)),
+    "mse_loss_batched": _program(lambda L, t, u: L.nn.functional.mse_loss(t, u * 1), (4, 2, 3), (4, 2, 3)),
+    "mse_loss_sum": _program(lambda L, t: L.nn.functional.mse_loss(t, _c(L, 3), reduction="sum"), (4, 3)),
+    "mse_loss_none": _program(lambda L, t: L.nn.functional.mse_loss(t, _c(L, 2, 3), reduction="none"), (4, 2, 3)),
     "module": lambda L: ((lambda layer, x: (L.func.vmap(layer)(x), [x, layer.weight]))(
         _linear(L), _x(L, 4, 3))),
     # the batch dim elsewhere than in front

@@ -612,6 +612,28 @@ def _rmatmul(op, level, args, kwargs):
     return _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (args[1], args[0]), kwargs)
 
 
+def _mse_loss(op, level, args, kwargs):
+    """F.mse_loss(t, target): each sample flattened to one row (PyTorch's view), the loss of
+    every element, then the sample's mean or sum (or the elements viewed back)."""
+    given = dict(zip(("input", "target", "size_average", "reduce", "reduction"), args), **kwargs)
+    input, target = given["input"], given.get("target")
+    reduction = given.get("reduction", "mean")
+    if set(given) - {"input", "target", "reduction"} or reduction not in ("mean", "sum", "none") \
+            or not isinstance(target, Tensor) or tuple(input.shape) != tuple(target.shape) \
+            or input.dim() == 0 or innermost_level(input) != level:
+        return NotImplemented
+
+    def rows(value):
+        moved, batched = unwrap(value, level)
+        if batched:
+            return moved.flatten(1)
+        return moved.flatten().expand(_Vmaps.batch_sizes[level], -1)   # (the same row for all)
+    out = op(rows(input), rows(target), reduction="none")
+    if reduction == "none":
+        return wrap(out.view((out.shape[0],) + tuple(input.shape)), level)
+    return wrap(out.mean(-1) if reduction == "mean" else out.sum(-1), level)
+
+
 def _named(name, function):
     function.__name__ = name
     return function
@@ -720,4 +742,4 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
