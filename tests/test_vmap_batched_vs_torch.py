@@ -49,6 +49,11 @@ def _plus_equals(a, b):
     return a
 
 
+def _set_first(t, value):
+    t[0] = value
+    return t
+
+
 def _linear(L):
     L.manual_seed(0)
     return L.nn.Linear(3, 2)
@@ -129,6 +134,11 @@ PROGRAMS = {
     "mse_loss_batched": _program(lambda L, t, u: L.nn.functional.mse_loss(t, u * 1), (4, 2, 3), (4, 2, 3)),
     "mse_loss_sum": _program(lambda L, t: L.nn.functional.mse_loss(t, _c(L, 3), reduction="sum"), (4, 3)),
     "mse_loss_none": _program(lambda L, t: L.nn.functional.mse_loss(t, _c(L, 2, 3), reduction="none"), (4, 2, 3)),
+    "gather": _program(lambda L, t: t.gather(0, L.tensor([2, 0])), (4, 3)),
+    "setitem": _program(lambda L, t: _set_first(t.clone(), 5.0), (4, 3)),
+    "setitem_batched": _program(lambda L, t, u: _set_first(t.clone(), u.sum()), (4, 2, 3), (4, 3)),
+    "iterate": _program(lambda L, t: sum(row for row in t), (4, 2, 3)),
+    "empty_batch": _program(lambda L, t: t.sin().sum(0), (0, 2, 3)),
     "module": lambda L: ((lambda layer, x: (L.func.vmap(layer)(x), [x, layer.weight]))(
         _linear(L), _x(L, 4, 3))),
     # the batch dim elsewhere than in front

@@ -91,8 +91,7 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     (Each sample may still be batched at outer levels: it is dispatched again.)"""
     size = _Vmaps.batch_sizes[level]
     if size == 0:
-        raise RuntimeError(f"Batching rule not implemented for aten::{getattr(op, '__name__', op)}. "
-                           "The fallback path does not support vmap over dims of size 0.")
+        return _run_on_stand_in(name, op, level, args, kwargs)
     results = []
     index_before = _Vmaps.sample_index[level]
     _Vmaps.looping |= 1 << level
@@ -110,6 +109,27 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     if in_place:
         return args[0]             # the samples were views of its value: it is changed
     return stack_samples(results, level)
+
+
+def _run_on_stand_in(name, op, level, args, kwargs):
+    """An empty batch: run ``op`` once on zeros shaped like a sample, to learn the shape of
+    its results (kept with 0 samples), or to give PyTorch's warning and error for an
+    operation without a rule (minigrad/_functorch.py, warn_no_batching_rule)."""
+    from ._vmap import _stand_in
+
+    def stand_in(value):
+        if isinstance(value, BatchedTensor) and value._level == level:
+            return _stand_in(value._value, value._bdim, level)
+        return value
+    out = dispatch(name, op, _map(stand_in, args), _map(stand_in, kwargs))
+
+    def empty(value):
+        if not isinstance(value, Tensor):
+            return value
+        value = value.unsqueeze(0).narrow(0, 0, 0)
+        _unmark(value, level)
+        return BatchedTensor(value, 0, level)
+    return _map(empty, out)
 
 
 def stack_samples(results, level):
@@ -436,6 +456,41 @@ def _in_place(op, level, args, kwargs):
     return self
 
 
+def _gather(op, level, args, kwargs):
+    """t.gather(dim, index): the index gets the batch too (expanded, if it is not batched)."""
+    given = dict(zip(("input", "dim", "index"), args), **kwargs)
+    if set(given) != {"input", "dim", "index"} or not isinstance(given["index"], Tensor):
+        return NotImplemented
+    value, batched = unwrap(given["input"], level)
+    index, index_batched = unwrap(given["index"], level)
+    dim = _normalize(given["dim"], given["input"].dim()) if batched else None
+    if dim is None or given["index"].dim() != given["input"].dim():
+        return NotImplemented
+    if not index_batched:
+        index = index.unsqueeze(0).expand(value.shape[0], *index.shape)
+    return wrap(op(value, dim, index), level)
+
+
+def _setitem(op, level, args, kwargs):
+    """t[0] = v, t[:, 1:] = v: written into the value, behind a ``:`` for the batch dim."""
+    self, index, given = args
+    items = index if isinstance(index, tuple) else (index,)
+    if not (isinstance(self, BatchedTensor) and self._level == level) or kwargs or not all(
+            isinstance(item, _BASIC_INDEX) and not isinstance(item, bool) for item in items):
+        return NotImplemented
+    value, batched = unwrap(given, level)
+    if batched:      # the written values line up with the selected part of each sample
+        part = self[index]
+        if given.dim() > part.dim():
+            return NotImplemented
+        value = value.view((value.shape[0],) + (1,) * (part.dim() - given.dim()) + tuple(given.shape))
+    if batched:      # (PyTorch copies into the part: no expand of the values is recorded)
+        front(self)[(slice(None),) + items].copy_(value)
+    else:
+        front(self)[(slice(None),) + items] = value
+    return None
+
+
 # --- shapes ------------------------------------------------------------------------------------
 
 def _with_batch_size(op, level, args, kwargs):
@@ -742,4 +797,4 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "gather": _gather, "__setitem__": _setitem, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})

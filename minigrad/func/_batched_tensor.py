@@ -160,7 +160,7 @@ class BatchedTensor(Tensor):
     def __iter__(self):
         if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.shape[0]))
+        return iter(self.unbind(0))
 
     def __hash__(self):
         return id(self)

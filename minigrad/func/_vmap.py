@@ -167,7 +167,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         start = (generator._bits.state, generator._next_normal)
         # Batched: the function runs once, on BatchedTensors holding the whole batch - unless
         # a grad, jvp, ... runs around this vmap (then, as for an empty batch, once per sample)
-        batched = sizes[0] > 0 and _FuncTransforms.depth - 1 == bin(_Vmaps.batched_levels).count("1")
+        batched = _FuncTransforms.depth - 1 == bin(_Vmaps.batched_levels).count("1")
         try:
             if batched and _Vmaps.batched_levels:       # (a vmap inside a batched vmap)
                 _Vmaps.batched_levels |= 1 << level
