@@ -181,7 +181,7 @@ def _per_sample_function(functions, level):
 
 def run_transform_per_sample(transform_call, args, kwargs):
     """A transform (grad, vjp, jvp, ...) called inside a batched vmap runs once per sample
-    of every running vmap, on ordinary tensors, as before vmap batched operations."""
+    of every running vmap, on ordinary tensors (see func/_vmap.py)."""
     levels = [level for level in sorted(_Vmaps.batch_sizes) if _Vmaps.batched_levels >> level & 1
               and not _Vmaps.looping >> level & 1]
     if not levels:
@@ -227,8 +227,8 @@ def _logical_dim(value):
 def _normalize(dim, rank):
     """A dim of a sample (possibly negative) as a dim of the value (after the batch dim)."""
     size = max(rank, 1)
-    if not -size <= dim < size:
-        return None                         # out of range: the fallback gives PyTorch's error
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool) or not -size <= dim < size:
+        return None             # not a dim, or out of range: the fallback gives PyTorch's error
     return dim % size + 1
 
 
@@ -771,7 +771,7 @@ _POINTWISE = """
     F.hardtanh F.relu6 F.hardsigmoid F.hardswish F.mish F.selu F.celu F.softsign F.tanhshrink
 """.split()
 _REDUCTIONS = "sum mean amax amin var std logsumexp nansum".split()
-_ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod all any".split()
+_ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod".split()
 
 RULES = {}
 RULES.update({name: pointwise for name in _POINTWISE})
@@ -780,7 +780,8 @@ RULES["where"] = lambda op, level, args, kwargs: (
 RULES.update({name: _reduction for name in _REDUCTIONS})
 RULES.update({name: along_dim for name in _ALONG_DIM})
 RULES.update({name: _max_like for name in "max min argmax argmin".split()})
-RULES["prod"] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "flatten")
+for _name in ("prod", "all", "any"):
+    RULES[_name] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "flatten")
 RULES["sort"] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "last")
 RULES["norm"] = _dim_after(2, reduce_all=True)
 RULES["topk"] = _dim_after(2, reduce_all="last")
