@@ -479,15 +479,16 @@ def _setitem(op, level, args, kwargs):
             isinstance(item, _BASIC_INDEX) and not isinstance(item, bool) for item in items):
         return NotImplemented
     value, batched = unwrap(given, level)
-    if batched:      # the written values line up with the selected part of each sample
-        part = self[index]
-        if given.dim() > part.dim():
-            return NotImplemented
-        value = value.view((value.shape[0],) + (1,) * (part.dim() - given.dim()) + tuple(given.shape))
-    if batched:      # (PyTorch copies into the part: no expand of the values is recorded)
-        front(self)[(slice(None),) + items].copy_(value)
-    else:
+    if not batched:
         front(self)[(slice(None),) + items] = value
+        return None
+    # batched values line up with the selected part of each sample, and are copied into it
+    # (as PyTorch does: no expand of the values is recorded)
+    part = self[index]
+    if given.dim() > part.dim():
+        return NotImplemented
+    value = value.view((value.shape[0],) + (1,) * (part.dim() - given.dim()) + tuple(given.shape))
+    front(self)[(slice(None),) + items].copy_(value)
     return None
 
 
