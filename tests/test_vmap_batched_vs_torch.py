@@ -304,3 +304,15 @@ def _nested_fallbacks(L):
 def test_nested_fallbacks_give_torchs_values():
     torch = import_torch()
     assert _nested_fallbacks(minigrad) == _nested_fallbacks(torch)
+
+
+def test_warnings_of_functions_point_at_the_callers_line():
+    """torch.xxx and F.xxx pass through vmap's dispatch; their warnings still name the line
+    that called them."""
+    F = minigrad.nn.functional
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        minigrad.tensor(minigrad.ones(2))
+        F.kl_div(minigrad.ones(3).log_softmax(0), minigrad.ones(3).softmax(0))
+        F.mse_loss(minigrad.ones(3), minigrad.ones(2, 3))
+    assert [w.filename for w in caught] == [__file__] * 3

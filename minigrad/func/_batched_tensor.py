@@ -293,9 +293,12 @@ def batching_function(function, name):
     return call
 
 
-# functions that never see a batched tensor (transforms, settings, seeds) stay as they are
+# functions that never see a batched tensor (transforms, settings, seeds, the helpers that
+# nn.functional imports) stay as they are
 _NOT_BATCHED_MODULES = ("minigrad.func", "minigrad.autograd", "minigrad.random",
-                        "minigrad.serialization", "minigrad._functorch")
+                        "minigrad.serialization", "minigrad._functorch", "minigrad._warnings",
+                        "minigrad._dtype", "minigrad._memory_format", "minigrad._python_arg_parser",
+                        "minigrad._ops.views")
 
 
 def install_batching_functions(namespace, prefix, names=None):
@@ -304,7 +307,8 @@ def install_batching_functions(namespace, prefix, names=None):
     for name, value in list(namespace.items()):
         if names is not None and name not in names:
             continue
+        module = getattr(value, "__module__", "") or ""
         if (isinstance(value, types.FunctionType) and not name.startswith("_")
-                and (names or not getattr(value, "__module__", "").startswith(_NOT_BATCHED_MODULES))
+                and (names or not (module.startswith(_NOT_BATCHED_MODULES) or module == "minigrad._ops"))
                 and not hasattr(value, "_unbatched")):
             namespace[name] = batching_function(value, prefix + name)
