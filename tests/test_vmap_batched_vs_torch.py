@@ -316,3 +316,26 @@ def test_warnings_of_functions_point_at_the_callers_line():
         F.kl_div(minigrad.ones(3).log_softmax(0), minigrad.ones(3).softmax(0))
         F.mse_loss(minigrad.ones(3), minigrad.ones(2, 3))
     assert [w.filename for w in caught] == [__file__] * 3
+
+
+# --- vmap inside grad, jacrev, jvp: batched too -----------------------------------------------
+
+def _vmap_inside_transforms(L):
+    x = L.arange(6.0).reshape(2, 3)
+    w = L.tensor([1.0, -0.5, 2.0], requires_grad=True)
+    grad = L.func.grad(lambda v: L.func.vmap(lambda t: (t * v).sin().sum())(x).sum())(w)
+    jac = L.func.jacrev(lambda v: L.func.vmap(lambda t: (t * v).exp())(x))(w)
+    tangent = L.func.jvp(lambda v: L.func.vmap(lambda t: (t * v).exp())(x), (w,), (L.ones(3),))[1]
+    inside = L.func.grad(lambda v: L.func.vmap(lambda t: (t * v).tanh().sum())(x).sum())
+    outer = inside(w * 1)               # w * 1 requires grad: the graph outside is kept
+    return [grad.detach().numpy(), jac.detach().numpy(), tangent.detach().numpy(),
+            outer.detach().numpy()], graph(outer)
+
+
+def test_vmap_inside_transforms_matches_torch():
+    torch = import_torch()
+    ours, theirs = _vmap_inside_transforms(minigrad), _vmap_inside_transforms(torch)
+    _assert_close(ours[0], theirs[0])
+    # the batched operations' nodes (grad's own input is a view in minigrad: see the README)
+    assert ours[1][0] == theirs[1][0] == "ViewBackward0"
+    assert ours[1][1][0][0] == theirs[1][1][0][0] == "SumBackward1"

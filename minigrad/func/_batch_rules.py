@@ -115,8 +115,6 @@ def _run_on_stand_in(name, op, level, args, kwargs):
     """An empty batch: run ``op`` once on zeros shaped like a sample, to learn the shape of
     its results (kept with 0 samples), or to give PyTorch's warning and error for an
     operation without a rule (minigrad/_functorch.py, warn_no_batching_rule)."""
-    from ._vmap import _stand_in
-
     def stand_in(value):
         if isinstance(value, BatchedTensor) and value._level == level:
             return _stand_in(value._value, value._bdim, level)
@@ -130,6 +128,17 @@ def _run_on_stand_in(name, op, level, args, kwargs):
         _unmark(value, level)
         return BatchedTensor(value, 0, level)
     return _map(empty, out)
+
+
+def _stand_in(leaf, dim, level):
+    """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
+    shape = list(leaf.shape)
+    del shape[dim]
+    zeros = leaf.new_zeros(tuple(shape))
+    # (a sum over 0 samples is 0)
+    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros
+    zeros._vmap_levels = leaf._vmap_levels | 1 << level
+    return zeros
 
 
 def stack_samples(results, level):

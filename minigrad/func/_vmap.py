@@ -9,12 +9,11 @@ outputs carry the graph of those operations: ``vmap(torch.sin)(x).grad_fn`` is
 sample and its results are stacked (PyTorch's fallback, with its "performance
 drop" warning where PyTorch has no rule either).
 
-Two cases still run f once per sample, on ordinary tensors marked batched at
-this vmap's level (minigrad/_functorch.py keeps PyTorch's refusals for them):
-a vmap inside a grad, jvp, ... (and a vmap over an empty batch), and a grad,
-jvp, ... inside a vmap, which runs once per sample of every vmap around it.
-PyTorch instead stacks a level of wrapper per transform; minigrad keeps its
-transforms simple, with the same values and gradients.
+A grad, jvp, ... called inside a vmap runs once per sample of the vmaps
+around it, on ordinary tensors marked batched at their levels
+(minigrad/_functorch.py keeps PyTorch's refusals for them): PyTorch instead
+wraps each transform around the batch; minigrad keeps its transforms simple,
+with the same values and gradients.
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
@@ -25,7 +24,7 @@ from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
 from .._tensor import Tensor, _normalize_dim
 from .._functorch import _Vmaps
 from .. import _ops
-from .._ops.shape import stack, cat
+from .._ops.shape import cat
 from ._batched_tensor import BatchedTensor, tensor_methods_batching
 
 
@@ -149,13 +148,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
         from .. import random
-        results = []
         _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
         _FuncTransforms.vmaps += 1
         _ops.vmap_running = True
         level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
         _Vmaps.batch_sizes[level] = sizes[0]
-        _Vmaps.sample_index[level] = 0          # (also while an empty batch runs a stand-in)
+        _Vmaps.sample_index[level] = 0          # (the sample a per-sample fallback runs)
         refused_before = random.refuse_draws
         randomness_before = _Vmaps.different_randomness, _Vmaps.same_randomness
         if randomness == "different":          # a draw is batched at this level
@@ -163,33 +161,13 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         elif randomness == "same":
             _Vmaps.same_randomness |= 1 << level
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
-        generator = random.default_generator
-        start = (generator._bits.state, generator._next_normal)
-        # Batched: the function runs once, on BatchedTensors holding the whole batch - unless
-        # a grad, jvp, ... runs around this vmap (then, as for an empty batch, once per sample)
-        batched = _FuncTransforms.depth - 1 == bin(_Vmaps.batched_levels).count("1")
+        outermost = not _Vmaps.batched_levels
+        _Vmaps.batched_levels |= 1 << level
         try:
-            if batched and _Vmaps.batched_levels:       # (a vmap inside a batched vmap)
-                _Vmaps.batched_levels |= 1 << level
-                return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
-            if batched:
-                _Vmaps.batched_levels |= 1 << level
+            if outermost:        # Tensor's methods send BatchedTensor arguments to the rules
                 with tensor_methods_batching():
                     return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
-            for b in range(sizes[0]):           # the Python loop over the batch
-                _Vmaps.sample_index[level] = b
-                if randomness == "same":        # every sample draws the same numbers
-                    generator._bits.state, generator._next_normal = start
-                sample = [leaf if dim is None else _sample(leaf, dim, b, level)
-                          for leaf, dim in zip(leaves, dims)]
-                results.append(func(*tree_unflatten(sample, spec), **kwargs))
-            if sizes[0] == 0:
-                # an empty batch: run func once on a stand-in sample (zeros) to learn the
-                # shapes of its outputs, then keep none of it (PyTorch runs func once, too)
-                sample = [leaf if dim is None else _stand_in(leaf, dim, level)
-                          for leaf, dim in zip(leaves, dims)]
-                stand_in = func(*tree_unflatten(sample, spec), **kwargs)
-                return _empty_outputs(func, stand_in, out_dims, level)
+            return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
@@ -198,7 +176,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             del _Vmaps.batch_sizes[level], _Vmaps.sample_index[level]
             random.refuse_draws = refused_before
             _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
-        return _stack_outputs(func, results, out_dims, level)
     return wrapper
 
 
@@ -276,70 +253,3 @@ def _unwrap_outputs(func, outputs, out_dims, level):
         unwrapped.append(value)
     return tree_unflatten(unwrapped, out_spec)
 
-
-def _sample(leaf, dim, b, level):
-    """Sample ``b`` of a batched input: batched at this vmap's level (and at leaf's own)."""
-    sample = leaf.select(dim, b)
-    sample._vmap_levels = leaf._vmap_levels | 1 << level
-    return sample
-
-
-def _stand_in(leaf, dim, level):
-    """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
-    shape = list(leaf.shape)
-    del shape[dim]
-    zeros = leaf.new_zeros(tuple(shape))
-    # (a sum over 0 samples is 0)
-    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros
-    zeros._vmap_levels = leaf._vmap_levels | 1 << level
-    return zeros
-
-
-def _empty_outputs(func, stand_in, out_dims, level):
-    """The outputs of a vmap over zero samples: each stand-in output with a batch dim of size 0."""
-    leaves, out_spec = tree_flatten(stand_in)
-    dims = list(out_dims) if isinstance(out_dims, tuple) else [out_dims] * len(leaves)
-    empty = []
-    for leaf, dim in zip(leaves, dims):
-        if dim is None or not isinstance(leaf, Tensor):
-            empty.append(leaf)
-        else:
-            out = leaf.unsqueeze(dim).narrow(dim, 0, 0)
-            out._vmap_levels &= ~(1 << level)
-            empty.append(out)
-    return tree_unflatten(empty, out_spec)
-
-
-def _stack_outputs(func, results, out_dims, level):
-    per_sample = [tree_flatten(r) for r in results]
-    leaves0, out_spec = per_sample[0]
-    _, dims_spec = tree_flatten(out_dims)
-
-    def structure_error():
-        return ValueError(
-            f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
-            f"with the structure of `outputs`. out_dims has structure {dims_spec} but outputs has "
-            f"structure {out_spec}.")
-    if isinstance(out_dims, tuple):
-        if out_spec.kind is not tuple:
-            raise structure_error()
-        dims = broadcast_prefix(out_dims, out_spec, structure_error)
-    else:
-        dims = [out_dims] * len(leaves0)
-    stacked = []
-    for i, dim in enumerate(dims):
-        values = [leaves[i] for leaves, _ in per_sample]
-        if dim is None:
-            if isinstance(values[0], Tensor) and values[0]._vmap_levels >> level & 1:
-                raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a "
-                                 "BatchedTensor when out_dim is None")
-            stacked.append(values[0])       # the same for every sample
-            continue
-        if not isinstance(values[0], Tensor):
-            raise ValueError(
-                f"vmap({_name(func)}, ...): `{_name(func)}` must only return Tensors, got type "
-                f"{type(values[0])}. Did you mean to set out_dims= to None for output?")
-        out = stack(values, dim=dim)
-        out._vmap_levels &= ~(1 << level)      # the batch is a dimension now, no longer a level
-        stacked.append(out)
-    return tree_unflatten(stacked, out_spec)
