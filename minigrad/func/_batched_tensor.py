@@ -193,15 +193,14 @@ _NOT_OPERATIONS = {
     "__float__", "__int__", "__index__", "__bool__", "__len__", "__iter__", "__hash__",
     "__repr__", "__str__", "__format__", "__init__", "__new__", "__getattribute__",
     "__setattr__", "__delattr__", "__class__", "__dir__", "__reduce__", "__reduce_ex__",
-    "__sizeof__", "__subclasshook__", "__init_subclass__", "__eq__", "__ne__", "__lt__",
-    "__le__", "__gt__", "__ge__", "__array__", "__array_ufunc__", "__deepcopy__",
-    "__getstate__", "__slots__", "__dict__", "__weakref__", "__module__", "__doc__",
+    "__sizeof__", "__subclasshook__", "__init_subclass__", "__array__", "__array_ufunc__",
+    "__deepcopy__", "__getstate__", "__slots__", "__dict__", "__weakref__", "__module__",
+    "__doc__",
 }
-# comparisons are operations too, but Python looks them up on the class: installed below
-_COMPARISONS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
 def _batched_method(name):
+    """BatchedTensor's method ``name``: the operation sent to dispatch (func/_batch_rules.py)."""
     forward = "__" + name[3:] if name.startswith("__r") else None     # __radd__ -> __add__
 
     def method(self, *args, **kwargs):
@@ -217,6 +216,7 @@ def _batched_method(name):
 
 
 def _batched_property(name):
+    """BatchedTensor's property ``name`` (T, mT): the operation sent to dispatch."""
     def read(self):
         from ._batch_rules import dispatch
         return dispatch(name, _read_property(name), (self,), {})
@@ -250,18 +250,16 @@ _PLAIN_METHODS, _BATCHING_METHODS = {}, {}
 def install_batched_methods():
     """Give BatchedTensor its own version of every Tensor operation, which goes through
     the batching rules. Called once minigrad has installed Tensor's methods."""
-    for name in list(vars(Tensor)) + list(_COMPARISONS):
-        attribute = vars(Tensor).get(name)
-        if name in _NOT_OPERATIONS and name not in _COMPARISONS:
+    for name, attribute in list(vars(Tensor).items()):
+        if name in _NOT_OPERATIONS:
             continue
-        if isinstance(attribute, (types.FunctionType, types.BuiltinFunctionType)) and (
+        if isinstance(attribute, types.FunctionType) and (
                 not name.startswith("_") or name.startswith("__")):
             setattr(BatchedTensor, name, _batched_method(name))
             _PLAIN_METHODS[name] = attribute
             _BATCHING_METHODS[name] = batching_function(attribute, name)
     for name in ("T", "mT"):            # properties that are operations
         setattr(BatchedTensor, name, property(_batched_property(name)))
-    BatchedTensor.__hash__ = lambda self: id(self)
 
 
 class tensor_methods_batching:
