@@ -163,6 +163,10 @@ PROGRAMS = {
     "nested": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(lambda e: e.exp() * 2))(x), [x]))(_x(L, 4, 3))),
     "nested_in_dims": lambda L: ((lambda a, b: (L.func.vmap(L.func.vmap(
         lambda p, q: p * q, in_dims=(None, 1)), in_dims=(0, None))(a, b), [a, b]))(_x(L, 2, 3), _x(L, 3, 4))),
+    "nested_functions": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(
+        lambda e: L.relu(L.nn.functional.linear(e, _c(L, 2, 3), _c(L, 2)))))(x), [x]))(_x(L, 4, 2, 3))),
+    "nested_matrix_product": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(
+        lambda e: e @ _c(L, 3, 5)))(x), [x]))(_x(L, 4, 2, 2, 3))),
     "chunk_size": _program(lambda L, t: t.sin(), (4, 3), chunk_size=2),
     "chunk_size_uneven": _program(lambda L, t: t.sin() * 2, (5, 3), chunk_size=2),
 }

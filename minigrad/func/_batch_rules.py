@@ -18,6 +18,8 @@ The rules, by family (each a few lines):
 
 PyTorch: aten/src/ATen/functorch/BatchRules*.cpp, BatchedFallback.cpp.
 """
+import functools
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -40,11 +42,22 @@ def dispatch(name, op, args, kwargs):
         return op(*args, **kwargs)
     rule = RULES.get(name)
     if rule is not None:
-        out = rule(op, level, args, kwargs)
+        # the rule calls the operation on values that may be BatchedTensors of outer levels
+        out = rule(_dispatching(name, op), level, args, kwargs)
         if out is not NotImplemented:
             return out
     return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
                           and not name.endswith("__"))
+
+
+@functools.lru_cache(maxsize=None)
+def _dispatching(name, op):
+    """``op`` sent to dispatch again (for torch.xxx and F.xxx, which do not dispatch
+    themselves when a rule calls them with the values it unwrapped)."""
+    def call(*args, **kwargs):
+        return dispatch(name, op, args, kwargs)
+    call.__name__ = op.__name__
+    return call
 
 
 def innermost_level(tree):
@@ -621,14 +634,18 @@ def _matmul(op, level, args, kwargs):
             name == "dot" and (ra, rb) != (1, 1)):
         return NotImplemented              # the fallback gives PyTorch's error
     from .._ops.shape import unsafe_view
-    if a_batched and not b_batched and ra <= 2 and rb <= 2:
-        if ra == 1 and rb == 1:
+    if a_batched and not b_batched and rb <= 2:
+        if ra == 1 and rb == 1:                 # a batch of dot products: one mv
             return wrap(a.mv(b), level)
-        if ra == 2:
-            size, rows = a.shape[0], a.shape[1]
-            folded = a.reshape(size * rows, a.shape[2])
-            out = folded.mv(b) if rb == 1 else folded.mm(b)
-            return wrap(unsafe_view(out, (size, rows) + tuple(out.shape[1:])), level)
+        if ra == 1:                             # a batch of vectors: a batch of 1-row matrices
+            a = a.unsqueeze(1)
+        rows = tuple(a.shape[:-1])              # the batch and the samples' rows, folded
+        folded = a.reshape(int(np.prod(rows)), a.shape[-1])
+        out = folded.mv(b) if rb == 1 else folded.mm(b)
+        out = dispatch("unsafe_view", unsafe_view, (out, rows + tuple(out.shape[1:])), {})
+        if ra == 1:
+            out = dispatch("squeeze_dims_", _squeeze_dims_in_place, (out, (1,)), {})
+        return wrap(out, level)
     # the general case: one matmul broadcast over the batch dim. Vectors become matrices
     # (a row on the left, a column on the right), a batched operand gets size-1 dims after
     # its batch dim up to the other's number of dims, and broadcasting does the rest.
@@ -647,14 +664,27 @@ def _matmul(op, level, args, kwargs):
         out = out.squeeze(-1)
     if ra == 1:
         dim = out.dim() - (2 if rb != 1 else 1)
-        out = squeeze(out, (dim,), _node=SqueezeBackward5) if a_batched and not b_batched \
-            else out.squeeze(dim)
+        out = out.squeeze(dim)
     return wrap(out, level)
 
 
 class SqueezeBackward5(SqueezeBackward2):
     """result = self.squeeze_(dims), in place: PyTorch's matmul of a batch of vectors and a
     matrix records it   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+
+def _squeeze_dims_in_place(input, dims):
+    """``input`` (a result nobody else sees) without the size-1 ``dims``: SqueezeBackward5."""
+    return squeeze(input, dims, _node=SqueezeBackward5)
+
+
+def _folding_view(op, level, args, kwargs):
+    """unsafe_view(t, shape), squeeze_dims_(t, dims) inside matmul's rule, for a value that
+    an outer vmap batches too: the same on its value, behind the batch dim."""
+    value, batched = unwrap(args[0], level)
+    if op.__name__ == "unsafe_view":
+        return wrap(op(value, (value.shape[0],) + tuple(args[1])), level)
+    return wrap(op(value, tuple(_normalize(d, args[0].dim()) for d in args[1])), level)
 
 
 def _linear(op, level, args, kwargs):
@@ -808,4 +838,4 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "gather": _gather, "__setitem__": _setitem, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
