@@ -10,7 +10,7 @@ import numpy as np
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._memory_format import empty_laid_out_like
+from ._memory_format import empty_laid_out_like, keep_zero_steps, row_major_steps, with_pytorch_steps
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
@@ -76,9 +76,16 @@ def _to_nested_numbers(data):
 
 def tensor_data_to_array(data, dtype=None):
     """A fresh numpy array (never shared with ``data``) of the right dtype."""
+    numpy_dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else _infer_numpy_dtype(data)
     if isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)          # raises for dtypes PyTorch does not store
-    numpy_dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else _infer_numpy_dtype(data)
+        if data.flags.c_contiguous and data.size and 1 not in data.shape:
+            return data.astype(numpy_dtype)          # (the usual case: a row-major copy)
+        # PyTorch copies numpy data as clone() copies a tensor: laid out in memory as the data
+        # is, and an array without elements with its very steps (numpy's 0s, see keep_zero_steps)
+        array = empty_laid_out_like(data, numpy_dtype)
+        array[...] = data
+        return array
     numbers = _to_nested_numbers(data)
     try:
         array = np.array(numbers, dtype=numpy_dtype)
@@ -122,7 +129,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
             UserWarning, stacklevel=stacklevel_outside_minigrad())
-    return _leaf(tensor_data_to_array(data, dtype), requires_grad)
+    return _leaf(tensor_data_to_array(data, dtype), requires_grad, isinstance(data, np.ndarray))
 
 
 def as_tensor(data, dtype=None):
@@ -130,7 +137,7 @@ def as_tensor(data, dtype=None):
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == _dtype.to_numpy_dtype(dtype)):
-        return _wrap(data)
+        return keep_zero_steps(_wrap(data))        # (numpy's steps, 0s included, as PyTorch keeps them)
     return tensor(data, dtype=dtype)
 
 
@@ -139,27 +146,23 @@ def from_numpy(array):
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)          # raises for unsupported dtypes
-    return _wrap(array)
+    return keep_zero_steps(_wrap(array))        # (numpy's steps, 0s included, as PyTorch keeps them)
 
 
-def _leaf(array, requires_grad):
+def _leaf(array, requires_grad, numpy_data=False):
     _check_can_require_grad(array, requires_grad)
-    if array.size == 0:
+    if array.size == 0 and not numpy_data:
         array = _with_row_major_steps(array)
     out = _wrap(array)
     out._requires_grad = bool(requires_grad)
-    return out
+    return keep_zero_steps(out) if numpy_data else out
 
 
 def _with_row_major_steps(empty):
     """An empty array with PyTorch's steps for a new tensor: row-major, a size-0 dim counting
     as 1 (numpy gives every dim a step of 0). Views of it (a transpose, a permute) then report
     the steps PyTorch's views of an empty tensor report."""
-    steps, step = [], empty.itemsize
-    for size in reversed(empty.shape):
-        steps.append(step)
-        step *= max(size, 1)
-    return np.lib.stride_tricks.as_strided(empty, empty.shape, tuple(reversed(steps)))
+    return np.lib.stride_tricks.as_strided(empty, empty.shape, row_major_steps(empty.shape, empty.itemsize))
 
 
 def _size(size):
@@ -371,10 +374,12 @@ def bernoulli(input, p=None, *, generator=None):
 
 def _like(maker):
     def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
+        if maker in (rand, randn) and not _FuncTransforms.vmaps:
+            return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
             return out
-        if input._array.strides != out._array.strides:
+        if with_pytorch_steps(input).strides != out._array.strides:
             out = _laid_out_like(out, input)
         return batched_as(out, input)     # inside vmap: like a batched tensor, batched too
     like.__name__ = maker.__name__ + "_like"
@@ -382,14 +387,34 @@ def _like(maker):
     return like
 
 
-def _laid_out_like(out, input):
+def _drawn_like(maker, input, dtype, requires_grad, kwargs):
+    """rand_like/randn_like: PyTorch draws the numbers into new memory laid out like ``input``,
+    in the order of that memory; and normal numbers for memory that is not row-major one by
+    one (as it draws fewer than 16), not in its blocks of 16."""
+    layout = empty_laid_out_like(with_pytorch_steps(input), dtype.numpy_dtype)
+    if maker is randn and not layout.flags.c_contiguous:
+        values = _random.normal(input.shape, dtype=dtype.numpy_dtype, generator=kwargs.get("generator"),
+                                one_by_one=True)
+        out = _random_leaf(values, requires_grad)
+    else:
+        out = maker(input.shape, dtype=dtype, requires_grad=requires_grad, **kwargs)
+    return _laid_out_like(out, input, drawn=True)
+
+
+def _laid_out_like(out, input, drawn=False):
     """``out``'s values laid out in memory like ``input`` (PyTorch's "preserve_format", see
-    ``empty_laid_out_like``): a transposed matrix gives a transposed result."""
-    array = empty_laid_out_like(input._array, out._array.dtype)
+    ``empty_laid_out_like``): a transposed matrix gives a transposed result. ``drawn`` values
+    (rand_like) go in memory order, the order PyTorch draws them in."""
+    array = empty_laid_out_like(with_pytorch_steps(input), out._array.dtype)
     if array.strides == out._array.strides:
         return out
-    array[...] = out._array
-    laid_out = _wrap(array)
+    if drawn:
+        slowest_first = sorted(range(array.ndim), key=lambda dim: -array.strides[dim])
+        in_memory_order = array.transpose(slowest_first)      # (row-major: memory order)
+        in_memory_order[...] = out._array.reshape(in_memory_order.shape)
+    else:
+        array[...] = out._array
+    laid_out = keep_zero_steps(_wrap(array))
     laid_out._requires_grad = out._requires_grad
     return laid_out
 
@@ -404,4 +429,6 @@ randn_like = _like(randn)
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     """A tensor shaped like ``input`` filled with ``fill_value`` (no history)."""
     out = full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    if with_pytorch_steps(input).strides != out._array.strides:
+        out = _laid_out_like(out, input)     # (PyTorch's preserve_format, as zeros_like)
     return batched_as(out, input)

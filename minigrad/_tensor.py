@@ -125,11 +125,93 @@ def _check_can_require_grad(array, requires_grad):
         )
 
 
-class Tensor:
+class _TensorMeta(type):
+    """The type of ``Tensor`` (PyTorch's is ``torch._C._TensorMeta``), here for one case only.
+
+    ``Tensor(x)`` of a tensor x does not make a new tensor of x's values: PyTorch gives x
+    itself seen through a new tensor (an alias: the same memory, the same dtype, and
+    AliasBackward0 if x requires grad). ``__init__`` can't return another object, so the call
+    is caught here. (``_wrap`` calls ``Tensor.__new__`` directly, which never comes here.)
+    """
+
+    def __call__(cls, *args, **kwargs):
+        if cls is Tensor and len(args) == 1 and isinstance(args[0], Tensor) and not (
+                set(kwargs) - {"device"}):
+            if kwargs.get("device") is not None:
+                device(kwargs["device"])          # (an unknown device fails as PyTorch's)
+            return _alias(args[0])
+        return super().__call__(*args, **kwargs)
+
+
+def _alias(tensor):
+    """``tensor`` seen through a new tensor: a view of all of it (AliasBackward0 if recorded)."""
+    if hasattr(tensor, "_value"):      # inside vmap, a BatchedTensor: the alias of its value
+        return type(tensor)(_alias(tensor._value), tensor._bdim, tensor._level)
+    from ._ops import result
+    from ._ops.indexing import AliasBackward0
+    from ._ops.shape import _make_view
+    return _make_view(result(tensor._array.view(), AliasBackward0, (tensor,)), tensor)
+
+
+def _legacy_constructor_error(args, kwargs, dtype):
+    """PyTorch's first line when ``Tensor(...)`` matches none of its forms."""
+    got = [type(a).__name__ for a in args] + [
+        f"{k}={'torch.dtype' if isinstance(v, _dtype.dtype) else type(v).__name__}"
+        for k, v in kwargs.items()]
+    name = "Tensor" if dtype is _dtype.float32 else dtype.tensor_type_name
+    hint = (f"\nminigrad hint: {name}(data) always makes {dtype.name} tensors; use "
+            "minigrad.tensor(data, dtype=..., requires_grad=...) to choose.") if kwargs else ""
+    return TypeError(f"new() received an invalid combination of arguments - got ({', '.join(got)}), "
+                     "but expected one of:" + hint)
+
+
+def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
+    """The array of ``Tensor(*args)``: sizes (``Tensor(2, 3)``), data (``Tensor([1, 2])``,
+    always float32) or nothing (an empty float32 tensor), with PyTorch's errors. (``dtype``:
+    LongTensor(...) and the others of _tensortype.py make their own dtype.)"""
+    if set(kwargs) - {"device"}:
+        raise _legacy_constructor_error(args, kwargs, dtype)
+    if kwargs.get("device") is not None:
+        device(kwargs["device"])
+    if not args:
+        return np.zeros((0,), dtype=dtype.numpy_dtype)
+    first = args[0]
+    is_int = lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool)  # noqa: E731
+    if is_int(first) or (len(args) == 1 and isinstance(first, Size)):
+        sizes = tuple(first) if isinstance(first, Size) else args
+        for position, size in enumerate(sizes):
+            if not is_int(size):
+                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
+                                f"{position + 1} with error \"type must be tuple of ints,but got "
+                                f"{type(size).__name__}\"")
+        if any(size < 0 for size in sizes):
+            raise RuntimeError(f"Trying to create tensor with negative dimension "
+                               f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
+        return np.zeros(tuple(int(size) for size in sizes), dtype=dtype.numpy_dtype)   # Tensor(2, 3)
+    if len(args) > 1:
+        raise _legacy_constructor_error(args, kwargs, dtype)
+    if isinstance(first, str):
+        raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
+    if not isinstance(first, (list, tuple, np.ndarray)):
+        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+    if type(first) is np.ndarray and first.dtype == dtype.numpy_dtype:
+        return first          # PyTorch's Tensor(array) shares an array of its dtype's memory
+    return tensor_data_to_array(first, dtype)
+
+
+def _keep_empty_numpy_steps(tensor, args):
+    """A tensor made from an empty numpy array reports numpy's steps (0 in every dim), as
+    PyTorch's legacy constructors keep them (see Tensor.stride())."""
+    if not tensor._array.size and args and isinstance(args[0], np.ndarray):
+        tensor._zero_steps = not any(tensor._array.strides)
+
+
+class Tensor(metaclass=_TensorMeta):
     """A multi-dimensional array that can record the operations applied to it.
 
     ``minigrad.Tensor(data)`` makes a float32 tensor, like ``torch.Tensor``;
-    ``minigrad.tensor(data)`` infers the dtype from the data.
+    ``minigrad.tensor(data)`` infers the dtype from the data. ``Tensor(2, 3)`` makes one of
+    that shape, and ``Tensor(x)`` of a tensor x is x itself seen through a new tensor.
     """
 
     # Attributes every tensor sets are slots (fast, small). The rarer ones fall
@@ -153,22 +235,17 @@ class Tensor:
     _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
+    _zero_steps = False           # no elements, and steps of 0 that PyTorch reports (stride())
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
 
-    def __init__(self, *args, dtype=None, requires_grad=False):
-        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
-        elif len(args) == 1:
-            array = tensor_data_to_array(args[0], dtype or _dtype.float32)
-        elif not args:
-            array = np.zeros((0,), dtype=np.float32)
-        else:
-            raise TypeError("Tensor() takes the data (a list, number or array) or integer sizes")
-        _check_can_require_grad(array, requires_grad)
-        self._array = array
-        self._requires_grad = bool(requires_grad)
+    def __init__(self, *args, **kwargs):
+        # PyTorch's legacy constructor: sizes, data or nothing, always float32 (Tensor(x) of a
+        # tensor x never gets here: see _TensorMeta)
+        self._array = _legacy_constructor_array(args, kwargs)
+        _keep_empty_numpy_steps(self, args)
+        self._requires_grad = False
         self._grad_fn = None
         self._output_nr = 0
         self._versions = _NEVER_CHANGED
@@ -351,6 +428,8 @@ class Tensor:
         """A tensor with the same data (shared memory) but no history and no grad."""
         out = _wrap(self._array)
         out._version_counter = self._version_counter
+        if self._zero_steps:             # (the same memory, stepping the same way)
+            out._zero_steps = True
         # an in-place change of the detached tensor is one of its source's memory (the
         # shared version counter tells the source's views); remember the source (weakly):
         # in-place rules treat the detached tensor like a view (inplace.check_inplace)
@@ -378,13 +457,18 @@ class Tensor:
         """The same values as a tensor without history (shares memory, like torch)."""
         if _FuncTransforms.vmaps and self._vmap_levels:
             raise RuntimeError("accessing `data` under vmap transform is not allowed")
-        return _wrap(self._array)
+        out = _wrap(self._array)
+        if self._zero_steps:             # (the same memory, stepping the same way)
+            out._zero_steps = True
+        return out
 
     @data.setter
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._array = value._array
+        if self._zero_steps or value._zero_steps:
+            self._zero_steps = value._zero_steps
 
     @property
     def _version_counter(self):
@@ -459,7 +543,7 @@ class Tensor:
         """True if the elements lie in memory in row-major order without gaps (or in the
         ``memory_format`` given, e.g. minigrad.channels_last)."""
         _memory_format.check_memory_format("is_contiguous", memory_format)
-        return _memory_format.is_in_format(self._array, memory_format)
+        return _memory_format.is_in_format(_memory_format.with_pytorch_steps(self), memory_format)
 
     def contiguous(self, memory_format=_memory_format.contiguous_format):
         """Itself if its elements are in row-major order in memory, else a copy that is."""
@@ -475,11 +559,10 @@ class Tensor:
         (1, 4) for its transpose, 0 along a dim that ``expand`` repeated.
         """
         array = self._array
-        if array.size == 0 and not any(array.strides):
+        if array.size == 0 and not any(array.strides) and not self._zero_steps:
             # numpy gives a new empty array steps of 0; PyTorch gives it row-major steps (a size-0
-            # dim counting as 1). A view of an empty array (a slice, an expand) keeps numpy's steps.
-            steps = tuple(int(np.prod([max(n, 1) for n in array.shape[i + 1:]], dtype=np.int64))
-                          for i in range(array.ndim))
+            # dim counting as 1), but keeps numpy data's (see _memory_format.with_pytorch_steps)
+            steps = _memory_format.row_major_steps(array.shape)
         else:
             steps = tuple(step // array.itemsize for step in array.strides)
         if dim is None:
@@ -585,6 +668,8 @@ class Tensor:
 
     def __reduce_ex__(self, protocol):
         # (a non-leaf comes back as a leaf with its requires_grad, as in PyTorch: no history)
+        if not self._array.size:         # (PyTorch's copy steps as the original, 0s included)
+            return (_rebuild, (self._array.copy(), self.requires_grad, self.stride()))
         return (_rebuild, (self._array.copy(), self.requires_grad))
 
     def __deepcopy__(self, memo):
@@ -593,7 +678,12 @@ class Tensor:
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                 "protocol at the moment. Use .detach().clone() first."
             )
-        out = _wrap(self._array.copy())
+        array = self._array
+        if not array.size:               # (PyTorch's copy steps as the original, 0s included)
+            out = _memory_format.keep_zero_steps(_wrap(_memory_format.copy_in_format(
+                _memory_format.with_pytorch_steps(self), _memory_format.preserve_format)))
+        else:
+            out = _wrap(array.copy())
         out._requires_grad = self._requires_grad
         if self._grad is not None:
             out._grad = _wrap(self._grad._array.copy())
@@ -618,9 +708,12 @@ class Tensor:
         return _ops_shape.to_dtype(self, dtype)
 
     def type(self, dtype=None):
-        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``."""
+        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``; with a dtype, a
+        class such as ``minigrad.LongTensor`` or its name: this tensor converted to it."""
         if dtype is None:
             return "minigrad." + self.dtype.tensor_type_name
+        if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
+            dtype = dtype.dtype                 # x.type(minigrad.LongTensor)
         if isinstance(dtype, str):
             name = dtype.split(".")[-1]
             matches = [d for d in _dtype.ALL_DTYPES if d.tensor_type_name == name]
@@ -766,10 +859,13 @@ class Tensor:
         return _ops_shape.transpose(self, -2, -1)
 
 
-def _rebuild(array, requires_grad):
+def _rebuild(array, requires_grad, empty_steps=None):
+    if empty_steps is not None:       # (the steps of a tensor without elements, which numpy drops)
+        array = np.lib.stride_tricks.as_strided(array, array.shape,
+                                                tuple(step * array.itemsize for step in empty_steps))
     out = _wrap(array)
     out._requires_grad = requires_grad
-    return out
+    return _memory_format.keep_zero_steps(out) if empty_steps is not None else out
 
 
 def _normalize_dim(dim, ndim):
@@ -789,7 +885,8 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
-    from ._ops import nonfinite, logarithms, logical
+    from ._ops import nonfinite, logarithms, logical, angles, triangular, median
+    from ._ops import masked_select, summing
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -805,13 +902,19 @@ def _install_methods():
         scan: ["cumsum", "cumprod", "prod", "narrow"],
         gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
         sorting: ["sort", "argsort", "topk", "roll"],
-        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
+        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder",
+                   "fmod", "floor_divide_", "remainder_", "fmod_"],
         blas: ["bmm", "baddbmm", "addmm"],
         einsum: ["diagonal"],
         special: ["erf"],
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
         logarithms: ["log2", "log10", "expm1"],
         logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
+        angles: ["atan2", "arctan2", "atan2_", "arctan2_"],
+        triangular: ["tril", "triu", "tril_", "triu_"],
+        median: ["median", "nanmedian"],
+        masked_select: ["masked_select"],
+        summing: ["nansum", "count_nonzero"],
     }
     for module, names in methods.items():
         for name in names:
@@ -837,6 +940,7 @@ def _install_methods():
         setattr(Tensor, name, method)
     Tensor.__iadd__, Tensor.__isub__ = inplace.add_, inplace.sub_
     Tensor.__imul__, Tensor.__itruediv__ = inplace.mul_, inplace.div_
+    Tensor.__ifloordiv__, Tensor.__imod__ = rounding.floor_divide_, rounding.remainder_
     Tensor.clip = Tensor.clamp
     Tensor.multiply = Tensor.mul
     Tensor.subtract = Tensor.sub

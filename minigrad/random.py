@@ -241,12 +241,15 @@ def _box_muller_16(block, dtype, mean, std):
     return values.astype(dtype)
 
 
-def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None):
-    """A numpy array of normal numbers, as ``torch.randn``/``normal_`` draw them."""
+def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None, one_by_one=False):
+    """A numpy array of normal numbers, as ``torch.randn``/``normal_`` draw them.
+
+    ``one_by_one``: as PyTorch fills a tensor that is not row-major (``randn_like`` of a
+    transposed tensor): single Box-Muller draws whatever the size, in the order of its memory."""
     generator = _pick(generator)
     dtype = np.dtype(dtype).type
     n = math.prod(shape)
-    if n < 16:
+    if n < 16 or one_by_one:
         values = _avx_mathfun.fma64(_single_normals(generator, n), std, mean)
         return values.astype(dtype).reshape(shape)
     data = _uniform01(generator, n, dtype)

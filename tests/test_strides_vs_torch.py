@@ -4,11 +4,10 @@ PyTorch calls some of these steps meaningless (that of a size-1 dimension, or an
 tensor without elements), but prints them and programs can read them, so minigrad gives the
 same: one-input operations keep their input's steps when its elements fill one block
 (``x.t().unsqueeze(1).abs()``), or lay the result out channels-last; clone, ``.to`` and the
-``*_like`` functions follow PyTorch's preserve_format; a result without elements follows
-TensorIterator's order of dimensions (``torch.zeros(0, 3).t() + 1``).
-
-Not compared here (still differ, see README): reductions with ``keepdim=True``, and the
-size-1 steps of ``x + number``/``x * number`` for a non-empty x.
+``*_like`` functions follow PyTorch's preserve_format; with a number or another broadcast
+input, the result follows TensorIterator's order of dimensions, the steps of size-1 dims
+included (``torch.zeros(0, 3).t() + 1``, ``torch.zeros(1, 2).t() + 1``). Reductions and
+tensors without elements made from numpy data: tests/test_layout_vs_torch.py.
 """
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -29,9 +28,14 @@ ONE_INPUT = {
     "ones_like": lambda L, x: L.ones_like(x), "x + contiguous": lambda L, x: x + L.zeros(*x.shape),
     "contiguous + x": lambda L, x: L.zeros(*x.shape) + x, "where": lambda L, x: L.where(x > 0, x, x),
 }
-# with a number: compared for results without elements only (see the module's docstring)
+# with a number, or another input broadcast: PyTorch orders the dims by their steps
 WITH_A_NUMBER = {
     "+ 1": lambda L, x: x + 1, "* 2.0": lambda L, x: x * 2.0, "> 0": lambda L, x: x > 0,
+    "1 - x": lambda L, x: 1 - x, "/ 2": lambda L, x: x / 2, "== 0": lambda L, x: x == 0,
+    "** 2 (one input)": lambda L, x: x ** 2, "+ a 0-d tensor": lambda L, x: x + L.tensor(1.0),
+    "* ones(1)": lambda L, x: x * L.ones(1), "where with a number": lambda L, x: L.where(x > 0, x, 1.0),
+    "maximum of a 0-d tensor": lambda L, x: L.maximum(x, L.tensor(0.0)),
+    "clamp (one input)": lambda L, x: x.clamp(0, 1),
 }
 
 
@@ -71,13 +75,10 @@ def test_strides_of_new_results_as_torch(layout, name):
     _compare(import_torch(), ONE_INPUT, name, layout)
 
 
-@settings(max_examples=200, deadline=None)
-@given(layout=layouts(sizes=(0, 0, 1, 2, 3)), name=st.sampled_from(sorted(WITH_A_NUMBER)))
-def test_strides_of_empty_results_with_a_number_as_torch(layout, name):
-    torch = import_torch()
-    if 0 not in _build(torch, *layout).shape:
-        return
-    _compare(torch, WITH_A_NUMBER, name, layout)
+@settings(max_examples=300, deadline=None)
+@given(layout=layouts(sizes=(0, 1, 1, 2, 3)), name=st.sampled_from(sorted(WITH_A_NUMBER)))
+def test_strides_of_results_with_a_number_as_torch(layout, name):
+    _compare(import_torch(), WITH_A_NUMBER, name, layout)
 
 
 @pytest.mark.parametrize("program", [
@@ -85,7 +86,8 @@ def test_strides_of_empty_results_with_a_number_as_torch(layout, name):
     lambda L: L.zeros(3, 0).t() * 2.0, lambda L: L.zeros(4, 0, 3)[::2].permute(0, 2, 1) + 1,
     lambda L: L.zeros(2, 2, 2)[::2].permute(2, 1, 0).unsqueeze(0).exp(),      # channels-last
     lambda L: L.zeros(3, 2)[:, ::2].t().clone(), lambda L: L.zeros(0, 3).t().clone(),
-    lambda L: L.zeros(2, 3).t().unsqueeze(1).double(),
+    lambda L: L.zeros(2, 3).t().unsqueeze(1).double(), lambda L: L.zeros(1, 2).t() + 1,
+    lambda L: L.zeros(2, 3).t().unsqueeze(1) * 2.0, lambda L: L.zeros(1, 2).t() > 0,
 ])
 def test_examples_from_the_readme_as_torch(program):
     torch = import_torch()

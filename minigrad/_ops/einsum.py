@@ -34,6 +34,7 @@ from ..autograd.graph import Node
 from .views import history_first
 from . import result
 from .shape import _make_view, _normalize_dim
+from .._memory_format import with_pytorch_steps
 from .linalg import _check_not_bool
 
 _ELLIPSIS = "..."
@@ -75,7 +76,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     dim1, dim2 = _normalize_dim(dim1, ndim), _normalize_dim(dim2, ndim)
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    array = input._array
+    array = with_pytorch_steps(input)
     rows, cols = array.shape[dim1], array.shape[dim2]
     start = [0] * ndim
     if offset >= 0:

@@ -20,6 +20,7 @@ from .._functorch import check_inplace_batching
 from .._dtype import cpp_name
 from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
+from .._memory_format import with_pytorch_steps
 from .inplace import (check_inplace, apply_inplace, bump_version, memory_order, _overlaps,
                       _writeable, _same_elements)
 from .views import check_history_kept, history_first
@@ -158,8 +159,15 @@ class SliceBackwardBackward0(Node):
 
 def _slice(input, dim, item):
     index = (slice(None),) * dim + (item,)
-    out = result(input._array[index], SliceBackward0, (input,), input_shape=input._array.shape,
-                 index=index)
+    array = with_pytorch_steps(input)
+    sliced = array[index]
+    if not sliced.shape[dim] and item.step not in (None, 1):
+        # numpy keeps the step of a dimension sliced down to nothing; PyTorch multiplies it by
+        # the slice's step, as for any slice
+        steps = sliced.strides[:dim] + (array.strides[dim] * item.step,) + sliced.strides[dim + 1:]
+        sliced = np.lib.stride_tricks.as_strided(sliced, sliced.shape, steps,
+                                                 writeable=sliced.flags.writeable)
+    out = result(sliced, SliceBackward0, (input,), input_shape=input._array.shape, index=index)
     return _make_view(out, input)
 
 
@@ -210,7 +218,7 @@ def _basic_getitem(input, items, full_view=True, alias=True):
                     f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)
     if out is input and full_view and alias:     # x[:, :] still makes a new (view) tensor
-        return _make_view(result(input._array.view(), AliasBackward0, (input,)), input)
+        return _make_view(result(with_pytorch_steps(input).view(), AliasBackward0, (input,)), input)
     return out
 
 

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
 from . import gather_scatter, pointwise, result, rounding, shape, special
@@ -379,6 +380,8 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
         old._requires_grad = tensor._requires_grad
     new = result(new_array, node_class, (old,), **attributes)
     tensor._array = new._array
+    if not new_array.size:           # (its steps were computed from PyTorch's, 0s included)
+        keep_zero_steps(tensor)
     bump_version(tensor)
     if new._grad_fn is not None:
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
@@ -395,13 +398,14 @@ def unsqueeze_(self, dim):
     # only the shape changes, not the memory, so memory seen twice is fine
     check_inplace(self, overlap_ok=True)
     dim = shape._normalize_dim(dim, self.ndim + 1)
-    return _reshape_inplace(self, shape._unsqueezed(self._array, dim), UnsqueezeBackward1, dim=dim)
+    unsqueezed = shape._unsqueezed(with_pytorch_steps(self), dim)
+    return _reshape_inplace(self, unsqueezed, UnsqueezeBackward1, dim=dim)
 
 
 def squeeze_(self, dim=None):
     """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
     check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
-    array = self._array
+    array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
     dim = shape._normalize_dim(dim, array.ndim) if array.ndim else 0

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import plain_output
-from .pointwise import _broadcast_error, laid_out_as_pytorch
+from .pointwise import _broadcast_error, laid_out_as_pytorch, pytorch_steps_of
 
 
 def logical_not(input):
@@ -26,6 +26,7 @@ def _logical(name, ufunc, input, other):
         out = np.asarray(ufunc(a, b))
     except ValueError:
         raise _broadcast_error(input, other) from None
+    a, b = pytorch_steps_of(input, a), pytorch_steps_of(other, b)
     return plain_output(laid_out_as_pytorch(out, a, b), input, other)
 
 

@@ -17,6 +17,7 @@ from .._tensor import _wrap
 from ..autograd.graph import Node
 from . import plain_output, result
 from .pointwise import laid_out_as_pytorch
+from .._memory_format import empty_laid_out_like, with_pytorch_steps
 
 
 def _answer(question, input):
@@ -105,8 +106,11 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     with np.errstate(over="ignore"):
         out = np.asarray(np.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf,
                                        neginf=neginf))
-    if out.ndim > 1 and not array.flags.c_contiguous:
-        out = laid_out_as_pytorch(out, array)
+    if out.strides != array.strides:
+        # PyTorch's nan_to_num writes into empty_like(input): its very steps when it is dense
+        laid_out = empty_laid_out_like(with_pytorch_steps(input), out.dtype)
+        laid_out[...] = out
+        out = laid_out
     return result(out, NanToNumBackward0, (input,), saved=(input,))
 
 

@@ -9,8 +9,8 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
-from .._memory_format import (channels_last, empty_with_steps_of, is_in_format,
-                              is_non_overlapping_and_dense)
+from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
+                              with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
@@ -114,9 +114,19 @@ def _binary(ufunc, a, b):
     elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
     if out.ndim > 1 and not (out.size and
-            getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous):
+            getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous
+            and (1 not in out.shape or np.shape(a_arr) == np.shape(b_arr))):
+        if not out.size:
+            a_arr, b_arr = pytorch_steps_of(a, a_arr), pytorch_steps_of(b, b_arr)
         out = laid_out_as_pytorch(out, a_arr, b_arr)       # (rare: inputs in different layouts)
     return out
+
+
+def pytorch_steps_of(value, array):
+    """``array``, the numpy side of ``value``, stepping as ``value.stride()`` reports when
+    ``value`` is a tensor (an empty array's steps of 0 may stand for row-major steps; see
+    ``_memory_format.with_pytorch_steps``); for a new result without elements, laid out by them."""
+    return with_pytorch_steps(value) if isinstance(value, Tensor) and not array.size else array
 
 
 def like_its_input(out, array):
@@ -143,8 +153,12 @@ def laid_out_as_pytorch(out, *inputs):
         # give a row-major result; with a number among them, the general rule below decides
         if all(np.shape(array) == out.shape for array in inputs):
             return np.empty(out.shape, out.dtype)
-    elif all(getattr(array, "flags", out.flags).c_contiguous for array in inputs):
-        return out                          # (the usual case: numpy and PyTorch agree)
+    elif all(getattr(array, "flags", out.flags).c_contiguous for array in inputs) and (
+            1 not in out.shape or all(np.shape(array) == out.shape for array in inputs)):
+        # (the usual case: numpy and PyTorch agree. Not always with a size-1 dim and an input
+        # broadcast, a number say: PyTorch then orders the dims by their steps, the meaningless
+        # steps of size-1 dims too, where row-major inputs alone would give a row-major result)
+        return out
     if out.ndim == 4 and all(np.shape(array) == out.shape and is_in_format(array, channels_last)
                              for array in inputs):
         # PyTorch's next shortcut: inputs all laid out channels-last (size-1 dimensions aside)
@@ -313,24 +327,65 @@ def bool_subtraction_error(input, other):
                         "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-class RsubBackward1(Node):
-    """result = other - self, other a number   ->   grad_self = -grad"""
+class RsubBackward0(Node):
+    """result = other - alpha * self   ->   grad_self = -grad * alpha; grad_other = grad"""
+
+    alpha = 1                 # (set on the node when another alpha is given)
 
     def backward(self, grad):
-        return (-grad,)
+        return _times_minus_alpha(grad, self.alpha), grad if self.should_compute_output(1) else None
 
     def jvp(self, tangents, inputs, out):
-        """result_t = -self_t"""
-        return -tangents[0]
+        """result_t = other_t - alpha * self_t"""
+        self_t, other_t = tangents
+        term = -self_t if self.alpha == 1 else self_t * -self.alpha
+        return term if other_t is None else other_t + term
 
 
-def rsub(input, other):
-    """other - input, where ``other`` is a number (the ``1 - x`` form)."""
-    if isinstance(other, Tensor):
-        return sub(other, input)
+class RsubBackward1(Node):
+    """result = other - alpha * self, other a number   ->   grad_self = -grad * alpha"""
+
+    alpha = 1                 # (``1 - x`` keeps no alpha of its own: grad_fn._saved_alpha is 1)
+
+    def backward(self, grad):
+        return (_times_minus_alpha(grad, self.alpha),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = -alpha * self_t"""
+        return -tangents[0] if self.alpha == 1 else tangents[0] * -self.alpha
+
+
+def _times_minus_alpha(grad, alpha):
+    """-grad * alpha, as PyTorch's formula writes it: only -grad when alpha is 1 (so a second
+    order graph shows NegBackward0, then MulBackward1 for another alpha)."""
+    return -grad if alpha == 1 else mul_by_number(-grad, alpha)
+
+
+def rsub(input, other, alpha=1):
+    """other - alpha * input: subtraction with the operands swapped (``1 - x`` is ``rsub(x, 1)``).
+
+    Gradient: grad_input = -alpha * grad; grad_other = grad. PyTorch records RsubBackward0
+    (``other`` a tensor) or RsubBackward1 (``other`` a number).
+    """
+    if type(alpha) is not int or alpha != 1:
+        try:                                     # (a wrong alpha is reported first)
+            alpha = alpha_number("rsub", alpha)
+        except TypeError:                        # (rsub has two signatures: PyTorch lists them)
+            raise invalid_combination("rsub", (input, other), {"alpha": alpha}) from None
     if input._array.dtype.kind == "b" or is_bool(other):
         raise bool_subtraction_error(input, other)
-    return result(_binary(np.subtract, other, input), RsubBackward1, (input,))
+    # a number has no edge: RsubBackward1 has one (to input), RsubBackward0 two
+    node_class, inputs = ((RsubBackward0, (input, other)) if isinstance(other, Tensor)
+                          else (RsubBackward1, (input,)))
+    if type(alpha) is int and alpha == 1:
+        return result(_binary(np.subtract, other, input), node_class, inputs)
+    check_alpha(result_type(input, other), alpha)
+    try:
+        out = _binary(np.subtract, other, times_alpha(input, alpha, result_type(input, other)))
+    except RuntimeError:
+        check_history_kept(input, other)
+        raise
+    return result(out, node_class, inputs, alpha=alpha)
 
 
 class NegBackward0(Node):
@@ -524,10 +579,19 @@ class DivBackward0(Node):
 _INF = float("inf")
 
 
-def div(input, other):
+_TRUE_DIVISION = object()      # div() without rounding_mode (rounding_mode=None records DivBackward2)
+
+
+def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     """input / other elementwise (true division).
     Gradient: d input = grad / other, d other = -grad * input / other**2.
+
+    ``rounding_mode='floor'`` rounds the quotient down, ``'trunc'`` towards 0 (their gradient
+    is 0: see div_rounded in rounding.py).
     """
+    if rounding_mode is not _TRUE_DIVISION:
+        from .rounding import div_rounded       # (rounding.py builds on this file)
+        return div_rounded(input, other, rounding_mode)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
@@ -594,7 +658,8 @@ def reciprocal(input):
     """1 / input elementwise. Gradient: -grad / input**2."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     with np.errstate(divide="ignore"):
-        return save_result(result(np.reciprocal(array), ReciprocalBackward0, (input,)))
+        out = like_its_input(np.reciprocal(array), array)
+        return save_result(result(out, ReciprocalBackward0, (input,)))
 
 
 def rdiv(input, other):
@@ -701,8 +766,9 @@ def pow(input, exponent):
             # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
             # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
             out = np.reciprocal(np.sqrt(a_arr))
-        else:     # (PyTorch's x ** number has one input: laid out as x)
-            out = like_its_input(_binary(np.power, input, exponent), a_arr)
+        else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
+            out = _binary(np.power, input, exponent)
+            out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
     return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
 
 
@@ -710,6 +776,8 @@ def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
         out = _binary(_power, base, input)
+    # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
+    out = row_major(out)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
 
 
@@ -755,7 +823,8 @@ class RsqrtBackward0(Node):
 def rsqrt(input):
     """1 / sqrt(input) elementwise. Gradient: -grad / (2 * input**1.5)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return save_result(result(1 / _float_ufunc(np.sqrt, input), RsqrtBackward0, (input,)))
+        return save_result(result(_float_ufunc(lambda array: 1 / np.sqrt(array), input), RsqrtBackward0,
+                                  (input,)))
 
 
 # --- exp, log, trigonometry ---------------------------------------------------------------
@@ -1127,7 +1196,7 @@ def _signs(array):
 def sign(input):
     """-1, 0 or 1 for each element. Recorded like in PyTorch, although its gradient is always 0."""
     try:
-        return result(_signs(input._array), SignBackward0, (input,))
+        return result(like_its_input(_signs(input._array), input._array), SignBackward0, (input,))
     except TypeError:           # numpy has no sign of bools; PyTorch's is the value itself
         return result(input._array.copy(), SignBackward0, (input,))
 
@@ -1431,7 +1500,8 @@ def where(condition, input=None, other=None):
     other = other if isinstance(other, Tensor) else _wrap(np.asarray(other, dtype=dtype))
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
-        out = laid_out_as_pytorch(out, condition._array, input._array, other._array)
+        out = laid_out_as_pytorch(out, *(pytorch_steps_of(value, value._array)
+                                         for value in (condition, input, other)))
     except ValueError:
         check_history_kept(input, other)
         # PyTorch broadcasts condition with input, then the two with other
@@ -1487,4 +1557,6 @@ def compare(ufunc, input, other):
         out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:
         raise _broadcast_error(input, other) from None
+    if not out.size:
+        a_arr, b_arr = pytorch_steps_of(input, a_arr), pytorch_steps_of(other, b_arr)
     return plain_output(laid_out_as_pytorch(out, a_arr, b_arr), input, other)

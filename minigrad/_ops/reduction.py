@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
@@ -72,9 +73,9 @@ def sum(input, dim=None, keepdim=False, dtype=None):
         return result(np.asarray(array.sum(dtype=out_dtype)), SumBackward0, (input,),
                       input_shape=array.shape)
     dims = _dims(dim, array.ndim)
-    # PyTorch's reductions give a contiguous result whatever the input's layout;
+    # PyTorch's reductions give a row-major result whatever the input's layout (row_major);
     # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
-    out = np.asarray(array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype), order="C")
+    out = row_major(np.asarray(array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)))
     return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
 
 
@@ -127,7 +128,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
                       input_shape=array.shape, count=array.size)
     dims = _dims(dim, array.ndim)      # dim=() reduces every dim, as dim=None does
     count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
-    return result(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim), order="C"), MeanBackward1, (input,),
+    return result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
 
 
@@ -158,6 +159,12 @@ class return_types:
 
     class min(_ValuesIndices):
         _name = "min"
+
+    class median(_ValuesIndices):
+        _name = "median"
+
+    class nanmedian(_ValuesIndices):
+        _name = "nanmedian"
 
 
 def _extreme_all_backward(node, grad):
@@ -344,7 +351,7 @@ def amax(input, dim=(), keepdim=False):
     """
     _check_nonempty_reduction("amax", input, dim)      # (before the repeated-dims check)
     dims = _dims(dim if dim != () else None, input.ndim)
-    values = np.asarray(input._array.max(axis=dims, keepdims=keepdim), order="C")
+    values = row_major(np.asarray(input._array.max(axis=dims, keepdims=keepdim)))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
     return save_result(out, input)
@@ -358,7 +365,7 @@ def amin(input, dim=(), keepdim=False):
     """
     _check_nonempty_reduction("amin", input, dim)      # (before the repeated-dims check)
     dims = _dims(dim if dim != () else None, input.ndim)
-    values = np.asarray(input._array.min(axis=dims, keepdims=keepdim), order="C")
+    values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape)
     return save_result(out, input)
@@ -404,7 +411,7 @@ def all(input, dim=None, keepdim=False):
     if dim is None:
         return plain_output(np.asarray(np.all(input._array)), input)
     axis = _normalize_dim(dim, input.ndim)
-    return plain_output(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim)), input)
+    return plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input)
 
 
 @numpy_keywords
@@ -413,7 +420,7 @@ def any(input, dim=None, keepdim=False):
     if dim is None:
         return plain_output(np.asarray(np.any(input._array)), input)
     axis = _normalize_dim(dim, input.ndim)
-    return plain_output(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim)), input)
+    return plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input)
 
 
 # --- norm, variance, logsumexp ---------------------------------------------------------------
@@ -587,7 +594,7 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
     else:
         var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
-    return np.asarray(var, dtype=array.dtype, order="C"), dims, count, correction
+    return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
 
 
 @history_first

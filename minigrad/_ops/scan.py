@@ -8,6 +8,7 @@ PyTorch: torch.cumsum, torch.cumprod, torch.prod (derivatives.yaml).
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
+from .._memory_format import row_major
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
 from ..autograd.function import _FuncTransforms
@@ -218,7 +219,7 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
         dim = _normalize_dim(dim, array.ndim)
         out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
                             dtype=out_dtype)
-        out = result(np.asarray(out_array), ProdBackward1, (input,), dim=dim, keepdim=keepdim)
+        out = result(row_major(np.asarray(out_array)), ProdBackward1, (input,), dim=dim, keepdim=keepdim)
     return save_result(out, input)       # PyTorch saves self and result
 
 
@@ -227,6 +228,8 @@ def narrow(input, dim, start, length):
 
     Gradient: grad placed back in those positions, zeros elsewhere.
     """
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _normalize_dim(dim, input.ndim)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")

@@ -21,14 +21,20 @@ from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
 from .._creation import zeros, ones, full, tensor
 from .._memory_format import (check_memory_format, contiguous_format, copy_in_format, empty_laid_out_like,
+                              keep_zero_steps, row_major, with_pytorch_steps,
                               is_in_format, preserve_format)
 from .pointwise import _broadcast_error, where
 
 
 def _make_view(out, base):
-    """``out`` shares memory with ``base``: the version counter and history follow (views.py)."""
+    """``out`` shares memory with ``base``: the version counter and history follow (views.py).
+
+    (A view's steps are computed from its base's ``with_pytorch_steps``, so a view without
+    elements stepping by 0 in every dim really does, as in PyTorch: ``keep_zero_steps``.)"""
     if out._is_inference is not base._is_inference:   # a view of a normal tensor stays normal
         out._is_inference = base._is_inference
+    if not out._array.size:
+        keep_zero_steps(out)
     return register_view(out, base)
 
 
@@ -158,7 +164,7 @@ def view(input, *shape):
     if len(shape) == 1 and isinstance(shape[0], _dtype_class):
         return input.to(shape[0])             # x.view(dtype)
     _check_size_arguments("view", shape)
-    array = input._array
+    array = with_pytorch_steps(input)
     new_shape = _infer_shape(_sizes(shape), array.size)
     out_array = _reshaped_without_copy(array, new_shape)
     if out_array is None:
@@ -201,7 +207,7 @@ def reshape(input, *shape):
 
     Gradient: grad reshaped back to the input's shape.
     """
-    array = input._array
+    array = with_pytorch_steps(input)
     new_shape = _infer_shape(_sizes(shape), array.size)
     out_array = _reshaped_without_copy(array, new_shape)
     if out_array is None:
@@ -216,7 +222,7 @@ def contiguous(input, memory_format=contiguous_format):
     check_memory_format("contiguous", memory_format)
     if memory_format is preserve_format:      # PyTorch reads it as row-major here
         memory_format = contiguous_format
-    if is_in_format(input._array, memory_format):
+    if is_in_format(with_pytorch_steps(input), memory_format):
         return input
     return result(copy_in_format(input._array, memory_format), CloneBackward0, (input,))
 
@@ -268,7 +274,7 @@ def t(input):
     check_history_kept(input)
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
-    return _make_view(result(input._array.T, TBackward0, (input,)), input)
+    return _make_view(result(with_pytorch_steps(input).T, TBackward0, (input,)), input)
 
 
 class TransposeBackward0(Node):
@@ -289,7 +295,7 @@ def transpose(input, dim0, dim1=None):
         raise TypeError('transpose() missing 1 required positional arguments: "dim1"')
     ndim = input.ndim
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
-    array = np.swapaxes(input._array, dim0, dim1) if ndim else input._array.view()
+    array = np.swapaxes(with_pytorch_steps(input), dim0, dim1) if ndim else input._array.view()
     out = result(array, TransposeBackward0, (input,),
                  dim0=dim0, dim1=dim1)
     return _make_view(out, input)
@@ -323,7 +329,7 @@ def permute(input, *dims):
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal "
             f"to len(dims) = {len(dims)}" if len(dims) != ndim else "permute(): duplicate dims are not allowed.")
-    return _make_view(result(np.transpose(input._array, dims), PermuteBackward0, (input,), dims=dims),
+    return _make_view(result(np.transpose(with_pytorch_steps(input), dims), PermuteBackward0, (input,), dims=dims),
                       input)
 
 
@@ -369,7 +375,7 @@ def squeeze(input, dim=None, *, _node=None):
 
     Gradient: grad reshaped back to the input's shape.
     """
-    array = input._array
+    array = with_pytorch_steps(input)
     if dim is None:
         node = SqueezeBackward0
         out = np.squeeze(array)
@@ -402,7 +408,7 @@ def unsqueeze(input, dim):
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     dim = _normalize_dim(dim, input.ndim + 1)
-    return _make_view(result(_unsqueezed(input._array, dim), UnsqueezeBackward0, (input,), dim=dim),
+    return _make_view(result(_unsqueezed(with_pytorch_steps(input), dim), UnsqueezeBackward0, (input,), dim=dim),
                       input)
 
 
@@ -431,7 +437,7 @@ def expand(input, *sizes):
     Gradient: summed over the expanded dimensions.
     """
     sizes = list(_sizes(sizes))
-    array = input._array
+    array = with_pytorch_steps(input)
     if len(sizes) < array.ndim:
         # (PyTorch names a bool tensor's type CPUBoolType here, the others torch.FloatTensor, ...)
         type_name = ("CPUBoolType" if array.dtype.kind == "b"
@@ -539,7 +545,8 @@ def repeat(input, *repeats):
         out_shape = [n * r for n, r in zip(padded, repeats)]
         bad = next(n for n in out_shape if n < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {out_shape}")
-    return result(np.tile(input._array, repeats), RepeatBackward0, (input,), repeats=repeats,
+    # (PyTorch's result is row-major; numpy's tile of nothing to tile keeps the input's layout)
+    return result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
                   input_shape=input._array.shape)
 
 
@@ -564,6 +571,9 @@ def flip(input, dims):
     # PyTorch's result keeps the input's layout (a transposed input gives a transposed result);
     # a 0-d tensor (dim 0 or -1 allowed, as for every operation) has nothing to reverse
     axes = dims if input._array.ndim else ()
+    if not input._array.size:     # (numpy lays out a new empty array its own way; PyTorch as clone())
+        copy = copy_in_format(with_pytorch_steps(input), preserve_format)
+        return keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims))
     return result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims)
 
 
@@ -721,7 +731,8 @@ def unbind(input, dim=0):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = _normalize_dim(dim, input.ndim)
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
-    arrays = [input._array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
+    array = with_pytorch_steps(input)
+    arrays = [array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
     return _pieces_of(input, arrays, UnbindBackward0, dim=dim)
 
 
@@ -774,10 +785,10 @@ def split(input, split_size_or_sections, dim=0):
                 f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "
                 f"size at dimension {dim}), but got split_sizes={sizes}")
         node_class = SplitWithSizesBackward0
-    arrays, start = [], 0
+    arrays, start, array = [], 0, with_pytorch_steps(input)
     for size in sizes:
         index = (slice(None),) * dim + (slice(start, start + size),)
-        arrays.append(input._array[index])
+        arrays.append(array[index])
         start += size
     return _pieces_of(input, arrays, node_class, dim=dim)
 
@@ -810,12 +821,12 @@ class ToCopyBackward0(Node):
 def to_dtype(input, dtype):
     out = input._array.astype(dtype.numpy_dtype)
     if not input._array.flags.c_contiguous or 1 in out.shape or not out.size:
-        laid_out = empty_laid_out_like(input._array, out.dtype)     # as clone lays it out
+        laid_out = empty_laid_out_like(with_pytorch_steps(input), out.dtype)   # as clone lays it out
         laid_out[...] = out
         out = laid_out
     if dtype.is_floating_point:
-        return result(out, ToCopyBackward0, (input,), input_dtype=input.dtype)
-    return plain_output(out, input)    # integer results can't carry gradients
+        return keep_zero_steps(result(out, ToCopyBackward0, (input,), input_dtype=input.dtype))
+    return keep_zero_steps(plain_output(out, input))    # integer results can't carry gradients
 
 
 class CloneBackward0(Node):
@@ -833,7 +844,8 @@ def clone(input, *, memory_format=preserve_format):
     """A copy with its own memory (the same memory layout, as PyTorch's clone keeps strides,
     unless ``memory_format`` asks for another)."""
     check_memory_format("clone", memory_format)
-    return result(copy_in_format(input._array, memory_format), CloneBackward0, (input,))
+    out = result(copy_in_format(with_pytorch_steps(input), memory_format), CloneBackward0, (input,))
+    return keep_zero_steps(out) if memory_format is preserve_format else out
 
 
 class CopyBackwards(Node):
@@ -904,7 +916,7 @@ def select(input, dim, index):
                          f"{list(input.shape)} at dimension {dim}")
     full_index = (slice(None),) * dim + (index % size,)
     # the trailing ... keeps a 0-d result a numpy view (a[0] alone would copy out a scalar)
-    out = result(input._array[full_index + (Ellipsis,)], SelectBackward0, (input,),
+    out = result(with_pytorch_steps(input)[full_index + (Ellipsis,)], SelectBackward0, (input,),
                  input_shape=input._array.shape, index=full_index)
     return _make_view(out, input)
 

@@ -11,6 +11,7 @@ from ..autograd.graph import Node
 from .views import history_first
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
+from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
 
 
 class _sort_result(return_types._ValuesIndices):
@@ -62,6 +63,8 @@ def _order(array, dim, descending):
 def _laid_out_like(like, values):
     """``values`` copied into memory laid out like ``like`` (its strides' order), unless
     ``like`` sees some memory twice (expand): then in the usual (C) order."""
+    if not like.size:           # (numpy lays out a new empty array its own way)
+        return empty_laid_out_like(like, values.dtype)
     if any(stride == 0 and n > 1 for stride, n in zip(like.strides, like.shape)):
         return np.asarray(values, order="C")
     out = np.empty_like(like, dtype=values.dtype)
@@ -76,7 +79,7 @@ def sort(input, dim=-1, descending=False, stable=False):
 
     Gradient: each values[k]'s gradient goes back to position indices[k].
     """
-    array = input._array
+    array = with_pytorch_steps(input)
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
         out = result(array.copy(), SortBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
@@ -91,6 +94,8 @@ def sort(input, dim=-1, descending=False, stable=False):
     indices = _wrap(order)
     out = result(values, SortBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=indices)
+    if not array.size:          # (laid out like the input, which may step by 0)
+        return return_types.sort(keep_zero_steps(out), keep_zero_steps(plain_output(order, input)))
     return return_types.sort(out, plain_output(order.copy(order="K"), input))
 
 
@@ -134,6 +139,13 @@ class RollBackward0(Node):
         return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
 
 
+def _copy_of_empty(input, shifts, dims):
+    """roll of a tensor without elements: nothing to shift, PyTorch returns a copy laid out
+    as clone() lays it out."""
+    copy = copy_in_format(with_pytorch_steps(input), preserve_format)
+    return keep_zero_steps(result(copy, RollBackward0, (input,), shifts=shifts, dims=dims))
+
+
 @history_first
 def roll(input, shifts, dims=None):
     """Shift elements along ``dims`` (wrapping around); without dims, over the flattened tensor.
@@ -145,6 +157,8 @@ def roll(input, shifts, dims=None):
         if len(shifts_tuple) != 1:
             raise RuntimeError(
                 f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, dims:0")
+        if input.ndim == 1 and not input._array.size:     # (flattening keeps a vector itself)
+            return _copy_of_empty(input, shifts_tuple, None)
         out = np.roll(input._array.reshape(-1), shifts_tuple[0]).reshape(input._array.shape)
         return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None)
     dims_tuple = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
@@ -154,6 +168,8 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, "
                            f"dims:{len(dims_tuple)}")
     dims_tuple = tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
+    if not input._array.size:
+        return _copy_of_empty(input, shifts_tuple, dims_tuple)
     # PyTorch's result is contiguous whatever the input's layout (numpy's keeps it)
     out = np.asarray(np.roll(input._array, shifts_tuple, axis=dims_tuple), order="C")
     return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple)

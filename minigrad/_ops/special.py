@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result
-from .pointwise import exp
+from .pointwise import exp, like_its_input
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -36,4 +36,4 @@ def erf(input):
 
     Gradient: grad * 2 / sqrt(pi) * e ** (-input**2).
     """
-    return result(_erf_array(input._array), ErfBackward0, (input,), saved=(input,))
+    return result(like_its_input(_erf_array(input._array), input._array), ErfBackward0, (input,), saved=(input,))

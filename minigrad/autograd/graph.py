@@ -23,7 +23,8 @@ import numpy as np
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._tensor import _wrap
-from .._memory_format import contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense
+from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
+                              keep_zero_steps, with_pytorch_steps)
 
 # Every node gets an increasing sequence number, so that among the nodes that
 # are ready to run, the engine runs the most recently created first, as PyTorch does.
@@ -126,11 +127,11 @@ class Node:
             value = saved[names.index(key)]
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
         settings = self.__dict__
-        if key in settings:
-            return settings[key]
         kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
         if kept_as is not None:
             return kept_as(settings) if callable(kept_as) else settings[kept_as]
+        if key in settings:
+            return settings[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def __dir__(self):
@@ -341,11 +342,23 @@ _SETTINGS_KEPT_AS = {
     "ViewBackward0": {"self_sym_sizes": "input_shape"},
     "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    # (PyTorch shows a negative diagonal or dim, as given, as the unsigned 64-bit number of the
+    # same bits: -1 is 2**64 - 1)
+    "TrilBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
+    "TriuBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
+    "NansumBackward0": {"dim": lambda settings: settings["dim"] and tuple(d % 2**64 for d in settings["dim"]),
+                        "keepdim": "keepdim"},
+    "MedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                        "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "NanmedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                           "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "ClampBackward1": {"min": "low", "max": "high"},
     "ClampMinBackward0": {"min": "low"},
     "ClampMaxBackward0": {"max": "high"},
     "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SelectBackward0": {"self_sym_sizes": "input_shape"},
     "SliceBackward0": {"self_sym_sizes": "input_shape"},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
@@ -505,8 +518,11 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
         if _State.enabled and grad._graph_requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
-                variable._array.ndim < 2 or _obeys_layout_contract(grad, variable)):
-            variable._grad = grad       # (a new vector is laid out as the contract asks of any leaf)
+                (variable._array.ndim < 2 and not variable._zero_steps)
+                or _obeys_layout_contract(grad, variable)):
+            # (a new vector is laid out as the contract asks of any leaf, but for an empty one
+            # that steps by 0, made from numpy data)
+            variable._grad = grad
         elif not _State.enabled and not held_elsewhere and _owned_view(grad, variable):
             # (a gradient summed back over broadcast dims is a view of the sum; a 0-d gradient
             # of a sum is expanded): PyTorch adopts it detached, so .grad is no view but shares
@@ -592,7 +608,7 @@ def _obeys_layout_contract(grad, variable):
     """May ``grad`` become ``variable.grad`` as it is? PyTorch's rule: if the leaf's elements
     fill one block of memory, grad must step through memory as the leaf does (in every dim
     longer than 1); otherwise grad must be contiguous."""
-    if grad._array.strides == variable._array.strides:
+    if grad._array.strides == variable._array.strides and grad._zero_steps is variable._zero_steps:
         return True                 # the usual case (the same steps), decided at once
     if is_non_overlapping_and_dense(variable._array):
         return _laid_out_like(grad, variable)
@@ -602,8 +618,8 @@ def _obeys_layout_contract(grad, variable):
 def _empty_laid_out_like(variable):
     """New memory for ``variable.grad``: with the leaf's steps when its elements fill one block
     (PyTorch's layout contract), else row-major."""
-    array = variable._array
-    if array.size == 0 or not is_non_overlapping_and_dense(array):
+    array = with_pytorch_steps(variable)     # (an empty leaf's steps, as stride() reports them)
+    if not is_non_overlapping_and_dense(array):
         return np.empty(array.shape, array.dtype)
     return empty_with_steps_of(array, array.dtype)
 
@@ -624,6 +640,7 @@ def _recorded_copy_for(variable, grad):
         return clone(grad, memory_format=contiguous_format)
     copy = copy_into(variable._detached_copy(), grad)
     copy._array = _copy_laid_out_like(variable, copy._array)    # (nobody has seen it yet)
+    keep_zero_steps(copy)                   # (laid out like an empty leaf that steps by 0)
     copy._version_counter[0] += 1           # (PyTorch's copy_ into new memory counts as a change)
     return copy
 
@@ -648,7 +665,7 @@ def _copy_for_grad(grad, variable):
     """``.grad`` as a copy of ``grad``, as PyTorch makes it: for a leaf whose elements fill
     one block (the usual case) new memory laid out like the leaf is written with copy_, so
     ``.grad`` starts at version 1; for any other leaf it is a plain contiguous clone (version 0)."""
-    copy = _wrap(_copy_laid_out_like(variable, grad._array))
+    copy = keep_zero_steps(_wrap(_copy_laid_out_like(variable, grad._array)))
     if is_non_overlapping_and_dense(variable._array):
         copy._version_counter[0] += 1
     return copy
