@@ -17,6 +17,7 @@ from .._ops import result
 from .._tensor import _wrap
 from ..autograd.function import _FuncTransforms
 from .._functorch import warn_no_batching_rule
+from .._warnings import stacklevel_outside_minigrad
 
 
 class XlogyBackward0(Node):
@@ -62,7 +63,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
             "reduction: 'mean' divides the total loss by both the batch size and the support size."
             "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-            UserWarning, stacklevel=2)
+            UserWarning, stacklevel=stacklevel_outside_minigrad())
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("kl_div", (input, target))
     # PyTorch's C++ works out the right-hand side of each line first (so its nodes are made

@@ -188,7 +188,8 @@ def _warn_if_sizes_differ(input, target):
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=3)
+            "Please ensure they have the same size.", UserWarning,
+            stacklevel=stacklevel_outside_minigrad())
 
 
 def _broadcast_pair(input, target):
