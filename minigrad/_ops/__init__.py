@@ -39,7 +39,7 @@ from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
-from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
+from ..autograd.graph import _ZEROS, attach, grad_accumulator, keep_settings, zero_output_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import carry_batching
 
@@ -48,6 +48,8 @@ from .._functorch import carry_batching
 # batched. A plain module global, because result() runs for every operation and a global
 # is the cheapest thing to test.
 vmap_running = False
+
+_new_object = object.__new__
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -79,13 +81,13 @@ def result(array, node_class, inputs, saved=None, **attributes):
             return _record(out, node_class, inputs, saved, attributes)
     if not any(next_nodes):
         return out                # no input requires grad: nothing to record
-    node = node_class()
+    node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)
     attach(out, node, tuple(next_nodes), _ZEROS[count] if count < 9 else zero_output_numbers(count))
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return out
 
 
@@ -117,7 +119,7 @@ def _record(out, node_class, inputs, saved, attributes):
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return out
 
 
