@@ -238,7 +238,7 @@ class Node:
                 self._saved = last
             else:
                 _last_plain_pair[0] = values
-        if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
+        if hook_blocks_open and _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
             pack_saved(self)
 
     _packs_after_forward = False    # custom Functions pack once forward has returned
@@ -853,8 +853,8 @@ def zero_output_numbers(count):
 
 # Saved-tensor hooks (kept in their own file).
 from ._saved_tensor_hooks import (  # noqa: E402
-    PackedTensor, SavedTensor, _Hooks, pack_saved, saved_tensors_hooks, save_on_cpu,
-    disable_saved_tensors_hooks)
+    PackedTensor, SavedTensor, _Hooks, hook_blocks_open, pack_saved, saved_tensors_hooks,
+    save_on_cpu, disable_saved_tensors_hooks)
 
 _UNPACK_ON_ACCESS = (SavedOutput, PackedTensor)     # saved entries that are not the value itself
 
