@@ -208,3 +208,32 @@ def test_a_setting_of_one_node_is_not_shown_by_another_of_its_class():
     assert "_saved_factor" not in dir(without)
     with pytest.raises(AttributeError, match="'ScaleBackward0' object has no attribute '_saved_factor'"):
         without._saved_factor
+
+
+def test_recording_stays_per_thread_when_operations_skip_asking_the_thread():
+    """Operations ask the per-thread grad mode only once some thread switched recording off."""
+    import threading
+    x = minigrad.tensor([1.0], requires_grad=True)
+    seen = {}
+    switched_off, done = threading.Event(), threading.Event()
+
+    def other_thread():
+        with minigrad.no_grad():
+            switched_off.set()
+            done.wait()
+            seen["other"] = (x * 2).requires_grad
+        seen["other after"] = (x * 2).requires_grad
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    switched_off.wait()
+    seen["main"] = (x * 2).requires_grad
+    done.set()
+    thread.join()
+    assert seen == {"main": True, "other": False, "other after": True}
+    with minigrad.no_grad():
+        assert not (x * 2).requires_grad
+    minigrad.set_grad_enabled(False)
+    assert not (x * 2).requires_grad
+    minigrad.set_grad_enabled(True)
+    assert (x * 2).requires_grad

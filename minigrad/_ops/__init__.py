@@ -36,7 +36,7 @@ import numpy as np
 
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import SavedOutput, connect
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import _State, _threads_not_recording
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
 from ..autograd.graph import _ZEROS, attach, grad_accumulator, keep_settings, zero_output_numbers
@@ -66,7 +66,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
         carry_batching(out, inputs, saved, tuple(attributes.values()))   # (an index, a mask, ...)
     if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)
-    if not _State.enabled:
+    if _threads_not_recording and not _State.enabled:   # (while the set is empty, all threads record)
         return out
     next_nodes = []               # where each input's gradient goes: one pass over the inputs
     for value in inputs:

@@ -28,7 +28,7 @@ from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
-from .grad_mode import _State
+from .grad_mode import _State, _set_recording
 from .graph import FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
@@ -186,11 +186,11 @@ class backward_pass:
 
     def __enter__(self):
         self.previous_mode = _State.enabled
-        _State.enabled = self.create_graph
+        _set_recording(self.create_graph)
         running_tasks.push(self.task)
 
     def __exit__(self, *exc_info):
-        _State.enabled = self.previous_mode
+        _set_recording(self.previous_mode)
         running_tasks.pop()
 
 
