@@ -238,7 +238,8 @@ class Node:
                 self._saved = last
             else:
                 _last_plain_pair[0] = values
-        if hook_blocks_open and _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
+        # saved_tensors_hooks in effect (asked of this thread only while some block is open)
+        if hook_blocks_open and _Hooks.stack and not self._packs_after_forward:
             pack_saved(self)
 
     _packs_after_forward = False    # custom Functions pack once forward has returned
