@@ -214,7 +214,7 @@ class AddBackward0(Node):
 
     def backward(self, grad):
         grad_b = None
-        if self.should_compute_output(1):
+        if self._next_nodes[1] is not None:      # (should_compute_output(1), without the call)
             grad_b = grad if self.alpha == 1 else grad * self.alpha
         return grad, grad_b
 
@@ -428,7 +428,8 @@ class MulBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        need_self, need_other = self.should_compute_output(0), self.should_compute_output(1)
+        self_edge, other_edge = self._next_nodes     # (should_compute_output, without the calls)
+        need_self, need_other = self_edge is not None, other_edge is not None
         if not (need_self or need_other):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
             return None, None
