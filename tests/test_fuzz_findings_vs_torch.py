@@ -519,3 +519,17 @@ def test_starting_gradient_of_another_dtype(torch, dtype):
 ])
 def test_threshold_of_memory_seen_twice(torch, fn):
     assert_same(fn, torch)
+
+
+# logsumexp of integers and bools: PyTorch first converts them to its default dtype (float32)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([[0, 2], [5, -1]]).logsumexp(-1),
+    lambda L: L.tensor([[0, 2], [5, -1]], dtype=L.int32).logsumexp(0, keepdim=True),
+    lambda L: L.tensor(3).logsumexp(0),
+    lambda L: L.tensor([True, False]).logsumexp(0),
+    lambda L: L.zeros(0, dtype=L.int64).logsumexp(0),
+    lambda L: L.logsumexp(L.tensor([1, 2, 3], dtype=L.uint8), dim=(0,)),
+    lambda L: L.tensor([[1, 2]]).logsumexp(()),
+])
+def test_logsumexp_of_integers(torch, fn):
+    assert_same(fn, torch)

@@ -888,6 +888,9 @@ def test_random_programs_match_pytorch(torch, program):
     # threshold_ of memory seen twice (an expanded gradient): PyTorch's kernel writes it
     [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
      ("inplace", "F_threshold_", (1,), True, False)],
+    # logsumexp of integers (argmax's indices) is a float32 value, as PyTorch's default dtype
+    [("leaf", (2, 3), 12, False, True), ("unary", "max_indices", (0,), False, True),
+     ("unary", "logsumexp", (1,), False, False), ("unary", "logsumexp0", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
