@@ -533,3 +533,23 @@ def test_threshold_of_memory_seen_twice(torch, fn):
 ])
 def test_logsumexp_of_integers(torch, fn):
     assert_same(fn, torch)
+
+
+# a power that would be a bool (bools to a tensor of bools, True ** bools): PyTorch's pow kernel
+# has no bool version; bools to a number's power, and 2 ** bools, are fine
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([True, False]).pow(L.tensor([True, True])),
+    lambda L: L.tensor([True, False]) ** L.tensor(False),
+    lambda L: L.tensor([True, False]).pow_(L.tensor([True, False])),
+    lambda L: (lambda x: x.pow_(x))(L.tensor([True, False])),
+    lambda L: (lambda x: x.pow_(x[:1]))(L.tensor([True, False])),
+    lambda L: True ** L.tensor([True, False]),
+    lambda L: L.pow(False, L.tensor([True, False])),
+    lambda L: L.tensor([True, False]).pow(L.tensor([True, False, True])),    # shapes first
+    lambda L: L.tensor([True, False]).pow(True),
+    lambda L: L.tensor([True, False]).pow(L.tensor([2, 1])),
+    lambda L: 2 ** L.tensor([True, False]),
+    lambda L: L.tensor([2.0, 3.0], requires_grad=True).pow(L.tensor([True, False])),
+])
+def test_powers_of_bools(torch, fn):
+    assert_same(fn, torch)

@@ -891,6 +891,9 @@ def test_random_programs_match_pytorch(torch, program):
     # logsumexp of integers (argmax's indices) is a float32 value, as PyTorch's default dtype
     [("leaf", (2, 3), 12, False, True), ("unary", "max_indices", (0,), False, True),
      ("unary", "logsumexp", (1,), False, False), ("unary", "logsumexp0", (1,), False, False)],
+    # bools to the power of bools: PyTorch's pow has no bool kernel
+    [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
+     ("inplace_binary", "pow_t_", (1, 1), True, False), ("binary", "pow_raw", (1, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

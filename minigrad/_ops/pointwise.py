@@ -689,6 +689,7 @@ def pow(input, exponent):
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
             array = _binary(_power, input, exponent)
+        _check_not_bool_power(array)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
@@ -710,7 +711,15 @@ def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
         out = _binary(_power, base, input)
+    _check_not_bool_power(out)
     return result(out, PowBackward2, (input,), saved=(input,), base=base)
+
+
+def _check_not_bool_power(array):
+    """A tensor exponent whose power would be a bool (True ** bools, bools ** bools): PyTorch's
+    pow kernel has no bool version (a bool tensor to a number's power has one, and stays bool)."""
+    if array.dtype == np.bool_:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
 
 
 def square(input):
