@@ -508,7 +508,7 @@ def log_softmax(input, dim=None, dtype=None):
 @history_first
 def _log_softmax_with_numpy(input, dim):
     """log_softmax with numpy's exp and log, for cross_entropy: PyTorch's last bit (see
-    _sleef_mathfun) would cost a training step ~60 us on a batch of 128; the loss may then
+    _sleef_mathfun) would cost each training step tens of microseconds; the loss may then
     differ from PyTorch's in its last bit."""
     return _log_softmax_result(input, _softmax_dim(input.ndim, dim, "log_softmax"),
                                _log_softmax_array)
