@@ -581,3 +581,25 @@ def test_kl_div_of_softmax_with_itself_bits(torch, seed, shape):
         x = L.tensor(data)
         return L.nn.functional.kl_div(x.log_softmax(-1), x.softmax(-1), reduction="batchmean").item()
     assert kl(minigrad) == kl(torch)
+
+
+def _graph(node, depth=3):
+    """A node's name and those below it, ``depth`` levels deep."""
+    if node is None or depth == 0:
+        return None
+    return (node.name().split("::")[-1], tuple(_graph(n, depth - 1) for n, _ in node.next_functions))
+
+
+# matmul of two batches where one is a batch of one matrix that needs a gradient: PyTorch
+# squeezes it into a matrix (mm) only when both are 3-D; with more batch dims it uses bmm
+@pytest.mark.parametrize("shapes", [((1, 3, 1), (2, 1, 3)), ((2, 3, 1), (1, 1, 3)),
+                                    ((1, 1, 3, 1), (2, 1, 1, 3)), ((2, 1, 3, 1), (1, 1, 1, 3)),
+                                    ((1, 2, 3, 1), (1, 1, 1, 3)), ((1, 1, 1, 3, 1), (2, 1, 1, 1, 3))])
+@pytest.mark.parametrize("requires_grad", [(True, False), (False, True), (True, True)])
+def test_matmul_of_a_batch_of_one_matrix(torch, shapes, requires_grad):
+    def run(L):
+        a, b = (L.ones(*shape, requires_grad=flag) for shape, flag in zip(shapes, requires_grad))
+        out = a @ b
+        out.sum().backward()
+        return _graph(out.grad_fn), [t.grad.tolist() for t in (a, b) if t.requires_grad]
+    assert run(minigrad) == run(torch)

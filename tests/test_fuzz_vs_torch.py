@@ -898,6 +898,9 @@ def test_random_programs_match_pytorch(torch, program):
     # and log_softmax with PyTorch's exp, log and order of operations): floor division shows it
     [("leaf", (3,), 0, False, True), ("binary", "kl_div", (0, 0), True, False),
      ("binary", "floordiv_t", (1, 0), True, False)],
+    # (2, 1, 3, 1) @ (1, 1, 1, 3) goes through bmm: only a 3-D batch of one matrix becomes mm
+    [("leaf", (2, 1, 3), 0, False, True), ("view", "chunk_last", (0,), True, False),
+     ("binary", "outer_broadcast", (0, 1), False, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -336,16 +336,15 @@ def matmul(input, other):
         return mm(input.unsqueeze(0), other).squeeze_(0)      # (in place, as PyTorch: version 1)
     if da == 2 and db == 2:
         return mm(input, other)
-    if da == db:
-        # one side's batch dimensions are all 1 and it needs a gradient: PyTorch uses
-        # it as a matrix (then folds the other side), so its gradient is one matrix product
-        ones_a = all(n == 1 for n in input.shape[:-2])
-        ones_b = all(n == 1 for n in other.shape[:-2])
+    if da == db == 3:
+        # one side is a batch of one matrix and needs a gradient: PyTorch uses it as a
+        # matrix (then folds the other side), so its gradient is one matrix product
+        # (not with more batch dims: (1, 1, n, m) goes through bmm)
+        ones_a, ones_b = input.shape[0] == 1, other.shape[0] == 1
         if ones_a != ones_b:
             squeezable = input if ones_a else other
             if _requires_grad(squeezable):
-                squeezed = squeezable.squeeze(0) if da == 3 else squeezable.squeeze(
-                    tuple(range(da - 2)))
+                squeezed = squeezable.squeeze(0)
                 input, other = (squeezed, other) if ones_a else (input, squeezed)
                 da, db = input.ndim, other.ndim
     if not _should_fold(input.shape, other.shape, other, input):
