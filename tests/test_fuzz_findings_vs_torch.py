@@ -603,3 +603,19 @@ def test_matmul_of_a_batch_of_one_matrix(torch, shapes, requires_grad):
         out.sum().backward()
         return _graph(out.grad_fn), [t.grad.tolist() for t in (a, b) if t.requires_grad]
     assert run(minigrad) == run(torch)
+
+
+# bmm and baddbmm of bools: PyTorch's kernel (chosen by the first batch's dtype) refuses them
+# before comparing the dtypes; with nothing to multiply it returns before both checks
+@pytest.mark.parametrize("fn", [
+    lambda L: L.bmm(L.ones(1, 2, 3, dtype=L.bool), L.ones(1, 3, 2)),
+    lambda L: L.ones(1, 2, 3, dtype=L.bool).bmm(L.ones(1, 3, 2, dtype=L.int64)),
+    lambda L: L.baddbmm(L.ones(1, 2, 2, dtype=L.bool), L.ones(1, 2, 3, dtype=L.bool), L.ones(1, 3, 2)),
+    lambda L: L.bmm(L.ones(1, 2, 3), L.ones(1, 3, 2, dtype=L.bool)),
+    lambda L: L.bmm(L.ones(1, 2, 3, dtype=L.bool), L.ones(1, 4, 2)),          # sizes first
+    lambda L: L.bmm(L.ones(1, 2, 0, dtype=L.bool), L.ones(1, 0, 2)),
+    lambda L: L.bmm(L.ones(0, 2, 3, dtype=L.bool), L.ones(0, 3, 2, dtype=L.bool)),
+    lambda L: L.ones(1, 2, 3, dtype=L.bool) @ L.ones(1, 3, 2),
+])
+def test_batched_products_of_bools(torch, fn):
+    assert_same(fn, torch)

@@ -901,6 +901,9 @@ def test_random_programs_match_pytorch(torch, program):
     # (2, 1, 3, 1) @ (1, 1, 1, 3) goes through bmm: only a 3-D batch of one matrix becomes mm
     [("leaf", (2, 1, 3), 0, False, True), ("view", "chunk_last", (0,), True, False),
      ("binary", "outer_broadcast", (0, 1), False, False), ("backward", "backward", (2,), False, False)],
+    # bmm of bools and floats: PyTorch's kernel refuses the bools before it compares the dtypes
+    [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
+     ("binary", "bmm", (1, 0), True, False), ("binary", "baddbmm", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

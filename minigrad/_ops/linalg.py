@@ -298,11 +298,12 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
-    if input._array.dtype != mat2._array.dtype and not nothing_to_multiply(input, mat2):
-        # PyTorch's batched kernel's message
-        raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
-                           f"{cpp_name(mat2.dtype).capitalize()}")
-    _check_not_bool(input, "bmm")
+    if not nothing_to_multiply(input, mat2):      # (else PyTorch's kernel returns first)
+        _check_not_bool(input, "bmm")              # its kernel is chosen by input's dtype
+        if input._array.dtype != mat2._array.dtype:
+            # PyTorch's batched kernel's message
+            raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but "
+                               f"found {cpp_name(mat2.dtype).capitalize()}")
     out = result(batched_product(input, mat2), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 
