@@ -619,3 +619,19 @@ def test_matmul_of_a_batch_of_one_matrix(torch, shapes, requires_grad):
 ])
 def test_batched_products_of_bools(torch, fn):
     assert_same(fn, torch)
+
+
+# scatter/scatter_add compare self's and src's dtypes before the index's shape (after its dtype)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(2, 0, dtype=L.float64).scatter_(0, L.zeros(1, 1, dtype=L.int64), L.ones(1, 1)),
+    lambda L: L.zeros(2, 3, dtype=L.float64).scatter(0, L.zeros(1, 4, dtype=L.int64), L.ones(1, 1)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.zeros(1, dtype=L.int64), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_add(0, L.zeros(1, 4, dtype=L.int64), L.ones(1, 4, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.zeros(1, 1, dtype=L.int32), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.ones(1, 1), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(2, L.zeros(1, 1, dtype=L.int64), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.full((1, 1), 5), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.zeros(1, 4, dtype=L.int64), L.ones(1, 1)),
+])
+def test_scatter_checks_dtypes_before_shapes(torch, fn):
+    assert_same(fn, torch)

@@ -904,6 +904,9 @@ def test_random_programs_match_pytorch(torch, program):
     # bmm of bools and floats: PyTorch's kernel refuses the bools before it compares the dtypes
     [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
      ("binary", "bmm", (1, 0), True, False), ("binary", "baddbmm", (1, 0), True, False)],
+    # scatter_ of float32 into an empty float64 tensor: PyTorch compares the dtypes before the sizes
+    [("leaf", (3,), 0, False, True), ("leaf64", (2, 0), 0, False, False),
+     ("inplace_binary", "scatter_", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
