@@ -635,3 +635,29 @@ def test_batched_products_of_bools(torch, fn):
 ])
 def test_scatter_checks_dtypes_before_shapes(torch, fn):
     assert_same(fn, torch)
+
+
+# nll_loss/cross_entropy with a label per position and no elements: PyTorch views the input as
+# N x C x 0 x 0 (and the target as N x 0 x 0), as -1 could be any size
+@pytest.mark.parametrize("input_shape", [(0, 1, 3), (0, 2, 3), (1, 0, 3), (2, 0, 3, 1),
+                                         (0, 2, 1, 3, 1), (1, 2, 0, 3), (2, 3, 0)])
+@pytest.mark.parametrize("reduction", ["sum", "mean", "none"])
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+def test_losses_per_position_without_elements(torch, input_shape, reduction, loss):
+    target_shape = input_shape[:1] + input_shape[2:]
+
+    def run(L):
+        x = L.zeros(input_shape, requires_grad=True)
+        out = getattr(L.nn.functional, loss)(x, L.zeros(target_shape, dtype=L.int64),
+                                              reduction=reduction)
+        out.sum().backward()
+        return tuple(out.shape), out.grad_fn.name(), tuple(x.grad.shape)
+    assert outcome_of(run, minigrad) == outcome_of(run, torch)
+
+
+def outcome_of(run, L):
+    """run(L), or the exception's class and first line."""
+    try:
+        return run(L)
+    except Exception as error:          # the two libraries must fail alike
+        return type(error).__name__, str(error).splitlines()[0]

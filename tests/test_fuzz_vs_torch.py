@@ -907,6 +907,10 @@ def test_random_programs_match_pytorch(torch, program):
     # scatter_ of float32 into an empty float64 tensor: PyTorch compares the dtypes before the sizes
     [("leaf", (3,), 0, False, True), ("leaf64", (2, 0), 0, False, False),
      ("inplace_binary", "scatter_", (1, 0), True, False)],
+    # nll_loss over positions of an empty batch: PyTorch views it as N x C x 0 x 0
+    [("leaf", (2, 1, 3), 0, False, True), ("view", "slice_tail", (0,), False, False),
+     ("view", "slice_tail", (1,), False, False), ("unary", "nll_loss_sum", (2,), False, False),
+     ("unary", "cross_entropy_none", (2,), False, False), ("backward", "backward", (3,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -782,15 +782,21 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     records one NllLoss2DBackward0, and views a per-position result back to the target's shape.
     """
     n, c = input.shape[0], input.shape[1]
-    # (as PyTorch: a contiguous copy first if need be, CloneBackward0, then a view)
-    images = input if input.ndim == 4 else input.contiguous().view(n, c, 1, -1)
-    logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
+    # (as PyTorch: a contiguous copy first if need be, CloneBackward0, then a view; without
+    # elements, where -1 could be anything, N x C x 0 x 0 and N x 0 x 0)
+    images = input if input.ndim == 4 else input.contiguous().view(
+        (n, c, 1, -1) if input.numel() else (n, c, 0, 0))
+    labels_per_pixel = target if input.ndim == 4 else target.contiguous().view(
+        (n, 1, -1) if target.numel() else (n, 0, 0))
+    if tuple(labels_per_pixel.shape[1:]) != tuple(images.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: {list(images.shape)} , target: "
+                           f"{list(labels_per_pixel.shape)}")
+    n, _, h, w = images.shape
+    logp = np.moveaxis(images._array, 1, -1).reshape(n * h * w, c)       # one row per pixel
     labels = target._array.reshape(-1)
     value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
     if reduction == "none":
-        n, _, h, w = images.shape
         value = value.reshape(n, h, w)
-    labels_per_pixel = target if target.ndim == 3 else target.contiguous().view(n, 1, -1)
     out = result(value, NllLoss2DBackward0, (images,),
                  saved=_saved_nll(images, labels_per_pixel, weight, total_weight, reduction),
                  _reduction=reduction, _rows_shape=logp.shape,
