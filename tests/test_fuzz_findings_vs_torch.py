@@ -661,3 +661,15 @@ def outcome_of(run, L):
         return run(L)
     except Exception as error:          # the two libraries must fail alike
         return type(error).__name__, str(error).splitlines()[0]
+
+
+# an integer index out of bounds: PyTorch's message counts its position among the index's items
+# as written, the ellipsis as one item (x[..., 7] of a 3-D x names "dimension 1")
+@pytest.mark.parametrize("shape, index", [
+    ((0,), (Ellipsis, -1)), ((3,), (Ellipsis, 5)), ((2, 3, 4), (Ellipsis, 7)),
+    ((2, 0), (0, Ellipsis, -1)), ((0, 2), (Ellipsis, -1, 1)), ((2, 3), (slice(None), Ellipsis, 5)),
+    ((2, 3, 4), (0, Ellipsis, 7)), ((2, 3), (None, Ellipsis, 5)), ((2, 3), (Ellipsis, None, 5)),
+    ((2, 3), (0, None, 5)), ((2, 3), (Ellipsis, [0], 5)), ((0,), -1),
+])
+def test_index_out_of_bounds_names_the_items_position(torch, shape, index):
+    assert_same(lambda L: L.ones(shape, requires_grad=True)[index], torch)
