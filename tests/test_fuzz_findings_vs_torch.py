@@ -673,3 +673,13 @@ def outcome_of(run, L):
 ])
 def test_index_out_of_bounds_names_the_items_position(torch, shape, index):
     assert_same(lambda L: L.ones(shape, requires_grad=True)[index], torch)
+
+
+# zeros(), ones(), empty(), rand(), randn() and new_zeros() without a size: PyTorch's TypeError
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(), lambda L: L.ones(requires_grad=True), lambda L: L.empty(),
+    lambda L: L.rand(), lambda L: L.randn(requires_grad=True), lambda L: L.tensor(1.0).new_zeros(),
+    lambda L: L.tensor(1.0).new_ones(), lambda L: L.zeros(()), lambda L: L.tensor(1.0).new_ones([]),
+])
+def test_factories_without_a_size(torch, fn):
+    assert_same(fn, torch)
