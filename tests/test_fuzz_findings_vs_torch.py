@@ -683,3 +683,29 @@ def test_index_out_of_bounds_names_the_items_position(torch, shape, index):
 ])
 def test_factories_without_a_size(torch, fn):
     assert_same(fn, torch)
+
+
+# clamp_min_/clamp_max_ with a bound sharing self's memory: PyTorch checks the no_grad view, then
+# the overlap, before the shapes (as clamp_ does)
+@pytest.mark.parametrize("method", ["clamp_max_", "clamp_min_"])
+@pytest.mark.parametrize("fn", [
+    lambda x, m: getattr(x, m)(x[1:]),
+    lambda x, m: getattr(x[1:], m)(x[:-1]),
+    lambda x, m: getattr(x[1:], m)(x),
+    lambda x, m: getattr(x, m)(x[:1]),
+    lambda x, m: getattr(x, m)(x[::2]),            # not dense: the shapes' error
+    lambda x, m: getattr(x[::2], m)(x[1:2]),
+    lambda x, m: getattr(x, m)(x),
+    lambda x, m: getattr(x.view(2, 2), m)(x.view(2, 2).t()),
+])
+@pytest.mark.parametrize("no_grad_view", [False, True])
+def test_clamp_one_side_with_a_bound_sharing_memory(torch, method, fn, no_grad_view):
+    def run(L):
+        leaf = L.arange(4.0, requires_grad=True)
+        x = leaf * 1
+        if no_grad_view:
+            with L.no_grad():
+                x = x[:]
+        fn(x, method)
+        return x
+    assert_same(run, torch)
