@@ -709,3 +709,21 @@ def test_clamp_one_side_with_a_bound_sharing_memory(torch, method, fn, no_grad_v
         fn(x, method)
         return x
     assert_same(run, torch)
+
+
+# add/sub with an alpha under create_graph: PyTorch's backward multiplies by the number
+# (MulBackward1; sub negates first: NegBackward0)
+@pytest.mark.parametrize("fn", [
+    lambda L, a, b: L.add(a, b, alpha=2), lambda L, a, b: L.sub(a, b, alpha=2),
+    lambda L, a, b: a.add(b, alpha=0.5), lambda L, a, b: L.sub(a, b, alpha=-1),
+    lambda L, a, b: (a * 1).add_(b, alpha=3), lambda L, a, b: (a * 1).sub_(b, alpha=3),
+    lambda L, a, b: L.add(a, b.double(), alpha=3), lambda L, a, b: L.sub(a, b),
+])
+def test_alpha_in_recorded_gradients(torch, fn):
+    def run(L):
+        x, y = L.ones(3, requires_grad=True), L.ones(3, requires_grad=True)
+        out = fn(L, x, y)
+        _, gy = L.autograd.grad(out, [x, y], grad_outputs=L.ones(3, dtype=out.dtype, requires_grad=True),
+                                create_graph=True)
+        return _graph(gy.grad_fn), gy.tolist(), str(gy.dtype).split(".")[-1]
+    assert run(minigrad) == run(torch)

@@ -911,6 +911,10 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 1, 3), 0, False, True), ("view", "slice_tail", (0,), False, False),
      ("view", "slice_tail", (1,), False, False), ("unary", "nll_loss_sum", (2,), False, False),
      ("unary", "cross_entropy_none", (2,), False, False), ("backward", "backward", (3,), False, False)],
+    # add/sub's gradient with an alpha is a product with a number (MulBackward1) when recorded
+    [("leaf", (3,), 0, False, True), ("binary", "add_alpha", (0, 0), False, False),
+     ("grad_outputs", "slot_as_grad_output", (1, 0), True, True),
+     ("binary", "sub_alpha", (0, 0), False, False), ("grad", "grad", (3,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

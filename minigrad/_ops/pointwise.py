@@ -201,7 +201,8 @@ class AddBackward0(Node):
     def backward(self, grad):
         grad_b = None
         if self.should_compute_output(1):
-            grad_b = grad if self.alpha == 1 else grad * self.alpha
+            # (times a number: MulBackward1 when create_graph=True records it, as PyTorch's)
+            grad_b = grad if self.alpha == 1 else mul_by_number(grad, self.alpha)
         return grad, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -218,7 +219,8 @@ class SubBackward0(Node):
     def backward(self, grad):
         grad_b = None
         if self.should_compute_output(1):
-            grad_b = -grad if self.alpha == 1 else grad * -self.alpha
+            # (negated, then times a number: NegBackward0 and MulBackward1 when recorded)
+            grad_b = -grad if self.alpha == 1 else mul_by_number(-grad, self.alpha)
         return grad, grad_b
 
     def jvp(self, tangents, inputs, out):
