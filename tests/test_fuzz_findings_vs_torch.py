@@ -727,3 +727,22 @@ def test_alpha_in_recorded_gradients(torch, fn):
                                 create_graph=True)
         return _graph(gy.grad_fn), gy.tolist(), str(gy.dtype).split(".")[-1]
     assert run(minigrad) == run(torch)
+
+
+# number ** x saves its result, as PyTorch: a change of it in place makes backward refuse, and
+# the recorded gradient is grad * (result * log(number)) (0 ** x: 0 where x >= 0)
+@pytest.mark.parametrize("base", [2, 3.0, 0, 0.0, 1, 0.5, -2.0])
+def test_number_to_a_tensor_power(torch, base):
+    def run(L):
+        x = L.tensor([0.5, -1.0, 0.0, 2.0], requires_grad=True)
+        (gx,) = L.autograd.grad((base ** x).sum(), x, create_graph=True)
+        (ggx,) = L.autograd.grad(gx.sum(), x)
+        return _graph(gx.grad_fn, 4), np.round(gx.tolist(), 5).tolist(), np.round(ggx.tolist(), 5).tolist()
+    assert str(run(minigrad)) == str(run(torch))
+
+    def changed(L):
+        y = base ** L.tensor([0.5], requires_grad=True)
+        y.mul_(2)
+        y.sum().backward()
+        return y
+    assert_same(changed, torch)

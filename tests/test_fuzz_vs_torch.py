@@ -915,6 +915,12 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("binary", "add_alpha", (0, 0), False, False),
      ("grad_outputs", "slot_as_grad_output", (1, 0), True, True),
      ("binary", "sub_alpha", (0, 0), False, False), ("grad", "grad", (3,), False, True)],
+    # 2 ** x saves its result: changed in place, backward refuses (and create_graph records
+    # grad * (result * log 2))
+    [("leaf", (), 47, False, True), ("unary", "rpow", (0,), False, True),
+     ("inplace_binary", "scatter_", (1, 0), False, True), ("grad", "grad", (1,), False, True)],
+    [("leaf", (3,), 47, False, True), ("unary", "rpow", (0,), False, True),
+     ("grad", "grad", (1,), False, True), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

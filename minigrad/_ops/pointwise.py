@@ -657,13 +657,18 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
-    """result = self ** exponent, self a number   ->   grad_exponent = grad * result * log(self)"""
+    """result = self ** exponent, self a number   ->   grad_exponent = grad * (result * log(self))"""
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    _saved_names = ('exponent', 'result')      # grad_fn._saved_exponent, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * self.base ** a * float(np.log(self.base)),)
+        # from the saved result, as PyTorch: changing it in place makes backward refuse
+        exponent, out = self.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scaled = mul_by_number(out, float(np.log(self.base)) if self.base else -np.inf)
+        if self.base == 0:           # 0 ** exponent: no change for exponents >= 0
+            scaled = where(exponent >= 0, _wrap(np.zeros((), out._array.dtype)), scaled)
+        return (grad * scaled,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = result * log(self) * exponent_t"""
@@ -714,7 +719,7 @@ def rpow(input, base):
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
         out = _binary(_power, base, input)
     _check_not_bool_power(out)
-    return result(out, PowBackward2, (input,), saved=(input,), base=base)
+    return save_result(result(out, PowBackward2, (input,), base=base), input)
 
 
 def _check_not_bool_power(array):
