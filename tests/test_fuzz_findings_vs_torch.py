@@ -746,3 +746,17 @@ def test_number_to_a_tensor_power(torch, base):
         y.sum().backward()
         return y
     assert_same(changed, torch)
+
+
+# clamp_ by numbers that the tensor's dtype cannot hold: PyTorch's kernel for numbers names the
+# C++ type ('bool', 'long int'); bools between bools have no kernel at all
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([True]).clamp_(-0.5, 0.5), lambda L: L.tensor([True]).clamp_(max=2),
+    lambda L: L.tensor([1]).clamp_(-0.5, 0.5), lambda L: L.tensor([1], dtype=L.int8).clamp_(0.5),
+    lambda L: L.tensor([True]).clip_(-0.5, 0.5), lambda L: L.tensor([True]).clamp_(L.tensor(0.5)),
+    lambda L: L.tensor([True]).clamp_(True, False), lambda L: L.tensor([True]).clamp_(min=True),
+    lambda L: L.tensor([True]).clamp(max=False), lambda L: L.tensor([True]).clamp_min(True),
+    lambda L: L.tensor([1]).clamp_(0, 2), lambda L: L.tensor([True]).clamp(0, 1),
+])
+def test_clamp_by_numbers_a_dtype_cannot_hold(torch, fn):
+    assert_same(fn, torch)

@@ -921,6 +921,9 @@ def test_random_programs_match_pytorch(torch, program):
      ("inplace_binary", "scatter_", (1, 0), False, True), ("grad", "grad", (1,), False, True)],
     [("leaf", (3,), 47, False, True), ("unary", "rpow", (0,), False, True),
      ("grad", "grad", (1,), False, True), ("backward", "backward", (2,), False, False)],
+    # clamp_ of bools by numbers: PyTorch's kernel for numbers names the C++ type ('bool')
+    [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
+     ("inplace", "clamp_", (1,), True, False), ("inplace", "clamp_min_number_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

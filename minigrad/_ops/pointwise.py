@@ -1205,6 +1205,10 @@ def clamp(input, min=None, max=None):
 def _clamp_numbers(input, low, high, node_class, **bound):
     """clamp with number bounds (either may be None), recorded as ``node_class``."""
     out = like_its_input(clip_keeping_input_on_ties(input._array, low, high), input._array)
+    if out.dtype == np.bool_:           # bools between bools: PyTorch has no such kernel
+        kernel = "clamp" if low is not None and high is not None else \
+            "clamp_min" if low is not None else "clamp_max"
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
     return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
