@@ -760,3 +760,16 @@ def test_number_to_a_tensor_power(torch, base):
 ])
 def test_clamp_by_numbers_a_dtype_cannot_hold(torch, fn):
     assert_same(fn, torch)
+
+
+# a gradient cast to its tensor's dtype is new memory: added into in place when a second
+# gradient arrives (_version 1), adopted as a leaf's .grad (0), whatever its shape
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 1, 3), (1, 1), (2, 0)])
+def test_cast_gradients_are_new_memory(torch, shape):
+    def run(L):
+        x = L.ones(shape, requires_grad=True)
+        (g,) = L.autograd.grad([x.double() + x], [x], grad_outputs=[L.ones(shape, dtype=L.float64)])
+        leaf = L.ones(shape, requires_grad=True)
+        leaf.double().backward(L.ones(shape, dtype=L.float64))
+        return g._version, leaf.grad._version, leaf.grad.stride()
+    assert run(minigrad) == run(torch)
