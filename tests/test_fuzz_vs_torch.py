@@ -946,6 +946,12 @@ def test_known_programs(torch, program):
          "its gradient is copied into the leaf's layout (.grad at version 1)",
          [("leaf", (0,), 0, False, True), ("unary", "norm", (0,), False, False),
           ("backward", "backward", (1,), False, False)]),
+        ("a result squeezed in place under no_grad, then differentiated: PyTorch's engine first "
+         "checks the starting gradient's shape against the one recorded ('invalid gradient at "
+         "index 0 - got [] but expected shape compatible with [1]'); minigrad runs the node, which "
+         "fails (IndexError for gather; the changed saved tensor for amin)",
+         [("leaf", (3,), 0, False, True), ("unary", "gather_last", (0,), False, False),
+          ("inplace", "squeeze_", (1,), True, False), ("grad", "grad", (1,), True, False)]),
     ]
 ])
 def test_known_differences(torch, program):
