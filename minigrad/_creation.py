@@ -176,22 +176,34 @@ def _size(size):
     return tuple(int(n) for n in size)
 
 
+def _check_size_given(name, size, any_keyword=True):
+    """``zeros()`` without a size: PyTorch's TypeError (not a 0-d tensor). ``rand()`` and
+    ``randn()`` without any argument match none of their signatures, and say so."""
+    if not size:
+        if not any_keyword:
+            raise invalid_combination(name, (), {})
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+
+
 def _float_dtype(dtype):
     return _dtype.to_numpy_dtype(dtype) if dtype is not None else _dtype.DEFAULT_FLOAT
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of the given size filled with 0 (float32 unless ``dtype``)."""
+    _check_size_given("zeros", size)
     return _leaf(np.zeros(_size(size), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of the given size filled with 1 (float32 unless ``dtype``)."""
+    _check_size_given("ones", size)
     return _leaf(np.ones(_size(size), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
     """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible."""
+    _check_size_given("empty", size)
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -252,12 +264,16 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Uniform random numbers in [0, 1) (PyTorch's numbers for the same seed)."""
+    _check_size_given("rand", size, any_keyword=(generator, dtype, device, requires_grad) !=
+                      (None, None, None, False))
     dtype = _float_dtype(dtype)
     return _random_leaf(_random.uniform(_size(size), dtype=dtype, generator=generator), requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal random numbers (mean 0, standard deviation 1; PyTorch's numbers for the same seed)."""
+    _check_size_given("randn", size, any_keyword=(generator, dtype, device, requires_grad) !=
+                      (None, None, None, False))
     dtype = _float_dtype(dtype)
     return _random_leaf(_random.normal(_size(size), dtype=dtype, generator=generator), requires_grad)
 

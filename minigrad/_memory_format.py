@@ -107,6 +107,11 @@ def empty_with_steps_of(like, dtype):
     size-1 dims included (``like`` must be non-overlapping and dense)."""
     block = np.empty(like.size, dtype)
     steps = tuple(step // like.itemsize * block.itemsize for step in like.strides)
+    if like.size and steps == block.reshape(like.shape).strides:
+        # row-major: plain new memory, which nothing else sees (the engine may then add the
+        # next gradient into it in place, as PyTorch's does). (Not for no elements: numpy
+        # steps a new empty array by 0, which would read as an empty tensor's real steps.)
+        return np.empty(like.shape, dtype)
     return np.lib.stride_tricks.as_strided(block, like.shape, steps)
 
 

@@ -519,3 +519,276 @@ def test_starting_gradient_of_another_dtype(torch, dtype):
 ])
 def test_threshold_of_memory_seen_twice(torch, fn):
     assert_same(fn, torch)
+
+
+# logsumexp of integers and bools: PyTorch first converts them to its default dtype (float32)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([[0, 2], [5, -1]]).logsumexp(-1),
+    lambda L: L.tensor([[0, 2], [5, -1]], dtype=L.int32).logsumexp(0, keepdim=True),
+    lambda L: L.tensor(3).logsumexp(0),
+    lambda L: L.tensor([True, False]).logsumexp(0),
+    lambda L: L.zeros(0, dtype=L.int64).logsumexp(0),
+    lambda L: L.logsumexp(L.tensor([1, 2, 3], dtype=L.uint8), dim=(0,)),
+    lambda L: L.tensor([[1, 2]]).logsumexp(()),
+])
+def test_logsumexp_of_integers(torch, fn):
+    assert_same(fn, torch)
+
+
+# a power that would be a bool (bools to a tensor of bools, True ** bools): PyTorch's pow kernel
+# has no bool version; bools to a number's power, and 2 ** bools, are fine
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([True, False]).pow(L.tensor([True, True])),
+    lambda L: L.tensor([True, False]) ** L.tensor(False),
+    lambda L: L.tensor([True, False]).pow_(L.tensor([True, False])),
+    lambda L: (lambda x: x.pow_(x))(L.tensor([True, False])),
+    lambda L: (lambda x: x.pow_(x[:1]))(L.tensor([True, False])),
+    lambda L: True ** L.tensor([True, False]),
+    lambda L: L.pow(False, L.tensor([True, False])),
+    lambda L: L.tensor([True, False]).pow(L.tensor([True, False, True])),    # shapes first
+    lambda L: L.tensor([True, False]).pow(True),
+    lambda L: L.tensor([True, False]).pow(L.tensor([2, 1])),
+    lambda L: 2 ** L.tensor([True, False]),
+    lambda L: L.tensor([2.0, 3.0], requires_grad=True).pow(L.tensor([True, False])),
+])
+def test_powers_of_bools(torch, fn):
+    assert_same(fn, torch)
+
+
+# float32 softmax and log_softmax over the last dim are PyTorch's to the last bit (its
+# vectorised kernel's exp, log and order of additions), so kl_div of a distribution with itself
+# is exactly 0 where PyTorch's is
+@pytest.mark.parametrize("shape", [(3,), (1,), (4, 3), (2, 7), (2, 8), (3, 9), (2, 17), (128, 10),
+                                   (2, 3, 100), (0, 3)])
+@pytest.mark.parametrize("scale", [0.5, 5.0, 60.0])
+def test_float32_softmax_bits(torch, shape, scale):
+    rng = np.random.default_rng(int(scale * 10) + len(shape))
+    data = (rng.standard_normal(shape) * scale).astype(np.float32)
+    if data.size > 4:
+        data.flat[1], data.flat[-2] = -np.inf, np.inf       # a row with inf: nan, as in PyTorch
+    for function in ("softmax", "log_softmax"):
+        mine = getattr(minigrad.tensor(data), function)(-1).numpy()
+        ref = getattr(torch.tensor(data), function)(-1).numpy()
+        np.testing.assert_array_equal(mine, ref, err_msg=function)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (4, 5)])
+def test_kl_div_of_softmax_with_itself_bits(torch, seed, shape):
+    data = np.random.default_rng(seed).uniform(-2, 2, size=shape).astype(np.float32)
+
+    def kl(L):
+        x = L.tensor(data)
+        return L.nn.functional.kl_div(x.log_softmax(-1), x.softmax(-1), reduction="batchmean").item()
+    assert kl(minigrad) == kl(torch)
+
+
+def _graph(node, depth=3):
+    """A node's name and those below it, ``depth`` levels deep."""
+    if node is None or depth == 0:
+        return None
+    return (node.name().split("::")[-1], tuple(_graph(n, depth - 1) for n, _ in node.next_functions))
+
+
+# matmul of two batches where one is a batch of one matrix that needs a gradient: PyTorch
+# squeezes it into a matrix (mm) only when both are 3-D; with more batch dims it uses bmm
+@pytest.mark.parametrize("shapes", [((1, 3, 1), (2, 1, 3)), ((2, 3, 1), (1, 1, 3)),
+                                    ((1, 1, 3, 1), (2, 1, 1, 3)), ((2, 1, 3, 1), (1, 1, 1, 3)),
+                                    ((1, 2, 3, 1), (1, 1, 1, 3)), ((1, 1, 1, 3, 1), (2, 1, 1, 1, 3))])
+@pytest.mark.parametrize("requires_grad", [(True, False), (False, True), (True, True)])
+def test_matmul_of_a_batch_of_one_matrix(torch, shapes, requires_grad):
+    def run(L):
+        a, b = (L.ones(*shape, requires_grad=flag) for shape, flag in zip(shapes, requires_grad))
+        out = a @ b
+        out.sum().backward()
+        return _graph(out.grad_fn), [t.grad.tolist() for t in (a, b) if t.requires_grad]
+    assert run(minigrad) == run(torch)
+
+
+# bmm and baddbmm of bools: PyTorch's kernel (chosen by the first batch's dtype) refuses them
+# before comparing the dtypes; with nothing to multiply it returns before both checks
+@pytest.mark.parametrize("fn", [
+    lambda L: L.bmm(L.ones(1, 2, 3, dtype=L.bool), L.ones(1, 3, 2)),
+    lambda L: L.ones(1, 2, 3, dtype=L.bool).bmm(L.ones(1, 3, 2, dtype=L.int64)),
+    lambda L: L.baddbmm(L.ones(1, 2, 2, dtype=L.bool), L.ones(1, 2, 3, dtype=L.bool), L.ones(1, 3, 2)),
+    lambda L: L.bmm(L.ones(1, 2, 3), L.ones(1, 3, 2, dtype=L.bool)),
+    lambda L: L.bmm(L.ones(1, 2, 3, dtype=L.bool), L.ones(1, 4, 2)),          # sizes first
+    lambda L: L.bmm(L.ones(1, 2, 0, dtype=L.bool), L.ones(1, 0, 2)),
+    lambda L: L.bmm(L.ones(0, 2, 3, dtype=L.bool), L.ones(0, 3, 2, dtype=L.bool)),
+    lambda L: L.ones(1, 2, 3, dtype=L.bool) @ L.ones(1, 3, 2),
+])
+def test_batched_products_of_bools(torch, fn):
+    assert_same(fn, torch)
+
+
+# scatter/scatter_add compare self's and src's dtypes before the index's shape (after its dtype)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(2, 0, dtype=L.float64).scatter_(0, L.zeros(1, 1, dtype=L.int64), L.ones(1, 1)),
+    lambda L: L.zeros(2, 3, dtype=L.float64).scatter(0, L.zeros(1, 4, dtype=L.int64), L.ones(1, 1)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.zeros(1, dtype=L.int64), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_add(0, L.zeros(1, 4, dtype=L.int64), L.ones(1, 4, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.zeros(1, 1, dtype=L.int32), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.ones(1, 1), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(2, L.zeros(1, 1, dtype=L.int64), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.full((1, 1), 5), L.ones(1, 1, dtype=L.float64)),
+    lambda L: L.zeros(2, 3).scatter_(0, L.zeros(1, 4, dtype=L.int64), L.ones(1, 1)),
+])
+def test_scatter_checks_dtypes_before_shapes(torch, fn):
+    assert_same(fn, torch)
+
+
+# nll_loss/cross_entropy with a label per position and no elements: PyTorch views the input as
+# N x C x 0 x 0 (and the target as N x 0 x 0), as -1 could be any size
+@pytest.mark.parametrize("input_shape", [(0, 1, 3), (0, 2, 3), (1, 0, 3), (2, 0, 3, 1),
+                                         (0, 2, 1, 3, 1), (1, 2, 0, 3), (2, 3, 0)])
+@pytest.mark.parametrize("reduction", ["sum", "mean", "none"])
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+def test_losses_per_position_without_elements(torch, input_shape, reduction, loss):
+    target_shape = input_shape[:1] + input_shape[2:]
+
+    def run(L):
+        x = L.zeros(input_shape, requires_grad=True)
+        out = getattr(L.nn.functional, loss)(x, L.zeros(target_shape, dtype=L.int64),
+                                              reduction=reduction)
+        out.sum().backward()
+        return tuple(out.shape), out.grad_fn.name(), tuple(x.grad.shape)
+    assert outcome_of(run, minigrad) == outcome_of(run, torch)
+
+
+def outcome_of(run, L):
+    """run(L), or the exception's class and first line."""
+    try:
+        return run(L)
+    except Exception as error:          # the two libraries must fail alike
+        return type(error).__name__, str(error).splitlines()[0]
+
+
+# an integer index out of bounds: PyTorch's message counts its position among the index's items
+# as written, the ellipsis as one item (x[..., 7] of a 3-D x names "dimension 1")
+@pytest.mark.parametrize("shape, index", [
+    ((0,), (Ellipsis, -1)), ((3,), (Ellipsis, 5)), ((2, 3, 4), (Ellipsis, 7)),
+    ((2, 0), (0, Ellipsis, -1)), ((0, 2), (Ellipsis, -1, 1)), ((2, 3), (slice(None), Ellipsis, 5)),
+    ((2, 3, 4), (0, Ellipsis, 7)), ((2, 3), (None, Ellipsis, 5)), ((2, 3), (Ellipsis, None, 5)),
+    ((2, 3), (0, None, 5)), ((2, 3), (Ellipsis, [0], 5)), ((0,), -1),
+])
+def test_index_out_of_bounds_names_the_items_position(torch, shape, index):
+    assert_same(lambda L: L.ones(shape, requires_grad=True)[index], torch)
+
+
+# zeros(), ones(), empty(), rand(), randn() and new_zeros() without a size: PyTorch's TypeError
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(), lambda L: L.ones(requires_grad=True), lambda L: L.empty(),
+    lambda L: L.rand(), lambda L: L.randn(requires_grad=True), lambda L: L.tensor(1.0).new_zeros(),
+    lambda L: L.tensor(1.0).new_ones(), lambda L: L.zeros(()), lambda L: L.tensor(1.0).new_ones([]),
+])
+def test_factories_without_a_size(torch, fn):
+    assert_same(fn, torch)
+
+
+# clamp_min_/clamp_max_ with a bound sharing self's memory: PyTorch checks the no_grad view, then
+# the overlap, before the shapes (as clamp_ does)
+@pytest.mark.parametrize("method", ["clamp_max_", "clamp_min_"])
+@pytest.mark.parametrize("fn", [
+    lambda x, m: getattr(x, m)(x[1:]),
+    lambda x, m: getattr(x[1:], m)(x[:-1]),
+    lambda x, m: getattr(x[1:], m)(x),
+    lambda x, m: getattr(x, m)(x[:1]),
+    lambda x, m: getattr(x, m)(x[::2]),            # not dense: the shapes' error
+    lambda x, m: getattr(x[::2], m)(x[1:2]),
+    lambda x, m: getattr(x, m)(x),
+    lambda x, m: getattr(x.view(2, 2), m)(x.view(2, 2).t()),
+])
+@pytest.mark.parametrize("no_grad_view", [False, True])
+def test_clamp_one_side_with_a_bound_sharing_memory(torch, method, fn, no_grad_view):
+    def run(L):
+        leaf = L.arange(4.0, requires_grad=True)
+        x = leaf * 1
+        if no_grad_view:
+            with L.no_grad():
+                x = x[:]
+        fn(x, method)
+        return x
+    assert_same(run, torch)
+
+
+# add/sub with an alpha under create_graph: PyTorch's backward multiplies by the number
+# (MulBackward1; sub negates first: NegBackward0)
+@pytest.mark.parametrize("fn", [
+    lambda L, a, b: L.add(a, b, alpha=2), lambda L, a, b: L.sub(a, b, alpha=2),
+    lambda L, a, b: a.add(b, alpha=0.5), lambda L, a, b: L.sub(a, b, alpha=-1),
+    lambda L, a, b: (a * 1).add_(b, alpha=3), lambda L, a, b: (a * 1).sub_(b, alpha=3),
+    lambda L, a, b: L.add(a, b.double(), alpha=3), lambda L, a, b: L.sub(a, b),
+])
+def test_alpha_in_recorded_gradients(torch, fn):
+    def run(L):
+        x, y = L.ones(3, requires_grad=True), L.ones(3, requires_grad=True)
+        out = fn(L, x, y)
+        _, gy = L.autograd.grad(out, [x, y], grad_outputs=L.ones(3, dtype=out.dtype, requires_grad=True),
+                                create_graph=True)
+        return _graph(gy.grad_fn), gy.tolist(), str(gy.dtype).split(".")[-1]
+    assert run(minigrad) == run(torch)
+
+
+# number ** x saves its result, as PyTorch: a change of it in place makes backward refuse, and
+# the recorded gradient is grad * (result * log(number)) (0 ** x: 0 where x >= 0)
+@pytest.mark.parametrize("base", [2, 3.0, 0, 0.0, 1, 0.5, -2.0])
+def test_number_to_a_tensor_power(torch, base):
+    def run(L):
+        x = L.tensor([0.5, -1.0, 0.0, 2.0], requires_grad=True)
+        (gx,) = L.autograd.grad((base ** x).sum(), x, create_graph=True)
+        (ggx,) = L.autograd.grad(gx.sum(), x)
+        return _graph(gx.grad_fn, 4), np.round(gx.tolist(), 5).tolist(), np.round(ggx.tolist(), 5).tolist()
+    assert str(run(minigrad)) == str(run(torch))
+
+    def changed(L):
+        y = base ** L.tensor([0.5], requires_grad=True)
+        y.mul_(2)
+        y.sum().backward()
+        return y
+    assert_same(changed, torch)
+
+
+# clamp_ by numbers that the tensor's dtype cannot hold: PyTorch's kernel for numbers names the
+# C++ type ('bool', 'long int'); bools between bools have no kernel at all
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([True]).clamp_(-0.5, 0.5), lambda L: L.tensor([True]).clamp_(max=2),
+    lambda L: L.tensor([1]).clamp_(-0.5, 0.5), lambda L: L.tensor([1], dtype=L.int8).clamp_(0.5),
+    lambda L: L.tensor([True]).clip_(-0.5, 0.5), lambda L: L.tensor([True]).clamp_(L.tensor(0.5)),
+    lambda L: L.tensor([True]).clamp_(True, False), lambda L: L.tensor([True]).clamp_(min=True),
+    lambda L: L.tensor([True]).clamp(max=False), lambda L: L.tensor([True]).clamp_min(True),
+    lambda L: L.tensor([1]).clamp_(0, 2), lambda L: L.tensor([True]).clamp(0, 1),
+])
+def test_clamp_by_numbers_a_dtype_cannot_hold(torch, fn):
+    assert_same(fn, torch)
+
+
+# a gradient cast to its tensor's dtype is new memory: added into in place when a second
+# gradient arrives (_version 1), adopted as a leaf's .grad (0), whatever its shape
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 1, 3), (1, 1), pytest.param((2, 0), marks=pytest.mark.xfail(
+    strict=True, reason="new memory without elements is an as_strided view (numpy steps a new empty "
+                        "array by 0, which would read as an empty tensor's real steps), so the engine "
+                        "does not see it as its own: not added into in place (_version 0, not 1)"))])
+def test_cast_gradients_are_new_memory(torch, shape):
+    def run(L):
+        x = L.ones(shape, requires_grad=True)
+        (g,) = L.autograd.grad([x.double() + x], [x], grad_outputs=[L.ones(shape, dtype=L.float64)])
+        leaf = L.ones(shape, requires_grad=True)
+        leaf.double().backward(L.ones(shape, dtype=L.float64))
+        return g._version, leaf.grad._version, leaf.grad.stride()
+    assert run(minigrad) == run(torch)
+
+
+# x[-1] of the 0-d values of x.max(0) (or min(0)): PyTorch's indexing reads the size of a
+# dimension the tensor no longer has (its reduction squeezed a kept dim of size 1 away), so it
+# says "select() cannot be applied to a 0-dim tensor." for -1 and "with size 1" for others,
+# where minigrad, as PyTorch for other 0-d tensors, says "index -1 is out of bounds for
+# dimension 0 with size 0" (found by a random program: a no_grad chain ending in x[-1])
+@pytest.mark.xfail(strict=True, reason="PyTorch reads a stale size (undefined behaviour)")
+@pytest.mark.parametrize("index", [-1, 1])
+def test_indexing_the_values_of_a_max_over_a_dim(torch, index):
+    assert_same(lambda L: L.tensor([1.0, 2.0, 3.0]).max(0)[0][index], torch)
+
+
+@pytest.mark.parametrize("index", [-1, 1, 5, 0])
+def test_indexing_other_zero_dim_tensors(torch, index):
+    assert_same(lambda L: L.tensor([1.0, 2.0, 3.0], requires_grad=True).sum()[index], torch)

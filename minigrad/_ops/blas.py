@@ -34,9 +34,11 @@ def _check_batches(first, second, function):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
-    if first._array.dtype != second._array.dtype and not nothing_to_multiply(first, second):
-        raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but found "
-                           f"{cpp_name(second.dtype).capitalize()}")
+    if not nothing_to_multiply(first, second):      # (else PyTorch's kernel returns first)
+        _check_not_bool(first, function)           # its kernel is chosen by the first's dtype
+        if first._array.dtype != second._array.dtype:
+            raise RuntimeError(f"expected scalar type {cpp_name(first.dtype).capitalize()} but "
+                               f"found {cpp_name(second.dtype).capitalize()}")
 
 
 def bmm(input, mat2):
@@ -45,7 +47,6 @@ def bmm(input, mat2):
     Gradient, batch by batch: grad_input = grad @ mat2^T; grad_mat2 = input^T @ grad.
     """
     _check_batches(input, mat2, "bmm")
-    _check_not_bool(input, "bmm")
     # (saved: only what the gradients need, so the other may change in place before backward)
     return _save_operands(result(batched_product(input, mat2), BmmBackward0, (input, mat2)),
                           input, mat2)

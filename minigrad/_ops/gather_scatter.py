@@ -27,6 +27,9 @@ def _check_index(function, index, input, dim, src=None):
                         f"{type(index).__name__}")
     if index._array.dtype.kind not in "iu":
         raise RuntimeError(f"{function}(): Expected dtype int32/int64 for index")
+    if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
+        # (before the shapes, as PyTorch checks; scatter_add's check is scatter's, message included)
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     if isinstance(src, Tensor) and src.ndim == index.ndim:
@@ -129,9 +132,6 @@ def _scatter_checks(function, input, dim, index, src):
     dim = _normalize_dim(dim, input.ndim)
     _check_index(function, index, input, dim, src)
     if isinstance(src, Tensor):
-        if src._array.dtype != input._array.dtype:
-            # scatter_add's check is scatter's own, message included
-            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         for d in range(index.ndim):
             if index.shape[d] > src.shape[d]:
                 raise RuntimeError(

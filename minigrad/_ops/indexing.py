@@ -193,15 +193,18 @@ def _basic_getitem(input, items, full_view=True, alias=True):
     ``full_view`` False (``x[0:] = v``), no alias is made: the assignment writes into ``x``
     itself, as in PyTorch.
     """
-    has_ellipsis = any(i is Ellipsis for i in items)
-    if has_ellipsis:
+    # PyTorch's messages count the position among the items as written (None and ... too)
+    positions = range(len(items))
+    if any(i is Ellipsis for i in items):
         at = items.index(Ellipsis)
         used = sum(1 for i in items if i is not None and i is not Ellipsis)
-        items = items[:at] + (slice(None),) * (input.ndim - used) + items[at + 1:]
+        fill = max(input.ndim - used, 0)
+        positions = [*range(at), *[at] * fill, *range(at + 1, len(items))]
+        items = items[:at] + (slice(None),) * fill + items[at + 1:]
     if sum(1 for i in items if i is not None) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
     out, dim = input, 0        # dim: where the next item applies in ``out``
-    for position, item in enumerate(items):
+    for position, item in zip(positions, items):
         if item is None:
             out = out.unsqueeze(dim)
             dim += 1
@@ -213,7 +216,6 @@ def _basic_getitem(input, items, full_view=True, alias=True):
         else:
             size = out.shape[dim]
             if not -size <= item < size:
-                # PyTorch's message counts the position among all index items (None too)
                 raise IndexError(
                     f"index {item} is out of bounds for dimension {position} with size {size}")
             out = select(out, dim, item)

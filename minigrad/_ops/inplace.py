@@ -18,7 +18,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from .._tensor import Tensor, _wrap
-from .._dtype import scalar_type_name, from_numpy_dtype, result_type
+from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import Node, SavedOutput, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks, pack
@@ -525,8 +525,23 @@ def _clamp_in_place(self, min, max):
             return np.minimum(value, limit["max"]) if "max" in limit else value
         return reading_its_own_writes(self, tuple(bounds.values()), clamp_one,
                                       lambda a, *limits: pointwise.clamp(a, **dict(zip(bounds, limits))))
+    if not bounds:
+        return apply_inplace(self, _clamp_by_numbers(self), min, max)
     # the bounds go in as inputs: x.clamp_(min=m) is recorded when m requires grad
     return apply_inplace(self, pointwise.clamp, min, max)
+
+
+def _clamp_by_numbers(self):
+    """clamp for x.clamp_(number, number): a result x's dtype cannot hold (a float bound of an
+    int x) is refused in the words of PyTorch's kernel for numbers, which names x's C++ type
+    ('bool', 'long int')."""
+    def clamp(tensor, min, max):
+        out = pointwise.clamp(tensor, min, max)
+        if out._array.dtype != self._array.dtype and not _can_cast(out, self):
+            raise RuntimeError(f"result type {scalar_type_name(out.dtype)} can't be cast to the "
+                               f"desired output type {cpp_type_name(self.dtype)}")
+        return out
+    return clamp
 
 
 def clip_(self, min=None, max=None):

@@ -109,6 +109,7 @@ def clamp_min_(self, min):
     if _FuncTransforms.vmaps:
         check_inplace_batching("clamp_min_", self, (min,))
     if isinstance(min, Tensor):     # an input too (recorded if it requires grad): ClampMinBackward1
+        _check_bound_memory(self, min)
         return apply_inplace(self, pointwise.clamp_min, min)
     return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
@@ -118,8 +119,17 @@ def clamp_max_(self, max):
     if _FuncTransforms.vmaps:
         check_inplace_batching("clamp_max_", self, (max,))
     if isinstance(max, Tensor):     # an input too (recorded if it requires grad): ClampMaxBackward1
+        _check_bound_memory(self, max)
         return apply_inplace(self, pointwise.clamp_max, max)
     return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
+
+
+def _check_bound_memory(self, bound):
+    """A bound that shares self's memory (x.clamp_max_(x[1:])): PyTorch refuses an overlap
+    before it compares the shapes, as for clamp_."""
+    if bound._version_counter is self._version_counter:
+        check_inplace(self, others=(bound,))
+        _check_partial_overlap(self, bound)
 
 
 METHODS["clamp_min_"] = clamp_min_

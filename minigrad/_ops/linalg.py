@@ -298,11 +298,12 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
-    if input._array.dtype != mat2._array.dtype and not nothing_to_multiply(input, mat2):
-        # PyTorch's batched kernel's message
-        raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but found "
-                           f"{cpp_name(mat2.dtype).capitalize()}")
-    _check_not_bool(input, "bmm")
+    if not nothing_to_multiply(input, mat2):      # (else PyTorch's kernel returns first)
+        _check_not_bool(input, "bmm")              # its kernel is chosen by input's dtype
+        if input._array.dtype != mat2._array.dtype:
+            # PyTorch's batched kernel's message
+            raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but "
+                               f"found {cpp_name(mat2.dtype).capitalize()}")
     out = result(batched_product(input, mat2), BmmBackward0, (input, mat2))
     return _save_operands(out, input, mat2)
 
@@ -336,16 +337,15 @@ def matmul(input, other):
         return mm(input.unsqueeze(0), other).squeeze_(0)      # (in place, as PyTorch: version 1)
     if da == 2 and db == 2:
         return mm(input, other)
-    if da == db:
-        # one side's batch dimensions are all 1 and it needs a gradient: PyTorch uses
-        # it as a matrix (then folds the other side), so its gradient is one matrix product
-        ones_a = all(n == 1 for n in input.shape[:-2])
-        ones_b = all(n == 1 for n in other.shape[:-2])
+    if da == db == 3:
+        # one side is a batch of one matrix and needs a gradient: PyTorch uses it as a
+        # matrix (then folds the other side), so its gradient is one matrix product
+        # (not with more batch dims: (1, 1, n, m) goes through bmm)
+        ones_a, ones_b = input.shape[0] == 1, other.shape[0] == 1
         if ones_a != ones_b:
             squeezable = input if ones_a else other
             if _requires_grad(squeezable):
-                squeezed = squeezable.squeeze(0) if da == 3 else squeezable.squeeze(
-                    tuple(range(da - 2)))
+                squeezed = squeezable.squeeze(0)
                 input, other = (squeezed, other) if ones_a else (input, squeezed)
                 da, db = input.ndim, other.ndim
     if not _should_fold(input.shape, other.shape, other, input):

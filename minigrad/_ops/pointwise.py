@@ -215,7 +215,8 @@ class AddBackward0(Node):
     def backward(self, grad):
         grad_b = None
         if self._next_nodes[1] is not None:      # (should_compute_output(1), without the call)
-            grad_b = grad if self.alpha == 1 else grad * self.alpha
+            # (times a number: MulBackward1 when create_graph=True records it, as PyTorch's)
+            grad_b = grad if self.alpha == 1 else mul_by_number(grad, self.alpha)
         return grad, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -232,7 +233,8 @@ class SubBackward0(Node):
     def backward(self, grad):
         grad_b = None
         if self.should_compute_output(1):
-            grad_b = -grad if self.alpha == 1 else grad * -self.alpha
+            # (negated, then times a number: NegBackward0 and MulBackward1 when recorded)
+            grad_b = -grad if self.alpha == 1 else mul_by_number(-grad, self.alpha)
         return grad, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -725,13 +727,18 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
-    """result = self ** exponent, self a number   ->   grad_exponent = grad * result * log(self)"""
+    """result = self ** exponent, self a number   ->   grad_exponent = grad * (result * log(self))"""
 
-    _saved_names = ('self',)      # grad_fn._saved_self, ... as in PyTorch
+    _saved_names = ('exponent', 'result')      # grad_fn._saved_exponent, ... as in PyTorch
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * self.base ** a * float(np.log(self.base)),)
+        # from the saved result, as PyTorch: changing it in place makes backward refuse
+        exponent, out = self.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scaled = mul_by_number(out, float(np.log(self.base)) if self.base else -np.inf)
+        if self.base == 0:           # 0 ** exponent: no change for exponents >= 0
+            scaled = where(exponent >= 0, _wrap(np.zeros((), out._array.dtype)), scaled)
+        return (grad * scaled,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = result * log(self) * exponent_t"""
@@ -759,6 +766,7 @@ def pow(input, exponent):
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
             array = _binary(_power, input, exponent)
+        _check_not_bool_power(array)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
@@ -781,9 +789,17 @@ def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
         out = _binary(_power, base, input)
+    _check_not_bool_power(out)
     # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
     out = row_major(out)
-    return result(out, PowBackward2, (input,), saved=(input,), base=base)
+    return save_result(result(out, PowBackward2, (input,), base=base), input)
+
+
+def _check_not_bool_power(array):
+    """A tensor exponent whose power would be a bool (True ** bools, bools ** bools): PyTorch's
+    pow kernel has no bool version (a bool tensor to a number's power has one, and stays bool)."""
+    if array.dtype == np.bool_:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
 
 
 def square(input):
@@ -1290,6 +1306,10 @@ def clamp(input, min=None, max=None):
 def _clamp_numbers(input, low, high, node_class, **bound):
     """clamp with number bounds (either may be None), recorded as ``node_class``."""
     out = like_its_input(clip_keeping_input_on_ties(input._array, low, high), input._array)
+    if out.dtype == np.bool_:           # bools between bools: PyTorch has no such kernel
+        kernel = "clamp" if low is not None and high is not None else \
+            "clamp_min" if low is not None else "clamp_max"
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     if out.dtype != input._array.dtype:
         out = out.astype(result_type(input, low if low is not None else high))
     return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)

@@ -651,8 +651,11 @@ def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) along ``dim``, computed without overflow. Gradient: grad * softmax(input).
 
     ``dim=()`` reduces every dimension, as in sum; without ``keepdim`` PyTorch then adds
-    its kept-dims maximum back into a 0-d result and fails (unless the input is empty)."""
+    its kept-dims maximum back into a 0-d result and fails (unless the input is empty).
+    Integers and bools are summed as float32 (PyTorch converts them to its default dtype)."""
     array = input._array
+    if array.dtype.kind != "f":             # exp of an integer is not an integer
+        array = array.astype(np.float32)
     if isinstance(dim, (tuple, list)) and not dim:
         dim = None
         if not keepdim and array.ndim and array.size:

@@ -19,7 +19,7 @@ from .._functorch import batched_levels, warn_no_batching_rule
 from . import result, numpy_keywords, plain_output, batched_as
 from .views import register_view, check_history_kept, history_first
 from .._python_arg_parser import invalid_combination
-from .._creation import zeros, ones, full, tensor
+from .._creation import zeros, ones, full, tensor, _check_size_given
 from .._memory_format import (check_memory_format, contiguous_format, copy_in_format, empty_laid_out_like,
                               keep_zero_steps, row_major, with_pytorch_steps,
                               is_in_format, preserve_format)
@@ -928,11 +928,13 @@ def new_zeros(input, *size, dtype=None, requires_grad=False):
 
     Inside vmap, new_zeros, new_ones and new_full of a batched tensor are batched too, as
     in PyTorch (new_tensor's are not: they hold the data given)."""
+    _check_size_given("new_zeros", size)
     return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
+    _check_size_given("new_ones", size)
     return batched_as(ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 

@@ -43,7 +43,10 @@ class XlogyBackward0(Node):
 def _xlogy(x, y):
     """x * log(y), 0 where x == 0 (unless y is nan), as torch.xlogy."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.asarray(x * np.log(y))
+        # PyTorch's kernel takes the C library's float32 log, nearly always the closest
+        # float32 to log(y); numpy's own float32 log misses it in the last bit now and then
+        log_y = np.log(y.astype(np.float64)).astype(np.float32) if y.dtype == np.float32 else np.log(y)
+        out = np.asarray(x * log_y)
     return np.where((x == 0) & ~np.isnan(y), out.dtype.type(0), out)
 
 

@@ -30,6 +30,7 @@ from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
+from .. import _sleef_mathfun
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -364,11 +365,39 @@ def _check_floating(name, input, dim):
 
 
 def _log_softmax_array(array, dim):
+    """log_softmax with numpy's exp and log (cross_entropy's fast path)."""
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
     with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
         shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
     shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))    # (in place: a new array)
+    return shifted
+
+
+def _has_pytorchs_last_bit(array, dim):
+    """float32 over the last dim: PyTorch's vectorised kernel, whose bits minigrad reproduces."""
+    return array.dtype == np.float32 and dim == array.ndim - 1 and array.size > 0
+
+
+def _pytorch_softmax_array(array, dim):
+    """softmax in PyTorch's order of operations: exp(x - max), the row's sum, then a product
+    with 1 / sum (not a division), with PyTorch's own exp (float32, last dim; see
+    _sleef_mathfun). Elsewhere numpy's exp and log, which may differ in the last bit."""
+    if not _has_pytorchs_last_bit(array, dim):
+        return np.exp(_log_softmax_array(array, dim))
+    with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
+        exps = _sleef_mathfun.exp(array - array.max(axis=dim, keepdims=True))
+    return exps * (np.float32(1) / _sleef_mathfun.row_sum(exps))
+
+
+def _pytorch_log_softmax_array(array, dim):
+    """log_softmax in PyTorch's order of operations, (x - max) - log(sum(exp(x - max))), with
+    PyTorch's own exp and log where minigrad has them (float32, last dim; see _sleef_mathfun)."""
+    if not _has_pytorchs_last_bit(array, dim):
+        return _log_softmax_array(array, dim)
+    with np.errstate(invalid="ignore"):
+        shifted = array - array.max(axis=dim, keepdims=True)
+        shifted -= _sleef_mathfun.log(_sleef_mathfun.row_sum(_sleef_mathfun.exp(shifted)))
     return shifted
 
 
@@ -434,7 +463,7 @@ def softmax(input, dim=None, dtype=None):
     _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     # PyTorch's result is contiguous whatever the input's layout (reshape then views it)
-    out = np.asarray(np.exp(_log_softmax_array(array, dim)).reshape(input._array.shape), order="C")
+    out = np.asarray(_pytorch_softmax_array(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, SoftmaxBackward0, (input,), dim=dim))
 
 
@@ -489,9 +518,23 @@ def log_softmax(input, dim=None, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     dim = _softmax_dim(input.ndim, dim, "log_softmax")
+    return _log_softmax_result(input, dim, _pytorch_log_softmax_array)
+
+
+@history_first
+def _log_softmax_with_numpy(input, dim):
+    """log_softmax with numpy's exp and log, for cross_entropy: PyTorch's last bit (see
+    _sleef_mathfun) would cost each training step tens of microseconds; the loss may then
+    differ from PyTorch's in its last bit."""
+    return _log_softmax_result(input, _softmax_dim(input.ndim, dim, "log_softmax"),
+                               _log_softmax_array)
+
+
+def _log_softmax_result(input, dim, compute):
+    """log_softmax over ``dim`` (already checked), its values by ``compute(array, dim)``."""
     _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
-    out = np.asarray(_log_softmax_array(array, dim).reshape(input._array.shape), order="C")
+    out = np.asarray(compute(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
 
 
@@ -755,15 +798,21 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     records one NllLoss2DBackward0, and views a per-position result back to the target's shape.
     """
     n, c = input.shape[0], input.shape[1]
-    # (as PyTorch: a contiguous copy first if need be, CloneBackward0, then a view)
-    images = input if input.ndim == 4 else input.contiguous().view(n, c, 1, -1)
-    logp = np.moveaxis(images._array, 1, -1).reshape(-1, c)       # one row per pixel
+    # (as PyTorch: a contiguous copy first if need be, CloneBackward0, then a view; without
+    # elements, where -1 could be anything, N x C x 0 x 0 and N x 0 x 0)
+    images = input if input.ndim == 4 else input.contiguous().view(
+        (n, c, 1, -1) if input.numel() else (n, c, 0, 0))
+    labels_per_pixel = target if input.ndim == 4 else target.contiguous().view(
+        (n, 1, -1) if target.numel() else (n, 0, 0))
+    if tuple(labels_per_pixel.shape[1:]) != tuple(images.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: {list(images.shape)} , target: "
+                           f"{list(labels_per_pixel.shape)}")
+    n, _, h, w = images.shape
+    logp = np.moveaxis(images._array, 1, -1).reshape(n * h * w, c)       # one row per pixel
     labels = target._array.reshape(-1)
     value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
     if reduction == "none":
-        n, _, h, w = images.shape
         value = value.reshape(n, h, w)
-    labels_per_pixel = target if target.ndim == 3 else target.contiguous().view(n, 1, -1)
     out = result(value, NllLoss2DBackward0, (images,),
                  saved=_saved_nll(images, labels_per_pixel, weight, total_weight, reduction),
                  _reduction=reduction, _rows_shape=logp.shape,
@@ -786,7 +835,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         return _cross_entropy.cross_entropy_with_label_smoothing(
             input, target, weight, ignore_index, reduction, label_smoothing)
     class_dim = 0 if input.ndim == 1 else 1
-    logp = log_softmax(input, class_dim)
+    logp = _log_softmax_with_numpy(input, class_dim)
     if target.is_floating_point() and target.shape != input.shape:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
