@@ -79,6 +79,9 @@ from ._ops.nonfinite import (  # noqa: F401
 from ._ops.logarithms import log2, log10, expm1  # noqa: F401
 from ._ops.logical import logical_not, logical_and, logical_or, logical_xor  # noqa: F401
 from ._ops.pointwise import nonzero  # noqa: F401
+from ._ops.rearrange import (  # noqa: F401
+    movedim, moveaxis, swapdims, ravel, unflatten, broadcast_to, tile, fliplr, flipud, rot90,
+    tensor_split, hsplit, vsplit, dsplit, repeat_interleave, take_along_dim)
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401

@@ -813,7 +813,7 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
-    from ._ops import nonfinite, logarithms, logical
+    from ._ops import nonfinite, logarithms, logical, rearrange
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -836,6 +836,9 @@ def _install_methods():
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
         logarithms: ["log2", "log10", "expm1"],
         logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
+        rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
+                    "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
+                    "repeat_interleave", "take_along_dim", "unfold"],
     }
     for module, names in methods.items():
         for name in names:

@@ -1,0 +1,194 @@
+"""Shape and index operations that tutorials use, compared with PyTorch: movedim, ravel, tile,
+unflatten, rot90, tensor_split, repeat_interleave, take_along_dim, unfold, the in-place
+transposes, diag and trace, kthvalue/mode/cummax, take and the index_* family, and the small
+questions a tensor answers about itself (nbytes, storage_offset, ...).
+
+Each program runs in minigrad and in PyTorch and must give the same values, dtypes, strides,
+versions, node names and edges, gradients and errors (class and text)."""
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def _plain(value):
+    """What a learner sees of one result, in a form both libraries compare on."""
+    if hasattr(value, "grad_fn") and hasattr(value, "tolist"):
+        grad_fn = value.grad_fn
+        values = [round(v, 5) if isinstance(v, float) else v
+                  for v in np.asarray(value.tolist(), dtype=object).reshape(-1).tolist()]
+        return ("tensor", repr(values), str(value.dtype).split(".")[-1], tuple(value.shape),
+                value.stride(), value.requires_grad, value._version,
+                None if grad_fn is None else grad_fn.name().split("::")[-1],
+                None if grad_fn is None else tuple(
+                    None if node is None else (node.name().split("::")[-1], nr)
+                    for node, nr in grad_fn.next_functions))
+    if isinstance(value, (tuple, list)):
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def outcome(lib, program):
+    """The result of ``program(lib)``, or its exception's class and message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return _plain(program(lib))
+        except Exception as error:       # the class and the text, word for word
+            message = str(error).split("\nminigrad hint:")[0]
+            if "invalid combination of arguments" in message:     # (PyTorch lists every signature)
+                message = message.split("\n")[0]
+            return type(error).__name__, re.sub(r"\bminigrad\.(\w*Tensor|Size)\b", r"torch.\1", message)
+
+
+def same(torch, program):
+    """``program`` gives the same outcome in minigrad and in PyTorch."""
+    ours, theirs = outcome(minigrad, program), outcome(torch, program)
+    assert ours == theirs
+    return ours
+
+
+def leaf(lib, shape=(3, 4), dtype="float64", seed=0):
+    values = np.random.default_rng(seed).standard_normal(shape).round(3)
+    return lib.tensor(values.tolist(), dtype=getattr(lib, dtype), requires_grad=dtype.startswith("float"))
+
+
+def with_grad(lib, make, shape=(3, 4), seed=0):
+    """``make(x)``, and x's gradient after backward of a weighted sum of it."""
+    x = leaf(lib, shape, seed=seed)
+    out = make(x)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    total = 0
+    for k, piece in enumerate(outs):
+        if getattr(piece, "requires_grad", False):
+            weights = lib.arange(piece.numel(), dtype=piece.dtype).reshape(piece.shape)
+            total = total + (piece * (weights + k)).sum()
+    total.backward()
+    return out, x.grad
+
+
+def check_gradients(function, *inputs):
+    """gradcheck and gradgradcheck in float64 (minigrad's own)."""
+    from minigrad.autograd import gradcheck, gradgradcheck
+    assert gradcheck(function, inputs)
+    assert gradgradcheck(function, inputs)
+
+
+# --- movedim, swapdims, ravel, tile, unflatten, broadcast_to, type_as -----------------------
+
+REARRANGEMENTS = [
+    lambda x: x.movedim(0, 2), lambda x: x.movedim((0, 1), (2, 0)), lambda x: x.moveaxis(-1, 0),
+    lambda x: x.swapdims(0, 2), lambda x: x.swapaxes(1, 2), lambda x: x.ravel(),
+    lambda x: x.transpose(0, 2).ravel(), lambda x: x.tile(2), lambda x: x.tile((2, 1, 1, 2)),
+    lambda x: x.unflatten(2, (2, 2)), lambda x: x.unflatten(-1, (-1, 1)),
+    lambda x: x[0, 0].broadcast_to(3, 4), lambda x: x[0].broadcast_to((2, 3, 4)),
+    lambda x: x.fliplr(), lambda x: x.flipud(), lambda x: x.rot90(), lambda x: x.rot90(2),
+    lambda x: x.rot90(-1, (2, 0)), lambda x: x.rot90(0), lambda x: x.tensor_split(2, 1),
+    lambda x: x.tensor_split([1, 3], dim=2), lambda x: x.hsplit(3), lambda x: x.vsplit([1]),
+    lambda x: x.dsplit(2), lambda x: x.repeat_interleave(2), lambda x: x.repeat_interleave(2, 1),
+    lambda x: x.unfold(2, 2, 1), lambda x: x.unfold(1, 2, 2), lambda x: x.unfold(0, 1, 3),
+]
+
+
+@pytest.mark.parametrize("k", range(len(REARRANGEMENTS)))
+def test_rearrangements_values_grads_and_nodes(torch, k):
+    same(torch, lambda lib: with_grad(lib, REARRANGEMENTS[k], (2, 3, 4)))
+
+
+def test_functions_spelled_as_torch_functions(torch):
+    same(torch, lambda lib: with_grad(lib, lambda x: (lib.movedim(x, 1, 0), lib.ravel(x.t()),
+                                                      lib.tile(x, (2,)), lib.fliplr(x), lib.rot90(x, 3),
+                                                      lib.swapdims(x, 0, 1), lib.broadcast_to(x, (2, 3, 4)),
+                                                      lib.tensor_split(x, 3), lib.hsplit(x, [2]),
+                                                      lib.unflatten(x, 1, (2, -1)))))
+
+
+def test_type_as(torch):
+    def program(lib):
+        x = leaf(lib)
+        y = x.type_as(lib.zeros(1, dtype=lib.float32))
+        return y, x.type_as(x) is x, x.type_as(lib.zeros(1, dtype=lib.int64))
+    same(torch, program)
+
+
+def test_repeat_interleave_with_counts(torch):
+    def program(lib):
+        counts = lib.tensor([1, 0, 2])
+        out, grad = with_grad(lib, lambda x: x.repeat_interleave(counts, dim=0))
+        return out, grad, lib.repeat_interleave(counts), lib.repeat_interleave(lib.tensor(2.5), 2), \
+            lib.tensor([1, 2]).repeat_interleave(lib.tensor([2]))
+    same(torch, program)
+
+
+def test_take_along_dim(torch):
+    def program(lib):
+        index = lib.tensor([[0], [3], [1]])
+        return with_grad(lib, lambda x: (x.take_along_dim(index, 1), lib.take_along_dim(x, lib.tensor([0, 5, 5])),
+                                         x.take_along_dim(lib.tensor([[2, 0, 1, 1]]), dim=0)))
+    same(torch, program)
+
+
+ERRORS = [
+    lambda lib, x: x.movedim((0, 1), 0), lambda lib, x: x.movedim((0, 0), (1, 2)),
+    lambda lib, x: x.movedim(5, 0), lambda lib, x: x.unflatten(1, (2, 2)),
+    lambda lib, x: x.unflatten(1, ()), lambda lib, x: x.fliplr()[0].fliplr(),
+    lambda lib, x: x.sum().flipud(), lambda lib, x: x.rot90(1, (0,)), lambda lib, x: x[0].rot90(),
+    lambda lib, x: x.rot90(1, (1, 1)), lambda lib, x: x.rot90(1, (0, 5)),
+    lambda lib, x: x.tensor_split(0), lambda lib, x: x.sum().tensor_split(2),
+    lambda lib, x: x.hsplit(3), lambda lib, x: x[0].vsplit(2), lambda lib, x: x.dsplit(2),
+    lambda lib, x: x.repeat_interleave(-1), lambda lib, x: x.repeat_interleave(lib.tensor([1, 2]), 0),
+    lambda lib, x: x.take_along_dim(lib.tensor([0])), lambda lib, x: x.take_along_dim(lib.tensor([0]), 0),
+    lambda lib, x: x.take_along_dim(lib.tensor([[0]], dtype=lib.int32), 0),
+    lambda lib, x: x.unfold(1, 5, 1), lambda lib, x: x.unfold(1, 2, 0), lambda lib, x: x.unfold(1, -1, 1),
+    lambda lib, x: x.unfold(3, 2, 1), lambda lib, x: x.type_as(1.0), lambda lib, x: x.tile((2.5,)),
+]
+
+
+@pytest.mark.parametrize("k", range(len(ERRORS)))
+def test_rearrangement_errors(torch, k):
+    same(torch, lambda lib: ERRORS[k](lib, leaf(lib)))
+
+
+def test_rearrangements_gradcheck():
+    x = minigrad.randn(2, 3, 4, dtype=minigrad.float64, requires_grad=True)
+    check_gradients(lambda t: t.rot90(1, (1, 2)), x)
+    check_gradients(lambda t: t.unfold(2, 2, 1), x)
+    check_gradients(lambda t: t.repeat_interleave(minigrad.tensor([2, 0, 1]), 1), x)
+    check_gradients(lambda t: t.take_along_dim(minigrad.tensor([[[0, 3]]]), 2), x)
+    check_gradients(lambda t: t.movedim(0, -1).tile(2).ravel(), x)
+
+
+# --- in place: t_, transpose_, swapdims_, swapaxes_, cumsum_, cumprod_ ----------------------
+
+INPLACE = [
+    lambda x: (x * 1).t_(), lambda x: (x * 1).transpose_(0, 1), lambda x: (x * 1).swapdims_(1, 0),
+    lambda x: (x * 1).swapaxes_(0, -1), lambda x: (x * 1).cumsum_(1), lambda x: (x * 1).cumprod_(0),
+    lambda x: (x * 1).cumsum_(0).cumprod_(1),
+]
+
+
+@pytest.mark.parametrize("k", range(len(INPLACE)))
+def test_inplace_values_grads_nodes_and_versions(torch, k):
+    same(torch, lambda lib: with_grad(lib, INPLACE[k]))
+
+
+def test_inplace_transpose_of_a_view_changes_only_the_view(torch):
+    def program(lib):
+        x = leaf(lib, (2, 3, 4))
+        base = x * 1
+        piece = base[0]
+        same_object = piece.transpose_(0, 1) is piece
+        return piece, base, piece._base is base, same_object, piece.is_contiguous()
+    same(torch, program)
+
+
+def test_inplace_transpose_errors(torch):
+    same(torch, lambda lib: leaf(lib).t_())
+    same(torch, lambda lib: leaf(lib, (2, 3, 4)).detach().t_())
+    same(torch, lambda lib: leaf(lib).detach().transpose_(0, 2))
+    same(torch, lambda lib: leaf(lib).cumsum_(0))
+    same(torch, lambda lib: lib.tensor([1, 2]).cumsum_(0))
+    same(torch, lambda lib: lib.tensor([1, 2]).cumprod_(0, dtype=lib.float32))
