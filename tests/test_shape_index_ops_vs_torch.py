@@ -192,3 +192,114 @@ def test_inplace_transpose_errors(torch):
     same(torch, lambda lib: leaf(lib).cumsum_(0))
     same(torch, lambda lib: lib.tensor([1, 2]).cumsum_(0))
     same(torch, lambda lib: lib.tensor([1, 2]).cumprod_(0, dtype=lib.float32))
+
+
+# --- diag, diag_embed, diagflat, trace --------------------------------------------------------
+
+DIAGONALS = [
+    lambda x: x.diag(), lambda x: x.diag(1), lambda x: x.diag(-2), lambda x: x.diag(7),
+    lambda x: x[0].diag(), lambda x: x[1].diag(-1), lambda x: x.diag_embed(), lambda x: x.diag_embed(1, 0, 2),
+    lambda x: x.diag_embed(-1, -1, -3), lambda x: x.diagflat(), lambda x: x.t().diagflat(2),
+    lambda x: x[0, 0].diagflat(), lambda x: x.trace(), lambda x: x.t().trace(),
+]
+
+
+@pytest.mark.parametrize("k", range(len(DIAGONALS)))
+def test_diagonals_values_grads_and_nodes(torch, k):
+    same(torch, lambda lib: with_grad(lib, DIAGONALS[k]))
+
+
+def test_diagonals_of_integers_and_as_functions(torch):
+    same(torch, lambda lib: (lib.arange(6).reshape(2, 3).trace(), lib.ones(2, 2, dtype=lib.int32).trace(),
+                             lib.diag(lib.arange(3)), lib.diag_embed(lib.arange(4).reshape(2, 2)),
+                             lib.diagflat(lib.tensor([[1, 2]])), lib.trace(lib.eye(3))))
+
+
+DIAGONAL_ERRORS = [
+    lambda lib: lib.ones(2, 2, 2).diag(), lambda lib: lib.tensor(1.).diag(),
+    lambda lib: lib.ones(3, 4).diag_embed(0, 1, 1), lambda lib: lib.ones(3, 4).diag_embed(0, 0, 5),
+    lambda lib: lib.ones(4).trace(), lambda lib: lib.ones(2, 2, 2).trace(),
+]
+
+
+@pytest.mark.parametrize("k", range(len(DIAGONAL_ERRORS)))
+def test_diagonal_errors(torch, k):
+    same(torch, DIAGONAL_ERRORS[k])
+
+
+def test_diagonals_gradcheck():
+    m = minigrad.randn(3, 4, dtype=minigrad.float64, requires_grad=True)
+    check_gradients(lambda t: t.diag(1), m)
+    check_gradients(lambda t: t.diag_embed(1, 0, 2), m)
+    check_gradients(lambda t: t.diagflat(-1), m)
+    check_gradients(lambda t: (t.t() @ t).trace(), m)
+
+
+# --- take, index_copy, index_fill, index_put, masked_scatter ---------------------------------
+
+def _writes(lib):
+    i = lib.tensor([2, 0])
+    return [
+        lambda x, s: x.take(lib.tensor([[0, -1], [5, 5]])),
+        lambda x, s: lib.take(x.t(), lib.tensor([1, 2])),
+        lambda x, s: x.index_copy(0, i, s[:2]),
+        lambda x, s: lib.index_copy(x, 1, lib.tensor([3, 1, 0]), s[:, :3]),
+        lambda x, s: (x * 1).index_copy_(0, i, s[:2]),
+        lambda x, s: x.index_fill(1, lib.tensor([0, -1]), 2.0),
+        lambda x, s: x.index_fill(0, lib.tensor(1), s[0, 0]),
+        lambda x, s: (x * 1).index_fill_(1, lib.tensor([2]), -1),
+        lambda x, s: (x * 1).index_fill_(1, lib.tensor([2]), s[1, 1]),
+        lambda x, s: x.index_put((lib.tensor([0, 1]),), s[0, 0]),
+        lambda x, s: x.index_put([lib.tensor([0, 1, 0]), lib.tensor([1, 1, 1])], s[0, :3], accumulate=True),
+        lambda x, s: (x * 1).index_put_((lib.tensor([2]), lib.tensor([3])), s[2, 2]),
+        lambda x, s: lib.index_put(x, (x > 0,), s[0, 0]),
+        lambda x, s: x.masked_scatter(x > 0, s),
+        lambda x, s: x.masked_scatter(lib.tensor([True, False, True, False]), s.t()),
+        lambda x, s: (x * 1).masked_scatter_(x < 0, s),
+    ]
+
+
+@pytest.mark.parametrize("k", range(16))
+def test_index_writes_values_grads_and_nodes(torch, k):
+    def program(lib):
+        source = leaf(lib, (3, 4), seed=1)
+        out, grad = with_grad(lib, lambda x: _writes(lib)[k](x, source))
+        return out, grad, source.grad
+    same(torch, program)
+
+
+WRITE_ERRORS = [
+    lambda lib, x: x.take(lib.tensor([12])), lambda lib, x: x.take(lib.tensor([-13])),
+    lambda lib, x: x.take(lib.tensor([1.])), lambda lib, x: x.take(lib.tensor([1], dtype=lib.int32)),
+    lambda lib, x: x.index_copy(0, lib.tensor([2, 0]), lib.ones(2, 3, dtype=lib.float64)),
+    lambda lib, x: x.index_copy(0, lib.tensor([2, 0]), lib.ones(3, 4, dtype=lib.float64)),
+    lambda lib, x: x.index_copy(0, lib.tensor([3]), lib.ones(1, 4, dtype=lib.float64)),
+    lambda lib, x: x.index_copy(0, lib.tensor([2.]), lib.ones(1, 4, dtype=lib.float64)),
+    lambda lib, x: x.index_copy(0, lib.tensor([2]), lib.ones(1, 4)),
+    lambda lib, x: x.index_fill(1, lib.tensor([0, 5]), 2.),
+    lambda lib, x: x.index_fill(1, lib.tensor([0]), lib.tensor([2.])),
+    lambda lib, x: x.index_fill(1, lib.tensor([[0]]), 2.),
+    lambda lib, x: x.index_fill(1, lib.tensor([0.]), 2.),
+    lambda lib, x: x.index_put((lib.tensor([0, 1]),), 5.),
+    lambda lib, x: x.masked_scatter(lib.ones(3, 4, dtype=lib.bool), lib.arange(5.)),
+    lambda lib, x: x.masked_scatter(lib.ones(3, 4, dtype=lib.long), lib.arange(15.)),
+    lambda lib, x: x.masked_scatter(lib.ones(3, 4, dtype=lib.bool), lib.arange(15)),
+    lambda lib, x: x.masked_scatter(lib.ones(3, 5, dtype=lib.bool), lib.arange(15.)),
+    lambda lib, x: x.index_fill_(1, lib.tensor([0]), 1.0),
+]
+
+
+@pytest.mark.parametrize("k", range(len(WRITE_ERRORS)))
+def test_index_write_errors(torch, k):
+    same(torch, lambda lib: WRITE_ERRORS[k](lib, leaf(lib)))
+
+
+def test_index_writes_gradcheck():
+    x = minigrad.randn(3, 4, dtype=minigrad.float64, requires_grad=True)
+    s = minigrad.randn(3, 4, dtype=minigrad.float64, requires_grad=True)
+    v = minigrad.randn((), dtype=minigrad.float64, requires_grad=True)
+    check_gradients(lambda t: t.take(minigrad.tensor([[0, -1], [5, 5]])), x)
+    check_gradients(lambda t, u: t.index_copy(1, minigrad.tensor([3, 0]), u[:, :2]), x, s)
+    check_gradients(lambda t, u: t.index_fill(1, minigrad.tensor([3, 0]), u), x, v)
+    check_gradients(lambda t, u: t.masked_scatter(minigrad.tensor([True, False, True, True]), u), x, s)
+    check_gradients(lambda t, u: t.index_put((minigrad.tensor([0, 0]),), u, accumulate=True), x, v)
