@@ -813,7 +813,7 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
-    from ._ops import nonfinite, logarithms, logical, rearrange, diagonals, index_ops
+    from ._ops import nonfinite, logarithms, logical, rearrange, diagonals, index_ops, selection
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -842,6 +842,7 @@ def _install_methods():
         diagonals: ["diag", "diag_embed", "diagflat", "trace"],
         index_ops: ["take", "index_copy", "index_copy_", "index_fill", "index_fill_", "index_put",
                     "index_put_", "masked_scatter", "masked_scatter_"],
+        selection: ["kthvalue", "mode", "cummax", "cummin"],
     }
     for module, names in methods.items():
         for name in names:

@@ -303,3 +303,59 @@ def test_index_writes_gradcheck():
     check_gradients(lambda t, u: t.index_fill(1, minigrad.tensor([3, 0]), u), x, v)
     check_gradients(lambda t, u: t.masked_scatter(minigrad.tensor([True, False, True, True]), u), x, s)
     check_gradients(lambda t, u: t.index_put((minigrad.tensor([0, 0]),), u, accumulate=True), x, v)
+
+
+# --- kthvalue, mode, cummax, cummin ----------------------------------------------------------
+
+SELECTIONS = [
+    lambda x: x.kthvalue(2), lambda x: x.kthvalue(3, 0, True), lambda x: x.t().kthvalue(1, dim=0),
+    lambda x: x.mode(), lambda x: x.mode(0), lambda x: x.mode(1, keepdim=True),
+    lambda x: x.cummax(1), lambda x: x.cummin(0), lambda x: x.t().cummax(0), lambda x: x.cummin(-1),
+]
+TIES = [[3., 1, 3, 2, 1], [2, 2, 5, 5, 0], [1, 4, 1, 4, 4]]
+
+
+@pytest.mark.parametrize("k", range(len(SELECTIONS)))
+def test_selections_values_grads_and_nodes(torch, k):
+    same(torch, lambda lib: with_grad(lib, SELECTIONS[k]))
+
+
+@pytest.mark.parametrize("k", range(len(SELECTIONS)))
+def test_selections_with_ties(torch, k):
+    def program(lib):
+        x = lib.tensor(TIES, dtype=lib.float64, requires_grad=True)
+        out = SELECTIONS[k](x)
+        out.values.sum().backward()
+        return out, x.grad
+    same(torch, program)
+
+
+def test_selections_of_special_tensors(torch):
+    def program(lib):
+        nan = lib.tensor([1., float("nan"), 0.5, 2.])
+        scalar = lib.tensor(2., requires_grad=True)
+        return (nan.cummax(0), nan.cummin(0), lib.cummax(scalar, 0), lib.kthvalue(scalar, 1),
+                lib.mode(scalar), lib.tensor([1, 2, 2]).cummin(0), lib.mode(lib.tensor([3, 1, 1, 3])),
+                repr(lib.tensor([1., 2.]).kthvalue(1)).replace("minigrad", "torch"),
+                type(scalar.cummax(0)).__name__, scalar.cummax(0).indices)
+    same(torch, program)
+
+
+SELECTION_ERRORS = [
+    lambda lib, x: x.kthvalue(0), lambda lib, x: x.kthvalue(5), lambda lib, x: x.kthvalue(4, 0),
+    lambda lib, x: x.cummax(2), lambda lib, x: x.cummax(), lambda lib, x: lib.ones(2, 0).mode(1),
+    lambda lib, x: lib.ones(2, 0).kthvalue(1), lambda lib, x: x.cummin(1.0),
+]
+
+
+@pytest.mark.parametrize("k", range(len(SELECTION_ERRORS)))
+def test_selection_errors(torch, k):
+    same(torch, lambda lib: SELECTION_ERRORS[k](lib, leaf(lib)))
+
+
+def test_selections_gradcheck():
+    x = minigrad.randn(3, 4, dtype=minigrad.float64, requires_grad=True)
+    check_gradients(lambda t: t.kthvalue(2, 1).values, x)
+    check_gradients(lambda t: t.mode(0, True).values, x)
+    check_gradients(lambda t: t.cummax(1).values, x)
+    check_gradients(lambda t: t.cummin(0).values, x)
