@@ -141,9 +141,14 @@ def mode(input, dim=-1, keepdim=False):
     Gradient: grad goes to the element at ``indices``.
     """
     def most_frequent(row):
-        values, counts = np.unique(row, return_counts=True)      # (sorted: the smallest first)
-        value = values[np.argmax(counts)]
-        return np.flatnonzero((row == value) | (np.isnan(row) & np.isnan(value)))[-1]
+        nans = np.isnan(row) if row.dtype.kind == "f" else np.zeros(row.shape, dtype=bool)
+        numbers = row[~nans]
+        if numbers.size:
+            values, counts = np.unique(numbers, return_counts=True)      # (sorted: smallest first)
+            if counts.max() > nans.sum():
+                return np.flatnonzero(row == values[np.argmax(counts)])[-1]
+        # NaNs count as one value, which wins a tie (PyTorch's CPU kernel), at the first NaN
+        return np.flatnonzero(nans)[0]
     return _picked(input, dim, keepdim, "mode", most_frequent, ModeBackward0, return_types.mode)
 
 
