@@ -130,6 +130,16 @@ def is_inference(input):
     return input.is_inference()
 
 
+def is_same_size(input, other):
+    """True if ``input`` and ``other`` have the same shape."""
+    return input.is_same_size(other)
+
+
+def is_signed(input):
+    """True if ``input``'s dtype can hold negative numbers (not uint8, not bool)."""
+    return input.is_signed()
+
+
 def numel(input):
     """The number of elements of ``input`` (the product of its shape)."""
     return input.numel()

@@ -461,10 +461,40 @@ class Tensor:
         return self._array.size
 
     nelement = numel
+    ndimension = dim
 
     def element_size(self):
         """Bytes per element (4 for float32)."""
         return self._array.itemsize
+
+    @property
+    def itemsize(self):
+        """Bytes per element (4 for float32), as ``element_size()``."""
+        return self._array.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes the elements take: numel() * itemsize (an expanded tensor counts every element
+        it shows, though its memory holds fewer)."""
+        return self._array.size * self._array.itemsize
+
+    def is_same_size(self, other):
+        """True if ``other`` has the same shape."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"is_same_size(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return self._array.shape == other._array.shape
+
+    def is_signed(self):
+        """True if the dtype can hold negative numbers (not uint8, not bool)."""
+        return self._array.dtype.kind in "if"
+
+    def storage_offset(self):
+        """How many elements into its memory this tensor starts: 0 for a new tensor, 5 for
+        ``x[1, 1:]`` of a 3x4 ``x`` (a view starts where its first element is)."""
+        root = self._base if self._base is not None else self
+        start = root._array.__array_interface__["data"][0]
+        return (self._array.__array_interface__["data"][0] - start) // self._array.itemsize
 
     def is_floating_point(self):
         """True if the dtype is a floating-point type (only those can require grad)."""
@@ -823,7 +853,7 @@ def _install_methods():
                     "amin", "var", "std", "logsumexp"],
         shape: ["reshape", "view", "view_as", "t", "transpose", "permute", "squeeze", "unsqueeze",
                 "flatten", "expand", "expand_as", "reshape_as", "repeat", "unbind", "split",
-                "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "masked_fill",
+                "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "new_empty", "masked_fill",
                 "swapaxes", "allclose", "equal", "isclose", "select"],
         linalg: ["matmul", "mm", "mv", "dot", "outer", "bmm"],
         scan: ["cumsum", "cumprod", "prod", "narrow"],

@@ -359,3 +359,28 @@ def test_selections_gradcheck():
     check_gradients(lambda t: t.mode(0, True).values, x)
     check_gradients(lambda t: t.cummax(1).values, x)
     check_gradients(lambda t: t.cummin(0).values, x)
+
+
+# --- what a tensor says about itself ---------------------------------------------------------
+
+def test_sizes_offsets_and_signs(torch):
+    def program(lib):
+        x = lib.ones(3, 4)
+        return (x.nbytes, x.itemsize, x.expand(2, 3, 4).nbytes, x[:, :2].nbytes, x.ndimension(),
+                x.t()[1:].storage_offset(), x[1, 1:].storage_offset(), x.storage_offset(),
+                x[2].unsqueeze(0).storage_offset(), x.is_same_size(x.t().t()), x.is_same_size(x.t()),
+                lib.is_same_size(x, lib.zeros(3, 4)), lib.ones(2, dtype=lib.uint8).is_signed(),
+                lib.ones(2, dtype=lib.bool).is_signed(), x.is_signed(), lib.is_signed(lib.tensor([1])),
+                lib.tensor(1., dtype=lib.float64).nbytes, lib.tensor([1], dtype=lib.int16).itemsize)
+    same(torch, program)
+
+
+def test_new_empty(torch):
+    def program(lib):
+        x = lib.ones(3, 4, dtype=lib.float64)
+        return (tuple(x.new_empty(2, 3).shape), str(x.new_empty((2,)).dtype).split(".")[-1],
+                str(x.new_empty([2], dtype=lib.int64).dtype).split(".")[-1],
+                x.new_empty(2, requires_grad=True).requires_grad, tuple(x.new_empty(0).shape))
+    same(torch, program)
+    same(torch, lambda lib: lib.ones(2).new_empty(2.5))
+    same(torch, lambda lib: lib.ones(2).is_same_size(3))
