@@ -384,3 +384,46 @@ def test_new_empty(torch):
     same(torch, program)
     same(torch, lambda lib: lib.ones(2).new_empty(2.5))
     same(torch, lambda lib: lib.ones(2).is_same_size(3))
+
+
+# --- views, versions and corner cases --------------------------------------------------------
+
+CORNERS = {
+    "movedim to itself": lambda lib: with_grad(lib, lambda x: x.movedim(0, 0)),
+    "take_along_dim of a transpose, flat": lambda lib: with_grad(lib, lambda x: lib.take_along_dim(
+        x.t(), lib.tensor([0, 5]))),
+    "tensor_split by a tensor": lambda lib: with_grad(lib, lambda x: x.tensor_split(lib.tensor([1, 3]), 1)),
+    "tensor_split by a 0-d tensor": lambda lib: with_grad(lib, lambda x: x.tensor_split(lib.tensor(2), 1)),
+    "hsplit of a vector": lambda lib: with_grad(lib, lambda x: x[0].hsplit(2)),
+    "unflatten of a transpose": lambda lib: with_grad(lib, lambda x: x.t().unflatten(0, (2, 2))),
+    "unfold's windows changed in place": lambda lib: (lambda y: (y.unfold(1, 2, 2).mul_(2), y))(leaf(lib) * 1),
+    "t_ without history": lambda lib: (lambda x: (x.t_(), x._version))(leaf(lib).detach()),
+    "t_ of a view": lambda lib: (lambda b: (lambda v: (v.t_(), b._version, v._version, b))(b[1:]))(leaf(lib) * 1),
+    "t_ of a view, then its base changes": lambda lib: (lambda b: (lambda v: (v.t_(), b.mul_(2), v))(b[1:]))(
+        leaf(lib) * 1),
+    "transpose_ of a 0-d tensor": lambda lib: (lambda x: (x.transpose_(0, -1), x.t_()))(lib.tensor(2.)),
+    "index_fill_ of a view": lambda lib: (lambda b: (b[0].index_fill_(0, lib.tensor([1]), 0.), b))(leaf(lib) * 1),
+    "index_copy of 0-d tensors": lambda lib: with_grad(lib, lambda x: x[0, 0].index_copy(0, lib.tensor(0), x[1, 1])),
+    "take with a 0-d index": lambda lib: with_grad(lib, lambda x: x.take(lib.tensor(3))),
+    "repeat_interleave of a 0-d tensor": lambda lib: with_grad(lib, lambda x: x[0, 0].repeat_interleave(3)),
+    "repeat_interleave with output_size": lambda lib: with_grad(lib, lambda x: x.repeat_interleave(
+        lib.tensor([1, 2, 1]), 0, output_size=4)),
+    "diag of integers": lambda lib: (lib.arange(4).diag(1), lib.arange(6).reshape(2, 3).diag(-1)),
+    "tile with no repeats": lambda lib: with_grad(lib, lambda x: x.tile(())),
+    "rot90 of a transpose": lambda lib: with_grad(lib, lambda x: x.t().rot90(1)),
+    "broadcast_to a smaller shape": lambda lib: leaf(lib).broadcast_to(2, 3),
+    "cummax of integers": lambda lib: lib.tensor([[1, 3, 2]]).cummax(1),
+    "kthvalue of integers": lambda lib: lib.tensor([[1, 3, 2]]).kthvalue(2),
+    "mode of bools": lambda lib: lib.tensor([True, False, True]).mode(),
+    "masked_scatter with a broadcast mask": lambda lib: with_grad(lib, lambda x: x.masked_scatter(
+        lib.tensor([[True], [False], [True]]), x * 2)),
+    "index_put with a mask": lambda lib: with_grad(lib, lambda x: x.index_put(
+        (x > 0,), lib.tensor(1., dtype=lib.float64))),
+    "nbytes of an empty tensor": lambda lib: (lib.ones(0, 3).nbytes, lib.ones(2, 3)[:, 1:].storage_offset()),
+    "type_as float16": lambda lib: with_grad(lib, lambda x: x.type_as(lib.ones(1, dtype=lib.float16))),
+}
+
+
+@pytest.mark.parametrize("name", list(CORNERS))
+def test_corner_cases(torch, name):
+    same(torch, CORNERS[name])

@@ -61,7 +61,7 @@ def take(input, index):
         raise IndexError(f"out of range: tried to access index {int(positions[outside].flat[0])} on "
                          f"a tensor of {count} elements.")
     values = np.ascontiguousarray(input._array).reshape(-1)[positions]
-    return result(np.ascontiguousarray(values), TakeBackward0, (input,), saved=(index, input),
+    return result(np.array(values, order="C"), TakeBackward0, (input,), saved=(index, input),
                   self_sym_sizes=tuple(input.shape))
 
 

@@ -74,7 +74,8 @@ def ravel(input):
 
 @history_first
 def unflatten(input, dim, sizes):
-    """Dimension ``dim`` split into ``sizes`` (one entry may be -1). A view (ViewBackward0)."""
+    """Dimension ``dim`` split into ``sizes`` (one entry may be -1). A view (ViewBackward0),
+    so, as in PyTorch, only where the memory allows one."""
     sizes = _sizes((sizes,))
     dim = _normalize_dim(dim, input.ndim)
     if not sizes:
@@ -91,7 +92,7 @@ def unflatten(input, dim, sizes):
             f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
             f"({input.shape[dim]}) in the input tensor")
     shape = tuple(input.shape[:dim]) + sizes + tuple(input.shape[dim + 1:])
-    return reshape(input, shape)
+    return view(input, shape)
 
 
 @history_first
@@ -318,7 +319,7 @@ def take_along_dim(input, indices, dim=None):
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{cpp_name(indices.dtype).capitalize()}")
     if dim is None:
-        return gather(reshape(input, -1), 0, reshape(indices, -1))
+        return gather(view(input, -1), 0, view(indices, -1))       # (views, as in PyTorch)
     dim = _normalize_dim(dim, input.ndim)
     if input.ndim != indices.ndim:
         raise RuntimeError(
