@@ -10,7 +10,7 @@
 * scan.py           - cumsum, cumprod, prod
 * gather_scatter.py - gather, scatter, scatter_add, index_select, index_add
 * sorting.py        - sort, argsort, topk, roll
-* rounding.py       - round, floor, ceil, trunc, frac, // and %
+* rounding.py       - round, floor, ceil, trunc, frac, div(rounding_mode=), //, % and fmod
 * einsum.py         - einsum
 * blas.py           - bmm, baddbmm, addmm with beta/alpha
 * special.py        - erf
@@ -22,6 +22,11 @@
 * diagonals.py      - diag, diag_embed, diagflat, trace
 * index_ops.py      - take, index_copy, index_fill, index_put, masked_scatter
 * selection.py      - kthvalue, mode, cummax, cummin
+* angles.py         - atan2 (arctan2): the angle of a point
+* triangular.py     - tril, triu: the lower and upper triangle of a matrix
+* median.py         - median, nanmedian: the middle value
+* masked_select.py  - masked_select: the elements where a mask is True
+* summing.py        - nansum (nan counts as 0), count_nonzero
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
@@ -155,7 +160,7 @@ def _check_reduction_keywords(name, args, kwargs):
         if name in _SEVERAL_SIGNATURES:
             raise invalid_combination(name, args[1:], kwargs)
         # one signature: PyTorch names the argument and the type it wants
-        wanted = "tuple of ints" if name == "logsumexp" else "int"
+        wanted = "tuple of ints" if name in ("logsumexp", "nansum") else "int"
         raise TypeError(f"{name}(): argument 'dim' must be {wanted}, not {type(dim).__name__}")
 
 

@@ -468,11 +468,15 @@ def mul_(self, other):
     return _arithmetic(self, np.multiply, pointwise.mul, other)
 
 
-def div_(self, other):
+def div_(self, other, *, rounding_mode=pointwise._TRUE_DIVISION):
     """self /= other
 
     Gradient: as for div, with self's old value (saved before the write).
     """
+    if rounding_mode is not pointwise._TRUE_DIVISION:     # x.div_(y, rounding_mode='floor')
+        from .rounding import binary_in_place, _ROUNDED_ELEMENTWISE
+        return binary_in_place(self, other, lambda a, b: pointwise.div(a, b, rounding_mode=rounding_mode),
+                               _ROUNDED_ELEMENTWISE.get(rounding_mode, np.true_divide))
     if self._array.dtype.kind != "f":
         if _FuncTransforms.vmaps:
             check_inplace_batching("div_", self, (other,))

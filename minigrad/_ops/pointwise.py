@@ -327,24 +327,65 @@ def bool_subtraction_error(input, other):
                         "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-class RsubBackward1(Node):
-    """result = other - self, other a number   ->   grad_self = -grad"""
+class RsubBackward0(Node):
+    """result = other - alpha * self   ->   grad_self = -grad * alpha; grad_other = grad"""
+
+    alpha = 1                 # (set on the node when another alpha is given)
 
     def backward(self, grad):
-        return (-grad,)
+        return _times_minus_alpha(grad, self.alpha), grad if self.should_compute_output(1) else None
 
     def jvp(self, tangents, inputs, out):
-        """result_t = -self_t"""
-        return -tangents[0]
+        """result_t = other_t - alpha * self_t"""
+        self_t, other_t = tangents
+        term = -self_t if self.alpha == 1 else self_t * -self.alpha
+        return term if other_t is None else other_t + term
 
 
-def rsub(input, other):
-    """other - input, where ``other`` is a number (the ``1 - x`` form)."""
-    if isinstance(other, Tensor):
-        return sub(other, input)
+class RsubBackward1(Node):
+    """result = other - alpha * self, other a number   ->   grad_self = -grad * alpha"""
+
+    alpha = 1                 # (``1 - x`` keeps no alpha of its own: grad_fn._saved_alpha is 1)
+
+    def backward(self, grad):
+        return (_times_minus_alpha(grad, self.alpha),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = -alpha * self_t"""
+        return -tangents[0] if self.alpha == 1 else tangents[0] * -self.alpha
+
+
+def _times_minus_alpha(grad, alpha):
+    """-grad * alpha, as PyTorch's formula writes it: only -grad when alpha is 1 (so a second
+    order graph shows NegBackward0, then MulBackward1 for another alpha)."""
+    return -grad if alpha == 1 else mul_by_number(-grad, alpha)
+
+
+def rsub(input, other, alpha=1):
+    """other - alpha * input: subtraction with the operands swapped (``1 - x`` is ``rsub(x, 1)``).
+
+    Gradient: grad_input = -alpha * grad; grad_other = grad. PyTorch records RsubBackward0
+    (``other`` a tensor) or RsubBackward1 (``other`` a number).
+    """
+    if type(alpha) is not int or alpha != 1:
+        try:                                     # (a wrong alpha is reported first)
+            alpha = alpha_number("rsub", alpha)
+        except TypeError:                        # (rsub has two signatures: PyTorch lists them)
+            raise invalid_combination("rsub", (input, other), {"alpha": alpha}) from None
     if input._array.dtype.kind == "b" or is_bool(other):
         raise bool_subtraction_error(input, other)
-    return result(_binary(np.subtract, other, input), RsubBackward1, (input,))
+    # a number has no edge: RsubBackward1 has one (to input), RsubBackward0 two
+    node_class, inputs = ((RsubBackward0, (input, other)) if isinstance(other, Tensor)
+                          else (RsubBackward1, (input,)))
+    if type(alpha) is int and alpha == 1:
+        return result(_binary(np.subtract, other, input), node_class, inputs)
+    check_alpha(result_type(input, other), alpha)
+    try:
+        out = _binary(np.subtract, other, times_alpha(input, alpha, result_type(input, other)))
+    except RuntimeError:
+        check_history_kept(input, other)
+        raise
+    return result(out, node_class, inputs, alpha=alpha)
 
 
 class NegBackward0(Node):
@@ -538,10 +579,19 @@ class DivBackward0(Node):
 _INF = float("inf")
 
 
-def div(input, other):
+_TRUE_DIVISION = object()      # div() without rounding_mode (rounding_mode=None records DivBackward2)
+
+
+def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     """input / other elementwise (true division).
     Gradient: d input = grad / other, d other = -grad * input / other**2.
+
+    ``rounding_mode='floor'`` rounds the quotient down, ``'trunc'`` towards 0 (their gradient
+    is 0: see div_rounded in rounding.py).
     """
+    if rounding_mode is not _TRUE_DIVISION:
+        from .rounding import div_rounded       # (rounding.py builds on this file)
+        return div_rounded(input, other, rounding_mode)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)

@@ -127,11 +127,11 @@ class Node:
             value = saved[names.index(key)]
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
         settings = self.__dict__
-        if key in settings:
-            return settings[key]
         kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
         if kept_as is not None:
             return kept_as(settings) if callable(kept_as) else settings[kept_as]
+        if key in settings:
+            return settings[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def __dir__(self):
@@ -342,11 +342,23 @@ _SETTINGS_KEPT_AS = {
     "ViewBackward0": {"self_sym_sizes": "input_shape"},
     "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    # (PyTorch shows a negative diagonal or dim, as given, as the unsigned 64-bit number of the
+    # same bits: -1 is 2**64 - 1)
+    "TrilBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
+    "TriuBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
+    "NansumBackward0": {"dim": lambda settings: settings["dim"] and tuple(d % 2**64 for d in settings["dim"]),
+                        "keepdim": "keepdim"},
+    "MedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                        "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "NanmedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                           "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "ClampBackward1": {"min": "low", "max": "high"},
     "ClampMinBackward0": {"min": "low"},
     "ClampMaxBackward0": {"max": "high"},
     "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
     "SelectBackward0": {"self_sym_sizes": "input_shape"},
     "SliceBackward0": {"self_sym_sizes": "input_shape"},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
