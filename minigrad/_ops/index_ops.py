@@ -226,7 +226,8 @@ class MaskedScatterBackward0(Node):
         grad_self = grad.masked_fill(mask, 0) if self.should_compute_output(0) else None
         grad_source = None
         if self.should_compute_output(1):
-            used = grad[mask.expand(grad.shape)]
+            from .masked_select import masked_select      # lazy: keeps the import order simple
+            used = masked_select(grad, mask)
             unused = int(np.prod(self.source_sym_sizes)) - used.numel()
             tail = _wrap(np.zeros(unused, dtype=grad._array.dtype))
             grad_source = cat([used, tail]).reshape(self.source_sym_sizes)
