@@ -427,3 +427,18 @@ CORNERS = {
 @pytest.mark.parametrize("name", list(CORNERS))
 def test_corner_cases(torch, name):
     same(torch, CORNERS[name])
+
+
+def test_saved_settings_under_pytorchs_names(torch):
+    def program(lib):
+        x = leaf(lib)
+        shown = []
+        for out in (x.kthvalue(2).values, x.kthvalue(1, -2, True).values, x.mode().values,
+                    x.cummax(-1).values, x.cummin(0).values):
+            node = out.grad_fn
+            names = sorted(n for n in dir(node) if n.startswith("_saved_")
+                           and n not in ("_saved_names", "_saved_value", "_saved_versions"))
+            shown.append((names, [getattr(node, n).tolist() if hasattr(getattr(node, n), "tolist")
+                                  else getattr(node, n) for n in names if n != "_saved_self"]))
+        return shown
+    same(torch, program)

@@ -9,7 +9,7 @@ PyTorch: torch.kthvalue, torch.mode, torch.cummax, torch.cummin.
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .views import history_first
 from . import result, plain_output, zeros_set_in_place
 from .reduction import return_types, _extreme_dim_backward, _extreme_dim_jvp
@@ -27,6 +27,12 @@ _return_type("kthvalue")
 _return_type("mode")
 _return_type("cummax")
 _return_type("cummin")
+
+
+def _as_given(name):
+    """PyTorch shows a dim or offset as it was given, a negative one as the unsigned 64-bit
+    number of the same bits (-1 is 2**64 - 1)."""
+    return lambda settings: settings[name] % 2**64
 
 
 # --- kthvalue and mode ----------------------------------------------------------------------
@@ -47,7 +53,7 @@ class ModeBackward0(KthvalueBackward0):
 def _picked(input, dim, keepdim, name, pick, node_class, return_type):
     """values and indices of ``pick(row) -> index`` along ``dim``, recorded as ``node_class``."""
     array = input._array
-    dim = _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)
     rows = np.moveaxis(array, dim, -1) if array.ndim else array.reshape(1)
     if rows.shape[-1] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
@@ -58,7 +64,7 @@ def _picked(input, dim, keepdim, name, pick, node_class, return_type):
         indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
     values, indices = np.array(values, order="C"), np.array(indices, order="C")    # (0-d stays 0-d)
     out = result(values, node_class, (input,), saved=(), input_shape=array.shape, dim=dim,
-                 keepdim=keepdim, indices=indices)
+                 keepdim=keepdim, indices=indices, dim_as_given=dim_as_given)
     return return_type(out, plain_output(indices, input))
 
 
@@ -121,12 +127,12 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
     Gradient: grad goes to the element at ``indices``.
     """
-    dim = _normalize_dim(dim, input.ndim)
-    size = input.shape[dim] if input.ndim else 1
+    wrapped = _normalize_dim(dim, input.ndim)
+    size = input.shape[wrapped] if input.ndim else 1
     if size == 0:
-        raise IndexError(f"kthvalue(): Expected reduction dim {dim} to have non-zero size.")
+        raise IndexError(f"kthvalue(): Expected reduction dim {wrapped} to have non-zero size.")
     if not 1 <= k <= size:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {wrapped}")
 
     def kth(row):
         return _quick_select(row, k - 1)
@@ -185,7 +191,7 @@ class CumminBackward0(CummaxBackward0):
 def _running(input, dim, name, better, node_class, return_type):
     """The running best (max or min) along ``dim`` and where it was found: a later equal
     value takes over, and once a NaN is met it stays (as in PyTorch)."""
-    dim = _dim_argument(input, dim, name)
+    dim_as_given, dim = dim, _dim_argument(input, dim, name)
     array = input._array
     rows = np.moveaxis(array, dim, -1) if array.ndim else array.reshape(1)
     values = np.empty_like(rows, order="C")
@@ -206,7 +212,7 @@ def _running(input, dim, name, better, node_class, return_type):
         values, indices = values.reshape(()), indices.reshape(())
     index_tensor = plain_output(indices, input)
     out = result(values, node_class, (input,), saved=(index_tensor, input), dim=dim,
-                 indices_array=indices)
+                 indices_array=indices, dim_as_given=dim_as_given)
     return return_type(out, index_tensor)
 
 
@@ -226,3 +232,11 @@ def cummin(input, dim=None):
     Gradient: each grad[k] goes to the element that was the minimum at k.
     """
     return _running(input, dim, "cummin", np.less, CumminBackward0, return_types.cummin)
+
+
+# the settings grad_fn._saved_<name> shows, under PyTorch's names (see autograd/graph.py)
+for _node in ("KthvalueBackward0", "ModeBackward0"):
+    _SETTINGS_KEPT_AS[_node] = {"dim": _as_given("dim_as_given"), "indices": lambda s: _wrap(s["indices"]),
+                                "keepdim": "keepdim", "self_sym_sizes": "input_shape"}
+for _node in ("CummaxBackward0", "CumminBackward0"):
+    _SETTINGS_KEPT_AS[_node] = {"dim": _as_given("dim_as_given")}
