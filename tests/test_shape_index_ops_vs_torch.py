@@ -442,3 +442,22 @@ def test_saved_settings_under_pytorchs_names(torch):
                                   else getattr(node, n) for n in names if n != "_saved_self"]))
         return shown
     same(torch, program)
+
+
+def test_saved_settings_of_the_other_new_nodes(torch):
+    def program(lib):
+        x, s = leaf(lib), leaf(lib, seed=1)
+        v = lib.tensor(1., dtype=lib.float64, requires_grad=True)
+        shown = []
+        for out in (x.take(lib.tensor([1])), x.index_copy(-2, lib.tensor([1]), s[:1]),
+                    x.index_fill(-1, lib.tensor([1]), 2.), x.index_fill(0, lib.tensor([1]), v),
+                    x.masked_scatter(x > 0, s), x.rot90(-1, [-1, 0]), x.unfold(-1, 2, 1),
+                    x.diag_embed(-1), x.diag_embed(1, 0, -1), x.diag(-1), x.diag(), x.trace()):
+            node = out.grad_fn
+            names = sorted(n for n in dir(node) if n.startswith("_saved_")
+                           and n not in ("_saved_names", "_saved_value", "_saved_versions"))
+            values = [getattr(node, n) for n in names]
+            shown.append((names, [value.tolist() if hasattr(value, "tolist") else
+                                  list(value) if isinstance(value, tuple) else value for value in values]))
+        return shown
+    same(torch, program)

@@ -9,7 +9,7 @@ PyTorch: torch.diag, torch.diag_embed, torch.diagflat, torch.trace.
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .views import history_first
 from . import result, zeros_set_in_place
 from .einsum import DiagonalBackward0, diagonal
@@ -33,6 +33,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """A tensor with one more dim, zeros except the diagonal over ``dim1``, ``dim2`` (of the
     result), which holds ``input``'s last dim. ``offset`` > 0 is above the main diagonal."""
     ndim = input.ndim + 1
+    given = (dim1, dim2)
     dim1, dim2 = _normalize_dim(dim1, ndim), _normalize_dim(dim2, ndim)
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -44,7 +45,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     square[..., along + max(-offset, 0), along + max(offset, 0)] = array
     # the two new dims go where dim1 and dim2 say; the memory is laid out as the result's shape
     out = np.ascontiguousarray(np.moveaxis(square, (-2, -1), (dim1, dim2)))
-    return result(out, DiagEmbedBackward0, (input,), offset=offset, dim1=dim1, dim2=dim2)
+    return result(out, DiagEmbedBackward0, (input,), offset=offset, dim1=dim1, dim2=dim2,
+                  dims_as_given=given)
 
 
 class DiagonalBackward0_copy(DiagonalBackward0):       # noqa: N801 (PyTorch's name)
@@ -100,3 +102,13 @@ def trace(input):
     dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
     return result(np.asarray(np.trace(array, dtype=dtype)), TraceBackward0, (input,),
                   self_sym_sizes=array.shape)
+
+
+# grad_fn._saved_<name> as PyTorch shows it: a negative number as the unsigned 64-bit number of
+# the same bits (-1 is 2**64 - 1), see autograd/graph.py
+_SETTINGS_KEPT_AS["DiagEmbedBackward0"] = {"dim1": lambda s: s["dims_as_given"][0] % 2**64,
+                                           "dim2": lambda s: s["dims_as_given"][1] % 2**64,
+                                           "offset": lambda s: s["offset"] % 2**64}
+_SETTINGS_KEPT_AS["DiagonalBackward0_copy"] = {"dim1": "dim1", "dim2": "dim2",
+                                               "offset": lambda s: s["offset"] % 2**64,
+                                               "self_sym_sizes": "input_shape"}

@@ -10,7 +10,7 @@ PyTorch: torch.take, Tensor.index_copy, index_fill, index_put, masked_scatter.
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .views import history_first
 from . import result
 from .inplace import apply_inplace
@@ -92,7 +92,7 @@ def _slices_along(array, dim):
 @history_first
 def index_copy(input, dim, index, source):
     """A copy of ``input`` with slice ``index[k]`` along ``dim`` replaced by ``source``'s slice k."""
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if index._array.dtype != np.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_type_name(index.dtype)}")
@@ -120,7 +120,7 @@ def index_copy(input, dim, index, source):
     out = input._array.copy()
     _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
     return result(out, IndexCopyBackward0, (input, source), saved=(index, source), dim=dim,
-                  source_dim=source.ndim)
+                  source_dim=source.ndim, dim_as_given=dim_as_given)
 
 
 def index_copy_(self, dim, index, source):
@@ -161,7 +161,7 @@ def index_fill(input, dim, index, value):
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor "
                            f"with {value.ndim} dimension(s).")
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     if index._array.dtype != np.int64:
@@ -176,8 +176,9 @@ def index_fill(input, dim, index, value):
     number = value._array if isinstance(value, Tensor) else value
     _slices_along(out, dim)[positions] = number
     if isinstance(value, Tensor):
-        return result(out, IndexFillBackward1, (input, value), saved=(index,), dim=dim)
-    return result(out, IndexFillBackward0, (input,), saved=(index,), dim=dim)
+        return result(out, IndexFillBackward1, (input, value), saved=(index,), dim=dim,
+                      dim_as_given=dim_as_given)
+    return result(out, IndexFillBackward0, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
 
 
 def index_fill_(self, dim, index, value):
@@ -262,3 +263,12 @@ def masked_scatter(input, mask, source):
 def masked_scatter_(self, mask, source):
     """In-place masked_scatter: the places of self where mask is True take source's elements."""
     return apply_inplace(self, lambda t, s: masked_scatter(t, mask, s), source)
+
+
+# grad_fn._saved_<name> as PyTorch shows it: a negative dim as given, as the unsigned 64-bit
+# number of the same bits (-1 is 2**64 - 1), see autograd/graph.py
+_SETTINGS_KEPT_AS["IndexCopyBackward0"] = {"dim": lambda s: s["dim_as_given"] % 2**64,
+                                           "source_dim": "source_dim"}
+_SETTINGS_KEPT_AS["IndexFillBackward0"] = {"dim": lambda s: s["dim_as_given"] % 2**64}
+_SETTINGS_KEPT_AS["IndexFillBackward1"] = {"dim": lambda s: s["dim_as_given"] % 2**64}
+_SETTINGS_KEPT_AS["TakeBackward0"] = {}            # (only the saved index and self)

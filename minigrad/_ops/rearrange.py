@@ -11,7 +11,7 @@ only rot90 and unfold have nodes of their own here.
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .views import history_first
 from . import result
 from .shape import (_make_view, _sizes, contiguous, expand, flip, permute, repeat, reshape,
@@ -184,6 +184,12 @@ def rot90(input, k=1, dims=(0, 1)):
     else:
         out = array.copy(order="K")
     return result(out, Rot90Backward0, (input,), k=k, dims=(dims[0], dims[1]))
+
+
+# grad_fn._saved_<name> as PyTorch shows it: a negative number as the unsigned 64-bit number of
+# the same bits (-1 is 2**64 - 1), see autograd/graph.py
+_SETTINGS_KEPT_AS["Rot90Backward0"] = {"k": lambda s: s["k"] % 2**64,
+                                       "dims": lambda s: tuple(d % 2**64 for d in s["dims"])}
 
 
 # --- tensor_split, hsplit, vsplit, dsplit ----------------------------------------------------
@@ -389,5 +395,9 @@ def unfold(input, dimension, size, step):
                    + (array.strides[dim],))
         out = np.lib.stride_tricks.as_strided(array, shape, strides)     # (read-only if array is)
     node = result(out, UnfoldBackward0, (input,), dimension=dim, size=size, step=step,
-                  self_sym_sizes=tuple(array.shape))
+                  self_sym_sizes=tuple(array.shape), dimension_as_given=dimension)
     return _make_view(node, input)
+
+
+_SETTINGS_KEPT_AS["UnfoldBackward0"] = {"dimension": lambda s: s["dimension_as_given"] % 2**64,
+                                        "self_sym_sizes": "self_sym_sizes", "size": "size", "step": "step"}
