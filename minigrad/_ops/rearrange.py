@@ -17,7 +17,7 @@ from . import result
 from .shape import (_make_view, _sizes, contiguous, expand, flip, permute, repeat, reshape,
                     to_dtype, transpose, view, clone)
 from .scan import narrow
-from .gather_scatter import gather, index_add, index_select
+from .gather_scatter import gather, index_select
 from .._memory_format import with_pytorch_steps
 from .._dtype import cpp_name
 from .._python_arg_parser import invalid_combination
@@ -356,17 +356,27 @@ class UnfoldBackward0(Node):
         shape = self.self_sym_sizes
         if not shape:                        # a 0-d input: one window of one element
             return (grad.reshape(()),)
-        windows = grad.shape[dim]
         # element j of window i came from position i * step + j along ``dim``
+        windows = grad.shape[dim]
         positions = (np.arange(windows)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
-        pieces = movedim(grad, -1, dim + 1)                    # (..., window, j, ...)
-        pieces = reshape(pieces, shape[:dim] + (windows * size,) + shape[dim + 1:])
-        zeros = _wrap(np.zeros(shape, dtype=grad._array.dtype))
-        return (index_add(zeros, dim, _wrap(positions.astype(np.int64)), pieces),)
+        pieces = np.moveaxis(grad._array, -1, dim + 1)            # (..., window, j, ...)
+        pieces = pieces.reshape(shape[:dim] + (windows * size,) + shape[dim + 1:])
+        grad_self = np.zeros(shape, dtype=grad._array.dtype)
+        np.add.at(np.moveaxis(grad_self, dim, 0), positions, np.moveaxis(pieces, dim, 0))
+        # recorded as PyTorch's unfold_backward, so that create_graph=True can differentiate it
+        return (result(grad_self, UnfoldBackwardBackward0, (grad,), dim=dim, size=size, step=step),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.unfold(dimension, size, step)"""
         return unfold(tangents[0], self.dimension, self.size, self.step)
+
+
+class UnfoldBackwardBackward0(Node):
+    """result = zeros with each window of grad_in added back where it was (unfold's backward)   ->
+        grad_grad_in = grad.unfold(dim, size, step)"""
+
+    def backward(self, grad):
+        return (unfold(grad, self.dim, self.size, self.step),)
 
 
 @history_first
