@@ -93,7 +93,7 @@ from ._ops.rearrange import (  # noqa: F401
     movedim, moveaxis, swapdims, ravel, unflatten, broadcast_to, tile, fliplr, flipud, rot90,
     tensor_split, hsplit, vsplit, dsplit, repeat_interleave, take_along_dim)
 from ._ops.diagonals import diag, diag_embed, diagflat, trace  # noqa: F401
-from ._ops.index_ops import take, index_copy, index_fill, index_put, masked_scatter  # noqa: F401
+from ._ops.index_ops import take, put, index_copy, index_fill, index_put, masked_scatter  # noqa: F401
 from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401

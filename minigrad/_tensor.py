@@ -948,7 +948,7 @@ def _install_methods():
                     "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
                     "repeat_interleave", "take_along_dim", "unfold"],
         diagonals: ["diag", "diag_embed", "diagflat", "trace"],
-        index_ops: ["take", "index_copy", "index_copy_", "index_fill", "index_fill_", "index_put",
+        index_ops: ["take", "put", "put_", "index_copy", "index_copy_", "index_fill", "index_fill_", "index_put",
                     "index_put_", "masked_scatter", "masked_scatter_"],
         selection: ["kthvalue", "mode", "cummax", "cummin"],
     }

@@ -489,3 +489,43 @@ def test_gradients_recorded_with_create_graph(torch, name):
         (grad_weights,) = lib.autograd.grad((grad_x * grad_x).sum(), weights)
         return grad_x, grad_weights
     same(torch, program)
+
+
+# --- put ------------------------------------------------------------------------------------------
+
+def test_put(torch):
+    def program(lib):
+        source = lib.tensor([1., 2.], dtype=lib.float64, requires_grad=True)
+        out, grad = with_grad(lib, lambda x: (x.put(lib.tensor([1, -1]), source * 2),
+                                              lib.put(x, lib.tensor([1, 1]), source, accumulate=True),
+                                              (x * 1).put_(lib.tensor([3, 0]), source)))
+        return out, grad, source.grad
+    same(torch, program)
+
+
+PUT_ERRORS = [
+    lambda lib, x: x.put(lib.tensor([12]), x[0, :1]), lambda lib, x: x.put(lib.tensor([1, 2]), x[0, :1]),
+    lambda lib, x: x.put(lib.tensor([1.]), x[0, :1]), lambda lib, x: x.put(lib.tensor([1]), lib.ones(1)),
+    lambda lib, x: x.put_(lib.tensor([1]), x[0, :1].detach()),
+]
+
+
+@pytest.mark.parametrize("k", range(len(PUT_ERRORS)))
+def test_put_errors(torch, k):
+    same(torch, lambda lib: PUT_ERRORS[k](lib, leaf(lib)))
+
+
+def test_put_gradcheck():
+    x = minigrad.randn(3, 4, dtype=minigrad.float64, requires_grad=True)
+    s = minigrad.randn(2, dtype=minigrad.float64, requires_grad=True)
+    check_gradients(lambda t, u: t.put(minigrad.tensor([1, -1]), u), x, s)
+    check_gradients(lambda t, u: t.put(minigrad.tensor([1, 1]), u, accumulate=True), x, s)
+
+
+def test_take_gradient_recorded_with_create_graph(torch):
+    def program(lib):
+        x = leaf(lib)
+        weights = lib.ones(3, dtype=lib.float64, requires_grad=True)
+        (grad_x,) = lib.autograd.grad(x.take(lib.tensor([0, 5, 5])), x, weights, create_graph=True)
+        return grad_x, lib.autograd.grad((grad_x * grad_x).sum(), weights)
+    same(torch, program)

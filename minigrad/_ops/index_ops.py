@@ -1,4 +1,4 @@
-"""Reading and writing by position: take, index_copy, index_fill, index_put, masked_scatter.
+"""Reading and writing by position: take, put, index_copy, index_fill, index_put, masked_scatter.
 
 ``take`` reads elements of the flattened input; the other four write into a copy of
 the input (or, with a trailing underscore, into the input itself). As for gather and
@@ -34,12 +34,8 @@ class TakeBackward0(Node):
 
     def backward(self, grad):
         index, input = self.saved_tensors
-        count = int(np.prod(self.self_sym_sizes))
-        positions = index._array.reshape(-1)
-        positions = _wrap(np.where(positions < 0, positions + count, positions))
-        flat = _wrap(np.zeros(count, dtype=grad._array.dtype))
-        flat.index_put_((positions,), grad.reshape(-1), accumulate=True)
-        return (flat.view(self.self_sym_sizes),)
+        zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))      # zeros_like(self)
+        return (zeros.put_(index, grad, accumulate=True),)      # in place, as PyTorch (version 1)
 
 
 @history_first
@@ -63,6 +59,58 @@ def take(input, index):
     values = np.ascontiguousarray(input._array).reshape(-1)[positions]
     return result(np.array(values, order="C"), TakeBackward0, (input,), saved=(index, input),
                   self_sym_sizes=tuple(input.shape))
+
+
+# --- put --------------------------------------------------------------------------------------
+
+class PutBackward0(Node):
+    """result = self with source written (or added) at the flat positions index   ->
+        grad_self = grad, 0 where overwritten (all of grad when added);
+        grad_source = grad.take(index), in source's shape"""
+
+    _saved_names = ("index", "source")
+
+    def backward(self, grad):
+        index, source = self.saved_tensors
+        grad_self = None
+        if self.should_compute_output(0):
+            grad_self = grad if self.accumulate else put(grad, index, source * 0)
+        grad_source = take(grad, index).reshape(source.shape) if self.should_compute_output(1) else None
+        return grad_self, grad_source
+
+
+@history_first
+def put(input, index, source, accumulate=False):
+    """A copy of ``input`` with source's elements written at the flat positions ``index`` (as
+    if input were 1-D; negative ones count from the end), or added with accumulate=True."""
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_type_name(input.dtype)} and source.dtype = "
+                           f"{_type_name(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but "
+                         f"got source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    count = input.numel()
+    positions = index._array.reshape(-1)
+    outside = (positions < -count) | (positions >= count)
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {int(positions[outside][0])} on "
+                         f"a tensor of {count} elements.")
+    out = input._array.copy()
+    flat = out.reshape(-1)                      # (a view: the copy is contiguous)
+    values = source._array.reshape(-1)
+    if accumulate:
+        np.add.at(flat, positions, values)
+    else:
+        flat[positions] = values
+    return result(out, PutBackward0, (input, source), saved=(index, source), accumulate=accumulate)
+
+
+def put_(self, index, source, accumulate=False):
+    """In-place put: source's elements written (or added) at the flat positions ``index`` of self."""
+    return apply_inplace(self, lambda t, s: put(t, index, s, accumulate), source)
 
 
 # --- index_copy ------------------------------------------------------------------------------
