@@ -171,3 +171,13 @@ for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
         globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS
+
+# Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
+# methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
+from .func._batched_tensor import install_batched_methods, install_batching_functions  # noqa: E402
+from .nn import functional as _functional  # noqa: E402
+install_batched_methods()
+install_batching_functions(globals(), "")
+install_batching_functions(vars(_functional), "F.")
+install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
+del install_batched_methods, install_batching_functions, _functional

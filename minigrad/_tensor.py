@@ -145,6 +145,8 @@ class _TensorMeta(type):
 
 def _alias(tensor):
     """``tensor`` seen through a new tensor: a view of all of it (AliasBackward0 if recorded)."""
+    if hasattr(tensor, "_value"):      # inside vmap, a BatchedTensor: the alias of its value
+        return type(tensor)(_alias(tensor._value), tensor._bdim, tensor._level)
     from ._ops import result
     from ._ops.indexing import AliasBackward0
     from ._ops.shape import _make_view

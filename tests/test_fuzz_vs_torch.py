@@ -917,6 +917,10 @@ def test_random_programs_match_pytorch(torch, program):
     # threshold_ of memory seen twice (an expanded gradient): PyTorch's kernel writes it
     [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
      ("inplace", "F_threshold_", (1,), True, False)],
+    # mse_loss under create_graph: the gradient is one recorded MseLossBackwardBackward0
+    # (grad_output, self, target), not products of ordinary operations
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 1, False, False),
+     ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), False, True)],
     # an empty leaf made from numpy data steps by 0 (numpy's steps, kept by PyTorch), so its
     # row-major gradient is copied into the leaf's layout (.grad at version 1)
     [("leaf", (0,), 0, False, True), ("unary", "norm", (0,), False, False),
@@ -929,10 +933,6 @@ def test_known_programs(torch, program):
 @pytest.mark.parametrize("program", [
     pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
     for reason, program in [
-        ("mse_loss under create_graph: PyTorch records MseLossBackwardBackward0 (grad_output, self, "
-         "target); minigrad's gradient is built of ordinary products (MulBackward0, NegBackward0)",
-         [("leaf", (3,), 0, False, True), ("leaf", (3,), 1, False, False),
-          ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), False, True)]),
     ]
 ])
 def test_known_differences(torch, program):

@@ -45,10 +45,10 @@ import numpy as np
 
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import SavedOutput, connect
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import _State, _threads_not_recording
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
-from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
+from ..autograd.graph import _ZEROS, attach, grad_accumulator, keep_settings, zero_output_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import carry_batching
 
@@ -57,6 +57,8 @@ from .._functorch import carry_batching
 # batched. A plain module global, because result() runs for every operation and a global
 # is the cheapest thing to test.
 vmap_running = False
+
+_new_object = object.__new__
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -73,7 +75,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
         carry_batching(out, inputs, saved, tuple(attributes.values()))   # (an index, a mask, ...)
     if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)
-    if not _State.enabled:
+    if _threads_not_recording and not _State.enabled:   # (while the set is empty, all threads record)
         return out
     next_nodes = []               # where each input's gradient goes: one pass over the inputs
     for value in inputs:
@@ -88,13 +90,13 @@ def result(array, node_class, inputs, saved=None, **attributes):
             return _record(out, node_class, inputs, saved, attributes)
     if not any(next_nodes):
         return out                # no input requires grad: nothing to record
-    node = node_class()
+    node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)
     attach(out, node, tuple(next_nodes), _ZEROS[count] if count < 9 else zero_output_numbers(count))
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return out
 
 
@@ -126,7 +128,7 @@ def _record(out, node_class, inputs, saved, attributes):
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return out
 
 

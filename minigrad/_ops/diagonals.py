@@ -9,7 +9,7 @@ PyTorch: torch.diag, torch.diag_embed, torch.diagflat, torch.trace.
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result, zeros_set_in_place
 from .einsum import DiagonalBackward0, diagonal
@@ -104,11 +104,18 @@ def trace(input):
                   self_sym_sizes=array.shape)
 
 
+def _show_as_pytorch(node_class, settings):
+    """``grad_fn._saved_<name>`` of ``node_class``'s nodes: PyTorch's name -> the attribute
+    (or how to compute it from the attributes), see autograd/graph.py."""
+    _SETTINGS_KEPT_AS[node_class.__name__] = settings
+    show_saved_names(node_class, settings)
+
+
 # grad_fn._saved_<name> as PyTorch shows it: a negative number as the unsigned 64-bit number of
 # the same bits (-1 is 2**64 - 1), see autograd/graph.py
-_SETTINGS_KEPT_AS["DiagEmbedBackward0"] = {"dim1": lambda s: s["dims_as_given"][0] % 2**64,
-                                           "dim2": lambda s: s["dims_as_given"][1] % 2**64,
-                                           "offset": lambda s: s["offset"] % 2**64}
-_SETTINGS_KEPT_AS["DiagonalBackward0_copy"] = {"dim1": "dim1", "dim2": "dim2",
-                                               "offset": lambda s: s["offset"] % 2**64,
-                                               "self_sym_sizes": "input_shape"}
+_show_as_pytorch(DiagEmbedBackward0, {"dim1": lambda s: s["dims_as_given"][0] % 2**64,
+                                      "dim2": lambda s: s["dims_as_given"][1] % 2**64,
+                                      "offset": lambda s: s["offset"] % 2**64})
+_show_as_pytorch(DiagonalBackward0_copy, {"dim1": "dim1", "dim2": "dim2",
+                                          "offset": lambda s: s["offset"] % 2**64,
+                                          "self_sym_sizes": "input_shape"})

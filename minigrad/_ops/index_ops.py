@@ -10,7 +10,7 @@ PyTorch: torch.take, Tensor.index_copy, index_fill, index_put, masked_scatter.
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
 from .inplace import apply_inplace
@@ -313,10 +313,17 @@ def masked_scatter_(self, mask, source):
     return apply_inplace(self, lambda t, s: masked_scatter(t, mask, s), source)
 
 
+def _show_as_pytorch(node_class, settings):
+    """``grad_fn._saved_<name>`` of ``node_class``'s nodes: PyTorch's name -> the attribute
+    (or how to compute it from the attributes), see autograd/graph.py."""
+    _SETTINGS_KEPT_AS[node_class.__name__] = settings
+    show_saved_names(node_class, settings)
+
+
 # grad_fn._saved_<name> as PyTorch shows it: a negative dim as given, as the unsigned 64-bit
 # number of the same bits (-1 is 2**64 - 1), see autograd/graph.py
-_SETTINGS_KEPT_AS["IndexCopyBackward0"] = {"dim": lambda s: s["dim_as_given"] % 2**64,
-                                           "source_dim": "source_dim"}
-_SETTINGS_KEPT_AS["IndexFillBackward0"] = {"dim": lambda s: s["dim_as_given"] % 2**64}
-_SETTINGS_KEPT_AS["IndexFillBackward1"] = {"dim": lambda s: s["dim_as_given"] % 2**64}
-_SETTINGS_KEPT_AS["TakeBackward0"] = {}            # (only the saved index and self)
+_show_as_pytorch(IndexCopyBackward0, {"dim": lambda s: s["dim_as_given"] % 2**64,
+                                      "source_dim": "source_dim"})
+_show_as_pytorch(IndexFillBackward0, {"dim": lambda s: s["dim_as_given"] % 2**64})
+_show_as_pytorch(IndexFillBackward1, {"dim": lambda s: s["dim_as_given"] % 2**64})
+_show_as_pytorch(TakeBackward0, {})            # (only the saved index and self)

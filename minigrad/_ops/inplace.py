@@ -20,7 +20,7 @@ from numpy.lib.array_utils import byte_bounds
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import Node, SavedOutput, needs_grad
+from ..autograd.graph import Node, SavedOutput, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks, pack
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
@@ -700,7 +700,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
         values = random.bernoulli(probabilities, generator=generator)
         out = _fill(self, values.astype(self._array.dtype), BernoulliBackward1, p)
         if isinstance(out._grad_fn, BernoulliBackward1):
-            out._grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
+            keep_settings(out._grad_fn, {"p_shape": p.shape})     # p's gradient (zeros) has p's own shape
         return out
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")

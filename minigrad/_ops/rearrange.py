@@ -11,7 +11,7 @@ only rot90 and unfold have nodes of their own here.
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
 from .shape import (_make_view, _sizes, contiguous, expand, flip, permute, repeat, reshape,
@@ -186,10 +186,17 @@ def rot90(input, k=1, dims=(0, 1)):
     return result(out, Rot90Backward0, (input,), k=k, dims=(dims[0], dims[1]))
 
 
+def _show_as_pytorch(node_class, settings):
+    """``grad_fn._saved_<name>`` of ``node_class``'s nodes: PyTorch's name -> the attribute
+    (or how to compute it from the attributes), see autograd/graph.py."""
+    _SETTINGS_KEPT_AS[node_class.__name__] = settings
+    show_saved_names(node_class, settings)
+
+
 # grad_fn._saved_<name> as PyTorch shows it: a negative number as the unsigned 64-bit number of
 # the same bits (-1 is 2**64 - 1), see autograd/graph.py
-_SETTINGS_KEPT_AS["Rot90Backward0"] = {"k": lambda s: s["k"] % 2**64,
-                                       "dims": lambda s: tuple(d % 2**64 for d in s["dims"])}
+_show_as_pytorch(Rot90Backward0, {"k": lambda s: s["k"] % 2**64,
+                                  "dims": lambda s: tuple(d % 2**64 for d in s["dims"])})
 
 
 # --- tensor_split, hsplit, vsplit, dsplit ----------------------------------------------------
@@ -409,5 +416,5 @@ def unfold(input, dimension, size, step):
     return _make_view(node, input)
 
 
-_SETTINGS_KEPT_AS["UnfoldBackward0"] = {"dimension": lambda s: s["dimension_as_given"] % 2**64,
-                                        "self_sym_sizes": "self_sym_sizes", "size": "size", "step": "step"}
+_show_as_pytorch(UnfoldBackward0, {"dimension": lambda s: s["dimension_as_given"] % 2**64,
+                                   "self_sym_sizes": "self_sym_sizes", "size": "size", "step": "step"})

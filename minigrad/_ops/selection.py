@@ -9,7 +9,7 @@ PyTorch: torch.kthvalue, torch.mode, torch.cummax, torch.cummin.
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result, plain_output, zeros_set_in_place
 from .reduction import return_types, _extreme_dim_backward, _extreme_dim_jvp
@@ -234,9 +234,16 @@ def cummin(input, dim=None):
     return _running(input, dim, "cummin", np.less, CumminBackward0, return_types.cummin)
 
 
+def _show_as_pytorch(node_class, settings):
+    """``grad_fn._saved_<name>`` of ``node_class``'s nodes: PyTorch's name -> the attribute
+    (or how to compute it from the attributes), see autograd/graph.py."""
+    _SETTINGS_KEPT_AS[node_class.__name__] = settings
+    show_saved_names(node_class, settings)
+
+
 # the settings grad_fn._saved_<name> shows, under PyTorch's names (see autograd/graph.py)
-for _node in ("KthvalueBackward0", "ModeBackward0"):
-    _SETTINGS_KEPT_AS[_node] = {"dim": _as_given("dim_as_given"), "indices": lambda s: _wrap(s["indices"]),
-                                "keepdim": "keepdim", "self_sym_sizes": "input_shape"}
-for _node in ("CummaxBackward0", "CumminBackward0"):
-    _SETTINGS_KEPT_AS[_node] = {"dim": _as_given("dim_as_given")}
+for _node in (KthvalueBackward0, ModeBackward0):
+    _show_as_pytorch(_node, {"dim": _as_given("dim_as_given"), "indices": lambda s: _wrap(s["indices"]),
+                             "keepdim": "keepdim", "self_sym_sizes": "input_shape"})
+for _node in (CummaxBackward0, CumminBackward0):
+    _show_as_pytorch(_node, {"dim": _as_given("dim_as_given")})
