@@ -89,6 +89,12 @@ from ._ops.nonfinite import (  # noqa: F401
 from ._ops.logarithms import log2, log10, expm1  # noqa: F401
 from ._ops.logical import logical_not, logical_and, logical_or, logical_xor  # noqa: F401
 from ._ops.pointwise import nonzero  # noqa: F401
+from ._ops.rearrange import (  # noqa: F401
+    movedim, moveaxis, swapdims, ravel, unflatten, broadcast_to, tile, fliplr, flipud, rot90,
+    tensor_split, hsplit, vsplit, dsplit, repeat_interleave, take_along_dim)
+from ._ops.diagonals import diag, diag_embed, diagflat, trace  # noqa: F401
+from ._ops.index_ops import take, put, index_copy, index_fill, index_put, masked_scatter  # noqa: F401
+from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -132,6 +138,16 @@ def is_tensor(obj):
 def is_inference(input):
     """True if ``input`` was created inside ``inference_mode()`` (same as ``input.is_inference()``)."""
     return input.is_inference()
+
+
+def is_same_size(input, other):
+    """True if ``input`` and ``other`` have the same shape."""
+    return input.is_same_size(other)
+
+
+def is_signed(input):
+    """True if ``input``'s dtype can hold negative numbers (not uint8, not bool)."""
+    return input.is_signed()
 
 
 def numel(input):

@@ -530,10 +530,40 @@ class Tensor(metaclass=_TensorMeta):
         return self._array.size
 
     nelement = numel
+    ndimension = dim
 
     def element_size(self):
         """Bytes per element (4 for float32)."""
         return self._array.itemsize
+
+    @property
+    def itemsize(self):
+        """Bytes per element (4 for float32), as ``element_size()``."""
+        return self._array.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes the elements take: numel() * itemsize (an expanded tensor counts every element
+        it shows, though its memory holds fewer)."""
+        return self._array.size * self._array.itemsize
+
+    def is_same_size(self, other):
+        """True if ``other`` has the same shape."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"is_same_size(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return self._array.shape == other._array.shape
+
+    def is_signed(self):
+        """True if the dtype can hold negative numbers (not uint8, not bool)."""
+        return self._array.dtype.kind in "if"
+
+    def storage_offset(self):
+        """How many elements into its memory this tensor starts: 0 for a new tensor, 5 for
+        ``x[1, 1:]`` of a 3x4 ``x`` (a view starts where its first element is)."""
+        root = self._base if self._base is not None else self
+        start = root._array.__array_interface__["data"][0]
+        return (self._array.__array_interface__["data"][0] - start) // self._array.itemsize
 
     def is_floating_point(self):
         """True if the dtype is a floating-point type (only those can require grad)."""
@@ -887,6 +917,7 @@ def _install_methods():
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
     from ._ops import nonfinite, logarithms, logical, angles, triangular, median
     from ._ops import masked_select, summing
+    from ._ops import rearrange, diagonals, index_ops, selection
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -896,7 +927,7 @@ def _install_methods():
                     "amin", "var", "std", "logsumexp"],
         shape: ["reshape", "view", "view_as", "t", "transpose", "permute", "squeeze", "unsqueeze",
                 "flatten", "expand", "expand_as", "reshape_as", "repeat", "unbind", "split",
-                "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "masked_fill",
+                "chunk", "flip", "new_zeros", "new_ones", "new_full", "new_tensor", "new_empty", "masked_fill",
                 "swapaxes", "allclose", "equal", "isclose", "select"],
         linalg: ["matmul", "mm", "mv", "dot", "outer", "bmm"],
         scan: ["cumsum", "cumprod", "prod", "narrow"],
@@ -915,6 +946,13 @@ def _install_methods():
         median: ["median", "nanmedian"],
         masked_select: ["masked_select"],
         summing: ["nansum", "count_nonzero"],
+        rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
+                    "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
+                    "repeat_interleave", "take_along_dim", "unfold"],
+        diagonals: ["diag", "diag_embed", "diagflat", "trace"],
+        index_ops: ["take", "put", "put_", "index_copy", "index_copy_", "index_fill", "index_fill_", "index_put",
+                    "index_put_", "masked_scatter", "masked_scatter_"],
+        selection: ["kthvalue", "mode", "cummax", "cummin"],
     }
     for module, names in methods.items():
         for name in names:

@@ -17,7 +17,11 @@
 * nonfinite.py      - isnan, isinf, isfinite, nan_to_num (finding and replacing nan and inf)
 * logarithms.py     - log2, log10, expm1
 * logical.py        - logical_not, logical_and, logical_or, logical_xor
-* inplace_unary.py  - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
+* inplace_unary.py  - x.exp_(), x.relu_(), x.unsqueeze_(0), x.t_(), ... (torch.exp_(x) too)
+* rearrange.py      - movedim, tile, unflatten, rot90, tensor_split, repeat_interleave, unfold, ...
+* diagonals.py      - diag, diag_embed, diagflat, trace
+* index_ops.py      - take, put, index_copy, index_fill, index_put, masked_scatter
+* selection.py      - kthvalue, mode, cummax, cummin
 * angles.py         - atan2 (arctan2): the angle of a point
 * triangular.py     - tril, triu: the lower and upper triangle of a matrix
 * median.py         - median, nanmedian: the middle value

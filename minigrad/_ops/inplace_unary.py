@@ -427,3 +427,55 @@ def squeeze_(self, dim=None):
 
 METHODS["unsqueeze_"] = unsqueeze_
 METHODS["squeeze_"] = squeeze_
+
+
+class TBackward1(shape.TBackward0):
+    """result = self.t_()   ->   grad_self = grad.t()"""
+
+
+class TransposeBackward1(shape.TransposeBackward0):
+    """result = self.transpose_(dim0, dim1)   ->   grad_self = grad.transpose(dim0, dim1)"""
+
+
+def t_(self):
+    """Transpose this matrix itself (TBackward1): only its strides change, not its memory."""
+    check_inplace(self, overlap_ok=True)
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+    return _reshape_inplace(self, with_pytorch_steps(self).T, TBackward1)
+
+
+def transpose_(self, dim0, dim1):
+    """Swap dims ``dim0`` and ``dim1`` of this tensor itself (TransposeBackward1)."""
+    check_inplace(self, overlap_ok=True)
+    ndim = self.ndim
+    dim0, dim1 = shape._normalize_dim(dim0, ndim), shape._normalize_dim(dim1, ndim)
+    array = with_pytorch_steps(self)
+    swapped = np.swapaxes(array, dim0, dim1) if ndim else array.view()
+    return _reshape_inplace(self, swapped, TransposeBackward1, dim0=dim0, dim1=dim1)
+
+
+def _check_same_dtype(self, dtype):
+    """x.cumsum_(dim, dtype=...) may not change x's dtype."""
+    if dtype is not None and dtype != self.dtype:
+        from .._dtype import cpp_type_name
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {cpp_type_name(self.dtype)} and output "
+                           f"tensor dtype {cpp_type_name(dtype)} should match")
+
+
+def cumsum_(self, dim, *, dtype=None):
+    """In-place cumsum: the running sum along ``dim`` written back (CumsumBackward0)."""
+    from .scan import cumsum          # lazy: scan imports shape, which this module imports
+    _check_same_dtype(self, dtype)
+    return apply_inplace(self, lambda t: _castable_back(cumsum(t, dim, dtype=self.dtype), t))
+
+
+def cumprod_(self, dim, *, dtype=None):
+    """In-place cumprod: the running product along ``dim`` written back (CumprodBackward0)."""
+    from .scan import cumprod
+    _check_same_dtype(self, dtype)
+    return apply_inplace(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t))
+
+
+METHODS.update(t_=t_, transpose_=transpose_, swapdims_=transpose_, swapaxes_=transpose_,
+               cumsum_=cumsum_, cumprod_=cumprod_)

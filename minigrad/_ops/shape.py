@@ -932,6 +932,19 @@ def new_zeros(input, *size, dtype=None, requires_grad=False):
     return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
+def new_empty(input, *size, dtype=None, requires_grad=False):
+    """A new tensor of ``size`` with this tensor's dtype unless ``dtype`` (no history).
+
+    PyTorch leaves its values unset (whatever was in memory); minigrad fills it with 0,
+    so that lessons print the same every run."""
+    flat = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    for value in flat:
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            raise TypeError(f"new_empty(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{type(value).__name__}")
+    return new_zeros(input, *size, dtype=dtype, requires_grad=requires_grad)
+
+
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
     _check_size_given("new_ones", size)

@@ -1,0 +1,329 @@
+"""Reading and writing by position: take, put, index_copy, index_fill, index_put, masked_scatter.
+
+``take`` reads elements of the flattened input; the other four write into a copy of
+the input (or, with a trailing underscore, into the input itself). As for gather and
+scatter (gather_scatter.py), a read's backward writes the gradient back where the
+value came from, and a write's backward reads the gradient where the value went:
+the overwritten old values get no gradient.
+PyTorch: torch.take, Tensor.index_copy, index_fill, index_put, masked_scatter.
+"""
+import numpy as np
+
+from .._tensor import Tensor, _wrap, _normalize_dim
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
+from .views import history_first
+from . import result
+from .inplace import apply_inplace
+from .indexing import index_put as _index_put
+from .gather_scatter import index_select
+from .shape import cat
+from .._dtype import cpp_name
+
+
+def _type_name(dtype):
+    return cpp_name(dtype).capitalize()
+
+
+# --- take ------------------------------------------------------------------------------------
+
+class TakeBackward0(Node):
+    """result = self.flatten()[index]   ->
+        grad_self = zeros, with grad added at the flat positions index (repeats add up)"""
+
+    _saved_names = ("index", "self")
+
+    def backward(self, grad):
+        index, input = self.saved_tensors
+        zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))      # zeros_like(self)
+        return (zeros.put_(index, grad, accumulate=True),)      # in place, as PyTorch (version 1)
+
+
+@history_first
+def take(input, index):
+    """The elements of ``input`` at the flat positions ``index`` (as if input were 1-D), in
+    index's shape. Negative positions count from the end.
+
+    Gradient: zeros with grad added back at those positions.
+    """
+    if not isinstance(index, Tensor):
+        raise TypeError(f"take(): argument 'index' (position 1) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
+    count = input.numel()
+    positions = index._array
+    outside = (positions < -count) | (positions >= count)
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {int(positions[outside].flat[0])} on "
+                         f"a tensor of {count} elements.")
+    values = np.ascontiguousarray(input._array).reshape(-1)[positions]
+    return result(np.array(values, order="C"), TakeBackward0, (input,), saved=(index, input),
+                  self_sym_sizes=tuple(input.shape))
+
+
+# --- put --------------------------------------------------------------------------------------
+
+class PutBackward0(Node):
+    """result = self with source written (or added) at the flat positions index   ->
+        grad_self = grad, 0 where overwritten (all of grad when added);
+        grad_source = grad.take(index), in source's shape"""
+
+    _saved_names = ("index", "source")
+
+    def backward(self, grad):
+        index, source = self.saved_tensors
+        grad_self = None
+        if self.should_compute_output(0):
+            grad_self = grad if self.accumulate else put(grad, index, source * 0)
+        grad_source = take(grad, index).reshape(source.shape) if self.should_compute_output(1) else None
+        return grad_self, grad_source
+
+
+@history_first
+def put(input, index, source, accumulate=False):
+    """A copy of ``input`` with source's elements written at the flat positions ``index`` (as
+    if input were 1-D; negative ones count from the end), or added with accumulate=True."""
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_type_name(input.dtype)} and source.dtype = "
+                           f"{_type_name(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but "
+                         f"got source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    count = input.numel()
+    positions = index._array.reshape(-1)
+    outside = (positions < -count) | (positions >= count)
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {int(positions[outside][0])} on "
+                         f"a tensor of {count} elements.")
+    out = input._array.copy()
+    flat = out.reshape(-1)                      # (a view: the copy is contiguous)
+    values = source._array.reshape(-1)
+    if accumulate:
+        np.add.at(flat, positions, values)
+    else:
+        flat[positions] = values
+    return result(out, PutBackward0, (input, source), saved=(index, source), accumulate=accumulate)
+
+
+def put_(self, index, source, accumulate=False):
+    """In-place put: source's elements written (or added) at the flat positions ``index`` of self."""
+    return apply_inplace(self, lambda t, s: put(t, index, s, accumulate), source)
+
+
+# --- index_copy ------------------------------------------------------------------------------
+
+class IndexCopyBackward0(Node):
+    """result = self with slice index[k] along dim replaced by source's slice k   ->
+        grad_self = grad with those slices zeroed; grad_source = grad.index_select(dim, index)"""
+
+    _saved_names = ("index", "source")
+
+    def backward(self, grad):
+        index, source = self.saved_tensors
+        grad_self = grad.index_fill(self.dim, index, 0) if self.should_compute_output(0) else None
+        grad_source = None
+        if self.should_compute_output(1):
+            grad_source = index_select(grad, self.dim, index)
+            if source.ndim == 0:
+                grad_source = grad_source.reshape(())
+        return grad_self, grad_source
+
+
+def _slices_along(array, dim):
+    """``array`` seen with ``dim`` first (a view), so that [positions] picks slices along dim."""
+    return np.moveaxis(array, dim, 0) if array.ndim else array.reshape(1)
+
+
+@history_first
+def index_copy(input, dim, index, source):
+    """A copy of ``input`` with slice ``index[k]`` along ``dim`` replaced by ``source``'s slice k."""
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_type_name(index.dtype)}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got "
+                           f"(self) {_type_name(input.dtype)} and (source) {_type_name(source.dtype)}")
+    positions = index._array.reshape(-1)
+    if input.ndim:
+        for d in range(input.ndim):
+            if d != dim and (source.ndim != input.ndim or source.shape[d] != input.shape[d]):
+                at = d if d < dim else d - 1         # (a dim of the slice, which has no ``dim``)
+                raise RuntimeError(
+                    f"index_copy_(): Source/destination tensor must have same slice shapes. "
+                    f"Destination slice shape: {input.shape[d]} at dimension {at} and source slice "
+                    f"shape: {source.shape[d] if d < source.ndim else 1} at dimension {at}.")
+    source_count = source.shape[dim] if source.ndim else 1
+    if positions.size != source_count:
+        raise IndexError(f"index_copy_(): Number of indices ({positions.size}) should be equal to "
+                         f"source.size(dim) ({source_count})")
+    size = input.shape[dim] if input.ndim else 1
+    outside = (positions < 0) | (positions >= size)
+    if outside.any():
+        raise IndexError(f"index_copy_(): index {int(positions[outside][0])} is out of bounds for "
+                         f"dimension {dim} with size {size}")
+    out = input._array.copy()
+    _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
+    return result(out, IndexCopyBackward0, (input, source), saved=(index, source), dim=dim,
+                  source_dim=source.ndim, dim_as_given=dim_as_given)
+
+
+def index_copy_(self, dim, index, source):
+    """In-place index_copy: slice ``index[k]`` of self along ``dim`` becomes source's slice k."""
+    return apply_inplace(self, lambda t, s: index_copy(t, dim, index, s), source)
+
+
+# --- index_fill ------------------------------------------------------------------------------
+
+class IndexFillBackward0(Node):
+    """result = self with the slices index along dim set to a number   ->
+        grad_self = grad with those slices zeroed"""
+
+    _saved_names = ("index",)
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        return (grad.index_fill(self.dim, index, 0),)
+
+
+class IndexFillBackward1(Node):
+    """result = self with the slices index along dim set to value (a 0-d tensor)   ->
+        grad_self = grad with those slices zeroed; grad_value = the sum of grad over them"""
+
+    _saved_names = ("index",)
+
+    def backward(self, grad):
+        (index,) = self.saved_tensors
+        grad_self = grad.index_fill(self.dim, index, 0) if self.should_compute_output(0) else None
+        grad_value = index_select(grad, self.dim, index).sum() if self.should_compute_output(1) else None
+        return grad_self, grad_value
+
+
+@history_first
+def index_fill(input, dim, index, value):
+    """A copy of ``input`` with every slice ``index[k]`` along ``dim`` set to ``value``
+    (a number, or a 0-d tensor, which then gets the gradient of all those places)."""
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                           f"with {value.ndim} dimension(s).")
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if index._array.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    size = input.shape[dim] if input.ndim else 1
+    positions = index._array.reshape(-1)
+    outside = (positions < -size) | (positions >= size)
+    if outside.any():
+        raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "
+                         f"with size {size}")
+    out = input._array.copy()
+    number = value._array if isinstance(value, Tensor) else value
+    _slices_along(out, dim)[positions] = number
+    if isinstance(value, Tensor):
+        return result(out, IndexFillBackward1, (input, value), saved=(index,), dim=dim,
+                      dim_as_given=dim_as_given)
+    return result(out, IndexFillBackward0, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
+
+
+def index_fill_(self, dim, index, value):
+    """In-place index_fill: the slices ``index`` of self along ``dim`` set to ``value``."""
+    if isinstance(value, Tensor):
+        return apply_inplace(self, lambda t, v: index_fill(t, dim, index, v), value)
+    return apply_inplace(self, lambda t: index_fill(t, dim, index, value))
+
+
+# --- index_put -------------------------------------------------------------------------------
+
+def _check_values(values):
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
+
+
+@history_first
+def index_put(input, indices, values, accumulate=False):
+    """A copy of ``input`` with ``values`` written at ``input[indices]`` (added, with
+    accumulate=True: repeated positions then add up). ``indices`` is a tuple of tensors,
+    one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
+    _check_values(values)
+    return _index_put(input, tuple(indices), values, accumulate=accumulate)
+
+
+def index_put_(self, indices, values, accumulate=False):
+    """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
+    _check_values(values)
+    return apply_inplace(self, lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate),
+                         values)
+
+
+# --- masked_scatter --------------------------------------------------------------------------
+
+class MaskedScatterBackward0(Node):
+    """result = self with its places where mask is True filled, in order, by source's first
+    elements   ->
+        grad_self = grad with those places zeroed;
+        grad_source = grad at those places, in order, then zeros for source's unused elements"""
+
+    _saved_names = ("mask",)
+
+    def backward(self, grad):
+        (mask,) = self.saved_tensors
+        grad_self = grad.masked_fill(mask, 0) if self.should_compute_output(0) else None
+        grad_source = None
+        if self.should_compute_output(1):
+            from .masked_select import masked_select      # lazy: keeps the import order simple
+            used = masked_select(grad, mask)
+            unused = int(np.prod(self.source_sym_sizes)) - used.numel()
+            tail = _wrap(np.zeros(unused, dtype=grad._array.dtype))
+            grad_source = cat([used, tail]).reshape(self.source_sym_sizes)
+        return grad_self, grad_source
+
+
+@history_first
+def masked_scatter(input, mask, source):
+    """A copy of ``input`` where the places mask is True take ``source``'s elements one after
+    the other (in memory order of the result); mask is broadcast to input's shape."""
+    # PyTorch's order: the shapes, then source's dtype, then the mask's
+    try:
+        where = np.broadcast_to(mask._array, input.shape)
+    except ValueError:
+        from .pointwise import _broadcast_error
+        raise _broadcast_error(mask, input) from None
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                           f"{_type_name(input.dtype)} and {_type_name(source.dtype)}")
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{_type_name(mask.dtype)}")
+    count = int(where.sum())
+    if source.numel() < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    out = input._array.copy()
+    out[where] = source._array.reshape(-1)[:count]
+    return result(out, MaskedScatterBackward0, (input, source), saved=(mask,),
+                  source_sym_sizes=tuple(source.shape))
+
+
+def masked_scatter_(self, mask, source):
+    """In-place masked_scatter: the places of self where mask is True take source's elements."""
+    return apply_inplace(self, lambda t, s: masked_scatter(t, mask, s), source)
+
+
+def _show_as_pytorch(node_class, settings):
+    """``grad_fn._saved_<name>`` of ``node_class``'s nodes: PyTorch's name -> the attribute
+    (or how to compute it from the attributes), see autograd/graph.py."""
+    _SETTINGS_KEPT_AS[node_class.__name__] = settings
+    show_saved_names(node_class, settings)
+
+
+# grad_fn._saved_<name> as PyTorch shows it: a negative dim as given, as the unsigned 64-bit
+# number of the same bits (-1 is 2**64 - 1), see autograd/graph.py
+_show_as_pytorch(IndexCopyBackward0, {"dim": lambda s: s["dim_as_given"] % 2**64,
+                                      "source_dim": "source_dim"})
+_show_as_pytorch(IndexFillBackward0, {"dim": lambda s: s["dim_as_given"] % 2**64})
+_show_as_pytorch(IndexFillBackward1, {"dim": lambda s: s["dim_as_given"] % 2**64})
+_show_as_pytorch(TakeBackward0, {})            # (only the saved index and self)
