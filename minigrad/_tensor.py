@@ -97,7 +97,7 @@ _REQUIRES_GRAD_IN_TRANSFORM = (
 
 def _wrap(array):
     """A new tensor around a numpy array (no copy, no history). The hot path of every op."""
-    t = Tensor.__new__(Tensor)
+    t = object.__new__(Tensor)
     t._array = array
     t._requires_grad = False
     t._grad_fn = None
@@ -125,22 +125,11 @@ def _check_can_require_grad(array, requires_grad):
         )
 
 
-class _TensorMeta(type):
-    """The type of ``Tensor`` (PyTorch's is ``torch._C._TensorMeta``), here for one case only.
-
-    ``Tensor(x)`` of a tensor x does not make a new tensor of x's values: PyTorch gives x
-    itself seen through a new tensor (an alias: the same memory, the same dtype, and
-    AliasBackward0 if x requires grad). ``__init__`` can't return another object, so the call
-    is caught here. (``_wrap`` calls ``Tensor.__new__`` directly, which never comes here.)
-    """
-
-    def __call__(cls, *args, **kwargs):
-        if cls is Tensor and len(args) == 1 and isinstance(args[0], Tensor) and not (
-                set(kwargs) - {"device"}):
-            if kwargs.get("device") is not None:
-                device(kwargs["device"])          # (an unknown device fails as PyTorch's)
-            return _alias(args[0])
-        return super().__call__(*args, **kwargs)
+def _is_alias_call(args, kwargs):
+    """``Tensor(x)`` of a tensor x (a device may be named): PyTorch does not make a new tensor
+    of x's values but gives x itself seen through a new tensor (an alias: the same memory, the
+    same dtype, and AliasBackward0 if x requires grad)."""
+    return len(args) == 1 and isinstance(args[0], Tensor) and not set(kwargs) - {"device"}
 
 
 def _alias(tensor):
@@ -206,7 +195,7 @@ def _keep_empty_numpy_steps(tensor, args):
         tensor._zero_steps = not any(tensor._array.strides)
 
 
-class Tensor(metaclass=_TensorMeta):
+class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
     ``minigrad.Tensor(data)`` makes a float32 tensor, like ``torch.Tensor``;
@@ -240,9 +229,20 @@ class Tensor(metaclass=_TensorMeta):
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
 
+    def __new__(cls, *args, **kwargs):
+        # Tensor(x) of a tensor x is an alias of x, which __init__ can't return: made here.
+        # (Not a metaclass: with one, every isinstance(value, Tensor) of a number is slower.
+        # _wrap, the hot path, calls object.__new__ and never comes here.)
+        if cls is Tensor and _is_alias_call(args, kwargs):
+            if kwargs.get("device") is not None:
+                device(kwargs["device"])          # (an unknown device fails as PyTorch's)
+            return _alias(args[0])
+        return object.__new__(cls)
+
     def __init__(self, *args, **kwargs):
-        # PyTorch's legacy constructor: sizes, data or nothing, always float32 (Tensor(x) of a
-        # tensor x never gets here: see _TensorMeta)
+        if type(self) is Tensor and _is_alias_call(args, kwargs):
+            return      # (Python calls __init__ on what __new__ returned: the alias, complete)
+        # PyTorch's legacy constructor: sizes, data or nothing, always float32
         self._array = _legacy_constructor_array(args, kwargs)
         _keep_empty_numpy_steps(self, args)
         self._requires_grad = False
