@@ -33,7 +33,9 @@ class BatchedTensor(Tensor):
     Not part of any graph itself (requires_grad=False, grad_fn=None), as in PyTorch; the
     graph is recorded on ``value``."""
 
-    def __init__(self, value, bdim, level):
+    def __init__(self, value, bdim=None, level=None):
+        if bdim is None:
+            return      # Tensor(batched): Python calls __init__ on the alias Tensor.__new__ made
         self._value = value
         self._bdim = bdim
         self._level = level
