@@ -814,6 +814,7 @@ def _install_methods():
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
     from ._ops import nonfinite, logarithms, logical
+    from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -832,9 +833,16 @@ def _install_methods():
         rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
         blas: ["bmm", "baddbmm", "addmm"],
         einsum: ["diagonal"],
-        special: ["erf"],
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
-        logarithms: ["log2", "log10", "expm1"],
+        logarithms: ["log2", "log10", "expm1", "exp2", "logaddexp", "logaddexp2", "xlogy", "logit"],
+        trigonometry: ["asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin",
+                       "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg"],
+        special: ["erf", "erfc", "erfinv", "sinc"],
+        gamma: ["lgamma", "digamma"],
+        binary_ops: ["hypot", "copysign", "fmax", "fmin", "heaviside", "float_power"],
+        blend: ["addcmul", "addcdiv", "lerp"],
+        math_aliases: ["positive", "signbit", "true_divide", "greater", "greater_equal", "less",
+                       "less_equal", "not_equal"],
         logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
     }
     for module, names in methods.items():
@@ -868,6 +876,10 @@ def _install_methods():
     Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
     Tensor.sgn, Tensor.nonzero = pointwise.sgn, pointwise.nonzero
+    Tensor.polygamma = math_aliases.polygamma_method
+    for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
+        setattr(Tensor, name, method)
+    Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.

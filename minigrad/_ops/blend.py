@@ -1,0 +1,190 @@
+"""A tensor plus a scaled product, quotient or step: addcmul, addcdiv, lerp.
+
+* ``addcmul(x, t1, t2, value=v)`` = x + v * t1 * t2
+* ``addcdiv(x, t1, t2, value=v)`` = x + v * t1 / t2 (Adam's update: param + -lr * m / (sqrt(v) + eps))
+* ``lerp(start, end, weight)`` = start + weight * (end - start), the point a fraction ``weight``
+  of the way from start to end (an exponential moving average: avg.lerp_(x, 1 - momentum))
+
+Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on every step.
+"""
+import numpy as np
+
+from .._dtype import cpp_name, result_type
+from .._tensor import Tensor, _wrap
+from ..autograd.graph import Node
+from . import result
+from .pointwise import _broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number
+from .views import check_history_kept
+
+
+def _times_value(tensor, value):
+    """tensor * value, skipped when value is 1 (PyTorch's maybe_multiply)."""
+    return tensor if value == 1 else mul_by_number(tensor, value)
+
+
+def _three_arrays(name, input, tensor1, tensor2):
+    """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not)."""
+    for position, (parameter, value) in enumerate((("input", input), ("tensor1", tensor1),
+                                                    ("tensor2", tensor2)), start=1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
+    dtype = result_type(input, tensor1, tensor2)
+    arrays = [t._array.astype(dtype, copy=False) for t in (input, tensor1, tensor2)]
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        check_history_kept(input, tensor1, tensor2)
+        try:
+            np.broadcast_shapes(arrays[1].shape, arrays[2].shape)
+        except ValueError:
+            raise _broadcast_error(tensor1, tensor2) from None
+        raise _broadcast_error(input, np.empty(np.broadcast_shapes(arrays[1].shape, arrays[2].shape))) from None
+    return arrays, dtype
+
+
+def _value_in(dtype, value):
+    """``value`` as a number of ``dtype`` (an integer tensor cuts a float value: 0.5 -> 0)."""
+    return np.asarray(int(value) if dtype.kind in "iub" and dtype.kind != "b" else value, dtype)
+
+
+class AddcmulBackward0(Node):
+    """result = self + value * tensor1 * tensor2   ->
+        grad_self = grad; grad_tensor1 = grad * tensor2 * value; grad_tensor2 = grad * tensor1 * value"""
+
+    _saved_names = ("tensor1", "tensor2")      # grad_fn._saved_tensor1, ... (and _saved_value)
+
+    def backward(self, grad):
+        t1, t2 = self.saved_tensors
+        return (grad if self.should_compute_output(0) else None,
+                _times_value(grad * t2, self.value) if self.should_compute_output(1) else None,
+                _times_value(grad * t1, self.value) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t + value * (tensor1_t * tensor2 + tensor1 * tensor2_t)"""
+        (_, t1, t2), (x_t, t1_t, t2_t) = inputs, tangents
+        return x_t + _times_value(t1_t * t2 + t1 * t2_t, self.value)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 * tensor2, elementwise (broadcasting).
+
+    Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
+    """
+    (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2)
+    out = laid_out_as_pytorch(np.asarray(x + _value_in(dtype, value) * t1 * t2, dtype), x, t1, t2)
+    return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
+
+
+class AddcdivBackward0(Node):
+    """result = self + value * tensor1 / tensor2   ->
+        grad_self = grad; grad_tensor1 = grad * value / tensor2;
+        grad_tensor2 = -grad * value * tensor1 / tensor2**2"""
+
+    _saved_names = ("tensor1", "tensor2")      # grad_fn._saved_tensor1, ... (and _saved_value)
+
+    def backward(self, grad):
+        t1, t2 = self.saved_tensors
+        return (grad if self.should_compute_output(0) else None,
+                _times_value(grad, self.value) / t2 if self.should_compute_output(1) else None,
+                -_times_value(grad, self.value) * t1 / (t2 * t2) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t + value * (tensor1_t / tensor2 - tensor1 * tensor2_t / tensor2**2)"""
+        (_, t1, t2), (x_t, t1_t, t2_t) = inputs, tangents
+        return x_t + _times_value(t1_t / t2 - t1 * t2_t / (t2 * t2), self.value)
+
+
+ADDCDIV_INTEGER_MESSAGE = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+    "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+    "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 / tensor2, elementwise (broadcasting).
+
+    Gradient: grad to input, grad * value / tensor2 to tensor1,
+    -grad * value * tensor1 / tensor2**2 to tensor2.
+    """
+    if all(isinstance(t, Tensor) and t._array.dtype.kind in "iub" for t in (tensor1, tensor2)):
+        raise RuntimeError(ADDCDIV_INTEGER_MESSAGE)
+    (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)
+    out = laid_out_as_pytorch(out, x, t1, t2)
+    return result(out, AddcdivBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
+
+
+# --- lerp -----------------------------------------------------------------------------------
+
+class LerpBackward0(Node):
+    """result = self + weight * (end - self), weight a number   ->
+        grad_self = grad * (1 - weight); grad_end = grad * weight"""
+
+    def backward(self, grad):
+        return (mul_by_number(grad, 1 - self.weight) if self.should_compute_output(0) else None,
+                mul_by_number(grad, self.weight) if self.should_compute_output(1) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * (1 - weight) + end_t * weight"""
+        start_t, end_t = tangents
+        return mul_by_number(start_t, 1 - self.weight) + mul_by_number(end_t, self.weight)
+
+
+class LerpBackward1(Node):
+    """result = self + weight * (end - self)   ->
+        grad_self = grad * (1 - weight); grad_end = grad * weight; grad_weight = grad * (end - self)"""
+
+    _saved_names = ("self", "end", "weight")      # grad_fn._saved_self, ... as in PyTorch
+
+    def backward(self, grad):
+        start, end, weight = self.saved_tensors
+        return (grad * (1 - weight) if self.should_compute_output(0) else None,
+                grad * weight if self.should_compute_output(1) else None,
+                grad * (end - start) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * (1 - weight) + end_t * weight + weight_t * (end - self)"""
+        (start, end, weight), (start_t, end_t, weight_t) = inputs, tangents
+        return start_t * (1 - weight) + end_t * weight + weight_t * (end - start)
+
+
+def _lerp_array(start, end, weight):
+    """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
+    at weight 0 and at weight 1)."""
+    difference = end - start
+    return np.where(np.abs(weight) < 0.5, start + weight * difference, end - difference * (1 - weight))
+
+
+def lerp(input, end, weight):
+    """The point a fraction ``weight`` of the way from input to end: input + weight * (end - input).
+
+    ``weight`` is a number or a tensor (broadcast). Gradient: grad * (1 - weight) to input,
+    grad * weight to end, grad * (end - input) to a tensor weight.
+    """
+    if not isinstance(end, Tensor):
+        raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type(end).__name__}")
+    dtype = input._array.dtype
+    if end._array.dtype != dtype:
+        raise RuntimeError(f"expected dtype {cpp_name(input.dtype)} for `end` but got dtype "
+                           f"{cpp_name(end.dtype)}")
+    weighted = isinstance(weight, Tensor)
+    if weighted and weight._array.dtype != dtype:
+        raise RuntimeError(f"expected dtype {cpp_name(input.dtype)} for `weight` but got dtype "
+                           f"{cpp_name(weight.dtype)}")
+    if dtype.kind != "f":
+        raise kernel_not_implemented("lerp_kernel_tensor" if weighted else "lerp_kernel_scalar", input)
+    arrays = (input._array, end._array) + ((weight._array,) if weighted else ())
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        check_history_kept(input, end)
+        raise _broadcast_error(input, end) from None
+    w = weight._array if weighted else np.asarray(weight, dtype)
+    out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
+    if weighted:
+        return result(out, LerpBackward1, (input, end, weight), saved=(input, end, weight))
+    return result(out, LerpBackward0, (input, end), weight=weight)
