@@ -22,6 +22,26 @@ def _times_value(tensor, value):
     return tensor if value == 1 else mul_by_number(tensor, value)
 
 
+class _SavesValue:
+    """What addcmul's and addcdiv's nodes share (each is also a Node): PyTorch shows the number
+    ``value`` as ``grad_fn._saved_value``, a name Node already uses for the method that looks
+    saved values up; so here each of the three is a property of its own."""
+
+    _saved_names = ("tensor1", "tensor2")      # grad_fn._saved_tensor1, ... as in PyTorch
+
+    @property
+    def _saved_value(self):
+        return self.value
+
+    @property
+    def _saved_tensor1(self):
+        return Node._saved_value(self, "tensor1")
+
+    @property
+    def _saved_tensor2(self):
+        return Node._saved_value(self, "tensor2")
+
+
 def _three_arrays(name, input, tensor1, tensor2):
     """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not)."""
     for position, (parameter, value) in enumerate((("input", input), ("tensor1", tensor1),
@@ -48,11 +68,9 @@ def _value_in(dtype, value):
     return np.asarray(int(value) if dtype.kind in "iub" and dtype.kind != "b" else value, dtype)
 
 
-class AddcmulBackward0(Node):
+class AddcmulBackward0(_SavesValue, Node):
     """result = self + value * tensor1 * tensor2   ->
         grad_self = grad; grad_tensor1 = grad * tensor2 * value; grad_tensor2 = grad * tensor1 * value"""
-
-    _saved_names = ("tensor1", "tensor2")      # grad_fn._saved_tensor1, ... (and _saved_value)
 
     def backward(self, grad):
         t1, t2 = self.saved_tensors
@@ -76,12 +94,10 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
 
 
-class AddcdivBackward0(Node):
+class AddcdivBackward0(_SavesValue, Node):
     """result = self + value * tensor1 / tensor2   ->
         grad_self = grad; grad_tensor1 = grad * value / tensor2;
         grad_tensor2 = -grad * value * tensor1 / tensor2**2"""
-
-    _saved_names = ("tensor1", "tensor2")      # grad_fn._saved_tensor1, ... (and _saved_value)
 
     def backward(self, grad):
         t1, t2 = self.saved_tensors

@@ -165,12 +165,16 @@ class PolygammaBackward0(Node):
         return tangents[0] * polygamma(self.n + 1, inputs[0])
 
 
-def polygamma(n, input):
+class PolygammaBackward1(PolygammaBackward0):
+    """result = self.polygamma_(n)   ->   grad_self = grad * polygamma(n + 1, self)"""
+
+
+def polygamma(n, input, node_class=PolygammaBackward0):
     """The n-th derivative of digamma, elementwise (n = 0: digamma itself).
 
     Gradient: grad * polygamma(n + 1, input).
     """
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    return result(_in_float(lambda x: _polygamma_float64(n, x), input), PolygammaBackward0,
+    return result(_in_float(lambda x: _polygamma_float64(n, x), input), node_class,
                   (input,), saved=(input,), n=n)

@@ -68,8 +68,8 @@ _UNARY = {
     "round_": rounding.round, "trunc_": rounding.trunc, "frac_": rounding.frac,
     "erf_": special.erf, "erfc_": special.erfc, "erfinv_": special.erfinv, "sinc_": special.sinc,
     "asin_": trigonometry.asin, "acos_": trigonometry.acos, "atan_": trigonometry.atan,
-    "sinh_": trigonometry.sinh, "cosh_": trigonometry.cosh, "asinh_": trigonometry.asinh,
-    "acosh_": trigonometry.acosh, "atanh_": trigonometry.atanh, "deg2rad_": trigonometry.deg2rad,
+    "sinh_": trigonometry.sinh, "cosh_": trigonometry.cosh, "asinh_": trigonometry.asinh_in_place,
+    "acosh_": trigonometry.acosh_in_place, "atanh_": trigonometry.atanh_in_place, "deg2rad_": trigonometry.deg2rad,
     "rad2deg_": trigonometry.rad2deg, "exp2_": logarithms.exp2, "lgamma_": gamma.lgamma,
     "digamma_": gamma.digamma, "logit_": logarithms.logit,
 }
@@ -83,7 +83,7 @@ METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _A
 
 def polygamma_(self, n):
     """In-place ``polygamma``: x.polygamma_(n) writes polygamma(n, x) into x."""
-    return apply_inplace(self, lambda t: _castable_back(gamma.polygamma(n, t), t))
+    return apply_inplace(self, lambda t: _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t))
 
 
 # --- in-place forms of the math functions with more inputs: p.addcdiv_(m, d, value=-lr), ... --

@@ -228,8 +228,11 @@ def xlogy(input, other):
         out = like_its_input(_xlogy_array(b, a, dtype), a)
         return result(out, XlogyBackward1, (other,), saved=(other,), self=input)
     a, b, dtype = _operand_arrays(input, other)
-    dtype = dtype if dtype.kind == "f" else np.dtype(np.float32)
-    out = _binary(lambda x, y: _xlogy_array(x, y, dtype), input, other)
+    if dtype.kind == "f":
+        out = _binary(lambda x, y: _xlogy_array(x, y, dtype), input, other)
+    else:                              # integers and bools: float32, as log's result
+        out = _binary(lambda x, y: _xlogy_array(x, y, np.dtype(np.float32)),
+                      _wrap(np.asarray(a, np.float32)), np.asarray(b, np.float32))
     if not isinstance(other, Tensor):
         return result(out, XlogyBackward2, (input,), saved=(input,), other=other)
     return result(out, XlogyBackward0, (input, other), saved=(input, other))

@@ -157,12 +157,13 @@ def zeros_like_of(tensor):
 
 
 def _sinc_array(array):
-    if array.dtype.kind != "f":
-        array = array.astype(np.float32)
-    # in the input's own precision, as PyTorch (pi x rounds: sinc(1) in float32 is -2.78e-08)
+    dtype = array.dtype if array.dtype.kind == "f" else np.dtype(np.float32)
+    # in float32 or float64, as PyTorch (pi x rounds: sinc(1) in float32 is -2.78e-08; float16
+    # is computed in float32 and rounded at the end)
+    array = array.astype(np.float32 if dtype.itemsize < 4 else dtype, copy=False)
     with np.errstate(invalid="ignore", divide="ignore"):
         pi_x = array * np.asarray(math.pi, array.dtype)
-        return np.where(array == 0, np.asarray(1, array.dtype), np.sin(pi_x) / pi_x).astype(array.dtype)
+        return np.where(array == 0, np.asarray(1, array.dtype), np.sin(pi_x) / pi_x).astype(dtype)
 
 
 def sinc(input):

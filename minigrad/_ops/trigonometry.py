@@ -154,6 +154,50 @@ def atanh(input):
     return _unary(np.arctanh, AtanhBackward0, input)
 
 
+# --- asinh_, acosh_, atanh_: PyTorch records them, but has no derivative for them -------------
+
+class _InPlaceWithoutDerivative(Node):
+    """x.asinh_() (and acosh_, atanh_) is recorded, but its backward refuses: PyTorch has no
+    derivative for the in-place forms of these three (use x = x.asinh() instead)."""
+
+    def backward(self, grad):
+        raise NotImplementedError(f"the derivative for 'inplace version of {self.operation}' is not "
+                                  "implemented.")
+
+
+class AsinhBackward1(_InPlaceWithoutDerivative):
+    """result = self.asinh_()   ->   grad_self = error: no derivative in PyTorch"""
+
+    operation = "asinh"
+
+
+class AcoshBackward1(_InPlaceWithoutDerivative):
+    """result = self.acosh_()   ->   grad_self = error: no derivative in PyTorch"""
+
+    operation = "acosh"
+
+
+class AtanhBackward1(_InPlaceWithoutDerivative):
+    """result = self.atanh_()   ->   grad_self = error: no derivative in PyTorch"""
+
+    operation = "atanh"
+
+
+def asinh_in_place(input):
+    """asinh, recorded as x.asinh_() is (AsinhBackward1, no derivative)."""
+    return _unary(np.arcsinh, AsinhBackward1, input, saved=False)
+
+
+def acosh_in_place(input):
+    """acosh, recorded as x.acosh_() is (AcoshBackward1, no derivative)."""
+    return _unary(np.arccosh, AcoshBackward1, input, saved=False)
+
+
+def atanh_in_place(input):
+    """atanh, recorded as x.atanh_() is (AtanhBackward1, no derivative)."""
+    return _unary(np.arctanh, AtanhBackward1, input, saved=False)
+
+
 # --- degrees and radians: multiplication by a constant --------------------------------------
 
 class Deg2RadBackward0(Node):
