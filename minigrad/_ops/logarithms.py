@@ -241,8 +241,8 @@ def xlogy(input, other):
 # --- logit: the inverse of sigmoid ----------------------------------------------------------------
 
 class LogitBackward0(Node):
-    """result = log(self / (1 - self))   ->   grad_self = grad / (self * (1 - self)),
-        nan outside [0, 1] without eps; with eps, 0 outside [eps, 1 - eps] (clamped there)"""
+    """result = log(self / (1 - self))   ->   grad_self = grad / (self * (1 - self)) inside,
+        nan outside [0, 1] (with eps: 0 outside [eps, 1 - eps], where self was clamped)"""
 
     _saved_names = ("self",)        # grad_fn._saved_self (and _saved_eps), as in PyTorch
 

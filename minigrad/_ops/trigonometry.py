@@ -156,28 +156,29 @@ def atanh(input):
 
 # --- asinh_, acosh_, atanh_: PyTorch records them, but has no derivative for them -------------
 
-class _InPlaceWithoutDerivative(Node):
-    """x.asinh_() (and acosh_, atanh_) is recorded, but its backward refuses: PyTorch has no
-    derivative for the in-place forms of these three (use x = x.asinh() instead)."""
+class _InPlaceWithoutDerivative:
+    """What the nodes of x.asinh_(), acosh_(), atanh_() share (each is also a Node): they are
+    recorded, but backward refuses: PyTorch has no derivative for the in-place forms of these
+    three (write x = x.asinh() instead)."""
 
     def backward(self, grad):
         raise NotImplementedError(f"the derivative for 'inplace version of {self.operation}' is not "
                                   "implemented.")
 
 
-class AsinhBackward1(_InPlaceWithoutDerivative):
+class AsinhBackward1(_InPlaceWithoutDerivative, Node):
     """result = self.asinh_()   ->   grad_self = error: no derivative in PyTorch"""
 
     operation = "asinh"
 
 
-class AcoshBackward1(_InPlaceWithoutDerivative):
+class AcoshBackward1(_InPlaceWithoutDerivative, Node):
     """result = self.acosh_()   ->   grad_self = error: no derivative in PyTorch"""
 
     operation = "acosh"
 
 
-class AtanhBackward1(_InPlaceWithoutDerivative):
+class AtanhBackward1(_InPlaceWithoutDerivative, Node):
     """result = self.atanh_()   ->   grad_self = error: no derivative in PyTorch"""
 
     operation = "atanh"
