@@ -72,7 +72,7 @@ from ._ops.rounding import (  # noqa: F401
     round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
 )
 from ._ops.einsum import diagonal, einsum  # noqa: F401
-from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
+from ._ops.blas import bmm, baddbmm, addmm, addmv, addr  # noqa: F401
 from ._ops.special import erf  # noqa: F401
 from ._ops.nonfinite import (  # noqa: F401
     isnan, isinf, isfinite, isposinf, isneginf, nan_to_num, nan_to_num_)
@@ -123,7 +123,7 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
               "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
               "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
-              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_"):
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
 

@@ -831,7 +831,7 @@ def _install_methods():
         gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
         sorting: ["sort", "argsort", "topk", "roll"],
         rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
-        blas: ["bmm", "baddbmm", "addmm"],
+        blas: ["bmm", "baddbmm", "addmm", "addmv", "addr"],
         einsum: ["diagonal"],
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
         logarithms: ["log2", "log10", "expm1", "exp2", "logaddexp", "logaddexp2", "xlogy", "logit"],

@@ -482,3 +482,50 @@ def test_polygamma_in_place(torch):
     assert results[0][0] == results[1][0] == "PolygammaBackward1"
     np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-9)
     np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-9)
+
+
+# --- addmv, addr ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("beta, alpha", [(1, 1), (0.5, 2.0), (0, -1.0)])
+def test_addmv_and_addr(torch, beta, alpha):
+    rng = np.random.default_rng(1)
+    arrays = {"vector": rng.standard_normal(2), "mat": rng.standard_normal((2, 3)),
+              "vec": rng.standard_normal(3), "matrix": rng.standard_normal((2, 3))}
+    results = []
+    for lib in (minigrad, torch):
+        t = {name: lib.tensor(a, requires_grad=True) for name, a in arrays.items()}
+        mv = lib.addmv(t["vector"], t["mat"], t["vec"], beta=beta, alpha=alpha)
+        outer = t["matrix"].addr(t["vector"], t["vec"], beta=beta, alpha=alpha)
+        nodes = [(out.grad_fn.name(), _saved(out.grad_fn), out.grad_fn._saved_alpha, out.grad_fn._saved_beta,
+                  _edges(out.grad_fn)) for out in (mv, outer)]
+        (mv.sum() + (outer * outer).sum()).backward()
+        results.append((nodes, _values(mv), _values(outer), [_values(t[name].grad) for name in arrays]))
+    ours, theirs = results
+    assert ours[0] == theirs[0]
+    for a, b in zip(ours[1:3] + tuple(ours[3]), theirs[1:3] + tuple(theirs[3])):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    t = [minigrad.tensor(a, dtype=minigrad.float64, requires_grad=True) for a in arrays.values()]
+    addmv = lambda x, m, v: minigrad.addmv(x, m, v, beta=beta, alpha=alpha)       # noqa: E731
+    addr = lambda x, a, b: minigrad.addr(x, a, b, beta=beta, alpha=alpha)         # noqa: E731
+    assert gradcheck(addmv, t[:3]) and gradgradcheck(addmv, t[:3])
+    assert gradcheck(addr, (t[3], t[0], t[2])) and gradgradcheck(addr, (t[3], t[0], t[2]))
+
+
+def test_addmv_and_addr_ignore_input_with_beta_0(torch):
+    for lib in (minigrad, torch):
+        nan = lib.tensor(NAN)
+        assert not lib.addmv(nan, lib.ones(2, 3), lib.ones(3), beta=0).isnan().any()
+        assert not lib.addr(nan, lib.ones(2), lib.ones(3), beta=0).isnan().any()
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.addmv(lib.ones(2), lib.ones(2, 3), lib.ones(4)),
+    lambda lib: lib.addmv(lib.ones(3), lib.ones(2, 3), lib.ones(3)),
+    lambda lib: lib.addmv(lib.ones(2), lib.ones(2, 3, dtype=lib.float64), lib.ones(3)),
+    lambda lib: lib.addmv(lib.ones(2), lib.ones(3), lib.ones(3)),
+    lambda lib: lib.addmv(1.0, lib.ones(2, 3), lib.ones(3)),
+    lambda lib: lib.addr(lib.ones(2, 3), lib.ones(3), lib.ones(2)),
+    lambda lib: lib.addr(lib.ones(2, 3), lib.ones(2), lib.ones(2, 3)),
+], ids=lambda program: "")
+def test_addmv_and_addr_errors(torch, program):
+    assert _message(minigrad, program) == _message(torch, program)

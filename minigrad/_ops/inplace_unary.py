@@ -20,7 +20,7 @@ from .._tensor import Tensor, _wrap
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
-from . import (binary_ops, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
+from . import (binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, reading_its_own_writes)
@@ -118,6 +118,8 @@ METHODS.update(
     float_power_=_with_others_inplace(binary_ops.float_power, "float_power_", 1),
     xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1),
     true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1),
+    addmv_=_with_others_inplace(blas.addmv, "addmv_", 2),
+    addr_=_with_others_inplace(blas.addr, "addr_", 2),
 )
 
 
