@@ -529,3 +529,34 @@ def test_addmv_and_addr_ignore_input_with_beta_0(torch):
 ], ids=lambda program: "")
 def test_addmv_and_addr_errors(torch, program):
     assert _message(minigrad, program) == _message(torch, program)
+
+
+# --- forward mode -----------------------------------------------------------------------------
+
+FORWARD = [
+    *[(name, lambda lib, x, y, name=name: getattr(lib, name)(x)) for name in sorted(NODES)],
+    *[(name, lambda lib, x, y, name=name: getattr(lib, name)(x, y)) for name in sorted(BINARY)],
+    ("polygamma", lambda lib, x, y: lib.polygamma(2, x)),
+    ("addcmul", lambda lib, x, y: lib.addcmul(x, y, x * 2, value=0.5)),
+    ("addcdiv", lambda lib, x, y: lib.addcdiv(x, y, x + 2, value=-0.5)),
+    ("lerp", lambda lib, x, y: lib.lerp(x, y, 0.3)),
+    ("lerp tensor", lambda lib, x, y: lib.lerp(x, y, x)),
+    ("addmv", lambda lib, x, y: lib.addmv(x, lib.outer(x, y), y, beta=0.5, alpha=2)),
+    ("addr", lambda lib, x, y: lib.addr(lib.outer(y, x), x, y, beta=0.5, alpha=2)),
+]
+
+
+@pytest.mark.parametrize("name, program", FORWARD, ids=[name for name, _ in FORWARD])
+def test_forward_mode(torch, name, program):
+    primal = {"acosh": [1.2, 1.7, 3.0]}.get(name, [0.2, 0.5, 0.7])
+    results = []
+    for lib in (minigrad, torch):
+        fwAD = lib.autograd.forward_ad
+        with fwAD.dual_level():
+            x = fwAD.make_dual(lib.tensor(primal, dtype=lib.float64), lib.tensor([1.0, -0.5, 2.0], dtype=lib.float64))
+            y = fwAD.make_dual(lib.tensor([1.1, 0.3, 0.9], dtype=lib.float64), lib.tensor([0.5, 1.0, -1.0], dtype=lib.float64))
+            out = program(lib, x, y)
+            results.append((_values(fwAD.unpack_dual(out).primal), _values(fwAD.unpack_dual(out).tangent)))
+    (p1, t1), (p2, t2) = results
+    np.testing.assert_allclose(p1, p2, rtol=1e-9)
+    np.testing.assert_allclose(t1, t2, rtol=1e-8)
