@@ -877,6 +877,8 @@ def _install_methods():
     Tensor.absolute = Tensor.abs
     Tensor.sgn, Tensor.nonzero = pointwise.sgn, pointwise.nonzero
     Tensor.polygamma = math_aliases.polygamma_method
+    for name in ("addcmul", "addcdiv", "addmv", "addr", "addcmul_", "addcdiv_", "addmv_", "addr_"):
+        setattr(Tensor, name, math_aliases.keyword_only_method(getattr(Tensor, name), name, 2))
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
         setattr(Tensor, name, method)
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_

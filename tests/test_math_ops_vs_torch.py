@@ -300,6 +300,9 @@ def _message(lib, program):
     lambda lib: lib.addcmul(lib.tensor([1.0]), lib.tensor([1.0]), lib.tensor([1.0]), 2),
     lambda lib: lib.addcmul(lib.tensor([1.0, 2.0]), lib.tensor([1.0, 2.0]), lib.tensor([1.0, 2.0, 3.0])),
     lambda lib: lib.positive(lib.tensor([True])),
+    lambda lib: lib.tensor([1.0]).addcmul(lib.tensor([1.0]), lib.tensor([1.0]), 2),
+    lambda lib: lib.tensor([1.0]).addcdiv_(lib.tensor([1.0]), lib.tensor([1.0]), 2),
+    lambda lib: lib.ones(2).addmv(lib.ones(2, 3), lib.ones(3), 2),
     lambda lib: lib.tensor([1.0]).float_power_(2),
     lambda lib: lib.asin([0.5]),
 ], ids=lambda program: "")

@@ -106,3 +106,16 @@ def polygamma_method(self, n):
     """``x.polygamma(n)`` is ``torch.polygamma(n, x)``: the n-th derivative of digamma."""
     from .gamma import polygamma
     return polygamma(n, self)
+
+
+def keyword_only_method(function, name, positional):
+    """``function`` as a Tensor method whose settings (value=, beta=, alpha=) are keywords only,
+    with PyTorch's TypeError when one is given by position (x.addcmul(a, b, 2)): PyTorch does
+    not count self among the positional arguments, as Python would."""
+    def method(self, *args, **kwargs):
+        if len(args) > positional:
+            raise TypeError(f"{name}() takes {positional} positional arguments but {len(args)} were given")
+        return function(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = function.__doc__
+    return method
