@@ -98,6 +98,7 @@ from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a 
     _softmax as softmax, _log_softmax as log_softmax)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
+from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401

@@ -563,3 +563,19 @@ def test_forward_mode(torch, name, program):
     (p1, t1), (p2, t2) = results
     np.testing.assert_allclose(p1, p2, rtol=1e-9)
     np.testing.assert_allclose(t1, t2, rtol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["expit", "psi", "gammaln", "digamma", "erf", "erfc", "erfinv",
+                                  "exp2", "expm1", "log1p", "logit", "sinc"])
+def test_torch_special_names(torch, name):
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([0.2, 0.5, 0.7], dtype=lib.float64, requires_grad=True)
+        out = getattr(lib.special, name)(x)
+        results.append((out.grad_fn.name(), _values(out)))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
+    for lib in (minigrad, torch):
+        assert lib.special.xlogy(lib.tensor([0.0, 2.0]), lib.tensor([0.0, 3.0])).tolist() == pytest.approx(
+            [0.0, 2 * math.log(3.0)])
+        assert lib.special.polygamma(1, lib.tensor([1.0])).tolist() == pytest.approx([math.pi ** 2 / 6])
