@@ -90,11 +90,11 @@ class Exp2Backward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return (grad * mul_by_number(out, math.log(2.0)),)
+        return (mul_by_number(grad * out, math.log(2.0)),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * result * log(2)"""
-        return tangents[0] * mul_by_number(out, math.log(2.0))
+        return mul_by_number(tangents[0] * out, math.log(2.0))
 
 
 def exp2(input):
@@ -248,19 +248,22 @@ class LogitBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * self._slope(x),)
+        return (self._divided(grad, x),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (self * (1 - self)) (inside the clamp)"""
-        return tangents[0] * self._slope(inputs[0])
+        return self._divided(tangents[0], inputs[0])
 
-    def _slope(self, x):
-        slope = 1 / (x * (1 - x))
+    def _divided(self, grad, x):
+        """grad / (x * (1 - x)) inside [0, 1] (or [eps, 1 - eps]); nan (or 0) outside."""
+        from .pointwise import sub
+        one = _wrap(np.ones((), dtype=x._array.dtype))
+        quotient = grad / (x * sub(one, x))
         if self.eps is None:
-            outside, filler = (x._array < 0) | (x._array > 1), np.nan
+            inside, filler = (x._array >= 0) & (x._array <= 1), np.nan
         else:
-            outside, filler = (x._array < self.eps) | (x._array > 1 - self.eps), 0.0
-        return where(_wrap(outside), _wrap(np.full((), filler, dtype=slope._array.dtype)), slope)
+            inside, filler = (x._array >= self.eps) & (x._array <= 1 - self.eps), 0.0
+        return where(_wrap(inside), quotient, _wrap(np.full((), filler, dtype=quotient._array.dtype)))
 
 
 def logit(input, eps=None):

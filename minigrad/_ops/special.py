@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result
-from .pointwise import exp, like_its_input
+from .pointwise import exp, like_its_input, mul_by_number
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -58,11 +58,11 @@ class ErfcBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * exp(-(x * x)) * -_TWO_OVER_SQRT_PI,)
+        return (mul_by_number(exp(-(x ** 2)), -_TWO_OVER_SQRT_PI) * grad,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * -2 / sqrt(pi) * e ** (-self**2)"""
-        return tangents[0] * exp(-(inputs[0] * inputs[0])) * -_TWO_OVER_SQRT_PI
+        return mul_by_number(exp(-(inputs[0] ** 2)), -_TWO_OVER_SQRT_PI) * tangents[0]
 
 
 def erfc(input):
@@ -110,11 +110,11 @@ class ErfinvBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * (exp(erfinv(x) ** 2) * (math.sqrt(math.pi) / 2)),)
+        return (mul_by_number(exp(erfinv(x) ** 2), math.sqrt(math.pi) / 2) * grad,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * sqrt(pi) / 2 * e ** (erfinv(self)**2)"""
-        return tangents[0] * (exp(erfinv(inputs[0]) ** 2) * (math.sqrt(math.pi) / 2))
+        return mul_by_number(exp(erfinv(inputs[0]) ** 2), math.sqrt(math.pi) / 2) * tangents[0]
 
 
 def erfinv(input):
@@ -137,23 +137,20 @@ class SincBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * _sinc_slope(x),)
+        return (_times_sinc_slope(grad, x),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * sinc'(self)"""
-        return tangents[0] * _sinc_slope(inputs[0])
+        return _times_sinc_slope(tangents[0], inputs[0])
 
 
-def _sinc_slope(x):
+def _times_sinc_slope(grad, x):
+    """grad * sinc'(x), 0 where x = 0 (sinc is flat there), recorded as PyTorch's formula is."""
     from .pointwise import cos, sin, where        # (recorded: the slope can be differentiated again)
-    pi_x = x * math.pi
-    slope = (pi_x * cos(pi_x) - sin(pi_x)) / (pi_x * x)
-    return where(x == 0, zeros_like_of(slope), slope)      # sinc is flat at 0
-
-
-def zeros_like_of(tensor):
     from .._tensor import _wrap
-    return _wrap(np.zeros(tensor.shape, dtype=tensor._array.dtype))
+    pi_x = mul_by_number(x, math.pi)
+    slope = (pi_x * cos(pi_x) - sin(pi_x)) / mul_by_number(x * x, math.pi)
+    return where(x == 0, _wrap(np.zeros((), dtype=slope._array.dtype)), grad * slope)
 
 
 def _sinc_array(array):

@@ -18,7 +18,8 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _float_ufunc, mul_by_number, rsqrt
+from .._tensor import _wrap
+from .pointwise import _float_ufunc, add_number, mul_by_number, rsqrt, sub, sub_number
 
 
 def _unary(ufunc, node_class, input, saved=True):
@@ -47,7 +48,7 @@ class AsinBackward0(_SavesSelf, Node):
 
     @staticmethod
     def slope(x):
-        return rsqrt(-x * x + 1)
+        return rsqrt(add_number(-x * x, 1))
 
 
 class AcosBackward0(_SavesSelf, Node):
@@ -55,7 +56,7 @@ class AcosBackward0(_SavesSelf, Node):
 
     @staticmethod
     def slope(x):
-        return -rsqrt(-x * x + 1)
+        return -rsqrt(add_number(-x * x, 1))
 
 
 class AtanBackward0(_SavesSelf, Node):
@@ -63,11 +64,11 @@ class AtanBackward0(_SavesSelf, Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad / (x * x + 1),)
+        return (grad / add_number(x * x, 1),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (1 + self**2)"""
-        return tangents[0] / (inputs[0] * inputs[0] + 1)
+        return tangents[0] / add_number(inputs[0] * inputs[0], 1)
 
 
 class SinhBackward0(_SavesSelf, Node):
@@ -91,7 +92,7 @@ class AsinhBackward0(_SavesSelf, Node):
 
     @staticmethod
     def slope(x):
-        return rsqrt(x ** 2 + 1)
+        return rsqrt(add_number(x ** 2, 1))
 
 
 class AcoshBackward0(_SavesSelf, Node):
@@ -99,7 +100,7 @@ class AcoshBackward0(_SavesSelf, Node):
 
     @staticmethod
     def slope(x):
-        return rsqrt(x ** 2 - 1)
+        return rsqrt(sub_number(x * x, 1))
 
 
 class AtanhBackward0(_SavesSelf, Node):
@@ -107,11 +108,16 @@ class AtanhBackward0(_SavesSelf, Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * (1 / (1 - x ** 2)),)
+        return (grad / _one_minus_square(x),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (1 - self**2)"""
-        return tangents[0] * (1 / (1 - inputs[0] ** 2))
+        return tangents[0] / _one_minus_square(inputs[0])
+
+
+def _one_minus_square(x):
+    """1 - x**2, with the 1 a tensor (SubBackward0), as PyTorch's formula records it."""
+    return sub(_wrap(np.ones((), dtype=x._array.dtype)), x ** 2)
 
 
 def asin(input):
