@@ -579,3 +579,41 @@ def test_torch_special_names(torch, name):
         assert lib.special.xlogy(lib.tensor([0.0, 2.0]), lib.tensor([0.0, 3.0])).tolist() == pytest.approx(
             [0.0, 2 * math.log(3.0)])
         assert lib.special.polygamma(1, lib.tensor([1.0])).tolist() == pytest.approx([math.pi ** 2 / 6])
+
+
+# --- second order: the graph of the gradient, as PyTorch records it ----------------------------
+
+def _chain(node, depth=0):
+    """A node's name and its next nodes', four levels deep."""
+    if node is None or depth > 4:
+        return None
+    return (node.name(), tuple(_chain(next_node, depth + 1) for next_node, _ in node.next_functions))
+
+
+SECOND_ORDER = {
+    **{name: (lambda lib, x, y, name=name: getattr(lib, name)(x)) for name in sorted(NODES)},
+    **{name: (lambda lib, x, y, name=name: getattr(lib, name)(x, y)) for name in sorted(BINARY)},
+    "xlogy number other": lambda lib, x, y: lib.xlogy(x, 2.0),
+    "xlogy number self": lambda lib, x, y: lib.xlogy(2.0, y),
+    "addcmul": lambda lib, x, y: lib.addcmul(x, y, y, value=2),
+    "addcdiv": lambda lib, x, y: lib.addcdiv(x, y, y, value=2),
+    "lerp": lambda lib, x, y: lib.lerp(x, y, 0.3),
+    "lerp tensor": lambda lib, x, y: lib.lerp(x, y, y),
+    "polygamma": lambda lib, x, y: lib.polygamma(1, x),
+    "addmv": lambda lib, x, y: lib.addmv(x, lib.outer(x, y), y, beta=2, alpha=3),
+    "addr": lambda lib, x, y: lib.addr(lib.outer(x, y), x, y, beta=2, alpha=3),
+    "float_power": lambda lib, x, y: lib.float_power(x, y),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_order_graphs(torch, name):
+    graphs = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([0.3, 0.6] if name not in ("acosh",) else [1.3, 1.6], dtype=lib.float64,
+                       requires_grad=True)
+        y = lib.tensor([0.7, 1.2], dtype=lib.float64, requires_grad=True)
+        out = SECOND_ORDER[name](lib, x, y)
+        grads = lib.autograd.grad(out.sum(), (x, y), create_graph=True, allow_unused=True)
+        graphs.append([None if g is None else _chain(g.grad_fn) for g in grads])
+    assert graphs[0] == graphs[1]

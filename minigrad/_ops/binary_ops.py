@@ -38,8 +38,8 @@ class HypotBackward0(Node):
 
     def backward(self, grad):
         a, b, out = self.saved_tensors
-        return (grad * (a / out) if self.should_compute_output(0) else None,
-                grad * (b / out) if self.should_compute_output(1) else None)
+        return (grad * a / out if self.should_compute_output(0) else None,
+                grad * b / out if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (self * self_t + other * other_t) / result"""

@@ -13,7 +13,7 @@ from .._dtype import cpp_name, result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number
+from .pointwise import _broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number, sub
 from .views import check_history_kept
 
 
@@ -75,8 +75,8 @@ class AddcmulBackward0(_SavesValue, Node):
     def backward(self, grad):
         t1, t2 = self.saved_tensors
         return (grad if self.should_compute_output(0) else None,
-                _times_value(grad * t2, self.value) if self.should_compute_output(1) else None,
-                _times_value(grad * t1, self.value) if self.should_compute_output(2) else None)
+                grad * _times_value(t2, self.value) if self.should_compute_output(1) else None,
+                grad * _times_value(t1, self.value) if self.should_compute_output(2) else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t + value * (tensor1_t * tensor2 + tensor1 * tensor2_t)"""
@@ -94,6 +94,11 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
 
 
+def _number_tensor(number, like):
+    """``number`` as a 0-d tensor of ``like``'s dtype (PyTorch's formulas wrap a number so)."""
+    return _wrap(np.asarray(number, dtype=like._array.dtype))
+
+
 class AddcdivBackward0(_SavesValue, Node):
     """result = self + value * tensor1 / tensor2   ->
         grad_self = grad; grad_tensor1 = grad * value / tensor2;
@@ -102,8 +107,8 @@ class AddcdivBackward0(_SavesValue, Node):
     def backward(self, grad):
         t1, t2 = self.saved_tensors
         return (grad if self.should_compute_output(0) else None,
-                _times_value(grad, self.value) / t2 if self.should_compute_output(1) else None,
-                -_times_value(grad, self.value) * t1 / (t2 * t2) if self.should_compute_output(2) else None)
+                grad * (_number_tensor(self.value, t2) / t2) if self.should_compute_output(1) else None,
+                -grad * (mul_by_number(t1, self.value) / (t2 * t2)) if self.should_compute_output(2) else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t + value * (tensor1_t / tensor2 - tensor1 * tensor2_t / tensor2**2)"""
@@ -158,7 +163,7 @@ class LerpBackward1(Node):
 
     def backward(self, grad):
         start, end, weight = self.saved_tensors
-        return (grad * (1 - weight) if self.should_compute_output(0) else None,
+        return (grad * sub(_number_tensor(1, weight), weight) if self.should_compute_output(0) else None,
                 grad * weight if self.should_compute_output(1) else None,
                 grad * (end - start) if self.should_compute_output(2) else None)
 

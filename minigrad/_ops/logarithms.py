@@ -114,8 +114,8 @@ class LogaddexpBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        return (grad / (self._power(b - a) + 1) if self.should_compute_output(0) else None,
-                grad / (self._power(a - b) + 1) if self.should_compute_output(1) else None)
+        return (grad / add_number(self._power(b - a), 1) if self.should_compute_output(0) else None,
+                grad / add_number(self._power(a - b), 1) if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (1 + e ** (other - self)) + other_t / (1 + e ** (self - other))"""
@@ -180,7 +180,7 @@ class XlogyBackward0(Node):
 
     def backward(self, grad):
         x, y = self.saved_tensors
-        return (grad * xlogy((x != 0), y) if self.should_compute_output(0) else None,
+        return (_grad_times_log(grad, x, y) if self.should_compute_output(0) else None,
                 grad * x / y if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
@@ -210,11 +210,18 @@ class XlogyBackward2(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * xlogy((x != 0), self.other),)
+        return (_grad_times_log(grad, x, self.other),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * xlogy(self != 0, other)"""
         return tangents[0] * xlogy((inputs[0] != 0), self.other)
+
+
+def _grad_times_log(grad, x, y):
+    """grad * log(y), 0 where x = 0 and y <= 0 (there the result was the constant 0), written
+    as PyTorch's formula: xlogy(grad, y).masked_fill((x == 0) & (y <= 0), 0)."""
+    y_array = y._array if isinstance(y, Tensor) else np.asarray(y)
+    return xlogy(grad, y).masked_fill(_wrap((x._array == 0) & (y_array <= 0)), 0)
 
 
 def xlogy(input, other):
