@@ -305,9 +305,26 @@ def _message(lib, program):
     lambda lib: lib.ones(2).addmv(lib.ones(2, 3), lib.ones(3), 2),
     lambda lib: lib.tensor([1.0]).float_power_(2),
     lambda lib: lib.asin([0.5]),
+    lambda lib: lib.lerp(lib.ones(2), lib.ones(2), lib.ones(3)),
+    lambda lib: lib.lerp(lib.ones(2), lib.ones(3), 0.5),
+    lambda lib: lib.logit(lib.ones(2), eps="a"),
+    lambda lib: lib.addcdiv(lib.ones(2), lib.ones(2), lib.ones(2), value=lib.ones(1)),
+    lambda lib: lib.ones(2).gt_(lib.ones(3, 2)),
+    lambda lib: lib.ones(2, dtype=lib.int64).addcmul_(lib.ones(2), lib.ones(2)),
+    lambda lib: lib.ones(2).lerp_(lib.ones(2, dtype=lib.float64), 0.5),
 ], ids=lambda program: "")
 def test_errors_are_pytorch_s(torch, program):
     assert _message(minigrad, program) == _message(torch, program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.xlogy(lib.ones(2), "a"),
+    lambda lib: lib.float_power(lib.ones(2), "a"),
+], ids=lambda program: "")
+def test_invalid_combinations_first_line(torch, program):
+    """(PyTorch then lists its signatures; minigrad gives the first line.)"""
+    ours, theirs = _message(minigrad, program), _message(torch, program)
+    assert ours[0] == theirs[0] and ours[1].split("\n")[0] == theirs[1].split("\n")[0]
 
 
 def test_float_power_is_computed_in_float64(torch):

@@ -186,6 +186,10 @@ def float_power(input, exponent):
     and then the power (PowBackward0/1/2), as PyTorch records it.
     """
     from .._dtype import float64
+    from .._python_arg_parser import invalid_combination
+    for value in (input, exponent):
+        if not isinstance(value, (Tensor, int, float, bool, np.number)):
+            raise invalid_combination("float_power", (input, exponent), {})
     def as_double(value):
         if isinstance(value, Tensor):
             return value if value._array.dtype == np.float64 else value.to(float64)

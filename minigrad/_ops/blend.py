@@ -42,8 +42,10 @@ class _SavesValue:
         return Node._saved_value(self, "tensor2")
 
 
-def _three_arrays(name, input, tensor1, tensor2):
+def _three_arrays(name, input, tensor1, tensor2, value):
     """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not)."""
+    if not isinstance(value, (int, float, bool, np.number)):
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {type(value).__name__}")
     for position, (parameter, value) in enumerate((("input", input), ("tensor1", tensor1),
                                                     ("tensor2", tensor2)), start=1):
         if not isinstance(value, Tensor):
@@ -89,7 +91,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 
     Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
     """
-    (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2)
+    (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value)
     out = laid_out_as_pytorch(np.asarray(x + _value_in(dtype, value) * t1 * t2, dtype), x, t1, t2)
     return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
 
@@ -132,7 +134,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     """
     if all(isinstance(t, Tensor) and t._array.dtype.kind in "iub" for t in (tensor1, tensor2)):
         raise RuntimeError(ADDCDIV_INTEGER_MESSAGE)
-    (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2)
+    (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)
@@ -203,7 +205,11 @@ def lerp(input, end, weight):
         np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
         check_history_kept(input, end)
-        raise _broadcast_error(input, end) from None
+        try:                  # PyTorch broadcasts input with end, then the two with weight
+            both = np.empty(np.broadcast_shapes(input._array.shape, end._array.shape))
+        except ValueError:
+            raise _broadcast_error(input, end) from None
+        raise _broadcast_error(both, weight) from None
     w = weight._array if weighted else np.asarray(weight, dtype)
     out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
     if weighted:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result, save_result
+from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from .pointwise import (_binary, _float_ufunc, _operand_arrays, add_number, kernel_not_implemented,
                         like_its_input, mul_by_number, pow, where)
@@ -229,6 +230,9 @@ def xlogy(input, other):
 
     Gradient: grad * log(other) (0 where input is 0) to input, grad * input / other to other.
     """
+    for value in (input, other):
+        if not isinstance(value, (Tensor, int, float, bool, np.number)):
+            raise invalid_combination("xlogy", (input, other), {})
     if not isinstance(input, Tensor):        # xlogy(2, y): the number stays a number
         a, b, dtype = _operand_arrays(other, input)
         dtype = dtype if dtype.kind == "f" else np.dtype(np.float32)
@@ -279,6 +283,8 @@ def logit(input, eps=None):
 
     Gradient: grad / (p * (1 - p)); with eps, 0 where p was clamped.
     """
+    if eps is not None and not isinstance(eps, (int, float, np.number)) or isinstance(eps, bool):
+        raise TypeError(f"logit(): argument 'eps' must be float, not {type(eps).__name__}")
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     if eps is not None:
         array = np.clip(array, np.asarray(eps, array.dtype), np.asarray(1 - eps, array.dtype))
