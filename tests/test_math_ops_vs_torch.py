@@ -634,3 +634,25 @@ def test_second_order_graphs(torch, name):
         grads = lib.autograd.grad(out.sum(), (x, y), create_graph=True, allow_unused=True)
         graphs.append([None if g is None else _chain(g.grad_fn) for g in grads])
     assert graphs[0] == graphs[1]
+
+
+LAYOUTS = [lambda lib: lib.tensor(0.5), lambda lib: lib.ones(0, 3),
+           lambda lib: lib.full((2, 3, 1), 0.5).transpose(0, 1), lambda lib: lib.full((3, 4), 0.5)[:, ::2]]
+
+
+@pytest.mark.parametrize("name", sorted(UNARY) + ["signbit"])
+def test_results_are_laid_out_as_pytorch_s(torch, name):
+    for make in LAYOUTS:
+        ours, theirs = (getattr(lib, name)(make(lib)) for lib in (minigrad, torch))
+        assert (tuple(ours.shape), ours.stride(), str(ours.dtype).split(".")[-1]) == (
+            tuple(theirs.shape), theirs.stride(), str(theirs.dtype).split(".")[-1])
+
+
+def test_two_input_results_are_laid_out_as_pytorch_s(torch):
+    layouts = []
+    for lib in (minigrad, torch):
+        x, y = lib.full((2, 3), 0.5).t(), lib.full((3, 1), 0.7)
+        outs = [getattr(lib, name)(x, y) for name in sorted(BINARY)] + [
+            lib.addcmul(x, y, x), lib.addcdiv(y, x, x), lib.lerp(x, x * 2, 0.5), lib.polygamma(1, x)]
+        layouts.append([(tuple(out.shape), out.stride()) for out in outs])
+    assert layouts[0] == layouts[1]

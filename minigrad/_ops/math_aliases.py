@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import plain_output, result
-from .pointwise import compare, div
+from .pointwise import compare, div, like_its_input
 
 
 def positive(input):
@@ -24,7 +24,8 @@ def positive(input):
 
 def signbit(input):
     """True where the sign bit of ``input`` is set: negative numbers and -0.0. Never recorded."""
-    return plain_output(np.signbit(input._array), input)
+    array = input._array
+    return plain_output(like_its_input(np.asarray(np.signbit(array)), array), input)
 
 
 def true_divide(input, other):

@@ -71,7 +71,7 @@ def erfc(input):
     Gradient: grad * -2 / sqrt(pi) * e ** (-input**2).
     """
     array = input._array
-    out = like_its_input(_in_float(lambda a: _erfc_scalar(a).astype(np.float64), array), array)
+    out = like_its_input(_in_float(lambda a: np.asarray(_erfc_scalar(a), dtype=np.float64), array), array)
     return result(out, ErfcBackward0, (input,), saved=(input,))
 
 
