@@ -656,3 +656,19 @@ def test_two_input_results_are_laid_out_as_pytorch_s(torch):
             lib.addcmul(x, y, x), lib.addcdiv(y, x, x), lib.lerp(x, x * 2, 0.5), lib.polygamma(1, x)]
         layouts.append([(tuple(out.shape), out.stride()) for out in outs])
     assert layouts[0] == layouts[1]
+
+
+NAMES = ("asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh "
+         "addcmul addcdiv addmv addr lerp hypot logaddexp logaddexp2 sinc erfc erfinv exp2 xlogy "
+         "copysign float_power fmax fmin logit lgamma digamma polygamma deg2rad rad2deg signbit "
+         "heaviside positive true_divide multiply subtract divide greater greater_equal less "
+         "less_equal not_equal eq ne gt ge lt le").split()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_functions_methods_and_in_place_forms_as_torch(torch, name):
+    for owner in ("", "Tensor"):
+        for suffix in ("", "_"):
+            ours = getattr(minigrad.Tensor if owner else minigrad, name + suffix, None)
+            theirs = getattr(torch.Tensor if owner else torch, name + suffix, None)
+            assert (ours is None) == (theirs is None), f"{owner}.{name}{suffix}"
