@@ -56,7 +56,8 @@ def _digamma_float64(x):
     reflect = x < 0
     # psi(x) = psi(1 - x) - pi / tan(pi x) for negative x (a pole, nan, at the negative integers)
     poles = reflect & (x == np.floor(x))
-    out[reflect] = -np.pi / np.tan(np.pi * x[reflect])
+    # (tan has period pi: x minus the nearest integer, exact, keeps pi * x from rounding near the poles)
+    out[reflect] = -np.pi / np.tan(np.pi * (x[reflect] - np.round(x[reflect])))
     x = np.where(reflect, 1 - x, x)
     small = x < 10
     while small.any():                          # psi(x) = psi(x + 1) - 1/x
