@@ -10,6 +10,7 @@
 Where things live (the same places as in PyTorch):
 
     _tensor.py            the Tensor class                  (torch/_tensor.py)
+    _tensortype.py        FloatTensor, LongTensor, ...      (torch/csrc/tensor/python_tensor.cpp)
     _ops/*.py             every operation and its backward  (derivatives.yaml)
     _python_arg_parser.py checks the arguments of torch.xxx() (torch/csrc/utils/python_arg_parser.cpp)
     autograd/graph.py     Node, AccumulateGrad              (torch/autograd/graph.py)
@@ -41,6 +42,9 @@ from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
+from ._tensortype import (  # noqa: F401  (old PyTorch's typed tensor classes)
+    FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
+    ByteTensor, BoolTensor)
 from ._memory_format import (  # noqa: F401
     memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d)
 from . import autograd  # noqa: F401
@@ -69,8 +73,14 @@ from ._ops.scan import cumsum, cumprod, prod, narrow  # noqa: F401
 from ._ops.gather_scatter import gather, scatter, scatter_add, index_select, index_add  # noqa: F401
 from ._ops.sorting import sort, argsort, topk, roll  # noqa: F401
 from ._ops.rounding import (  # noqa: F401
-    round, floor, ceil, trunc, fix, frac, floor_divide, remainder,
+    round, floor, ceil, trunc, fix, frac, floor_divide, remainder, fmod,
 )
+from ._ops.pointwise import rsub  # noqa: F401
+from ._ops.angles import atan2, arctan2  # noqa: F401
+from ._ops.triangular import tril, triu  # noqa: F401
+from ._ops.median import median, nanmedian  # noqa: F401
+from ._ops.masked_select import masked_select  # noqa: F401
+from ._ops.summing import nansum, count_nonzero  # noqa: F401
 from ._ops.einsum import diagonal, einsum  # noqa: F401
 from ._ops.blas import bmm, baddbmm, addmm, addmv, addr  # noqa: F401
 from ._ops.special import erf  # noqa: F401
@@ -160,3 +170,13 @@ for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
         globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS
+
+# Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
+# methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
+from .func._batched_tensor import install_batched_methods, install_batching_functions  # noqa: E402
+from .nn import functional as _functional  # noqa: E402
+install_batched_methods()
+install_batching_functions(globals(), "")
+install_batching_functions(vars(_functional), "F.")
+install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
+del install_batched_methods, install_batching_functions, _functional

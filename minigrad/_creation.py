@@ -13,6 +13,7 @@ from ._python_arg_parser import invalid_combination
 from ._memory_format import empty_laid_out_like, keep_zero_steps, row_major_steps, with_pytorch_steps
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
+from ._warnings import stacklevel_outside_minigrad
 from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
 from .autograd.graph import Node
@@ -127,7 +128,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
-            UserWarning, stacklevel=2)
+            UserWarning, stacklevel=stacklevel_outside_minigrad())
     return _leaf(tensor_data_to_array(data, dtype), requires_grad, isinstance(data, np.ndarray))
 
 

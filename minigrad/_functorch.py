@@ -6,9 +6,11 @@ the outermost running transform, 2 inside it, ...) exactly when it was computed
 from a batched input of that level; a value computed only from captured tensors
 and constants is an ordinary tensor, whose ``.item()`` or ``if t:`` works.
 
-minigrad's vmap runs the function once per sample (func/_vmap.py), so every
-value holds one sample's numbers. It still keeps PyTorch's bookkeeping, to
-refuse what PyTorch refuses: each tensor's ``_vmap_levels`` is a bit mask of
+minigrad's vmap hands the function BatchedTensors too (func/_batched_tensor.py).
+Where it runs something once per sample instead (an operation without a batching
+rule, a grad inside a vmap, a vmap inside a grad), each value holds one sample's
+numbers, and this module keeps PyTorch's bookkeeping for them, to refuse what
+PyTorch refuses: each tensor's ``_vmap_levels`` is a bit mask of
 the levels it is batched at (bit ``1 << level``; 0, the class default, for
 unbatched). Operations carry the levels of their inputs to their outputs
 (``_ops.result`` and the few operations that make their outputs themselves
@@ -26,6 +28,8 @@ class _Vmaps:
     seeing_through = 0    # > 0 while a transform computes derivatives (see seeing_through_vmap)
     different_randomness = 0     # the levels whose vmap has randomness="different" (a mask)
     same_randomness = 0          # ... and those with randomness="same"
+    batched_levels = 0    # the levels whose vmap hands the function BatchedTensors (a mask)
+    looping = 0           # the levels an operation without a batching rule runs sample by sample
 
 
 def batched_levels(values):
@@ -86,9 +90,9 @@ class seeing_through_vmap:
 
 
 # --- printing a batched tensor ---------------------------------------------------------------
-# PyTorch prints BatchedTensor(lvl=1, bdim=0, value=<the whole batch>). minigrad's vmap runs
-# the function one sample at a time, so the batch does not exist yet when the function
-# prints: minigrad says so, and names the sample it shows, instead of pretending.
+# PyTorch prints BatchedTensor(lvl=1, bdim=0, value=<the whole batch>), and so does minigrad's
+# BatchedTensor. A sample of a level run one sample at a time (a grad inside a vmap) has no
+# whole batch to show: minigrad says so, and names the sample it shows, instead of pretending.
 
 def batched_repr(tensor, plain_repr):
     """``repr`` of a tensor batched by running vmaps: one wrapper line per level, like PyTorch's,
@@ -105,7 +109,7 @@ def batched_repr(tensor, plain_repr):
 
 # --- operations PyTorch has no batching rule for ------------------------------------------------
 # For those, PyTorch's vmap falls back to running the operation once per sample, and warns.
-# (minigrad runs every operation once per sample; the warning is kept so programs see the same.)
+# (minigrad's fallback, func/_batch_rules.py, runs them per sample too: they warn from here.)
 
 _PERFORMANCE_DROP = ("There is a performance drop because we have not yet implemented the batching "
                      "rule for aten::{}. Please file us an issue on GitHub so that we can prioritize "

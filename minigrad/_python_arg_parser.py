@@ -17,6 +17,7 @@ from . import _dtype
 
 _NUMBERS = (int, float, bool, np.number, np.bool_)
 TENSOR, TENSOR_OR_NUMBER, TENSORS, SIZE = "Tensor", "Tensor or Number", "tuple of Tensors", "size"
+INT = "int"
 OVERLOADED = "one of several signatures"     # PyTorch lists the signatures it tried
 
 
@@ -125,9 +126,19 @@ def checked(function, name, parameters):
                     raise ValueError("torch.cat(): expected a non-empty list of Tensors")
                 continue
             if isinstance(value, Tensor):
-                continue
+                continue          # (a one-element integer tensor counts as an int: the function checks)
+            if kind == INT:
+                if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                    continue
+                # (PyTorch names the position only of an argument given by position)
+                where = f" (position {position + 1})" if position < len(args) else ""
+                raise TypeError(f"{name}(): argument '{parameter}'{where} must be int, not "
+                                f"{_type_name(value)}")
             if kind == OVERLOADED:
-                if isinstance(value, _NUMBERS) and name == "pow":     # 2 ** tensor
+                # a number is fine after the first argument, and first in pow, remainder and
+                # floor_divide (2 ** x, 2 % x, 2 // x)
+                if isinstance(value, _NUMBERS) and (
+                        position > 0 or name in ("pow", "remainder", "floor_divide")):
                     continue
                 raise invalid_combination(name, args, kwargs)
             elif kind == TENSOR_OR_NUMBER and isinstance(value, _NUMBERS):
@@ -157,20 +168,26 @@ PARAMETERS = {
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
         "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
         "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",
-        "logical_and", "logical_or", "logical_xor", "asin", "acos", "atan", "sinh", "cosh", "asinh",
-        "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "deg2rad",
-        "rad2deg", "erfc", "erfinv", "sinc", "exp2", "logit", "lgamma", "digamma", "signbit",
-        "positive")},
+        "logical_and", "logical_or", "logical_xor", "nansum", "count_nonzero", "asin", "acos",
+        "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh",
+        "arccosh", "arctanh", "deg2rad", "rad2deg", "erfc", "erfinv", "sinc", "exp2", "logit",
+        "lgamma", "digamma", "signbit", "positive")},
+    **{name: (("input", TENSOR), ("diagonal", INT)) for name in ("tril", "triu")},
+    **{name: (("input", TENSOR), ("dim", INT)) for name in ("median", "nanmedian")},
     **{name: (("input", OVERLOADED),) for name in ("clamp", "clip", "pow")},
     "where": (("condition", OVERLOADED),),
     **{name: _INPUT_OTHER for name in (
         "add", "sub", "mul", "div", "subtract", "multiply", "divide", "maximum", "minimum",
-        "floor_divide", "remainder", "allclose", "isclose", "equal", "true_divide", "copysign",
-        "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
-        "not_equal")},
+        "allclose", "isclose", "equal", "true_divide", "copysign", "eq", "ne", "lt", "le", "gt",
+        "ge", "greater", "greater_equal", "less", "less_equal", "not_equal")},
     **{name: (("input", TENSOR), ("other", TENSOR)) for name in (
         "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")},
+    # several signatures (remainder has a number-first one: remainder(2, x))
+    **{name: (("input", OVERLOADED), ("other", OVERLOADED)) for name in (
+        "rsub", "fmod", "remainder", "floor_divide")},
     "matmul": (("input", TENSOR), ("other", TENSOR)),
+    "masked_select": (("input", TENSOR), ("mask", TENSOR)),
+    "atan2": (("input", TENSOR), ("other", TENSOR)), "arctan2": (("input", TENSOR), ("other", TENSOR)),
     "mm": (("input", TENSOR), ("mat2", TENSOR)),
     "bmm": (("input", TENSOR), ("mat2", TENSOR)),
     "mv": (("input", TENSOR), ("vec", TENSOR)),

@@ -125,11 +125,93 @@ def _check_can_require_grad(array, requires_grad):
         )
 
 
-class Tensor:
+class _TensorMeta(type):
+    """The type of ``Tensor`` (PyTorch's is ``torch._C._TensorMeta``), here for one case only.
+
+    ``Tensor(x)`` of a tensor x does not make a new tensor of x's values: PyTorch gives x
+    itself seen through a new tensor (an alias: the same memory, the same dtype, and
+    AliasBackward0 if x requires grad). ``__init__`` can't return another object, so the call
+    is caught here. (``_wrap`` calls ``Tensor.__new__`` directly, which never comes here.)
+    """
+
+    def __call__(cls, *args, **kwargs):
+        if cls is Tensor and len(args) == 1 and isinstance(args[0], Tensor) and not (
+                set(kwargs) - {"device"}):
+            if kwargs.get("device") is not None:
+                device(kwargs["device"])          # (an unknown device fails as PyTorch's)
+            return _alias(args[0])
+        return super().__call__(*args, **kwargs)
+
+
+def _alias(tensor):
+    """``tensor`` seen through a new tensor: a view of all of it (AliasBackward0 if recorded)."""
+    if hasattr(tensor, "_value"):      # inside vmap, a BatchedTensor: the alias of its value
+        return type(tensor)(_alias(tensor._value), tensor._bdim, tensor._level)
+    from ._ops import result
+    from ._ops.indexing import AliasBackward0
+    from ._ops.shape import _make_view
+    return _make_view(result(tensor._array.view(), AliasBackward0, (tensor,)), tensor)
+
+
+def _legacy_constructor_error(args, kwargs, dtype):
+    """PyTorch's first line when ``Tensor(...)`` matches none of its forms."""
+    got = [type(a).__name__ for a in args] + [
+        f"{k}={'torch.dtype' if isinstance(v, _dtype.dtype) else type(v).__name__}"
+        for k, v in kwargs.items()]
+    name = "Tensor" if dtype is _dtype.float32 else dtype.tensor_type_name
+    hint = (f"\nminigrad hint: {name}(data) always makes {dtype.name} tensors; use "
+            "minigrad.tensor(data, dtype=..., requires_grad=...) to choose.") if kwargs else ""
+    return TypeError(f"new() received an invalid combination of arguments - got ({', '.join(got)}), "
+                     "but expected one of:" + hint)
+
+
+def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
+    """The array of ``Tensor(*args)``: sizes (``Tensor(2, 3)``), data (``Tensor([1, 2])``,
+    always float32) or nothing (an empty float32 tensor), with PyTorch's errors. (``dtype``:
+    LongTensor(...) and the others of _tensortype.py make their own dtype.)"""
+    if set(kwargs) - {"device"}:
+        raise _legacy_constructor_error(args, kwargs, dtype)
+    if kwargs.get("device") is not None:
+        device(kwargs["device"])
+    if not args:
+        return np.zeros((0,), dtype=dtype.numpy_dtype)
+    first = args[0]
+    is_int = lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool)  # noqa: E731
+    if is_int(first) or (len(args) == 1 and isinstance(first, Size)):
+        sizes = tuple(first) if isinstance(first, Size) else args
+        for position, size in enumerate(sizes):
+            if not is_int(size):
+                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
+                                f"{position + 1} with error \"type must be tuple of ints,but got "
+                                f"{type(size).__name__}\"")
+        if any(size < 0 for size in sizes):
+            raise RuntimeError(f"Trying to create tensor with negative dimension "
+                               f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
+        return np.zeros(tuple(int(size) for size in sizes), dtype=dtype.numpy_dtype)   # Tensor(2, 3)
+    if len(args) > 1:
+        raise _legacy_constructor_error(args, kwargs, dtype)
+    if isinstance(first, str):
+        raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
+    if not isinstance(first, (list, tuple, np.ndarray)):
+        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+    if type(first) is np.ndarray and first.dtype == dtype.numpy_dtype:
+        return first          # PyTorch's Tensor(array) shares an array of its dtype's memory
+    return tensor_data_to_array(first, dtype)
+
+
+def _keep_empty_numpy_steps(tensor, args):
+    """A tensor made from an empty numpy array reports numpy's steps (0 in every dim), as
+    PyTorch's legacy constructors keep them (see Tensor.stride())."""
+    if not tensor._array.size and args and isinstance(args[0], np.ndarray):
+        tensor._zero_steps = not any(tensor._array.strides)
+
+
+class Tensor(metaclass=_TensorMeta):
     """A multi-dimensional array that can record the operations applied to it.
 
     ``minigrad.Tensor(data)`` makes a float32 tensor, like ``torch.Tensor``;
-    ``minigrad.tensor(data)`` infers the dtype from the data.
+    ``minigrad.tensor(data)`` infers the dtype from the data. ``Tensor(2, 3)`` makes one of
+    that shape, and ``Tensor(x)`` of a tensor x is x itself seen through a new tensor.
     """
 
     # Attributes every tensor sets are slots (fast, small). The rarer ones fall
@@ -158,25 +240,12 @@ class Tensor:
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
 
-    def __init__(self, *args, dtype=None, requires_grad=False):
-        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            array = np.zeros(args, dtype=np.float32)   # Tensor(2, 3): a 2x3 tensor
-        elif len(args) == 1 and type(args[0]) is np.ndarray and args[0].dtype == np.float32 \
-                and dtype is None:
-            array = args[0]       # PyTorch's Tensor(array) shares a float32 array's memory
-            if not array.size:
-                self._zero_steps = not any(array.strides)     # numpy's steps kept (stride())
-        elif len(args) == 1:
-            array = tensor_data_to_array(args[0], dtype or _dtype.float32)
-            if not array.size and isinstance(args[0], np.ndarray):
-                self._zero_steps = not any(array.strides)     # numpy's steps kept (stride())
-        elif not args:
-            array = np.zeros((0,), dtype=np.float32)
-        else:
-            raise TypeError("Tensor() takes the data (a list, number or array) or integer sizes")
-        _check_can_require_grad(array, requires_grad)
-        self._array = array
-        self._requires_grad = bool(requires_grad)
+    def __init__(self, *args, **kwargs):
+        # PyTorch's legacy constructor: sizes, data or nothing, always float32 (Tensor(x) of a
+        # tensor x never gets here: see _TensorMeta)
+        self._array = _legacy_constructor_array(args, kwargs)
+        _keep_empty_numpy_steps(self, args)
+        self._requires_grad = False
         self._grad_fn = None
         self._output_nr = 0
         self._versions = _NEVER_CHANGED
@@ -639,9 +708,12 @@ class Tensor:
         return _ops_shape.to_dtype(self, dtype)
 
     def type(self, dtype=None):
-        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``."""
+        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``; with a dtype, a
+        class such as ``minigrad.LongTensor`` or its name: this tensor converted to it."""
         if dtype is None:
             return "minigrad." + self.dtype.tensor_type_name
+        if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
+            dtype = dtype.dtype                 # x.type(minigrad.LongTensor)
         if isinstance(dtype, str):
             name = dtype.split(".")[-1]
             matches = [d for d in _dtype.ALL_DTYPES if d.tensor_type_name == name]
@@ -813,7 +885,8 @@ def _install_methods():
     """
     from ._ops import pointwise, reduction, shape, linalg, inplace
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
-    from ._ops import nonfinite, logarithms, logical
+    from ._ops import nonfinite, logarithms, logical, angles, triangular, median
+    from ._ops import masked_select, summing
     from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases
     from .nn import functional
     methods = {
@@ -830,7 +903,8 @@ def _install_methods():
         scan: ["cumsum", "cumprod", "prod", "narrow"],
         gather_scatter: ["gather", "scatter", "scatter_add", "index_select", "index_add"],
         sorting: ["sort", "argsort", "topk", "roll"],
-        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder"],
+        rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder",
+                   "fmod", "floor_divide_", "remainder_", "fmod_"],
         blas: ["bmm", "baddbmm", "addmm", "addmv", "addr"],
         einsum: ["diagonal"],
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
@@ -844,6 +918,11 @@ def _install_methods():
         math_aliases: ["positive", "signbit", "true_divide", "greater", "greater_equal", "less",
                        "less_equal", "not_equal"],
         logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
+        angles: ["atan2", "arctan2", "atan2_", "arctan2_"],
+        triangular: ["tril", "triu", "tril_", "triu_"],
+        median: ["median", "nanmedian"],
+        masked_select: ["masked_select"],
+        summing: ["nansum", "count_nonzero"],
     }
     for module, names in methods.items():
         for name in names:
@@ -869,6 +948,7 @@ def _install_methods():
         setattr(Tensor, name, method)
     Tensor.__iadd__, Tensor.__isub__ = inplace.add_, inplace.sub_
     Tensor.__imul__, Tensor.__itruediv__ = inplace.mul_, inplace.div_
+    Tensor.__ifloordiv__, Tensor.__imod__ = rounding.floor_divide_, rounding.remainder_
     Tensor.clip = Tensor.clamp
     Tensor.multiply = Tensor.mul
     Tensor.subtract = Tensor.sub

@@ -167,3 +167,73 @@ def test_the_kept_float_cannot_be_changed_through_a_result():
     y = x * 0.5
     y.add_(1.0)                        # changes y, never the kept 0.5
     assert (x * 0.5).item() == 1.0
+
+
+def test_nodes_read_their_attributes_without_a_getattr_hook():
+    """A class with __getattr__ makes Python read every attribute of its objects the slow way;
+    grad_fn._saved_* names are properties instead, and read as before."""
+    from minigrad.autograd.graph import AccumulateGrad, Node
+    from minigrad._ops.pointwise import AddBackward0, MulBackward0
+    for cls in (Node, MulBackward0, AddBackward0, AccumulateGrad):
+        assert not hasattr(cls, "__getattr__")
+    x = minigrad.tensor([2.0, 3.0], requires_grad=True)
+    product = x * 3.0
+    assert product.grad_fn._saved_other == 3.0 and product.grad_fn._saved_self is None
+    summed = product.sum(dim=0)
+    assert summed.grad_fn._saved_dim == (0,) and summed.grad_fn._saved_self_sym_sizes == (2,)
+    with pytest.raises(AttributeError, match="'MulBackward0' object has no attribute '_saved_dim'"):
+        product.grad_fn._saved_dim
+
+
+def test_a_node_made_by_hand_has_no_edges_and_saves_nothing():
+    from minigrad._ops.pointwise import MulBackward0
+    first, second = MulBackward0(), MulBackward0()
+    assert first.next_functions == () and first.saved_tensors == ()
+    assert first._sequence_nr < second._sequence_nr
+
+
+def test_a_setting_of_one_node_is_not_shown_by_another_of_its_class():
+    """dir() and ``_saved_<setting>`` show the settings this node keeps, not its class's others."""
+    from minigrad.autograd.graph import Node
+    from minigrad._ops import result
+
+    class ScaleBackward0(Node):
+        def backward(self, grad):
+            return (grad * getattr(self, "factor", 1.0),)
+
+    x = minigrad.tensor([1.0], requires_grad=True)
+    with_factor = result(x._array * 2, ScaleBackward0, (x,), factor=2.0).grad_fn
+    without = result(x._array, ScaleBackward0, (x,)).grad_fn
+    assert with_factor._saved_factor == 2.0 and "_saved_factor" in dir(with_factor)
+    assert "_saved_factor" not in dir(without)
+    with pytest.raises(AttributeError, match="'ScaleBackward0' object has no attribute '_saved_factor'"):
+        without._saved_factor
+
+
+def test_recording_stays_per_thread_when_operations_skip_asking_the_thread():
+    """Operations ask the per-thread grad mode only once some thread switched recording off."""
+    import threading
+    x = minigrad.tensor([1.0], requires_grad=True)
+    seen = {}
+    switched_off, done = threading.Event(), threading.Event()
+
+    def other_thread():
+        with minigrad.no_grad():
+            switched_off.set()
+            done.wait()
+            seen["other"] = (x * 2).requires_grad
+        seen["other after"] = (x * 2).requires_grad
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    switched_off.wait()
+    seen["main"] = (x * 2).requires_grad
+    done.set()
+    thread.join()
+    assert seen == {"main": True, "other": False, "other after": True}
+    with minigrad.no_grad():
+        assert not (x * 2).requires_grad
+    minigrad.set_grad_enabled(False)
+    assert not (x * 2).requires_grad
+    minigrad.set_grad_enabled(True)
+    assert (x * 2).requires_grad

@@ -185,6 +185,7 @@ def _node_classes():
     modules = [importlib.import_module(f"minigrad._ops.{info.name}")
                for info in pkgutil.iter_modules(minigrad._ops.__path__)]
     modules.append(importlib.import_module("minigrad.nn.functional"))
+    modules.append(importlib.import_module("minigrad.nn._binary_cross_entropy"))
     classes = {}
     for module in modules:
         for value in vars(module).values():

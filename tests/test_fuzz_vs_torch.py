@@ -6,7 +6,9 @@ tensors, reductions (with dims and keepdim), scans and products, sorting, gather
 index_select, matrix products of every rank, joining and splitting, ``torch.nn.functional``
 (activations, softmax/log_softmax over a dim, dropout in eval mode and with p=0 or 1, losses:
 cross_entropy, nll_loss, mse/l1/smooth_l1/huber, binary cross-entropy, kl_div), rounding,
-isnan and its family, nan_to_num, var/std without degrees of freedom, bools subtracted,
+division that rounds (div's rounding_mode, fmod), rsub, atan2, tril/triu, median/nanmedian,
+masked_select, nansum, count_nonzero, torch.Tensor(x), isnan and its family, nan_to_num,
+var/std without degrees of freedom, bools subtracted,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
@@ -194,6 +196,23 @@ UNARY = {
     "sub_mask": lambda L, x: x - (x > 0),
     "rsub_mask": lambda L, x: 1.0 - (x > 0),
     "add_alpha_one": lambda L, x: L.add(x, x, alpha=1.0),
+    # more operations from the tutorials: rounding division, triangles, medians, nan-sums
+    "rsub_alpha": lambda L, x: L.rsub(x, 2, alpha=0.5),
+    "div_floor": lambda L, x: x.div(0.7, rounding_mode="floor"),
+    "div_trunc": lambda L, x: L.div(x, -0.7, rounding_mode="trunc"),
+    "fmod": lambda L, x: x.fmod(0.7),
+    "tril": lambda L, x: x.tril(),
+    "triu_1": lambda L, x: L.triu(x, 1),
+    "median": lambda L, x: x.median(),
+    # (contiguous: PyTorch's median(dim) reads past the memory of some expanded tensors, e.g.
+    # the gradient of x.sum() for a vector x, and gives whatever it finds there)
+    "median_last": lambda L, x: x.contiguous().median(-1)[0],
+    "nanmedian0": lambda L, x: x.log().nanmedian(0, keepdim=True)[0],
+    "nansum": lambda L, x: x.log().nansum(),
+    "nansum_last": lambda L, x: L.nansum(x, -1),
+    "count_nonzero": lambda L, x: x.round().count_nonzero(),
+    "masked_select": lambda L, x: x.masked_select(x > 0),
+    "Tensor_alias": lambda L, x: L.Tensor(x),
 }
 
 VIEWS = {
@@ -291,6 +310,11 @@ BINARY = {
                                          .reshape((1,) * x.ndim)) if x.ndim else x * y,
     "index_select_t": lambda L, x, y: x.index_select(0, (y.detach() > 0).long().reshape(-1)),
     "scatter_add_last": lambda L, x, y: x.scatter_add(-1, _zero_index(L, x), _first(y, x)),
+    "atan2": lambda L, x, y: L.atan2(x, y),
+    "rsub_t": lambda L, x, y: L.rsub(x, y, alpha=2),
+    "fmod_t": lambda L, x, y: L.fmod(x, y * y + 1),
+    "div_trunc_t": lambda L, x, y: L.div(x, y * y + 1, rounding_mode="trunc"),
+    "masked_select_t": lambda L, x, y: x.masked_select(y > 0),
 }
 
 INPLACE = {
@@ -334,6 +358,9 @@ INPLACE = {
     "F_threshold_": lambda L, x: L.nn.functional.threshold_(x, 0.1, -1.0),
     "nan_to_num_": lambda L, x: x.nan_to_num_(posinf=1.0),
     "sub_mask_": lambda L, x: x.sub_(x > 0),
+    "tril_": lambda L, x: x.tril_(-1),
+    "fmod_": lambda L, x: x.fmod_(0.7),
+    "remainder_": lambda L, x: x.remainder_(-0.7),
 }
 
 INPLACE_BINARY = {
@@ -361,6 +388,8 @@ INPLACE_BINARY = {
     "add_double_": lambda L, x, y: x.add_(y.double()),
     "add_alpha_": lambda L, x, y: x.add_(y, alpha=1.5),
     "sub_alpha_one_": lambda L, x, y: x.sub_(y, alpha=1.0),
+    "atan2_": lambda L, x, y: x.atan2_(y),
+    "div_floor_t_": lambda L, x, y: x.div_(y * y + 1, rounding_mode="floor"),
 }
 
 
@@ -888,6 +917,10 @@ def test_random_programs_match_pytorch(torch, program):
     # threshold_ of memory seen twice (an expanded gradient): PyTorch's kernel writes it
     [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
      ("inplace", "F_threshold_", (1,), True, False)],
+    # mse_loss under create_graph: the gradient is one recorded MseLossBackwardBackward0
+    # (grad_output, self, target), not products of ordinary operations
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 1, False, False),
+     ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), False, True)],
     # an empty leaf made from numpy data steps by 0 (numpy's steps, kept by PyTorch), so its
     # row-major gradient is copied into the leaf's layout (.grad at version 1)
     [("leaf", (0,), 0, False, True), ("unary", "norm", (0,), False, False),
@@ -900,10 +933,6 @@ def test_known_programs(torch, program):
 @pytest.mark.parametrize("program", [
     pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
     for reason, program in [
-        ("mse_loss under create_graph: PyTorch records MseLossBackwardBackward0 (grad_output, self, "
-         "target); minigrad's gradient is built of ordinary products (MulBackward0, NegBackward0)",
-         [("leaf", (3,), 0, False, True), ("leaf", (3,), 1, False, False),
-          ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), False, True)]),
     ]
 ])
 def test_known_differences(torch, program):

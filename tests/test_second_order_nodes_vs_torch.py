@@ -160,7 +160,7 @@ def _run(L, program, shape, grad_output_requires_grad, seed):
     return out, g, third
 
 
-def _compare(program, shape, grad_output_requires_grad, seed=0, drop=(), third_of_grad_output=True):
+def _compare(program, shape, grad_output_requires_grad, seed=0, drop=()):
     torch = import_torch()
     ours = _run(minigrad, program, shape, grad_output_requires_grad, seed)
     theirs = _run(torch, program, shape, grad_output_requires_grad, seed)
@@ -176,8 +176,6 @@ def _compare(program, shape, grad_output_requires_grad, seed=0, drop=(), third_o
     assert (third is None) == (t_third is None)
     for i, (a, b) in enumerate(zip(third or (), t_third or ())):
         assert_same_values(a, b)
-        if i == 0 and grad_output_requires_grad and not third_of_grad_output:
-            continue                  # its values only (see LABEL_SMOOTHING_THIRD_ORDER)
         if b is not None:
             assert a.requires_grad == b.requires_grad
             assert structure(a.grad_fn, drop) == structure(b.grad_fn, drop)
@@ -187,25 +185,37 @@ def _shape_in(name):
     return tuple(int(n) for n in name[name.index("(") + 1:name.index(")")].split(",") if n.strip())
 
 
-# Label-smoothed cross_entropy, third order, the gradient w.r.t. grad_output: the same two
-# terms, added in the other order (PyTorch: AddBackward0(smoothing part, nll part), minigrad
-# the nll part first). The order the engine runs the two paths in, not a node's formula.
-LABEL_SMOOTHING_THIRD_ORDER = "ce_smooth"
-
-
 @pytest.mark.parametrize("grad_output_requires_grad", [False, True])
 @pytest.mark.parametrize("name", sorted(LOSSES))
 def test_losses_second_order_graph_as_torch(name, grad_output_requires_grad):
-    third_of_grad_output = not name.startswith(LABEL_SMOOTHING_THIRD_ORDER)
-    _compare(LOSSES[name], _shape_in(name), grad_output_requires_grad,
-             third_of_grad_output=third_of_grad_output)
+    _compare(LOSSES[name], _shape_in(name), grad_output_requires_grad)
 
 
-@pytest.mark.xfail(strict=True, reason="label smoothing, third order w.r.t. grad_output: "
-                   "AddBackward0's two terms in the other order than PyTorch's")
-@pytest.mark.parametrize("name", ["ce_smooth(4, 3)-mean-nw-ii-100", "ce_smooth(2, 3, 4)-sum-w-ii1"])
-def test_label_smoothing_third_order_of_grad_output_as_torch(name):
-    _compare(LOSSES[name], _shape_in(name), True)
+@pytest.mark.parametrize("name", ["ce_smooth(4, 3)-mean-nw-ii-100", "ce_smooth(2, 3, 4)-sum-w-ii1",
+                                  "ce_probabilities_smooth(4, 3)-mean"])
+def test_label_smoothing_made_in_pytorchs_order(torch, name):
+    """PyTorch's C++ makes the smoothing term's nodes before the nll term's product (and the
+    smoothed probabilities after log_softmax): the same sequence numbers, so the engine runs
+    the two paths in the same order (it shows in the order of third-order sums)."""
+    def numbered(root):
+        """Each node's name, with its rank among the graph's sequence numbers (leaves aside)."""
+        nodes, stack = {}, [root]
+        while stack:
+            node = stack.pop()
+            if node is not None and node.next_functions and node not in nodes:
+                number = node._sequence_nr
+                nodes[node] = number() if callable(number) else number      # (PyTorch: a method)
+                stack.extend(child for child, _ in node.next_functions)
+        ranks = {node: rank for rank, node in enumerate(sorted(nodes, key=nodes.get))}
+
+        def shape(node):
+            if node not in ranks:
+                return None
+            return (node.name(), ranks[node], tuple(shape(child) for child, _ in node.next_functions))
+        return shape(root)
+    ours = LOSSES[name](minigrad, _input(minigrad, _shape_in(name), 0))
+    theirs = LOSSES[name](torch, _input(torch, _shape_in(name), 0))
+    assert numbered(ours.grad_fn) == numbered(theirs.grad_fn)
 
 
 @pytest.mark.parametrize("grad_output_requires_grad", [False, True])

@@ -10,7 +10,7 @@
 * scan.py           - cumsum, cumprod, prod
 * gather_scatter.py - gather, scatter, scatter_add, index_select, index_add
 * sorting.py        - sort, argsort, topk, roll
-* rounding.py       - round, floor, ceil, trunc, frac, // and %
+* rounding.py       - round, floor, ceil, trunc, frac, div(rounding_mode=), //, % and fmod
 * einsum.py         - einsum
 * blas.py           - bmm, baddbmm, addmm, addmv, addr with beta/alpha
 * special.py        - erf, erfc, erfinv, sinc
@@ -23,6 +23,11 @@
 * math_aliases.py   - positive, signbit, true_divide, greater/less/..., x.gt_(y) and the like
 * logical.py        - logical_not, logical_and, logical_or, logical_xor
 * inplace_unary.py  - x.exp_(), x.relu_(), x.unsqueeze_(0), ... (torch.exp_(x) too)
+* angles.py         - atan2 (arctan2): the angle of a point
+* triangular.py     - tril, triu: the lower and upper triangle of a matrix
+* median.py         - median, nanmedian: the middle value
+* masked_select.py  - masked_select: the elements where a mask is True
+* summing.py        - nansum (nan counts as 0), count_nonzero
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
@@ -41,10 +46,10 @@ import numpy as np
 
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import SavedOutput, connect
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import _State, _threads_not_recording
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
-from ..autograd.graph import _ZEROS, attach, grad_accumulator, zero_output_numbers
+from ..autograd.graph import _ZEROS, attach, grad_accumulator, keep_settings, zero_output_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import carry_batching
 
@@ -53,6 +58,8 @@ from .._functorch import carry_batching
 # batched. A plain module global, because result() runs for every operation and a global
 # is the cheapest thing to test.
 vmap_running = False
+
+_new_object = object.__new__
 
 
 def result(array, node_class, inputs, saved=None, **attributes):
@@ -69,7 +76,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
         carry_batching(out, inputs, saved, tuple(attributes.values()))   # (an index, a mask, ...)
     if _DualLevel.open:           # forward mode: the usual result, then its tangent (forward_ad.py)
         return result_with_tangent(result, array, node_class, inputs, saved, attributes)
-    if not _State.enabled:
+    if _threads_not_recording and not _State.enabled:   # (while the set is empty, all threads record)
         return out
     next_nodes = []               # where each input's gradient goes: one pass over the inputs
     for value in inputs:
@@ -84,13 +91,13 @@ def result(array, node_class, inputs, saved=None, **attributes):
             return _record(out, node_class, inputs, saved, attributes)
     if not any(next_nodes):
         return out                # no input requires grad: nothing to record
-    node = node_class()
+    node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)
     attach(out, node, tuple(next_nodes), _ZEROS[count] if count < 9 else zero_output_numbers(count))
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return out
 
 
@@ -122,7 +129,7 @@ def _record(out, node_class, inputs, saved, attributes):
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return out
 
 
@@ -156,7 +163,7 @@ def _check_reduction_keywords(name, args, kwargs):
         if name in _SEVERAL_SIGNATURES:
             raise invalid_combination(name, args[1:], kwargs)
         # one signature: PyTorch names the argument and the type it wants
-        wanted = "tuple of ints" if name == "logsumexp" else "int"
+        wanted = "tuple of ints" if name in ("logsumexp", "nansum") else "int"
         raise TypeError(f"{name}(): argument 'dim' must be {wanted}, not {type(dim).__name__}")
 
 

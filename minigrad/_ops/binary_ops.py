@@ -157,7 +157,7 @@ def fmin(input, other):
 class _HeavisideBackward(_NotImplementedBackward):
     """result = heaviside(self, values)   ->   grad_self = error: no derivative in PyTorch"""
 
-    operation = "heaviside"
+    _operation = "heaviside"
 
 
 _HeavisideBackward.__name__ = _HeavisideBackward.__qualname__ = "NotImplemented"

@@ -176,7 +176,7 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
         combine.at(out, positions, _src_values(src, index))
-        return result(out, _NotImplementedBackward, (input, src), operation=operation)
+        return result(out, _NotImplementedBackward, (input, src), _operation=operation)
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim)

@@ -20,7 +20,7 @@ from numpy.lib.array_utils import byte_bounds
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import Node, SavedOutput, needs_grad
+from ..autograd.graph import Node, SavedOutput, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks, pack
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
@@ -468,11 +468,15 @@ def mul_(self, other):
     return _arithmetic(self, np.multiply, pointwise.mul, other)
 
 
-def div_(self, other):
+def div_(self, other, *, rounding_mode=pointwise._TRUE_DIVISION):
     """self /= other
 
     Gradient: as for div, with self's old value (saved before the write).
     """
+    if rounding_mode is not pointwise._TRUE_DIVISION:     # x.div_(y, rounding_mode='floor')
+        from .rounding import binary_in_place, _ROUNDED_ELEMENTWISE
+        return binary_in_place(self, other, lambda a, b: pointwise.div(a, b, rounding_mode=rounding_mode),
+                               _ROUNDED_ELEMENTWISE.get(rounding_mode, np.true_divide))
     if self._array.dtype.kind != "f":
         if _FuncTransforms.vmaps:
             check_inplace_batching("div_", self, (other,))
@@ -696,7 +700,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
         values = random.bernoulli(probabilities, generator=generator)
         out = _fill(self, values.astype(self._array.dtype), BernoulliBackward1, p)
         if isinstance(out._grad_fn, BernoulliBackward1):
-            out._grad_fn.p_shape = p.shape            # p's gradient (zeros) has p's own shape
+            keep_settings(out._grad_fn, {"p_shape": p.shape})     # p's gradient (zeros) has p's own shape
         return out
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")

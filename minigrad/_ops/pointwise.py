@@ -214,7 +214,7 @@ class AddBackward0(Node):
 
     def backward(self, grad):
         grad_b = None
-        if self.should_compute_output(1):
+        if self._next_nodes[1] is not None:      # (should_compute_output(1), without the call)
             grad_b = grad if self.alpha == 1 else grad * self.alpha
         return grad, grad_b
 
@@ -327,24 +327,65 @@ def bool_subtraction_error(input, other):
                         "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-class RsubBackward1(Node):
-    """result = other - self, other a number   ->   grad_self = -grad"""
+class RsubBackward0(Node):
+    """result = other - alpha * self   ->   grad_self = -grad * alpha; grad_other = grad"""
+
+    alpha = 1                 # (set on the node when another alpha is given)
 
     def backward(self, grad):
-        return (-grad,)
+        return _times_minus_alpha(grad, self.alpha), grad if self.should_compute_output(1) else None
 
     def jvp(self, tangents, inputs, out):
-        """result_t = -self_t"""
-        return -tangents[0]
+        """result_t = other_t - alpha * self_t"""
+        self_t, other_t = tangents
+        term = -self_t if self.alpha == 1 else self_t * -self.alpha
+        return term if other_t is None else other_t + term
 
 
-def rsub(input, other):
-    """other - input, where ``other`` is a number (the ``1 - x`` form)."""
-    if isinstance(other, Tensor):
-        return sub(other, input)
+class RsubBackward1(Node):
+    """result = other - alpha * self, other a number   ->   grad_self = -grad * alpha"""
+
+    alpha = 1                 # (``1 - x`` keeps no alpha of its own: grad_fn._saved_alpha is 1)
+
+    def backward(self, grad):
+        return (_times_minus_alpha(grad, self.alpha),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = -alpha * self_t"""
+        return -tangents[0] if self.alpha == 1 else tangents[0] * -self.alpha
+
+
+def _times_minus_alpha(grad, alpha):
+    """-grad * alpha, as PyTorch's formula writes it: only -grad when alpha is 1 (so a second
+    order graph shows NegBackward0, then MulBackward1 for another alpha)."""
+    return -grad if alpha == 1 else mul_by_number(-grad, alpha)
+
+
+def rsub(input, other, alpha=1):
+    """other - alpha * input: subtraction with the operands swapped (``1 - x`` is ``rsub(x, 1)``).
+
+    Gradient: grad_input = -alpha * grad; grad_other = grad. PyTorch records RsubBackward0
+    (``other`` a tensor) or RsubBackward1 (``other`` a number).
+    """
+    if type(alpha) is not int or alpha != 1:
+        try:                                     # (a wrong alpha is reported first)
+            alpha = alpha_number("rsub", alpha)
+        except TypeError:                        # (rsub has two signatures: PyTorch lists them)
+            raise invalid_combination("rsub", (input, other), {"alpha": alpha}) from None
     if input._array.dtype.kind == "b" or is_bool(other):
         raise bool_subtraction_error(input, other)
-    return result(_binary(np.subtract, other, input), RsubBackward1, (input,))
+    # a number has no edge: RsubBackward1 has one (to input), RsubBackward0 two
+    node_class, inputs = ((RsubBackward0, (input, other)) if isinstance(other, Tensor)
+                          else (RsubBackward1, (input,)))
+    if type(alpha) is int and alpha == 1:
+        return result(_binary(np.subtract, other, input), node_class, inputs)
+    check_alpha(result_type(input, other), alpha)
+    try:
+        out = _binary(np.subtract, other, times_alpha(input, alpha, result_type(input, other)))
+    except RuntimeError:
+        check_history_kept(input, other)
+        raise
+    return result(out, node_class, inputs, alpha=alpha)
 
 
 class NegBackward0(Node):
@@ -387,12 +428,16 @@ class MulBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        need_self, need_other = self.should_compute_output(0), self.should_compute_output(1)
+        self_edge, other_edge = self._next_nodes     # (should_compute_output, without the calls)
+        need_self, need_other = self_edge is not None, other_edge is not None
         if not (need_self or need_other):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
             return None, None
         a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
-        return (_times(grad, b) if need_self else None, _times(grad, a) if need_other else None)
+        # other's gradient first, as PyTorch's generated node computes them (it shows in which
+        # node is made first, so in the order a third-order sum adds its terms)
+        grad_b = _times(grad, a) if need_other else None
+        return (_times(grad, b) if need_self else None, grad_b)
 
     def jvp(self, tangents, inputs, out):
         """result_t = other_t * self + self_t * other (the product rule, in PyTorch's order)"""
@@ -518,8 +563,9 @@ class DivBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        grad_a = grad / b if self.should_compute_output(0) else None
+        # other's gradient first, as PyTorch's generated node computes them (see MulBackward0)
         grad_b = -grad * ((a / b) / b) if self.should_compute_output(1) else None    # PyTorch's order
+        grad_a = grad / b if self.should_compute_output(0) else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):
@@ -538,10 +584,19 @@ class DivBackward0(Node):
 _INF = float("inf")
 
 
-def div(input, other):
+_TRUE_DIVISION = object()      # div() without rounding_mode (rounding_mode=None records DivBackward2)
+
+
+def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     """input / other elementwise (true division).
     Gradient: d input = grad / other, d other = -grad * input / other**2.
+
+    ``rounding_mode='floor'`` rounds the quotient down, ``'trunc'`` towards 0 (their gradient
+    is 0: see div_rounded in rounding.py).
     """
+    if rounding_mode is not _TRUE_DIVISION:
+        from .rounding import div_rounded       # (rounding.py builds on this file)
+        return div_rounded(input, other, rounding_mode)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = np.dtype(np.float32)
@@ -919,8 +974,7 @@ class TanhBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        g, t = grad._array, out._array
-        return (_recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out),)
+        return (tanh_backward(grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (1 - result**2) * self_t"""
@@ -947,8 +1001,7 @@ class SigmoidBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        g, s = grad._array, out._array
-        return (_recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out),)
+        return (sigmoid_backward(grad, out),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = result * (1 - result) * self_t"""
@@ -1025,24 +1078,50 @@ _SAME_SIZE_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 class SigmoidBackwardBackward0(Node):
     """result = g * out * (1 - out) (sigmoid's backward, recorded)   ->
-        grad_g = grad * out * (1 - out); grad_out = grad * g * (1 - 2 out)"""
+        grad_g = grad * out * (1 - out); grad_out = grad * g * (-2 out + 1)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
     def backward(self, grad):
         grad_output, out = self.saved_tensors
-        return grad * out * (1 - out), grad * grad_output * (1 - 2 * out)
+        d_grad = sigmoid_backward(grad, out) if self.should_compute_output(0) else None
+        d_out = None
+        if self.should_compute_output(1):
+            # PyTorch's formula grad * grad_output * (-2 * out + 1): its C++ makes the
+            # right-hand factor's nodes first (MulBackward1, AddBackward1)
+            slope = add_number(mul_by_number(out, -2), 1)
+            d_out = grad * grad_output * slope
+        return d_grad, d_out
+
+
+def sigmoid_backward(grad, out):
+    """grad * out * (1 - out): sigmoid's backward from its result, recorded as one operation
+    (SigmoidBackwardBackward0) as in PyTorch."""
+    g, s = grad._array, out._array
+    return _recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out)
 
 
 class TanhBackwardBackward0(Node):
     """result = g * (1 - out**2) (tanh's backward, recorded)   ->
-        grad_g = grad * (1 - out**2); grad_out = -2 grad * g * out"""
+        grad_g = grad * (1 - out**2); grad_out = grad * (-2 out * g)"""
 
     _saved_names = ('grad_output', 'output')      # grad_fn._saved_grad_output, ... as in PyTorch
 
     def backward(self, grad):
         grad_output, out = self.saved_tensors
-        return grad * (1 - out * out), grad * grad_output * out * -2
+        d_grad = tanh_backward(grad, out) if self.should_compute_output(0) else None
+        d_out = None
+        if self.should_compute_output(1):
+            # PyTorch's formula grad * (-2 * out * grad_output), its steps in its order
+            d_out = grad * (mul_by_number(out, -2) * grad_output)
+        return d_grad, d_out
+
+
+def tanh_backward(grad, out):
+    """grad * (1 - out**2): tanh's backward from its result, recorded as one operation
+    (TanhBackwardBackward0) as in PyTorch."""
+    g, t = grad._array, out._array
+    return _recorded_backward(g * (1 - t * t), TanhBackwardBackward0, grad, out)
 
 
 def _recorded_backward(array, node_class, grad, out):
@@ -1126,13 +1205,16 @@ class SignBackward0(Node):
 class SgnBackward0(Node):
     """result = sgn(self) (-1, 0 or 1; for real numbers the same as sign)   ->   grad_self = 0"""
 
+    # (PyTorch's formula, written for complex numbers too, reads both: its node keeps them)
+    _saved_names = ("self", "result")       # grad_fn._saved_self, grad_fn._saved_result
+
     def backward(self, grad):
         return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
 
 def sgn(input):
     """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
-    return result(_signs(input._array), SgnBackward0, (input,))
+    return save_result(result(_signs(input._array), SgnBackward0, (input,)), input)
 
 
 def _signs(array):

@@ -160,6 +160,12 @@ class return_types:
     class min(_ValuesIndices):
         _name = "min"
 
+    class median(_ValuesIndices):
+        _name = "median"
+
+    class nanmedian(_ValuesIndices):
+        _name = "nanmedian"
+
 
 def _extreme_all_backward(node, grad):
     # Every element equal to the max/min shares the gradient evenly, as PyTorch writes it:

@@ -11,7 +11,10 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _binary, kernel_not_implemented, like_its_input
+from .._dtype import result_type
+from .._python_arg_parser import invalid_combination
+from .pointwise import (DivBackward0, _binary, _own, _broadcast_error, _operand_arrays,
+                        kernel_not_implemented, laid_out_as_pytorch, like_its_input)
 
 
 class _StepBackward(Node):
@@ -112,20 +115,137 @@ def frac(input):
         return result(array - np.trunc(array), FracBackward0, (input,))
 
 
-# --- // and % -------------------------------------------------------------------------------
+# --- division that rounds: div(rounding_mode=), //, % and fmod -----------------------------
+#
+# Two ways to round a quotient, and the remainder that goes with each:
+#
+#   rounding_mode='floor'   a // b = floor(a / b)   a % b  = a - (a // b) * b      (sign of b)
+#   rounding_mode='trunc'   trunc(a / b)            fmod(a, b) = a - trunc(a / b) * b (sign of a)
+#
+# A rounded quotient is a step function: its gradient is 0. A remainder moves with a (slope 1)
+# and, between the jumps, against b with slope -(the rounded quotient).
+
+_ROUNDING_MODES = (None, "trunc", "floor")
+
+
+class DivBackward2(Node):
+    """result = div(self, other, rounding_mode)   ->
+        grad_self = grad / other, 0 if rounded; grad_other = -grad * self / other / other, 0 if rounded"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
+    _divisor = None           # a number other, as given (its gradient formula divides by it)
+
+    def backward(self, grad):
+        if self.rounding_mode is not None:     # a step function: flat between its jumps
+            return (_wrap(np.zeros_like(grad._array)) if self.should_compute_output(0) else None,
+                    _wrap(np.zeros_like(grad._array)) if self.should_compute_output(1) else None)
+        a, b = self.saved_tensors             # rounding_mode=None: true division (DivBackward0)
+        divisor = b if self._divisor is None else self._divisor      # (a number stays a number)
+        grad_a = grad / divisor if self.should_compute_output(0) else None
+        grad_b = -grad * ((a / b) / b) if self.should_compute_output(1) else None
+        return grad_a, grad_b
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (self_t - other_t * result) / other, 0 if rounded"""
+        if self.rounding_mode is not None:
+            return _wrap(np.zeros_like(out._array))
+        return DivBackward0.jvp(self, tangents, inputs, out)
+
+
+def _check_rounding_mode(rounding_mode):
+    if not (rounding_mode is None or isinstance(rounding_mode, str)):
+        raise TypeError("div() received an invalid combination of arguments - got (Tensor, Tensor, "
+                        f"rounding_mode={type(rounding_mode).__name__}), but expected one of:")
+    if rounding_mode not in _ROUNDING_MODES:
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                           f"found '{rounding_mode}'")
+
+
+def _true_quotient(a, b, dtype):
+    """a / b as div computes it: in ``dtype`` (float32 for integers), x / 0 inf or nan silently."""
+    if dtype.kind != "f":
+        dtype = np.dtype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.asarray(np.true_divide(a, b)).astype(dtype, copy=False)
+
+
+def _trunc_quotient(a, b):
+    """a / b rounded towards 0 (C's integer division)."""
+    if np.result_type(a, b).kind == "f":
+        return np.trunc(np.true_divide(a, b))
+    floor = np.floor_divide(a, b)     # integers: floor, then one up where it went below 0 wrongly
+    return floor + ((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)))
+
+
+def _rounded_array(input, other, rounding_mode, kernel):
+    """The quotient's values for ``rounding_mode``, in the dtype PyTorch gives them."""
+    if result_type(input, other).kind == "b" and rounding_mode is not None:
+        raise kernel_not_implemented(kernel, input)
+    if rounding_mode is None:
+        a_arr, b_arr, dtype = _operand_arrays(input, other)
+        try:
+            return laid_out_as_pytorch(_true_quotient(a_arr, b_arr, dtype), a_arr, b_arr)
+        except ValueError:
+            raise _broadcast_error(input, other) from None
+    _check_integer_division(input, other)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):    # x // 0.0 is inf, silently
+        return _binary(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other)
+
+
+# one element of each rounding division, for in-place loops that read their own writes
+_ROUNDED_ELEMENTWISE = {"floor": np.floor_divide, "trunc": _trunc_quotient}
+
+
+def div_rounded(input, other, rounding_mode):
+    """``div(input, other, rounding_mode=...)``: the quotient rounded down ('floor'), towards 0
+    ('trunc'), or not at all (None, the true quotient).
+
+    Gradient: 0 when rounded (a step function); for None that of input / other. PyTorch records
+    DivBackward2 whenever rounding_mode is given, None too.
+    """
+    _check_rounding_mode(rounding_mode)
+    out = _rounded_array(input, other, rounding_mode, f"div_{rounding_mode}_cpu")
+    # other is saved as a tensor (a number as PyTorch wraps it: int64 or float64); input only
+    # when other's gradient needs it
+    other_saved = other if isinstance(other, Tensor) else _wrap(np.asarray(other))
+    if isinstance(other, Tensor):
+        out = result(out, DivBackward2, (input, other), rounding_mode=rounding_mode)
+    else:
+        out = result(out, DivBackward2, (input, other), rounding_mode=rounding_mode, _divisor=other)
+    if out._grad_fn is not None:
+        needs_input = isinstance(other, Tensor) and other._graph_requires_grad
+        out._grad_fn.save_for_backward(input if needs_input else None, other_saved)
+    return out
+
+
+def _rounded_quotient(a, b, rounding_mode):
+    """a / b rounded, inside remainder's and fmod's backward, as PyTorch's div(a, b,
+    rounding_mode=...) there.
+
+    Its derivative is 0, but with create_graph=True PyTorch still records it (DivBackward2),
+    so the second-order graph reaches a and b through it (and a later backward frees them).
+    """
+    return result(_rounded_array(a, b, rounding_mode, ""), DivBackward2, (a, b), saved=(a, b),
+                  rounding_mode=rounding_mode)
+
 
 class _NotImplementedBackward(Node):
     """result = floor_divide(self, other)   ->
         grad_self = error: PyTorch records a node that refuses to run (no derivative)"""
 
-    operation = "floor_divide"
+    _operation = "floor_divide"       # (number % tensor sets "remainder")
 
     def name(self):
         """``'torch::autograd::NotImplemented'``: PyTorch spells out this C++ node's namespace."""
         return "torch::autograd::NotImplemented"
 
     def backward(self, grad):
-        raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")
+        raise RuntimeError(f"derivative for aten::{self._operation} is not implemented")
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = error: no forward-mode rule either"""
+        raise NotImplementedError(f"Trying to use forward AD with aten::{self._operation} that does "
+                                  "not support it.")
 
 
 _NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotImplemented"
@@ -139,19 +259,31 @@ def _check_integer_division(input, other):
         raise RuntimeError("ZeroDivisionError")
 
 
-def floor_divide(input, other):
-    """a // b: floor(a / b). Not differentiable (PyTorch refuses its backward too)."""
-    if isinstance(input, (int, float)):            # 7 // tensor
-        input, other = _wrap(np.asarray(input, dtype=_binary(np.add, input, other).dtype)), other
-    _check_integer_division(input, other)
-    out = _binary(np.floor_divide, input, other)
-    # PyTorch's node for a missing derivative has edges only to the inputs that require grad
+def _not_differentiable(out, input, other, operation):
+    """Record PyTorch's node for an operation without a derivative: its edges go only to the
+    inputs that require grad (backward then fails naming ``operation``)."""
     tensors = [t for t in (input, other) if isinstance(t, Tensor)]
     recorded = [t for t in tensors if t._graph_requires_grad] or tensors
-    return result(out, _NotImplementedBackward, tuple(recorded))
+    if operation == "floor_divide":
+        return result(out, _NotImplementedBackward, tuple(recorded))
+    return result(out, _NotImplementedBackward, tuple(recorded), _operation=operation)
+
+
+def _number_as_tensor(number, tensor):
+    """``number`` (the left operand of number // tensor) as a tensor of the result's dtype."""
+    return _wrap(np.asarray(number, dtype=result_type(number, tensor)))
+
+
+def floor_divide(input, other, _operation="floor_divide"):
+    """a // b: floor(a / b). Not differentiable (PyTorch refuses its backward too)."""
+    if isinstance(input, (int, float)):            # 7 // tensor
+        input = _number_as_tensor(input, other)
+    out = _rounded_array(input, other, "floor", "div_floor_cpu")
+    return _not_differentiable(out, input, other, _operation)
 
 
 def rfloordiv(input, other):
+    """number // tensor"""
     return floor_divide(other, input)
 
 
@@ -172,29 +304,20 @@ class RemainderBackward1(Node):
         grad_b = None
         if self.should_compute_output(1):
             a, b = self.saved_tensors
-            grad_b = -grad * _floor_quotient(a, b)
+            grad_b = -grad * _rounded_quotient(a, b, "floor")
         return grad, grad_b
 
-
-class DivBackward2(Node):
-    """result = div(self, other, rounding_mode='floor')   ->   grad_self = 0; grad_other = 0
-    (a step function: flat between its jumps)"""
-
-    _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
-
-    def backward(self, grad):
-        zeros = _wrap(np.zeros_like(grad._array))
-        return (zeros if self.should_compute_output(0) else None,
-                zeros if self.should_compute_output(1) else None)
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t - other_t * floor(self / other)"""
+        return _remainder_tangent(tangents, inputs, "floor")
 
 
-def _floor_quotient(a, b):
-    """floor(a / b), as PyTorch's div(a, b, rounding_mode='floor') inside remainder's backward.
-
-    Its derivative is 0, but with create_graph=True PyTorch still records it (DivBackward2),
-    so the second-order graph reaches a and b through it (and a later backward frees them).
-    """
-    return result(np.floor_divide(a._array, b._array), DivBackward2, (a, b), saved=(a, b))
+def _remainder_tangent(tangents, inputs, rounding_mode):
+    self_t, other_t = (_own(t) for t in tangents)
+    if other_t is None:
+        return self_t
+    term = other_t * _rounded_quotient(inputs[0], inputs[1], rounding_mode)
+    return -term if self_t is None else self_t - term
 
 
 def _python_remainder(a, b):
@@ -209,23 +332,116 @@ def _python_remainder(a, b):
     return np.where(wrong_sign, mod + b, mod).astype(mod.dtype, copy=False)
 
 
+def _check_operands(name, input, other):
+    """x.fmod('a'), torch.remainder(2, 3): PyTorch lists the signatures it has."""
+    for value in (input, other):
+        if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
+            raise invalid_combination(name, (other,) if isinstance(input, Tensor) else (input, other), {})
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise invalid_combination(name, (input, other), {})
+
+
+def _remainder_like(numpy_function, kernel, input, other, node_number, node_tensor):
+    """remainder and fmod: the values, then the node for a number or a tensor ``other``."""
+    _check_operands(kernel[:-len("_cpu")], input, other)
+    if result_type(input, other).kind == "b":
+        raise kernel_not_implemented(kernel, input)
+    _check_integer_division(input, other)
+    with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
+        out = _binary(numpy_function, input, other)
+    if isinstance(other, Tensor):
+        # both are needed only for other's gradient: PyTorch saves them only if other requires grad
+        saved = (input, other) if other._graph_requires_grad else None
+        return result(out, node_tensor, (input, other), saved=saved)
+    return result(out, node_number, (input,))
+
+
 def remainder(input, other):
     """a % b with the sign of b (Python's rule; C's fmod keeps a's sign).
 
     Gradient: grad_input = grad; grad_other = -grad * floor(input / other).
     """
     if not isinstance(input, Tensor):
+        _check_operands("remainder", input, other)
         return rremainder(other, input)
-    _check_integer_division(input, other)
-    with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
-        out = _binary(_python_remainder, input, other)
-    if isinstance(other, Tensor):
-        # both are needed only for other's gradient: PyTorch saves them only if other requires grad
-        saved = (input, other) if other._graph_requires_grad else None
-        return result(out, RemainderBackward1, (input, other), saved=saved)
-    return result(out, RemainderBackward0, (input,))
+    return _remainder_like(_python_remainder, "remainder_cpu", input, other,
+                           RemainderBackward0, RemainderBackward1)
 
 
 def rremainder(input, other):
-    """number % tensor"""
-    return remainder(_wrap(np.asarray(other, dtype=_binary(np.add, other, input).dtype)), input)
+    """number % tensor: PyTorch has no derivative for this form (its backward fails)."""
+    number = _number_as_tensor(other, input)
+    if result_type(other, input).kind == "b":
+        raise kernel_not_implemented("remainder_cpu", input)
+    _check_integer_division(number, input)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = _binary(_python_remainder, number, input)
+    return _not_differentiable(out, number, input, "remainder")
+
+
+class FmodBackward0(Node):
+    """result = fmod(self, other), other a number   ->   grad_self = grad"""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+class FmodBackward1(Node):
+    """result = fmod(self, other) = self - trunc(self / other) * other   ->
+        grad_self = grad; grad_other = -grad * trunc(self / other)"""
+
+    _saved_names = ('self', 'other')      # grad_fn._saved_self, _saved_other, as in PyTorch
+
+    def backward(self, grad):
+        grad_b = None
+        if self.should_compute_output(1):
+            a, b = self.saved_tensors
+            grad_b = -grad * _rounded_quotient(a, b, "trunc")
+        return grad, grad_b
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t - other_t * trunc(self / other)"""
+        return _remainder_tangent(tangents, inputs, "trunc")
+
+
+def fmod(input, other):
+    """The remainder of a / b with the sign of a (C's fmod): a - trunc(a / b) * b.
+
+    Gradient: grad_input = grad; grad_other = -grad * trunc(input / other).
+    """
+    return _remainder_like(np.fmod, "fmod_cpu", input, other, FmodBackward0, FmodBackward1)
+
+
+# --- in place: x.fmod_(2), x %= 2, x //= 2, x.div_(y, rounding_mode='floor') -------------------
+
+def binary_in_place(self, other, operation, elementwise):
+    """``self = operation(self, other)`` written into self, with PyTorch's rules (leaves, views,
+    versions, dtypes: inplace.apply_inplace). When ``other`` is (a part of) self's own memory,
+    PyTorch refuses a partial overlap, and where the loop reads what it already wrote, the
+    values are those of its element-by-element loop (``elementwise``, a numpy function)."""
+    from . import inplace       # (inplace.py builds on the files of this package)
+    if type(other) is Tensor and other._version_counter is self._version_counter:
+        inplace.check_inplace(self, others=(other,))
+        inplace._check_partial_overlap(self, other)
+        if inplace._reads_its_own_writes(self, other):
+            return inplace.reading_its_own_writes(self, other, elementwise, operation)
+    return inplace.apply_inplace(self, operation, other)
+
+
+def _in_place(operation, name, elementwise):
+    """The in-place form ``name`` of ``operation`` (see binary_in_place)."""
+    def in_place(self, other):
+        return binary_in_place(self, other, operation, elementwise)
+    in_place.__name__ = in_place.__qualname__ = name
+    in_place.__doc__ = f"``self = {name[:-1]}(self, other)``, written into self."
+    return in_place
+
+
+def _floor_divide_in_place(input, other):
+    # (when backward fails, PyTorch names the in-place operation: aten::floor_divide_)
+    return floor_divide(input, other, "floor_divide_")
+
+
+floor_divide_ = _in_place(_floor_divide_in_place, "floor_divide_", np.floor_divide)
+remainder_ = _in_place(remainder, "remainder_", _python_remainder)
+fmod_ = _in_place(fmod, "fmod_", np.fmod)

@@ -29,7 +29,7 @@ import re
 
 import numpy as np
 
-from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect
+from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, keep_settings
 from ..autograd.grad_mode import _State
 from .._tensor import _wrap
 from . import result
@@ -239,9 +239,7 @@ def rebase_history(view, new):
     connect(root, node, (root,))               # an edge to the base's old history ...
     node.next_functions = node.next_functions + fn.next_functions[1:]   # ... and fn's other inputs
     node._saved = ()                           # so that backward marks the node as freed
-    node.fn = fn
-    node.base_array = root._array
-    node.view_array = view._array
+    keep_settings(node, {"fn": fn, "base_array": root._array, "view_array": view._array})
     root._output_nr = 0
 
 
@@ -269,8 +267,7 @@ def view_grad_fn(view):
     root = view._base
     node = AsStridedBackward0()
     connect(view, node, (root,))
-    node.base_array = root._array
-    node.view_array = view._array
+    keep_settings(node, {"base_array": root._array, "view_array": view._array})
     view._output_nr = 0
     view._attr_version = view._version_counter[0]
     if view._retains_grad and old_node is not None:

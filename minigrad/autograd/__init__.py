@@ -147,7 +147,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges,
                                        run_captured=True)
     previous = grad_mode._State.enabled
-    grad_mode._State.enabled = create_graph
+    grad_mode._set_recording(create_graph)
     try:
         for tensor, g in zip(inputs, captured):
             # a non-leaf gets its .grad as retain_grad() would give it (a copy, then sums out
@@ -155,7 +155,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             if g is not None and tensor._grad_fn is not None and not tensor._retains_grad:
                 engine.retain_grad(tensor, g)
     finally:
-        grad_mode._State.enabled = previous
+        grad_mode._set_recording(previous)
 
 
 def _check_is_tensor_input(tensor):

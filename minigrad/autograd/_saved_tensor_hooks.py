@@ -41,6 +41,10 @@ class _ThreadHooks(threading.local):
 
 _Hooks = _ThreadHooks()
 
+# One entry per saved_tensors_hooks block open right now, in any thread. Saving for backward
+# only looks at the (slower) per-thread stack when this list is not empty.
+hook_blocks_open = []
+
 
 class PackedTensor:
     """What a node keeps instead of a saved tensor once a pack hook has run.
@@ -203,9 +207,11 @@ class saved_tensors_hooks:
         if _Hooks.disabled_message is not None:
             raise RuntimeError(_Hooks.disabled_message)
         _Hooks.stack = _Hooks.stack + ((self.pack_hook, self.unpack_hook),)
+        hook_blocks_open.append(self)
 
     def __exit__(self, *exc_info):
         _Hooks.stack = _Hooks.stack[:-1]
+        hook_blocks_open.remove(self)
 
 
 class save_on_cpu(saved_tensors_hooks):

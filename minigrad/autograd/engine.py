@@ -28,7 +28,7 @@ from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
-from .grad_mode import _State
+from .grad_mode import _State, _set_recording
 from .graph import FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
@@ -61,10 +61,10 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 continue                               # nothing to pass on
             grad_inputs = call_backward(node, grads, keep_graph)
             grads = None                               # (let go of what arrived, as PyTorch does)
-            # (node.next_functions, stored as two tuples: the nodes and their output numbers)
-            for next_node, output_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
-                if grad is not None and next_node is not None:    # add it to what arrived there
-                    add_to_buffer(buffers, node, next_node, output_nr, grad, create_graph, grad_inputs)
+            next_nodes, next_nrs = node._next_nodes, node._next_nrs   # (node.next_functions, as two tuples)
+            for i, grad in enumerate(grad_inputs):
+                if grad is not None and next_nodes[i] is not None:    # add it to what arrived there
+                    add_to_buffer(buffers, node, next_nodes[i], next_nrs[i], grad, create_graph, grad_inputs)
             grad_inputs = grad = None          # the buffers hold them now (PyTorch moves them there)
     return plan.captured
 
@@ -186,11 +186,11 @@ class backward_pass:
 
     def __enter__(self):
         self.previous_mode = _State.enabled
-        _State.enabled = self.create_graph
+        _set_recording(self.create_graph)
         running_tasks.push(self.task)
 
     def __exit__(self, *exc_info):
-        _State.enabled = self.previous_mode
+        _set_recording(self.previous_mode)
         running_tasks.pop()
 
 

@@ -36,7 +36,7 @@ from collections import namedtuple
 import numpy as np
 
 from .grad_mode import _State, enable_grad, no_grad
-from .graph import Node
+from .graph import Node, keep_settings
 from .._tensor import Tensor, _wrap
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
@@ -266,7 +266,7 @@ def push_tangents_of_pieces(pieces, input, node_class, attributes):
     if tangents is None or not pieces:
         return
     node = node_class()
-    node.__dict__.update(attributes)
+    keep_settings(node, attributes)
     with _paused():
         piece_tangents = node.jvp(tangents, (input,), pieces)
     for piece, tangent in zip(pieces, piece_tangents):
@@ -365,7 +365,7 @@ def _rule_node(node_class, inputs, saved, attributes, out):
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:
-        node.__dict__.update(attributes)
+        keep_settings(node, attributes)
     return node
 
 

@@ -73,6 +73,13 @@ class BackwardCFunction(Node, FunctionCtx):
     _forward_cls = None
     _packs_after_forward = True     # saved-tensor hooks see ctx's tensors once forward returned
 
+    def __getattr__(self, name):
+        # what forward kept on ctx (ctx.scale = 2) reads as grad_fn._saved_scale too. (Only
+        # this kind of node has a __getattr__: see Node.__init_subclass__ for what it costs.)
+        if name.startswith("_saved_"):
+            return self._saved_value(name[len("_saved_"):])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     def __repr__(self):
         # PyTorch creates these node classes in torch.autograd.function, and says so
         return f"<minigrad.autograd.function.{type(self).__name__} object at {hex(id(self))}>"

@@ -30,6 +30,20 @@ class _ThreadGradMode(threading.local):
 
 _State = _ThreadGradMode()
 
+# The threads (their idents) that switched recording off and have not switched it back on.
+# While it is empty every thread records, and an operation need not ask the per-thread
+# switch (reading a threading.local costs about as much as the rest of the check).
+_threads_not_recording = set()
+
+
+def _set_recording(enabled):
+    """``_State.enabled = enabled`` for this thread, keeping ``_threads_not_recording`` up to date."""
+    if enabled:
+        _threads_not_recording.discard(threading.get_ident())
+    else:
+        _threads_not_recording.add(threading.get_ident())
+    _State.enabled = enabled
+
 # One entry per inference_mode(True) block running right now, in any thread. Tensor
 # creation only looks up the (slower) per-thread switch when this list is not empty.
 _inference_blocks = []
@@ -49,7 +63,7 @@ def _set_grad_mode(mode):
     if _State.inference:
         _State.grad_in_inference = mode
     else:
-        _State.enabled = mode
+        _set_recording(mode)
 
 
 class _DecoratorContextManager:
@@ -191,7 +205,7 @@ class inference_mode(_DecoratorContextManager):
         self._previous = (state.enabled, state.inference, state.grad_in_inference)
         if self.mode:
             state.grad_in_inference = False
-            state.enabled = False
+            _set_recording(False)
             state.inference = True
             _inference_blocks.append(self)
             if not _inference_tensors_exist:
@@ -199,11 +213,12 @@ class inference_mode(_DecoratorContextManager):
         else:
             # PyTorch: inference_mode(False) also turns grad mode on
             state.inference = False
-            state.enabled = True
+            _set_recording(True)
         return None
 
     def __exit__(self, *exc_info):
-        _State.enabled, _State.inference, _State.grad_in_inference = self._previous
+        enabled, _State.inference, _State.grad_in_inference = self._previous
+        _set_recording(enabled)
         if self.mode:
             _inference_blocks.remove(self)
         return False

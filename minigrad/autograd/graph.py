@@ -68,6 +68,46 @@ def _add_hook(hooks, fn):
     return RemovableHandle(hooks, key)
 
 
+def _numel(settings):
+    return int(np.prod(settings["input_shape"]))
+
+
+# Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
+# node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
+# A node listed here shows exactly these settings in dir(); others show their attributes.
+_SETTINGS_KEPT_AS = {
+    "SumBackward0": {"self_sym_sizes": "input_shape"},
+    "SumBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MeanBackward0": {"self_sym_numel": _numel, "self_sym_sizes": "input_shape"},
+    "MeanBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_numel": _numel,
+                      "self_sym_sizes": "input_shape"},
+    "ViewBackward0": {"self_sym_sizes": "input_shape"},
+    "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    # (PyTorch shows a negative diagonal or dim, as given, as the unsigned 64-bit number of the
+    # same bits: -1 is 2**64 - 1)
+    "TrilBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
+    "TriuBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
+    "NansumBackward0": {"dim": lambda settings: settings["dim"] and tuple(d % 2**64 for d in settings["dim"]),
+                        "keepdim": "keepdim"},
+    "MedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                        "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "NanmedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                           "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "ClampBackward1": {"min": "low", "max": "high"},
+    "ClampMinBackward0": {"min": "low"},
+    "ClampMaxBackward0": {"max": "high"},
+    "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
+    "SelectBackward0": {"self_sym_sizes": "input_shape"},
+    "SliceBackward0": {"self_sym_sizes": "input_shape"},
+    "IndexBackward0": {"self_sym_sizes": "input_shape"},
+    "CatBackward0": {"dim": "dim"},
+}
+
+
 class Node:
     """One step of the backward graph, named after the operation, e.g. ``MulBackward0``.
 
@@ -75,17 +115,14 @@ class Node:
     gradient per edge in ``next_functions`` (``None`` where no gradient flows).
     """
 
-    # What every recorded node stores lives in slots: no per-node dict, fewer
-    # objects for the garbage collector to track. A slot that was never set
-    # reads as its default (see __getattr__). Settings of particular nodes
-    # (dim, keepdim, ...) still go into the instance's __dict__.
+    # What every node stores lives in slots: no per-node dict, fewer objects for the
+    # garbage collector to track. Settings of particular nodes (dim, keepdim, ...) still
+    # go into the instance's __dict__.
     __slots__ = ("_next_nodes",       # next_functions, kept as two tuples (see below)
                  "_next_nrs",
                  "_saved",            # tuple of saved tensors / values, or None
                  "_saved_versions",   # the version of each saved tensor when it was saved
                  "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
-    _SLOT_DEFAULTS = {"_next_nodes": (), "_next_nrs": (), "_saved": None, "_saved_versions": None,
-                      "_output_shape": (), "_output_dtype": None}
 
     # Rarer state: class defaults, an instance only stores what differs.
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
@@ -98,20 +135,22 @@ class Node:
     _saved_names = ()           # PyTorch's name of each saved value, e.g. ("self", "other")
     _pack_order = None          # order saved-tensor hooks see them, when PyTorch's differs
 
-    def __getattr__(self, name):
-        # only called for attributes not found normally: slots never set, and _saved_*
-        try:
-            return Node._SLOT_DEFAULTS[name]
-        except KeyError:
-            pass
-        if name == "_sequence_nr":     # a node made by hand, never recorded: numbered when first asked,
-            self._sequence_nr = number = next(_sequence_numbers)    # so that no two nodes share one
-            return number
-        if name.startswith("_saved_") and name != "_saved_versions":
-            return self._saved_value(name[len("_saved_"):])
-        if name.startswith("_raw_saved_"):
-            return self._raw_saved_value(name[len("_raw_saved_"):])
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    def __init__(self):
+        # a node made by hand has no edges and saves nothing (recording an operation,
+        # attach() sets all of these again: result() skips __init__ for speed)
+        self._next_nodes = self._next_nrs = ()
+        self._saved = self._saved_versions = None
+        self._output_shape = ()
+        self._output_dtype = None
+        self._sequence_nr = next(_sequence_numbers)     # no two nodes share one
+
+    def __init_subclass__(cls, **kwargs):
+        # grad_fn._saved_self, _raw_saved_self, _saved_dim...: each name PyTorch's node shows
+        # is a property of the node's class. (Not a __getattr__: a class with one makes Python
+        # read every attribute of its objects the slow way, and the engine reads many.)
+        super().__init_subclass__(**kwargs)
+        show_saved_names(cls, cls._saved_names, raw=True)
+        show_saved_names(cls, _SETTINGS_KEPT_AS.get(cls.__name__, ()))
 
     def _saved_value(self, key):
         """``grad_fn._saved_self``, ``_saved_result``, ``_saved_exponent``...: what PyTorch's
@@ -127,11 +166,11 @@ class Node:
             value = saved[names.index(key)]
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
         settings = self.__dict__
-        if key in settings:
-            return settings[key]
         kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
         if kept_as is not None:
             return kept_as(settings) if callable(kept_as) else settings[kept_as]
+        if key in settings:
+            return settings[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def __dir__(self):
@@ -141,7 +180,10 @@ class Node:
         kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__)
         settings = list(kept_as) if kept_as is not None else [
             key for key in self.__dict__ if not key.startswith("_")]
-        return sorted(set(object.__dir__(self)) | set(saved) | {f"_saved_{key}" for key in settings})
+        cls = type(self)
+        found = {name for name in object.__dir__(self)    # (a setting another node of this class has
+                 if not isinstance(getattr(cls, name, None), _SavedName)}     # is not this one's)
+        return sorted(found | set(saved) | {f"_saved_{key}" for key in settings})
 
     def _raw_saved_value(self, key):
         """``grad_fn._raw_saved_self``: the saved tensor itself, to set hooks on (see
@@ -209,7 +251,8 @@ class Node:
                 self._saved = last
             else:
                 _last_plain_pair[0] = values
-        if _Hooks.stack and not self._packs_after_forward:   # saved_tensors_hooks in effect
+        # saved_tensors_hooks in effect (asked of this thread only while some block is open)
+        if hook_blocks_open and _Hooks.stack and not self._packs_after_forward:
             pack_saved(self)
 
     _packs_after_forward = False    # custom Functions pack once forward has returned
@@ -321,37 +364,38 @@ class Node:
         return self._metadata
 
 
+class _SavedName(property):
+    """``grad_fn._saved_<name>`` or ``_raw_saved_<name>``: a value PyTorch's node of the same name shows."""
+
+
+def show_saved_names(cls, keys, raw=False):
+    """Give ``cls`` the properties ``_saved_<key>`` (and with ``raw``, ``_raw_saved_<key>``) that
+    read what its nodes saved or keep as settings (never hiding a name the class already has)."""
+    for key in keys:
+        if not hasattr(cls, "_saved_" + key):
+            setattr(cls, "_saved_" + key, _SavedName(lambda node, key=key: node._saved_value(key)))
+        if raw and not hasattr(cls, "_raw_saved_" + key):
+            setattr(cls, "_raw_saved_" + key,
+                    _SavedName(lambda node, key=key: node._raw_saved_value(key)))
+
+
+def keep_settings(node, settings):
+    """Keep an operation's ``settings`` (dim=, keepdim=, ...) on its node; ``grad_fn._saved_dim``
+    and the like show them, as on PyTorch's nodes."""
+    node.__dict__.update(settings)
+    cls = type(node)
+    shown = _settings_shown.get(cls, ())
+    if not (shown and shown.issuperset(settings)):
+        show_saved_names(cls, settings)
+        _settings_shown[cls] = frozenset(settings).union(shown)
+
+
+_settings_shown = {}     # node class -> the settings it has properties for
+
+
 def _describe(tensor):
     shape = ", ".join(str(n) for n in tensor.shape)
     return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
-
-
-def _numel(settings):
-    return int(np.prod(settings["input_shape"]))
-
-
-# Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
-# node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
-# A node listed here shows exactly these settings in dir(); others show their attributes.
-_SETTINGS_KEPT_AS = {
-    "SumBackward0": {"self_sym_sizes": "input_shape"},
-    "SumBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "MeanBackward0": {"self_sym_numel": _numel, "self_sym_sizes": "input_shape"},
-    "MeanBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_numel": _numel,
-                      "self_sym_sizes": "input_shape"},
-    "ViewBackward0": {"self_sym_sizes": "input_shape"},
-    "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "ClampBackward1": {"min": "low", "max": "high"},
-    "ClampMinBackward0": {"min": "low"},
-    "ClampMaxBackward0": {"max": "high"},
-    "AddBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
-    "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
-    "SelectBackward0": {"self_sym_sizes": "input_shape"},
-    "SliceBackward0": {"self_sym_sizes": "input_shape"},
-    "IndexBackward0": {"self_sym_sizes": "input_shape"},
-    "CatBackward0": {"dim": "dim"},
-}
 
 
 def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):
@@ -787,7 +831,7 @@ def attach(output, node, next_nodes, next_nrs):
     """Make ``node`` (with these edges) the grad_fn of ``output``."""
     node._next_nodes = next_nodes
     node._next_nrs = next_nrs
-    node._saved = None              # save_for_backward, if the operation needs it, comes after
+    node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
     shape = array.shape             # (a new tuple each time numpy is asked)
     node._output_shape = _SMALL_SHAPES.get(shape, shape)
@@ -827,8 +871,8 @@ def zero_output_numbers(count):
 
 # Saved-tensor hooks (kept in their own file).
 from ._saved_tensor_hooks import (  # noqa: E402
-    PackedTensor, SavedTensor, _Hooks, pack_saved, saved_tensors_hooks, save_on_cpu,
-    disable_saved_tensors_hooks)
+    PackedTensor, SavedTensor, _Hooks, hook_blocks_open, pack_saved, saved_tensors_hooks,
+    save_on_cpu, disable_saved_tensors_hooks)
 
 _UNPACK_ON_ACCESS = (SavedOutput, PackedTensor)     # saved entries that are not the value itself
 

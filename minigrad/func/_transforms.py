@@ -28,7 +28,20 @@ from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
-from .._functorch import batched_levels, seeing_through_vmap
+from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
+from ._batch_rules import run_transform_per_sample
+
+
+def _per_sample_inside_batched_vmap(transform):
+    """A transform called inside a vmap that batches operations runs once per sample, on
+    ordinary tensors (a grad needs one graph per sample: PyTorch wraps each level of
+    transform around the batch instead; minigrad keeps its transforms simple)."""
+    @functools.wraps(transform)
+    def call(*args, **kwargs):
+        if _Vmaps.batched_levels & ~_Vmaps.looping:
+            return run_transform_per_sample(transform, args, kwargs)
+        return transform(*args, **kwargs)
+    return call
 
 
 def _tensor_class():
@@ -230,7 +243,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         if has_aux:
             return gradient, (value, _finish_aux(aux, fresh))
         return gradient, value
-    return wrapper
+    return _per_sample_inside_batched_vmap(wrapper)
 
 
 def grad(func, argnums=0, has_aux=False):
@@ -253,6 +266,7 @@ def grad(func, argnums=0, has_aux=False):
 
 # --- vjp and jvp ---------------------------------------------------------------------------------
 
+@_per_sample_inside_batched_vmap
 def vjp(func, *primals, has_aux=False):
     """``(func(*primals), vjp_fn)``; ``vjp_fn(v)`` returns v^T J, one entry per primal.
 
@@ -283,6 +297,7 @@ def vjp(func, *primals, has_aux=False):
     return finished, vjp_fn
 
 
+@_per_sample_inside_batched_vmap
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(func(*primals), J @ tangents)``: one forward pass with dual tensors.
 
@@ -384,6 +399,7 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
     return result + (aux,) if has_aux else result
 
 
+@_per_sample_inside_batched_vmap
 def linearize(func, *primals):
     """``(func(*primals), jvp_fn)``: jvp_fn(*tangents) is J @ tangents at these primals.
 
@@ -449,7 +465,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         if has_aux:
             return jac, _finish_aux(aux, fresh)
         return jac
-    return wrapper
+    return _per_sample_inside_batched_vmap(wrapper)
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
@@ -511,7 +527,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         if has_aux:
             return jac, aux
         return jac
-    return wrapper
+    return _per_sample_inside_batched_vmap(wrapper)
 
 
 def hessian(func, argnums=0):

@@ -1,21 +1,19 @@
 """vmap: run a function written for one sample over a whole batch.
 
-``vmap(f)(xs)`` returns what ``stack([f(x) for x in xs])`` would. PyTorch gets
-there without a Python loop: it passes f "batched tensors" whose operations
-run once for the whole batch. minigrad really does loop over the batch
-dimension in Python - slower, but the same results, and every step is
-ordinary minigrad code you can step through. Because each sample goes
-through the ordinary operations, ``vmap(grad(f))`` gives one gradient per
-sample (per-sample gradients).
+``vmap(f)(xs)`` returns what ``stack([f(x) for x in xs])`` would, without a
+Python loop: f is called once, with BatchedTensors (func/_batched_tensor.py)
+that hold the whole batch and show f one sample. Each operation f applies runs
+once on the whole batch (its batching rule, func/_batch_rules.py), so the
+outputs carry the graph of those operations: ``vmap(torch.sin)(x).grad_fn`` is
+``SinBackward0``, as in PyTorch. An operation without a rule runs once per
+sample and its results are stacked (PyTorch's fallback, with its "performance
+drop" warning where PyTorch has no rule either).
 
-Each sample handed to f is marked batched at this vmap's level, and every
-operation passes the mark on to its results (minigrad/_functorch.py). So,
-as in PyTorch, a value computed from the samples is batched - its ``.item()``
-or ``if t:`` is refused, and it may not be written into a tensor that is not
-batched - while values computed only from captured tensors and constants
-are ordinary tensors. A batched value also looks like PyTorch's to autograd
-(requires_grad=False, grad_fn=None, though the graph outside the vmap is
-recorded all the same), and printing it names the sample it holds.
+A grad, jvp, ... called inside a vmap runs once per sample of the vmaps
+around it, on ordinary tensors marked batched at their levels
+(minigrad/_functorch.py keeps PyTorch's refusals for them): PyTorch instead
+wraps each transform around the batch; minigrad keeps its transforms simple,
+with the same values and gradients.
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """
@@ -23,10 +21,11 @@ import functools
 
 from ..autograd.function import _FuncTransforms
 from ._pytree import tree_flatten, tree_unflatten, broadcast_prefix
-from .._tensor import Tensor
+from .._tensor import Tensor, _normalize_dim
 from .._functorch import _Vmaps
 from .. import _ops
-from .._ops.shape import stack
+from .._ops.shape import cat
+from ._batched_tensor import BatchedTensor, tensor_methods_batching
 
 
 # what PyTorch's vmap says when the function asks a batched tensor for its values
@@ -88,14 +87,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     * ``in_dims``  - which dimension of each argument is the batch (an int for
       all, or a tuple with one entry per argument; None = not batched);
     * ``out_dims`` - where the batch dimension goes in each output;
-    * ``chunk_size`` - PyTorch runs the batch in chunks of this size to save
-      memory; minigrad loops one sample at a time anyway (checked, then unused).
+    * ``chunk_size`` - run the batch in chunks of this size (to save memory);
+      the outputs' chunks are concatenated (``CatBackward0``);
+    * ``randomness`` - "error" refuses random draws inside ``func``; "same" draws
+      one sample's numbers for every sample; "different" draws for the whole batch.
 
-    minigrad's vmap loops over the batch in Python (see the module docstring).
-    PyTorch's vmap refuses code whose path depends on the values of a batched
-    tensor (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` above holds
-    its messages, for the tensor methods that hand out values to call.
-    Nested vmaps work: each one loops over its own dimension, at its own level.
+    ``func`` runs once, on BatchedTensors (see the module docstring). PyTorch's
+    vmap refuses code whose path depends on the values of a batched tensor
+    (``.item()``, ``if tensor:``); ``refuse_inside_vmap`` above holds its
+    messages. Nested vmaps work: each wraps the batch once more, at its own level.
     """
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
@@ -148,13 +148,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
         from .. import random
-        results = []
         _FuncTransforms.depth += 1       # (custom Functions check these: autograd/function.py)
         _FuncTransforms.vmaps += 1
         _ops.vmap_running = True
         level = _FuncTransforms.depth           # PyTorch's level: how deep in the transforms
         _Vmaps.batch_sizes[level] = sizes[0]
-        _Vmaps.sample_index[level] = 0          # (also while an empty batch runs a stand-in)
+        _Vmaps.sample_index[level] = 0          # (the sample a per-sample fallback runs)
         refused_before = random.refuse_draws
         randomness_before = _Vmaps.different_randomness, _Vmaps.same_randomness
         if randomness == "different":          # a draw is batched at this level
@@ -162,70 +161,52 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         elif randomness == "same":
             _Vmaps.same_randomness |= 1 << level
         random.refuse_draws = _RANDOM_IN_ERROR_MODE if randomness == "error" else None
-        generator = random.default_generator
-        start = (generator._bits.state, generator._next_normal)
+        outermost = not _Vmaps.batched_levels
+        _Vmaps.batched_levels |= 1 << level
         try:
-            for b in range(sizes[0]):           # the Python loop over the batch
-                _Vmaps.sample_index[level] = b
-                if randomness == "same":        # every sample draws the same numbers
-                    generator._bits.state, generator._next_normal = start
-                sample = [leaf if dim is None else _sample(leaf, dim, b, level)
-                          for leaf, dim in zip(leaves, dims)]
-                results.append(func(*tree_unflatten(sample, spec), **kwargs))
-            if sizes[0] == 0:
-                # an empty batch: run func once on a stand-in sample (zeros) to learn the
-                # shapes of its outputs, then keep none of it (PyTorch runs func once, too)
-                sample = [leaf if dim is None else _stand_in(leaf, dim, level)
-                          for leaf, dim in zip(leaves, dims)]
-                stand_in = func(*tree_unflatten(sample, spec), **kwargs)
-                return _empty_outputs(func, stand_in, out_dims, level)
+            if outermost:        # Tensor's methods send BatchedTensor arguments to the rules
+                with tensor_methods_batching():
+                    return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
+            return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
         finally:
             _FuncTransforms.depth -= 1
             _FuncTransforms.vmaps -= 1
+            _Vmaps.batched_levels &= ~(1 << level)
             _ops.vmap_running = _FuncTransforms.vmaps > 0
             del _Vmaps.batch_sizes[level], _Vmaps.sample_index[level]
             random.refuse_draws = refused_before
             _Vmaps.different_randomness, _Vmaps.same_randomness = randomness_before
-        return _stack_outputs(func, results, out_dims, level)
     return wrapper
 
 
-def _sample(leaf, dim, b, level):
-    """Sample ``b`` of a batched input: batched at this vmap's level (and at leaf's own)."""
-    sample = leaf.select(dim, b)
-    sample._vmap_levels = leaf._vmap_levels | 1 << level
-    return sample
+def _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size):
+    """Call ``func`` once with BatchedTensors; with ``chunk_size``, once per chunk of the
+    batch (the outputs' chunks are then concatenated, as PyTorch does)."""
+    size = _Vmaps.batch_sizes[level]
+    if chunk_size is None or chunk_size >= size:
+        inputs = [leaf if dim is None else BatchedTensor(leaf, dim % leaf.dim(), level)
+                  for leaf, dim in zip(leaves, dims)]
+        return _unwrap_outputs(func, func(*tree_unflatten(inputs, spec), **kwargs), out_dims, level)
+    chunks = []
+    for start in range(0, size, chunk_size):
+        length = min(chunk_size, size - start)
+        _Vmaps.batch_sizes[level] = length
+        inputs = [leaf if dim is None else BatchedTensor(leaf.narrow(dim, start, length),
+                                                          dim % leaf.dim(), level)
+                  for leaf, dim in zip(leaves, dims)]
+        chunks.append(tree_flatten(_unwrap_outputs(
+            func, func(*tree_unflatten(inputs, spec), **kwargs), out_dims, level)))
+    _Vmaps.batch_sizes[level] = size
+    out_spec = chunks[0][1]
+    dims = _output_dims(func, out_dims, out_spec, len(chunks[0][0]))
+    joined = [pieces[0] if dim is None or not isinstance(pieces[0], Tensor)
+              else cat(pieces, dim=dim)
+              for pieces, dim in zip(zip(*(leaves for leaves, _ in chunks)), dims)]
+    return tree_unflatten(joined, out_spec)
 
 
-def _stand_in(leaf, dim, level):
-    """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
-    shape = list(leaf.shape)
-    del shape[dim]
-    zeros = leaf.new_zeros(tuple(shape))
-    # (a sum over 0 samples is 0)
-    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros
-    zeros._vmap_levels = leaf._vmap_levels | 1 << level
-    return zeros
-
-
-def _empty_outputs(func, stand_in, out_dims, level):
-    """The outputs of a vmap over zero samples: each stand-in output with a batch dim of size 0."""
-    leaves, out_spec = tree_flatten(stand_in)
-    dims = list(out_dims) if isinstance(out_dims, tuple) else [out_dims] * len(leaves)
-    empty = []
-    for leaf, dim in zip(leaves, dims):
-        if dim is None or not isinstance(leaf, Tensor):
-            empty.append(leaf)
-        else:
-            out = leaf.unsqueeze(dim).narrow(dim, 0, 0)
-            out._vmap_levels &= ~(1 << level)
-            empty.append(out)
-    return tree_unflatten(empty, out_spec)
-
-
-def _stack_outputs(func, results, out_dims, level):
-    per_sample = [tree_flatten(r) for r in results]
-    leaves0, out_spec = per_sample[0]
+def _output_dims(func, out_dims, out_spec, count):
+    """One out_dim per output (PyTorch's errors when out_dims does not fit the outputs)."""
     _, dims_spec = tree_flatten(out_dims)
 
     def structure_error():
@@ -236,23 +217,39 @@ def _stack_outputs(func, results, out_dims, level):
     if isinstance(out_dims, tuple):
         if out_spec.kind is not tuple:
             raise structure_error()
-        dims = broadcast_prefix(out_dims, out_spec, structure_error)
-    else:
-        dims = [out_dims] * len(leaves0)
-    stacked = []
-    for i, dim in enumerate(dims):
-        values = [leaves[i] for leaves, _ in per_sample]
+        return broadcast_prefix(out_dims, out_spec, structure_error)
+    return [out_dims] * count
+
+
+def _unwrap_outputs(func, outputs, out_dims, level):
+    """The function's outputs with this level's batch dim made a real dim at out_dim:
+    a BatchedTensor's value, its batch dim moved there; a tensor that is not batched,
+    expanded to the batch size (both views, as in PyTorch)."""
+    leaves, out_spec = tree_flatten(outputs)
+    dims = _output_dims(func, out_dims, out_spec, len(leaves))
+    unwrapped = []
+    for leaf, dim in zip(leaves, dims):
+        batched = isinstance(leaf, BatchedTensor) and leaf._level == level
         if dim is None:
-            if isinstance(values[0], Tensor) and values[0]._vmap_levels >> level & 1:
+            if batched:
                 raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a "
                                  "BatchedTensor when out_dim is None")
-            stacked.append(values[0])       # the same for every sample
+            unwrapped.append(leaf)
             continue
-        if not isinstance(values[0], Tensor):
+        if not isinstance(leaf, Tensor):
             raise ValueError(
                 f"vmap({_name(func)}, ...): `{_name(func)}` must only return Tensors, got type "
-                f"{type(values[0])}. Did you mean to set out_dims= to None for output?")
-        out = stack(values, dim=dim)
-        out._vmap_levels &= ~(1 << level)      # the batch is a dimension now, no longer a level
-        stacked.append(out)
-    return tree_unflatten(stacked, out_spec)
+                f"{type(leaf)}. Did you mean to set out_dims= to None for output?")
+        if batched:
+            value, bdim = leaf._value, leaf._bdim
+        else:
+            value, bdim = leaf.unsqueeze(0), 0
+            value = value.expand(_Vmaps.batch_sizes[level], *leaf.shape)
+        dim = _normalize_dim(dim, value.dim())
+        if bdim != dim:
+            order = [d for d in range(value.dim()) if d != bdim]
+            order.insert(dim, bdim)
+            value = value.permute(*order)
+        unwrapped.append(value)
+    return tree_unflatten(unwrapped, out_spec)
+

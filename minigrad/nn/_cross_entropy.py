@@ -21,7 +21,7 @@ to read:
 """
 from .._tensor import Tensor
 from .._dtype import scalar_type_name
-from .._ops.pointwise import mul_by_number
+from .._ops.pointwise import mul_by_number, add_number
 
 
 def _check_label_smoothing(label_smoothing):
@@ -94,12 +94,13 @@ def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, redu
     _check_label_smoothing(label_smoothing)
     class_dim = 0 if input.ndim == 1 else 1
     n_classes = input.shape[class_dim]
-    if input.shape == target.shape and target.is_floating_point():
-        # Probabilities: smooth the target itself, then the usual cross-entropy.
-        smoothed = target * (1 - label_smoothing) + _per_class(label_smoothing, n_classes)
-        return F.cross_entropy(input, smoothed, weight=weight, ignore_index=ignore_index,
-                               reduction=reduction)
     logp = F.log_softmax(input, class_dim)
+    if input.shape == target.shape and target.is_floating_point():
+        # Probabilities: smooth the target itself (PyTorch's C++ multiplies and adds plain
+        # numbers: MulBackward1, AddBackward1), then the usual cross-entropy.
+        smoothed = add_number(mul_by_number(target, 1 - label_smoothing),
+                              _per_class(label_smoothing, n_classes))
+        return F.cross_entropy_with_probabilities(input, logp, smoothed, weight, reduction)
     nll = F.nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
     ignored = target == ignore_index
     if weight is not None:
@@ -118,9 +119,13 @@ def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, redu
         smooth = smooth_loss.sum()
     else:
         smooth = smooth_loss
-    # PyTorch multiplies by plain numbers here, which it records as MulBackward1
-    return (mul_by_number(nll, 1 - label_smoothing)
-            + mul_by_number(smooth, _per_class(label_smoothing, n_classes)))
+    # PyTorch multiplies by plain numbers here, which it records as MulBackward1. Its C++
+    # sum `(1 - eps) * nll + smooth * (eps / C)` works out the right-hand product first, so
+    # that node is made first: the engine, which runs the latest made node first, then
+    # reaches the nll part first in backward (it shows in the order of a third-order sum).
+    smooth_part = mul_by_number(smooth, _per_class(label_smoothing, n_classes))
+    nll_part = mul_by_number(nll, 1 - label_smoothing)
+    return nll_part + smooth_part
 
 
 def _per_class(label_smoothing, n_classes):

@@ -17,6 +17,7 @@ from .._ops import result
 from .._tensor import _wrap
 from ..autograd.function import _FuncTransforms
 from .._functorch import warn_no_batching_rule
+from .._warnings import stacklevel_outside_minigrad
 
 
 class XlogyBackward0(Node):
@@ -28,13 +29,14 @@ class XlogyBackward0(Node):
     def backward(self, grad):
         other, x = self.saved_tensors
         grad_self = grad_other = None
-        if self.should_compute_output(0):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                values = _xlogy(grad._array, other._array)
-            values[(x._array == 0) & (other._array <= 0)] = 0
-            grad_self = _wrap(values)
+        # other's gradient first, as PyTorch's generated node computes them
         if self.should_compute_output(1):
             grad_other = grad * x / other
+        if self.should_compute_output(0):
+            # xlogy itself, of grad (recorded: with create_graph=True it depends on grad and
+            # other), then 0 where self == 0 and other <= 0
+            zero_there = _wrap((x._array == 0) & (other._array <= 0))
+            grad_self = xlogy(grad, other).masked_fill(zero_there, 0.0)
         return grad_self, grad_other
 
 
@@ -61,13 +63,17 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
             "reduction: 'mean' divides the total loss by both the batch size and the support size."
             "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-            UserWarning, stacklevel=2)
+            UserWarning, stacklevel=stacklevel_outside_minigrad())
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("kl_div", (input, target))
+    # PyTorch's C++ works out the right-hand side of each line first (so its nodes are made
+    # first, and run after the others in backward: it shows in the order gradients add up)
     if log_target:
-        loss = target.exp() * (target - input)
+        difference = target - input
+        loss = target.exp() * difference
     else:
-        loss = xlogy(target, target) - target * input
+        cross = target * input
+        loss = xlogy(target, target) - cross
     if reduction == "batchmean" and input.ndim != 0:
         from .._creation import tensor
         return loss.sum() / tensor(input.shape[0])

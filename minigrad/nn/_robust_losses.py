@@ -40,75 +40,137 @@ class _RobustLossBackward:
         return grad_input, grad_target
 
 
-def _smooth_l1_slope(d, beta):
-    """d smooth_l1 / d input: d / beta near the target, the sign of d beyond beta."""
-    return np.clip(d / beta, -1.0, 1.0)
+# PyTorch's kernels multiply in one order in its blocks of vector registers (where beta and
+# delta are numbers of the tensor's dtype) and in another one element at a time at the end of
+# a row (where they stay C++ doubles): the last bit of float32 depends on it, so both are
+# written out, and `vector` says which elements each one computes (see _hardtanh.py).
+
+def _smooth_l1_slope(d, g, norm, beta, vector):
+    """grad * d smooth_l1 / d input, times norm (1 / N for 'mean'): d / beta * grad near the
+    target, -+grad beyond beta."""
+    kind = d.dtype.type
+    inside_vector = norm * (d / kind(beta)) * g
+    inside_one_by_one = ((norm * d * g).astype(np.float64) / beta).astype(d.dtype)
+    inside = np.where(vector, inside_vector, inside_one_by_one)
+    return np.where(d <= -beta, -norm * g, np.where(d >= beta, norm * g, inside))
 
 
-def _huber_slope(d, delta):
-    """d huber / d input: d near the target, delta times the sign of d beyond delta."""
-    return np.clip(d, -delta, delta)
+def _huber_slope(d, g, norm, delta, vector):
+    """grad * d huber / d input, times norm (1 / N for 'mean'): d * grad near the target,
+    -+delta * grad beyond delta."""
+    kind = d.dtype.type
+    outside = np.where(vector, norm * kind(delta) * g,
+                       ((norm * g).astype(np.float64) * delta).astype(d.dtype))
+    return np.where(d <= -delta, -outside, np.where(d >= delta, outside, norm * d * g))
 
 
 def _loss_backward(node_class, grad, input, target, reduction, cutoff):
     """grad * slope(input - target) (/ N for 'mean'), recorded as one operation, as PyTorch's
     smooth_l1_loss_backward and huber_loss_backward are."""
+    from ._hardtanh import _in_vector_registers
     d = input._array - target._array
-    out = grad._array * node_class.slope(d, cutoff)
-    if reduction == "mean":
-        out = out / d.size
+    kind = d.dtype.type
+    norm = kind(1.0 / d.size) if reduction == "mean" and d.size else kind(1.0)
+    g = grad._array.astype(d.dtype, copy=False)
+    # (PyTorch writes into a new row-major tensor: inputs laid out otherwise go one by one)
+    row_major_output = np.empty(d.shape, d.dtype)
+    vector = (_in_vector_registers(row_major_output, input._array, target._array, g) if d.ndim
+              else np.asarray(False))
+    with np.errstate(invalid="ignore"):          # NaN compares as False, and stays NaN
+        out = node_class.slope(d, g, norm, cutoff, vector)
     return result(out.astype(d.dtype, copy=False), node_class, (grad, input, target),
-                  saved=(grad, input, target), reduction=reduction, cutoff=cutoff)
+                  saved=(grad, input, target), reduction=reduction, **{node_class.cutoff_name: cutoff})
 
 
 class _RecordedLossBackward:
-    """What the two recorded backwards share: their own derivatives. The slope's slope (the
-    curve) is constant where |d| < the cutoff and 0 beyond, so d slope / d input is that
-    curve, and the target gets minus it."""
+    """What the two recorded backwards share. Their result grad_output * slope(d) is linear in
+    grad_output; the slope's own slope (the curve) is constant where |d| < the cutoff and 0
+    beyond, so d result / d self is grad_output times that curve, and the target gets minus it.
+    Each derivative is written with tensor operations in PyTorch's steps, so that a third
+    derivative walks through the same nodes."""
 
     _saved_names = ("grad_output", "self", "target")
 
+    @property
+    def _saved_reduction(self):
+        """0 for 'none', 1 for 'mean', 2 for 'sum' (PyTorch's Reduction enum)."""
+        return ("none", "mean", "sum").index(self.reduction)
+
+    @property
+    def cutoff(self):
+        """beta (smooth_l1) or delta (huber): where the curve bends."""
+        return getattr(self, self.cutoff_name)
+
     def backward(self, gg):
         grad, x, t = self.saved_tensors
-        d = x._array - t._array
-        scale = 1 / d.size if self.reduction == "mean" and d.size else 1
         d_grad = d_x = d_t = None
         if self.should_compute_output(0):
-            d_grad = gg * _wrap((self.slope(d, self.cutoff) * scale).astype(d.dtype))
-            if d_grad.shape != grad.shape:      # grad_output of a reduced loss is one number
-                d_grad = d_grad.sum()
-        if self.should_compute_output(1) or self.should_compute_output(2):
-            curve = np.where(np.abs(d) < self.cutoff, self.curve_height(self.cutoff), 0.0)
-            bend = gg * grad * _wrap(curve.astype(d.dtype))
-            if self.reduction == "mean" and d.size:
-                # PyTorch divides its result by the number of elements in place (the input's
-                # gradient is then at version 1; the target's, its negation, at 0)
-                bend.div_(d.size)
-            d_x = bend if self.should_compute_output(1) else None
-            d_t = -bend if self.should_compute_output(2) else None
+            d_grad = self.grad_output_backward(gg, grad, x, t)
+        if self.should_compute_output(1):
+            d_x = self.double_backward(gg * grad, x, t)
+        if self.should_compute_output(2):
+            d_t = -self.double_backward(gg * grad, x, t)
         return d_grad, d_x, d_t
+
+    def _inside(self, x, t):
+        """|self - target| < the cutoff (False for NaN), as a mask tensor."""
+        with np.errstate(invalid="ignore"):
+            return np.abs(x._array - t._array) < self.cutoff
+
+    def _divided_for_mean(self, tensor, x):
+        """/ N for 'mean', in place on the new tensor as PyTorch's formula does (the gradient
+        then counts that step in its version)."""
+        if self.reduction == "mean":
+            from .functional import _divide_in_place
+            return _divide_in_place(tensor, x.numel())
+        return tensor
 
 
 class SmoothL1LossBackwardBackward0(_RecordedLossBackward, Node):
     """result = grad_output * slope(d), slope = clamp(d / beta, -1, 1) (smooth_l1's backward)   ->
-        grad_grad_output = grad * slope(d); grad_self = grad * grad_output / beta where |d| < beta (else 0); grad_target = -grad_self"""
+        grad_grad_output = smooth_l1_loss_backward(grad, self, target); grad_self = grad * grad_output / beta where |d| < beta (else 0); grad_target = -grad_self"""
 
     slope = staticmethod(_smooth_l1_slope)
+    cutoff_name = "beta"
 
-    @staticmethod
-    def curve_height(beta):
-        return 1.0 / beta
+    def grad_output_backward(self, gg, grad, x, t):
+        """the same backward, of gg (the engine sums it to a reduced loss's one number)"""
+        return _loss_backward(type(self), gg, x, t, self.reduction, self.beta)
+
+    def double_backward(self, product, x, t):
+        """product * (|d| < beta) / beta, / N for 'mean'"""
+        from .functional import div_by_number
+        inside = _wrap(self._inside(x, t).astype(product._array.dtype))
+        return self._divided_for_mean(div_by_number(product * inside, self.beta), x)
 
 
 class HuberLossBackwardBackward0(_RecordedLossBackward, Node):
     """result = grad_output * slope(d), slope = clamp(d, -delta, delta) (huber's backward)   ->
-        grad_grad_output = grad * slope(d); grad_self = grad * grad_output where |d| < delta (else 0); grad_target = -grad_self"""
+        grad_grad_output = sum(grad * huber_loss_backward(1, self, target)); grad_self = grad * grad_output where |d| < delta (else 0); grad_target = -grad_self"""
 
     slope = staticmethod(_huber_slope)
+    cutoff_name = "delta"
 
-    @staticmethod
-    def curve_height(delta):
-        return 1.0
+    def grad_output_backward(self, gg, grad, x, t):
+        """the same backward, of gg for 'none'; of ones, times gg, summed for 'mean' and 'sum'
+        (PyTorch's steps)"""
+        if self.reduction == "none":
+            return _loss_backward(type(self), gg, x, t, self.reduction, self.delta)
+        ones = _wrap(np.ones_like(grad._array))
+        return (_loss_backward(type(self), ones, x, t, self.reduction, self.delta) * gg).sum()
+
+    def double_backward(self, product, x, t):
+        """product * (|d| < delta), / N for 'mean' (PyTorch multiplies by the bool mask itself)"""
+        return self._divided_for_mean(product * _wrap(self._inside(x, t)), x)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for huber_loss_backward, and says so)"""
+        raise NotImplementedError(
+            "Trying to use forward AD with huber_loss_backward that does not support it because "
+            "it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+            "can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
 
 
 class SmoothL1LossBackward0(_RobustLossBackward, Node):

@@ -17,6 +17,7 @@ from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.pointwise import sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
@@ -101,19 +102,84 @@ class _ReductionAsNumber:
 
 class MseLossBackward0(_ReductionAsNumber, Node):
     """result = mean((self - target)**2) (over N elements)   ->
-        grad_self = grad * 2 (self - target) / N; grad_target = -grad_self"""
+        grad_self = grad * 2 (self - target) / N; grad_target = grad * 2 (target - self) / N
+
+    Each gradient is one recorded operation, mse_loss_backward (the target's with self and
+    target swapped, as PyTorch computes it): with create_graph=True it shows as
+    MseLossBackwardBackward0, which can be differentiated again."""
 
     _saved_names = ("self", "target")        # grad_fn._saved_self, grad_fn._saved_target
 
     def backward(self, grad):
         input, target = self.saved_tensors
-        g = _scale_back(grad, self) * 2 * (input - target)
-        return g, (-g if self.should_compute_output(1) else None)
+        grad_input = grad_target = None
+        if self.should_compute_output(0):
+            grad_input = mse_loss_backward(grad, input, target, self.reduction)
+        if self.should_compute_output(1):
+            grad_target = mse_loss_backward(grad, target, input, self.reduction)
+        return grad_input, grad_target
 
     def jvp(self, tangents, inputs, out):
         """result_t = reduce(2 (self - target) (self_t - target_t))"""
         (x, y), (x_t, y_t) = inputs, tangents
         return _reduce_tangent(2 * (x - y) * (x_t - y_t), self)
+
+
+def mse_loss_backward(grad, input, target, reduction):
+    """grad * 2 (input - target), / N for 'mean': mse_loss's gradient w.r.t. input, recorded
+    as one operation (MseLossBackwardBackward0) as PyTorch's mse_loss_backward is."""
+    # PyTorch's kernel: norm * (input - target) * grad, norm = 2 / N (or 2) in the dtype it
+    # computes in; the gradient takes the input's dtype
+    dtype = np.result_type(grad._array, input._array, target._array)
+    norm = 2.0 / input._array.size if reduction == "mean" and input._array.size else 2.0
+    with np.errstate(invalid="ignore", over="ignore"):          # inf - inf: nan, as PyTorch
+        values = dtype.type(norm) * (input._array - target._array).astype(dtype, copy=False) * grad._array
+    return result(values.astype(input._array.dtype, copy=False), MseLossBackwardBackward0,
+                  (grad, input, target), saved=(grad, input, target), reduction=reduction)
+
+
+class MseLossBackwardBackward0(_ReductionAsNumber, Node):
+    """result = grad_output * 2 (self - target) / N (mse_loss's backward, recorded)   ->
+        grad_grad_output = mse_loss_backward(grad, self, target);
+        grad_self = 2 grad * grad_output / N; grad_target = -grad_self
+
+    Linear in grad_output and in self - target, so each derivative is short. The one for
+    grad_output has self's shape: the engine sums it to a reduced loss's single number."""
+
+    _saved_names = ("grad_output", "self", "target")
+
+    def backward(self, gg):
+        grad, input, target = self.saved_tensors
+        d_grad = d_input = d_target = None
+        if self.should_compute_output(0):
+            d_grad = mse_loss_backward(gg, input, target, self.reduction)
+        if self.should_compute_output(1):
+            d_input = _mse_loss_double_backward(gg * grad, input, self.reduction)
+        if self.should_compute_output(2):
+            d_target = -_mse_loss_double_backward(gg * grad, target, self.reduction)
+        return d_grad, d_input, d_target
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = 2 (self_t - target_t) grad_output / N + mse_loss_backward(grad_output_t, self, target)"""
+        (grad, input, target), (grad_t, input_t, target_t) = inputs, tangents
+        if self.reduction == "mean" and any(getattr(t, "_stands_for_no_tangent", False)
+                                            for t in (input_t, target_t)):
+            # PyTorch's rule divides 2 * self_t * grad_output by N in place, and a missing
+            # tangent is its "zero tensor", which refuses to be changed
+            raise RuntimeError("ZeroTensors are immutable. Please use the materialized zero tensor "
+                               "obtained using .clone() if you want a mutable tensor.")
+        return (_mse_loss_double_backward(input_t * grad, input, self.reduction)
+                - _mse_loss_double_backward(target_t * grad, target, self.reduction)
+                + mse_loss_backward(grad_t, input, target, self.reduction))
+
+
+def _mse_loss_double_backward(grad, input, reduction):
+    """2 grad, / N for 'mean', as PyTorch's formula computes it: the division is in place on
+    the new tensor (so it counts in the gradient's version)."""
+    doubled = mul_by_number(grad, 2)
+    if reduction == "mean":
+        doubled = _divide_in_place(doubled, input.numel())
+    return doubled
 
 
 def _warn_if_sizes_differ(input, target):
@@ -122,7 +188,8 @@ def _warn_if_sizes_differ(input, target):
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", UserWarning, stacklevel=3)
+            "Please ensure they have the same size.", UserWarning,
+            stacklevel=stacklevel_outside_minigrad())
 
 
 def _broadcast_pair(input, target):
@@ -166,72 +233,7 @@ def mse_loss(input, target, reduction="mean"):
                   reduction=reduction, _count=diff.size)
 
 
-# --- binary cross-entropy -----------------------------------------------------------------------
-
-class BinaryCrossEntropyBackward0(_ReductionAsNumber, Node):
-    """result = -w (target log self + (1 - target) log(1 - self)), reduced   ->
-        grad_self = grad * w (self - target) / (self (1 - self));
-        grad_target = grad * w (log(1 - self) - log self)"""
-
-    _saved_names = ("self", "target", "weight")      # grad_fn._saved_target, ...
-
-    def backward(self, grad):
-        p, t, weight = self.saved_tensors
-        grad_t = None
-        if self.should_compute_output(1):
-            # the loss is linear in t: d/dt = log(1 - p) - log(p) = -logit(p); PyTorch's steps,
-            # each in place on the new tensor (so each counts in the gradient's version)
-            grad_t = (p.log() - (1 - p).log()).neg_().mul_(grad)
-            if weight is not None:
-                grad_t.mul_(weight)
-            if self.reduction == "mean":
-                grad_t = _divide_in_place(grad_t, self._count)
-        grad = _scale_back(grad, self)
-        if weight is not None:
-            grad = grad * weight
-        denominator = (p * (1 - p)).clamp(min=1e-12)    # PyTorch's guard against dividing by 0
-        grad_p = grad * (p - t) / denominator
-        return grad_p, grad_t
-
-    def jvp(self, tangents, inputs, out):
-        """result_t = reduce(w (self - target) / (self (1 - self)) self_t + w (log(1 - self) - log self) target_t)"""
-        (p, t), (p_t, t_t) = inputs, tangents
-        elementwise = p_t * (p - t) / (p * (1 - p)).clamp(min=1e-12)
-        if t_t is not None:
-            elementwise = elementwise + t_t * ((1 - p).log() - p.log())
-        weight = self.saved_tensors[2]
-        return _reduce_tangent(elementwise if weight is None else elementwise * weight, self)
-
-
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets.
-
-    Gradient: grad_input = grad * (input - target) / (input (1 - input)), divided by N for
-    'mean'.
-    """
-    _check_reduction(reduction)
-    _check_target(input, target, "binary_cross_entropy")
-    if target.dtype != input.dtype:
-        raise RuntimeError(f"Found dtype {scalar_type_name(target.dtype)} but expected "
-                           f"{scalar_type_name(input.dtype)}\nminigrad hint: targets must be "
-                           f"floats like the input, e.g. target.float()")
-    _check_not_differentiable("binary_cross_entropy", weight=weight)
-    p, t = input._array, target._array
-    if np.any((p < 0) | (p > 1)):
-        raise RuntimeError(
-            "all elements of input should be between 0 and 1\nminigrad hint: they are probabilities; "
-            "pass raw scores to binary_cross_entropy_with_logits instead")
-    with np.errstate(divide="ignore"):
-        # PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss
-        log_p = np.maximum(np.log(p), -100)
-        log_1mp = np.maximum(np.log(1 - p), -100)
-    losses = -(t * log_p + (1 - t) * log_1mp)
-    if weight is not None:
-        losses = losses * weight._array
-    # Edges to input and target only: the weight is a setting (checked above).
-    return result(_reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0,
-                  (input, target), saved=(input, target, weight), reduction=reduction, _count=p.size)
-
+# --- binary cross-entropy (binary_cross_entropy itself: nn/_binary_cross_entropy.py) -----------
 
 class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
     """result = -w (target log s + (1 - target) log(1 - s)), s = sigmoid(self), reduced   ->
@@ -265,11 +267,11 @@ class BinaryCrossEntropyWithLogitsBackward0(_ReductionAsNumber, Node):
                 grad_x = _divide_in_place(grad_x, self._count)
         if self.should_compute_output(1):     # does the target need a gradient?
             # the loss is linear in t: d/dt = -x, or with pos_weight w
-            # log sigmoid(-x) - w log sigmoid(x) = w softplus(-x) - softplus(x)
+            # log sigmoid(-x) - w log sigmoid(x), PyTorch's steps
             if pos_weight is None:
                 grad_t = -x * grad
             else:
-                grad_t = (-softplus(x)).sub_((-softplus(-x)).mul_(pos_weight)).mul_(grad)
+                grad_t = logsigmoid(-x).sub_(logsigmoid(x).mul_(pos_weight)).mul_(grad)
             if weight is not None:
                 grad_t.mul_(weight)
             if self.reduction == "mean":
@@ -377,30 +379,44 @@ class SoftmaxBackward0(Node):
 
     def backward(self, grad):
         (s,) = self.saved_tensors      # the result, saved as PyTorch does
-        g, p = grad._array, s._array
-        inner = (g * p).sum(axis=self.dim, keepdims=True) if p.ndim else g * p
-        # recorded as one node, so that create_graph=True shows PyTorch's graph
-        return (result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, s), saved=(grad, s),
-                       dim=self.dim),)
+        return (softmax_backward_data(grad, s, self.dim),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = result * (self_t - sum(self_t * result, dim))"""
         return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
 
 
+def softmax_backward_data(grad, out, dim):
+    """out * (grad - sum(grad * out, dim)): softmax's backward from its result, recorded as one
+    node (SoftmaxBackwardDataBackward0), so that create_graph=True shows PyTorch's graph."""
+    g, p = grad._array, out._array
+    inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
+    return result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, out), saved=(grad, out),
+                  dim=dim)
+
+
 class SoftmaxBackwardDataBackward0(Node):
     """result = out * (g - sum(g * out, dim)) (softmax's backward, recorded)   ->
         grad_g = out * (grad - sum(grad * out, dim));
-        grad_out = grad * (g - sum(g * out, dim)) - g * sum(grad * out, dim)"""
+        grad_out = g * grad - sum(out * g, dim) * grad - g * sum(out * grad, dim)"""
 
     _saved_names = ("grad_output", "output")
 
     def backward(self, gg):
         grad, s = self.saved_tensors
-        dim = self.dim if s.ndim else None
-        gg_s = (gg * s).sum(dim=dim, keepdim=True) if dim is not None else gg * s
-        grad_s = (grad * s).sum(dim=dim, keepdim=True) if dim is not None else grad * s
-        return s * (gg - gg_s), gg * (grad - grad_s) - grad * gg_s
+        d_grad = softmax_backward_data(gg, s, self.dim) if self.should_compute_output(0) else None
+        d_out = None
+        if self.should_compute_output(1):
+            dim = self.dim if s.ndim else None
+
+            def summed(t):
+                return t.sum(dim=dim, keepdim=True) if dim is not None else t
+            # PyTorch's formula a - b - c, its C++ making c's nodes first, then b's, then a's
+            c = grad * summed(s * gg)
+            b = summed(s * grad) * gg
+            a = grad * gg
+            d_out = a - b - c
+        return d_grad, d_out
 
 
 @history_first
@@ -778,20 +794,28 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
             f"probabilities and must have the input's shape {list(input.shape)}, not "
             f"{list(target.shape)}; class indices must be int64 (target.long())")
     if target.is_floating_point():
-        # The same steps as PyTorch, so that the graph is the same too.
-        weighted = logp * target
-        if weight is not None:
-            class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
-            weighted = weighted * weight.reshape(class_shape)
-        if reduction == "none":
-            return -weighted.sum(class_dim)
-        if reduction == "sum":
-            return -weighted.sum()
-        # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
-        n_classes = input.shape[class_dim]
-        batch_size = input.numel() // n_classes if n_classes else float("nan")
-        return div_by_number(-weighted.sum(), batch_size)
+        return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
+    """cross_entropy for a target of class probabilities: -sum(target * logp) over the
+    classes (each class scaled by its weight), reduced; 'mean' divides by the number of rows.
+
+    The same steps as PyTorch, so that the graph is the same too."""
+    class_dim = 0 if input.ndim == 1 else 1
+    weighted = logp * target
+    if weight is not None:
+        class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
+        weighted = weighted * weight.reshape(class_shape)
+    if reduction == "none":
+        return -weighted.sum(class_dim)
+    if reduction == "sum":
+        return -weighted.sum()
+    # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
+    n_classes = input.shape[class_dim]
+    batch_size = input.numel() // n_classes if n_classes else float("nan")
+    return div_by_number(-weighted.sum(), batch_size)
 
 
 def _pytorch_type_name(value):
@@ -823,6 +847,8 @@ class SoftplusBackward0(Node):
     """result = log(1 + e ** (beta self)) / beta   ->
         grad_self = grad * sigmoid(beta self) (grad where result is just self)"""
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_beta, _saved_threshold)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (softplus_backward(grad, x, self.beta, self.threshold),)
@@ -841,7 +867,9 @@ def _softplus_slope(x, beta, threshold):
 
 class SoftplusBackwardBackward0(Node):
     """result = g * softplus'(self) (softplus's backward, recorded)   ->
-        grad_g = grad * softplus'(self); grad_self = grad * g * beta s (1 - s), s = sigmoid(beta self) (0 where beta self > threshold)"""
+        grad_g = grad * softplus'(self); grad_self = grad * g * beta s (1 - s), s = sigmoid(beta self) (0 where beta self >= threshold)"""
+
+    _saved_names = ("grad_output", "self")     # grad_fn._saved_grad_output, grad_fn._saved_self
 
     def backward(self, gg):
         grad, x = self.saved_tensors
@@ -849,9 +877,12 @@ class SoftplusBackwardBackward0(Node):
                   if self.should_compute_output(0) else None)
         d_x = None
         if self.should_compute_output(1):
-            s, scaled = _softplus_slope(x._array, self.beta, self.threshold)
-            curve = np.where(scaled > self.threshold, 0.0, self.beta * s * (1 - s)).astype(x._array.dtype)
-            d_x = gg * grad * _wrap(curve)
+            # PyTorch's steps: sigmoid's own backward of sigmoid(beta x), kept below the
+            # threshold, times beta
+            product = gg * grad
+            scaled = mul_by_number(x, self.beta)
+            below = _wrap((scaled._array < self.threshold).astype(product._array.dtype))
+            d_x = mul_by_number(sigmoid_backward(product, sigmoid(scaled)) * below, self.beta)
         return d_grad, d_x
 
 
@@ -863,7 +894,7 @@ def softplus_backward(grad, x, beta=1.0, threshold=20.0):
                   threshold=threshold)
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):
     """A smooth relu: log(1 + e^(beta x)) / beta, and simply x where beta x > threshold.
 
     Gradient: grad * sigmoid(beta x) (grad where the result is just x).
@@ -881,6 +912,8 @@ class LeakyReluBackward0(Node):
     """result = self where self > 0, else slope * self   ->
         grad_self = grad where self > 0, else slope * grad"""
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_negative_slope)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (leaky_relu_backward(grad, x, self.negative_slope),)
@@ -894,6 +927,8 @@ class LeakyReluBackward0(Node):
 class LeakyReluBackwardBackward0(Node):
     """result = grad_output where self > 0, else slope * grad_output (leaky_relu's backward)   ->
         grad_grad_output = grad where self > 0, else slope * grad; grad_self = 0"""
+
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_negative_slope)
 
     def backward(self, gg):
         (x,) = self.saved_tensors
@@ -943,8 +978,11 @@ def l1_loss(input, target, reduction="mean"):
 
 
 from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
+from ._binary_cross_entropy import binary_cross_entropy  # noqa: E402,F401  (one node, and its backward)
+from ._log_sigmoid import logsigmoid  # noqa: E402,F401  (one node, and its backward)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
+from ._hardtanh import _in_vector_registers  # noqa: E402  (where PyTorch's loop meets NaN in blocks)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -1007,6 +1045,8 @@ class GeluBackward0(Node):
     graph shows GeluBackwardBackward0.
     """
 
+    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_approximate)
+
     def backward(self, grad):
         (x,) = self.saved_tensors
         return (gelu_backward(grad, x, self.approximate),)
@@ -1016,14 +1056,33 @@ class GeluBackwardBackward0(Node):
     """result = g * gelu'(self) (gelu's backward, recorded)   ->
         grad_g = grad * gelu'(self); grad_self = grad * g * gelu''(self)"""
 
+    _saved_names = ("grad_output", "self")     # grad_fn._saved_grad_output, grad_fn._saved_self
+
     def backward(self, gg):
         grad, x = self.saved_tensors
         d_grad = gelu_backward(gg, x, self.approximate) if self.should_compute_output(0) else None
         d_x = None
         if self.should_compute_output(1):
-            second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
-            d_x = gg * grad * _wrap(second)
+            if self.approximate == "none":
+                d_x = _gelu_double_backward(gg, grad, x)
+            else:
+                # (PyTorch's steps for the tanh form need cosh, which minigrad does not have:
+                # gelu'' from numpy, one product)
+                second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
+                d_x = gg * grad * _wrap(second)
         return d_grad, d_x
+
+
+def _gelu_double_backward(gg, grad, x):
+    """gg * grad * gelu''(x), gelu''(x) = phi(x) (2 - x**2), phi the normal density, in
+    PyTorch's steps (so that a third derivative walks through the same nodes)."""
+    x_squared = x * x
+    pdf = mul_by_number(mul_by_number(x_squared, -0.5).exp(), _INV_SQRT_2PI)
+    # PyTorch's `gg * grad * (pdf * 2 - x_squared * pdf)`: its C++ makes the right-hand
+    # side's nodes first
+    x_squared_pdf = x_squared * pdf
+    second = mul_by_number(pdf, 2) - x_squared_pdf
+    return gg * grad * second
 
 
 def gelu_backward(grad, x, approximate="none"):
@@ -1140,11 +1199,15 @@ def elu_backward(grad, x, alpha=1.0, is_result=False):
     With ``is_result``, ``x`` is elu's result r instead of its input (in-place elu): the
     slope is then r + alpha where r <= 0."""
     a = x._array
-    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1
+    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1 - where its loop works one
+    # element at a time; in its blocks of vector registers the gradient is NaN (as hardtanh's,
+    # see _hardtanh.py)
     if is_result:
         slope = np.where(a <= 0, a + alpha, 1.0).astype(a.dtype)
     else:
         slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
+    if a.dtype.kind == "f" and np.isnan(a).any():
+        slope[np.isnan(a) & _in_vector_registers(grad._array, a)] = np.nan
     return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
                   saved=(grad, x), alpha=alpha, scale=1, input_scale=1, is_result=is_result)
 
@@ -1240,3 +1303,4 @@ def _check_activation_arguments():
 
 
 _check_activation_arguments()
+logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)

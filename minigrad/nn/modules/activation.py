@@ -39,6 +39,14 @@ class Sigmoid(Module):
         return F.sigmoid(input)
 
 
+class LogSigmoid(Module):
+    """log(sigmoid(x)), element by element, without overflow."""
+
+    def forward(self, input):
+        """``F.logsigmoid(input)``."""
+        return F.logsigmoid(input)
+
+
 class LeakyReLU(Module):
     """x where x > 0, else negative_slope * x."""
 

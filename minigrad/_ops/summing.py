@@ -1,0 +1,92 @@
+"""Sums that skip or count: nansum and count_nonzero.
+
+* ``nansum`` adds the elements as ``sum`` does, counting each nan as 0. Its gradient is
+  sum's (grad copied back along the summed dimensions) times 0 where the input was nan:
+  a nan that was left out has no effect on the sum.
+* ``count_nonzero`` counts the elements that are not 0 (int64). A count has no gradient:
+  it is never recorded.
+
+PyTorch: torch.nansum, torch.count_nonzero.
+"""
+import numpy as np
+
+from .._python_arg_parser import invalid_combination
+from .._tensor import _normalize_dim
+from ..autograd.graph import Node
+from . import numpy_keywords, plain_output, result
+from .nonfinite import isnan
+from .reduction import _dims, _expand_back
+from .views import history_first
+
+
+class NansumBackward0(Node):
+    """result = self.nansum(dim)   ->   grad_self = grad (dims kept).expand(self.shape) * ~isnan(self)"""
+
+    _saved_names = ("self",)             # grad_fn._saved_self, as in PyTorch (and dim, keepdim)
+
+    def backward(self, grad):
+        (input,) = self.saved_tensors
+        expanded = _expand_back(grad, input._array.shape, self._dims, self.keepdim)
+        return (expanded * isnan(input).logical_not(),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t, 0 where self is nan, summed over dim"""
+        kept = tangents[0].masked_fill(isnan(inputs[0]), 0)
+        if self.dim is None:
+            return kept.sum()
+        return kept.sum(dim=self._dims, keepdim=self.keepdim)
+
+
+def _dim_as_tuple(name, dim):
+    """dim as PyTorch keeps it: None, or a tuple of ints (an int becomes a 1-tuple)."""
+    if dim is None:
+        return None
+    if isinstance(dim, (int, np.integer)) and not isinstance(dim, bool):
+        return (int(dim),)
+    if isinstance(dim, (tuple, list)) and all(
+            isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dim):
+        return tuple(int(d) for d in dim)
+    raise TypeError(f"{name}(): argument 'dim' must be tuple of ints, not {type(dim).__name__}")
+
+
+@history_first
+@numpy_keywords
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """The sum of the elements (over ``dim`` if given), counting nan as 0. Integers give int64.
+
+    Gradient: grad copied back along the summed dimensions, 0 where the input was nan.
+    """
+    dim = _dim_as_tuple("nansum", dim)
+    array = input._array
+    out_dtype = dtype.numpy_dtype if dtype is not None else (
+        np.dtype(np.int64) if array.dtype.kind in "biu" else array.dtype)
+    dims = _dims(dim, array.ndim) if dim else ()       # () and None: every dimension
+    axis = dims or None
+    if array.dtype.kind == "f":
+        summed = np.nansum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
+    else:
+        summed = np.sum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
+    if keepdim and not dims:                 # (every dimension kept, each of size 1)
+        summed = np.reshape(summed, (1,) * array.ndim)
+    # new row-major memory, with the steps PyTorch gives size-1 dimensions too
+    out = np.empty(np.shape(summed), dtype=out_dtype)
+    out[...] = summed
+    return result(out, NansumBackward0, (input,), saved=(input,), dim=dim, keepdim=keepdim,
+                  _dims=dims)
+
+
+def count_nonzero(input, dim=None):
+    """How many elements are not 0 (over ``dim``, an int or a tuple of ints, if given), int64.
+
+    Never recorded: a count has no gradient.
+    """
+    array = input._array
+    if dim is None:
+        return plain_output(np.asarray(np.count_nonzero(array), dtype=np.int64), input)
+    is_int = lambda d: isinstance(d, (int, np.integer)) and not isinstance(d, bool)  # noqa: E731
+    if not (is_int(dim) or (isinstance(dim, (tuple, list)) and all(is_int(d) for d in dim))):
+        raise invalid_combination("count_nonzero", (input,), {"dim": dim})   # (two signatures)
+    dims = (dim,) if is_int(dim) else tuple(dim)
+    dims = _dims(tuple(_normalize_dim(d, array.ndim) for d in dims), array.ndim)
+    count = np.count_nonzero(array, axis=dims) if dims else np.count_nonzero(array)
+    return plain_output(np.asarray(count, dtype=np.int64, order="C"), input)

@@ -1,0 +1,841 @@
+"""Batching rules: each operation on BatchedTensors as one operation on the whole batch.
+
+``dispatch`` is where every operation on a BatchedTensor arrives (a Tensor method, an
+operator, ``torch.xxx`` or ``F.xxx``). It finds the innermost vmap level among the
+arguments, and runs the operation's rule for that level; a rule calls ordinary
+operations on the batched values (which may be BatchedTensors of an outer vmap: their
+own rules then run in turn). An operation without a rule runs once per sample
+(``run_per_sample``), as PyTorch's fallback does.
+
+The rules, by family (each a few lines):
+
+* pointwise  - sin(t), t * y, where(c, t, y): line the batch dims up in front, pad
+               the samples to the same number of dims, run the operation once;
+* dims       - t.sum(1), t.softmax(-1), t.transpose(0, 1): the same operation on
+               the value, each dim moved past the batch dim;
+* shapes     - t.view(6), t.expand(2, 3), t[0]: the batch size put in front;
+* matmul     - t @ w: folded into one mm/mv over the whole batch, as PyTorch does.
+
+PyTorch: aten/src/ATen/functorch/BatchRules*.cpp, BatchedFallback.cpp.
+"""
+import functools
+
+import numpy as np
+
+from .._tensor import Tensor
+from .. import _dtype
+from .._functorch import _Vmaps
+from ._batched_tensor import BatchedTensor
+from .._ops.shape import squeeze, SqueezeBackward2
+
+
+def dispatch(name, op, args, kwargs):
+    """Run ``op(*args, **kwargs)`` (named ``name``) on BatchedTensors: its rule, or once per
+    sample. Tensors of a level being run sample by sample are replaced by their sample."""
+    if _Vmaps.looping:
+        args, kwargs = samples_of_looped(args), samples_of_looped(kwargs)
+    level = innermost_level((args, kwargs))
+    if not level:
+        random_rule = _RANDOM_FACTORIES.get(name)
+        if random_rule is not None and _Vmaps.different_randomness & _Vmaps.batched_levels:
+            return random_rule(op, args, kwargs)
+        return op(*args, **kwargs)
+    rule = RULES.get(name)
+    if rule is not None:
+        # the rule calls the operation on values that may be BatchedTensors of outer levels
+        out = rule(_dispatching(name, op), level, args, kwargs)
+        if out is not NotImplemented:
+            return out
+    return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
+                          and not name.endswith("__"))
+
+
+@functools.lru_cache(maxsize=None)
+def _dispatching(name, op):
+    """``op`` sent to dispatch again (for torch.xxx and F.xxx, which do not dispatch
+    themselves when a rule calls them with the values it unwrapped)."""
+    def call(*args, **kwargs):
+        return dispatch(name, op, args, kwargs)
+    call.__name__ = op.__name__
+    return call
+
+
+def innermost_level(tree):
+    """The highest vmap level of the BatchedTensors in ``tree`` (0: none)."""
+    if isinstance(tree, BatchedTensor):
+        return tree._level
+    if isinstance(tree, (tuple, list)):
+        return max((innermost_level(item) for item in tree), default=0)
+    if isinstance(tree, dict):
+        return max((innermost_level(item) for item in tree.values()), default=0)
+    return 0
+
+
+def _map(function, tree):
+    if isinstance(tree, (tuple, list)) and not hasattr(tree, "_fields"):
+        return type(tree)(_map(function, item) for item in tree)
+    if isinstance(tree, dict):
+        return {key: _map(function, item) for key, item in tree.items()}
+    return function(tree)
+
+
+# --- the fallback: once per sample -----------------------------------------------------------
+
+def sample(tensor, index, level):
+    """Sample ``index`` of ``tensor`` at ``level``, marked batched at that level for the
+    checks of minigrad/_functorch.py (refusing .item(), in-place writes, ...)."""
+    one = tensor._value.select(tensor._bdim, index)
+    one._vmap_levels = one._vmap_levels | tensor._vmap_levels | 1 << level
+    return one
+
+
+def samples_of_looped(tree):
+    """``tree`` with each BatchedTensor of a level now run sample by sample replaced by
+    that sample (a tensor captured by a function that a fallback runs per sample)."""
+    def replace(value):
+        while isinstance(value, BatchedTensor) and _Vmaps.looping >> value._level & 1:
+            value = sample(value, _Vmaps.sample_index[value._level], value._level)
+        return value
+    return _map(replace, tree)
+
+
+def run_per_sample(name, op, level, args, kwargs, in_place=False):
+    """PyTorch's fallback: run ``op`` once per sample of ``level`` and stack the results.
+    (Each sample may still be batched at outer levels: it is dispatched again.)"""
+    size = _Vmaps.batch_sizes[level]
+    if size == 0:
+        return _run_on_stand_in(name, op, level, args, kwargs)
+    results = []
+    index_before = _Vmaps.sample_index[level]
+    _Vmaps.looping |= 1 << level
+    from ..random import default_generator as generator
+    start = (generator._bits.state, generator._next_normal)
+    try:
+        for index in range(size):
+            _Vmaps.sample_index[level] = index
+            if _Vmaps.same_randomness >> level & 1:     # every sample draws the same numbers
+                generator._bits.state, generator._next_normal = start
+            results.append(dispatch(name, op, args, kwargs))     # (samples_of_looped there)
+    finally:
+        _Vmaps.looping &= ~(1 << level)
+        _Vmaps.sample_index[level] = index_before
+    if in_place:
+        return args[0]             # the samples were views of its value: it is changed
+    return stack_samples(results, level)
+
+
+def _run_on_stand_in(name, op, level, args, kwargs):
+    """An empty batch: run ``op`` once on zeros shaped like a sample, to learn the shape of
+    its results (kept with 0 samples), or to give PyTorch's warning and error for an
+    operation without a rule (minigrad/_functorch.py, warn_no_batching_rule)."""
+    def stand_in(value):
+        if isinstance(value, BatchedTensor) and value._level == level:
+            return _stand_in(value._value, value._bdim, level)
+        return value
+    out = dispatch(name, op, _map(stand_in, args), _map(stand_in, kwargs))
+
+    def empty(value):
+        if not isinstance(value, Tensor):
+            return value
+        value = value.unsqueeze(0).narrow(0, 0, 0)
+        _unmark(value, level)
+        return BatchedTensor(value, 0, level)
+    return _map(empty, out)
+
+
+def _stand_in(leaf, dim, level):
+    """Zeros shaped like one sample of ``leaf``; in leaf's graph if it requires grad."""
+    shape = list(leaf.shape)
+    del shape[dim]
+    zeros = leaf.new_zeros(tuple(shape))
+    # (a sum over 0 samples is 0)
+    zeros = zeros + leaf.sum(dim) if leaf._graph_requires_grad else zeros
+    zeros._vmap_levels = leaf._vmap_levels | 1 << level
+    return zeros
+
+
+def stack_samples(results, level):
+    """One BatchedTensor at ``level`` for each tensor the samples gave (the first sample's
+    value for anything else; a function for functions, that runs per sample again)."""
+    first = results[0]
+    if isinstance(first, Tensor):
+        if not any(_marks(result) >> level & 1 for result in results):
+            return first         # computed from no sample (new_tensor, a grad of a captured c)
+        from .._ops.shape import stack
+        value = dispatch("stack", stack, (results,), {})   # (samples of outer levels: batched)
+        _unmark(value, level)
+        return BatchedTensor(value, 0, level)
+    if isinstance(first, (tuple, list)):
+        items = [stack_samples([r[i] for r in results], level) for i in range(len(first))]
+        return type(first)(*items) if hasattr(type(first), "_name") else type(first)(items)
+    if isinstance(first, dict):
+        return {key: stack_samples([r[key] for r in results], level) for key in first}
+    if callable(first) and not isinstance(first, type):
+        return _per_sample_function(results, level)
+    return first
+
+
+def _marks(tensor):
+    """The levels a result computed per sample is marked batched at (for a BatchedTensor of
+    an outer level: its value's marks)."""
+    marks = tensor._vmap_levels
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+        marks |= tensor._vmap_levels
+    return marks
+
+
+def _unmark(tensor, level):
+    """The batch of ``level`` is a dim of ``tensor`` now: no longer marked at that level."""
+    tensor._vmap_levels &= ~(1 << level)
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+        tensor._vmap_levels &= ~(1 << level)
+
+
+def _per_sample_function(functions, level):
+    """A function returned per sample (vjp's vjp_fn): calling it calls each sample's."""
+    def call(*args, **kwargs):
+        return run_per_sample("", lambda *a, **k: functions[_Vmaps.sample_index[level]](*a, **k),
+                              level, args, kwargs)
+    return call
+
+
+def run_transform_per_sample(transform_call, args, kwargs):
+    """A transform (grad, vjp, jvp, ...) called inside a batched vmap runs once per sample
+    of every running vmap, on ordinary tensors (see func/_vmap.py)."""
+    levels = [level for level in sorted(_Vmaps.batch_sizes) if _Vmaps.batched_levels >> level & 1
+              and not _Vmaps.looping >> level & 1]
+    if not levels:
+        return transform_call(*args, **kwargs)
+    level = levels[0]
+    return run_per_sample("", lambda *a, **k: run_transform_per_sample(transform_call, a, k),
+                          level, args, kwargs)
+
+
+# --- helpers for the rules ---------------------------------------------------------------------
+
+def unwrap(value, level):
+    """(the value with its batch dim in front, True) for a BatchedTensor at ``level``;
+    (value, False) for anything else."""
+    if isinstance(value, BatchedTensor) and value._level == level:
+        return front(value), True
+    return value, False
+
+
+def front(batched):
+    """The value of ``batched`` with the batch dim moved to the front (PyTorch: movedim)."""
+    value, bdim = batched._value, batched._bdim
+    if bdim == 0:
+        return value
+    order = [bdim] + [d for d in range(value.dim()) if d != bdim]
+    return value.permute(*order)
+
+
+def wrap(out, level, bdim=0):
+    """BatchedTensors at ``level`` around a result (a tensor or a tuple of them)."""
+    if isinstance(out, Tensor):
+        return BatchedTensor(out, bdim, level)
+    if isinstance(out, tuple):
+        items = [wrap(item, level, bdim) for item in out]
+        return type(out)(*items) if hasattr(type(out), "_name") else tuple(items)
+    return out
+
+
+def _logical_dim(value):
+    return value.dim() if isinstance(value, Tensor) else 0
+
+
+def _normalize(dim, rank):
+    """A dim of a sample (possibly negative) as a dim of the value (after the batch dim)."""
+    size = max(rank, 1)
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool) or not -size <= dim < size:
+        return None             # not a dim, or out of range: the fallback gives PyTorch's error
+    return dim % size + 1
+
+
+# --- pointwise ---------------------------------------------------------------------------------
+
+def pointwise(op, level, args, kwargs):
+    """One batched tensor first and nothing else batched: the operation on its value, batch
+    dim kept where it is. Otherwise each batched tensor gets its batch dim in front and
+    size-1 dims after it, up to the largest sample's number of dims, so that broadcasting
+    lines the samples up."""
+    first = args[0] if args else None
+    others = (args[1:], kwargs)
+    if isinstance(first, BatchedTensor) and first._level == level and \
+            innermost_level(others) < level and not _has_tensor(others):
+        return wrap(op(first._value, *args[1:], **kwargs), level, first._bdim)
+    rank = max(_logical_dim(value) for value in _leaves((args, kwargs)))
+
+    def lined_up(value):
+        if not (isinstance(value, BatchedTensor) and value._level == level):
+            return value
+        moved = front(value)
+        if value.dim() < rank:
+            moved = moved.view((moved.shape[0],) + (1,) * (rank - value.dim()) + tuple(value.shape))
+        return moved
+    return wrap(op(*_map(lined_up, args), **_map(lined_up, kwargs)), level)
+
+
+def _leaves(tree):
+    if isinstance(tree, (tuple, list)):
+        return [leaf for item in tree for leaf in _leaves(item)]
+    if isinstance(tree, dict):
+        return [leaf for item in tree.values() for leaf in _leaves(item)]
+    return [tree]
+
+
+def _has_tensor(tree):
+    return any(isinstance(leaf, Tensor) for leaf in _leaves(tree))
+
+
+# --- operations along dims ---------------------------------------------------------------------
+
+def along_dim(op, level, args, kwargs, reduce_all=False):
+    """t.sum(1), t.softmax(-1), t.cumsum(0), t.max(0): the dim moved past the batch dim.
+    Without a dim, a reduction over every dim of the sample (``reduce_all``)."""
+    value, batched = unwrap(args[0], level)
+    if not batched or innermost_level((args[1:], kwargs)) == level or args[0].dim() == 0:
+        return NotImplemented
+    rank = args[0].dim()
+    rest, kwargs = list(args[1:]), dict(kwargs)
+    dim = rest[0] if rest else kwargs.get("dim")
+    if dim is None:
+        if reduce_all == "flatten":      # max(), argmax(), prod(): over the sample flattened
+            flat = value if rank == 1 else value.reshape(value.shape[0], -1)
+            out = op(flat, 1, **kwargs)
+            return wrap(out[0] if isinstance(out, tuple) else out, level)
+        if reduce_all == "last":         # sort(), softmax without a dim: the last dim
+            dim = -1
+        elif not reduce_all:
+            return NotImplemented
+        else:
+            dim = tuple(range(rank))
+    if isinstance(dim, (tuple, list)):
+        moved = tuple(_normalize(d, rank) for d in dim)
+    else:
+        moved = _normalize(dim, rank)
+    if moved is None or (isinstance(moved, tuple) and None in moved):
+        return NotImplemented
+    if rest:
+        rest[0] = moved
+    else:
+        kwargs["dim"] = moved
+    return wrap(op(value, *rest, **kwargs), level)
+
+
+def _reduction(op, level, args, kwargs):
+    return along_dim(op, level, args, kwargs, reduce_all=True)
+
+
+def _max_like(op, level, args, kwargs):
+    if len(args) > 1 and isinstance(args[1], Tensor):
+        return pointwise(op, level, args, kwargs)       # max(t, other): elementwise
+    return along_dim(op, level, args, kwargs, reduce_all="flatten")
+
+
+def _two_dims(op, level, args, kwargs):
+    """transpose(d0, d1), swapaxes."""
+    value, batched = unwrap(args[0], level)
+    if not batched or len(args) != 3 or kwargs or args[0].dim() == 0:
+        return NotImplemented
+    rank = args[0].dim()
+    dims = [_normalize(d, rank) for d in args[1:]]
+    if None in dims:
+        return NotImplemented
+    return wrap(op(value, *dims), level)
+
+
+def _t(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or args[0].dim() != 2:
+        return NotImplemented
+    return wrap(value.transpose(1, 2), level)
+
+
+def _T(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or args[0].dim() < 1:
+        return NotImplemented
+    return wrap(value.permute(0, *range(value.dim() - 1, 0, -1)), level)
+
+
+def _dims_list(args):
+    rest = args[1:]
+    return list(rest[0]) if len(rest) == 1 and isinstance(rest[0], (tuple, list)) else list(rest)
+
+
+def _permute(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or kwargs:
+        return NotImplemented
+    rank = args[0].dim()
+    dims = [_normalize(d, rank) for d in _dims_list(args)]
+    if None in dims or len(dims) != rank:
+        return NotImplemented
+    return wrap(value.permute(0, *dims), level)
+
+
+def _unsqueeze(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or len(args) != 2 or kwargs:
+        return NotImplemented
+    dim = _normalize(args[1], args[0].dim() + 1)
+    return NotImplemented if dim is None else wrap(value.unsqueeze(dim), level)
+
+
+def _squeeze(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or kwargs or args[0].dim() == 0:
+        return NotImplemented
+    rank = args[0].dim()
+    if len(args) == 1:                  # every size-1 dim: PyTorch views the value
+        kept = tuple(size for size in args[0].shape if size != 1)
+        return wrap(value.view((value.shape[0],) + kept), level)
+    else:
+        given = args[1] if isinstance(args[1], (tuple, list)) else (args[1],)
+        dims = tuple(_normalize(d, rank) for d in given)
+        if None in dims:
+            return NotImplemented
+    return wrap(value.squeeze(dims), level)
+
+
+def _dim_after(position, reduce_all=False):
+    """A rule for an operation whose dim is its argument number ``position`` (norm(p, dim),
+    topk(k, dim)): the dim moved past the batch dim, as along_dim does for the first."""
+    def rule(op, level, args, kwargs):
+        value, batched = unwrap(args[0], level)
+        if not batched or innermost_level((args[1:], kwargs)) == level or args[0].dim() == 0:
+            return NotImplemented
+        rank, rest, kwargs = args[0].dim(), list(args[1:]), dict(kwargs)
+        in_args = len(rest) > position - 1
+        dim = rest[position - 1] if in_args else kwargs.get("dim")
+        if dim is None:
+            if reduce_all == "last":
+                dim = -1
+            elif reduce_all:
+                dim = tuple(range(rank))
+            else:
+                return NotImplemented
+        moved = (tuple(_normalize(d, rank) for d in dim) if isinstance(dim, (tuple, list))
+                 else _normalize(dim, rank))
+        if moved is None or (isinstance(moved, tuple) and None in moved):
+            return NotImplemented
+        if in_args:
+            rest[position - 1] = moved
+        else:
+            kwargs["dim"] = moved
+        return wrap(op(value, *rest, **kwargs), level)
+    return rule
+
+
+def _flip(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    if not batched or kwargs or len(args) != 2 or args[0].dim() == 0:
+        return NotImplemented
+    dims = args[1] if isinstance(args[1], (tuple, list)) else (args[1],)
+    moved = [_normalize(d, args[0].dim()) for d in dims]
+    return NotImplemented if None in moved else wrap(op(value, moved), level)
+
+
+def _repeat(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    sizes = _dims_list(args)
+    if not batched or kwargs or len(sizes) != args[0].dim():
+        return NotImplemented
+    return wrap(value.repeat(1, *sizes), level)
+
+
+def _masked_fill(op, level, args, kwargs):
+    """masked_fill(mask, number): lined up as pointwise (a tensor value: per sample)."""
+    if kwargs or len(args) != 3 or isinstance(args[2], Tensor):
+        return NotImplemented
+    return pointwise(op, level, args, kwargs)
+
+
+def _in_place(op, level, args, kwargs):
+    """t.add_(y), t.mul_(2), t.relu_(), t += y: the value changed in place, batch dim in
+    front (a view of it), the others lined up as pointwise does. Changing a tensor that is
+    not batched by batched values is refused by the per-sample fallback, with PyTorch's
+    message."""
+    self = args[0]
+    if not (isinstance(self, BatchedTensor) and self._level == level):
+        # refused: per sample of every level, the checks of _functorch.py give PyTorch's message
+        return run_transform_per_sample(op, args, kwargs)
+    others = [value for value in _leaves((args[1:], kwargs)) if isinstance(value, Tensor)]
+    if any(other.dim() > self.dim() for other in others):
+        return NotImplemented
+
+    def lined_up(value):
+        if not (isinstance(value, BatchedTensor) and value._level == level):
+            return value
+        moved = front(value)
+        if value.dim() < self.dim():
+            moved = moved.view((moved.shape[0],) + (1,) * (self.dim() - value.dim()) + tuple(value.shape))
+        return moved
+    op(front(self), *_map(lined_up, args[1:]), **_map(lined_up, kwargs))
+    return self
+
+
+def _gather(op, level, args, kwargs):
+    """t.gather(dim, index): the index gets the batch too (expanded, if it is not batched)."""
+    given = dict(zip(("input", "dim", "index"), args), **kwargs)
+    if set(given) != {"input", "dim", "index"} or not isinstance(given["index"], Tensor):
+        return NotImplemented
+    value, batched = unwrap(given["input"], level)
+    index, index_batched = unwrap(given["index"], level)
+    dim = _normalize(given["dim"], given["input"].dim()) if batched else None
+    if dim is None or given["index"].dim() != given["input"].dim():
+        return NotImplemented
+    if not index_batched:
+        index = index.unsqueeze(0).expand(value.shape[0], *index.shape)
+    return wrap(op(value, dim, index), level)
+
+
+def _setitem(op, level, args, kwargs):
+    """t[0] = v, t[:, 1:] = v: written into the value, behind a ``:`` for the batch dim."""
+    self, index, given = args
+    items = index if isinstance(index, tuple) else (index,)
+    if not (isinstance(self, BatchedTensor) and self._level == level) or kwargs or not all(
+            isinstance(item, _BASIC_INDEX) and not isinstance(item, bool) for item in items):
+        return NotImplemented
+    value, batched = unwrap(given, level)
+    if not batched:
+        front(self)[(slice(None),) + items] = value
+        return None
+    # batched values line up with the selected part of each sample, and are copied into it
+    # (as PyTorch does: no expand of the values is recorded)
+    part = self[index]
+    if given.dim() > part.dim():
+        return NotImplemented
+    value = value.view((value.shape[0],) + (1,) * (part.dim() - given.dim()) + tuple(given.shape))
+    front(self)[(slice(None),) + items].copy_(value)
+    return None
+
+
+# --- shapes ------------------------------------------------------------------------------------
+
+def _with_batch_size(op, level, args, kwargs):
+    """view(2, 3), reshape(-1), expand(2, 3): the batch size put in front of the new shape."""
+    value, batched = unwrap(args[0], level)
+    if not batched or kwargs:
+        return NotImplemented
+    shape = _dims_list(args)
+    if not all(isinstance(size, (int, np.integer)) and not isinstance(size, bool) for size in shape):
+        return NotImplemented
+    if op.__name__ == "expand":
+        if len(shape) < args[0].dim():
+            return NotImplemented
+        # (PyTorch views the value with the new dims first, even when there are none)
+        value = value.view((value.shape[0],) + (1,) * (len(shape) - args[0].dim())
+                           + tuple(args[0].shape))
+        return wrap(value.expand(value.shape[0], *shape), level)
+    return wrap(op(value, value.shape[0], *shape), level)
+
+
+def _flatten(op, level, args, kwargs):
+    value, batched = unwrap(args[0], level)
+    rank = args[0].dim() if batched else 0
+    if not batched or rank == 0 or innermost_level((args[1:], kwargs)):
+        return NotImplemented
+    names = ("start_dim", "end_dim")
+    given = dict(zip(names, args[1:]), **kwargs)
+    start = _normalize(given.get("start_dim", 0), rank)
+    end = _normalize(given.get("end_dim", -1), rank)
+    if start is None or end is None:
+        return NotImplemented
+    return wrap(value.flatten(start, end), level)
+
+
+def _select_like(op, level, args, kwargs):
+    """select(dim, index), narrow(dim, start, length), unbind(dim), split(size, dim), chunk."""
+    value, batched = unwrap(args[0], level)
+    if not batched or kwargs or innermost_level(args[1:]) or args[0].dim() == 0:
+        return NotImplemented
+    rank, rest = args[0].dim(), list(args[1:])
+    name = op.__name__
+    where = 1 if name in ("split", "chunk") else 0       # which argument is the dim
+    if name == "unbind" and not rest:
+        rest = [0]
+    if name in ("split", "chunk") and len(rest) == 1:
+        rest.append(0)
+    if len(rest) <= where:
+        return NotImplemented
+    rest[where] = _normalize(rest[where], rank)
+    if rest[where] is None:
+        return NotImplemented
+    return wrap(op(value, *rest), level)
+
+
+_BASIC_INDEX = (int, slice, type(None), type(Ellipsis))
+_INTEGER_DTYPES = (_dtype.int64, _dtype.int32, _dtype.int16, _dtype.int8, _dtype.uint8)
+
+
+def _is_index_list(item):
+    """One index of several positions: a list of ints, or an integer tensor not batched."""
+    if isinstance(item, list):
+        return all(isinstance(i, int) and not isinstance(i, bool) for i in item)
+    return isinstance(item, Tensor) and not isinstance(item, BatchedTensor) and \
+        item.dtype in _INTEGER_DTYPES
+
+
+def _getitem(op, level, args, kwargs):
+    """t[0], t[:, 1:], t[..., None], t[[0, 2]]: the same index behind a ``:`` for the batch
+    dim (at most one list of positions, which then stays where it is, after the batch)."""
+    value, batched = unwrap(args[0], level)
+    index = args[1]
+    items = index if isinstance(index, tuple) else (index,)
+    lists = sum(1 for item in items if _is_index_list(item))
+    if not batched or lists > 1 or not all(
+            (isinstance(item, _BASIC_INDEX) and not isinstance(item, bool)) or _is_index_list(item)
+            for item in items):
+        return NotImplemented
+    return wrap(value[(slice(None),) + items], level)
+
+
+def _cat_like(op, level, args, kwargs):
+    """cat([t, y], dim), stack([t, y], dim): tensors not batched get the batch, expanded."""
+    if not args or not isinstance(args[0], (list, tuple)) or innermost_level(args[1:]):
+        return NotImplemented
+    tensors = args[0]
+    size = _Vmaps.batch_sizes[level]
+    first = next(t for t in tensors if isinstance(t, BatchedTensor) and t._level == level)
+    rest, kwargs = list(args[1:]), dict(kwargs)
+    dim = rest[0] if rest else kwargs.get("dim", 0)
+    rank = first.dim() + (1 if op.__name__ == "stack" else 0)
+    moved = _normalize(dim, rank)
+    if moved is None:
+        return NotImplemented
+    if rest:
+        rest[0] = moved
+    else:
+        kwargs["dim"] = moved
+
+    def with_batch(t):
+        value, batched = unwrap(t, level)
+        return value if batched else value.unsqueeze(0).expand(size, *value.shape)
+    return wrap(op([with_batch(t) for t in tensors], *rest, **kwargs), level)
+
+
+# --- matrix products ---------------------------------------------------------------------------
+
+def _matmul(op, level, args, kwargs):
+    """t @ w with only t batched, folded as PyTorch folds it: the batch joins the rows of
+    one mm/mv (vector @ vector: mv); with w batched too, one broadcast matmul."""
+    if kwargs or len(args) != 2:
+        return NotImplemented
+    (a, a_batched), (b, b_batched) = unwrap(args[0], level), unwrap(args[1], level)
+    ra, rb = _logical_dim(args[0]), _logical_dim(args[1])
+    if not (isinstance(args[0], Tensor) and isinstance(args[1], Tensor)) or 0 in (ra, rb):
+        return NotImplemented
+    name = op.__name__
+    if (name == "mm" and (ra, rb) != (2, 2)) or (name == "mv" and (ra, rb) != (2, 1)) or (
+            name == "dot" and (ra, rb) != (1, 1)):
+        return NotImplemented              # the fallback gives PyTorch's error
+    from .._ops.shape import unsafe_view
+    if a_batched and not b_batched and rb <= 2:
+        if ra == 1 and rb == 1:                 # a batch of dot products: one mv
+            return wrap(a.mv(b), level)
+        if ra == 1:                             # a batch of vectors: a batch of 1-row matrices
+            a = a.unsqueeze(1)
+        rows = tuple(a.shape[:-1])              # the batch and the samples' rows, folded
+        folded = a.reshape(int(np.prod(rows)), a.shape[-1])
+        out = folded.mv(b) if rb == 1 else folded.mm(b)
+        out = dispatch("unsafe_view", unsafe_view, (out, rows + tuple(out.shape[1:])), {})
+        if ra == 1:
+            out = dispatch("squeeze_dims_", _squeeze_dims_in_place, (out, (1,)), {})
+        return wrap(out, level)
+    # the general case: one matmul broadcast over the batch dim. Vectors become matrices
+    # (a row on the left, a column on the right), a batched operand gets size-1 dims after
+    # its batch dim up to the other's number of dims, and broadcasting does the rest.
+    if ra == 1:
+        a = a.unsqueeze(1 if a_batched else 0)
+    if rb == 1:
+        b = b.unsqueeze(-1)
+    rank = max(max(ra, 2), max(rb, 2))
+
+    def padded(value, batched, own_rank):
+        if not batched or own_rank >= rank:
+            return value
+        return value.view((value.shape[0],) + (1,) * (rank - own_rank) + tuple(value.shape[1:]))
+    out = padded(a, a_batched, max(ra, 2)).matmul(padded(b, b_batched, max(rb, 2)))
+    if rb == 1:
+        out = out.squeeze(-1)
+    if ra == 1:
+        dim = out.dim() - (2 if rb != 1 else 1)
+        out = out.squeeze(dim)
+    return wrap(out, level)
+
+
+class SqueezeBackward5(SqueezeBackward2):
+    """result = self.squeeze_(dims), in place: PyTorch's matmul of a batch of vectors and a
+    matrix records it   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+
+def _squeeze_dims_in_place(input, dims):
+    """``input`` (a result nobody else sees) without the size-1 ``dims``: SqueezeBackward5."""
+    return squeeze(input, dims, _node=SqueezeBackward5)
+
+
+def _folding_view(op, level, args, kwargs):
+    """unsafe_view(t, shape), squeeze_dims_(t, dims) inside matmul's rule, for a value that
+    an outer vmap batches too: the same on its value, behind the batch dim."""
+    value, batched = unwrap(args[0], level)
+    if op.__name__ == "unsafe_view":
+        return wrap(op(value, (value.shape[0],) + tuple(args[1])), level)
+    return wrap(op(value, tuple(_normalize(d, args[0].dim()) for d in args[1])), level)
+
+
+def _linear(op, level, args, kwargs):
+    """F.linear(t, weight, bias): t @ weight.T + bias."""
+    given = dict(zip(("input", "weight", "bias"), args), **kwargs)
+    if innermost_level((given.get("weight"), given.get("bias"))) == level:
+        return NotImplemented
+    out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (given["input"], given["weight"].t()), {})
+    if out is NotImplemented:
+        return out
+    bias = given.get("bias")
+    if bias is None:
+        return out
+    # (PyTorch adds the bias first for a batch of matrices, second for a batch of vectors)
+    return bias + out if given["input"].dim() > 1 else out + bias
+
+
+def _rmatmul(op, level, args, kwargs):
+    """y @ t with t batched (Python asks t.__rmatmul__(y))."""
+    return _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (args[1], args[0]), kwargs)
+
+
+def _mse_loss(op, level, args, kwargs):
+    """F.mse_loss(t, target): each sample flattened to one row (PyTorch's view), the loss of
+    every element, then the sample's mean or sum (or the elements viewed back)."""
+    given = dict(zip(("input", "target", "size_average", "reduce", "reduction"), args), **kwargs)
+    input, target = given["input"], given.get("target")
+    reduction = given.get("reduction", "mean")
+    if set(given) - {"input", "target", "reduction"} or reduction not in ("mean", "sum", "none") \
+            or not isinstance(target, Tensor) or tuple(input.shape) != tuple(target.shape) \
+            or input.dim() == 0 or innermost_level(input) != level:
+        return NotImplemented
+
+    def rows(value):
+        moved, batched = unwrap(value, level)
+        if batched:
+            return moved.flatten(1)
+        return moved.flatten().expand(_Vmaps.batch_sizes[level], -1)   # (the same row for all)
+    out = op(rows(input), rows(target), reduction="none")
+    if reduction == "none":
+        return wrap(out.view((out.shape[0],) + tuple(input.shape)), level)
+    return wrap(out.mean(-1) if reduction == "mean" else out.sum(-1), level)
+
+
+def _named(name, function):
+    function.__name__ = name
+    return function
+
+
+# --- random numbers ----------------------------------------------------------------------------
+
+def _different_draws(op, args, kwargs):
+    """rand(3) inside vmap(randomness="different"): one draw of shape (batch, 3) for the
+    innermost such vmap, as PyTorch draws them; randperm: one draw per sample."""
+    level = max(level for level in _Vmaps.batch_sizes if _Vmaps.different_randomness >> level & 1)
+    if not _Vmaps.batched_levels >> level & 1:
+        return op(*args, **kwargs)
+    size = _Vmaps.batch_sizes[level]
+    name = op.__name__
+    if name == "randperm":
+        from .._ops.shape import stack
+        out = stack([op(*args, **kwargs) for _ in range(size)])
+    elif name in ("rand", "randn"):
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        out = op(size, *sizes, **kwargs)
+    else:                                   # randint(low, high, size), normal(mean, std, size)
+        given = dict(zip(("low", "high", "size") if name == "randint" else ("mean", "std", "size"),
+                         args), **kwargs)
+        if name == "randint" and given.get("size") is None and isinstance(given.get("high"), (tuple, list)):
+            given["low"], given["high"], given["size"] = 0, given["low"], given["high"]
+        if given.get("size") is None:
+            return op(*args, **kwargs)      # normal of tensors: batched like them, if they are
+        given["size"] = (size,) + tuple(given["size"])
+        out = op(**given)
+    out._vmap_levels = 0
+    return BatchedTensor(out, 0, level)
+
+
+_RANDOM_FACTORIES = {name: _different_draws for name in ("rand", "randn", "randint", "normal", "randperm")}
+
+
+def _dropout(op, level, args, kwargs):
+    """F.dropout(t, p): "different" draws one mask for the whole batch, as PyTorch does;
+    "same" (one mask for every sample) runs per sample, each from the same random state."""
+    if _Vmaps.different_randomness >> level & 1:
+        return pointwise(op, level, args, kwargs)
+    return NotImplemented
+
+
+def _random_like(op, level, args, kwargs):
+    """rand_like(t): one draw for the whole batch ("different"), or one sample's
+    shape shared by all ("same")."""
+    value, batched = unwrap(args[0], level)
+    if not batched or len(args) > 1:
+        return NotImplemented
+    if _Vmaps.different_randomness >> level & 1:
+        out = op(value, **kwargs)
+        out._vmap_levels = 0
+        return wrap(out, level)
+    if _Vmaps.same_randomness >> level & 1:
+        return op(_plain_like(args[0]), **kwargs)      # not batched: the same for all
+    return NotImplemented
+
+
+def _plain_like(batched):
+    from .._creation import zeros
+    return zeros(tuple(batched.shape), dtype=batched.dtype)
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+_POINTWISE = """
+    neg exp log log1p sqrt rsqrt sin cos tan tanh sigmoid relu abs square reciprocal sign sgn erf
+    log2 log10 expm1 floor ceil round trunc fix frac isnan isinf isfinite isposinf isneginf
+    nan_to_num logical_not detach clone contiguous float double half long int bool to cpu
+    clamp clip clamp_min clamp_max zeros_like ones_like full_like empty_like
+    add sub mul div pow maximum minimum where atan2 remainder floor_divide fmod rsub
+    multiply subtract divide negative absolute true_divide
+    logical_and logical_or logical_xor eq ne lt le gt ge
+    __neg__ __pos__ __abs__ __invert__ __add__ __radd__ __sub__ __rsub__ __mul__ __rmul__
+    __truediv__ __rtruediv__ __pow__ __rpow__ __floordiv__ __rfloordiv__ __mod__ __rmod__
+    __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __and__ __or__
+    F.relu F.gelu F.silu F.elu F.leaky_relu F.softplus F.sigmoid F.tanh F.logsigmoid
+    F.hardtanh F.relu6 F.hardsigmoid F.hardswish F.mish F.selu F.celu F.softsign F.tanhshrink
+""".split()
+_REDUCTIONS = "sum mean amax amin var std logsumexp nansum".split()
+_ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod".split()
+
+RULES = {}
+RULES.update({name: pointwise for name in _POINTWISE})
+RULES["where"] = lambda op, level, args, kwargs: (
+    pointwise(op, level, args, kwargs) if len(args) + len(kwargs) == 3 else NotImplemented)
+RULES.update({name: _reduction for name in _REDUCTIONS})
+RULES.update({name: along_dim for name in _ALONG_DIM})
+RULES.update({name: _max_like for name in "max min argmax argmin".split()})
+for _name in ("prod", "all", "any"):
+    RULES[_name] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "flatten")
+RULES["sort"] = lambda op, level, args, kwargs: along_dim(op, level, args, kwargs, "last")
+RULES["norm"] = _dim_after(2, reduce_all=True)
+RULES["topk"] = _dim_after(2, reduce_all="last")
+RULES.update({"flip": _flip, "repeat": _repeat, "masked_fill": _masked_fill})
+# in place: PyTorch has rules for these (clamp_, pow_, masked_fill_, ... run per sample)
+_IN_PLACE = """add_ sub_ mul_ div_ __iadd__ __isub__ __imul__ __itruediv__ zero_
+    exp_ log_ log1p_ sin_ cos_ tan_ sqrt_ rsqrt_ tanh_ sigmoid_ relu_ abs_ neg_ reciprocal_
+    sign_ floor_ ceil_ round_ trunc_ frac_ erf_ absolute_""".split()
+RULES.update({name: _in_place for name in _IN_PLACE})
+RULES.update({name: _two_dims for name in "transpose swapaxes".split()})
+RULES.update({name: _with_batch_size for name in "view reshape expand".split()})
+RULES.update({name: _select_like for name in "select narrow unbind split chunk".split()})
+RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
+RULES.update({name: _cat_like for name in "cat concat stack".split()})
+RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
+              "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
+              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
