@@ -672,3 +672,14 @@ def test_same_functions_methods_and_in_place_forms_as_torch(torch, name):
             ours = getattr(minigrad.Tensor if owner else minigrad, name + suffix, None)
             theirs = getattr(torch.Tensor if owner else torch, name + suffix, None)
             assert (ours is None) == (theirs is None), f"{owner}.{name}{suffix}"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("weight", [0.3, 0.9, "tensor"])
+def test_lerp_to_the_last_bit(torch, dtype, weight):
+    """PyTorch's lerp multiplies and adds in one rounding (a fused multiply-add)."""
+    rng = np.random.default_rng(3)
+    start, end, w = (rng.normal(size=2000).astype(dtype) for _ in range(3))
+    ours, theirs = (lib.lerp(lib.tensor(start), lib.tensor(end), lib.tensor(w) if weight == "tensor" else weight)
+                    for lib in (minigrad, torch))
+    assert (ours.numpy() == theirs.numpy()).all()

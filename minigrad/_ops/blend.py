@@ -177,9 +177,43 @@ class LerpBackward1(Node):
 
 def _lerp_array(start, end, weight):
     """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
-    at weight 0 and at weight 1)."""
+    at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
+    fused multiply-add); for float32 and float16 the float64 product and sum are exact enough
+    to round the same way; float64 has no wider type, so its product's rounding error is
+    found exactly and added back (``_fused_multiply_add``)."""
+    dtype = start.dtype
+    if dtype.itemsize <= 4:
+        start, end, weight = (np.asarray(a, np.float32) for a in (start, end, weight))
     difference = end - start
-    return np.where(np.abs(weight) < 0.5, start + weight * difference, end - difference * (1 - weight))
+    rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
+    if dtype.itemsize <= 4:
+        start, end, difference, weight, rest = (np.asarray(a, np.float64)
+                                                for a in (start, end, difference, weight, rest))
+    if dtype == np.float64:
+        near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
+        near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
+    else:
+        near_start, near_end = start + weight * difference, end - difference * rest
+    out = np.where(np.abs(weight) < 0.5, near_start, near_end)
+    return out.astype(dtype, copy=False)
+
+
+def _fused_multiply_add(a, b, c):
+    """a * b + c in float64, nearly as if rounded once: the product's rounding error is found
+    exactly (Dekker's splitting of each factor into halves of 26 bits) and added back, with the
+    sum's own error (Knuth's two-sum)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = a * b
+        split = 134217729.0                       # 2**27 + 1
+        a_high = a * split - (a * split - a)
+        b_high = b * split - (b * split - b)
+        a_low, b_low = a - a_high, b - b_high
+        product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+        total = product + c
+        back = total - product
+        sum_error = (product - (total - back)) + (c - back)
+        exact = total + (product_error + sum_error)
+        return np.where(np.isfinite(exact), exact, product + c)
 
 
 def lerp(input, end, weight):
@@ -210,7 +244,8 @@ def lerp(input, end, weight):
         except ValueError:
             raise _broadcast_error(input, end) from None
         raise _broadcast_error(both, weight) from None
-    w = weight._array if weighted else np.asarray(weight, dtype)
+    # (a number weight is kept in float32 for float16 tensors, as PyTorch computes half in float)
+    w = weight._array if weighted else np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
     out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
     if weighted:
         return result(out, LerpBackward1, (input, end, weight), saved=(input, end, weight))
