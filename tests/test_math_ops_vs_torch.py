@@ -683,3 +683,14 @@ def test_lerp_to_the_last_bit(torch, dtype, weight):
     ours, theirs = (lib.lerp(lib.tensor(start), lib.tensor(end), lib.tensor(w) if weight == "tensor" else weight)
                     for lib in (minigrad, torch))
     assert (ours.numpy() == theirs.numpy()).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name, value", [("addcmul", 1), ("addcmul", -0.3), ("addcdiv", 1), ("addcdiv", 0.3)])
+def test_addcmul_addcdiv_to_the_last_bit(torch, dtype, name, value):
+    """addcmul is one fused multiply-add in PyTorch: (value * tensor1) * tensor2 + input."""
+    rng = np.random.default_rng(4)
+    arrays = [rng.normal(size=shape).astype(dtype) for shape in ((50, 1), (40,), (50, 40))]
+    ours, theirs = (getattr(lib, name)(*(lib.tensor(a) for a in arrays), value=value)
+                    for lib in (minigrad, torch))
+    assert (ours.numpy() == theirs.numpy()).all()

@@ -92,7 +92,13 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
     """
     (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value)
-    out = laid_out_as_pytorch(np.asarray(x + _value_in(dtype, value) * t1 * t2, dtype), x, t1, t2)
+    scaled = _value_in(dtype, value) * t1
+    if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
+        shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
+        sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
+    else:
+        sums = x + scaled * t2
+    out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
     return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
 
 
@@ -196,6 +202,15 @@ def _lerp_array(start, end, weight):
         near_start, near_end = start + weight * difference, end - difference * rest
     out = np.where(np.abs(weight) < 0.5, near_start, near_end)
     return out.astype(dtype, copy=False)
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once, in a's dtype (float16 and float32 through float64, which holds
+    their product exactly)."""
+    if a.dtype == np.float64:
+        return _fused_multiply_add(a, b, c)
+    wide = np.float64
+    return (a.astype(wide) * b.astype(wide) + c.astype(wide)).astype(a.dtype)
 
 
 def _fused_multiply_add(a, b, c):
