@@ -573,9 +573,10 @@ def test_forward_mode(torch, name, program):
     for lib in (minigrad, torch):
         fwAD = lib.autograd.forward_ad
         with fwAD.dual_level():
-            x = fwAD.make_dual(lib.tensor(primal, dtype=lib.float64), lib.tensor([1.0, -0.5, 2.0], dtype=lib.float64))
             x = fwAD.make_dual(lib.tensor(primal, dtype=lib.float64),
                                lib.tensor([1.0, -0.5, 2.0], dtype=lib.float64))
+            y = fwAD.make_dual(lib.tensor([1.1, 0.3, 0.9], dtype=lib.float64),
+                               lib.tensor([0.5, 1.0, -1.0], dtype=lib.float64))
             out = program(lib, x, y)
             results.append((_values(fwAD.unpack_dual(out).primal), _values(fwAD.unpack_dual(out).tangent)))
     (p1, t1), (p2, t2) = results
