@@ -82,11 +82,22 @@ from ._ops.median import median, nanmedian  # noqa: F401
 from ._ops.masked_select import masked_select  # noqa: F401
 from ._ops.summing import nansum, count_nonzero  # noqa: F401
 from ._ops.einsum import diagonal, einsum  # noqa: F401
-from ._ops.blas import bmm, baddbmm, addmm  # noqa: F401
+from ._ops.blas import bmm, baddbmm, addmm, addmv, addr  # noqa: F401
 from ._ops.special import erf  # noqa: F401
 from ._ops.nonfinite import (  # noqa: F401
     isnan, isinf, isfinite, isposinf, isneginf, nan_to_num, nan_to_num_)
-from ._ops.logarithms import log2, log10, expm1  # noqa: F401
+from ._ops.logarithms import (  # noqa: F401
+    log2, log10, expm1, exp2, logaddexp, logaddexp2, xlogy, logit)
+from ._ops.trigonometry import (  # noqa: F401
+    asin, acos, atan, sinh, cosh, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh, arccosh,
+    arctanh, deg2rad, rad2deg)
+from ._ops.special import erfc, erfinv, sinc  # noqa: F401
+from ._ops.gamma import lgamma, digamma, polygamma  # noqa: F401
+from ._ops.binary_ops import hypot, copysign, fmax, fmin, heaviside, float_power  # noqa: F401
+from ._ops.blend import addcmul, addcdiv, lerp  # noqa: F401
+from ._ops.math_aliases import (  # noqa: F401
+    positive, signbit, true_divide, eq, ne, lt, le, gt, ge, greater, greater_equal, less,
+    less_equal, not_equal)
 from ._ops.logical import logical_not, logical_and, logical_or, logical_xor  # noqa: F401
 from ._ops.pointwise import nonzero  # noqa: F401
 from ._ops.rearrange import (  # noqa: F401
@@ -103,6 +114,7 @@ from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a 
     _softmax as softmax, _log_softmax as log_softmax)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
+from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
@@ -125,7 +137,10 @@ del _install_methods
 # torch.exp_(x), torch.relu_(x), ...: the in-place methods written as functions
 for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p_", "log_", "neg_",
               "negative_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sqrt_",
-              "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_"):
+              "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
+              "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
+              "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
 

@@ -168,14 +168,20 @@ PARAMETERS = {
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
         "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
         "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",
-        "logical_and", "logical_or", "logical_xor", "nansum", "count_nonzero")},
+        "logical_and", "logical_or", "logical_xor", "nansum", "count_nonzero", "asin", "acos",
+        "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh",
+        "arccosh", "arctanh", "deg2rad", "rad2deg", "erfc", "erfinv", "sinc", "exp2", "logit",
+        "lgamma", "digamma", "signbit", "positive")},
     **{name: (("input", TENSOR), ("diagonal", INT)) for name in ("tril", "triu")},
     **{name: (("input", TENSOR), ("dim", INT)) for name in ("median", "nanmedian")},
     **{name: (("input", OVERLOADED),) for name in ("clamp", "clip", "pow")},
     "where": (("condition", OVERLOADED),),
     **{name: _INPUT_OTHER for name in (
         "add", "sub", "mul", "div", "subtract", "multiply", "divide", "maximum", "minimum",
-        "allclose", "isclose", "equal")},
+        "allclose", "isclose", "equal", "true_divide", "copysign", "eq", "ne", "lt", "le", "gt",
+        "ge", "greater", "greater_equal", "less", "less_equal", "not_equal")},
+    **{name: (("input", TENSOR), ("other", TENSOR)) for name in (
+        "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")},
     # several signatures (remainder has a number-first one: remainder(2, x))
     **{name: (("input", OVERLOADED), ("other", OVERLOADED)) for name in (
         "rsub", "fmod", "remainder", "floor_divide")},

@@ -918,6 +918,7 @@ def _install_methods():
     from ._ops import nonfinite, logarithms, logical, angles, triangular, median
     from ._ops import masked_select, summing
     from ._ops import rearrange, diagonals, index_ops, selection
+    from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -935,11 +936,18 @@ def _install_methods():
         sorting: ["sort", "argsort", "topk", "roll"],
         rounding: ["round", "floor", "ceil", "trunc", "fix", "frac", "floor_divide", "remainder",
                    "fmod", "floor_divide_", "remainder_", "fmod_"],
-        blas: ["bmm", "baddbmm", "addmm"],
+        blas: ["bmm", "baddbmm", "addmm", "addmv", "addr"],
         einsum: ["diagonal"],
-        special: ["erf"],
         nonfinite: ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "nan_to_num", "nan_to_num_"],
-        logarithms: ["log2", "log10", "expm1"],
+        logarithms: ["log2", "log10", "expm1", "exp2", "logaddexp", "logaddexp2", "xlogy", "logit"],
+        trigonometry: ["asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin",
+                       "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg"],
+        special: ["erf", "erfc", "erfinv", "sinc"],
+        gamma: ["lgamma", "digamma"],
+        binary_ops: ["hypot", "copysign", "fmax", "fmin", "heaviside", "float_power"],
+        blend: ["addcmul", "addcdiv", "lerp"],
+        math_aliases: ["positive", "signbit", "true_divide", "greater", "greater_equal", "less",
+                       "less_equal", "not_equal"],
         logical: ["logical_not", "logical_and", "logical_or", "logical_xor"],
         angles: ["atan2", "arctan2", "atan2_", "arctan2_"],
         triangular: ["tril", "triu", "tril_", "triu_"],
@@ -986,6 +994,12 @@ def _install_methods():
     Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
     Tensor.sgn, Tensor.nonzero = pointwise.sgn, pointwise.nonzero
+    Tensor.polygamma = math_aliases.polygamma_method
+    for name in ("addcmul", "addcdiv", "addmv", "addr", "addcmul_", "addcdiv_", "addmv_", "addr_"):
+        setattr(Tensor, name, math_aliases.keyword_only_method(getattr(Tensor, name), name, 2))
+    for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
+        setattr(Tensor, name, method)
+    Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.

@@ -12,10 +12,15 @@
 * sorting.py        - sort, argsort, topk, roll
 * rounding.py       - round, floor, ceil, trunc, frac, div(rounding_mode=), //, % and fmod
 * einsum.py         - einsum
-* blas.py           - bmm, baddbmm, addmm with beta/alpha
-* special.py        - erf
+* blas.py           - bmm, baddbmm, addmm, addmv, addr with beta/alpha
+* special.py        - erf, erfc, erfinv, sinc
 * nonfinite.py      - isnan, isinf, isfinite, nan_to_num (finding and replacing nan and inf)
-* logarithms.py     - log2, log10, expm1
+* logarithms.py     - log2, log10, expm1, exp2, logaddexp, logaddexp2, xlogy, logit
+* trigonometry.py   - asin, acos, atan, sinh, cosh, asinh, acosh, atanh, deg2rad, rad2deg
+* gamma.py          - lgamma, digamma, polygamma
+* binary_ops.py     - hypot, copysign, fmax, fmin, heaviside, float_power
+* blend.py          - addcmul, addcdiv, lerp (what optimisers update parameters with)
+* math_aliases.py   - positive, signbit, true_divide, greater/less/..., x.gt_(y) and the like
 * logical.py        - logical_not, logical_and, logical_or, logical_xor
 * inplace_unary.py  - x.exp_(), x.relu_(), x.unsqueeze_(0), x.t_(), ... (torch.exp_(x) too)
 * rearrange.py      - movedim, tile, unflatten, rot90, tensor_split, repeat_interleave, unfold, ...

@@ -148,3 +148,104 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     out = result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
                  saved=(mat1, mat2), beta=beta, alpha=alpha)
     return _remember_layouts(out, mat1, mat2)
+
+
+# --- addmv, addr: the matrix-vector and outer products, with beta/alpha --------------------------
+
+def _scaled_sum(input, product, beta, alpha):
+    """beta * input + alpha * product; with beta 0 input is ignored (its nan and inf too)."""
+    dtype = product.dtype
+    scaled = product if alpha == 1 else product * np.asarray(alpha, dtype)
+    if beta == 0:
+        return np.broadcast_to(scaled, product.shape).copy()
+    return np.asarray(input * np.asarray(beta, dtype) + scaled if beta != 1 else input + scaled, dtype)
+
+
+class AddmvBackward0(Node):
+    """result = beta * self + alpha * (mat @ vec)   ->
+        grad_self = beta * grad; grad_mat = alpha * outer(grad, vec); grad_vec = alpha * mat^T @ grad"""
+
+    _saved_names = ("mat", "vec")      # grad_fn._saved_mat, ... (and _saved_alpha, _saved_beta)
+
+    def backward(self, grad):
+        mat, vec = self.saved_tensors
+        beta, alpha = self.beta, self.alpha
+        return ((grad if beta == 1 else mul_by_number(grad, beta)) if self.should_compute_output(0) else None,
+                _by(grad.outer(vec), alpha) if self.should_compute_output(1) else None,
+                _by(mat.t().mv(grad), alpha) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = beta * self_t + alpha * (mat_t @ vec + mat @ vec_t)"""
+        (_, mat, vec), (self_t, mat_t, vec_t) = inputs, tangents
+        return _by(self_t, self.beta) + _by(mat_t.mv(vec) + mat.mv(vec_t), self.alpha)
+
+
+def _by(tensor, number):
+    return tensor if number == 1 else mul_by_number(tensor, number)
+
+
+def _must_be_tensors(name, *named):
+    for position, (parameter, value) in enumerate(named, start=1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat @ vec): a matrix times a vector, plus a (scaled) vector.
+
+    Gradient: beta * grad to input, alpha * outer(grad, vec) to mat, alpha * mat^T @ grad to vec.
+    """
+    _must_be_tensors("addmv", ("input", input), ("mat", mat), ("vec", vec))
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}")
+    if mat.shape[1] != vec.shape[0] or (input.ndim and input.shape[0] not in (1, mat.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
+                           f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    dtypes = [t._array.dtype for t in (input, mat, vec)]
+    if len(set(dtypes)) > 1:
+        names = ", ".join(cpp_name(t.dtype).capitalize() for t in (input, mat))
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, and "
+                           f"{cpp_name(vec.dtype).capitalize()}")
+    out = _scaled_sum(input._array, mat._array @ vec._array, beta, alpha)
+    return result(out, AddmvBackward0, (input, mat, vec), saved=(mat, vec), beta=beta, alpha=alpha)
+
+
+class AddrBackward0(Node):
+    """result = beta * self + alpha * outer(vec1, vec2)   ->
+        grad_self = beta * grad; grad_vec1 = alpha * grad @ vec2; grad_vec2 = alpha * grad^T @ vec1"""
+
+    _saved_names = ("vec1", "vec2")      # grad_fn._saved_vec1, ... (and _saved_alpha, _saved_beta)
+
+    def backward(self, grad):
+        vec1, vec2 = self.saved_tensors
+        beta, alpha = self.beta, self.alpha
+        return ((grad if beta == 1 else mul_by_number(grad, beta)) if self.should_compute_output(0) else None,
+                _by(grad.mv(vec2), alpha) if self.should_compute_output(1) else None,
+                _by(grad.t().mv(vec1), alpha) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = beta * self_t + alpha * (outer(vec1_t, vec2) + outer(vec1, vec2_t))"""
+        (_, vec1, vec2), (self_t, vec1_t, vec2_t) = inputs, tangents
+        return _by(self_t, self.beta) + _by(vec1_t.outer(vec2) + vec1.outer(vec2_t), self.alpha)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """beta * input + alpha * outer(vec1, vec2): a matrix plus a (scaled) outer product.
+
+    Gradient: beta * grad to input, alpha * grad @ vec2 to vec1, alpha * grad^T @ vec1 to vec2.
+    """
+    _must_be_tensors("addr", ("input", input), ("vec1", vec1), ("vec2", vec2))
+    for name, vec in (("vec1", vec1), ("vec2", vec2)):
+        if vec.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {vec.ndim}-D")
+    product = np.multiply.outer(vec1._array, vec2._array)
+    try:
+        np.broadcast_to(input._array, product.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"The expanded size of the tensor ({product.shape[-1]}) must match the existing size "
+            f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
+            f"{list(product.shape)}.  Tensor sizes: {list(input.shape)}") from None
+    out = _scaled_sum(input._array, product, beta, alpha)
+    return result(out, AddrBackward0, (input, vec1, vec2), saved=(vec1, vec2), beta=beta, alpha=alpha)

@@ -20,7 +20,8 @@ from .._tensor import Tensor, _wrap
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
-from . import gather_scatter, pointwise, result, rounding, shape, special
+from . import (binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
+               shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, reading_its_own_writes)
 from .views import node_is_current
@@ -65,12 +66,61 @@ _UNARY = {
     "neg_": pointwise.neg, "reciprocal_": pointwise.reciprocal, "square_": pointwise.square,
     "sign_": pointwise.sign, "floor_": rounding.floor, "ceil_": rounding.ceil,
     "round_": rounding.round, "trunc_": rounding.trunc, "frac_": rounding.frac,
-    "erf_": special.erf,
+    "erf_": special.erf, "erfc_": special.erfc, "erfinv_": special.erfinv, "sinc_": special.sinc,
+    "asin_": trigonometry.asin, "acos_": trigonometry.acos, "atan_": trigonometry.atan,
+    "sinh_": trigonometry.sinh, "cosh_": trigonometry.cosh, "asinh_": trigonometry.asinh_in_place,
+    "acosh_": trigonometry.acosh_in_place, "atanh_": trigonometry.atanh_in_place, "deg2rad_": trigonometry.deg2rad,
+    "rad2deg_": trigonometry.rad2deg, "exp2_": logarithms.exp2, "lgamma_": gamma.lgamma,
+    "digamma_": gamma.digamma, "logit_": logarithms.logit,
 }
-_ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_"}
+_ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_", "arcsin_": "asin_",
+            "arccos_": "acos_", "arctan_": "atan_", "arcsinh_": "asinh_", "arccosh_": "acosh_",
+            "arctanh_": "atanh_"}
 
 METHODS = {name: _unary_inplace(operation, name) for name, operation in _UNARY.items()}
 METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _ALIASES.items()})
+
+
+def polygamma_(self, n):
+    """In-place ``polygamma``: x.polygamma_(n) writes polygamma(n, x) into x."""
+    return apply_inplace(self, lambda t: _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t))
+
+
+# --- in-place forms of the math functions with more inputs: p.addcdiv_(m, d, value=-lr), ... --
+
+def _with_others_inplace(operation, name, tensor_arguments):
+    """x.name(*args) computes operation(x, *args) and writes it back into x; the first
+    ``tensor_arguments`` arguments are inputs that may require grad (they go to apply_inplace)."""
+    def method(self, *args, **kwargs):
+        others = tuple(a for a in args[:tensor_arguments] if isinstance(a, Tensor))
+        if name == "float_power_" and self._array.dtype != np.float64:
+            raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.tensor_type_name[:-len('Tensor')]} "
+                               "but the operation's result requires dtype Double")
+
+        def written(t, *_):
+            return _castable_back(operation(t, *args, **kwargs), t)
+        return apply_inplace(self, written, *others)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}(...) computes "
+                      f"{operation.__name__}(x, ...) and writes it back into x (recorded with the "
+                      "same node).")
+    return method
+
+
+METHODS.update(
+    polygamma_=polygamma_,
+    addcmul_=_with_others_inplace(blend.addcmul, "addcmul_", 2),
+    addcdiv_=_with_others_inplace(blend.addcdiv, "addcdiv_", 2),
+    lerp_=_with_others_inplace(blend.lerp, "lerp_", 2),
+    hypot_=_with_others_inplace(binary_ops.hypot, "hypot_", 1),
+    copysign_=_with_others_inplace(binary_ops.copysign, "copysign_", 1),
+    heaviside_=_with_others_inplace(binary_ops.heaviside, "heaviside_", 1),
+    float_power_=_with_others_inplace(binary_ops.float_power, "float_power_", 1),
+    xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1),
+    true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1),
+    addmv_=_with_others_inplace(blas.addmv, "addmv_", 2),
+    addr_=_with_others_inplace(blas.addr, "addr_", 2),
+)
 
 
 # x.clamp_min_(0) records the node of clamp_min (PyTorch gives both the same name)

@@ -1,0 +1,267 @@
+"""A tensor plus a scaled product, quotient or step: addcmul, addcdiv, lerp.
+
+* ``addcmul(x, t1, t2, value=v)`` = x + v * t1 * t2
+* ``addcdiv(x, t1, t2, value=v)`` = x + v * t1 / t2 (Adam's update: param + -lr * m / (sqrt(v) + eps))
+* ``lerp(start, end, weight)`` = start + weight * (end - start), the point a fraction ``weight``
+  of the way from start to end (an exponential moving average: avg.lerp_(x, 1 - momentum))
+
+Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on every step.
+"""
+import numpy as np
+
+from .._dtype import cpp_name, result_type
+from .._tensor import Tensor, _wrap
+from ..autograd.graph import Node
+from . import result
+from .pointwise import _broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number, sub
+from .views import check_history_kept
+
+
+def _times_value(tensor, value):
+    """tensor * value, skipped when value is 1 (PyTorch's maybe_multiply)."""
+    return tensor if value == 1 else mul_by_number(tensor, value)
+
+
+class _SavesValue:
+    """What addcmul's and addcdiv's nodes share (each is also a Node): PyTorch shows the number
+    ``value`` as ``grad_fn._saved_value``, a name Node already uses for the method that looks
+    saved values up; so here each of the three is a property of its own."""
+
+    _saved_names = ("tensor1", "tensor2")      # grad_fn._saved_tensor1, ... as in PyTorch
+
+    @property
+    def _saved_value(self):
+        return self.value
+
+    @property
+    def _saved_tensor1(self):
+        return Node._saved_value(self, "tensor1")
+
+    @property
+    def _saved_tensor2(self):
+        return Node._saved_value(self, "tensor2")
+
+
+def _three_arrays(name, input, tensor1, tensor2, value):
+    """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not)."""
+    if not isinstance(value, (int, float, bool, np.number)):
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {type(value).__name__}")
+    for position, (parameter, value) in enumerate((("input", input), ("tensor1", tensor1),
+                                                    ("tensor2", tensor2)), start=1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
+    dtype = result_type(input, tensor1, tensor2)
+    arrays = [t._array.astype(dtype, copy=False) for t in (input, tensor1, tensor2)]
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        check_history_kept(input, tensor1, tensor2)
+        try:
+            np.broadcast_shapes(arrays[1].shape, arrays[2].shape)
+        except ValueError:
+            raise _broadcast_error(tensor1, tensor2) from None
+        raise _broadcast_error(input, np.empty(np.broadcast_shapes(arrays[1].shape, arrays[2].shape))) from None
+    return arrays, dtype
+
+
+def _value_in(dtype, value):
+    """``value`` as a number of ``dtype`` (an integer tensor cuts a float value: 0.5 -> 0)."""
+    return np.asarray(int(value) if dtype.kind in "iub" and dtype.kind != "b" else value, dtype)
+
+
+class AddcmulBackward0(_SavesValue, Node):
+    """result = self + value * tensor1 * tensor2   ->
+        grad_self = grad; grad_tensor1 = grad * tensor2 * value; grad_tensor2 = grad * tensor1 * value"""
+
+    def backward(self, grad):
+        t1, t2 = self.saved_tensors
+        return (grad if self.should_compute_output(0) else None,
+                grad * _times_value(t2, self.value) if self.should_compute_output(1) else None,
+                grad * _times_value(t1, self.value) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t + value * (tensor1_t * tensor2 + tensor1 * tensor2_t)"""
+        (_, t1, t2), (x_t, t1_t, t2_t) = inputs, tangents
+        return x_t + _times_value(t1_t * t2 + t1 * t2_t, self.value)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 * tensor2, elementwise (broadcasting).
+
+    Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
+    """
+    (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value)
+    scaled = _value_in(dtype, value) * t1
+    if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
+        shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
+        sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
+    else:
+        sums = x + scaled * t2
+    out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
+    return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
+
+
+def _number_tensor(number, like):
+    """``number`` as a 0-d tensor of ``like``'s dtype (PyTorch's formulas wrap a number so)."""
+    return _wrap(np.asarray(number, dtype=like._array.dtype))
+
+
+class AddcdivBackward0(_SavesValue, Node):
+    """result = self + value * tensor1 / tensor2   ->
+        grad_self = grad; grad_tensor1 = grad * value / tensor2;
+        grad_tensor2 = -grad * value * tensor1 / tensor2**2"""
+
+    def backward(self, grad):
+        t1, t2 = self.saved_tensors
+        return (grad if self.should_compute_output(0) else None,
+                grad * (_number_tensor(self.value, t2) / t2) if self.should_compute_output(1) else None,
+                -grad * (mul_by_number(t1, self.value) / (t2 * t2)) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t + value * (tensor1_t / tensor2 - tensor1 * tensor2_t / tensor2**2)"""
+        (_, t1, t2), (x_t, t1_t, t2_t) = inputs, tangents
+        return x_t + _times_value(t1_t / t2 - t1 * t2_t / (t2 * t2), self.value)
+
+
+ADDCDIV_INTEGER_MESSAGE = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+    "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+    "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 / tensor2, elementwise (broadcasting).
+
+    Gradient: grad to input, grad * value / tensor2 to tensor1,
+    -grad * value * tensor1 / tensor2**2 to tensor2.
+    """
+    if all(isinstance(t, Tensor) and t._array.dtype.kind in "iub" for t in (tensor1, tensor2)):
+        raise RuntimeError(ADDCDIV_INTEGER_MESSAGE)
+    (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)
+    out = laid_out_as_pytorch(out, x, t1, t2)
+    return result(out, AddcdivBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
+
+
+# --- lerp -----------------------------------------------------------------------------------
+
+class LerpBackward0(Node):
+    """result = self + weight * (end - self), weight a number   ->
+        grad_self = grad * (1 - weight); grad_end = grad * weight"""
+
+    def backward(self, grad):
+        return (mul_by_number(grad, 1 - self.weight) if self.should_compute_output(0) else None,
+                mul_by_number(grad, self.weight) if self.should_compute_output(1) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * (1 - weight) + end_t * weight"""
+        start_t, end_t = tangents
+        return mul_by_number(start_t, 1 - self.weight) + mul_by_number(end_t, self.weight)
+
+
+class LerpBackward1(Node):
+    """result = self + weight * (end - self)   ->
+        grad_self = grad * (1 - weight); grad_end = grad * weight; grad_weight = grad * (end - self)"""
+
+    _saved_names = ("self", "end", "weight")      # grad_fn._saved_self, ... as in PyTorch
+
+    def backward(self, grad):
+        start, end, weight = self.saved_tensors
+        return (grad * sub(_number_tensor(1, weight), weight) if self.should_compute_output(0) else None,
+                grad * weight if self.should_compute_output(1) else None,
+                grad * (end - start) if self.should_compute_output(2) else None)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * (1 - weight) + end_t * weight + weight_t * (end - self)"""
+        (start, end, weight), (start_t, end_t, weight_t) = inputs, tangents
+        return start_t * (1 - weight) + end_t * weight + weight_t * (end - start)
+
+
+def _lerp_array(start, end, weight):
+    """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
+    at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
+    fused multiply-add); for float32 and float16 the float64 product and sum are exact enough
+    to round the same way; float64 has no wider type, so its product's rounding error is
+    found exactly and added back (``_fused_multiply_add``)."""
+    dtype = start.dtype
+    if dtype.itemsize <= 4:
+        start, end, weight = (np.asarray(a, np.float32) for a in (start, end, weight))
+    difference = end - start
+    rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
+    if dtype.itemsize <= 4:
+        start, end, difference, weight, rest = (np.asarray(a, np.float64)
+                                                for a in (start, end, difference, weight, rest))
+    if dtype == np.float64:
+        near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
+        near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
+    else:
+        near_start, near_end = start + weight * difference, end - difference * rest
+    out = np.where(np.abs(weight) < 0.5, near_start, near_end)
+    return out.astype(dtype, copy=False)
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once, in a's dtype (float16 and float32 through float64, which holds
+    their product exactly)."""
+    if a.dtype == np.float64:
+        return _fused_multiply_add(a, b, c)
+    wide = np.float64
+    return (a.astype(wide) * b.astype(wide) + c.astype(wide)).astype(a.dtype)
+
+
+def _fused_multiply_add(a, b, c):
+    """a * b + c in float64, nearly as if rounded once: the product's rounding error is found
+    exactly (Dekker's splitting of each factor into halves of 26 bits) and added back, with the
+    sum's own error (Knuth's two-sum)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = a * b
+        split = 134217729.0                       # 2**27 + 1
+        a_high = a * split - (a * split - a)
+        b_high = b * split - (b * split - b)
+        a_low, b_low = a - a_high, b - b_high
+        product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+        total = product + c
+        back = total - product
+        sum_error = (product - (total - back)) + (c - back)
+        exact = total + (product_error + sum_error)
+        return np.where(np.isfinite(exact), exact, product + c)
+
+
+def lerp(input, end, weight):
+    """The point a fraction ``weight`` of the way from input to end: input + weight * (end - input).
+
+    ``weight`` is a number or a tensor (broadcast). Gradient: grad * (1 - weight) to input,
+    grad * weight to end, grad * (end - input) to a tensor weight.
+    """
+    if not isinstance(end, Tensor):
+        raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type(end).__name__}")
+    dtype = input._array.dtype
+    if end._array.dtype != dtype:
+        raise RuntimeError(f"expected dtype {cpp_name(input.dtype)} for `end` but got dtype "
+                           f"{cpp_name(end.dtype)}")
+    weighted = isinstance(weight, Tensor)
+    if weighted and weight._array.dtype != dtype:
+        raise RuntimeError(f"expected dtype {cpp_name(input.dtype)} for `weight` but got dtype "
+                           f"{cpp_name(weight.dtype)}")
+    if dtype.kind != "f":
+        raise kernel_not_implemented("lerp_kernel_tensor" if weighted else "lerp_kernel_scalar", input)
+    arrays = (input._array, end._array) + ((weight._array,) if weighted else ())
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        check_history_kept(input, end)
+        try:                  # PyTorch broadcasts input with end, then the two with weight
+            both = np.empty(np.broadcast_shapes(input._array.shape, end._array.shape))
+        except ValueError:
+            raise _broadcast_error(input, end) from None
+        raise _broadcast_error(both, weight) from None
+    # (a number weight is kept in float32 for float16 tensors, as PyTorch computes half in float)
+    w = weight._array if weighted else np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
+    out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
+    if weighted:
+        return result(out, LerpBackward1, (input, end, weight), saved=(input, end, weight))
+    return result(out, LerpBackward0, (input, end), weight=weight)

@@ -1,0 +1,181 @@
+"""The gamma function's logarithm and its derivatives: lgamma, digamma, polygamma.
+
+* ``lgamma(x)`` = log |Gamma(x)|, where Gamma(n) = (n - 1)! extends the factorial.
+* ``digamma(x)`` = d/dx lgamma(x) (also called psi(x)).
+* ``polygamma(n, x)`` = the n-th derivative of digamma; polygamma(0, x) is digamma(x).
+
+So each one's gradient is the next one: lgamma -> digamma -> polygamma(1) -> polygamma(2) ...
+All save their input (``grad_fn._saved_self``), as PyTorch's derivatives do.
+
+numpy has none of them, so they are computed here in float64 from textbook formulas:
+* digamma: psi(x) = psi(x + 1) - 1/x moves x above 10, where the asymptotic series
+  psi(x) ~ log x - 1/(2x) - sum B_2k / (2k x^2k) is exact to float64; below 0 the reflection
+  psi(x) = psi(1 - x) - pi / tan(pi x) comes first.
+* polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x), with the Hurwitz zeta function
+  zeta(s, x) = sum over k >= 0 of 1 / (x + k)^s, summed directly until x + k is above 10
+  and finished with the Euler-Maclaurin formula.
+"""
+import math
+
+import numpy as np
+
+from ..autograd.graph import Node
+from . import result
+from .pointwise import like_its_input
+
+def _lgamma_of_number(x):
+    """math.lgamma, but inf at the poles (0, -1, -2, ...) where math.lgamma raises."""
+    try:
+        return math.lgamma(x)
+    except ValueError:
+        return math.inf
+
+
+_lgamma_scalar = np.frompyfunc(_lgamma_of_number, 1, 1)
+
+# Bernoulli numbers B_2, B_4, ..., B_16 (for the asymptotic series)
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
+
+
+def _in_float(function, input):
+    """``function`` (computed in float64) of every element, in the input's float dtype (ints: float32)."""
+    array = input._array
+    dtype = array.dtype if array.dtype.kind == "f" else np.dtype(np.float32)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        out = np.asarray(function(array.astype(np.float64)), dtype=np.float64).astype(dtype)
+    return like_its_input(out, array)
+
+
+def _lgamma_float64(x):
+    return np.asarray(_lgamma_scalar(x), dtype=np.float64).reshape(x.shape)
+
+
+def _digamma_float64(x):
+    x = np.array(x, dtype=np.float64, ndmin=1)
+    out = np.zeros_like(x)
+    reflect = x < 0
+    # psi(x) = psi(1 - x) - pi / tan(pi x) for negative x (a pole, nan, at the negative integers)
+    poles = reflect & (x == np.floor(x))
+    # (tan has period pi: x minus the nearest integer, exact, keeps pi * x from rounding near the poles)
+    out[reflect] = -np.pi / np.tan(np.pi * (x[reflect] - np.round(x[reflect])))
+    x = np.where(reflect, 1 - x, x)
+    small = x < 10
+    while small.any():                          # psi(x) = psi(x + 1) - 1/x
+        out[small] -= 1 / x[small]
+        x[small] += 1
+        small = x < 10
+    inverse_square = 1 / (x * x)
+    series, power = np.zeros_like(x), np.ones_like(x)
+    for k, b in enumerate(_BERNOULLI, start=1):
+        power = power * inverse_square
+        series += b / (2 * k) * power
+    out += np.log(x) - 0.5 / x - series
+    out[poles] = np.nan
+    out[x == np.inf] = np.inf
+    return out
+
+
+def _digamma_with_zeros(x):
+    out = _digamma_float64(x).reshape(np.shape(x))
+    # psi has a pole at 0: PyTorch gives -inf at 0.0 and inf at -0.0
+    return np.where(x == 0, np.where(np.signbit(x), np.inf, -np.inf), out)
+
+
+def _hurwitz_zeta(s, x):
+    """zeta(s, x) = sum over k >= 0 of 1 / (x + k)**s, for whole s >= 2."""
+    x = np.array(x, dtype=np.float64, ndmin=1)
+    out = np.where(np.isfinite(x), 0.0, np.where(x == np.inf, 0.0, np.nan))    # zeta(s, inf) = 0
+    outside = ~np.isfinite(x)
+    x = np.where(outside, 10.0, x)
+    small = x < 10
+    while small.any():
+        out[small] += x[small] ** -s
+        x[small] += 1
+        small = (x < 10) & np.isfinite(out)
+    x = np.maximum(x, 10.0)           # (an element that hit a pole stops below 10; it stays inf)
+    ends = out.copy()
+    # Euler-Maclaurin: integral from x to infinity, half the first term, then Bernoulli corrections
+    out += x ** (1 - s) / (s - 1) + 0.5 * x ** -s
+    rising, power = float(s), x ** (-s - 1)
+    for k, b in enumerate(_BERNOULLI, start=1):
+        out += b / math.factorial(2 * k) * rising * power
+        rising *= (s + 2 * k - 1) * (s + 2 * k)
+        power = power / (x * x)
+    return np.where(np.isfinite(ends) & ~outside, out, ends)
+
+
+def _polygamma_float64(n, x):
+    if n == 0:
+        return _digamma_with_zeros(x)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return ((-1) ** (n + 1) * math.factorial(n) * _hurwitz_zeta(n + 1, x)).reshape(np.shape(x))
+
+
+class LgammaBackward0(Node):
+    """result = log|Gamma(self)|   ->   grad_self = grad * digamma(self)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, as in PyTorch
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (grad * digamma(x),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * digamma(self)"""
+        return tangents[0] * digamma(inputs[0])
+
+
+def lgamma(input):
+    """log |Gamma(input)|, elementwise (lgamma(n) = log((n - 1)!)). Gradient: grad * digamma(input)."""
+    return result(_in_float(_lgamma_float64, input), LgammaBackward0, (input,), saved=(input,))
+
+
+class DigammaBackward0(Node):
+    """result = digamma(self)   ->   grad_self = grad * polygamma(1, self)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self, as in PyTorch
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (grad * polygamma(1, x),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * polygamma(1, self)"""
+        return tangents[0] * polygamma(1, inputs[0])
+
+
+def digamma(input):
+    """The derivative of lgamma, elementwise (-inf at 0, nan at negative integers).
+
+    Gradient: grad * polygamma(1, input).
+    """
+    return result(_in_float(_digamma_with_zeros, input), DigammaBackward0, (input,), saved=(input,))
+
+
+class PolygammaBackward0(Node):
+    """result = polygamma(n, self)   ->   grad_self = grad * polygamma(n + 1, self)"""
+
+    _saved_names = ('self',)      # grad_fn._saved_self (and _saved_n), as in PyTorch
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (grad * polygamma(self.n + 1, x),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * polygamma(n + 1, self)"""
+        return tangents[0] * polygamma(self.n + 1, inputs[0])
+
+
+class PolygammaBackward1(PolygammaBackward0):
+    """result = self.polygamma_(n)   ->   grad_self = grad * polygamma(n + 1, self)"""
+
+
+def polygamma(n, input, node_class=PolygammaBackward0):
+    """The n-th derivative of digamma, elementwise (n = 0: digamma itself).
+
+    Gradient: grad * polygamma(n + 1, input).
+    """
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return result(_in_float(lambda x: _polygamma_float64(n, x), input), node_class,
+                  (input,), saved=(input,), n=n)
