@@ -792,3 +792,20 @@ def test_indexing_the_values_of_a_max_over_a_dim(torch, index):
 @pytest.mark.parametrize("index", [-1, 1, 5, 0])
 def test_indexing_other_zero_dim_tensors(torch, index):
     assert_same(lambda L: L.tensor([1.0, 2.0, 3.0], requires_grad=True).sum()[index], torch)
+
+
+# a Python number given for a tensor input (x * 2) is saved as PyTorch's wrapped number, a
+# 0-d tensor: grad_fn._saved_other shows tensor(2) (int64), tensor(2., dtype=float64), tensor(True)
+@pytest.mark.parametrize("fn", [
+    lambda L, x: (x * 2).grad_fn._saved_other, lambda L, x: (x * 2.5).grad_fn._saved_other,
+    lambda L, x: (x * True).grad_fn._saved_other, lambda L, x: (x / 2).grad_fn._saved_other,
+    lambda L, x: (2 * x).grad_fn._saved_other, lambda L, x: L.mul(x, 3).grad_fn._saved_other,
+    lambda L, x: (x ** 2).grad_fn._saved_exponent, lambda L, x: x.mul(2.0).grad_fn._saved_self,
+])
+def test_numbers_saved_as_wrapped_numbers(torch, fn):
+    def run(L):
+        value = fn(L, L.tensor([1.0, 2.0], requires_grad=True))
+        if isinstance(value, L.Tensor):
+            return "tensor", value.tolist(), str(value.dtype).split(".")[-1], value.dim()
+        return value
+    assert run(minigrad) == run(torch)

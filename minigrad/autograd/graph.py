@@ -164,6 +164,8 @@ class Node:
             if saved is None or names.index(key) >= len(saved):
                 return None
             value = saved[names.index(key)]
+            if type(value) in _WRAPPED_NUMBER_DTYPES:
+                return _wrapped_number(value)
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
         settings = self.__dict__
         kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
@@ -731,6 +733,16 @@ def _references_of_a_local():
 REFS_OF_A_LOCAL = _references_of_a_local()
 
 _PLAIN_VALUES = frozenset((type(None), float, int, bool))     # inputs that are never tensors
+
+# A Python number given where PyTorch's operation takes a tensor (``x * 2``) is saved by
+# PyTorch as a "wrapped number", a 0-d tensor: grad_fn._saved_other shows tensor(2).
+_WRAPPED_NUMBER_DTYPES = {int: np.int64, float: np.float64, bool: np.bool_}
+
+
+def _wrapped_number(number):
+    """The 0-d tensor PyTorch makes of a Python number given for a tensor input."""
+    from .._tensor import _wrap        # (lazy: the tensor module builds on this one)
+    return _wrap(np.asarray(number, dtype=_WRAPPED_NUMBER_DTYPES[type(number)]))
 _NO_VERSION = (None,)
 
 
