@@ -967,6 +967,10 @@ def test_random_programs_match_pytorch(torch, program):
      ("binary", "add", (1, 0), False, False), ("grad_outputs", "leaves", (2, 0), False, False)],
     [("leaf", (2, 1, 3), 0, False, True), ("unary", "to_double", (0,), False, False),
      ("backward", "backward_gradient", (1,), True, False)],
+    # tril_ of a 1-D leaf that requires grad: autograd's leaf rule comes before the kernel's
+    # dimension check, as in PyTorch
+    [("leaf", (3,), 0, False, True), ("inplace", "tril_", (0,), False, False),
+     ("unary", "F_hardtanh", (0,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

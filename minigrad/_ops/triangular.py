@@ -38,12 +38,16 @@ class TriuBackward0(Node):
         return triu(tangents[0], self._diagonal)
 
 
-def _check(name, input, diagonal):
-    """PyTorch's errors: an int diagonal, a tensor with rows and columns."""
+def _check(name, input, diagonal, in_place=False):
+    """PyTorch's errors: an int diagonal, a tensor with rows and columns. (In place, autograd's
+    rules come between the two, as PyTorch checks them before its kernel runs.)"""
     if not is_int(diagonal):
         # (as x.tril(0.5) says it; torch.tril(x, 0.5) is checked by its argument parser)
         raise TypeError(f"{name}(): argument 'diagonal' (position 1) must be int, not "
                         f"{type(diagonal).__name__}")
+    if in_place:
+        from .inplace import check_inplace       # (inplace.py builds on this package)
+        check_inplace(input, overlap_ok=True)    # (the overlap is allowed: see in_place below)
     if input._array.ndim < 2:
         raise RuntimeError(f"{name.rstrip('_')}: input tensor must have at least 2 dimensions")
 
@@ -83,7 +87,7 @@ def triu(input, diagonal=0):
 def _in_place(name, operation, numpy_function):
     def in_place(self, diagonal=0):
         from .inplace import apply_inplace, _overlaps    # (inplace.py builds on this package)
-        _check(name, self, diagonal)
+        _check(name, self, diagonal, in_place=True)
         if _overlaps(self._array):     # an expanded tensor: several elements share memory
             return apply_inplace(self, lambda t: _zeros_written_through(
                 operation(t, int(diagonal)), t, numpy_function, int(diagonal)), overlap_ok=True)
