@@ -809,3 +809,22 @@ def test_numbers_saved_as_wrapped_numbers(torch, fn):
             return "tensor", value.tolist(), str(value.dtype).split(".")[-1], value.dim()
         return value
     assert run(minigrad) == run(torch)
+
+
+# SelectBackward0 and SliceBackward0 show PyTorch's settings: dim, index, start, end and step
+# as given (negative ones as the unsigned 64-bit number of the same bits, a slice without an
+# end as the largest int64), and dir() of a node lists only PyTorch's _saved_* names
+@pytest.mark.parametrize("view", [
+    lambda x: x[1], lambda x: x[:, 2], lambda x: x[-1], lambda x: x[1:3], lambda x: x[:, 1:],
+    lambda x: x[::2], lambda x: x[:, -3:-1], lambda x: x[1:100], lambda x: x.narrow(1, 1, 2),
+    lambda x: x[..., 1], lambda x: x.select(-1, 1), lambda x: x.select(-1, -2),
+    lambda x: x.narrow(-1, -3, 2), lambda x: x[1:-1], lambda x: x[-100:2], lambda x: x[None, 1:2],
+    lambda x: x[1, 2:], lambda x: x[:, 0:5], lambda x: x.exp(), lambda x: x * 2,
+])
+def test_select_and_slice_settings(torch, view):
+    def run(L):
+        node = view(L.zeros(4, 5, requires_grad=True)).grad_fn
+        shown = {name: getattr(node, name) for name in dir(node) if name.startswith("_saved")}
+        return node.name(), {name: (value.tolist() if isinstance(value, L.Tensor) else value)
+                             for name, value in shown.items()}
+    assert run(minigrad) == run(torch)

@@ -157,7 +157,7 @@ class SliceBackwardBackward0(Node):
         return (gg[self.index],)
 
 
-def _slice(input, dim, item):
+def _slice(input, dim, item, dim_as_given=None):
     index = (slice(None),) * dim + (item,)
     array = with_pytorch_steps(input)
     sliced = array[index]
@@ -167,7 +167,8 @@ def _slice(input, dim, item):
         steps = sliced.strides[:dim] + (array.strides[dim] * item.step,) + sliced.strides[dim + 1:]
         sliced = np.lib.stride_tricks.as_strided(sliced, sliced.shape, steps,
                                                  writeable=sliced.flags.writeable)
-    out = result(sliced, SliceBackward0, (input,), input_shape=input._array.shape, index=index)
+    out = result(sliced, SliceBackward0, (input,), input_shape=input._array.shape, index=index,
+                 dim_as_given=dim if dim_as_given is None else dim_as_given)   # (_saved_dim)
     return _make_view(out, input)
 
 

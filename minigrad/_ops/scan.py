@@ -230,7 +230,7 @@ def narrow(input, dim, start, length):
     """
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     size = input.shape[dim]
@@ -241,4 +241,4 @@ def narrow(input, dim, start, length):
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     # always a slice, even of the whole dimension (x[0:n] in a longer index records nothing)
-    return _slice(input, dim, slice(start, start + length))
+    return _slice(input, dim, slice(start, start + length), dim_as_given=dim_as_given)

@@ -909,6 +909,7 @@ def select(input, dim, index):
     """
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim_as_given, index_as_given = dim, index       # (grad_fn._saved_dim / _saved_index show them)
     dim = _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:
@@ -917,7 +918,8 @@ def select(input, dim, index):
     full_index = (slice(None),) * dim + (index % size,)
     # the trailing ... keeps a 0-d result a numpy view (a[0] alone would copy out a scalar)
     out = result(with_pytorch_steps(input)[full_index + (Ellipsis,)], SelectBackward0, (input,),
-                 input_shape=input._array.shape, index=full_index)
+                 input_shape=input._array.shape, index=full_index, dim_as_given=dim_as_given,
+                 index_as_given=index_as_given)
     return _make_view(out, input)
 
 

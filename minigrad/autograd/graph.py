@@ -72,6 +72,17 @@ def _numel(settings):
     return int(np.prod(settings["input_shape"]))
 
 
+# minigrad's own bookkeeping whose names start like PyTorch's ``_saved_*``: not listed in dir()
+_OWN_SAVED_NAMES = frozenset(("_saved", "_saved_names", "_saved_value", "_saved_versions",
+                              "_raw_saved_value"))
+
+
+def _slice_setting(settings, part, default):
+    """The start, stop or step of a SliceBackward0's slice as PyTorch shows it."""
+    value = getattr(settings["index"][-1], part)
+    return default if value is None else value % 2**64
+
+
 # Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
 # node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
 # A node listed here shows exactly these settings in dir(); others show their attributes.
@@ -101,8 +112,16 @@ _SETTINGS_KEPT_AS = {
     "SubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "RsubBackward0": {"alpha": lambda settings: settings.get("alpha", 1)},
     "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
-    "SelectBackward0": {"self_sym_sizes": "input_shape"},
-    "SliceBackward0": {"self_sym_sizes": "input_shape"},
+    # (dim, index, start and end as given, negative ones as their unsigned 64-bit bits; a
+    # slice without an end shows the largest int64)
+    "SelectBackward0": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                        "index": lambda settings: settings["index_as_given"] % 2**64,
+                        "self_sym_sizes": "input_shape"},
+    "SliceBackward0": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+                       "end": lambda settings: _slice_setting(settings, "stop", 2**63 - 1),
+                       "self_sym_sizes": "input_shape",
+                       "start": lambda settings: _slice_setting(settings, "start", 0),
+                       "step": lambda settings: _slice_setting(settings, "step", 1)},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
     "CatBackward0": {"dim": "dim"},
 }
@@ -184,7 +203,8 @@ class Node:
             key for key in self.__dict__ if not key.startswith("_")]
         cls = type(self)
         found = {name for name in object.__dir__(self)    # (a setting another node of this class has
-                 if not isinstance(getattr(cls, name, None), _SavedName)}     # is not this one's)
+                 if not isinstance(getattr(cls, name, None), _SavedName)     # is not this one's)
+                 and name not in _OWN_SAVED_NAMES}
         return sorted(found | set(saved) | {f"_saved_{key}" for key in settings})
 
     def _raw_saved_value(self, key):
