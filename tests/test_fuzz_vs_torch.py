@@ -975,6 +975,11 @@ def test_random_programs_match_pytorch(torch, program):
     # starting gradient's shape against the one recorded ('invalid gradient at index 0')
     [("leaf", (3,), 0, False, True), ("unary", "gather_last", (0,), False, False),
      ("inplace", "squeeze_", (1,), True, False), ("grad", "grad", (1,), True, False)],
+    # a leaf unsqueezed in place under no_grad while a graph holds its AccumulateGrad: the
+    # starting gradient is summed back to the shape that node recorded, as PyTorch's engine does
+    [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), False, False),
+     ("inplace", "unsqueeze_", (0,), True, False), ("retain_grad", "retain_grad", (0,), True, False),
+     ("grad_outputs", "leaves", (0, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

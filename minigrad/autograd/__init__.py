@@ -21,7 +21,7 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .grad_mode import set_multithreading_enabled  # noqa: F401
-from .graph import AccumulateGrad, Node, gradient_edge
+from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
 from .._warnings import stacklevel_outside_minigrad
@@ -102,9 +102,10 @@ def _root_gradients(outputs, grad_outputs, create_graph):
 def _fit_to_recorded_shape(index, edge, grad):
     """The engine's first check, as PyTorch's: a starting gradient must fit the shape its
     output had when its node was recorded (it differs after an in-place ``squeeze_`` under
-    no_grad); one that was broadcast is summed back, anything else is refused."""
+    no_grad; for a leaf, the shape it had when its AccumulateGrad was made); one that was
+    broadcast is summed back, anything else is refused."""
     node, output_nr = edge
-    if node is None or isinstance(node, AccumulateGrad):
+    if node is None:
         return grad
     shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
     if grad._array.shape == shape:
