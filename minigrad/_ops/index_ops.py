@@ -39,6 +39,15 @@ class TakeBackward0(Node):
 
 
 @history_first
+def _check_flat_positions(positions, count):
+    """take's and put_'s error for a position outside a tensor of ``count`` elements (read as
+    one flat row; negative positions count from its end)."""
+    outside = (positions < -count) | (positions >= count)
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {int(positions[outside].flat[0])} on "
+                         f"a tensor of {count} elements.")
+
+
 def take(input, index):
     """The elements of ``input`` at the flat positions ``index`` (as if input were 1-D), in
     index's shape. Negative positions count from the end.
@@ -52,10 +61,7 @@ def take(input, index):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
     count = input.numel()
     positions = index._array
-    outside = (positions < -count) | (positions >= count)
-    if outside.any():
-        raise IndexError(f"out of range: tried to access index {int(positions[outside].flat[0])} on "
-                         f"a tensor of {count} elements.")
+    _check_flat_positions(positions, count)
     values = np.ascontiguousarray(input._array).reshape(-1)[positions]
     return result(np.array(values, order="C"), TakeBackward0, (input,), saved=(index, input),
                   self_sym_sizes=tuple(input.shape))
@@ -94,10 +100,7 @@ def put(input, index, source, accumulate=False):
                          f"got source.numel() = {source.numel()}, index.numel() = {index.numel()}")
     count = input.numel()
     positions = index._array.reshape(-1)
-    outside = (positions < -count) | (positions >= count)
-    if outside.any():
-        raise IndexError(f"out of range: tried to access index {int(positions[outside][0])} on "
-                         f"a tensor of {count} elements.")
+    _check_flat_positions(positions, count)
     out = input._array.copy()
     flat = out.reshape(-1)                      # (a view: the copy is contiguous)
     values = source._array.reshape(-1)
