@@ -212,6 +212,9 @@ def test_strides_of_reductions_as_torch(layout, name, dim, keepdim):
 @pytest.mark.parametrize("program", [
     lambda L: L.zeros(2, 3).t().sum(0, keepdim=True), lambda L: L.zeros(2, 3).t().sum(1, keepdim=True),
     lambda L: L.zeros(2, 1, 3).permute(2, 1, 0).sum(2), lambda L: L.zeros(2, 3).t().amax(1, keepdim=True),
+    # max/min over a dim: values and indices row-major too (a random layout found it)
+    lambda L: _laid_out(L, [2, 2, 1, 1], [1, 1, 1, 1], [1, 2, 0, 3]).max(2)[0],
+    lambda L: _laid_out(L, [2, 2, 1, 1], [1, 1, 1, 1], [1, 2, 0, 3]).min(2, keepdim=True)[1],
 ])
 def test_examples_of_reductions_as_torch(program):
     torch = import_torch()

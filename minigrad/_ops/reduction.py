@@ -152,7 +152,7 @@ class return_types:
             return self[1]
 
         def __repr__(self):
-            return f"minigrad.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+            return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
     class max(_ValuesIndices):
         _name = "max"
@@ -263,10 +263,11 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
         return save_result(result(extreme, all_node, (input,)), input)
     dim = _normalize_dim(dim, array.ndim)
     axis = dim if array.ndim else None
-    indices = np.asarray(numpy_arg(array, axis=axis), order="C")
-    values = np.asarray(numpy_reduce(array, axis=axis), order="C")
+    indices = np.asarray(numpy_arg(array, axis=axis))
+    values = np.asarray(numpy_reduce(array, axis=axis))
     if keepdim and array.ndim:
         indices, values = np.expand_dims(indices, dim), np.expand_dims(values, dim)
+    indices, values = row_major(indices), row_major(values)     # as every reduction's result
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
                  keepdim=keepdim, indices=indices)
