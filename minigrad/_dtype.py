@@ -24,7 +24,9 @@ class dtype:
         self.tensor_type_name = tensor_type_name   # what Tensor.type() returns
 
     def __repr__(self):
-        return "minigrad." + self.name
+        # PyTorch's name, not ours: code written for PyTorch compares these strings
+        # (``str(x.dtype) == "torch.float32"``), and a lesson prints what PyTorch prints.
+        return "torch." + self.name
 
     def __reduce__(self):            # pickling and copy.deepcopy keep the singleton
         return (_dtype_by_name, (self.name,))
@@ -150,12 +152,12 @@ def result_type(*operands):
 
 
 class Size(tuple):
-    """The shape of a tensor: a tuple that prints as ``minigrad.Size([5, 3])``."""
+    """The shape of a tensor: a tuple that prints as PyTorch's does, ``torch.Size([5, 3])``."""
 
     __slots__ = ()
 
     def __repr__(self):
-        return f"minigrad.Size({list(self)})"
+        return f"torch.Size({list(self)})"
 
     def numel(self):
         """Number of elements a tensor of this shape holds."""

@@ -18,7 +18,7 @@ class memory_format:
         self.rank = rank        # channels_last formats need a tensor of this many dims
 
     def __repr__(self):
-        return "minigrad." + self.name
+        return "torch." + self.name
 
     def __reduce__(self):      # pickling and copy.deepcopy keep the singleton
         return self.name

@@ -738,10 +738,10 @@ class Tensor:
         return _ops_shape.to_dtype(self, dtype)
 
     def type(self, dtype=None):
-        """Without an argument: the type name, e.g. ``'minigrad.FloatTensor'``; with a dtype, a
+        """Without an argument: the type name, e.g. ``'torch.FloatTensor'``; with a dtype, a
         class such as ``minigrad.LongTensor`` or its name: this tensor converted to it."""
         if dtype is None:
-            return "minigrad." + self.dtype.tensor_type_name
+            return "torch." + self.dtype.tensor_type_name
         if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
             dtype = dtype.dtype                 # x.type(minigrad.LongTensor)
         if isinstance(dtype, str):

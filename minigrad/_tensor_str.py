@@ -259,7 +259,7 @@ def _default_dtype_repr():
     try:
         from minigrad import get_default_dtype      # lazy: minigrad/__init__ imports this module
     except ImportError:
-        return "minigrad.float32"
+        return "torch.float32"
     return repr(get_default_dtype())
 
 
@@ -305,15 +305,11 @@ def _append_suffixes(text, suffixes, indent):
     and checks that one more suffix plus ", " still fits within linewidth; once
     a suffix has moved to a new line the count is exact. We keep both to print
     the same line breaks.
-
-    Suffixes are measured as PyTorch would write them ('torch.float64' is
-    three characters shorter than 'minigrad.float64'), so that our output is
-    PyTorch's with only the module name changed, line breaks included.
     """
     line_length = len(text) - text.rfind("\n") + 1
     parts = [text]
     for suffix in suffixes:
-        length = len(suffix.replace("minigrad.", "torch."))
+        length = len(suffix)
         if line_length + length + 2 > _options.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             line_length = indent + length

@@ -32,7 +32,7 @@ class tensortype(type):
         return isinstance(instance, Tensor) and instance.dtype is cls.dtype
 
     def __repr__(cls):
-        return f"<class 'minigrad.{cls.__name__}'>"
+        return f"<class 'torch.{cls.__name__}'>"
 
 
 def _options(dtype):

@@ -460,7 +460,7 @@ def test_misuse_fails_like_torch(torch, function, phrases, our_phrases):
     assert type(ours).__name__ == type(theirs).__name__, (repr(ours), repr(theirs))
     assert type(ours).__module__ == "builtins", repr(ours)
     for phrase in phrases:
-        assert phrase in str(theirs).replace("torch.", "minigrad."), (phrase, str(theirs))
+        assert phrase in str(theirs), (phrase, str(theirs))
         assert phrase in str(ours), (phrase, str(ours))
     for phrase in our_phrases:
         assert phrase in str(ours), (phrase, str(ours))

@@ -16,10 +16,8 @@ def outcome(fn, lib):
     try:
         out = fn(lib)
     except Exception as error:          # the two libraries must fail alike
-        # the message names the library it comes from ("torch.Size([3])")
         first = str(error).splitlines()[0] if str(error) else ""
-        return ("error", type(error).__name__, re.sub(r"\b(torch|minigrad)\.(\w*Tensor|Size)\b",
-                                                      r"LIB.\2", first))
+        return ("error", type(error).__name__, first)
     return ("ok", np.asarray(out.detach().tolist()), str(out.dtype).split(".")[-1], out.requires_grad)
 
 

@@ -16,6 +16,7 @@ program that raises, the exception class and PyTorch's message word for word
 """
 import copy
 import math
+import re
 import warnings
 
 import numpy as np
@@ -73,8 +74,8 @@ def _without_library_frames(text):
 
 
 def _message(error):
-    # the library's own name may differ (minigrad.FloatTensor for torch.FloatTensor)
-    text = str(error).split(" (Triggered internally at")[0].replace("minigrad.", "torch.")
+    # a message may name a class by its module path (minigrad.nn.modules... for torch.nn.modules...)
+    text = re.sub(r"\bminigrad\.(?=\w+\.)", "torch.", str(error).split(" (Triggered internally at")[0])
     text = "\n".join(line for line in text.split("\n") if not line.startswith("minigrad hint:"))
     return _without_library_frames(text) if "Traceback of forward call" in text else text
 

@@ -38,7 +38,7 @@ def outcome(lib, program):
             return _seen(program(lib))
         except Exception as error:     # PyTorch's words (minigrad may add a hint line after them)
             message = str(error).split("\nminigrad hint:")[0]
-            return (type(error).__name__, message.replace("[torch.", "[minigrad."))
+            return (type(error).__name__, message)
 
 
 def same(torch, program):

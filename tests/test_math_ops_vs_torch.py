@@ -86,7 +86,7 @@ def test_unary_values(torch, name, dtype):
     values = UNARY[name]
     ours = getattr(minigrad, name)(minigrad.tensor(values, dtype=getattr(minigrad, dtype)))
     theirs = getattr(torch, name)(torch.tensor(values, dtype=getattr(torch, dtype)))
-    assert str(ours.dtype) == str(theirs.dtype).replace("torch", "minigrad")
+    assert str(ours.dtype) == str(theirs.dtype)
     _close(ours, theirs, dtype)
 
 
@@ -96,7 +96,7 @@ def test_unary_of_integers_and_bools_gives_float32(torch, name, dtype):
     values = [0, 1, 2, 3] if dtype == "int64" else [True, False]
     ours = getattr(minigrad, name)(minigrad.tensor(values, dtype=getattr(minigrad, dtype)))
     theirs = getattr(torch, name)(torch.tensor(values, dtype=getattr(torch, dtype)))
-    assert str(ours.dtype) == str(theirs.dtype).replace("torch", "minigrad") == "minigrad.float32"
+    assert str(ours.dtype) == str(theirs.dtype) == "torch.float32"
     _close(ours, theirs, "float32")
 
 
@@ -223,7 +223,7 @@ def test_binary_values(torch, name, dtype):
                                    minigrad.tensor(B, dtype=getattr(minigrad, dtype)))
     theirs = getattr(torch, name)(torch.tensor(A, dtype=getattr(torch, dtype)),
                                   torch.tensor(B, dtype=getattr(torch, dtype)))
-    assert str(ours.dtype) == str(theirs.dtype).replace("torch", "minigrad")
+    assert str(ours.dtype) == str(theirs.dtype)
     _close(ours, theirs, dtype)
     signs = lambda t: np.signbit(_values(t))      # noqa: E731 (copysign, fmax of -0.0 ...)
     if name in ("copysign",):
@@ -270,7 +270,7 @@ def test_binary_with_numbers_and_integers(torch):
     ]
     for program in programs:
         ours, theirs = program(minigrad), program(torch)
-        assert str(ours.dtype) == str(theirs.dtype).replace("torch", "minigrad")
+        assert str(ours.dtype) == str(theirs.dtype)
         _close(ours, theirs, "float32")
         assert (ours.grad_fn is None) == (theirs.grad_fn is None)
         if ours.grad_fn is not None:
@@ -338,7 +338,7 @@ def test_float_power_is_computed_in_float64(torch):
     ]
     for program in programs:
         ours, theirs = program(minigrad), program(torch)
-        assert str(ours.dtype) == str(theirs.dtype).replace("torch", "minigrad") == "minigrad.float64"
+        assert str(ours.dtype) == str(theirs.dtype) == "torch.float64"
         _close(ours, theirs, "float64")
         if theirs.grad_fn is not None:
             assert ours.grad_fn.name() == theirs.grad_fn.name()
@@ -449,13 +449,13 @@ def test_aliases_and_small_functions(torch):
                  "le", "gt", "ge"):
         ours = getattr(minigrad, name)(minigrad.tensor([1.0, 2.0, 3.0]), 2)
         theirs = getattr(torch, name)(torch.tensor([1.0, 2.0, 3.0]), 2)
-        assert ours.tolist() == theirs.tolist() and str(ours.dtype) == "minigrad.bool"
+        assert ours.tolist() == theirs.tolist() and str(ours.dtype) == "torch.bool"
         assert getattr(minigrad.tensor([1.0]), name)(1.0).tolist() == getattr(torch.tensor([1.0]), name)(1.0).tolist()
     values = [-0.0, 0.0, -1.0, NAN, -INF]
     assert minigrad.signbit(minigrad.tensor(values)).tolist() == torch.signbit(torch.tensor(values)).tolist()
     assert minigrad.tensor([-1, 2]).signbit().tolist() == [True, False]
     out = minigrad.true_divide(minigrad.tensor([1, 2]), 4)
-    assert out.tolist() == [0.25, 0.5] and str(out.dtype) == "minigrad.float32"
+    assert out.tolist() == [0.25, 0.5] and str(out.dtype) == "torch.float32"
     y = minigrad.tensor([1.0, 2.0])
     y.multiply_(2).subtract_(1).divide_(3)
     assert y.tolist() == pytest.approx([1 / 3, 1.0])

@@ -69,7 +69,7 @@ def _describe_saved(node, old, new):
         except AttributeError:
             continue
         except RuntimeError as error:      # (y.mul_(y) saves y itself as ``other``: changed since)
-            described[key] = str(error).split("\nminigrad hint")[0].replace("[minigrad.", "[torch.")
+            described[key] = str(error).split("\nminigrad hint")[0]
             continue
         if not hasattr(value, "requires_grad") or (value.ndim == 0 and value.grad_fn is None
                                                    and not value.requires_grad):
@@ -124,7 +124,7 @@ def _first_and_second_order(L, name, self_grad, other_grad):
     try:
         grads = L.autograd.grad((y * y).sum(), inputs, create_graph=True, allow_unused=True)
     except RuntimeError as error:      # (y.mul_(y) saves y itself as ``other``)
-        report["error"] = str(error).split("\nminigrad hint")[0].replace("[minigrad.", "[torch.")
+        report["error"] = str(error).split("\nminigrad hint")[0]
         return report
     report["grads"] = [None if g is None else np.round(g.detach().numpy(), 10).tolist() for g in grads]
     # (the nodes of second-order formulas are compared elsewhere: here, whether the copy is in it)
@@ -181,7 +181,7 @@ def _changed_again(L, name, change):
     try:
         grads = L.autograd.grad(y.sum(), (a, t), allow_unused=True)
     except RuntimeError as error:
-        return "RuntimeError: " + str(error).split("\nminigrad hint")[0].replace("[minigrad.", "[torch.")
+        return "RuntimeError: " + str(error).split("\nminigrad hint")[0]
     return [None if g is None else np.round(g.numpy(), 10).tolist() for g in grads]
 
 

@@ -28,7 +28,7 @@ def outcome(lib, program):
             value = _plain(program(lib))
         except Exception as error:       # the class and the text, word for word
             message = str(error).split("\nminigrad hint:")[0]     # (minigrad names its own module)
-            value = (type(error).__name__, message.replace("[torch.", "[minigrad."))
+            value = (type(error).__name__, message)
     # PyTorch's C++ warnings end with the place in its own sources; minigrad leaves that out
     messages = [(w.category.__name__, re.sub(r" \(Triggered internally at .*\)$", "", str(w.message)))
                 for w in caught]

@@ -34,7 +34,7 @@ def seen(value):
     if hasattr(value, "next_functions"):
         return value.name().split("::")[-1]
     if isinstance(value, Exception):
-        return (type(value).__name__, str(value).replace("torch.", "minigrad.").splitlines()[0])
+        return (type(value).__name__, str(value).splitlines()[0])
     return value
 
 

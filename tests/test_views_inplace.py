@@ -25,7 +25,7 @@ def seen(value):
     if hasattr(value, "next_functions"):
         return value.name().split("::")[-1]
     if isinstance(value, Exception):
-        return (type(value).__name__, str(value).replace("torch.", "minigrad.").splitlines()[0])
+        return (type(value).__name__, str(value).splitlines()[0])
     return value
 
 
@@ -1234,7 +1234,7 @@ def _first_lines_of_errors(L, programs):
             program(L)
             found.append(None)
         except RuntimeError as error:
-            found.append(str(error).replace("torch.", "minigrad.").splitlines()[0])
+            found.append(str(error).splitlines()[0])
     return found
 
 

@@ -27,8 +27,25 @@ def execute(path, timeout=120):
                             resources={"metadata": {"path": str(NOTEBOOKS)}})
     started = time.perf_counter()
     client.execute()
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = _joined_streams(cell.outputs)
     nbformat.write(notebook, path)
     return time.perf_counter() - started
+
+
+def _joined_streams(outputs):
+    """One output per run of printed text, as a quiet machine gives: on a busy one the kernel
+    may send a cell's prints in several pieces, which would change the stored file for nothing."""
+    joined = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (output.output_type == "stream" and previous is not None
+                and previous.output_type == "stream" and previous.name == output.name):
+            previous.text += output.text
+        else:
+            joined.append(output)
+    return joined
 
 
 def main(paths):

@@ -441,7 +441,7 @@ def expand(input, *sizes):
     if len(sizes) < array.ndim:
         # (PyTorch names a bool tensor's type CPUBoolType here, the others torch.FloatTensor, ...)
         type_name = ("CPUBoolType" if array.dtype.kind == "b"
-                     else f"minigrad.{input.dtype.tensor_type_name}")
+                     else f"torch.{input.dtype.tensor_type_name}")
         raise RuntimeError(
             f"expand({type_name}{{{list(array.shape)}}}, size={sizes}): "
             f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number of "

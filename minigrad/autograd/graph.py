@@ -417,7 +417,7 @@ _settings_shown = {}     # node class -> the settings it has properties for
 
 def _describe(tensor):
     shape = ", ".join(str(n) for n in tensor.shape)
-    return f"[minigrad.{tensor.dtype.tensor_type_name} [{shape}]]"
+    return f"[torch.{tensor.dtype.tensor_type_name} [{shape}]]"
 
 
 def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):
