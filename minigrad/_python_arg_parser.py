@@ -102,6 +102,9 @@ def checked(function, name, parameters):
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
+        if kwargs and "out" in kwargs:       # torch.add(a, b, out=c): see _out.py
+            from ._out import call_with_out          # (imported late: it needs the operations)
+            return call_with_out(with_checked_arguments, name, args, kwargs)
         if "size" in kwargs and not args and parameters and parameters[0][1] == SIZE:
             args = (kwargs.pop("size"),)             # torch.randn(size=(2, 3))
         for position, (parameter, kind) in enumerate(parameters):

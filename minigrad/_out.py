@@ -1,0 +1,289 @@
+"""Writing a result into a tensor the caller gives: ``torch.add(a, b, out=c)``
+(PyTorch: the ``.out`` variants of its operations, and ``resize_output`` in
+aten/src/ATen/native/Resize.cpp).
+
+``out=`` asks an operation to put its result into an existing tensor instead of
+a new one. minigrad computes the result as usual, then copies it into ``out``,
+following PyTorch's rules in PyTorch's order:
+
+1. autograd: an out= call is never recorded, so while grad mode is on no input
+   (nor ``out``) may require grad;
+2. the operation runs (its own errors come first);
+3. dtype: each operation has its own rule for an ``out`` of another dtype
+   (``OUT_RULES`` below, one line per function);
+4. shape: an ``out`` of another shape is resized, silently when it has no
+   elements, else with PyTorch's deprecation warning;
+5. the values are written into ``out``'s memory (views of ``out`` see them) and
+   ``out``'s version counter goes up by one, as for any in-place change.
+
+The same ``out`` object comes back (for max, min, sort, topk with a dim: a named
+pair of the two ``out`` tensors).
+"""
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from ._tensor import Tensor
+from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
+from ._warnings import stacklevel_outside_minigrad
+from .autograd.grad_mode import _State
+from ._ops.inplace import bump_version, _can_cast, _check_partial_overlap, _overlaps
+from ._ops.reduction import return_types
+
+
+class OutRule(NamedTuple):
+    """How one function treats ``out=``.
+
+    ``dtype`` says which dtypes ``out`` may have:
+      "cast"     any dtype the result can be cast to (floats not into integers, only
+                 bools into bools): PyTorch's elementwise machinery (TensorIterator);
+      "same"     exactly the result's dtype;
+      "bool"     only bool;
+      "compute"  any dtype: the operation computes in ``out``'s dtype (sum, cumsum, ...:
+                 as if called with ``dtype=out.dtype``);
+      "create"   any dtype: a creation function makes its values in ``out``'s dtype.
+    ``message``: PyTorch's text when ``out``'s dtype does not fit; {result}/{out} are the
+    dtypes' ScalarType names (Float, Long), {result_cpp}/{out_cpp} their C++ names
+    (float, long int). ``error``: its exception class.
+    ``outputs``: 2 for functions that give (values, indices).
+    ``grad_name``: the name PyTorch's autograd message gives the function.
+    """
+    dtype: str
+    message: str = ""
+    error: type = RuntimeError
+    outputs: int = 1
+    grad_name: str = ""
+
+
+# PyTorch's messages for an out of the wrong dtype
+CAST = "result type {result} can't be cast to the desired output type {out}"
+FOUND = "Found dtype {out} but expected {result}"
+EXPECTED = "Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
+
+_cast, _found, _expected = OutRule("cast", CAST), OutRule("same", FOUND), OutRule("same", EXPECTED)
+_values_indices = OutRule("same", EXPECTED, outputs=2)
+
+
+def _created(name):
+    return OutRule("create", grad_name="aten::" + name)
+
+
+# Which public functions take out= (those whose PyTorch 2.13 signature has it), and how.
+OUT_RULES = {
+    # elementwise: computed in the inputs' dtype, then cast into out (TensorIterator)
+    **{name: _cast for name in (
+        "add", "sub", "mul", "div", "true_divide", "subtract", "multiply", "divide", "pow",
+        "remainder", "fmod", "floor_divide", "maximum", "minimum", "atan2", "arctan2", "hypot",
+        "copysign", "logaddexp", "logaddexp2", "fmax", "fmin", "xlogy",
+        "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
+        "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
+        "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "square",
+        "reciprocal", "expm1", "log2", "log10", "exp2", "asin", "acos", "atan", "sinh", "cosh",
+        "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+        "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
+        "addcmul", "addcdiv", "lerp", "outer", "std", "var")},
+    # elementwise that keep the input's dtype: out must have it
+    **{name: _found for name in (
+        "abs", "sign", "neg", "negative", "floor", "ceil", "trunc", "round", "frac", "fix",
+        "clamp", "clip", "clamp_min", "clamp_max")},
+    "nan_to_num": OutRule("same", "nan_to_num: dtype of out: {out} should be same as input: {result}"),
+    **{name: OutRule("bool", name + " does not support non-boolean outputs.")
+       for name in ("signbit", "isposinf", "isneginf")},
+    # reductions and scans: computed in out's dtype
+    **{name: OutRule("compute", EXPECTED) for name in ("sum", "prod", "cumsum", "cumprod")},
+    "mean": OutRule("compute", EXPECTED),
+    **{name: OutRule("bool", name + " only supports bool tensor for result, got: {out}")
+       for name in ("all", "any")},
+    **{name: OutRule("same", "Expected the dtype for input and out to match, but got {result} for "
+                             "input's dtype and {out} for out's dtype.") for name in ("amax", "amin")},
+    **{name: _expected for name in (
+        "argmax", "argmin", "norm", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "softmax",
+        "log_softmax", "gather", "tril", "triu", "diag", "index_add", "scatter", "scatter_add")},
+    "matmul": _expected,           # (1-d times 1-d is a dot product: see _dtype_error)
+    "dot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
+    **{name: _values_indices for name in ("max", "min", "sort", "topk")},
+    # joining: any dtype the inputs can be cast to
+    **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
+                             "{out}", TypeError) for name in ("cat", "concat", "stack")},
+    "where": OutRule("same", "Expected out type to be {result} but got {out}"),
+    "index_select": OutRule("same", "index_select(): self and result must have the same scalar type"),
+    "masked_select": OutRule("same", "masked_select(): self and result must have the same scalar type"),
+    # creation: made in out's dtype
+    **{name: _created(name) for name in (
+        "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
+        "randperm")},
+}
+
+
+def call_with_out(function, name, args, kwargs):
+    """``function(*args, **kwargs)`` (kwargs holding ``out``) with its result written into ``out``."""
+    out = kwargs.pop("out")
+    if out is None:
+        return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
+    rule = OUT_RULES.get(name)
+    if rule is None:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+    outs = _check_out_argument(name, rule, args, kwargs, out)
+    if _State.enabled and (any(t._requires_grad for t in outs) or _any_requires_grad(args, kwargs)):
+        raise RuntimeError(
+            f"{rule.grad_name or name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
+    if rule.dtype in ("compute", "create"):
+        kwargs = _in_out_dtype(rule, kwargs, outs[0])
+    results = function(*args, **kwargs)
+    if rule.outputs == 1:
+        results = (results,)
+    for result, target in zip(results, outs):
+        _check_dtype(name, rule, result, target, args)
+    for target in outs:
+        _check_memory(target, args)
+    for result, target in zip(results, outs):
+        write_into(target, result)
+    if rule.outputs == 1:
+        return out
+    return _named_result(name)(*outs)
+
+
+def _check_out_argument(name, rule, args, kwargs, out):
+    """``out`` must be a tensor (a pair of them for functions with two results)."""
+    if rule.outputs == 1:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        return (out,)
+    if not isinstance(out, (tuple, list)):
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, {**kwargs, "out": out})
+    if len(out) != rule.outputs:
+        raise TypeError(f"expected tuple of {rule.outputs} elements but got {len(out)}")
+    for k, item in enumerate(out):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument {len(args)}, but got "
+                            f"{type(item).__name__}")
+    return tuple(out)
+
+
+def _any_requires_grad(args, kwargs):
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, Tensor):
+            if value._requires_grad:
+                return True
+        elif isinstance(value, (tuple, list)):            # cat([a, b]), stack(...)
+            if any(isinstance(v, Tensor) and v._requires_grad for v in value):
+                return True
+    return False
+
+
+def _in_out_dtype(rule, kwargs, out):
+    """sum, cumsum, ... compute in ``out``'s dtype; ``dtype=`` given as well must agree."""
+    asked = kwargs.get("dtype")
+    if asked is not None and to_numpy_dtype(asked) != out._array.dtype:
+        from ._dtype import from_numpy_dtype
+        asked = from_numpy_dtype(to_numpy_dtype(asked))
+        if rule.dtype == "create":
+            raise RuntimeError(f"dtype {scalar_type_name(asked)} does not match dtype of out "
+                               f"parameter ({scalar_type_name(out.dtype)})")
+        raise RuntimeError(rule.message.format(result_cpp=cpp_type_name(asked),
+                                               out_cpp=cpp_type_name(out.dtype)))
+    return {**kwargs, "dtype": out.dtype}
+
+
+def _check_dtype(name, rule, result, out, args):
+    """PyTorch's error when ``out``'s dtype can't take ``result`` (see ``OutRule.dtype``)."""
+    have, want = out._array.dtype, result._array.dtype
+    if rule.dtype == "cast":
+        fits = have == want or _can_cast(result, out)
+    elif rule.dtype == "bool":
+        fits = have.kind == "b"
+    elif rule.dtype == "compute" and name == "mean":
+        fits = _can_cast(result, out)           # (the mean of floats is no integer)
+    elif rule.dtype in ("compute", "create"):
+        fits = True
+    else:
+        fits = have == want
+    if fits:
+        return
+    message = rule.message
+    if rule.dtype == "compute":
+        message = CAST
+    elif name == "matmul" and all(isinstance(a, Tensor) and a.ndim == 1 for a in args[:2]):
+        message = OUT_RULES["dot"].message        # matmul of two vectors runs dot
+    raise rule.error(message.format(
+        result=scalar_type_name(result.dtype), out=scalar_type_name(out.dtype),
+        result_cpp=cpp_type_name(result.dtype), out_cpp=cpp_type_name(out.dtype)))
+
+
+def _check_memory(out, args):
+    """``out`` may not write one memory location twice, nor overlap an input only in part."""
+    if _overlaps(out._array):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    for value in args:
+        if isinstance(value, Tensor) and value._version_counter is out._version_counter:
+            _check_partial_overlap(out, value)
+
+
+RESIZE_WARNING = (
+    "An output with one or more elements was resized since it had shape {old}, which does not "
+    "match the required output shape {new}. This behavior is deprecated, and in a future PyTorch "
+    "release outputs will not be resized unless they have zero elements. You can explicitly reuse "
+    "an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).")
+# (PyTorch's text goes on " (Triggered internally at <its C++ file>:<line>.)", a place in its own
+# sources that says nothing about the learner's program, so minigrad leaves that out)
+
+
+def write_into(out, result):
+    """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place."""
+    array = out._array
+    if array.shape != result._array.shape:
+        if array.size:
+            warnings.warn(RESIZE_WARNING.format(old=list(array.shape), new=list(result._array.shape)),
+                          UserWarning, stacklevel=stacklevel_outside_minigrad())
+        array = out._array = _resized(out, result._array)
+    elif not array.flags.writeable:
+        array = out._array = np.lib.stride_tricks.as_strided(array, writeable=True)
+    np.copyto(array, result._array, casting="unsafe")
+    bump_version(out)
+
+
+def _resized(out, like):
+    """``out``'s array given ``like``'s shape and layout: in ``out``'s own memory if that holds
+    enough bytes from where ``out`` starts (PyTorch resizes the storage, which for a view is its
+    base's, so the base sees the values), else in new memory."""
+    array = out._array
+    strides = like.strides if _dense(like) else None
+    if strides is not None:
+        strides = tuple(s // like.itemsize * array.itemsize for s in strides)
+    storage = out._base._array if out._base is not None else array
+    if storage.flags.c_contiguous and storage.flags.writeable:
+        offset = array.__array_interface__["data"][0] - storage.__array_interface__["data"][0]
+        if 0 <= offset and offset + like.size * array.itemsize <= storage.nbytes:
+            memory = storage.reshape(-1).view(np.uint8)
+            return np.ndarray(like.shape, array.dtype, memory, offset, strides)
+    resized = np.empty(like.shape, array.dtype)
+    if strides is not None:
+        resized = np.lib.stride_tricks.as_strided(resized, like.shape, strides)
+    return resized
+
+
+def _dense(array):
+    """Each element of ``array`` at its own place, no gaps (a layout to copy into new memory)."""
+    if array.size <= 1:
+        return True
+    if any(s < 0 for s in array.strides):
+        return False
+    span = sum((n - 1) * s for n, s in zip(array.shape, array.strides)) + array.itemsize
+    return span == array.size * array.itemsize
+
+
+_NAMED_RESULTS = {}
+
+
+def _named_result(name):
+    """PyTorch's ``torch.return_types.max_out`` and the like: (values, indices) with names."""
+    named = _NAMED_RESULTS.get(name)
+    if named is None:
+        named = _NAMED_RESULTS[name] = type(name + "_out", (return_types._ValuesIndices,),
+                                            {"_name": name + "_out"})
+    return named
