@@ -27,7 +27,7 @@ import numpy as np
 from ._tensor import Tensor
 from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
 from ._warnings import stacklevel_outside_minigrad
-from .autograd.grad_mode import _State
+from .autograd.grad_mode import _State, no_grad as _no_grad
 from ._ops.inplace import bump_version, _can_cast, _check_partial_overlap, _overlaps
 from ._ops.reduction import return_types
 
@@ -46,14 +46,14 @@ class OutRule(NamedTuple):
     ``message``: PyTorch's text when ``out``'s dtype does not fit; {result}/{out} are the
     dtypes' ScalarType names (Float, Long), {result_cpp}/{out_cpp} their C++ names
     (float, long int). ``error``: its exception class.
-    ``outputs``: 2 for functions that give (values, indices).
-    ``grad_name``: the name PyTorch's autograd message gives the function.
+    ``outputs``: 2 for functions that give (values, indices) (max and min: with a dim).
+    ``dim_required``: out= only with a dim (sum(x, out=t) is no signature of PyTorch's).
     """
     dtype: str
     message: str = ""
     error: type = RuntimeError
     outputs: int = 1
-    grad_name: str = ""
+    dim_required: bool = False
 
 
 # PyTorch's messages for an out of the wrong dtype
@@ -65,8 +65,7 @@ _cast, _found, _expected = OutRule("cast", CAST), OutRule("same", FOUND), OutRul
 _values_indices = OutRule("same", EXPECTED, outputs=2)
 
 
-def _created(name):
-    return OutRule("create", grad_name="aten::" + name)
+_created = OutRule("create")
 
 
 # Which public functions take out= (those whose PyTorch 2.13 signature has it), and how.
@@ -91,8 +90,10 @@ OUT_RULES = {
     **{name: OutRule("bool", name + " does not support non-boolean outputs.")
        for name in ("signbit", "isposinf", "isneginf")},
     # reductions and scans: computed in out's dtype
-    **{name: OutRule("compute", EXPECTED) for name in ("sum", "prod", "cumsum", "cumprod")},
-    "mean": OutRule("compute", EXPECTED),
+    **{name: OutRule("compute", EXPECTED, dim_required=True) for name in ("sum", "prod")},
+    **{name: OutRule("compute", EXPECTED) for name in ("cumsum", "cumprod", "mean")},
+    "nansum": OutRule("compute", "nansum: provided dtype must match dtype of result. Got {out} and "
+                                 "{result}."),
     **{name: OutRule("bool", name + " only supports bool tensor for result, got: {out}")
        for name in ("all", "any")},
     **{name: OutRule("same", "Expected the dtype for input and out to match, but got {result} for "
@@ -109,11 +110,34 @@ OUT_RULES = {
     "where": OutRule("same", "Expected out type to be {result} but got {out}"),
     "index_select": OutRule("same", "index_select(): self and result must have the same scalar type"),
     "masked_select": OutRule("same", "masked_select(): self and result must have the same scalar type"),
+    "nonzero": OutRule("same", "nonzero: Expected out tensor to have scalar type Long but got scalar "
+                               "type{out}"),
     # creation: made in out's dtype
-    **{name: _created(name) for name in (
+    **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
         "randperm")},
 }
+
+# The name PyTorch's autograd message gives a function: its own, the original's for an alias
+# (torch.subtract is sub), "aten::" + name for creation functions; None: not checked (PyTorch
+# does not differentiate these, so an input that requires grad is fine).
+GRAD_NAMES = {
+    "square": "pow", "negative": "neg", "fix": "trunc", "arcsin": "asin", "arccos": "acos",
+    "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+    "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
+    "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
+    "norm": "linalg_vector_norm",
+    **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
+    **{name: None for name in (
+        "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
+        "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
+        "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
+        "softmax", "log_softmax", "diag")},
+}
+
+# Functions without out= whose PyTorch signatures are several: PyTorch says none matched.
+NO_OUT_OVERLOADED = ("argsort", "count_nonzero", "narrow", "rand_like", "randn_like", "rsub",
+                     "squeeze")
 
 
 def call_with_out(function, name, args, kwargs):
@@ -122,16 +146,28 @@ def call_with_out(function, name, args, kwargs):
     if out is None:
         return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
     rule = OUT_RULES.get(name)
-    if rule is None:
-        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+    if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
+        rule = _cast                               # max(x, out=t), max(x, y, out=t)
+    if rule is None or (rule.dim_required and not _has_dim(args, kwargs)):
+        if rule is None and name not in NO_OUT_OVERLOADED:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
-    if _State.enabled and (any(t._requires_grad for t in outs) or _any_requires_grad(args, kwargs)):
+    grad_name = GRAD_NAMES.get(name, name)
+    if _State.enabled and grad_name is not None and (
+            any(t._requires_grad for t in outs) or _any_requires_grad(args, kwargs)):
         raise RuntimeError(
-            f"{rule.grad_name or name}(): functions with out=... arguments don't support automatic "
+            f"{grad_name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
+    if name == "mean" and outs[0]._array.dtype.kind not in "fc":
+        input = args[0] if args else kwargs["input"]        # (the mean of floats is no integer)
+        raise RuntimeError(CAST.format(result=scalar_type_name(input.dtype),
+                                       out=scalar_type_name(outs[0].dtype)))
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
-    results = function(*args, **kwargs)
+    with _no_grad():            # (nothing to record: the values are copied into out)
+        results = function(*args, **kwargs)
     if rule.outputs == 1:
         results = (results,)
     for result, target in zip(results, outs):
@@ -139,6 +175,8 @@ def call_with_out(function, name, args, kwargs):
     for target in outs:
         _check_memory(target, args)
     for result, target in zip(results, outs):
+        if rule.dtype == "create":
+            _resize_for_creation(name, target, result)
         write_into(target, result)
     if rule.outputs == 1:
         return out
@@ -163,6 +201,10 @@ def _check_out_argument(name, rule, args, kwargs, out):
     return tuple(out)
 
 
+def _has_dim(args, kwargs):
+    return "dim" in kwargs or (len(args) > 1 and not isinstance(args[1], Tensor))
+
+
 def _any_requires_grad(args, kwargs):
     for value in (*args, *kwargs.values()):
         if isinstance(value, Tensor):
@@ -183,8 +225,9 @@ def _in_out_dtype(rule, kwargs, out):
         if rule.dtype == "create":
             raise RuntimeError(f"dtype {scalar_type_name(asked)} does not match dtype of out "
                                f"parameter ({scalar_type_name(out.dtype)})")
-        raise RuntimeError(rule.message.format(result_cpp=cpp_type_name(asked),
-                                               out_cpp=cpp_type_name(out.dtype)))
+        raise RuntimeError(rule.message.format(
+            result=scalar_type_name(asked), out=scalar_type_name(out.dtype),
+            result_cpp=cpp_type_name(asked), out_cpp=cpp_type_name(out.dtype)))
     return {**kwargs, "dtype": out.dtype}
 
 
@@ -195,8 +238,6 @@ def _check_dtype(name, rule, result, out, args):
         fits = have == want or _can_cast(result, out)
     elif rule.dtype == "bool":
         fits = have.kind == "b"
-    elif rule.dtype == "compute" and name == "mean":
-        fits = _can_cast(result, out)           # (the mean of floats is no integer)
     elif rule.dtype in ("compute", "create"):
         fits = True
     else:
@@ -231,6 +272,29 @@ RESIZE_WARNING = (
     "an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).")
 # (PyTorch's text goes on " (Triggered internally at <its C++ file>:<line>.)", a place in its own
 # sources that says nothing about the learner's program, so minigrad leaves that out)
+
+
+ARANGE_WARNING = (
+    "The number of elements in the out tensor of shape {old} is {count} which does not match the "
+    "computed number of elements {new_count}. Note that this may occur as a result of rounding "
+    "error. The out tensor will be resized to a tensor of shape ({new}).")
+
+
+def _resize_for_creation(name, out, result):
+    """Creation functions resize out without the deprecation warning (they call resize_); arange
+    warns when the number of elements differs (a hint at rounding in its step), and randn's
+    resize_ counts as a change of its own."""
+    array, shape = out._array, result._array.shape
+    if array.shape == shape:
+        return
+    if name == "arange" and array.size not in (0, result._array.size):
+        warnings.warn(ARANGE_WARNING.format(
+            old=list(array.shape), count=array.size, new_count=result._array.size,
+            new=", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "")),
+            UserWarning, stacklevel=stacklevel_outside_minigrad())
+    out._array = _resized(out, result._array)
+    if name == "randn":
+        bump_version(out)
 
 
 def write_into(out, result):

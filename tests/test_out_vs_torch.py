@@ -47,6 +47,8 @@ CASES = {
     "add_alpha": None,
     "sum": lambda lib: (data(lib), 0),
     "mean": lambda lib: (data(lib), 1),
+    "nansum": lambda lib: (data(lib), 1),
+    "nonzero": lambda lib: (mask(lib),),
     "prod": lambda lib: (data(lib), 1),
     "amax": lambda lib: (data(lib), 1),
     "amin": lambda lib: (data(lib), 1),
@@ -126,6 +128,12 @@ def _warning_text(w):
     return str(w.message).split(" (Triggered internally at ")[0]
 
 
+def _warning_place(w):
+    """The file a warning names: the learner's (PyTorch's own Python files, as torch.norm is,
+    count as the caller: minigrad names the learner's line there too)."""
+    return __file__ if "site-packages/torch/" in w.filename else w.filename
+
+
 def call(lib, name, make_out, *, grad=True, args=None):
     """Run ``lib.name(*args, out=make_out(lib, result))``; what a learner would see."""
     lib.manual_seed(0)
@@ -142,7 +150,7 @@ def call(lib, name, make_out, *, grad=True, args=None):
             return {"error": _message(error)}
     outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     seen = {
-        "warnings": [(w.category.__name__, _warning_text(w), w.filename) for w in caught],
+        "warnings": [(w.category.__name__, _warning_text(w), _warning_place(w)) for w in caught],
         "returned is out": all(r is o for r, o in zip(returned, outs)) if len(outs) > 1
         else returned is out,
         "type": type(returned).__name__,
@@ -157,7 +165,9 @@ def call(lib, name, make_out, *, grad=True, args=None):
     return seen
 
 
-def assert_same(ours, theirs):
+def assert_same(ours, theirs, float32_digits=False):
+    """Same outcome; ``float32_digits``: values compared to float32's precision whatever the dtype
+    (PyTorch computes float32 inputs into a float64 out with other kernels: see the README)."""
     assert ("error" in ours) == ("error" in theirs), (ours, theirs)
     if "error" in theirs:
         assert ours["error"] == theirs["error"]
@@ -165,7 +175,7 @@ def assert_same(ours, theirs):
     ours_values, theirs_values = ours.pop("values"), theirs.pop("values")
     assert ours == theirs
     for mine, expected in zip(ours_values, theirs_values):
-        tolerance = 1e-6 if expected.dtype == np.float32 else 1e-12
+        tolerance = 1e-6 if expected.dtype == np.float32 or float32_digits else 1e-12
         np.testing.assert_allclose(mine, expected, rtol=tolerance, atol=tolerance)
 
 
@@ -193,7 +203,8 @@ DTYPES = ("float32", "float64", "int64", "int32", "bool")
 # PyTorch has no kernel for these (NotImplementedError), minigrad computes them
 NO_KERNEL = {("cumsum", "bool"), ("cumprod", "bool"), ("rand", "int64"), ("rand", "int32"),
              ("rand", "bool"), ("randn", "int64"), ("randn", "int32"), ("randn", "bool"),
-             ("arange", "bool"), ("linspace", "bool"), ("randperm", "bool"), ("randint", "bool")}
+             ("arange", "bool"), ("linspace", "bool"), ("randperm", "bool"), ("randint", "bool"),
+             ("nansum", "int64"), ("nansum", "int32"), ("nansum", "bool")}
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -203,7 +214,7 @@ def test_out_of_another_dtype(torch, name, dtype):
     if (name, dtype) in NO_KERNEL:
         pytest.skip("PyTorch has no kernel for this dtype")
     make_out = lambda lib, result: like(lib, result, dtype, shape=(0,))       # noqa: E731
-    assert_same(call(minigrad, name, make_out), call(torch, name, make_out))
+    assert_same(call(minigrad, name, make_out), call(torch, name, make_out), float32_digits=True)
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if n not in CREATION])
@@ -230,45 +241,29 @@ def test_autograd_refuses_out_when_an_input_requires_grad(torch, name):
 def test_out_that_requires_grad(torch, name, grad):
     """A leaf out that requires grad: refused while recording, written under no_grad."""
     def make_out(lib, result):
-        out = like(lib, result, shape=(0,))
+        out = like(lib, result, "float32" if name in CREATION else None, shape=(0,))
         (out[0] if isinstance(out, tuple) else out).requires_grad_()
         return out
     ours, theirs = call(minigrad, name, make_out, grad=grad), call(torch, name, make_out, grad=grad)
     assert_same(ours, theirs)
 
 
-@pytest.mark.parametrize("name", ["exp", "neg", "add", "mul", "div", "clamp", "eq", "where",
-                                  "cumsum", "softmax", "matmul", "mm", "addmm", "abs", "sigmoid"])
-def test_out_is_an_input(torch, name):
-    """torch.add(x, 1, out=x): the result replaces the input's values."""
-    def both(lib):
+@pytest.mark.parametrize("name, position", [
+    ("exp", 0), ("neg", 0), ("abs", 0), ("sigmoid", 0), ("add", 0), ("add", 1), ("mul", 1),
+    ("div", 0), ("clamp", 0), ("where", 1), ("where", 2), ("cumsum", 0), ("softmax", 0),
+    ("addmm", 0), ("lerp", 1), ("addcmul", 0)])
+def test_out_is_an_input(torch, name, position):
+    """torch.add(x, 1, out=x): the result replaces the input's values, one version later."""
+    def run(lib):
         args = CASES[name](lib)
-        if name in ("matmul", "mm"):
-            args = (data(lib, (3, 3)), data(lib, (3, 3), seed=1))
         if name == "addmm":
             args = (data(lib, (3, 3)), data(lib, (3, 3), seed=1), data(lib, (3, 3), seed=2))
-        if name == "eq":
-            args = (args[0].float(), args[0].float())
-        return args
-    for position in (0, 1):
-        def run(lib):
-            args = both(lib)
-            target = args[position] if isinstance(args[position], lib.Tensor) else args[0]
-            if target.dtype == lib.bool:
-                target = args[1]
-            version = target._version
-            try:
-                returned = getattr(lib, name)(*args, out=target)
-            except RuntimeError as error:
-                return _message(error)
-            return returned is target, target._version - version, target.detach().numpy().copy()
-        ours, theirs = run(minigrad), run(torch)
-        assert type(ours) is type(theirs)
-        if len(theirs) == 3:
-            assert ours[:2] == theirs[:2]
-            np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6, atol=1e-6)
-        else:
-            assert ours == theirs
+        target = args[position]
+        returned = getattr(lib, name)(*args, out=target)
+        return returned is target, target._version, target.detach().numpy().copy()
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6, atol=1e-6)
 
 
 def test_partial_overlap_with_an_input_is_refused(torch):
@@ -369,7 +364,7 @@ def test_functions_without_out(torch, call_text):
         x = lib.ones(2, 3)
         with pytest.raises(TypeError) as caught:
             eval(call_text)
-        return str(caught.value)
+        return str(caught.value).split("\n")[0]
     assert run(minigrad) == run(torch)
 
 
