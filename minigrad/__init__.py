@@ -183,14 +183,14 @@ def get_default_dtype():
 
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).
 from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
+from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
 for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
-        globals()[_name] = _checked(globals()[_name], _name, _parameters)
+        globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
 # (and the functions that take out= but have no tensor argument to check: addmm, lerp, ...)
-from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
 for _name in _OUT_RULES:
     if _name in globals() and _name not in _PARAMETERS:
-        globals()[_name] = _checked(globals()[_name], _name, ())
+        globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES[_name])
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

@@ -40,13 +40,16 @@ class OutRule(NamedTuple):
                  bools into bools): PyTorch's elementwise machinery (TensorIterator);
       "same"     exactly the result's dtype;
       "bool"     only bool;
+      "float"    any floating-point dtype (the result is cast into it);
       "compute"  any dtype: the operation computes in ``out``'s dtype (sum, cumsum, ...:
                  as if called with ``dtype=out.dtype``);
       "create"   any dtype: a creation function makes its values in ``out``'s dtype.
     ``message``: PyTorch's text when ``out``'s dtype does not fit; {result}/{out} are the
     dtypes' ScalarType names (Float, Long), {result_cpp}/{out_cpp} their C++ names
-    (float, long int). ``error``: its exception class.
-    ``outputs``: 2 for functions that give (values, indices) (max and min: with a dim).
+    (float, long int), {result_type}/{out_type} their old tensor types (torch.FloatTensor).
+    ``error``: its exception class.
+    ``outputs``: 2 for functions that give (values, indices) (max and min: with a dim);
+    ``indices_message``: then the text for indices that are not int64.
     ``dim_required``: out= only with a dim (sum(x, out=t) is no signature of PyTorch's).
     """
     dtype: str
@@ -54,6 +57,7 @@ class OutRule(NamedTuple):
     error: type = RuntimeError
     outputs: int = 1
     dim_required: bool = False
+    indices_message: str = ""
 
 
 # PyTorch's messages for an out of the wrong dtype
@@ -62,7 +66,20 @@ FOUND = "Found dtype {out} but expected {result}"
 EXPECTED = "Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
 
 _cast, _found, _expected = OutRule("cast", CAST), OutRule("same", FOUND), OutRule("same", EXPECTED)
-_values_indices = OutRule("same", EXPECTED, outputs=2)
+_values_indices = OutRule("same", EXPECTED, outputs=2, indices_message=EXPECTED)
+
+
+def _pair(values, indices):
+    return OutRule("same", values, outputs=2, indices_message=indices)
+
+
+_MEDIAN = _pair("Expected tensor for 'values' to have the same type as tensor for argument #2 "
+                "'self'; but type {out_type} does not equal {result_type} (while checking "
+                "arguments for median)",
+                "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                "{out_type} instead (while checking arguments for median)")
+_SCAN = _pair("expected scalar_type {result} but found {out}", "expected scalar_type {result} but "
+              "found {out}")
 
 
 _created = OutRule("create")
@@ -104,12 +121,21 @@ OUT_RULES = {
     "matmul": _expected,           # (1-d times 1-d is a dot product: see _dtype_error)
     "dot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
     **{name: _values_indices for name in ("max", "min", "sort", "topk")},
+    "median": _MEDIAN, "nanmedian": _MEDIAN, "cummax": _SCAN, "cummin": _SCAN,
+    "kthvalue": _pair("output values must be of same type as input",
+                      "output indices must be of scalar type Long"),
+    "mode": _pair("expected scalar type '{result}' but got '{out}' for values output",
+                  "expected scalar type '{result}' but got '{out}' for indices output"),
+    "logsumexp": OutRule("float", "logsumexp(): Expected floating point type for result tensor, "
+                                  "but got: {out}"),
     # joining: any dtype the inputs can be cast to
     **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
                              "{out}", TypeError) for name in ("cat", "concat", "stack")},
     "where": OutRule("same", "Expected out type to be {result} but got {out}"),
     "index_select": OutRule("same", "index_select(): self and result must have the same scalar type"),
     "masked_select": OutRule("same", "masked_select(): self and result must have the same scalar type"),
+    "take": OutRule("same", "take(): self and out expected to have the same dtype, but got "
+                            "self.dtype = {result} and out.dtype = {out}"),
     "nonzero": OutRule("same", "nonzero: Expected out tensor to have scalar type Long but got scalar "
                                "type{out}"),
     # creation: made in out's dtype
@@ -140,12 +166,12 @@ NO_OUT_OVERLOADED = ("argsort", "count_nonzero", "narrow", "rand_like", "randn_l
                      "squeeze")
 
 
-def call_with_out(function, name, args, kwargs):
-    """``function(*args, **kwargs)`` (kwargs holding ``out``) with its result written into ``out``."""
+def call_with_out(function, name, rule, args, kwargs):
+    """``function(*args, **kwargs)`` (kwargs holding ``out``) with its result written into ``out``;
+    ``rule``: the function's ``OutRule``, None if it takes no out=."""
     out = kwargs.pop("out")
     if out is None:
         return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
-    rule = OUT_RULES.get(name)
     if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
         rule = _cast                               # max(x, out=t), max(x, y, out=t)
     if rule is None or (rule.dim_required and not _has_dim(args, kwargs)):
@@ -170,14 +196,14 @@ def call_with_out(function, name, args, kwargs):
         results = function(*args, **kwargs)
     if rule.outputs == 1:
         results = (results,)
-    for result, target in zip(results, outs):
-        _check_dtype(name, rule, result, target, args)
+    for position, (result, target) in enumerate(zip(results, outs)):
+        _check_dtype(name, rule, result, target, args, indices=position == 1)
     for target in outs:
         _check_memory(target, args)
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)
-        write_into(target, result)
+        write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs))
     if rule.outputs == 1:
         return out
     return _named_result(name)(*outs)
@@ -231,10 +257,12 @@ def _in_out_dtype(rule, kwargs, out):
     return {**kwargs, "dtype": out.dtype}
 
 
-def _check_dtype(name, rule, result, out, args):
+def _check_dtype(name, rule, result, out, args, indices=False):
     """PyTorch's error when ``out``'s dtype can't take ``result`` (see ``OutRule.dtype``)."""
     have, want = out._array.dtype, result._array.dtype
-    if rule.dtype == "cast":
+    if rule.dtype == "float":
+        fits = have.kind == "f"
+    elif rule.dtype == "cast":
         fits = have == want or _can_cast(result, out)
     elif rule.dtype == "bool":
         fits = have.kind == "b"
@@ -244,14 +272,21 @@ def _check_dtype(name, rule, result, out, args):
         fits = have == want
     if fits:
         return
-    message = rule.message
+    message = rule.indices_message if indices else rule.message
     if rule.dtype == "compute":
         message = CAST
     elif name == "matmul" and all(isinstance(a, Tensor) and a.ndim == 1 for a in args[:2]):
         message = OUT_RULES["dot"].message        # matmul of two vectors runs dot
     raise rule.error(message.format(
         result=scalar_type_name(result.dtype), out=scalar_type_name(out.dtype),
-        result_cpp=cpp_type_name(result.dtype), out_cpp=cpp_type_name(out.dtype)))
+        result_cpp=cpp_type_name(result.dtype), out_cpp=cpp_type_name(out.dtype),
+        result_type=_legacy_type_name(result.dtype), out_type=_legacy_type_name(out.dtype)))
+
+
+def _legacy_type_name(dtype):
+    """The old name of a tensor type (torch.FloatTensor) as PyTorch's argument checks print it."""
+    name = scalar_type_name(dtype)
+    return "CPUBoolType" if name == "Bool" else f"torch.{name}Tensor"
 
 
 def _check_memory(out, args):
@@ -297,12 +332,34 @@ def _resize_for_creation(name, out, result):
         bump_version(out)
 
 
-def write_into(out, result):
+def _shapes_in_warning(name, out, result, args, kwargs):
+    """The shapes PyTorch's resize warning names. kthvalue and mode resize their outs with the
+    reduced dim kept, after putting that dim back into an out of the squeezed rank (kthvalue)
+    or into any out with dims (mode); None: the shapes as they are."""
+    if name not in ("kthvalue", "mode"):
+        return None
+    names = ("input", "k", "dim", "keepdim") if name == "kthvalue" else ("input", "dim", "keepdim")
+    given = dict(zip(names, args), **kwargs)
+    if given.get("keepdim", False):
+        return None
+    dim = given.get("dim", -1)
+    input = given["input"]
+    dim = dim + input.ndim if dim < 0 else dim
+    kept = list(result._array.shape)
+    kept.insert(dim, 1)
+    old = list(out._array.shape)
+    if (old and name == "mode") or len(old) == input.ndim - 1:
+        old.insert(dim, 1)
+    return old, kept
+
+
+def write_into(out, result, shapes_in_warning=None):
     """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place."""
     array = out._array
     if array.shape != result._array.shape:
-        if array.size:
-            warnings.warn(RESIZE_WARNING.format(old=list(array.shape), new=list(result._array.shape)),
+        old, new = shapes_in_warning or (list(array.shape), list(result._array.shape))
+        if array.size and old != new:
+            warnings.warn(RESIZE_WARNING.format(old=old, new=new),
                           UserWarning, stacklevel=stacklevel_outside_minigrad())
         array = out._array = _resized(out, result._array)
     elif not array.flags.writeable:

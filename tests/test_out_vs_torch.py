@@ -63,6 +63,14 @@ CASES = {
     "max": lambda lib: (data(lib), 1),
     "min": lambda lib: (data(lib), 1),
     "sort": lambda lib: (data(lib), 1),
+    "median": lambda lib: (data(lib), 1),
+    "nanmedian": lambda lib: (data(lib), 1),
+    "kthvalue": lambda lib: (data(lib), 2, 1),
+    "mode": lambda lib: (lib.tensor([[1.0, 2.0, 2.0], [3.0, 3.0, 0.0]]), 1),
+    "cummax": lambda lib: (data(lib), 1),
+    "cummin": lambda lib: (data(lib), 1),
+    "logsumexp": lambda lib: (data(lib), 1),
+    "take": lambda lib: (data(lib), lib.tensor([4, 0])),
     "topk": lambda lib: (data(lib), 2),
     "matmul": lambda lib: (data(lib), data(lib, (3, 4), seed=1)),
     "mm": lambda lib: (data(lib), data(lib, (3, 4), seed=1)),
@@ -108,7 +116,8 @@ CASES = {
     "linspace": lambda lib: (0, 1, 5),
 }
 CASES = {name: make for name, make in CASES.items() if make is not None}
-PAIRS = ("max", "min", "sort", "topk")          # out=(values, indices)
+PAIRS = ("max", "min", "sort", "topk", "median", "nanmedian", "kthvalue", "mode", "cummax",
+         "cummin")                             # out=(values, indices)
 CREATION = ("zeros", "ones", "full", "arange", "rand", "randn", "randint", "randperm", "eye",
             "linspace")
 KEYWORDS = {"norm": {"dim": 1}}
@@ -215,6 +224,14 @@ def test_out_of_another_dtype(torch, name, dtype):
         pytest.skip("PyTorch has no kernel for this dtype")
     make_out = lambda lib, result: like(lib, result, dtype, shape=(0,))       # noqa: E731
     assert_same(call(minigrad, name, make_out), call(torch, name, make_out), float32_digits=True)
+
+
+@pytest.mark.parametrize("dtype", ("int32", "float32"))
+@pytest.mark.parametrize("name", PAIRS)
+def test_indices_of_another_dtype(torch, name, dtype):
+    def make_out(lib, result):
+        return lib.empty(0), lib.empty(0, dtype=getattr(lib, dtype))
+    assert_same(call(minigrad, name, make_out), call(torch, name, make_out))
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if n not in CREATION])
