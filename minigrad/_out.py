@@ -28,6 +28,7 @@ from ._tensor import Tensor
 from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
 from ._warnings import stacklevel_outside_minigrad
 from .autograd.grad_mode import _State, no_grad as _no_grad
+from .autograd.graph import needs_grad
 from ._ops.inplace import bump_version, _can_cast, _check_partial_overlap, _overlaps
 from ._ops.reduction import return_types
 
@@ -181,8 +182,7 @@ def call_with_out(function, name, rule, args, kwargs):
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
     grad_name = GRAD_NAMES.get(name, name)
-    if _State.enabled and grad_name is not None and (
-            any(t._requires_grad for t in outs) or _any_requires_grad(args, kwargs)):
+    if _State.enabled and grad_name is not None and _any_requires_grad(outs, args, kwargs):
         raise RuntimeError(
             f"{grad_name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
@@ -231,15 +231,15 @@ def _has_dim(args, kwargs):
     return "dim" in kwargs or (len(args) > 1 and not isinstance(args[1], Tensor))
 
 
-def _any_requires_grad(args, kwargs):
+def _any_requires_grad(outs, args, kwargs):
+    """Would autograd record this call? (an input or an out requires grad, a list's items too)"""
+    tensors = list(outs)
     for value in (*args, *kwargs.values()):
         if isinstance(value, Tensor):
-            if value._requires_grad:
-                return True
+            tensors.append(value)
         elif isinstance(value, (tuple, list)):            # cat([a, b]), stack(...)
-            if any(isinstance(v, Tensor) and v._requires_grad for v in value):
-                return True
-    return False
+            tensors.extend(v for v in value if isinstance(v, Tensor))
+    return needs_grad(tensors)
 
 
 def _in_out_dtype(rule, kwargs, out):

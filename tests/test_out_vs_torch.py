@@ -283,6 +283,26 @@ def test_out_is_an_input(torch, name, position):
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("call_text", [
+    "lib.add(x * 2, 1, out=lib.empty(0))",
+    "lib.neg(x, out=(x * 2)[0])",
+    "lib.cat([lib.ones(2), x[0]], out=lib.empty(0))",
+    "lib.mm(x.t(), x, out=lib.empty(0))",
+    "lib.sum(x[1], 0, out=lib.empty(0))",
+])
+def test_autograd_sees_tensors_computed_from_ones_that_require_grad(torch, call_text):
+    def run(lib, grad):
+        x = lib.ones(2, 3, requires_grad=True)
+        try:
+            with lib.set_grad_enabled(grad):
+                out = eval(call_text)
+        except RuntimeError as error:
+            return _message(error)
+        return out.tolist(), out.requires_grad, out.grad_fn
+    for grad in (True, False):
+        assert run(minigrad, grad) == run(torch, grad)
+
+
 def test_partial_overlap_with_an_input_is_refused(torch):
     for lib in (minigrad, torch):
         x = lib.arange(6.)
