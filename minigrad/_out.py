@@ -27,6 +27,7 @@ import numpy as np
 from ._tensor import Tensor
 from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
 from ._warnings import stacklevel_outside_minigrad
+from .autograd import grad_mode as _grad_mode
 from .autograd.grad_mode import _State, no_grad as _no_grad
 from .autograd.graph import needs_grad
 from ._ops.inplace import bump_version, _can_cast, _check_partial_overlap, _overlaps
@@ -52,6 +53,10 @@ class OutRule(NamedTuple):
     ``outputs``: 2 for functions that give (values, indices) (max and min: with a dim);
     ``indices_message``: then the text for indices that are not int64.
     ``dim_required``: out= only with a dim (sum(x, out=t) is no signature of PyTorch's).
+    ``overlap``: what PyTorch refuses when ``out`` shares memory with an input: "partial"
+    (elementwise operations: all of an input is fine, x.add(1, out=x), part of it is not),
+    "any" (index_select), "any after resize" (cat, gather: they resize out first), "" (not
+    checked: the other operations).
     """
     dtype: str
     message: str = ""
@@ -59,6 +64,7 @@ class OutRule(NamedTuple):
     outputs: int = 1
     dim_required: bool = False
     indices_message: str = ""
+    overlap: str = ""
 
 
 # PyTorch's messages for an out of the wrong dtype
@@ -66,7 +72,8 @@ CAST = "result type {result} can't be cast to the desired output type {out}"
 FOUND = "Found dtype {out} but expected {result}"
 EXPECTED = "Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
 
-_cast, _found, _expected = OutRule("cast", CAST), OutRule("same", FOUND), OutRule("same", EXPECTED)
+_cast, _found = OutRule("cast", CAST, overlap="partial"), OutRule("same", FOUND, overlap="partial")
+_expected = OutRule("same", EXPECTED)
 _values_indices = OutRule("same", EXPECTED, outputs=2, indices_message=EXPECTED)
 
 
@@ -99,13 +106,15 @@ OUT_RULES = {
         "reciprocal", "expm1", "log2", "log10", "exp2", "asin", "acos", "atan", "sinh", "cosh",
         "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
         "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
-        "addcmul", "addcdiv", "lerp", "outer", "std", "var")},
+        "addcmul", "addcdiv", "lerp", "outer")},
+    **{name: OutRule("cast", CAST) for name in ("std", "var")},
     # elementwise that keep the input's dtype: out must have it
     **{name: _found for name in (
         "abs", "sign", "neg", "negative", "floor", "ceil", "trunc", "round", "frac", "fix",
         "clamp", "clip", "clamp_min", "clamp_max")},
-    "nan_to_num": OutRule("same", "nan_to_num: dtype of out: {out} should be same as input: {result}"),
-    **{name: OutRule("bool", name + " does not support non-boolean outputs.")
+    "nan_to_num": OutRule("same", "nan_to_num: dtype of out: {out} should be same as input: {result}",
+                          overlap="partial"),
+    **{name: OutRule("bool", name + " does not support non-boolean outputs.", overlap="partial")
        for name in ("signbit", "isposinf", "isneginf")},
     # reductions and scans: computed in out's dtype
     **{name: OutRule("compute", EXPECTED, dim_required=True) for name in ("sum", "prod")},
@@ -118,8 +127,9 @@ OUT_RULES = {
                              "input's dtype and {out} for out's dtype.") for name in ("amax", "amin")},
     **{name: _expected for name in (
         "argmax", "argmin", "norm", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "softmax",
-        "log_softmax", "gather", "tril", "triu", "diag", "index_add", "scatter", "scatter_add")},
-    "matmul": _expected,           # (1-d times 1-d is a dot product: see _dtype_error)
+        "log_softmax", "tril", "triu", "diag", "index_add", "scatter", "scatter_add")},
+    "gather": OutRule("same", EXPECTED, overlap="any after resize"),
+    "matmul": _expected,           # (1-d times 1-d is a dot product: see _check_dtype)
     "dot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
     **{name: _values_indices for name in ("max", "min", "sort", "topk")},
     "median": _MEDIAN, "nanmedian": _MEDIAN, "cummax": _SCAN, "cummin": _SCAN,
@@ -131,9 +141,13 @@ OUT_RULES = {
                                   "but got: {out}"),
     # joining: any dtype the inputs can be cast to
     **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
-                             "{out}", TypeError) for name in ("cat", "concat", "stack")},
-    "where": OutRule("same", "Expected out type to be {result} but got {out}"),
-    "index_select": OutRule("same", "index_select(): self and result must have the same scalar type"),
+                             "{out}", TypeError, overlap="any after resize")
+       for name in ("cat", "concat")},
+    "stack": OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
+                             "{out}", TypeError),
+    "where": OutRule("same", "Expected out type to be {result} but got {out}", overlap="partial"),
+    "index_select": OutRule("same", "index_select(): self and result must have the same scalar type",
+                            overlap="any"),
     "masked_select": OutRule("same", "masked_select(): self and result must have the same scalar type"),
     "take": OutRule("same", "take(): self and out expected to have the same dtype, but got "
                             "self.dtype = {result} and out.dtype = {out}"),
@@ -186,6 +200,9 @@ def call_with_out(function, name, rule, args, kwargs):
         raise RuntimeError(
             f"{grad_name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
+    if _grad_mode._inference_tensors_exist:
+        for target in outs:               # (an inference tensor changes only in inference_mode)
+            _grad_mode.check_inplace_allowed(target)
     if name == "mean" and outs[0]._array.dtype.kind not in "fc":
         input = args[0] if args else kwargs["input"]        # (the mean of floats is no integer)
         raise RuntimeError(CAST.format(result=scalar_type_name(input.dtype),
@@ -198,8 +215,11 @@ def call_with_out(function, name, rule, args, kwargs):
         results = (results,)
     for position, (result, target) in enumerate(zip(results, outs)):
         _check_dtype(name, rule, result, target, args, indices=position == 1)
-    for target in outs:
-        _check_memory(target, args)
+    for result, target in zip(results, outs):
+        memory_before = target._array
+        if rule.overlap == "any after resize":
+            resize_output(target, result)
+        _check_memory(rule, target, args, memory_before)
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)
@@ -228,6 +248,7 @@ def _check_out_argument(name, rule, args, kwargs, out):
 
 
 def _has_dim(args, kwargs):
+    """Was a dim given? (max(x, 1) has one, max(x, y) is the elementwise maximum)"""
     return "dim" in kwargs or (len(args) > 1 and not isinstance(args[1], Tensor))
 
 
@@ -289,15 +310,27 @@ def _legacy_type_name(dtype):
     return "CPUBoolType" if name == "Bool" else f"torch.{name}Tensor"
 
 
-def _check_memory(out, args):
-    """``out`` may not write one memory location twice, nor overlap an input only in part."""
+def _check_memory(rule, out, args, memory_before):
+    """``out`` may not write one memory location twice, nor overlap an input as ``rule.overlap``
+    says (PyTorch's checks; where it makes none, see the README). ``memory_before``: out's
+    memory before a resize (PyTorch grows the same storage; minigrad may have moved out)."""
     if _overlaps(out._array):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
-    for value in args:
-        if isinstance(value, Tensor) and value._version_counter is out._version_counter:
-            _check_partial_overlap(out, value)
+    if not rule.overlap:
+        return
+    inputs = [v for a in args for v in (a if isinstance(a, (tuple, list)) else (a,))
+              if isinstance(v, Tensor) and v._version_counter is out._version_counter]
+    for input in inputs:
+        if rule.overlap == "partial":
+            _check_partial_overlap(out, input)
+        elif (np.shares_memory(out._array, input._array)
+              or np.shares_memory(memory_before, input._array)):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
 
 
 RESIZE_WARNING = (
@@ -353,16 +386,25 @@ def _shapes_in_warning(name, out, result, args, kwargs):
     return old, kept
 
 
+def resize_output(out, result, shapes_in_warning=None):
+    """Give ``out`` ``result``'s shape if it has another one: silently if ``out`` is empty, else
+    with PyTorch's deprecation warning (``shapes_in_warning``: the shapes it names, if not
+    ``out``'s and ``result``'s)."""
+    array = out._array
+    if array.shape == result._array.shape:
+        return
+    old, new = shapes_in_warning or (list(array.shape), list(result._array.shape))
+    if array.size and old != new:
+        warnings.warn(RESIZE_WARNING.format(old=old, new=new),
+                      UserWarning, stacklevel=stacklevel_outside_minigrad())
+    out._array = _resized(out, result._array)
+
+
 def write_into(out, result, shapes_in_warning=None):
     """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place."""
+    resize_output(out, result, shapes_in_warning)
     array = out._array
-    if array.shape != result._array.shape:
-        old, new = shapes_in_warning or (list(array.shape), list(result._array.shape))
-        if array.size and old != new:
-            warnings.warn(RESIZE_WARNING.format(old=old, new=new),
-                          UserWarning, stacklevel=stacklevel_outside_minigrad())
-        array = out._array = _resized(out, result._array)
-    elif not array.flags.writeable:
+    if not array.flags.writeable:
         array = out._array = np.lib.stride_tricks.as_strided(array, writeable=True)
     np.copyto(array, result._array, casting="unsafe")
     bump_version(out)

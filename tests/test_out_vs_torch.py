@@ -294,7 +294,8 @@ def test_autograd_sees_tensors_computed_from_ones_that_require_grad(torch, call_
     def run(lib, grad):
         x = lib.ones(2, 3, requires_grad=True)
         try:
-            with lib.set_grad_enabled(grad):
+            with lib.set_grad_enabled(grad), warnings.catch_warnings():
+                warnings.simplefilter("ignore")          # (the resize warning: tested above)
                 out = eval(call_text)
         except RuntimeError as error:
             return _message(error)
@@ -312,6 +313,40 @@ def test_partial_overlap_with_an_input_is_refused(torch):
             "unsupported operation: some elements of the input tensor and the written-to tensor "
             "refer to a single memory location. Please clone() the tensor before performing the "
             "operation.")
+
+
+@pytest.mark.parametrize("call_text", [
+    "lib.cat([x, y], out=x)", "lib.cat([y, x[1:]], out=x)", "lib.concat([y, x], out=x)",
+    "lib.index_select(x, 0, lib.tensor([1, 0]), out=x)",
+    "lib.gather(x, 0, lib.tensor([1, 0]), out=x)",
+    "lib.where(x > 0, x, y, out=x)", "lib.clamp(x, y, y, out=y)", "lib.cumsum(x, 0, out=x)",
+    "lib.softmax(x, 0, out=x)", "lib.sort(x, out=(x, lib.empty(0, dtype=lib.long)))",
+    "lib.add(x, 1, out=x.unsqueeze(1).expand(3, 2))",
+])
+def test_out_sharing_memory_with_an_input(torch, call_text):
+    """cat, gather and index_select refuse any overlap; elementwise ones only a partial one."""
+    def run(lib):
+        x, y = lib.tensor([1.0, -2.0, 3.0]), lib.tensor([4.0, 5.0, -6.0])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                eval(call_text)
+            except RuntimeError as error:
+                return _message(error), [_warning_text(w) for w in caught], tuple(x.shape)
+        return x.tolist(), y.tolist(), x._version, y._version, [_warning_text(w) for w in caught]
+    assert run(minigrad) == run(torch)
+
+
+def test_inference_tensor_as_out(torch):
+    def run(lib):
+        with lib.inference_mode():
+            out = lib.ones(2)
+            lib.add(lib.ones(2), 1, out=out)         # fine inside inference_mode
+        try:
+            lib.add(lib.ones(2), 1, out=out)
+        except RuntimeError as error:
+            return out.tolist(), _message(error)
+    assert run(minigrad) == run(torch)
 
 
 def test_out_that_is_a_view_writes_into_its_base(torch):
