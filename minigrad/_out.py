@@ -106,7 +106,11 @@ OUT_RULES = {
         "reciprocal", "expm1", "log2", "log10", "exp2", "asin", "acos", "atan", "sinh", "cosh",
         "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
         "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
-        "addcmul", "addcdiv", "lerp", "outer")},
+        "addcmul", "addcdiv", "lerp", "outer", "polygamma")},
+    "heaviside": OutRule("same", "heaviside is not yet implemented for tensors with different "
+                                 "dtypes.", overlap="partial"),
+    "float_power": OutRule("same", "the output given to float_power has dtype {out} but the "
+                                   "operation's result requires dtype {result}", overlap="partial"),
     **{name: OutRule("cast", CAST) for name in ("std", "var")},
     # elementwise that keep the input's dtype: out must have it
     **{name: _found for name in (
@@ -127,7 +131,9 @@ OUT_RULES = {
                              "input's dtype and {out} for out's dtype.") for name in ("amax", "amin")},
     **{name: _expected for name in (
         "argmax", "argmin", "norm", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "softmax",
-        "log_softmax", "tril", "triu", "diag", "index_add", "scatter", "scatter_add")},
+        "log_softmax", "tril", "triu", "diag", "index_add", "scatter", "scatter_add",
+        "take_along_dim")},
+    "addr": OutRule("cast", CAST),
     "gather": OutRule("same", EXPECTED, overlap="any after resize"),
     "matmul": _expected,           # (1-d times 1-d is a dot product: see _check_dtype)
     "dot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
@@ -167,13 +173,13 @@ GRAD_NAMES = {
     "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
-    "norm": "linalg_vector_norm",
+    "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
         "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
         "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
-        "softmax", "log_softmax", "diag")},
+        "softmax", "log_softmax", "diag", "heaviside")},
 }
 
 # Functions without out= whose PyTorch signatures are several: PyTorch says none matched.

@@ -84,6 +84,11 @@ CASES = {
     "addcmul": lambda lib: (data(lib), data(lib, seed=1), data(lib, seed=2)),
     "addcdiv": lambda lib: (data(lib), data(lib, seed=1), data(lib, seed=2, positive=True)),
     "lerp": lambda lib: (data(lib), data(lib, seed=1), 0.3),
+    "addr": lambda lib: (data(lib), data(lib, (2,), seed=1), data(lib, (3,), seed=2)),
+    "polygamma": lambda lib: (1, data(lib, positive=True)),
+    "heaviside": lambda lib: (data(lib), data(lib, seed=1)),
+    "float_power": lambda lib: (data(lib, positive=True), data(lib, seed=1)),
+    "take_along_dim": lambda lib: (data(lib), lib.tensor([[2, 0], [1, 1]]), 1),
     "cat": lambda lib: ([data(lib), data(lib, seed=1)],),
     "concat": lambda lib: ([data(lib), data(lib, seed=1)], 1),
     "stack": lambda lib: ([data(lib), data(lib, seed=1)],),
@@ -239,6 +244,8 @@ def test_autograd_refuses_out_when_an_input_requires_grad(torch, name):
     def requiring_grad(lib):
         args = CASES[name](lib)
         first = args[0][0] if isinstance(args[0], list) else args[0]
+        if not isinstance(first, lib.Tensor):      # polygamma(n, input)
+            first = args[1]
         if first.is_floating_point():
             first.requires_grad_()
         else:
