@@ -191,7 +191,7 @@ def call_with_out(function, name, rule, args, kwargs):
     """``function(*args, **kwargs)`` (kwargs holding ``out``) with its result written into ``out``;
     ``rule``: the function's ``OutRule``, None if it takes no out=."""
     out = kwargs.pop("out")
-    if out is None:
+    if out is None and rule is not None:
         return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
     if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
         rule = _cast                               # max(x, out=t), max(x, y, out=t)

@@ -436,6 +436,8 @@ def test_special_cases(torch, call_text):
     "lib.transpose(x, 0, 1, out=x)", "lib.numel(x, out=x)", "lib.flip(x, (0,), out=x)",
     "lib.roll(x, 1, 0, out=x)", "lib.isnan(x, out=x)", "lib.positive(x, out=x)",
     "lib.isfinite(x, out=x)", "lib.trace(x, out=x)", "lib.squeeze(x, out=x)",
+    "lib.relu(x, out=None)", "lib.nn.functional.relu(x, out=x)",
+    "lib.nn.functional.softmax(x, 0, out=x)", "x.add(x, out=x)", "x.sum(0, out=x)",
 ])
 def test_functions_without_out(torch, call_text):
     """Functions whose PyTorch signature has no out= refuse it, in PyTorch's words."""
