@@ -201,6 +201,8 @@ def call_with_out(function, name, rule, args, kwargs):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
+    if name == "randn" and out._graph_requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
     if _State.enabled and grad_name is not None and _any_requires_grad(outs, args, kwargs):
         raise RuntimeError(

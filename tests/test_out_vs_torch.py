@@ -259,8 +259,8 @@ def test_autograd_refuses_out_when_an_input_requires_grad(torch, name):
 
 
 @pytest.mark.parametrize("name", ["add", "exp", "sum", "matmul", "cat", "max", "where", "clamp",
-                                  "zeros", "ones", "full", "arange", "rand", "randint", "eye",
-                                  "linspace", "randperm"])
+                                  "zeros", "ones", "full", "arange", "rand", "randn", "randint",
+                                  "eye", "linspace", "randperm"])
 @pytest.mark.parametrize("grad", [True, False])
 def test_out_that_requires_grad(torch, name, grad):
     """A leaf out that requires grad: refused while recording, written under no_grad."""
