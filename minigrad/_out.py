@@ -162,7 +162,7 @@ OUT_RULES = {
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
-        "randperm")},
+        "randperm", "empty")},
 }
 
 # The name PyTorch's autograd message gives a function: its own, the original's for an alias
@@ -201,7 +201,7 @@ def call_with_out(function, name, rule, args, kwargs):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
-    if name == "randn" and out._graph_requires_grad:
+    if name in ("randn", "empty") and out._graph_requires_grad:
         raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
     if _State.enabled and grad_name is not None and _any_requires_grad(outs, args, kwargs):
@@ -231,6 +231,8 @@ def call_with_out(function, name, rule, args, kwargs):
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)
+        if name == "empty":
+            return out                     # (only resized: its values are whatever they were)
         write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs))
     if rule.outputs == 1:
         return out
@@ -359,7 +361,7 @@ ARANGE_WARNING = (
 def _resize_for_creation(name, out, result):
     """Creation functions resize out without the deprecation warning (they call resize_); arange
     warns when the number of elements differs (a hint at rounding in its step), and randn's
-    resize_ counts as a change of its own."""
+    and empty's resize_ counts as a change of its own."""
     array, shape = out._array, result._array.shape
     if array.shape == shape:
         return
@@ -369,7 +371,7 @@ def _resize_for_creation(name, out, result):
             new=", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "")),
             UserWarning, stacklevel=stacklevel_outside_minigrad())
     out._array = _resized(out, result._array)
-    if name == "randn":
+    if name in ("randn", "empty"):
         bump_version(out)
 
 
@@ -432,7 +434,7 @@ def _resized(out, like):
         if 0 <= offset and offset + like.size * array.itemsize <= storage.nbytes:
             memory = storage.reshape(-1).view(np.uint8)
             return np.ndarray(like.shape, array.dtype, memory, offset, strides)
-    resized = np.empty(like.shape, array.dtype)
+    resized = np.zeros(like.shape, array.dtype)      # (zeros, as minigrad's empty() gives)
     if strides is not None:
         resized = np.lib.stride_tricks.as_strided(resized, like.shape, strides)
     return resized

@@ -119,12 +119,16 @@ CASES = {
     "randperm": lambda lib: (5,),
     "eye": lambda lib: (3,),
     "linspace": lambda lib: (0, 1, 5),
+    "empty": lambda lib: (2, 3),
 }
 CASES = {name: make for name, make in CASES.items() if make is not None}
+# (its values are whatever out held: compared in test_special_cases only)
+VALUES_UNDEFINED = ("empty",)
+WITH_VALUES = [name for name in CASES if name not in VALUES_UNDEFINED]
 PAIRS = ("max", "min", "sort", "topk", "median", "nanmedian", "kthvalue", "mode", "cummax",
          "cummin")                             # out=(values, indices)
 CREATION = ("zeros", "ones", "full", "arange", "rand", "randn", "randint", "randperm", "eye",
-            "linspace")
+            "linspace", "empty")
 KEYWORDS = {"norm": {"dim": 1}}
 
 
@@ -205,7 +209,7 @@ SHAPES = {"empty": (0,), "right": None, "wrong": (5,), "scalar": ()}
 
 
 @pytest.mark.parametrize("kind", SHAPES)
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", WITH_VALUES)
 def test_result_written_into_out(torch, name, kind):
     """The same tensor comes back holding the result, one version later; an out of another
     shape is resized, with PyTorch's warning unless it was empty."""
@@ -222,7 +226,7 @@ NO_KERNEL = {("cumsum", "bool"), ("cumprod", "bool"), ("rand", "int64"), ("rand"
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", WITH_VALUES)
 def test_out_of_another_dtype(torch, name, dtype):
     """Each function's own rule: cast into out, compute in out's dtype, or refuse (PyTorch's text)."""
     if (name, dtype) in NO_KERNEL:
@@ -260,7 +264,7 @@ def test_autograd_refuses_out_when_an_input_requires_grad(torch, name):
 
 @pytest.mark.parametrize("name", ["add", "exp", "sum", "matmul", "cat", "max", "where", "clamp",
                                   "zeros", "ones", "full", "arange", "rand", "randn", "randint",
-                                  "eye", "linspace", "randperm"])
+                                  "eye", "linspace", "randperm", "empty"])
 @pytest.mark.parametrize("grad", [True, False])
 def test_out_that_requires_grad(torch, name, grad):
     """A leaf out that requires grad: refused while recording, written under no_grad."""
@@ -416,6 +420,10 @@ def test_resize_warning_text_and_place(torch):
     "lib.add(lib.ones(2), 1, out=lib.ones(1).expand(2))",
     "lib.add(lib.ones(2), 1, out=None)",
     "lib.sum(lib.ones(2), out=lib.empty(0))",
+    "lib.empty(2, 3, out=lib.full((2, 3), 7.0))",
+    "lib.empty((2, 3), dtype=lib.float64, out=lib.full((2, 3), 7.0))",
+    "lib.empty(3, out=lib.full((2, 3), 7.0))",
+    "lib.empty(2, 3, out=lib.full((6,), 7.0))",
 ])
 def test_special_cases(torch, call_text):
     def run(lib):
