@@ -16,8 +16,13 @@ following PyTorch's rules in PyTorch's order:
 5. the values are written into ``out``'s memory (views of ``out`` see them) and
    ``out``'s version counter goes up by one, as for any in-place change.
 
-The same ``out`` object comes back (for max, min, sort, topk with a dim: a named
-pair of the two ``out`` tensors).
+The same ``out`` object comes back (for the functions that give values and
+indices, max and min with a dim, sort, topk, median, mode, ...: a named pair of
+the two ``out`` tensors, ``torch.return_types.max_out``).
+
+Which functions take out= and how is one table, ``OUT_RULES``; a learner who wants
+to see what happens to ``torch.add(a, b, out=c)`` reads ``call_with_out`` from top
+to bottom.
 """
 import warnings
 from typing import NamedTuple
