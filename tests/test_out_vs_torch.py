@@ -120,7 +120,6 @@ CASES = {
     "linspace": lambda lib: (0, 1, 5),
     "empty": lambda lib: (2, 3),
 }
-CASES = {name: make for name, make in CASES.items() if make is not None}
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)
 WITH_VALUES = [name for name in CASES if name not in VALUES_UNDEFINED]
