@@ -13,6 +13,7 @@ Where things live (the same places as in PyTorch):
     _tensortype.py        FloatTensor, LongTensor, ...      (torch/csrc/tensor/python_tensor.cpp)
     _ops/*.py             every operation and its backward  (derivatives.yaml)
     _python_arg_parser.py checks the arguments of torch.xxx() (torch/csrc/utils/python_arg_parser.cpp)
+    _out.py               torch.xxx(..., out=t): results written into t (aten's .out variants)
     autograd/graph.py     Node, AccumulateGrad              (torch/autograd/graph.py)
     autograd/engine.py    the backward pass                 (torch/csrc/autograd/engine.cpp)
     autograd/function.py  custom Functions                  (torch/autograd/function.py)
@@ -182,10 +183,15 @@ def get_default_dtype():
 
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).
 from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
+from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
 for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
-        globals()[_name] = _checked(globals()[_name], _name, _parameters)
-del _name, _parameters, _checked, _PARAMETERS
+        globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
+# (and the functions that take out= but have no tensor argument to check: addmm, lerp, ...)
+for _name in _OUT_RULES:
+    if _name in globals() and _name not in _PARAMETERS:
+        globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES[_name])
+del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).

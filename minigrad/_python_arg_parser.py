@@ -96,12 +96,16 @@ def _allocation_error(sizes, dtype):
         "minigrad hint: that tensor does not fit into this computer's memory; check its sizes.")
 
 
-def checked(function, name, parameters):
+def checked(function, name, parameters, out_rule=None):
     """``function`` with its tensor arguments checked first; ``parameters`` lists
-    (PyTorch's parameter name, kind) for the leading positional parameters."""
+    (PyTorch's parameter name, kind) for the leading positional parameters; ``out_rule``:
+    how it takes out= (``_out.OUT_RULES``), None if it takes none."""
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
+        if kwargs and "out" in kwargs:       # torch.add(a, b, out=c): see _out.py
+            from ._out import call_with_out          # (imported late: it needs the operations)
+            return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)
         if "size" in kwargs and not args and parameters and parameters[0][1] == SIZE:
             args = (kwargs.pop("size"),)             # torch.randn(size=(2, 3))
         for position, (parameter, kind) in enumerate(parameters):

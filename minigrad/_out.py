@@ -1,0 +1,467 @@
+"""Writing a result into a tensor the caller gives: ``torch.add(a, b, out=c)``
+(PyTorch: the ``.out`` variants of its operations, and ``resize_output`` in
+aten/src/ATen/native/Resize.cpp).
+
+``out=`` asks an operation to put its result into an existing tensor instead of
+a new one. minigrad computes the result as usual, then copies it into ``out``,
+following PyTorch's rules in PyTorch's order:
+
+1. autograd: an out= call is never recorded, so while grad mode is on no input
+   (nor ``out``) may require grad;
+2. the operation runs (its own errors come first);
+3. dtype: each operation has its own rule for an ``out`` of another dtype
+   (``OUT_RULES`` below, one line per function);
+4. shape: an ``out`` of another shape is resized, silently when it has no
+   elements, else with PyTorch's deprecation warning;
+5. the values are written into ``out``'s memory (views of ``out`` see them) and
+   ``out``'s version counter goes up by one, as for any in-place change.
+
+The same ``out`` object comes back (for the functions that give values and
+indices, max and min with a dim, sort, topk, median, mode, ...: a named pair of
+the two ``out`` tensors, ``torch.return_types.max_out``).
+
+Which functions take out= and how is one table, ``OUT_RULES``; a learner who wants
+to see what happens to ``torch.add(a, b, out=c)`` reads ``call_with_out`` from top
+to bottom.
+"""
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from ._tensor import Tensor
+from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
+from ._warnings import stacklevel_outside_minigrad
+from .autograd import grad_mode as _grad_mode
+from .autograd.grad_mode import _State, no_grad as _no_grad
+from .autograd.graph import needs_grad
+from ._ops.inplace import bump_version, _can_cast, _check_partial_overlap, _overlaps
+from ._ops.reduction import return_types
+
+
+class OutRule(NamedTuple):
+    """How one function treats ``out=``.
+
+    ``dtype`` says which dtypes ``out`` may have:
+      "cast"     any dtype the result can be cast to (floats not into integers, only
+                 bools into bools): PyTorch's elementwise machinery (TensorIterator);
+      "same"     exactly the result's dtype;
+      "bool"     only bool;
+      "float"    any floating-point dtype (the result is cast into it);
+      "compute"  any dtype: the operation computes in ``out``'s dtype (sum, cumsum, ...:
+                 as if called with ``dtype=out.dtype``);
+      "create"   any dtype: a creation function makes its values in ``out``'s dtype.
+    ``message``: PyTorch's text when ``out``'s dtype does not fit; {result}/{out} are the
+    dtypes' ScalarType names (Float, Long), {result_cpp}/{out_cpp} their C++ names
+    (float, long int), {result_type}/{out_type} their old tensor types (torch.FloatTensor).
+    ``error``: its exception class.
+    ``outputs``: 2 for functions that give (values, indices) (max and min: with a dim);
+    ``indices_message``: then the text for indices that are not int64.
+    ``dim_required``: out= only with a dim (sum(x, out=t) is no signature of PyTorch's).
+    ``overlap``: what PyTorch refuses when ``out`` shares memory with an input: "partial"
+    (elementwise operations: all of an input is fine, x.add(1, out=x), part of it is not),
+    "any" (index_select), "any after resize" (cat, gather: they resize out first), "" (not
+    checked: the other operations).
+    """
+    dtype: str
+    message: str = ""
+    error: type = RuntimeError
+    outputs: int = 1
+    dim_required: bool = False
+    indices_message: str = ""
+    overlap: str = ""
+
+
+# PyTorch's messages for an out of the wrong dtype
+CAST = "result type {result} can't be cast to the desired output type {out}"
+FOUND = "Found dtype {out} but expected {result}"
+EXPECTED = "Expected out tensor to have dtype {result_cpp}, but got {out_cpp} instead"
+
+_cast, _found = OutRule("cast", CAST, overlap="partial"), OutRule("same", FOUND, overlap="partial")
+_expected = OutRule("same", EXPECTED)
+_values_indices = OutRule("same", EXPECTED, outputs=2, indices_message=EXPECTED)
+
+
+def _pair(values, indices):
+    return OutRule("same", values, outputs=2, indices_message=indices)
+
+
+_MEDIAN = _pair("Expected tensor for 'values' to have the same type as tensor for argument #2 "
+                "'self'; but type {out_type} does not equal {result_type} (while checking "
+                "arguments for median)",
+                "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                "{out_type} instead (while checking arguments for median)")
+_SCAN = _pair("expected scalar_type {result} but found {out}", "expected scalar_type {result} but "
+              "found {out}")
+
+
+_created = OutRule("create")
+
+
+# Which public functions take out= (those whose PyTorch 2.13 signature has it), and how.
+OUT_RULES = {
+    # elementwise: computed in the inputs' dtype, then cast into out (TensorIterator)
+    **{name: _cast for name in (
+        "add", "sub", "mul", "div", "true_divide", "subtract", "multiply", "divide", "pow",
+        "remainder", "fmod", "floor_divide", "maximum", "minimum", "atan2", "arctan2", "hypot",
+        "copysign", "logaddexp", "logaddexp2", "fmax", "fmin", "xlogy",
+        "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
+        "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
+        "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "square",
+        "reciprocal", "expm1", "log2", "log10", "exp2", "asin", "acos", "atan", "sinh", "cosh",
+        "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+        "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
+        "addcmul", "addcdiv", "lerp", "outer", "polygamma")},
+    "heaviside": OutRule("same", "heaviside is not yet implemented for tensors with different "
+                                 "dtypes.", overlap="partial"),
+    "float_power": OutRule("same", "the output given to float_power has dtype {out} but the "
+                                   "operation's result requires dtype {result}", overlap="partial"),
+    **{name: OutRule("cast", CAST) for name in ("std", "var")},
+    # elementwise that keep the input's dtype: out must have it
+    **{name: _found for name in (
+        "abs", "sign", "neg", "negative", "floor", "ceil", "trunc", "round", "frac", "fix",
+        "clamp", "clip", "clamp_min", "clamp_max")},
+    "nan_to_num": OutRule("same", "nan_to_num: dtype of out: {out} should be same as input: {result}",
+                          overlap="partial"),
+    **{name: OutRule("bool", name + " does not support non-boolean outputs.", overlap="partial")
+       for name in ("signbit", "isposinf", "isneginf")},
+    # reductions and scans: computed in out's dtype
+    **{name: OutRule("compute", EXPECTED, dim_required=True) for name in ("sum", "prod")},
+    **{name: OutRule("compute", EXPECTED) for name in ("cumsum", "cumprod", "mean")},
+    "nansum": OutRule("compute", "nansum: provided dtype must match dtype of result. Got {out} and "
+                                 "{result}."),
+    **{name: OutRule("bool", name + " only supports bool tensor for result, got: {out}")
+       for name in ("all", "any")},
+    **{name: OutRule("same", "Expected the dtype for input and out to match, but got {result} for "
+                             "input's dtype and {out} for out's dtype.") for name in ("amax", "amin")},
+    **{name: _expected for name in (
+        "argmax", "argmin", "norm", "mm", "bmm", "mv", "addmm", "addmv", "baddbmm", "softmax",
+        "log_softmax", "tril", "triu", "diag", "index_add", "scatter", "scatter_add",
+        "take_along_dim")},
+    "addr": OutRule("cast", CAST),
+    "gather": OutRule("same", EXPECTED, overlap="any after resize"),
+    "matmul": _expected,           # (1-d times 1-d is a dot product: see _check_dtype)
+    "dot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
+    **{name: _values_indices for name in ("max", "min", "sort", "topk")},
+    "median": _MEDIAN, "nanmedian": _MEDIAN, "cummax": _SCAN, "cummin": _SCAN,
+    "kthvalue": _pair("output values must be of same type as input",
+                      "output indices must be of scalar type Long"),
+    "mode": _pair("expected scalar type '{result}' but got '{out}' for values output",
+                  "expected scalar type '{result}' but got '{out}' for indices output"),
+    "logsumexp": OutRule("float", "logsumexp(): Expected floating point type for result tensor, "
+                                  "but got: {out}"),
+    # joining: any dtype the inputs can be cast to
+    **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
+                             "{out}", TypeError, overlap="any after resize")
+       for name in ("cat", "concat")},
+    "stack": OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
+                             "{out}", TypeError),
+    "where": OutRule("same", "Expected out type to be {result} but got {out}", overlap="partial"),
+    "index_select": OutRule("same", "index_select(): self and result must have the same scalar type",
+                            overlap="any"),
+    "masked_select": OutRule("same", "masked_select(): self and result must have the same scalar type"),
+    "take": OutRule("same", "take(): self and out expected to have the same dtype, but got "
+                            "self.dtype = {result} and out.dtype = {out}"),
+    "nonzero": OutRule("same", "nonzero: Expected out tensor to have scalar type Long but got scalar "
+                               "type{out}"),
+    # creation: made in out's dtype
+    **{name: _created for name in (
+        "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
+        "randperm", "empty")},
+}
+
+# The name PyTorch's autograd message gives a function: its own, the original's for an alias
+# (torch.subtract is sub), "aten::" + name for creation functions; None: not checked (PyTorch
+# does not differentiate these, so an input that requires grad is fine).
+GRAD_NAMES = {
+    "square": "pow", "negative": "neg", "fix": "trunc", "arcsin": "asin", "arccos": "acos",
+    "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+    "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
+    "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
+    "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
+    **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
+    **{name: None for name in (
+        "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
+        "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
+        "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
+        "softmax", "log_softmax", "diag", "heaviside")},
+}
+
+# Functions without out= whose PyTorch signatures are several: PyTorch says none matched.
+NO_OUT_OVERLOADED = ("argsort", "count_nonzero", "narrow", "rand_like", "randn_like", "rsub",
+                     "squeeze")
+
+
+def call_with_out(function, name, rule, args, kwargs):
+    """``function(*args, **kwargs)`` (kwargs holding ``out``) with its result written into ``out``;
+    ``rule``: the function's ``OutRule``, None if it takes no out=."""
+    out = kwargs.pop("out")
+    if out is None and rule is not None:
+        return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
+    if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
+        rule = _cast                               # max(x, out=t), max(x, y, out=t)
+    if rule is None or (rule.dim_required and not _has_dim(args, kwargs)):
+        if rule is None and name not in NO_OUT_OVERLOADED:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, {**kwargs, "out": out})
+    outs = _check_out_argument(name, rule, args, kwargs, out)
+    if name in ("randn", "empty") and out._graph_requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
+    grad_name = GRAD_NAMES.get(name, name)
+    if _State.enabled and grad_name is not None and _any_requires_grad(outs, args, kwargs):
+        raise RuntimeError(
+            f"{grad_name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
+    if _grad_mode._inference_tensors_exist:
+        for target in outs:               # (an inference tensor changes only in inference_mode)
+            _grad_mode.check_inplace_allowed(target)
+    if name == "mean" and outs[0]._array.dtype.kind not in "fc":
+        input = args[0] if args else kwargs["input"]        # (the mean of floats is no integer)
+        raise RuntimeError(CAST.format(result=scalar_type_name(input.dtype),
+                                       out=scalar_type_name(outs[0].dtype)))
+    if rule.dtype in ("compute", "create"):
+        kwargs = _in_out_dtype(rule, kwargs, outs[0])
+    with _no_grad():            # (nothing to record: the values are copied into out)
+        results = function(*args, **kwargs)
+    if rule.outputs == 1:
+        results = (results,)
+    for position, (result, target) in enumerate(zip(results, outs)):
+        _check_dtype(name, rule, result, target, args, indices=position == 1)
+    for result, target in zip(results, outs):
+        memory_before = target._array
+        if rule.overlap == "any after resize":
+            resize_output(target, result)
+        _check_memory(rule, target, args, memory_before)
+    for result, target in zip(results, outs):
+        if rule.dtype == "create":
+            _resize_for_creation(name, target, result)
+        if name == "empty":
+            return out                     # (only resized: its values are whatever they were)
+        write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs))
+    if rule.outputs == 1:
+        return out
+    return _named_result(name)(*outs)
+
+
+def _check_out_argument(name, rule, args, kwargs, out):
+    """``out`` must be a tensor (a pair of them for functions with two results)."""
+    if rule.outputs == 1:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        return (out,)
+    if not isinstance(out, (tuple, list)):
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, {**kwargs, "out": out})
+    if len(out) != rule.outputs:
+        raise TypeError(f"expected tuple of {rule.outputs} elements but got {len(out)}")
+    for k, item in enumerate(out):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument {len(args)}, but got "
+                            f"{type(item).__name__}")
+    return tuple(out)
+
+
+def _has_dim(args, kwargs):
+    """Was a dim given? (max(x, 1) has one, max(x, y) is the elementwise maximum)"""
+    return "dim" in kwargs or (len(args) > 1 and not isinstance(args[1], Tensor))
+
+
+def _any_requires_grad(outs, args, kwargs):
+    """Would autograd record this call? (an input or an out requires grad, a list's items too)"""
+    tensors = list(outs)
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, Tensor):
+            tensors.append(value)
+        elif isinstance(value, (tuple, list)):            # cat([a, b]), stack(...)
+            tensors.extend(v for v in value if isinstance(v, Tensor))
+    return needs_grad(tensors)
+
+
+def _in_out_dtype(rule, kwargs, out):
+    """sum, cumsum, ... compute in ``out``'s dtype; ``dtype=`` given as well must agree."""
+    asked = kwargs.get("dtype")
+    if asked is not None and to_numpy_dtype(asked) != out._array.dtype:
+        from ._dtype import from_numpy_dtype
+        asked = from_numpy_dtype(to_numpy_dtype(asked))
+        if rule.dtype == "create":
+            raise RuntimeError(f"dtype {scalar_type_name(asked)} does not match dtype of out "
+                               f"parameter ({scalar_type_name(out.dtype)})")
+        raise RuntimeError(rule.message.format(
+            result=scalar_type_name(asked), out=scalar_type_name(out.dtype),
+            result_cpp=cpp_type_name(asked), out_cpp=cpp_type_name(out.dtype)))
+    return {**kwargs, "dtype": out.dtype}
+
+
+def _check_dtype(name, rule, result, out, args, indices=False):
+    """PyTorch's error when ``out``'s dtype can't take ``result`` (see ``OutRule.dtype``)."""
+    have, want = out._array.dtype, result._array.dtype
+    if rule.dtype == "float":
+        fits = have.kind == "f"
+    elif rule.dtype == "cast":
+        fits = have == want or _can_cast(result, out)
+    elif rule.dtype == "bool":
+        fits = have.kind == "b"
+    elif rule.dtype in ("compute", "create"):
+        fits = True
+    else:
+        fits = have == want
+    if fits:
+        return
+    message = rule.indices_message if indices else rule.message
+    if rule.dtype == "compute":
+        message = CAST
+    elif name == "matmul" and all(isinstance(a, Tensor) and a.ndim == 1 for a in args[:2]):
+        message = OUT_RULES["dot"].message        # matmul of two vectors runs dot
+    raise rule.error(message.format(
+        result=scalar_type_name(result.dtype), out=scalar_type_name(out.dtype),
+        result_cpp=cpp_type_name(result.dtype), out_cpp=cpp_type_name(out.dtype),
+        result_type=_legacy_type_name(result.dtype), out_type=_legacy_type_name(out.dtype)))
+
+
+def _legacy_type_name(dtype):
+    """The old name of a tensor type (torch.FloatTensor) as PyTorch's argument checks print it."""
+    name = scalar_type_name(dtype)
+    return "CPUBoolType" if name == "Bool" else f"torch.{name}Tensor"
+
+
+def _check_memory(rule, out, args, memory_before):
+    """``out`` may not write one memory location twice, nor overlap an input as ``rule.overlap``
+    says (PyTorch's checks; where it makes none, see the README). ``memory_before``: out's
+    memory before a resize (PyTorch grows the same storage; minigrad may have moved out)."""
+    if _overlaps(out._array):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    if not rule.overlap:
+        return
+    inputs = [v for a in args for v in (a if isinstance(a, (tuple, list)) else (a,))
+              if isinstance(v, Tensor) and v._version_counter is out._version_counter]
+    for input in inputs:
+        if rule.overlap == "partial":
+            _check_partial_overlap(out, input)
+        elif (np.shares_memory(out._array, input._array)
+              or np.shares_memory(memory_before, input._array)):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
+
+
+RESIZE_WARNING = (
+    "An output with one or more elements was resized since it had shape {old}, which does not "
+    "match the required output shape {new}. This behavior is deprecated, and in a future PyTorch "
+    "release outputs will not be resized unless they have zero elements. You can explicitly reuse "
+    "an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).")
+# (PyTorch's text goes on " (Triggered internally at <its C++ file>:<line>.)", a place in its own
+# sources that says nothing about the learner's program, so minigrad leaves that out)
+
+
+ARANGE_WARNING = (
+    "The number of elements in the out tensor of shape {old} is {count} which does not match the "
+    "computed number of elements {new_count}. Note that this may occur as a result of rounding "
+    "error. The out tensor will be resized to a tensor of shape ({new}).")
+
+
+def _resize_for_creation(name, out, result):
+    """Creation functions resize out without the deprecation warning (they call resize_); arange
+    warns when the number of elements differs (a hint at rounding in its step), and randn's
+    and empty's resize_ counts as a change of its own."""
+    array, shape = out._array, result._array.shape
+    if array.shape == shape:
+        return
+    if name == "arange" and array.size not in (0, result._array.size):
+        warnings.warn(ARANGE_WARNING.format(
+            old=list(array.shape), count=array.size, new_count=result._array.size,
+            new=", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "")),
+            UserWarning, stacklevel=stacklevel_outside_minigrad())
+    out._array = _resized(out, result._array)
+    if name in ("randn", "empty"):
+        bump_version(out)
+
+
+def _shapes_in_warning(name, out, result, args, kwargs):
+    """The shapes PyTorch's resize warning names. kthvalue and mode resize their outs with the
+    reduced dim kept, after putting that dim back into an out of the squeezed rank (kthvalue)
+    or into any out with dims (mode); None: the shapes as they are."""
+    if name not in ("kthvalue", "mode"):
+        return None
+    names = ("input", "k", "dim", "keepdim") if name == "kthvalue" else ("input", "dim", "keepdim")
+    given = dict(zip(names, args), **kwargs)
+    if given.get("keepdim", False):
+        return None
+    dim = given.get("dim", -1)
+    input = given["input"]
+    dim = dim + input.ndim if dim < 0 else dim
+    kept = list(result._array.shape)
+    kept.insert(dim, 1)
+    old = list(out._array.shape)
+    if (old and name == "mode") or len(old) == input.ndim - 1:
+        old.insert(dim, 1)
+    return old, kept
+
+
+def resize_output(out, result, shapes_in_warning=None):
+    """Give ``out`` ``result``'s shape if it has another one: silently if ``out`` is empty, else
+    with PyTorch's deprecation warning (``shapes_in_warning``: the shapes it names, if not
+    ``out``'s and ``result``'s)."""
+    array = out._array
+    if array.shape == result._array.shape:
+        return
+    old, new = shapes_in_warning or (list(array.shape), list(result._array.shape))
+    if array.size and old != new:
+        warnings.warn(RESIZE_WARNING.format(old=old, new=new),
+                      UserWarning, stacklevel=stacklevel_outside_minigrad())
+    out._array = _resized(out, result._array)
+
+
+def write_into(out, result, shapes_in_warning=None):
+    """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place."""
+    resize_output(out, result, shapes_in_warning)
+    array = out._array
+    if not array.flags.writeable:
+        array = out._array = np.lib.stride_tricks.as_strided(array, writeable=True)
+    np.copyto(array, result._array, casting="unsafe")
+    bump_version(out)
+
+
+def _resized(out, like):
+    """``out``'s array given ``like``'s shape and layout: in ``out``'s own memory if that holds
+    enough bytes from where ``out`` starts (PyTorch resizes the storage, which for a view is its
+    base's, so the base sees the values), else in new memory."""
+    array = out._array
+    strides = like.strides if _dense(like) else None
+    if strides is not None:
+        strides = tuple(s // like.itemsize * array.itemsize for s in strides)
+    storage = out._base._array if out._base is not None else array
+    if storage.flags.c_contiguous and storage.flags.writeable:
+        offset = array.__array_interface__["data"][0] - storage.__array_interface__["data"][0]
+        if 0 <= offset and offset + like.size * array.itemsize <= storage.nbytes:
+            memory = storage.reshape(-1).view(np.uint8)
+            return np.ndarray(like.shape, array.dtype, memory, offset, strides)
+    resized = np.zeros(like.shape, array.dtype)      # (zeros, as minigrad's empty() gives)
+    if strides is not None:
+        resized = np.lib.stride_tricks.as_strided(resized, like.shape, strides)
+    return resized
+
+
+def _dense(array):
+    """Each element of ``array`` at its own place, no gaps (a layout to copy into new memory)."""
+    if array.size <= 1:
+        return True
+    if any(s < 0 for s in array.strides):
+        return False
+    span = sum((n - 1) * s for n, s in zip(array.shape, array.strides)) + array.itemsize
+    return span == array.size * array.itemsize
+
+
+_NAMED_RESULTS = {}
+
+
+def _named_result(name):
+    """PyTorch's ``torch.return_types.max_out`` and the like: (values, indices) with names."""
+    named = _NAMED_RESULTS.get(name)
+    if named is None:
+        named = _NAMED_RESULTS[name] = type(name + "_out", (return_types._ValuesIndices,),
+                                            {"_name": name + "_out"})
+    return named
