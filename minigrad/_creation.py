@@ -3,6 +3,7 @@
 A new tensor made by these functions is a *leaf*: it has no ``grad_fn``.
 Pass ``requires_grad=True`` to make autograd track what is computed from it.
 """
+import math
 import warnings
 
 import numpy as np
@@ -189,6 +190,22 @@ def _float_dtype(dtype):
     return _dtype.to_numpy_dtype(dtype) if dtype is not None else _dtype.DEFAULT_FLOAT
 
 
+def _refuse_dtype(kernel, numpy_dtype, refused_kinds):
+    """PyTorch's error when its ``kernel`` has no version for this dtype ("arange_cpu" for
+    bool, ...): numpy would happily compute something PyTorch never gives."""
+    if np.dtype(numpy_dtype).kind in refused_kinds:
+        name = _dtype.from_numpy_dtype(numpy_dtype).tensor_type_name[:-len("Tensor")]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+
+
+def _random_floats(draw, size, numpy_dtype, generator, kernel):
+    """rand/randn's numbers: float16 ones are drawn as float32 and rounded, as PyTorch's are."""
+    _refuse_dtype(kernel, numpy_dtype, "biu")
+    if numpy_dtype == np.float16:
+        return draw(size, dtype=np.float32, generator=generator).astype(np.float16)
+    return draw(size, dtype=numpy_dtype, generator=generator)
+
+
 def zeros(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of the given size filled with 0 (float32 unless ``dtype``)."""
     _check_size_given("zeros", size)
@@ -249,8 +266,30 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         dtype = np.int64 if all(isinstance(v, (int, np.integer)) for v in values) else _dtype.DEFAULT_FLOAT
-    array = np.arange(values[0], values[1], values[2], dtype=np.float64).astype(_dtype.to_numpy_dtype(dtype))
+    numpy_dtype = np.dtype(_dtype.to_numpy_dtype(dtype))
+    _refuse_dtype("arange_cpu", numpy_dtype, "b")
+    if numpy_dtype.kind in "iu":
+        return _leaf(_integer_range(*values, numpy_dtype), requires_grad)
+    array = np.arange(values[0], values[1], values[2], dtype=np.float64).astype(numpy_dtype)
     return _leaf(array, requires_grad)
+
+
+def _integer_range(start, end, step, numpy_dtype):
+    """arange with an integer dtype: PyTorch first truncates start and step to integers, so
+    ``arange(0, 5, 1.5, dtype=torch.int64)`` is 0, 1, 2, 3, 4. For int64 it also counts the
+    elements with those integers (a step that truncates to 0 is refused); for the other
+    integer types it counts them with the numbers as given."""
+    whole_start, whole_end, whole_step = int(start), int(end), int(step)
+    if numpy_dtype == np.int64:
+        if whole_step == 0:
+            raise ValueError("step must be nonzero")
+        sign = (whole_step > 0) - (whole_step < 0)
+        span = whole_end - whole_start + whole_step - sign
+        count = abs(span) // abs(whole_step) if span * whole_step > 0 else 0
+    else:
+        count = max(math.ceil((end - start) / step), 0)
+    positions = np.arange(count, dtype=np.int64)
+    return (whole_start + positions * whole_step).astype(numpy_dtype)
 
 
 def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=False):
@@ -259,6 +298,7 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
         raise invalid_combination("linspace", (start, end), {})
     if isinstance(steps, (int, np.integer)) and steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    _refuse_dtype("linspace_cpu", _float_dtype(dtype), "b")
     return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
 
 
@@ -266,16 +306,16 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Uniform random numbers in [0, 1) (PyTorch's numbers for the same seed)."""
     _check_size_given("rand", size, any_keyword=(generator, dtype, device, requires_grad) !=
                       (None, None, None, False))
-    dtype = _float_dtype(dtype)
-    return _random_leaf(_random.uniform(_size(size), dtype=dtype, generator=generator), requires_grad)
+    values = _random_floats(_random.uniform, _size(size), _float_dtype(dtype), generator, "check_uniform_bounds")
+    return _random_leaf(values, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal random numbers (mean 0, standard deviation 1; PyTorch's numbers for the same seed)."""
     _check_size_given("randn", size, any_keyword=(generator, dtype, device, requires_grad) !=
                       (None, None, None, False))
-    dtype = _float_dtype(dtype)
-    return _random_leaf(_random.normal(_size(size), dtype=dtype, generator=generator), requires_grad)
+    values = _random_floats(_random.normal, _size(size), _float_dtype(dtype), generator, "normal_kernel_cpu")
+    return _random_leaf(values, requires_grad)
 
 
 def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
@@ -289,13 +329,33 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    _check_integer_bounds(low, high, np.dtype(dtype))
     values = _random.integers(_size(tuple(size)), int(low), int(high), generator=generator)
     return _random_leaf(values.astype(dtype), requires_grad)
+
+
+# the C++ names PyTorch's randint messages use for the integer types
+_CPP_INTEGER_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+                      "int16": "short", "int32": "int", "int64": "long"}
+
+
+def _check_integer_bounds(low, high, numpy_dtype):
+    """randint into a small integer type: both ends must fit it (PyTorch checks low and high - 1)."""
+    if numpy_dtype.kind not in "biu" or numpy_dtype == np.int64:
+        return
+    smallest, largest = (0, 1) if numpy_dtype.kind == "b" else (np.iinfo(numpy_dtype).min,
+                                                                 np.iinfo(numpy_dtype).max)
+    name = _CPP_INTEGER_NAMES[numpy_dtype.name]
+    if not smallest <= low <= largest:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if not smallest <= high - 1 <= largest:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    _refuse_dtype("randperm", dtype, "b")
     return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
 
 

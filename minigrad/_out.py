@@ -220,6 +220,11 @@ def call_with_out(function, name, rule, args, kwargs):
         input = args[0] if args else kwargs["input"]        # (the mean of floats is no integer)
         raise RuntimeError(CAST.format(result=scalar_type_name(input.dtype),
                                        out=scalar_type_name(outs[0].dtype)))
+    if name == "nansum" and outs[0]._array.dtype.kind != "f":
+        input = args[0] if args else kwargs["input"]        # (its kernel runs in out's dtype)
+        if input._array.dtype.kind == "f":
+            raise NotImplementedError(f'"nansum_cpu" not implemented for '
+                                      f"'{scalar_type_name(outs[0].dtype)}'")
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
     with _no_grad():            # (nothing to record: the values are copied into out)

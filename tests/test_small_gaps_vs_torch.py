@@ -471,3 +471,25 @@ def test_scatter_add_from_its_own_memory_recorded(torch):
         grad_fn = x.grad_fn.name()
         return x.detach(), grad_fn
     same(torch, program)
+
+
+# --- dtypes a factory has no kernel for, and arange into integers -------------------------------
+@pytest.mark.parametrize("program", [
+    lambda L: L.rand(2, dtype=L.int64), lambda L: L.rand(2, dtype=L.bool),
+    lambda L: L.randn(2, dtype=L.int32), lambda L: L.randn(3, dtype=L.uint8),
+    lambda L: L.randperm(3, dtype=L.bool), lambda L: L.linspace(0, 1, 3, dtype=L.bool),
+    lambda L: L.arange(3, dtype=L.bool), lambda L: L.tensor([True]).cumsum(0, dtype=L.bool),
+    lambda L: L.tensor([1., 2.]).cumprod(0, dtype=L.bool),
+    lambda L: (L.manual_seed(0), L.rand(5, dtype=L.float16))[1],         # float32 numbers, rounded
+    lambda L: (L.manual_seed(0), L.randn(5, dtype=L.float16))[1],
+])
+def test_factories_refuse_dtypes_without_a_kernel(torch, program):
+    same(torch, program)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "int8"])
+@pytest.mark.parametrize("start, end, step", [
+    (0, 5, 1.5), (0.5, 5, 1.5), (0, 2.5, 1), (-0.5, 3, 0.9), (0, 1, 0.5), (-2.5, -3, -0.9),
+    (3.7, -3, -1.5), (-2.5, -0.5, 0.5), (0, 300, 7)])
+def test_arange_into_integers_truncates_as_torch(torch, dtype, start, end, step):
+    same(torch, lambda L: L.arange(start, end, step, dtype=getattr(L, dtype)))

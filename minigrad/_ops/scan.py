@@ -7,6 +7,7 @@ PyTorch: torch.cumsum, torch.cumprod, torch.prod (derivatives.yaml).
 """
 import numpy as np
 
+from .. import _dtype
 from .._tensor import _wrap, _normalize_dim
 from .._memory_format import row_major
 from ..autograd.graph import Node
@@ -57,6 +58,8 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     array = input._array
     if dtype is not None:
         out_dtype = dtype.numpy_dtype
+        if dtype is _dtype.bool_:
+            raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
     else:   # integers and bools add up as int64, like sum
         out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
     out = np.cumsum(array, axis=dim if array.ndim else None, dtype=out_dtype).reshape(array.shape)
@@ -141,6 +144,8 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     """
     dim = axis if dim is None else dim
     dim = _dim_argument(input, dim, "cumprod")
+    if dtype is _dtype.bool_:
+        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
     array = input._array
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.int64 if array.dtype.kind in "biu" else array.dtype)
