@@ -112,6 +112,7 @@ from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)
+from .nn.functional import selu, selu_, celu, celu_  # noqa: F401  (torch.selu is F.selu)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)

@@ -1062,7 +1062,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input * mask
 
 
-# --- more activations: gelu, silu, elu ----------------------------------------------------------
+# --- more activations: gelu, silu ----------------------------------------------------------------
 
 _SQRT_HALF = 0.5 ** 0.5
 _INV_SQRT_2PI = (2 * np.pi) ** -0.5
@@ -1191,101 +1191,8 @@ def silu(input, inplace=False):
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
-class EluBackward0(Node):
-    """result = self if self > 0 else alpha (e ** self - 1)   ->
-        grad_self = grad if self > 0 else grad * alpha * e ** self"""
-
-    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_alpha, _saved_scale, ...)
-
-    def backward(self, grad):
-        (x,) = self.saved_tensors
-        return (elu_backward(grad, x, self.alpha),)
-
-
-class EluBackward1(Node):
-    """result = elu(self, alpha, inplace=True)   ->
-        grad_self = grad if result > 0 else grad * (result + alpha)
-
-    In place, self is overwritten, so PyTorch saves the result instead: where
-    x <= 0, result = alpha (e ** x - 1), so the slope alpha e ** x is result + alpha."""
-
-    _saved_names = ("result",)     # grad_fn._saved_result
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return (elu_backward(grad, out, self.alpha, is_result=True),)
-
-    def jvp(self, tangents, inputs, out):
-        """result_t = self_t * elu'(self), the slope found from the result as in backward"""
-        return elu_backward(tangents[0], out, self.alpha, is_result=True)
-
-
-class EluBackwardBackward0(Node):
-    """result = g * elu'(self) (elu's backward, recorded)   ->
-        grad_g = grad * elu'(self); grad_self = elu_backward(grad * g, self) * (self < 0)
-    (from the result r of an in-place elu: grad_g = grad * elu'(r); grad_r = grad * g * (r < 0))"""
-
-    _saved_names = ("grad_output", "self_or_result")
-
-    def backward(self, gg):
-        grad, x = self.saved_tensors
-        d_grad = elu_backward(gg, x, self.alpha, self.is_result) if self.should_compute_output(0) else None
-        d_x = None
-        if self.should_compute_output(1):
-            # elu'' is elu' where self < 0 and 0 elsewhere; PyTorch writes it with elu's
-            # backward (times the input scale, a plain 1) and a 0/1 mask. In terms of the
-            # result, the slope r + alpha has the derivative 1 where r < 0.
-            a = x._array
-            below_zero = _wrap((a < 0).astype(a.dtype))
-            scaled = mul_by_number(gg * grad, 1.0)
-            d_x = (scaled if self.is_result else elu_backward(scaled, x, self.alpha)) * below_zero
-        return d_grad, d_x
-
-
-def elu_backward(grad, x, alpha=1.0, is_result=False):
-    """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch.
-
-    With ``is_result``, ``x`` is elu's result r instead of its input (in-place elu): the
-    slope is then r + alpha where r <= 0."""
-    a = x._array
-    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1 - where its loop works one
-    # element at a time; in its blocks of vector registers the gradient is NaN (as hardtanh's,
-    # see _hardtanh.py)
-    if is_result:
-        slope = np.where(a <= 0, a + alpha, 1.0).astype(a.dtype)
-    else:
-        slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
-    if a.dtype.kind == "f" and np.isnan(a).any():
-        slope[np.isnan(a) & _in_vector_registers(grad._array, a)] = np.nan
-    return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
-                  saved=(grad, x), alpha=alpha, scale=1, input_scale=1, is_result=is_result)
-
-
-def elu(input, alpha=1.0, inplace=False):
-    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise.
-
-    Gradient: grad where x > 0, else grad * alpha * e^x.
-    """
-    if inplace:
-        # computed out of place, then written back into input; PyTorch names that node EluBackward1
-        return apply_inplace(input, lambda t: _elu(t, alpha, EluBackward1))
-    return _elu(input, alpha, EluBackward0)
-
-
-def _elu(input, alpha, node_class):
-    """elu's values, recorded with ``node_class`` (EluBackward0, or EluBackward1 when in place)."""
-    _check_floating_kernel(input, "elu_cpu")
-    x = input._array
-    out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
-    if node_class is EluBackward1:        # in place: the input will be gone, save the result
-        return save_result(result(out, EluBackward1, (input,), alpha=alpha, scale=1, input_scale=1))
-    return result(out, node_class, (input,), saved=(input,), alpha=alpha, scale=1, input_scale=1)
-
-
-def elu_(input, alpha=1.0):
-    """``elu(input, alpha, inplace=True)``: input changed in place (EluBackward1)."""
-    return elu(input, alpha, inplace=True)
-
+from ._elu import (  # noqa: E402,F401  (elu, selu, celu: one kernel, three settings)
+    elu, elu_, selu, selu_, celu, celu_, elu_backward, EluBackward0, EluBackward1, EluBackwardBackward0)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
@@ -1347,7 +1254,7 @@ _threshold_function = threshold       # (threshold_'s own argument hides the fun
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
     for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu",
-                 "leaky_relu_"):
+                 "leaky_relu_", "selu", "selu_", "celu", "celu_"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 

@@ -180,3 +180,36 @@ class LogSoftmax(Module):
     def extra_repr(self):
         """The setting PyTorch prints: ``dim=...``."""
         return f"dim={self.dim}"
+
+
+class SELU(Module):
+    """Scaled ELU: scale * (x, or alpha * (exp(x) - 1) below 0), with selu's fixed constants."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.selu(input, inplace)``."""
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    """x where x > 0, else alpha * (exp(x / alpha) - 1): an ELU with slope 1 on both sides of 0."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.celu(input, alpha, inplace)``."""
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``alpha=1.0``, plus ``inplace=True`` if set."""
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")

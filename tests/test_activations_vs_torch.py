@@ -1,0 +1,254 @@
+"""selu, celu, hardswish, hardsigmoid, mish, soft_margin_loss, i0 (and i0e, i1, i1e),
+mvlgamma and gelu(approximate='tanh'), against PyTorch.
+
+Each program runs in both libraries: the values, the gradient with create_graph=True, its
+grad_fn (name, settings, saved values, next_functions two levels down), and the third-order
+gradients (the helpers of test_loss_second_order_vs_torch.py). Then: float32, NaN, other
+shapes, finite differences (gradcheck, gradgradcheck), the in-place forms with PyTorch's
+autograd rules, forward mode, the nn modules' printing, and the messages for bad input.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import gradcheck, gradgradcheck
+
+from conftest import import_torch
+from test_loss_second_order_vs_torch import _run
+from test_forward_ad import _jvp_minigrad, _jvp_torch
+
+
+def F(L):
+    return L.nn.functional
+
+
+def positive(L, x):
+    """x moved to where mvlgamma(x, 3) is defined (> 1), through a recorded operation."""
+    return x * x + 1.25
+
+
+# name -> (program(L, x, t), does the target require grad?)
+PROGRAMS = {
+    "selu": (lambda L, x, t: F(L).selu(x), False),
+    "torch.selu": (lambda L, x, t: L.selu(x), False),
+    "selu_inplace": (lambda L, x, t: F(L).selu(x.clone(), inplace=True), False),
+    "torch.selu_": (lambda L, x, t: L.selu_(x.clone()), False),
+    "F.selu_": (lambda L, x, t: F(L).selu_(x * 1.25), False),
+    "nn.SELU": (lambda L, x, t: L.nn.SELU()(x), False),
+    "celu": (lambda L, x, t: F(L).celu(x), False),
+    "celu_alpha": (lambda L, x, t: F(L).celu(x, 0.5), False),
+    "celu_alpha_2": (lambda L, x, t: F(L).celu(x, alpha=2.0), False),
+    "torch.celu": (lambda L, x, t: L.celu(x, 0.7), False),
+    "celu_inplace": (lambda L, x, t: F(L).celu(x.clone(), 0.5, inplace=True), False),
+    "torch.celu_": (lambda L, x, t: L.celu_(x.clone()), False),
+    "F.celu_": (lambda L, x, t: F(L).celu_(x * 1.25, 1.5), False),
+    "nn.CELU": (lambda L, x, t: L.nn.CELU(0.5)(x), False),
+}
+
+# Programs that still differ from PyTorch, with the reason (strict: fixing one shows up here).
+KNOWN_DIFFERENCES = {}
+
+
+def _compare(name, shape=(3, 4), nan_at=None, seed=0):
+    torch = import_torch()
+    program, target_requires_grad = PROGRAMS[name]
+    ours = _run(minigrad, program, target_requires_grad, shape, nan_at, seed)
+    theirs = _run(torch, program, target_requires_grad, shape, nan_at, seed)
+    assert list(ours) == list(theirs)
+    for key, expected in theirs.items():
+        got = ours[key]
+        if isinstance(expected, np.ndarray):
+            assert got is not None and got.shape == expected.shape, key
+            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15, err_msg=key)
+            assert np.array_equal(np.isnan(got), np.isnan(expected)), key
+        else:
+            assert got == expected, key
+
+
+def _marked(names):
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[name]))
+            if name in KNOWN_DIFFERENCES else name for name in names]
+
+
+@pytest.mark.parametrize("name", _marked(sorted(PROGRAMS)))
+def test_graphs_up_to_third_order_as_torch(name):
+    _compare(name)
+
+
+NO_SHAPE_LIMITS = sorted(name for name in PROGRAMS if name not in KNOWN_DIFFERENCES)
+
+
+@pytest.mark.parametrize("shape", [(5,), (), (2, 3, 2)])
+@pytest.mark.parametrize("name", NO_SHAPE_LIMITS)
+def test_other_shapes_as_torch(name, shape):
+    _compare(name, shape)
+
+
+@pytest.mark.parametrize("name", NO_SHAPE_LIMITS)
+def test_nan_input_as_torch(name):
+    _compare(name, nan_at=(1, 2))
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_first_and_second_derivatives_against_finite_differences(name):
+    """gradcheck and gradgradcheck in float64, away from the kinks."""
+    program, target_requires_grad = PROGRAMS[name]
+    rng = np.random.default_rng(5)
+    x_data = rng.uniform(-2.5, 2.5, (3, 4))
+    x_data[np.abs(x_data) < 0.15] += 0.3
+    x_data[np.abs(np.abs(x_data) - 3) < 0.15] += 0.3       # (hardswish's bends at -3 and 3)
+    x = minigrad.tensor(x_data, dtype=minigrad.float64, requires_grad=True)
+    t = minigrad.tensor(np.sign(rng.uniform(-1, 1, (3, 4))), dtype=minigrad.float64)
+
+    def function(x):
+        return program(minigrad, x, t)
+    assert gradcheck(function, (x,))
+    assert gradgradcheck(function, (x,))
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_float32_as_torch(name):
+    """float32 values and gradients (PyTorch's exp and tanh are not numpy's: to 2 ulp or so)."""
+    torch = import_torch()
+    program, _ = PROGRAMS[name]
+    got = []
+    for L in (minigrad, torch):
+        rng = np.random.default_rng(3)
+        x = L.tensor(rng.uniform(-4, 4, (4, 37)).astype(np.float32), requires_grad=True)
+        t = L.tensor(np.sign(rng.uniform(-1, 1, (4, 37))).astype(np.float32))
+        out = program(L, x, t)
+        grad_output = L.tensor(rng.uniform(0.5, 1.5, tuple(out.shape)).astype(np.float32))
+        (grad,) = L.autograd.grad(out, x, grad_output)
+        got.append((out.detach().numpy(), grad.numpy()))
+    for ours, theirs in zip(*got):
+        assert ours.dtype == theirs.dtype == np.float32
+        np.testing.assert_allclose(ours, theirs, rtol=3e-6, atol=1e-6)
+
+
+# --- forward mode ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_forward_mode_as_torch(name):
+    torch = import_torch()
+    program, _ = PROGRAMS[name]
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-2, 2, (3, 4))
+    t = np.sign(rng.uniform(-1, 1, (3, 4)))
+    tangent = rng.standard_normal((3, 4))
+
+    def fn(L, x):
+        return program(L, x, L.tensor(t))
+    primal, ours = _jvp_minigrad(fn, [x], [tangent])
+    torch_primal, theirs = _jvp_torch(torch, fn, [x], [tangent])
+    np.testing.assert_allclose(primal.numpy(), torch_primal.detach().numpy(), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(ours.numpy(), theirs.detach().numpy(), rtol=1e-12, atol=1e-15)
+
+
+# --- in-place forms: PyTorch's autograd rules ----------------------------------------------------
+
+IN_PLACE = {
+    "F.selu(inplace=True)": lambda L, x: F(L).selu(x, inplace=True),
+    "torch.selu_": lambda L, x: L.selu_(x),
+    "F.selu_": lambda L, x: F(L).selu_(x),
+    "F.celu(inplace=True)": lambda L, x: F(L).celu(x, 0.5, inplace=True),
+    "torch.celu_": lambda L, x: L.celu_(x),
+    "F.celu_": lambda L, x: F(L).celu_(x, 2.0),
+}
+
+
+def _outcome(function):
+    """('ok', value) or (exception class name, message without minigrad's hint)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = function()
+    except Exception as error:      # noqa: BLE001  (the exception itself is what is compared)
+        return type(error).__name__, str(error).split("\nminigrad hint")[0].replace("minigrad.", "torch.")
+    if hasattr(value, "detach"):
+        return "ok", value.detach().numpy().tolist(), str(value.dtype).split(".")[-1]
+    return "ok", repr(value)
+
+
+def _same_outcome(case):
+    torch = import_torch()
+    assert _outcome(lambda: case(minigrad)) == _outcome(lambda: case(torch))
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE))
+@pytest.mark.parametrize("situation", [
+    "leaf", "view_of_leaf", "expanded", "integers", "no_grad_leaf", "then_backward",
+    "saved_then_changed", "version"])
+def test_in_place_rules_as_torch(name, situation):
+    operation = IN_PLACE[name]
+
+    def case(L):
+        leaf = L.tensor([[-1.5, 0.5, 2.0], [0.25, -0.125, 3.0]], dtype=L.float64, requires_grad=True)
+        if situation == "leaf":
+            return operation(L, leaf)
+        if situation == "view_of_leaf":
+            return operation(L, leaf[0])
+        if situation == "expanded":
+            return operation(L, L.zeros(1).expand(3))
+        if situation == "integers":
+            return operation(L, L.tensor([1, -2]))
+        if situation == "no_grad_leaf":
+            with L.no_grad():
+                return operation(L, leaf)
+        if situation == "then_backward":
+            y = leaf * 2
+            z = operation(L, y)
+            z.sum().backward()
+            return leaf.grad
+        if situation == "saved_then_changed":      # the saved result changed again: refused
+            y = leaf * 2
+            z = operation(L, y)
+            z.mul_(2)
+            z.sum().backward()
+            return leaf.grad
+        if situation == "version":
+            y = leaf * 2
+            z = operation(L, y)
+            return (z is y, y._version, z.grad_fn.name(), z.grad_fn.next_functions[0][0].name())
+    _same_outcome(case)
+
+
+# --- modules and messages --------------------------------------------------------------------------
+
+MODULES = [
+    "nn.SELU()", "nn.SELU(inplace=True)", "nn.SELU(True)", "nn.CELU()", "nn.CELU(0.5)",
+    "nn.CELU(alpha=2, inplace=True)",
+]
+
+
+@pytest.mark.parametrize("text", MODULES)
+def test_module_printing_as_torch(text):
+    torch = import_torch()
+    assert repr(eval(text, {"nn": minigrad.nn})) == repr(eval(text, {"nn": torch.nn}))
+
+
+BAD_INPUT = {
+    "selu of integers": "F.selu(L.tensor([1, 2]))",
+    "selu of bools": "F.selu(L.tensor([True]))",
+    "torch.selu of integers": "L.selu(L.tensor([1, 2]))",
+    "selu of a list": "F.selu([1.0])",
+    "torch.selu of a list": "L.selu([1.0])",
+    "celu of integers": "F.celu(L.tensor([1, 2]))",
+    "celu with alpha 0": "F.celu(L.tensor([1.0, 2.0]), 0.0)",
+    "celu of a list": "F.celu([1.0])",
+    "torch.celu of a list": "L.celu([1.0])",
+    "celu_ of integers": "L.celu_(L.tensor([1, 2]))",
+    "selu_ of integers": "L.selu_(L.tensor([1, 2]))",
+    "selu of an empty tensor": "F.selu(L.ones(0, 3))",
+    "celu of a 0-d tensor": "F.celu(L.tensor(-0.5), 0.25)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUT))
+def test_messages_as_torch(name):
+    torch = import_torch()
+    outcomes = []
+    for L in (minigrad, torch):
+        outcomes.append(_outcome(lambda: eval(BAD_INPUT[name], {"L": L, "F": L.nn.functional})))
+    assert outcomes[0] == outcomes[1]
