@@ -9,7 +9,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/module.py     Module: registration, parameters(), state_dict(), printing
     modules/linear.py     Linear, Identity
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
-                          ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU
+                          ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
+                          Hardsigmoid, Hardswish, Mish
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss
@@ -23,7 +24,7 @@ from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
-    ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
+    ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish,
     Sequential, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
 )

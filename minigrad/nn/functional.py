@@ -1193,6 +1193,8 @@ def silu(input, inplace=False):
 
 from ._elu import (  # noqa: E402,F401  (elu, selu, celu: one kernel, three settings)
     elu, elu_, selu, selu_, celu, celu_, elu_backward, EluBackward0, EluBackward1, EluBackwardBackward0)
+from ._hardswish import hardsigmoid, hardswish  # noqa: E402,F401  (made of straight pieces)
+from ._mish import mish  # noqa: E402,F401  (x * tanh(softplus(x)))
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
@@ -1254,7 +1256,7 @@ _threshold_function = threshold       # (threshold_'s own argument hides the fun
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
     for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu",
-                 "leaky_relu_", "selu", "selu_", "celu", "celu_"):
+                 "leaky_relu_", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 

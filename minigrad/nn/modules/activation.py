@@ -213,3 +213,47 @@ class CELU(Module):
     def extra_repr(self):
         """The settings PyTorch prints: ``alpha=1.0``, plus ``inplace=True`` if set."""
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardsigmoid(Module):
+    """min(max(x + 3, 0), 6) / 6: a sigmoid made of straight pieces."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.hardsigmoid(input, inplace)``."""
+        return F.hardsigmoid(input, self.inplace)
+
+    # (PyTorch prints Hardsigmoid() even with inplace=True: no extra_repr)
+
+
+class Hardswish(Module):
+    """x * min(max(x + 3, 0), 6) / 6: swish (x * sigmoid(x)) made of straight pieces."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.hardswish(input, inplace)``."""
+        return F.hardswish(input, self.inplace)
+
+    # (PyTorch prints Hardswish() even with inplace=True: no extra_repr)
+
+
+class Mish(Module):
+    """x * tanh(softplus(x)): smooth, not monotonic, unbounded above."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.mish(input, inplace)``."""
+        return F.mish(input, self.inplace)
+
+    def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
+        return "inplace=True" if self.inplace else ""
