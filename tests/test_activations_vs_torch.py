@@ -52,6 +52,16 @@ PROGRAMS = {
     "mish_wide": (lambda L, x, t: F(L).mish(x * 5), False),
     "mish_inplace": (lambda L, x, t: F(L).mish(x.clone(), inplace=True), False),
     "nn.Mish": (lambda L, x, t: L.nn.Mish()(x), False),
+    "soft_margin_loss": (lambda L, x, t: F(L).soft_margin_loss(x, t), False),
+    "soft_margin_loss_labels": (lambda L, x, t: F(L).soft_margin_loss(x * 3, (t - 0.5).sign()), False),
+    "soft_margin_loss_sum": (lambda L, x, t: F(L).soft_margin_loss(x, t, reduction="sum"), False),
+    "soft_margin_loss_none": (lambda L, x, t: F(L).soft_margin_loss(x, t, reduction="none"), False),
+    "soft_margin_loss_none_labels": (
+        lambda L, x, t: F(L).soft_margin_loss(x * 3, (t - 0.5).sign(), reduction="none"), False),
+    "soft_margin_loss_broadcast_target": (
+        lambda L, x, t: F(L).soft_margin_loss(x, t[0], reduction="none"), False),
+    "nn.SoftMarginLoss": (lambda L, x, t: L.nn.SoftMarginLoss()(x, t), False),
+    "nn.SoftMarginLoss_sum": (lambda L, x, t: L.nn.SoftMarginLoss(reduction="sum")(x, t), False),
 }
 
 # hardsigmoid's backward has no derivative in PyTorch: its second-order node refuses to run
@@ -97,7 +107,8 @@ def test_graphs_up_to_third_order_as_torch(name):
     _compare(name)
 
 
-NO_SHAPE_LIMITS = sorted(name for name in PROGRAMS if name not in KNOWN_DIFFERENCES)
+NO_SHAPE_LIMITS = sorted(name for name in PROGRAMS
+                         if name not in KNOWN_DIFFERENCES and "broadcast" not in name)
 
 
 @pytest.mark.parametrize("shape", [(5,), (), (2, 3, 2)])
@@ -293,6 +304,7 @@ MODULES = [
     "nn.SELU()", "nn.SELU(inplace=True)", "nn.SELU(True)", "nn.CELU()", "nn.CELU(0.5)",
     "nn.CELU(alpha=2, inplace=True)", "nn.Hardswish()", "nn.Hardswish(inplace=True)",
     "nn.Hardsigmoid()", "nn.Hardsigmoid(True)", "nn.Mish()", "nn.Mish(inplace=True)",
+    "nn.SoftMarginLoss()", "nn.SoftMarginLoss(reduction='sum')",
 ]
 
 
@@ -328,13 +340,48 @@ BAD_INPUT = {
     "hardswish at the bends": "F.hardswish(L.tensor([-3.0, -0.0, 3.0, float('inf'), -float('inf')]))",
     "hardsigmoid at the bends": "F.hardsigmoid(L.tensor([-3.0, -0.0, 3.0, float('inf')]))",
     "mish at the ends": "F.mish(L.tensor([-float('inf'), -100.0, 100.0, float('inf')]))",
+    "soft_margin_loss of integers": "F.soft_margin_loss(L.tensor([1, 2]), L.tensor([1, -1]))",
+    "soft_margin_loss of integers, float target": "F.soft_margin_loss(L.tensor([1, 2]), L.tensor([1.0, -1.0]))",
+    "soft_margin_loss of integers, double target":
+        "F.soft_margin_loss(L.tensor([1, 2]), L.tensor([1.0, -1.0], dtype=L.float64))",
+    "soft_margin_loss, integer target": "F.soft_margin_loss(L.tensor([0.5, 2.0]), L.tensor([1, -1]))",
+    "soft_margin_loss, float32 and float64":
+        "F.soft_margin_loss(L.tensor([0.5, 2.0]), L.tensor([1.0, -1.0], dtype=L.float64), reduction='none')",
+    "soft_margin_loss, float64 and float32":
+        "F.soft_margin_loss(L.tensor([0.5, 2.0], dtype=L.float64), L.tensor([1.0, -1.0]), reduction='sum')",
+    "soft_margin_loss, sizes differ": "F.soft_margin_loss(L.zeros(3), L.zeros(2))",
+    "soft_margin_loss, target broadcast bigger": "F.soft_margin_loss(L.zeros(3, 1), L.zeros(3))",
+    "soft_margin_loss, target with more dims": "F.soft_margin_loss(L.zeros(3), L.zeros(2, 3))",
+    "soft_margin_loss, bad reduction": "F.soft_margin_loss(L.zeros(3), L.zeros(3), reduction='foo')",
+    "soft_margin_loss of a list": "F.soft_margin_loss([1.0], L.zeros(1))",
+    "soft_margin_loss, target a list": "F.soft_margin_loss(L.zeros(1), [1.0])",
+    "soft_margin_loss, target requires grad":
+        "F.soft_margin_loss(L.zeros(2), L.ones(2, requires_grad=True))",
+    "soft_margin_loss, size_average": "F.soft_margin_loss(L.ones(3), L.zeros(3), size_average=False)",
+    "soft_margin_loss, reduce": "F.soft_margin_loss(L.ones(3), L.ones(3), reduce=False)",
+    "soft_margin_loss, empty, mean": "F.soft_margin_loss(L.ones(0), L.zeros(0))",
+    "soft_margin_loss, large margins": "F.soft_margin_loss(L.tensor([-100.0, 100.0, 1e30]), L.tensor([1.0, 1.0, -1.0]), reduction='none')",
+    "SoftMarginLoss, size_average": "L.nn.SoftMarginLoss(size_average=False)(L.ones(3), L.zeros(3))",
 }
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUT))
 def test_messages_as_torch(name):
+    """The same exception and message (or the same values) for the same unusual call."""
     torch = import_torch()
     outcomes = []
     for L in (minigrad, torch):
         outcomes.append(_outcome(lambda: eval(BAD_INPUT[name], {"L": L, "F": L.nn.functional})))
     _assert_same_outcome(*outcomes)
+
+
+@pytest.mark.parametrize("flags", [{"size_average": False}, {"reduce": False}, {"size_average": True}])
+def test_soft_margin_loss_old_flags_warn_as_torch(flags):
+    torch = import_torch()
+    messages = []
+    for L in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            L.nn.functional.soft_margin_loss(L.ones(3), L.zeros(3), **flags)
+        messages.append([(w.category, str(w.message)) for w in caught])
+    assert messages[0] == messages[1]

@@ -13,7 +13,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
                           Hardsigmoid, Hardswish, Mish
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
-                          SmoothL1Loss, HuberLoss, KLDivLoss
+                          SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
     modules/dropout.py    Dropout
     modules/flatten.py    Flatten
     init.py               how weights are initialised
@@ -27,4 +27,5 @@ from .modules import (  # noqa: F401
     ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish,
     Sequential, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
+    SoftMarginLoss,
 )

@@ -1195,6 +1195,7 @@ from ._elu import (  # noqa: E402,F401  (elu, selu, celu: one kernel, three sett
     elu, elu_, selu, selu_, celu, celu_, elu_backward, EluBackward0, EluBackward1, EluBackwardBackward0)
 from ._hardswish import hardsigmoid, hardswish  # noqa: E402,F401  (made of straight pieces)
 from ._mish import mish  # noqa: E402,F401  (x * tanh(softplus(x)))
+from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic loss for labels 1 / -1)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------

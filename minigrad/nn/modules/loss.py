@@ -121,3 +121,11 @@ class KLDivLoss(_Loss):
     def forward(self, input, target):
         """``F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)``."""
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class SoftMarginLoss(_Loss):
+    """Logistic loss for labels 1 or -1: mean log(1 + exp(-target * input))."""
+
+    def forward(self, input, target):
+        """``F.soft_margin_loss(input, target, reduction=self.reduction)``."""
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
