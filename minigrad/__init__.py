@@ -92,7 +92,8 @@ from ._ops.trigonometry import (  # noqa: F401
     asin, acos, atan, sinh, cosh, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh, arccosh,
     arctanh, deg2rad, rad2deg)
 from ._ops.special import erfc, erfinv, sinc  # noqa: F401
-from ._ops.gamma import lgamma, digamma, polygamma  # noqa: F401
+from ._ops.gamma import lgamma, digamma, polygamma, mvlgamma  # noqa: F401
+from ._ops.bessel import i0  # noqa: F401  (torch.special has i0e, i1, i1e too)
 from ._ops.binary_ops import hypot, copysign, fmax, fmin, heaviside, float_power  # noqa: F401
 from ._ops.blend import addcmul, addcdiv, lerp  # noqa: F401
 from ._ops.math_aliases import (  # noqa: F401
@@ -141,7 +142,7 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
               "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
               "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
-              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_"):
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
 
@@ -186,7 +187,10 @@ from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  
 for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
         globals()[_name] = _checked(globals()[_name], _name, _parameters)
-del _name, _parameters, _checked, _PARAMETERS
+del _name, _parameters
+i0 = _checked(i0, "i0", (("input", "Tensor"),))
+mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),))     # (p: checked by mvlgamma)
+del _checked, _PARAMETERS
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).

@@ -1516,7 +1516,9 @@ class WhereBackward0(Node):
 
     def backward(self, grad):
         (condition,) = self.saved_tensors
-        zero = grad * 0
+        # PyTorch's where(condition, grad, 0): a plain 0, not grad * 0 (NaN * 0 is NaN, and
+        # an unselected NaN or inf must not reach the other input)
+        zero = _wrap(np.zeros((), dtype=grad._array.dtype))
         return where(condition, grad, zero), where(condition, zero, grad)
 
     def jvp(self, tangents, inputs, out):
