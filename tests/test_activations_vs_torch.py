@@ -62,6 +62,8 @@ PROGRAMS = {
         lambda L, x, t: F(L).soft_margin_loss(x, t[0], reduction="none"), False),
     "nn.SoftMarginLoss": (lambda L, x, t: L.nn.SoftMarginLoss()(x, t), False),
     "nn.SoftMarginLoss_sum": (lambda L, x, t: L.nn.SoftMarginLoss(reduction="sum")(x, t), False),
+    "gelu_tanh": (lambda L, x, t: F(L).gelu(x, approximate="tanh"), False),
+    "nn.GELU_tanh": (lambda L, x, t: L.nn.GELU(approximate="tanh")(x), False),
     "i0": (lambda L, x, t: L.i0(x * 4), False),
     "Tensor.i0": (lambda L, x, t: (x * 4).i0(), False),
     "i0_": (lambda L, x, t: (x * 4).i0_(), False),
@@ -329,7 +331,8 @@ MODULES = [
     "nn.SELU()", "nn.SELU(inplace=True)", "nn.SELU(True)", "nn.CELU()", "nn.CELU(0.5)",
     "nn.CELU(alpha=2, inplace=True)", "nn.Hardswish()", "nn.Hardswish(inplace=True)",
     "nn.Hardsigmoid()", "nn.Hardsigmoid(True)", "nn.Mish()", "nn.Mish(inplace=True)",
-    "nn.SoftMarginLoss()", "nn.SoftMarginLoss(reduction='sum')",
+    "nn.SoftMarginLoss()", "nn.SoftMarginLoss(reduction='sum')", "nn.GELU()",
+    "nn.GELU(approximate='tanh')",
 ]
 
 

@@ -1115,10 +1115,7 @@ class GeluBackwardBackward0(Node):
             if self.approximate == "none":
                 d_x = _gelu_double_backward(gg, grad, x)
             else:
-                # (PyTorch's steps for the tanh form need cosh, which minigrad does not have:
-                # gelu'' from numpy, one product)
-                second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
-                d_x = gg * grad * _wrap(second)
+                d_x = _gelu_tanh_double_backward(gg, grad, x)
         return d_grad, d_x
 
 
@@ -1131,6 +1128,36 @@ def _gelu_double_backward(gg, grad, x):
     # side's nodes first
     x_squared_pdf = x_squared * pdf
     second = mul_by_number(pdf, 2) - x_squared_pdf
+    return gg * grad * second
+
+
+_KAPPA = 0.044715
+_BETA = 2 ** 0.5 * (2 / np.pi ** 0.5) * 0.5      # sqrt(2 / pi), as PyTorch writes it
+
+
+def _gelu_tanh_double_backward(gg, grad, x):
+    """gg * grad * gelu''(x) for gelu's tanh form, in PyTorch's steps (so that a third
+    derivative walks through the same nodes, and its values agree to the last bits).
+
+    With gelu(x) = f g0, f = x / 2, g0 = 1 + tanh(u), u = beta (x + kappa x^3):
+        gelu'(x)  = f' g0 + f g0' = (1/2) g0 + f g h,   g = 1 - tanh(u)^2, h = du/dx
+        gelu''(x) = 2 (1/2) g h + f h g' + f g h'      (g' = dg/dx, h' = dh/dx)
+    """
+    inner = mul_by_number(x + mul_by_number(x ** 3, _KAPPA), _BETA)
+    tanh_inner = inner.tanh()
+    ones = _wrap(np.ones_like(x._array))         # (PyTorch's 1 - t and 1 / t: a tensor of ones)
+    sech_inner = ones / inner.cosh()
+    f = mul_by_number(x, 0.5)
+    g = ones - tanh_inner * tanh_inner                       # sech(u)^2
+    h = mul_by_number(add_number(mul_by_number(x, 3 * _KAPPA) * x, 1), _BETA)
+    f_prime_gh = mul_by_number(g, 0.5) * h
+    # g' = 2 sech(u) * (-sech(u) tanh(u)) * h (PyTorch's C++ makes the right factor first)
+    minus_sech_tanh = -sech_inner * tanh_inner
+    g_prime = mul_by_number(sech_inner, 2) * minus_sech_tanh * h
+    g_prime_fh = f * h * g_prime
+    h_prime = mul_by_number(mul_by_number(x, 6 * _KAPPA), _BETA)
+    fg_h_prime = f * g * h_prime
+    second = mul_by_number(f_prime_gh, 2) + g_prime_fh + fg_h_prime
     return gg * grad * second
 
 

@@ -257,3 +257,19 @@ class Mish(Module):
     def extra_repr(self):
         """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
         return "inplace=True" if self.inplace else ""
+
+
+class GELU(Module):
+    """x * Phi(x), Phi the standard normal CDF (or its tanh approximation, approximate='tanh')."""
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        """``F.gelu(input, approximate)``."""
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``approximate='none'``."""
+        return f"approximate={self.approximate!r}"
