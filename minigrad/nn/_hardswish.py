@@ -48,7 +48,7 @@ class HardsigmoidBackward0(Node):
 
 class HardsigmoidBackwardBackward0(_NotImplementedBackward):
     """result = hardsigmoid_backward(grad_output, self)   ->
-        error: PyTorch has no derivative for it, and records a node that refuses to run"""
+        grad_grad_output = error; grad_self = error: PyTorch records a node that refuses to run"""
 
     _operation = "hardsigmoid_backward"
 
