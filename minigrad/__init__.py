@@ -113,7 +113,7 @@ from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)
-from .nn.functional import selu, selu_, celu, celu_  # noqa: F401  (torch.selu is F.selu)
+from .nn.functional import selu_, celu_  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
@@ -145,6 +145,16 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
+
+
+def selu(input):
+    """``F.selu(input)``, without its ``inplace`` argument (``torch.selu_`` is the in-place form)."""
+    return nn.functional.selu(input)
+
+
+def celu(input, alpha=1.0):
+    """``F.celu(input, alpha)``, without its ``inplace`` argument (``torch.celu_`` is the in-place form)."""
+    return nn.functional.celu(input, alpha)
 
 
 def is_tensor(obj):
@@ -189,6 +199,7 @@ for _name, _parameters in _PARAMETERS.items():
         globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters
 i0 = _checked(i0, "i0", (("input", "Tensor"),))
+selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
 mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),))     # (p: checked by mvlgamma)
 del _checked, _PARAMETERS
 

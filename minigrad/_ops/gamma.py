@@ -236,9 +236,12 @@ def _check_order(name, p, position):
     ``position`` is its place among the arguments, None when it was given by name."""
     if p is _NOT_GIVEN:
         raise TypeError(f'{name}() missing 1 required positional arguments: "p"')
+    if hasattr(p, "_array") and p.numel() == 1 and p._array.dtype.kind in "iu":
+        return int(p.item())          # (a one-element integer tensor counts as an int)
     if not isinstance(p, (int, np.integer)) or isinstance(p, (bool, np.bool_)):
         where = f" (position {position})" if position is not None else ""
         raise TypeError(f"{name}(): argument 'p'{where} must be int, not {type(p).__name__}")
+    return p
 
 
 def _check_mvlgamma(input, p):
@@ -277,8 +280,7 @@ def _checked_order(name, first_position):
                 p, position = args[0], first_position
             else:
                 p, position = kwargs.pop("p", _NOT_GIVEN), None
-            _check_order(name, p, position)
-            return function(input, p)
+            return function(input, _check_order(name, p, position))
         with_checked_order.__name__ = with_checked_order.__qualname__ = function.__name__
         with_checked_order.__doc__ = function.__doc__
         return with_checked_order

@@ -32,12 +32,28 @@ SELU_SCALE = 1.0507009873554804934193349852946
 
 # --- the forward: one kernel for the three ---------------------------------------------------
 
+def _in_opmath(array):
+    """float16 computed in float32, as PyTorch's kernels do (its "opmath" type)."""
+    return array.astype(np.float32) if array.dtype == np.float16 else array
+
+
 def _elu_values(x, alpha, scale, input_scale):
     """numpy: elu's values, in PyTorch's steps (x <= 0 ? expm1(x * input_scale) * (alpha * scale)
     : x * scale). NaN is not <= 0, so it takes the x * scale branch (and stays NaN)."""
     negative_coefficient = alpha * scale
-    below = np.expm1(np.minimum(x, 0) * input_scale) * negative_coefficient
-    return np.where(x <= 0, below, x * scale).astype(x.dtype, copy=False)
+    a = _in_opmath(x)
+    below = np.expm1(np.minimum(a, 0) * input_scale) * negative_coefficient
+    return np.where(a <= 0, below, a * scale).astype(x.dtype, copy=False)
+
+
+def _number(function, name, value):
+    """A setting PyTorch's argument parser reads as a Number: a Python number or a 0-d tensor."""
+    if hasattr(value, "_array") and value.ndim == 0:
+        return value.item()
+    if not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{function}(): argument '{name}' (position 2) must be Number, not "
+                        f"{type(value).__name__}")
+    return value
 
 
 def _elu(input, node_class, coefficients, settings):
@@ -59,7 +75,7 @@ def elu_backward(grad, x, alpha=1.0, scale=1, input_scale=1, is_result=False):
 
     With ``is_result``, ``x`` is elu's result r instead of its input (in-place forms): the
     slope is then input_scale * (r + alpha * scale) where r <= 0."""
-    a, g = x._array, grad._array
+    a, g = _in_opmath(x._array), _in_opmath(grad._array)
     negative_coefficient = alpha * scale
     with np.errstate(over="ignore", invalid="ignore"):
         # PyTorch's steps, left to right: grad * input_scale * (r + alpha * scale), or
@@ -74,7 +90,7 @@ def elu_backward(grad, x, alpha=1.0, scale=1, input_scale=1, is_result=False):
     # see _hardtanh.py)
     if a.dtype.kind == "f" and np.isnan(a).any():
         values = np.where(np.isnan(a) & _in_vector_registers(g, a), np.nan, values)
-    return result(values.astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
+    return result(values.astype(x._array.dtype, copy=False), EluBackwardBackward0, (grad, x),
                   saved=(grad, x), alpha=alpha, scale=scale, input_scale=input_scale,
                   is_result=is_result)
 
@@ -143,6 +159,7 @@ def elu(input, alpha=1.0, inplace=False):
 
     Gradient: grad where x > 0, else grad * alpha * e^x.
     """
+    alpha = _number("elu_" if inplace else "elu", "alpha", alpha)
     node_class = EluBackward1 if inplace else EluBackward0
     forward = lambda t: _elu(t, node_class, (alpha, 1, 1),  # noqa: E731
                              dict(alpha=alpha, scale=1, input_scale=1))
@@ -221,6 +238,7 @@ def celu(input, alpha=1.0, inplace=False):
     Unlike elu, its slope is 1 on both sides of 0 for every alpha.
     Gradient: grad where x > 0, else grad * e^(x / alpha).
     """
+    alpha = _number("celu_" if inplace else "celu", "alpha", alpha)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     node_class = CeluBackward1 if inplace else CeluBackward0
