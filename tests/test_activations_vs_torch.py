@@ -471,3 +471,69 @@ def test_soft_margin_loss_old_flags_warn_as_torch(flags):
             L.nn.functional.soft_margin_loss(L.ones(3), L.zeros(3), **flags)
         messages.append([(w.category, str(w.message)) for w in caught])
     assert messages[0] == messages[1]
+
+
+NAN_GRADIENTS = {
+    "selu": lambda L, x: L.nn.functional.selu(x),
+    "selu_inplace": lambda L, x: L.nn.functional.selu(x.clone(), inplace=True),
+    "celu": lambda L, x: L.nn.functional.celu(x, 0.5),
+    "celu_inplace": lambda L, x: L.nn.functional.celu(x.clone(), 0.5, inplace=True),
+    "hardswish": lambda L, x: L.nn.functional.hardswish(x),
+    "hardsigmoid": lambda L, x: L.nn.functional.hardsigmoid(x),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [5, 12, 17])
+@pytest.mark.parametrize("name", sorted(NAN_GRADIENTS))
+def test_gradient_at_nan_as_torch(name, size, dtype):
+    """NaN where PyTorch's loop works in blocks of vector registers, the branch for "not
+    below" in the rest of the row (see nn/_hardtanh.py)."""
+    torch = import_torch()
+    for position in range(size):
+        gradients = []
+        for L in (minigrad, torch):
+            x = L.zeros(size, dtype=getattr(L, dtype))
+            x[position] = float("nan")
+            x.requires_grad_()
+            y = NAN_GRADIENTS[name](L, x)
+            gradients.append(L.autograd.grad(y, x, L.ones(size, dtype=getattr(L, dtype)))[0].numpy())
+        np.testing.assert_array_equal(gradients[0], gradients[1], err_msg=f"NaN at {position}")
+
+
+@pytest.mark.parametrize("name", ["hardswish", "hardswish_inplace", "hardsigmoid", "nn.Hardswish"])
+def test_float32_bit_for_bit(name):
+    """Plain arithmetic (no exp or tanh): PyTorch's float32 values and gradients to the last bit."""
+    torch = import_torch()
+    program = EVERY_PROGRAM[name][0]
+    got = []
+    for L in (minigrad, torch):
+        rng = np.random.default_rng(7)
+        x = L.tensor(rng.uniform(-2, 2, (4, 37)).astype(np.float32), requires_grad=True)
+        t = L.tensor(rng.uniform(0, 1, (4, 37)).astype(np.float32))
+        out = program(L, x, t)
+        grad_output = L.tensor(rng.uniform(0.5, 1.5, tuple(out.shape)).astype(np.float32))
+        (grad,) = L.autograd.grad(out, x, grad_output)
+        got.append((out.detach().numpy(), grad.numpy()))
+    for ours, theirs in zip(*got):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE))
+def test_in_place_forms_on_dual_tensors_as_torch(name):
+    """Forward mode: the tangent changes with the value, as in PyTorch."""
+    torch = import_torch()
+    operation = IN_PLACE[name]
+    results = []
+    for L in (minigrad, torch):
+        fw = L.autograd.forward_ad
+        with fw.dual_level():
+            x = fw.make_dual(L.tensor([-1.5, 0.25, 2.0, -4.0], dtype=L.float64),
+                             L.tensor([1.0, -2.0, 0.5, 3.0], dtype=L.float64))
+            y = x * 1.0
+            out = operation(L, y)
+            primal, tangent = fw.unpack_dual(y)
+            results.append((out is y, primal.numpy().copy(), tangent.numpy().copy()))
+    assert results[0][0] == results[1][0]
+    for ours, theirs in zip(results[0][1:], results[1][1:]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
