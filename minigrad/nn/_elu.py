@@ -229,7 +229,8 @@ class CeluBackward1(Node):
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * celu'(self), the slope found from the result as in backward"""
-        return elu_backward(tangents[0], out, self.alpha, 1, _backward_input_scale(self.alpha), is_result=True)
+        return elu_backward(tangents[0], out, self.alpha, 1, _backward_input_scale(self.alpha),
+                            is_result=True)
 
 
 def celu(input, alpha=1.0, inplace=False):
