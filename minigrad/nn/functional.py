@@ -1066,22 +1066,22 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 _SQRT_HALF = 0.5 ** 0.5
 _INV_SQRT_2PI = (2 * np.pi) ** -0.5
-_SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
+_KAPPA = 0.044715                                # gelu's tanh form: kappa and beta = sqrt(2 / pi)
+_BETA = 2 ** 0.5 * (2 / np.pi ** 0.5) * 0.5
 
 
-def _gelu_slopes(x, approximate):
-    """numpy: d gelu/dx and d^2 gelu/dx^2 at x (exact, or of the tanh approximation)."""
+def _gelu_slope(x, approximate):
+    """numpy: d gelu/dx at x, exact or of the tanh approximation (in PyTorch's steps:
+    0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2), t = tanh(beta (x + kappa x^3)))."""
     if approximate == "tanh":
-        u = _SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)
-        t = np.tanh(u)
-        du = _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x ** 2)
-        ddu = _SQRT_2_OVER_PI * 6 * 0.044715 * x
-        first = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
-        second = (1 - t * t) * du + 0.5 * x * (1 - t * t) * (ddu - 2 * t * du * du)
-        return first, second
+        x_squared = x * x
+        tanh_inner = np.tanh(_BETA * (x + _KAPPA * (x_squared * x)))
+        left_derivative = 0.5 * (1 + tanh_inner)
+        inner_derivative = _BETA * (1 + 3 * _KAPPA * x_squared)
+        return left_derivative + 0.5 * x * (1 - tanh_inner * tanh_inner) * inner_derivative
     cdf = 0.5 * (1 + _erf_array(x * _SQRT_HALF))
     pdf = np.exp(-0.5 * x * x) * _INV_SQRT_2PI
-    return cdf + x * pdf, pdf * (2 - x * x)
+    return cdf + x * pdf
 
 
 class GeluBackward0(Node):
@@ -1131,10 +1131,6 @@ def _gelu_double_backward(gg, grad, x):
     return gg * grad * second
 
 
-_KAPPA = 0.044715
-_BETA = 2 ** 0.5 * (2 / np.pi ** 0.5) * 0.5      # sqrt(2 / pi), as PyTorch writes it
-
-
 def _gelu_tanh_double_backward(gg, grad, x):
     """gg * grad * gelu''(x) for gelu's tanh form, in PyTorch's steps (so that a third
     derivative walks through the same nodes, and its values agree to the last bits).
@@ -1163,7 +1159,7 @@ def _gelu_tanh_double_backward(gg, grad, x):
 
 def gelu_backward(grad, x, approximate="none"):
     """grad * d gelu(x)/dx, recorded as one operation (GeluBackwardBackward0)."""
-    first = _gelu_slopes(x._array, approximate)[0]
+    first = _gelu_slope(x._array, approximate)
     out = (grad._array * first).astype(x._array.dtype, copy=False)
     return result(out, GeluBackwardBackward0, (grad, x), saved=(grad, x), approximate=approximate)
 
@@ -1181,7 +1177,7 @@ def gelu(input, approximate="none"):
     x = input._array
     if approximate == "tanh":
         with np.errstate(over="ignore", invalid="ignore"):     # gelu(-inf) = -inf * 0 = nan, silently
-            out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+            out = 0.5 * x * (1 + np.tanh(_BETA * (x + _KAPPA * (x * x * x))))
     else:
         with np.errstate(invalid="ignore"):       # gelu(-inf) = -inf * 0 = nan, silently
             out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
