@@ -3,7 +3,9 @@
 Each loss is one node in the graph (``MseLossBackward0``,
 ``BinaryCrossEntropyWithLogitsBackward0``, ...), like in PyTorch, with its
 derivative written out next to it. ``cross_entropy`` is, as in PyTorch,
-``log_softmax`` followed by ``nll_loss``.
+``log_softmax`` followed by ``nll_loss``. Activations and losses with more to say have
+a file of their own next to this one (_elu.py: elu, selu, celu; _hardswish.py;
+_mish.py; _soft_margin_loss.py; ...).
 """
 import warnings
 
