@@ -541,3 +541,18 @@ def test_in_place_forms_on_dual_tensors_as_torch(name):
     assert results[0][0] == results[1][0]
     for ours, theirs in zip(results[0][1:], results[1][1:]):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("module", ["SoftMarginLoss", "MSELoss", "L1Loss"])
+@pytest.mark.parametrize("flags", [{"size_average": False}, {"reduce": False},
+                                   {"size_average": True, "reduce": True}])
+def test_loss_modules_old_flags_as_torch(module, flags):
+    """The old flags of a loss module: PyTorch's warning, and the reduction they stand for."""
+    torch = import_torch()
+    seen = []
+    for L in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loss = getattr(L.nn, module)(**flags)
+        seen.append((loss.reduction, [(w.category, str(w.message)) for w in caught]))
+    assert seen[0] == seen[1]
