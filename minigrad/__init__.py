@@ -93,7 +93,8 @@ from ._ops.trigonometry import (  # noqa: F401
     asin, acos, atan, sinh, cosh, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh, arccosh,
     arctanh, deg2rad, rad2deg)
 from ._ops.special import erfc, erfinv, sinc  # noqa: F401
-from ._ops.gamma import lgamma, digamma, polygamma  # noqa: F401
+from ._ops.gamma import lgamma, digamma, polygamma, mvlgamma  # noqa: F401
+from ._ops.bessel import i0  # noqa: F401  (torch.special has i0e, i1, i1e too)
 from ._ops.binary_ops import hypot, copysign, fmax, fmin, heaviside, float_power  # noqa: F401
 from ._ops.blend import addcmul, addcdiv, lerp  # noqa: F401
 from ._ops.math_aliases import (  # noqa: F401
@@ -113,6 +114,7 @@ from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)
+from .nn.functional import selu_, celu_  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
@@ -141,9 +143,19 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
               "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
               "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
-              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_"):
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
+
+
+def selu(input):
+    """``F.selu(input)``, without its ``inplace`` argument (``torch.selu_`` is the in-place form)."""
+    return nn.functional.selu(input)
+
+
+def celu(input, alpha=1.0):
+    """``F.celu(input, alpha)``, without its ``inplace`` argument (``torch.celu_`` is the in-place form)."""
+    return nn.functional.celu(input, alpha)
 
 
 def is_tensor(obj):
@@ -191,6 +203,9 @@ for _name, _parameters in _PARAMETERS.items():
 for _name in _OUT_RULES:
     if _name in globals() and _name not in _PARAMETERS:
         globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES[_name])
+i0 = _checked(i0, "i0", (("input", "Tensor"),), _OUT_RULES.get("i0"))
+selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
+mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get("mvlgamma"))     # (p: checked by mvlgamma)
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

@@ -111,7 +111,10 @@ OUT_RULES = {
         "reciprocal", "expm1", "log2", "log10", "exp2", "asin", "acos", "atan", "sinh", "cosh",
         "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
         "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
-        "addcmul", "addcdiv", "lerp", "outer", "polygamma")},
+        "addcmul", "addcdiv", "lerp", "outer", "polygamma", "i0")},
+    # (PyTorch's message names the input's dtype as the result's here)
+    "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "
+                                "type {result}"),
     "heaviside": OutRule("same", "heaviside is not yet implemented for tensors with different "
                                  "dtypes.", overlap="partial"),
     "float_power": OutRule("same", "the output given to float_power has dtype {out} but the "
@@ -321,7 +324,8 @@ def _check_dtype(name, rule, result, out, args, indices=False):
     raise rule.error(message.format(
         result=scalar_type_name(result.dtype), out=scalar_type_name(out.dtype),
         result_cpp=cpp_type_name(result.dtype), out_cpp=cpp_type_name(out.dtype),
-        result_type=_legacy_type_name(result.dtype), out_type=_legacy_type_name(out.dtype)))
+        result_type=_legacy_type_name(result.dtype), out_type=_legacy_type_name(out.dtype),
+        input=scalar_type_name(args[0].dtype) if args and isinstance(args[0], Tensor) else ""))
 
 
 def _legacy_type_name(dtype):

@@ -918,7 +918,7 @@ def _install_methods():
     from ._ops import nonfinite, logarithms, logical, angles, triangular, median
     from ._ops import masked_select, summing
     from ._ops import rearrange, diagonals, index_ops, selection
-    from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases
+    from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases, bessel
     from .nn import functional
     methods = {
         pointwise: ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "sin", "cos",
@@ -995,6 +995,7 @@ def _install_methods():
     Tensor.absolute = Tensor.abs
     Tensor.sgn, Tensor.nonzero = pointwise.sgn, pointwise.nonzero
     Tensor.polygamma = math_aliases.polygamma_method
+    Tensor.i0, Tensor.mvlgamma = bessel.i0, gamma.mvlgamma_method
     for name in ("addcmul", "addcdiv", "addmv", "addr", "addcmul_", "addcdiv_", "addmv_", "addr_"):
         setattr(Tensor, name, math_aliases.keyword_only_method(getattr(Tensor, name), name, 2))
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...

@@ -151,12 +151,7 @@ PROGRAMS = {
 }
 
 # Programs that still differ from PyTorch, with the reason (strict: fixing one shows up here).
-_GELU = ("gelu(approximate='tanh')'s recorded backward differentiates self with numpy's gelu'' "
-         "(one MulBackward0) where PyTorch's gelu_double_backward records its steps, which need "
-         "cosh (not in minigrad)")
-KNOWN_DIFFERENCES = {
-    "gelu_tanh": _GELU,
-}
+KNOWN_DIFFERENCES = {}
 
 
 def _run(L, program, target_requires_grad, shape=SHAPE, nan_at=None, seed=0):

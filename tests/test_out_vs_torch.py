@@ -85,6 +85,7 @@ CASES = {
     "lerp": lambda lib: (data(lib), data(lib, seed=1), 0.3),
     "addr": lambda lib: (data(lib), data(lib, (2,), seed=1), data(lib, (3,), seed=2)),
     "polygamma": lambda lib: (1, data(lib, positive=True)),
+    "i0": lambda lib: (data(lib),), "mvlgamma": lambda lib: (data(lib, positive=True) + 2, 2),
     "heaviside": lambda lib: (data(lib), data(lib, seed=1)),
     "float_power": lambda lib: (data(lib, positive=True), data(lib, seed=1)),
     "take_along_dim": lambda lib: (data(lib), lib.tensor([[2, 0], [1, 1]]), 1),

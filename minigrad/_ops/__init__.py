@@ -17,7 +17,8 @@
 * nonfinite.py      - isnan, isinf, isfinite, nan_to_num (finding and replacing nan and inf)
 * logarithms.py     - log2, log10, expm1, exp2, logaddexp, logaddexp2, xlogy, logit
 * trigonometry.py   - asin, acos, atan, sinh, cosh, asinh, acosh, atanh, deg2rad, rad2deg
-* gamma.py          - lgamma, digamma, polygamma
+* gamma.py          - lgamma, digamma, polygamma, mvlgamma
+* bessel.py         - i0, i0e, i1, i1e: modified Bessel functions (torch.special)
 * binary_ops.py     - hypot, copysign, fmax, fmin, heaviside, float_power
 * blend.py          - addcmul, addcdiv, lerp (what optimisers update parameters with)
 * math_aliases.py   - positive, signbit, true_divide, greater/less/..., x.gt_(y) and the like

@@ -20,7 +20,7 @@ from .._tensor import Tensor, _wrap
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import needs_grad
-from . import (binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
+from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, reading_its_own_writes)
@@ -71,7 +71,7 @@ _UNARY = {
     "sinh_": trigonometry.sinh, "cosh_": trigonometry.cosh, "asinh_": trigonometry.asinh_in_place,
     "acosh_": trigonometry.acosh_in_place, "atanh_": trigonometry.atanh_in_place, "deg2rad_": trigonometry.deg2rad,
     "rad2deg_": trigonometry.rad2deg, "exp2_": logarithms.exp2, "lgamma_": gamma.lgamma,
-    "digamma_": gamma.digamma, "logit_": logarithms.logit,
+    "digamma_": gamma.digamma, "logit_": logarithms.logit, "i0_": bessel.i0,
 }
 _ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_", "arcsin_": "asin_",
             "arccos_": "acos_", "arctan_": "atan_", "arcsinh_": "asinh_", "arccosh_": "acosh_",
@@ -109,6 +109,7 @@ def _with_others_inplace(operation, name, tensor_arguments):
 
 METHODS.update(
     polygamma_=polygamma_,
+    mvlgamma_=gamma.mvlgamma_,
     addcmul_=_with_others_inplace(blend.addcmul, "addcmul_", 2),
     addcdiv_=_with_others_inplace(blend.addcdiv, "addcdiv_", 2),
     lerp_=_with_others_inplace(blend.lerp, "lerp_", 2),

@@ -779,6 +779,11 @@ def pow(input, exponent):
             # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
             # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
             out = np.reciprocal(np.sqrt(a_arr))
+        elif exponent in (3, -2) and a_arr.dtype.kind == "f":
+            # PyTorch's own steps for these exponents (pow() rounds once, these twice):
+            # x * x * x and 1 / (x * x)
+            out = a_arr * a_arr * a_arr if exponent == 3 else np.reciprocal(a_arr * a_arr)
+            out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
             out = _binary(np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
@@ -1516,7 +1521,9 @@ class WhereBackward0(Node):
 
     def backward(self, grad):
         (condition,) = self.saved_tensors
-        zero = grad * 0
+        # PyTorch's where(condition, grad, 0): a plain 0, not grad * 0 (NaN * 0 is NaN, and
+        # an unselected NaN or inf must not reach the other input)
+        zero = _wrap(np.zeros((), dtype=grad._array.dtype))
         return where(condition, grad, zero), where(condition, zero, grad)
 
     def jvp(self, tangents, inputs, out):

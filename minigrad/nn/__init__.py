@@ -9,10 +9,11 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/module.py     Module: registration, parameters(), state_dict(), printing
     modules/linear.py     Linear, Identity
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
-                          ReLU6, Hardtanh, Threshold, ELU, LogSigmoid
+                          ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
+                          Hardsigmoid, Hardswish, Mish, GELU
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
-                          SmoothL1Loss, HuberLoss, KLDivLoss
+                          SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
     modules/dropout.py    Dropout
     modules/flatten.py    Flatten
     init.py               how weights are initialised
@@ -23,7 +24,8 @@ from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
-    ReLU6, Hardtanh, Threshold, ELU, LogSigmoid,
+    ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU,
     Sequential, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
+    SoftMarginLoss,
 )

@@ -3,7 +3,9 @@
 Each loss is one node in the graph (``MseLossBackward0``,
 ``BinaryCrossEntropyWithLogitsBackward0``, ...), like in PyTorch, with its
 derivative written out next to it. ``cross_entropy`` is, as in PyTorch,
-``log_softmax`` followed by ``nll_loss``.
+``log_softmax`` followed by ``nll_loss``. Activations and losses with more to say have
+a file of their own next to this one (_elu.py: elu, selu, celu; _hardswish.py;
+_mish.py; _soft_margin_loss.py; ...).
 """
 import warnings
 
@@ -1062,26 +1064,26 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input * mask
 
 
-# --- more activations: gelu, silu, elu ----------------------------------------------------------
+# --- more activations: gelu, silu ----------------------------------------------------------------
 
 _SQRT_HALF = 0.5 ** 0.5
 _INV_SQRT_2PI = (2 * np.pi) ** -0.5
-_SQRT_2_OVER_PI = (2 / np.pi) ** 0.5
+_KAPPA = 0.044715                                # gelu's tanh form: kappa and beta = sqrt(2 / pi)
+_BETA = 2 ** 0.5 * (2 / np.pi ** 0.5) * 0.5
 
 
-def _gelu_slopes(x, approximate):
-    """numpy: d gelu/dx and d^2 gelu/dx^2 at x (exact, or of the tanh approximation)."""
+def _gelu_slope(x, approximate):
+    """numpy: d gelu/dx at x, exact or of the tanh approximation (in PyTorch's steps:
+    0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2), t = tanh(beta (x + kappa x^3)))."""
     if approximate == "tanh":
-        u = _SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)
-        t = np.tanh(u)
-        du = _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x ** 2)
-        ddu = _SQRT_2_OVER_PI * 6 * 0.044715 * x
-        first = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
-        second = (1 - t * t) * du + 0.5 * x * (1 - t * t) * (ddu - 2 * t * du * du)
-        return first, second
+        x_squared = x * x
+        tanh_inner = np.tanh(_BETA * (x + _KAPPA * (x_squared * x)))
+        left_derivative = 0.5 * (1 + tanh_inner)
+        inner_derivative = _BETA * (1 + 3 * _KAPPA * x_squared)
+        return left_derivative + 0.5 * x * (1 - tanh_inner * tanh_inner) * inner_derivative
     cdf = 0.5 * (1 + _erf_array(x * _SQRT_HALF))
     pdf = np.exp(-0.5 * x * x) * _INV_SQRT_2PI
-    return cdf + x * pdf, pdf * (2 - x * x)
+    return cdf + x * pdf
 
 
 class GeluBackward0(Node):
@@ -1115,10 +1117,7 @@ class GeluBackwardBackward0(Node):
             if self.approximate == "none":
                 d_x = _gelu_double_backward(gg, grad, x)
             else:
-                # (PyTorch's steps for the tanh form need cosh, which minigrad does not have:
-                # gelu'' from numpy, one product)
-                second = _gelu_slopes(x._array, self.approximate)[1].astype(x._array.dtype, copy=False)
-                d_x = gg * grad * _wrap(second)
+                d_x = _gelu_tanh_double_backward(gg, grad, x)
         return d_grad, d_x
 
 
@@ -1134,9 +1133,35 @@ def _gelu_double_backward(gg, grad, x):
     return gg * grad * second
 
 
+def _gelu_tanh_double_backward(gg, grad, x):
+    """gg * grad * gelu''(x) for gelu's tanh form, in PyTorch's steps (so that a third
+    derivative walks through the same nodes, and its values agree to the last bits).
+
+    With gelu(x) = f g0, f = x / 2, g0 = 1 + tanh(u), u = beta (x + kappa x^3):
+        gelu'(x)  = f' g0 + f g0' = (1/2) g0 + f g h,   g = 1 - tanh(u)^2, h = du/dx
+        gelu''(x) = 2 (1/2) g h + f h g' + f g h'      (g' = dg/dx, h' = dh/dx)
+    """
+    inner = mul_by_number(x + mul_by_number(x ** 3, _KAPPA), _BETA)
+    tanh_inner = inner.tanh()
+    ones = _wrap(np.ones_like(x._array))         # (PyTorch's 1 - t and 1 / t: a tensor of ones)
+    sech_inner = ones / inner.cosh()
+    f = mul_by_number(x, 0.5)
+    g = ones - tanh_inner * tanh_inner                       # sech(u)^2
+    h = mul_by_number(add_number(mul_by_number(x, 3 * _KAPPA) * x, 1), _BETA)
+    f_prime_gh = mul_by_number(g, 0.5) * h
+    # g' = 2 sech(u) * (-sech(u) tanh(u)) * h (PyTorch's C++ makes the right factor first)
+    minus_sech_tanh = -sech_inner * tanh_inner
+    g_prime = mul_by_number(sech_inner, 2) * minus_sech_tanh * h
+    g_prime_fh = f * h * g_prime
+    h_prime = mul_by_number(mul_by_number(x, 6 * _KAPPA), _BETA)
+    fg_h_prime = f * g * h_prime
+    second = mul_by_number(f_prime_gh, 2) + g_prime_fh + fg_h_prime
+    return gg * grad * second
+
+
 def gelu_backward(grad, x, approximate="none"):
     """grad * d gelu(x)/dx, recorded as one operation (GeluBackwardBackward0)."""
-    first = _gelu_slopes(x._array, approximate)[0]
+    first = _gelu_slope(x._array, approximate)
     out = (grad._array * first).astype(x._array.dtype, copy=False)
     return result(out, GeluBackwardBackward0, (grad, x), saved=(grad, x), approximate=approximate)
 
@@ -1154,7 +1179,7 @@ def gelu(input, approximate="none"):
     x = input._array
     if approximate == "tanh":
         with np.errstate(over="ignore", invalid="ignore"):     # gelu(-inf) = -inf * 0 = nan, silently
-            out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+            out = 0.5 * x * (1 + np.tanh(_BETA * (x + _KAPPA * (x * x * x))))
     else:
         with np.errstate(invalid="ignore"):       # gelu(-inf) = -inf * 0 = nan, silently
             out = 0.5 * x * (1 + _erf_array(x * _SQRT_HALF))
@@ -1191,101 +1216,11 @@ def silu(input, inplace=False):
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
-class EluBackward0(Node):
-    """result = self if self > 0 else alpha (e ** self - 1)   ->
-        grad_self = grad if self > 0 else grad * alpha * e ** self"""
-
-    _saved_names = ("self",)       # grad_fn._saved_self (and _saved_alpha, _saved_scale, ...)
-
-    def backward(self, grad):
-        (x,) = self.saved_tensors
-        return (elu_backward(grad, x, self.alpha),)
-
-
-class EluBackward1(Node):
-    """result = elu(self, alpha, inplace=True)   ->
-        grad_self = grad if result > 0 else grad * (result + alpha)
-
-    In place, self is overwritten, so PyTorch saves the result instead: where
-    x <= 0, result = alpha (e ** x - 1), so the slope alpha e ** x is result + alpha."""
-
-    _saved_names = ("result",)     # grad_fn._saved_result
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return (elu_backward(grad, out, self.alpha, is_result=True),)
-
-    def jvp(self, tangents, inputs, out):
-        """result_t = self_t * elu'(self), the slope found from the result as in backward"""
-        return elu_backward(tangents[0], out, self.alpha, is_result=True)
-
-
-class EluBackwardBackward0(Node):
-    """result = g * elu'(self) (elu's backward, recorded)   ->
-        grad_g = grad * elu'(self); grad_self = elu_backward(grad * g, self) * (self < 0)
-    (from the result r of an in-place elu: grad_g = grad * elu'(r); grad_r = grad * g * (r < 0))"""
-
-    _saved_names = ("grad_output", "self_or_result")
-
-    def backward(self, gg):
-        grad, x = self.saved_tensors
-        d_grad = elu_backward(gg, x, self.alpha, self.is_result) if self.should_compute_output(0) else None
-        d_x = None
-        if self.should_compute_output(1):
-            # elu'' is elu' where self < 0 and 0 elsewhere; PyTorch writes it with elu's
-            # backward (times the input scale, a plain 1) and a 0/1 mask. In terms of the
-            # result, the slope r + alpha has the derivative 1 where r < 0.
-            a = x._array
-            below_zero = _wrap((a < 0).astype(a.dtype))
-            scaled = mul_by_number(gg * grad, 1.0)
-            d_x = (scaled if self.is_result else elu_backward(scaled, x, self.alpha)) * below_zero
-        return d_grad, d_x
-
-
-def elu_backward(grad, x, alpha=1.0, is_result=False):
-    """grad * d elu(x)/dx, recorded as one operation (EluBackwardBackward0), as in PyTorch.
-
-    With ``is_result``, ``x`` is elu's result r instead of its input (in-place elu): the
-    slope is then r + alpha where r <= 0."""
-    a = x._array
-    # PyTorch asks "x <= 0?", so a NaN input takes the slope 1 - where its loop works one
-    # element at a time; in its blocks of vector registers the gradient is NaN (as hardtanh's,
-    # see _hardtanh.py)
-    if is_result:
-        slope = np.where(a <= 0, a + alpha, 1.0).astype(a.dtype)
-    else:
-        slope = np.where(a <= 0, alpha * np.exp(np.minimum(a, 0)), 1.0).astype(a.dtype)
-    if a.dtype.kind == "f" and np.isnan(a).any():
-        slope[np.isnan(a) & _in_vector_registers(grad._array, a)] = np.nan
-    return result((grad._array * slope).astype(a.dtype, copy=False), EluBackwardBackward0, (grad, x),
-                  saved=(grad, x), alpha=alpha, scale=1, input_scale=1, is_result=is_result)
-
-
-def elu(input, alpha=1.0, inplace=False):
-    """Exponential Linear Unit: x for x > 0, alpha * (e^x - 1) otherwise.
-
-    Gradient: grad where x > 0, else grad * alpha * e^x.
-    """
-    if inplace:
-        # computed out of place, then written back into input; PyTorch names that node EluBackward1
-        return apply_inplace(input, lambda t: _elu(t, alpha, EluBackward1))
-    return _elu(input, alpha, EluBackward0)
-
-
-def _elu(input, alpha, node_class):
-    """elu's values, recorded with ``node_class`` (EluBackward0, or EluBackward1 when in place)."""
-    _check_floating_kernel(input, "elu_cpu")
-    x = input._array
-    out = np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
-    if node_class is EluBackward1:        # in place: the input will be gone, save the result
-        return save_result(result(out, EluBackward1, (input,), alpha=alpha, scale=1, input_scale=1))
-    return result(out, node_class, (input,), saved=(input,), alpha=alpha, scale=1, input_scale=1)
-
-
-def elu_(input, alpha=1.0):
-    """``elu(input, alpha, inplace=True)``: input changed in place (EluBackward1)."""
-    return elu(input, alpha, inplace=True)
-
+from ._elu import (  # noqa: E402,F401  (elu, selu, celu: one kernel, three settings)
+    elu, elu_, selu, selu_, celu, celu_, elu_backward, EluBackward0, EluBackward1, EluBackwardBackward0)
+from ._hardswish import hardsigmoid, hardswish  # noqa: E402,F401  (made of straight pieces)
+from ._mish import mish  # noqa: E402,F401  (x * tanh(softplus(x)))
+from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic loss for labels 1 / -1)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
@@ -1347,7 +1282,7 @@ _threshold_function = threshold       # (threshold_'s own argument hides the fun
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
     for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu",
-                 "leaky_relu_"):
+                 "leaky_relu_", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 

@@ -180,3 +180,96 @@ class LogSoftmax(Module):
     def extra_repr(self):
         """The setting PyTorch prints: ``dim=...``."""
         return f"dim={self.dim}"
+
+
+class SELU(Module):
+    """Scaled ELU: scale * (x, or alpha * (exp(x) - 1) below 0), with selu's fixed constants."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.selu(input, inplace)``."""
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    """x where x > 0, else alpha * (exp(x / alpha) - 1): an ELU with slope 1 on both sides of 0."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.celu(input, alpha, inplace)``."""
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``alpha=1.0``, plus ``inplace=True`` if set."""
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardsigmoid(Module):
+    """min(max(x + 3, 0), 6) / 6: a sigmoid made of straight pieces."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.hardsigmoid(input, inplace)``."""
+        return F.hardsigmoid(input, self.inplace)
+
+    # (PyTorch prints Hardsigmoid() even with inplace=True: no extra_repr)
+
+
+class Hardswish(Module):
+    """x * min(max(x + 3, 0), 6) / 6: swish (x * sigmoid(x)) made of straight pieces."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.hardswish(input, inplace)``."""
+        return F.hardswish(input, self.inplace)
+
+    # (PyTorch prints Hardswish() even with inplace=True: no extra_repr)
+
+
+class Mish(Module):
+    """x * tanh(softplus(x)): smooth, not monotonic, unbounded above."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.mish(input, inplace)``."""
+        return F.mish(input, self.inplace)
+
+    def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
+        return "inplace=True" if self.inplace else ""
+
+
+class GELU(Module):
+    """x * Phi(x), Phi the standard normal CDF (or its tanh approximation, approximate='tanh')."""
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        """``F.gelu(input, approximate)``."""
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``approximate='none'``."""
+        return f"approximate={self.approximate!r}"

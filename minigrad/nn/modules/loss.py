@@ -6,6 +6,7 @@ do with the per-element losses: ``'mean'`` (the default), ``'sum'``, or
 ``'none'`` (keep them all).
 """
 from .. import functional as F
+from .._soft_margin_loss import _legacy_reduction
 from .module import Module
 
 
@@ -13,9 +14,8 @@ class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
         if size_average is not None or reduce is not None:
-            # PyTorch's two old flags, replaced by ``reduction``
-            reduction = "mean" if (size_average is not False and reduce is not False) else (
-                "none" if reduce is False else "sum")
+            # PyTorch's two old flags, replaced by ``reduction`` (with PyTorch's warning)
+            reduction = _legacy_reduction(size_average, reduce)
         self.reduction = reduction
 
 
@@ -121,3 +121,11 @@ class KLDivLoss(_Loss):
     def forward(self, input, target):
         """``F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)``."""
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class SoftMarginLoss(_Loss):
+    """Logistic loss for labels 1 or -1: mean log(1 + exp(-target * input))."""
+
+    def forward(self, input, target):
+        """``F.soft_margin_loss(input, target, reduction=self.reduction)``."""
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
