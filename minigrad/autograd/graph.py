@@ -520,7 +520,8 @@ class AccumulateGrad(Node):
         self._next_nodes = self._next_nrs = ()
         # the leaf's own hooks (Tensor.register_hook) run here, before accumulating
         self._has_hooks = variable._backward_hooks is not None
-        self._output_shape = variable._array.shape
+        shape = variable._array.shape           # (a new tuple each time numpy is asked)
+        self._output_shape = _SMALL_SHAPES.get(shape, shape)
         self._output_dtype = variable._array.dtype
 
     def name(self):
