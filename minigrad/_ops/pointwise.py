@@ -103,7 +103,15 @@ def _broadcast_error(a, b):
 
 
 def _binary(ufunc, a, b):
-    a_arr, b_arr, dtype = _operand_arrays(a, b)
+    # the two usual cases are read here, without the call to _operand_arrays (every
+    # operation of a graph of tiny tensors pays for each Python call)
+    a_arr = a._array if isinstance(a, Tensor) else None
+    if a_arr is not None and isinstance(b, Tensor) and b._array.dtype is a_arr.dtype:
+        b_arr, dtype = b._array, a_arr.dtype            # two tensors of one dtype
+    elif a_arr is not None and b is _last_number[0] and a_arr.dtype is _last_number[1]:
+        b_arr, dtype = _last_number[2], a_arr.dtype     # a float tensor and the float used last
+    else:
+        a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
         out = ufunc(a_arr, b_arr)
     except ValueError:

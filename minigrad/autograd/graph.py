@@ -246,6 +246,13 @@ class Node:
         """Keep what backward will need. Tensors are checked for later in-place changes."""
         if _inference_tensors_exist:
             check_not_inference(values)
+        last = _last_plain_pair[0]
+        if len(values) == 2 and values[0] is last[0] and values[1] is last[1] and not self._saves_output:
+            # the very same two plain values as the last pair saved: a chain such as
+            # y = y * 1.0001 saves (None, 1.0001) at every step, and its nodes share one tuple
+            # instead of one each (the same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
+            self._saved, self._saved_versions = last, _PLAIN_PAIR
+            return
         self._saved = values
         # plain numbers (and None) have no version; anything else may be a tensor
         # (``_versions``: its version counter, read without making one, see _tensor.py)
@@ -265,14 +272,7 @@ class Node:
         versions = tuple(versions)
         versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if versions is _PLAIN_PAIR:
-            # only None and numbers: a chain such as y = y * 1.0001 saves the very same pair
-            # (None, 1.0001) at every step, so its nodes share one tuple instead of one each
-            # (the very same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
-            last = _last_plain_pair[0]
-            if values[0] is last[0] and values[1] is last[1]:
-                self._saved = last
-            else:
-                _last_plain_pair[0] = values
+            _last_plain_pair[0] = values        # only None and numbers: shared if saved again (above)
         # saved_tensors_hooks in effect (asked of this thread only while some block is open)
         if hook_blocks_open and _Hooks.stack and not self._packs_after_forward:
             pack_saved(self)
