@@ -510,6 +510,9 @@ def mul(input, other):
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
         # a later in-place change of the other operand must not break backward.
         # (An input with an edge requires grad; without one, it still may: a view made in no_grad.)
+        if type(other) in _PYTHON_NUMBERS:        # x * 2.0: a number never requires grad
+            node.save_for_backward(None, other)
+            return out
         input_edge, other_edge = node._next_nodes
         node.save_for_backward(input if other_edge is not None or _requires_grad(other) else None,
                                other if input_edge is not None or _requires_grad(input) else None)

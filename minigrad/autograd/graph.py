@@ -293,7 +293,7 @@ class Node:
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
         versions = self._saved_versions
-        if versions.count(None) != len(versions):      # some saved value is a tensor
+        if versions is not _PLAIN_PAIR and versions.count(None) != len(versions):   # some is a tensor
             for value, version in zip(saved, versions):
                 if version is not None and value._versions[0] != version:
                     raise RuntimeError(self._first_modified_message())
