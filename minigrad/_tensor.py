@@ -97,7 +97,7 @@ _REQUIRES_GRAD_IN_TRANSFORM = (
 
 def _wrap(array):
     """A new tensor around a numpy array (no copy, no history). The hot path of every op."""
-    t = object.__new__(Tensor)
+    t = _new_object(Tensor)
     t._array = array
     t._requires_grad = False
     t._grad_fn = None
@@ -107,6 +107,9 @@ def _wrap(array):
     if _inference_blocks:            # empty unless some thread is inside inference_mode()
         _mark_if_inference(t)
     return t
+
+
+_new_object = object.__new__     # (an object without __init__; looked up once, not at every call)
 
 
 # Most tensors are never changed in place and never share memory with a view,

@@ -122,6 +122,64 @@ def test_a_recorded_chain_keeps_few_objects_for_the_garbage_collector():
     assert x.grad is not None
 
 
+
+def test_a_product_of_leaves_allocates_few_tracked_objects():
+    """W4's graph: each product of two leaves, and its share of the sums, allocates its two
+    nodes, their edge tuples, the saved pair, and for each leaf its AccumulateGrad and the
+    weak reference the leaf keeps to it: 9 objects the garbage collector tracks (the shape
+    tuples of the AccumulateGrads are shared, not two more)."""
+    left = [minigrad.tensor([float(i)], requires_grad=True) for i in range(200)]
+    right = [minigrad.tensor([1.0], requires_grad=True) for _ in range(200)]
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        terms = [a * b for a, b in zip(left, right)]
+        total = terms[0]
+        for term in terms[1:]:
+            total = total + term
+        del terms, term
+        per_product = (gc.get_count()[0] - before) / len(left)
+    finally:
+        gc.enable()
+    assert per_product <= 9.05, per_product
+    total.backward()
+    assert left[3].grad.item() == 1.0 and right[3].grad.item() == 3.0
+
+
+def test_numbers_saved_again_and_again_are_pytorchs(torch):
+    """mul by a Python number saves (None, number) at once, and the same pair saved again is
+    shared: what each node shows, and each gradient, is still its own number's."""
+    shown = []
+    for library in (torch, minigrad):
+        x = library.tensor([1.5, -2.0], requires_grad=True)
+        y = x
+        nodes = []
+        for number in (2.0, 2.0, 3, True, 0.5, 2.0):
+            y = y * number
+            nodes.append(y.grad_fn)
+        saved = [(node._saved_self, node._saved_other.item(), str(node._saved_other.dtype).split(".")[1])
+                 for node in nodes]
+        y.sum().backward()
+        shown.append((saved, x.grad.tolist()))
+    (theirs, their_grad), (ours, our_grad) = shown
+    assert our_grad == their_grad
+    for (our_self, our_other, our_dtype), (their_self, their_other, their_dtype) in zip(ours, theirs):
+        assert our_self is None and their_self is None
+        assert our_other == their_other and our_dtype == their_dtype
+
+
+def test_the_same_float_with_tensors_of_other_dtypes_keeps_each_dtype(torch):
+    """_binary's shortcut for the float used last must not hand a float32 operand to float64."""
+    number = 0.1
+    for library in (minigrad, torch):
+        a = library.tensor([1.0], dtype=library.float32)
+        b = library.tensor([1.0], dtype=library.float64)
+        assert (a * number).dtype == library.float32
+        assert (b * number).dtype == library.float64
+        assert (b * number).item() == 0.1
+        assert (a + number).dtype == library.float32
+
 # (numpy's own warnings for inf * 0 and x / 0 are not what these tests are about)
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("dtype", ["float32", "float64"])     # (float16: see the next test)

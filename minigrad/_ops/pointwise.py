@@ -103,7 +103,15 @@ def _broadcast_error(a, b):
 
 
 def _binary(ufunc, a, b):
-    a_arr, b_arr, dtype = _operand_arrays(a, b)
+    # the two usual cases are read here, without the call to _operand_arrays (every
+    # operation of a graph of tiny tensors pays for each Python call)
+    a_arr = a._array if isinstance(a, Tensor) else None
+    if a_arr is not None and isinstance(b, Tensor) and b._array.dtype is a_arr.dtype:
+        b_arr, dtype = b._array, a_arr.dtype            # two tensors of one dtype
+    elif a_arr is not None and b is _last_number[0] and a_arr.dtype is _last_number[1]:
+        b_arr, dtype = _last_number[2], a_arr.dtype     # a float tensor and the float used last
+    else:
+        a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
         out = ufunc(a_arr, b_arr)
     except ValueError:
@@ -502,6 +510,9 @@ def mul(input, other):
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
         # a later in-place change of the other operand must not break backward.
         # (An input with an edge requires grad; without one, it still may: a view made in no_grad.)
+        if type(other) in _PYTHON_NUMBERS:        # x * 2.0: a number never requires grad
+            node.save_for_backward(None, other)
+            return out
         input_edge, other_edge = node._next_nodes
         node.save_for_backward(input if other_edge is not None or _requires_grad(other) else None,
                                other if input_edge is not None or _requires_grad(input) else None)

@@ -24,10 +24,17 @@ import warnings
 import numpy as np
 
 
-class _Anomaly:
-    # Class attributes: read on every recorded operation, so one attribute lookup.
-    enabled = False
-    check_nan = True
+class _AnomalyState:
+    """Anomaly mode's two switches. There is one such object, ``_Anomaly``: every recorded
+    operation reads ``_Anomaly.enabled``, and Python reads an object's own attribute faster
+    than a class attribute."""
+
+    def __init__(self):
+        self.enabled = False
+        self.check_nan = True
+
+
+_Anomaly = _AnomalyState()
 
 
 def is_anomaly_enabled():

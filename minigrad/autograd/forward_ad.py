@@ -43,13 +43,21 @@ __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "un
            "UnpackedDualTensor"]
 
 
-class _DualLevel:
-    """The state of forward mode. ``open`` is the one flag every operation checks."""
+class _DualLevelState:
+    """The state of forward mode. ``open`` is the one flag every operation checks.
 
-    open = False            # True while a dual level is entered (and not paused)
-    current = None          # the level number (PyTorch counts from 0), or None
-    tangent_holders = []    # weak references to tensors that got a tangent at this level
-    observers = []          # functions told about every tangent pushed (used by minigrad.viz)
+    There is one such object, ``_DualLevel``: Python reads an object's own attribute
+    faster than a class attribute, and every operation reads ``_DualLevel.open``.
+    """
+
+    def __init__(self):
+        self.open = False            # True while a dual level is entered (and not paused)
+        self.current = None          # the level number (PyTorch counts from 0), or None
+        self.tangent_holders = []    # weak references to tensors that got a tangent at this level
+        self.observers = []          # functions told about every tangent pushed (used by minigrad.viz)
+
+
+_DualLevel = _DualLevelState()
 
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])

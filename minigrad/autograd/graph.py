@@ -246,6 +246,13 @@ class Node:
         """Keep what backward will need. Tensors are checked for later in-place changes."""
         if _inference_tensors_exist:
             check_not_inference(values)
+        last = _last_plain_pair[0]
+        if len(values) == 2 and values[0] is last[0] and values[1] is last[1] and not self._saves_output:
+            # the very same two plain values as the last pair saved: a chain such as
+            # y = y * 1.0001 saves (None, 1.0001) at every step, and its nodes share one tuple
+            # instead of one each (the same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
+            self._saved, self._saved_versions = last, _PLAIN_PAIR
+            return
         self._saved = values
         # plain numbers (and None) have no version; anything else may be a tensor
         # (``_versions``: its version counter, read without making one, see _tensor.py)
@@ -265,14 +272,7 @@ class Node:
         versions = tuple(versions)
         versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if versions is _PLAIN_PAIR:
-            # only None and numbers: a chain such as y = y * 1.0001 saves the very same pair
-            # (None, 1.0001) at every step, so its nodes share one tuple instead of one each
-            # (the very same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
-            last = _last_plain_pair[0]
-            if values[0] is last[0] and values[1] is last[1]:
-                self._saved = last
-            else:
-                _last_plain_pair[0] = values
+            _last_plain_pair[0] = values        # only None and numbers: shared if saved again (above)
         # saved_tensors_hooks in effect (asked of this thread only while some block is open)
         if hook_blocks_open and _Hooks.stack and not self._packs_after_forward:
             pack_saved(self)
@@ -293,7 +293,7 @@ class Node:
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
         versions = self._saved_versions
-        if versions.count(None) != len(versions):      # some saved value is a tensor
+        if versions is not _PLAIN_PAIR and versions.count(None) != len(versions):   # some is a tensor
             for value, version in zip(saved, versions):
                 if version is not None and value._versions[0] != version:
                     raise RuntimeError(self._first_modified_message())
@@ -520,7 +520,8 @@ class AccumulateGrad(Node):
         self._next_nodes = self._next_nrs = ()
         # the leaf's own hooks (Tensor.register_hook) run here, before accumulating
         self._has_hooks = variable._backward_hooks is not None
-        self._output_shape = variable._array.shape
+        shape = variable._array.shape           # (a new tuple each time numpy is asked)
+        self._output_shape = _SMALL_SHAPES.get(shape, shape)
         self._output_dtype = variable._array.dtype
 
     def name(self):
