@@ -296,11 +296,13 @@ def along_dim(op, level, args, kwargs, reduce_all=False):
     """t.sum(1), t.softmax(-1), t.cumsum(0), t.max(0): the dim moved past the batch dim.
     Without a dim, a reduction over every dim of the sample (``reduce_all``)."""
     value, batched = unwrap(args[0], level)
-    if not batched or innermost_level((args[1:], kwargs)) == level or args[0].dim() == 0:
+    if not batched or innermost_level((args[1:], kwargs)) == level:
         return NotImplemented
     rank = args[0].dim()
     rest, kwargs = list(args[1:]), dict(kwargs)
     dim = rest[0] if rest else kwargs.get("dim")
+    if rank == 0 and not (dim is None and reduce_all == "flatten"):
+        return _along_dim_of_numbers(op, level, value, dim, rest, kwargs, reduce_all)
     if dim is None:
         if reduce_all == "flatten":      # max(), argmax(), prod(): over the sample flattened
             flat = value if rank == 1 else value.reshape(value.shape[0], -1)
@@ -323,6 +325,24 @@ def along_dim(op, level, args, kwargs, reduce_all=False):
     else:
         kwargs["dim"] = moved
     return wrap(op(value, *rest, **kwargs), level)
+
+
+def _along_dim_of_numbers(op, level, value, dim, rest, kwargs, reduce_all):
+    """t.sum(), t.softmax(0) with t one number per sample: as PyTorch does, the batch is
+    given a dim of size 1 after it, the operation runs along that dim, and a result that
+    kept the dim (softmax, keepdim=True) loses it again."""
+    if dim is None and not reduce_all or dim not in (None, 0, -1, (0,), (-1,), [0], [-1]):
+        return NotImplemented           # (the fallback gives PyTorch's error)
+    if rest:
+        rest[0] = 1
+    else:
+        kwargs["dim"] = 1
+    out = op(value.unsqueeze(-1), *rest, **kwargs)
+
+    def without_dim(result):
+        return result.squeeze(-1) if result.dim() == value.dim() + 1 else result
+    return wrap(tuple(without_dim(item) for item in out) if isinstance(out, tuple)
+                else without_dim(out), level)
 
 
 def _reduction(op, level, args, kwargs):
@@ -707,26 +727,163 @@ def _rmatmul(op, level, args, kwargs):
     return _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (args[1], args[0]), kwargs)
 
 
-def _mse_loss(op, level, args, kwargs):
-    """F.mse_loss(t, target): each sample flattened to one row (PyTorch's view), the loss of
-    every element, then the sample's mean or sum (or the elements viewed back)."""
-    given = dict(zip(("input", "target", "size_average", "reduce", "reduction"), args), **kwargs)
-    input, target = given["input"], given.get("target")
-    reduction = given.get("reduction", "mean")
-    if set(given) - {"input", "target", "reduction"} or reduction not in ("mean", "sum", "none") \
-            or not isinstance(target, Tensor) or tuple(input.shape) != tuple(target.shape) \
-            or input.dim() == 0 or innermost_level(input) != level:
-        return NotImplemented
+# --- losses ------------------------------------------------------------------------------------
+# PyTorch's vmap has rules for some losses (the elementwise loss on rows, then the mean of
+# each sample's row) and runs the others as their decomposition: the few operations the loss
+# is made of, each with its own rule, so the graph shows those operations.
 
-    def rows(value):
+def _arguments(names, args, kwargs, **defaults):
+    """The arguments given, by name (None if one is not among ``names``)."""
+    given = dict(defaults, **dict(zip(names, args)))
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    given.update(kwargs)
+    return given
+
+
+def _same_shapes(input, target):
+    return isinstance(input, Tensor) and isinstance(target, Tensor) and \
+        tuple(input.shape) == tuple(target.shape)
+
+
+def _elementwise_loss(*settings):
+    """F.mse_loss(t, target), smooth_l1_loss (``beta``), huber_loss (``delta``): each sample
+    flattened to one row (PyTorch's view), the loss of every element, then the sample's mean
+    or sum (or the elements viewed back)."""
+    def rule(op, level, args, kwargs):
+        given = _arguments(("input", "target", "reduction") + settings, args, kwargs,
+                           reduction="mean")
+        if given is None or not _same_shapes(given["input"], given["target"]) or \
+                given["reduction"] not in ("mean", "sum", "none") or \
+                given["input"].dim() == 0 or innermost_level(given["input"]) != level:
+            return NotImplemented
+        input, target, reduction = given.pop("input"), given.pop("target"), given.pop("reduction")
+
+        def rows(value):
+            moved, batched = unwrap(value, level)
+            if batched:
+                return moved.flatten(1)
+            return moved.flatten().expand(_Vmaps.batch_sizes[level], -1)   # (the same row for all)
+        out = op(rows(input), rows(target), reduction="none", **given)
+        if reduction == "none":
+            return wrap(out.view((out.shape[0],) + tuple(input.shape)), level)
+        return wrap(out.mean(-1) if reduction == "mean" else out.sum(-1), level)
+    return rule
+
+
+def _reduced(loss, reduction):
+    """A loss of each element of a sample, reduced as ``reduction`` says (on the batch)."""
+    if reduction == "mean":
+        return loss.mean()
+    return loss.sum() if reduction == "sum" else loss
+
+
+def _l1_loss(op, level, args, kwargs):
+    """F.l1_loss: PyTorch's decomposition, |input - target| then the mean or sum."""
+    given = _arguments(("input", "target", "reduction"), args, kwargs, reduction="mean")
+    if given is None or not _same_shapes(given["input"], given["target"]) or \
+            given["reduction"] not in ("mean", "sum", "none"):
+        return NotImplemented
+    return _reduced((given["input"] - given["target"]).abs(), given["reduction"])
+
+
+def _binary_cross_entropy(op, level, args, kwargs):
+    """F.binary_cross_entropy: PyTorch's rule, the loss of every element of the whole batch
+    (the target given the batch if it has none), times the weight, then each sample's mean."""
+    given = _arguments(("input", "target", "weight", "reduction"), args, kwargs,
+                       weight=None, reduction="mean")
+    if given is None or not _same_shapes(given["input"], given["target"]) or \
+            given["reduction"] not in ("mean", "sum", "none") or \
+            innermost_level(given["weight"]) == level or \
+            (given["weight"] is not None and given["weight"].dim() > given["input"].dim()):
+        return NotImplemented
+    input, target, weight = given["input"], given["target"], given["weight"]
+    size = _Vmaps.batch_sizes[level]
+
+    def with_batch(value):
         moved, batched = unwrap(value, level)
-        if batched:
-            return moved.flatten(1)
-        return moved.flatten().expand(_Vmaps.batch_sizes[level], -1)   # (the same row for all)
-    out = op(rows(input), rows(target), reduction="none")
+        return moved if batched else moved.unsqueeze(0).expand(size, *moved.shape)
+    loss = wrap(op(with_batch(input), with_batch(target), reduction="none"), level)
+    if weight is not None:
+        loss = loss * weight
+    return _reduced(loss, given["reduction"])
+
+
+def _binary_cross_entropy_with_logits(op, level, args, kwargs):
+    """F.binary_cross_entropy_with_logits (no weights): PyTorch's decomposition, the stable
+    (1 - target) x + m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0)."""
+    given = _arguments(("input", "target", "weight", "size_average", "reduce", "reduction",
+                        "pos_weight"), args, kwargs, weight=None, size_average=None,
+                       reduce=None, reduction="mean", pos_weight=None)
+    if given is None or not _same_shapes(given["input"], given["target"]) or \
+            given["reduction"] not in ("mean", "sum", "none") or not all(
+                given[name] is None for name in ("weight", "size_average", "reduce", "pos_weight")) \
+            or not given["target"].is_floating_point():
+        return NotImplemented
+    input, target = given["input"], given["target"]
+    biggest = (-input).clamp_min(0)
+    from .._creation import ones
+    one = ones((), dtype=target.dtype)  # (PyTorch subtracts from a tensor 1: SubBackward0)
+    loss = (one - target) * input + biggest + ((-biggest).exp() + (-input - biggest).exp()).log()
+    return _reduced(loss, given["reduction"])
+
+
+def _nll_loss(op, level, args, kwargs):
+    """F.nll_loss on a batch of (C,) or (N, C) log-probabilities: PyTorch's decomposition,
+    each row's entry at its label picked out (gather) and negated, 0 where the label is
+    ``ignore_index``; 'mean' divides the sum by the number of labels kept (or their weights)."""
+    given = _arguments(("input", "target", "weight", "ignore_index", "reduction"), args, kwargs,
+                       weight=None, ignore_index=-100, reduction="mean")
+    if given is None or not _valid_class_target(given, level):
+        return NotImplemented
+    return _nll_decomposed(given["input"], given["target"], given["weight"],
+                           given["ignore_index"], given["reduction"])
+
+
+def _valid_class_target(given, level):
+    """Class labels for (C,) or (N, C) inputs, and a weight that is not batched."""
+    input, target = given["input"], given["target"]
+    return isinstance(input, Tensor) and isinstance(target, Tensor) and \
+        input.dim() in (1, 2) and target.dim() == input.dim() - 1 and \
+        target.dtype == _dtype.int64 and tuple(target.shape) == tuple(input.shape[:-1]) and \
+        given["reduction"] in ("mean", "sum", "none") and \
+        innermost_level(given["weight"]) != level
+
+
+def _nll_decomposed(input, target, weight, ignore_index, reduction):
+    classes = 1 if input.dim() == 2 else 0
+    if weight is not None:
+        if input.dim() == 2:
+            weight = weight.view(1, weight.shape[0])
+        input = input * weight
+    kept = target != ignore_index
+    labels = target.where(kept, 0).unsqueeze(classes)      # (an ignored label picks class 0)
+    loss = -input.gather(classes, labels).squeeze(classes)
+    loss = loss.where(kept, 0)
     if reduction == "none":
-        return wrap(out.view((out.shape[0],) + tuple(input.shape)), level)
-    return wrap(out.mean(-1) if reduction == "mean" else out.sum(-1), level)
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if weight is None:
+        total = kept.sum().to(input.dtype)
+    else:
+        total = weight.expand(*input.shape).gather(classes, labels).squeeze(classes)
+        total = total.where(kept, 0).sum()
+    return loss.sum() / total
+
+
+def _cross_entropy(op, level, args, kwargs):
+    """F.cross_entropy with class labels: log_softmax over the classes, then nll_loss's
+    decomposition (PyTorch's graph: LogSoftmaxBackward0, GatherBackward0, ...)."""
+    given = _arguments(("input", "target", "weight", "ignore_index", "reduction",
+                        "label_smoothing"), args, kwargs, weight=None, ignore_index=-100,
+                       reduction="mean", label_smoothing=0.0)
+    if given is None or given["label_smoothing"] != 0 or not _valid_class_target(given, level):
+        return NotImplemented
+    input = given["input"]
+    log_probabilities = input.log_softmax(1 if input.dim() == 2 else 0)
+    return _nll_decomposed(log_probabilities, given["target"], given["weight"],
+                           given["ignore_index"], given["reduction"])
 
 
 def _named(name, function):
@@ -838,4 +995,9 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+RULES.update({"F.mse_loss": _elementwise_loss(), "F.smooth_l1_loss": _elementwise_loss("beta"),
+              "F.huber_loss": _elementwise_loss("delta", "weight"), "F.l1_loss": _l1_loss,
+              "F.binary_cross_entropy": _binary_cross_entropy,
+              "F.binary_cross_entropy_with_logits": _binary_cross_entropy_with_logits,
+              "F.nll_loss": _nll_loss, "F.cross_entropy": _cross_entropy})

@@ -1,0 +1,125 @@
+"""Batching rules for losses, index operations, roll, diagonal, einsum and indexing.
+
+Each program runs under vmap in minigrad and in PyTorch: the outputs' values, the graph
+recorded (node names and next_functions, as backward outside vmap sees it), the
+gradients and the "performance drop" warnings must agree. PyTorch runs some of these
+operations as their decomposition (cross_entropy, nll_loss, l1_loss, ...): the graph then
+shows the decomposition's nodes, and so must minigrad's.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+from conftest import import_torch
+from test_vmap_batched_vs_torch import graph, _x, _c, _assert_close
+
+
+def _program(body, *shapes, **vmap_options):
+    def run(L):
+        inputs = [_x(L, *shape, seed=i) for i, shape in enumerate(shapes)]
+        return L.func.vmap(lambda *a: body(L, *a), **vmap_options)(*inputs), inputs
+    return run
+
+
+def _labels(L, *values):
+    return L.tensor(list(values))
+
+
+def _F(L):
+    return L.nn.functional
+
+
+def _probabilities(L, *shape):
+    return _c(L, *shape).abs() / 2 + 0.25
+
+
+def _with_labels(body, shape, labels, **vmap_options):
+    """A program whose function gets a batch of samples and a batch of labels."""
+    def run(L):
+        x = _x(L, *shape)
+        return L.func.vmap(lambda t, y: body(L, t, y), **vmap_options)(
+            x, L.tensor(labels)), [x]
+    return run
+
+
+PROGRAMS = {
+    # cross_entropy and nll_loss: PyTorch's decomposition (gather, where, sum, div)
+    "cross_entropy": _program(lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2)), (4, 2, 3)),
+    "cross_entropy_vector": _program(lambda L, t: _F(L).cross_entropy(t, _labels(L, 2)[0]), (4, 3)),
+    "cross_entropy_sum": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2), reduction="sum"), (4, 2, 3)),
+    "cross_entropy_none": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2), reduction="none"), (4, 2, 3)),
+    "cross_entropy_weight": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2), weight=_c(L, 3).abs() + 1), (4, 2, 3)),
+    "cross_entropy_ignore": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 1, -100)), (4, 2, 3)),
+    "cross_entropy_ignore_index": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 1, 2), ignore_index=2), (4, 2, 3)),
+    "cross_entropy_batched_labels": _with_labels(
+        lambda L, t, y: _F(L).cross_entropy(t, y), (4, 2, 3), [[0, 1], [2, 2], [1, 0], [0, 0]]),
+    "cross_entropy_per_sample": _with_labels(
+        lambda L, t, y: _F(L).cross_entropy(t.unsqueeze(0), y.unsqueeze(0)), (4, 3), [0, 2, 1, 1]),
+    "cross_entropy_vector_none": _with_labels(
+        lambda L, t, y: _F(L).cross_entropy(t, y, reduction="none"), (4, 3), [0, 2, 1, 1]),
+    "nll_loss": _program(lambda L, t: _F(L).nll_loss(t, _labels(L, 0, 2)), (4, 2, 3)),
+    "nll_loss_weight_sum": _program(lambda L, t: _F(L).nll_loss(
+        t, _labels(L, 0, 2), weight=_c(L, 3).abs() + 1, reduction="sum"), (4, 2, 3)),
+    "nll_loss_log_softmax": _with_labels(
+        lambda L, t, y: _F(L).nll_loss(t.log_softmax(-1), y), (4, 2, 3), [[0, 1], [2, 2], [1, 0], [0, 0]]),
+    "cross_entropy_module": _program(
+        lambda L, t: L.nn.CrossEntropyLoss()(t, _labels(L, 0, 2)), (4, 2, 3)),
+    # the elementwise losses
+    "l1_loss": _program(lambda L, t: _F(L).l1_loss(t, _c(L, 2, 3)), (4, 2, 3)),
+    "l1_loss_sum_batched": _program(
+        lambda L, t, u: _F(L).l1_loss(t, u, reduction="sum"), (4, 2, 3), (4, 2, 3)),
+    "l1_loss_none": _program(lambda L, t: _F(L).l1_loss(t, _c(L, 3), reduction="none"), (4, 3)),
+    "smooth_l1_loss": _program(lambda L, t: _F(L).smooth_l1_loss(t, _c(L, 2, 3)), (4, 2, 3)),
+    "smooth_l1_loss_beta": _program(
+        lambda L, t: _F(L).smooth_l1_loss(t, _c(L, 2, 3), beta=0.5, reduction="sum"), (4, 2, 3)),
+    "huber_loss": _program(lambda L, t: _F(L).huber_loss(t, _c(L, 2, 3)), (4, 2, 3)),
+    "huber_loss_delta_none": _program(
+        lambda L, t, u: _F(L).huber_loss(t, u, delta=0.5, reduction="none"), (4, 2, 3), (4, 2, 3)),
+    "l1_loss_module": _program(lambda L, t: L.nn.L1Loss()(t, _c(L, 3)), (4, 3)),
+    "binary_cross_entropy": _program(
+        lambda L, t: _F(L).binary_cross_entropy(t.sigmoid(), _probabilities(L, 2, 3)), (4, 2, 3)),
+    "binary_cross_entropy_sum": _program(lambda L, t: _F(L).binary_cross_entropy(
+        t.sigmoid(), _probabilities(L, 3), reduction="sum"), (4, 3)),
+    "binary_cross_entropy_weight": _program(lambda L, t: _F(L).binary_cross_entropy(
+        t.sigmoid(), _probabilities(L, 2, 3), weight=_c(L, 3).abs()), (4, 2, 3)),
+    "binary_cross_entropy_batched_target": _program(lambda L, t, u: _F(L).binary_cross_entropy(
+        t.sigmoid(), u.sigmoid().detach(), reduction="none"), (4, 2, 3), (4, 2, 3)),
+    "bce_with_logits": _program(lambda L, t: _F(L).binary_cross_entropy_with_logits(
+        t, _probabilities(L, 2, 3)), (4, 2, 3)),
+    "bce_with_logits_none": _program(lambda L, t, u: _F(L).binary_cross_entropy_with_logits(
+        t, u.sigmoid(), reduction="none"), (4, 3), (4, 3)),
+    "bce_with_logits_module": _program(
+        lambda L, t: L.nn.BCEWithLogitsLoss()(t, _probabilities(L, 3)), (4, 3)),
+}
+
+
+def _outcome(L, name):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out, leaves = PROGRAMS[name](L)
+    outs = out if isinstance(out, tuple) else (out,)
+    shown = [(tuple(o.shape), graph(o)) for o in outs]
+    values = [o.detach().numpy() for o in outs]
+    outs[0].double().pow(2).sum().backward()
+    grads = [None if x.grad is None else x.grad.numpy() for x in leaves]
+    drops = [str(w.message).split(". Please")[0] for w in caught if "performance drop" in str(w.message)]
+    return shown, values, grads, drops
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_batched_program_matches_torch(name):
+    torch = import_torch()
+    theirs = _outcome(torch, name)
+    ours = _outcome(minigrad, name)
+    assert ours[0] == theirs[0]           # shapes and graphs
+    _assert_close(ours[1], theirs[1])     # values
+    _assert_close(ours[2], theirs[2])     # gradients
+    assert ours[3] == theirs[3]           # "performance drop" warnings
