@@ -101,6 +101,53 @@ PROGRAMS = {
 }
 
 
+def _positions(L, *values):
+    return L.tensor(list(values))
+
+
+PROGRAMS.update({
+    # index_select is one gather in PyTorch's rule; scatter and scatter_add are batched
+    "index_select": _program(lambda L, t: t.index_select(1, _positions(L, 2, 0)), (4, 2, 3)),
+    "torch_index_select": _program(
+        lambda L, t: L.index_select(t, 0, _positions(L, 1, 0, 1)), (4, 2, 3)),
+    # (a position given as a number is repeated along the dim by PyTorch's rule)
+    "index_select_number": _program(lambda L, t: t.index_select(1, L.tensor(2)), (4, 2, 3)),
+    "index_select_vector": _program(lambda L, t: t.index_select(0, _positions(L, 2, 0)), (4, 3)),
+    "index_select_batched_index": _with_labels(
+        lambda L, t, i: t.index_select(1, i), (4, 2, 3), [[2, 0], [1, 1], [0, 0], [2, 2]]),
+    "index_select_captured_input": lambda L: ((lambda x: (L.func.vmap(
+        lambda i: x[0].index_select(1, i))(L.tensor([[2, 0], [1, 1], [0, 0], [2, 2]])), [x]))(
+            _x(L, 4, 2, 3))),
+    "scatter": _program(
+        lambda L, t: L.zeros(2, 3).scatter(1, _positions(L, [2], [0]), t[:, :1]), (4, 2, 3)),
+    "scatter_number": _program(lambda L, t: t.scatter(1, _positions(L, [2], [0]), 5.0), (4, 2, 3)),
+    "scatter_batched_src": _program(
+        lambda L, t: t.scatter(1, _positions(L, [2], [0]), t[:, :1] * 2), (4, 2, 3)),
+    "scatter_batched_index": _with_labels(
+        lambda L, t, i: t.scatter(0, i, 5.0), (4, 3), [[2], [1], [0], [2]]),
+    "scatter_reduce_add": _program(
+        lambda L, t: t.detach().scatter(1, _positions(L, [2], [0]), t[:, :1].detach(), reduce="add"),
+        (4, 2, 3)),
+    "scatter_add": _program(
+        lambda L, t: t.scatter_add(1, _positions(L, [2], [0]), t[:, :1]), (4, 2, 3)),
+    "scatter_add_captured_input": _program(
+        lambda L, t: L.zeros(2, 3).scatter_add(1, _positions(L, [2], [0]), t[:, :1]), (4, 2, 3)),
+    "torch_scatter_add": _program(
+        lambda L, t: L.scatter_add(t, 0, _positions(L, [1, 0, 1]), t[:1]), (4, 2, 3)),
+    # roll and diagonal
+    "roll": _program(lambda L, t: t.roll(1, 1), (4, 2, 3)),
+    "roll_flattened": _program(lambda L, t: t.roll(1), (4, 2, 3)),
+    "roll_dims": _program(lambda L, t: t.roll((1, 2), (0, 1)), (4, 2, 3)),
+    "torch_roll_negative": _program(lambda L, t: L.roll(t, -1, -1), (4, 2, 3)),
+    "roll_in_dims_1": _program(lambda L, t: t.roll(1, 0), (2, 4, 3), in_dims=1),
+    "diagonal": _program(lambda L, t: t.diagonal(), (4, 3, 3)),
+    "torch_diagonal": _program(lambda L, t: L.diagonal(t, 1, 0, 1), (4, 3, 3)),
+    "diagonal_negative": _program(lambda L, t: t.diagonal(-1, -1, -2), (4, 2, 3)),
+    "diagonal_keyword": _program(lambda L, t: L.diagonal(t, offset=1), (4, 2, 3)),
+    "diagonal_in_dims_2": _program(lambda L, t: t.diagonal(), (3, 3, 4), in_dims=2),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -108,7 +155,8 @@ def _outcome(L, name):
     outs = out if isinstance(out, tuple) else (out,)
     shown = [(tuple(o.shape), graph(o)) for o in outs]
     values = [o.detach().numpy() for o in outs]
-    outs[0].double().pow(2).sum().backward()
+    if outs[0].requires_grad:
+        outs[0].double().pow(2).sum().backward()
     grads = [None if x.grad is None else x.grad.numpy() for x in leaves]
     drops = [str(w.message).split(". Please")[0] for w in caught if "performance drop" in str(w.message)]
     return shown, values, grads, drops

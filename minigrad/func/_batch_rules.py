@@ -513,6 +513,94 @@ def _gather(op, level, args, kwargs):
     return wrap(op(value, dim, index), level)
 
 
+def _with_batch(value, level):
+    """``value`` with the batch of ``level`` in front: a batched tensor's value (batch dim
+    moved there), or a tensor that is not batched expanded to the batch size (PyTorch's
+    ExpandBackward0 if it requires grad)."""
+    moved, batched = unwrap(value, level)
+    if batched or not isinstance(value, Tensor):
+        return moved
+    return moved.expand(_Vmaps.batch_sizes[level], *moved.shape)
+
+
+def _scatter(op, level, args, kwargs):
+    """t.scatter(dim, index, src), t.scatter_add(dim, index, src): self, index and src (a
+    tensor) all get the batch in front, and the dim moves past it."""
+    names = ("input", "dim", "index", "src") if op.__name__ == "scatter_add" else \
+        ("input", "dim", "index", "src", "value", "reduce")
+    given = _arguments(names, args, kwargs)
+    if given is None or "value" in given and "src" in given:
+        return NotImplemented
+    input, index = given["input"], given["index"]
+    src = given.get("src", given.get("value"))
+    if not isinstance(input, Tensor) or not isinstance(index, Tensor) or src is None or \
+            index.dim() != input.dim() or input.dim() == 0 or \
+            isinstance(src, Tensor) and src.dim() != input.dim():
+        return NotImplemented
+    dim = _normalize(given["dim"], input.dim())
+    if dim is None:
+        return NotImplemented
+    src = _with_batch(src, level) if isinstance(src, Tensor) else src
+    reduce = {} if given.get("reduce") is None else {"reduce": given["reduce"]}
+    return wrap(op(_with_batch(input, level), dim, _with_batch(index, level), src, **reduce), level)
+
+
+def _index_select(op, level, args, kwargs):
+    """t.index_select(dim, index): as PyTorch's rule, one gather from the whole batch, the
+    positions laid along ``dim`` and expanded over the other dims (GatherBackward0)."""
+    given = _arguments(("input", "dim", "index"), args, kwargs)
+    if given is None or len(given) != 3 or not isinstance(given["index"], Tensor) or \
+            not isinstance(given["input"], Tensor) or given["input"].dim() == 0 or \
+            given["index"].dim() > 1 or given["index"].dtype not in (_dtype.int64, _dtype.int32):
+        return NotImplemented
+    input, index = given["input"], given["index"]
+    dim = _normalize(given["dim"], input.dim())
+    if dim is None:
+        return NotImplemented
+    value = _with_batch(input, level)
+    positions, batched = unwrap(index, level)
+    count = max(index.numel(), 1)
+    # the positions along ``dim``, size-1 everywhere else (the batch too, if they have none)
+    along = [1] * value.dim()
+    along[dim] = count
+    if batched:
+        along[0] = value.shape[0]
+    positions = positions.reshape(along)
+    wanted = list(value.shape)
+    if index.dim() == 1:        # (PyTorch's rule repeats one position given as a number
+        wanted[dim] = count     # as many times as the dim is long: kept so)
+    return wrap(value.gather(dim, positions.expand(*wanted)), level)
+
+
+def _roll(op, level, args, kwargs):
+    """t.roll(shifts, dims): the dims moved past the batch dim. Without dims, each sample
+    is rolled flattened (PyTorch views it as one row and back)."""
+    given = _arguments(("input", "shifts", "dims"), args, kwargs, dims=None)
+    value, batched = unwrap(given["input"], level) if given else (None, False)
+    if not batched or innermost_level((given["shifts"], given["dims"])):
+        return NotImplemented
+    rank, shifts, dims = given["input"].dim(), given["shifts"], given["dims"]
+    if dims is None or dims == ():
+        out = op(value.reshape(value.shape[0], -1), shifts, 1)
+        return wrap(out.view(value.shape), level)
+    moved = [_normalize(d, rank) for d in (dims if isinstance(dims, (tuple, list)) else (dims,))]
+    if None in moved:
+        return NotImplemented
+    return wrap(op(value, shifts, moved if isinstance(dims, (tuple, list)) else moved[0]), level)
+
+
+def _diagonal(op, level, args, kwargs):
+    """t.diagonal(offset, dim1, dim2): the same diagonal of every sample (a view)."""
+    given = _arguments(("input", "offset", "dim1", "dim2"), args, kwargs, offset=0, dim1=0, dim2=1)
+    value, batched = unwrap(given["input"], level) if given else (None, False)
+    if not batched or given["input"].dim() < 2:
+        return NotImplemented
+    dims = [_normalize(given[name], given["input"].dim()) for name in ("dim1", "dim2")]
+    if None in dims or not isinstance(given["offset"], int):
+        return NotImplemented
+    return wrap(op(value, given["offset"], *dims), level)
+
+
 def _setitem(op, level, args, kwargs):
     """t[0] = v, t[:, 1:] = v: written into the value, behind a ``:`` for the batch dim."""
     self, index, given = args
@@ -1001,3 +1089,5 @@ RULES.update({"F.mse_loss": _elementwise_loss(), "F.smooth_l1_loss": _elementwis
               "F.binary_cross_entropy": _binary_cross_entropy,
               "F.binary_cross_entropy_with_logits": _binary_cross_entropy_with_logits,
               "F.nll_loss": _nll_loss, "F.cross_entropy": _cross_entropy})
+RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
+              "roll": _roll, "diagonal": _diagonal})
