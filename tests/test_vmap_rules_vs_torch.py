@@ -148,6 +148,27 @@ PROGRAMS.update({
 })
 
 
+PROGRAMS.update({
+    # einsum: PyTorch runs einsum's steps on the batch (permutes, reshapes, a batched bmm)
+    "einsum_matrix": _program(lambda L, t: L.einsum("ij,jk->ik", t, _c(L, 3, 5)), (4, 2, 3)),
+    "einsum_both_batched": _program(lambda L, t, u: L.einsum("ij,ij->i", t, u), (4, 2, 3), (4, 2, 3)),
+    "einsum_captured_first": _program(lambda L, t: L.einsum("ki,ij->kj", _c(L, 5, 2), t), (4, 2, 3)),
+    "einsum_dot": _program(lambda L, t: L.einsum("i,i->", t, _c(L, 3)), (4, 3)),
+    "einsum_outer": _program(lambda L, t: L.einsum("i,j->ij", t, _c(L, 2)), (4, 3)),
+    "einsum_trace": _program(lambda L, t: L.einsum("ii->", t), (4, 3, 3)),
+    "einsum_diagonal": _program(lambda L, t: L.einsum("ii->i", t), (4, 3, 3)),
+    "einsum_sum": _program(lambda L, t: L.einsum("ij->j", t), (4, 2, 3)),
+    "einsum_ellipsis": _program(lambda L, t: L.einsum("...j,jk->...k", t, _c(L, 3, 2)), (4, 2, 3)),
+    "einsum_three": _program(
+        lambda L, t: L.einsum("ij,jk,k->i", t, _c(L, 3, 5), _c(L, 5)), (4, 2, 3)),
+    "einsum_in_dims_1": _program(lambda L, t: L.einsum("ij,jk->ik", t, _c(L, 3, 5)), (2, 4, 3),
+                                 in_dims=1),
+    "reshape_viewable_in_dims_1": _program(lambda L, t: t.reshape(2, 1, 3), (2, 4, 3), in_dims=1),
+    "bmm": _program(lambda L, t: t.bmm(_c(L, 2, 3, 5)), (4, 2, 2, 3)),
+    "bmm_both_batched": _program(lambda L, t, u: L.bmm(t, u.transpose(1, 2)), (4, 2, 2, 3), (4, 2, 2, 3)),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

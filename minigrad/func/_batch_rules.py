@@ -639,6 +639,13 @@ def _with_batch_size(op, level, args, kwargs):
         value = value.view((value.shape[0],) + (1,) * (len(shape) - args[0].dim())
                            + tuple(args[0].shape))
         return wrap(value.expand(value.shape[0], *shape), level)
+    if op.__name__ == "reshape" and not value.is_contiguous():
+        # PyTorch reshapes a batched tensor with view when the memory allows it (where a
+        # tensor outside vmap would record ReshapeAliasBackward0)
+        try:
+            return wrap(value.view(value.shape[0], *shape), level)
+        except RuntimeError:
+            pass                        # (a copy is needed: reshape makes it)
     return wrap(op(value, value.shape[0], *shape), level)
 
 
@@ -774,6 +781,21 @@ def _matmul(op, level, args, kwargs):
         dim = out.dim() - (2 if rb != 1 else 1)
         out = out.squeeze(dim)
     return wrap(out, level)
+
+
+def _bmm(op, level, args, kwargs):
+    """t.bmm(m): as PyTorch's rule, one matmul of the values, broadcast over the batch
+    (ExpandBackward0, ViewBackward0, BmmBackward0, UnsafeViewBackward0)."""
+    if kwargs or len(args) != 2 or not all(isinstance(a, Tensor) and a.dim() == 3 for a in args):
+        return NotImplemented
+    return wrap(unwrap(args[0], level)[0].matmul(unwrap(args[1], level)[0]), level)
+
+
+def _einsum(op, level, args, kwargs):
+    """torch.einsum: PyTorch runs einsum's own steps on the batched operands (its permutes,
+    reshapes and bmm, each by its rule), so that is what the graph shows."""
+    from .._ops.einsum import einsum
+    return einsum(*args, **kwargs)
 
 
 class SqueezeBackward5(SqueezeBackward2):
@@ -1091,3 +1113,4 @@ RULES.update({"F.mse_loss": _elementwise_loss(), "F.smooth_l1_loss": _elementwis
               "F.nll_loss": _nll_loss, "F.cross_entropy": _cross_entropy})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
+RULES.update({"bmm": _bmm, "einsum": _einsum})
