@@ -169,6 +169,31 @@ PROGRAMS.update({
 })
 
 
+_ROWS = [[1, 0], [1, 1], [0, 1], [1, 0]]
+_COLUMNS = [[2, 0], [1, 1], [0, 0], [2, 2]]
+
+PROGRAMS.update({
+    # indexing with batched positions or several lists: one index of the whole batch
+    "index_batched_positions": _with_labels(lambda L, t, i: t[i], (4, 2, 3), _ROWS),
+    "index_batched_second": _with_labels(lambda L, t, i: t[:, i], (4, 2, 3), _COLUMNS),
+    "index_batched_both": lambda L: ((lambda x: (L.func.vmap(lambda t, i, j: t[i, j])(
+        x, L.tensor(_ROWS), L.tensor(_COLUMNS)), [x]))(_x(L, 4, 2, 3))),
+    "index_batched_and_list": _with_labels(lambda L, t, i: t[i, [0, 2]], (4, 2, 3), _ROWS),
+    "index_batched_captured": lambda L: ((lambda x: (L.func.vmap(lambda i: x[0][:, i])(
+        L.tensor(_COLUMNS)), [x]))(_x(L, 4, 2, 3))),
+    "index_batched_captured_first": lambda L: ((lambda x: (L.func.vmap(lambda i: x[0][i])(
+        L.tensor(_ROWS)), [x]))(_x(L, 4, 2, 3))),
+    "index_batched_matrix": _with_labels(lambda L, t, i: t[i.unsqueeze(1), i], (4, 2, 2),
+                                         [[1, 0], [1, 1], [0, 1], [1, 0]]),
+    "index_two_lists": _program(lambda L, t: t[[0, 1], [2, 0]], (4, 2, 3)),
+    "index_two_lists_number": _program(lambda L, t: t[[0, 1], 2], (4, 2, 3)),
+    "index_list_and_tensor": _program(
+        lambda L, t: t[L.tensor([1, 0]), L.tensor([[2], [0]])], (4, 2, 3)),
+    "index_two_lists_in_dims_1": _program(lambda L, t: t[[0, 1], [2, 0]], (4, 2, 3), in_dims=1),
+    "index_mask": _program(lambda L, t: t[L.tensor([True, False])], (4, 2, 3)),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -702,11 +702,63 @@ def _getitem(op, level, args, kwargs):
     index = args[1]
     items = index if isinstance(index, tuple) else (index,)
     lists = sum(1 for item in items if _is_index_list(item))
-    if not batched or lists > 1 or not all(
+    if any(isinstance(item, BatchedTensor) and item._level == level for item in items) or lists > 1:
+        return _advanced_getitem(args[0], items, level)
+    if not batched or not all(
             (isinstance(item, _BASIC_INDEX) and not isinstance(item, bool)) or _is_index_list(item)
-            for item in items):
+            or _is_mask(item) for item in items):
         return NotImplemented
     return wrap(value[(slice(None),) + items], level)
+
+
+def _is_mask(item):
+    """A bool tensor that is not batched: the positions where it is True."""
+    return isinstance(item, Tensor) and not isinstance(item, BatchedTensor) and \
+        item.dtype == _dtype.bool_
+
+
+def _advanced_getitem(tensor, items, level):
+    """t[i, j] with several lists of positions, or with positions that are batched
+    (slices and lists only): PyTorch's rule, one index of the whole batch.
+
+    A batched tensor is indexed with an extra index in front, the batch's own positions
+    (0, 1, 2, ... lined up against the others), so that sample b takes its positions from
+    sample b of a batched index. A tensor that is not batched is indexed with the batched
+    positions as they are. Then, as indexing puts the positions' dims in front or where the
+    lists stood, a permute brings the batch dim to the front and the rest where one sample's
+    indexing puts them."""
+    advanced = [k for k, item in enumerate(items) if not isinstance(item, slice)]
+    if not all(isinstance(item, slice) or _is_index_list(item) or (
+            isinstance(item, BatchedTensor) and item._level == level and item.dtype in _INTEGER_DTYPES)
+            for item in items) or len(items) > tensor.dim():
+        return NotImplemented
+    size = _Vmaps.batch_sizes[level]
+    rank = max(len(np.shape(item)) if isinstance(item, list) else item.dim()
+               for item in items if not isinstance(item, slice))
+
+    def positions(item):                # a batched index: batch in front, lined up by rank
+        value, batched = unwrap(item, level)
+        if not batched:
+            return item
+        return value.reshape((size,) + (1,) * (rank - item.dim()) + tuple(item.shape))
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    where = advanced[0] if adjacent else 0      # where one sample's indexing puts the positions
+    value, batched = unwrap(tensor, level)
+    if batched:
+        from .._creation import arange
+        own = arange(size).reshape((size,) + (1,) * rank)
+        out = value[(own,) + tuple(positions(item) for item in items)]
+        # the positions' dims (the batch first) are in front: move them behind the slices
+        # that come before them in one sample
+        order = [0] + list(range(rank + 1, rank + 1 + where)) + list(range(1, rank + 1)) + \
+            list(range(rank + 1 + where, out.dim()))
+    else:
+        out = tensor[tuple(positions(item) for item in items)]
+        # the positions' dims (the batch first) are where the lists stood: the batch to the front
+        order = [where] + [d for d in range(out.dim()) if d != where]
+    if order != list(range(out.dim())):
+        out = out.permute(order)
+    return wrap(out, level)
 
 
 def _cat_like(op, level, args, kwargs):
