@@ -194,6 +194,19 @@ PROGRAMS.update({
 })
 
 
+PROGRAMS.update({
+    # a matrix product whose batched operand has its batch dim elsewhere than in front
+    "matmul_in_dims_1": _program(lambda L, t: t @ _c(L, 3, 5), (2, 4, 3), in_dims=1),
+    "matmul_vector_in_dims_1": _program(lambda L, t: t @ _c(L, 3, 5), (3, 4), in_dims=1),
+    "matmul_matrix_vector_in_dims_1": _program(lambda L, t: t @ _c(L, 3), (2, 4, 3), in_dims=1),
+    "matmul_dot_in_dims_1": _program(lambda L, t: t @ _c(L, 3), (3, 4), in_dims=1),
+    "mm_in_dims_2": _program(lambda L, t: t.mm(_c(L, 3, 5)), (2, 3, 4), in_dims=2),
+    "linear_in_dims_1": _program(
+        lambda L, t: L.nn.functional.linear(t, _c(L, 5, 3), _c(L, 5)), (2, 4, 3), in_dims=1),
+    "matmul_left_in_dims_1": _program(lambda L, t: _c(L, 5, 2) @ t, (2, 4, 3), in_dims=1),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -801,6 +801,14 @@ def _matmul(op, level, args, kwargs):
             name == "dot" and (ra, rb) != (1, 1)):
         return NotImplemented              # the fallback gives PyTorch's error
     from .._ops.shape import unsafe_view
+    if a_batched and not b_batched and rb <= 2 and not isinstance(a, BatchedTensor) and \
+            not a.is_contiguous() and not (ra == 1 and rb == 1):
+        # the batch dim was not in front (in_dims=1): PyTorch's matmul does not fold a
+        # strided value (it would copy it), it broadcasts: ExpandBackward0, a reshape, bmm
+        if ra > 1:
+            return wrap(a.matmul(b), level)
+        out = a.unsqueeze(1).matmul(b)
+        return wrap(dispatch("squeeze_dims_", _squeeze_dims_in_place, (out, (1,)), {}), level)
     if a_batched and not b_batched and rb <= 2:
         if ra == 1 and rb == 1:                 # a batch of dot products: one mv
             return wrap(a.mv(b), level)
