@@ -124,6 +124,21 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     return stack_samples(results, level)
 
 
+def per_sample_as_pytorch(name, op, level, args, kwargs=None):
+    """``run_per_sample``, recording what PyTorch's fallback records: each batched input's
+    batch dim moved to the front (a permute, even when it is there already), one sample
+    selected from that at a time, and the stacked results viewed as one batch."""
+    def batch_in_front(value):
+        if not (isinstance(value, BatchedTensor) and value._level == level):
+            return value
+        order = [value._bdim] + [d for d in range(value._value.dim()) if d != value._bdim]
+        return BatchedTensor(value._value.permute(order), 0, level)
+    out = run_per_sample(name, op, level, _map(batch_in_front, args), _map(batch_in_front, kwargs or {}))
+    if isinstance(out, BatchedTensor) and out._level == level:
+        return wrap(out._value.view(out._value.shape), level, out._bdim)
+    return out
+
+
 def _run_on_stand_in(name, op, level, args, kwargs):
     """An empty batch: run ``op`` once on zeros shaped like a sample, to learn the shape of
     its results (kept with 0 samples), or to give PyTorch's warning and error for an
@@ -1056,6 +1071,24 @@ def _cross_entropy(op, level, args, kwargs):
                            given["ignore_index"], given["reduction"])
 
 
+def _kl_div(op, level, args, kwargs):
+    """F.kl_div: PyTorch's Python steps on the batch (its checks, 'batchmean' dividing by
+    the batch size), around aten::kl_div, which has no batching rule: PyTorch's fallback runs
+    it once per sample (with its "performance drop" warning)."""
+    from ..nn import _kl_div
+    given = _arguments(("input", "target", "size_average", "reduce", "reduction", "log_target"),
+                       args, kwargs, size_average=None, reduce=None, reduction="mean",
+                       log_target=False)
+    if given is None or given["size_average"] is not None or given["reduce"] is not None:
+        return NotImplemented
+    input, reduction = given["input"], given["reduction"]
+    _kl_div.check_reduction(reduction)
+    loss = per_sample_as_pytorch(
+        "kl_div", _kl_div.kl_div_of_elements, level, (input, given["target"],
+        "sum" if reduction == "batchmean" else reduction, given["log_target"]))
+    return _kl_div.divided_by_batch_size(loss, input, reduction)
+
+
 def _named(name, function):
     function.__name__ = name
     return function
@@ -1174,3 +1207,4 @@ RULES.update({"F.mse_loss": _elementwise_loss(), "F.smooth_l1_loss": _elementwis
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
 RULES.update({"bmm": _bmm, "einsum": _einsum})
+RULES["F.kl_div"] = _kl_div
