@@ -223,6 +223,35 @@ PROGRAMS.update({
 })
 
 
+PROGRAMS.update({
+    # more forms of the losses: class probabilities, images, weights
+    "cross_entropy_probabilities": _program(
+        lambda L, t: _F(L).cross_entropy(t, _c(L, 2, 3).softmax(-1)), (4, 2, 3)),
+    "cross_entropy_probabilities_weight_none": _program(lambda L, t: _F(L).cross_entropy(
+        t, _c(L, 2, 3).softmax(-1), weight=_c(L, 3).abs(), reduction="none"), (4, 2, 3)),
+    "cross_entropy_probabilities_sum": _program(lambda L, t: _F(L).cross_entropy(
+        t, _c(L, 3).softmax(-1), reduction="sum"), (4, 3)),
+    "cross_entropy_3d": _program(
+        lambda L, t: _F(L).cross_entropy(t, L.tensor([[0, 1], [2, 2]])), (4, 2, 3, 2)),
+    "nll_loss_3d": _program(lambda L, t: _F(L).nll_loss(t, L.tensor([[0, 1]])), (4, 1, 3, 2)),
+    "nll_loss_3d_none": _program(
+        lambda L, t: _F(L).nll_loss(t, L.tensor([[0, 1]]), reduction="none"), (4, 1, 3, 2)),
+    "nll_loss_4d_weight": _program(lambda L, t: _F(L).nll_loss(
+        t, L.tensor([[[0, 1], [2, 0]]]), weight=_c(L, 3).abs() + 1), (4, 1, 3, 2, 2)),
+    "nll_loss_5d": _program(
+        lambda L, t: _F(L).nll_loss(t, L.tensor([[[[0, 1]], [[2, 0]]]]), reduction="sum"),
+        (4, 1, 3, 2, 1, 2)),
+    "bce_with_logits_pos_weight": _program(lambda L, t: _F(L).binary_cross_entropy_with_logits(
+        t, _probabilities(L, 3), pos_weight=_c(L, 3).abs()), (4, 3)),
+    "bce_with_logits_weight_sum": _program(lambda L, t: _F(L).binary_cross_entropy_with_logits(
+        t, _probabilities(L, 2, 3), weight=_c(L, 3).abs(), reduction="sum"), (4, 2, 3)),
+    "huber_loss_weight": _program(
+        lambda L, t: _F(L).huber_loss(t, _c(L, 3), weight=_c(L, 3).abs()), (4, 3)),
+    "huber_loss_weight_sum": _program(lambda L, t: _F(L).huber_loss(
+        t, _c(L, 2, 3), weight=_c(L, 2, 3).abs(), reduction="sum"), (4, 2, 3)),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -938,7 +938,14 @@ def _elementwise_loss(*settings):
     def rule(op, level, args, kwargs):
         given = _arguments(("input", "target", "reduction") + settings, args, kwargs,
                            reduction="mean")
-        if given is None or not _same_shapes(given["input"], given["target"]) or \
+        if given is not None and given.get("weight") is not None and \
+                _same_shapes(given["weight"], given["input"]):
+            # (weighted: PyTorch's Python multiplies the loss of each element by the weight)
+            weight, reduction = given.pop("weight"), given.get("reduction", "mean")
+            given["reduction"] = "none"
+            return _reduced(rule(op, level, (), given) * weight, reduction)
+        if given is None or given.pop("weight", None) is not None or \
+                not _same_shapes(given["input"], given["target"]) or \
                 given["reduction"] not in ("mean", "sum", "none") or \
                 given["input"].dim() == 0 or innermost_level(given["input"]) != level:
             return NotImplemented
@@ -1001,15 +1008,21 @@ def _binary_cross_entropy_with_logits(op, level, args, kwargs):
                         "pos_weight"), args, kwargs, weight=None, size_average=None,
                        reduce=None, reduction="mean", pos_weight=None)
     if given is None or not _same_shapes(given["input"], given["target"]) or \
-            given["reduction"] not in ("mean", "sum", "none") or not all(
-                given[name] is None for name in ("weight", "size_average", "reduce", "pos_weight")) \
-            or not given["target"].is_floating_point():
+            given["reduction"] not in ("mean", "sum", "none") or \
+            given["size_average"] is not None or given["reduce"] is not None or \
+            not given["target"].is_floating_point():
         return NotImplemented
-    input, target = given["input"], given["target"]
+    input, target, pos_weight = given["input"], given["target"], given["pos_weight"]
     biggest = (-input).clamp_min(0)
     from .._creation import ones
     one = ones((), dtype=target.dtype)  # (PyTorch subtracts from a tensor 1: SubBackward0)
-    loss = (one - target) * input + biggest + ((-biggest).exp() + (-input - biggest).exp()).log()
+    softplus = ((-biggest).exp() + (-input - biggest).exp()).log()
+    if pos_weight is None:
+        loss = (one - target) * input + biggest + softplus
+    else:                               # the positive targets' part weighted by pos_weight
+        loss = (one - target) * input + ((pos_weight - 1) * target + 1) * (softplus + biggest)
+    if given["weight"] is not None:
+        loss = loss * given["weight"]
     return _reduced(loss, given["reduction"])
 
 
@@ -1026,20 +1039,28 @@ def _nll_loss(op, level, args, kwargs):
 
 
 def _valid_class_target(given, level):
-    """Class labels for (C,) or (N, C) inputs, and a weight that is not batched."""
+    """Class labels for (C,), (N, C) or (N, C, d1, ...) inputs, and a weight that is not
+    batched."""
     input, target = given["input"], given["target"]
-    return isinstance(input, Tensor) and isinstance(target, Tensor) and \
-        input.dim() in (1, 2) and target.dim() == input.dim() - 1 and \
-        target.dtype == _dtype.int64 and tuple(target.shape) == tuple(input.shape[:-1]) and \
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)) or input.dim() == 0:
+        return False
+    without_classes = tuple(input.shape[:1]) + tuple(input.shape[2:]) if input.dim() > 1 else ()
+    return target.dtype == _dtype.int64 and tuple(target.shape) == without_classes and \
         given["reduction"] in ("mean", "sum", "none") and \
-        innermost_level(given["weight"]) != level
+        innermost_level(given["weight"]) != level and input.numel() > 0
 
 
 def _nll_decomposed(input, target, weight, ignore_index, reduction):
-    classes = 1 if input.dim() == 2 else 0
+    if input.dim() > 2 and input.dim() != 4:
+        # PyTorch's nll_loss_nd: (N, C, d1, ...) viewed as (N, C, 1, d) images (nll_loss2d)
+        n, classes = input.shape[0], input.shape[1]
+        loss = _nll_decomposed(input.contiguous().view(n, classes, 1, -1),
+                               target.contiguous().view(n, 1, -1), weight, ignore_index, reduction)
+        return loss.view(n, *input.shape[2:]) if reduction == "none" else loss
+    classes = 1 if input.dim() >= 2 else 0
     if weight is not None:
-        if input.dim() == 2:
-            weight = weight.view(1, weight.shape[0])
+        if input.dim() >= 2:
+            weight = weight.view([weight.shape[0] if d == 1 else 1 for d in range(input.dim())])
         input = input * weight
     kept = target != ignore_index
     labels = target.where(kept, 0).unsqueeze(classes)      # (an ignored label picks class 0)
@@ -1063,12 +1084,33 @@ def _cross_entropy(op, level, args, kwargs):
     given = _arguments(("input", "target", "weight", "ignore_index", "reduction",
                         "label_smoothing"), args, kwargs, weight=None, ignore_index=-100,
                        reduction="mean", label_smoothing=0.0)
-    if given is None or given["label_smoothing"] != 0 or not _valid_class_target(given, level):
+    if given is None or given["label_smoothing"] != 0:
         return NotImplemented
-    input = given["input"]
-    log_probabilities = input.log_softmax(1 if input.dim() == 2 else 0)
-    return _nll_decomposed(log_probabilities, given["target"], given["weight"],
-                           given["ignore_index"], given["reduction"])
+    input, target, weight = given["input"], given["target"], given["weight"]
+    if _same_shapes(input, target) and target.is_floating_point() and input.dim() > 0 and \
+            given["reduction"] in ("mean", "sum", "none") and innermost_level(weight) != level:
+        return _cross_entropy_with_probabilities(input, target, weight, given["reduction"])
+    if not _valid_class_target(given, level):
+        return NotImplemented
+    log_probabilities = input.log_softmax(1 if input.dim() >= 2 else 0)
+    return _nll_decomposed(log_probabilities, target, weight, given["ignore_index"],
+                           given["reduction"])
+
+
+def _cross_entropy_with_probabilities(input, target, weight, reduction):
+    """cross_entropy for class probabilities: -sum(target * log_softmax(input)) over the
+    classes (each scaled by its weight); 'mean' divides by the number of rows, a number."""
+    from .._ops.pointwise import div_by_number
+    classes = 1 if input.dim() >= 2 else 0
+    weighted = input.log_softmax(classes) * target
+    if weight is not None:
+        weighted = weighted * weight.reshape((-1,) + (1,) * (input.dim() - classes - 1))
+    if reduction == "none":
+        return -weighted.sum(classes)
+    if reduction == "sum":
+        return -weighted.sum()
+    rows = input.numel() // input.shape[classes] if input.shape[classes] else float("nan")
+    return dispatch("div_by_number", div_by_number, (-weighted.sum(), rows), {})
 
 
 def _kl_div(op, level, args, kwargs):
@@ -1208,3 +1250,4 @@ RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _ind
               "roll": _roll, "diagonal": _diagonal})
 RULES.update({"bmm": _bmm, "einsum": _einsum})
 RULES["F.kl_div"] = _kl_div
+RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "add_number")})

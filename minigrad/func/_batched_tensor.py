@@ -257,7 +257,8 @@ def _call_method(name):
 # swapped back when it returns. (A function taken out of its namespace before the vmap ran,
 # ``from torch import sin``, is the plain operation: see ``batching_version``.)
 
-# one entry per namespace: (its dict, {name: plain function}, {name: dispatching version})
+# one entry per namespace: (how to set a name in it, {name: plain function},
+# {name: dispatching version})
 _SWAPPED = []
 # plain function -> its dispatching version (for vmap(torch.sin): the function given to vmap)
 _BATCHING_VERSIONS = {}
@@ -273,43 +274,30 @@ def batching_function(function, name):
     return call
 
 
-def _install(namespace, names, prefix):
-    plain, batching = {}, {}
-    for name in names:
-        plain[name] = namespace[name]
-        batching[name] = batching_function(plain[name], prefix + name)
-        _BATCHING_VERSIONS[plain[name]] = batching[name]     # (torch.relu and F.relu: F's)
-    _SWAPPED.append((namespace, plain, batching))
+def _install(set_name, plain, prefix):
+    """Remember the plain functions ``plain`` ({name: function}) of a namespace, and make
+    their dispatching versions."""
+    batching = {name: batching_function(function, prefix + name) for name, function in plain.items()}
+    for name, function in plain.items():
+        _BATCHING_VERSIONS[function] = batching[name]     # (torch.relu and F.relu: F's)
+    _SWAPPED.append((set_name, plain, batching))
 
 
 def install_batched_methods():
     """Give BatchedTensor its own version of every Tensor operation, which goes through
     the batching rules, and prepare the versions of Tensor's methods used while a batched
     vmap runs. Called once minigrad has installed Tensor's methods."""
-    names = []
+    plain = {}
     for name, attribute in list(vars(Tensor).items()):
         if name in _NOT_OPERATIONS:
             continue
         if isinstance(attribute, types.FunctionType) and (
                 not name.startswith("_") or name.startswith("__")):
             setattr(BatchedTensor, name, _batched_method(name))
-            names.append(name)
-    _install(_TensorNamespace, names, "")
+            plain[name] = attribute
+    _install(functools.partial(setattr, Tensor), plain, "")
     for name in ("T", "mT"):            # properties that are operations
         setattr(BatchedTensor, name, property(_batched_property(name)))
-
-
-class _TensorNamespace:
-    """Tensor's attributes seen as a dict, so that they are swapped like a module's."""
-
-    def __getitem__(self, name):
-        return vars(Tensor)[name]
-
-    def __setitem__(self, name, value):
-        setattr(Tensor, name, value)
-
-
-_TensorNamespace = _TensorNamespace()
 
 
 # functions that never see a batched tensor (transforms, settings, seeds, the helpers that
@@ -324,15 +312,15 @@ def install_batching_functions(namespace, prefix, names=None):
     """Prepare dispatching versions of the public functions of ``namespace`` (a module's
     dict; only ``names``, if given), put in place while a batched vmap runs. ``prefix``
     names them in the rules' table ("F." for nn.functional)."""
-    chosen = []
+    plain = {}
     for name, value in namespace.items():
         if names is not None and name not in names:
             continue
         module = getattr(value, "__module__", "") or ""
         if (isinstance(value, types.FunctionType) and not name.startswith("_")
                 and (names or not (module.startswith(_NOT_BATCHED_MODULES) or module == "minigrad._ops"))):
-            chosen.append(name)
-    _install(namespace, chosen, prefix)
+            plain[name] = value
+    _install(namespace.__setitem__, plain, prefix)
 
 
 def batching_version(function):
@@ -350,11 +338,11 @@ class operations_batching:
     afterwards they are the operations themselves again."""
 
     def __enter__(self):
-        for namespace, _, batching in _SWAPPED:
+        for set_name, _, batching in _SWAPPED:
             for name, function in batching.items():
-                namespace[name] = function
+                set_name(name, function)
 
     def __exit__(self, *exc_info):
-        for namespace, plain, _ in _SWAPPED:
+        for set_name, plain, _ in _SWAPPED:
             for name, function in plain.items():
-                namespace[name] = function
+                set_name(name, function)
