@@ -1084,17 +1084,58 @@ def _cross_entropy(op, level, args, kwargs):
     given = _arguments(("input", "target", "weight", "ignore_index", "reduction",
                         "label_smoothing"), args, kwargs, weight=None, ignore_index=-100,
                        reduction="mean", label_smoothing=0.0)
-    if given is None or given["label_smoothing"] != 0:
-        return NotImplemented
+    if given is None or not 0 <= given["label_smoothing"] <= 1:
+        return NotImplemented           # (the fallback gives PyTorch's error)
     input, target, weight = given["input"], given["target"], given["weight"]
+    smoothing, reduction = given["label_smoothing"], given["reduction"]
     if _same_shapes(input, target) and target.is_floating_point() and input.dim() > 0 and \
-            given["reduction"] in ("mean", "sum", "none") and innermost_level(weight) != level:
-        return _cross_entropy_with_probabilities(input, target, weight, given["reduction"])
+            reduction in ("mean", "sum", "none") and innermost_level(weight) != level:
+        if smoothing:                   # the probabilities mixed with a uniform target
+            from .._ops.pointwise import mul_by_number, add_number
+            classes = input.shape[1 if input.dim() >= 2 else 0]
+            target = dispatch("mul_by_number", mul_by_number, (target, 1 - smoothing), {})
+            target = dispatch("add_number", add_number, (target, _per_class(smoothing, classes)), {})
+        return _cross_entropy_with_probabilities(input, target, weight, reduction)
     if not _valid_class_target(given, level):
         return NotImplemented
     log_probabilities = input.log_softmax(1 if input.dim() >= 2 else 0)
-    return _nll_decomposed(log_probabilities, target, weight, given["ignore_index"],
-                           given["reduction"])
+    nll = _nll_decomposed(log_probabilities, target, weight, given["ignore_index"], reduction)
+    if smoothing:
+        return _with_label_smoothing(nll, log_probabilities, target, weight, given["ignore_index"],
+                                     reduction, smoothing)
+    return nll
+
+
+def _per_class(smoothing, classes):
+    return smoothing / classes if classes else float("inf")
+
+
+def _with_label_smoothing(nll, log_probabilities, target, weight, ignore_index, reduction,
+                          smoothing):
+    """(1 - smoothing) nll + smoothing / C times the loss of a uniform target (the sum of
+    -log-probabilities over the classes), as PyTorch's C++ composes it."""
+    from .._ops.pointwise import mul_by_number
+    classes = 1 if log_probabilities.dim() >= 2 else 0
+    count = log_probabilities.shape[classes]
+    ignored = target == ignore_index
+    if weight is not None:
+        shape = [count if d == classes else 1 for d in range(log_probabilities.dim())]
+        uniform = -(log_probabilities * weight.view(shape)).sum(classes)
+    else:
+        uniform = -log_probabilities.sum(classes)
+    uniform = uniform.masked_fill(ignored, 0.0)
+    if reduction == "mean":
+        if weight is None:
+            total = (~ignored).sum()
+        else:       # the weights of the labels kept (batched labels: PyTorch's refusal)
+            total = weight.gather(0, target.masked_select(~ignored).flatten()).sum()
+        uniform = uniform.sum() / total
+    elif reduction == "sum":
+        uniform = uniform.sum()
+    # (PyTorch works out the right-hand product first: its node is made first)
+    uniform_part = dispatch("mul_by_number", mul_by_number, (uniform, _per_class(smoothing, count)), {})
+    nll_part = dispatch("mul_by_number", mul_by_number, (nll, 1 - smoothing), {})
+    return nll_part + uniform_part
 
 
 def _cross_entropy_with_probabilities(input, target, weight, reduction):
