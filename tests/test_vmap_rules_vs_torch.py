@@ -299,3 +299,41 @@ def test_batched_program_matches_torch(name):
     _assert_close(ours[1], theirs[1])     # values
     _assert_close(ours[2], theirs[2])     # gradients
     assert ours[3] == theirs[3]           # warnings ("performance drop", ...)
+
+
+# --- torch.xxx and F.xxx are the operations themselves outside vmap ----------------------------
+
+def test_functions_are_the_operations_outside_vmap():
+    """No dispatching wrapper on the path of every call: the functions are swapped for their
+    dispatching versions only while a vmap runs, and put back afterwards (after an error too)."""
+    import inspect
+    F = minigrad.nn.functional
+    before = minigrad.sin, F.relu, minigrad.Tensor.mul, minigrad.Tensor.__add__
+    assert "def sin(input)" in inspect.getsource(minigrad.sin)
+    seen = []
+
+    def body(t):
+        seen.append((minigrad.sin, F.relu, minigrad.Tensor.mul))
+        return t.sin()
+    minigrad.func.vmap(body)(minigrad.ones(2, 3))
+    assert all(inside is not outside for inside, outside in zip(seen[0], before))
+    with pytest.raises(IndexError):
+        minigrad.func.vmap(lambda t: t.sum(5))(minigrad.ones(2, 3))
+    assert (minigrad.sin, F.relu, minigrad.Tensor.mul, minigrad.Tensor.__add__) == before
+
+
+def _functions_given_to_vmap(L):
+    x = _x(L, 4, 3)
+    F = L.nn.functional
+    return [graph(L.func.vmap(function)(x)) for function in (L.sin, L.exp, F.relu, F.softplus)]
+
+
+def test_functions_given_to_vmap_are_batched():
+    torch = import_torch()
+    assert _functions_given_to_vmap(minigrad) == _functions_given_to_vmap(torch)
+
+
+def test_a_function_imported_before_vmap_is_refused_with_a_hint():
+    from minigrad import exp
+    with pytest.raises(RuntimeError, match="minigrad hint: call it as torch.name"):
+        minigrad.func.vmap(lambda t: exp(t))(minigrad.ones(2, 3))
