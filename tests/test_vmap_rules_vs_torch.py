@@ -269,6 +269,25 @@ PROGRAMS.update({
 })
 
 
+def _nested(body, shape):
+    def run(L):
+        x = _x(L, *shape)
+        return L.func.vmap(L.func.vmap(lambda t: body(L, t)))(x), [x]
+    return run
+
+
+PROGRAMS.update({
+    # nested vmaps: each level's rule in turn (einsum and kl_div: see the README)
+    "nested_cross_entropy": _nested(lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2)), (2, 4, 2, 3)),
+    "nested_l1_loss": _nested(lambda L, t: _F(L).l1_loss(t, _c(L, 3)), (2, 4, 3)),
+    "nested_index_select": _nested(lambda L, t: t.index_select(0, _positions(L, 2, 0)), (2, 4, 3)),
+    "nested_roll": _nested(lambda L, t: t.roll(1), (2, 4, 2, 3)),
+    "nested_two_lists": _nested(lambda L, t: t[[0, 1], [2, 0]], (2, 4, 2, 3)),
+    "chunked_cross_entropy": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2)), (5, 2, 3), chunk_size=2),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
