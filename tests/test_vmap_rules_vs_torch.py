@@ -288,6 +288,29 @@ PROGRAMS.update({
 })
 
 
+PROGRAMS.update({
+    # the batch dim elsewhere than in front, and only the labels batched
+    "cross_entropy_in_dims_1": _program(
+        lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2)), (2, 4, 3), in_dims=1),
+    "nll_loss_in_dims_2": _program(lambda L, t: _F(L).nll_loss(t, _labels(L, 0, 2)), (2, 3, 4),
+                                   in_dims=2),
+    "l1_loss_in_dims_1": _program(lambda L, t: _F(L).l1_loss(t, _c(L, 2, 3)), (2, 4, 3), in_dims=1),
+    "huber_loss_in_dims_1": _program(lambda L, t: _F(L).huber_loss(t, _c(L, 2, 3)), (2, 4, 3),
+                                     in_dims=1),
+    "binary_cross_entropy_in_dims_1": _program(lambda L, t: _F(L).binary_cross_entropy(
+        t.sigmoid(), _probabilities(L, 2, 3)), (2, 4, 3), in_dims=1),
+    "index_select_in_dims_1": _program(lambda L, t: t.index_select(1, _positions(L, 2, 0)), (2, 4, 3),
+                                       in_dims=1),
+    "scatter_in_dims_1": _program(lambda L, t: t.scatter(1, _positions(L, [2], [0]), 5.0), (2, 4, 3),
+                                  in_dims=1),
+    "index_batched_in_dims_1": lambda L: ((lambda x: (L.func.vmap(lambda t, i: t[:, i], in_dims=(1, 0))(
+        x, L.tensor(_COLUMNS)), [x]))(_x(L, 2, 4, 3))),
+    "cross_entropy_only_labels_batched": lambda L: ((lambda x: (L.func.vmap(
+        lambda y: _F(L).cross_entropy(x, y))(L.tensor([[0, 1], [2, 2], [1, 0], [0, 0]])), [x]))(
+            _x(L, 2, 3))),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -514,17 +514,19 @@ def _in_place(op, level, args, kwargs):
 
 
 def _gather(op, level, args, kwargs):
-    """t.gather(dim, index): the index gets the batch too (expanded, if it is not batched)."""
+    """t.gather(dim, index): the index and t get the batch too (expanded, if not batched)."""
     given = dict(zip(("input", "dim", "index"), args), **kwargs)
     if set(given) != {"input", "dim", "index"} or not isinstance(given["index"], Tensor):
         return NotImplemented
     value, batched = unwrap(given["input"], level)
     index, index_batched = unwrap(given["index"], level)
-    dim = _normalize(given["dim"], given["input"].dim()) if batched else None
+    dim = _normalize(given["dim"], given["input"].dim()) if isinstance(given["input"], Tensor) else None
     if dim is None or given["index"].dim() != given["input"].dim():
         return NotImplemented
     if not index_batched:
         index = index.unsqueeze(0).expand(value.shape[0], *index.shape)
+    if not batched:                     # (only the positions batched: ExpandBackward0)
+        value = _with_batch(value, level)
     return wrap(op(value, dim, index), level)
 
 
