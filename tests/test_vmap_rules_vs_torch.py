@@ -191,6 +191,15 @@ PROGRAMS.update({
         lambda L, t: t[L.tensor([1, 0]), L.tensor([[2], [0]])], (4, 2, 3)),
     "index_two_lists_in_dims_1": _program(lambda L, t: t[[0, 1], [2, 0]], (4, 2, 3), in_dims=1),
     "index_mask": _program(lambda L, t: t[L.tensor([True, False])], (4, 2, 3)),
+    "index_number_then_batched": _with_labels(lambda L, t, i: t[0, i], (4, 2, 3), _COLUMNS),
+    "index_batched_then_number": _with_labels(lambda L, t, i: t[i, 1], (4, 2, 3), _ROWS),
+    "index_ellipsis_batched": _with_labels(lambda L, t, i: t[..., i], (4, 2, 3), _COLUMNS),
+    "index_none_batched": _with_labels(lambda L, t, i: t[None, i], (4, 2, 3), _ROWS),
+    "index_batched_none": _with_labels(lambda L, t, i: t[i, None], (4, 2, 3), _ROWS),
+    "index_lists_apart": _program(lambda L, t: t[[0, 1], :, [2, 0]], (4, 2, 2, 3)),
+    "index_lists_and_number": _program(lambda L, t: t[[0, 1], 1, [2, 0]], (4, 2, 2, 3)),
+    "index_batched_apart": _with_labels(lambda L, t, i: t[i, :, [2, 0]], (4, 2, 2, 3), _ROWS),
+    "index_ellipsis_lists": _program(lambda L, t: t[..., [0, 1], [2, 0]], (4, 2, 2, 3)),
 })
 
 

@@ -747,9 +747,38 @@ def _is_mask(item):
         item.dtype == _dtype.bool_
 
 
+def _basic_steps_first(tensor, items):
+    """As PyTorch's indexing does, the numbers (select), ``None`` (unsqueeze) and ``...``
+    of an index are applied first; what is left is slices and positions.
+    (None, None) for an index this does not know."""
+    if sum(item is Ellipsis for item in items) > 1 or any(isinstance(item, bool) for item in items):
+        return None, None
+    counted = sum(1 for item in items if item is not None and item is not Ellipsis)
+    rest, dim = [], 0
+    for item in items:
+        if item is Ellipsis:
+            covered = tensor.dim() - counted
+            if covered < 0:
+                return None, None
+            rest += [slice(None)] * covered
+            dim += covered
+        elif item is None:
+            tensor = tensor.unsqueeze(dim)
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(item, (int, np.integer)):
+            if dim >= tensor.dim():
+                return None, None
+            tensor = tensor.select(dim, item)
+        else:
+            rest.append(item)
+            dim += 1
+    return tensor, tuple(rest)
+
+
 def _advanced_getitem(tensor, items, level):
-    """t[i, j] with several lists of positions, or with positions that are batched
-    (slices and lists only): PyTorch's rule, one index of the whole batch.
+    """t[i, j] with several lists of positions, or with positions that are batched:
+    PyTorch's rule, one index of the whole batch (numbers, ``None`` and ``...`` first).
 
     A batched tensor is indexed with an extra index in front, the batch's own positions
     (0, 1, 2, ... lined up against the others), so that sample b takes its positions from
@@ -757,10 +786,13 @@ def _advanced_getitem(tensor, items, level):
     positions as they are. Then, as indexing puts the positions' dims in front or where the
     lists stood, a permute brings the batch dim to the front and the rest where one sample's
     indexing puts them."""
+    tensor, items = _basic_steps_first(tensor, items)
+    if tensor is None:
+        return NotImplemented
     advanced = [k for k, item in enumerate(items) if not isinstance(item, slice)]
     if not all(isinstance(item, slice) or _is_index_list(item) or (
             isinstance(item, BatchedTensor) and item._level == level and item.dtype in _INTEGER_DTYPES)
-            for item in items) or len(items) > tensor.dim():
+            for item in items) or len(items) > tensor.dim() or not advanced:
         return NotImplemented
     size = _Vmaps.batch_sizes[level]
     rank = max(len(np.shape(item)) if isinstance(item, list) else item.dim()
@@ -774,7 +806,13 @@ def _advanced_getitem(tensor, items, level):
     adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
     where = advanced[0] if adjacent else 0      # where one sample's indexing puts the positions
     value, batched = unwrap(tensor, level)
-    if batched:
+    if batched and not any(isinstance(item, BatchedTensor) for item in items):
+        # only the tensor batched: a ``:`` for its batch dim, which stays in front unless
+        # the lists stand apart (their dims then come first, the batch dim after them)
+        out = value[(slice(None),) + items]
+        order = list(range(out.dim())) if adjacent else \
+            [rank] + [d for d in range(out.dim()) if d != rank]
+    elif batched:
         from .._creation import arange
         own = arange(size).reshape((size,) + (1,) * rank)
         out = value[(own,) + tuple(positions(item) for item in items)]
