@@ -320,6 +320,16 @@ PROGRAMS.update({
 })
 
 
+PROGRAMS.update({
+    # masked_fill with a tensor value: no rule in PyTorch either (its fallback's graph)
+    "masked_fill_tensor_value": _program(lambda L, t: t.masked_fill(t > 0, L.tensor(0.5)), (4, 2, 3)),
+    "masked_fill_batched_value": _program(
+        lambda L, t, u: t.masked_fill(t > 0, u.sum()), (4, 2, 3), (4, 3)),
+    "masked_fill_tensor_value_in_dims_1": _program(
+        lambda L, t: t.masked_fill(t > 0, L.tensor(0.5)), (2, 4, 3), in_dims=1),
+})
+
+
 def _outcome(L, name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -496,9 +496,12 @@ def _repeat(op, level, args, kwargs):
 
 
 def _masked_fill(op, level, args, kwargs):
-    """masked_fill(mask, number): lined up as pointwise (a tensor value: per sample)."""
-    if kwargs or len(args) != 3 or isinstance(args[2], Tensor):
+    """masked_fill(mask, number): lined up as pointwise. With a tensor value PyTorch has no
+    rule (masked_fill.Tensor): once per sample, recorded as its fallback records it."""
+    if kwargs or len(args) != 3:
         return NotImplemented
+    if isinstance(args[2], Tensor):
+        return per_sample_as_pytorch("masked_fill", op, level, args)
     return pointwise(op, level, args, kwargs)
 
 
