@@ -93,8 +93,9 @@ def _binary_cross_entropy(op, level, args, kwargs):
 
 
 def _binary_cross_entropy_with_logits(op, level, args, kwargs):
-    """F.binary_cross_entropy_with_logits (no weights): PyTorch's decomposition, the stable
-    (1 - target) x + m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0)."""
+    """F.binary_cross_entropy_with_logits: PyTorch's decomposition, the stable
+    (1 - target) x + m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0) (the second part
+    scaled by 1 + (pos_weight - 1) target, if given), times the weight, if given."""
     given = _arguments(("input", "target", "weight", "size_average", "reduce", "reduction",
                         "pos_weight"), args, kwargs, weight=None, size_average=None,
                        reduce=None, reduction="mean", pos_weight=None)
@@ -118,9 +119,10 @@ def _binary_cross_entropy_with_logits(op, level, args, kwargs):
 
 
 def _nll_loss(op, level, args, kwargs):
-    """F.nll_loss on a batch of (C,) or (N, C) log-probabilities: PyTorch's decomposition,
-    each row's entry at its label picked out (gather) and negated, 0 where the label is
-    ``ignore_index``; 'mean' divides the sum by the number of labels kept (or their weights)."""
+    """F.nll_loss on a batch of (C,), (N, C) or (N, C, d1, ...) log-probabilities: PyTorch's
+    decomposition, each row's entry at its label picked out (gather) and negated, 0 where
+    the label is ``ignore_index``; 'mean' divides the sum by the number of labels kept (or
+    their weights)."""
     given = _arguments(("input", "target", "weight", "ignore_index", "reduction"), args, kwargs,
                        weight=None, ignore_index=-100, reduction="mean")
     if given is None or not _valid_class_target(given, level):
