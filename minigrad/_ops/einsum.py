@@ -247,7 +247,7 @@ def _line_up(operand, items, position, ellipsis_ndim, total_ndim):
         elif c in first_seen:
             # 'ii': keep the diagonal, moved back to where the first i was
             dim = first_seen[c]
-            operand = diagonal(operand, 0, dim, j)
+            operand = operand.diagonal(0, dim, j)     # (a method: vmap batches it)
             order = list(range(operand.ndim - 1))
             order.insert(dim, operand.ndim - 1)
             operand = operand.permute(order)
@@ -274,7 +274,7 @@ def contract_pair(left, right, summed_dims):
     """
     if not summed_dims:
         return left * right
-    if left._array.dtype.kind == "b":       # (PyTorch's batched product has no bool version)
+    if left.dtype.name == "bool":           # (PyTorch's batched product has no bool version)
         _check_not_bool(left, "bmm")
     both, left_only, right_only = [], [], []
     batch = rows = inner = cols = 1

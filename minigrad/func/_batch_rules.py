@@ -14,7 +14,11 @@ The rules, by family (each a few lines):
 * dims       - t.sum(1), t.softmax(-1), t.transpose(0, 1): the same operation on
                the value, each dim moved past the batch dim;
 * shapes     - t.view(6), t.expand(2, 3), t[0]: the batch size put in front;
-* matmul     - t @ w: folded into one mm/mv over the whole batch, as PyTorch does.
+* indexing   - t[i] with batched positions, gather, scatter, index_select: the
+               positions given the batch too, one index or gather of the whole batch;
+* matmul     - t @ w: folded into one mm/mv over the whole batch, as PyTorch does;
+               einsum runs its own steps (permutes, reshapes, bmm), each by its rule;
+* losses     - in func/_batch_rules_loss.py.
 
 PyTorch: aten/src/ATen/functorch/BatchRules*.cpp, BatchedFallback.cpp.
 """
@@ -122,6 +126,21 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     if in_place:
         return args[0]             # the samples were views of its value: it is changed
     return stack_samples(results, level)
+
+
+def per_sample_as_pytorch(name, op, level, args, kwargs=None):
+    """``run_per_sample``, recording what PyTorch's fallback records: each batched input's
+    batch dim moved to the front (a permute, even when it is there already), one sample
+    selected from that at a time, and the stacked results viewed as one batch."""
+    def batch_in_front(value):
+        if not (isinstance(value, BatchedTensor) and value._level == level):
+            return value
+        order = [value._bdim] + [d for d in range(value._value.dim()) if d != value._bdim]
+        return BatchedTensor(value._value.permute(order), 0, level)
+    out = run_per_sample(name, op, level, _map(batch_in_front, args), _map(batch_in_front, kwargs or {}))
+    if isinstance(out, BatchedTensor) and out._level == level:
+        return wrap(out._value.view(out._value.shape), level, out._bdim)
+    return out
 
 
 def _run_on_stand_in(name, op, level, args, kwargs):
@@ -242,6 +261,15 @@ def wrap(out, level, bdim=0):
     return out
 
 
+def _arguments(names, args, kwargs, **defaults):
+    """The arguments given, by name (None if one is not among ``names``)."""
+    given = dict(defaults, **dict(zip(names, args)))
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    given.update(kwargs)
+    return given
+
+
 def _logical_dim(value):
     return value.dim() if isinstance(value, Tensor) else 0
 
@@ -296,11 +324,13 @@ def along_dim(op, level, args, kwargs, reduce_all=False):
     """t.sum(1), t.softmax(-1), t.cumsum(0), t.max(0): the dim moved past the batch dim.
     Without a dim, a reduction over every dim of the sample (``reduce_all``)."""
     value, batched = unwrap(args[0], level)
-    if not batched or innermost_level((args[1:], kwargs)) == level or args[0].dim() == 0:
+    if not batched or innermost_level((args[1:], kwargs)) == level:
         return NotImplemented
     rank = args[0].dim()
     rest, kwargs = list(args[1:]), dict(kwargs)
     dim = rest[0] if rest else kwargs.get("dim")
+    if rank == 0 and not (dim is None and reduce_all == "flatten"):
+        return _along_dim_of_numbers(op, level, value, dim, rest, kwargs, reduce_all)
     if dim is None:
         if reduce_all == "flatten":      # max(), argmax(), prod(): over the sample flattened
             flat = value if rank == 1 else value.reshape(value.shape[0], -1)
@@ -323,6 +353,24 @@ def along_dim(op, level, args, kwargs, reduce_all=False):
     else:
         kwargs["dim"] = moved
     return wrap(op(value, *rest, **kwargs), level)
+
+
+def _along_dim_of_numbers(op, level, value, dim, rest, kwargs, reduce_all):
+    """t.sum(), t.softmax(0) with t one number per sample: as PyTorch does, the batch is
+    given a dim of size 1 after it, the operation runs along that dim, and a result that
+    kept the dim (softmax, keepdim=True) loses it again."""
+    if dim is None and not reduce_all or dim not in (None, 0, -1, (0,), (-1,), [0], [-1]):
+        return NotImplemented           # (the fallback gives PyTorch's error)
+    if rest:
+        rest[0] = 1
+    else:
+        kwargs["dim"] = 1
+    out = op(value.unsqueeze(-1), *rest, **kwargs)
+
+    def without_dim(result):
+        return result.squeeze(-1) if result.dim() == value.dim() + 1 else result
+    return wrap(tuple(without_dim(item) for item in out) if isinstance(out, tuple)
+                else without_dim(out), level)
 
 
 def _reduction(op, level, args, kwargs):
@@ -448,9 +496,12 @@ def _repeat(op, level, args, kwargs):
 
 
 def _masked_fill(op, level, args, kwargs):
-    """masked_fill(mask, number): lined up as pointwise (a tensor value: per sample)."""
-    if kwargs or len(args) != 3 or isinstance(args[2], Tensor):
+    """masked_fill(mask, number): lined up as pointwise. With a tensor value PyTorch has no
+    rule (masked_fill.Tensor): once per sample, recorded as its fallback records it."""
+    if kwargs or len(args) != 3:
         return NotImplemented
+    if isinstance(args[2], Tensor):
+        return per_sample_as_pytorch("masked_fill", op, level, args)
     return pointwise(op, level, args, kwargs)
 
 
@@ -479,18 +530,108 @@ def _in_place(op, level, args, kwargs):
 
 
 def _gather(op, level, args, kwargs):
-    """t.gather(dim, index): the index gets the batch too (expanded, if it is not batched)."""
+    """t.gather(dim, index): the index and t get the batch too (expanded, if not batched)."""
     given = dict(zip(("input", "dim", "index"), args), **kwargs)
     if set(given) != {"input", "dim", "index"} or not isinstance(given["index"], Tensor):
         return NotImplemented
     value, batched = unwrap(given["input"], level)
     index, index_batched = unwrap(given["index"], level)
-    dim = _normalize(given["dim"], given["input"].dim()) if batched else None
+    dim = _normalize(given["dim"], given["input"].dim()) if isinstance(given["input"], Tensor) else None
     if dim is None or given["index"].dim() != given["input"].dim():
         return NotImplemented
     if not index_batched:
         index = index.unsqueeze(0).expand(value.shape[0], *index.shape)
+    if not batched:                     # (only the positions batched: ExpandBackward0)
+        value = _with_batch(value, level)
     return wrap(op(value, dim, index), level)
+
+
+def _with_batch(value, level):
+    """``value`` with the batch of ``level`` in front: a batched tensor's value (batch dim
+    moved there), or a tensor that is not batched expanded to the batch size (PyTorch's
+    ExpandBackward0 if it requires grad)."""
+    moved, batched = unwrap(value, level)
+    if batched or not isinstance(value, Tensor):
+        return moved
+    return moved.expand(_Vmaps.batch_sizes[level], *moved.shape)
+
+
+def _scatter(op, level, args, kwargs):
+    """t.scatter(dim, index, src), t.scatter_add(dim, index, src): self, index and src (a
+    tensor) all get the batch in front, and the dim moves past it."""
+    names = ("input", "dim", "index", "src") if op.__name__ == "scatter_add" else \
+        ("input", "dim", "index", "src", "value", "reduce")
+    given = _arguments(names, args, kwargs)
+    if given is None or "value" in given and "src" in given:
+        return NotImplemented
+    input, index = given["input"], given["index"]
+    src = given.get("src", given.get("value"))
+    if not isinstance(input, Tensor) or not isinstance(index, Tensor) or src is None or \
+            index.dim() != input.dim() or input.dim() == 0 or \
+            isinstance(src, Tensor) and src.dim() != input.dim():
+        return NotImplemented
+    dim = _normalize(given["dim"], input.dim())
+    if dim is None:
+        return NotImplemented
+    src = _with_batch(src, level) if isinstance(src, Tensor) else src
+    reduce = {} if given.get("reduce") is None else {"reduce": given["reduce"]}
+    return wrap(op(_with_batch(input, level), dim, _with_batch(index, level), src, **reduce), level)
+
+
+def _index_select(op, level, args, kwargs):
+    """t.index_select(dim, index): as PyTorch's rule, one gather from the whole batch, the
+    positions laid along ``dim`` and expanded over the other dims (GatherBackward0)."""
+    given = _arguments(("input", "dim", "index"), args, kwargs)
+    if given is None or len(given) != 3 or not isinstance(given["index"], Tensor) or \
+            not isinstance(given["input"], Tensor) or given["input"].dim() == 0 or \
+            given["index"].dim() > 1 or given["index"].dtype not in (_dtype.int64, _dtype.int32):
+        return NotImplemented
+    input, index = given["input"], given["index"]
+    dim = _normalize(given["dim"], input.dim())
+    if dim is None:
+        return NotImplemented
+    value = _with_batch(input, level)
+    positions, batched = unwrap(index, level)
+    count = max(index.numel(), 1)
+    # the positions along ``dim``, size-1 everywhere else (the batch too, if they have none)
+    along = [1] * value.dim()
+    along[dim] = count
+    if batched:
+        along[0] = value.shape[0]
+    positions = positions.reshape(along)
+    wanted = list(value.shape)
+    if index.dim() == 1:        # (PyTorch's rule repeats one position given as a number
+        wanted[dim] = count     # as many times as the dim is long: kept so)
+    return wrap(value.gather(dim, positions.expand(*wanted)), level)
+
+
+def _roll(op, level, args, kwargs):
+    """t.roll(shifts, dims): the dims moved past the batch dim. Without dims, each sample
+    is rolled flattened (PyTorch views it as one row and back)."""
+    given = _arguments(("input", "shifts", "dims"), args, kwargs, dims=None)
+    value, batched = unwrap(given["input"], level) if given else (None, False)
+    if not batched or innermost_level((given["shifts"], given["dims"])):
+        return NotImplemented
+    rank, shifts, dims = given["input"].dim(), given["shifts"], given["dims"]
+    if dims is None or dims == ():
+        out = op(value.reshape(value.shape[0], -1), shifts, 1)
+        return wrap(out.view(value.shape), level)
+    moved = [_normalize(d, rank) for d in (dims if isinstance(dims, (tuple, list)) else (dims,))]
+    if None in moved:
+        return NotImplemented
+    return wrap(op(value, shifts, moved if isinstance(dims, (tuple, list)) else moved[0]), level)
+
+
+def _diagonal(op, level, args, kwargs):
+    """t.diagonal(offset, dim1, dim2): the same diagonal of every sample (a view)."""
+    given = _arguments(("input", "offset", "dim1", "dim2"), args, kwargs, offset=0, dim1=0, dim2=1)
+    value, batched = unwrap(given["input"], level) if given else (None, False)
+    if not batched or given["input"].dim() < 2:
+        return NotImplemented
+    dims = [_normalize(given[name], given["input"].dim()) for name in ("dim1", "dim2")]
+    if None in dims or not isinstance(given["offset"], int):
+        return NotImplemented
+    return wrap(op(value, given["offset"], *dims), level)
 
 
 def _setitem(op, level, args, kwargs):
@@ -531,6 +672,13 @@ def _with_batch_size(op, level, args, kwargs):
         value = value.view((value.shape[0],) + (1,) * (len(shape) - args[0].dim())
                            + tuple(args[0].shape))
         return wrap(value.expand(value.shape[0], *shape), level)
+    if op.__name__ == "reshape" and not value.is_contiguous():
+        # PyTorch reshapes a batched tensor with view when the memory allows it (where a
+        # tensor outside vmap would record ReshapeAliasBackward0)
+        try:
+            return wrap(value.view(value.shape[0], *shape), level)
+        except RuntimeError:
+            pass                        # (a copy is needed: reshape makes it)
     return wrap(op(value, value.shape[0], *shape), level)
 
 
@@ -587,11 +735,101 @@ def _getitem(op, level, args, kwargs):
     index = args[1]
     items = index if isinstance(index, tuple) else (index,)
     lists = sum(1 for item in items if _is_index_list(item))
-    if not batched or lists > 1 or not all(
+    if any(isinstance(item, BatchedTensor) and item._level == level for item in items) or lists > 1:
+        return _advanced_getitem(args[0], items, level)
+    if not batched or not all(
             (isinstance(item, _BASIC_INDEX) and not isinstance(item, bool)) or _is_index_list(item)
-            for item in items):
+            or _is_mask(item) for item in items):
         return NotImplemented
     return wrap(value[(slice(None),) + items], level)
+
+
+def _is_mask(item):
+    """A bool tensor that is not batched: the positions where it is True."""
+    return isinstance(item, Tensor) and not isinstance(item, BatchedTensor) and \
+        item.dtype == _dtype.bool_
+
+
+def _basic_steps_first(tensor, items):
+    """As PyTorch's indexing does, the numbers (select), ``None`` (unsqueeze) and ``...``
+    of an index are applied first; what is left is slices and positions.
+    (None, None) for an index this does not know."""
+    if sum(item is Ellipsis for item in items) > 1 or any(isinstance(item, bool) for item in items):
+        return None, None
+    counted = sum(1 for item in items if item is not None and item is not Ellipsis)
+    rest, dim = [], 0
+    for item in items:
+        if item is Ellipsis:
+            covered = tensor.dim() - counted
+            if covered < 0:
+                return None, None
+            rest += [slice(None)] * covered
+            dim += covered
+        elif item is None:
+            tensor = tensor.unsqueeze(dim)
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(item, (int, np.integer)):
+            if dim >= tensor.dim():
+                return None, None
+            tensor = tensor.select(dim, item)
+        else:
+            rest.append(item)
+            dim += 1
+    return tensor, tuple(rest)
+
+
+def _advanced_getitem(tensor, items, level):
+    """t[i, j] with several lists of positions, or with positions that are batched:
+    PyTorch's rule, one index of the whole batch (numbers, ``None`` and ``...`` first).
+
+    A batched tensor is indexed with an extra index in front, the batch's own positions
+    (0, 1, 2, ... lined up against the others), so that sample b takes its positions from
+    sample b of a batched index. A tensor that is not batched is indexed with the batched
+    positions as they are. Then, as indexing puts the positions' dims in front or where the
+    lists stood, a permute brings the batch dim to the front and the rest where one sample's
+    indexing puts them."""
+    tensor, items = _basic_steps_first(tensor, items)
+    if tensor is None:
+        return NotImplemented
+    advanced = [k for k, item in enumerate(items) if not isinstance(item, slice)]
+    if not all(isinstance(item, slice) or _is_index_list(item) or (
+            isinstance(item, BatchedTensor) and item._level == level and item.dtype in _INTEGER_DTYPES)
+            for item in items) or len(items) > tensor.dim() or not advanced:
+        return NotImplemented
+    size = _Vmaps.batch_sizes[level]
+    rank = max(len(np.shape(item)) if isinstance(item, list) else item.dim()
+               for item in items if not isinstance(item, slice))
+
+    def positions(item):                # a batched index: batch in front, lined up by rank
+        value, batched = unwrap(item, level)
+        if not batched:
+            return item
+        return value.reshape((size,) + (1,) * (rank - item.dim()) + tuple(item.shape))
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    where = advanced[0] if adjacent else 0      # where one sample's indexing puts the positions
+    value, batched = unwrap(tensor, level)
+    if batched and not any(isinstance(item, BatchedTensor) for item in items):
+        # only the tensor batched: a ``:`` for its batch dim, which stays in front unless
+        # the lists stand apart (their dims then come first, the batch dim after them)
+        out = value[(slice(None),) + items]
+        order = list(range(out.dim())) if adjacent else \
+            [rank] + [d for d in range(out.dim()) if d != rank]
+    elif batched:
+        from .._creation import arange
+        own = arange(size).reshape((size,) + (1,) * rank)
+        out = value[(own,) + tuple(positions(item) for item in items)]
+        # the positions' dims (the batch first) are in front: move them behind the slices
+        # that come before them in one sample
+        order = [0] + list(range(rank + 1, rank + 1 + where)) + list(range(1, rank + 1)) + \
+            list(range(rank + 1 + where, out.dim()))
+    else:
+        out = tensor[tuple(positions(item) for item in items)]
+        # the positions' dims (the batch first) are where the lists stood: the batch to the front
+        order = [where] + [d for d in range(out.dim()) if d != where]
+    if order != list(range(out.dim())):
+        out = out.permute(order)
+    return wrap(out, level)
 
 
 def _cat_like(op, level, args, kwargs):
@@ -634,6 +872,14 @@ def _matmul(op, level, args, kwargs):
             name == "dot" and (ra, rb) != (1, 1)):
         return NotImplemented              # the fallback gives PyTorch's error
     from .._ops.shape import unsafe_view
+    if a_batched and not b_batched and rb <= 2 and not isinstance(a, BatchedTensor) and \
+            not a.is_contiguous() and not (ra == 1 and rb == 1):
+        # the batch dim was not in front (in_dims=1): PyTorch's matmul does not fold a
+        # strided value (it would copy it), it broadcasts: ExpandBackward0, a reshape, bmm
+        if ra > 1:
+            return wrap(a.matmul(b), level)
+        out = a.unsqueeze(1).matmul(b)
+        return wrap(dispatch("squeeze_dims_", _squeeze_dims_in_place, (out, (1,)), {}), level)
     if a_batched and not b_batched and rb <= 2:
         if ra == 1 and rb == 1:                 # a batch of dot products: one mv
             return wrap(a.mv(b), level)
@@ -666,6 +912,21 @@ def _matmul(op, level, args, kwargs):
         dim = out.dim() - (2 if rb != 1 else 1)
         out = out.squeeze(dim)
     return wrap(out, level)
+
+
+def _bmm(op, level, args, kwargs):
+    """t.bmm(m): as PyTorch's rule, one matmul of the values, broadcast over the batch
+    (ExpandBackward0, ViewBackward0, BmmBackward0, UnsafeViewBackward0)."""
+    if kwargs or len(args) != 2 or not all(isinstance(a, Tensor) and a.dim() == 3 for a in args):
+        return NotImplemented
+    return wrap(unwrap(args[0], level)[0].matmul(unwrap(args[1], level)[0]), level)
+
+
+def _einsum(op, level, args, kwargs):
+    """torch.einsum: PyTorch runs einsum's own steps on the batched operands (its permutes,
+    reshapes and bmm, each by its rule), so that is what the graph shows."""
+    from .._ops.einsum import einsum
+    return einsum(*args, **kwargs)
 
 
 class SqueezeBackward5(SqueezeBackward2):
@@ -705,28 +966,6 @@ def _linear(op, level, args, kwargs):
 def _rmatmul(op, level, args, kwargs):
     """y @ t with t batched (Python asks t.__rmatmul__(y))."""
     return _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (args[1], args[0]), kwargs)
-
-
-def _mse_loss(op, level, args, kwargs):
-    """F.mse_loss(t, target): each sample flattened to one row (PyTorch's view), the loss of
-    every element, then the sample's mean or sum (or the elements viewed back)."""
-    given = dict(zip(("input", "target", "size_average", "reduce", "reduction"), args), **kwargs)
-    input, target = given["input"], given.get("target")
-    reduction = given.get("reduction", "mean")
-    if set(given) - {"input", "target", "reduction"} or reduction not in ("mean", "sum", "none") \
-            or not isinstance(target, Tensor) or tuple(input.shape) != tuple(target.shape) \
-            or input.dim() == 0 or innermost_level(input) != level:
-        return NotImplemented
-
-    def rows(value):
-        moved, batched = unwrap(value, level)
-        if batched:
-            return moved.flatten(1)
-        return moved.flatten().expand(_Vmaps.batch_sizes[level], -1)   # (the same row for all)
-    out = op(rows(input), rows(target), reduction="none")
-    if reduction == "none":
-        return wrap(out.view((out.shape[0],) + tuple(input.shape)), level)
-    return wrap(out.mean(-1) if reduction == "mean" else out.sum(-1), level)
 
 
 def _named(name, function):
@@ -838,4 +1077,12 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "F.mse_loss": _mse_loss, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
+              "roll": _roll, "diagonal": _diagonal})
+RULES.update({"bmm": _bmm, "einsum": _einsum})
+RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "add_number")})
+
+# the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)
+from ._batch_rules_loss import LOSS_RULES  # noqa: E402  (they use the helpers above)
+RULES.update(LOSS_RULES)

@@ -59,6 +59,14 @@ def xlogy(input, other):
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """KL divergence of ``target`` from log-probabilities ``input`` (see the module docstring)."""
+    check_reduction(reduction)
+    loss = kl_div_of_elements(input, target, "sum" if reduction == "batchmean" else reduction,
+                              log_target)
+    return divided_by_batch_size(loss, input, reduction)
+
+
+def check_reduction(reduction):
+    """PyTorch's Python checks: a known reduction, and a warning for 'mean'."""
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if reduction == "mean":
@@ -67,6 +75,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
             "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
             UserWarning, stacklevel=stacklevel_outside_minigrad())
+
+
+def kl_div_of_elements(input, target, reduction, log_target):
+    """PyTorch's aten::kl_div: the loss of each element, reduced ('mean', 'sum' or 'none').
+    (vmap has no batching rule for it, in PyTorch either: func/_batch_rules.py.)"""
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("kl_div", (input, target))
     # PyTorch's C++ works out the right-hand side of each line first (so its nodes are made
@@ -77,12 +90,17 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     else:
         cross = target * input
         loss = xlogy(target, target) - cross
-    if reduction == "batchmean" and input.ndim != 0:
-        from .._creation import tensor
-        return loss.sum() / tensor(input.shape[0])
     if reduction == "mean":
         return loss.mean()
-    if reduction in ("sum", "batchmean"):
+    if reduction == "sum":
         return loss.sum()
     return loss
 
+
+def divided_by_batch_size(loss, input, reduction):
+    """'batchmean': the sum divided by the batch size (input's first dim), in Python as in
+    PyTorch's F.kl_div; the loss as it is for the other reductions."""
+    if reduction == "batchmean" and input.ndim != 0:
+        from .._creation import tensor
+        return loss / tensor(input.shape[0])
+    return loss
