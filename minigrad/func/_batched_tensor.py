@@ -257,7 +257,7 @@ def _call_method(name):
 # swapped back when it returns. (A function taken out of its namespace before the vmap ran,
 # ``from torch import sin``, is the plain operation: see ``batching_version``.)
 
-# one entry per namespace: (how to put functions in it, {name: plain function},
+# one entry per namespace: (how to set a name in it, {name: plain function},
 # {name: dispatching version})
 _SWAPPED = []
 # plain function -> its dispatching version (for vmap(torch.sin): the function given to vmap)
@@ -274,13 +274,13 @@ def batching_function(function, name):
     return call
 
 
-def _install(put, plain, prefix):
+def _install(set_name, plain, prefix):
     """Remember the plain functions ``plain`` ({name: function}) of a namespace, and make
     their dispatching versions."""
     batching = {name: batching_function(function, prefix + name) for name, function in plain.items()}
     for name, function in plain.items():
         _BATCHING_VERSIONS[function] = batching[name]     # (torch.relu and F.relu: F's)
-    _SWAPPED.append((put, plain, batching))
+    _SWAPPED.append((set_name, plain, batching))
 
 
 def install_batched_methods():
@@ -295,14 +295,9 @@ def install_batched_methods():
                 not name.startswith("_") or name.startswith("__")):
             setattr(BatchedTensor, name, _batched_method(name))
             plain[name] = attribute
-    _install(_put_in_tensor, plain, "")
+    _install(functools.partial(setattr, Tensor), plain, "")
     for name in ("T", "mT"):            # properties that are operations
         setattr(BatchedTensor, name, property(_batched_property(name)))
-
-
-def _put_in_tensor(functions):
-    for name, function in functions.items():
-        setattr(Tensor, name, function)
 
 
 # functions that never see a batched tensor (transforms, settings, seeds, the helpers that
@@ -325,7 +320,7 @@ def install_batching_functions(namespace, prefix, names=None):
         if (isinstance(value, types.FunctionType) and not name.startswith("_")
                 and (names or not (module.startswith(_NOT_BATCHED_MODULES) or module == "minigrad._ops"))):
             plain[name] = value
-    _install(namespace.update, plain, prefix)
+    _install(namespace.__setitem__, plain, prefix)
 
 
 def batching_version(function):
@@ -343,9 +338,11 @@ class operations_batching:
     afterwards they are the operations themselves again."""
 
     def __enter__(self):
-        for put, _, batching in _SWAPPED:
-            put(batching)
+        for set_name, _, batching in _SWAPPED:
+            for name, function in batching.items():
+                set_name(name, function)
 
     def __exit__(self, *exc_info):
-        for put, plain, _ in _SWAPPED:
-            put(plain)
+        for set_name, plain, _ in _SWAPPED:
+            for name, function in plain.items():
+                set_name(name, function)
