@@ -209,8 +209,7 @@ mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
-# methods always, and Tensor's methods, torch.xxx and F.xxx through versions that are put in
-# place only while a vmap runs (func/_batched_tensor.py): outside vmap they are the plain ops.
+# methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
 from .func._batched_tensor import install_batched_methods, install_batching_functions  # noqa: E402
 from .nn import functional as _functional  # noqa: E402
 install_batched_methods()

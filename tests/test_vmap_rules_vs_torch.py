@@ -362,26 +362,7 @@ def test_batched_program_matches_torch(name):
     assert ours[3] == theirs[3]           # warnings ("performance drop", ...)
 
 
-# --- torch.xxx and F.xxx are the operations themselves outside vmap ----------------------------
-
-def test_functions_are_the_operations_outside_vmap():
-    """No dispatching wrapper on the path of every call: the functions are swapped for their
-    dispatching versions only while a vmap runs, and put back afterwards (after an error too)."""
-    import inspect
-    F = minigrad.nn.functional
-    before = minigrad.sin, F.relu, minigrad.Tensor.mul, minigrad.Tensor.__add__
-    assert "def sin(input)" in inspect.getsource(minigrad.sin)
-    seen = []
-
-    def body(t):
-        seen.append((minigrad.sin, F.relu, minigrad.Tensor.mul))
-        return t.sin()
-    minigrad.func.vmap(body)(minigrad.ones(2, 3))
-    assert all(inside is not outside for inside, outside in zip(seen[0], before))
-    with pytest.raises(IndexError):
-        minigrad.func.vmap(lambda t: t.sum(5))(minigrad.ones(2, 3))
-    assert (minigrad.sin, F.relu, minigrad.Tensor.mul, minigrad.Tensor.__add__) == before
-
+# --- functions however they were reached: torch.xxx, F.xxx, or imported by name -------------------
 
 def _functions_given_to_vmap(L):
     x = _x(L, 4, 3)
@@ -394,7 +375,14 @@ def test_functions_given_to_vmap_are_batched():
     assert _functions_given_to_vmap(minigrad) == _functions_given_to_vmap(torch)
 
 
-def test_a_function_imported_before_vmap_is_refused_with_a_hint():
-    from minigrad import exp
-    with pytest.raises(RuntimeError, match="minigrad hint: call it as torch.name"):
-        minigrad.func.vmap(lambda t: exp(t))(minigrad.ones(2, 3))
+def _functions_imported_by_name(L):
+    exp, relu, mse_loss = L.exp, L.nn.functional.relu, L.nn.functional.mse_loss
+    x = _x(L, 4, 3)
+    return [graph(L.func.vmap(function)(x)) for function in (
+        lambda t: exp(t) + 1, lambda t: relu(t).sum(), lambda t: mse_loss(t, t * 2))]
+
+
+def test_functions_imported_by_name_are_batched():
+    """``from torch import exp`` before the vmap: PyTorch batches it, and so does minigrad."""
+    torch = import_torch()
+    assert _functions_imported_by_name(minigrad) == _functions_imported_by_name(torch)

@@ -50,10 +50,7 @@ class BatchedTensor(Tensor):
     @property
     def _array(self):
         raise RuntimeError("vmap: this operation cannot take a batched tensor here; call it "
-                           "as a method of the batched tensor, or on tensors that are all batched"
-                           "\nminigrad hint: call it as torch.name(...) or F.name(...): a function "
-                           "taken out of its module before the vmap ran (from torch import exp) "
-                           "is not sent to the batching rules")
+                           "as a method of the batched tensor, or on tensors that are all batched")
 
     # --- what the function sees: one sample ----------------------------------------------
     @property
@@ -247,61 +244,57 @@ def _call_method(name):
     return call
 
 
-# --- while a batched vmap runs: Tensor's methods, torch.xxx and F.xxx dispatch -------------------
-#
-# Outside vmap, ``torch.sin`` and ``Tensor.mul`` are the operations themselves: no wrapper
-# sits on the path of every call, and ``inspect.getsource(torch.sin)`` shows the op. While
-# the outermost batched vmap runs, the entries of Tensor and of the torch and F namespaces
-# are swapped for versions that send the call to dispatch (func/_batch_rules.py), so that
-# ``torch.sin(t)`` or ``x.mul(t)`` (x ordinary, t batched) reach the batching rules; they are
-# swapped back when it returns. (A function taken out of its namespace before the vmap ran,
-# ``from torch import sin``, is the plain operation: see ``batching_version``.)
-
-# one entry per namespace: (how to set a name in it, {name: plain function},
-# {name: dispatching version})
-_SWAPPED = []
-# plain function -> its dispatching version (for vmap(torch.sin): the function given to vmap)
-_BATCHING_VERSIONS = {}
-
-
-def batching_function(function, name):
-    """``function`` (named ``name`` in the rules' table) sent to dispatch: the version that
-    the namespaces hold while a batched vmap runs."""
-    def call(*args, **kwargs):
-        from ._batch_rules import dispatch
-        return dispatch(name, function, args, kwargs)
-    functools.update_wrapper(call, function)
-    return call
-
-
-def _install(set_name, plain, prefix):
-    """Remember the plain functions ``plain`` ({name: function}) of a namespace, and make
-    their dispatching versions."""
-    batching = {name: batching_function(function, prefix + name) for name, function in plain.items()}
-    for name, function in plain.items():
-        _BATCHING_VERSIONS[function] = batching[name]     # (torch.relu and F.relu: F's)
-    _SWAPPED.append((set_name, plain, batching))
+# Tensor's own methods, and the versions used while a batched vmap runs, which send
+# ``x.mul(batched)`` (an ordinary tensor's method given a BatchedTensor) to the rules too
+_PLAIN_METHODS, _BATCHING_METHODS = {}, {}
 
 
 def install_batched_methods():
     """Give BatchedTensor its own version of every Tensor operation, which goes through
-    the batching rules, and prepare the versions of Tensor's methods used while a batched
-    vmap runs. Called once minigrad has installed Tensor's methods."""
-    plain = {}
+    the batching rules. Called once minigrad has installed Tensor's methods."""
     for name, attribute in list(vars(Tensor).items()):
         if name in _NOT_OPERATIONS:
             continue
         if isinstance(attribute, types.FunctionType) and (
                 not name.startswith("_") or name.startswith("__")):
             setattr(BatchedTensor, name, _batched_method(name))
-            plain[name] = attribute
-    _install(functools.partial(setattr, Tensor), plain, "")
+            _PLAIN_METHODS[name] = attribute
+            _BATCHING_METHODS[name] = batching_function(attribute, name)
     for name in ("T", "mT"):            # properties that are operations
         setattr(BatchedTensor, name, property(_batched_property(name)))
 
 
+class tensor_methods_batching:
+    """``with tensor_methods_batching():`` (the outermost batched vmap) Tensor's methods
+    send BatchedTensor arguments to the rules: ``x.mul(t)`` with x ordinary and t batched.
+    Outside vmap, Tensor's methods are its own, at no cost."""
+
+    def __enter__(self):
+        for name, method in _BATCHING_METHODS.items():
+            setattr(Tensor, name, method)
+
+    def __exit__(self, *exc_info):
+        for name, method in _PLAIN_METHODS.items():
+            setattr(Tensor, name, method)
+
+
+# --- module functions: torch.sin(batched), F.relu(batched) -----------------------------------
+
+def batching_function(function, name):
+    """``function`` (torch.xxx or F.xxx), sent to the batching rules while a batched vmap
+    runs (one test of a global when none runs)."""
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        if _Vmaps.batched_levels:
+            from ._batch_rules import dispatch
+            return dispatch(name, function, args, kwargs)
+        return function(*args, **kwargs)
+    call._unbatched = function
+    return call
+
+
 # functions that never see a batched tensor (transforms, settings, seeds, the helpers that
-# nn.functional imports) are not swapped
+# nn.functional imports) stay as they are
 _NOT_BATCHED_MODULES = ("minigrad.func", "minigrad.autograd", "minigrad.random",
                         "minigrad.serialization", "minigrad._functorch", "minigrad._warnings",
                         "minigrad._dtype", "minigrad._memory_format", "minigrad._python_arg_parser",
@@ -309,40 +302,13 @@ _NOT_BATCHED_MODULES = ("minigrad.func", "minigrad.autograd", "minigrad.random",
 
 
 def install_batching_functions(namespace, prefix, names=None):
-    """Prepare dispatching versions of the public functions of ``namespace`` (a module's
-    dict; only ``names``, if given), put in place while a batched vmap runs. ``prefix``
-    names them in the rules' table ("F." for nn.functional)."""
-    plain = {}
-    for name, value in namespace.items():
+    """Wrap the public functions of ``namespace`` (a module's dict) with batching_function
+    (only ``names``, if given)."""
+    for name, value in list(namespace.items()):
         if names is not None and name not in names:
             continue
         module = getattr(value, "__module__", "") or ""
         if (isinstance(value, types.FunctionType) and not name.startswith("_")
-                and (names or not (module.startswith(_NOT_BATCHED_MODULES) or module == "minigrad._ops"))):
-            plain[name] = value
-    _install(namespace.__setitem__, plain, prefix)
-
-
-def batching_version(function):
-    """The dispatching version of ``function`` if it is one of the swapped functions
-    (``vmap(torch.sin)`` is given the plain sin, taken before the vmap ran)."""
-    try:
-        return _BATCHING_VERSIONS.get(function, function)
-    except TypeError:                   # (not hashable: not one of them)
-        return function
-
-
-class operations_batching:
-    """``with operations_batching():`` (around the outermost batched vmap) Tensor's
-    methods, torch.xxx and F.xxx send BatchedTensor arguments to the batching rules;
-    afterwards they are the operations themselves again."""
-
-    def __enter__(self):
-        for set_name, _, batching in _SWAPPED:
-            for name, function in batching.items():
-                set_name(name, function)
-
-    def __exit__(self, *exc_info):
-        for set_name, plain, _ in _SWAPPED:
-            for name, function in plain.items():
-                set_name(name, function)
+                and (names or not (module.startswith(_NOT_BATCHED_MODULES) or module == "minigrad._ops"))
+                and not hasattr(value, "_unbatched")):
+            namespace[name] = batching_function(value, prefix + name)

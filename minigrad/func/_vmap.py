@@ -25,7 +25,7 @@ from .._tensor import Tensor, _normalize_dim
 from .._functorch import _Vmaps
 from .. import _ops
 from .._ops.shape import cat
-from ._batched_tensor import BatchedTensor, operations_batching, batching_version
+from ._batched_tensor import BatchedTensor, tensor_methods_batching
 
 
 # what PyTorch's vmap says when the function asks a batched tensor for its values
@@ -164,8 +164,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         outermost = not _Vmaps.batched_levels
         _Vmaps.batched_levels |= 1 << level
         try:
-            if outermost:        # Tensor's methods, torch.xxx, F.xxx: to the rules, while it runs
-                with operations_batching():
+            if outermost:        # Tensor's methods send BatchedTensor arguments to the rules
+                with tensor_methods_batching():
                     return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
             return _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size)
         finally:
@@ -183,7 +183,6 @@ def _run_batched(func, leaves, dims, spec, kwargs, out_dims, level, chunk_size):
     """Call ``func`` once with BatchedTensors; with ``chunk_size``, once per chunk of the
     batch (the outputs' chunks are then concatenated, as PyTorch does)."""
     size = _Vmaps.batch_sizes[level]
-    func = batching_version(func)       # vmap(torch.sin): sin taken before the vmap ran
     if chunk_size is None or chunk_size >= size:
         inputs = [leaf if dim is None else BatchedTensor(leaf, dim % leaf.dim(), level)
                   for leaf, dim in zip(leaves, dims)]
