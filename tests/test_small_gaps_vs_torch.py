@@ -493,3 +493,16 @@ def test_factories_refuse_dtypes_without_a_kernel(torch, program):
     (3.7, -3, -1.5), (-2.5, -0.5, 0.5), (0, 300, 7)])
 def test_arange_into_integers_truncates_as_torch(torch, dtype, start, end, step):
     same(torch, lambda L: L.arange(start, end, step, dtype=getattr(L, dtype)))
+
+
+# --- huber_loss's weight: PyTorch's Python steps, and its size check ----------------------------
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none", "bogus"])
+@pytest.mark.parametrize("weight", [[1., 1., 1.], [[1., 2., 3.], [0.5, 0., 1.]], [[1., 2., 3.]]])
+def test_huber_loss_with_a_weight(torch, reduction, weight):
+    def program(lib):
+        x = lib.tensor([[0.5, 2.0, -3.0], [1.0, 0.2, 0.0]], requires_grad=True)
+        out = lib.nn.functional.huber_loss(x, lib.zeros(2, 3), reduction=reduction, delta=1.5,
+                                           weight=lib.tensor(weight))
+        grad, = lib.autograd.grad(out.sum(), x)
+        return out, out.grad_fn.next_functions[0][0].name(), grad
+    same(torch, program)

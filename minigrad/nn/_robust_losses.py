@@ -214,7 +214,26 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    """0.5 d**2 for small differences d = input - target, delta (|d| - 0.5 delta) for large ones."""
+    """0.5 d**2 for small differences d = input - target, delta (|d| - 0.5 delta) for large ones;
+    with ``weight`` (input's size), each element's loss times its weight, then reduced."""
+    if weight is None:
+        return _huber_loss(input, target, reduction, delta)
+    # PyTorch's Python steps: the loss of each element (HuberLossBackward0), times the weight
+    # (MulBackward0), then its own sum or mean
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    weighted = _huber_loss(input, target, "none", delta) * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def _huber_loss(input, target, reduction, delta):
+    """huber_loss without a weight: one node, HuberLossBackward0."""
     from . import functional as F
     F._warn_if_sizes_differ(input, target)
     input, target = F._broadcast_pair(input, target)
