@@ -17,6 +17,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
+from .. import _sleef_mathfun, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -1003,11 +1004,31 @@ def tanh(input):
 
 
 def _sigmoid_array(array):
+    """1 / (1 + e**-a) of a float array. float32 gives PyTorch's own bits: its kernel takes
+    e**-a from SLEEF for whole vectors of numbers and from the C library for the few left
+    over (see _vectorized_loop). Other dtypes use numpy's exp, which may differ in the last bit."""
+    if array.dtype == np.float32:
+        return _vectorized_loop.elementwise(array, _sigmoid_float32_vectorized,
+                                            _sigmoid_float32_scalar, lanes=8)
     # Written so that neither exp overflows: for large negative a, use e^a / (1 + e^a).
     # np.where computes both branches; the one it discards may overflow (inf / inf), so
     # numpy's warnings about it are silenced (PyTorch prints nothing there either).
     with np.errstate(over="ignore", invalid="ignore"):
         return np.where(array >= 0, 1 / (1 + np.exp(-array)), np.exp(array) / (1 + np.exp(array)))
+
+
+def _sigmoid_float32_vectorized(array):
+    """PyTorch's vector formula: 1 / (1 + exp(-a)), SLEEF's exp, every step in float32."""
+    with np.errstate(over="ignore"):
+        return np.float32(1) / (np.float32(1) + _sleef_mathfun.exp(-array))
+
+
+def _sigmoid_float32_scalar(array):
+    """PyTorch's one-number formula: the same steps with the C library's expf, which computes
+    e**-a in float64 and rounds it to float32 (numpy's float32 exp is another formula)."""
+    with np.errstate(over="ignore"):
+        e = np.exp(-array.astype(np.float64)).astype(np.float32)
+        return np.float32(1) / (np.float32(1) + e)
 
 
 class SigmoidBackward0(Node):

@@ -1,0 +1,86 @@
+"""Elementwise functions whose results are PyTorch's to the last bit, checked on many numbers.
+
+PyTorch's CPU kernels take some functions from the SLEEF library (whose formulas minigrad
+evaluates step by step, see minigrad/_sleef_mathfun.py) for whole vectors of numbers, and from
+the C library for the numbers left over (minigrad/_vectorized_loop.py). These tests compare
+every bit, over lengths that end on and off a whole vector and that PyTorch splits among
+threads, with ordinary, tiny, huge, infinite and nan inputs. The formulas are those of
+PyTorch's AVX2 kernels: on another CPU (AVX-512) PyTorch itself gives other last bits.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import _vectorized_loop
+
+LENGTHS = [1, 2, 7, 8, 15, 16, 17, 31, 33, 100, 1000, 4099, 32768, 32769, 32785, 65553, 100003]
+
+
+@pytest.fixture
+def avx2_torch(torch):
+    """torch, when its CPU kernels are the AVX2 ones minigrad follows (else the test is skipped)."""
+    if torch.backends.cpu.get_cpu_capability() != "AVX2":
+        pytest.skip("PyTorch's last bits depend on the CPU: minigrad follows its AVX2 kernels")
+    return torch
+
+
+def lengths_for(torch):
+    """The lengths to try: past GRAIN_SIZE only when both split the work among as many threads."""
+    if torch.get_num_threads() == _vectorized_loop.THREADS:
+        return LENGTHS
+    return [n for n in LENGTHS if n <= _vectorized_loop.GRAIN_SIZE]
+
+
+def numbers(n, low, high, seed, dtype=np.float32, specials=()):
+    """n numbers, mostly uniform in [low, high), some spread over all magnitudes, and specials."""
+    rng = np.random.default_rng(seed)
+    out = rng.uniform(low, high, n)
+    wide = rng.random(n) < 0.1
+    out[wide] = np.sign(rng.standard_normal(wide.sum())) * np.exp(rng.uniform(-100, 6, wide.sum()))
+    out = out.astype(dtype)
+    for i, special in enumerate(specials):
+        if i < n:
+            out[(i * 7919) % n] = special
+    return out
+
+
+def assert_same_bits(mine, theirs):
+    mine, theirs = np.asarray(mine), np.asarray(theirs)
+    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+    bits = {4: np.uint32, 8: np.uint64}[mine.itemsize]
+    different = np.flatnonzero(mine.reshape(-1).view(bits) != theirs.reshape(-1).view(bits))
+    assert different.size == 0, (f"{different.size} of {mine.size} differ, first at {different[:5]}: "
+                                 f"{mine.reshape(-1)[different[:5]]} vs {theirs.reshape(-1)[different[:5]]}")
+
+
+SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 88.7, -88.7, 104.0, -104.0, 1e30, -1e30]
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+def test_sigmoid_float32(avx2_torch, n):
+    if n not in lengths_for(avx2_torch):
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    for seed in range(3):
+        x = numbers(n, -30, 30, seed + n, specials=SPECIALS)
+        assert_same_bits(minigrad.sigmoid(minigrad.tensor(x)).numpy(),
+                         avx2_torch.sigmoid(avx2_torch.tensor(x)).numpy())
+
+
+def test_sigmoid_float32_many_numbers_one_at_a_time_and_in_vectors(avx2_torch):
+    """The numbers where SLEEF's exp and the C library's give another last bit, both ways."""
+    x = numbers(200000, -40, 40, 1)
+    vector = avx2_torch.sigmoid(avx2_torch.tensor(x[:199984])).numpy()      # 16 * 12499: no tail
+    one_by_one = np.concatenate([avx2_torch.sigmoid(avx2_torch.tensor(x[i:i + 15])).numpy()
+                                 for i in range(0, 3000, 15)])               # all tails
+    assert_same_bits(minigrad.sigmoid(minigrad.tensor(x[:199984])).numpy(), vector)
+    assert_same_bits(np.concatenate([minigrad.sigmoid(minigrad.tensor(x[i:i + 15])).numpy()
+                                     for i in range(0, 3000, 15)]), one_by_one)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "2d"])
+def test_sigmoid_float32_matrices(avx2_torch, layout):
+    x = numbers(37 * 41, -30, 30, 3).reshape(37, 41)
+    mine, theirs = minigrad.tensor(x), avx2_torch.tensor(x)
+    if layout == "transposed":
+        mine, theirs = mine.T, theirs.T
+    assert_same_bits(minigrad.sigmoid(mine).numpy(), avx2_torch.sigmoid(theirs).numpy())
