@@ -116,6 +116,12 @@ def pytorch_sum(array, dims, keepdim):
     :func:`row_sums`) or with dims after them (down the columns, :func:`column_sums`)."""
     if array.dtype not in (np.float32, np.float64) or array.size == 0:
         return None
+    with np.errstate(over="ignore", invalid="ignore"):     # inf + -inf = nan, silently, as PyTorch
+        return _ordered_sum(array, dims, keepdim)
+
+
+def _ordered_sum(array, dims, keepdim):
+    """pytorch_sum's work (see there)."""
     shape = array.shape
     out_shape = tuple(1 if d in dims else size for d, size in enumerate(shape)) if keepdim else \
         tuple(size for d, size in enumerate(shape) if d not in dims)

@@ -84,3 +84,52 @@ def test_sigmoid_float32_matrices(avx2_torch, layout):
     if layout == "transposed":
         mine, theirs = mine.T, theirs.T
     assert_same_bits(minigrad.sigmoid(mine).numpy(), avx2_torch.sigmoid(theirs).numpy())
+
+
+# --- sums: PyTorch's order of additions (minigrad/_cascade_sum.py) ------------------------------
+
+SUM_SHAPES = [(m, n) for m in (1, 3, 4, 7, 8, 16, 17, 33, 100, 257, 1000) for n in (1, 3, 5, 8, 9, 31, 32, 33, 70)]
+SUM_SHAPES += [(3, 4, 5, 6), (2, 50, 3, 9), (7, 1, 300), (40000, 3), (3, 40000), (100, 700)]
+
+
+def _all_runs_of_dims(ndim):
+    """Every run of neighbouring dims: (0,), (0, 1), ..., (1,), ..."""
+    return [tuple(range(a, b + 1)) for a in range(ndim) for b in range(a, ndim)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", SUM_SHAPES, ids=str)
+def test_sum_and_mean_over_runs_of_dims(avx2_torch, dtype, shape):
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.standard_normal(shape) * np.exp(rng.uniform(-3, 3, shape))).astype(dtype)
+    for dims in _all_runs_of_dims(len(shape)) + [None]:
+        for op in ("sum", "mean"):
+            for keepdim in (False, True):
+                kw = {} if dims is None else {"dim": dims, "keepdim": keepdim}
+                assert_same_bits(getattr(minigrad.tensor(x), op)(**kw).numpy(),
+                                 getattr(avx2_torch.tensor(x), op)(**kw).numpy())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_of_every_length(avx2_torch, dtype):
+    """All numbers of a 1-d tensor: every length up to 600, and some PyTorch splits among threads."""
+    rng = np.random.default_rng(5)
+    lengths = list(range(1, 600)) + [4099, 65536 + 17, 1000003]
+    if avx2_torch.get_num_threads() != _vectorized_loop.THREADS:
+        lengths = [n for n in lengths if n <= _vectorized_loop.GRAIN_SIZE]
+    for n in lengths:
+        x = (rng.standard_normal(n) * np.exp(rng.uniform(-5, 5, n))).astype(dtype)
+        assert_same_bits(minigrad.tensor(x).sum().numpy(), avx2_torch.tensor(x).sum().numpy())
+        assert_same_bits(minigrad.tensor(x).mean().numpy(), avx2_torch.tensor(x).mean().numpy())
+
+
+def test_sum_of_a_transposed_matrix_and_special_values(avx2_torch):
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((50, 37)).astype(np.float32)
+    assert_same_bits(minigrad.tensor(x).T.sum().numpy(), avx2_torch.tensor(x).T.sum().numpy())
+    for specials in ([-0.0], [-0.0] * 20, [np.inf, 1.0, -np.inf] + [2.0] * 30, [np.nan] + [1.0] * 40,
+                     [3e38] * 40 + [-3e38] * 40, [1e-45] * 100):
+        x = np.array(specials, np.float32)
+        assert_same_bits(minigrad.tensor(x).sum().numpy(), avx2_torch.tensor(x).sum().numpy())
+        assert_same_bits(minigrad.tensor(x).reshape(1, -1).sum(0).numpy(),
+                         avx2_torch.tensor(x).reshape(1, -1).sum(0).numpy())
