@@ -21,9 +21,11 @@ On top of that, for speed:
 numbers of a tensor laid out in one block, or its last dimensions. float64 goes the same
 way with 4 numbers in a vector.
 """
+import math
+
 import numpy as np
 
-from ._vectorized_loop import THREADS, pieces
+from ._vectorized_loop import GRAIN_SIZE, THREADS, pieces
 
 VECTOR_BYTES = 32      # an AVX2 vector: 8 float32 or 4 float64
 INTERLEAVE = 4         # consecutive vectors that go to separate sets of sums
@@ -31,12 +33,18 @@ LEVELS = 4
 
 
 def _running_sum(items, axis=0):
-    """items[0] + items[1] + ... left to right along ``axis``, starting from 0.
+    """items[0] + items[1] + ... left to right along axis 0 (or 1), starting from 0.
 
-    ``np.cumsum`` adds strictly in order (numpy's ``sum`` does not: it adds in pairs)."""
+    numpy's ``sum`` adds in pairs when it runs along the numbers lying next to each other in
+    memory; across rows of a C-ordered array (each row at least 2 wide) it adds one row after
+    the other, in order, as wanted. A single column is added in order with ``accumulate``.
+    (Adding 0 at the end gives 0 + -0 = 0 as PyTorch's sums, which start from 0, do.)"""
     if items.shape[axis] == 0:
         return np.zeros(items.shape[:axis] + items.shape[axis + 1:], items.dtype)
-    return np.cumsum(items, axis=axis, dtype=items.dtype).take(-1, axis=axis) + items.dtype.type(0)
+    if math.prod(items.shape[axis + 1:]) > 1:
+        return np.add.reduce(np.ascontiguousarray(items), axis=axis) + items.dtype.type(0)
+    running = np.add.accumulate(items, axis=axis)
+    return (running[-1] if axis == 0 else running[:, -1]) + items.dtype.type(0)
 
 
 def _block_sums(items, step):
@@ -52,18 +60,22 @@ def _cascade(items):
     if len(items) < step:                                     # all of it stays in level 0
         return _running_sum(items)
     level = _block_sums(items, step)                           # each full block, into level 1
-    leftover = [_running_sum(items[len(level) * step:])]     # level 0 at the end
+    total = _running_sum(items[len(level) * step:])          # what is left in level 0
     for _ in range(LEVELS - 2):                               # levels 1 and 2 pass on groups
+        if len(level) < step:
+            break
         whole = len(level) // step * step
-        leftover.append(_running_sum(level[whole:]))
+        total = total + _running_sum(level[whole:])          # what is left in this level
         level = _block_sums(level, step)
-    leftover.append(_running_sum(level))                      # level 3 keeps everything
-    return _running_sum(np.stack(leftover))
+    # the highest level reached keeps the rest (the levels above it hold 0)
+    return total + _running_sum(level)
 
 
 def _interleaved_sum(items):
     """Groups of 4 consecutive items go to 4 cascades; the items left over join the first."""
     groups = len(items) // INTERLEAVE
+    if groups == 0:
+        return _running_sum(items)
     sums = _cascade(items[:groups * INTERLEAVE].reshape((groups, INTERLEAVE) + items.shape[1:]))
     return _running_sum(np.concatenate([sums[:1], items[groups * INTERLEAVE:], sums[1:]]))
 
@@ -84,7 +96,7 @@ def _row_sums_one_thread(rows):
 
 def row_sums(rows):
     """Sums over the last axis of a C-contiguous 2-D float32 or float64 array, in PyTorch's order."""
-    if len(rows) != 1:           # many rows: PyTorch's threads share the rows, not a row
+    if len(rows) != 1 or rows.shape[1] <= GRAIN_SIZE:   # (many rows: threads share the rows)
         return _row_sums_one_thread(rows)
     per_thread = np.zeros((THREADS, 1), rows.dtype)
     for thread, (start, stop) in enumerate(pieces(rows.shape[1])):
@@ -125,6 +137,8 @@ def _ordered_sum(array, dims, keepdim):
     shape = array.shape
     out_shape = tuple(1 if d in dims else size for d, size in enumerate(shape)) if keepdim else \
         tuple(size for d, size in enumerate(shape) if d not in dims)
+    if array.size == math.prod(out_shape):        # one number per sum: 0 + it
+        return (array + array.dtype.type(0)).reshape(out_shape)
     if len(dims) == array.ndim:
         if array.flags.c_contiguous or array.flags.f_contiguous:
             in_memory_order = array.reshape(1, -1, order="C" if array.flags.c_contiguous else "F")
@@ -132,8 +146,8 @@ def _ordered_sum(array, dims, keepdim):
         return None
     if not array.flags.c_contiguous or dims != tuple(range(dims[0], dims[-1] + 1)):
         return None
-    before, reduced = int(np.prod(shape[:dims[0]])), int(np.prod(shape[dims[0]:dims[-1] + 1]))
-    after = int(np.prod(shape[dims[-1] + 1:]))
+    before, reduced = math.prod(shape[:dims[0]]), math.prod(shape[dims[0]:dims[-1] + 1])
+    after = math.prod(shape[dims[-1] + 1:])
     if after == 1:
         return row_sums(array.reshape(before, reduced)).reshape(out_shape)
     block = array.reshape(before, reduced, after).transpose(1, 0, 2)

@@ -5,6 +5,7 @@ a reduced result is copied back (expanded) along the dimensions that were
 reduced. ``_expand_back`` does that for all of them.
 """
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -151,7 +152,7 @@ def _mean_array(array, axis=None, keepdims=False):
     ordered = _cascade_sum.pytorch_sum(array, dims, keepdims)
     if ordered is None:
         return np.mean(array, axis=axis, keepdims=keepdims)
-    count = int(np.prod([array.shape[d] for d in dims]))
+    count = math.prod(array.shape[d] for d in dims)
     return ordered / array.dtype.type(count)
 
 
