@@ -133,3 +133,32 @@ def test_sum_of_a_transposed_matrix_and_special_values(avx2_torch):
         assert_same_bits(minigrad.tensor(x).sum().numpy(), avx2_torch.tensor(x).sum().numpy())
         assert_same_bits(minigrad.tensor(x).reshape(1, -1).sum(0).numpy(),
                          avx2_torch.tensor(x).reshape(1, -1).sum(0).numpy())
+
+
+# --- sigmoid and silu backward: PyTorch's order of products, and the multiply-add its compiler
+# makes of silu's 1 + x * (1 - s) -------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 1000, 32785])
+@pytest.mark.parametrize("function", ["sigmoid", "silu"])
+def test_float32_sigmoid_and_silu_with_gradients(avx2_torch, n, function):
+    if n not in lengths_for(avx2_torch):
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    x = numbers(n, -20, 20, n, specials=SPECIALS)
+    g = numbers(n, -3, 3, n + 1)
+
+    def run(lib):
+        t = lib.tensor(x, requires_grad=True)
+        out = getattr(lib.nn.functional, function)(t)
+        out.backward(lib.tensor(g))
+        return out.detach().numpy(), t.grad.numpy()
+    for mine, theirs in zip(run(minigrad), run(avx2_torch)):
+        assert_same_bits(mine, theirs)
+
+
+def test_float64_sigmoid_backward_multiplies_in_pytorchs_order(torch):
+    """Given the same result s, grad * (1 - s) * s is computed in the same order (any CPU)."""
+    from minigrad._ops.pointwise import sigmoid_backward
+    rng = np.random.default_rng(3)
+    s, g = rng.random(1000), rng.standard_normal(1000)
+    assert_same_bits(sigmoid_backward(minigrad.tensor(g), minigrad.tensor(s)).numpy(),
+                     torch.ops.aten.sigmoid_backward(torch.tensor(g), torch.tensor(s)).numpy())

@@ -1017,6 +1017,27 @@ def _sigmoid_array(array):
         return np.where(array >= 0, 1 / (1 + np.exp(-array)), np.exp(array) / (1 + np.exp(array)))
 
 
+def _silu_array(array):
+    """x / (1 + e**-x) of a float array, PyTorch's silu: for float32 with its own bits, the
+    exponential from SLEEF for whole vectors and from the C library for the rest (as sigmoid)."""
+    if array.dtype == np.float32:
+        return _vectorized_loop.elementwise(array, _silu_float32_vectorized, _silu_float32_scalar,
+                                            lanes=8)
+    return array * _sigmoid_array(array)
+
+
+def _silu_float32_vectorized(array):
+    """x / (1 + exp(-x)) with SLEEF's exp (a division, not a product with the sigmoid)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array / (np.float32(1) + _sleef_mathfun.exp(-array))
+
+
+def _silu_float32_scalar(array):
+    """The same with the C library's expf (see _sigmoid_float32_scalar)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array / (np.float32(1) + np.exp(-array.astype(np.float64)).astype(np.float32))
+
+
 def _sigmoid_float32_vectorized(array):
     """PyTorch's vector formula: 1 / (1 + exp(-a)), SLEEF's exp, every step in float32."""
     with np.errstate(over="ignore"):
@@ -1132,10 +1153,10 @@ class SigmoidBackwardBackward0(Node):
 
 
 def sigmoid_backward(grad, out):
-    """grad * out * (1 - out): sigmoid's backward from its result, recorded as one operation
-    (SigmoidBackwardBackward0) as in PyTorch."""
+    """grad * (1 - out) * out: sigmoid's backward from its result, recorded as one operation
+    (SigmoidBackwardBackward0) as in PyTorch (multiplied in PyTorch's order, for its last bit)."""
     g, s = grad._array, out._array
-    return _recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out)
+    return _recorded_backward(g * (1 - s) * s, SigmoidBackwardBackward0, grad, out)
 
 
 class TanhBackwardBackward0(Node):
