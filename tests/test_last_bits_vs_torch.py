@@ -162,3 +162,31 @@ def test_float64_sigmoid_backward_multiplies_in_pytorchs_order(torch):
     s, g = rng.random(1000), rng.standard_normal(1000)
     assert_same_bits(sigmoid_backward(minigrad.tensor(g), minigrad.tensor(s)).numpy(),
                      torch.ops.aten.sigmoid_backward(torch.tensor(g), torch.tensor(s)).numpy())
+
+
+# --- expm1 and log1p: SLEEF's methods for every number (minigrad/_sleef_expm1_log1p.py) --------
+
+def assert_same_bits_or_both_nan(mine, theirs):
+    """As assert_same_bits, but any nan matches any nan (PyTorch's nan may have other payload bits)."""
+    mine, theirs = np.array(mine), np.array(theirs)
+    both = np.isnan(mine) & np.isnan(theirs)
+    mine[both] = theirs[both] = 0
+    assert_same_bits(mine, theirs)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 16, 17, 1000, 100003])
+@pytest.mark.parametrize("function, low, high", [("expm1", -20, 20), ("log1p", -1, 30)])
+def test_float32_expm1_and_log1p(avx2_torch, n, function, low, high):
+    specials = SPECIALS + [-1.0, -0.9999999, -1.5, 1e38, 2e38, 3.4e38, 1e-20, -16.6355, -16.6356]
+    for seed in range(2):
+        x = numbers(n, low, high, seed + n, specials=specials)
+        mine = getattr(minigrad, function)(minigrad.tensor(x)).numpy()
+        theirs = getattr(avx2_torch, function)(avx2_torch.tensor(x)).numpy()
+        assert_same_bits_or_both_nan(mine, theirs)
+
+
+@pytest.mark.parametrize("function", ["expm1", "log1p"])
+def test_float32_expm1_and_log1p_of_views(avx2_torch, function):
+    x = numbers(1200, -1, 10, 4).reshape(30, 40)
+    assert_same_bits(getattr(minigrad.tensor(x).T[::2], function)().numpy(),
+                     getattr(avx2_torch.tensor(x).T[::2], function)().numpy())

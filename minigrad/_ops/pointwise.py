@@ -17,7 +17,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
-from .. import _sleef_mathfun, _vectorized_loop
+from .. import _sleef_expm1_log1p, _sleef_mathfun, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -862,6 +862,19 @@ def _float_ufunc(ufunc, input):
     return out
 
 
+def _float32_as_pytorch(sleef_function, numpy_function):
+    """An elementwise function: PyTorch's own method for float32 arrays (SLEEF's, followed step
+    by step in numpy: the same last bit), numpy's for other dtypes (which may differ there)."""
+    def elementwise(array):
+        return sleef_function(array) if array.dtype == np.float32 else numpy_function(array)
+    elementwise.__name__ = numpy_function.__name__
+    return elementwise
+
+
+_log1p_array = _float32_as_pytorch(_sleef_expm1_log1p.log1p, np.log1p)
+_expm1_array = _float32_as_pytorch(_sleef_expm1_log1p.expm1, np.expm1)
+
+
 class ExpBackward0(Node):
     """result = e ** self   ->   grad_self = grad * result"""
 
@@ -919,7 +932,7 @@ class Log1PBackward0(Node):
 def log1p(input):
     """log(1 + input) elementwise, accurate for small input. Gradient: grad / (1 + input)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return result(_float_ufunc(np.log1p, input), Log1PBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_log1p_array, input), Log1PBackward0, (input,), saved=(input,))
 
 
 class SinBackward0(Node):
