@@ -164,7 +164,7 @@ def test_float64_sigmoid_backward_multiplies_in_pytorchs_order(torch):
                      torch.ops.aten.sigmoid_backward(torch.tensor(g), torch.tensor(s)).numpy())
 
 
-# --- expm1 and log1p: SLEEF's methods for every number (minigrad/_sleef_expm1_log1p.py) --------
+# --- expm1 and log1p: SLEEF's methods for every number (minigrad/_sleef_float_pairs.py) --------
 
 def assert_same_bits_or_both_nan(mine, theirs):
     """As assert_same_bits, but any nan matches any nan (PyTorch's nan may have other payload bits)."""
@@ -190,3 +190,14 @@ def test_float32_expm1_and_log1p_of_views(avx2_torch, function):
     x = numbers(1200, -1, 10, 4).reshape(30, 40)
     assert_same_bits(getattr(minigrad.tensor(x).T[::2], function)().numpy(),
                      getattr(avx2_torch.tensor(x).T[::2], function)().numpy())
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("function", ["sinh", "cosh"])
+def test_float32_sinh_and_cosh(avx2_torch, n, function):
+    """SLEEF for whole vectors, the C library (as numpy's float32 sinh/cosh) for the rest."""
+    if n not in lengths_for(avx2_torch):
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    x = numbers(n, -95, 95, n, specials=SPECIALS + [89.0, 89.1, -89.1, 88.9])
+    assert_same_bits_or_both_nan(getattr(minigrad, function)(minigrad.tensor(x)).numpy(),
+                                 getattr(avx2_torch, function)(avx2_torch.tensor(x)).numpy())

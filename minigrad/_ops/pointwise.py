@@ -17,7 +17,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
-from .. import _sleef_expm1_log1p, _sleef_mathfun, _vectorized_loop
+from .. import _sleef_float_pairs, _sleef_mathfun, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -871,8 +871,21 @@ def _float32_as_pytorch(sleef_function, numpy_function):
     return elementwise
 
 
-_log1p_array = _float32_as_pytorch(_sleef_expm1_log1p.log1p, np.log1p)
-_expm1_array = _float32_as_pytorch(_sleef_expm1_log1p.expm1, np.expm1)
+def _float32_in_vectors_as_pytorch(sleef_function, numpy_function):
+    """As _float32_as_pytorch, for a kernel that runs SLEEF on whole vectors only and the C
+    library on the numbers left over (numpy's float32 function calls the same C library)."""
+    def elementwise(array):
+        if array.dtype != np.float32:
+            return numpy_function(array)
+        return _vectorized_loop.elementwise(array, sleef_function, numpy_function, lanes=8)
+    elementwise.__name__ = numpy_function.__name__
+    return elementwise
+
+
+_log1p_array = _float32_as_pytorch(_sleef_float_pairs.log1p, np.log1p)
+_expm1_array = _float32_as_pytorch(_sleef_float_pairs.expm1, np.expm1)
+_sinh_array = _float32_in_vectors_as_pytorch(_sleef_float_pairs.sinh, np.sinh)
+_cosh_array = _float32_in_vectors_as_pytorch(_sleef_float_pairs.cosh, np.cosh)
 
 
 class ExpBackward0(Node):

@@ -1,12 +1,14 @@
-"""The float32 ``expm1`` and ``log1p`` PyTorch's CPU computes, step by step (SLEEF's u10 methods).
+"""The float32 ``expm1``, ``log1p``, ``sinh`` and ``cosh`` of PyTorch's CPU, step by step (SLEEF's u10).
 
 PyTorch takes ``exp`` and ``log`` from Intel's MKL, whose methods are not published, but
-``expm1`` and ``log1p`` from the SLEEF library (``Sleef_expm1f8_u10``, ``Sleef_log1pf8_u10``),
-for every number of the tensor, vectors of 8 at a time and the last few in a part-filled
-vector. SLEEF's methods are published; minigrad follows them in numpy, rounding to float32
+these four from the SLEEF library (``Sleef_expm1f8_u10``, ...), whose methods are.
+``expm1`` and ``log1p`` go through SLEEF for every number of the tensor (vectors of 8, the
+last few in a part-filled vector); ``sinh`` and ``cosh`` for whole vectors only, the numbers
+left over going through the C library's ``sinhf``/``coshf``, as numpy's float32 ones do
+(see ``_vectorized_loop``). minigrad follows SLEEF's methods in numpy, rounding to float32
 after every step as the CPU does, so the results are PyTorch's to the last bit.
 
-Both need more precision than one float32 holds near their hardest inputs, so they carry
+They need more precision than one float32 holds near their hardest inputs, so they carry
 numbers as *pairs* (high, low) of float32, whose exact sum is the value (double-float
 arithmetic, after Dekker): the helpers below add and multiply such pairs with the rounding
 error of each step kept in the low part. A fused multiply-add (``_fma``, one rounding) is
@@ -102,6 +104,42 @@ def expm1(a):
     out[a < f32(-16.635532333438687426013570)] = -1        # e**a below half a unit of 1
     out[(a == 0) & np.signbit(a)] = -0.0
     out[np.isnan(a)] = np.nan
+    return out
+
+
+def _reciprocal(d):
+    """1 / pair, as a pair: the quotient of the high part, corrected by the error of d * it."""
+    high = f32(1) / d[0]
+    return high, high * _fma(-d[1], high, _fma(-d[0], high, f32(1)))
+
+
+def sinh(x):
+    """(e**x - e**-x) / 2 of a float32 array as SLEEF's ``sinhf`` (u10), bit for bit: e**|x|
+    and its reciprocal as pairs, their difference as a pair, then halved, with x's sign."""
+    x = np.asarray(x, f32)
+    with np.errstate(all="ignore"):
+        grow = _exp_pair(np.abs(x))
+        shrink = _reciprocal(grow)
+        high = grow[0] - shrink[0]
+        low = (((grow[0] - high) - shrink[0]) + grow[1]) - shrink[1]
+        out = (high + low) * f32(0.5)
+    out[(np.abs(x) > 89) | np.isnan(out)] = np.inf
+    out = np.copysign(out, x)
+    out[np.isnan(x)] = np.nan
+    return out
+
+
+def cosh(x):
+    """(e**x + e**-x) / 2 of a float32 array as SLEEF's ``coshf`` (u10), bit for bit."""
+    x = np.asarray(x, f32)
+    with np.errstate(all="ignore"):
+        grow = _exp_pair(np.abs(x))
+        shrink = _reciprocal(grow)
+        high = grow[0] + shrink[0]
+        low = (((grow[0] - high) + shrink[0]) + grow[1]) + shrink[1]
+        out = (high + low) * f32(0.5)
+    out[(np.abs(x) > 89) | np.isnan(out)] = np.inf
+    out[np.isnan(x)] = np.nan
     return out
 
 
