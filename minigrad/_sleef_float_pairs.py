@@ -96,7 +96,8 @@ def _exp_pair(a):
 def expm1(a):
     """e**a - 1 of a float32 array, as SLEEF's ``expm1f`` (u10) computes it, bit for bit:
     e**a as a pair minus 1, so that the small difference keeps its precision."""
-    a = np.asarray(a, f32)
+    shape = np.shape(a)
+    a = np.asarray(a, f32).reshape(-1)        # (a 0-d array would give numpy scalars)
     with np.errstate(all="ignore"):
         high, low = _add_pair_number(_exp_pair(a), f32(-1))
         out = high + low
@@ -104,7 +105,7 @@ def expm1(a):
     out[a < f32(-16.635532333438687426013570)] = -1        # e**a below half a unit of 1
     out[(a == 0) & np.signbit(a)] = -0.0
     out[np.isnan(a)] = np.nan
-    return out
+    return out.reshape(shape)
 
 
 def _reciprocal(d):
@@ -116,7 +117,8 @@ def _reciprocal(d):
 def sinh(x):
     """(e**x - e**-x) / 2 of a float32 array as SLEEF's ``sinhf`` (u10), bit for bit: e**|x|
     and its reciprocal as pairs, their difference as a pair, then halved, with x's sign."""
-    x = np.asarray(x, f32)
+    shape = np.shape(x)
+    x = np.asarray(x, f32).reshape(-1)        # (a 0-d array would give numpy scalars)
     with np.errstate(all="ignore"):
         grow = _exp_pair(np.abs(x))
         shrink = _reciprocal(grow)
@@ -126,12 +128,13 @@ def sinh(x):
     out[(np.abs(x) > 89) | np.isnan(out)] = np.inf
     out = np.copysign(out, x)
     out[np.isnan(x)] = np.nan
-    return out
+    return out.reshape(shape)
 
 
 def cosh(x):
     """(e**x + e**-x) / 2 of a float32 array as SLEEF's ``coshf`` (u10), bit for bit."""
-    x = np.asarray(x, f32)
+    shape = np.shape(x)
+    x = np.asarray(x, f32).reshape(-1)        # (a 0-d array would give numpy scalars)
     with np.errstate(all="ignore"):
         grow = _exp_pair(np.abs(x))
         shrink = _reciprocal(grow)
@@ -140,7 +143,7 @@ def cosh(x):
         out = (high + low) * f32(0.5)
     out[(np.abs(x) > 89) | np.isnan(out)] = np.inf
     out[np.isnan(x)] = np.nan
-    return out
+    return out.reshape(shape)
 
 
 # --- log1p ------------------------------------------------------------------------------------
@@ -155,7 +158,8 @@ def log1p(a):
 
     1 + a = 2**e * (1 + m) with 1 + m in [0.75, 1.5), m computed from a without rounding
     1 + a first; log(1 + a) = e ln 2 + 2 atanh(m / (2 + m)), the first terms as pairs."""
-    a = np.asarray(a, f32)
+    shape = np.shape(a)
+    a = np.asarray(a, f32).reshape(-1)        # (a 0-d array would give numpy scalars)
     with np.errstate(all="ignore"):
         out = _log1p_core(a)
         large = a > _LOG1P_LARGEST
@@ -164,7 +168,7 @@ def log1p(a):
     out[(a < -1) | np.isnan(a)] = np.nan
     out[a == -1] = -np.inf
     out[(a == 0) & np.signbit(a)] = -0.0
-    return out
+    return out.reshape(shape)
 
 
 def _log1p_core(a):

@@ -201,3 +201,12 @@ def test_float32_sinh_and_cosh(avx2_torch, n, function):
     x = numbers(n, -95, 95, n, specials=SPECIALS + [89.0, 89.1, -89.1, 88.9])
     assert_same_bits_or_both_nan(getattr(minigrad, function)(minigrad.tensor(x)).numpy(),
                                  getattr(avx2_torch, function)(avx2_torch.tensor(x)).numpy())
+
+
+@pytest.mark.parametrize("function", ["sigmoid", "expm1", "log1p", "sinh", "cosh", "sum", "mean"])
+@pytest.mark.parametrize("shape", [(), (0,), (2, 0), (1,), (3, 1, 2)])
+def test_zero_dims_empty_and_tiny_tensors(avx2_torch, function, shape):
+    x = numbers(max(1, int(np.prod(shape))), -0.5, 3, 8)[:int(np.prod(shape))].reshape(shape)
+    mine = getattr(minigrad.tensor(x), function)().numpy()
+    theirs = getattr(avx2_torch.tensor(x), function)().numpy()
+    assert_same_bits_or_both_nan(mine, theirs)
