@@ -18,7 +18,7 @@ from ..autograd.forward_ad import _DualLevel
 from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
-from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.pointwise import sigmoid, tanh, _sigmoid_array, _silu_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
@@ -1195,6 +1195,12 @@ class SiluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
+        if x._array.dtype == np.float32 and not _State.enabled and not _DualLevel.open:
+            # nothing recorded: PyTorch's kernel, whose compiler fuses 1 + x * (1 - s) into
+            # one multiply-add (one rounding), so the last bit is PyTorch's
+            g, a = grad._array, x._array
+            s = _sigmoid_array(a)
+            return (_wrap(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1))),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
@@ -1212,7 +1218,7 @@ def silu(input, inplace=False):
     _check_floating_kernel(input, "silu_cpu")
     x = input._array
     with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
-        out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+        out = _silu_array(x).astype(x.dtype, copy=False)
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 
