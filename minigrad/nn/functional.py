@@ -654,6 +654,10 @@ def nll_loss_backward(grad, input, target, weight, total_weight, settings):
     g = grad._array
     if reduction == "none":
         minus_grad = -g.reshape(-1)                   # one per row, in the rows' order
+    elif reduction == "mean" and total_weight._array >= 1:
+        # the usual case (the number of rows): dividing by it can neither overflow nor divide
+        # by 0, so no errstate is needed (entering one costs more than the division)
+        minus_grad = -(g / total_weight._array)
     elif reduction == "mean":
         with np.errstate(divide="ignore", invalid="ignore"):   # total weight 0: inf or nan, as PyTorch
             minus_grad = -(g / total_weight._array)
@@ -834,15 +838,16 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing > 0.0:
         return _cross_entropy.cross_entropy_with_label_smoothing(
             input, target, weight, ignore_index, reduction, label_smoothing)
-    class_dim = 0 if input.ndim == 1 else 1
+    class_dim = 0 if input._array.ndim == 1 else 1
     logp = _log_softmax_with_numpy(input, class_dim)
-    if target.is_floating_point() and target.shape != input.shape:
+    probabilities = target._array.dtype.kind == "f"        # (else class indices)
+    if probabilities and target._array.shape != input._array.shape:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
             f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
             f"probabilities and must have the input's shape {list(input.shape)}, not "
             f"{list(target.shape)}; class indices must be int64 (target.long())")
-    if target.is_floating_point():
+    if probabilities:
         return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
