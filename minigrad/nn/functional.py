@@ -696,7 +696,8 @@ def _check_nll_backward_shapes(input, target, per_pixel):
         array = input._array
         if not array.flags.c_contiguous and is_non_overlapping_and_dense(array):
             raise RuntimeError("grad_input must be contiguous")
-    elif input.ndim == 1 and target.ndim == 1 and input.shape[0] != target.shape[0]:
+    elif (input._array.ndim == 1 and target._array.ndim == 1
+          and input._array.shape[0] != target._array.shape[0]):
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: "
                            f"{list(target.shape)})")
 
@@ -755,32 +756,32 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
-    if input.ndim == 0:
+    logp, labels = input._array, target._array     # (checked on the arrays: no Size or dtype made)
+    if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     _check_not_differentiable("nll_loss_forward", weight=weight)
     _cross_entropy.check_class_target_shape(input, target)
-    if target._array.dtype not in (np.int64, np.uint8):
+    if labels.dtype.type not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {name}\n"
             "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
             "target.long()")
-    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+    if logp.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
-    if input.ndim == 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+                         f"{labels.shape[0]}")
+    if logp.ndim == 4 and labels.shape[1:] != logp.shape[2:]:
         # (nll_loss2d checks the sizes after the dtype, and words it so)
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
                            f"{list(target.shape)}")
-    if input.ndim >= 3:
+    if logp.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
     _check_floating_kernel(input, "nll_loss_out_frame")
-    logp = input._array
     one_d = logp.ndim == 1
     if one_d:
         logp = logp.reshape(1, -1)
-    labels = target._array.reshape(-1)
+    labels = labels.reshape(-1)
     if labels.shape[0] != logp.shape[0]:
         raise ValueError(
             f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
