@@ -1176,8 +1176,7 @@ def relu(input):
     elif array.flags.c_contiguous:
         # numpy's maximum of two arrays is about twice as fast as that of an array and a number
         # (same values): so the result starts as zeros, which are also the other operand.
-        # (np.zeros, not np.zeros_like: the same row-major zeros, without a Python-level wrapper)
-        zeros = np.zeros(array.shape, array.dtype)
+        zeros = np.zeros_like(array)
         out = (np.maximum(array, zeros, out=zeros) if keeps_first
                else np.maximum(zeros, array, out=zeros))
     else:

@@ -521,13 +521,12 @@ def log_softmax(input, dim=None, dtype=None):
     return _log_softmax_result(input, dim, _pytorch_log_softmax_array)
 
 
-@history_first
 def _log_softmax_with_numpy(input, dim):
     """log_softmax with numpy's exp and log, for cross_entropy: PyTorch's last bit (see
     _sleef_mathfun) would cost each training step tens of microseconds; the loss may then
-    differ from PyTorch's in its last bit."""
-    return _log_softmax_result(input, _softmax_dim(input.ndim, dim, "log_softmax"),
-                               _log_softmax_array)
+    differ from PyTorch's in its last bit. (``dim`` is cross_entropy's class dim, which
+    exists: nothing here can fail on a lost history, so there is no history_first.)"""
+    return _log_softmax_result(input, dim, _log_softmax_array)
 
 
 def _log_softmax_result(input, dim, compute):
