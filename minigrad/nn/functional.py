@@ -523,13 +523,12 @@ def log_softmax(input, dim=None, dtype=None):
     return _log_softmax_result(input, dim, _pytorch_log_softmax_array)
 
 
-@history_first
 def _log_softmax_with_numpy(input, dim):
     """log_softmax with numpy's exp and log, for cross_entropy: PyTorch's last bit (see
     _sleef_mathfun) would cost each training step tens of microseconds; the loss may then
-    differ from PyTorch's in its last bit."""
-    return _log_softmax_result(input, _softmax_dim(input.ndim, dim, "log_softmax"),
-                               _log_softmax_array)
+    differ from PyTorch's in its last bit. (``dim`` is cross_entropy's class dim, which
+    exists: nothing here can fail on a lost history, so there is no history_first.)"""
+    return _log_softmax_result(input, dim, _log_softmax_array)
 
 
 def _log_softmax_result(input, dim, compute):
@@ -656,6 +655,10 @@ def nll_loss_backward(grad, input, target, weight, total_weight, settings):
     g = grad._array
     if reduction == "none":
         minus_grad = -g.reshape(-1)                   # one per row, in the rows' order
+    elif reduction == "mean" and total_weight._array >= 1:
+        # the usual case (the number of rows): dividing by it can neither overflow nor divide
+        # by 0, so no errstate is needed (entering one costs more than the division)
+        minus_grad = -(g / total_weight._array)
     elif reduction == "mean":
         with np.errstate(divide="ignore", invalid="ignore"):   # total weight 0: inf or nan, as PyTorch
             minus_grad = -(g / total_weight._array)
@@ -694,7 +697,8 @@ def _check_nll_backward_shapes(input, target, per_pixel):
         array = input._array
         if not array.flags.c_contiguous and is_non_overlapping_and_dense(array):
             raise RuntimeError("grad_input must be contiguous")
-    elif input.ndim == 1 and target.ndim == 1 and input.shape[0] != target.shape[0]:
+    elif (input._array.ndim == 1 and target._array.ndim == 1
+          and input._array.shape[0] != target._array.shape[0]):
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: "
                            f"{list(target.shape)})")
 
@@ -753,32 +757,32 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
-    if input.ndim == 0:
+    logp, labels = input._array, target._array     # (checked on the arrays: no Size or dtype made)
+    if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     _check_not_differentiable("nll_loss_forward", weight=weight)
     _cross_entropy.check_class_target_shape(input, target)
-    if target._array.dtype not in (np.int64, np.uint8):
+    if labels.dtype.type not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {name}\n"
             "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
             "target.long()")
-    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+    if logp.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
-    if input.ndim == 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+                         f"{labels.shape[0]}")
+    if logp.ndim == 4 and labels.shape[1:] != logp.shape[2:]:
         # (nll_loss2d checks the sizes after the dtype, and words it so)
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
                            f"{list(target.shape)}")
-    if input.ndim >= 3:
+    if logp.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
     _check_floating_kernel(input, "nll_loss_out_frame")
-    logp = input._array
     one_d = logp.ndim == 1
     if one_d:
         logp = logp.reshape(1, -1)
-    labels = target._array.reshape(-1)
+    labels = labels.reshape(-1)
     if labels.shape[0] != logp.shape[0]:
         raise ValueError(
             f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
@@ -836,15 +840,16 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing > 0.0:
         return _cross_entropy.cross_entropy_with_label_smoothing(
             input, target, weight, ignore_index, reduction, label_smoothing)
-    class_dim = 0 if input.ndim == 1 else 1
+    class_dim = 0 if input._array.ndim == 1 else 1
     logp = _log_softmax_with_numpy(input, class_dim)
-    if target.is_floating_point() and target.shape != input.shape:
+    probabilities = target._array.dtype.kind == "f"        # (else class indices)
+    if probabilities and target._array.shape != input._array.shape:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
             f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
             f"probabilities and must have the input's shape {list(input.shape)}, not "
             f"{list(target.shape)}; class indices must be int64 (target.long())")
-    if target.is_floating_point():
+    if probabilities:
         return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
