@@ -233,9 +233,9 @@ class Node:
         """One edge ``(node, output_nr)`` per input of the forward operation: the node that
         made that input (``AccumulateGrad`` for a leaf, ``None`` if it needs no gradient)."""
         edges = tuple(zip(self._next_nodes, self._next_nrs))
-        if _GradLevels.inputs_made:     # an edge to a transform's input (func/_levels.py)
-            from ..func._levels import edge_seen
-            edges = tuple([edge_seen(edge) for edge in edges])
+        if _GradLevels.inputs_made:     # inside grad, vjp, ...: a level's graph (func/_levels.py)
+            from ..func._levels import edges_seen
+            edges = edges_seen(self, edges)
         return edges
 
     @next_functions.setter

@@ -18,8 +18,8 @@ minigrad records one graph for everything, the one the transforms differentiate 
 the one the results carry outside). What each level sees of it is read off that graph
 when asked (``requires_grad``, ``grad_fn``, ``is_leaf``, printing, ``next_functions``):
 
-* a transform's input is a new leaf whose AccumulateGrad hands the gradient on to the
-  tensor passed in (``LevelInput``): the transform asks for the gradient at that leaf, and
+* a transform's input is a new leaf whose AccumulateGrad (this module's) hands the
+  gradient on to the tensor passed in: the transform asks for the gradient at that leaf, and
   a graph outside flows through it to x, as if the leaf were x;
 * a tensor requires grad at level L when its graph reaches an input of level L
   (level 0, outside every transform: when it reaches an ordinary leaf);
@@ -28,7 +28,8 @@ when asked (``requires_grad``, ``grad_fn``, ``is_leaf``, printing, ``next_functi
 
 PyTorch: torch/_functorch (TensorWrapper.cpp, eager_transforms.py).
 """
-from ..autograd.graph import AccumulateGrad, gradient_edge, _sequence_numbers
+from ..autograd import graph
+from ..autograd.graph import gradient_edge, _sequence_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import _GradLevels, _Vmaps
 
@@ -43,14 +44,14 @@ class GradLevel:
         self.forward_mode = forward_mode
         # every node made from now on (while this level runs) is numbered after this one
         self.first_node = next(_sequence_numbers)
-        self.input_nodes = set()       # the LevelInput nodes of its inputs
+        self.input_nodes = set()       # the AccumulateGrad nodes of its inputs (below)
 
     def input(self, tensor, fresh):
         """Make ``fresh`` (a leaf with ``tensor``'s values) an input of this level."""
         fresh._level = self
         fresh._level_input_of = tensor
         if fresh._requires_grad:        # (a jvp's inputs are duals, not leaves)
-            node = LevelInput(fresh, gradient_edge(tensor))
+            node = AccumulateGrad(fresh, gradient_edge(tensor))
             fresh._grad_accumulator = node._own_ref
             self.input_nodes.add(node)
             _GradLevels.inputs_made = True
@@ -67,8 +68,11 @@ class GradLevel:
             _FuncTransforms.depth -= 1
 
 
-class LevelInput(AccumulateGrad):
+class AccumulateGrad(graph.AccumulateGrad):
     """The AccumulateGrad of a transform's input: the leaf the transform differentiates.
+
+    (A class of its own, named as PyTorch's node is named: the engine runs it as any
+    other node, in its place in the graph, instead of first.)
 
     The transform asks ``autograd.grad`` for the gradient arriving here. A backward pass
     from outside (``grad(grad(f))``, or ``.backward()`` of a result) goes on through it to
@@ -92,10 +96,6 @@ class LevelInput(AccumulateGrad):
     def next_functions(self):
         """``()``, as every AccumulateGrad's: the tensor passed in is another level's."""
         return ()
-
-    def __repr__(self):
-        # the learner sees the AccumulateGrad of a leaf, as in PyTorch
-        return f"<AccumulateGrad object at {hex(id(self))}>"
 
 
 class _StrongRef:
@@ -176,9 +176,13 @@ def flags_at(tensor, level):
 
 def _reaches(tensor, level):
     """Does the graph of ``tensor`` reach an input of ``level`` (None: an ordinary leaf)?"""
-    node = tensor._grad_fn
-    if node is None:
+    if tensor._grad_fn is None:
         return level is None and tensor._graph_requires_grad
+    return _node_reaches(tensor._grad_fn, level)
+
+
+def _node_reaches(node, level):
+    """Does the graph below ``node`` reach an input of ``level`` (None: an ordinary leaf)?"""
     first = level.first_node if level is not None else -1
     stack, seen = [node], set()
     while stack:
@@ -186,7 +190,7 @@ def _reaches(tensor, level):
         if node is None or node in seen:
             continue
         seen.add(node)
-        if level is None and type(node) is AccumulateGrad:
+        if level is None and type(node) is graph.AccumulateGrad:
             return True
         if level is not None and node in level.input_nodes:
             return True
@@ -195,14 +199,27 @@ def _reaches(tensor, level):
     return False
 
 
-def edge_seen(edge):
-    """An edge of ``next_functions`` as the user sees it now: an edge to the input of a
-    level that has finished (or is below the level looked from) is the edge to the
+def edges_seen(node, edges):
+    """``node.next_functions`` as the user sees them now: inside a level, an edge to what
+    does not lead to that level's inputs is ``(None, 0)``; an edge to the input of a level
+    that has finished (or that is deeper than the level looked from) is the edge to the
     tensor that was passed in."""
+    edges = [_passed_on(edge) for edge in edges]
+    level = _level_shown([level for level in _GradLevels.running
+                          if level.first_node < node._sequence_nr and not level.forward_mode])
+    if level is None:
+        return tuple(edges)
+    return tuple(edge if edge[0] is not None and _node_reaches(edge[0], level) else (None, 0)
+                 for edge in edges)
+
+
+def _passed_on(edge):
     node, output_nr = edge
-    while type(node) is LevelInput and not _shows_input(node):
-        node, output_nr = node._next_nodes[0] if node._next_nodes else None, (
-            node._next_nrs[0] if node._next_nodes else 0)
+    while type(node) is AccumulateGrad and not _shows_input(node):
+        if node._next_nodes:
+            node, output_nr = node._next_nodes[0], node._next_nrs[0]
+        else:
+            node, output_nr = None, 0
     return node, output_nr
 
 
