@@ -39,6 +39,7 @@ class _GradLevels:
     running = []          # outermost first
     seen_from = None      # a level number while printing what that level sees (None: the innermost)
     inputs_made = False   # has any transform made an input node yet? (next_functions asks)
+    differentiating = None    # the level whose transform runs its backward pass now
 
 
 def batched_levels(values):

@@ -414,6 +414,8 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if _GradLevels.running:          # inside grad, vjp, ...: a hook of that level's graph
+            hook = _levels.hook_of_level(hook)
         if self.grad_fn is None:         # (a view's node is made again first)
             if self._backward_hooks is None:
                 self._backward_hooks = {}

@@ -190,7 +190,39 @@ def grad_and_value_program(L):
     return log
 
 
+def hooks_program(L):
+    """A hook registered inside grad belongs to that level's graph: a backward pass outside
+    does not run it again."""
+    log = []
+
+    def f(x):
+        x.register_hook(lambda g: log.append(("hook x", round(g.sum().item(), 4))))
+        y = x * 3
+        y.register_hook(lambda g: log.append(("hook y", round(g.sum().item(), 4))))
+        return (y * y).sum()
+    x = L.tensor([0.5, 1.5], requires_grad=True)
+    g = L.func.grad(f)(x)
+    log.append("outside")
+    g.sum().backward()
+    _outside(log, "x.grad", x.grad)
+    return log
+
+
+def edges_program(L):
+    """Inside grad, the input's node is an AccumulateGrad whose variable is the input."""
+    log = []
+
+    def f(x):
+        node, _ = x.exp().grad_fn.next_functions[0]
+        log.append((type(node).__name__, node.variable is x, node.next_functions))
+        return x.exp().sum()
+    L.func.grad(f)(L.tensor([0.5, 1.5], requires_grad=True))
+    return log
+
+
 PROGRAMS = {
+    "hooks": hooks_program,
+    "edges": edges_program,
     "grad_captured": lambda L: grad_with_captured(L, False),
     "grad_captured_input_requires_grad": lambda L: grad_with_captured(L, True),
     "grad_of_grad": grad_of_grad,

@@ -28,6 +28,9 @@ when asked (``requires_grad``, ``grad_fn``, ``is_leaf``, printing, ``next_functi
 
 PyTorch: torch/_functorch (TensorWrapper.cpp, eager_transforms.py).
 """
+import functools
+import weakref
+
 from ..autograd import graph
 from ..autograd.graph import gradient_edge, _sequence_numbers
 from ..autograd.function import _FuncTransforms
@@ -44,7 +47,7 @@ class GradLevel:
         self.forward_mode = forward_mode
         # every node made from now on (while this level runs) is numbered after this one
         self.first_node = next(_sequence_numbers)
-        self.input_nodes = set()       # the AccumulateGrad nodes of its inputs (below)
+        self.input_nodes = set()       # the AccumulateGrad nodes of its inputs (below; kept alive)
 
     def input(self, tensor, fresh):
         """Make ``fresh`` (a leaf with ``tensor``'s values) an input of this level."""
@@ -52,7 +55,7 @@ class GradLevel:
         fresh._level_input_of = tensor
         if fresh._requires_grad:        # (a jvp's inputs are duals, not leaves)
             node = AccumulateGrad(fresh, gradient_edge(tensor))
-            fresh._grad_accumulator = node._own_ref
+            fresh._grad_accumulator = weakref.ref(node)     # (as for every leaf)
             self.input_nodes.add(node)
             _GradLevels.inputs_made = True
         return fresh
@@ -86,7 +89,6 @@ class AccumulateGrad(graph.AccumulateGrad):
         self._next_nrs = (output_nr,) if node is not None else ()
         # an ordinary node for the engine (AccumulateGrad's run first, this runs in order)
         self._sequence_nr = next(_sequence_numbers)
-        self._own_ref = _StrongRef(self)
 
     def backward(self, grad):
         """The gradient goes on to the tensor passed in, as it is (nothing accumulates)."""
@@ -98,25 +100,35 @@ class AccumulateGrad(graph.AccumulateGrad):
         return ()
 
 
-class _StrongRef:
-    """Called like a weak reference (a leaf's ``_grad_accumulator``), but holds its node:
-    the input's node must not be replaced by a plain AccumulateGrad while the leaf lives."""
+def hook_of_level(hook):
+    """A tensor hook registered inside a transform belongs to that level's graph: it runs
+    when that transform differentiates, not in a backward pass of another level (PyTorch
+    records each level's graph apart)."""
+    level = _GradLevels.running[-1]
 
-    def __init__(self, node):
-        self.node = node
+    @functools.wraps(hook)
+    def at_level(grad):
+        if _GradLevels.differentiating is level:
+            return hook(grad)
+        return None
+    return at_level
 
-    def __call__(self):
-        return self.node
+
+class differentiating:
+    """``with differentiating(level):`` the transform of ``level`` runs its backward pass."""
+
+    def __init__(self, level):
+        self.level = level
+
+    def __enter__(self):
+        self.before = _GradLevels.differentiating
+        _GradLevels.differentiating = self.level
+
+    def __exit__(self, *exc_info):
+        _GradLevels.differentiating = self.before
 
 
 # --- which levels a tensor is wrapped at ------------------------------------------------------
-
-def _real_grad_fn(tensor):
-    if tensor._base is not None:         # a view: its node may be made again (views.py)
-        from .._ops.views import view_grad_fn
-        return view_grad_fn(tensor)
-    return tensor._grad_fn
-
 
 def wrapping_levels(tensor):
     """The running levels ``tensor`` is wrapped at, outermost first."""
@@ -171,7 +183,7 @@ def flags_at(tensor, level):
         return True, None                # this level's input: a leaf
     if not _reaches(tensor, level):
         return False, None
-    return True, _real_grad_fn(tensor)
+    return True, tensor._graph_grad_fn
 
 
 def _reaches(tensor, level):

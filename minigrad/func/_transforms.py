@@ -31,7 +31,7 @@ from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
 from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
 from ._batch_rules import run_transform_per_sample
-from ._levels import GradLevel
+from ._levels import GradLevel, differentiating
 
 
 def _per_sample_inside_batched_vmap(transform):
@@ -162,7 +162,10 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
-    with seeing_through_vmap():      # inside vmap, PyTorch differentiates below the batched tensors
+    level = getattr(inputs[0], "_level", None) if inputs else None   # (the transform's level)
+    # inside vmap, PyTorch differentiates below the batched tensors; the hooks registered
+    # at this transform's level run
+    with seeing_through_vmap(), differentiating(level):
         return _grads_seen_through(outputs, inputs, grad_outputs)
 
 
