@@ -131,8 +131,15 @@ def jvp_program(L):
         y = (x * p).sin()
         _look(log, "y", y)
         return y
-    _, tangent = L.func.jvp(f, (L.tensor([0.5, 1.5]),), (L.ones(2),))
-    _outside(log, "tangent", tangent)
+    for requires_grad in (False, True):
+        x = L.tensor([0.5, 1.5], requires_grad=requires_grad)
+
+        def g(x):
+            _look(log, "x", x)
+            return f(x)
+        value, tangent = L.func.jvp(g, (x,), (L.ones(2),))
+        _outside(log, "value", value)
+        _outside(log, "tangent", tangent)
     return log
 
 

@@ -27,7 +27,7 @@ from ..autograd import forward_ad
 from ..autograd.function import _FuncTransforms
 from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _alias
 from .._ops.shape import stack
 from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
 from ._batch_rules import run_transform_per_sample
@@ -340,17 +340,20 @@ def _batched_like(tree, sources, leave_out=()):
 
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
+        # PyTorch's jvp sees each primal through an alias (AliasBackward0 if it requires grad)
+        aliases = [_alias(_check_is_tensor(p)) for p in primal_leaves]
         level = GradLevel(forward_mode=True)
-        duals = [level.input(p, forward_ad.make_dual(_check_is_tensor(p), t))
-                 for p, t in zip(primal_leaves, tangent_leaves)]
+        duals = [level.input(alias, forward_ad.make_dual(alias, t))
+                 for alias, t in zip(aliases, tangent_leaves)]
         output, aux = _split_aux(level.run(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
         values, products = [], []
         for out in out_leaves:
-            primal, tangent = forward_ad.unpack_dual(out)
-            values.append(primal)
-            products.append(tangent if tangent is not None else _zeros_like(primal))
+            tangent = forward_ad.unpack_dual(out).tangent
+            with forward_ad._paused():
+                values.append(_alias(out))     # the value, without its tangent (AliasBackward0)
+            products.append(tangent if tangent is not None else _zeros_like(values[-1]))
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
 
