@@ -24,7 +24,10 @@ when asked (``requires_grad``, ``grad_fn``, ``is_leaf``, printing, ``next_functi
 * a tensor requires grad at level L when its graph reaches an input of level L
   (level 0, outside every transform: when it reaches an ordinary leaf);
 * a tensor is wrapped at level L when level L runs and it is an input of L, or its
-  grad_fn was made while L ran (nodes are numbered in the order they are made).
+  grad_fn was made while L ran (nodes are numbered in the order they are made; a tensor
+  made by no recorded operation is shown unwrapped, where PyTorch wraps it too);
+* inside a jvp (a level in ``forward_mode``) nothing requires grad: it tracks tangents;
+* a hook registered inside a level runs only when that level's transform differentiates.
 
 PyTorch: torch/_functorch (TensorWrapper.cpp, eager_transforms.py).
 """
@@ -99,6 +102,8 @@ class AccumulateGrad(graph.AccumulateGrad):
         """``()``, as every AccumulateGrad's: the tensor passed in is another level's."""
         return ()
 
+
+# --- hooks belong to the level they were registered at ----------------------------------------
 
 def hook_of_level(hook):
     """A tensor hook registered inside a transform belongs to that level's graph: it runs
