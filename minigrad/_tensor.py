@@ -262,7 +262,19 @@ class Tensor:
         """The Node that created this tensor, or None for a leaf."""
         if self._vmap_levels and _shows_as_batched(self):
             return None           # a vmap's BatchedTensor (see _functorch.py)
+        if _GradLevels.running:   # inside grad, vjp, ...: the graph of that level (func/_levels.py)
+            seen = _levels.flags_seen(self)
+            if seen is not None:
+                return seen[1]
         if self._base is not None:      # a view: its node is made again if its memory changed
+            return _ops_views.view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def _graph_grad_fn(self):
+        """``grad_fn`` as the graph has it: the same, except inside vmap or grad, where the
+        user sees only the graph of the innermost transform. Operations ask this."""
+        if self._base is not None:
             return _ops_views.view_grad_fn(self)
         return self._grad_fn
 
@@ -271,6 +283,10 @@ class Tensor:
         """True if operations on this tensor are recorded for backward."""
         if self._vmap_levels and _shows_as_batched(self):
             return False          # a vmap's BatchedTensor (see _functorch.py)
+        if _GradLevels.running:   # inside grad, vjp, ...: the graph of that level (func/_levels.py)
+            seen = _levels.flags_seen(self)
+            if seen is not None:
+                return seen[0]
         return self._graph_requires_grad
 
     @property
@@ -401,6 +417,8 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if _GradLevels.running:          # inside grad, vjp, ...: a hook of that level's graph
+            hook = _levels.hook_of_level(hook)
         if self.grad_fn is None:         # (a view's node is made again first)
             if self._backward_hooks is None:
                 self._backward_hooks = {}
@@ -1018,7 +1036,8 @@ from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
 from .autograd.function import _FuncTransforms  # noqa: E402
-from ._functorch import shows_as_batched as _shows_as_batched_at  # noqa: E402
+from ._functorch import shows_as_batched as _shows_as_batched_at, _GradLevels  # noqa: E402
+from .func import _levels  # noqa: E402
 from .func._vmap import refuse_inside_vmap  # noqa: E402
 from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402

@@ -299,7 +299,7 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     # Recording: the operation computes its result in new memory, so it can read the old
     # values where they are; ``old`` stands for them at the tensor's place in the graph.
     old = _wrap(tensor._array)
-    old._grad_fn = tensor.grad_fn         # (a view's node is made again first, if it is out of date)
+    old._grad_fn = tensor._graph_grad_fn   # (a view's node is made again first, if it is out of date)
     old._output_nr = tensor._output_nr
     old._requires_grad = tensor._requires_grad
     hooks = _Hooks.stack

@@ -436,7 +436,7 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
     old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
-        old._grad_fn = tensor.grad_fn     # (a view's node is made again first, if out of date)
+        old._grad_fn = tensor._graph_grad_fn     # (a view's node is made again first, if out of date)
         old._output_nr = tensor._output_nr
         old._requires_grad = tensor._requires_grad
     new = result(new_array, node_class, (old,), **attributes)

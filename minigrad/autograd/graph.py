@@ -22,6 +22,7 @@ import numpy as np
 
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
+from .._functorch import _GradLevels
 from .._tensor import _wrap
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
@@ -231,7 +232,11 @@ class Node:
     def next_functions(self):
         """One edge ``(node, output_nr)`` per input of the forward operation: the node that
         made that input (``AccumulateGrad`` for a leaf, ``None`` if it needs no gradient)."""
-        return tuple(zip(self._next_nodes, self._next_nrs))
+        edges = tuple(zip(self._next_nodes, self._next_nrs))
+        if _GradLevels.inputs_made:     # inside grad, vjp, ...: a level's graph (func/_levels.py)
+            from ..func._levels import edges_seen
+            edges = edges_seen(self, edges)
+        return edges
 
     @next_functions.setter
     def next_functions(self, edges):
