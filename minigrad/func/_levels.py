@@ -75,7 +75,8 @@ class GradLevel:
 
 
 class AccumulateGrad(graph.AccumulateGrad):
-    """The AccumulateGrad of a transform's input: the leaf the transform differentiates.
+    """result = a transform's input, the leaf it differentiates   ->
+        grad_input = grad, passed on as it is to the tensor given to the transform
 
     (A class of its own, named as PyTorch's node is named: the engine runs it as any
     other node, in its place in the graph, instead of first.)
