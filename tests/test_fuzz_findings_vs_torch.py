@@ -828,3 +828,31 @@ def test_select_and_slice_settings(torch, view):
         return node.name(), {name: (value.tolist() if isinstance(value, L.Tensor) else value)
                              for name, value in shown.items()}
     assert run(minigrad) == run(torch)
+
+
+# mode sorts each row with C++'s std::sort (not stable; NaN neither smaller nor larger than
+# anything), then takes the first longest run of equal neighbours, at its last element: which
+# position wins among equal values, and whether NaNs split a run, follow that sort
+@pytest.mark.parametrize("row", [
+    [1.0, "nan", 1.0], [1.0, "nan", "nan"], [1.0, "nan"], [2.0, "nan", 1.0, "nan", 2.0],
+    [[0.0, 1.0, 2.0], ["nan", 1.0, "nan"]], [1.0, 1.0, 1.0], [3.0, 1.0, 3.0, 1.0],
+])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_mode_with_nans_and_ties(torch, row, dim):
+    def run(L):
+        values, indices = L.tensor(np.array(row, dtype=np.float32)).mode(dim)
+        return str(values.tolist()), indices.tolist()       # (str: NaN == NaN)
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mode_of_long_rows_with_many_ties(torch, seed):
+    """Rows longer than 16 elements are quicksorted first, which moves equal values about."""
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 4, size=(3, 17 + 40 * seed)).astype(np.float64)
+    data[rng.random(data.shape) < 0.2 * (seed % 3)] = np.nan
+    ours, theirs = minigrad.tensor(data).mode(1), torch.tensor(data).mode(1)
+    assert ours.indices.tolist() == theirs.indices.tolist()
+    np.testing.assert_array_equal(ours.values.numpy(), theirs.values.numpy())
+    ints = rng.integers(0, 3, size=(2, 30))
+    assert minigrad.tensor(ints).mode().indices.tolist() == torch.tensor(ints).mode().indices.tolist()
