@@ -856,3 +856,39 @@ def test_mode_of_long_rows_with_many_ties(torch, seed):
     np.testing.assert_array_equal(ours.values.numpy(), theirs.values.numpy())
     ints = rng.integers(0, 3, size=(2, 30))
     assert minigrad.tensor(ints).mode().indices.tolist() == torch.tensor(ints).mode().indices.tolist()
+
+
+# an in-place change of overlapping unfold windows: PyTorch cannot tell cheaply that the
+# windows share memory, lets the change through and works element by element, so a location
+# seen in three windows is changed three times (and its gradient follows those values)
+@pytest.mark.parametrize("change", [
+    lambda L, w: w.add_(1), lambda L, w: w.mul_(2), lambda L, w: w.exp_(), lambda L, w: w.neg_(),
+    lambda L, w: w.div_(2), lambda L, w: w.pow_(2), lambda L, w: w.sin_(), lambda L, w: w.t().add_(1),
+    lambda L, w: w.sub_(L.ones(3), alpha=2), lambda L, w: w.pow_(L.tensor([2.0, 1.0, 2.0])),
+    lambda L, w: w.mul_(L.tensor([1.0, 2.0, 3.0])), lambda L, w: w.zero_(), lambda L, w: w.fill_(2),
+    lambda L, w: w.clamp_(0, 1), lambda L, w: w.relu_(),
+])
+@pytest.mark.parametrize("recorded", [False, True])
+def test_in_place_changes_of_overlapping_unfold_windows(torch, change, recorded):
+    def run(L):
+        x = L.arange(5.0, requires_grad=recorded)
+        y = x.clone() if recorded else x
+        change(L, y.unfold(0, 3, 1))
+        if not recorded:
+            return y.tolist(), None, []
+        y.sum().backward()
+        return y.tolist(), y.grad_fn.name(), x.grad.tolist()
+    (ours, node, grad), (theirs, torch_node, torch_grad) = run(minigrad), run(torch)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)     # (exp of exp: float32's last bits)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-6)
+    assert node == torch_node
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.arange(5).unfold(0, 3, 1).add_(1.5), lambda L: L.arange(5).unfold(0, 3, 1).sin_(),
+    lambda L: L.arange(5).unfold(0, 3, 1).add_(2, alpha=3),
+    lambda L: L.arange(12.0).view(3, 4).unfold(0, 2, 1).mul_(3),
+    lambda L: L.arange(5.0).unfold(0, 3, 2).add_(1),
+])
+def test_in_place_changes_of_unfold_windows_of_other_dtypes_and_steps(torch, fn):
+    assert_same(fn, torch)
