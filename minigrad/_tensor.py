@@ -953,7 +953,7 @@ def _install_methods():
         triangular: ["tril", "triu", "tril_", "triu_"],
         median: ["median", "nanmedian"],
         masked_select: ["masked_select"],
-        summing: ["nansum", "count_nonzero"],
+        summing: ["nansum"],
         rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
                     "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
                     "repeat_interleave", "take_along_dim", "unfold"],
@@ -965,6 +965,7 @@ def _install_methods():
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
+    Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

@@ -892,3 +892,19 @@ def test_in_place_changes_of_overlapping_unfold_windows(torch, change, recorded)
 ])
 def test_in_place_changes_of_unfold_windows_of_other_dtypes_and_steps(torch, fn):
     assert_same(fn, torch)
+
+
+# count_nonzero has no keepdim: PyTorch's parser matches neither of its two signatures
+# (dim an int or a tuple of ints) and lists what it got, keywords last given first, without the
+# tensor for the method; the method also takes dims one by one
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.count_nonzero(keepdim=True), lambda L, x: x.count_nonzero(0, keepdim=True),
+    lambda L, x: L.count_nonzero(x, keepdim=True), lambda L, x: L.count_nonzero(x, 0, keepdim=True),
+    lambda L, x: L.count_nonzero(x, dim=0, keepdim=True), lambda L, x: x.count_nonzero(foo=1, dim=0, keepdim=True),
+    lambda L, x: x.count_nonzero(0, 1), lambda L, x: L.count_nonzero(x, 0, 1), lambda L, x: x.count_nonzero(0, dim=1),
+    lambda L, x: x.count_nonzero(True), lambda L, x: x.count_nonzero(dim=1.5), lambda L, x: x.count_nonzero((1.5, 0)),
+    lambda L, x: x.count_nonzero((0, 1.5)), lambda L, x: L.count_nonzero(x, (0, 0, "a")),
+    lambda L, x: x.count_nonzero(0, None), lambda L, x: x.count_nonzero(dim=(0, 1)), lambda L, x: x.count_nonzero(-1),
+])
+def test_count_nonzero_arguments(torch, fn):
+    assert_same(lambda L: fn(L, L.tensor([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]])), torch)
