@@ -908,3 +908,29 @@ def test_in_place_changes_of_unfold_windows_of_other_dtypes_and_steps(torch, fn)
 ])
 def test_count_nonzero_arguments(torch, fn):
     assert_same(lambda L: fn(L, L.tensor([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]])), torch)
+
+
+# Python numbers stored in an integer dtype: an unsigned one takes a negative int down to minus
+# its largest value and wraps it around (ByteTensor([-1]) is 255); anything else out of range,
+# and floats out of range (NaN, inf, -0.5 for uint8), are refused
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ByteTensor([-1]), lambda L: L.ByteTensor([-255]), lambda L: L.ByteTensor([-256]),
+    lambda L: L.ByteTensor([256]), lambda L: L.ByteTensor([-0.5]), lambda L: L.ByteTensor([255.9]),
+    lambda L: L.ByteTensor([[1, -2]]), lambda L: L.CharTensor([200]), lambda L: L.IntTensor([2**40]),
+    lambda L: L.ShortTensor([70000]), lambda L: L.tensor(-1, dtype=L.uint8),
+    lambda L: L.tensor([True, -1], dtype=L.uint8), lambda L: L.tensor([-1, 0.5], dtype=L.uint8),
+    lambda L: L.tensor([float("nan")], dtype=L.uint8), lambda L: L.tensor([float("inf")], dtype=L.int32),
+    lambda L: L.tensor([2**63]), lambda L: L.tensor(2**64, dtype=L.uint8), lambda L: L.tensor([-2**63]),
+    lambda L: L.as_tensor([-1], dtype=L.uint8), lambda L: L.full((2,), -1, dtype=L.uint8),
+    lambda L: L.full((2,), 256, dtype=L.uint8), lambda L: L.full((2,), -1.5, dtype=L.uint8),
+    lambda L: L.full((2,), 2**63), lambda L: L.tensor([1.5], dtype=L.int64),
+])
+def test_numbers_out_of_an_integer_dtype_range(torch, fn):
+    assert_same(fn, torch)
+
+
+# clamp by numbers: the result's dtype comes from the tensor and both bounds
+@pytest.mark.parametrize("bounds", [(True, 1), (1, True), (True, 1.0), (1.0, True), (False, 1), (0, 1)])
+@pytest.mark.parametrize("values", [[True, False], [1, 2]])
+def test_clamp_by_numbers_takes_both_bounds_dtypes(torch, bounds, values):
+    assert_same(lambda L: L.tensor(values).clamp(*bounds), torch)
