@@ -934,3 +934,17 @@ def test_numbers_out_of_an_integer_dtype_range(torch, fn):
 @pytest.mark.parametrize("values", [[True, False], [1, 2]])
 def test_clamp_by_numbers_takes_both_bounds_dtypes(torch, bounds, values):
     assert_same(lambda L: L.tensor(values).clamp(*bounds), torch)
+
+
+# x[..., :1] = v into an expanded gradient (a view made by the engine, outside recording):
+# when v requires grad, PyTorch's no_grad-view error comes before the expanded-memory one
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("value_requires_grad", [False, True])
+@pytest.mark.parametrize("shape", [(2, 1, 3), (3,), (1, 3)])
+def test_writing_into_an_expanded_gradient(torch, create_graph, value_requires_grad, shape):
+    def fn(L):
+        x = L.ones(shape, requires_grad=True)
+        (g,) = L.autograd.grad(x.sum(), [x], create_graph=create_graph)
+        g[..., :1] = L.tensor([2.0], requires_grad=value_requires_grad)
+        return g
+    assert_same(fn, torch)

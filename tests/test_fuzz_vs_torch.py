@@ -980,6 +980,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), False, False),
      ("inplace", "unsqueeze_", (0,), True, False), ("retain_grad", "retain_grad", (0,), True, False),
      ("grad_outputs", "leaves", (0, 0), True, False)],
+    # x[..., :1] = v into an expanded gradient, v requiring grad: the no_grad-view error first
+    [("leaf", (2, 1, 3), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("leaf", (3,), 0, False, True), ("inplace_binary", "setitem_last_dim_t", (1, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
