@@ -16,7 +16,6 @@ from . import result
 from .inplace import apply_inplace
 from .indexing import index_put as _index_put
 from .gather_scatter import index_select
-from .shape import cat
 from .._dtype import cpp_name
 
 
@@ -278,12 +277,28 @@ class MaskedScatterBackward0(Node):
         grad_self = grad.masked_fill(mask, 0) if self.should_compute_output(0) else None
         grad_source = None
         if self.should_compute_output(1):
-            from .masked_select import masked_select      # lazy: keeps the import order simple
-            used = masked_select(grad, mask)
-            unused = int(np.prod(self.source_sym_sizes)) - used.numel()
-            tail = _wrap(np.zeros(unused, dtype=grad._array.dtype))
-            grad_source = cat([used, tail]).reshape(self.source_sym_sizes)
+            # recorded as PyTorch's masked_scatter_backward, so that create_graph=True records
+            # one node (MaskedScatterBackwardBackward0) for it
+            where = np.broadcast_to(mask._array, grad.shape)
+            values = np.zeros(int(np.prod(self.source_sym_sizes)), dtype=grad._array.dtype)
+            used = grad._array[where]                 # (in the result's row-major order)
+            values[:used.size] = used                 # then zeros for source's unused elements
+            grad_source = result(values.reshape(self.source_sym_sizes), MaskedScatterBackwardBackward0,
+                                 (grad,), saved=(mask,), grad_shape=grad.shape)
         return grad_self, grad_source
+
+
+class MaskedScatterBackwardBackward0(Node):
+    """result = grad_output at the places where mask is True, in order, then zeros (shaped as
+    masked_scatter's source: its backward)   ->
+        grad_grad_output = zeros with those places filled, in order, by grad"""
+
+    _saved_names = ("mask",)
+
+    def backward(self, grad):
+        (mask,) = self.saved_tensors
+        zeros = _wrap(np.zeros(self.grad_shape, dtype=grad._array.dtype))
+        return (masked_scatter(zeros, mask, grad),)
 
 
 @history_first
