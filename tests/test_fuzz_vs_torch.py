@@ -983,6 +983,10 @@ def test_random_programs_match_pytorch(torch, program):
     # x[..., :1] = v into an expanded gradient, v requiring grad: the no_grad-view error first
     [("leaf", (2, 1, 3), 0, False, True), ("grad", "grad", (0,), False, False),
      ("leaf", (3,), 0, False, True), ("inplace_binary", "setitem_last_dim_t", (1, 2), False, False)],
+    # cross_entropy of an empty input with probabilities as target, 'mean': PyTorch fills the
+    # sum with nan in place (NegBackward0 of FillBackward2), it does not divide by 0
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, True),
+     ("binary", "cross_entropy_probs", (1, 1), False, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
