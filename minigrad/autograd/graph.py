@@ -727,9 +727,11 @@ def _copy_for_grad(grad, variable):
 
 def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory (the caller has checked
-    that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's)."""
+    that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's).
+    Memory without elements is nobody's to share (new empty memory is an as_strided view,
+    see keep_zero_steps)."""
     array = grad._array
-    return ((array.flags.owndata or _view_of_a_temporary(array)) and array.flags.writeable
+    return ((array.flags.owndata or array.size == 0 or _view_of_a_temporary(array)) and array.flags.writeable
             and grad._grad_fn is None and not grad._shared_gradient)
 
 
