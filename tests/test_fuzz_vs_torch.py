@@ -987,6 +987,12 @@ def test_random_programs_match_pytorch(torch, program):
     # sum with nan in place (NegBackward0 of FillBackward2), it does not divide by 0
     [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, True),
      ("binary", "cross_entropy_probs", (1, 1), False, False), ("backward", "backward", (2,), False, False)],
+    # a leaf unsqueezed in place under no_grad after a graph recorded its AccumulateGrad: the
+    # first gradient, summed back to the old shape, is copied into a new .grad of the leaf's
+    # shape (copy_: _version 1)
+    [("leaf", (2, 3), 50, False, True), ("unary", "clone", (0,), False, False),
+     ("inplace", "unsqueeze_", (0,), True, False), ("unary", "mean", (0,), False, True),
+     ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

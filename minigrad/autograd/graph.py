@@ -618,6 +618,7 @@ def _accumulate_reshaped(variable, grad, held_elsewhere):
             variable._grad = copy_into(current, grad)
         else:
             current._array[...] = grad._array
+            current._version_counter[0] += 1        # (PyTorch copy_()s into new memory)
             variable._grad = current
     elif _State.enabled:
         variable._grad = current + grad
