@@ -945,3 +945,19 @@ def test_writing_into_an_expanded_gradient(torch, create_graph, value_requires_g
         g[..., :1] = L.tensor([2.0], requires_grad=value_requires_grad)
         return g
     assert_same(fn, torch)
+
+
+# movedim of a 0-d tensor (dim 0 or -1): nothing to move, PyTorch gives an alias
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.movedim(-1, 0), lambda L, x: x.movedim(0, -1), lambda L, x: x.moveaxis((0,), (-1,)),
+    lambda L, x: x.movedim(1, 0), lambda L, x: x.movedim((0, 0), (0, 0)),
+])
+def test_movedim_of_a_zero_dim_tensor(torch, fn):
+    assert_same(lambda L: fn(L, L.tensor(1.5, requires_grad=True)), torch)
+
+    def node(L):
+        try:
+            return fn(L, L.tensor(1.5, requires_grad=True)).grad_fn.name()
+        except Exception as error:
+            return type(error).__name__
+    assert node(minigrad) == node(torch)
