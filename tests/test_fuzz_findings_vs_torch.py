@@ -961,3 +961,18 @@ def test_movedim_of_a_zero_dim_tensor(torch, fn):
         except Exception as error:
             return type(error).__name__
     assert node(minigrad) == node(torch)
+
+
+# the in-place forms of the functions with more inputs (hypot_, lerp_, addcmul_, copysign_, ...)
+# refuse an input that partly overlaps the memory they write, as PyTorch's kernels do
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.hypot_(x[:1]), lambda L, x: x.lerp_(x[:1], 0.5), lambda L, x: x.addcmul_(x[1:], x[1:]),
+    lambda L, x: x.addcmul_(x, x), lambda L, x: x.hypot_(x), lambda L, x: x[:2].copysign_(x[1:]),
+    lambda L, x: x.addcdiv_(x, x[:1] + 1),
+])
+def test_in_place_functions_with_more_inputs_and_overlapping_memory(torch, fn):
+    def run(L):
+        x = L.arange(3.0)
+        fn(L, x)
+        return x
+    assert_same(run, torch)

@@ -1037,6 +1037,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 3), 50, False, True), ("unary", "clone", (0,), False, False),
      ("inplace", "unsqueeze_", (0,), True, False), ("unary", "mean", (0,), False, True),
      ("backward", "backward", (2,), False, False)],
+    # x.hypot_(x[:1]) (and lerp_, addcmul_, ...): a partial overlap is refused
+    [("leaf", (3,), 0, False, True), ("view", "chunk3_last", (0,), True, False),
+     ("inplace_binary", "hypot_", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -101,6 +101,11 @@ def _with_others_inplace(operation, name, tensor_arguments):
             raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.tensor_type_name[:-len('Tensor')]} "
                                "but the operation's result requires dtype Double")
 
+        for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
+            if other._version_counter is self._version_counter:
+                check_inplace(self, others=others)       # (autograd's rules come first)
+                _check_partial_overlap(self, other)
+
         def written(t, *_):
             return _castable_back(operation(t, *args, **kwargs), t)
         return apply_inplace(self, written, *others)
