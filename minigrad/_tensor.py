@@ -398,6 +398,10 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._backward_hooks is not None and self._grad_fn is None:
+            # PyTorch looks at grad_fn at the first hook only: a no_grad view whose base has
+            # changed since then takes more hooks without the lost-history error
+            return graph._add_hook(self._backward_hooks, hook)
         if self.grad_fn is None:         # (a view's node is made again first)
             if self._backward_hooks is None:
                 self._backward_hooks = {}

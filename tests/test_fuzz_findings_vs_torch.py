@@ -976,3 +976,21 @@ def test_in_place_functions_with_more_inputs_and_overlapping_memory(torch, fn):
         fn(L, x)
         return x
     assert_same(run, torch)
+
+
+# register_hook looks at grad_fn at the first hook only (PyTorch's Tensor.register_hook): a
+# no_grad view whose base changed in place since then takes another hook without the
+# lost-history error; a first hook after the change is refused
+@pytest.mark.parametrize("first_hook", [True, False])
+@pytest.mark.parametrize("view", [lambda x: x.chunk(3)[-1], lambda x: x.swapaxes(0, -1), lambda x: x[1:]])
+def test_hooks_on_a_no_grad_view_whose_base_changed(torch, first_hook, view):
+    def run(L):
+        x = L.ones(3, requires_grad=True)
+        with L.no_grad():
+            v = view(x)
+            if first_hook:
+                v.register_hook(lambda g: None)
+            x.relu_()
+        v.register_hook(lambda g: None)
+        return v
+    assert_same(run, torch)
