@@ -994,3 +994,24 @@ def test_hooks_on_a_no_grad_view_whose_base_changed(torch, first_hook, view):
         v.register_hook(lambda g: None)
         return v
     assert_same(run, torch)
+
+
+# lerp names the C++ types in its dtype errors ('long int'), and reads a 0-d weight as a number
+# of any dtype (still an input: its gradient comes back in its own dtype)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.lerp(L.ones(3), L.tensor(1), 0.3), lambda L: L.lerp(L.ones(3), L.tensor([1], dtype=L.int16), 0.3),
+    lambda L: L.lerp(L.ones(3), L.ones(3), L.tensor([1])), lambda L: L.lerp(L.ones(3), L.ones(3), L.tensor(2)),
+    lambda L: L.lerp(L.ones(3), L.zeros(3), L.tensor(True)), lambda L: L.ones(3).lerp_(L.zeros(3), L.tensor(2)),
+    lambda L: L.lerp(L.ones(3, dtype=L.float64), L.zeros(3, dtype=L.float64), L.tensor(0.25)),
+])
+def test_lerp_dtypes(torch, fn):
+    assert_same(fn, torch)
+
+
+def test_lerp_by_a_zero_dim_weight_of_another_dtype_is_differentiable(torch):
+    def run(L):
+        a, w = L.ones(3, requires_grad=True), L.tensor(0.5, dtype=L.float64, requires_grad=True)
+        out = L.lerp(a, L.zeros(3), w)
+        out.sum().backward()
+        return out.grad_fn.name(), w.grad.item(), str(w.grad.dtype).split(".")[-1], a.grad.tolist()
+    assert run(minigrad) == run(torch)

@@ -1045,6 +1045,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("view", "chunk3_last", (0,), True, False),
      ("hook", "observe", (1,), True, False), ("inplace", "F_hardtanh_", (0,), True, False),
      ("hook", "observe", (1,), True, False), ("backward", "backward", (0,), False, False)],
+    # lerp towards argmax's int64 indices: PyTorch names the C++ type ('long int')
+    [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
+     ("binary", "lerp", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
