@@ -1015,3 +1015,30 @@ def test_lerp_by_a_zero_dim_weight_of_another_dtype_is_differentiable(torch):
         out.sum().backward()
         return out.grad_fn.name(), w.grad.item(), str(w.grad.dtype).split(".")[-1], a.grad.tolist()
     assert run(minigrad) == run(torch)
+
+
+# prod of an empty tensor (or over an empty dim): the gradient is PyTorch's grad * (result /
+# input), recorded under create_graph=True; gradients of empty leaves used twice are laid out
+# and versioned as PyTorch's
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+@pytest.mark.parametrize("dim", [None, 0, -1])
+def test_gradient_of_an_empty_product(torch, shape, dim):
+    def run(L):
+        x = L.ones(shape, requires_grad=True)
+        y = x.prod() if dim is None else x.prod(dim)
+        (g,) = L.autograd.grad(y.sum(), [x], create_graph=True)
+        node = g.grad_fn
+        return tuple(g.shape), g.requires_grad, node.name() if node else None, g.stride()
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("made", ["numpy data", "zeros"])
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+def test_empty_leaf_used_twice_through_a_cast(torch, made, shape):
+    def run(L):
+        x = (L.tensor(np.zeros(shape, np.float32), requires_grad=True) if made == "numpy data"
+             else L.zeros(shape, requires_grad=True))
+        (x.double().sum() + x.double().sum()).backward()
+        (g,) = L.autograd.grad(x.double().sum() + x.double().sum(), [x])
+        return x.grad.stride(), x.grad._version, g.stride(), g._version
+    assert run(minigrad) == run(torch)

@@ -1048,6 +1048,10 @@ def test_random_programs_match_pytorch(torch, program):
     # lerp towards argmax's int64 indices: PyTorch names the C++ type ('long int')
     [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
      ("binary", "lerp", (0, 1), True, False)],
+    # the product of nothing, differentiated with create_graph: PyTorch's formula grad * (result
+    # / input) is recorded (MulBackward0 of DivBackward0) for an empty input too
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, True), ("unary", "prod", (1,), False, False),
+     ("grad", "grad", (2,), True, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -572,7 +572,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
         if _State.enabled and grad._graph_requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
-                (variable._array.ndim < 2 and not variable._zero_steps)
+                (variable._array.ndim < 2 and not variable._zero_steps and grad._array.size)
                 or _obeys_layout_contract(grad, variable)):
             # (a new vector is laid out as the contract asks of any leaf, but for an empty one
             # that steps by 0, made from numpy data)
@@ -728,11 +728,9 @@ def _copy_for_grad(grad, variable):
 
 def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory (the caller has checked
-    that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's).
-    Memory without elements is nobody's to share (new empty memory is an as_strided view,
-    see keep_zero_steps)."""
+    that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's)."""
     array = grad._array
-    return ((array.flags.owndata or array.size == 0 or _view_of_a_temporary(array)) and array.flags.writeable
+    return ((array.flags.owndata or _view_of_a_temporary(array)) and array.flags.writeable
             and grad._grad_fn is None and not grad._shared_gradient)
 
 
@@ -741,6 +739,8 @@ def _view_of_a_temporary(array):
     say)? Then it alone holds that memory, as if it owned it. (PyTorch adopts a view as .grad
     when nothing else holds the view itself.)"""
     base = array.base
+    if base is not None and type(base) is not np.ndarray:
+        base = getattr(base, "base", None)      # (as_strided's wrapper: new empty memory's steps)
     return type(base) is np.ndarray and base.flags.owndata and getrefcount(base) <= REFS_OF_A_LOCAL + 1
 
 
