@@ -1042,3 +1042,12 @@ def test_empty_leaf_used_twice_through_a_cast(torch, made, shape):
         (g,) = L.autograd.grad(x.double().sum() + x.double().sum(), [x])
         return x.grad.stride(), x.grad._version, g.stride(), g._version
     assert run(minigrad) == run(torch)
+
+
+# addcmul/addcdiv broadcast input with tensor1 first, then the two with tensor2: the first
+# pair that does not fit is the one PyTorch's message names
+@pytest.mark.parametrize("shapes", [((3,), (2,), (3,)), ((3,), (3,), (2,)), ((2,), (3,), (3,)),
+                                    ((3,), (2,), (4,)), ((2, 3), (3, 1), (4,)), ((2, 3), (3,), (4, 1))])
+@pytest.mark.parametrize("name", ["addcmul", "addcdiv"])
+def test_addcmul_addcdiv_broadcast_errors(torch, shapes, name):
+    assert_same(lambda L: getattr(L, name)(*(L.ones(shape) for shape in shapes)), torch)

@@ -1052,6 +1052,9 @@ def test_random_programs_match_pytorch(torch, program):
     # / input) is recorded (MulBackward0 of DivBackward0) for an empty input too
     [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, True), ("unary", "prod", (1,), False, False),
      ("grad", "grad", (2,), True, True)],
+    # addcdiv of shapes that do not fit: input and tensor1 are broadcast first (PyTorch's message)
+    [("leaf", (2, 3), 0, False, True), ("view", "diagonal", (0,), True, False),
+     ("binary", "addcdiv", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -57,11 +57,11 @@ def _three_arrays(name, input, tensor1, tensor2, value):
         np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
         check_history_kept(input, tensor1, tensor2)
-        try:
-            np.broadcast_shapes(arrays[1].shape, arrays[2].shape)
+        try:                      # PyTorch broadcasts input with tensor1, then the two with tensor2
+            first = np.broadcast_shapes(arrays[0].shape, arrays[1].shape)
         except ValueError:
-            raise _broadcast_error(tensor1, tensor2) from None
-        raise _broadcast_error(input, np.empty(np.broadcast_shapes(arrays[1].shape, arrays[2].shape))) from None
+            raise _broadcast_error(input, tensor1) from None
+        raise _broadcast_error(np.empty(first), tensor2) from None
     return arrays, dtype
 
 
