@@ -1051,3 +1051,16 @@ def test_empty_leaf_used_twice_through_a_cast(torch, made, shape):
 @pytest.mark.parametrize("name", ["addcmul", "addcdiv"])
 def test_addcmul_addcdiv_broadcast_errors(torch, shapes, name):
     assert_same(lambda L: getattr(L, name)(*(L.ones(shape) for shape in shapes)), torch)
+
+
+# index_fill along a dim of size 0 with positions to fill: PyTorch's kernel views the empty
+# tensor with a step of 0 along dim and fails for want of memory (before checking positions)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(0).index_fill_(0, L.tensor([0]), 1.0), lambda L: L.ones(0).index_fill(0, L.tensor([-1]), 1.0),
+    lambda L: L.ones(0, 3).index_fill(0, L.tensor([0]), 1.0), lambda L: L.ones(2, 0).index_fill(1, L.tensor([0]), 1.0),
+    lambda L: L.ones(2, 0).index_fill(0, L.tensor([0]), 1.0), lambda L: L.ones(0).index_fill(0, L.tensor([], dtype=L.long), 1.0),
+    lambda L: L.ones(0, dtype=L.float64).index_fill(0, L.tensor([0]), L.tensor(1.0)),
+    lambda L: L.ones(0, 3).t().index_fill(1, L.tensor([0]), 1.0),
+])
+def test_index_fill_along_an_empty_dim(torch, fn):
+    assert_same(fn, torch)

@@ -1055,6 +1055,9 @@ def test_random_programs_match_pytorch(torch, program):
     # addcdiv of shapes that do not fit: input and tensor1 are broadcast first (PyTorch's message)
     [("leaf", (2, 3), 0, False, True), ("view", "diagonal", (0,), True, False),
      ("binary", "addcdiv", (0, 1), True, False)],
+    # index_fill_ of an empty vector: PyTorch's kernel fails for want of memory ('setStorage: ...')
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
+     ("inplace", "index_fill_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

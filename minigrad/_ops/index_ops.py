@@ -218,6 +218,15 @@ def index_fill(input, dim, index, value):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     size = input.shape[dim] if input.ndim else 1
     positions = index._array.reshape(-1)
+    if size == 0 and positions.size:
+        # PyTorch's kernel first views self with one slice of step 0 along dim, which needs
+        # memory that an empty tensor does not have (checked before the positions)
+        sizes, steps = list(input.shape), list(input.stride())
+        sizes[dim], steps[dim] = 1, 0
+        needed = (1 + sum((n - 1) * step for n, step in zip(sizes, steps))) * input._array.itemsize
+        raise RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
+                           f"{input._array.itemsize} requiring a storage size of {needed} are out of "
+                           "bounds for storage of size 0")
     outside = (positions < -size) | (positions >= size)
     if outside.any():
         raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "
