@@ -1064,3 +1064,20 @@ def test_addcmul_addcdiv_broadcast_errors(torch, shapes, name):
 ])
 def test_index_fill_along_an_empty_dim(torch, fn):
     assert_same(fn, torch)
+
+
+# index_fill_ of an expanded tensor (an expanded gradient) warns and writes, as PyTorch does:
+# a location becomes the value if any of its positions is filled
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(()).expand(3).index_fill_(0, L.tensor([0]), 2.0),
+    lambda L: L.ones(3)[:1].expand(2, 3).index_fill_(1, L.tensor([0]), 2.0),
+    lambda L: L.ones(3)[:1].expand(2, 3).index_fill_(0, L.tensor([0]), 0.0),
+    lambda L: L.arange(3.0)[None].expand(2, 3).index_fill_(1, L.tensor([1]), 0.0),
+    lambda L: L.ones(()).expand(3).index_fill_(0, L.tensor([5]), 2.0),
+])
+def test_index_fill_of_an_expanded_tensor(torch, fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert_same(fn, torch)
+    assert all("index_fill_ on expanded tensors is deprecated" in str(w.message) for w in caught)

@@ -1058,6 +1058,9 @@ def test_random_programs_match_pytorch(torch, program):
     # index_fill_ of an empty vector: PyTorch's kernel fails for want of memory ('setStorage: ...')
     [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
      ("inplace", "index_fill_", (1,), True, False)],
+    # index_fill_ of an expanded gradient: PyTorch warns and writes
+    [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("inplace", "index_fill_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -7,13 +7,17 @@ value came from, and a write's backward reads the gradient where the value went:
 the overwritten old values get no gradient.
 PyTorch: torch.take, Tensor.index_copy, index_fill, index_put, masked_scatter.
 """
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
-from .inplace import apply_inplace
+from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
+from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
+from .._warnings import stacklevel_outside_minigrad
 from .indexing import index_put as _index_put
 from .gather_scatter import index_select
 from .._dtype import cpp_name
@@ -241,10 +245,21 @@ def index_fill(input, dim, index, value):
 
 
 def index_fill_(self, dim, index, value):
-    """In-place index_fill: the slices ``index`` of self along ``dim`` set to ``value``."""
+    """In-place index_fill: the slices ``index`` of self along ``dim`` set to ``value``.
+
+    An expanded ``self`` (one memory location seen at several positions) is still written,
+    with PyTorch's deprecation warning: a location becomes ``value`` if any of its positions
+    is filled."""
     if isinstance(value, Tensor):
         return apply_inplace(self, lambda t, v: index_fill(t, dim, index, v), value)
-    return apply_inplace(self, lambda t: index_fill(t, dim, index, value))
+    fill = lambda t, *_: index_fill(t, dim, index, value)     # noqa: E731 (raises PyTorch's errors)
+    if not _overlaps(self._array):
+        return apply_inplace(self, fill)
+    check_inplace(self, overlap_ok=True)             # autograd's rules first
+    filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)    # (where)
+    warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
+                  stacklevel=stacklevel_outside_minigrad())
+    return reading_its_own_writes(self, filled, lambda old, at: value if at else old, fill, overlap_ok=True)
 
 
 # --- index_put -------------------------------------------------------------------------------
