@@ -8,7 +8,10 @@ index_select, matrix products of every rank, joining and splitting, ``torch.nn.f
 cross_entropy, nll_loss, mse/l1/smooth_l1/huber, binary cross-entropy, kl_div), rounding,
 division that rounds (div's rounding_mode, fmod), rsub, atan2, tril/triu, median/nanmedian,
 masked_select, nansum, count_nonzero, torch.Tensor(x), isnan and its family, nan_to_num,
-var/std without degrees of freedom, bools subtracted,
+var/std without degrees of freedom, bools subtracted, inverse and hyperbolic trigonometry,
+lgamma/digamma, rot90/tile/repeat_interleave/movedim/unflatten/tensor_split, diagonals and traces,
+kthvalue/mode/cummax/cummin, take/index_fill/index_copy/masked_scatter, hypot/copysign/fmax/lerp/
+addcmul/addcdiv, overlapping unfold windows,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
