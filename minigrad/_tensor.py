@@ -419,6 +419,10 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if _GradLevels.running:          # inside grad, vjp, ...: a hook of that level's graph
             hook = _levels.hook_of_level(hook)
+        if self._backward_hooks is not None and self._grad_fn is None:
+            # PyTorch looks at grad_fn at the first hook only: a no_grad view whose base has
+            # changed since then takes more hooks without the lost-history error
+            return graph._add_hook(self._backward_hooks, hook)
         if self.grad_fn is None:         # (a view's node is made again first)
             if self._backward_hooks is None:
                 self._backward_hooks = {}
@@ -974,7 +978,7 @@ def _install_methods():
         triangular: ["tril", "triu", "tril_", "triu_"],
         median: ["median", "nanmedian"],
         masked_select: ["masked_select"],
-        summing: ["nansum", "count_nonzero"],
+        summing: ["nansum"],
         rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
                     "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
                     "repeat_interleave", "take_along_dim", "unfold"],
@@ -986,6 +990,7 @@ def _install_methods():
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
+    Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

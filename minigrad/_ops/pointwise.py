@@ -1389,13 +1389,16 @@ def clamp(input, min=None, max=None):
 
 def _clamp_numbers(input, low, high, node_class, **bound):
     """clamp with number bounds (either may be None), recorded as ``node_class``."""
-    out = like_its_input(clip_keeping_input_on_ties(input._array, low, high), input._array)
-    if out.dtype == np.bool_:           # bools between bools: PyTorch has no such kernel
+    # the result's dtype comes from both bounds (a bool tensor clamped to (True, 1) is int64)
+    dtype = result_type(input, *(bound for bound in (low, high) if bound is not None))
+    if dtype == np.bool_:               # bools between bools: PyTorch has no such kernel
         kernel = "clamp" if low is not None and high is not None else \
             "clamp_min" if low is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
-    if out.dtype != input._array.dtype:
-        out = out.astype(result_type(input, low if low is not None else high))
+    array = input._array if input._array.dtype == dtype else input._array.astype(dtype)
+    out = like_its_input(clip_keeping_input_on_ties(array, low, high), input._array)
+    if out.dtype != dtype:
+        out = out.astype(dtype)
     return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
 
 

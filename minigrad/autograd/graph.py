@@ -578,7 +578,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
         if _State.enabled and grad._graph_requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
-                (variable._array.ndim < 2 and not variable._zero_steps)
+                (variable._array.ndim < 2 and not variable._zero_steps and grad._array.size)
                 or _obeys_layout_contract(grad, variable)):
             # (a new vector is laid out as the contract asks of any leaf, but for an empty one
             # that steps by 0, made from numpy data)
@@ -624,6 +624,7 @@ def _accumulate_reshaped(variable, grad, held_elsewhere):
             variable._grad = copy_into(current, grad)
         else:
             current._array[...] = grad._array
+            current._version_counter[0] += 1        # (PyTorch copy_()s into new memory)
             variable._grad = current
     elif _State.enabled:
         variable._grad = current + grad
@@ -744,6 +745,8 @@ def _view_of_a_temporary(array):
     say)? Then it alone holds that memory, as if it owned it. (PyTorch adopts a view as .grad
     when nothing else holds the view itself.)"""
     base = array.base
+    if base is not None and type(base) is not np.ndarray:
+        base = getattr(base, "base", None)      # (as_strided's wrapper: new empty memory's steps)
     return type(base) is np.ndarray and base.flags.owndata and getrefcount(base) <= REFS_OF_A_LOCAL + 1
 
 

@@ -868,9 +868,11 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
         return -weighted.sum(class_dim)
     if reduction == "sum":
         return -weighted.sum()
-    # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
+    if input.numel() == 0:      # nothing to average: PyTorch fills the sum with nan in place
+        return -weighted.sum().fill_(float("nan"))
+    # the number of rows (positions)
     n_classes = input.shape[class_dim]
-    batch_size = input.numel() // n_classes if n_classes else float("nan")
+    batch_size = input.numel() // n_classes
     return div_by_number(-weighted.sum(), batch_size)
 
 
