@@ -1061,6 +1061,10 @@ def test_random_programs_match_pytorch(torch, program):
     # index_fill_ of an expanded gradient: PyTorch warns and writes
     [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
      ("inplace", "index_fill_", (1,), True, False)],
+    # sqrt_ of a negative number: PyTorch's NaN has its sign bit clear (copysign shows it)
+    [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), True, False),
+     ("inplace", "sqrt_", (1,), True, False), ("unary", "F_hardtanh", (0,), True, False),
+     ("unary", "F_hardtanh", (0,), True, False), ("binary", "copysign", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

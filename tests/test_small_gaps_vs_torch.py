@@ -506,3 +506,15 @@ def test_huber_loss_with_a_weight(torch, reduction, weight):
         grad, = lib.autograd.grad(out.sum(), x)
         return out, out.grad_fn.next_functions[0][0].name(), grad
     same(torch, program)
+
+
+# --- the sign of sqrt's NaN (a random program found it through copysign) ------------------------
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_the_nan_of_a_negative_square_root_has_torch_sign(torch, dtype, in_place):
+    def program(lib):
+        x = lib.tensor([-1., -0., float("-inf"), float("nan"), -float("nan"), 4.],
+                       dtype=getattr(lib, dtype))
+        root = x.sqrt_() if in_place else x.sqrt()
+        return root.signbit(), lib.ones(6, dtype=getattr(lib, dtype)).copysign(root)
+    same(torch, program)

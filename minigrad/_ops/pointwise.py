@@ -841,7 +841,20 @@ class SqrtBackward0(Node):
 def sqrt(input):
     """Square root elementwise. Gradient: grad / (2 * sqrt(input)) (the saved result)."""
     with np.errstate(invalid="ignore"):
-        return save_result(result(_float_ufunc(np.sqrt, input), SqrtBackward0, (input,)))
+        return save_result(result(_float_ufunc(_square_root, input), SqrtBackward0, (input,)))
+
+
+def _square_root(array):
+    """numpy's sqrt, but a negative number's float32/float64 NaN has its sign bit clear, as
+    PyTorch's (MKL's) has; numpy's is -nan, as PyTorch's float16 one. Only ``copysign`` or
+    ``signbit`` can tell them apart."""
+    out = np.sqrt(array)
+    if array.dtype == np.float16:
+        return out
+    negative = array < 0
+    if negative.any():
+        out = np.where(negative, np.array(np.nan, dtype=out.dtype), out)
+    return out
 
 
 class RsqrtBackward0(Node):
