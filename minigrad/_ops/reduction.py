@@ -76,7 +76,8 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     # PyTorch's reductions give a row-major result whatever the input's layout (row_major);
     # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
     out = row_major(np.asarray(array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)))
-    return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
+    return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim,
+                  dim_as_given=dim)      # (grad_fn._saved_dim shows it)
 
 
 class MeanBackward0(Node):
@@ -129,7 +130,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     dims = _dims(dim, array.ndim)      # dim=() reduces every dim, as dim=None does
     count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
     return result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
-                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
+                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count, dim_as_given=dim)
 
 
 # --- max and min ------------------------------------------------------------------------------
@@ -261,7 +262,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
         return save_result(result(extreme, all_node, (input,)), input)
-    dim = _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)     # (grad_fn._saved_dim shows it as given)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
     values = np.asarray(numpy_reduce(array, axis=axis))
@@ -270,7 +271,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     indices, values = row_major(indices), row_major(values)     # as every reduction's result
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
-                 keepdim=keepdim, indices=indices)
+                 keepdim=keepdim, indices=indices, dim_as_given=dim_as_given)
     return return_type(out, plain_output(indices.astype(np.int64), input))
 
 
@@ -354,7 +355,7 @@ def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = row_major(np.asarray(input._array.max(axis=dims, keepdims=keepdim)))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
-                 input_shape=input._array.shape)
+                 input_shape=input._array.shape, dim_as_given=dim)
     return save_result(out, input)
 
 
@@ -368,7 +369,7 @@ def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
-                 input_shape=input._array.shape)
+                 input_shape=input._array.shape, dim_as_given=dim)
     return save_result(out, input)
 
 
@@ -499,7 +500,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
-                 keepdim=keepdim, input_shape=array.shape, all_dims=dim is None)
+                 keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
     return save_result(out, input)
 
 
@@ -521,6 +522,8 @@ def _check_max_has_elements(array, dim):
 class VarBackward0(Node):
     """result = sum((self - mean)**2) / (N - correction)   ->
         grad_self = grad * 2 (self - mean) / (N - correction)"""
+
+    _saved_names = ("self",)                # grad_fn._saved_self, as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -598,6 +601,16 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
 
 
+def _correction_shown(dim, correction, keepdim, unbiased):
+    """The correction grad_fn._saved_correction shows: PyTorch's as given (unbiased= as 1 or 0);
+    None when var()/std() were called with no settings at all (another of their signatures)."""
+    if correction is not None:
+        return correction
+    if unbiased is not None:
+        return 1 if unbiased else 0
+    return None if dim is None and not keepdim else 1
+
+
 @history_first
 @numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
@@ -605,10 +618,11 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * 2 (input - mean) / (N - correction).
     """
+    correction_as_given = _correction_shown(dim, correction, keepdim, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
-                  all_dims=dim is None)
+                  all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
 
 
 @history_first
@@ -618,10 +632,12 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * (input - mean) / ((N - correction) * std).
     """
+    correction_as_given = _correction_shown(dim, correction, keepdim, unbiased)
     value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
-                 correction=correction, input_shape=input._array.shape, all_dims=dim is None)
+                 correction=correction, input_shape=input._array.shape, all_dims=dim is None,
+                 dim_as_given=dim, correction_as_given=correction_as_given)
     return save_result(out, input)
 
 
@@ -657,6 +673,7 @@ def logsumexp(input, dim, keepdim=False):
     array = input._array
     if array.dtype.kind != "f":             # exp of an integer is not an integer
         array = array.astype(np.float32)
+    dim_as_given = dim                      # (grad_fn._saved_dim shows it)
     if isinstance(dim, (tuple, list)) and not dim:
         dim = None
         if not keepdim and array.ndim and array.size:
@@ -670,7 +687,7 @@ def logsumexp(input, dim, keepdim=False):
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
-                 input_shape=array.shape)
+                 input_shape=array.shape, dim_as_given=dim_as_given)
     return save_result(out, input)
 
 

@@ -83,18 +83,46 @@ def _slice_setting(settings, part, default):
     return default if value is None else value % 2**64
 
 
+def _indices_tensor(settings):
+    """The indices a node keeps as a numpy array, as the int64 tensor PyTorch's node shows."""
+    return _wrap(np.asarray(settings["indices"], dtype=np.int64))
+
+
+def shown_as_given(name, as_tuple=False):
+    """How PyTorch shows the dim (or tuple of dims) kept in the setting ``name``: as it was
+    given, not normalized - a tuple in the order given, a negative dim as the unsigned 64-bit
+    number of the same bits (-1 is 2**64 - 1). Backward itself uses the normalized dims.
+    ``as_tuple``: the operation takes a list of dims (sum, amax...), so one dim shows as (dim,)."""
+    def shown(settings):
+        given = settings[name]
+        if given is None:
+            return None
+        if isinstance(given, (tuple, list)):
+            return tuple(int(dim) % 2**64 for dim in given)
+        return (int(given) % 2**64,) if as_tuple else int(given) % 2**64
+    return shown
+
+
+def dims_shown_as_given(name):
+    """``shown_as_given`` for a setting PyTorch keeps as a list of dims: one dim shows as (dim,)."""
+    return shown_as_given(name, as_tuple=True)
+
+
 # Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
 # node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
 # A node listed here shows exactly these settings in dir(); others show their attributes.
 _SETTINGS_KEPT_AS = {
     "SumBackward0": {"self_sym_sizes": "input_shape"},
-    "SumBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "SumBackward1": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim",
+                     "self_sym_sizes": "input_shape"},
     "MeanBackward0": {"self_sym_numel": _numel, "self_sym_sizes": "input_shape"},
-    "MeanBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_numel": _numel,
+    "MeanBackward1": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "self_sym_numel": _numel,
                       "self_sym_sizes": "input_shape"},
     "ViewBackward0": {"self_sym_sizes": "input_shape"},
-    "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "MaxBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
+                     "self_sym_sizes": "input_shape"},
+    "MinBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
+                     "self_sym_sizes": "input_shape"},
     # (PyTorch shows a negative diagonal or dim, as given, as the unsigned 64-bit number of the
     # same bits: -1 is 2**64 - 1)
     "TrilBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
@@ -123,7 +151,20 @@ _SETTINGS_KEPT_AS = {
                        "start": lambda settings: _slice_setting(settings, "start", 0),
                        "step": lambda settings: _slice_setting(settings, "step", 1)},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
-    "CatBackward0": {"dim": "dim"},
+    "CatBackward0": {"dim": shown_as_given("dim_as_given")},
+    "SoftmaxBackward0": {"dim": shown_as_given("dim_as_given")},
+    "LogSoftmaxBackward0": {"dim": shown_as_given("dim_as_given")},
+    "CumsumBackward0": {"dim": shown_as_given("dim_as_given")},
+    "CumprodBackward0": {"dim": shown_as_given("dim_as_given")},
+    "ProdBackward1": {"dim": shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "AmaxBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "AminBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "LogsumexpBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "LinalgVectorNormBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "ord": "p"},
+    "VarBackward0": {"correction": "correction_as_given", "dim": dims_shown_as_given("dim_as_given"),
+                     "keepdim": "keepdim"},
+    "StdBackward0": {"correction": "correction_as_given", "dim": dims_shown_as_given("dim_as_given"),
+                     "keepdim": "keepdim"},
 }
 
 

@@ -461,12 +461,13 @@ def softmax(input, dim=None, dtype=None):
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'softmax'")
     if dtype is not None:
         input = input.to(dtype)
-    dim = _softmax_dim(input.ndim, dim, "softmax")
+    dim_as_given, dim = dim, _softmax_dim(input.ndim, dim, "softmax")
     _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     # PyTorch's result is contiguous whatever the input's layout (reshape then views it)
     out = np.asarray(_pytorch_softmax_array(array, dim).reshape(input._array.shape), order="C")
-    return save_result(result(out, SoftmaxBackward0, (input,), dim=dim))
+    return save_result(result(out, SoftmaxBackward0, (input,), dim=dim,
+                              dim_as_given=dim if dim_as_given is None else dim_as_given))
 
 
 class LogSoftmaxBackward0(Node):
@@ -519,8 +520,8 @@ def log_softmax(input, dim=None, dtype=None):
     """
     if dtype is not None:
         input = input.to(dtype)
-    dim = _softmax_dim(input.ndim, dim, "log_softmax")
-    return _log_softmax_result(input, dim, _pytorch_log_softmax_array)
+    dim_as_given, dim = dim, _softmax_dim(input.ndim, dim, "log_softmax")
+    return _log_softmax_result(input, dim, _pytorch_log_softmax_array, dim_as_given)
 
 
 @history_first
@@ -532,12 +533,14 @@ def _log_softmax_with_numpy(input, dim):
                                _log_softmax_array)
 
 
-def _log_softmax_result(input, dim, compute):
-    """log_softmax over ``dim`` (already checked), its values by ``compute(array, dim)``."""
+def _log_softmax_result(input, dim, compute, dim_as_given=None):
+    """log_softmax over ``dim`` (already checked), its values by ``compute(array, dim)``;
+    ``dim_as_given`` is what grad_fn._saved_dim shows (``dim`` if None)."""
     _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.asarray(compute(array, dim).reshape(input._array.shape), order="C")
-    return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
+    return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim,
+                              dim_as_given=dim if dim_as_given is None else dim_as_given))
 
 
 # Tensor.softmax and torch.softmax are the functions above (they also take numpy's axis=).

@@ -1,0 +1,160 @@
+"""Dims a node keeps, as PyTorch's node shows them.
+
+PyTorch keeps a dim as it was given: ``x.sum(-1).grad_fn._saved_dim`` is ``(2**64 - 1,)``
+(the unsigned 64-bit number with the bits of -1), a tuple of dims stays in the order given,
+and each setting has PyTorch's name (``_saved_dim`` and ``_saved_keepdim`` on AmaxBackward0,
+not minigrad's own). Each program below runs in minigrad and in PyTorch; the node's name,
+every ``_saved_*`` name dir() lists and each one's value must agree. F.glu and nanmean are
+also checked for values, gradients, gradcheck and their second-order graph.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+
+from conftest import import_torch
+
+# minigrad's own Node internals that happen to start with "_saved" (not saved values)
+INTERNALS = {"_saved", "_saved_names", "_saved_value", "_saved_versions", "_raw_saved_value"}
+
+
+def _long(L, values):
+    return L.tensor(values, dtype=L.long)
+
+
+# name -> program(L, x) with x a 2x3 float tensor that requires grad; each gives a tensor
+# whose grad_fn is compared (or the node itself). Every dim is written negative and
+# non-negative, since PyTorch shows the two differently.
+PROGRAMS = {}
+for _dim in (-1, 1):
+    _d = "neg" if _dim < 0 else "pos"
+    PROGRAMS.update({
+        f"sum_{_d}": lambda L, x, d=_dim: x.sum(d),
+        f"sum_keepdim_{_d}": lambda L, x, d=_dim: x.sum(d, keepdim=True),
+        f"mean_{_d}": lambda L, x, d=_dim: x.mean(d),
+        f"unsqueeze_{_d}": lambda L, x, d=_dim: x.unsqueeze(d),
+        f"squeeze_{_d}": lambda L, x, d=_dim: x.unsqueeze(d).squeeze(d),
+        f"squeeze_not_one_{_d}": lambda L, x, d=_dim: x.squeeze(d),
+        f"transpose_{_d}": lambda L, x, d=_dim: x.transpose(d, 0),
+        f"softmax_{_d}": lambda L, x, d=_dim: x.softmax(d),
+        f"F_softmax_{_d}": lambda L, x, d=_dim: L.nn.functional.softmax(x, d),
+        f"log_softmax_{_d}": lambda L, x, d=_dim: x.log_softmax(d),
+        f"cumsum_{_d}": lambda L, x, d=_dim: x.cumsum(d),
+        f"cumprod_{_d}": lambda L, x, d=_dim: x.cumprod(d),
+        f"select_{_d}": lambda L, x, d=_dim: x.select(d, 0),
+        f"narrow_{_d}": lambda L, x, d=_dim: x.narrow(d, 0, 1),
+        f"max_dim_{_d}": lambda L, x, d=_dim: x.max(d)[0],
+        f"min_dim_{_d}": lambda L, x, d=_dim: x.min(d, keepdim=True)[0],
+        f"norm_dim_{_d}": lambda L, x, d=_dim: x.norm(dim=d),
+        f"logsumexp_{_d}": lambda L, x, d=_dim: x.logsumexp(d),
+        f"prod_dim_{_d}": lambda L, x, d=_dim: x.prod(d),
+        f"var_{_d}": lambda L, x, d=_dim: x.var(d),
+        f"std_{_d}": lambda L, x, d=_dim: x.std(d, keepdim=True),
+        f"amax_{_d}": lambda L, x, d=_dim: x.amax(d),
+        f"amin_{_d}": lambda L, x, d=_dim: x.amin(d),
+        f"movedim_{_d}": lambda L, x, d=_dim: x.movedim(d, 0),
+        f"flip_{_d}": lambda L, x, d=_dim: x.flip(d),
+        f"roll_{_d}": lambda L, x, d=_dim: x.roll(1, d),
+        f"gather_{_d}": lambda L, x, d=_dim: x.gather(d, L.zeros(2, 1, dtype=L.long)),
+        f"cat_{_d}": lambda L, x, d=_dim: L.cat([x, x], d),
+        f"stack_{_d}": lambda L, x, d=_dim: L.stack([x, x], d),
+        f"unbind_{_d}": lambda L, x, d=_dim: x.unbind(d)[0],
+        f"chunk_{_d}": lambda L, x, d=_dim: x.chunk(2, d)[0],
+        f"split_{_d}": lambda L, x, d=_dim: x.split(1, d)[0],
+        f"split_sizes_{_d}": lambda L, x, d=_dim: x.split([1, 2], d)[0],
+        f"median_dim_{_d}": lambda L, x, d=_dim: x.median(d)[0],
+        f"nanmedian_dim_{_d}": lambda L, x, d=_dim: x.nanmedian(d)[0],
+        f"kthvalue_{_d}": lambda L, x, d=_dim: x.kthvalue(1, d)[0],
+        f"mode_{_d}": lambda L, x, d=_dim: x.mode(d)[0],
+        f"sort_{_d}": lambda L, x, d=_dim: x.sort(d)[0],
+        f"topk_{_d}": lambda L, x, d=_dim: x.topk(1, d)[0],
+        f"index_select_{_d}": lambda L, x, d=_dim: x.index_select(d, _long(L, [0])),
+        f"scatter_{_d}": lambda L, x, d=_dim: x.scatter(d, L.zeros(2, 1, dtype=L.long), x),
+        f"scatter_value_{_d}": lambda L, x, d=_dim: x.scatter(d, L.zeros(2, 1, dtype=L.long), 2.0),
+        f"scatter_add_{_d}": lambda L, x, d=_dim: x.scatter_add(d, L.zeros(2, 1, dtype=L.long), x),
+        f"index_add_{_d}": lambda L, x, d=_dim: x.index_add(d, _long(L, [0]), x[:, :1]),
+        f"nansum_{_d}": lambda L, x, d=_dim: x.nansum(d),
+        f"cummax_{_d}": lambda L, x, d=_dim: x.cummax(d)[0],
+        f"cummin_{_d}": lambda L, x, d=_dim: x.cummin(d)[0],
+        f"unfold_{_d}": lambda L, x, d=_dim: x.unfold(d, 2, 1),
+        f"glu_{_d}": lambda L, x, d=_dim: L.nn.functional.glu(x.repeat(2, 2), d),
+        f"nanmean_{_d}": lambda L, x, d=_dim: x.nanmean(d),
+        f"torch_nanmean_{_d}": lambda L, x, d=_dim: L.nanmean(x, d, keepdim=True),
+        f"t_squeeze_{_d}": lambda L, x, d=_dim: x[:1].t().squeeze(d - 1 if d > 0 else d - 1),
+        f"expand_sum_{_d}": lambda L, x, d=_dim: x.expand(2, 2, 3).sum(d - 2),
+        f"diagonal_{_d}": lambda L, x, d=_dim: x.diagonal(0, d, d - 1),
+        f"diag_embed_{_d}": lambda L, x, d=_dim: L.diag_embed(x, 0, d, d - 1 if d > 0 else d + 1),
+        f"tensor_split_{_d}": lambda L, x, d=_dim: x.tensor_split(2, d)[0],
+        f"index_copy_{_d}": lambda L, x, d=_dim: x.index_copy(d, _long(L, [0]), x[:, :1]),
+        f"index_fill_{_d}": lambda L, x, d=_dim: x.index_fill(d, _long(L, [0]), 2.0),
+        f"repeat_interleave_{_d}": lambda L, x, d=_dim: x.repeat_interleave(2, d),
+        f"unflatten_{_d}": lambda L, x, d=_dim: x.unflatten(d, (3, 1) if d > 0 else (1, 3)),
+        f"flatten_{_d}": lambda L, x, d=_dim: x.flatten(d - 1, d),
+        f"argsort_values_{_d}": lambda L, x, d=_dim: x.sort(d, descending=True)[0],
+        f"take_along_dim_{_d}": lambda L, x, d=_dim: L.take_along_dim(x, L.zeros(2, 1, dtype=L.long), d),
+        f"all_dims_sum_{_d}": lambda L, x, d=_dim: x.sum((d, 0)),
+        f"var_dims_{_d}": lambda L, x, d=_dim: x.var((0, d)),
+        f"amax_dims_{_d}": lambda L, x, d=_dim: x.amax((d, 0)),
+        f"logsumexp_dims_{_d}": lambda L, x, d=_dim: x.logsumexp((d, 0)),
+        f"norm_dims_{_d}": lambda L, x, d=_dim: x.norm(dim=(d, 0)),
+        f"mean_dims_{_d}": lambda L, x, d=_dim: x.mean((d, 0), keepdim=True),
+        f"flip_dims_{_d}": lambda L, x, d=_dim: x.flip((d, 0)),
+        f"roll_dims_{_d}": lambda L, x, d=_dim: x.roll((1, 1), (d, 0)),
+        f"nansum_dims_{_d}": lambda L, x, d=_dim: x.nansum((d, 0)),
+        f"permute_{_d}": lambda L, x, d=_dim: x.permute(d, 0),
+        f"rot90_{_d}": lambda L, x, d=_dim: x.rot90(1, (d, 0)),
+    })
+PROGRAMS.update({
+    "sum_no_dim": lambda L, x: x.sum(), "mean_no_dim": lambda L, x: x.mean(),
+    "var_no_dim": lambda L, x: x.var(), "std_no_dim": lambda L, x: x.std(),
+    "amax_no_dim": lambda L, x: x.amax(), "amin_no_dim": lambda L, x: x.amin(),
+    "norm_no_dim": lambda L, x: x.norm(), "logsumexp_empty_dims": lambda L, x: x.logsumexp(()),
+    "var_none_dim": lambda L, x: L.var(x, None, correction=0),
+    "squeeze_all": lambda L, x: x.unsqueeze(0).squeeze(),
+    "squeeze_dims": lambda L, x: x.unsqueeze(0).unsqueeze(-1).squeeze((-1, 0)),
+    "squeeze_dims_pos": lambda L, x: x.unsqueeze(0).unsqueeze(-1).squeeze((0, 3)),
+    "nanmean_no_dim": lambda L, x: x.nanmean(), "glu_default": lambda L, x: L.nn.functional.glu(x.repeat(2, 2)),
+    "amax_empty_dims": lambda L, x: x.amax(()), "sum_empty_dims": lambda L, x: x.sum(()),
+})
+
+
+def _node(made):
+    """A program gives a tensor (its grad_fn is looked at) or a node itself."""
+    return made.grad_fn if hasattr(made, "grad_fn") else made
+
+
+def saved_names(node):
+    return sorted(n for n in dir(node) if n.startswith("_saved_") and n not in INTERNALS)
+
+
+def plain(value):
+    if hasattr(value, "detach"):
+        return ("tensor", value.detach().numpy().tolist())
+    return value
+
+
+def _data():
+    return np.random.default_rng(0).uniform(0.5, 2, (2, 3))
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_saved_dims_show_what_torchs_node_shows(name):
+    torch = import_torch()
+    data = _data()
+    try:
+        theirs = _node(PROGRAMS[name](torch, torch.tensor(data, requires_grad=True)))
+    except Exception as error:          # PyTorch refuses: so must minigrad, with its message
+        with pytest.raises(type(error)) as ours:
+            PROGRAMS[name](minigrad, minigrad.tensor(data, requires_grad=True))
+        assert str(ours.value) == str(error)
+        return
+    ours = _node(PROGRAMS[name](minigrad, minigrad.tensor(data, requires_grad=True)))
+    assert ours.name() == theirs.name()
+    assert saved_names(ours) == saved_names(theirs)
+    for attribute in saved_names(theirs):
+        a, b = plain(getattr(ours, attribute)), plain(getattr(theirs, attribute))
+        if isinstance(b, tuple) and b and b[0] == "tensor":
+            np.testing.assert_allclose(a[1], b[1], rtol=1e-12, err_msg=attribute)
+        else:
+            assert a == b, attribute
+            assert type(a) is type(b), attribute
