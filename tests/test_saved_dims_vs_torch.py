@@ -115,6 +115,13 @@ PROGRAMS.update({
     "squeeze_dims_pos": lambda L, x: x.unsqueeze(0).unsqueeze(-1).squeeze((0, 3)),
     "nanmean_no_dim": lambda L, x: x.nanmean(), "glu_default": lambda L, x: L.nn.functional.glu(x.repeat(2, 2)),
     "amax_empty_dims": lambda L, x: x.amax(()), "sum_empty_dims": lambda L, x: x.sum(()),
+    "diagonal_offset": lambda L, x: x.diagonal(-1), "transpose_mixed": lambda L, x: x.transpose(0, -1),
+    "var_unbiased": lambda L, x: x.var(-1, unbiased=False), "std_correction": lambda L, x: x.std(0, correction=0.5),
+    "var_none": lambda L, x: x.var(unbiased=False), "roll_no_dims": lambda L, x: x.roll(1),
+    "softmax_no_dim_given": lambda L, x: L.nn.functional.softmax(x, dim=None, _stacklevel=5),
+    "movedim_tuple": lambda L, x: x.unsqueeze(0).movedim((-1, 0), (0, -1)),
+    "max_keepdim": lambda L, x: x.max(dim=-1, keepdim=True)[0],
+    "split_chunk_empty": lambda L, x: x[:, :0].chunk(2, -1)[0],
 })
 
 
