@@ -956,7 +956,7 @@ def _install_methods():
         triangular: ["tril", "triu", "tril_", "triu_"],
         median: ["median", "nanmedian"],
         masked_select: ["masked_select"],
-        summing: ["nansum", "count_nonzero"],
+        summing: ["nansum", "nanmean", "count_nonzero"],
         rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
                     "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
                     "repeat_interleave", "take_along_dim", "unfold"],
