@@ -165,3 +165,93 @@ def test_saved_dims_show_what_torchs_node_shows(name):
         else:
             assert a == b, attribute
             assert type(a) is type(b), attribute
+
+
+# --- glu and nanmean: new operations, checked in full -----------------------------------------
+
+NEW_OPERATIONS = {
+    "glu_last": lambda L, x: L.nn.functional.glu(x),
+    "glu_dim0": lambda L, x: L.nn.functional.glu(x, 0),
+    "glu_neg_dim0": lambda L, x: L.nn.functional.glu(x, -2),
+    "nanmean": lambda L, x: x.nanmean(),
+    "nanmean_dim": lambda L, x: L.nanmean(x, -1),
+    "nanmean_dims_keepdim": lambda L, x: x.nanmean((1, 0), keepdim=True),
+    "nanmean_keepdim_only": lambda L, x: x.nanmean(keepdim=True),
+    "nanmean_dtype": lambda L, x: x.nanmean(0, dtype=L.float32),
+}
+
+
+def _input(library, nan=False):
+    data = np.random.default_rng(1).standard_normal((4, 6))
+    if nan:
+        data[1, 2] = data[3, 0] = np.nan
+    return library.tensor(data, requires_grad=True)
+
+
+def _graph(node, depth=4):
+    """Node names and _saved_* settings (not tensors), with next_functions, a few levels deep."""
+    if node is None:
+        return None
+    settings = {name: getattr(node, name) for name in saved_names(node)
+                if not hasattr(getattr(node, name), "detach")}
+    children = tuple(_graph(child, depth - 1) for child, _ in node.next_functions) if depth else ()
+    return node.name(), settings, children
+
+
+@pytest.mark.parametrize("nan", [False, True])
+@pytest.mark.parametrize("name", sorted(NEW_OPERATIONS))
+def test_new_operations_values_gradients_and_graphs_as_torch(name, nan):
+    torch = import_torch()
+    program = NEW_OPERATIONS[name]
+    if nan and name.startswith("glu"):
+        return                       # (glu has no nan handling to check)
+    x_ours, x_theirs = _input(minigrad, nan), _input(torch, nan)
+    ours, theirs = program(minigrad, x_ours), program(torch, x_theirs)
+    assert ours.dtype.__repr__() == theirs.dtype.__repr__()
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-6, atol=1e-12)
+    assert _graph(ours.grad_fn) == _graph(theirs.grad_fn)
+    # gradient, with its own graph (second order)
+    weights = np.random.default_rng(2).standard_normal(tuple(theirs.shape))
+    (g_ours,) = minigrad.autograd.grad((ours * minigrad.tensor(weights, dtype=ours.dtype)).sum(), x_ours,
+                                       create_graph=True)
+    (g_theirs,) = torch.autograd.grad((theirs * torch.tensor(weights, dtype=theirs.dtype)).sum(), x_theirs,
+                                      create_graph=True)
+    np.testing.assert_allclose(g_ours.detach().numpy(), g_theirs.detach().numpy(), rtol=1e-6, atol=1e-12)
+    assert _graph(g_ours.grad_fn, depth=1) == _graph(g_theirs.grad_fn, depth=1)
+    assert g_ours.requires_grad == g_theirs.requires_grad       # (nanmean is linear: no second order)
+    if g_theirs.requires_grad:       # third order: the values
+        (gg_ours,) = minigrad.autograd.grad((g_ours * g_ours).sum(), x_ours)
+        (gg_theirs,) = torch.autograd.grad((g_theirs * g_theirs).sum(), x_theirs)
+        np.testing.assert_allclose(gg_ours.numpy(), gg_theirs.numpy(), rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(NEW_OPERATIONS))
+def test_new_operations_pass_gradcheck_and_gradgradcheck(name):
+    if "dtype" in name:
+        return                       # (float32 on purpose: gradcheck wants float64)
+    x = _input(minigrad)
+    program = NEW_OPERATIONS[name]
+    assert minigrad.autograd.gradcheck(lambda t: program(minigrad, t), (x,))
+    assert minigrad.autograd.gradgradcheck(lambda t: program(minigrad, t), (x,))
+
+
+@pytest.mark.parametrize("program", [
+    "F.glu(L.tensor(1.0))", "F.glu(L.ones(2, 3))", "F.glu(L.ones(2, 3), 0)", "F.glu(L.ones(2, 3), -3)",
+    "F.glu(L.ones(4, dtype=L.long))", "F.glu(L.ones(3, dtype=L.bool))", "L.ones(2, dtype=L.long).nanmean()",
+    "L.ones(2, 3).nanmean(5)", "L.nanmean(L.ones(0))", "F.glu(L.ones(2, 0))",
+])
+def test_new_operations_refuse_as_torch(program):
+    torch = import_torch()
+
+    def run(L):
+        return eval(program, {"L": L, "F": L.nn.functional})
+    try:
+        expected = run(torch)
+    except Exception as error:
+        with pytest.raises(type(error)) as ours:
+            run(minigrad)
+        assert str(ours.value) == str(error)
+        return
+    got = run(minigrad)
+    assert tuple(got.shape) == tuple(expected.shape)
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())

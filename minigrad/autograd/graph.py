@@ -165,6 +165,8 @@ _SETTINGS_KEPT_AS = {
     "TransposeBackward0": {"dim0": lambda settings: settings["dims_as_given"][0] % 2**64,
                            "dim1": lambda settings: settings["dims_as_given"][1] % 2**64},
     "PermuteBackward0": {"dims": dims_shown_as_given("dims_as_given")},
+    "GluBackward0": {"dim": shown_as_given("dim_as_given")},
+    "GluBackwardBackward0": {"dim": shown_as_given("dim_as_given")},
     "DiagonalBackward0": {"dim1": lambda settings: settings["dims_as_given"][0] % 2**64,
                           "dim2": lambda settings: settings["dims_as_given"][1] % 2**64,
                           "offset": lambda settings: settings["offset"] % 2**64,

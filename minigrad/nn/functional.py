@@ -1034,6 +1034,7 @@ def l1_loss(input, target, reduction="mean"):
 from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
 from ._binary_cross_entropy import binary_cross_entropy  # noqa: E402,F401  (one node, and its backward)
 from ._log_sigmoid import logsigmoid  # noqa: E402,F401  (one node, and its backward)
+from ._glu import glu  # noqa: E402,F401  (a * sigmoid(b), the input's two halves; one node, and its backward)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 from ._hardtanh import _in_vector_registers  # noqa: E402  (where PyTorch's loop meets NaN in blocks)
