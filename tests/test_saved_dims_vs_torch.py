@@ -255,3 +255,24 @@ def test_new_operations_refuse_as_torch(program):
     got = run(minigrad)
     assert tuple(got.shape) == tuple(expected.shape)
     np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("dim", [-1, 0, 1, -2])
+def test_glu_third_order_graph_as_torch(dim):
+    """The gradient of glu's gradient, w.r.t. the input and w.r.t. the incoming gradient:
+    the same nodes as PyTorch's glu_double_backward records, with the same settings."""
+    torch = import_torch()
+
+    def graphs(L):
+        x = L.tensor(np.random.default_rng(3).standard_normal((4, 6)), requires_grad=True)
+        v = L.tensor(np.random.default_rng(4).standard_normal((2, 6) if dim in (0, -2) else (4, 3)),
+                     requires_grad=True)
+        (g,) = L.autograd.grad(L.nn.functional.glu(x, dim), x, v, create_graph=True)
+        w = L.tensor(np.random.default_rng(5).standard_normal((4, 6)))
+        gx, gv = L.autograd.grad((g * w).sum(), (x, v), create_graph=True)
+        return _graph(gx.grad_fn, depth=8), _graph(gv.grad_fn, depth=8), gx.detach().numpy(), gv.detach().numpy()
+
+    ours, theirs = graphs(minigrad), graphs(torch)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-12, atol=1e-14)

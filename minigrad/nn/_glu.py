@@ -15,7 +15,7 @@ from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import sigmoid, _sigmoid_array
 from .._ops.shape import cat
-from .._tensor import _normalize_dim
+from .._tensor import _normalize_dim, _wrap
 
 
 def _halves(array, dim):
@@ -56,24 +56,33 @@ def glu_backward(grad, input, dim, dim_as_given):
 
 class GluBackwardBackward0(Node):
     """result = cat([g * s, g * a * s * (1 - s)], dim) (glu's backward, recorded)   ->
-        grad_g = gg_a * s + gg_b * a * s * (1 - s);
-        grad_self = cat([gg_b * g * s (1 - s), g * s (1 - s) * (gg_a + gg_b * a * (1 - 2 s))], dim)"""
+        grad_g = the two halves of gg * glu_backward(ones, self), added;
+        grad_self = cat([gg_b * g * ds, gg_b * a * g * dds + gg_a * g * ds], dim)
+        with ds = s * (1 - s) (sigmoid's slope) and dds = ds * (1 - s) - s * ds (its slope)"""
 
     _saved_names = ("grad_output", "self")
 
     def backward(self, gg):
         grad, input = self.saved_tensors
-        half = input.shape[self.dim] // 2
-        a, b = input.narrow(self.dim, 0, half), input.narrow(self.dim, half, half)
-        gg_a, gg_b = gg.narrow(self.dim, 0, half), gg.narrow(self.dim, half, half)
-        s = sigmoid(b)
-        slope = s * (1 - s)                  # d sigmoid(b) / db
-        d_grad = gg_a * s + gg_b * a * slope if self.should_compute_output(0) else None
-        d_input = None
+        dim, half = self.dim_as_given, input.shape[self.dim] // 2      # (narrow and cat show dim as given)
+        d_grad = d_input = None
+        if self.should_compute_output(0):
+            # linear in g: gg times glu's backward of ones, its two halves added (PyTorch
+            # counts this dim from the front: its nodes show it so)
+            ones = _wrap(np.ones(grad.shape, dtype=input._array.dtype))
+            scaled = gg * glu_backward(ones, input, self.dim, self.dim)
+            d_grad = scaled.narrow(self.dim, 0, half) + scaled.narrow(self.dim, half, half)
         if self.should_compute_output(1):
-            d_a = gg_b * grad * slope
-            d_b = grad * slope * (gg_a + gg_b * a * (1 - 2 * s))
-            d_input = cat([d_a, d_b], self.dim)
+            # written step by step as PyTorch does, so that create_graph=True records its nodes
+            a, b = input.narrow(dim, 0, half), input.narrow(dim, half, half)
+            s = sigmoid(b)
+            one_minus_s = _wrap(np.ones((), dtype=s._array.dtype)) - s       # (1 as a tensor: SubBackward0)
+            ds = s * one_minus_s                                            # d s / d b
+            gg_a, gg_b = gg.narrow(dim, 0, half), gg.narrow(dim, half, half)
+            d_a = gg_b * grad * ds
+            dds = ds * one_minus_s - s * ds                                 # d ds / d b
+            d_b = gg_b * a * grad * dds + gg_a * grad * ds
+            d_input = cat([d_a, d_b], dim)
         return d_grad, d_input
 
 
