@@ -122,6 +122,15 @@ PROGRAMS.update({
     "movedim_tuple": lambda L, x: x.unsqueeze(0).movedim((-1, 0), (0, -1)),
     "max_keepdim": lambda L, x: x.max(dim=-1, keepdim=True)[0],
     "split_chunk_empty": lambda L, x: x[:, :0].chunk(2, -1)[0],
+    "repeat": lambda L, x: x.repeat(1, 2), "tile": lambda L, x: x.tile(2),
+    "matmul_batched": lambda L, x: x.expand(2, 2, 3).matmul(x.t()),
+    "expand": lambda L, x: x.expand(2, 2, 3), "reshape": lambda L, x: x.reshape(3, 2),
+    "unfold_neg_size": lambda L, x: x.unfold(-2, 1, 1),
+    "index_last": lambda L, x: x[..., -1], "slice_last": lambda L, x: x[:, -2:],
+    "std_all": lambda L, x: x.std(), "median_all": lambda L, x: x.median(),
+    "kthvalue_default": lambda L, x: x.kthvalue(1)[0], "mode_default": lambda L, x: x.mode()[0],
+    "cummax_pos": lambda L, x: x.cummax(0)[0], "sort_default": lambda L, x: x.sort()[0],
+    "topk_default": lambda L, x: x.topk(2)[0], "max_all": lambda L, x: x.max(),
 })
 
 

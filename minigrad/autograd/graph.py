@@ -119,6 +119,8 @@ _SETTINGS_KEPT_AS = {
     "MeanBackward1": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "self_sym_numel": _numel,
                       "self_sym_sizes": "input_shape"},
     "ViewBackward0": {"self_sym_sizes": "input_shape"},
+    "UnsafeViewBackward0": {"self_sym_sizes": "input_shape"},
+    "RepeatBackward0": {"repeats": "repeats", "self_sym_sizes": "input_shape"},
     "MaxBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
                      "self_sym_sizes": "input_shape"},
     "MinBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
