@@ -131,6 +131,12 @@ PROGRAMS.update({
     "kthvalue_default": lambda L, x: x.kthvalue(1)[0], "mode_default": lambda L, x: x.mode()[0],
     "cummax_pos": lambda L, x: x.cummax(0)[0], "sort_default": lambda L, x: x.sort()[0],
     "topk_default": lambda L, x: x.topk(2)[0], "max_all": lambda L, x: x.max(),
+    "squeeze_in_place": lambda L, x: x.unsqueeze(1).clone().squeeze_(-2),
+    "squeeze_in_place_all": lambda L, x: x.unsqueeze(1).clone().squeeze_(),
+    "unsqueeze_in_place": lambda L, x: x.clone().unsqueeze_(-1), "transpose_in_place": lambda L, x: x.clone().transpose_(-1, 0),
+    "cumsum_in_place": lambda L, x: x.clone().cumsum_(-1),
+    "scatter_in_place": lambda L, x: x.clone().scatter_(-1, L.zeros(2, 1, dtype=L.long), 2.0),
+    "matmul_vector_matrix": lambda L, x: x[0].matmul(x.t()),
 })
 
 
@@ -162,7 +168,7 @@ def test_saved_dims_show_what_torchs_node_shows(name):
     except Exception as error:          # PyTorch refuses: so must minigrad, with its message
         with pytest.raises(type(error)) as ours:
             PROGRAMS[name](minigrad, minigrad.tensor(data, requires_grad=True))
-        assert str(ours.value) == str(error)
+        assert str(ours.value).split("\nminigrad hint:")[0] == str(error)
         return
     ours = _node(PROGRAMS[name](minigrad, minigrad.tensor(data, requires_grad=True)))
     assert ours.name() == theirs.name()
@@ -259,7 +265,7 @@ def test_new_operations_refuse_as_torch(program):
     except Exception as error:
         with pytest.raises(type(error)) as ours:
             run(minigrad)
-        assert str(ours.value) == str(error)
+        assert str(ours.value).split("\nminigrad hint:")[0] == str(error)
         return
     got = run(minigrad)
     assert tuple(got.shape) == tuple(expected.shape)

@@ -164,6 +164,12 @@ _SETTINGS_KEPT_AS = {
     "SqueezeBackward0": {"self_sym_sizes": "input_shape"},
     "SqueezeBackward1": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
     "SqueezeBackward2": {"dim": dims_shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "SqueezeBackward3": {"self_sym_sizes": "input_shape"},                                   # squeeze_()
+    "SqueezeBackward4": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "SqueezeBackward5": {"dim": dims_shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "UnsqueezeBackward1": {"dim": shown_as_given("dim_as_given")},                           # unsqueeze_
+    "TransposeBackward1": {"dim0": lambda settings: settings["dims_as_given"][0] % 2**64,   # transpose_
+                           "dim1": lambda settings: settings["dims_as_given"][1] % 2**64},
     "TransposeBackward0": {"dim0": lambda settings: settings["dims_as_given"][0] % 2**64,
                            "dim1": lambda settings: settings["dims_as_given"][1] % 2**64},
     "PermuteBackward0": {"dims": dims_shown_as_given("dims_as_given")},
