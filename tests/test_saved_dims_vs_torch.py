@@ -291,3 +291,21 @@ def test_glu_third_order_graph_as_torch(dim):
     assert ours[:2] == theirs[:2]
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("dim", [None, 0, -1])
+def test_glu_module_as_torch(dim):
+    torch = import_torch()
+    data = np.random.default_rng(6).standard_normal((4, 6))
+
+    def run(L):
+        module = L.nn.GLU() if dim is None else L.nn.GLU(dim)
+        x = L.tensor(data, requires_grad=True)
+        out = module(x)
+        out.sum().backward()
+        return repr(module), out.detach().numpy(), x.grad.numpy(), out.grad_fn.name()
+
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[0] == theirs[0] and ours[3] == theirs[3]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-12)
