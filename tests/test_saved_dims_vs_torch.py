@@ -254,6 +254,9 @@ def test_new_operations_pass_gradcheck_and_gradgradcheck(name):
     "F.glu(L.tensor(1.0))", "F.glu(L.ones(2, 3))", "F.glu(L.ones(2, 3), 0)", "F.glu(L.ones(2, 3), -3)",
     "F.glu(L.ones(4, dtype=L.long))", "F.glu(L.ones(3, dtype=L.bool))", "L.ones(2, dtype=L.long).nanmean()",
     "L.ones(2, 3).nanmean(5)", "L.nanmean(L.ones(0))", "F.glu(L.ones(2, 0))",
+    "F.glu(1)", "F.glu(L.ones(4), 1.5)", "F.glu(L.ones(4), dim=None)", "F.glu(L.ones(4), True)",
+    "F.glu(input=L.ones(4), dim=0)", "L.nanmean(1)", "L.ones(2).nanmean(dim=1.5)",
+    "L.ones(2).nanmean(keepdim=1)", "L.ones(2, dtype=L.float16).nanmean(0)",
 ])
 def test_new_operations_refuse_as_torch(program):
     torch = import_torch()

@@ -89,6 +89,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if input._array.dtype.kind not in "fc":
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{from_numpy_dtype(input._array.dtype).tensor_type_name[:-6]}")
+    _dim_as_tuple("nanmean", dim)            # (PyTorch's TypeError for a dim that is no int)
     not_nan = isnan(input).logical_not()
     count = not_nan.sum(dim=dim, keepdim=keepdim) if dim is not None else not_nan.sum()
     return nansum(input, dim, keepdim, dtype=dtype) / count

@@ -15,7 +15,7 @@ from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import sigmoid, _sigmoid_array
 from .._ops.shape import cat
-from .._tensor import _normalize_dim, _wrap
+from .._tensor import Tensor, _normalize_dim, _wrap
 
 
 def _halves(array, dim):
@@ -93,6 +93,10 @@ def glu(input, dim=-1):
     Gradient: grad * sigmoid(b) for a, grad * a * sigmoid(b) * (1 - sigmoid(b)) for b.
     """
     from . import functional as F
+    if not isinstance(input, Tensor):       # PyTorch's F.glu first asks input.dim()
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"glu(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
