@@ -89,9 +89,9 @@ def _indices_tensor(settings):
 
 
 def shown_as_given(name, as_tuple=False):
-    """How PyTorch shows the dim (or tuple of dims) kept in the setting ``name``: as it was
-    given, not normalized - a tuple in the order given, a negative dim as the unsigned 64-bit
-    number of the same bits (-1 is 2**64 - 1). Backward itself uses the normalized dims.
+    """How PyTorch shows the dim (or tuple of dims, or index) kept in the setting ``name``: as
+    it was given, not normalized - a tuple in the order given, a negative dim as the unsigned
+    64-bit number of the same bits (-1 is 2**64 - 1). Backward itself uses the normalized dims.
     ``as_tuple``: the operation takes a list of dims (sum, amax...), so one dim shows as (dim,)."""
     def shown(settings):
         given = settings[name]
@@ -106,6 +106,12 @@ def shown_as_given(name, as_tuple=False):
 def dims_shown_as_given(name):
     """``shown_as_given`` for a setting PyTorch keeps as a list of dims: one dim shows as (dim,)."""
     return shown_as_given(name, as_tuple=True)
+
+
+def nth_shown_as_given(name, n):
+    """``shown_as_given`` for the n-th of the dims kept together in ``name`` (transpose's dim0
+    and dim1, diagonal's dim1 and dim2)."""
+    return lambda settings: int(settings[name][n]) % 2**64
 
 
 # Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
@@ -129,11 +135,10 @@ _SETTINGS_KEPT_AS = {
     # same bits: -1 is 2**64 - 1)
     "TrilBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
     "TriuBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
-    "NansumBackward0": {"dim": lambda settings: settings["dim"] and tuple(d % 2**64 for d in settings["dim"]),
-                        "keepdim": "keepdim"},
-    "MedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+    "NansumBackward0": {"dim": dims_shown_as_given("dim"), "keepdim": "keepdim"},
+    "MedianBackward1": {"dim": shown_as_given("dim_as_given"),
                         "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "NanmedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+    "NanmedianBackward1": {"dim": shown_as_given("dim_as_given"),
                            "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "ClampBackward1": {"min": "low", "max": "high"},
     "ClampMinBackward0": {"min": "low"},
@@ -144,15 +149,16 @@ _SETTINGS_KEPT_AS = {
     "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
     # (dim, index, start and end as given, negative ones as their unsigned 64-bit bits; a
     # slice without an end shows the largest int64)
-    "SelectBackward0": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
-                        "index": lambda settings: settings["index_as_given"] % 2**64,
+    "SelectBackward0": {"dim": shown_as_given("dim_as_given"), "index": shown_as_given("index_as_given"),
                         "self_sym_sizes": "input_shape"},
-    "SliceBackward0": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+    "SliceBackward0": {"dim": shown_as_given("dim_as_given"),
                        "end": lambda settings: _slice_setting(settings, "stop", 2**63 - 1),
                        "self_sym_sizes": "input_shape",
                        "start": lambda settings: _slice_setting(settings, "start", 0),
                        "step": lambda settings: _slice_setting(settings, "step", 1)},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
+    # (the operations below keep the dims they were given in ``dim_as_given`` / ``dims_as_given``
+    # next to the normalized ones their backward uses)
     "CatBackward0": {"dim": shown_as_given("dim_as_given")},
     "StackBackward0": {"dim": shown_as_given("dim_as_given")},
     "UnbindBackward0": {"dim": shown_as_given("dim_as_given")},
@@ -168,15 +174,15 @@ _SETTINGS_KEPT_AS = {
     "SqueezeBackward4": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
     "SqueezeBackward5": {"dim": dims_shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
     "UnsqueezeBackward1": {"dim": shown_as_given("dim_as_given")},                           # unsqueeze_
-    "TransposeBackward1": {"dim0": lambda settings: settings["dims_as_given"][0] % 2**64,   # transpose_
-                           "dim1": lambda settings: settings["dims_as_given"][1] % 2**64},
-    "TransposeBackward0": {"dim0": lambda settings: settings["dims_as_given"][0] % 2**64,
-                           "dim1": lambda settings: settings["dims_as_given"][1] % 2**64},
+    "TransposeBackward0": {"dim0": nth_shown_as_given("dims_as_given", 0),
+                           "dim1": nth_shown_as_given("dims_as_given", 1)},
+    "TransposeBackward1": {"dim0": nth_shown_as_given("dims_as_given", 0),                 # transpose_
+                           "dim1": nth_shown_as_given("dims_as_given", 1)},
     "PermuteBackward0": {"dims": dims_shown_as_given("dims_as_given")},
     "GluBackward0": {"dim": shown_as_given("dim_as_given")},
     "GluBackwardBackward0": {"dim": shown_as_given("dim_as_given")},
-    "DiagonalBackward0": {"dim1": lambda settings: settings["dims_as_given"][0] % 2**64,
-                          "dim2": lambda settings: settings["dims_as_given"][1] % 2**64,
+    "DiagonalBackward0": {"dim1": nth_shown_as_given("dims_as_given", 0),
+                          "dim2": nth_shown_as_given("dims_as_given", 1),
                           "offset": lambda settings: settings["offset"] % 2**64,
                           "self_sym_sizes": "input_shape"},
     "FlipBackward0": {"dims": dims_shown_as_given("dims_as_given")},
