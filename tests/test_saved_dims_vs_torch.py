@@ -118,6 +118,8 @@ PROGRAMS.update({
     "diagonal_offset": lambda L, x: x.diagonal(-1), "transpose_mixed": lambda L, x: x.transpose(0, -1),
     "var_unbiased": lambda L, x: x.var(-1, unbiased=False), "std_correction": lambda L, x: x.std(0, correction=0.5),
     "var_none": lambda L, x: x.var(unbiased=False), "roll_no_dims": lambda L, x: x.roll(1),
+    "var_keepdim_only": lambda L, x: x.var(keepdim=True), "std_keepdim_only": lambda L, x: L.std(x, keepdim=True),
+    "var_correction_none": lambda L, x: x.var(correction=None), "std_correction_one": lambda L, x: x.std(correction=1),
     "softmax_no_dim_given": lambda L, x: L.nn.functional.softmax(x, dim=None, _stacklevel=5),
     "movedim_tuple": lambda L, x: x.unsqueeze(0).movedim((-1, 0), (0, -1)),
     "max_keepdim": lambda L, x: x.max(dim=-1, keepdim=True)[0],

@@ -601,14 +601,14 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
 
 
-def _correction_shown(dim, correction, keepdim, unbiased):
+def _correction_shown(dim, correction, unbiased):
     """The correction grad_fn._saved_correction shows: PyTorch's as given (unbiased= as 1 or 0);
-    None when var()/std() were called with no settings at all (another of their signatures)."""
+    None when var()/std() were given neither a dim nor a correction (another of their signatures)."""
     if correction is not None:
         return correction
     if unbiased is not None:
         return 1 if unbiased else 0
-    return None if dim is None and not keepdim else 1
+    return None if dim is None else 1
 
 
 @history_first
@@ -618,7 +618,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * 2 (input - mean) / (N - correction).
     """
-    correction_as_given = _correction_shown(dim, correction, keepdim, unbiased)
+    correction_as_given = _correction_shown(dim, correction, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
@@ -632,7 +632,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * (input - mean) / ((N - correction) * std).
     """
-    correction_as_given = _correction_shown(dim, correction, keepdim, unbiased)
+    correction_as_given = _correction_shown(dim, correction, unbiased)
     value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
