@@ -7,6 +7,7 @@ Run (from the repository root):
     python -m benchmarks --quick        # a smoke run in seconds; its numbers mean nothing
     python -m benchmarks --profile W2   # where minigrad spends its time (cProfile)
     python -m benchmarks.instructions   # W2 in machine instructions per op (valgrind), load-proof
+    python -m benchmarks.instructions_w1   # W1's step in instructions, minigrad beside numpy
     python -m benchmarks --redraw       # table and chart again from results.json
     python -m benchmarks --redraw --markdown   # the same table as Markdown, for a README
 

@@ -53,10 +53,14 @@ def run_chains(n_ops, with_backward):
 
 def count(n_ops, with_backward):
     """Instructions executed by a fresh process that runs ``run_chains(n_ops, with_backward)``."""
+    return count_in_fresh_process(f"from benchmarks.instructions import run_chains; "
+                                  f"run_chains({n_ops}, {with_backward})")
+
+
+def count_in_fresh_process(code):
+    """Instructions executed by a fresh, deterministic Python process that runs ``code``."""
     environment = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                        MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
-    code = (f"from benchmarks.instructions import run_chains; "
-            f"run_chains({n_ops}, {with_backward})")
     command = ["setarch", os.uname().machine, "-R", "valgrind", "--tool=cachegrind",
                "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable, "-c", code]
     finished = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True,

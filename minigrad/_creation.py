@@ -88,13 +88,39 @@ def tensor_data_to_array(data, dtype=None):
         array[...] = data
         return array
     numbers = _to_nested_numbers(data)
+    if numpy_dtype.kind in "iu":
+        numbers = _as_integers(numbers, numpy_dtype, _dtype.from_numpy_dtype(numpy_dtype).name)
     try:
         array = np.array(numbers, dtype=numpy_dtype)
+    except OverflowError:           # (a Python int past int64, for an inferred int64)
+        raise ValueError("Overflow when unpacking long long") from None
     except ValueError as error:
         raise _ragged_error(data) or ValueError(f"could not make a tensor from this data ({error})") from None
     if array.dtype == object:
         raise TypeError("minigrad.tensor needs numbers; got objects it cannot convert")
     return array
+
+
+def _as_integers(numbers, numpy_dtype, name, unpacked=True):
+    """Python numbers checked as PyTorch stores them in an integer dtype: out of its range is
+    refused, except that an unsigned dtype takes a negative int down to minus its largest
+    value and wraps it around (two's complement: uint8 stores -1 as 255); a float must lie in
+    the range (NaN and inf never do), then loses its fraction. ``unpacked``: an int is first
+    read as a C ``long long`` (torch.tensor, not torch.full)."""
+    info = np.iinfo(numpy_dtype)
+
+    def checked(item):
+        if isinstance(item, (list, tuple)):
+            return [checked(each) for each in item]
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, float, np.number)):
+            return item
+        if unpacked and isinstance(item, (int, np.integer)) and not -2**63 <= item < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+        lowest = -info.max if info.min == 0 and isinstance(item, (int, np.integer)) else info.min
+        if not lowest <= item <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        return item % (info.max + 1) if item < 0 and info.min == 0 else item
+    return checked(numbers)
 
 
 def _ragged_error(data):
@@ -237,6 +263,9 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
     if dtype is None:
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    if _dtype.to_numpy_dtype(dtype).kind in "iu":        # (PyTorch names the C++ type here)
+        value = _as_integers(value, _dtype.to_numpy_dtype(dtype), f"{_dtype.to_numpy_dtype(dtype).name}_t",
+                             unpacked=False)
     return _leaf(np.full(_size((size,)), value, dtype=_dtype.to_numpy_dtype(dtype)), requires_grad)
 
 

@@ -32,6 +32,16 @@ class _Vmaps:
     looping = 0           # the levels an operation without a batching rule runs sample by sample
 
 
+class _GradLevels:
+    """The running grad-like transforms (grad, vjp, jacrev, jvp, ...), each a
+    ``func._levels.GradLevel``: what a tensor shows of autograd depends on them."""
+
+    running = []          # outermost first
+    seen_from = None      # a level number while printing what that level sees (None: the innermost)
+    inputs_made = False   # has any transform made an input node yet? (next_functions asks)
+    differentiating = None    # the level whose transform runs its backward pass now
+
+
 def batched_levels(values):
     """The union of the vmap levels of ``values`` (tensors, numbers, lists/tuples of them)."""
     levels = 0
@@ -80,7 +90,8 @@ def shows_as_batched(tensor, depth):
 
 class seeing_through_vmap:
     """``with seeing_through_vmap():`` a transform's own derivative code sees every tensor's
-    real flags (PyTorch computes them below the BatchedTensor wrappers)."""
+    real flags: the whole graph, not what a vmap's BatchedTensor or a grad's level shows the
+    user (PyTorch computes derivatives below those wrappers)."""
 
     def __enter__(self):
         _Vmaps.seeing_through += 1

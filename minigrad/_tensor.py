@@ -262,7 +262,19 @@ class Tensor:
         """The Node that created this tensor, or None for a leaf."""
         if self._vmap_levels and _shows_as_batched(self):
             return None           # a vmap's BatchedTensor (see _functorch.py)
+        if _GradLevels.running:   # inside grad, vjp, ...: the graph of that level (func/_levels.py)
+            seen = _levels.flags_seen(self)
+            if seen is not None:
+                return seen[1]
         if self._base is not None:      # a view: its node is made again if its memory changed
+            return _ops_views.view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def _graph_grad_fn(self):
+        """``grad_fn`` as the graph has it: the same, except inside vmap or grad, where the
+        user sees only the graph of the innermost transform. Operations ask this."""
+        if self._base is not None:
             return _ops_views.view_grad_fn(self)
         return self._grad_fn
 
@@ -271,6 +283,10 @@ class Tensor:
         """True if operations on this tensor are recorded for backward."""
         if self._vmap_levels and _shows_as_batched(self):
             return False          # a vmap's BatchedTensor (see _functorch.py)
+        if _GradLevels.running:   # inside grad, vjp, ...: the graph of that level (func/_levels.py)
+            seen = _levels.flags_seen(self)
+            if seen is not None:
+                return seen[0]
         return self._graph_requires_grad
 
     @property
@@ -401,6 +417,12 @@ class Tensor:
         """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if _GradLevels.running:          # inside grad, vjp, ...: a hook of that level's graph
+            hook = _levels.hook_of_level(hook)
+        if self._backward_hooks is not None and self._grad_fn is None:
+            # PyTorch looks at grad_fn at the first hook only: a no_grad view whose base has
+            # changed since then takes more hooks without the lost-history error
+            return graph._add_hook(self._backward_hooks, hook)
         if self.grad_fn is None:         # (a view's node is made again first)
             if self._backward_hooks is None:
                 self._backward_hooks = {}
@@ -956,7 +978,7 @@ def _install_methods():
         triangular: ["tril", "triu", "tril_", "triu_"],
         median: ["median", "nanmedian"],
         masked_select: ["masked_select"],
-        summing: ["nansum", "nanmean", "count_nonzero"],
+        summing: ["nansum", "nanmean"],
         rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
                     "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
                     "repeat_interleave", "take_along_dim", "unfold"],
@@ -968,6 +990,7 @@ def _install_methods():
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
+    Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {
@@ -1018,7 +1041,8 @@ from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
 from .autograd.function import _FuncTransforms  # noqa: E402
-from ._functorch import shows_as_batched as _shows_as_batched_at  # noqa: E402
+from ._functorch import shows_as_batched as _shows_as_batched_at, _GradLevels  # noqa: E402
+from .func import _levels  # noqa: E402
 from .func._vmap import refuse_inside_vmap  # noqa: E402
 from ._creation import tensor_data_to_array  # noqa: E402
 from ._ops import pointwise as _ops_pointwise  # noqa: E402

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ._functorch import _Vmaps, batched_repr
+from ._functorch import _Vmaps, _GradLevels, batched_repr
 
 # --------------------------------------------------------------------------
 # Print options
@@ -293,7 +293,7 @@ def _suffixes(t):
         elif t.requires_grad:
             notes.append("requires_grad=True")
     tangent = t.__dict__.get("_fw_tangent")      # a dual tensor (autograd/forward_ad.py)
-    if tangent is not None:
+    if tangent is not None and _GradLevels.seen_from != 0:   # (inside a jvp: a level above)
         notes.append(f"tangent={tangent}")    # format(): a 0-d tangent shows as a number
     return notes
 
@@ -321,6 +321,13 @@ def _append_suffixes(text, suffixes, indent):
 
 def tensor_repr(t):
     """What ``repr(t)`` and ``str(t)`` return, e.g. ``tensor([1., 2.], requires_grad=True)``."""
+    if _GradLevels.running and not _Vmaps.seeing_through:   # inside grad, vjp, jvp, ...
+        from .func._levels import repr_seen
+        return repr_seen(t, _repr_inside_vmap)
+    return _repr_inside_vmap(t)
+
+
+def _repr_inside_vmap(t):
     if t._vmap_levels and _Vmaps.batch_sizes:     # inside vmap: one sample of a batch
         return batched_repr(t, _plain_tensor_repr)
     return _plain_tensor_repr(t)

@@ -113,3 +113,14 @@ def test_the_table_ends_with_every_target_and_prints_as_markdown(quick_run, tmp_
 
 def test_chart_is_drawn(quick_run):
     assert quick_run["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("implementation", ["minigrad", "numpy"])
+def test_the_w1_instruction_counter_runs_its_steps(implementation):
+    """What benchmarks.instructions_w1 runs under valgrind, run here without it (quickly)."""
+    from benchmarks.instructions_w1 import run_steps
+    import gc
+    try:
+        run_steps(implementation, 1)
+    finally:
+        gc.enable()          # (run_steps turns the collector off, as its counts need)

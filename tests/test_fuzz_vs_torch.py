@@ -8,7 +8,10 @@ index_select, matrix products of every rank, joining and splitting, ``torch.nn.f
 cross_entropy, nll_loss, mse/l1/smooth_l1/huber, binary cross-entropy, kl_div), rounding,
 division that rounds (div's rounding_mode, fmod), rsub, atan2, tril/triu, median/nanmedian,
 masked_select, nansum, count_nonzero, torch.Tensor(x), isnan and its family, nan_to_num,
-var/std without degrees of freedom, bools subtracted,
+var/std without degrees of freedom, bools subtracted, inverse and hyperbolic trigonometry,
+lgamma/digamma, rot90/tile/repeat_interleave/movedim/unflatten/tensor_split, diagonals and traces,
+kthvalue/mode/cummax/cummin, take/index_fill/index_copy/masked_scatter, hypot/copysign/fmax/lerp/
+addcmul/addcdiv, overlapping unfold windows,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
@@ -213,6 +216,31 @@ UNARY = {
     "count_nonzero": lambda L, x: x.round().count_nonzero(),
     "masked_select": lambda L, x: x.masked_select(x > 0),
     "Tensor_alias": lambda L, x: L.Tensor(x),
+    # the newer modules: inverse and hyperbolic trigonometry, gamma, rearranging, diagonals,
+    # picking one element per row, running extremes, reading and writing by position
+    "asin": lambda L, x: (x.tanh() * 0.9).asin(),
+    "atan": lambda L, x: x.atan(),
+    "sinh": lambda L, x: x.sinh(),
+    "acosh": lambda L, x: (x * x + 1).acosh(),
+    "lgamma": lambda L, x: (x * x + 0.5).lgamma(),
+    "digamma": lambda L, x: (x * x + 0.5).digamma(),
+    "rot90": lambda L, x: x.rot90() if x.ndim >= 2 else x.flip(0) if x.ndim else x * 1,
+    "tile": lambda L, x: x.tile(2),
+    "repeat_interleave": lambda L, x: x.repeat_interleave(2),
+    "diag_embed": lambda L, x: x.diag_embed() if x.ndim else x.reshape(1).diag_embed(),
+    "diag": lambda L, x: x.diag() if x.ndim in (1, 2) else x.diagonal(),
+    "trace": lambda L, x: x.trace() if x.ndim == 2 else x.sum(),
+    "kthvalue": lambda L, x: x.kthvalue(1)[0],
+    "mode": lambda L, x: x.round().mode()[0],
+    "cummax": lambda L, x: x.cummax(0)[0],
+    "cummin_last": lambda L, x: x.cummin(-1)[0],
+    "index_fill": lambda L, x: x.index_fill(0, L.tensor([0]), 0.5),
+    "take": lambda L, x: x.take(L.tensor([0, -1])),
+    "take_along_dim": lambda L, x: x.take_along_dim(x.argsort(-1), -1) if x.ndim else x * 1,
+    "movedim": lambda L, x: x.movedim(0, -1) if x.ndim else x * 1,
+    "ravel": lambda L, x: x.ravel(),
+    "unflatten": lambda L, x: x.unflatten(0, (1, -1)) if x.ndim else x.unsqueeze(0),
+    "tensor_split": lambda L, x: x.tensor_split(2)[-1] if x.ndim else x * 1,
 }
 
 VIEWS = {
@@ -250,6 +278,9 @@ VIEWS = {
     "swapaxes": lambda L, x: x.swapaxes(0, -1),
     "view_as_2d": lambda L, x: x.view(-1, 1),
     "squeeze_dim0": lambda L, x: x.squeeze(0),
+    # overlapping windows: memory seen at several positions, without a step of 0
+    "unfold": lambda L, x: x.unfold(-1, min(2, x.shape[-1]), 1) if x.ndim else x.unfold(0, 1, 1),
+    "movedim_view": lambda L, x: x.movedim(-1, 0),
 }
 
 BINARY = {
@@ -315,6 +346,16 @@ BINARY = {
     "fmod_t": lambda L, x, y: L.fmod(x, y * y + 1),
     "div_trunc_t": lambda L, x, y: L.div(x, y * y + 1, rounding_mode="trunc"),
     "masked_select_t": lambda L, x, y: x.masked_select(y > 0),
+    # the newer two-input operations
+    "hypot": lambda L, x, y: L.hypot(x, y),
+    "copysign": lambda L, x, y: L.copysign(x, y),
+    "fmax": lambda L, x, y: L.fmax(x, y),
+    "lerp": lambda L, x, y: L.lerp(x, y, 0.3),
+    "addcmul": lambda L, x, y: L.addcmul(x, x, y, value=0.5),
+    "addcdiv": lambda L, x, y: L.addcdiv(x, y, x * x + 1),
+    "index_copy": lambda L, x, y: x.index_copy(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]))
+                                  if x.ndim else x + y.sum(),
+    "masked_scatter": lambda L, x, y: x.masked_scatter(x > 0, x * y.sum()),
 }
 
 INPLACE = {
@@ -361,6 +402,9 @@ INPLACE = {
     "tril_": lambda L, x: x.tril_(-1),
     "fmod_": lambda L, x: x.fmod_(0.7),
     "remainder_": lambda L, x: x.remainder_(-0.7),
+    "index_fill_": lambda L, x: x.index_fill_(0, L.tensor([0]), -1.0),
+    "atan_": lambda L, x: x.atan_(),
+    "lgamma_": lambda L, x: x.lgamma_(),
 }
 
 INPLACE_BINARY = {
@@ -390,6 +434,9 @@ INPLACE_BINARY = {
     "sub_alpha_one_": lambda L, x, y: x.sub_(y, alpha=1.0),
     "atan2_": lambda L, x, y: x.atan2_(y),
     "div_floor_t_": lambda L, x, y: x.div_(y * y + 1, rounding_mode="floor"),
+    "lerp_": lambda L, x, y: x.lerp_(y, 0.5),
+    "hypot_": lambda L, x, y: x.hypot_(y),
+    "masked_scatter_": lambda L, x, y: x.masked_scatter_(x > 0, y.sum().expand(x.shape).clone()),
 }
 
 
@@ -977,6 +1024,43 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), False, False),
      ("inplace", "unsqueeze_", (0,), True, False), ("retain_grad", "retain_grad", (0,), True, False),
      ("grad_outputs", "leaves", (0, 0), True, False)],
+    # x[..., :1] = v into an expanded gradient, v requiring grad: the no_grad-view error first
+    [("leaf", (2, 1, 3), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("leaf", (3,), 0, False, True), ("inplace_binary", "setitem_last_dim_t", (1, 2), False, False)],
+    # cross_entropy of an empty input with probabilities as target, 'mean': PyTorch fills the
+    # sum with nan in place (NegBackward0 of FillBackward2), it does not divide by 0
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, True),
+     ("binary", "cross_entropy_probs", (1, 1), False, False), ("backward", "backward", (2,), False, False)],
+    # a leaf unsqueezed in place under no_grad after a graph recorded its AccumulateGrad: the
+    # first gradient, summed back to the old shape, is copied into a new .grad of the leaf's
+    # shape (copy_: _version 1)
+    [("leaf", (2, 3), 50, False, True), ("unary", "clone", (0,), False, False),
+     ("inplace", "unsqueeze_", (0,), True, False), ("unary", "mean", (0,), False, True),
+     ("backward", "backward", (2,), False, False)],
+    # x.hypot_(x[:1]) (and lerp_, addcmul_, ...): a partial overlap is refused
+    [("leaf", (3,), 0, False, True), ("view", "chunk3_last", (0,), True, False),
+     ("inplace_binary", "hypot_", (0, 1), True, False)],
+    # a second hook on a no_grad view whose base changed in place since the first: PyTorch asks
+    # for grad_fn at the first hook only, so no lost-history error
+    [("leaf", (3,), 0, False, True), ("view", "chunk3_last", (0,), True, False),
+     ("hook", "observe", (1,), True, False), ("inplace", "F_hardtanh_", (0,), True, False),
+     ("hook", "observe", (1,), True, False), ("backward", "backward", (0,), False, False)],
+    # lerp towards argmax's int64 indices: PyTorch names the C++ type ('long int')
+    [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
+     ("binary", "lerp", (0, 1), True, False)],
+    # the product of nothing, differentiated with create_graph: PyTorch's formula grad * (result
+    # / input) is recorded (MulBackward0 of DivBackward0) for an empty input too
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, True), ("unary", "prod", (1,), False, False),
+     ("grad", "grad", (2,), True, True)],
+    # addcdiv of shapes that do not fit: input and tensor1 are broadcast first (PyTorch's message)
+    [("leaf", (2, 3), 0, False, True), ("view", "diagonal", (0,), True, False),
+     ("binary", "addcdiv", (0, 1), True, False)],
+    # index_fill_ of an empty vector: PyTorch's kernel fails for want of memory ('setStorage: ...')
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
+     ("inplace", "index_fill_", (1,), True, False)],
+    # index_fill_ of an expanded gradient: PyTorch warns and writes
+    [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("inplace", "index_fill_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

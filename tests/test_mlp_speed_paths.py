@@ -208,6 +208,37 @@ def test_nll_loss_with_byte_labels_matches_pytorch(torch):
     assert results[0] == results[1]
 
 
+@pytest.mark.parametrize("weights", [None, [1.0, 1.0], [1e-3, 2e-3], [0.0, 0.0]])
+@pytest.mark.parametrize("labels", [[1, 0], [-100, -100]])
+def test_nll_loss_backward_for_any_total_weight_matches_pytorch_without_warnings(torch, weights, labels):
+    """The mean's division skips numpy's errstate when the total weight is at least 1; below
+    it (small class weights, every label ignored: 0 / 0) the gradient is PyTorch's, silently."""
+    import warnings
+    logp = np.log(np.array([[0.2, 0.8], [0.6, 0.4]], dtype=np.float32))
+    results = []
+    for library in (minigrad, torch):
+        x = library.tensor(logp, requires_grad=True)
+        weight = None if weights is None else library.tensor(weights)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            loss = library.nn.functional.nll_loss(x, library.tensor(labels), weight=weight)
+            grad, = library.autograd.grad(loss, x, library.tensor(3e38))
+        results.append((bits(loss.detach().numpy()).tolist(), bits(grad.numpy()).tolist()))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("which", ["input", "target"])
+def test_cross_entropy_of_something_not_a_tensor_raises_pytorchs_type_error(torch, which):
+    messages = []
+    for library in (minigrad, torch):
+        arguments = {"input": library.zeros(2, 3), "target": library.tensor([0, 1])}
+        arguments[which] = np.zeros(2)
+        with pytest.raises(TypeError) as error:
+            library.nn.functional.cross_entropy(**arguments)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
 def _relu_inputs(library):
     return {"expanded rows": library.randn(3, 1).expand(3, 4),
             "expanded columns": library.randn(1, 4).expand(3, 4),

@@ -476,9 +476,7 @@ SECOND_ORDER = {
 }
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(
-    strict=True, reason="the second gradient is at version 2, PyTorch's at 1")) if name == "masked_scatter"
-    else name for name in SECOND_ORDER])
+@pytest.mark.parametrize("name", SECOND_ORDER)
 def test_gradients_recorded_with_create_graph(torch, name):
     """The gradient's own history (create_graph=True) is PyTorch's, and its gradient too."""
     def program(lib):

@@ -9,7 +9,7 @@ Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on eve
 """
 import numpy as np
 
-from .._dtype import cpp_name, result_type
+from .._dtype import cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
@@ -57,11 +57,11 @@ def _three_arrays(name, input, tensor1, tensor2, value):
         np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
         check_history_kept(input, tensor1, tensor2)
-        try:
-            np.broadcast_shapes(arrays[1].shape, arrays[2].shape)
+        try:                      # PyTorch broadcasts input with tensor1, then the two with tensor2
+            first = np.broadcast_shapes(arrays[0].shape, arrays[1].shape)
         except ValueError:
-            raise _broadcast_error(tensor1, tensor2) from None
-        raise _broadcast_error(input, np.empty(np.broadcast_shapes(arrays[1].shape, arrays[2].shape))) from None
+            raise _broadcast_error(input, tensor1) from None
+        raise _broadcast_error(np.empty(first), tensor2) from None
     return arrays, dtype
 
 
@@ -240,13 +240,14 @@ def lerp(input, end, weight):
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type(end).__name__}")
     dtype = input._array.dtype
-    if end._array.dtype != dtype:
-        raise RuntimeError(f"expected dtype {cpp_name(input.dtype)} for `end` but got dtype "
-                           f"{cpp_name(end.dtype)}")
+    if end._array.dtype != dtype:           # (PyTorch names the C++ types: 'long int')
+        raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `end` but got dtype "
+                           f"{cpp_type_name(end.dtype)}")
     weighted = isinstance(weight, Tensor)
-    if weighted and weight._array.dtype != dtype:
-        raise RuntimeError(f"expected dtype {cpp_name(input.dtype)} for `weight` but got dtype "
-                           f"{cpp_name(weight.dtype)}")
+    # (a 0-d weight is read as a number of any dtype, but stays an input that may require grad)
+    if weighted and weight._array.dtype != dtype and weight.ndim:
+        raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `weight` but got dtype "
+                           f"{cpp_type_name(weight.dtype)}")
     if dtype.kind != "f":
         raise kernel_not_implemented("lerp_kernel_tensor" if weighted else "lerp_kernel_scalar", input)
     arrays = (input._array, end._array) + ((weight._array,) if weighted else ())
@@ -260,7 +261,8 @@ def lerp(input, end, weight):
             raise _broadcast_error(input, end) from None
         raise _broadcast_error(both, weight) from None
     # (a number weight is kept in float32 for float16 tensors, as PyTorch computes half in float)
-    w = weight._array if weighted else np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
+    w = weight._array.astype(dtype, copy=False) if weighted else \
+        np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
     out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
     if weighted:
         return result(out, LerpBackward1, (input, end, weight), saved=(input, end, weight))

@@ -7,16 +7,19 @@ value came from, and a write's backward reads the gradient where the value went:
 the overwritten old values get no gradient.
 PyTorch: torch.take, Tensor.index_copy, index_fill, index_put, masked_scatter.
 """
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
-from .inplace import apply_inplace
+from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
+from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
+from .._warnings import stacklevel_outside_minigrad
 from .indexing import index_put as _index_put
 from .gather_scatter import index_select
-from .shape import cat
 from .._dtype import cpp_name
 
 
@@ -219,6 +222,15 @@ def index_fill(input, dim, index, value):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     size = input.shape[dim] if input.ndim else 1
     positions = index._array.reshape(-1)
+    if size == 0 and positions.size:
+        # PyTorch's kernel first views self with one slice of step 0 along dim, which needs
+        # memory that an empty tensor does not have (checked before the positions)
+        sizes, steps = list(input.shape), list(input.stride())
+        sizes[dim], steps[dim] = 1, 0
+        needed = (1 + sum((n - 1) * step for n, step in zip(sizes, steps))) * input._array.itemsize
+        raise RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
+                           f"{input._array.itemsize} requiring a storage size of {needed} are out of "
+                           "bounds for storage of size 0")
     outside = (positions < -size) | (positions >= size)
     if outside.any():
         raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "
@@ -233,10 +245,21 @@ def index_fill(input, dim, index, value):
 
 
 def index_fill_(self, dim, index, value):
-    """In-place index_fill: the slices ``index`` of self along ``dim`` set to ``value``."""
+    """In-place index_fill: the slices ``index`` of self along ``dim`` set to ``value``.
+
+    An expanded ``self`` (one memory location seen at several positions) is still written,
+    with PyTorch's deprecation warning: a location becomes ``value`` if any of its positions
+    is filled."""
     if isinstance(value, Tensor):
         return apply_inplace(self, lambda t, v: index_fill(t, dim, index, v), value)
-    return apply_inplace(self, lambda t: index_fill(t, dim, index, value))
+    fill = lambda t, *_: index_fill(t, dim, index, value)     # noqa: E731 (raises PyTorch's errors)
+    if not _overlaps(self._array):
+        return apply_inplace(self, fill)
+    check_inplace(self, overlap_ok=True)             # autograd's rules first
+    filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)    # (where)
+    warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
+                  stacklevel=stacklevel_outside_minigrad())
+    return reading_its_own_writes(self, filled, lambda old, at: value if at else old, fill, overlap_ok=True)
 
 
 # --- index_put -------------------------------------------------------------------------------
@@ -278,12 +301,28 @@ class MaskedScatterBackward0(Node):
         grad_self = grad.masked_fill(mask, 0) if self.should_compute_output(0) else None
         grad_source = None
         if self.should_compute_output(1):
-            from .masked_select import masked_select      # lazy: keeps the import order simple
-            used = masked_select(grad, mask)
-            unused = int(np.prod(self.source_sym_sizes)) - used.numel()
-            tail = _wrap(np.zeros(unused, dtype=grad._array.dtype))
-            grad_source = cat([used, tail]).reshape(self.source_sym_sizes)
+            # recorded as PyTorch's masked_scatter_backward, so that create_graph=True records
+            # one node (MaskedScatterBackwardBackward0) for it
+            where = np.broadcast_to(mask._array, grad.shape)
+            values = np.zeros(int(np.prod(self.source_sym_sizes)), dtype=grad._array.dtype)
+            used = grad._array[where]                 # (in the result's row-major order)
+            values[:used.size] = used                 # then zeros for source's unused elements
+            grad_source = result(values.reshape(self.source_sym_sizes), MaskedScatterBackwardBackward0,
+                                 (grad,), saved=(mask,), grad_shape=grad.shape)
         return grad_self, grad_source
+
+
+class MaskedScatterBackwardBackward0(Node):
+    """result = grad_output at the places where mask is True, in order, then zeros (shaped as
+    masked_scatter's source: its backward)   ->
+        grad_grad_output = zeros with those places filled, in order, by grad"""
+
+    _saved_names = ("mask",)
+
+    def backward(self, grad):
+        (mask,) = self.saved_tensors
+        zeros = _wrap(np.zeros(self.grad_shape, dtype=grad._array.dtype))
+        return (masked_scatter(zeros, mask, grad),)
 
 
 @history_first

@@ -569,7 +569,7 @@ def setitem(tensor, index, value):
             value = _broadcast_value(value, target.shape)     # its errors come first
         if target._base is not None and _overlaps(target._array) and not (
                 value.ndim and _same_elements(target, value)):
-            check_inplace(target)                  # raises: memory seen twice
+            check_inplace(target, others=(value,))     # raises: memory seen twice (or autograd first)
             # (but a copy from the very same elements copies nothing, and checks nothing)
         if value.ndim == 0 and target.ndim:
             target.fill_(value)                    # PyTorch fills with a 0-d value

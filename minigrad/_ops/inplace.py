@@ -66,6 +66,37 @@ def _overlaps(array):
                                   for stride, size in zip(array.strides, array.shape))
 
 
+def overlaps_itself(array):
+    """True if some memory location sits at several positions of ``array`` without a step of 0
+    (the overlapping windows of ``unfold``, ``as_strided``): PyTorch cannot tell that cheaply,
+    lets an in-place change through and works element by element, so a location seen twice
+    is changed twice (``unfold(0, 3, 1).add_(1)`` adds 3 to the middle element)."""
+    if array.flags.c_contiguous or array.size == 0:
+        return False
+    steps = sorted((abs(step), size) for step, size in zip(array.strides, array.shape) if size > 1)
+    if any(step == 0 for step, _ in steps):
+        return False               # (a step of 0 is refused: check_inplace)
+    end = array.itemsize           # each step longer than all the smaller ones span: no overlap
+    for step, size in steps:
+        if step < end:
+            break
+        end += step * (size - 1)
+    else:
+        return False
+    offsets = np.zeros((), np.int64)        # else: the byte offset of every element, compared
+    for step, size in zip(array.strides, array.shape):
+        offsets = np.add.outer(offsets, np.arange(size) * step)
+    return np.unique(offsets).size < array.size
+
+
+def pointwise_one_by_one(op):
+    """An operation on tensors, as a function of single values (numpy scalars) for
+    ``reading_its_own_writes``."""
+    def elementwise(*values):
+        return op(*(_wrap(np.asarray(value)) for value in values))._array[()]
+    return elementwise
+
+
 def _dense_bounds(array):
     """The bytes ``array`` covers, if its elements fill them exactly once (else None)."""
     start, end = byte_bounds(array)
@@ -299,7 +330,7 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     # Recording: the operation computes its result in new memory, so it can read the old
     # values where they are; ``old`` stands for them at the tensor's place in the graph.
     old = _wrap(tensor._array)
-    old._grad_fn = tensor.grad_fn         # (a view's node is made again first, if it is out of date)
+    old._grad_fn = tensor._graph_grad_fn   # (a view's node is made again first, if it is out of date)
     old._output_nr = tensor._output_nr
     old._requires_grad = tensor._requires_grad
     hooks = _Hooks.stack
@@ -366,6 +397,13 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             return reading_its_own_writes(
                 tensor, other, lambda a, b: ufunc(a, b * alpha if alpha != 1 else b),
                 lambda a, b: op(a, b, alpha=alpha) if alpha != 1 else op(a, b))
+    if overlaps_itself(tensor._array):      # (unfold's windows): element by element
+        scaled = other if alpha == 1 else other * alpha
+        with_alpha = op if alpha == 1 else lambda a, b: op(a, b, alpha=alpha)
+        if isinstance(other, Tensor):
+            return reading_its_own_writes(tensor, other, lambda a, b: ufunc(a, b * alpha if alpha != 1 else b),
+                                          with_alpha)
+        return reading_its_own_writes(tensor, (), lambda a: ufunc(a, scaled), lambda a: with_alpha(a, other))
     if needs_grad((tensor, other)):
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
@@ -495,6 +533,12 @@ def pow_(self, exponent):
         _check_partial_overlap(self, exponent)
         if _reads_its_own_writes(self, exponent):
             return reading_its_own_writes(self, exponent, np.power, pointwise.pow)
+    if overlaps_itself(self._array):        # (unfold's windows): element by element
+        check_inplace(self, others=(exponent,))
+        if isinstance(exponent, Tensor):
+            return reading_its_own_writes(self, exponent, pointwise_one_by_one(pointwise.pow), pointwise.pow)
+        power = lambda a: pointwise.pow(a, exponent)       # noqa: E731
+        return reading_its_own_writes(self, (), pointwise_one_by_one(power), power)
     return apply_inplace(self, pointwise.pow, exponent)
 
 

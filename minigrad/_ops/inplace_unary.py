@@ -23,7 +23,7 @@ from ..autograd.graph import needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
-                      check_inplace, reading_its_own_writes)
+                      check_inplace, overlaps_itself, pointwise_one_by_one, reading_its_own_writes)
 from .views import node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
@@ -49,7 +49,11 @@ def _unary_inplace(operation, name):
     def method(self, *args, **kwargs):
         if _FuncTransforms.vmaps and name in _WITHOUT_BATCHING_RULE:
             warn_no_batching_rule(name, (self,))
-        return apply_inplace(self, lambda t: _castable_back(operation(t, *args, **kwargs), t))
+        def written(t):
+            return _castable_back(operation(t, *args, **kwargs), t)
+        if overlaps_itself(self._array):        # (unfold's windows): element by element
+            return reading_its_own_writes(self, (), pointwise_one_by_one(written), written)
+        return apply_inplace(self, written)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}() computes {operation.__name__}(x) "
                       "and writes it back into x (recorded with the same node). Gradient: "
@@ -96,6 +100,11 @@ def _with_others_inplace(operation, name, tensor_arguments):
         if name == "float_power_" and self._array.dtype != np.float64:
             raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.tensor_type_name[:-len('Tensor')]} "
                                "but the operation's result requires dtype Double")
+
+        for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
+            if other._version_counter is self._version_counter:
+                check_inplace(self, others=others)       # (autograd's rules come first)
+                _check_partial_overlap(self, other)
 
         def written(t, *_):
             return _castable_back(operation(t, *args, **kwargs), t)
@@ -436,7 +445,7 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
     old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change
-        old._grad_fn = tensor.grad_fn     # (a view's node is made again first, if out of date)
+        old._grad_fn = tensor._graph_grad_fn     # (a view's node is made again first, if out of date)
         old._output_nr = tensor._output_nr
         old._requires_grad = tensor._requires_grad
     new = result(new_array, node_class, (old,), **attributes)

@@ -140,18 +140,20 @@ def mm(input, mat2):
     """
     _check_tensor(input, "mm")
     _check_tensor(mat2, "mm")
-    if input.ndim != 2 or mat2.ndim != 2:
+    a, b = input._array, mat2._array     # (the arrays' shapes and dtypes: no Size or dtype made)
+    if a.ndim != 2 or b.ndim != 2:
         check_history_kept(input, mat2)      # PyTorch records the product before checking it
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
         raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
-    if input._array.shape[1] != mat2._array.shape[0]:      # (the arrays' shapes: no Size made)
+    if a.shape[1] != b.shape[0]:
         check_history_kept(input, mat2)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
-    _check_same_dtype(input, mat2)
-    _check_not_bool(input, "addmm_impl_cpu_")
-    out = result(input._array @ mat2._array, MmBackward0, (input, mat2))
+    if a.dtype != b.dtype or a.dtype.kind == "b":      # (one test for the usual case)
+        _check_same_dtype(input, mat2)
+        _check_not_bool(input, "addmm_impl_cpu_")
+    out = result(a @ b, MmBackward0, (input, mat2))
     return _save_operands(_remember_layouts(out, input, mat2), input, mat2)
 
 
@@ -325,7 +327,7 @@ def matmul(input, other):
     """
     _check_tensor(input, "matmul")
     _check_tensor(other, "matmul")
-    da, db = input.ndim, other.ndim
+    da, db = input._array.ndim, other._array.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")

@@ -19,8 +19,8 @@ from ..autograd.graph import Node
 from . import result, save_result
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
-from .pointwise import (_binary, _float_ufunc, _operand_arrays, add_number, kernel_not_implemented,
-                        like_its_input, mul_by_number, pow, where)
+from .pointwise import (_binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
+                        kernel_not_implemented, like_its_input, mul_by_number, pow, where)
 
 class _LogToBaseBackward:
     """What log2's and log10's nodes share (each is also a Node): grad / (self * ln(base)),
@@ -81,7 +81,7 @@ class Expm1Backward0(Node):
 def expm1(input):
     """e ** input - 1, elementwise, accurate for tiny input. Gradient: grad * (result + 1)."""
     with np.errstate(over="ignore"):
-        return save_result(result(_float_ufunc(np.expm1, input), Expm1Backward0, (input,)))
+        return save_result(result(_float_ufunc(_expm1_array, input), Expm1Backward0, (input,)))
 
 
 class Exp2Backward0(Node):

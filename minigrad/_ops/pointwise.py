@@ -17,6 +17,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
+from .. import _sleef_float_pairs, _sleef_mathfun, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -877,6 +878,32 @@ def _float_ufunc(ufunc, input):
     return out
 
 
+def _float32_as_pytorch(sleef_function, numpy_function):
+    """An elementwise function: PyTorch's own method for float32 arrays (SLEEF's, followed step
+    by step in numpy: the same last bit), numpy's for other dtypes (which may differ there)."""
+    def elementwise(array):
+        return sleef_function(array) if array.dtype == np.float32 else numpy_function(array)
+    elementwise.__name__ = numpy_function.__name__
+    return elementwise
+
+
+def _float32_in_vectors_as_pytorch(sleef_function, numpy_function):
+    """As _float32_as_pytorch, for a kernel that runs SLEEF on whole vectors only and the C
+    library on the numbers left over (numpy's float32 function calls the same C library)."""
+    def elementwise(array):
+        if array.dtype != np.float32:
+            return numpy_function(array)
+        return _vectorized_loop.elementwise(array, sleef_function, numpy_function, lanes=8)
+    elementwise.__name__ = numpy_function.__name__
+    return elementwise
+
+
+_log1p_array = _float32_as_pytorch(_sleef_float_pairs.log1p, np.log1p)
+_expm1_array = _float32_as_pytorch(_sleef_float_pairs.expm1, np.expm1)
+_sinh_array = _float32_in_vectors_as_pytorch(_sleef_float_pairs.sinh, np.sinh)
+_cosh_array = _float32_in_vectors_as_pytorch(_sleef_float_pairs.cosh, np.cosh)
+
+
 class ExpBackward0(Node):
     """result = e ** self   ->   grad_self = grad * result"""
 
@@ -934,7 +961,7 @@ class Log1PBackward0(Node):
 def log1p(input):
     """log(1 + input) elementwise, accurate for small input. Gradient: grad / (1 + input)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return result(_float_ufunc(np.log1p, input), Log1PBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_log1p_array, input), Log1PBackward0, (input,), saved=(input,))
 
 
 class SinBackward0(Node):
@@ -1019,11 +1046,52 @@ def tanh(input):
 
 
 def _sigmoid_array(array):
+    """1 / (1 + e**-a) of a float array. float32 gives PyTorch's own bits: its kernel takes
+    e**-a from SLEEF for whole vectors of numbers and from the C library for the few left
+    over (see _vectorized_loop). Other dtypes use numpy's exp, which may differ in the last bit."""
+    if array.dtype == np.float32:
+        return _vectorized_loop.elementwise(array, _sigmoid_float32_vectorized,
+                                            _sigmoid_float32_scalar, lanes=8)
     # Written so that neither exp overflows: for large negative a, use e^a / (1 + e^a).
     # np.where computes both branches; the one it discards may overflow (inf / inf), so
     # numpy's warnings about it are silenced (PyTorch prints nothing there either).
     with np.errstate(over="ignore", invalid="ignore"):
         return np.where(array >= 0, 1 / (1 + np.exp(-array)), np.exp(array) / (1 + np.exp(array)))
+
+
+def _silu_array(array):
+    """x / (1 + e**-x) of a float array, PyTorch's silu: for float32 with its own bits, the
+    exponential from SLEEF for whole vectors and from the C library for the rest (as sigmoid)."""
+    if array.dtype == np.float32:
+        return _vectorized_loop.elementwise(array, _silu_float32_vectorized, _silu_float32_scalar,
+                                            lanes=8)
+    return array * _sigmoid_array(array)
+
+
+def _silu_float32_vectorized(array):
+    """x / (1 + exp(-x)) with SLEEF's exp (a division, not a product with the sigmoid)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array / (np.float32(1) + _sleef_mathfun.exp(-array))
+
+
+def _silu_float32_scalar(array):
+    """The same with the C library's expf (see _sigmoid_float32_scalar)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array / (np.float32(1) + np.exp(-array.astype(np.float64)).astype(np.float32))
+
+
+def _sigmoid_float32_vectorized(array):
+    """PyTorch's vector formula: 1 / (1 + exp(-a)), SLEEF's exp, every step in float32."""
+    with np.errstate(over="ignore"):
+        return np.float32(1) / (np.float32(1) + _sleef_mathfun.exp(-array))
+
+
+def _sigmoid_float32_scalar(array):
+    """PyTorch's one-number formula: the same steps with the C library's expf, which computes
+    e**-a in float64 and rounds it to float32 (numpy's float32 exp is another formula)."""
+    with np.errstate(over="ignore"):
+        e = np.exp(-array.astype(np.float64)).astype(np.float32)
+        return np.float32(1) / (np.float32(1) + e)
 
 
 class SigmoidBackward0(Node):
@@ -1127,10 +1195,10 @@ class SigmoidBackwardBackward0(Node):
 
 
 def sigmoid_backward(grad, out):
-    """grad * out * (1 - out): sigmoid's backward from its result, recorded as one operation
-    (SigmoidBackwardBackward0) as in PyTorch."""
+    """grad * (1 - out) * out: sigmoid's backward from its result, recorded as one operation
+    (SigmoidBackwardBackward0) as in PyTorch (multiplied in PyTorch's order, for its last bit)."""
     g, s = grad._array, out._array
-    return _recorded_backward(g * s * (1 - s), SigmoidBackwardBackward0, grad, out)
+    return _recorded_backward(g * (1 - s) * s, SigmoidBackwardBackward0, grad, out)
 
 
 class TanhBackwardBackward0(Node):
@@ -1321,13 +1389,16 @@ def clamp(input, min=None, max=None):
 
 def _clamp_numbers(input, low, high, node_class, **bound):
     """clamp with number bounds (either may be None), recorded as ``node_class``."""
-    out = like_its_input(clip_keeping_input_on_ties(input._array, low, high), input._array)
-    if out.dtype == np.bool_:           # bools between bools: PyTorch has no such kernel
+    # the result's dtype comes from both bounds (a bool tensor clamped to (True, 1) is int64)
+    dtype = result_type(input, *(bound for bound in (low, high) if bound is not None))
+    if dtype == np.bool_:               # bools between bools: PyTorch has no such kernel
         kernel = "clamp" if low is not None and high is not None else \
             "clamp_min" if low is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
-    if out.dtype != input._array.dtype:
-        out = out.astype(result_type(input, low if low is not None else high))
+    array = input._array if input._array.dtype == dtype else input._array.astype(dtype)
+    out = like_its_input(clip_keeping_input_on_ties(array, low, high), input._array)
+    if out.dtype != dtype:
+        out = out.astype(dtype)
     return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
 
 

@@ -10,7 +10,7 @@ only rot90 and unfold have nodes of their own here.
 """
 import numpy as np
 
-from .._tensor import Tensor, _wrap, _normalize_dim
+from .._tensor import Tensor, _alias, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
@@ -49,13 +49,13 @@ def movedim(input, source, destination):
         raise RuntimeError(f"movedim: repeated dim in `source` ({source})")
     if len(set(normal_destination)) != len(normal_destination):
         raise RuntimeError(f"movedim: repeated dim in `destination` ({destination})")
+    if ndim == 0:                  # (dim 0 or -1 of a 0-d tensor: nothing to move, an alias)
+        return _alias(input)
     order = [None] * ndim
     for src, dst in zip(normal_source, normal_destination):
         order[dst] = src
     rest = iter(d for d in range(ndim) if d not in normal_source)
     order = [next(rest) if d is None else d for d in order]
-    if ndim == 0:
-        return permute(input, ())
     return permute(input, order)
 
 

@@ -5,10 +5,12 @@ a reduced result is copied back (expanded) along the dimensions that were
 reduced. ``_expand_back`` does that for all of them.
 """
 import builtins
+import math
 import warnings
 
 import numpy as np
 
+from .. import _cascade_sum
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim
@@ -70,14 +72,25 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.dtype(np.int64) if array.dtype.kind in "biu" else array.dtype)
     if dim is None:
-        return result(np.asarray(array.sum(dtype=out_dtype)), SumBackward0, (input,),
-                      input_shape=array.shape)
+        return result(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, out_dtype)),
+                      SumBackward0, (input,), input_shape=array.shape)
     dims = _dims(dim, array.ndim)
     # PyTorch's reductions give a row-major result whatever the input's layout (row_major);
     # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
-    out = row_major(np.asarray(array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)))
+    out = row_major(np.asarray(_sum_array(array, dims or tuple(range(array.ndim)), keepdim, out_dtype)))
     return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim,
                   dim_as_given=dim)      # (grad_fn._saved_dim shows it)
+
+
+def _sum_array(array, dims, keepdim, out_dtype):
+    """The sum over dims, floats added in PyTorch's order where minigrad knows it (float32 and
+    float64 in one block or over the last dims: _cascade_sum), elsewhere numpy's, which adds in
+    another order and may differ in the last bit."""
+    if out_dtype == array.dtype:
+        ordered = _cascade_sum.pytorch_sum(array, dims, keepdim)
+        if ordered is not None:
+            return ordered
+    return array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)
 
 
 class MeanBackward0(Node):
@@ -123,7 +136,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
         mean_of = (lambda a, axis=None, keepdims=False:
                    np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, np.nan, dtype=a.dtype))
     else:
-        mean_of = np.mean
+        mean_of = _mean_array
     if dim is None:
         return result(np.asarray(mean_of(array)), MeanBackward0, (input,),
                       input_shape=array.shape, count=array.size)
@@ -131,6 +144,17 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
     return result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
                   input_shape=array.shape, dims=dims, keepdim=keepdim, count=count, dim_as_given=dim)
+
+
+def _mean_array(array, axis=None, keepdims=False):
+    """The mean as PyTorch computes it: the sum (in PyTorch's order, see _sum_array), then one
+    division by the count in the array's dtype."""
+    dims = tuple(range(array.ndim)) if axis is None else tuple(axis) or tuple(range(array.ndim))
+    ordered = _cascade_sum.pytorch_sum(array, dims, keepdims)
+    if ordered is None:
+        return np.mean(array, axis=axis, keepdims=keepdims)
+    count = math.prod(array.shape[d] for d in dims)
+    return ordered / array.dtype.type(count)
 
 
 # --- max and min ------------------------------------------------------------------------------

@@ -182,9 +182,7 @@ class ProdBackward0(_SavesInputAndResult, Node):
         input, out = self.saved_tensors
         if input.ndim == 0:
             return (grad,)
-        if input.numel() == 0:
-            return (grad.expand(input.shape) * 0,)
-        if not (input._array == 0).any():
+        if not (input._array == 0).any():     # (no elements: no 0 either)
             return (grad * (out / input),)      # PyTorch's formula when nothing is 0
         flat = input.reshape(-1)
         return ((grad * _product_of_the_others(flat, 0)).reshape(input.shape),)
@@ -201,9 +199,7 @@ class ProdBackward1(_SavesInputAndResult, Node):
             return (grad,)
         if not self.keepdim:
             grad, out = grad.unsqueeze(self.dim), out.unsqueeze(self.dim)
-        if input.shape[self.dim] == 0:
-            return (grad.expand(input.shape) * 0,)
-        if not (input._array == 0).any():
+        if not (input._array == 0).any():     # (no elements: no 0 either)
             return (grad * (out / input),)      # PyTorch's formula when nothing is 0
         return (grad * _product_of_the_others(input, self.dim),)
 

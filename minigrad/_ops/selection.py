@@ -139,22 +139,83 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return _picked(input, dim, keepdim, "kthvalue", kth, KthvalueBackward0, return_types.kthvalue)
 
 
+def _sorted_as_std_sort(row):
+    """The positions of ``row`` in the order C++'s ``std::sort`` (GCC's libstdc++, which
+    PyTorch's CPU build uses) leaves them when it compares values with ``<``.
+
+    That sort is not stable, and NaN is neither smaller nor larger than anything, so which
+    of several equal values comes last, and where NaNs end up, depends on how it works:
+    quicksort (pivot: the median of the second, middle and last elements) until a stretch
+    has at most 16 elements, then one insertion sort over everything.
+    """
+    order = list(range(len(row)))
+
+    def less(a, b):
+        return row[a] < row[b]
+
+    def insert(i):                  # move order[i] left past the elements larger than it
+        item = order[i]
+        while i > 0 and less(item, order[i - 1]):
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = item
+
+    def quicksort(low, high, depth):
+        while high - low > 16:
+            if depth == 0:          # (libstdc++ heapsorts here; only an order built to
+                order[low:high] = sorted(order[low:high], key=lambda p: (row[p] != row[p], row[p]))
+                return              # defeat the median pivot gets here)
+            depth -= 1
+            a, b, c = low + 1, low + (high - low) // 2, high - 1
+            if less(order[a], order[b]):
+                median = b if less(order[b], order[c]) else c if less(order[a], order[c]) else a
+            else:
+                median = a if less(order[a], order[c]) else c if less(order[b], order[c]) else b
+            order[low], order[median] = order[median], order[low]      # the pivot, at low
+            i, j = low + 1, high
+            while True:             # smaller ones to the left, larger ones to the right
+                while less(order[i], order[low]):
+                    i += 1
+                j -= 1
+                while less(order[low], order[j]):
+                    j -= 1
+                if i >= j:
+                    break
+                order[i], order[j] = order[j], order[i]
+                i += 1
+            quicksort(i, high, depth)
+            high = i
+
+    if len(order) > 1:
+        quicksort(0, len(order), 2 * (len(order).bit_length() - 1))
+        for i in range(1, len(order)):
+            if i < 16 and less(order[i], order[0]):     # smaller than the first: to the front
+                order.insert(0, order.pop(i))
+            else:
+                insert(i)
+    return order
+
+
 @history_first
 def mode(input, dim=-1, keepdim=False):
-    """(values, indices): the most frequent value along ``dim`` (the smallest of those that
-    are equally frequent) and the last position where it appears.
+    """(values, indices): the most frequent value along ``dim`` and a position where it
+    appears, found as PyTorch's CPU kernel finds them: sort the row (C++'s std::sort), then
+    walk it counting runs of equal neighbours; the first longest run wins, at the position
+    of its last element. Among equally frequent values that is the smallest; each NaN is a
+    run of its own (NaN is not equal to NaN), and where the NaNs land depends on the sort.
 
     Gradient: grad goes to the element at ``indices``.
     """
     def most_frequent(row):
-        nans = np.isnan(row) if row.dtype.kind == "f" else np.zeros(row.shape, dtype=bool)
-        numbers = row[~nans]
-        if numbers.size:
-            values, counts = np.unique(numbers, return_counts=True)      # (sorted: smallest first)
-            if counts.max() > nans.sum():
-                return np.flatnonzero(row == values[np.argmax(counts)])[-1]
-        # NaNs count as one value, which wins a tie (PyTorch's CPU kernel), at the first NaN
-        return np.flatnonzero(nans)[0]
+        order = _sorted_as_std_sort(row.tolist())
+        best, longest, run = order[0], 0, 0
+        for k, position in enumerate(order):
+            run += 1
+            if k + 1 == len(order) or not row[position] == row[order[k + 1]]:     # a run ends
+                if run > longest:
+                    best, longest = position, run
+                run = 0
+        return best
     return _picked(input, dim, keepdim, "mode", most_frequent, ModeBackward0, return_types.mode)
 
 

@@ -95,18 +95,44 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
-def count_nonzero(input, dim=None):
+def count_nonzero(input, *dim, **keywords):
     """How many elements are not 0 (over ``dim``, an int or a tuple of ints, if given), int64.
 
     Never recorded: a count has no gradient.
     """
+    return _count_nonzero(input, dim, keywords, shown=(input,))
+
+
+def count_nonzero_method(self, *dim, **keywords):
+    """``x.count_nonzero(dim)``: as the function, but the dims may also come one by one
+    (``x.count_nonzero(0, 1)``), and PyTorch's messages leave ``x`` out."""
+    if len(dim) > 1 and _is_int(dim[0]):
+        dim = (dim,)
+    return _count_nonzero(self, dim, keywords, shown=())
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _count_nonzero(input, positional, keywords, shown):
+    """count_nonzero after PyTorch's argument parser: its two signatures are (input, int dim=None)
+    and (input, tuple of ints dim); anything else (keepdim=True, two dims) matches neither."""
+    if len(positional) > 1 or set(keywords) - {"dim"} or (positional and keywords):
+        # (PyTorch lists the keywords last given first)
+        raise invalid_combination("count_nonzero", shown + positional, dict(reversed(keywords.items())))
+    dim = positional[0] if positional else keywords.get("dim")
     array = input._array
     if dim is None:
         return plain_output(np.asarray(np.count_nonzero(array), dtype=np.int64), input)
-    is_int = lambda d: isinstance(d, (int, np.integer)) and not isinstance(d, bool)  # noqa: E731
-    if not (is_int(dim) or (isinstance(dim, (tuple, list)) and all(is_int(d) for d in dim))):
-        raise invalid_combination("count_nonzero", (input,), {"dim": dim})   # (two signatures)
-    dims = (dim,) if is_int(dim) else tuple(dim)
+    if not (_is_int(dim) or (isinstance(dim, (tuple, list)) and (not dim or _is_int(dim[0])))):
+        raise invalid_combination("count_nonzero", shown + positional, keywords)
+    dims = (dim,) if _is_int(dim) else tuple(dim)
+    for position, d in enumerate(dims):
+        if not _is_int(d):                  # a tuple that starts with an int, then isn't one
+            raise TypeError(f"count_nonzero(): argument 'dim' failed to unpack the object at pos "
+                            f"{position + 1} with error \"type must be tuple of ints,but got "
+                            f"{type(d).__name__}\"")
     dims = _dims(tuple(_normalize_dim(d, array.ndim) for d in dims), array.ndim)
     count = np.count_nonzero(array, axis=dims) if dims else np.count_nonzero(array)
     return plain_output(np.asarray(count, dtype=np.int64, order="C"), input)

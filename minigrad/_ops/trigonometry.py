@@ -19,7 +19,8 @@ import numpy as np
 from ..autograd.graph import Node
 from . import result
 from .._tensor import _wrap
-from .pointwise import _float_ufunc, add_number, mul_by_number, rsqrt, sub, sub_number
+from .pointwise import (_cosh_array, _float_ufunc, _sinh_array, add_number, mul_by_number, rsqrt,
+                        sub, sub_number)
 
 
 def _unary(ufunc, node_class, input, saved=True):
@@ -137,12 +138,12 @@ def atan(input):
 
 def sinh(input):
     """The hyperbolic sine (e**x - e**-x) / 2, elementwise. Gradient: grad * cosh(input)."""
-    return _unary(np.sinh, SinhBackward0, input)
+    return _unary(_sinh_array, SinhBackward0, input)
 
 
 def cosh(input):
     """The hyperbolic cosine (e**x + e**-x) / 2, elementwise. Gradient: grad * sinh(input)."""
-    return _unary(np.cosh, CoshBackward0, input)
+    return _unary(_cosh_array, CoshBackward0, input)
 
 
 def asinh(input):

@@ -67,7 +67,9 @@ def _root_gradients(outputs, grad_outputs, create_graph):
                     f"minigrad hint: pass gradient=... with the output's shape {list(out.shape)} "
                     "(for example torch.ones_like(output)), or reduce the output first, "
                     "e.g. output.sum().")
-            grad = _wrap(np.ones(out._array.shape, dtype=out._array.dtype))
+            # (a 0-d one made by np.array: np.ones is a Python function around two numpy calls)
+            shape, dtype = out._array.shape, out._array.dtype
+            grad = _wrap(np.array(1, dtype) if shape == () else np.ones(shape, dtype))
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         elif grad.shape != out.shape:

@@ -302,7 +302,10 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             # the tuple its producer returned does not count: PyTorch moves each gradient out
             # of its list as it hands it on (here the loop still holds the tuple)
             holders -= _times_in(current, sent_with)
-        if holders == 1 and current._array.base is None and getrefcount(current._array) == REFS_OF_A_LOCAL:
+        # (new memory without elements is a view of a fresh array: see keep_zero_steps)
+        own_memory = current._array.base is None or (current._array.size == 0 and current._base is None
+                                                      and current._detached_from is None)
+        if holders == 1 and own_memory and getrefcount(current._array) == REFS_OF_A_LOCAL:
             # nothing but the buffer holds the first gradient, nothing but that tensor its
             # memory: PyTorch adds into it in place (its version goes up). Here the sum takes
             # the old memory's place: the same, since nobody else can see that memory, and

@@ -38,6 +38,7 @@ import numpy as np
 from .grad_mode import _State, enable_grad, no_grad
 from .graph import Node, keep_settings
 from .._tensor import Tensor, _wrap
+from .._functorch import seeing_through_vmap
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
            "UnpackedDualTensor"]
@@ -254,7 +255,8 @@ def push_tangent(out, node_class, inputs, saved, attributes):
     if tangents is None or out._array.dtype.kind != "f":
         return
     node = _rule_node(node_class, inputs, saved, attributes, out)
-    with _paused():
+    # (a rule is derivative code: it sees the whole graph, not what a vmap or grad shows the user)
+    with _paused(), seeing_through_vmap():
         rule = getattr(node, "jvp", None)
         if rule is not None:
             tangent = rule(tangents, inputs, out)

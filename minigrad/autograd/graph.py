@@ -22,6 +22,7 @@ import numpy as np
 
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
+from .._functorch import _GradLevels
 from .._tensor import _wrap
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
@@ -317,7 +318,11 @@ class Node:
     def next_functions(self):
         """One edge ``(node, output_nr)`` per input of the forward operation: the node that
         made that input (``AccumulateGrad`` for a leaf, ``None`` if it needs no gradient)."""
-        return tuple(zip(self._next_nodes, self._next_nrs))
+        edges = tuple(zip(self._next_nodes, self._next_nrs))
+        if _GradLevels.inputs_made:     # inside grad, vjp, ...: a level's graph (func/_levels.py)
+            from ..func._levels import edges_seen
+            edges = edges_seen(self, edges)
+        return edges
 
     @next_functions.setter
     def next_functions(self, edges):
@@ -659,7 +664,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
         if _State.enabled and grad._graph_requires_grad:
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
-                (variable._array.ndim < 2 and not variable._zero_steps)
+                (variable._array.ndim < 2 and not variable._zero_steps and grad._array.size)
                 or _obeys_layout_contract(grad, variable)):
             # (a new vector is laid out as the contract asks of any leaf, but for an empty one
             # that steps by 0, made from numpy data)
@@ -705,6 +710,7 @@ def _accumulate_reshaped(variable, grad, held_elsewhere):
             variable._grad = copy_into(current, grad)
         else:
             current._array[...] = grad._array
+            current._version_counter[0] += 1        # (PyTorch copy_()s into new memory)
             variable._grad = current
     elif _State.enabled:
         variable._grad = current + grad
@@ -825,6 +831,8 @@ def _view_of_a_temporary(array):
     say)? Then it alone holds that memory, as if it owned it. (PyTorch adopts a view as .grad
     when nothing else holds the view itself.)"""
     base = array.base
+    if base is not None and type(base) is not np.ndarray:
+        base = getattr(base, "base", None)      # (as_strided's wrapper: new empty memory's steps)
     return type(base) is np.ndarray and base.flags.owndata and getrefcount(base) <= REFS_OF_A_LOCAL + 1
 
 

@@ -9,14 +9,15 @@ derivative of it. They are built from the two tools of minigrad.autograd:
   pass per input element.
 
 Every derivative is computed with ``create_graph=True`` and the inputs are
-fresh copies that stay connected to the originals, so transforms compose:
+fresh leaves that stay connected to the originals, so transforms compose:
 ``jacfwd(jacrev(f))`` is a Hessian and ``vmap(grad(f))`` gives one gradient
 per sample. When nothing outside the transform needs the graph, the results
 are detached, as PyTorch returns them.
 
+Each transform runs the function at its own *level* (func/_levels.py), as
+PyTorch does: inside, a tensor shows only the graph of the innermost transform.
+
 PyTorch: torch/func (implemented in torch/_functorch/eager_transforms.py).
-PyTorch runs each transform at its own "level" inside the dispatcher; here a
-transform simply runs the function once more on fresh inputs.
 """
 import functools
 
@@ -26,10 +27,11 @@ from ..autograd import forward_ad
 from ..autograd.function import _FuncTransforms
 from ..autograd.grad_mode import enable_grad
 from ._pytree import tree_flatten, tree_unflatten
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _alias
 from .._ops.shape import stack
 from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
 from ._batch_rules import run_transform_per_sample
+from ._levels import GradLevel, differentiating
 
 
 def _per_sample_inside_batched_vmap(transform):
@@ -57,15 +59,6 @@ def _zeros_like(x):
 
 # --- the inputs a transform differentiates with respect to -------------------------------------
 
-def _call_inside_transform(func, *args, **kwargs):
-    """Run the user's ``func`` with the transform counted as running (custom Functions check it)."""
-    _FuncTransforms.depth += 1
-    try:
-        return func(*args, **kwargs)
-    finally:
-        _FuncTransforms.depth -= 1
-
-
 def _check_argnums(argnums, count):
     if isinstance(argnums, int) and not isinstance(argnums, bool):
         numbers = (argnums,)
@@ -85,35 +78,34 @@ def _check_argnums(argnums, count):
     return numbers
 
 
-def _fresh(x):
-    """A tensor with x's values whose gradient can be asked for on its own.
+def _fresh(x, level):
+    """A leaf with x's values whose gradient can be asked for on its own: an input of ``level``.
 
-    It stays connected to x (x's graph if x requires grad, x's tangent if x
-    is a dual tensor), so that a transform around this one can still
-    differentiate through it.
+    It stays connected to x (its AccumulateGrad passes gradients on to x's graph, and
+    it carries x's tangent if x is a dual tensor), so that a transform around this one
+    can still differentiate through it.
     """
     Tensor = _tensor_class()
     if not isinstance(x, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-    if x._graph_requires_grad:
-        return x.view_as(x)
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
     fresh = x.detach()
-    fresh.requires_grad = True       # (requires_grad_() is refused inside transforms, as in PyTorch)
+    fresh._requires_grad = True      # (requires_grad_() is refused inside transforms, as in PyTorch)
     tangent = forward_ad._tangent_of(x)
     if tangent is not None and forward_ad._DualLevel.open:
         forward_ad._set_tangent(fresh, tangent)
-    return fresh
+    return level.input(x, fresh)
 
 
-def _replace_args(args, argnums, make_fresh=_fresh):
-    """args with the differentiated ones replaced by fresh tensors; also those fresh leaves."""
+def _replace_args(args, argnums, level):
+    """args with the differentiated ones replaced by fresh tensors (inputs of ``level``);
+    also those fresh leaves."""
     args = list(args)
     diff_trees, fresh_leaves = [], []
     for n in argnums:
         leaves, spec = tree_flatten(args[n])
-        fresh = [make_fresh(leaf) for leaf in leaves]
+        fresh = [_fresh(leaf, level) for leaf in leaves]
         fresh_leaves.extend(fresh)
         args[n] = tree_unflatten(fresh, spec)
         diff_trees.append(spec)
@@ -170,7 +162,10 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
-    with seeing_through_vmap():      # inside vmap, PyTorch differentiates below the batched tensors
+    level = getattr(inputs[0], "_level", None) if inputs else None   # (the transform's level)
+    # inside vmap, PyTorch differentiates below the batched tensors; the hooks registered
+    # at this transform's level run
+    with seeing_through_vmap(), differentiating(level):
         return _grads_seen_through(outputs, inputs, grad_outputs)
 
 
@@ -227,8 +222,9 @@ def grad_and_value(func, argnums=0, has_aux=False):
         numbers = _check_argnums(argnums, len(args))
         name = "grad_and_value(f)(*args)"
         with enable_grad():
-            new_args, specs, fresh = _replace_args(args, numbers)
-            output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux, name)
+            level = GradLevel()
+            new_args, specs, fresh = _replace_args(args, numbers, level)
+            output, aux = _split_aux(level.run(func, *new_args, **kwargs), has_aux, name)
             Tensor = _tensor_class()
             if not isinstance(output, Tensor):
                 raise RuntimeError(f"{name}: Expected f(*args) to return a Tensor, got {type(output)}")
@@ -274,8 +270,9 @@ def vjp(func, *primals, has_aux=False):
     """
     numbers = tuple(range(len(primals)))
     with enable_grad():
-        new_args, specs, fresh = _replace_args(primals, numbers)
-        output, aux = _split_aux(_call_inside_transform(func, *new_args), has_aux, "vjp(f, *primals)")
+        level = GradLevel()
+        new_args, specs, fresh = _replace_args(primals, numbers, level)
+        output, aux = _split_aux(level.run(func, *new_args), has_aux, "vjp(f, *primals)")
     out_leaves, out_spec = tree_flatten(output)
     _check_outputs(out_leaves, "vjp(f, *primals)")
     _check_outputs_differentiable(out_leaves)
@@ -343,15 +340,20 @@ def _batched_like(tree, sources, leave_out=()):
 
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
-        duals = [forward_ad.make_dual(_check_is_tensor(p), t) for p, t in zip(primal_leaves, tangent_leaves)]
-        output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(duals, spec)), has_aux, name)
+        # PyTorch's jvp sees each primal through an alias (AliasBackward0 if it requires grad)
+        aliases = [_alias(_check_is_tensor(p)) for p in primal_leaves]
+        level = GradLevel(forward_mode=True)
+        duals = [level.input(alias, forward_ad.make_dual(alias, t))
+                 for alias, t in zip(aliases, tangent_leaves)]
+        output, aux = _split_aux(level.run(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
         values, products = [], []
         for out in out_leaves:
-            primal, tangent = forward_ad.unpack_dual(out)
-            values.append(primal)
-            products.append(tangent if tangent is not None else _zeros_like(primal))
+            tangent = forward_ad.unpack_dual(out).tangent
+            with forward_ad._paused():
+                values.append(_alias(out))     # the value, without its tangent (AliasBackward0)
+            products.append(tangent if tangent is not None else _zeros_like(values[-1]))
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
 
@@ -384,8 +386,9 @@ def _check_is_tensor(p):
 def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     # u^T J is linear in u, so d(u^T J . v)/du = J v  (autograd.functional.jvp does the same)
     with enable_grad():
-        fresh = [_fresh(p) for p in primal_leaves]
-        output, aux = _split_aux(_call_inside_transform(func, *tree_unflatten(fresh, spec)), has_aux, name)
+        level = GradLevel(forward_mode=True)
+        fresh = [_fresh(p, level) for p in primal_leaves]
+        output, aux = _split_aux(level.run(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
         dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
@@ -437,8 +440,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     def wrapper(*args, **kwargs):
         numbers = _check_argnums(argnums, len(args))
         with enable_grad():
-            new_args, specs, fresh = _replace_args(args, numbers)
-            output, aux = _split_aux(_call_inside_transform(func, *new_args, **kwargs), has_aux,
+            level = GradLevel()
+            new_args, specs, fresh = _replace_args(args, numbers, level)
+            output, aux = _split_aux(level.run(func, *new_args, **kwargs), has_aux,
                                       "jacrev(f, ...)(*args)")
             out_leaves, out_spec = tree_flatten(output)
             _check_outputs(out_leaves, "vjp(f, *primals)")        # (PyTorch's jacrev runs vjp)
@@ -491,26 +495,15 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             for n, spec in zip(numbers, specs):
                 new_args[n] = tree_unflatten(list(leaves[start:start + spec.num_leaves]), spec)
                 start += spec.num_leaves
-            return _call_inside_transform(func, *new_args, **kwargs)
+            return func(*new_args, **kwargs)
 
-        columns, output, aux, out_spec = [], None, None, None
-        for j, x in enumerate(diff_leaves):
-            for k in range(x.numel()):
-                tangents = []
-                for jj, other in enumerate(diff_leaves):
-                    direction = np.zeros(other._array.size, dtype=other._array.dtype)
-                    if jj == j:
-                        direction[k] = 1
-                    tangents.append(_wrap(direction.reshape(other._array.shape)))
-                result = jvp(of_diff, tuple(diff_leaves), tuple(tangents), has_aux=has_aux)
-                output, products = result[0], result[1]
-                if has_aux:
-                    aux = result[2]
-                out_leaves, out_spec = tree_flatten(products)
-                columns.append((j, out_leaves))
-        if output is None:            # nothing to differentiate (empty inputs): one plain call
-            output = of_diff(*diff_leaves)
-            output = output[0] if has_aux else output
+        # PyTorch's jacfwd runs its jvps inside a vmap over the columns: that vmap is a level
+        # too, so the jvp runs one level deeper (the function sees GradTrackingTensor(lvl=2, ...))
+        _FuncTransforms.depth += 1
+        try:
+            output, columns, aux = _columns_by_jvp(of_diff, diff_leaves, has_aux)
+        finally:
+            _FuncTransforms.depth -= 1
         value_leaves, out_spec = tree_flatten(output)
         blocks = []
         for i, value in enumerate(value_leaves):
@@ -528,6 +521,29 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             return jac, aux
         return jac
     return _per_sample_inside_batched_vmap(wrapper)
+
+
+def _columns_by_jvp(of_diff, diff_leaves, has_aux):
+    """One jvp per element of the inputs: the output, the columns (the input's index and
+    the product of each output), and aux."""
+    columns, output, aux = [], None, None
+    for j, x in enumerate(diff_leaves):
+        for k in range(x.numel()):
+            tangents = []
+            for jj, other in enumerate(diff_leaves):
+                direction = np.zeros(other._array.size, dtype=other._array.dtype)
+                if jj == j:
+                    direction[k] = 1
+                tangents.append(_wrap(direction.reshape(other._array.shape)))
+            result = jvp(of_diff, tuple(diff_leaves), tuple(tangents), has_aux=has_aux)
+            output, products = result[0], result[1]
+            if has_aux:
+                aux = result[2]
+            columns.append((j, tree_flatten(products)[0]))
+    if output is None:            # nothing to differentiate (empty inputs): one plain call
+        output = of_diff(*diff_leaves)
+        output = output[0] if has_aux else output
+    return output, columns, aux
 
 
 def hessian(func, argnums=0):

@@ -33,13 +33,17 @@ def _check_label_smoothing(label_smoothing):
 
 def check_cross_entropy_arguments(input, target, weight, ignore_index):
     """PyTorch's checks on cross_entropy's arguments, in PyTorch's order, with its messages."""
-    if not isinstance(target, Tensor):
-        raise TypeError(f"cross_entropy_loss(): argument 'target' (position 2) must be Tensor, "
-                        f"not {type(target).__name__}")
-    shape = input.shape
+    for name, value, position in (("input", input, 1), ("target", target, 2)):
+        if not isinstance(value, Tensor):
+            kind = type(value)       # (named as PyTorch names it: numpy.ndarray, list, NoneType)
+            kind_name = kind.__name__ if kind.__module__ == "builtins" else \
+                f"{kind.__module__}.{kind.__name__}"
+            raise TypeError(f"cross_entropy_loss(): argument '{name}' (position {position}) must "
+                            f"be Tensor, not {kind_name}")
+    shape = input._array.shape      # (the arrays' shapes and dtypes: no Size or dtype made)
     n_dims = len(shape)
     if shape == target._array.shape:                      # class probabilities
-        if not target.is_floating_point():
+        if target._array.dtype.kind != "f":
             raise RuntimeError(
                 "Expected floating point type for target with class probabilities, got "
                 f"{scalar_type_name(target.dtype)}\nminigrad hint: a target with the input's "
@@ -52,7 +56,7 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
         return
     if n_dims == 0:             # log_softmax over dim 1 comes first
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
-    if not input.is_floating_point():
+    if input._array.dtype.kind != "f":
         return                  # log_softmax, which comes first, refuses it with its own message
     check_class_target_shape(input, target)
     _check_weight(weight, shape[0 if n_dims == 1 else 1], "")

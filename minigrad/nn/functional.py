@@ -18,7 +18,7 @@ from ..autograd.forward_ad import _DualLevel
 from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
-from .._ops.pointwise import sigmoid, tanh, _sigmoid_array  # noqa: F401  (re-exported)
+from .._ops.pointwise import sigmoid, tanh, _sigmoid_array, _silu_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
@@ -524,13 +524,12 @@ def log_softmax(input, dim=None, dtype=None):
     return _log_softmax_result(input, dim, _pytorch_log_softmax_array, dim_as_given)
 
 
-@history_first
 def _log_softmax_with_numpy(input, dim):
     """log_softmax with numpy's exp and log, for cross_entropy: PyTorch's last bit (see
     _sleef_mathfun) would cost each training step tens of microseconds; the loss may then
-    differ from PyTorch's in its last bit."""
-    return _log_softmax_result(input, _softmax_dim(input.ndim, dim, "log_softmax"),
-                               _log_softmax_array)
+    differ from PyTorch's in its last bit. (``dim`` is cross_entropy's class dim, which
+    exists: nothing here can fail on a lost history, so there is no history_first.)"""
+    return _log_softmax_result(input, dim, _log_softmax_array)
 
 
 def _log_softmax_result(input, dim, compute, dim_as_given=None):
@@ -659,6 +658,10 @@ def nll_loss_backward(grad, input, target, weight, total_weight, settings):
     g = grad._array
     if reduction == "none":
         minus_grad = -g.reshape(-1)                   # one per row, in the rows' order
+    elif reduction == "mean" and total_weight._array >= 1:
+        # the usual case (the number of rows): dividing by it can neither overflow nor divide
+        # by 0, so no errstate is needed (entering one costs more than the division)
+        minus_grad = -(g / total_weight._array)
     elif reduction == "mean":
         with np.errstate(divide="ignore", invalid="ignore"):   # total weight 0: inf or nan, as PyTorch
             minus_grad = -(g / total_weight._array)
@@ -697,7 +700,8 @@ def _check_nll_backward_shapes(input, target, per_pixel):
         array = input._array
         if not array.flags.c_contiguous and is_non_overlapping_and_dense(array):
             raise RuntimeError("grad_input must be contiguous")
-    elif input.ndim == 1 and target.ndim == 1 and input.shape[0] != target.shape[0]:
+    elif (input._array.ndim == 1 and target._array.ndim == 1
+          and input._array.shape[0] != target._array.shape[0]):
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: "
                            f"{list(target.shape)})")
 
@@ -756,32 +760,32 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
-    if input.ndim == 0:
+    logp, labels = input._array, target._array     # (checked on the arrays: no Size or dtype made)
+    if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     _check_not_differentiable("nll_loss_forward", weight=weight)
     _cross_entropy.check_class_target_shape(input, target)
-    if target._array.dtype not in (np.int64, np.uint8):
+    if labels.dtype.type not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
             cpp_name(target.dtype), cpp_name(target.dtype).capitalize())
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {name}\n"
             "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
             "target.long()")
-    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+    if logp.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
-    if input.ndim == 4 and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+                         f"{labels.shape[0]}")
+    if logp.ndim == 4 and labels.shape[1:] != logp.shape[2:]:
         # (nll_loss2d checks the sizes after the dtype, and words it so)
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
                            f"{list(target.shape)}")
-    if input.ndim >= 3:
+    if logp.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
     _check_floating_kernel(input, "nll_loss_out_frame")
-    logp = input._array
     one_d = logp.ndim == 1
     if one_d:
         logp = logp.reshape(1, -1)
-    labels = target._array.reshape(-1)
+    labels = labels.reshape(-1)
     if labels.shape[0] != logp.shape[0]:
         raise ValueError(
             f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
@@ -839,15 +843,16 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if label_smoothing > 0.0:
         return _cross_entropy.cross_entropy_with_label_smoothing(
             input, target, weight, ignore_index, reduction, label_smoothing)
-    class_dim = 0 if input.ndim == 1 else 1
+    class_dim = 0 if input._array.ndim == 1 else 1
     logp = _log_softmax_with_numpy(input, class_dim)
-    if target.is_floating_point() and target.shape != input.shape:
+    probabilities = target._array.dtype.kind == "f"        # (else class indices)
+    if probabilities and target._array.shape != input._array.shape:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got "
             f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
             f"probabilities and must have the input's shape {list(input.shape)}, not "
             f"{list(target.shape)}; class indices must be int64 (target.long())")
-    if target.is_floating_point():
+    if probabilities:
         return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
     return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
@@ -866,9 +871,11 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
         return -weighted.sum(class_dim)
     if reduction == "sum":
         return -weighted.sum()
-    # the number of rows (positions); PyTorch divides in floating point, so 0 / 0 is nan
+    if input.numel() == 0:      # nothing to average: PyTorch fills the sum with nan in place
+        return -weighted.sum().fill_(float("nan"))
+    # the number of rows (positions)
     n_classes = input.shape[class_dim]
-    batch_size = input.numel() // n_classes if n_classes else float("nan")
+    batch_size = input.numel() // n_classes
     return div_by_number(-weighted.sum(), batch_size)
 
 
@@ -1199,6 +1206,12 @@ class SiluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
+        if x._array.dtype == np.float32 and not _State.enabled and not _DualLevel.open:
+            # nothing recorded: PyTorch's kernel, whose compiler fuses 1 + x * (1 - s) into
+            # one multiply-add (one rounding), so the last bit is PyTorch's
+            g, a = grad._array, x._array
+            s = _sigmoid_array(a)
+            return (_wrap(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1))),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
@@ -1216,7 +1229,7 @@ def silu(input, inplace=False):
     _check_floating_kernel(input, "silu_cpu")
     x = input._array
     with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
-        out = (x * _sigmoid_array(x)).astype(x.dtype, copy=False)
+        out = _silu_array(x).astype(x.dtype, copy=False)
     return result(out, SiluBackward0, (input,), saved=(input,))
 
 

@@ -1,0 +1,212 @@
+"""Elementwise functions whose results are PyTorch's to the last bit, checked on many numbers.
+
+PyTorch's CPU kernels take some functions from the SLEEF library (whose formulas minigrad
+evaluates step by step, see minigrad/_sleef_mathfun.py) for whole vectors of numbers, and from
+the C library for the numbers left over (minigrad/_vectorized_loop.py). These tests compare
+every bit, over lengths that end on and off a whole vector and that PyTorch splits among
+threads, with ordinary, tiny, huge, infinite and nan inputs. The formulas are those of
+PyTorch's AVX2 kernels: on another CPU (AVX-512) PyTorch itself gives other last bits.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import _vectorized_loop
+
+LENGTHS = [1, 2, 7, 8, 15, 16, 17, 31, 33, 100, 1000, 4099, 32768, 32769, 32785, 65553, 100003]
+
+
+@pytest.fixture
+def avx2_torch(torch):
+    """torch, when its CPU kernels are the AVX2 ones minigrad follows (else the test is skipped)."""
+    if torch.backends.cpu.get_cpu_capability() != "AVX2":
+        pytest.skip("PyTorch's last bits depend on the CPU: minigrad follows its AVX2 kernels")
+    return torch
+
+
+def lengths_for(torch):
+    """The lengths to try: past GRAIN_SIZE only when both split the work among as many threads."""
+    if torch.get_num_threads() == _vectorized_loop.THREADS:
+        return LENGTHS
+    return [n for n in LENGTHS if n <= _vectorized_loop.GRAIN_SIZE]
+
+
+def numbers(n, low, high, seed, dtype=np.float32, specials=()):
+    """n numbers, mostly uniform in [low, high), some spread over all magnitudes, and specials."""
+    rng = np.random.default_rng(seed)
+    out = rng.uniform(low, high, n)
+    wide = rng.random(n) < 0.1
+    out[wide] = np.sign(rng.standard_normal(wide.sum())) * np.exp(rng.uniform(-100, 6, wide.sum()))
+    out = out.astype(dtype)
+    for i, special in enumerate(specials):
+        if i < n:
+            out[(i * 7919) % n] = special
+    return out
+
+
+def assert_same_bits(mine, theirs):
+    mine, theirs = np.asarray(mine), np.asarray(theirs)
+    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+    bits = {4: np.uint32, 8: np.uint64}[mine.itemsize]
+    different = np.flatnonzero(mine.reshape(-1).view(bits) != theirs.reshape(-1).view(bits))
+    assert different.size == 0, (f"{different.size} of {mine.size} differ, first at {different[:5]}: "
+                                 f"{mine.reshape(-1)[different[:5]]} vs {theirs.reshape(-1)[different[:5]]}")
+
+
+SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 88.7, -88.7, 104.0, -104.0, 1e30, -1e30]
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+def test_sigmoid_float32(avx2_torch, n):
+    if n not in lengths_for(avx2_torch):
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    for seed in range(3):
+        x = numbers(n, -30, 30, seed + n, specials=SPECIALS)
+        assert_same_bits(minigrad.sigmoid(minigrad.tensor(x)).numpy(),
+                         avx2_torch.sigmoid(avx2_torch.tensor(x)).numpy())
+
+
+def test_sigmoid_float32_many_numbers_one_at_a_time_and_in_vectors(avx2_torch):
+    """The numbers where SLEEF's exp and the C library's give another last bit, both ways."""
+    x = numbers(200000, -40, 40, 1)
+    vector = avx2_torch.sigmoid(avx2_torch.tensor(x[:199984])).numpy()      # 16 * 12499: no tail
+    one_by_one = np.concatenate([avx2_torch.sigmoid(avx2_torch.tensor(x[i:i + 15])).numpy()
+                                 for i in range(0, 3000, 15)])               # all tails
+    assert_same_bits(minigrad.sigmoid(minigrad.tensor(x[:199984])).numpy(), vector)
+    assert_same_bits(np.concatenate([minigrad.sigmoid(minigrad.tensor(x[i:i + 15])).numpy()
+                                     for i in range(0, 3000, 15)]), one_by_one)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "2d"])
+def test_sigmoid_float32_matrices(avx2_torch, layout):
+    x = numbers(37 * 41, -30, 30, 3).reshape(37, 41)
+    mine, theirs = minigrad.tensor(x), avx2_torch.tensor(x)
+    if layout == "transposed":
+        mine, theirs = mine.T, theirs.T
+    assert_same_bits(minigrad.sigmoid(mine).numpy(), avx2_torch.sigmoid(theirs).numpy())
+
+
+# --- sums: PyTorch's order of additions (minigrad/_cascade_sum.py) ------------------------------
+
+SUM_SHAPES = [(m, n) for m in (1, 3, 4, 7, 8, 16, 17, 33, 100, 257, 1000) for n in (1, 3, 5, 8, 9, 31, 32, 33, 70)]
+SUM_SHAPES += [(3, 4, 5, 6), (2, 50, 3, 9), (7, 1, 300), (40000, 3), (3, 40000), (100, 700)]
+
+
+def _all_runs_of_dims(ndim):
+    """Every run of neighbouring dims: (0,), (0, 1), ..., (1,), ..."""
+    return [tuple(range(a, b + 1)) for a in range(ndim) for b in range(a, ndim)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", SUM_SHAPES, ids=str)
+def test_sum_and_mean_over_runs_of_dims(avx2_torch, dtype, shape):
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.standard_normal(shape) * np.exp(rng.uniform(-3, 3, shape))).astype(dtype)
+    for dims in _all_runs_of_dims(len(shape)) + [None]:
+        for op in ("sum", "mean"):
+            for keepdim in (False, True):
+                kw = {} if dims is None else {"dim": dims, "keepdim": keepdim}
+                assert_same_bits(getattr(minigrad.tensor(x), op)(**kw).numpy(),
+                                 getattr(avx2_torch.tensor(x), op)(**kw).numpy())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_of_every_length(avx2_torch, dtype):
+    """All numbers of a 1-d tensor: every length up to 600, and some PyTorch splits among threads."""
+    rng = np.random.default_rng(5)
+    lengths = list(range(1, 600)) + [4099, 65536 + 17, 1000003]
+    if avx2_torch.get_num_threads() != _vectorized_loop.THREADS:
+        lengths = [n for n in lengths if n <= _vectorized_loop.GRAIN_SIZE]
+    for n in lengths:
+        x = (rng.standard_normal(n) * np.exp(rng.uniform(-5, 5, n))).astype(dtype)
+        assert_same_bits(minigrad.tensor(x).sum().numpy(), avx2_torch.tensor(x).sum().numpy())
+        assert_same_bits(minigrad.tensor(x).mean().numpy(), avx2_torch.tensor(x).mean().numpy())
+
+
+def test_sum_of_a_transposed_matrix_and_special_values(avx2_torch):
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((50, 37)).astype(np.float32)
+    assert_same_bits(minigrad.tensor(x).T.sum().numpy(), avx2_torch.tensor(x).T.sum().numpy())
+    for specials in ([-0.0], [-0.0] * 20, [np.inf, 1.0, -np.inf] + [2.0] * 30, [np.nan] + [1.0] * 40,
+                     [3e38] * 40 + [-3e38] * 40, [1e-45] * 100):
+        x = np.array(specials, np.float32)
+        assert_same_bits(minigrad.tensor(x).sum().numpy(), avx2_torch.tensor(x).sum().numpy())
+        assert_same_bits(minigrad.tensor(x).reshape(1, -1).sum(0).numpy(),
+                         avx2_torch.tensor(x).reshape(1, -1).sum(0).numpy())
+
+
+# --- sigmoid and silu backward: PyTorch's order of products, and the multiply-add its compiler
+# makes of silu's 1 + x * (1 - s) -------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 1000, 32785])
+@pytest.mark.parametrize("function", ["sigmoid", "silu"])
+def test_float32_sigmoid_and_silu_with_gradients(avx2_torch, n, function):
+    if n not in lengths_for(avx2_torch):
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    x = numbers(n, -20, 20, n, specials=SPECIALS)
+    g = numbers(n, -3, 3, n + 1)
+
+    def run(lib):
+        t = lib.tensor(x, requires_grad=True)
+        out = getattr(lib.nn.functional, function)(t)
+        out.backward(lib.tensor(g))
+        return out.detach().numpy(), t.grad.numpy()
+    for mine, theirs in zip(run(minigrad), run(avx2_torch)):
+        assert_same_bits(mine, theirs)
+
+
+def test_float64_sigmoid_backward_multiplies_in_pytorchs_order(torch):
+    """Given the same result s, grad * (1 - s) * s is computed in the same order (any CPU)."""
+    from minigrad._ops.pointwise import sigmoid_backward
+    rng = np.random.default_rng(3)
+    s, g = rng.random(1000), rng.standard_normal(1000)
+    assert_same_bits(sigmoid_backward(minigrad.tensor(g), minigrad.tensor(s)).numpy(),
+                     torch.ops.aten.sigmoid_backward(torch.tensor(g), torch.tensor(s)).numpy())
+
+
+# --- expm1 and log1p: SLEEF's methods for every number (minigrad/_sleef_float_pairs.py) --------
+
+def assert_same_bits_or_both_nan(mine, theirs):
+    """As assert_same_bits, but any nan matches any nan (PyTorch's nan may have other payload bits)."""
+    mine, theirs = np.array(mine), np.array(theirs)
+    both = np.isnan(mine) & np.isnan(theirs)
+    mine[both] = theirs[both] = 0
+    assert_same_bits(mine, theirs)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 16, 17, 1000, 100003])
+@pytest.mark.parametrize("function, low, high", [("expm1", -20, 20), ("log1p", -1, 30)])
+def test_float32_expm1_and_log1p(avx2_torch, n, function, low, high):
+    specials = SPECIALS + [-1.0, -0.9999999, -1.5, 1e38, 2e38, 3.4e38, 1e-20, -16.6355, -16.6356]
+    for seed in range(2):
+        x = numbers(n, low, high, seed + n, specials=specials)
+        mine = getattr(minigrad, function)(minigrad.tensor(x)).numpy()
+        theirs = getattr(avx2_torch, function)(avx2_torch.tensor(x)).numpy()
+        assert_same_bits_or_both_nan(mine, theirs)
+
+
+@pytest.mark.parametrize("function", ["expm1", "log1p"])
+def test_float32_expm1_and_log1p_of_views(avx2_torch, function):
+    x = numbers(1200, -1, 10, 4).reshape(30, 40)
+    assert_same_bits(getattr(minigrad.tensor(x).T[::2], function)().numpy(),
+                     getattr(avx2_torch.tensor(x).T[::2], function)().numpy())
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("function", ["sinh", "cosh"])
+def test_float32_sinh_and_cosh(avx2_torch, n, function):
+    """SLEEF for whole vectors, the C library (as numpy's float32 sinh/cosh) for the rest."""
+    if n not in lengths_for(avx2_torch):
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    x = numbers(n, -95, 95, n, specials=SPECIALS + [89.0, 89.1, -89.1, 88.9])
+    assert_same_bits_or_both_nan(getattr(minigrad, function)(minigrad.tensor(x)).numpy(),
+                                 getattr(avx2_torch, function)(avx2_torch.tensor(x)).numpy())
+
+
+@pytest.mark.parametrize("function", ["sigmoid", "expm1", "log1p", "sinh", "cosh", "sum", "mean"])
+@pytest.mark.parametrize("shape", [(), (0,), (2, 0), (1,), (3, 1, 2)])
+def test_zero_dims_empty_and_tiny_tensors(avx2_torch, function, shape):
+    x = numbers(max(1, int(np.prod(shape))), -0.5, 3, 8)[:int(np.prod(shape))].reshape(shape)
+    mine = getattr(minigrad.tensor(x), function)().numpy()
+    theirs = getattr(avx2_torch.tensor(x), function)().numpy()
+    assert_same_bits_or_both_nan(mine, theirs)
