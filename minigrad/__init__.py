@@ -81,7 +81,7 @@ from ._ops.angles import atan2, arctan2  # noqa: F401
 from ._ops.triangular import tril, triu  # noqa: F401
 from ._ops.median import median, nanmedian  # noqa: F401
 from ._ops.masked_select import masked_select  # noqa: F401
-from ._ops.summing import nansum, count_nonzero  # noqa: F401
+from ._ops.summing import nansum, nanmean, count_nonzero  # noqa: F401
 from ._ops.einsum import diagonal, einsum  # noqa: F401
 from ._ops.blas import bmm, baddbmm, addmm, addmv, addr  # noqa: F401
 from ._ops.special import erf  # noqa: F401

@@ -172,7 +172,7 @@ PARAMETERS = {
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
         "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
         "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",
-        "logical_and", "logical_or", "logical_xor", "nansum", "count_nonzero", "asin", "acos",
+        "logical_and", "logical_or", "logical_xor", "nansum", "nanmean", "count_nonzero", "asin", "acos",
         "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh",
         "arccosh", "arctanh", "deg2rad", "rad2deg", "erfc", "erfinv", "sinc", "exp2", "logit",
         "lgamma", "digamma", "signbit", "positive")},

@@ -978,7 +978,7 @@ def _install_methods():
         triangular: ["tril", "triu", "tril_", "triu_"],
         median: ["median", "nanmedian"],
         masked_select: ["masked_select"],
-        summing: ["nansum"],
+        summing: ["nansum", "nanmean"],
         rearrange: ["movedim", "moveaxis", "swapdims", "ravel", "unflatten", "broadcast_to", "type_as",
                     "tile", "fliplr", "flipud", "rot90", "tensor_split", "hsplit", "vsplit", "dsplit",
                     "repeat_interleave", "take_along_dim", "unfold"],

@@ -95,11 +95,7 @@ EVERY_PROGRAM = {**PROGRAMS, **FIRST_ORDER_ONLY}
 RELATIVE_TOLERANCE = {"mish_wide": 1e-9}
 
 # Programs that still differ from PyTorch, with the reason (strict: fixing one shows up here).
-_NEGATIVE_DIM = ("mvlgamma's gradient sums over dim -1 and unsqueezes at -1: PyTorch's "
-                 "SumBackward1 and UnsqueezeBackward0 show the dim as given (-1, as the unsigned "
-                 "18446744073709551615), minigrad's show it counted from the front (as for x.sum(-1))")
-KNOWN_DIFFERENCES = {name: _NEGATIVE_DIM for name in (
-    "mvlgamma", "mvlgamma_p1", "Tensor.mvlgamma", "Tensor.mvlgamma_", "special.multigammaln")}
+KNOWN_DIFFERENCES = {}      # (none left: mvlgamma's nodes now show dim -1 as PyTorch's do)
 
 
 def _compare(name, shape=(3, 4), nan_at=None, seed=0, values_only=False):

@@ -32,10 +32,9 @@ def structure(node, drop=()):
     return (node.name(), settings(node), tuple(children))
 
 
-# nodes whose settings minigrad names differently from PyTorch (SqueezeBackward1 shows
-# _saved_input_shape / _saved_squeezed_dims, PyTorch _saved_dim / _saved_self_sym_sizes):
-# a difference of their own, not of the second-order nodes; only their names are compared
-SETTINGS_NAMED_DIFFERENTLY = {"SqueezeBackward1"}
+# nodes whose settings minigrad names differently from PyTorch (only their names are
+# compared): none left, SqueezeBackward1 now shows PyTorch's _saved_dim / _saved_self_sym_sizes
+SETTINGS_NAMED_DIFFERENTLY = set()
 
 
 def settings(node):

@@ -168,7 +168,7 @@ def _check_reduction_keywords(name, args, kwargs):
         if name in _SEVERAL_SIGNATURES:
             raise invalid_combination(name, args[1:], kwargs)
         # one signature: PyTorch names the argument and the type it wants
-        wanted = "tuple of ints" if name in ("logsumexp", "nansum") else "int"
+        wanted = "tuple of ints" if name in ("logsumexp", "nansum", "nanmean") else "int"
         raise TypeError(f"{name}(): argument 'dim' must be {wanted}, not {type(dim).__name__}")
 
 

@@ -73,6 +73,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     ``offset`` > 0 takes a diagonal above the main one, < 0 below it.
     """
     ndim = input.ndim
+    dims_as_given = (dim1, dim2)          # (grad_fn._saved_dim1 / _saved_dim2 show them)
     dim1, dim2 = _normalize_dim(dim1, ndim), _normalize_dim(dim2, ndim)
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -93,7 +94,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     out_array = np.lib.stride_tricks.as_strided(corner, shape, strides,
                                                 writeable=array.flags.writeable)
     out = result(out_array, DiagonalBackward0, (input,), input_shape=array.shape,
-                 offset=offset, dim1=dim1, dim2=dim2)
+                 offset=offset, dim1=dim1, dim2=dim2, dims_as_given=dims_as_given)
     return _make_view(out, input)
 
 

@@ -84,16 +84,16 @@ def gather(input, dim, index, *, sparse_grad=False):
 
     Gradient: zeros with grad added back at ``index`` (repeats add up).
     """
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)      # (grad_fn._saved_dim shows it)
     _check_index("gather", index, input, dim)
     array = input._array
     if array.ndim == 0:           # a 0-d tensor: the only element, picked by a 0-d index
         _positions(index._array.reshape(1), 0, 1)
         return result(array.copy(), GatherBackward0, (input,), saved=(index, input), dim=0,
-                      self_sym_sizes=())
+                      self_sym_sizes=(), dim_as_given=dim_as_given, sparse_grad=sparse_grad)
     out = array[_positions(index._array, dim, array.shape[dim])]
     return result(np.asarray(out, order="C"), GatherBackward0, (input,), saved=(index, input), dim=dim,
-                  self_sym_sizes=input._array.shape)
+                  self_sym_sizes=input._array.shape, dim_as_given=dim_as_given, sparse_grad=sparse_grad)
 
 
 # --- scatter and scatter_add --------------------------------------------------------------
@@ -101,6 +101,8 @@ def gather(input, dim, index, *, sparse_grad=False):
 class ScatterBackward0(Node):
     """result = self.scatter(dim, index, src)   ->
         grad_self = grad, 0 where overwritten; grad_src = grad.gather(dim, index)"""
+
+    _saved_names = ("index",)      # grad_fn._saved_index, as in PyTorch
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -113,6 +115,8 @@ class ScatterBackward1(Node):
     """result = self.scatter(dim, index, value), value a number   ->
         grad_self = grad, 0 where overwritten"""
 
+    _saved_names = ("index",)      # grad_fn._saved_index, as in PyTorch
+
     def backward(self, grad):
         (index,) = self.saved_tensors
         return (scatter(grad, self.dim, index, 0.0),)
@@ -121,6 +125,8 @@ class ScatterBackward1(Node):
 class ScatterAddBackward0(Node):
     """result = self.scatter_add(dim, index, src)   ->
         grad_self = grad; grad_src = grad.gather(dim, index)"""
+
+    _saved_names = ("index",)      # grad_fn._saved_index, as in PyTorch
 
     def backward(self, grad):
         (index,) = self.saved_tensors
@@ -161,7 +167,7 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
     """scatter's work; ``operation`` is "scatter", or "scatter_" for x.scatter_ (error messages)."""
     if src is None:
         src = value
-    dim = _scatter_checks("scatter", input, dim, index, src)
+    dim_as_given, dim = dim, _scatter_checks("scatter", input, dim, index, src)
     out = input._array.copy()
     positions = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
     if reduce is not None:
@@ -179,8 +185,8 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
         return result(out, _NotImplementedBackward, (input, src), _operation=operation)
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
-        return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim)
-    return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim)
+        return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
+    return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
 
 
 class _Warned:
@@ -197,11 +203,11 @@ def scatter_add(input, dim, index, src):
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
-    dim = _scatter_checks("scatter_add", input, dim, index, src)
+    dim_as_given, dim = dim, _scatter_checks("scatter_add", input, dim, index, src)
     out = input._array.copy()
     np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
               _src_values(src, index))
-    return result(out, ScatterAddBackward0, (input, src), saved=(index,), dim=dim)
+    return result(out, ScatterAddBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
 
 
 # --- index_select and index_add -------------------------------------------------------------
@@ -253,6 +259,8 @@ class IndexSelectBackward0(Node):
     """result = self.index_select(dim, index)   ->
         grad_self = zeros.index_add(dim, index, grad)"""
 
+    _saved_names = ("index",)      # grad_fn._saved_index, as in PyTorch
+
     def backward(self, grad):
         (index,) = self.saved_tensors
         zeros = _wrap(np.zeros(self.self_sym_sizes, dtype=grad._array.dtype))
@@ -266,7 +274,7 @@ def index_select(input, dim, index):
 
     Gradient: zeros with grad added back into the selected slices.
     """
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)      # (grad_fn._saved_dim shows it)
     size = input.shape[dim] if input.ndim else 1
     if input.ndim == 0 and isinstance(index, Tensor) and index.numel() != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
@@ -277,7 +285,7 @@ def index_select(input, dim, index):
     if input.ndim == 0:
         out = out.reshape(())           # PyTorch: one value of a 0-d tensor is 0-d
     return result(out, IndexSelectBackward0, (input,), saved=(index,), dim=dim,
-                  self_sym_sizes=input._array.shape)
+                  self_sym_sizes=input._array.shape, dim_as_given=dim_as_given)
 
 
 class IndexAddBackward0(Node):
@@ -342,7 +350,7 @@ def index_add(input, dim, index, source, *, alpha=1):
 
     Gradient: grad_input = grad; grad_source = alpha * grad.index_select(dim, index).
     """
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)      # (grad_fn._saved_dim shows it)
     positions = check_index_add_arguments(input, dim, index, source)    # (its own range check:)
     out = input._array.copy()
     if input.ndim <= 1 or out.size:        # (an empty matrix: nothing to add to, no position checked)
@@ -350,4 +358,5 @@ def index_add(input, dim, index, source, *, alpha=1):
         moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
         values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
         np.add.at(moved, positions, values * alpha if alpha != 1 else values)
-    return result(out, IndexAddBackward0, (input, source), saved=(index, source), dim=dim, alpha=alpha)
+    return result(out, IndexAddBackward0, (input, source), saved=(index, source), dim=dim, alpha=alpha,
+                  dim_as_given=dim_as_given, source_dim=source.ndim)

@@ -467,9 +467,9 @@ def unsqueeze_(self, dim):
     # PyTorch's rules for in-place changes come before the operation's own checks;
     # only the shape changes, not the memory, so memory seen twice is fine
     check_inplace(self, overlap_ok=True)
-    dim = shape._normalize_dim(dim, self.ndim + 1)
+    dim_as_given, dim = dim, shape._normalize_dim(dim, self.ndim + 1)     # (grad_fn._saved_dim shows it)
     unsqueezed = shape._unsqueezed(with_pytorch_steps(self), dim)
-    return _reshape_inplace(self, unsqueezed, UnsqueezeBackward1, dim=dim)
+    return _reshape_inplace(self, unsqueezed, UnsqueezeBackward1, dim=dim, dim_as_given=dim_as_given)
 
 
 def squeeze_(self, dim=None):
@@ -478,11 +478,11 @@ def squeeze_(self, dim=None):
     array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
-    dim = shape._normalize_dim(dim, array.ndim) if array.ndim else 0
+    dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()
     return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape,
-                            squeezed_dims=(dim,) if squeezes else ())
+                            squeezed_dims=(dim,) if squeezes else (), dim_as_given=dim_as_given)
 
 
 METHODS["unsqueeze_"] = unsqueeze_
@@ -509,10 +509,12 @@ def transpose_(self, dim0, dim1):
     """Swap dims ``dim0`` and ``dim1`` of this tensor itself (TransposeBackward1)."""
     check_inplace(self, overlap_ok=True)
     ndim = self.ndim
+    dims_as_given = (dim0, dim1)          # (grad_fn._saved_dim0 / _saved_dim1 show them)
     dim0, dim1 = shape._normalize_dim(dim0, ndim), shape._normalize_dim(dim1, ndim)
     array = with_pytorch_steps(self)
     swapped = np.swapaxes(array, dim0, dim1) if ndim else array.view()
-    return _reshape_inplace(self, swapped, TransposeBackward1, dim0=dim0, dim1=dim1)
+    return _reshape_inplace(self, swapped, TransposeBackward1, dim0=dim0, dim1=dim1,
+                            dims_as_given=dims_as_given)
 
 
 def _check_same_dtype(self, dtype):

@@ -78,7 +78,8 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     # PyTorch's reductions give a row-major result whatever the input's layout (row_major);
     # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
     out = row_major(np.asarray(_sum_array(array, dims or tuple(range(array.ndim)), keepdim, out_dtype)))
-    return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim)
+    return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim,
+                  dim_as_given=dim)      # (grad_fn._saved_dim shows it)
 
 
 def _sum_array(array, dims, keepdim, out_dtype):
@@ -142,7 +143,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     dims = _dims(dim, array.ndim)      # dim=() reduces every dim, as dim=None does
     count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
     return result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
-                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count)
+                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count, dim_as_given=dim)
 
 
 def _mean_array(array, axis=None, keepdims=False):
@@ -285,7 +286,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
         return save_result(result(extreme, all_node, (input,)), input)
-    dim = _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)     # (grad_fn._saved_dim shows it as given)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
     values = np.asarray(numpy_reduce(array, axis=axis))
@@ -294,7 +295,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     indices, values = row_major(indices), row_major(values)     # as every reduction's result
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
-                 keepdim=keepdim, indices=indices)
+                 keepdim=keepdim, indices=indices, dim_as_given=dim_as_given)
     return return_type(out, plain_output(indices.astype(np.int64), input))
 
 
@@ -378,7 +379,7 @@ def amax(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = row_major(np.asarray(input._array.max(axis=dims, keepdims=keepdim)))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
-                 input_shape=input._array.shape)
+                 input_shape=input._array.shape, dim_as_given=dim)
     return save_result(out, input)
 
 
@@ -392,7 +393,7 @@ def amin(input, dim=(), keepdim=False):
     dims = _dims(dim if dim != () else None, input.ndim)
     values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
-                 input_shape=input._array.shape)
+                 input_shape=input._array.shape, dim_as_given=dim)
     return save_result(out, input)
 
 
@@ -523,7 +524,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
-                 keepdim=keepdim, input_shape=array.shape, all_dims=dim is None)
+                 keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
     return save_result(out, input)
 
 
@@ -545,6 +546,8 @@ def _check_max_has_elements(array, dim):
 class VarBackward0(Node):
     """result = sum((self - mean)**2) / (N - correction)   ->
         grad_self = grad * 2 (self - mean) / (N - correction)"""
+
+    _saved_names = ("self",)                # grad_fn._saved_self, as in PyTorch
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -622,6 +625,16 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
 
 
+def _correction_shown(dim, correction, unbiased):
+    """The correction grad_fn._saved_correction shows: PyTorch's as given (unbiased= as 1 or 0);
+    None when var()/std() were given neither a dim nor a correction (another of their signatures)."""
+    if correction is not None:
+        return correction
+    if unbiased is not None:
+        return 1 if unbiased else 0
+    return None if dim is None else 1
+
+
 @history_first
 @numpy_keywords
 def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
@@ -629,10 +642,11 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * 2 (input - mean) / (N - correction).
     """
+    correction_as_given = _correction_shown(dim, correction, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
-                  all_dims=dim is None)
+                  all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
 
 
 @history_first
@@ -642,10 +656,12 @@ def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
     Gradient: grad * (input - mean) / ((N - correction) * std).
     """
+    correction_as_given = _correction_shown(dim, correction, unbiased)
     value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
-                 correction=correction, input_shape=input._array.shape, all_dims=dim is None)
+                 correction=correction, input_shape=input._array.shape, all_dims=dim is None,
+                 dim_as_given=dim, correction_as_given=correction_as_given)
     return save_result(out, input)
 
 
@@ -681,6 +697,7 @@ def logsumexp(input, dim, keepdim=False):
     array = input._array
     if array.dtype.kind != "f":             # exp of an integer is not an integer
         array = array.astype(np.float32)
+    dim_as_given = dim                      # (grad_fn._saved_dim shows it)
     if isinstance(dim, (tuple, list)) and not dim:
         dim = None
         if not keepdim and array.ndim and array.size:
@@ -694,7 +711,7 @@ def logsumexp(input, dim, keepdim=False):
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
-                 input_shape=array.shape)
+                 input_shape=array.shape, dim_as_given=dim_as_given)
     return save_result(out, input)
 
 

@@ -53,8 +53,8 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
 
     Gradient: a reversed cumsum of grad (grad[i] + grad[i+1] + ...).
     """
-    dim = axis if dim is None else dim
-    dim = _dim_argument(input, dim, "cumsum")
+    dim_as_given = axis if dim is None else dim          # (grad_fn._saved_dim shows it)
+    dim = _dim_argument(input, dim_as_given, "cumsum")
     array = input._array
     if dtype is not None:
         out_dtype = dtype.numpy_dtype
@@ -64,7 +64,7 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
         out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
     out = np.cumsum(array, axis=dim if array.ndim else None, dtype=out_dtype).reshape(array.shape)
     out = np.asarray(out, order="C")       # PyTorch's result is contiguous whatever the input's layout
-    return result(out, CumsumBackward0, (input,), dim=dim)
+    return result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
 
 
 # --- cumprod ------------------------------------------------------------------------------
@@ -142,8 +142,8 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     Gradient: grad_input[i] = sum over k >= i of grad[k] * (the product up to k without
     input[i]).
     """
-    dim = axis if dim is None else dim
-    dim = _dim_argument(input, dim, "cumprod")
+    dim_as_given = axis if dim is None else dim          # (grad_fn._saved_dim shows it)
+    dim = _dim_argument(input, dim_as_given, "cumprod")
     if dtype is _dtype.bool_:
         raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
     array = input._array
@@ -151,7 +151,7 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
         np.int64 if array.dtype.kind in "biu" else array.dtype)
     out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=out_dtype)
     out_array = np.asarray(out_array.reshape(array.shape), order="C")     # contiguous, as in PyTorch
-    out = result(out_array, CumprodBackward0, (input,), dim=dim)
+    out = result(out_array, CumprodBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
     return save_result(out, input)       # PyTorch saves self and result
 
 
@@ -217,10 +217,11 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
     else:
         if not isinstance(dim, int) or isinstance(dim, bool):
             raise invalid_combination("prod", (dim,), {})
-        dim = _normalize_dim(dim, array.ndim)
+        dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)
         out_array = np.prod(array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0,
                             dtype=out_dtype)
-        out = result(row_major(np.asarray(out_array)), ProdBackward1, (input,), dim=dim, keepdim=keepdim)
+        out = result(row_major(np.asarray(out_array)), ProdBackward1, (input,), dim=dim, keepdim=keepdim,
+                     dim_as_given=dim_as_given)
     return save_result(out, input)       # PyTorch saves self and result
 
 

@@ -294,10 +294,11 @@ def transpose(input, dim0, dim1=None):
     if dim1 is None:                  # PyTorch's wording, not Python's
         raise TypeError('transpose() missing 1 required positional arguments: "dim1"')
     ndim = input.ndim
+    dims_as_given = (dim0, dim1)          # (grad_fn._saved_dim0 / _saved_dim1 show them)
     dim0, dim1 = _normalize_dim(dim0, ndim), _normalize_dim(dim1, ndim)
     array = np.swapaxes(with_pytorch_steps(input), dim0, dim1) if ndim else input._array.view()
     out = result(array, TransposeBackward0, (input,),
-                 dim0=dim0, dim1=dim1)
+                 dim0=dim0, dim1=dim1, dims_as_given=dims_as_given)
     return _make_view(out, input)
 
 
@@ -321,7 +322,7 @@ def permute(input, *dims):
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     ndim = input.ndim
-    dims = tuple(_sizes(dims))
+    dims_as_given = dims = tuple(_sizes(dims))      # (grad_fn._saved_dims shows them)
     if len(dims) == ndim:       # PyTorch checks how many dims there are before the dims themselves
         dims = tuple(_normalize_dim(d, ndim) for d in dims)
     if len(dims) != ndim or sorted(dims) != list(range(ndim)):
@@ -329,7 +330,8 @@ def permute(input, *dims):
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal "
             f"to len(dims) = {len(dims)}" if len(dims) != ndim else "permute(): duplicate dims are not allowed.")
-    return _make_view(result(np.transpose(with_pytorch_steps(input), dims), PermuteBackward0, (input,), dims=dims),
+    return _make_view(result(np.transpose(with_pytorch_steps(input), dims), PermuteBackward0, (input,), dims=dims,
+                             dims_as_given=dims_as_given),
                       input)
 
 
@@ -387,7 +389,8 @@ def squeeze(input, dim=None, *, _node=None):
         dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
         dims = tuple(sorted(set(dims)))
         out = np.squeeze(array, axis=dims) if dims else array.view()
-    return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims), input)
+    return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims,
+                             dim_as_given=dim), input)       # (grad_fn._saved_dim shows it)
 
 
 class UnsqueezeBackward0(Node):
@@ -407,9 +410,9 @@ def unsqueeze(input, dim):
     """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
-    dim = _normalize_dim(dim, input.ndim + 1)
-    return _make_view(result(_unsqueezed(with_pytorch_steps(input), dim), UnsqueezeBackward0, (input,), dim=dim),
-                      input)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim + 1)      # (grad_fn._saved_dim shows it)
+    return _make_view(result(_unsqueezed(with_pytorch_steps(input), dim), UnsqueezeBackward0, (input,), dim=dim,
+                             dim_as_given=dim_as_given), input)
 
 
 class ExpandBackward0(Node):
@@ -564,6 +567,7 @@ class FlipBackward0(Node):
 @history_first
 def flip(input, dims):
     """The elements in reverse order along ``dims`` (a copy). Gradient: the gradient flipped back."""
+    dims_as_given = dims                  # (grad_fn._saved_dims shows them)
     dims = tuple(_normalize_dim(d, input.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
     for i, d in enumerate(dims):
         if d in dims[:i]:
@@ -573,8 +577,9 @@ def flip(input, dims):
     axes = dims if input._array.ndim else ()
     if not input._array.size:     # (numpy lays out a new empty array its own way; PyTorch as clone())
         copy = copy_in_format(with_pytorch_steps(input), preserve_format)
-        return keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims))
-    return result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims)
+        return keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims, dims_as_given=dims_as_given))
+    return result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims,
+                  dims_as_given=dims_as_given)
 
 
 # --- joining and splitting --------------------------------------------------------------------
@@ -617,13 +622,13 @@ def cat(tensors, dim=0):
     dtype = result_type(*tensors)
     # PyTorch skips empty 1-D tensors (shape [0]) whatever the others' shapes
     joined = [t for t in tensors if t.shape != (0,)] or tensors[:1]
-    dim = _normalize_dim(dim, joined[0].ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, joined[0].ndim)     # (grad_fn._saved_dim shows it)
     try:
         out = np.concatenate([t._array for t in joined], axis=dim).astype(dtype, order="C", copy=False)
     except ValueError:
         raise _cat_mismatch(joined, dim) from None
     sizes = [t.shape[dim] if any(t is j for j in joined) else None for t in tensors]
-    return result(out, CatBackward0, tensors, dim=dim, sizes=sizes)
+    return result(out, CatBackward0, tensors, dim=dim, sizes=sizes, dim_as_given=dim_as_given)
 
 
 concat = cat
@@ -673,10 +678,10 @@ def stack(tensors, dim=0):
         raise RuntimeError(
             f"stack expects each tensor to be equal size, but got {list(first.shape)} at entry 0 "
             f"and {list(tensors[bad].shape)} at entry {bad}")
-    dim = _normalize_dim(dim, tensors[0].ndim + 1)
+    dim_as_given, dim = dim, _normalize_dim(dim, tensors[0].ndim + 1)     # (grad_fn._saved_dim shows it)
     out = np.stack([t._array for t in tensors], axis=dim).astype(result_type(*tensors), order="C",
                                                                  copy=False)
-    return result(out, StackBackward0, tensors, dim=dim, count=len(tensors))
+    return result(out, StackBackward0, tensors, dim=dim, count=len(tensors), dim_as_given=dim_as_given)
 
 
 # unbind, split and chunk return several tensors made by *one* node, as in PyTorch: each
@@ -729,11 +734,11 @@ def unbind(input, dim=0):
     """
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)     # (grad_fn._saved_dim shows it)
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
     array = with_pytorch_steps(input)
     arrays = [array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]
-    return _pieces_of(input, arrays, UnbindBackward0, dim=dim)
+    return _pieces_of(input, arrays, UnbindBackward0, dim=dim, dim_as_given=dim_as_given)
 
 
 class SplitBackward0(Node):
@@ -760,7 +765,7 @@ def split(input, split_size_or_sections, dim=0):
     """
     if input.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    dim = _normalize_dim(dim, input.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)     # (grad_fn._saved_dim shows it)
     length = input.shape[dim]
     if isinstance(split_size_or_sections, int):
         if split_size_or_sections <= 0 and length:
@@ -790,7 +795,8 @@ def split(input, split_size_or_sections, dim=0):
         index = (slice(None),) * dim + (slice(start, start + size),)
         arrays.append(array[index])
         start += size
-    return _pieces_of(input, arrays, node_class, dim=dim)
+    return _pieces_of(input, arrays, node_class, dim=dim, dim_as_given=dim_as_given,
+                      split_size=split_size_or_sections, input_shape=input._array.shape)
 
 
 def chunk(input, chunks, dim=0):

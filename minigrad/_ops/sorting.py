@@ -83,9 +83,9 @@ def sort(input, dim=-1, descending=False, stable=False):
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
         out = result(array.copy(), SortBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
-                     indices=_wrap(indices))
+                     indices=_wrap(indices), dim_as_given=dim)
         return return_types.sort(out, plain_output(indices, input))
-    dim = _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)      # (grad_fn._saved_dim shows it)
     order = _order(array, dim, descending).astype(np.int64)
     # the results are laid out in memory like the input (as PyTorch's are): the values of a
     # transposed tensor can't be view()ed flat either
@@ -93,7 +93,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     values = _laid_out_like(array, np.take_along_axis(array, order, axis=dim))
     indices = _wrap(order)
     out = result(values, SortBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
-                 indices=indices)
+                 indices=indices, dim_as_given=dim_as_given)
     if not array.size:          # (laid out like the input, which may step by 0)
         return return_types.sort(keep_zero_steps(out), keep_zero_steps(plain_output(order, input)))
     return return_types.sort(out, plain_output(order.copy(order="K"), input))
@@ -114,19 +114,19 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     Gradient: each values[k]'s gradient goes back to position indices[k], zeros elsewhere.
     """
     array = input._array
-    dim = _normalize_dim(dim, array.ndim)
+    dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)      # (grad_fn._saved_dim shows it)
     size = array.shape[dim] if array.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if array.ndim == 0:        # one value: itself, recorded as topk
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
-                     indices=_wrap(np.zeros((), dtype=np.int64)))
+                     indices=_wrap(np.zeros((), dtype=np.int64)), dim_as_given=dim_as_given)
         return return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input))
     order = _order(array, dim, descending=largest).astype(np.int64)
     order = np.take(order, np.arange(k), axis=dim)
     values = np.take_along_axis(array, order, axis=dim)
     out = result(values, TopkBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
-                 indices=_wrap(order))
+                 indices=_wrap(order), dim_as_given=dim_as_given)
     return return_types.topk(out, plain_output(order.copy(), input))
 
 
@@ -139,11 +139,12 @@ class RollBackward0(Node):
         return (roll(grad, tuple(-s for s in self.shifts), self.dims),)
 
 
-def _copy_of_empty(input, shifts, dims):
+def _copy_of_empty(input, shifts, dims, dims_as_given):
     """roll of a tensor without elements: nothing to shift, PyTorch returns a copy laid out
     as clone() lays it out."""
     copy = copy_in_format(with_pytorch_steps(input), preserve_format)
-    return keep_zero_steps(result(copy, RollBackward0, (input,), shifts=shifts, dims=dims))
+    return keep_zero_steps(result(copy, RollBackward0, (input,), shifts=shifts, dims=dims,
+                                  dims_as_given=dims_as_given))
 
 
 @history_first
@@ -158,18 +159,19 @@ def roll(input, shifts, dims=None):
             raise RuntimeError(
                 f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, dims:0")
         if input.ndim == 1 and not input._array.size:     # (flattening keeps a vector itself)
-            return _copy_of_empty(input, shifts_tuple, None)
+            return _copy_of_empty(input, shifts_tuple, None, ())
         out = np.roll(input._array.reshape(-1), shifts_tuple[0]).reshape(input._array.shape)
-        return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None)
+        return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None, dims_as_given=())
     dims_tuple = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dims_tuple[0]} but tensor has no dimensions")
     if len(shifts_tuple) != len(dims_tuple):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, "
                            f"dims:{len(dims_tuple)}")
-    dims_tuple = tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
+    dims_as_given, dims_tuple = dims_tuple, tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
     if not input._array.size:
-        return _copy_of_empty(input, shifts_tuple, dims_tuple)
+        return _copy_of_empty(input, shifts_tuple, dims_tuple, dims_as_given)
     # PyTorch's result is contiguous whatever the input's layout (numpy's keeps it)
     out = np.asarray(np.roll(input._array, shifts_tuple, axis=dims_tuple), order="C")
-    return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple)
+    return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple,
+                  dims_as_given=dims_as_given)     # (grad_fn._saved_dims shows them)

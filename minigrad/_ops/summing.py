@@ -1,16 +1,19 @@
-"""Sums that skip or count: nansum and count_nonzero.
+"""Sums that skip or count: nansum, nanmean and count_nonzero.
 
 * ``nansum`` adds the elements as ``sum`` does, counting each nan as 0. Its gradient is
   sum's (grad copied back along the summed dimensions) times 0 where the input was nan:
   a nan that was left out has no effect on the sum.
+* ``nanmean`` is the mean of the elements that are not nan: PyTorch computes it as nansum
+  divided by how many are not nan, so its graph is a DivBackward0 of a NansumBackward0.
 * ``count_nonzero`` counts the elements that are not 0 (int64). A count has no gradient:
   it is never recorded.
 
-PyTorch: torch.nansum, torch.count_nonzero.
+PyTorch: torch.nansum, torch.nanmean, torch.count_nonzero.
 """
 import numpy as np
 
 from .._python_arg_parser import invalid_combination
+from .._dtype import from_numpy_dtype
 from .._tensor import _normalize_dim
 from ..autograd.graph import Node
 from . import numpy_keywords, plain_output, result
@@ -73,6 +76,23 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     out[...] = summed
     return result(out, NansumBackward0, (input,), saved=(input,), dim=dim, keepdim=keepdim,
                   _dims=dims)
+
+
+@history_first
+@numpy_keywords
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    """The mean of the elements that are not nan (over ``dim`` if given); nan if all are nan.
+
+    Computed as PyTorch does: nansum / (number of elements that are not nan), so the gradient
+    is nansum's divided by that count (the count itself has no gradient).
+    """
+    if input._array.dtype.kind not in "fc":
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{from_numpy_dtype(input._array.dtype).tensor_type_name[:-6]}")
+    _dim_as_tuple("nanmean", dim)            # (PyTorch's TypeError for a dim that is no int)
+    not_nan = isnan(input).logical_not()
+    count = not_nan.sum(dim=dim, keepdim=keepdim) if dim is not None else not_nan.sum()
+    return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
 def count_nonzero(input, *dim, **keywords):

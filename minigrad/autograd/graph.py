@@ -84,27 +84,62 @@ def _slice_setting(settings, part, default):
     return default if value is None else value % 2**64
 
 
+def _indices_tensor(settings):
+    """The indices a node keeps as a numpy array, as the int64 tensor PyTorch's node shows."""
+    return _wrap(np.asarray(settings["indices"], dtype=np.int64))
+
+
+def shown_as_given(name, as_tuple=False):
+    """How PyTorch shows the dim (or tuple of dims, or index) kept in the setting ``name``: as
+    it was given, not normalized - a tuple in the order given, a negative dim as the unsigned
+    64-bit number of the same bits (-1 is 2**64 - 1). Backward itself uses the normalized dims.
+    ``as_tuple``: the operation takes a list of dims (sum, amax...), so one dim shows as (dim,)."""
+    def shown(settings):
+        given = settings[name]
+        if given is None:
+            return None
+        if isinstance(given, (tuple, list)):
+            return tuple(int(dim) % 2**64 for dim in given)
+        return (int(given) % 2**64,) if as_tuple else int(given) % 2**64
+    return shown
+
+
+def dims_shown_as_given(name):
+    """``shown_as_given`` for a setting PyTorch keeps as a list of dims: one dim shows as (dim,)."""
+    return shown_as_given(name, as_tuple=True)
+
+
+def nth_shown_as_given(name, n):
+    """``shown_as_given`` for the n-th of the dims kept together in ``name`` (transpose's dim0
+    and dim1, diagonal's dim1 and dim2)."""
+    return lambda settings: int(settings[name][n]) % 2**64
+
+
 # Settings a node keeps under another name than PyTorch's ``_saved_<name>``: for each
 # node, PyTorch's name -> minigrad's attribute (or how to compute it from the attributes).
 # A node listed here shows exactly these settings in dir(); others show their attributes.
 _SETTINGS_KEPT_AS = {
     "SumBackward0": {"self_sym_sizes": "input_shape"},
-    "SumBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "SumBackward1": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim",
+                     "self_sym_sizes": "input_shape"},
     "MeanBackward0": {"self_sym_numel": _numel, "self_sym_sizes": "input_shape"},
-    "MeanBackward1": {"dim": "dims", "keepdim": "keepdim", "self_sym_numel": _numel,
+    "MeanBackward1": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "self_sym_numel": _numel,
                       "self_sym_sizes": "input_shape"},
     "ViewBackward0": {"self_sym_sizes": "input_shape"},
-    "MaxBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "MinBackward0": {"dim": "dim", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
+    "UnsafeViewBackward0": {"self_sym_sizes": "input_shape"},
+    "RepeatBackward0": {"repeats": "repeats", "self_sym_sizes": "input_shape"},
+    "MaxBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
+                     "self_sym_sizes": "input_shape"},
+    "MinBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
+                     "self_sym_sizes": "input_shape"},
     # (PyTorch shows a negative diagonal or dim, as given, as the unsigned 64-bit number of the
     # same bits: -1 is 2**64 - 1)
     "TrilBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
     "TriuBackward0": {"diagonal": lambda settings: settings["_diagonal"] % 2**64},
-    "NansumBackward0": {"dim": lambda settings: settings["dim"] and tuple(d % 2**64 for d in settings["dim"]),
-                        "keepdim": "keepdim"},
-    "MedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+    "NansumBackward0": {"dim": dims_shown_as_given("dim"), "keepdim": "keepdim"},
+    "MedianBackward1": {"dim": shown_as_given("dim_as_given"),
                         "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
-    "NanmedianBackward1": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+    "NanmedianBackward1": {"dim": shown_as_given("dim_as_given"),
                            "indices": "indices_tensor", "keepdim": "keepdim", "self_sym_sizes": "input_shape"},
     "ClampBackward1": {"min": "low", "max": "high"},
     "ClampMinBackward0": {"min": "low"},
@@ -115,16 +150,67 @@ _SETTINGS_KEPT_AS = {
     "RsubBackward1": {"alpha": lambda settings: settings.get("alpha", 1)},
     # (dim, index, start and end as given, negative ones as their unsigned 64-bit bits; a
     # slice without an end shows the largest int64)
-    "SelectBackward0": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
-                        "index": lambda settings: settings["index_as_given"] % 2**64,
+    "SelectBackward0": {"dim": shown_as_given("dim_as_given"), "index": shown_as_given("index_as_given"),
                         "self_sym_sizes": "input_shape"},
-    "SliceBackward0": {"dim": lambda settings: settings["dim_as_given"] % 2**64,
+    "SliceBackward0": {"dim": shown_as_given("dim_as_given"),
                        "end": lambda settings: _slice_setting(settings, "stop", 2**63 - 1),
                        "self_sym_sizes": "input_shape",
                        "start": lambda settings: _slice_setting(settings, "start", 0),
                        "step": lambda settings: _slice_setting(settings, "step", 1)},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
-    "CatBackward0": {"dim": "dim"},
+    # (the operations below keep the dims they were given in ``dim_as_given`` / ``dims_as_given``
+    # next to the normalized ones their backward uses)
+    "CatBackward0": {"dim": shown_as_given("dim_as_given")},
+    "StackBackward0": {"dim": shown_as_given("dim_as_given")},
+    "UnbindBackward0": {"dim": shown_as_given("dim_as_given")},
+    "SplitBackward0": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape",
+                       "split_size": "split_size"},
+    "SplitWithSizesBackward0": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape",
+                                "split_sizes": lambda settings: tuple(settings["split_size"])},
+    "UnsqueezeBackward0": {"dim": shown_as_given("dim_as_given")},
+    "SqueezeBackward0": {"self_sym_sizes": "input_shape"},
+    "SqueezeBackward1": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "SqueezeBackward2": {"dim": dims_shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "SqueezeBackward3": {"self_sym_sizes": "input_shape"},                                   # squeeze_()
+    "SqueezeBackward4": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "SqueezeBackward5": {"dim": dims_shown_as_given("dim_as_given"), "self_sym_sizes": "input_shape"},
+    "UnsqueezeBackward1": {"dim": shown_as_given("dim_as_given")},                           # unsqueeze_
+    "TransposeBackward0": {"dim0": nth_shown_as_given("dims_as_given", 0),
+                           "dim1": nth_shown_as_given("dims_as_given", 1)},
+    "TransposeBackward1": {"dim0": nth_shown_as_given("dims_as_given", 0),                 # transpose_
+                           "dim1": nth_shown_as_given("dims_as_given", 1)},
+    "PermuteBackward0": {"dims": dims_shown_as_given("dims_as_given")},
+    "GluBackward0": {"dim": shown_as_given("dim_as_given")},
+    "GluBackwardBackward0": {"dim": shown_as_given("dim_as_given")},
+    "DiagonalBackward0": {"dim1": nth_shown_as_given("dims_as_given", 0),
+                          "dim2": nth_shown_as_given("dims_as_given", 1),
+                          "offset": lambda settings: settings["offset"] % 2**64,
+                          "self_sym_sizes": "input_shape"},
+    "FlipBackward0": {"dims": dims_shown_as_given("dims_as_given")},
+    "GatherBackward0": {"dim": shown_as_given("dim_as_given"), "sparse_grad": "sparse_grad"},
+    "ScatterBackward0": {"dim": shown_as_given("dim_as_given")},
+    "ScatterBackward1": {"dim": shown_as_given("dim_as_given")},
+    "ScatterAddBackward0": {"dim": shown_as_given("dim_as_given")},
+    "IndexSelectBackward0": {"dim": shown_as_given("dim_as_given"), "self_sym_sizes": "self_sym_sizes"},
+    "IndexAddBackward0": {"alpha": "alpha", "dim": shown_as_given("dim_as_given"), "source_dim": "source_dim"},
+    "RollBackward0": {"dims": dims_shown_as_given("dims_as_given"), "shifts": "shifts"},
+    "SortBackward0": {"dim": shown_as_given("dim_as_given"), "indices": "indices",
+                      "self_sym_sizes": "self_sym_sizes"},
+    "TopkBackward0": {"dim": shown_as_given("dim_as_given"), "indices": "indices",
+                      "self_sym_sizes": "self_sym_sizes"},
+    "SoftmaxBackward0": {"dim": shown_as_given("dim_as_given")},
+    "LogSoftmaxBackward0": {"dim": shown_as_given("dim_as_given")},
+    "CumsumBackward0": {"dim": shown_as_given("dim_as_given")},
+    "CumprodBackward0": {"dim": shown_as_given("dim_as_given")},
+    "ProdBackward1": {"dim": shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "AmaxBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "AminBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "LogsumexpBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim"},
+    "LinalgVectorNormBackward0": {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "ord": "p"},
+    "VarBackward0": {"correction": "correction_as_given", "dim": dims_shown_as_given("dim_as_given"),
+                     "keepdim": "keepdim"},
+    "StdBackward0": {"correction": "correction_as_given", "dim": dims_shown_as_given("dim_as_given"),
+                     "keepdim": "keepdim"},
 }
 
 

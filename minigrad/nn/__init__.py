@@ -10,7 +10,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/linear.py     Linear, Identity
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
-                          Hardsigmoid, Hardswish, Mish, GELU
+                          Hardsigmoid, Hardswish, Mish, GELU, GLU
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
@@ -24,7 +24,7 @@ from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
-    ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU,
+    ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU,
     Sequential, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss,

@@ -461,12 +461,13 @@ def softmax(input, dim=None, dtype=None):
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'softmax'")
     if dtype is not None:
         input = input.to(dtype)
-    dim = _softmax_dim(input.ndim, dim, "softmax")
+    dim_as_given, dim = dim, _softmax_dim(input.ndim, dim, "softmax")
     _check_floating("softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     # PyTorch's result is contiguous whatever the input's layout (reshape then views it)
     out = np.asarray(_pytorch_softmax_array(array, dim).reshape(input._array.shape), order="C")
-    return save_result(result(out, SoftmaxBackward0, (input,), dim=dim))
+    return save_result(result(out, SoftmaxBackward0, (input,), dim=dim,
+                              dim_as_given=dim if dim_as_given is None else dim_as_given))
 
 
 class LogSoftmaxBackward0(Node):
@@ -519,8 +520,8 @@ def log_softmax(input, dim=None, dtype=None):
     """
     if dtype is not None:
         input = input.to(dtype)
-    dim = _softmax_dim(input.ndim, dim, "log_softmax")
-    return _log_softmax_result(input, dim, _pytorch_log_softmax_array)
+    dim_as_given, dim = dim, _softmax_dim(input.ndim, dim, "log_softmax")
+    return _log_softmax_result(input, dim, _pytorch_log_softmax_array, dim_as_given)
 
 
 def _log_softmax_with_numpy(input, dim):
@@ -531,12 +532,14 @@ def _log_softmax_with_numpy(input, dim):
     return _log_softmax_result(input, dim, _log_softmax_array)
 
 
-def _log_softmax_result(input, dim, compute):
-    """log_softmax over ``dim`` (already checked), its values by ``compute(array, dim)``."""
+def _log_softmax_result(input, dim, compute, dim_as_given=None):
+    """log_softmax over ``dim`` (already checked), its values by ``compute(array, dim)``;
+    ``dim_as_given`` is what grad_fn._saved_dim shows (``dim`` if None)."""
     _check_floating("log_softmax", input, dim)
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.asarray(compute(array, dim).reshape(input._array.shape), order="C")
-    return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim))
+    return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim,
+                              dim_as_given=dim if dim_as_given is None else dim_as_given))
 
 
 # Tensor.softmax and torch.softmax are the functions above (they also take numpy's axis=).
@@ -1038,6 +1041,7 @@ def l1_loss(input, target, reduction="mean"):
 from ._robust_losses import smooth_l1_loss, huber_loss  # noqa: E402,F401  (one node each)
 from ._binary_cross_entropy import binary_cross_entropy  # noqa: E402,F401  (one node, and its backward)
 from ._log_sigmoid import logsigmoid  # noqa: E402,F401  (one node, and its backward)
+from ._glu import glu  # noqa: E402,F401  (a * sigmoid(b), the input's two halves; one node, and its backward)
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 from ._hardtanh import _in_vector_registers  # noqa: E402  (where PyTorch's loop meets NaN in blocks)

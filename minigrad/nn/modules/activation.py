@@ -47,6 +47,22 @@ class LogSigmoid(Module):
         return F.logsigmoid(input)
 
 
+class GLU(Module):
+    """The gated linear unit: a * sigmoid(b), a and b the two halves of the input along ``dim``."""
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        """``F.glu(input, dim)``."""
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``dim=-1``."""
+        return f"dim={self.dim}"
+
+
 class LeakyReLU(Module):
     """x where x > 0, else negative_slope * x."""
 
