@@ -104,7 +104,8 @@ from ._ops.logical import logical_not, logical_and, logical_or, logical_xor  # n
 from ._ops.pointwise import nonzero  # noqa: F401
 from ._ops.rearrange import (  # noqa: F401
     movedim, moveaxis, swapdims, ravel, unflatten, broadcast_to, tile, fliplr, flipud, rot90,
-    tensor_split, hsplit, vsplit, dsplit, repeat_interleave, take_along_dim)
+    tensor_split, hsplit, vsplit, dsplit, repeat_interleave, take_along_dim, atleast_1d,
+    atleast_2d, atleast_3d, hstack, vstack, row_stack, dstack, column_stack)
 from ._ops.diagonals import diag, diag_embed, diagflat, trace  # noqa: F401
 from ._ops.index_ops import take, put, index_copy, index_fill, index_put, masked_scatter  # noqa: F401
 from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401

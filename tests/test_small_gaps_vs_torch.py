@@ -518,3 +518,45 @@ def test_the_nan_of_a_negative_square_root_has_torch_sign(torch, dtype, in_place
         root = x.sqrt_() if in_place else x.sqrt()
         return root.signbit(), lib.ones(6, dtype=getattr(lib, dtype)).copysign(root)
     same(torch, program)
+
+
+# --- the stacks numpy has (hstack, vstack, dstack, column_stack) and atleast_Nd -----------------
+def _stacking_inputs(lib):
+    vector = lib.tensor([1., 2., 3.], requires_grad=True)
+    matrix = lib.arange(6.).reshape(2, 3).requires_grad_()
+    number = lib.tensor(2., requires_grad=True)
+    return vector, matrix, number
+
+
+@pytest.mark.parametrize("program", [
+    lambda L, v, m, s: L.hstack([v, v * 2]), lambda L, v, m, s: L.hstack((m, m)),
+    lambda L, v, m, s: L.hstack((s, s)), lambda L, v, m, s: L.vstack([v, m]),
+    lambda L, v, m, s: L.row_stack([v, v]), lambda L, v, m, s: L.dstack([m, m]),
+    lambda L, v, m, s: L.dstack([s, v]), lambda L, v, m, s: L.column_stack([v, v]),
+    lambda L, v, m, s: L.column_stack([s, s]), lambda L, v, m, s: L.column_stack([m, m.t()]),
+    lambda L, v, m, s: L.atleast_1d(s), lambda L, v, m, s: L.atleast_2d(v),
+    lambda L, v, m, s: L.atleast_2d(s), lambda L, v, m, s: L.atleast_3d(v),
+    lambda L, v, m, s: L.atleast_3d(m), lambda L, v, m, s: L.atleast_3d(s),
+    lambda L, v, m, s: L.atleast_1d(v) is v, lambda L, v, m, s: L.atleast_2d(v, m),
+    lambda L, v, m, s: L.atleast_3d([v, s]),
+    lambda L, v, m, s: L.hstack([v, m]), lambda L, v, m, s: L.hstack([]),
+    lambda L, v, m, s: L.hstack(v), lambda L, v, m, s: L.vstack([v, 3]),
+])
+def test_stacks_and_atleast_as_torch(torch, program):
+    def run(lib):
+        out = program(lib, *_stacking_inputs(lib))
+        if isinstance(out, lib.Tensor):        # the graph and the gradient of every input
+            inputs = _stacking_inputs(lib)
+            out = program(lib, *inputs)
+            grads = lib.autograd.grad((out * out).sum(), inputs, allow_unused=True)
+            return out, [n and n.name() for n, _ in out.grad_fn.next_functions], grads
+        return out
+    same(torch, run)
+
+
+def test_atleast_1d_of_a_number_is_refused_as_torch(torch):
+    def first_line(lib):       # (PyTorch lists its two signatures on the lines after)
+        with pytest.raises(TypeError) as error:
+            lib.atleast_1d(3)
+        return str(error.value).splitlines()[0]
+    assert first_line(minigrad) == first_line(torch)

@@ -1,7 +1,8 @@
 """More ways to move elements around, most of them spelled with the operations of shape.py.
 
 movedim/moveaxis, swapdims, ravel, tile, unflatten, broadcast_to, type_as, fliplr/flipud,
-rot90, tensor_split/hsplit/vsplit/dsplit, repeat_interleave, take_along_dim and unfold.
+rot90, tensor_split/hsplit/vsplit/dsplit and the stacks that undo them (hstack/vstack/dstack/
+column_stack, with atleast_1d/2d/3d), repeat_interleave, take_along_dim and unfold.
 
 PyTorch writes most of these in terms of other operations, so their graphs show those
 operations' nodes: ``x.movedim(0, 2)`` records a PermuteBackward0, ``x.tile(2)`` a
@@ -14,13 +15,13 @@ from .._tensor import Tensor, _alias, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
-from .shape import (_make_view, _sizes, contiguous, expand, flip, permute, repeat, reshape,
+from .shape import (_make_view, _sizes, cat, contiguous, expand, flip, permute, repeat, reshape,
                     to_dtype, transpose, view, clone)
 from .scan import narrow
 from .gather_scatter import gather, index_select
 from .._memory_format import with_pytorch_steps
 from .._dtype import cpp_name
-from .._python_arg_parser import invalid_combination
+from .._python_arg_parser import invalid_combination, _check_tensor_list
 
 
 def _dims_list(dims):
@@ -273,6 +274,81 @@ def vsplit(input, indices_or_sections):
 def dsplit(input, indices_or_sections):
     """Split along the depth (dim 2) of a tensor with 3 or more dims, like numpy.dsplit."""
     return _split_along("dsplit", input, indices_or_sections, 2, 3)
+
+
+# --- atleast_Nd, and the stacks numpy has: hstack, vstack, dstack, column_stack --------------
+#
+# PyTorch spells these with view and cat, so their graphs show UnsqueezeBackward0,
+# ViewBackward0 and CatBackward0 (the mirror images of hsplit, vsplit and dsplit above).
+
+def _at_least(name, dims_wanted, adding, tensors):
+    """atleast_1d/2d/3d of one tensor (that tensor back if it has the dims already), or of
+    several (a tuple)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tensors[0]
+    elif len(tensors) == 1:
+        (tensor,) = tensors
+        if not isinstance(tensor, Tensor):     # (PyTorch lists its two signatures after this line)
+            raise invalid_combination(name, tensors, {})
+        return tensor if tensor.ndim >= dims_wanted else adding(tensor)
+    return tuple(_at_least(name, dims_wanted, adding, (tensor,)) for tensor in tensors)
+
+
+def atleast_1d(*tensors):
+    """A 0-d tensor as a vector of one element (a view); others as they are."""
+    return _at_least("atleast_1d", 1, lambda t: reshape(t, (1,)), tensors)
+
+
+def atleast_2d(*tensors):
+    """A vector as one row (unsqueeze(0)), a 0-d tensor as 1x1; others as they are."""
+    return _at_least("atleast_2d", 2, lambda t: t.unsqueeze(0) if t.ndim else reshape(t, (1, 1)),
+                     tensors)
+
+
+def _three_dims(t):
+    if t.ndim == 0:
+        return reshape(t, (1, 1, 1))
+    if t.ndim == 1:
+        return t.unsqueeze(0).unsqueeze(-1)       # a vector of length n is 1 x n x 1
+    return t.unsqueeze(-1)
+
+
+def atleast_3d(*tensors):
+    """A matrix as n x m x 1, a vector of length n as 1 x n x 1, a 0-d tensor as 1x1x1."""
+    return _at_least("atleast_3d", 3, _three_dims, tensors)
+
+
+def _stacked(name, tensors, each, dim_of):
+    """cat of ``each(tensor)`` for every tensor, along ``dim_of(first of them)``."""
+    _check_tensor_list(name, tensors, 0)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    shaped = [each(tensor) for tensor in tensors]
+    return cat(shaped, dim_of(shaped[0]))
+
+
+def hstack(tensors):
+    """Side by side: cat along dim 1 (dim 0 for vectors), like numpy.hstack."""
+    return _stacked("hstack", tensors, atleast_1d, lambda first: 0 if first.ndim == 1 else 1)
+
+
+def vstack(tensors):
+    """One under the other: vectors become rows, then cat along dim 0, like numpy.vstack."""
+    return _stacked("vstack", tensors, atleast_2d, lambda first: 0)
+
+
+row_stack = vstack
+
+
+def dstack(tensors):
+    """In depth: each made at least 3-d, then cat along dim 2, like numpy.dstack."""
+    return _stacked("dstack", tensors, atleast_3d, lambda first: 2)
+
+
+def column_stack(tensors):
+    """Vectors (and 0-d tensors) as columns, then side by side (cat along dim 1)."""
+    return _stacked("column_stack", tensors,
+                    lambda t: reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t, lambda first: 1)
 
 
 # --- repeat_interleave, take_along_dim -------------------------------------------------------
