@@ -125,10 +125,10 @@ def test_graphs_up_to_third_order_as_torch(name):
     _compare(name)
 
 
-@pytest.mark.parametrize("name", sorted(KNOWN_DIFFERENCES))
-def test_values_up_to_third_order_as_torch(name):
-    """What still matches in the known differences: every value, in every order."""
-    _compare(name, values_only=True)
+def test_values_up_to_third_order_as_torch():
+    """What still matches in the known differences (none today): every value, in every order."""
+    for name in sorted(KNOWN_DIFFERENCES):
+        _compare(name, values_only=True)
 
 
 NO_SHAPE_LIMITS = sorted(name for name in PROGRAMS if "broadcast" not in name)
