@@ -103,10 +103,10 @@ def test_module_matches_function(torch, shape, kind, keywords):
     assert graph_names(ours.grad_fn) == graph_names(theirs.grad_fn)
 
 
-@pytest.mark.parametrize("shape, kind, keywords", CASES)
+# (a single sample whose label is ignored has a nan loss: nothing to check numerically)
+@pytest.mark.parametrize("shape, kind, keywords", [
+    case for case in CASES if not (case[1] == "ignored" and len(case[0]) == 1)])
 def test_gradcheck_and_gradgradcheck(torch, shape, kind, keywords):
-    if kind == "ignored" and len(shape) == 1:
-        pytest.skip("its only label is ignored: the loss is nan, nothing to check numerically")
     (x, t, kw), _ = _both(torch, shape, kind, keywords, "float64")
 
     def loss(logits):
