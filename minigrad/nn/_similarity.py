@@ -1,0 +1,98 @@
+"""Lengths, directions and distances of vectors: normalize, cosine_similarity, pairwise_distance.
+
+PyTorch builds all three from ordinary operations rather than giving each its own backward,
+and so do we, step for step in PyTorch's order, so that the recorded graph (``grad_fn`` and its
+``next_functions``), the values and the gradients are PyTorch's:
+
+- ``normalize``:          input / norm.clamp_min(eps).expand_as(input)
+                          (DivBackward0 <- ExpandBackward0 <- ClampMinBackward0 <- LinalgVectorNormBackward0)
+- ``cosine_similarity``:  ((x1 / |x1|) * (x2 / |x2|)).sum(dim), each norm cloned and clamped
+                          in place without recording, so the clamp leaves no node
+                          (SumBackward1 <- MulBackward0 <- DivBackward0 <- CloneBackward0 <- LinalgVectorNormBackward0)
+- ``pairwise_distance``:  norm(x1 - x2 + eps, p, last dim)
+                          (NormBackward1 <- AddBackward1 <- SubBackward0): PyTorch calls its older
+                          ``norm`` kernel here, whose node has a different name from ``linalg.vector_norm``'s.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .._ops import result, save_result
+from .._ops.pointwise import _broadcast_error
+from .._ops.reduction import LinalgVectorNormBackward0
+from ..autograd.grad_mode import no_grad
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """Each vector along ``dim`` divided by its ``p``-norm (at least ``eps``), so it has length 1.
+
+    ``v / max(||v||_p, eps)``: the ``eps`` keeps an all-zero vector at zero instead of 0/0.
+    """
+    if out is not None:
+        # PyTorch clamps in place here, and the result records nothing
+        denominator = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+        from .. import div
+        return div(input, denominator, out=out)
+    denominator = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denominator
+
+
+def _broadcast_shape(x1, x2):
+    """The common shape of two tensors, or PyTorch's message naming the first clashing dim."""
+    try:
+        return np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    except ValueError:
+        raise _broadcast_error(x1, x2) from None
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (which is then removed).
+
+    Each input is divided by its own length first (clamped to at least ``eps``), then the
+    products are summed: dividing first keeps the result between -1 and 1.
+    """
+    from .. import result_type
+    common = result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(
+            f"expected common dtype to be floating point, yet common dtype is {common.tensor_type_name[:-6]}")
+    x1, x2 = x1.to(common), x2.to(common)
+    if tuple(x1.shape) != tuple(x2.shape):
+        # both are expanded (and both record an ExpandBackward0), as PyTorch does
+        shape = _broadcast_shape(x1, x2)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    # cloned, because the clamp below changes them in place
+    x1_norm = x1.norm(2, dim, keepdim=True).clone()
+    x2_norm = x2.norm(2, dim, keepdim=True).clone()
+    with no_grad():
+        # not recorded: the gradient flows as if the length had never been clamped
+        x1_norm.clamp_min_(eps)
+        x2_norm.clamp_min_(eps)
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+class NormBackward1(LinalgVectorNormBackward0):
+    """The node of PyTorch's older ``norm(input, p, dim, keepdim)`` kernel.
+
+    Same derivative as ``linalg.vector_norm``'s node; only the name differs, because
+    ``pairwise_distance`` calls this kernel in PyTorch.
+    """
+
+
+def _norm_over_dim(input, p, dim, keepdim):
+    """``norm(input, p, dim, keepdim)`` recorded as PyTorch's ``NormBackward1``."""
+    with no_grad():
+        value = input.norm(p, dim, keepdim=keepdim)
+    dims = (dim % input.ndim,) if input.ndim else ()
+    out = result(value._array, NormBackward1, (input,), p=p, dims=dims, keepdim=keepdim,
+                 input_shape=tuple(input.shape), all_dims=not input.ndim, dim_as_given=(dim,))
+    return save_result(out, input)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The ``p``-norm distance between matching rows of ``x1`` and ``x2`` (over the last dim).
+
+    ``eps`` is added to the difference, so that the distance of a vector to itself is
+    not exactly zero (where the norm has no derivative).
+    """
+    last_dim = max(x1.ndim, x2.ndim) - 1
+    return _norm_over_dim(x1 - x2 + eps, p, last_dim, keepdim)
