@@ -15,7 +15,7 @@ and so do we, step for step in PyTorch's order, so that the recorded graph (``gr
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._dtype import result_type, from_numpy_dtype
 from .._ops import result, save_result
 from .._ops.pointwise import _broadcast_error
 from .._ops.reduction import LinalgVectorNormBackward0
@@ -50,8 +50,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     Each input is divided by its own length first (clamped to at least ``eps``), then the
     products are summed: dividing first keeps the result between -1 and 1.
     """
-    from .. import result_type
-    common = result_type(x1, x2)
+    common = from_numpy_dtype(result_type(x1, x2))
     if not common.is_floating_point:
         raise RuntimeError(
             f"expected common dtype to be floating point, yet common dtype is {common.tensor_type_name[:-6]}")
