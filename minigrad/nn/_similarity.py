@@ -17,7 +17,7 @@ import numpy as np
 
 from .._dtype import result_type, from_numpy_dtype
 from .._ops import result, save_result
-from .._ops.pointwise import _broadcast_error
+from .._ops.pointwise import _broadcast_error, add_number
 from .._ops.reduction import LinalgVectorNormBackward0
 from ..autograd.grad_mode import no_grad
 
@@ -94,4 +94,5 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     not exactly zero (where the norm has no derivative).
     """
     last_dim = max(x1.ndim, x2.ndim) - 1
-    return _norm_over_dim(x1 - x2 + eps, p, last_dim, keepdim)
+    # a Python number added in C++ records AddBackward1 (in Python code it would be AddBackward0)
+    return _norm_over_dim(add_number(x1 - x2, eps), p, last_dim, keepdim)
