@@ -1,0 +1,148 @@
+"""normalize, cosine_similarity and pairwise_distance against PyTorch: values to the last bit,
+the recorded graph (names and next_functions, all the way down), gradients, gradcheck, the
+errors for bad input, and the modules' printing."""
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import gradcheck
+
+from conftest import import_torch
+
+
+def graph(grad_fn):
+    """The graph below ``grad_fn`` as nested (name, children) pairs, in next_functions order."""
+    if grad_fn is None:
+        return None
+    return (type(grad_fn).__name__, tuple(graph(child) for child, _ in grad_fn.next_functions))
+
+
+def run(lib, program, arrays, dtype):
+    """``program(lib, *inputs)`` on fresh leaves; the result, its graph and the leaves' grads."""
+    leaves = [lib.tensor(a.astype(dtype), requires_grad=True) for a in arrays]
+    out = program(lib, *leaves)
+    weights = lib.tensor(np.linspace(-1, 2, out.numel()).reshape(tuple(out.shape)).astype(dtype))
+    (out * weights).sum().backward()
+    return out.detach().numpy(), graph(out.grad_fn), [None if leaf.grad is None else leaf.grad.numpy() for leaf in leaves]
+
+
+PROGRAMS = {
+    "normalize": (lambda L, x: L.nn.functional.normalize(x), [(3, 4)]),
+    "normalize_dim0_p1": (lambda L, x: L.nn.functional.normalize(x, p=1, dim=0), [(3, 4)]),
+    "normalize_p3_eps": (lambda L, x: L.nn.functional.normalize(x, 3.0, -1, 1e-3), [(2, 3, 4)]),
+    "normalize_inf": (lambda L, x: L.nn.functional.normalize(x, float("inf"), 1), [(2, 5)]),
+    "cosine_similarity": (lambda L, x, y: L.nn.functional.cosine_similarity(x, y), [(3, 4), (3, 4)]),
+    "cosine_broadcast": (lambda L, x, y: L.nn.functional.cosine_similarity(x, y, dim=-1), [(3, 4), (1, 4)]),
+    "cosine_dim0": (lambda L, x, y: L.cosine_similarity(x, y, 0), [(5, 2), (5, 2)]),
+    "cosine_1d": (lambda L, x, y: L.cosine_similarity(x, y, dim=0, eps=1e-3), [(6,), (6,)]),
+    "pairwise_distance": (lambda L, x, y: L.nn.functional.pairwise_distance(x, y), [(3, 4), (3, 4)]),
+    "pairwise_broadcast": (lambda L, x, y: L.pairwise_distance(x, y, keepdim=True), [(3, 4), (4,)]),
+    "pairwise_p1": (lambda L, x, y: L.pairwise_distance(x, y, 1.0, 1e-3), [(2, 3, 4), (2, 3, 4)]),
+    "pairwise_p3": (lambda L, x, y: L.pairwise_distance(x, y, p=3), [(4, 2), (4, 2)]),
+    "pairwise_inf": (lambda L, x, y: L.pairwise_distance(x, y, p=float("inf")), [(4, 3), (4, 3)]),
+    "module_cosine": (lambda L, x, y: L.nn.CosineSimilarity(dim=1, eps=1e-6)(x, y), [(3, 4), (3, 4)]),
+    "module_pairwise": (lambda L, x, y: L.nn.PairwiseDistance(p=2.0, keepdim=True)(x, y), [(3, 4), (3, 4)]),
+}
+
+
+def _arrays(shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape) for shape in shapes]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_values_graph_and_gradients_as_torch(name, dtype):
+    torch = import_torch()
+    program, shapes = PROGRAMS[name]
+    arrays = _arrays(shapes)
+    ours, theirs = run(minigrad, program, arrays, dtype), run(torch, program, arrays, dtype)
+    np.testing.assert_array_equal(ours[0], theirs[0])          # to the last bit
+    assert ours[0].dtype == theirs[0].dtype
+    assert ours[1] == theirs[1]
+    for our_grad, their_grad in zip(ours[2], theirs[2]):
+        tolerance = 1e-6 if dtype == np.float32 else 1e-14
+        np.testing.assert_allclose(our_grad, their_grad, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_gradcheck_in_float64(name):
+    program, shapes = PROGRAMS[name]
+    inputs = [minigrad.tensor(a, requires_grad=True) for a in _arrays(shapes, seed=1)]
+    assert gradcheck(lambda *xs: program(minigrad, *xs), inputs)
+
+
+def test_zero_vectors_as_torch():
+    """eps keeps a zero vector's direction at zero; its gradient matches PyTorch's."""
+    torch = import_torch()
+    arrays = [np.zeros((2, 3)), np.array([[0., 0., 0.], [1., 2., 3.]])]
+    for program in (lambda L, x, y: L.nn.functional.normalize(x),
+                    lambda L, x, y: L.cosine_similarity(x, y),
+                    lambda L, x, y: L.pairwise_distance(x, x)):
+        ours, theirs = run(minigrad, program, arrays, np.float64), run(torch, program, arrays, np.float64)
+        # (the 2-norm of [eps, eps, eps] differs from PyTorch's in the last bit: minigrad's norm
+        # sums the squares and takes the root, PyTorch's kernel rounds differently here)
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-15, atol=0)
+        assert ours[1] == theirs[1]
+        for our_grad, their_grad in zip(ours[2], theirs[2]):
+            assert (our_grad is None) == (their_grad is None)
+            if our_grad is not None:
+                np.testing.assert_allclose(our_grad, their_grad, rtol=1e-15, atol=0)
+
+
+def test_integer_inputs_as_torch():
+    torch = import_torch()
+    for lib in (minigrad, torch):
+        a, b = lib.tensor([1, 2, 3]), lib.tensor([3, 2, 1])
+        out = lib.pairwise_distance(a, b)
+        if lib is minigrad:
+            ours = (out.item(), str(out.dtype))
+        else:
+            theirs = (out.item(), str(out.dtype))
+    assert ours == theirs
+
+
+def test_saved_attributes_of_pairwise_norm_as_torch():
+    torch = import_torch()
+    nodes = [lib.pairwise_distance(lib.ones(2, 3, requires_grad=True), lib.zeros(2, 3)).grad_fn
+             for lib in (minigrad, torch)]
+    assert [type(n).__name__ for n in nodes] == ["NormBackward1", "NormBackward1"]
+
+
+def _error(program, lib):
+    try:
+        program(lib)
+    except Exception as error:
+        return type(error).__name__, str(error).splitlines()[0]
+    return None
+
+
+BAD_INPUTS = [
+    lambda L: L.cosine_similarity(L.tensor([1, 2]), L.tensor([3, 4]), 0),
+    lambda L: L.cosine_similarity(L.ones(3, 4), L.ones(2, 4)),
+    lambda L: L.cosine_similarity(L.ones(3, 4), L.ones(3, 4), dim=5),
+    lambda L: L.nn.functional.normalize(L.tensor([1, 2, 3]), dim=0),
+    lambda L: L.nn.functional.normalize(L.ones(3, 4), dim=2),
+    lambda L: L.pairwise_distance(L.ones(3, 4), L.ones(2, 4)),
+]
+
+
+@pytest.mark.parametrize("index", range(len(BAD_INPUTS)))
+def test_bad_input_as_torch(index):
+    torch = import_torch()
+    ours, theirs = _error(BAD_INPUTS[index], minigrad), _error(BAD_INPUTS[index], torch)
+    assert theirs is not None
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("make", [
+    lambda nn: nn.CosineSimilarity(), lambda nn: nn.CosineSimilarity(dim=0, eps=1e-3),
+    lambda nn: nn.PairwiseDistance(), lambda nn: nn.PairwiseDistance(p=1.0, eps=0.0, keepdim=True),
+    lambda nn: nn.Sequential(nn.Linear(2, 2), nn.PairwiseDistance()),
+])
+def test_module_printing_and_settings_as_torch(make):
+    torch = import_torch()
+    ours, theirs = make(minigrad.nn), make(torch.nn)
+    assert repr(ours) == repr(theirs)
+    for name in ("dim", "eps", "norm", "keepdim"):
+        assert getattr(ours, name, None) == getattr(theirs, name, None)
