@@ -146,3 +146,38 @@ def test_module_printing_and_settings_as_torch(make):
     assert repr(ours) == repr(theirs)
     for name in ("dim", "eps", "norm", "keepdim"):
         assert getattr(ours, name, None) == getattr(theirs, name, None)
+
+
+BAD_ARGUMENTS = [
+    lambda L: L.cosine_similarity([1.], L.ones(3)),
+    lambda L: L.cosine_similarity(L.ones(3), None),
+    lambda L: L.cosine_similarity(L.ones(3, 4), L.ones(3, 4), 1.5),
+    lambda L: L.cosine_similarity(L.ones(3, 4), L.ones(3, 4), dim=1.5),
+    lambda L: L.cosine_similarity(L.ones(3, 4), L.ones(3, 4), eps="a"),
+    lambda L: L.nn.functional.cosine_similarity(L.ones(3, 4), L.ones(3, 4), 1, None),
+    lambda L: L.pairwise_distance(L.ones(3, 4), "a"),
+    lambda L: L.nn.functional.pairwise_distance(L.ones(3, 4), L.ones(3, 4), "a"),
+    lambda L: L.pairwise_distance(L.ones(3, 4), L.ones(3, 4), eps=None),
+    lambda L: L.pairwise_distance(L.ones(3, 4), L.ones(3, 4), 2, 1e-6, 1),
+    lambda L: L.pairwise_distance(L.ones(3, 4), L.ones(3, 4), keepdim=1),
+    lambda L: L.nn.functional.normalize([1., 2.]),
+]
+
+
+@pytest.mark.parametrize("index", range(len(BAD_ARGUMENTS)))
+def test_bad_arguments_as_torch(index):
+    torch = import_torch()
+    ours, theirs = _error(BAD_ARGUMENTS[index], minigrad), _error(BAD_ARGUMENTS[index], torch)
+    assert theirs is not None
+    assert ours == theirs
+
+
+def test_numbers_of_other_kinds_accepted_as_torch():
+    torch = import_torch()
+    values = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1., 2., 3.], [0., 1., 0.]])
+        values.append([lib.pairwise_distance(x, x.flip(0), True).tolist(),
+                       lib.pairwise_distance(x, x.flip(0), 1, 0).tolist(),
+                       lib.cosine_similarity(x, x.flip(0), -1, 0).tolist()])
+    assert values[0] == values[1]

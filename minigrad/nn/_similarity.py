@@ -13,12 +13,17 @@ and so do we, step for step in PyTorch's order, so that the recorded graph (``gr
                           (NormBackward1 <- AddBackward1 <- SubBackward0): PyTorch calls its older
                           ``norm`` kernel here, whose node has a different name from ``linalg.vector_norm``'s.
 """
+import functools
+import inspect
+
 import numpy as np
 
+from .._tensor import Tensor
 from .._dtype import result_type, from_numpy_dtype
 from .._ops import result, save_result
 from .._ops.pointwise import _broadcast_error, add_number
 from .._ops.reduction import LinalgVectorNormBackward0
+from .._python_arg_parser import checked, TENSOR, INT
 from ..autograd.grad_mode import no_grad
 
 
@@ -69,6 +74,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
+
+
 class NormBackward1(LinalgVectorNormBackward0):
     """The node of PyTorch's older ``norm(input, p, dim, keepdim)`` kernel.
 
@@ -96,3 +103,38 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     last_dim = max(x1.ndim, x2.ndim) - 1
     # a Python number added in C++ records AddBackward1 (in Python code it would be AddBackward0)
     return _norm_over_dim(add_number(x1 - x2, eps), p, last_dim, keepdim)
+
+
+# --- argument checks ---------------------------------------------------------------------------
+# cosine_similarity and pairwise_distance are C++ functions in PyTorch: their arguments are
+# checked, and named in the message, before anything runs.
+
+_ACCEPTS = {
+    "float": (bool, int, float, np.integer, np.floating, Tensor),     # (a bool counts as 0 or 1)
+    "bool": (bool, np.bool_),
+}
+
+
+def _numbers_checked(function, kinds):
+    """``function`` refusing a number argument of the wrong kind with PyTorch's TypeError."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def with_checked_numbers(*args, **kwargs):
+        for position, name in enumerate(signature.parameters):
+            if name not in kinds or (position >= len(args) and name not in kwargs):
+                continue
+            value = args[position] if position < len(args) else kwargs[name]
+            if not isinstance(value, _ACCEPTS[kinds[name]]):
+                # (PyTorch names the position only of an argument given by position)
+                where = f" (position {position + 1})" if position < len(args) else ""
+                raise TypeError(f"{function.__name__}(): argument '{name}'{where} must be "
+                                f"{kinds[name]}, not {type(value).__name__}")
+        return function(*args, **kwargs)
+    return with_checked_numbers
+
+
+cosine_similarity = checked(_numbers_checked(cosine_similarity, {"eps": "float"}), "cosine_similarity",
+                            (("x1", TENSOR), ("x2", TENSOR), ("dim", INT)))
+pairwise_distance = checked(_numbers_checked(pairwise_distance, {"p": "float", "eps": "float", "keepdim": "bool"}),
+                            "pairwise_distance", (("x1", TENSOR), ("x2", TENSOR)))
