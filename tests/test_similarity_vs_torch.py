@@ -181,3 +181,39 @@ def test_numbers_of_other_kinds_accepted_as_torch():
                        lib.pairwise_distance(x, x.flip(0), 1, 0).tolist(),
                        lib.cosine_similarity(x, x.flip(0), -1, 0).tolist()])
     assert values[0] == values[1]
+
+
+SECOND_ORDER = {
+    "normalize": lambda L, x, y: L.nn.functional.normalize(x) * y,
+    "cosine_similarity": lambda L, x, y: L.cosine_similarity(x, y),
+    "pairwise_distance": lambda L, x, y: L.pairwise_distance(x, y),
+    "pairwise_distance_p3": lambda L, x, y: L.pairwise_distance(x, y, 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_second_order_as_torch(name):
+    """The gradient's own graph (create_graph=True) and the second derivatives are PyTorch's."""
+    torch = import_torch()
+    a, b = _arrays([(3, 4), (3, 4)], seed=2)
+    results = []
+    for lib in (minigrad, torch):
+        x, y = lib.tensor(a, requires_grad=True), lib.tensor(b, requires_grad=True)
+        grad_x, grad_y = lib.autograd.grad(SECOND_ORDER[name](lib, x, y).sum(), (x, y), create_graph=True)
+        second = lib.autograd.grad((grad_x * grad_x).sum() + grad_y.sum(), (x, y))
+        results.append((graph(grad_x.grad_fn), [t.numpy() for t in second]))
+    assert results[0][0] == results[1][0]
+    for ours, theirs in zip(results[0][1], results[1][1]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=1e-14)
+
+
+def test_normalize_into_out_as_torch():
+    torch = import_torch()
+    a = _arrays([(3, 4)])[0]
+    results = []
+    for lib in (minigrad, torch):
+        out = lib.empty(3, 4, dtype=lib.float64)
+        returned = lib.nn.functional.normalize(lib.tensor(a), out=out)
+        results.append((returned is out, out.numpy().copy()))
+    assert results[0][0] and results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
