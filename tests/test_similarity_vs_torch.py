@@ -217,3 +217,17 @@ def test_normalize_into_out_as_torch():
         results.append((returned is out, out.numpy().copy()))
     assert results[0][0] and results[1][0]
     np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_forward_mode_as_torch(name):
+    torch = import_torch()
+    a, b, tangent_a, tangent_b = _arrays([(3, 4)] * 4, seed=3)
+    tangents = []
+    for lib in (minigrad, torch):
+        forward_ad = lib.autograd.forward_ad
+        with forward_ad.dual_level():
+            x = forward_ad.make_dual(lib.tensor(a), lib.tensor(tangent_a))
+            y = forward_ad.make_dual(lib.tensor(b), lib.tensor(tangent_b))
+            tangents.append(forward_ad.unpack_dual(SECOND_ORDER[name](lib, x, y)).tangent.numpy())
+    np.testing.assert_allclose(tangents[0], tangents[1], rtol=1e-13, atol=1e-14)
