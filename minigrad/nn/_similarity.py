@@ -25,6 +25,7 @@ from .._ops.pointwise import _broadcast_error, add_number
 from .._ops.reduction import LinalgVectorNormBackward0
 from .._python_arg_parser import checked, TENSOR, INT
 from ..autograd.grad_mode import no_grad
+from ..autograd.graph import Node
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -138,3 +139,118 @@ cosine_similarity = checked(_numbers_checked(cosine_similarity, {"eps": "float"}
                             (("x1", TENSOR), ("x2", TENSOR), ("dim", INT)))
 pairwise_distance = checked(_numbers_checked(pairwise_distance, {"p": "float", "eps": "float", "keepdim": "bool"}),
                             "pairwise_distance", (("x1", TENSOR), ("x2", TENSOR)))
+
+
+# --- cdist: every row of x1 against every row of x2 ----------------------------------------------
+
+def _cdist_array(a, b, p):
+    """numpy: ||a_i - b_j||_p for every pair of rows (batch dims broadcast)."""
+    diff = np.abs(a[..., :, None, :] - b[..., None, :, :])
+    if p == 0:
+        return np.count_nonzero(diff, axis=-1).astype(a.dtype)
+    if p == float("inf"):
+        return diff.max(axis=-1, initial=0).astype(a.dtype)
+    if p == 1:
+        return diff.sum(axis=-1)
+    if p == 2:
+        return np.sqrt((diff * diff).sum(axis=-1))
+    return (diff ** p).sum(axis=-1) ** (1.0 / p)
+
+
+def _cdist_gradient(grad, a, b, p, dist):
+    """numpy: d(sum grad * cdist(a, b)) / da, a's rows against b's (PyTorch's _cdist_backward)."""
+    diff = a[..., :, None, :] - b[..., None, :, :]
+    d = dist[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 0:
+            slope = np.zeros_like(diff)
+        elif p == 1:
+            slope = np.sign(diff)
+        elif p == float("inf"):
+            slope = np.sign(diff) * (np.abs(diff) == d)
+        elif p == 2:
+            slope = np.where(d == 0, 0, diff / d)
+        elif p < 2:
+            slope = np.where(d == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1) / d ** (p - 1))
+        else:
+            slope = np.where(d == 0, 0, diff * np.abs(diff) ** (p - 2) / d ** (p - 1))
+    return (grad[..., None] * slope).sum(axis=-2)
+
+
+def _summed_to_shape(array, shape):
+    """``array`` summed over the batch dims it got by broadcasting, back to ``shape``."""
+    extra = array.ndim - len(shape)
+    if extra:
+        array = array.sum(axis=tuple(range(extra)))
+    broadcast = tuple(i for i, size in enumerate(shape) if size == 1 and array.shape[i] != 1)
+    if broadcast:
+        array = array.sum(axis=broadcast, keepdims=True)
+    return np.ascontiguousarray(array.reshape(shape))
+
+
+class CdistBackward0(Node):
+    """result[..., i, j] = ||x1[..., i, :] - x2[..., j, :]||_p   ->
+        grad_x1[i] = sum_j grad[i, j] * d||x1_i - x2_j||_p / dx1_i (and the same for x2, with
+        the roles swapped); the slope is diff / dist for p = 2, sign(diff) for p = 1."""
+
+    _saved_names = ("x1", "x2", "result")
+
+    def backward(self, grad):
+        x1, x2, dist = self.saved_tensors
+        g, a, b, d = grad._array, x1._array, x2._array, dist._array
+        grads = []
+        if self.should_compute_output(0):
+            values = _summed_to_shape(_cdist_gradient(g, a, b, self.p, d), a.shape).astype(a.dtype, copy=False)
+            grads.append(result(values, CdistBackwardBackward0, (grad, x1, x2, dist)))
+        else:
+            grads.append(None)
+        if self.should_compute_output(1):
+            swapped = np.swapaxes
+            values = _cdist_gradient(swapped(g, -1, -2), b, a, self.p, swapped(d, -1, -2))
+            values = _summed_to_shape(values, b.shape).astype(b.dtype, copy=False)
+            grads.append(result(values, CdistBackwardBackward0, (grad, x2, x1, dist)))
+        else:
+            grads.append(None)
+        return tuple(grads)
+
+
+class CdistBackwardBackward0(Node):
+    """cdist's gradient, recorded; PyTorch has no derivative for it, and says so."""
+
+    def backward(self, grad):
+        raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The ``p``-norm distance between each row of ``x1`` and each row of ``x2``.
+
+    ``x1`` is (..., P, M), ``x2`` is (..., R, M); the result is (..., P, R), batch dims broadcast.
+    (minigrad computes every ``p`` directly; PyTorch switches to a matrix-product formula for
+    p = 2 with more than 25 rows, recorded as EuclideanDistBackward0.)
+    """
+    if compute_mode not in ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                            "donot_use_mm_for_euclid_dist"):
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    if x1.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    if x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} "
+                           f"X2: {x2.shape[-1]}")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{x.dtype.tensor_type_name[:-6]}")
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected scalar type {x1.dtype.tensor_type_name[:-6]} but found "
+                           f"{x2.dtype.tensor_type_name[:-6]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    try:
+        np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
+    except ValueError:
+        raise _broadcast_error(x1._array[..., 0, 0], x2._array[..., 0, 0]) from None
+    values = np.ascontiguousarray(_cdist_array(x1._array, x2._array, p)).astype(x1._array.dtype, copy=False)
+    out = result(values, CdistBackward0, (x1, x2), p=p)
+    return save_result(out, x1, x2)
