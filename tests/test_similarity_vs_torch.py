@@ -231,3 +231,55 @@ def test_forward_mode_as_torch(name):
             y = forward_ad.make_dual(lib.tensor(b), lib.tensor(tangent_b))
             tangents.append(forward_ad.unpack_dual(SECOND_ORDER[name](lib, x, y)).tangent.numpy())
     np.testing.assert_allclose(tangents[0], tangents[1], rtol=1e-13, atol=1e-14)
+
+
+CDIST_SHAPES = [((3, 4), (5, 4)), ((2, 3, 4), (1, 5, 4)), ((3, 4), (2, 5, 4)), ((0, 4), (2, 4))]
+
+
+@pytest.mark.parametrize("p", [0, 1, 1.5, 2, 3, float("inf")])
+@pytest.mark.parametrize("shapes", CDIST_SHAPES)
+def test_cdist_as_torch(shapes, p):
+    torch = import_torch()
+    arrays = _arrays(shapes, seed=4)
+    program = lambda L, x, y: L.cdist(x, y, p)      # noqa: E731
+    for dtype in (np.float32, np.float64):
+        ours, theirs = run(minigrad, program, arrays, dtype), run(torch, program, arrays, dtype)
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6 if dtype == np.float32 else 1e-15)
+        assert ours[1] == theirs[1]
+        for our_grad, their_grad in zip(ours[2], theirs[2]):
+            tolerance = 1e-5 if dtype == np.float32 else 1e-14
+            np.testing.assert_allclose(our_grad, their_grad, rtol=tolerance, atol=tolerance)
+    if p not in (0, float("inf")):        # (piecewise constant / a max: finite differences disagree)
+        inputs = [minigrad.tensor(a, requires_grad=True) for a in arrays]
+        assert gradcheck(lambda x, y: minigrad.cdist(x, y, p), inputs)
+
+
+def test_cdist_second_order_refused_as_torch():
+    torch = import_torch()
+    errors = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(_arrays([(3, 4)])[0], requires_grad=True)
+        (grad,) = lib.autograd.grad(lib.cdist(x, lib.ones(2, 4, dtype=lib.float64), p=1.5).sum(), x,
+                                    create_graph=True)
+        errors.append((type(grad.grad_fn).__name__, _error(lambda L: grad.sum().backward(), lib)))
+    assert errors[0] == errors[1]
+
+
+CDIST_BAD_INPUTS = [
+    lambda L: L.cdist(L.ones(3), L.ones(3, 3)),
+    lambda L: L.cdist(L.ones(3, 3), L.ones(3)),
+    lambda L: L.cdist(L.ones(2, 3), L.ones(3, 4)),
+    lambda L: L.cdist(L.ones(2, 3), L.ones(3, 3), p=-1),
+    lambda L: L.cdist(L.ones(2, 3, dtype=L.long), L.ones(3, 3, dtype=L.long)),
+    lambda L: L.cdist(L.ones(2, 3), L.ones(3, 3, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(2, 3), L.ones(3, 3), compute_mode="x"),
+    lambda L: L.cdist(L.ones(2, 2, 3), L.ones(3, 3, 3)),
+]
+
+
+@pytest.mark.parametrize("index", range(len(CDIST_BAD_INPUTS)))
+def test_cdist_bad_input_as_torch(index):
+    torch = import_torch()
+    ours, theirs = _error(CDIST_BAD_INPUTS[index], minigrad), _error(CDIST_BAD_INPUTS[index], torch)
+    assert theirs is not None
+    assert ours == theirs
