@@ -283,3 +283,28 @@ def test_cdist_bad_input_as_torch(index):
     ours, theirs = _error(CDIST_BAD_INPUTS[index], minigrad), _error(CDIST_BAD_INPUTS[index], torch)
     assert theirs is not None
     assert ours == theirs
+
+
+EUCLIDEAN_BY_MATRIX_PRODUCT = [((30, 4), (5, 4), None), ((3, 4), (5, 4), "use_mm_for_euclid_dist"),
+                               ((2, 30, 4), (1, 26, 4), None), ((2, 30, 4), (2, 26, 4), None),
+                               ((30, 4), (5, 4), "donot_use_mm_for_euclid_dist")]
+
+
+@pytest.mark.parametrize("shape1, shape2, mode", EUCLIDEAN_BY_MATRIX_PRODUCT)
+def test_cdist_by_matrix_product_as_torch(shape1, shape2, mode):
+    """Many rows: PyTorch's matrix-product formula, its graph and its gradient's graph."""
+    torch = import_torch()
+    a, b = _arrays([shape1, shape2], seed=5)
+    results = []
+    for lib in (minigrad, torch):
+        x, y = lib.tensor(a, requires_grad=True), lib.tensor(b, requires_grad=True)
+        out = lib.cdist(x, y, compute_mode=mode) if mode else lib.cdist(x, y)
+        weights = lib.tensor(np.linspace(-1, 2, out.numel()).reshape(tuple(out.shape)))
+        grad_x, grad_y = lib.autograd.grad((out * weights).sum(), (x, y), create_graph=True)
+        results.append((graph(out.grad_fn), graph(grad_x.grad_fn), graph(grad_y.grad_fn),
+                        [t.detach().numpy() for t in (out, grad_x, grad_y)]))
+    assert results[0][:3] == results[1][:3]
+    for ours, theirs in zip(results[0][3], results[1][3]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=1e-13)
+    inputs = [minigrad.tensor(a, requires_grad=True), minigrad.tensor(b, requires_grad=True)]
+    assert gradcheck(lambda x, y: minigrad.cdist(x, y, compute_mode=mode or "use_mm_for_euclid_dist"), inputs)

@@ -205,10 +205,12 @@ class CdistBackward0(Node):
         else:
             grads.append(None)
         if self.should_compute_output(1):
-            swapped = np.swapaxes
-            values = _cdist_gradient(swapped(g, -1, -2), b, a, self.p, swapped(d, -1, -2))
+            # x2's gradient is x1's formula with the roles swapped: grad and the distances
+            # transposed (and made contiguous, which records nodes when they require grad)
+            grad_t, dist_t = grad.transpose(-2, -1).contiguous(), dist.transpose(-2, -1).contiguous()
+            values = _cdist_gradient(grad_t._array, b, a, self.p, dist_t._array)
             values = _summed_to_shape(values, b.shape).astype(b.dtype, copy=False)
-            grads.append(result(values, CdistBackwardBackward0, (grad, x2, x1, dist)))
+            grads.append(result(values, CdistBackwardBackward0, (grad_t, x2, x1, dist_t)))
         else:
             grads.append(None)
         return tuple(grads)
@@ -225,8 +227,8 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The ``p``-norm distance between each row of ``x1`` and each row of ``x2``.
 
     ``x1`` is (..., P, M), ``x2`` is (..., R, M); the result is (..., P, R), batch dims broadcast.
-    (minigrad computes every ``p`` directly; PyTorch switches to a matrix-product formula for
-    p = 2 with more than 25 rows, recorded as EuclideanDistBackward0.)
+    For p = 2 with more than 25 rows (or ``compute_mode="use_mm_for_euclid_dist"``) the
+    distances come from one matrix product instead (EuclideanDistBackward0), as in PyTorch.
     """
     if compute_mode not in ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
                             "donot_use_mm_for_euclid_dist"):
@@ -251,6 +253,57 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
     except ValueError:
         raise _broadcast_error(x1._array[..., 0, 0], x2._array[..., 0, 0]) from None
+    rows1, rows2 = x1.shape[-2], x2.shape[-2]
+    if p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
+            compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25))):
+        return _cdist_by_matrix_product(x1, x2)
     values = np.ascontiguousarray(_cdist_array(x1._array, x2._array, p)).astype(x1._array.dtype, copy=False)
     out = result(values, CdistBackward0, (x1, x2), p=p)
     return save_result(out, x1, x2)
+
+
+def _cdist_by_matrix_product(x1, x2):
+    """The Euclidean cdist of many rows, as PyTorch computes it: from one matrix product.
+
+    ||a - b||**2 = -2 a.b + ||a||**2 + ||b||**2, so with a' = [-2a, ||a||**2, 1] and
+    b' = [b, 1, ||b||**2] every squared distance is one entry of a' @ b'.T (fast, but less
+    exact for nearby points). Batch dims are broadcast and flattened into one first.
+    """
+    batch = tuple(np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
+    rows1, rows2, columns = x1.shape[-2], x2.shape[-2], x1.shape[-1]
+    if batch:
+        size = int(np.prod(batch))
+        # (an expanded tensor is copied to contiguous memory first: CloneBackward0, as in PyTorch)
+        x1 = x1.expand(batch + (rows1, columns)).contiguous().view(size, rows1, columns)
+        x2 = x2.expand(batch + (rows2, columns)).contiguous().view(size, rows2, columns)
+    return _euclidean_dist(x1, x2).view(batch + (rows1, rows2))
+
+
+def _euclidean_dist(x1, x2):
+    """PyTorch's ``_euclidean_dist``: one recorded operation, EuclideanDistBackward0."""
+    a, b = x1._array, x2._array
+    squared1 = (a ** 2).sum(axis=-1, keepdims=True)
+    squared2 = (b ** 2).sum(axis=-1, keepdims=True)
+    a_padded = np.concatenate([a * -2, squared1, np.ones_like(squared1)], axis=-1)
+    b_padded = np.concatenate([b, np.ones_like(squared2), squared2], axis=-1)
+    squared = np.matmul(a_padded, np.swapaxes(b_padded, -1, -2))
+    values = np.ascontiguousarray(np.sqrt(np.maximum(squared, 0))).astype(a.dtype, copy=False)
+    out = result(values, EuclideanDistBackward0, (x1, x2))
+    return save_result(out, x1, x2)
+
+
+class EuclideanDistBackward0(Node):
+    """result = ||x1_i - x2_j|| for every pair, by a matrix product   ->
+        ratio = grad / result (0 where result is 0);
+        grad_x1 = x1 * ratio.sum(-1) - ratio @ x2;  grad_x2 = x2 * ratio.sum(-2) - ratio.T @ x1"""
+
+    _saved_names = ("x1", "x2", "result")
+
+    def backward(self, grad):
+        # composed of ordinary operations, as PyTorch writes it, so create_graph=True records them
+        x1, x2, dist = self.saved_tensors
+        ratio = grad / dist
+        ratio.masked_fill_(dist == 0, 0)
+        grad_x1 = x1 * ratio.sum(-1, True) - ratio.matmul(x2)
+        grad_x2 = x2 * ratio.sum(-2, False).unsqueeze(-1) - ratio.transpose(-2, -1).matmul(x1)
+        return grad_x1, grad_x2
