@@ -308,3 +308,21 @@ def test_cdist_by_matrix_product_as_torch(shape1, shape2, mode):
         np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=1e-13)
     inputs = [minigrad.tensor(a, requires_grad=True), minigrad.tensor(b, requires_grad=True)]
     assert gradcheck(lambda x, y: minigrad.cdist(x, y, compute_mode=mode or "use_mm_for_euclid_dist"), inputs)
+
+
+@pytest.mark.parametrize("p", [0, 0.5, -1, float("-inf"), -2.5])
+def test_pairwise_distance_below_one_as_torch(p):
+    """PyTorch's older norm takes p < 1 (p = 0 counts, -inf is the smallest |x|)."""
+    torch = import_torch()
+    a = np.array([[1., 0., 3.], [0.5, 2., 0.], [-1., 2., -3.]])
+    b = np.array([[0., 0., 0.], [0., 1., 0.], [0.5, 0.25, 2.]])
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(a, requires_grad=True)
+        out = lib.pairwise_distance(x, lib.tensor(b), p, eps=0.0)
+        out.sum().backward()
+        results.append((out.tolist(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.tolist()))
+    assert results[0][:2] == results[1][:2]
+    assert (results[0][2] is None) == (results[1][2] is None)
+    if results[0][2] is not None:
+        np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-14, atol=1e-15)

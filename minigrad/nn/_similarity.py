@@ -21,7 +21,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._dtype import result_type, from_numpy_dtype
 from .._ops import result, save_result
-from .._ops.pointwise import _broadcast_error, add_number
+from .._ops.pointwise import _broadcast_error, add_number, abs, sgn
 from .._ops.reduction import LinalgVectorNormBackward0
 from .._python_arg_parser import checked, TENSOR, INT
 from ..autograd.grad_mode import no_grad
@@ -80,17 +80,55 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 class NormBackward1(LinalgVectorNormBackward0):
     """The node of PyTorch's older ``norm(input, p, dim, keepdim)`` kernel.
 
-    Same derivative as ``linalg.vector_norm``'s node; only the name differs, because
-    ``pairwise_distance`` calls this kernel in PyTorch.
+    Same derivative as ``linalg.vector_norm``'s node for p >= 1; only the name differs, because
+    ``pairwise_distance`` calls this kernel in PyTorch. This kernel also takes p < 1:
+    p = 0 counts the non-zero elements (no gradient at all), p = -inf is the smallest |x|.
     """
+
+    def backward(self, grad):
+        p = self.p
+        if p >= 1:
+            return super().backward(grad)
+        if p == 0:
+            return (None,)        # a count: PyTorch gives no gradient, not even zeros
+        a, norm = self.saved_tensors
+        if not self.keepdim and not self.all_dims and a.ndim:
+            for d in self.dims:
+                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+        if p == float("-inf"):
+            # the gradient of min |a|, shared evenly among the elements that reach it
+            mask = abs(a) == norm
+            count = mask.sum(self.dims, True) if self.dims else mask.sum()
+            return (sgn(a) * ((grad / count) * mask),)
+        # sign(a) |a|**(p-1) / norm**(p-1), where a zero element (|0|**(p-1) = inf) gives 0
+        scaled = sgn(a) * abs(a).pow_(p - 1).masked_fill_(a == 0, 0)
+        scale = grad / norm.pow(p - 1)
+        scale.masked_fill_(norm == 0, 0)
+        return (scaled * scale,)
+
+
+def _small_p_norm_array(array, p, axis, keepdim):
+    """numpy: the p-"norm" for p < 1, which linalg.vector_norm refuses and old norm takes."""
+    magnitude = np.abs(array)
+    if p == 0:
+        value = np.count_nonzero(array, axis=axis, keepdims=keepdim)
+    elif p == float("-inf"):
+        value = np.min(magnitude, axis=axis, keepdims=keepdim)
+    else:
+        with np.errstate(divide="ignore"):       # |0| ** (negative p) is inf, and the result 0
+            value = np.sum(magnitude ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+    return np.ascontiguousarray(value, dtype=array.dtype)
 
 
 def _norm_over_dim(input, p, dim, keepdim):
     """``norm(input, p, dim, keepdim)`` recorded as PyTorch's ``NormBackward1``."""
-    with no_grad():
-        value = input.norm(p, dim, keepdim=keepdim)
     dims = (dim % input.ndim,) if input.ndim else ()
-    out = result(value._array, NormBackward1, (input,), p=p, dims=dims, keepdim=keepdim,
+    if p >= 1:
+        with no_grad():
+            value = input.norm(p, dim, keepdim=keepdim)._array
+    else:
+        value = _small_p_norm_array(input._array, p, dims or None, keepdim)
+    out = result(value, NormBackward1, (input,), p=p, dims=dims, keepdim=keepdim,
                  input_shape=tuple(input.shape), all_dims=not input.ndim, dim_as_given=(dim,))
     return save_result(out, input)
 
