@@ -108,6 +108,22 @@ def test_saved_attributes_of_pairwise_norm_as_torch():
              for lib in (minigrad, torch)]
     assert [type(n).__name__ for n in nodes] == ["NormBackward1", "NormBackward1"]
 
+    def settings(node):
+        names = [name for name in dir(node) if name.startswith("_saved_")]
+        return names, [getattr(node, name) for name in names if name not in ("_saved_self", "_saved_result")]
+    assert settings(nodes[0]) == settings(nodes[1])
+
+
+@pytest.mark.parametrize("rows", [3, 30])
+def test_saved_attributes_of_cdist_as_torch(rows):
+    torch = import_torch()
+    nodes = []
+    for lib in (minigrad, torch):
+        node = lib.cdist(lib.ones(rows, 3, requires_grad=True), lib.zeros(2, 3), p=2.0).grad_fn
+        node = node.next_functions[0][0] if rows > 25 else node      # (below a ViewBackward0)
+        nodes.append((type(node).__name__, [name for name in dir(node) if name.startswith("_saved_")]))
+    assert nodes[0] == nodes[1]
+
 
 def _error(program, lib):
     try:

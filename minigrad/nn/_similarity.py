@@ -25,7 +25,7 @@ from .._ops.pointwise import _broadcast_error, add_number, abs, sgn
 from .._ops.reduction import LinalgVectorNormBackward0
 from .._python_arg_parser import checked, TENSOR, INT
 from ..autograd.grad_mode import no_grad
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, dims_shown_as_given
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -75,6 +75,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
+
+
+# grad_fn._saved_dim, _saved_keepdim, _saved_p: the names PyTorch's node shows (autograd/graph.py)
+_SETTINGS_KEPT_AS["NormBackward1"] = {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "p": "p"}
 
 
 class NormBackward1(LinalgVectorNormBackward0):
