@@ -342,3 +342,19 @@ def test_pairwise_distance_below_one_as_torch(p):
     assert (results[0][2] is None) == (results[1][2] is None)
     if results[0][2] is not None:
         np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-14, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["normalize", "cosine_similarity", "pairwise_distance", "cdist", "cdist_p1"])
+def test_under_vmap_as_torch(name):
+    torch = import_torch()
+    program = {
+        "normalize": lambda L, x, y: L.nn.functional.normalize(x, dim=-1),
+        "cosine_similarity": lambda L, x, y: L.cosine_similarity(x, y, dim=-1),
+        "pairwise_distance": lambda L, x, y: L.pairwise_distance(x, y),
+        "cdist": lambda L, x, y: L.cdist(x, y),
+        "cdist_p1": lambda L, x, y: L.cdist(x, y, p=1),
+    }[name]
+    a, b = _arrays([(5, 3, 4), (5, 3, 4)], seed=6)
+    ours, theirs = [lib.vmap(lambda x, y: program(lib, x, y))(lib.tensor(a), lib.tensor(b)).numpy()
+                    for lib in (minigrad, torch)]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-14, atol=1e-15)
