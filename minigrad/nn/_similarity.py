@@ -1,4 +1,4 @@
-"""Lengths, directions and distances of vectors: normalize, cosine_similarity, pairwise_distance.
+"""Lengths, directions and distances of vectors: normalize, cosine_similarity, pairwise_distance, cdist.
 
 PyTorch builds all three from ordinary operations rather than giving each its own backward,
 and so do we, step for step in PyTorch's order, so that the recorded graph (``grad_fn`` and its
@@ -12,6 +12,9 @@ and so do we, step for step in PyTorch's order, so that the recorded graph (``gr
 - ``pairwise_distance``:  norm(x1 - x2 + eps, p, last dim)
                           (NormBackward1 <- AddBackward1 <- SubBackward0): PyTorch calls its older
                           ``norm`` kernel here, whose node has a different name from ``linalg.vector_norm``'s.
+
+``cdist`` (every row against every row) is one operation of its own in PyTorch, CdistBackward0,
+or EuclideanDistBackward0 when it takes the matrix-product shortcut for many rows.
 """
 import functools
 import inspect
@@ -36,7 +39,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         # PyTorch clamps in place here, and the result records nothing
         denominator = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
-        from .. import div
+        from .. import div      # (imported here: minigrad imports this file while it starts)
         return div(input, denominator, out=out)
     denominator = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denominator
@@ -73,8 +76,6 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         x1_norm.clamp_min_(eps)
         x2_norm.clamp_min_(eps)
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
-
-
 
 
 # grad_fn._saved_dim, _saved_keepdim, _saved_p: the names PyTorch's node shows (autograd/graph.py)
