@@ -116,6 +116,8 @@ from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)
 from .nn.functional import selu_, celu_  # noqa: F401
+from .nn.functional import cosine_similarity, pairwise_distance  # noqa: F401
+from .nn._similarity import cdist  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)

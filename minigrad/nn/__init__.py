@@ -16,6 +16,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
     modules/dropout.py    Dropout
     modules/flatten.py    Flatten
+    modules/distance.py   CosineSimilarity, PairwiseDistance
     init.py               how weights are initialised
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
 """
@@ -27,5 +28,5 @@ from .modules import (  # noqa: F401
     ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU,
     Sequential, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
-    SoftMarginLoss,
+    SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )

@@ -1238,6 +1238,7 @@ from ._elu import (  # noqa: E402,F401  (elu, selu, celu: one kernel, three sett
 from ._hardswish import hardsigmoid, hardswish  # noqa: E402,F401  (made of straight pieces)
 from ._mish import mish  # noqa: E402,F401  (x * tanh(softplus(x)))
 from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic loss for labels 1 / -1)
+from ._similarity import normalize, cosine_similarity, pairwise_distance  # noqa: E402,F401  (composed of ordinary operations)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------

@@ -7,6 +7,7 @@ from .activation import (  # noqa: F401
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .flatten import Flatten  # noqa: F401
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
     BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
     SoftMarginLoss)
