@@ -83,7 +83,8 @@ _SETTINGS_KEPT_AS["NormBackward1"] = {"dim": dims_shown_as_given("dim_as_given")
 
 
 class NormBackward1(LinalgVectorNormBackward0):
-    """The node of PyTorch's older ``norm(input, p, dim, keepdim)`` kernel.
+    """result = (sum |self|**p) ** (1/p), by PyTorch's older norm(input, p, dim) kernel   ->
+        grad_self = grad * sign(self) |self|**(p-1) / result**(p-1)
 
     Same derivative as ``linalg.vector_norm``'s node for p >= 1; only the name differs, because
     ``pairwise_distance`` calls this kernel in PyTorch. This kernel also takes p < 1:
@@ -232,9 +233,11 @@ def _summed_to_shape(array, shape):
 
 
 class CdistBackward0(Node):
-    """result[..., i, j] = ||x1[..., i, :] - x2[..., j, :]||_p   ->
-        grad_x1[i] = sum_j grad[i, j] * d||x1_i - x2_j||_p / dx1_i (and the same for x2, with
-        the roles swapped); the slope is diff / dist for p = 2, sign(diff) for p = 1."""
+    """result = ||x1[..., i, :] - x2[..., j, :]||_p at [..., i, j]   ->
+        grad_x1[i] = sum over j of grad[i, j] * slope(x1[i] - x2[j]); grad_x2[j] = minus the sum over i of the same
+
+    The slope of a p-norm at diff = x1[i] - x2[j] is diff / dist for p = 2 and sign(diff) for
+    p = 1 (and sign(diff) |diff|**(p-1) / dist**(p-1) in general)."""
 
     _saved_names = ("x1", "x2", "result")
 
@@ -260,7 +263,8 @@ class CdistBackward0(Node):
 
 
 class CdistBackwardBackward0(Node):
-    """cdist's gradient, recorded; PyTorch has no derivative for it, and says so."""
+    """result = cdist's gradient, recorded   ->
+        grad_grad = error; grad_x1 = error; grad_x2 = error: PyTorch has no derivative for it"""
 
     def backward(self, grad):
         raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
@@ -337,8 +341,7 @@ def _euclidean_dist(x1, x2):
 
 class EuclideanDistBackward0(Node):
     """result = ||x1_i - x2_j|| for every pair, by a matrix product   ->
-        ratio = grad / result (0 where result is 0);
-        grad_x1 = x1 * ratio.sum(-1) - ratio @ x2;  grad_x2 = x2 * ratio.sum(-2) - ratio.T @ x1"""
+        grad_x1 = x1 * r.sum(-1) - r @ x2 with r = grad / result (0 where result is 0); grad_x2 = x2 * r.sum(-2) - r.T @ x1"""
 
     _saved_names = ("x1", "x2", "result")
 
