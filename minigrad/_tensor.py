@@ -942,7 +942,7 @@ def _install_methods():
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
     from ._ops import nonfinite, logarithms, logical, angles, triangular, median
     from ._ops import masked_select, summing
-    from ._ops import rearrange, diagonals, index_ops, selection, aminmax
+    from ._ops import rearrange, diagonals, index_ops, selection, aminmax, logcumsumexp
     from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases, bessel
     from .nn import functional
     methods = {
@@ -987,6 +987,7 @@ def _install_methods():
                     "index_put_", "masked_scatter", "masked_scatter_"],
         selection: ["kthvalue", "mode", "cummax", "cummin"],
         aminmax: ["aminmax"],
+        logcumsumexp: ["logcumsumexp"],
     }
     for module, names in methods.items():
         for name in names:

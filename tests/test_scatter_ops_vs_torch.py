@@ -91,3 +91,49 @@ def test_aminmax_gradcheck():
 ])
 def test_aminmax_errors(torch, call):
     _raises_same(torch, call)
+
+
+# --- logcumsumexp ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("array, dim", [
+    (np.array([[1., 3., -2., 1.], [2., 700., 2., 2.]]), -1),
+    (np.array([[1., 3., -2., 1.], [2., 700., 2., 2.]]), 0),
+    (np.array([-np.inf, 1., 2.]), 0),
+    (np.array(2.5), 0),
+    (np.ones((1, 3)), 0),
+])
+def test_logcumsumexp_values_saved_and_grads(torch, array, dim):
+    mx, tx = _both(torch, array)
+    mine, theirs = minigrad.logcumsumexp(mx, dim), torch.logcumsumexp(tx, dim)
+    _same(mine, theirs)
+    assert mine.grad_fn.name() == theirs.grad_fn.name() == "LogcumsumexpBackward0"
+    assert _names_of_edges(mine.grad_fn) == _names_of_edges(theirs.grad_fn)
+    _same_saved(mine.grad_fn, theirs.grad_fn)
+    weights = np.arange(-1., theirs.numel() - 1.).reshape(theirs.shape)
+    (mg,) = minigrad.autograd.grad((mine * minigrad.tensor(weights)).sum(), mx, create_graph=True)
+    (tg,) = torch.autograd.grad((theirs * torch.tensor(weights)).sum(), tx, create_graph=True)
+    _same(mg, tg)
+    assert (mg.grad_fn is None) == (tg.grad_fn is None)
+    if tg.grad_fn is not None:
+        assert mg.grad_fn.name() == tg.grad_fn.name()
+
+
+def test_logcumsumexp_special_values_and_method(torch):
+    values = [-np.inf, -np.inf, 1., np.inf, np.nan]
+    _same(minigrad.tensor(values).logcumsumexp(0), torch.tensor(values).logcumsumexp(0))
+
+
+def test_logcumsumexp_gradcheck():
+    x = minigrad.tensor(np.random.default_rng(1).standard_normal((3, 4)), requires_grad=True)
+    assert gradcheck(lambda t: minigrad.logcumsumexp(t, 0), (x,))
+    assert gradgradcheck(lambda t: t.logcumsumexp(-1), (x,))
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.logcumsumexp(t.tensor([1, 2]), 0),
+    lambda t: t.logcumsumexp(t.tensor([True]), 0),
+    lambda t: t.logcumsumexp(t.ones(2), 1),
+    lambda t: t.logcumsumexp(t.ones(2)),
+])
+def test_logcumsumexp_errors(torch, call):
+    _raises_same(torch, call)
