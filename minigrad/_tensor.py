@@ -943,6 +943,7 @@ def _install_methods():
     from ._ops import nonfinite, logarithms, logical, angles, triangular, median
     from ._ops import masked_select, summing
     from ._ops import rearrange, diagonals, index_ops, selection, aminmax, logcumsumexp
+    from ._ops import scatter_views
     from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases, bessel
     from .nn import functional
     methods = {
@@ -988,6 +989,7 @@ def _install_methods():
         selection: ["kthvalue", "mode", "cummax", "cummin"],
         aminmax: ["aminmax"],
         logcumsumexp: ["logcumsumexp"],
+        scatter_views: ["select_scatter", "slice_scatter", "diagonal_scatter", "narrow_copy"],
     }
     for module, names in methods.items():
         for name in names:

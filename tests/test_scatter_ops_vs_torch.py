@@ -137,3 +137,108 @@ def test_logcumsumexp_gradcheck():
 ])
 def test_logcumsumexp_errors(torch, call):
     _raises_same(torch, call)
+
+
+# --- select_scatter, slice_scatter, diagonal_scatter, narrow_copy ------------------------------
+
+SCATTERS = [
+    ("select_scatter", (3, 4), (4,), (0, -1)),
+    ("select_scatter", (3, 4), (3,), (-1, 2)),
+    ("slice_scatter", (3, 4), (3, 2), (1, 1, None, 2)),
+    ("slice_scatter", (3, 4), (3, 4), ()),
+    ("slice_scatter", (3, 4), (2, 4), (-2, -2)),
+    ("slice_scatter", (3, 4), (3, 1), (1, -1, 7)),
+    ("diagonal_scatter", (3, 4), (2,), (-1,)),
+    ("diagonal_scatter", (3, 4), (2,), (1, 1, 0)),
+    ("diagonal_scatter", (2, 3, 4), (3, 2), (0, -1, 0)),
+]
+
+
+def _pair_of_inputs(torch, self_shape, src_shape, seed=2):
+    rng = np.random.default_rng(seed)
+    return _both(torch, rng.standard_normal(self_shape)), _both(torch, rng.standard_normal(src_shape))
+
+
+@pytest.mark.parametrize("name, self_shape, src_shape, args", SCATTERS)
+def test_scatter_values_nodes_saved_and_grads(torch, name, self_shape, src_shape, args):
+    (mx, tx), (ms, ts) = _pair_of_inputs(torch, self_shape, src_shape)
+    mine, theirs = getattr(minigrad, name)(mx, ms, *args), getattr(torch, name)(tx, ts, *args)
+    _same(mine, theirs)
+    assert mine.is_contiguous() == theirs.is_contiguous()
+    assert mine.grad_fn.name() == theirs.grad_fn.name()
+    assert _names_of_edges(mine.grad_fn) == _names_of_edges(theirs.grad_fn)
+    _same_saved(mine.grad_fn, theirs.grad_fn)
+    v = np.random.default_rng(3).standard_normal(theirs.shape)
+    mv, tv = _both(torch, v)
+    mine_grads = minigrad.autograd.grad(mine, (mx, ms), mv, create_graph=True)
+    their_grads = torch.autograd.grad(theirs, (tx, ts), tv, create_graph=True)
+    for m, t in zip(mine_grads, their_grads):
+        _same(m, t)
+        assert m.grad_fn.name() == t.grad_fn.name()
+        assert _names_of_edges(m.grad_fn) == _names_of_edges(t.grad_fn)
+    # only src requires grad
+    plain = getattr(minigrad, name)(mx.detach(), ms, *args)
+    assert _names_of_edges(plain.grad_fn) == _names_of_edges(getattr(torch, name)(tx.detach(), ts, *args).grad_fn)
+
+
+@pytest.mark.parametrize("name, self_shape, src_shape, args", SCATTERS)
+def test_scatter_gradcheck(name, self_shape, src_shape, args):
+    rng = np.random.default_rng(4)
+    x = minigrad.tensor(rng.standard_normal(self_shape), requires_grad=True)
+    s = minigrad.tensor(rng.standard_normal(src_shape), requires_grad=True)
+    function = getattr(minigrad, name)
+    assert gradcheck(lambda a, b: function(a, b, *args), (x, s))
+    assert gradgradcheck(lambda a, b: function(a, b, *args), (x, s))
+
+
+def test_scatter_methods_and_dtype(torch):
+    ints = [[1, 1, 1], [2, 2, 2]]
+    _same(minigrad.tensor(ints).select_scatter(minigrad.tensor([7., 8., 9.]), 0, 1),
+          torch.tensor(ints).select_scatter(torch.tensor([7., 8., 9.]), 0, 1))
+    _same(minigrad.tensor(ints).slice_scatter(minigrad.tensor([[0], [0]]), 1, 2),
+          torch.tensor(ints).slice_scatter(torch.tensor([[0], [0]]), 1, 2))
+    _same(minigrad.tensor(ints).diagonal_scatter(minigrad.tensor([5, 6]), 1),
+          torch.tensor(ints).diagonal_scatter(torch.tensor([5, 6]), 1))
+    _same(minigrad.tensor(ints).narrow_copy(1, 1, 2), torch.tensor(ints).narrow_copy(1, 1, 2))
+
+
+@pytest.mark.parametrize("dim, start, length", [(1, -3, 2), (0, 1, 2), (-1, 0, 4), (1, 4, 0)])
+def test_narrow_copy(torch, dim, start, length):
+    array = np.random.default_rng(5).standard_normal((3, 4))
+    mx, tx = _both(torch, array)
+    mine, theirs = minigrad.narrow_copy(mx, dim, start, length), torch.narrow_copy(tx, dim, start, length)
+    _same(mine, theirs)
+    assert mine.is_contiguous() and mine._base is None
+    assert mine.grad_fn.name() == theirs.grad_fn.name() == "NarrowCopyBackward0"
+    _same_saved(mine.grad_fn, theirs.grad_fn)
+    mv, tv = _both(torch, np.ones(theirs.shape) * 2)
+    (mg,) = minigrad.autograd.grad(mine, mx, mv, create_graph=True)
+    (tg,) = torch.autograd.grad(theirs, tx, tv, create_graph=True)
+    _same(mg, tg)
+    assert mg.grad_fn.name() == tg.grad_fn.name()
+    x = minigrad.tensor(array, requires_grad=True)
+    assert gradcheck(lambda t: t.narrow_copy(dim, start, length), (x,))
+    assert gradgradcheck(lambda t: t.narrow_copy(dim, start, length), (x,))
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.select_scatter(t.ones(2, 3), t.zeros(2), 0, 0),
+    lambda t: t.select_scatter(t.ones(2, 3), t.zeros(3), 0, 5),
+    lambda t: t.select_scatter(t.ones(2, 3), t.zeros(3), 0, -3),
+    lambda t: t.select_scatter(t.ones(2, 3), t.zeros(3), 2, 0),
+    lambda t: t.slice_scatter(t.ones(2, 3), t.zeros(2, 2)),
+    lambda t: t.slice_scatter(t.ones(2, 3), t.zeros(2, 2), 1, 0, 4, 0),
+    lambda t: t.slice_scatter(t.ones(2, 3), t.zeros(2, 2), 1, 0, 4, -1),
+    lambda t: t.slice_scatter(t.ones(2, 3), t.zeros(2, 2), 3),
+    lambda t: t.diagonal_scatter(t.ones(2, 3), t.zeros(3)),
+    lambda t: t.diagonal_scatter(t.ones(2, 3), t.zeros(2), 0, 0, 0),
+    lambda t: t.diagonal_scatter(t.ones(3), t.zeros(0)),
+    lambda t: t.narrow_copy(t.ones(2, 3), 1, 2, 2),
+    lambda t: t.narrow_copy(t.ones(2, 3), 1, -4, 2),
+    lambda t: t.narrow_copy(t.ones(2, 3), 1, 0, -1),
+    lambda t: t.narrow_copy(t.tensor(1.), 0, 0, 1),
+    lambda t: t.narrow_copy(t.ones(2, 3), 2, 0, 1),
+    lambda t: t.narrow_copy(t.ones(2, 3), -3, 0, 1),
+])
+def test_scatter_errors(torch, call):
+    _raises_same(torch, call)
