@@ -33,7 +33,7 @@ class return_types_aminmax(tuple):
 
 
 class AminmaxBackward0(Node):
-    """(min, max) = aminmax(self, dim)   ->
+    """results = (min, max) = aminmax(self, dim)   ->
         grad_self = grad_min / (number of minima) at each minimum
                   + grad_max / (number of maxima) at each maximum"""
 
