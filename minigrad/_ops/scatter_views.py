@@ -41,7 +41,7 @@ def _scattered(input, src, index):
 class SelectScatterBackward0(Node):
     """result = self with self.select(dim, index) replaced by src   ->
         grad_self = select_scatter(grad, zeros_like(src), dim, index);
-        grad_src  = grad.select(dim, index)"""
+        grad_src = grad.select(dim, index)"""
 
     def backward(self, grad):
         grad_self = grad_src = None
@@ -84,7 +84,7 @@ def select_scatter(input, src, dim, index):
 class SliceScatterBackward0(Node):
     """result = self with self[start:end:step] (along dim) replaced by src   ->
         grad_self = slice_scatter(grad, zeros_like(src), dim, start, end, step);
-        grad_src  = grad[start:end:step] along dim"""
+        grad_src = grad[start:end:step] along dim"""
 
     def backward(self, grad):
         grad_self = grad_src = None
@@ -128,7 +128,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
 class DiagonalScatterBackward0(Node):
     """result = self with self.diagonal(offset, dim1, dim2) replaced by src   ->
         grad_self = diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2);
-        grad_src  = grad.diagonal(offset, dim1, dim2)"""
+        grad_src = grad.diagonal(offset, dim1, dim2)"""
 
     def backward(self, grad):
         grad_self = grad_src = None
