@@ -242,3 +242,34 @@ def test_narrow_copy(torch, dim, start, length):
 ])
 def test_scatter_errors(torch, call):
     _raises_same(torch, call)
+
+
+# --- forward mode ------------------------------------------------------------------------------
+
+FORWARD_CASES = [
+    ("logcumsumexp", lambda t, x, s: t.logcumsumexp(x, 1)),
+    ("logcumsumexp", lambda t, x, s: t.logcumsumexp(x, 0)),
+    ("select_scatter", lambda t, x, s: t.select_scatter(x, s, 0, 1)),
+    ("slice_scatter", lambda t, x, s: t.slice_scatter(x, s[:2].reshape(1, 2).expand(3, 2), 1, 0, None, 2)),
+    ("diagonal_scatter", lambda t, x, s: t.diagonal_scatter(x, s[:3])),
+    ("narrow_copy", lambda t, x, s: t.narrow_copy(x, 1, 1, 2)),
+    ("aminmax", lambda t, x, s: t.aminmax(x, dim=1)),
+    ("aminmax", lambda t, x, s: t.aminmax(x)),
+    ("aminmax", lambda t, x, s: t.aminmax(x.round(), dim=0, keepdim=True)),
+]
+
+
+@pytest.mark.parametrize("name, call", FORWARD_CASES)
+def test_forward_mode_tangents(torch, name, call):
+    rng = np.random.default_rng(6)
+    arrays = [rng.standard_normal(shape) for shape in ((3, 4), (3, 4), (4,), (4,))]
+    tangents = []
+    for lib in (minigrad, torch):
+        x, tx, s, ts = (lib.tensor(a) for a in arrays)
+        with lib.autograd.forward_ad.dual_level():
+            out = call(lib, lib.autograd.forward_ad.make_dual(x, tx),
+                       lib.autograd.forward_ad.make_dual(s, ts))
+            outs = out if isinstance(out, tuple) else (out,)
+            tangents.append([lib.autograd.forward_ad.unpack_dual(o).tangent for o in outs])
+    for m, t in zip(*tangents):
+        _same(m, t)

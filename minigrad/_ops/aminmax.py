@@ -10,6 +10,7 @@ import numpy as np
 from .._tensor import _wrap, _normalize_dim
 from .._memory_format import row_major
 from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
+from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from .views import history_first
 from . import result, plain_output
 
@@ -59,6 +60,19 @@ class AminmaxBackward0(Node):
             grad = grad.view([1 if d in dims else n for d, n in enumerate(input.shape)])
         return (grad / _wrap(count)) * _wrap(mask)
 
+    def jvp(self, tangents, inputs, out):
+        """results_t = (the mean of self_t over the minima, the mean of self_t over the maxima),
+        per slice (aminmax gives max its tangent the same way)"""
+        return _mean_over_extremes(tangents[0], inputs[0], out, self.dims, self.keepdim)
+
+
+def _mean_over_extremes(tangent, input, extreme, dims, keepdim):
+    """The mean of ``tangent`` over the elements equal to ``extreme``, in each reduced slice."""
+    extreme = extreme._array if keepdim else np.expand_dims(extreme._array, dims)
+    mask = (input._array == extreme).astype(input._array.dtype)
+    share = mask / mask.sum(axis=dims, keepdims=True)
+    return (tangent * _wrap(share)).sum(dim=dims, keepdim=keepdim)
+
 
 _SETTINGS_KEPT_AS["AminmaxBackward0"] = {"dim": shown_as_given("dim_as_given"), "keepdim": "keepdim"}
 show_saved_names(AminmaxBackward0, _SETTINGS_KEPT_AS["AminmaxBackward0"])
@@ -98,4 +112,9 @@ def aminmax(input, *, dim=None, keepdim=False):
         out_max._grad_fn = node
         out_max._output_nr = 1
         node.save_for_backward(input, SavedOutput(out_min), SavedOutput(out_max))
+    if _DualLevel.open:          # forward mode: result() gave min its tangent; max gets its own
+        tangents = input_tangents((input,))
+        if tangents is not None and largest.dtype.kind == "f":
+            with _paused():
+                _set_tangent(out_max, _mean_over_extremes(tangents[0], input, out_max, dims, keep))
     return return_types_aminmax(out_min, out_max)

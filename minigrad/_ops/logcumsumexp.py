@@ -10,7 +10,6 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _wrap
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
-from ..autograd.forward_ad import jvp_from_backward
 from .views import history_first
 from . import result, save_result
 from .scan import _dim_argument
@@ -44,9 +43,17 @@ class LogcumsumexpBackward0(Node):
         return (positive - negative,)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = J self_t, from the backward formula (after saving self and result)"""
-        self.save_for_backward(inputs[0], out)
-        return jvp_from_backward(self, tangents, inputs, out)
+        """result_t = (at each k) the sum over i <= k of self_t[i] * exp(self[i] - result[k])"""
+        # the same sum as backward's, running forwards: in log space, positive and negative
+        # parts of self_t apart (log|self_t| + self[i] cannot overflow)
+        (tangent,), (input,) = tangents, inputs
+        if input.ndim == 0 or input.numel() == 0:
+            return tangent
+        lowest = _wrap(np.asarray(np.finfo(tangent._array.dtype).min, dtype=tangent._array.dtype))
+        log_abs = tangent.abs().log() + input
+        positive = (logcumsumexp(where(tangent > 0, log_abs, lowest), self.dim) - out).exp()
+        negative = (logcumsumexp(where(tangent < 0, log_abs, lowest), self.dim) - out).exp()
+        return positive - negative
 
 
 _SETTINGS_KEPT_AS["LogcumsumexpBackward0"] = {"dim": shown_as_given("dim_as_given")}
