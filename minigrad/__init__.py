@@ -210,6 +210,15 @@ for _name in _OUT_RULES:
 i0 = _checked(i0, "i0", (("input", "Tensor"),), _OUT_RULES.get("i0"))
 selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
 mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get("mvlgamma"))     # (p: checked by mvlgamma)
+aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
+logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))
+select_scatter = _checked(select_scatter, "select_scatter", (("input", "Tensor"), ("src", "Tensor"),
+                                                             ("dim", "int"), ("index", "int")))
+slice_scatter = _checked(slice_scatter, "slice_scatter", (("input", "Tensor"), ("src", "Tensor"), ("dim", "int")))
+diagonal_scatter = _checked(diagonal_scatter, "diagonal_scatter", (
+    ("input", "Tensor"), ("src", "Tensor"), ("offset", "int"), ("dim1", "int"), ("dim2", "int")))
+narrow_copy = _checked(narrow_copy, "narrow_copy", (("input", "Tensor"), ("dim", "int"), ("start", "int"),
+                                                    ("length", "int")))
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

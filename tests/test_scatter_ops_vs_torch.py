@@ -273,3 +273,31 @@ def test_forward_mode_tangents(torch, name, call):
             tangents.append([lib.autograd.forward_ad.unpack_dual(o).tangent for o in outs])
     for m, t in zip(*tangents):
         _same(m, t)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.aminmax(t.ones(2), dim=1.5),
+    lambda t: t.ones(2).aminmax(dim=1.5),
+    lambda t: t.aminmax([1.]),
+    lambda t: t.logcumsumexp(t.ones(2), 1.5),
+    lambda t: t.logcumsumexp(t.ones(2), dim=1.5),
+    lambda t: t.ones(2).logcumsumexp(1.5),
+    lambda t: t.select_scatter(t.ones(2), 1., 0, 1),
+    lambda t: t.ones(2).select_scatter(1., 0, 1),
+    lambda t: t.select_scatter(t.ones(2), t.tensor(1.), 0.5, 1),
+    lambda t: t.slice_scatter(t.ones(2), 1.),
+    lambda t: t.ones(2).slice_scatter(1.),
+    lambda t: t.diagonal_scatter(t.ones(2, 2), [1., 2.]),
+    lambda t: t.ones(2, 2).diagonal_scatter([1., 2.]),
+    lambda t: t.narrow_copy(t.ones(2), 0, 0.5, 1),
+    lambda t: t.ones(2).narrow_copy(0, 0.5, 1),
+])
+def test_argument_type_errors(torch, call):
+    _raises_same(torch, call)
+
+
+def test_explicit_none_dim_and_tensor_start(torch):
+    _same(minigrad.aminmax(minigrad.ones(2, 3), dim=None, keepdim=True).max,
+          torch.aminmax(torch.ones(2, 3), dim=None, keepdim=True).max)
+    _same(minigrad.narrow_copy(minigrad.ones(2, 3), 1, minigrad.tensor(1), 1),
+          torch.narrow_copy(torch.ones(2, 3), 1, torch.tensor(1), 1))

@@ -85,6 +85,8 @@ def aminmax(input, *, dim=None, keepdim=False):
 
     Gradient: each split evenly among its tied elements (as amin and amax).
     """
+    if dim is not None and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
     array = input._array
     if dim is None:
         if array.size == 0:

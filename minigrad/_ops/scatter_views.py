@@ -10,13 +10,21 @@ PyTorch: torch.select_scatter, torch.slice_scatter, torch.diagonal_scatter, torc
 """
 import numpy as np
 
-from .._tensor import _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from .views import history_first
 from . import result
 from .shape import select
 from .einsum import diagonal
 from .indexing import _slice, SliceBackwardBackward0
+
+
+def _check_src(name, src):
+    """x.select_scatter(src, ...): src must be a tensor (torch.select_scatter's check, which
+    counts x as position 1, is made when the function is called: see _python_arg_parser.py)."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"{name}(): argument 'src' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
 
 
 def _check_src_size(src, view_shape):
@@ -68,6 +76,7 @@ def select_scatter(input, src, dim, index):
 
     Gradient: src gets grad.select(dim, index); input gets grad with zeros there.
     """
+    _check_src("select_scatter", src)
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= index < size:
@@ -112,6 +121,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
 
     Gradient: src gets grad[start:end:step]; input gets grad with zeros there.
     """
+    _check_src("slice_scatter", src)
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
@@ -156,6 +166,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
 
     Gradient: src gets grad.diagonal(offset, dim1, dim2); input gets grad with zeros there.
     """
+    _check_src("diagonal_scatter", src)
     out = _wrap(np.array(input._array, order="C"))      # (no history: only its diagonal view)
     view = diagonal(out, offset, dim1, dim2)            # checks the dims, as PyTorch does
     _check_src_size(src, view.shape)
@@ -194,6 +205,12 @@ def narrow_copy(input, dim, start, length):
 
     Gradient: grad placed back at those positions, zeros elsewhere.
     """
+    if isinstance(start, Tensor):        # (a one-element integer tensor counts as its number)
+        start = int(start.item())
+    for position, (name, value) in enumerate((("dim", dim), ("start", start), ("length", length)), 1):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):   # (x.narrow_copy(...))
+            raise TypeError(f"narrow_copy(): argument '{name}' (position {position}) must be int, not "
+                            f"{type(value).__name__}")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if dim >= input.ndim:
