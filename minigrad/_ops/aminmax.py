@@ -13,9 +13,10 @@ from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_na
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from .views import history_first
 from . import result, plain_output
+from .reduction import return_types
 
 
-class return_types_aminmax(tuple):
+class _MinMax(tuple):
     """The pair (min, max), printed as ``torch.return_types.aminmax``."""
 
     def __new__(cls, min, max):
@@ -74,6 +75,9 @@ def _mean_over_extremes(tangent, input, extreme, dims, keepdim):
     return (tangent * _wrap(share)).sum(dim=dims, keepdim=keepdim)
 
 
+_MinMax.__name__ = _MinMax.__qualname__ = "aminmax"
+return_types.aminmax = _MinMax          # (minigrad.return_types.aminmax, as torch.return_types.aminmax)
+
 _SETTINGS_KEPT_AS["AminmaxBackward0"] = {"dim": shown_as_given("dim_as_given"), "keepdim": "keepdim"}
 show_saved_names(AminmaxBackward0, _SETTINGS_KEPT_AS["AminmaxBackward0"])
 
@@ -119,4 +123,4 @@ def aminmax(input, *, dim=None, keepdim=False):
         if tangents is not None and largest.dtype.kind == "f":
             with _paused():
                 _set_tangent(out_max, _mean_over_extremes(tangents[0], input, out_max, dims, keep))
-    return return_types_aminmax(out_min, out_max)
+    return return_types.aminmax(out_min, out_max)
