@@ -301,3 +301,24 @@ def test_explicit_none_dim_and_tensor_start(torch):
           torch.aminmax(torch.ones(2, 3), dim=None, keepdim=True).max)
     _same(minigrad.narrow_copy(minigrad.ones(2, 3), 1, minigrad.tensor(1), 1),
           torch.narrow_copy(torch.ones(2, 3), 1, torch.tensor(1), 1))
+
+
+@pytest.mark.parametrize("name, call", [
+    ("logcumsumexp", lambda t, x, s: t.logcumsumexp(x, 1)),
+    ("select_scatter", lambda t, x, s: t.select_scatter(x, s, 0, 1)),
+    ("slice_scatter", lambda t, x, s: t.slice_scatter(x, s[None, :2].expand(3, 2), 1, 0, None, 2)),
+    ("diagonal_scatter", lambda t, x, s: t.diagonal_scatter(x, s[:3])),
+    ("narrow_copy", lambda t, x, s: t.narrow_copy(x, 1, 1, 2)),
+    ("aminmax", lambda t, x, s: t.aminmax(x, dim=1).max),
+])
+def test_vmap_and_grad(torch, name, call):
+    rng = np.random.default_rng(7)
+    arrays = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 4))
+    results = []
+    for lib in (minigrad, torch):
+        x, s = (lib.tensor(a) for a in arrays)
+        values = lib.func.vmap(lambda a, b: call(lib, a, b))(x, s)
+        grads = lib.func.vmap(lib.func.grad(lambda a, b: call(lib, a, b).sum(), argnums=(0, 1)))(x, s)
+        results.append((values, *grads))
+    for m, t in zip(*results):
+        _same(m, t)

@@ -19,6 +19,8 @@ from .reduction import return_types
 class _MinMax(tuple):
     """The pair (min, max), printed as ``torch.return_types.aminmax``."""
 
+    _name = "aminmax"       # (a named result: vmap rebuilds it from its parts)
+
     def __new__(cls, min, max):
         return tuple.__new__(cls, (min, max))
 
