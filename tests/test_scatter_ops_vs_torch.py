@@ -322,3 +322,12 @@ def test_vmap_and_grad(torch, name, call):
         results.append((values, *grads))
     for m, t in zip(*results):
         _same(m, t)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logcumsumexp_to_the_last_bit(torch, dtype):
+    array = (np.random.default_rng(8).standard_normal((20, 30)) * 5).astype(dtype)
+    mine = minigrad.logcumsumexp(minigrad.tensor(array), 1)
+    theirs = torch.logcumsumexp(torch.tensor(array), 1)
+    assert str(mine.dtype) == str(theirs.dtype)
+    assert mine.numpy().tobytes() == theirs.numpy().tobytes()

@@ -77,8 +77,11 @@ def logcumsumexp(input, dim=None):
     if array.dtype.kind in "biu":
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{_dtype.cpp_name(input.dtype).capitalize()}'")
+    # PyTorch keeps the running value of float32 (and smaller) in float64, rounding each
+    # output once: the same here, to the last bit
+    running = array.astype(np.float64) if array.dtype.itemsize < 8 else array
     with np.errstate(invalid="ignore"):     # (inf + inf, nan: PyTorch gives them quietly)
-        out = np.logaddexp.accumulate(array, axis=dim) if array.ndim else array.copy()
+        out = np.logaddexp.accumulate(running, axis=dim) if array.ndim else array.copy()
     out = np.array(out, dtype=array.dtype, order="C")
     out = result(out, LogcumsumexpBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
     return save_result(out, input)       # PyTorch saves self and result
