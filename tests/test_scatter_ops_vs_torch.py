@@ -331,3 +331,17 @@ def test_logcumsumexp_to_the_last_bit(torch, dtype):
     theirs = torch.logcumsumexp(torch.tensor(array), 1)
     assert str(mine.dtype) == str(theirs.dtype)
     assert mine.numpy().tobytes() == theirs.numpy().tobytes()
+
+
+@pytest.mark.parametrize("kwargs", [{"dim": 1}, {}, {"dim": 0, "keepdim": True}])
+def test_aminmax_second_order_nodes(torch, kwargs):
+    found = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1., 3., 3.], [2., 0., 2.]], dtype=lib.float64, requires_grad=True)
+        r = lib.aminmax(x, **kwargs)
+        v = lib.ones(r.min.shape, dtype=lib.float64, requires_grad=True)
+        for outputs, grads in (((r.min, r.max), (v, v * 2)), ((r.min,), (v,)), ((r.max,), (v,))):
+            (g,) = lib.autograd.grad(outputs, x, grads, create_graph=True, retain_graph=True)
+            found.append((g.tolist(), g.grad_fn.name(), _names_of_edges(g.grad_fn)))
+    half = len(found) // 2
+    assert found[:half] == found[half:]
