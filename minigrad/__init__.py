@@ -109,6 +109,9 @@ from ._ops.rearrange import (  # noqa: F401
 from ._ops.diagonals import diag, diag_embed, diagflat, trace  # noqa: F401
 from ._ops.index_ops import take, put, index_copy, index_fill, index_put, masked_scatter  # noqa: F401
 from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401
+from ._ops.aminmax import aminmax  # noqa: F401
+from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
+from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -209,6 +212,15 @@ for _name in _OUT_RULES:
 i0 = _checked(i0, "i0", (("input", "Tensor"),), _OUT_RULES.get("i0"))
 selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
 mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get("mvlgamma"))     # (p: checked by mvlgamma)
+aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
+logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))
+select_scatter = _checked(select_scatter, "select_scatter", (("input", "Tensor"), ("src", "Tensor"),
+                                                             ("dim", "int"), ("index", "int")))
+slice_scatter = _checked(slice_scatter, "slice_scatter", (("input", "Tensor"), ("src", "Tensor"), ("dim", "int")))
+diagonal_scatter = _checked(diagonal_scatter, "diagonal_scatter", (
+    ("input", "Tensor"), ("src", "Tensor"), ("offset", "int"), ("dim1", "int"), ("dim2", "int")))
+narrow_copy = _checked(narrow_copy, "narrow_copy", (("input", "Tensor"), ("dim", "int"), ("start", "int"),
+                                                    ("length", "int")))
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

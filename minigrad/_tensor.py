@@ -942,7 +942,8 @@ def _install_methods():
     from ._ops import scan, gather_scatter, sorting, rounding, blas, special, inplace_unary, einsum
     from ._ops import nonfinite, logarithms, logical, angles, triangular, median
     from ._ops import masked_select, summing
-    from ._ops import rearrange, diagonals, index_ops, selection
+    from ._ops import rearrange, diagonals, index_ops, selection, aminmax, logcumsumexp
+    from ._ops import scatter_views
     from ._ops import trigonometry, gamma, binary_ops, blend, math_aliases, bessel
     from .nn import functional
     methods = {
@@ -986,6 +987,9 @@ def _install_methods():
         index_ops: ["take", "put", "put_", "index_copy", "index_copy_", "index_fill", "index_fill_", "index_put",
                     "index_put_", "masked_scatter", "masked_scatter_"],
         selection: ["kthvalue", "mode", "cummax", "cummin"],
+        aminmax: ["aminmax"],
+        logcumsumexp: ["logcumsumexp"],
+        scatter_views: ["select_scatter", "slice_scatter", "diagonal_scatter", "narrow_copy"],
     }
     for module, names in methods.items():
         for name in names:

@@ -28,6 +28,9 @@
 * diagonals.py      - diag, diag_embed, diagflat, trace
 * index_ops.py      - take, put, index_copy, index_fill, index_put, masked_scatter
 * selection.py      - kthvalue, mode, cummax, cummin
+* aminmax.py        - aminmax: the smallest and the largest value at once
+* logcumsumexp.py   - logcumsumexp: a running logsumexp
+* scatter_views.py  - select_scatter, slice_scatter, diagonal_scatter, narrow_copy
 * angles.py         - atan2 (arctan2): the angle of a point
 * triangular.py     - tril, triu: the lower and upper triangle of a matrix
 * median.py         - median, nanmedian: the middle value
