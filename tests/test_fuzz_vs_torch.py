@@ -1065,6 +1065,10 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), True, False),
      ("inplace", "sqrt_", (1,), True, False), ("unary", "F_hardtanh", (0,), True, False),
      ("unary", "F_hardtanh", (0,), True, False), ("binary", "copysign", (0, 1), True, False)],
+    # kthvalue of a bool tensor: PyTorch has no kernel for it
+    [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), True, False),
+     ("unary", "isnan", (0,), True, False), ("unary", "F_hardtanh", (0,), True, False),
+     ("unary", "kthvalue", (2,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -560,3 +560,20 @@ def test_atleast_1d_of_a_number_is_refused_as_torch(torch):
             lib.atleast_1d(3)
         return str(error.value).splitlines()[0]
     assert first_line(minigrad) == first_line(torch)
+
+
+# --- selections that PyTorch's kernels refuse for bools (a random program found kthvalue) -------
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([False, True, False]).kthvalue(1),
+    lambda L: L.tensor([False, True, False]).kthvalue(5),
+    lambda L: L.tensor(True).kthvalue(1),
+    lambda L: L.tensor([False, True]).median(),
+    lambda L: L.tensor([False, True]).median(0),
+    lambda L: L.tensor([False, True]).median(5),
+    lambda L: L.tensor([False, True]).nanmedian(0),
+    lambda L: L.tensor(True).median(0),
+    lambda L: L.tensor([False, True]).topk(1),
+    lambda L: L.tensor(True).topk(1),
+])
+def test_bool_selections_as_torch(torch, program):
+    same(torch, program)

@@ -126,7 +126,8 @@ _ALL = object()
 
 def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan):
     array = input._array
-    if array.dtype.kind == "b":
+    is_bool = array.dtype.kind == "b"         # (PyTorch's kernels refuse bools, each by its name)
+    if is_bool and dim is _ALL:
         raise kernel_not_implemented("median_cpu", input)
     if dim is _ALL:
         if keepdim:
@@ -136,6 +137,8 @@ def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan
         position = "" if dim is None else " (position 1)"      # (None can only be given by name)
         raise TypeError(f"{name}(): argument 'dim'{position} must be int, not {type(dim).__name__}")
     dim_as_given, dim = int(dim), _normalize_dim(int(dim), array.ndim)
+    if is_bool:
+        raise kernel_not_implemented("median_out", input)
     if array.ndim == 0:                                # a number: it is its own median
         values, indices = array.copy(), np.zeros((), dtype=np.int64)
     else:

@@ -133,6 +133,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         raise IndexError(f"kthvalue(): Expected reduction dim {wrapped} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {wrapped}")
+    if input.ndim and input._array.dtype.kind == "b":
+        raise NotImplementedError('"kthvalue_cpu" not implemented for \'Bool\'')
 
     def kth(row):
         return _quick_select(row, k - 1)

@@ -118,6 +118,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     size = array.shape[dim] if array.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if array.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if array.ndim == 0:        # one value: itself, recorded as topk
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)), dim_as_given=dim_as_given)
