@@ -29,7 +29,7 @@ from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
 from .grad_mode import _State, _set_recording
-from .graph import FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad
+from .graph import FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view_of_a_temporary
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
@@ -302,9 +302,11 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             # the tuple its producer returned does not count: PyTorch moves each gradient out
             # of its list as it hands it on (here the loop still holds the tuple)
             holders -= _times_in(current, sent_with)
-        # (new memory without elements is a view of a fresh array: see keep_zero_steps)
-        own_memory = current._array.base is None or (current._array.size == 0 and current._base is None
-                                                      and current._detached_from is None)
+        # (new memory without elements is a view of a fresh array: see keep_zero_steps; a
+        # gradient summed to a 0-d shape may be a view of a sum nothing else holds)
+        own_memory = current._array.base is None or (
+            current._base is None and current._detached_from is None
+            and (current._array.size == 0 or _view_of_a_temporary(current._array)))
         if holders == 1 and own_memory and getrefcount(current._array) == REFS_OF_A_LOCAL:
             # nothing but the buffer holds the first gradient, nothing but that tensor its
             # memory: PyTorch adds into it in place (its version goes up). Here the sum takes
