@@ -1073,6 +1073,9 @@ def test_random_programs_match_pytorch(torch, program):
     # a view of a sum nothing else holds, so the second gradient is added into it (version 1)
     [("leaf", (), 0, False, True), ("unary", "diag_embed", (0,), False, False),
      ("binary", "mse_loss", (0, 1), False, False), ("grad", "grad", (2,), True, False)],
+    # take from a tensor without elements: PyTorch's own message, before any position
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
+     ("unary", "take", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

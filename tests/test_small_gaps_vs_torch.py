@@ -577,3 +577,15 @@ def test_atleast_1d_of_a_number_is_refused_as_torch(torch):
 ])
 def test_bool_selections_as_torch(torch, program):
     same(torch, program)
+
+
+# --- take and put_ on a tensor without elements (a random program found take's message) ---------
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(0).take(L.tensor([0])), lambda L: L.zeros(0).take(L.tensor([], dtype=L.int64)),
+    lambda L: L.zeros(0, 3).take(L.tensor([[0]])),
+    lambda L: L.zeros(0).put(L.tensor([0]), L.tensor([1.])),
+    lambda L: L.zeros(0).put_(L.tensor([], dtype=L.int64), L.tensor([])),
+    lambda L: L.ones(3).take(L.tensor([5])),
+])
+def test_take_and_put_of_nothing_as_torch(torch, program):
+    same(torch, program)

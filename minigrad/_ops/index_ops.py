@@ -41,16 +41,19 @@ class TakeBackward0(Node):
         return (zeros.put_(index, grad, accumulate=True),)      # in place, as PyTorch (version 1)
 
 
-@history_first
-def _check_flat_positions(positions, count):
+def _check_flat_positions(name, positions, count):
     """take's and put_'s error for a position outside a tensor of ``count`` elements (read as
     one flat row; negative positions count from its end)."""
+    if count == 0 and positions.size:           # (PyTorch says so before looking at a position)
+        raise IndexError("take(): tried to take from an empty tensor" if name == "take" else
+                         "put_(): Tried to put elements into an empty tensor")
     outside = (positions < -count) | (positions >= count)
     if outside.any():
         raise IndexError(f"out of range: tried to access index {int(positions[outside].flat[0])} on "
                          f"a tensor of {count} elements.")
 
 
+@history_first
 def take(input, index):
     """The elements of ``input`` at the flat positions ``index`` (as if input were 1-D), in
     index's shape. Negative positions count from the end.
@@ -64,7 +67,7 @@ def take(input, index):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
     count = input.numel()
     positions = index._array
-    _check_flat_positions(positions, count)
+    _check_flat_positions("take", positions, count)
     values = np.ascontiguousarray(input._array).reshape(-1)[positions]
     return result(np.array(values, order="C"), TakeBackward0, (input,), saved=(index, input),
                   self_sym_sizes=tuple(input.shape))
@@ -103,7 +106,7 @@ def put(input, index, source, accumulate=False):
                          f"got source.numel() = {source.numel()}, index.numel() = {index.numel()}")
     count = input.numel()
     positions = index._array.reshape(-1)
-    _check_flat_positions(positions, count)
+    _check_flat_positions("put_", positions, count)
     out = input._array.copy()
     flat = out.reshape(-1)                      # (a view: the copy is contiguous)
     values = source._array.reshape(-1)
