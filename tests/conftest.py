@@ -18,6 +18,14 @@ import minigrad
 IN_CI = os.environ.get("MINIGRAD_CI", "") not in ("", "0")
 
 
+def rounded(values):
+    """Numbers (in nested lists) to 6 significant digits, for comparing results the two
+    libraries may compute differently in the last bit (atan2, exp, ...)."""
+    if isinstance(values, list):
+        return [rounded(v) for v in values]
+    return float(f"{values:.6g}") if isinstance(values, float) else values
+
+
 def import_torch():
     """PyTorch, or a skip (a failure in CI) with a reason that says it is missing."""
     try:

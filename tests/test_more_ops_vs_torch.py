@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import minigrad
+from conftest import rounded  # (tests/ is on sys.path under pytest)
 
 NAN, INF = float("nan"), float("inf")
 
@@ -21,18 +22,11 @@ NAN, INF = float("nan"), float("inf")
 _OWN_NODE_ATTRIBUTES = {"_saved", "_saved_names", "_saved_value", "_saved_versions"}
 
 
-def _rounded(values):
-    """Numbers to 6 significant digits (the libraries' atan2, ... may differ in the last bit)."""
-    if isinstance(values, list):
-        return [_rounded(v) for v in values]
-    return float(f"{values:.6g}") if isinstance(values, float) else values
-
-
 def _plain(value):
     """What a learner sees of one result, in a form both libraries compare on."""
     if hasattr(value, "grad_fn") and hasattr(value, "tolist"):
         grad_fn = value.grad_fn
-        return ("tensor", repr(_rounded(value.tolist())), str(value.dtype).split(".")[-1],
+        return ("tensor", repr(rounded(value.tolist())), str(value.dtype).split(".")[-1],
                 tuple(value.shape), value.stride(), value.requires_grad, value._version,
                 None if grad_fn is None else grad_fn.name().split("::")[-1])
     if isinstance(value, (tuple, list)):
@@ -73,6 +67,18 @@ def _graph(tensor):
         order.append(_plain(node))
         stack.extend(next_node for next_node, _ in reversed(node.next_functions))
     return tuple(order)
+
+
+def _of_two_inputs(call):
+    """A program: ``call(lib, x, y)`` of two leaves, what it shows, and both gradients."""
+    def program(lib):
+        x = lib.tensor(X, requires_grad=True)
+        y = lib.tensor(Y, requires_grad=True)
+        out = call(lib, x, y)
+        seen = _plain(out), _graph(out)
+        out.backward(lib.ones_like(out))
+        return seen, x.grad, y.grad
+    return program
 
 
 def outcome(lib, program):
@@ -125,14 +131,7 @@ X_BETWEEN_JUMPS = [1.3, -2.1, 2.7, -0.4]     # X / Y is no whole number: no jump
     lambda lib, x, y: lib.rsub(x[:, None], y),
 ])
 def test_rsub_values_nodes_and_gradients(torch, call):
-    def program(lib):
-        x = lib.tensor(X, requires_grad=True)
-        y = lib.tensor(Y, requires_grad=True)
-        out = call(lib, x, y)
-        seen = _plain(out), _graph(out)
-        out.backward(lib.ones_like(out))
-        return seen, x.grad, y.grad
-    same(torch, program)
+    same(torch, _of_two_inputs(call))
 
 
 def test_rsub_dtypes_and_errors(torch):
@@ -373,14 +372,7 @@ def test_remainder_and_fmod_second_order_and_forward_mode(torch, name):
     lambda lib, x, y: lib.atan2(x, lib.tensor(2.)),
 ])
 def test_atan2_values_nodes_and_gradients(torch, call):
-    def program(lib):
-        x = lib.tensor(X, requires_grad=True)
-        y = lib.tensor(Y, requires_grad=True)
-        out = call(lib, x, y)
-        seen = _plain(out), _graph(out)
-        out.backward(lib.ones_like(out))
-        return seen, x.grad, y.grad
-    same(torch, program)
+    same(torch, _of_two_inputs(call))
 
 
 def test_atan2_dtypes_special_values_and_errors(torch):

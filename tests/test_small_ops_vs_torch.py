@@ -10,23 +10,17 @@ import warnings
 import pytest
 
 import minigrad
+from conftest import rounded  # (tests/ is on sys.path under pytest)
 
 NAN, INF = float("nan"), float("inf")
 SPECIAL = [1.5, NAN, -INF, INF, -0.0, -2.0]
-
-
-def _rounded(values):
-    """Numbers to 6 significant digits (the libraries' exp, log, ... may differ in the last bit)."""
-    if isinstance(values, list):
-        return [_rounded(v) for v in values]
-    return float(f"{values:.6g}") if isinstance(values, float) else values
 
 
 def _plain(value):
     """What a learner sees of one result, in a form both libraries compare on."""
     if hasattr(value, "grad_fn") and hasattr(value, "tolist"):
         grad_fn = value.grad_fn
-        return ("tensor", repr(_rounded(value.tolist())), str(value.dtype).split(".")[-1], tuple(value.shape),
+        return ("tensor", repr(rounded(value.tolist())), str(value.dtype).split(".")[-1], tuple(value.shape),
                 value.stride(), value.requires_grad, value._version,
                 None if grad_fn is None else grad_fn.name().split("::")[-1])
     if isinstance(value, (tuple, list)):
