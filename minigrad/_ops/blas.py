@@ -170,7 +170,7 @@ class AddmvBackward0(Node):
     def backward(self, grad):
         mat, vec = self.saved_tensors
         beta, alpha = self.beta, self.alpha
-        return ((grad if beta == 1 else mul_by_number(grad, beta)) if self.should_compute_output(0) else None,
+        return (_by(grad, beta) if self.should_compute_output(0) else None,
                 _by(grad.outer(vec), alpha) if self.should_compute_output(1) else None,
                 _by(mat.t().mv(grad), alpha) if self.should_compute_output(2) else None)
 
@@ -220,7 +220,7 @@ class AddrBackward0(Node):
     def backward(self, grad):
         vec1, vec2 = self.saved_tensors
         beta, alpha = self.beta, self.alpha
-        return ((grad if beta == 1 else mul_by_number(grad, beta)) if self.should_compute_output(0) else None,
+        return (_by(grad, beta) if self.should_compute_output(0) else None,
                 _by(grad.mv(vec2), alpha) if self.should_compute_output(1) else None,
                 _by(grad.t().mv(vec1), alpha) if self.should_compute_output(2) else None)
 

@@ -160,7 +160,7 @@ def _mean_array(array, axis=None, keepdims=False):
 # --- max and min ------------------------------------------------------------------------------
 
 class return_types:
-    """Named results like ``minigrad.return_types.max(values=..., indices=...)``."""
+    """Named results, printed as PyTorch's: ``torch.return_types.max(values=..., indices=...)``."""
 
     class _ValuesIndices(tuple):
         _name = "max"
