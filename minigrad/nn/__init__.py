@@ -11,7 +11,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
                           Hardsigmoid, Hardswish, Mish, GELU, GLU
-    modules/container.py  Sequential
+    modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
     modules/dropout.py    Dropout
@@ -26,7 +26,7 @@ from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
     ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU,
-    Sequential, Dropout, Flatten,
+    Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
