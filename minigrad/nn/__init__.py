@@ -17,6 +17,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/dropout.py    Dropout
     modules/flatten.py    Flatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
+    modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
+    modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     init.py               how weights are initialised
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
 """
@@ -29,4 +31,7 @@ from .modules import (  # noqa: F401
     Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
+)
+from .modules import (  # noqa: F401
+    LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d,
 )

@@ -1306,3 +1306,8 @@ def _check_activation_arguments():
 
 _check_activation_arguments()
 logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)
+
+
+# --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
+from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
+    layer_norm, batch_norm, group_norm, rms_norm, instance_norm)

@@ -1,0 +1,206 @@
+"""layer_norm, batch_norm, group_norm, rms_norm, instance_norm and their modules against PyTorch:
+values, the recorded graph, gradients, the names and values grad_fn shows (_saved_*),
+gradcheck and gradgradcheck, running statistics, printing, state_dict and the errors."""
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import gradcheck, gradgradcheck
+
+from conftest import import_torch
+
+
+def graph(grad_fn):
+    """The graph below ``grad_fn`` as nested (name, children) pairs, in next_functions order."""
+    if grad_fn is None:
+        return None
+    return (type(grad_fn).__name__, tuple(graph(child) for child, _ in grad_fn.next_functions))
+
+
+RNG = np.random.default_rng(0)
+X3 = RNG.standard_normal((3, 4, 5))
+W5, B5, W4, B4 = (RNG.standard_normal(n) for n in (5, 5, 4, 4))
+X4 = RNG.standard_normal((2, 4, 3, 2))
+
+
+def _running(L, dtype):
+    return L.linspace(-1, 1, 4, dtype=dtype), L.linspace(0.5, 2, 4, dtype=dtype)
+
+
+# name: (program(L, x, w, b), input, weight, bias)
+PROGRAMS = {
+    "layer_norm": (lambda L, x, w, b: L.nn.functional.layer_norm(x, (5,), w, b), X3, W5, B5),
+    "layer_norm_two_dims": (lambda L, x, w, b: L.nn.functional.layer_norm(x, (4, 5), None, None, 1e-3), X3, None, None),
+    "layer_norm_weight_only": (lambda L, x, w, b: L.nn.functional.layer_norm(x, [5], w), X3, W5, None),
+    "layer_norm_bias_only": (lambda L, x, w, b: L.nn.functional.layer_norm(x, [5], None, b), X3, None, B5),
+    "batch_norm": (lambda L, x, w, b: L.nn.functional.batch_norm(x, None, None, w, b, True), X3, W4, B4),
+    "batch_norm_4d": (lambda L, x, w, b: L.nn.functional.batch_norm(x, *_running(L, x.dtype), w, b, True, 0.3), X4, W4, B4),
+    "batch_norm_2d_input": (lambda L, x, w, b: L.nn.functional.batch_norm(x[:, :, 0], None, None, w, None, True), X3, W4, None),
+    "batch_norm_eval": (lambda L, x, w, b: L.nn.functional.batch_norm(x, *_running(L, x.dtype), w, b, False), X3, W4, B4),
+    "batch_norm_eval_plain": (lambda L, x, w, b: L.nn.functional.batch_norm(x, *_running(L, x.dtype)), X4, None, None),
+    "group_norm": (lambda L, x, w, b: L.nn.functional.group_norm(x, 2, w, b), X3, W4, B4),
+    "group_norm_4d": (lambda L, x, w, b: L.nn.functional.group_norm(x, 4, w, None, 1e-2), X4, W4, None),
+    "group_norm_one_group": (lambda L, x, w, b: L.nn.functional.group_norm(x, 1), X4, None, None),
+    "rms_norm": (lambda L, x, w, b: L.nn.functional.rms_norm(x, (5,), w), X3, W5, None),
+    "rms_norm_two_dims": (lambda L, x, w, b: L.nn.functional.rms_norm(x, [4, 5], eps=1e-3), X3, None, None),
+    "instance_norm": (lambda L, x, w, b: L.nn.functional.instance_norm(x, weight=w, bias=b), X3, W4, B4),
+    "instance_norm_plain": (lambda L, x, w, b: L.nn.functional.instance_norm(x), X4, None, None),
+    "module_layer_norm": (lambda L, x, w, b: L.nn.LayerNorm(5, dtype=x.dtype)(x), X3, None, None),
+    "module_batch_norm": (lambda L, x, w, b: L.nn.BatchNorm2d(4, dtype=x.dtype)(x), X4, None, None),
+    "module_group_norm": (lambda L, x, w, b: L.nn.GroupNorm(2, 4, dtype=x.dtype)(x), X4, None, None),
+    "module_rms_norm": (lambda L, x, w, b: L.nn.RMSNorm([5], dtype=x.dtype)(x), X3, None, None),
+}
+
+
+def run(L, name, dtype):
+    program, x, w, b = PROGRAMS[name]
+    leaves = [None if a is None else L.tensor(a.astype(dtype), requires_grad=True) for a in (x, w, b)]
+    out = program(L, *leaves)
+    weights = L.tensor(np.linspace(-1, 2, out.numel()).reshape(tuple(out.shape)).astype(dtype))
+    (out * weights).sum().backward()
+    grads = [None if leaf is None else leaf.grad.numpy() for leaf in leaves]
+    return out.detach().numpy(), graph(out.grad_fn), grads
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_values_graph_and_gradients_as_torch(name, dtype):
+    torch = import_torch()
+    ours, theirs = run(minigrad, name, dtype), run(torch, name, dtype)
+    tolerance = 2e-6 if dtype == np.float32 else 1e-14
+    assert ours[0].dtype == theirs[0].dtype
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=tolerance, atol=tolerance)
+    assert ours[1] == theirs[1]
+    for our_grad, their_grad in zip(ours[2], theirs[2]):
+        assert (our_grad is None) == (their_grad is None)
+        if our_grad is not None:
+            np.testing.assert_allclose(our_grad, their_grad, rtol=5 * tolerance, atol=5 * tolerance)
+
+
+@pytest.mark.parametrize("name", sorted(name for name in PROGRAMS if not name.startswith("module")))
+def test_gradcheck_and_gradgradcheck_in_float64(name):
+    program, x, w, b = PROGRAMS[name]
+    given = [a is not None for a in (x, w, b)]
+    inputs = [minigrad.tensor(a, requires_grad=True) for a in (x, w, b) if a is not None]
+
+    def function(*tensors):
+        tensors = iter(tensors)
+        return program(minigrad, *[next(tensors) if present else None for present in given])
+    assert gradcheck(function, inputs)
+    assert gradgradcheck(function, inputs)
+
+
+def _saved(node):
+    """The names dir() lists, and what each _saved_ value is (a tensor as its shape and dtype)."""
+    shown = {}
+    for name in dir(node):
+        if name.startswith("_saved_"):
+            value = getattr(node, name)
+            shown[name] = (tuple(value.shape), str(value.dtype).split(".")[-1]) if hasattr(value, "shape") else value
+    return [name for name in dir(node) if name.startswith(("_saved_", "_raw_saved_"))], shown
+
+
+@pytest.mark.parametrize("name", ["layer_norm", "layer_norm_two_dims", "batch_norm", "batch_norm_eval",
+                                  "group_norm", "group_norm_one_group", "batch_norm_4d"])
+def test_saved_values_as_torch(name):
+    torch = import_torch()
+    program, x, w, b = PROGRAMS[name]
+    nodes = []
+    for L in (minigrad, torch):
+        leaves = [None if a is None else L.tensor(a, requires_grad=True) for a in (x, w, b)]
+        nodes.append(program(L, *leaves).grad_fn)
+    assert _saved(nodes[0]) == _saved(nodes[1])
+
+
+def test_saved_mean_and_rstd_as_torch():
+    torch = import_torch()
+    values = []
+    for L in (minigrad, torch):
+        x = L.tensor(X3, requires_grad=True)
+        node = L.nn.functional.layer_norm(x, (5,)).grad_fn
+        group = L.nn.functional.group_norm(x, 2).grad_fn
+        batch = L.nn.functional.batch_norm(x, None, None, training=True).grad_fn
+        values.append([n.detach().numpy() for n in (node._saved_result1, node._saved_result2, group._saved_result1,
+                                            group._saved_result2, batch._saved_result1, batch._saved_result2)])
+    for ours, theirs in zip(*values):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-14, atol=1e-14)
+
+
+@pytest.mark.parametrize("momentum", [0.1, 0.5])
+def test_running_statistics_as_torch(momentum):
+    """The running mean moves towards the batch mean, the running var towards the unbiased batch
+    variance; written without a new version, as PyTorch's kernel writes them."""
+    torch = import_torch()
+    seen = []
+    for L in (minigrad, torch):
+        mean, var = L.zeros(4, dtype=L.float64), L.ones(4, dtype=L.float64)
+        x = L.tensor(X4)
+        L.nn.functional.batch_norm(x, mean, var, training=True, momentum=momentum)
+        L.nn.functional.batch_norm(x * 2 + 1, mean, var, training=True, momentum=momentum)
+        seen.append((mean.numpy(), var.numpy(), mean._version, var._version))
+    np.testing.assert_allclose(seen[0][0], seen[1][0], rtol=1e-14)
+    np.testing.assert_allclose(seen[0][1], seen[1][1], rtol=1e-14)
+    assert seen[0][2:] == seen[1][2:]
+
+
+def modules(L):
+    nn, seen = L.nn, []
+    layers = [nn.LayerNorm(4), nn.LayerNorm((3, 4), eps=1e-3, elementwise_affine=False), nn.LayerNorm(4, bias=False),
+              nn.GroupNorm(2, 4), nn.GroupNorm(1, 4, affine=False), nn.RMSNorm(4),
+              nn.RMSNorm([3, 4], eps=1e-5, elementwise_affine=False), nn.BatchNorm1d(4),
+              nn.BatchNorm2d(4, momentum=None), nn.BatchNorm1d(4, affine=False, track_running_stats=False),
+              nn.BatchNorm3d(4, bias=False)]
+    for layer in layers:
+        seen += [repr(layer), list(layer.state_dict()), [(n, tuple(p.shape)) for n, p in layer.named_parameters()],
+                 [(n, str(b.dtype)) for n, b in layer.named_buffers()]]
+    x = L.tensor(np.random.default_rng(0).standard_normal((5, 4, 3)).astype(np.float32))
+    bn = nn.BatchNorm1d(4)
+    bn(x)
+    bn(x * 2)
+    seen += [np.round(bn.running_mean.numpy(), 5).tolist(), np.round(bn.running_var.numpy(), 5).tolist(),
+             bn.num_batches_tracked.item()]
+    bn.eval()
+    seen += [np.round(bn(x).detach().numpy(), 5).tolist(), bn.num_batches_tracked.item()]
+    cumulative = nn.BatchNorm2d(4, momentum=None)
+    cumulative(x.reshape(5, 4, 3, 1))
+    cumulative(x.reshape(5, 4, 3, 1) * 3 + 1)
+    seen.append(np.round(cumulative.running_var.numpy(), 5).tolist())
+    untracked = nn.BatchNorm1d(4, track_running_stats=False).eval()
+    seen.append(np.round(untracked(x).detach().numpy(), 5).tolist())
+    return seen
+
+
+def test_modules_as_torch():
+    torch = import_torch()
+    assert modules(minigrad) == modules(torch)
+
+
+def _error(call):
+    try:
+        call()
+    except Exception as error:
+        return type(error).__name__, str(error)
+    return "no error"
+
+
+def errors(L):
+    F, nn = L.nn.functional, L.nn
+    x, x3 = L.ones(4, 3), L.ones(2, 3, 4)
+    mean, var = L.zeros(3), L.ones(3)
+    calls = [lambda: F.layer_norm(x, (4,)), lambda: F.layer_norm(x, (3,), L.ones(4)),
+             lambda: F.layer_norm(x, (3,), None, L.ones(4)), lambda: F.layer_norm(x, ()),
+             lambda: F.layer_norm(x, (2, 4, 3)), lambda: F.rms_norm(x, (4,)),
+             lambda: F.batch_norm(L.ones(1, 3), mean, var, training=True),
+             lambda: F.batch_norm(L.ones(2, 4), mean, var, training=True),
+             lambda: F.batch_norm(L.ones(2, 3), None, None, training=False),
+             lambda: F.batch_norm(L.ones(2, 3), mean, var, L.ones(4), training=False),
+             lambda: F.group_norm(x3, 2), lambda: F.group_norm(L.ones(2, 4, 4), 2, L.ones(3)),
+             lambda: F.group_norm(L.ones(2), 2), lambda: nn.BatchNorm1d(3)(L.ones(2, 3, 4, 5)),
+             lambda: nn.BatchNorm2d(3)(x3), lambda: nn.BatchNorm3d(3)(x3), lambda: nn.GroupNorm(3, 4), lambda: F.layer_norm(x, 3),
+             lambda: F.rms_norm(x, 3), lambda: F.layer_norm(x, (3.0,))]
+    return [_error(call) for call in calls]
+
+
+def test_errors_as_torch():
+    torch = import_torch()
+    assert errors(minigrad) == errors(torch)
