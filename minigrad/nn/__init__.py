@@ -19,6 +19,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
+    modules/sparse.py     Embedding
     init.py               how weights are initialised
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
 """
@@ -33,5 +34,5 @@ from .modules import (  # noqa: F401
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
 from .modules import (  # noqa: F401
-    LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d,
+    LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,
 )

@@ -1311,3 +1311,4 @@ logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (Py
 # --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
 from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
     layer_norm, batch_norm, group_norm, rms_norm, instance_norm)
+from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)

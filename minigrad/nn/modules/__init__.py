@@ -13,3 +13,4 @@ from .loss import (  # noqa: F401
     SoftMarginLoss)
 from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .sparse import Embedding  # noqa: F401
