@@ -21,10 +21,12 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     modules/sparse.py     Embedding
     init.py               how weights are initialised
+    utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
+from . import utils  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
