@@ -57,7 +57,8 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     max_norm = float(max_norm)
     if not grads:
         return
-    with no_grad():
+    # (a non-finite total norm makes the gradients nan, silently as in PyTorch)
+    with no_grad(), np.errstate(invalid="ignore", over="ignore"):
         clip_coef = max_norm / (total_norm + 1e-6)
         clip_coef_clamped = clip_coef.clamp(max=1.0)      # never make a gradient longer
         for grad in grads:
