@@ -14,7 +14,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
-    modules/dropout.py    Dropout
+    modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
     modules/flatten.py    Flatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
@@ -37,4 +37,5 @@ from .modules import (  # noqa: F401
 )
 from .modules import (  # noqa: F401
     LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,
+    Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout,
 )

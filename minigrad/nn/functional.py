@@ -1312,3 +1312,5 @@ logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (Py
 from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
     layer_norm, batch_norm, group_norm, rms_norm, instance_norm)
 from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)
+from ._dropout import (  # noqa: E402,F401  (whole channels at a time; alpha dropout for SELU)
+    dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout)
