@@ -15,10 +15,11 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
     modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
-    modules/flatten.py    Flatten
+    modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
+    (also Softmin in modules/activation.py)
     modules/sparse.py     Embedding
     init.py               how weights are initialised
     utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
@@ -37,5 +38,5 @@ from .modules import (  # noqa: F401
 )
 from .modules import (  # noqa: F401
     LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,
-    Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout,
+    Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout, Unflatten, Softmin,
 )

@@ -1314,3 +1314,13 @@ from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: 
 from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)
 from ._dropout import (  # noqa: E402,F401  (whole channels at a time; alpha dropout for SELU)
     dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-x) along ``dim``: the smallest value gets the largest probability.
+
+    Recorded as PyTorch records it: a negation, then softmax (SoftmaxBackward0 <- NegBackward0).
+    """
+    if dim is None:
+        dim = _softmax_dim(input.dim(), None, "softmin")
+    return softmax(-input, dim, dtype=dtype)
