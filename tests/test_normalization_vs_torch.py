@@ -167,6 +167,10 @@ def modules(L):
     seen.append(np.round(cumulative.running_var.numpy(), 5).tolist())
     untracked = nn.BatchNorm1d(4, track_running_stats=False).eval()
     seen.append(np.round(untracked(x).detach().numpy(), 5).tolist())
+    # converting a model converts floating tensors only: the batch count stays an integer
+    converted = nn.Sequential(nn.BatchNorm1d(4)).double()
+    seen.append([(name, str(t.dtype)) for name, t in converted.state_dict().items()])
+    seen.append([(name, str(t.dtype)) for name, t in nn.BatchNorm1d(4).to(L.float64).state_dict().items()])
     return seen
 
 
