@@ -1,6 +1,8 @@
 """layer_norm, batch_norm, group_norm, rms_norm, instance_norm and their modules against PyTorch:
 values, the recorded graph, gradients, the names and values grad_fn shows (_saved_*),
 gradcheck and gradgradcheck, running statistics, printing, state_dict and the errors."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -149,7 +151,8 @@ def modules(L):
               nn.GroupNorm(2, 4), nn.GroupNorm(1, 4, affine=False), nn.RMSNorm(4),
               nn.RMSNorm([3, 4], eps=1e-5, elementwise_affine=False), nn.BatchNorm1d(4),
               nn.BatchNorm2d(4, momentum=None), nn.BatchNorm1d(4, affine=False, track_running_stats=False),
-              nn.BatchNorm3d(4, bias=False)]
+              nn.BatchNorm3d(4, bias=False), nn.InstanceNorm1d(4), nn.InstanceNorm2d(4, affine=True),
+              nn.InstanceNorm3d(4, track_running_stats=True, momentum=None)]
     for layer in layers:
         seen += [repr(layer), list(layer.state_dict()), [(n, tuple(p.shape)) for n, p in layer.named_parameters()],
                  [(n, str(b.dtype)) for n, b in layer.named_buffers()]]
@@ -167,6 +170,17 @@ def modules(L):
     seen.append(np.round(cumulative.running_var.numpy(), 5).tolist())
     untracked = nn.BatchNorm1d(4, track_running_stats=False).eval()
     seen.append(np.round(untracked(x).detach().numpy(), 5).tolist())
+    instance = nn.InstanceNorm1d(4, affine=True, track_running_stats=True)
+    x3 = L.tensor(np.random.default_rng(2).standard_normal((2, 4, 5)).astype(np.float32))
+    seen.append(np.round(instance(x3).detach().numpy(), 6).tolist())
+    seen += [np.round(instance.running_mean.numpy(), 6).tolist(), np.round(instance.running_var.numpy(), 6).tolist()]
+    instance.eval()
+    seen.append(np.round(instance(x3).detach().numpy(), 6).tolist())
+    seen.append(np.round(nn.InstanceNorm2d(4)(x3.reshape(4, 5, 2)).numpy(), 6).tolist())     # no batch dim
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nn.InstanceNorm1d(3)(x3)
+    seen.append([str(w.message) for w in caught])
     # converting a model converts floating tensors only: the batch count stays an integer
     converted = nn.Sequential(nn.BatchNorm1d(4)).double()
     seen.append([(name, str(t.dtype)) for name, t in converted.state_dict().items()])
@@ -174,9 +188,21 @@ def modules(L):
     return seen
 
 
+def _same(ours, theirs):
+    """Equal, numbers to float32 precision (rounded printouts could fall either side of a digit)."""
+    if isinstance(ours, float) and isinstance(theirs, float):
+        return abs(ours - theirs) <= 1e-5 * (1 + abs(theirs))
+    if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)):
+        return len(ours) == len(theirs) and all(_same(a, b) for a, b in zip(ours, theirs))
+    return ours == theirs
+
+
 def test_modules_as_torch():
     torch = import_torch()
-    assert modules(minigrad) == modules(torch)
+    ours, theirs = modules(minigrad), modules(torch)
+    assert len(ours) == len(theirs)
+    for our, their in zip(ours, theirs):
+        assert _same(our, their), (our, their)
 
 
 def _error(call):
@@ -201,7 +227,12 @@ def errors(L):
              lambda: F.group_norm(x3, 2), lambda: F.group_norm(L.ones(2, 4, 4), 2, L.ones(3)),
              lambda: F.group_norm(L.ones(2), 2), lambda: nn.BatchNorm1d(3)(L.ones(2, 3, 4, 5)),
              lambda: nn.BatchNorm2d(3)(x3), lambda: nn.BatchNorm3d(3)(x3), lambda: nn.GroupNorm(3, 4), lambda: F.layer_norm(x, 3),
-             lambda: F.rms_norm(x, 3), lambda: F.layer_norm(x, (3.0,))]
+             lambda: F.rms_norm(x, 3), lambda: F.layer_norm(x, (3.0,)), lambda: F.instance_norm(x),
+             lambda: F.instance_norm(x3, use_input_stats=False), lambda: nn.InstanceNorm1d(3)(L.ones(2)),
+             lambda: nn.InstanceNorm2d(3, affine=True)(L.ones(2, 4, 2, 2)), lambda: nn.InstanceNorm3d(3)(x3),
+             lambda: F.batch_norm(x3.double(), mean, var, training=True),
+             lambda: F.batch_norm(x3, mean.double(), var.double()), lambda: F.layer_norm(x3, (4,), L.ones(4).double()),
+             lambda: F.group_norm(x3.double(), 1, L.ones(3))]
     return [_error(call) for call in calls]
 
 

@@ -19,6 +19,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
+    modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
     (also Softmin in modules/activation.py)
     modules/sparse.py     Embedding
     init.py               how weights are initialised
@@ -39,4 +40,5 @@ from .modules import (  # noqa: F401
 from .modules import (  # noqa: F401
     LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,
     Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout, Unflatten, Softmin,
+    InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,
 )

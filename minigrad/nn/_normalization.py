@@ -60,6 +60,19 @@ def _affine(x_hat, weight, bias, view_shape):
     return x_hat
 
 
+def _check_same_dtype(input, *tensors):
+    """PyTorch's CPU kernels want the weight, bias and running statistics in the input's dtype
+    (a float16 input may have float32 ones)."""
+    for tensor in tensors:
+        if tensor is None or tensor.dtype is input.dtype:
+            continue
+        if input.dtype is _dtype.float16 and tensor.dtype is _dtype.float32:
+            continue
+        if input.dtype is _dtype.float32:
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 def _recorded_statistics(input, axes, eps):
     """mean and rstd of ``input`` over ``axes`` as recorded operations (for create_graph)."""
     mean = input.mean(axes, keepdim=True)
@@ -152,6 +165,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """
     normalized_shape = _int_shape("layer_norm", normalized_shape)
     _check_normalized_shape(input, normalized_shape, weight, bias)
+    _check_same_dtype(input, weight, bias)
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     mean, rstd, _ = _statistics(input._array, axes, eps)
     values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
@@ -220,6 +234,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                          ("running_var", running_var)):
         _check_channels(name, tensor, channels)
+    _check_same_dtype(input, weight, bias, running_mean, running_var)
     axes = (0,) + tuple(range(2, input.ndim))
     view_shape = (1, channels) + (1,) * (input.ndim - 2)
     dtype = input._array.dtype
@@ -292,6 +307,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in "
                                f"input, but got {name} of shape {_shape_text(tensor.shape)} and input of "
                                f"shape {_shape_text(input.shape)}")
+    _check_same_dtype(input, weight, bias)
     array = input._array
     grouped = array.reshape(n, num_groups, -1)
     mean, rstd, _ = _statistics(grouped, (2,), eps)
@@ -334,6 +350,13 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     As PyTorch does it: the batch is folded into the channels, (N, C, ...) -> (1, N*C, ...),
     and batch_norm runs on that, the weight, bias and running statistics repeated N times.
     """
+    if use_input_stats:
+        spatial = int(np.prod(input.shape[2:]))
+        if spatial == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input size "
+                             f"{input.shape}")
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
     n, c = input.shape[0], input.shape[1]
     folded = input.reshape((1, n * c) + tuple(input.shape[2:]))
     repeated = [None if t is None else t.repeat(n) for t in (weight, bias, running_mean, running_var)]

@@ -19,8 +19,9 @@ from ..parameter import Parameter
 from .module import Module
 
 
-class _BatchNorm(Module):
-    """What the three BatchNorm layers share; they differ only in the input dims they accept."""
+class _NormBase(Module):
+    """What the BatchNorm and InstanceNorm layers share: weight and bias, the running statistics
+    (buffers), their reset, and how they print."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None, *, bias=True):
@@ -64,6 +65,15 @@ class _BatchNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
+    def extra_repr(self):
+        """The settings PyTorch prints: ``3, eps=1e-05, momentum=0.1, affine=True, ...``."""
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(_NormBase):
+    """What the three BatchNorm layers share; they differ only in the input dims they accept."""
+
     def forward(self, input):
         """``F.batch_norm`` with the batch's statistics in training, the running ones in eval."""
         self._check_input_dim(input)
@@ -78,11 +88,6 @@ class _BatchNorm(Module):
         return F.batch_norm(input, self.running_mean if keep_running else None,
                             self.running_var if keep_running else None, self.weight, self.bias,
                             use_batch_statistics, factor, self.eps)
-
-    def extra_repr(self):
-        """The settings PyTorch prints: ``3, eps=1e-05, momentum=0.1, affine=True, ...``."""
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
