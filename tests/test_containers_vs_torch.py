@@ -73,6 +73,14 @@ def sequential(L):
     seq.insert(3, nn.GELU())
     seq.extend([nn.ReLU()])
     seen = [repr(seq), repr(seq.pop(0)), repr(seq + seq), len(seq)]
+    doubled = nn.Sequential(nn.Linear(2, 2), nn.ReLU()) * 2
+    seen += [repr(doubled), len(list(doubled.parameters())), list(doubled.state_dict())]
+    seq *= 2
+    seen.append(repr(seq))
+    seq += nn.Sequential(nn.Tanh())
+    seen += [repr(seq), repr(3 * nn.Sequential(nn.ReLU()))]
+    seen += [_error(lambda: nn.Sequential() * 0), _error(lambda: nn.Sequential() * 1.5),
+             _error(lambda: nn.Sequential() + [nn.ReLU()])]
     return seen
 
 

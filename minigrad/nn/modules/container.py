@@ -108,8 +108,32 @@ class Sequential(Module):
                              f"but {type(other)} is given.")
         return Sequential(*self, *other)
 
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, "
+                             f"but {type(other)} is given.")
+        return self.extend(list(other))
+
+    def __mul__(self, times):
+        """The same layers (not copies) ``times`` over: they share their weights."""
+        _check_repeats(self, times)
+        return Sequential(*(list(self) * times))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, times):
+        _check_repeats(self, times)
+        return self.extend(list(self) * (times - 1))
+
     def __dir__(self):
         return [key for key in super().__dir__() if not key.isdigit()]
+
+
+def _check_repeats(sequential, times):
+    if not isinstance(times, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(sequential)} and {type(times)}")
+    if times <= 0:
+        raise ValueError(f"Non-positive multiplication factor {times} for {type(sequential)}")
 
 
 def _shift_right_and_put(modules, index, module):
