@@ -239,3 +239,42 @@ def errors(L):
 def test_errors_as_torch():
     torch = import_torch()
     assert errors(minigrad) == errors(torch)
+
+
+def edge_cases(L):
+    """Empty batches, a 1-d input, integers, lists: what comes out or which error, and its text."""
+    F = L.nn.functional
+
+    def outcome(call):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out = call()
+            return "ok", tuple(out.shape)
+        except Exception as error:
+            return type(error).__name__, str(error)
+    calls = [lambda: F.batch_norm(L.randn(5), L.zeros(5), L.ones(5), training=True),
+             lambda: F.batch_norm(L.randn(5), L.zeros(1), L.ones(1), training=False),
+             lambda: F.batch_norm(L.randn(0, 3), L.zeros(3), L.ones(3), training=True),
+             lambda: F.batch_norm(L.randn(0, 3), L.zeros(3), L.ones(3), training=False),
+             lambda: F.layer_norm(L.randn(0, 3), (3,)), lambda: F.group_norm(L.randn(0, 4), 2),
+             lambda: F.layer_norm([1, 2], (2,)), lambda: F.batch_norm([1, 2], None, None),
+             lambda: F.batch_norm([1, 2], None, None, training=True), lambda: F.group_norm([1], 1),
+             lambda: F.rms_norm([1], (1,)), lambda: F.instance_norm([1]),
+             lambda: F.embedding([1, 2], L.ones(3, 2)), lambda: F.embedding(L.tensor([1]), [1, 2]),
+             lambda: F.one_hot(L.ones(2, dtype=L.int64), 2.5),
+             lambda: F.layer_norm(L.ones(2, 3, dtype=L.int64), (3,)),
+             lambda: F.batch_norm(L.ones(2, 3, dtype=L.int64), None, None, training=True),
+             lambda: F.group_norm(L.ones(2, 4, dtype=L.int64), 2), lambda: F.rms_norm(L.ones(2, 3, dtype=L.int64), (3,)),
+             lambda: F.embedding(L.tensor([[]], dtype=L.int64), L.ones(3, 2)), lambda: F.embedding(L.tensor(1), L.ones(3, 2)),
+             lambda: F.layer_norm(L.ones(3), (3,)), lambda: F.group_norm(L.ones(2, 4), 3),
+             lambda: F.group_norm(L.ones(1, 1), 1), lambda: F.group_norm(L.ones(1, 2, 1), 2),
+             lambda: F.instance_norm(L.ones(2, 3, 1)), lambda: F.rms_norm(L.ones(2, 3), (3,), L.ones(2)),
+             lambda: F.layer_norm(L.ones(2, 3), (3,), eps=0),
+             lambda: F.batch_norm(L.ones(2, 3), L.zeros(3), L.ones(3), momentum=None, training=True)]
+    return [outcome(call) for call in calls]
+
+
+def test_edge_cases_as_torch():
+    torch = import_torch()
+    assert edge_cases(minigrad) == edge_cases(torch)

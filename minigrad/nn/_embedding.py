@@ -90,6 +90,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     operation, EmbeddingBackward0. (``sparse=True`` gives a dense gradient here: minigrad has no
     sparse tensors.)
     """
+    for name, position, value in (("weight", 1, weight), ("indices", 2, input)):
+        if not isinstance(value, Tensor):       # (PyTorch's C++ embedding(weight, indices) checks them)
+            raise TypeError(f"embedding(): argument '{name}' (position {position}) must be Tensor, not "
+                            f"{type(value).__name__}")
     if padding_idx is not None:
         if padding_idx > 0 and padding_idx >= weight.size(0):
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -112,6 +116,8 @@ def one_hot(tensor, num_classes=-1):
     more dim, of size ``num_classes``; by default the largest index + 1)."""
     if not isinstance(tensor, Tensor):
         raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not {type(tensor).__name__}")
+    if not isinstance(num_classes, (int, np.integer)) or isinstance(num_classes, bool):
+        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, not {type(num_classes).__name__}")
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     array = tensor._array

@@ -33,8 +33,8 @@ import numpy as np
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
-from .._ops.pointwise import add_number
-from .._tensor import _wrap
+from .._ops.pointwise import add_number, kernel_not_implemented
+from .._tensor import Tensor, _wrap
 from .. import _dtype
 
 
@@ -58,6 +58,28 @@ def _affine(x_hat, weight, bias, view_shape):
     if bias is not None:
         x_hat = x_hat + bias._array.astype(np.float64).reshape(view_shape)
     return x_hat
+
+
+def _check_tensor(function, value, name="input", position=1):
+    """PyTorch's TypeError for an argument that must be a tensor."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
+
+
+def _check_floating(kernel, input):
+    """The kernels have float versions only, and say so naming the kernel."""
+    if not input.is_floating_point():
+        raise kernel_not_implemented(kernel, input)
+
+
+def _verify_batch_size(size):
+    """More than one value must share each mean, or the variance is 0 and x_hat undefined."""
+    values = size[0]
+    for n in size[2:]:
+        values *= n
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
 
 
 def _check_same_dtype(input, *tensors):
@@ -163,8 +185,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     ``F.layer_norm(x, (4,))`` gives every row of 4 numbers mean 0 and variance 1. One recorded
     operation, NativeLayerNormBackward0, as in PyTorch.
     """
+    _check_tensor("layer_norm", input)
     normalized_shape = _int_shape("layer_norm", normalized_shape)
     _check_normalized_shape(input, normalized_shape, weight, bias)
+    _check_floating("LayerNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     mean, rstd, _ = _statistics(input._array, axes, eps)
@@ -223,17 +247,19 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     running statistics are used instead. One recorded operation, NativeBatchNormBackward0.
     """
     if training:
-        size = tuple(input.shape)
-        values_per_channel = int(np.prod(size)) // size[1] if len(size) > 1 else size[0]
-        if values_per_channel == 1:
-            raise ValueError("Expected more than 1 value per channel when training, got input size "
-                             f"{input.shape}")
-    elif running_mean is None:
+        if not isinstance(input, Tensor):       # (PyTorch asks input.size() first)
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
+        _verify_batch_size(input.shape)
+    _check_tensor("batch_norm", input)
+    if momentum is None or isinstance(momentum, bool) or not isinstance(momentum, (int, float, np.floating)):
+        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type(momentum).__name__}")
+    if not training and running_mean is None:
         raise RuntimeError("running_mean must be defined in evaluation mode")
-    channels = input.shape[1] if input.ndim > 1 else 1
+    channels = input.shape[1] if input.ndim > 1 else 0      # (a 1-d input has no channel dim)
     for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                          ("running_var", running_var)):
         _check_channels(name, tensor, channels)
+    _check_floating("batch_norm", input)
     _check_same_dtype(input, weight, bias, running_mean, running_var)
     axes = (0,) + tuple(range(2, input.ndim))
     view_shape = (1, channels) + (1,) * (input.ndim - 2)
@@ -283,7 +309,7 @@ class NativeGroupNormBackward0(Node):
 
     def backward(self, grad):
         input, weight, mean, rstd = self.saved_tensors
-        stats_shape = (self.N, self.group, -1)
+        stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
         if is_grad_enabled():
             mean, rstd = _recorded_statistics(input.reshape(stats_shape), (2,), self.eps)
         else:
@@ -296,9 +322,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Split the channels (dim 1) into ``num_groups`` groups and normalize each group of each
     sample, then scale and shift each channel. One recorded operation, NativeGroupNormBackward0.
     """
+    if not isinstance(input, Tensor):            # (PyTorch asks input.dim() first)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
     n, c = input.shape[0], input.shape[1]
+    _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
     if c % num_groups:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got "
                            f"input of shape {_shape_text(input.shape)} and num_groups={num_groups}")
@@ -307,9 +336,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in "
                                f"input, but got {name} of shape {_shape_text(tensor.shape)} and input of "
                                f"shape {_shape_text(input.shape)}")
+    _check_floating("GroupNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
     array = input._array
-    grouped = array.reshape(n, num_groups, -1)
+    grouped = array.reshape(n, num_groups, (c // num_groups) * int(np.prod(array.shape[2:])))
     mean, rstd, _ = _statistics(grouped, (2,), eps)
     view_shape = (1, c) + (1,) * (input.ndim - 2)
     x_hat = ((grouped - mean) * rstd).reshape(array.shape)
@@ -331,8 +361,10 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     MeanBackward1, AddBackward1, RsqrtBackward0, MulBackward0), and so do we. ``eps=None`` means
     the dtype's machine epsilon (``torch.finfo(dtype).eps``). float16 is computed in float32.
     """
+    _check_tensor("rms_norm", input)
     normalized_shape = _int_shape("rms_norm", normalized_shape)
     _check_normalized_shape(input, normalized_shape, weight, None, star="")
+    _check_floating("rms_norm", input)
     dims = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     upcast = input.to(_dtype.float32) if input.dtype is _dtype.float16 else input
     if eps is None:
@@ -350,6 +382,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     As PyTorch does it: the batch is folded into the channels, (N, C, ...) -> (1, N*C, ...),
     and batch_norm runs on that, the weight, bias and running statistics repeated N times.
     """
+    if not isinstance(input, Tensor):            # (PyTorch asks input.size() first)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
     if use_input_stats:
         spatial = int(np.prod(input.shape[2:]))
         if spatial == 1:
