@@ -278,3 +278,42 @@ def edge_cases(L):
 def test_edge_cases_as_torch():
     torch = import_torch()
     assert edge_cases(minigrad) == edge_cases(torch)
+
+
+def group_statistics(L):
+    """group_norm's mean and rstd are outputs of its node (they require grad), layer_norm's and
+    batch_norm's are not; a gradient through group_norm's counts when the output got one too."""
+    x = L.tensor(np.random.default_rng(0).standard_normal((2, 4, 3)), requires_grad=True)
+    w = L.tensor(np.random.default_rng(1).standard_normal(4), requires_grad=True)
+    y = L.nn.functional.group_norm(x, 2, w)
+    node = y.grad_fn
+    mean, rstd = node._saved_result1, node._saved_result2
+    seen = [mean.requires_grad, mean.grad_fn is node, rstd.is_leaf, mean.detach().numpy().tolist()]
+    for other in (L.nn.functional.layer_norm(x, (3,)).grad_fn, L.nn.functional.batch_norm(x, None, None, training=True).grad_fn):
+        seen.append((other._saved_result1.requires_grad, other._saved_result2.grad_fn is None))
+    loss = (y * L.arange(24., dtype=L.float64).reshape(2, 4, 3)).sum() + (mean * L.tensor([[1., 2], [3, 4]], dtype=L.float64)).sum()
+    (loss + (rstd ** 2).sum()).backward()
+    seen += [x.grad.numpy().tolist(), w.grad.numpy().tolist()]
+    x.grad = None
+    L.nn.functional.group_norm(x, 2, w).grad_fn._saved_result2.sum().backward()
+    seen.append(x.grad is None)
+    return seen
+
+
+def test_group_norm_statistics_are_outputs_as_in_torch():
+    torch = import_torch()
+    ours, theirs = group_statistics(minigrad), group_statistics(torch)
+    for our, their in zip(ours, theirs):
+        if isinstance(our, list):
+            np.testing.assert_allclose(our, their, rtol=1e-13, atol=1e-13)
+        else:
+            assert our == their
+
+
+def test_gradcheck_through_group_norm_statistics():
+    x = minigrad.tensor(np.random.default_rng(0).standard_normal((2, 4, 3)), requires_grad=True)
+
+    def function(x):
+        y = minigrad.nn.functional.group_norm(x, 2)
+        return y * 2 + y.grad_fn._saved_result1.sum() + y.grad_fn._saved_result2.sum()
+    assert gradcheck(function, [x])

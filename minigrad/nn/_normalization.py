@@ -30,7 +30,7 @@ As in PyTorch, each node saves the per-row mean and rstd it computed, and shows 
 """
 import numpy as np
 
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
@@ -303,19 +303,40 @@ _SETTINGS_KEPT_AS["NativeGroupNormBackward0"] = {"C": "C", "HxW": "HxW", "N": "N
 
 class NativeGroupNormBackward0(Node):
     """result = (x - mean) * rstd * weight + bias, mean and rstd per sample and group of channels   ->
-        grad_input = rstd * (g - mean(g) - x_hat * mean(g * x_hat)) over each group, g = grad * weight; grad_weight = sum(grad * x_hat); grad_bias = sum(grad)"""
+        grad_input = rstd * (g - mean(g) - x_hat * mean(g * x_hat)) over each group, g = grad * weight; grad_weight = sum(grad * x_hat); grad_bias = sum(grad)
+
+    Unlike layer_norm's and batch_norm's, this node's mean and rstd are outputs that require grad
+    (as in PyTorch: ``grad_fn._saved_result1.grad_fn`` is the node itself); a gradient reaching
+    them adds grad_mean / m + grad_rstd * (-rstd**3) (x - mean) / m to the input's, m the group's size
+    (only when the normalized output got a gradient too: otherwise PyTorch computes nothing).
+    """
 
     _saved_names = ("input", "weight", "result1", "result2")
 
-    def backward(self, grad):
+    def backward(self, grad, grad_mean=None, grad_rstd=None):
         input, weight, mean, rstd = self.saved_tensors
         stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
         if is_grad_enabled():
             mean, rstd = _recorded_statistics(input.reshape(stats_shape), (2,), self.eps)
         else:
             mean, rstd = mean.unsqueeze(-1), rstd.unsqueeze(-1)
+        if grad is None:
+            # PyTorch computes nothing unless the normalized output itself got a gradient
+            return None, None, None
         view_shape = (1, self.C) + (1,) * (input.ndim - 2)
-        return _normalization_backward(self, grad, input, weight, mean, rstd, (2,), stats_shape, view_shape)
+        grads = list(_normalization_backward(self, grad, input, weight, mean, rstd, (2,), stats_shape, view_shape))
+        if (grad_mean is not None or grad_rstd is not None) and self.should_compute_output(0):
+            # through the statistics themselves: d mean/dx = 1/m, d rstd/dx = -rstd**3 (x - mean)/m
+            size = stats_shape[2]
+            extra = 0
+            if grad_mean is not None:
+                extra = grad_mean.unsqueeze(-1) / size
+            if grad_rstd is not None:
+                x = input.reshape(stats_shape)
+                extra = extra + grad_rstd.unsqueeze(-1) * (-rstd ** 3) * (x - mean) / size
+            extra = extra.expand(stats_shape).reshape(input.shape)
+            grads[0] = extra if grads[0] is None else grads[0] + extra
+        return tuple(grads)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -345,10 +366,20 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     x_hat = ((grouped - mean) * rstd).reshape(array.shape)
     values = _affine(x_hat, weight, bias, view_shape)
     dtype = array.dtype
-    saved_mean, saved_rstd = _wrap(mean.reshape(n, num_groups).astype(dtype)), _wrap(rstd.reshape(n, num_groups).astype(dtype))
-    return result(values.astype(dtype), NativeGroupNormBackward0, (input, weight, bias),
-                  saved=(input, weight, saved_mean, saved_rstd), C=c, HxW=int(np.prod(array.shape[2:])),
-                  N=n, eps=eps, group=num_groups, bias_shape=(c,))
+    values = values.astype(dtype)
+    out = result(values, NativeGroupNormBackward0, (input, weight, bias), C=c, HxW=int(np.prod(array.shape[2:])),
+                 N=n, eps=eps, group=num_groups, bias_shape=(c,))
+    node = out._grad_fn
+    if node is not None and out._output_nr == 0 and isinstance(node, NativeGroupNormBackward0):
+        # the mean and rstd are the node's second and third outputs, as in PyTorch (F.group_norm
+        # returns only the first; the node keeps the others as saved outputs)
+        saved_mean, saved_rstd = _wrap(mean.reshape(n, num_groups).astype(dtype)), _wrap(rstd.reshape(n, num_groups).astype(dtype))
+        node._num_outputs = 3
+        node._output_shapes = [values.shape, (n, num_groups), (n, num_groups)]
+        for output_nr, statistic in ((1, saved_mean), (2, saved_rstd)):
+            statistic._grad_fn, statistic._output_nr = node, output_nr
+        node.save_for_backward(input, weight, SavedOutput(saved_mean), SavedOutput(saved_rstd))
+    return out
 
 
 # --- rms_norm and instance_norm: ordinary operations ------------------------------------------------
