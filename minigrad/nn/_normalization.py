@@ -24,9 +24,10 @@ The formula is written with tensor operations, so with ``create_graph=True`` it 
 and can be differentiated again; the mean and rstd are then computed again from the input, as
 recorded operations, so that the second derivative sees how they depend on it.
 
-As in PyTorch, each node saves the per-row mean and rstd it computed, and shows them as
+As in PyTorch, each node saves the mean and rstd it computed, and shows them as
 ``grad_fn._saved_result1`` and ``_saved_result2`` (the second and third outputs of PyTorch's
-``native_layer_norm``, which F.layer_norm does not return).
+``native_layer_norm`` and the like, which the F functions do not return). group_norm's are
+outputs of its node that require grad; layer_norm's and batch_norm's are plain tensors.
 """
 import numpy as np
 
@@ -107,7 +108,7 @@ def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_s
     """The gradients of input, weight and bias (see the module docstring).
 
     ``stats_shape``: the shape in which ``axes`` are the elements that shared a mean (the input's
-    own shape, or (N, groups, -1) for group_norm); ``view_shape``: the weight's shape for
+    own shape, or (N, groups, elements per group) for group_norm); ``view_shape``: the weight's shape for
     broadcasting against the input. ``centred=False`` is batch_norm in eval mode: the statistics
     were constants (the running ones), so no mean terms.
     """
