@@ -374,7 +374,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if node is not None and out._output_nr == 0 and isinstance(node, NativeGroupNormBackward0):
         # the mean and rstd are the node's second and third outputs, as in PyTorch (F.group_norm
         # returns only the first; the node keeps the others as saved outputs)
-        saved_mean, saved_rstd = _wrap(mean.reshape(n, num_groups).astype(dtype)), _wrap(rstd.reshape(n, num_groups).astype(dtype))
+        saved_mean = _wrap(mean.reshape(n, num_groups).astype(dtype))
+        saved_rstd = _wrap(rstd.reshape(n, num_groups).astype(dtype))
         node._num_outputs = 3
         node._output_shapes = [values.shape, (n, num_groups), (n, num_groups)]
         for output_nr, statistic in ((1, saved_mean), (2, saved_rstd)):
