@@ -317,3 +317,27 @@ def test_gradcheck_through_group_norm_statistics():
         y = minigrad.nn.functional.group_norm(x, 2)
         return y * 2 + y.grad_fn._saved_result1.sum() + y.grad_fn._saved_result2.sum()
     assert gradcheck(function, [x])
+
+
+def layouts(L):
+    """Output and gradient strides for channels_last and transposed inputs (channels_last stays
+    so for batch and group norm; everything else comes out row-major)."""
+    F, seen = L.nn.functional, []
+    base = L.tensor(X3.astype(np.float32))
+    inputs = [L.tensor(X4.astype(np.float32)).contiguous(memory_format=L.channels_last), base.transpose(0, 1),
+              base.permute(2, 1, 0), base[:, :, ::2], base.transpose(1, 2)]
+    for given in inputs:
+        x = given.detach().requires_grad_()
+        for function in [lambda x: F.batch_norm(x, None, None, training=True), lambda x: F.group_norm(x, 1),
+                         lambda x: F.layer_norm(x, (x.shape[-1],)), lambda x: F.instance_norm(x),
+                         lambda x: F.rms_norm(x, (x.shape[-1],))]:
+            y = function(x)
+            y.backward(L.ones_like(y))
+            seen.append((y.stride(), x.grad.stride()))
+            x.grad = None
+    return seen
+
+
+def test_layouts_as_torch():
+    torch = import_torch()
+    assert layouts(minigrad) == layouts(torch)

@@ -37,6 +37,7 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
+from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
 def _shape_text(shape):
@@ -59,6 +60,16 @@ def _affine(x_hat, weight, bias, view_shape):
     if bias is not None:
         x_hat = x_hat + bias._array.astype(np.float64).reshape(view_shape)
     return x_hat
+
+
+def _laid_out_as_pytorch_suggests(values, input_array, dtype):
+    """``values`` in ``dtype``, laid out in memory as PyTorch's batch and group norm kernels write:
+    channels-last for a channels-last 4-d or 5-d input, row-major for everything else."""
+    values = values.astype(dtype, copy=False)
+    for fmt in (channels_last, channels_last_3d):
+        if input_array.ndim == fmt.rank and not input_array.flags.c_contiguous and is_in_format(input_array, fmt):
+            return copy_in_format(values, fmt)
+    return np.ascontiguousarray(values)
 
 
 def _check_tensor(function, value, name="input", position=1):
@@ -196,7 +207,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
     dtype = input._array.dtype
     saved_mean, saved_rstd = _wrap(mean.astype(dtype)), _wrap(rstd.astype(dtype))
-    return result(values.astype(dtype), NativeLayerNormBackward0, (input, weight, bias),
+    # (PyTorch's result is contiguous whatever the input's layout)
+    return result(np.ascontiguousarray(values, dtype=dtype), NativeLayerNormBackward0, (input, weight, bias),
                   saved=(input, weight, bias, saved_mean, saved_rstd), normalized_shape=normalized_shape,
                   eps=eps, bias_shape=normalized_shape)
 
@@ -277,7 +289,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
         saved_mean = saved_rstd = _wrap(np.empty(0, dtype))     # PyTorch keeps empty ones in eval
     values = _affine((input._array - mean) * rstd, weight, bias, view_shape)
-    return result(values.astype(dtype), NativeBatchNormBackward0, (input, weight, bias),
+    return result(_laid_out_as_pytorch_suggests(values, input._array, dtype), NativeBatchNormBackward0, (input, weight, bias),
                   saved=(input, weight, running_mean, running_var, saved_mean, saved_rstd),
                   eps=eps, training=bool(training), bias_shape=(channels,))
 
@@ -367,7 +379,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     x_hat = ((grouped - mean) * rstd).reshape(array.shape)
     values = _affine(x_hat, weight, bias, view_shape)
     dtype = array.dtype
-    values = values.astype(dtype)
+    values = _laid_out_as_pytorch_suggests(values, array, dtype)
     out = result(values, NativeGroupNormBackward0, (input, weight, bias), C=c, HxW=int(np.prod(array.shape[2:])),
                  N=n, eps=eps, group=num_groups, bias_shape=(c,))
     node = out._grad_fn
