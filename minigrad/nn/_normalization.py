@@ -417,7 +417,12 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     out = upcast * add_number(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     if weight is not None:
         out = out * weight
-    return out.to(input.dtype)
+    out = out.to(input.dtype)
+    # PyTorch's result is row-major (channels-last for a channels-last input) whatever the input's
+    # layout, where the same operations one by one would keep a transposed input's: the same
+    # values, only stored in that order, so nothing is recorded
+    out._array = _laid_out_as_pytorch_suggests(out._array, input._array, out._array.dtype)
+    return out
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
