@@ -410,7 +410,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     normalized_shape = _int_shape("rms_norm", normalized_shape)
     _check_normalized_shape(input, normalized_shape, weight, None, star="")
     _check_floating("rms_norm", input)
-    dims = tuple(range(input.ndim - len(normalized_shape), input.ndim))
+    # the last dims, listed from the last one back, as PyTorch lists them (grad_fn's _saved_dim shows it)
+    dims = tuple(range(input.ndim - 1, input.ndim - len(normalized_shape) - 1, -1))
     upcast = input.to(_dtype.float32) if input.dtype is _dtype.float16 else input
     if eps is None:
         eps = float(np.finfo(upcast._array.dtype).eps)
