@@ -101,3 +101,38 @@ def test_in_place_modules_and_errors_as_torch():
     torch = import_torch()
     assert others(minigrad) == others(torch)
     assert errors(minigrad) == errors(torch)
+
+
+def _every_node(grad_fn, seen):
+    """(name, what each _saved_ attribute shows) of every node below ``grad_fn``, depth first."""
+    if grad_fn is None:
+        return seen
+    shown = {}
+    for name in dir(grad_fn):
+        if name.startswith("_saved_"):
+            value = getattr(grad_fn, name)
+            shown[name] = (tuple(value.shape), str(value.dtype)) if hasattr(value, "shape") else value
+    seen.append((type(grad_fn).__name__, shown))
+    for child, _ in grad_fn.next_functions:
+        _every_node(child, seen)
+    return seen
+
+
+def saved_values(L):
+    F, seen = L.nn.functional, []
+    x = L.tensor(np.ones((2, 3, 4)), requires_grad=True)
+    calls = [lambda: F.dropout1d(x, 0.3), lambda: F.dropout1d(x[0], 0.3), lambda: F.dropout2d(x.unsqueeze(0), 0.3),
+             lambda: F.dropout3d(x.unsqueeze(0), 0.3), lambda: F.alpha_dropout(x, 0.3, True),
+             lambda: F.feature_alpha_dropout(x, 0.3, True), lambda: F.softmin(x, 1), lambda: F.dropout1d(x, 1.0)]
+    for call in calls:
+        L.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            seen.append(_every_node(call().grad_fn, []))
+    return seen
+
+
+def test_saved_values_as_torch():
+    """The mask's shape each MulBackward0 saved (one number per channel), and the rest."""
+    torch = import_torch()
+    assert saved_values(minigrad) == saved_values(torch)
