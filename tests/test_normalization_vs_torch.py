@@ -370,3 +370,31 @@ def test_composed_graphs_show_what_torch_shows():
     """rms_norm and instance_norm: every node's _saved_ values (dims in PyTorch's order)."""
     torch = import_torch()
     assert composed(minigrad) == composed(torch)
+
+
+def some_require_grad(L):
+    """Every combination of input, weight and bias requiring grad: the graph and the gradients."""
+    import itertools
+    F, seen = L.nn.functional, []
+    for x_grad, w_grad, b_grad in itertools.product([True, False], repeat=3):
+        x = L.tensor(X3, requires_grad=x_grad)
+        w4, b4 = L.ones(4, dtype=L.float64, requires_grad=w_grad), L.zeros(4, dtype=L.float64, requires_grad=b_grad)
+        w5, b5 = L.ones(5, dtype=L.float64, requires_grad=w_grad), L.zeros(5, dtype=L.float64, requires_grad=b_grad)
+        running = (L.zeros(4, dtype=L.float64), L.ones(4, dtype=L.float64))
+        for call in [lambda: F.layer_norm(x, (5,), w5, b5), lambda: F.batch_norm(x, None, None, w4, b4, True),
+                     lambda: F.batch_norm(x, *running, w4, b4, False), lambda: F.group_norm(x, 2, w4, b4),
+                     lambda: F.rms_norm(x, (5,), w5), lambda: F.instance_norm(x, None, None, w4, b4)]:
+            y = call()
+            seen.append(graph(y.grad_fn))
+            if y.requires_grad:
+                (y * L.linspace(-1, 1, y.numel(), dtype=L.float64).reshape(y.shape)).sum().backward()
+                seen.append([None if t.grad is None else np.round(t.grad.numpy(), 10).tolist()
+                             for t in (x, w4, b4, w5, b5)])
+                for t in (x, w4, b4, w5, b5):
+                    t.grad = None
+    return seen
+
+
+def test_some_inputs_requiring_grad_as_torch():
+    torch = import_torch()
+    assert some_require_grad(minigrad) == some_require_grad(torch)
