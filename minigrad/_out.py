@@ -167,6 +167,14 @@ OUT_RULES = {
                             "self.dtype = {result} and out.dtype = {out}"),
     "nonzero": OutRule("same", "nonzero: Expected out tensor to have scalar type Long but got scalar "
                                "type{out}"),
+    # products composed of others (products.py)
+    **{name: OutRule("same", "tensordot: Expected the output tensor to have dtype {result}, but got an "
+                             "output tensor with dtype {out}") for name in ("tensordot", "inner")},
+    "vdot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
+    "ger": OutRule("cast", CAST), "kron": OutRule("cast", CAST),
+    "addbmm": OutRule("same", "self and mat2 must have the same dtype, but got {out} and {result}"),
+    "chain_matmul": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
+                                    "got {out_cpp}"),
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",

@@ -1042,13 +1042,21 @@ def _install_methods():
 def _install_structure_methods():
     """Tensor methods of the structure and product operations (strided.py, products.py,
     combinatorics.py): x.as_strided(...), x.kron(y), x.fill_diagonal_(v), ..."""
-    from ._ops import strided
+    from ._ops import strided, products, blas
+    from ._ops.inplace_unary import _with_others_inplace
     methods = {
         strided: ["as_strided", "as_strided_", "as_strided_scatter"],
+        products: ["kron", "inner", "vdot", "ger", "addbmm"],
     }
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
+    Tensor.tensordot = lambda self, other, dims=2: products.tensordot(self, other, dims)
+    Tensor.tensordot.__doc__ = products.tensordot.__doc__
+    # x.addbmm_(b1, b2), x.baddbmm_(b1, b2), x.addmm_(m1, m2): computed, then written back into x
+    Tensor.addbmm_ = _with_others_inplace(products.addbmm, "addbmm_", 2)
+    Tensor.baddbmm_ = _with_others_inplace(blas.baddbmm, "baddbmm_", 2)
+    Tensor.addmm_ = _with_others_inplace(blas.addmm, "addmm_", 2)
 
 
 # autograd and the operation modules import Tensor from here, so they are imported once it
