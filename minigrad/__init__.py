@@ -113,6 +113,9 @@ from ._ops.aminmax import aminmax  # noqa: F401
 from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
 from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
 from ._ops.strided import as_strided, as_strided_, as_strided_scatter  # noqa: F401
+from ._ops.combinatorics import (  # noqa: F401
+    broadcast_shapes, broadcast_tensors, meshgrid, cartesian_prod, combinations, block_diag, vander,
+    tril_indices, triu_indices, argwhere, isin, unravel_index)
 from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401

@@ -1042,11 +1042,12 @@ def _install_methods():
 def _install_structure_methods():
     """Tensor methods of the structure and product operations (strided.py, products.py,
     combinatorics.py): x.as_strided(...), x.kron(y), x.fill_diagonal_(v), ..."""
-    from ._ops import strided, products, blas
+    from ._ops import strided, products, blas, combinatorics
     from ._ops.inplace_unary import _with_others_inplace
     methods = {
         strided: ["as_strided", "as_strided_", "as_strided_scatter"],
         products: ["kron", "inner", "vdot", "ger", "addbmm"],
+        combinatorics: ["fill_diagonal_", "argwhere", "isin"],
     }
     for module, names in methods.items():
         for name in names:
