@@ -115,7 +115,8 @@ from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter,
 from ._ops.strided import as_strided, as_strided_, as_strided_scatter  # noqa: F401
 from ._ops.combinatorics import (  # noqa: F401
     broadcast_shapes, broadcast_tensors, meshgrid, cartesian_prod, combinations, block_diag, vander,
-    tril_indices, triu_indices, argwhere, isin, unravel_index)
+    tril_indices, triu_indices, argwhere, isin, unravel_index, nonzero_static)
+from ._creation import logspace, scalar_tensor, asarray, empty_strided, randint_like  # noqa: F401
 from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401

@@ -1047,7 +1047,7 @@ def _install_structure_methods():
     methods = {
         strided: ["as_strided", "as_strided_", "as_strided_scatter"],
         products: ["kron", "inner", "vdot", "ger", "addbmm"],
-        combinatorics: ["fill_diagonal_", "argwhere", "isin"],
+        combinatorics: ["fill_diagonal_", "argwhere", "isin", "nonzero_static"],
     }
     for module, names in methods.items():
         for name in names:

@@ -337,3 +337,13 @@ def unravel_index(indices, shape):
     # (PyTorch stacks the coordinates on a last dim and unbinds it: each is a view of that)
     stacked = _wrap(np.stack(coordinates, axis=-1))
     return tuple(stacked.unbind(-1))
+
+
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero(input)`` with exactly ``size`` rows: cut off after ``size``, or padded with
+    rows of ``fill_value`` (a fixed shape, for code that needs one)."""
+    if not isinstance(size, (int, np.integer)) or size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = input.nonzero()._array[:size]
+    padding = np.full((size - found.shape[0], found.shape[1]), fill_value, dtype=np.int64)
+    return plain_output(np.concatenate([found, padding]), input)
