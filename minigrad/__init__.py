@@ -42,6 +42,9 @@ _warnings.filterwarnings(
 from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
+from ._dtype import (  # noqa: F401
+    get_default_dtype, set_default_dtype, promote_types, can_cast, torch_result_type as result_type,
+    finfo, iinfo)
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
 from ._tensortype import (  # noqa: F401  (old PyTorch's typed tensor classes)
     FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
@@ -198,11 +201,6 @@ def numel(input):
 def is_floating_point(input):
     """True if ``input``'s dtype is a floating-point type (only those can require grad)."""
     return input.is_floating_point()
-
-
-def get_default_dtype():
-    """The dtype of tensors made from Python floats: float32, as in PyTorch."""
-    return float32
 
 
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).
