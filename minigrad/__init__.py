@@ -60,6 +60,7 @@ from ._creation import (  # noqa: F401
     randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like, bernoulli,
 )
 from .random import manual_seed, seed, initial_seed, Generator, default_generator  # noqa: F401
+from .random import get_rng_state, set_rng_state  # noqa: F401
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
     relu, abs, clamp, clamp_min, clamp_max, square, reciprocal, sign, maximum, minimum, where,
