@@ -1047,13 +1047,11 @@ def _install_structure_methods():
     methods = {
         strided: ["as_strided", "as_strided_", "as_strided_scatter"],
         products: ["kron", "inner", "vdot", "ger", "addbmm"],
-        combinatorics: ["fill_diagonal_", "argwhere", "isin", "nonzero_static"],
+        combinatorics: ["fill_diagonal_", "argwhere", "nonzero_static"],     # (PyTorch has no x.isin)
     }
     for module, names in methods.items():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
-    Tensor.tensordot = lambda self, other, dims=2: products.tensordot(self, other, dims)
-    Tensor.tensordot.__doc__ = products.tensordot.__doc__
     # x.addbmm_(b1, b2), x.baddbmm_(b1, b2), x.addmm_(m1, m2): computed, then written back into x
     Tensor.addbmm_ = _with_others_inplace(products.addbmm, "addbmm_", 2)
     Tensor.baddbmm_ = _with_others_inplace(blas.baddbmm, "baddbmm_", 2)

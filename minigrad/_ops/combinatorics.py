@@ -19,13 +19,12 @@ torch.block_diag, torch.vander, Tensor.fill_diagonal_, torch.tril_indices, torch
 torch.isin, torch.unravel_index.
 """
 import math
-import warnings
 
 import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .._dtype import Size, result_type, int64, to_numpy_dtype, from_numpy_dtype
-from .._warnings import stacklevel_outside_minigrad
+from .._warnings import warn_once
 from ..autograd.graph import Node
 from . import result, plain_output
 from .shape import stack, expand
@@ -107,7 +106,7 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
         tensors = tuple(tensors[0])
     if indexing is None:
-        warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        warn_once(MESHGRID_WARNING)      # (the first time only, as PyTorch)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
@@ -132,9 +131,13 @@ def meshgrid(*tensors, indexing=None):
 
 
 def _printed_by_cpp(t):
-    """A matrix as PyTorch's C++ code prints one in a message (4 decimals, its type below)."""
-    rows = t._array.reshape(t.shape[0], -1) if t.ndim else t._array.reshape(1, 1)
-    lines = [" ".join(f"{float(v):7.4f}" for v in row) for row in rows]
+    """A matrix as PyTorch's C++ code prints one in a message: whole numbers as integers, others
+    with 4 decimals, right-aligned in one width, then its type and sizes."""
+    values = t._array.reshape(t.shape[0], -1) if t.ndim else t._array.reshape(1, 1)
+    whole = bool(np.all(np.mod(values, 1) == 0))
+    texts = [[str(int(v)) if whole else f"{float(v):.4f}" for v in row] for row in values]
+    width = 1 + max((len(text) for row in texts for text in row), default=0)
+    lines = [" ".join(text.rjust(width) for text in row) for row in texts]
     return "\n".join(lines) + f"\n[ torch.{t.dtype.tensor_type_name}{{{','.join(map(str, t.shape))}}} ]"
 
 
@@ -259,11 +262,14 @@ def fill_diagonal_(self, fill_value, wrap=False):
         raise RuntimeError("all dimensions of input must be of equal length")
     steps = self.stride()
     length = min(self.shape)
-    if wrap and self.ndim == 2 and self.shape[0] > self.shape[1] + 1:
-        # the diagonal continues through memory: every (columns + 1)-th element
-        length = (self.numel() - 1) // (self.shape[1] + 1) + 1
-    diagonal = self.as_strided((length,), (sum(steps),), self.storage_offset())
-    diagonal.fill_(fill_value)
+    self.as_strided((length,), (sum(steps),), self.storage_offset()).fill_(fill_value)
+    height, width = self.shape[0], self.shape[-1]
+    if wrap and self.ndim == 2 and height > width + 1:
+        # in a tall matrix the diagonal goes on below, one empty row between: every
+        # (width + 1)-th element of memory from row width + 1 (a second view, a second fill)
+        step = width + 1
+        rest = (self.numel() + step - 1) // step - length
+        self.as_strided((rest,), (step,), self.storage_offset() + step * width).fill_(fill_value)
     return self
 
 

@@ -17,14 +17,13 @@ PyTorch: torch.kron, torch.tensordot, torch.inner, torch.vdot, torch.ger, torch.
 torch.addbmm.
 """
 import math
-import warnings
 
 import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from .._dtype import cpp_name, cpp_type_name
-from .._warnings import stacklevel_outside_minigrad
+from .._warnings import warn_once
 from . import result
 from .linalg import dot, mm, outer, _check_not_bool, _save_operands
 from .blas import _times
@@ -110,7 +109,10 @@ def tensordot(a, b, dims=2):
     dims_a = [_normalize_dim(d, a.ndim) for d in dims_a]
     dims_b = [_normalize_dim(d, b.ndim) for d in dims_b]
     summed = 1
-    for given_a, given_b, da, db in zip(*_dims_lists(a, b, dims), dims_a, dims_b):
+    given_a, given_b = _dims_lists(a, b, dims)
+    if isinstance(dims, (int, np.integer)):      # (PyTorch names a's dims from the end then)
+        given_a = [d - a.ndim for d in given_a]
+    for given_a, given_b, da, db in zip(given_a, given_b, dims_a, dims_b):
         if a.shape[da] != b.shape[db]:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
@@ -196,8 +198,9 @@ GER_WARNING = ("torch.ger is deprecated and will be removed in a future PyTorch 
 
 
 def ger(input, vec2):
-    """The outer product of two vectors: the old name of ``torch.outer`` (it warns so)."""
-    warnings.warn(GER_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+    """The outer product of two vectors: the old name of ``torch.outer`` (the first call warns
+    so)."""
+    warn_once(GER_WARNING)
     return outer(input, vec2)
 
 
@@ -229,8 +232,8 @@ def _chain_order(sizes):
 
 def chain_matmul(*matrices):
     """The product of two or more matrices, multiplied in the cheapest order (deprecated in
-    PyTorch for ``torch.linalg.multi_dot``, and it warns so once)."""
-    warnings.warn(CHAIN_MATMUL_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+    PyTorch for ``torch.linalg.multi_dot``; the first call warns so)."""
+    warn_once(CHAIN_MATMUL_WARNING)
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for matrix in matrices:
