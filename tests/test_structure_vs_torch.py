@@ -424,7 +424,9 @@ def test_set_default_dtype_as_torch():
                 lib.tensor([1.5]).dtype, lib.zeros(2).dtype, lib.rand(2).dtype, (lib.tensor([1, 2]) * 2.5).dtype,
                 lib.arange(0.0, 3).dtype, lib.get_default_dtype(), lib.tensor(1.5).dtype,
                 lib.linspace(0, 1, 3).dtype, lib.full((2,), 1.5).dtype, (lib.tensor([1, 2]) / 2).dtype,
-                lib.tensor([1, 2]).exp().dtype, lib.scalar_tensor(1).dtype)] + [repr(lib.finfo())]
+                lib.tensor([1, 2]).exp().dtype, lib.scalar_tensor(1).dtype, lib.tensor([1, 2]).sigmoid().dtype,
+                lib.tensor([1, 2]).reciprocal().dtype, lib.tensor([1, 2]).logsumexp(0).dtype,
+                lib.nn.Linear(2, 3).weight.dtype, lib.tensor([1, 2]).float().dtype)] + [repr(lib.finfo())]
                 + lib.rand(3).tolist() + lib.randn(3).tolist())
             lib.set_default_dtype(lib.float16)
             facts.append([str(lib.tensor([1.5]).dtype), str(lib.zeros(1).dtype)])

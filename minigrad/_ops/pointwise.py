@@ -676,7 +676,7 @@ class ReciprocalBackward0(Node):
 
 def reciprocal(input):
     """1 / input elementwise. Gradient: -grad / input**2."""
-    array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
+    array = input._array if input._array.dtype.kind == "f" else input._array.astype(_dtype.DEFAULT_FLOAT)
     with np.errstate(divide="ignore"):
         out = like_its_input(np.reciprocal(array), array)
         return save_result(result(out, ReciprocalBackward0, (input,)))
@@ -1125,7 +1125,7 @@ class SigmoidBackward0(Node):
 
 def sigmoid(input):
     """1 / (1 + e**-input) elementwise. Gradient: grad * s * (1 - s), s the saved result."""
-    array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
+    array = input._array if input._array.dtype.kind == "f" else input._array.astype(_dtype.DEFAULT_FLOAT)
     return save_result(result(like_its_input(_sigmoid_array(array).astype(array.dtype, copy=False), array),
                               SigmoidBackward0, (input,)))
 
