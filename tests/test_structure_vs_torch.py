@@ -344,6 +344,7 @@ def _as_list(value):
 VALUES = {
     "broadcast_shapes": lambda L: tuple(L.broadcast_shapes((3, 1), (4,), 1, (2, 1, 1))),
     "broadcast_shapes_empty": lambda L: tuple(L.broadcast_shapes()),
+    "broadcast_shapes_zero": lambda L: tuple(L.broadcast_shapes((1,), (0,), (2, 1), [1, 0])),
     "cartesian_prod_ints": lambda L: L.cartesian_prod(L.arange(3), L.arange(2)),
     "combinations_none": lambda L: L.combinations(L.arange(3.0), 0),
     "block_diag_dtypes": lambda L: L.block_diag(L.ones(2, 2, dtype=L.int64), L.ones(1, dtype=L.int32)),

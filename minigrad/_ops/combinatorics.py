@@ -23,9 +23,9 @@ import math
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from .._dtype import Size, result_type, int64, to_numpy_dtype, from_numpy_dtype
+from .._dtype import Size, result_type, int64, to_numpy_dtype
 from .._warnings import warn_once
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from . import result, plain_output
 from .shape import stack, expand
 
@@ -46,9 +46,9 @@ def broadcast_shapes(*shapes):
     for index, shape in enumerate(shapes):
         shape = _shape_of_argument(shape)
         if isinstance(shape, (tuple, list)):
-            for size in shape:
+            for item, size in enumerate(shape):
                 if isinstance(size, float):
-                    raise TypeError(f"torch.Size() takes an iterable of 'int' (item 0 is 'float')")
+                    raise TypeError(f"torch.Size() takes an iterable of 'int' (item {item} is 'float')")
         sizes = list(shape) if isinstance(shape, (tuple, list)) else [shape]
         for position, size in enumerate(reversed(sizes), start=1):
             fits = isinstance(size, (int, np.integer)) and size >= 0
@@ -57,7 +57,7 @@ def broadcast_shapes(*shapes):
                 continue
             current = common[-position] if position <= len(common) else 1
             if fits and (size == current or size == 1 or current == 1):
-                common[-position] = max(current, int(size)) if size != 1 else current
+                common[-position] = current if size == 1 else int(size)     # (1 gives way)
                 continue
             shown = shape if isinstance(shape, (tuple, list, str)) else (shape,)
             shown = tuple(shown) if isinstance(shown, list) else shown
@@ -216,7 +216,6 @@ def block_diag(*tensors):
 
 
 # shown by PyTorch's node: nothing (its sizes are kept out of sight)
-from ..autograd.graph import _SETTINGS_KEPT_AS  # noqa: E402
 _SETTINGS_KEPT_AS["BlockDiagBackward0"] = {}
 
 

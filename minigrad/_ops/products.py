@@ -20,9 +20,9 @@ import math
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor
 from ..autograd.graph import Node
-from .._dtype import cpp_name, cpp_type_name
+from .._dtype import cpp_name
 from .._warnings import warn_once
 from . import result
 from .linalg import dot, mm, outer, _check_not_bool, _save_operands

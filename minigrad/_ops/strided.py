@@ -16,7 +16,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
-from .views import AsStridedBackward0, _as_strided_backward, history_first
+from .views import AsStridedBackward0, history_first
 from . import result
 from .shape import _make_view
 
