@@ -171,8 +171,9 @@ OUT_RULES = {
     **{name: OutRule("same", "tensordot: Expected the output tensor to have dtype {result}, but got an "
                              "output tensor with dtype {out}") for name in ("tensordot", "inner")},
     "vdot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
-    # (kron, ger and addbmm take out= in PyTorch too, but write into it in ways of their own:
-    # not yet here)
+    "kron": OutRule("cast", CAST),
+    "addbmm": OutRule("same", "self and mat2 must have the same dtype, but got {out} and {result}"),
+    # (ger takes out= in PyTorch too, with a deprecation warning of its own: not yet here)
     "chain_matmul": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
                                     "got {out_cpp}"),
     # creation: made in out's dtype
@@ -190,7 +191,7 @@ GRAD_NAMES = {
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
     "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
-    "chain_matmul": "mm", "tensordot": None, "inner": None,
+    "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul",
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
@@ -198,6 +199,12 @@ GRAD_NAMES = {
         "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
         "softmax", "log_softmax", "diag", "heaviside")},
 }
+
+# PyTorch's composite functions that write into out their own way: addbmm resizes out itself,
+# without the warning; kron writes through a view of out that autograd never sees, so out's
+# version stays as it was.
+RESIZED_SILENTLY = ("addbmm",)
+VERSION_KEPT = ("kron",)
 
 # Functions without out= whose PyTorch signatures are several: PyTorch says none matched.
 NO_OUT_OVERLOADED = ("argsort", "count_nonzero", "narrow", "rand_like", "randn_like", "rsub",
@@ -255,7 +262,10 @@ def call_with_out(function, name, rule, args, kwargs):
             _resize_for_creation(name, target, result)
         if name == "empty":
             return out                     # (only resized: its values are whatever they were)
-        write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs))
+        if name in RESIZED_SILENTLY and target._array.shape != result._array.shape:
+            target._array = _resized(target, result._array)
+        write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs),
+                   counted=name not in VERSION_KEPT)
     if rule.outputs == 1:
         return out
     return _named_result(name)(*outs)
@@ -433,14 +443,16 @@ def resize_output(out, result, shapes_in_warning=None):
     out._array = _resized(out, result._array)
 
 
-def write_into(out, result, shapes_in_warning=None):
-    """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place."""
+def write_into(out, result, shapes_in_warning=None, counted=True):
+    """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place
+    (``counted``: a change of ``out``'s version, as nearly always)."""
     resize_output(out, result, shapes_in_warning)
     array = out._array
     if not array.flags.writeable:
         array = out._array = np.lib.stride_tricks.as_strided(array, writeable=True)
     np.copyto(array, result._array, casting="unsafe")
-    bump_version(out)
+    if counted:
+        bump_version(out)
 
 
 def _resized(out, like):

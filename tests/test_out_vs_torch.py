@@ -130,6 +130,8 @@ CASES = {
     "linspace": lambda lib: (0, 1, 5),
     "empty": lambda lib: (2, 3),
     # products composed of others (minigrad/_ops/products.py)
+    "kron": lambda lib: (data(lib), data(lib, (2, 2), seed=1)),
+    "addbmm": lambda lib: (data(lib, (2, 4)), data(lib, (2, 2, 3)), data(lib, (2, 3, 4), seed=1)),
     "tensordot": lambda lib: (data(lib), data(lib, (3, 4), seed=1), 1),
     "inner": lambda lib: (data(lib), data(lib, (4, 3), seed=1)),
     "vdot": lambda lib: (data(lib, (3,)), data(lib, (3,), seed=1)),
