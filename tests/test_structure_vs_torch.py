@@ -470,3 +470,20 @@ def test_generator_state_round_trip():
     assert g.set_state(state) is g
     assert minigrad.rand(4, generator=g).tolist() == first.tolist()
     assert minigrad.get_rng_state().shape == (5056,)
+
+
+def test_second_order_graph_of_as_strided_scatter_as_torch():
+    """With create_graph=True the gradients' own history is PyTorch's: a view of grad for src;
+    for input, new zeros with grad's window copied in (CopySlices), seen with input's layout."""
+    torch = import_torch()
+    facts = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(np.linspace(-1, 1, 6), requires_grad=True)
+        src = lib.tensor([0.5, -2.0], dtype=lib.float64, requires_grad=True)
+        out = lib.as_strided_scatter(x, src, (2,), (2,), 1)
+        g = lib.tensor(np.arange(6.0), requires_grad=True)
+        grad_x, grad_src = lib.autograd.grad(out, (x, src), g, create_graph=True)
+        facts.append((graph(grad_x.grad_fn), graph(grad_src.grad_fn), saved(grad_x.grad_fn),
+                      saved(grad_src.grad_fn), grad_x.tolist(), grad_src.tolist(), grad_src.stride(),
+                      grad_src.storage_offset(), grad_src._is_view()))
+    assert facts[0] == facts[1]

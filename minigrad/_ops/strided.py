@@ -170,14 +170,16 @@ class AsStridedScatterBackward0(Node):
     """
 
     def backward(self, grad):
-        grad_input = grad_src = None
+        # as PyTorch, step by step (so that with create_graph=True the history is PyTorch's):
+        # the window of grad, a view; for input, new zeros with that window copied in, seen
+        # with input's sizes and strides
+        grad_input = None
         window = as_strided(grad.contiguous(), self.size, self.stride, self.storage_offset)
         if self.should_compute_output(0):
-            zeros = _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype))
-            grad_input = as_strided_scatter(zeros, window, self.size, self.stride, self.storage_offset)
-        if self.should_compute_output(1):
-            grad_src = window.clone()
-        return grad_input, grad_src
+            memory = _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype))
+            as_strided(memory, self.size, self.stride, self.storage_offset).copy_(window)
+            grad_input = as_strided(memory, self.input_shape, self.input_strides, 0)
+        return grad_input, window if self.should_compute_output(1) else None
 
 
 _SETTINGS_KEPT_AS["AsStridedScatterBackward0"] = {
@@ -216,6 +218,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     window[...] = src._array
     recorded = result(out_array, AsStridedScatterBackward0, (input, src), size=tuple(window.shape),
                       stride=tuple(s // window.itemsize for s in window.strides), storage_offset=offset,
-                      storage_offset_as_given=storage_offset)
+                      storage_offset_as_given=storage_offset, input_shape=tuple(input.shape),
+                      input_strides=input.stride())
     recorded.__dict__["_storage_memory"] = copy
     return recorded
