@@ -487,3 +487,21 @@ def test_second_order_graph_of_as_strided_scatter_as_torch():
                       saved(grad_src.grad_fn), grad_x.tolist(), grad_src.tolist(), grad_src.stride(),
                       grad_src.storage_offset(), grad_src._is_view()))
     assert facts[0] == facts[1]
+
+
+@pytest.mark.parametrize("name", ["block_diag", "addbmm_scaled", "vdot", "as_strided_overlap", "kron",
+                                  "tensordot_lists", "combinations", "fill_diagonal_"])
+def test_second_order_graphs_as_torch(name):
+    """The gradients' own history with create_graph=True (what a second derivative goes through)."""
+    torch = import_torch()
+    program, shapes = PROGRAMS[name]
+    arrays = _arrays(shapes, seed=3)
+    facts = []
+    for lib in (minigrad, torch):
+        leaves = [lib.tensor(a, requires_grad=True) for a in arrays]
+        out = program(lib, *leaves)
+        weights = lib.tensor(np.linspace(-1, 2, out.numel()).reshape(tuple(out.shape)), requires_grad=True)
+        grads = lib.autograd.grad(out, leaves, weights, create_graph=True, allow_unused=True)
+        facts.append([None if g is None else (graph(g.grad_fn), np.round(g.detach().numpy(), 10).tolist())
+                      for g in grads])
+    assert facts[0] == facts[1]

@@ -182,11 +182,18 @@ class BlockDiagBackward0(Node):
         grad_input_i = grad's block i (in input i's shape)"""
 
     def backward(self, grad):
+        # as PyTorch takes each block out (so that create_graph records its nodes): two slices;
+        # a vector's row squeezed (a no-op, still recorded) and summed back to its shape; a
+        # number's 1x1 block squeezed twice
         grads = []
         row = column = 0
         for shape, (rows, columns) in zip(self.shapes, self.blocks):
             block = grad[row:row + rows, column:column + columns]
-            grads.append(block.reshape(shape))
+            if len(shape) == 1:
+                block = block.squeeze(-1).sum(0, keepdim=True).view(shape)
+            elif len(shape) == 0:
+                block = block.squeeze(-1).squeeze(-1)
+            grads.append(block)
             row, column = row + rows, column + columns
         return tuple(grads)
 
