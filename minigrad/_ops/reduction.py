@@ -10,9 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-
-from .. import _cascade_sum
+from .. import _cascade_sum, _dtype
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim
