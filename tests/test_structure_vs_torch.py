@@ -275,6 +275,7 @@ ERRORS = {
     "fill_diagonal_unequal": lambda L: L.zeros(2, 3, 3).fill_diagonal_(1),
     "fill_diagonal_leaf": lambda L: L.zeros(3, 3, requires_grad=True).fill_diagonal_(1),
     "squeeze_twice": lambda L: L.zeros(1, 3).squeeze_((0, 0)),
+    "squeeze_twice_negative": lambda L: L.zeros(1, 3).squeeze((0, -2)),
     "scalar_tensor_str": lambda L: L.scalar_tensor("a"),
     "logspace_steps": lambda L: L.logspace(0, 1, -1),
     "empty_strided_lengths": lambda L: L.empty_strided((2, 3), (1,)),
