@@ -506,3 +506,30 @@ def test_second_order_graphs_as_torch(name):
         facts.append([None if g is None else (graph(g.grad_fn), np.round(g.detach().numpy(), 10).tolist())
                       for g in grads])
     assert facts[0] == facts[1]
+
+
+FORWARD_MODE = {
+    "as_strided": lambda L, x: x.as_strided((2, 2), (1, 1)),
+    "kron": lambda L, x: L.kron(x.view(2, 3), x.view(3, 2)),
+    "block_diag": lambda L, x: L.block_diag(x.view(2, 3), x[:2], x[0]),
+    "vdot": lambda L, x: L.vdot(x, x.flip(0)),
+    "tensordot": lambda L, x: L.tensordot(x.view(2, 3), x.view(3, 2), 1),
+    "as_strided_scatter": lambda L, x: L.as_strided_scatter(x, x[:2] * 2, (2,), (2,), 1),
+    "addbmm": lambda L, x: L.addbmm(x.view(2, 3)[:, :2], x.view(1, 2, 3), x.view(1, 3, 2), beta=0.5, alpha=2),
+    "meshgrid": lambda L, x: L.meshgrid(x, x[:2], indexing="xy")[1],
+    "vander": lambda L, x: L.vander(x, 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_MODE))
+def test_forward_mode_as_torch(name):
+    """torch.func.jvp: the tangent of the result (as_strided_scatter's forward mode has the true
+    derivative, in PyTorch as here)."""
+    torch = import_torch()
+    tangents = []
+    for lib in (minigrad, torch):
+        x = lib.arange(6.0, dtype=lib.float64)
+        v = lib.linspace(-1, 1, 6, dtype=lib.float64)
+        _, tangent = lib.func.jvp(lambda t: FORWARD_MODE[name](lib, t), (x,), (v,))
+        tangents.append(np.round(tangent.numpy(), 12).tolist())
+    assert tangents[0] == tangents[1]

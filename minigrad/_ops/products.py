@@ -164,6 +164,10 @@ class VdotBackward0(Node):
         return (grad * other if self.should_compute_output(0) else None,
                 grad * this if self.should_compute_output(1) else None)
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t . other + self . other_t (the product rule)"""
+        return vdot(tangents[0], inputs[1]) + vdot(inputs[0], tangents[1])
+
 
 def vdot(input, other):
     """The dot product of two 1-D tensors (for real numbers the same as ``dot``; for complex
@@ -275,6 +279,11 @@ class AddbmmBackward0(Node):
         if self.should_compute_output(2):
             grad_2 = _times(batch1.transpose(1, 2).bmm(repeated), self.alpha)
         return grad_input, grad_1, grad_2
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = beta * self_t + alpha * sum_b(batch1_t[b] @ batch2[b] + batch1[b] @ batch2_t[b])"""
+        products = tangents[1].bmm(inputs[2]) + inputs[1].bmm(tangents[2])
+        return _times(tangents[0], self.beta) + _times(products.sum(0), self.alpha)
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):

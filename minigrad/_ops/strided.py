@@ -181,6 +181,12 @@ class AsStridedScatterBackward0(Node):
             grad_input = as_strided(memory, self.input_shape, self.input_strides, 0)
         return grad_input, window if self.should_compute_output(1) else None
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t with its window replaced by src_t (forward mode has the true
+        derivative, in PyTorch as here)"""
+        return as_strided_scatter(tangents[0], tangents[1], self.size, self.stride,
+                                  self.storage_offset_as_given)
+
 
 _SETTINGS_KEPT_AS["AsStridedScatterBackward0"] = {
     "size": "size", "storage_offset": "storage_offset_as_given", "stride": "stride"}
