@@ -31,7 +31,7 @@ import numpy as np
 
 from ._tensor import Tensor
 from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
-from ._warnings import stacklevel_outside_minigrad
+from ._warnings import stacklevel_outside_minigrad, warn_once, own_warnings_muted
 from .autograd import grad_mode as _grad_mode
 from .autograd.grad_mode import _State, no_grad as _no_grad
 from .autograd.graph import needs_grad
@@ -173,7 +173,7 @@ OUT_RULES = {
     "vdot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
     "kron": OutRule("cast", CAST),
     "addbmm": OutRule("same", "self and mat2 must have the same dtype, but got {out} and {result}"),
-    # (ger takes out= in PyTorch too, with a deprecation warning of its own: not yet here)
+    "ger": OutRule("cast", CAST),
     "chain_matmul": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
                                     "got {out_cpp}"),
     # creation: made in out's dtype
@@ -191,7 +191,7 @@ GRAD_NAMES = {
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
     "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
-    "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul",
+    "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul", "ger": "mul",
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
@@ -205,6 +205,10 @@ GRAD_NAMES = {
 # version stays as it was.
 RESIZED_SILENTLY = ("addbmm",)
 VERSION_KEPT = ("kron",)
+
+# Deprecated functions whose out= variant warns on its own (the function's own warning is not
+# given then): ger at every call, chain_matmul once (with another line of PyTorch's).
+OUT_WARNINGS = {"ger": ("GER_WARNING", False), "chain_matmul": ("CHAIN_MATMUL_OUT_WARNING", True)}
 
 # Functions without out= whose PyTorch signatures are several: PyTorch says none matched.
 NO_OUT_OVERLOADED = ("argsort", "count_nonzero", "narrow", "rand_like", "randn_like", "rsub",
@@ -225,6 +229,8 @@ def call_with_out(function, name, rule, args, kwargs):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
+    if name in OUT_WARNINGS:
+        _warn_for_out_variant(*OUT_WARNINGS[name])
     if name in ("randn", "empty") and out._graph_requires_grad:
         raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
@@ -247,7 +253,13 @@ def call_with_out(function, name, rule, args, kwargs):
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
     with _no_grad():            # (nothing to record: the values are copied into out)
-        results = function(*args, **kwargs)
+        if name in OUT_WARNINGS:                 # (it gave its own warning above)
+            own_warnings_muted.append(name)
+        try:
+            results = function(*args, **kwargs)
+        finally:
+            if name in OUT_WARNINGS:
+                own_warnings_muted.pop()
     if rule.outputs == 1:
         results = (results,)
     for position, (result, target) in enumerate(zip(results, outs)):
@@ -269,6 +281,16 @@ def call_with_out(function, name, rule, args, kwargs):
     if rule.outputs == 1:
         return out
     return _named_result(name)(*outs)
+
+
+def _warn_for_out_variant(message_name, once):
+    """The deprecation warning of ger's or chain_matmul's out= variant (see OUT_WARNINGS)."""
+    from ._ops import products          # lazy: the operations import this module's users
+    message = getattr(products, message_name)
+    if once:
+        warn_once(message)
+    else:
+        warnings.warn(message, UserWarning, stacklevel=stacklevel_outside_minigrad())
 
 
 def _check_out_argument(name, rule, args, kwargs, out):

@@ -20,12 +20,13 @@ def stacklevel_outside_minigrad():
 
 
 _warned_once = set()      # the messages warn_once has given (PyTorch's TORCH_WARN_ONCE)
+own_warnings_muted = []   # non-empty while an out= variant, which warns on its own, runs (_out.py)
 
 
 def warn_once(message, category=UserWarning):
     """Warn with ``message`` the first time only, for the whole process, as PyTorch's C++
     ``TORCH_WARN_ONCE`` does (Python's own filters would warn again from another line)."""
-    if message in _warned_once:
+    if message in _warned_once or own_warnings_muted:
         return
     _warned_once.add(message)
     warnings.warn(message, category, stacklevel=stacklevel_outside_minigrad())

@@ -308,28 +308,38 @@ def test_errors_as_torch(name):
     assert caught[0] == caught[1]
 
 
-def test_warnings_once_per_process_as_torch():
-    """PyTorch gives these deprecation warnings once per process (TORCH_WARN_ONCE): the texts
-    are PyTorch's, and a second call is silent."""
+def test_deprecation_warnings_as_torch():
+    """meshgrid without indexing and chain_matmul warn once per process (PyTorch's
+    TORCH_WARN_ONCE; chain_matmul's out= variant once more, naming another line); ger warns
+    only with out=, at every call."""
     from minigrad import _warnings
     from minigrad._ops.combinatorics import MESHGRID_WARNING
-    from minigrad._ops.products import CHAIN_MATMUL_WARNING, GER_WARNING
+    from minigrad._ops.products import CHAIN_MATMUL_WARNING, CHAIN_MATMUL_OUT_WARNING, GER_WARNING
     _warnings._warned_once.clear()
+    L = minigrad
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for _ in range(2):
-            minigrad.meshgrid(minigrad.zeros(2), minigrad.zeros(3))
-            minigrad.ger(minigrad.zeros(2), minigrad.zeros(3))
-            minigrad.chain_matmul(minigrad.zeros(2, 2), minigrad.zeros(2, 2))
-    assert [(w.category, str(w.message)) for w in caught] == [
-        (UserWarning, MESHGRID_WARNING), (UserWarning, GER_WARNING), (UserWarning, CHAIN_MATMUL_WARNING)]
+            L.meshgrid(L.zeros(2), L.zeros(3))
+            L.ger(L.zeros(2), L.zeros(3))
+            L.ger(L.zeros(2), L.zeros(3), out=L.zeros(2, 3))
+            L.chain_matmul(L.zeros(2, 2), L.zeros(2, 2))
+            L.chain_matmul(L.zeros(2, 2), L.zeros(2, 2), out=L.zeros(2, 2))
+    assert [str(w.message) for w in caught] == [
+        MESHGRID_WARNING, GER_WARNING, CHAIN_MATMUL_WARNING, CHAIN_MATMUL_OUT_WARNING, GER_WARNING]
+    assert all(w.category is UserWarning and w.filename == __file__ for w in caught)
     torch = import_torch()
-    with warnings.catch_warnings(record=True) as caught:     # (PyTorch's own texts, if this
-        warnings.simplefilter("always")                       # process has not seen them yet)
-        torch.meshgrid(torch.zeros(2), torch.zeros(3))
+    with warnings.catch_warnings(record=True) as caught:     # (PyTorch's own texts; the "once"
+        warnings.simplefilter("always")                       # ones if this process has not
+        torch.meshgrid(torch.zeros(2), torch.zeros(3))        # given them yet)
         torch.ger(torch.zeros(2), torch.zeros(3))
+        torch.ger(torch.zeros(2), torch.zeros(3), out=torch.zeros(2, 3))
         torch.chain_matmul(torch.zeros(2, 2), torch.zeros(2, 2))
-    assert all(str(w.message) in (MESHGRID_WARNING, GER_WARNING, CHAIN_MATMUL_WARNING) for w in caught)
+        torch.chain_matmul(torch.zeros(2, 2), torch.zeros(2, 2), out=torch.zeros(2, 2))
+    texts = [str(w.message) for w in caught]
+    assert GER_WARNING in texts
+    assert all(t in (MESHGRID_WARNING, GER_WARNING, CHAIN_MATMUL_WARNING, CHAIN_MATMUL_OUT_WARNING)
+               for t in texts)
 
 
 # --- values of the index helpers and creation functions ---------------------------------------------

@@ -196,15 +196,15 @@ def vdot(input, other):
     return value
 
 
+# (given by ger's out= variant only, at every call: see OUT_WARNINGS in minigrad/_out.py)
 GER_WARNING = ("torch.ger is deprecated and will be removed in a future PyTorch release. Use "
                "torch.outer instead. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/"
                "native/LinearAlgebra.cpp:1270.)")
 
 
 def ger(input, vec2):
-    """The outer product of two vectors: the old name of ``torch.outer`` (the first call warns
-    so)."""
-    warn_once(GER_WARNING)
+    """The outer product of two vectors: the old name of ``torch.outer`` (with ``out=`` it warns
+    that it is deprecated, as PyTorch's does)."""
     return outer(input, vec2)
 
 
@@ -215,6 +215,8 @@ CHAIN_MATMUL_WARNING = (
     "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
     "multiple parameters. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
     "LinearAlgebra.cpp:1102.)")
+# (its out= variant has a warning of its own, once too: PyTorch's line differs)
+CHAIN_MATMUL_OUT_WARNING = CHAIN_MATMUL_WARNING.replace(":1102.)", ":1120.)")
 
 
 def _chain_order(sizes):
