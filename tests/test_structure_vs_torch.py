@@ -543,3 +543,17 @@ def test_forward_mode_as_torch(name):
         _, tangent = lib.func.jvp(lambda t: FORWARD_MODE[name](lib, t), (x,), (v,))
         tangents.append(np.round(tangent.numpy(), 12).tolist())
     assert tangents[0] == tangents[1]
+
+
+def test_regenerated_view_nodes_show_their_geometry_as_torch():
+    """A view whose base changed in place gets a new AsStridedBackward0, which shows the view's
+    size, stride and storage offset as PyTorch's does."""
+    torch = import_torch()
+    shown = []
+    for lib in (minigrad, torch):
+        x = lib.ones(3, 4, requires_grad=True)
+        base = x * 1
+        views = (base[1:, ::2], base.t()[1], base.unsqueeze(1)[0])
+        base.mul_(2)
+        shown.append([(type(v.grad_fn).__name__, saved(v.grad_fn)) for v in views])
+    assert shown[0] == shown[1]
