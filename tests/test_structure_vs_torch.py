@@ -557,3 +557,21 @@ def test_regenerated_view_nodes_show_their_geometry_as_torch():
         base.mul_(2)
         shown.append([(type(v.grad_fn).__name__, saved(v.grad_fn)) for v in views])
     assert shown[0] == shown[1]
+
+
+def test_storage_after_as_strided__as_torch():
+    """as_strided_ changes how a tensor sees its memory, not the memory: views of it and
+    later as_strided calls still reach all of it (and no further)."""
+    torch = import_torch()
+    facts = []
+    for lib in (minigrad, torch):
+        y = lib.arange(6.0)
+        y.as_strided_((2, 2), (1, 2), 1)
+        v = y[0]
+        with pytest.raises(RuntimeError) as info:
+            v.as_strided((7,), (1,), 0)
+        z = lib.arange(6.0)[1:]
+        z.as_strided_((2,), (2,))
+        facts.append((v.as_strided((6,), (1,), 0).tolist(), v.storage_offset(), y.storage_offset(),
+                      str(info.value), z.tolist(), z.storage_offset(), z.as_strided((6,), (1,), 0).tolist()))
+    assert facts[0] == facts[1]
