@@ -246,6 +246,13 @@ UNARY = {
     "ravel": lambda L, x: x.ravel(),
     "unflatten": lambda L, x: x.unflatten(0, (1, -1)) if x.ndim else x.unsqueeze(0),
     "tensor_split": lambda L, x: x.tensor_split(2)[-1] if x.ndim else x * 1,
+    # structure (minigrad/_ops/combinatorics.py, products.py)
+    "vander": lambda L, x: L.vander(x.reshape(-1)[:3].detach()) * x.sum(),
+    "block_diag": lambda L, x: L.block_diag(x, x.reshape(-1)[:2]) if x.ndim <= 2 else x * 1,
+    "kron_self": lambda L, x: L.kron(x, x) if x.is_contiguous() else x * 1,
+    "meshgrid_first": lambda L, x: L.meshgrid(x.reshape(-1), x.reshape(-1)[:2], indexing="ij")[0],
+    "cartesian_prod": lambda L, x: L.cartesian_prod(x.reshape(-1), x.reshape(-1)[:2]),
+    "combinations": lambda L, x: L.combinations(x.reshape(-1)),
 }
 
 VIEWS = {
@@ -286,6 +293,12 @@ VIEWS = {
     # overlapping windows: memory seen at several positions, without a step of 0
     "unfold": lambda L, x: x.unfold(-1, min(2, x.shape[-1]), 1) if x.ndim else x.unfold(0, 1, 1),
     "movedim_view": lambda L, x: x.movedim(-1, 0),
+    # chosen sizes and strides (minigrad/_ops/strided.py): a window that overlaps itself, and
+    # one that starts further into the memory
+    "as_strided_overlap": lambda L, x: x.as_strided((2, 2), (1, 1)) if x.numel() >= 3 else x.view(-1),
+    "as_strided_offset": lambda L, x: x.as_strided((x.numel() - 1,), (1,), x.storage_offset() + 1)
+                                      if x.numel() >= 2 and x.is_contiguous() else x.view(-1),
+    "broadcast_tensors": lambda L, x: L.broadcast_tensors(x, L.zeros(2, *x.shape))[0],
 }
 
 BINARY = {
@@ -361,9 +374,24 @@ BINARY = {
     "index_copy": lambda L, x, y: x.index_copy(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]))
                                   if x.ndim else x + y.sum(),
     "masked_scatter": lambda L, x, y: x.masked_scatter(x > 0, x * y.sum()),
+    # products (minigrad/_ops/products.py)
+    "kron": lambda L, x, y: L.kron(x.contiguous(), y.contiguous()),
+    "tensordot": lambda L, x, y: L.tensordot(x, y, 0),
+    "tensordot_full": lambda L, x, y: L.tensordot(x, y.reshape(x.shape), x.ndim)
+                                      if x.numel() == y.numel() else L.tensordot(x, y, 0),
+    "inner": lambda L, x, y: L.inner(x, y) if x.ndim == 0 or y.ndim == 0 or x.shape[-1] == y.shape[-1]
+                             else L.inner(x.sum(), y),
+    "vdot": lambda L, x, y: L.vdot(x.reshape(-1), y.reshape(-1)) if x.numel() == y.numel() else x.sum() * y,
+    "as_strided_scatter": lambda L, x, y: L.as_strided_scatter(x.contiguous(), y.reshape(-1)[:1],
+                                                               (1,), (1,), 0) if x.numel() and y.numel()
+                                          else x + y.sum(),
 }
 
 INPLACE = {
+    # (minigrad/_ops/combinatorics.py, strided.py)
+    "fill_diagonal_": lambda L, x: x.fill_diagonal_(0.5) if x.ndim == 2 else x.mul_(1.0),
+    "squeeze_dims_": lambda L, x: x.squeeze_((0, -1)) if x.ndim else x.squeeze_(),
+    "as_strided_": lambda L, x: x.as_strided_((x.numel(),), (1,)) if x.is_contiguous() else x.mul_(1.0),
     "add_": lambda L, x: x.add_(1.0),
     "mul_": lambda L, x: x.mul_(2.0),
     "sub_": lambda L, x: x.sub_(0.5),

@@ -435,6 +435,10 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
+class SqueezeBackward5(shape.SqueezeBackward0):
+    """result = self.squeeze_(dims)   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+
 def _reshape_inplace(tensor, new_array, node_class, **attributes):
     """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed
     (PyTorch's rules for in-place changes were checked by the caller).
@@ -478,6 +482,15 @@ def squeeze_(self, dim=None):
     array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
+    if isinstance(dim, (tuple, list)):           # several dims at once (SqueezeBackward5)
+        dims = [shape._normalize_dim(d, array.ndim) if array.ndim else 0 for d in dim]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        squeezed = tuple(sorted(d for d in dims if array.ndim and array.shape[d] == 1))
+        return _reshape_inplace(self, np.squeeze(array, axis=squeezed) if squeezed else array.view(),
+                                SqueezeBackward5, input_shape=array.shape, squeezed_dims=squeezed,
+                                dim_as_given=tuple(dim))
     dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()

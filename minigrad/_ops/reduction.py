@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import _cascade_sum
+from .. import _cascade_sum, _dtype
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim
@@ -696,7 +696,7 @@ def logsumexp(input, dim, keepdim=False):
     Integers and bools are summed as float32 (PyTorch converts them to its default dtype)."""
     array = input._array
     if array.dtype.kind != "f":             # exp of an integer is not an integer
-        array = array.astype(np.float32)
+        array = array.astype(_dtype.DEFAULT_FLOAT)
     dim_as_given = dim                      # (grad_fn._saved_dim shows it)
     if isinstance(dim, (tuple, list)) and not dim:
         dim = None

@@ -385,8 +385,11 @@ def squeeze(input, dim=None, *, _node=None):
     else:
         node = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
         node = _node or node
-        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
+        dims = [_normalize_dim(d, array.ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        dims = tuple(d for d in dims if array.ndim and array.shape[d] == 1)
         dims = tuple(sorted(set(dims)))
         out = np.squeeze(array, axis=dims) if dims else array.view()
     return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims,
