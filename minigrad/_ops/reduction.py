@@ -625,6 +625,11 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
 
 
+# var()/std() called without a dim: PyTorch matches another of its signatures then, and its
+# node shows no correction. (var(None) names a dim, None, and shows the usual correction 1.)
+NO_DIM = type("NoDim", (), {"__repr__": lambda self: "NO_DIM", "__doc__": "dim not given"})()
+
+
 def _correction_shown(dim, correction, unbiased):
     """The correction grad_fn._saved_correction shows: PyTorch's as given (unbiased= as 1 or 0);
     None when var()/std() were given neither a dim nor a correction (another of their signatures)."""
@@ -632,17 +637,26 @@ def _correction_shown(dim, correction, unbiased):
         return correction
     if unbiased is not None:
         return 1 if unbiased else 0
-    return None if dim is None else 1
+    return None if dim is NO_DIM else 1
+
+
+def variance_arguments(dim, unbiased):
+    """var(x, True) is var(x, unbiased=True): a bool in dim's place is unbiased. Returns
+    (dim, unbiased) with dim None for every dimension (NO_DIM too)."""
+    if isinstance(dim, (bool, np.bool_)):
+        return None, bool(dim)
+    return (None if dim is NO_DIM else dim), unbiased
 
 
 @history_first
 @numpy_keywords
-def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
+def var(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1).
 
     Gradient: grad * 2 (input - mean) / (N - correction).
     """
-    correction_as_given = _correction_shown(dim, correction, unbiased)
+    dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
+    correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
@@ -651,12 +665,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 @history_first
 @numpy_keywords
-def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
+def std(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default).
 
     Gradient: grad * (input - mean) / ((N - correction) * std).
     """
-    correction_as_given = _correction_shown(dim, correction, unbiased)
+    dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
+    correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
     value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
