@@ -995,6 +995,10 @@ def _install_methods():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
     Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
+    # statistics, counting, differences (x.quantile(0.5), x.unique(), x.diff(), ...)
+    from ._ops import statistics
+    for name in ("quantile", "nanquantile", "cov", "corrcoef"):
+        setattr(Tensor, name, getattr(statistics, name))
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

@@ -604,7 +604,8 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
     """var's value (before std's square root), the reduced dims, N and the correction."""
     array = input._array
     if array.dtype.kind not in "fc":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        shown = name if name.endswith("_mean") else "std and var"     # (var_mean names itself)
+        raise RuntimeError(f"{shown} only support floating point and complex dtypes")
     if unbiased is not None:
         correction = 1 if unbiased else 0
     correction = 1 if correction is None else correction

@@ -1,0 +1,191 @@
+"""Statistics, counting, sorting and difference functions against PyTorch (var_mean, std_mean,
+quantile, cov, corrcoef, ...): values (to the last bit where minigrad adds in PyTorch's order),
+dtypes, the recorded graph (names and next_functions, all the way down), the _saved_* names and
+settings, gradients, gradcheck and gradgradcheck in float64, and the errors and warnings for
+bad input, word for word."""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import gradcheck, gradgradcheck
+
+from conftest import import_torch
+
+
+def graph(grad_fn):
+    """The graph below ``grad_fn`` as nested (name, children) pairs, in next_functions order."""
+    if grad_fn is None:
+        return None
+    return (type(grad_fn).__name__, tuple(graph(child) for child, _ in grad_fn.next_functions))
+
+
+def _outputs(out):
+    return tuple(out) if isinstance(out, tuple) else (out,)
+
+
+def run(lib, program, arrays, dtype):
+    """``program(lib, *inputs)`` on fresh leaves; its results, their graphs and the leaves' grads."""
+    leaves = [lib.tensor(a.astype(dtype), requires_grad=True) for a in arrays]
+    outs = [out for out in _outputs(program(lib, *leaves)) if out.dtype.is_floating_point]
+    total = None
+    for out in outs:
+        weights = lib.tensor(np.linspace(-1, 2, out.numel()).reshape(tuple(out.shape)).astype(dtype))
+        term = (out * weights).sum()
+        total = term if total is None else total + term
+    if total is not None and total.requires_grad:
+        total.backward()
+    return ([out.detach().numpy() for out in outs], [graph(out.grad_fn) for out in outs],
+            [None if leaf.grad is None else leaf.grad.numpy() for leaf in leaves])
+
+
+_A, _B = (3, 4), (2, 3, 4)
+
+# name: (program, input shapes, values equal to the last bit?)
+PROGRAMS = {
+    # (the mean of var_mean comes from PyTorch's one-pass (Welford) kernel: last bits may differ)
+    "var_mean": (lambda L, x: L.var_mean(x), [_A], False),
+    "var_mean_dim_unbiased_keepdim": (lambda L, x: L.var_mean(x, -1, True, True), [_B], False),
+    "std_mean_dim": (lambda L, x: L.std_mean(x, 1), [_A], False),
+    "std_mean_dims_correction": (lambda L, x: L.std_mean(x, (0, 2), keepdim=True, correction=0), [_B], False),
+    "std_mean_only_mean_used": (lambda L, x: L.std_mean(x, 0)[1], [_A], False),
+    "quantile": (lambda L, x: L.quantile(x, 0.3), [_A], True),
+    "quantile_last_dim": (lambda L, x: L.quantile(x, 0.3, dim=1), [_A], True),
+    "quantile_dim0_keepdim": (lambda L, x: L.quantile(x, 0.7, dim=0, keepdim=True), [_B], True),
+    "quantile_q_tensor": (lambda L, x: L.quantile(x, L.tensor([0.1, 0.5, 0.9], dtype=x.dtype), dim=1), [_B], True),
+    "quantile_q_tensor_all_keepdim": (
+        lambda L, x: x.quantile(L.tensor([0.1, 0.5, 0.9], dtype=x.dtype), keepdim=True), [_B], True),
+    "quantile_lower": (lambda L, x: L.quantile(x, 0.33, 1, interpolation="lower"), [_B], True),
+    "quantile_higher": (lambda L, x: L.quantile(x, 0.33, 1, interpolation="higher"), [_B], True),
+    "quantile_nearest": (lambda L, x: L.quantile(x, L.tensor([0.25, 0.5, 0.75], dtype=x.dtype), 2,
+                                                 interpolation="nearest"), [_B], True),
+    "quantile_midpoint": (lambda L, x: L.quantile(x, 0.33, 2, interpolation="midpoint"), [_B], True),
+    "quantile_with_nan": (lambda L, x: L.quantile(x.masked_fill(x > 1, float("nan")), 0.4, 1), [_A], True),
+    "nanquantile": (lambda L, x: L.nanquantile(x.masked_fill(x > 1, float("nan")), 0.4, 1), [_A], True),
+    "nanquantile_q_tensor": (lambda L, x: x.nanquantile(L.tensor([0.2, 0.9], dtype=x.dtype), 0, True), [_A], True),
+    # (cov's matrix product adds in another order than PyTorch's for some shapes: last bits)
+    "cov": (lambda L, x: L.cov(x), [_A], False),
+    "cov_vector_correction0": (lambda L, x: x[0].cov(correction=0), [_A], False),
+    "cov_fweights_aweights": (lambda L, x: L.cov(x, fweights=L.tensor([1, 2, 3, 1]),
+                                                 aweights=L.tensor([0.5, 1, 2, 0.1], dtype=x.dtype)), [_A], False),
+    "cov_fweights": (lambda L, x: L.cov(x, fweights=L.tensor([1, 2, 3, 1])), [_A], False),
+    "corrcoef": (lambda L, x: x.corrcoef(), [(3, 6)], False),
+    "corrcoef_vector": (lambda L, x: L.corrcoef(x[0]), [_A], False),
+}
+
+
+def _arrays(shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape) for shape in shapes]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_values_graph_and_gradients_as_torch(name, dtype):
+    torch = import_torch()
+    program, shapes, exact = PROGRAMS[name]
+    arrays = _arrays(shapes)
+    ours, theirs = run(minigrad, program, arrays, dtype), run(torch, program, arrays, dtype)
+    tolerance = 1e-5 if dtype == np.float32 else 1e-13
+    for our_value, their_value in zip(ours[0], theirs[0]):
+        assert our_value.dtype == their_value.dtype and our_value.shape == their_value.shape
+        if exact:
+            np.testing.assert_array_equal(our_value, their_value)
+        else:
+            np.testing.assert_allclose(our_value, their_value, rtol=tolerance, atol=tolerance)
+    assert ours[1] == theirs[1]
+    for our_grad, their_grad in zip(ours[2], theirs[2]):
+        assert (our_grad is None) == (their_grad is None)
+        if our_grad is not None:
+            np.testing.assert_allclose(our_grad, their_grad, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_gradcheck_and_gradgradcheck_in_float64(name):
+    program, shapes, _ = PROGRAMS[name]
+    inputs = [minigrad.tensor(a, requires_grad=True) for a in _arrays(shapes, seed=1)]
+
+    def function(*xs):
+        return tuple(out for out in _outputs(program(minigrad, *xs)) if out.dtype.is_floating_point)
+    assert gradcheck(function, inputs)
+    assert gradgradcheck(function, inputs)
+
+
+SECOND_ORDER = {
+    "var_mean": lambda L, x: L.var_mean(x, 1),
+    "std_mean": lambda L, x: L.std_mean(x),
+    "var_mean_only_var": lambda L, x: L.var_mean(x, 0)[:1],
+    "std_mean_only_mean": lambda L, x: L.std_mean(x, 0)[1:],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_graph_of_the_gradient_as_torch(name):
+    """With create_graph=True the gradient is built from the same nodes as PyTorch's."""
+    torch = import_torch()
+    graphs = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(_arrays([_A])[0], requires_grad=True)
+        total = sum((out * out).sum() for out in _outputs(SECOND_ORDER[name](lib, x)))
+        (grad,) = lib.autograd.grad(total, x, create_graph=True)
+        (second,) = lib.autograd.grad(grad.sum(), x)
+        graphs.append((graph(grad.grad_fn), np.round(second.numpy(), 10).tolist()))
+    assert graphs[0] == graphs[1]
+
+
+def _described(value):
+    if hasattr(value, "shape") and not isinstance(value, tuple):
+        return ("tensor", tuple(value.shape), str(value.dtype).replace("minigrad", "torch"))
+    return value
+
+
+def _outcome(expression, lib):
+    """What ``expression`` (with L the library, x an int and f a float tensor, d a float64 leaf)
+    gives: its type and printing, the first node's saved settings and the warnings - or the
+    exception's class and first line."""
+    x = lib.arange(6).reshape(2, 3)
+    f, d = x.float(), x.double().requires_grad_()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = eval(expression, {"L": lib, "x": x, "f": f, "d": d})
+    except Exception as error:
+        return type(error).__name__, str(error).splitlines()[0]
+    node = _outputs(out)[0].grad_fn
+    saved = None if node is None else {
+        name: _described(getattr(node, name)) for name in dir(node) if name.startswith("_saved_")}
+    # (PyTorch's warnings end with the place in its C++ source that raised them)
+    messages = [str(w.message).split(" (Triggered internally")[0] for w in caught]
+    return type(out).__name__, repr(out).replace("minigrad", "torch"), saved, messages
+
+
+CASES = [
+    "L.std_mean(x)", "L.var_mean(x)", "L.var_mean(f, 5)", "L.std_mean(d, 1)",
+    "L.var_mean(d, (0, 1), correction=2)", "L.std_mean(d, unbiased=False)", "L.var_mean(d, True)",
+    "L.std_mean(d, keepdim=True)", "L.var_mean(d, None, keepdim=True)", "L.std_mean(d, dim=-1, correction=2)",
+    "L.std_mean(d.sum(), 0)", "L.var_mean(L.ones(1))", "L.var_mean(L.ones(0))", "L.var_mean(d, [])",
+    "d.var()", "d.var(None)", "d.var(None, True)", "d.var(False)", "d.std(None, keepdim=True)",
+    "d.std()", "L.var(d, None)", "d.var(keepdim=True)",
+    "L.quantile(x, 0.5)", "L.quantile(f, 1.5)", "L.quantile(f, L.tensor([1.5]))",
+    "L.quantile(f, L.tensor([0.5], dtype=L.float64))", "L.quantile(f, L.ones(2, 2))",
+    "L.quantile(f, 0.4, interpolation='foo')", "L.quantile(L.ones(0), 0.4)", "L.nanquantile(f, 2.)",
+    "L.quantile(f, 0.5, dim=3)", "L.quantile(L.ones(2, 0), 0.4, dim=0)", "L.quantile(f, -0.5)",
+    "L.quantile(x, 0.5, dim=5)", "L.quantile(f, 2.0, dim=5)", "L.quantile(L.ones(0), 0.5, interpolation='x')",
+    "L.quantile(d, L.tensor([0.2, 0.8], dtype=L.float64), 0, True, interpolation='nearest')",
+    "L.quantile(d, 0.5, -1)", "L.quantile(d.sum(), 0.2)", "L.quantile(d.sum(), 0.2, 0, True)",
+    "L.nanquantile(d.sum(), 0.2, 0, True)",
+    "L.cov(L.ones(2, 2, 2))", "L.cov(x.bool())", "L.cov(f, fweights=L.ones(3))",
+    "L.cov(f, fweights=L.ones(2, dtype=L.int64))", "L.cov(f, fweights=L.ones(3, 1, dtype=L.int64))",
+    "L.cov(f, fweights=-L.ones(3, dtype=L.int64))", "L.cov(f, aweights=L.ones(3, dtype=L.int64))",
+    "L.cov(f, aweights=-L.ones(3))", "L.cov(f, aweights=L.zeros(3))", "L.cov(f[:, :1])",
+    "L.corrcoef(L.ones(2, 2, 2))", "L.cov(x)", "L.corrcoef(x)", "L.cov(f[0])", "L.corrcoef(f[0])",
+    "L.cov(f, correction=3)", "L.cov(f, correction=0, aweights=L.tensor([1., 2, 3]))",
+    "L.cov(d, aweights=L.tensor([1., 2, 3], dtype=L.float64), fweights=L.tensor([1, 0, 2]))",
+]
+
+
+@pytest.mark.parametrize("expression", CASES)
+def test_results_settings_errors_and_warnings_as_torch(expression):
+    torch = import_torch()
+    assert _outcome(expression, minigrad) == _outcome(expression, torch)
