@@ -113,6 +113,9 @@ from ._ops.aminmax import aminmax  # noqa: F401
 from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
 from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
 from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
+from ._ops.counting import (  # noqa: F401
+    unique, unique_consecutive, bincount, histc, searchsorted, bucketize, argwhere)
+from ._ops.sorting import msort  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401

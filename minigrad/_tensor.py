@@ -996,9 +996,12 @@ def _install_methods():
             setattr(Tensor, name, getattr(module, name))
     Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
     # statistics, counting, differences (x.quantile(0.5), x.unique(), x.diff(), ...)
-    from ._ops import statistics
+    from ._ops import statistics, counting
     for name in ("quantile", "nanquantile", "cov", "corrcoef"):
         setattr(Tensor, name, getattr(statistics, name))
+    for name in ("unique", "unique_consecutive", "bincount", "histc", "argwhere"):
+        setattr(Tensor, name, getattr(counting, name))
+    Tensor.msort = sorting.msort
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

@@ -189,3 +189,104 @@ CASES = [
 def test_results_settings_errors_and_warnings_as_torch(expression):
     torch = import_torch()
     assert _outcome(expression, minigrad) == _outcome(expression, torch)
+
+
+COUNTING_CASES = [
+    "L.bincount(i)", "L.bincount(i, w)", "L.bincount(i, minlength=6)", "L.bincount(i, w.double(), 2)",
+    "L.bincount(i, L.tensor([1, 2, 3, 4]))", "L.bincount(i.int(), w.half())", "L.bincount(L.tensor([-1]))",
+    "L.bincount(g)", "L.bincount(i.view(2, 2))", "L.bincount(i, w[:3])", "L.bincount(i, minlength=-1)",
+    "L.bincount(L.tensor([], dtype=L.long))", "L.bincount(i.bool())", "L.bincount(i.to(L.uint8))",
+    "L.bincount(i, w.view(2, 2))", "i.bincount(minlength=2)",
+    "L.histc(g)", "L.histc(g, 4, 0, 3)", "L.histc(g.double(), bins=3, min=1, max=1)", "L.histc(i)",
+    "L.histc(g, -1)", "L.histc(g, 3, 2, 1)", "L.histc(L.tensor([1., float('nan')]))",
+    "L.histc(L.tensor([1., float('inf')]))", "L.histc(L.ones(0))", "L.histc(L.tensor([1., 1.]))",
+    "g.histc(5, -1, 6.5)", "L.histc(L.tensor([0., .1, .2, .3, .4, .5, .6, .7, .8, .9, 1.]), 7)",
+    "L.searchsorted(L.tensor([1, 3, 5, 7]), L.tensor([[3, 6], [9, 0]]))",
+    "L.searchsorted(L.tensor([1, 3, 5, 7]), 3, right=True)",
+    "L.searchsorted(L.tensor([[1, 3], [2, 4]]), L.tensor([[2], [3]]), side='right')",
+    "L.searchsorted(L.tensor([5, 1, 3]), L.tensor([2, 4]), sorter=L.tensor([1, 2, 0]))",
+    "L.searchsorted(L.tensor([1, 3, 5]), L.tensor([2, 4]), out_int32=True)",
+    "L.searchsorted(L.tensor([1., 3]), L.tensor([2]))",
+    "L.searchsorted(L.tensor([1, 3]), L.tensor([2]), side='x')",
+    "L.searchsorted(L.tensor([1, 3]), L.tensor([2]), side='left', right=True)",
+    "L.searchsorted(L.tensor([[1, 3]]), L.tensor([2]))",
+    "L.searchsorted(L.tensor([[1, 3], [1, 2]]), L.tensor([[2], [1], [0]]))",
+    "L.searchsorted(L.tensor([5, 1, 3]), L.tensor([2, 4]), sorter=L.tensor([1, 2]))",
+    "L.searchsorted(L.tensor([5, 1, 3]), L.tensor([2, 4]), sorter=L.tensor([1, 2, 0]).int())",
+    "L.searchsorted(L.tensor([1, 3, 3, 5]), L.tensor([3]), side='right')",
+    "L.bucketize(L.tensor([[3, 6], [9, 0]]), L.tensor([1, 3, 5, 7]))",
+    "L.bucketize(3, L.tensor([1, 3, 5, 7]), right=True)", "L.bucketize(L.tensor([2]), L.tensor([[1, 3]]))",
+    "L.bucketize(g, L.tensor([1., 2.]), out_int32=True)",
+    "L.argwhere(g)", "L.argwhere(L.tensor(3.))", "L.argwhere(L.tensor(0.))", "g.argwhere().stride()",
+    "L.unique(x)", "L.unique(x, return_inverse=True, return_counts=True)", "L.unique(x, sorted=False)",
+    "x.unique(dim=1, return_counts=True)", "L.unique(x, dim=0, return_inverse=True)", "L.unique(n)",
+    "L.unique(n, return_counts=True, return_inverse=True)",
+    "L.unique_consecutive(L.tensor([1, 1, 2, 2, 3, 1, 1]), return_inverse=True, return_counts=True)",
+    "L.unique_consecutive(x, dim=1)", "L.unique(x, dim=3)", "L.unique(L.tensor(5))", "L.unique(L.tensor(5), dim=0)",
+    "L.unique(L.tensor([True, False, True]))", "L.unique(L.ones(0))", "L.unique(L.ones(2, 0), dim=1)",
+    "L.unique(L.ones(2, 0), dim=0)", "L.unique_consecutive(n)",
+    "L.unique(L.tensor([[1., float('nan')], [1., float('nan')]]), dim=0, return_counts=True)",
+    "L.unique_consecutive(L.tensor([[1, 2], [1, 2], [0, 1]]), dim=0, return_counts=True, return_inverse=True)",
+    "L.unique(L.tensor([[2, 1], [1, 5], [2, 1], [1, 4]]), dim=0, return_counts=True, return_inverse=True)",
+    "L.unique(x, dim=-1)", "x.unique_consecutive(return_counts=True)",
+    "L.msort(n)", "n.msort()", "L.msort(n.sum())", "n.sort(stable=True)",
+    "L.sort(n.view(1, 7), stable=True, dim=0, descending=True)", "n.argsort(stable=True)",
+]
+
+
+def _counting_outcome(expression, lib):
+    """What ``expression`` gives (values, dtype, the node and what backward through it says), or
+    the exception's class and first line."""
+    nan = float("nan")
+    names = {"L": lib, "i": lib.tensor([1, 3, 1, 0]), "w": lib.tensor([0.5, 1., 2., 3.]),
+             "g": lib.tensor([[1., 2.5], [0., 7.]]), "x": lib.tensor([[3, 1, 2], [1, 3, 3]]),
+             "n": lib.tensor([2., 1., nan, 1., -0., 0., nan], requires_grad=True)}
+    try:
+        out = eval(expression, names)
+    except Exception as error:
+        return type(error).__name__, str(error).splitlines()[0]
+    first = out[0] if isinstance(out, tuple) and not isinstance(out[0], int) else out
+    node = getattr(first, "grad_fn", None)
+    backward = None
+    if node is not None:
+        try:
+            first.sum().backward()
+        except Exception as error:
+            backward = (type(error).__name__, str(error))
+    return (type(out).__name__, repr(out).replace("minigrad", "torch"), node and node.name(),
+            node and [name for name in dir(node) if name.startswith("_saved_")], backward)
+
+
+@pytest.mark.parametrize("expression", COUNTING_CASES)
+def test_counting_and_sorting_as_torch(expression):
+    torch = import_torch()
+    assert _counting_outcome(expression, minigrad) == _counting_outcome(expression, torch)
+
+
+def test_random_histograms_counts_and_searches_as_torch():
+    """histc, bincount with weights, unique (all and along a dim), unique_consecutive and
+    searchsorted over random inputs give PyTorch's results exactly."""
+    torch = import_torch()
+    rng = np.random.default_rng(1)
+    for k in range(60):
+        dtype = (np.float32, np.float64)[k % 2]
+        a = (rng.standard_normal(rng.integers(1, 200)) * rng.uniform(0.1, 100)).astype(dtype)
+        bins = int(rng.integers(1, 50))
+        low, high = sorted(rng.uniform(-50, 50, 2)) if k % 3 else (0, 0)
+        pairs = [(lib.histc(lib.tensor(a), bins, low, high),) for lib in (minigrad, torch)]
+        i = rng.integers(0, 20, rng.integers(1, 100))
+        w = rng.standard_normal(len(i)).astype(dtype)
+        pairs += [(lib.bincount(lib.tensor(i), lib.tensor(w)),) for lib in (minigrad, torch)]
+        u = rng.integers(0, 5, (rng.integers(1, 9), 3)).astype(dtype)
+        for dim in (None, 0, 1):
+            for function in ("unique", "unique_consecutive"):
+                pairs += [getattr(lib, function)(lib.tensor(u), return_inverse=True, return_counts=True, dim=dim)
+                          for lib in (minigrad, torch)]
+        b = np.sort(rng.integers(0, 10, (2, rng.integers(1, 8))).astype(dtype), axis=-1)
+        v = rng.integers(-1, 11, (2, 5)).astype(dtype)
+        for side in ("left", "right"):
+            pairs += [(lib.searchsorted(lib.tensor(b), lib.tensor(v), side=side),) for lib in (minigrad, torch)]
+        for ours, theirs in zip(pairs[::2], pairs[1::2]):
+            for our, their in zip(ours, theirs):
+                assert our.numpy().dtype == their.numpy().dtype
+                np.testing.assert_array_equal(our.numpy(), their.numpy())
