@@ -1002,6 +1002,8 @@ def _install_methods():
     for name in ("unique", "unique_consecutive", "bincount", "histc", "argwhere"):
         setattr(Tensor, name, getattr(counting, name))
     Tensor.msort = sorting.msort
+    from ._ops.differences import diff
+    Tensor.diff = diff
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

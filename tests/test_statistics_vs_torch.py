@@ -72,6 +72,22 @@ PROGRAMS = {
     "cov_fweights": (lambda L, x: L.cov(x, fweights=L.tensor([1, 2, 3, 1])), [_A], False),
     "corrcoef": (lambda L, x: x.corrcoef(), [(3, 6)], False),
     "corrcoef_vector": (lambda L, x: L.corrcoef(x[0]), [_A], False),
+    "diff": (lambda L, x: L.diff(x), [_A], True),
+    "diff_n3": (lambda L, x: x.diff(3), [_A], True),
+    "diff_n0": (lambda L, x: L.diff(x, n=0), [_A], True),
+    "diff_prepend_append": (lambda L, x, p: L.diff(x, 2, 0, prepend=p, append=x[:1]), [_A, (2, 4)], True),
+    "diff_n_past_size": (lambda L, x: L.diff(x, 7, dim=-1), [_A], True),
+    "trapezoid": (lambda L, y: L.trapezoid(y), [_A], True),
+    "trapezoid_x": (lambda L, y, x: L.trapezoid(y, x), [_A, (4,)], True),
+    "trapezoid_x_2d_dim0": (lambda L, y, x: L.trapezoid(y, x, dim=0), [_B, (3, 4)], True),
+    "trapezoid_dx": (lambda L, y: L.trapezoid(y, dx=2.5, dim=0), [_B], True),
+    "trapz": (lambda L, y, x: L.trapz(y, x, dim=1), [_A, (4,)], True),
+    "trapz_dx": (lambda L, y: L.trapz(y, dx=2), [_A], True),
+    "cumulative_trapezoid": (lambda L, y: L.cumulative_trapezoid(y), [_A], True),
+    "cumulative_trapezoid_x": (lambda L, y, x: L.cumulative_trapezoid(y, x), [_A, (4,)], True),
+    "cumulative_trapezoid_dx_dim0": (lambda L, y: L.cumulative_trapezoid(y, dx=3, dim=0), [_B], True),
+    "msort": (lambda L, x: L.msort(x), [_A], True),
+    "sort_stable": (lambda L, x: x.sort(stable=True, dim=0, descending=True)[0], [_A], True),
 }
 
 
@@ -182,6 +198,16 @@ CASES = [
     "L.corrcoef(L.ones(2, 2, 2))", "L.cov(x)", "L.corrcoef(x)", "L.cov(f[0])", "L.corrcoef(f[0])",
     "L.cov(f, correction=3)", "L.cov(f, correction=0, aweights=L.tensor([1., 2, 3]))",
     "L.cov(d, aweights=L.tensor([1., 2, 3], dtype=L.float64), fweights=L.tensor([1, 0, 2]))",
+    "L.trapezoid(d, d[0])", "L.trapezoid(d, dx=2)", "L.cumulative_trapezoid(d, d[0])", "L.diff(d)",
+    "L.trapezoid(d, d[0, :2])", "L.cumulative_trapezoid(d, d[0, :2])", "L.trapezoid(d > 0)",
+    "L.trapezoid(d, d[0] > 0)", "L.cumulative_trapezoid(d > 0)", "L.trapezoid(d, dx=True)",
+    "L.trapezoid(L.ones(3, 0))", "L.cumulative_trapezoid(L.ones(3, 0))", "L.trapezoid(L.ones(0, 3), dim=0)",
+    "L.trapezoid(x)", "L.trapezoid(x, L.arange(3))", "L.cumulative_trapezoid(x)",
+    "L.trapezoid(d, L.ones(2, 3, 4))", "L.trapezoid(f, L.ones(3, 3))", "L.trapezoid(L.tensor(1.))",
+    "L.trapezoid(d, dim=3)", "L.diff(L.tensor(1.))", "L.diff(d, -1)", "L.diff(d, prepend=L.ones(3))",
+    "L.diff(d, prepend=L.ones(3, 3))", "L.diff(d, 1, 0, L.tensor(2.))", "L.diff(d, 7)", "L.diff(d, dim=2)",
+    "L.diff(L.arange(5))", "L.diff(f, append=L.ones(2, 2, dtype=L.float64))", "L.diff(L.arange(5) > 2, n=2)",
+    "L.trapz(d, d[0], dim=0)", "L.trapz(d, dx=2.5, dim=0)",
 ]
 
 
@@ -290,3 +316,30 @@ def test_random_histograms_counts_and_searches_as_torch():
             for our, their in zip(ours, theirs):
                 assert our.numpy().dtype == their.numpy().dtype
                 np.testing.assert_array_equal(our.numpy(), their.numpy())
+
+
+def settings_graph(grad_fn):
+    """The graph below ``grad_fn`` with each node's saved settings (dims, slices, ...)."""
+    if grad_fn is None:
+        return None
+    settings = {}
+    for name in dir(grad_fn):
+        if name.startswith("_saved_"):
+            value = getattr(grad_fn, name)
+            settings[name] = ("tensor", tuple(value.shape)) if hasattr(value, "grad_fn") else value
+    return (type(grad_fn).__name__, settings, tuple(settings_graph(child) for child, _ in grad_fn.next_functions))
+
+
+@pytest.mark.parametrize("name", [name for name in sorted(PROGRAMS)
+                                  if name.startswith(("diff", "trapezoid", "trapz", "cumulative", "quantile",
+                                                      "var_mean", "std_mean", "msort", "sort"))])
+def test_saved_settings_all_the_way_down_as_torch(name):
+    """Every node's _saved_* settings as PyTorch's (a slice written in C++ without an end shows
+    end None; dims as given, negative ones as their unsigned 64-bit bits)."""
+    torch = import_torch()
+    program, shapes, _ = PROGRAMS[name]
+    graphs = []
+    for lib in (minigrad, torch):
+        leaves = [lib.tensor(a, requires_grad=True) for a in _arrays(shapes)]
+        graphs.append([settings_graph(out.grad_fn) for out in _outputs(program(lib, *leaves))])
+    assert graphs[0] == graphs[1]
