@@ -1003,7 +1003,11 @@ def _install_methods():
         setattr(Tensor, name, getattr(counting, name))
     Tensor.msort = sorting.msort
     from ._ops.differences import diff
-    Tensor.diff = diff
+    from ._ops.scatter_reduce import scatter_reduce, index_reduce
+    from ._ops.inplace_unary import in_place_form
+    Tensor.diff, Tensor.scatter_reduce, Tensor.index_reduce = diff, scatter_reduce, index_reduce
+    Tensor.scatter_reduce_ = in_place_form(scatter_reduce, "scatter_reduce_", 3)
+    Tensor.index_reduce_ = in_place_form(index_reduce, "index_reduce_", 3)
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

@@ -92,10 +92,43 @@ PROGRAMS = {
 
 
 def _arrays(shapes, seed=0):
+    """Random inputs of these shapes (an array given instead of a shape is used as it is)."""
     rng = np.random.default_rng(seed)
-    return [rng.standard_normal(shape) for shape in shapes]
+    return [shape if isinstance(shape, np.ndarray) else rng.standard_normal(shape) for shape in shapes]
 
 
+def _with_zeros():
+    """Inputs for scatter_reduce's products: zeros alone in a product and two in one."""
+    rng = np.random.default_rng(5)
+    x, s = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    x[1, 1] = s[0, 0] = s[1, 2] = s[2, 1] = s[2, 3] = 0
+    return [x, s]
+
+
+_INDEX = [[0, 0, 0, 2], [3, 3, 1, 1], [1, 0, 1, 1]]
+SCATTER_REDUCE = {}
+for _reduce in ("sum", "prod", "mean", "amax", "amin"):
+    for _include in (True, False):
+        SCATTER_REDUCE[f"scatter_reduce_{_reduce}_{_include}"] = (
+            lambda L, x, s, reduce=_reduce, include=_include: x.scatter_reduce(1, L.tensor(_INDEX), s, reduce,
+                                                                               include_self=include),
+            _with_zeros(), True)
+        if _reduce != "sum":
+            SCATTER_REDUCE[f"index_reduce_{_reduce}_{_include}"] = (
+                lambda L, x, s, reduce=_reduce, include=_include: x.index_reduce(0, L.tensor([0, 2, 0]), s, reduce,
+                                                                                 include_self=include),
+                _with_zeros(), True)
+SCATTER_REDUCE["scatter_reduce_in_place"] = (
+    lambda L, x, s: (x * 1).scatter_reduce_(1, L.tensor(_INDEX), s, "prod"), _with_zeros(), True)
+SCATTER_REDUCE["index_reduce_in_place"] = (
+    lambda L, x, s: (x * 1).index_reduce_(1, L.tensor([0, 2, 0, 2]), s, "mean"), _with_zeros(), True)
+SCATTER_REDUCE["scatter_reduce_ties"] = (
+    lambda L, x, s: x.round().scatter_reduce(0, L.tensor([[0, 0, 0, 0], [0, 0, 0, 0]]), s[:2].round(), "amax"),
+    _with_zeros(), True)
+PROGRAMS.update(SCATTER_REDUCE)
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_values_graph_and_gradients_as_torch(name, dtype):
@@ -117,9 +150,13 @@ def test_values_graph_and_gradients_as_torch(name, dtype):
             np.testing.assert_allclose(our_grad, their_grad, rtol=tolerance, atol=tolerance)
 
 
+@pytest.mark.filterwarnings("ignore:index_reduce")
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_gradcheck_and_gradgradcheck_in_float64(name):
+    """(amax's and amin's inputs with zeros tie on purpose: gradcheck gets random ones)"""
     program, shapes, _ = PROGRAMS[name]
+    if "amax" in name or "amin" in name:
+        shapes = [array.shape for array in shapes]
     inputs = [minigrad.tensor(a, requires_grad=True) for a in _arrays(shapes, seed=1)]
 
     def function(*xs):
@@ -133,9 +170,14 @@ SECOND_ORDER = {
     "std_mean": lambda L, x: L.std_mean(x),
     "var_mean_only_var": lambda L, x: L.var_mean(x, 0)[:1],
     "std_mean_only_mean": lambda L, x: L.std_mean(x, 0)[1:],
+    "scatter_reduce_prod": lambda L, x: x.scatter_reduce(1, L.tensor(_INDEX), x.flip(0), "prod"),
+    "scatter_reduce_mean": lambda L, x: x.scatter_reduce(1, L.tensor(_INDEX), x.flip(0), "mean", include_self=False),
+    "scatter_reduce_amax": lambda L, x: x.scatter_reduce(1, L.tensor(_INDEX), x.flip(0), "amax"),
+    "index_reduce_prod": lambda L, x: x.index_reduce(0, L.tensor([0, 2, 0]), x.flip(1), "prod"),
 }
 
 
+@pytest.mark.filterwarnings("ignore:index_reduce")
 @pytest.mark.parametrize("name", sorted(SECOND_ORDER))
 def test_graph_of_the_gradient_as_torch(name):
     """With create_graph=True the gradient is built from the same nodes as PyTorch's."""
@@ -332,7 +374,9 @@ def settings_graph(grad_fn):
 
 @pytest.mark.parametrize("name", [name for name in sorted(PROGRAMS)
                                   if name.startswith(("diff", "trapezoid", "trapz", "cumulative", "quantile",
-                                                      "var_mean", "std_mean", "msort", "sort"))])
+                                                      "var_mean", "std_mean", "msort", "sort", "scatter_reduce",
+                                                      "index_reduce"))])
+@pytest.mark.filterwarnings("ignore:index_reduce")
 def test_saved_settings_all_the_way_down_as_torch(name):
     """Every node's _saved_* settings as PyTorch's (a slice written in C++ without an end shows
     end None; dims as given, negative ones as their unsigned 64-bit bits)."""
@@ -343,3 +387,53 @@ def test_saved_settings_all_the_way_down_as_torch(name):
         leaves = [lib.tensor(a, requires_grad=True) for a in _arrays(shapes)]
         graphs.append([settings_graph(out.grad_fn) for out in _outputs(program(lib, *leaves))])
     assert graphs[0] == graphs[1]
+
+
+SCATTER_CASES = [
+    'x.scatter_reduce(1, i, s, "foo")', 'x.scatter_reduce(1, i.int(), s, "sum")',
+    'x.scatter_reduce(1, i.float(), s, "sum")', 'x.scatter_reduce(1, i, s.float(), "sum")',
+    'x.scatter_reduce(1, i, 2.0, "sum")', 'x.scatter_reduce(1, i + 5, s, "sum")',
+    'x.scatter_reduce(1, i[:, :2], s, "sum")', 'x.scatter_reduce(1, i[0], s, "sum")',
+    'L.scatter_reduce(x, 1, i, s, reduce="mean", include_self=False)',
+    'x.long().scatter_reduce(1, i, s.long(), "mean")', 'x.scatter_reduce(1, i, s[:, :2], "sum")',
+    'x.index_reduce(0, L.tensor([0, 1, 0]), s, "sum")', 'x.index_reduce(0, L.tensor([0, 1, 0]), s, "prod")',
+    'x.index_reduce(0, L.tensor([0, 1]), s, "prod")', 'x.index_reduce(0, L.tensor([0, 1, 5]), s, "prod")',
+    'x.index_reduce(0, L.tensor([0, 1, 0.]), s, "prod")', 'x.index_reduce(0, L.tensor([[0, 1, 0]]), s, "prod")',
+    'x.index_reduce(0, L.tensor([0, 1, 0]), s.float(), "prod")',
+    'x.index_reduce(0, L.tensor([0, 1, 0]), s[:, :2], "prod")',
+    'x.index_reduce(0, L.tensor([0, 1, 0]).int(), s, "amax")',
+    'x.index_reduce(1, L.tensor([0, 1, 0, -1]), s, "mean", include_self=False)',
+    'x.long().index_reduce(1, L.tensor([0, 1, 0, 3]), s.long(), "mean")',
+    'x.index_reduce(0, L.tensor([0, 2, 0]), s, "amin", include_self=False)',
+] + [f'{x}.scatter_reduce({dim}, L.tensor({index}), {src}, "{reduce}", include_self={include})'
+     for reduce in ("sum", "prod", "mean", "amax", "amin") for include in (True, False)
+     for x, dim, index, src in (("x", 0, [[0, 1, 0, 2], [2, 2, 0, 1]], "s"),
+                                ("x", 1, [[0, 0, 0], [3, 3, 1], [1, 0, 1]], "s.masked_fill(s > 1, 0)"),
+                                ("x.long()", 1, [[0, 0, 0], [3, 3, 1], [1, 0, 1]], "(s * 5).long()"))]
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("expression", SCATTER_CASES)
+def test_scatter_reduce_and_index_reduce_values_and_errors_as_torch(expression):
+    torch = import_torch()
+    outcomes = []
+    for lib in (minigrad, torch):
+        rng = np.random.default_rng(0)
+        names = {"L": lib, "x": lib.tensor(rng.standard_normal((3, 4))), "i": lib.tensor([[0, 1, 0, 1]] * 3),
+                 "s": lib.tensor(rng.standard_normal((3, 4)))}
+        try:
+            out = eval(expression, names)
+            outcomes.append((str(out.dtype).replace("minigrad", "torch"), np.round(out.numpy(), 12).tolist()))
+        except Exception as error:
+            outcomes.append((type(error).__name__, str(error).splitlines()[0]))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_index_reduce_warns_once_that_it_is_in_beta():
+    from minigrad._ops import scatter_reduce
+    scatter_reduce._Warned.beta = False
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            minigrad.ones(2).index_reduce(0, minigrad.tensor([0, 0]), minigrad.ones(2), "prod")
+    assert [str(w.message) for w in caught] == ["index_reduce() is in beta and the API may change at any time."]

@@ -116,6 +116,11 @@ def _with_others_inplace(operation, name, tensor_arguments):
     return method
 
 
+def in_place_form(operation, name, tensor_arguments):
+    """The in-place method of ``operation`` (x.scatter_reduce_(...)): see _with_others_inplace."""
+    return _with_others_inplace(operation, name, tensor_arguments)
+
+
 METHODS.update(
     polygamma_=polygamma_,
     mvlgamma_=gamma.mvlgamma_,
