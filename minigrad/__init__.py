@@ -118,6 +118,7 @@ from ._ops.counting import (  # noqa: F401
 from ._ops.sorting import msort  # noqa: F401
 from ._ops.differences import diff, trapezoid, trapz, cumulative_trapezoid  # noqa: F401
 from ._ops.scatter_reduce import scatter_reduce, index_reduce  # noqa: F401
+from ._ops.renorm import renorm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401

@@ -88,6 +88,15 @@ PROGRAMS = {
     "cumulative_trapezoid_dx_dim0": (lambda L, y: L.cumulative_trapezoid(y, dx=3, dim=0), [_B], True),
     "msort": (lambda L, x: L.msort(x), [_A], True),
     "sort_stable": (lambda L, x: x.sort(stable=True, dim=0, descending=True)[0], [_A], True),
+    # (renorm's norms are minigrad's, which may round differently from PyTorch's in the last bit)
+    "renorm": (lambda L, x: L.renorm(x, 2, 0, 1.5), [_A], False),
+    "renorm_p1_last_dim": (lambda L, x: x.renorm(1, -1, 2.0), [_B], False),
+    "renorm_p3": (lambda L, x: x.renorm(3, 1, 1.0), [_B], False),
+    "renorm_inf": (lambda L, x: x.renorm(float("inf"), 0, 1.0), [_A], False),
+    "renorm_in_place": (lambda L, x: (x * 1).renorm_(2, 1, 1.0), [_A], False),
+    "sum_to_size": (lambda L, x: x.sum_to_size(3, 1), [_B], True),
+    "sum_to_size_kept_dims": (lambda L, x: x.sum_to_size(1, 1, 4), [_B], True),
+    "sum_to_size_nothing": (lambda L, x: x.sum_to_size(()), [_B], True),
 }
 
 
@@ -174,6 +183,8 @@ SECOND_ORDER = {
     "scatter_reduce_mean": lambda L, x: x.scatter_reduce(1, L.tensor(_INDEX), x.flip(0), "mean", include_self=False),
     "scatter_reduce_amax": lambda L, x: x.scatter_reduce(1, L.tensor(_INDEX), x.flip(0), "amax"),
     "index_reduce_prod": lambda L, x: x.index_reduce(0, L.tensor([0, 2, 0]), x.flip(1), "prod"),
+    "renorm": lambda L, x: x.renorm(2, 0, 1.0),
+    "renorm_p1": lambda L, x: x.renorm(1, 1, 1.0),
 }
 
 
@@ -210,6 +221,8 @@ def _outcome(expression, lib):
             out = eval(expression, {"L": lib, "x": x, "f": f, "d": d})
     except Exception as error:
         return type(error).__name__, str(error).splitlines()[0]
+    if isinstance(out, bool):
+        return out
     node = _outputs(out)[0].grad_fn
     saved = None if node is None else {
         name: _described(getattr(node, name)) for name in dir(node) if name.startswith("_saved_")}
@@ -250,6 +263,12 @@ CASES = [
     "L.diff(d, prepend=L.ones(3, 3))", "L.diff(d, 1, 0, L.tensor(2.))", "L.diff(d, 7)", "L.diff(d, dim=2)",
     "L.diff(L.arange(5))", "L.diff(f, append=L.ones(2, 2, dtype=L.float64))", "L.diff(L.arange(5) > 2, n=2)",
     "L.trapz(d, d[0], dim=0)", "L.trapz(d, dx=2.5, dim=0)",
+    "L.renorm(f, 2, 0, 1.)", "L.renorm(f, 0, 0, 1.)", "L.renorm(f, -1, 0, 1.)", "L.renorm(f, 2, 0, -1.)",
+    "L.renorm(f[0], 2, 0, 1.)", "L.renorm(x, 2, 0, 1)", "L.renorm(f, 2, 5, 1.)", "f.renorm(float('inf'), 1, 0.5)",
+    "d.renorm(2, -1, 3)", "d.renorm(0.5, 0, 3)", "f.clone().renorm_(2, 0, 1.)",
+    "f.sum_to_size(1, 3)", "f.sum_to_size((3,))", "f.sum_to_size(3, 3)", "f.sum_to_size(2, 3, 1)",
+    "f.sum_to_size()", "f.sum_to_size(L.Size([1, 1]))", "d.sum_to_size(2, 1)", "d.sum_to_size([1])",
+    "d.sum_to_size(())", "d.sum_to_size(2, 3) is d",
 ]
 
 
@@ -374,7 +393,7 @@ def settings_graph(grad_fn):
 
 @pytest.mark.parametrize("name", [name for name in sorted(PROGRAMS)
                                   if name.startswith(("diff", "trapezoid", "trapz", "cumulative", "quantile",
-                                                      "var_mean", "std_mean", "msort", "sort", "scatter_reduce",
+                                                      "var_mean", "std_mean", "msort", "sort", "scatter_reduce", "renorm", "sum_to",
                                                       "index_reduce"))])
 @pytest.mark.filterwarnings("ignore:index_reduce")
 def test_saved_settings_all_the_way_down_as_torch(name):

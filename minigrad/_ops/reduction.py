@@ -458,31 +458,13 @@ class LinalgVectorNormBackward0(Node):
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        # written as PyTorch writes it (norm_backward), so that create_graph=True records
-        # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
-        # left out (then they are 0-d and broadcast)
+        # grad and norm get their reduced dims back (size 1) unless dim was left out (then
+        # they are 0-d and broadcast)
         a, norm = self.saved_tensors      # the input and the result, as PyTorch saves them
         if not self.keepdim and not self.all_dims and a.ndim:
             for d in self.dims:
                 grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-        p = self.p
-        if p == 1:
-            return (sgn(a) * grad,)
-        if p == 2:
-            return (grad * (a / norm).masked_fill_(norm == 0, 0),)
-        if p == float("inf"):
-            # the gradient of max |a|, shared evenly among the elements that reach it
-            a_abs = abs(a)
-            mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
-            count = mask.sum(self.dims, True) if self.dims else mask.sum()
-            return (sgn(a) * ((grad / count) * mask),)
-        if p < 2:
-            scaled = sgn(a) * abs(a).pow_(p - 1)
-        else:
-            scaled = a * abs(a).pow_(p - 2)
-        scale = grad / norm.pow(p - 1)
-        scale.masked_fill_(norm == 0, 0)
-        return (scaled * scale,)
+        return (norm_backward(grad, a, self.p, norm, self.dims),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = sum(sign(self) |self|**(p-1) self_t) / result**(p-1)"""
@@ -498,6 +480,29 @@ class LinalgVectorNormBackward0(Node):
             return (sign(a) * a_t * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)
         slope = a if self.p == 2 else sign(a) * abs(a) ** (self.p - 1)
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
+
+
+def norm_backward(grad, a, p, norm, dims):
+    """The gradient of the p-norm ``norm`` of ``a`` over ``dims`` (grad and norm with those dims
+    kept), written as PyTorch writes it (norm_backward), so that create_graph=True records the
+    same nodes: sign(a) |a|**(p-1) / norm**(p-1) times grad, 0 where the norm is 0."""
+    if p == 1:
+        return sgn(a) * grad
+    if p == 2:
+        return grad * (a / norm).masked_fill_(norm == 0, 0)
+    if p == float("inf"):
+        # the gradient of max |a|, shared evenly among the elements that reach it
+        a_abs = abs(a)
+        mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
+        count = mask.sum(dims, True) if dims else mask.sum()
+        return sgn(a) * ((grad / count) * mask)
+    if p < 2:
+        scaled = sgn(a) * abs(a).pow_(p - 1)
+    else:
+        scaled = a * abs(a).pow_(p - 2)
+    scale = grad / norm.pow(p - 1)
+    scale.masked_fill_(norm == 0, 0)
+    return scaled * scale
 
 
 @history_first
