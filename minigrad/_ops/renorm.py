@@ -18,7 +18,7 @@ from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from .views import history_first
 from . import result
-from .pointwise import where, mul_by_number
+from .pointwise import where, mul_by_number, add_number
 from .reduction import norm_backward
 
 
@@ -49,7 +49,7 @@ class RenormBackward0(Node):
             norm = _wrap(_norms(a._array, p, dims))
         projected = (a * grad).sum(dims, keepdim=True)
         from_norm = norm_backward(projected, a, p, norm, dims)
-        inverse = (norm + 1e-7).reciprocal()
+        inverse = add_number(norm, 1e-7).reciprocal()
         factor = mul_by_number(inverse, self.maxnorm)
         return (where(norm > self.maxnorm, factor * (grad - inverse * from_norm), grad),)
 
