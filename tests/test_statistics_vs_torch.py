@@ -269,6 +269,9 @@ CASES = [
     "f.sum_to_size(1, 3)", "f.sum_to_size((3,))", "f.sum_to_size(3, 3)", "f.sum_to_size(2, 3, 1)",
     "f.sum_to_size()", "f.sum_to_size(L.Size([1, 1]))", "d.sum_to_size(2, 1)", "d.sum_to_size([1])",
     "d.sum_to_size(())", "d.sum_to_size(2, 3) is d",
+    "(d * 1).unsqueeze(0).squeeze_((0, 2))", "(d * 1).unsqueeze(1).squeeze_([1, 0])", "(d * 1).squeeze_(())",
+    "(d * 1).squeeze_((0, -1))", "(d * 1).squeeze_((0, 0))", "(d * 1).squeeze_((0, 5))", "d.squeeze((1, 1))",
+    "L.tensor(1.).squeeze((0, -1))", "d.detach().unsqueeze(0).squeeze_((0, 1))",
 ]
 
 

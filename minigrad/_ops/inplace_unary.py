@@ -25,6 +25,7 @@ from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithm
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, overlaps_itself, pointwise_one_by_one, reading_its_own_writes)
 from .views import node_is_current
+from .reduction import _dims
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching, warn_no_batching_rule
@@ -440,6 +441,10 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
+class SqueezeBackward5(shape.SqueezeBackward0):
+    """result = self.squeeze_(dims)   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+
 def _reshape_inplace(tensor, new_array, node_class, **attributes):
     """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed
     (PyTorch's rules for in-place changes were checked by the caller).
@@ -478,11 +483,18 @@ def unsqueeze_(self, dim):
 
 
 def squeeze_(self, dim=None):
-    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3; 4 with a dim, 5 with a
+    tuple of dims)."""
     check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
     array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
+    if isinstance(dim, (tuple, list)):          # several dims at once: SqueezeBackward5
+        dims = _dims(dim, array.ndim)            # (PyTorch refuses a dim given twice)
+        squeezed_dims = tuple(d for d in dims if array.shape[d] == 1)
+        squeezed = np.squeeze(array, axis=squeezed_dims) if squeezed_dims else array.view()
+        return _reshape_inplace(self, squeezed, SqueezeBackward5, input_shape=array.shape,
+                                squeezed_dims=squeezed_dims, dim_as_given=tuple(dim))
     dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()

@@ -386,8 +386,11 @@ def squeeze(input, dim=None, *, _node=None):
         node = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
         node = _node or node
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
-        dims = tuple(sorted(set(dims)))
+        dims = [_normalize_dim(d, array.ndim) for d in dims]
+        repeated = [d for d in dims if dims.count(d) > 1]
+        if repeated:
+            raise RuntimeError(f"dim {repeated[0]} appears multiple times in the list of dims")
+        dims = tuple(sorted(d for d in dims if array.ndim and array.shape[d] == 1))
         out = np.squeeze(array, axis=dims) if dims else array.view()
     return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims,
                              dim_as_given=dim), input)       # (grad_fn._saved_dim shows it)
