@@ -153,6 +153,13 @@ OUT_RULES = {
                   "expected scalar type '{result}' but got '{out}' for indices output"),
     "logsumexp": OutRule("float", "logsumexp(): Expected floating point type for result tensor, "
                                   "but got: {out}"),
+    # statistics, sorting and differences
+    **{name: OutRule("same", "quantile() out tensor must be same dtype as the input tensor")
+       for name in ("quantile", "nanquantile")},
+    **{name: _expected for name in ("msort", "renorm", "scatter_reduce", "index_reduce")},
+    "histc": OutRule("same", "torch.histogram: input tensor and hist tensor should have the same dtype, "
+                             "but got input {result_cpp} and hist {out_cpp}"),
+    "diff": OutRule("cast", CAST),
     # joining: any dtype the inputs can be cast to
     **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
                              "{out}", TypeError, overlap="any after resize")
@@ -182,6 +189,7 @@ GRAD_NAMES = {
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
     "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
+    "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",

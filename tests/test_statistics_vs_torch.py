@@ -459,3 +459,42 @@ def test_index_reduce_warns_once_that_it_is_in_beta():
         for _ in range(2):
             minigrad.ones(2).index_reduce(0, minigrad.tensor([0, 0]), minigrad.ones(2), "prod")
     assert [str(w.message) for w in caught] == ["index_reduce() is in beta and the API may change at any time."]
+
+
+OUT_CALLS = {
+    "quantile": lambda L, x, o: L.quantile(x, 0.5, 1, out=o),
+    "nanquantile": lambda L, x, o: L.nanquantile(x, 0.5, 1, out=o),
+    "msort": lambda L, x, o: L.msort(x, out=o),
+    "histc": lambda L, x, o: L.histc(x, 4, out=o),
+    "diff": lambda L, x, o: L.diff(x, out=o),
+    "renorm": lambda L, x, o: L.renorm(x, 2, 0, 1., out=o),
+    "scatter_reduce": lambda L, x, o: L.scatter_reduce(x, 1, L.tensor([[0, 1, 0, 1]] * 3), x, "sum", out=o),
+    "index_reduce": lambda L, x, o: L.index_reduce(x, 0, L.tensor([0, 1, 1]), x, "prod", out=o),
+    "argwhere": lambda L, x, o: L.argwhere(x, out=o),
+    "bincount": lambda L, x, o: L.bincount(L.tensor([0, 1, 1]), out=o),
+    "cov": lambda L, x, o: L.cov(x, out=o),
+}
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", sorted(OUT_CALLS))
+def test_out_as_torch(name, requires_grad):
+    """out= where PyTorch takes it: its dtype rules and messages, resizing (with its warning), the
+    version, autograd's refusal (or not: quantile and histc compute without recording)."""
+    torch = import_torch()
+    outcomes = []
+    for lib in (minigrad, torch):
+        results = []
+        for out in (lib.empty(0), lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int64), lib.empty(2, 2)):
+            x = lib.tensor(np.sin(np.arange(12.0)).reshape(3, 4).astype(np.float32), requires_grad=requires_grad)
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    value = OUT_CALLS[name](lib, x, out)
+                results.append((tuple(value.shape), value is out, np.round(value.detach().numpy(), 5).tolist(),
+                                out._version, [str(w.message)[:60] for w in caught if "beta" not in str(w.message)]))
+            except Exception as error:
+                results.append((type(error).__name__, str(error).splitlines()[0]))
+        outcomes.append(results)
+    assert outcomes[0] == outcomes[1]
