@@ -120,6 +120,14 @@ CASES = {
     "eye": lambda lib: (3,),
     "linspace": lambda lib: (0, 1, 5),
     "empty": lambda lib: (2, 3),
+    "quantile": lambda lib: (data(lib), 0.3, 1),
+    "nanquantile": lambda lib: (data(lib), 0.3, 1),
+    "msort": lambda lib: (data(lib),),
+    "histc": lambda lib: (data(lib), 4),
+    "diff": lambda lib: (data(lib),),
+    "renorm": lambda lib: (data(lib), 2, 0, 1.0),
+    "scatter_reduce": lambda lib: (data(lib), 1, lib.tensor([[2, 0], [1, 1]]), data(lib, (2, 2)), "prod"),
+    "index_reduce": lambda lib: (data(lib), 1, lib.tensor([2, 0]), data(lib, (2, 2)), "amax"),
 }
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)
