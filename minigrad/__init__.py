@@ -114,7 +114,7 @@ from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
 from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
 from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
 from ._ops.counting import (  # noqa: F401
-    unique, unique_consecutive, bincount, histc, searchsorted, bucketize, argwhere)
+    unique, unique_consecutive, bincount, histc, histogram, searchsorted, bucketize, argwhere)
 from ._ops.sorting import msort  # noqa: F401
 from ._ops.differences import diff, trapezoid, trapz, cumulative_trapezoid  # noqa: F401
 from ._ops.scatter_reduce import scatter_reduce, index_reduce  # noqa: F401

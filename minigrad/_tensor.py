@@ -999,7 +999,7 @@ def _install_methods():
     from ._ops import statistics, counting
     for name in ("quantile", "nanquantile", "cov", "corrcoef"):
         setattr(Tensor, name, getattr(statistics, name))
-    for name in ("unique", "unique_consecutive", "bincount", "histc", "argwhere"):
+    for name in ("unique", "unique_consecutive", "bincount", "histc", "histogram", "argwhere"):
         setattr(Tensor, name, getattr(counting, name))
     Tensor.msort = sorting.msort
     from ._ops.differences import diff

@@ -498,3 +498,66 @@ def test_out_as_torch(name, requires_grad):
                 results.append((type(error).__name__, str(error).splitlines()[0]))
         outcomes.append(results)
     assert outcomes[0] == outcomes[1]
+
+
+HISTOGRAM_CASES = [
+    "L.histogram(x, 3)", "L.histogram(x, L.tensor([0., 1.5, 3., 5.]))", "L.histogram(x, 4, range=(0., 5.))",
+    "L.histogram(x, 3, weight=L.tensor([1., 2, 3, 4, 5]))", "L.histogram(x, 3, density=True)", "x.histogram(2)",
+    "L.histogram(x.double(), 3)", "L.histogram(x.long(), 3)", "L.histogram(x, 0)", "L.histogram(x, 3, range=(5., 1.))",
+    "L.histogram(x, L.tensor([3., 1.]))", "L.histogram(x, 3, weight=L.ones(2))", "L.histogram(L.ones(0), 3)",
+    "L.histogram(x.view(5, 1), 2)", "type(L.histogram(x, 2)).__name__",
+    "L.histogram(x, 3, weight=L.tensor([1., 2, 3, 4, 5]), density=True)",
+    "L.histogram(x, L.tensor([0., 1.5, 3., 5.]), density=True)", "L.histogram(L.ones(3), 2)",
+    "L.histogram(x, L.tensor([[0., 1.5]]))", "L.histogram(x, 3, range=(0, 1))",
+    "L.histogram(x, 3, range=(0, float('inf')))", "L.histogram(x, 2).hist", "L.histogram(x, 2).bin_edges",
+]
+
+
+@pytest.mark.parametrize("expression", HISTOGRAM_CASES)
+def test_histogram_as_torch(expression):
+    torch = import_torch()
+    outcomes = []
+    for lib in (minigrad, torch):
+        try:
+            outcomes.append(repr(eval(expression, {"L": lib, "x": lib.tensor([1., 2, 1, 4, 2.5])})).replace("minigrad", "torch"))
+        except Exception as error:
+            outcomes.append((type(error).__name__, str(error).splitlines()[0]))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_random_histograms_as_torch():
+    """Counts, densities and the bin edges (PyTorch's linspace, to the last bit) of random data."""
+    torch = import_torch()
+    rng = np.random.default_rng(3)
+    for k in range(100):
+        a = (rng.standard_normal(rng.integers(1, 300)) * rng.uniform(0.1, 50)).astype([np.float32, np.float64][k % 2])
+        bins = int(rng.integers(1, 40))
+        value_range = None if k % 3 == 0 else tuple(sorted(rng.uniform(-40, 40, 2)))
+        ours, theirs = (lib.histogram(lib.tensor(a), bins, range=value_range, density=bool(k % 2))
+                        for lib in (minigrad, torch))
+        np.testing.assert_array_equal(ours.hist.numpy(), theirs.hist.numpy())
+        np.testing.assert_array_equal(ours.bin_edges.numpy(), theirs.bin_edges.numpy())
+
+
+@pytest.mark.parametrize("expression", [
+    "L.bincount(L.tensor([0, 1]), w)", "L.histogram(x, 2)[0]", "L.histogram(x, 2)[1]",
+    "L.histogram(x, 2, weight=w)[0]", "L.histogram(x.detach(), 2, weight=w)[0]",
+    "L.histogram(x, L.tensor([0., 1, 2]))[1]", "L.histc(x)"])
+def test_no_derivative_nodes_as_torch(expression):
+    """bincount's weights and histogram's inputs that require grad get PyTorch's NotImplemented
+    node (edges to them only), which refuses backward with PyTorch's message."""
+    torch = import_torch()
+    outcomes = []
+    for lib in (minigrad, torch):
+        out = eval(expression, {"L": lib, "w": lib.tensor([1., 2.], requires_grad=True),
+                                "x": lib.tensor([0.5, 1.5], requires_grad=True)})
+        node = out.grad_fn
+        outcome = [node and node.name(), node and [type(n).__name__ for n, _ in node.next_functions],
+                   out.requires_grad]
+        if node is not None:
+            try:
+                out.sum().backward()
+            except Exception as error:
+                outcome.append((type(error).__name__, str(error)))
+        outcomes.append(outcome)
+    assert outcomes[0] == outcomes[1]

@@ -19,6 +19,9 @@ from ..autograd.graph import Node
 from .views import history_first
 from . import result, plain_output
 from .pointwise import nonzero
+from .rounding import _NotImplementedBackward
+from .blend import _fma
+from .reduction import return_types
 
 
 def _type_name(array):
@@ -132,7 +135,7 @@ def bincount(input, weights=None, minlength=0):
     (at least ``minlength`` counts); with ``weights``, the sum of the weights of each value
     instead (float64, float32 for float32 weights).
 
-    No gradient.
+    No gradient (weights that require grad get a node that refuses backward, as in PyTorch).
     """
     array = input._array
     if array.dtype.kind not in "iu":
@@ -152,7 +155,8 @@ def bincount(input, weights=None, minlength=0):
     dtype = np.float32 if weight_array.dtype == np.float32 else np.float64
     counts = np.zeros(builtins.max(int(array.max()) + 1, minlength), dtype=dtype)
     np.add.at(counts, array, weight_array.astype(dtype))        # one weight at a time, in order
-    return plain_output(counts, input, weights)
+    # weights that require grad: PyTorch records a node that refuses backward
+    return result(counts, _NotImplementedBackward, (weights,), _operation="bincount")
 
 
 
@@ -268,3 +272,128 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
 def argwhere(input):
     """The indices of the non-zero elements, one row per element (``nonzero(input)``)."""
     return nonzero(input)
+
+
+# --- histogram ------------------------------------------------------------------------------
+
+class _Histogram(tuple):
+    """The pair (hist, bin_edges), printed as ``torch.return_types.histogram``."""
+
+    _name = "histogram"
+
+    def __new__(cls, hist, bin_edges):
+        return tuple.__new__(cls, (hist, bin_edges))
+
+    @property
+    def hist(self):
+        return self[0]
+
+    @property
+    def bin_edges(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.histogram(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
+
+
+_Histogram.__name__ = _Histogram.__qualname__ = "histogram"
+return_types.histogram = _Histogram
+
+
+class _NotImplementedPair(_NotImplementedBackward):
+    """result = histogram(self, bins) (hist and bin_edges)   ->   grad_self = error: no derivative"""
+
+    def backward(self, *grads):
+        return _NotImplementedBackward.backward(self, grads[0])
+
+
+_NotImplementedPair.__name__ = _NotImplementedPair.__qualname__ = "NotImplemented"
+
+
+def _edges(low, high, bins, dtype):
+    """bins + 1 equally spaced edges from low to high, as PyTorch's linspace computes them: from
+    the start for the first half, from the end for the second, each a multiply-add rounded once."""
+    dtype = np.dtype(dtype).type
+    start, end = dtype(low), dtype(high)
+    count = bins + 1
+    step = (end - start) / dtype(bins)
+    i = np.arange(count)
+    from_start = _fma(np.full(count, step, dtype), i.astype(dtype), np.full(count, start, dtype))
+    from_end = _fma(np.full(count, -step, dtype), (count - 1 - i).astype(dtype), np.full(count, end, dtype))
+    return np.where(i < count // 2, from_start, from_end).astype(dtype)
+
+
+@history_first
+def histogram(input, bins, *, range=None, weight=None, density=False):
+    """A histogram of ``input``: ``bins`` equal-width bins over ``range`` (the smallest to the
+    largest element by default), or the bins between the given edges (a 1-d tensor ``bins``).
+    ``weight``: each element counts with its weight; ``density``: the counts divided by their sum
+    and the bins' widths. Returns the named pair (hist, bin_edges).
+
+    No gradient (inputs that require grad get a node that refuses backward, as in PyTorch).
+    """
+    array = input._array
+    if array.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(array)}'")
+    values = array.reshape(-1)
+    weights = None
+    if weight is not None:
+        if weight._array.shape != array.shape:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same "
+                               "shape as the input tensor excluding its innermost dimension, but got input "
+                               f"with shape {list(values.shape) + [1]} and weight with shape {list(weight.shape)}")
+        weights = weight._array.reshape(-1)
+    if isinstance(bins, Tensor):
+        if bins.ndim != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                               f"{bins.ndim} dimensions in the bins tensor for dimension 0")
+        edges = bins._array.astype(array.dtype)
+        near = None                                  # found by binary search
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if range is not None:
+            low, high = float(range[0]), float(range[1])
+        elif values.size:
+            low, high = float(values.min()), float(values.max())
+        else:
+            low, high = 0.0, 1.0
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_cpp_number(low)}, "
+                               f"{_cpp_number(high)}] is not finite")
+        if low > high:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max "
+                               f"{high:g} for dimension 0")
+        if low == high:                             # widened, as numpy does
+            low, high = low - 0.5, high + 0.5
+        edges = _edges(low, high, bins, array.dtype)
+        near = bins
+    count = len(edges) - 1
+    hist = np.zeros(builtins.max(count, 0), dtype=array.dtype)
+    if count > 0:
+        inside = (values >= edges[0]) & (values <= edges[-1])
+        kept = values[inside]
+        # the bin: (x - first edge) * bins / (last edge - first edge) as a first guess, then the
+        # edges next to it looked at (PyTorch's local search); or a binary search for given edges
+        found = np.searchsorted(edges, kept, side="right")
+        if near is not None:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                guess = ((kept - edges[0]) * array.dtype.type(near) / (edges[-1] - edges[0])).astype(np.int64)
+            found = np.clip(found, np.maximum(guess - 1, 0), np.minimum(guess + 2, len(edges)))
+        position = found - 1
+        position[position == count] = count - 1       # the last edge belongs to the last bin
+        np.add.at(hist, position, 1 if weights is None else weights[inside])
+        if density:                 # (nothing counted: 0 / 0, nan, as in PyTorch)
+            total = hist.sum(dtype=np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                hist = hist / array.dtype.type(total)
+                hist = hist / np.diff(edges)
+    needing = tuple(t for t in (input, weight) if t is not None and t.requires_grad)
+    out_hist = result(hist, _NotImplementedPair, needing, _operation="histogram")
+    out_edges = plain_output(edges.copy(), input)
+    node = out_hist._grad_fn
+    if node is not None and out_hist._output_nr == 0:      # bin_edges: the node's second output
+        node._num_outputs = 2
+        node._output_shapes = [hist.shape, edges.shape]
+        out_edges._grad_fn, out_edges._output_nr = node, 1
+    return return_types.histogram(out_hist, out_edges)

@@ -58,7 +58,10 @@ def _reduce_into(out, places, values, reduce, include_self, counts_shape):
 
 
 class _ReduceBackward(Node):
-    """What ScatterReduceBackward0 and IndexReduceBackward0 share: the formulas, written with
+    """result = self combined with src at index by reduce   ->
+        grad_self = grad * d(reduce)/d(self); grad_src = grad * d(reduce)/d(src), taken at src's places
+
+    What ScatterReduceBackward0 and IndexReduceBackward0 share: the formulas, written with
     ``_take`` (values of a result-shaped tensor at each source's place), ``_add`` (source-shaped
     values added into a result-shaped tensor) and ``_clear`` (0 at the places written)."""
 
