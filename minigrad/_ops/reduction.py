@@ -84,8 +84,11 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 def _sum_array(array, dims, keepdim, out_dtype):
     """The sum over dims, floats added in PyTorch's order where minigrad knows it (float32 and
-    float64 in one block or over the last dims: _cascade_sum), elsewhere numpy's, which adds in
-    another order and may differ in the last bit."""
+    float64 of C-ordered arrays, over any dims: _cascade_sum), elsewhere numpy's, which adds in
+    another order and may differ in the last bit. With dtype=, converted first, as in PyTorch."""
+    if out_dtype != array.dtype and out_dtype in (np.float32, np.float64):
+        # sum(x, dtype=...) converts x first, then sums in that dtype (PyTorch's CPU reduction)
+        array = array.astype(out_dtype)
     if out_dtype == array.dtype:
         ordered = _cascade_sum.pytorch_sum(array, dims, keepdim)
         if ordered is not None:
