@@ -561,3 +561,25 @@ def test_no_derivative_nodes_as_torch(expression):
                 outcome.append((type(error).__name__, str(error)))
         outcomes.append(outcome)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("expression", [
+    "L.var_mean([1.])", "L.std_mean([1.])", "L.quantile([1.], 0.5)", "L.nanquantile([1.], 0.5)", "L.msort([1.])",
+    "L.unique([1.])", "L.unique_consecutive([1.])", "L.bincount([1])", "L.histc([1.])", "L.histogram([1.], 2)",
+    "L.searchsorted([1.], L.ones(1))", "L.bucketize([1.], L.ones(1))", "L.argwhere([1.])", "L.diff([1.])",
+    "L.cov([1.])", "L.corrcoef([1.])", "L.trapezoid([1.])", "L.trapz([1.])", "L.cumulative_trapezoid([1.])",
+    "L.renorm([1.], 2, 0, 1.)", "L.scatter_reduce([1.], 0, L.zeros(1, dtype=L.long), L.ones(1), 'sum')",
+    "L.index_reduce([1.], 0, L.zeros(1, dtype=L.long), L.ones(1), 'prod')", "L.quantile(L.ones(3), [0.5])",
+    "L.histc(L.ones(3), bins=2.5)", "L.diff(L.ones(3), n=1.5)", "L.renorm(L.ones(3, 3), 2, 0.5, 1.)",
+])
+def test_arguments_of_the_wrong_type_as_torch(expression):
+    torch = import_torch()
+    outcomes = []
+    for lib in (minigrad, torch):
+        try:
+            eval(expression, {"L": lib})
+            outcomes.append(None)
+        except Exception as error:
+            outcomes.append((type(error).__name__, str(error).splitlines()[0]))
+    assert outcomes[0] == outcomes[1] and outcomes[0] is not None

@@ -14,6 +14,7 @@ import builtins
 import numpy as np
 
 from .._dtype import from_numpy_dtype, scalar_type_name
+from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
@@ -114,6 +115,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
     No gradient: PyTorch records Unique2Backward0 (UniqueDimBackward0 with dim), which refuses.
     """
+    if not isinstance(input, Tensor):      # (PyTorch's unique calls _unique2, which names itself)
+        raise TypeError(f"_unique2(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     node_class = Unique2Backward0 if dim is None else UniqueDimBackward0
     return _unique(input, sorted, return_inverse, return_counts, dim, False, node_class)
 
@@ -264,6 +267,8 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
 
     No gradient.
     """
+    if not isinstance(input, (Tensor, int, float)) or not isinstance(boundaries, Tensor):
+        raise invalid_combination("bucketize", (input, boundaries), {})
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
