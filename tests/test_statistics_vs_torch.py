@@ -583,3 +583,42 @@ def test_arguments_of_the_wrong_type_as_torch(expression):
         except Exception as error:
             outcomes.append((type(error).__name__, str(error).splitlines()[0]))
     assert outcomes[0] == outcomes[1] and outcomes[0] is not None
+
+
+FORWARD = {
+    "var_mean": lambda L, x: L.var_mean(x, 1),
+    "var_mean_all_keepdim": lambda L, x: L.var_mean(x, keepdim=True, correction=0),
+    "std_mean": lambda L, x: L.std_mean(x),
+    "std_mean_dims": lambda L, x: L.std_mean(x, (0, 1), keepdim=True),
+    "quantile": lambda L, x: L.quantile(x, 0.3, 1),
+    "renorm": lambda L, x: x.renorm(2, 0, 1.0),
+    "scatter_reduce_sum": lambda L, x: x.scatter_reduce(1, L.tensor([[0, 0, 1, 1]] * 3), x * 2, "sum"),
+    "scatter_reduce_mean": lambda L, x: x.scatter_reduce(1, L.tensor([[0, 0, 1, 1]] * 3), x * 2, "mean",
+                                                         include_self=False),
+    "scatter_reduce_amax": lambda L, x: x.scatter_reduce(1, L.tensor([[0, 0, 1, 1]] * 3), x.flip(0), "amax"),
+    "index_reduce": lambda L, x: x.index_reduce(0, L.tensor([0, 2, 0]), x * 2, "mean"),
+    "unique": lambda L, x: L.unique(x),
+    "diff": lambda L, x: x.diff(),
+    "cov": lambda L, x: x.cov(),
+    "trapezoid": lambda L, x: L.trapezoid(x),
+    "sum_to_size": lambda L, x: x.sum_to_size(1, 4),
+}
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("name", sorted(FORWARD))
+def test_forward_mode_as_torch(name):
+    """Tangents through the new operations (or PyTorch's error where it has no forward rule)."""
+    torch = import_torch()
+    rng = np.random.default_rng(0)
+    x, t = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    outcomes = []
+    for lib in (minigrad, torch):
+        forward_ad = lib.autograd.forward_ad
+        try:
+            with forward_ad.dual_level():
+                outs = _outputs(FORWARD[name](lib, forward_ad.make_dual(lib.tensor(x), lib.tensor(t))))
+                outcomes.append([np.round(forward_ad.unpack_dual(out).tangent.numpy(), 10).tolist() for out in outs])
+        except Exception as error:
+            outcomes.append((type(error).__name__, str(error).splitlines()[0]))
+    assert outcomes[0] == outcomes[1]

@@ -39,6 +39,11 @@ class _NoDerivative(Node):
     def backward(self, *grads):
         raise NotImplementedError(f"the derivative for '{self._operation}' is not implemented.")
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = error: no forward-mode rule either"""
+        raise NotImplementedError(f"Trying to use forward AD with {self._operation} that does not support "
+                                  "it because it has not been implemented yet.")
+
 
 class Unique2Backward0(_NoDerivative):
     """result = unique(self)   ->   grad_self = error: unique has no derivative"""

@@ -105,6 +105,19 @@ class ScatterReduceBackward0(_ReduceBackward):
     """result = self.scatter_reduce(dim, index, src, reduce)   ->
         grad_self = grad * d(reduce)/d(self) at each place; grad_src = the same at src's places, gathered"""
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = the same reduction of self_t and src_t (sum, mean); for amax/amin the mean
+        of the tangents of the elements equal to the result; prod: none (PyTorch has no rule)"""
+        (input, src), (input_t, src_t), index = inputs, tangents, self._index
+        if self.reduce in ("sum", "mean"):         # linear: the same reduction of the tangents
+            return scatter_reduce(input_t, self.dim, index, src_t, self.reduce, include_self=self.include_self)
+        if self.reduce == "prod":
+            return None
+        self_mask, src_mask = input == out, src == gather(out, self.dim, index)
+        numerator = scatter_add(where(self_mask, input_t, 0.0), self.dim, index, where(src_mask, src_t, 0.0))
+        count = scatter_add(self_mask.to(input.dtype), self.dim, index, src_mask.to(input.dtype))
+        return numerator / count
+
     def _take(self, tensor, index):
         return gather(tensor, self.dim, index)
 
@@ -129,6 +142,11 @@ class IndexReduceBackward0(_ReduceBackward):
         grad_self = grad * d(reduce)/d(self) at each place; grad_source = the same at source's places"""
 
     _saved_names = ("index", "result", "self", "source")
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = error: PyTorch has no forward-mode rule for index_reduce"""
+        raise NotImplementedError("Trying to use forward AD with index_reduce that does not support it "
+                                  "because it has not been implemented yet.")
 
     def _take(self, tensor, index):
         return index_select(tensor, self.dim, index)
@@ -174,7 +192,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     places = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
     _reduce_into(out, places, np.asarray(_src_values(src, index)), reduce, include_self, out.shape)
     recorded = result(out, ScatterReduceBackward0, (input, src), dim=dim, dim_as_given=dim_as_given,
-                      reduce=reduce, include_self=include_self)
+                      reduce=reduce, include_self=include_self, _index=index)
     return _save_for_reduce_backward(recorded, index, input, src)
 
 

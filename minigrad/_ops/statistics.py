@@ -20,6 +20,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype, scalar_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from .._warnings import stacklevel_outside_minigrad
+from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from ..autograd.graph import (Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names,
                               dims_shown_as_given)
 from .views import history_first
@@ -57,6 +58,20 @@ class VarMeanBackward0(Node):
         return (grad_self,)
 
 
+    def jvp(self, tangents, inputs, out):
+        """results_t = (2 sum((self - mean) * self_t) / (N - correction), self_t's mean)"""
+        return _spread_tangent(self, tangents[0], inputs[0])
+
+
+def _spread_tangent(node, tangent, a):
+    """var's tangent: 2 sum((a - mean) * a_t) / (N - correction) over the reduced dims."""
+    dims = node.dims or tuple(range(a.ndim))
+    centred = a - a.mean(dim=dims, keepdim=True) if dims else a - a
+    spread = (centred * tangent).sum(dim=dims, keepdim=node.keepdim) if dims else centred * tangent
+    return mul_by_number(spread, 2.0 / (node.count - node.correction)) if node.count != node.correction \
+        else spread * float("inf")
+
+
 class StdMeanBackward0(Node):
     """results = (std, mean) = std_mean(self, dim)   ->
         grad_self = grad_std * (self - mean) / ((N - correction) * std) + grad_mean / N"""
@@ -73,6 +88,10 @@ class StdMeanBackward0(Node):
             from_mean = _mean_backward(self, grad_mean, a.shape)
             grad_self = from_mean if grad_self is None else grad_self + from_mean
         return (grad_self,)
+
+    def jvp(self, tangents, inputs, out):
+        """results_t = (var_t / (2 std), self_t's mean), var_t as for var_mean"""
+        return _spread_tangent(self, tangents[0], inputs[0]) / mul_by_number(out, 2)
 
 
 for _node in ("VarMeanBackward0", "StdMeanBackward0"):
@@ -104,6 +123,12 @@ def _spread_and_mean(name, node_class, input, dim, unbiased, keepdim, correction
         second._grad_fn, second._output_nr = node, 1
         saved = (input,) if name == "var_mean" else (input, SavedOutput(first))
         node.save_for_backward(*saved)
+    if _DualLevel.open:            # forward mode: result() gave the spread its tangent; the mean its own
+        tangents = input_tangents((input,))
+        if tangents is not None:
+            with _paused():
+                mean_t = tangents[0].mean(dim=dims, keepdim=keepdim) if dims else tangents[0] * 1
+                _set_tangent(second, mean_t)
     return first, second
 
 
