@@ -160,6 +160,7 @@ OUT_RULES = {
     "histc": OutRule("same", "torch.histogram: input tensor and hist tensor should have the same dtype, "
                              "but got input {result_cpp} and hist {out_cpp}"),
     "diff": OutRule("cast", CAST),
+    **{name: OutRule("same", FOUND) for name in ("searchsorted", "bucketize")},    # (see call_with_out)
     # joining: any dtype the inputs can be cast to
     **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
                              "{out}", TypeError, overlap="any after resize")
@@ -190,6 +191,7 @@ GRAD_NAMES = {
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
     "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
     "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
+    "searchsorted": None, "bucketize": None,
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
@@ -211,6 +213,10 @@ def call_with_out(function, name, rule, args, kwargs):
         return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
     if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
         rule = _cast                               # max(x, out=t), max(x, y, out=t)
+    if name == "bucketize" and not isinstance(args[0] if args else kwargs.get("input"), Tensor):
+        # bucketize(number, boundaries) has no out= (PyTorch lists the keywords last given first)
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, dict(reversed({**kwargs, "out": out}.items())))
     if rule is None or (rule.dim_required and not _has_dim(args, kwargs)):
         if rule is None and name not in NO_OUT_OVERLOADED:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
@@ -242,6 +248,12 @@ def call_with_out(function, name, rule, args, kwargs):
         results = function(*args, **kwargs)
     if rule.outputs == 1:
         results = (results,)
+    if name in ("searchsorted", "bucketize") and outs[0]._array.dtype != results[0]._array.dtype:
+        # (its own words: the dtype out must have depends on the out_int32 flag)
+        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+                           "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+                           f"tensor's dtype {scalar_type_name(outs[0].dtype)} and out_int32 flag is "
+                           f"{results[0]._array.dtype == np.int32}")
     for position, (result, target) in enumerate(zip(results, outs)):
         _check_dtype(name, rule, result, target, args, indices=position == 1)
     for result, target in zip(results, outs):

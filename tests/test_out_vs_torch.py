@@ -128,6 +128,8 @@ CASES = {
     "renorm": lambda lib: (data(lib), 2, 0, 1.0),
     "scatter_reduce": lambda lib: (data(lib), 1, lib.tensor([[2, 0], [1, 1]]), data(lib, (2, 2)), "prod"),
     "index_reduce": lambda lib: (data(lib), 1, lib.tensor([2, 0]), data(lib, (2, 2)), "amax"),
+    "searchsorted": lambda lib: (lib.tensor([-0.5, 0.0, 0.5]), data(lib)),
+    "bucketize": lambda lib: (data(lib), lib.tensor([-0.5, 0.0, 0.5])),
 }
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)

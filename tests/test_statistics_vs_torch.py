@@ -473,6 +473,11 @@ OUT_CALLS = {
     "argwhere": lambda L, x, o: L.argwhere(x, out=o),
     "bincount": lambda L, x, o: L.bincount(L.tensor([0, 1, 1]), out=o),
     "cov": lambda L, x, o: L.cov(x, out=o),
+    "searchsorted": lambda L, x, o: L.searchsorted(L.tensor([0., 0.5]), x, out=o),
+    "searchsorted_int32": lambda L, x, o: L.searchsorted(L.tensor([0., 0.5]), x, out_int32=True, out=o),
+    "searchsorted_side": lambda L, x, o: L.searchsorted(L.tensor([0., 0.5]), x, side="x", out=o),
+    "bucketize": lambda L, x, o: L.bucketize(x, L.tensor([0., 0.5]), out=o),
+    "bucketize_number": lambda L, x, o: L.bucketize(0.3, L.tensor([0., 0.5]), out_int32=True, out=o),
 }
 
 
@@ -486,7 +491,8 @@ def test_out_as_torch(name, requires_grad):
     outcomes = []
     for lib in (minigrad, torch):
         results = []
-        for out in (lib.empty(0), lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int64), lib.empty(2, 2)):
+        for out in (lib.empty(0), lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int64), lib.empty(2, 2),
+                    lib.empty(0, dtype=lib.int32)):
             x = lib.tensor(np.sin(np.arange(12.0)).reshape(3, 4).astype(np.float32), requires_grad=requires_grad)
             try:
                 with warnings.catch_warnings(record=True) as caught:
