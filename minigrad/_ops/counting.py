@@ -18,8 +18,9 @@ from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
 from .views import history_first
-from . import result, plain_output
-from .pointwise import nonzero
+from . import result, plain_output, batched_as
+from .pointwise import nonzero, _refuse_dynamic_shape
+from ..autograd.function import _FuncTransforms
 from .rounding import _NotImplementedBackward
 from .blend import _fma
 from .reduction import return_types
@@ -78,6 +79,8 @@ def _groups(rows, consecutive):
 
 
 def _unique(input, sorted, return_inverse, return_counts, dim, consecutive, node_class):
+    if _FuncTransforms.vmaps:        # each sample could have another number of distinct values
+        _refuse_dynamic_shape("aten::" + node_class._operation, input)
     array = input._array
     if dim is None:
         rows, along = array.reshape(-1, 1), None
@@ -164,7 +167,8 @@ def bincount(input, weights=None, minlength=0):
     counts = np.zeros(builtins.max(int(array.max()) + 1, minlength), dtype=dtype)
     np.add.at(counts, array, weight_array.astype(dtype))        # one weight at a time, in order
     # weights that require grad: PyTorch records a node that refuses backward
-    return result(counts, _NotImplementedBackward, (weights,), _operation="bincount")
+    # (inside vmap, batched if input or weights are)
+    return batched_as(result(counts, _NotImplementedBackward, (weights,), _operation="bincount"), input)
 
 
 
@@ -399,7 +403,8 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
                 hist = hist / array.dtype.type(total)
                 hist = hist / np.diff(edges)
     needing = tuple(t for t in (input, weight) if t is not None and t.requires_grad)
-    out_hist = result(hist, _NotImplementedPair, needing, _operation="histogram")
+    out_hist = batched_as(result(hist, _NotImplementedPair, needing, _operation="histogram"), input,
+                          *([] if weight is None else [weight]))     # (inside vmap: batched as they are)
     out_edges = plain_output(edges.copy(), input)
     node = out_hist._grad_fn
     if node is not None and out_hist._output_nr == 0:      # bin_edges: the node's second output
