@@ -44,12 +44,12 @@ _A, _B = (3, 4), (2, 3, 4)
 
 # name: (program, input shapes, values equal to the last bit?)
 PROGRAMS = {
-    # (the mean of var_mean comes from PyTorch's one-pass (Welford) kernel: last bits may differ)
-    "var_mean": (lambda L, x: L.var_mean(x), [_A], False),
-    "var_mean_dim_unbiased_keepdim": (lambda L, x: L.var_mean(x, -1, True, True), [_B], False),
-    "std_mean_dim": (lambda L, x: L.std_mean(x, 1), [_A], False),
-    "std_mean_dims_correction": (lambda L, x: L.std_mean(x, (0, 2), keepdim=True, correction=0), [_B], False),
-    "std_mean_only_mean_used": (lambda L, x: L.std_mean(x, 0)[1], [_A], False),
+    # (var_mean and std_mean follow PyTorch's one pass (Welford's method) to the last bit)
+    "var_mean": (lambda L, x: L.var_mean(x), [_A], True),
+    "var_mean_dim_unbiased_keepdim": (lambda L, x: L.var_mean(x, -1, True, True), [_B], True),
+    "std_mean_dim": (lambda L, x: L.std_mean(x, 1), [_A], True),
+    "std_mean_dims_correction": (lambda L, x: L.std_mean(x, (0, 2), keepdim=True, correction=0), [_B], True),
+    "std_mean_only_mean_used": (lambda L, x: L.std_mean(x, 0)[1], [_A], True),
     "quantile": (lambda L, x: L.quantile(x, 0.3), [_A], True),
     "quantile_last_dim": (lambda L, x: L.quantile(x, 0.3, dim=1), [_A], True),
     "quantile_dim0_keepdim": (lambda L, x: L.quantile(x, 0.7, dim=0, keepdim=True), [_B], True),
@@ -658,3 +658,22 @@ def test_inside_vmap_as_torch(name):
         except Exception as error:
             outcomes.append((type(error).__name__, str(error).splitlines()[0]))
     assert outcomes[0] == outcomes[1]
+
+
+def test_var_mean_std_mean_and_float32_var_std_to_the_last_bit_as_torch():
+    """PyTorch's one pass in float64 (Welford's method), element by element in order: var_mean
+    and std_mean (float32 and float64), and float32 var and std (the root taken in float64)."""
+    import itertools
+    torch = import_torch()
+    rng = np.random.default_rng(0)
+    for shape in [(5,), (3, 4), (7, 9, 3), (2, 3, 4, 5), (1, 6), (40, 30), (3, 1, 5), (1000,)]:
+        for dtype in (np.float32, np.float64):
+            x = (rng.standard_normal(shape) * np.exp(rng.uniform(-3, 3, shape))).astype(dtype)
+            for dims in [None] + [d for r in range(1, len(shape) + 1) for d in itertools.combinations(range(len(shape)), r)]:
+                for correction in (0, 1):
+                    given = () if dims is None else (dims,)
+                    for name in ("var_mean", "std_mean") + (("var", "std") if dtype == np.float32 else ()):
+                        ours = _outputs(getattr(minigrad, name)(minigrad.tensor(x), *given, correction=correction))
+                        theirs = _outputs(getattr(torch, name)(torch.tensor(x), *given, correction=correction))
+                        for our, their in zip(ours, theirs):
+                            np.testing.assert_array_equal(our.numpy(), their.numpy())

@@ -609,7 +609,7 @@ class StdBackward0(Node):
 
 
 def _variance(name, input, dim, correction, keepdim, unbiased):
-    """var's value (before std's square root), the reduced dims, N and the correction."""
+    """var's value (its square root for ``name`` "std"), the reduced dims, N and the correction."""
     array = input._array
     if array.dtype.kind not in "fc":
         shown = name if name.endswith("_mean") else "std and var"     # (var_mean names itself)
@@ -631,12 +631,45 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
     else:
         var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+    # float32: PyTorch's one pass in float64 (Welford), where minigrad follows it; float64 var and
+    # std take another of PyTorch's kernels (var_mean's is this one: statistics.py)
+    in_order = _welford(array, dims, correction, np.shape(var)) if array.dtype == np.float32 else None
+    if in_order is not None:
+        var = in_order[0]
+    if name == "std":           # (the root of the float64 variance, then rounded, as PyTorch's)
+        var = np.sqrt(var)
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
 
 
 # var()/std() called without a dim: PyTorch matches another of its signatures then, and its
 # node shows no correction. (var(None) names a dim, None, and shows the usual correction 1.)
 NO_DIM = type("NoDim", (), {"__repr__": lambda self: "NO_DIM", "__doc__": "dim not given"})()
+
+
+def _welford(array, dims, correction, shape):
+    """(var, mean) as PyTorch's CPU kernel computes them in one pass (Welford's method), in
+    float64 for float32 too: for each element in order, mean += (x - mean) / k and
+    m2 += (x - old mean) * (x - new mean); var = m2 / (N - correction). Returns (var in float64,
+    mean) shaped ``shape``, or None where minigrad does not follow it (float16, many numbers
+    or a long loop, nothing to reduce)."""
+    if array.dtype not in (np.float32, np.float64) or not array.size or array.size > 32768:
+        return None
+    reduced = list(dims) if dims else list(range(array.ndim))
+    kept = [d for d in range(array.ndim) if d not in reduced]
+    rows = np.transpose(array, kept + reduced).reshape(-1, int(np.prod([array.shape[d] for d in reduced]))
+                                                        if reduced else 1).astype(np.float64)
+    if rows.shape[1] > 4096:
+        return None
+    mean, m2 = np.zeros(len(rows)), np.zeros(len(rows))
+    for k in range(rows.shape[1]):          # (one step per element of a row, all rows at once)
+        x = rows[:, k]
+        delta = x - mean
+        mean = mean + delta / float(k + 1)
+        m2 = m2 + delta * (x - mean)
+    divisor = builtins.max(rows.shape[1] - correction, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / divisor
+    return var.reshape(shape), mean.astype(array.dtype).reshape(shape)
 
 
 def _correction_shown(dim, correction, unbiased):
@@ -682,7 +715,6 @@ def std(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
     correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
-    value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
                  correction=correction, input_shape=input._array.shape, all_dims=dim is None,
                  dim_as_given=dim, correction_as_given=correction_as_given)

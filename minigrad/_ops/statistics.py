@@ -27,7 +27,7 @@ from .views import history_first
 from . import result, plain_output
 from .pointwise import div_by_number, mul_by_number
 from .reduction import (NO_DIM, _correction_shown, _variance, _var_backward, _mean_array,
-                        variance_arguments)
+                        variance_arguments, _welford)
 from .._memory_format import row_major
 
 
@@ -106,11 +106,17 @@ def _spread_and_mean(name, node_class, input, dim, unbiased, keepdim, correction
     dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
     correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance(name, input, dim, correction, keepdim, unbiased)
-    if name == "std_mean":
-        value = np.sqrt(value)
     array = input._array
-    with np.errstate(invalid="ignore", divide="ignore"):      # (the mean of nothing is nan)
-        mean = _mean_array(array, dims or None, keepdim) if array.size else np.full(value.shape, np.nan, array.dtype)
+    in_order = _welford(array, dims, correction, value.shape)
+    if in_order is not None:                       # PyTorch's one pass, to the last bit
+        value, mean = in_order
+        value = value if name == "var_mean" else np.sqrt(value)
+        value = row_major(np.asarray(value.astype(array.dtype)))
+    else:
+        if name == "std_mean":
+            value = np.sqrt(value)
+        with np.errstate(invalid="ignore", divide="ignore"):      # (the mean of nothing is nan)
+            mean = _mean_array(array, dims or None, keepdim) if array.size else np.full(value.shape, np.nan, array.dtype)
     mean = row_major(np.asarray(mean, dtype=array.dtype).reshape(value.shape))
     first = result(value, node_class, (input,), dims=dims, keepdim=keepdim, count=count,
                    correction=correction, all_dims=dim is None, dim_as_given=dim,
