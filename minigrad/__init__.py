@@ -122,6 +122,13 @@ from ._ops.combinatorics import (  # noqa: F401
     tril_indices, triu_indices, argwhere, isin, unravel_index, nonzero_static)
 from ._creation import logspace, scalar_tensor, asarray, empty_strided, randint_like  # noqa: F401
 from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
+from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
+from ._ops.counting import (  # noqa: F401
+    unique, unique_consecutive, bincount, histc, histogram, searchsorted, bucketize)
+from ._ops.sorting import msort  # noqa: F401
+from ._ops.differences import diff, trapezoid, trapz, cumulative_trapezoid  # noqa: F401
+from ._ops.scatter_reduce import scatter_reduce, index_reduce  # noqa: F401
+from ._ops.renorm import renorm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401

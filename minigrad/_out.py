@@ -153,6 +153,14 @@ OUT_RULES = {
                   "expected scalar type '{result}' but got '{out}' for indices output"),
     "logsumexp": OutRule("float", "logsumexp(): Expected floating point type for result tensor, "
                                   "but got: {out}"),
+    # statistics, sorting and differences
+    **{name: OutRule("same", "quantile() out tensor must be same dtype as the input tensor")
+       for name in ("quantile", "nanquantile")},
+    **{name: _expected for name in ("msort", "renorm", "scatter_reduce", "index_reduce")},
+    "histc": OutRule("same", "torch.histogram: input tensor and hist tensor should have the same dtype, "
+                             "but got input {result_cpp} and hist {out_cpp}"),
+    "diff": OutRule("cast", CAST),
+    **{name: OutRule("same", FOUND) for name in ("searchsorted", "bucketize")},    # (see call_with_out)
     # joining: any dtype the inputs can be cast to
     **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
                              "{out}", TypeError, overlap="any after resize")
@@ -192,6 +200,8 @@ GRAD_NAMES = {
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
     "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
     "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul", "ger": "mul",
+    "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
+    "searchsorted": None, "bucketize": None,
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
@@ -223,6 +233,10 @@ def call_with_out(function, name, rule, args, kwargs):
         return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
     if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
         rule = _cast                               # max(x, out=t), max(x, y, out=t)
+    if name == "bucketize" and not isinstance(args[0] if args else kwargs.get("input"), Tensor):
+        # bucketize(number, boundaries) has no out= (PyTorch lists the keywords last given first)
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, dict(reversed({**kwargs, "out": out}.items())))
     if rule is None or (rule.dim_required and not _has_dim(args, kwargs)):
         if rule is None and name not in NO_OUT_OVERLOADED:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
@@ -262,6 +276,12 @@ def call_with_out(function, name, rule, args, kwargs):
                 own_warnings_muted.pop()
     if rule.outputs == 1:
         results = (results,)
+    if name in ("searchsorted", "bucketize") and outs[0]._array.dtype != results[0]._array.dtype:
+        # (its own words: the dtype out must have depends on the out_int32 flag)
+        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+                           "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+                           f"tensor's dtype {scalar_type_name(outs[0].dtype)} and out_int32 flag is "
+                           f"{results[0]._array.dtype == np.int32}")
     for position, (result, target) in enumerate(zip(results, outs)):
         _check_dtype(name, rule, result, target, args, indices=position == 1)
     for result, target in zip(results, outs):

@@ -994,6 +994,22 @@ def _install_methods():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
     Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
+    # statistics, counting, differences (x.quantile(0.5), x.unique(), x.diff(), ...)
+    from ._ops import statistics, counting
+    for name in ("quantile", "nanquantile", "cov", "corrcoef"):
+        setattr(Tensor, name, getattr(statistics, name))
+    for name in ("unique", "unique_consecutive", "bincount", "histc", "histogram"):
+        setattr(Tensor, name, getattr(counting, name))
+    Tensor.msort = sorting.msort
+    from ._ops.differences import diff
+    from ._ops.scatter_reduce import scatter_reduce, index_reduce
+    from ._ops.inplace_unary import in_place_form
+    Tensor.diff, Tensor.scatter_reduce, Tensor.index_reduce = diff, scatter_reduce, index_reduce
+    Tensor.scatter_reduce_ = in_place_form(scatter_reduce, "scatter_reduce_", 3)
+    Tensor.index_reduce_ = in_place_form(index_reduce, "index_reduce_", 3)
+    from ._ops.renorm import renorm
+    Tensor.renorm, Tensor.renorm_ = renorm, in_place_form(renorm, "renorm_", 0)
+    Tensor.sum_to_size = summing.sum_to_size
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {

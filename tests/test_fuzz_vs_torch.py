@@ -11,7 +11,8 @@ masked_select, nansum, count_nonzero, torch.Tensor(x), isnan and its family, nan
 var/std without degrees of freedom, bools subtracted, inverse and hyperbolic trigonometry,
 lgamma/digamma, rot90/tile/repeat_interleave/movedim/unflatten/tensor_split, diagonals and traces,
 kthvalue/mode/cummax/cummin, take/index_fill/index_copy/masked_scatter, hypot/copysign/fmax/lerp/
-addcmul/addcdiv, overlapping unfold windows,
+addcmul/addcdiv, overlapping unfold windows, var_mean/std_mean, quantile, msort, diff, trapezoid,
+cov, renorm, sum_to_size, unique, histc, scatter_reduce,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
@@ -253,6 +254,27 @@ UNARY = {
     "meshgrid_first": lambda L, x: L.meshgrid(x.reshape(-1), x.reshape(-1)[:2], indexing="ij")[0],
     "cartesian_prod": lambda L, x: L.cartesian_prod(x.reshape(-1), x.reshape(-1)[:2]),
     "combinations": lambda L, x: L.combinations(x.reshape(-1)),
+    # statistics, counting, differences (one node with two outputs, composed graphs, sorting)
+    "var_mean": lambda L, x: L.var_mean(x)[0],
+    "std_mean_last": lambda L, x: L.std_mean(x, -1, keepdim=True)[1] if x.ndim else L.std_mean(x)[1],
+    "var_mean_both": lambda L, x: sum(L.var_mean(x, correction=0)),
+    "quantile": lambda L, x: x.quantile(0.3),
+    "quantile_last": lambda L, x: x.quantile(0.7, -1, interpolation="midpoint") if x.ndim else x.quantile(0.5),
+    "nanquantile": lambda L, x: x.log().nanquantile(0.4),
+    "msort": lambda L, x: x.msort(),
+    "sort_stable": lambda L, x: x.sort(stable=True)[0],
+    "diff": lambda L, x: x.diff() if x.ndim else x * 1,
+    "diff_prepend": lambda L, x: x.diff(2, 0, prepend=x) if x.ndim else x * 1,
+    "trapezoid": lambda L, x: L.trapezoid(x) if x.ndim else x * 1,
+    "cumulative_trapezoid": lambda L, x: L.cumulative_trapezoid(x, dx=0.5) if x.ndim else x * 1,
+    "cov": lambda L, x: x.cov() if x.ndim <= 2 else x.flatten(1).cov(),
+    "renorm": lambda L, x: x.renorm(2, 0, 1.0) if x.ndim >= 2 else x * 1,
+    "sum_to_size": lambda L, x: x.sum_to_size((1,) * x.ndim),
+    "unique": lambda L, x: x.round().unique(),
+    "histc": lambda L, x: x.histc(4),
+    "scatter_reduce_prod": lambda L, x: x.scatter_reduce(0, _zero_index(L, x), _first(x, x), "prod"),
+    "scatter_reduce_amax": lambda L, x: x.scatter_reduce(-1, _zero_index(L, x), _first(x, x), "amax",
+                                                         include_self=False),
 }
 
 VIEWS = {
@@ -385,6 +407,10 @@ BINARY = {
     "as_strided_scatter": lambda L, x, y: L.as_strided_scatter(x.contiguous(), y.reshape(-1)[:1],
                                                                (1,), (1,), 0) if x.numel() and y.numel()
                                           else x + y.sum(),
+    "scatter_reduce_mean": lambda L, x, y: x.scatter_reduce(0, _zero_index(L, x), _first(y, x), "mean"),
+    "trapezoid_x": lambda L, x, y: L.trapezoid(x, y.reshape(-1)[:x.shape[-1]]) if x.ndim and y.numel() >= x.shape[-1]
+                                   else x * 1,
+    "diff_append": lambda L, x, y: L.diff(x, append=y) if x.ndim and x.ndim == y.ndim else x * 1,
 }
 
 INPLACE = {
@@ -438,6 +464,8 @@ INPLACE = {
     "index_fill_": lambda L, x: x.index_fill_(0, L.tensor([0]), -1.0),
     "atan_": lambda L, x: x.atan_(),
     "lgamma_": lambda L, x: x.lgamma_(),
+    "renorm_": lambda L, x: x.renorm_(1, -1, 0.5),
+    "squeeze_dims_": lambda L, x: x.squeeze_((0, -1)) if x.ndim else x.squeeze_(()),
 }
 
 INPLACE_BINARY = {

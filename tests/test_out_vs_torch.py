@@ -140,6 +140,16 @@ CASES = {
     "ger": lambda lib: (data(lib, (3,)), data(lib, (2,), seed=1)),
     "chain_matmul": lambda lib: (_warned_once(lib.chain_matmul, data(lib), data(lib, (3, 4))),
                                  data(lib), data(lib, (3, 4), seed=1), data(lib, (4, 2), seed=2))[1:],
+    "quantile": lambda lib: (data(lib), 0.3, 1),
+    "nanquantile": lambda lib: (data(lib), 0.3, 1),
+    "msort": lambda lib: (data(lib),),
+    "histc": lambda lib: (data(lib), 4),
+    "diff": lambda lib: (data(lib),),
+    "renorm": lambda lib: (data(lib), 2, 0, 1.0),
+    "scatter_reduce": lambda lib: (data(lib), 1, lib.tensor([[2, 0], [1, 1]]), data(lib, (2, 2)), "prod"),
+    "index_reduce": lambda lib: (data(lib), 1, lib.tensor([2, 0]), data(lib, (2, 2)), "amax"),
+    "searchsorted": lambda lib: (lib.tensor([-0.5, 0.0, 0.5]), data(lib)),
+    "bucketize": lambda lib: (data(lib), lib.tensor([-0.5, 0.0, 0.5])),
 }
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)

@@ -116,6 +116,11 @@ def _with_others_inplace(operation, name, tensor_arguments):
     return method
 
 
+def in_place_form(operation, name, tensor_arguments):
+    """The in-place method of ``operation`` (x.scatter_reduce_(...)): see _with_others_inplace."""
+    return _with_others_inplace(operation, name, tensor_arguments)
+
+
 METHODS.update(
     polygamma_=polygamma_,
     mvlgamma_=gamma.mvlgamma_,
@@ -477,7 +482,8 @@ def unsqueeze_(self, dim):
 
 
 def squeeze_(self, dim=None):
-    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3; 4 with a dim, 5 with a
+    tuple of dims)."""
     check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
     array = with_pytorch_steps(self)
     if dim is None:

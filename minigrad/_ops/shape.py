@@ -866,7 +866,7 @@ class CopyBackwards(Node):
 
     def backward(self, grad):
         # zeros_like(grad) for self, as PyTorch: new zeros with no history
-        return _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)), grad.to(self.source_dtype)
+        return _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)), grad.to(self._source_dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = src_t, broadcast to self's shape and dtype"""
@@ -886,7 +886,7 @@ def copy_into(old, source):
             raise _broadcast_error(old, source) from None
         raise RuntimeError(f"output with shape {list(old.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}") from None
-    return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
+    return result(array, CopyBackwards, (old, source), _source_dtype=source.dtype)
 
 
 class SelectBackward0(Node):
