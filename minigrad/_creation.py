@@ -17,6 +17,7 @@ from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
 from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
+from ._ops.blend import _fma
 from .autograd.graph import Node
 
 
@@ -328,7 +329,44 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
     if isinstance(steps, (int, np.integer)) and steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     _refuse_dtype("linspace_cpu", _float_dtype(dtype), "b")
-    return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
+    return _leaf(evenly_spaced(start, end, steps, np.dtype(_float_dtype(dtype))), requires_grad)
+
+
+# the C++ type names in PyTorch's "value cannot be converted" message
+_CPP_CONVERSION_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                         "int64": "int64_t"}
+
+
+def evenly_spaced(start, end, steps, dtype):
+    """``steps`` values from start to end, computed as PyTorch's linspace does, to the last bit:
+    the first half as start + step * i, the second half as end - step * (steps - 1 - i) (so
+    both ends come out exact), each a multiply-add rounded once. Integer dtypes take start and
+    end as integers and the step in float64, then drop each value's fraction; float16 rounds
+    after every operation, as PyTorch's Half arithmetic does."""
+    if steps <= 1:                                   # (PyTorch converts only what it stores)
+        end = start
+    if steps == 0:
+        return np.empty(0, dtype)
+    i = np.arange(steps)
+    first_half = i < max(steps // 2, 1)          # (a single value is start)
+    if dtype.kind in "iu":
+        name = _CPP_CONVERSION_NAMES[dtype.name]
+        start, end = (float(int(_as_integers(value, dtype, name, unpacked=False))) for value in (start, end))
+        dtype_of_steps = np.dtype(np.float64)
+    else:
+        dtype_of_steps = dtype
+    number = dtype_of_steps.type
+    start, end = number(start), number(end)
+    step = (end - start) / number(steps - 1) if steps > 1 else number(0)
+    count_up, count_down = i.astype(dtype_of_steps), (steps - 1 - i).astype(dtype_of_steps)
+    if dtype == np.float16:
+        from_start = start + (step * count_up).astype(dtype)
+        from_end = end - (step * count_down).astype(dtype)
+    else:
+        from_start = _fma(np.full(steps, step), count_up, np.full(steps, start))
+        from_end = _fma(np.full(steps, -step), count_down, np.full(steps, end))
+    values = np.where(first_half, from_start, from_end)
+    return np.trunc(values).astype(dtype) if dtype.kind in "iu" else values.astype(dtype)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):

@@ -239,3 +239,20 @@ def test_zero_dims_empty_and_tiny_tensors(avx2_torch, function, shape):
     mine = getattr(minigrad.tensor(x), function)().numpy()
     theirs = getattr(avx2_torch.tensor(x), function)().numpy()
     assert_same_bits_or_both_nan(mine, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "int16", "uint8", "int8"])
+def test_linspace_to_the_last_bit(torch, dtype):
+    """linspace's values, bit for bit, or the same message: its two halves are counted from either
+    end with one rounding each (float16 rounding after every step, integers stepping in float64)."""
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        start, end = rng.uniform(-300, 300, 2) / (1 if dtype != "float16" else 4)
+        steps = int(rng.choice([0, 1, 2, 3, int(rng.integers(4, 2500))]))
+        outcomes = []
+        for lib in (minigrad, torch):
+            try:
+                outcomes.append(lib.linspace(start, end, steps, dtype=getattr(lib, dtype)).numpy().tobytes())
+            except RuntimeError as error:
+                outcomes.append(str(error))
+        assert outcomes[0] == outcomes[1], (start, end, steps)

@@ -22,7 +22,6 @@ from . import result, plain_output, batched_as
 from .pointwise import nonzero, _refuse_dynamic_shape
 from ..autograd.function import _FuncTransforms
 from .rounding import _NotImplementedBackward
-from .blend import _fma
 from .reduction import return_types
 
 
@@ -320,16 +319,9 @@ _NotImplementedPair.__name__ = _NotImplementedPair.__qualname__ = "NotImplemente
 
 
 def _edges(low, high, bins, dtype):
-    """bins + 1 equally spaced edges from low to high, as PyTorch's linspace computes them: from
-    the start for the first half, from the end for the second, each a multiply-add rounded once."""
-    dtype = np.dtype(dtype).type
-    start, end = dtype(low), dtype(high)
-    count = bins + 1
-    step = (end - start) / dtype(bins)
-    i = np.arange(count)
-    from_start = _fma(np.full(count, step, dtype), i.astype(dtype), np.full(count, start, dtype))
-    from_end = _fma(np.full(count, -step, dtype), (count - 1 - i).astype(dtype), np.full(count, end, dtype))
-    return np.where(i < count // 2, from_start, from_end).astype(dtype)
+    """bins + 1 equally spaced edges from low to high, as PyTorch's linspace computes them."""
+    from .._creation import evenly_spaced
+    return evenly_spaced(low, high, bins + 1, np.dtype(dtype))
 
 
 @history_first
