@@ -149,7 +149,7 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
               "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
               "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
-              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_"):
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_", "expm1_", "log2_", "log10_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
 

@@ -1031,12 +1031,22 @@ def _install_methods():
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
         setattr(Tensor, name, method)
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
+    _install_more_pointwise_methods()
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.
         Gradient: to whichever was picked, 0 to the other."""
         return pointwise.where(condition, self, other)
     Tensor.where = where
+
+
+def _install_more_pointwise_methods():
+    """The in-place logical operations, the bitwise operations and operators (& | ^ ~ << >>),
+    gcd/lcm, frexp/ldexp/nextafter, the complex-number questions of real tensors and the
+    shrink activations as methods."""
+    from ._ops import logical
+    for name, method in logical.METHODS.items():         # x.logical_and_(y), ...
+        setattr(Tensor, name, method)
 
 
 # autograd and the operation modules import Tensor from here, so they are imported once it
