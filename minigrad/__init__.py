@@ -112,6 +112,9 @@ from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401
 from ._ops.aminmax import aminmax  # noqa: F401
 from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
 from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
+from ._ops.bitwise import (  # noqa: F401
+    bitwise_and, bitwise_or, bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift)
+from ._ops.number_theory import gcd, lcm, gcd_, lcm_  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -212,6 +215,9 @@ for _name in _OUT_RULES:
 i0 = _checked(i0, "i0", (("input", "Tensor"),), _OUT_RULES.get("i0"))
 selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
 mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get("mvlgamma"))     # (p: checked by mvlgamma)
+bitwise_not = _checked(bitwise_not, "bitwise_not", (("input", "Tensor"),), _OUT_RULES["bitwise_not"])
+gcd, lcm, gcd_, lcm_ = (_checked(function, name, (("input", "Tensor"),), _OUT_RULES.get(name))
+                        for function, name in ((gcd, "gcd"), (lcm, "lcm"), (gcd_, "gcd_"), (lcm_, "lcm_")))
 aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
 logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))
 select_scatter = _checked(select_scatter, "select_scatter", (("input", "Tensor"), ("src", "Tensor"),

@@ -112,6 +112,11 @@ OUT_RULES = {
         "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
         "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
         "addcmul", "addcdiv", "lerp", "outer", "polygamma", "i0")},
+    # bitwise and number theory (integers only: never differentiated)
+    **{name: _cast for name in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+        "gcd", "lcm")},
+    "bitwise_not": _found,
     # (PyTorch's message names the input's dtype as the result's here)
     "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "
                                 "type {result}"),
@@ -187,7 +192,8 @@ GRAD_NAMES = {
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
         "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
         "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
-        "softmax", "log_softmax", "diag", "heaviside")},
+        "softmax", "log_softmax", "diag", "heaviside", "bitwise_and", "bitwise_or", "bitwise_xor",
+        "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm")},
 }
 
 # Functions without out= whose PyTorch signatures are several: PyTorch says none matched.

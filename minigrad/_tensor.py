@@ -864,17 +864,7 @@ class Tensor:
         """self >= other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.greater_equal, self, other)
 
-    def __and__(self, other):
-        return _ops_pointwise.compare(np.logical_and, self, other)
-
-    def __or__(self, other):
-        return _ops_pointwise.compare(np.logical_or, self, other)
-
-    def __invert__(self):
-        out = _wrap(np.invert(self._array) if self._array.dtype.kind != "b" else np.logical_not(self._array))
-        if _FuncTransforms.vmaps:
-            out._vmap_levels = self._vmap_levels
-        return out
+    # & | ^ ~ << >> are the bitwise operations of _ops/bitwise.py (installed below)
 
     eq = __eq__
     ne = __ne__
@@ -1044,9 +1034,10 @@ def _install_more_pointwise_methods():
     """The in-place logical operations, the bitwise operations and operators (& | ^ ~ << >>),
     gcd/lcm, frexp/ldexp/nextafter, the complex-number questions of real tensors and the
     shrink activations as methods."""
-    from ._ops import logical
-    for name, method in logical.METHODS.items():         # x.logical_and_(y), ...
-        setattr(Tensor, name, method)
+    from ._ops import logical, bitwise, number_theory
+    for module in (logical, bitwise, number_theory):   # x.logical_and_(y), x & y, x.gcd(y), ...
+        for name, method in module.METHODS.items():
+            setattr(Tensor, name, method)
 
 
 # autograd and the operation modules import Tensor from here, so they are imported once it

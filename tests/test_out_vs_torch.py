@@ -120,6 +120,10 @@ CASES = {
     "eye": lambda lib: (3,),
     "linspace": lambda lib: (0, 1, 5),
     "empty": lambda lib: (2, 3),
+    **{name: lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]), lib.tensor([[8, 12, 3], [0, -21, 2]]))
+       for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                    "bitwise_right_shift", "gcd", "lcm")},
+    "bitwise_not": lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]),),
 }
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)
