@@ -115,6 +115,11 @@ from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter,
 from ._ops.bitwise import (  # noqa: F401
     bitwise_and, bitwise_or, bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift)
 from ._ops.number_theory import gcd, lcm, gcd_, lcm_  # noqa: F401
+from ._ops.float_parts import frexp, ldexp, ldexp_, nextafter  # noqa: F401
+from ._ops.complex_parts import (  # noqa: F401
+    angle, isreal, is_complex, is_conj, is_neg, conj, resolve_conj, resolve_neg, conj_physical,
+    conj_physical_, real, imag, is_nonzero)
+from ._ops.pointwise import sgn, abs as absolute  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -218,6 +223,10 @@ mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get
 bitwise_not = _checked(bitwise_not, "bitwise_not", (("input", "Tensor"),), _OUT_RULES["bitwise_not"])
 gcd, lcm, gcd_, lcm_ = (_checked(function, name, (("input", "Tensor"),), _OUT_RULES.get(name))
                         for function, name in ((gcd, "gcd"), (lcm, "lcm"), (gcd_, "gcd_"), (lcm_, "lcm_")))
+for _name in ("frexp", "angle", "isreal", "is_complex", "is_conj", "is_neg", "conj", "resolve_conj",
+              "resolve_neg", "conj_physical", "conj_physical_", "real", "imag", "is_nonzero", "sgn",
+              "absolute", "ldexp", "ldexp_", "nextafter"):
+    globals()[_name] = _checked(globals()[_name], _name, (("input", "Tensor"),), _OUT_RULES.get(_name))
 aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
 logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))
 select_scatter = _checked(select_scatter, "select_scatter", (("input", "Tensor"), ("src", "Tensor"),

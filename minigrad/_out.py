@@ -117,6 +117,8 @@ OUT_RULES = {
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
         "gcd", "lcm")},
     "bitwise_not": _found,
+    **{name: _cast for name in ("angle", "ldexp", "nextafter")},
+    **{name: _found for name in ("sgn", "absolute", "conj_physical")},
     # (PyTorch's message names the input's dtype as the result's here)
     "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "
                                 "type {result}"),
@@ -186,7 +188,7 @@ GRAD_NAMES = {
     "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
-    "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
+    "norm": "linalg_vector_norm", "float_power": "pow", "absolute": "abs", "take_along_dim": "gather",
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
