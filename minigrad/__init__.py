@@ -128,6 +128,7 @@ from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a 
     _softmax as softmax, _log_softmax as log_softmax)
 from .nn.functional import selu_, celu_  # noqa: F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: F401
+from .nn.functional import hardshrink, prelu, rrelu, rrelu_, threshold_  # noqa: F401
 from .nn._similarity import cdist  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
@@ -170,6 +171,12 @@ def selu(input):
 def celu(input, alpha=1.0):
     """``F.celu(input, alpha)``, without its ``inplace`` argument (``torch.celu_`` is the in-place form)."""
     return nn.functional.celu(input, alpha)
+
+
+def threshold(input, threshold, value):
+    """``F.threshold(input, threshold, value)``: input where input > threshold, else value
+    (``torch.threshold_`` is the in-place form)."""
+    return nn.functional.threshold(input, threshold, value)
 
 
 def is_tensor(obj):
@@ -223,7 +230,7 @@ mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get
 bitwise_not = _checked(bitwise_not, "bitwise_not", (("input", "Tensor"),), _OUT_RULES["bitwise_not"])
 gcd, lcm, gcd_, lcm_ = (_checked(function, name, (("input", "Tensor"),), _OUT_RULES.get(name))
                         for function, name in ((gcd, "gcd"), (lcm, "lcm"), (gcd_, "gcd_"), (lcm_, "lcm_")))
-for _name in ("frexp", "angle", "isreal", "is_complex", "is_conj", "is_neg", "conj", "resolve_conj",
+for _name in ("hardshrink", "prelu", "rrelu", "rrelu_", "threshold", "threshold_", "frexp", "angle", "isreal", "is_complex", "is_conj", "is_neg", "conj", "resolve_conj",
               "resolve_neg", "conj_physical", "conj_physical_", "real", "imag", "is_nonzero", "sgn",
               "absolute", "ldexp", "ldexp_", "nextafter"):
     globals()[_name] = _checked(globals()[_name], _name, (("input", "Tensor"),), _OUT_RULES.get(_name))

@@ -1038,6 +1038,8 @@ def _install_more_pointwise_methods():
     for module in (logical, bitwise, number_theory, float_parts, complex_parts):   # x.logical_and_(y), x & y, x.gcd(y), ...
         for name, method in module.METHODS.items():
             setattr(Tensor, name, method)
+    from .nn import _shrink
+    Tensor.hardshrink, Tensor.prelu = _shrink.hardshrink_method, _shrink.prelu_method
 
 
 # autograd and the operation modules import Tensor from here, so they are imported once it

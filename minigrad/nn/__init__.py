@@ -10,7 +10,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/linear.py     Linear, Identity
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
-                          Hardsigmoid, Hardswish, Mish, GELU, GLU
+                          Hardsigmoid, Hardswish, Mish, GELU, GLU, Hardshrink, Softshrink,
+                          Tanhshrink, Softsign, PReLU, RReLU
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
@@ -30,3 +31,4 @@ from .modules import (  # noqa: F401
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
+from .modules import Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU  # noqa: F401
