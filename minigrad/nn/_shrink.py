@@ -183,8 +183,9 @@ def prelu(input, weight):
         if count != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter "
                                f"numbers = {count} and channel size = {channels}.")
-        if input.ndim >= 2:          # one slope per channel, broadcast along the other dims
-            weight = weight.view((count,) + (1,) * (input.ndim - 2))
+
+    if input.ndim >= 2:              # one slope per channel (or one for all), along dim 1
+        weight = weight.view((count,) + (1,) * (input.ndim - 2))
     x, w = input._array, weight._array
     out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
     return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
