@@ -48,7 +48,7 @@ return_types.frexp = _MantissaExponent     # (minigrad.return_types.frexp, as to
 
 
 class FrexpBackward0(Node):
-    """mantissa = self / 2 ** exponent   ->   grad_self = grad / 2 ** exponent"""
+    """result = frexp(self).mantissa = self / 2 ** exponent   ->   grad_self = grad / 2 ** exponent"""
 
     _saved_names = ("exponent",)         # grad_fn._saved_exponent, as in PyTorch
 
@@ -57,7 +57,7 @@ class FrexpBackward0(Node):
         return (grad / exponent.exp2(),)
 
     def jvp(self, tangents, inputs, out):
-        """mantissa_t = self_t / 2 ** exponent"""
+        """result_t = self_t / 2 ** exponent"""
         (exponent,) = self.saved_tensors
         return tangents[0] / exponent.exp2()
 

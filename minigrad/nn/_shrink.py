@@ -221,8 +221,10 @@ class RreluWithNoiseBackwardBackward0(Node):
 
 
 class RreluWithNoiseBackward0(Node):
-    """result = self if self >= 0, else slope * self   ->   grad_self = grad * slope (where
-        self > 0 the slope is 1; below, the drawn noise while training, else (lower + upper) / 2)"""
+    """result = self if self >= 0, else slope * self   ->   grad_self = grad * slope
+
+    Where self > 0 the slope is 1; below, the drawn noise while training, else
+    (lower + upper) / 2."""
 
     _saved_names = ("self", "noise")    # grad_fn._saved_self, _saved_noise (and lower, upper, training)
 
