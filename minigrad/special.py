@@ -4,7 +4,8 @@ Each is the function of the same meaning in minigrad, recorded with the same nod
 (``special.expit(x)`` is ``sigmoid(x)``: SigmoidBackward0; ``special.psi`` and
 ``special.digamma`` are ``digamma``: DigammaBackward0; ``special.gammaln`` is ``lgamma``;
 ``special.multigammaln`` is ``mvlgamma``). The Bessel functions i0, i0e, i1, i1e live in
-_ops/bessel.py.
+_ops/bessel.py; entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta, bessel_j0 and bessel_j1 in
+_ops/special_functions.py.
 """
 from ._ops.gamma import digamma, lgamma as gammaln, polygamma  # noqa: F401
 from ._ops.logarithms import exp2, expm1, logit, xlogy  # noqa: F401
@@ -15,6 +16,10 @@ from ._ops.bessel import i0, i0e, i1, i1e
 from ._ops.gamma import multigammaln
 from ._python_arg_parser import checked as _checked
 
+from ._ops.special_functions import (entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta,  # noqa: E402
+                                     bessel_j0, bessel_j1)
+from ._out import _cast as _elementwise_out  # noqa: E402
+
 psi = digamma
 
 # PyTorch's parser names these with their C++ names (special_i0(): argument 'input' ...)
@@ -22,6 +27,36 @@ i0, i0e, i1, i1e, multigammaln = (
     _checked(function, f"special_{name}", (("input", "Tensor"),))
     for function, name in ((i0, "i0"), (i0e, "i0e"), (i1, "i1"), (i1e, "i1e"), (multigammaln, "multigammaln")))
 
-__all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i0e",
+# out= as PyTorch's elementwise functions take it (the result cast into out)
+entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta, bessel_j0, bessel_j1 = (
+    _checked(function, f"special_{function.__name__}", parameters, _elementwise_out)
+    for function, parameters in ((entr, (("input", "Tensor"),)), (erfcx, (("input", "Tensor"),)),
+                                 (ndtr, (("input", "Tensor"),)), (ndtri, (("input", "Tensor"),)),
+                                 (log_ndtr, (("input", "Tensor"),)), (xlog1py, ()), (zeta, ()),
+                                 (bessel_j0, (("input", "Tensor"),)), (bessel_j1, (("input", "Tensor"),))))
+
+
+def softmax(input, dim, *, dtype=None):
+    """``torch.softmax(input, dim, dtype=dtype)``: exp(input) / sum(exp(input)) along dim (SoftmaxBackward0)."""
+    from .nn.functional import _softmax
+    return _softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """``torch.log_softmax(input, dim, dtype=dtype)``: input - logsumexp(input) along dim (LogSoftmaxBackward0)."""
+    from .nn.functional import _log_softmax
+    return _log_softmax(input, dim, dtype=dtype)
+
+
+def round(input, *, decimals=0):
+    """``torch.round(input, decimals=decimals)``: to the nearest integer (halves to even), or to
+    ``decimals`` digits after the point."""
+    from ._ops.rounding import round as _round
+    return _round(input, decimals=decimals)
+
+
+__all__ = ["bessel_j0", "bessel_j1", "entr", "erfcx", "log_ndtr", "log_softmax", "ndtr", "ndtri",
+           "round", "softmax", "xlog1py", "zeta",
+           "digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i0e",
            "i1", "i1e", "log1p", "logit", "logsumexp", "multigammaln", "polygamma", "psi", "sinc",
            "xlogy"]
