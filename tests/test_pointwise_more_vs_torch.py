@@ -318,7 +318,21 @@ SPECIAL_PROGRAMS = {
     "special_entr_out": lambda L: L.special.entr(_floats(L).abs(), out=L.empty(2, 3, dtype=L.float64)),
     "special_entr_out_grad": lambda L: L.special.entr(_floats(L, True), out=L.empty(2, 3)),
 }
-PROGRAMS.update({name: program for name, program in SPECIAL_PROGRAMS.items()})
+LATER_PROGRAMS = dict(SPECIAL_PROGRAMS, **{
+    "softmin": lambda L: L.nn.functional.softmin(_floats(L, True), 1),
+    "softmin_dtype": lambda L: L.nn.functional.softmin(_floats(L, True), 0, dtype=L.float64),
+    "softmin_graph": lambda L: L.nn.functional.softmin(_floats(L, True), 1).grad_fn.next_functions[0][0].name(),
+    "Softmax2d": lambda L: L.nn.Softmax2d()(_floats(L, True).reshape(1, 2, 3, 1)),
+    "Softmax2d_2d": lambda L: L.nn.Softmax2d()(_floats(L)),
+    "Softmin_repr": lambda L: repr(L.nn.Softmin()) + repr(L.nn.Softmax2d()),
+})
+
+
+@pytest.mark.parametrize("name", sorted(LATER_PROGRAMS))
+def test_special_functions_and_softmin_as_torch(name):
+    torch = import_torch()
+    program = LATER_PROGRAMS[name]
+    assert outcome(minigrad, program) == outcome(torch, program)
 
 
 def _gradients(lib, name, create_graph):
@@ -399,6 +413,9 @@ MODULES = {
     "PReLU_channels": lambda L: L.nn.PReLU(3, init=0.1),
     "RReLU": lambda L: L.nn.RReLU(),
     "RReLU_settings": lambda L: L.nn.RReLU(0.1, 0.3, inplace=True),
+    "Softmin": lambda L: L.nn.Softmin(dim=1),
+    "SiLU": lambda L: L.nn.SiLU(),
+    "SiLU_inplace": lambda L: L.nn.SiLU(inplace=True),
 }
 
 

@@ -366,7 +366,7 @@ def zeta(input, other):
         input, other, dtype = _as_float32(input), _as_float32(other), np.dtype(np.float32)
     out = _binary(lambda x, y: _zeta64(x, y).astype(dtype), input, other)
     if not isinstance(other, Tensor):
-        return result(out, SpecialZetaBackward2, (input,), other=other)
+        return result(out, SpecialZetaBackward2, (input,))     # (PyTorch keeps nothing: no derivative)
     return result(out, SpecialZetaBackward0, (input, other), saved=(input, other))
 
 

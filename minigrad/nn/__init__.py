@@ -11,7 +11,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
                           Hardsigmoid, Hardswish, Mish, GELU, GLU, Hardshrink, Softshrink,
-                          Tanhshrink, Softsign, PReLU, RReLU
+                          Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU
     modules/container.py  Sequential
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
@@ -31,4 +31,5 @@ from .modules import (  # noqa: F401
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
-from .modules import Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU  # noqa: F401
+from .modules import (  # noqa: F401
+    Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU)

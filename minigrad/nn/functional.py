@@ -1241,6 +1241,7 @@ from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic lo
 from ._similarity import normalize, cosine_similarity, pairwise_distance  # noqa: E402,F401  (composed of ordinary operations)
 from ._shrink import (  # noqa: E402,F401  (hardshrink, softshrink, rrelu: a node each; the others composed)
     hardshrink, softshrink, tanhshrink, softsign, prelu, rrelu, rrelu_)
+from ._softmin import softmin  # noqa: E402,F401  (softmax of -x)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------

@@ -4,7 +4,8 @@ from .linear import Identity, Linear  # noqa: F401
 from .activation import (  # noqa: F401
     ELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid, Softmax, Softplus, Tanh, Threshold,
     SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU)
-from .activation import Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU  # noqa: F401
+from .activation import (  # noqa: F401
+    Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU)
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .flatten import Flatten  # noqa: F401

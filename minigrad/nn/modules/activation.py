@@ -384,3 +384,45 @@ class RReLU(Module):
     def extra_repr(self):
         """The settings PyTorch prints: ``lower=0.125, upper=0.333...``, plus ``inplace=True`` if set."""
         return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
+class Softmin(Module):
+    """exp(-x) / sum(exp(-x)) along ``dim``: the smallest score gets the largest probability."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        """``F.softmin(input, dim)``."""
+        return F.softmin(input, self.dim)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``dim=...``."""
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) at every position of a (C, H, W) or (N, C, H, W) input."""
+
+    def forward(self, input):
+        """``F.softmax(input, -3)`` for a 3-d or 4-d input."""
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3)
+
+
+class SiLU(Module):
+    """x * sigmoid(x) (also called swish)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.silu(input, inplace)``."""
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
+        return "inplace=True" if self.inplace else ""
