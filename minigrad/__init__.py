@@ -120,6 +120,7 @@ from ._ops.complex_parts import (  # noqa: F401
     angle, isreal, is_complex, is_conj, is_neg, conj, resolve_conj, resolve_neg, conj_physical,
     conj_physical_, real, imag, is_nonzero)
 from ._ops.pointwise import sgn, abs as absolute  # noqa: F401
+from ._ops.incomplete_gamma import igamma, igammac  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -232,7 +233,7 @@ gcd, lcm, gcd_, lcm_ = (_checked(function, name, (("input", "Tensor"),), _OUT_RU
                         for function, name in ((gcd, "gcd"), (lcm, "lcm"), (gcd_, "gcd_"), (lcm_, "lcm_")))
 for _name in ("hardshrink", "prelu", "rrelu", "rrelu_", "threshold", "threshold_", "frexp", "angle", "isreal", "is_complex", "is_conj", "is_neg", "conj", "resolve_conj",
               "resolve_neg", "conj_physical", "conj_physical_", "real", "imag", "is_nonzero", "sgn",
-              "absolute", "ldexp", "ldexp_", "nextafter"):
+              "absolute", "ldexp", "ldexp_", "nextafter", "igamma", "igammac"):
     globals()[_name] = _checked(globals()[_name], _name, (("input", "Tensor"),), _OUT_RULES.get(_name))
 aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
 logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))

@@ -117,7 +117,7 @@ OUT_RULES = {
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
         "gcd", "lcm")},
     "bitwise_not": _found,
-    **{name: _cast for name in ("angle", "ldexp", "nextafter")},
+    **{name: _cast for name in ("angle", "ldexp", "nextafter", "igamma", "igammac")},
     **{name: _found for name in ("sgn", "absolute", "conj_physical")},
     # (PyTorch's message names the input's dtype as the result's here)
     "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "

@@ -18,6 +18,7 @@ from ._python_arg_parser import checked as _checked
 
 from ._ops.special_functions import (entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta,  # noqa: E402
                                      bessel_j0, bessel_j1)
+from ._ops.incomplete_gamma import gammainc, gammaincc  # noqa: E402
 from ._out import _cast as _elementwise_out  # noqa: E402
 
 psi = digamma
@@ -34,6 +35,8 @@ entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta, bessel_j0, bessel_j1 = (
                                  (ndtr, (("input", "Tensor"),)), (ndtri, (("input", "Tensor"),)),
                                  (log_ndtr, (("input", "Tensor"),)), (xlog1py, ()), (zeta, ()),
                                  (bessel_j0, (("input", "Tensor"),)), (bessel_j1, (("input", "Tensor"),))))
+gammainc, gammaincc = (_checked(function, f"special_{function.__name__}", (("input", "Tensor"),), _elementwise_out)
+                       for function in (gammainc, gammaincc))
 
 
 def softmax(input, dim, *, dtype=None):
@@ -56,7 +59,7 @@ def round(input, *, decimals=0):
 
 
 __all__ = ["bessel_j0", "bessel_j1", "entr", "erfcx", "log_ndtr", "log_softmax", "ndtr", "ndtri",
-           "round", "softmax", "xlog1py", "zeta",
+           "round", "softmax", "xlog1py", "zeta", "gammainc", "gammaincc",
            "digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i0e",
            "i1", "i1e", "log1p", "logit", "logsumexp", "multigammaln", "polygamma", "psi", "sinc",
            "xlogy"]
