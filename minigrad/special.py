@@ -19,6 +19,7 @@ from ._python_arg_parser import checked as _checked
 from ._ops.special_functions import (entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta,  # noqa: E402
                                      bessel_j0, bessel_j1)
 from ._ops.incomplete_gamma import gammainc, gammaincc  # noqa: E402
+from ._ops import orthogonal_polynomials as _polynomials  # noqa: E402
 from ._out import _cast as _elementwise_out  # noqa: E402
 
 psi = digamma
@@ -37,6 +38,10 @@ entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta, bessel_j0, bessel_j1 = (
                                  (bessel_j0, (("input", "Tensor"),)), (bessel_j1, (("input", "Tensor"),))))
 gammainc, gammaincc = (_checked(function, f"special_{function.__name__}", (("input", "Tensor"),), _elementwise_out)
                        for function in (gammainc, gammaincc))
+
+
+for _name in _polynomials.NAMES:       # chebyshev_polynomial_t(x, n), ... (out= too)
+    globals()[_name] = _checked(getattr(_polynomials, _name), f"special_{_name}", (), _elementwise_out)
 
 
 def softmax(input, dim, *, dtype=None):
@@ -59,7 +64,7 @@ def round(input, *, decimals=0):
 
 
 __all__ = ["bessel_j0", "bessel_j1", "entr", "erfcx", "log_ndtr", "log_softmax", "ndtr", "ndtri",
-           "round", "softmax", "xlog1py", "zeta", "gammainc", "gammaincc",
+           "round", "softmax", "xlog1py", "zeta", "gammainc", "gammaincc", *_polynomials.NAMES,
            "digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i0e",
            "i1", "i1e", "log1p", "logit", "logsumexp", "multigammaln", "polygamma", "psi", "sinc",
            "xlogy"]
