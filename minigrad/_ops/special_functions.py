@@ -1,4 +1,4 @@
-"""More of ``torch.special``: entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta, bessel_j0/j1.
+"""More of ``torch.special``: entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta.
 
     entr(x)     = -x log(x)  (0 at x = 0, -inf below 0): one term of an entropy
     erfcx(x)    = e ** (x**2) * erfc(x), the scaled complementary error function (erfc
@@ -8,13 +8,12 @@
     log_ndtr(x) = log(ndtr(x)), accurate far below 0 (where ndtr itself underflows)
     xlog1py(x, y) = x * log(1 + y), 0 where x = 0
     zeta(x, q)  = the Hurwitz zeta function: the sum over k >= 0 of 1 / (k + q) ** x
-    bessel_j0, bessel_j1 = the Bessel functions of the first kind, orders 0 and 1
 
 Derivatives (PyTorch's formulas): entr' = -(1 + log x); erfcx' = 2 x erfcx(x) - 2 / sqrt(pi);
 ndtri' = sqrt(2 pi) e ** (ndtri(p) ** 2 / 2); log_ndtr' = e ** (-x**2 / 2 - log_ndtr(x)) / sqrt(2 pi);
 xlog1py's as xlogy's. ndtr is written with erf, so its graph is that of erf, + and *.
-PyTorch has no derivative of zeta (backward says so) and records nothing for the Bessel
-functions (their results do not require grad).
+PyTorch has no derivative of zeta in x (backward says so); in q it is -x zeta(x + 1, q).
+(The Bessel functions of torch.special are in bessel_functions.py.)
 
 numpy has none of these, so they are computed here in float64 (then cast to the input's
 dtype; integers and bools give float32), agreeing with PyTorch to about 1e-14 (not always
@@ -27,7 +26,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
-from . import result, save_result, plain_output
+from . import result, save_result
 from .gamma import _hurwitz_zeta
 from .pointwise import (_binary, _operand_arrays, add_number, div_by_number, exp, like_its_input, log,
                         log1p, mul_by_number, sub_number)
@@ -368,64 +367,3 @@ def zeta(input, other):
     if not isinstance(other, Tensor):
         return result(out, SpecialZetaBackward2, (input,))     # (PyTorch keeps nothing: no derivative)
     return result(out, SpecialZetaBackward0, (input, other), saved=(input, other))
-
-
-# --- the Bessel functions J0 and J1 (not differentiable in PyTorch) ----------------------------------
-
-def _bessel_j01_64(x):
-    """J0 and J1 of |x|: Miller's backward recurrence J_(k-1) = (2k / x) J_k - J_(k+1), scaled by
-    J0 + 2 (J2 + J4 + ...) = 1, below 25; the asymptotic (Hankel) expansion above."""
-    a = np.abs(x)
-    small = np.where((a > 0) & (a < 25), a, 1.0)
-    start = 2 * ((int(np.max(small, initial=1.0)) + 40) // 2)
-    above, current = np.zeros_like(small), np.full_like(small, 1e-300)
-    total = np.zeros_like(small)
-    j0 = j1 = None
-    for k in range(start, 0, -1):
-        below = (2.0 * k / small) * current - above
-        above, current = current, below
-        if k - 1 > 0 and (k - 1) % 2 == 0:
-            total = total + 2.0 * current
-        if k - 1 == 1:
-            j1 = current
-        big = np.abs(current) > 1e250        # (rescale before the numbers overflow)
-        if big.any():
-            scale = np.where(big, 1e-250, 1.0)
-            above, current, total = above * scale, current * scale, total * scale
-            if j1 is not None:
-                j1 = j1 * scale
-    j0 = current
-    norm = j0 + total
-    j0_small, j1_small = j0 / norm, j1 / norm
-    # large x: sqrt(2 / (pi x)) (P cos(chi) - Q sin(chi)), chi = x - pi/4 (order 0) or x - 3pi/4 (order 1)
-    large = np.where(a >= 25, a, 25.0)
-    results = []
-    for order in (0, 1):
-        mu = 4.0 * order * order
-        p, q = np.zeros_like(large), np.zeros_like(large)
-        term = np.ones_like(large)
-        for k in range(0, 30):
-            if k % 2 == 0:
-                p = p + (term if k % 4 == 0 else -term)
-            else:
-                q = q + (term if k % 4 == 1 else -term)
-            term = term * (mu - (2 * k + 1) ** 2) / ((k + 1) * 8.0 * large)
-        chi = large - (2 * order + 1) * math.pi / 4
-        results.append(np.sqrt(2.0 / (math.pi * large)) * (p * np.cos(chi) - q * np.sin(chi)))
-    j0 = np.where(a >= 25, results[0], np.where(a == 0, 1.0, j0_small))
-    j1 = np.where(a >= 25, results[1], np.where(a == 0, 0.0, j1_small))
-    j0 = np.where(np.isinf(a), np.nan, j0)        # (PyTorch: nan at +-inf)
-    j1 = np.where(np.isinf(a), np.nan, j1)
-    return j0, np.where(x < 0, -j1, j1)
-
-
-def bessel_j0(input):
-    """The Bessel function of the first kind of order 0. Not differentiable (never recorded)."""
-    values = _float_result(lambda x: np.where(np.isfinite(x), _bessel_j01_64(np.where(np.isfinite(x), x, 0.0))[0], np.nan), input)
-    return plain_output(values, input)
-
-
-def bessel_j1(input):
-    """The Bessel function of the first kind of order 1. Not differentiable (never recorded)."""
-    values = _float_result(lambda x: np.where(np.isfinite(x), _bessel_j01_64(np.where(np.isfinite(x), x, 0.0))[1], np.nan), input)
-    return plain_output(values, input)

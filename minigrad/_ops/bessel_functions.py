@@ -1,0 +1,191 @@
+"""The Bessel functions of ``torch.special`` that PyTorch does not differentiate.
+
+    bessel_j0, bessel_j1                   J0, J1: the Bessel functions of the first kind
+    modified_bessel_i0, modified_bessel_i1 I0, I1: the modified ones of the first kind
+    modified_bessel_k0, modified_bessel_k1 K0, K1: the modified ones of the second kind
+    scaled_modified_bessel_k0/k1           e ** x K0(x), e ** x K1(x) (they do not underflow)
+    spherical_bessel_j0                    j0(x) = sin(x) / x
+
+J0 and J1 solve x^2 y'' + x y' + (x^2 - n^2) y = 0 (a drum's vibrations); I and K the same
+with -x^2 (decay and growth instead of waves). PyTorch records nothing for them: their results
+never require grad. (``torch.special.i0``, ``i1``, ... are other functions with derivatives:
+bessel.py.)
+
+How they are computed here (in float64, then cast to the input's dtype; integers give float32):
+J0 and J1 by Miller's backward recurrence below 25 and the Hankel expansion above; I0 and I1 by
+bessel.py's series; K0 and K1 from the integral K_n(x) = integral over t >= 0 of
+e ** (-x cosh t) cosh(n t) dt by the trapezoidal rule, which for this smooth, fast-decaying
+integrand is exact to rounding with a step of 0.1 (smaller for large x, where it is narrower).
+"""
+import math
+
+import numpy as np
+
+from . import plain_output
+from .bessel import _i0_values, _i1_values
+from .special import _in_float
+from .pointwise import like_its_input
+
+_EULER_GAMMA = 0.5772156649015329
+
+
+def _float_result(function, input):
+    """``function`` of ``input``'s values (float64 arrays in and out), in PyTorch's result dtype."""
+    return like_its_input(_in_float(function, input._array), input._array)
+
+
+# --- J0 and J1 ------------------------------------------------------------------------------------
+
+def _bessel_j01_64(x):
+    """J0 and J1 of |x|: Miller's backward recurrence J_(k-1) = (2k / x) J_k - J_(k+1), scaled by
+    J0 + 2 (J2 + J4 + ...) = 1, below 25; the asymptotic (Hankel) expansion above."""
+    a = np.abs(x)
+    small = np.where((a > 0) & (a < 25), a, 1.0)
+    start = 2 * ((int(np.max(small, initial=1.0)) + 40) // 2)
+    above, current = np.zeros_like(small), np.full_like(small, 1e-300)
+    total = np.zeros_like(small)
+    j0 = j1 = None
+    for k in range(start, 0, -1):
+        below = (2.0 * k / small) * current - above
+        above, current = current, below
+        if k - 1 > 0 and (k - 1) % 2 == 0:
+            total = total + 2.0 * current
+        if k - 1 == 1:
+            j1 = current
+        big = np.abs(current) > 1e250        # (rescale before the numbers overflow)
+        if big.any():
+            scale = np.where(big, 1e-250, 1.0)
+            above, current, total = above * scale, current * scale, total * scale
+            if j1 is not None:
+                j1 = j1 * scale
+    j0 = current
+    norm = j0 + total
+    j0_small, j1_small = j0 / norm, j1 / norm
+    # large x: sqrt(2 / (pi x)) (P cos(chi) - Q sin(chi)), chi = x - pi/4 (order 0) or x - 3pi/4 (order 1)
+    large = np.where(a >= 25, a, 25.0)
+    results = []
+    for order in (0, 1):
+        mu = 4.0 * order * order
+        p, q = np.zeros_like(large), np.zeros_like(large)
+        term = np.ones_like(large)
+        for k in range(0, 30):
+            if k % 2 == 0:
+                p = p + (term if k % 4 == 0 else -term)
+            else:
+                q = q + (term if k % 4 == 1 else -term)
+            term = term * (mu - (2 * k + 1) ** 2) / ((k + 1) * 8.0 * large)
+        chi = large - (2 * order + 1) * math.pi / 4
+        results.append(np.sqrt(2.0 / (math.pi * large)) * (p * np.cos(chi) - q * np.sin(chi)))
+    j0 = np.where(a >= 25, results[0], np.where(a == 0, 1.0, j0_small))
+    j1 = np.where(a >= 25, results[1], np.where(a == 0, 0.0, j1_small))
+    j0 = np.where(np.isinf(a), np.nan, j0)        # (PyTorch: nan at +-inf)
+    j1 = np.where(np.isinf(a), np.nan, j1)
+    return j0, np.where(x < 0, -j1, j1)
+
+
+def bessel_j0(input):
+    """The Bessel function of the first kind of order 0. Not differentiable (never recorded)."""
+    values = _float_result(lambda x: np.where(np.isfinite(x), _bessel_j01_64(np.where(np.isfinite(x), x, 0.0))[0], np.nan), input)
+    return plain_output(values, input)
+
+
+def bessel_j1(input):
+    """The Bessel function of the first kind of order 1. Not differentiable (never recorded)."""
+    values = _float_result(lambda x: np.where(np.isfinite(x), _bessel_j01_64(np.where(np.isfinite(x), x, 0.0))[1], np.nan), input)
+    return plain_output(values, input)
+
+
+# --- I0 and I1 (as bessel.py's i0 and i1, without a node; nan at +-inf, as PyTorch) ----------------
+
+def modified_bessel_i0(input):
+    """I0, the modified Bessel function of the first kind of order 0. Never recorded."""
+    values = _float_result(lambda x: np.where(np.isinf(x), np.nan, _i0_values(x)), input)
+    return plain_output(values, input)
+
+
+def modified_bessel_i1(input):
+    """I1, the modified Bessel function of the first kind of order 1. Never recorded."""
+    values = _float_result(lambda x: np.where(np.isinf(x), np.nan, _i1_values(x)), input)
+    return plain_output(values, input)
+
+
+# --- K0 and K1 ---------------------------------------------------------------------------------------
+
+def _scaled_k64(x, order):
+    """e ** x K_order(x) for x > 0: the trapezoidal rule on e ** (-x (cosh t - 1)) cosh(order t),
+    out to where the integrand is below e ** -45 of its start; below 1e-6 the first terms of
+    the series around 0."""
+    x = np.asarray(x, np.float64)
+    big = np.maximum(x, 1e-6)
+    # (the integrand is about e ** (-x t^2 / 2): a step of 0.5 / sqrt(x) for large x, 0.1 below)
+    step = np.minimum(0.1, 0.5 / np.sqrt(big))
+    end = np.arccosh(1 + 45 / big) + 2 * step
+    count = int(np.max(np.ceil(end / step), initial=1.0))
+    t = np.multiply.outer(step, np.arange(count + 1))          # one row of points per element
+    weights = np.ones(count + 1)
+    weights[0] = 0.5                 # (the integrand is even: the rule on [0, inf) halves t = 0)
+    with np.errstate(under="ignore", over="ignore"):
+        integrand = np.exp(-big[..., None] * (np.cosh(t) - 1)) * np.cosh(order * t)
+    values = (integrand @ weights) * step
+    log_half = np.log(np.where(x > 0, x, 1.0) / 2) + _EULER_GAMMA
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        if order == 0:
+            tiny = -log_half * (1 + x * x / 4) + x * x / 4
+        else:
+            tiny = 1 / x + x / 2 * (log_half - 0.5)
+        tiny = tiny * np.exp(x)
+    return np.where(x < 1e-6, tiny, values)
+
+
+def _k64(x, order, scaled):
+    """K_order(x) (or e ** x K_order(x)): inf at 0, 0 at inf, nan below 0."""
+    inside = np.isfinite(x) & (x > 0)
+    values = _scaled_k64(np.where(inside, x, 1.0), order)
+    if not scaled:
+        with np.errstate(under="ignore"):
+            values = values * np.exp(-np.where(inside, x, 1.0))
+    values = np.where(x == 0, np.inf, np.where(x == np.inf, 0.0, values))
+    return np.where((x < 0) | np.isnan(x), np.nan, values)
+
+
+def modified_bessel_k0(input):
+    """K0, the modified Bessel function of the second kind of order 0 (inf at 0, nan below).
+    Never recorded."""
+    return plain_output(_float_result(lambda x: _k64(x, 0, False), input), input)
+
+
+def modified_bessel_k1(input):
+    """K1, the modified Bessel function of the second kind of order 1 (inf at 0, nan below).
+    Never recorded."""
+    return plain_output(_float_result(lambda x: _k64(x, 1, False), input), input)
+
+
+def scaled_modified_bessel_k0(input):
+    """e ** input * K0(input), which does not underflow for large input. Never recorded."""
+    return plain_output(_float_result(lambda x: _k64(x, 0, True), input), input)
+
+
+def scaled_modified_bessel_k1(input):
+    """e ** input * K1(input), which does not underflow for large input. Never recorded."""
+    return plain_output(_float_result(lambda x: _k64(x, 1, True), input), input)
+
+
+# --- the spherical Bessel function j0 ----------------------------------------------------------------
+
+def _spherical_j0_64(x):
+    """sin(x) / x: 1 at 0 (1 - x^2 / 6 + x^4 / 120 near it), 0 at +-inf."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.sin(x) / x
+    small = x * x
+    near_zero = 1 - small / 6 * (1 - small / 20)
+    values = np.where(np.abs(x) < 0.5e-3, near_zero, values)
+    return np.where(np.isinf(x), 0.0, values)
+
+
+def spherical_bessel_j0(input):
+    """The spherical Bessel function of the first kind of order 0: sin(x) / x. Never recorded."""
+    return plain_output(_float_result(_spherical_j0_64, input), input)
+
+
+NAMES = ("bessel_j0", "bessel_j1", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0",
+         "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0")
