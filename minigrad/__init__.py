@@ -253,5 +253,6 @@ from .nn import functional as _functional  # noqa: E402
 install_batched_methods()
 install_batching_functions(globals(), "")
 install_batching_functions(vars(_functional), "F.")
+install_batching_functions(vars(special), "special.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional

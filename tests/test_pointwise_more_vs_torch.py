@@ -496,3 +496,34 @@ def test_modules_print_and_compute_as_torch(name):
         evaluated = module(_floats(lib).reshape(2, 3).clone())
         return repr(module), seen(out), parameters, _rounded(evaluated.detach().numpy().tolist())
     assert run(minigrad) == run(torch)
+
+
+VMAP_PROGRAMS = {
+    "hardshrink": lambda L, x, i: L.vmap(lambda t: L.nn.functional.hardshrink(t, 0.4))(x),
+    "softsign": lambda L, x, i: L.vmap(L.nn.functional.softsign)(x),
+    "prelu": lambda L, x, i: L.vmap(lambda t: L.nn.functional.prelu(t, L.tensor([0.25])))(x),
+    "special_entr": lambda L, x, i: L.vmap(L.special.entr)(x.abs()),
+    "special_zeta": lambda L, x, i: L.vmap(lambda t: L.special.zeta(t.abs() + 2, 1.0))(x),
+    "and_number": lambda L, x, i: L.vmap(lambda t: t & 6)(i),
+    "bitwise_xor": lambda L, x, i: L.vmap(L.bitwise_xor)(i, i + 1),
+    "gcd": lambda L, x, i: L.vmap(L.gcd)(i, i + 2),
+    "invert": lambda L, x, i: L.vmap(lambda t: ~t)(i),
+    "frexp": lambda L, x, i: L.vmap(lambda t: L.frexp(t)[0])(x),
+    "ldexp": lambda L, x, i: L.vmap(lambda t: L.ldexp(t, L.tensor(2)))(x),
+    "grad_hardshrink": lambda L, x, i: L.func.grad(lambda t: L.nn.functional.hardshrink(t, 0.4).sum())(x),
+    "grad_ndtri": lambda L, x, i: L.func.grad(lambda t: L.special.ndtri(t.sigmoid()).sum())(x),
+    "vmap_grad_softshrink": lambda L, x, i: L.vmap(L.func.grad(lambda t: L.nn.functional.softshrink(t, 0.2).sum()))(x),
+    "log2_": lambda L, x, i: L.vmap(lambda t: t.abs().log2_())(x),
+    "rrelu": lambda L, x, i: L.vmap(L.nn.functional.rrelu)(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VMAP_PROGRAMS))
+def test_under_vmap_and_grad_as_torch(name):
+    torch = import_torch()
+
+    def run(lib):
+        x = lib.tensor([[-1.5, 0.3, 2.0], [0.1, -0.2, 0.7]])
+        i = lib.tensor([[5, 3, 12], [7, 0, 2]])
+        return outcome(lib, lambda L: VMAP_PROGRAMS[name](L, x, i))
+    assert run(minigrad) == run(torch)

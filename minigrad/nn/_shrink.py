@@ -21,7 +21,8 @@ from .._ops import result, save_result
 from .._ops.pointwise import kernel_not_implemented, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _shows_as_batched
+from ..autograd.function import _FuncTransforms
 from .. import random as _random
 
 
@@ -277,6 +278,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     uniformly from [lower, upper) for each element while training, (lower + upper) / 2 in eval.
 
     Gradient: grad times the slope used (1 above 0)."""
+    if _FuncTransforms.vmaps and _shows_as_batched(input):
+        raise RuntimeError("vmap: we do not yet support aten::rrelu. Please file an issue")
     if not inplace:
         return _rrelu_values(input, lower, upper, training, RreluWithNoiseBackward0)
     return apply_inplace(input, lambda t: _rrelu_values(t, lower, upper, training, RreluWithNoiseBackward1))
