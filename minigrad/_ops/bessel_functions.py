@@ -1,6 +1,7 @@
 """The Bessel functions of ``torch.special`` that PyTorch does not differentiate.
 
     bessel_j0, bessel_j1                   J0, J1: the Bessel functions of the first kind
+    bessel_y0, bessel_y1                   Y0, Y1: ... of the second kind
     modified_bessel_i0, modified_bessel_i1 I0, I1: the modified ones of the first kind
     modified_bessel_k0, modified_bessel_k1 K0, K1: the modified ones of the second kind
     scaled_modified_bessel_k0/k1           e ** x K0(x), e ** x K1(x) (they do not underflow)
@@ -12,7 +13,8 @@ never require grad. (``torch.special.i0``, ``i1``, ... are other functions with 
 bessel.py.)
 
 How they are computed here (in float64, then cast to the input's dtype; integers give float32):
-J0 and J1 by Miller's backward recurrence below 25 and the Hankel expansion above; I0 and I1 by
+J0 and J1 by Miller's backward recurrence below 25 and the Hankel expansion above, Y0 and Y1
+from the same J_n by Neumann's series; I0 and I1 by
 bessel.py's series; K0 and K1 from the integral K_n(x) = integral over t >= 0 of
 e ** (-x cosh t) cosh(n t) dt by the trapezoidal rule, which for this smooth, fast-decaying
 integrand is exact to rounding with a step of 0.1 (smaller for large x, where it is narrower).
@@ -40,7 +42,7 @@ def _bessel_j01_64(x):
     """J0 and J1 of |x|: Miller's backward recurrence J_(k-1) = (2k / x) J_k - J_(k+1), scaled by
     J0 + 2 (J2 + J4 + ...) = 1, below 25; the asymptotic (Hankel) expansion above."""
     a = np.abs(x)
-    small = np.where((a > 0) & (a < 25), a, 1.0)
+    small = np.where((a >= 1e-8) & (a < 25), a, 1.0)
     start = 2 * ((int(np.max(small, initial=1.0)) + 40) // 2)
     above, current = np.zeros_like(small), np.full_like(small, 1e-300)
     total = np.zeros_like(small)
@@ -76,8 +78,9 @@ def _bessel_j01_64(x):
             term = term * (mu - (2 * k + 1) ** 2) / ((k + 1) * 8.0 * large)
         chi = large - (2 * order + 1) * math.pi / 4
         results.append(np.sqrt(2.0 / (math.pi * large)) * (p * np.cos(chi) - q * np.sin(chi)))
-    j0 = np.where(a >= 25, results[0], np.where(a == 0, 1.0, j0_small))
-    j1 = np.where(a >= 25, results[1], np.where(a == 0, 0.0, j1_small))
+    tiny = a < 1e-8               # (the first terms of the series: the recurrence would overflow)
+    j0 = np.where(a >= 25, results[0], np.where(tiny, 1 - a * a / 4, j0_small))
+    j1 = np.where(a >= 25, results[1], np.where(tiny, a / 2, j1_small))
     j0 = np.where(np.isinf(a), np.nan, j0)        # (PyTorch: nan at +-inf)
     j1 = np.where(np.isinf(a), np.nan, j1)
     return j0, np.where(x < 0, -j1, j1)
@@ -93,6 +96,88 @@ def bessel_j1(input):
     """The Bessel function of the first kind of order 1. Not differentiable (never recorded)."""
     values = _float_result(lambda x: np.where(np.isfinite(x), _bessel_j01_64(np.where(np.isfinite(x), x, 0.0))[1], np.nan), input)
     return plain_output(values, input)
+
+
+# --- Y0 and Y1 ---------------------------------------------------------------------------------------
+
+def _j_orders(x, count):
+    """J_0(x) ... J_count(x) (rows) for 0 < x < 25 by Miller's backward recurrence, normalized
+    by J0 + 2 (J2 + J4 + ...) = 1."""
+    start = 2 * ((int(np.max(x, initial=1.0)) + count + 40) // 2)
+    rows = np.zeros((count + 1,) + x.shape)
+    above, current, total = np.zeros_like(x), np.full_like(x, 1e-300), np.zeros_like(x)
+    for k in range(start, 0, -1):
+        above, current = current, (2.0 * k / x) * current - above      # current is now J_(k-1)
+        if k - 1 <= count:
+            rows[k - 1] = current
+        if k - 1 > 0 and (k - 1) % 2 == 0:
+            total = total + 2.0 * current
+        big = np.abs(current) > 1e250        # (rescale before the numbers overflow)
+        if big.any():
+            scale = np.where(big, 1e-250, 1.0)
+            above, current, total, rows = above * scale, current * scale, total * scale, rows * scale
+    return rows / (rows[0] + total)
+
+
+def _bessel_y01_64(x):
+    """Y0 and Y1 of x > 0: below 25 from Neumann's series
+    Y0 = (2 / pi) (log(x / 2) + gamma) J0 - (4 / pi) sum over k >= 1 of (-1)^k J_2k / k
+    and its derivative (Y1 = -Y0', with J_n' = (J_(n-1) - J_(n+1)) / 2); above, the Hankel expansion."""
+    small = np.where(x < 25, x, 1.0)
+    count = 2 * (int(np.max(small, initial=1.0)) + 40)
+    j = _j_orders(small, count + 1)
+    log_term = np.log(small / 2) + _EULER_GAMMA
+    y0 = 2 / math.pi * log_term * j[0]
+    y1 = -2 / math.pi * (j[0] / small - log_term * j[1])
+    for k in range(1, count // 2 + 1):
+        sign = -1.0 if k % 2 else 1.0
+        y0 = y0 - 4 / math.pi * sign * j[2 * k] / k
+        y1 = y1 + 2 / math.pi * sign * (j[2 * k - 1] - j[2 * k + 1]) / k
+    large = np.where(x >= 25, x, 25.0)
+    results = []
+    for order in (0, 1):
+        p, q = _hankel_pq(large, order)
+        chi = large - (2 * order + 1) * math.pi / 4
+        results.append(np.sqrt(2.0 / (math.pi * large)) * (p * np.sin(chi) + q * np.cos(chi)))
+    return np.where(x >= 25, results[0], y0), np.where(x >= 25, results[1], y1)
+
+
+def _hankel_pq(x, order):
+    """The two series P and Q of the Hankel expansion of order 0 or 1 at x >= 25."""
+    mu = 4.0 * order * order
+    p, q = np.zeros_like(x), np.zeros_like(x)
+    term = np.ones_like(x)
+    for k in range(0, 30):
+        if k % 2 == 0:
+            p = p + (term if k % 4 == 0 else -term)
+        else:
+            q = q + (term if k % 4 == 1 else -term)
+        term = term * (mu - (2 * k + 1) ** 2) / ((k + 1) * 8.0 * x)
+    return p, q
+
+
+def _y64(x, order):
+    """Y_order(x): -inf at 0, nan below 0 and at inf (as PyTorch)."""
+    inside = np.isfinite(x) & (x > 0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        values = _bessel_y01_64(np.where(inside & (x >= 1e-8), x, 1.0))[order]
+        # (tiny x, where the recurrence would overflow: the first terms of the series)
+        positive = np.where(inside, x, 1.0)
+        tiny = (2 / math.pi * (np.log(positive / 2) + _EULER_GAMMA) if order == 0
+                else -2 / (math.pi * positive))
+        values = np.where(x < 1e-8, tiny, values)
+    values = np.where(inside, values, np.nan)
+    return np.where(x == 0, -np.inf, values)
+
+
+def bessel_y0(input):
+    """Y0, the Bessel function of the second kind of order 0 (-inf at 0, nan below). Never recorded."""
+    return plain_output(_float_result(lambda x: _y64(x, 0), input), input)
+
+
+def bessel_y1(input):
+    """Y1, the Bessel function of the second kind of order 1 (-inf at 0, nan below). Never recorded."""
+    return plain_output(_float_result(lambda x: _y64(x, 1), input), input)
 
 
 # --- I0 and I1 (as bessel.py's i0 and i1, without a node; nan at +-inf, as PyTorch) ----------------
@@ -187,5 +272,5 @@ def spherical_bessel_j0(input):
     return plain_output(_float_result(_spherical_j0_64, input), input)
 
 
-NAMES = ("bessel_j0", "bessel_j1", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0",
+NAMES = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0",
          "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0")
