@@ -6,6 +6,7 @@
     modified_bessel_k0, modified_bessel_k1 K0, K1: the modified ones of the second kind
     scaled_modified_bessel_k0/k1           e ** x K0(x), e ** x K1(x) (they do not underflow)
     spherical_bessel_j0                    j0(x) = sin(x) / x
+    airy_ai                                Ai, the Airy function (K_(1/3) and J_(+-1/3) in disguise)
 
 J0 and J1 solve x^2 y'' + x y' + (x^2 - n^2) y = 0 (a drum's vibrations); I and K the same
 with -x^2 (decay and growth instead of waves). PyTorch records nothing for them: their results
@@ -255,6 +256,64 @@ def scaled_modified_bessel_k1(input):
     return plain_output(_float_result(lambda x: _k64(x, 1, True), input), input)
 
 
+# --- the Airy function Ai -------------------------------------------------------------------------
+
+_AI_0, _MINUS_AI_SLOPE_0 = 0.355028053887817239, 0.258819403792806798      # Ai(0), -Ai'(0)
+
+
+def _airy_series(x):
+    """Ai(x) = Ai(0) f(x) + Ai'(0) g(x), the two power series of the Airy equation y'' = x y:
+    f = 1 + x^3 / (2 3) + x^6 / (2 3 5 6) + ..., g = x + x^4 / (3 4) + x^7 / (3 4 6 7) + ..."""
+    cube = x * x * x
+    f_term, g_term = np.ones_like(x), x.copy()
+    f, g = f_term.copy(), g_term.copy()
+    for k in range(1, 80):
+        f_term = f_term * cube / ((3 * k) * (3 * k - 1))
+        g_term = g_term * cube / ((3 * k + 1) * (3 * k))
+        f, g = f + f_term, g + g_term
+    return _AI_0 * f - _MINUS_AI_SLOPE_0 * g
+
+
+def _airy_oscillating(x):
+    """Ai(x) for x < -8: the asymptotic expansion (Abramowitz and Stegun 10.4.60) in
+    zeta = (2/3) |x| ** 1.5."""
+    z = -x
+    zeta = 2.0 / 3.0 * z ** 1.5
+    p, q = np.zeros_like(z), np.zeros_like(z)
+    u = 1.0
+    power = np.ones_like(z)
+    for k in range(0, 24):
+        if k > 0:
+            u = u * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k)
+            power = power / zeta
+        sign = -1.0 if (k // 2) % 2 else 1.0
+        if k % 2 == 0:
+            p = p + sign * u * power
+        else:
+            q = q + sign * u * power
+    phase = zeta + math.pi / 4
+    return (np.sin(phase) * p - np.cos(phase) * q) / (math.sqrt(math.pi) * z ** 0.25)
+
+
+def _airy_ai64(x):
+    """Ai(x): the series on [-8, 2], the expansion below, (1 / pi) sqrt(x / 3) K_(1/3)((2/3) x ** 1.5)
+    above (0 past 103.892, where PyTorch stops: the value is below 1e-308), nan at +-inf."""
+    middle = np.where((x >= -8) & (x <= 2), x, 0.0)
+    below = np.where(x < -8, x, -9.0)
+    above = np.where((x > 2) & (x <= 103.892), x, 3.0)
+    zeta = 2.0 / 3.0 * above ** 1.5
+    with np.errstate(under="ignore"):
+        decaying = np.sqrt(above / 3) / math.pi * _scaled_k64(zeta, 1.0 / 3.0) * np.exp(-zeta)
+    values = np.where(x < -8, _airy_oscillating(below), np.where(x > 2, decaying, _airy_series(middle)))
+    values = np.where(x > 103.892, 0.0, values)
+    return np.where(np.isfinite(x), values, np.nan)
+
+
+def airy_ai(input):
+    """Ai, the Airy function: the solution of y'' = x y that decays for large x. Never recorded."""
+    return plain_output(_float_result(_airy_ai64, input), input)
+
+
 # --- the spherical Bessel function j0 ----------------------------------------------------------------
 
 def _spherical_j0_64(x):
@@ -273,4 +332,5 @@ def spherical_bessel_j0(input):
 
 
 NAMES = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0",
-         "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0")
+         "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0",
+         "airy_ai")
