@@ -1032,10 +1032,12 @@ def _install_methods():
 
 def _install_more_pointwise_methods():
     """The in-place logical operations, the bitwise operations and operators (& | ^ ~ << >>),
-    gcd/lcm, frexp/ldexp/nextafter, the complex-number questions of real tensors and the
-    shrink activations as methods."""
+    gcd/lcm, frexp/ldexp/nextafter, the complex-number questions of real tensors, igamma,
+    apply_/map_/map2_ and the shrink activations as methods."""
     from ._ops import logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma
-    for module in (logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma):   # x.logical_and_(y), x & y, x.gcd(y), ...
+    from ._ops import python_callables
+    for module in (logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma,
+                   python_callables):   # x.logical_and_(y), x & y, x.gcd(y), ...
         for name, method in module.METHODS.items():
             setattr(Tensor, name, method)
     from .nn import _shrink

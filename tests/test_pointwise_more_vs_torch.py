@@ -388,6 +388,22 @@ LATER_PROGRAMS = dict(SPECIAL_PROGRAMS, **{
     "Softmax2d": lambda L: L.nn.Softmax2d()(_floats(L, True).reshape(1, 2, 3, 1)),
     "Softmax2d_2d": lambda L: L.nn.Softmax2d()(_floats(L)),
     "Softmin_repr": lambda L: repr(L.nn.Softmin()) + repr(L.nn.Softmax2d()),
+    # Python functions element by element
+    "apply_": lambda L: _floats(L).apply_(lambda v: v * 2),
+    "apply_int": lambda L: _ints(L).apply_(lambda v: v + 0.7),
+    "apply_bool": lambda L: L.tensor([True, False]).apply_(lambda v: not v),
+    "apply_requires_grad": lambda L: _floats(L, True).clone().apply_(lambda v: v),
+    "apply_str": lambda L: _floats(L).apply_(lambda v: "a"),
+    "apply_not_callable": lambda L: _floats(L).apply_(3),
+    "map_": lambda L: _floats(L).map_(_floats(L) + 1, lambda a, b: a * b),
+    "map_broadcast": lambda L: _floats(L).map_(L.tensor(2.0), lambda a, b: a - b),
+    "map_shape": lambda L: _floats(L).map_(L.tensor([1.0, 2.0]), lambda a, b: a),
+    "map_dtype": lambda L: _floats(L).map_(_ints(L), lambda a, b: a),
+    "map_list": lambda L: _floats(L).map_([1.0], lambda a, b: a),
+    "map2_": lambda L: _floats(L).map2_(_floats(L), L.tensor([1.0, 2.0, 3.0]), lambda a, b, c: a + b * c),
+    "map2_dtype_y": lambda L: _floats(L).map2_(_floats(L), _ints(L), lambda a, b, c: a),
+    "map2_requires_grad": lambda L: _floats(L, True).clone().map2_(_floats(L), _floats(L), lambda a, b, c: a),
+    "apply_view": lambda L: (lambda y: (y[:1].apply_(lambda v: 9.0), y))(_floats(L)),
 })
 
 
