@@ -117,7 +117,8 @@ OUT_RULES = {
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
         "gcd", "lcm")},
     "bitwise_not": _found,
-    **{name: _cast for name in ("angle", "ldexp", "nextafter", "igamma", "igammac")},
+    **{name: _cast for name in ("angle", "nextafter", "igamma", "igammac")},
+    "ldexp": OutRule("cast", "ldexp can't be cast to the desired output type {out}", overlap="partial"),
     **{name: _found for name in ("sgn", "absolute", "conj_physical")},
     # (PyTorch's message names the input's dtype as the result's here)
     "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "
@@ -195,7 +196,8 @@ GRAD_NAMES = {
         "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
         "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
         "softmax", "log_softmax", "diag", "heaviside", "bitwise_and", "bitwise_or", "bitwise_xor",
-        "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm")},
+        "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm",
+        "conj_physical")},
 }
 
 # Functions without out= whose PyTorch signatures are several: PyTorch says none matched.

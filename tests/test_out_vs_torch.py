@@ -124,6 +124,10 @@ CASES = {
        for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
                     "bitwise_right_shift", "gcd", "lcm")},
     "bitwise_not": lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]),),
+    **{name: lambda lib: (data(lib),) for name in ("angle", "sgn", "absolute", "conj_physical")},
+    "ldexp": lambda lib: (data(lib), lib.tensor([[1, -2, 3], [0, 2, -1]])),
+    "nextafter": lambda lib: (data(lib), data(lib, seed=1)),
+    **{name: lambda lib: (data(lib, positive=True) + 1, data(lib, seed=1, positive=True)) for name in ("igamma", "igammac")},
 }
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)
@@ -227,6 +231,8 @@ DTYPES = ("float32", "float64", "int64", "int32", "bool")
 @pytest.mark.parametrize("name", WITH_VALUES)
 def test_out_of_another_dtype(torch, name, dtype):
     """Each function's own rule: cast into out, compute in out's dtype, or refuse (PyTorch's text)."""
+    if (name, dtype) == ("ldexp", "float64"):
+        pytest.skip("PyTorch fails an internal assert (Loops.h: needs_dynamic_casting) here")
     make_out = lambda lib, result: like(lib, result, dtype, shape=(0,))       # noqa: E731
     assert_same(call(minigrad, name, make_out), call(torch, name, make_out), float32_digits=True)
 
