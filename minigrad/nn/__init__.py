@@ -12,24 +12,35 @@ Where things live (the same places as in PyTorch's torch/nn/):
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
                           Hardsigmoid, Hardswish, Mish, GELU, GLU, Hardshrink, Softshrink,
                           Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU
-    modules/container.py  Sequential
+    modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
-    modules/dropout.py    Dropout
-    modules/flatten.py    Flatten
+    modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
+    modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
+    modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
+    modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
+    modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+    modules/sparse.py     Embedding
     init.py               how weights are initialised
+    utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
+from . import utils  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
     ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU,
-    Sequential, Dropout, Flatten,
+    Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
 from .modules import (  # noqa: F401
-    Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU)
+    LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,
+    Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout, Unflatten, Softmin,
+    InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,
+)
+from .modules import (  # noqa: F401
+    Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)

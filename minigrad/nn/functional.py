@@ -1241,7 +1241,6 @@ from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic lo
 from ._similarity import normalize, cosine_similarity, pairwise_distance  # noqa: E402,F401  (composed of ordinary operations)
 from ._shrink import (  # noqa: E402,F401  (hardshrink, softshrink, rrelu: a node each; the others composed)
     hardshrink, softshrink, tanhshrink, softsign, prelu, rrelu, rrelu_)
-from ._softmin import softmin  # noqa: E402,F401  (softmax of -x)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
@@ -1309,3 +1308,21 @@ def _check_activation_arguments():
 
 _check_activation_arguments()
 logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)
+
+
+# --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
+from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
+    layer_norm, batch_norm, group_norm, rms_norm, instance_norm)
+from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)
+from ._dropout import (  # noqa: E402,F401  (whole channels at a time; alpha dropout for SELU)
+    dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-x) along ``dim``: the smallest value gets the largest probability.
+
+    Recorded as PyTorch records it: a negation, then softmax (SoftmaxBackward0 <- NegBackward0).
+    """
+    if dim is None:
+        dim = _softmax_dim(input.dim(), None, "softmin")
+    return softmax(-input, dim, dtype=dtype)

@@ -182,6 +182,22 @@ class Softmax(Module):
         return f"dim={self.dim}"
 
 
+class Softmin(Module):
+    """exp(-x) / sum(exp(-x)) along ``dim``: the smallest score gets the largest probability."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        """``F.softmin(input, dim)``."""
+        return F.softmin(input, self.dim)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``dim=...``."""
+        return f"dim={self.dim}"
+
+
 class LogSoftmax(Module):
     """log(softmax(x)) along ``dim``, computed without overflow."""
 
@@ -384,22 +400,6 @@ class RReLU(Module):
     def extra_repr(self):
         """The settings PyTorch prints: ``lower=0.125, upper=0.333...``, plus ``inplace=True`` if set."""
         return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
-
-
-class Softmin(Module):
-    """exp(-x) / sum(exp(-x)) along ``dim``: the smallest score gets the largest probability."""
-
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        """``F.softmin(input, dim)``."""
-        return F.softmin(input, self.dim)
-
-    def extra_repr(self):
-        """The setting PyTorch prints: ``dim=...``."""
-        return f"dim={self.dim}"
 
 
 class Softmax2d(Module):
