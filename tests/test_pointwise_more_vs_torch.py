@@ -1,9 +1,11 @@
 """The newer pointwise functions against PyTorch: in-place forms (log2_, expm1_, sgn_, the
 logical ones), bitwise operations and operators, gcd/lcm, frexp/ldexp/nextafter, the
-complex-number functions on real tensors, and the shrink activations (hardshrink,
-softshrink, tanhshrink, softsign, prelu, rrelu) with their modules. Values, dtypes, graphs
-(names, next_functions, saved values), gradients (first and second order, forward mode),
-gradcheck, exception classes and messages."""
+complex-number functions on real tensors, the shrink activations (hardshrink, softshrink,
+tanhshrink, softsign, prelu, rrelu) with their modules and Softmax2d/SiLU, torch.special's
+functions (entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, zeta, gammainc, the Bessel and Airy
+functions, the orthogonal polynomials), igamma/igammac and apply_/map_/map2_. Values,
+dtypes, graphs (names, next_functions, saved values), gradients (first and second order,
+forward mode), gradcheck, vmap, exception classes and messages."""
 import numpy as np
 import pytest
 
