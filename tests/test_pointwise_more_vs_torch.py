@@ -82,6 +82,10 @@ PROGRAMS = {
     "logical_not_leaf": lambda L: _floats(L, True).logical_not_(),
     "logical_and_number": lambda L: _ints(L).logical_and_(2),
     "logical_and_grow": lambda L: L.ones(3).logical_and_(L.ones(2, 3)),
+    "logical_not_expanded": lambda L: L.ones(3).expand(2, 3).logical_not_(),
+    "logical_and_expanded": lambda L: L.ones(1).expand(3).logical_and_(L.ones(3)),
+    "logical_not_view_of_leaf": lambda L: _floats(L, True)[:1].logical_not_(),
+    "logical_not_inference": lambda L: _inference_ones(L).logical_not_(),
     # bitwise
     **{f"{name}_{kind}": (lambda name, make: lambda L: getattr(L, name)(*make(L)))(name, make)
        for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
@@ -208,6 +212,11 @@ PROGRAMS = {
 def _iop(L, operator, other, floats=False):
     x = _floats(L) if floats else _ints(L)
     return getattr(x, operator)(other)
+
+
+def _inference_ones(L):
+    with L.inference_mode():
+        return L.ones(2)
 
 
 def _seeded(L, make):

@@ -53,7 +53,10 @@ def _written_back(tensor, answer):
     PyTorch records nothing here (the result has no derivative) and, unlike the other
     in-place operations, does not refuse a leaf that requires grad: the tensor keeps its
     grad_fn, only its version goes up."""
-    from .inplace import _write           # (inplace.py builds on the files of this package)
+    from .inplace import _write, check_inplace     # (inplace.py builds on the files of this package)
+    from ..autograd.grad_mode import no_grad
+    with no_grad():                       # (the kernel's own checks only: inference tensors, overlaps)
+        check_inplace(tensor)
     return _write(tensor, plain_output(answer._array.astype(tensor._array.dtype), answer))
 
 
