@@ -84,7 +84,7 @@ PROGRAMS = {
     "logical_and_grow": lambda L: L.ones(3).logical_and_(L.ones(2, 3)),
     "logical_not_expanded": lambda L: L.ones(3).expand(2, 3).logical_not_(),
     "logical_and_expanded": lambda L: L.ones(1).expand(3).logical_and_(L.ones(3)),
-    # (the view's regenerated AsStridedBackward0 shows other saved values in minigrad: see README)
+    # (the view's regenerated AsStridedBackward0 shows other saved values in minigrad)
     "logical_not_view_of_leaf": lambda L: (lambda v: (v.logical_not_().detach(), v.grad_fn.name(),
                                                       v._version))(_floats(L, True)[:1]),
     "logical_not_inference": lambda L: _inference_ones(L).logical_not_(),
