@@ -42,6 +42,9 @@ _warnings.filterwarnings(
 from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
+from ._dtype import (  # noqa: F401
+    get_default_dtype, set_default_dtype, promote_types, can_cast, torch_result_type as result_type,
+    finfo, iinfo)
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
 from ._tensortype import (  # noqa: F401  (old PyTorch's typed tensor classes)
     FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
@@ -57,6 +60,7 @@ from ._creation import (  # noqa: F401
     randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like, bernoulli,
 )
 from .random import manual_seed, seed, initial_seed, Generator, default_generator  # noqa: F401
+from .random import get_rng_state, set_rng_state  # noqa: F401
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
     relu, abs, clamp, clamp_min, clamp_max, square, reciprocal, sign, maximum, minimum, where,
@@ -121,6 +125,19 @@ from ._ops.complex_parts import (  # noqa: F401
     conj_physical_, real, imag, is_nonzero)
 from ._ops.pointwise import sgn, abs as absolute  # noqa: F401
 from ._ops.incomplete_gamma import igamma, igammac  # noqa: F401
+from ._ops.strided import as_strided, as_strided_, as_strided_scatter  # noqa: F401
+from ._ops.combinatorics import (  # noqa: F401
+    broadcast_shapes, broadcast_tensors, meshgrid, cartesian_prod, combinations, block_diag, vander,
+    tril_indices, triu_indices, argwhere, isin, unravel_index, nonzero_static)
+from ._creation import logspace, scalar_tensor, asarray, empty_strided, randint_like  # noqa: F401
+from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
+from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
+from ._ops.counting import (  # noqa: F401
+    unique, unique_consecutive, bincount, histc, histogram, searchsorted, bucketize)
+from ._ops.sorting import msort  # noqa: F401
+from ._ops.differences import diff, trapezoid, trapz, cumulative_trapezoid  # noqa: F401
+from ._ops.scatter_reduce import scatter_reduce, index_reduce  # noqa: F401
+from ._ops.renorm import renorm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -208,11 +225,6 @@ def numel(input):
 def is_floating_point(input):
     """True if ``input``'s dtype is a floating-point type (only those can require grad)."""
     return input.is_floating_point()
-
-
-def get_default_dtype():
-    """The dtype of tensors made from Python floats: float32, as in PyTorch."""
-    return float32
 
 
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).

@@ -537,3 +537,91 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     if with_pytorch_steps(input).strides != out._array.strides:
         out = _laid_out_like(out, input)     # (PyTorch's preserve_format, as zeros_like)
     return batched_as(out, input)
+
+
+# --- more ways to make tensors: logspace, scalar_tensor, asarray, empty_strided, randint_like ----
+
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """``steps`` values from base ** start to base ** end, evenly spaced in the exponent.
+
+    As PyTorch's kernel: the exponents are counted from ``start`` for the first half and
+    back from ``end`` for the second (so both ends are exact), and each power is computed in
+    the result's dtype."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    numpy_dtype = np.dtype(_float_dtype(dtype))
+    _refuse_dtype("logspace_cpu", numpy_dtype, "b")
+    compute = numpy_dtype if numpy_dtype.kind == "f" else np.dtype(np.float64)
+    if steps == 1:
+        exponents = np.array([start], dtype=compute)
+    else:
+        step = (np.asarray(end, compute) - np.asarray(start, compute)) / compute.type(steps - 1)
+        positions = np.arange(steps)
+        halfway = steps // 2
+        exponents = np.where(positions < halfway,
+                             np.asarray(start, compute) + step * positions.astype(compute),
+                             np.asarray(end, compute) - step * (steps - positions - 1).astype(compute))
+    values = np.power(compute.type(base), exponents.astype(compute))
+    return _leaf(values.astype(numpy_dtype), requires_grad)
+
+
+def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor holding the number ``s``: float32 (the default float dtype) unless ``dtype``
+    says otherwise, even for an int or a bool."""
+    if not isinstance(s, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
+                        f"{type(s).__name__}")
+    return _leaf(np.asarray(s, dtype=_float_dtype(dtype)), requires_grad)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``obj`` as a tensor, sharing its memory when it can (a tensor, a numpy array of the same
+    dtype) unless ``copy=True``; ``copy=False`` refuses to copy."""
+    if isinstance(obj, Tensor):
+        if (dtype is None or obj.dtype is dtype) and not copy and not requires_grad:
+            return obj
+        if copy is False and dtype is not None and obj.dtype is not dtype:
+            raise ValueError(f"can't alias tensor with dtype '{_dtype.scalar_type_name(obj.dtype)}' "
+                             f"into dtype '{_dtype.scalar_type_name(dtype)}'.")
+        out = obj.detach().to(dtype or obj.dtype)
+        if copy and out._array is obj._array:
+            out = out.clone()
+        return out.requires_grad_(requires_grad) if requires_grad else out
+    if isinstance(obj, np.ndarray):
+        wanted = obj.dtype if dtype is None else np.dtype(_dtype.to_numpy_dtype(dtype))
+        if copy is False and wanted != obj.dtype:
+            names = [_dtype.scalar_type_name(_dtype.from_numpy_dtype(d)) for d in (obj.dtype, wanted)]
+            raise ValueError(f"can't alias tensor with dtype '{names[0]}' into dtype '{names[1]}'.")
+        if not copy and wanted == obj.dtype:
+            out = from_numpy(obj)
+            out._requires_grad = bool(requires_grad)
+            return out
+        return _leaf(np.array(obj, dtype=wanted), requires_grad, numpy_data=True)
+    return tensor(obj, dtype=dtype, requires_grad=requires_grad)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor laid out in memory with the given ``stride`` (minigrad fills it with zeros,
+    as it does for ``empty``)."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
+                           f"strides ({len(stride)})")
+    numpy_dtype = np.dtype(_float_dtype(dtype))
+    length = 0 if 0 in size else 1 + sum((n - 1) * step for n, step in zip(size, stride))
+    memory = np.zeros(length, dtype=numpy_dtype)
+    array = np.lib.stride_tricks.as_strided(memory, size, tuple(s * numpy_dtype.itemsize for s in stride))
+    out = _leaf(array, requires_grad, numpy_data=True)
+    out.__dict__["_storage_memory"] = memory      # (its storage: see _ops/strided.py)
+    return out
+
+
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
+                 requires_grad=False, memory_format=None):
+    """Random integers in [low, high) shaped like ``input`` (of its dtype unless ``dtype``):
+    ``randint_like(x, 10)`` is in [0, 10). The same numbers as ``randint`` draws."""
+    if high is None:
+        low, high = 0, low
+    wanted = dtype or input.dtype
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=wanted,
+                   requires_grad=requires_grad)

@@ -118,6 +118,11 @@ def _with_others_inplace(operation, name, tensor_arguments):
     return method
 
 
+def in_place_form(operation, name, tensor_arguments):
+    """The in-place method of ``operation`` (x.scatter_reduce_(...)): see _with_others_inplace."""
+    return _with_others_inplace(operation, name, tensor_arguments)
+
+
 METHODS.update(
     polygamma_=polygamma_,
     mvlgamma_=gamma.mvlgamma_,
@@ -437,6 +442,10 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
+class SqueezeBackward5(shape.SqueezeBackward0):
+    """result = self.squeeze_(dims)   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+
 def _reshape_inplace(tensor, new_array, node_class, **attributes):
     """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed
     (PyTorch's rules for in-place changes were checked by the caller).
@@ -475,11 +484,21 @@ def unsqueeze_(self, dim):
 
 
 def squeeze_(self, dim=None):
-    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3; 4 with a dim, 5 with a
+    tuple of dims)."""
     check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
     array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
+    if isinstance(dim, (tuple, list)):           # several dims at once (SqueezeBackward5)
+        dims = [shape._normalize_dim(d, array.ndim) if array.ndim else 0 for d in dim]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        squeezed = tuple(sorted(d for d in dims if array.ndim and array.shape[d] == 1))
+        return _reshape_inplace(self, np.squeeze(array, axis=squeezed) if squeezed else array.view(),
+                                SqueezeBackward5, input_shape=array.shape, squeezed_dims=squeezed,
+                                dim_as_given=tuple(dim))
     dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()
