@@ -116,6 +116,15 @@ from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401
 from ._ops.aminmax import aminmax  # noqa: F401
 from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
 from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
+from ._ops.bitwise import (  # noqa: F401
+    bitwise_and, bitwise_or, bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift)
+from ._ops.number_theory import gcd, lcm, gcd_, lcm_  # noqa: F401
+from ._ops.float_parts import frexp, ldexp, ldexp_, nextafter  # noqa: F401
+from ._ops.complex_parts import (  # noqa: F401
+    angle, isreal, is_complex, is_conj, is_neg, conj, resolve_conj, resolve_neg, conj_physical,
+    conj_physical_, real, imag, is_nonzero)
+from ._ops.pointwise import sgn, abs as absolute  # noqa: F401
+from ._ops.incomplete_gamma import igamma, igammac  # noqa: F401
 from ._ops.strided import as_strided, as_strided_, as_strided_scatter  # noqa: F401
 from ._ops.combinatorics import (  # noqa: F401
     broadcast_shapes, broadcast_tensors, meshgrid, cartesian_prod, combinations, block_diag, vander,
@@ -137,6 +146,7 @@ from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a 
     _softmax as softmax, _log_softmax as log_softmax)
 from .nn.functional import selu_, celu_  # noqa: F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: F401
+from .nn.functional import hardshrink, prelu, rrelu, rrelu_, threshold_  # noqa: F401
 from .nn._similarity import cdist  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
@@ -166,7 +176,7 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
               "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
               "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
-              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_"):
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_", "expm1_", "log2_", "log10_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
 
@@ -179,6 +189,12 @@ def selu(input):
 def celu(input, alpha=1.0):
     """``F.celu(input, alpha)``, without its ``inplace`` argument (``torch.celu_`` is the in-place form)."""
     return nn.functional.celu(input, alpha)
+
+
+def threshold(input, threshold, value):
+    """``F.threshold(input, threshold, value)``: input where input > threshold, else value
+    (``torch.threshold_`` is the in-place form)."""
+    return nn.functional.threshold(input, threshold, value)
 
 
 def is_tensor(obj):
@@ -224,6 +240,13 @@ for _name in _OUT_RULES:
 i0 = _checked(i0, "i0", (("input", "Tensor"),), _OUT_RULES.get("i0"))
 selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
 mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get("mvlgamma"))     # (p: checked by mvlgamma)
+bitwise_not = _checked(bitwise_not, "bitwise_not", (("input", "Tensor"),), _OUT_RULES["bitwise_not"])
+gcd, lcm, gcd_, lcm_ = (_checked(function, name, (("input", "Tensor"),), _OUT_RULES.get(name))
+                        for function, name in ((gcd, "gcd"), (lcm, "lcm"), (gcd_, "gcd_"), (lcm_, "lcm_")))
+for _name in ("hardshrink", "prelu", "rrelu", "rrelu_", "threshold", "threshold_", "frexp", "angle", "isreal", "is_complex", "is_conj", "is_neg", "conj", "resolve_conj",
+              "resolve_neg", "conj_physical", "conj_physical_", "real", "imag", "is_nonzero", "sgn",
+              "absolute", "ldexp", "ldexp_", "nextafter", "igamma", "igammac"):
+    globals()[_name] = _checked(globals()[_name], _name, (("input", "Tensor"),), _OUT_RULES.get(_name))
 aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
 logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))
 select_scatter = _checked(select_scatter, "select_scatter", (("input", "Tensor"), ("src", "Tensor"),
@@ -242,5 +265,6 @@ from .nn import functional as _functional  # noqa: E402
 install_batched_methods()
 install_batching_functions(globals(), "")
 install_batching_functions(vars(_functional), "F.")
+install_batching_functions(vars(special), "special.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional

@@ -112,6 +112,14 @@ OUT_RULES = {
         "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
         "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
         "addcmul", "addcdiv", "lerp", "outer", "polygamma", "i0")},
+    # bitwise and number theory (integers only: never differentiated)
+    **{name: _cast for name in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+        "gcd", "lcm")},
+    "bitwise_not": _found,
+    **{name: _cast for name in ("angle", "nextafter", "igamma", "igammac")},
+    "ldexp": OutRule("cast", "ldexp can't be cast to the desired output type {out}", overlap="partial"),
+    **{name: _found for name in ("sgn", "absolute", "conj_physical")},
     # (PyTorch's message names the input's dtype as the result's here)
     "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "
                                 "type {result}"),
@@ -198,7 +206,7 @@ GRAD_NAMES = {
     "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
-    "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
+    "norm": "linalg_vector_norm", "float_power": "pow", "absolute": "abs", "take_along_dim": "gather",
     "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul", "ger": "mul",
     "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
     "searchsorted": None, "bucketize": None,
@@ -207,7 +215,9 @@ GRAD_NAMES = {
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
         "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
         "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
-        "softmax", "log_softmax", "diag", "heaviside")},
+        "softmax", "log_softmax", "diag", "heaviside", "bitwise_and", "bitwise_or", "bitwise_xor",
+        "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm",
+        "conj_physical")},
 }
 
 # PyTorch's composite functions that write into out their own way: addbmm resizes out itself,

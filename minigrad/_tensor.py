@@ -863,17 +863,7 @@ class Tensor:
         """self >= other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.greater_equal, self, other)
 
-    def __and__(self, other):
-        return _ops_pointwise.compare(np.logical_and, self, other)
-
-    def __or__(self, other):
-        return _ops_pointwise.compare(np.logical_or, self, other)
-
-    def __invert__(self):
-        out = _wrap(np.invert(self._array) if self._array.dtype.kind != "b" else np.logical_not(self._array))
-        if _FuncTransforms.vmaps:
-            out._vmap_levels = self._vmap_levels
-        return out
+    # & | ^ ~ << >> are the bitwise operations of _ops/bitwise.py (installed below)
 
     eq = __eq__
     ne = __ne__
@@ -1046,6 +1036,7 @@ def _install_methods():
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
         setattr(Tensor, name, method)
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
+    _install_more_pointwise_methods()
     _install_structure_methods()
 
     def where(self, condition, other):
@@ -1053,6 +1044,20 @@ def _install_methods():
         Gradient: to whichever was picked, 0 to the other."""
         return pointwise.where(condition, self, other)
     Tensor.where = where
+
+
+def _install_more_pointwise_methods():
+    """The in-place logical operations, the bitwise operations and operators (& | ^ ~ << >>),
+    gcd/lcm, frexp/ldexp/nextafter, the complex-number questions of real tensors, igamma,
+    apply_/map_/map2_ and the shrink activations as methods."""
+    from ._ops import logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma
+    from ._ops import python_callables
+    for module in (logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma,
+                   python_callables):   # x.logical_and_(y), x & y, x.gcd(y), ...
+        for name, method in module.METHODS.items():
+            setattr(Tensor, name, method)
+    from .nn import _shrink
+    Tensor.hardshrink, Tensor.prelu = _shrink.hardshrink_method, _shrink.prelu_method
 
 
 def _install_structure_methods():

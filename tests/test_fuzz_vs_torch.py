@@ -247,6 +247,18 @@ UNARY = {
     "ravel": lambda L, x: x.ravel(),
     "unflatten": lambda L, x: x.unflatten(0, (1, -1)) if x.ndim else x.unsqueeze(0),
     "tensor_split": lambda L, x: x.tensor_split(2)[-1] if x.ndim else x * 1,
+    # shrink activations, the parts of floats, and masks made with bitwise operators
+    "hardshrink": lambda L, x: L.nn.functional.hardshrink(x, 0.3),
+    "softshrink": lambda L, x: L.nn.functional.softshrink(x, 0.3),
+    "tanhshrink": lambda L, x: L.nn.functional.tanhshrink(x),
+    "softsign": lambda L, x: L.nn.functional.softsign(x),
+    "rrelu_eval": lambda L, x: L.nn.functional.rrelu(x),
+    "angle": lambda L, x: L.angle(x),
+    "sgn": lambda L, x: L.sgn(x),
+    "frexp_mantissa": lambda L, x: L.frexp(x)[0],
+    "ldexp_int": lambda L, x: L.ldexp(x, L.tensor(2)),
+    "bitwise_mask": lambda L, x: x * ((x > 0) & (x < 1) | ~(x > -0.5) ^ (x < 2)),
+    "shift_mask": lambda L, x: x * ((x > 0).long() << 2 >> 1),
     # structure (minigrad/_ops/combinatorics.py, products.py)
     "vander": lambda L, x: L.vander(x.reshape(-1)[:3].detach()) * x.sum(),
     "block_diag": lambda L, x: L.block_diag(x, x.reshape(-1)[:2]) if x.ndim <= 2 else x * 1,
@@ -338,6 +350,9 @@ BINARY = {
     "mm_t": lambda L, x, y: x @ y.mT if y.ndim >= 2 else x @ y,
     "clamp_t": lambda L, x, y: x.clamp(min=y),
     "floordiv_t": lambda L, x, y: x // (y * y + 1),
+    "ldexp": lambda L, x, y: L.ldexp(x, y),
+    "nextafter": lambda L, x, y: L.nextafter(x, y),
+    "prelu": lambda L, x, y: L.nn.functional.prelu(x, y.reshape(-1)[:1]),
     "mod_t": lambda L, x, y: x % (y * y + 1),
     "bmm": lambda L, x, y: L.bmm(x.reshape(1, 1, -1), y.reshape(1, -1, 1)),
     "addmm": lambda L, x, y: L.addmm(y.sum(), x.reshape(1, -1), y.reshape(-1, 1)),
@@ -464,6 +479,13 @@ INPLACE = {
     "index_fill_": lambda L, x: x.index_fill_(0, L.tensor([0]), -1.0),
     "atan_": lambda L, x: x.atan_(),
     "lgamma_": lambda L, x: x.lgamma_(),
+    "expm1_": lambda L, x: x.expm1_(),
+    "log2_": lambda L, x: x.log2_(),
+    "log10_": lambda L, x: x.log10_(),
+    "sgn_": lambda L, x: x.sgn_(),
+    "logical_not_": lambda L, x: x.logical_not_(),
+    "conj_physical_": lambda L, x: x.conj_physical_(),
+    "F_rrelu_eval_inplace": lambda L, x: L.nn.functional.rrelu(x, inplace=True),
     "renorm_": lambda L, x: x.renorm_(1, -1, 0.5),
     "squeeze_dims_": lambda L, x: x.squeeze_((0, -1)) if x.ndim else x.squeeze_(()),
 }
@@ -498,6 +520,9 @@ INPLACE_BINARY = {
     "lerp_": lambda L, x, y: x.lerp_(y, 0.5),
     "hypot_": lambda L, x, y: x.hypot_(y),
     "masked_scatter_": lambda L, x, y: x.masked_scatter_(x > 0, y.sum().expand(x.shape).clone()),
+    "ldexp_": lambda L, x, y: x.ldexp_(y),
+    "nextafter_": lambda L, x, y: x.nextafter_(y),
+    "logical_and_": lambda L, x, y: x.logical_and_(y),
 }
 
 

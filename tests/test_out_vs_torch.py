@@ -129,6 +129,14 @@ CASES = {
     "eye": lambda lib: (3,),
     "linspace": lambda lib: (0, 1, 5),
     "empty": lambda lib: (2, 3),
+    **{name: lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]), lib.tensor([[8, 12, 3], [0, -21, 2]]))
+       for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                    "bitwise_right_shift", "gcd", "lcm")},
+    "bitwise_not": lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]),),
+    **{name: lambda lib: (data(lib),) for name in ("angle", "sgn", "absolute", "conj_physical")},
+    "ldexp": lambda lib: (data(lib), lib.tensor([[1, -2, 3], [0, 2, -1]])),
+    "nextafter": lambda lib: (data(lib), data(lib, seed=1)),
+    **{name: lambda lib: (data(lib, positive=True) + 1, data(lib, seed=1, positive=True)) for name in ("igamma", "igammac")},
     # products composed of others (minigrad/_ops/products.py)
     "kron": lambda lib: (data(lib), data(lib, (2, 2), seed=1)),
     "addbmm": lambda lib: (data(lib, (2, 4)), data(lib, (2, 2, 3)), data(lib, (2, 3, 4), seed=1)),
@@ -253,6 +261,8 @@ DTYPES = ("float32", "float64", "int64", "int32", "bool")
 @pytest.mark.parametrize("name", WITH_VALUES)
 def test_out_of_another_dtype(torch, name, dtype):
     """Each function's own rule: cast into out, compute in out's dtype, or refuse (PyTorch's text)."""
+    if (name, dtype) == ("ldexp", "float64"):
+        pytest.skip("PyTorch fails an internal assert (Loops.h: needs_dynamic_casting) here")
     make_out = lambda lib, result: like(lib, result, dtype, shape=(0,))       # noqa: E731
     assert_same(call(minigrad, name, make_out), call(torch, name, make_out), float32_digits=True)
 

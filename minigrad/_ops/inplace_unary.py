@@ -76,6 +76,8 @@ _UNARY = {
     "acosh_": trigonometry.acosh_in_place, "atanh_": trigonometry.atanh_in_place, "deg2rad_": trigonometry.deg2rad,
     "rad2deg_": trigonometry.rad2deg, "exp2_": logarithms.exp2, "lgamma_": gamma.lgamma,
     "digamma_": gamma.digamma, "logit_": logarithms.logit, "i0_": bessel.i0,
+    "expm1_": logarithms.expm1, "log2_": logarithms.log2, "log10_": logarithms.log10,
+    "sgn_": pointwise.sgn,
 }
 _ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_", "arcsin_": "asin_",
             "arccos_": "acos_", "arctan_": "atan_", "arcsinh_": "asinh_", "arccosh_": "acosh_",

@@ -1328,8 +1328,11 @@ class SgnBackward0(Node):
 
 
 def sgn(input):
-    """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
-    return save_result(result(_signs(input._array), SgnBackward0, (input,)), input)
+    """The sign of each element, as ``sign`` (for real numbers they agree; for complex ones
+    PyTorch's sgn is z / |z|). PyTorch's abs uses it in its derivative."""
+    array = input._array
+    signs = _signs(array) if array.dtype.kind != "b" else array.copy()   # (a bool is its own sign)
+    return save_result(result(like_its_input(signs, array), SgnBackward0, (input,)), input)
 
 
 def _signs(array):
