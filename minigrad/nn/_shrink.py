@@ -176,6 +176,9 @@ def prelu(input, weight):
     over everything but the channel."""
     if not isinstance(weight, Tensor):
         raise TypeError(f"prelu(): argument 'weight' (position 2) must be Tensor, not {type(weight).__name__}")
+    if input.dtype != weight.dtype:                  # (PyTorch checks this before any shape)
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{scalar_type_name(input.dtype)} and {scalar_type_name(weight.dtype)}")
     if weight.ndim > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
     count = weight.numel()
