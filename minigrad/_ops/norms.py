@@ -1,0 +1,133 @@
+"""Norms of matrices and distances: linalg.matrix_norm, linalg.norm, dist (PyTorch: torch.linalg).
+
+A vector norm (``vector_norm``, in reduction.py) looks at the elements one by one. A matrix
+norm looks at the matrix as a map; PyTorch composes each from simpler operations, and so
+does minigrad, so the recorded graph shows the same nodes:
+
+* 'fro':      the vector 2-norm of all the elements      (LinalgVectorNormBackward0)
+* 1 / -1:     the largest / smallest column sum of |A|   (AmaxBackward0 of a vector 1-norm)
+* inf / -inf: the largest / smallest row sum of |A|      (the same, over the other dim)
+* 2 / -2:     the largest / smallest singular value      (AmaxBackward0 of svdvals)
+* 'nuc':      the sum of the singular values             (SumBackward1 of svdvals)
+"""
+import numpy as np
+
+from .._tensor import _normalize_dim
+from ..autograd.graph import Node
+from . import result, save_result
+from .reduction import vector_norm, vector_norm_gradient, amax, amin, sum as sum_
+from .decompositions import check_matrices, show_settings
+from .spectral import svdvals
+from .._dtype import from_numpy_dtype
+from .pointwise import _broadcast_error
+
+_INF = float("inf")
+
+
+def _matrix_dims(A, dim):
+    if not isinstance(dim, (tuple, list)) or len(dim) != 2:
+        shown = " ".join(str(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {shown}")
+    d0, d1 = (_normalize_dim(d, A.ndim) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    return d0, d1
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """``torch.linalg.matrix_norm``: a norm of each matrix over the two dims ``dim``.
+
+    ``ord``: 'fro' (default), 'nuc', 1, -1, 2, -2, inf, -inf (see this module's docstring).
+    """
+    check_matrices("linalg.matrix_norm", A, square=False)
+    d0, d1 = _matrix_dims(A, dim)
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    elif ord not in (1, -1, 2, -2, _INF, -_INF):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if dtype is not None:
+        A = A.to(dtype)
+    if ord in (1, -1, _INF, -_INF):
+        # a vector 1-norm over one dim (column sums for 1, row sums for inf), then the extreme
+        # over the other (which moved down by one if the first was before it and was dropped)
+        summed, over = (d0, d1) if abs(ord) == 1 else (d1, d0)
+        if not keepdim and summed < over:
+            over -= 1
+        sums = vector_norm(A, 1.0, summed, keepdim)
+        return (amax if ord > 0 else amin)(sums, over, keepdim)
+    # the singular values of the matrices, moved to be the last two dims
+    others = [d for d in range(A.ndim) if d not in (d0, d1)]
+    order = others + [d0, d1]
+    values = svdvals(A.permute(order))
+    if ord == "nuc":
+        out = sum_(values, -1, keepdim)
+    else:
+        out = (amax if ord > 0 else amin)(values, -1, keepdim)
+    if keepdim:
+        return out.unsqueeze(-1).permute(tuple(int(i) for i in np.argsort(order)))
+    return out
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """``torch.linalg.norm``: a vector norm (over one dim, or over all the elements when neither
+    ``ord`` nor ``dim`` is given) or a matrix norm (over two dims, or of a 2-D ``A`` with ``ord``).
+    """
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) == 1:
+            return vector_norm(A, 2.0 if ord is None else ord, dims if not isinstance(dim, int) else dim,
+                               keepdim, dtype=dtype)
+        if len(dims) == 2:
+            return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+        raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dims)}")
+    if ord is None:
+        return vector_norm(A, 2.0, None, keepdim, dtype=dtype)
+    if A.ndim not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D "
+                           f"or 2D. Got {A.ndim}D.")
+    if A.ndim == 1:
+        return vector_norm(A, ord, None, keepdim, dtype=dtype)
+    return matrix_norm(A, ord, (0, 1), keepdim, dtype=dtype)
+
+
+class DistBackward0(Node):
+    """result = ||self - other||_p   ->   grad_self = norm's gradient at (self - other);
+        grad_other = -grad_self"""
+
+    _saved_names = ("other", "result", "self")
+
+    def backward(self, grad):
+        other, norm, a = self.saved_tensors
+        grad_self = vector_norm_gradient(grad, a - other, norm, self.p, (), False, True)
+        return grad_self, -grad_self
+
+
+def dist(input, other, p=2):
+    """``torch.dist``: the ``p``-norm of ``input - other`` (broadcast), a 0-d tensor.
+    Gradient: the norm's gradient at the difference, with opposite signs for the two."""
+    try:
+        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                           f"{from_numpy_dtype(input._array.dtype).tensor_type_name[:-6]} instead.")
+    from .._tensor import _wrap
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        difference = _wrap(np.broadcast_to(input._array - other._array, shape))
+        value = vector_norm(difference, p)._array
+    out = result(value, DistBackward0, (input, other), p=p)
+    node = out._grad_fn
+    if isinstance(node, DistBackward0):
+        from . import SavedOutput
+        node.save_for_backward(other, SavedOutput(out), input)
+    return out
+
+
+show_settings(DistBackward0, p="p")
+
+_ = save_result

@@ -1,0 +1,329 @@
+"""Decompositions into orthogonal pieces: svd, eigh, qr, and what is built on them (svdvals,
+eigvalsh, pinv, matrix_rank), plus matrix_exp (PyTorch: torch.linalg).
+
+Their backward formulas come from differentiating the defining equations. For the
+eigendecomposition of a symmetric A = V diag(L) V^T, say: dL = diag(V^T dA V) and
+dV = V (F o (V^T dA V)), where F[i, j] = 1 / (L[j] - L[i]) off the diagonal (o: element by
+element). Turning each around (the vector-Jacobian product) gives the gradients below. F
+shows why a gradient through eigenvectors (or singular vectors) blows up when two
+eigenvalues (singular values) are close: the vectors themselves are then ill-defined.
+"""
+import numpy as np
+
+from .._tensor import _wrap
+from .._creation import eye
+from ..autograd.graph import Node, SavedOutput
+from . import result, plain_output
+from .decompositions import (check_matrices, check_floating, named_result, several_results,
+                             zeros_if_none, solve, _register, show_settings)
+
+
+linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
+svd_result = named_result("svd", ("U", "S", "V"))
+linalg_eigh = named_result("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_qr = named_result("linalg_qr", ("Q", "R"))
+qr_result = named_result("qr", ("Q", "R"))
+_register(linalg_svd, svd_result, linalg_eigh, linalg_qr, qr_result)
+
+
+def _off_diagonal_inverse(differences):
+    """1 / differences off the diagonal, 0 on it (where the differences are 0), written so that
+    a second derivative meets no inf: the diagonal is set to 1 before dividing."""
+    n = differences.shape[-1]
+    identity = eye(n, dtype=differences.dtype)
+    return (1 / (differences + identity)) * (1 - identity)
+
+
+# --- svd ---------------------------------------------------------------------------------------
+
+class LinalgSvdBackward0(Node):
+    """results = (U, S, Vh) = svd(A)   ->   grad_A = U [(J + J^T) S + diag(grad_S) + S (K + K^T)] Vh
+        + (I - U U^T) grad_U S^-1 Vh + U S^-1 grad_Vh (I - V Vh),
+        J = F o (U^T grad_U), K = F o (Vh grad_Vh^T), F[i, j] = 1 / (S[j]^2 - S[i]^2)"""
+
+    _saved_names = ("S", "U", "Vh")
+
+    def backward(self, grad_U, grad_S, grad_Vh):
+        S, U, Vh = self.saved_tensors
+        k = S.shape[-1]
+        if self.full_matrices:         # only the first k columns (rows) of U (Vh) depend on A
+            U, Vh = U[..., :k], Vh[..., :k, :]
+            grad_U = grad_U[..., :k] if grad_U is not None else None
+            grad_Vh = grad_Vh[..., :k, :] if grad_Vh is not None else None
+        grad_S = zeros_if_none(grad_S, S)
+        if grad_U is None and grad_Vh is None:            # svdvals: the singular values alone
+            return (U.matmul(grad_S.unsqueeze(-1) * Vh),)
+        grad_U, grad_Vh = zeros_if_none(grad_U, U), zeros_if_none(grad_Vh, Vh)
+        squares = S * S
+        F = _off_diagonal_inverse(squares.unsqueeze(-2) - squares.unsqueeze(-1))
+        J = F * U.mT.matmul(grad_U)
+        K = F * Vh.matmul(grad_Vh.mT)
+        S_row, S_column = S.unsqueeze(-2), S.unsqueeze(-1)
+        inner = (J + J.mT) * S_row + grad_S.diag_embed() + S_column * (K + K.mT)
+        grad_A = U.matmul(inner).matmul(Vh)
+        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A
+        grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
+        grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
+        grad_A = grad_A + (grad_U_out / S_row).matmul(Vh) + U.matmul(grad_Vh_out / S_column)
+        return (grad_A,)
+
+
+def _svd_arrays(A, full_matrices):
+    check_matrices("linalg.svd", A, square=False)
+    return np.linalg.svd(A._array, full_matrices=full_matrices)
+
+
+def _svd_node(A, full_matrices):
+    U, S, Vh = _svd_arrays(A, full_matrices)
+    S = S.astype(A._array.dtype)
+    # (svdvals returns S alone, but U and Vh are outputs of the node too: a second derivative
+    # goes through them)
+    (U_out, S_out, Vh_out), node = several_results([U, S, Vh], LinalgSvdBackward0, (A,), (0, 1, 2),
+                                                   full_matrices=full_matrices,
+                                                   S_sym_argsize_minus_1=S.shape[-1])
+    if node is not None:
+        node.save_for_backward(SavedOutput(S_out), SavedOutput(U_out), SavedOutput(Vh_out))
+    return U_out, S_out, Vh_out
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    """``torch.linalg.svd``: A = U diag(S) Vh, as the named triple (U, S, Vh); S descending.
+
+    Gradient: see LinalgSvdBackward0 (finite only while the singular values are distinct).
+    """
+    return linalg_svd(*_svd_node(A, full_matrices))
+
+
+def svdvals(A, *, driver=None):
+    """``torch.linalg.svdvals``: the singular values alone, descending.
+    Gradient: U diag(grad) Vh."""
+    return _svd_node(A, False)[1]
+
+
+def svd_function(input, some=True, compute_uv=True):
+    """``torch.svd`` (older): (U, S, V) with V = Vh^T; ``some=False`` gives full U and V.
+    ``compute_uv=False``: U and V are zeros (of the full shapes), S the singular values."""
+    if not compute_uv:
+        S = svdvals(input)
+        m, n = input.shape[-2], input.shape[-1]
+        batch = tuple(input.shape[:-2])
+        dtype = input._array.dtype
+        return svd_result(plain_output(np.zeros(batch + (m, m), dtype=dtype), input), S,
+                          plain_output(np.zeros(batch + (n, n), dtype=dtype), input))
+    U, S, Vh = _svd_node(input, not some)
+    return svd_result(U, S, Vh.transpose(-2, -1))
+
+
+# --- eigh --------------------------------------------------------------------------------------
+
+class LinalgEighBackward0(Node):
+    """results = (L, V) = eigh(A)   ->
+        grad_A = V (diag(grad_L) + F o (V^T grad_V)) V^T, F[i, j] = 1 / (L[j] - L[i])"""
+
+    _saved_names = ("eigenvalues", "eigenvectors")
+
+    def backward(self, grad_L, grad_V):
+        L, V = self.saved_tensors
+        inner = zeros_if_none(grad_L, L).diag_embed()
+        if grad_V is not None:
+            F = _off_diagonal_inverse(L.unsqueeze(-2) - L.unsqueeze(-1))
+            inner = inner + F * V.mT.matmul(grad_V)
+        return (V.matmul(inner).matmul(V.mT),)
+
+
+def _eigh_node(A, UPLO, name):
+    check_matrices(name, A)
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    values, vectors = np.linalg.eigh(A._array, UPLO=UPLO)
+    (L, V), node = several_results([values.astype(A._array.dtype), vectors], LinalgEighBackward0,
+                                   (A,), (0, 1))
+    if node is not None:
+        node.save_for_backward(SavedOutput(L), SavedOutput(V))
+    return L, V
+
+
+def eigh(A, UPLO="L"):
+    """``torch.linalg.eigh``: eigenvalues (ascending) and orthonormal eigenvectors of a
+    symmetric matrix, read from its lower (``UPLO='L'``) or upper triangle.
+    Gradient: V (diag(grad_L) + F o (V^T grad_V)) V^T."""
+    return linalg_eigh(*_eigh_node(A, UPLO, "linalg.eigh"))
+
+
+def eigvalsh(A, UPLO="L"):
+    """``torch.linalg.eigvalsh``: the eigenvalues of a symmetric matrix, ascending.
+    Gradient: V diag(grad) V^T."""
+    return _eigh_node(A, UPLO, "linalg.eigvalsh")[0]
+
+
+# --- qr ----------------------------------------------------------------------------------------
+
+class LinalgQrBackward0(Node):
+    """results = (Q, R) = qr(A) (A m x n, m >= n)   ->   grad_A = (grad_Q + Q copyltu(M)) R^-T,
+        M = R grad_R^T - grad_Q^T Q, copyltu(M) = tril(M) + tril(M, -1)^T"""
+
+    _saved_names = ("Q", "R")
+
+    def backward(self, grad_Q, grad_R):
+        if self.mode == "r":
+            raise RuntimeError(
+                "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+                "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+                "through linalg.qr.")
+        Q, R = self.saved_tensors
+        m, n = Q.shape[-2], R.shape[-1]
+        if m < n:
+            raise RuntimeError("minigrad's linalg.qr backward supports only matrices with at "
+                               "least as many rows as columns (m >= n)")
+        if self.mode == "complete" and m > n:
+            raise RuntimeError(
+                "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+        grad_Q, grad_R = zeros_if_none(grad_Q, Q), zeros_if_none(grad_R, R)
+        M = R.matmul(grad_R.mT) - grad_Q.mT.matmul(Q)
+        M = M.tril() + M.tril(-1).mT
+        b = grad_Q + Q.matmul(M)
+        return (solve(R, b.mT).mT,)       # b R^-T, as the solution of R X = b^T, transposed
+
+
+def qr(A, mode="reduced"):
+    """``torch.linalg.qr``: A = Q R with orthonormal columns in Q and R upper triangular, as
+    the named pair (Q, R). ``mode``: 'reduced' (Q m x k), 'complete' (Q m x m), 'r' (R only,
+    Q empty). Gradient: (grad_Q + Q copyltu(M)) R^-T (see LinalgQrBackward0)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' "
+                           "(default), 'r', or 'complete'")
+    check_matrices("linalg.qr", A, square=False)
+    array = A._array
+    if mode == "r":
+        R = np.linalg.qr(array, mode="r")
+        Q = np.zeros((0,), dtype=array.dtype)
+    else:
+        Q, R = np.linalg.qr(array, mode=mode)
+    (Q_out, R_out), node = several_results([Q, R], LinalgQrBackward0, (A,), (0, 1), mode=mode)
+    if node is not None:
+        node.save_for_backward(SavedOutput(Q_out), SavedOutput(R_out))
+    return linalg_qr(Q_out, R_out)
+
+
+def qr_function(input, some=True):
+    """``torch.qr`` (older): ``linalg.qr`` with ``some=False`` meaning mode='complete'."""
+    from .decompositions import warn_once
+    warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a "
+              "future PyTorch release.\nThe boolean parameter 'some' has been replaced with a "
+              "string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"
+              "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")
+    return qr_result(*qr(input, "reduced" if some else "complete"))
+
+
+# --- pinv and matrix_rank ----------------------------------------------------------------------
+
+def _tolerance(S, atol, rtol, shape, hermitian=False):
+    """PyTorch's cut-off below which a singular value counts as zero: max(atol, rtol * S_max);
+    given neither, rtol = eps * max(m, n)."""
+    if atol is None and rtol is None:
+        rtol = np.finfo(S.dtype).eps * max(shape[-2], shape[-1])
+    atol = 0.0 if atol is None else atol
+    rtol = 0.0 if rtol is None else rtol
+    largest = S.max(axis=-1, keepdims=True) if S.shape[-1] else np.zeros(S.shape[:-1] + (1,), S.dtype)
+    return np.maximum(np.asarray(atol), np.asarray(rtol) * largest)
+
+
+class LinalgPinvBackward0(Node):
+    """result = P = pinv(A)   ->   grad_A = -P^T grad P^T + (I - A P) grad^T P P^T
+        + P^T P grad^T (I - P A)"""
+
+    _saved_names = ("self", "result")
+
+    def backward(self, grad):
+        A, P = self.saved_tensors
+        P_t, grad_t = P.mT, grad.mT
+        outside_range = grad_t - A.matmul(P.matmul(grad_t))      # (I - A P) grad^T
+        outside_rows = grad_t - grad_t.matmul(P).matmul(A)       # grad^T (I - P A)
+        return (-(P_t.matmul(grad).matmul(P_t)) + outside_range.matmul(P.matmul(P_t))
+                + P_t.matmul(P).matmul(outside_rows),)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    """``torch.linalg.pinv``: the Moore-Penrose pseudo-inverse, V diag(1/S) U^T over the singular
+    values above max(atol, rtol * S_max). Gradient: see LinalgPinvBackward0."""
+    if A._array.dtype.kind != "f" or A.ndim < 2:
+        from .._dtype import from_numpy_dtype
+        name = from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]
+        raise RuntimeError(f"linalg.pinv({name}{{{list(A.shape)}}}): expected a tensor with 2 or "
+                           "more dimensions of float, double, cfloat or cdouble types")
+    array = A._array
+    U, S, Vh = np.linalg.svd(array, full_matrices=False)
+    keep = S > _tolerance(S, atol, rtol, array.shape)
+    inverse_S = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(array.dtype)
+    value = np.swapaxes(Vh, -1, -2) @ (inverse_S[..., None] * np.swapaxes(U, -1, -2))
+    out = result(np.ascontiguousarray(value, dtype=array.dtype), LinalgPinvBackward0, (A,))
+    from . import save_result
+    return save_result(out, A)
+
+
+def pinverse(input, rcond=1e-15):
+    """``torch.pinverse`` / ``x.pinverse()``: ``linalg.pinv(input, rtol=rcond)``."""
+    return pinv(input, rtol=rcond)
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    """``torch.linalg.matrix_rank``: how many singular values are above the tolerance
+    (int64, no gradient)."""
+    check_matrices("linalg.matrix_rank", A, square=False)
+    S = np.linalg.svd(A._array, compute_uv=False)
+    rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
+    return plain_output(np.asarray(rank, dtype=np.int64), A)
+
+
+# --- matrix_exp --------------------------------------------------------------------------------
+
+def _exp_arrays(array):
+    """e^A = I + A + A^2/2! + ..., after scaling A down by 2^s (so the series converges fast),
+    then squared s times: e^A = (e^(A / 2^s))^(2^s)."""
+    if array.size == 0:
+        return array.copy()
+    size = np.abs(array).sum(axis=-2).max()          # the 1-norm of the largest matrix
+    s = max(0, int(np.ceil(np.log2(size))) + 1) if size > 0 else 0
+    scaled = array / 2.0 ** s
+    total = np.broadcast_to(np.eye(array.shape[-1], dtype=array.dtype), array.shape).copy()
+    term = total.copy()
+    for k in range(1, 30):
+        term = term @ scaled / k
+        total = total + term
+    for _ in range(s):
+        total = total @ total
+    return total.astype(array.dtype)
+
+
+class LinalgMatrixExpBackward0(Node):
+    """result = e^A   ->   grad_A = the top-right block of exp([[A^T, grad], [0, A^T]])"""
+
+    _saved_names = ("self",)
+
+    def backward(self, grad):
+        (A,) = self.saved_tensors
+        from .shape import cat
+        A_t = A.mT
+        n = A.shape[-1]
+        zeros = grad * 0
+        block = cat([cat([A_t, grad], -1), cat([zeros, A_t], -1)], -2)
+        return (matrix_exp(block)[..., :n, n:],)
+
+
+def matrix_exp(A):
+    """``torch.linalg.matrix_exp`` / ``torch.matrix_exp``: e^A = I + A + A^2/2! + ...
+    Gradient: the top-right block of exp([[A^T, grad], [0, A^T]])."""
+    check_matrices("linalg.matrix_exp", A)
+    out = result(np.ascontiguousarray(_exp_arrays(A._array)), LinalgMatrixExpBackward0, (A,),
+                 saved=(A,))
+    return out
+
+
+show_settings(LinalgSvdBackward0, full_matrices="full_matrices",
+              S_sym_argsize_minus_1="S_sym_argsize_minus_1")
+show_settings(LinalgEighBackward0)
+show_settings(LinalgQrBackward0, mode="mode")
+show_settings(LinalgPinvBackward0)
+show_settings(LinalgMatrixExpBackward0)
+
+_ = (_wrap, check_floating)

@@ -1,0 +1,47 @@
+"""torch.linalg: linear algebra on matrices and batches of matrices.
+
+    import minigrad as torch
+    A = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    torch.linalg.det(A).backward()      # A.grad is det(A) * A^-T
+
+Where each function lives (every one with its backward next to it):
+
+    _ops/reduction.py        vector_norm (torch.norm too)
+    _ops/norms.py            matrix_norm, norm, (torch.dist)
+    _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex
+    _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp
+    _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power
+    _ops/linalg.py           matmul (the ``@`` operator)
+
+Every function takes a matrix or a batch of them (the last two dims are the matrix).
+A singular matrix where an inverse is needed raises ``LinAlgError``, a RuntimeError.
+"""
+from .._ops.reduction import vector_norm as _vector_norm
+from .._ops.norms import matrix_norm, norm  # noqa: F401
+from .._ops.decompositions import (  # noqa: F401
+    _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex)
+from .._ops.spectral import (  # noqa: F401
+    svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp)
+from .._ops.matrix_products import cross, vecdot, multi_dot, matrix_power  # noqa: F401
+from .._ops.linalg import matmul  # noqa: F401
+from .._ops.einsum import diagonal as _diagonal
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """The ``ord``-norm of the elements of ``x`` (over ``dim`` if given): ``(sum |x|**ord) **
+    (1/ord)``; ord = inf is the largest |x|, -inf the smallest, 0 the number of non-zeros.
+
+    Gradient: grad * sgn(x) |x|**(ord-1) / norm**(ord-1).
+    """
+    return _vector_norm(x, ord, dim, keepdim, dtype=dtype)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonal of each matrix (``torch.diagonal`` with the last two dims as defaults)."""
+    return _diagonal(A, offset, dim1, dim2)
+
+
+__all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "inv_ex",
+           "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
+           "qr", "pinv", "matrix_rank", "matrix_exp", "cross", "vecdot", "multi_dot",
+           "matrix_power", "matmul", "diagonal"]
