@@ -215,3 +215,164 @@ def test_gradcheck_and_gradgradcheck_in_float64(name):
         warnings.simplefilter("ignore")
         assert gradcheck(_differentiable(program), inputs)
         assert gradgradcheck(_differentiable(program), inputs)
+
+
+# --- errors: PyTorch's exception class and message, word for word ----------------------------
+
+def _singular(L):
+    return L.tensor([[1., 2.], [2., 4.]])
+
+
+ERRORS = {
+    "inv_singular": lambda L: L.linalg.inv(_singular(L)),
+    "inverse_singular": lambda L: L.inverse(_singular(L)),
+    "inv_singular_batch": lambda L: L.linalg.inv(L.stack([L.eye(2), _singular(L)])),
+    "inv_not_square": lambda L: L.linalg.inv(L.ones(2, 3)),
+    "inv_1d": lambda L: L.linalg.inv(L.ones(3)),
+    "inv_int": lambda L: L.linalg.inv(L.ones(2, 2, dtype=L.int64)),
+    "det_not_square": lambda L: L.linalg.det(L.ones(2, 3)),
+    "det_1d": lambda L: L.det(L.ones(3)),
+    "det_int": lambda L: L.det(L.ones(2, 2, dtype=L.int64)),
+    "slogdet_not_square": lambda L: L.linalg.slogdet(L.ones(2, 3)),
+    "logdet_not_square": lambda L: L.logdet(L.ones(2, 3)),
+    "solve_singular": lambda L: L.linalg.solve(_singular(L), L.ones(2)),
+    "solve_not_square": lambda L: L.linalg.solve(L.ones(2, 3), L.ones(2)),
+    "solve_shapes": lambda L: L.linalg.solve(L.eye(2), L.ones(3)),
+    "solve_shapes_matrix": lambda L: L.linalg.solve(L.eye(2), L.ones(3, 1)),
+    "solve_dtypes": lambda L: L.linalg.solve(L.eye(2), L.ones(2, dtype=L.float64)),
+    "cholesky_not_pd": lambda L: L.linalg.cholesky(L.tensor([[1., 2.], [2., 1.]])),
+    "cholesky_not_pd_first": lambda L: L.linalg.cholesky(-L.eye(3)),
+    "cholesky_not_pd_batch": lambda L: L.linalg.cholesky(L.stack([L.eye(2), -L.eye(2)])),
+    "cholesky_not_square": lambda L: L.linalg.cholesky(L.ones(2, 3)),
+    "cholesky_int": lambda L: L.linalg.cholesky(L.ones(2, 2, dtype=L.int64)),
+    "cross_length": lambda L: L.linalg.cross(L.ones(2, 2), L.ones(2, 2)),
+    "cross_broadcast": lambda L: L.linalg.cross(L.ones(3, 3), L.ones(2, 3)),
+    "torch_cross_no_3": lambda L: L.cross(L.ones(2, 2), L.ones(2, 2)),
+    "matrix_power_not_square": lambda L: L.linalg.matrix_power(L.ones(2, 3), 2),
+    "matrix_power_int_negative": lambda L: L.linalg.matrix_power(L.ones(2, 2, dtype=L.int64), -1),
+    "multi_dot_one": lambda L: L.linalg.multi_dot([L.ones(2, 2)]),
+    "multi_dot_none": lambda L: L.linalg.multi_dot([]),
+    "multi_dot_3d_last": lambda L: L.linalg.multi_dot([L.ones(2, 2), L.ones(1, 2, 2)]),
+    "multi_dot_3d_first": lambda L: L.linalg.multi_dot([L.ones(1, 2, 2), L.ones(2, 2)]),
+    "multi_dot_3d_middle": lambda L: L.linalg.multi_dot([L.ones(2, 2), L.ones(1, 2, 2), L.ones(2, 2)]),
+    "multi_dot_shapes": lambda L: L.linalg.multi_dot([L.ones(3, 3), L.ones(2, 2)]),
+    "multi_dot_dtypes": lambda L: L.linalg.multi_dot([L.ones(3, 3, dtype=L.float64), L.ones(3, 3)]),
+    "dist_shapes": lambda L: L.dist(L.ones(2), L.ones(3)),
+    "dist_int": lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int64)),
+    "vecdot_sizes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(3)),
+    "vecdot_dtypes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(2, dtype=L.float64)),
+    "qr_mode": lambda L: L.linalg.qr(L.eye(2), mode="x"),
+    "qr_1d": lambda L: L.linalg.qr(L.ones(3)),
+    "eigh_uplo": lambda L: L.linalg.eigh(L.eye(2), UPLO="x"),
+    "eigh_not_square": lambda L: L.linalg.eigh(L.ones(2, 3)),
+    "svd_int": lambda L: L.linalg.svd(L.ones(2, 3, dtype=L.int64)),
+    "svd_1d": lambda L: L.linalg.svd(L.ones(3)),
+    "pinv_int": lambda L: L.linalg.pinv(L.ones(2, 3, dtype=L.int64)),
+    "matrix_exp_not_square": lambda L: L.linalg.matrix_exp(L.ones(2, 3)),
+    "vector_norm_int": lambda L: L.linalg.vector_norm(L.tensor([1, 2])),
+    "vector_norm_str": lambda L: L.linalg.vector_norm(L.ones(2), "fro"),
+    "vector_norm_-inf_empty": lambda L: L.linalg.vector_norm(L.ones(0), -INF),
+    "vector_norm_-inf_empty_dim": lambda L: L.linalg.vector_norm(L.ones(0, 3), -INF, dim=0),
+    "vector_norm_-1_empty": lambda L: L.linalg.vector_norm(L.ones(0), -1),
+    "vector_norm_-0.5_empty": lambda L: L.linalg.vector_norm(L.ones(0), -0.5),
+    "matrix_norm_1d": lambda L: L.linalg.matrix_norm(L.ones(3)),
+    "matrix_norm_order": lambda L: L.linalg.matrix_norm(L.ones(2, 2), 3),
+    "matrix_norm_order_str": lambda L: L.linalg.matrix_norm(L.ones(2, 2), "abc"),
+    "matrix_norm_same_dims": lambda L: L.linalg.matrix_norm(L.ones(2, 2), dim=(0, 0)),
+    "matrix_norm_int": lambda L: L.linalg.matrix_norm(L.tensor([[1, 2]])),
+    "linalg_norm_3d_ord": lambda L: L.linalg.norm(L.ones(2, 2, 2), "fro"),
+    "linalg_norm_3_dims": lambda L: L.linalg.norm(L.ones(2, 2, 2), dim=(0, 1, 2)),
+    "linalg_norm_order": lambda L: L.linalg.norm(L.ones(2, 2), 3),
+    "norm_nuc_3d": lambda L: L.norm(L.ones(2, 3, 4), "nuc"),
+    "norm_nuc_one_dim": lambda L: L.norm(L.ones(2, 3), "nuc", dim=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_as_torch(name):
+    torch = import_torch()
+    caught = []
+    for lib in (minigrad, torch):
+        with pytest.raises(Exception) as error, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ERRORS[name](lib)
+        caught.append(error.value)
+    ours, theirs = caught
+    assert [c.__name__ for c in type(ours).__mro__] == [c.__name__ for c in type(theirs).__mro__]
+    assert str(ours) == str(theirs)
+
+
+def test_linalg_error_is_a_runtime_error_named_as_torch():
+    torch = import_torch()
+    assert issubclass(minigrad.linalg.LinAlgError, RuntimeError)
+    assert minigrad.linalg.LinAlgError.__name__ == torch.linalg.LinAlgError.__name__
+    with pytest.raises(minigrad.linalg.LinAlgError):
+        minigrad.linalg.inv(minigrad.zeros(2, 2))
+
+
+# --- results without gradients: info, ranks, named results as printed ------------------------
+
+RESULTS = {
+    "inv_ex_singular_info": lambda L: L.linalg.inv_ex(_singular(L)).info,
+    "inv_ex_info": lambda L: L.linalg.inv_ex(L.eye(2)),
+    "solve_ex_singular_info": lambda L: L.linalg.solve_ex(_singular(L), L.ones(2)).info,
+    "solve_ex": lambda L: L.linalg.solve_ex(L.eye(2), L.ones(2)),
+    "cholesky_ex_not_pd": lambda L: L.linalg.cholesky_ex(L.tensor([[1., 2.], [2., 1.]])),
+    "cholesky_ex_batch_info": lambda L: L.linalg.cholesky_ex(L.stack([L.eye(2), -L.eye(2)])).info,
+    "cholesky_ex": lambda L: L.linalg.cholesky_ex(L.eye(2)),
+    "slogdet": lambda L: L.slogdet(L.eye(2)),
+    "linalg_slogdet_negative": lambda L: L.linalg.slogdet(L.tensor([[0., 1.], [1., 0.]])),
+    "logdet_negative": lambda L: L.logdet(L.tensor([[0., 1.], [1., 0.]])),
+    "logdet_singular": lambda L: L.logdet(_singular(L)),
+    "det_singular": lambda L: L.det(_singular(L)),
+    "svd": lambda L: L.svd(L.eye(2)),
+    "svd_no_uv": lambda L: L.svd(L.tensor([[3., 0., 0.], [0., 2., 0.]]), compute_uv=False),
+    "svd_some_false": lambda L: [tuple(t.shape) for t in L.svd(L.ones(4, 2), some=False)],
+    "eigh": lambda L: L.linalg.eigh(L.eye(2)),
+    "qr": lambda L: L.linalg.qr(L.eye(2)),
+    "qr_complete_shapes": lambda L: [tuple(t.shape) for t in L.linalg.qr(L.ones(4, 2), mode="complete")],
+    "qr_r": lambda L: [tuple(t.shape) for t in L.linalg.qr(L.ones(4, 2), mode="r")],
+    "matrix_rank": lambda L: L.linalg.matrix_rank(L.eye(3)),
+    "matrix_rank_singular": lambda L: L.linalg.matrix_rank(L.stack([_singular(L), L.eye(2)])),
+    "matrix_rank_atol": lambda L: L.linalg.matrix_rank(L.tensor([[1., 0.], [0., 1e-3]]), atol=1e-2),
+    "pinv_rtol": lambda L: L.linalg.pinv(L.tensor([[1., 0.], [0., 1e-3]]), rtol=1e-2),
+    "pinv_singular": lambda L: L.linalg.pinv(_singular(L)),
+    "vector_norm_dtype": lambda L: L.linalg.vector_norm(L.tensor([3., 4.]), dtype=L.float64),
+    "vector_norm_p0": lambda L: L.linalg.vector_norm(L.tensor([3., 0., 4.]), 0),
+    "vector_norm_negative_zero": lambda L: L.linalg.vector_norm(L.tensor([3., 0., 4.]), -2),
+    "vector_norm_p0_empty": lambda L: L.linalg.vector_norm(L.ones(0), 0),
+    "norm_p0.5_saved_ord": lambda L: L.norm(L.ones(2, requires_grad=True), 0.5).grad_fn._saved_ord,
+    "linalg_norm_saved_ord": lambda L: L.linalg.norm(L.ones(2, requires_grad=True)).grad_fn._saved_ord,
+    "matrix_norm_fro_saved": lambda L: L.linalg.matrix_norm(L.ones(2, 2, 2, requires_grad=True)).grad_fn._saved_dim,
+    "cross_saved_dim": lambda L: L.linalg.cross(L.ones(3, requires_grad=True), L.ones(3)).grad_fn._saved_dim,
+    "svd_saved": lambda L: [L.linalg.svd(L.ones(3, 2, requires_grad=True)).S.grad_fn._saved_full_matrices,
+                            L.linalg.svd(L.ones(3, 2, requires_grad=True)).S.grad_fn._saved_S_sym_argsize_minus_1],
+    "qr_saved_mode": lambda L: L.linalg.qr(L.ones(3, 2, requires_grad=True)).Q.grad_fn._saved_mode,
+    "solve_saved_left": lambda L: L.linalg.solve(L.eye(2, requires_grad=True), L.ones(2)).grad_fn._saved_left,
+    "cholesky_saved_upper": lambda L: L.linalg.cholesky(L.eye(2, requires_grad=True), upper=True).grad_fn._saved_upper,
+    "dist_saved_p": lambda L: L.dist(L.ones(2, requires_grad=True), L.zeros(2), 3).grad_fn._saved_p,
+    "det_saved_pivots": lambda L: L.det(L.tensor([[1., 2.], [3., 4.]], requires_grad=True)).grad_fn._saved_pivots,
+    "slogdet_output_nrs": lambda L: [edge(t) for t in L.linalg.slogdet(L.eye(2, requires_grad=True))],
+    "svdvals_output_nr": lambda L: edge(L.linalg.svdvals(L.eye(2, requires_grad=True))),
+    "eigvalsh_output_nr": lambda L: edge(L.linalg.eigvalsh(L.eye(2, requires_grad=True))),
+    "matrix_power_int": lambda L: L.linalg.matrix_power(L.tensor([[1, 1], [0, 1]]), 5),
+}
+
+
+def edge(tensor):
+    """The (node name, output number) a use of ``tensor`` points to."""
+    node, output_nr = (tensor * 1).grad_fn.next_functions[0]
+    return type(node).__name__, output_nr
+
+
+def _shown(value):
+    return repr(value) if not isinstance(value, list) else repr([_shown(v) for v in value])
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_results_print_as_torch(name):
+    torch = import_torch()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = RESULTS[name](minigrad), RESULTS[name](torch)
+    assert _shown(ours) == _shown(theirs)

@@ -188,6 +188,14 @@ def _singular_inverse_message(position):
 
 # --- det and slogdet -------------------------------------------------------------------------
 
+def _det_from_lu(lu, pivots):
+    """det(A) = (-1)^(number of row swaps) * the product of U's diagonal, as LAPACK gives it
+    (so a singular matrix's determinant may be -0.0, as in PyTorch)."""
+    swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
+    sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype)
+    return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
+
+
 def _as_matrix_scale(values):
     """A batch of numbers (..., ) as (..., 1, 1), to scale each matrix of a batch."""
     return values.unsqueeze(-1).unsqueeze(-1)
@@ -224,7 +232,7 @@ def det(A):
     check_matrices("linalg.det", A)
     array = A._array
     lu, pivots, _ = lu_factor(array)
-    value = np.asarray(np.linalg.det(array), dtype=array.dtype)
+    value = _det_from_lu(lu, pivots)
     out = result(value, LinalgDetBackward0, (A,))
     node = out._grad_fn
     if isinstance(node, LinalgDetBackward0):
@@ -463,18 +471,25 @@ def _cholesky_arrays(array, upper):
         try:
             factors[i] = np.linalg.cholesky(lower)
         except np.linalg.LinAlgError:
-            for order in range(1, n + 1):      # the first leading minor that has no factor
-                try:
-                    np.linalg.cholesky(lower[:order, :order])
-                except np.linalg.LinAlgError:
-                    info[i] = order
-                    break
-            if info[i] > 1:
-                factors[i, :info[i] - 1, :info[i] - 1] = np.linalg.cholesky(lower[:info[i] - 1, :info[i] - 1])
+            factors[i], info[i] = _partial_cholesky(np.tril(matrix))
     factors = factors.reshape(array.shape)
     if upper:
         factors = np.swapaxes(factors, -1, -2)
     return np.ascontiguousarray(factors), info.reshape(array.shape[:-2])
+
+
+def _partial_cholesky(L):
+    """Cholesky column by column (LAPACK's potf2), in place in the lower triangle ``L``, up
+    to the first column whose diagonal value is not positive: that value is left there
+    (not its square root), and the columns after it keep A's values. Returns L and info."""
+    for j in range(L.shape[0]):
+        diagonal = L[j, j] - L[j, :j] @ L[j, :j]
+        if not diagonal > 0:                    # (nan counts as not positive)
+            L[j, j] = diagonal
+            return L, j + 1
+        L[j, j] = np.sqrt(diagonal)
+        L[j + 1:, j] = (L[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    return L, 0
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False, _name="linalg.cholesky"):
