@@ -227,6 +227,13 @@ diagonal_scatter = _checked(diagonal_scatter, "diagonal_scatter", (
     ("input", "Tensor"), ("src", "Tensor"), ("offset", "int"), ("dim1", "int"), ("dim2", "int")))
 narrow_copy = _checked(narrow_copy, "narrow_copy", (("input", "Tensor"), ("dim", "int"), ("start", "int"),
                                                     ("length", "int")))
+# the linear-algebra functions (torch.linalg's are checked in linalg/__init__.py)
+for _name, _parameters in {
+        **{name: (("input", "Tensor"),) for name in (
+            "det", "logdet", "slogdet", "inverse", "cholesky", "matrix_exp", "pinverse", "svd", "qr")},
+        "cross": (("input", "Tensor"), ("other", "Tensor")), "dist": (("input", "Tensor"), ("other", "Tensor")),
+        "matrix_power": (("input", "Tensor"), ("n", "int"))}.items():
+    globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

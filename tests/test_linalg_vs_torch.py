@@ -376,3 +376,36 @@ def test_results_print_as_torch(name):
         warnings.simplefilter("ignore")
         ours, theirs = RESULTS[name](minigrad), RESULTS[name](torch)
     assert _shown(ours) == _shown(theirs)
+
+
+WRONG_KINDS = [
+    *[(name, ([[1., 2.], [3., 4.]],)) for name in (
+        "det", "logdet", "slogdet", "inverse", "cholesky", "matrix_exp", "pinverse", "svd", "qr",
+        "linalg.det", "linalg.inv", "linalg.vector_norm", "linalg.matrix_norm", "linalg.norm",
+        "linalg.svd", "linalg.eigh", "linalg.cholesky", "linalg.qr", "linalg.svdvals",
+        "linalg.slogdet", "linalg.matrix_exp", "linalg.eigvalsh", "linalg.inv_ex",
+        "linalg.cholesky_ex")],
+    *[(name, args) for name in ("cross", "dist", "linalg.solve", "linalg.cross", "linalg.vecdot",
+                                "linalg.solve_ex")
+      for args in (([[1., 2.], [3., 4.]], "tensor"), ("tensor", [[1., 2.], [3., 4.]]))],
+    ("matrix_power", ([[1., 2.], [3., 4.]], 2)), ("matrix_power", ("tensor", 2.5)),
+    ("linalg.matrix_power", ([[1., 2.], [3., 4.]], 2)), ("linalg.matrix_power", ("tensor", 2.5)),
+    ("linalg.multi_dot", ("tensor",)), ("linalg.multi_dot", (["tensor", 3],)),
+]
+
+
+@pytest.mark.parametrize("name, args", WRONG_KINDS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(WRONG_KINDS)])
+def test_arguments_of_the_wrong_kind_as_torch(name, args):
+    torch = import_torch()
+    messages = []
+    for lib in (minigrad, torch):
+        function = lib
+        for part in name.split("."):
+            function = getattr(function, part)
+        given = [lib.eye(2) if a == "tensor" else [lib.eye(2) if b == "tensor" else b for b in a]
+                 if isinstance(a, list) and "tensor" in a else a for a in args]
+        with pytest.raises(TypeError) as error, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            function(*given)
+        messages.append(str(error.value).split("\n")[0])
+    assert messages[0] == messages[1]

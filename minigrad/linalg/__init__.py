@@ -41,6 +41,28 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return _diagonal(A, offset, dim1, dim2)
 
 
+def _check_arguments():
+    """PyTorch's TypeErrors for arguments of the wrong kind (``linalg_det(): argument 'A'
+    (position 1) must be Tensor, not list``), checked before each function runs."""
+    from .._python_arg_parser import checked, TENSOR, TENSORS, INT, OVERLOADED
+    A, INPUT = (("A", TENSOR),), (("input", TENSOR),)
+    parameters = {
+        **{name: A for name in ("det", "slogdet", "inv", "inv_ex", "svd", "svdvals", "qr")},
+        **{name: INPUT for name in ("vector_norm", "matrix_norm", "norm", "eigh", "eigvalsh",
+                                    "cholesky", "cholesky_ex", "matrix_exp")},
+        **{name: (("input", OVERLOADED),) for name in ("pinv", "matrix_rank")},
+        **{name: (("A", TENSOR), ("B", TENSOR)) for name in ("solve", "solve_ex")},
+        "cross": (("input", TENSOR), ("other", TENSOR)),
+        "vecdot": (("x", TENSOR), ("y", TENSOR)),
+        "matrix_power": (("input", TENSOR), ("n", INT)),
+        "multi_dot": (("tensors", TENSORS),),
+    }
+    for name, kinds in parameters.items():
+        globals()[name] = checked(globals()[name], "linalg_" + name, kinds)
+
+
+_check_arguments()
+
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "inv_ex",
            "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
            "qr", "pinv", "matrix_rank", "matrix_exp", "cross", "vecdot", "multi_dot",
