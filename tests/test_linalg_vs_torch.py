@@ -409,3 +409,41 @@ def test_arguments_of_the_wrong_kind_as_torch(name, args):
             function(*given)
         messages.append(str(error.value).split("\n")[0])
     assert messages[0] == messages[1]
+
+
+# --- forward mode: the tangent of each result, as torch.func.jvp gives it ----------------------
+
+FORWARD = {name: PROGRAMS[name] for name in (
+    "vector_norm", "vector_norm_p0.5", "vector_norm_-inf", "vector_norm_p3", "matrix_norm_fro_False",
+    "matrix_norm_1_True", "dist", "det", "det_batch", "slogdet", "inv", "inv_batch", "solve",
+    "solve_vector", "solve_right", "cholesky", "cholesky_upper", "cross", "multi_dot_3",
+    "matrix_power_5", "matrix_power_-2", "svdvals", "svd_products", "eigvalsh", "pinv",
+    "matrix_exp", "qr", "logdet")}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD))
+def test_forward_mode_as_torch(name):
+    torch = import_torch()
+    program, shapes = FORWARD[name]
+    arrays, tangents = _arrays(shapes), _arrays(shapes, seed=2)
+    results = []
+    for lib in (minigrad, torch):
+        primals = tuple(lib.tensor(a) for a in arrays)
+        directions = tuple(lib.tensor(t) for t in tangents)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, out_tangents = lib.func.jvp(lambda *xs: _outputs(program(lib, *xs))[-1], primals, directions)
+        results.append(out_tangents.numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-8, atol=1e-8)
+
+
+def test_forward_mode_of_old_cholesky_refused_as_torch():
+    torch = import_torch()
+    messages = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[2., 1.], [1., 2.]])
+        with pytest.raises(NotImplementedError) as error, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib.func.jvp(lambda a: lib.cholesky(a), (x,), (x,))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

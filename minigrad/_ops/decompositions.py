@@ -25,6 +25,8 @@ from .._dtype import from_numpy_dtype
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
 from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
+from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
+from .._functorch import seeing_through_vmap
 from . import result, plain_output
 
 
@@ -115,6 +117,22 @@ def several_results(arrays, node_class, inputs, differentiable, **attributes):
         outs[output_nr]._grad_fn = node
         outs[output_nr]._output_nr = output_nr
     return outs, node
+
+
+def push_tangents(outs, inputs, rule):
+    """Forward mode for an operation with several outputs: while a dual level is open and an
+    input carries a tangent, give each output the tangent ``rule(tangents)`` returns for it
+    (None: no tangent, as for an integer output)."""
+    if not _DualLevel.open:
+        return
+    tangents = input_tangents(inputs)
+    if tangents is None:
+        return
+    with _paused(), seeing_through_vmap():
+        out_tangents = rule(tangents)
+    for out, tangent in zip(outs, out_tangents):
+        if tangent is not None:
+            _set_tangent(out, tangent)
 
 
 def zeros_if_none(grad, like):
@@ -269,6 +287,9 @@ def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
         LinalgSlogdetBackward0, (A,), differentiable=(0, 1))
     if node is not None:
         node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(sign_out))
+    # forward mode: the sign does not change; d(log|det A|) = trace(A^-1 A_t)
+    push_tangents((sign_out, log_out), (A,), lambda tangents: (
+        sign_out.detach() * 0, solve(A.detach(), tangents[0]).diagonal(0, -2, -1).sum(-1)))
     return _result_type(sign_out, log_out)
 
 
@@ -453,6 +474,19 @@ class LinalgCholeskyExBackward0(Node):
             L, grad = L.mT, grad.mT
         return (cholesky_gradient(L, grad),)
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = L phi(L^-1 A_t L^-T)"""
+        return cholesky_tangent(out, tangents[0], self.upper)
+
+
+def cholesky_tangent(out, A_t, upper):
+    """The tangent of the Cholesky factor: from A = L L^T, dA = dL L^T + L dL^T, so
+    L^-1 dA L^-T = (L^-1 dL) + (L^-1 dL)^T, of which L^-1 dL is the lower 'half'."""
+    L = out.mT if upper else out
+    L_inverse = inv(L)
+    L_t = L.matmul(_phi(L_inverse.matmul(A_t).matmul(L_inverse.mT)))
+    return L_t.mT if upper else L_t
+
 
 def _not_positive_definite(order):
     return ("The factorization could not be completed because the input is not positive-definite "
@@ -523,6 +557,15 @@ class CholeskyBackward0(Node):
         if self.upper:
             L, grad = L.mT, grad.mT
         return (cholesky_gradient(L, grad),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for the old torch.cholesky, and says so)"""
+        raise NotImplementedError(
+            "Trying to use forward AD with cholesky that does not support it because it has not "
+            "been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+            "can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
 
 
 _CHOLESKY_DEPRECATED = (

@@ -104,6 +104,14 @@ class DistBackward0(Node):
         grad_self = vector_norm_gradient(grad, a - other, norm, self.p, (), False, True)
         return grad_self, -grad_self
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = the p-norm's tangent at (self - other), for the tangent self_t - other_t"""
+        from .reduction import LinalgVectorNormBackward0
+        (a, b), (a_t, b_t) = inputs, tangents
+        norm_rule = LinalgVectorNormBackward0()
+        norm_rule.p, norm_rule.dims, norm_rule.keepdim = self.p, (), False
+        return norm_rule.jvp((a_t - b_t,), (a - b,), out)
+
 
 def dist(input, other, p=2):
     """``torch.dist``: the ``p``-norm of ``input - other`` (broadcast), a 0-d tensor.

@@ -15,7 +15,7 @@ from .._creation import eye
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
-                             zeros_if_none, solve, _register, show_settings)
+                             zeros_if_none, solve, _register, show_settings, push_tangents)
 
 
 linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -83,7 +83,35 @@ def _svd_node(A, full_matrices):
                                                    S_sym_argsize_minus_1=S.shape[-1])
     if node is not None:
         node.save_for_backward(SavedOutput(S_out), SavedOutput(U_out), SavedOutput(Vh_out))
+    push_tangents((U_out, S_out, Vh_out), (A,),
+                  lambda tangents: _svd_tangents(U_out.detach(), S_out.detach(), Vh_out.detach(),
+                                                 tangents[0], full_matrices))
     return U_out, S_out, Vh_out
+
+
+def _svd_tangents(U, S, Vh, A_t, full_matrices):
+    """Forward mode of the SVD: with P = U^T A_t V, S_t = diag(P),
+    U_t = U (F o (P S + S P^T)) + (I - U U^T) A_t V S^-1, and V_t likewise with P^T."""
+    k = S.shape[-1]
+    if full_matrices and U.shape[-1] != Vh.shape[-2]:
+        raise RuntimeError("minigrad: forward mode of linalg.svd with full_matrices=True needs a "
+                           "square matrix; use full_matrices=False")
+    U_k, Vh_k = U[..., :k], Vh[..., :k, :]
+    V = Vh_k.mT
+    P = U_k.mT.matmul(A_t).matmul(V)
+    squares = S * S
+    F = _off_diagonal_inverse(squares.unsqueeze(-2) - squares.unsqueeze(-1))
+    S_row, S_column = S.unsqueeze(-2), S.unsqueeze(-1)
+    S_t = P.diagonal(0, -2, -1)
+    U_t = U_k.matmul(F * (P * S_row + S_column * P.mT))
+    V_t = V.matmul(F * (S_column * P + P.mT * S_row))
+    if U_k.shape[-2] > k:                        # the parts outside the span of U (of V)
+        outside = A_t.matmul(V) - U_k.matmul(P)
+        U_t = U_t + outside / S_row
+    if V.shape[-2] > k:
+        outside = A_t.mT.matmul(U_k) - V.matmul(P.mT)
+        V_t = V_t + outside / S_row
+    return U_t, S_t, V_t.mT
 
 
 def svd(A, full_matrices=True, *, driver=None):
@@ -140,7 +168,15 @@ def _eigh_node(A, UPLO, name):
                                    (A,), (0, 1))
     if node is not None:
         node.save_for_backward(SavedOutput(L), SavedOutput(V))
+    push_tangents((L, V), (A,), lambda tangents: _eigh_tangents(L.detach(), V.detach(), tangents[0]))
     return L, V
+
+
+def _eigh_tangents(L, V, A_t):
+    """Forward mode of eigh: with P = V^T A_t V, L_t = diag(P) and V_t = V (F o P)."""
+    P = V.mT.matmul(A_t).matmul(V)
+    F = _off_diagonal_inverse(L.unsqueeze(-2) - L.unsqueeze(-1))
+    return P.diagonal(0, -2, -1), V.matmul(F * P)
 
 
 def eigh(A, UPLO="L"):
@@ -202,7 +238,21 @@ def qr(A, mode="reduced"):
     (Q_out, R_out), node = several_results([Q, R], LinalgQrBackward0, (A,), (0, 1), mode=mode)
     if node is not None:
         node.save_for_backward(SavedOutput(Q_out), SavedOutput(R_out))
+    if mode != "r":
+        push_tangents((Q_out, R_out), (A,), lambda tangents: _qr_tangents(Q_out.detach(), R_out.detach(),
+                                                                         tangents[0]))
     return linalg_qr(Q_out, R_out)
+
+
+def _qr_tangents(Q, R, A_t):
+    """Forward mode of qr (m >= n): X = Q^T A_t R^-1 splits into Q^T Q_t (antisymmetric) and
+    R_t R^-1 (upper triangular): Omega = tril(X, -1) - tril(X, -1)^T, R_t = (X - Omega) R,
+    Q_t = A_t R^-1 - Q (X - Omega)."""
+    A_t_R_inverse = solve(R, A_t, left=False)
+    X = Q.mT.matmul(A_t_R_inverse)
+    lower = X.tril(-1)
+    upper_part = X - (lower - lower.mT)
+    return A_t_R_inverse - Q.matmul(upper_part), upper_part.matmul(R)
 
 
 def qr_function(input, some=True):
@@ -241,6 +291,13 @@ class LinalgPinvBackward0(Node):
         outside_rows = grad_t - grad_t.matmul(P).matmul(A)       # grad^T (I - P A)
         return (-(P_t.matmul(grad).matmul(P_t)) + outside_range.matmul(P.matmul(P_t))
                 + P_t.matmul(P).matmul(outside_rows),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = -P A_t P + P P^T A_t^T (I - A P) + (I - P A) A_t^T P^T P"""
+        (A,), (A_t,), P = inputs, tangents, out
+        A_t_T = A_t.mT
+        return (-(P.matmul(A_t).matmul(P)) + P.matmul(P.mT).matmul(A_t_T - A_t_T.matmul(A).matmul(P))
+                + (A_t_T - P.matmul(A.matmul(A_t_T))).matmul(P.mT).matmul(P))
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
