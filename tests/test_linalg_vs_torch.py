@@ -163,6 +163,13 @@ PROGRAMS = {
     "pinv_wide": (lambda L, x: L.linalg.pinv(x), [(2, 4)]),
     "pinverse": (lambda L, x: L.pinverse(x), [(3, 3)]),
     "tensor_pinverse": (lambda L, x: x.pinverse(), [(2, 3, 2)]),
+    "lstsq": (lambda L, a, b: L.linalg.lstsq(a, b)[:2], [(4, 3), (4, 2)]),
+    "lstsq_square": (lambda L, a, b: L.linalg.lstsq(a, b)[:2], [(3, 3), (3, 2)]),
+    "lstsq_wide": (lambda L, a, b: L.linalg.lstsq(a, b)[:2], [(2, 3), (2, 2)]),
+    "lstsq_vector": (lambda L, a, b: L.linalg.lstsq(a, b)[:2], [(4, 3), (4,)]),
+    "lstsq_batch": (lambda L, a, b: L.linalg.lstsq(a, b)[:2], [(2, 4, 3), (2, 4, 2)]),
+    "lstsq_gelsd": (lambda L, a, b: L.linalg.lstsq(a, b, driver="gelsd")[:2], [(4, 3), (4, 2)]),
+    "lstsq_gels_residuals": (lambda L, a, b: L.linalg.lstsq(a, b, driver="gels")[1], [(5, 2), (5, 3)]),
     "matrix_exp": (lambda L, x: L.linalg.matrix_exp(x), [(3, 3)]),
     "matrix_exp_batch": (lambda L, x: L.matrix_exp(x), [(2, 3, 3)]),
     "tensor_matrix_exp": (lambda L, x: x.matrix_exp(), [(2, 2)]),
@@ -285,6 +292,10 @@ ERRORS = {
     "linalg_norm_order": lambda L: L.linalg.norm(L.ones(2, 2), 3),
     "norm_nuc_3d": lambda L: L.norm(L.ones(2, 3, 4), "nuc"),
     "norm_nuc_one_dim": lambda L: L.norm(L.ones(2, 3), "nuc", dim=1),
+    "lstsq_sizes": lambda L: L.linalg.lstsq(L.ones(4, 3), L.ones(3, 2)),
+    "lstsq_driver": lambda L: L.linalg.lstsq(L.ones(4, 3), L.ones(4, 2), driver="x"),
+    "lstsq_dtypes": lambda L: L.linalg.lstsq(L.ones(4, 3, dtype=L.float64), L.ones(4, 2)),
+    "lstsq_1d": lambda L: L.linalg.lstsq(L.ones(3), L.ones(4, 2)),
 }
 
 
@@ -356,6 +367,11 @@ RESULTS = {
     "svdvals_output_nr": lambda L: edge(L.linalg.svdvals(L.eye(2, requires_grad=True))),
     "eigvalsh_output_nr": lambda L: edge(L.linalg.eigvalsh(L.eye(2, requires_grad=True))),
     "matrix_power_int": lambda L: L.linalg.matrix_power(L.tensor([[1, 1], [0, 1]]), 5),
+    **{f"lstsq_{driver}": lambda L, driver=driver: [
+        tuple(t.shape) if i != 2 else t for i, t in enumerate(
+            L.linalg.lstsq(L.tensor([[1., 0.], [0., 1.], [1., 1.]]), L.ones(3, 2), driver=driver))]
+       for driver in ("gels", "gelsy", "gelsd", "gelss")},
+    "lstsq_rank_deficient": lambda L: L.linalg.lstsq(_singular(L), L.ones(2, 1)).rank,
 }
 
 
@@ -418,7 +434,7 @@ FORWARD = {name: PROGRAMS[name] for name in (
     "matrix_norm_1_True", "dist", "det", "det_batch", "slogdet", "inv", "inv_batch", "solve",
     "solve_vector", "solve_right", "cholesky", "cholesky_upper", "cross", "multi_dot_3",
     "matrix_power_5", "matrix_power_-2", "svdvals", "svd_products", "eigvalsh", "pinv",
-    "matrix_exp", "qr", "logdet")}
+    "matrix_exp", "qr", "logdet", "lstsq", "lstsq_vector", "lstsq_wide", "eigh", "svd_reduced")}
 
 
 @pytest.mark.parametrize("name", sorted(FORWARD))
@@ -432,9 +448,10 @@ def test_forward_mode_as_torch(name):
         directions = tuple(lib.tensor(t) for t in tangents)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _, out_tangents = lib.func.jvp(lambda *xs: _outputs(program(lib, *xs))[-1], primals, directions)
-        results.append(out_tangents.numpy())
-    np.testing.assert_allclose(results[0], results[1], rtol=1e-8, atol=1e-8)
+            _, out_tangents = lib.func.jvp(lambda *xs: tuple(_outputs(program(lib, *xs))), primals, directions)
+        results.append([t.numpy(force=True) for t in out_tangents])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-8, atol=1e-8)
 
 
 def test_forward_mode_of_old_cholesky_refused_as_torch():

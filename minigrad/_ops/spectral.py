@@ -286,11 +286,7 @@ class LinalgPinvBackward0(Node):
 
     def backward(self, grad):
         A, P = self.saved_tensors
-        P_t, grad_t = P.mT, grad.mT
-        outside_range = grad_t - A.matmul(P.matmul(grad_t))      # (I - A P) grad^T
-        outside_rows = grad_t - grad_t.matmul(P).matmul(A)       # grad^T (I - P A)
-        return (-(P_t.matmul(grad).matmul(P_t)) + outside_range.matmul(P.matmul(P_t))
-                + P_t.matmul(P).matmul(outside_rows),)
+        return _pinv_gradient(A, P, grad)
 
     def jvp(self, tangents, inputs, out):
         """result_t = -P A_t P + P P^T A_t^T (I - A P) + (I - P A) A_t^T P^T P"""
@@ -298,6 +294,14 @@ class LinalgPinvBackward0(Node):
         A_t_T = A_t.mT
         return (-(P.matmul(A_t).matmul(P)) + P.matmul(P.mT).matmul(A_t_T - A_t_T.matmul(A).matmul(P))
                 + (A_t_T - P.matmul(A.matmul(A_t_T))).matmul(P.mT).matmul(P))
+
+
+def _pinv_gradient(A, P, grad):
+    P_t, grad_t = P.mT, grad.mT
+    outside_range = grad_t - A.matmul(P.matmul(grad_t))      # (I - A P) grad^T
+    outside_rows = grad_t - grad_t.matmul(P).matmul(A)       # grad^T (I - P A)
+    return (-(P_t.matmul(grad).matmul(P_t)) + outside_range.matmul(P.matmul(P_t))
+            + P_t.matmul(P).matmul(outside_rows),)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
@@ -330,6 +334,107 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     S = np.linalg.svd(A._array, compute_uv=False)
     rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
     return plain_output(np.asarray(rank, dtype=np.int64), A)
+
+
+# --- lstsq -------------------------------------------------------------------------------------
+
+linalg_lstsq = named_result("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+_register(linalg_lstsq)
+
+
+class LinalgLstsqBackward0(Node):
+    """results = (X, residuals) = lstsq(A, B), X = pinv(A) B   ->
+        grad_B = pinv(A)^T grad_X + 2 (B - A X) grad_residuals; grad_A = pinv's gradient for
+        grad_X B^T + 2 (A X - B) grad_residuals X^T"""
+
+    _saved_names = ("b", "self", "solution")
+
+    def backward(self, grad_X, grad_residuals):
+        B, A, X = self.saved_tensors
+        if self.vector_case:
+            B, X = B.unsqueeze(-1), X.unsqueeze(-1)
+            grad_X = grad_X.unsqueeze(-1) if grad_X is not None else None
+        grad_A = grad_B = None
+        if grad_X is not None:
+            P = pinv(A, rtol=self.rcond)
+            grad_B = P.mT.matmul(grad_X)
+            grad_P = grad_X.matmul(B.mT)
+            (grad_A,) = _pinv_gradient(A, P, grad_P)
+        if grad_residuals is not None and grad_residuals.numel():
+            # at the least-squares solution the residual's slope in X is 0: only A and B move it
+            misfit = A.matmul(X) - B
+            weighted = 2 * misfit * grad_residuals.unsqueeze(-2)
+            grad_A = weighted.matmul(X.mT) + (grad_A if grad_A is not None else 0)
+            grad_B = -weighted + (grad_B if grad_B is not None else 0)
+        if self.vector_case and grad_B is not None:
+            grad_B = grad_B.squeeze(-1)
+        return grad_A, grad_B
+
+
+def _lstsq_tangent(A, B, tangents, rcond, vector_case):
+    """X = pinv(A) B, so X_t = pinv(A)_t B + pinv(A) B_t (pinv's forward rule)."""
+    A, B = A.detach(), B.detach()
+    A_t, B_t = tangents
+    if vector_case:
+        B, B_t = B.unsqueeze(-1), B_t.unsqueeze(-1)
+    P = pinv(A, rtol=rcond)
+    P_t = LinalgPinvBackward0.jvp(None, (A_t,), (A,), P)
+    X_t = P_t.matmul(B) + P.matmul(B_t)
+    return X_t.squeeze(-1) if vector_case else X_t
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """``torch.linalg.lstsq``: X minimising ||A X - B|| (the smallest such X if A is rank
+    deficient), as the named result (solution, residuals, rank, singular_values).
+
+    Which of the others are filled depends on ``driver`` as in PyTorch (CPU default 'gelsy'):
+    rank for gelsy/gelsd/gelss, singular_values for gelsd/gelss, residuals (squared, per
+    column of B) for the others when A is tall and of full rank. Gradient: through pinv(A) B.
+    """
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
+                           "(gels, gelsy, gelsd, gelss)")
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector_case = B.ndim == A.ndim - 1
+    if A._array.dtype != B._array.dtype:
+        from .._dtype import from_numpy_dtype
+        raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, but "
+                           f"got input's dtype {from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]} "
+                           f"and other's dtype {from_numpy_dtype(B._array.dtype).tensor_type_name[:-6]}")
+    b = B._array[..., None] if vector_case else B._array
+    if b.shape[-2] != A.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    check_floating("torch.linalg.lstsq", A)
+    a = A._array
+    m, n = a.shape[-2], a.shape[-1]
+    dtype = a.dtype
+    rcond = float(np.finfo(dtype).eps * max(m, n)) if rcond is None else rcond
+    U, S, Vh = np.linalg.svd(a, full_matrices=False)
+    keep = S > rcond * (S.max(axis=-1, keepdims=True) if S.shape[-1] else 0)
+    inverse_S = np.where(keep, 1 / np.where(keep, S, 1), 0)
+    solution = np.swapaxes(Vh, -1, -2) @ (inverse_S[..., None] * (np.swapaxes(U, -1, -2) @ b))
+    rank = keep.sum(axis=-1)
+    if driver != "gelsy" and m > n and np.all(rank == n):
+        residuals = ((a @ solution - b) ** 2).sum(axis=-2)
+        residuals = residuals[..., 0] if vector_case else residuals
+    else:
+        residuals = np.zeros((0,), dtype=dtype)
+    if vector_case:
+        solution = solution[..., 0]
+    (X, R), node = several_results([solution.astype(dtype), residuals.astype(dtype)],
+                                   LinalgLstsqBackward0, (A, B), (0, 1), vector_case=vector_case,
+                                   rcond=rcond)
+    if node is not None:
+        node.save_for_backward(B, A, SavedOutput(X))
+    push_tangents((X,), (A, B), lambda tangents: (_lstsq_tangent(A, B, tangents, rcond, vector_case),))
+    rank_out = plain_output(np.asarray(rank if driver != "gels" else np.zeros((0,)), dtype=np.int64), A)
+    values = S if driver in ("gelsd", "gelss") else np.zeros((0,))
+    return linalg_lstsq(X, R, rank_out, plain_output(np.asarray(values, dtype=dtype), A))
 
 
 # --- matrix_exp --------------------------------------------------------------------------------
@@ -382,5 +487,6 @@ show_settings(LinalgEighBackward0)
 show_settings(LinalgQrBackward0, mode="mode")
 show_settings(LinalgPinvBackward0)
 show_settings(LinalgMatrixExpBackward0)
+show_settings(LinalgLstsqBackward0)
 
 _ = (_wrap, check_floating)

@@ -9,7 +9,7 @@ Where each function lives (every one with its backward next to it):
     _ops/reduction.py        vector_norm (torch.norm too)
     _ops/norms.py            matrix_norm, norm, (torch.dist)
     _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex
-    _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp
+    _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
     _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power
     _ops/linalg.py           matmul (the ``@`` operator)
 
@@ -21,7 +21,7 @@ from .._ops.norms import matrix_norm, norm  # noqa: F401
 from .._ops.decompositions import (  # noqa: F401
     _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex)
 from .._ops.spectral import (  # noqa: F401
-    svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp)
+    svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq)
 from .._ops.matrix_products import cross, vecdot, multi_dot, matrix_power  # noqa: F401
 from .._ops.linalg import matmul  # noqa: F401
 from .._ops.einsum import diagonal as _diagonal
@@ -52,6 +52,7 @@ def _check_arguments():
                                     "cholesky", "cholesky_ex", "matrix_exp")},
         **{name: (("input", OVERLOADED),) for name in ("pinv", "matrix_rank")},
         **{name: (("A", TENSOR), ("B", TENSOR)) for name in ("solve", "solve_ex")},
+        "lstsq": (("self", TENSOR), ("b", TENSOR)),
         "cross": (("input", TENSOR), ("other", TENSOR)),
         "vecdot": (("x", TENSOR), ("y", TENSOR)),
         "matrix_power": (("input", TENSOR), ("n", INT)),
@@ -65,5 +66,5 @@ _check_arguments()
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "inv_ex",
            "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
-           "qr", "pinv", "matrix_rank", "matrix_exp", "cross", "vecdot", "multi_dot",
+           "qr", "pinv", "matrix_rank", "matrix_exp", "lstsq", "cross", "vecdot", "multi_dot",
            "matrix_power", "matmul", "diagonal"]
