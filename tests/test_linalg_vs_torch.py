@@ -293,6 +293,10 @@ ERRORS = {
     "norm_nuc_3d": lambda L: L.norm(L.ones(2, 3, 4), "nuc"),
     "norm_nuc_one_dim": lambda L: L.norm(L.ones(2, 3), "nuc", dim=1),
     "lstsq_sizes": lambda L: L.linalg.lstsq(L.ones(4, 3), L.ones(3, 2)),
+    "vector_norm_dtype_int": lambda L: L.linalg.vector_norm(L.ones(3), dtype=L.int64),
+    "vector_norm_dtype_narrower": lambda L: L.linalg.vector_norm(L.ones(3, dtype=L.float64), dtype=L.float32),
+    "solve_int": lambda L: L.linalg.solve(L.ones(2, 2, dtype=L.int64), L.ones(2, dtype=L.int64)),
+    "cross_dims": lambda L: L.linalg.cross(L.ones(3), L.ones(2, 3)),
     "lstsq_driver": lambda L: L.linalg.lstsq(L.ones(4, 3), L.ones(4, 2), driver="x"),
     "lstsq_dtypes": lambda L: L.linalg.lstsq(L.ones(4, 3, dtype=L.float64), L.ones(4, 2)),
     "lstsq_1d": lambda L: L.linalg.lstsq(L.ones(3), L.ones(4, 2)),
@@ -372,6 +376,20 @@ RESULTS = {
             L.linalg.lstsq(L.tensor([[1., 0.], [0., 1.], [1., 1.]]), L.ones(3, 2), driver=driver))]
        for driver in ("gels", "gelsy", "gelsd", "gelss")},
     "lstsq_rank_deficient": lambda L: L.linalg.lstsq(_singular(L), L.ones(2, 1)).rank,
+    "inv_ex_singular": lambda L: L.linalg.inv_ex(_singular(L)).inverse,
+    "solve_ex_singular": lambda L: L.linalg.solve_ex(_singular(L), L.ones(2)).result,
+    "slogdet_singular": lambda L: L.linalg.slogdet(_singular(L)),
+    "det_empty": lambda L: [L.det(L.ones(0, 0)), L.det(L.ones(2, 0, 0))],
+    "inv_empty": lambda L: L.linalg.inv(L.ones(2, 0, 0)),
+    "cholesky_empty": lambda L: L.linalg.cholesky(L.ones(0, 0)),
+    "svd_empty": lambda L: L.linalg.svd(L.ones(0, 3)),
+    "matrix_norms_empty": lambda L: [L.linalg.matrix_norm(L.ones(0, 3), o) for o in ("fro", "nuc", 2, 1, INF)],
+    "matrix_rank_tol": lambda L: L.linalg.matrix_rank(_singular(L), tol=0.1),
+    "matrix_rank_hermitian": lambda L: L.linalg.matrix_rank(_singular(L), hermitian=True),
+    "pinv_rcond": lambda L: L.linalg.pinv(L.tensor([[1., 0.], [0., 1e-3]]), 1e-2),
+    "eigvalsh_upper": lambda L: L.linalg.eigvalsh(L.tensor([[1., 5.], [0., 2.]]), UPLO="U"),
+    "cholesky_reads_lower": lambda L: L.linalg.cholesky(L.tensor([[4., 100.], [2., 5.]])),
+    "logdet_batch": lambda L: L.logdet(L.stack([L.eye(2), -L.eye(2), L.tensor([[0., 1], [1, 0]])])),
 }
 
 

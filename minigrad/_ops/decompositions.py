@@ -148,6 +148,8 @@ def lu_factor(array):
     and info (0, or the first position whose pivot is exactly 0: a singular matrix)."""
     n = array.shape[-1]
     batch = array.shape[:-2]
+    if array.size == 0:                 # no matrices, or 0 x 0 ones: nothing to eliminate
+        return array.copy(), np.zeros(batch + (n,), dtype=np.int32), np.zeros(batch, dtype=np.int32)
     lu = np.array(array, copy=True).reshape((-1, n, n))
     count = lu.shape[0]
     pivots = np.zeros((count, n), dtype=np.int32)
@@ -214,6 +216,16 @@ def _det_from_lu(lu, pivots):
     return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
 
 
+def _slogdet_from_lu(lu, pivots):
+    """The sign and log|det| from the LU factors (a singular matrix's sign may be -0.0)."""
+    diagonal = np.diagonal(lu, axis1=-2, axis2=-1)
+    swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
+    sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype) * np.prod(np.sign(diagonal), axis=-1)
+    with np.errstate(divide="ignore"):
+        logabsdet = np.sum(np.log(np.abs(diagonal)), axis=-1)
+    return np.asarray(sign, dtype=lu.dtype), np.asarray(logabsdet, dtype=lu.dtype)
+
+
 def _as_matrix_scale(values):
     """A batch of numbers (..., ) as (..., 1, 1), to scale each matrix of a batch."""
     return values.unsqueeze(-1).unsqueeze(-1)
@@ -228,13 +240,10 @@ class LinalgDetBackward0(Node):
         A, _, _, det = self.saved_tensors
         if np.all(det._array != 0):
             return (_as_matrix_scale(grad * det) * inv(A).mT,)
-        # a singular matrix has no inverse, but the adjugate still exists: from A = U S V^T,
-        # adjugate(A)^T = det(U) det(V) U diag(product of the other singular values) V^T
-        U, S, Vh = np.linalg.svd(A._array)
-        others = np.stack([np.prod(np.delete(S, i, axis=-1), axis=-1) for i in range(S.shape[-1])], -1)
-        signs = np.linalg.det(U) * np.linalg.det(Vh)
-        cofactors = (U * (others * signs[..., None])[..., None, :]) @ Vh
-        return (_as_matrix_scale(grad) * _wrap(cofactors.astype(A._array.dtype)),)
+        # A matrix whose LU factorization has an exact 0 on the diagonal: PyTorch's backward
+        # gives 0 for it (det(A) times a finite matrix), although the true gradient, the
+        # transposed adjugate, need not be 0. minigrad gives what PyTorch gives.
+        return (_as_matrix_scale(grad * det) * _wrap(np.ones(A._array.shape, dtype=A._array.dtype)),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = det(A) * trace(A^-1 A_t)"""
@@ -281,7 +290,7 @@ def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
     check_matrices(_name, A)
     array = A._array
     lu, pivots, _ = lu_factor(array)
-    sign, logabsdet = np.linalg.slogdet(array)
+    sign, logabsdet = _slogdet_from_lu(lu, pivots)
     (sign_out, log_out), node = several_results(
         [np.asarray(sign, dtype=array.dtype), np.asarray(logabsdet, dtype=array.dtype)],
         LinalgSlogdetBackward0, (A,), differentiable=(0, 1))
@@ -497,6 +506,8 @@ def _cholesky_arrays(array, upper):
     """L for each matrix (from its lower triangle) and info: 0, or the order of the first
     leading minor that is not positive-definite (L is then only partly computed)."""
     n = array.shape[-1]
+    if array.size == 0:
+        return array.copy(), np.zeros(array.shape[:-2], dtype=np.int32)
     flat = array.reshape((-1, n, n))
     factors = np.zeros_like(flat)
     info = np.zeros(flat.shape[0], dtype=np.int32)

@@ -46,7 +46,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     elif ord not in (1, -1, 2, -2, _INF, -_INF):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
-    if ord == "fro":
+    if ord == "fro" or A._array.size == 0:
+        # (a matrix without elements has every norm 0, as in PyTorch)
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if dtype is not None:
         A = A.to(dtype)

@@ -558,8 +558,13 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
             f"{from_numpy_dtype(array.dtype).tensor_type_name[:-6]}")
     if dtype is not None:
         if not dtype.is_floating_point:
-            raise RuntimeError(f"{name}: dtype should be floating point or complex. Got "
+            raise RuntimeError(f"{name}: dtype should be floating point or complex, but got "
                                f"{dtype.tensor_type_name[:-6]}")
+        if np.dtype(dtype.numpy_dtype).itemsize < array.dtype.itemsize:
+            raise RuntimeError(
+                f"{name}: the dtype of the input ({from_numpy_dtype(array.dtype).tensor_type_name[:-6]}) "
+                f"should be convertible without narrowing to the specified dtype "
+                f"({dtype.tensor_type_name[:-6]})")
         array = array.astype(dtype.numpy_dtype)
     p = ord
     dims = _dims(dim, array.ndim)

@@ -304,9 +304,12 @@ def _pinv_gradient(A, P, grad):
             + P_t.matmul(P).matmul(outside_rows),)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False):
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
     """``torch.linalg.pinv``: the Moore-Penrose pseudo-inverse, V diag(1/S) U^T over the singular
-    values above max(atol, rtol * S_max). Gradient: see LinalgPinvBackward0."""
+    values above max(atol, rtol * S_max) (``rcond``, the older name, is ``rtol``).
+    Gradient: see LinalgPinvBackward0."""
+    if rcond is not None:
+        rtol = rcond
     if A._array.dtype.kind != "f" or A.ndim < 2:
         from .._dtype import from_numpy_dtype
         name = from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]
@@ -327,9 +330,11 @@ def pinverse(input, rcond=1e-15):
     return pinv(input, rtol=rcond)
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     """``torch.linalg.matrix_rank``: how many singular values are above the tolerance
-    (int64, no gradient)."""
+    (int64, no gradient). ``tol``, the older spelling, is ``atol`` with no ``rtol``."""
+    if tol is not None:
+        atol, rtol = tol, 0.0
     check_matrices("linalg.matrix_rank", A, square=False)
     S = np.linalg.svd(A._array, compute_uv=False)
     rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
@@ -444,6 +449,8 @@ def _exp_arrays(array):
     then squared s times: e^A = (e^(A / 2^s))^(2^s)."""
     if array.size == 0:
         return array.copy()
+    dtype = array.dtype
+    array = array.astype(np.float64)        # (float32 too: the squarings would add up its rounding)
     size = np.abs(array).sum(axis=-2).max()          # the 1-norm of the largest matrix
     s = max(0, int(np.ceil(np.log2(size))) + 1) if size > 0 else 0
     scaled = array / 2.0 ** s
@@ -454,7 +461,7 @@ def _exp_arrays(array):
         total = total + term
     for _ in range(s):
         total = total @ total
-    return total.astype(array.dtype)
+    return total.astype(dtype)
 
 
 class LinalgMatrixExpBackward0(Node):
