@@ -243,5 +243,6 @@ from .nn import functional as _functional  # noqa: E402
 install_batched_methods()
 install_batching_functions(globals(), "")
 install_batching_functions(vars(_functional), "F.")
+install_batching_functions(vars(linalg), "linalg.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional

@@ -482,3 +482,31 @@ def test_forward_mode_of_old_cholesky_refused_as_torch():
             lib.func.jvp(lambda a: lib.cholesky(a), (x,), (x,))
         messages.append(str(error.value))
     assert messages[0] == messages[1]
+
+
+VMAPPED = {
+    "det": (lambda L: L.linalg.det, {}),
+    "det_in_dims1": (lambda L: L.det, {"in_dims": 1}),
+    "inv": (lambda L: L.linalg.inv, {"in_dims": 1}),
+    "slogdet": (lambda L: L.linalg.slogdet, {}),
+    "svdvals": (lambda L: L.linalg.svdvals, {"in_dims": 1}),
+    "vector_norm": (lambda L: lambda a: L.linalg.vector_norm(a, 0.5), {}),
+    "matrix_norm": (lambda L: lambda a: L.linalg.matrix_norm(a, 1), {"in_dims": 1}),
+    "solve": (lambda L: lambda a: L.linalg.solve(a, a[0]), {"in_dims": 1}),
+    "grad_of_det": (lambda L: L.func.grad(L.linalg.det), {}),
+    "cholesky": (lambda L: lambda a: L.linalg.cholesky(a @ a.mT + 3 * L.eye(3, dtype=a.dtype)), {}),
+    "eigvalsh": (lambda L: lambda a: L.linalg.eigvalsh(a + a.mT), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VMAPPED))
+def test_vmap_as_torch(name):
+    torch = import_torch()
+    make, options = VMAPPED[name]
+    array = np.random.default_rng(3).standard_normal((3, 3, 3))
+    results = []
+    for lib in (minigrad, torch):
+        out = lib.vmap(make(lib), **options)(lib.tensor(array))
+        results.append([t.numpy() for t in _outputs(out)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)

@@ -44,13 +44,15 @@ def named_result(name, fields):
     """A tuple class with named fields, printed as PyTorch's ``torch.return_types.<name>``."""
 
     def __new__(cls, *values):
+        if len(values) == 1 and len(fields) > 1:      # made from one sequence, as PyTorch's can be
+            (values,) = values
         return tuple.__new__(cls, values)
 
     def __repr__(self):
         parts = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))
         return f"torch.return_types.{name}(\n{parts})"
 
-    namespace = {"__new__": __new__, "__repr__": __repr__, "_name": name, "_fields": fields,
+    namespace = {"__new__": __new__, "__repr__": __repr__, "_name": name, "_field_names": fields,
                  "__doc__": f"The named result ({', '.join(fields)}) of {name}."}
     for position, field in enumerate(fields):
         namespace[field] = property(lambda self, position=position: self[position])
