@@ -120,6 +120,7 @@ from ._ops.decompositions import (  # noqa: F401
 from ._ops.spectral import svd_function as svd, qr_function as qr, matrix_exp, pinverse  # noqa: F401
 from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa: F401
 from ._ops.norms import dist  # noqa: F401
+from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
@@ -232,7 +233,8 @@ for _name, _parameters in {
         **{name: (("input", "Tensor"),) for name in (
             "det", "logdet", "slogdet", "inverse", "cholesky", "matrix_exp", "pinverse", "svd", "qr")},
         "cross": (("input", "Tensor"), ("other", "Tensor")), "dist": (("input", "Tensor"), ("other", "Tensor")),
-        "matrix_power": (("input", "Tensor"), ("n", "int"))}.items():
+        "matrix_power": (("input", "Tensor"), ("n", "int")), "cholesky_inverse": (("input", "Tensor"),),
+        "cholesky_solve": (("input", "Tensor"), ("input2", "Tensor"))}.items():
     globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 

@@ -1041,6 +1041,9 @@ def _install_methods():
     Tensor.pinverse = spectral.pinverse
     Tensor.cross, Tensor.matrix_power = matrix_products.cross_function, matrix_products.matrix_power
     Tensor.dist = norms.dist
+    from ._ops import triangular_solves
+    Tensor.cholesky_solve, Tensor.cholesky_inverse = (
+        triangular_solves.cholesky_solve, triangular_solves.cholesky_inverse)
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.

@@ -171,13 +171,29 @@ PROGRAMS = {
     "lstsq_gelsd": (lambda L, a, b: L.linalg.lstsq(a, b, driver="gelsd")[:2], [(4, 3), (4, 2)]),
     "lstsq_gels_residuals": (lambda L, a, b: L.linalg.lstsq(a, b, driver="gels")[1], [(5, 2), (5, 3)]),
     "matrix_exp": (lambda L, x: L.linalg.matrix_exp(x), [(3, 3)]),
+    "cond": (lambda L, x: L.linalg.cond(x), [(3, 3)]),
+    "cond_-2_batch": (lambda L, x: L.linalg.cond(x, -2), [(2, 3, 4)]),
+    "cond_fro_values": (lambda L, x: L.linalg.cond(x.detach(), "fro"), [(3, 3)]),
+    "vander": (lambda L, x: L.linalg.vander(x), [(3,)]),
+    "vander_batch_N": (lambda L, x: L.linalg.vander(x, N=4), [(2, 3)]),
+    "solve_triangular_upper": (lambda L, a, b: L.linalg.solve_triangular(a, b, upper=True), [(3, 3), (3, 2)]),
+    "solve_triangular_lower_right": (lambda L, a, b: L.linalg.solve_triangular(a, b, upper=False, left=False),
+                                     [(3, 3), (2, 3)]),
+    "solve_triangular_unit": (lambda L, a, b: L.linalg.solve_triangular(a, b, upper=True, unitriangular=True),
+                              [(3, 3), (3, 2)]),
+    "cholesky_solve": (lambda L, b, x: L.cholesky_solve(b, L.linalg.cholesky(spd(L, x))), [(3, 2), (3, 3)]),
+    "cholesky_solve_upper": (lambda L, b, x: b.cholesky_solve(L.linalg.cholesky(spd(L, x), upper=True), True),
+                             [(3, 2), (3, 3)]),
+    "cholesky_inverse": (lambda L, x: L.cholesky_inverse(L.linalg.cholesky(spd(L, x))), [(3, 3)]),
+    "cholesky_inverse_upper": (lambda L, x: L.linalg.cholesky(spd(L, x), upper=True).cholesky_inverse(True),
+                               [(2, 2)]),
     "matrix_exp_batch": (lambda L, x: L.matrix_exp(x), [(2, 3, 3)]),
     "tensor_matrix_exp": (lambda L, x: x.matrix_exp(), [(2, 2)]),
 }
 
 # programs whose graph includes a node minigrad does not build the same way, or is not smooth
 # enough at random points for gradcheck
-NO_GRADCHECK = {"vector_norm_p0", "matrix_norm_1_False", "matrix_norm_1_True"}
+NO_GRADCHECK = {"vector_norm_p0", "matrix_norm_1_False", "matrix_norm_1_True", "cond_fro_values"}
 
 
 def _arrays(shapes, seed=0):
@@ -293,6 +309,12 @@ ERRORS = {
     "norm_nuc_3d": lambda L: L.norm(L.ones(2, 3, 4), "nuc"),
     "norm_nuc_one_dim": lambda L: L.norm(L.ones(2, 3), "nuc", dim=1),
     "lstsq_sizes": lambda L: L.linalg.lstsq(L.ones(4, 3), L.ones(3, 2)),
+    "solve_triangular_shapes": lambda L: L.linalg.solve_triangular(L.eye(3), L.ones(2, 2), upper=True),
+    "solve_triangular_not_square": lambda L: L.linalg.solve_triangular(L.ones(2, 3), L.ones(3, 2), upper=False),
+    "cholesky_solve_sizes": lambda L: L.cholesky_solve(L.ones(2, 2), L.eye(3)),
+    "vander_N": lambda L: L.linalg.vander(L.ones(2, 2), N=1),
+    "cond_not_square": lambda L: L.linalg.cond(L.ones(2, 3), "fro"),
+    "cond_order": lambda L: L.linalg.cond(L.eye(3), 3),
     "vector_norm_dtype_int": lambda L: L.linalg.vector_norm(L.ones(3), dtype=L.int64),
     "vector_norm_dtype_narrower": lambda L: L.linalg.vector_norm(L.ones(3, dtype=L.float64), dtype=L.float32),
     "solve_int": lambda L: L.linalg.solve(L.ones(2, 2, dtype=L.int64), L.ones(2, dtype=L.int64)),
@@ -390,6 +412,8 @@ RESULTS = {
     "eigvalsh_upper": lambda L: L.linalg.eigvalsh(L.tensor([[1., 5.], [0., 2.]]), UPLO="U"),
     "cholesky_reads_lower": lambda L: L.linalg.cholesky(L.tensor([[4., 100.], [2., 5.]])),
     "logdet_batch": lambda L: L.logdet(L.stack([L.eye(2), -L.eye(2), L.tensor([[0., 1], [1, 0]])])),
+    "cond_singular": lambda L: [L.linalg.cond(_singular(L), p) for p in ("fro", 1, INF)],
+    "cond_not_square_2": lambda L: L.linalg.cond(L.tensor([[1., 2., 0.], [0., 1., 1.]])),
 }
 
 

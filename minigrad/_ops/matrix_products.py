@@ -164,6 +164,21 @@ def multi_dot(tensors):
     return product.view(shape)
 
 
+# --- vander ------------------------------------------------------------------------------------
+
+def vander(x, N=None):
+    """``torch.linalg.vander``: the Vandermonde matrix, columns x**0, x**1, ..., x**(N-1)
+    (N defaults to x's last size). Made as PyTorch makes it: a running product of copies of x
+    (cumprod), after a column of ones."""
+    N = x.shape[-1] if N is None else N
+    if N <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    from .shape import cat
+    powers = x.unsqueeze(-1).expand(*x.shape, N - 1).cumprod(-1)
+    ones = _wrap(np.ones(tuple(x.shape) + (1,), dtype=powers._array.dtype))
+    return cat([ones, powers], -1)
+
+
 # --- matrix_power ------------------------------------------------------------------------------
 
 def matrix_power(A, n):

@@ -94,6 +94,30 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return matrix_norm(A, ord, (0, 1), keepdim, dtype=dtype)
 
 
+def cond(A, p=None):
+    """``torch.linalg.cond``: the condition number, how much A can stretch an error relative
+    to the solution: ||A|| ||A^-1|| in the norm ``p``. For p None, 2 or -2 it is the ratio of
+    the largest and smallest singular values (S_max / S_min; -2: S_min / S_max), which needs no
+    inverse; any other p needs a square matrix and gives inf for a singular one."""
+    if p in (None, 2, -2):
+        values = svdvals(A)
+        k = values.shape[-1]
+        largest, smallest = values.narrow(-1, 0, 1), values.narrow(-1, k - 1, 1)
+        ratio = largest / smallest if p != -2 else smallest / largest
+        return ratio.squeeze(-1)
+    if p not in ("fro", "nuc", 1, -1, _INF, -_INF):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    check_matrices(f"linalg.cond(ord={p if isinstance(p, str) else format(p, 'g')})", A)
+    from .decompositions import inv_ex
+    inverse, info = inv_ex(A)
+    # a singular matrix has no inverse: its condition number is infinite (PyTorch fills the
+    # inverse in place, so that its norm is inf)
+    singular = (info > 0).unsqueeze(-1).unsqueeze(-1)
+    inverse.masked_fill_(singular, _INF)
+    product = matrix_norm(A, p) * matrix_norm(inverse, p)
+    return product.nan_to_num(_INF, _INF)
+
+
 class DistBackward0(Node):
     """result = ||self - other||_p   ->   grad_self = norm's gradient at (self - other);
         grad_other = -grad_self"""

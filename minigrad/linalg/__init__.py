@@ -7,22 +7,24 @@
 Where each function lives (every one with its backward next to it):
 
     _ops/reduction.py        vector_norm (torch.norm too)
-    _ops/norms.py            matrix_norm, norm, (torch.dist)
+    _ops/norms.py            matrix_norm, norm, cond, (torch.dist)
+    _ops/triangular_solves.py solve_triangular, (torch.cholesky_solve, torch.cholesky_inverse)
     _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
-    _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power
+    _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander
     _ops/linalg.py           matmul (the ``@`` operator)
 
 Every function takes a matrix or a batch of them (the last two dims are the matrix).
 A singular matrix where an inverse is needed raises ``LinAlgError``, a RuntimeError.
 """
 from .._ops.reduction import vector_norm as _vector_norm
-from .._ops.norms import matrix_norm, norm  # noqa: F401
+from .._ops.norms import matrix_norm, norm, cond  # noqa: F401
+from .._ops.triangular_solves import solve_triangular  # noqa: F401
 from .._ops.decompositions import (  # noqa: F401
     _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex)
 from .._ops.spectral import (  # noqa: F401
     svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq)
-from .._ops.matrix_products import cross, vecdot, multi_dot, matrix_power  # noqa: F401
+from .._ops.matrix_products import cross, vecdot, multi_dot, matrix_power, vander  # noqa: F401
 from .._ops.linalg import matmul  # noqa: F401
 from .._ops.einsum import diagonal as _diagonal
 
@@ -53,6 +55,8 @@ def _check_arguments():
         **{name: (("input", OVERLOADED),) for name in ("pinv", "matrix_rank")},
         **{name: (("A", TENSOR), ("B", TENSOR)) for name in ("solve", "solve_ex")},
         "lstsq": (("self", TENSOR), ("b", TENSOR)),
+        "cond": INPUT, "vander": (("x", TENSOR),),
+        "solve_triangular": (("input", TENSOR), ("B", TENSOR)),
         "cross": (("input", TENSOR), ("other", TENSOR)),
         "vecdot": (("x", TENSOR), ("y", TENSOR)),
         "matrix_power": (("input", TENSOR), ("n", INT)),
@@ -67,4 +71,4 @@ _check_arguments()
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "inv_ex",
            "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
            "qr", "pinv", "matrix_rank", "matrix_exp", "lstsq", "cross", "vecdot", "multi_dot",
-           "matrix_power", "matmul", "diagonal"]
+           "matrix_power", "matmul", "diagonal", "cond", "vander", "solve_triangular"]
