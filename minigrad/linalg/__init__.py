@@ -11,6 +11,7 @@ Where each function lives (every one with its backward next to it):
     _ops/triangular_solves.py solve_triangular, (torch.cholesky_solve, torch.cholesky_inverse)
     _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
+    _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve
     _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander
     _ops/linalg.py           matmul (the ``@`` operator)
 
@@ -20,6 +21,7 @@ A singular matrix where an inverse is needed raises ``LinAlgError``, a RuntimeEr
 from .._ops.reduction import vector_norm as _vector_norm
 from .._ops.norms import matrix_norm, norm, cond  # noqa: F401
 from .._ops.triangular_solves import solve_triangular  # noqa: F401
+from .._ops.lu import lu_factor, lu_factor_ex, lu, lu_solve  # noqa: F401
 from .._ops.decompositions import (  # noqa: F401
     _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex)
 from .._ops.spectral import (  # noqa: F401
@@ -56,6 +58,8 @@ def _check_arguments():
         **{name: (("A", TENSOR), ("B", TENSOR)) for name in ("solve", "solve_ex")},
         "lstsq": (("self", TENSOR), ("b", TENSOR)),
         "cond": INPUT, "vander": (("x", TENSOR),),
+        **{name: A for name in ("lu_factor", "lu_factor_ex", "lu")},
+        "lu_solve": (("LU", TENSOR), ("pivots", TENSOR), ("B", TENSOR)),
         "solve_triangular": (("input", TENSOR), ("B", TENSOR)),
         "cross": (("input", TENSOR), ("other", TENSOR)),
         "vecdot": (("x", TENSOR), ("y", TENSOR)),
@@ -71,4 +75,5 @@ _check_arguments()
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "inv_ex",
            "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
            "qr", "pinv", "matrix_rank", "matrix_exp", "lstsq", "cross", "vecdot", "multi_dot",
-           "matrix_power", "matmul", "diagonal", "cond", "vander", "solve_triangular"]
+           "matrix_power", "matmul", "diagonal", "cond", "vander", "solve_triangular",
+           "lu_factor", "lu_factor_ex", "lu", "lu_solve"]

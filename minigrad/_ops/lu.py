@@ -1,0 +1,212 @@
+"""The LU factorization, A = P L U: linalg.lu_factor (+ex), linalg.lu, linalg.lu_solve.
+
+Gaussian elimination written down: L (unit lower triangular) records the multiples of rows
+subtracted, U (upper triangular) is what is left, P the row swaps (partial pivoting: the
+largest remaining entry of each column goes on the diagonal, for stability). lu_factor packs
+L and U into one matrix (L's 1s are not stored) and keeps the swaps as LAPACK's 1-based
+``pivots``; decompositions.lu_factor computes it.
+
+The backward formula (square A): with X = L^-1 P^T dA U^-1 = L^-1 dL + dU U^-1, the first
+part is strictly lower triangular and the second upper, so dL = L tril(X, -1) and
+dU = triu(X) U. Turned around: grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T.
+"""
+import numpy as np
+
+from .._tensor import _wrap
+from .._dtype import from_numpy_dtype
+from ..autograd.graph import Node, SavedOutput
+from . import result, plain_output
+from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
+                             zeros_if_none, _register, show_settings)
+from .triangular_solves import solve_triangular
+
+
+linalg_lu_factor = named_result("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = named_result("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu = named_result("linalg_lu", ("P", "L", "U"))
+_register(linalg_lu_factor, linalg_lu_factor_ex, linalg_lu)
+
+
+def _check_lu_input(name, A):
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+    if A._array.dtype.kind != "f":
+        raise NotImplementedError(f'"lu_cpu" not implemented for '
+                                  f"'{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]}'")
+
+
+def _permutation(pivots, m, dtype):
+    """P (m x m) from LAPACK's pivots, so that A = P L U: the swaps, applied in order to the
+    rows of the identity, give P^T."""
+    batch = pivots.shape[:-1]
+    flat = pivots.reshape((-1, pivots.shape[-1]))
+    matrices = np.empty((flat.shape[0], m, m), dtype=dtype)
+    for i, swaps in enumerate(flat):
+        order = np.arange(m)
+        for k, p in enumerate(swaps):
+            order[[k, p - 1]] = order[[p - 1, k]]
+        matrices[i] = np.eye(m, dtype=dtype)[order].T
+    return matrices.reshape(batch + (m, m))
+
+
+def _unpack(lu):
+    """L (unit lower, m x k) and U (upper, k x n) from the packed factors, k = min(m, n)."""
+    m, n = lu.shape[-2], lu.shape[-1]
+    k = min(m, n)
+    L = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+    U = np.triu(lu[..., :k, :])
+    return L, U
+
+
+def _lu_arrays(A):
+    """Gaussian elimination of each m x n matrix (square or not): packed LU, pivots, info."""
+    array = A._array
+    m, n = array.shape[-2], array.shape[-1]
+    if m == n:
+        return lu_factor_arrays(array)
+    # a rectangular matrix: eliminate in a square one padded with zeros (its extra rows or
+    # columns take part in nothing: only the first min(m, n) steps are kept)
+    size = max(m, n)
+    padded = np.zeros(array.shape[:-2] + (size, size), dtype=array.dtype)
+    padded[..., :m, :n] = array
+    lu, pivots, info = lu_factor_arrays(padded)
+    k = min(m, n)
+    info = np.where((info > 0) & (info <= k), info, 0).astype(np.int32)
+    return np.ascontiguousarray(lu[..., :m, :n]), np.ascontiguousarray(pivots[..., :k]), info
+
+
+def lu_gradient(P, L, U, grad_L, grad_U):
+    """grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T, for a square A."""
+    if L.shape[-2] != U.shape[-1]:
+        raise RuntimeError("minigrad's LU backward supports only square matrices")
+    middle = L.mT.matmul(grad_L).tril(-1) + grad_U.matmul(U.mT).triu()
+    left = solve_triangular(L.mT, middle, upper=True, unitriangular=True)
+    return P.matmul(solve_triangular(U.mT, left, upper=False, left=False))
+
+
+class LinalgLuFactorExBackward0(Node):
+    """results = (LU, pivots, info) = lu_factor_ex(A)   ->
+        grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T,
+        grad_L = tril(grad_LU, -1), grad_U = triu(grad_LU)"""
+
+    _saved_names = ("LU", "pivots")
+
+    def backward(self, grad_LU, grad_pivots=None, grad_info=None):
+        LU, pivots = self.saved_tensors
+        P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
+        # (L and U as views of LU, so that a second derivative goes through LU)
+        L = LU.tril(-1) + _wrap(np.eye(LU.shape[-1], dtype=LU._array.dtype))
+        U = LU.triu()
+        return (lu_gradient(P, L, U, grad_LU.tril(-1), grad_LU.triu()),)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """``torch.linalg.lu_factor_ex``: the packed LU factors, the pivots (1-based row swaps)
+    and info (0, or the first position where U has an exact 0 on its diagonal)."""
+    _check_lu_input("torch.linalg.lu_factor_ex", A)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    lu, pivots, info = _lu_arrays(A)
+    (LU, pivots_out, info_out), node = several_results(
+        [lu, pivots.astype(np.int32), info.astype(np.int32)], LinalgLuFactorExBackward0, (A,), (0,),
+        pivot=pivot)
+    if node is not None:
+        node.save_for_backward(SavedOutput(LU), pivots_out)
+    return linalg_lu_factor_ex(LU, pivots_out, info_out)
+
+
+def lu_factor(A, *, pivot=True):
+    """``torch.linalg.lu_factor``: the packed LU factors and the pivots; an exact 0 on U's
+    diagonal (which lu_solve would divide by) raises, as in PyTorch."""
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    flat = info._array.reshape(-1)
+    bad = np.flatnonzero(flat)
+    if bad.size:
+        where = f"(Batch element {int(bad[0])}): " if A.ndim > 2 else ""
+        k = int(flat[bad[0]])
+        raise RuntimeError(
+            f"torch.linalg.lu_factor: {where}U[{k},{k}] is zero and using it on lu_solve would result "
+            "in a division by zero. If you still want to perform the factorization, consider calling "
+            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return linalg_lu_factor(LU, pivots)
+
+
+class LinalgLuBackward0(Node):
+    """results = (P, L, U) = lu(A)   ->   grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T"""
+
+    _saved_names = ("L", "P", "U")
+
+    def backward(self, grad_P, grad_L, grad_U):
+        L, P, U = self.saved_tensors
+        return (lu_gradient(P, L, U, zeros_if_none(grad_L, L), zeros_if_none(grad_U, U)),)
+
+
+def lu(A, *, pivot=True):
+    """``torch.linalg.lu``: A = P L U as the named triple (P, L, U): P a permutation, L unit
+    lower triangular, U upper triangular (A may be rectangular)."""
+    _check_lu_input("linalg.lu", A)
+    lu_packed, pivots, _ = _lu_arrays(A)
+    L, U = _unpack(lu_packed)
+    P = _permutation(pivots, A.shape[-2], A._array.dtype)
+    (P_out, L_out, U_out), node = several_results([P, L, U], LinalgLuBackward0, (A,), (1, 2), pivot=pivot)
+    if node is not None:
+        node.save_for_backward(SavedOutput(L_out), P_out, SavedOutput(U_out))
+    return linalg_lu(P_out, L_out, U_out)
+
+
+class LinalgLuSolveBackward0(Node):
+    """result = X = A^-1 B with A = P L U given as (LU, pivots)   ->
+        grad_B = A^-T grad (lu_solve with adjoint flipped);
+        grad_LU = tril(P^T grad_A U^T, -1) + triu(L^T P^T grad_A), grad_A = -grad_B X^T"""
+
+    _saved_names = ("LU", "pivots", "result")
+
+    def backward(self, grad):
+        LU, pivots, X = self.saved_tensors
+        grad_B = lu_solve(LU, pivots, grad, left=self.left, adjoint=not self.adjoint)
+        grad_LU = None
+        if self.should_compute_output(0):
+            if self.left:
+                grad_A = -(X.matmul(grad_B.mT) if self.adjoint else grad_B.matmul(X.mT))
+            else:
+                grad_A = -(grad_B.mT.matmul(X) if self.adjoint else X.mT.matmul(grad_B))
+            P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
+            L = LU.tril(-1) + _wrap(np.eye(LU.shape[-1], dtype=LU._array.dtype))
+            U = LU.triu()
+            moved = P.mT.matmul(grad_A)
+            grad_LU = moved.matmul(U.mT).tril(-1) + L.mT.matmul(moved).triu()
+        return grad_LU, grad_B
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
+    ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
+    n = LU.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {equation} "
+                           f"({LU.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    L, U = _unpack(LU._array)
+    A = _permutation(pivots._array, n, LU._array.dtype) @ L @ U
+    if adjoint:
+        A = np.swapaxes(A, -1, -2)
+    b = B._array
+    if left:
+        value = np.linalg.solve(A, b)
+    else:
+        value = np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    # (edges to LU and B only: the pivots are integers, with no gradient)
+    out = result(np.ascontiguousarray(value, dtype=b.dtype), LinalgLuSolveBackward0, (LU, B),
+                 left=left, adjoint=adjoint)
+    node = out._grad_fn
+    if isinstance(node, LinalgLuSolveBackward0):
+        node.save_for_backward(LU, pivots, SavedOutput(out))
+    return out
+
+
+show_settings(LinalgLuFactorExBackward0, pivot="pivot")
+show_settings(LinalgLuBackward0, pivot="pivot")
+show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
+
+_ = plain_output
