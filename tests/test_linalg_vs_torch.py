@@ -182,6 +182,11 @@ PROGRAMS = {
                        [(3, 3), (2, 3)]),
     "lu_solve_right_adjoint": (lambda L, x, b: L.linalg.lu_solve(*L.linalg.lu_factor(x), b, left=False,
                                                                  adjoint=True), [(3, 3), (2, 3)]),
+    "tensorinv": (lambda L, x: L.linalg.tensorinv(x, 2), [(2, 3, 6)]),
+    "tensorinv_1": (lambda L, x: L.linalg.tensorinv(x.reshape(6, 6), 1), [(2, 3, 6)]),
+    "tensorsolve": (lambda L, a, b: L.linalg.tensorsolve(a.reshape(6, 2, 3), b), [(2, 3, 6), (6,)]),
+    "tensorsolve_dims": (lambda L, a, b: L.linalg.tensorsolve(a, b, dims=(0,)), [(2, 6, 3), (6,)]),
+    "tensorsolve_matrix_B": (lambda L, a, b: L.linalg.tensorsolve(a, b), [(2, 3, 6), (2, 3)]),
     "cond": (lambda L, x: L.linalg.cond(x), [(3, 3)]),
     "cond_-2_batch": (lambda L, x: L.linalg.cond(x, -2), [(2, 3, 4)]),
     "cond_fro_values": (lambda L, x: L.linalg.cond(x.detach(), "fro"), [(3, 3)]),
@@ -326,6 +331,8 @@ ERRORS = {
     "vander_N": lambda L: L.linalg.vander(L.ones(2, 2), N=1),
     "cond_not_square": lambda L: L.linalg.cond(L.ones(2, 3), "fro"),
     "cond_order": lambda L: L.linalg.cond(L.eye(3), 3),
+    "tensorinv_shape": lambda L: L.linalg.tensorinv(L.ones(2, 3, 6), 1),
+    "tensorsolve_shape": lambda L: L.linalg.tensorsolve(L.ones(2, 3, 6), L.ones(6)),
     "lu_factor_singular": lambda L: L.linalg.lu_factor(_singular(L)),
     "lu_factor_singular_batch": lambda L: L.linalg.lu_factor(L.stack([L.eye(2), _singular(L)])),
     "lu_factor_int": lambda L: L.linalg.lu_factor(L.ones(2, 2, dtype=L.int64)),
@@ -557,3 +564,56 @@ def test_vmap_as_torch(name):
         results.append([t.numpy() for t in _outputs(out)])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)
+
+
+# --- memory layout: LAPACK's results are column-major matrices, as in PyTorch -----------------
+
+LAYOUTS = {
+    "inv": lambda L, a, b: L.linalg.inv(a),
+    "inv_ex": lambda L, a, b: L.linalg.inv_ex(a),
+    "det": lambda L, a, b: L.linalg.det(a),
+    "slogdet": lambda L, a, b: L.linalg.slogdet(a),
+    "solve": lambda L, a, b: L.linalg.solve(a, b),
+    "solve_vector": lambda L, a, b: L.linalg.solve(a, b[..., 0]),
+    "cholesky": lambda L, a, b: L.linalg.cholesky(spd(L, a)),
+    "cholesky_upper": lambda L, a, b: L.linalg.cholesky(spd(L, a), upper=True),
+    "torch_cholesky": lambda L, a, b: L.cholesky(spd(L, a)),
+    "qr": lambda L, a, b: L.linalg.qr(a),
+    "eigh": lambda L, a, b: L.linalg.eigh(sym(L, a)),
+    "svd": lambda L, a, b: L.linalg.svd(a),
+    "svd_reduced": lambda L, a, b: L.linalg.svd(a, full_matrices=False),
+    "pinv": lambda L, a, b: L.linalg.pinv(a),
+    "matrix_exp": lambda L, a, b: L.linalg.matrix_exp(a),
+    "lstsq": lambda L, a, b: L.linalg.lstsq(a, b),
+    "lu_factor": lambda L, a, b: L.linalg.lu_factor(a),
+    "lu": lambda L, a, b: L.linalg.lu(a),
+    "lu_solve": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b),
+    "solve_triangular": lambda L, a, b: L.linalg.solve_triangular(a, b, upper=True),
+    "cholesky_solve": lambda L, a, b: L.cholesky_solve(b, a),
+    "cholesky_inverse": lambda L, a, b: L.cholesky_inverse(a),
+}
+
+
+@pytest.mark.parametrize("batched", [False, True])
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_result_strides_as_torch(name, batched):
+    torch = import_torch()
+    shapes = [(2, 3, 3), (2, 3, 2)] if batched else [(3, 3), (3, 2)]
+    arrays = _arrays(shapes)
+    strides = []
+    for lib in (minigrad, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            outs = _outputs(LAYOUTS[name](lib, *(lib.tensor(a) for a in arrays)))
+        strides.append([tuple(out.stride()) for out in outs])
+    assert strides[0] == strides[1]
+
+
+def test_a_column_major_result_cannot_be_viewed_flat_as_in_torch():
+    torch = import_torch()
+    messages = []
+    for lib in (minigrad, torch):
+        with pytest.raises(RuntimeError) as error:
+            lib.linalg.inv(lib.eye(3) * 2).view(9)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

@@ -73,6 +73,15 @@ linalg_cholesky_ex = named_result("linalg_cholesky_ex", ("L", "info"))
 _register(linalg_slogdet, slogdet_result, linalg_inv_ex, linalg_solve_ex, linalg_cholesky_ex)
 
 
+def lapack_layout(array):
+    """``array`` laid out as LAPACK (and so PyTorch) returns matrices: each one column by
+    column (column-major), the matrices of a batch one after the other. Such a result is not
+    contiguous: ``x.view(-1)`` of it fails in PyTorch, and here too."""
+    if array.ndim < 2:
+        return np.ascontiguousarray(array)
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+
+
 # --- checks shared by every function here ---------------------------------------------------
 
 def check_matrices(name, A, square=True):
@@ -108,7 +117,7 @@ def several_results(arrays, node_class, inputs, differentiable, **attributes):
     """Tensors for ``arrays``, those at positions ``differentiable`` recorded as outputs
     0, 1, ... of one ``node_class`` node (as PyTorch's U, S, Vh of one LinalgSvdBackward0).
     Returns the tensors and the node (None if nothing was recorded)."""
-    outs = [plain_output(np.asarray(array, order="C"), *inputs) for array in arrays]
+    outs = [plain_output(np.asarray(array), *inputs) for array in arrays]     # (layouts kept)
     if not needs_grad(inputs):
         return outs, None
     node = connect(outs[differentiable[0]], node_class(), inputs)
@@ -348,7 +357,7 @@ def inv_ex(A, *, check_errors=False, _name="linalg.inv"):
     lu, pivots, info = lu_factor(array)
     if check_errors:
         raise_for_info(_name, info, A.ndim > 2, _singular_inverse_message)
-    out = result(np.ascontiguousarray(_inverse_arrays(array, lu, pivots, info)), LinalgInvExBackward0, (A,))
+    out = result(lapack_layout(_inverse_arrays(array, lu, pivots, info)), LinalgInvExBackward0, (A,))
     node = out._grad_fn
     if isinstance(node, LinalgInvExBackward0):
         node.save_for_backward(SavedOutput(out))
@@ -426,9 +435,11 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
         x = np.swapaxes(_solve_arrays(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
     else:
         x = _solve_arrays(a, b)
-    if vector_case:
-        x = x[..., 0]
-    out = result(np.ascontiguousarray(x, dtype=a.dtype), LinalgSolveExBackward0, (A, B),
+    if vector_case:        # (a batch of vectors comes as one column-major matrix, as PyTorch's)
+        x = np.asfortranarray(x[..., 0], dtype=a.dtype)
+    else:
+        x = lapack_layout(x.astype(a.dtype, copy=False))
+    out = result(x, LinalgSolveExBackward0, (A, B),
                  left=left, vector_case=vector_case)
     node = out._grad_fn
     if isinstance(node, LinalgSolveExBackward0):
@@ -522,7 +533,7 @@ def _cholesky_arrays(array, upper):
     factors = factors.reshape(array.shape)
     if upper:
         factors = np.swapaxes(factors, -1, -2)
-    return np.ascontiguousarray(factors), info.reshape(array.shape[:-2])
+    return lapack_layout(factors), info.reshape(array.shape[:-2])
 
 
 def _partial_cholesky(L):

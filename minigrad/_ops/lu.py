@@ -17,7 +17,7 @@ from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
-                             zeros_if_none, _register, show_settings)
+                             zeros_if_none, _register, show_settings, lapack_layout)
 from .triangular_solves import solve_triangular
 
 
@@ -73,7 +73,7 @@ def _lu_arrays(A):
     lu, pivots, info = lu_factor_arrays(padded)
     k = min(m, n)
     info = np.where((info > 0) & (info <= k), info, 0).astype(np.int32)
-    return np.ascontiguousarray(lu[..., :m, :n]), np.ascontiguousarray(pivots[..., :k]), info
+    return lu[..., :m, :n], np.ascontiguousarray(pivots[..., :k]), info
 
 
 def lu_gradient(P, L, U, grad_L, grad_U):
@@ -109,7 +109,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu, pivots, info = _lu_arrays(A)
     (LU, pivots_out, info_out), node = several_results(
-        [lu, pivots.astype(np.int32), info.astype(np.int32)], LinalgLuFactorExBackward0, (A,), (0,),
+        [lapack_layout(lu), pivots.astype(np.int32), info.astype(np.int32)], LinalgLuFactorExBackward0, (A,), (0,),
         pivot=pivot)
     if node is not None:
         node.save_for_backward(SavedOutput(LU), pivots_out)
@@ -149,7 +149,8 @@ def lu(A, *, pivot=True):
     lu_packed, pivots, _ = _lu_arrays(A)
     L, U = _unpack(lu_packed)
     P = _permutation(pivots, A.shape[-2], A._array.dtype)
-    (P_out, L_out, U_out), node = several_results([P, L, U], LinalgLuBackward0, (A,), (1, 2), pivot=pivot)
+    (P_out, L_out, U_out), node = several_results(
+        [np.ascontiguousarray(part) for part in (P, L, U)], LinalgLuBackward0, (A,), (1, 2), pivot=pivot)
     if node is not None:
         node.save_for_backward(SavedOutput(L_out), P_out, SavedOutput(U_out))
     return linalg_lu(P_out, L_out, U_out)
@@ -197,7 +198,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     else:
         value = np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
     # (edges to LU and B only: the pivots are integers, with no gradient)
-    out = result(np.ascontiguousarray(value, dtype=b.dtype), LinalgLuSolveBackward0, (LU, B),
+    out = result(lapack_layout(value.astype(b.dtype, copy=False)), LinalgLuSolveBackward0, (LU, B),
                  left=left, adjoint=adjoint)
     node = out._grad_fn
     if isinstance(node, LinalgLuSolveBackward0):

@@ -179,6 +179,38 @@ def vander(x, N=None):
     return cat([ones, powers], -1)
 
 
+# --- tensorinv and tensorsolve: inv and solve of a tensor seen as a matrix ----------------------
+
+def tensorinv(A, ind=2):
+    """``torch.linalg.tensorinv``: the inverse of A seen as a matrix, its first ``ind`` dims the
+    rows and the others the columns, shaped back as A.shape[ind:] + A.shape[:ind] (so that
+    ``tensordot(tensorinv(A), A, ind)`` is the identity)."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows_shape, columns_shape = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    rows, columns = int(np.prod(rows_shape)), int(np.prod(columns_shape))
+    if rows != columns:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {columns} != {rows}")
+    return inv(A.reshape(rows, columns)).reshape(columns_shape + rows_shape)
+
+
+def tensorsolve(A, B, dims=None):
+    """``torch.linalg.tensorsolve``: X with ``tensordot(A, X, X.ndim) = B``, solved as one
+    linear system (A seen as a square matrix); ``dims``: dims of A moved to the end first."""
+    from .decompositions import solve
+    if dims is not None:
+        moved = [d % A.ndim for d in dims]
+        A = A.permute([d for d in range(A.ndim) if d not in moved] + moved)
+    result_shape = tuple(A.shape[B.ndim:])
+    columns, rows = int(np.prod(result_shape)), B.numel()
+    if rows != columns:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {columns} != {rows}")
+    # (flatten, as PyTorch: a vector B stays itself, with no node)
+    return solve(A.reshape(rows, columns), B.flatten()).view(result_shape)
+
+
 # --- matrix_power ------------------------------------------------------------------------------
 
 def matrix_power(A, n):

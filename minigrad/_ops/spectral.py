@@ -15,7 +15,8 @@ from .._creation import eye
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
-                             zeros_if_none, solve, _register, show_settings, push_tangents)
+                             zeros_if_none, solve, _register, show_settings, push_tangents,
+                             lapack_layout)
 
 
 linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -75,7 +76,7 @@ def _svd_arrays(A, full_matrices):
 
 def _svd_node(A, full_matrices):
     U, S, Vh = _svd_arrays(A, full_matrices)
-    S = S.astype(A._array.dtype)
+    U, S, Vh = lapack_layout(U), np.ascontiguousarray(S.astype(A._array.dtype)), lapack_layout(Vh)
     # (svdvals returns S alone, but U and Vh are outputs of the node too: a second derivative
     # goes through them)
     (U_out, S_out, Vh_out), node = several_results([U, S, Vh], LinalgSvdBackward0, (A,), (0, 1, 2),
@@ -164,7 +165,8 @@ def _eigh_node(A, UPLO, name):
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     values, vectors = np.linalg.eigh(A._array, UPLO=UPLO)
-    (L, V), node = several_results([values.astype(A._array.dtype), vectors], LinalgEighBackward0,
+    (L, V), node = several_results([np.ascontiguousarray(values.astype(A._array.dtype)),
+                                    lapack_layout(vectors)], LinalgEighBackward0,
                                    (A,), (0, 1))
     if node is not None:
         node.save_for_backward(SavedOutput(L), SavedOutput(V))
@@ -235,7 +237,8 @@ def qr(A, mode="reduced"):
         Q = np.zeros((0,), dtype=array.dtype)
     else:
         Q, R = np.linalg.qr(array, mode=mode)
-    (Q_out, R_out), node = several_results([Q, R], LinalgQrBackward0, (A,), (0, 1), mode=mode)
+    (Q_out, R_out), node = several_results([lapack_layout(Q), lapack_layout(R)], LinalgQrBackward0,
+                                           (A,), (0, 1), mode=mode)
     if node is not None:
         node.save_for_backward(SavedOutput(Q_out), SavedOutput(R_out))
     if mode != "r":
@@ -431,7 +434,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
         residuals = np.zeros((0,), dtype=dtype)
     if vector_case:
         solution = solution[..., 0]
-    (X, R), node = several_results([solution.astype(dtype), residuals.astype(dtype)],
+    (X, R), node = several_results([lapack_layout(solution.astype(dtype)),
+                                    np.ascontiguousarray(residuals.astype(dtype))],
                                    LinalgLstsqBackward0, (A, B), (0, 1), vector_case=vector_case,
                                    rcond=rcond)
     if node is not None:

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result, save_result
-from .decompositions import check_matrices, check_floating, show_settings
+from .decompositions import check_matrices, check_floating, show_settings, lapack_layout
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
@@ -51,7 +51,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
                            f"{equation} ({A.shape[-2]}x{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})")
     value = _triangular_solve_arrays(A._array, B._array, upper, left, unitriangular)
-    out = result(np.ascontiguousarray(value, dtype=A._array.dtype), LinalgSolveTriangularBackward0,
+    out = result(lapack_layout(value.astype(A._array.dtype, copy=False)), LinalgSolveTriangularBackward0,
                  (A, B), upper=upper, left=left, unitriangular=unitriangular)
     return save_result(out, A)
 
@@ -84,7 +84,7 @@ def cholesky_solve(input, input2, upper=False):
     factor = np.triu(L) if upper else np.tril(L)
     A = np.swapaxes(factor, -1, -2) @ factor if upper else factor @ np.swapaxes(factor, -1, -2)
     value = np.linalg.solve(A, B)
-    out = result(np.ascontiguousarray(value, dtype=B.dtype), CholeskySolveBackward0, (input, input2),
+    out = result(lapack_layout(value.astype(B.dtype, copy=False)), CholeskySolveBackward0, (input, input2),
                  upper=upper)
     node = out._grad_fn
     if isinstance(node, CholeskySolveBackward0):
@@ -111,7 +111,7 @@ def cholesky_inverse(input, upper=False):
     factor = np.triu(input._array) if upper else np.tril(input._array)
     A = np.swapaxes(factor, -1, -2) @ factor if upper else factor @ np.swapaxes(factor, -1, -2)
     value = np.linalg.inv(A)
-    out = result(np.ascontiguousarray(value, dtype=input._array.dtype), CholeskyInverseBackward0, (input,),
+    out = result(lapack_layout(value.astype(input._array.dtype, copy=False)), CholeskyInverseBackward0, (input,),
                  upper=upper)
     return save_result(out, input)
 

@@ -12,7 +12,7 @@ Where each function lives (every one with its backward next to it):
     _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
     _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve
-    _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander
+    _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
     _ops/linalg.py           matmul (the ``@`` operator)
 
 Every function takes a matrix or a batch of them (the last two dims are the matrix).
@@ -26,7 +26,8 @@ from .._ops.decompositions import (  # noqa: F401
     _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex)
 from .._ops.spectral import (  # noqa: F401
     svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq)
-from .._ops.matrix_products import cross, vecdot, multi_dot, matrix_power, vander  # noqa: F401
+from .._ops.matrix_products import (  # noqa: F401
+    cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve)
 from .._ops.linalg import matmul  # noqa: F401
 from .._ops.einsum import diagonal as _diagonal
 
@@ -57,7 +58,8 @@ def _check_arguments():
         **{name: (("input", OVERLOADED),) for name in ("pinv", "matrix_rank")},
         **{name: (("A", TENSOR), ("B", TENSOR)) for name in ("solve", "solve_ex")},
         "lstsq": (("self", TENSOR), ("b", TENSOR)),
-        "cond": INPUT, "vander": (("x", TENSOR),),
+        "cond": INPUT, "vander": (("x", TENSOR),), "tensorinv": INPUT,
+        "tensorsolve": (("A", TENSOR), ("B", TENSOR)),
         **{name: A for name in ("lu_factor", "lu_factor_ex", "lu")},
         "lu_solve": (("LU", TENSOR), ("pivots", TENSOR), ("B", TENSOR)),
         "solve_triangular": (("input", TENSOR), ("B", TENSOR)),
@@ -76,4 +78,4 @@ __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet"
            "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
            "qr", "pinv", "matrix_rank", "matrix_exp", "lstsq", "cross", "vecdot", "multi_dot",
            "matrix_power", "matmul", "diagonal", "cond", "vander", "solve_triangular",
-           "lu_factor", "lu_factor_ex", "lu", "lu_solve"]
+           "lu_factor", "lu_factor_ex", "lu", "lu_solve", "tensorinv", "tensorsolve"]
