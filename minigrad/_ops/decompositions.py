@@ -20,11 +20,11 @@ import warnings
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
-from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
+from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from .._functorch import seeing_through_vmap
 from . import result, plain_output
@@ -648,5 +648,3 @@ def det_function(input):
     """``torch.det`` / ``x.det()``: ``torch.linalg.det``."""
     return det(input)
 
-
-_ = Tensor

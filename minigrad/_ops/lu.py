@@ -15,7 +15,7 @@ import numpy as np
 from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
-from . import result, plain_output
+from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
                              zeros_if_none, _register, show_settings, lapack_layout)
 from .triangular_solves import solve_triangular
@@ -210,4 +210,3 @@ show_settings(LinalgLuFactorExBackward0, pivot="pivot")
 show_settings(LinalgLuBackward0, pivot="pivot")
 show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
 
-_ = plain_output

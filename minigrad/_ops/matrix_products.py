@@ -250,4 +250,3 @@ def matrix_power(A, n):
 
 show_settings(LinalgCrossBackward0, dim=shown_as_given("dim"))
 
-_ = result

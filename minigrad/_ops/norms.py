@@ -14,7 +14,7 @@ import numpy as np
 
 from .._tensor import _normalize_dim
 from ..autograd.graph import Node
-from . import result, save_result
+from . import result
 from .reduction import vector_norm, vector_norm_gradient, amax, amin, sum as sum_
 from .decompositions import check_matrices, show_settings
 from .spectral import svdvals
@@ -163,4 +163,3 @@ def dist(input, other, p=2):
 
 show_settings(DistBackward0, p="p")
 
-_ = save_result

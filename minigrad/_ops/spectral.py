@@ -10,7 +10,6 @@ eigenvalues (singular values) are close: the vectors themselves are then ill-def
 """
 import numpy as np
 
-from .._tensor import _wrap
 from .._creation import eye
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
@@ -500,4 +499,3 @@ show_settings(LinalgPinvBackward0)
 show_settings(LinalgMatrixExpBackward0)
 show_settings(LinalgLstsqBackward0)
 
-_ = (_wrap, check_floating)
