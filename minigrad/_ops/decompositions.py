@@ -94,6 +94,16 @@ def check_matrices(name, A, square=True):
     check_floating(name, A)
 
 
+def refuse_half(A, kernel=None, name=None, message=None):
+    """PyTorch has no float16 LAPACK kernels: its error for a float16 ``A`` (naming the
+    ``kernel``, or the function ``name`` that refuses low precision, or a ``message``)."""
+    if A._array.dtype != np.float16:
+        return
+    if kernel is not None:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Half\'')
+    raise RuntimeError(message or f"{name}: Low precision dtypes not supported. Got Half")
+
+
 def check_floating(name, A):
     if A._array.dtype.kind != "f":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
@@ -268,6 +278,7 @@ def det(A):
     Gradient: grad * det(A) * A^-T, the transposed adjugate (which exists for a singular A too).
     """
     check_matrices("linalg.det", A)
+    refuse_half(A, kernel="lu_cpu")
     array = A._array
     lu, pivots, _ = lu_factor(array)
     value = _det_from_lu(lu, pivots)
@@ -299,6 +310,7 @@ def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
     Gradient: grad_logabsdet * A^-T (the sign has none).
     """
     check_matrices(_name, A)
+    refuse_half(A, name=_name)
     array = A._array
     lu, pivots, _ = lu_factor(array)
     sign, logabsdet = _slogdet_from_lu(lu, pivots)
@@ -325,6 +337,7 @@ def logdet(A):
     Gradient: grad * A^-T where det(A) > 0.
     """
     check_matrices("logdet", A)
+    refuse_half(A, name="logdet")
     sign, logabsdet = slogdet(A)
     from .pointwise import where
     nan = _wrap(np.asarray(np.nan, dtype=A._array.dtype))
@@ -353,6 +366,7 @@ def inv_ex(A, *, check_errors=False, _name="linalg.inv"):
     position of the first zero pivot of its LU factorization), without raising unless
     ``check_errors``. Gradient: -A^-T grad A^-T."""
     check_matrices(_name, A)
+    refuse_half(A, name=_name)
     array = A._array
     lu, pivots, info = lu_factor(array)
     if check_errors:
@@ -417,6 +431,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
         raise RuntimeError(f"{_name}: Expected A and B to have the same dtype, but found A of type "
                            f"{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]} and B of type "
                            f"{from_numpy_dtype(B._array.dtype).tensor_type_name[:-6]} instead")
+    refuse_half(A, kernel="lu_cpu")
     vector_case = _is_vector_case(A, B)
     b = B._array[..., None] if vector_case else B._array
     a = A._array
@@ -425,6 +440,11 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"{_name}: Incompatible shapes of A and B for the equation {equation} "
                            f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-2]}x{b.shape[-1]})")
+    try:
+        np.broadcast_shapes(b.shape[:-2], a.shape[:-2])
+    except ValueError:        # the batch dims clash: PyTorch's broadcasting message (B's first)
+        from .pointwise import _broadcast_error
+        raise _broadcast_error(np.empty(b.shape[:-2]), np.empty(a.shape[:-2])) from None
     lu, pivots, info = lu_factor(a)
     if check_errors and np.any(info):
         if A.ndim > 2:
@@ -554,6 +574,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, _name="linalg.cholesky"):
     """``torch.linalg.cholesky_ex``: the Cholesky factor and ``info`` (0, or the order of the
     first leading minor that is not positive-definite) without raising, unless ``check_errors``."""
     check_matrices(_name, A)
+    refuse_half(A, kernel="cholesky_cpu")
     factors, info = _cholesky_arrays(A._array, upper)
     if check_errors:
         raise_for_info(_name, info, A.ndim > 2, _not_positive_definite)
@@ -615,6 +636,7 @@ def cholesky_function(input, upper=False):
     with ``upper=True``, recorded as CholeskyBackward0. Warns once, as PyTorch does."""
     warn_once("cholesky", _CHOLESKY_DEPRECATED)
     check_matrices("linalg.cholesky", input)
+    refuse_half(input, kernel="cholesky_cpu")
     factors, info = _cholesky_arrays(input._array, upper)
     raise_for_info("linalg.cholesky", info, input.ndim > 2, _not_positive_definite)
     out = result(factors, CholeskyBackward0, (input,), upper=upper)

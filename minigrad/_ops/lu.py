@@ -17,7 +17,7 @@ from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
 from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
-                             zeros_if_none, _register, show_settings, lapack_layout)
+                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half)
 from .triangular_solves import solve_triangular
 
 
@@ -31,7 +31,7 @@ def _check_lu_input(name, A):
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A.shape)} instead")
-    if A._array.dtype.kind != "f":
+    if A._array.dtype.kind != "f" or A._array.dtype == np.float16:
         raise NotImplementedError(f'"lu_cpu" not implemented for '
                                   f"'{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]}'")
 
@@ -184,6 +184,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
     ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
     n = LU.shape[-1]
+    refuse_half(LU, kernel="linalg.lu_solve_cpu")
     if (B.shape[-2] if left else B.shape[-1]) != n:
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {equation} "

@@ -81,6 +81,9 @@ def vecdot(x, y, *, dim=-1):
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
                            f"type {cpp_name(x.dtype).capitalize()} and y of type "
                            f"{cpp_name(y.dtype).capitalize()} instead")
+    if x._array.dtype.kind != "f":
+        from .decompositions import check_floating
+        check_floating("linalg.vecdot", x)
     if x.ndim == 1 and y.ndim == 1 and x.shape[0] != y.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src [{y.shape[0]}] to "

@@ -16,7 +16,7 @@ from .._tensor import _normalize_dim
 from ..autograd.graph import Node
 from . import result
 from .reduction import vector_norm, vector_norm_gradient, amax, amin, sum as sum_
-from .decompositions import check_matrices, show_settings
+from .decompositions import check_matrices, show_settings, refuse_half
 from .spectral import svdvals
 from .._dtype import from_numpy_dtype
 from .pointwise import _broadcast_error
@@ -59,6 +59,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
             over -= 1
         sums = vector_norm(A, 1.0, summed, keepdim)
         return (amax if ord > 0 else amin)(sums, over, keepdim)
+    refuse_half(A, name="linalg.matrix_norm")
     # the singular values of the matrices, moved to be the last two dims
     others = [d for d in range(A.ndim) if d not in (d0, d1)]
     order = others + [d0, d1]
@@ -78,6 +79,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if isinstance(ord, str):           # 'fro' and 'nuc' are matrix norms
+            return matrix_norm(A, ord, dims, keepdim, dtype=dtype)
         if len(dims) == 1:
             return vector_norm(A, 2.0 if ord is None else ord, dims if not isinstance(dim, int) else dim,
                                keepdim, dtype=dtype)
@@ -89,7 +92,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if A.ndim not in (1, 2):
         raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D "
                            f"or 2D. Got {A.ndim}D.")
-    if A.ndim == 1:
+    if A.ndim == 1 and not isinstance(ord, str):
         return vector_norm(A, ord, None, keepdim, dtype=dtype)
     return matrix_norm(A, ord, (0, 1), keepdim, dtype=dtype)
 

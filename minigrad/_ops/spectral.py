@@ -15,7 +15,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
                              zeros_if_none, solve, _register, show_settings, push_tangents,
-                             lapack_layout)
+                             lapack_layout, refuse_half)
 
 
 linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -70,6 +70,7 @@ class LinalgSvdBackward0(Node):
 
 def _svd_arrays(A, full_matrices):
     check_matrices("linalg.svd", A, square=False)
+    refuse_half(A, kernel="linalg_svd_cpu")
     return np.linalg.svd(A._array, full_matrices=full_matrices)
 
 
@@ -161,6 +162,7 @@ class LinalgEighBackward0(Node):
 
 def _eigh_node(A, UPLO, name):
     check_matrices(name, A)
+    refuse_half(A, kernel="linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     values, vectors = np.linalg.eigh(A._array, UPLO=UPLO)
@@ -230,6 +232,7 @@ def qr(A, mode="reduced"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' "
                            "(default), 'r', or 'complete'")
     check_matrices("linalg.qr", A, square=False)
+    refuse_half(A, kernel="geqrf_cpu")
     array = A._array
     if mode == "r":
         R = np.linalg.qr(array, mode="r")
@@ -312,7 +315,7 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
     Gradient: see LinalgPinvBackward0."""
     if rcond is not None:
         rtol = rcond
-    if A._array.dtype.kind != "f" or A.ndim < 2:
+    if A._array.dtype.kind != "f" or A._array.dtype == np.float16 or A.ndim < 2:
         from .._dtype import from_numpy_dtype
         name = from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]
         raise RuntimeError(f"linalg.pinv({name}{{{list(A.shape)}}}): expected a tensor with 2 or "
@@ -338,6 +341,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     if tol is not None:
         atol, rtol = tol, 0.0
     check_matrices("linalg.matrix_rank", A, square=False)
+    refuse_half(A, message="This function doesn't handle types other than float and double")
     S = np.linalg.svd(A._array, compute_uv=False)
     rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
     return plain_output(np.asarray(rank, dtype=np.int64), A)
@@ -417,6 +421,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if b.shape[-2] != A.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     check_floating("torch.linalg.lstsq", A)
+    refuse_half(A, message="This function doesn't handle types other than float and double")
     a = A._array
     m, n = a.shape[-2], a.shape[-1]
     dtype = a.dtype

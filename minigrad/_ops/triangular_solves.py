@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result, save_result
-from .decompositions import check_matrices, check_floating, show_settings, lapack_layout
+from .decompositions import check_matrices, check_floating, show_settings, lapack_layout, refuse_half
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
@@ -45,6 +45,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     triangular A (its upper triangle if ``upper``, else its lower; with ``unitriangular``, 1s
     on the diagonal are assumed). Gradient: as solve's, kept to the triangle read."""
     check_matrices("linalg.solve_triangular", A)
+    refuse_half(A, kernel="triangular_solve_cpu")
     n = A.shape[-1]
     if (B.shape[-2] if left else B.shape[-1]) != n:
         equation = "AX = B" if left else "XA = B"
@@ -77,6 +78,7 @@ def cholesky_solve(input, input2, upper=False):
     """``torch.cholesky_solve``: X with A X = ``input`` where A = L L^T and L = ``input2`` is
     its Cholesky factor (``upper``: A = U^T U). Gradient: see CholeskySolveBackward0."""
     check_floating("cholesky_solve", input2)
+    refuse_half(input2, kernel="cholesky_solve_cpu")
     L, B = input2._array, input._array
     if L.shape[-1] != B.shape[-2]:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
@@ -108,6 +110,7 @@ def cholesky_inverse(input, upper=False):
     """``torch.cholesky_inverse``: A^-1 from A's Cholesky factor L (A = L L^T; ``upper``:
     A = U^T U). Gradient: -(Y (grad + grad^T) Y) L with Y = A^-1."""
     check_matrices("cholesky_inverse", input)
+    refuse_half(input, kernel="cholesky_inverse_out_cpu")
     factor = np.triu(input._array) if upper else np.tril(input._array)
     A = np.swapaxes(factor, -1, -2) @ factor if upper else factor @ np.swapaxes(factor, -1, -2)
     value = np.linalg.inv(A)
