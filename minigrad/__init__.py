@@ -116,7 +116,8 @@ from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import linalg  # noqa: F401  (torch.linalg)
 from ._ops.decompositions import (  # noqa: F401
-    det_function as det, slogdet_function as slogdet, logdet, inverse, cholesky_function as cholesky)
+    det_function as det, slogdet_function as slogdet, logdet, inverse)
+from ._ops.cholesky import cholesky_function as cholesky  # noqa: F401
 from ._ops.spectral import svd_function as svd, qr_function as qr, matrix_exp, pinverse  # noqa: F401
 from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa: F401
 from ._ops.norms import dist  # noqa: F401

@@ -1033,10 +1033,10 @@ def _install_methods():
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
 
     # linear algebra (torch.linalg): x.det(), x.inverse(), x.cholesky(), x.svd(), ...
-    from ._ops import decompositions, spectral, matrix_products, norms
+    from ._ops import decompositions, cholesky, spectral, matrix_products, norms
     Tensor.det, Tensor.slogdet, Tensor.logdet = (
         decompositions.det_function, decompositions.slogdet_function, decompositions.logdet)
-    Tensor.inverse, Tensor.cholesky = decompositions.inverse, decompositions.cholesky_function
+    Tensor.inverse, Tensor.cholesky = decompositions.inverse, cholesky.cholesky_function
     Tensor.svd, Tensor.qr, Tensor.matrix_exp = spectral.svd_function, spectral.qr_function, spectral.matrix_exp
     Tensor.pinverse = spectral.pinverse
     Tensor.cross, Tensor.matrix_power = matrix_products.cross_function, matrix_products.matrix_power

@@ -9,7 +9,8 @@ Where each function lives (every one with its backward next to it):
     _ops/reduction.py        vector_norm (torch.norm too)
     _ops/norms.py            matrix_norm, norm, cond, (torch.dist)
     _ops/triangular_solves.py solve_triangular, (torch.cholesky_solve, torch.cholesky_inverse)
-    _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex
+    _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex
+    _ops/cholesky.py         cholesky, cholesky_ex, (torch.cholesky)
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
     _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve
     _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
@@ -23,7 +24,8 @@ from .._ops.norms import matrix_norm, norm, cond  # noqa: F401
 from .._ops.triangular_solves import solve_triangular  # noqa: F401
 from .._ops.lu import lu_factor, lu_factor_ex, lu, lu_solve  # noqa: F401
 from .._ops.decompositions import (  # noqa: F401
-    _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex, cholesky, cholesky_ex)
+    _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex)
+from .._ops.cholesky import cholesky, cholesky_ex  # noqa: F401
 from .._ops.spectral import (  # noqa: F401
     svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq)
 from .._ops.matrix_products import (  # noqa: F401
