@@ -36,6 +36,13 @@
 * median.py         - median, nanmedian: the middle value
 * masked_select.py  - masked_select: the elements where a mask is True
 * summing.py        - nansum (nan counts as 0), count_nonzero
+* decompositions.py - det, slogdet, inv, solve (torch.linalg, from the LU factorization)
+* cholesky.py       - linalg.cholesky, cholesky_ex, torch.cholesky
+* spectral.py       - svd, eigh, qr, pinv, matrix_rank, lstsq, matrix_exp
+* lu.py             - linalg.lu_factor, lu, lu_solve
+* triangular_solves.py - linalg.solve_triangular, cholesky_solve, cholesky_inverse
+* norms.py          - linalg.matrix_norm, linalg.norm, cond, dist (vector norms: reduction.py)
+* matrix_products.py - cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
