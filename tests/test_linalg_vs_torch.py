@@ -85,6 +85,8 @@ PROGRAMS = {
        for o in ("fro", "nuc", 2, -2, 1, -1, INF, -INF) for kd in (False, True)},
     **{f"matrix_norm_{o}_dims20": (lambda L, x, o=o: L.linalg.matrix_norm(x, o, dim=(2, 0), keepdim=True),
                                    [(2, 3, 4)]) for o in ("fro", "nuc", 2, 1, -INF)},
+    **{f"matrix_norm_{o}_dtype": (lambda L, x, o=o: L.linalg.matrix_norm(x * 2, o, dtype=L.float64), [(2, 3)])
+       for o in ("fro", "nuc", 2, 1, INF)},
     "linalg_norm": (lambda L, x: L.linalg.norm(x), [(2, 3, 4)]),
     "linalg_norm_2d_2": (lambda L, x: L.linalg.norm(x, 2), [(3, 4)]),
     "linalg_norm_1d_3": (lambda L, x: L.linalg.norm(x, 3), [(5,)]),

@@ -49,16 +49,16 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if ord == "fro" or A._array.size == 0:
         # (a matrix without elements has every norm 0, as in PyTorch)
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
-    if dtype is not None:
-        A = A.to(dtype)
     if ord in (1, -1, _INF, -_INF):
         # a vector 1-norm over one dim (column sums for 1, row sums for inf), then the extreme
         # over the other (which moved down by one if the first was before it and was dropped)
         summed, over = (d0, d1) if abs(ord) == 1 else (d1, d0)
         if not keepdim and summed < over:
             over -= 1
-        sums = vector_norm(A, 1.0, summed, keepdim)
+        sums = vector_norm(A, 1.0, summed, keepdim, dtype=dtype)
         return (amax if ord > 0 else amin)(sums, over, keepdim)
+    if dtype is not None:
+        A = A.to(dtype)
     refuse_half(A, name="linalg.matrix_norm")
     # the singular values of the matrices, moved to be the last two dims
     others = [d for d in range(A.ndim) if d not in (d0, d1)]
