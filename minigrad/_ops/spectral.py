@@ -311,7 +311,8 @@ def _pinv_gradient(A, P, grad):
 
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
     """``torch.linalg.pinv``: the Moore-Penrose pseudo-inverse, V diag(1/S) U^T over the singular
-    values above max(atol, rtol * S_max) (``rcond``, the older name, is ``rtol``).
+    values above max(atol, rtol * S_max) (``rcond``, the older name, is ``rtol``). With
+    ``hermitian=True`` A is taken as symmetric (its lower triangle) and eigh replaces the SVD.
     Gradient: see LinalgPinvBackward0."""
     if rcond is not None:
         rtol = rcond
@@ -321,10 +322,16 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
         raise RuntimeError(f"linalg.pinv({name}{{{list(A.shape)}}}): expected a tensor with 2 or "
                            "more dimensions of float, double, cfloat or cdouble types")
     array = A._array
-    U, S, Vh = np.linalg.svd(array, full_matrices=False)
-    keep = S > _tolerance(S, atol, rtol, array.shape)
-    inverse_S = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(array.dtype)
-    value = np.swapaxes(Vh, -1, -2) @ (inverse_S[..., None] * np.swapaxes(U, -1, -2))
+    if hermitian:       # a symmetric A (its lower triangle read): A = V diag(L) V^T, pinv = V diag(1/L) V^T
+        values, V = np.linalg.eigh(array, UPLO="L")
+        keep = np.abs(values) > _tolerance(np.abs(values), atol, rtol, array.shape)
+        inverse_L = np.where(keep, 1 / np.where(keep, values, 1), 0).astype(array.dtype)
+        value = V @ (inverse_L[..., None] * np.swapaxes(V, -1, -2))
+    else:
+        U, S, Vh = np.linalg.svd(array, full_matrices=False)
+        keep = S > _tolerance(S, atol, rtol, array.shape)
+        inverse_S = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(array.dtype)
+        value = np.swapaxes(Vh, -1, -2) @ (inverse_S[..., None] * np.swapaxes(U, -1, -2))
     out = result(np.ascontiguousarray(value, dtype=array.dtype), LinalgPinvBackward0, (A,))
     from . import save_result
     return save_result(out, A)
@@ -342,7 +349,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
         atol, rtol = tol, 0.0
     check_matrices("linalg.matrix_rank", A, square=False)
     refuse_half(A, message="This function doesn't handle types other than float and double")
-    S = np.linalg.svd(A._array, compute_uv=False)
+    if hermitian:     # the singular values of a symmetric matrix are its |eigenvalues|
+        S = np.abs(np.linalg.eigvalsh(A._array, UPLO="L"))
+    else:
+        S = np.linalg.svd(A._array, compute_uv=False)
     rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
     return plain_output(np.asarray(rank, dtype=np.int64), A)
 
