@@ -159,6 +159,8 @@ PROGRAMS = {
     "qr": (lambda L, x: absolute(L.linalg.qr(x)), [(4, 3)]),
     "qr_square": (lambda L, x: absolute(L.linalg.qr(x)), [(3, 3)]),
     "qr_batch": (lambda L, x: absolute(L.linalg.qr(x)), [(2, 4, 3)]),
+    "qr_wide": (lambda L, x: absolute(L.linalg.qr(x)), [(2, 4)]),
+    "qr_wide_batch": (lambda L, x: absolute(L.linalg.qr(x)), [(2, 3, 5)]),
     "torch_qr": (lambda L, x: absolute(L.qr(x)), [(4, 3)]),
     "tensor_qr": (lambda L, x: absolute(x.qr()), [(3, 3)]),
     "pinv": (lambda L, x: L.linalg.pinv(x), [(4, 3)]),
@@ -542,7 +544,7 @@ FORWARD = {name: PROGRAMS[name] for name in (
     "matrix_norm_1_True", "dist", "det", "det_batch", "slogdet", "inv", "inv_batch", "solve",
     "solve_vector", "solve_right", "cholesky", "cholesky_upper", "cross", "multi_dot_3",
     "matrix_power_5", "matrix_power_-2", "svdvals", "svd_products", "eigvalsh", "pinv",
-    "matrix_exp", "qr", "logdet", "lstsq", "lstsq_vector", "lstsq_wide", "eigh", "svd_reduced")}
+    "matrix_exp", "qr", "qr_wide", "logdet", "lstsq", "lstsq_vector", "lstsq_wide", "eigh", "svd_reduced")}
 
 
 @pytest.mark.parametrize("name", sorted(FORWARD))

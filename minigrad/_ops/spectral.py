@@ -199,7 +199,10 @@ def eigvalsh(A, UPLO="L"):
 
 class LinalgQrBackward0(Node):
     """results = (Q, R) = qr(A) (A m x n, m >= n)   ->   grad_A = (grad_Q + Q copyltu(M)) R^-T,
-        M = R grad_R^T - grad_Q^T Q, copyltu(M) = tril(M) + tril(M, -1)^T"""
+        M = R grad_R^T - grad_Q^T Q, copyltu(M) = tril(M) + tril(M, -1)^T
+
+    A wide A = [X | Y] (m < n) is a square QR of X, with grad_Q + Y grad_V^T for Q (where
+    R = [U | V]), and Q grad_V for Y."""
 
     _saved_names = ("Q", "R")
 
@@ -211,17 +214,27 @@ class LinalgQrBackward0(Node):
                 "through linalg.qr.")
         Q, R = self.saved_tensors
         m, n = Q.shape[-2], R.shape[-1]
-        if m < n:
-            raise RuntimeError("minigrad's linalg.qr backward supports only matrices with at "
-                               "least as many rows as columns (m >= n)")
         if self.mode == "complete" and m > n:
             raise RuntimeError(
                 "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
         grad_Q, grad_R = zeros_if_none(grad_Q, Q), zeros_if_none(grad_R, R)
-        M = R.matmul(grad_R.mT) - grad_Q.mT.matmul(Q)
-        M = M.tril() + M.tril(-1).mT
-        b = grad_Q + Q.matmul(M)
-        return (solve(R, b.mT).mT,)       # b R^-T, as the solution of R X = b^T, transposed
+        if m >= n:
+            return (_qr_tall_gradient(Q, R, grad_Q, grad_R),)
+        # a wide A = [X | Y]: X = Q U is a square QR, and Y = Q V only moves V = Q^T Y, which
+        # sends grad_V on to Y (as Q grad_V) and to Q (as Y grad_V^T)
+        U, grad_U, grad_V = R[..., :m], grad_R[..., :m], grad_R[..., m:]
+        Y = self._wide_right
+        grad_X = _qr_tall_gradient(Q, U, grad_Q + Y.matmul(grad_V.mT), grad_U)
+        from .shape import cat
+        return (cat([grad_X, Q.matmul(grad_V)], -1),)
+
+
+def _qr_tall_gradient(Q, R, grad_Q, grad_R):
+    """grad_A for A = Q R with m >= n: (grad_Q + Q copyltu(M)) R^-T."""
+    M = R.matmul(grad_R.mT) - grad_Q.mT.matmul(Q)
+    M = M.tril() + M.tril(-1).mT
+    b = grad_Q + Q.matmul(M)
+    return solve(R, b.mT).mT       # b R^-T, as the solution of R X = b^T, transposed
 
 
 def qr(A, mode="reduced"):
@@ -243,16 +256,26 @@ def qr(A, mode="reduced"):
                                            (A,), (0, 1), mode=mode)
     if node is not None:
         node.save_for_backward(SavedOutput(Q_out), SavedOutput(R_out))
+        m = array.shape[-2]
+        # (a wide A's right part, which the backward needs: a view of A)
+        node._wide_right = A[..., m:] if array.shape[-1] > m else None
     if mode != "r":
         push_tangents((Q_out, R_out), (A,), lambda tangents: _qr_tangents(Q_out.detach(), R_out.detach(),
-                                                                         tangents[0]))
+                                                                         tangents[0], A))
     return linalg_qr(Q_out, R_out)
 
 
-def _qr_tangents(Q, R, A_t):
+def _qr_tangents(Q, R, A_t, A=None):
     """Forward mode of qr (m >= n): X = Q^T A_t R^-1 splits into Q^T Q_t (antisymmetric) and
     R_t R^-1 (upper triangular): Omega = tril(X, -1) - tril(X, -1)^T, R_t = (X - Omega) R,
-    Q_t = A_t R^-1 - Q (X - Omega)."""
+    Q_t = A_t R^-1 - Q (X - Omega). A wide A = [X | Y]: the square QR of X, and V = Q^T Y
+    moves by V_t = Q_t^T Y + Q^T Y_t."""
+    m, n = Q.shape[-2], R.shape[-1]
+    if m < n:
+        from .shape import cat
+        Q_t, U_t = _qr_tangents(Q, R[..., :m], A_t[..., :m])
+        Y, Y_t = A.detach()[..., m:], A_t[..., m:]
+        return Q_t, cat([U_t, Q_t.mT.matmul(Y) + Q.mT.matmul(Y_t)], -1)
     A_t_R_inverse = solve(R, A_t, left=False)
     X = Q.mT.matmul(A_t_R_inverse)
     lower = X.tril(-1)
