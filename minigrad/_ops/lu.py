@@ -77,12 +77,40 @@ def _lu_arrays(A):
 
 
 def lu_gradient(P, L, U, grad_L, grad_U):
-    """grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T, for a square A."""
-    if L.shape[-2] != U.shape[-1]:
-        raise RuntimeError("minigrad's LU backward supports only square matrices")
+    """grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T, for a square A.
+
+    A tall A = P [L1; L2] U: L2 = A2 U^-1 (A2: its last rows, after the swaps) sends
+    grad_L2 U^-T to A2 and -L2^T grad_L2 U^-T to U; the rest is the square case. A wide
+    A = P L [U1 | U2] likewise: U2 = L^-1 Y sends L^-T grad_U2 to Y and -L^-T grad_U2 U2^T to L."""
+    from .shape import cat
+    m, n = L.shape[-2], U.shape[-1]
+    if m > n:
+        L1, L2, grad_L1, grad_L2 = L[..., :n, :], L[..., n:, :], grad_L[..., :n, :], grad_L[..., n:, :]
+        grad_A2 = solve_triangular(U.mT, grad_L2, upper=False, left=False)     # grad_L2 U^-T
+        grad_U = grad_U - L2.mT.matmul(grad_A2)
+        return P.matmul(cat([_square_lu_gradient(L1, U, grad_L1, grad_U), grad_A2], -2))
+    if m < n:
+        U1, U2, grad_U1, grad_U2 = U[..., :m], U[..., m:], grad_U[..., :m], grad_U[..., m:]
+        grad_Y = solve_triangular(L.mT, grad_U2, upper=True, unitriangular=True)   # L^-T grad_U2
+        grad_L = grad_L - grad_Y.matmul(U2.mT)
+        return P.matmul(cat([_square_lu_gradient(L, U1, grad_L, grad_U1), grad_Y], -1))
+    return P.matmul(_square_lu_gradient(L, U, grad_L, grad_U))
+
+
+def _square_lu_gradient(L, U, grad_L, grad_U):
+    """L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T (before the row swaps P)."""
     middle = L.mT.matmul(grad_L).tril(-1) + grad_U.matmul(U.mT).triu()
     left = solve_triangular(L.mT, middle, upper=True, unitriangular=True)
-    return P.matmul(solve_triangular(U.mT, left, upper=False, left=False))
+    return solve_triangular(U.mT, left, upper=False, left=False)
+
+
+def _unpacked(LU):
+    """L and U from the packed factors, as operations on LU (a second derivative goes
+    through them)."""
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    L = LU[..., :, :k].tril(-1) + _wrap(np.eye(m, k, dtype=LU._array.dtype))
+    return L, LU[..., :k, :].triu()
 
 
 class LinalgLuFactorExBackward0(Node):
@@ -95,10 +123,9 @@ class LinalgLuFactorExBackward0(Node):
     def backward(self, grad_LU, grad_pivots=None, grad_info=None):
         LU, pivots = self.saved_tensors
         P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
-        # (L and U as views of LU, so that a second derivative goes through LU)
-        L = LU.tril(-1) + _wrap(np.eye(LU.shape[-1], dtype=LU._array.dtype))
-        U = LU.triu()
-        return (lu_gradient(P, L, U, grad_LU.tril(-1), grad_LU.triu()),)
+        L, U = _unpacked(LU)
+        k = min(LU.shape[-2], LU.shape[-1])
+        return (lu_gradient(P, L, U, grad_LU[..., :, :k].tril(-1), grad_LU[..., :k, :].triu()),)
 
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
@@ -173,8 +200,7 @@ class LinalgLuSolveBackward0(Node):
             else:
                 grad_A = -(grad_B.mT.matmul(X) if self.adjoint else X.mT.matmul(grad_B))
             P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
-            L = LU.tril(-1) + _wrap(np.eye(LU.shape[-1], dtype=LU._array.dtype))
-            U = LU.triu()
+            L, U = _unpacked(LU)
             moved = P.mT.matmul(grad_A)
             grad_LU = moved.matmul(U.mT).tril(-1) + L.mT.matmul(moved).triu()
         return grad_LU, grad_B
