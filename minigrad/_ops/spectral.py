@@ -11,6 +11,7 @@ eigenvalues (singular values) are close: the vectors themselves are then ill-def
 import numpy as np
 
 from .._creation import eye
+from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
@@ -92,11 +93,9 @@ def _svd_node(A, full_matrices):
 
 def _svd_tangents(U, S, Vh, A_t, full_matrices):
     """Forward mode of the SVD: with P = U^T A_t V, S_t = diag(P),
-    U_t = U (F o (P S + S P^T)) + (I - U U^T) A_t V S^-1, and V_t likewise with P^T."""
+    U_t = U (F o (P S + S P^T)) + (I - U U^T) A_t V S^-1, and V_t likewise with P^T
+    (with full_matrices, the columns that only complete U or V get zeros)."""
     k = S.shape[-1]
-    if full_matrices and U.shape[-1] != Vh.shape[-2]:
-        raise RuntimeError("minigrad: forward mode of linalg.svd with full_matrices=True needs a "
-                           "square matrix; use full_matrices=False")
     U_k, Vh_k = U[..., :k], Vh[..., :k, :]
     V = Vh_k.mT
     P = U_k.mT.matmul(A_t).matmul(V)
@@ -112,7 +111,15 @@ def _svd_tangents(U, S, Vh, A_t, full_matrices):
     if V.shape[-2] > k:
         outside = A_t.mT.matmul(U_k) - V.matmul(P.mT)
         V_t = V_t + outside / S_row
-    return U_t, S_t, V_t.mT
+    Vh_t = V_t.mT
+    if full_matrices:      # the completing columns of U (rows of Vh) get a zero tangent, as in PyTorch
+        from .shape import cat
+        if U.shape[-1] > k:
+            U_t = cat([U_t, _wrap(np.zeros(tuple(U.shape[:-1]) + (U.shape[-1] - k,), dtype=U._array.dtype))], -1)
+        if Vh.shape[-2] > k:
+            Vh_t = cat([Vh_t, _wrap(np.zeros(tuple(Vh.shape[:-2]) + (Vh.shape[-2] - k, Vh.shape[-1]),
+                                             dtype=Vh._array.dtype))], -2)
+    return U_t, S_t, Vh_t
 
 
 def svd(A, full_matrices=True, *, driver=None):
