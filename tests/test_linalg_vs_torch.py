@@ -421,6 +421,8 @@ RESULTS = {
     "logdet_negative": lambda L: L.logdet(L.tensor([[0., 1.], [1., 0.]])),
     "logdet_singular": lambda L: L.logdet(_singular(L)),
     "det_singular": lambda L: L.det(_singular(L)),
+    "det_gradient_singular_in_batch": lambda L: (lambda x: L.autograd.grad(L.det(x).sum(), x)[0].abs())(
+        L.stack([_singular(L), L.tensor([[2., 1.], [1., 3.]])]).requires_grad_()),
     "svd": lambda L: L.svd(L.eye(2)),
     "svd_no_uv": lambda L: L.svd(L.tensor([[3., 0., 0.], [0., 2., 0.]]), compute_uv=False),
     "svd_some_false": lambda L: [tuple(t.shape) for t in L.svd(L.ones(4, 2), some=False)],

@@ -259,12 +259,19 @@ class LinalgDetBackward0(Node):
 
     def backward(self, grad):
         A, _, _, det = self.saved_tensors
-        if np.all(det._array != 0):
-            return (_as_matrix_scale(grad * det) * inv(A).mT,)
+        scale = _as_matrix_scale(grad * det)
+        singular = det._array == 0
+        if not np.any(singular):
+            return (scale * inv(A).mT,)
         # A matrix whose LU factorization has an exact 0 on the diagonal: PyTorch's backward
         # gives 0 for it (det(A) times a finite matrix), although the true gradient, the
-        # transposed adjugate, need not be 0. minigrad gives what PyTorch gives.
-        return (_as_matrix_scale(grad * det) * _wrap(np.ones(A._array.shape, dtype=A._array.dtype)),)
+        # transposed adjugate, need not be 0. minigrad gives what PyTorch gives; the other
+        # matrices of a batch get their usual gradient.
+        from .pointwise import where
+        mask = _wrap(np.broadcast_to(singular[..., None, None], A._array.shape))
+        ones = _wrap(np.ones(A._array.shape, dtype=A._array.dtype))
+        inverse = inv_ex(A).inverse
+        return (where(mask, scale * ones, scale * inverse.mT),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = det(A) * trace(A^-1 A_t)"""
@@ -275,7 +282,8 @@ class LinalgDetBackward0(Node):
 def det(A):
     """``torch.linalg.det``: the determinant of a square matrix (or of each in a batch).
 
-    Gradient: grad * det(A) * A^-T, the transposed adjugate (which exists for a singular A too).
+    Gradient: grad * det(A) * A^-T, the transposed adjugate; 0 for a matrix whose LU has an
+    exact 0 on the diagonal, as in PyTorch.
     """
     check_matrices("linalg.det", A)
     refuse_half(A, kernel="lu_cpu")
