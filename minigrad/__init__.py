@@ -119,7 +119,7 @@ from ._ops.decompositions import (  # noqa: F401
     det_function as det, slogdet_function as slogdet, logdet, inverse)
 from ._ops.cholesky import cholesky_function as cholesky  # noqa: F401
 from ._ops.spectral import svd_function as svd, qr_function as qr, matrix_exp, pinverse  # noqa: F401
-from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa: F401
+from ._ops.matrix_products import cross_function as cross, matrix_power, chain_matmul  # noqa: F401
 from ._ops.norms import dist  # noqa: F401
 from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
 from . import nn, optim  # noqa: F401

@@ -214,6 +214,23 @@ def tensorsolve(A, B, dims=None):
     return solve(A.reshape(rows, columns), B.flatten()).view(result_shape)
 
 
+def chain_matmul(*matrices):
+    """``torch.chain_matmul`` (deprecated in PyTorch, which warns once): ``linalg.multi_dot``
+    of 2-D matrices given one by one; one matrix alone is cloned."""
+    from .decompositions import warn_once
+    warn_once("chain_matmul", "torch.chain_matmul is deprecated and will be removed in a future "
+              "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+              "more tensors rather than multiple parameters.")
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for matrix in matrices:
+        if matrix.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {matrix.ndim}, expected 2 instead.")
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(matrices)
+
+
 # --- matrix_power ------------------------------------------------------------------------------
 
 def matrix_power(A, n):
