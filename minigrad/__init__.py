@@ -122,6 +122,7 @@ from ._ops.spectral import svd_function as svd, qr_function as qr, matrix_exp, p
 from ._ops.matrix_products import cross_function as cross, matrix_power, chain_matmul  # noqa: F401
 from ._ops.norms import dist  # noqa: F401
 from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
+from ._ops.lu import lu_unpack  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
@@ -235,7 +236,8 @@ for _name, _parameters in {
             "det", "logdet", "slogdet", "inverse", "cholesky", "matrix_exp", "pinverse", "svd", "qr")},
         "cross": (("input", "Tensor"), ("other", "Tensor")), "dist": (("input", "Tensor"), ("other", "Tensor")),
         "matrix_power": (("input", "Tensor"), ("n", "int")), "cholesky_inverse": (("input", "Tensor"),),
-        "cholesky_solve": (("input", "Tensor"), ("input2", "Tensor"))}.items():
+        "cholesky_solve": (("input", "Tensor"), ("input2", "Tensor")),
+        "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor"))}.items():
     globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 

@@ -233,6 +233,53 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return out
 
 
+lu_unpack_result = named_result("lu_unpack", ("P", "L", "U"))
+_register(lu_unpack_result)
+
+
+class LuUnpackBackward0(Node):
+    """results = (P, L, U) = lu_unpack(LU_data, LU_pivots)   ->
+        grad_LU_data = tril(grad_L, -1) + triu(grad_U) (each where it was packed)"""
+
+    def backward(self, grad_P, grad_L, grad_U):
+        m, n = self.LU_data_sym_argsize_minus_2, self.LU_data_sym_argsize_minus_1
+        k = min(m, n)
+        zeros = _wrap(np.zeros(self.LU_shape, dtype=self._output_dtype))
+        grad = zeros
+        from .shape import cat
+        if grad_L is not None:          # L is m x k: its strict lower triangle was packed
+            lower = grad_L.tril(-1)
+            grad = grad + (lower if k == n else cat([lower, zeros[..., :, k:]], -1))
+        if grad_U is not None:          # U is k x n: its upper triangle was packed
+            upper = grad_U.triu()
+            grad = grad + (upper if k == m else cat([upper, zeros[..., k:, :]], -2))
+        return (grad,)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """``torch.lu_unpack``: P, L and U from lu_factor's packed factors and pivots, as the named
+    triple (P, L, U); ``unpack_data=False`` leaves L and U empty, ``unpack_pivots=False`` P.
+    Gradient: grad_L's strict lower triangle and grad_U's upper triangle, put back in place."""
+    m, n = LU_data.shape[-2], LU_data.shape[-1]
+    dtype = LU_data._array.dtype
+    if unpack_data:
+        L, U = (np.ascontiguousarray(part) for part in _unpack(LU_data._array))
+    else:
+        L = U = np.zeros((0,), dtype=dtype)
+    if unpack_pivots:
+        P = np.ascontiguousarray(_permutation(LU_pivots._array, m, dtype))
+    else:
+        P = np.zeros((0,), dtype=dtype)
+    (P_out, L_out, U_out), node = several_results(
+        [P, L, U], LuUnpackBackward0, (LU_data,), (1, 2), LU_data_sym_argsize_minus_1=n,
+        LU_data_sym_argsize_minus_2=m, LU_shape=tuple(LU_data.shape))
+    if node is not None and not unpack_data:
+        node.LU_shape = tuple(LU_data.shape)
+    return lu_unpack_result(P_out, L_out, U_out)
+
+
+show_settings(LuUnpackBackward0, LU_data_sym_argsize_minus_1="LU_data_sym_argsize_minus_1",
+              LU_data_sym_argsize_minus_2="LU_data_sym_argsize_minus_2")
 show_settings(LinalgLuFactorExBackward0, pivot="pivot")
 show_settings(LinalgLuBackward0, pivot="pivot")
 show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
