@@ -39,7 +39,7 @@
 * decompositions.py - det, slogdet, inv, solve (torch.linalg, from the LU factorization)
 * cholesky.py       - linalg.cholesky, cholesky_ex, torch.cholesky
 * spectral.py       - svd, eigh, qr, pinv, matrix_rank, lstsq, matrix_exp
-* lu.py             - linalg.lu_factor, lu, lu_solve
+* lu.py             - linalg.lu_factor, lu, lu_solve, torch.lu_unpack
 * triangular_solves.py - linalg.solve_triangular, cholesky_solve, cholesky_inverse
 * norms.py          - linalg.matrix_norm, linalg.norm, cond, dist (vector norms: reduction.py)
 * matrix_products.py - cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve

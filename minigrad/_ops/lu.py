@@ -1,4 +1,4 @@
-"""The LU factorization, A = P L U: linalg.lu_factor (+ex), linalg.lu, linalg.lu_solve.
+"""The LU factorization, A = P L U: linalg.lu_factor (+ex), linalg.lu, linalg.lu_solve, lu_unpack.
 
 Gaussian elimination written down: L (unit lower triangular) records the multiples of rows
 subtracted, U (upper triangular) is what is left, P the row swaps (partial pivoting: the

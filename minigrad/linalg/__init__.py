@@ -12,7 +12,7 @@ Where each function lives (every one with its backward next to it):
     _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex
     _ops/cholesky.py         cholesky, cholesky_ex, (torch.cholesky)
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
-    _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve
+    _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve, (torch.lu_unpack)
     _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
     _ops/linalg.py           matmul (the ``@`` operator)
 
