@@ -140,6 +140,15 @@ from ._ops.scatter_reduce import scatter_reduce, index_reduce  # noqa: F401
 from ._ops.renorm import renorm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
+from . import linalg  # noqa: F401  (torch.linalg)
+from ._ops.decompositions import (  # noqa: F401
+    det_function as det, slogdet_function as slogdet, logdet, inverse)
+from ._ops.cholesky import cholesky_function as cholesky  # noqa: F401
+from ._ops.spectral import svd_function as svd, qr_function as qr, matrix_exp, pinverse  # noqa: F401
+from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa: F401
+from ._ops.norms import dist  # noqa: F401
+from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
+from ._ops.lu import lu_unpack  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
@@ -256,6 +265,15 @@ diagonal_scatter = _checked(diagonal_scatter, "diagonal_scatter", (
     ("input", "Tensor"), ("src", "Tensor"), ("offset", "int"), ("dim1", "int"), ("dim2", "int")))
 narrow_copy = _checked(narrow_copy, "narrow_copy", (("input", "Tensor"), ("dim", "int"), ("start", "int"),
                                                     ("length", "int")))
+# the linear-algebra functions (torch.linalg's are checked in linalg/__init__.py)
+for _name, _parameters in {
+        **{name: (("input", "Tensor"),) for name in (
+            "det", "logdet", "slogdet", "inverse", "cholesky", "matrix_exp", "pinverse", "svd", "qr")},
+        "cross": (("input", "Tensor"), ("other", "Tensor")), "dist": (("input", "Tensor"), ("other", "Tensor")),
+        "matrix_power": (("input", "Tensor"), ("n", "int")), "cholesky_inverse": (("input", "Tensor"),),
+        "cholesky_solve": (("input", "Tensor"), ("input2", "Tensor")),
+        "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor"))}.items():
+    globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
@@ -266,5 +284,6 @@ install_batched_methods()
 install_batching_functions(globals(), "")
 install_batching_functions(vars(_functional), "F.")
 install_batching_functions(vars(special), "special.")
+install_batching_functions(vars(linalg), "linalg.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional

@@ -1039,6 +1039,19 @@ def _install_methods():
     _install_more_pointwise_methods()
     _install_structure_methods()
 
+    # linear algebra (torch.linalg): x.det(), x.inverse(), x.cholesky(), x.svd(), ...
+    from ._ops import decompositions, cholesky, spectral, matrix_products, norms
+    Tensor.det, Tensor.slogdet, Tensor.logdet = (
+        decompositions.det_function, decompositions.slogdet_function, decompositions.logdet)
+    Tensor.inverse, Tensor.cholesky = decompositions.inverse, cholesky.cholesky_function
+    Tensor.svd, Tensor.qr, Tensor.matrix_exp = spectral.svd_function, spectral.qr_function, spectral.matrix_exp
+    Tensor.pinverse = spectral.pinverse
+    Tensor.cross, Tensor.matrix_power = matrix_products.cross_function, matrix_products.matrix_power
+    Tensor.dist = norms.dist
+    from ._ops import triangular_solves
+    Tensor.cholesky_solve, Tensor.cholesky_inverse = (
+        triangular_solves.cholesky_solve, triangular_solves.cholesky_inverse)
+
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.
         Gradient: to whichever was picked, 0 to the other."""

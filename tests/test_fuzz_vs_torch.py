@@ -166,6 +166,14 @@ UNARY = {
     "logsumexp_keepdim": lambda L, x: x.logsumexp(0, keepdim=True),
     "norm_dim": lambda L, x: x.norm(dim=-1),
     "norm1_keepdim": lambda L, x: x.norm(1, dim=0, keepdim=True),
+    # norms of every order (torch.linalg)
+    "norm_half": lambda L, x: x.norm(0.5),
+    "vector_norm_neg_inf_keepdim": lambda L, x: L.linalg.vector_norm(x, float("-inf"), dim=0, keepdim=True)
+                                                if x.numel() else x.sum(),
+    "vector_norm_p0": lambda L, x: L.linalg.vector_norm(x.relu(), 0, dim=-1),
+    "linalg_norm": lambda L, x: L.linalg.norm(x, dim=0),
+    "matrix_norm_fro": lambda L, x: L.linalg.matrix_norm(x) if x.ndim >= 2 else x.norm(),
+    "matrix_norm_1": lambda L, x: L.linalg.matrix_norm(x, 1) if x.ndim >= 2 and x.numel() else x.sum(),
     "var_correction0": lambda L, x: x.var(-1, correction=0),
     "var_unbiased_false": lambda L, x: x.var(0, unbiased=False, keepdim=True),
     "std_keepdim": lambda L, x: x.std(-1, keepdim=True),
@@ -348,6 +356,8 @@ BINARY = {
     "stack": lambda L, x, y: L.stack([x, y]),
     "minimum": lambda L, x, y: L.minimum(x, y),
     "mm_t": lambda L, x, y: x @ y.mT if y.ndim >= 2 else x @ y,
+    "dist": lambda L, x, y: L.dist(x, y),
+    "dist_p3": lambda L, x, y: x.dist(y, 3),
     "clamp_t": lambda L, x, y: x.clamp(min=y),
     "floordiv_t": lambda L, x, y: x // (y * y + 1),
     "ldexp": lambda L, x, y: L.ldexp(x, y),

@@ -37,10 +37,17 @@
 * masked_select.py  - masked_select: the elements where a mask is True
 * summing.py        - nansum (nan counts as 0), count_nonzero, sum_to_size
 * statistics.py     - var_mean, std_mean, quantile, nanquantile, cov, corrcoef
-* counting.py       - unique, bincount, histc, histogram, searchsorted, bucketize, argwhere
+* counting.py       - unique, bincount, histc, histogram, searchsorted, bucketize
 * differences.py    - diff, trapezoid, cumulative_trapezoid
 * scatter_reduce.py - scatter_reduce, index_reduce: sum/prod/mean/amax/amin into chosen places
 * renorm.py         - renorm: slices scaled down to a largest norm
+* decompositions.py - det, slogdet, inv, solve (torch.linalg, from the LU factorization)
+* cholesky.py       - linalg.cholesky, cholesky_ex, torch.cholesky
+* spectral.py       - svd, eigh, qr, pinv, matrix_rank, lstsq, matrix_exp
+* lu.py             - linalg.lu_factor, lu, lu_solve, torch.lu_unpack
+* triangular_solves.py - linalg.solve_triangular, cholesky_solve, cholesky_inverse
+* norms.py          - linalg.matrix_norm, linalg.norm, cond, dist (vector norms: reduction.py)
+* matrix_products.py - cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``

@@ -28,6 +28,7 @@ from . import result
 from .linalg import dot, mm, outer, _check_not_bool, _save_operands
 from .blas import _times
 from .shape import unsafe_view, _normalize_dim
+from .matrix_products import multi_dot
 
 
 def _check_tensor(value, function, name, position):
@@ -219,23 +220,6 @@ CHAIN_MATMUL_WARNING = (
 CHAIN_MATMUL_OUT_WARNING = CHAIN_MATMUL_WARNING.replace(":1102.)", ":1120.)")
 
 
-def _chain_order(sizes):
-    """The classic matrix-chain order: for matrices i..j, the cheapest place to split them and
-    its cost, given ``sizes`` (matrix k is sizes[k] x sizes[k + 1])."""
-    count = len(sizes) - 1
-    cost = [[0] * count for _ in range(count)]
-    split = [[0] * count for _ in range(count)]
-    for length in range(1, count):
-        for i in range(count - length):
-            j = i + length
-            cost[i][j] = None
-            for k in range(i, j):
-                c = cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1]
-                if cost[i][j] is None or c < cost[i][j]:
-                    cost[i][j], split[i][j] = c, k
-    return split
-
-
 def chain_matmul(*matrices):
     """The product of two or more matrices, multiplied in the cheapest order (deprecated in
     PyTorch for ``torch.linalg.multi_dot``; the first call warns so)."""
@@ -246,19 +230,8 @@ def chain_matmul(*matrices):
         if matrix.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {matrix.ndim}, expected 2 instead.")
     if len(matrices) == 1:
-        value = matrices[0].clone()
-    elif len(matrices) == 2:
-        value = mm(*matrices).view(matrices[0].shape[0], matrices[1].shape[1])
-    else:
-        sizes = [m.shape[0] for m in matrices] + [matrices[-1].shape[1]]
-        split = _chain_order(sizes)
-
-        def multiply(i, j):
-            if i == j:
-                return matrices[i]
-            return mm(multiply(i, split[i][j]), multiply(split[i][j] + 1, j))
-        value = multiply(0, len(matrices) - 1).view(sizes[0], sizes[-1])
-    return value
+        return matrices[0].clone()
+    return multi_dot(matrices)                      # (PyTorch's chain_matmul is multi_dot)
 
 
 # --- addbmm: a sum of a batch of products -------------------------------------------------------

@@ -456,49 +456,66 @@ def any(input, dim=None, keepdim=False):
 
 class LinalgVectorNormBackward0(Node):
     """result = (sum |self|**p) ** (1/p)   ->
-        grad_self = grad * sign(self) |self|**(p-1) / result**(p-1)"""
+        grad_self = grad * sgn(self) |self|**(p-1) / result**(p-1)"""
 
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        # grad and norm get their reduced dims back (size 1) unless dim was left out (then
-        # they are 0-d and broadcast)
         a, norm = self.saved_tensors      # the input and the result, as PyTorch saves them
-        if not self.keepdim and not self.all_dims and a.ndim:
-            for d in self.dims:
-                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-        return (norm_backward(grad, a, self.p, norm, self.dims),)
+        return (vector_norm_gradient(grad, a, norm, self.p, self.dims, self.keepdim, self.all_dims),)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = sum(sign(self) |self|**(p-1) self_t) / result**(p-1)"""
+        """result_t = sum(sgn(self) |self|**(p-1) self_t) / result**(p-1)"""
         (a,), (a_t,) = inputs, tangents
+        if a_t._array.dtype != out._array.dtype:
+            a_t = a_t.to(out.dtype)
+            a = a.to(out.dtype)
         safe_out = out.masked_fill(out == 0, 1)
+        if self.p == 0:
+            return out * 0
         if self.p == 1:
             return (sign(a) * a_t).sum(dim=self.dims, keepdim=self.keepdim)
-        if self.p == float("inf"):
-            # the tangent of max |a|: shared evenly among the elements that reach it
+        if self.p in (float("inf"), float("-inf")):
+            # the tangent of max |a| (min |a|): shared evenly among the elements that reach it
             reached = out._array if self.keepdim or not self.dims else np.expand_dims(out._array, self.dims)
             mask = np.abs(a._array) == reached
             share = (mask / mask.sum(axis=self.dims or None, keepdims=True)).astype(a._array.dtype)
             return (sign(a) * a_t * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)
-        slope = a if self.p == 2 else sign(a) * abs(a) ** (self.p - 1)
+        magnitude = abs(a)
+        if self.p < 1:
+            magnitude = magnitude.masked_fill(a == 0, 1)       # (its slope is taken as 0 there)
+        slope = a if self.p == 2 else sign(a) * magnitude ** (self.p - 1)
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
 
-def norm_backward(grad, a, p, norm, dims):
-    """The gradient of the p-norm ``norm`` of ``a`` over ``dims`` (grad and norm with those dims
-    kept), written as PyTorch writes it (norm_backward), so that create_graph=True records the
-    same nodes: sign(a) |a|**(p-1) / norm**(p-1) times grad, 0 where the norm is 0."""
+def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
+    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims``."""
+    # written as PyTorch writes it (norm_backward), so that create_graph=True records
+    # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
+    # left out (then they are 0-d and broadcast)
+    if not keepdim and not all_dims and a.ndim:
+        for d in dims:
+            grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+    if grad._array.dtype != a._array.dtype:      # dtype= computed in another dtype
+        grad, norm = grad.to(a.dtype), norm.to(a.dtype)
+    if p == 0:
+        # a count of the non-zero elements: a step function, flat almost everywhere. PyTorch
+        # gives no gradient at all (None), not zeros
+        return None
     if p == 1:
         return sgn(a) * grad
     if p == 2:
         return grad * (a / norm).masked_fill_(norm == 0, 0)
-    if p == float("inf"):
-        # the gradient of max |a|, shared evenly among the elements that reach it
+    if p in (float("inf"), float("-inf")):
+        # the gradient of max |a| (min |a|), shared evenly among the elements that reach it
         a_abs = abs(a)
         mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
         count = mask.sum(dims, True) if dims else mask.sum()
         return sgn(a) * ((grad / count) * mask)
+    if p < 1:
+        # |a|**(p-1) is infinite at a zero element; PyTorch takes its gradient as 0 there
+        scaled = sgn(a) * abs(a).pow_(p - 1).masked_fill_(a == 0, 0)
+        return scaled * grad * norm.pow(1 - p)
     if p < 2:
         scaled = sgn(a) * abs(a).pow_(p - 1)
     else:
@@ -511,42 +528,85 @@ def norm_backward(grad, a, p, norm, dims):
 @history_first
 @numpy_keywords
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm."""
-    array = input._array
-    if array.dtype.kind != "f":
-        raise RuntimeError(
-            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{from_numpy_dtype(array.dtype).tensor_type_name[:-6]}")
+    """The p-norm of all elements (or over ``dim``); the default is the Euclidean norm.
+
+    ``p`` may be any number: 2 (Euclidean), 1 (sum of |x|), inf (largest |x|), -inf
+    (smallest |x|), 0 (how many are not zero), or any other p, also below 1:
+    ``(sum |x|**p) ** (1/p)``. ``p='fro'`` is 2; ``p='nuc'`` (over two dims) is the sum of
+    singular values, ``torch.linalg.matrix_norm``'s.
+    """
+    if p == "nuc" or (isinstance(p, str) and p != "fro"):
+        from .norms import matrix_norm       # (norms.py imports this module)
+        # (without dim, every dim: matrix_norm then refuses all but two)
+        dim = tuple(range(input.ndim)) if dim is None else dim
+        return matrix_norm(input, p, dim, keepdim, dtype=dtype)
     if p in ("fro", None):
         p = 2
-    if not isinstance(p, (int, float)) or p < 1:
-        raise RuntimeError(f"minigrad's norm supports p >= 1 (and 'fro'); got p={p!r}")
+    return vector_norm(input, p, dim, keepdim, dtype=dtype)
+
+
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="linalg.vector_norm"):
+    """``torch.linalg.vector_norm``: the ``ord``-norm of the elements (over ``dim`` if given).
+
+    Gradient: grad * sgn(x) |x|**(ord-1) / norm**(ord-1) (ord = 0: zero; +-inf: shared among
+    the elements whose |x| is the norm).
+    """
+    array = input._array
+    if not isinstance(ord, (int, float, np.number, np.bool_)):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
+                        f"not {type(ord).__name__}")
+    if array.dtype.kind != "f":
+        raise RuntimeError(
+            f"{name}: Expected a floating point or complex tensor as input. Got "
+            f"{from_numpy_dtype(array.dtype).tensor_type_name[:-6]}")
+    if dtype is not None:
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"{name}: dtype should be floating point or complex, but got "
+                               f"{dtype.tensor_type_name[:-6]}")
+        if np.dtype(dtype.numpy_dtype).itemsize < array.dtype.itemsize:
+            raise RuntimeError(
+                f"{name}: the dtype of the input ({from_numpy_dtype(array.dtype).tensor_type_name[:-6]}) "
+                f"should be convertible without narrowing to the specified dtype "
+                f"({dtype.tensor_type_name[:-6]})")
+        array = array.astype(dtype.numpy_dtype)
+    p = ord
     dims = _dims(dim, array.ndim)
     axis = dims if dims else None
+    if p < 0 or p in (float("inf"), float("-inf")):
+        _check_max_has_elements(array, dim, p)
+    magnitude = np.abs(array)
     if p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
-        _check_max_has_elements(array, dim)
-        value = np.max(np.abs(array), axis=axis, keepdims=keepdim)
+        value = np.max(magnitude, axis=axis, keepdims=keepdim)
+    elif p == float("-inf"):
+        value = np.min(magnitude, axis=axis, keepdims=keepdim)
+    elif p == 0:
+        value = np.count_nonzero(array, axis=axis, keepdims=keepdim)
+    elif p == 1:
+        value = np.sum(magnitude, axis=axis, keepdims=keepdim)
     else:
-        value = np.sum(np.abs(array) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+        with np.errstate(divide="ignore"):      # |0| ** (negative p) is inf, and the norm 0
+            value = np.sum(magnitude ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
     return save_result(out, input)
 
 
-def _check_max_has_elements(array, dim):
-    """The inf norm is a max, which has no value for no elements: PyTorch refuses."""
+def _check_max_has_elements(array, dim, p):
+    """The +-inf norm is a max (a min), a negative p a sum of 1/|x|**|p| that is inverted: none
+    has a value for no elements, so PyTorch refuses."""
     if array.size:
         return
+    shown = f"{p:g}"           # (-1, 0.5, inf: as C++ prints the number)
     if dim is None:
-        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty tensor "
                            "because the operation does not have an identity")
     for as_given in (dim if isinstance(dim, (tuple, list)) else (dim,)):
         if array.shape[_normalize_dim(as_given, array.ndim)] == 0:
             # (PyTorch's message names the dim as given, with no space after it)
-            raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension "
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the dimension "
                                f"{as_given}because this dimension is empty and the operation does not "
                                "have an identity")
 

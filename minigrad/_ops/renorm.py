@@ -19,7 +19,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as
 from .views import history_first
 from . import result
 from .pointwise import where, mul_by_number, add_number
-from .reduction import norm_backward
+from .reduction import vector_norm_gradient
 
 
 def _norms(array, p, dims):
@@ -48,7 +48,7 @@ class RenormBackward0(Node):
         else:                              # (minigrad's norm takes p >= 1: this norm has no graph)
             norm = _wrap(_norms(a._array, p, dims))
         projected = (a * grad).sum(dims, keepdim=True)
-        from_norm = norm_backward(projected, a, p, norm, dims)
+        from_norm = vector_norm_gradient(projected, a, norm, p, dims, True, False)
         inverse = add_number(norm, 1e-7).reciprocal()
         factor = mul_by_number(inverse, self.maxnorm)
         return (where(norm > self.maxnorm, factor * (grad - inverse * from_norm), grad),)

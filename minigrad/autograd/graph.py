@@ -127,6 +127,7 @@ _SETTINGS_KEPT_AS = {
                       "self_sym_sizes": "input_shape"},
     "ViewBackward0": {"self_sym_sizes": "input_shape"},
     "UnsafeViewBackward0": {"self_sym_sizes": "input_shape"},
+    "ReshapeAliasBackward0": {"self_sym_sizes": "input_shape"},
     "RepeatBackward0": {"repeats": "repeats", "self_sym_sizes": "input_shape"},
     "MaxBackward0": {"dim": shown_as_given("dim_as_given"), "indices": _indices_tensor, "keepdim": "keepdim",
                      "self_sym_sizes": "input_shape"},

@@ -1,0 +1,167 @@
+"""The Cholesky factorization A = L L^T of a symmetric positive-definite matrix:
+linalg.cholesky, linalg.cholesky_ex and the older torch.cholesky (PyTorch: torch.linalg).
+
+L is lower triangular with a positive diagonal; it exists exactly when A is positive-definite
+(x^T A x > 0 for every x != 0), and the factorization finds out: a diagonal value that is not
+positive on the way means the leading minor of that order is not positive-definite.
+Only A's lower triangle is read.
+
+The gradient: from dA = dL L^T + L dL^T, L^-1 dA L^-T = (L^-1 dL) + (L^-1 dL)^T, of which
+L^-1 dL is the lower "half" (phi: the lower triangle with the diagonal halved). Turned
+around, grad_A = L^-T phi(L^T grad_L) L^-1, made symmetric.
+"""
+import numpy as np
+
+from ..autograd.graph import Node, SavedOutput
+from . import result, plain_output
+from .decompositions import (check_matrices, refuse_half, raise_for_info, lapack_layout, inv,
+                             linalg_cholesky_ex, show_settings, warn_once)
+
+
+def _phi(X):
+    """The lower triangle of X with its diagonal halved (the 'half' of a symmetric matrix)."""
+    return X.tril() - 0.5 * X.diagonal(0, -2, -1).diag_embed()
+
+
+def cholesky_gradient(L, grad_L):
+    """grad_A for A = L L^T, from grad_L (Murray, 2016): with P = phi(L^T grad_L),
+    grad_A = L^-T P L^-1, made symmetric (A is; its two triangles share the gradient)."""
+    L_inverse = inv(L)
+    grad_A = L_inverse.mT.matmul(_phi(L.mT.matmul(grad_L))).matmul(L_inverse)
+    return 0.5 * (grad_A + grad_A.mT)
+
+
+class LinalgCholeskyExBackward0(Node):
+    """result = L = cholesky(A) (A = L L^T)   ->
+        grad_A = sym(L^-T phi(L^T grad) L^-1), phi = lower triangle with the diagonal halved"""
+
+    _saved_names = ("L",)
+
+    def backward(self, grad, grad_info=None):
+        (L,) = self.saved_tensors
+        if self.upper:                # U = L^T was returned: its gradient, as L's
+            L, grad = L.mT, grad.mT
+        return (cholesky_gradient(L, grad),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = L phi(L^-1 A_t L^-T)"""
+        return cholesky_tangent(out, tangents[0], self.upper)
+
+
+def cholesky_tangent(out, A_t, upper):
+    """The tangent of the Cholesky factor: from A = L L^T, dA = dL L^T + L dL^T, so
+    L^-1 dA L^-T = (L^-1 dL) + (L^-1 dL)^T, of which L^-1 dL is the lower 'half'."""
+    L = out.mT if upper else out
+    L_inverse = inv(L)
+    L_t = L.matmul(_phi(L_inverse.matmul(A_t).matmul(L_inverse.mT)))
+    return L_t.mT if upper else L_t
+
+
+def _not_positive_definite(order):
+    return ("The factorization could not be completed because the input is not positive-definite "
+            f"(the leading minor of order {order} is not positive-definite).")
+
+
+def _cholesky_arrays(array, upper):
+    """L for each matrix (from its lower triangle) and info: 0, or the order of the first
+    leading minor that is not positive-definite (L is then only partly computed)."""
+    n = array.shape[-1]
+    if array.size == 0:
+        return array.copy(), np.zeros(array.shape[:-2], dtype=np.int32)
+    flat = array.reshape((-1, n, n))
+    factors = np.zeros_like(flat)
+    info = np.zeros(flat.shape[0], dtype=np.int32)
+    for i, matrix in enumerate(flat):
+        lower = np.tril(matrix) + np.tril(matrix, -1).T        # (only the lower triangle is read)
+        try:
+            factors[i] = np.linalg.cholesky(lower)
+        except np.linalg.LinAlgError:
+            factors[i], info[i] = _partial_cholesky(np.tril(matrix))
+    factors = factors.reshape(array.shape)
+    if upper:
+        factors = np.swapaxes(factors, -1, -2)
+    return lapack_layout(factors), info.reshape(array.shape[:-2])
+
+
+def _partial_cholesky(L):
+    """Cholesky column by column (LAPACK's potf2), in place in the lower triangle ``L``, up
+    to the first column whose diagonal value is not positive: that value is left there
+    (not its square root), and the columns after it keep A's values. Returns L and info."""
+    for j in range(L.shape[0]):
+        diagonal = L[j, j] - L[j, :j] @ L[j, :j]
+        if not diagonal > 0:                    # (nan counts as not positive)
+            L[j, j] = diagonal
+            return L, j + 1
+        L[j, j] = np.sqrt(diagonal)
+        L[j + 1:, j] = (L[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    return L, 0
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, _name="linalg.cholesky"):
+    """``torch.linalg.cholesky_ex``: the Cholesky factor and ``info`` (0, or the order of the
+    first leading minor that is not positive-definite) without raising, unless ``check_errors``."""
+    check_matrices(_name, A)
+    refuse_half(A, kernel="cholesky_cpu")
+    factors, info = _cholesky_arrays(A._array, upper)
+    if check_errors:
+        raise_for_info(_name, info, A.ndim > 2, _not_positive_definite)
+    out = result(factors, LinalgCholeskyExBackward0, (A,), upper=upper)
+    node = out._grad_fn
+    if isinstance(node, LinalgCholeskyExBackward0):
+        node.save_for_backward(SavedOutput(out))
+    return linalg_cholesky_ex(out, plain_output(info, A))
+
+
+def cholesky(A, *, upper=False):
+    """``torch.linalg.cholesky``: L, lower triangular with a positive diagonal, such that
+    A = L L^T, for a symmetric positive-definite A (``upper=True``: U = L^T). Only A's lower
+    triangle is read. Gradient: sym(L^-T phi(L^T grad) L^-1)."""
+    return cholesky_ex(A, upper=upper, check_errors=True).L
+
+
+class CholeskyBackward0(Node):
+    """result = cholesky(self, upper)   ->   grad_self = as LinalgCholeskyExBackward0's"""
+
+    _saved_names = ("result",)
+
+    def backward(self, grad):
+        (L,) = self.saved_tensors
+        if self.upper:
+            L, grad = L.mT, grad.mT
+        return (cholesky_gradient(L, grad),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for the old torch.cholesky, and says so)"""
+        raise NotImplementedError(
+            "Trying to use forward AD with cholesky that does not support it because it has not "
+            "been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+            "can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
+
+
+_CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+    "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
+    "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
+    "all valid (symmetric positive definite) inputs.")
+
+
+def cholesky_function(input, upper=False):
+    """``torch.cholesky`` (deprecated in PyTorch): ``linalg.cholesky(input)``, or its transpose
+    with ``upper=True``, recorded as CholeskyBackward0. Warns once, as PyTorch does."""
+    warn_once("cholesky", _CHOLESKY_DEPRECATED)
+    check_matrices("linalg.cholesky", input)
+    refuse_half(input, kernel="cholesky_cpu")
+    factors, info = _cholesky_arrays(input._array, upper)
+    raise_for_info("linalg.cholesky", info, input.ndim > 2, _not_positive_definite)
+    out = result(factors, CholeskyBackward0, (input,), upper=upper)
+    node = out._grad_fn
+    if isinstance(node, CholeskyBackward0):
+        node.save_for_backward(SavedOutput(out))
+    return out
+
+
+show_settings(LinalgCholeskyExBackward0, upper="upper")
+show_settings(CholeskyBackward0, upper="upper")

@@ -1,0 +1,531 @@
+"""Matrix decompositions and what they give: det, slogdet, inv, solve (PyTorch: torch.linalg).
+
+Each works on a matrix or on a batch of them (the last two dims are the matrix; any dims
+before are a batch). numpy (LAPACK) computes the values; the backward formulas below are
+the matrix calculus written with minigrad's own operations, so that ``create_graph=True``
+records them and they can be differentiated again.
+
+The key fact behind most of them: the derivative of the inverse is
+``d(A^-1) = -A^-1 dA A^-1``. From it:
+
+* ``det``:    d(det A) = det A * trace(A^-1 dA)     ->   grad_A = grad * det A * A^-T
+* ``slogdet``: d(log|det A|) = trace(A^-1 dA)        ->   grad_A = grad * A^-T
+* ``inv``:    grad_A = -A^-T grad A^-T
+* ``solve``:  X = A^-1 B                             ->   grad_B = A^-T grad, grad_A = -grad_B X^T
+
+A singular matrix has no inverse: PyTorch then raises ``torch.linalg.LinAlgError`` (a
+RuntimeError), named after the LU factorization's first zero on the diagonal.
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import _wrap
+from .._dtype import from_numpy_dtype
+from .._warnings import stacklevel_outside_minigrad
+from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
+from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names
+from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
+from .._functorch import seeing_through_vmap
+from . import result, plain_output
+
+
+class _LinAlgError(RuntimeError):
+    """What PyTorch raises when a matrix has no inverse or no Cholesky factor
+    (``torch.linalg.LinAlgError``, a RuntimeError)."""
+
+
+_LinAlgError.__module__ = "torch._C"      # (where PyTorch's class lives: its printed name)
+
+
+# --- named results -------------------------------------------------------------------------
+
+def named_result(name, fields):
+    """A tuple class with named fields, printed as PyTorch's ``torch.return_types.<name>``."""
+
+    def __new__(cls, *values):
+        if len(values) == 1 and len(fields) > 1:      # made from one sequence, as PyTorch's can be
+            (values,) = values
+        return tuple.__new__(cls, values)
+
+    def __repr__(self):
+        parts = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))
+        return f"torch.return_types.{name}(\n{parts})"
+
+    namespace = {"__new__": __new__, "__repr__": __repr__, "_name": name, "_field_names": fields,
+                 "__doc__": f"The named result ({', '.join(fields)}) of {name}."}
+    for position, field in enumerate(fields):
+        namespace[field] = property(lambda self, position=position: self[position])
+    return type(name, (tuple,), namespace)
+
+
+def _register(*classes):
+    from .reduction import return_types      # (torch.return_types.<name>)
+    for cls in classes:
+        setattr(return_types, cls._name, cls)
+
+
+linalg_slogdet = named_result("linalg_slogdet", ("sign", "logabsdet"))
+slogdet_result = named_result("slogdet", ("sign", "logabsdet"))
+linalg_inv_ex = named_result("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = named_result("linalg_solve_ex", ("result", "info"))
+linalg_cholesky_ex = named_result("linalg_cholesky_ex", ("L", "info"))
+_register(linalg_slogdet, slogdet_result, linalg_inv_ex, linalg_solve_ex, linalg_cholesky_ex)
+
+
+def lapack_layout(array):
+    """``array`` laid out as LAPACK (and so PyTorch) returns matrices: each one column by
+    column (column-major), the matrices of a batch one after the other. Such a result is not
+    contiguous: ``x.view(-1)`` of it fails in PyTorch, and here too."""
+    if array.ndim < 2:
+        return np.ascontiguousarray(array)
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+
+
+# --- checks shared by every function here ---------------------------------------------------
+
+def check_matrices(name, A, square=True):
+    """PyTorch's checks of a (batch of) matrices, in its order: at least 2-D, square, floating."""
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if square and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    check_floating(name, A)
+
+
+def refuse_half(A, kernel=None, name=None, message=None):
+    """PyTorch has no float16 LAPACK kernels: its error for a float16 ``A`` (naming the
+    ``kernel``, or the function ``name`` that refuses low precision, or a ``message``)."""
+    if A._array.dtype != np.float16:
+        return
+    if kernel is not None:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Half\'')
+    raise RuntimeError(message or f"{name}: Low precision dtypes not supported. Got Half")
+
+
+def check_floating(name, A):
+    if A._array.dtype.kind != "f":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]}")
+
+
+def raise_for_info(name, info, batched, describe):
+    """PyTorch's error for the first matrix whose ``info`` is not 0, naming its batch element."""
+    flat = np.asarray(info).reshape(-1)
+    bad = np.flatnonzero(flat)
+    if bad.size == 0:
+        return
+    first = int(bad[0])
+    where = f"(Batch element {first}): " if batched else ""
+    raise _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
+
+
+# --- several outputs of one node -------------------------------------------------------------
+
+def several_results(arrays, node_class, inputs, differentiable, **attributes):
+    """Tensors for ``arrays``, those at positions ``differentiable`` recorded as outputs
+    0, 1, ... of one ``node_class`` node (as PyTorch's U, S, Vh of one LinalgSvdBackward0).
+    Returns the tensors and the node (None if nothing was recorded)."""
+    outs = [plain_output(np.asarray(array), *inputs) for array in arrays]     # (layouts kept)
+    if not needs_grad(inputs):
+        return outs, None
+    node = connect(outs[differentiable[0]], node_class(), inputs)
+    keep_settings(node, attributes)
+    node._num_outputs = len(arrays)
+    node._output_shapes = [np.shape(array) for array in arrays]
+    for output_nr in differentiable:
+        outs[output_nr]._grad_fn = node
+        outs[output_nr]._output_nr = output_nr
+    return outs, node
+
+
+def push_tangents(outs, inputs, rule):
+    """Forward mode for an operation with several outputs: while a dual level is open and an
+    input carries a tangent, give each output the tangent ``rule(tangents)`` returns for it
+    (None: no tangent, as for an integer output)."""
+    if not _DualLevel.open:
+        return
+    tangents = input_tangents(inputs)
+    if tangents is None:
+        return
+    with _paused(), seeing_through_vmap():
+        out_tangents = rule(tangents)
+    for out, tangent in zip(outs, out_tangents):
+        if tangent is not None:
+            _set_tangent(out, tangent)
+
+
+def zeros_if_none(grad, like):
+    """An output that was not used sends no gradient (None): it counts as zeros."""
+    return grad if grad is not None else _wrap(np.zeros(like.shape, dtype=like._array.dtype))
+
+
+# --- the LU factorization (what det, slogdet, inv and solve are computed from) ----------------
+
+def lu_factor(array):
+    """Gaussian elimination with partial pivoting, as LAPACK's getrf: returns LU (L below the
+    diagonal, with 1s not stored; U on and above it), the pivots (1-based row swaps, int32)
+    and info (0, or the first position whose pivot is exactly 0: a singular matrix)."""
+    n = array.shape[-1]
+    batch = array.shape[:-2]
+    if array.size == 0:                 # no matrices, or 0 x 0 ones: nothing to eliminate
+        return array.copy(), np.zeros(batch + (n,), dtype=np.int32), np.zeros(batch, dtype=np.int32)
+    lu = np.array(array, copy=True).reshape((-1, n, n))
+    count = lu.shape[0]
+    pivots = np.zeros((count, n), dtype=np.int32)
+    info = np.zeros(count, dtype=np.int32)
+    every = np.arange(count)
+    for k in range(n):
+        p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1) if n else k
+        pivots[:, k] = p + 1
+        row_k, row_p = lu[every, k].copy(), lu[every, p].copy()
+        lu[every, k], lu[every, p] = row_p, row_k
+        pivot = lu[:, k, k]
+        zero = pivot == 0
+        info[(info == 0) & zero] = k + 1
+        # (a zero pivot means the column below is all zero too: nothing to eliminate)
+        lu[:, k + 1:, k] /= np.where(zero, 1, pivot)[:, None]
+        lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k:k + 1] * lu[:, k:k + 1, k + 1:]
+    return lu.reshape(array.shape), pivots.reshape(batch + (n,)), info.reshape(batch)
+
+
+def _lu_solve(lu, pivots, b):
+    """Solve A x = b with A's LU factorization, for matrices where numpy refuses (singular:
+    the division by a zero pivot gives inf and nan, as LAPACK's does)."""
+    n = lu.shape[-1]
+    x = np.array(b, dtype=lu.dtype, copy=True)
+    for k in range(n):                          # the same row swaps as A's
+        p = pivots[k] - 1
+        x[[k, p]] = x[[p, k]]
+    for k in range(n):                          # L y = P b (1s on L's diagonal)
+        x[k + 1:] -= np.outer(lu[k + 1:, k], x[k])
+    for k in reversed(range(n)):                # U x = y
+        x[k] /= lu[k, k]
+        x[:k] -= np.outer(lu[:k, k], x[k])
+    return x
+
+
+def _inverse_arrays(array, lu, pivots, info):
+    """A^-1 for each matrix: numpy's, and for a singular one what LU gives (inf, nan)."""
+    if not np.any(info):
+        return np.linalg.inv(array)
+    n = array.shape[-1]
+    flat_a, flat_lu = array.reshape((-1, n, n)), lu.reshape((-1, n, n))
+    flat_p, flat_info = pivots.reshape((-1, n)), info.reshape(-1)
+    inverses = np.empty_like(flat_a)
+    for i in range(flat_a.shape[0]):
+        if flat_info[i]:
+            inverses[i] = _lu_solve(flat_lu[i], flat_p[i], np.eye(n, dtype=array.dtype))
+        else:
+            inverses[i] = np.linalg.inv(flat_a[i])
+    return inverses.reshape(array.shape)
+
+
+def _singular_inverse_message(position):
+    return (f"The diagonal element {position} is zero, the inversion could not be completed "
+            "because the input matrix is singular.")
+
+
+# --- det and slogdet -------------------------------------------------------------------------
+
+def _det_from_lu(lu, pivots):
+    """det(A) = (-1)^(number of row swaps) * the product of U's diagonal, as LAPACK gives it
+    (so a singular matrix's determinant may be -0.0, as in PyTorch)."""
+    swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
+    sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype)
+    return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
+
+
+def _slogdet_from_lu(lu, pivots):
+    """The sign and log|det| from the LU factors (a singular matrix's sign may be -0.0)."""
+    diagonal = np.diagonal(lu, axis1=-2, axis2=-1)
+    swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
+    sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype) * np.prod(np.sign(diagonal), axis=-1)
+    with np.errstate(divide="ignore"):
+        logabsdet = np.sum(np.log(np.abs(diagonal)), axis=-1)
+    return np.asarray(sign, dtype=lu.dtype), np.asarray(logabsdet, dtype=lu.dtype)
+
+
+def _as_matrix_scale(values):
+    """A batch of numbers (..., ) as (..., 1, 1), to scale each matrix of a batch."""
+    return values.unsqueeze(-1).unsqueeze(-1)
+
+
+class LinalgDetBackward0(Node):
+    """result = det(A)   ->   grad_A = grad * det(A) * A^-T  (= grad * adjugate(A)^T)"""
+
+    _saved_names = ("A", "LU", "pivots", "result")
+
+    def backward(self, grad):
+        A, _, _, det = self.saved_tensors
+        scale = _as_matrix_scale(grad * det)
+        singular = det._array == 0
+        if not np.any(singular):
+            return (scale * inv(A).mT,)
+        # A matrix whose LU factorization has an exact 0 on the diagonal: PyTorch's backward
+        # gives 0 for it (det(A) times a finite matrix), although the true gradient, the
+        # transposed adjugate, need not be 0. minigrad gives what PyTorch gives; the other
+        # matrices of a batch get their usual gradient.
+        from .pointwise import where
+        mask = _wrap(np.broadcast_to(singular[..., None, None], A._array.shape))
+        ones = _wrap(np.ones(A._array.shape, dtype=A._array.dtype))
+        inverse = inv_ex(A).inverse
+        return (where(mask, scale * ones, scale * inverse.mT),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = det(A) * trace(A^-1 A_t)"""
+        (A,), (A_t,) = inputs, tangents
+        return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
+
+
+def det(A):
+    """``torch.linalg.det``: the determinant of a square matrix (or of each in a batch).
+
+    Gradient: grad * det(A) * A^-T, the transposed adjugate; 0 for a matrix whose LU has an
+    exact 0 on the diagonal, as in PyTorch.
+    """
+    check_matrices("linalg.det", A)
+    refuse_half(A, kernel="lu_cpu")
+    array = A._array
+    lu, pivots, _ = lu_factor(array)
+    value = _det_from_lu(lu, pivots)
+    out = result(value, LinalgDetBackward0, (A,))
+    node = out._grad_fn
+    if isinstance(node, LinalgDetBackward0):
+        node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(out))
+    return out
+
+
+class LinalgSlogdetBackward0(Node):
+    """results = (sign, logabsdet) = slogdet(A)   ->   grad_A = grad_logabsdet * A^-T
+
+    The sign is piecewise constant: it sends no gradient."""
+
+    _saved_names = ("A", "LU", "pivots", "sign")
+
+    def backward(self, grad_sign, grad_logabsdet):
+        if grad_logabsdet is None:
+            return (None,)
+        A = self.saved_tensors[0]
+        return (_as_matrix_scale(grad_logabsdet) * inv(A).mT,)
+
+
+def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
+    """``torch.linalg.slogdet``: the sign and the log of the absolute value of the determinant,
+    as the named pair (sign, logabsdet). Accurate where det itself would overflow or underflow.
+
+    Gradient: grad_logabsdet * A^-T (the sign has none).
+    """
+    check_matrices(_name, A)
+    refuse_half(A, name=_name)
+    array = A._array
+    lu, pivots, _ = lu_factor(array)
+    sign, logabsdet = _slogdet_from_lu(lu, pivots)
+    (sign_out, log_out), node = several_results(
+        [np.asarray(sign, dtype=array.dtype), np.asarray(logabsdet, dtype=array.dtype)],
+        LinalgSlogdetBackward0, (A,), differentiable=(0, 1))
+    if node is not None:
+        node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(sign_out))
+    # forward mode: the sign does not change; d(log|det A|) = trace(A^-1 A_t)
+    push_tangents((sign_out, log_out), (A,), lambda tangents: (
+        sign_out.detach() * 0, solve(A.detach(), tangents[0]).diagonal(0, -2, -1).sum(-1)))
+    return _result_type(sign_out, log_out)
+
+
+def slogdet_function(A):
+    """``torch.slogdet``: ``torch.linalg.slogdet``, its result named ``torch.return_types.slogdet``."""
+    return slogdet(A, slogdet_result)
+
+
+def logdet(A):
+    """``torch.logdet``: log(det(A)), nan where det(A) < 0 (the log of a negative number).
+
+    Computed from slogdet, as PyTorch does: ``where(sign < 0, nan, logabsdet)``.
+    Gradient: grad * A^-T where det(A) > 0.
+    """
+    check_matrices("logdet", A)
+    refuse_half(A, name="logdet")
+    sign, logabsdet = slogdet(A)
+    from .pointwise import where
+    nan = _wrap(np.asarray(np.nan, dtype=A._array.dtype))
+    return where(sign < 0, nan, logabsdet)
+
+
+# --- inv ---------------------------------------------------------------------------------------
+
+class LinalgInvExBackward0(Node):
+    """result = A^-1   ->   grad_A = -A^-T grad A^-T"""
+
+    _saved_names = ("inverse",)
+
+    def backward(self, grad, grad_info=None):
+        (inverse,) = self.saved_tensors
+        inverse_t = inverse.mT
+        return (-(inverse_t.matmul(grad).matmul(inverse_t)),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = -A^-1 A_t A^-1"""
+        return -(out.matmul(tangents[0]).matmul(out))
+
+
+def inv_ex(A, *, check_errors=False, _name="linalg.inv"):
+    """``torch.linalg.inv_ex``: the inverse and ``info`` (int32: 0, or for a singular matrix the
+    position of the first zero pivot of its LU factorization), without raising unless
+    ``check_errors``. Gradient: -A^-T grad A^-T."""
+    check_matrices(_name, A)
+    refuse_half(A, name=_name)
+    array = A._array
+    lu, pivots, info = lu_factor(array)
+    if check_errors:
+        raise_for_info(_name, info, A.ndim > 2, _singular_inverse_message)
+    out = result(lapack_layout(_inverse_arrays(array, lu, pivots, info)), LinalgInvExBackward0, (A,))
+    node = out._grad_fn
+    if isinstance(node, LinalgInvExBackward0):
+        node.save_for_backward(SavedOutput(out))
+    return linalg_inv_ex(out, plain_output(np.asarray(info, dtype=np.int32), A))
+
+
+def inv(A):
+    """``torch.linalg.inv`` (and ``torch.inverse``): the inverse of a square matrix; a singular
+    one raises ``torch.linalg.LinAlgError``. Gradient: -A^-T grad A^-T."""
+    return inv_ex(A, check_errors=True).inverse
+
+
+# --- solve -------------------------------------------------------------------------------------
+
+def _is_vector_case(A, B):
+    """PyTorch's rule: B is a vector (or a batch of vectors) when it is 1-D, or has exactly
+    A's batch dims and one more."""
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+class LinalgSolveExBackward0(Node):
+    """result = X with A X = B   ->   grad_B = A^-T grad; grad_A = -grad_B X^T
+
+    With left=False (X A = B): grad_B = grad A^-T and grad_A = -X^T grad_B."""
+
+    _saved_names = ("A", "LU", "pivots", "result")
+
+    def backward(self, grad, grad_info=None):
+        A, _, _, X = self.saved_tensors
+        if self.vector_case:
+            grad_B = solve(A.mT, grad)
+            grad_A = -(grad_B.unsqueeze(-1) * X.unsqueeze(-2)) if self.should_compute_output(0) else None
+            return grad_A, grad_B
+        if self.left:
+            grad_B = solve(A.mT, grad)
+            grad_A = -(grad_B.matmul(X.mT)) if self.should_compute_output(0) else None
+        else:
+            grad_B = solve(A.mT, grad, left=False)
+            grad_A = -(X.mT.matmul(grad_B)) if self.should_compute_output(0) else None
+        return grad_A, grad_B
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = A^-1 (B_t - A_t X)"""
+        (A, B), (A_t, B_t) = inputs, tangents
+        if self.vector_case:
+            return solve(A, B_t - A_t.matmul(out.unsqueeze(-1)).squeeze(-1))
+        if self.left:
+            return solve(A, B_t - A_t.matmul(out))
+        return solve(A, B_t - out.matmul(A_t), left=False)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
+    """``torch.linalg.solve_ex``: solve A X = B (``left=False``: X A = B) and give ``info``
+    (0, or the first zero pivot of a singular A) instead of raising, unless ``check_errors``."""
+    check_matrices(_name, A)
+    if A._array.dtype != B._array.dtype:
+        raise RuntimeError(f"{_name}: Expected A and B to have the same dtype, but found A of type "
+                           f"{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]} and B of type "
+                           f"{from_numpy_dtype(B._array.dtype).tensor_type_name[:-6]} instead")
+    refuse_half(A, kernel="lu_cpu")
+    vector_case = _is_vector_case(A, B)
+    b = B._array[..., None] if vector_case else B._array
+    a = A._array
+    n = a.shape[-1]
+    if (left and b.shape[-2] != n) or (not left and b.shape[-1] != n):
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{_name}: Incompatible shapes of A and B for the equation {equation} "
+                           f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-2]}x{b.shape[-1]})")
+    try:
+        np.broadcast_shapes(b.shape[:-2], a.shape[:-2])
+    except ValueError:        # the batch dims clash: PyTorch's broadcasting message (B's first)
+        from .pointwise import _broadcast_error
+        raise _broadcast_error(np.empty(b.shape[:-2]), np.empty(a.shape[:-2])) from None
+    lu, pivots, info = lu_factor(a)
+    if check_errors and np.any(info):
+        if A.ndim > 2:
+            raise_for_info("torch.linalg.solve", info, True,
+                           lambda _: "The solver failed because the input matrix is singular.")
+        raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.")
+    if not left:                                # X A = B is A^T X^T = B^T
+        x = np.swapaxes(_solve_arrays(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    else:
+        x = _solve_arrays(a, b)
+    if vector_case:        # (a batch of vectors comes as one column-major matrix, as PyTorch's)
+        x = np.asfortranarray(x[..., 0], dtype=a.dtype)
+    else:
+        x = lapack_layout(x.astype(a.dtype, copy=False))
+    out = result(x, LinalgSolveExBackward0, (A, B),
+                 left=left, vector_case=vector_case)
+    node = out._grad_fn
+    if isinstance(node, LinalgSolveExBackward0):
+        node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(out))
+    return linalg_solve_ex(out, plain_output(np.asarray(info, dtype=np.int32), A, B))
+
+
+def _solve_arrays(a, b):
+    """numpy's solve, broadcasting the batch dims; a singular matrix gives inf/nan via its LU."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        lu, pivots, _ = lu_factor(a)
+        n = a.shape[-1]
+        flat_lu, flat_p = lu.reshape((-1, n, n)), pivots.reshape((-1, n))
+        flat_b = b.reshape((-1,) + b.shape[-2:])
+        return np.stack([_lu_solve(flat_lu[i], flat_p[i], flat_b[i])
+                         for i in range(flat_lu.shape[0])]).reshape(b.shape)
+
+
+def solve(A, B, *, left=True):
+    """``torch.linalg.solve``: X with A X = B (``left=False``: X A = B), for a square,
+    invertible A; B may be a vector. Gradient: grad_B = A^-T grad; grad_A = -grad_B X^T."""
+    return solve_ex(A, B, left=left, check_errors=True).result
+
+
+_warned = set()      # PyTorch warns about a deprecated function once per process (TORCH_WARN_ONCE)
+
+
+def warn_once(key, message):
+    """``message`` as a UserWarning pointing at the learner's line, the first time only."""
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel_outside_minigrad())
+
+
+def show_settings(node_class, **kept_as):
+    """The settings ``node_class``'s nodes show as ``grad_fn._saved_<name>`` (PyTorch's names),
+    and only those (a node keeps other attributes for its own use)."""
+    _SETTINGS_KEPT_AS[node_class.__name__] = kept_as
+    show_saved_names(node_class, kept_as)
+
+
+show_settings(LinalgDetBackward0)
+show_settings(LinalgSlogdetBackward0)
+show_settings(LinalgInvExBackward0)
+show_settings(LinalgSolveExBackward0, left="left")
+
+
+def inverse(input):
+    """``torch.inverse`` / ``x.inverse()``: ``torch.linalg.inv``."""
+    return inv(input)
+
+
+def det_function(input):
+    """``torch.det`` / ``x.det()``: ``torch.linalg.det``."""
+    return det(input)
+

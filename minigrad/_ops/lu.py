@@ -1,0 +1,286 @@
+"""The LU factorization, A = P L U: linalg.lu_factor (+ex), linalg.lu, linalg.lu_solve, lu_unpack.
+
+Gaussian elimination written down: L (unit lower triangular) records the multiples of rows
+subtracted, U (upper triangular) is what is left, P the row swaps (partial pivoting: the
+largest remaining entry of each column goes on the diagonal, for stability). lu_factor packs
+L and U into one matrix (L's 1s are not stored) and keeps the swaps as LAPACK's 1-based
+``pivots``; decompositions.lu_factor computes it.
+
+The backward formula (square A): with X = L^-1 P^T dA U^-1 = L^-1 dL + dU U^-1, the first
+part is strictly lower triangular and the second upper, so dL = L tril(X, -1) and
+dU = triu(X) U. Turned around: grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T.
+"""
+import numpy as np
+
+from .._tensor import _wrap
+from .._dtype import from_numpy_dtype
+from ..autograd.graph import Node, SavedOutput
+from . import result
+from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
+                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half)
+from .triangular_solves import solve_triangular
+
+
+linalg_lu_factor = named_result("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = named_result("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu = named_result("linalg_lu", ("P", "L", "U"))
+_register(linalg_lu_factor, linalg_lu_factor_ex, linalg_lu)
+
+
+def _check_lu_input(name, A):
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+    if A._array.dtype.kind != "f" or A._array.dtype == np.float16:
+        raise NotImplementedError(f'"lu_cpu" not implemented for '
+                                  f"'{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]}'")
+
+
+def _permutation(pivots, m, dtype):
+    """P (m x m) from LAPACK's pivots, so that A = P L U: the swaps, applied in order to the
+    rows of the identity, give P^T."""
+    batch = pivots.shape[:-1]
+    flat = pivots.reshape((-1, pivots.shape[-1]))
+    matrices = np.empty((flat.shape[0], m, m), dtype=dtype)
+    for i, swaps in enumerate(flat):
+        order = np.arange(m)
+        for k, p in enumerate(swaps):
+            order[[k, p - 1]] = order[[p - 1, k]]
+        matrices[i] = np.eye(m, dtype=dtype)[order].T
+    return matrices.reshape(batch + (m, m))
+
+
+def _unpack(lu):
+    """L (unit lower, m x k) and U (upper, k x n) from the packed factors, k = min(m, n)."""
+    m, n = lu.shape[-2], lu.shape[-1]
+    k = min(m, n)
+    L = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+    U = np.triu(lu[..., :k, :])
+    return L, U
+
+
+def _lu_arrays(A):
+    """Gaussian elimination of each m x n matrix (square or not): packed LU, pivots, info."""
+    array = A._array
+    m, n = array.shape[-2], array.shape[-1]
+    if m == n:
+        return lu_factor_arrays(array)
+    # a rectangular matrix: eliminate in a square one padded with zeros (its extra rows or
+    # columns take part in nothing: only the first min(m, n) steps are kept)
+    size = max(m, n)
+    padded = np.zeros(array.shape[:-2] + (size, size), dtype=array.dtype)
+    padded[..., :m, :n] = array
+    lu, pivots, info = lu_factor_arrays(padded)
+    k = min(m, n)
+    info = np.where((info > 0) & (info <= k), info, 0).astype(np.int32)
+    return lu[..., :m, :n], np.ascontiguousarray(pivots[..., :k]), info
+
+
+def lu_gradient(P, L, U, grad_L, grad_U):
+    """grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T, for a square A.
+
+    A tall A = P [L1; L2] U: L2 = A2 U^-1 (A2: its last rows, after the swaps) sends
+    grad_L2 U^-T to A2 and -L2^T grad_L2 U^-T to U; the rest is the square case. A wide
+    A = P L [U1 | U2] likewise: U2 = L^-1 Y sends L^-T grad_U2 to Y and -L^-T grad_U2 U2^T to L."""
+    from .shape import cat
+    m, n = L.shape[-2], U.shape[-1]
+    if m > n:
+        L1, L2, grad_L1, grad_L2 = L[..., :n, :], L[..., n:, :], grad_L[..., :n, :], grad_L[..., n:, :]
+        grad_A2 = solve_triangular(U.mT, grad_L2, upper=False, left=False)     # grad_L2 U^-T
+        grad_U = grad_U - L2.mT.matmul(grad_A2)
+        return P.matmul(cat([_square_lu_gradient(L1, U, grad_L1, grad_U), grad_A2], -2))
+    if m < n:
+        U1, U2, grad_U1, grad_U2 = U[..., :m], U[..., m:], grad_U[..., :m], grad_U[..., m:]
+        grad_Y = solve_triangular(L.mT, grad_U2, upper=True, unitriangular=True)   # L^-T grad_U2
+        grad_L = grad_L - grad_Y.matmul(U2.mT)
+        return P.matmul(cat([_square_lu_gradient(L, U1, grad_L, grad_U1), grad_Y], -1))
+    return P.matmul(_square_lu_gradient(L, U, grad_L, grad_U))
+
+
+def _square_lu_gradient(L, U, grad_L, grad_U):
+    """L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T (before the row swaps P)."""
+    middle = L.mT.matmul(grad_L).tril(-1) + grad_U.matmul(U.mT).triu()
+    left = solve_triangular(L.mT, middle, upper=True, unitriangular=True)
+    return solve_triangular(U.mT, left, upper=False, left=False)
+
+
+def _unpacked(LU):
+    """L and U from the packed factors, as operations on LU (a second derivative goes
+    through them)."""
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    L = LU[..., :, :k].tril(-1) + _wrap(np.eye(m, k, dtype=LU._array.dtype))
+    return L, LU[..., :k, :].triu()
+
+
+class LinalgLuFactorExBackward0(Node):
+    """results = (LU, pivots, info) = lu_factor_ex(A)   ->
+        grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T,
+        grad_L = tril(grad_LU, -1), grad_U = triu(grad_LU)"""
+
+    _saved_names = ("LU", "pivots")
+
+    def backward(self, grad_LU, grad_pivots=None, grad_info=None):
+        LU, pivots = self.saved_tensors
+        P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
+        L, U = _unpacked(LU)
+        k = min(LU.shape[-2], LU.shape[-1])
+        return (lu_gradient(P, L, U, grad_LU[..., :, :k].tril(-1), grad_LU[..., :k, :].triu()),)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """``torch.linalg.lu_factor_ex``: the packed LU factors, the pivots (1-based row swaps)
+    and info (0, or the first position where U has an exact 0 on its diagonal)."""
+    _check_lu_input("torch.linalg.lu_factor_ex", A)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    lu, pivots, info = _lu_arrays(A)
+    (LU, pivots_out, info_out), node = several_results(
+        [lapack_layout(lu), pivots.astype(np.int32), info.astype(np.int32)], LinalgLuFactorExBackward0, (A,), (0,),
+        pivot=pivot)
+    if node is not None:
+        node.save_for_backward(SavedOutput(LU), pivots_out)
+    return linalg_lu_factor_ex(LU, pivots_out, info_out)
+
+
+def lu_factor(A, *, pivot=True):
+    """``torch.linalg.lu_factor``: the packed LU factors and the pivots; an exact 0 on U's
+    diagonal (which lu_solve would divide by) raises, as in PyTorch."""
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    flat = info._array.reshape(-1)
+    bad = np.flatnonzero(flat)
+    if bad.size:
+        where = f"(Batch element {int(bad[0])}): " if A.ndim > 2 else ""
+        k = int(flat[bad[0]])
+        raise RuntimeError(
+            f"torch.linalg.lu_factor: {where}U[{k},{k}] is zero and using it on lu_solve would result "
+            "in a division by zero. If you still want to perform the factorization, consider calling "
+            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return linalg_lu_factor(LU, pivots)
+
+
+class LinalgLuBackward0(Node):
+    """results = (P, L, U) = lu(A)   ->   grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T"""
+
+    _saved_names = ("L", "P", "U")
+
+    def backward(self, grad_P, grad_L, grad_U):
+        L, P, U = self.saved_tensors
+        return (lu_gradient(P, L, U, zeros_if_none(grad_L, L), zeros_if_none(grad_U, U)),)
+
+
+def lu(A, *, pivot=True):
+    """``torch.linalg.lu``: A = P L U as the named triple (P, L, U): P a permutation, L unit
+    lower triangular, U upper triangular (A may be rectangular)."""
+    _check_lu_input("linalg.lu", A)
+    lu_packed, pivots, _ = _lu_arrays(A)
+    L, U = _unpack(lu_packed)
+    P = _permutation(pivots, A.shape[-2], A._array.dtype)
+    (P_out, L_out, U_out), node = several_results(
+        [np.ascontiguousarray(part) for part in (P, L, U)], LinalgLuBackward0, (A,), (1, 2), pivot=pivot)
+    if node is not None:
+        node.save_for_backward(SavedOutput(L_out), P_out, SavedOutput(U_out))
+    return linalg_lu(P_out, L_out, U_out)
+
+
+class LinalgLuSolveBackward0(Node):
+    """result = X = A^-1 B with A = P L U given as (LU, pivots)   ->
+        grad_B = A^-T grad (lu_solve with adjoint flipped);
+        grad_LU = tril(P^T grad_A U^T, -1) + triu(L^T P^T grad_A), grad_A = -grad_B X^T"""
+
+    _saved_names = ("LU", "pivots", "result")
+
+    def backward(self, grad):
+        LU, pivots, X = self.saved_tensors
+        grad_B = lu_solve(LU, pivots, grad, left=self.left, adjoint=not self.adjoint)
+        grad_LU = None
+        if self.should_compute_output(0):
+            if self.left:
+                grad_A = -(X.matmul(grad_B.mT) if self.adjoint else grad_B.matmul(X.mT))
+            else:
+                grad_A = -(grad_B.mT.matmul(X) if self.adjoint else X.mT.matmul(grad_B))
+            P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
+            L, U = _unpacked(LU)
+            moved = P.mT.matmul(grad_A)
+            grad_LU = moved.matmul(U.mT).tril(-1) + L.mT.matmul(moved).triu()
+        return grad_LU, grad_B
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
+    ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
+    n = LU.shape[-1]
+    refuse_half(LU, kernel="linalg.lu_solve_cpu")
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {equation} "
+                           f"({LU.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    L, U = _unpack(LU._array)
+    A = _permutation(pivots._array, n, LU._array.dtype) @ L @ U
+    if adjoint:
+        A = np.swapaxes(A, -1, -2)
+    b = B._array
+    if left:
+        value = np.linalg.solve(A, b)
+    else:
+        value = np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    # (edges to LU and B only: the pivots are integers, with no gradient)
+    out = result(lapack_layout(value.astype(b.dtype, copy=False)), LinalgLuSolveBackward0, (LU, B),
+                 left=left, adjoint=adjoint)
+    node = out._grad_fn
+    if isinstance(node, LinalgLuSolveBackward0):
+        node.save_for_backward(LU, pivots, SavedOutput(out))
+    return out
+
+
+lu_unpack_result = named_result("lu_unpack", ("P", "L", "U"))
+_register(lu_unpack_result)
+
+
+class LuUnpackBackward0(Node):
+    """results = (P, L, U) = lu_unpack(LU_data, LU_pivots)   ->
+        grad_LU_data = tril(grad_L, -1) + triu(grad_U) (each where it was packed)"""
+
+    def backward(self, grad_P, grad_L, grad_U):
+        m, n = self.LU_data_sym_argsize_minus_2, self.LU_data_sym_argsize_minus_1
+        k = min(m, n)
+        zeros = _wrap(np.zeros(self.LU_shape, dtype=self._output_dtype))
+        grad = zeros
+        from .shape import cat
+        if grad_L is not None:          # L is m x k: its strict lower triangle was packed
+            lower = grad_L.tril(-1)
+            grad = grad + (lower if k == n else cat([lower, zeros[..., :, k:]], -1))
+        if grad_U is not None:          # U is k x n: its upper triangle was packed
+            upper = grad_U.triu()
+            grad = grad + (upper if k == m else cat([upper, zeros[..., k:, :]], -2))
+        return (grad,)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """``torch.lu_unpack``: P, L and U from lu_factor's packed factors and pivots, as the named
+    triple (P, L, U); ``unpack_data=False`` leaves L and U empty, ``unpack_pivots=False`` P.
+    Gradient: grad_L's strict lower triangle and grad_U's upper triangle, put back in place."""
+    m, n = LU_data.shape[-2], LU_data.shape[-1]
+    dtype = LU_data._array.dtype
+    if unpack_data:
+        L, U = (np.ascontiguousarray(part) for part in _unpack(LU_data._array))
+    else:
+        L = U = np.zeros((0,), dtype=dtype)
+    if unpack_pivots:
+        P = np.ascontiguousarray(_permutation(LU_pivots._array, m, dtype))
+    else:
+        P = np.zeros((0,), dtype=dtype)
+    (P_out, L_out, U_out), node = several_results(
+        [P, L, U], LuUnpackBackward0, (LU_data,), (1, 2), LU_data_sym_argsize_minus_1=n,
+        LU_data_sym_argsize_minus_2=m, LU_shape=tuple(LU_data.shape))
+    if node is not None and not unpack_data:
+        node.LU_shape = tuple(LU_data.shape)
+    return lu_unpack_result(P_out, L_out, U_out)
+
+
+show_settings(LuUnpackBackward0, LU_data_sym_argsize_minus_1="LU_data_sym_argsize_minus_1",
+              LU_data_sym_argsize_minus_2="LU_data_sym_argsize_minus_2")
+show_settings(LinalgLuFactorExBackward0, pivot="pivot")
+show_settings(LinalgLuBackward0, pivot="pivot")
+show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
+

@@ -1,0 +1,124 @@
+"""Solving with triangular factors: linalg.solve_triangular, cholesky_solve, cholesky_inverse.
+
+A triangular system is solved by substitution, one unknown at a time, without factorizing
+anything: that is why the factorizations (LU, Cholesky) are worth computing once and
+reusing. The gradients are those of solve (see decompositions.py), kept to the triangle
+that was read: the other triangle of A was never used, so it gets no gradient.
+"""
+import numpy as np
+
+from ..autograd.graph import Node
+from . import result, save_result
+from .decompositions import check_matrices, check_floating, show_settings, lapack_layout, refuse_half
+
+
+def _triangular_solve_arrays(a, b, upper, left, unitriangular):
+    """X with A X = B (left) or X A = B, reading only A's upper or lower triangle."""
+    triangle = np.triu(a) if upper else np.tril(a)
+    if unitriangular:
+        n = a.shape[-1]
+        triangle = triangle * (1 - np.eye(n, dtype=a.dtype)) + np.eye(n, dtype=a.dtype)
+    if left:
+        return np.linalg.solve(triangle, b)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(triangle, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
+class LinalgSolveTriangularBackward0(Node):
+    """result = X with A X = B, A triangular   ->   grad_B = A^-T grad; grad_A = -grad_B X^T
+        (kept to A's triangle, without the diagonal if unitriangular)"""
+
+    _saved_names = ("self", "result")
+
+    def backward(self, grad):
+        A, X = self.saved_tensors
+        grad_B = solve_triangular(A.mT, grad, upper=not self.upper, left=self.left,
+                                  unitriangular=self.unitriangular)
+        grad_A = None
+        if self.should_compute_output(0):
+            grad_A = -(grad_B.matmul(X.mT) if self.left else X.mT.matmul(grad_B))
+            grad_A = grad_A.triu(int(self.unitriangular)) if self.upper else grad_A.tril(-int(self.unitriangular))
+        return grad_A, grad_B
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """``torch.linalg.solve_triangular``: X with A X = B (``left=False``: X A = B) for a
+    triangular A (its upper triangle if ``upper``, else its lower; with ``unitriangular``, 1s
+    on the diagonal are assumed). Gradient: as solve's, kept to the triangle read."""
+    check_matrices("linalg.solve_triangular", A)
+    refuse_half(A, kernel="triangular_solve_cpu")
+    n = A.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                           f"{equation} ({A.shape[-2]}x{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})")
+    value = _triangular_solve_arrays(A._array, B._array, upper, left, unitriangular)
+    out = result(lapack_layout(value.astype(A._array.dtype, copy=False)), LinalgSolveTriangularBackward0,
+                 (A, B), upper=upper, left=left, unitriangular=unitriangular)
+    return save_result(out, A)
+
+
+class CholeskySolveBackward0(Node):
+    """result = X = (L L^T)^-1 B   ->   grad_self = (L L^T)^-1 grad;
+        grad_input2 = -(grad_self X^T + X grad_self^T) L"""
+
+    _saved_names = ("input2", "result", "self")
+
+    def backward(self, grad):
+        L, X, B = self.saved_tensors
+        grad_B = cholesky_solve(grad, L, self.upper)
+        grad_L = None
+        if self.should_compute_output(1):
+            common = grad_B.matmul(X.mT)
+            common = common + common.mT
+            grad_L = -(L.matmul(common) if self.upper else common.matmul(L))
+        return grad_B, grad_L
+
+
+def cholesky_solve(input, input2, upper=False):
+    """``torch.cholesky_solve``: X with A X = ``input`` where A = L L^T and L = ``input2`` is
+    its Cholesky factor (``upper``: A = U^T U). Gradient: see CholeskySolveBackward0."""
+    check_floating("cholesky_solve", input2)
+    refuse_half(input2, kernel="cholesky_solve_cpu")
+    L, B = input2._array, input._array
+    if L.shape[-1] != B.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                           f"{L.shape[-2]} by {L.shape[-1]} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+    factor = np.triu(L) if upper else np.tril(L)
+    A = np.swapaxes(factor, -1, -2) @ factor if upper else factor @ np.swapaxes(factor, -1, -2)
+    value = np.linalg.solve(A, B)
+    out = result(lapack_layout(value.astype(B.dtype, copy=False)), CholeskySolveBackward0, (input, input2),
+                 upper=upper)
+    node = out._grad_fn
+    if isinstance(node, CholeskySolveBackward0):
+        from . import SavedOutput
+        node.save_for_backward(input2, SavedOutput(out), input)
+    return out
+
+
+class CholeskyInverseBackward0(Node):
+    """result = Y = (L L^T)^-1   ->   grad_self = -(Y (grad + grad^T) Y) L"""
+
+    _saved_names = ("self", "result")
+
+    def backward(self, grad):
+        L, Y = self.saved_tensors
+        common = Y.matmul(grad + grad.mT).matmul(Y)
+        return (-(L.matmul(common) if self.upper else common.matmul(L)),)
+
+
+def cholesky_inverse(input, upper=False):
+    """``torch.cholesky_inverse``: A^-1 from A's Cholesky factor L (A = L L^T; ``upper``:
+    A = U^T U). Gradient: -(Y (grad + grad^T) Y) L with Y = A^-1."""
+    check_matrices("cholesky_inverse", input)
+    refuse_half(input, kernel="cholesky_inverse_out_cpu")
+    factor = np.triu(input._array) if upper else np.tril(input._array)
+    A = np.swapaxes(factor, -1, -2) @ factor if upper else factor @ np.swapaxes(factor, -1, -2)
+    value = np.linalg.inv(A)
+    out = result(lapack_layout(value.astype(input._array.dtype, copy=False)), CholeskyInverseBackward0, (input,),
+                 upper=upper)
+    return save_result(out, input)
+
+
+show_settings(LinalgSolveTriangularBackward0, left="left", unitriangular="unitriangular", upper="upper")
+show_settings(CholeskySolveBackward0, upper="upper")
+show_settings(CholeskyInverseBackward0, upper="upper")
