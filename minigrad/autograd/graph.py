@@ -978,11 +978,10 @@ def connect(output, node, inputs):
 
 def attach(output, node, next_nodes, next_nrs):
     """Make ``node`` (with edges to ``next_nodes``, a list or tuple) the grad_fn of ``output``."""
-    count = len(next_nodes)         # keep_next_nodes(node, next_nodes), inlined: this runs for every op
-    node._next_node_0 = next_nodes[0] if count else None
-    node._next_node_1 = next_nodes[1] if count > 1 else None
-    if count > 2:
-        node._all_next_nodes = tuple(next_nodes)
+    if len(next_nodes) == 2:        # (the usual two inputs, without a call: this runs for every op)
+        node._next_node_0, node._next_node_1 = next_nodes
+    else:
+        keep_next_nodes(node, next_nodes)
     node._next_nrs = next_nrs
     node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
