@@ -648,7 +648,10 @@ class AccumulateGrad(Node):
         # raises if the view's history was lost since): a leaf that has one now was given a
         # history after the graph was recorded (an in-place change, its base's)
         variable = self.variable
-        if variable.grad_fn is not None:
+        # (a tensor with neither a node nor a base, outside torch.func's levels, has no grad_fn:
+        # known without the property's call)
+        if (variable._grad_fn is not None or variable._base is not None or _GradLevels.running) \
+                and variable.grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
         # a leaf that stopped requiring grad (requires_grad_(False)) after the graph was recorded
         # keeps its .grad as it is, as in PyTorch (its hooks still run). (`_requires_grad`
@@ -844,7 +847,8 @@ def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory (the caller has checked
     that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's)."""
     array = grad._array
-    return ((array.flags.owndata or _view_of_a_temporary(array)) and array.flags.writeable
+    flags = array.flags             # (numpy makes a new object each time it is asked)
+    return ((flags.owndata or _view_of_a_temporary(array)) and flags.writeable
             and grad._grad_fn is None and not grad._shared_gradient)
 
 
