@@ -297,3 +297,37 @@ def test_recording_stays_per_thread_when_operations_skip_asking_the_thread():
     assert not (x * 2).requires_grad
     minigrad.set_grad_enabled(True)
     assert (x * 2).requires_grad
+
+
+def test_edges_kept_in_the_node_show_as_pytorchs(torch):
+    """A node keeps its first two edges in fields of its own (all of them in a tuple when
+    there are more): next_functions, and which gradients the engine computes and sends, are
+    PyTorch's for nodes with one, two and three edges, and with edges that lead nowhere."""
+    def described(node):
+        return [None if n is None else (type(n).__name__.replace("torch::autograd::", ""), nr)
+                for n, nr in node.next_functions]
+
+    shown = []
+    for library in (torch, minigrad):
+        a = library.tensor([1.0, 2.0], requires_grad=True)
+        b = library.tensor([3.0, 4.0], requires_grad=True)
+        c = library.tensor([5.0, 6.0])
+        nodes = [(a * 2).grad_fn, (a * c).grad_fn, a.exp().grad_fn,
+                 library.addcmul(a * 1, b, c).grad_fn, library.addcmul(c, a, b).grad_fn,
+                 library.cat([a, c, b.exp()]).grad_fn]
+        out = library.cat([a * 1, library.addcmul(c, a, b), b.exp()]).sum()
+        out.backward()
+        shown.append(([described(node) for node in nodes], a.grad.tolist(), b.grad.tolist()))
+    assert shown[0] == shown[1]
+
+
+def test_edges_set_by_hand_are_read_back():
+    """``next_functions`` assigned by hand is kept in the node's own fields and read back as given."""
+    from minigrad.autograd.graph import Node
+    x = minigrad.tensor([1.0], requires_grad=True)
+    edges_of = [(x * 2).grad_fn, (x * 3).grad_fn, (x * 4).grad_fn]
+    for count in range(4):
+        node = Node()
+        node.next_functions = [(edge, 0) for edge in edges_of[:count]]
+        assert node.next_functions == tuple((edge, 0) for edge in edges_of[:count])
+        assert [node.should_compute_output(i) for i in range(count)] == [True] * count
