@@ -113,7 +113,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
         return out                # no input requires grad: nothing to record
     node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)
-    attach(out, node, tuple(next_nodes), _ZEROS[count] if count < 9 else zero_output_numbers(count))
+    attach(out, node, next_nodes, _ZEROS[count] if count < 9 else zero_output_numbers(count))
     if saved is not None:
         node.save_for_backward(*saved)
     if attributes:

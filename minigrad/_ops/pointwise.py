@@ -224,7 +224,7 @@ class AddBackward0(Node):
 
     def backward(self, grad):
         grad_b = None
-        if self._next_nodes[1] is not None:      # (should_compute_output(1), without the call)
+        if self._next_node_1 is not None:        # (should_compute_output(1), without the call)
             # (times a number: MulBackward1 when create_graph=True records it, as PyTorch's)
             grad_b = grad if self.alpha == 1 else mul_by_number(grad, self.alpha)
         return grad, grad_b
@@ -440,7 +440,7 @@ class MulBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        self_edge, other_edge = self._next_nodes     # (should_compute_output, without the calls)
+        self_edge, other_edge = self._next_node_0, self._next_node_1   # (should_compute_output, without the calls)
         need_self, need_other = self_edge is not None, other_edge is not None
         if not (need_self or need_other):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
@@ -515,7 +515,7 @@ def mul(input, other):
         if type(other) in _PYTHON_NUMBERS:        # x * 2.0: a number never requires grad
             node.save_for_backward(None, other)
             return out
-        input_edge, other_edge = node._next_nodes
+        input_edge, other_edge = node._next_node_0, node._next_node_1
         node.save_for_backward(input if other_edge is not None or _requires_grad(other) else None,
                                other if input_edge is not None or _requires_grad(input) else None)
     return out

@@ -79,13 +79,13 @@ def _root_gradients(outputs, grad_outputs, create_graph):
         grads.append(grad)
     roots = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
-        if not out.requires_grad or gradient_edge(out)[0] is None:
+        edge = gradient_edge(out) if out.requires_grad else None
+        if edge is None or edge[0] is None:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn\n"
                 "minigrad hint: make sure a leaf it depends on was created with "
                 "requires_grad=True, and that it was not computed inside torch.no_grad() or "
                 "from a .detach()ed tensor.")
-        edge = gradient_edge(out)
         # PyTorch's caller still holds the starting gradients while backward runs, so the
         # engine never changes one in place (it adds out of place), and a leaf reached with one
         # unchanged gets a copy of it as .grad (laid out like the leaf, see accumulate_grad),

@@ -45,7 +45,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
              does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
-    order, leaf_edges = topological_order(root_nodes)   # PyTorch's order, see below
+    order = topological_order(root_nodes)              # PyTorch's order, see below
     plan = CapturePlan(capture, root_nodes, run_captured, single_output=len(roots) == 1)
     needed, capture_at = plan.needed, plan.capture_at
     buffers = starting_buffers(roots)                  # node -> gradients arrived so far
@@ -61,7 +61,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 continue                               # nothing to pass on
             grad_inputs = call_backward(node, grads, keep_graph)
             grads = None                               # (let go of what arrived, as PyTorch does)
-            next_nodes, next_nrs = node._next_nodes, node._next_nrs   # (node.next_functions, as two tuples)
+            next_nrs = node._next_nrs                  # (node.next_functions: these and the nodes)
+            next_nodes = (node._next_node_0, node._next_node_1) if len(next_nrs) < 3 else node._all_next_nodes
             for i, grad in enumerate(grad_inputs):
                 if grad is not None and next_nodes[i] is not None:    # add it to what arrived there
                     add_to_buffer(buffers, node, next_nodes[i], next_nrs[i], grad, create_graph, grad_inputs)
@@ -72,63 +73,52 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
 # --- the graph: which nodes, in which order -------------------------------------------------
 
 def topological_order(root_nodes):
-    """Every node below ``root_nodes`` in the order the engine runs them, and how many edges
-    point at each leaf's AccumulateGrad.
+    """Every node below ``root_nodes``, each once, in the order the engine runs them.
 
     PyTorch's rule: of the nodes whose gradients have all arrived, run the one
     made last in the forward pass (the highest ``_sequence_nr``); a leaf's
     AccumulateGrad runs as soon as its gradient is complete. Each node is made
     after the nodes its edges point to, so taking the nodes from the highest
     sequence number down only ever meets nodes that are ready, with no queue of
-    ready nodes to maintain. Each AccumulateGrad goes right after the last node
-    that sends it a gradient.
+    ready nodes to maintain: the nodes found but not taken yet wait in a heap
+    that gives the highest number first. A node found again is still waiting
+    there (every node with an edge to it was made after it, so was taken before
+    it): only those waiting nodes are held, never a table of the whole graph (a
+    chain of 100,000 nodes keeps one), and nothing recurses. Each AccumulateGrad
+    goes right after the last node that sends it a gradient.
     """
-    nodes, leaf_edges = latest_made_first(root_nodes)
-    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in leaf_edges]
-    waiting = {}                                     # leaf -> gradients still to come
-    for node in nodes:
-        order.append(node)
-        for next_node in node._next_nodes:
-            if type(next_node) is AccumulateGrad:
-                count = waiting.get(next_node, leaf_edges[next_node]) - 1
-                waiting[next_node] = count
-                if count == 0:
-                    order.append(next_node)
-    return order, leaf_edges
-
-
-def latest_made_first(root_nodes):
-    """The nodes below ``root_nodes`` other than leaves' AccumulateGrad, each once, from the
-    highest sequence number down; and how many edges point at each AccumulateGrad.
-
-    The nodes found but not taken yet wait in a heap that gives the highest
-    number first. A node found again is still waiting there: every node with an
-    edge to it was made after it, so was taken before it. Only those waiting
-    nodes are held, never a table of the whole graph (a chain of 100,000 nodes
-    keeps one), and nothing recurses.
-    """
-    leaf_edges = {}
+    nodes = []                # the nodes other than leaves' AccumulateGrad, latest made first
+    last_sender = {}          # AccumulateGrad -> how many nodes were taken when its last edge was met
     waiting = {}              # minus the sequence number -> the node found with it, not taken yet
     heap = []                 # those keys (heapq gives the smallest first: the latest made)
     for node in root_nodes:
         if type(node) is not AccumulateGrad:
             waiting[-node._sequence_nr] = node
             heapq.heappush(heap, -node._sequence_nr)
-    nodes = []
     while heap:
         node = waiting.pop(heapq.heappop(heap))
         nodes.append(node)
-        for next_node in node._next_nodes:          # (next_functions without the output numbers)
+        # (node._next_nodes, read from its fields without a call: see Node)
+        for next_node in ((node._next_node_0, node._next_node_1) if len(node._next_nrs) < 3
+                          else node._all_next_nodes):
             if next_node is None:
                 continue
             if type(next_node) is AccumulateGrad:
-                leaf_edges[next_node] = leaf_edges.get(next_node, 0) + 1
+                last_sender.pop(next_node, None)    # (moved to the end: the dict keeps them in
+                last_sender[next_node] = len(nodes)     # the order their last edges are met)
                 continue
             key = -next_node._sequence_nr
             if key not in waiting:
                 waiting[key] = next_node
                 heapq.heappush(heap, key)
-    return nodes, leaf_edges
+    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in last_sender]
+    taken = 0
+    for leaf_node, after in last_sender.items():      # each after the last node sending to it
+        order += nodes[taken:after]
+        order.append(leaf_node)
+        taken = after
+    order += nodes[taken:]
+    return order
 
 
 def reachable_edges(root_nodes):
@@ -253,10 +243,10 @@ def call_backward(node, grads, keep_graph):
         grad_inputs = node.backward(*grads)
     if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch
         grad_inputs = (grad_inputs,)
-    if len(grad_inputs) != len(node._next_nodes):
+    if len(grad_inputs) != len(node._next_nrs):       # (one output number per edge)
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(node._next_nodes)}, got {len(grad_inputs)})")
+            f"(expected {len(node._next_nrs)}, got {len(grad_inputs)})")
     if node._has_hooks and node._post_hooks:
         grad_inputs = apply_post_hooks(node, grad_inputs, grads)
     if _observers:

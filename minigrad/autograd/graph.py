@@ -226,7 +226,9 @@ class Node:
     # What every node stores lives in slots: no per-node dict, fewer objects for the
     # garbage collector to track. Settings of particular nodes (dim, keepdim, ...) still
     # go into the instance's __dict__.
-    __slots__ = ("_next_nodes",       # next_functions, kept as two tuples (see below)
+    __slots__ = ("_next_node_0",      # next_functions, kept flat (see _next_nodes below)
+                 "_next_node_1",
+                 "_all_next_nodes",
                  "_next_nrs",
                  "_saved",            # tuple of saved tensors / values, or None
                  "_saved_versions",   # the version of each saved tensor when it was saved
@@ -246,7 +248,8 @@ class Node:
     def __init__(self):
         # a node made by hand has no edges and saves nothing (recording an operation,
         # attach() sets all of these again: result() skips __init__ for speed)
-        self._next_nodes = self._next_nrs = ()
+        self._next_node_0 = self._next_node_1 = None
+        self._next_nrs = ()
         self._saved = self._saved_versions = None
         self._output_shape = ()
         self._output_dtype = None
@@ -312,10 +315,27 @@ class Node:
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
         return type(self).__name__
 
-    # Every node stores its edges as two tuples, the nodes and the output numbers,
-    # rather than one (node, output_nr) tuple per edge: a graph of many small
-    # operations then has far fewer objects for the garbage collector to track.
-    # A tuple of plain numbers is not tracked at all, and the usual all-zero one is shared.
+    # A node's edges are not kept as PyTorch shows them, one (node, output_nr) tuple per
+    # edge, but flat: the output numbers in one tuple (``_next_nrs``, usually the shared
+    # all-zero one; its length is the number of edges), the nodes at their ends in the node
+    # itself (``_next_node_0`` and ``_next_node_1``; a node with more edges also keeps them
+    # all in a tuple). A graph of many tiny operations then has one object per operation for
+    # the garbage collector to track, the node, instead of two or more (see benchmarks/README.md).
+    @property
+    def _next_nodes(self):
+        """The node at the end of each edge, as a tuple (``next_functions`` without the output numbers)."""
+        count = len(self._next_nrs)
+        if count == 2:
+            return (self._next_node_0, self._next_node_1)
+        if count == 1:
+            return (self._next_node_0,)
+        return self._all_next_nodes if count else ()
+
+    @_next_nodes.setter
+    def _next_nodes(self, nodes):
+        # (set _next_nrs too: its length says how many of these are edges)
+        keep_next_nodes(self, nodes)
+
     @property
     def next_functions(self):
         """One edge ``(node, output_nr)`` per input of the forward operation: the node that
@@ -443,7 +463,8 @@ class Node:
 
     def should_compute_output(self, i):
         """Does input ``i`` need a gradient? (No edge means nobody will use it.)"""
-        return self._next_nodes[i] is not None
+        return (self._next_node_0 if i == 0 else self._next_node_1 if i == 1
+                else self._all_next_nodes[i]) is not None
 
     def __call__(self, *grad_outputs):
         """Run this node by hand: gradients of the outputs in, gradients of the inputs out.
@@ -610,7 +631,8 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self._saved = None
-        self._next_nodes = self._next_nrs = ()
+        self._next_node_0 = self._next_node_1 = None
+        self._next_nrs = ()
         # the leaf's own hooks (Tensor.register_hook) run here, before accumulating
         self._has_hooks = variable._backward_hooks is not None
         shape = variable._array.shape           # (a new tuple each time numpy is asked)
@@ -628,7 +650,10 @@ class AccumulateGrad(Node):
         # raises if the view's history was lost since): a leaf that has one now was given a
         # history after the graph was recorded (an in-place change, its base's)
         variable = self.variable
-        if variable.grad_fn is not None:
+        # (a tensor with neither a node nor a base, outside torch.func's levels, has no grad_fn:
+        # known without the property's call)
+        if (variable._grad_fn is not None or variable._base is not None or _GradLevels.running) \
+                and variable.grad_fn is not None:
             raise RuntimeError("leaf variable has been moved into the graph interior")
         # a leaf that stopped requiring grad (requires_grad_(False)) after the graph was recorded
         # keeps its .grad as it is, as in PyTorch (its hooks still run). (`_requires_grad`
@@ -824,7 +849,8 @@ def _owned_by_engine(grad):
     """True if nothing but the backward pass can hold ``grad``'s memory (the caller has checked
     that nothing else holds ``grad`` itself; a starting gradient is flagged as the caller's)."""
     array = grad._array
-    return ((array.flags.owndata or _view_of_a_temporary(array)) and array.flags.writeable
+    flags = array.flags             # (numpy makes a new object each time it is asked)
+    return ((flags.owndata or _view_of_a_temporary(array)) and flags.writeable
             and grad._grad_fn is None and not grad._shared_gradient)
 
 
@@ -953,12 +979,15 @@ def connect(output, node, inputs):
         else:
             nodes.append(grad_accumulator(value) if getattr(value, "_requires_grad", False) else None)
             numbers.append(0)
-    return attach(output, node, tuple(nodes), output_numbers(numbers))
+    return attach(output, node, nodes, output_numbers(numbers))
 
 
 def attach(output, node, next_nodes, next_nrs):
-    """Make ``node`` (with these edges) the grad_fn of ``output``."""
-    node._next_nodes = next_nodes
+    """Make ``node`` (with edges to ``next_nodes``, a list or tuple) the grad_fn of ``output``."""
+    if len(next_nodes) == 2:        # (the usual two inputs, without a call: this runs for every op)
+        node._next_node_0, node._next_node_1 = next_nodes
+    else:
+        keep_next_nodes(node, next_nodes)
     node._next_nrs = next_nrs
     node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
@@ -970,6 +999,15 @@ def attach(output, node, next_nodes, next_nrs):
     if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
         record_forward_stack(node)
     return node
+
+
+def keep_next_nodes(node, nodes):
+    """Keep ``nodes`` as the nodes at the ends of ``node``'s edges (see ``Node._next_nodes``)."""
+    count = len(nodes)
+    node._next_node_0 = nodes[0] if count else None
+    node._next_node_1 = nodes[1] if count > 1 else None
+    if count > 2:
+        node._all_next_nodes = tuple(nodes)
 
 
 # The output numbers of most nodes' edges are all 0: those tuples are made once and shared.

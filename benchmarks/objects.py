@@ -1,0 +1,112 @@
+"""W3 and W4 counted in objects for the garbage collector: a measure that does not depend on the load.
+
+W3's growth and W4's ratio are decided by the garbage collector's full passes,
+each of which walks every tracked object in the process (PyTorch's import keeps
+some 146,000, about 140 ms a pass). A full pass starts once the objects that
+survived younger collections since the last full pass reach a quarter of the
+older objects; every object a graph keeps until backward counts. So the number
+of tracked objects each operation leaves, and the full passes they cause, say
+more than a timing on a busy machine. This prints:
+
+* the tracked objects allocated per operation of W3's chain (collector off,
+  ``gc.get_count``), and per product of W4's wide graph with its share of the sums;
+* W4 run as the benchmark runs it (minigrad and PyTorch in turns), with the full
+  passes (generation 2, counted with ``gc.callbacks``) in each phase of each run.
+
+Usage::
+
+    python -m benchmarks.objects              # (PyTorch is imported, as in the benchmark)
+    python -m benchmarks.objects --runs 12
+"""
+import argparse
+import gc
+
+import numpy as np
+
+from .graphs import build_chain, build_wide, clear_grads
+from .timing import import_torch
+
+
+def allocated_per_unit(build, units):
+    """Tracked objects ``build()`` allocates and keeps, per unit (collector off while it runs)."""
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        kept = build()
+        per_unit = (gc.get_count()[0] - before) / units
+    finally:
+        gc.enable()
+    del kept
+    return per_unit
+
+
+def leaves(module, n, seed=0):
+    """W4's leaves: 2 x n one-element float32 tensors that require grad."""
+    values = np.random.default_rng(seed).standard_normal((2, n)).astype(np.float32).tolist()
+    return ([module.tensor([v], requires_grad=True) for v in values[0]],
+            [module.tensor([v], requires_grad=True) for v in values[1]])
+
+
+def full_passes_per_phase(modules, n_products, runs):
+    """W4 run ``runs`` times per library, in turns: [forward, backward, free] full passes per run."""
+    passes = []
+
+    def count(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            passes.append(1)
+
+    def one_run(module, left, right):
+        counts = []
+        passes.clear()
+        total = build_wide(left, right)
+        counts.append(len(passes))
+        passes.clear()
+        total.backward()
+        counts.append(len(passes))
+        passes.clear()
+        del total
+        clear_grads("minigrad", left + right)
+        counts.append(len(passes))
+        return counts
+
+    prepared = {name: (module, *leaves(module, n_products)) for name, module in modules.items()}
+    found = {name: [] for name in modules}
+    names = list(modules)
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        for round_number in range(runs):
+            shift = round_number % len(names)
+            for name in names[shift:] + names[:shift]:
+                found[name].append(one_run(*prepared[name]))
+    finally:
+        gc.callbacks.remove(count)
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=8, help="W4 runs per library")
+    arguments = parser.parse_args()
+    import minigrad
+    modules = {"minigrad": minigrad}
+    torch = import_torch()
+    if torch is not None:
+        modules["torch"] = torch
+    x = minigrad.tensor([1.0], requires_grad=True)
+    b = minigrad.tensor([0.001], requires_grad=True)
+    build_chain(x, b, 100).backward()                # warm-up
+    per_op = allocated_per_unit(lambda: build_chain(x, b, 10_000), 10_000)
+    print(f"W3: {per_op:.2f} tracked objects allocated per operation of the chain")
+    left, right = leaves(minigrad, 10_000)
+    per_product = allocated_per_unit(lambda: build_wide(left, right), 10_000)
+    print(f"W4: {per_product:.2f} tracked objects allocated per product (with its share of the sums)")
+    print(f"W4 full passes of the collector [forward, backward, free] in each of {arguments.runs} runs:")
+    for name, counts in full_passes_per_phase(modules, 10_000, arguments.runs).items():
+        print(f"  {name:9s} {counts}")
+
+
+if __name__ == "__main__":
+    main()
