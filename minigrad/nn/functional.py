@@ -1306,3 +1306,7 @@ def _check_activation_arguments():
 
 _check_activation_arguments()
 logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)
+
+# --- convolution, pooling, padding: each in a file of its own (_convolution.py, _pooling.py, _padding.py)
+from ._convolution import conv1d, conv2d, conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from ._padding import pad  # noqa: E402,F401

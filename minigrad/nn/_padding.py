@@ -1,0 +1,211 @@
+"""Padding: F.pad and the operations under it (constant, reflect, replicate, circular).
+
+``pad`` lists amounts from the LAST dim backwards, two per dim: ``(left, right)`` pads the
+last dim, ``(left, right, top, bottom)`` the last two. A negative amount crops instead.
+
+* constant   - new positions hold ``value`` (zeros by default). Its gradient simply drops
+               the padded positions: the same operation with every amount negated.
+* reflect    - mirror the input at its edge, without repeating the edge: [a b c] -> b [a b c] b
+* replicate  - repeat the edge value:                                      [a b c] -> a [a b c] c
+* circular   - wrap around:                                                [a b c] -> c [a b c] a
+
+Reflect and replicate read each output position from one input position (an index per
+dim), so their gradient adds each output's gradient back into the position it came from:
+an edge value that was copied three times gets three gradients.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .._ops import result
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+
+
+# --- constant padding -------------------------------------------------------------------------
+
+# grad_fn._saved_pad: PyTorch shows negative amounts as the unsigned 64-bit number of the same bits
+_SETTINGS_KEPT_AS["ConstantPadNdBackward0"] = {"pad": lambda settings: tuple(p % 2**64 for p in settings["amounts"])}
+
+
+class ConstantPadNdBackward0(Node):
+    """result = constant_pad_nd(self, pad, value)   ->   grad_self = constant_pad_nd(grad, -pad)
+
+    Padding with negated amounts crops the padded positions away again (they do not
+    depend on the input, so they get no gradient)."""
+
+    def backward(self, grad):
+        return (constant_pad_nd(grad, [-p for p in self.amounts]),)
+
+
+def _pairs(pad, ndim):
+    """[(dim, left, right), ...] from F.pad's flat list (last dim first)."""
+    return [(ndim - 1 - i, pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+
+
+def constant_pad_nd(input, pad, value=0):
+    """``torch.constant_pad_nd``: ``input`` with ``value`` added around it (negative amounts crop)."""
+    pad = [int(p) for p in pad]
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but "
+                           f"got padding length {len(pad)} and input of dimension {input.ndim}")
+    array = input._array
+    shape = list(array.shape)
+    source = [slice(None)] * array.ndim       # the part of the input that survives
+    target = [slice(None)] * array.ndim       # where it goes in the output
+    for dim, left, right in _pairs(pad, array.ndim):
+        size = shape[dim] + left + right
+        if size < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        source[dim] = slice(max(-left, 0), shape[dim] - max(-right, 0))
+        target[dim] = slice(max(left, 0), size - max(right, 0))
+        shape[dim] = size
+    out = np.full(shape, value, dtype=array.dtype)
+    if all(s.start < s.stop for s in source if s != slice(None)):
+        out[tuple(target)] = array[tuple(source)]
+    return result(out, ConstantPadNdBackward0, (input,), amounts=tuple(pad))
+
+
+# --- reflect and replicate: each output reads one input position per dim -----------------------
+
+def _reflected(size, left, right):
+    """Input positions for positions -left .. size+right-1, mirrored at the edges (no repeat)."""
+    positions = np.arange(-left, size + right)
+    period = 2 * (size - 1)
+    positions = np.abs(positions) % period if period else np.zeros_like(positions)
+    return np.where(positions >= size, period - positions, positions)
+
+
+def _replicated(size, left, right):
+    """Input positions for positions -left .. size+right-1, the edge repeated."""
+    return np.clip(np.arange(-left, size + right), 0, size - 1)
+
+
+def _gather(array, indices):
+    """numpy: ``array`` read at ``indices[dim]`` along each padded dim."""
+    for dim, index in indices:
+        array = np.take(array, index, axis=dim)
+    return array
+
+
+def _scatter_add(grad, indices, input_shape):
+    """numpy: the reverse of ``_gather``: each gradient added to the position it was read from."""
+    for dim, index in reversed(indices):
+        shape = list(grad.shape)
+        shape[dim] = input_shape[dim]
+        summed = np.zeros(shape, dtype=grad.dtype)
+        np.add.at(summed, (slice(None),) * dim + (index,), grad)
+        grad = summed
+    return grad
+
+
+class _IndexPadBackward(Node):
+    """Shared backward of reflection and replication padding (see the subclasses' docstrings)."""
+
+    _saved_names = ("self",)
+
+    def backward(self, grad):
+        (input,) = self.saved_tensors
+        values = _scatter_add(grad._array, self.indices, tuple(input.shape))
+        return (result(np.ascontiguousarray(values), self.double_backward_class, (grad, input),
+                       indices=self.indices, padding=self.padding, double_backward_of=type(self)),)
+
+
+class _IndexPadBackwardBackward(Node):
+    """Shared double backward: the gradient of "add back" is reading again, i.e. padding again."""
+
+    def backward(self, gg):
+        return _index_pad(gg, self.padding, self.double_backward_of), None
+
+
+def _index_pad(input, padding, node_class):
+    """``input`` padded by reading positions (reflect or replicate), recorded as ``node_class``."""
+    positions = _reflected if node_class.mode == "reflect" else _replicated
+    indices = tuple((dim, positions(input.shape[dim], left, right)) for dim, left, right in _pairs(padding, input.ndim))
+    values = np.ascontiguousarray(_gather(input._array, indices))
+    return result(values, node_class, (input,), saved=(input,), padding=tuple(padding), indices=indices)
+
+
+def _pad_node_classes():
+    """ReflectionPad1DBackward0 ... ReplicationPad3DBackward0 and their double-backward nodes:
+    PyTorch has one name per mode and number of dims; minigrad's differ in nothing else."""
+    classes = {}
+    for mode, word, rule in (("reflect", "Reflection", "mirrored at the edge"),
+                             ("replicate", "Replication", "the edge value repeated")):
+        for dims in (1, 2, 3):
+            name = f"{word}Pad{dims}DBackward0"
+            # (grad_fn._saved_padding only: the indices are minigrad's own)
+            _SETTINGS_KEPT_AS[name] = _SETTINGS_KEPT_AS[name[:-1] + "Backward0"] = {"padding": "padding"}
+            twice = type(f"{word}Pad{dims}DBackwardBackward0", (_IndexPadBackwardBackward,), {
+                "__doc__": f"result = {name}'s gradient   ->   grad_grad = {mode}-pad(gg) again",
+                "__module__": __name__})
+            classes[mode, dims] = type(name, (_IndexPadBackward,), {
+                "__doc__": (f"result = self padded over its last {dims} dim(s), {rule}   ->\n"
+                            "        grad_self = grad added back into the input position each output was read from"),
+                "mode": mode, "double_backward_class": twice, "__module__": __name__})
+            globals()[name] = classes[mode, dims]
+            globals()[twice.__name__] = twice
+    return classes
+
+
+_INDEX_PAD_NODES = _pad_node_classes()
+
+
+# --- F.pad ------------------------------------------------------------------------------------
+
+_UNSUPPORTED = ("Padding size {size} is not supported for {ndim}D input tensor.\n"
+                "Supported combinations for non-constant padding:\n"
+                "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def _circular_pad(input, pad):
+    """Wrap around: the last ``right`` positions of the input's other end, and vice versa."""
+    from .._ops.shape import cat
+    out = input
+    for dim, left, right in _pairs(pad, input.ndim):
+        size = input.shape[dim]
+        if left > size or right > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        pieces = []
+        if left > 0:
+            pieces.append(out.narrow(dim, size - left, left))
+        pieces.append(out)
+        if right > 0:
+            pieces.append(out.narrow(dim, 0, right))
+        out = cat(pieces, dim) if len(pieces) > 1 else out
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """``input`` padded around its last dims: ``pad`` = (left, right) for the last dim, then
+    (top, bottom) for the one before, ... ``mode``: 'constant' (with ``value``, default 0),
+    'reflect', 'replicate' or 'circular'.
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    pad = [int(p) for p in pad]
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but "
+                           f"got padding length {len(pad)} and input of dimension {input.ndim}")
+    dims = len(pad) // 2
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if dims not in (1, 2, 3) or input.ndim not in (dims + 1, dims + 2):
+        raise NotImplementedError(_UNSUPPORTED.format(size=len(pad), ndim=input.ndim))
+    if mode == "circular":
+        return _circular_pad(input, pad)
+    if mode == "reflect":
+        for i, (dim, left, right) in enumerate(_pairs(pad, input.ndim)):
+            if left >= input.shape[dim] or right >= input.shape[dim]:
+                raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
+                                   f"input dimension, but got: padding ({left}, {right}) at dimension {dim} of "
+                                   f"input [{', '.join(map(str, input.shape))}]")
+    return _index_pad(input, pad, _INDEX_PAD_NODES[mode, dims])
