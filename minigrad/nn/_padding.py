@@ -160,21 +160,35 @@ _UNSUPPORTED = ("Padding size {size} is not supported for {ndim}D input tensor.\
                 "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
 
 
+def _sliced(tensor, dim, start, end):
+    """``tensor[..., start:end, ...]`` along ``dim``: a view recorded as SliceBackward0, even
+    when it is the whole dim (which x[:, 0:n] would record as an alias)."""
+    return tensor.narrow(dim, start, end - start)
+
+
 def _circular_pad(input, pad):
-    """Wrap around: the last ``right`` positions of the input's other end, and vice versa."""
-    from .._ops.shape import cat
-    out = input
-    for dim, left, right in _pairs(pad, input.ndim):
-        size = input.shape[dim]
-        if left > size or right > size:
+    """Wrap around, in PyTorch's steps (so the recorded graph is PyTorch's chain of CopySlices):
+    a new tensor; the input copied into its middle; then, dim after dim, each border copied
+    from the far end of what is already there (so corners wrap in both dims)."""
+    pairs = _pairs(pad, input.ndim)[::-1]                # the first padded dim first
+    for dim, left, right in pairs:
+        if left > input.shape[dim] or right > input.shape[dim]:
             raise RuntimeError("Padding value causes wrapping around more than once.")
-        pieces = []
+    shape = list(input.shape)
+    for dim, left, right in pairs:
+        shape[dim] += left + right
+    out = input.new_empty(shape)
+    middle, source = out, input
+    for dim, left, right in pairs:
+        middle = _sliced(middle, dim, max(left, 0), shape[dim] - max(right, 0))
+        source = _sliced(source, dim, max(-left, 0), input.shape[dim] - max(-right, 0))
+    middle.copy_(source)
+    for dim, left, right in pairs:
+        size = shape[dim]
         if left > 0:
-            pieces.append(out.narrow(dim, size - left, left))
-        pieces.append(out)
+            _sliced(out, dim, 0, left).copy_(_sliced(out, dim, size - left - max(right, 0), size - max(right, 0)))
         if right > 0:
-            pieces.append(out.narrow(dim, 0, right))
-        out = cat(pieces, dim) if len(pieces) > 1 else out
+            _sliced(out, dim, size - right, size).copy_(_sliced(out, dim, max(left, 0), max(left, 0) + right))
     return out
 
 
