@@ -454,3 +454,8 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     out, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, _one(output_size)), True)
     out, indices = out.squeeze(-2), indices.squeeze(-2)
     return (out, indices) if return_indices else out
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """``torch.max_pool1d_with_indices``: ``max_pool1d(..., return_indices=True)``."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
