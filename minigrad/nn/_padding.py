@@ -100,7 +100,10 @@ def _scatter_add(grad, indices, input_shape):
 
 
 class _IndexPadBackward(Node):
-    """Shared backward of reflection and replication padding (see the subclasses' docstrings)."""
+    """result = self read at one input position per output position (reflect or replicate padding)   ->
+        grad_self = grad added back into the position each output was read from
+
+    Shared by ReflectionPad1DBackward0 ... ReplicationPad3DBackward0 (made below)."""
 
     _saved_names = ("self",)
 
@@ -112,7 +115,9 @@ class _IndexPadBackward(Node):
 
 
 class _IndexPadBackwardBackward(Node):
-    """Shared double backward: the gradient of "add back" is reading again, i.e. padding again."""
+    """result = the padding's gradient (grad added back)   ->   grad_grad = gg padded again
+
+    The gradient of "add back" is reading again, i.e. padding again."""
 
     def backward(self, gg):
         return _index_pad(gg, self.padding, self.double_backward_of), None

@@ -116,7 +116,10 @@ def _scatter_to_input(grad, indices, input_shape):
 
 
 class _MaxBackward(Node):
-    """Shared by max_pool2d's and adaptive_max_pool2d's nodes."""
+    """result = the largest value of each window   ->
+        grad_self = grad added at the position of each window's largest value (result1)
+
+    Shared by max_pool2d's and adaptive_max_pool2d's nodes."""
 
     _saved_names = ("self", "result1")
 
@@ -127,7 +130,7 @@ class _MaxBackward(Node):
 
 
 class _MaxBackwardBackward(Node):
-    """Shared double backward: d(scatter)/d(grad) reads gg back at the same indices."""
+    """result = max pooling's gradient (grad added at the indices)   ->   grad_grad = gg read at the same indices"""
 
     def backward(self, gg):
         planes = math.prod(self.indices.shape[:-2])
