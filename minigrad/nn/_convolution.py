@@ -333,6 +333,10 @@ def _expanded(value, name, dims):
     return values
 
 
+def _per_dim(value, dims):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
+
+
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """``torch.convolution``: the one operation every conv function calls (batched input only).
 
@@ -405,6 +409,10 @@ def _conv(name, dims, input, weight, bias, stride, padding, dilation, groups):
     unbatched = input.ndim == dims + 1
     if unbatched:
         input = input.unsqueeze(0)
+    # a single number stands for one per spatial dim of *this* function (conv2d: two), before
+    # the convolution compares their count with the weight's dims
+    stride, dilation = _per_dim(stride, dims), _per_dim(dilation, dims)
+    padding = padding if isinstance(padding, str) else _per_dim(padding, dims)
     if isinstance(padding, str):
         if padding == "valid":
             padding = 0
@@ -442,6 +450,8 @@ def _conv_transpose(name, dims, input, weight, bias, stride, padding, output_pad
     unbatched = input.ndim == dims + 1
     if unbatched:
         input = input.unsqueeze(0)
+    stride, padding, dilation = _per_dim(stride, dims), _per_dim(padding, dims), _per_dim(dilation, dims)
+    output_padding = _per_dim(output_padding, dims)
     out = convolution(input, weight, bias, stride, padding, dilation, True, output_padding, groups)
     return out.squeeze(0) if unbatched else out
 

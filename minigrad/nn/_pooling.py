@@ -416,7 +416,13 @@ def adaptive_avg_pool2d(input, output_size):
     columns = _adaptive_bounds(array.shape[-1], sizes[1])
     for i, (top, bottom) in enumerate(rows):
         for j, (left, right) in enumerate(columns):
-            values[..., i, j] = array[..., top:bottom, left:right].mean(axis=(-2, -1))
+            # added up one element after the other, row by row, as PyTorch's kernel does (a
+            # numpy sum adds in pairs, which can round differently in the last bit)
+            total = np.zeros(array.shape[:-2], dtype=array.dtype)
+            for row in range(top, bottom):
+                for column in range(left, right):
+                    total += array[..., row, column]
+            values[..., i, j] = total / (bottom - top) / (right - left)     # (PyTorch's two divisions)
     return result(values, AdaptiveAvgPool2DBackward0, (input,), saved=(input,))
 
 

@@ -21,7 +21,10 @@ def _ntuple(value, n):
     return (value,) * n
 
 
-_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+# Python sets, as in PyTorch, because its messages print them: in an order that depends on the
+# strings' hashes (PYTHONHASHSEED), the same order for both libraries in one process
+_PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
 class _ConvNd(Module):
@@ -42,14 +45,12 @@ class _ConvNd(Module):
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
         if isinstance(padding, str):
-            if padding not in ("valid", "same"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}")
             if padding == "same" and any(s != 1 for s in _ntuple(stride, n)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
-            # (PyTorch prints a Python set here; this is the order it shows)
-            raise ValueError("padding_mode must be one of {'replicate', 'zeros', 'circular', 'reflect'}, "
-                             f"but got padding_mode={padding_mode!r}")
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode={padding_mode!r}")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = _ntuple(kernel_size, n)
