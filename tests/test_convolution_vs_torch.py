@@ -430,3 +430,56 @@ def test_the_neural_networks_tutorial_prints_as_torch():
     ours, theirs = _printed(minigrad), _printed(torch)
     assert "Conv2d(1, 6, kernel_size=(5, 5), stride=(1, 1))" in ours
     assert ours == theirs
+
+
+FORWARD_MODE = {
+    "conv2d": lambda L, x, w, b: F(L).conv2d(x, w, b, padding=1),
+    "conv_transpose1d": lambda L, x, w, b: F(L).conv_transpose1d(x.flatten(2), w.transpose(0, 1)[:, :, 0], b, stride=2),
+    "max_pool2d": lambda L, x, w, b: F(L).max_pool2d(x, 2),
+    "avg_pool2d": lambda L, x, w, b: F(L).avg_pool2d(x, 3, 1, 1, count_include_pad=False),
+    "adaptive_avg_pool2d": lambda L, x, w, b: F(L).adaptive_avg_pool2d(x, (2, 3)),
+    "adaptive_max_pool2d": lambda L, x, w, b: F(L).adaptive_max_pool2d(x, 3),
+    "pad_constant": lambda L, x, w, b: F(L).pad(x, (1, 0, 2, -1), value=1.5),
+    "pad_reflect": lambda L, x, w, b: F(L).pad(x, (1, 2, 2, 1), mode="reflect"),
+    "pad_replicate": lambda L, x, w, b: F(L).pad(x.flatten(2), (1, 2), mode="replicate"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_MODE))
+def test_forward_mode_as_torch(name):
+    """Tangents pushed forward (torch.autograd.forward_ad) are PyTorch's."""
+    torch = import_torch()
+    primals = _arrays([(2, 3, 6, 6), (4, 3, 3, 3), (4,)], seed=4)
+    tangents = _arrays([(2, 3, 6, 6), (4, 3, 3, 3), (4,)], seed=5)
+    results = []
+    for lib in (minigrad, torch):
+        forward_ad = lib.autograd.forward_ad
+        with forward_ad.dual_level():
+            duals = [forward_ad.make_dual(lib.tensor(p), lib.tensor(t)) for p, t in zip(primals, tangents)]
+            out = FORWARD_MODE[name](lib, *duals)
+            primal, tangent = forward_ad.unpack_dual(out)
+            results.append((primal.numpy(), tangent.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+EDGE_CASES = {
+    "empty_batch": lambda L: F(L).conv2d(L.zeros(0, 3, 6, 6), L.ones(4, 3, 3, 3)),
+    "integers": lambda L: F(L).conv2d(L.arange(36).reshape(1, 1, 6, 6), L.ones(2, 1, 3, 3, dtype=L.int64)),
+    "no_grad": lambda L: _under_no_grad(L),
+    "vmap": lambda L: L.func.vmap(lambda t: F(L).conv1d(t, L.ones(2, 1, 2)))(L.arange(12.).reshape(3, 1, 4)),
+    "max_pool_ties_and_nan": lambda L: F(L).max_pool2d(
+        L.tensor([[[[1., 1., float("nan"), 0.], [1., 0., 2., 2.]]]]), 2, return_indices=True),
+}
+
+
+def _under_no_grad(lib):
+    with lib.no_grad():
+        out = F(lib).conv2d(lib.ones(1, 1, 3, 3, requires_grad=True), lib.ones(1, 1, 2, 2, requires_grad=True))
+    return out, out.requires_grad, out.grad_fn
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_edge_cases_as_torch(name):
+    torch = import_torch()
+    assert repr(EDGE_CASES[name](minigrad)) == repr(EDGE_CASES[name](torch))

@@ -101,16 +101,17 @@ def conv_array(x, w, s):
     groups, kernel_size = s["groups"], w.shape[2:]
     out_size = _output_size(x.shape[2:], kernel_size, s["stride"], s["padding"], s["dilation"])
     windows = im2col(_padded(x, s["padding"]), kernel_size, s["stride"], s["dilation"], out_size)
-    windows = windows.reshape(x.shape[0], groups, -1, math.prod(out_size))   # (N, g, C_in/g * K, P)
-    kernels = w.reshape(groups, w.shape[0] // groups, -1)                  # (g, C_out/g, C_in/g * K)
+    per_group = w.shape[1] * math.prod(kernel_size)                       # C_in/g * K
+    windows = windows.reshape(x.shape[0], groups, per_group, math.prod(out_size))   # (N, g, C_in/g * K, P)
+    kernels = w.reshape(groups, w.shape[0] // groups, per_group)          # (g, C_out/g, C_in/g * K)
     return (kernels @ windows).reshape((x.shape[0], w.shape[0]) + out_size)
 
 
 def input_grad_array(grad, w, input_shape, s):
     """numpy: the gradient of conv(x, w) with respect to x (of ``input_shape``), for ``grad``."""
     groups, kernel_size, out_size = s["groups"], w.shape[2:], grad.shape[2:]
-    kernels = w.reshape(groups, w.shape[0] // groups, -1)
-    grads = grad.reshape(grad.shape[0], groups, w.shape[0] // groups, -1)     # (N, g, C_out/g, P)
+    kernels = w.reshape(groups, w.shape[0] // groups, w.shape[1] * math.prod(kernel_size))
+    grads = grad.reshape(grad.shape[0], groups, w.shape[0] // groups, math.prod(out_size))   # (N, g, C_out/g, P)
     windows = np.swapaxes(kernels, -1, -2) @ grads                           # (N, g, C_in/g * K, P)
     windows = windows.reshape((grad.shape[0], input_shape[1]) + tuple(kernel_size) + tuple(out_size))
     padded_shape = tuple(input_shape[:2]) + tuple(n + 2 * p for n, p in zip(input_shape[2:], s["padding"]))
@@ -122,8 +123,8 @@ def weight_grad_array(grad, x, weight_shape, s):
     """numpy: the gradient of conv(x, w) with respect to w (of ``weight_shape``), for ``grad``."""
     groups, kernel_size, out_size = s["groups"], tuple(weight_shape[2:]), grad.shape[2:]
     windows = im2col(_padded(x, s["padding"]), kernel_size, s["stride"], s["dilation"], out_size)
-    windows = windows.reshape(x.shape[0], groups, -1, math.prod(out_size))
-    grads = grad.reshape(grad.shape[0], groups, weight_shape[0] // groups, -1)
+    windows = windows.reshape(x.shape[0], groups, weight_shape[1] * math.prod(kernel_size), math.prod(out_size))
+    grads = grad.reshape(grad.shape[0], groups, weight_shape[0] // groups, math.prod(out_size))
     return (grads @ np.swapaxes(windows, -1, -2)).sum(axis=0).reshape(weight_shape)
 
 
@@ -179,6 +180,22 @@ class ConvolutionBackward0(Node):
 
     def _settings(self):
         return {name: self.__dict__[name] for name in _SETTINGS}
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = convolution(input_t, weight) + convolution(input, weight_t) + bias_t (bilinear: one argument changes at a time)"""
+        (x, w, _), s = inputs, self._settings()
+        x_t, w_t, b_t = (None if getattr(t, "_stands_for_no_tangent", False) else t for t in tangents)
+        terms = []
+        if x_t is not None:
+            terms.append(convolution(x_t, w, None, **s))
+        if w_t is not None:
+            terms.append(convolution(x, w_t, None, **s))
+        if b_t is not None:
+            terms.append(_bias_view(b_t, out.ndim).expand(tuple(out.shape)))
+        total = terms[0]
+        for term in terms[1:]:
+            total = total + term
+        return total
 
 
 class ConvolutionBackwardBackward0(Node):

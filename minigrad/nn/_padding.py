@@ -35,6 +35,10 @@ class ConstantPadNdBackward0(Node):
     def backward(self, grad):
         return (constant_pad_nd(grad, [-p for p in self.amounts]),)
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = constant_pad_nd(self_t, pad, 0) (the padded value is a constant: no change)"""
+        return constant_pad_nd(tangents[0], self.amounts)
+
 
 def _pairs(pad, ndim):
     """[(dim, left, right), ...] from F.pad's flat list (last dim first)."""
@@ -112,6 +116,10 @@ class _IndexPadBackward(Node):
         values = _scatter_add(grad._array, self.indices, tuple(input.shape))
         return (result(np.ascontiguousarray(values), self.double_backward_class, (grad, input),
                        indices=self.indices, padding=self.padding, double_backward_of=type(self)),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t padded the same way (reading positions is linear)"""
+        return _index_pad(tangents[0], self.padding, type(self))
 
 
 class _IndexPadBackwardBackward(Node):

@@ -129,6 +129,13 @@ class _MaxBackward(Node):
         return (result(values, self.double_backward_class, (grad, input), indices=indices),)
 
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t at the position of each window's largest value"""
+        planes = math.prod(out.shape[:-2])
+        read = tangents[0].reshape(planes, -1).gather(1, _wrap(self.flat_indices.reshape(planes, -1)))
+        return read.reshape(tuple(out.shape))
+
+
 class _MaxBackwardBackward(Node):
     """result = max pooling's gradient (grad added at the indices)   ->   grad_grad = gg read at the same indices"""
 
@@ -188,7 +195,7 @@ def _max_pool2d_batched(input, kernel_size, stride, padding, dilation, ceil_mode
     values, indices = values.reshape(array.shape[:-2] + out_size), indices.reshape(array.shape[:-2] + out_size)
     out = result(np.ascontiguousarray(values), MaxPool2DWithIndicesBackward0, (input,),
                  kernel_size=kernel, stride_as_given=given_stride, padding=padding, dilation=dilation,
-                 ceil_mode=bool(ceil_mode))
+                 ceil_mode=bool(ceil_mode), flat_indices=indices)
     indices = plain_output(indices.astype(np.int64), input)
     if out._grad_fn is not None:
         out._grad_fn.save_for_backward(input, indices)
@@ -289,6 +296,10 @@ class AvgPool2DBackward0(Node):
         values = summed[:, :, padding[0]:padding[0] + height, padding[1]:padding[1] + width].reshape(tuple(input.shape))
         return (result(np.ascontiguousarray(values).astype(input._array.dtype, copy=False),
                        AvgPool2DBackwardBackward0, (grad, input), arguments=self.arguments),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = avg_pool2d(self_t) with the same settings (a mean is linear)"""
+        return _avg_pool2d_batched(tangents[0], *self.arguments)
 
 
 def _avg_pool2d_batched(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
@@ -399,6 +410,10 @@ class AdaptiveAvgPool2DBackward0(Node):
                 values[..., top:bottom, left:right] += g[..., i, j, None, None] / ((bottom - top) * (right - left))
         return (result(values, AdaptiveAvgPool2DBackwardBackward0, (grad, input), output_size=tuple(g.shape[-2:])),)
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = adaptive_avg_pool2d(self_t, output_size) (a mean is linear)"""
+        return adaptive_avg_pool2d(tangents[0], tuple(out.shape[-2:]))
+
 
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling with exactly ``output_size`` windows per channel, whatever the input's size.
@@ -450,7 +465,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
             values[..., i, j] = np.take_along_axis(window, position[..., None], axis=-1)[..., 0]
             row, column = np.divmod(position, right - left)
             indices[..., i, j] = (top + row) * width + left + column
-    out = result(values, AdaptiveMaxPool2DBackward0, (input,))
+    out = result(values, AdaptiveMaxPool2DBackward0, (input,), flat_indices=indices)
     indices = plain_output(indices, input)
     if out._grad_fn is not None:
         out._grad_fn.save_for_backward(input, indices)
