@@ -113,6 +113,12 @@ PROGRAMS = {
     "zero_pad2d_module": (lambda L, x: L.nn.ZeroPad2d((1, 0, 2, 1))(x), [(1, 2, 3, 3)]),
     "reflection_pad2d_module": (lambda L, x: L.nn.ReflectionPad2d(1)(x), [(1, 2, 3, 3)]),
     "replication_pad1d_module": (lambda L, x: L.nn.ReplicationPad1d((2, 1))(x), [(1, 2, 3)]),
+    # im2col and col2im themselves
+    "unfold": (lambda L, x: F(L).unfold(x, (2, 3), dilation=1, padding=1, stride=2), [(2, 3, 5, 6)]),
+    "unfold_unbatched_dilated": (lambda L, x: F(L).unfold(x, 2, dilation=2), [(2, 5, 4)]),
+    "fold": (lambda L, x: F(L).fold(x, (5, 6), (2, 3), padding=1, stride=2), [(2, 18, 9)]),
+    "fold_unbatched_overlapping": (lambda L, x: F(L).fold(x, (4, 4), 2), [(8, 9)]),
+    "unfold_module": (lambda L, x: L.nn.Unfold((2, 3), 2, 1, (1, 2))(x), [(1, 2, 5, 6)]),
 }
 
 # convolutions add up products in another order than PyTorch's kernels: equal to rounding
@@ -275,6 +281,12 @@ ERRORS = {
     "pad_reflect_unsupported": lambda L: F(L).pad(L.randn(2, 3, 4), (1, 1, 1, 1, 1, 1), mode="reflect"),
     "pad_mode": lambda L: F(L).pad(L.randn(2, 3, 4), (1, 1), mode="foo"),
     "pad_reflect_1d_input": lambda L: F(L).pad(L.randn(4), (1, 1), mode="reflect"),
+    "unfold_2d_input": lambda L: F(L).unfold(L.randn(5, 6), 2),
+    "unfold_too_large": lambda L: F(L).unfold(L.randn(2, 3, 5, 6), 7),
+    "unfold_stride_zero": lambda L: F(L).unfold(L.randn(2, 3, 5, 6), 2, stride=0),
+    "fold_not_divisible": lambda L: F(L).fold(L.randn(2, 18, 9), (5, 6), (2, 2)),
+    "fold_block_count": lambda L: F(L).fold(L.randn(2, 18, 9), (5, 6), (2, 3)),
+    "fold_1d_input": lambda L: F(L).fold(L.randn(9), (5, 6), (2, 3)),
     "pad_circular_wraps_twice": lambda L: F(L).pad(L.randn(2, 3, 4), (5, 1), mode="circular"),
 }
 
@@ -332,6 +344,9 @@ LAYERS = [
     lambda L: L.nn.ReplicationPad2d((1, 0, 1, 0)),
     lambda L: L.nn.ReplicationPad1d(1),
     lambda L: L.nn.CircularPad2d(1),
+    lambda L: L.nn.Unfold(2),
+    lambda L: L.nn.Unfold((2, 3), 2, 1, (1, 2)),
+    lambda L: L.nn.Fold((4, 5), 2, stride=2),
 ]
 
 
@@ -442,6 +457,8 @@ FORWARD_MODE = {
     "pad_constant": lambda L, x, w, b: F(L).pad(x, (1, 0, 2, -1), value=1.5),
     "pad_reflect": lambda L, x, w, b: F(L).pad(x, (1, 2, 2, 1), mode="reflect"),
     "pad_replicate": lambda L, x, w, b: F(L).pad(x.flatten(2), (1, 2), mode="replicate"),
+    "unfold": lambda L, x, w, b: F(L).unfold(x, 2, padding=1),
+    "fold": lambda L, x, w, b: F(L).fold(x.reshape(2, 12, 9)[:, :, :4], (3, 3), 2, stride=2, padding=1),
 }
 
 

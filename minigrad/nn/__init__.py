@@ -20,9 +20,10 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/conv.py       Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
     modules/pooling.py    MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
     modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d)
+    modules/fold.py       Unfold, Fold (im2col and col2im as layers)
     init.py               how weights are initialised
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
-    _convolution.py       F.conv1d, F.conv2d, F.conv_transpose1d/2d (im2col), ConvolutionBackward0
+    _convolution.py       F.conv1d, F.conv2d, F.conv_transpose1d/2d, ConvolutionBackward0, F.unfold/F.fold (im2col)
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
     _padding.py           F.pad: constant, reflect, replicate, circular
 """
@@ -41,5 +42,5 @@ from .modules import (  # noqa: F401,E402  (convolution, pooling and padding lay
     MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
     ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
-    ReplicationPad2d, CircularPad1d, CircularPad2d,
+    ReplicationPad2d, CircularPad1d, CircularPad2d, Fold, Unfold,
 )

@@ -18,3 +18,4 @@ from .pooling import (  # noqa: F401
 from .padding import (  # noqa: F401
     ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
     ReplicationPad2d, CircularPad1d, CircularPad2d)
+from .fold import Fold, Unfold  # noqa: F401
