@@ -500,3 +500,34 @@ def _under_no_grad(lib):
 def test_edge_cases_as_torch(name):
     torch = import_torch()
     assert repr(EDGE_CASES[name](minigrad)) == repr(EDGE_CASES[name](torch))
+
+
+SECOND_ORDER = {
+    "max_pool2d": lambda L, x: F(L).max_pool2d(x, 2),
+    "max_pool1d": lambda L, x: F(L).max_pool1d(x[0], 2),
+    "adaptive_max_pool2d": lambda L, x: F(L).adaptive_max_pool2d(x, 2),
+    "avg_pool2d": lambda L, x: F(L).avg_pool2d(x, 2),
+    "adaptive_avg_pool2d": lambda L, x: F(L).adaptive_avg_pool2d(x, 3),
+    "pad_reflect": lambda L, x: F(L).pad(x[0], (1, 1), mode="reflect"),
+    "pad_replicate": lambda L, x: F(L).pad(x, (1, 1, 1, 1), mode="replicate"),
+    "pad_constant": lambda L, x: F(L).pad(x, (1, 1)),
+    "unfold": lambda L, x: F(L).unfold(x, 2),
+    "conv_transpose2d": lambda L, x: F(L).conv_transpose2d(x, L.ones(3, 2, 2, 2, dtype=L.float64)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_gradient_graphs_under_create_graph_as_torch(name):
+    """The gradient's own graph (create_graph=True) has PyTorch's nodes, and differentiates as PyTorch's."""
+    torch = import_torch()
+    x = _arrays([(1, 3, 6, 6)], seed=6)[0]
+    seen = []
+    for lib in (minigrad, torch):
+        leaf = lib.tensor(x, requires_grad=True)
+        out = SECOND_ORDER[name](lib, leaf)
+        grad_out = lib.ones(tuple(out.shape), dtype=lib.float64, requires_grad=True)
+        (grad_x,) = lib.autograd.grad(out, leaf, grad_out, create_graph=True)
+        (again,) = lib.autograd.grad((grad_x * grad_x).sum(), grad_out)
+        seen.append((graph(grad_x.grad_fn), again.numpy()))
+    assert seen[0][0] == seen[1][0]
+    np.testing.assert_allclose(seen[0][1], seen[1][1], rtol=1e-12, atol=1e-12)
