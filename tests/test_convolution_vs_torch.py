@@ -287,6 +287,36 @@ ERRORS = {
     "fold_not_divisible": lambda L: F(L).fold(L.randn(2, 18, 9), (5, 6), (2, 2)),
     "fold_block_count": lambda L: F(L).fold(L.randn(2, 18, 9), (5, 6), (2, 3)),
     "fold_1d_input": lambda L: F(L).fold(L.randn(9), (5, 6), (2, 3)),
+    "conv2d_list_input": lambda L: F(L).conv1d([1.], L.randn(1, 1, 4, 4)),
+    "conv2d_list_bias": lambda L: F(L).conv2d(L.randn(1, 1, 4, 4), L.randn(1, 1, 4, 4), [1.]),
+    "conv2d_float_groups": lambda L: F(L).conv2d(L.randn(1, 1, 4, 4), L.randn(1, 1, 4, 4), None, 1, "same", 1, 1.5),
+    "conv2d_stride_element": lambda L: F(L).conv2d(L.randn(1, 1, 4, 4), L.randn(1, 1, 4, 4), None, (1, "a")),
+    "conv1d_float_stride": lambda L: F(L).conv1d(L.randn(1, 4, 4), L.randn(1, 4, 4), stride=2.0),
+    "conv2d_bool": lambda L: F(L).conv2d(L.ones(1, 1, 4, 4, dtype=L.bool), L.ones(1, 1, 4, 4, dtype=L.bool)),
+    "conv_transpose2d_list_weight": lambda L: F(L).conv_transpose2d(L.randn(1, 1, 4, 4), [1.]),
+    "conv_transpose2d_float_stride": lambda L: F(L).conv_transpose2d(L.randn(1, 1, 4, 4), L.randn(1, 1, 2, 2),
+                                                                     stride=1.5),
+    "module_double_input": lambda L: L.nn.Conv2d(1, 2, 3)(L.randn(1, 1, 4, 4).double()),
+    "max_pool_list_input": lambda L: F(L).max_pool2d([1.], 2),
+    "max_pool_float_kernel": lambda L: F(L).max_pool2d(L.randn(1, 1, 4, 4), kernel_size=2.5),
+    "max_pool_float_stride": lambda L: F(L).max_pool2d(L.randn(1, 1, 4, 4), 2, stride=1.5),
+    "max_pool_float_padding_element": lambda L: F(L).max_pool2d(L.randn(1, 1, 4, 4), 2, 1, padding=(1.5, 1)),
+    "max_pool_bool": lambda L: F(L).max_pool2d(L.ones(1, 1, 4, 4, dtype=L.bool), 2),
+    "max_pool1d_bool": lambda L: F(L).max_pool1d(L.ones(1, 4, 4, dtype=L.bool), 2),
+    "avg_pool_float_kernel": lambda L: F(L).avg_pool2d(L.randn(1, 1, 4, 4), 2.5),
+    "avg_pool_bool": lambda L: F(L).avg_pool2d(L.ones(1, 1, 4, 4, dtype=L.bool), 2),
+    "avg_pool1d_list_input": lambda L: F(L).avg_pool1d([1.], 2),
+    "adaptive_avg_list_input": lambda L: F(L).adaptive_avg_pool2d([1.], 2),
+    "adaptive_avg_long": lambda L: F(L).adaptive_avg_pool2d(L.arange(16).reshape(1, 1, 4, 4), 2),
+    "adaptive_max_long": lambda L: F(L).adaptive_max_pool2d(L.arange(16).reshape(1, 1, 4, 4), 2),
+    "pad_list_input": lambda L: F(L).pad([1.], (1, 1)),
+    "pad_float_first": lambda L: F(L).pad(L.randn(1, 4), (1.5, 1)),
+    "pad_float_second": lambda L: F(L).pad(L.randn(1, 4), [1, 2.0]),
+    "pad_int": lambda L: F(L).pad(L.randn(1, 4), 1),
+    "unfold_list_input": lambda L: F(L).unfold([1.], 2),
+    "unfold_long": lambda L: F(L).unfold(L.arange(16).reshape(1, 1, 4, 4), 2),
+    "fold_list_input": lambda L: F(L).fold([1.], (2, 2), 2),
+    "fold_long": lambda L: F(L).fold(L.ones(1, 4, 4, dtype=L.long), (3, 3), 2),
     "pad_circular_wraps_twice": lambda L: F(L).pad(L.randn(2, 3, 4), (5, 1), mode="circular"),
 }
 
@@ -301,7 +331,10 @@ def _error(lib, program):
     try:
         program(lib)
     except Exception as error:          # noqa: BLE001  (the class is what is compared)
-        return type(error).__name__, _sorted_sets(str(error))
+        message = _sorted_sets(str(error))
+        if "invalid combination of arguments" in message:
+            message = message.split("\n")[0]       # (the signatures listed below it: only their first line)
+        return type(error).__name__, message
     return None
 
 

@@ -26,6 +26,7 @@ these same two functions, so any order of derivative works.
 A transposed convolution (``conv_transpose2d``) is the input-gradient of an ordinary one,
 used as a forward pass: it spreads each input value over a kernel-sized patch.
 """
+import functools
 import math
 import warnings
 
@@ -33,9 +34,11 @@ import numpy as np
 
 from .._tensor import Tensor
 from .._ops import result, plain_output
+from .._ops.pointwise import kernel_not_implemented
 from ..autograd.graph import Node
 from .._warnings import stacklevel_outside_minigrad
 from ._padding import constant_pad_nd
+from ._size_arguments import check_int_tuples, check_tensor, int_tuple_error
 
 
 # --- im2col and col2im: the one numpy helper pair everything below uses ----------------------------
@@ -276,12 +279,12 @@ def _check_convolution(input, weight, bias, s):
     """PyTorch's checks (and messages) before a convolution, in PyTorch's order."""
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.tensor_type_name[:-6]} but found "
-                           f"{weight.dtype.tensor_type_name[:-6]}")
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({_cpp_type(input)}) and bias type ({_cpp_type(bias)}) "
                            "should be the same")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.tensor_type_name[:-6]} but found "
+                           f"{weight.dtype.tensor_type_name[:-6]}")
     if any(p < 0 for p in s["padding"]):
         raise RuntimeError("negative padding is not supported")
     if any(p < 0 for p in s["output_padding"]):
@@ -369,6 +372,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
          "dilation": _expanded(dilation, "dilation", dims), "transposed": bool(transposed),
          "output_padding": _expanded(output_padding, "output_padding", dims), "groups": int(groups)}
     _check_convolution(input, weight, bias, s)
+    if input.dtype.name == "bool":
+        raise kernel_not_implemented("slow_conv_transpose2d_out_cpu" if transposed else "slow_conv2d_cpu", input)
     array = _forward_array(input._array, weight._array, s)
     if bias is not None:
         array = array + _bias_view(bias._array, array.ndim)
@@ -410,16 +415,47 @@ def _same_padding(input, weight, stride, dilation):
     return input, tuple(left)
 
 
+_CONV_SIGNATURES = (
+    " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints padding = 0, "
+    "tuple of ints dilation = 1, int groups = 1)\n"
+    " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = \"valid\", "
+    "tuple of ints dilation = 1, int groups = 1)\n")
+_CONV_PARAMETERS = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
+
+
+def _conv_arguments_checked(function):
+    """conv1d/conv2d refusing arguments of the wrong type as PyTorch's argument parser does:
+    an element of a size tuple that is not an int is named; anything else matches neither of
+    its two signatures (padding as numbers, or as a string), and both are listed."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def with_checked_arguments(*args, **kwargs):
+        given = dict(zip(_CONV_PARAMETERS, args), **kwargs)
+        fits = (isinstance(given.get("input"), Tensor) and isinstance(given.get("weight"), Tensor)
+                and isinstance(given.get("bias"), (Tensor, type(None)))
+                and int_tuple_error(name, "groups", given.get("groups", 1), allow_int=True) is None
+                and not isinstance(given.get("groups", 1), (tuple, list)))
+        for argument in ("stride", "padding", "dilation"):
+            value = given.get(argument, 1)
+            if argument == "padding" and isinstance(value, str):
+                continue
+            if isinstance(value, (tuple, list)) and value and int_tuple_error(name, argument, value[:1]) is None:
+                error = int_tuple_error(name, argument, value)
+                if error is not None:
+                    raise error          # (a later element: PyTorch names it)
+            fits = fits and int_tuple_error(name, argument, value) is None
+        if not fits:
+            got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+            raise TypeError(f"{name}() received an invalid combination of arguments - got ({', '.join(got)}), "
+                            f"but expected one of:\n{_CONV_SIGNATURES}")
+        return function(*args, **kwargs)
+
+    return with_checked_arguments
+
+
 def _conv(name, dims, input, weight, bias, stride, padding, dilation, groups):
     """conv1d/conv2d: batch an unbatched input, turn 'same'/'valid' into numbers, convolve."""
-    for argument, value, position in (("input", input, 1), ("weight", weight, 2)):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                            f"({type(input).__name__}, {type(weight).__name__}), but expected one of:\n"
-                            f" * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
-                            f"tuple of ints padding = 0, tuple of ints dilation = 1, int groups = 1)\n"
-                            f" * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
-                            f"str padding = \"valid\", tuple of ints dilation = 1, int groups = 1)\n")
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
                            f"input of size: {_shown_size(input.shape)}")
@@ -441,6 +477,7 @@ def _conv(name, dims, input, weight, bias, stride, padding, dilation, groups):
     return out.squeeze(0) if unbatched else out
 
 
+@_conv_arguments_checked
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """A 1-d convolution: ``input`` (N, C_in, L) or (C_in, L), ``weight`` (C_out, C_in / groups, k).
 
@@ -450,6 +487,7 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
 
 
+@_conv_arguments_checked
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """A 2-d convolution: ``input`` (N, C_in, H, W) or (C_in, H, W), ``weight`` (C_out, C_in / groups, kH, kW).
 
@@ -461,6 +499,10 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def _conv_transpose(name, dims, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    check_tensor(name, "input", input, 1)
+    check_tensor(name, "weight", weight, 2)
+    check_int_tuples(name, [(argument, value, None) for argument, value in (
+        ("stride", stride), ("padding", padding), ("output_padding", output_padding), ("dilation", dilation))])
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
                            f"input of size: {_shown_size(input.shape)}")
@@ -534,6 +576,9 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     This is the im2col step of a convolution made visible: a conv2d is
     ``weight.view(C_out, -1) @ unfold(input, ...)``. Recorded as Im2ColBackward0.
     """
+    check_tensor("im2col", "input", input, 1)
+    if not input.dtype.is_floating_point:
+        raise kernel_not_implemented("im2col_out_cpu", input)
     if input.ndim not in (3, 4):
         raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
                          f"{max(input.ndim, 1) - 1}], but got 2)")
@@ -563,6 +608,9 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     Where blocks overlap, their values are added, so ``fold(unfold(x))`` is x times how many
     blocks saw each position. Recorded as Col2ImBackward0.
     """
+    check_tensor("col2im", "input", input, 1)
+    if not input.dtype.is_floating_point:
+        raise kernel_not_implemented("col2im_out_cpu", input)
     if input.ndim not in (2, 3) or 0 in tuple(input.shape)[-2:]:
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
                            f"dimensions for input, but got: {_shown_size(input.shape)}")

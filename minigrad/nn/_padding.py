@@ -18,6 +18,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._ops import result
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ._size_arguments import int_tuple_error
 
 
 # --- constant padding -------------------------------------------------------------------------
@@ -212,6 +213,9 @@ def pad(input, pad, mode="constant", value=None):
     """
     if not isinstance(input, Tensor):
         raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    error = int_tuple_error("pad", "pad", pad, 2, allow_int=False)
+    if error is not None:
+        raise error
     pad = [int(p) for p in pad]
     if mode == "constant":
         return constant_pad_nd(input, pad, 0 if value is None else value)

@@ -20,8 +20,10 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .._ops import result, plain_output
+from .._ops.pointwise import kernel_not_implemented
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ._convolution import im2col, col2im
+from ._size_arguments import check_int_tuples, check_tensor
 
 
 def _two(value, name, function):
@@ -220,7 +222,12 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     around the input; ``ceil_mode`` keeps a last partial window. With ``return_indices``
     also the position (row * W + column) of each maximum. Recorded as MaxPool2DWithIndicesBackward0.
     """
+    check_tensor("max_pool2d", "input", input, 1)
+    check_int_tuples("max_pool2d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4),
+                                    ("dilation", dilation, 5)])
     _check_pool2d_input(input, "max_pool2d")
+    if input.dtype.name == "bool":
+        raise kernel_not_implemented("max_pool2d", input)
     out, indices = _max_pool2d_batched(input, kernel_size, stride, padding, dilation, ceil_mode)
     return (out, indices) if return_indices else out
 
@@ -246,7 +253,12 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     As in PyTorch: max_pool2d of the input seen with a height of 1 (UnsqueezeBackward0 ->
     MaxPool2DWithIndicesBackward0 -> SqueezeBackward1).
     """
+    check_tensor("max_pool1d", "input", input, 1)
+    check_int_tuples("max_pool1d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4),
+                                    ("dilation", dilation, 5)])
     _check_1d_input(input, "max_pool1d")
+    if input.dtype.name == "bool":
+        raise kernel_not_implemented("max_pool1d_impl", input)
     kernel = _one(kernel_size)
     stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else _one(stride)
     out, indices = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, _one(padding)),
@@ -338,18 +350,22 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     ``divisor_override`` divides every window's sum by that number instead. Recorded as
     AvgPool2DBackward0.
     """
-    if not isinstance(input, Tensor):
-        raise TypeError(f"avg_pool2d(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    check_tensor("avg_pool2d", "input", input, 1)
+    check_int_tuples("avg_pool2d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4)])
     if input.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
                          f"{max(input.ndim, 1) - 1}], but got -3)")
     if input.ndim != 4 and input.ndim != 3 or 0 in tuple(input.shape)[-3:]:
         _check_pool2d_input(input, "avg_pool2d")
+    if input.dtype.name == "bool":
+        raise kernel_not_implemented("avg_pool2d", input)
     return _avg_pool2d_batched(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """The mean of each window along the last dim of (N, C, L) or (C, L): avg_pool2d with a height of 1."""
+    check_tensor("avg_pool1d", "input", input, 1)
+    check_int_tuples("avg_pool1d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4)])
     _check_1d_input(input, "avg_pool1d")
     kernel = _one(kernel_size)
     stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else _one(stride)
@@ -379,7 +395,8 @@ def _adaptive_output_size(input, output_size, name):
 
 def _check_adaptive_input(input, name):
     if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        # (PyTorch's Python code asks the input for its size before any check)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
     if input.ndim not in (3, 4):
         colon = ":" if name == "adaptive_max_pool2d" else ""
         raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got{colon} "
@@ -425,6 +442,8 @@ def adaptive_avg_pool2d(input, output_size):
     sizes = _adaptive_output_size(input, output_size, "adaptive_avg_pool2d")
     if sizes == (1, 1):
         return input.mean((-1, -2), keepdim=True)
+    if not input.dtype.is_floating_point:
+        raise kernel_not_implemented("adaptive_avg_pool2d", input)
     array = input._array
     values = np.empty(array.shape[:-2] + sizes, dtype=array.dtype)
     rows = _adaptive_bounds(array.shape[-2], sizes[0])
@@ -454,6 +473,8 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     """
     _check_adaptive_input(input, "adaptive_max_pool2d")
     sizes = _adaptive_output_size(input, output_size, "adaptive_max_pool2d")
+    if not input.dtype.is_floating_point:
+        raise kernel_not_implemented("adaptive_max_pool2d", input)
     array = input._array
     values = np.empty(array.shape[:-2] + sizes, dtype=array.dtype)
     indices = np.empty(array.shape[:-2] + sizes, dtype=np.int64)
