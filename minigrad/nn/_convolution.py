@@ -156,6 +156,14 @@ def _weight_grad(grad, x, w_shape, s):
     return weight_grad_array(grad, x, w_shape, s) if not s["transposed"] else weight_grad_array(x, grad, w_shape, s)
 
 
+def _added(terms):
+    """The sum of a list of tensors (recorded, term by term, like ``a + b + c``)."""
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
 def _bias_view(bias, ndim):
     """(C,) -> (1, C, 1, ...): one value per channel, broadcast over batch and positions."""
     return bias.reshape((1, -1) + (1,) * (ndim - 2))
@@ -195,10 +203,7 @@ class ConvolutionBackward0(Node):
             terms.append(convolution(x, w_t, None, **s))
         if b_t is not None:
             terms.append(_bias_view(b_t, out.ndim).expand(tuple(out.shape)))
-        total = terms[0]
-        for term in terms[1:]:
-            total = total + term
-        return total
+        return _added(terms)
 
 
 class ConvolutionBackwardBackward0(Node):
@@ -224,9 +229,7 @@ class ConvolutionBackwardBackward0(Node):
             if gg_bias is not None:
                 terms.append(_bias_view(gg_bias, grad.ndim).expand(tuple(grad.shape)))
             if terms:
-                grad_grad = terms[0]
-                for term in terms[1:]:
-                    grad_grad = grad_grad + term
+                grad_grad = _added(terms)
         if self.should_compute_output(1) and gg_weight is not None:
             grad_input = convolution_backward(grad, input, gg_weight, s, (True, False, False))[0]
         if self.should_compute_output(2) and gg_input is not None:
