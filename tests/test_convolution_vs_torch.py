@@ -78,6 +78,11 @@ PROGRAMS = {
     "conv_transpose1d": (lambda L, x, w, b: F(L).conv_transpose1d(x, w, b, stride=3), [(2, 3, 4), (3, 2, 2), (2,)]),
     "conv2d_module": (lambda L, x: _seeded(L, lambda: L.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect"))(x),
                       [(1, 3, 5, 5)]),
+    "conv1d_module_circular": (lambda L, x: _seeded(L, lambda: L.nn.Conv1d(2, 4, 3, padding="same",
+                                                                          padding_mode="circular"))(x), [(1, 2, 5)]),
+    "conv2d_module_same_even": (lambda L, x: _seeded(L, lambda: L.nn.Conv2d(2, 2, (2, 3), padding="same",
+                                                                           padding_mode="replicate"))(x),
+                                [(1, 2, 4, 5)]),
     # pooling
     "max_pool2d": (lambda L, x: F(L).max_pool2d(x, 2), [(2, 3, 6, 6)]),
     "max_pool2d_all": (lambda L, x: F(L).max_pool2d(x, 3, 2, 1, 2, True, True), [(2, 3, 9, 8)]),
@@ -140,7 +145,7 @@ def _arrays(shapes, seed=0):
 def test_values_graph_settings_and_gradients_as_torch(name, dtype):
     torch = import_torch()
     program, shapes = PROGRAMS[name]
-    if name == "conv2d_module" and dtype == np.float64:
+    if name.startswith("conv") and "module" in name and dtype == np.float64:
         pytest.skip("the layer's parameters are float32")
     arrays = _arrays(shapes)
     with warnings.catch_warnings():
@@ -377,6 +382,8 @@ LAYERS = [
     lambda L: L.nn.ReplicationPad2d((1, 0, 1, 0)),
     lambda L: L.nn.ReplicationPad1d(1),
     lambda L: L.nn.CircularPad2d(1),
+    lambda L: L.nn.Conv2d(2, 3, 2, dtype=L.float64),
+    lambda L: L.nn.Conv1d(4, 2, 1, groups=2, padding_mode="circular", padding=1),
     lambda L: L.nn.Unfold(2),
     lambda L: L.nn.Unfold((2, 3), 2, 1, (1, 2)),
     lambda L: L.nn.Fold((4, 5), 2, stride=2),

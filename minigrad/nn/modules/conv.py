@@ -113,7 +113,10 @@ class _ConvNd(Module):
             text += f", padding_mode={self.padding_mode}"
         return text
 
-    def _conv_forward(self, input, weight, bias, function):
+    def _conv_forward(self, input, weight, bias):
+        """The convolution with these settings, for a given weight and bias (as in PyTorch, so
+        that a subclass can convolve with a weight of its own)."""
+        function = F.conv1d if self._dims == 1 else F.conv2d
         if self.padding_mode != "zeros":
             # the padding is done by F.pad first, in the chosen mode; the convolution pads no more
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
@@ -128,7 +131,7 @@ class Conv1d(_ConvNd):
 
     def forward(self, input):
         """The convolution of ``input`` with this layer's kernels (ConvolutionBackward0)."""
-        return self._conv_forward(input, self.weight, self.bias, F.conv1d)
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class Conv2d(_ConvNd):
@@ -141,7 +144,7 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         """The convolution of ``input`` with this layer's kernels (ConvolutionBackward0)."""
-        return self._conv_forward(input, self.weight, self.bias, F.conv2d)
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class _ConvTransposeNd(_ConvNd):
