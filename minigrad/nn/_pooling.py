@@ -205,12 +205,12 @@ def _max_pool2d_batched(input, kernel_size, stride, padding, dilation, ceil_mode
 
 
 def _check_pool2d_input(input, name):
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    """PyTorch's messages for an input that is not (C, H, W) or (N, C, H, W) with C, H, W > 0
+    (max_pool2d words a wrong number of dims differently)."""
     shape = tuple(input.shape)
+    if name == "max_pool2d" and input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     if input.ndim not in (3, 4) or 0 in shape[-3:]:
-        if name == "max_pool2d" and (input.ndim not in (3, 4) or 0 in shape[1:] and input.ndim == 3):
-            raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
                            f"but got:[{', '.join(map(str, shape))}]")
 
@@ -355,8 +355,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if input.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
                          f"{max(input.ndim, 1) - 1}], but got -3)")
-    if input.ndim != 4 and input.ndim != 3 or 0 in tuple(input.shape)[-3:]:
-        _check_pool2d_input(input, "avg_pool2d")
+    _check_pool2d_input(input, "avg_pool2d")
     if input.dtype.name == "bool":
         raise kernel_not_implemented("avg_pool2d", input)
     return _avg_pool2d_batched(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
