@@ -82,7 +82,7 @@ def _windows(array, kernel, stride, padding, dilation, out_size, fill):
     padded = np.pad(array, ((0, 0), (0, 0), (padding[0], padding[0] + extra[0]), (padding[1], padding[1] + extra[1])),
                     constant_values=fill)
     windows = im2col(padded, kernel, stride, dilation, out_size)
-    return windows.reshape(array.shape[:2] + (kernel[0] * kernel[1],) + tuple(out_size)), padded.shape
+    return windows.reshape(array.shape[:2] + (kernel[0] * kernel[1],) + tuple(out_size))
 
 
 def _as_batch(array):
@@ -177,7 +177,7 @@ def _flat_index(offset, kernel, stride, padding, dilation, out_size, width):
     return rows * width + columns
 
 
-def _max_pool2d_batched(input, kernel_size, stride, padding, dilation, ceil_mode):
+def _max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode):
     kernel = _two(kernel_size, "kernel_size", "max_pool2d")
     given_stride = () if stride is None or (isinstance(stride, (tuple, list)) and not stride) else \
         _two(stride, "stride", "max_pool2d")
@@ -189,7 +189,7 @@ def _max_pool2d_batched(input, kernel_size, stride, padding, dilation, ceil_mode
     _check_pool_shape("max_pool2d", input, kernel, strides, padding, dilation, out_size, max_pool=True)
     array = input._array
     fill = -np.inf if array.dtype.kind == "f" else np.iinfo(array.dtype).min
-    windows, _ = _windows(_as_batch(array), kernel, strides, padding, dilation, out_size, fill)
+    windows = _windows(_as_batch(array), kernel, strides, padding, dilation, out_size, fill)
     # the first largest element wins a tie; a nan counts as the largest (numpy's argmax does both)
     offsets = np.argmax(windows, axis=2)
     values = np.take_along_axis(windows, offsets[:, :, None], axis=2)[:, :, 0]
@@ -228,7 +228,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     _check_pool2d_input(input, "max_pool2d")
     if input.dtype.name == "bool":
         raise kernel_not_implemented("max_pool2d", input)
-    out, indices = _max_pool2d_batched(input, kernel_size, stride, padding, dilation, ceil_mode)
+    out, indices = _max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return (out, indices) if return_indices else out
 
 
@@ -285,7 +285,7 @@ class AvgPool2DBackwardBackward0(Node):
     """result = avg_pool2d's gradient   ->   grad_grad = avg_pool2d(gg) with the same settings"""
 
     def backward(self, gg):
-        return _avg_pool2d_batched(gg, *self.arguments), None
+        return _avg_pool2d(gg, *self.arguments), None
 
 
 class AvgPool2DBackward0(Node):
@@ -311,10 +311,10 @@ class AvgPool2DBackward0(Node):
 
     def jvp(self, tangents, inputs, out):
         """result_t = avg_pool2d(self_t) with the same settings (a mean is linear)"""
-        return _avg_pool2d_batched(tangents[0], *self.arguments)
+        return _avg_pool2d(tangents[0], *self.arguments)
 
 
-def _avg_pool2d_batched(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+def _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     kernel = _two(kernel_size, "kernel_size", "avg_pool2d")
     given_stride = () if stride is None or (isinstance(stride, (tuple, list)) and not stride) else \
         _two(stride, "stride", "avg_pool2d")
@@ -327,7 +327,7 @@ def _avg_pool2d_batched(input, kernel_size, stride, padding, ceil_mode, count_in
                      for n, k, s, p in zip((height, width), kernel, strides, padding))
     _check_pool_shape("avg_pool2d", input, kernel, strides, padding, (1, 1), out_size, max_pool=False)
     array = input._array
-    windows, _ = _windows(_as_batch(array), kernel, strides, padding, (1, 1), out_size, 0)
+    windows = _windows(_as_batch(array), kernel, strides, padding, (1, 1), out_size, 0)
     if divisor_override is not None:
         divisor = np.asarray(divisor_override, dtype=array.dtype)
     else:
@@ -358,7 +358,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     _check_pool2d_input(input, "avg_pool2d")
     if input.dtype.name == "bool":
         raise kernel_not_implemented("avg_pool2d", input)
-    return _avg_pool2d_batched(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
