@@ -122,7 +122,7 @@ from .nn.functional import selu_, celu_  # noqa: F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: F401
 from .nn._similarity import cdist  # noqa: F401
 from .nn._convolution import (  # noqa: F401  (torch.conv2d is F.conv2d)
-    conv1d, conv2d, conv_transpose1d, conv_transpose2d, convolution)
+    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, convolution)
 from .nn._pooling import (  # noqa: F401
     max_pool1d, max_pool2d, avg_pool1d, adaptive_avg_pool1d, adaptive_max_pool1d as _adaptive_max_pool1d,
     max_pool1d_with_indices)

@@ -17,7 +17,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/dropout.py    Dropout
     modules/flatten.py    Flatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
-    modules/conv.py       Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+    modules/conv.py       Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
     modules/pooling.py    MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
     modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d)
     modules/fold.py       Unfold, Fold (im2col and col2im as layers)
@@ -38,7 +38,7 @@ from .modules import (  # noqa: F401
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
 from .modules import (  # noqa: F401,E402  (convolution, pooling and padding layers)
-    Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d,
+    Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d,
     MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
     ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,

@@ -501,6 +501,13 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
+@_conv_arguments_checked
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """A 3-d convolution (videos, volumes): ``input`` (N, C_in, D, H, W) or (C_in, D, H, W),
+    ``weight`` (C_out, C_in / groups, kD, kH, kW). The same im2col, with one more spatial dim."""
+    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+
+
 def _conv_transpose(name, dims, input, weight, bias, stride, padding, output_padding, groups, dilation):
     check_tensor(name, "input", input, 1)
     check_tensor(name, "weight", weight, 2)
@@ -638,3 +645,9 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         image = image[0]
     return result(np.ascontiguousarray(image), Col2ImBackward0, (input,), dilation=dilation, kernel_size=kernel,
                   padding=padding, stride=stride)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The gradient of conv3d with respect to its input, used as a layer; ``weight`` is (C_in, C_out / groups, kD, kH, kW)."""
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding,
+                           groups, dilation)

@@ -1,4 +1,4 @@
-"""Convolution layers: ``Conv1d``, ``Conv2d``, ``ConvTranspose1d``, ``ConvTranspose2d``
+"""Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv3d`` and their ``ConvTranspose`` partners
 (PyTorch: torch/nn/modules/conv.py).
 
 Each layer owns a ``weight`` of shape (out_channels, in_channels / groups, *kernel_size)
@@ -116,7 +116,7 @@ class _ConvNd(Module):
     def _conv_forward(self, input, weight, bias):
         """The convolution with these settings, for a given weight and bias (as in PyTorch, so
         that a subclass can convolve with a weight of its own)."""
-        function = F.conv1d if self._dims == 1 else F.conv2d
+        function = (F.conv1d, F.conv2d, F.conv3d)[self._dims - 1]
         if self.padding_mode != "zeros":
             # the padding is done by F.pad first, in the chosen mode; the convolution pads no more
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
@@ -141,6 +141,16 @@ class Conv2d(_ConvNd):
     """
 
     _dims = 2
+
+    def forward(self, input):
+        """The convolution of ``input`` with this layer's kernels (ConvolutionBackward0)."""
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv3d(_ConvNd):
+    """A 3-d convolution layer over (N, C_in, D, H, W) or (C_in, D, H, W): ``F.conv3d(input, weight, bias, ...)``."""
+
+    _dims = 3
 
     def forward(self, input):
         """The convolution of ``input`` with this layer's kernels (ConvolutionBackward0)."""
@@ -178,4 +188,15 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input):
         """``F.conv_transpose2d`` with this layer's settings (ConvolutionBackward0, transposed)."""
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self.output_padding, self.groups, self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """The gradient of a Conv3d used as a layer: ``F.conv_transpose3d``; weight is (C_in, C_out / groups, kD, kH, kW)."""
+
+    _dims = 3
+
+    def forward(self, input):
+        """``F.conv_transpose3d`` with this layer's settings (ConvolutionBackward0, transposed)."""
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation)
