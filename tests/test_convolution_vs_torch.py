@@ -582,3 +582,43 @@ def test_gradient_graphs_under_create_graph_as_torch(name):
         seen.append((graph(grad_x.grad_fn), again.numpy()))
     assert seen[0][0] == seen[1][0]
     np.testing.assert_allclose(seen[0][1], seen[1][1], rtol=1e-12, atol=1e-12)
+
+
+THIRD_ORDER = {
+    "plain": ((1, 2, 5, 5), (3, 2, 3, 3), {}, False),
+    "stride_padding": ((2, 2, 7, 6), (3, 2, 3, 2), dict(stride=2, padding=1), False),
+    "dilation": ((2, 2, 7, 6), (3, 2, 3, 2), dict(stride=(2, 1), padding=(1, 0), dilation=(1, 2)), False),
+    "groups": ((2, 4, 6, 6), (6, 2, 3, 3), dict(groups=2, stride=2), False),
+    "conv1d": ((2, 3, 9), (4, 3, 3), dict(stride=3), False),
+    "transposed": ((2, 3, 3, 4), (3, 2, 3, 3), dict(stride=2, padding=1), True),
+    "transposed_output_padding": ((2, 3, 3, 4), (3, 2, 3, 3), dict(stride=2, padding=1, output_padding=1), True),
+    "transposed_groups": ((1, 4, 3, 3), (4, 3, 2, 2), dict(groups=2, dilation=2), True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(THIRD_ORDER))
+def test_third_order_graphs_and_values_as_torch(name):
+    """The gradient of the gradient's gradient: PyTorch builds its terms from ordinary convolutions
+    (the weight's from the transposed batch), and so does minigrad, node for node. (PyTorch's own
+    backward refuses the third derivative of a transposed convolution with output_padding.)"""
+    torch = import_torch()
+    x_shape, w_shape, settings, transposed = THIRD_ORDER[name]
+    x, w = _arrays([x_shape, w_shape], seed=7)
+    seen = []
+    for lib in (minigrad, torch):
+        function = getattr(F(lib), ("conv_transpose" if transposed else "conv") + f"{len(x_shape) - 2}d")
+        X, W = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        out = function(X, W, **settings)
+        grad_x, grad_w = lib.autograd.grad((out * out).sum(), (X, W), create_graph=True)
+        grad_w2, grad_x2 = lib.autograd.grad((grad_x * grad_x).sum() + (grad_w ** 3).sum(), (W, X), create_graph=True)
+        try:
+            third = [g.numpy() for g in lib.autograd.grad((grad_w2 ** 2).sum() + (grad_x2 ** 2).sum(), (X, W))]
+        except RuntimeError as error:
+            third = str(error)
+        seen.append((graph(grad_w2.grad_fn), graph(grad_x2.grad_fn), third))
+    assert seen[0][:2] == seen[1][:2]
+    if isinstance(seen[1][2], str):
+        assert seen[0][2] == seen[1][2]
+    else:
+        for ours, theirs in zip(seen[0][2], seen[1][2]):
+            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)

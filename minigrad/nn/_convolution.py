@@ -20,8 +20,8 @@ A convolution is *bilinear*: linear in the input for a fixed weight and linear i
 weight for a fixed input. So its gradients are convolutions too, and so are the
 gradients of its gradients. Like PyTorch, minigrad records one node for the forward,
 ``ConvolutionBackward0``, and, under ``create_graph=True``, one node with three outputs
-for the backward, ``ConvolutionBackwardBackward0``, whose own backward is written with
-these same two functions, so any order of derivative works.
+for the backward, ``ConvolutionBackwardBackward0``, whose own backward is made of ordinary
+(recorded) convolutions, PyTorch's, so any order of derivative works.
 
 A transposed convolution (``conv_transpose2d``) is the input-gradient of an ordinary one,
 used as a forward pass: it spreads each input value over a kernel-sized patch.
@@ -35,6 +35,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._ops import result, plain_output
 from .._ops.pointwise import kernel_not_implemented
+from .._ops.shape import cat
 from ..autograd.graph import Node
 from .._warnings import stacklevel_outside_minigrad
 from ._padding import constant_pad_nd
@@ -186,6 +187,11 @@ class ConvolutionBackward0(Node):
 
     def backward(self, grad):
         input, weight = self.saved_tensors
+        if not self.transposed and any(self.output_padding):
+            # (the forward pass ignores it; PyTorch's backward refuses it: this happens to the
+            # third derivative of a transposed convolution with output_padding)
+            raise RuntimeError("output_padding is not supported for non-transposed convolutions; got: "
+                               + " ".join(map(str, self.output_padding)))
         mask = tuple(self.should_compute_output(i) for i in range(3))
         return convolution_backward(grad, input, weight, self._settings(), mask)
 
@@ -211,7 +217,8 @@ class ConvolutionBackwardBackward0(Node):
         grad_grad_output = conv(gg_input, weight) + conv(input, gg_weight) + gg_bias; grad_input = conv_transpose(grad_output, gg_weight); grad_weight = weight-gradient of conv for (grad_output, gg_input)
 
     A convolution is linear in each argument, so the gradient of its gradient is made of
-    convolutions again: each term swaps one argument for the incoming ``gg_*``.
+    convolutions again: each term swaps one argument for the incoming ``gg_*`` (the last two
+    terms below, ``_input_term`` and ``_weight_term``).
     """
 
     _saved_names = ("grad_output", "input", "weight")
@@ -231,10 +238,51 @@ class ConvolutionBackwardBackward0(Node):
             if terms:
                 grad_grad = _added(terms)
         if self.should_compute_output(1) and gg_weight is not None:
-            grad_input = convolution_backward(grad, input, gg_weight, s, (True, False, False))[0]
+            grad_input = _input_term(grad, gg_weight, tuple(input.shape), s)
         if self.should_compute_output(2) and gg_input is not None:
-            grad_weight = convolution_backward(grad, gg_input, weight, s, (False, True, False))[1]
+            grad_weight = _weight_term(grad, gg_input, tuple(weight.shape), s)
         return grad_grad, grad_input, grad_weight
+
+
+# The two other terms of the gradient's gradient, built (as PyTorch builds them) from ordinary
+# recorded convolutions, so that a third derivative records PyTorch's nodes.
+
+def _input_term(grad, gg_weight, input_shape, s):
+    """d<grad_weight, gg_weight>/d input: the convolution of the other kind (a transposed one
+    for an ordinary convolution), with the output_padding that gives back the input's size."""
+    if s["transposed"]:
+        return convolution(grad, gg_weight, None, s["stride"], s["padding"], s["dilation"], False,
+                           s["output_padding"], s["groups"])
+    spans = _transposed_output_size(grad.shape[2:], gg_weight.shape[2:], dict(s, output_padding=(0,) * len(s["stride"])))
+    output_padding = tuple(n - m for n, m in zip(input_shape[2:], spans))
+    return convolution(grad, gg_weight, None, s["stride"], s["padding"], s["dilation"], True, output_padding,
+                       s["groups"])
+
+
+def _weight_term(grad, gg_input, weight_shape, s):
+    """d<grad_input, gg_input>/d weight: the samples become the channels (transpose(0, 1)) so that
+    one convolution adds up over the batch; stride and dilation swap roles. One convolution per
+    group, concatenated; the result cut to the kernel's size where the windows reach further."""
+    groups = s["groups"]
+    swapped = dict(stride=s["dilation"], padding=s["padding"], dilation=s["stride"], transposed=False,
+                   output_padding=(0,) * len(s["stride"]), groups=1)
+    grad_t, gg_input_t = grad.transpose(0, 1), gg_input.transpose(0, 1)
+    if s["transposed"]:
+        image, kernels = grad_t, gg_input_t      # (grad has the ordinary convolution's input shape)
+    else:
+        image, kernels = gg_input_t, grad_t
+    if groups == 1:
+        weight_t = convolution(image, kernels, None, **swapped)
+    else:
+        image_size, kernel_size = image.shape[0] // groups, kernels.shape[0] // groups
+        weight_t = cat([convolution(image.narrow(0, g * image_size, image_size),
+                                    kernels.narrow(0, g * kernel_size, kernel_size), None, **swapped)
+                        for g in range(groups)], 1)
+    weight = weight_t.transpose(0, 1)
+    for dim in range(2, weight.ndim):
+        if weight.shape[dim] > weight_shape[dim]:
+            weight = weight.narrow(dim, 0, weight_shape[dim])
+    return weight
 
 
 def convolution_backward(grad, input, weight, settings, output_mask):
