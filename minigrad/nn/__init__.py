@@ -23,7 +23,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/fold.py       Unfold, Fold (im2col and col2im as layers)
     init.py               how weights are initialised
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
-    _convolution.py       F.conv1d, F.conv2d, F.conv_transpose1d/2d, ConvolutionBackward0, F.unfold/F.fold (im2col)
+    _convolution.py       F.conv1d/2d/3d, F.conv_transpose1d/2d/3d (im2col), ConvolutionBackward0
+    _fold.py              F.unfold, F.fold: im2col and col2im as operations
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
     _padding.py           F.pad: constant, reflect, replicate, circular
 """

@@ -1309,7 +1309,8 @@ logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (Py
 
 # --- convolution, pooling, padding: each in a file of its own (_convolution.py, _pooling.py, _padding.py)
 from ._convolution import (  # noqa: E402,F401
-    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, unfold, fold)
+    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d)
+from ._fold import unfold, fold  # noqa: E402,F401
 from ._padding import pad  # noqa: E402,F401
 from ._pooling import (  # noqa: E402,F401
     max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool1d, adaptive_avg_pool2d,

@@ -1,5 +1,5 @@
 """``Unfold`` and ``Fold``: the im2col and col2im steps of a convolution as layers
-(PyTorch: torch/nn/modules/fold.py; the functions are in minigrad/nn/_convolution.py)."""
+(PyTorch: torch/nn/modules/fold.py; the functions are in minigrad/nn/_fold.py)."""
 from .. import functional as F
 from .module import Module
 
