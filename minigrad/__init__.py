@@ -124,8 +124,8 @@ from .nn._similarity import cdist  # noqa: F401
 from .nn._convolution import (  # noqa: F401  (torch.conv2d is F.conv2d)
     conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, convolution)
 from .nn._pooling import (  # noqa: F401
-    max_pool1d, max_pool2d, avg_pool1d, adaptive_avg_pool1d, adaptive_max_pool1d as _adaptive_max_pool1d,
-    max_pool1d_with_indices)
+    max_pool1d, max_pool2d, avg_pool1d, adaptive_avg_pool1d, max_pool1d_with_indices,
+    adaptive_max_pool1d_with_indices as adaptive_max_pool1d)
 from .nn._padding import constant_pad_nd  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
@@ -133,12 +133,6 @@ from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
-
-
-def adaptive_max_pool1d(input, output_size):
-    """``torch.adaptive_max_pool1d``: the values and their indices (F.adaptive_max_pool1d with
-    return_indices=True)."""
-    return _adaptive_max_pool1d(input, output_size, return_indices=True)
 
 # Python-name aliases PyTorch also has
 float = float32

@@ -503,3 +503,8 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """``torch.max_pool1d_with_indices``: ``max_pool1d(..., return_indices=True)``."""
     return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size):
+    """``torch.adaptive_max_pool1d`` (the top-level one): the values and their indices, always."""
+    return adaptive_max_pool1d(input, output_size, return_indices=True)
