@@ -138,6 +138,11 @@ UNARY = {
     "dropout_eval": lambda L, x: L.nn.functional.dropout(x, 0.5, training=False),
     "dropout_p0": lambda L, x: L.nn.functional.dropout(x, p=0.0),
     "dropout_p1": lambda L, x: L.nn.functional.dropout(x, p=1.0),
+    # normalizing over the last dim, softmin, channel dropout in eval mode (nn/_normalization.py, _dropout.py)
+    "F_layer_norm_last": lambda L, x: L.nn.functional.layer_norm(x, [x.shape[-1]]) if x.ndim else x * 1,
+    "F_rms_norm_last": lambda L, x: L.nn.functional.rms_norm(x, [x.shape[-1]]) if x.ndim else x * 1,
+    "F_softmin_last": lambda L, x: L.nn.functional.softmin(x, dim=-1) if x.ndim else x.exp(),
+    "dropout1d_eval": lambda L, x: L.nn.functional.dropout1d(x, 0.5, training=False) if x.ndim in (2, 3) else x * 1,
     # losses against class labels 0, 1, 0, ... (the batch is dim 0, classes dim 1)
     "cross_entropy": lambda L, x: L.nn.functional.cross_entropy(x, _labels(L, x)),
     "cross_entropy_none": lambda L, x: L.nn.functional.cross_entropy(x, _labels(L, x), reduction="none"),

@@ -11,17 +11,23 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
                           Hardsigmoid, Hardswish, Mish, GELU, GLU
-    modules/container.py  Sequential
+    modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
-    modules/dropout.py    Dropout
-    modules/flatten.py    Flatten
+    modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
+    modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/conv.py       Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
     modules/pooling.py    MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
     modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d)
     modules/fold.py       Unfold, Fold (im2col and col2im as layers)
+    modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
+    modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
+    modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+    (also Softmin in modules/activation.py)
+    modules/sparse.py     Embedding
     init.py               how weights are initialised
+    utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
     _convolution.py       F.conv1d/2d/3d, F.conv_transpose1d/2d/3d (im2col), ConvolutionBackward0
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
@@ -30,11 +36,12 @@ Where things live (the same places as in PyTorch's torch/nn/):
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
+from . import utils  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
     ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU,
-    Sequential, Dropout, Flatten,
+    Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
 )
@@ -44,4 +51,9 @@ from .modules import (  # noqa: F401,E402  (convolution, pooling and padding lay
     AdaptiveMaxPool2d,
     ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
     ReplicationPad2d, CircularPad1d, CircularPad2d, Fold, Unfold,
+)
+from .modules import (  # noqa: F401
+    LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,
+    Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout, Unflatten, Softmin,
+    InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,
 )

@@ -1315,3 +1315,20 @@ from ._padding import pad  # noqa: E402,F401
 from ._pooling import (  # noqa: E402,F401
     max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool1d, adaptive_avg_pool2d,
     adaptive_max_pool1d, adaptive_max_pool2d)
+
+# --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
+from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
+    layer_norm, batch_norm, group_norm, rms_norm, instance_norm)
+from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)
+from ._dropout import (  # noqa: E402,F401  (whole channels at a time; alpha dropout for SELU)
+    dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-x) along ``dim``: the smallest value gets the largest probability.
+
+    Recorded as PyTorch records it: a negation, then softmax (SoftmaxBackward0 <- NegBackward0).
+    """
+    if dim is None:
+        dim = _softmax_dim(input.dim(), None, "softmin")
+    return softmax(-input, dim, dtype=dtype)

@@ -4,9 +4,9 @@ from .linear import Identity, Linear  # noqa: F401
 from .activation import (  # noqa: F401
     ELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid, Softmax, Softplus, Tanh, Threshold,
     SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU)
-from .container import Sequential  # noqa: F401
-from .dropout import Dropout  # noqa: F401
-from .flatten import Flatten  # noqa: F401
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
+from .flatten import Flatten, Unflatten  # noqa: F401
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
     BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
@@ -19,3 +19,8 @@ from .padding import (  # noqa: F401
     ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
     ReplicationPad2d, CircularPad1d, CircularPad2d)
 from .fold import Fold, Unfold  # noqa: F401
+from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .sparse import Embedding  # noqa: F401
+from .activation import Softmin  # noqa: F401
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401

@@ -182,6 +182,22 @@ class Softmax(Module):
         return f"dim={self.dim}"
 
 
+class Softmin(Module):
+    """exp(-x) / sum(exp(-x)) along ``dim``: the smallest score gets the largest probability."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        """``F.softmin(input, dim)``."""
+        return F.softmin(input, self.dim)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``dim=...``."""
+        return f"dim={self.dim}"
+
+
 class LogSoftmax(Module):
     """log(softmax(x)) along ``dim``, computed without overflow."""
 

@@ -1,4 +1,4 @@
-"""``Flatten`` (PyTorch: torch/nn/modules/flatten.py)."""
+"""``Flatten`` and ``Unflatten`` (PyTorch: torch/nn/modules/flatten.py)."""
 from .module import Module
 
 
@@ -17,3 +17,27 @@ class Flatten(Module):
     def extra_repr(self):
         """The settings PyTorch prints: ``start_dim=1, end_dim=-1``."""
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Splits dimension ``dim`` into several with sizes ``unflattened_size`` (Flatten's inverse)."""
+
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError("unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        for position, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError("unflattened_size must be tuple of ints, but found element of type "
+                                f"{type(size).__name__} at pos {position}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        """``input.unflatten(dim, unflattened_size)`` (a view: ViewBackward0)."""
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``dim=1, unflattened_size=(2, 2)``."""
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

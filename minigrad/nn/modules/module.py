@@ -261,6 +261,8 @@ class Module:
     def _convert(self, dtype):
         with no_grad():
             for tensor in list(self.parameters()) + list(self.buffers()):
+                if not tensor.is_floating_point():
+                    continue          # an integer buffer (BatchNorm's num_batches_tracked) stays as it is
                 tensor.data = tensor.to(dtype)
                 if tensor._grad is not None:
                     tensor._grad = tensor._grad.to(dtype)

@@ -1,0 +1,134 @@
+"""embedding (a table lookup, with its own node EmbeddingBackward0) and one_hot, as in PyTorch.
+
+``embedding(indices, weight)`` is ``weight[indices]``: each index picks one row of the table.
+Its backward sends each gradient row back to the row of the table it came from, adding them
+up when an index appears several times:
+
+    grad_weight = zeros(num_embeddings, dim).index_add(0, indices, grad rows)
+
+except for the ``padding_idx`` row, which gets no gradient (a padding token stays as it is),
+and, with ``scale_grad_by_freq``, each row divided by how often its index appears in the batch.
+"""
+import numpy as np
+
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.grad_mode import no_grad
+from .._ops import result
+from .._ops.inplace import bump_version
+from .._tensor import Tensor, _wrap
+from .._creation import zeros
+from .. import _dtype
+
+_SETTINGS_KEPT_AS["EmbeddingBackward0"] = {
+    # (no padding_idx is kept as -1, shown as the unsigned 64-bit number of the same bits)
+    "padding_idx": lambda settings: settings["padding_idx"] % 2**64,
+    "scale_grad_by_freq": "scale_grad_by_freq", "sparse": "sparse",
+    "weight_sym_argsize_0": "num_weights"}
+
+
+class EmbeddingBackward0(Node):
+    """result = weight[indices]   ->
+        grad_weight = zeros_like(weight).index_add(0, indices, grad), no gradient to row padding_idx"""
+
+    _saved_names = ("indices",)
+
+    def backward(self, grad):
+        (indices,) = self.saved_tensors
+        return (embedding_backward(grad, indices, self.num_weights, self.padding_idx, self.scale_grad_by_freq),)
+
+
+def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """The gradient of the table: each gradient row added into the row its index picked.
+
+    Written with tensor operations (index_add, masked_fill), so that ``create_graph=True``
+    records it and it can be differentiated again.
+    """
+    flat = indices.reshape(-1).to(_dtype.int64)
+    rows = grad.reshape(flat.shape[0], grad.shape[-1] if grad.ndim else 1)
+    if padding_idx >= 0:
+        # the padding row learns nothing: its gradient rows are dropped
+        rows = rows.masked_fill((flat == padding_idx).unsqueeze(1), 0)
+    if scale_grad_by_freq:
+        counts = np.bincount(flat._array, minlength=num_weights)
+        rows = rows / _wrap(counts[flat._array].astype(rows._array.dtype)).unsqueeze(1)
+    table = zeros(num_weights, rows.shape[1], dtype=grad.dtype)
+    return table.index_add(0, flat, rows)
+
+
+def _check_indices(input, weight):
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if input.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{input.dtype.tensor_type_name} instead (while checking "
+                           "arguments for embedding)")
+    array = input._array
+    if array.size and (array.min() < 0 or array.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+
+
+def _renorm_rows(weight, indices, max_norm, norm_type):
+    """Shrink, in place, every row that ``indices`` picks whose norm is above ``max_norm`` to
+    norm ``max_norm`` (PyTorch's embedding_renorm_: not recorded, but one new version)."""
+    rows = np.unique(indices._array)
+    table = weight._array
+    picked = table[rows].astype(np.float64)
+    norms = (np.abs(picked) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    too_long = norms > max_norm
+    scale = max_norm / (norms[too_long] + 1e-7)
+    with no_grad():
+        table[rows[too_long]] = (picked[too_long] * scale[:, None]).astype(table.dtype)
+        bump_version(weight)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    """Look up rows of the table ``weight``: ``weight[input]``, of shape input.shape + (dim,).
+
+    ``padding_idx``: that row gets no gradient (negative counts from the end). ``max_norm``: the
+    rows looked up are first shrunk in place to at most that norm (in ``norm_type``). One recorded
+    operation, EmbeddingBackward0. (``sparse=True`` gives a dense gradient here: minigrad has no
+    sparse tensors.)
+    """
+    for name, position, value in (("weight", 1, weight), ("indices", 2, input)):
+        if not isinstance(value, Tensor):       # (PyTorch's C++ embedding(weight, indices) checks them)
+            raise TypeError(f"embedding(): argument '{name}' (position {position}) must be Tensor, not "
+                            f"{type(value).__name__}")
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= weight.size(0):
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    _check_indices(input, weight)
+    if max_norm is not None:
+        _renorm_rows(weight, input, max_norm, norm_type)
+    values = weight._array[input._array]
+    return result(values, EmbeddingBackward0, (weight,), saved=(input,), padding_idx=padding_idx,
+                  scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse), num_weights=weight.shape[0])
+
+
+def one_hot(tensor, num_classes=-1):
+    """Each class index becomes a row of zeros with a 1 at that index (an int64 tensor with one
+    more dim, of size ``num_classes``; by default the largest index + 1)."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not {type(tensor).__name__}")
+    if not isinstance(num_classes, (int, np.integer)) or isinstance(num_classes, bool):
+        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, not {type(num_classes).__name__}")
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    array = tensor._array
+    if array.size == 0:
+        if num_classes == -1:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return _wrap(np.zeros(array.shape + (num_classes,), dtype=np.int64))
+    if array.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(array.max()) + 1
+    elif array.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return _wrap((array[..., None] == np.arange(num_classes)).astype(np.int64))

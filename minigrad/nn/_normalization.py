@@ -1,0 +1,454 @@
+"""Normalization: layer_norm, batch_norm, group_norm (one node each), rms_norm and instance_norm
+(composed of ordinary operations), as in PyTorch.
+
+All of them do the same two steps, over different sets of elements:
+
+    x_hat  = (x - mean) / sqrt(var + eps)       normalize: mean 0, variance 1 (var is biased: / n)
+    result = x_hat * weight + bias              then let the layer learn a scale and a shift
+
+    layer_norm   statistics over the last dims (``normalized_shape``) of each sample;
+                 weight and bias have the shape ``normalized_shape``
+    batch_norm   statistics of each channel (dim 1) over the batch and all positions;
+                 weight and bias have one number per channel
+    group_norm   statistics of each group of channels of each sample; weight and bias per channel
+
+The backward of all three is the same formula. With g = grad * weight (the gradient that
+reaches x_hat) and averages taken over the elements that shared a mean and a variance:
+
+    grad_x      = rstd * (g - mean(g) - x_hat * mean(g * x_hat))      rstd = 1 / sqrt(var + eps)
+    grad_weight = sum of grad * x_hat over everything but the weight's own dims
+    grad_bias   = sum of grad           over the same
+
+(the two subtracted means are there because every x also moved the mean and the variance).
+The formula is written with tensor operations, so with ``create_graph=True`` it is recorded
+and can be differentiated again; the mean and rstd are then computed again from the input, as
+recorded operations, so that the second derivative sees how they depend on it.
+
+As in PyTorch, each node saves the mean and rstd it computed, and shows them as
+``grad_fn._saved_result1`` and ``_saved_result2`` (the second and third outputs of PyTorch's
+``native_layer_norm`` and the like, which the F functions do not return). group_norm's are
+outputs of its node that require grad; layer_norm's and batch_norm's are plain tensors.
+"""
+import numpy as np
+
+from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS
+from ..autograd.grad_mode import is_grad_enabled
+from .._ops import result
+from .._ops.pointwise import add_number, kernel_not_implemented
+from .._tensor import Tensor, _wrap
+from .. import _dtype
+from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
+
+
+def _shape_text(shape):
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
+def _statistics(array, axes, eps):
+    """numpy: mean and rstd = 1 / sqrt(var + eps) over ``axes`` (kept as size 1), in float64
+    for every dtype, so that float32 results are correctly rounded."""
+    wide = array.astype(np.float64)
+    mean = wide.mean(axis=axes, keepdims=True)
+    var = np.square(wide - mean).mean(axis=axes, keepdims=True)
+    return mean, 1.0 / np.sqrt(var + eps), var
+
+
+def _affine(x_hat, weight, bias, view_shape):
+    """numpy: x_hat * weight + bias, the weight and bias viewed as ``view_shape`` to broadcast."""
+    if weight is not None:
+        x_hat = x_hat * weight._array.astype(np.float64).reshape(view_shape)
+    if bias is not None:
+        x_hat = x_hat + bias._array.astype(np.float64).reshape(view_shape)
+    return x_hat
+
+
+def _laid_out_as_pytorch_suggests(values, input_array, dtype):
+    """``values`` in ``dtype``, laid out in memory as PyTorch's batch and group norm kernels write:
+    channels-last for a channels-last 4-d or 5-d input, row-major for everything else."""
+    values = values.astype(dtype, copy=False)
+    for fmt in (channels_last, channels_last_3d):
+        if input_array.ndim == fmt.rank and not input_array.flags.c_contiguous and is_in_format(input_array, fmt):
+            return copy_in_format(values, fmt)
+    return np.ascontiguousarray(values)
+
+
+def _check_tensor(function, value, name="input", position=1):
+    """PyTorch's TypeError for an argument that must be a tensor."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
+
+
+def _check_floating(kernel, input):
+    """The kernels have float versions only, and say so naming the kernel."""
+    if not input.is_floating_point():
+        raise kernel_not_implemented(kernel, input)
+
+
+def _verify_batch_size(size):
+    """More than one value must share each mean, or the variance is 0 and x_hat undefined."""
+    values = size[0]
+    for n in size[2:]:
+        values *= n
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def _check_same_dtype(input, *tensors):
+    """PyTorch's CPU kernels want the weight, bias and running statistics in the input's dtype
+    (a float16 input may have float32 ones)."""
+    for tensor in tensors:
+        if tensor is None or tensor.dtype is input.dtype:
+            continue
+        if input.dtype is _dtype.float16 and tensor.dtype is _dtype.float32:
+            continue
+        if input.dtype is _dtype.float32:
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def _recorded_statistics(input, axes, eps):
+    """mean and rstd of ``input`` over ``axes`` as recorded operations (for create_graph)."""
+    mean = input.mean(axes, keepdim=True)
+    rstd = add_number(input.var(axes, correction=0, keepdim=True), eps).rsqrt()
+    return mean, rstd
+
+
+def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_shape, view_shape,
+                            centred=True):
+    """The gradients of input, weight and bias (see the module docstring).
+
+    ``stats_shape``: the shape in which ``axes`` are the elements that shared a mean (the input's
+    own shape, or (N, groups, elements per group) for group_norm); ``view_shape``: the weight's shape for
+    broadcasting against the input. ``centred=False`` is batch_norm in eval mode: the statistics
+    were constants (the running ones), so no mean terms.
+    """
+    x = input.reshape(stats_shape)
+    x_hat = ((x - mean) * rstd).reshape(input.shape)
+    grad_input = grad_weight = grad_bias = None
+    if node.should_compute_output(0):
+        g = grad if weight is None else grad * weight.reshape(view_shape)
+        g = g.reshape(stats_shape)
+        if centred:
+            x_hat_s = x_hat.reshape(stats_shape)
+            g = g - g.mean(axes, keepdim=True) - x_hat_s * (g * x_hat_s).mean(axes, keepdim=True)
+        grad_input = (rstd * g).reshape(input.shape)
+    # the weight and bias got one gradient per weight: summed over all other dims
+    other_dims = tuple(d for d in range(input.ndim) if view_shape[d] == 1) if input.ndim else ()
+    if weight is not None and node.should_compute_output(1):
+        grad_weight = (grad * x_hat).sum(other_dims).reshape(weight.shape)
+    if len(node._next_nodes) > 2 and node.should_compute_output(2):
+        grad_bias = grad.sum(other_dims).reshape(node.bias_shape)
+    return grad_input, grad_weight, grad_bias
+
+
+# --- layer_norm -------------------------------------------------------------------------------------
+
+_SETTINGS_KEPT_AS["NativeLayerNormBackward0"] = {"normalized_shape": "normalized_shape"}
+
+
+class NativeLayerNormBackward0(Node):
+    """result = (x - mean) * rstd * weight + bias, mean and rstd over the last dims   ->
+        grad_input = rstd * (g - mean(g) - x_hat * mean(g * x_hat)) with g = grad * weight; grad_weight = sum(grad * x_hat); grad_bias = sum(grad)"""
+
+    _saved_names = ("input", "weight", "bias", "result1", "result2")
+
+    def backward(self, grad):
+        input, weight, _bias, mean, rstd = self.saved_tensors
+        axes = tuple(range(input.ndim - len(self.normalized_shape), input.ndim))
+        if is_grad_enabled():
+            mean, rstd = _recorded_statistics(input, axes, self.eps)
+        view_shape = (1,) * (input.ndim - len(axes)) + tuple(self.normalized_shape)
+        return _normalization_backward(self, grad, input, weight, mean, rstd, axes, tuple(input.shape),
+                                       view_shape)
+
+
+def _int_shape(function, normalized_shape):
+    """``normalized_shape`` as a tuple of ints; PyTorch's TypeError for anything else (a single
+    int too: only the modules accept one)."""
+    wanted = f"{function}(): argument 'normalized_shape' (position 2) must be tuple of ints"
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError(f"{wanted}, not {type(normalized_shape).__name__}")
+    for position, size in enumerate(normalized_shape):
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            raise TypeError(f"{wanted}, but found element of type {type(size).__name__} at pos {position}")
+    return tuple(int(n) for n in normalized_shape)
+
+
+def _check_normalized_shape(input, normalized_shape, weight, bias, star=", "):
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                           f"least one element, but got normalized_shape = {_shape_text(normalized_shape)}")
+    for name, tensor in (("weight", weight), ("bias", bias)):
+        if tensor is not None and tuple(tensor.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                               f"shape {_shape_text(tensor.shape)} and normalized_shape = "
+                               f"{_shape_text(normalized_shape)}")
+    k = len(normalized_shape)
+    if input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        expected = "[*" + star + ", ".join(str(n) for n in normalized_shape) + "]"
+        raise RuntimeError(f"Given normalized_shape={_shape_text(normalized_shape)}, expected input with "
+                           f"shape {expected}, but got input of size{_shape_text(input.shape)}")
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalize each sample over its last dims (``normalized_shape``), then scale and shift.
+
+    ``F.layer_norm(x, (4,))`` gives every row of 4 numbers mean 0 and variance 1. One recorded
+    operation, NativeLayerNormBackward0, as in PyTorch.
+    """
+    _check_tensor("layer_norm", input)
+    normalized_shape = _int_shape("layer_norm", normalized_shape)
+    _check_normalized_shape(input, normalized_shape, weight, bias)
+    _check_floating("LayerNormKernelImpl", input)
+    _check_same_dtype(input, weight, bias)
+    axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
+    mean, rstd, _ = _statistics(input._array, axes, eps)
+    values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
+    dtype = input._array.dtype
+    saved_mean, saved_rstd = _wrap(mean.astype(dtype)), _wrap(rstd.astype(dtype))
+    # (PyTorch's result is contiguous whatever the input's layout)
+    return result(np.ascontiguousarray(values, dtype=dtype), NativeLayerNormBackward0, (input, weight, bias),
+                  saved=(input, weight, bias, saved_mean, saved_rstd), normalized_shape=normalized_shape,
+                  eps=eps, bias_shape=normalized_shape)
+
+
+# --- batch_norm -------------------------------------------------------------------------------------
+
+_SETTINGS_KEPT_AS["NativeBatchNormBackward0"] = {"eps": "eps", "training": "training"}
+
+
+class NativeBatchNormBackward0(Node):
+    """result = (x - mean) * rstd * weight + bias, each channel's mean and rstd over the batch   ->
+        grad_input = rstd * (g - mean(g) - x_hat * mean(g * x_hat)) with g = grad * weight (in eval: rstd * g); grad_weight = sum(grad * x_hat); grad_bias = sum(grad)"""
+
+    _saved_names = ("input", "weight", "running_mean", "running_var", "result1", "result2")
+
+    def backward(self, grad):
+        input, weight, running_mean, running_var, mean, rstd = self.saved_tensors
+        axes = (0,) + tuple(range(2, input.ndim))
+        view_shape = (1, input.shape[1]) + (1,) * (input.ndim - 2)
+        if not self.training:
+            # the running statistics were used: constants, as far as the gradient is concerned
+            mean = running_mean.reshape(view_shape)
+            rstd = _wrap(_statistics_from_var(running_var._array, self.eps)).reshape(view_shape)
+        elif is_grad_enabled():
+            mean, rstd = _recorded_statistics(input, axes, self.eps)
+        else:
+            mean, rstd = mean.reshape(view_shape), rstd.reshape(view_shape)
+        return _normalization_backward(self, grad, input, weight, mean, rstd, axes, tuple(input.shape),
+                                       view_shape, centred=self.training)
+
+
+def _statistics_from_var(var, eps):
+    """numpy: 1 / sqrt(var + eps) in the dtype of ``var``."""
+    return (1.0 / np.sqrt(var.astype(np.float64) + eps)).astype(var.dtype)
+
+
+def _check_channels(name, tensor, channels):
+    if tensor is not None and tensor.numel() != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-5):
+    """Normalize each channel (dim 1) over the batch and all positions, then scale and shift.
+
+    In training the batch's own statistics are used, and ``running_mean`` / ``running_var`` (if
+    given) move towards them by ``momentum``: new = (1 - momentum) * old + momentum * batch
+    value, where the batch variance is the unbiased one (divided by n - 1). In eval mode the
+    running statistics are used instead. One recorded operation, NativeBatchNormBackward0.
+    """
+    if training:
+        if not isinstance(input, Tensor):       # (PyTorch asks input.size() first)
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
+        _verify_batch_size(input.shape)
+    _check_tensor("batch_norm", input)
+    if momentum is None or isinstance(momentum, bool) or not isinstance(momentum, (int, float, np.floating)):
+        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type(momentum).__name__}")
+    if not training and running_mean is None:
+        raise RuntimeError("running_mean must be defined in evaluation mode")
+    channels = input.shape[1] if input.ndim > 1 else 0      # (a 1-d input has no channel dim)
+    for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                         ("running_var", running_var)):
+        _check_channels(name, tensor, channels)
+    _check_floating("batch_norm", input)
+    _check_same_dtype(input, weight, bias, running_mean, running_var)
+    axes = (0,) + tuple(range(2, input.ndim))
+    view_shape = (1, channels) + (1,) * (input.ndim - 2)
+    dtype = input._array.dtype
+    if training:
+        mean, rstd, var = _statistics(input._array, axes, eps)
+        if running_mean is not None or running_var is not None:
+            _update_running_statistics(running_mean, running_var, mean, var, momentum,
+                                       input.numel() // channels)
+        saved_mean = _wrap(mean.reshape(channels).astype(dtype))
+        saved_rstd = _wrap(rstd.reshape(channels).astype(dtype))
+    else:
+        mean = running_mean._array.astype(np.float64).reshape(view_shape)
+        rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
+        saved_mean = saved_rstd = _wrap(np.empty(0, dtype))     # PyTorch keeps empty ones in eval
+    values = _affine((input._array - mean) * rstd, weight, bias, view_shape)
+    return result(_laid_out_as_pytorch_suggests(values, input._array, dtype), NativeBatchNormBackward0, (input, weight, bias),
+                  saved=(input, weight, running_mean, running_var, saved_mean, saved_rstd),
+                  eps=eps, training=bool(training), bias_shape=(channels,))
+
+
+def _update_running_statistics(running_mean, running_var, mean, var, momentum, count):
+    """Move the running statistics towards the batch's, in place.
+
+    Written straight into their memory, without counting a new version, as PyTorch's kernel
+    does: a graph that saved them is not spoilt by the next training step.
+    """
+    if running_mean is not None:
+        new = (1 - momentum) * running_mean._array + momentum * mean.reshape(running_mean.shape)
+        running_mean._array[...] = new
+    if running_var is not None:
+        unbiased = var.reshape(running_var.shape) * (count / max(count - 1, 1))
+        running_var._array[...] = (1 - momentum) * running_var._array + momentum * unbiased
+
+
+# --- group_norm -------------------------------------------------------------------------------------
+
+_SETTINGS_KEPT_AS["NativeGroupNormBackward0"] = {"C": "C", "HxW": "HxW", "N": "N", "eps": "eps",
+                                                 "group": "group"}
+
+
+class NativeGroupNormBackward0(Node):
+    """result = (x - mean) * rstd * weight + bias, mean and rstd per sample and group of channels   ->
+        grad_input = rstd * (g - mean(g) - x_hat * mean(g * x_hat)) over each group, g = grad * weight; grad_weight = sum(grad * x_hat); grad_bias = sum(grad)
+
+    Unlike layer_norm's and batch_norm's, this node's mean and rstd are outputs that require grad
+    (as in PyTorch: ``grad_fn._saved_result1.grad_fn`` is the node itself); a gradient reaching
+    them adds grad_mean / m + grad_rstd * (-rstd**3) (x - mean) / m to the input's, m the group's size
+    (only when the normalized output got a gradient too: otherwise PyTorch computes nothing).
+    """
+
+    _saved_names = ("input", "weight", "result1", "result2")
+
+    def backward(self, grad, grad_mean=None, grad_rstd=None):
+        input, weight, mean, rstd = self.saved_tensors
+        stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
+        if is_grad_enabled():
+            mean, rstd = _recorded_statistics(input.reshape(stats_shape), (2,), self.eps)
+        else:
+            mean, rstd = mean.unsqueeze(-1), rstd.unsqueeze(-1)
+        if grad is None:
+            # PyTorch computes nothing unless the normalized output itself got a gradient
+            return None, None, None
+        view_shape = (1, self.C) + (1,) * (input.ndim - 2)
+        grads = list(_normalization_backward(self, grad, input, weight, mean, rstd, (2,), stats_shape, view_shape))
+        if (grad_mean is not None or grad_rstd is not None) and self.should_compute_output(0):
+            # through the statistics themselves: d mean/dx = 1/m, d rstd/dx = -rstd**3 (x - mean)/m
+            size = stats_shape[2]
+            extra = 0
+            if grad_mean is not None:
+                extra = grad_mean.unsqueeze(-1) / size
+            if grad_rstd is not None:
+                x = input.reshape(stats_shape)
+                extra = extra + grad_rstd.unsqueeze(-1) * (-rstd ** 3) * (x - mean) / size
+            extra = extra.expand(stats_shape).reshape(input.shape)
+            grads[0] = extra if grads[0] is None else grads[0] + extra
+        return tuple(grads)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Split the channels (dim 1) into ``num_groups`` groups and normalize each group of each
+    sample, then scale and shift each channel. One recorded operation, NativeGroupNormBackward0.
+    """
+    if not isinstance(input, Tensor):            # (PyTorch asks input.dim() first)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    n, c = input.shape[0], input.shape[1]
+    _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
+    if c % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got "
+                           f"input of shape {_shape_text(input.shape)} and num_groups={num_groups}")
+    for name, tensor in (("weight", weight), ("bias", bias)):
+        if tensor is not None and (tensor.ndim != 1 or tensor.numel() != c):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in "
+                               f"input, but got {name} of shape {_shape_text(tensor.shape)} and input of "
+                               f"shape {_shape_text(input.shape)}")
+    _check_floating("GroupNormKernelImpl", input)
+    _check_same_dtype(input, weight, bias)
+    array = input._array
+    grouped = array.reshape(n, num_groups, (c // num_groups) * int(np.prod(array.shape[2:])))
+    mean, rstd, _ = _statistics(grouped, (2,), eps)
+    view_shape = (1, c) + (1,) * (input.ndim - 2)
+    x_hat = ((grouped - mean) * rstd).reshape(array.shape)
+    values = _affine(x_hat, weight, bias, view_shape)
+    dtype = array.dtype
+    values = _laid_out_as_pytorch_suggests(values, array, dtype)
+    out = result(values, NativeGroupNormBackward0, (input, weight, bias), C=c, HxW=int(np.prod(array.shape[2:])),
+                 N=n, eps=eps, group=num_groups, bias_shape=(c,))
+    node = out._grad_fn
+    if node is not None and out._output_nr == 0 and isinstance(node, NativeGroupNormBackward0):
+        # the mean and rstd are the node's second and third outputs, as in PyTorch (F.group_norm
+        # returns only the first; the node keeps the others as saved outputs)
+        saved_mean = _wrap(mean.reshape(n, num_groups).astype(dtype))
+        saved_rstd = _wrap(rstd.reshape(n, num_groups).astype(dtype))
+        node._num_outputs = 3
+        node._output_shapes = [values.shape, (n, num_groups), (n, num_groups)]
+        for output_nr, statistic in ((1, saved_mean), (2, saved_rstd)):
+            statistic._grad_fn, statistic._output_nr = node, output_nr
+        node.save_for_backward(input, weight, SavedOutput(saved_mean), SavedOutput(saved_rstd))
+    return out
+
+
+# --- rms_norm and instance_norm: ordinary operations ------------------------------------------------
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """Divide each sample by the root of the mean of its squares over the last dims, then scale.
+
+    ``x * rsqrt(mean(x**2) + eps) * weight``: like layer_norm without subtracting the mean and
+    without a bias. PyTorch records it as the ordinary operations it is made of (PowBackward0,
+    MeanBackward1, AddBackward1, RsqrtBackward0, MulBackward0), and so do we. ``eps=None`` means
+    the dtype's machine epsilon (``torch.finfo(dtype).eps``). float16 is computed in float32.
+    """
+    _check_tensor("rms_norm", input)
+    normalized_shape = _int_shape("rms_norm", normalized_shape)
+    _check_normalized_shape(input, normalized_shape, weight, None, star="")
+    _check_floating("rms_norm", input)
+    # the last dims, listed from the last one back, as PyTorch lists them (grad_fn's _saved_dim shows it)
+    dims = tuple(range(input.ndim - 1, input.ndim - len(normalized_shape) - 1, -1))
+    upcast = input.to(_dtype.float32) if input.dtype is _dtype.float16 else input
+    if eps is None:
+        eps = float(np.finfo(upcast._array.dtype).eps)
+    out = upcast * add_number(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    out = out.to(input.dtype)
+    # PyTorch's result is row-major (channels-last for a channels-last input) whatever the input's
+    # layout, where the same operations one by one would keep a transposed input's: the same
+    # values, only stored in that order, so nothing is recorded
+    out._array = _laid_out_as_pytorch_suggests(out._array, input._array, out._array.dtype)
+    return out
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Normalize each channel of each sample on its own (over the positions only).
+
+    As PyTorch does it: the batch is folded into the channels, (N, C, ...) -> (1, N*C, ...),
+    and batch_norm runs on that, the weight, bias and running statistics repeated N times.
+    """
+    if not isinstance(input, Tensor):            # (PyTorch asks input.size() first)
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'size'")
+    if use_input_stats:
+        spatial = int(np.prod(input.shape[2:]))
+        if spatial == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input size "
+                             f"{input.shape}")
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    n, c = input.shape[0], input.shape[1]
+    folded = input.reshape((1, n * c) + tuple(input.shape[2:]))
+    repeated = [None if t is None else t.repeat(n) for t in (weight, bias, running_mean, running_var)]
+    out = batch_norm(folded, repeated[2], repeated[3], repeated[0], repeated[1], use_input_stats, momentum, eps)
+    for running, folded_running in ((running_mean, repeated[2]), (running_var, repeated[3])):
+        if running is not None and use_input_stats:
+            # each channel's new running value: the average over the samples
+            running._array[...] = folded_running._array.reshape(n, c).mean(axis=0)
+    return out.view(input.shape)
+

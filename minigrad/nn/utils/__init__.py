@@ -1,0 +1,9 @@
+"""minigrad.nn.utils: helpers for training (PyTorch: torch/nn/utils/).
+
+    clip_grad.py           clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_:
+                           keep one unlucky batch from making a huge update
+    convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
+"""
+from .clip_grad import (  # noqa: F401
+    clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
