@@ -73,6 +73,9 @@ PROGRAMS = {
     "conv1d_unbatched": (lambda L, x, w: L.conv1d(x, w, dilation=2), [(3, 10), (4, 3, 3)]),
     "conv_transpose2d": (lambda L, x, w, b: F(L).conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
                          [(2, 3, 4, 5), (3, 2, 3, 3), (2,)]),
+    "conv_transpose2d_output_padding_past_stride": (
+        lambda L, x, w: F(L).conv_transpose2d(x, w, stride=(1, 2), dilation=(2, 1), output_padding=(1, 0)),
+        [(1, 2, 3, 3), (2, 2, 3, 2)]),
     "conv_transpose2d_groups": (lambda L, x, w: F(L).conv_transpose2d(x, w, groups=2, dilation=2),
                                 [(1, 4, 3, 3), (4, 3, 2, 2)]),
     "conv_transpose1d": (lambda L, x, w, b: F(L).conv_transpose1d(x, w, b, stride=3), [(2, 3, 4), (3, 2, 2), (2,)]),
@@ -251,6 +254,10 @@ ERRORS = {
     "stride_length": lambda L: F(L).conv2d(L.randn(1, 4, 8, 8), L.randn(6, 4, 3, 3), stride=(1, 2, 3)),
     "weight_dtype": lambda L: F(L).conv2d(L.randn(1, 4, 8, 8), L.randn(6, 4, 3, 3).double()),
     "bias_dtype": lambda L: F(L).conv2d(L.randn(1, 4, 8, 8), L.randn(6, 4, 3, 3), L.randn(6).double()),
+    "transposed_output_too_small": lambda L: F(L).conv_transpose2d(L.randn(1, 1, 3, 2), L.randn(1, 1, 1, 1),
+                                                                   stride=2, padding=2),
+    "transposed1d_output_too_small": lambda L: F(L).conv_transpose1d(L.randn(1, 1, 2), L.randn(1, 1, 2),
+                                                                     stride=2, padding=2),
     "transposed_channels": lambda L: F(L).conv_transpose2d(L.randn(1, 4, 3, 3), L.randn(3, 2, 3, 3)),
     "module_channels": lambda L: _seeded(L, lambda: L.nn.Conv2d(3, 6, 5))(L.randn(1, 1, 32, 32)),
     "module_groups_in": lambda L: L.nn.Conv2d(3, 6, 5, groups=2),
@@ -593,6 +600,8 @@ THIRD_ORDER = {
     "transposed": ((2, 3, 3, 4), (3, 2, 3, 3), dict(stride=2, padding=1), True),
     "transposed_output_padding": ((2, 3, 3, 4), (3, 2, 3, 3), dict(stride=2, padding=1, output_padding=1), True),
     "transposed_groups": ((1, 4, 3, 3), (4, 3, 2, 2), dict(groups=2, dilation=2), True),
+    "transposed_wide_output_padding": ((1, 2, 3, 3), (2, 2, 3, 2),
+                                       dict(stride=(1, 2), dilation=(2, 1), output_padding=(1, 0)), True),
 }
 
 

@@ -149,7 +149,11 @@ def _forward_array(x, w, s):
 
 
 def _input_grad(grad, w, x_shape, s):
-    return input_grad_array(grad, w, x_shape, s) if not s["transposed"] else conv_array(grad, w, s)
+    if not s["transposed"]:
+        return input_grad_array(grad, w, x_shape, s)
+    # the ordinary convolution of the output-shaped grad; an output_padding of a stride or more
+    # (allowed when the dilation is larger) gives it windows beyond the input: they are cut off
+    return conv_array(grad, w, s)[(slice(None), slice(None)) + tuple(slice(0, n) for n in x_shape[2:])]
 
 
 def _weight_grad(grad, x, w_shape, s):
@@ -251,9 +255,15 @@ def _input_term(grad, gg_weight, input_shape, s):
     """d<grad_weight, gg_weight>/d input: the convolution of the other kind (a transposed one
     for an ordinary convolution), with the output_padding that gives back the input's size."""
     if s["transposed"]:
-        return convolution(grad, gg_weight, None, s["stride"], s["padding"], s["dilation"], False,
+        term = convolution(grad, gg_weight, None, s["stride"], s["padding"], s["dilation"], False,
                            s["output_padding"], s["groups"])
-    spans = _transposed_output_size(grad.shape[2:], gg_weight.shape[2:], dict(s, output_padding=(0,) * len(s["stride"])))
+        # (an output_padding of a stride or more gives windows beyond the input: cut off)
+        for dim in range(2, term.ndim):
+            if term.shape[dim] > input_shape[dim]:
+                term = term.narrow(dim, 0, input_shape[dim])
+        return term
+    no_output_padding = dict(s, output_padding=(0,) * len(s["stride"]))
+    spans = _transposed_output_size(grad.shape[2:], gg_weight.shape[2:], no_output_padding)
     output_padding = tuple(n - m for n, m in zip(input_shape[2:], spans))
     return convolution(grad, gg_weight, None, s["stride"], s["padding"], s["dilation"], True, output_padding,
                        s["groups"])
@@ -378,6 +388,13 @@ def _check_convolution(input, weight, bias, s):
             raise RuntimeError(f"Given transposed=1, weight of size {_shown_size(sizes)}, expected bias to be "
                                f"1-dimensional with {sizes[1] * groups} elements, but got bias of size "
                                f"{_shown_size(bias.shape)} instead")
+        out_size = _transposed_output_size(input.shape[2:], sizes[2:], s)
+        if any(n < 1 for n in out_size):
+            shown_in = list(input.shape[2:]) if len(out_size) > 1 else [1] + list(input.shape[2:])
+            shown_out = list(out_size) if len(out_size) > 1 else [1] + list(out_size)
+            raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, shown_in))}). Calculated "
+                               f"output size per channel: ({' x '.join(map(str, shown_out))}). Output size is "
+                               "too small")
         for name in ("output_padding",):
             for op, st, d in zip(s[name], s["stride"], s["dilation"]):
                 if op >= st and op >= d:
@@ -591,6 +608,8 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            groups, dilation)
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    """The gradient of conv3d with respect to its input, used as a layer; ``weight`` is (C_in, C_out / groups, kD, kH, kW)."""
+    """The gradient of conv3d with respect to its input, used as a layer.
+
+    ``weight`` is (C_in, C_out / groups, kD, kH, kW)."""
     return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding,
                            groups, dilation)

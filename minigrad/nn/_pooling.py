@@ -303,7 +303,8 @@ class AvgPool2DBackward0(Node):
         # kH * kW times, then added back where it came from
         windows = np.broadcast_to((g / self.divisor)[:, :, None, None], g.shape[:2] + kernel + out_size)
         padded_shape = g.shape[:2] + tuple(
-            max(n + 2 * p, (o - 1) * s + k) for n, p, o, s, k in zip((height, width), padding, out_size, strides, kernel))
+            max(n + 2 * p, (o - 1) * s + k)
+            for n, p, o, s, k in zip((height, width), padding, out_size, strides, kernel))
         summed = col2im(windows, padded_shape, kernel, strides, (1, 1), out_size)
         values = summed[:, :, padding[0]:padding[0] + height, padding[1]:padding[1] + width].reshape(tuple(input.shape))
         return (result(np.ascontiguousarray(values).astype(input._array.dtype, copy=False),
