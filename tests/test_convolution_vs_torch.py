@@ -102,6 +102,8 @@ PROGRAMS = {
     "avg_pool2d_divisor": (lambda L, x: F(L).avg_pool2d(x, (3, 2), (1, 2), (1, 0), divisor_override=5),
                            [(3, 8, 7)]),
     "avg_pool1d": (lambda L, x: F(L).avg_pool1d(x, 3, 2, 1), [(2, 3, 9)]),
+    "avg_pool2d_large_kernel": (lambda L, x: F(L).avg_pool2d(x, 4, 2, (0, 1), False, False, 3), [(2, 3, 5, 3)]),
+    "avg_pool2d_overlapping": (lambda L, x: F(L).avg_pool2d(x, 3, 1, 1, count_include_pad=False), [(1, 2, 5, 6)]),
     "adaptive_avg_pool2d": (lambda L, x: F(L).adaptive_avg_pool2d(x, (3, 4)), [(2, 3, 8, 7)]),
     "adaptive_avg_pool2d_none": (lambda L, x: F(L).adaptive_avg_pool2d(x, (None, 2)), [(3, 5, 7)]),
     "adaptive_avg_pool2d_global": (lambda L, x: F(L).adaptive_avg_pool2d(x, 1), [(2, 3, 5, 7)]),
@@ -543,6 +545,11 @@ EDGE_CASES = {
     "integers": lambda L: F(L).conv2d(L.arange(36).reshape(1, 1, 6, 6), L.ones(2, 1, 3, 3, dtype=L.int64)),
     "no_grad": lambda L: _under_no_grad(L),
     "vmap": lambda L: L.func.vmap(lambda t: F(L).conv1d(t, L.ones(2, 1, 2)))(L.arange(12.).reshape(3, 1, 4)),
+    # a window that sees only padding keeps the position PyTorch's loop starts from
+    "max_pool_window_in_padding": lambda L: F(L).max_pool1d(L.tensor([[[0.5], [-1.2]]]), 2, 1, 1, 2,
+                                                            return_indices=True),
+    "max_pool_only_minus_infinity": lambda L: F(L).max_pool2d(L.tensor([[[[0.5, float("-inf")]]]]), (1, 2), 1, (0, 1),
+                                                              (1, 2), return_indices=True),
     "max_pool_ties_and_nan": lambda L: F(L).max_pool2d(
         L.tensor([[[[1., 1., float("nan"), 0.], [1., 0., 2., 2.]]]]), 2, return_indices=True),
 }

@@ -65,14 +65,19 @@ def im2col(padded, kernel_size, stride, dilation, out_size):
     return windows
 
 
-def col2im(windows, padded_shape, kernel_size, stride, dilation, out_size):
+def col2im(windows, padded_shape, kernel_size, stride, dilation, out_size, window_order=False):
     """numpy: the reverse of ``im2col``: add every window back where it came from.
 
     An input position that several windows saw receives the sum of their values: exactly
-    what the chain rule asks of a value that was used several times.
+    what the chain rule asks of a value that was used several times. The values are added
+    kernel element after kernel element (PyTorch's col2im order); ``window_order`` adds them
+    window after window instead, as PyTorch's average pooling does (the same sum, but floats
+    round differently in another order): for one input position, a later window means an
+    earlier kernel element, so the kernel elements go backwards.
     """
     padded = np.zeros(padded_shape, dtype=windows.dtype)
-    for offset in np.ndindex(*kernel_size):
+    offsets = list(np.ndindex(*kernel_size))
+    for offset in (reversed(offsets) if window_order else offsets):
         padded[(slice(None), slice(None)) + _window_slices(offset, stride, dilation, out_size)] += \
             windows[(slice(None), slice(None)) + offset]
     return padded

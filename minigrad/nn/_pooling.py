@@ -110,10 +110,18 @@ _SETTINGS_KEPT_AS["AdaptiveAvgPool2DBackwardBackward0"] = {}
 # --- max pooling ----------------------------------------------------------------------------
 
 def _scatter_to_input(grad, indices, input_shape):
-    """numpy: each gradient added at the (flat, per channel) input position ``indices`` names."""
-    planes = math.prod(input_shape[:-2])            # every (sample, channel) pair: one image each
-    summed = np.zeros((planes, math.prod(input_shape[-2:])), dtype=grad.dtype)
-    np.add.at(summed, (np.arange(planes)[:, None], indices.reshape(planes, -1)), grad.reshape(planes, -1))
+    """numpy: each gradient added at the (flat, per channel) input position ``indices`` names.
+
+    The images of all (sample, channel) pairs lie one after the other in memory, and PyTorch
+    adds at image start + index: a window that saw only padding keeps an index one image
+    further (see _max_pool2d_with_indices), whose gradient then lands in the next image, as
+    in PyTorch (past the last image, nowhere)."""
+    planes, plane_size = math.prod(input_shape[:-2]), math.prod(input_shape[-2:])
+    places = (np.arange(planes)[:, None] * plane_size + indices.reshape(planes, -1)).ravel()
+    grads = grad.reshape(-1)
+    inside = places < planes * plane_size
+    summed = np.zeros(planes * plane_size, dtype=grad.dtype)
+    np.add.at(summed, places[inside], grads[inside])
     return summed.reshape(input_shape)
 
 
@@ -194,6 +202,11 @@ def _max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil
     offsets = np.argmax(windows, axis=2)
     values = np.take_along_axis(windows, offsets[:, :, None], axis=2)[:, :, 0]
     indices = _flat_index(offsets, kernel, strides, padding, dilation, out_size, width)
+    # A window whose largest value is the fill itself (nothing larger than -inf in it, or only
+    # padding) keeps the position PyTorch's loop starts from: its first element past the padding
+    first = [np.arange(n) * s - p for n, s, p in zip(out_size, strides, padding)]
+    first = [np.where(f < 0, f + d * (-(f // d)), f) for f, d in zip(first, dilation)]   # (stepped by d)
+    indices = np.where(values == fill, first[0][:, None] * width + first[1][None, :], indices)
     values, indices = values.reshape(array.shape[:-2] + out_size), indices.reshape(array.shape[:-2] + out_size)
     out = result(np.ascontiguousarray(values), MaxPool2DWithIndicesBackward0, (input,),
                  kernel_size=kernel, stride_as_given=given_stride, padding=padding, dilation=dilation,
@@ -305,7 +318,7 @@ class AvgPool2DBackward0(Node):
         padded_shape = g.shape[:2] + tuple(
             max(n + 2 * p, (o - 1) * s + k)
             for n, p, o, s, k in zip((height, width), padding, out_size, strides, kernel))
-        summed = col2im(windows, padded_shape, kernel, strides, (1, 1), out_size)
+        summed = col2im(windows, padded_shape, kernel, strides, (1, 1), out_size, window_order=True)
         values = summed[:, :, padding[0]:padding[0] + height, padding[1]:padding[1] + width].reshape(tuple(input.shape))
         return (result(np.ascontiguousarray(values).astype(input._array.dtype, copy=False),
                        AvgPool2DBackwardBackward0, (grad, input), arguments=self.arguments),)
@@ -335,7 +348,12 @@ def _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pa
         rows = _divisors(height, kernel[0], strides[0], padding[0], out_size[0], count_include_pad)
         columns = _divisors(width, kernel[1], strides[1], padding[1], out_size[1], count_include_pad)
         divisor = (rows[:, None] * columns[None, :]).astype(array.dtype)
-    values = (windows.sum(axis=2) / divisor).reshape(array.shape[:-2] + out_size)
+    # added up one window element after the other, as PyTorch's loop does (numpy's sum over
+    # many elements adds them in another order, which can round differently in the last bit)
+    total = np.zeros(windows.shape[:2] + windows.shape[3:], dtype=windows.dtype)
+    for element in range(windows.shape[2]):
+        total += windows[:, :, element]
+    values = (total / divisor).reshape(array.shape[:-2] + out_size)
     arguments = (kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     return result(np.ascontiguousarray(values.astype(array.dtype, copy=False)), AvgPool2DBackward0, (input,),
                   saved=(input,), kernel_size=kernel, strides=strides, stride_as_given=given_stride,
@@ -424,7 +442,8 @@ class AdaptiveAvgPool2DBackward0(Node):
         columns = _adaptive_bounds(input.shape[-1], g.shape[-1])
         for i, (top, bottom) in enumerate(rows):
             for j, (left, right) in enumerate(columns):
-                values[..., top:bottom, left:right] += g[..., i, j, None, None] / ((bottom - top) * (right - left))
+                # (divided by the height, then by the width, as PyTorch's kernel rounds)
+                values[..., top:bottom, left:right] += g[..., i, j, None, None] / (bottom - top) / (right - left)
         return (result(values, AdaptiveAvgPool2DBackwardBackward0, (grad, input), output_size=tuple(g.shape[-2:])),)
 
     def jvp(self, tangents, inputs, out):
