@@ -94,14 +94,21 @@ def _gather(array, indices):
 
 
 def _scatter_add(grad, indices, input_shape):
-    """numpy: the reverse of ``_gather``: each gradient added to the position it was read from."""
-    for dim, index in reversed(indices):
-        shape = list(grad.shape)
-        shape[dim] = input_shape[dim]
-        summed = np.zeros(shape, dtype=grad.dtype)
-        np.add.at(summed, (slice(None),) * dim + (index,), grad)
-        grad = summed
-    return grad
+    """numpy: the reverse of ``_gather``: each gradient added to the position it was read from.
+
+    All padded dims at once, output position after output position (np.add.at keeps their
+    order), as PyTorch's loop adds them: an edge value read many times sums its gradients
+    in that order, and floats round the same."""
+    first = indices[-1][0]                       # the padded dims are the last ones
+    lead = grad.shape[:first]
+    padded_in, padded_out = input_shape[first:], grad.shape[first:]
+    # the flat input position each output position was read from, over the padded dims
+    grids = np.meshgrid(*[index for _, index in reversed(indices)], indexing="ij")
+    places = np.ravel_multi_index(grids, padded_in).ravel()
+    planes = int(np.prod(lead))
+    summed = np.zeros((planes, int(np.prod(padded_in))), dtype=grad.dtype)
+    np.add.at(summed, (np.arange(planes)[:, None], places[None, :]), grad.reshape(planes, int(np.prod(padded_out))))
+    return summed.reshape(input_shape)
 
 
 class _IndexPadBackward(Node):
