@@ -299,6 +299,7 @@ ERRORS = {
     "pad_odd_length": lambda L: F(L).pad(L.randn(2, 3, 4), (1,)),
     "pad_too_long": lambda L: F(L).pad(L.randn(2, 3, 4), (1, 2, 3, 4, 5, 6, 7, 8)),
     "pad_crop_too_much": lambda L: F(L).pad(L.randn(2, 3, 4), (-3, -2)),
+    "pad_crop_more_than_the_input": lambda L: F(L).pad(L.randn(3, 1, 1), (3, -2)),
     "pad_reflect_value": lambda L: F(L).pad(L.randn(2, 3, 4), (1, 2), mode="reflect", value=1),
     "pad_reflect_too_wide": lambda L: F(L).pad(L.randn(2, 3, 4), (4, 1), mode="reflect"),
     "pad_reflect_unsupported": lambda L: F(L).pad(L.randn(2, 3, 4), (1, 1, 1, 1, 1, 1), mode="reflect"),

@@ -60,7 +60,8 @@ def constant_pad_nd(input, pad, value=0):
     target = [slice(None)] * array.ndim       # where it goes in the output
     for dim, left, right in _pairs(pad, array.ndim):
         size = shape[dim] + left + right
-        if size < 0:
+        # (negative amounts cut the input first, and cannot cut more than it has)
+        if size < 0 or shape[dim] + min(left, 0) + min(right, 0) < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
         source[dim] = slice(max(-left, 0), shape[dim] - max(-right, 0))
         target[dim] = slice(max(left, 0), size - max(right, 0))
