@@ -42,6 +42,9 @@ _warnings.filterwarnings(
 from ._dtype import (  # noqa: F401
     dtype, Size, float16, float32, float64, uint8, int8, int16, int32, int64, bool_ as bool,
 )
+from ._dtype import (  # noqa: F401
+    get_default_dtype, set_default_dtype, promote_types, can_cast, torch_result_type as result_type,
+    finfo, iinfo)
 from ._tensor import Tensor, device, _install_methods  # noqa: F401
 from ._tensortype import (  # noqa: F401  (old PyTorch's typed tensor classes)
     FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
@@ -57,6 +60,7 @@ from ._creation import (  # noqa: F401
     randint, randperm, normal, zeros_like, ones_like, empty_like, full_like, rand_like, randn_like, bernoulli,
 )
 from .random import manual_seed, seed, initial_seed, Generator, default_generator  # noqa: F401
+from .random import get_rng_state, set_rng_state  # noqa: F401
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
     relu, abs, clamp, clamp_min, clamp_max, square, reciprocal, sign, maximum, minimum, where,
@@ -112,6 +116,28 @@ from ._ops.selection import kthvalue, mode, cummax, cummin  # noqa: F401
 from ._ops.aminmax import aminmax  # noqa: F401
 from ._ops.logcumsumexp import logcumsumexp  # noqa: F401
 from ._ops.scatter_views import select_scatter, slice_scatter, diagonal_scatter, narrow_copy  # noqa: F401
+from ._ops.bitwise import (  # noqa: F401
+    bitwise_and, bitwise_or, bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift)
+from ._ops.number_theory import gcd, lcm, gcd_, lcm_  # noqa: F401
+from ._ops.float_parts import frexp, ldexp, ldexp_, nextafter  # noqa: F401
+from ._ops.complex_parts import (  # noqa: F401
+    angle, isreal, is_complex, is_conj, is_neg, conj, resolve_conj, resolve_neg, conj_physical,
+    conj_physical_, real, imag, is_nonzero)
+from ._ops.pointwise import sgn, abs as absolute  # noqa: F401
+from ._ops.incomplete_gamma import igamma, igammac  # noqa: F401
+from ._ops.strided import as_strided, as_strided_, as_strided_scatter  # noqa: F401
+from ._ops.combinatorics import (  # noqa: F401
+    broadcast_shapes, broadcast_tensors, meshgrid, cartesian_prod, combinations, block_diag, vander,
+    tril_indices, triu_indices, argwhere, isin, unravel_index, nonzero_static)
+from ._creation import logspace, scalar_tensor, asarray, empty_strided, randint_like  # noqa: F401
+from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
+from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
+from ._ops.counting import (  # noqa: F401
+    unique, unique_consecutive, bincount, histc, histogram, searchsorted, bucketize)
+from ._ops.sorting import msort  # noqa: F401
+from ._ops.differences import diff, trapezoid, trapz, cumulative_trapezoid  # noqa: F401
+from ._ops.scatter_reduce import scatter_reduce, index_reduce  # noqa: F401
+from ._ops.renorm import renorm  # noqa: F401
 from ._ops.inplace_unary import METHODS as _INPLACE_UNARY
 from ._ops.inplace import clamp_, clip_, zero_, fill_  # noqa: F401
 from . import nn, optim  # noqa: F401
@@ -120,6 +146,7 @@ from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a 
     _softmax as softmax, _log_softmax as log_softmax)
 from .nn.functional import selu_, celu_  # noqa: F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: F401
+from .nn.functional import hardshrink, prelu, rrelu, rrelu_, threshold_  # noqa: F401
 from .nn._similarity import cdist  # noqa: F401
 from .nn._convolution import (  # noqa: F401  (torch.conv2d is F.conv2d)
     conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, convolution)
@@ -155,7 +182,7 @@ for _name in ("abs_", "ceil_", "cos_", "exp_", "fix_", "floor_", "frac_", "log1p
               "square_", "tan_", "tanh_", "trunc_", "erf_", "clamp_min_", "clamp_max_",
               "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "arcsin_",
               "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad_", "rad2deg_",
-              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_"):
+              "erfc_", "sinc_", "exp2_", "logit_", "xlogy_", "addmv_", "i0_", "expm1_", "log2_", "log10_"):
     globals()[_name] = _INPLACE_UNARY[_name]
 del _name, _INPLACE_UNARY
 
@@ -168,6 +195,12 @@ def selu(input):
 def celu(input, alpha=1.0):
     """``F.celu(input, alpha)``, without its ``inplace`` argument (``torch.celu_`` is the in-place form)."""
     return nn.functional.celu(input, alpha)
+
+
+def threshold(input, threshold, value):
+    """``F.threshold(input, threshold, value)``: input where input > threshold, else value
+    (``torch.threshold_`` is the in-place form)."""
+    return nn.functional.threshold(input, threshold, value)
 
 
 def is_tensor(obj):
@@ -200,11 +233,6 @@ def is_floating_point(input):
     return input.is_floating_point()
 
 
-def get_default_dtype():
-    """The dtype of tensors made from Python floats: float32, as in PyTorch."""
-    return float32
-
-
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).
 from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
 from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
@@ -218,6 +246,13 @@ for _name in _OUT_RULES:
 i0 = _checked(i0, "i0", (("input", "Tensor"),), _OUT_RULES.get("i0"))
 selu, celu = _checked(selu, "selu", (("input", "Tensor"),)), _checked(celu, "celu", (("input", "Tensor"),))
 mvlgamma = _checked(mvlgamma, "mvlgamma", (("input", "Tensor"),), _OUT_RULES.get("mvlgamma"))     # (p: checked by mvlgamma)
+bitwise_not = _checked(bitwise_not, "bitwise_not", (("input", "Tensor"),), _OUT_RULES["bitwise_not"])
+gcd, lcm, gcd_, lcm_ = (_checked(function, name, (("input", "Tensor"),), _OUT_RULES.get(name))
+                        for function, name in ((gcd, "gcd"), (lcm, "lcm"), (gcd_, "gcd_"), (lcm_, "lcm_")))
+for _name in ("hardshrink", "prelu", "rrelu", "rrelu_", "threshold", "threshold_", "frexp", "angle", "isreal", "is_complex", "is_conj", "is_neg", "conj", "resolve_conj",
+              "resolve_neg", "conj_physical", "conj_physical_", "real", "imag", "is_nonzero", "sgn",
+              "absolute", "ldexp", "ldexp_", "nextafter", "igamma", "igammac"):
+    globals()[_name] = _checked(globals()[_name], _name, (("input", "Tensor"),), _OUT_RULES.get(_name))
 aminmax = _checked(aminmax, "aminmax", (("input", "Tensor"),))      # (dim: checked by aminmax)
 logcumsumexp = _checked(logcumsumexp, "logcumsumexp", (("input", "Tensor"), ("dim", "int")))
 select_scatter = _checked(select_scatter, "select_scatter", (("input", "Tensor"), ("src", "Tensor"),
@@ -236,5 +271,6 @@ from .nn import functional as _functional  # noqa: E402
 install_batched_methods()
 install_batching_functions(globals(), "")
 install_batching_functions(vars(_functional), "F.")
+install_batching_functions(vars(special), "special.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional

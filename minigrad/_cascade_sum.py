@@ -144,11 +144,45 @@ def _ordered_sum(array, dims, keepdim):
             in_memory_order = array.reshape(1, -1, order="C" if array.flags.c_contiguous else "F")
             return row_sums(in_memory_order)[0].reshape(out_shape)
         return None
-    if not array.flags.c_contiguous or dims != tuple(range(dims[0], dims[-1] + 1)):
+    if not array.flags.c_contiguous:
         return None
+    if dims != tuple(range(dims[0], dims[-1] + 1)):
+        return _sum_of_apart_dims(array, dims, out_shape)
     before, reduced = math.prod(shape[:dims[0]]), math.prod(shape[dims[0]:dims[-1] + 1])
     after = math.prod(shape[dims[-1] + 1:])
     if after == 1:
         return row_sums(array.reshape(before, reduced)).reshape(out_shape)
     block = array.reshape(before, reduced, after).transpose(1, 0, 2)
     return column_sums(block).reshape(out_shape)
+
+
+def _sum_of_apart_dims(array, dims, out_shape):
+    """The sum over reduced dims that are not all neighbours (x.sum((0, 2))) of a C-ordered array.
+
+    PyTorch's loop puts the reduced dims first, the one with the smallest step in memory
+    innermost (joined with its reduced neighbours into one run), then the next reduced one: its
+    kernel sums each run (a row of it: in vectors if its numbers lie next to each other, else one
+    at a time) and adds each row's total into the result, one row after the other (the next
+    reduced dim fastest). Followed while one thread does the work (up to GRAIN_SIZE numbers)."""
+    if array.size > GRAIN_SIZE:
+        return None
+    # size-1 dims change nothing (PyTorch's loop drops them): leave them out
+    sizes = [n for n in array.shape if n != 1]
+    is_reduced = [d in dims for d, n in enumerate(array.shape) if n != 1]
+    array = array.reshape(sizes)
+    reduced = [d for d, r in enumerate(is_reduced) if r]
+    innermost = [reduced[-1]]               # the innermost reduced dim and its reduced neighbours
+    while innermost[0] - 1 in reduced:
+        innermost.insert(0, innermost[0] - 1)
+    outer = [d for d in reduced if d not in innermost]
+    if not outer:                           # (neighbours once the size-1 dims are left out)
+        return _ordered_sum(array, tuple(reduced), False).reshape(out_shape)
+    kept = [d for d in range(array.ndim) if d not in reduced]
+    run = math.prod(sizes[d] for d in innermost)
+    rows = np.ascontiguousarray(array.transpose(kept + outer + innermost)).reshape(-1, run)
+    if innermost[-1] == array.ndim - 1:     # numbers next to each other: in vectors
+        totals = _row_sums_one_thread(rows)
+    else:                                   # a step apart: one at a time
+        totals = _interleaved_sum(np.ascontiguousarray(rows.T))
+    totals = totals.reshape(math.prod(sizes[d] for d in kept), -1)    # (outputs, row totals in order)
+    return _running_sum(np.ascontiguousarray(totals.T)).reshape(out_shape)

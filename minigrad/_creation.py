@@ -17,6 +17,7 @@ from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
 from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
+from ._ops.blend import _fma
 from .autograd.graph import Node
 
 
@@ -328,7 +329,44 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
     if isinstance(steps, (int, np.integer)) and steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     _refuse_dtype("linspace_cpu", _float_dtype(dtype), "b")
-    return _leaf(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
+    return _leaf(evenly_spaced(start, end, steps, np.dtype(_float_dtype(dtype))), requires_grad)
+
+
+# the C++ type names in PyTorch's "value cannot be converted" message
+_CPP_CONVERSION_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                         "int64": "int64_t"}
+
+
+def evenly_spaced(start, end, steps, dtype):
+    """``steps`` values from start to end, computed as PyTorch's linspace does, to the last bit:
+    the first half as start + step * i, the second half as end - step * (steps - 1 - i) (so
+    both ends come out exact), each a multiply-add rounded once. Integer dtypes take start and
+    end as integers and the step in float64, then drop each value's fraction; float16 rounds
+    after every operation, as PyTorch's Half arithmetic does."""
+    if steps <= 1:                                   # (PyTorch converts only what it stores)
+        end = start
+    if steps == 0:
+        return np.empty(0, dtype)
+    i = np.arange(steps)
+    first_half = i < max(steps // 2, 1)          # (a single value is start)
+    if dtype.kind in "iu":
+        name = _CPP_CONVERSION_NAMES[dtype.name]
+        start, end = (float(int(_as_integers(value, dtype, name, unpacked=False))) for value in (start, end))
+        dtype_of_steps = np.dtype(np.float64)
+    else:
+        dtype_of_steps = dtype
+    number = dtype_of_steps.type
+    start, end = number(start), number(end)
+    step = (end - start) / number(steps - 1) if steps > 1 else number(0)
+    count_up, count_down = i.astype(dtype_of_steps), (steps - 1 - i).astype(dtype_of_steps)
+    if dtype == np.float16:
+        from_start = start + (step * count_up).astype(dtype)
+        from_end = end - (step * count_down).astype(dtype)
+    else:
+        from_start = _fma(np.full(steps, step), count_up, np.full(steps, start))
+        from_end = _fma(np.full(steps, -step), count_down, np.full(steps, end))
+    values = np.where(first_half, from_start, from_end)
+    return np.trunc(values).astype(dtype) if dtype.kind in "iu" else values.astype(dtype)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
@@ -537,3 +575,91 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     if with_pytorch_steps(input).strides != out._array.strides:
         out = _laid_out_like(out, input)     # (PyTorch's preserve_format, as zeros_like)
     return batched_as(out, input)
+
+
+# --- more ways to make tensors: logspace, scalar_tensor, asarray, empty_strided, randint_like ----
+
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """``steps`` values from base ** start to base ** end, evenly spaced in the exponent.
+
+    As PyTorch's kernel: the exponents are counted from ``start`` for the first half and
+    back from ``end`` for the second (so both ends are exact), and each power is computed in
+    the result's dtype."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    numpy_dtype = np.dtype(_float_dtype(dtype))
+    _refuse_dtype("logspace_cpu", numpy_dtype, "b")
+    compute = numpy_dtype if numpy_dtype.kind == "f" else np.dtype(np.float64)
+    if steps == 1:
+        exponents = np.array([start], dtype=compute)
+    else:
+        step = (np.asarray(end, compute) - np.asarray(start, compute)) / compute.type(steps - 1)
+        positions = np.arange(steps)
+        halfway = steps // 2
+        exponents = np.where(positions < halfway,
+                             np.asarray(start, compute) + step * positions.astype(compute),
+                             np.asarray(end, compute) - step * (steps - positions - 1).astype(compute))
+    values = np.power(compute.type(base), exponents.astype(compute))
+    return _leaf(values.astype(numpy_dtype), requires_grad)
+
+
+def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor holding the number ``s``: float32 (the default float dtype) unless ``dtype``
+    says otherwise, even for an int or a bool."""
+    if not isinstance(s, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
+                        f"{type(s).__name__}")
+    return _leaf(np.asarray(s, dtype=_float_dtype(dtype)), requires_grad)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``obj`` as a tensor, sharing its memory when it can (a tensor, a numpy array of the same
+    dtype) unless ``copy=True``; ``copy=False`` refuses to copy."""
+    if isinstance(obj, Tensor):
+        if (dtype is None or obj.dtype is dtype) and not copy and not requires_grad:
+            return obj
+        if copy is False and dtype is not None and obj.dtype is not dtype:
+            raise ValueError(f"can't alias tensor with dtype '{_dtype.scalar_type_name(obj.dtype)}' "
+                             f"into dtype '{_dtype.scalar_type_name(dtype)}'.")
+        out = obj.detach().to(dtype or obj.dtype)
+        if copy and out._array is obj._array:
+            out = out.clone()
+        return out.requires_grad_(requires_grad) if requires_grad else out
+    if isinstance(obj, np.ndarray):
+        wanted = obj.dtype if dtype is None else np.dtype(_dtype.to_numpy_dtype(dtype))
+        if copy is False and wanted != obj.dtype:
+            names = [_dtype.scalar_type_name(_dtype.from_numpy_dtype(d)) for d in (obj.dtype, wanted)]
+            raise ValueError(f"can't alias tensor with dtype '{names[0]}' into dtype '{names[1]}'.")
+        if not copy and wanted == obj.dtype:
+            out = from_numpy(obj)
+            out._requires_grad = bool(requires_grad)
+            return out
+        return _leaf(np.array(obj, dtype=wanted), requires_grad, numpy_data=True)
+    return tensor(obj, dtype=dtype, requires_grad=requires_grad)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor laid out in memory with the given ``stride`` (minigrad fills it with zeros,
+    as it does for ``empty``)."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
+                           f"strides ({len(stride)})")
+    numpy_dtype = np.dtype(_float_dtype(dtype))
+    length = 0 if 0 in size else 1 + sum((n - 1) * step for n, step in zip(size, stride))
+    memory = np.zeros(length, dtype=numpy_dtype)
+    array = np.lib.stride_tricks.as_strided(memory, size, tuple(s * numpy_dtype.itemsize for s in stride))
+    out = _leaf(array, requires_grad, numpy_data=True)
+    out.__dict__["_storage_memory"] = memory      # (its storage: see _ops/strided.py)
+    return out
+
+
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None,
+                 requires_grad=False, memory_format=None):
+    """Random integers in [low, high) shaped like ``input`` (of its dtype unless ``dtype``):
+    ``randint_like(x, 10)`` is in [0, 10). The same numbers as ``randint`` draws."""
+    if high is None:
+        low, high = 0, low
+    wanted = dtype or input.dtype
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=wanted,
+                   requires_grad=requires_grad)

@@ -172,3 +172,112 @@ class Size(tuple):
 
     def __add__(self, other):
         return Size(tuple.__add__(self, other))
+
+
+# --- the dtype utilities of the torch namespace ---------------------------------------------------
+
+def get_default_dtype():
+    """The dtype of tensors made from Python floats (and of zeros(), rand(), ...): float32,
+    unless ``set_default_dtype`` changed it."""
+    return from_numpy_dtype(DEFAULT_FLOAT)
+
+
+def set_default_dtype(d):
+    """Make ``d`` (float16, float32 or float64) the dtype of new float tensors: ``tensor([1.5])``,
+    ``zeros(2)``, ``rand(2)``, and of an integer tensor times a Python float."""
+    global DEFAULT_FLOAT
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the "
+                        "default type")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    DEFAULT_FLOAT = d.numpy_dtype
+
+
+def _check_dtype_argument(function, name, position, value):
+    if not isinstance(value, dtype):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be torch.dtype, "
+                        f"not {type(value).__name__}")
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both can be converted to without losing their kind: a float beats an
+    integer, an integer beats bool (``promote_types(int32, float16)`` is float16, where numpy
+    says float64); uint8 and int8 meet in int16."""
+    _check_dtype_argument("promote_types", "type1", 1, type1)
+    _check_dtype_argument("promote_types", "type2", 2, type2)
+    first, second = type1.numpy_dtype, type2.numpy_dtype
+    if _category(first) != _category(second):
+        return type1 if _category(first) > _category(second) else type2
+    return from_numpy_dtype(np.promote_types(first, second))
+
+
+def can_cast(from_, to):
+    """May an operation write a result of dtype ``from_`` into a tensor of dtype ``to`` (out=,
+    in-place)? Not from a float into an integer, nor from a number into bool."""
+    _check_dtype_argument("can_cast", "from_", 1, from_)
+    _check_dtype_argument("can_cast", "to", 2, to)
+    return _category(from_.numpy_dtype) <= _category(to.numpy_dtype)
+
+
+def torch_result_type(tensor, other):
+    """``torch.result_type``: the dtype ``tensor + other`` would have (each a tensor or a
+    number), by PyTorch's promotion rules (see ``result_type`` above)."""
+    for value in (tensor, other):
+        if not hasattr(value, "_array") and not isinstance(value, (int, float, bool, np.number)):
+            raise TypeError(f"result_type() received an invalid combination of arguments - got "
+                            f"({type(tensor).__name__}, {type(other).__name__}), but expected one of:")
+    return from_numpy_dtype(result_type(tensor, other))
+
+
+def _short(value):
+    """A number as PyTorch's finfo/iinfo print it: C's %g, 6 significant digits."""
+    return f"{float(value):g}"
+
+
+class finfo:
+    """Facts about a floating-point dtype (default: the default dtype), as ``torch.finfo``:
+    ``bits``, ``eps`` (the gap above 1.0), ``max``, ``min``, ``tiny`` / ``smallest_normal``
+    (the smallest normal positive number), ``resolution`` (10 ** -digits) and ``dtype``."""
+
+    def __init__(self, type=None):
+        if type is None:
+            type = get_default_dtype()
+        if not isinstance(type, dtype) or not type.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to "
+                            "handle 'torch.finfo'")
+        facts = np.finfo(type.numpy_dtype)
+        self.bits = facts.bits
+        self.eps = float(facts.eps)
+        self.max = float(facts.max)
+        self.min = float(facts.min)
+        self.tiny = self.smallest_normal = float(facts.smallest_normal)
+        self.resolution = 10.0 ** -facts.precision     # (numpy keeps it in the dtype itself)
+        self.dtype = type.name
+
+    def __repr__(self):
+        return (f"finfo(resolution={_short(self.resolution)}, min={_short(self.min)}, "
+                f"max={_short(self.max)}, eps={_short(self.eps)}, "
+                f"smallest_normal={_short(self.smallest_normal)}, tiny={_short(self.tiny)}, "
+                f"dtype={self.dtype})")
+
+
+class iinfo:
+    """Facts about an integer dtype, as ``torch.iinfo``: ``bits``, ``max``, ``min``, ``dtype``."""
+
+    def __init__(self, type=None):
+        if type is None:
+            raise TypeError('iinfo() missing 1 required positional arguments: "type"')
+        if isinstance(type, dtype) and type.numpy_dtype.kind == "b":
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if not isinstance(type, dtype) or type.numpy_dtype.kind not in "iu":
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                            "handle 'torch.iinfo'")
+        facts = np.iinfo(type.numpy_dtype)
+        self.bits = facts.bits
+        self.max = int(facts.max)
+        self.min = int(facts.min)
+        self.dtype = type.name
+
+    def __repr__(self):
+        return f"iinfo(min={_short(self.min)}, max={_short(self.max)}, dtype={self.dtype})"

@@ -31,7 +31,7 @@ import numpy as np
 
 from ._tensor import Tensor
 from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
-from ._warnings import stacklevel_outside_minigrad
+from ._warnings import stacklevel_outside_minigrad, warn_once, own_warnings_muted
 from .autograd import grad_mode as _grad_mode
 from .autograd.grad_mode import _State, no_grad as _no_grad
 from .autograd.graph import needs_grad
@@ -112,6 +112,14 @@ OUT_RULES = {
         "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
         "erf", "erfc", "erfinv", "sinc", "deg2rad", "rad2deg", "lgamma", "digamma", "logit",
         "addcmul", "addcdiv", "lerp", "outer", "polygamma", "i0")},
+    # bitwise and number theory (integers only: never differentiated)
+    **{name: _cast for name in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+        "gcd", "lcm")},
+    "bitwise_not": _found,
+    **{name: _cast for name in ("angle", "nextafter", "igamma", "igammac")},
+    "ldexp": OutRule("cast", "ldexp can't be cast to the desired output type {out}", overlap="partial"),
+    **{name: _found for name in ("sgn", "absolute", "conj_physical")},
     # (PyTorch's message names the input's dtype as the result's here)
     "mvlgamma": OutRule("cast", "mvlgamma: result type {input} can't be cast to the desired output "
                                 "type {result}"),
@@ -153,6 +161,14 @@ OUT_RULES = {
                   "expected scalar type '{result}' but got '{out}' for indices output"),
     "logsumexp": OutRule("float", "logsumexp(): Expected floating point type for result tensor, "
                                   "but got: {out}"),
+    # statistics, sorting and differences
+    **{name: OutRule("same", "quantile() out tensor must be same dtype as the input tensor")
+       for name in ("quantile", "nanquantile")},
+    **{name: _expected for name in ("msort", "renorm", "scatter_reduce", "index_reduce")},
+    "histc": OutRule("same", "torch.histogram: input tensor and hist tensor should have the same dtype, "
+                             "but got input {result_cpp} and hist {out_cpp}"),
+    "diff": OutRule("cast", CAST),
+    **{name: OutRule("same", FOUND) for name in ("searchsorted", "bucketize")},    # (see call_with_out)
     # joining: any dtype the inputs can be cast to
     **{name: OutRule("cast", "torch.cat(): input types can't be cast to the desired output type "
                              "{out}", TypeError, overlap="any after resize")
@@ -167,6 +183,15 @@ OUT_RULES = {
                             "self.dtype = {result} and out.dtype = {out}"),
     "nonzero": OutRule("same", "nonzero: Expected out tensor to have scalar type Long but got scalar "
                                "type{out}"),
+    # products composed of others (products.py)
+    **{name: OutRule("same", "tensordot: Expected the output tensor to have dtype {result}, but got an "
+                             "output tensor with dtype {out}") for name in ("tensordot", "inner")},
+    "vdot": OutRule("same", "result dtype {out} does not match input dtype {result}"),
+    "kron": OutRule("cast", CAST),
+    "addbmm": OutRule("same", "self and mat2 must have the same dtype, but got {out} and {result}"),
+    "ger": OutRule("cast", CAST),
+    "chain_matmul": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
+                                    "got {out_cpp}"),
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
@@ -181,14 +206,29 @@ GRAD_NAMES = {
     "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
     "arctan2": "atan2", "true_divide": "div", "divide": "div", "subtract": "sub",
     "multiply": "mul", "outer": "mul", "concat": "cat", "clip": "clamp",
-    "norm": "linalg_vector_norm", "float_power": "pow", "take_along_dim": "gather",
+    "norm": "linalg_vector_norm", "float_power": "pow", "absolute": "abs", "take_along_dim": "gather",
+    "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul", "ger": "mul",
+    "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
+    "searchsorted": None, "bucketize": None,
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
         "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "signbit",
         "isposinf", "isneginf", "floor_divide", "argmax", "argmin", "all", "any", "nonzero",
-        "softmax", "log_softmax", "diag", "heaviside")},
+        "softmax", "log_softmax", "diag", "heaviside", "bitwise_and", "bitwise_or", "bitwise_xor",
+        "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm",
+        "conj_physical")},
 }
+
+# PyTorch's composite functions that write into out their own way: addbmm resizes out itself,
+# without the warning; kron writes through a view of out that autograd never sees, so out's
+# version stays as it was.
+RESIZED_SILENTLY = ("addbmm",)
+VERSION_KEPT = ("kron",)
+
+# Deprecated functions whose out= variant warns on its own (the function's own warning is not
+# given then): ger at every call, chain_matmul once (with another line of PyTorch's).
+OUT_WARNINGS = {"ger": ("GER_WARNING", False), "chain_matmul": ("CHAIN_MATMUL_OUT_WARNING", True)}
 
 # Functions without out= whose PyTorch signatures are several: PyTorch says none matched.
 NO_OUT_OVERLOADED = ("argsort", "count_nonzero", "narrow", "rand_like", "randn_like", "rsub",
@@ -203,12 +243,18 @@ def call_with_out(function, name, rule, args, kwargs):
         return function(*args, **kwargs)          # out=None: an ordinary call, as in PyTorch
     if rule is not None and name in ("max", "min") and not _has_dim(args, kwargs):
         rule = _cast                               # max(x, out=t), max(x, y, out=t)
+    if name == "bucketize" and not isinstance(args[0] if args else kwargs.get("input"), Tensor):
+        # bucketize(number, boundaries) has no out= (PyTorch lists the keywords last given first)
+        from ._python_arg_parser import invalid_combination
+        raise invalid_combination(name, args, dict(reversed({**kwargs, "out": out}.items())))
     if rule is None or (rule.dim_required and not _has_dim(args, kwargs)):
         if rule is None and name not in NO_OUT_OVERLOADED:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
+    if name in OUT_WARNINGS:
+        _warn_for_out_variant(*OUT_WARNINGS[name])
     if name in ("randn", "empty") and out._graph_requires_grad:
         raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
@@ -231,9 +277,21 @@ def call_with_out(function, name, rule, args, kwargs):
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
     with _no_grad():            # (nothing to record: the values are copied into out)
-        results = function(*args, **kwargs)
+        if name in OUT_WARNINGS:                 # (it gave its own warning above)
+            own_warnings_muted.append(name)
+        try:
+            results = function(*args, **kwargs)
+        finally:
+            if name in OUT_WARNINGS:
+                own_warnings_muted.pop()
     if rule.outputs == 1:
         results = (results,)
+    if name in ("searchsorted", "bucketize") and outs[0]._array.dtype != results[0]._array.dtype:
+        # (its own words: the dtype out must have depends on the out_int32 flag)
+        raise RuntimeError("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+                           "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+                           f"tensor's dtype {scalar_type_name(outs[0].dtype)} and out_int32 flag is "
+                           f"{results[0]._array.dtype == np.int32}")
     for position, (result, target) in enumerate(zip(results, outs)):
         _check_dtype(name, rule, result, target, args, indices=position == 1)
     for result, target in zip(results, outs):
@@ -246,10 +304,23 @@ def call_with_out(function, name, rule, args, kwargs):
             _resize_for_creation(name, target, result)
         if name == "empty":
             return out                     # (only resized: its values are whatever they were)
-        write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs))
+        if name in RESIZED_SILENTLY and target._array.shape != result._array.shape:
+            target._array = _resized(target, result._array)
+        write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs),
+                   counted=name not in VERSION_KEPT)
     if rule.outputs == 1:
         return out
     return _named_result(name)(*outs)
+
+
+def _warn_for_out_variant(message_name, once):
+    """The deprecation warning of ger's or chain_matmul's out= variant (see OUT_WARNINGS)."""
+    from ._ops import products          # lazy: the operations import this module's users
+    message = getattr(products, message_name)
+    if once:
+        warn_once(message)
+    else:
+        warnings.warn(message, UserWarning, stacklevel=stacklevel_outside_minigrad())
 
 
 def _check_out_argument(name, rule, args, kwargs, out):
@@ -424,14 +495,16 @@ def resize_output(out, result, shapes_in_warning=None):
     out._array = _resized(out, result._array)
 
 
-def write_into(out, result, shapes_in_warning=None):
-    """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place."""
+def write_into(out, result, shapes_in_warning=None, counted=True):
+    """Copy ``result``'s values into ``out`` (resized first if its shape differs), in place
+    (``counted``: a change of ``out``'s version, as nearly always)."""
     resize_output(out, result, shapes_in_warning)
     array = out._array
     if not array.flags.writeable:
         array = out._array = np.lib.stride_tricks.as_strided(array, writeable=True)
     np.copyto(array, result._array, casting="unsafe")
-    bump_version(out)
+    if counted:
+        bump_version(out)
 
 
 def _resized(out, like):

@@ -205,4 +205,14 @@ PARAMETERS = {
                              "randint")},
     **{name: _INPUT for name in ("zeros_like", "ones_like", "full_like", "empty_like",
                                  "rand_like", "randn_like")},
+    # statistics, counting and differences
+    **{name: (("input", OVERLOADED),) for name in ("var_mean", "std_mean", "histogram")},
+    **{name: (("input", OVERLOADED), ("q", OVERLOADED)) for name in ("quantile", "nanquantile")},
+    **{name: _INPUT for name in ("msort", "unique_consecutive", "bincount", "argwhere", "cov",
+                                 "corrcoef", "scatter_reduce", "index_reduce")},
+    "searchsorted": (("sorted_sequence", OVERLOADED),),
+    "histc": (("input", TENSOR), ("bins", INT)),
+    "diff": (("input", TENSOR), ("n", INT), ("dim", INT)),
+    "renorm": (("input", TENSOR), ("p", TENSOR_OR_NUMBER), ("dim", INT)),
+    **{name: (("y", TENSOR),) for name in ("trapezoid", "trapz", "cumulative_trapezoid")},
 }

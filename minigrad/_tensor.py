@@ -586,9 +586,8 @@ class Tensor:
     def storage_offset(self):
         """How many elements into its memory this tensor starts: 0 for a new tensor, 5 for
         ``x[1, 1:]`` of a 3x4 ``x`` (a view starts where its first element is)."""
-        root = self._base if self._base is not None else self
-        start = root._array.__array_interface__["data"][0]
-        return (self._array.__array_interface__["data"][0] - start) // self._array.itemsize
+        from ._ops.strided import storage_of      # (the storage behind a tensor is described there)
+        return storage_of(self)[1]
 
     def is_floating_point(self):
         """True if the dtype is a floating-point type (only those can require grad)."""
@@ -864,17 +863,7 @@ class Tensor:
         """self >= other elementwise, a bool tensor (no gradient)."""
         return _ops_pointwise.compare(np.greater_equal, self, other)
 
-    def __and__(self, other):
-        return _ops_pointwise.compare(np.logical_and, self, other)
-
-    def __or__(self, other):
-        return _ops_pointwise.compare(np.logical_or, self, other)
-
-    def __invert__(self):
-        out = _wrap(np.invert(self._array) if self._array.dtype.kind != "b" else np.logical_not(self._array))
-        if _FuncTransforms.vmaps:
-            out._vmap_levels = self._vmap_levels
-        return out
+    # & | ^ ~ << >> are the bitwise operations of _ops/bitwise.py (installed below)
 
     eq = __eq__
     ne = __ne__
@@ -995,6 +984,22 @@ def _install_methods():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
     Tensor.count_nonzero = summing.count_nonzero_method      # (x.count_nonzero(0, 1))
+    # statistics, counting, differences (x.quantile(0.5), x.unique(), x.diff(), ...)
+    from ._ops import statistics, counting
+    for name in ("quantile", "nanquantile", "cov", "corrcoef"):
+        setattr(Tensor, name, getattr(statistics, name))
+    for name in ("unique", "unique_consecutive", "bincount", "histc", "histogram"):
+        setattr(Tensor, name, getattr(counting, name))
+    Tensor.msort = sorting.msort
+    from ._ops.differences import diff
+    from ._ops.scatter_reduce import scatter_reduce, index_reduce
+    from ._ops.inplace_unary import in_place_form
+    Tensor.diff, Tensor.scatter_reduce, Tensor.index_reduce = diff, scatter_reduce, index_reduce
+    Tensor.scatter_reduce_ = in_place_form(scatter_reduce, "scatter_reduce_", 3)
+    Tensor.index_reduce_ = in_place_form(index_reduce, "index_reduce_", 3)
+    from ._ops.renorm import renorm
+    Tensor.renorm, Tensor.renorm_ = renorm, in_place_form(renorm, "renorm_", 0)
+    Tensor.sum_to_size = summing.sum_to_size
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax
     operators = {
@@ -1031,12 +1036,47 @@ def _install_methods():
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
         setattr(Tensor, name, method)
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
+    _install_more_pointwise_methods()
+    _install_structure_methods()
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.
         Gradient: to whichever was picked, 0 to the other."""
         return pointwise.where(condition, self, other)
     Tensor.where = where
+
+
+def _install_more_pointwise_methods():
+    """The in-place logical operations, the bitwise operations and operators (& | ^ ~ << >>),
+    gcd/lcm, frexp/ldexp/nextafter, the complex-number questions of real tensors, igamma,
+    apply_/map_/map2_ and the shrink activations as methods."""
+    from ._ops import logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma
+    from ._ops import python_callables
+    for module in (logical, bitwise, number_theory, float_parts, complex_parts, incomplete_gamma,
+                   python_callables):   # x.logical_and_(y), x & y, x.gcd(y), ...
+        for name, method in module.METHODS.items():
+            setattr(Tensor, name, method)
+    from .nn import _shrink
+    Tensor.hardshrink, Tensor.prelu = _shrink.hardshrink_method, _shrink.prelu_method
+
+
+def _install_structure_methods():
+    """Tensor methods of the structure and product operations (strided.py, products.py,
+    combinatorics.py): x.as_strided(...), x.kron(y), x.fill_diagonal_(v), ..."""
+    from ._ops import strided, products, blas, combinatorics
+    from ._ops.inplace_unary import _with_others_inplace
+    methods = {
+        strided: ["as_strided", "as_strided_", "as_strided_scatter"],
+        products: ["kron", "inner", "vdot", "ger", "addbmm"],
+        combinatorics: ["fill_diagonal_", "argwhere", "nonzero_static"],     # (PyTorch has no x.isin)
+    }
+    for module, names in methods.items():
+        for name in names:
+            setattr(Tensor, name, getattr(module, name))
+    # x.addbmm_(b1, b2), x.baddbmm_(b1, b2), x.addmm_(m1, m2): computed, then written back into x
+    Tensor.addbmm_ = _with_others_inplace(products.addbmm, "addbmm_", 2)
+    Tensor.baddbmm_ = _with_others_inplace(blas.baddbmm, "baddbmm_", 2)
+    Tensor.addmm_ = _with_others_inplace(blas.addmm, "addmm_", 2)
 
 
 # autograd and the operation modules import Tensor from here, so they are imported once it

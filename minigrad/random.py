@@ -33,6 +33,7 @@ state the way mt19937 is seeded.
 import functools
 import math
 import os
+import struct
 
 import numpy as np
 
@@ -68,6 +69,7 @@ class Generator:
         self._seed = seed
         self._bits.state = _mt19937_state(seed & 0xFFFF_FFFF)
         self._next_normal = None            # the partner value of the last single Box-Muller pair
+        self._fresh = True                  # nothing drawn since seeding (see get_state)
         return self
 
     def seed(self):
@@ -83,15 +85,69 @@ class Generator:
     def __repr__(self):
         return f"<minigrad.Generator object at {hex(id(self))}>"
 
+    # -- saving and restoring the stream -------------------------------------------------------
+    def get_state(self):
+        """The generator's whole state as a uint8 tensor of 5056 bytes, laid out as PyTorch's
+        (so a state taken from minigrad gives PyTorch the same numbers, and back): see
+        ``_STATE_LAYOUT``."""
+        from ._tensor import _wrap          # lazy: _tensor imports this module's users
+        state = self._bits.state["state"]
+        position = int(state["pos"])
+        # mt19937 as PyTorch keeps it: `next` words of the current block used, `left` = 625 - next
+        # (1 when a new block is due: right after seeding, next is 0 there)
+        used = 0 if (position == 624 and self._fresh) else position
+        memory = bytearray(_STATE_SIZE)
+        seed = self._seed - (1 << 64) if self._seed >= 1 << 63 else self._seed    # (an int64)
+        _STATE_LAYOUT.pack_into(memory, 0, seed, 625 - position, 1, used)
+        words = np.ndarray(624, "<u8", memory, _STATE_LAYOUT.size)     # (a view of the bytes)
+        words[:] = state["key"]
+        if self._next_normal is not None:       # the kept Box-Muller partner: normal_y, valid
+            _NORMAL_LAYOUT.pack_into(memory, _NORMAL_OFFSET, 0.0, self._next_normal, 0.0, 1)
+        return _wrap(np.frombuffer(bytes(memory), dtype=np.uint8).copy())
+
+    def set_state(self, new_state):
+        """Continue the stream from a state ``get_state`` gave (this generator's, another's, or
+        PyTorch's); returns the generator itself."""
+        from ._tensor import Tensor
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state._array.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if new_state._array.size != _STATE_SIZE:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the "
+                               f"input RNG state size to be {new_state._array.size}")
+        memory = new_state._array.tobytes()
+        seed, left, _, used = _STATE_LAYOUT.unpack_from(memory, 0)
+        key = np.frombuffer(memory, dtype="<u8", count=624, offset=_STATE_LAYOUT.size)
+        position = 625 - left if left > 1 else 624
+        self._seed = seed % (1 << 64)
+        self._bits.state = {"bit_generator": "MT19937",
+                            "state": {"key": key.astype(np.uint32), "pos": position}}
+        self._fresh = left == 1 and used == 0
+        _, normal_y, _, valid = _NORMAL_LAYOUT.unpack_from(memory, _NORMAL_OFFSET)
+        self._next_normal = normal_y if valid else None
+        return self
+
     # -- the raw stream --------------------------------------------------------------------
     def random32(self, n):
         """The next ``n`` 32-bit integers of the stream (as uint64)."""
+        self._fresh = False
         return self._bits.random_raw(n).astype(np.uint64)
 
     def random64(self, n):
         """The next ``n`` 64-bit integers: two 32-bit draws each, the first one the high half."""
         words = self.random32(2 * n)
         return (words[0::2] << np.uint64(32)) | words[1::2]
+
+
+# PyTorch's CPU generator state as bytes (CPUGeneratorImplState): the initial seed (int64), left
+# and seeded (int32 each), next (uint64), then the 624 mt19937 words (each in a uint64), then the
+# kept normal sample (normal_x, normal_y, normal_rho as doubles, normal_is_valid as int32), padding,
+# and a float32 normal sample with its flag (minigrad never keeps one): 5056 bytes in all.
+_STATE_LAYOUT = struct.Struct("<qiiQ")
+_NORMAL_OFFSET = _STATE_LAYOUT.size + 624 * 8
+_NORMAL_LAYOUT = struct.Struct("<dddi")
+_STATE_SIZE = 5056
 
 
 default_generator = Generator()      # the generator every random function uses unless given one
@@ -111,6 +167,16 @@ def _pick(generator):
 def manual_seed(seed):
     """Restart the default stream from ``seed``; returns the default Generator (as PyTorch does)."""
     return default_generator.manual_seed(seed)
+
+
+def get_rng_state():
+    """The default generator's state, a uint8 tensor (see ``Generator.get_state``)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Continue the default generator's stream from ``new_state`` (from ``get_rng_state``)."""
+    default_generator.set_state(new_state)
 
 
 def seed():

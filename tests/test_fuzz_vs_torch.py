@@ -11,7 +11,8 @@ masked_select, nansum, count_nonzero, torch.Tensor(x), isnan and its family, nan
 var/std without degrees of freedom, bools subtracted, inverse and hyperbolic trigonometry,
 lgamma/digamma, rot90/tile/repeat_interleave/movedim/unflatten/tensor_split, diagonals and traces,
 kthvalue/mode/cummax/cummin, take/index_fill/index_copy/masked_scatter, hypot/copysign/fmax/lerp/
-addcmul/addcdiv, overlapping unfold windows,
+addcmul/addcdiv, overlapping unfold windows, var_mean/std_mean, quantile, msort, diff, trapezoid,
+cov, renorm, sum_to_size, unique, histc, scatter_reduce,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
@@ -254,6 +255,46 @@ UNARY = {
     "avg_pool1d": lambda L, x: L.nn.functional.avg_pool1d(x.reshape(1, -1), 2, 1, 1) if x.numel() else x * 1,
     "conv1d": lambda L, x: L.nn.functional.conv1d(x.reshape(1, 1, -1), x.reshape(1, 1, -1)[:, :, :2], padding=1)
     if x.numel() >= 2 else x * 1,
+    # shrink activations, the parts of floats, and masks made with bitwise operators
+    "hardshrink": lambda L, x: L.nn.functional.hardshrink(x, 0.3),
+    "softshrink": lambda L, x: L.nn.functional.softshrink(x, 0.3),
+    "tanhshrink": lambda L, x: L.nn.functional.tanhshrink(x),
+    "softsign": lambda L, x: L.nn.functional.softsign(x),
+    "rrelu_eval": lambda L, x: L.nn.functional.rrelu(x),
+    "angle": lambda L, x: L.angle(x),
+    "sgn": lambda L, x: L.sgn(x),
+    "frexp_mantissa": lambda L, x: L.frexp(x)[0],
+    "ldexp_int": lambda L, x: L.ldexp(x, L.tensor(2)),
+    "bitwise_mask": lambda L, x: x * ((x > 0) & (x < 1) | ~(x > -0.5) ^ (x < 2)),
+    "shift_mask": lambda L, x: x * ((x > 0).long() << 2 >> 1),
+    # structure (minigrad/_ops/combinatorics.py, products.py)
+    "vander": lambda L, x: L.vander(x.reshape(-1)[:3].detach()) * x.sum(),
+    "block_diag": lambda L, x: L.block_diag(x, x.reshape(-1)[:2]) if x.ndim <= 2 else x * 1,
+    "kron_self": lambda L, x: L.kron(x, x) if x.is_contiguous() else x * 1,
+    "meshgrid_first": lambda L, x: L.meshgrid(x.reshape(-1), x.reshape(-1)[:2], indexing="ij")[0],
+    "cartesian_prod": lambda L, x: L.cartesian_prod(x.reshape(-1), x.reshape(-1)[:2]),
+    "combinations": lambda L, x: L.combinations(x.reshape(-1)),
+    # statistics, counting, differences (one node with two outputs, composed graphs, sorting)
+    "var_mean": lambda L, x: L.var_mean(x)[0],
+    "std_mean_last": lambda L, x: L.std_mean(x, -1, keepdim=True)[1] if x.ndim else L.std_mean(x)[1],
+    "var_mean_both": lambda L, x: sum(L.var_mean(x, correction=0)),
+    "quantile": lambda L, x: x.quantile(0.3),
+    "quantile_last": lambda L, x: x.quantile(0.7, -1, interpolation="midpoint") if x.ndim else x.quantile(0.5),
+    "nanquantile": lambda L, x: x.log().nanquantile(0.4),
+    "msort": lambda L, x: x.msort(),
+    "sort_stable": lambda L, x: x.sort(stable=True)[0],
+    "diff": lambda L, x: x.diff() if x.ndim else x * 1,
+    "diff_prepend": lambda L, x: x.diff(2, 0, prepend=x) if x.ndim else x * 1,
+    "trapezoid": lambda L, x: L.trapezoid(x) if x.ndim else x * 1,
+    "cumulative_trapezoid": lambda L, x: L.cumulative_trapezoid(x, dx=0.5) if x.ndim else x * 1,
+    "cov": lambda L, x: x.cov() if x.ndim <= 2 else x.flatten(1).cov(),
+    "renorm": lambda L, x: x.renorm(2, 0, 1.0) if x.ndim >= 2 else x * 1,
+    "sum_to_size": lambda L, x: x.sum_to_size((1,) * x.ndim),
+    "unique": lambda L, x: x.round().unique(),
+    "histc": lambda L, x: x.histc(4),
+    "scatter_reduce_prod": lambda L, x: x.scatter_reduce(0, _zero_index(L, x), _first(x, x), "prod"),
+    "scatter_reduce_amax": lambda L, x: x.scatter_reduce(-1, _zero_index(L, x), _first(x, x), "amax",
+                                                         include_self=False),
 }
 
 VIEWS = {
@@ -294,6 +335,12 @@ VIEWS = {
     # overlapping windows: memory seen at several positions, without a step of 0
     "unfold": lambda L, x: x.unfold(-1, min(2, x.shape[-1]), 1) if x.ndim else x.unfold(0, 1, 1),
     "movedim_view": lambda L, x: x.movedim(-1, 0),
+    # chosen sizes and strides (minigrad/_ops/strided.py): a window that overlaps itself, and
+    # one that starts further into the memory
+    "as_strided_overlap": lambda L, x: x.as_strided((2, 2), (1, 1)) if x.numel() >= 3 else x.view(-1),
+    "as_strided_offset": lambda L, x: x.as_strided((x.numel() - 1,), (1,), x.storage_offset() + 1)
+                                      if x.numel() >= 2 and x.is_contiguous() else x.view(-1),
+    "broadcast_tensors": lambda L, x: L.broadcast_tensors(x, L.zeros(2, *x.shape))[0],
 }
 
 BINARY = {
@@ -311,6 +358,9 @@ BINARY = {
     "mm_t": lambda L, x, y: x @ y.mT if y.ndim >= 2 else x @ y,
     "clamp_t": lambda L, x, y: x.clamp(min=y),
     "floordiv_t": lambda L, x, y: x // (y * y + 1),
+    "ldexp": lambda L, x, y: L.ldexp(x, y),
+    "nextafter": lambda L, x, y: L.nextafter(x, y),
+    "prelu": lambda L, x, y: L.nn.functional.prelu(x, y.reshape(-1)[:1]),
     "mod_t": lambda L, x, y: x % (y * y + 1),
     "bmm": lambda L, x, y: L.bmm(x.reshape(1, 1, -1), y.reshape(1, -1, 1)),
     "addmm": lambda L, x, y: L.addmm(y.sum(), x.reshape(1, -1), y.reshape(-1, 1)),
@@ -369,9 +419,28 @@ BINARY = {
     "index_copy": lambda L, x, y: x.index_copy(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]))
                                   if x.ndim else x + y.sum(),
     "masked_scatter": lambda L, x, y: x.masked_scatter(x > 0, x * y.sum()),
+    # products (minigrad/_ops/products.py)
+    "kron": lambda L, x, y: L.kron(x.contiguous(), y.contiguous()),
+    "tensordot": lambda L, x, y: L.tensordot(x, y, 0),
+    "tensordot_full": lambda L, x, y: L.tensordot(x, y.reshape(x.shape), x.ndim)
+                                      if x.numel() == y.numel() else L.tensordot(x, y, 0),
+    "inner": lambda L, x, y: L.inner(x, y) if x.ndim == 0 or y.ndim == 0 or x.shape[-1] == y.shape[-1]
+                             else L.inner(x.sum(), y),
+    "vdot": lambda L, x, y: L.vdot(x.reshape(-1), y.reshape(-1)) if x.numel() == y.numel() else x.sum() * y,
+    "as_strided_scatter": lambda L, x, y: L.as_strided_scatter(x.contiguous(), y.reshape(-1)[:1],
+                                                               (1,), (1,), 0) if x.numel() and y.numel()
+                                          else x + y.sum(),
+    "scatter_reduce_mean": lambda L, x, y: x.scatter_reduce(0, _zero_index(L, x), _first(y, x), "mean"),
+    "trapezoid_x": lambda L, x, y: L.trapezoid(x, y.reshape(-1)[:x.shape[-1]]) if x.ndim and y.numel() >= x.shape[-1]
+                                   else x * 1,
+    "diff_append": lambda L, x, y: L.diff(x, append=y) if x.ndim and x.ndim == y.ndim else x * 1,
 }
 
 INPLACE = {
+    # (minigrad/_ops/combinatorics.py, strided.py)
+    "fill_diagonal_": lambda L, x: x.fill_diagonal_(0.5) if x.ndim == 2 else x.mul_(1.0),
+    "squeeze_dims_": lambda L, x: x.squeeze_((0, -1)) if x.ndim else x.squeeze_(),
+    "as_strided_": lambda L, x: x.as_strided_((x.numel(),), (1,)) if x.is_contiguous() else x.mul_(1.0),
     "add_": lambda L, x: x.add_(1.0),
     "mul_": lambda L, x: x.mul_(2.0),
     "sub_": lambda L, x: x.sub_(0.5),
@@ -418,6 +487,15 @@ INPLACE = {
     "index_fill_": lambda L, x: x.index_fill_(0, L.tensor([0]), -1.0),
     "atan_": lambda L, x: x.atan_(),
     "lgamma_": lambda L, x: x.lgamma_(),
+    "expm1_": lambda L, x: x.expm1_(),
+    "log2_": lambda L, x: x.log2_(),
+    "log10_": lambda L, x: x.log10_(),
+    "sgn_": lambda L, x: x.sgn_(),
+    "logical_not_": lambda L, x: x.logical_not_(),
+    "conj_physical_": lambda L, x: x.conj_physical_(),
+    "F_rrelu_eval_inplace": lambda L, x: L.nn.functional.rrelu(x, inplace=True),
+    "renorm_": lambda L, x: x.renorm_(1, -1, 0.5),
+    "squeeze_dims_": lambda L, x: x.squeeze_((0, -1)) if x.ndim else x.squeeze_(()),
 }
 
 INPLACE_BINARY = {
@@ -450,6 +528,9 @@ INPLACE_BINARY = {
     "lerp_": lambda L, x, y: x.lerp_(y, 0.5),
     "hypot_": lambda L, x, y: x.hypot_(y),
     "masked_scatter_": lambda L, x, y: x.masked_scatter_(x > 0, y.sum().expand(x.shape).clone()),
+    "ldexp_": lambda L, x, y: x.ldexp_(y),
+    "nextafter_": lambda L, x, y: x.nextafter_(y),
+    "logical_and_": lambda L, x, y: x.logical_and_(y),
 }
 
 

@@ -7,6 +7,8 @@ every bit, over lengths that end on and off a whole vector and that PyTorch spli
 threads, with ordinary, tiny, huge, infinite and nan inputs. The formulas are those of
 PyTorch's AVX2 kernels: on another CPU (AVX-512) PyTorch itself gives other last bits.
 """
+import itertools
+
 import numpy as np
 import pytest
 
@@ -110,6 +112,33 @@ def test_sum_and_mean_over_runs_of_dims(avx2_torch, dtype, shape):
                                  getattr(avx2_torch.tensor(x), op)(**kw).numpy())
 
 
+APART_SHAPES = [(3, 4, 5), (7, 9, 33), (2, 3, 4, 5), (5, 1, 7, 9), (16, 3, 17), (4, 40, 3), (3, 5, 2, 11),
+                (2, 17, 3, 9), (64, 3, 70), (9, 2, 8, 2)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", APART_SHAPES, ids=str)
+def test_sum_and_mean_over_dims_apart_and_with_dtype(avx2_torch, dtype, shape):
+    """Reduced dims that are not neighbours (x.sum((0, 2))): PyTorch sums the innermost run
+    of them row by row and adds the rows' totals in order; sum(dtype=) converts first."""
+    rng = np.random.default_rng(sum(shape) + 1)
+    x = (rng.standard_normal(shape) * np.exp(rng.uniform(-5, 5, shape))).astype(dtype)
+    ndim = len(shape)
+    apart = [dims for r in range(2, ndim) for dims in itertools.combinations(range(ndim), r)
+             if dims != tuple(range(dims[0], dims[-1] + 1))]
+    for dims in apart:
+        for op in ("sum", "mean"):
+            for keepdim in (False, True):
+                assert_same_bits(getattr(minigrad.tensor(x), op)(dims, keepdim=keepdim).numpy(),
+                                 getattr(avx2_torch.tensor(x), op)(dims, keepdim=keepdim).numpy())
+    for dims in [None, (0,), (ndim - 1,), (0, ndim - 1)]:
+        for name in ("float64", "float32"):
+            kw = {"dtype": None} if dims is None else {"dim": dims}
+            ours = minigrad.tensor(x).sum(**{**kw, "dtype": getattr(minigrad, name)})
+            theirs = avx2_torch.tensor(x).sum(**{**kw, "dtype": getattr(avx2_torch, name)})
+            assert_same_bits(ours.numpy(), theirs.numpy())
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_sum_of_every_length(avx2_torch, dtype):
     """All numbers of a 1-d tensor: every length up to 600, and some PyTorch splits among threads."""
@@ -210,3 +239,20 @@ def test_zero_dims_empty_and_tiny_tensors(avx2_torch, function, shape):
     mine = getattr(minigrad.tensor(x), function)().numpy()
     theirs = getattr(avx2_torch.tensor(x), function)().numpy()
     assert_same_bits_or_both_nan(mine, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "int16", "uint8", "int8"])
+def test_linspace_to_the_last_bit(torch, dtype):
+    """linspace's values, bit for bit, or the same message: its two halves are counted from either
+    end with one rounding each (float16 rounding after every step, integers stepping in float64)."""
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        start, end = rng.uniform(-300, 300, 2) / (1 if dtype != "float16" else 4)
+        steps = int(rng.choice([0, 1, 2, 3, int(rng.integers(4, 2500))]))
+        outcomes = []
+        for lib in (minigrad, torch):
+            try:
+                outcomes.append(lib.linspace(start, end, steps, dtype=getattr(lib, dtype)).numpy().tobytes())
+            except RuntimeError as error:
+                outcomes.append(str(error))
+        assert outcomes[0] == outcomes[1], (start, end, steps)

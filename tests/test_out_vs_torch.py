@@ -37,6 +37,15 @@ BINARY = ("add", "sub", "mul", "div", "true_divide", "subtract", "multiply", "di
           "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
           "logical_and", "logical_or", "logical_xor")
 
+def _warned_once(function, *args):
+    """Call ``function`` once, and once with out=, its warnings silenced (a warning given once
+    per process is then given, in both libraries, before the call the test compares)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = function(*args)
+        function(*args, out=out.detach().clone())
+
+
 # name -> the arguments (built the same way in both libraries)
 CASES = {
     **{name: lambda lib: (data(lib, positive=True),) for name in UNARY},
@@ -120,6 +129,35 @@ CASES = {
     "eye": lambda lib: (3,),
     "linspace": lambda lib: (0, 1, 5),
     "empty": lambda lib: (2, 3),
+    **{name: lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]), lib.tensor([[8, 12, 3], [0, -21, 2]]))
+       for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                    "bitwise_right_shift", "gcd", "lcm")},
+    "bitwise_not": lambda lib: (lib.tensor([[12, -18, 5], [0, 7, 255]]),),
+    **{name: lambda lib: (data(lib),) for name in ("angle", "sgn", "absolute", "conj_physical")},
+    "ldexp": lambda lib: (data(lib), lib.tensor([[1, -2, 3], [0, 2, -1]])),
+    "nextafter": lambda lib: (data(lib), data(lib, seed=1)),
+    **{name: lambda lib: (data(lib, positive=True) + 1, data(lib, seed=1, positive=True)) for name in ("igamma", "igammac")},
+    # products composed of others (minigrad/_ops/products.py)
+    "kron": lambda lib: (data(lib), data(lib, (2, 2), seed=1)),
+    "addbmm": lambda lib: (data(lib, (2, 4)), data(lib, (2, 2, 3)), data(lib, (2, 3, 4), seed=1)),
+    "tensordot": lambda lib: (data(lib), data(lib, (3, 4), seed=1), 1),
+    "inner": lambda lib: (data(lib), data(lib, (4, 3), seed=1)),
+    "vdot": lambda lib: (data(lib, (3,)), data(lib, (3,), seed=1)),
+    # (chain_matmul's deprecation warnings come once per process: given here, before the
+    # compared call; ger's out= variant warns at every call)
+    "ger": lambda lib: (data(lib, (3,)), data(lib, (2,), seed=1)),
+    "chain_matmul": lambda lib: (_warned_once(lib.chain_matmul, data(lib), data(lib, (3, 4))),
+                                 data(lib), data(lib, (3, 4), seed=1), data(lib, (4, 2), seed=2))[1:],
+    "quantile": lambda lib: (data(lib), 0.3, 1),
+    "nanquantile": lambda lib: (data(lib), 0.3, 1),
+    "msort": lambda lib: (data(lib),),
+    "histc": lambda lib: (data(lib), 4),
+    "diff": lambda lib: (data(lib),),
+    "renorm": lambda lib: (data(lib), 2, 0, 1.0),
+    "scatter_reduce": lambda lib: (data(lib), 1, lib.tensor([[2, 0], [1, 1]]), data(lib, (2, 2)), "prod"),
+    "index_reduce": lambda lib: (data(lib), 1, lib.tensor([2, 0]), data(lib, (2, 2)), "amax"),
+    "searchsorted": lambda lib: (lib.tensor([-0.5, 0.0, 0.5]), data(lib)),
+    "bucketize": lambda lib: (data(lib), lib.tensor([-0.5, 0.0, 0.5])),
 }
 # (its values are whatever out held: compared in test_special_cases only)
 VALUES_UNDEFINED = ("empty",)
@@ -223,6 +261,8 @@ DTYPES = ("float32", "float64", "int64", "int32", "bool")
 @pytest.mark.parametrize("name", WITH_VALUES)
 def test_out_of_another_dtype(torch, name, dtype):
     """Each function's own rule: cast into out, compute in out's dtype, or refuse (PyTorch's text)."""
+    if (name, dtype) == ("ldexp", "float64"):
+        pytest.skip("PyTorch fails an internal assert (Loops.h: needs_dynamic_casting) here")
     make_out = lambda lib, result: like(lib, result, dtype, shape=(0,))       # noqa: E731
     assert_same(call(minigrad, name, make_out), call(torch, name, make_out), float32_digits=True)
 

@@ -35,7 +35,12 @@
 * triangular.py     - tril, triu: the lower and upper triangle of a matrix
 * median.py         - median, nanmedian: the middle value
 * masked_select.py  - masked_select: the elements where a mask is True
-* summing.py        - nansum (nan counts as 0), count_nonzero
+* summing.py        - nansum (nan counts as 0), count_nonzero, sum_to_size
+* statistics.py     - var_mean, std_mean, quantile, nanquantile, cov, corrcoef
+* counting.py       - unique, bincount, histc, histogram, searchsorted, bucketize, argwhere
+* differences.py    - diff, trapezoid, cumulative_trapezoid
+* scatter_reduce.py - scatter_reduce, index_reduce: sum/prod/mean/amax/amin into chosen places
+* renorm.py         - renorm: slices scaled down to a largest norm
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``

@@ -265,5 +265,7 @@ def lerp(input, end, weight):
         np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
     out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
     if weighted:
-        return result(out, LerpBackward1, (input, end, weight), saved=(input, end, weight))
+        # self and end are needed only for weight's gradient: PyTorch saves them only then
+        ends = (input, end) if weight.requires_grad else (None, None)
+        return result(out, LerpBackward1, (input, end, weight), saved=(*ends, weight))
     return result(out, LerpBackward0, (input, end), weight=weight)

@@ -31,7 +31,8 @@ def _check_index(function, index, input, dim, src=None):
         # (before the shapes, as PyTorch checks; scatter_add's check is scatter's, message included)
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        named = "self" if function.startswith("scatter") else "input"     # (gather's is "input")
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {named} tensor")
     if isinstance(src, Tensor) and src.ndim == index.ndim:
         # scatter with a src tensor checks self and src at once, with one message
         if any(index.shape[d] > src.shape[d] or (d != dim and index.shape[d] > input.shape[d])

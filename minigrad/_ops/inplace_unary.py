@@ -76,6 +76,8 @@ _UNARY = {
     "acosh_": trigonometry.acosh_in_place, "atanh_": trigonometry.atanh_in_place, "deg2rad_": trigonometry.deg2rad,
     "rad2deg_": trigonometry.rad2deg, "exp2_": logarithms.exp2, "lgamma_": gamma.lgamma,
     "digamma_": gamma.digamma, "logit_": logarithms.logit, "i0_": bessel.i0,
+    "expm1_": logarithms.expm1, "log2_": logarithms.log2, "log10_": logarithms.log10,
+    "sgn_": pointwise.sgn,
 }
 _ALIASES = {"negative_": "neg_", "absolute_": "abs_", "fix_": "trunc_", "arcsin_": "asin_",
             "arccos_": "acos_", "arctan_": "atan_", "arcsinh_": "asinh_", "arccosh_": "acosh_",
@@ -114,6 +116,11 @@ def _with_others_inplace(operation, name, tensor_arguments):
                       f"{operation.__name__}(x, ...) and writes it back into x (recorded with the "
                       "same node).")
     return method
+
+
+def in_place_form(operation, name, tensor_arguments):
+    """The in-place method of ``operation`` (x.scatter_reduce_(...)): see _with_others_inplace."""
+    return _with_others_inplace(operation, name, tensor_arguments)
 
 
 METHODS.update(
@@ -435,6 +442,10 @@ class SqueezeBackward4(shape.SqueezeBackward0):
     """result = self.squeeze_(dim)   ->   grad_self = grad.unsqueeze(dim) if it was squeezed"""
 
 
+class SqueezeBackward5(shape.SqueezeBackward0):
+    """result = self.squeeze_(dims)   ->   grad_self = grad unsqueezed at every squeezed dim"""
+
+
 def _reshape_inplace(tensor, new_array, node_class, **attributes):
     """Let ``tensor`` show its memory as ``new_array``; record ``node_class`` if needed
     (PyTorch's rules for in-place changes were checked by the caller).
@@ -473,11 +484,21 @@ def unsqueeze_(self, dim):
 
 
 def squeeze_(self, dim=None):
-    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3, or 4 with a dim)."""
+    """Remove size-1 dimensions of this tensor itself (SqueezeBackward3; 4 with a dim, 5 with a
+    tuple of dims)."""
     check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
     array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
+    if isinstance(dim, (tuple, list)):           # several dims at once (SqueezeBackward5)
+        dims = [shape._normalize_dim(d, array.ndim) if array.ndim else 0 for d in dim]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        squeezed = tuple(sorted(d for d in dims if array.ndim and array.shape[d] == 1))
+        return _reshape_inplace(self, np.squeeze(array, axis=squeezed) if squeezed else array.view(),
+                                SqueezeBackward5, input_shape=array.shape, squeezed_dims=squeezed,
+                                dim_as_given=tuple(dim))
     dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()

@@ -43,3 +43,40 @@ def logical_or(input, other):
 def logical_xor(input, other):
     """True where exactly one of ``input`` and ``other`` is non-zero. Never recorded."""
     return _logical("logical_xor", np.logical_xor, input, other)
+
+
+# --- in place: x.logical_and_(y) -------------------------------------------------------------
+
+def _written_back(tensor, answer):
+    """Write the bool ``answer`` into ``tensor`` as 1 and 0 of its own dtype.
+
+    PyTorch records nothing here (the result has no derivative) and, unlike the other
+    in-place operations, does not refuse a leaf that requires grad: the tensor keeps its
+    grad_fn, only its version goes up."""
+    from .inplace import _write, check_inplace     # (inplace.py builds on the files of this package)
+    from ..autograd.grad_mode import no_grad
+    with no_grad():                       # (the kernel's own checks only: inference tensors, overlaps)
+        check_inplace(tensor)
+    return _write(tensor, plain_output(answer._array.astype(tensor._array.dtype), answer))
+
+
+def logical_not_(self):
+    """In place: self becomes 1 where it was 0, 0 elsewhere (in its own dtype). Not recorded."""
+    return _written_back(self, logical_not(self))
+
+
+def _logical_in_place(name, function):
+    def method(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return _written_back(self, function(self, other))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = (f"In place: self becomes {name}(self, other) as 1 and 0 of self's dtype. "
+                      "Not recorded (self keeps its grad_fn; only its version goes up).")
+    return method
+
+
+METHODS = {"logical_not_": logical_not_,
+           **{name + "_": _logical_in_place(name, function) for name, function in (
+               ("logical_and", logical_and), ("logical_or", logical_or), ("logical_xor", logical_xor))}}

@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 
 from .._dtype import result_type, cpp_name
+from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
@@ -613,7 +614,7 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
         return div_rounded(input, other, rounding_mode)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
-        dtype = np.dtype(np.float32)
+        dtype = _dtype.DEFAULT_FLOAT          # (in the default float dtype: set_default_dtype)
     try:
         if type(other) in (int, float) and 1 <= builtins.abs(other) < _INF:
             out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
@@ -675,7 +676,7 @@ class ReciprocalBackward0(Node):
 
 def reciprocal(input):
     """1 / input elementwise. Gradient: -grad / input**2."""
-    array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
+    array = input._array if input._array.dtype.kind == "f" else input._array.astype(_dtype.DEFAULT_FLOAT)
     with np.errstate(divide="ignore"):
         out = like_its_input(np.reciprocal(array), array)
         return save_result(result(out, ReciprocalBackward0, (input,)))
@@ -881,10 +882,11 @@ def rsqrt(input):
 # --- exp, log, trigonometry ---------------------------------------------------------------
 
 def _float_ufunc(ufunc, input):
-    """Integer tensors are promoted to float32 first, as PyTorch does for exp, sin, ..."""
+    """Integer tensors are promoted to the default float dtype (float32) first, as PyTorch does
+    for exp, sin, ..."""
     array = input._array
     if array.dtype.kind != "f":
-        array = array.astype(np.float32)
+        array = array.astype(_dtype.DEFAULT_FLOAT)
     out = ufunc(array)
     if out.ndim > 1 and not array.flags.c_contiguous:
         out = laid_out_as_pytorch(out, array)     # (numpy's layout may differ in size-1 dims)
@@ -1123,7 +1125,7 @@ class SigmoidBackward0(Node):
 
 def sigmoid(input):
     """1 / (1 + e**-input) elementwise. Gradient: grad * s * (1 - s), s the saved result."""
-    array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
+    array = input._array if input._array.dtype.kind == "f" else input._array.astype(_dtype.DEFAULT_FLOAT)
     return save_result(result(like_its_input(_sigmoid_array(array).astype(array.dtype, copy=False), array),
                               SigmoidBackward0, (input,)))
 
@@ -1326,8 +1328,11 @@ class SgnBackward0(Node):
 
 
 def sgn(input):
-    """The sign of each element, as ``sign``; PyTorch's abs uses it in its derivative."""
-    return save_result(result(_signs(input._array), SgnBackward0, (input,)), input)
+    """The sign of each element, as ``sign`` (for real numbers they agree; for complex ones
+    PyTorch's sgn is z / |z|). PyTorch's abs uses it in its derivative."""
+    array = input._array
+    signs = _signs(array) if array.dtype.kind != "b" else array.copy()   # (a bool is its own sign)
+    return save_result(result(like_its_input(signs, array), SgnBackward0, (input,)), input)
 
 
 def _signs(array):

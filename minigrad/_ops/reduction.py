@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import _cascade_sum
+from .. import _cascade_sum, _dtype
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim
@@ -84,8 +84,11 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 def _sum_array(array, dims, keepdim, out_dtype):
     """The sum over dims, floats added in PyTorch's order where minigrad knows it (float32 and
-    float64 in one block or over the last dims: _cascade_sum), elsewhere numpy's, which adds in
-    another order and may differ in the last bit."""
+    float64 of C-ordered arrays, over any dims: _cascade_sum), elsewhere numpy's, which adds in
+    another order and may differ in the last bit. With dtype=, converted first, as in PyTorch."""
+    if out_dtype != array.dtype and out_dtype in (np.float32, np.float64):
+        # sum(x, dtype=...) converts x first, then sums in that dtype (PyTorch's CPU reduction)
+        array = array.astype(out_dtype)
     if out_dtype == array.dtype:
         ordered = _cascade_sum.pytorch_sum(array, dims, keepdim)
         if ordered is not None:
@@ -458,31 +461,13 @@ class LinalgVectorNormBackward0(Node):
     _saved_names = ('self', 'result')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        # written as PyTorch writes it (norm_backward), so that create_graph=True records
-        # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
-        # left out (then they are 0-d and broadcast)
+        # grad and norm get their reduced dims back (size 1) unless dim was left out (then
+        # they are 0-d and broadcast)
         a, norm = self.saved_tensors      # the input and the result, as PyTorch saves them
         if not self.keepdim and not self.all_dims and a.ndim:
             for d in self.dims:
                 grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-        p = self.p
-        if p == 1:
-            return (sgn(a) * grad,)
-        if p == 2:
-            return (grad * (a / norm).masked_fill_(norm == 0, 0),)
-        if p == float("inf"):
-            # the gradient of max |a|, shared evenly among the elements that reach it
-            a_abs = abs(a)
-            mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
-            count = mask.sum(self.dims, True) if self.dims else mask.sum()
-            return (sgn(a) * ((grad / count) * mask),)
-        if p < 2:
-            scaled = sgn(a) * abs(a).pow_(p - 1)
-        else:
-            scaled = a * abs(a).pow_(p - 2)
-        scale = grad / norm.pow(p - 1)
-        scale.masked_fill_(norm == 0, 0)
-        return (scaled * scale,)
+        return (norm_backward(grad, a, self.p, norm, self.dims),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = sum(sign(self) |self|**(p-1) self_t) / result**(p-1)"""
@@ -498,6 +483,29 @@ class LinalgVectorNormBackward0(Node):
             return (sign(a) * a_t * _wrap(share)).sum(dim=self.dims, keepdim=self.keepdim)
         slope = a if self.p == 2 else sign(a) * abs(a) ** (self.p - 1)
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
+
+
+def norm_backward(grad, a, p, norm, dims):
+    """The gradient of the p-norm ``norm`` of ``a`` over ``dims`` (grad and norm with those dims
+    kept), written as PyTorch writes it (norm_backward), so that create_graph=True records the
+    same nodes: sign(a) |a|**(p-1) / norm**(p-1) times grad, 0 where the norm is 0."""
+    if p == 1:
+        return sgn(a) * grad
+    if p == 2:
+        return grad * (a / norm).masked_fill_(norm == 0, 0)
+    if p == float("inf"):
+        # the gradient of max |a|, shared evenly among the elements that reach it
+        a_abs = abs(a)
+        mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
+        count = mask.sum(dims, True) if dims else mask.sum()
+        return sgn(a) * ((grad / count) * mask)
+    if p < 2:
+        scaled = sgn(a) * abs(a).pow_(p - 1)
+    else:
+        scaled = a * abs(a).pow_(p - 2)
+    scale = grad / norm.pow(p - 1)
+    scale.masked_fill_(norm == 0, 0)
+    return scaled * scale
 
 
 @history_first
@@ -601,10 +609,11 @@ class StdBackward0(Node):
 
 
 def _variance(name, input, dim, correction, keepdim, unbiased):
-    """var's value (before std's square root), the reduced dims, N and the correction."""
+    """var's value (its square root for ``name`` "std"), the reduced dims, N and the correction."""
     array = input._array
     if array.dtype.kind not in "fc":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        shown = name if name.endswith("_mean") else "std and var"     # (var_mean names itself)
+        raise RuntimeError(f"{shown} only support floating point and complex dtypes")
     if unbiased is not None:
         correction = 1 if unbiased else 0
     correction = 1 if correction is None else correction
@@ -622,7 +631,45 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
     else:
         var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+    # float32: PyTorch's one pass in float64 (Welford), where minigrad follows it; float64 var and
+    # std take another of PyTorch's kernels (var_mean's is this one: statistics.py)
+    in_order = _welford(array, dims, correction, np.shape(var)) if array.dtype == np.float32 else None
+    if in_order is not None:
+        var = in_order[0]
+    if name == "std":           # (the root of the float64 variance, then rounded, as PyTorch's)
+        var = np.sqrt(var)
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
+
+
+# var()/std() called without a dim: PyTorch matches another of its signatures then, and its
+# node shows no correction. (var(None) names a dim, None, and shows the usual correction 1.)
+NO_DIM = type("NoDim", (), {"__repr__": lambda self: "NO_DIM", "__doc__": "dim not given"})()
+
+
+def _welford(array, dims, correction, shape):
+    """(var, mean) as PyTorch's CPU kernel computes them in one pass (Welford's method), in
+    float64 for float32 too: for each element in order, mean += (x - mean) / k and
+    m2 += (x - old mean) * (x - new mean); var = m2 / (N - correction). Returns (var in float64,
+    mean) shaped ``shape``, or None where minigrad does not follow it (float16, many numbers
+    or a long loop, nothing to reduce)."""
+    if array.dtype not in (np.float32, np.float64) or not array.size or array.size > 32768:
+        return None
+    reduced = list(dims) if dims else list(range(array.ndim))
+    kept = [d for d in range(array.ndim) if d not in reduced]
+    rows = np.transpose(array, kept + reduced).reshape(-1, int(np.prod([array.shape[d] for d in reduced]))
+                                                        if reduced else 1).astype(np.float64)
+    if rows.shape[1] > 4096:
+        return None
+    mean, m2 = np.zeros(len(rows)), np.zeros(len(rows))
+    for k in range(rows.shape[1]):          # (one step per element of a row, all rows at once)
+        x = rows[:, k]
+        delta = x - mean
+        mean = mean + delta / float(k + 1)
+        m2 = m2 + delta * (x - mean)
+    divisor = builtins.max(rows.shape[1] - correction, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / divisor
+    return var.reshape(shape), mean.astype(array.dtype).reshape(shape)
 
 
 def _correction_shown(dim, correction, unbiased):
@@ -632,17 +679,26 @@ def _correction_shown(dim, correction, unbiased):
         return correction
     if unbiased is not None:
         return 1 if unbiased else 0
-    return None if dim is None else 1
+    return None if dim is NO_DIM else 1
+
+
+def variance_arguments(dim, unbiased):
+    """var(x, True) is var(x, unbiased=True): a bool in dim's place is unbiased. Returns
+    (dim, unbiased) with dim None for every dimension (NO_DIM too)."""
+    if isinstance(dim, (bool, np.bool_)):
+        return None, bool(dim)
+    return (None if dim is NO_DIM else dim), unbiased
 
 
 @history_first
 @numpy_keywords
-def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
+def var(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     """Variance (unbiased by default: divides by N - 1).
 
     Gradient: grad * 2 (input - mean) / (N - correction).
     """
-    correction_as_given = _correction_shown(dim, correction, unbiased)
+    dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
+    correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
     return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                   count=count, correction=correction, input_shape=input._array.shape,
@@ -651,14 +707,14 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 @history_first
 @numpy_keywords
-def std(input, dim=None, unbiased=None, keepdim=False, correction=None):
+def std(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     """Standard deviation (unbiased by default).
 
     Gradient: grad * (input - mean) / ((N - correction) * std).
     """
-    correction_as_given = _correction_shown(dim, correction, unbiased)
+    dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
+    correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("std", input, dim, correction, keepdim, unbiased)
-    value = np.sqrt(value)
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
                  correction=correction, input_shape=input._array.shape, all_dims=dim is None,
                  dim_as_given=dim, correction_as_given=correction_as_given)
@@ -696,7 +752,7 @@ def logsumexp(input, dim, keepdim=False):
     Integers and bools are summed as float32 (PyTorch converts them to its default dtype)."""
     array = input._array
     if array.dtype.kind != "f":             # exp of an integer is not an integer
-        array = array.astype(np.float32)
+        array = array.astype(_dtype.DEFAULT_FLOAT)
     dim_as_given = dim                      # (grad_fn._saved_dim shows it)
     if isinstance(dim, (tuple, list)) and not dim:
         dim = None

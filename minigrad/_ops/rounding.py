@@ -64,8 +64,8 @@ def round(input, *, decimals=0):
     if decimals:
         if input._array.dtype.kind != "f":
             raise kernel_not_implemented("round_cpu", input)
-        return result(np.round(input._array, decimals), RoundBackward1, (input,),
-                      decimals=decimals)
+        # (PyTorch's RoundBackward1 keeps nothing: its gradient is 0 whatever decimals was)
+        return result(np.round(input._array, decimals), RoundBackward1, (input,))
     return _step(np.round, input, RoundBackward0)
 
 

@@ -62,8 +62,11 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
             raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
     else:   # integers and bools add up as int64, like sum
         out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
-    out = np.cumsum(array, axis=dim if array.ndim else None, dtype=out_dtype).reshape(array.shape)
-    out = np.asarray(out, order="C")       # PyTorch's result is contiguous whatever the input's layout
+    # PyTorch's CPU kernel keeps a float32 running sum in float64 and rounds each step's total
+    # to float32 (numpy would round after every addition: other last bits)
+    running = np.float64 if np.dtype(out_dtype) == np.float32 else out_dtype
+    out = np.cumsum(array, axis=dim if array.ndim else None, dtype=running).reshape(array.shape)
+    out = np.asarray(out, dtype=out_dtype, order="C")   # contiguous whatever the input's layout
     return result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
 
 

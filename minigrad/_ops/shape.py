@@ -385,8 +385,11 @@ def squeeze(input, dim=None, *, _node=None):
     else:
         node = SqueezeBackward2 if isinstance(dim, (tuple, list)) else SqueezeBackward1
         node = _node or node
-        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dims = tuple(d for d in (_normalize_dim(d, array.ndim) for d in dims) if array.ndim and array.shape[d] == 1)
+        dims = [_normalize_dim(d, array.ndim) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        dims = tuple(d for d in dims if array.ndim and array.shape[d] == 1)
         dims = tuple(sorted(set(dims)))
         out = np.squeeze(array, axis=dims) if dims else array.view()
     return _make_view(result(out, node, (input,), input_shape=array.shape, squeezed_dims=dims,
@@ -863,7 +866,7 @@ class CopyBackwards(Node):
 
     def backward(self, grad):
         # zeros_like(grad) for self, as PyTorch: new zeros with no history
-        return _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)), grad.to(self.source_dtype)
+        return _wrap(np.zeros(grad._array.shape, dtype=grad._array.dtype)), grad.to(self._source_dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = src_t, broadcast to self's shape and dtype"""
@@ -883,7 +886,7 @@ def copy_into(old, source):
             raise _broadcast_error(old, source) from None
         raise RuntimeError(f"output with shape {list(old.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}") from None
-    return result(array, CopyBackwards, (old, source), source_dtype=source.dtype)
+    return result(array, CopyBackwards, (old, source), _source_dtype=source.dtype)
 
 
 class SelectBackward0(Node):

@@ -7,7 +7,7 @@ PyTorch: torch.sort, torch.topk, torch.roll.
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
@@ -43,6 +43,17 @@ class SortBackward0(Node):
     backward = _values_selecting_backward
 
 
+class SortBackward1(Node):
+    """values, indices = self.sort(dim, stable=stable)   ->
+        grad_self = zeros, with grad[k] put back at indices[k]"""
+    backward = _values_selecting_backward
+
+
+# sort(..., stable=...) is another of PyTorch's sort functions (sort.stable): its node is SortBackward1
+_SETTINGS_KEPT_AS["SortBackward1"] = _SETTINGS_KEPT_AS["SortBackward0"]
+show_saved_names(SortBackward1, _SETTINGS_KEPT_AS["SortBackward1"])
+
+
 class TopkBackward0(Node):
     """values, indices = self.topk(k, dim)   ->
         grad_self = zeros, with grad[k] put back at indices[k]"""
@@ -74,15 +85,17 @@ def _laid_out_like(like, values):
 
 @history_first
 @numpy_keywords
-def sort(input, dim=-1, descending=False, stable=False):
+def sort(input, dim=-1, descending=False, *, stable=None):
     """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
+    Equal elements keep their order (minigrad always sorts stably; ``stable=`` is accepted).
 
     Gradient: each values[k]'s gradient goes back to position indices[k].
     """
+    node_class = SortBackward0 if stable is None else SortBackward1   # (PyTorch's two sorts)
     array = with_pytorch_steps(input)
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
-        out = result(array.copy(), SortBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
+        out = result(array.copy(), node_class, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(indices), dim_as_given=dim)
         return return_types.sort(out, plain_output(indices, input))
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)      # (grad_fn._saved_dim shows it)
@@ -92,7 +105,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     order = _laid_out_like(array, order)
     values = _laid_out_like(array, np.take_along_axis(array, order, axis=dim))
     indices = _wrap(order)
-    out = result(values, SortBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
+    out = result(values, node_class, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=indices, dim_as_given=dim_as_given)
     if not array.size:          # (laid out like the input, which may step by 0)
         return return_types.sort(keep_zero_steps(out), keep_zero_steps(plain_output(order, input)))
@@ -101,9 +114,18 @@ def sort(input, dim=-1, descending=False, stable=False):
 
 @history_first
 @numpy_keywords
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, *, stable=False):
     """Only the indices of ``sort``: where each element of the sorted result came from."""
-    return sort(input, dim, descending, stable).indices
+    return sort(input, dim, descending, stable=stable).indices
+
+
+@history_first
+def msort(input):
+    """``input`` sorted along its first dimension (the values of ``sort(input, dim=0)``).
+
+    Gradient: each value's gradient goes back to the position it came from (SortBackward0).
+    """
+    return sort(input, 0).values
 
 
 @history_first

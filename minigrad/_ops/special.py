@@ -28,7 +28,9 @@ class ErfBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad * exp(-(x * x)) * _TWO_OVER_SQRT_PI,)
+        # (written in PyTorch's order, so a second-order graph has its nodes: 2 / sqrt(pi) *
+        # exp(-self.pow(2)) * grad)
+        return (mul_by_number(exp(-(x ** 2)), _TWO_OVER_SQRT_PI) * grad,)
 
 
 def erf(input):

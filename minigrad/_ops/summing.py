@@ -136,3 +136,26 @@ def _count_nonzero(input, positional, keywords, shown):
     dims = _dims(tuple(_normalize_dim(d, array.ndim) for d in dims), array.ndim)
     count = np.count_nonzero(array, axis=dims) if dims else np.count_nonzero(array)
     return plain_output(np.asarray(count, dtype=np.int64, order="C"), input)
+
+
+def sum_to_size(self, *size):
+    """``self`` summed down to ``size`` (a shape ``self`` could be expanded from): the sum over
+    the leading dims ``size`` lacks and over the dims where ``size`` has 1 - what the engine
+    does to a gradient that was broadcast. ``self`` itself when nothing needs summing.
+
+    Gradient: grad expanded back (SumBackward1, then ViewBackward0 when leading dims went).
+    """
+    if not size:
+        raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    shape = self._array.shape
+    leading = len(shape) - len(size)
+    if leading < 0 or any(n != 1 and n != m for n, m in zip(size, shape[leading:])):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:
+        return self.sum()
+    dims = list(range(leading)) + [leading + d for d, n in enumerate(size)
+                                   if n == 1 and shape[leading + d] != 1]
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.view(size) if leading > 0 else out

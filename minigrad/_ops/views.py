@@ -29,7 +29,7 @@ import re
 
 import numpy as np
 
-from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, keep_settings
+from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, keep_settings, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import _State
 from .._tensor import _wrap
 from . import result
@@ -173,11 +173,11 @@ class CopySlices(Node):
     # go of ``fn`` then (PyTorch does the same), and with it the nodes only ``fn`` reached.
     @property
     def _saved(self):
-        return self.__dict__.get("_saved_values")
+        return self.__dict__.get("_values_for_backward")
 
     @_saved.setter
     def _saved(self, value):
-        self.__dict__["_saved_values"] = value
+        self.__dict__["_values_for_backward"] = value
         if value is FREED:
             self.fn = None
 
@@ -229,6 +229,10 @@ class CopySlices(Node):
             first = first.expand(view_grad.shape) if first.ndim <= view_grad.ndim else first
         base_grad = _scatter(first, positions, self.base_array.shape, base=flat)
         return (base_grad,) + tuple(grads[1:])
+
+
+# PyTorch's CopySlices shows no saved values (its fn and the two layouts are not "saved")
+_SETTINGS_KEPT_AS["CopySlices"] = {}
 
 
 def rebase_history(view, new):

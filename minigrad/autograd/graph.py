@@ -153,7 +153,8 @@ _SETTINGS_KEPT_AS = {
     "SelectBackward0": {"dim": shown_as_given("dim_as_given"), "index": shown_as_given("index_as_given"),
                         "self_sym_sizes": "input_shape"},
     "SliceBackward0": {"dim": shown_as_given("dim_as_given"),
-                       "end": lambda settings: _slice_setting(settings, "stop", 2**63 - 1),
+                       "end": lambda settings: None if settings.get("no_end") else _slice_setting(
+                           settings, "stop", 2**63 - 1),     # (no_end: C++'s slice(dim, start))
                        "self_sym_sizes": "input_shape",
                        "start": lambda settings: _slice_setting(settings, "start", 0),
                        "step": lambda settings: _slice_setting(settings, "step", 1)},

@@ -1070,6 +1070,7 @@ _IN_PLACE = """add_ sub_ mul_ div_ __iadd__ __isub__ __imul__ __itruediv__ zero_
     exp_ log_ log1p_ sin_ cos_ tan_ sqrt_ rsqrt_ tanh_ sigmoid_ relu_ abs_ neg_ reciprocal_
     sign_ floor_ ceil_ round_ trunc_ frac_ erf_ absolute_""".split()
 RULES.update({name: _in_place for name in _IN_PLACE})
+RULES.update({name: _in_place for name in ("log2_", "log10_", "expm1_", "sgn_")})   # (newer in-place forms)
 RULES.update({name: _two_dims for name in "transpose swapaxes".split()})
 RULES.update({name: _with_batch_size for name in "view reshape expand".split()})
 RULES.update({name: _select_like for name in "select narrow unbind split chunk".split()})

@@ -10,7 +10,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/linear.py     Linear, Identity
     modules/activation.py ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
                           ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU,
-                          Hardsigmoid, Hardswish, Mish, GELU, GLU
+                          Hardsigmoid, Hardswish, Mish, GELU, GLU, Hardshrink, Softshrink,
+                          Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU
     modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
                           SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
@@ -24,7 +25,6 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-    (also Softmin in modules/activation.py)
     modules/sparse.py     Embedding
     init.py               how weights are initialised
     utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
@@ -57,3 +57,5 @@ from .modules import (  # noqa: F401
     Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout, Unflatten, Softmin,
     InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,
 )
+from .modules import (  # noqa: F401
+    Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)

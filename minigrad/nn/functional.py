@@ -1239,6 +1239,8 @@ from ._hardswish import hardsigmoid, hardswish  # noqa: E402,F401  (made of stra
 from ._mish import mish  # noqa: E402,F401  (x * tanh(softplus(x)))
 from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic loss for labels 1 / -1)
 from ._similarity import normalize, cosine_similarity, pairwise_distance  # noqa: E402,F401  (composed of ordinary operations)
+from ._shrink import (  # noqa: E402,F401  (hardshrink, softshrink, rrelu: a node each; the others composed)
+    hardshrink, softshrink, tanhshrink, softsign, prelu, rrelu, rrelu_)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------

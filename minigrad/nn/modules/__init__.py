@@ -4,6 +4,8 @@ from .linear import Identity, Linear  # noqa: F401
 from .activation import (  # noqa: F401
     ELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid, Softmax, Softplus, Tanh, Threshold,
     SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU)
+from .activation import (  # noqa: F401
+    Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401

@@ -305,3 +305,124 @@ class GELU(Module):
     def extra_repr(self):
         """The setting PyTorch prints: ``approximate='none'``."""
         return f"approximate={self.approximate!r}"
+
+
+class Hardshrink(Module):
+    """x where |x| > lambd, else 0: small values set to 0."""
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        """``F.hardshrink(input, lambd)``."""
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        """lambd, as PyTorch prints it: ``Hardshrink(0.5)``."""
+        return f"{self.lambd}"
+
+
+class Softshrink(Module):
+    """x - lambd above lambd, x + lambd below -lambd, else 0: every value moved lambd towards 0."""
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        """``F.softshrink(input, lambd)``."""
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self):
+        """lambd, as PyTorch prints it: ``Softshrink(0.5)``."""
+        return str(self.lambd)
+
+
+class Tanhshrink(Module):
+    """x - tanh(x)."""
+
+    def forward(self, input):
+        """``F.tanhshrink(input)``."""
+        return F.tanhshrink(input)
+
+
+class Softsign(Module):
+    """x / (1 + |x|)."""
+
+    def forward(self, input):
+        """``F.softsign(input)``."""
+        return F.softsign(input)
+
+
+class PReLU(Module):
+    """x where x > 0, else a * x, with the slope a learned: one for all channels
+    (``num_parameters=1``) or one per channel (dim 1 of the input), each starting at ``init``."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        from ..._creation import empty
+        from ..parameter import Parameter
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Every slope set to ``init`` again."""
+        from ...autograd.grad_mode import no_grad
+        with no_grad():
+            self.weight.fill_(self.init)
+
+    def forward(self, input):
+        """``F.prelu(input, weight)``."""
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        """The setting PyTorch prints: ``num_parameters=1``."""
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """x where x >= 0, else a * x, a drawn uniformly from [lower, upper) for each element while
+    training, (lower + upper) / 2 in eval mode."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.rrelu(input, lower, upper, self.training, inplace)``."""
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        """The settings PyTorch prints: ``lower=0.125, upper=0.333...``, plus ``inplace=True`` if set."""
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) at every position of a (C, H, W) or (N, C, H, W) input."""
+
+    def forward(self, input):
+        """``F.softmax(input, -3)`` for a 3-d or 4-d input."""
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3)
+
+
+class SiLU(Module):
+    """x * sigmoid(x) (also called swish)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """``F.silu(input, inplace)``."""
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
+        return "inplace=True" if self.inplace else ""

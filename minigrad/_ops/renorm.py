@@ -1,0 +1,91 @@
+"""renorm: scale down each slice whose p-norm is above a limit.
+
+``x.renorm(p, dim, maxnorm)`` looks at the slices x.select(dim, i) one by one: a slice whose
+p-norm is larger than ``maxnorm`` is multiplied by maxnorm / (norm + 1e-7), so that its norm
+becomes (just under) maxnorm; the others stay as they are. Embedding layers use it
+(``max_norm=``) to keep their vectors short.
+
+Gradient, as PyTorch writes it (renorm_backward): a slice that was left alone passes grad
+through; a scaled one gets factor * (grad - (1 / norm) * d norm), where d norm is the
+gradient of the norm for sum(self * grad) over the slice - the scale depends on the slice.
+
+PyTorch: torch.renorm, Tensor.renorm_.
+"""
+import numpy as np
+
+from .._tensor import _wrap, _normalize_dim
+from .._dtype import from_numpy_dtype
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
+from .views import history_first
+from . import result
+from .pointwise import where, mul_by_number, add_number
+from .reduction import norm_backward
+
+
+def _norms(array, p, dims):
+    """The p-norm of each slice (the reduced dims kept, size 1), in the array's dtype."""
+    magnitudes = np.abs(array)
+    if p == float("inf"):
+        value = np.max(magnitudes, axis=dims, keepdims=True, initial=0)
+    elif p == 2:
+        value = np.sqrt(np.sum(array * array, axis=dims, keepdims=True))
+    else:
+        value = np.sum(magnitudes ** p, axis=dims, keepdims=True) ** (1.0 / p)
+    return np.asarray(value, dtype=array.dtype)
+
+
+class RenormBackward0(Node):
+    """result = self * where(norm > maxnorm, maxnorm / (norm + 1e-7), 1), norm of each slice   ->
+        grad_self = where(norm > maxnorm, maxnorm / (norm + 1e-7) * (grad - d norm / (norm + 1e-7)), grad)"""
+
+    _saved_names = ("self",)              # grad_fn._saved_self, as in PyTorch (and p, dim, maxnorm)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        dims, p = self._dims, self.p
+        if p >= 1:
+            norm = a.norm(p, dims, keepdim=True)
+        else:                              # (minigrad's norm takes p >= 1: this norm has no graph)
+            norm = _wrap(_norms(a._array, p, dims))
+        projected = (a * grad).sum(dims, keepdim=True)
+        from_norm = norm_backward(projected, a, p, norm, dims)
+        inverse = add_number(norm, 1e-7).reciprocal()
+        factor = mul_by_number(inverse, self.maxnorm)
+        return (where(norm > self.maxnorm, factor * (grad - inverse * from_norm), grad),)
+
+
+_SETTINGS_KEPT_AS["RenormBackward0"] = {"dim": shown_as_given("dim_as_given"), "maxnorm": "maxnorm", "p": "p"}
+show_saved_names(RenormBackward0, _SETTINGS_KEPT_AS["RenormBackward0"])
+
+
+@history_first
+def renorm(input, p, dim, maxnorm):
+    """``input`` with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down to
+    norm maxnorm (times maxnorm / (norm + 1e-7)); the other slices unchanged.
+
+    Gradient: grad through the unchanged slices; through a scaled one, the scale's too.
+    """
+    if isinstance(p, complex):
+        raise RuntimeError("renorm: p must be real-valued")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if isinstance(maxnorm, complex):
+        raise RuntimeError("renorm: maxnorm must be real-valued")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
+    if input.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions")
+    array = input._array
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+    if array.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}")
+    dims = tuple(d for d in range(input.ndim) if d != dim)
+    norms = _norms(array, p, dims)
+    # the factor in the input's dtype, maxnorm and 1e-7 too (as PyTorch's kernel computes it)
+    dtype = array.dtype.type
+    with np.errstate(divide="ignore"):
+        factor = np.where(norms > dtype(maxnorm), dtype(maxnorm) / (norms + dtype(1e-7)), dtype(1))
+    out = np.asarray(array * factor.astype(array.dtype), order="C")
+    return result(out, RenormBackward0, (input,), saved=(input,), p=p, maxnorm=maxnorm,
+                  dim_as_given=dim_as_given, _dims=dims)

@@ -1,0 +1,306 @@
+"""Shrinking and learned-slope activations: hardshrink, softshrink, tanhshrink, softsign,
+prelu, rrelu.
+
+    hardshrink(x, l) = x if |x| > l, else 0          (small values are set to 0)
+    softshrink(x, l) = x - l if x > l, x + l if x < -l, else 0   (and the rest moved towards 0)
+    tanhshrink(x)    = x - tanh(x)
+    softsign(x)      = x / (1 + |x|)
+    prelu(x, w)      = x if x > 0, else w * x        (w learned, one per channel or one for all)
+    rrelu(x, l, u)   = x if x >= 0, else a * x       (training: a drawn uniformly from [l, u) for
+                                                      each element; eval: a = (l + u) / 2)
+
+hardshrink, softshrink and rrelu are kernels of their own in PyTorch, each with a node and a
+recorded backward (``...BackwardBackward0``) so that create_graph=True sees the gradient
+depend on x. tanhshrink and softsign are written with ordinary operations, so their graphs
+are those of - tanh, / abs +.
+"""
+import numpy as np
+
+from ..autograd.graph import Node
+from .._ops import result, save_result
+from .._ops.pointwise import kernel_not_implemented, where
+from .._ops.inplace import apply_inplace
+from .._dtype import scalar_type_name
+from .._tensor import Tensor, _wrap, _shows_as_batched
+from ..autograd.function import _FuncTransforms
+from .. import random as _random
+
+
+# --- hardshrink and softshrink ---------------------------------------------------------------
+
+def _outside(x, lambd):
+    """numpy: where |x| > lambd (NaN counts as outside: PyTorch's test is -l <= x <= l)."""
+    return ~((x >= -lambd) & (x <= lambd))
+
+
+def _shrink_backward(node_class, grad, x, lambd):
+    """grad where |x| > lambd, else 0: both shrinks' backward, recorded as one operation."""
+    g = grad._array
+    out = np.where(_outside(x._array, lambd), g, g.dtype.type(0))
+    return result(out, node_class, (grad, x), saved=(x,), lambd=lambd)
+
+
+class _ShrinkBackwardBackward:
+    """What the recorded backwards of hardshrink and softshrink share (each is also a Node)."""
+
+    _saved_names = ("self",)        # grad_fn._saved_self (and _saved_lambd), as in PyTorch
+
+    def backward(self, gg):
+        (x,) = self.saved_tensors
+        d_grad = _shrink_backward(type(self), gg, x, self.lambd) if self.should_compute_output(0) else None
+        d_self = _wrap(np.zeros_like(gg._array)) if self.should_compute_output(1) else None
+        return d_grad, d_self
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = g_t where |self| > lambd, else 0"""
+        return _shrink_backward(type(self), tangents[0], inputs[1], self.lambd)
+
+
+class HardshrinkBackwardBackward0(_ShrinkBackwardBackward, Node):
+    """result = g where |self| > lambd, else 0 (hardshrink's backward, recorded)   ->
+        grad_g = grad where |self| > lambd, else 0; grad_self = 0"""
+
+
+class SoftshrinkBackwardBackward0(_ShrinkBackwardBackward, Node):
+    """result = g where |self| > lambd, else 0 (softshrink's backward, recorded)   ->
+        grad_g = grad where |self| > lambd, else 0; grad_self = 0"""
+
+
+class _ShrinkBackward:
+    """What hardshrink's and softshrink's nodes share: the slope is 1 outside [-lambd, lambd]."""
+
+    _saved_names = ("self",)        # grad_fn._saved_self (and _saved_lambd), as in PyTorch
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return (_shrink_backward(self._backward_node, grad, x, self.lambd),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t where |self| > lambd, else 0"""
+        return _shrink_backward(self._backward_node, tangents[0], inputs[0], self.lambd)
+
+
+class HardshrinkBackward0(_ShrinkBackward, Node):
+    """result = self if |self| > lambd, else 0   ->   grad_self = grad where |self| > lambd, else 0"""
+
+    _backward_node = HardshrinkBackwardBackward0
+
+
+class SoftshrinkBackward0(_ShrinkBackward, Node):
+    """result = self - lambd, self + lambd or 0   ->   grad_self = grad where |self| > lambd, else 0"""
+
+    _backward_node = SoftshrinkBackwardBackward0
+
+
+def _check_lambd(name, lambd, position=2):
+    if isinstance(lambd, Tensor) and lambd.ndim == 0:
+        return lambd.item()
+    if not isinstance(lambd, (int, float, np.integer, np.floating)) or isinstance(lambd, bool):
+        raise TypeError(f"{name}(): argument 'lambd' (position {position}) must be Number, not "
+                        f"{type(lambd).__name__}")
+    return lambd
+
+
+def hardshrink(input, lambd=0.5):
+    """input where |input| > lambd, else 0.
+
+    Gradient: grad where |input| > lambd, else 0."""
+    lambd = _check_lambd("hardshrink", lambd)
+    x = input._array
+    if x.dtype.kind != "f":
+        raise kernel_not_implemented("hardshrink_cpu", input)
+    out = np.where(_outside(x, lambd), x, x.dtype.type(0))
+    return result(out, HardshrinkBackward0, (input,), saved=(input,), lambd=lambd)
+
+
+def softshrink(input, lambd=0.5):
+    """input - lambd where input > lambd, input + lambd where input < -lambd, else 0
+    (lambd may not be negative).
+
+    Gradient: grad where |input| > lambd, else 0."""
+    lambd = _check_lambd("softshrink", lambd)
+    x = input._array
+    if x.dtype.kind != "f":
+        raise kernel_not_implemented("softshrink_cpu", input)
+    largest = np.finfo(x.dtype).max
+    if not 0 <= lambd <= largest:
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
+                           f"{scalar_type_name(input.dtype)}, but found {lambd:g}")
+    l = x.dtype.type(lambd)
+    # (inside, PyTorch multiplies by 0: -0.3 becomes -0.0, and nan stays nan)
+    out = np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0)))
+    return result(out.astype(x.dtype, copy=False), SoftshrinkBackward0, (input,), saved=(input,),
+                  lambd=lambd)
+
+
+def tanhshrink(input):
+    """input - tanh(input). Gradient: grad * tanh(input) ** 2 (through the graph of - and tanh)."""
+    return input - input.tanh()
+
+
+def softsign(input):
+    """input / (1 + |input|): a slower-saturating tanh. Gradient: grad / (1 + |input|) ** 2
+    (through the graph of /, + and abs)."""
+    return input / (input.abs() + 1)
+
+
+# --- prelu: a learned slope for negative inputs --------------------------------------------------
+
+class PreluKernelBackward0(Node):
+    """result = self if self > 0, else weight * self   ->
+        grad_self = grad where self > 0, else grad * weight; grad_weight = grad * self where self <= 0, else 0"""
+
+    _saved_names = ("self", "weight")     # grad_fn._saved_self, grad_fn._saved_weight
+
+    def backward(self, grad):
+        x, w = self.saved_tensors
+        positive = _wrap(x._array > 0)
+        zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
+        grad_self = where(positive, grad, grad * w) if self.should_compute_output(0) else None
+        grad_weight = where(positive, zeros, grad * x) if self.should_compute_output(1) else None
+        return grad_self, grad_weight
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t where self > 0, else weight * self_t + weight_t * self"""
+        (x, w), (x_t, w_t) = inputs, tangents
+        positive = _wrap(x._array > 0)
+        below = x_t * w if w_t is None else x_t * w + w_t * x
+        return where(positive, x_t, below)
+
+
+def prelu(input, weight):
+    """input where input > 0, else weight * input; ``weight`` holds one slope for all elements or
+    one per channel (dim 1).
+
+    Gradient: grad (or grad * weight below 0) to input; grad * input below 0 to weight, summed
+    over everything but the channel."""
+    if not isinstance(weight, Tensor):
+        raise TypeError(f"prelu(): argument 'weight' (position 2) must be Tensor, not {type(weight).__name__}")
+    if input.dtype != weight.dtype:                  # (PyTorch checks this before any shape)
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{scalar_type_name(input.dtype)} and {scalar_type_name(weight.dtype)}")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    count = weight.numel()
+    if count != 1:
+        channels = input.shape[1] if input.ndim >= 2 else 1
+        if count != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter "
+                               f"numbers = {count} and channel size = {channels}.")
+
+    if input.ndim >= 2:              # one slope per channel (or one for all), along dim 1
+        weight = weight.view((count,) + (1,) * (input.ndim - 2))
+    x, w = input._array, weight._array
+    out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
+    return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
+
+
+# --- rrelu: a random slope while training ---------------------------------------------------------
+
+def _rrelu_backward(node_class, grad, x, noise, lower, upper, training):
+    """grad times rrelu's slope at x: the drawn slope (noise) while training, else (lower + upper) / 2
+    below 0; recorded as one operation."""
+    g = grad._array
+    if training:
+        slopes = noise._array
+    else:
+        slopes = np.where(x._array > 0, 1, (lower + upper) / 2)
+    out = (g * slopes).astype(g.dtype, copy=False)
+    return result(out, node_class, (grad, x), saved=(x, noise), lower=lower, upper=upper,
+                  training=training)
+
+
+class RreluWithNoiseBackwardBackward0(Node):
+    """result = g * rrelu's slope at self (rrelu's backward, recorded)   ->
+        grad_g = grad * the slope; grad_self = 0"""
+
+    _saved_names = ("self", "noise")    # grad_fn._saved_self, _saved_noise (and lower, upper, training)
+
+    def backward(self, gg):
+        x, noise = self.saved_tensors
+        d_grad = (_rrelu_backward(type(self), gg, x, noise, self.lower, self.upper, self.training)
+                  if self.should_compute_output(0) else None)
+        d_self = _wrap(np.zeros_like(gg._array)) if self.should_compute_output(1) else None
+        return d_grad, d_self
+
+
+class RreluWithNoiseBackward0(Node):
+    """result = self if self >= 0, else slope * self   ->   grad_self = grad * slope
+
+    Where self > 0 the slope is 1; below, the drawn noise while training, else
+    (lower + upper) / 2."""
+
+    _saved_names = ("self", "noise")    # grad_fn._saved_self, _saved_noise (and lower, upper, training)
+
+    def backward(self, grad):
+        x, noise = self.saved_tensors
+        return (_rrelu_backward(RreluWithNoiseBackwardBackward0, grad, x, noise, self.lower, self.upper,
+                                self.training),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = self_t * slope"""
+        (noise,) = self.saved_tensors[1:]
+        return _rrelu_backward(RreluWithNoiseBackwardBackward0, tangents[0], inputs[0], noise,
+                               self.lower, self.upper, self.training)
+
+
+class RreluWithNoiseBackward1(Node):
+    """result = self if self >= 0, else slope * self (in place)   ->   grad_self = grad * slope
+        (read from the result: where it is > 0 the slope is 1)"""
+
+    _saved_names = ("noise", "result")  # grad_fn._saved_noise, _saved_result (and lower, upper, training)
+
+    def backward(self, grad):
+        noise, out = self.saved_tensors
+        return (_rrelu_backward(RreluWithNoiseBackwardBackward0, grad, out, noise, self.lower, self.upper,
+                                self.training),)
+
+
+def _rrelu_values(input, lower, upper, training, node_class):
+    x = input._array
+    if x.dtype.kind != "f":
+        raise kernel_not_implemented("rrelu_with_noise_cpu", input)
+    noise = np.ones(x.shape, dtype=x.dtype)
+    if training:
+        # one draw per element <= 0, in order, as PyTorch's loop does (uniform in double)
+        below = x <= 0
+        slopes = _random.uniform((int(below.sum()),), lower, upper, dtype=np.float64)
+        noise[below] = slopes.astype(x.dtype)
+        out = np.where(below, x * noise, x).astype(x.dtype, copy=False)
+    else:
+        out = np.where(x >= 0, x, x * x.dtype.type((lower + upper) / 2)).astype(x.dtype, copy=False)
+    noise = _wrap(noise)
+    settings = dict(lower=lower, upper=upper, training=training)
+    if node_class is RreluWithNoiseBackward1:      # in place: the input will be gone, save the result
+        return save_result(result(out, node_class, (input,), **settings), noise)
+    return result(out, node_class, (input,), saved=(input, noise), **settings)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky relu: input where input >= 0, else slope * input, the slope drawn
+    uniformly from [lower, upper) for each element while training, (lower + upper) / 2 in eval.
+
+    Gradient: grad times the slope used (1 above 0)."""
+    if _FuncTransforms.vmaps and _shows_as_batched(input):
+        raise RuntimeError("vmap: we do not yet support aten::rrelu. Please file an issue")
+    if not inplace:
+        return _rrelu_values(input, lower, upper, training, RreluWithNoiseBackward0)
+    return apply_inplace(input, lambda t: _rrelu_values(t, lower, upper, training, RreluWithNoiseBackward1))
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """``rrelu(input, lower, upper, training, inplace=True)``: input changed in place."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def hardshrink_method(self, lambd=0.5):
+    """``F.hardshrink(self, lambd)`` as a method."""
+    lambd = _check_lambd("hardshrink", lambd, position=1)
+    return hardshrink(self, lambd)
+
+
+def prelu_method(self, weight):
+    """``F.prelu(self, weight)`` as a method."""
+    if not isinstance(weight, Tensor):
+        raise TypeError(f"prelu(): argument 'weight' (position 1) must be Tensor, not {type(weight).__name__}")
+    return prelu(self, weight)
