@@ -157,6 +157,12 @@ from .nn.functional import selu_, celu_  # noqa: F401
 from .nn.functional import cosine_similarity, pairwise_distance  # noqa: F401
 from .nn.functional import hardshrink, prelu, rrelu, rrelu_, threshold_  # noqa: F401
 from .nn._similarity import cdist  # noqa: F401
+from .nn._convolution import (  # noqa: F401  (torch.conv2d is F.conv2d)
+    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, convolution)
+from .nn._pooling import (  # noqa: F401
+    max_pool1d, max_pool2d, avg_pool1d, adaptive_avg_pool1d, max_pool1d_with_indices,
+    adaptive_max_pool1d_with_indices as adaptive_max_pool1d)
+from .nn._padding import constant_pad_nd  # noqa: F401
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import func  # noqa: F401
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)

@@ -255,6 +255,14 @@ UNARY = {
     "ravel": lambda L, x: x.ravel(),
     "unflatten": lambda L, x: x.unflatten(0, (1, -1)) if x.ndim else x.unsqueeze(0),
     "tensor_split": lambda L, x: x.tensor_split(2)[-1] if x.ndim else x * 1,
+    # convolution, pooling, padding (on x seen as one row; the kernel is x's own first elements)
+    "pad": lambda L, x: L.nn.functional.pad(x, (1, 2), value=0.5) if x.ndim else x * 1,
+    "pad_reflect": lambda L, x: L.nn.functional.pad(x.reshape(1, -1), (1, 1), mode="reflect")
+    if x.numel() >= 2 else x * 1,
+    "max_pool1d": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, 1) if x.numel() >= 2 else x * 1,
+    "avg_pool1d": lambda L, x: L.nn.functional.avg_pool1d(x.reshape(1, -1), 2, 1, 1) if x.numel() else x * 1,
+    "conv1d": lambda L, x: L.nn.functional.conv1d(x.reshape(1, 1, -1), x.reshape(1, 1, -1)[:, :, :2], padding=1)
+    if x.numel() >= 2 else x * 1,
     # shrink activations, the parts of floats, and masks made with bitwise operators
     "hardshrink": lambda L, x: L.nn.functional.hardshrink(x, 0.3),
     "softshrink": lambda L, x: L.nn.functional.softshrink(x, 0.3),

@@ -18,6 +18,10 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
     modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
+    modules/conv.py       Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+    modules/pooling.py    MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
+    modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d)
+    modules/fold.py       Unfold, Fold (im2col and col2im as layers)
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
@@ -25,6 +29,10 @@ Where things live (the same places as in PyTorch's torch/nn/):
     init.py               how weights are initialised
     utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
+    _convolution.py       F.conv1d/2d/3d, F.conv_transpose1d/2d/3d (im2col), ConvolutionBackward0
+    _fold.py              F.unfold, F.fold: im2col and col2im as operations
+    _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
+    _padding.py           F.pad: constant, reflect, replicate, circular
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
@@ -36,6 +44,13 @@ from .modules import (  # noqa: F401
     Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict, Dropout, Flatten,
     MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
     SoftMarginLoss, CosineSimilarity, PairwiseDistance,
+)
+from .modules import (  # noqa: F401,E402  (convolution, pooling and padding layers)
+    Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d,
+    MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
+    ReplicationPad2d, CircularPad1d, CircularPad2d, Fold, Unfold,
 )
 from .modules import (  # noqa: F401
     LayerNorm, GroupNorm, RMSNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d, Embedding,

@@ -1309,6 +1309,14 @@ def _check_activation_arguments():
 _check_activation_arguments()
 logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)
 
+# --- convolution, pooling, padding: each in a file of its own (_convolution.py, _pooling.py, _padding.py)
+from ._convolution import (  # noqa: E402,F401
+    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d)
+from ._fold import unfold, fold  # noqa: E402,F401
+from ._padding import pad  # noqa: E402,F401
+from ._pooling import (  # noqa: E402,F401
+    max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool1d, adaptive_avg_pool2d,
+    adaptive_max_pool1d, adaptive_max_pool2d)
 
 # --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
 from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)

@@ -13,6 +13,14 @@ from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
     BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
     SoftMarginLoss)
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: F401
+from .pooling import (  # noqa: F401
+    MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d)
+from .padding import (  # noqa: F401
+    ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
+    ReplicationPad2d, CircularPad1d, CircularPad2d)
+from .fold import Fold, Unfold  # noqa: F401
 from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .sparse import Embedding  # noqa: F401

@@ -1,0 +1,147 @@
+"""Pooling layers: ``MaxPool1d/2d``, ``AvgPool1d/2d``, ``AdaptiveAvgPool1d/2d``, ``AdaptiveMaxPool1d/2d``
+(PyTorch: torch/nn/modules/pooling.py).
+
+They have no parameters: each keeps its settings and calls the function of the same name
+in ``F`` (minigrad/nn/_pooling.py, where the windows and the gradients are explained).
+"""
+from .. import functional as F
+from .module import Module
+
+
+def _tuple_of(value, n):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _MaxPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size    # (the windows side by side)
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self):
+        """``kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False``, as PyTorch prints them."""
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    """The largest value of each window along the last dim: ``F.max_pool1d`` with these settings."""
+
+    def forward(self, input):
+        """``F.max_pool1d(input, ...)`` (and the indices too, with return_indices=True)."""
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class MaxPool2d(_MaxPoolNd):
+    """The largest value of each window of each channel: ``F.max_pool2d`` with these settings.
+
+    ``MaxPool2d(2)`` halves the height and the width, keeping the largest of each 2x2 block.
+    """
+
+    def forward(self, input):
+        """``F.max_pool2d(input, ...)`` (and the indices too, with return_indices=True)."""
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool1d(Module):
+    """The mean of each window along the last dim: ``F.avg_pool1d`` with these settings."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        # (PyTorch keeps these as 1-tuples here, and prints them so)
+        self.kernel_size = _tuple_of(kernel_size, 1)
+        self.stride = _tuple_of(stride if stride is not None else kernel_size, 1)
+        self.padding = _tuple_of(padding, 1)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def extra_repr(self):
+        """``kernel_size=(3,), stride=(3,), padding=(0,)``."""
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input):
+        """``F.avg_pool1d(input, ...)``."""
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+
+class AvgPool2d(Module):
+    """The mean of each window of each channel: ``F.avg_pool2d`` with these settings."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def extra_repr(self):
+        """``kernel_size=2, stride=2, padding=0``."""
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input):
+        """``F.avg_pool2d(input, ...)``."""
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class _AdaptivePoolNd(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        if return_indices or type(self).__name__.startswith("AdaptiveMax"):
+            self.return_indices = return_indices
+
+    def extra_repr(self):
+        """``output_size=...``."""
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
+    """Average pooling to exactly ``output_size`` values per channel: ``F.adaptive_avg_pool1d``."""
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+    def forward(self, input):
+        """``F.adaptive_avg_pool1d(input, output_size)``."""
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """Average pooling to exactly ``output_size`` (height, width) per channel: ``F.adaptive_avg_pool2d``.
+
+    ``AdaptiveAvgPool2d(1)`` is the mean of each channel ("global average pooling").
+    """
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+    def forward(self, input):
+        """``F.adaptive_avg_pool2d(input, output_size)``."""
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveMaxPool1d(_AdaptivePoolNd):
+    """Max pooling to exactly ``output_size`` values per channel: ``F.adaptive_max_pool1d``."""
+
+    def forward(self, input):
+        """``F.adaptive_max_pool1d(input, output_size, return_indices)``."""
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptivePoolNd):
+    """Max pooling to exactly ``output_size`` (height, width) per channel: ``F.adaptive_max_pool2d``."""
+
+    def forward(self, input):
+        """``F.adaptive_max_pool2d(input, output_size, return_indices)``."""
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
