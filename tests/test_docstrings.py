@@ -13,7 +13,7 @@ import pytest
 import minigrad
 
 MODULES = [
-    "minigrad", "minigrad.nn", "minigrad.nn.functional", "minigrad.nn.init", "minigrad.optim",
+    "minigrad", "minigrad.nn", "minigrad.nn.functional", "minigrad.nn.init", "minigrad.optim", "minigrad.optim.lr_scheduler",
     "minigrad.autograd", "minigrad.autograd.functional", "minigrad.autograd.forward_ad",
     "minigrad.autograd.graph", "minigrad.func", "minigrad.utils.checkpoint", "minigrad.viz",
 ]

@@ -10,9 +10,11 @@
     adam.py        Adam
     adamw.py       AdamW (Adam with decoupled weight decay)
     rmsprop.py     RMSprop
+    lr_scheduler.py  schedulers that change the learning rate as training goes on
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
+from . import lr_scheduler  # noqa: F401
