@@ -1,0 +1,124 @@
+"""DataLoader: batches from a dataset, one at a time (PyTorch: torch/utils/data/dataloader.py).
+
+Each pass (``for batch in loader``) does, batch after batch:
+
+    indices = next(batch_sampler)                 # e.g. [7, 2, 9, 0] (shuffled or in order)
+    samples = [dataset[i] for i in indices]       # each sample, e.g. (x_i, y_i)
+    batch   = collate_fn(samples)                 # e.g. [x stacked, y stacked]
+
+minigrad loads in the main process only: ``num_workers`` must be 0.
+"""
+from ._collate import default_collate, default_convert
+from ._seed import draw_seed
+from .sampler import BatchSampler, RandomSampler, SequentialSampler
+
+_FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
+                     "persistent_workers")
+
+
+def get_worker_info():
+    """Information about the worker process loading data: always None here (one process)."""
+    return None
+
+
+class DataLoader:
+    """Iterate over ``dataset`` in batches of ``batch_size`` (shuffled each pass if
+    ``shuffle=True``), each batch put together by ``collate_fn`` (``default_collate``)."""
+
+    _initialized = False
+
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
+                 prefetch_factor=None, persistent_workers=False, pin_memory_device="",
+                 in_order=True):
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
+                             "disable multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in "
+                             "multiprocessing.let num_workers > 0 to enable multiprocessing, "
+                             "otherwise set prefetch_factor to None.")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        if num_workers > 0:
+            raise NotImplementedError(
+                f"DataLoader(num_workers={num_workers}): loading in worker processes is not "
+                "supported\nminigrad hint: minigrad loads every batch in the main process; use "
+                "num_workers=0 (the default).")
+        self.dataset = dataset
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor
+        self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.in_order = in_order
+        if multiprocessing_context is not None:
+            raise ValueError("multiprocessing_context can only be used with multi-process "
+                             f"loading (num_workers > 0), but got num_workers={num_workers}")
+        self.multiprocessing_context = None
+        shuffle = bool(shuffle)
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size = None
+            drop_last = False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually "
+                             "exclusive with drop_last")
+        if sampler is None:
+            sampler = (RandomSampler(dataset, generator=generator) if shuffle
+                       else SequentialSampler(dataset))
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.generator = generator
+        if collate_fn is None:
+            collate_fn = default_collate if self._auto_collation else default_convert
+        self.collate_fn = collate_fn
+        self.persistent_workers = persistent_workers
+        self._initialized = True
+
+    def __setattr__(self, name, value):
+        if self._initialized and name in _FIXED_AFTER_INIT:
+            raise ValueError(f"{name} attribute should not be set after "
+                             f"{type(self).__name__} is initialized")
+        super().__setattr__(name, value)
+
+    @property
+    def _auto_collation(self):
+        return self.batch_sampler is not None
+
+    @property
+    def _index_sampler(self):
+        """What gives the indices of each step: lists of them (batches) or single ones."""
+        return self.batch_sampler if self._auto_collation else self.sampler
+
+    def __iter__(self):
+        """One pass over the dataset, batch by batch."""
+        indices = iter(self._index_sampler)
+        # PyTorch draws a base seed for its worker processes on every pass, even without
+        # workers; drawing it too keeps the random stream the same as PyTorch's.
+        draw_seed(self.generator)
+        for index in indices:
+            if self._auto_collation:
+                getitems = getattr(self.dataset, "__getitems__", None)
+                samples = (getitems(index) if callable(getitems)
+                           else [self.dataset[i] for i in index])
+            else:
+                samples = self.dataset[index]
+            yield self.collate_fn(samples)
+
+    def __len__(self):
+        return len(self._index_sampler)
+
+
