@@ -240,3 +240,17 @@ def test_a_training_loop_over_a_loader_matches_torch(torch):
                 history.append(loss.item())
         losses.append(history)
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-6)
+
+
+def test_the_seed_draws_happen_when_torch_makes_them(torch):
+    """iter(loader) draws at once, the shuffle's own seed at the first batch."""
+    results = []
+    for library in libraries(torch):
+        library.manual_seed(5)
+        loader = library.utils.data.DataLoader(tensor_dataset(library), batch_size=4,
+                                               shuffle=True)
+        iterator = iter(loader)
+        between = library.rand(1).tolist()
+        first = plain(next(iterator))
+        results.append((between, first, len(iterator), [plain(b) for b in iterator]))
+    assert results[0] == results[1]

@@ -104,21 +104,41 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
-        """One pass over the dataset, batch by batch."""
-        indices = iter(self._index_sampler)
-        # PyTorch draws a base seed for its worker processes on every pass, even without
-        # workers; drawing it too keeps the random stream the same as PyTorch's.
-        draw_seed(self.generator)
-        for index in indices:
-            if self._auto_collation:
-                getitems = getattr(self.dataset, "__getitems__", None)
-                samples = (getitems(index) if callable(getitems)
-                           else [self.dataset[i] for i in index])
-            else:
-                samples = self.dataset[index]
-            yield self.collate_fn(samples)
+        """One pass over the dataset: an iterator giving one batch at a time."""
+        return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
         return len(self._index_sampler)
 
 
+
+
+class _SingleProcessDataLoaderIter:
+    """One pass of a DataLoader (what ``iter(loader)`` returns): indices, samples, a batch."""
+
+    def __init__(self, loader):
+        self._loader = loader
+        self._dataset = loader.dataset
+        self._auto_collation = loader._auto_collation
+        self._collate_fn = loader.collate_fn
+        self._sampler_iter = iter(loader._index_sampler)
+        # PyTorch draws a base seed for its worker processes here, even without workers;
+        # drawing it too (at the same moment) keeps the random stream the same as PyTorch's.
+        self._base_seed = draw_seed(loader.generator)
+        self._num_yielded = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        index = next(self._sampler_iter)          # StopIteration ends the pass
+        if self._auto_collation:
+            getitems = getattr(self._dataset, "__getitems__", None)
+            samples = getitems(index) if callable(getitems) else [self._dataset[i] for i in index]
+        else:
+            samples = self._dataset[index]
+        self._num_yielded += 1
+        return self._collate_fn(samples)
+
+    def __len__(self):
+        return len(self._loader)
