@@ -1,4 +1,4 @@
-"""Adagrad, Adadelta, Adamax, NAdam, RAdam and Rprop against PyTorch: every step, every state
+"""Adagrad, Adadelta, Adamax, NAdam, RAdam, Rprop and ASGD against PyTorch: every step, every state
 entry, bit for bit in float32 and float64; reprs, defaults, state_dict keys and the messages
 for bad settings."""
 import numpy as np
@@ -28,6 +28,9 @@ CONFIGS = [
     ("Rprop", dict()),
     ("Rprop", dict(lr=0.05, etas=(0.3, 1.7), step_sizes=(1e-3, 0.2))),
     ("Rprop", dict(maximize=True)),
+    ("ASGD", dict()),
+    ("ASGD", dict(lr=0.05, lambd=0.01, alpha=0.5, t0=4, weight_decay=0.1)),
+    ("ASGD", dict(lr=0.05, t0=2, maximize=True)),
 ]
 
 # Where minigrad's own ops are not yet bit-identical with PyTorch's, the optimizers cannot be
@@ -36,7 +39,9 @@ CONFIGS = [
 NEAR_NOT_EXACT = {("Adagrad", 1, np.float32), ("Adadelta", 3, np.float32),
                   ("Adadelta", 3, np.float64), ("Adadelta", 4, np.float32),
                   ("Adadelta", 5, np.float32), ("Adadelta", 5, np.float64),
-                  ("Adamax", 7, np.float64)}
+                  ("Adamax", 7, np.float64)} | {
+                      ("ASGD", number, dtype) for number in (18, 19, 20)      # p.add_(g, alpha=-eta)
+                      for dtype in (np.float32, np.float64)}
 
 STEPS = 12      # enough for RAdam to leave its momentum-only warm-up (rho_t > 5 from step 6)
 
@@ -93,7 +98,7 @@ def test_steps_match_torch_bit_for_bit(torch, name, options, dtype):
             assert state_ours[key].dtype.name == str(state_theirs[key].dtype).replace("torch.", "")
 
 
-NAMES = ["Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop"]
+NAMES = ["Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -139,6 +144,7 @@ def error_of(action):
     ("NAdam", dict(momentum_decay=-1)), ("NAdam", dict(weight_decay=-1)),
     ("RAdam", dict(lr=-1)), ("RAdam", dict(eps=-1e-8)), ("RAdam", dict(betas=(-0.1, 0.9))),
     ("Rprop", dict(lr=-1)), ("Rprop", dict(etas=(1.5, 1.2))), ("Rprop", dict(etas=(0.5, 0.9))),
+    ("ASGD", dict(lr=-1)), ("ASGD", dict(weight_decay=-1)),
 ])
 def test_bad_settings_fail_as_torch(torch, name, options):
     ours = error_of(lambda: getattr(minigrad.optim, name)([nn.Parameter(minigrad.ones(2))],

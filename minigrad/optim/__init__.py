@@ -12,6 +12,7 @@
     rmsprop.py     RMSprop
     adagrad.py     Adagrad        adadelta.py  Adadelta      adamax.py  Adamax
     nadam.py       NAdam          radam.py     RAdam         rprop.py   Rprop
+    asgd.py        ASGD (averaged SGD)
     lr_scheduler.py  schedulers that change the learning rate as training goes on
 """
 from .optimizer import Optimizer  # noqa: F401
@@ -25,4 +26,5 @@ from .adamax import Adamax  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .rprop import Rprop  # noqa: F401
+from .asgd import ASGD  # noqa: F401
 from . import lr_scheduler  # noqa: F401
