@@ -254,3 +254,43 @@ def test_the_seed_draws_happen_when_torch_makes_them(torch):
         first = plain(next(iterator))
         results.append((between, first, len(iterator), [plain(b) for b in iterator]))
     assert results[0] == results[1]
+
+
+def make_stream(library, length=10):
+    class Stream(library.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter([library.tensor([float(i), -float(i)]) for i in range(length)])
+
+        def __len__(self):
+            return length
+    return Stream()
+
+
+@pytest.mark.parametrize("options", [dict(), dict(batch_size=4), dict(batch_size=4, drop_last=True),
+                                     dict(batch_size=None), dict(batch_size=5),
+                                     dict(batch_size=2, shuffle=False)])
+def test_iterable_dataset_batches_match_torch(torch, options):
+    ours, theirs = (run_loader(library, make_stream, **options) for library in libraries(torch))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("options", [dict(shuffle=True), dict(sampler=[0, 1]),
+                                     dict(batch_sampler=[[0]])])
+def test_iterable_dataset_refuses_indices_as_torch(torch, options):
+    ours, theirs = (error_of(lambda: library.utils.data.DataLoader(make_stream(library),
+                                                                   **options))
+                    for library in libraries(torch))
+    assert ours is not None and ours == theirs
+
+
+def test_chained_and_concatenated_datasets_match_torch(torch):
+    results = []
+    for library in libraries(torch):
+        chained = make_stream(library, 3) + make_stream(library, 2)
+        concatenated = tensor_dataset(library) + library.utils.data.Subset(tensor_dataset(library),
+                                                                          [1, 2])
+        results.append(([t.tolist() for t in chained], len(chained), len(concatenated),
+                        [plain(concatenated[i]) for i in (0, 12, 13, 14, -1)],
+                        error_of(lambda: library.utils.data.ConcatDataset([])),
+                        error_of(lambda: library.utils.data.ConcatDataset([chained]))))
+    assert results[0] == results[1]

@@ -5,17 +5,18 @@
     for x, y in loader:                               # x: 32 inputs stacked, y: 32 targets
         ...
 
-    dataset.py     Dataset, TensorDataset, Subset, ConcatDataset, random_split
+    dataset.py     Dataset, IterableDataset, TensorDataset, Subset, ConcatDataset, random_split
     sampler.py     which indices, in which order: SequentialSampler, RandomSampler, BatchSampler
     _collate.py    default_collate: a list of samples -> one batch of tensors
     dataloader.py  DataLoader: sampler + dataset + collate, one batch at a time
 """
 from ._collate import default_collate, default_convert  # noqa: F401
 from .dataloader import DataLoader, get_worker_info  # noqa: F401
-from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split  # noqa: F401
+from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset,  # noqa: F401
+                      TensorDataset, random_split)
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,  # noqa: F401
                       SubsetRandomSampler)
 
-__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "RandomSampler", "Sampler",
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "Sampler",
            "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
            "default_collate", "default_convert", "get_worker_info", "random_split"]

@@ -10,10 +10,19 @@ minigrad loads in the main process only: ``num_workers`` must be 0.
 """
 from ._collate import default_collate, default_convert
 from ._seed import draw_seed
-from .sampler import BatchSampler, RandomSampler, SequentialSampler
+from .dataset import IterableDataset
+from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 _FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
                      "persistent_workers")
+
+
+class _InfiniteConstantSampler(Sampler):
+    """The "sampler" of an IterableDataset: None forever (the stream decides what comes)."""
+
+    def __iter__(self):
+        while True:
+            yield None
 
 
 def get_worker_info():
@@ -60,6 +69,17 @@ class DataLoader:
             raise ValueError("multiprocessing_context can only be used with multi-process "
                              f"loading (num_workers > 0), but got num_workers={num_workers}")
         self.multiprocessing_context = None
+        self._is_iterable = isinstance(dataset, IterableDataset)
+        if self._is_iterable:
+            if shuffle not in {False, None}:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified shuffle "
+                                 f"option, but got shuffle={shuffle}")
+            if sampler is not None:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified sampler "
+                                 f"option, but got sampler={sampler}")
+            if batch_sampler is not None:
+                raise ValueError("DataLoader with IterableDataset: expected unspecified "
+                                 f"batch_sampler option, but got batch_sampler={batch_sampler}")
         shuffle = bool(shuffle)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
@@ -73,8 +93,11 @@ class DataLoader:
             raise ValueError("batch_size=None option disables auto-batching and is mutually "
                              "exclusive with drop_last")
         if sampler is None:
-            sampler = (RandomSampler(dataset, generator=generator) if shuffle
-                       else SequentialSampler(dataset))
+            if self._is_iterable:
+                sampler = _InfiniteConstantSampler()
+            else:
+                sampler = (RandomSampler(dataset, generator=generator) if shuffle
+                           else SequentialSampler(dataset))
         if batch_size is not None and batch_sampler is None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.batch_size = batch_size
@@ -108,6 +131,14 @@ class DataLoader:
         return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
+        if self._is_iterable:
+            # the stream's own length, in batches (the last one shorter unless drop_last)
+            length = len(self.dataset)
+            if self.batch_size is not None:
+                if self.drop_last:
+                    return length // self.batch_size
+                return -(-length // self.batch_size)
+            return length
         return len(self._index_sampler)
 
 
@@ -126,17 +157,42 @@ class _SingleProcessDataLoaderIter:
         # drawing it too (at the same moment) keeps the random stream the same as PyTorch's.
         self._base_seed = draw_seed(loader.generator)
         self._num_yielded = 0
+        self._stream = iter(self._dataset) if loader._is_iterable else None
+        self._drop_last = loader.drop_last
+        self._stream_ended = False
 
     def __iter__(self):
         return self
 
     def __next__(self):
         index = next(self._sampler_iter)          # StopIteration ends the pass
+        if self._stream is not None:
+            return self._next_from_stream(index)
         if self._auto_collation:
             getitems = getattr(self._dataset, "__getitems__", None)
             samples = getitems(index) if callable(getitems) else [self._dataset[i] for i in index]
         else:
             samples = self._dataset[index]
+        self._num_yielded += 1
+        return self._collate_fn(samples)
+
+    def _next_from_stream(self, index):
+        """The next batch (or sample) of an IterableDataset: as many samples as the batch has
+        places, fewer at the end of the stream."""
+        if self._stream_ended:
+            raise StopIteration
+        if not self._auto_collation:
+            samples = next(self._stream)
+        else:
+            samples = []
+            for _ in index:
+                try:
+                    samples.append(next(self._stream))
+                except StopIteration:
+                    self._stream_ended = True
+                    break
+            if not samples or (self._drop_last and len(samples) < len(index)):
+                raise StopIteration
         self._num_yielded += 1
         return self._collate_fn(samples)
 

@@ -25,6 +25,39 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
+class IterableDataset(Dataset):
+    """Base class of the datasets read as a stream: write ``__iter__`` (a DataLoader then
+    takes samples in the order the stream gives them; no indices, no shuffling)."""
+
+    def __iter__(self):
+        """The samples, one after another (each dataset writes its own)."""
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """Several iterable datasets read one after another."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from dataset
+
+    def __len__(self):
+        total = 0
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(dataset)
+        return total
+
+
 class TensorDataset(Dataset):
     """Sample ``i`` is ``tuple(tensor[i] for tensor in tensors)``; all tensors must have the
     same first dimension (inputs and their targets, say)."""
@@ -70,6 +103,9 @@ class ConcatDataset(Dataset):
         self.datasets = list(datasets)
         if len(self.datasets) == 0:
             raise AssertionError("datasets should not be an empty iterable")
+        for dataset in self.datasets:
+            if isinstance(dataset, IterableDataset):
+                raise AssertionError("ConcatDataset does not support IterableDataset")
         self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
 
     def __len__(self):
