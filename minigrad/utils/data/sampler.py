@@ -15,9 +15,6 @@ from ._seed import draw_seed
 class Sampler:
     """Base class: an iterable over dataset indices (subclasses write ``__iter__``)."""
 
-    def __init__(self, data_source=None):
-        pass
-
     def __iter__(self):
         """The indices, one by one."""
         raise NotImplementedError
