@@ -53,6 +53,8 @@ CASES = [
     ("OneCycleLR", dict(max_lr=0.5, total_steps=21)),
     ("OneCycleLR", dict(max_lr=[0.5, 1.0], epochs=3, steps_per_epoch=7, anneal_strategy="linear",
                         three_phase=True)),
+    ("CosineAnnealingWarmRestarts", dict(T_0=3)),
+    ("CosineAnnealingWarmRestarts", dict(T_0=2, T_mult=2, eta_min=0.01)),
     ("SequentialLR", dict()),
     ("ChainedScheduler", dict()),
 ]
@@ -216,6 +218,9 @@ def error_of(action):
     lambda lib, opt: lib.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=9,
                                                        anneal_strategy="step"),
     lambda lib, opt: lib.optim.lr_scheduler.SequentialLR(opt, [], []),
+    lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=0),
+    lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 2, T_mult=1.5),
+    lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 2, eta_min="0"),
     lambda lib, opt: lib.optim.lr_scheduler.SequentialLR(
         opt, [lib.optim.lr_scheduler.StepLR(opt, 2)], [3]),
     lambda lib, opt: lib.optim.lr_scheduler.ChainedScheduler(
@@ -250,4 +255,23 @@ def test_one_cycle_with_adam_cycles_beta1(torch):
             scheduler.step()
             betas.append(optimizer.param_groups[0]["betas"])
         runs.append(betas)
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("options", [dict(T_0=3), dict(T_0=2, T_mult=2, eta_min=0.01),
+                                     dict(T_0=4, T_mult=3)])
+def test_warm_restarts_with_fractional_epochs_match_torch(torch, options):
+    runs = []
+    for library in (minigrad, torch):
+        optimizer, _, scheduler = build(library, "CosineAnnealingWarmRestarts", options)
+        rates = []
+        for epoch in range(12):
+            for batch in range(5):
+                optimizer.step()
+                scheduler.step(epoch + batch / 5)
+                rates.append((scheduler.get_last_lr(), scheduler.T_cur, scheduler.T_i,
+                              scheduler.last_epoch))
+        scheduler.step()
+        rates.append(scheduler.get_last_lr())
+        runs.append((rates, error_of(lambda: scheduler.step(-1))))
     assert runs[0] == runs[1]
