@@ -294,3 +294,18 @@ def test_chained_and_concatenated_datasets_match_torch(torch):
                         error_of(lambda: library.utils.data.ConcatDataset([])),
                         error_of(lambda: library.utils.data.ConcatDataset([chained]))))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("options", [dict(pin_memory=True),
+                                     dict(pin_memory=True, pin_memory_device="cuda")])
+def test_pin_memory_warns_as_torch_without_an_accelerator(torch, options):
+    if torch.accelerator.is_available():
+        pytest.skip("PyTorch has an accelerator here")
+    found = []
+    for library in libraries(torch):
+        loader = library.utils.data.DataLoader(range(3), **options)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            batches = [b.tolist() for b in loader]
+        found.append((batches, [(w.category, str(w.message)) for w in caught]))
+    assert found[0] == found[1] and found[0][1]

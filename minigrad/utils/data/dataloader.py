@@ -8,6 +8,9 @@ Each pass (``for batch in loader``) does, batch after batch:
 
 minigrad loads in the main process only: ``num_workers`` must be 0.
 """
+import warnings
+
+from ..._warnings import stacklevel_outside_minigrad
 from ._collate import default_collate, default_convert
 from ._seed import draw_seed
 from .dataset import IterableDataset
@@ -152,6 +155,14 @@ class _SingleProcessDataLoaderIter:
         self._dataset = loader.dataset
         self._auto_collation = loader._auto_collation
         self._collate_fn = loader.collate_fn
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used "
+                          f"as the device,ignore pin_memory_device='{loader.pin_memory_device}'.",
+                          stacklevel=stacklevel_outside_minigrad())
+        if loader.pin_memory:          # minigrad has no accelerator (no GPU) to pin memory for
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
+                          "device pinned memory won't be used.",
+                          stacklevel=stacklevel_outside_minigrad())
         self._sampler_iter = iter(loader._index_sampler)
         # PyTorch draws a base seed for its worker processes here, even without workers;
         # drawing it too (at the same moment) keeps the random stream the same as PyTorch's.
