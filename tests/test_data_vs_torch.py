@@ -39,7 +39,8 @@ def tensor_dataset(library):
 
 
 @pytest.mark.parametrize("options", [
-    dict(), dict(batch_size=4), dict(batch_size=4, shuffle=True), dict(batch_size=5, drop_last=True),
+    dict(), dict(batch_size=4), dict(batch_size=4, shuffle=True),
+    dict(batch_size=5, drop_last=True),
     dict(batch_size=5, shuffle=True, drop_last=True), dict(batch_size=None),
     dict(batch_size=13, shuffle=True), dict(batch_size=20, shuffle=False),
 ])
@@ -83,7 +84,8 @@ class Samples:
         if self.kind == "list":
             return [np.arange(3, dtype=np.float32) * index, np.int64(index), np.float64(index / 3)]
         if self.kind == "nested":
-            return {"pair": (index, [index, index + 1]), "ordered": collections.OrderedDict(a=index)}
+            return {"pair": (index, [index, index + 1]),
+                    "ordered": collections.OrderedDict(a=index)}
         return self.library.tensor([index, -index])
 
 
@@ -209,7 +211,7 @@ def test_custom_samplers_and_collate_match_torch(torch):
         dataset = tensor_dataset(library)
         by_sampler = data.DataLoader(dataset, batch_size=2, sampler=[12, 0, 5, 7, 3])
         by_batches = data.DataLoader(dataset, batch_sampler=[[1, 2], [3], [4, 5, 6]])
-        own_collate = data.DataLoader(dataset, batch_size=4, collate_fn=lambda samples: len(samples))
+        own_collate = data.DataLoader(dataset, batch_size=4, collate_fn=len)
         results.append(([plain(b) for b in by_sampler], [plain(b) for b in by_batches],
                         list(own_collate), len(by_sampler), len(by_batches)))
     assert results[0] == results[1]

@@ -438,7 +438,8 @@ class CosineAnnealingLR(LRScheduler):
                     for base_lr in self.base_lrs]
         if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
             # leaving the bottom of the cosine: the ratio below would divide by zero
-            return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+            return [group["lr"]
+                    + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
                     for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups,
                                               strict=True)]
         # the distance to eta_min shrinks by the ratio of two consecutive cosine values

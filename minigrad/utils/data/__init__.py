@@ -17,6 +17,7 @@ from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, Sub
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,  # noqa: F401
                       SubsetRandomSampler)
 
-__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "Sampler",
-           "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
-           "default_collate", "default_convert", "get_worker_info", "random_split"]
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset",
+           "IterableDataset", "RandomSampler", "Sampler", "SequentialSampler", "Subset",
+           "SubsetRandomSampler", "TensorDataset", "default_collate", "default_convert",
+           "get_worker_info", "random_split"]

@@ -1,4 +1,5 @@
-"""Datasets: anything with ``dataset[i]`` and ``len(dataset)`` (PyTorch: torch/utils/data/dataset.py).
+"""Datasets: anything with ``dataset[i]`` and ``len(dataset)``
+(PyTorch: torch/utils/data/dataset.py).
 
 A ``Dataset`` subclass writes ``__getitem__`` (and usually ``__len__``);
 ``TensorDataset`` wraps tensors that share their first dimension; ``Subset``
