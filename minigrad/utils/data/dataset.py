@@ -9,6 +9,7 @@ into random, non-overlapping Subsets (a training and a validation set).
 import bisect
 import itertools
 import math
+import types
 import warnings
 
 from ... import random as _random
@@ -17,6 +18,9 @@ from ..._creation import randperm
 
 class Dataset:
     """Base class of the map-style datasets: write ``__getitem__(index)`` and ``__len__()``."""
+
+    # ``Dataset[Tensor]`` in a type annotation, as PyTorch's generic Dataset allows
+    __class_getitem__ = classmethod(types.GenericAlias)
 
     def __getitem__(self, index):
         """The sample at ``index`` (each dataset writes its own)."""

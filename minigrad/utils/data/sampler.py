@@ -6,6 +6,7 @@ A sampler is just an iterable of indices. ``SequentialSampler`` gives 0, 1, 2, .
 ``BatchSampler`` groups another sampler's indices into lists of ``batch_size``.
 """
 import itertools
+import types
 
 from ... import random as _random
 from ..._creation import randint, randperm
@@ -14,6 +15,9 @@ from ._seed import draw_seed
 
 class Sampler:
     """Base class: an iterable over dataset indices (subclasses write ``__iter__``)."""
+
+    # ``Sampler[int]`` in a type annotation, as PyTorch's generic Sampler allows
+    __class_getitem__ = classmethod(types.GenericAlias)
 
     def __iter__(self):
         """The indices, one by one."""
