@@ -16,6 +16,7 @@ MODULES = [
     "minigrad", "minigrad.nn", "minigrad.nn.functional", "minigrad.nn.init", "minigrad.optim",
     "minigrad.autograd", "minigrad.autograd.functional", "minigrad.autograd.forward_ad",
     "minigrad.autograd.graph", "minigrad.func", "minigrad.utils.checkpoint", "minigrad.viz",
+    "minigrad.optim.lr_scheduler", "minigrad.utils.data",
 ]
 
 

@@ -10,9 +10,21 @@
     adam.py        Adam
     adamw.py       AdamW (Adam with decoupled weight decay)
     rmsprop.py     RMSprop
+    adagrad.py     Adagrad        adadelta.py  Adadelta      adamax.py  Adamax
+    nadam.py       NAdam          radam.py     RAdam         rprop.py   Rprop
+    asgd.py        ASGD (averaged SGD)
+    lr_scheduler.py  schedulers that change the learning rate as training goes on
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
+from .adagrad import Adagrad  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
+from .rprop import Rprop  # noqa: F401
+from .asgd import ASGD  # noqa: F401
+from . import lr_scheduler  # noqa: F401
