@@ -109,6 +109,24 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     size = _Vmaps.batch_sizes[level]
     if size == 0:
         return _run_on_stand_in(name, op, level, args, kwargs)
+    if in_place and isinstance(args[0], BatchedTensor) and args[0]._level == level \
+            and _differentiated_inside(level):
+        return _in_place_once(name, op, level, args, kwargs)
+    results = _each_sample(name, op, level, args, kwargs)
+    if in_place:
+        return args[0]             # the samples were views of its value: it is changed
+    return stack_samples(results, level)
+
+
+def apply_per_sample(cls, args):
+    """``cls.apply(*args)`` (a custom autograd Function) with BatchedTensors among ``args``:
+    once per sample (its forward and backward are written for one sample), stacked."""
+    return run_per_sample(cls.__name__ + ".apply", cls.apply, innermost_level(args), args, {})
+
+
+def _each_sample(name, op, level, args, kwargs):
+    """The results of ``op`` on each sample of ``level``, in order."""
+    size = _Vmaps.batch_sizes[level]
     results = []
     index_before = _Vmaps.sample_index[level]
     _Vmaps.looping |= 1 << level
@@ -123,9 +141,56 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     finally:
         _Vmaps.looping &= ~(1 << level)
         _Vmaps.sample_index[level] = index_before
-    if in_place:
-        return args[0]             # the samples were views of its value: it is changed
-    return stack_samples(results, level)
+    return results
+
+
+# --- an in-place operation without a rule, inside a grad inside the vmap ---------------------
+# Changing each sample in place would change the batch once per sample (a new version each
+# time, the history rewritten each time), and the grad's backward pass would refuse the values
+# its nodes saved. PyTorch's grad records the change once, at its own level, above the vmap's
+# fallback: its node is the operation's own (PowBackward1, ClampBackward1, ...).
+
+# operations that change each element by the element at the same place of the others: on the
+# whole batch at once they change each sample as on its own
+_ELEMENTWISE_IN_PLACE = set("""pow_ clamp_ clip_ clamp_min_ clamp_max_ masked_fill_ square_ negative_
+    neg_ fix_ trunc_ copy_ fill_""".split())
+
+
+def _differentiated_inside(level):
+    """Does a grad (vjp, jacrev, ...) run inside the vmap of ``level``?"""
+    from .._functorch import _GradLevels
+    return any(grad_level.number > level and not grad_level.forward_mode
+               for grad_level in _GradLevels.running)
+
+
+def _in_place_once(name, op, level, args, kwargs):
+    """``op`` changes ``args[0]`` (batched at ``level``) in place, recorded once for the batch.
+
+    The samples run first on a copy, without recording, for PyTorch's warnings and refusals;
+    then an elementwise operation (or scatter_) changes the whole batch at once (its own
+    node, as in PyTorch); any other changes a copy of each sample, and the batch takes the
+    stacked results in one ``copy_``."""
+    from ..autograd.grad_mode import no_grad
+    self = args[0]
+    rule = _in_place if name in _ELEMENTWISE_IN_PLACE else _scatter if name == "scatter_" else None
+    if name == "masked_fill_" and len(args) > 2 and isinstance(args[2], BatchedTensor):
+        rule = None                  # (one value per sample: a 0-d value on each sample's copy)
+    if rule is not None and self._bdim == 0 and not isinstance(self._value, BatchedTensor):
+        copy = BatchedTensor(self._value.detach().clone(), 0, level)
+        with no_grad():
+            _each_sample(name, op, level, (copy,) + tuple(args[1:]), kwargs)
+        if rule(_dispatching(name, op), level, args, kwargs) is not NotImplemented:
+            return self
+
+    def on_a_copy(target, *rest, **options):
+        changed = target.clone()
+        op(changed, *rest, **options)
+        return changed
+    on_a_copy.__name__ = getattr(op, "__name__", name)
+    # (named so that no rule, and no in-place fallback, takes it for the operation itself)
+    changed = stack_samples(_each_sample(name + " on a copy", on_a_copy, level, args, kwargs), level)
+    front(self).copy_(front(changed))
+    return self
 
 
 def per_sample_as_pytorch(name, op, level, args, kwargs=None):

@@ -247,6 +247,24 @@ def _shows_input(node):
     return level in _GradLevels.running and (limit is None or level.number <= limit)
 
 
+def batched_flags_seen(batched):
+    """``(requires_grad, grad_fn)`` of a vmap's BatchedTensor as the user sees them now: those
+    of the grad running inside that vmap which wraps it (None: none does, the wrapper's own)."""
+    if _Vmaps.seeing_through:
+        return None
+    levels = _levels_above(batched)
+    if not levels:
+        return None
+    return flags_at(batched._value, levels[-1])
+
+
+def _levels_above(batched):
+    """The running levels inside the vmap of ``batched`` that wrap it (shown around it)."""
+    limit = _GradLevels.seen_from
+    return [level for level in wrapping_levels(batched._value)
+            if level.number > batched._level and (limit is None or level.number <= limit)]
+
+
 # --- printing ---------------------------------------------------------------------------------
 
 def repr_seen(tensor, plain_repr):
@@ -259,6 +277,18 @@ def repr_seen(tensor, plain_repr):
         return plain_repr(tensor)
     with seen_from(0):
         text = plain_repr(tensor)
+    for level in levels:
+        inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+        text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
+    return text
+
+
+def batched_repr_seen(batched, plain_repr):
+    """``repr`` of a vmap's BatchedTensor: the grads inside that vmap wrap it, and its value
+    is shown as the level below the vmap sees it."""
+    levels = _levels_above(batched)
+    with seen_from(batched._level - 1):
+        text = plain_repr(batched)
     for level in levels:
         inner = "\n".join("    " + line if line else line for line in text.split("\n"))
         text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"

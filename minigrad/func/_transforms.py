@@ -32,18 +32,43 @@ from .._ops.shape import stack
 from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
 from ._batch_rules import run_transform_per_sample
 from ._levels import GradLevel, differentiating
+from ._batched_tensor import BatchedTensor
 
 
-def _per_sample_inside_batched_vmap(transform):
+def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     """A transform called inside a vmap that batches operations runs once per sample, on
-    ordinary tensors (a grad needs one graph per sample: PyTorch wraps each level of
-    transform around the batch instead; minigrad keeps its transforms simple)."""
+    ordinary tensors (PyTorch wraps each level of transform around the batch instead).
+
+    ``whole_batch(args)``, if given, says when the transform can run on the whole batch
+    as PyTorch's does (``grad`` of BatchedTensors of the innermost vmap: see _batched_grads)."""
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
-            return run_transform_per_sample(transform, args, kwargs)
+            if whole_batch is None or not whole_batch(args):
+                return run_transform_per_sample(transform, args, kwargs)
         return transform(*args, **kwargs)
     return call
+
+
+def _differentiates_whole_batch(argnums):
+    """For grad inside vmap: are the differentiated arguments all BatchedTensors of the vmap
+    running just around it (and no other vmap batches, no forward mode runs)? Then one
+    backward pass over the whole batch gives every sample's gradient, as in PyTorch: the
+    samples do not depend on each other, so d(sum of the outputs)/d(sample i) is sample i's."""
+    def check(args):
+        depth = _FuncTransforms.depth
+        if (_Vmaps.batched_levels & ~_Vmaps.looping) != 1 << depth or _Vmaps.looping:
+            return False
+        if forward_ad._DualLevel.current is not None:
+            return False
+        try:
+            numbers = _check_argnums(argnums, len(args))
+        except RuntimeError:
+            return False                      # (the per-sample path raises PyTorch's message)
+        leaves = [leaf for n in numbers for leaf in tree_flatten(args[n])[0]]
+        return bool(leaves) and all(isinstance(leaf, BatchedTensor) and leaf._level == depth
+                                    and leaf._value.is_floating_point() for leaf in leaves)
+    return check
 
 
 def _tensor_class():
@@ -90,6 +115,8 @@ def _fresh(x, level):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    if isinstance(x, BatchedTensor):      # grad inside vmap: the whole batch is the input
+        return BatchedTensor(_fresh(x._value, level), x._bdim, x._level)
     fresh = x.detach()
     fresh._requires_grad = True      # (requires_grad_() is refused inside transforms, as in PyTorch)
     tangent = forward_ad._tangent_of(x)
@@ -146,11 +173,19 @@ def _finish(tensors, own_leaves):
     A result followed by an outer forward-mode transform keeps its tangent
     (itself finished the same way).
     """
+    own_leaves = [_unbatched(leaf) for leaf in own_leaves]
     with seeing_through_vmap():          # (the graphs below a vmap's batched tensors count)
         return [_finish_one(t, own_leaves) for t in tensors]
 
 
+def _unbatched(tensor):
+    """The tensor of the whole batch inside a BatchedTensor (the graph is recorded on it)."""
+    return tensor._value if isinstance(tensor, BatchedTensor) else tensor
+
+
 def _finish_one(tensor, own_leaves):
+    if isinstance(tensor, BatchedTensor):
+        return BatchedTensor(_finish_one(tensor._value, own_leaves), tensor._bdim, tensor._level)
     if tensor is None or _reaches_outside([tensor], own_leaves):
         return tensor
     finished = tensor.detach()
@@ -162,11 +197,31 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
-    level = getattr(inputs[0], "_level", None) if inputs else None   # (the transform's level)
+    inner = inputs[0]._value if inputs and isinstance(inputs[0], BatchedTensor) else (inputs[0] if inputs else None)
+    level = getattr(inner, "_level", None)    # (the transform's level)
     # inside vmap, PyTorch differentiates below the batched tensors; the hooks registered
     # at this transform's level run
     with seeing_through_vmap(), differentiating(level):
+        if inputs and isinstance(inputs[0], BatchedTensor):
+            return _batched_grads(outputs[0], inputs)
         return _grads_seen_through(outputs, inputs, grad_outputs)
+
+
+def _batched_grads(output, inputs):
+    """grad inside vmap on the whole batch: d(output)/d(inputs) for every sample at once.
+
+    ``inputs`` are BatchedTensors of the vmap around the grad (see _differentiates_whole_batch);
+    the gradient of the sum over the samples of ``output`` is each sample's own gradient."""
+    from ..autograd import grad      # local: this module's own grad is torch.func.grad
+    values = [x._value for x in inputs]
+    if isinstance(output, BatchedTensor) and output._value._graph_requires_grad:
+        start = _wrap(np.ones(output._value._array.shape, dtype=output._value._array.dtype))
+        grads = grad([output._value], values, [start], retain_graph=True, create_graph=True,
+                     allow_unused=True)
+    else:                            # the output does not depend on the samples
+        grads = [None] * len(values)
+    return [BatchedTensor(g if g is not None else _zeros_like(v), x._bdim, x._level)
+            for g, v, x in zip(grads, values, inputs)]
 
 
 def _grads_seen_through(outputs, inputs, grad_outputs):
@@ -239,7 +294,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         if has_aux:
             return gradient, (value, _finish_aux(aux, fresh))
         return gradient, value
-    return _per_sample_inside_batched_vmap(wrapper)
+    return _per_sample_inside_batched_vmap(wrapper, _differentiates_whole_batch(argnums))
 
 
 def grad(func, argnums=0, has_aux=False):
