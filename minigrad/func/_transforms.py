@@ -30,7 +30,7 @@ from ._pytree import tree_flatten, tree_unflatten
 from .._tensor import Tensor, _wrap, _alias
 from .._ops.shape import stack
 from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
-from ._batch_rules import run_transform_per_sample
+from ._batch_rules import run_transform_per_sample, dispatch
 from ._levels import GradLevel, differentiating
 from ._batched_tensor import BatchedTensor
 
@@ -39,36 +39,65 @@ def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     """A transform called inside a vmap that batches operations runs once per sample, on
     ordinary tensors (PyTorch wraps each level of transform around the batch instead).
 
-    ``whole_batch(args)``, if given, says when the transform can run on the whole batch
-    as PyTorch's does (``grad`` of BatchedTensors of the innermost vmap: see _batched_grads)."""
+    ``whole_batch(args)``, if given, returns the arguments to run the transform with on the
+    whole batch, as PyTorch's does, or None when it cannot (see _differentiates_whole_batch)."""
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
-            if whole_batch is None or not whole_batch(args):
+            batch_args = whole_batch(args) if whole_batch is not None else None
+            if batch_args is None:
                 return run_transform_per_sample(transform, args, kwargs)
+            return transform(*batch_args, **kwargs)
         return transform(*args, **kwargs)
     return call
 
 
-def _differentiates_whole_batch(argnums):
-    """For grad inside vmap: are the differentiated arguments all BatchedTensors of the vmap
-    running just around it (and no other vmap batches, no forward mode runs)? Then one
-    backward pass over the whole batch gives every sample's gradient, as in PyTorch: the
-    samples do not depend on each other, so d(sum of the outputs)/d(sample i) is sample i's."""
+def _differentiates_whole_batch(argnums, first=0):
+    """For grad, vjp, jacrev inside vmap: the arguments with which one backward pass over the
+    whole batch gives every sample's gradient, as in PyTorch (the samples do not depend on each
+    other, so d(sum of the outputs)/d(sample i) is sample i's own); None when a fallback of a
+    vmap loops over the samples, or forward mode runs. (``first``: the arguments before it
+    are not the function's: vjp's func.)
+
+    A differentiated argument that a running vmap does not batch (in_dims None, or captured)
+    gets that vmap's batch: each sample has its own gradient for it, as in PyTorch, where its
+    gradient is not summed over the samples. When no differentiated argument is batched, the
+    transform still runs once per sample (see below)."""
     def check(args):
-        depth = _FuncTransforms.depth
-        if (_Vmaps.batched_levels & ~_Vmaps.looping) != 1 << depth or _Vmaps.looping:
-            return False
-        if forward_ad._DualLevel.current is not None:
-            return False
+        levels = [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
+                  if _Vmaps.batched_levels >> level & 1]
+        if _Vmaps.looping or not levels or forward_ad._DualLevel.current is not None:
+            return None
+        own = list(args[first:])
         try:
-            numbers = _check_argnums(argnums, len(args))
+            numbers = _check_argnums(argnums, len(own)) if argnums is not None else range(len(own))
         except RuntimeError:
-            return False                      # (the per-sample path raises PyTorch's message)
-        leaves = [leaf for n in numbers for leaf in tree_flatten(args[n])[0]]
-        return bool(leaves) and all(isinstance(leaf, BatchedTensor) and leaf._level == depth
-                                    and leaf._value.is_floating_point() for leaf in leaves)
+            return None                      # (the per-sample path raises PyTorch's message)
+        trees = [tree_flatten(own[n]) for n in numbers]
+        leaves = [leaf for tree, _ in trees for leaf in tree]
+        if not all(isinstance(leaf, Tensor) and leaf.is_floating_point() for leaf in leaves):
+            return None                      # (the per-sample path raises PyTorch's message)
+        if not any(isinstance(leaf, BatchedTensor) for leaf in leaves):
+            # nothing differentiated is batched: whether the gradients are depends on what f
+            # does with batched tensors it captured, which the per-sample path follows
+            return None
+        for n, (tree, spec) in zip(numbers, trees):
+            own[n] = tree_unflatten([_batched_at(leaf, levels) for leaf in tree], spec)
+        return list(args[:first]) + own
     return check
+
+
+def _batched_at(tensor, levels):
+    """``tensor`` as a BatchedTensor of every vmap of ``levels`` (innermost first), expanded
+    to the batch of those that do not batch it."""
+    if not levels:
+        return tensor
+    level, outer = levels[0], levels[1:]
+    if isinstance(tensor, BatchedTensor) and tensor._level == level:
+        return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
+    inner = _batched_at(tensor, outer).unsqueeze(0)
+    expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
+    return BatchedTensor(expanded, 0, level)
 
 
 def _tensor_class():
@@ -179,8 +208,11 @@ def _finish(tensors, own_leaves):
 
 
 def _unbatched(tensor):
-    """The tensor of the whole batch inside a BatchedTensor (the graph is recorded on it)."""
-    return tensor._value if isinstance(tensor, BatchedTensor) else tensor
+    """The tensor of the whole batch inside a BatchedTensor, of every level (the graph is
+    recorded on it)."""
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+    return tensor
 
 
 def _finish_one(tensor, own_leaves):
@@ -197,31 +229,60 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
-    inner = inputs[0]._value if inputs and isinstance(inputs[0], BatchedTensor) else (inputs[0] if inputs else None)
-    level = getattr(inner, "_level", None)    # (the transform's level)
+    level = getattr(_unbatched(inputs[0]), "_level", None) if inputs else None  # (the transform's)
     # inside vmap, PyTorch differentiates below the batched tensors; the hooks registered
     # at this transform's level run
     with seeing_through_vmap(), differentiating(level):
         if inputs and isinstance(inputs[0], BatchedTensor):
-            return _batched_grads(outputs[0], inputs)
+            return _batched_grads(outputs, inputs, grad_outputs)
         return _grads_seen_through(outputs, inputs, grad_outputs)
 
 
-def _batched_grads(output, inputs):
-    """grad inside vmap on the whole batch: d(output)/d(inputs) for every sample at once.
+def _batched_grads(outputs, inputs, grad_outputs):
+    """grad (vjp) inside vmap on the whole batch: d(outputs)/d(inputs) for every sample at once.
 
-    ``inputs`` are BatchedTensors of the vmap around the grad (see _differentiates_whole_batch);
-    the gradient of the sum over the samples of ``output`` is each sample's own gradient."""
+    ``inputs`` are BatchedTensors of the vmap around the transform (see
+    _differentiates_whole_batch); the gradient of the sum over the samples of ``outputs`` is
+    each sample's own gradient. The backward pass starts from ones (grad) or from the
+    cotangents (vjp), given the batch of the outputs where they do not have it."""
     from ..autograd import grad      # local: this module's own grad is torch.func.grad
-    values = [x._value for x in inputs]
-    if isinstance(output, BatchedTensor) and output._value._graph_requires_grad:
-        start = _wrap(np.ones(output._value._array.shape, dtype=output._value._array.dtype))
-        grads = grad([output._value], values, [start], retain_graph=True, create_graph=True,
-                     allow_unused=True)
-    else:                            # the output does not depend on the samples
+    values = [_unbatched(x) for x in inputs]
+    pairs = []
+    for i, output in enumerate(outputs):
+        whole = _unbatched(output)
+        if not whole._graph_requires_grad:
+            continue                 # (does not depend on the samples)
+        if grad_outputs is None:
+            start = _wrap(np.ones(whole._array.shape, dtype=whole._array.dtype))
+        else:
+            start = _unbatched(_like_batch_of(grad_outputs[i], output))
+        pairs.append((whole, start))
+    if pairs:
+        grads = grad([w for w, _ in pairs], values, [s for _, s in pairs], retain_graph=True,
+                     create_graph=True, allow_unused=True)
+    else:
         grads = [None] * len(values)
-    return [BatchedTensor(g if g is not None else _zeros_like(v), x._bdim, x._level)
+    return [_rewrapped(g if g is not None else _zeros_like(v), x)
             for g, v, x in zip(grads, values, inputs)]
+
+
+def _like_batch_of(cotangent, output):
+    """``cotangent`` with the batch dims (and layout) of ``output``, at every level."""
+    if not isinstance(output, BatchedTensor):
+        return cotangent
+    if not (isinstance(cotangent, BatchedTensor) and cotangent._level == output._level):
+        cotangent = _batched_at(cotangent, [output._level])
+    inner = _like_batch_of(cotangent._value if cotangent._bdim == output._bdim
+                           else cotangent._value.movedim(cotangent._bdim, output._bdim),
+                           output._value)
+    return BatchedTensor(inner, output._bdim, output._level)
+
+
+def _rewrapped(gradient, like):
+    """The gradient of the whole batch, in the BatchedTensors ``like`` (an input) is in."""
+    if not isinstance(like, BatchedTensor):
+        return gradient
+    return BatchedTensor(_rewrapped(gradient, like._value), like._bdim, like._level)
 
 
 def _grads_seen_through(outputs, inputs, grad_outputs):
@@ -317,7 +378,6 @@ def grad(func, argnums=0, has_aux=False):
 
 # --- vjp and jvp ---------------------------------------------------------------------------------
 
-@_per_sample_inside_batched_vmap
 def vjp(func, *primals, has_aux=False):
     """``(func(*primals), vjp_fn)``; ``vjp_fn(v)`` returns v^T J, one entry per primal.
 
@@ -348,6 +408,11 @@ def vjp(func, *primals, has_aux=False):
         return finished, vjp_fn, _finish_aux(aux, fresh)
     return finished, vjp_fn
 
+
+
+# (inside vmap still once per sample: whether vjp_fn(v)'s result is batched depends on the
+# cotangent v and on what the backward pass meets, which the per-sample path follows)
+vjp = _per_sample_inside_batched_vmap(vjp)
 
 @_per_sample_inside_batched_vmap
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
@@ -513,7 +578,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 for j, x in enumerate(fresh):
                     shape = tuple(out.shape) + tuple(x.shape)
                     if rows:
-                        per_input.append(stack([row[j] for row in rows]).reshape(shape))
+                        # (dispatched: inside vmap the rows may be BatchedTensors)
+                        rows_j = dispatch("stack", stack, ([row[j] for row in rows],), {})
+                        per_input.append(rows_j.reshape(shape))
                     else:                   # an empty output: an empty Jacobian
                         per_input.append(_wrap(np.zeros(shape, dtype=x._array.dtype)))
                 blocks.append(per_input)
@@ -524,7 +591,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         if has_aux:
             return jac, _finish_aux(aux, fresh)
         return jac
-    return _per_sample_inside_batched_vmap(wrapper)
+    return _per_sample_inside_batched_vmap(wrapper, _differentiates_whole_batch(argnums))
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
