@@ -594,6 +594,21 @@ def _in_place(op, level, args, kwargs):
     return self
 
 
+def _register_hook(op, level, args, kwargs):
+    """t.register_hook(hook) on a BatchedTensor: a hook on the whole batch, given the gradient
+    of the whole batch as a BatchedTensor (PyTorch's hook sees it through the same wrapper)."""
+    self = args[0]
+    if not isinstance(self, BatchedTensor) or self._level != level or len(args) != 2 or kwargs \
+            or not self.requires_grad:      # (refused, with PyTorch's message, per sample)
+        return NotImplemented
+    hook, bdim = args[1], self._bdim
+
+    def on_the_batch(grad):
+        new = hook(BatchedTensor(grad, bdim, level))
+        return new._value if isinstance(new, BatchedTensor) else new
+    return self._value.register_hook(on_the_batch)
+
+
 def _gather(op, level, args, kwargs):
     """t.gather(dim, index): the index and t get the batch too (expanded, if not batched)."""
     given = dict(zip(("input", "dim", "index"), args), **kwargs)
@@ -1145,7 +1160,7 @@ RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
-RULES.update({"bmm": _bmm, "einsum": _einsum})
+RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook})
 RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "add_number")})
 
 # the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)
