@@ -44,6 +44,8 @@ def dispatch(name, op, args, kwargs):
         if random_rule is not None and _Vmaps.different_randomness & _Vmaps.batched_levels:
             return random_rule(op, args, kwargs)
         return op(*args, **kwargs)
+    if kwargs.get("out") is not None:
+        raise RuntimeError(_out_refusal(name, args))
     rule = RULES.get(name)
     if rule is not None:
         # the rule calls the operation on values that may be BatchedTensors of outer levels
@@ -52,6 +54,26 @@ def dispatch(name, op, args, kwargs):
             return out
     return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
                           and not name.endswith("__"))
+
+
+# out= inside vmap: PyTorch's fallback cannot write one sample at a time into ``out``, and
+# refuses, naming the operation's out= overload
+_OUT_OVERLOADS = {"sum": "sum.IntList_out", "where": "where.self_out"}
+_NO_FALLBACK = ("cat", "concat", "stack")       # (PyTorch cannot even start a fallback for these)
+
+
+def _out_refusal(name, args):
+    """PyTorch's message for ``op(..., out=...)`` with batched tensors inside vmap."""
+    if name in _NO_FALLBACK:
+        return f"Batching rule not implemented for aten::{name}.out. We could not generate a fallback."
+    if name == "pow":
+        exponent_is_tensor = len(args) > 1 and isinstance(args[1], Tensor)
+        overload = ("pow.Scalar_out" if not isinstance(args[0], Tensor) else
+                    "pow.Tensor_Tensor_out" if exponent_is_tensor else "pow.Tensor_Scalar_out")
+    else:
+        overload = _OUT_OVERLOADS.get(name, name + ".out")
+    return (f"Batching rule not implemented for aten::{overload}; the fallback path doesn't work "
+            "on out= or view ops.")
 
 
 @functools.lru_cache(maxsize=None)

@@ -646,25 +646,41 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
 
 def _columns_by_jvp(of_diff, diff_leaves, has_aux):
-    """One jvp per element of the inputs: the output, the columns (the input's index and
-    the product of each output), and aux."""
-    columns, output, aux = [], None, None
-    for j, x in enumerate(diff_leaves):
-        for k in range(x.numel()):
-            tangents = []
-            for jj, other in enumerate(diff_leaves):
-                direction = np.zeros(other._array.size, dtype=other._array.dtype)
-                if jj == j:
-                    direction[k] = 1
-                tangents.append(_wrap(direction.reshape(other._array.shape)))
-            result = jvp(of_diff, tuple(diff_leaves), tuple(tangents), has_aux=has_aux)
-            output, products = result[0], result[1]
-            if has_aux:
-                aux = result[2]
-            columns.append((j, tree_flatten(products)[0]))
-    if output is None:            # nothing to differentiate (empty inputs): one plain call
-        output = of_diff(*diff_leaves)
-        output = output[0] if has_aux else output
+    """One call of the function, then one Jacobian-vector product per element of the inputs
+    (as PyTorch's jacfwd, which runs one jvp over a vmap of all the basis vectors): the
+    output, the columns (the input's index and the product of each output), and aux.
+
+    The products are computed from the one graph of that call with the double-backward
+    trick (u^T J is linear in u, so d(u^T J . v)/du = J v), so the function, its prints and
+    its side effects run once."""
+    name = "jvp(f, primals, tangents)"
+    with enable_grad():
+        level = GradLevel(forward_mode=True)       # (the function sees a jvp's level)
+        fresh = [_fresh(x, level) for x in diff_leaves]
+        output, aux = _split_aux(level.run(of_diff, *fresh), has_aux, name)
+        out_leaves, out_spec = tree_flatten(output)
+        _check_outputs(out_leaves, name)
+        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
+        for dummy in dummies:
+            dummy.requires_grad = True
+        pulled_back = _grads(out_leaves, fresh, dummies)
+        columns = []
+        for j, x in enumerate(diff_leaves):
+            for k in range(x.numel()):
+                tangents = []
+                for jj, other in enumerate(diff_leaves):
+                    direction = np.zeros(other._array.size, dtype=other._array.dtype)
+                    if jj == j:
+                        direction[k] = 1
+                    tangents.append(_wrap(direction.reshape(other._array.shape)))
+                products = _finish(_grads(pulled_back, dummies, tangents), fresh + dummies)
+                if _FuncTransforms.vmaps:
+                    # inside vmap, batched wherever the inputs are (as jvp's products: see jvp)
+                    products = _batched_like(products, diff_leaves)
+                columns.append((j, products))
+    output = tree_unflatten(_finish(out_leaves, fresh), out_spec)
+    if has_aux:
+        aux = _finish_aux(aux, fresh)
     return output, columns, aux
 
 
