@@ -219,6 +219,39 @@ def _out_program(expression):
     return program
 
 
+# --- 5. the losses' old size_average / reduce flags under vmap ----------------------------------
+
+LEGACY_FLAGS = [dict(size_average=False), dict(reduce=False), dict(size_average=True, reduce=True),
+                dict(size_average=False, reduce=False)]
+LEGACY_LOSSES = ["mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "binary_cross_entropy",
+                 "binary_cross_entropy_with_logits"]
+
+
+def _graph(node, depth=0, lines=None):
+    """The names of the graph below ``node``, indented (four levels)."""
+    lines = [] if lines is None else lines
+    if node is not None and depth < 4:
+        lines.append("  " * depth + type(node).__name__)
+        for child, _ in node.next_functions:
+            _graph(child, depth + 1, lines)
+    return lines
+
+
+def _legacy_program(loss, flags):
+    def program(L):
+        x = L.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+        y = L.tensor([[0.2, 0.9, 0.4], [0.6, 0.1, 0.7]])
+        inputs = x.sigmoid() if loss == "binary_cross_entropy" else x
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out = L.func.vmap(lambda s, t: getattr(L.nn.functional, loss)(s, t, **flags))(inputs, y)
+            plain = getattr(L.nn.functional, loss)(inputs, y, **flags)
+        return [tuple(out.shape), _graph(out.grad_fn), np.round(out.detach().numpy(), 4).tolist(),
+                _name(plain.grad_fn), np.round(plain.detach().numpy(), 4).tolist(),
+                [re.sub(r" \(Triggered internally at [^)]*\.\)", "", str(w.message)) for w in seen]]
+    return program
+
+
 PROGRAMS = {
     "vmap_grad": vmap_grad, "vmap_grad_and_value_with_aux": vmap_grad_and_value_with_aux,
     "vmap_vmap_grad": vmap_vmap_grad, "vmap_grad_of_grad": vmap_grad_of_grad,
@@ -231,6 +264,8 @@ PROGRAMS = {
 }
 PROGRAMS.update({f"in_place {e}": _in_place_program(e) for e in IN_PLACE})
 PROGRAMS.update({f"out {e}": _out_program(e) for e in OUT_EXPRESSIONS})
+PROGRAMS.update({f"legacy {loss} {flags}": _legacy_program(loss, flags)
+                 for loss in LEGACY_LOSSES for flags in LEGACY_FLAGS})
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
