@@ -78,6 +78,17 @@ def vmap_grad_and_value_with_aux(L):
     return log
 
 
+def vmap_grad_of_an_argument_not_batched(L):
+    log = []
+    xs = L.tensor([[1., 2.], [3., 4.], [5., 6.]], requires_grad=True)
+    w = L.tensor([0.5, -1.], requires_grad=True)
+    gx, gw = L.func.vmap(L.func.grad(lambda x, w: (x * w).sum() ** 2, argnums=(0, 1)),
+                         in_dims=(0, None))(xs, w)
+    _outside(log, "grad x", gx)
+    _outside(log, "grad w (one per sample)", gw)
+    return log
+
+
 def vmap_vmap_grad(L):
     log = []
     xs = L.tensor([[[1., 2.]], [[3., 4.]], [[5., 6.]]], requires_grad=True)
@@ -254,7 +265,8 @@ def _legacy_program(loss, flags):
 
 PROGRAMS = {
     "vmap_grad": vmap_grad, "vmap_grad_and_value_with_aux": vmap_grad_and_value_with_aux,
-    "vmap_vmap_grad": vmap_vmap_grad, "vmap_grad_of_grad": vmap_grad_of_grad,
+    "vmap_vmap_grad": vmap_vmap_grad,
+    "vmap_grad_of_an_argument_not_batched": vmap_grad_of_an_argument_not_batched, "vmap_grad_of_grad": vmap_grad_of_grad,
     "vmap_jacrev": vmap_jacrev,
     "printing_inside_grad": printing_inside_grad,
     "printing_inside_vmap_grad": printing_inside_vmap_grad,

@@ -266,7 +266,9 @@ def edges_seen(node, edges):
 
 def _passed_on(edge):
     node, output_nr = edge
-    while type(node) is AccumulateGrad and not _shows_input(node):
+    # (an expand that gave a transform's argument the batch of a vmap: not PyTorch's)
+    while type(node) is AccumulateGrad and not _shows_input(node) or \
+            getattr(node, "_adds_a_batch", False):
         if node._next_nodes:
             node, output_nr = node._next_nodes[0], node._next_nrs[0]
         else:

@@ -97,6 +97,10 @@ def _batched_at(tensor, levels):
         return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
     inner = _batched_at(tensor, outer).unsqueeze(0)
     expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
+    for made in (inner, expanded):       # (PyTorch shows the edge to the tensor itself)
+        node = _unbatched(made)._grad_fn
+        if node is not None:
+            node._adds_a_batch = True
     return BatchedTensor(expanded, 0, level)
 
 
