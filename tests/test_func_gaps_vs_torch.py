@@ -89,6 +89,27 @@ def vmap_grad_of_an_argument_not_batched(L):
     return log
 
 
+def per_sample_gradients_of_a_model(L):
+    """The usual per-sample-gradients program: the parameters are not batched, the data is."""
+    log = []
+    model = L.nn.Linear(3, 2)
+    with L.no_grad():
+        model.weight.copy_(L.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]]))
+        model.bias.copy_(L.tensor([0.05, -0.05]))
+    params = {name: p.detach() for name, p in model.named_parameters()}
+    x = L.tensor([[1., 2., 3.], [0.5, -1., 2.], [-2., 0., 1.]])
+    y = L.tensor([0, 1, 1])
+
+    def loss(p, xb, yb):
+        out = L.func.functional_call(model, p, (xb.unsqueeze(0),))
+        print(out)
+        return L.nn.functional.cross_entropy(out, yb.unsqueeze(0))
+    grads = L.func.vmap(L.func.grad(loss), in_dims=(None, 0, 0))(params, x, y)
+    for name in ("weight", "bias"):
+        _outside(log, name, grads[name])
+    return log
+
+
 def vmap_vmap_grad(L):
     log = []
     xs = L.tensor([[[1., 2.]], [[3., 4.]], [[5., 6.]]], requires_grad=True)
@@ -266,6 +287,7 @@ def _legacy_program(loss, flags):
 PROGRAMS = {
     "vmap_grad": vmap_grad, "vmap_grad_and_value_with_aux": vmap_grad_and_value_with_aux,
     "vmap_vmap_grad": vmap_vmap_grad,
+    "per_sample_gradients_of_a_model": per_sample_gradients_of_a_model,
     "vmap_grad_of_an_argument_not_batched": vmap_grad_of_an_argument_not_batched, "vmap_grad_of_grad": vmap_grad_of_grad,
     "vmap_jacrev": vmap_jacrev,
     "printing_inside_grad": printing_inside_grad,

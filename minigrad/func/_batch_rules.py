@@ -1053,8 +1053,15 @@ def _folding_view(op, level, args, kwargs):
 def _linear(op, level, args, kwargs):
     """F.linear(t, weight, bias): t @ weight.T + bias."""
     given = dict(zip(("input", "weight", "bias"), args), **kwargs)
-    if innermost_level((given.get("weight"), given.get("bias"))) == level:
+    if set(given) - {"input", "weight", "bias"} or not isinstance(given.get("weight"), Tensor):
         return NotImplemented
+    if innermost_level((given.get("weight"), given.get("bias"))) == level:
+        # a weight (or bias) of each sample (per-sample gradients of a model): PyTorch's
+        # decomposition, a matmul by the transposed weight, then the bias added
+        from .._ops.linalg import matmul
+        out = dispatch("matmul", matmul, (given["input"], given["weight"].t()), {})
+        bias = given.get("bias")
+        return out if bias is None else out + bias
     out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (given["input"], given["weight"].t()), {})
     if out is NotImplemented:
         return out

@@ -61,8 +61,9 @@ def _differentiates_whole_batch(argnums, first=0):
 
     A differentiated argument that a running vmap does not batch (in_dims None, or captured)
     gets that vmap's batch: each sample has its own gradient for it, as in PyTorch, where its
-    gradient is not summed over the samples. When no differentiated argument is batched, the
-    transform still runs once per sample (see below)."""
+    gradient is not summed over the samples (``vmap(grad(loss), in_dims=(None, 0, 0))(params,
+    x, y)``: per-sample gradients). When no argument is batched, the transform still runs once
+    per sample (see below)."""
     def check(args):
         levels = [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
                   if _Vmaps.batched_levels >> level & 1]
@@ -77,9 +78,9 @@ def _differentiates_whole_batch(argnums, first=0):
         leaves = [leaf for tree, _ in trees for leaf in tree]
         if not all(isinstance(leaf, Tensor) and leaf.is_floating_point() for leaf in leaves):
             return None                      # (the per-sample path raises PyTorch's message)
-        if not any(isinstance(leaf, BatchedTensor) for leaf in leaves):
-            # nothing differentiated is batched: whether the gradients are depends on what f
-            # does with batched tensors it captured, which the per-sample path follows
+        if not any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(own)[0]):
+            # no argument is batched: whether the gradients are depends on what f does with
+            # batched tensors it captured, which the per-sample path follows
             return None
         for n, (tree, spec) in zip(numbers, trees):
             own[n] = tree_unflatten([_batched_at(leaf, levels) for leaf in tree], spec)
