@@ -284,6 +284,29 @@ def _legacy_program(loss, flags):
     return program
 
 
+# --- aux: only tensors ----------------------------------------------------------------------------
+
+AUX_PROGRAMS = {
+    "grad": lambda L, aux: L.func.grad(lambda x: (x.sum(), aux(x)), has_aux=True)(L.ones(2)),
+    "vjp": lambda L, aux: L.func.vjp(lambda x: (x.sum(), aux(x)), L.ones(2), has_aux=True)[2],
+    "jacrev": lambda L, aux: L.func.jacrev(lambda x: (x.sum(), aux(x)), has_aux=True)(L.ones(2)),
+    "jacfwd": lambda L, aux: L.func.jacfwd(lambda x: (x.sum(), aux(x)), has_aux=True)(L.ones(2)),
+    "jvp": lambda L, aux: L.func.jvp(lambda x: (x.sum(), aux(x)), (L.ones(2),), (L.ones(2),),
+                                     has_aux=True)[2],
+    "vmap(grad)": lambda L, aux: L.func.vmap(L.func.grad(lambda x: (x.sum(), aux(x)), has_aux=True))(
+        L.ones(3, 2)),
+}
+AUXES = {"int": lambda x: 3, "None": lambda x: None, "list": lambda x: [x, 2.0],
+         "dict of tensors": lambda x: {"a": x * 2}}
+
+
+def _aux_program(transform, aux):
+    def program(L):
+        AUX_PROGRAMS[transform](L, AUXES[aux])
+        return ["ok"]
+    return program
+
+
 PROGRAMS = {
     "vmap_grad": vmap_grad, "vmap_grad_and_value_with_aux": vmap_grad_and_value_with_aux,
     "vmap_vmap_grad": vmap_vmap_grad,
@@ -298,6 +321,8 @@ PROGRAMS = {
 }
 PROGRAMS.update({f"in_place {e}": _in_place_program(e) for e in IN_PLACE})
 PROGRAMS.update({f"out {e}": _out_program(e) for e in OUT_EXPRESSIONS})
+PROGRAMS.update({f"aux {transform} {aux}": _aux_program(transform, aux)
+                 for transform in AUX_PROGRAMS for aux in AUXES})
 PROGRAMS.update({f"legacy {loss} {flags}": _legacy_program(loss, flags)
                  for loss in LEGACY_LOSSES for flags in LEGACY_FLAGS})
 

@@ -315,7 +315,20 @@ def _split_aux(output, has_aux, name):
     return output
 
 
+def _check_aux(aux):
+    """PyTorch's transforms hand back only tensors as aux (in tuples, lists and dicts)."""
+    if isinstance(aux, (tuple, list)):
+        for item in aux:
+            _check_aux(item)
+    elif isinstance(aux, dict):
+        for item in aux.values():
+            _check_aux(item)
+    elif not isinstance(aux, _tensor_class()):
+        raise RuntimeError(f"Expected tensors, got unsupported type {type(aux)}")
+
+
 def _finish_aux(aux, own_leaves):
+    _check_aux(aux)
     leaves, spec = tree_flatten(aux)
     Tensor = _tensor_class()
     tensors = [leaf for leaf in leaves if isinstance(leaf, Tensor)]
@@ -445,6 +458,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                 raise RuntimeError(f"{name}: Expected {what} to only contain Tensors, got {type(leaf)}")
     way = _jvp_forward_mode if forward_ad._DualLevel.current is None else _jvp_double_backward
     result = way(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+    if has_aux:
+        _check_aux(result[2])
     if _FuncTransforms.vmaps and batched_levels(primal_leaves):
         # inside vmap, PyTorch's forward rules use the primals, which are batched, so the tangents
         # that come out are too (unless one is a tangent passed straight through)
