@@ -223,6 +223,10 @@ class Function:
         uses_setup_context = cls.setup_context is not Function.setup_context
         if _FuncTransforms.depth:
             _check_usable_in_transforms(cls, uses_setup_context)
+            if _FuncTransforms.vmaps and any(getattr(a, "_bdim", None) is not None for a in args):
+                # a vmap's BatchedTensor (the whole batch): one node per sample, stacked
+                from ..func._batch_rules import apply_per_sample
+                return apply_per_sample(cls, args)
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:
                 output = cls.forward(*args)

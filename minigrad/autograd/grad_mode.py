@@ -229,10 +229,21 @@ class inference_mode(_DecoratorContextManager):
 
 
 def _mark_if_inference(tensor):
-    """Called for each new tensor while some thread is in inference mode."""
+    """Called for each new tensor while some thread is in inference mode (or while a
+    torch.func transform runs a function: see ``stamp_new_tensors``)."""
     if _State.inference:
         tensor._is_inference = True
+    if _new_tensor_stamps:
+        tensor._made_at = _new_tensor_stamps[-1]()
     return tensor
+
+
+# While a torch.func transform (grad, vjp, ...) runs a function, each new tensor is stamped
+# with a number of the node order (func/_levels.py: a tensor made inside a transform by no
+# recorded operation, torch.ones(3) or x.detach(), is shown in the transform's wrapper).
+# The transform puts its stamping function here and an entry in _inference_blocks, so that
+# tensor creation pays nothing when no transform runs.
+_new_tensor_stamps = []
 
 
 INFERENCE_SAVE_MESSAGE = (

@@ -44,6 +44,8 @@ def dispatch(name, op, args, kwargs):
         if random_rule is not None and _Vmaps.different_randomness & _Vmaps.batched_levels:
             return random_rule(op, args, kwargs)
         return op(*args, **kwargs)
+    if kwargs.get("out") is not None:
+        raise RuntimeError(_out_refusal(name, args))
     rule = RULES.get(name)
     if rule is not None:
         # the rule calls the operation on values that may be BatchedTensors of outer levels
@@ -52,6 +54,26 @@ def dispatch(name, op, args, kwargs):
             return out
     return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
                           and not name.endswith("__"))
+
+
+# out= inside vmap: PyTorch's fallback cannot write one sample at a time into ``out``, and
+# refuses, naming the operation's out= overload
+_OUT_OVERLOADS = {"sum": "sum.IntList_out", "where": "where.self_out"}
+_NO_FALLBACK = ("cat", "concat", "stack")       # (PyTorch cannot even start a fallback for these)
+
+
+def _out_refusal(name, args):
+    """PyTorch's message for ``op(..., out=...)`` with batched tensors inside vmap."""
+    if name in _NO_FALLBACK:
+        return f"Batching rule not implemented for aten::{name}.out. We could not generate a fallback."
+    if name == "pow":
+        exponent_is_tensor = len(args) > 1 and isinstance(args[1], Tensor)
+        overload = ("pow.Scalar_out" if not isinstance(args[0], Tensor) else
+                    "pow.Tensor_Tensor_out" if exponent_is_tensor else "pow.Tensor_Scalar_out")
+    else:
+        overload = _OUT_OVERLOADS.get(name, name + ".out")
+    return (f"Batching rule not implemented for aten::{overload}; the fallback path doesn't work "
+            "on out= or view ops.")
 
 
 @functools.lru_cache(maxsize=None)
@@ -109,6 +131,24 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     size = _Vmaps.batch_sizes[level]
     if size == 0:
         return _run_on_stand_in(name, op, level, args, kwargs)
+    if in_place and isinstance(args[0], BatchedTensor) and args[0]._level == level \
+            and _differentiated_inside(level):
+        return _in_place_once(name, op, level, args, kwargs)
+    results = _each_sample(name, op, level, args, kwargs)
+    if in_place:
+        return args[0]             # the samples were views of its value: it is changed
+    return stack_samples(results, level)
+
+
+def apply_per_sample(cls, args):
+    """``cls.apply(*args)`` (a custom autograd Function) with BatchedTensors among ``args``:
+    once per sample (its forward and backward are written for one sample), stacked."""
+    return run_per_sample(cls.__name__ + ".apply", cls.apply, innermost_level(args), args, {})
+
+
+def _each_sample(name, op, level, args, kwargs):
+    """The results of ``op`` on each sample of ``level``, in order."""
+    size = _Vmaps.batch_sizes[level]
     results = []
     index_before = _Vmaps.sample_index[level]
     _Vmaps.looping |= 1 << level
@@ -123,9 +163,56 @@ def run_per_sample(name, op, level, args, kwargs, in_place=False):
     finally:
         _Vmaps.looping &= ~(1 << level)
         _Vmaps.sample_index[level] = index_before
-    if in_place:
-        return args[0]             # the samples were views of its value: it is changed
-    return stack_samples(results, level)
+    return results
+
+
+# --- an in-place operation without a rule, inside a grad inside the vmap ---------------------
+# Changing each sample in place would change the batch once per sample (a new version each
+# time, the history rewritten each time), and the grad's backward pass would refuse the values
+# its nodes saved. PyTorch's grad records the change once, at its own level, above the vmap's
+# fallback: its node is the operation's own (PowBackward1, ClampBackward1, ...).
+
+# operations that change each element by the element at the same place of the others: on the
+# whole batch at once they change each sample as on its own
+_ELEMENTWISE_IN_PLACE = set("""pow_ clamp_ clip_ clamp_min_ clamp_max_ masked_fill_ square_ negative_
+    neg_ fix_ trunc_ copy_ fill_""".split())
+
+
+def _differentiated_inside(level):
+    """Does a grad (vjp, jacrev, ...) run inside the vmap of ``level``?"""
+    from .._functorch import _GradLevels
+    return any(grad_level.number > level and not grad_level.forward_mode
+               for grad_level in _GradLevels.running)
+
+
+def _in_place_once(name, op, level, args, kwargs):
+    """``op`` changes ``args[0]`` (batched at ``level``) in place, recorded once for the batch.
+
+    The samples run first on a copy, without recording, for PyTorch's warnings and refusals;
+    then an elementwise operation (or scatter_) changes the whole batch at once (its own
+    node, as in PyTorch); any other changes a copy of each sample, and the batch takes the
+    stacked results in one ``copy_``."""
+    from ..autograd.grad_mode import no_grad
+    self = args[0]
+    rule = _in_place if name in _ELEMENTWISE_IN_PLACE else _scatter if name == "scatter_" else None
+    if name == "masked_fill_" and len(args) > 2 and isinstance(args[2], BatchedTensor):
+        rule = None                  # (one value per sample: a 0-d value on each sample's copy)
+    if rule is not None and self._bdim == 0 and not isinstance(self._value, BatchedTensor):
+        copy = BatchedTensor(self._value.detach().clone(), 0, level)
+        with no_grad():
+            _each_sample(name, op, level, (copy,) + tuple(args[1:]), kwargs)
+        if rule(_dispatching(name, op), level, args, kwargs) is not NotImplemented:
+            return self
+
+    def on_a_copy(target, *rest, **options):
+        changed = target.clone()
+        op(changed, *rest, **options)
+        return changed
+    on_a_copy.__name__ = getattr(op, "__name__", name)
+    # (named so that no rule, and no in-place fallback, takes it for the operation itself)
+    changed = stack_samples(_each_sample(name + " on a copy", on_a_copy, level, args, kwargs), level)
+    front(self).copy_(front(changed))
+    return self
 
 
 def per_sample_as_pytorch(name, op, level, args, kwargs=None):
@@ -527,6 +614,21 @@ def _in_place(op, level, args, kwargs):
         return moved
     op(front(self), *_map(lined_up, args[1:]), **_map(lined_up, kwargs))
     return self
+
+
+def _register_hook(op, level, args, kwargs):
+    """t.register_hook(hook) on a BatchedTensor: a hook on the whole batch, given the gradient
+    of the whole batch as a BatchedTensor (PyTorch's hook sees it through the same wrapper)."""
+    self = args[0]
+    if not isinstance(self, BatchedTensor) or self._level != level or len(args) != 2 or kwargs \
+            or not self.requires_grad:      # (refused, with PyTorch's message, per sample)
+        return NotImplemented
+    hook, bdim = args[1], self._bdim
+
+    def on_the_batch(grad):
+        new = hook(BatchedTensor(grad, bdim, level))
+        return new._value if isinstance(new, BatchedTensor) else new
+    return self._value.register_hook(on_the_batch)
 
 
 def _gather(op, level, args, kwargs):
@@ -951,8 +1053,15 @@ def _folding_view(op, level, args, kwargs):
 def _linear(op, level, args, kwargs):
     """F.linear(t, weight, bias): t @ weight.T + bias."""
     given = dict(zip(("input", "weight", "bias"), args), **kwargs)
-    if innermost_level((given.get("weight"), given.get("bias"))) == level:
+    if set(given) - {"input", "weight", "bias"} or not isinstance(given.get("weight"), Tensor):
         return NotImplemented
+    if innermost_level((given.get("weight"), given.get("bias"))) == level:
+        # a weight (or bias) of each sample (per-sample gradients of a model): PyTorch's
+        # decomposition, a matmul by the transposed weight, then the bias added
+        from .._ops.linalg import matmul
+        out = dispatch("matmul", matmul, (given["input"], given["weight"].t()), {})
+        bias = given.get("bias")
+        return out if bias is None else out + bias
     out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (given["input"], given["weight"].t()), {})
     if out is NotImplemented:
         return out
@@ -1081,7 +1190,7 @@ RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
               "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
-RULES.update({"bmm": _bmm, "einsum": _einsum})
+RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook})
 RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "add_number")})
 
 # the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)

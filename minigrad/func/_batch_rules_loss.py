@@ -255,14 +255,38 @@ def _kl_div(op, level, args, kwargs):
     given = _arguments(("input", "target", "size_average", "reduce", "reduction", "log_target"),
                        args, kwargs, size_average=None, reduce=None, reduction="mean",
                        log_target=False)
-    if given is None or given["size_average"] is not None or given["reduce"] is not None:
+    if given is None:
         return NotImplemented
     input, reduction = given["input"], given["reduction"]
-    _kl_div.check_reduction(reduction)
+    if given["size_average"] is not None or given["reduce"] is not None:
+        from ..nn._soft_margin_loss import _legacy_reduction     # (PyTorch's old flags)
+        reduction = _legacy_reduction(given["size_average"], given["reduce"])
+    else:
+        _kl_div.check_reduction(reduction)
     loss = per_sample_as_pytorch(
         "kl_div", _kl_div.kl_div_of_elements, level, (input, given["target"],
         "sum" if reduction == "batchmean" else reduction, given["log_target"]))
     return _kl_div.divided_by_batch_size(loss, input, reduction)
+
+
+def _legacy_flags(name, rule):
+    """``rule`` for a loss that also takes PyTorch's old ``size_average`` and ``reduce``:
+    they are turned into ``reduction`` first (with PyTorch's warning, once), and the loss
+    is batched as with that reduction."""
+    def with_flags(op, level, args, kwargs):
+        if "size_average" not in kwargs and "reduce" not in kwargs:
+            return rule(op, level, args, kwargs)
+        kwargs = dict(kwargs)
+        size_average, reduce = kwargs.pop("size_average", None), kwargs.pop("reduce", None)
+        if size_average is not None or reduce is not None:
+            from ..nn._soft_margin_loss import _legacy_reduction
+            kwargs["reduction"] = _legacy_reduction(size_average, reduce)
+        out = rule(op, level, args, kwargs)
+        if out is NotImplemented:
+            from ._batch_rules import run_per_sample
+            return run_per_sample(name, op, level, args, kwargs)
+        return out
+    return with_flags
 
 
 LOSS_RULES = {
@@ -270,5 +294,7 @@ LOSS_RULES = {
     "F.huber_loss": _elementwise_loss("delta", "weight"), "F.l1_loss": _l1_loss,
     "F.binary_cross_entropy": _binary_cross_entropy,
     "F.binary_cross_entropy_with_logits": _binary_cross_entropy_with_logits,
-    "F.nll_loss": _nll_loss, "F.cross_entropy": _cross_entropy, "F.kl_div": _kl_div,
+    "F.nll_loss": _nll_loss, "F.cross_entropy": _cross_entropy,
 }
+LOSS_RULES = {name: _legacy_flags(name, rule) for name, rule in LOSS_RULES.items()}
+LOSS_RULES["F.kl_div"] = _kl_div           # (takes the old flags itself)

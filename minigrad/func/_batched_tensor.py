@@ -23,7 +23,8 @@ import types
 import numpy as np
 
 from .._tensor import Tensor, _NEVER_CHANGED
-from .._functorch import _Vmaps
+from .._functorch import _Vmaps, _GradLevels
+from . import _levels
 
 
 class BatchedTensor(Tensor):
@@ -96,9 +97,15 @@ class BatchedTensor(Tensor):
         return self._value.element_size()
 
     # --- autograd: the wrapper is in no graph ---------------------------------------------
+    # (unless a grad runs inside the vmap: then the user sees that grad's level around it,
+    # PyTorch's GradTrackingTensor(lvl=2, value=BatchedTensor(lvl=1, ...)): see _levels.py)
     @property
     def requires_grad(self):
         """False: a BatchedTensor is no part of a graph (its value may be)."""
+        if _GradLevels.running:
+            seen = _levels.batched_flags_seen(self)
+            if seen is not None:
+                return seen[0]
         return self._requires_grad
 
     @requires_grad.setter
@@ -108,12 +115,16 @@ class BatchedTensor(Tensor):
     @property
     def grad_fn(self):
         """None: a BatchedTensor is no part of a graph (its value may be)."""
+        if _GradLevels.running:
+            seen = _levels.batched_flags_seen(self)
+            if seen is not None:
+                return seen[1]
         return None
 
     @property
     def is_leaf(self):
         """True, as for every tensor not in a graph."""
-        return True
+        return self.grad_fn is None
 
     @property
     def grad(self):
@@ -168,9 +179,11 @@ class BatchedTensor(Tensor):
         return id(self)
 
     def __repr__(self):
-        # PyTorch prints the wrapper around the whole batch (and the value's graph)
-        inner = "\n".join("    " + line if line else line for line in repr(self._value).split("\n"))
-        return f"BatchedTensor(lvl={self._level}, bdim={self._bdim}, value=\n{inner}\n)"
+        # PyTorch prints the wrapper around the whole batch (and the value's graph), inside
+        # the wrappers of the grads running inside the vmap
+        if _GradLevels.running:
+            return _levels.batched_repr_seen(self, _plain_batched_repr)
+        return _plain_batched_repr(self)
 
     __str__ = __repr__
 
@@ -180,8 +193,16 @@ class BatchedTensor(Tensor):
         return repr(self)
 
 
+def _plain_batched_repr(batched):
+    inner = "\n".join("    " + line if line else line for line in repr(batched._value).split("\n"))
+    return f"BatchedTensor(lvl={batched._level}, bdim={batched._bdim}, value=\n{inner}\n)"
+
+
 def _refuse(kind):
-    from ._vmap import _REFUSALS
+    from ._vmap import _REFUSALS, _REFUSAL_UNDER_ANOTHER_TRANSFORM
+    from ..autograd.function import _FuncTransforms
+    if kind != "data" and _FuncTransforms.depth not in _Vmaps.batch_sizes:
+        raise RuntimeError(_REFUSAL_UNDER_ANOTHER_TRANSFORM)    # a grad runs inside the vmap
     raise RuntimeError(_REFUSALS[kind])
 
 

@@ -38,6 +38,7 @@ from ..autograd import graph
 from ..autograd.graph import gradient_edge, _sequence_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import _GradLevels, _Vmaps
+from ..autograd.grad_mode import _inference_blocks, _new_tensor_stamps
 
 
 class GradLevel:
@@ -67,11 +68,27 @@ class GradLevel:
         """``func(*args, **kwargs)`` with this level running (the innermost)."""
         _FuncTransforms.depth += 1
         _GradLevels.running.append(self)
-        try:
-            return func(*args, **kwargs)
-        finally:
-            _GradLevels.running.remove(self)
-            _FuncTransforms.depth -= 1
+        with stamping_new_tensors():
+            try:
+                return func(*args, **kwargs)
+            finally:
+                _GradLevels.running.remove(self)
+                _FuncTransforms.depth -= 1
+
+
+class stamping_new_tensors:
+    """``with stamping_new_tensors():`` each new tensor remembers when it was made (a number
+    of the node order), so that one made by no recorded operation inside a transform
+    (``torch.ones(3)``, ``x.detach()``) is shown wrapped at the levels running then, as
+    PyTorch wraps it (autograd/grad_mode.py calls the stamp for each new tensor)."""
+
+    def __enter__(self):
+        _inference_blocks.append(self)
+        _new_tensor_stamps.append(_sequence_numbers.__next__)
+
+    def __exit__(self, *exc_info):
+        _new_tensor_stamps.pop()
+        _inference_blocks.remove(self)
 
 
 class AccumulateGrad(graph.AccumulateGrad):
@@ -111,12 +128,28 @@ def hook_of_level(hook):
     when that transform differentiates, not in a backward pass of another level (PyTorch
     records each level's graph apart)."""
     level = _GradLevels.running[-1]
+    levels = list(_GradLevels.running)
 
     @functools.wraps(hook)
     def at_level(grad):
-        if _GradLevels.differentiating is level:
+        if _GradLevels.differentiating is not level:
+            return None
+        # the hook sees the gradient as the function saw its tensors: wrapped at the levels
+        # running where it was registered (PyTorch runs the hook inside that level)
+        inner = grad
+        while hasattr(inner, "_bdim"):          # (a vmap's BatchedTensor: its whole batch)
+            inner = inner._value
+        if inner._grad_fn is None:
+            inner._made_at = next(_sequence_numbers)
+        running = _GradLevels.running
+        before, seeing_through = list(running), _Vmaps.seeing_through
+        running[:] = levels
+        _Vmaps.seeing_through = 0          # (the hook is the user's code: it sees the levels)
+        try:
             return hook(grad)
-        return None
+        finally:
+            running[:] = before
+            _Vmaps.seeing_through = seeing_through
     return at_level
 
 
@@ -154,7 +187,7 @@ def _made_at(tensor):
     if tensor.__dict__.get("_fw_tangent") is not None:      # a dual made inside a jvp
         forward = [level for level in _GradLevels.running if level.forward_mode]
         return forward[-1].first_node + 1 if forward else -1
-    return -1
+    return tensor.__dict__.get("_made_at", -1)    # (stamped when made inside a transform)
 
 
 def _level_shown(levels):
@@ -233,7 +266,9 @@ def edges_seen(node, edges):
 
 def _passed_on(edge):
     node, output_nr = edge
-    while type(node) is AccumulateGrad and not _shows_input(node):
+    # (an expand that gave a transform's argument the batch of a vmap: not PyTorch's)
+    while type(node) is AccumulateGrad and not _shows_input(node) or \
+            getattr(node, "_adds_a_batch", False):
         if node._next_nodes:
             node, output_nr = node._next_nodes[0], node._next_nrs[0]
         else:
@@ -245,6 +280,24 @@ def _shows_input(node):
     level = node.variable._level
     limit = _GradLevels.seen_from
     return level in _GradLevels.running and (limit is None or level.number <= limit)
+
+
+def batched_flags_seen(batched):
+    """``(requires_grad, grad_fn)`` of a vmap's BatchedTensor as the user sees them now: those
+    of the grad running inside that vmap which wraps it (None: none does, the wrapper's own)."""
+    if _Vmaps.seeing_through:
+        return None
+    levels = _levels_above(batched)
+    if not levels:
+        return None
+    return flags_at(batched._value, levels[-1])
+
+
+def _levels_above(batched):
+    """The running levels inside the vmap of ``batched`` that wrap it (shown around it)."""
+    limit = _GradLevels.seen_from
+    return [level for level in wrapping_levels(batched._value)
+            if level.number > batched._level and (limit is None or level.number <= limit)]
 
 
 # --- printing ---------------------------------------------------------------------------------
@@ -259,6 +312,18 @@ def repr_seen(tensor, plain_repr):
         return plain_repr(tensor)
     with seen_from(0):
         text = plain_repr(tensor)
+    for level in levels:
+        inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+        text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"
+    return text
+
+
+def batched_repr_seen(batched, plain_repr):
+    """``repr`` of a vmap's BatchedTensor: the grads inside that vmap wrap it, and its value
+    is shown as the level below the vmap sees it."""
+    levels = _levels_above(batched)
+    with seen_from(batched._level - 1):
+        text = plain_repr(batched)
     for level in levels:
         inner = "\n".join("    " + line if line else line for line in text.split("\n"))
         text = f"GradTrackingTensor(lvl={level.number}, value=\n{inner}\n)"

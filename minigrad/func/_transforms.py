@@ -30,20 +30,79 @@ from ._pytree import tree_flatten, tree_unflatten
 from .._tensor import Tensor, _wrap, _alias
 from .._ops.shape import stack
 from .._functorch import batched_levels, seeing_through_vmap, _Vmaps
-from ._batch_rules import run_transform_per_sample
+from ._batch_rules import run_transform_per_sample, dispatch
 from ._levels import GradLevel, differentiating
+from ._batched_tensor import BatchedTensor
 
 
-def _per_sample_inside_batched_vmap(transform):
+def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     """A transform called inside a vmap that batches operations runs once per sample, on
-    ordinary tensors (a grad needs one graph per sample: PyTorch wraps each level of
-    transform around the batch instead; minigrad keeps its transforms simple)."""
+    ordinary tensors (PyTorch wraps each level of transform around the batch instead).
+
+    ``whole_batch(args)``, if given, returns the arguments to run the transform with on the
+    whole batch, as PyTorch's does, or None when it cannot (see _differentiates_whole_batch)."""
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
-            return run_transform_per_sample(transform, args, kwargs)
+            batch_args = whole_batch(args) if whole_batch is not None else None
+            if batch_args is None:
+                return run_transform_per_sample(transform, args, kwargs)
+            return transform(*batch_args, **kwargs)
         return transform(*args, **kwargs)
     return call
+
+
+def _differentiates_whole_batch(argnums, first=0):
+    """For grad, vjp, jacrev inside vmap: the arguments with which one backward pass over the
+    whole batch gives every sample's gradient, as in PyTorch (the samples do not depend on each
+    other, so d(sum of the outputs)/d(sample i) is sample i's own); None when a fallback of a
+    vmap loops over the samples, or forward mode runs. (``first``: the arguments before it
+    are not the function's: vjp's func.)
+
+    A differentiated argument that a running vmap does not batch (in_dims None, or captured)
+    gets that vmap's batch: each sample has its own gradient for it, as in PyTorch, where its
+    gradient is not summed over the samples (``vmap(grad(loss), in_dims=(None, 0, 0))(params,
+    x, y)``: per-sample gradients). When no argument is batched, the transform still runs once
+    per sample (see below)."""
+    def check(args):
+        levels = [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
+                  if _Vmaps.batched_levels >> level & 1]
+        if _Vmaps.looping or not levels or forward_ad._DualLevel.current is not None:
+            return None
+        own = list(args[first:])
+        try:
+            numbers = _check_argnums(argnums, len(own)) if argnums is not None else range(len(own))
+        except RuntimeError:
+            return None                      # (the per-sample path raises PyTorch's message)
+        trees = [tree_flatten(own[n]) for n in numbers]
+        leaves = [leaf for tree, _ in trees for leaf in tree]
+        if not all(isinstance(leaf, Tensor) and leaf.is_floating_point() for leaf in leaves):
+            return None                      # (the per-sample path raises PyTorch's message)
+        if not any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(own)[0]):
+            # no argument is batched: whether the gradients are depends on what f does with
+            # batched tensors it captured, which the per-sample path follows
+            return None
+        for n, (tree, spec) in zip(numbers, trees):
+            own[n] = tree_unflatten([_batched_at(leaf, levels) for leaf in tree], spec)
+        return list(args[:first]) + own
+    return check
+
+
+def _batched_at(tensor, levels):
+    """``tensor`` as a BatchedTensor of every vmap of ``levels`` (innermost first), expanded
+    to the batch of those that do not batch it."""
+    if not levels:
+        return tensor
+    level, outer = levels[0], levels[1:]
+    if isinstance(tensor, BatchedTensor) and tensor._level == level:
+        return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
+    inner = _batched_at(tensor, outer).unsqueeze(0)
+    expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
+    for made in (inner, expanded):       # (PyTorch shows the edge to the tensor itself)
+        node = _unbatched(made)._grad_fn
+        if node is not None:
+            node._adds_a_batch = True
+    return BatchedTensor(expanded, 0, level)
 
 
 def _tensor_class():
@@ -90,6 +149,8 @@ def _fresh(x, level):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    if isinstance(x, BatchedTensor):      # grad inside vmap: the whole batch is the input
+        return BatchedTensor(_fresh(x._value, level), x._bdim, x._level)
     fresh = x.detach()
     fresh._requires_grad = True      # (requires_grad_() is refused inside transforms, as in PyTorch)
     tangent = forward_ad._tangent_of(x)
@@ -146,11 +207,22 @@ def _finish(tensors, own_leaves):
     A result followed by an outer forward-mode transform keeps its tangent
     (itself finished the same way).
     """
+    own_leaves = [_unbatched(leaf) for leaf in own_leaves]
     with seeing_through_vmap():          # (the graphs below a vmap's batched tensors count)
         return [_finish_one(t, own_leaves) for t in tensors]
 
 
+def _unbatched(tensor):
+    """The tensor of the whole batch inside a BatchedTensor, of every level (the graph is
+    recorded on it)."""
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+    return tensor
+
+
 def _finish_one(tensor, own_leaves):
+    if isinstance(tensor, BatchedTensor):
+        return BatchedTensor(_finish_one(tensor._value, own_leaves), tensor._bdim, tensor._level)
     if tensor is None or _reaches_outside([tensor], own_leaves):
         return tensor
     finished = tensor.detach()
@@ -162,11 +234,60 @@ def _finish_one(tensor, own_leaves):
 
 def _grads(outputs, inputs, grad_outputs=None):
     """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
-    level = getattr(inputs[0], "_level", None) if inputs else None   # (the transform's level)
+    level = getattr(_unbatched(inputs[0]), "_level", None) if inputs else None  # (the transform's)
     # inside vmap, PyTorch differentiates below the batched tensors; the hooks registered
     # at this transform's level run
     with seeing_through_vmap(), differentiating(level):
+        if inputs and isinstance(inputs[0], BatchedTensor):
+            return _batched_grads(outputs, inputs, grad_outputs)
         return _grads_seen_through(outputs, inputs, grad_outputs)
+
+
+def _batched_grads(outputs, inputs, grad_outputs):
+    """grad (vjp) inside vmap on the whole batch: d(outputs)/d(inputs) for every sample at once.
+
+    ``inputs`` are BatchedTensors of the vmap around the transform (see
+    _differentiates_whole_batch); the gradient of the sum over the samples of ``outputs`` is
+    each sample's own gradient. The backward pass starts from ones (grad) or from the
+    cotangents (vjp), given the batch of the outputs where they do not have it."""
+    from ..autograd import grad      # local: this module's own grad is torch.func.grad
+    values = [_unbatched(x) for x in inputs]
+    pairs = []
+    for i, output in enumerate(outputs):
+        whole = _unbatched(output)
+        if not whole._graph_requires_grad:
+            continue                 # (does not depend on the samples)
+        if grad_outputs is None:
+            start = _wrap(np.ones(whole._array.shape, dtype=whole._array.dtype))
+        else:
+            start = _unbatched(_like_batch_of(grad_outputs[i], output))
+        pairs.append((whole, start))
+    if pairs:
+        grads = grad([w for w, _ in pairs], values, [s for _, s in pairs], retain_graph=True,
+                     create_graph=True, allow_unused=True)
+    else:
+        grads = [None] * len(values)
+    return [_rewrapped(g if g is not None else _zeros_like(v), x)
+            for g, v, x in zip(grads, values, inputs)]
+
+
+def _like_batch_of(cotangent, output):
+    """``cotangent`` with the batch dims (and layout) of ``output``, at every level."""
+    if not isinstance(output, BatchedTensor):
+        return cotangent
+    if not (isinstance(cotangent, BatchedTensor) and cotangent._level == output._level):
+        cotangent = _batched_at(cotangent, [output._level])
+    inner = _like_batch_of(cotangent._value if cotangent._bdim == output._bdim
+                           else cotangent._value.movedim(cotangent._bdim, output._bdim),
+                           output._value)
+    return BatchedTensor(inner, output._bdim, output._level)
+
+
+def _rewrapped(gradient, like):
+    """The gradient of the whole batch, in the BatchedTensors ``like`` (an input) is in."""
+    if not isinstance(like, BatchedTensor):
+        return gradient
+    return BatchedTensor(_rewrapped(gradient, like._value), like._bdim, like._level)
 
 
 def _grads_seen_through(outputs, inputs, grad_outputs):
@@ -194,7 +315,20 @@ def _split_aux(output, has_aux, name):
     return output
 
 
+def _check_aux(aux):
+    """PyTorch's transforms hand back only tensors as aux (in tuples, lists and dicts)."""
+    if isinstance(aux, (tuple, list)):
+        for item in aux:
+            _check_aux(item)
+    elif isinstance(aux, dict):
+        for item in aux.values():
+            _check_aux(item)
+    elif not isinstance(aux, _tensor_class()):
+        raise RuntimeError(f"Expected tensors, got unsupported type {type(aux)}")
+
+
 def _finish_aux(aux, own_leaves):
+    _check_aux(aux)
     leaves, spec = tree_flatten(aux)
     Tensor = _tensor_class()
     tensors = [leaf for leaf in leaves if isinstance(leaf, Tensor)]
@@ -239,7 +373,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         if has_aux:
             return gradient, (value, _finish_aux(aux, fresh))
         return gradient, value
-    return _per_sample_inside_batched_vmap(wrapper)
+    return _per_sample_inside_batched_vmap(wrapper, _differentiates_whole_batch(argnums))
 
 
 def grad(func, argnums=0, has_aux=False):
@@ -262,7 +396,6 @@ def grad(func, argnums=0, has_aux=False):
 
 # --- vjp and jvp ---------------------------------------------------------------------------------
 
-@_per_sample_inside_batched_vmap
 def vjp(func, *primals, has_aux=False):
     """``(func(*primals), vjp_fn)``; ``vjp_fn(v)`` returns v^T J, one entry per primal.
 
@@ -294,6 +427,11 @@ def vjp(func, *primals, has_aux=False):
     return finished, vjp_fn
 
 
+
+# (inside vmap still once per sample: whether vjp_fn(v)'s result is batched depends on the
+# cotangent v and on what the backward pass meets, which the per-sample path follows)
+vjp = _per_sample_inside_batched_vmap(vjp)
+
 @_per_sample_inside_batched_vmap
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(func(*primals), J @ tangents)``: one forward pass with dual tensors.
@@ -320,6 +458,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                 raise RuntimeError(f"{name}: Expected {what} to only contain Tensors, got {type(leaf)}")
     way = _jvp_forward_mode if forward_ad._DualLevel.current is None else _jvp_double_backward
     result = way(func, primals, primal_leaves, tangent_leaves, primal_spec, has_aux, name)
+    if has_aux:
+        _check_aux(result[2])
     if _FuncTransforms.vmaps and batched_levels(primal_leaves):
         # inside vmap, PyTorch's forward rules use the primals, which are batched, so the tangents
         # that come out are too (unless one is a tangent passed straight through)
@@ -458,7 +598,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 for j, x in enumerate(fresh):
                     shape = tuple(out.shape) + tuple(x.shape)
                     if rows:
-                        per_input.append(stack([row[j] for row in rows]).reshape(shape))
+                        # (dispatched: inside vmap the rows may be BatchedTensors)
+                        rows_j = dispatch("stack", stack, ([row[j] for row in rows],), {})
+                        per_input.append(rows_j.reshape(shape))
                     else:                   # an empty output: an empty Jacobian
                         per_input.append(_wrap(np.zeros(shape, dtype=x._array.dtype)))
                 blocks.append(per_input)
@@ -469,7 +611,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         if has_aux:
             return jac, _finish_aux(aux, fresh)
         return jac
-    return _per_sample_inside_batched_vmap(wrapper)
+    return _per_sample_inside_batched_vmap(wrapper, _differentiates_whole_batch(argnums))
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
@@ -524,25 +666,41 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
 
 def _columns_by_jvp(of_diff, diff_leaves, has_aux):
-    """One jvp per element of the inputs: the output, the columns (the input's index and
-    the product of each output), and aux."""
-    columns, output, aux = [], None, None
-    for j, x in enumerate(diff_leaves):
-        for k in range(x.numel()):
-            tangents = []
-            for jj, other in enumerate(diff_leaves):
-                direction = np.zeros(other._array.size, dtype=other._array.dtype)
-                if jj == j:
-                    direction[k] = 1
-                tangents.append(_wrap(direction.reshape(other._array.shape)))
-            result = jvp(of_diff, tuple(diff_leaves), tuple(tangents), has_aux=has_aux)
-            output, products = result[0], result[1]
-            if has_aux:
-                aux = result[2]
-            columns.append((j, tree_flatten(products)[0]))
-    if output is None:            # nothing to differentiate (empty inputs): one plain call
-        output = of_diff(*diff_leaves)
-        output = output[0] if has_aux else output
+    """One call of the function, then one Jacobian-vector product per element of the inputs
+    (as PyTorch's jacfwd, which runs one jvp over a vmap of all the basis vectors): the
+    output, the columns (the input's index and the product of each output), and aux.
+
+    The products are computed from the one graph of that call with the double-backward
+    trick (u^T J is linear in u, so d(u^T J . v)/du = J v), so the function, its prints and
+    its side effects run once."""
+    name = "jvp(f, primals, tangents)"
+    with enable_grad():
+        level = GradLevel(forward_mode=True)       # (the function sees a jvp's level)
+        fresh = [_fresh(x, level) for x in diff_leaves]
+        output, aux = _split_aux(level.run(of_diff, *fresh), has_aux, name)
+        out_leaves, out_spec = tree_flatten(output)
+        _check_outputs(out_leaves, name)
+        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
+        for dummy in dummies:
+            dummy.requires_grad = True
+        pulled_back = _grads(out_leaves, fresh, dummies)
+        columns = []
+        for j, x in enumerate(diff_leaves):
+            for k in range(x.numel()):
+                tangents = []
+                for jj, other in enumerate(diff_leaves):
+                    direction = np.zeros(other._array.size, dtype=other._array.dtype)
+                    if jj == j:
+                        direction[k] = 1
+                    tangents.append(_wrap(direction.reshape(other._array.shape)))
+                products = _finish(_grads(pulled_back, dummies, tangents), fresh + dummies)
+                if _FuncTransforms.vmaps:
+                    # inside vmap, batched wherever the inputs are (as jvp's products: see jvp)
+                    products = _batched_like(products, diff_leaves)
+                columns.append((j, products))
+    output = tree_unflatten(_finish(out_leaves, fresh), out_spec)
+    if has_aux:
+        aux = _finish_aux(aux, fresh)
     return output, columns, aux
 
 

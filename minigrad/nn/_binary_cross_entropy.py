@@ -179,12 +179,16 @@ class BinaryCrossEntropyBackwardBackward0(Node):
         return d_grad, d_p, d_t
 
 
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
     """Cross-entropy between probabilities ``input`` (in [0, 1]) and targets.
 
     Gradient: grad_input = grad * (input - target) / (input (1 - input)), divided by N for
     'mean'.
     """
+    if size_average is not None or reduce is not None:     # (PyTorch's old flags)
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
     from . import functional as F
     F._check_reduction(reduction)
     F._check_target(input, target, "binary_cross_entropy")

@@ -59,7 +59,11 @@ def xlogy(input, other):
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """KL divergence of ``target`` from log-probabilities ``input`` (see the module docstring)."""
-    check_reduction(reduction)
+    if size_average is not None or reduce is not None:     # (PyTorch's old flags: no 'mean' warning)
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
+    else:
+        check_reduction(reduction)
     loss = kl_div_of_elements(input, target, "sum" if reduction == "batchmean" else reduction,
                               log_target)
     return divided_by_batch_size(loss, input, reduction)

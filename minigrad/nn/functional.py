@@ -219,11 +219,15 @@ def _loss_dtype(input, target, kernel):
     return dtype
 
 
-def mse_loss(input, target, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """Mean of the squared differences between input and target.
 
     Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
+    (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
     for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
         if not isinstance(value, Tensor):
             raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
@@ -303,6 +307,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
     Gradient: grad_input = (sigmoid(input) - target) / N for 'mean', the stable form of bce's.
     """
+    if size_average is not None or reduce is not None:     # (PyTorch's old flags)
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if isinstance(target, Tensor) and target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -1022,11 +1029,15 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
 
 
-def l1_loss(input, target, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's).
 
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
+    (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
