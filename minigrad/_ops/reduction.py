@@ -588,7 +588,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
     else:
         with np.errstate(divide="ignore"):      # |0| ** (negative p) is inf, and the norm 0
             value = np.sum(magnitude ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
-    value = np.asarray(value, dtype=array.dtype, order="C")
+    value = row_major(np.asarray(value, dtype=array.dtype))     # (row-major, as every reduction)
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
     return save_result(out, input)
