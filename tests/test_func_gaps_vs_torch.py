@@ -11,6 +11,7 @@
 Each program runs with both libraries (``L`` is torch or minigrad) and writes what it sees
 into a list: the two lists must be the same.
 """
+import collections
 import contextlib
 import io
 import re
@@ -345,3 +346,20 @@ def test_in_place_inside_vmap_grad_warns_as_torch():
         return [re.sub(r" \(Triggered internally at [^)]*\.\)", "", str(w.message))
                 for w in seen if "performance drop" in str(w.message)]
     assert caught(minigrad) == caught(torch)
+
+
+_Pair = collections.namedtuple("_Pair", "first second")
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.func.vmap(lambda x: x.max(0))(L.ones(3, 4)),
+    lambda L: L.func.vmap(lambda x: x.sort())(L.tensor([[3., 1.], [0., 2.]])),
+    lambda L: L.func.vmap(lambda x: _Pair(x * 2, x.sum()))(L.ones(3, 4)),
+    lambda L: L.func.vmap(lambda pair: pair.first + pair.second)(_Pair(L.ones(3), L.arange(3.))),
+])
+def test_vmap_returns_and_takes_named_tuples(program):
+    """A named tuple (or torch.return_types' pair) is a structure vmap looks into, as PyTorch's
+    pytree does: it comes out batched and of the same type."""
+    torch = import_torch()
+    assert repr(program(minigrad)) == repr(program(torch))
+

@@ -46,7 +46,7 @@ def tree_flatten(tree):
 
 
 def _flatten_into(tree, leaves):
-    if isinstance(tree, (tuple, list)) and not hasattr(tree, "_fields"):
+    if isinstance(tree, (tuple, list)):       # (named tuples and torch.return_types too)
         return TreeSpec(type(tree), None, [_flatten_into(item, leaves) for item in tree])
     if isinstance(tree, dict):
         keys = list(tree)
@@ -67,7 +67,9 @@ def _build(leaves, spec):
     children = [_build(leaves, child) for child in spec.children]
     if spec.kind is dict:
         return dict(zip(spec.context, children))
-    return spec.kind(children)
+    if spec.kind in (tuple, list):
+        return spec.kind(children)
+    return spec.kind(*children)           # a named tuple (or return type) takes its fields one by one
 
 
 def broadcast_prefix(prefix, spec, error):
