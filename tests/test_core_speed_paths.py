@@ -4,6 +4,7 @@ Speed work on the engine and on recording operations must never change a
 result: these tests pin the cases each fast path could get wrong.
 """
 import gc
+import sys
 
 import numpy as np
 import pytest
@@ -144,7 +145,9 @@ def test_a_product_of_leaves_allocates_few_tracked_objects():
         per_product = (gc.get_count()[0] - before) / len(left)
     finally:
         gc.enable()
-    assert per_product <= 7.05, per_product
+    # (before Python 3.11 an object's attributes live in a dict of their own, which the
+    # collector tracks as well: one more for each leaf's AccumulateGrad)
+    assert per_product <= (7.05 if sys.version_info >= (3, 11) else 9.05), per_product
     total.backward()
     assert left[3].grad.item() == 1.0 and right[3].grad.item() == 3.0
 
