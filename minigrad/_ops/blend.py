@@ -210,13 +210,30 @@ def _fma(a, b, c):
     if a.dtype == np.float64:
         return _fused_multiply_add(a, b, c)
     wide = np.float64
-    return (a.astype(wide) * b.astype(wide) + c.astype(wide)).astype(a.dtype)
+    product = a.astype(wide) * b.astype(wide)          # exact: 2 * 24 bits fit in 53
+    return _rounded_to_odd(product, c.astype(wide)).astype(a.dtype)
+
+
+def _rounded_to_odd(x, y):
+    """x + y in float64, but when the sum is not exact, the neighbour whose last bit is odd
+    ("round to odd"). Rounding that once more to float32 then gives the exactly rounded sum:
+    rounding twice to nearest (float64, then float32) could land on the wrong side of a tie."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.asarray(x + y, np.float64)
+        back = total - x
+        error = (x - (total - back)) + (y - back)       # Knuth's two-sum: what rounding dropped
+        even = (total.view(np.int64) & 1) == 0
+        move = (error != 0) & even & np.isfinite(total)
+        if move.any():
+            total = np.where(move, np.nextafter(total, np.where(error > 0, np.inf, -np.inf)), total)
+    return total
 
 
 def _fused_multiply_add(a, b, c):
-    """a * b + c in float64, nearly as if rounded once: the product's rounding error is found
+    """a * b + c in float64, as if rounded once: the product's rounding error is found
     exactly (Dekker's splitting of each factor into halves of 26 bits) and added back, with the
-    sum's own error (Knuth's two-sum)."""
+    sum's own error (Knuth's two-sum; the two errors summed with rounding to odd, as in Boldo and
+    Melquiond's emulation of a fused multiply-add)."""
     with np.errstate(over="ignore", invalid="ignore"):
         product = a * b
         split = 134217729.0                       # 2**27 + 1
@@ -227,7 +244,8 @@ def _fused_multiply_add(a, b, c):
         total = product + c
         back = total - product
         sum_error = (product - (total - back)) + (c - back)
-        exact = total + (product_error + sum_error)
+        # the two errors' sum rounded to odd, so that a tie in the last addition is never false
+        exact = total + _rounded_to_odd(product_error, sum_error)
         return np.where(np.isfinite(exact), exact, product + c)
 
 

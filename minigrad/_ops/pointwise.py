@@ -292,12 +292,30 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
     alpha = alpha_number("add" if ufunc is np.add else "sub", alpha)
     check_alpha(result_type(input, other), alpha)
+    fused = _fused_with_alpha(input, other, alpha if ufunc is np.add else -alpha)
+    if fused is not None:
+        return result(fused, node_class, (input, other), alpha=alpha)
     try:
         out = _binary(ufunc, input, times_alpha(other, alpha, result_type(input, other)))
     except RuntimeError:
         check_history_kept(input, other)      # (other's own history, not the scaled copy's)
         raise
     return result(out, node_class, (input, other), alpha=alpha)
+
+
+def _fused_with_alpha(input, other, alpha):
+    """input + alpha * other as PyTorch's CPU computes it for two float32 or float64 tensors
+    of one shape, both contiguous: one fused multiply-add per number, rounded once (so
+    ``a + 0.3 * b`` may differ in the last bit from rounding ``0.3 * b`` first). Both its
+    vector loop and its scalar tail do so. None for any other case, left to the usual path."""
+    if not isinstance(other, Tensor):
+        return None
+    a, b = input._array, other._array
+    if (a.dtype is not b.dtype or a.dtype.type not in (np.float32, np.float64)
+            or a.shape != b.shape or not (a.flags.c_contiguous and b.flags.c_contiguous)):
+        return None
+    from .blend import _fma           # (blend builds on this module: imported when first needed)
+    return _fma(b, np.full(b.shape, alpha, b.dtype), a)
 
 
 def add(input, other, alpha=1):
