@@ -284,3 +284,20 @@ def test_add_and_sub_with_alpha_round_once(avx2_torch, dtype, n):
             theirs = _add_and_sub_with_alpha(avx2_torch, a, b, alpha, requires_grad)
             for m, t in zip(mine, theirs):
                 assert_same_bits_or_both_nan(m, t)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 33, 1000, 32769, 100003])
+@pytest.mark.parametrize("name", ["addcmul", "addcdiv", "lerp", "addcmul_", "addcdiv_", "lerp_"])
+def test_addcmul_addcdiv_and_lerp_with_a_number(avx2_torch, name, dtype, n):
+    """The steps optimizers take (Adam's addcmul_ and addcdiv_, lerp_ for its first moment):
+    addcmul one fused multiply-add, lerp one from its nearer end, addcdiv rounded step by step."""
+    for seed, value in enumerate([0.3, -1.7, 1e-3, 3, 0.9]):
+        a, b, c = (numbers(n, -10, 10, 3 * seed + k + n, dtype, specials=SPECIALS[:5] if k else ())
+                   for k in range(3))
+        outcomes = []
+        for lib in (minigrad, avx2_torch):
+            x, y, z = lib.tensor(a), lib.tensor(b), lib.tensor(c)
+            method = getattr(x, name)
+            outcomes.append((method(y, value) if name.startswith("lerp") else method(y, z, value=value)).numpy())
+        assert_same_bits_or_both_nan(*outcomes)
