@@ -65,3 +65,22 @@ def elementwise(array, vectorized, scalar, lanes):
         if end_of_vectors < stop:
             out[end_of_vectors:stop] = scalar(flat[end_of_vectors:stop])
     return out.reshape(array.shape)
+
+
+def fused_except_in_tail_vectors(fused, separate, lanes):
+    """Which of two results PyTorch's ``a + alpha * b`` gives, ``b`` one number, ``a`` contiguous
+    (flat arrays of one length): ``fused`` (one fused multiply-add, rounded once) or
+    ``separate`` (``b * alpha`` rounded, then added).
+
+    The vector loop fuses. The compiler turned the scalar tail loop into vector code of its own:
+    the tail's first number alone (fused), then blocks of ``lanes`` and ``lanes // 2`` numbers
+    that multiply and add in two steps (separate), then the last 0 to ``lanes // 2 - 1`` one
+    by one (fused again). Found by experiment: which numbers of a tail differ, over all lengths."""
+    out = fused.copy()
+    step, block = 2 * lanes, lanes // 2
+    for start, stop in pieces(out.size):
+        tail = start + (stop - start) // step * step
+        if tail < stop:
+            two_steps = (stop - tail - 1) // block * block
+            out[tail + 1:tail + 1 + two_steps] = separate[tail + 1:tail + 1 + two_steps]
+    return out

@@ -301,3 +301,45 @@ def test_addcmul_addcdiv_and_lerp_with_a_number(avx2_torch, name, dtype, n):
             method = getattr(x, name)
             outcomes.append((method(y, value) if name.startswith("lerp") else method(y, z, value=value)).numpy())
         assert_same_bits_or_both_nan(*outcomes)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", LENGTHS + [3, 5, 9, 13, 29, 1517])
+@pytest.mark.parametrize("other", ["float", "int", "0-d tensor", "1-element tensor"])
+def test_add_and_sub_with_alpha_of_one_number(avx2_torch, dtype, n, other):
+    """With one number to add, PyTorch's scalar tail multiplies and adds in two roundings for
+    some of its numbers (see _vectorized_loop.fused_except_in_tail_vectors), fuses the rest."""
+    if n not in lengths_for(avx2_torch) and n > _vectorized_loop.GRAIN_SIZE:
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    rng = np.random.default_rng(n)
+    for alpha in (0.3, -1.7, rng.uniform(-2, 2), 3):
+        a, number = numbers(n, -10, 10, n + 1, dtype), rng.uniform(-3, 3)
+        outcomes = []
+        for lib in (minigrad, avx2_torch):
+            b = {"float": number, "int": 3, "0-d tensor": lib.tensor(number, dtype=getattr(lib, dtype.__name__)),
+                 "1-element tensor": lib.tensor([number], dtype=getattr(lib, dtype.__name__))}[other]
+            x = lib.tensor(a)
+            in_place = lib.tensor(a)
+            in_place.sub_(b, alpha=alpha)
+            outcomes.append([lib.add(x, b, alpha=alpha).numpy(), x.sub(b, alpha=alpha).numpy(),
+                             in_place.numpy()])
+        for mine, theirs in zip(*outcomes):
+            assert_same_bits_or_both_nan(mine, theirs)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "one transposed", "broadcast row",
+                                    "float32 and float64", "int and float"])
+def test_add_with_alpha_in_other_layouts(avx2_torch, layout):
+    """Away from two contiguous tensors of one shape, every number is still fused. (Not yet
+    followed: a column broadcast along rows, one number per row for PyTorch's inner loop.)"""
+    a, b = numbers(37 * 41, -10, 10, 1).reshape(37, 41), numbers(37 * 41, -100, 100, 2).reshape(37, 41)
+    outcomes = []
+    for lib in (minigrad, avx2_torch):
+        x, y = lib.tensor(a), lib.tensor(b)
+        x, y = {"transposed": (x.T, y.T), "one transposed": (x, y.T.contiguous().T),
+                "broadcast row": (x, y[0]),
+                "float32 and float64": (x, y.double()),
+                "int and float": (lib.tensor(np.arange(37 * 41).reshape(37, 41)), y)}[layout]
+        outcomes.append((lib.add(x, y, alpha=0.3).numpy(), lib.sub(y, x, alpha=-1.7).numpy()))
+    for mine, theirs in zip(*outcomes):
+        assert_same_bits(mine, theirs)

@@ -304,18 +304,38 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
 
 
 def _fused_with_alpha(input, other, alpha):
-    """input + alpha * other as PyTorch's CPU computes it for two float32 or float64 tensors
-    of one shape, both contiguous: one fused multiply-add per number, rounded once (so
-    ``a + 0.3 * b`` may differ in the last bit from rounding ``0.3 * b`` first). Both its
-    vector loop and its scalar tail do so. None for any other case, left to the usual path."""
-    if not isinstance(other, Tensor):
+    """input + alpha * other as PyTorch's CPU computes it for a float32 or float64 result: one
+    fused multiply-add per number, rounded once (so ``a + 0.3 * b`` may differ in the last bit
+    from rounding ``0.3 * b`` first), in its vector loop and its scalar tail alike; a number
+    ``other`` (or a tensor of one element) is first made a number of the result's dtype, and
+    part of the scalar tail then rounds twice (``fused_except_in_tail_vectors``). None for the
+    other cases (other dtypes, empty results, shapes that do not broadcast): the usual path."""
+    if isinstance(other, Tensor):
+        b = other._array
+    elif type(other) in (int, float):
+        b = other
+    else:
         return None
-    a, b = input._array, other._array
-    if (a.dtype is not b.dtype or a.dtype.type not in (np.float32, np.float64)
-            or a.shape != b.shape or not (a.flags.c_contiguous and b.flags.c_contiguous)):
+    dtype = result_type(input, other)
+    if dtype.type is not np.float32 and dtype.type is not np.float64:
+        return None
+    a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return None
+    if 0 in shape:
         return None
     from .blend import _fma           # (blend builds on this module: imported when first needed)
-    return _fma(b, np.full(b.shape, alpha, b.dtype), a)
+    factor = np.full(shape, alpha, dtype)
+    out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
+    if b.size == 1 and a.shape == shape and a.flags.c_contiguous:     # other one number
+        lanes = 32 // dtype.itemsize                     # numbers in one AVX2 vector
+        separate = (a + b * factor[(0,) * a.ndim]).reshape(-1)
+        out = _vectorized_loop.fused_except_in_tail_vectors(out.reshape(-1), separate, lanes).reshape(shape)
+    if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
+        out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
+    return out
 
 
 def add(input, other, alpha=1):
