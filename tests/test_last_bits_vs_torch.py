@@ -343,3 +343,17 @@ def test_add_with_alpha_in_other_layouts(avx2_torch, layout):
         outcomes.append((lib.add(x, y, alpha=0.3).numpy(), lib.sub(y, x, alpha=-1.7).numpy()))
     for mine, theirs in zip(*outcomes):
         assert_same_bits(mine, theirs)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 7, 16, 17, 29, 1000, 1517])
+def test_rsub_with_alpha_rounds_once(avx2_torch, dtype, n):
+    """rsub(input, other, alpha) is other - alpha * input: one fused multiply-add too."""
+    a, b = numbers(n, -10, 10, n, dtype), numbers(n, -100, 100, n + 1, dtype)
+    outcomes = []
+    for lib in (minigrad, avx2_torch):
+        x, y = lib.tensor(a), lib.tensor(b)
+        outcomes.append([lib.rsub(x, y, alpha=0.3).numpy(), lib.rsub(x, 1.37, alpha=-1.7).numpy(),
+                         lib.rsub(x, lib.tensor(2.5, dtype=x.dtype), alpha=3).numpy()])
+    for mine, theirs in zip(*outcomes):
+        assert_same_bits(mine, theirs)

@@ -430,6 +430,13 @@ def rsub(input, other, alpha=1):
     if type(alpha) is int and alpha == 1:
         return result(_binary(np.subtract, other, input), node_class, inputs)
     check_alpha(result_type(input, other), alpha)
+    start, dtype = other, result_type(input, other)
+    if type(other) in (int, float) and dtype.type in (np.float32, np.float64):
+        with np.errstate(over="ignore"):      # (a number: a 0-d tensor of the result's dtype)
+            start = _wrap(np.asarray(other, dtype))
+    fused = _fused_with_alpha(start, input, -alpha) if isinstance(start, Tensor) else None
+    if fused is not None:                   # other - alpha * input, rounded once
+        return result(fused, node_class, inputs, alpha=alpha)
     try:
         out = _binary(np.subtract, other, times_alpha(input, alpha, result_type(input, other)))
     except RuntimeError:
