@@ -67,20 +67,20 @@ def elementwise(array, vectorized, scalar, lanes):
     return out.reshape(array.shape)
 
 
-def fused_except_in_tail_vectors(fused, separate, lanes):
-    """Which of two results PyTorch's ``a + alpha * b`` gives, ``b`` one number, ``a`` contiguous
-    (flat arrays of one length): ``fused`` (one fused multiply-add, rounded once) or
-    ``separate`` (``b * alpha`` rounded, then added).
+
+def rounded_twice_with_a_number(n, lanes):
+    """Which of n numbers PyTorch's ``a + alpha * b`` (``b`` one number, ``a`` contiguous)
+    computes in two roundings (``b * alpha`` rounded, then added): a boolean mask; the others
+    get one fused multiply-add, rounded once.
 
     The vector loop fuses. The compiler turned the scalar tail loop into vector code of its own:
     the tail's first number alone (fused), then blocks of ``lanes`` and ``lanes // 2`` numbers
-    that multiply and add in two steps (separate), then the last 0 to ``lanes // 2 - 1`` one
-    by one (fused again). Found by experiment: which numbers of a tail differ, over all lengths."""
-    out = fused.copy()
+    that multiply and add in two steps, then the last 0 to ``lanes // 2 - 1`` one by one (fused
+    again). Found by experiment: which numbers of a tail differ, over all lengths."""
+    twice = np.zeros(n, dtype=bool)
     step, block = 2 * lanes, lanes // 2
-    for start, stop in pieces(out.size):
+    for start, stop in pieces(n):
         tail = start + (stop - start) // step * step
         if tail < stop:
-            two_steps = (stop - tail - 1) // block * block
-            out[tail + 1:tail + 1 + two_steps] = separate[tail + 1:tail + 1 + two_steps]
-    return out
+            twice[tail + 1:tail + 1 + (stop - tail - 1) // block * block] = True
+    return twice

@@ -308,7 +308,7 @@ def test_addcmul_addcdiv_and_lerp_with_a_number(avx2_torch, name, dtype, n):
 @pytest.mark.parametrize("other", ["float", "int", "0-d tensor", "1-element tensor"])
 def test_add_and_sub_with_alpha_of_one_number(avx2_torch, dtype, n, other):
     """With one number to add, PyTorch's scalar tail multiplies and adds in two roundings for
-    some of its numbers (see _vectorized_loop.fused_except_in_tail_vectors), fuses the rest."""
+    some of its numbers (see _vectorized_loop.rounded_twice_with_a_number), fuses the rest."""
     if n not in lengths_for(avx2_torch) and n > _vectorized_loop.GRAIN_SIZE:
         pytest.skip("torch uses another number of threads than minigrad assumes")
     rng = np.random.default_rng(n)
@@ -327,17 +327,17 @@ def test_add_and_sub_with_alpha_of_one_number(avx2_torch, dtype, n, other):
             assert_same_bits_or_both_nan(mine, theirs)
 
 
-@pytest.mark.parametrize("layout", ["transposed", "one transposed", "broadcast row",
+@pytest.mark.parametrize("layout", ["transposed", "one transposed", "broadcast row", "broadcast column",
                                     "float32 and float64", "int and float"])
 def test_add_with_alpha_in_other_layouts(avx2_torch, layout):
-    """Away from two contiguous tensors of one shape, every number is still fused. (Not yet
-    followed: a column broadcast along rows, one number per row for PyTorch's inner loop.)"""
+    """Away from two contiguous tensors of one shape, every number is still fused, except where
+    other is one number along PyTorch's inner loop (a column: y - alpha * x[:, :1])."""
     a, b = numbers(37 * 41, -10, 10, 1).reshape(37, 41), numbers(37 * 41, -100, 100, 2).reshape(37, 41)
     outcomes = []
     for lib in (minigrad, avx2_torch):
         x, y = lib.tensor(a), lib.tensor(b)
         x, y = {"transposed": (x.T, y.T), "one transposed": (x, y.T.contiguous().T),
-                "broadcast row": (x, y[0]),
+                "broadcast row": (x, y[0]), "broadcast column": (x[:, :1], y),
                 "float32 and float64": (x, y.double()),
                 "int and float": (lib.tensor(np.arange(37 * 41).reshape(37, 41)), y)}[layout]
         outcomes.append((lib.add(x, y, alpha=0.3).numpy(), lib.sub(y, x, alpha=-1.7).numpy()))

@@ -308,7 +308,7 @@ def _fused_with_alpha(input, other, alpha):
     fused multiply-add per number, rounded once (so ``a + 0.3 * b`` may differ in the last bit
     from rounding ``0.3 * b`` first), in its vector loop and its scalar tail alike; a number
     ``other`` (or a tensor of one element) is first made a number of the result's dtype, and
-    part of the scalar tail then rounds twice (``fused_except_in_tail_vectors``). None for the
+    part of the scalar tail then rounds twice (``rounded_twice_with_a_number``). None for the
     other cases (other dtypes, empty results, shapes that do not broadcast): the usual path."""
     if isinstance(other, Tensor):
         b = other._array
@@ -329,10 +329,18 @@ def _fused_with_alpha(input, other, alpha):
     from .blend import _fma           # (blend builds on this module: imported when first needed)
     factor = np.full(shape, alpha, dtype)
     out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
-    if b.size == 1 and a.shape == shape and a.flags.c_contiguous:     # other one number
-        lanes = 32 // dtype.itemsize                     # numbers in one AVX2 vector
-        separate = (a + b * factor[(0,) * a.ndim]).reshape(-1)
-        out = _vectorized_loop.fused_except_in_tail_vectors(out.reshape(-1), separate, lanes).reshape(shape)
+    if a.shape == shape and a.flags.c_contiguous:
+        # PyTorch's inner loop runs over the last dimensions along which other is one number
+        # (all of them: other is one number); in its tail, some numbers are rounded twice
+        steps = (1,) * (len(shape) - b.ndim) + b.shape
+        inner = len(shape)
+        while inner and steps[inner - 1] == 1:
+            inner -= 1
+        row = int(np.prod(shape[inner:]))
+        if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
+            twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
+            separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
+            out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
     return out
