@@ -65,3 +65,22 @@ def elementwise(array, vectorized, scalar, lanes):
         if end_of_vectors < stop:
             out[end_of_vectors:stop] = scalar(flat[end_of_vectors:stop])
     return out.reshape(array.shape)
+
+
+
+def rounded_twice_with_a_number(n, lanes):
+    """Which of n numbers PyTorch's ``a + alpha * b`` (``b`` one number, ``a`` contiguous)
+    computes in two roundings (``b * alpha`` rounded, then added): a boolean mask; the others
+    get one fused multiply-add, rounded once.
+
+    The vector loop fuses. The compiler turned the scalar tail loop into vector code of its own:
+    the tail's first number alone (fused), then blocks of ``lanes`` and ``lanes // 2`` numbers
+    that multiply and add in two steps, then the last 0 to ``lanes // 2 - 1`` one by one (fused
+    again). Found by experiment: which numbers of a tail differ, over all lengths."""
+    twice = np.zeros(n, dtype=bool)
+    step, block = 2 * lanes, lanes // 2
+    for start, stop in pieces(n):
+        tail = start + (stop - start) // step * step
+        if tail < stop:
+            twice[tail + 1:tail + 1 + (stop - tail - 1) // block * block] = True
+    return twice

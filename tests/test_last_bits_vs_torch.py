@@ -256,3 +256,104 @@ def test_linspace_to_the_last_bit(torch, dtype):
             except RuntimeError as error:
                 outcomes.append(str(error))
         assert outcomes[0] == outcomes[1], (start, end, steps)
+
+
+def _add_and_sub_with_alpha(lib, a, b, alpha, requires_grad):
+    """Every way to write a ± alpha * b: functions, methods, in place (recorded or not)."""
+    x, y = lib.tensor(a, requires_grad=requires_grad), lib.tensor(b)
+    results = [lib.add(x, y, alpha=alpha), lib.sub(x, y, alpha=alpha),
+               x.add(y, alpha=alpha), x.sub(y, alpha=alpha)]
+    for method in ("add_", "sub_"):
+        target = x.clone() if requires_grad else lib.tensor(a)
+        getattr(target, method)(y, alpha=alpha)
+        results.append(target)
+    return [r.detach().numpy() for r in results]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", LENGTHS)
+def test_add_and_sub_with_alpha_round_once(avx2_torch, dtype, n):
+    """PyTorch computes a + alpha * b as one fused multiply-add, rounded once, in its vector loop
+    and in its scalar tail alike: rounding alpha * b first differs in the last bit for about one
+    number in five."""
+    for seed, alpha in enumerate([0.3, 3, -1.7, 1e-3, 2.5e10]):
+        a = numbers(n, -10, 10, seed + n, dtype, specials=SPECIALS)
+        b = numbers(n, -1000, 1000, seed + 2 * n, dtype)
+        for requires_grad in (False, True):
+            mine = _add_and_sub_with_alpha(minigrad, a, b, alpha, requires_grad)
+            theirs = _add_and_sub_with_alpha(avx2_torch, a, b, alpha, requires_grad)
+            for m, t in zip(mine, theirs):
+                assert_same_bits_or_both_nan(m, t)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 33, 1000, 32769, 100003])
+@pytest.mark.parametrize("name", ["addcmul", "addcdiv", "lerp", "addcmul_", "addcdiv_", "lerp_"])
+def test_addcmul_addcdiv_and_lerp_with_a_number(avx2_torch, name, dtype, n):
+    """The steps optimizers take (Adam's addcmul_ and addcdiv_, lerp_ for its first moment):
+    addcmul one fused multiply-add, lerp one from its nearer end, addcdiv rounded step by step."""
+    for seed, value in enumerate([0.3, -1.7, 1e-3, 3, 0.9]):
+        a, b, c = (numbers(n, -10, 10, 3 * seed + k + n, dtype, specials=SPECIALS[:5] if k else ())
+                   for k in range(3))
+        outcomes = []
+        for lib in (minigrad, avx2_torch):
+            x, y, z = lib.tensor(a), lib.tensor(b), lib.tensor(c)
+            method = getattr(x, name)
+            outcomes.append((method(y, value) if name.startswith("lerp") else method(y, z, value=value)).numpy())
+        assert_same_bits_or_both_nan(*outcomes)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", LENGTHS + [3, 5, 9, 13, 29, 1517])
+@pytest.mark.parametrize("other", ["float", "int", "0-d tensor", "1-element tensor"])
+def test_add_and_sub_with_alpha_of_one_number(avx2_torch, dtype, n, other):
+    """With one number to add, PyTorch's scalar tail multiplies and adds in two roundings for
+    some of its numbers (see _vectorized_loop.rounded_twice_with_a_number), fuses the rest."""
+    if n not in lengths_for(avx2_torch) and n > _vectorized_loop.GRAIN_SIZE:
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    rng = np.random.default_rng(n)
+    for alpha in (0.3, -1.7, rng.uniform(-2, 2), 3):
+        a, number = numbers(n, -10, 10, n + 1, dtype), rng.uniform(-3, 3)
+        outcomes = []
+        for lib in (minigrad, avx2_torch):
+            b = {"float": number, "int": 3, "0-d tensor": lib.tensor(number, dtype=getattr(lib, dtype.__name__)),
+                 "1-element tensor": lib.tensor([number], dtype=getattr(lib, dtype.__name__))}[other]
+            x = lib.tensor(a)
+            in_place = lib.tensor(a)
+            in_place.sub_(b, alpha=alpha)
+            outcomes.append([lib.add(x, b, alpha=alpha).numpy(), x.sub(b, alpha=alpha).numpy(),
+                             in_place.numpy()])
+        for mine, theirs in zip(*outcomes):
+            assert_same_bits_or_both_nan(mine, theirs)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "one transposed", "broadcast row", "broadcast column",
+                                    "float32 and float64", "int and float"])
+def test_add_with_alpha_in_other_layouts(avx2_torch, layout):
+    """Away from two contiguous tensors of one shape, every number is still fused, except where
+    other is one number along PyTorch's inner loop (a column: y - alpha * x[:, :1])."""
+    a, b = numbers(37 * 41, -10, 10, 1).reshape(37, 41), numbers(37 * 41, -100, 100, 2).reshape(37, 41)
+    outcomes = []
+    for lib in (minigrad, avx2_torch):
+        x, y = lib.tensor(a), lib.tensor(b)
+        x, y = {"transposed": (x.T, y.T), "one transposed": (x, y.T.contiguous().T),
+                "broadcast row": (x, y[0]), "broadcast column": (x[:, :1], y),
+                "float32 and float64": (x, y.double()),
+                "int and float": (lib.tensor(np.arange(37 * 41).reshape(37, 41)), y)}[layout]
+        outcomes.append((lib.add(x, y, alpha=0.3).numpy(), lib.sub(y, x, alpha=-1.7).numpy()))
+    for mine, theirs in zip(*outcomes):
+        assert_same_bits(mine, theirs)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 7, 16, 17, 29, 1000, 1517])
+def test_rsub_with_alpha_rounds_once(avx2_torch, dtype, n):
+    """rsub(input, other, alpha) is other - alpha * input: one fused multiply-add too."""
+    a, b = numbers(n, -10, 10, n, dtype), numbers(n, -100, 100, n + 1, dtype)
+    outcomes = []
+    for lib in (minigrad, avx2_torch):
+        x, y = lib.tensor(a), lib.tensor(b)
+        outcomes.append([lib.rsub(x, y, alpha=0.3).numpy(), lib.rsub(x, 1.37, alpha=-1.7).numpy(),
+                         lib.rsub(x, lib.tensor(2.5, dtype=x.dtype), alpha=3).numpy()])
+    for mine, theirs in zip(*outcomes):
+        assert_same_bits(mine, theirs)

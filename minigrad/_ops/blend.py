@@ -184,22 +184,27 @@ class LerpBackward1(Node):
 def _lerp_array(start, end, weight):
     """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
     at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
-    fused multiply-add); for float32 and float16 the float64 product and sum are exact enough
-    to round the same way; float64 has no wider type, so its product's rounding error is
+    fused multiply-add); for float32 the float64 product is exact and the sum is rounded to
+    odd, so that rounding it to float32 is that one rounding (float16 rounds the float64 sum:
+    near enough); float64 has no wider type, so its product's rounding error is
     found exactly and added back (``_fused_multiply_add``)."""
     dtype = start.dtype
     if dtype.itemsize <= 4:
         start, end, weight = (np.asarray(a, np.float32) for a in (start, end, weight))
-    difference = end - start
-    rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
-    if dtype.itemsize <= 4:
-        start, end, difference, weight, rest = (np.asarray(a, np.float64)
-                                                for a in (start, end, difference, weight, rest))
-    if dtype == np.float64:
-        near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
-        near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
-    else:
-        near_start, near_end = start + weight * difference, end - difference * rest
+    with np.errstate(over="ignore", invalid="ignore"):     # (inf - inf is nan, as in PyTorch: no warning)
+        difference = end - start
+        rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
+        if dtype.itemsize <= 4:
+            start, end, difference, weight, rest = (np.asarray(a, np.float64)
+                                                    for a in (start, end, difference, weight, rest))
+        if dtype == np.float64:
+            near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
+            near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
+        elif dtype == np.float32:          # (rounded to odd first: then once more is exact)
+            near_start = _rounded_to_odd(weight * difference, start)
+            near_end = _rounded_to_odd(-difference * rest, end)
+        else:
+            near_start, near_end = start + weight * difference, end - difference * rest
     out = np.where(np.abs(weight) < 0.5, near_start, near_end)
     return out.astype(dtype, copy=False)
 
@@ -210,13 +215,30 @@ def _fma(a, b, c):
     if a.dtype == np.float64:
         return _fused_multiply_add(a, b, c)
     wide = np.float64
-    return (a.astype(wide) * b.astype(wide) + c.astype(wide)).astype(a.dtype)
+    product = a.astype(wide) * b.astype(wide)          # exact: 2 * 24 bits fit in 53
+    return _rounded_to_odd(product, c.astype(wide)).astype(a.dtype)
+
+
+def _rounded_to_odd(x, y):
+    """x + y in float64, but when the sum is not exact, the neighbour whose last bit is odd
+    ("round to odd"). Rounding that once more to float32 then gives the exactly rounded sum:
+    rounding twice to nearest (float64, then float32) could land on the wrong side of a tie."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.asarray(x + y, np.float64)
+        back = total - x
+        error = (x - (total - back)) + (y - back)       # Knuth's two-sum: what rounding dropped
+        even = (total.view(np.int64) & 1) == 0
+        move = (error != 0) & even & np.isfinite(total)
+        if move.any():
+            total = np.where(move, np.nextafter(total, np.where(error > 0, np.inf, -np.inf)), total)
+    return total
 
 
 def _fused_multiply_add(a, b, c):
-    """a * b + c in float64, nearly as if rounded once: the product's rounding error is found
+    """a * b + c in float64, as if rounded once: the product's rounding error is found
     exactly (Dekker's splitting of each factor into halves of 26 bits) and added back, with the
-    sum's own error (Knuth's two-sum)."""
+    sum's own error (Knuth's two-sum; the two errors summed with rounding to odd, as in Boldo and
+    Melquiond's emulation of a fused multiply-add)."""
     with np.errstate(over="ignore", invalid="ignore"):
         product = a * b
         split = 134217729.0                       # 2**27 + 1
@@ -227,7 +249,8 @@ def _fused_multiply_add(a, b, c):
         total = product + c
         back = total - product
         sum_error = (product - (total - back)) + (c - back)
-        exact = total + (product_error + sum_error)
+        # the two errors' sum rounded to odd, so that a tie in the last addition is never false
+        exact = total + _rounded_to_odd(product_error, sum_error)
         return np.where(np.isfinite(exact), exact, product + c)
 
 

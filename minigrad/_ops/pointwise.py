@@ -292,12 +292,58 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
     alpha = alpha_number("add" if ufunc is np.add else "sub", alpha)
     check_alpha(result_type(input, other), alpha)
+    fused = _fused_with_alpha(input, other, alpha if ufunc is np.add else -alpha)
+    if fused is not None:
+        return result(fused, node_class, (input, other), alpha=alpha)
     try:
         out = _binary(ufunc, input, times_alpha(other, alpha, result_type(input, other)))
     except RuntimeError:
         check_history_kept(input, other)      # (other's own history, not the scaled copy's)
         raise
     return result(out, node_class, (input, other), alpha=alpha)
+
+
+def _fused_with_alpha(input, other, alpha):
+    """input + alpha * other as PyTorch's CPU computes it for a float32 or float64 result: one
+    fused multiply-add per number, rounded once (so ``a + 0.3 * b`` may differ in the last bit
+    from rounding ``0.3 * b`` first), in its vector loop and its scalar tail alike; a number
+    ``other`` (or a tensor of one element) is first made a number of the result's dtype, and
+    part of the scalar tail then rounds twice (``rounded_twice_with_a_number``). None for the
+    other cases (other dtypes, empty results, shapes that do not broadcast): the usual path."""
+    if isinstance(other, Tensor):
+        b = other._array
+    elif type(other) in (int, float):
+        b = other
+    else:
+        return None
+    dtype = result_type(input, other)
+    if dtype.type is not np.float32 and dtype.type is not np.float64:
+        return None
+    a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return None
+    if 0 in shape:
+        return None
+    from .blend import _fma           # (blend builds on this module: imported when first needed)
+    factor = np.full(shape, alpha, dtype)
+    out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
+    if a.shape == shape and a.flags.c_contiguous:
+        # PyTorch's inner loop runs over the last dimensions along which other is one number
+        # (all of them: other is one number); in its tail, some numbers are rounded twice
+        steps = (1,) * (len(shape) - b.ndim) + b.shape
+        inner = len(shape)
+        while inner and steps[inner - 1] == 1:
+            inner -= 1
+        row = int(np.prod(shape[inner:]))
+        if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
+            twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
+            separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
+            out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
+    if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
+        out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
+    return out
 
 
 def add(input, other, alpha=1):
@@ -392,6 +438,13 @@ def rsub(input, other, alpha=1):
     if type(alpha) is int and alpha == 1:
         return result(_binary(np.subtract, other, input), node_class, inputs)
     check_alpha(result_type(input, other), alpha)
+    start, dtype = other, result_type(input, other)
+    if type(other) in (int, float) and dtype.type in (np.float32, np.float64):
+        with np.errstate(over="ignore"):      # (a number: a 0-d tensor of the result's dtype)
+            start = _wrap(np.asarray(other, dtype))
+    fused = _fused_with_alpha(start, input, -alpha) if isinstance(start, Tensor) else None
+    if fused is not None:                   # other - alpha * input, rounded once
+        return result(fused, node_class, inputs, alpha=alpha)
     try:
         out = _binary(np.subtract, other, times_alpha(input, alpha, result_type(input, other)))
     except RuntimeError:
