@@ -147,7 +147,7 @@ def test_a_product_of_leaves_allocates_few_tracked_objects():
         gc.enable()
     # (before Python 3.11 an object's attributes live in a dict of their own, which the
     # collector tracks as well: one more for each leaf's AccumulateGrad)
-    assert per_product <= (7.05 if sys.version_info >= (3, 11) else 9.05), per_product
+    assert per_product <= (7.05 if sys.version_info >= (3, 11) else 9.1), per_product
     total.backward()
     assert left[3].grad.item() == 1.0 and right[3].grad.item() == 3.0
 
