@@ -413,7 +413,7 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     other_array = other._array if isinstance(other, Tensor) else other
     if alpha != 1:
         # a float result: one fused multiply-add per number, as out-of-place add and sub
-        fused = pointwise._fused_with_alpha(tensor, other, alpha if ufunc is np.add else -alpha)
+        fused = pointwise._fused_with_alpha(tensor, other, alpha, subtract=ufunc is np.subtract)
         if fused is not None and fused.shape == tensor.shape and fused.dtype == tensor._array.dtype:
             tensor._array[...] = fused
             bump_version(tensor)

@@ -292,7 +292,7 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
     alpha = alpha_number("add" if ufunc is np.add else "sub", alpha)
     check_alpha(result_type(input, other), alpha)
-    fused = _fused_with_alpha(input, other, alpha if ufunc is np.add else -alpha)
+    fused = _fused_with_alpha(input, other, alpha, subtract=ufunc is np.subtract)
     if fused is not None:
         return result(fused, node_class, (input, other), alpha=alpha)
     try:
@@ -303,13 +303,16 @@ def _with_alpha(ufunc, node_class, input, other, alpha):
     return result(out, node_class, (input, other), alpha=alpha)
 
 
-def _fused_with_alpha(input, other, alpha):
+def _fused_with_alpha(input, other, alpha, subtract=False):
     """input + alpha * other as PyTorch's CPU computes it for a float32 or float64 result: one
     fused multiply-add per number, rounded once (so ``a + 0.3 * b`` may differ in the last bit
     from rounding ``0.3 * b`` first), in its vector loop and its scalar tail alike; a number
     ``other`` (or a tensor of one element) is first made a number of the result's dtype, and
     part of the scalar tail then rounds twice (``rounded_twice_with_a_number``). None for the
-    other cases (other dtypes, empty results, shapes that do not broadcast): the usual path."""
+    other cases (other dtypes, empty results, shapes that do not broadcast): the usual path.
+    ``subtract``: input - alpha * other (alpha negated in the result's dtype, where it is exact)."""
+    if isinstance(alpha, complex):
+        return None                       # (refused or cast by the usual path, with its messages)
     if isinstance(other, Tensor):
         b = other._array
     elif type(other) in (int, float):
@@ -328,6 +331,8 @@ def _fused_with_alpha(input, other, alpha):
         return None
     from .blend import _fma           # (blend builds on this module: imported when first needed)
     factor = np.full(shape, alpha, dtype)
+    if subtract:
+        factor = -factor
     out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
     if a.shape == shape and a.flags.c_contiguous:
         # PyTorch's inner loop runs over the last dimensions along which other is one number
@@ -442,7 +447,7 @@ def rsub(input, other, alpha=1):
     if type(other) in (int, float) and dtype.type in (np.float32, np.float64):
         with np.errstate(over="ignore"):      # (a number: a 0-d tensor of the result's dtype)
             start = _wrap(np.asarray(other, dtype))
-    fused = _fused_with_alpha(start, input, -alpha) if isinstance(start, Tensor) else None
+    fused = _fused_with_alpha(start, input, alpha, subtract=True) if isinstance(start, Tensor) else None
     if fused is not None:                   # other - alpha * input, rounded once
         return result(fused, node_class, inputs, alpha=alpha)
     try:
