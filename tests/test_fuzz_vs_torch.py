@@ -1109,6 +1109,10 @@ def test_random_programs_match_pytorch(torch, program):
     # take from a tensor without elements: PyTorch's own message, before any position
     [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
      ("unary", "take", (1,), True, False)],
+    # copysign's gradient for other is PyTorch's zeros_like(other), which zeroes new memory in
+    # place (version 1); the gradient through hardtanh is then added into it (x.grad at version 2)
+    [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), False, False),
+     ("binary", "copysign", (1, 0), False, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
