@@ -76,7 +76,7 @@ class CopysignBackward0(Node):
         # the sign of other only picks a branch: zeros of other's shape and dtype, which
         # PyTorch's zeros_like makes by zeroing new memory in place (so they are at version 1,
         # and a gradient added into them later is at version 2)
-        return grad_self, zeros_set_in_place(self.other_shape, self.other_dtype)
+        return grad_self, zeros_set_in_place(self._other_shape, self._other_dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * result / self (0 where self = 0)"""
@@ -106,7 +106,7 @@ def copysign(input, other):
     if isinstance(other, Tensor):
         out = save_result(result(out, CopysignBackward0, (input, other)), input)
         if out._grad_fn is not None:    # what other's zero gradient looks like (not a saved value)
-            out._grad_fn.other_shape, out._grad_fn.other_dtype = other._array.shape, other._array.dtype
+            out._grad_fn._other_shape, out._grad_fn._other_dtype = other._array.shape, other._array.dtype
         return out
     return save_result(result(out, CopysignBackward1, (input,)), input)
 
