@@ -1079,3 +1079,30 @@ def test_index_fill_of_an_expanded_tensor(torch, fn):
         warnings.simplefilter("always")
         assert_same(fn, torch)
     assert all("index_fill_ on expanded tensors is deprecated" in str(w.message) for w in caught)
+
+
+# linear of a 0-d input or weight: PyTorch's message names linear (not the matmul inside it),
+# with a bias too
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.linear(L.ones(()), L.ones(1, 3)),
+    lambda L: L.nn.functional.linear(L.ones(3), L.ones(())),
+    lambda L: L.nn.functional.linear(L.ones(()), L.ones(1), L.ones(1)),
+    lambda L: L.nn.functional.linear(L.ones(3, requires_grad=True), L.ones(()), L.ones(1)),
+])
+def test_linear_of_a_0d_tensor(torch, fn):
+    assert_same(fn, torch)
+
+
+# copysign: the gradient for other is zeros of other's shape and dtype, zeroed in place
+# (PyTorch's zeros_like): version 1, or 2 once another gradient is added into it
+@pytest.mark.parametrize("shapes", [((3,), (3,), "float32"), ((2, 3), (3,), "float64"), ((3,), (), "float32"),
+                                    ((), (3,), "float64")])
+def test_copysign_gradient_for_other(torch, shapes):
+    x_shape, y_shape, y_dtype = shapes
+    seen = []
+    for L in (minigrad, torch):
+        x = L.ones(x_shape, requires_grad=True)
+        y = L.ones(y_shape, dtype=getattr(L, y_dtype), requires_grad=True)
+        (L.copysign(x, y) + y).sum().backward()
+        seen.append((y.grad._version, str(y.grad.dtype), tuple(y.grad.shape), y.grad.tolist(), x.grad._version))
+    assert seen[0] == seen[1]

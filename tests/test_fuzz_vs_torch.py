@@ -253,6 +253,20 @@ UNARY = {
     "meshgrid_first": lambda L, x: L.meshgrid(x.reshape(-1), x.reshape(-1)[:2], indexing="ij")[0],
     "cartesian_prod": lambda L, x: L.cartesian_prod(x.reshape(-1), x.reshape(-1)[:2]),
     "combinations": lambda L, x: L.combinations(x.reshape(-1)),
+    # normalization, lookup tables and more activations (nn/_normalization.py, nn/functional.py)
+    "F_embedding": lambda L, x: L.nn.functional.embedding(L.tensor([[1, 0], [1, 1]]), x) if x.ndim == 2 else x * 1,
+    "F_group_norm": lambda L, x: L.nn.functional.group_norm(x, 1) if x.ndim >= 2 else x * 1,
+    "F_batch_norm_train": lambda L, x: L.nn.functional.batch_norm(x, None, None, training=True)
+                                       if x.ndim >= 2 else x * 1,
+    "F_instance_norm": lambda L, x: L.nn.functional.instance_norm(x) if x.ndim == 3 else x * 1,
+    "F_glu": lambda L, x: L.nn.functional.glu(L.cat([x, x], -1), -1) if x.ndim else x * 1,
+    "F_normalize": lambda L, x: L.nn.functional.normalize(x, dim=-1) if x.ndim else x * 1,
+    "F_hardswish": lambda L, x: L.nn.functional.hardswish(x * 3),
+    "F_hardsigmoid": lambda L, x: L.nn.functional.hardsigmoid(x * 3),
+    "F_mish": lambda L, x: L.nn.functional.mish(x),
+    "F_selu": lambda L, x: L.nn.functional.selu(x),
+    "F_celu": lambda L, x: L.nn.functional.celu(x, 0.5),
+    "F_logsigmoid": lambda L, x: L.nn.functional.logsigmoid(x),
 }
 
 VIEWS = {
@@ -385,6 +399,14 @@ BINARY = {
     "as_strided_scatter": lambda L, x, y: L.as_strided_scatter(x.contiguous(), y.reshape(-1)[:1],
                                                                (1,), (1,), 0) if x.numel() and y.numel()
                                           else x + y.sum(),
+    # two-input nn.functional: similarities, distances, a linear layer, a table looked up by y's signs
+    "F_cosine_similarity": lambda L, x, y: L.nn.functional.cosine_similarity(x, y, dim=-1) if x.ndim and y.ndim
+                                           else x * y,
+    "F_pairwise_distance": lambda L, x, y: L.nn.functional.pairwise_distance(x, y),
+    "F_linear": lambda L, x, y: L.nn.functional.linear(x, y.reshape(1, -1)),
+    "F_embedding_t": lambda L, x, y: L.nn.functional.embedding((y.detach() > 0).long(), x) if x.ndim == 2
+                                     else x * y,
+    "F_binary_cross_entropy": lambda L, x, y: L.nn.functional.binary_cross_entropy(x.sigmoid(), y.sigmoid()),
 }
 
 INPLACE = {
@@ -438,6 +460,9 @@ INPLACE = {
     "index_fill_": lambda L, x: x.index_fill_(0, L.tensor([0]), -1.0),
     "atan_": lambda L, x: x.atan_(),
     "lgamma_": lambda L, x: x.lgamma_(),
+    "F_elu_": lambda L, x: L.nn.functional.elu_(x),
+    "F_selu_inplace": lambda L, x: L.nn.functional.selu(x, inplace=True),
+    "F_celu_": lambda L, x: L.nn.functional.celu_(x, 0.5),
 }
 
 INPLACE_BINARY = {
@@ -1113,6 +1138,8 @@ def test_random_programs_match_pytorch(torch, program):
     # place (version 1); the gradient through hardtanh is then added into it (x.grad at version 2)
     [("leaf", (3,), 0, False, True), ("unary", "F_hardtanh", (0,), False, False),
      ("binary", "copysign", (1, 0), False, False), ("backward", "backward", (2,), False, False)],
+    # linear of a 0-d input: PyTorch's message names linear, not the matmul it is made of
+    [("leaf", (), 0, False, True), ("leaf", (3,), 0, False, True), ("binary", "F_linear", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

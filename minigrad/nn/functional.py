@@ -895,6 +895,9 @@ def linear(input, weight, bias=None):
         if not isinstance(value, Tensor):
             raise TypeError(f"linear(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {_pytorch_type_name(value)}")
+    if input.ndim == 0 or weight.ndim == 0:     # (checked here, so that the message names linear)
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.ndim}D and {weight.ndim}D")
     if bias is None:
         return matmul(input, weight.t())
     if input.ndim == 2:
