@@ -1106,3 +1106,17 @@ def test_copysign_gradient_for_other(torch, shapes):
         (L.copysign(x, y) + y).sum().backward()
         seen.append((y.grad._version, str(y.grad.dtype), tuple(y.grad.shape), y.grad.tolist(), x.grad._version))
     assert seen[0] == seen[1]
+
+
+# a node's post-hook sees the gradients for its inputs already summed to their shapes and cast
+# to their dtypes (PyTorch checks them before the hooks run)
+def test_node_post_hook_sees_fitted_gradients(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.ones(2, 3, requires_grad=True)
+        y = L.ones(3, dtype=L.float64, requires_grad=True)
+        z = x * y
+        z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+            [(tuple(g.shape), str(g.dtype), g.tolist()) for g in grad_inputs]))
+        z.sum().backward()
+    assert seen[0] == seen[1]
