@@ -1140,6 +1140,11 @@ def test_random_programs_match_pytorch(torch, program):
      ("binary", "copysign", (1, 0), False, False), ("backward", "backward", (2,), False, False)],
     # linear of a 0-d input: PyTorch's message names linear, not the matmul it is made of
     [("leaf", (), 0, False, True), ("leaf", (3,), 0, False, True), ("binary", "F_linear", (0, 1), False, False)],
+    # a product with a view made in no_grad (it requires grad but has no edge): PyTorch unpacks
+    # the other factor only for that view's gradient, so changing the factor later is fine
+    [("leaf", (3,), 0, False, True), ("view", "unbind0", (0,), True, False), ("unary", "scale", (1,), False, False),
+     ("binary", "mul", (1, 2), False, False), ("inplace", "mul_", (2,), True, False),
+     ("backward", "backward", (3,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

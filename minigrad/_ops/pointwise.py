@@ -445,7 +445,9 @@ class MulBackward0(Node):
         if not (need_self or need_other):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
             return None, None
-        a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
+        # (mul() saved each only if the other needs a gradient; a saved one whose gradient is not
+        # asked for, e.g. that of a view made in no_grad, may have been changed in place since)
+        a, b = self.saved_tensors if need_self and need_other else self.saved_tensors_for((need_other, need_self))
         # other's gradient first, as PyTorch's generated node computes them (it shows in which
         # node is made first, so in the order a third-order sum adds its terms)
         grad_b = _times(grad, a) if need_other else None

@@ -392,6 +392,23 @@ class Node:
             return self._unpack_saved(saved)
         return saved
 
+    def saved_tensors_for(self, wanted):
+        """``saved_tensors``, but only the values at the positions where ``wanted`` is true
+        (None at the others): PyTorch's node unpacks, and so checks, a saved input only when a
+        gradient it computes needs it, so an in-place change of one it does not need is fine."""
+        saved = self._saved
+        if saved is None:
+            return (None,) * len(wanted)
+        if saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        values = [value if want else None for value, want in zip(saved, wanted)]
+        for value, version in zip(values, self._saved_versions):
+            if value is not None and version is not None and value._versions[0] != version:
+                raise RuntimeError(_modified_in_place_message(value, version, value.grad_fn, output_nr=0))
+        if self._saves_output:
+            return self._unpack_saved(values)
+        return tuple(values)
+
     def _first_modified_message(self):
         """The error for a saved tensor changed in place since it was saved.
 
