@@ -1145,6 +1145,11 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("view", "unbind0", (0,), True, False), ("unary", "scale", (1,), False, False),
      ("binary", "mul", (1, 2), False, False), ("inplace", "mul_", (2,), True, False),
      ("backward", "backward", (3,), False, False)],
+    # a rounded division has no gradient, but PyTorch's formula still reads the saved dividend
+    # (and divisor): changing one in place before backward fails as for a true division
+    [("leaf", (3,), 0, False, True), ("unary", "scale", (0,), False, False),
+     ("binary", "div_trunc_t", (1, 0), False, False), ("inplace", "mul_", (1,), True, False),
+     ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
