@@ -1150,6 +1150,13 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "scale", (0,), False, False),
      ("binary", "div_trunc_t", (1, 0), False, False), ("inplace", "mul_", (1,), True, False),
      ("backward", "backward", (2,), False, False)],
+    # ... the same for the factors of dot/mv/mm/bmm (matmul) and addcmul
+    [("leaf", (2, 3), 0, False, True), ("view", "index0", (0,), True, False), ("unary", "scale", (1,), False, False),
+     ("binary", "matmul", (1, 2), False, False), ("inplace", "mul_", (2,), True, False),
+     ("backward", "backward", (3,), False, False)],
+    [("leaf", (2, 3), 0, False, True), ("view", "index0", (0,), True, False), ("unary", "scale", (1,), False, False),
+     ("binary", "addcmul", (1, 2), False, False), ("inplace", "mul_", (2,), True, False),
+     ("backward", "backward", (3,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
