@@ -1120,3 +1120,15 @@ def test_node_post_hook_sees_fitted_gradients(torch):
             [(tuple(g.shape), str(g.dtype), g.tolist()) for g in grad_inputs]))
         z.sum().backward()
     assert seen[0] == seen[1]
+
+
+# index_copy along a dim of size 0 with positions: PyTorch's kernel fails for want of memory
+# before it checks the positions (as index_fill does)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(0).index_copy(0, L.tensor([0]), L.ones(1)),
+    lambda L: L.ones(0, 3).index_copy_(0, L.tensor([5]), L.ones(1, 3)),
+    lambda L: L.ones(2, 0).index_copy(0, L.tensor([1]), L.ones(1, 0)),
+    lambda L: L.ones(0).index_copy(0, L.tensor([], dtype=L.long), L.ones(0)),
+])
+def test_index_copy_along_an_empty_dim(torch, fn):
+    assert_same(fn, torch)

@@ -1157,6 +1157,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 3), 0, False, True), ("view", "index0", (0,), True, False), ("unary", "scale", (1,), False, False),
      ("binary", "addcmul", (1, 2), False, False), ("inplace", "mul_", (2,), True, False),
      ("backward", "backward", (3,), False, False)],
+    # index_copy into an empty vector: PyTorch's kernel fails for want of memory, as index_fill_'s
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
+     ("binary", "index_copy", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
