@@ -1132,3 +1132,15 @@ def test_node_post_hook_sees_fitted_gradients(torch):
 ])
 def test_index_copy_along_an_empty_dim(torch, fn):
     assert_same(fn, torch)
+
+
+# as_strided_scatter keeps input's dtype: a bool or integer result of an input or source that
+# requires grad cannot carry a gradient, and PyTorch refuses to record it
+@pytest.mark.parametrize("fn", [
+    lambda L: L.as_strided_scatter(L.tensor([True, False]), L.ones(1, requires_grad=True), (1,), (1,), 0),
+    lambda L: L.as_strided_scatter(L.tensor([1, 2]), L.ones(3, requires_grad=True)[:1], (1,), (1,), 0),
+    lambda L: L.as_strided_scatter(L.tensor([1, 2]), L.ones(1), (1,), (1,), 0),
+    lambda L: L.as_strided_scatter(L.ones(2, dtype=L.float64), L.ones(1, requires_grad=True), (1,), (1,), 1),
+])
+def test_as_strided_scatter_into_a_dtype_without_gradients(torch, fn):
+    assert_same(fn, torch)
