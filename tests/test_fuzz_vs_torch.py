@@ -1164,6 +1164,10 @@ def test_random_programs_match_pytorch(torch, program):
     # a bool tensor with history, which PyTorch refuses ("Autograd not support dtype: Bool")
     [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
      ("binary", "as_strided_scatter", (1, 0), False, False)],
+    # tensordot to a single number of an expanded gradient: PyTorch's dot needs both sides laid
+    # out in order, so it multiplies and sums (SumBackward0 of MulBackward0 of SqueezeBackward0s)
+    [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("binary", "tensordot_full", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
