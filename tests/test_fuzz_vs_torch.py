@@ -11,7 +11,9 @@ masked_select, nansum, count_nonzero, torch.Tensor(x), isnan and its family, nan
 var/std without degrees of freedom, bools subtracted, inverse and hyperbolic trigonometry,
 lgamma/digamma, rot90/tile/repeat_interleave/movedim/unflatten/tensor_split, diagonals and traces,
 kthvalue/mode/cummax/cummin, take/index_fill/index_copy/masked_scatter, hypot/copysign/fmax/lerp/
-addcmul/addcdiv, overlapping unfold windows,
+addcmul/addcdiv, overlapping unfold windows, products and structure (kron, tensordot, inner,
+vdot, meshgrid, block_diag, as_strided and as_strided_scatter), normalization (layer/rms/group/
+batch/instance norm), embedding, glu, normalize, cosine similarity, pairwise distance, linear,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
@@ -24,7 +26,8 @@ names, ``next_functions``, the gradients of leaves and retained tensors, what th
 given, and the exception type when a step fails (in both libraries, or it is a mismatch).
 
 CI runs a fixed, seeded budget. For a long run set MINIGRAD_FUZZ_EXAMPLES
-(``make fuzz`` runs 5000; then ``--hypothesis-seed=N`` picks another set of programs);
+(``make fuzz`` runs 5000; then ``--hypothesis-seed=N`` or MINIGRAD_FUZZ_SEED=N picks another
+set of programs);
 MINIGRAD_FUZZ_MESSAGES=1 also compares the first line of exception messages. Programs
 that still differ from PyTorch are listed, with the reason, in ``test_known_differences``.
 """
@@ -34,13 +37,14 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import minigrad
 
 EXAMPLES = int(os.environ.get("MINIGRAD_FUZZ_EXAMPLES", "300"))
 COMPARE_MESSAGES = os.environ.get("MINIGRAD_FUZZ_MESSAGES", "") not in ("", "0")
+SEED = os.environ.get("MINIGRAD_FUZZ_SEED", "")
 SHAPES = [(3,), (2, 3), (), (2, 1, 3)]
 
 
@@ -794,7 +798,14 @@ def run_program(torch, program):
         assert_same_state(ours, theirs)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("MINIGRAD_FUZZ_EXAMPLES"),
+def _seeded(test):
+    """MINIGRAD_FUZZ_SEED=N runs another set of programs (as pytest's --hypothesis-seed=N does)."""
+    return seed(int(SEED))(test) if SEED else test
+
+
+@_seeded
+@settings(max_examples=EXAMPLES, deadline=None,
+          derandomize=not (os.environ.get("MINIGRAD_FUZZ_EXAMPLES") or SEED),
           suppress_health_check=list(HealthCheck), database=None)
 @given(program=steps())
 def test_random_programs_match_pytorch(torch, program):
