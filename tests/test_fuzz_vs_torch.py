@@ -1179,6 +1179,10 @@ def test_random_programs_match_pytorch(torch, program):
     # out in order, so it multiplies and sums (SumBackward0 of MulBackward0 of SqueezeBackward0s)
     [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
      ("binary", "tensordot_full", (0, 1), False, False)],
+    # celu_ (elu_, selu, leaky_relu_ in place) of windows that overlap: PyTorch changes a shared
+    # element once per position, each time reading what the last write left (as exp_ does)
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("inplace", "F_celu_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -435,6 +435,15 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     return tensor
 
 
+def apply_pointwise_inplace(tensor, op):
+    """``apply_inplace`` for an operation on each element alone (an in-place activation): where
+    the tensor sees a memory location at several positions (overlapping as_strided or unfold
+    windows), PyTorch changes it once per position, each time reading what the last write left."""
+    if overlaps_itself(tensor._array):
+        return reading_its_own_writes(tensor, (), pointwise_one_by_one(op), op)
+    return apply_inplace(tensor, op)
+
+
 def reading_its_own_writes(tensor, other, elementwise, op, overlap_ok=False):
     """``tensor = op(tensor, other)`` in place, where ``other`` reads memory that the change
     writes (``x -= x[0]`` of a transposed x), or the tensor itself sees a memory location

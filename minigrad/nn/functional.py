@@ -27,7 +27,7 @@ from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
 from .._creation import zeros
 from .._memory_format import is_non_overlapping_and_dense
 from .._ops.special import _erf_array, erf
-from .._ops.inplace import apply_inplace
+from .._ops.inplace import apply_inplace, apply_pointwise_inplace
 from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
@@ -1278,8 +1278,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     """
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
-    return apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope,
-                                                                   LeakyReluBackward1))
+    return apply_pointwise_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope,
+                                                                             LeakyReluBackward1))
 
 
 def leaky_relu_(input, negative_slope=0.01):
