@@ -372,6 +372,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"shape {_shape_text(input.shape)}")
     _check_floating("GroupNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
+    # PyTorch's kernel works on a contiguous input: it makes one first (a recorded clone, which
+    # is then the node's edge and saved input)
+    input = input.contiguous()
     array = input._array
     grouped = array.reshape(n, num_groups, (c // num_groups) * int(np.prod(array.shape[2:])))
     mean, rstd, _ = _statistics(grouped, (2,), eps)
