@@ -1187,6 +1187,10 @@ def test_random_programs_match_pytorch(torch, program):
     # (CloneBackward0 is the node's edge)
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("unary", "F_group_norm", (1,), False, False)],
+    # the gradient through unfold of a 0-d tensor, with create_graph: PyTorch records
+    # unfold_backward (UnfoldBackwardBackward0) for it too, not a view
+    [("leaf", (), 0, False, True), ("view", "unfold", (0,), False, False), ("unary", "F_celu", (1,), False, False),
+     ("grad", "grad", (2,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
