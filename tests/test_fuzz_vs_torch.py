@@ -1180,7 +1180,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
      ("binary", "tensordot_full", (0, 1), False, False)],
     # celu_ (elu_, selu, leaky_relu_ in place) of windows that overlap: PyTorch changes a shared
-    # element once per position, each time reading what the last write left (as exp_ does)
+    # element once per position, each time reading what the last write left (as exp_ does).
+    # PyTorch does not promise this (writing memory seen at several positions is undefined, and
+    # most in-place operations refuse it); minigrad follows what its loops do
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("inplace", "F_celu_", (1,), True, False)],
     # group_norm of a tensor not laid out in order: PyTorch normalizes a contiguous copy
