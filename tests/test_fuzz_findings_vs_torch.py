@@ -1144,3 +1144,16 @@ def test_index_copy_along_an_empty_dim(torch, fn):
 ])
 def test_as_strided_scatter_into_a_dtype_without_gradients(torch, fn):
     assert_same(fn, torch)
+
+
+# binary_cross_entropy refuses targets outside [0, 1] (NaN too); element by element, the input's
+# value is checked before the target's
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.5]), L.tensor([float("nan")])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.5, 0.2]), L.tensor([0.5, 1.5])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.5, 1.5]), L.tensor([-0.1, 0.5])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([1.5, 0.5]), L.tensor([0.5, float("nan")])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.3, 0.9]), L.tensor([0.0, 1.0])),
+])
+def test_binary_cross_entropy_target_outside_0_1(torch, fn):
+    assert_same(fn, torch)
