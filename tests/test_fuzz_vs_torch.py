@@ -1196,6 +1196,9 @@ def test_random_programs_match_pytorch(torch, program):
     # binary_cross_entropy with a NaN target (the sigmoid of x ** x): PyTorch refuses it
     [("leaf", (3,), 0, False, True), ("binary", "pow_raw", (0, 0), True, False),
      ("binary", "F_binary_cross_entropy", (0, 1), True, False)],
+    # the gradient of x ** 0 is PyTorch's zeros_like(x): nothing recorded, even with create_graph
+    [("leaf", (3,), 0, False, True), ("unary", "pow0", (0,), False, False),
+     ("grad_outputs", "slot_as_grad_output", (1, 0), True, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

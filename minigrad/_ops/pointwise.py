@@ -700,8 +700,8 @@ class PowBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         n = self.exponent
-        if n == 0:
-            return (grad * 0,)
+        if n == 0:      # PyTorch's formula gives zeros_like(self) then: no graph, no NaN from grad
+            return (_wrap(np.zeros_like(a._array)),)
         return (grad * mul_by_number(a ** (n - 1), n),)
 
     def jvp(self, tangents, inputs, out):
