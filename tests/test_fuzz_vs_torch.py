@@ -1199,6 +1199,9 @@ def test_random_programs_match_pytorch(torch, program):
     # the gradient of x ** 0 is PyTorch's zeros_like(x): nothing recorded, even with create_graph
     [("leaf", (3,), 0, False, True), ("unary", "pow0", (0,), False, False),
      ("grad_outputs", "slot_as_grad_output", (1, 0), True, True)],
+    # add_ into windows that overlap, of a tensor whose shape does not fit: PyTorch's message
+    [("leaf", (3,), 0, False, True), ("unary", "scale", (0,), True, False),
+     ("view", "as_strided_overlap", (1,), True, False), ("inplace_binary", "add_alpha_", (2, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -401,6 +401,10 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         scaled = other if alpha == 1 else other * alpha
         with_alpha = op if alpha == 1 else lambda a, b: op(a, b, alpha=alpha)
         if isinstance(other, Tensor):
+            try:                                # shapes that do not fit: PyTorch's message first
+                np.broadcast_shapes(tensor._array.shape, other._array.shape)
+            except ValueError:
+                raise pointwise._broadcast_error(tensor, other) from None
             return reading_its_own_writes(tensor, other, lambda a, b: ufunc(a, b * alpha if alpha != 1 else b),
                                           with_alpha)
         return reading_its_own_writes(tensor, (), lambda a: ufunc(a, scaled), lambda a: with_alpha(a, other))
