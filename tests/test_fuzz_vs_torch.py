@@ -1202,6 +1202,11 @@ def test_random_programs_match_pytorch(torch, program):
     # add_ into windows that overlap, of a tensor whose shape does not fit: PyTorch's message
     [("leaf", (3,), 0, False, True), ("unary", "scale", (0,), True, False),
      ("view", "as_strided_overlap", (1,), True, False), ("inplace_binary", "add_alpha_", (2, 0), True, False)],
+    # autograd.grad w.r.t. a tensor that does not require grad, from an output squeezed in place
+    # since it was recorded: PyTorch refuses the input before it checks the gradient's shape
+    [("leaf", (2, 1, 3), 0, False, True), ("unary", "scale", (0,), False, False),
+     ("inplace", "squeeze_", (1,), True, False), ("leaf", (3,), 0, False, False),
+     ("grad_outputs", "other_slot", (1, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
