@@ -1079,3 +1079,81 @@ def test_index_fill_of_an_expanded_tensor(torch, fn):
         warnings.simplefilter("always")
         assert_same(fn, torch)
     assert all("index_fill_ on expanded tensors is deprecated" in str(w.message) for w in caught)
+
+
+# linear of a 0-d input or weight: PyTorch's message names linear (not the matmul inside it),
+# with a bias too
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.linear(L.ones(()), L.ones(1, 3)),
+    lambda L: L.nn.functional.linear(L.ones(3), L.ones(())),
+    lambda L: L.nn.functional.linear(L.ones(()), L.ones(1), L.ones(1)),
+    lambda L: L.nn.functional.linear(L.ones(3, requires_grad=True), L.ones(()), L.ones(1)),
+])
+def test_linear_of_a_0d_tensor(torch, fn):
+    assert_same(fn, torch)
+
+
+# copysign: the gradient for other is zeros of other's shape and dtype, zeroed in place
+# (PyTorch's zeros_like): version 1, or 2 once another gradient is added into it
+@pytest.mark.parametrize("shapes", [((3,), (3,), "float32"), ((2, 3), (3,), "float64"), ((3,), (), "float32"),
+                                    ((), (3,), "float64")])
+def test_copysign_gradient_for_other(torch, shapes):
+    x_shape, y_shape, y_dtype = shapes
+    seen = []
+    for L in (minigrad, torch):
+        x = L.ones(x_shape, requires_grad=True)
+        y = L.ones(y_shape, dtype=getattr(L, y_dtype), requires_grad=True)
+        (L.copysign(x, y) + y).sum().backward()
+        seen.append((y.grad._version, str(y.grad.dtype), tuple(y.grad.shape), y.grad.tolist(), x.grad._version))
+    assert seen[0] == seen[1]
+
+
+# a node's post-hook sees the gradients for its inputs already summed to their shapes and cast
+# to their dtypes (PyTorch checks them before the hooks run)
+def test_node_post_hook_sees_fitted_gradients(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.ones(2, 3, requires_grad=True)
+        y = L.ones(3, dtype=L.float64, requires_grad=True)
+        z = x * y
+        z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+            [(tuple(g.shape), str(g.dtype), g.tolist()) for g in grad_inputs]))
+        z.sum().backward()
+    assert seen[0] == seen[1]
+
+
+# index_copy along a dim of size 0 with positions: PyTorch's kernel fails for want of memory
+# before it checks the positions (as index_fill does)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(0).index_copy(0, L.tensor([0]), L.ones(1)),
+    lambda L: L.ones(0, 3).index_copy_(0, L.tensor([5]), L.ones(1, 3)),
+    lambda L: L.ones(2, 0).index_copy(0, L.tensor([1]), L.ones(1, 0)),
+    lambda L: L.ones(0).index_copy(0, L.tensor([], dtype=L.long), L.ones(0)),
+])
+def test_index_copy_along_an_empty_dim(torch, fn):
+    assert_same(fn, torch)
+
+
+# as_strided_scatter keeps input's dtype: a bool or integer result of an input or source that
+# requires grad cannot carry a gradient, and PyTorch refuses to record it
+@pytest.mark.parametrize("fn", [
+    lambda L: L.as_strided_scatter(L.tensor([True, False]), L.ones(1, requires_grad=True), (1,), (1,), 0),
+    lambda L: L.as_strided_scatter(L.tensor([1, 2]), L.ones(3, requires_grad=True)[:1], (1,), (1,), 0),
+    lambda L: L.as_strided_scatter(L.tensor([1, 2]), L.ones(1), (1,), (1,), 0),
+    lambda L: L.as_strided_scatter(L.ones(2, dtype=L.float64), L.ones(1, requires_grad=True), (1,), (1,), 1),
+])
+def test_as_strided_scatter_into_a_dtype_without_gradients(torch, fn):
+    assert_same(fn, torch)
+
+
+# binary_cross_entropy refuses targets outside [0, 1] (NaN too); element by element, the input's
+# value is checked before the target's
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.5]), L.tensor([float("nan")])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.5, 0.2]), L.tensor([0.5, 1.5])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.5, 1.5]), L.tensor([-0.1, 0.5])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([1.5, 0.5]), L.tensor([0.5, float("nan")])),
+    lambda L: L.nn.functional.binary_cross_entropy(L.tensor([0.3, 0.9]), L.tensor([0.0, 1.0])),
+])
+def test_binary_cross_entropy_target_outside_0_1(torch, fn):
+    assert_same(fn, torch)

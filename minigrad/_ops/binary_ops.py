@@ -13,7 +13,7 @@ import numpy as np
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, save_result
+from . import result, save_result, zeros_set_in_place
 from .pointwise import _binary, _operand_arrays, kernel_not_implemented, pow, rpow
 from .rounding import _NotImplementedBackward
 
@@ -73,7 +73,10 @@ class CopysignBackward0(Node):
         grad_self = grad * _sign_kept(a, out) if self.should_compute_output(0) else None
         if len(self._next_nodes) == 1 or not self.should_compute_output(1):
             return (grad_self,) if len(self._next_nodes) == 1 else (grad_self, None)
-        return grad_self, grad * 0      # the sign of other only picks a branch: zeros
+        # the sign of other only picks a branch: zeros of other's shape and dtype, which
+        # PyTorch's zeros_like makes by zeroing new memory in place (so they are at version 1,
+        # and a gradient added into them later is at version 2)
+        return grad_self, zeros_set_in_place(self._other_shape, self._other_dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t * result / self (0 where self = 0)"""
@@ -101,7 +104,10 @@ def copysign(input, other):
         dtype = np.dtype(np.float32)
     out = _binary(lambda x, y: np.copysign(x, y, dtype=dtype), input, other).astype(dtype, copy=False)
     if isinstance(other, Tensor):
-        return save_result(result(out, CopysignBackward0, (input, other)), input)
+        out = save_result(result(out, CopysignBackward0, (input, other)), input)
+        if out._grad_fn is not None:    # what other's zero gradient looks like (not a saved value)
+            out._grad_fn._other_shape, out._grad_fn._other_dtype = other._array.shape, other._array.dtype
+        return out
     return save_result(result(out, CopysignBackward1, (input,)), input)
 
 

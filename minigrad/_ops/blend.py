@@ -75,7 +75,8 @@ class AddcmulBackward0(_SavesValue, Node):
         grad_self = grad; grad_tensor1 = grad * tensor2 * value; grad_tensor2 = grad * tensor1 * value"""
 
     def backward(self, grad):
-        t1, t2 = self.saved_tensors
+        # each factor is unpacked (and checked for in-place changes) only for the other's gradient
+        t1, t2 = self.saved_tensors_for((self.should_compute_output(2), self.should_compute_output(1)))
         return (grad if self.should_compute_output(0) else None,
                 grad * _times_value(t2, self.value) if self.should_compute_output(1) else None,
                 grad * _times_value(t1, self.value) if self.should_compute_output(2) else None)

@@ -170,6 +170,8 @@ def index_copy(input, dim, index, source):
         raise IndexError(f"index_copy_(): Number of indices ({positions.size}) should be equal to "
                          f"source.size(dim) ({source_count})")
     size = input.shape[dim] if input.ndim else 1
+    if size == 0 and positions.size:
+        raise _no_memory_for_a_slice(input, dim)
     outside = (positions < 0) | (positions >= size)
     if outside.any():
         raise IndexError(f"index_copy_(): index {int(positions[outside][0])} is out of bounds for "
@@ -212,6 +214,18 @@ class IndexFillBackward1(Node):
 
 
 @history_first
+def _no_memory_for_a_slice(input, dim):
+    """PyTorch's error when index_fill/index_copy write into a dim of size 0: its kernel first
+    views self with one slice of step 0 along dim, which needs memory that an empty tensor does
+    not have (checked before the positions)."""
+    sizes, steps = list(input.shape), list(input.stride())
+    sizes[dim], steps[dim] = 1, 0
+    needed = (1 + sum((n - 1) * step for n, step in zip(sizes, steps))) * input._array.itemsize
+    return RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
+                        f"{input._array.itemsize} requiring a storage size of {needed} are out of "
+                        "bounds for storage of size 0")
+
+
 def index_fill(input, dim, index, value):
     """A copy of ``input`` with every slice ``index[k]`` along ``dim`` set to ``value``
     (a number, or a 0-d tensor, which then gets the gradient of all those places)."""
@@ -226,14 +240,7 @@ def index_fill(input, dim, index, value):
     size = input.shape[dim] if input.ndim else 1
     positions = index._array.reshape(-1)
     if size == 0 and positions.size:
-        # PyTorch's kernel first views self with one slice of step 0 along dim, which needs
-        # memory that an empty tensor does not have (checked before the positions)
-        sizes, steps = list(input.shape), list(input.stride())
-        sizes[dim], steps[dim] = 1, 0
-        needed = (1 + sum((n - 1) * step for n, step in zip(sizes, steps))) * input._array.itemsize
-        raise RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
-                           f"{input._array.itemsize} requiring a storage size of {needed} are out of "
-                           "bounds for storage of size 0")
+        raise _no_memory_for_a_slice(input, dim)
     outside = (positions < -size) | (positions >= size)
     if outside.any():
         raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "

@@ -401,6 +401,10 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         scaled = other if alpha == 1 else other * alpha
         with_alpha = op if alpha == 1 else lambda a, b: op(a, b, alpha=alpha)
         if isinstance(other, Tensor):
+            try:                                # shapes that do not fit: PyTorch's message first
+                np.broadcast_shapes(tensor._array.shape, other._array.shape)
+            except ValueError:
+                raise pointwise._broadcast_error(tensor, other) from None
             return reading_its_own_writes(tensor, other, lambda a, b: ufunc(a, b * alpha if alpha != 1 else b),
                                           with_alpha)
         return reading_its_own_writes(tensor, (), lambda a: ufunc(a, scaled), lambda a: with_alpha(a, other))
@@ -439,6 +443,15 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
     bump_version(tensor)
     return tensor
+
+
+def apply_pointwise_inplace(tensor, op):
+    """``apply_inplace`` for an operation on each element alone (an in-place activation): where
+    the tensor sees a memory location at several positions (overlapping as_strided or unfold
+    windows), PyTorch changes it once per position, each time reading what the last write left."""
+    if overlaps_itself(tensor._array):
+        return reading_its_own_writes(tensor, (), pointwise_one_by_one(op), op)
+    return apply_inplace(tensor, op)
 
 
 def reading_its_own_writes(tensor, other, elementwise, op, overlap_ok=False):

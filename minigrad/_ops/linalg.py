@@ -65,6 +65,13 @@ def _save_operands(out, a, b):
     return out
 
 
+def _each_for_the_other(node):
+    """Which of a product's two saved factors backward unpacks: each one only when the other
+    factor's gradient is asked for (PyTorch checks a saved tensor for in-place changes only
+    when it unpacks it)."""
+    return node.should_compute_output(1), node.should_compute_output(0)
+
+
 class MmBackward0(Node):
     """result = self @ mat2   ->   grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"""
 
@@ -74,7 +81,7 @@ class MmBackward0(Node):
     _mat1_column_major = _mat2_column_major = False     # (set by forward: see _column_major)
 
     def backward(self, grad):
-        a, b = self.saved_tensors
+        a, b = self.saved_tensors_for(_each_for_the_other(self))
         if _unrecorded_products(grad, a, b):
             # nothing to record (no create_graph): numpy's products alone give the same values,
             # without mm's checks (forward made them) and the views that t() registers; laid
@@ -163,7 +170,7 @@ class MvBackward0(Node):
     _saved_names = ('self', 'vec')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        m, v = self.saved_tensors
+        m, v = self.saved_tensors_for(_each_for_the_other(self))
         grad_m = outer(grad, v) if self.should_compute_output(0) else None
         grad_v = m.t().mv(grad) if self.should_compute_output(1) else None
         return grad_m, grad_v
@@ -206,7 +213,7 @@ class DotBackward0(Node):
     _saved_names = ('self', 'tensor')      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        a, b = self.saved_tensors
+        a, b = self.saved_tensors_for(_each_for_the_other(self))
         return (grad * b if self.should_compute_output(0) else None,
                 grad * a if self.should_compute_output(1) else None)
 
@@ -277,7 +284,7 @@ class BmmBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        a, b = self.saved_tensors
+        a, b = self.saved_tensors_for(_each_for_the_other(self))
         grad_a = grad.bmm(b.transpose(1, 2)) if self.should_compute_output(0) else None
         grad_b = a.transpose(1, 2).bmm(grad) if self.should_compute_output(1) else None
         return grad_a, grad_b

@@ -503,7 +503,9 @@ class MulBackward0(Node):
         if not (need_self or need_other):
             # PyTorch unpacks (and so checks) a saved input only for a gradient it computes
             return None, None
-        a, b = self.saved_tensors      # (mul() saved each only if the other needs a gradient)
+        # (mul() saved each only if the other needs a gradient; a saved one whose gradient is not
+        # asked for, e.g. that of a view made in no_grad, may have been changed in place since)
+        a, b = self.saved_tensors if need_self and need_other else self.saved_tensors_for((need_other, need_self))
         # other's gradient first, as PyTorch's generated node computes them (it shows in which
         # node is made first, so in the order a third-order sum adds its terms)
         grad_b = _times(grad, a) if need_other else None
@@ -756,8 +758,8 @@ class PowBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         n = self.exponent
-        if n == 0:
-            return (grad * 0,)
+        if n == 0:      # PyTorch's formula gives zeros_like(self) then: no graph, no NaN from grad
+            return (_wrap(np.zeros_like(a._array)),)
         return (grad * mul_by_number(a ** (n - 1), n),)
 
     def jvp(self, tangents, inputs, out):

@@ -126,8 +126,13 @@ def tensordot(a, b, dims=2):
     out_shape = tuple(a.shape[d] for d in kept_a) + tuple(b.shape[d] for d in kept_b)
     a_moved = a.permute(kept_a + dims_a)
     b_moved = b.permute(dims_b + kept_b)
-    if rows == 1 and columns == 1:        # one row times one column: a dot product
+    if rows == 1 and columns == 1 and a_moved.is_contiguous() and b_moved.is_contiguous():
+        # one row times one column: a dot product
         product = dot(a_moved.flatten(), b_moved.flatten())   # (flatten: a vector stays itself)
+    elif rows == 1 and columns == 1:
+        # ... of memory laid out otherwise (a slice with steps, an expanded gradient): PyTorch
+        # multiplies elementwise and sums instead
+        product = (a_moved.squeeze() * b_moved.squeeze()).sum()
     else:
         product = mm(a_moved.reshape(rows, summed), b_moved.reshape(summed, columns))
     return product.view(out_shape)

@@ -438,7 +438,9 @@ class UnfoldBackward0(Node):
         dim, size, step = self.dimension, self.size, self.step
         shape = self.self_sym_sizes
         if not shape:                        # a 0-d input: one window of one element
-            return (grad.reshape(()),)
+            # (recorded as unfold_backward too, as in PyTorch)
+            return (result(grad._array.reshape(()).copy(), UnfoldBackwardBackward0, (grad,), dim=dim,
+                           size=size, step=step),)
         # element j of window i came from position i * step + j along ``dim``
         windows = grad.shape[dim]
         positions = (np.arange(windows)[:, None] * step + np.arange(size)[None, :]).reshape(-1)

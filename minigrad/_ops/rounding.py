@@ -137,8 +137,12 @@ class DivBackward2(Node):
 
     def backward(self, grad):
         if self.rounding_mode is not None:     # a step function: flat between its jumps
-            return (_wrap(np.zeros_like(grad._array)) if self.should_compute_output(0) else None,
-                    _wrap(np.zeros_like(grad._array)) if self.should_compute_output(1) else None)
+            need_self, need_other = self.should_compute_output(0), self.should_compute_output(1)
+            # PyTorch's formulas still read other (for self's zeros) and self (for other's), so a
+            # saved input changed in place since fails here too
+            self.saved_tensors_for((need_other, need_self or need_other))
+            return (_wrap(np.zeros_like(grad._array)) if need_self else None,
+                    _wrap(np.zeros_like(grad._array)) if need_other else None)
         a, b = self.saved_tensors             # rounding_mode=None: true division (DivBackward0)
         divisor = b if self._divisor is None else self._divisor      # (a number stays a number)
         grad_a = grad / divisor if self.should_compute_output(0) else None

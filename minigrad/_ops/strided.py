@@ -14,7 +14,9 @@ PyTorch: torch.as_strided, Tensor.as_strided_, torch.as_strided_scatter.
 """
 import numpy as np
 
+from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import AsStridedBackward0, history_first
 from . import result
@@ -211,6 +213,10 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
             '!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at "/__w/pytorch/'
             'pytorch/aten/src/ATen/native/TensorShape.cpp":4754, please report a bug to PyTorch. '
             "as_strided_scatter is currently only supported for contiguous inputs")
+    if (input.requires_grad or src.requires_grad) and input._array.dtype.kind not in "fc" and is_grad_enabled():
+        # the result has input's dtype, which cannot carry a gradient: PyTorch refuses to record
+        # (rather than record nothing, as most operations with such results do)
+        raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(input.dtype)}")
     memory, own_offset = storage_of(input)
     copy = memory.copy()
     out_array = np.lib.stride_tricks.as_strided(

@@ -50,7 +50,7 @@ def _gradients_as_tuple(gradients, count):
     return tuple(gradients)
 
 
-def _root_gradients(outputs, grad_outputs, create_graph):
+def _root_gradients(outputs, grad_outputs, create_graph, fitted=True):
     """Pair each output with its starting gradient, checking shapes (ones for scalars).
 
     As in PyTorch, every gradient is checked (and the implicit ones made) before any output is
@@ -98,6 +98,12 @@ def _root_gradients(outputs, grad_outputs, create_graph):
         else:
             grad._shared_gradient = True
         roots.append((edge, grad))
+    if not fitted:          # (autograd.grad checks its inputs first, then fits)
+        return roots
+    return _fitted_roots(roots)
+
+
+def _fitted_roots(roots):
     return [(edge, _fit_to_recorded_shape(i, edge, grad)) for i, (edge, grad) in enumerate(roots)]
 
 
@@ -253,11 +259,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                              materialize_grads)
-    roots = _root_gradients(outputs, grads, create_graph)
+    roots = _root_gradients(outputs, grads, create_graph, fitted=False)
+    edges = [_input_edge(t) for t in inputs]    # (before the gradients' shapes, as in PyTorch)
+    roots = _fitted_roots(roots)
     # the engine starts from its own copies; an input that is an output, reached by nothing
     # else, gets the caller's grad_output back (the very tensor, as in PyTorch)
     handed_in = {id(start): given for (_, start), given in zip(roots, grads) if given is start}
-    edges = [_input_edge(t) for t in inputs]
     with _quiet_numpy():
         captured = engine.run_backward(roots, retain_graph, create_graph, capture=edges)
     result = []

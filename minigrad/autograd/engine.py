@@ -248,7 +248,7 @@ def call_backward(node, grads, keep_graph):
             f"function {node.name()} returned an incorrect number of gradients "
             f"(expected {len(node._next_nrs)}, got {len(grad_inputs)})")
     if node._has_hooks and node._post_hooks:
-        grad_inputs = apply_post_hooks(node, grad_inputs, grads)
+        grad_inputs = apply_post_hooks(node, fitted_to_inputs(node, grad_inputs), grads)
     if _observers:
         grad_inputs = notify_observers(node, grads, grad_inputs)
     if saved is not None and not keep_graph:
@@ -410,6 +410,13 @@ def retain_grad(tensor, grad):
         tensor._grad = grad.clone(memory_format=contiguous_format)
     else:
         tensor._grad = current + grad
+
+
+def fitted_to_inputs(node, grad_inputs):
+    """The gradients as PyTorch checks them before post-hooks see them: each summed to the
+    shape of its input and cast to its dtype (otherwise add_to_buffer does that later)."""
+    return tuple(grad if grad is None or next_node is None else _fit_to_node(grad, next_node, nr, node)
+                 for grad, next_node, nr in zip(grad_inputs, node._next_nodes, node._next_nrs))
 
 
 def apply_post_hooks(node, grad_inputs, grads):

@@ -414,8 +414,26 @@ class Node:
             return self._unpack_saved(saved)
         return saved
 
-    def _first_modified_message(self):
-        """The error for a saved tensor changed in place since it was saved.
+    def saved_tensors_for(self, wanted):
+        """``saved_tensors``, but only the values at the positions where ``wanted`` is true
+        (None at the others): PyTorch's node unpacks, and so checks, a saved input only when a
+        gradient it computes needs it, so an in-place change of one it does not need is fine."""
+        saved = self._saved
+        if saved is None:
+            return (None,) * len(wanted)
+        if saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        values = [value if want else None for value, want in zip(saved, wanted)]
+        for value, version in zip(values, self._saved_versions):
+            if value is not None and version is not None and value._versions[0] != version:
+                raise RuntimeError(self._first_modified_message(wanted))
+        if self._saves_output:
+            return self._unpack_saved(values)
+        return tuple(values)
+
+    def _first_modified_message(self, wanted=None):
+        """The error for a saved tensor changed in place since it was saved (one of those
+        ``wanted`` says backward unpacks, if given).
 
         When several were changed, PyTorch reports the first in the order its backward
         unpacks them: the inputs by their names in alphabetical order (``other`` before
@@ -429,6 +447,8 @@ class Node:
             order = sorted(order, key=lambda i: (type(saved[i]) is SavedOutput, names[i]))
         for i in order:
             value, version = saved[i], versions[i]
+            if wanted is not None and not wanted[i]:     # (not unpacked: see saved_tensors_for)
+                continue
             if type(value) is SavedOutput:
                 if value.version_counter[0] != value.version:
                     return value.modified_message(self)

@@ -198,10 +198,17 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                            f"floats like the input, e.g. target.float()")
     F._check_not_differentiable("binary_cross_entropy", weight=weight)
     p, t = input._array, target._array
-    if not np.all((p >= 0) & (p <= 1)):        # (NaN is refused too, as in PyTorch)
+    # PyTorch's kernel checks element by element, the input's value before the target's (NaN is
+    # refused too): the first element out of [0, 1] names which one is wrong
+    bad_input, bad_target = np.broadcast_arrays(~((p >= 0) & (p <= 1)), ~((t >= 0) & (t <= 1)))
+    bad = (bad_input | bad_target).reshape(-1)
+    if bad.any() and bad_input.reshape(-1)[np.argmax(bad)]:
         raise RuntimeError(
             "all elements of input should be between 0 and 1\nminigrad hint: they are probabilities; "
             "pass raw scores to binary_cross_entropy_with_logits instead")
+    if bad.any():
+        raise RuntimeError("all elements of target should be between 0 and 1\nminigrad hint: targets "
+                           "are probabilities too (0 or 1 for a yes/no label)")
     if weight is not None and weight.shape != target.shape and _broadcasts(weight.shape, target.shape):
         weight = weight.expand(target.shape)      # as PyTorch's F.binary_cross_entropy does first
     with np.errstate(divide="ignore"):

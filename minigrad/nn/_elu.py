@@ -21,7 +21,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number, kernel_not_implemented
-from .._ops.inplace import apply_inplace
+from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import _wrap
 from ._hardtanh import _in_vector_registers
 
@@ -164,7 +164,7 @@ def elu(input, alpha=1.0, inplace=False):
     forward = lambda t: _elu(t, node_class, (alpha, 1, 1),  # noqa: E731
                              dict(alpha=alpha, scale=1, input_scale=1))
     # in place: computed out of place, then written back into input
-    return apply_inplace(input, forward) if inplace else forward(input)
+    return apply_pointwise_inplace(input, forward) if inplace else forward(input)
 
 
 def elu_(input, alpha=1.0):
@@ -184,7 +184,7 @@ def selu(input, inplace=False):
     node_class = EluBackward1 if inplace else EluBackward0
     forward = lambda t: _elu(t, node_class, (SELU_ALPHA, SELU_SCALE, 1),  # noqa: E731
                              dict(alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1))
-    return apply_inplace(input, forward) if inplace else forward(input)
+    return apply_pointwise_inplace(input, forward) if inplace else forward(input)
 
 
 def selu_(input):
@@ -245,7 +245,7 @@ def celu(input, alpha=1.0, inplace=False):
     node_class = CeluBackward1 if inplace else CeluBackward0
     forward = lambda t: _elu(t, node_class, (alpha, 1.0, 1.0 / float(alpha)),  # noqa: E731
                              dict(alpha=alpha))
-    return apply_inplace(input, forward) if inplace else forward(input)
+    return apply_pointwise_inplace(input, forward) if inplace else forward(input)
 
 
 def celu_(input, alpha=1.0):

@@ -372,6 +372,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"shape {_shape_text(input.shape)}")
     _check_floating("GroupNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
+    # PyTorch's kernel works on an input laid out in order (or channels-last): it makes such a
+    # copy first (a recorded clone, which is then the node's edge and saved input)
+    if not input.is_contiguous() and not any(input.ndim == fmt.rank and is_in_format(input._array, fmt)
+                                             for fmt in (channels_last, channels_last_3d)):
+        input = input.contiguous()
     array = input._array
     grouped = array.reshape(n, num_groups, (c // num_groups) * int(np.prod(array.shape[2:])))
     mean, rstd, _ = _statistics(grouped, (2,), eps)

@@ -27,7 +27,7 @@ from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
 from .._creation import zeros
 from .._memory_format import is_non_overlapping_and_dense
 from .._ops.special import _erf_array, erf
-from .._ops.inplace import apply_inplace
+from .._ops.inplace import apply_inplace, apply_pointwise_inplace
 from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
@@ -902,6 +902,9 @@ def linear(input, weight, bias=None):
         if not isinstance(value, Tensor):
             raise TypeError(f"linear(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {_pytorch_type_name(value)}")
+    if input.ndim == 0 or weight.ndim == 0:     # (checked here, so that the message names linear)
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.ndim}D and {weight.ndim}D")
     if bias is None:
         return matmul(input, weight.t())
     if input.ndim == 2:
@@ -1288,8 +1291,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     """
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
-    return apply_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope,
-                                                                   LeakyReluBackward1))
+    return apply_pointwise_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope,
+                                                                             LeakyReluBackward1))
 
 
 def leaky_relu_(input, negative_slope=0.01):
