@@ -148,13 +148,13 @@ def _arrays(shapes, seed=0):
     return [rng.standard_normal(shape) for shape in shapes]
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+# (a program with a layer runs in float32 only: the layer's parameters are float32)
+@pytest.mark.parametrize("name, dtype", [(name, dtype) for name in sorted(PROGRAMS)
+                                         for dtype in (np.float32, np.float64)
+                                         if not (name.startswith("conv") and "module" in name and dtype == np.float64)])
 def test_values_graph_settings_and_gradients_as_torch(name, dtype):
     torch = import_torch()
     program, shapes = PROGRAMS[name]
-    if name.startswith("conv") and "module" in name and dtype == np.float64:
-        pytest.skip("the layer's parameters are float32")
     arrays = _arrays(shapes)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -257,12 +257,12 @@ def test_result_written_into_out(torch, name, kind):
 DTYPES = ("float32", "float64", "int64", "int32", "bool")
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("name", WITH_VALUES)
+# (ldexp into float64 is left out: PyTorch fails an internal assert there, Loops.h's
+# needs_dynamic_casting, which is nothing to compare with)
+@pytest.mark.parametrize("name, dtype", [(name, dtype) for name in WITH_VALUES for dtype in DTYPES
+                                         if (name, dtype) != ("ldexp", "float64")])
 def test_out_of_another_dtype(torch, name, dtype):
     """Each function's own rule: cast into out, compute in out's dtype, or refuse (PyTorch's text)."""
-    if (name, dtype) == ("ldexp", "float64"):
-        pytest.skip("PyTorch fails an internal assert (Loops.h: needs_dynamic_casting) here")
     make_out = lambda lib, result: like(lib, result, dtype, shape=(0,))       # noqa: E731
     assert_same(call(minigrad, name, make_out), call(torch, name, make_out), float32_digits=True)
 
