@@ -505,7 +505,13 @@ class MulBackward0(Node):
             return None, None
         # (mul() saved each only if the other needs a gradient; a saved one whose gradient is not
         # asked for, e.g. that of a view made in no_grad, may have been changed in place since)
-        a, b = self.saved_tensors if need_self and need_other else self.saved_tensors_for((need_other, need_self))
+        # self is read only for other's gradient, other only for self's
+        unread = None if need_self and need_other else 0 if need_self else 1
+        saved = self._saved
+        if unread is None or type(saved) is tuple and saved[unread] is None:
+            a, b = self.saved_tensors       # (the usual case, fast: nothing unread is held)
+        else:
+            a, b = self.saved_tensors_for((need_other, need_self))
         # other's gradient first, as PyTorch's generated node computes them (it shows in which
         # node is made first, so in the order a third-order sum adds its terms)
         grad_b = _times(grad, a) if need_other else None
