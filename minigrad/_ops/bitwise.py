@@ -140,6 +140,29 @@ def check_castable(name, tensor, other):
                            f"can't be cast to the desired output type {scalar_type_name(tensor.dtype)}")
 
 
+def binary_method(name, compute, doc):
+    """A Tensor method ``self.name(other)`` that returns ``compute(self, other)``."""
+    def method(self, other):
+        return compute(self, other)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = doc
+    return method
+
+
+def binary_method_in_place(name, compute):
+    """The in-place Tensor method ``self.name_(other)``: self becomes ``compute(self, other)``,
+    in self's dtype (a tensor ``other`` whose result type does not fit is refused first)."""
+    def method(self, other):
+        from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
+        if isinstance(other, Tensor):
+            check_castable(name + "_", self, other)
+        return apply_inplace(self, lambda t, *_: compute(t, other),
+                             *((other,) if isinstance(other, Tensor) else ()))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In-place ``{name}``: self becomes {name}(self, other), in self's dtype."
+    return method
+
+
 def _method_in_place(name):
     function = _FUNCTIONS[name]
 

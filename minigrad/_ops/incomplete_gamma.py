@@ -19,7 +19,7 @@ from ..autograd.graph import Node
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from . import result
-from .bitwise import _kernel_error, check_castable
+from .bitwise import _kernel_error, binary_method, binary_method_in_place
 from .gamma import lgamma
 from .pointwise import _binary, exp, log, sub_number
 
@@ -151,23 +151,13 @@ def gammaincc(input, other):
 
 
 def _method(name, upper):
-    def method(self, other):
-        return _incomplete(name, upper, self, other, position=1)
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"``torch.{name}(self, other)`` as a method."
-    return method
+    return binary_method(name, lambda self, other: _incomplete(name, upper, self, other, position=1),
+                         f"``torch.{name}(self, other)`` as a method.")
 
 
 def _in_place(name, upper):
-    def method(self, other):
-        from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
-        if isinstance(other, Tensor):
-            check_castable(name + "_", self, other)
-        return apply_inplace(self, lambda t, *_: _incomplete(name + "_", upper, t, other, position=1),
-                             *((other,) if isinstance(other, Tensor) else ()))
-    method.__name__ = method.__qualname__ = name + "_"
-    method.__doc__ = f"In-place ``{name}``: self becomes {name}(self, other)."
-    return method
+    return binary_method_in_place(
+        name, lambda self, other: _incomplete(name + "_", upper, self, other, position=1))
 
 
 METHODS = {"igamma": _method("igamma", False), "igammac": _method("igammac", True),

@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import result_type
 from .._tensor import Tensor
 from . import plain_output
-from .bitwise import _kernel_error, check_castable
+from .bitwise import _kernel_error, binary_method, binary_method_in_place
 from .pointwise import _binary
 
 
@@ -56,23 +56,13 @@ def lcm(input, other):
 
 
 def _method(name, function):
-    def method(self, other):
-        return _elementwise(name, function, self, other, position=1)
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"``{name}(self, other)`` as a method."
-    return method
+    return binary_method(name, lambda self, other: _elementwise(name, function, self, other, position=1),
+                         f"``{name}(self, other)`` as a method.")
 
 
 def _in_place(name, function):
-    def method(self, other):
-        from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
-        if isinstance(other, Tensor):
-            check_castable(name + "_", self, other)
-        return apply_inplace(self, lambda t, *_: _elementwise(name + "_", function, t, other, position=1),
-                             *((other,) if isinstance(other, Tensor) else ()))
-    method.__name__ = method.__qualname__ = name + "_"
-    method.__doc__ = f"In-place ``{name}``: self becomes {name}(self, other), in self's dtype."
-    return method
+    return binary_method_in_place(
+        name, lambda self, other: _elementwise(name + "_", function, self, other, position=1))
 
 
 METHODS = {"gcd": _method("gcd", _gcd_array), "lcm": _method("lcm", _lcm_array),
