@@ -12,6 +12,22 @@ from ..parameter import Parameter
 from .module import Module
 
 
+def _add_scale_and_shift(module, shape, learnable, bias, dtype):
+    """The parameters ``weight`` and ``bias`` of ``shape`` (None where not ``learnable``, and
+    bias None without ``bias``), registered in PyTorch's order; their values come from
+    ``_reset_scale_and_shift``."""
+    module.register_parameter("weight", Parameter(empty(shape, dtype=dtype)) if learnable else None)
+    module.register_parameter("bias", Parameter(empty(shape, dtype=dtype)) if learnable and bias else None)
+
+
+def _reset_scale_and_shift(module):
+    """weight = 1 and bias = 0 (where the module has them)."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """Normalize each sample over its last dims (``normalized_shape``): mean 0, variance 1,
     then ``* weight + bias`` (one number per element of ``normalized_shape``)."""
@@ -23,23 +39,12 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _add_scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """weight = 1 and bias = 0: a fresh layer only normalizes."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input):
         """``F.layer_norm(input, normalized_shape, weight, bias, eps)``."""
@@ -63,23 +68,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _add_scale_and_shift(self, (num_channels,), affine, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """weight = 1 and bias = 0."""
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input):
         """``F.group_norm(input, num_groups, weight, bias, eps)``."""
