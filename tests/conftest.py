@@ -26,6 +26,21 @@ def rounded(values):
     return float(f"{values:.6g}") if isinstance(values, float) else values
 
 
+def every_node_saved(grad_fn, seen):
+    """(name, what each _saved_ attribute shows) of every node below ``grad_fn``, depth first."""
+    if grad_fn is None:
+        return seen
+    shown = {}
+    for name in dir(grad_fn):
+        if name.startswith("_saved_"):
+            value = getattr(grad_fn, name)
+            shown[name] = (tuple(value.shape), str(value.dtype)) if hasattr(value, "shape") else value
+    seen.append((type(grad_fn).__name__, shown))
+    for child, _ in grad_fn.next_functions:
+        every_node_saved(child, seen)
+    return seen
+
+
 def import_torch():
     """PyTorch, or a skip (a failure in CI) with a reason that says it is missing."""
     try:

@@ -8,7 +8,7 @@ import pytest
 
 import minigrad
 
-from conftest import import_torch
+from conftest import import_torch, every_node_saved
 
 
 def graph(grad_fn):
@@ -103,21 +103,6 @@ def test_in_place_modules_and_errors_as_torch():
     assert errors(minigrad) == errors(torch)
 
 
-def _every_node(grad_fn, seen):
-    """(name, what each _saved_ attribute shows) of every node below ``grad_fn``, depth first."""
-    if grad_fn is None:
-        return seen
-    shown = {}
-    for name in dir(grad_fn):
-        if name.startswith("_saved_"):
-            value = getattr(grad_fn, name)
-            shown[name] = (tuple(value.shape), str(value.dtype)) if hasattr(value, "shape") else value
-    seen.append((type(grad_fn).__name__, shown))
-    for child, _ in grad_fn.next_functions:
-        _every_node(child, seen)
-    return seen
-
-
 def saved_values(L):
     F, seen = L.nn.functional, []
     x = L.tensor(np.ones((2, 3, 4)), requires_grad=True)
@@ -128,7 +113,7 @@ def saved_values(L):
         L.manual_seed(0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            seen.append(_every_node(call().grad_fn, []))
+            seen.append(every_node_saved(call().grad_fn, []))
     return seen
 
 

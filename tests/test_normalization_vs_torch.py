@@ -9,7 +9,7 @@ import pytest
 import minigrad
 from minigrad.autograd import gradcheck, gradgradcheck
 
-from conftest import import_torch
+from conftest import import_torch, every_node_saved
 
 
 def graph(grad_fn):
@@ -343,27 +343,12 @@ def test_layouts_as_torch():
     assert layouts(minigrad) == layouts(torch)
 
 
-def _every_node(grad_fn, seen):
-    """(name, what each _saved_ attribute shows) of every node below ``grad_fn``, depth first."""
-    if grad_fn is None:
-        return seen
-    shown = {}
-    for name in dir(grad_fn):
-        if name.startswith("_saved_"):
-            value = getattr(grad_fn, name)
-            shown[name] = (tuple(value.shape), str(value.dtype)) if hasattr(value, "shape") else value
-    seen.append((type(grad_fn).__name__, shown))
-    for child, _ in grad_fn.next_functions:
-        _every_node(child, seen)
-    return seen
-
-
 def composed(L):
     x = L.tensor(X3, requires_grad=True)
     F = L.nn.functional
-    return [_every_node(F.rms_norm(x, (5,), L.ones(5, dtype=L.float64, requires_grad=True)).grad_fn, []),
-            _every_node(F.rms_norm(x, (4, 5), eps=1e-3).grad_fn, []),
-            _every_node(F.instance_norm(x, weight=L.ones(4, requires_grad=True, dtype=L.float64)).grad_fn, [])]
+    return [every_node_saved(F.rms_norm(x, (5,), L.ones(5, dtype=L.float64, requires_grad=True)).grad_fn, []),
+            every_node_saved(F.rms_norm(x, (4, 5), eps=1e-3).grad_fn, []),
+            every_node_saved(F.instance_norm(x, weight=L.ones(4, requires_grad=True, dtype=L.float64)).grad_fn, [])]
 
 
 def test_composed_graphs_show_what_torch_shows():
