@@ -61,6 +61,8 @@ from ._creation import (  # noqa: F401
 )
 from .random import manual_seed, seed, initial_seed, Generator, default_generator  # noqa: F401
 from .random import get_rng_state, set_rng_state  # noqa: F401
+from ._multinomial import multinomial  # noqa: F401  (and Tensor.multinomial, just below)
+Tensor.multinomial = _multinomial.multinomial_method
 from ._ops.pointwise import (  # noqa: F401
     add, sub, mul, div, pow, neg, exp, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid,
     relu, abs, clamp, clamp_min, clamp_max, square, reciprocal, sign, maximum, minimum, where,

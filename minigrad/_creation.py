@@ -162,8 +162,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
 
 def as_tensor(data, dtype=None):
     """``data`` as a tensor, sharing memory with a numpy array or tensor when it can (no history)."""
-    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
-        return data
+    if isinstance(data, Tensor):          # (another dtype: a converted copy, as ``data.to``)
+        return data if dtype is None or data.dtype is dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == _dtype.to_numpy_dtype(dtype)):
         return keep_zero_steps(_wrap(data))        # (numpy's steps, 0s included, as PyTorch keeps them)
     return tensor(data, dtype=dtype)

@@ -26,6 +26,8 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
   (53 bits) per element whatever the tensor's dtype, 1 where it is below p. (PyTorch
   built with MKL uses MKL's own generator here on Intel CPUs only; elsewhere, as here,
   it takes this recipe.)
+- exponential with rate lambd: one float64 uniform u (53 bits) per element, whatever the
+  tensor's dtype, then ``-1 / lambd * log1p(-u)`` in float64, rounded to the dtype.
 
 numpy's ``MT19937`` bit generator produces the raw 32-bit stream; we only set its
 state the way mt19937 is seeded.
@@ -367,6 +369,20 @@ def bernoulli_scalar(shape, p, generator=None, strides=None):
         range(len(shape)), key=lambda axis: -abs(strides[axis]))
     draws = _uniform01(_pick(generator), n, np.float64) < float(p)
     return draws.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
+
+
+def exponential(shape, lambd=1.0, dtype=np.float64, generator=None, strides=None):
+    """A numpy array of exponential numbers with rate ``lambd``, as ``exponential_`` draws them.
+
+    ``strides``: those of a tensor not in row-major order, filled (as PyTorch fills it) in
+    the order its elements lie in memory (see ``bernoulli_scalar``)."""
+    n = math.prod(shape)
+    u = _uniform01(_pick(generator), n, np.float64)
+    values = (-1.0 / lambd) * np.log1p(-u)
+    axes = list(range(len(shape))) if strides is None else sorted(
+        range(len(shape)), key=lambda axis: -abs(strides[axis]))
+    values = values.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
+    return values.astype(dtype)
 
 
 def generator():

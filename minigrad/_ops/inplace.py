@@ -31,7 +31,7 @@ from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching, check_inplace_randomness, warn_no_batching_rule
 
 METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "zero_", "fill_",
-           "normal_", "uniform_", "bernoulli_")
+           "normal_", "uniform_", "bernoulli_", "exponential_")
 
 
 def check_inplace(tensor, overlap_ok=False, others=()):
@@ -677,6 +677,10 @@ class UniformBackward0(_FillBackward):
     """result = self.uniform_(a, b)   ->   grad_self = 0"""
 
 
+class ExponentialBackward0(_FillBackward):
+    """result = self.exponential_(lambd)   ->   grad_self = 0"""
+
+
 class BernoulliBackward0(_FillBackward):
     """result = bernoulli(self), random 0/1 draws with probabilities self   ->   grad_self = 0"""
 
@@ -758,6 +762,28 @@ def uniform_(self, a=0.0, b=1.0, generator=None):
         check_inplace_randomness(self)
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
     return _fill(self, values, UniformBackward0)
+
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    """In place: fill with samples of the exponential distribution of rate ``lambd``
+    (density ``lambd * exp(-lambd * x)``, mean ``1 / lambd``). Gradient: 0 for the old values.
+
+    One float64 uniform u per element whatever the dtype, then ``-log1p(-u) / lambd``
+    (see minigrad/random.py), so the numbers are PyTorch's for the same seed.
+    """
+    if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
+        raise TypeError(f"exponential_(): argument 'lambd' (position 1) must be float, not "
+                        f"{type(lambd).__name__}")
+    if not lambd > 0:                         # (NaN fails too)
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")
+    if self._array.dtype.kind != "f":
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {scalar_type_name(self.dtype)}")
+    if _FuncTransforms.vmaps:
+        check_inplace_randomness(self)
+    values = random.exponential(self._array.shape, float(lambd), dtype=self._array.dtype,
+                                generator=generator, strides=self._array.strides)
+    return _fill(self, values, ExponentialBackward0)
 
 
 def bernoulli_(self, p=0.5, *, generator=None):

@@ -6,7 +6,8 @@
         ...
 
     dataset.py     Dataset, IterableDataset, TensorDataset, Subset, ConcatDataset, random_split
-    sampler.py     which indices, in which order: SequentialSampler, RandomSampler, BatchSampler
+    sampler.py     which indices, in which order: SequentialSampler, RandomSampler, BatchSampler,
+                   WeightedRandomSampler
     _collate.py    default_collate: a list of samples -> one batch of tensors
     dataloader.py  DataLoader: sampler + dataset + collate, one batch at a time
 """
@@ -15,9 +16,9 @@ from .dataloader import DataLoader, get_worker_info  # noqa: F401
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset,  # noqa: F401
                       TensorDataset, random_split)
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,  # noqa: F401
-                      SubsetRandomSampler)
+                      SubsetRandomSampler, WeightedRandomSampler)
 
 __all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset",
            "IterableDataset", "RandomSampler", "Sampler", "SequentialSampler", "Subset",
            "SubsetRandomSampler", "TensorDataset", "default_collate", "default_convert",
-           "get_worker_info", "random_split"]
+           "WeightedRandomSampler", "get_worker_info", "random_split"]

@@ -3,13 +3,16 @@
 
 A sampler is just an iterable of indices. ``SequentialSampler`` gives 0, 1, 2, ...;
 ``RandomSampler`` a fresh random permutation on each pass (each epoch);
+``WeightedRandomSampler`` draws indices with given weights (``torch.multinomial``);
 ``BatchSampler`` groups another sampler's indices into lists of ``batch_size``.
 """
 import itertools
 import types
 
 from ... import random as _random
-from ..._creation import randint, randperm
+from ..._creation import as_tensor, randint, randperm
+from ..._dtype import float64
+from ..._multinomial import multinomial
 from ._seed import draw_seed
 
 
@@ -97,6 +100,39 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self):
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices of ``weights``, index i drawn with probability
+    ``weights[i] / sum(weights)`` (the weights need not sum to 1); each index at most once
+    unless ``replacement`` (the default). A new draw on every pass, with ``torch.multinomial``.
+
+    Typical use: oversample the rare classes of an unbalanced dataset, with the weight
+    of each sample ``1 / (number of samples of its class)``."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = as_tensor(weights, dtype=float64)
+        if weights.ndim != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        """The drawn indices, one by one."""
+        drawn = multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        yield from drawn.tolist()
+
+    def __len__(self):
+        return self.num_samples
 
 
 class BatchSampler(Sampler):

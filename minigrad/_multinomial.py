@@ -1,0 +1,120 @@
+"""torch.multinomial: draw category indices from rows of (unnormalised) probabilities
+(PyTorch: aten/src/ATen/native/Distributions.cpp and cpu/MultinomialKernel.cpp).
+
+    torch.multinomial(torch.tensor([1., 2., 7.]), 4, replacement=True)   # e.g. tensor([2, 2, 1, 2])
+
+PyTorch draws in one of two ways, and minigrad follows both, so that the same
+seed gives the same indices and leaves the generator in the same state:
+
+- with replacement and more than one sample, row by row: the running sum of
+  the row (in its dtype), divided by its total, the last entry set to exactly 1;
+  then per sample one float64 uniform u (two 32-bit draws), and the index is the
+  first category whose running sum is >= u (a binary search).
+- otherwise (without replacement, or a single sample): the "exponential race".
+  Each category gets an exponential number q (``exponential_``, one float64
+  uniform per element) and the samples are the categories with the largest
+  p / q, best first (argmax for one sample, topk for several). Dividing by an
+  exponential keeps the chance that category i wins the first place at
+  p_i / sum(p), and the later places follow the rules of drawing without
+  replacement.
+"""
+import numpy as np
+
+from . import random as _random
+from ._dtype import scalar_type_name
+from ._tensor import Tensor, _wrap
+from ._ops.aminmax import aminmax
+
+_MAX_CATEGORIES = 1 << 24        # PyTorch keeps category indices in float32 on some devices
+
+
+def _check_arguments(input, num_samples, replacement, method):
+    """PyTorch's argument checks, in its order, with its messages."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    if isinstance(num_samples, bool) or not isinstance(num_samples, (int, np.integer)):
+        position = 1 if method else 2
+        raise TypeError(f"multinomial(): argument 'num_samples' (position {position}) must be int, "
+                        f"not {type(num_samples).__name__}")
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{scalar_type_name(input.dtype)}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = input.shape[-1]
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if categories > _MAX_CATEGORIES:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """``num_samples`` category indices (int64) drawn from each row of ``input``, a 1-d or 2-d
+    tensor of non-negative weights (they need not sum to 1): category i of a row comes with
+    probability ``input[i] / input.sum()``. Without ``replacement`` a category comes at most
+    once per row. The result has shape (num_samples,) or (rows, num_samples)."""
+    _check_arguments(input, num_samples, replacement, method=False)
+    return _draw(input, int(num_samples), replacement, generator)
+
+
+def multinomial_method(self, num_samples, replacement=False, *, generator=None):
+    """``x.multinomial(n)`` is ``torch.multinomial(x, n)``: indices drawn from the rows of x."""
+    _check_arguments(self, num_samples, replacement, method=True)
+    return _draw(self, int(num_samples), replacement, generator)
+
+
+def _draw(input, num_samples, replacement, generator):
+    probabilities = input._array
+    shape = (num_samples,) if input.ndim == 1 else (input.shape[0], num_samples)
+    if np.prod(shape) == 0:
+        return _wrap(np.empty(shape, np.int64))
+    if not replacement or num_samples == 1:
+        return _wrap(_exponential_race(input, num_samples, generator))
+    rows = probabilities.reshape(-1, probabilities.shape[-1])
+    generator = _random._pick(generator)
+    samples = np.stack([_inverse_cdf(row, num_samples, generator) for row in rows])
+    return _wrap(samples.reshape(shape))
+
+
+def _exponential_race(input, num_samples, generator):
+    """The categories with the largest p / q, q exponential numbers: the draw without
+    replacement (and of a single sample)."""
+    probabilities = input._array
+    low, high = aminmax(input)                     # (PyTorch's message for an empty row)
+    if not (high.item() < np.inf and low.item() >= 0):     # (NaN fails too)
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (probabilities.sum(axis=-1) == 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    q = _random.exponential(probabilities.shape, 1.0, dtype=probabilities.dtype,
+                            generator=generator, strides=probabilities.strides)
+    ratios = probabilities / q
+    if num_samples == 1:
+        return np.argmax(ratios, axis=-1, keepdims=True)
+    # largest first; equal ratios (categories of probability 0) keep their order here, where
+    # PyTorch's topk leaves them in an order of its own
+    return np.argsort(-ratios, axis=-1, kind="stable")[..., :num_samples]
+
+
+def _inverse_cdf(row, num_samples, generator):
+    """``num_samples`` draws with replacement from one row: a uniform number each, looked up in
+    the row's cumulative distribution."""
+    # PyTorch checks the entries one by one: the first bad one decides the message
+    negative = np.flatnonzero(~(row >= 0))                 # (NaN counts here: NaN >= 0 is false)
+    infinite = np.flatnonzero(~np.isfinite(row))
+    if len(negative) and (not len(infinite) or negative[0] <= infinite[0]):
+        raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+    if len(infinite):
+        raise RuntimeError("invalid multinomial distribution (encountering probability entry = "
+                           "infinity or NaN)")
+    cumulative = np.add.accumulate(row, dtype=row.dtype)   # summed one by one, in the row's dtype
+    total = cumulative[-1] if len(cumulative) else row.dtype.type(0)
+    if not total > 0:
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    cumulative = cumulative / total
+    cumulative[-1] = 1                  # so that every u < 1 finds a category
+    u = _random._uniform01(generator, num_samples, np.float64)
+    # the first category whose cumulative probability is >= u
+    return np.searchsorted(cumulative.astype(np.float64), u, side="left")

@@ -1,0 +1,205 @@
+"""Drawing indices against PyTorch: torch.multinomial, Tensor.exponential_,
+WeightedRandomSampler and DataLoader(num_workers > 0) give the same numbers and leave the
+random stream in the same state after the same manual_seed; bad input gets the same message."""
+import numpy as np
+import pytest
+
+import minigrad
+
+SEEDS = [0, 3, 42, 2**32 + 5]
+
+
+def same_state(torch):
+    """The two default generators are at the same place of their streams."""
+    return np.array_equal(minigrad.get_rng_state()._array, torch.get_rng_state().numpy())
+
+
+def error_of(function):
+    try:
+        function()
+    except Exception as error:       # noqa: BLE001 (the class is compared)
+        return type(error), str(error)
+    return None
+
+
+# -- exponential_ ----------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("lambd", [1.0, 3.0, 0.25])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_exponential_numbers_and_state(torch, dtype, lambd, seed):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(seed)
+        outs.append(lib.empty(37, dtype=getattr(lib, dtype)).exponential_(lambd).numpy())
+    assert outs[0].dtype == outs[1].dtype and np.array_equal(outs[0], outs[1])
+    assert same_state(torch)
+
+
+def test_exponential_fills_a_transposed_tensor_in_memory_order(torch):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(1)
+        outs.append(lib.empty(3, 5).t().exponential_(generator=lib.Generator().manual_seed(9)).numpy())
+    assert np.array_equal(outs[0], outs[1])
+
+
+def test_exponential_graph(torch):
+    names = []
+    for lib in (minigrad, torch):
+        y = lib.ones(3, requires_grad=True).clone().exponential_()
+        names.append((type(y.grad_fn).__name__, type(y.grad_fn.next_functions[0][0]).__name__))
+        y.sum().backward()
+    assert names[0] == names[1] == ("ExponentialBackward0", "CloneBackward0")
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.ones(3).exponential_(0),
+    lambda lib: lib.ones(3).exponential_(-1.5),
+    lambda lib: lib.ones(3).exponential_(float("nan")),
+    lambda lib: lib.ones(3, dtype=lib.int64).exponential_(),
+    lambda lib: lib.ones(3).exponential_("a"),
+])
+def test_exponential_messages(torch, call):
+    assert error_of(lambda: call(minigrad)) == error_of(lambda: call(torch))
+
+
+# -- multinomial -----------------------------------------------------------------------------
+def random_problems():
+    """(probabilities, num_samples, replacement): 1-d and 2-d, both float dtypes, rows with a
+    zero, one sample and many, with and without replacement."""
+    rng = np.random.default_rng(7)
+    problems = []
+    for k in range(48):
+        dtype = (np.float32, np.float64)[k % 2]
+        categories, rows = int(rng.integers(2, 12)), int(rng.integers(1, 4))
+        p = rng.random((rows, categories) if k % 3 == 0 else categories).astype(dtype)
+        if k % 5 == 0:
+            p[..., 0] = 0
+        replacement = k % 4 < 2
+        most = 30 if replacement else int((p > 0).sum(-1).min())   # (see the test of ties below)
+        problems.append((p, int(rng.integers(1, most + 1)), replacement))
+    return problems
+
+
+@pytest.mark.parametrize("p,num_samples,replacement", random_problems())
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_multinomial_samples_and_state(torch, p, num_samples, replacement, seed):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(seed)
+        outs.append(lib.multinomial(lib.tensor(p), num_samples, replacement))
+    assert outs[0].dtype == minigrad.int64 and tuple(outs[0].shape) == tuple(outs[1].shape)
+    assert outs[0].tolist() == outs[1].tolist()
+    assert same_state(torch)
+
+
+def test_multinomial_method_generator_and_many_samples(torch):
+    outs = []
+    for lib in (minigrad, torch):
+        weights = lib.tensor([0.1, 3.0, 0.0, 1.5, 0.7], dtype=lib.float64)
+        generator = lib.Generator().manual_seed(11)
+        outs.append((weights.multinomial(1000, replacement=True, generator=generator).tolist(),
+                     weights.multinomial(4, generator=generator).tolist(),
+                     weights.multinomial(1, generator=generator).tolist()))
+    assert outs[0] == outs[1]
+
+
+def test_multinomial_of_a_transposed_matrix(torch):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(4)
+        p = lib.arange(1.0, 13.0).reshape(3, 4).t()
+        outs.append((lib.multinomial(p, 2).tolist(), lib.multinomial(p, 3, True).tolist()))
+    assert outs[0] == outs[1]
+
+
+def test_multinomial_ties_give_the_same_set(torch):
+    """Categories of probability 0 come last, when more samples than non-zero categories are
+    asked for without replacement; PyTorch's topk orders those among themselves its own way."""
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(2)
+        outs.append(lib.multinomial(lib.tensor([0.0, 2.0, 0.0, 0.0, 1.0]), 5).tolist())
+    assert outs[0][:2] == outs[1][:2] and sorted(outs[0]) == sorted(outs[1])
+
+
+def test_multinomial_empty(torch):
+    for lib in (minigrad, torch):
+        out = lib.multinomial(lib.ones(0, 3), 2)
+        assert tuple(out.shape) == (0, 2) and out.dtype == lib.int64
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.multinomial(lib.tensor(1.0), 1),
+    lambda lib: lib.multinomial(lib.ones(1, 1, 2), 1),
+    lambda lib: lib.multinomial(lib.ones(3, dtype=lib.int64), 1),
+    lambda lib: lib.multinomial(lib.ones(3, dtype=lib.bool), 1),
+    lambda lib: lib.multinomial(lib.ones(3), 0),
+    lambda lib: lib.multinomial(lib.ones(3), -2),
+    lambda lib: lib.multinomial(lib.ones(3), 4),
+    lambda lib: lib.multinomial(lib.ones(0), 1),
+    lambda lib: lib.multinomial(lib.ones(3), 2.0),
+    lambda lib: lib.ones(3).multinomial(2.0),
+    lambda lib: lib.multinomial([1.0, 2.0], 1),
+    lambda lib: lib.multinomial(lib.tensor([1.0, -1.0, 2.0]), 2),
+    lambda lib: lib.multinomial(lib.tensor([1.0, -1.0, 2.0]), 1, True),
+    lambda lib: lib.multinomial(lib.tensor([1.0, -1.0, 2.0]), 2, True),
+    lambda lib: lib.multinomial(lib.tensor([1.0, float("inf"), -2.0]), 2, True),
+    lambda lib: lib.multinomial(lib.tensor([1.0, float("nan"), 2.0]), 2, True),
+    lambda lib: lib.multinomial(lib.tensor([1.0, float("nan"), 2.0]), 2),
+    lambda lib: lib.multinomial(lib.tensor([1.0, float("inf"), 2.0]), 1),
+    lambda lib: lib.multinomial(lib.zeros(3), 2),
+    lambda lib: lib.multinomial(lib.zeros(3), 2, True),
+    lambda lib: lib.multinomial(lib.tensor([[1.0, 2.0], [0.0, 0.0]]), 1),
+    lambda lib: lib.multinomial(lib.tensor([[1.0, 2.0], [0.0, 0.0]]), 2, True),
+    lambda lib: lib.multinomial(lib.ones(2, 0), 1, True),
+])
+def test_multinomial_messages(torch, call):
+    expected = error_of(lambda: call(torch))
+    assert expected is not None
+    assert error_of(lambda: call(minigrad)) == expected
+
+
+# -- WeightedRandomSampler -------------------------------------------------------------------
+WEIGHTS = [0.1, 0.9, 0.4, 0.7, 3.0, 0.6]
+
+
+@pytest.mark.parametrize("num_samples,replacement", [(5, True), (50, True), (1, True), (5, False),
+                                                     (1, False), (6, False)])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_weighted_sampler_indices(torch, num_samples, replacement, seed):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(seed)
+        sampler = lib.utils.data.WeightedRandomSampler(WEIGHTS, num_samples, replacement)
+        outs.append((list(sampler), list(sampler), len(sampler), sampler.weights.dtype == lib.float64))
+    assert outs[0] == outs[1]
+    assert same_state(torch)
+
+
+def test_weighted_sampler_with_its_generator_in_a_loader(torch):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        sampler = lib.utils.data.WeightedRandomSampler(lib.tensor([1.0, 2.0, 3.0, 4.0]), 10,
+                                                       generator=lib.Generator().manual_seed(5))
+        loader = lib.utils.data.DataLoader(lib.arange(4) * 10, batch_size=3, sampler=sampler)
+        outs.append([batch.tolist() for batch in loader])
+    assert outs[0] == outs[1]
+    assert same_state(torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.utils.data.WeightedRandomSampler(WEIGHTS, 0),
+    lambda lib: lib.utils.data.WeightedRandomSampler(WEIGHTS, True),
+    lambda lib: lib.utils.data.WeightedRandomSampler(WEIGHTS, 2.0),
+    lambda lib: lib.utils.data.WeightedRandomSampler(WEIGHTS, 2, replacement=1),
+    lambda lib: lib.utils.data.WeightedRandomSampler([[1.0, 2.0]], 2),
+    lambda lib: lib.utils.data.WeightedRandomSampler(5.0, 2),
+    lambda lib: list(lib.utils.data.WeightedRandomSampler([1.0, 2.0], 3, replacement=False)),
+    lambda lib: list(lib.utils.data.WeightedRandomSampler([1.0, -2.0], 3)),
+])
+def test_weighted_sampler_messages(torch, call):
+    expected = error_of(lambda: call(torch))
+    assert expected is not None
+    assert error_of(lambda: call(minigrad)) == expected
