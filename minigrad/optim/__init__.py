@@ -13,6 +13,7 @@
     adagrad.py     Adagrad        adadelta.py  Adadelta      adamax.py  Adamax
     nadam.py       NAdam          radam.py     RAdam         rprop.py   Rprop
     asgd.py        ASGD (averaged SGD)
+    lbfgs.py       LBFGS (quasi-Newton, with an optional strong-Wolfe line search)
     lr_scheduler.py  schedulers that change the learning rate as training goes on
 """
 from .optimizer import Optimizer  # noqa: F401
@@ -27,4 +28,5 @@ from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .asgd import ASGD  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 from . import lr_scheduler  # noqa: F401
