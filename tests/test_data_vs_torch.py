@@ -199,9 +199,6 @@ def test_bad_loader_arguments_fail_as_torch(torch, make):
     assert ours is not None and ours == theirs
 
 
-def test_workers_are_refused_with_a_clear_message():
-    error = error_of(lambda: minigrad.utils.data.DataLoader(range(4), num_workers=2))
-    assert error[0] is NotImplementedError and "num_workers=0" in error[1]
 
 
 def test_custom_samplers_and_collate_match_torch(torch):

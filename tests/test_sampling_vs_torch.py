@@ -1,10 +1,16 @@
 """Drawing indices against PyTorch: torch.multinomial, Tensor.exponential_,
 WeightedRandomSampler and DataLoader(num_workers > 0) give the same numbers and leave the
 random stream in the same state after the same manual_seed; bad input gets the same message."""
+import dataclasses
+import os
+import random
+import warnings
+
 import numpy as np
 import pytest
 
 import minigrad
+from conftest import import_torch
 
 SEEDS = [0, 3, 42, 2**32 + 5]
 
@@ -203,3 +209,154 @@ def test_weighted_sampler_messages(torch, call):
     expected = error_of(lambda: call(torch))
     assert expected is not None
     assert error_of(lambda: call(minigrad)) == expected
+
+
+# -- DataLoader with workers -----------------------------------------------------------------
+# PyTorch starts real worker processes here; minigrad plays them in the main process. The
+# batches, the numbers each worker's three random streams give (torch, random, numpy) and
+# the main process's streams afterwards must be the same.
+class Noisy:
+    """A map-style dataset whose samples draw from the streams of whoever loads them."""
+
+    def __init__(self, lib, n=11, fail_at=None, error=ValueError):
+        self.lib, self.n, self.fail_at, self.error, self.offset = lib, n, fail_at, error, 0
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i == self.fail_at:
+            raise self.error(f"no sample {i}")
+        info = self.lib.utils.data.get_worker_info()
+        return (i + self.offset, self.lib.rand(1).item(), random.random(), float(np.random.rand()),
+                None if info is None else (info.id, info.num_workers, info.seed))
+
+
+def stream(lib, n, sharded):
+    """An IterableDataset of 0..n-1; ``sharded``: each worker yields its own part of it."""
+    class Stream(lib.utils.data.IterableDataset):
+        def __iter__(self):
+            info = lib.utils.data.get_worker_info()
+            if info is None or not sharded:
+                return iter(range(n))
+            share = -(-n // info.num_workers)
+            return iter(range(info.id * share, min(n, (info.id + 1) * share)))
+    return Stream()
+
+
+def shift_each_worker(worker_id):
+    """A worker_init_fn: the worker's own dataset copy starts its numbers at 100 * id."""
+    info = minigrad.utils.data.get_worker_info() or import_torch().utils.data.get_worker_info()
+    info.dataset.offset = 100 * worker_id
+    np.random.seed(worker_id)
+
+
+def plain(value):
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def load(lib, make, passes=2, **options):
+    lib.manual_seed(5)
+    random.seed(1)
+    np.random.seed(2)
+    loader = lib.utils.data.DataLoader(make(lib), **options)
+    batches = [plain(list(loader)) for _ in range(passes)]
+    return batches, lib.rand(2).tolist(), random.random(), float(np.random.rand())
+
+
+WORKER_CASES = [
+    (lambda lib: lib.utils.data.TensorDataset(lib.arange(10.0)),
+     dict(batch_size=3, shuffle=True, num_workers=2)),
+    (lambda lib: Noisy(lib), dict(batch_size=2, shuffle=True, num_workers=2)),
+    (lambda lib: Noisy(lib, 5), dict(batch_size=None, num_workers=2, prefetch_factor=1)),
+    (lambda lib: Noisy(lib), dict(batch_size=3, num_workers=2, persistent_workers=True)),
+    (lambda lib: Noisy(lib), dict(batch_size=2, num_workers=2, worker_init_fn=shift_each_worker)),
+    (lambda lib: Noisy(lib, 7), dict(batch_size=2, num_workers=1, prefetch_factor=3,
+                                     persistent_workers=True, worker_init_fn=shift_each_worker)),
+    (lambda lib: stream(lib, 9, sharded=True), dict(batch_size=2, num_workers=2)),
+    (lambda lib: stream(lib, 7, sharded=True), dict(batch_size=3, num_workers=2, prefetch_factor=1)),
+    (lambda lib: stream(lib, 5, sharded=False), dict(batch_size=2, num_workers=2, drop_last=True)),
+    (lambda lib: stream(lib, 7, sharded=True), dict(batch_size=2, num_workers=2, persistent_workers=True)),
+    (lambda lib: stream(lib, 4, sharded=True), dict(batch_size=None, num_workers=2)),
+]
+
+
+@pytest.mark.parametrize("make,options", WORKER_CASES)
+def test_workers_give_pytorchs_batches_and_streams(torch, make, options):
+    assert load(minigrad, make, **options) == load(torch, make, **options)
+
+
+def test_worker_info_outside_workers(torch):
+    assert minigrad.utils.data.get_worker_info() is None is torch.utils.data.get_worker_info()
+    fields = [[field.name for field in dataclasses.fields(info)]
+              for info in (minigrad.utils.data._worker.WorkerInfo, torch.utils.data._utils.worker.WorkerInfo)]
+    assert fields[0] == fields[1]
+
+
+def first_line_of_error(lib, make, **options):
+    loader = lib.utils.data.DataLoader(make(lib), **options)
+    iterator = iter(loader)
+    got = []
+    try:
+        while True:
+            got.append(plain(next(iterator))[0])
+    except StopIteration:
+        return got, None
+    except Exception as error:    # noqa: BLE001 (class and first line compared)
+        return got, type(error), str(error).splitlines()[0]
+
+
+def failing_init(worker_id):
+    """A worker_init_fn that fails in worker 1."""
+    if worker_id == 1:
+        raise ValueError("cannot start")
+
+
+@pytest.mark.parametrize("make,options", [
+    (lambda lib: Noisy(lib, fail_at=3), dict(batch_size=None, num_workers=2)),
+    (lambda lib: Noisy(lib, fail_at=4, error=KeyError), dict(batch_size=2, num_workers=2)),
+    (lambda lib: Noisy(lib), dict(batch_size=None, num_workers=2, worker_init_fn=failing_init)),
+])
+def test_errors_in_workers(torch, make, options):
+    assert first_line_of_error(minigrad, make, **options) == first_line_of_error(torch, make, **options)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")   # (PyTorch's
+@pytest.mark.parametrize("call", [                     # iterator, refused, fails to clean up)
+    lambda lib: lib.utils.data.DataLoader(range(4), num_workers=2, prefetch_factor=-1),
+    lambda lib: iter(lib.utils.data.DataLoader(range(4), num_workers=2, prefetch_factor=0)),
+    lambda lib: lib.utils.data.DataLoader(range(4), prefetch_factor=2),
+    lambda lib: lib.utils.data.DataLoader(range(4), persistent_workers=True),
+    lambda lib: lib.utils.data.DataLoader(range(4), multiprocessing_context="fork"),
+    lambda lib: lib.utils.data.DataLoader(range(4), num_workers=1, multiprocessing_context="thread"),
+    lambda lib: lib.utils.data.DataLoader(range(4), num_workers=1, multiprocessing_context=5),
+])
+def test_worker_option_messages(torch, call):
+    expected = error_of(lambda: call(torch))
+    assert expected is not None
+    assert error_of(lambda: call(minigrad)) == expected
+
+
+def test_worker_options_kept(torch):
+    kept = []
+    for lib in (minigrad, torch):
+        loader = lib.utils.data.DataLoader(range(4), num_workers=2, multiprocessing_context="spawn")
+        kept.append((loader.prefetch_factor, loader.multiprocessing_context.get_start_method(),
+                     type(iter(loader)).__name__))
+    assert kept[0] == kept[1]
+
+
+def test_more_workers_than_cpus_warns(torch):
+    messages = []
+    for lib in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loader = lib.utils.data.DataLoader(range(4), num_workers=len(os.sched_getaffinity(0)) + 1)
+            iterator = iter(loader)          # (made, then started: a warning each time)
+        messages.append([(w.category, str(w.message)) for w in caught])
+        del iterator
+    assert messages[0] == messages[1] and len(messages[0]) == 2

@@ -9,6 +9,8 @@
     sampler.py     which indices, in which order: SequentialSampler, RandomSampler, BatchSampler,
                    WeightedRandomSampler
     _collate.py    default_collate: a list of samples -> one batch of tensors
+    _fetch.py      fetching one batch: indices -> samples -> collate_fn
+    _worker.py     the workers of DataLoader(num_workers=n), get_worker_info
     dataloader.py  DataLoader: sampler + dataset + collate, one batch at a time
 """
 from ._collate import default_collate, default_convert  # noqa: F401
