@@ -109,8 +109,10 @@ def _inverse_cdf(row, num_samples, generator):
     if len(infinite):
         raise RuntimeError("invalid multinomial distribution (encountering probability entry = "
                            "infinity or NaN)")
-    cumulative = np.add.accumulate(row, dtype=row.dtype)   # summed one by one, in the row's dtype
-    total = cumulative[-1] if len(cumulative) else row.dtype.type(0)
+    # summed one by one, in the row's dtype (float32 for float16, as PyTorch does)
+    dtype = np.dtype(np.float32) if row.dtype == np.float16 else row.dtype
+    cumulative = np.add.accumulate(row, dtype=dtype)
+    total = cumulative[-1] if len(cumulative) else dtype.type(0)
     if not total > 0:
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     cumulative = cumulative / total

@@ -71,14 +71,14 @@ def test_exponential_messages(torch, call):
 
 # -- multinomial -----------------------------------------------------------------------------
 def random_problems():
-    """(probabilities, num_samples, replacement): 1-d and 2-d, both float dtypes, rows with a
+    """(probabilities, num_samples, replacement): 1-d and 2-d, three float dtypes, rows with a
     zero, one sample and many, with and without replacement."""
     rng = np.random.default_rng(7)
     problems = []
-    for k in range(48):
-        dtype = (np.float32, np.float64)[k % 2]
+    for k in range(60):
+        dtype = (np.float32, np.float64, np.float16)[k % 3]
         categories, rows = int(rng.integers(2, 12)), int(rng.integers(1, 4))
-        p = rng.random((rows, categories) if k % 3 == 0 else categories).astype(dtype)
+        p = rng.random((rows, categories) if k % 7 < 3 else categories).astype(dtype)
         if k % 5 == 0:
             p[..., 0] = 0
         replacement = k % 4 < 2
