@@ -22,6 +22,7 @@ import numpy as np
 
 from . import random as _random
 from ._dtype import scalar_type_name
+from ._memory_format import empty_laid_out_like, with_pytorch_steps
 from ._tensor import Tensor, _wrap
 from ._ops.aminmax import aminmax
 
@@ -88,8 +89,10 @@ def _exponential_race(input, num_samples, generator):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (probabilities.sum(axis=-1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    # drawn into memory laid out as PyTorch's empty_like(input) lays it out, in memory order
+    layout = empty_laid_out_like(with_pytorch_steps(input), probabilities.dtype)
     q = _random.exponential(probabilities.shape, 1.0, dtype=probabilities.dtype,
-                            generator=generator, strides=probabilities.strides)
+                            generator=generator, strides=layout.strides)
     ratios = probabilities / q
     if num_samples == 1:
         return np.argmax(ratios, axis=-1, keepdims=True)

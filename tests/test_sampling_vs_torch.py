@@ -21,10 +21,13 @@ def same_state(torch):
 
 
 def error_of(function):
+    """The class and message of what ``function()`` raises (without minigrad's extra advice,
+    the lines starting "minigrad hint:"), None if it raises nothing."""
     try:
         function()
     except Exception as error:       # noqa: BLE001 (the class is compared)
-        return type(error), str(error)
+        lines = [line for line in str(error).split("\n") if not line.startswith("minigrad hint:")]
+        return type(error), "\n".join(lines)
     return None
 
 
@@ -67,6 +70,26 @@ def test_exponential_graph(torch):
 ])
 def test_exponential_messages(torch, call):
     assert error_of(lambda: call(minigrad)) == error_of(lambda: call(torch))
+
+
+FILLS = [("uniform_", ()), ("normal_", ()), ("exponential_", ()), ("bernoulli_", (0.5,)),
+         ("bernoulli_", ("tensor", 0.5)), ("exponential_", (-1,)), ("bernoulli_", (2.0,)),
+         ("bernoulli_", ("tensor", 2.0)), ("normal_", (0, -1)), ("uniform_", (1, 0))]
+
+
+@pytest.mark.parametrize("target", ["float32", "int64", "requires_grad"])
+@pytest.mark.parametrize("method,args", FILLS)
+def test_random_fills_check_in_pytorchs_order(torch, method, args, target):
+    """Autograd's rules, the arguments, memory seen twice (an expanded tensor), the dtype: the
+    first rule broken gives the message."""
+    def call(lib):
+        base = (lib.zeros(3, requires_grad=True) if target == "requires_grad"
+                else lib.zeros(3, dtype=getattr(lib, target)))
+        values = (lib.tensor(args[1]),) if args[:1] == ("tensor",) else args
+        getattr(base.expand(2, 3), method)(*values)
+    expected = error_of(lambda: call(torch))
+    assert expected is not None
+    assert error_of(lambda: call(minigrad)) == expected
 
 
 # -- multinomial -----------------------------------------------------------------------------

@@ -746,8 +746,12 @@ def fill_(self, value):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     """In place: fill with samples from N(mean, std**2). Gradient: 0 for the old values."""
+    check_inplace(self, overlap_ok=True)     # (autograd's rules, then the arguments, as PyTorch)
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
     if self._array.dtype.kind != "f":        # (integers have no normal distribution)
         raise pointwise.kernel_not_implemented("normal_kernel_cpu", self)
+    check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
@@ -756,8 +760,13 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
 
 def uniform_(self, a=0.0, b=1.0, generator=None):
     """In place: fill with samples drawn uniformly from [a, b). Gradient: 0 for the old values."""
+    check_inplace(self, overlap_ok=True)     # (autograd's rules, then the arguments, as PyTorch)
     if self._array.dtype.kind != "f":        # (PyTorch checks the bounds in the dtype first)
         raise pointwise.kernel_not_implemented("check_uniform_bounds", self)
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={float(a):g} > to={float(b):g}")
+    check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
@@ -774,8 +783,10 @@ def exponential_(self, lambd=1.0, *, generator=None):
     if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
         raise TypeError(f"exponential_(): argument 'lambd' (position 1) must be float, not "
                         f"{type(lambd).__name__}")
+    check_inplace(self, overlap_ok=True)      # (autograd's rules, then the arguments, as PyTorch)
     if not lambd > 0:                         # (NaN fails too)
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")
+    check_inplace(self)                       # (memory seen twice, before the dtype)
     if self._array.dtype.kind != "f":
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {scalar_type_name(self.dtype)}")
@@ -793,6 +804,10 @@ def bernoulli_(self, p=0.5, *, generator=None):
     float64 uniform per element, a tensor p one float32 uniform (float64 if p is
     float64), see minigrad/random.py.
     """
+    check_inplace(self, overlap_ok=True)     # (autograd's rules first, as PyTorch)
+    if not isinstance(p, Tensor) and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
+    check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     if isinstance(p, Tensor):
@@ -806,7 +821,5 @@ def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(out._grad_fn, BernoulliBackward1):
             keep_settings(out._grad_fn, {"p_shape": p.shape})     # p's gradient (zeros) has p's own shape
         return out
-    if not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     values = random.bernoulli_scalar(self._array.shape, p, generator=generator, strides=self._array.strides)
     return _fill(self, values.astype(self._array.dtype), BernoulliBackward2)
