@@ -16,13 +16,15 @@ seed gives the same indices and leaves the generator in the same state:
   p / q, best first (argmax for one sample, topk for several). Dividing by an
   exponential keeps the chance that category i wins the first place at
   p_i / sum(p), and the later places follow the rules of drawing without
-  replacement.
+  replacement. Categories of probability 0 tie (0 / q = 0): they come last,
+  in the order PyTorch's topk leaves equal numbers in (see _selection.py).
 """
 import numpy as np
 
 from . import random as _random
 from ._dtype import scalar_type_name
 from ._memory_format import empty_laid_out_like, with_pytorch_steps
+from ._selection import topk_order
 from ._tensor import Tensor, _wrap
 from ._ops.aminmax import aminmax
 
@@ -96,9 +98,21 @@ def _exponential_race(input, num_samples, generator):
     ratios = probabilities / q
     if num_samples == 1:
         return np.argmax(ratios, axis=-1, keepdims=True)
-    # largest first; equal ratios (categories of probability 0) keep their order here, where
-    # PyTorch's topk leaves them in an order of its own
-    return np.argsort(-ratios, axis=-1, kind="stable")[..., :num_samples]
+    # largest first (topk); equal ratios (categories of probability 0) in topk's order
+    rows = ratios.reshape(-1, ratios.shape[-1])
+    picked = np.stack([_largest(row, num_samples) for row in rows])
+    return picked.reshape(ratios.shape[:-1] + (num_samples,))
+
+
+def _largest(row, k):
+    """The positions of the k largest numbers of ``row``, largest first, as PyTorch's topk
+    gives them: a plain sort when no two of them are equal, else its exact steps
+    (``_selection``), which decide the order of equal numbers."""
+    order = np.argsort(-row, kind="stable")
+    top = row[order[:k + 1]]
+    if not (top[1:] == top[:-1]).any():
+        return order[:k]
+    return np.array(topk_order(row.tolist(), k), dtype=np.int64)
 
 
 def _inverse_cdf(row, num_samples, generator):

@@ -142,14 +142,31 @@ def test_multinomial_of_a_transposed_matrix(torch):
     assert outs[0] == outs[1]
 
 
-def test_multinomial_ties_give_the_same_set(torch):
+@pytest.mark.parametrize("categories,zeros", [(5, 3), (12, 9), (40, 30), (200, 150), (300, 298)])
+@pytest.mark.parametrize("num_samples", ["all", "one more", "few"])
+def test_multinomial_ties_come_in_pytorchs_order(torch, categories, zeros, num_samples):
     """Categories of probability 0 come last, when more samples than non-zero categories are
-    asked for without replacement; PyTorch's topk orders those among themselves its own way."""
+    asked for without replacement, in the order PyTorch's topk leaves them."""
+    p = np.random.default_rng(categories).random(categories)
+    p[np.random.default_rng(zeros).permutation(categories)[:zeros]] = 0
+    n = {"all": categories, "one more": categories - zeros + 1, "few": 2}[num_samples]
     outs = []
     for lib in (minigrad, torch):
         lib.manual_seed(2)
-        outs.append(lib.multinomial(lib.tensor([0.0, 2.0, 0.0, 0.0, 1.0]), 5).tolist())
-    assert outs[0][:2] == outs[1][:2] and sorted(outs[0]) == sorted(outs[1])
+        outs.append(lib.multinomial(lib.tensor(p), n).tolist())
+    assert outs[0] == outs[1]
+
+
+def test_largest_k_with_ties_in_topks_order(torch):
+    """_selection.topk_order (the steps of PyTorch's topk) against torch.topk, rows full of
+    equal numbers, k both small (a heap) and large (a selection then a sort)."""
+    from minigrad._selection import topk_order
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        n = int(rng.integers(1, 300))
+        k = int(rng.integers(1, n + 1)) if trial % 2 else max(1, n // 64)
+        row = rng.integers(0, 4 if trial % 3 else 50, n).astype(np.float64)
+        assert topk_order(row.tolist(), k) == torch.tensor(row).topk(k).indices.tolist()
 
 
 def test_multinomial_empty(torch):
@@ -383,3 +400,12 @@ def test_more_workers_than_cpus_warns(torch):
         messages.append([(w.category, str(w.message)) for w in caught])
         del iterator
     assert messages[0] == messages[1] and len(messages[0]) == 2
+
+
+def test_weighted_sampler_with_zero_weights_without_replacement(torch):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(8)
+        sampler = lib.utils.data.WeightedRandomSampler([0, 1, 0, 0, 2, 0, 0, 3], 8, replacement=False)
+        outs.append([list(sampler) for _ in range(3)])
+    assert outs[0] == outs[1]
