@@ -25,6 +25,9 @@ from . import random as _random
 from ._dtype import scalar_type_name
 from ._memory_format import empty_laid_out_like, with_pytorch_steps
 from ._selection import topk_order
+from ._functorch import check_same_randomness, drawn
+from ._ops import batched_as
+from .autograd.function import _FuncTransforms
 from ._tensor import Tensor, _wrap
 from ._ops.aminmax import aminmax
 
@@ -70,6 +73,14 @@ def multinomial_method(self, num_samples, replacement=False, *, generator=None):
 
 
 def _draw(input, num_samples, replacement, generator):
+    if _FuncTransforms.vmaps:           # (inside vmap: its randomness setting decides first)
+        _random._pick(generator)
+        check_same_randomness(input)
+        return drawn(batched_as(_draw_now(input, num_samples, replacement, generator), input), keep=True)
+    return _draw_now(input, num_samples, replacement, generator)
+
+
+def _draw_now(input, num_samples, replacement, generator):
     probabilities = input._array
     shape = (num_samples,) if input.ndim == 1 else (input.shape[0], num_samples)
     if np.prod(shape) == 0:
@@ -86,8 +97,9 @@ def _exponential_race(input, num_samples, generator):
     """The categories with the largest p / q, q exponential numbers: the draw without
     replacement (and of a single sample)."""
     probabilities = input._array
-    low, high = aminmax(input)                     # (PyTorch's message for an empty row)
-    if not (high.item() < np.inf and low.item() >= 0):     # (NaN fails too)
+    if probabilities.size == 0:
+        aminmax(input)                             # (PyTorch's message for rows of nothing)
+    if not (probabilities.max() < np.inf and probabilities.min() >= 0):    # (NaN fails too)
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (probabilities.sum(axis=-1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")

@@ -409,3 +409,19 @@ def test_weighted_sampler_with_zero_weights_without_replacement(torch):
         sampler = lib.utils.data.WeightedRandomSampler([0, 1, 0, 0, 2, 0, 0, 3], 8, replacement=False)
         outs.append([list(sampler) for _ in range(3)])
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("randomness", ["error", "different", "same"])
+@pytest.mark.parametrize("replacement", [True, False])
+def test_multinomial_inside_vmap(torch, randomness, replacement):
+    """Batched probabilities: one draw per sample ("different", the numbers of a 2-d draw),
+    PyTorch's refusals for "error" and "same"."""
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        probabilities = lib.tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [0.5, 0.0, 4.0]])
+        drawn = []
+        error = error_of(lambda: drawn.append(lib.vmap(lambda p: lib.multinomial(p, 2, replacement),
+                                                       randomness=randomness)(probabilities).tolist()))
+        outs.append((drawn, error, lib.rand(1).item()))
+    assert outs[0] == outs[1]
