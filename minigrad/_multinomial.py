@@ -25,7 +25,7 @@ from . import random as _random
 from ._dtype import scalar_type_name
 from ._memory_format import empty_laid_out_like, with_pytorch_steps
 from ._selection import topk_order
-from ._functorch import check_same_randomness, drawn
+from ._functorch import _Vmaps, check_same_randomness, drawn
 from ._ops import batched_as
 from .autograd.function import _FuncTransforms
 from ._tensor import Tensor, _wrap
@@ -76,8 +76,36 @@ def _draw(input, num_samples, replacement, generator):
     if _FuncTransforms.vmaps:           # (inside vmap: its randomness setting decides first)
         _random._pick(generator)
         check_same_randomness(input)
+        level = _drawing_level(input)
+        if level:
+            return _draw_per_sample(input, num_samples, replacement, generator, level)
         return drawn(batched_as(_draw_now(input, num_samples, replacement, generator), input), keep=True)
     return _draw_now(input, num_samples, replacement, generator)
+
+
+def _drawing_level(input):
+    """Inside vmap(randomness="different"), probabilities the vmap does not batch are drawn
+    from once per sample; the level of that vmap, or 0 if none."""
+    levels = [level for level in _Vmaps.batch_sizes if _Vmaps.different_randomness >> level & 1]
+    if not levels:
+        return 0
+    level = max(levels)
+    if input._vmap_levels >> level & 1 or not _Vmaps.batched_levels >> level & 1:
+        return 0
+    return level
+
+
+def _draw_per_sample(input, num_samples, replacement, generator, level):
+    """The same probabilities for every sample of the vmap at ``level``: as PyTorch, one draw
+    from their copies stacked into rows, the result batched at that level."""
+    from .func._batched_tensor import BatchedTensor       # (lazy: func imports this package)
+    size = _Vmaps.batch_sizes[level]
+    rows = input._array.reshape(-1, input._array.shape[-1])
+    stacked = _wrap(np.ascontiguousarray(np.broadcast_to(rows, (size,) + rows.shape)).reshape(
+        -1, rows.shape[-1]))
+    out = _draw_now(stacked, num_samples, replacement, generator)
+    out = _wrap(out._array.reshape((size,) + tuple(input.shape[:-1]) + (num_samples,)))
+    return BatchedTensor(out, 0, level)
 
 
 def _draw_now(input, num_samples, replacement, generator):

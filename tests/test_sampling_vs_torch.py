@@ -425,3 +425,21 @@ def test_multinomial_inside_vmap(torch, randomness, replacement):
                                                        randomness=randomness)(probabilities).tolist()))
         outs.append((drawn, error, lib.rand(1).item()))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3)])
+@pytest.mark.parametrize("replacement", [True, False])
+def test_multinomial_of_unbatched_probabilities_inside_vmap(torch, shape, replacement):
+    """vmap(randomness="different") over something else: each sample draws its own indices
+    from the same probabilities (PyTorch stacks them into rows and draws once)."""
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        probabilities = lib.arange(1.0, 1.0 + shape[-1]).expand(*shape) * 1
+
+        def sample(x):
+            return lib.multinomial(probabilities, 2, replacement) + x
+        outs.append((lib.vmap(sample, randomness="different")(lib.zeros(2, 2, dtype=lib.int64)).tolist(),
+                     lib.vmap(sample, randomness="same")(lib.zeros(2, 2, dtype=lib.int64)).tolist(),
+                     lib.rand(1).item()))
+    assert outs[0] == outs[1]
