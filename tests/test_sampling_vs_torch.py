@@ -443,3 +443,23 @@ def test_multinomial_of_unbatched_probabilities_inside_vmap(torch, shape, replac
                      lib.vmap(sample, randomness="same")(lib.zeros(2, 2, dtype=lib.int64)).tolist(),
                      lib.rand(1).item()))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("make", [lambda lib: Noisy(lib, 13), lambda lib: stream(lib, 9, sharded=True)])
+def test_persistent_workers_after_a_pass_left_early(torch, make):
+    """The batches already handed out when a pass is left are still fetched by PyTorch's
+    persistent workers (their streams move on); the next pass starts from there."""
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(5)
+        random.seed(1)
+        np.random.seed(2)
+        loader = lib.utils.data.DataLoader(make(lib), batch_size=2, num_workers=2,
+                                           persistent_workers=True, prefetch_factor=2)
+        first = []
+        for batch in loader:
+            first.append(plain(batch))
+            if len(first) == 2:
+                break
+        outs.append((first, plain(list(loader)), plain(list(loader)), lib.rand(1).item()))
+    assert outs[0] == outs[1]

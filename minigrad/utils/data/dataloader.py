@@ -269,6 +269,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         """Start a pass: the sampler from the beginning, every worker available, the first
         ``prefetch_factor * num_workers`` batches handed out."""
         if not first_pass:                        # (persistent workers: a pass after the first)
+            self._finish_handed_out()
             self._sampler_iter = iter(loader._index_sampler)
             self._num_yielded = 0
             for worker in self._workers:
@@ -280,6 +281,17 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._worker_queue_idx_cycle = itertools.cycle(range(self._num_workers))
         for _ in range(self._prefetch_factor * self._num_workers):
             self._try_put_index()
+
+    def _finish_handed_out(self):
+        """A pass left before its end: PyTorch's persistent workers still fetch the batches
+        already handed to them (drawing from their streams), and the results are thrown away."""
+        ended = set()
+        for number in sorted(self._task_info):
+            worker_id, index = self._task_info[number]
+            if worker_id in ended or not self._workers_status[worker_id]:
+                continue                          # (a worker whose stream ended fetches no more)
+            if self._workers[worker_id].fetch(index) is _worker.STOPPED:
+                ended.add(worker_id)
 
     def _try_put_index(self):
         """Hand the sampler's next indices to the next available worker (if any)."""
