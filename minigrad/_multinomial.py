@@ -27,6 +27,7 @@ from ._memory_format import empty_laid_out_like, with_pytorch_steps
 from ._selection import topk_order
 from ._functorch import _Vmaps, check_same_randomness, drawn
 from ._ops import batched_as
+from ._ops.inplace import bump_version
 from .autograd.function import _FuncTransforms
 from ._tensor import Tensor, _wrap
 from ._ops.aminmax import aminmax
@@ -34,8 +35,10 @@ from ._ops.aminmax import aminmax
 _MAX_CATEGORIES = 1 << 24        # PyTorch keeps category indices in float32 on some devices
 
 
-def _check_arguments(input, num_samples, replacement, method):
+def _check_arguments(input, num_samples, replacement, method, out=None):
     """PyTorch's argument checks, in its order, with its messages."""
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"multinomial(): argument 'out' must be Tensor, not {type(out).__name__}")
     if not isinstance(input, Tensor):
         raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
@@ -48,6 +51,8 @@ def _check_arguments(input, num_samples, replacement, method):
     if input._array.dtype.kind != "f":
         raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
                            f"{scalar_type_name(input.dtype)}")
+    if out is not None and out._array.dtype != np.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {scalar_type_name(out.dtype)}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = input.shape[-1]
@@ -57,13 +62,22 @@ def _check_arguments(input, num_samples, replacement, method):
         raise RuntimeError("number of categories cannot exceed 2^24")
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None):
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """``num_samples`` category indices (int64) drawn from each row of ``input``, a 1-d or 2-d
     tensor of non-negative weights (they need not sum to 1): category i of a row comes with
     probability ``input[i] / input.sum()``. Without ``replacement`` a category comes at most
-    once per row. The result has shape (num_samples,) or (rows, num_samples)."""
-    _check_arguments(input, num_samples, replacement, method=False)
-    return _draw(input, int(num_samples), replacement, generator)
+    once per row. The result has shape (num_samples,) or (rows, num_samples); given ``out``
+    (an int64 tensor), it is written there (resized to fit, without a warning)."""
+    _check_arguments(input, num_samples, replacement, method=False, out=out)
+    drawn_indices = _draw(input, int(num_samples), replacement, generator)
+    if out is None:
+        return drawn_indices
+    from ._out import _resized                     # (lazy: _out imports the operations)
+    if out._array.shape != drawn_indices._array.shape:
+        out._array = _resized(out, drawn_indices._array)
+    np.copyto(out._array, drawn_indices._array)
+    bump_version(out)
+    return out
 
 
 def multinomial_method(self, num_samples, replacement=False, *, generator=None):

@@ -463,3 +463,35 @@ def test_persistent_workers_after_a_pass_left_early(torch, make):
                 break
         outs.append((first, plain(list(loader)), plain(list(loader)), lib.rand(1).item()))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.multinomial(lib.ones(3, dtype=lib.int64), 2, out=lib.empty(2)),
+    lambda lib: lib.multinomial(lib.ones(3), 0, out=lib.empty(2)),
+    lambda lib: lib.multinomial(lib.ones(1, 1, 3), 4, out=lib.empty(2)),
+    lambda lib: lib.multinomial(lib.ones(3), 2, out=5),
+    lambda lib: lib.multinomial(lib.ones(3, requires_grad=True), 2, out=lib.empty(2, dtype=lib.int64)),
+    lambda lib: lib.multinomial(lib.tensor([[1.0, 2.0, 3.0]]), 2, out=lib.empty(5, dtype=lib.int64)),
+    lambda lib: lib.multinomial(lib.tensor([1.0, 2.0, 3.0]), 3, True, out=lib.empty(0, dtype=lib.int64)),
+])
+def test_multinomial_out(torch, call):
+    """out= is resized silently (no warning) and written in place; PyTorch's checks first."""
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = []
+            error = error_of(lambda: got.append(call(lib)))
+        outs.append((error, [(t.tolist(), tuple(t.shape), t._version) for t in got]))
+    assert outs[0] == outs[1]
+
+
+def test_multinomial_out_into_a_strided_view(torch):
+    outs = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        memory = lib.zeros(6, dtype=lib.int64)
+        lib.multinomial(lib.ones(3), 2, out=memory[::2])
+        outs.append(memory.tolist())
+    assert outs[0] == outs[1]
