@@ -87,6 +87,7 @@ def multinomial_method(self, num_samples, replacement=False, *, generator=None):
 
 
 def _draw(input, num_samples, replacement, generator):
+    """The indices, drawn as PyTorch draws them (inside vmap: as its batching rule does)."""
     if _FuncTransforms.vmaps:           # (inside vmap: its randomness setting decides first)
         _random._pick(generator)
         check_same_randomness(input)
