@@ -1,0 +1,271 @@
+"""Recurrent networks: the RNN, LSTM and GRU cells, and the loop that runs them over a sequence.
+
+A recurrent layer reads a sequence one step at a time and carries a hidden state h from
+step to step. Each cell is a few lines of ordinary operations, written in the order
+PyTorch's CPU code uses (aten/src/ATen/native/RNN.cpp), so that values agree to the last
+bit and the recorded graph has the same nodes:
+
+    RNN    h' = tanh(W_hh h + b_hh + W_ih x + b_ih)                    (or relu)
+
+    LSTM   i, f, g, o = chunks of (W_hh h + b_hh + W_ih x + b_ih)
+           i, f, o = sigmoid(i), sigmoid(f), sigmoid(o);  g = tanh(g)
+           c' = f * c + i * g
+           h' = o * tanh(c')                   (then h' @ W_hr^T with proj_size)
+
+    GRU    r, z, n from W_ih x + b_ih and W_hh h + b_hh (three chunks each)
+           r = sigmoid(r_h + r_x);  z = sigmoid(z_h + z_x)
+           n = tanh(n_x + r * n_h)
+           h' = (h - n) * z + n                (= (1 - z) * n + z * h)
+
+Over a sequence, the input's share ``W_ih x + b_ih`` is computed for all steps at once
+(one matrix product), then the cell runs step by step. A layer going backwards in time
+reads the steps in reverse. Layers are stacked, with dropout between them.
+
+float32 LSTMs on CPU: PyTorch hands a whole layer to oneDNN, recorded as one node
+(MkldnnRnnLayerBackward0, outputs: the layer's output, h_n, c_n). minigrad records that
+node too; its values come from the same steps as above, so they agree with PyTorch's
+to rounding (oneDNN adds in its own order), not to the last bit.
+"""
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from .. import _dtype
+from ..autograd.graph import Node, connect, needs_grad
+from ..autograd.grad_mode import enable_grad, no_grad
+from .._ops import plain_output
+from .._ops.pointwise import relu, sigmoid, tanh  # noqa: F401  (sigmoid: for the docs' readers)
+from .._ops.linalg import matmul
+from .._ops.shape import cat, stack
+
+
+# --- unsafe_chunk: the gates as pieces that are not views ------------------------------------------
+
+class UnsafeSplitBackward0(Node):
+    """results = self.unsafe_split(size, dim)   ->   grad_self = cat(grads of the pieces, dim)
+
+    Like split, but the pieces are not views of ``self``: a gate can then be changed in
+    place (``sigmoid_``) without PyTorch's view bookkeeping."""
+
+    def backward(self, *grads):
+        grads = [g if g is not None else _zeros(shape, self._output_dtype)
+                 for g, shape in zip(grads, self._output_shapes)]
+        return (cat(grads, self.dim),)
+
+
+def _zeros(shape, dtype):
+    """A tensor of zeros for a numpy ``dtype`` (the gradient of an output nobody used)."""
+    return _wrap(np.zeros(shape, dtype=dtype))
+
+
+def unsafe_chunk(input, chunks, dim):
+    """``chunks`` equal pieces of ``input`` along ``dim``, recorded as one UnsafeSplitBackward0."""
+    size = input.shape[dim] // chunks
+    array = input._array
+    arrays = [array[(slice(None),) * dim + (slice(k * size, (k + 1) * size),)] for k in range(chunks)]
+    pieces = tuple(plain_output(a, input) for a in arrays)
+    if needs_grad((input,)):
+        node = connect(pieces[0], UnsafeSplitBackward0(), (input,))
+        node.dim, node.split_size = dim, size
+        node._num_outputs = chunks
+        node._output_shapes = [a.shape for a in arrays]
+        for output_nr, piece in enumerate(pieces):
+            piece._grad_fn, piece._output_nr = node, output_nr
+    return pieces
+
+
+# --- the cells ------------------------------------------------------------------------------------
+
+def _linear(input, weight, bias):
+    """``input @ weight.T + bias``. PyTorch's linear fuses the bias into one addmm only for an
+    input laid out in order; a transposed one (batch_first) gets a matmul, then ``add_``."""
+    from .functional import linear
+    if bias is not None and input.ndim == 3 and not input.is_contiguous():
+        return matmul(input, weight.t()).add_(bias)
+    return linear(input, weight, bias)
+
+
+def _input_share(input, w_ih, b_ih, precomputed):
+    """``W_ih x + b_ih``, unless the layer already computed it for all steps at once."""
+    return input if precomputed else _linear(input, w_ih, b_ih)
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None, precomputed=False):
+    """One step of an Elman RNN: ``tanh(W_hh h + b_hh + W_ih x + b_ih)``."""
+    return tanh(_linear(hx, w_hh, b_hh).add_(_input_share(input, w_ih, b_ih, precomputed)))
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None, precomputed=False):
+    """One step of an Elman RNN with ReLU: ``relu(W_hh h + b_hh + W_ih x + b_ih)``."""
+    return relu(_linear(hx, w_hh, b_hh).add_(_input_share(input, w_ih, b_ih, precomputed)))
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None, precomputed=False):
+    """One step of an LSTM: ``(h', c')`` from the input and ``hx = (h, c)``."""
+    h, c = hx
+    gates = _linear(h, w_hh, b_hh).add_(_input_share(input, w_ih, b_ih, precomputed))
+    i, f, g, o = unsafe_chunk(gates, 4, 1)
+    i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()   # (in place, as PyTorch)
+    c_next = (f * c).add_(i * g)            # how much to keep, plus how much to write
+    h_next = o * c_next.tanh()              # how much to show
+    if w_hr is not None:                    # proj_size: h is projected to fewer numbers
+        h_next = matmul(h_next, w_hr.t())
+    return h_next, c_next
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None, precomputed=False):
+    """One step of a GRU: the new hidden state from the input and ``hx``."""
+    r_x, z_x, n_x = unsafe_chunk(_input_share(input, w_ih, b_ih, precomputed), 3, 1)
+    r_h, z_h, n_h = unsafe_chunk(_linear(hx, w_hh, b_hh), 3, 1)
+    r = r_h.add_(r_x).sigmoid_()            # reset: how much of the old state the candidate sees
+    z = z_h.add_(z_x).sigmoid_()            # update: how much of the old state to keep
+    n = n_x.add(n_h.mul_(r)).tanh_()        # the candidate state
+    return (hx - n).mul_(z).add_(n)         # z * h + (1 - z) * n
+
+
+# --- one layer over the whole sequence ------------------------------------------------------------
+
+_CELLS = {"RNN_TANH": rnn_tanh_cell, "RNN_RELU": rnn_relu_cell, "LSTM": lstm_cell, "GRU": gru_cell}
+
+
+def _run_layer(mode, input, hidden, weights, reverse):
+    """One direction of one layer: ``(output of every step stacked, last hidden state)``.
+
+    ``weights`` is (w_ih, w_hh, b_ih, b_hh[, w_hr]) with None for missing biases."""
+    cell = _CELLS[mode]
+    w_ih, w_hh, b_ih, b_hh = weights[:4]
+    extra = {"w_hr": weights[4]} if mode == "LSTM" and len(weights) > 4 else {}
+    steps = list(_linear(input, w_ih, b_ih).unbind(0))      # W_ih x + b_ih, all steps at once
+    if not steps:
+        raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+    if reverse:
+        steps.reverse()
+    outputs = []
+    for step in steps:
+        hidden = cell(step, hidden, w_ih, w_hh, b_ih, b_hh, precomputed=True, **extra)
+        outputs.append(hidden[0] if mode == "LSTM" else hidden)
+    if reverse:
+        outputs.reverse()
+    return stack(outputs, 0), hidden
+
+
+def _uses_onednn(mode, input, weights):
+    """PyTorch runs float32 LSTMs without projections on CPU through oneDNN."""
+    return (mode == "LSTM" and input.dtype == _dtype.float32 and input.numel() > 0
+            and len(weights[0]) == 4)
+
+
+def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, batch_first):
+    """The whole stack of layers: ``(output, h_n)``, or ``(output, (h_n, c_n))`` for an LSTM.
+
+    ``hx`` is h0 (c0 too for an LSTM, as a pair), shaped (layers * directions, batch, size);
+    ``weights`` lists the (w_ih, w_hh, b_ih, b_hh[, w_hr]) of each layer and direction."""
+    from .functional import dropout as _dropout
+    if mode == "LSTM" and _uses_onednn(mode, input, weights):
+        return _onednn_lstm(input, hx, weights, num_layers, dropout, train, bidirectional, batch_first)
+    directions = 2 if bidirectional else 1
+    if batch_first:
+        input = input.transpose(0, 1)
+    if mode == "LSTM":
+        hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
+    else:
+        hiddens = list(hx.unbind(0))
+    last = []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            output, hidden = _run_layer(mode, input, hiddens[index], weights[index], direction == 1)
+            outputs.append(output)
+            last.append(hidden)
+        input = outputs[0] if directions == 1 else cat(outputs, outputs[0].dim() - 1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            input = _dropout(input, dropout, True)
+    if batch_first:     # (PyTorch turns an RNN's and a GRU's output back in place, an LSTM's not)
+        output = input.transpose(0, 1) if mode == "LSTM" else input.transpose_(0, 1)
+    else:
+        output = input
+    if mode == "LSTM":
+        return output, (stack([h for h, _ in last], 0), stack([c for _, c in last], 0))
+    return output, stack(last, 0)
+
+
+# --- float32 LSTM: a layer as one node, as oneDNN's ------------------------------------------------
+
+class MkldnnRnnLayerBackward0(Node):
+    """(output, h_n, c_n) = one LSTM layer in one direction (PyTorch: oneDNN's kernel)   ->
+        the gradients for input, w_ih, w_hh, b_ih, b_hh, h0, c0: backpropagation through
+        time over the layer's steps, the same steps ``lstm_cell`` records."""
+
+    _saved_names = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_",
+                    "result0", "result1", "result2")
+
+    def backward(self, *grads):
+        leaves, outputs = self._steps
+        wanted = [(k, leaf) for k, leaf in enumerate(leaves)
+                  if leaf is not None and self.should_compute_output(k)]
+        grads = [g if g is not None else _zeros(o.shape, o._array.dtype) for g, o in zip(grads, outputs)]
+        from ..autograd import grad as _grad
+        with enable_grad():
+            found = _grad(outputs, [leaf for _, leaf in wanted], grads, retain_graph=True,
+                          allow_unused=True)
+        result = [None] * len(leaves)
+        for (k, _), g in zip(wanted, found):
+            result[k] = g
+        return tuple(result)
+
+
+def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
+    """One layer and direction of a float32 LSTM, recorded as one MkldnnRnnLayerBackward0."""
+    inputs = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+    record = needs_grad(inputs)
+    # the steps run on stand-ins detached from the caller's graph; backward replays them
+    leaves = [v.detach().requires_grad_(v.requires_grad) if isinstance(v, Tensor) and record else v
+              for v in inputs]
+    with enable_grad() if record else no_grad():
+        output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]), leaves[1:5], reverse)
+    results = tuple(plain_output(t._array, input) for t in (output, h_n, c_n))
+    if record:
+        node = connect(results[0], MkldnnRnnLayerBackward0(), inputs)
+        node._num_outputs = 3
+        node._output_shapes = [r.shape for r in results]
+        for output_nr, r in enumerate(results):
+            r._grad_fn, r._output_nr = node, output_nr
+        node._steps = ([v if isinstance(v, Tensor) and v.requires_grad else None for v in leaves],
+                       (output, h_n, c_n))
+        node.save_for_backward(*inputs, *results)
+        node.__dict__.update(settings, reverse=reverse, batch_sizes=())
+    return results
+
+
+def _onednn_lstm(input, hx, weights, num_layers, dropout, train, bidirectional, batch_first):
+    """PyTorch's oneDNN path: per layer and direction one node, joined as in the usual path."""
+    from .functional import dropout as _dropout
+    from .._creation import zeros
+    directions = 2 if bidirectional else 1
+    if batch_first:
+        input = input.transpose(0, 1)
+    input = input.contiguous()
+    h0, c0 = hx[0].contiguous(), hx[1].contiguous()
+    has_biases = weights[0][2] is not None
+    hidden_size = h0.shape[2]
+    settings = dict(mode=2, hidden_size=hidden_size, num_layers=num_layers, has_biases=has_biases,
+                    bidirectional=bidirectional, batch_first=batch_first, train=train)
+    hs, cs = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, b_ih, b_hh = weights[index]
+            if not has_biases:      # oneDNN always adds biases: zeros that need no gradient
+                b_ih = zeros(w_ih.shape[0], dtype=w_ih.dtype)
+                b_hh = zeros(w_ih.shape[0], dtype=w_ih.dtype)
+            output, h_n, c_n = _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, h0[index], c0[index],
+                                             direction == 1, settings)
+            outputs.append(output)
+            hs.append(h_n)
+            cs.append(c_n)
+        input = outputs[0] if directions == 1 else cat(outputs, -1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            input = _dropout(input, dropout, True)
+    output = input.transpose(0, 1) if batch_first else input
+    return output, (stack(hs, 0), stack(cs, 0))
