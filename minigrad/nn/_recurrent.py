@@ -30,7 +30,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .. import _dtype
-from ..autograd.graph import Node, connect, needs_grad
+from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
 from ..autograd.grad_mode import enable_grad, no_grad
 from .._ops import plain_output
 from .._ops.pointwise import relu, sigmoid, tanh  # noqa: F401  (sigmoid: for the docs' readers)
@@ -232,8 +232,8 @@ def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
             r._grad_fn, r._output_nr = node, output_nr
         node._steps = ([v if isinstance(v, Tensor) and v.requires_grad else None for v in leaves],
                        (output, h_n, c_n))
-        node.save_for_backward(*inputs, *results)
-        node.__dict__.update(settings, reverse=reverse, batch_sizes=())
+        node.save_for_backward(*inputs, *(SavedOutput(r) for r in results))
+        keep_settings(node, dict(settings, reverse=reverse, batch_sizes=()))
     return results
 
 

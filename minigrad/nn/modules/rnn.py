@@ -356,7 +356,7 @@ class RNNCell(RNNCellBase):
         input, hx, batched = self._batched(input, hx, "RNNCell")
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        self._check(input, hx, "")
+        self._check(input, hx, "0")
         cell = _recurrent.rnn_tanh_cell if self.nonlinearity == "tanh" else _recurrent.rnn_relu_cell
         out = cell(input, hx, *self._weights())
         return out if batched else out.squeeze(0)
@@ -399,6 +399,6 @@ class GRUCell(RNNCellBase):
     def forward(self, input, hx=None):
         """The next hidden state."""
         input, hx, batched = self._batched(input, hx, "GRUCell")
-        self._check(input, hx, "")
+        self._check(input, hx, "0")
         out = _recurrent.gru_cell(input, hx, *self._weights())
         return out if batched else out.squeeze(0)

@@ -1,0 +1,317 @@
+"""nn.RNN, nn.LSTM, nn.GRU and their cells against PyTorch: parameter names, shapes and initial
+values after manual_seed, outputs and gradients, the recorded graph (every node and edge, also
+oneDNN's MkldnnRnnLayerBackward0 of a float32 LSTM), dropout between layers, unbatched input,
+printing, gradcheck of the cells and the error messages."""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import gradcheck, gradgradcheck
+
+from conftest import import_torch
+
+
+def signature(*roots):
+    """The graph below ``roots``: each node's name and its edges (node number, output_nr), the
+    nodes numbered in the order a depth-first walk meets them (a shared node appears once)."""
+    numbers, rows, todo = {}, [], []
+
+    def number(node):
+        if node is None:
+            return None
+        if node not in numbers:
+            numbers[node] = len(numbers)
+            rows.append(None)
+            todo.append(node)
+        return numbers[node]
+
+    for root in roots:
+        number(root)
+    while todo:
+        node = todo.pop()
+        rows[numbers[node]] = (type(node).__name__,
+                               tuple((number(child), nr) for child, nr in node.next_functions))
+    return rows
+
+
+LAYERS = [
+    ("RNN", {}), ("RNN", {"nonlinearity": "relu", "num_layers": 2}), ("RNN", {"bidirectional": True}),
+    ("GRU", {}), ("GRU", {"num_layers": 2, "bidirectional": True}), ("GRU", {"bias": False}),
+    ("LSTM", {}), ("LSTM", {"num_layers": 2, "bidirectional": True}), ("LSTM", {"bias": False}),
+    ("LSTM", {"proj_size": 2}), ("LSTM", {"proj_size": 3, "num_layers": 2, "bidirectional": True}),
+    ("RNN", {"batch_first": True}), ("GRU", {"batch_first": True}), ("LSTM", {"batch_first": True}),
+    ("LSTM", {"batch_first": True, "bidirectional": True, "num_layers": 2}),
+]
+SHAPES = [(4, 2, 3), (4, 3)]         # (time, batch, features) and unbatched (time, features)
+
+
+def layer_id(case):
+    name, settings = case
+    return name + "".join(f"-{k}={v}" for k, v in settings.items())
+
+
+def run_layer(L, name, settings, dtype, shape, given_state, seed=0):
+    """Build the layer after manual_seed, run it (with h0/c0 if asked) and backpropagate."""
+    L.manual_seed(seed)
+    dtype = getattr(L, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # PyTorch: no oneDNN for LSTMs with projections
+        layer = getattr(L.nn, name)(3, 5, **settings).to(dtype)
+    if settings.get("batch_first") and len(shape) == 3:
+        shape = (shape[1], shape[0], shape[2])
+    x = L.randn(*shape, dtype=dtype, requires_grad=True)
+    args = []
+    if given_state:
+        count = settings.get("num_layers", 1) * (2 if settings.get("bidirectional") else 1)
+        batch = () if len(shape) == 2 else (2,)
+        h0 = L.randn(count, *batch, settings.get("proj_size") or 5, dtype=dtype, requires_grad=True)
+        if name == "LSTM":
+            args = [(h0, L.randn(count, *batch, 5, dtype=dtype, requires_grad=True))]
+        else:
+            args = [h0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out, hidden = layer(x, *args)
+    finals = list(hidden) if isinstance(hidden, tuple) else [hidden]
+    graph = signature(out.grad_fn, *[h.grad_fn for h in finals])
+    weights = L.arange(float(out.numel()), dtype=dtype).reshape(out.shape).sin()
+    ((out * weights).sum() + sum(h.sum() for h in finals)).backward()
+    leaves = [x] + [t for arg in args for t in (arg if isinstance(arg, tuple) else (arg,))]
+    grads = [t.grad.numpy() for t in leaves] + [p.grad.numpy() for p in layer.parameters()]
+    values = [out.detach().numpy()] + [h.detach().numpy() for h in finals]
+    return layer, values, grads, graph
+
+
+def tolerance(dtype):
+    return {"rtol": 1e-12, "atol": 1e-14} if dtype == "float64" else {"rtol": 2e-5, "atol": 2e-6}
+
+
+@pytest.mark.parametrize("case", LAYERS, ids=layer_id)
+def test_parameters_and_initial_values_as_torch(case):
+    torch = import_torch()
+    name, settings = case
+    ours = run_layer(minigrad, name, settings, "float32", (4, 2, 3), False)[0]
+    theirs = run_layer(torch, name, settings, "float32", (4, 2, 3), False)[0]
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    for (_, p), (_, q) in zip(ours.named_parameters(), theirs.named_parameters()):
+        assert p.shape == q.shape
+        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+    assert repr(ours) == repr(theirs)
+    assert ours._flat_weights_names == theirs._flat_weights_names
+
+
+@pytest.mark.parametrize("given_state", [False, True], ids=["zero-state", "given-state"])
+@pytest.mark.parametrize("shape", SHAPES, ids=["batched", "unbatched"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", LAYERS, ids=layer_id)
+def test_values_gradients_and_graph_as_torch(case, dtype, shape, given_state):
+    torch = import_torch()
+    name, settings = case
+    _, our_values, our_grads, our_graph = run_layer(minigrad, name, settings, dtype, shape, given_state)
+    _, their_values, their_grads, their_graph = run_layer(torch, name, settings, dtype, shape, given_state)
+    assert our_graph == their_graph
+    for ours, theirs in zip(our_values + our_grads, their_values + their_grads):
+        assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+        np.testing.assert_allclose(ours, theirs, **tolerance(dtype))
+
+
+def test_float32_lstm_is_one_onednn_node_per_layer_and_direction():
+    torch = import_torch()
+    shown = []
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        layer = L.nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+        out, (h, c) = layer(L.randn(5, 2, 3, requires_grad=True))
+        node = out.grad_fn.next_functions[0][0]
+        settings = {key: getattr(node, "_saved_" + key) for key in
+                    ("batch_first", "bidirectional", "has_biases", "hidden_size", "mode", "num_layers",
+                     "reverse", "train")}
+        tensors = {key: tuple(getattr(node, "_saved_" + key).shape) for key in
+                   ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_", "result0",
+                    "result1", "result2")}
+        shown.append((type(node).__name__, settings, tensors,
+                       [(type(n).__name__, nr) for n, nr in h.grad_fn.next_functions],
+                       [nr for _, nr in c.grad_fn.next_functions]))
+    assert shown[0] == shown[1]
+    assert shown[0][0] == "MkldnnRnnLayerBackward0"
+
+
+@pytest.mark.parametrize("name", ["RNN", "GRU", "LSTM"])
+def test_dropout_between_layers_draws_as_torch(name):
+    torch = import_torch()
+    results = []
+    for L in (minigrad, torch):
+        L.manual_seed(3)
+        layer = getattr(L.nn, name)(3, 6, num_layers=3, dropout=0.5, dtype=L.float64)
+        x = L.randn(4, 2, 3, dtype=L.float64)
+        train, _ = layer(x)
+        layer.eval()
+        evaluated, _ = layer(x)
+        results.append((train.detach().numpy(), evaluated.detach().numpy(),
+                        signature(train.grad_fn)))
+    for ours, theirs in zip(*results):
+        if isinstance(ours, list):
+            assert ours == theirs
+        else:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-14)
+
+
+def test_dropout_with_one_layer_warns_as_torch():
+    torch = import_torch()
+    messages = []
+    for L in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            L.nn.GRU(2, 3, dropout=0.25)
+        messages.append([str(w.message) for w in caught])
+    assert messages[0] == messages[1] and len(messages[0]) == 1
+
+
+# --- cells ------------------------------------------------------------------------------------------
+
+CELLS = [("RNNCell", {}), ("RNNCell", {"nonlinearity": "relu"}), ("RNNCell", {"bias": False}),
+         ("LSTMCell", {}), ("LSTMCell", {"bias": False}), ("GRUCell", {}), ("GRUCell", {"bias": False})]
+
+
+def run_cell(L, name, settings, dtype, batched, given_state):
+    L.manual_seed(1)
+    dtype = getattr(L, dtype)
+    cell = getattr(L.nn, name)(3, 4, **settings).to(dtype)
+    batch = (2,) if batched else ()
+    x = L.randn(*batch, 3, dtype=dtype, requires_grad=True)
+    state = []
+    if given_state:
+        state = [L.randn(*batch, 4, dtype=dtype, requires_grad=True) for _ in range(2 if name == "LSTMCell" else 1)]
+    out = cell(x, tuple(state) if name == "LSTMCell" and state else (state[0] if state else None))
+    outs = list(out) if isinstance(out, tuple) else [out]
+    graph = signature(*[o.grad_fn for o in outs])
+    sum((o * (k + 2)).sum() for k, o in enumerate(outs)).backward()
+    grads = [t.grad.numpy() for t in [x] + state] + [p.grad.numpy() for p in cell.parameters()]
+    params = [(n, p.detach().numpy()) for n, p in cell.named_parameters()]
+    return repr(cell), params, [o.detach().numpy() for o in outs], grads, graph
+
+
+@pytest.mark.parametrize("given_state", [False, True], ids=["zero-state", "given-state"])
+@pytest.mark.parametrize("batched", [True, False], ids=["batched", "unbatched"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CELLS, ids=layer_id)
+def test_cells_as_torch(case, dtype, batched, given_state):
+    torch = import_torch()
+    ours = run_cell(minigrad, *case, dtype, batched, given_state)
+    theirs = run_cell(torch, *case, dtype, batched, given_state)
+    assert ours[0] == theirs[0]                                         # repr
+    assert [n for n, _ in ours[1]] == [n for n, _ in theirs[1]]
+    for (_, p), (_, q) in zip(ours[1], theirs[1]):
+        np.testing.assert_array_equal(p, q)                             # initial weights, to the bit
+    assert ours[4] == theirs[4]                                         # graph
+    for our, their in zip(ours[2] + ours[3], theirs[2] + theirs[3]):
+        assert our.dtype == their.dtype and our.shape == their.shape
+        np.testing.assert_allclose(our, their, **tolerance(dtype))
+
+
+@pytest.mark.parametrize("name", ["rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell"])
+def test_cells_gradcheck(name):
+    from minigrad.nn import _recurrent
+    minigrad.manual_seed(0)
+    chunks = {"lstm_cell": 4, "gru_cell": 3}.get(name, 1)
+
+    def t(*shape):
+        return minigrad.randn(*shape, dtype=minigrad.float64, requires_grad=True)
+
+    x, h, c = t(2, 3), t(2, 4), t(2, 4)
+    weights = (t(4 * chunks, 3), t(4 * chunks, 4), t(4 * chunks), t(4 * chunks))
+    if name == "lstm_cell":
+        def cell(x, h, c, *weights):
+            return _recurrent.lstm_cell(x, (h, c), *weights)
+        inputs = (x, h, c) + weights
+    else:
+        def cell(x, h, *weights):
+            return getattr(_recurrent, name)(x, h, *weights)
+        inputs = (x, h) + weights
+    assert gradcheck(cell, inputs)
+    assert gradgradcheck(cell, inputs)
+
+
+def test_float64_layer_gradcheck():
+    minigrad.manual_seed(0)
+    layer = minigrad.nn.LSTM(2, 3, num_layers=2, bidirectional=True, proj_size=2, dtype=minigrad.float64)
+    x = minigrad.randn(3, 2, 2, dtype=minigrad.float64, requires_grad=True)
+    assert gradcheck(lambda x: layer(x)[0], (x,))
+
+
+# --- errors -----------------------------------------------------------------------------------------
+
+def failure(L, make):
+    try:
+        make(L)
+    except Exception as error:        # noqa: BLE001  (the class and message are compared)
+        return type(error).__name__, str(error)
+    return None
+
+
+def _layer(name, *args, **kwargs):
+    return lambda L: getattr(L.nn, name)(*args, **kwargs)
+
+
+def _call(name, settings, *shapes, state=None):
+    def make(L):
+        L.manual_seed(0)
+        layer = getattr(L.nn, name)(3, 4, **settings)
+        args = [L.randn(*shapes[0])]
+        if state is not None:
+            parts = [L.randn(*shape) for shape in state]
+            args.append(tuple(parts) if name in ("LSTM", "LSTMCell") else parts[0])
+        return layer(*args)
+    return make
+
+
+ERRORS = {
+    "dropout": _layer("RNN", 3, 4, dropout=1.5),
+    "dropout-bool": _layer("LSTM", 3, 4, dropout=True),
+    "bias": _layer("GRU", 3, 4, bias=1),
+    "batch_first": _layer("GRU", 3, 4, batch_first=None),
+    "input_size": _layer("RNN", 3.0, 4),
+    "input_size-zero": _layer("RNN", 0, 4),
+    "hidden_size": _layer("LSTM", 3, 4.0),
+    "hidden_size-zero": _layer("LSTM", 3, 0),
+    "num_layers": _layer("LSTM", 3, 4, num_layers=0),
+    "proj_size-negative": _layer("LSTM", 3, 4, proj_size=-1),
+    "proj_size-large": _layer("LSTM", 3, 4, proj_size=4),
+    "proj_size-rnn": _layer("RNN", 3, 4, proj_size=2),
+    "proj_size-gru": _layer("GRU", 3, 4, proj_size=2),
+    "nonlinearity": _layer("RNN", 3, 4, nonlinearity="sigmoid"),
+    "rnn-1d": _call("RNN", {}, (3,)),
+    "lstm-4d": _call("LSTM", {}, (1, 2, 3, 3)),
+    "gru-4d": _call("GRU", {}, (1, 2, 3, 3)),
+    "input-size": _call("GRU", {}, (5, 2, 2)),
+    "input-dtype": lambda L: L.nn.RNN(3, 4)(L.randn(5, 2, 3, dtype=L.float64)),
+    "hidden-shape": _call("RNN", {}, (5, 2, 3), state=[(1, 3, 4)]),
+    "hidden-dims": _call("RNN", {}, (5, 2, 3), state=[(2, 4)]),
+    "hidden-dims-unbatched": _call("GRU", {}, (5, 3), state=[(1, 2, 4)]),
+    "lstm-h0-shape": _call("LSTM", {}, (5, 2, 3), state=[(1, 2, 3), (1, 2, 4)]),
+    "lstm-c0-shape": _call("LSTM", {"proj_size": 2}, (5, 2, 3), state=[(1, 2, 2), (1, 2, 2)]),
+    "lstm-state-dims": _call("LSTM", {}, (5, 2, 3), state=[(2, 4), (1, 2, 4)]),
+    "lstm-state-dims-unbatched": _call("LSTM", {}, (5, 3), state=[(1, 4), (1, 1, 4)]),
+    "empty-sequence": _call("GRU", {}, (0, 2, 3)),
+    "cell-3d": _call("RNNCell", {}, (1, 2, 3)),
+    "cell-hidden-3d": _call("GRUCell", {}, (2, 3), state=[(1, 2, 4)]),
+    "lstmcell-3d": _call("LSTMCell", {}, (1, 2, 3)),
+    "lstmcell-hx-3d": _call("LSTMCell", {}, (2, 3), state=[(2, 4), (1, 2, 4)]),
+    "cell-input-size": _call("RNNCell", {}, (2, 5)),
+    "cell-batch": _call("GRUCell", {}, (2, 3), state=[(3, 4)]),
+    "cell-hidden-size": _call("RNNCell", {}, (2, 3), state=[(2, 5)]),
+    "lstmcell-c-size": _call("LSTMCell", {}, (2, 3), state=[(2, 4), (2, 5)]),
+    "lstmcell-batch": _call("LSTMCell", {}, (2, 3), state=[(3, 4), (2, 4)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_errors_as_torch(case):
+    torch = import_torch()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = failure(minigrad, ERRORS[case]), failure(torch, ERRORS[case])
+    assert theirs is not None
+    assert ours == theirs
