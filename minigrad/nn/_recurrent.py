@@ -192,9 +192,9 @@ def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, bat
 # --- float32 LSTM: a layer as one node, as oneDNN's ------------------------------------------------
 
 class MkldnnRnnLayerBackward0(Node):
-    """(output, h_n, c_n) = one LSTM layer in one direction (PyTorch: oneDNN's kernel)   ->
-        the gradients for input, w_ih, w_hh, b_ih, b_hh, h0, c0: backpropagation through
-        time over the layer's steps, the same steps ``lstm_cell`` records."""
+    """results = lstm layer over input from (hx_, cx_) with weight0..3 (oneDNN's kernel in PyTorch)   ->
+        grad_input = backpropagation through time over the lstm_cell steps; grad_weight0 = the same
+        (and for weight1, weight2, weight3); grad_hx_ = the same; grad_cx_ = the same"""
 
     _saved_names = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_",
                     "result0", "result1", "result2")
