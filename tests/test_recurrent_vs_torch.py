@@ -138,6 +138,32 @@ def test_float32_lstm_is_one_onednn_node_per_layer_and_direction():
     assert shown[0][0] == "MkldnnRnnLayerBackward0"
 
 
+def test_float32_lstm_differentiates_twice_as_torch():
+    torch = import_torch()
+    results = []
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        layer = L.nn.LSTM(2, 3, num_layers=2, bidirectional=True)
+        x = L.randn(4, 2, 2, requires_grad=True)
+        h0 = L.randn(4, 2, 3, requires_grad=True)
+        out, _ = layer(x, (h0, L.zeros(4, 2, 3)))
+        g, gh = L.autograd.grad((out ** 2).sum(), (x, h0), create_graph=True)
+        (g.sin().sum() + gh.sum()).backward()
+        results.append([g.detach().numpy(), x.grad.numpy(), h0.grad.numpy()]
+                       + [p.grad.numpy() for p in layer.parameters()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=2e-5, atol=1e-6)
+
+
+def test_layers_without_grad_record_nothing():
+    for name in ("RNN", "GRU", "LSTM"):
+        for dtype in (minigrad.float32, minigrad.float64):
+            layer = getattr(minigrad.nn, name)(3, 4, dtype=dtype)
+            with minigrad.no_grad():
+                out, hidden = layer(minigrad.randn(5, 2, 3, dtype=dtype))
+            assert out.grad_fn is None and not out.requires_grad
+
+
 @pytest.mark.parametrize("name", ["RNN", "GRU", "LSTM"])
 def test_dropout_between_layers_draws_as_torch(name):
     torch = import_torch()

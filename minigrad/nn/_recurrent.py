@@ -31,7 +31,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from .. import _dtype
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .._ops import plain_output
 from .._ops.pointwise import relu, sigmoid, tanh  # noqa: F401  (sigmoid: for the docs' readers)
 from .._ops.linalg import matmul
@@ -200,14 +200,20 @@ class MkldnnRnnLayerBackward0(Node):
                     "result0", "result1", "result2")
 
     def backward(self, *grads):
-        leaves, outputs = self._steps
+        if is_grad_enabled():       # create_graph=True: the steps again, from the node's own inputs
+            leaves = list(self.saved_tensors[:7])
+            output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]), leaves[1:5],
+                                            self.reverse)
+            outputs = (output, h_n, c_n)
+        else:                       # the steps forward recorded on stand-ins
+            leaves, outputs = self._steps
         wanted = [(k, leaf) for k, leaf in enumerate(leaves)
                   if leaf is not None and self.should_compute_output(k)]
         grads = [g if g is not None else _zeros(o.shape, o._array.dtype) for g, o in zip(grads, outputs)]
         from ..autograd import grad as _grad
         with enable_grad():
             found = _grad(outputs, [leaf for _, leaf in wanted], grads, retain_graph=True,
-                          allow_unused=True)
+                          create_graph=is_grad_enabled(), allow_unused=True)
         result = [None] * len(leaves)
         for (k, _), g in zip(wanted, found):
             result[k] = g
