@@ -148,19 +148,73 @@ def _run_layer(mode, input, hidden, weights, reverse):
     return stack(outputs, 0), hidden
 
 
+def _narrow(hidden, start, end):
+    """Rows start..end of a hidden state (both h and c for an LSTM)."""
+    if isinstance(hidden, tuple):
+        return tuple(h.narrow(0, start, end - start) for h in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _concat(hiddens):
+    """Hidden states joined along the batch (h with h, c with c for an LSTM)."""
+    if isinstance(hiddens[0], tuple):
+        return tuple(cat(list(parts), 0) for parts in zip(*hiddens))
+    return cat(hiddens, 0)
+
+
+def _run_packed_layer(mode, data, batch_sizes, hidden, weights, reverse):
+    """One direction of one layer over a packed sequence (``batch_sizes``: rows per step).
+
+    Sequences are sorted longest first, so at each step the batch can only shrink (going
+    forward in time) or grow (going backward): a finished sequence's hidden state is put aside
+    as its last one; going backward, a sequence's h0 joins when its last step comes."""
+    cell = _CELLS[mode]
+    w_ih, w_hh, b_ih, b_hh = weights[:4]
+    extra = {"w_hr": weights[4]} if mode == "LSTM" and len(weights) > 4 else {}
+    projected = _linear(data, w_ih, b_ih)                    # W_ih x + b_ih, all rows at once
+    starts = [sum(batch_sizes[:t]) for t in range(len(batch_sizes))]
+    outputs, finished = [], []
+    if reverse:
+        initial, hidden = hidden, _narrow(hidden, 0, batch_sizes[-1])
+        previous = batch_sizes[-1]
+        for t in reversed(range(len(batch_sizes))):
+            size = batch_sizes[t]
+            if size > previous:                 # longer sequences start here (from their end)
+                hidden = _concat([hidden, _narrow(initial, previous, size)])
+            previous = size
+            hidden = cell(projected.narrow(0, starts[t], size), hidden, w_ih, w_hh, b_ih, b_hh,
+                          precomputed=True, **extra)
+            outputs.append(hidden[0] if mode == "LSTM" else hidden)
+        outputs.reverse()
+        return cat(outputs, 0), hidden
+    previous = batch_sizes[0]
+    for t, size in enumerate(batch_sizes):
+        if size < previous:                     # the shortest sequences have ended
+            finished.append(_narrow(hidden, size, previous))
+            hidden = _narrow(hidden, 0, size)
+        previous = size
+        hidden = cell(projected.narrow(0, starts[t], size), hidden, w_ih, w_hh, b_ih, b_hh,
+                      precomputed=True, **extra)
+        outputs.append(hidden[0] if mode == "LSTM" else hidden)
+    finished.append(hidden)
+    finished.reverse()
+    return cat(outputs, 0), _concat(finished)
+
+
 def _uses_onednn(mode, input, weights):
     """PyTorch runs float32 LSTMs without projections on CPU through oneDNN."""
     return (mode == "LSTM" and input.dtype == _dtype.float32 and input.numel() > 0
             and len(weights[0]) == 4)
 
 
-def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, batch_first):
+def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, batch_first, batch_sizes=None):
     """The whole stack of layers: ``(output, h_n)``, or ``(output, (h_n, c_n))`` for an LSTM.
 
     ``hx`` is h0 (c0 too for an LSTM, as a pair), shaped (layers * directions, batch, size);
-    ``weights`` lists the (w_ih, w_hh, b_ih, b_hh[, w_hr]) of each layer and direction."""
+    ``weights`` lists the (w_ih, w_hh, b_ih, b_hh[, w_hr]) of each layer and direction.
+    With ``batch_sizes`` (a list), ``input`` is a packed sequence's data."""
     from .functional import dropout as _dropout
-    if mode == "LSTM" and _uses_onednn(mode, input, weights):
+    if batch_sizes is None and _uses_onednn(mode, input, weights):
         return _onednn_lstm(input, hx, weights, num_layers, dropout, train, bidirectional, batch_first)
     directions = 2 if bidirectional else 1
     if batch_first:
@@ -174,7 +228,11 @@ def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, bat
         outputs = []
         for direction in range(directions):
             index = layer * directions + direction
-            output, hidden = _run_layer(mode, input, hiddens[index], weights[index], direction == 1)
+            if batch_sizes is None:
+                output, hidden = _run_layer(mode, input, hiddens[index], weights[index], direction == 1)
+            else:
+                output, hidden = _run_packed_layer(mode, input, batch_sizes, hiddens[index], weights[index],
+                                                   direction == 1)
             outputs.append(output)
             last.append(hidden)
         input = outputs[0] if directions == 1 else cat(outputs, outputs[0].dim() - 1)

@@ -12,6 +12,7 @@ from ..._creation import empty, zeros
 from .. import init
 from .. import _recurrent
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 
@@ -147,12 +148,39 @@ class RNNBase(Module):
         batch = input.size(0) if self.batch_first else input.size(1)
         return zeros(self.num_layers * directions, batch, size, dtype=input.dtype)
 
-    def _run(self, input, hx):
+    def _run(self, input, hx, batch_sizes=None):
         return _recurrent.rnn(self.mode, input, hx, self._weights_by_layer(), self.num_layers, self.dropout,
-                              self.training, self.bidirectional, self.batch_first)
+                              self.training, self.bidirectional, self.batch_first and batch_sizes is None,
+                              batch_sizes)
+
+    def permute_hidden(self, hx, permutation):
+        """``hx`` with its batch in the order ``permutation`` gives (None: unchanged)."""
+        if permutation is None:
+            return hx
+        if isinstance(hx, tuple):
+            return tuple(h.index_select(1, permutation) for h in hx)
+        return hx.index_select(1, permutation)
+
+    def _run_packed(self, input, hx):
+        """A PackedSequence in, a PackedSequence out (its hidden states in the caller's order)."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        if hx is None:
+            hx = self._packed_zero_state(data, int(batch_sizes[0]))
+        else:
+            hx = self.permute_hidden(hx, sorted_indices)
+        self.check_forward_args(data, hx, batch_sizes)
+        output, hidden = self._run(data, hx, batch_sizes.tolist())
+        return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                self.permute_hidden(hidden, unsorted_indices))
+
+    def _packed_zero_state(self, data, batch):
+        count = self.num_layers * (2 if self.bidirectional else 1)
+        return zeros(count, batch, self.hidden_size, dtype=data.dtype)
 
     def forward(self, input, hx=None):
         """``(output, h_n)``: output has every step's last-layer hidden state, h_n every layer's last."""
+        if isinstance(input, PackedSequence):
+            return self._run_packed(input, hx)
         input, hx, batched = self._prepare(input, hx, self.hidden_size)
         self.check_forward_args(input, hx, None)
         output, hidden = self._run(input, hx)
@@ -253,8 +281,15 @@ class LSTM(RNNBase):
         self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
                                "Expected hidden[1] size {}, got {}")
 
+    def _packed_zero_state(self, data, batch):
+        count = self.num_layers * (2 if self.bidirectional else 1)
+        size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (zeros(count, batch, size, dtype=data.dtype), zeros(count, batch, self.hidden_size, dtype=data.dtype))
+
     def forward(self, input, hx=None):
         """``(output, (h_n, c_n))``."""
+        if isinstance(input, PackedSequence):
+            return self._run_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         batched = input.dim() == 3
