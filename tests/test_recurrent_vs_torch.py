@@ -341,3 +341,127 @@ def test_errors_as_torch(case):
         ours, theirs = failure(minigrad, ERRORS[case]), failure(torch, ERRORS[case])
     assert theirs is not None
     assert ours == theirs
+
+
+# --- packed sequences -------------------------------------------------------------------------------
+
+PACKED_LAYERS = [("RNN", {}), ("RNN", {"nonlinearity": "relu", "bidirectional": True}),
+                 ("GRU", {"num_layers": 2, "bidirectional": True}), ("LSTM", {}),
+                 ("LSTM", {"num_layers": 2, "bidirectional": True}), ("LSTM", {"proj_size": 2})]
+
+
+def run_packed(L, name, settings, dtype, lengths, given_state):
+    L.manual_seed(0)
+    dtype = getattr(L, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        layer = getattr(L.nn, name)(3, 4, **settings).to(dtype)
+    sequences = [L.randn(n, 3, dtype=dtype, requires_grad=True) for n in lengths]
+    packed = L.nn.utils.rnn.pack_sequence(sequences, enforce_sorted=list(lengths) == sorted(lengths, reverse=True))
+    args = []
+    if given_state:
+        count = settings.get("num_layers", 1) * (2 if settings.get("bidirectional") else 1)
+        h0 = L.randn(count, len(lengths), settings.get("proj_size") or 4, dtype=dtype, requires_grad=True)
+        args = [(h0, L.randn(count, len(lengths), 4, dtype=dtype))] if name == "LSTM" else [h0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out, hidden = layer(packed, *args)
+    finals = list(hidden) if isinstance(hidden, tuple) else [hidden]
+    graph = signature(out.data.grad_fn, *[h.grad_fn for h in finals])
+    padded, found = L.nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+    (padded.sin().sum() + sum(h.sum() for h in finals)).backward()
+    indices = [t.tolist() if t is not None else None for t in (out.batch_sizes, out.sorted_indices, out.unsorted_indices)]
+    values = [padded.detach().numpy()] + [h.detach().numpy() for h in finals]
+    grads = [s.grad.numpy() for s in sequences] + [p.grad.numpy() for p in layer.parameters()]
+    return type(out).__name__, indices, found.tolist(), graph, values, grads
+
+
+@pytest.mark.parametrize("given_state", [False, True], ids=["zero-state", "given-state"])
+@pytest.mark.parametrize("lengths", [(4, 3, 1), (2, 4, 1, 4)], ids=["sorted", "unsorted"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", PACKED_LAYERS, ids=layer_id)
+def test_packed_sequences_as_torch(case, dtype, lengths, given_state):
+    torch = import_torch()
+    ours = run_packed(minigrad, *case, dtype, lengths, given_state)
+    theirs = run_packed(torch, *case, dtype, lengths, given_state)
+    assert ours[:4] == theirs[:4]
+    for our, their in zip(ours[4] + ours[5], theirs[4] + theirs[5]):
+        assert our.dtype == their.dtype and our.shape == their.shape
+        np.testing.assert_allclose(our, their, **tolerance(dtype))
+
+
+def packing(L, batch_first, enforce_sorted, padding_side):
+    """pad_sequence, pack_padded_sequence, pad_packed_sequence and unpacking, with the graphs."""
+    rng = np.random.default_rng(5)
+    sequences = [L.tensor(rng.standard_normal((n, 2)), requires_grad=True) for n in (3, 1, 4)]
+    if enforce_sorted:
+        sequences = sorted(sequences, key=len, reverse=True)
+    padded = L.nn.utils.rnn.pad_sequence(sequences, batch_first=batch_first, padding_value=-1.0,
+                                         padding_side=padding_side)
+    lengths = [len(s) for s in sequences]
+    packed = L.nn.utils.rnn.pack_padded_sequence(padded, lengths, batch_first=batch_first,
+                                                 enforce_sorted=enforce_sorted)
+    node = packed.data.grad_fn
+    saved = (node._saved_batch_first, tuple(node._saved_input_sym_sizes), node._saved_result1.tolist())
+    back, found = L.nn.utils.rnn.pad_packed_sequence(packed, batch_first=batch_first, padding_value=7.0,
+                                                     total_length=5)
+    (back * L.arange(float(back.numel()), dtype=L.float64).reshape(back.shape)).sum().backward()
+    unpacked = L.nn.utils.rnn.unpack_sequence(L.nn.utils.rnn.pack_sequence(sequences, enforce_sorted=False))
+    return (padded.detach().numpy().tolist(), packed.data.detach().numpy().tolist(),
+            [t.tolist() if t is not None else None for t in packed[1:]], saved,
+            signature(padded.grad_fn), signature(back.grad_fn), back.detach().numpy().tolist(), found.tolist(),
+            [s.grad.numpy().tolist() for s in sequences], [u.detach().numpy().tolist() for u in unpacked])
+
+
+@pytest.mark.parametrize("padding_side", ["right", "left"])
+@pytest.mark.parametrize("enforce_sorted", [True, False])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_packing_utilities_as_torch(batch_first, enforce_sorted, padding_side):
+    torch = import_torch()
+    if padding_side == "left":      # (packing reads the first steps: left padding is only padded)
+        ours, theirs = (L.nn.utils.rnn.pad_sequence([L.arange(1.0, n + 1) for n in (3, 1)], batch_first,
+                                                    padding_side="left") for L in (minigrad, torch))
+        assert ours.tolist() == theirs.tolist()
+        return
+    assert packing(minigrad, batch_first, enforce_sorted, padding_side) == \
+        packing(torch, batch_first, enforce_sorted, padding_side)
+
+
+def test_packed_sequence_gradcheck():
+    rnn_utils = minigrad.nn.utils.rnn
+
+    def round_trip(a, b):
+        packed = rnn_utils.pack_sequence([a, b])
+        return rnn_utils.pad_packed_sequence(packed, batch_first=True)[0]
+
+    a = minigrad.randn(3, 2, dtype=minigrad.float64, requires_grad=True)
+    b = minigrad.randn(2, 2, dtype=minigrad.float64, requires_grad=True)
+    assert gradcheck(round_trip, (a, b))
+    assert gradgradcheck(round_trip, (a, b))
+
+
+def _packing_error(call):
+    def make(L):
+        padded = L.zeros(3, 3, 2)
+        R = L.nn.utils.rnn
+        return {"unsorted": lambda: R.pack_padded_sequence(padded, [1, 3, 2]),
+                "count": lambda: R.pack_padded_sequence(padded, [3, 2]),
+                "zero": lambda: R.pack_padded_sequence(padded, [3, 0, 2], enforce_sorted=False),
+                "2d-lengths": lambda: R.pack_padded_sequence(padded, L.tensor([[3, 2, 1]])),
+                "total_length": lambda: R.pad_packed_sequence(R.pack_padded_sequence(padded, [3, 2, 1]),
+                                                              total_length=2),
+                "pad-shapes": lambda: R.pad_sequence([L.zeros(2, 2), L.zeros(2, 3)]),
+                "packed-input-size": lambda: L.nn.GRU(3, 4)(R.pack_padded_sequence(padded, [3, 2, 1])),
+                "packed-hidden": lambda: L.nn.RNN(2, 4)(R.pack_padded_sequence(padded, [3, 2, 1]),
+                                                        L.zeros(1, 2, 4)),
+                }[call]()
+    return make
+
+
+@pytest.mark.parametrize("call", ["unsorted", "count", "zero", "2d-lengths", "total_length", "pad-shapes",
+                                  "packed-input-size", "packed-hidden"])
+def test_packing_errors_as_torch(call):
+    torch = import_torch()
+    ours, theirs = failure(minigrad, _packing_error(call)), failure(torch, _packing_error(call))
+    assert theirs is not None
+    assert ours == theirs
