@@ -465,3 +465,16 @@ def test_packing_errors_as_torch(call):
     ours, theirs = failure(minigrad, _packing_error(call)), failure(torch, _packing_error(call))
     assert theirs is not None
     assert ours == theirs
+
+
+def test_float32_lstm_with_projections_warns_once_as_torch():
+    from minigrad import _warnings
+    message = ("LSTM with projections is not supported with oneDNN. Using default implementation. "
+               "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
+    _warnings._warned_once.discard(message)
+    layer = minigrad.nn.LSTM(3, 4, proj_size=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        layer(minigrad.randn(2, 1, 3))
+        layer(minigrad.randn(2, 1, 3))
+    assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, message)]

@@ -30,6 +30,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .. import _dtype
+from .._warnings import warn_once
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .._ops import plain_output
@@ -202,9 +203,14 @@ def _run_packed_layer(mode, data, batch_sizes, hidden, weights, reverse):
 
 
 def _uses_onednn(mode, input, weights):
-    """PyTorch runs float32 LSTMs without projections on CPU through oneDNN."""
-    return (mode == "LSTM" and input.dtype == _dtype.float32 and input.numel() > 0
-            and len(weights[0]) == 4)
+    """PyTorch runs float32 LSTMs on CPU through oneDNN, except those with projections."""
+    if not (mode == "LSTM" and input.dtype == _dtype.float32 and input.numel() > 0):
+        return False
+    if len(weights[0]) > 4:
+        warn_once("LSTM with projections is not supported with oneDNN. Using default implementation. "
+                  "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
+        return False
+    return True
 
 
 def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, batch_first, batch_sizes=None):
