@@ -10,7 +10,7 @@ import pytest
 import minigrad
 from minigrad.autograd import gradcheck, gradgradcheck
 
-from conftest import import_torch
+from conftest import every_node_saved, import_torch
 
 
 def signature(*roots):
@@ -478,3 +478,16 @@ def test_float32_lstm_with_projections_warns_once_as_torch():
         layer(minigrad.randn(2, 1, 3))
         layer(minigrad.randn(2, 1, 3))
     assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, message)]
+
+
+@pytest.mark.parametrize("name", ["LSTMCell", "GRUCell"])
+def test_gate_chunks_show_what_torch_saves(name):
+    torch = import_torch()
+    shown = []
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        out = getattr(L.nn, name)(3, 4, dtype=L.float64)(L.randn(2, 3, dtype=L.float64))
+        out = out[0] if isinstance(out, tuple) else out
+        shown.append([(node, saved) for node, saved in every_node_saved(out.grad_fn, [])
+                      if node == "UnsafeSplitBackward0"])
+    assert shown[0] == shown[1] and shown[0]

@@ -66,7 +66,7 @@ def unsafe_chunk(input, chunks, dim):
     pieces = tuple(plain_output(a, input) for a in arrays)
     if needs_grad((input,)):
         node = connect(pieces[0], UnsafeSplitBackward0(), (input,))
-        node.dim, node.split_size = dim, size
+        keep_settings(node, {"dim": dim, "split_size": size, "self_sym_sizes": tuple(input.shape)})
         node._num_outputs = chunks
         node._output_shapes = [a.shape for a in arrays]
         for output_nr, piece in enumerate(pieces):
