@@ -491,3 +491,33 @@ def test_gate_chunks_show_what_torch_saves(name):
         shown.append([(node, saved) for node, saved in every_node_saved(out.grad_fn, [])
                       if node == "UnsafeSplitBackward0"])
     assert shown[0] == shown[1] and shown[0]
+
+
+@pytest.mark.parametrize("name", ["RNN", "GRU", "LSTM"])
+def test_forward_mode_as_torch(name):
+    torch = import_torch()
+    tangents = []
+    for L in (minigrad, torch):
+        forward_ad = L.autograd.forward_ad
+        L.manual_seed(0)
+        layer = getattr(L.nn, name)(3, 4, num_layers=2, bidirectional=True, dtype=L.float64)
+        x, t = L.randn(3, 2, 3, dtype=L.float64), L.randn(3, 2, 3, dtype=L.float64)
+        with forward_ad.dual_level():
+            out, _ = layer(forward_ad.make_dual(x, t))
+            tangents.append(forward_ad.unpack_dual(out).tangent.detach().numpy())
+    np.testing.assert_allclose(tangents[0], tangents[1], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("what", ["float32-lstm", "packing"])
+def test_forward_mode_fails_as_torch(what):
+    torch = import_torch()
+
+    def make(L):
+        forward_ad = L.autograd.forward_ad
+        with forward_ad.dual_level():
+            x = forward_ad.make_dual(L.randn(3, 2, 3), L.randn(3, 2, 3))
+            if what == "packing":
+                L.nn.utils.rnn.pack_padded_sequence(x, [3, 1])
+            else:
+                L.nn.LSTM(3, 4)(x)
+    assert failure(minigrad, make) == failure(torch, make) != None      # noqa: E711

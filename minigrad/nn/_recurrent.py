@@ -34,7 +34,8 @@ from .._warnings import warn_once
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .._ops import plain_output
-from .._ops.pointwise import relu, sigmoid, tanh  # noqa: F401  (sigmoid: for the docs' readers)
+from ..autograd.forward_ad import _DualLevel, input_tangents, push_tangents_of_pieces
+from .._ops.pointwise import relu, tanh
 from .._ops.linalg import matmul
 from .._ops.shape import cat, stack
 
@@ -52,6 +53,10 @@ class UnsafeSplitBackward0(Node):
                  for g, shape in zip(grads, self._output_shapes)]
         return (cat(grads, self.dim),)
 
+    def jvp(self, tangents, inputs, out):
+        """results_t = self_t.unsafe_split(size, dim)"""
+        return unsafe_chunk(tangents[0], len(out), self.dim)
+
 
 def _zeros(shape, dtype):
     """A tensor of zeros for a numpy ``dtype`` (the gradient of an output nobody used)."""
@@ -64,9 +69,12 @@ def unsafe_chunk(input, chunks, dim):
     array = input._array
     arrays = [array[(slice(None),) * dim + (slice(k * size, (k + 1) * size),)] for k in range(chunks)]
     pieces = tuple(plain_output(a, input) for a in arrays)
+    settings = {"dim": dim, "split_size": size, "self_sym_sizes": tuple(input.shape)}
+    if _DualLevel.open:         # forward mode: each piece gets its part of the input's tangent
+        push_tangents_of_pieces(pieces, input, UnsafeSplitBackward0, settings)
     if needs_grad((input,)):
         node = connect(pieces[0], UnsafeSplitBackward0(), (input,))
-        keep_settings(node, {"dim": dim, "split_size": size, "self_sym_sizes": tuple(input.shape)})
+        keep_settings(node, settings)
         node._num_outputs = chunks
         node._output_shapes = [a.shape for a in arrays]
         for output_nr, piece in enumerate(pieces):
@@ -287,6 +295,12 @@ class MkldnnRnnLayerBackward0(Node):
 def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
     """One layer and direction of a float32 LSTM, recorded as one MkldnnRnnLayerBackward0."""
     inputs = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+    if _DualLevel.open and input_tangents(inputs) is not None:
+        raise NotImplementedError(
+            "Trying to use forward AD with mkldnn_rnn_layer that does not support it because it has not been "
+            "implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/"
+            "new?template=feature-request.yml so that we can prioritize its implementation or submit a PR "
+            "adding the implementation to derivatives.yaml")
     record = needs_grad(inputs)
     # the steps run on stand-ins detached from the caller's graph; backward replays them
     leaves = [v.detach().requires_grad_(v.requires_grad) if isinstance(v, Tensor) and record else v

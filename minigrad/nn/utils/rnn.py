@@ -78,7 +78,7 @@ def invert_permutation(permutation):
 
 
 class PackPaddedSequenceBackward0(Node):
-    """(result0, result1) = _pack_padded_sequence(input, lengths, batch_first)   ->
+    """result = _pack_padded_sequence(input, lengths, batch_first)[0]   ->
         grad_input = zeros of input's shape with grad's rows put back where each step's came from"""
 
     _saved_names = ("result1",)
@@ -86,6 +86,14 @@ class PackPaddedSequenceBackward0(Node):
     def backward(self, grad):
         (batch_sizes,) = self.saved_tensors
         return (_pack_padded_sequence_backward(grad, self.input_sym_sizes, batch_sizes, self.batch_first),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = error: PyTorch has no forward-mode rule for _pack_padded_sequence"""
+        raise NotImplementedError(
+            "Trying to use forward AD with _pack_padded_sequence that does not support it because it has not been "
+            "implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/"
+            "new?template=feature-request.yml so that we can prioritize its implementation or submit a PR "
+            "adding the implementation to derivatives.yaml")
 
 
 def _pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
@@ -126,12 +134,9 @@ def _pack_padded_sequence(input, lengths, batch_first):
     array = steps_first._array
     rows = [array[t, :count] for t, count in enumerate(sizes)]
     values = np.concatenate(rows, axis=0) if rows else array[:0, 0]
-    data = result(np.ascontiguousarray(values), PackPaddedSequenceBackward0, (input,),
-                  batch_first=batch_first, input_sym_sizes=tuple(input.shape))
     batch_sizes = as_tensor(sizes, dtype=_dtype.int64)
-    node = data.grad_fn
-    if isinstance(node, PackPaddedSequenceBackward0):
-        node.save_for_backward(batch_sizes)
+    data = result(np.ascontiguousarray(values), PackPaddedSequenceBackward0, (input,), saved=(batch_sizes,),
+                  batch_first=batch_first, input_sym_sizes=tuple(input.shape))
     return data, batch_sizes
 
 
