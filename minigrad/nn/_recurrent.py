@@ -330,6 +330,8 @@ def _onednn_lstm(input, hx, weights, num_layers, dropout, train, bidirectional, 
         input = input.transpose(0, 1)
     input = input.contiguous()
     h0, c0 = hx[0].contiguous(), hx[1].contiguous()
+    if h0.dtype != _dtype.float32 or c0.dtype != _dtype.float32:
+        raise RuntimeError("get_mkldnn_dtype: unsupported data type")
     has_biases = weights[0][2] is not None
     hidden_size = h0.shape[2]
     settings = dict(mode=2, hidden_size=hidden_size, num_layers=num_layers, has_biases=has_biases,
