@@ -136,26 +136,44 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None, precomputed=False):
 _CELLS = {"RNN_TANH": rnn_tanh_cell, "RNN_RELU": rnn_relu_cell, "LSTM": lstm_cell, "GRU": gru_cell}
 
 
+def _stepper(mode, weights):
+    """``step(share, hidden) -> hidden``: the cell with this layer's weights, given the input's
+    share ``W_ih x + b_ih`` (computed for all steps at once); and what a step outputs (h)."""
+    cell = _CELLS[mode]
+    w_ih, w_hh, b_ih, b_hh = weights[:4]
+    extra = {"w_hr": weights[4]} if len(weights) > 4 else {}
+
+    def step(share, hidden):
+        return cell(share, hidden, w_ih, w_hh, b_ih, b_hh, precomputed=True, **extra)
+
+    def shown(hidden):
+        return hidden[0] if mode == "LSTM" else hidden
+    return step, shown
+
+
 def _run_layer(mode, input, hidden, weights, reverse):
     """One direction of one layer: ``(output of every step stacked, last hidden state)``.
 
     ``weights`` is (w_ih, w_hh, b_ih, b_hh[, w_hr]) with None for missing biases."""
-    cell = _CELLS[mode]
-    w_ih, w_hh, b_ih, b_hh = weights[:4]
-    extra = {"w_hr": weights[4]} if mode == "LSTM" and len(weights) > 4 else {}
-    steps = list(_linear(input, w_ih, b_ih).unbind(0))      # W_ih x + b_ih, all steps at once
-    if not steps:
+    step, shown = _stepper(mode, weights)
+    shares = list(_linear(input, weights[0], weights[2]).unbind(0))     # W_ih x + b_ih, every step
+    if not shares:
         raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
     if reverse:
-        steps.reverse()
+        shares.reverse()
     outputs = []
-    for step in steps:
-        hidden = cell(step, hidden, w_ih, w_hh, b_ih, b_hh, precomputed=True, **extra)
-        outputs.append(hidden[0] if mode == "LSTM" else hidden)
+    for share in shares:
+        hidden = step(share, hidden)
+        outputs.append(shown(hidden))
     if reverse:
         outputs.reverse()
     return stack(outputs, 0), hidden
 
+
+# A packed sequence keeps, step after step, the rows of the sequences still running, longest
+# first (batch_sizes: how many rows each step has). Going forward in time the batch shrinks:
+# the hidden state of a sequence that has ended is put aside as its last one. Going backward
+# it grows: a sequence starts (from its end) with its own h0.
 
 def _narrow(hidden, start, end):
     """Rows start..end of a hidden state (both h and c for an LSTM)."""
@@ -172,42 +190,37 @@ def _concat(hiddens):
 
 
 def _run_packed_layer(mode, data, batch_sizes, hidden, weights, reverse):
-    """One direction of one layer over a packed sequence (``batch_sizes``: rows per step).
-
-    Sequences are sorted longest first, so at each step the batch can only shrink (going
-    forward in time) or grow (going backward): a finished sequence's hidden state is put aside
-    as its last one; going backward, a sequence's h0 joins when its last step comes."""
-    cell = _CELLS[mode]
-    w_ih, w_hh, b_ih, b_hh = weights[:4]
-    extra = {"w_hr": weights[4]} if mode == "LSTM" and len(weights) > 4 else {}
-    projected = _linear(data, w_ih, b_ih)                    # W_ih x + b_ih, all rows at once
+    """One direction of one layer over a packed sequence's ``data``: (output data, last hidden)."""
+    step, shown = _stepper(mode, weights)
+    shares = _linear(data, weights[0], weights[2])              # W_ih x + b_ih, every row
     starts = [sum(batch_sizes[:t]) for t in range(len(batch_sizes))]
-    outputs, finished = [], []
     if reverse:
-        initial, hidden = hidden, _narrow(hidden, 0, batch_sizes[-1])
-        previous = batch_sizes[-1]
-        for t in reversed(range(len(batch_sizes))):
-            size = batch_sizes[t]
-            if size > previous:                 # longer sequences start here (from their end)
-                hidden = _concat([hidden, _narrow(initial, previous, size)])
-            previous = size
-            hidden = cell(projected.narrow(0, starts[t], size), hidden, w_ih, w_hh, b_ih, b_hh,
-                          precomputed=True, **extra)
-            outputs.append(hidden[0] if mode == "LSTM" else hidden)
-        outputs.reverse()
-        return cat(outputs, 0), hidden
-    previous = batch_sizes[0]
-    for t, size in enumerate(batch_sizes):
+        return _packed_backward_in_time(step, shown, shares, starts, batch_sizes, hidden)
+    outputs, ended, previous = [], [], batch_sizes[0]
+    for start, size in zip(starts, batch_sizes):
         if size < previous:                     # the shortest sequences have ended
-            finished.append(_narrow(hidden, size, previous))
+            ended.append(_narrow(hidden, size, previous))
             hidden = _narrow(hidden, 0, size)
         previous = size
-        hidden = cell(projected.narrow(0, starts[t], size), hidden, w_ih, w_hh, b_ih, b_hh,
-                      precomputed=True, **extra)
-        outputs.append(hidden[0] if mode == "LSTM" else hidden)
-    finished.append(hidden)
-    finished.reverse()
-    return cat(outputs, 0), _concat(finished)
+        hidden = step(shares.narrow(0, start, size), hidden)
+        outputs.append(shown(hidden))
+    ended.append(hidden)
+    ended.reverse()
+    return cat(outputs, 0), _concat(ended)
+
+
+def _packed_backward_in_time(step, shown, shares, starts, batch_sizes, initial):
+    """The reverse direction: from the last step to the first, sequences joining as they start."""
+    outputs, previous = [], batch_sizes[-1]
+    hidden = _narrow(initial, 0, previous)
+    for start, size in zip(reversed(starts), reversed(batch_sizes)):
+        if size > previous:                     # longer sequences start here (from their end)
+            hidden = _concat([hidden, _narrow(initial, previous, size)])
+        previous = size
+        hidden = step(shares.narrow(0, start, size), hidden)
+        outputs.append(shown(hidden))
+    outputs.reverse()
+    return cat(outputs, 0), hidden
 
 
 def _uses_onednn(mode, input, weights):
