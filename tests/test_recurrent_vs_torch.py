@@ -117,25 +117,23 @@ def test_values_gradients_and_graph_as_torch(case, dtype, shape, given_state):
         np.testing.assert_allclose(ours, theirs, **tolerance(dtype))
 
 
-def test_float32_lstm_is_one_onednn_node_per_layer_and_direction():
+@pytest.mark.parametrize("settings", [{}, {"num_layers": 2, "bidirectional": True, "batch_first": True},
+                                      {"bias": False, "train": False}], ids=["plain", "stacked", "eval"])
+def test_float32_lstm_is_one_onednn_node_per_layer_and_direction(settings):
     torch = import_torch()
+    settings = dict(settings)
+    train = settings.pop("train", True)
     shown = []
     for L in (minigrad, torch):
         L.manual_seed(0)
-        layer = L.nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+        layer = L.nn.LSTM(3, 4, **settings).train(train)
         out, (h, c) = layer(L.randn(5, 2, 3, requires_grad=True))
-        node = out.grad_fn.next_functions[0][0]
-        settings = {key: getattr(node, "_saved_" + key) for key in
-                    ("batch_first", "bidirectional", "has_biases", "hidden_size", "mode", "num_layers",
-                     "reverse", "train")}
-        tensors = {key: tuple(getattr(node, "_saved_" + key).shape) for key in
-                   ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_", "result0",
-                    "result1", "result2")}
-        shown.append((type(node).__name__, settings, tensors,
-                       [(type(n).__name__, nr) for n, nr in h.grad_fn.next_functions],
+        nodes = [(name, {key: value for key, value in saved.items() if key != "_saved_result3"})
+                 for name, saved in every_node_saved(h.grad_fn, []) if name == "MkldnnRnnLayerBackward0"]
+        shown.append((nodes, [(type(n).__name__, nr) for n, nr in h.grad_fn.next_functions],
                        [nr for _, nr in c.grad_fn.next_functions]))
     assert shown[0] == shown[1]
-    assert shown[0][0] == "MkldnnRnnLayerBackward0"
+    assert shown[0][0]
 
 
 def test_float32_lstm_differentiates_twice_as_torch():

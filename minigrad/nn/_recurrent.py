@@ -287,8 +287,8 @@ class MkldnnRnnLayerBackward0(Node):
     def backward(self, *grads):
         if is_grad_enabled():       # create_graph=True: the steps again, from the node's own inputs
             leaves = list(self.saved_tensors[:7])
-            output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]), leaves[1:5],
-                                            self.reverse)
+            output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]),
+                                            _used(leaves[1:5], self.__dict__), self.reverse)
             outputs = (output, h_n, c_n)
         else:                       # the steps forward recorded on stand-ins
             leaves, outputs = self._steps
@@ -305,6 +305,11 @@ class MkldnnRnnLayerBackward0(Node):
         return tuple(result)
 
 
+def _used(weights, settings):
+    """(w_ih, w_hh, b_ih, b_hh) as the steps use them: without the stand-in zero biases."""
+    return tuple(weights) if settings["has_biases"] else (weights[0], weights[1], None, None)
+
+
 def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
     """One layer and direction of a float32 LSTM, recorded as one MkldnnRnnLayerBackward0."""
     inputs = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
@@ -319,7 +324,8 @@ def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
     leaves = [v.detach().requires_grad_(v.requires_grad) if isinstance(v, Tensor) and record else v
               for v in inputs]
     with enable_grad() if record else no_grad():
-        output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]), leaves[1:5], reverse)
+        output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]), _used(leaves[1:5], settings),
+                                        reverse)
     results = tuple(plain_output(t._array, input) for t in (output, h_n, c_n))
     if record:
         node = connect(results[0], MkldnnRnnLayerBackward0(), inputs)
@@ -355,9 +361,9 @@ def _onednn_lstm(input, hx, weights, num_layers, dropout, train, bidirectional, 
         for direction in range(directions):
             index = layer * directions + direction
             w_ih, w_hh, b_ih, b_hh = weights[index]
-            if not has_biases:      # oneDNN always adds biases: zeros that need no gradient
-                b_ih = zeros(w_ih.shape[0], dtype=w_ih.dtype)
-                b_hh = zeros(w_ih.shape[0], dtype=w_ih.dtype)
+            if not has_biases:      # PyTorch passes zeros (shaped as the weights) that add nothing
+                b_ih = zeros(*w_ih.shape, dtype=w_ih.dtype)
+                b_hh = zeros(*w_hh.shape, dtype=w_hh.dtype)
             output, h_n, c_n = _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, h0[index], c0[index],
                                              direction == 1, settings)
             outputs.append(output)
