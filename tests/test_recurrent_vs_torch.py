@@ -319,6 +319,8 @@ ERRORS = {
     "lstm-state-dims": _call("LSTM", {}, (5, 2, 3), state=[(2, 4), (1, 2, 4)]),
     "lstm-state-dims-unbatched": _call("LSTM", {}, (5, 3), state=[(1, 4), (1, 1, 4)]),
     "empty-sequence": _call("GRU", {}, (0, 2, 3)),
+    "base-has-no-forward": lambda L: L.nn.RNNBase("GRU", 3, 4)(L.randn(2, 1, 3)),
+    "base-mode": _layer("RNNBase", "LSTMP", 3, 4),
     "hidden-dtype": lambda L: L.nn.RNN(3, 4)(L.randn(2, 1, 3), L.randn(1, 1, 4, dtype=L.float64)),
     "lstm-hidden-dtype": lambda L: L.nn.LSTM(3, 4)(L.randn(2, 1, 3), (L.randn(1, 1, 4, dtype=L.float64),
                                                                        L.randn(1, 1, 4))),

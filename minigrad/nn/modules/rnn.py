@@ -177,8 +177,8 @@ class RNNBase(Module):
         count = self.num_layers * (2 if self.bidirectional else 1)
         return zeros(count, batch, self.hidden_size, dtype=data.dtype)
 
-    def forward(self, input, hx=None):
-        """``(output, h_n)``: output has every step's last-layer hidden state, h_n every layer's last."""
+    def _forward(self, input, hx=None):
+        """RNN's and GRU's forward: ``(output, h_n)`` (RNNBase itself has none, as in PyTorch)."""
         if isinstance(input, PackedSequence):
             return self._run_packed(input, hx)
         input, hx, batched = self._prepare(input, hx, self.hidden_size)
@@ -249,6 +249,10 @@ class RNN(RNNBase):
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
         self.nonlinearity = nonlinearity
 
+    def forward(self, input, hx=None):
+        """``(output, h_n)``: output has every step's last-layer hidden state, h_n every layer's last."""
+        return self._forward(input, hx)
+
 
 class GRU(RNNBase):
     """A gated recurrent unit: a reset and an update gate decide what the new state keeps."""
@@ -257,6 +261,10 @@ class GRU(RNNBase):
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        """``(output, h_n)``: output has every step's last-layer hidden state, h_n every layer's last."""
+        return self._forward(input, hx)
 
 
 class LSTM(RNNBase):
