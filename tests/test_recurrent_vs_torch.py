@@ -525,3 +525,21 @@ def test_forward_mode_fails_as_torch(what):
             else:
                 L.nn.LSTM(3, 4)(x)
     assert failure(minigrad, make) == failure(torch, make) != None      # noqa: E711
+
+
+def test_saved_tensor_hooks_see_what_onednns_node_saves():
+    torch = import_torch()
+    seen = []
+    for L in (minigrad, torch):
+        packed = []
+
+        def pack(tensor):
+            packed.append(tuple(tensor.shape))
+            return tensor
+        L.manual_seed(0)
+        layer = L.nn.LSTM(3, 4)
+        with L.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+            out, _ = layer(L.randn(2, 1, 3, requires_grad=True), (L.ones(1, 1, 4), L.zeros(1, 1, 4)))
+        out.sum().backward()
+        seen.append(packed)
+    assert seen[0] == seen[1][:-1] and len(seen[1][-1]) == 1     # (PyTorch's last: oneDNN's workspace)

@@ -26,12 +26,15 @@ float32 LSTMs on CPU: PyTorch hands a whole layer to oneDNN, recorded as one nod
 node too; its values come from the same steps as above, so they agree with PyTorch's
 to rounding (oneDNN adds in its own order), not to the last bit.
 """
+import contextlib
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .. import _dtype
 from .._warnings import warn_once
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
+from ..autograd._saved_tensor_hooks import _Hooks
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .._ops import plain_output
 from ..autograd.forward_ad import _DualLevel, input_tangents, push_tangents_of_pieces
@@ -283,6 +286,7 @@ class MkldnnRnnLayerBackward0(Node):
 
     _saved_names = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_",
                     "result0", "result1", "result2")
+    _pack_order = (6, 5, 0, 1, 2, 3, 4, 7, 8, 9)     # saved-tensor hooks see cx_ and hx_ first
 
     def backward(self, *grads):
         if is_grad_enabled():       # create_graph=True: the steps again, from the node's own inputs
@@ -305,6 +309,17 @@ class MkldnnRnnLayerBackward0(Node):
         return tuple(result)
 
 
+@contextlib.contextmanager
+def _inside_one_node():
+    """The steps inside oneDNN's node are its own business: saved-tensor hooks see only what
+    the node itself saves, as in PyTorch."""
+    hooks, _Hooks.stack = _Hooks.stack, ()
+    try:
+        yield
+    finally:
+        _Hooks.stack = hooks
+
+
 def _used(weights, settings):
     """(w_ih, w_hh, b_ih, b_hh) as the steps use them: without the stand-in zero biases."""
     return tuple(weights) if settings["has_biases"] else (weights[0], weights[1], None, None)
@@ -323,7 +338,7 @@ def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
     # the steps run on stand-ins detached from the caller's graph; backward replays them
     leaves = [v.detach().requires_grad_(v.requires_grad) if isinstance(v, Tensor) and record else v
               for v in inputs]
-    with enable_grad() if record else no_grad():
+    with enable_grad() if record else no_grad(), _inside_one_node():
         output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]), _used(leaves[1:5], settings),
                                         reverse)
     results = tuple(plain_output(t._array, input) for t in (output, h_n, c_n))
