@@ -543,3 +543,52 @@ def test_saved_tensor_hooks_see_what_onednns_node_saves():
         out.sum().backward()
         seen.append(packed)
     assert seen[0] == seen[1][:-1] and len(seen[1][-1]) == 1     # (PyTorch's last: oneDNN's workspace)
+
+
+VMAPPED = {
+    "GRUCell": (lambda L: L.nn.GRUCell(3, 4, dtype=L.float64), lambda layer, v: layer(v)),
+    "RNNCell-relu": (lambda L: L.nn.RNNCell(3, 4, nonlinearity="relu", dtype=L.float64), lambda layer, v: layer(v)),
+    "RNNCell-given-h": (lambda L: L.nn.RNNCell(3, 4, dtype=L.float64), lambda layer, v: layer(v, v.sin()[:, :1] * v[:1, :1].expand(2, 4))),
+    "LSTMCell": (lambda L: L.nn.LSTMCell(3, 4, dtype=L.float64), lambda layer, v: layer(v)[1]),
+    "GRU": (lambda L: L.nn.GRU(3, 4, dtype=L.float64), lambda layer, v: layer(v)[0]),
+    "RNN": (lambda L: L.nn.RNN(3, 4, dtype=L.float64), lambda layer, v: layer(v)[0]),
+    "LSTM": (lambda L: L.nn.LSTM(3, 4), lambda layer, v: layer(v)[0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VMAPPED))
+def test_vmap_as_torch(case):
+    """PyTorch's vmap runs the GRU and RNN cells once per sample (with a warning) and refuses
+    lstm_cell and the layers."""
+    torch = import_torch()
+    make, call = VMAPPED[case]
+    outcomes = []
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        layer = make(L)
+        x = L.randn(5, 2, 3, dtype=layer.weight_ih_l0.dtype if hasattr(layer, "weight_ih_l0") else L.float64)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                value = L.func.vmap(lambda v: call(layer, v))(x).detach().numpy()
+            except RuntimeError as error:
+                value = str(error)
+        said = [str(w.message).split(" (Triggered internally")[0] for w in caught
+                if "jit" not in str(w.message)]
+        outcomes.append((value, said))
+    (ours, our_warnings), (theirs, their_warnings) = outcomes
+    assert our_warnings == their_warnings
+    if isinstance(theirs, str):
+        assert ours == theirs
+    else:
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-14)
+
+
+def test_func_grad_through_float32_lstm_as_torch():
+    torch = import_torch()
+    grads = []
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        layer = L.nn.LSTM(3, 4)
+        grads.append(L.func.grad(lambda v: layer(v)[0].sum())(L.randn(5, 2, 3)).detach().numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=2e-5, atol=1e-6)

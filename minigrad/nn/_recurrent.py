@@ -33,8 +33,10 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from .. import _dtype
 from .._warnings import warn_once
+from .._functorch import batched_levels, warn_no_batching_rule
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks
+from ..autograd.function import _FuncTransforms
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .._ops import plain_output
 from ..autograd.forward_ad import _DualLevel, input_tangents, push_tangents_of_pieces
@@ -244,7 +246,9 @@ def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, bat
     ``weights`` lists the (w_ih, w_hh, b_ih, b_hh[, w_hr]) of each layer and direction.
     With ``batch_sizes`` (a list), ``input`` is a packed sequence's data."""
     from .functional import dropout as _dropout
-    if batch_sizes is None and _uses_onednn(mode, input, weights):
+    _refuse_vmap(_ATEN_NAMES[mode] + (".input" if batch_sizes is None else ".data"), (input, hx, weights))
+    # (inside torch.func transforms, which show no graph, the layer records its steps' own nodes)
+    if batch_sizes is None and not _FuncTransforms.depth and _uses_onednn(mode, input, weights):
         return _onednn_lstm(input, hx, weights, num_layers, dropout, train, bidirectional, batch_first)
     directions = 2 if bidirectional else 1
     if batch_first:
@@ -275,6 +279,67 @@ def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, bat
     if mode == "LSTM":
         return output, (stack([h for h, _ in last], 0), stack([c for _, c in last], 0))
     return output, stack(last, 0)
+
+
+# --- vmap: PyTorch has no batching rules for recurrent layers and cells -----------------------------
+
+_ATEN_NAMES = {"RNN_TANH": "rnn_tanh", "RNN_RELU": "rnn_relu", "GRU": "gru", "LSTM": "lstm"}
+
+
+def _batched(inputs):
+    """Is one of ``inputs`` batched by a running vmap (a BatchedTensor, or one sample of a
+    fallback that runs an operation sample by sample)?"""
+    from ..func._batch_rules import innermost_level
+    return bool(innermost_level(inputs) or batched_levels(inputs))
+
+
+def _refuse_vmap(name, inputs):
+    """PyTorch's vmap cannot run a whole layer, nor lstm_cell: no batching rule, no fallback."""
+    if _FuncTransforms.vmaps and _batched(inputs):
+        raise RuntimeError(f"Batching rule not implemented for aten::{name}. We could not generate a fallback.")
+
+
+def run_cell(name, inputs):
+    """``rnn_tanh_cell``, ``rnn_relu_cell``, ``gru_cell`` or ``lstm_cell`` of ``inputs``. Inside vmap,
+    PyTorch's fallback: the cell once per sample, with its warning (lstm_cell has none)."""
+    cell = globals()[name]
+    if not _FuncTransforms.vmaps:
+        return cell(*inputs)
+    if name == "lstm_cell":
+        _refuse_vmap(name, inputs)
+    from ..func._batch_rules import dispatch, innermost_level
+    if innermost_level(inputs):             # the batch: once per sample
+        return dispatch(name, lambda *sample: run_cell(name, sample), inputs, {})
+    warn_no_batching_rule(name, inputs)     # (one sample: PyTorch warns once per call)
+    return _as_one_operation(cell, inputs)
+
+
+def _as_one_operation(cell, inputs):
+    """``cell(*inputs)`` on one sample of a vmap's fallback, as PyTorch runs its C++ cell: the
+    steps inside see plain tensors (vmap's rules for in-place changes don't apply to them);
+    the results are one sample again."""
+    tensors = [t for t in _flat(inputs) if isinstance(t, Tensor)]
+    marks = [t._vmap_levels for t in tensors]
+    levels = batched_levels(inputs)
+    for t in tensors:
+        t._vmap_levels = 0
+    try:
+        out = cell(*inputs)
+    finally:
+        for t, mark in zip(tensors, marks):
+            t._vmap_levels = mark
+    for t in _flat(out):
+        t._vmap_levels = levels
+    return out
+
+
+def _flat(values):
+    """The tensors in nested tuples and lists."""
+    for value in values if isinstance(values, (tuple, list)) else (values,):
+        if isinstance(value, (tuple, list)):
+            yield from _flat(value)
+        elif value is not None:
+            yield value
 
 
 # --- float32 LSTM: a layer as one node, as oneDNN's ------------------------------------------------

@@ -400,8 +400,7 @@ class RNNCell(RNNCellBase):
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         self._check(input, hx, "0")
-        cell = _recurrent.rnn_tanh_cell if self.nonlinearity == "tanh" else _recurrent.rnn_relu_cell
-        out = cell(input, hx, *self._weights())
+        out = _recurrent.run_cell(f"rnn_{self.nonlinearity}_cell", (input, hx, *self._weights()))
         return out if batched else out.squeeze(0)
 
 
@@ -429,7 +428,7 @@ class LSTMCell(RNNCellBase):
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
         self._check(input, hx[0], "0")
         self._check(input, hx[1], "1")
-        h, c = _recurrent.lstm_cell(input, hx, *self._weights())
+        h, c = _recurrent.run_cell("lstm_cell", (input, hx, *self._weights()))
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -443,5 +442,5 @@ class GRUCell(RNNCellBase):
         """The next hidden state."""
         input, hx, batched = self._batched(input, hx, "GRUCell")
         self._check(input, hx, "0")
-        out = _recurrent.gru_cell(input, hx, *self._weights())
+        out = _recurrent.run_cell("gru_cell", (input, hx, *self._weights()))
         return out if batched else out.squeeze(0)
