@@ -35,6 +35,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
     _padding.py           F.pad: constant, reflect, replicate, circular
     _recurrent.py         the RNN, LSTM and GRU cells' equations and the loop over time
+    _onednn_lstm.py       a float32 LSTM layer as one node (MkldnnRnnLayerBackward0), as in PyTorch
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
