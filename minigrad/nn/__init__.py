@@ -26,7 +26,6 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
     modules/sparse.py     Embedding
-    modules/rnn.py        RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
     init.py               how weights are initialised
     utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
@@ -34,8 +33,6 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
     _padding.py           F.pad: constant, reflect, replicate, circular
-    _recurrent.py         the RNN, LSTM and GRU cells' equations and the loop over time
-    _onednn_lstm.py       a float32 LSTM layer as one node (MkldnnRnnLayerBackward0), as in PyTorch
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401

@@ -3,8 +3,6 @@
     clip_grad.py           clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_:
                            keep one unlucky batch from making a huge update
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
-    rnn.py                 PackedSequence, pack_padded_sequence, pad_packed_sequence, pad_sequence,
-                           pack_sequence: batches of sequences of different lengths
 """
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
