@@ -592,3 +592,25 @@ def test_func_grad_through_float32_lstm_as_torch():
         layer = L.nn.LSTM(3, 4)
         grads.append(L.func.grad(lambda v: layer(v)[0].sum())(L.randn(5, 2, 3)).detach().numpy())
     np.testing.assert_allclose(grads[0], grads[1], rtol=2e-5, atol=1e-6)
+
+
+def test_a_few_training_steps_as_torch():
+    torch = import_torch()
+    losses = []
+    for L in (minigrad, torch):
+        L.manual_seed(0)
+        layer = L.nn.LSTM(2, 5, num_layers=2, batch_first=True, dtype=L.float64)
+        head = L.nn.Linear(5, 1, dtype=L.float64)
+        optimizer = L.optim.SGD(list(layer.parameters()) + list(head.parameters()), lr=0.5)
+        x = L.randn(4, 6, 2, dtype=L.float64)
+        target = x.sum(dim=(1, 2)).unsqueeze(1)
+        seen = []
+        for _ in range(5):
+            optimizer.zero_grad()
+            out, _ = layer(x)
+            loss = L.nn.functional.mse_loss(head(out[:, -1]), target)
+            loss.backward()
+            optimizer.step()
+            seen.append(loss.item())
+        losses.append(seen)
+    np.testing.assert_allclose(losses[0], losses[1], rtol=1e-10)
