@@ -455,6 +455,10 @@ def _packing_error(call):
                 "total_length": lambda: R.pad_packed_sequence(R.pack_padded_sequence(padded, [3, 2, 1]),
                                                               total_length=2),
                 "pad-shapes": lambda: R.pad_sequence([L.zeros(2, 2), L.zeros(2, 3)]),
+                "pad-nothing": lambda: R.pad_sequence([]),
+                "pack-nothing": lambda: R.pack_sequence([]),
+                "pad-side": lambda: R.pad_sequence([L.ones(2)], padding_side="middle"),
+                "pad-0d": lambda: R.pad_sequence([L.tensor(1.0)]),
                 "packed-input-size": lambda: L.nn.GRU(3, 4)(R.pack_padded_sequence(padded, [3, 2, 1])),
                 "packed-hidden": lambda: L.nn.RNN(2, 4)(R.pack_padded_sequence(padded, [3, 2, 1]),
                                                         L.zeros(1, 2, 4)),
@@ -463,7 +467,8 @@ def _packing_error(call):
 
 
 @pytest.mark.parametrize("call", ["unsorted", "count", "zero", "2d-lengths", "total_length", "pad-shapes",
-                                  "packed-input-size", "packed-hidden"])
+                                  "pad-nothing", "pack-nothing", "pad-side", "pad-0d", "packed-input-size",
+                                  "packed-hidden"])
 def test_packing_errors_as_torch(call):
     torch = import_torch()
     ours, theirs = failure(minigrad, _packing_error(call)), failure(torch, _packing_error(call))

@@ -204,8 +204,12 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         raise RuntimeError(f"pad_sequence: Expected iterable for input sequences, but got arg of type: "
                            f"{type(sequences)}")
     sequences = tuple(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
-        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+        raise RuntimeError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+    if sequences[0].dim() == 0:     # (PyTorch's C++ cuts the sizes after the first)
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     longest = max(s.size(0) for s in sequences)
     trailing = tuple(sequences[0].shape[1:])
     shape = (len(sequences), longest) + trailing if batch_first else (longest, len(sequences)) + trailing
