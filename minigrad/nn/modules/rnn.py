@@ -13,6 +13,7 @@ from .. import init
 from .. import _recurrent
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
+from .linear import _check_features
 from .module import Module
 
 
@@ -53,6 +54,8 @@ class RNNBase(Module):
                     shapes += [("weight_hr", (proj_size, hidden_size))]
                 names = []
                 for name, shape in shapes:
+                    if len(shape) == 2:
+                        _check_features(*shape)     # (PyTorch's messages for sizes that aren't ints)
                     setattr(self, name + suffix, Parameter(empty(*shape, dtype=dtype)))
                     names.append(name + suffix)
                 self._flat_weights_names.extend(names)
@@ -332,7 +335,9 @@ class RNNCellBase(Module):
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
+        _check_features(num_chunks * hidden_size, input_size)     # (PyTorch's messages for sizes that aren't ints)
         self.weight_ih = Parameter(empty(num_chunks * hidden_size, input_size, dtype=dtype))
+        _check_features(num_chunks * hidden_size, hidden_size)
         self.weight_hh = Parameter(empty(num_chunks * hidden_size, hidden_size, dtype=dtype))
         if bias:
             self.bias_ih = Parameter(empty(num_chunks * hidden_size, dtype=dtype))
