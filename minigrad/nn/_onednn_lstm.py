@@ -33,7 +33,6 @@ def uses_onednn(input, weights):
     return True
 
 
-
 # --- float32 LSTM: a layer as one node, as oneDNN's ------------------------------------------------
 
 class MkldnnRnnLayerBackward0(Node):
@@ -46,7 +45,8 @@ class MkldnnRnnLayerBackward0(Node):
     _pack_order = (6, 5, 0, 1, 2, 3, 4, 7, 8, 9)     # saved-tensor hooks see cx_ and hx_ first
 
     def backward(self, *grads):
-        if is_grad_enabled():       # create_graph=True: the steps again, from the node's own inputs
+        create_graph = is_grad_enabled()
+        if create_graph:            # the steps again, from the node's own inputs (recorded now)
             leaves = list(self.saved_tensors[:7])
             output, (h_n, c_n) = _run_layer("LSTM", leaves[0], (leaves[5], leaves[6]),
                                             _used(leaves[1:5], self.__dict__), self.reverse)
@@ -59,7 +59,7 @@ class MkldnnRnnLayerBackward0(Node):
         from ..autograd import grad as _grad
         with enable_grad():
             found = _grad(outputs, [leaf for _, leaf in wanted], grads, retain_graph=True,
-                          create_graph=is_grad_enabled(), allow_unused=True)
+                          create_graph=create_graph, allow_unused=True)
         result = [None] * len(leaves)
         for (k, _), g in zip(wanted, found):
             result[k] = g
