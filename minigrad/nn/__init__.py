@@ -59,3 +59,5 @@ from .modules import (  # noqa: F401
 )
 from .modules import (  # noqa: F401
     Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)
+from .modules import (  # noqa: F401  (recurrent layers)
+    RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell)

@@ -26,3 +26,4 @@ from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .activation import Softmin  # noqa: F401
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
+from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401
