@@ -1348,3 +1348,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim(input.dim(), None, "softmin")
     return softmax(-input, dim, dtype=dtype)
+
+from ._attention import (  # noqa: E402,F401  (the fused kernel's node, or the math way; multi-head)
+    scaled_dot_product_attention, multi_head_attention_forward, _canonical_mask, _none_or_dtype,
+    _mha_shape_check, _in_projection_packed, _in_projection)
