@@ -56,6 +56,19 @@ def _get_activation_fn(activation):
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
 
 
+def _current_function(activation):
+    """F.relu / F.gelu as they are now: the defaults above were taken while minigrad was still
+    importing, before vmap wrapped the functions once more (each wrapper keeps the one it wraps
+    in ``__wrapped__``), and a layer should hold ``F.relu`` itself, as PyTorch's does."""
+    for name in ("relu", "gelu"):
+        current = wrapped = getattr(F, name)
+        while wrapped is not None:
+            if wrapped is activation:
+                return current
+            wrapped = getattr(wrapped, "__wrapped__", None)
+    return activation
+
+
 def _relu_or_gelu(activation):
     """1 for relu, 2 for gelu (function or layer), else 0: PyTorch's fused path knows only those."""
     from .activation import GELU, ReLU
@@ -86,8 +99,8 @@ class TransformerEncoderLayer(Module):
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
-        if isinstance(activation, str):
-            activation = _get_activation_fn(activation)
+        activation = _get_activation_fn(activation) if isinstance(activation, str) else \
+            _current_function(activation)
         self.activation_relu_or_gelu = _relu_or_gelu(activation)
         self.activation = activation
 
@@ -139,7 +152,8 @@ class TransformerDecoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.dropout3 = Dropout(dropout)
-        self.activation = _get_activation_fn(activation) if isinstance(activation, str) else activation
+        self.activation = _get_activation_fn(activation) if isinstance(activation, str) else \
+            _current_function(activation)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
