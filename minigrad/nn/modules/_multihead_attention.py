@@ -5,6 +5,7 @@ key and value weights (or ``q_proj_weight``, ``k_proj_weight``, ``v_proj_weight`
 or value size differs from E), and ``out_proj`` mixes the heads' outputs back together.
 """
 from ... import _creation
+from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F
 from ..init import constant_, xavier_normal_, xavier_uniform_
 from ..parameter import Parameter
@@ -87,10 +88,13 @@ class MultiheadAttention(Module):
         ``key_padding_mask`` (N, S): True (or -inf) where a key is padding. ``attn_mask`` (L, S) or
         (N * heads, L, S): True (or -inf) where query i may not look at key j.
         """
+        float_masks = any(m is not None and m.is_floating_point() for m in (attn_mask, key_padding_mask))
         is_batched = query.dim() == 3
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
                                              F._none_or_dtype(attn_mask), "attn_mask", query.dtype)
         attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if not self._why_not_fast_path(query, key, value, float_masks):
+            return self._fast_path(query, attn_mask, key_padding_mask, need_weights, average_attn_weights)
         if self.batch_first and is_batched:      # the functional form takes (L, N, E)
             if key is value:
                 if query is key:
@@ -112,6 +116,57 @@ class MultiheadAttention(Module):
         if self.batch_first and is_batched:
             return output.transpose(1, 0), weights
         return output, weights
+
+    def _why_not_fast_path(self, query, key, value, float_masks):
+        """Why PyTorch would not take its fused inference kernel ("" if it would): the checks of
+        its forward, in its order."""
+        reason = "floating-point masks are not supported for fast path." if float_masks else ""
+        if query.dim() != 3:
+            reason = f"input not batched; expected query.dim() of 3 but got {query.dim()}"
+        elif query is not key or key is not value:
+            reason = "non-self attention was used (query, key, and value are not the same Tensor)"
+        elif self.in_proj_bias is not None and query.dtype != self.in_proj_bias.dtype:
+            reason = (f"dtypes of query ({query.dtype}) and self.in_proj_bias ({self.in_proj_bias.dtype}) "
+                      "don't match")
+        elif self.in_proj_weight is None:
+            reason = "in_proj_weight was None"
+        elif query.dtype != self.in_proj_weight.dtype:
+            reason = (f"dtypes of query ({query.dtype}) and self.in_proj_weight "
+                      f"({self.in_proj_weight.dtype}) don't match")
+        elif self.training:
+            reason = "training is enabled"
+        elif self.num_heads % 2 != 0:
+            reason = "self.num_heads is not even"
+        elif not self.batch_first:
+            reason = "batch_first was not True"
+        elif self.bias_k is not None:
+            reason = "self.bias_k was not None"
+        elif self.bias_v is not None:
+            reason = "self.bias_v was not None"
+        elif self.add_zero_attn:
+            reason = "add_zero_attn was enabled"
+        elif not self._qkv_same_embed_dim:
+            reason = "_qkv_same_embed_dim was not True"
+        if not reason and is_grad_enabled() and any(
+                t is not None and t.requires_grad for t in (query, self.in_proj_weight, self.in_proj_bias,
+                                                           self.out_proj.weight, self.out_proj.bias)):
+            reason = ("grad is enabled and at least one of query or the input/output projection weights "
+                      "or biases requires_grad")
+        if not reason and self.in_proj_bias is None:
+            reason = "in_proj_bias was None"      # (PyTorch then goes the usual way without a word)
+        return reason
+
+    def _fast_path(self, query, attn_mask, key_padding_mask, need_weights, average_attn_weights):
+        """What PyTorch's fused inference kernel gives: the same numbers up to rounding, except
+        that a query whose keys are all masked gets NaNs (a plain softmax over -inf only),
+        where the usual way gives zeros."""
+        x = query.transpose(1, 0)
+        output, weights = F.multi_head_attention_forward(
+            x, x, x, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, None, None,
+            False, 0.0, self.out_proj.weight, self.out_proj.bias, training=False,
+            key_padding_mask=key_padding_mask, need_weights=True, attn_mask=attn_mask,
+            average_attn_weights=average_attn_weights)
+        return output.transpose(1, 0), (weights if need_weights else None)
 
     def merge_masks(self, attn_mask, key_padding_mask, query):
         """The attention mask and the padding mask as one (N, heads, L, L) mask, and its kind

@@ -9,6 +9,8 @@ import copy
 import warnings
 
 from ... import _creation
+from ..._warnings import warn_once
+from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F
 from ..init import xavier_uniform_
 from ._multihead_attention import MultiheadAttention
@@ -109,16 +111,48 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                  F._none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        fast = not self._why_not_fast_path(src)
         x = src
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal=is_causal)
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal, fast)
             x = x + self._ff_block(self.norm2(x))
         else:
-            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal=is_causal))
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal, fast))
             x = self.norm2(x + self._ff_block(x))
         return x
 
-    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+    def _why_not_fast_path(self, src):
+        """Why PyTorch would not take its fused inference kernel for this layer ("" if it would)."""
+        if src.dim() != 3:
+            return f"input not batched; expected src.dim() of 3 but got {src.dim()}"
+        if self.training:
+            return "training is enabled"
+        if not self.self_attn.batch_first:
+            return "self_attn.batch_first was not True"
+        if self.self_attn.in_proj_bias is None:
+            return "self_attn was passed bias=False"
+        if not self.self_attn._qkv_same_embed_dim:
+            return "self_attn._qkv_same_embed_dim was not True"
+        if not self.activation_relu_or_gelu:
+            return "activation_relu_or_gelu was not True"
+        if self.norm1.eps != self.norm2.eps:
+            return "norm1.eps is not equal to norm2.eps"
+        if self.self_attn.num_heads % 2 == 1:
+            return "num_head is odd"
+        if any(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in self.modules()):
+            return "forward pre-/hooks are attached to the module"
+        weights = (self.self_attn.in_proj_weight, self.self_attn.in_proj_bias, self.self_attn.out_proj.weight,
+                   self.self_attn.out_proj.bias, self.norm1.weight, self.norm1.bias, self.norm2.weight,
+                   self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight,
+                   self.linear2.bias)
+        if is_grad_enabled() and any(t is not None and t.requires_grad for t in (src,) + weights):
+            return ("grad is enabled and at least one of query or the input/output projection weights or "
+                    "biases requires_grad")
+        return ""
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False, fast=False):
+        if fast:    # PyTorch's fused kernel: a query with every key masked gets NaNs
+            return self.self_attn._fast_path(x, attn_mask, key_padding_mask, False, True)[0]
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
                            need_weights=False, is_causal=is_causal)[0]
         return self.dropout1(x)
@@ -235,14 +269,60 @@ class TransformerEncoder(Module):
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         output = src
         first_layer = self.layers[0]
+        nested = not self._why_not_sparsity_fast_path(src, mask, src_key_padding_mask)
+        if nested:
+            warn_once(_NESTED_TENSOR_WARNING)
         seq_len = _get_seq_len(src, first_layer.self_attn.batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal,
                            src_key_padding_mask=src_key_padding_mask)
+        if nested:      # PyTorch drops the padding (a nested tensor), then pads the output with 0
+            output = output.masked_fill(src_key_padding_mask.isneginf().unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+
+    def _why_not_sparsity_fast_path(self, src, mask, src_key_padding_mask):
+        """Why PyTorch would not drop the padding of this input ("" if it would): eval mode, no
+        gradient, batched input padded at the end only, and a padding mask but no other mask."""
+        first_layer = self.layers[0]
+        if not getattr(self, "use_nested_tensor", False):
+            return "self.use_nested_tensor (set in init) was not True"
+        if first_layer.training:
+            return "self.layers[0] was in training mode"
+        if src.dim() != 3:
+            return f"input not batched; expected src.dim() of 3 but got {src.dim()}"
+        if src_key_padding_mask is None:
+            return "src_key_padding_mask was None"
+        kept = src_key_padding_mask.isneginf().logical_not()
+        if getattr(self, "mask_check", True) and not _left_aligned(kept):
+            return "mask_check enabled, and src and src_key_padding_mask was not left aligned"
+        if mask is not None:
+            return "src_key_padding_mask and mask were both supplied"
+        weights = (first_layer.self_attn.in_proj_weight, first_layer.self_attn.in_proj_bias,
+                   first_layer.self_attn.out_proj.weight, first_layer.self_attn.out_proj.bias,
+                   first_layer.norm1.weight, first_layer.norm1.bias, first_layer.norm2.weight,
+                   first_layer.norm2.bias, first_layer.linear1.weight, first_layer.linear1.bias,
+                   first_layer.linear2.weight, first_layer.linear2.bias)
+        if is_grad_enabled() and any(t is not None and t.requires_grad for t in (src,) + weights):
+            return ("grad is enabled and at least one of query or the input/output projection weights or "
+                    "biases requires_grad")
+        return ""
+
+
+_NESTED_TENSOR_WARNING = (
+    "The PyTorch API of nested tensors is in prototype stage and will change in the near future. We "
+    "recommend specifying layout=torch.jagged when constructing a nested tensor, as this layout receives "
+    "active development, has better operator coverage, and works with torch.compile. (Triggered "
+    "internally at /__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)")
+
+
+def _left_aligned(kept):
+    """Whether every row of the bool (N, S) ``kept`` is Trues then Falses (padding at the end only)."""
+    rows = kept.numpy()
+    return bool((rows[:, 1:] <= rows[:, :-1]).all()) if rows.shape[-1] > 1 else True
 
 
 class TransformerDecoder(Module):
