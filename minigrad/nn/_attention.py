@@ -103,9 +103,9 @@ def _heads_summed(array, heads):
 
 class ScaledDotProductFlashAttentionForCpuBackward0(Node):
     """result = softmax(query @ key^T * scale + attn_mask) @ value   ->
-        P = exp(scores - logsumexp); grad_value = P^T @ grad;
-        dS = P * (grad @ value^T - rowsum(grad * output));
-        grad_query = dS @ key * scale; grad_key = dS^T @ query * scale"""
+        grad_query = dS @ key * scale, dS = P * (grad @ value^T - rowsum(grad * result)),
+        P = exp(query @ key^T * scale + attn_mask - logsumexp); grad_key = dS^T @ query * scale;
+        grad_value = P^T @ grad"""
 
     _saved_names = ("query", "key", "value", "attn_mask", "logsumexp", "output")
 
@@ -132,7 +132,9 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
 
 
 class NotImplemented_(Node):
-    """The fused kernel's gradient, recorded: PyTorch has no derivative for it."""
+    """result = the fused kernel's gradients, recorded   ->
+        grad_grad = error; grad_query = error; grad_key = error; grad_value = error: PyTorch has
+        no derivative for it"""
 
     def backward(self, grad):
         raise RuntimeError("derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward "
