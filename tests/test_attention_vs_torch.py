@@ -49,6 +49,8 @@ SDPA = {   # name: (shapes of q, k, v, keyword arguments; "bool" / "float" masks
     "three_dims": ([(3, 4, 5), (3, 6, 5), (3, 6, 5)], {"attn_mask": "float"}),
     "two_dims": ([(4, 5), (6, 5), (6, 5)], {}),
     "broadcast_batch": ([(2, 3, 4, 5), (1, 3, 6, 5), (1, 3, 6, 5)], {}),
+    "no_queries": ([(2, 3, 0, 5), (2, 3, 6, 5), (2, 3, 6, 7)], {}),
+    "no_keys": ([(2, 3, 4, 5), (2, 3, 0, 5), (2, 3, 0, 7)], {}),
     "masked_row": ([(1, 2, 3, 4), (1, 2, 4, 4), (1, 2, 4, 4)], {"attn_mask": "row"}),
 }
 

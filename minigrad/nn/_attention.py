@@ -246,6 +246,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
             f"attn_mask.dtype: {cpp_type_name(attn_mask.dtype)} and  query.dtype: "
             f"{cpp_type_name(query.dtype)} instead.")
+    if 0 in (query.numel(), key.numel(), value.numel()):
+        # PyTorch's answer for empty input: zeros, tied to every input by a product with 0
+        zeros = _creation.zeros(tuple(query.shape[:-1]) + (value.shape[-1],), dtype=query.dtype)
+        return zeros + mul_by_number(query.sum() + key.sum() + value.sum(), 0)
     if _takes_fused_kernel(query, key, value, attn_mask, dropout_p, enable_gqa):
         return _flash_attention(query, key, value, attn_mask, dropout_p, is_causal, scale)
     return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
