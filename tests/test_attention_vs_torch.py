@@ -515,3 +515,50 @@ def test_transformer_errors_as_torch(name):
             TRANSFORMER_ERRORS[name](lib)
         caught.append((type(error.value), str(error.value)))
     assert caught[0] == caught[1]
+
+
+# --- transforms: forward mode and vmap ----------------------------------------------------------
+
+def forward_mode(lib, mask_requires_grad):
+    from importlib import import_module
+    forward_ad = import_module(lib.__name__ + ".autograd.forward_ad")
+    lib.manual_seed(0)
+    q, k = lib.randn(2, 2, 4, 5, dtype=lib.float64), lib.randn(2, 2, 6, 5, dtype=lib.float64)
+    mask = lib.randn(4, 6, dtype=lib.float64, requires_grad=mask_requires_grad)   # (a mask needing
+    with forward_ad.dual_level():                                                   # grad: the math way)
+        dual = forward_ad.make_dual(q, lib.ones_like(q))
+        out = lib.nn.functional.scaled_dot_product_attention(dual, k, k, attn_mask=mask)
+        return forward_ad.unpack_dual(out).tangent
+
+
+def test_forward_mode_as_torch():
+    torch = import_torch()
+    assert_close(forward_mode(minigrad, True), forward_mode(torch, True), "float64")
+    messages = []
+    for lib in (minigrad, torch):
+        with pytest.raises(NotImplementedError) as error:
+            forward_mode(lib, False)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+def test_vmap_and_grad_as_torch():
+    torch = import_torch()
+    results = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        q, k = lib.randn(3, 2, 4, 4, 5, dtype=lib.float64), lib.randn(3, 2, 2, 6, 5, dtype=lib.float64)
+
+        def loss(a, b):
+            return lib.nn.functional.scaled_dot_product_attention(a, b, b, enable_gqa=True).pow(2).sum()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = lib.func.vmap(lambda a, b: lib.nn.functional.scaled_dot_product_attention(
+                a, b, b, enable_gqa=True))(q, k)
+        grads = lib.func.vmap(lib.func.grad(loss, argnums=(0, 1)))(q, k)
+        results.append((out, grads, [str(w.message).split(" (Triggered")[0] for w in caught]))
+    (out, grads, messages), (their_out, their_grads, their_messages) = results
+    assert messages == their_messages and len(messages) == 1
+    assert_close(out, their_out, "float64")
+    for a, b in zip(grads, their_grads):
+        assert_close(a, b, "float64")

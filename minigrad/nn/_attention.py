@@ -33,6 +33,8 @@ from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number
 from .._tensor import Tensor, _wrap
 from .._dtype import cpp_type_name
+from .._functorch import warn_no_batching_rule
+from ..autograd.function import _FuncTransforms
 from .. import _creation
 
 
@@ -48,6 +50,10 @@ class SafeSoftmaxBackward0(Node):
         from .functional import softmax_backward_data
         (s,) = self.saved_tensors
         return (softmax_backward_data(grad, s, self.dim),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = result * (self_t - sum(self_t * result, dim))"""
+        return out * (tangents[0] - (tangents[0] * out).sum(dim=self.dim, keepdim=True))
 
 
 def _safe_softmax(input, dim):
@@ -88,17 +94,17 @@ def _flash_scores(q, k, mask, is_causal, scale):
 
 def _heads_repeated(array, heads):
     """numpy: key/value heads repeated so each query head has its own (grouped-query attention)."""
-    if array.shape[1] == heads:
+    if array.shape[-3] == heads:
         return array
-    return np.repeat(array, heads // array.shape[1], axis=1)
+    return np.repeat(array, heads // array.shape[-3], axis=-3)
 
 
 def _heads_summed(array, heads):
     """numpy: the gradient of _heads_repeated: the repeats of each head added up."""
-    if array.shape[1] == heads:
+    if array.shape[-3] == heads:
         return array
-    b, h, s, e = array.shape
-    return array.reshape(b, heads, h // heads, s, e).sum(axis=2)
+    *batch, h, s, e = array.shape
+    return array.reshape(*batch, heads, h // heads, s, e).sum(axis=-3)
 
 
 class ScaledDotProductFlashAttentionForCpuBackward0(Node):
@@ -112,7 +118,7 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
     def backward(self, grad):
         query, key, value, attn_mask, logsumexp, output = self.saved_tensors
         q, k, v = query._array, key._array, value._array
-        heads = q.shape[1]
+        heads = q.shape[-3]
         scale = self.scale if self.scale is not None else 1 / math.sqrt(q.shape[-1])
         scores = _flash_scores(q, _heads_repeated(k, heads), _additive_mask(attn_mask, q.dtype),
                                self.is_causal, scale)
@@ -124,11 +130,21 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
         d_s = p * (d_p - (g * output._array).sum(axis=-1, keepdims=True))
         d_q = (d_s @ _heads_repeated(k, heads)) * scale
         d_k = (np.swapaxes(d_s, -2, -1) @ q) * scale
-        grads = (d_q, _heads_summed(d_k, k.shape[1]), _heads_summed(d_v, v.shape[1]))
+        grads = (d_q, _heads_summed(d_k, k.shape[-3]), _heads_summed(d_v, v.shape[-3]))
         return tuple(
             result(_laid_out_like(values, like), NotImplemented_,
                    (query, key, value, output)) if self.should_compute_output(i) else None
             for i, (values, like) in enumerate(zip(grads, (q, k, v))))
+
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for the fused kernel, and says so)"""
+        raise NotImplementedError(
+            "Trying to use forward AD with _scaled_dot_product_flash_attention_for_cpu that does not "
+            "support it because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+            "can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
 
 
 class NotImplemented_(Node):
@@ -154,11 +170,13 @@ def _laid_out_like(values, like):
 
 def _flash_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
     """The fused kernel: one node, which saves the logsumexp of each row of scores."""
+    if _FuncTransforms.vmaps:       # PyTorch's vmap has no rule for the kernel: it runs it per sample
+        warn_no_batching_rule("_scaled_dot_product_flash_attention_for_cpu", (query, key, value))
     if dropout_p != 0:
         raise RuntimeError("scaled_dot_product_attention_flash_attention: Currently do not support "
                            "dropout > 0")
     q, k, v = query._array, key._array, value._array
-    heads = q.shape[1]
+    heads = q.shape[-3]
     scale_used = scale if scale is not None else 1 / math.sqrt(q.shape[-1])
     scores = _flash_scores(q, _heads_repeated(k, heads), _additive_mask(attn_mask, q.dtype),
                            is_causal, scale_used)
