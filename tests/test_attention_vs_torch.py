@@ -44,6 +44,8 @@ SDPA = {   # name: (shapes of q, k, v, keyword arguments; "bool" / "float" masks
     "scale": ([(2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 5)], {"scale": 0.7}),
     "gqa": ([(2, 4, 4, 5), (2, 2, 6, 5), (2, 2, 6, 5)], {"enable_gqa": True}),
     "dropout": ([(2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 5)], {"dropout_p": 0.3}),
+    "gqa_dropout": ([(2, 4, 4, 5), (2, 2, 6, 5), (2, 2, 6, 5)], {"enable_gqa": True, "dropout_p": 0.2}),
+    "gqa_three_dims": ([(4, 4, 5), (2, 6, 5), (2, 6, 5)], {"enable_gqa": True}),
     "value_size_differs": ([(2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 7)], {"attn_mask": "bool"}),
     "causal_math": ([(2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 7)], {"is_causal": True}),
     "three_dims": ([(3, 4, 5), (3, 6, 5), (3, 6, 5)], {"attn_mask": "float"}),

@@ -32,7 +32,7 @@ from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number
 from .._tensor import Tensor, _wrap
-from .._dtype import cpp_type_name
+from .._dtype import bool_, cpp_type_name
 from .._functorch import warn_no_batching_rule
 from ..autograd.function import _FuncTransforms
 from .. import _creation
@@ -189,10 +189,9 @@ def _flash_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
         out = np.where(masked_row, 0, (exps @ _heads_repeated(v, heads)) / sums)
         logsumexp = np.where(masked_row, 0, row_max + np.log(sums))[..., 0]
     out = _laid_out_like(out, q)
-    saved_mask = attn_mask
     return save_result(result(out, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                               dropout_p=dropout_p, is_causal=is_causal, scale=scale),
-                       query, key, value, saved_mask, _wrap(logsumexp.astype(q.dtype, copy=False)))
+                       query, key, value, attn_mask, _wrap(logsumexp.astype(q.dtype, copy=False)))
 
 
 def _takes_fused_kernel(query, key, value, attn_mask, dropout_p, enable_gqa):
@@ -220,8 +219,8 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, e
             raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                                "when is_causal=True")
         length, s = query.shape[-2], key.shape[-2]
-        attn_mask = _creation.ones(length, s, dtype=_bool()).tril()
-    if attn_mask is not None and attn_mask.dtype is _bool():
+        attn_mask = _creation.ones(length, s, dtype=bool_).tril()
+    if attn_mask is not None and attn_mask.dtype is bool_:
         # True = may attend: 0 there, -inf elsewhere
         attn_mask = _creation.zeros(attn_mask.shape, dtype=query.dtype).masked_fill_(
             attn_mask.logical_not(), float("-inf"))
@@ -239,11 +238,6 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, e
     return weights @ value
 
 
-def _bool():
-    from .. import bool as bool_
-    return bool_
-
-
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
                                  scale=None, enable_gqa=False):
     """softmax(query @ key^T * scale + attn_mask) @ value, with dropout on the weights.
@@ -258,7 +252,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             f"Expected query, key, and value to have the same dtype, but got query.dtype: "
             f"{cpp_type_name(query.dtype)} key.dtype: {cpp_type_name(key.dtype)} and value.dtype: "
             f"{cpp_type_name(value.dtype)} instead.")
-    if attn_mask is not None and not (attn_mask.dtype is _bool() or attn_mask.dtype.is_floating_point
+    if attn_mask is not None and not (attn_mask.dtype is bool_ or attn_mask.dtype.is_floating_point
                                       or attn_mask.dtype is query.dtype):
         raise RuntimeError(
             f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
@@ -312,7 +306,7 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
     """A bool mask (True = masked out) as 0 / -inf in ``target_type``; a float mask as it is."""
     if mask is None:
         return None
-    if mask.dtype is not _bool() and not mask.is_floating_point():
+    if mask.dtype is not bool_ and not mask.is_floating_point():
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype is not other_type:
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same "
