@@ -564,3 +564,58 @@ def test_vmap_and_grad_as_torch():
     assert_close(out, their_out, "float64")
     for a, b in zip(grads, their_grads):
         assert_close(a, b, "float64")
+
+
+# --- the functional form with its rarer arguments -------------------------------------------------
+
+def functional_run(lib):
+    lib.manual_seed(0)
+    kind = lib.float64
+    q, k = lib.randn(3, 2, 4, dtype=kind, requires_grad=True), lib.randn(5, 2, 4, dtype=kind)
+    w, b = lib.randn(12, 4, dtype=kind, requires_grad=True), lib.randn(12, dtype=kind, requires_grad=True)
+    out_w, out_b = lib.randn(4, 4, dtype=kind, requires_grad=True), lib.randn(4, dtype=kind, requires_grad=True)
+    static_k, static_v = (lib.randn(4, 6, 2, dtype=kind, requires_grad=True) for _ in range(2))
+    mha = lib.nn.functional.multi_head_attention_forward
+    out, weights = mha(q, k, k, 4, 2, w, b, None, None, True, 0.0, out_w, out_b, static_k=static_k,
+                       static_v=static_v)
+    separate, _ = mha(q, k, k, 4, 2, None, b, None, None, False, 0.0, out_w, out_b, need_weights=False,
+                      use_separate_proj_weight=True, q_proj_weight=w[:4], k_proj_weight=w[4:8],
+                      v_proj_weight=w[8:])
+    (out.sum() + separate.sum()).backward()
+    return [out, weights, separate, w.grad, static_k.grad, static_v.grad], \
+        [graph(out.grad_fn), graph(separate.grad_fn)]
+
+
+def test_functional_static_keys_and_separate_weights_as_torch():
+    torch = import_torch()
+    (ours, our_graphs), (theirs, their_graphs) = functional_run(minigrad), functional_run(torch)
+    assert our_graphs == their_graphs
+    for a, b in zip(ours, theirs):
+        assert_close(a, b, "float64")
+
+
+FUNCTIONAL_ERRORS = {
+    "static_k_size": lambda L, q, w: L.nn.functional.multi_head_attention_forward(
+        q, q, q, 4, 2, w, None, None, None, False, 0.0, w[:4], None, static_k=L.randn(3, 6, 2)),
+    "bias_k_alone": lambda L, q, w: L.nn.functional.multi_head_attention_forward(
+        q, q, q, 4, 2, w, None, L.randn(1, 1, 4), None, False, 0.0, w[:4], None),
+    "no_in_proj_weight": lambda L, q, w: L.nn.functional.multi_head_attention_forward(
+        q, q, q, 4, 2, None, None, None, None, False, 0.0, w[:4], None),
+    "separate_weight_shape": lambda L, q, w: L.nn.functional.multi_head_attention_forward(
+        q, q, q, 4, 2, None, None, None, None, False, 0.0, w[:4], None, use_separate_proj_weight=True,
+        q_proj_weight=w[:4], k_proj_weight=w[4:8], v_proj_weight=w[8:10]),
+    "separate_weight_missing": lambda L, q, w: L.nn.functional.multi_head_attention_forward(
+        q, q, q, 4, 2, None, None, None, None, False, 0.0, w[:4], None, use_separate_proj_weight=True,
+        q_proj_weight=w[:4], k_proj_weight=None, v_proj_weight=w[8:]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONAL_ERRORS))
+def test_functional_errors_as_torch(name):
+    torch = import_torch()
+    caught = []
+    for lib in (minigrad, torch):
+        with pytest.raises(Exception) as error:
+            FUNCTIONAL_ERRORS[name](lib, lib.randn(3, 2, 4), lib.randn(12, 4))
+        caught.append((type(error.value), str(error.value)))
+    assert caught[0] == caught[1]
