@@ -10,7 +10,7 @@ import pytest
 import minigrad
 from minigrad.autograd import gradcheck, gradgradcheck
 
-from conftest import import_torch
+from conftest import every_node_saved, import_torch
 
 # float64 agrees to rounding; float32 to a few units in the last place of the larger values
 TOLERANCE = {"float64": dict(rtol=1e-12, atol=1e-13), "float32": dict(rtol=2e-5, atol=2e-5)}
@@ -21,6 +21,20 @@ def graph(grad_fn):
     if grad_fn is None:
         return None
     return (type(grad_fn).__name__, tuple(graph(child) for child, _ in grad_fn.next_functions))
+
+
+# minigrad's matrix-product nodes do not show the sizes and strides PyTorch's keep
+# (_saved_self_sym_sizes, ...) nor addmm's alpha and beta: for them, what minigrad shows is compared
+SHOWS_PART = {"AddmmBackward0", "MmBackward0"}
+
+
+def assert_same_saved(ours, theirs):
+    """every_node_saved of the two graphs: the same nodes, showing the same saved values."""
+    assert [name for name, _ in ours] == [name for name, _ in theirs]
+    for (name, shown), (_, their_shown) in zip(ours, theirs):
+        if name in SHOWS_PART:
+            their_shown = {key: their_shown[key] for key in shown}
+        assert shown == their_shown, name
 
 
 def numpy(t):
@@ -72,16 +86,19 @@ def sdpa_run(lib, name, dtype):
         mask[1] = False
         keywords["attn_mask"] = mask
     out = lib.nn.functional.scaled_dot_product_attention(*leaves, **keywords)
+    saved = every_node_saved(out.grad_fn, [])         # (before backward frees them)
     out.pow(2).sum().backward()
-    return out, [leaf.grad for leaf in leaves]
+    return out, [leaf.grad for leaf in leaves], saved
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", sorted(SDPA))
 def test_sdpa_values_gradients_and_graph_as_torch(name, dtype):
     torch = import_torch()
-    (ours, our_grads), (theirs, their_grads) = sdpa_run(minigrad, name, dtype), sdpa_run(torch, name, dtype)
+    (ours, our_grads, our_saved), (theirs, their_grads, their_saved) = \
+        sdpa_run(minigrad, name, dtype), sdpa_run(torch, name, dtype)
     assert graph(ours.grad_fn) == graph(theirs.grad_fn)
+    assert_same_saved(our_saved, their_saved)
     assert ours.stride() == theirs.stride()
     assert_close(ours, theirs, dtype)
     for a, b in zip(our_grads, their_grads):
@@ -242,9 +259,10 @@ def mha_run(lib, name, dtype, train=True):
         else:
             keywords[argument] = kind_of_mask
     out, weights = module(query, key, value, **keywords)
+    saved = every_node_saved(out.grad_fn, []) + every_node_saved(getattr(weights, "grad_fn", None), [])
     (out.pow(2).sum() + (0 if weights is None else weights.sum())).backward()
     leaves = [t for t in {id(t): t for t in (query, key, value)}.values()]
-    return (out, weights, [t.grad for t in leaves], list(module.named_parameters()), repr(module))
+    return (out, weights, [t.grad for t in leaves], list(module.named_parameters()), repr(module), saved)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -258,6 +276,7 @@ def test_multihead_attention_as_torch(name, dtype):
         np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())   # the same initial weights
         assert_close(a.grad, b.grad, dtype)
     assert graph(ours[0].grad_fn) == graph(theirs[0].grad_fn)
+    assert_same_saved(ours[5], theirs[5])                           # what every node saved
     assert graph(None if ours[1] is None else ours[1].grad_fn) == \
         graph(None if theirs[1] is None else theirs[1].grad_fn)
     assert_close(ours[0], theirs[0], dtype)
@@ -422,8 +441,10 @@ def transformer_run(lib, name, train):
         out = module(src, tgt, **keywords)
     else:
         out = module(tgt, src, **keywords)
+    saved = every_node_saved(out.grad_fn, [])
     out.pow(2).sum().backward()
-    return out, [src.grad, tgt.grad], list(module.named_parameters()), repr(module), [str(w.message) for w in caught]
+    return (out, [src.grad, tgt.grad], list(module.named_parameters()), repr(module),
+            [str(w.message) for w in caught], saved)
 
 
 @pytest.mark.parametrize("train", [True, False])
@@ -437,6 +458,7 @@ def test_transformer_layers_as_torch(name, train):
         np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
         assert_close(a.grad, b.grad, "float64")
     assert graph(ours[0].grad_fn) == graph(theirs[0].grad_fn)
+    assert_same_saved(ours[5], theirs[5])
     assert_close(ours[0], theirs[0], "float64")
     for a, b in zip(ours[1], theirs[1]):
         assert_close(a, b, "float64")

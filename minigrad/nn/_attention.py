@@ -27,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.graph import Node
+from ..autograd.graph import _SETTINGS_KEPT_AS, Node, shown_as_given
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number
@@ -39,6 +39,10 @@ from .. import _creation
 
 
 # --- _safe_softmax: softmax, but a row that is -inf everywhere gives 0s, not NaNs ---------------
+
+# (PyTorch shows the dim as given: -1 as the unsigned 64-bit number of the same bits)
+_SETTINGS_KEPT_AS["SafeSoftmaxBackward0"] = {"dim": shown_as_given("dim_as_given")}
+
 
 class SafeSoftmaxBackward0(Node):
     """result = softmax(self, dim), 0 where the whole row is -inf   ->
@@ -60,13 +64,13 @@ def _safe_softmax(input, dim):
     """softmax along ``dim`` whose rows masked entirely (all -inf) come out as 0s (PyTorch's
     ``torch._safe_softmax``, used by attention so that a fully masked query gives zeros)."""
     from .functional import _pytorch_softmax_array
-    dim = dim % input.ndim
+    dim_as_given, dim = dim, dim % input.ndim
     x = input._array
     with np.errstate(invalid="ignore"):
         probabilities = _pytorch_softmax_array(x, dim)
     masked_row = np.all(x == -np.inf, axis=dim, keepdims=True)
     out = np.ascontiguousarray(np.where(masked_row, 0, probabilities).astype(x.dtype, copy=False))
-    return save_result(result(out, SafeSoftmaxBackward0, (input,), dim=dim))
+    return save_result(result(out, SafeSoftmaxBackward0, (input,), dim=dim, dim_as_given=dim_as_given))
 
 
 # --- the fused kernel ---------------------------------------------------------------------------
@@ -107,6 +111,10 @@ def _heads_summed(array, heads):
     return array.reshape(*batch, heads, h // heads, s, e).sum(axis=-3)
 
 
+_SETTINGS_KEPT_AS["ScaledDotProductFlashAttentionForCpuBackward0"] = {
+    "dropout_p": "dropout_p", "is_causal": "is_causal", "scale": "scale"}
+
+
 class ScaledDotProductFlashAttentionForCpuBackward0(Node):
     """result = softmax(query @ key^T * scale + attn_mask) @ value   ->
         grad_query = dS @ key * scale, dS = P * (grad @ value^T - rowsum(grad * result)),
@@ -114,6 +122,24 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
         grad_value = P^T @ grad"""
 
     _saved_names = ("query", "key", "value", "attn_mask", "logsumexp", "output")
+
+    # grad_fn._saved_value is the name of Node's method that looks saved values up, so here each
+    # saved value is a property of its own (as addcmul's node does, _ops/blend.py)
+    _saved_query = property(lambda self: Node._saved_value(self, "query"))
+    _saved_key = property(lambda self: Node._saved_value(self, "key"))
+    _saved_value = property(lambda self: Node._saved_value(self, "value"))
+    _saved_attn_mask = property(lambda self: Node._saved_value(self, "attn_mask"))
+    _saved_logsumexp = property(lambda self: Node._saved_value(self, "logsumexp"))
+    _saved_output = property(lambda self: Node._saved_value(self, "output"))
+    _raw_saved_query = property(lambda self: Node._raw_saved_value(self, "query"))
+    _raw_saved_key = property(lambda self: Node._raw_saved_value(self, "key"))
+    _raw_saved_value = property(lambda self: Node._raw_saved_value(self, "value"))
+    _raw_saved_attn_mask = property(lambda self: Node._raw_saved_value(self, "attn_mask"))
+    _raw_saved_logsumexp = property(lambda self: Node._raw_saved_value(self, "logsumexp"))
+    _raw_saved_output = property(lambda self: Node._raw_saved_value(self, "output"))
+    _saved_dropout_p = property(lambda self: self.dropout_p)
+    _saved_is_causal = property(lambda self: self.is_causal)
+    _saved_scale = property(lambda self: self.scale)
 
     def backward(self, grad):
         query, key, value, attn_mask, logsumexp, output = self.saved_tensors
@@ -189,6 +215,8 @@ def _flash_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
         out = np.where(masked_row, 0, (exps @ _heads_repeated(v, heads)) / sums)
         logsumexp = np.where(masked_row, 0, row_max + np.log(sums))[..., 0]
     out = _laid_out_like(out, q)
+    if attn_mask is not None and attn_mask.dtype is bool_:     # saved as the kernel took it: 0 / -inf
+        attn_mask = _wrap(_additive_mask(attn_mask, q.dtype))
     return save_result(result(out, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                               dropout_p=dropout_p, is_causal=is_causal, scale=scale),
                        query, key, value, attn_mask, _wrap(logsumexp.astype(q.dtype, copy=False)))
