@@ -24,8 +24,9 @@ def graph(grad_fn):
 
 
 # minigrad's matrix-product nodes do not show the sizes and strides PyTorch's keep
-# (_saved_self_sym_sizes, ...) nor addmm's alpha and beta: for them, what minigrad shows is compared
-SHOWS_PART = {"AddmmBackward0", "MmBackward0"}
+# (_saved_self_sym_sizes, ...), nor always all the matrices they save (baddbmm's batch1 and batch2):
+# for them, what minigrad shows is compared
+SHOWS_PART = {"AddmmBackward0", "MmBackward0", "BaddbmmBackward0"}
 
 
 def assert_same_saved(ours, theirs):
