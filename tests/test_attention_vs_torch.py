@@ -182,6 +182,14 @@ SDPA_ERRORS = {
         L.randn(1, 1, 2, 3), L.randn(1, 1, 2, 3), L.randn(1, 1, 2, 4), attn_mask=L.ones(2, 2), is_causal=True),
     "negative_dropout": lambda L: L.nn.functional.scaled_dot_product_attention(
         L.randn(1, 1, 2, 3), L.randn(1, 1, 2, 3), L.randn(1, 1, 2, 3), dropout_p=-0.1),
+    "query_a_list": lambda L: L.nn.functional.scaled_dot_product_attention([1.0], L.randn(2, 3), L.randn(2, 3)),
+    "key_none": lambda L: L.nn.functional.scaled_dot_product_attention(L.randn(2, 3), None, L.randn(2, 3)),
+    "mask_a_list": lambda L: L.nn.functional.scaled_dot_product_attention(
+        L.randn(2, 3), L.randn(2, 3), L.randn(2, 3), attn_mask=[[True]]),
+    "dropout_a_string": lambda L: L.nn.functional.scaled_dot_product_attention(
+        L.randn(2, 3), L.randn(2, 3), L.randn(2, 3), dropout_p="0.1"),
+    "scale_a_string": lambda L: L.nn.functional.scaled_dot_product_attention(
+        L.randn(2, 3), L.randn(2, 3), L.randn(2, 3), scale="2"),
 }
 
 

@@ -23,6 +23,7 @@ them into heads and either computes the weights itself (need_weights=True, bmm a
 or calls scaled_dot_product_attention, in PyTorch's order of operations.
 """
 import math
+import numbers
 import warnings
 
 import numpy as np
@@ -266,6 +267,24 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, e
     return weights @ value
 
 
+def _check_argument_types(query, key, value, attn_mask, dropout_p, scale):
+    """PyTorch's TypeErrors for arguments of the wrong kind (its argument parser's words)."""
+    def kind(value):
+        cls = type(value)
+        return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+    for position, (name, tensor) in enumerate((("query", query), ("key", key), ("value", value)), start=1):
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"scaled_dot_product_attention(): argument '{name}' (position {position}) must "
+                            f"be Tensor, not {kind(tensor)}")
+    if attn_mask is not None and not isinstance(attn_mask, Tensor):
+        raise TypeError(f"scaled_dot_product_attention(): argument 'attn_mask' must be Tensor, not "
+                        f"{kind(attn_mask)}")
+    for name, number in (("dropout_p", dropout_p), ("scale", scale)):
+        if number is not None and not isinstance(number, numbers.Real):
+            raise TypeError(f"scaled_dot_product_attention(): argument '{name}' must be float, not "
+                            f"{kind(number)}")
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
                                  scale=None, enable_gqa=False):
     """softmax(query @ key^T * scale + attn_mask) @ value, with dropout on the weights.
@@ -275,6 +294,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     ``is_causal``: query i attends to keys 0..i only. ``scale``: 1 / sqrt(E) unless given.
     ``enable_gqa``: key and value may have fewer heads than query (grouped-query attention).
     """
+    _check_argument_types(query, key, value, attn_mask, dropout_p, scale)
     if not (query.dtype is key.dtype is value.dtype):
         raise RuntimeError(
             f"Expected query, key, and value to have the same dtype, but got query.dtype: "
