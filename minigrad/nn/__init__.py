@@ -61,3 +61,6 @@ from .modules import (  # noqa: F401
     Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)
 from .modules import (  # noqa: F401  (recurrent layers)
     RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell)
+from .modules import (  # noqa: F401  (attention: modules/_multihead_attention.py, modules/transformer.py)
+    MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+    TransformerEncoderLayer)

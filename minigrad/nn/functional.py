@@ -895,8 +895,9 @@ def _pytorch_type_name(value):
 def linear(input, weight, bias=None):
     """input @ weight.T + bias (what a fully-connected layer computes).
 
-    With a bias, PyTorch always uses one addmm: an input that is not a matrix is
-    first viewed as rows (ViewBackward0), and the result viewed back again.
+    With a bias, PyTorch uses one addmm: a contiguous input that is not a matrix is
+    first viewed as rows (ViewBackward0), and the result viewed back again; any other
+    input goes through matmul, and the bias is added in place (AddBackward0).
     """
     for name, value, position in (("input", input, 1), ("weight", weight, 2)):
         if not isinstance(value, Tensor):
@@ -909,6 +910,8 @@ def linear(input, weight, bias=None):
         return matmul(input, weight.t())
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
+    if not input.is_contiguous():       # PyTorch folds only contiguous input into one addmm
+        return matmul(input, weight.t()).add_(bias)
     rows = input.reshape(-1, input.shape[-1])
     out = addmm(bias, rows, weight.t())
     return out.reshape(tuple(input.shape[:-1]) + (weight.shape[0],))
@@ -1348,3 +1351,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim(input.dim(), None, "softmin")
     return softmax(-input, dim, dtype=dtype)
+
+from ._attention import (  # noqa: E402,F401  (the fused kernel's node, or the math way; multi-head)
+    scaled_dot_product_attention, multi_head_attention_forward, _canonical_mask, _none_or_dtype,
+    _mha_shape_check, _in_projection_packed, _in_projection)

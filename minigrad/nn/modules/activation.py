@@ -426,3 +426,6 @@ class SiLU(Module):
     def extra_repr(self):
         """``inplace=True`` in the printed module, when it is set (as PyTorch prints it)."""
         return "inplace=True" if self.inplace else ""
+
+
+from ._multihead_attention import MultiheadAttention  # noqa: E402,F401  (PyTorch keeps it in this module)
