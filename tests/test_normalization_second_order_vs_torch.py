@@ -82,6 +82,19 @@ def orders(L, name, dtype=np.float64):
     return seen
 
 
+def outcome(L, name, dtype=np.float64):
+    """``orders``, or the message of the RuntimeError it raised."""
+    try:
+        return orders(L, name, dtype)
+    except RuntimeError as error:
+        return str(error)
+
+
+# (PyTorch fails to differentiate twice a layer_norm with a bias and no weight: it adds the
+# bias's term to an undefined tensor; minigrad fails with the same message)
+FAILING = {"layer_norm_bias_only"}
+
+
 def _compare(ours, theirs, rtol):
     assert len(ours) == len(theirs)
     for mine, ref in zip(ours, theirs):
@@ -93,7 +106,10 @@ def _compare(ours, theirs, rtol):
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_derivatives_and_their_graphs_as_torch(name):
     torch = import_torch()
-    ours, theirs = orders(minigrad, name), orders(torch, name)
+    ours, theirs = outcome(minigrad, name), outcome(torch, name)
+    if name in FAILING:
+        assert isinstance(theirs, str) and ours == theirs
+        return
     for order in range(3):
         _compare(ours[order], theirs[order], 1e-10)
     for order in range(2):
@@ -106,12 +122,15 @@ def test_derivatives_and_their_graphs_as_torch(name):
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_float32_derivatives_as_torch(name):
     torch = import_torch()
-    ours, theirs = orders(minigrad, name, np.float32), orders(torch, name, np.float32)
+    ours, theirs = outcome(minigrad, name, np.float32), outcome(torch, name, np.float32)
+    if name in FAILING:
+        assert isinstance(theirs, str) and ours == theirs
+        return
     for order in range(2):
         _compare(ours[order], theirs[order], 2e-4)
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("name", sorted(set(PROGRAMS) - FAILING))
 def test_gradgradcheck_in_float64(name):
     program = PROGRAMS[name][0]
     inputs = leaves(minigrad, name, x=X_SMOOTH)

@@ -37,6 +37,7 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
+from ._normalization_backward import layer_norm_backward
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
@@ -154,13 +155,9 @@ class NativeLayerNormBackward0(Node):
     _saved_names = ("input", "weight", "bias", "result1", "result2")
 
     def backward(self, grad):
-        input, weight, _bias, mean, rstd = self.saved_tensors
-        axes = tuple(range(input.ndim - len(self.normalized_shape), input.ndim))
-        if is_grad_enabled():
-            mean, rstd = _recorded_statistics(input, axes, self.eps)
-        view_shape = (1,) * (input.ndim - len(axes)) + tuple(self.normalized_shape)
-        return _normalization_backward(self, grad, input, weight, mean, rstd, axes, tuple(input.shape),
-                                       view_shape)
+        input, weight, bias, mean, rstd = self.saved_tensors
+        mask = [self.should_compute_output(i) for i in range(3)]
+        return layer_norm_backward(grad, input, self.normalized_shape, mean, rstd, weight, bias, mask)
 
 
 def _int_shape(function, normalized_shape):

@@ -1,0 +1,247 @@
+"""The gradients of layer_norm, batch_norm and group_norm, and the gradients of those gradients
+(``create_graph=True``), recorded as PyTorch records them.
+
+layer_norm and batch_norm: the gradient comes from one kernel (numpy here), and with
+create_graph=True it is recorded as one node with three outputs (grad_input, grad_weight,
+grad_bias): ``NativeLayerNormBackwardBackward0`` / ``NativeBatchNormBackwardBackward0``. Their
+backward writes the second derivative with ordinary recorded operations, in PyTorch's order
+(its ``layer_norm_double_backward`` and ``batchnorm_double_backward``), so a third derivative
+records those operations. Like PyTorch's, these nodes take the saved mean and rstd as
+constants: the second derivative is exact (its formula accounts for how they move with the
+input), a third one is not (PyTorch's is not either).
+
+group_norm: with create_graph=True PyTorch writes the gradient itself with ordinary operations
+that use the mean and rstd outputs of the group_norm node, so that the gradient's gradient
+flows back through them (``infinitely_differentiable_native_group_norm_backward``).
+
+The layer_norm kernel's gradient is computed in PyTorch's order, to the last bit, with
+
+    ds = sum(dy * x * w),  db = sum(dy * w)              over each row (w = 1 without a weight)
+    b  = (db * mean - ds) * rstd**3 / N,  c = -b * mean - db * rstd / N
+    dx = rstd * dy * w + b * x + c
+
+(for ``layer_norm(x).sum()``, dy = 1, this gives exactly 0 where the textbook formula leaves
+rounding noise). Its sums run as PyTorch's vectorized loops add (see ``_row_sums``), and some
+of its multiply-adds are fused (one rounding) as the compiled kernel's are.
+"""
+import math
+
+import numpy as np
+
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from .._ops import plain_output, result
+from .._ops.blend import _fma
+from .._ops.pointwise import div_by_number, mul_by_number
+from .._tensor import _wrap
+from .._vectorized_loop import THREADS
+
+
+# --- PyTorch's vectorized sums and the layer_norm kernel's gradient ----------------------------
+
+def _lanes_total(acc):
+    """The sum of a vector's lanes (``vec_reduce_all``): float32 folds the 8 lanes in halves
+    (AVX2 shuffles), float64 adds its 4 lanes in order."""
+    if acc.dtype == np.float32:
+        while acc.shape[1] > 1:
+            half = acc.shape[1] // 2
+            acc = acc[:, :half] + acc[:, half:]
+        return acc[:, 0]
+    total = acc[:, 0]
+    for lane in range(1, acc.shape[1]):
+        total = total + acc[:, lane]
+    return total
+
+
+def _row_sums(factor, other=None):
+    """The sum of each row of ``factor * other`` (or of ``factor``), as PyTorch's
+    ``vec::map2_reduce_all`` adds it: a row shorter than a vector lane by lane; else vectors
+    added lane-wise, the last partial vector into the first lanes (there, as compiled, with a
+    fused multiply-add), then the lanes."""
+    products = factor if other is None else factor * other
+    rows, n = products.shape
+    lanes = 32 // products.itemsize
+    if n < lanes:
+        total = products[:, 0]
+        for j in range(1, n):
+            total = total + products[:, j]
+        return total
+    whole = n // lanes * lanes
+    acc = products[:, :lanes]
+    for start in range(lanes, whole, lanes):
+        acc = acc + products[:, start:start + lanes]
+    if whole < n:
+        acc = acc.copy()
+        if other is None:
+            acc[:, :n - whole] += products[:, whole:]
+        else:
+            acc[:, :n - whole] = _fma(factor[:, whole:], other[:, whole:], acc[:, :n - whole])
+    return _lanes_total(acc)
+
+
+def _thread_rows(m):
+    """The (start, stop) rows each thread takes in ``at::parallel_for(0, m, 1, ...)``."""
+    used = max(1, min(THREADS, m))
+    size = -(-m // used)
+    return [(start, min(m, start + size)) for start in range(0, m, size)]
+
+
+def _layer_norm_kernel_backward(dy, x, mean, rstd, gamma, mask):
+    """numpy: (dx, dgamma, dbeta) of layer_norm for rows (M, N), as PyTorch's CPU kernel."""
+    opmath = np.float64 if x.dtype == np.float64 else np.float32
+    dy, x, mean, rstd = (np.ascontiguousarray(a, opmath) for a in (dy, x, mean, rstd))
+    n = x.shape[1]
+    dx = dgamma = dbeta = None
+    if mask[0]:
+        scale = opmath(1) / opmath(n)
+        if gamma is None:
+            ds, db = _row_sums(dy, x), _row_sums(dy)
+        else:
+            wide = np.broadcast_to(gamma.astype(opmath), dy.shape)
+            ds, db = _row_sums(dy * x, wide), _row_sums(dy, wide)
+        a = rstd
+        b = _fma(db, mean, -ds) * a * a * a * scale
+        c = _fma(-b, mean, -(db * a * scale))
+        ady = a[:, None] * dy if gamma is None else a[:, None] * dy * gamma.astype(opmath)
+        dx = _fma(np.broadcast_to(b[:, None], x.shape), x, ady) + c[:, None]
+    if mask[1] or mask[2]:
+        # each thread adds its rows into a buffer of its own, then the buffers are added
+        shift = -rstd * mean
+        dgamma, dbeta = np.zeros(n, opmath), np.zeros(n, opmath)
+        for start, stop in _thread_rows(x.shape[0]):
+            gamma_part, beta_part = np.zeros(n, opmath), np.zeros(n, opmath)
+            for i in range(start, stop):
+                if mask[1]:
+                    x_hat = _fma(np.full(n, rstd[i]), x[i], np.full(n, shift[i]))
+                    gamma_part = _fma(dy[i], x_hat, gamma_part)
+                beta_part = beta_part + dy[i]
+            dgamma, dbeta = dgamma + gamma_part, dbeta + beta_part
+    return dx, dgamma, dbeta
+
+
+def _recorded_outputs(arrays, node_class, inputs, saved, **settings):
+    """Tensors for ``arrays`` (None where an output was not asked for), recorded as the outputs
+    0, 1, 2 of one ``node_class`` node when grad mode is on and an input requires grad."""
+    outputs, node = [None] * len(arrays), None
+    for output_nr, array in enumerate(arrays):
+        if array is None:
+            continue
+        if node is None:
+            out = result(array, node_class, inputs, saved=saved, **settings)
+            node = out._grad_fn if isinstance(out._grad_fn, node_class) else None
+            if node is not None:
+                node._num_outputs = len(arrays)
+                node._output_shapes = [None if a is None else a.shape for a in arrays]
+        else:
+            out = plain_output(array, *inputs)
+            if node is not None:
+                out._grad_fn = node
+        if node is not None:
+            out._output_nr = output_nr
+        outputs[output_nr] = out
+    return tuple(outputs)
+
+
+# --- layer_norm ----------------------------------------------------------------------------------
+
+def layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias, mask):
+    """(grad_input, grad_weight, grad_bias) of layer_norm, those ``mask`` asks for, recorded (with
+    create_graph=True) as one NativeLayerNormBackwardBackward0."""
+    dtype = input._array.dtype
+    m = math.prod(input.shape[:input.ndim - len(normalized_shape)])
+    rows = (m, math.prod(normalized_shape))
+    dx, dgamma, dbeta = _layer_norm_kernel_backward(
+        grad._array.reshape(rows), input._array.reshape(rows), mean._array.reshape(m), rstd._array.reshape(m),
+        None if weight is None else weight._array.reshape(-1), mask)
+    arrays = [None if dx is None else dx.astype(dtype).reshape(input.shape),
+              dgamma.astype(weight._array.dtype).reshape(weight.shape) if mask[1] else None,
+              dbeta.astype(bias._array.dtype).reshape(bias.shape) if mask[2] else None]
+    return _recorded_outputs(arrays, NativeLayerNormBackwardBackward0, (grad, input, mean, rstd, weight, bias),
+                             (grad, input, mean, rstd, weight), normalized_shape=tuple(normalized_shape))
+
+
+_SETTINGS_KEPT_AS["NativeLayerNormBackwardBackward0"] = {"normalized_shape": "normalized_shape"}
+
+
+class NativeLayerNormBackwardBackward0(Node):
+    """result = (grad_input, grad_weight, grad_bias) of layer_norm   ->
+        the second derivative of layer_norm (PyTorch's layer_norm_double_backward), the mean and rstd held constant
+
+    Its gradients: towards the incoming gradient (``grad_output``), the input and the weight;
+    none towards the bias (the gradients do not depend on it)."""
+
+    _saved_names = ("grad_out", "input", "mean", "rstd", "weight")
+
+    def backward(self, gg_input, gg_weight, gg_bias):
+        grad_out, input, mean, rstd, weight = self.saved_tensors
+        g_input, g_weight, gg_out = _layer_norm_double_backward(
+            input, weight, gg_input, gg_weight, gg_bias, grad_out, mean, rstd, self.normalized_shape)
+        return gg_out, g_input, None, None, g_weight, None
+
+
+def _ones(shape, like):
+    return _wrap(np.ones(shape, like._array.dtype))
+
+
+def _layer_norm_double_backward(input_t, gamma, ggI, ggG, ggB, gO_t, mean_t, rstd_t, normalized_shape):
+    """(grad of input, grad of weight, grad of grad_output) from the gradients (ggI, ggG, ggB)
+    reaching grad_input, grad_weight and grad_bias; the rows of the input (M, N), each
+    normalized on its own."""
+    axis = input_t.ndim - len(normalized_shape)
+    M, N = math.prod(input_t.shape[:axis]), math.prod(input_t.shape[axis:])
+    input, gO = input_t.reshape(M, N), gO_t.reshape(M, N)
+    mu, rstd = mean_t.reshape(M, 1), rstd_t.reshape(M, 1)
+    affine = gamma is not None
+    gamma_wide = gamma.reshape(1, N) if affine else _ones((1,), input)
+    ggG_wide = ggG.reshape(1, N) if affine and ggG is not None else None
+    ggB_wide = ggB.reshape(1, N) if affine and ggB is not None else None
+    if ggB is not None and not affine and ggI is not None:
+        # (PyTorch adds the bias's term only with a weight, and without one fails here)
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                           "argument #1 'other'")
+    ggI_wide = ggI.reshape(M, N) if ggI is not None else None
+    input_sub_mu = input - mu
+    rstd2, rstd3 = rstd.pow(2), rstd.pow(3)
+    input_mu_rstd3 = input_sub_mu * rstd3
+
+    gI = None
+    if ggI is not None:
+        # how ggI . grad_input moves with the input (through x_hat, the mean and the rstd)
+        gxhat = gO * gamma_wide
+        gxhat_mu_sum = (gxhat * input_sub_mu).sum(1, True)
+        gxhat_sum = gxhat.sum(1, True)
+        ggI_sum = ggI_wide.sum(1, True)
+        ggI_mu_sum = (ggI_wide * input_sub_mu).sum(1, True)
+        all_sub = (div_by_number(ggI_sum * gxhat_sum, N) - (ggI_wide * gxhat).sum(1, True)
+                   + mul_by_number(rstd2 * gxhat_mu_sum * ggI_mu_sum, 3.0 / N))
+        gI_0t = div_by_number(input_mu_rstd3 * all_sub, N)
+        gI_1t = div_by_number(ggI_mu_sum * rstd3, N) * (div_by_number(gxhat_sum, N) - gxhat)
+        gI_2t = div_by_number(gxhat_mu_sum * rstd3, N) * (div_by_number(ggI_sum, N) - ggI_wide)
+        gI = gI_0t + gI_1t + gI_2t
+    if ggG_wide is not None:
+        # how ggG . grad_weight (= sum of grad * x_hat) moves with the input
+        t0 = gO * ggG_wide * rstd
+        t1 = div_by_number(rstd * (gO * ggG_wide).sum(1, True), -N)
+        t2 = div_by_number(input_mu_rstd3 * (gO * ggG_wide * input_sub_mu).sum(1, True), -N)
+        term = t0 + t1 + t2
+        gI = term if gI is None else gI + term
+    if gI is not None:
+        gI = gI.reshape_as(input_t)
+
+    def first_grad_input(g, scale):
+        """layer_norm's grad_input for the incoming gradient g (times scale, the weight)."""
+        h0 = div_by_number(scale * rstd, N)
+        h1 = mul_by_number(g, N) - g.sum(1, True) - input_sub_mu.mul(rstd2) * (g * input_sub_mu).sum(1, True)
+        return h0 * h1
+
+    gG = None
+    if affine and ggI is not None:
+        gG = (gO * first_grad_input(ggI_wide, _ones((), input))).sum(0).reshape_as(gamma)
+    ggO = first_grad_input(ggI_wide, gamma_wide) if ggI is not None else None
+    if ggG_wide is not None:
+        term = ggG_wide * input_sub_mu * rstd
+        ggO = term if ggO is None else ggO + term
+    if ggB_wide is not None:
+        ggO = ggB_wide if ggO is None else ggO + ggB_wide
+    if ggO is not None:
+        ggO = ggO.expand(M, N).reshape_as(input_t)
+    return gI, gG, ggO
