@@ -37,7 +37,7 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
-from ._normalization_backward import layer_norm_backward
+from ._normalization_backward import batch_norm_backward, layer_norm_backward
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
@@ -223,23 +223,9 @@ class NativeBatchNormBackward0(Node):
 
     def backward(self, grad):
         input, weight, running_mean, running_var, mean, rstd = self.saved_tensors
-        axes = (0,) + tuple(range(2, input.ndim))
-        view_shape = (1, input.shape[1]) + (1,) * (input.ndim - 2)
-        if not self.training:
-            # the running statistics were used: constants, as far as the gradient is concerned
-            mean = running_mean.reshape(view_shape)
-            rstd = _wrap(_statistics_from_var(running_var._array, self.eps)).reshape(view_shape)
-        elif is_grad_enabled():
-            mean, rstd = _recorded_statistics(input, axes, self.eps)
-        else:
-            mean, rstd = mean.reshape(view_shape), rstd.reshape(view_shape)
-        return _normalization_backward(self, grad, input, weight, mean, rstd, axes, tuple(input.shape),
-                                       view_shape, centred=self.training)
-
-
-def _statistics_from_var(var, eps):
-    """numpy: 1 / sqrt(var + eps) in the dtype of ``var``."""
-    return (1.0 / np.sqrt(var.astype(np.float64) + eps)).astype(var.dtype)
+        mask = [self.should_compute_output(i) for i in range(3)]
+        return batch_norm_backward(grad, input, weight, running_mean, running_var, mean, rstd, self.training,
+                                   self.eps, mask)
 
 
 def _check_channels(name, tensor, channels):

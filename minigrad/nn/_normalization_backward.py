@@ -31,7 +31,7 @@ import numpy as np
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .._ops import plain_output, result
 from .._ops.blend import _fma
-from .._ops.pointwise import div_by_number, mul_by_number
+from .._ops.pointwise import add_number, div_by_number, mul_by_number
 from .._tensor import _wrap
 from .._vectorized_loop import THREADS
 
@@ -244,4 +244,151 @@ def _layer_norm_double_backward(input_t, gamma, ggI, ggG, ggB, gO_t, mean_t, rst
         ggO = ggB_wide if ggO is None else ggO + ggB_wide
     if ggO is not None:
         ggO = ggO.expand(M, N).reshape_as(input_t)
+    return gI, gG, ggO
+
+
+# --- batch_norm ----------------------------------------------------------------------------------
+
+def batch_norm_backward(grad, input, weight, running_mean, running_var, save_mean, save_invstd, training, eps,
+                        mask):
+    """(grad_input, grad_weight, grad_bias) of batch_norm, those ``mask`` asks for, recorded (with
+    create_graph=True) as one NativeBatchNormBackwardBackward0.
+
+    Per channel, with the sums over the batch and the positions (n numbers each):
+    grad_input = (dy - sum(dy) / n - (x - mean) * sum((x - mean) * dy) * invstd**2 / n) * invstd * w
+    in training (the statistics moved with x), dy * invstd * w in eval; grad_weight =
+    sum((x - mean) * dy) * invstd; grad_bias = sum(dy)."""
+    x, dy = input._array, grad._array
+    dtype = x.dtype
+    channels = x.shape[1] if x.ndim > 1 else 0
+    view = (1, channels) + (1,) * (x.ndim - 2)
+    axes = (0,) + tuple(range(2, x.ndim))
+    if training:
+        mean, invstd = save_mean._array.reshape(view), save_invstd._array.reshape(view)
+    else:
+        mean = running_mean._array.reshape(view)
+        invstd = (1 / np.sqrt(running_var._array.astype(np.float64) + eps)).astype(dtype).reshape(view)
+    w = np.ones((), dtype) if weight is None else weight._array.reshape(view)
+    centred = x - mean
+    total, dot = dy.sum(axis=axes, keepdims=True), (centred * dy).sum(axis=axes, keepdims=True)
+    n = x.size // max(channels, 1)
+    arrays = [None, None, None]
+    if mask[0]:
+        if training:
+            dx = (dy - total / n - centred * (dot * invstd * invstd / n)) * invstd * w
+        else:
+            dx = dy * invstd * w
+        arrays[0] = np.ascontiguousarray(dx, dtype)
+    if mask[1]:
+        arrays[1] = (dot * invstd).astype(weight._array.dtype).reshape(weight.shape)
+    if mask[2]:
+        arrays[2] = total.astype(dtype).reshape(channels)
+    return _recorded_outputs(arrays, NativeBatchNormBackwardBackward0,
+                             (grad, input, weight, save_mean, save_invstd),
+                             (grad, input, weight, running_mean, running_var, save_mean, save_invstd),
+                             eps=eps, train=bool(training))
+
+
+_SETTINGS_KEPT_AS["NativeBatchNormBackwardBackward0"] = {"eps": "eps", "train": "train"}
+
+
+class NativeBatchNormBackwardBackward0(Node):
+    """result = (grad_input, grad_weight, grad_bias) of batch_norm   ->
+        the second derivative of batch_norm (PyTorch's batchnorm_double_backward), the batch's mean and invstd held constant"""
+
+    _saved_names = ("grad_out", "input", "weight", "running_mean", "running_var", "save_mean", "save_invstd")
+
+    def backward(self, gg_input, gg_weight, gg_bias):
+        grad_out, input, weight, running_mean, running_var, save_mean, save_invstd = self.saved_tensors
+        g_input, g_weight, gg_out = _batchnorm_double_backward(
+            input, weight, gg_input, gg_weight, gg_bias, grad_out, running_mean, running_var, self.train, self.eps,
+            save_mean, save_invstd)
+        return gg_out, g_input, g_weight, None, None
+
+
+def _sum_exclude_dim1(t, keepdim=True):
+    """The sum over every dim but the channels' (dim 1): dim 0 first, then the last ones."""
+    total = t.sum(0, keepdim)
+    for dim in range(total.ndim - 1, 1 if keepdim else 0, -1):
+        total = total.sum(dim, keepdim)
+    return total
+
+
+def _unsqueeze_dim1(src, target):
+    """A per-channel vector shaped (1, C, 1, ...) against ``target``."""
+    while src.ndim < target.ndim - 1:
+        src = src.unsqueeze(1)
+    if src.ndim == target.ndim - 1:
+        src = src.unsqueeze(0)
+    return src
+
+
+def _expand_as_dim1(src, target):
+    """A per-channel vector expanded to ``target``'s shape."""
+    while src.ndim < target.ndim - 1:
+        src = src.unsqueeze(1)
+    return src.expand_as(target)
+
+
+def _batchnorm_double_backward(input, gamma, ggI, ggG, ggB, gO, running_mean, running_var, training, eps,
+                               save_mean, save_invstd):
+    """(grad of input, grad of weight, grad of grad_output) from the gradients (ggI, ggG, ggB)
+    reaching grad_input, grad_weight and grad_bias; M numbers share each channel's statistics."""
+    affine = gamma is not None
+    gamma_wide = _expand_as_dim1(gamma, input) if affine else _ones((), input)
+    ggG_wide = _expand_as_dim1(ggG, input) if affine and ggG is not None else None
+    ggB_wide = _expand_as_dim1(ggB, input) if affine and ggB is not None else None
+    M = input.shape[0] * math.prod(input.shape[2:])
+    mu = _unsqueeze_dim1(save_mean if training else running_mean, input)
+    input_sub_mu = input - mu
+    invstd = _unsqueeze_dim1(save_invstd if training else add_number(running_var, eps).pow(-0.5), input)
+    invstd2, invstd3 = invstd.pow(2), invstd.pow(3)
+    input_mu_invstd3 = input_sub_mu * invstd3
+    gOinmu_sum = _sum_exclude_dim1(gO * input_sub_mu)
+    gO_sum = _sum_exclude_dim1(gO)
+
+    gI = None
+    if ggI is not None and training:
+        ggI_sum = _sum_exclude_dim1(ggI)
+        ggIinmu_sum = _sum_exclude_dim1(ggI * input_sub_mu)
+        all_sub = (div_by_number(ggI_sum * gO_sum, M) - _sum_exclude_dim1(gO * ggI)
+                   + mul_by_number(invstd2 * gOinmu_sum * ggIinmu_sum, 3.0 / M))
+        gI_0t = div_by_number(input_mu_invstd3 * all_sub, M)
+        gI_1t = div_by_number(ggIinmu_sum * invstd3, M) * (div_by_number(gO_sum, M) - gO)
+        gI_2t = div_by_number(gOinmu_sum * invstd3, M) * (div_by_number(ggI_sum, M) - ggI)
+        gI = gamma_wide * (gI_0t + gI_1t + gI_2t)
+    if ggG_wide is not None:
+        if training:
+            t0 = gO * invstd
+            t1 = div_by_number(invstd * gO_sum, -M)
+            t2 = div_by_number(input_mu_invstd3 * _sum_exclude_dim1(gO * input_sub_mu), -M)
+            term = ggG_wide * (t0 + t1 + t2)
+        else:
+            term = ggG_wide * invstd * gO
+        gI = term if gI is None else gI + term
+
+    def first_grad_input(g, scale):
+        """batch_norm's grad_input (training) for the incoming gradient g, times scale."""
+        h0 = div_by_number(scale * invstd, M)
+        h1 = (mul_by_number(g, M) - _sum_exclude_dim1(g)
+              - input_sub_mu.mul(invstd2) * _sum_exclude_dim1(g * input_sub_mu))
+        return h0 * h1
+
+    gG = None
+    if affine and ggI is not None:
+        if training:
+            gG = _sum_exclude_dim1(ggI * first_grad_input(gO, _ones((), invstd)), False)
+        else:
+            gG = _sum_exclude_dim1(ggI * gO * invstd, False)
+    ggO = None
+    if ggI is not None:
+        ggO = first_grad_input(ggI, gamma_wide) if training else ggI * invstd * gamma_wide
+    if ggG_wide is not None:
+        term = ggG_wide * input_sub_mu * invstd
+        ggO = term if ggO is None else ggO + term
+    if ggB is not None:
+        if ggB_wide is None and ggO is not None:
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                               "argument #1 'other'")
+        ggO = ggB_wide if ggO is None else ggO + ggB_wide
     return gI, gG, ggO
