@@ -37,7 +37,7 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
-from ._normalization_backward import batch_norm_backward, layer_norm_backward
+from ._normalization_backward import batch_norm_backward, group_norm_backward_recorded, layer_norm_backward
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
@@ -304,35 +304,26 @@ class NativeGroupNormBackward0(Node):
     Unlike layer_norm's and batch_norm's, this node's mean and rstd are outputs that require grad
     (as in PyTorch: ``grad_fn._saved_result1.grad_fn`` is the node itself); a gradient reaching
     them adds grad_mean / m + grad_rstd * (-rstd**3) (x - mean) / m to the input's, m the group's size
-    (only when the normalized output got a gradient too: otherwise PyTorch computes nothing).
+    (only when both got one, as in PyTorch). With create_graph=True the gradient is written with
+    recorded operations on those outputs (``group_norm_backward_recorded``), so that it can be
+    differentiated again.
     """
 
     _saved_names = ("input", "weight", "result1", "result2")
 
     def backward(self, grad, grad_mean=None, grad_rstd=None):
         input, weight, mean, rstd = self.saved_tensors
-        stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
-        if is_grad_enabled():
-            mean, rstd = _recorded_statistics(input.reshape(stats_shape), (2,), self.eps)
-        else:
-            mean, rstd = mean.unsqueeze(-1), rstd.unsqueeze(-1)
+        mask = [self.should_compute_output(i) for i in range(3)]
+        if is_grad_enabled() or grad_mean is not None or grad_rstd is not None:
+            # written with recorded operations, through this node's own mean and rstd outputs
+            return group_norm_backward_recorded(grad, grad_mean, grad_rstd, input, mean, rstd, weight, self.N,
+                                                self.C, self.HxW, self.group, mask)
         if grad is None:
-            # PyTorch computes nothing unless the normalized output itself got a gradient
             return None, None, None
+        stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
         view_shape = (1, self.C) + (1,) * (input.ndim - 2)
-        grads = list(_normalization_backward(self, grad, input, weight, mean, rstd, (2,), stats_shape, view_shape))
-        if (grad_mean is not None or grad_rstd is not None) and self.should_compute_output(0):
-            # through the statistics themselves: d mean/dx = 1/m, d rstd/dx = -rstd**3 (x - mean)/m
-            size = stats_shape[2]
-            extra = 0
-            if grad_mean is not None:
-                extra = grad_mean.unsqueeze(-1) / size
-            if grad_rstd is not None:
-                x = input.reshape(stats_shape)
-                extra = extra + grad_rstd.unsqueeze(-1) * (-rstd ** 3) * (x - mean) / size
-            extra = extra.expand(stats_shape).reshape(input.shape)
-            grads[0] = extra if grads[0] is None else grads[0] + extra
-        return tuple(grads)
+        return _normalization_backward(self, grad, input, weight, mean.unsqueeze(-1), rstd.unsqueeze(-1), (2,),
+                                       stats_shape, view_shape)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):

@@ -392,3 +392,56 @@ def _batchnorm_double_backward(input, gamma, ggI, ggG, ggB, gO, running_mean, ru
                                "argument #1 'other'")
         ggO = ggB_wide if ggO is None else ggO + ggB_wide
     return gI, gG, ggO
+
+
+# --- group_norm ----------------------------------------------------------------------------------
+
+def group_norm_backward_recorded(dY, dmean, drstd, X, mean, rstd, gamma, N, C, HxW, group, mask):
+    """(grad_input, grad_weight, grad_bias) of group_norm written with recorded operations (for
+    create_graph=True, or when gradients reach the mean and rstd outputs), as PyTorch writes them:
+
+        dX = rstd * w * dY + b * X + c,   with per group   ds = sum(dY * w * X), db = sum(dY * w),
+        b = (db * mean - ds) * rstd**3 / n,  c = -b * mean - db * rstd / n
+
+    plus, when both the mean and the rstd got a gradient, what they pass on to X (as
+    ``var_mean``'s backward: dmean / n + dvar * 2 (X - mean(X)) / n, dvar = -rstd**3 / 2 * drstd).
+    ``mean`` and ``rstd`` are the group_norm node's own outputs, so that a gradient of this
+    gradient flows back through them."""
+    G, D = group, C // group
+    s = 1.0 / (D * HxW)
+    X_t = X.reshape(N, G, D, HxW)
+    mean_t, rstd_t = mean.reshape(N, G, 1, 1), rstd.reshape(N, G, 1, 1)
+    dX = dgamma = dbeta = None
+    if dY is not None:
+        dY_t = dY.reshape(N, G, D, HxW)
+        ds = (dY_t * X_t).sum(3).unsqueeze_(-1)
+        db = dY_t.sum(3).unsqueeze_(-1)
+    if mask[0]:
+        gamma_t = gamma.reshape(1, G, D, 1) if gamma is not None else None
+        rstd_cube = rstd_t * rstd_t * rstd_t
+        dvar = mul_by_number(rstd_cube, -0.5) * drstd.view(N, G, 1, 1) if drstd is not None else None
+        through_statistics = dmean is not None and drstd is not None
+        if dY is not None:
+            a = rstd_t * gamma_t if gamma is not None else rstd_t
+            b = ((ds * gamma_t).sum(2) if gamma is not None else ds.sum(2)).unsqueeze_(-2)
+            c = ((db * gamma_t).sum(2) if gamma is not None else db.sum(2)).unsqueeze_(-2)
+            b = mul_by_number((c * mean_t - b) * rstd_cube, s)
+            c = -b * mean_t - mul_by_number(c * rstd_t, s)
+            dX = a * dY_t + b * X_t + c
+            if through_statistics:
+                dX = dX + _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_t)
+            dX = dX.reshape_as(X)
+        elif through_statistics:
+            dX = _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_t).reshape_as(X)
+    if mask[1] and dY is not None:
+        dgamma = ((ds - db * mean_t) * rstd_t).sum(0).reshape_as(gamma)
+    if mask[2] and dY is not None:
+        dbeta = db.sum(0).reshape(C)
+    return dX, dgamma, dbeta
+
+
+def _var_mean_backward(dvar, dmean, X_t):
+    """What gradients of a group's (biased) variance and mean pass on to its numbers X_t."""
+    n = X_t.shape[2] * X_t.shape[3]
+    through_var = mul_by_number(dvar, 2.0 / n) * (X_t - X_t.mean((2, 3), keepdim=True))
+    return through_var + div_by_number(dmean.expand(X_t.shape), n)
