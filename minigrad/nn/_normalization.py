@@ -20,9 +20,9 @@ reaches x_hat) and averages taken over the elements that shared a mean and a var
     grad_bias   = sum of grad           over the same
 
 (the two subtracted means are there because every x also moved the mean and the variance).
-The formula is written with tensor operations, so with ``create_graph=True`` it is recorded
-and can be differentiated again; the mean and rstd are then computed again from the input, as
-recorded operations, so that the second derivative sees how they depend on it.
+Each kernel computes it in its own order; with ``create_graph=True`` the gradients are recorded
+as PyTorch records them, so that they can be differentiated again (see
+``_normalization_backward.py``).
 
 As in PyTorch, each node saves the mean and rstd it computed, and shows them as
 ``grad_fn._saved_result1`` and ``_saved_result2`` (the second and third outputs of PyTorch's
@@ -108,21 +108,12 @@ def _check_same_dtype(input, *tensors):
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
-def _recorded_statistics(input, axes, eps):
-    """mean and rstd of ``input`` over ``axes`` as recorded operations (for create_graph)."""
-    mean = input.mean(axes, keepdim=True)
-    rstd = add_number(input.var(axes, correction=0, keepdim=True), eps).rsqrt()
-    return mean, rstd
-
-
-def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_shape, view_shape,
-                            centred=True):
-    """The gradients of input, weight and bias (see the module docstring).
+def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_shape, view_shape):
+    """The gradients of input, weight and bias (see the module docstring), not recorded.
 
     ``stats_shape``: the shape in which ``axes`` are the elements that shared a mean (the input's
     own shape, or (N, groups, elements per group) for group_norm); ``view_shape``: the weight's shape for
-    broadcasting against the input. ``centred=False`` is batch_norm in eval mode: the statistics
-    were constants (the running ones), so no mean terms.
+    broadcasting against the input.
     """
     x = input.reshape(stats_shape)
     x_hat = ((x - mean) * rstd).reshape(input.shape)
@@ -130,9 +121,8 @@ def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_s
     if node.should_compute_output(0):
         g = grad if weight is None else grad * weight.reshape(view_shape)
         g = g.reshape(stats_shape)
-        if centred:
-            x_hat_s = x_hat.reshape(stats_shape)
-            g = g - g.mean(axes, keepdim=True) - x_hat_s * (g * x_hat_s).mean(axes, keepdim=True)
+        x_hat_s = x_hat.reshape(stats_shape)
+        g = g - g.mean(axes, keepdim=True) - x_hat_s * (g * x_hat_s).mean(axes, keepdim=True)
         grad_input = (rstd * g).reshape(input.shape)
     # the weight and bias got one gradient per weight: summed over all other dims
     other_dims = tuple(d for d in range(input.ndim) if view_shape[d] == 1) if input.ndim else ()
