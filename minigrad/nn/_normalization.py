@@ -37,6 +37,7 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
+from ._rowwise_moments import fused, rowwise_moments
 from ._normalization_backward import batch_norm_backward, group_norm_backward_recorded, layer_norm_backward
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
@@ -52,6 +53,39 @@ def _statistics(array, axes, eps):
     mean = wide.mean(axis=axes, keepdims=True)
     var = np.square(wide - mean).mean(axis=axes, keepdims=True)
     return mean, 1.0 / np.sqrt(var + eps), var
+
+
+def _in_kernel_order(array):
+    """Does minigrad follow PyTorch's kernel step by step for this input (float32 and float64)?"""
+    return array.dtype in (np.float32, np.float64) and array.size > 0
+
+
+def _layer_norm_rows(rows, weight, bias, eps):
+    """numpy: (values, mean, rstd) of layer_norm over rows (M, N) as PyTorch's kernel computes
+    them: the moments in the input's dtype (``rowwise_moments``), rstd = 1 / sqrt(var + eps),
+    then x_hat * weight + bias with one rounding."""
+    dtype = rows.dtype.type
+    mean, var = rowwise_moments(rows)
+    rstd = dtype(1) / np.sqrt(var + dtype(eps))
+    x_hat = (rows - mean[:, None]) * rstd[:, None]
+    scale = np.ones((), dtype) if weight is None else weight._array.reshape(-1)
+    shift = np.zeros((), dtype) if bias is None else bias._array.reshape(-1)
+    return fused(x_hat, scale, shift), mean, rstd
+
+
+def _group_norm_groups(groups, weight, bias, eps):
+    """numpy: (values, mean, rstd) of group_norm for an input seen as (N, G, D, HxW), as
+    PyTorch's kernel computes them: the moments in the input's dtype, rstd in float64, then
+    scale * x + (beta - scale * mean) with scale = rstd * gamma, each multiply-add rounded once."""
+    n, g, d, _ = groups.shape
+    mean, var = rowwise_moments(groups.reshape(n * g, -1))
+    rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(groups.dtype)
+    mean, rstd = mean.reshape(n, g, 1, 1), rstd.reshape(n, g, 1, 1)
+    if weight is None and bias is None:
+        return (groups - mean) * rstd, mean, rstd
+    scale = rstd if weight is None else rstd * weight._array.reshape(1, g, d, 1)
+    beta = np.zeros((), groups.dtype) if bias is None else bias._array.reshape(1, g, d, 1)
+    return fused(scale, groups, fused(-scale, mean, beta)), mean, rstd
 
 
 def _affine(x_hat, weight, bias, view_shape):
@@ -190,9 +224,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     _check_floating("LayerNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
-    mean, rstd, _ = _statistics(input._array, axes, eps)
-    values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
     dtype = input._array.dtype
+    if _in_kernel_order(input._array):
+        stats_shape = input.shape[:input.ndim - len(axes)] + (1,) * len(axes)
+        rows = np.ascontiguousarray(input._array).reshape(-1, int(np.prod(normalized_shape)))
+        values, mean, rstd = _layer_norm_rows(rows, weight, bias, eps)
+        values, mean, rstd = values.reshape(input.shape), mean.reshape(stats_shape), rstd.reshape(stats_shape)
+    else:
+        mean, rstd, _ = _statistics(input._array, axes, eps)
+        values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
     saved_mean, saved_rstd = _wrap(mean.astype(dtype)), _wrap(rstd.astype(dtype))
     # (PyTorch's result is contiguous whatever the input's layout)
     return result(np.ascontiguousarray(values, dtype=dtype), NativeLayerNormBackward0, (input, weight, bias),
@@ -343,10 +383,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         input = input.contiguous()
     array = input._array
     grouped = array.reshape(n, num_groups, (c // num_groups) * int(np.prod(array.shape[2:])))
-    mean, rstd, _ = _statistics(grouped, (2,), eps)
     view_shape = (1, c) + (1,) * (input.ndim - 2)
-    x_hat = ((grouped - mean) * rstd).reshape(array.shape)
-    values = _affine(x_hat, weight, bias, view_shape)
+    if _in_kernel_order(array) and array.flags.c_contiguous:
+        groups = array.reshape(n, num_groups, c // num_groups, -1)
+        values, mean, rstd = _group_norm_groups(groups, weight, bias, eps)
+        values = values.reshape(array.shape)
+    else:           # (channels-last: PyTorch's kernel for it adds in another order)
+        mean, rstd, _ = _statistics(grouped, (2,), eps)
+        x_hat = ((grouped - mean) * rstd).reshape(array.shape)
+        values = _affine(x_hat, weight, bias, view_shape)
     dtype = array.dtype
     values = _laid_out_as_pytorch_suggests(values, array, dtype)
     out = result(values, NativeGroupNormBackward0, (input, weight, bias), C=c, HxW=int(np.prod(array.shape[2:])),
