@@ -142,3 +142,56 @@ def test_gradgradcheck_in_float64(name):
         return program(minigrad, *[next(tensors) if here else None for here in given])
     assert gradcheck(function, present)
     assert gradgradcheck(function, present)
+
+
+# --- the last bit: PyTorch's kernels' order (Welford moments, fused multiply-adds) ---------------
+
+EXACT_SHAPES = [((40, 3), (3,)), ((20, 13), (13,)), ((6, 100), (100,)), ((3, 4, 70), (4, 70)), ((2, 5000), (5000,))]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, normalized", EXACT_SHAPES)
+def test_layer_norm_values_and_gradients_to_the_last_bit(shape, normalized, dtype):
+    torch = import_torch()
+    rng = np.random.default_rng(len(shape) + shape[-1])
+    arrays = [(rng.standard_normal(s) * 2 + 1).astype(dtype) for s in (shape, normalized, normalized, shape)]
+    seen = []
+    for L in (minigrad, torch):
+        x, w, b = (L.tensor(a, requires_grad=True) for a in arrays[:3])
+        out = L.nn.functional.layer_norm(x, normalized, w, b)
+        node = out.grad_fn
+        statistics = [node._saved_result1.numpy(), node._saved_result2.numpy()]
+        out.backward(L.tensor(arrays[3]))
+        seen.append([out.detach().numpy()] + statistics + [t.grad.numpy() for t in (x, w, b)])
+    for ours, theirs in zip(*seen):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, groups", [((6, 4, 5), 2), ((4, 8, 10, 10), 4), ((2, 6, 700), 3)])
+@pytest.mark.parametrize("affine", ["none", "weight", "both"])
+def test_group_norm_values_to_the_last_bit(shape, groups, affine, dtype):
+    torch = import_torch()
+    rng = np.random.default_rng(shape[-1])
+    x = (rng.standard_normal(shape) * 2 + 1).astype(dtype)
+    w, b = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))
+    given = {"none": (None, None), "weight": (w, None), "both": (w, b)}[affine]
+    seen = []
+    for L in (minigrad, torch):
+        out = L.nn.functional.group_norm(L.tensor(x), groups, *[None if a is None else L.tensor(a) for a in given])
+        seen.append(out.numpy())
+    np.testing.assert_array_equal(*seen)
+
+
+def test_layer_norm_of_the_gradient_of_a_layer_norm_sum_as_torch():
+    """layer_norm(x).sum()'s gradient is 0 in exact arithmetic: PyTorch's kernel gets exactly 0
+    (where a textbook formula leaves rounding noise, which a second layer_norm would blow up)."""
+    torch = import_torch()
+    x = np.array([0.3, -1.7, 2.2], dtype=np.float32)
+    seen = []
+    for L in (minigrad, torch):
+        leaf = L.tensor(x, requires_grad=True)
+        (grad,) = L.autograd.grad(L.nn.functional.layer_norm(leaf, (3,)).sum(), leaf)
+        seen.append((grad.numpy(), L.nn.functional.layer_norm(grad, (3,)).numpy()))
+    np.testing.assert_array_equal(seen[0][0], seen[1][0])
+    np.testing.assert_array_equal(seen[0][1], seen[1][1])
