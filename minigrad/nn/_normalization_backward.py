@@ -164,10 +164,10 @@ _SETTINGS_KEPT_AS["NativeLayerNormBackwardBackward0"] = {"normalized_shape": "no
 
 class NativeLayerNormBackwardBackward0(Node):
     """result = (grad_input, grad_weight, grad_bias) of layer_norm   ->
-        the second derivative of layer_norm (PyTorch's layer_norm_double_backward), the mean and rstd held constant
+        grad_grad_out = layer_norm's grad_input for gg_input + gg_weight * x_hat + gg_bias; grad_input = d(gg . result)/d input, the mean and rstd moving with it; grad_weight = sum(grad_out * layer_norm's grad_input for gg_input, weight 1)
 
-    Its gradients: towards the incoming gradient (``grad_output``), the input and the weight;
-    none towards the bias (the gradients do not depend on it)."""
+    (PyTorch's layer_norm_double_backward, with the saved mean and rstd; nothing towards the
+    bias: the gradients do not depend on it.)"""
 
     _saved_names = ("grad_out", "input", "mean", "rstd", "weight")
 
@@ -294,7 +294,9 @@ _SETTINGS_KEPT_AS["NativeBatchNormBackwardBackward0"] = {"eps": "eps", "train": 
 
 class NativeBatchNormBackwardBackward0(Node):
     """result = (grad_input, grad_weight, grad_bias) of batch_norm   ->
-        the second derivative of batch_norm (PyTorch's batchnorm_double_backward), the batch's mean and invstd held constant"""
+        grad_grad_out = batch_norm's grad_input for gg_input + gg_weight * x_hat + gg_bias; grad_input = d(gg . result)/d input, the batch's mean and invstd moving with it (in training); grad_weight = sum(grad_out * batch_norm's grad_input for gg_input, weight 1)
+
+    (PyTorch's batchnorm_double_backward, with the saved mean and invstd.)"""
 
     _saved_names = ("grad_out", "input", "weight", "running_mean", "running_var", "save_mean", "save_invstd")
 
