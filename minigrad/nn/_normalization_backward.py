@@ -104,17 +104,22 @@ def _layer_norm_kernel_backward(dy, x, mean, rstd, gamma, mask):
         ady = a[:, None] * dy if gamma is None else a[:, None] * dy * gamma.astype(opmath)
         dx = _fma(np.broadcast_to(b[:, None], x.shape), x, ady) + c[:, None]
     if mask[1] or mask[2]:
-        # each thread adds its rows into a buffer of its own, then the buffers are added
-        shift = -rstd * mean
+        # each thread adds its rows, one after the other, into a buffer of its own (the threads'
+        # rows side by side here, padded with zero rows), then the buffers are added
+        x_hat = _fma(np.broadcast_to(rstd[:, None], x.shape), x, np.broadcast_to((-rstd * mean)[:, None], x.shape))
+        pieces = _thread_rows(x.shape[0])
+        longest = max(stop - start for start, stop in pieces)
+        padded_dy, padded_x_hat = (np.zeros((len(pieces), longest, n), opmath) for _ in range(2))
+        for t, (start, stop) in enumerate(pieces):
+            padded_dy[t, :stop - start], padded_x_hat[t, :stop - start] = dy[start:stop], x_hat[start:stop]
+        gamma_parts, beta_parts = np.zeros((len(pieces), n), opmath), np.zeros((len(pieces), n), opmath)
+        for k in range(longest):
+            if mask[1]:
+                gamma_parts = _fma(padded_dy[:, k], padded_x_hat[:, k], gamma_parts)
+            beta_parts = beta_parts + padded_dy[:, k]
         dgamma, dbeta = np.zeros(n, opmath), np.zeros(n, opmath)
-        for start, stop in _thread_rows(x.shape[0]):
-            gamma_part, beta_part = np.zeros(n, opmath), np.zeros(n, opmath)
-            for i in range(start, stop):
-                if mask[1]:
-                    x_hat = _fma(np.full(n, rstd[i]), x[i], np.full(n, shift[i]))
-                    gamma_part = _fma(dy[i], x_hat, gamma_part)
-                beta_part = beta_part + dy[i]
-            dgamma, dbeta = dgamma + gamma_part, dbeta + beta_part
+        for t in range(len(pieces)):
+            dgamma, dbeta = dgamma + gamma_parts[t], dbeta + beta_parts[t]
     return dx, dgamma, dbeta
 
 

@@ -13,7 +13,7 @@ float64):
   lanes are merged into that, one after the other; var = m2 / N.
 
 Some multiply-adds are fused (rounded once), as the compiled kernel's are; which ones was found
-by comparing with PyTorch. Rows of more than 32768 numbers use float64 instead (a long Python
+by comparing with PyTorch. Rows of more than 4096 numbers use float64 instead (a long Python
 loop for little gain), and can differ in the last bit.
 """
 import numpy as np
@@ -21,7 +21,7 @@ import numpy as np
 from .._ops.blend import _fma
 
 CHUNK = 16
-LONGEST = 32768
+LONGEST = 4096
 
 
 def fused(a, b, c):
