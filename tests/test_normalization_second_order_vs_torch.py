@@ -170,17 +170,21 @@ def test_layer_norm_values_and_gradients_to_the_last_bit(shape, normalized, dtyp
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape, groups", [((6, 4, 5), 2), ((4, 8, 10, 10), 4), ((2, 6, 700), 3)])
 @pytest.mark.parametrize("affine", ["none", "weight", "both"])
-def test_group_norm_values_to_the_last_bit(shape, groups, affine, dtype):
+def test_group_norm_values_and_gradients_to_the_last_bit(shape, groups, affine, dtype):
     torch = import_torch()
     rng = np.random.default_rng(shape[-1])
-    x = (rng.standard_normal(shape) * 2 + 1).astype(dtype)
+    x, dy = ((rng.standard_normal(shape) * 2 + 1).astype(dtype) for _ in range(2))
     w, b = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))
     given = {"none": (None, None), "weight": (w, None), "both": (w, b)}[affine]
     seen = []
     for L in (minigrad, torch):
-        out = L.nn.functional.group_norm(L.tensor(x), groups, *[None if a is None else L.tensor(a) for a in given])
-        seen.append(out.numpy())
-    np.testing.assert_array_equal(*seen)
+        leaves = [L.tensor(x, requires_grad=True)] + [None if a is None else L.tensor(a, requires_grad=True)
+                                                      for a in given]
+        out = L.nn.functional.group_norm(leaves[0], groups, *leaves[1:])
+        out.backward(L.tensor(dy))
+        seen.append([out.detach().numpy()] + [t.grad.numpy() for t in leaves if t is not None])
+    for ours, theirs in zip(*seen):
+        np.testing.assert_array_equal(ours, theirs)
 
 
 def test_layer_norm_of_the_gradient_of_a_layer_norm_sum_as_torch():

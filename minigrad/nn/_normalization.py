@@ -38,7 +38,8 @@ from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
 from ._rowwise_moments import fused, rowwise_moments
-from ._normalization_backward import batch_norm_backward, group_norm_backward_recorded, layer_norm_backward
+from ._normalization_backward import (batch_norm_backward, group_norm_backward_recorded, group_norm_kernel_backward,
+                                      layer_norm_backward)
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
@@ -350,6 +351,13 @@ class NativeGroupNormBackward0(Node):
                                                 self.C, self.HxW, self.group, mask)
         if grad is None:
             return None, None, None
+        if _in_kernel_order(input._array) and input._array.flags.c_contiguous:
+            arrays = group_norm_kernel_backward(
+                grad._array.reshape(self.N, self.C, self.HxW), input._array.reshape(self.N, self.C, self.HxW),
+                mean._array, rstd._array, None if weight is None else weight._array, self.group, mask)
+            shapes = (input.shape, (self.C,), (self.C,))
+            return tuple(None if a is None or not wanted else _wrap(np.ascontiguousarray(a).reshape(shape))
+                         for a, wanted, shape in zip(arrays, mask, shapes))
         stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
         view_shape = (1, self.C) + (1,) * (input.ndim - 2)
         return _normalization_backward(self, grad, input, weight, mean.unsqueeze(-1), rstd.unsqueeze(-1), (2,),

@@ -34,6 +34,7 @@ from .._ops.blend import _fma
 from .._ops.pointwise import add_number, div_by_number, mul_by_number
 from .._tensor import _wrap
 from .._vectorized_loop import THREADS
+from ._rowwise_moments import fused
 
 
 # --- PyTorch's vectorized sums and the layer_norm kernel's gradient ----------------------------
@@ -52,11 +53,11 @@ def _lanes_total(acc):
     return total
 
 
-def _row_sums(factor, other=None):
+def _row_sums(factor, other=None, fuse_tail=True):
     """The sum of each row of ``factor * other`` (or of ``factor``), as PyTorch's
     ``vec::map2_reduce_all`` adds it: a row shorter than a vector lane by lane; else vectors
-    added lane-wise, the last partial vector into the first lanes (there, as compiled, with a
-    fused multiply-add), then the lanes."""
+    added lane-wise, the last partial vector into the first lanes (there, where compiled so,
+    with a fused multiply-add), then the lanes."""
     products = factor if other is None else factor * other
     rows, n = products.shape
     lanes = 32 // products.itemsize
@@ -71,7 +72,7 @@ def _row_sums(factor, other=None):
         acc = acc + products[:, start:start + lanes]
     if whole < n:
         acc = acc.copy()
-        if other is None:
+        if other is None or not fuse_tail:
             acc[:, :n - whole] += products[:, whole:]
         else:
             acc[:, :n - whole] = _fma(factor[:, whole:], other[:, whole:], acc[:, :n - whole])
@@ -445,6 +446,58 @@ def group_norm_backward_recorded(dY, dmean, drstd, X, mean, rstd, gamma, N, C, H
     if mask[2] and dY is not None:
         dbeta = db.sum(0).reshape(C)
     return dX, dgamma, dbeta
+
+
+def group_norm_kernel_backward(dy, x, mean, rstd, gamma, group, mask):
+    """numpy: (dx, dgamma, dbeta) of group_norm for an input laid out in order (N, C, HxW), as
+    PyTorch's CPU kernel computes them: per channel ds = sum(dy * x) and db = sum(dy); per
+    group (with the weight w) ds_g = sum(ds * w), db_g = sum(db * w) and
+
+        c2 = (db_g * mean - ds_g) * rstd**3 / n,  c3 = -c2 * mean - db_g * rstd / n
+        dx = rstd * w * dy + c2 * x + c3,  dgamma = sum over samples of (ds - db * mean) * rstd
+
+    with the kernel's order of sums and its fused multiply-adds."""
+    n_samples, channels, size = x.shape
+    dtype = x.dtype.type
+    lanes = 32 // x.itemsize
+    depth = channels // group
+    rows = (n_samples * channels, size)
+    # (the float32 kernel adds its last partial vector without fusing; the float64 one fuses)
+    ds = _row_sums(dy.reshape(rows), x.reshape(rows), fuse_tail=x.dtype == np.float64)
+    db = _row_sums(dy.reshape(rows))
+    ds, db = ds.reshape(n_samples, group, depth), db.reshape(n_samples, group, depth)
+    w = (np.ones(channels, dtype) if gamma is None else gamma).reshape(group, depth)
+    m, r = mean.reshape(n_samples, group), rstd.reshape(n_samples, group)
+    dx = dgamma = dbeta = None
+    if mask[0]:
+        whole = depth // lanes * lanes
+        ds_lanes = db_lanes = np.zeros((n_samples, group, lanes), dtype)
+        for j in range(0, whole, lanes):
+            ds_lanes = fused(ds[:, :, j:j + lanes], w[:, j:j + lanes], ds_lanes)
+            db_lanes = fused(db[:, :, j:j + lanes], w[:, j:j + lanes], db_lanes)
+        ds_g, db_g = np.zeros((n_samples, group), dtype), np.zeros((n_samples, group), dtype)
+        for lane in range(lanes):
+            ds_g, db_g = ds_g + ds_lanes[:, :, lane], db_g + db_lanes[:, :, lane]
+        for j in range(whole, depth):
+            ds_g, db_g = fused(ds[:, :, j], w[:, j], ds_g), fused(db[:, :, j], w[:, j], db_g)
+        scale = dtype(1) / dtype(depth * size)
+        c2 = fused(db_g, m, -ds_g) * r * r * r * scale
+        c3 = fused(-(db_g * r), scale, -c2 * m)
+        c1 = r[:, :, None] * w
+        grouped_x, grouped_dy = x.reshape(n_samples, group, depth, size), dy.reshape(n_samples, group, depth, size)
+        dx = (fused(c1[..., None], grouped_dy, c2[..., None, None] * grouped_x) + c3[..., None, None]).reshape(x.shape)
+    if mask[1]:
+        dgamma = np.zeros((group, depth), dtype)
+        for sample in range(n_samples):
+            centred = fused(-db[sample], m[sample][:, None], ds[sample])
+            dgamma = fused(centred, r[sample][:, None], dgamma)
+        dgamma = dgamma.reshape(channels)
+    if mask[2]:
+        dbeta = np.zeros((group, depth), dtype)
+        for sample in range(n_samples):
+            dbeta = dbeta + db[sample]
+        dbeta = dbeta.reshape(channels)
+    return dx, dgamma, dbeta
 
 
 def _var_mean_backward(dvar, dmean, X_t):
