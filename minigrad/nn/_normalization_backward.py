@@ -91,6 +91,8 @@ def _layer_norm_kernel_backward(dy, x, mean, rstd, gamma, mask):
     opmath = np.float64 if x.dtype == np.float64 else np.float32
     dy, x, mean, rstd = (np.ascontiguousarray(a, opmath) for a in (dy, x, mean, rstd))
     n = x.shape[1]
+    if not x.size:                  # (no numbers: nothing to add up)
+        return (np.zeros(x.shape, opmath) if mask[0] else None, np.zeros(n, opmath), np.zeros(n, opmath))
     dx = dgamma = dbeta = None
     if mask[0]:
         scale = opmath(1) / opmath(n)
