@@ -199,3 +199,21 @@ def test_layer_norm_of_the_gradient_of_a_layer_norm_sum_as_torch():
         seen.append((grad.numpy(), L.nn.functional.layer_norm(grad, (3,)).numpy()))
     np.testing.assert_array_equal(seen[0][0], seen[1][0])
     np.testing.assert_array_equal(seen[0][1], seen[1][1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(16, 4, 10), (8, 3, 5, 5), (32, 6), (2, 40), (7, 1, 3)])
+def test_batch_norm_values_and_running_statistics_to_the_last_bit(shape, dtype):
+    torch = import_torch()
+    rng = np.random.default_rng(shape[0])
+    x = (rng.standard_normal(shape) * 2 + 1).astype(dtype)
+    w, b = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))
+    seen = []
+    for L in (minigrad, torch):
+        mean = L.tensor(np.linspace(-1, 1, shape[1]).astype(dtype))
+        var = L.tensor(np.linspace(0.5, 2, shape[1]).astype(dtype))
+        train = L.nn.functional.batch_norm(L.tensor(x), mean, var, L.tensor(w), L.tensor(b), True, 0.3)
+        evaluated = L.nn.functional.batch_norm(L.tensor(x), mean, var, L.tensor(w), L.tensor(b), False)
+        seen.append([train.numpy(), mean.numpy(), var.numpy(), evaluated.numpy()])
+    for ours, theirs in zip(*seen):
+        np.testing.assert_array_equal(ours, theirs)

@@ -37,6 +37,7 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
+from ._batch_norm_kernel import affine_values, batch_statistics, invstd_of, update_running
 from ._rowwise_moments import fused, rowwise_moments
 from ._normalization_backward import (batch_norm_backward, group_norm_backward_recorded, group_norm_kernel_backward,
                                       layer_norm_backward)
@@ -291,18 +292,37 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     axes = (0,) + tuple(range(2, input.ndim))
     view_shape = (1, channels) + (1,) * (input.ndim - 2)
     dtype = input._array.dtype
-    if training:
-        mean, rstd, var = _statistics(input._array, axes, eps)
+    array = input._array
+    in_order = _in_kernel_order(array) and all(t is None or t.dtype is input.dtype for t in (weight, bias))
+    if training and in_order:
+        mean, var_sum = batch_statistics(array)
+        count = input.numel() // channels
+        rstd = invstd_of(var_sum, count, eps)
+        if running_mean is not None or running_var is not None:
+            # (written straight into their memory, without a new version, as for the others)
+            update_running(None if running_mean is None else running_mean._array,
+                           None if running_var is None else running_var._array, mean, var_sum, momentum, count)
+        saved_mean, saved_rstd = _wrap(mean), _wrap(rstd)
+    elif training:
+        mean, rstd, var = _statistics(array, axes, eps)
         if running_mean is not None or running_var is not None:
             _update_running_statistics(running_mean, running_var, mean, var, momentum,
                                        input.numel() // channels)
         saved_mean = _wrap(mean.reshape(channels).astype(dtype))
         saved_rstd = _wrap(rstd.reshape(channels).astype(dtype))
     else:
-        mean = running_mean._array.astype(np.float64).reshape(view_shape)
-        rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
+        if in_order and running_mean.dtype is input.dtype and running_var.dtype is input.dtype:
+            mean = running_mean._array.reshape(channels)
+            rstd = dtype.type(1) / np.sqrt(running_var._array.reshape(channels) + dtype.type(eps))
+        else:
+            mean = running_mean._array.astype(np.float64).reshape(view_shape)
+            rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
         saved_mean = saved_rstd = _wrap(np.empty(0, dtype))     # PyTorch keeps empty ones in eval
-    values = _affine((input._array - mean) * rstd, weight, bias, view_shape)
+    if in_order and mean.ndim == 1:
+        values = affine_values(array, mean, rstd, None if weight is None else weight._array.reshape(channels),
+                               None if bias is None else bias._array.reshape(channels))
+    else:
+        values = _affine((array - mean) * rstd, weight, bias, view_shape)
     return result(_laid_out_as_pytorch_suggests(values, input._array, dtype), NativeBatchNormBackward0, (input, weight, bias),
                   saved=(input, weight, running_mean, running_var, saved_mean, saved_rstd),
                   eps=eps, training=bool(training), bias_shape=(channels,))
