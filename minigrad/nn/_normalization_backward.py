@@ -35,6 +35,7 @@ from .._ops.pointwise import add_number, div_by_number, mul_by_number
 from .._tensor import _wrap
 from .._vectorized_loop import THREADS
 from ._rowwise_moments import fused
+from ._batch_norm_kernel import batch_norm_kernel_backward
 
 
 # --- PyTorch's vectorized sums and the layer_norm kernel's gradient ----------------------------
@@ -269,6 +270,21 @@ def batch_norm_backward(grad, input, weight, running_mean, running_var, save_mea
     x, dy = input._array, grad._array
     dtype = x.dtype
     channels = x.shape[1] if x.ndim > 1 else 0
+    if dtype in (np.float32, np.float64) and x.size and (weight is None or weight.dtype is input.dtype) and (
+            training or running_var.dtype is input.dtype):
+        if training:
+            mean, invstd = save_mean._array, save_invstd._array
+        else:
+            mean = running_mean._array
+            invstd = (1 / np.sqrt(running_var._array.astype(np.float64) + eps)).astype(dtype)
+        arrays = list(batch_norm_kernel_backward(dy, x, mean, invstd, None if weight is None else weight._array,
+                                                 training, mask))
+        if arrays[0] is not None:
+            arrays[0] = np.ascontiguousarray(arrays[0], dtype)
+        return _recorded_outputs(arrays, NativeBatchNormBackwardBackward0,
+                                 (grad, input, weight, save_mean, save_invstd),
+                                 (grad, input, weight, running_mean, running_var, save_mean, save_invstd),
+                                 eps=eps, train=bool(training))
     view = (1, channels) + (1,) * (x.ndim - 2)
     axes = (0,) + tuple(range(2, x.ndim))
     if training:
