@@ -15,17 +15,11 @@ import numpy as np
 
 from .._cascade_sum import _running_sum
 from .._vectorized_loop import THREADS
+from ._norm_kernels import row_sums, thread_rows
 from ._rowwise_moments import fused
 
 TILE = 16
 THRESHOLD = 2048
-
-
-def _thread_shares(n):
-    """The (start, stop) rows each thread takes in ``at::parallel_for(0, n, 1, ...)``."""
-    used = max(1, min(THREADS, n))
-    size = -(-n // used)
-    return [(start, min(n, start + size)) for start in range(0, n, size)]
 
 
 def _rows_statistics(rows):
@@ -34,7 +28,7 @@ def _rows_statistics(rows):
     n, channels = rows.shape
     if n <= THREADS:
         return _few_rows(rows)
-    shares = _thread_shares(n)
+    shares = thread_rows(n)
     totals = []
     for start, stop in shares:
         part = np.zeros(channels, dtype)
@@ -123,13 +117,12 @@ def update_running(running_mean, running_var, mean, var_sum, momentum, count):
 def _plane_sums(dy, x, mean):
     """(sum of dy, sum of (x - mean) * dy) of each channel of an input laid out in order: each
     sample's plane summed as a vectorized loop adds it, the planes' sums added in float64."""
-    from ._normalization_backward import _row_sums
     n, channels = dy.shape[:2]
     planes = (n * channels, dy.size // (n * channels))
     dy_rows = dy.reshape(planes)
     centred = (x - mean.reshape((1, channels) + (1,) * (x.ndim - 2))).reshape(planes)
-    sums = _row_sums(dy_rows).reshape(n, channels).astype(np.float64)
-    dots = _row_sums(centred, dy_rows).reshape(n, channels).astype(np.float64)
+    sums = row_sums(dy_rows).reshape(n, channels).astype(np.float64)
+    dots = row_sums(centred, dy_rows).reshape(n, channels).astype(np.float64)
     return _running_sum(sums), _running_sum(dots)
 
 
@@ -139,7 +132,7 @@ def _rows_sums(dy_rows, x_rows, mean):
     dtype = dy_rows.dtype.type
     channels = dy_rows.shape[1]
     sums, dots = [], []
-    for start, stop in _thread_shares(dy_rows.shape[0]):
+    for start, stop in thread_rows(dy_rows.shape[0]):
         total, dot = np.zeros(channels, dtype), np.zeros(channels, dtype)
         for k in range(start, stop):
             total = total + dy_rows[k]

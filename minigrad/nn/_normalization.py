@@ -39,8 +39,8 @@ from .._tensor import Tensor, _wrap
 from .. import _dtype
 from ._batch_norm_kernel import affine_values, batch_statistics, invstd_of, update_running
 from ._rowwise_moments import fused, rowwise_moments
-from ._normalization_backward import (batch_norm_backward, group_norm_backward_recorded, group_norm_kernel_backward,
-                                      layer_norm_backward)
+from ._normalization_backward import batch_norm_backward, group_norm_backward_recorded, layer_norm_backward
+from ._norm_kernels import group_norm_kernel_backward
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
