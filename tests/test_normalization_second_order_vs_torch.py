@@ -219,11 +219,10 @@ def test_batch_norm_values_and_running_statistics_to_the_last_bit(shape, dtype):
         np.testing.assert_array_equal(ours, theirs)
 
 
-# ((N, C) inputs in float64 are left out: there minigrad's grad_input can still differ in the last bit)
-@pytest.mark.parametrize("dtype, shape", [(np.float32, (16, 4, 10)), (np.float32, (8, 3, 5, 5)), (np.float32, (32, 6)),
-                                          (np.float64, (16, 4, 10)), (np.float64, (8, 3, 5, 5))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(16, 4, 10), (8, 3, 5, 5), (32, 6), (16, 20), (40, 3)])
 @pytest.mark.parametrize("training", [True, False])
-def test_batch_norm_gradients_to_the_last_bit(dtype, shape, training):
+def test_batch_norm_gradients_to_the_last_bit(shape, dtype, training):
     torch = import_torch()
     rng = np.random.default_rng(shape[-1])
     x, dy = ((rng.standard_normal(shape) * 2 + 1).astype(dtype) for _ in range(2))

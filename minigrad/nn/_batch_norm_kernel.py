@@ -174,10 +174,14 @@ def batch_norm_kernel_backward(dy, x, mean, invstd, weight, training, mask):
         if training:
             centred = x - mean.reshape(view)
             ahead = dy - grad_mean.reshape(view)
-            if in_planes or dtype is np.float64:     # (as compiled: fused, except float32 rows)
-                ahead = fused(-centred, k.reshape(view), ahead)
+            fused_ahead = fused(-centred, k.reshape(view), ahead)
+            if in_planes:
+                ahead = fused_ahead
             else:
+                # (as compiled: fused in the whole vectors of channels, not in the last partial one)
+                whole = channels // (32 // x.itemsize) * (32 // x.itemsize)
                 ahead = ahead - centred * k.reshape(view)
+                ahead[:, :whole] = fused_ahead[:, :whole]
             dx = ahead * invstd.reshape(view) * w.reshape(view)
         else:
             dx = dy * invstd.reshape(view) * w.reshape(view)
