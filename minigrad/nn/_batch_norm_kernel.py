@@ -1,5 +1,5 @@
-"""batch_norm's statistics and result in the order PyTorch's CPU kernel computes them, so that
-float32 and float64 results agree to the last bit.
+"""batch_norm's statistics, result and gradient in the order PyTorch's CPU kernels compute
+them, so that float32 and float64 values agree to the last bit (numpy copies of the kernels).
 
 * An input laid out in order with positions (N, C, H, W, H * W > 1): for each channel, the sum
   of its numbers one after the other in float64, mean = sum / n rounded to the input's dtype,
@@ -10,6 +10,8 @@ float32 and float64 results agree to the last bit.
 * invstd = 1 / sqrt(var_sum / n + eps), the division in the input's dtype, the rest in float64;
   the result is x * alpha + beta with alpha = invstd * weight, beta = bias - mean * alpha, each
   multiply-add rounded once, as compiled.
+* The gradient: see ``batch_norm_kernel_backward``. (For channels-last 4-d inputs PyTorch's
+  gradient can differ in the last bit: its order there is not followed yet.)
 """
 import numpy as np
 
