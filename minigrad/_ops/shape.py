@@ -400,7 +400,8 @@ class UnsqueezeBackward0(Node):
     """result = self.unsqueeze(dim)   ->   grad_self = grad.squeeze(dim)"""
 
     def backward(self, grad):
-        return (grad.squeeze(self.dim),)
+        # (the dim as given: with create_graph=True, SqueezeBackward1 shows it so, as in PyTorch)
+        return (grad.squeeze(self.__dict__.get("dim_as_given", self.dim)),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.unsqueeze(dim)"""

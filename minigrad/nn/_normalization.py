@@ -20,9 +20,9 @@ reaches x_hat) and averages taken over the elements that shared a mean and a var
     grad_bias   = sum of grad           over the same
 
 (the two subtracted means are there because every x also moved the mean and the variance).
-The formula is written with tensor operations, so with ``create_graph=True`` it is recorded
-and can be differentiated again; the mean and rstd are then computed again from the input, as
-recorded operations, so that the second derivative sees how they depend on it.
+Each kernel computes it in its own order; with ``create_graph=True`` the gradients are recorded
+as PyTorch records them, so that they can be differentiated again (see
+``_normalization_backward.py``).
 
 As in PyTorch, each node saves the mean and rstd it computed, and shows them as
 ``grad_fn._saved_result1`` and ``_saved_result2`` (the second and third outputs of PyTorch's
@@ -37,6 +37,10 @@ from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
 from .._tensor import Tensor, _wrap
 from .. import _dtype
+from ._batch_norm_kernel import affine_values, batch_statistics, invstd_of, update_running
+from ._rowwise_moments import fused, rowwise_moments
+from ._normalization_backward import batch_norm_backward, group_norm_backward_recorded, layer_norm_backward
+from ._norm_kernels import group_norm_kernel_backward
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 
 
@@ -51,6 +55,39 @@ def _statistics(array, axes, eps):
     mean = wide.mean(axis=axes, keepdims=True)
     var = np.square(wide - mean).mean(axis=axes, keepdims=True)
     return mean, 1.0 / np.sqrt(var + eps), var
+
+
+def _in_kernel_order(array):
+    """Does minigrad follow PyTorch's kernel step by step for this input (float32 and float64)?"""
+    return array.dtype in (np.float32, np.float64) and array.size > 0
+
+
+def _layer_norm_rows(rows, weight, bias, eps):
+    """numpy: (values, mean, rstd) of layer_norm over rows (M, N) as PyTorch's kernel computes
+    them: the moments in the input's dtype (``rowwise_moments``), rstd = 1 / sqrt(var + eps),
+    then x_hat * weight + bias with one rounding."""
+    dtype = rows.dtype.type
+    mean, var = rowwise_moments(rows)
+    rstd = dtype(1) / np.sqrt(var + dtype(eps))
+    x_hat = (rows - mean[:, None]) * rstd[:, None]
+    scale = np.ones((), dtype) if weight is None else weight._array.reshape(-1)
+    shift = np.zeros((), dtype) if bias is None else bias._array.reshape(-1)
+    return fused(x_hat, scale, shift), mean, rstd
+
+
+def _group_norm_groups(groups, weight, bias, eps):
+    """numpy: (values, mean, rstd) of group_norm for an input seen as (N, G, D, HxW), as
+    PyTorch's kernel computes them: the moments in the input's dtype, rstd in float64, then
+    scale * x + (beta - scale * mean) with scale = rstd * gamma, each multiply-add rounded once."""
+    n, g, d, _ = groups.shape
+    mean, var = rowwise_moments(groups.reshape(n * g, -1))
+    rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(groups.dtype)
+    mean, rstd = mean.reshape(n, g, 1, 1), rstd.reshape(n, g, 1, 1)
+    if weight is None and bias is None:
+        return (groups - mean) * rstd, mean, rstd
+    scale = rstd if weight is None else rstd * weight._array.reshape(1, g, d, 1)
+    beta = np.zeros((), groups.dtype) if bias is None else bias._array.reshape(1, g, d, 1)
+    return fused(scale, groups, fused(-scale, mean, beta)), mean, rstd
 
 
 def _affine(x_hat, weight, bias, view_shape):
@@ -107,21 +144,12 @@ def _check_same_dtype(input, *tensors):
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
-def _recorded_statistics(input, axes, eps):
-    """mean and rstd of ``input`` over ``axes`` as recorded operations (for create_graph)."""
-    mean = input.mean(axes, keepdim=True)
-    rstd = add_number(input.var(axes, correction=0, keepdim=True), eps).rsqrt()
-    return mean, rstd
-
-
-def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_shape, view_shape,
-                            centred=True):
-    """The gradients of input, weight and bias (see the module docstring).
+def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_shape, view_shape):
+    """The gradients of input, weight and bias (see the module docstring), not recorded.
 
     ``stats_shape``: the shape in which ``axes`` are the elements that shared a mean (the input's
     own shape, or (N, groups, elements per group) for group_norm); ``view_shape``: the weight's shape for
-    broadcasting against the input. ``centred=False`` is batch_norm in eval mode: the statistics
-    were constants (the running ones), so no mean terms.
+    broadcasting against the input.
     """
     x = input.reshape(stats_shape)
     x_hat = ((x - mean) * rstd).reshape(input.shape)
@@ -129,9 +157,8 @@ def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_s
     if node.should_compute_output(0):
         g = grad if weight is None else grad * weight.reshape(view_shape)
         g = g.reshape(stats_shape)
-        if centred:
-            x_hat_s = x_hat.reshape(stats_shape)
-            g = g - g.mean(axes, keepdim=True) - x_hat_s * (g * x_hat_s).mean(axes, keepdim=True)
+        x_hat_s = x_hat.reshape(stats_shape)
+        g = g - g.mean(axes, keepdim=True) - x_hat_s * (g * x_hat_s).mean(axes, keepdim=True)
         grad_input = (rstd * g).reshape(input.shape)
     # the weight and bias got one gradient per weight: summed over all other dims
     other_dims = tuple(d for d in range(input.ndim) if view_shape[d] == 1) if input.ndim else ()
@@ -154,13 +181,9 @@ class NativeLayerNormBackward0(Node):
     _saved_names = ("input", "weight", "bias", "result1", "result2")
 
     def backward(self, grad):
-        input, weight, _bias, mean, rstd = self.saved_tensors
-        axes = tuple(range(input.ndim - len(self.normalized_shape), input.ndim))
-        if is_grad_enabled():
-            mean, rstd = _recorded_statistics(input, axes, self.eps)
-        view_shape = (1,) * (input.ndim - len(axes)) + tuple(self.normalized_shape)
-        return _normalization_backward(self, grad, input, weight, mean, rstd, axes, tuple(input.shape),
-                                       view_shape)
+        input, weight, bias, mean, rstd = self.saved_tensors
+        mask = [self.should_compute_output(i) for i in range(3)]
+        return layer_norm_backward(grad, input, self.normalized_shape, mean, rstd, weight, bias, mask)
 
 
 def _int_shape(function, normalized_shape):
@@ -203,9 +226,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     _check_floating("LayerNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
-    mean, rstd, _ = _statistics(input._array, axes, eps)
-    values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
     dtype = input._array.dtype
+    if _in_kernel_order(input._array):
+        stats_shape = input.shape[:input.ndim - len(axes)] + (1,) * len(axes)
+        rows = np.ascontiguousarray(input._array).reshape(-1, int(np.prod(normalized_shape)))
+        values, mean, rstd = _layer_norm_rows(rows, weight, bias, eps)
+        values, mean, rstd = values.reshape(input.shape), mean.reshape(stats_shape), rstd.reshape(stats_shape)
+    else:
+        mean, rstd, _ = _statistics(input._array, axes, eps)
+        values = _affine((input._array - mean) * rstd, weight, bias, normalized_shape)
     saved_mean, saved_rstd = _wrap(mean.astype(dtype)), _wrap(rstd.astype(dtype))
     # (PyTorch's result is contiguous whatever the input's layout)
     return result(np.ascontiguousarray(values, dtype=dtype), NativeLayerNormBackward0, (input, weight, bias),
@@ -226,23 +255,9 @@ class NativeBatchNormBackward0(Node):
 
     def backward(self, grad):
         input, weight, running_mean, running_var, mean, rstd = self.saved_tensors
-        axes = (0,) + tuple(range(2, input.ndim))
-        view_shape = (1, input.shape[1]) + (1,) * (input.ndim - 2)
-        if not self.training:
-            # the running statistics were used: constants, as far as the gradient is concerned
-            mean = running_mean.reshape(view_shape)
-            rstd = _wrap(_statistics_from_var(running_var._array, self.eps)).reshape(view_shape)
-        elif is_grad_enabled():
-            mean, rstd = _recorded_statistics(input, axes, self.eps)
-        else:
-            mean, rstd = mean.reshape(view_shape), rstd.reshape(view_shape)
-        return _normalization_backward(self, grad, input, weight, mean, rstd, axes, tuple(input.shape),
-                                       view_shape, centred=self.training)
-
-
-def _statistics_from_var(var, eps):
-    """numpy: 1 / sqrt(var + eps) in the dtype of ``var``."""
-    return (1.0 / np.sqrt(var.astype(np.float64) + eps)).astype(var.dtype)
+        mask = [self.should_compute_output(i) for i in range(3)]
+        return batch_norm_backward(grad, input, weight, running_mean, running_var, mean, rstd, self.training,
+                                   self.eps, mask)
 
 
 def _check_channels(name, tensor, channels):
@@ -277,18 +292,37 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     axes = (0,) + tuple(range(2, input.ndim))
     view_shape = (1, channels) + (1,) * (input.ndim - 2)
     dtype = input._array.dtype
-    if training:
-        mean, rstd, var = _statistics(input._array, axes, eps)
+    array = input._array
+    in_order = _in_kernel_order(array) and all(t is None or t.dtype is input.dtype for t in (weight, bias))
+    if training and in_order:
+        mean, var_sum = batch_statistics(array)
+        count = input.numel() // channels
+        rstd = invstd_of(var_sum, count, eps)
+        if running_mean is not None or running_var is not None:
+            # (written straight into their memory, without a new version, as for the others)
+            update_running(None if running_mean is None else running_mean._array,
+                           None if running_var is None else running_var._array, mean, var_sum, momentum, count)
+        saved_mean, saved_rstd = _wrap(mean), _wrap(rstd)
+    elif training:
+        mean, rstd, var = _statistics(array, axes, eps)
         if running_mean is not None or running_var is not None:
             _update_running_statistics(running_mean, running_var, mean, var, momentum,
                                        input.numel() // channels)
         saved_mean = _wrap(mean.reshape(channels).astype(dtype))
         saved_rstd = _wrap(rstd.reshape(channels).astype(dtype))
     else:
-        mean = running_mean._array.astype(np.float64).reshape(view_shape)
-        rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
+        if in_order and running_mean.dtype is input.dtype and running_var.dtype is input.dtype:
+            mean = running_mean._array.reshape(channels)
+            rstd = dtype.type(1) / np.sqrt(running_var._array.reshape(channels) + dtype.type(eps))
+        else:
+            mean = running_mean._array.astype(np.float64).reshape(view_shape)
+            rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
         saved_mean = saved_rstd = _wrap(np.empty(0, dtype))     # PyTorch keeps empty ones in eval
-    values = _affine((input._array - mean) * rstd, weight, bias, view_shape)
+    if in_order and mean.ndim == 1:
+        values = affine_values(array, mean, rstd, None if weight is None else weight._array.reshape(channels),
+                               None if bias is None else bias._array.reshape(channels))
+    else:
+        values = _affine((array - mean) * rstd, weight, bias, view_shape)
     return result(_laid_out_as_pytorch_suggests(values, input._array, dtype), NativeBatchNormBackward0, (input, weight, bias),
                   saved=(input, weight, running_mean, running_var, saved_mean, saved_rstd),
                   eps=eps, training=bool(training), bias_shape=(channels,))
@@ -321,35 +355,33 @@ class NativeGroupNormBackward0(Node):
     Unlike layer_norm's and batch_norm's, this node's mean and rstd are outputs that require grad
     (as in PyTorch: ``grad_fn._saved_result1.grad_fn`` is the node itself); a gradient reaching
     them adds grad_mean / m + grad_rstd * (-rstd**3) (x - mean) / m to the input's, m the group's size
-    (only when the normalized output got a gradient too: otherwise PyTorch computes nothing).
+    (only when both got one, as in PyTorch). With create_graph=True the gradient is written with
+    recorded operations on those outputs (``group_norm_backward_recorded``), so that it can be
+    differentiated again.
     """
 
     _saved_names = ("input", "weight", "result1", "result2")
 
     def backward(self, grad, grad_mean=None, grad_rstd=None):
         input, weight, mean, rstd = self.saved_tensors
-        stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
-        if is_grad_enabled():
-            mean, rstd = _recorded_statistics(input.reshape(stats_shape), (2,), self.eps)
-        else:
-            mean, rstd = mean.unsqueeze(-1), rstd.unsqueeze(-1)
+        mask = [self.should_compute_output(i) for i in range(3)]
+        if is_grad_enabled() or grad_mean is not None or grad_rstd is not None:
+            # written with recorded operations, through this node's own mean and rstd outputs
+            return group_norm_backward_recorded(grad, grad_mean, grad_rstd, input, mean, rstd, weight, self.N,
+                                                self.C, self.HxW, self.group, mask)
         if grad is None:
-            # PyTorch computes nothing unless the normalized output itself got a gradient
             return None, None, None
+        if _in_kernel_order(input._array) and input._array.flags.c_contiguous:
+            arrays = group_norm_kernel_backward(
+                grad._array.reshape(self.N, self.C, self.HxW), input._array.reshape(self.N, self.C, self.HxW),
+                mean._array, rstd._array, None if weight is None else weight._array, self.group, mask)
+            shapes = (input.shape, (self.C,), (self.C,))
+            return tuple(None if a is None or not wanted else _wrap(np.ascontiguousarray(a).reshape(shape))
+                         for a, wanted, shape in zip(arrays, mask, shapes))
+        stats_shape = (self.N, self.group, (self.C // self.group) * self.HxW)
         view_shape = (1, self.C) + (1,) * (input.ndim - 2)
-        grads = list(_normalization_backward(self, grad, input, weight, mean, rstd, (2,), stats_shape, view_shape))
-        if (grad_mean is not None or grad_rstd is not None) and self.should_compute_output(0):
-            # through the statistics themselves: d mean/dx = 1/m, d rstd/dx = -rstd**3 (x - mean)/m
-            size = stats_shape[2]
-            extra = 0
-            if grad_mean is not None:
-                extra = grad_mean.unsqueeze(-1) / size
-            if grad_rstd is not None:
-                x = input.reshape(stats_shape)
-                extra = extra + grad_rstd.unsqueeze(-1) * (-rstd ** 3) * (x - mean) / size
-            extra = extra.expand(stats_shape).reshape(input.shape)
-            grads[0] = extra if grads[0] is None else grads[0] + extra
-        return tuple(grads)
+        return _normalization_backward(self, grad, input, weight, mean.unsqueeze(-1), rstd.unsqueeze(-1), (2,),
+                                       stats_shape, view_shape)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -379,10 +411,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         input = input.contiguous()
     array = input._array
     grouped = array.reshape(n, num_groups, (c // num_groups) * int(np.prod(array.shape[2:])))
-    mean, rstd, _ = _statistics(grouped, (2,), eps)
     view_shape = (1, c) + (1,) * (input.ndim - 2)
-    x_hat = ((grouped - mean) * rstd).reshape(array.shape)
-    values = _affine(x_hat, weight, bias, view_shape)
+    if _in_kernel_order(array) and array.flags.c_contiguous:
+        groups = array.reshape(n, num_groups, c // num_groups, -1)
+        values, mean, rstd = _group_norm_groups(groups, weight, bias, eps)
+        values = values.reshape(array.shape)
+    else:           # (channels-last: PyTorch's kernel for it adds in another order)
+        mean, rstd, _ = _statistics(grouped, (2,), eps)
+        x_hat = ((grouped - mean) * rstd).reshape(array.shape)
+        values = _affine(x_hat, weight, bias, view_shape)
     dtype = array.dtype
     values = _laid_out_as_pytorch_suggests(values, array, dtype)
     out = result(values, NativeGroupNormBackward0, (input, weight, bias), C=c, HxW=int(np.prod(array.shape[2:])),

@@ -17,7 +17,7 @@ are those of - tanh, / abs +.
 import numpy as np
 
 from ..autograd.graph import Node
-from .._ops import result, save_result
+from .._ops import plain_output, result, save_result
 from .._ops.pointwise import kernel_not_implemented, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
@@ -146,6 +146,58 @@ def softsign(input):
 
 # --- prelu: a learned slope for negative inputs --------------------------------------------------
 
+def _prelu_kernel_backward(grad, x, w):
+    """prelu's gradients (grad_self, grad_weight), computed as PyTorch's kernel does (grad_weight
+    has the input's shape: the engine sums it to the weight's), recorded as one
+    PreluKernelBackwardBackward0 with two outputs so that they can be differentiated again."""
+    g, a, slope = grad._array, x._array, w._array
+    positive = a > 0
+    zero = g.dtype.type(0)
+    arrays = (np.where(positive, g, slope * g).astype(g.dtype, copy=False),
+              np.where(positive, zero, a * g).astype(g.dtype, copy=False))
+    grad_self = result(arrays[0], PreluKernelBackwardBackward0, (grad, x, w), saved=(grad, x, w))
+    node = grad_self._grad_fn
+    grad_weight = plain_output(arrays[1], grad, x, w)
+    if isinstance(node, PreluKernelBackwardBackward0):     # (recorded: create_graph=True)
+        node._num_outputs = 2
+        node._output_shapes = [arrays[0].shape, arrays[1].shape]
+        grad_weight._grad_fn, grad_weight._output_nr = node, 1
+    return grad_self, grad_weight
+
+
+class PreluKernelBackwardBackward0(Node):
+    """result = (grad_self, grad_weight) of prelu (its backward, recorded)   ->
+        grad_grad_output = gg_self where self >= 0, else gg_self * weight + gg_weight * self;
+        grad_self = 0 where self >= 0, else grad_output * gg_weight;
+        grad_weight = 0 where self >= 0, else grad_output * gg_self
+
+    Written with ``where`` and ``*``, as PyTorch writes it, so that a third derivative records
+    those. (PyTorch's test here is self >= 0 where the kernel's is self > 0: at self = 0 the
+    two disagree, and minigrad follows PyTorch.)"""
+
+    _saved_names = ("grad_output", "self", "weight")
+
+    def backward(self, gg_self, gg_weight):
+        grad, x, w = self.saved_tensors
+        at_least_0 = x >= 0
+        zero = _wrap(np.zeros((), dtype=x._array.dtype))
+        d_grad = d_self = d_weight = None
+        if self.should_compute_output(0):
+            if gg_self is not None:
+                below = gg_self * w if gg_weight is None else gg_self * w + gg_weight * x
+                d_grad = where(at_least_0, gg_self, below)
+            elif gg_weight is not None:
+                d_grad = where(at_least_0, zero, gg_weight * x)
+        if self.should_compute_output(1):
+            d_self = (where(at_least_0, zero, grad * gg_weight) if gg_weight is not None
+                      else _wrap(np.zeros_like(x._array)))
+        if self.should_compute_output(2):
+            # (the shape of self: the engine sums it to the weight's)
+            d_weight = (where(at_least_0, zero, grad * gg_self) if gg_self is not None
+                        else _wrap(np.zeros_like(x._array)))
+        return d_grad, d_self, d_weight
+
+
 class PreluKernelBackward0(Node):
     """result = self if self > 0, else weight * self   ->
         grad_self = grad where self > 0, else grad * weight; grad_weight = grad * self where self <= 0, else 0"""
@@ -154,11 +206,7 @@ class PreluKernelBackward0(Node):
 
     def backward(self, grad):
         x, w = self.saved_tensors
-        positive = _wrap(x._array > 0)
-        zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
-        grad_self = where(positive, grad, grad * w) if self.should_compute_output(0) else None
-        grad_weight = where(positive, zeros, grad * x) if self.should_compute_output(1) else None
-        return grad_self, grad_weight
+        return _prelu_kernel_backward(grad, x, w)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self > 0, else weight * self_t + weight_t * self"""
@@ -189,7 +237,7 @@ def prelu(input, weight):
                                f"numbers = {count} and channel size = {channels}.")
 
     if input.ndim >= 2:              # one slope per channel (or one for all), along dim 1
-        weight = weight.view((count,) + (1,) * (input.ndim - 2))
+        weight = weight.view((1, count) + (1,) * (input.ndim - 2))
     x, w = input._array, weight._array
     out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
     return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
