@@ -23,7 +23,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .._ops import result, plain_output
-from .._ops.pointwise import kernel_not_implemented
+from .._ops.pointwise import kernel_not_implemented, relu, sign
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ._convolution import im2col, col2im
 from ._size_arguments import check_int_tuples, check_tensor
@@ -760,3 +760,43 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def adaptive_max_pool1d_with_indices(input, output_size):
     """``torch.adaptive_max_pool1d`` (the top-level one): the values and their indices, always."""
     return adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+# --- power-average pooling: (sum of x ** p over each window) ** (1 / p) ---------------------------
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool, avg_pool, count):
+    """As PyTorch composes it: avg_pool of x ** p, times the window's size, to the power 1 / p
+    (so the graph shows PowBackward0, AvgPool2DBackward0, ...); p = +-inf is max pooling of |x|."""
+    if isinstance(norm_type, (int, float)):
+        if norm_type == math.inf:
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -math.inf:
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    # (sign * relu(abs) is |out| with its sign: 0 where the sum is 0, so the gradient there is 0)
+    return (sign(out) * relu(out.abs())).mul(count).pow(1.0 / norm_type)
+
+
+def _window_count(kernel_size, dims):
+    sizes = tuple(kernel_size) if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * dims
+    return math.prod(sizes)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The ``norm_type``-norm of each window along the last dim: (sum of x ** p) ** (1 / p)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool1d, avg_pool1d, kernel_size)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The ``norm_type``-norm of each ``kernel_size`` window of each channel: (sum of x ** p) ** (1 / p)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool2d, avg_pool2d,
+                    _window_count(kernel_size, 2))
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The ``norm_type``-norm of each 3-d ``kernel_size`` window of each channel."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool3d, avg_pool3d,
+                    _window_count(kernel_size, 3))
