@@ -19,8 +19,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/conv.py       Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-    modules/pooling.py    MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
-    modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d)
+    modules/pooling.py    MaxPool, AvgPool, AdaptiveAvgPool, AdaptiveMaxPool, LPPool, MaxUnpool (1d, 2d, 3d)
+    modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d, 3d)
     modules/fold.py       Unfold, Fold (im2col and col2im as layers)
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
@@ -31,7 +31,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
     _convolution.py       F.conv1d/2d/3d, F.conv_transpose1d/2d/3d (im2col), ConvolutionBackward0
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
-    _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
+    _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, F.lp_pool2d, ... (1-d, 2-d, 3-d)
+    _max_unpool.py        F.max_unpool1d/2d/3d
     _padding.py           F.pad: constant, reflect, replicate, circular
 """
 from . import functional  # noqa: F401
@@ -59,3 +60,6 @@ from .modules import (  # noqa: F401
 )
 from .modules import (  # noqa: F401
     Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)
+from .modules import (  # noqa: F401  (3-d pooling and padding, power-average pooling, unpooling)
+    MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
+    MaxUnpool2d, MaxUnpool3d, ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d)

@@ -69,7 +69,8 @@ def _max_unpool(input, indices, output_size, dims):
     flat_places, flat_values = places.reshape(planes, -1), array.reshape(planes, -1)
     bad = (flat_places < 0) | (flat_places >= values.shape[1])
     if bad.any():
-        raise RuntimeError(f"Found an invalid max index: {flat_places[bad][0]} (output volumes are of size "
+        # (PyTorch's loop goes on past a bad index, and names the last one)
+        raise RuntimeError(f"Found an invalid max index: {flat_places[bad][-1]} (output volumes are of size "
                            f"{'x'.join(map(str, output_size))})")
     rows = np.arange(planes)[:, None]
     # (where two values share an index, the first one stays, as in PyTorch: written last here)

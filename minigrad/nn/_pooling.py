@@ -152,14 +152,14 @@ _AVG_SETTINGS = {"ceil_mode": "ceil_mode", "count_include_pad": "count_include_p
 for _dims in ("2D", "3D"):
     _SETTINGS_KEPT_AS[f"MaxPool{_dims}WithIndicesBackward0"] = _MAX_SETTINGS
     _SETTINGS_KEPT_AS[f"AdaptiveMaxPool{_dims}Backward0"] = {}
-    _SETTINGS_KEPT_AS[f"MaxPool{_dims}WithIndicesBackwardBackward0"] = {}
-    _SETTINGS_KEPT_AS[f"AdaptiveMaxPool{_dims}BackwardBackward0"] = {}
+    _SETTINGS_KEPT_AS[f"MaxPool{_dims}WithIndicesBackwardBackward0"] = {"indices": "indices"}
+    _SETTINGS_KEPT_AS[f"AdaptiveMaxPool{_dims}BackwardBackward0"] = {"indices": "indices"}
     _SETTINGS_KEPT_AS[f"AvgPool{_dims}Backward0"] = _AVG_SETTINGS
+    _SETTINGS_KEPT_AS[f"AvgPool{_dims}BackwardBackward0"] = _AVG_SETTINGS
     _SETTINGS_KEPT_AS[f"AdaptiveAvgPool{_dims}Backward0"] = {}
-_SETTINGS_KEPT_AS["AvgPool2DBackwardBackward0"] = {}
-_SETTINGS_KEPT_AS["AdaptiveAvgPool2DBackwardBackward0"] = {}
-# (PyTorch's 3-d double-backward nodes show the settings, and the sizes of the gradient's last dims)
-_SETTINGS_KEPT_AS["AvgPool3DBackwardBackward0"] = _AVG_SETTINGS
+# (the double-backward node of adaptive average pooling shows the sizes of the gradient's last dims)
+_SETTINGS_KEPT_AS["AdaptiveAvgPool2DBackwardBackward0"] = {
+    f"grad_output_sym_argsize_minus_{i}": (lambda settings, i=i: settings["output_size"][-i]) for i in (1, 2)}
 _SETTINGS_KEPT_AS["AdaptiveAvgPool3DBackwardBackward0"] = {
     f"grad_output_sym_argsize_minus_{i}": (lambda settings, i=i: settings["output_size"][-i]) for i in (1, 2, 3)}
 
@@ -430,8 +430,7 @@ class _AvgBackward(Node):
         summed = col2im(windows, padded_shape, kernel, strides, (1,) * dims, out_size, window_order=True)
         values = summed[(slice(None), slice(None)) + tuple(slice(p, p + n) for p, n in zip(padding, input_size))]
         values = np.ascontiguousarray(values.reshape(tuple(input.shape))).astype(input._array.dtype, copy=False)
-        # (PyTorch's 3-d double-backward node shows the settings; its 2-d one shows none)
-        shown = {} if dims == 2 else {name: getattr(self, name) for name in (
+        shown = {name: getattr(self, name) for name in (      # (what the double-backward node shows)
             "kernel_size", "stride_as_given", "padding", "ceil_mode", "count_include_pad", "divisor_override")}
         return (result(values, self.double_backward_class, (grad, input), arguments=self.arguments, **shown),)
 
