@@ -25,7 +25,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-    modules/sparse.py     Embedding
+    modules/sparse.py     Embedding, EmbeddingBag
     init.py               how weights are initialised
     utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
@@ -33,6 +33,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, F.lp_pool2d, ... (1-d, 2-d, 3-d)
     _max_unpool.py        F.max_unpool1d/2d/3d
+    _embedding_bag.py     F.embedding_bag: embedding then sum, mean or max per bag
     _padding.py           F.pad: constant, reflect, replicate, circular
 """
 from . import functional  # noqa: F401
@@ -62,4 +63,5 @@ from .modules import (  # noqa: F401
     Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)
 from .modules import (  # noqa: F401  (3-d pooling and padding, power-average pooling, unpooling)
     MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
-    MaxUnpool2d, MaxUnpool3d, ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d)
+    MaxUnpool2d, MaxUnpool3d, ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d,
+    EmbeddingBag)

@@ -1339,6 +1339,7 @@ from ._max_unpool import max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402,
 from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
     layer_norm, batch_norm, group_norm, rms_norm, instance_norm)
 from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)
+from ._embedding_bag import embedding_bag  # noqa: E402,F401  (lookups summed per bag: EmbeddingBagBackward0)
 from ._dropout import (  # noqa: E402,F401  (whole channels at a time; alpha dropout for SELU)
     dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout)
 

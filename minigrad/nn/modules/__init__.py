@@ -28,5 +28,6 @@ from .pooling import (  # noqa: F401  (3-d pooling, power-average pooling, unpoo
     MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
     MaxUnpool2d, MaxUnpool3d)
 from .padding import ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d  # noqa: F401
+from .sparse import EmbeddingBag  # noqa: F401
 from .activation import Softmin  # noqa: F401
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
