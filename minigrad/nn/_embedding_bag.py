@@ -142,15 +142,23 @@ def _check_values(indices, offsets, weight, padding_idx):
     starts = offsets._array
     if starts.size and starts[0] != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
-                           f"position 0. However, got {starts[0]}")
+                           f"position 0. However, got {starts[0]}\n[ torch.{offsets.dtype.tensor_type_name}{{}} ]")
     if starts.size and starts[-1] > indices.numel():
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {indices.numel()} but got "
                            f"offsets[-1] of {starts[-1]}")
-    bad = (indices._array < 0) | (indices._array >= count)
-    if bad.any():
-        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
-                           f"{indices._array[bad][0]}")
     return padding_idx
+
+
+def _check_range(indices, count, fast):
+    """Every index a row of the table (the faster float32 kernel words its message differently)."""
+    bad = (indices < 0) | (indices >= count)
+    if bad.any():
+        if fast:
+            place = int(np.flatnonzero(bad)[0])
+            raise RuntimeError(f"Index {place} of input takes value {indices[place]} which is not in the valid "
+                               f"range [0, {count})")
+        raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                           f"{indices[bad][0]}")
 
 
 def _reduce(table, places, per_sample_weights, spans, mode, padding_idx, fused):
@@ -204,6 +212,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     # PyTorch's float32 sum and mean without padding take a faster kernel: a weighted sum rounds
     # once per term there, and its last bag ends at the last offset, not at the end of input
     fast = weight.dtype is _dtype.float32 and padding_idx < 0 and number != 2
+    _check_range(places, weight.shape[0], fast)
     if fast and include_last_offset and spans:
         spans[-1] = (spans[-1][0], min(int(offsets._array[-1]), places.size))
     out, max_indices = _reduce(weight._array, places, None if per_sample_weights is None else
