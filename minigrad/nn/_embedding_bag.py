@@ -36,7 +36,7 @@ _SETTINGS_KEPT_AS["EmbeddingBagBackwardBackward0"] = {}
 
 
 class EmbeddingBagBackwardBackward0(Node):
-    """result = embedding_bag's gradient for the weight   ->   error: PyTorch has no derivative for it"""
+    """result = embedding_bag's gradient for the weight   ->   grad_grad = error: PyTorch has no derivative for it"""
 
     def backward(self, *grads):
         raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
@@ -45,7 +45,7 @@ class EmbeddingBagBackwardBackward0(Node):
 class EmbeddingBagBackward0(Node):
     """result = each bag's sum, mean or max of the rows it looks up   ->
         grad_weight = each bag's grad added to the rows it looked up (times the sample's weight,
-                      / the bag's size for mean; for max only to the row of each maximum)
+                      / the bag's size for mean, for max only to the row of each maximum);
         grad_per_sample_weights = dot(the bag's grad, the sample's row)"""
 
     _saved_names = ("indices", "offsets", "per_sample_weights", "result1", "result2", "result3", "weight")
