@@ -1,5 +1,5 @@
-"""3-d pooling and padding, power-average pooling (LPPool), unpooling (MaxUnpool) and EmbeddingBag
-against PyTorch: values to the last bit, indices, the recorded graph and the settings each node
+"""3-d pooling and padding, power-average pooling (LPPool), unpooling (MaxUnpool) and fractional
+max pooling against PyTorch: values to the last bit, indices, the recorded graph and the settings each node
 shows, gradients, gradcheck and gradgradcheck, the gradient's own graph under create_graph,
 forward mode, the errors for bad input and the layers' printing."""
 import warnings
@@ -63,6 +63,20 @@ PROGRAMS = {
     "lp_pool2d_infinity": (lambda L, x: F(L).lp_pool2d(x, float("inf"), 2), [(2, 3, 6, 8)]),
     "lp_pool3d": (lambda L, x: F(L).lp_pool3d(x.abs(), 1.5, 2, 1), [(2, 3, 4, 5, 6)]),
     "lp_pool3d_minus_infinity": (lambda L, x: F(L).lp_pool3d(x, -float("inf"), 2), [(1, 2, 4, 5, 6)]),
+    # fractional max pooling: random windows from the same draws as PyTorch's after manual_seed
+    "fractional_max_pool2d": (lambda L, x: _seeded(L, F(L).fractional_max_pool2d, x, 2, output_size=(4, 5),
+                                                   return_indices=True), [(2, 3, 7, 8)]),
+    "fractional_max_pool2d_ratio_unbatched": (lambda L, x: _seeded(L, F(L).fractional_max_pool2d, x, (3, 2),
+                                                                   output_ratio=(0.5, 0.4), return_indices=True),
+                                              [(3, 9, 8)]),
+    "fractional_max_pool2d_tight": (lambda L, x: _seeded(L, F(L).fractional_max_pool2d, x, 2, output_size=(6, 7)),
+                                    [(2, 3, 7, 8)]),
+    "fractional_max_pool2d_samples": (lambda L, x: F(L).fractional_max_pool2d(
+        x, 2, output_size=5, return_indices=True, _random_samples=_samples(L, x, (2, 2, 2))), [(2, 2, 9, 9)]),
+    "fractional_max_pool3d": (lambda L, x: _seeded(L, F(L).fractional_max_pool3d, x, 2, output_size=(3, 4, 5),
+                                                   return_indices=True), [(2, 3, 7, 8, 9)]),
+    "fractional_max_pool3d_ratio_unbatched": (lambda L, x: _seeded(L, F(L).fractional_max_pool3d, x, (2, 3, 2),
+                                                                   output_ratio=(0.5, 0.4, 0.6)), [(3, 7, 8, 9)]),
     # layers
     "max_pool3d_module": (lambda L, x: L.nn.MaxPool3d(2, return_indices=True)(x), [(1, 2, 4, 6, 4)]),
     "avg_pool3d_module": (lambda L, x: L.nn.AvgPool3d(3, 1, 1, count_include_pad=False)(x), [(1, 2, 4, 5, 6)]),
@@ -75,7 +89,21 @@ PROGRAMS = {
     "constant_pad3d_module": (lambda L, x: L.nn.ConstantPad3d(1, 2.5)(x), [(2, 3, 3, 2)]),
     "reflection_pad3d_module": (lambda L, x: L.nn.ReflectionPad3d(1)(x), [(1, 2, 3, 3, 4)]),
     "replication_pad3d_module": (lambda L, x: L.nn.ReplicationPad3d((2, 1, 0, 1, 1, 2))(x), [(1, 2, 3, 3, 4)]),
+    "fractional_max_pool2d_module": (lambda L, x: _seeded(L, L.nn.FractionalMaxPool2d(3, output_ratio=0.5), x),
+                                     [(1, 2, 8, 9)]),
+    "fractional_max_pool3d_module": (lambda L, x: _seeded(L, L.nn.FractionalMaxPool3d(2, output_size=3), x),
+                                     [(1, 2, 5, 6, 7)]),
 }
+
+
+def _seeded(L, function, *arguments, **options):
+    """``function`` run after manual_seed(1): its random draws are the same in both libraries."""
+    L.manual_seed(1)
+    return function(*arguments, **options)
+
+
+def _samples(L, x, shape):
+    return L.tensor(np.random.default_rng(3).random(shape).astype(str(x.dtype).replace("torch.", "")))
 
 # pow to a power not 2 (or its root) rounds as numpy does, which is not PyTorch's vectorised pow
 ROUNDED = {name for name in PROGRAMS if name.startswith("lp_pool") and "infinity" not in name}
@@ -114,6 +142,7 @@ OVERLAPPING = {"max_unpool2d_output_size", "max_unpool2d_unbatched_overlapping",
                "max_unpool1d_unbatched"}
 
 
+# (fractional max pooling is checked with its random windows fixed: a seed before each call)
 @pytest.mark.parametrize("name", sorted(n for n in PROGRAMS if "module" not in n and n not in OVERLAPPING))
 def test_gradcheck_and_gradgradcheck_in_float64(name):
     program, shapes = PROGRAMS[name]
@@ -143,6 +172,10 @@ SECOND_ORDER = {
     "max_unpool3d": (lambda L, x: F(L).max_unpool3d(*F(L).max_pool3d(x, 2, return_indices=True), 2),
                      (1, 3, 4, 6, 6)),
     "lp_pool2d": (lambda L, x: F(L).lp_pool2d(x, 2, 2), (3, 4, 6)),
+    "fractional_max_pool2d": (lambda L, x: _seeded(L, F(L).fractional_max_pool2d, x, 2, output_size=3),
+                              (1, 3, 7, 6)),
+    "fractional_max_pool3d": (lambda L, x: _seeded(L, F(L).fractional_max_pool3d, x, 2, output_size=3),
+                              (1, 3, 5, 6, 6)),
 }
 
 
@@ -174,6 +207,7 @@ FORWARD_MODE = {
     "adaptive_max_pool3d": lambda L, x: F(L).adaptive_max_pool3d(x, 3),
     "max_unpool3d": lambda L, x: F(L).max_unpool3d(*F(L).max_pool3d(x, 2, return_indices=True), 2),
     "lp_pool3d": lambda L, x: F(L).lp_pool3d(x, 2, 2),
+    "fractional_max_pool3d": lambda L, x: _seeded(L, F(L).fractional_max_pool3d, x, 2, output_ratio=0.5),
 }
 
 
@@ -247,9 +281,8 @@ ERRORS = {
     # unpooling
     "max_unpool2d_float_indices": lambda L: F(L).max_unpool2d(_unpool_arguments(L)[0],
                                                               _unpool_arguments(L)[1].float(), 2),
-    "max_unpool3d_int_indices": lambda L: F(L).max_unpool3d(_unpool_arguments(L, dims=3, shape=(1, 2, 4, 4, 4))[0],
-                                                            _unpool_arguments(L, dims=3, shape=(1, 2, 4, 4, 4))[1].int(),
-                                                            2),
+    "max_unpool3d_int_indices": lambda L: F(L).max_unpool3d(_unpool_arguments(L, 2, 3, (1, 2, 4, 4, 4))[0],
+                                                            _unpool_arguments(L, 2, 3, (1, 2, 4, 4, 4))[1].int(), 2),
     "max_unpool2d_indices_shape": lambda L: F(L).max_unpool2d(_unpool_arguments(L)[0],
                                                               _unpool_arguments(L)[1][:1], 2),
     "max_unpool2d_output_size_length": lambda L: F(L).max_unpool2d(*_unpool_arguments(L), 2, output_size=(1, 2, 3)),
@@ -264,10 +297,41 @@ ERRORS = {
     "max_unpool3d_index_negative": lambda L: F(L).max_unpool3d(_unpool_arguments(L, dims=3, shape=(1, 2, 4, 4, 4))[0],
                                                                -_unpool_arguments(L, dims=3, shape=(1, 2, 4, 4, 4))[1],
                                                                2),
-    "max_unpool1d_index_too_large": lambda L: F(L).max_unpool1d(*F(L).max_pool1d(_x(L, 2, 7), 3, 1, return_indices=True),
-                                                                2),
+    "max_unpool1d_index_too_large": lambda L: F(L).max_unpool1d(
+        *F(L).max_pool1d(_x(L, 2, 7), 3, 1, return_indices=True), 2),
     "max_unpool1d_1d_input": lambda L: F(L).max_unpool1d(*F(L).max_pool1d(_x(L, 1, 6), 2, return_indices=True)[0:1],
                                                          L.zeros(3, dtype=L.int64), 2),
+    # fractional max pooling
+    "fractional_no_size": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2),
+    "fractional_ratio_number": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_ratio=0.5),
+    "fractional_ratio_length": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_ratio=(.5, .5, .5)),
+    "fractional_height_too_large": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=(7, 8)),
+    "fractional_width_too_large": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=(6, 8)),
+    "fractional_size_length": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=(2, 2, 2)),
+    "fractional_kernel_length": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), (2, 2, 2), output_size=2),
+    "fractional_2d_input": lambda L: F(L).fractional_max_pool2d(_x(L, 7, 8), 2, output_size=2),
+    "fractional_empty_channels": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 0, 7, 8), 2, output_size=2),
+    "fractional_empty_batch": lambda L: F(L).fractional_max_pool2d(_x(L, 0, 2, 7, 8), 2, output_size=2).shape,
+    "fractional_samples_size": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=2,
+                                                                    _random_samples=L.rand(2, 3, 3)),
+    "fractional_samples_batch": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=2,
+                                                                     _random_samples=L.rand(1, 3, 2)),
+    "fractional_samples_dtype": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=2,
+                                                                     _random_samples=L.rand(2, 3, 2).double()),
+    "fractional_negative_size": lambda L: F(L).fractional_max_pool2d(_x(L, 2, 3, 7, 8), 2, output_size=(-1, 2)),
+    "fractional3d_no_size": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 3, 7, 8, 9), 2),
+    "fractional3d_time_too_large": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 3, 7, 8, 9), 2, output_size=(7, 7, 8)),
+    "fractional3d_time_just_fits": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 3, 7, 8), 2, output_size=2),
+    "fractional3d_size_length": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 3, 7, 8, 9), 2, output_size=(2, 2)),
+    "fractional3d_kernel_length": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 3, 7, 8, 9), (2, 2), output_size=2),
+    "fractional3d_samples_size": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 3, 7, 8, 9), 2, output_size=2,
+                                                                      _random_samples=L.rand(2, 3, 2)),
+    "fractional3d_empty_channels": lambda L: F(L).fractional_max_pool3d(_x(L, 2, 0, 7, 8, 9), 2, output_size=2),
+    "fractional_module_no_size": lambda L: L.nn.FractionalMaxPool2d(2),
+    "fractional_module_both": lambda L: L.nn.FractionalMaxPool2d(2, output_size=2, output_ratio=0.5),
+    "fractional_module_ratio": lambda L: L.nn.FractionalMaxPool2d(2, output_ratio=1.5),
+    "fractional3d_module_ratio": lambda L: L.nn.FractionalMaxPool3d(2, output_ratio=(0.5, 1.0, 0.5)),
+    "fractional3d_module_no_size": lambda L: L.nn.FractionalMaxPool3d(2),
     "max_unpool2d_same_index_twice": lambda L: F(L).max_unpool2d(L.tensor([[[1., 2., 3.]]]),
                                                                  L.tensor([[[0, 0, 3]]]), 2),
 }
@@ -302,6 +366,8 @@ LAYERS = [
     lambda L: L.nn.ZeroPad3d(2),
     lambda L: L.nn.ConstantPad3d(1, 2.5),
     lambda L: L.nn.CircularPad3d(1),
+    lambda L: L.nn.FractionalMaxPool2d(2, output_size=3),
+    lambda L: L.nn.FractionalMaxPool3d((2, 2, 3), output_ratio=(0.5, 0.5, 0.5), return_indices=True),
 ]
 
 

@@ -19,7 +19,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/conv.py       Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-    modules/pooling.py    MaxPool, AvgPool, AdaptiveAvgPool, AdaptiveMaxPool, LPPool, MaxUnpool (1d, 2d, 3d)
+    modules/pooling.py    MaxPool, AvgPool, AdaptiveAvgPool, AdaptiveMaxPool, LPPool, MaxUnpool (1d, 2d, 3d),
+                          FractionalMaxPool2d/3d
     modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d, 3d)
     modules/fold.py       Unfold, Fold (im2col and col2im as layers)
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
@@ -33,6 +34,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, F.lp_pool2d, ... (1-d, 2-d, 3-d)
     _max_unpool.py        F.max_unpool1d/2d/3d
+    _fractional_max_pool.py  F.fractional_max_pool2d/3d: max pooling over pseudo-random windows
     _embedding_bag.py     F.embedding_bag: embedding then sum, mean or max per bag
     _padding.py           F.pad: constant, reflect, replicate, circular
 """
@@ -64,4 +66,4 @@ from .modules import (  # noqa: F401
 from .modules import (  # noqa: F401  (3-d pooling and padding, power-average pooling, unpooling)
     MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
     MaxUnpool2d, MaxUnpool3d, ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d,
-    EmbeddingBag)
+    EmbeddingBag, FractionalMaxPool2d, FractionalMaxPool3d)

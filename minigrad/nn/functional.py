@@ -1334,6 +1334,7 @@ from ._pooling import (  # noqa: E402,F401
 from ._pooling import (  # noqa: E402,F401  (3-d pooling, power-average pooling)
     max_pool3d, avg_pool3d, adaptive_avg_pool3d, adaptive_max_pool3d, lp_pool1d, lp_pool2d, lp_pool3d)
 from ._max_unpool import max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402,F401
+from ._fractional_max_pool import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401
 
 # --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
 from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)

@@ -1,5 +1,6 @@
 """Pooling layers: ``MaxPool1d/2d/3d``, ``AvgPool1d/2d/3d``, ``AdaptiveAvgPool1d/2d/3d``,
-``AdaptiveMaxPool1d/2d/3d``, ``LPPool1d/2d/3d``, ``MaxUnpool1d/2d/3d`` (PyTorch: torch/nn/modules/pooling.py).
+``AdaptiveMaxPool1d/2d/3d``, ``LPPool1d/2d/3d``, ``MaxUnpool1d/2d/3d``, ``FractionalMaxPool2d/3d``
+(PyTorch: torch/nn/modules/pooling.py).
 
 They have no parameters: each keeps its settings and calls the function of the same name
 in ``F`` (minigrad/nn/_pooling.py, where the windows and the gradients are explained).
@@ -271,3 +272,43 @@ class MaxUnpool3d(_MaxUnpoolNd):
     def forward(self, input, indices, output_size=None):
         """``F.max_unpool3d(input, indices, ...)``."""
         return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class _FractionalMaxPoolNd(Module):
+    _dims = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        self.kernel_size = _tuple_of(kernel_size, self._dims)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _tuple_of(output_size, self._dims) if output_size is not None else None
+        self.output_ratio = _tuple_of(output_ratio, self._dims) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-randomly placed windows: ``F.fractional_max_pool2d`` with these settings
+    (new random places at every call, unless ``_random_samples`` is given)."""
+
+    def forward(self, input):
+        """``F.fractional_max_pool2d(input, ...)`` (and the indices too, with return_indices=True)."""
+        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size, self.output_ratio,
+                                       self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-randomly placed 3-d windows: ``F.fractional_max_pool3d`` with these settings."""
+
+    _dims = 3
+
+    def forward(self, input):
+        """``F.fractional_max_pool3d(input, ...)`` (and the indices too, with return_indices=True)."""
+        return F.fractional_max_pool3d(input, self.kernel_size, self.output_size, self.output_ratio,
+                                       self.return_indices, _random_samples=self._random_samples)
