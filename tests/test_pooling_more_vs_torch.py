@@ -230,6 +230,15 @@ def _x(L, *shape):
     return L.arange(float(np.prod(shape))).reshape(shape)
 
 
+def _with_nans(L, *shape):
+    """Small numbers with two nans in the first window of each channel."""
+    values = np.arange(float(np.prod(shape))).reshape(shape) % 7
+    first = (0,) * (len(shape) - 3)
+    values[first + (0,) + (0,) * 2], values[first + (0,) + (1,) * 2] = np.nan, np.nan
+    values[first + (1, 0, 1)], values[first + (1, 1, 0)] = np.nan, np.nan
+    return L.tensor(values)
+
+
 def _unpool_arguments(L, kernel=2, dims=2, shape=(2, 3, 4, 6)):
     pool = F(L).max_pool2d if dims == 2 else F(L).max_pool3d
     return pool(_x(L, *shape), kernel, return_indices=True)
@@ -332,6 +341,13 @@ ERRORS = {
     "fractional_module_ratio": lambda L: L.nn.FractionalMaxPool2d(2, output_ratio=1.5),
     "fractional3d_module_ratio": lambda L: L.nn.FractionalMaxPool3d(2, output_ratio=(0.5, 1.0, 0.5)),
     "fractional3d_module_no_size": lambda L: L.nn.FractionalMaxPool3d(2),
+    # where a window holds several nans, PyTorch's loop keeps the last one
+    "max_pool2d_two_nans": lambda L: F(L).max_pool2d(_with_nans(L, 1, 2, 4, 4), 2, return_indices=True),
+    "max_pool3d_two_nans": lambda L: F(L).max_pool3d(_with_nans(L, 1, 2, 4, 4, 4), 2, return_indices=True),
+    "adaptive_max_pool2d_two_nans": lambda L: F(L).adaptive_max_pool2d(_with_nans(L, 2, 4, 4), 2, True),
+    "adaptive_max_pool3d_two_nans": lambda L: F(L).adaptive_max_pool3d(_with_nans(L, 2, 4, 4, 4), 2, True),
+    "fractional_max_pool2d_two_nans": lambda L: F(L).fractional_max_pool2d(
+        _with_nans(L, 1, 2, 4, 4), 2, output_size=2, return_indices=True, _random_samples=L.full((1, 2, 2), 0.5)),
     "max_unpool2d_same_index_twice": lambda L: F(L).max_unpool2d(L.tensor([[[1., 2., 3.]]]),
                                                                  L.tensor([[[0, 0, 3]]]), 2),
 }

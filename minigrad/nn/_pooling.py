@@ -264,6 +264,17 @@ class AdaptiveMaxPool3DBackward0(_MaxBackward):
     double_backward_class = AdaptiveMaxPool3DBackwardBackward0
 
 
+def _position_of_largest(windows, axis):
+    """numpy: where each window's largest value is, as PyTorch's loop finds it: the first of
+    equal largest values, but the last nan (a nan replaces whatever was found before it)."""
+    offsets = np.argmax(windows, axis=axis)
+    nans = np.isnan(windows) if windows.dtype.kind == "f" else None
+    if nans is not None and nans.any():
+        last_nan = windows.shape[axis] - 1 - np.argmax(np.flip(nans, axis=axis), axis=axis)
+        offsets = np.where(nans.any(axis=axis), last_nan, offsets)
+    return offsets
+
+
 def _window_positions(offset, kernel, stride, padding, dilation, out_size, input_size):
     """numpy: the flat input position of window element ``offset`` (numbered over the kernel) of every window."""
     element = np.unravel_index(offset, kernel)
@@ -287,8 +298,7 @@ def _max_pool_with_indices(input, kernel_size, stride, padding, dilation, ceil_m
     array = input._array
     fill = -np.inf if array.dtype.kind == "f" else np.iinfo(array.dtype).min
     windows = _windows(_as_batch(array, dims), kernel, strides, padding, dilation, out_size, fill)
-    # the first largest element wins a tie; a nan counts as the largest (numpy's argmax does both)
-    offsets = np.argmax(windows, axis=2)
+    offsets = _position_of_largest(windows, axis=2)
     values = np.take_along_axis(windows, offsets[:, :, None], axis=2)[:, :, 0]
     indices = _window_positions(offsets, kernel, strides, padding, dilation, out_size, input_size)
     # A window whose largest value is the fill itself (nothing larger than -inf in it, or only
@@ -707,7 +717,7 @@ def _adaptive_max_pool(input, sizes):
     indices = np.empty(array.shape[:-dims] + sizes, dtype=np.int64)
     for cell, window in _adaptive_windows(input_size, sizes):
         part = array[(Ellipsis,) + window].reshape(array.shape[:-dims] + (-1,))
-        position = np.argmax(part, axis=-1)           # (the first of equal maxima; nan wins)
+        position = _position_of_largest(part, axis=-1)
         values[(Ellipsis,) + cell] = np.take_along_axis(part, position[..., None], axis=-1)[..., 0]
         element = np.unravel_index(position, tuple(b.stop - b.start for b in window))
         indices[(Ellipsis,) + cell] = _flat_position([b.start + e for b, e in zip(window, element)], input_size)
