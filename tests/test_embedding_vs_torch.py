@@ -116,6 +116,9 @@ BAG_SETTINGS = [
     {"mode": "max", "include_last_offset": True, "offsets": [0, 4, 4, 8, 11]},
     {"mode": "max", "two_dims": True}, {"mode": "sum", "two_dims": True, "per_sample_weights": True},
     {"mode": "max", "offsets": [0, 2, 5], "padding_idx": 4},
+    # (PyTorch divides the k-th smallest index's terms by the count of the k-th index in sorted order)
+    {"mode": "sum", "scale_grad_by_freq": True}, {"mode": "mean", "scale_grad_by_freq": True, "padding_idx": 4},
+    {"mode": "sum", "scale_grad_by_freq": True, "per_sample_weights": True},
 ]
 
 

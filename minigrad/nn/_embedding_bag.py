@@ -50,6 +50,31 @@ class EmbeddingBagBackward0(Node):
 
     _saved_names = ("indices", "offsets", "per_sample_weights", "result1", "result2", "result3", "weight")
 
+    def _sum_backward(self, g, places, bags, per_sample_weights, bag_size, table):
+        """numpy: sum and mean's gradient for the table, added as PyTorch's CPU kernel adds it:
+        index after index in sorted order, each term grad * scale with the scale worked out in
+        float64 (the sample's weight, / the bag's size for mean) and rounded to grad's dtype.
+
+        With ``scale_grad_by_freq`` PyTorch's kernel divides the terms of the k-th smallest
+        distinct index by the count of the k-th smallest index (counted with repeats), not
+        by its own count, and so does minigrad, to give the same numbers."""
+        order = np.argsort(places, kind="stable")
+        ordered = places[order]
+        kept = ordered != self.padding_idx
+        scale = np.ones(len(places))
+        if per_sample_weights is not None:
+            scale = per_sample_weights._array[order].astype(np.float64)
+        if self.scale_grad_by_freq:
+            counts = np.bincount(places, minlength=self.num_weights)
+            group = np.cumsum(np.r_[0, ordered[1:] != ordered[:-1]]) if len(places) else ordered
+            scale = scale / counts[ordered[group]]
+        if self.mode == 1:
+            sizes = bag_size[bags[order]]
+            scale = np.where(sizes != 0, scale / np.maximum(sizes, 1), scale)
+        rows = scale.astype(g.dtype)[kept][:, None] * g[bags[order][kept]]
+        np.add.at(table, ordered[kept], rows)
+        return table
+
     def backward(self, grad):
         indices, _, per_sample_weights, _, bag_size, max_indices, weight = self.saved_tensors
         g, places, bags = grad._array, indices._array.astype(np.int64), self.bags
@@ -59,21 +84,12 @@ class EmbeddingBagBackward0(Node):
             columns = np.broadcast_to(np.arange(g.shape[1]), max_indices.shape)[filled]
             np.add.at(table, (max_indices._array[filled], columns), g[filled])
         else:
-            kept = bags >= 0                           # (padding indices belong to no bag here)
-            rows = g[bags[kept]]
-            if per_sample_weights is not None:
-                rows = rows * per_sample_weights._array[kept][:, None]
-            if self.mode == 1:
-                rows = rows / bag_size._array[bags[kept]][:, None].astype(g.dtype)
-            if self.scale_grad_by_freq:
-                counts = np.bincount(places, minlength=self.num_weights)
-                rows = rows / counts[places[kept]][:, None].astype(g.dtype)
-            np.add.at(table, places[kept], rows)
+            table = self._sum_backward(g, places, bags, per_sample_weights, bag_size._array, table)
         grad_weight = result(table, EmbeddingBagBackwardBackward0, (grad, per_sample_weights))
         if per_sample_weights is None:
             return grad_weight, None
         dots = np.zeros(places.shape, dtype=g.dtype)
-        kept = bags >= 0
+        kept = places != self.padding_idx
         dots[kept] = np.einsum("ij,ij->i", g[bags[kept]], weight._array[places[kept]])
         grad_weights = result(dots, _NotImplementedBackward, (grad, weight),
                               _operation="_embedding_bag_per_sample_weights_backward")
@@ -227,9 +243,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         bag_size = max_indices = np.zeros(len(spans), dtype=np.int64)
     elif number == 1:
         max_indices = bag_size.copy()
-    kept_bags = np.where(places == padding_idx, -1, bags)
     saved = (input, offsets, per_sample_weights, _wrap(offset2bag), _wrap(bag_size), _wrap(max_indices),
              weight if per_sample_weights is not None else None)
     return result(out, EmbeddingBagBackward0, (weight, per_sample_weights), saved=saved, mode=number,
                   padding_idx=padding_idx, scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse),
-                  num_weights=weight.shape[0], bags=kept_bags)
+                  num_weights=weight.shape[0], bags=bags)
