@@ -60,7 +60,7 @@ class EmbeddingBagBackward0(Node):
         by its own count, and so does minigrad, to give the same numbers."""
         order = np.argsort(places, kind="stable")
         ordered = places[order]
-        kept = ordered != self.padding_idx
+        kept = (ordered != self.padding_idx) & (bags[order] >= 0)
         scale = np.ones(len(places))
         if per_sample_weights is not None:
             scale = per_sample_weights._array[order].astype(np.float64)
@@ -89,14 +89,14 @@ class EmbeddingBagBackward0(Node):
         if per_sample_weights is None:
             return grad_weight, None
         dots = np.zeros(places.shape, dtype=g.dtype)
-        kept = places != self.padding_idx
+        kept = (places != self.padding_idx) & (bags >= 0)
         dots[kept] = np.einsum("ij,ij->i", g[bags[kept]], weight._array[places[kept]])
         grad_weights = result(dots, _NotImplementedBackward, (grad, weight),
                               _operation="_embedding_bag_per_sample_weights_backward")
         return grad_weight, grad_weights
 
 
-def _bags(input, offsets, include_last_offset, count):
+def _bags(offsets, include_last_offset, count):
     """numpy: the bag of each index and each bag's (start, end). (With ``include_last_offset`` the
     last offset only says how many bags there are: PyTorch's last bag still runs to the end.)"""
     starts = offsets[:-1] if include_last_offset else offsets
@@ -108,7 +108,7 @@ def _bags(input, offsets, include_last_offset, count):
 
 
 def _check(input, weight, offsets, mode, scale_grad_by_freq, sparse, per_sample_weights):
-    """The checks of PyTorch's Python embedding_bag, in its order; returns (input, offsets) as 1-d."""
+    """The checks of PyTorch's Python embedding_bag, in its order."""
     if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
         raise ValueError(f"embedding_bag: If per_sample_weights ({_size(per_sample_weights)}) is not None, then it "
                          f"must have the same shape as the input ({_size(input)})")
@@ -223,7 +223,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                                   "on GitHub.")
     padding_idx = _check_values(input, offsets, weight, padding_idx)
     places = input._array.astype(np.int64)
-    bags, spans = _bags(places, offsets._array.astype(np.int64), include_last_offset, places.size)
+    bags, spans = _bags(offsets._array.astype(np.int64), include_last_offset, places.size)
     number = _MODES[mode]
     # PyTorch's float32 sum and mean without padding take a faster kernel: a weighted sum rounds
     # once per term there, and its last bag ends at the last offset, not at the end of input
@@ -233,7 +233,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         spans[-1] = (spans[-1][0], min(int(offsets._array[-1]), places.size))
     out, max_indices = _reduce(weight._array, places, None if per_sample_weights is None else
                                per_sample_weights._array, spans, number, padding_idx, fused=fast)
-    bag_size = np.bincount(bags[places != padding_idx], minlength=len(spans))[:len(spans)]
+    bag_size = np.bincount(bags[(places != padding_idx) & (bags >= 0)], minlength=len(spans))[:len(spans)]
     if number == 1:
         out /= np.maximum(bag_size, 1)[:, None].astype(out.dtype)
     offset2bag = bags

@@ -18,7 +18,7 @@ import numpy as np
 from .._ops import result, plain_output
 from .._creation import rand
 from ..autograd.graph import _SETTINGS_KEPT_AS
-from ._pooling import _MaxBackward, _MaxBackwardBackward, _flat_position, _along
+from ._pooling import _MaxBackward, _MaxBackwardBackward, _flat_position
 
 for _dims in ("2D", "3D"):
     _SETTINGS_KEPT_AS[f"FractionalMaxPool{_dims}Backward0"] = {"kernel_size": "kernel_size",
