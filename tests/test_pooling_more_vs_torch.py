@@ -301,13 +301,15 @@ ERRORS = {
     "max_unpool3d_3d_input": lambda L: F(L).max_unpool3d(_unpool_arguments(L)[0][0],
                                                          _unpool_arguments(L)[1][0], 2),
     "max_unpool2d_long": lambda L: F(L).max_unpool2d(_unpool_arguments(L)[0].long(), _unpool_arguments(L)[1], 2),
-    "max_unpool2d_index_too_large": lambda L: F(L).max_unpool2d(*_unpool_arguments(L, shape=(2, 3, 5, 7)), 2),
-    "max_unpool2d_index_negative": lambda L: F(L).max_unpool2d(_unpool_arguments(L)[0], -_unpool_arguments(L)[1], 2),
-    "max_unpool3d_index_negative": lambda L: F(L).max_unpool3d(_unpool_arguments(L, dims=3, shape=(1, 2, 4, 4, 4))[0],
-                                                               -_unpool_arguments(L, dims=3, shape=(1, 2, 4, 4, 4))[1],
-                                                               2),
-    "max_unpool1d_index_too_large": lambda L: F(L).max_unpool1d(
-        *F(L).max_pool1d(_x(L, 2, 7), 3, 1, return_indices=True), 2),
+    # (one bad index each: where there are several, PyTorch's threads race to name one)
+    "max_unpool2d_index_too_large": lambda L: F(L).max_unpool2d(L.ones(1, 1, 1, 2), L.tensor([[[[0, 9]]]]), 2),
+    "max_unpool2d_index_negative": lambda L: F(L).max_unpool2d(L.ones(1, 1, 1, 2), L.tensor([[[[-3, 1]]]]), 2),
+    "max_unpool3d_index_negative": lambda L: F(L).max_unpool3d(L.ones(1, 1, 1, 1, 2), L.tensor([[[[[-5, 1]]]]]), 2),
+    "max_unpool1d_index_too_large": lambda L: F(L).max_unpool1d(L.ones(1, 2), L.tensor([[0, 7]]), 2),
+    "max_unpool3d_stride_zero": lambda L: F(L).max_unpool3d(*_unpool_arguments(L, 2, 3, (1, 2, 4, 4, 4)), 2, 0),
+    "max_unpool2d_input_not_a_tensor": lambda L: F(L).max_unpool2d("a", _unpool_arguments(L)[1], 2),
+    "max_unpool2d_indices_not_a_tensor": lambda L: F(L).max_unpool2d(_unpool_arguments(L)[0], "b", 2),
+    "max_unpool1d_indices_not_a_tensor": lambda L: F(L).max_unpool1d(L.ones(1, 2), "b", 2),
     "max_unpool1d_1d_input": lambda L: F(L).max_unpool1d(*F(L).max_pool1d(_x(L, 1, 6), 2, return_indices=True)[0:1],
                                                          L.zeros(3, dtype=L.int64), 2),
     # fractional max pooling

@@ -112,9 +112,16 @@ def _settings(kernel_size, stride, padding, dims):
     return kernel, (as_tuple(stride) if stride is not None else kernel), as_tuple(padding)
 
 
-def _checked(input, indices, dims, name):
+def _is_tensor(value, attribute):
+    """PyTorch's Python code asks ``value`` for an attribute first: that error for a non-tensor."""
+    if not isinstance(value, Tensor):
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+
+
+def _checked(input, indices, dims, name, stride=None):
     """PyTorch's checks of max_unpool2d/3d's input and indices, in its order."""
-    if not isinstance(indices, Tensor) or indices.dtype.name != "int64":
+    check_tensor(f"max_unpool{dims}d", "indices", indices, 2)
+    if indices.dtype.name != "int64":
         # (only the 2-d message names the type it got)
         got = f" but got: {indices.dtype.tensor_type_name[:-len('Tensor')]}" if dims == 2 else ""
         raise RuntimeError(f"elements in indices should be type int64{got}")
@@ -125,6 +132,8 @@ def _checked(input, indices, dims, name):
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
                            f"([{', '.join(map(str, input.shape))}]) but got indices tensor with shape: "
                            f"[{', '.join(map(str, indices.shape))}]")
+    if stride is not None and any(s <= 0 for s in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: [{', '.join(map(str, stride))}]")
     if not input.dtype.is_floating_point:
         raise kernel_not_implemented(f"max_unpool{dims}d", input)
 
@@ -133,7 +142,7 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
     """Each value of ``input`` (N, C, H, W) or (C, H, W) put back at its place ``indices``
     (from ``max_pool2d(..., return_indices=True)``) in zeros of the pooled-from size.
     Recorded as MaxUnpool2DBackward0."""
-    check_tensor("max_unpool2d", "input", input, 1)
+    _is_tensor(input, "size")
     kernel, stride, padding = _settings(kernel_size, stride, padding, 2)
     size = _unpool_output_size(input, kernel, stride, padding, output_size)
     _checked(input, indices, 2, "max_unpooling2d")
@@ -143,19 +152,20 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """Each value of ``input`` (N, C, D, H, W) or (C, D, H, W) put back at its place ``indices``
     (from ``max_pool3d(..., return_indices=True)``). Recorded as MaxUnpool3DBackward0."""
-    check_tensor("max_unpool3d", "input", input, 1)
+    _is_tensor(input, "size")
     kernel, stride, padding = _settings(kernel_size, stride, padding, 3)
     size = _unpool_output_size(input, kernel, stride, padding, output_size)
-    _checked(input, indices, 3, "max_unpooling3d")
+    _checked(input, indices, 3, "max_unpooling3d", stride)
     return _max_unpool(input, indices, size, 3)
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """Each value of ``input`` (N, C, L) or (C, L) put back at its place ``indices`` (from
     ``max_pool1d(..., return_indices=True)``): max_unpool2d with a width of 1, as in PyTorch."""
+    _is_tensor(input, "size")
     kernel, stride, padding = _settings(kernel_size, stride, padding, 1)
     size = _unpool_output_size(input, kernel, stride, padding, output_size)
-    check_tensor("max_unpool2d", "input", input, 1)
+    _is_tensor(indices, "unsqueeze")
     input, indices = input.unsqueeze(-1), indices.unsqueeze(-1)
     _checked(input, indices, 2, "max_unpooling2d")
     return _max_unpool(input, indices, size + (1,), 2).squeeze(-1)
