@@ -53,7 +53,8 @@ class EmbeddingBagBackward0(Node):
     def _sum_backward(self, g, places, bags, per_sample_weights, bag_size, table):
         """numpy: sum and mean's gradient for the table, added as PyTorch's CPU kernel adds it:
         index after index in sorted order, each term grad * scale with the scale worked out in
-        float64 (the sample's weight, / the bag's size for mean) and rounded to grad's dtype.
+        float64 (the sample's weight, / the bag's size for mean) and rounded to grad's dtype,
+        added with one rounding (its BLAS axpy: a fused multiply-add).
 
         With ``scale_grad_by_freq`` PyTorch's kernel divides the terms of the k-th smallest
         distinct index by the count of the k-th smallest index (counted with repeats), not
@@ -71,8 +72,13 @@ class EmbeddingBagBackward0(Node):
         if self.mode == 1:
             sizes = bag_size[bags[order]]
             scale = np.where(sizes != 0, scale / np.maximum(sizes, 1), scale)
-        rows = scale.astype(g.dtype)[kept][:, None] * g[bags[order][kept]]
-        np.add.at(table, ordered[kept], rows)
+        scale, rows, targets = scale.astype(g.dtype)[kept][:, None], g[bags[order][kept]], ordered[kept]
+        # the k-th term of every index at once (an index appears at most once in each step)
+        starts = np.r_[0, np.flatnonzero(targets[1:] != targets[:-1]) + 1] if len(targets) else targets
+        rank = np.arange(len(targets)) - np.repeat(starts, np.diff(np.r_[starts, len(targets)]))
+        for k in range(int(rank.max()) + 1 if len(rank) else 0):
+            step = rank == k
+            table[targets[step]] = _fused_multiply_add(scale[step], rows[step], table[targets[step]])
         return table
 
     def backward(self, grad):
@@ -94,6 +100,27 @@ class EmbeddingBagBackward0(Node):
         grad_weights = result(dots, _NotImplementedBackward, (grad, weight),
                               _operation="_embedding_bag_per_sample_weights_backward")
         return grad_weight, grad_weights
+
+
+def _fused_multiply_add(a, b, c):
+    """numpy: a * b + c rounded once, as a CPU's fused multiply-add (which numpy does not offer).
+
+    float32: the float64 product of two float32 numbers is exact. float64: the product's
+    rounding error is found exactly by splitting each factor in halves (Dekker's method), and
+    the sum's by Knuth's two-sum; adding them back gives the once-rounded result (but for
+    rare ties)."""
+    if c.dtype == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    a, b = np.broadcast_arrays(a, b)
+    product = a * b
+    split_a, split_b = a * 134217729.0, b * 134217729.0          # (2 ** 27 + 1)
+    a_high, b_high = split_a - (split_a - a), split_b - (split_b - b)
+    a_low, b_low = a - a_high, b - b_high
+    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+    total = product + c
+    back = total - product
+    sum_error = (product - (total - back)) + (c - back)
+    return total + (sum_error + product_error)
 
 
 def _bags(offsets, include_last_offset, count):
@@ -180,7 +207,7 @@ def _check_range(indices, count, fast):
 def _reduce(table, places, per_sample_weights, spans, mode, padding_idx, fused):
     """numpy: each bag's sum or max of its rows, added up index after index (PyTorch's order:
     the same result to the last bit), and the row of each maximum. ``fused``: a weighted sum
-    rounds w * x + sum once, as PyTorch's float32 kernel does (a fused multiply-add)."""
+    rounds w * x + sum once, as PyTorch's faster float32 kernel does (a fused multiply-add)."""
     out = np.zeros((len(spans), table.shape[1]), dtype=table.dtype)
     max_indices = np.zeros((len(spans), table.shape[1]), dtype=np.int64)
     for bag, (start, end) in enumerate(spans):
@@ -195,8 +222,8 @@ def _reduce(table, places, per_sample_weights, spans, mode, padding_idx, fused):
                 out[bag][larger], max_indices[bag][larger] = values[larger], row
             elif per_sample_weights is None:
                 out[bag] += values
-            elif fused:      # (the float64 product of two float32 numbers is exact: one rounding)
-                out[bag] = (per_sample_weights[i].astype(np.float64) * values + out[bag]).astype(out.dtype)
+            elif fused:      # (PyTorch's faster float32 kernel adds w * x with one rounding)
+                out[bag] = _fused_multiply_add(per_sample_weights[i], values, out[bag])
             else:
                 out[bag] += per_sample_weights[i] * values
             seen = True
@@ -225,8 +252,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     places = input._array.astype(np.int64)
     bags, spans = _bags(offsets._array.astype(np.int64), include_last_offset, places.size)
     number = _MODES[mode]
-    # PyTorch's float32 sum and mean without padding take a faster kernel: a weighted sum rounds
-    # once per term there, and its last bag ends at the last offset, not at the end of input
+    # PyTorch's float32 sum and mean without padding take a faster kernel: its last bag ends at
+    # the last offset, not at the end of input
     fast = weight.dtype is _dtype.float32 and padding_idx < 0 and number != 2
     _check_range(places, weight.shape[0], fast)
     if fast and include_last_offset and spans:
