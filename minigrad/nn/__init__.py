@@ -19,19 +19,23 @@ Where things live (the same places as in PyTorch's torch/nn/):
     modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
     modules/conv.py       Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-    modules/pooling.py    MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
-    modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d)
+    modules/pooling.py    MaxPool, AvgPool, AdaptiveAvgPool, AdaptiveMaxPool, LPPool, MaxUnpool (1d, 2d, 3d),
+                          FractionalMaxPool2d/3d
+    modules/padding.py    ZeroPad, ConstantPad, ReflectionPad, ReplicationPad, CircularPad (1d, 2d, 3d)
     modules/fold.py       Unfold, Fold (im2col and col2im as layers)
     modules/normalization.py  LayerNorm, GroupNorm, RMSNorm
     modules/batchnorm.py  BatchNorm1d, BatchNorm2d, BatchNorm3d
     modules/instancenorm.py  InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-    modules/sparse.py     Embedding
+    modules/sparse.py     Embedding, EmbeddingBag
     init.py               how weights are initialised
     utils/                clip_grad_norm_, clip_grad_value_, parameters_to_vector, ...
     functional.py         the functions the layers call (F.linear, F.relu, F.cross_entropy, ...)
     _convolution.py       F.conv1d/2d/3d, F.conv_transpose1d/2d/3d (im2col), ConvolutionBackward0
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
-    _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
+    _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, F.lp_pool2d, ... (1-d, 2-d, 3-d)
+    _max_unpool.py        F.max_unpool1d/2d/3d
+    _fractional_max_pool.py  F.fractional_max_pool2d/3d: max pooling over pseudo-random windows
+    _embedding_bag.py     F.embedding_bag: embedding then sum, mean or max per bag
     _padding.py           F.pad: constant, reflect, replicate, circular
 """
 from . import functional  # noqa: F401
@@ -64,3 +68,7 @@ from .modules import (  # noqa: F401  (recurrent layers)
 from .modules import (  # noqa: F401  (attention: modules/_multihead_attention.py, modules/transformer.py)
     MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer)
+from .modules import (  # noqa: F401  (3-d pooling and padding, power-average pooling, unpooling)
+    MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
+    MaxUnpool2d, MaxUnpool3d, ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d,
+    EmbeddingBag, FractionalMaxPool2d, FractionalMaxPool3d)

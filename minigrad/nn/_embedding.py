@@ -72,12 +72,17 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
     norm ``max_norm`` (PyTorch's embedding_renorm_: not recorded, but one new version)."""
     rows = np.unique(indices._array)
     table = weight._array
-    picked = table[rows].astype(np.float64)
-    norms = (np.abs(picked) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    picked = table[rows]
+    # (in the table's dtype, as PyTorch: the norm of a float32 row is a float32 number, and the
+    # row is multiplied by the scale rounded to float32)
+    if norm_type == 2:
+        norms = np.sqrt((picked * picked).sum(axis=1))
+    else:
+        norms = (np.abs(picked) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
     too_long = norms > max_norm
-    scale = max_norm / (norms[too_long] + 1e-7)
+    scale = (max_norm / (norms[too_long].astype(np.float64) + 1e-7)).astype(table.dtype)
     with no_grad():
-        table[rows[too_long]] = (picked[too_long] * scale[:, None]).astype(table.dtype)
+        table[rows[too_long]] = picked[too_long] * scale[:, None]
         bump_version(weight)
 
 

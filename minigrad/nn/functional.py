@@ -1334,11 +1334,16 @@ from ._padding import pad  # noqa: E402,F401
 from ._pooling import (  # noqa: E402,F401
     max_pool1d, max_pool2d, avg_pool1d, avg_pool2d, adaptive_avg_pool1d, adaptive_avg_pool2d,
     adaptive_max_pool1d, adaptive_max_pool2d)
+from ._pooling import (  # noqa: E402,F401  (3-d pooling, power-average pooling)
+    max_pool3d, avg_pool3d, adaptive_avg_pool3d, adaptive_max_pool3d, lp_pool1d, lp_pool2d, lp_pool3d)
+from ._max_unpool import max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402,F401
+from ._fractional_max_pool import fractional_max_pool2d, fractional_max_pool3d  # noqa: E402,F401
 
 # --- normalization, embedding, one_hot and channel dropout (one block: nn/_normalization.py, nn/_embedding.py)
 from ._normalization import (  # noqa: E402,F401  (layer, batch and group norm: one node each)
     layer_norm, batch_norm, group_norm, rms_norm, instance_norm)
 from ._embedding import embedding, one_hot  # noqa: E402,F401  (a table lookup: EmbeddingBackward0)
+from ._embedding_bag import embedding_bag  # noqa: E402,F401  (lookups summed per bag: EmbeddingBagBackward0)
 from ._dropout import (  # noqa: E402,F401  (whole channels at a time; alpha dropout for SELU)
     dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout)
 

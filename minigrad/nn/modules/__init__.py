@@ -24,6 +24,11 @@ from .fold import Fold, Unfold  # noqa: F401
 from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .sparse import Embedding  # noqa: F401
+from .pooling import (  # noqa: F401  (3-d pooling, power-average pooling, unpooling)
+    MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
+    MaxUnpool2d, MaxUnpool3d, FractionalMaxPool2d, FractionalMaxPool3d)
+from .padding import ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d  # noqa: F401
+from .sparse import EmbeddingBag  # noqa: F401
 from .activation import Softmin  # noqa: F401
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
 from .rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401

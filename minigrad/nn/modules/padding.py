@@ -1,8 +1,8 @@
-"""Padding layers: ``ZeroPad1d/2d``, ``ConstantPad1d/2d``, ``ReflectionPad1d/2d``,
-``ReplicationPad1d/2d``, ``CircularPad1d/2d`` (PyTorch: torch/nn/modules/padding.py).
+"""Padding layers: ``ZeroPad1d/2d/3d``, ``ConstantPad1d/2d/3d``, ``ReflectionPad1d/2d/3d``,
+``ReplicationPad1d/2d/3d``, ``CircularPad1d/2d/3d`` (PyTorch: torch/nn/modules/padding.py).
 
 Each keeps ``padding`` as F.pad takes it - (left, right) for 1-d, (left, right, top, bottom)
-for 2-d - and calls ``F.pad`` (minigrad/nn/_padding.py) with its mode.
+for 2-d, then (front, back) for 3-d - and calls ``F.pad`` (minigrad/nn/_padding.py) with its mode.
 """
 from .. import functional as F
 from .module import Module
@@ -54,6 +54,12 @@ class ConstantPad2d(_ConstantPadNd):
     """Pad the last two dims with ``value``: (left, right, top, bottom)."""
 
 
+class ConstantPad3d(_ConstantPadNd):
+    """Pad the last three dims with ``value``: (left, right, top, bottom, front, back)."""
+
+    _dims = 3
+
+
 class ZeroPad1d(ConstantPad1d):
     """Pad the last dim with zeros: (left, right)."""
 
@@ -76,6 +82,17 @@ class ZeroPad2d(ConstantPad2d):
         return f"{self.padding}"
 
 
+class ZeroPad3d(ConstantPad3d):
+    """Pad the last three dims with zeros: (left, right, top, bottom, front, back)."""
+
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self):
+        """The padding, e.g. ``(1, 1, 1, 1, 1, 1)``."""
+        return f"{self.padding}"
+
+
 class ReflectionPad1d(_PadNd):
     """Pad the last dim with its mirror image at each edge (the edge itself not repeated)."""
 
@@ -86,6 +103,12 @@ class ReflectionPad2d(_PadNd):
     """Pad the last two dims with their mirror image at each edge (the edge itself not repeated)."""
 
     _dims, _mode = 2, "reflect"
+
+
+class ReflectionPad3d(_PadNd):
+    """Pad the last three dims with their mirror image at each edge (the edge itself not repeated)."""
+
+    _dims, _mode = 3, "reflect"
 
 
 class ReplicationPad1d(_PadNd):
@@ -100,6 +123,12 @@ class ReplicationPad2d(_PadNd):
     _dims, _mode = 2, "replicate"
 
 
+class ReplicationPad3d(_PadNd):
+    """Pad the last three dims by repeating their edge values."""
+
+    _dims, _mode = 3, "replicate"
+
+
 class CircularPad1d(_PadNd):
     """Pad the last dim by wrapping around: the left gets the right end, and vice versa."""
 
@@ -110,3 +139,9 @@ class CircularPad2d(_PadNd):
     """Pad the last two dims by wrapping around."""
 
     _dims, _mode = 2, "circular"
+
+
+class CircularPad3d(_PadNd):
+    """Pad the last three dims by wrapping around."""
+
+    _dims, _mode = 3, "circular"
