@@ -14,7 +14,11 @@ Where things live (the same places as in PyTorch's torch/nn/):
                           Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU
     modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
-                          SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
+                          SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss, BCELoss,
+                          PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss,
+                          HingeEmbeddingLoss, CosineEmbeddingLoss, MultiMarginLoss,
+                          MultiLabelMarginLoss, MultiLabelSoftMarginLoss, TripletMarginLoss,
+                          TripletMarginWithDistanceLoss
     modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
     modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
@@ -33,6 +37,9 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _fold.py              F.unfold, F.fold: im2col and col2im as operations
     _pooling.py           F.max_pool2d, F.avg_pool2d, F.adaptive_avg_pool2d, ... and their 1-d forms
     _padding.py           F.pad: constant, reflect, replicate, circular
+    _margin_losses.py     F.margin_ranking_loss, hinge/cosine embedding, triplet losses, ...
+    _multi_margin_losses.py  F.multi_margin_loss, F.multilabel_margin_loss (one node each)
+    _likelihood_losses.py F.poisson_nll_loss, F.gaussian_nll_loss
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
@@ -59,3 +66,7 @@ from .modules import (  # noqa: F401
 )
 from .modules import (  # noqa: F401
     Hardshrink, Softshrink, Tanhshrink, Softsign, PReLU, RReLU, Softmax2d, SiLU)
+from .modules import (  # noqa: F401
+    BCELoss, PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss, HingeEmbeddingLoss,
+    CosineEmbeddingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+    TripletMarginLoss, TripletMarginWithDistanceLoss)
