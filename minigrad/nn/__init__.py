@@ -40,6 +40,8 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _margin_losses.py     F.margin_ranking_loss, hinge/cosine embedding, triplet losses, ...
     _multi_margin_losses.py  F.multi_margin_loss, F.multilabel_margin_loss (one node each)
     _likelihood_losses.py F.poisson_nll_loss, F.gaussian_nll_loss
+    _upsampling.py        F.interpolate: nearest, linear, bilinear, bicubic, trilinear, area
+    modules/upsampling.py Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
@@ -70,3 +72,4 @@ from .modules import (  # noqa: F401
     BCELoss, PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss, HingeEmbeddingLoss,
     CosineEmbeddingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
     TripletMarginLoss, TripletMarginWithDistanceLoss)
+from .modules import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa: F401

@@ -1263,6 +1263,7 @@ from ._margin_losses import (  # noqa: E402,F401  (composed of ordinary operatio
     triplet_margin_with_distance_loss, multilabel_soft_margin_loss)
 from ._multi_margin_losses import multi_margin_loss, multilabel_margin_loss  # noqa: E402,F401  (one node each)
 from ._likelihood_losses import poisson_nll_loss, gaussian_nll_loss  # noqa: E402,F401  (composed of ordinary operations)
+from ._upsampling import interpolate  # noqa: E402,F401  (one node per resizing)
 from ._shrink import (  # noqa: E402,F401  (hardshrink, softshrink, rrelu: a node each; the others composed)
     hardshrink, softshrink, tanhshrink, softsign, prelu, rrelu, rrelu_)
 
