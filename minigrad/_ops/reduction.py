@@ -575,7 +575,9 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
     if p < 0 or p in (float("inf"), float("-inf")):
         _check_max_has_elements(array, dim, p)
     magnitude = np.abs(array)
-    if p == 2:
+    if p == 2 and dtype is None and _reduces_contiguous_last_dims(array, dims):
+        value = _two_norm_of_rows(array, dims, keepdim)
+    elif p == 2:
         value = np.sqrt(np.sum(array * array, axis=axis, keepdims=keepdim))
     elif p == float("inf"):
         value = np.max(magnitude, axis=axis, keepdims=keepdim)
@@ -592,6 +594,50 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
     return save_result(out, input)
+
+
+def _reduces_contiguous_last_dims(array, dims):
+    """Does the norm run over the last dims of contiguous memory (all of them when ``dims`` is
+    empty), so that PyTorch sees one run of numbers per result and takes its vector loop?"""
+    if array.dtype.type not in (np.float32, np.float64) or not array.flags.c_contiguous:
+        return False
+    reduced = dims if dims else tuple(range(array.ndim))
+    return sorted(reduced) == list(range(array.ndim - len(reduced), array.ndim))
+
+
+def _two_norm_of_rows(array, dims, keepdim):
+    """The 2-norm over the last dims, added up in the order of PyTorch's vector loop (AVX2):
+
+    - each of 4 (float64) or 8 (float32) lanes adds up the squares of every 4th (8th) number;
+    - the lanes are added one after another;
+    - the numbers left over are added last: in groups of four, square then sum, and the last
+      one to three with each square fused with the sum (one rounding, as the compiled loop does).
+
+    numpy's own sum pairs the numbers up in another order, which differs in the last bit for
+    about one norm in ten."""
+    reduced = dims if dims else tuple(range(array.ndim))
+    kept_shape = array.shape[:array.ndim - len(reduced)]
+    rows = array.reshape(kept_shape + (-1,))
+    size = rows.shape[-1]
+    lanes = 4 if array.dtype.type is np.float64 else 8
+    whole = size - size % lanes
+    lane_sums = np.zeros(kept_shape + (lanes,), dtype=array.dtype)
+    for start in range(0, whole, lanes):
+        block = rows[..., start:start + lanes]
+        lane_sums = lane_sums + block * block
+    total = lane_sums[..., 0]
+    for lane in range(1, lanes):
+        total = total + lane_sums[..., lane]
+    fused_from = size - (size - whole) % 4
+    for index in range(whole, fused_from):
+        total = total + rows[..., index] * rows[..., index]
+    from .blend import _fma           # (blend builds on this module: imported when first needed)
+    for index in range(fused_from, size):
+        total = _fma(rows[..., index], rows[..., index], total)
+    value = np.sqrt(total)
+    if keepdim:
+        value = value.reshape(tuple(1 if d in reduced else n for d, n in enumerate(array.shape)))
+    return value
 
 
 def _check_max_has_elements(array, dim, p):

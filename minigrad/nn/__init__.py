@@ -14,7 +14,11 @@ Where things live (the same places as in PyTorch's torch/nn/):
                           Tanhshrink, Softsign, PReLU, RReLU, Softmin, Softmax2d, SiLU
     modules/container.py  Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     modules/loss.py       MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
-                          SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss
+                          SmoothL1Loss, HuberLoss, KLDivLoss, SoftMarginLoss, BCELoss,
+                          PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss,
+                          HingeEmbeddingLoss, CosineEmbeddingLoss, MultiMarginLoss,
+                          MultiLabelMarginLoss, MultiLabelSoftMarginLoss, TripletMarginLoss,
+                          TripletMarginWithDistanceLoss
     modules/dropout.py    Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
     modules/flatten.py    Flatten, Unflatten
     modules/distance.py   CosineSimilarity, PairwiseDistance
@@ -37,6 +41,11 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _fractional_max_pool.py  F.fractional_max_pool2d/3d: max pooling over pseudo-random windows
     _embedding_bag.py     F.embedding_bag: embedding then sum, mean or max per bag
     _padding.py           F.pad: constant, reflect, replicate, circular
+    _margin_losses.py     F.margin_ranking_loss, hinge/cosine embedding, triplet losses, ...
+    _multi_margin_losses.py  F.multi_margin_loss, F.multilabel_margin_loss (one node each)
+    _likelihood_losses.py F.poisson_nll_loss, F.gaussian_nll_loss
+    _upsampling.py        F.interpolate: nearest, linear, bilinear, bicubic, trilinear, area
+    modules/upsampling.py Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
@@ -72,3 +81,8 @@ from .modules import (  # noqa: F401  (3-d pooling and padding, power-average po
     MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
     MaxUnpool2d, MaxUnpool3d, ZeroPad3d, ConstantPad3d, ReflectionPad3d, ReplicationPad3d, CircularPad3d,
     EmbeddingBag, FractionalMaxPool2d, FractionalMaxPool3d)
+from .modules import (  # noqa: F401
+    BCELoss, PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss, HingeEmbeddingLoss,
+    CosineEmbeddingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+    TripletMarginLoss, TripletMarginWithDistanceLoss)
+from .modules import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa: F401

@@ -145,8 +145,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         y = y.astype(x.dtype)             # (integer labels compute in the input's dtype)
     with np.errstate(over="ignore"):
         losses = np.log1p(np.exp((-x * y).astype(x.dtype, copy=False)))
-    if reduction == "mean":
-        losses = np.asarray(losses.mean(), dtype=x.dtype)
-    elif reduction == "sum":
-        losses = np.asarray(losses.sum(), dtype=x.dtype)
+    if reduction in ("mean", "sum"):
+        from .functional import _reduce          # (functional.py imports this file)
+        losses = _reduce(losses, reduction)     # (in PyTorch's order of additions)
     return result(losses, SoftMarginLossBackward0, (input,), saved=(input, target), reduction=reduction)

@@ -23,6 +23,7 @@ from .._ops.pointwise import sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
+from .._ops.reduction import _mean_array, _sum_array
 from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
 from .._creation import zeros
 from .._memory_format import is_non_overlapping_and_dense
@@ -39,10 +40,14 @@ _REDUCTIONS = ("none", "mean", "sum")
 
 
 def _reduce(array, reduction):
+    """The per-element losses averaged ('mean') or added up ('sum') in PyTorch's order (the
+    loss is a fresh, contiguous tensor there), or kept ('none')."""
     if reduction == "mean":
-        return np.asarray(array.mean(), dtype=array.dtype)
+        return np.asarray(_mean_array(np.ascontiguousarray(array)), dtype=array.dtype)
     if reduction == "sum":
-        return np.asarray(array.sum(), dtype=array.dtype)
+        array = np.ascontiguousarray(array)
+        return np.asarray(_sum_array(array, tuple(range(array.ndim)), False, array.dtype),
+                          dtype=array.dtype)
     return array
 
 
@@ -1256,6 +1261,12 @@ from ._hardswish import hardsigmoid, hardswish  # noqa: E402,F401  (made of stra
 from ._mish import mish  # noqa: E402,F401  (x * tanh(softplus(x)))
 from ._soft_margin_loss import soft_margin_loss  # noqa: E402,F401  (logistic loss for labels 1 / -1)
 from ._similarity import normalize, cosine_similarity, pairwise_distance  # noqa: E402,F401  (composed of ordinary operations)
+from ._margin_losses import (  # noqa: E402,F401  (composed of ordinary operations)
+    margin_ranking_loss, hinge_embedding_loss, cosine_embedding_loss, triplet_margin_loss,
+    triplet_margin_with_distance_loss, multilabel_soft_margin_loss)
+from ._multi_margin_losses import multi_margin_loss, multilabel_margin_loss  # noqa: E402,F401  (one node each)
+from ._likelihood_losses import poisson_nll_loss, gaussian_nll_loss  # noqa: E402,F401  (composed of ordinary operations)
+from ._upsampling import interpolate  # noqa: E402,F401  (one node per resizing)
 from ._shrink import (  # noqa: E402,F401  (hardshrink, softshrink, rrelu: a node each; the others composed)
     hardshrink, softshrink, tanhshrink, softsign, prelu, rrelu, rrelu_)
 

@@ -129,3 +129,164 @@ class SoftMarginLoss(_Loss):
     def forward(self, input, target):
         """``F.soft_margin_loss(input, target, reduction=self.reduction)``."""
         return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross-entropy of probabilities ``input`` (after a sigmoid) and targets in [0, 1]:
+    -(target log(input) + (1 - target) log(1 - input)), times ``weight``."""
+
+    def forward(self, input, target):
+        """``F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)``."""
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    """Negative log-likelihood of counts under a Poisson distribution of rate exp(input)
+    (``log_input=True``) or input."""
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                 reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        """``F.poisson_nll_loss`` with this module's settings."""
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full,
+                                  eps=self.eps, reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """Negative log-likelihood of targets under Gaussians of mean ``input`` and variance ``var``."""
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        """``F.gaussian_nll_loss(input, target, var, ...)`` with this module's settings."""
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps,
+                                   reduction=self.reduction)
+
+
+class _MarginLoss(_Loss):
+    """A loss with a ``margin`` setting (and PyTorch's old flags)."""
+
+    def __init__(self, margin, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+
+class MarginRankingLoss(_MarginLoss):
+    """max(0, -target (input1 - input2) + margin): target 1 means input1 should rank higher."""
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def forward(self, input1, input2, target):
+        """``F.margin_ranking_loss(input1, input2, target, margin=self.margin, ...)``."""
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin,
+                                     reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_MarginLoss):
+    """Distances of similar pairs (target 1) as they are, of dissimilar ones (-1) pushed past a margin."""
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def forward(self, input, target):
+        """``F.hinge_embedding_loss(input, target, margin=self.margin, ...)``."""
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_MarginLoss):
+    """1 - cos(x1, x2) for similar pairs (target 1), max(0, cos - margin) for dissimilar ones (-1)."""
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def forward(self, input1, input2, target):
+        """``F.cosine_embedding_loss(input1, input2, target, margin=self.margin, ...)``."""
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin,
+                                       reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """Each target class of a row should score 1 above every class that isn't one."""
+
+    def forward(self, input, target):
+        """``F.multilabel_margin_loss(input, target, reduction=self.reduction)``."""
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """The logistic loss of every class (0 or 1 each), averaged over the classes."""
+
+    def forward(self, input, target):
+        """``F.multilabel_soft_margin_loss(input, target, weight=self.weight, ...)``."""
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
+                                             reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """Multi-class hinge loss: the right class should score ``margin`` above each other one."""
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                 reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError("MultiMarginLoss: expected weight to be None or 1D tensor, got "
+                             f"{weight.dim()}D instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        """``F.multi_margin_loss(input, target, p=self.p, margin=self.margin, ...)``."""
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
+                                   weight=self.weight, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the p-norm distance."""
+
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None,
+                 reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError("TripletMarginLoss: expected margin to be greater than 0, got "
+                             f"{margin} instead")
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        """``F.triplet_margin_loss(anchor, positive, negative, ...)`` with this module's settings."""
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
+                                     eps=self.eps, swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """The triplet loss with any distance function (a PairwiseDistance layer by default)."""
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError("TripletMarginWithDistanceLoss: expected margin to be greater than "
+                             f"0, got {margin} instead")
+        from .distance import PairwiseDistance
+        self.distance_function = distance_function if distance_function is not None \
+            else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        """``F.triplet_margin_with_distance_loss`` with this module's distance and settings."""
+        return F.triplet_margin_with_distance_loss(
+            anchor, positive, negative, distance_function=self.distance_function,
+            margin=self.margin, swap=self.swap, reduction=self.reduction)
