@@ -428,11 +428,50 @@ def vjp(func, *primals, has_aux=False):
 
 
 
-# (inside vmap still once per sample: whether vjp_fn(v)'s result is batched depends on the
-# cotangent v and on what the backward pass meets, which the per-sample path follows)
-vjp = _per_sample_inside_batched_vmap(vjp)
+# inside vmap, on the whole batch as grad (every primal is differentiated)
+vjp = _per_sample_inside_batched_vmap(vjp, _differentiates_whole_batch(None, first=1))
 
-@_per_sample_inside_batched_vmap
+def _jvp_on_whole_batch(args):
+    """For jvp inside vmap: the primals and tangents with which one forward pass over the whole
+    batch gives every sample's product, as in PyTorch (each primal given the batch of every
+    running vmap, each tangent laid out as its primal); None when a fallback of a vmap loops
+    over the samples, forward mode already runs, nothing is batched, or the arguments are
+    wrong (the per-sample path raises PyTorch's messages)."""
+    levels = _running_batched_levels()
+    if len(args) != 3 or not levels or _Vmaps.looping or forward_ad._DualLevel.current is not None:
+        return None
+    func, primals, tangents = args
+    if not isinstance(primals, tuple):
+        return None
+    primal_leaves, spec = tree_flatten(primals)
+    tangent_leaves, tangent_spec = tree_flatten(tangents)
+    leaves = primal_leaves + tangent_leaves
+    if tangent_spec != spec or not all(isinstance(leaf, Tensor) and leaf.is_floating_point()
+                                       and not isinstance(_unbatched(leaf), BatchedTensor)
+                                       for leaf in leaves):
+        return None
+    if not any(isinstance(leaf, BatchedTensor) for leaf in leaves):
+        return None
+    primal_leaves = [_batched_at(p, levels) for p in primal_leaves]
+    if any(tuple(t.shape) != tuple(p.shape) for t, p in zip(tangent_leaves, primal_leaves)):
+        return None
+    batched_tangents = []
+    for tangent, primal in zip(tangent_leaves, primal_leaves):
+        batched_tangents.append(_like_batch_of(tangent, primal))
+        if not isinstance(tangent, BatchedTensor):
+            # (a tangent passed straight through comes out as it went in: see _jvp_forward_mode)
+            _unbatched(batched_tangents[-1])._expanded_from = tangent
+    tangent_leaves = batched_tangents
+    return func, tree_unflatten(primal_leaves, spec), tree_unflatten(tangent_leaves, spec)
+
+
+def _running_batched_levels():
+    """The levels of the running vmaps that hand the function BatchedTensors, innermost first."""
+    return [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
+            if _Vmaps.batched_levels >> level & 1]
+
+
+@functools.partial(_per_sample_inside_batched_vmap, whole_batch=_jvp_on_whole_batch)
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(func(*primals), J @ tangents)``: one forward pass with dual tensors.
 
@@ -481,21 +520,40 @@ def _batched_like(tree, sources, leave_out=()):
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
         # PyTorch's jvp sees each primal through an alias (AliasBackward0 if it requires grad)
-        aliases = [_alias(_check_is_tensor(p)) for p in primal_leaves]
+        aliases = [_alias(_unbatched(_check_is_tensor(p))) for p in primal_leaves]
         level = GradLevel(forward_mode=True)
-        duals = [level.input(alias, forward_ad.make_dual(alias, t))
-                 for alias, t in zip(aliases, tangent_leaves)]
+        # (inside vmap the primals and tangents are BatchedTensors laid out alike: see
+        # _jvp_on_whole_batch; the duals are the tensors of the whole batch inside them)
+        duals = [_rewrapped(level.input(alias, _dual(alias, _unbatched(t))), p)
+                 for alias, t, p in zip(aliases, tangent_leaves, primal_leaves)]
         output, aux = _split_aux(level.run(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
         values, products = [], []
         for out in out_leaves:
-            tangent = forward_ad.unpack_dual(out).tangent
+            whole = _unbatched(out)
+            tangent = forward_ad.unpack_dual(whole).tangent
             with forward_ad._paused():
-                values.append(_alias(out))     # the value, without its tangent (AliasBackward0)
-            products.append(tangent if tangent is not None else _zeros_like(values[-1]))
+                values.append(_rewrapped(_alias(whole), out))   # without its tangent (AliasBackward0)
+            if tangent is None:
+                products.append(_zeros_like(values[-1]))
+            elif "_expanded_from" in tangent.__dict__:
+                # a tangent not batched, passed straight through: PyTorch's is the one given
+                products.append(tangent._expanded_from)
+            else:
+                products.append(_rewrapped(tangent, out))
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
+
+
+def _dual(primal, tangent):
+    """make_dual(primal, tangent), its tangent still marked as expanded from an unbatched one
+    (make_dual may copy it)."""
+    dual = forward_ad.make_dual(primal, tangent)
+    origin = tangent.__dict__.get("_expanded_from")
+    if origin is not None:
+        forward_ad._tangent_of(dual)._expanded_from = origin
+    return dual
 
 
 def _check_outputs(leaves, name):
@@ -654,7 +712,9 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                 shape = tuple(value.shape) + tuple(x.shape)
                 cols = [leaves[i] for jj, leaves in columns if jj == j]
                 if cols:
-                    per_input.append(stack(cols, dim=value.ndim).reshape(shape))
+                    # (dispatched: inside vmap the columns may be BatchedTensors)
+                    columns_j = dispatch("stack", stack, (cols,), {"dim": value.ndim})
+                    per_input.append(columns_j.reshape(shape))
                 else:
                     per_input.append(_wrap(np.zeros(shape, dtype=value._array.dtype)))
             blocks.append(_rebuild(per_input, specs, argnums))
@@ -662,7 +722,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         if has_aux:
             return jac, aux
         return jac
-    return _per_sample_inside_batched_vmap(wrapper)
+    return _per_sample_inside_batched_vmap(wrapper, _differentiates_whole_batch(argnums))
 
 
 def _columns_by_jvp(of_diff, diff_leaves, has_aux):
@@ -680,19 +740,17 @@ def _columns_by_jvp(of_diff, diff_leaves, has_aux):
         output, aux = _split_aux(level.run(of_diff, *fresh), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
-        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
-        for dummy in dummies:
-            dummy.requires_grad = True
+        dummies = [_cotangent_leaf(o) for o in out_leaves]
         pulled_back = _grads(out_leaves, fresh, dummies)
         columns = []
         for j, x in enumerate(diff_leaves):
             for k in range(x.numel()):
                 tangents = []
                 for jj, other in enumerate(diff_leaves):
-                    direction = np.zeros(other._array.size, dtype=other._array.dtype)
+                    direction = np.zeros(other.numel(), dtype=other.dtype.numpy_dtype)
                     if jj == j:
                         direction[k] = 1
-                    tangents.append(_wrap(direction.reshape(other._array.shape)))
+                    tangents.append(_wrap(direction.reshape(tuple(other.shape))))
                 products = _finish(_grads(pulled_back, dummies, tangents), fresh + dummies)
                 if _FuncTransforms.vmaps:
                     # inside vmap, batched wherever the inputs are (as jvp's products: see jvp)
@@ -702,6 +760,15 @@ def _columns_by_jvp(of_diff, diff_leaves, has_aux):
     if has_aux:
         aux = _finish_aux(aux, fresh)
     return output, columns, aux
+
+
+def _cotangent_leaf(output):
+    """Zeros shaped like ``output`` that require grad: the u of the double-backward trick
+    (inside vmap, for the whole batch, in the BatchedTensors ``output`` is in)."""
+    whole = _unbatched(output)
+    dummy = _wrap(np.zeros(whole._array.shape, dtype=whole._array.dtype))
+    dummy.requires_grad = True
+    return _rewrapped(dummy, output)
 
 
 def hessian(func, argnums=0):
