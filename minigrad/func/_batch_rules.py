@@ -1196,3 +1196,7 @@ RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "ad
 # the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)
 from ._batch_rules_loss import LOSS_RULES  # noqa: E402  (they use the helpers above)
 RULES.update(LOSS_RULES)
+
+# the convolutions' rules (PyTorch: BatchRulesConvolution.cpp)
+from ._batch_rules_conv import CONV_RULES  # noqa: E402  (they use the helpers above)
+RULES.update(CONV_RULES)

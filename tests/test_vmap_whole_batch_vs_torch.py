@@ -1,0 +1,134 @@
+"""Under vmap, on the whole batch at once: transforms, convolutions and torch.linalg.
+
+vjp, jvp, jacfwd and hessian called inside vmap, the convolutions and the torch.linalg
+functions run once for the whole batch, as in PyTorch (one graph, no StackBackward0 of one
+graph per sample). Each program runs in minigrad and in PyTorch: the outputs' shapes, the
+graph recorded (node names and next_functions, where minigrad records PyTorch's), the values
+and the gradients must agree; float64 programs are also checked with gradcheck.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+from conftest import import_torch
+from test_vmap_batched_vs_torch import graph
+
+
+def _x(L, *shape, seed=0):
+    values = np.random.default_rng(seed).standard_normal(shape)
+    return L.tensor(values, requires_grad=True)
+
+
+def _F(L):
+    return L.nn.functional
+
+
+def _nodes(tensor):
+    """The names of every node below ``tensor``."""
+    names, stack, seen = [], [tensor.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(type(node).__name__)
+        stack.extend(child for child, _ in node.next_functions)
+    return names
+
+
+# programs: L -> (outputs, the leaves whose gradients are compared); the leaves are float64
+def _program(body, *shapes, **vmap_options):
+    def run(L):
+        inputs = [_x(L, *shape, seed=i) for i, shape in enumerate(shapes)]
+        return L.func.vmap(lambda *a: body(L, *a), **vmap_options)(*inputs), inputs
+    return run
+
+
+def _with_weights(body, input_shape, weight_shapes, in_dims):
+    """A program of an input and weights (batched or not, as ``in_dims`` says)."""
+    def run(L):
+        inputs = [_x(L, *shape, seed=i) for i, shape in enumerate((input_shape,) + weight_shapes)]
+        return L.func.vmap(lambda *a: body(L, *a), in_dims=in_dims)(*inputs), inputs
+    return run
+
+
+def _conv(name, **options):
+    return lambda L, *a: getattr(_F(L), name)(*a, **options)
+
+
+CONV_PROGRAMS = {
+    # only the input batched: the batch joins N
+    "conv1d": _with_weights(_conv("conv1d"), (3, 2, 4, 6), ((5, 4, 3), (5,)), (0, None, None)),
+    "conv1d_unbatched_sample": _with_weights(_conv("conv1d", padding=1), (3, 4, 6), ((5, 4, 3),),
+                                             (0, None)),
+    "conv2d": _with_weights(_conv("conv2d", stride=2, padding=(1, 0)), (3, 2, 4, 5, 6),
+                            ((5, 4, 3, 2), (5,)), (0, None, None)),
+    "conv2d_in_dims_1": _with_weights(_conv("conv2d"), (2, 3, 4, 5, 5), ((5, 4, 3, 3),), (1, None)),
+    "conv3d": _with_weights(_conv("conv3d", dilation=2), (2, 1, 2, 5, 5, 5), ((3, 2, 2, 2, 2),),
+                            (0, None)),
+    "conv2d_groups": _with_weights(_conv("conv2d", groups=2), (3, 2, 4, 5, 5), ((6, 2, 3, 3),),
+                                   (0, None)),
+    "conv_transpose1d": _with_weights(_conv("conv_transpose1d", stride=2), (3, 2, 4, 5),
+                                      ((4, 3, 3), (3,)), (0, None, None)),
+    "conv_transpose2d": _with_weights(_conv("conv_transpose2d", output_padding=1, stride=2),
+                                      (3, 2, 4, 4, 4), ((4, 3, 3, 3),), (0, None)),
+    # only the weight batched: the batch joins the output channels
+    "conv1d_weight": _with_weights(_conv("conv1d"), (2, 4, 6), ((3, 5, 4, 3),), (None, 0)),
+    "conv1d_weight_bias": _with_weights(_conv("conv1d"), (2, 4, 6), ((3, 5, 4, 3), (5,)),
+                                        (None, 0, None)),
+    "conv2d_weight_groups": _with_weights(_conv("conv2d", groups=2), (2, 4, 5, 5),
+                                          ((3, 6, 2, 3, 3),), (None, 0)),
+    "conv_transpose1d_weight": _with_weights(_conv("conv_transpose1d"), (2, 4, 5),
+                                             ((3, 4, 3, 3),), (None, 0)),
+    "conv_transpose1d_weight_groups": _with_weights(_conv("conv_transpose1d", groups=2), (2, 4, 5),
+                                                    ((3, 4, 3, 3),), (None, 0)),
+    # both batched: the batch becomes groups
+    "conv1d_both": _with_weights(_conv("conv1d"), (3, 2, 4, 6), ((3, 5, 4, 3),), (0, 0)),
+    "conv2d_both_bias": _with_weights(_conv("conv2d"), (3, 2, 4, 5, 5), ((3, 5, 4, 3, 3), (3, 5)),
+                                      (0, 0, 0)),
+    "conv_transpose2d_both": _with_weights(_conv("conv_transpose2d"), (3, 2, 4, 4, 4),
+                                           ((3, 4, 3, 3, 3),), (0, 0)),
+    "conv1d_bias_batched": _with_weights(_conv("conv1d"), (3, 2, 4, 6), ((5, 4, 3), (3, 5)),
+                                         (0, None, 0)),
+    "conv1d_unbatched_input_bias_batched": _with_weights(_conv("conv1d"), (2, 4, 6),
+                                                         ((5, 4, 3), (3, 5)), (None, None, 0)),
+    # a layer, and a vmap inside a vmap
+    "conv_nested": lambda L: ((lambda x, w: (L.func.vmap(L.func.vmap(
+        lambda t: _F(L).conv1d(t, w)))(x), [x, w]))(_x(L, 2, 3, 4, 6), _x(L, 5, 4, 3, seed=1))),
+}
+
+PROGRAMS = dict(CONV_PROGRAMS)
+
+
+def _outcome(L, name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out, leaves = PROGRAMS[name](L)
+    outs = out if isinstance(out, tuple) else (out,)
+    shown = [(tuple(o.shape), graph(o)) for o in outs]
+    values = [o.detach().numpy() for o in outs]
+    sum(o.pow(2).sum() for o in outs).backward()
+    grads = [None if x.grad is None else x.grad.numpy() for x in leaves]
+    return shown, values, grads, [_nodes(o) for o in outs]
+
+
+def _assert_close(ours, theirs):
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_whole_batch_program_matches_torch(name):
+    torch = import_torch()
+    theirs = _outcome(torch, name)
+    ours = _outcome(minigrad, name)
+    assert ours[0] == theirs[0]           # shapes and graphs
+    _assert_close(ours[1], theirs[1])     # values
+    _assert_close(ours[2], theirs[2])     # gradients
+    assert not any("StackBackward0" in nodes for nodes in ours[3])     # one graph for the batch
