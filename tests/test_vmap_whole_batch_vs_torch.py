@@ -100,7 +100,50 @@ CONV_PROGRAMS = {
         lambda t: _F(L).conv1d(t, w)))(x), [x, w]))(_x(L, 2, 3, 4, 6), _x(L, 5, 4, 3, seed=1))),
 }
 
-PROGRAMS = dict(CONV_PROGRAMS)
+
+def _well_conditioned(L, *shape, seed=0):
+    """Matrices far from singular (each a leaf), with the vmap's batch in front."""
+    values = np.random.default_rng(seed).standard_normal(shape) + 3 * np.eye(shape[-1])
+    return L.tensor(values, requires_grad=True)
+
+
+def _matrices(body, shape=(3, 4, 4), in_dims=0):
+    def run(L):
+        a = _well_conditioned(L, *shape)
+        batch = a.movedim(0, in_dims) if in_dims else a
+        return L.func.vmap(lambda t: body(L, t), in_dims=in_dims)(batch), [a]
+    return run
+
+
+def _symmetric(L, t):
+    return t @ t.mT
+
+
+LINALG_PROGRAMS = {
+    "det": _matrices(lambda L, t: L.linalg.det(t)),
+    "det_in_dims_1": _matrices(lambda L, t: L.linalg.det(t), in_dims=1),
+    "det_of_a_stack": _matrices(lambda L, t: L.linalg.det(t), shape=(3, 2, 4, 4)),
+    "slogdet": _matrices(lambda L, t: tuple(L.linalg.slogdet(t))),
+    "inv": _matrices(lambda L, t: L.linalg.inv(t)),
+    "inv_ex": _matrices(lambda L, t: L.linalg.inv_ex(t).inverse),
+    "cholesky": _matrices(lambda L, t: L.linalg.cholesky(_symmetric(L, t))),
+    "cholesky_upper": _matrices(lambda L, t: L.linalg.cholesky(_symmetric(L, t), upper=True)),
+    "eigvalsh": _matrices(lambda L, t: L.linalg.eigvalsh(_symmetric(L, t))),
+    "svdvals": _matrices(lambda L, t: L.linalg.svdvals(t)),
+    "lu_factor": _matrices(lambda L, t: L.linalg.lu_factor(t).LU),
+    "matrix_exp": _matrices(lambda L, t: L.linalg.matrix_exp(t / 4)),
+    "matrix_power": _matrices(lambda L, t: L.linalg.matrix_power(t, 3)),
+    "pinv": _matrices(lambda L, t: L.linalg.pinv(t)),
+    "matrix_norm": _matrices(lambda L, t: L.linalg.matrix_norm(t)),
+    "matrix_norm_ord": _matrices(lambda L, t: L.linalg.matrix_norm(t, ord=1, dim=(-1, -2))),
+    "vector_norm": _matrices(lambda L, t: L.linalg.vector_norm(t)),
+    "vector_norm_dim": _matrices(lambda L, t: L.linalg.vector_norm(t, ord=3, dim=0, keepdim=True)),
+    "vector_norm_in_dims_1": _matrices(lambda L, t: L.linalg.vector_norm(t, dim=-1), in_dims=1),
+    "det_nested": lambda L: ((lambda a: (L.func.vmap(L.func.vmap(L.linalg.det))(a), [a]))(
+        _well_conditioned(L, 2, 3, 4, 4))),
+}
+
+PROGRAMS = dict(CONV_PROGRAMS, **LINALG_PROGRAMS)
 
 
 def _outcome(L, name):

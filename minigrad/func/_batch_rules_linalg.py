@@ -1,0 +1,60 @@
+"""Batching rules for torch.linalg: its functions take a batch of matrices natively.
+
+``linalg.det(A)`` of one (n, n) matrix also takes (b, n, n), a matrix per sample, so under
+vmap the batch dim goes in front and the function runs once, as in PyTorch (its graph: the
+function's own node, after a PermuteBackward0 when the batch was not in front). Functions
+given dims count them from the end (``dim=(-2, -1)``), which the batch in front leaves
+unchanged; dims counted from the front, tensors among the other arguments, a sample with
+fewer dims than a matrix, go to the per-sample fallback (with its messages).
+
+PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp.
+"""
+from ._batch_rules import unwrap, wrap, _has_tensor, _arguments
+
+# one matrix (or a stack of them) in, nothing else batched
+_MATRIX_FUNCTIONS = """det slogdet inv inv_ex cholesky cholesky_ex eigh eigvalsh svd svdvals qr
+    lu_factor lu_factor_ex matrix_exp matrix_power pinv matrix_rank""".split()
+# (cond is not among them: PyTorch runs its steps under vmap, each by its rule, and records
+# their nodes; minigrad's cond runs once per sample)
+
+
+def _matrices(op, level, args, kwargs):
+    """linalg.inv(t), linalg.svd(t), ...: the function once on the batch of matrices."""
+    value, batched = unwrap(args[0], level)
+    if not batched or args[0].dim() < 2 or _has_tensor((args[1:], kwargs)):
+        return NotImplemented
+    return wrap(op(value, *args[1:], **kwargs), level)
+
+
+def _counted_from_end(dim):
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return all(isinstance(d, int) and not isinstance(d, bool) and d < 0 for d in dims)
+
+
+def _matrix_norm(op, level, args, kwargs):
+    """linalg.matrix_norm(t, ord, dim=(-2, -1), keepdim): the dims counted from the end."""
+    given = _arguments(("A", "ord", "dim", "keepdim"), args, kwargs, dim=(-2, -1))
+    if given is None or not _counted_from_end(given["dim"]):
+        return NotImplemented
+    return _matrices(op, level, args, kwargs)
+
+
+def _vector_norm(op, level, args, kwargs):
+    """linalg.vector_norm(t, ord, dim=None, keepdim): the batch dim in front and each dim of a
+    sample counted past it (no dims: every dim of a sample)."""
+    given = _arguments(("x", "ord", "dim", "keepdim", "dtype"), args, kwargs, ord=2, dim=None)
+    value, batched = unwrap(args[0], level)
+    rank = args[0].dim()
+    if given is None or not batched or _has_tensor((args[1:], kwargs)):
+        return NotImplemented
+    dims = given["dim"] if given["dim"] is not None else tuple(range(rank))
+    dims = dims if isinstance(dims, (tuple, list)) else (dims,)
+    if rank == 0 or not all(isinstance(d, int) and not isinstance(d, bool) and -rank <= d < rank
+                            for d in dims):
+        return NotImplemented
+    given.update(x=value, dim=tuple(d % rank + 1 for d in dims))
+    return wrap(op(**given), level)
+
+
+LINALG_RULES = {"linalg." + name: _matrices for name in _MATRIX_FUNCTIONS}
+LINALG_RULES.update({"linalg.matrix_norm": _matrix_norm, "linalg.vector_norm": _vector_norm})
