@@ -418,7 +418,7 @@ def vjp(func, *primals, has_aux=False):
                 f"outputs to the function. cotangents: {cot_spec}, primal output: {out_spec}")
         with enable_grad():
             grads = _grads(out_leaves, fresh, list(cot_leaves))
-        grads = _finish(grads, fresh + list(cot_leaves))
+        grads = _finish(grads, fresh)     # (a cotangent that requires grad keeps its graph)
         return _rebuild(grads, specs, numbers)
 
     finished = tree_unflatten(_finish(out_leaves, fresh), out_spec)
@@ -547,8 +547,17 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
 
 
 def _dual(primal, tangent):
-    """make_dual(primal, tangent), its tangent still marked as expanded from an unbatched one
-    (make_dual may copy it)."""
+    """make_dual(primal, tangent), its tangent still marked as expanded from an unbatched one.
+
+    (Inside vmap the tangent of the whole batch may be laid out otherwise than its primal, an
+    expanded or permuted view: both are made contiguous first, else make_dual would copy
+    the tangent without its graph.)"""
+    if forward_ad._layout(primal._array) != forward_ad._layout(tangent._array) and \
+            _FuncTransforms.vmaps:
+        origin = tangent.__dict__.get("_expanded_from")
+        primal, tangent = primal.contiguous(), tangent.contiguous()
+        if origin is not None:
+            tangent._expanded_from = origin
     dual = forward_ad.make_dual(primal, tangent)
     origin = tangent.__dict__.get("_expanded_from")
     if origin is not None:
