@@ -62,8 +62,8 @@ def _differentiates_whole_batch(argnums, first=0):
     A differentiated argument that a running vmap does not batch (in_dims None, or captured)
     gets that vmap's batch: each sample has its own gradient for it, as in PyTorch, where its
     gradient is not summed over the samples (``vmap(grad(loss), in_dims=(None, 0, 0))(params,
-    x, y)``: per-sample gradients). When no argument is batched, the transform still runs once
-    per sample (see below)."""
+    x, y)``: per-sample gradients), also when no argument is batched (f may use batched
+    tensors it captured: ``vmap(lambda x: grad(lambda w: loss(w, x))(w))(xs)``)."""
     def check(args):
         levels = [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
                   if _Vmaps.batched_levels >> level & 1]
@@ -78,10 +78,6 @@ def _differentiates_whole_batch(argnums, first=0):
         leaves = [leaf for tree, _ in trees for leaf in tree]
         if not all(isinstance(leaf, Tensor) and leaf.is_floating_point() for leaf in leaves):
             return None                      # (the per-sample path raises PyTorch's message)
-        if not any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(own)[0]):
-            # no argument is batched: whether the gradients are depends on what f does with
-            # batched tensors it captured, which the per-sample path follows
-            return None
         for n, (tree, spec) in zip(numbers, trees):
             own[n] = tree_unflatten([_batched_at(leaf, levels) for leaf in tree], spec)
         return list(args[:first]) + own
@@ -98,10 +94,12 @@ def _batched_at(tensor, levels):
         return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
     inner = _batched_at(tensor, outer).unsqueeze(0)
     expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
-    for made in (inner, expanded):       # (PyTorch shows the edge to the tensor itself)
-        node = _unbatched(made)._grad_fn
-        if node is not None:
-            node._adds_a_batch = True
+    # (PyTorch shows the edge to the tensor itself: every node of the expansion is skipped)
+    own = _unbatched(tensor)._grad_fn
+    node = _unbatched(expanded)._grad_fn
+    while node is not None and node is not own and type(node).__name__ != "AccumulateGrad":
+        node._adds_a_batch = True
+        node = node._next_nodes[0] if node._next_nodes else None
     return BatchedTensor(expanded, 0, level)
 
 
