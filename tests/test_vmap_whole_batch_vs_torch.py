@@ -39,20 +39,38 @@ def _nodes(tensor):
     return names
 
 
-# programs: L -> (outputs, the leaves whose gradients are compared); the leaves are float64
+class _Program:
+    """A program: its leaves (float64, random, of ``shapes``) and what it computes from them
+    under vmap (``body(L, *leaves)``, or a ``vmap`` of ``body`` with ``vmap_options``).
+    Calling it with a library returns (outputs, leaves)."""
+
+    def __init__(self, body, shapes, make=None, **vmap_options):
+        self.body, self.shapes, self.options = body, shapes, vmap_options
+        self.make = make or _x
+
+    def on(self, L, *leaves):
+        """The outputs computed from ``leaves``."""
+        if self.options.get("whole"):
+            return self.body(L, *leaves)
+        return L.func.vmap(lambda *a: self.body(L, *a), **self.options)(*leaves)
+
+    def __call__(self, L):
+        leaves = [self.make(L, *shape, seed=i) for i, shape in enumerate(self.shapes)]
+        return self.on(L, *leaves), leaves
+
+
 def _program(body, *shapes, **vmap_options):
-    def run(L):
-        inputs = [_x(L, *shape, seed=i) for i, shape in enumerate(shapes)]
-        return L.func.vmap(lambda *a: body(L, *a), **vmap_options)(*inputs), inputs
-    return run
+    return _Program(body, shapes, **vmap_options)
 
 
 def _with_weights(body, input_shape, weight_shapes, in_dims):
     """A program of an input and weights (batched or not, as ``in_dims`` says)."""
-    def run(L):
-        inputs = [_x(L, *shape, seed=i) for i, shape in enumerate((input_shape,) + weight_shapes)]
-        return L.func.vmap(lambda *a: body(L, *a), in_dims=in_dims)(*inputs), inputs
-    return run
+    return _Program(body, (input_shape,) + weight_shapes, in_dims=in_dims)
+
+
+def _whole(body, *shapes, make=None):
+    """A program that calls vmap itself: ``body(L, *leaves)``."""
+    return _Program(body, shapes, make=make, whole=True)
 
 
 def _conv(name, **options):
@@ -96,8 +114,8 @@ CONV_PROGRAMS = {
     "conv1d_unbatched_input_bias_batched": _with_weights(_conv("conv1d"), (2, 4, 6),
                                                          ((5, 4, 3), (3, 5)), (None, None, 0)),
     # a layer, and a vmap inside a vmap
-    "conv_nested": lambda L: ((lambda x, w: (L.func.vmap(L.func.vmap(
-        lambda t: _F(L).conv1d(t, w)))(x), [x, w]))(_x(L, 2, 3, 4, 6), _x(L, 5, 4, 3, seed=1))),
+    "conv_nested": _whole(lambda L, x, w: L.func.vmap(L.func.vmap(lambda t: _F(L).conv1d(t, w)))(x),
+                          (2, 3, 4, 6), (5, 4, 3)),
 }
 
 
@@ -108,11 +126,10 @@ def _well_conditioned(L, *shape, seed=0):
 
 
 def _matrices(body, shape=(3, 4, 4), in_dims=0):
-    def run(L):
-        a = _well_conditioned(L, *shape)
+    def run(L, a):
         batch = a.movedim(0, in_dims) if in_dims else a
-        return L.func.vmap(lambda t: body(L, t), in_dims=in_dims)(batch), [a]
-    return run
+        return L.func.vmap(lambda t: body(L, t), in_dims=in_dims)(batch)
+    return _whole(run, shape, make=_well_conditioned)
 
 
 def _symmetric(L, t):
@@ -139,8 +156,8 @@ LINALG_PROGRAMS = {
     "vector_norm": _matrices(lambda L, t: L.linalg.vector_norm(t)),
     "vector_norm_dim": _matrices(lambda L, t: L.linalg.vector_norm(t, ord=3, dim=0, keepdim=True)),
     "vector_norm_in_dims_1": _matrices(lambda L, t: L.linalg.vector_norm(t, dim=-1), in_dims=1),
-    "det_nested": lambda L: ((lambda a: (L.func.vmap(L.func.vmap(L.linalg.det))(a), [a]))(
-        _well_conditioned(L, 2, 3, 4, 4))),
+    "det_nested": _whole(lambda L, a: L.func.vmap(L.func.vmap(L.linalg.det))(a), (2, 3, 4, 4),
+                         make=_well_conditioned),
 }
 
 
@@ -158,8 +175,8 @@ TRANSFORM_PROGRAMS = {
     "vjp_value": _program(lambda L, t: L.func.vjp(lambda a: a.exp() * a, t)[0], (4, 3)),
     "vjp_cotangent_batched": _program(lambda L, t, c: _vjp_of(L, t, t, c), (4, 3), (4, 3)),
     "vjp_in_dims_1": _program(lambda L, t: _vjp_of(L, t, t.flip(0), t), (3, 4), in_dims=1),
-    "vjp_nested": lambda L: ((lambda x, w: (L.func.vmap(L.func.vmap(
-        lambda t: _vjp_of(L, t, w, t)))(x), [x, w]))(_x(L, 2, 3, 4), _x(L, 4, seed=1))),
+    "vjp_nested": _whole(lambda L, x, w: L.func.vmap(L.func.vmap(lambda t: _vjp_of(L, t, w, t)))(x),
+                         (2, 3, 4), (4,)),
     # grad of arguments not batched (f uses batched tensors it captured, or none)
     "grad_captured_batch": _program(
         lambda L, x, w: L.func.grad(lambda p: (p.sin() * x).sum())(w), (4, 3), (3,),
@@ -180,15 +197,15 @@ TRANSFORM_PROGRAMS = {
         lambda L, t, v: L.func.jvp(lambda a: a.exp() * a, (t,), (v,))[1], (3,), (4, 3),
         in_dims=(None, 0)),
     "jvp_in_dims_1": _program(lambda L, t: L.func.jvp(L.sin, (t,), (t.cos(),))[1], (3, 4), in_dims=1),
-    "jvp_nested": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(
-        lambda t: L.func.jvp(L.exp, (t,), (t,))[1]))(x), [x]))(_x(L, 2, 3, 4))),
+    "jvp_nested": _whole(lambda L, x: L.func.vmap(L.func.vmap(
+        lambda t: L.func.jvp(L.exp, (t,), (t,))[1]))(x), (2, 3, 4)),
     "jacfwd": _program(lambda L, t, w: L.func.jacfwd(lambda a: _g(L, a, w))(t), (4, 3), (3,),
                        in_dims=(0, None)),
     "jacfwd_argnums": _program(lambda L, t, w: L.func.jacfwd(lambda a, b: _g(L, a, b), argnums=(0, 1))(t, w),
                                (4, 3), (4, 3)),
     "hessian": _program(lambda L, t: L.func.hessian(lambda a: (a.exp() * a.sin()).sum())(t), (4, 3)),
-    "hessian_nested": lambda L: ((lambda x: (L.func.vmap(L.func.vmap(
-        L.func.hessian(lambda a: (a ** 3).sum())))(x), [x]))(_x(L, 2, 3, 4))),
+    "hessian_nested": _whole(lambda L, x: L.func.vmap(L.func.vmap(
+        L.func.hessian(lambda a: (a ** 3).sum())))(x), (2, 3, 4)),
 }
 # minigrad's jvp (outside vmap too) records make_dual as a view where PyTorch records an alias
 # of each primal, and jacfwd and hessian compute their columns by reverse mode (README): the
@@ -271,3 +288,46 @@ def test_transform_inside_vmap_calls_the_function_once(transform):
         assert _calls(minigrad, "hessian") == _calls(torch, "hessian") == 1
     else:
         assert _calls(minigrad, transform) == _calls(torch, transform) == 1
+
+
+def _printed_inside(L):
+    """What a function prints inside vjp and jvp inside vmap (PyTorch shows the whole batch,
+    once, inside the wrappers of each level)."""
+    import contextlib
+    import io
+    x = L.tensor(np.linspace(-1.0, 1.0, 6).reshape(2, 3), requires_grad=True)
+
+    def f(a):
+        print("input", a)
+        b = a.sin()
+        print("output", b)
+        return b
+
+    def inner(t):
+        out, vjp_fn = L.func.vjp(f, t)
+        print("vjp value", out)
+        print("vjp_fn", vjp_fn(t * 2)[0])
+        value, tangent = L.func.jvp(f, (t,), (t,))
+        print("jvp", value, tangent)
+        return tangent
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        print("result", L.func.vmap(inner)(x))
+    return shown.getvalue()
+
+
+def test_printed_inside_vjp_and_jvp_in_vmap_is_torchs():
+    torch = import_torch()
+    assert _printed_inside(minigrad) == _printed_inside(torch)
+
+
+@pytest.mark.parametrize("name", ["conv2d_both_bias", "conv_transpose1d_weight_groups", "inv",
+                                  "vector_norm_dim", "vjp", "jvp", "hessian", "grad_captured_batch"])
+def test_whole_batch_gradcheck(name):
+    """The gradients of the whole-batch programs, checked against finite differences."""
+    program = PROGRAMS[name]
+    _, leaves = program(minigrad)
+    inputs = [leaf.detach().clone().requires_grad_() for leaf in leaves]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert minigrad.autograd.gradcheck(lambda *a: tuple(_flat(program.on(minigrad, *a))), inputs)
