@@ -132,6 +132,13 @@ def _matrices(body, shape=(3, 4, 4), in_dims=0):
     return _whole(run, shape, make=_well_conditioned)
 
 
+def _well_conditioned_or_vector(L, *shape, seed=0):
+    """Matrices far from singular when square, else random values."""
+    if shape[-1] == shape[-2]:
+        return _well_conditioned(L, *shape, seed=seed)
+    return _x(L, *shape, seed=seed)
+
+
 def _symmetric(L, t):
     return t @ t.mT
 
@@ -156,6 +163,18 @@ LINALG_PROGRAMS = {
     "vector_norm": _matrices(lambda L, t: L.linalg.vector_norm(t)),
     "vector_norm_dim": _matrices(lambda L, t: L.linalg.vector_norm(t, ord=3, dim=0, keepdim=True)),
     "vector_norm_in_dims_1": _matrices(lambda L, t: L.linalg.vector_norm(t, dim=-1), in_dims=1),
+    "solve_vector": _whole(lambda L, a, b: L.func.vmap(L.linalg.solve)(a, b), (3, 4, 4), (3, 4),
+                           make=_well_conditioned_or_vector),
+    "solve_matrix_not_batched": _whole(
+        lambda L, a, b: L.func.vmap(L.linalg.solve, in_dims=(None, 0))(a[0], b), (3, 4, 4), (3, 4, 2),
+        make=_well_conditioned_or_vector),
+    "solve_right_side_not_batched": _whole(
+        lambda L, a, b: L.func.vmap(L.linalg.solve, in_dims=(0, None))(a, b[0]), (3, 4, 4), (3, 4),
+        make=_well_conditioned_or_vector),
+    "solve_triangular": _whole(lambda L, a, b: L.func.vmap(
+        lambda t, u: L.linalg.solve_triangular(t, u, upper=True))(a, b), (3, 4, 4), (3, 4, 2),
+        make=_well_conditioned_or_vector),
+    "cross": _whole(lambda L, a, b: L.func.vmap(L.linalg.cross)(a, b), (3, 2, 3), (3, 2, 3)),
     "det_nested": _whole(lambda L, a: L.func.vmap(L.func.vmap(L.linalg.det))(a), (2, 3, 4, 4),
                          make=_well_conditioned),
 }
@@ -322,6 +341,7 @@ def test_printed_inside_vjp_and_jvp_in_vmap_is_torchs():
 
 
 @pytest.mark.parametrize("name", ["conv2d_both_bias", "conv_transpose1d_weight_groups", "inv",
+                                  "solve_matrix_not_batched",
                                   "vector_norm_dim", "vjp", "jvp", "hessian", "grad_captured_batch"])
 def test_whole_batch_gradcheck(name):
     """The gradients of the whole-batch programs, checked against finite differences."""

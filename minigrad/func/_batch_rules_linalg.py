@@ -5,10 +5,14 @@ vmap the batch dim goes in front and the function runs once, as in PyTorch (its 
 function's own node, after a PermuteBackward0 when the batch was not in front). Functions
 given dims count them from the end (``dim=(-2, -1)``), which the batch in front leaves
 unchanged; dims counted from the front, tensors among the other arguments, a sample with
-fewer dims than a matrix, go to the per-sample fallback (with its messages).
+fewer dims than a matrix, go to the per-sample fallback (with its messages). A function of
+two tensors (``solve(A, B)``) gets both with the batch in front, the one not batched
+expanded to the batch (ExpandBackward0), as PyTorch's rules do.
 
 PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp.
 """
+from .._tensor import Tensor
+from .._functorch import _Vmaps
 from ._batch_rules import unwrap, wrap, _has_tensor, _arguments
 
 # one matrix (or a stack of them) in, nothing else batched
@@ -56,5 +60,33 @@ def _vector_norm(op, level, args, kwargs):
     return wrap(op(**given), level)
 
 
+def _operands(count, least_dims):
+    """The rule of a function of ``count`` tensors (each of at least ``least_dims`` dims per
+    sample) and options: every tensor with the batch in front, one not batched expanded."""
+    def rule(op, level, args, kwargs):
+        tensors, rest = args[:count], args[count:]
+        if len(tensors) != count or not all(isinstance(t, Tensor) and t.dim() >= least_dims
+                                            for t in tensors) or _has_tensor((rest, kwargs)):
+            return NotImplemented
+        size = _Vmaps.batch_sizes[level]
+        values = []
+        for tensor in tensors:
+            value, batched = unwrap(tensor, level)
+            values.append(value if batched else tensor.expand(size, *tensor.shape))
+        return wrap(op(*values, *rest, **kwargs), level)
+    return rule
+
+
+def _cross(op, level, args, kwargs):
+    """linalg.cross(a, b, dim=-1): a dim counted from the end."""
+    given = _arguments(("input", "other", "dim"), args, kwargs, dim=-1)
+    if given is None or not _counted_from_end(given["dim"]) or \
+            not all(isinstance(t, Tensor) for t in args[:2]) or args[0].dim() != args[1].dim():
+        return NotImplemented
+    return _operands(2, 1)(op, level, args, kwargs)
+
+
 LINALG_RULES = {"linalg." + name: _matrices for name in _MATRIX_FUNCTIONS}
-LINALG_RULES.update({"linalg.matrix_norm": _matrix_norm, "linalg.vector_norm": _vector_norm})
+LINALG_RULES.update({"linalg.matrix_norm": _matrix_norm, "linalg.vector_norm": _vector_norm,
+                     "linalg.solve": _operands(2, 1), "linalg.solve_ex": _operands(2, 1),
+                     "linalg.solve_triangular": _operands(2, 2), "linalg.cross": _cross})
