@@ -93,6 +93,12 @@ CONV_PROGRAMS = {
                                       ((4, 3, 3), (3,)), (0, None, None)),
     "conv_transpose2d": _with_weights(_conv("conv_transpose2d", output_padding=1, stride=2),
                                       (3, 2, 4, 4, 4), ((4, 3, 3, 3),), (0, None)),
+    "conv1d_same_even_kernel": _with_weights(_conv("conv1d", padding="same"), (3, 2, 4, 7),
+                                             ((5, 4, 4),), (0, None)),
+    "conv2d_same_unbatched_sample": _with_weights(_conv("conv2d", padding="same", dilation=2),
+                                                  (3, 4, 5, 5), ((5, 4, 3, 2),), (0, None)),
+    "conv1d_valid": _with_weights(_conv("conv1d", padding="valid"), (3, 2, 4, 7), ((5, 4, 3),),
+                                  (0, None)),
     # only the weight batched: the batch joins the output channels
     "conv1d_weight": _with_weights(_conv("conv1d"), (2, 4, 6), ((3, 5, 4, 3),), (None, 0)),
     "conv1d_weight_bias": _with_weights(_conv("conv1d"), (2, 4, 6), ((3, 5, 4, 3), (5,)),

@@ -14,8 +14,9 @@ and takes the batch back out of the result with a reshape. A batched bias (or a 
 a batched weight) is added after the convolution, as PyTorch does.
 
 F.conv1d/2d/3d and conv_transpose1d/2d/3d call ``convolution`` after making an unbatched
-sample a batch of one (unsqueeze, squeeze after), as outside vmap. ``padding='same'``, and
-arguments the function would refuse, go to the per-sample fallback (PyTorch's messages).
+sample a batch of one (unsqueeze, squeeze after), as outside vmap, and pad the whole batch
+first for ``padding='same'``. Arguments the function would refuse go to the per-sample
+fallback (PyTorch's messages).
 
 PyTorch: aten/src/ATen/functorch/BatchRulesConvolution.cpp.
 """
@@ -23,7 +24,7 @@ import importlib
 
 from .._tensor import Tensor
 from ._batched_tensor import BatchedTensor
-from ._batch_rules import dispatch, wrap, _arguments
+from ._batch_rules import dispatch, wrap, unwrap, _arguments
 
 
 def _convolution():
@@ -188,6 +189,9 @@ def _conv_function_rule(dims, transposed):
             return NotImplemented
         if given["padding"] == "valid" and not transposed:
             given["padding"] = 0
+        same = given["padding"] == "same" and not transposed
+        if same:
+            given["padding"] = 0           # (for the checks below; the padding comes after)
         if not _fits(given) or given["weight"].dim() != dims + 2 or \
                 given["input"].dim() not in (dims + 1, dims + 2):
             return NotImplemented
@@ -198,11 +202,29 @@ def _conv_function_rule(dims, transposed):
         unbatched = input.dim() == dims + 1
         if unbatched:
             given["input"] = input.unsqueeze(0)
+        if same and not _padded_the_same(level, given):
+            return NotImplemented
         out = _checked_and_run(level, given, transposed)
         if out is NotImplemented:
             return out
         return out.squeeze(0) if unbatched else out
     return rule
+
+
+def _padded_the_same(level, given):
+    """padding='same': the input of the whole batch padded as the function pads one sample
+    (its own zeros first, where a kernel spans an even length, with its warning, once), and
+    the convolution's symmetric padding in ``given``. False where it cannot (the fallback)."""
+    value, batched = unwrap(given["input"], level)
+    if not batched or isinstance(value, BatchedTensor):
+        return False
+    try:
+        padded, padding = _convolution()._same_padding(value, given["weight"], given["stride"],
+                                                        given["dilation"])
+    except RuntimeError:
+        return False
+    given["input"], given["padding"] = wrap(padded, level), padding
+    return True
 
 
 CONV_RULES = {"convolution": _convolution_rule}
