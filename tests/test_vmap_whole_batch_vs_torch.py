@@ -357,3 +357,42 @@ def test_whole_batch_gradcheck(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert minigrad.autograd.gradcheck(lambda *a: tuple(_flat(program.on(minigrad, *a))), inputs)
+
+
+def _ones(L, *shape):
+    return L.ones(*shape, dtype=L.float64)
+
+
+# programs that fail: PyTorch's exception and message (a convolution's, with the sizes of the
+# folded convolution; a linalg function's, as its rule or the function it runs says it)
+FAILING = {
+    "conv_channels": lambda L: L.func.vmap(lambda t: _F(L).conv1d(t, _ones(L, 5, 4, 2)))(_ones(L, 4, 2, 3, 5)),
+    "conv_both_channels": lambda L: L.func.vmap(lambda t, u: _F(L).conv1d(t, u))(
+        _ones(L, 4, 2, 3, 5), _ones(L, 4, 5, 4, 2)),
+    "conv_weight_channels": lambda L: L.func.vmap(lambda u: _F(L).conv1d(_ones(L, 2, 3, 5), u))(
+        _ones(L, 4, 5, 4, 2)),
+    "conv_kernel_too_large": lambda L: L.func.vmap(lambda t: _F(L).conv1d(t, _ones(L, 5, 3, 9)))(
+        _ones(L, 4, 2, 3, 5)),
+    "conv_transpose_channels": lambda L: L.func.vmap(
+        lambda t: _F(L).conv_transpose1d(t, _ones(L, 2, 3, 2)))(_ones(L, 4, 2, 3, 5)),
+    "conv_same_strided": lambda L: L.func.vmap(
+        lambda t: _F(L).conv1d(t, _ones(L, 5, 3, 2), padding="same", stride=2))(_ones(L, 4, 2, 3, 5)),
+    "inv_vector": lambda L: L.func.vmap(L.linalg.inv)(_ones(L, 4, 3)),
+    "eigvalsh_not_square": lambda L: L.func.vmap(L.linalg.eigvalsh)(_ones(L, 4, 2, 3)),
+    "lu_factor_vector": lambda L: L.func.vmap(L.linalg.lu_factor)(_ones(L, 4, 3)),
+    "pinv_vector": lambda L: L.func.vmap(L.linalg.pinv)(_ones(L, 4, 3)),
+    "vjp_cotangent_shape": lambda L: L.func.vmap(lambda t: L.func.vjp(L.sin, t)[1](t[:2]))(
+        _ones(L, 4, 3)),
+}
+
+
+def _failure(L, name):
+    with pytest.raises(Exception) as caught:
+        FAILING[name](L)
+    return type(caught.value).__name__, str(caught.value)
+
+
+@pytest.mark.parametrize("name", list(FAILING))
+def test_failure_under_vmap_is_torchs(name):
+    torch = import_torch()
+    assert _failure(minigrad, name) == _failure(torch, name)

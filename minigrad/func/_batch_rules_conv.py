@@ -15,8 +15,8 @@ a batched weight) is added after the convolution, as PyTorch does.
 
 F.conv1d/2d/3d and conv_transpose1d/2d/3d call ``convolution`` after making an unbatched
 sample a batch of one (unsqueeze, squeeze after), as outside vmap, and pad the whole batch
-first for ``padding='same'``. Arguments the function would refuse go to the per-sample
-fallback (PyTorch's messages).
+first for ``padding='same'``. Arguments of the wrong kind go to the per-sample fallback;
+shapes that do not fit are refused by the folded convolution, with its sizes, as in PyTorch.
 
 PyTorch: aten/src/ATen/functorch/BatchRulesConvolution.cpp.
 """
@@ -158,19 +158,12 @@ def _fits(given):
 
 
 def _checked_and_run(level, given, transposed):
-    """The convolution on the whole batch, after the function's own checks on one sample
-    (a failing check: NotImplemented, and the per-sample fallback raises its message)."""
+    """The convolution on the whole batch (its checks, and PyTorch's messages, are those of
+    the folded convolution, as in PyTorch)."""
     input, weight, bias = given["input"], given["weight"], given["bias"]
     dims = weight.dim() - 2
     settings = {name: _convolution()._expanded(given[name], name, dims)
                 for name in ("stride", "padding", "dilation", "output_padding")}
-    settings.update(transposed=bool(transposed), groups=given["groups"])
-    try:
-        _convolution()._check_convolution(input, weight, bias, settings)
-    except (RuntimeError, ValueError, TypeError):
-        return NotImplemented
-    if given["groups"] <= 0:
-        return NotImplemented
     return batched_convolution(level, input, weight, bias, settings["stride"], settings["padding"],
                                settings["dilation"], bool(transposed), settings["output_padding"],
                                given["groups"])

@@ -22,11 +22,34 @@ _MATRIX_FUNCTIONS = """det slogdet inv inv_ex cholesky cholesky_ex eigh eigvalsh
 # their nodes; minigrad's cond runs once per sample)
 
 
+# PyTorch's message for a sample of fewer than 2 dims where its rule (or the function it runs
+# under vmap) says otherwise than the function outside vmap; ``size``: the batch's size
+_TOO_FEW_DIMS = {
+    "inv": "linalg.inv_ex: The input tensor A must have at least 2 dimensions.",
+    "inv_ex": "linalg.inv_ex: The input tensor A must have at least 2 dimensions.",
+    "eigvalsh": "linalg.eigh: The input tensor A must have at least 2 dimensions.",
+    "lu_factor": "torch.lu_factor_ex: Expected tensor with 2 or more dimensions. Got size: {size} instead",
+    "lu_factor_ex": "torch.lu_factor_ex: Expected tensor with 2 or more dimensions. Got size: {size} instead",
+    "matrix_exp": "torch.matrix_exp: The input tensor A must have at least 2 dimensions.",
+    "pinv": "linalg.pinv: The input tensor input must have at least 2 dimensions.",
+    "matrix_rank": "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.",
+}
+
+
 def _matrices(op, level, args, kwargs):
     """linalg.inv(t), linalg.svd(t), ...: the function once on the batch of matrices."""
     value, batched = unwrap(args[0], level)
-    if not batched or args[0].dim() < 2 or _has_tensor((args[1:], kwargs)):
+    if not batched or _has_tensor((args[1:], kwargs)):
         return NotImplemented
+    name = op.__name__
+    if args[0].dim() < 2:
+        if name in _TOO_FEW_DIMS:
+            raise RuntimeError(_TOO_FEW_DIMS[name].format(size=list(args[0]._value.shape)))
+        return NotImplemented
+    rows, columns = args[0].shape[-2:]
+    if name == "eigvalsh" and rows != columns:     # (PyTorch runs eigh under vmap)
+        raise RuntimeError(f"linalg.eigh: A must be batches of square matrices, but they are "
+                           f"{rows} by {columns} matrices")
     return wrap(op(value, *args[1:], **kwargs), level)
 
 

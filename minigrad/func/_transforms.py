@@ -258,7 +258,13 @@ def _batched_grads(outputs, inputs, grad_outputs):
         if grad_outputs is None:
             start = _wrap(np.ones(whole._array.shape, dtype=whole._array.dtype))
         else:
-            start = _unbatched(_like_batch_of(grad_outputs[i], output))
+            cotangent = grad_outputs[i]
+            if isinstance(cotangent, Tensor) and cotangent.shape != output.shape:
+                # (PyTorch compares one sample's shapes)
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {cotangent.shape} and "
+                    f"output[{i}] has a shape of {output.shape}.")
+            start = _unbatched(_like_batch_of(cotangent, output))
         pairs.append((whole, start))
     if pairs:
         grads = grad([w for w, _ in pairs], values, [s for _, s in pairs], retain_graph=True,
