@@ -77,6 +77,19 @@ def _conv(name, **options):
     return lambda L, *a: getattr(_F(L), name)(*a, **options)
 
 
+def _ensemble(L):
+    """Three models of two conv layers run as one, with their weights stacked."""
+    L.manual_seed(0)
+    models = [L.nn.Sequential(L.nn.Conv2d(2, 3, 3, padding=1), L.nn.ReLU(),
+                              L.nn.Conv2d(3, 2, 2)).double() for _ in range(3)]
+    params, buffers = L.func.stack_module_state(models)
+    x = L.tensor(np.linspace(-1.0, 1.0, 100).reshape(2, 2, 5, 5))
+
+    def run(p, b, x):
+        return L.func.functional_call(models[0], (p, b), (x,))
+    return L.func.vmap(run, in_dims=(0, 0, None))(params, buffers, x), list(params.values())
+
+
 CONV_PROGRAMS = {
     # only the input batched: the batch joins N
     "conv1d": _with_weights(_conv("conv1d"), (3, 2, 4, 6), ((5, 4, 3), (5,)), (0, None, None)),
@@ -119,7 +132,8 @@ CONV_PROGRAMS = {
                                          (0, None, 0)),
     "conv1d_unbatched_input_bias_batched": _with_weights(_conv("conv1d"), (2, 4, 6),
                                                          ((5, 4, 3), (3, 5)), (None, None, 0)),
-    # a layer, and a vmap inside a vmap
+    # an ensemble of conv nets (stacked weights, one input), and a vmap inside a vmap
+    "conv_ensemble": lambda L: _ensemble(L),
     "conv_nested": _whole(lambda L, x, w: L.func.vmap(L.func.vmap(lambda t: _F(L).conv1d(t, w)))(x),
                           (2, 3, 4, 6), (5, 4, 3)),
 }
