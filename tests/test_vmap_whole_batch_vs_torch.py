@@ -256,7 +256,25 @@ GRAPH_DIFFERS = {"jvp", "jvp_tangent_not_batched", "jvp_primal_not_batched", "jv
 # as they go (README)
 OUT_PERMUTED = {"vjp_in_dims_1", "jvp_in_dims_1", "grad_in_dims_1"}
 
-PROGRAMS = dict(CONV_PROGRAMS, **LINALG_PROGRAMS, **TRANSFORM_PROGRAMS)
+def _nested(body, *shapes, in_dims=0):
+    """A vmap inside a vmap of ``body``."""
+    return _whole(lambda L, *a: L.func.vmap(L.func.vmap(lambda *s: body(L, *s), in_dims=in_dims),
+                                            in_dims=in_dims)(*a), *shapes)
+
+
+# in a vmap inside a vmap, einsum's bmm runs PyTorch's matmul steps at the outer level too
+NESTED_PROGRAMS = {
+    "einsum_nested": _nested(lambda L, t, u: L.einsum("ij,jk->ik", t, u), (2, 3, 4, 5), (5, 6),
+                             in_dims=(0, None)),
+    "einsum_nested_both": _nested(lambda L, t, u: L.einsum("ij,jk->ik", t, u), (2, 3, 4, 5),
+                                  (2, 3, 5, 6)),
+    "einsum_nested_batch": _nested(lambda L, t, u: L.einsum("bij,jk->bik", t, u), (2, 3, 7, 4, 5),
+                                   (5, 6), in_dims=(0, None)),
+    "einsum_nested_dot": _nested(lambda L, t: L.einsum("ij,ij->", t, t), (2, 3, 4, 5)),
+    "bmm_nested": _nested(lambda L, t, u: L.bmm(t, u), (2, 3, 7, 4, 5), (7, 5, 6), in_dims=(0, None)),
+}
+
+PROGRAMS = dict(CONV_PROGRAMS, **LINALG_PROGRAMS, **TRANSFORM_PROGRAMS, **NESTED_PROGRAMS)
 
 
 def _outcome(L, name):

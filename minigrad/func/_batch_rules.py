@@ -1029,7 +1029,23 @@ def _bmm(op, level, args, kwargs):
     (ExpandBackward0, ViewBackward0, BmmBackward0, UnsafeViewBackward0)."""
     if kwargs or len(args) != 2 or not all(isinstance(a, Tensor) and a.dim() == 3 for a in args):
         return NotImplemented
-    return wrap(unwrap(args[0], level)[0].matmul(unwrap(args[1], level)[0]), level)
+    a, b = unwrap(args[0], level)[0], unwrap(args[1], level)[0]
+    if innermost_level((a, b)) and a.shape[-1] == b.shape[-2]:
+        return wrap(_matmul_of_batches(a, b), level)
+    return wrap(a.matmul(b), level)
+
+
+def _matmul_of_batches(a, b):
+    """a @ b of two stacks of matrices, one or both batched by an outer vmap: as PyTorch's matmul
+    decomposes at that level (each step by its rule there): the batch dims broadcast and
+    flattened, one bmm, unflattened."""
+    from .._ops.shape import unsafe_view
+    batch = tuple(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2])))
+    (n, m), p = tuple(a.shape[-2:]), b.shape[-1]
+    count = int(np.prod(batch))
+    product = a.expand(batch + (n, m)).reshape(count, n, m).bmm(
+        b.expand(batch + (m, p)).reshape(count, m, p))
+    return dispatch("unsafe_view", unsafe_view, (product, batch + (n, p)), {})
 
 
 def _einsum(op, level, args, kwargs):
