@@ -65,8 +65,7 @@ def _differentiates_whole_batch(argnums, first=0):
     x, y)``: per-sample gradients), also when no argument is batched (f may use batched
     tensors it captured: ``vmap(lambda x: grad(lambda w: loss(w, x))(w))(xs)``)."""
     def check(args):
-        levels = [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
-                  if _Vmaps.batched_levels >> level & 1]
+        levels = _running_batched_levels()
         if _Vmaps.looping or not levels or forward_ad._DualLevel.current is not None:
             return None
         own = list(args[first:])
@@ -82,6 +81,12 @@ def _differentiates_whole_batch(argnums, first=0):
             own[n] = tree_unflatten([_batched_at(leaf, levels) for leaf in tree], spec)
         return list(args[:first]) + own
     return check
+
+
+def _running_batched_levels():
+    """The levels of the running vmaps that hand the function BatchedTensors, innermost first."""
+    return [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
+            if _Vmaps.batched_levels >> level & 1]
 
 
 def _batched_at(tensor, levels):
@@ -431,9 +436,9 @@ def vjp(func, *primals, has_aux=False):
     return finished, vjp_fn
 
 
-
 # inside vmap, on the whole batch as grad (every primal is differentiated)
 vjp = _per_sample_inside_batched_vmap(vjp, _differentiates_whole_batch(None, first=1))
+
 
 def _jvp_on_whole_batch(args):
     """For jvp inside vmap: the primals and tangents with which one forward pass over the whole
@@ -467,12 +472,6 @@ def _jvp_on_whole_batch(args):
             _unbatched(batched_tangents[-1])._expanded_from = tangent
     tangent_leaves = batched_tangents
     return func, tree_unflatten(primal_leaves, spec), tree_unflatten(tangent_leaves, spec)
-
-
-def _running_batched_levels():
-    """The levels of the running vmaps that hand the function BatchedTensors, innermost first."""
-    return [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
-            if _Vmaps.batched_levels >> level & 1]
 
 
 @functools.partial(_per_sample_inside_batched_vmap, whole_batch=_jvp_on_whole_batch)
@@ -556,14 +555,11 @@ def _dual(primal, tangent):
     (Inside vmap the tangent of the whole batch may be laid out otherwise than its primal, an
     expanded or permuted view: both are made contiguous first, else make_dual would copy
     the tangent without its graph.)"""
-    if forward_ad._layout(primal._array) != forward_ad._layout(tangent._array) and \
-            _FuncTransforms.vmaps:
-        origin = tangent.__dict__.get("_expanded_from")
-        primal, tangent = primal.contiguous(), tangent.contiguous()
-        if origin is not None:
-            tangent._expanded_from = origin
-    dual = forward_ad.make_dual(primal, tangent)
     origin = tangent.__dict__.get("_expanded_from")
+    if _FuncTransforms.vmaps and \
+            forward_ad._layout(primal._array) != forward_ad._layout(tangent._array):
+        primal, tangent = primal.contiguous(), tangent.contiguous()
+    dual = forward_ad.make_dual(primal, tangent)
     if origin is not None:
         forward_ad._tangent_of(dual)._expanded_from = origin
     return dual
