@@ -447,3 +447,24 @@ def _failure(L, name):
 def test_failure_under_vmap_is_torchs(name):
     torch = import_torch()
     assert _failure(minigrad, name) == _failure(torch, name)
+
+
+def _random_inside(L):
+    """Random numbers drawn inside grad and jvp inside vmap ("different": one batched draw)."""
+    L.manual_seed(0)
+    w, xs = L.ones(3, dtype=L.float64), L.ones(4, 3, dtype=L.float64)
+
+    def noise():
+        return L.rand(3, dtype=L.float64)
+    return [L.func.vmap(lambda x: L.func.grad(lambda p: (p * noise()).sum())(w),
+                        randomness="different")(xs),
+            L.func.vmap(lambda x: L.func.grad(lambda p: (p * noise()).sum())(w),
+                        randomness="same")(xs),
+            L.func.vmap(lambda x: L.func.jvp(lambda p: p * noise(), (x,), (x,))[1],
+                        randomness="different")(xs)]
+
+
+def test_random_numbers_inside_transforms_in_vmap_are_torchs():
+    torch = import_torch()
+    for ours, theirs in zip(_random_inside(minigrad), _random_inside(torch)):
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
