@@ -240,6 +240,8 @@ TRANSFORM_PROGRAMS = {
     "jvp_in_dims_1": _program(lambda L, t: L.func.jvp(L.sin, (t,), (t.cos(),))[1], (3, 4), in_dims=1),
     "jvp_nested": _whole(lambda L, x: L.func.vmap(L.func.vmap(
         lambda t: L.func.jvp(L.exp, (t,), (t,))[1]))(x), (2, 3, 4)),
+    "linearize": _program(lambda L, x, c: L.func.linearize(L.sin, c.detach())[1](x * 2), (4, 3),
+                          (3,), in_dims=(0, None)),
     "jacfwd": _program(lambda L, t, w: L.func.jacfwd(lambda a: _g(L, a, w))(t), (4, 3), (3,),
                        in_dims=(0, None)),
     "jacfwd_argnums": _program(lambda L, t, w: L.func.jacfwd(lambda a, b: _g(L, a, b), argnums=(0, 1))(t, w),
@@ -249,9 +251,9 @@ TRANSFORM_PROGRAMS = {
         L.func.hessian(lambda a: (a ** 3).sum())))(x), (2, 3, 4)),
 }
 # minigrad's jvp (outside vmap too) records make_dual as a view where PyTorch records an alias
-# of each primal, and jacfwd and hessian compute their columns by reverse mode (README): the
+# of each primal (and linearize runs jvp where PyTorch runs a traced graph), and jacfwd and hessian compute their columns by reverse mode (README): the
 # values and gradients are PyTorch's, the deeper graph is not
-GRAPH_DIFFERS = {"jvp", "jvp_tangent_not_batched", "jvp_primal_not_batched", "jvp_in_dims_1",
+GRAPH_DIFFERS = {"linearize", "jvp", "jvp_tangent_not_batched", "jvp_primal_not_batched", "jvp_in_dims_1",
                  "jvp_nested", "jacfwd", "jacfwd_argnums", "hessian", "hessian_nested"}
 # the derivatives of an argument batched at in_dims 1 keep the batch where it was (one
 # PermuteBackward0 when vmap returns them) where PyTorch's binary operations move it in front
@@ -432,6 +434,8 @@ FAILING = {
     "eigvalsh_not_square": lambda L: L.func.vmap(L.linalg.eigvalsh)(_ones(L, 4, 2, 3)),
     "lu_factor_vector": lambda L: L.func.vmap(L.linalg.lu_factor)(_ones(L, 4, 3)),
     "pinv_vector": lambda L: L.func.vmap(L.linalg.pinv)(_ones(L, 4, 3)),
+    "linearize_batched_primal": lambda L: L.func.vmap(lambda t: L.func.linearize(L.sin, t)[1](t))(
+        _ones(L, 4, 3)),
     "vjp_cotangent_shape": lambda L: L.func.vmap(lambda t: L.func.vjp(L.sin, t)[1](t[:2]))(
         _ones(L, 4, 3)),
 }

@@ -609,7 +609,16 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
     return result + (aux,) if has_aux else result
 
 
-@_per_sample_inside_batched_vmap
+def _linearize_on_whole_batch(args):
+    """For linearize inside vmap: PyTorch traces make_dual, which has no batching rule, so a
+    batched primal is refused with its message; otherwise jvp_fn runs jvp on the whole batch."""
+    if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(args[1:])[0]):
+        raise RuntimeError("Batching rule not implemented for aten::_make_dual; the fallback path "
+                           "doesn't work on out= or view ops.")
+    return args
+
+
+@functools.partial(_per_sample_inside_batched_vmap, whole_batch=_linearize_on_whole_batch)
 def linearize(func, *primals):
     """``(func(*primals), jvp_fn)``: jvp_fn(*tangents) is J @ tangents at these primals.
 
