@@ -40,16 +40,34 @@ def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     ordinary tensors (PyTorch wraps each level of transform around the batch instead).
 
     ``whole_batch(args)``, if given, returns the arguments to run the transform with on the
-    whole batch, as PyTorch's does, or None when it cannot (see _differentiates_whole_batch)."""
+    whole batch, as PyTorch's does, or None when it cannot (see _differentiates_whole_batch).
+
+    An argument not batched is given the batch: should the function then ask a tensor for a
+    Python value (``.item()``, ``if w.sum() > 0:``), which PyTorch allows of one it does not
+    batch, the transform runs again once per sample (refusing what PyTorch refuses)."""
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
             batch_args = whole_batch(args) if whole_batch is not None else None
             if batch_args is None:
                 return run_transform_per_sample(transform, args, kwargs)
-            return transform(*batch_args, **kwargs)
+            given, batched = tree_flatten(args)[0], tree_flatten(batch_args)[0]
+            if all(a is b or isinstance(a, BatchedTensor) for a, b in zip(given, batched)):
+                return transform(*batch_args, **kwargs)          # (nothing was given the batch)
+            try:
+                return transform(*batch_args, **kwargs)
+            except RuntimeError as error:
+                if not _refused_a_value(error):
+                    raise
+                return run_transform_per_sample(transform, args, kwargs)
         return transform(*args, **kwargs)
     return call
+
+
+def _refused_a_value(error):
+    """Is ``error`` vmap's refusal to give a Python value of a batched tensor?"""
+    from ._vmap import _REFUSALS, _REFUSAL_UNDER_ANOTHER_TRANSFORM
+    return str(error) in (_REFUSAL_UNDER_ANOTHER_TRANSFORM, *_REFUSALS.values())
 
 
 def _differentiates_whole_batch(argnums, first=0):
