@@ -286,7 +286,12 @@ def _nested(body, shape):
 
 
 PROGRAMS.update({
-    # nested vmaps: each level's rule in turn (einsum and kl_div: see the README)
+    # nested vmaps: each level's rule in turn (kl_div: the fallback of each level, nested)
+    "nested_kl_div": _nested(lambda L, t: _F(L).kl_div(t.log_softmax(-1), _c(L, 3).softmax(-1),
+                                                       reduction="sum"), (2, 4, 3)),
+    "nested_kl_div_batchmean": _nested(lambda L, t: _F(L).kl_div(
+        t.log_softmax(-1), _c(L, 2, 3).softmax(-1), reduction="batchmean"), (2, 4, 2, 3)),
+    "nested_einsum": _nested(lambda L, t: L.einsum("ij,jk->ik", t, _c(L, 3, 5)), (2, 4, 2, 3)),
     "nested_cross_entropy": _nested(lambda L, t: _F(L).cross_entropy(t, _labels(L, 0, 2)), (2, 4, 2, 3)),
     "nested_l1_loss": _nested(lambda L, t: _F(L).l1_loss(t, _c(L, 3)), (2, 4, 3)),
     "nested_index_select": _nested(lambda L, t: t.index_select(0, _positions(L, 2, 0)), (2, 4, 3)),

@@ -496,6 +496,14 @@ def _T(op, level, args, kwargs):
     return wrap(value.permute(0, *range(value.dim() - 1, 0, -1)), level)
 
 
+def _mT(op, level, args, kwargs):
+    """t.mT: a sample's last two dims swapped (the value's last two)."""
+    value, batched = unwrap(args[0], level)
+    if not batched or args[0].dim() < 2:
+        return NotImplemented
+    return wrap(value.transpose(-2, -1), level)
+
+
 def _dims_list(args):
     rest = args[1:]
     return list(rest[0]) if len(rest) == 1 and isinstance(rest[0], (tuple, list)) else list(rest)
@@ -1021,7 +1029,23 @@ def _bmm(op, level, args, kwargs):
     (ExpandBackward0, ViewBackward0, BmmBackward0, UnsafeViewBackward0)."""
     if kwargs or len(args) != 2 or not all(isinstance(a, Tensor) and a.dim() == 3 for a in args):
         return NotImplemented
-    return wrap(unwrap(args[0], level)[0].matmul(unwrap(args[1], level)[0]), level)
+    a, b = unwrap(args[0], level)[0], unwrap(args[1], level)[0]
+    if innermost_level((a, b)) and a.shape[-1] == b.shape[-2]:
+        return wrap(_matmul_of_batches(a, b), level)
+    return wrap(a.matmul(b), level)
+
+
+def _matmul_of_batches(a, b):
+    """a @ b of two stacks of matrices, one or both batched by an outer vmap: as PyTorch's matmul
+    decomposes at that level (each step by its rule there): the batch dims broadcast and
+    flattened, one bmm, unflattened."""
+    from .._ops.shape import unsafe_view
+    batch = tuple(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2])))
+    (n, m), p = tuple(a.shape[-2:]), b.shape[-1]
+    count = int(np.prod(batch))
+    product = a.expand(batch + (n, m)).reshape(count, n, m).bmm(
+        b.expand(batch + (m, p)).reshape(count, m, p))
+    return dispatch("unsafe_view", unsafe_view, (product, batch + (n, p)), {})
 
 
 def _einsum(op, level, args, kwargs):
@@ -1185,7 +1209,7 @@ RULES.update({name: _with_batch_size for name in "view reshape expand".split()})
 RULES.update({name: _select_like for name in "select narrow unbind split chunk".split()})
 RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
-RULES.update({"t": _t, "T": _T, "permute": _permute, "unsqueeze": _unsqueeze,
+RULES.update({"t": _t, "T": _T, "mT": _mT, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
               "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
@@ -1196,3 +1220,11 @@ RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "ad
 # the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)
 from ._batch_rules_loss import LOSS_RULES  # noqa: E402  (they use the helpers above)
 RULES.update(LOSS_RULES)
+
+# the convolutions' rules (PyTorch: BatchRulesConvolution.cpp)
+from ._batch_rules_conv import CONV_RULES  # noqa: E402  (they use the helpers above)
+RULES.update(CONV_RULES)
+
+# torch.linalg's rules (PyTorch: BatchRulesLinearAlgebra.cpp)
+from ._batch_rules_linalg import LINALG_RULES  # noqa: E402  (they use the helpers above)
+RULES.update(LINALG_RULES)

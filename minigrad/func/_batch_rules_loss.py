@@ -13,6 +13,7 @@ aten/src/ATen/native/Loss.cpp and LossNLL.cpp (the C++ compositions).
 from .._tensor import Tensor
 from .. import _dtype
 from .._functorch import _Vmaps
+from ._batched_tensor import BatchedTensor
 from ._batch_rules import (_arguments, dispatch, innermost_level, per_sample_as_pytorch,
                            unwrap, wrap)
 
@@ -298,3 +299,27 @@ LOSS_RULES = {
 }
 LOSS_RULES = {name: _legacy_flags(name, rule) for name, rule in LOSS_RULES.items()}
 LOSS_RULES["F.kl_div"] = _kl_div           # (takes the old flags itself)
+
+
+def _kl_div_at_outer_level(op, level, args, kwargs):
+    """aten::kl_div met again at an outer level (a vmap inside a vmap, whose fallback runs it
+    per sample): that level's fallback too, as PyTorch nests them. (Its result stays marked
+    batched at the inner level, whose fallback stacks it.)"""
+    from ._batch_rules import _marks
+    marks = 0
+    for value in args:
+        if isinstance(value, Tensor):
+            marks |= _marks(value)
+    outer_marks = marks & ~(1 << level)
+    for value in args:           # (the samples keep the mark of the inner level: its warnings)
+        if isinstance(value, BatchedTensor) and value._level == level:
+            value._value._vmap_levels |= outer_marks
+    out = per_sample_as_pytorch("kl_div", op, level, args, kwargs)
+    # (the inner level's fallback then stacks the results, each moved to the front first: a
+    # permute, recorded even when nothing moves, as PyTorch's graph shows)
+    value = out._value.permute(*range(out._value.dim()))
+    value._vmap_levels |= outer_marks
+    return wrap(value, level, out._bdim)
+
+
+LOSS_RULES["kl_div"] = _kl_div_at_outer_level

@@ -40,16 +40,34 @@ def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     ordinary tensors (PyTorch wraps each level of transform around the batch instead).
 
     ``whole_batch(args)``, if given, returns the arguments to run the transform with on the
-    whole batch, as PyTorch's does, or None when it cannot (see _differentiates_whole_batch)."""
+    whole batch, as PyTorch's does, or None when it cannot (see _differentiates_whole_batch).
+
+    An argument not batched is given the batch: should the function then ask a tensor for a
+    Python value (``.item()``, ``if w.sum() > 0:``), which PyTorch allows of one it does not
+    batch, the transform runs again once per sample (refusing what PyTorch refuses)."""
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
             batch_args = whole_batch(args) if whole_batch is not None else None
             if batch_args is None:
                 return run_transform_per_sample(transform, args, kwargs)
-            return transform(*batch_args, **kwargs)
+            given, batched = tree_flatten(args)[0], tree_flatten(batch_args)[0]
+            if all(a is b or isinstance(a, BatchedTensor) for a, b in zip(given, batched)):
+                return transform(*batch_args, **kwargs)          # (nothing was given the batch)
+            try:
+                return transform(*batch_args, **kwargs)
+            except RuntimeError as error:
+                if not _refused_a_value(error):
+                    raise
+                return run_transform_per_sample(transform, args, kwargs)
         return transform(*args, **kwargs)
     return call
+
+
+def _refused_a_value(error):
+    """Is ``error`` vmap's refusal to give a Python value of a batched tensor?"""
+    from ._vmap import _REFUSALS, _REFUSAL_UNDER_ANOTHER_TRANSFORM
+    return str(error) in (_REFUSAL_UNDER_ANOTHER_TRANSFORM, *_REFUSALS.values())
 
 
 def _differentiates_whole_batch(argnums, first=0):
@@ -62,11 +80,10 @@ def _differentiates_whole_batch(argnums, first=0):
     A differentiated argument that a running vmap does not batch (in_dims None, or captured)
     gets that vmap's batch: each sample has its own gradient for it, as in PyTorch, where its
     gradient is not summed over the samples (``vmap(grad(loss), in_dims=(None, 0, 0))(params,
-    x, y)``: per-sample gradients). When no argument is batched, the transform still runs once
-    per sample (see below)."""
+    x, y)``: per-sample gradients), also when no argument is batched (f may use batched
+    tensors it captured: ``vmap(lambda x: grad(lambda w: loss(w, x))(w))(xs)``)."""
     def check(args):
-        levels = [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
-                  if _Vmaps.batched_levels >> level & 1]
+        levels = _running_batched_levels()
         if _Vmaps.looping or not levels or forward_ad._DualLevel.current is not None:
             return None
         own = list(args[first:])
@@ -78,14 +95,16 @@ def _differentiates_whole_batch(argnums, first=0):
         leaves = [leaf for tree, _ in trees for leaf in tree]
         if not all(isinstance(leaf, Tensor) and leaf.is_floating_point() for leaf in leaves):
             return None                      # (the per-sample path raises PyTorch's message)
-        if not any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(own)[0]):
-            # no argument is batched: whether the gradients are depends on what f does with
-            # batched tensors it captured, which the per-sample path follows
-            return None
         for n, (tree, spec) in zip(numbers, trees):
             own[n] = tree_unflatten([_batched_at(leaf, levels) for leaf in tree], spec)
         return list(args[:first]) + own
     return check
+
+
+def _running_batched_levels():
+    """The levels of the running vmaps that hand the function BatchedTensors, innermost first."""
+    return [level for level in sorted(_Vmaps.batch_sizes, reverse=True)
+            if _Vmaps.batched_levels >> level & 1]
 
 
 def _batched_at(tensor, levels):
@@ -98,10 +117,12 @@ def _batched_at(tensor, levels):
         return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
     inner = _batched_at(tensor, outer).unsqueeze(0)
     expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
-    for made in (inner, expanded):       # (PyTorch shows the edge to the tensor itself)
-        node = _unbatched(made)._grad_fn
-        if node is not None:
-            node._adds_a_batch = True
+    # (PyTorch shows the edge to the tensor itself: every node of the expansion is skipped)
+    own = _unbatched(tensor)._grad_fn
+    node = _unbatched(expanded)._grad_fn
+    while node is not None and node is not own and type(node).__name__ != "AccumulateGrad":
+        node._adds_a_batch = True
+        node = node._next_nodes[0] if node._next_nodes else None
     return BatchedTensor(expanded, 0, level)
 
 
@@ -260,7 +281,13 @@ def _batched_grads(outputs, inputs, grad_outputs):
         if grad_outputs is None:
             start = _wrap(np.ones(whole._array.shape, dtype=whole._array.dtype))
         else:
-            start = _unbatched(_like_batch_of(grad_outputs[i], output))
+            cotangent = grad_outputs[i]
+            if isinstance(cotangent, Tensor) and cotangent.shape != output.shape:
+                # (PyTorch compares one sample's shapes)
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {cotangent.shape} and "
+                    f"output[{i}] has a shape of {output.shape}.")
+            start = _unbatched(_like_batch_of(cotangent, output))
         pairs.append((whole, start))
     if pairs:
         grads = grad([w for w, _ in pairs], values, [s for _, s in pairs], retain_graph=True,
@@ -418,7 +445,7 @@ def vjp(func, *primals, has_aux=False):
                 f"outputs to the function. cotangents: {cot_spec}, primal output: {out_spec}")
         with enable_grad():
             grads = _grads(out_leaves, fresh, list(cot_leaves))
-        grads = _finish(grads, fresh + list(cot_leaves))
+        grads = _finish(grads, fresh)     # (a cotangent that requires grad keeps its graph)
         return _rebuild(grads, specs, numbers)
 
     finished = tree_unflatten(_finish(out_leaves, fresh), out_spec)
@@ -427,12 +454,45 @@ def vjp(func, *primals, has_aux=False):
     return finished, vjp_fn
 
 
+# inside vmap, on the whole batch as grad (every primal is differentiated)
+vjp = _per_sample_inside_batched_vmap(vjp, _differentiates_whole_batch(None, first=1))
 
-# (inside vmap still once per sample: whether vjp_fn(v)'s result is batched depends on the
-# cotangent v and on what the backward pass meets, which the per-sample path follows)
-vjp = _per_sample_inside_batched_vmap(vjp)
 
-@_per_sample_inside_batched_vmap
+def _jvp_on_whole_batch(args):
+    """For jvp inside vmap: the primals and tangents with which one forward pass over the whole
+    batch gives every sample's product, as in PyTorch (each primal given the batch of every
+    running vmap, each tangent laid out as its primal); None when a fallback of a vmap loops
+    over the samples, forward mode already runs, nothing is batched, or the arguments are
+    wrong (the per-sample path raises PyTorch's messages)."""
+    levels = _running_batched_levels()
+    if len(args) != 3 or not levels or _Vmaps.looping or forward_ad._DualLevel.current is not None:
+        return None
+    func, primals, tangents = args
+    if not isinstance(primals, tuple):
+        return None
+    primal_leaves, spec = tree_flatten(primals)
+    tangent_leaves, tangent_spec = tree_flatten(tangents)
+    leaves = primal_leaves + tangent_leaves
+    if tangent_spec != spec or not all(isinstance(leaf, Tensor) and leaf.is_floating_point()
+                                       and not isinstance(_unbatched(leaf), BatchedTensor)
+                                       for leaf in leaves):
+        return None
+    if not any(isinstance(leaf, BatchedTensor) for leaf in leaves):
+        return None
+    primal_leaves = [_batched_at(p, levels) for p in primal_leaves]
+    if any(tuple(t.shape) != tuple(p.shape) for t, p in zip(tangent_leaves, primal_leaves)):
+        return None
+    batched_tangents = []
+    for tangent, primal in zip(tangent_leaves, primal_leaves):
+        batched_tangents.append(_like_batch_of(tangent, primal))
+        if not isinstance(tangent, BatchedTensor):
+            # (a tangent passed straight through comes out as it went in: see _jvp_forward_mode)
+            _unbatched(batched_tangents[-1])._expanded_from = tangent
+    tangent_leaves = batched_tangents
+    return func, tree_unflatten(primal_leaves, spec), tree_unflatten(tangent_leaves, spec)
+
+
+@functools.partial(_per_sample_inside_batched_vmap, whole_batch=_jvp_on_whole_batch)
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(func(*primals), J @ tangents)``: one forward pass with dual tensors.
 
@@ -481,21 +541,46 @@ def _batched_like(tree, sources, leave_out=()):
 def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_aux, name):
     with forward_ad.dual_level():
         # PyTorch's jvp sees each primal through an alias (AliasBackward0 if it requires grad)
-        aliases = [_alias(_check_is_tensor(p)) for p in primal_leaves]
+        aliases = [_alias(_unbatched(_check_is_tensor(p))) for p in primal_leaves]
         level = GradLevel(forward_mode=True)
-        duals = [level.input(alias, forward_ad.make_dual(alias, t))
-                 for alias, t in zip(aliases, tangent_leaves)]
+        # (inside vmap the primals and tangents are BatchedTensors laid out alike: see
+        # _jvp_on_whole_batch; the duals are the tensors of the whole batch inside them)
+        duals = [_rewrapped(level.input(alias, _dual(alias, _unbatched(t))), p)
+                 for alias, t, p in zip(aliases, tangent_leaves, primal_leaves)]
         output, aux = _split_aux(level.run(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
         values, products = [], []
         for out in out_leaves:
-            tangent = forward_ad.unpack_dual(out).tangent
+            whole = _unbatched(out)
+            tangent = forward_ad.unpack_dual(whole).tangent
             with forward_ad._paused():
-                values.append(_alias(out))     # the value, without its tangent (AliasBackward0)
-            products.append(tangent if tangent is not None else _zeros_like(values[-1]))
+                values.append(_rewrapped(_alias(whole), out))   # without its tangent (AliasBackward0)
+            if tangent is None:
+                products.append(_zeros_like(values[-1]))
+            elif "_expanded_from" in tangent.__dict__:
+                # a tangent not batched, passed straight through: PyTorch's is the one given
+                products.append(tangent._expanded_from)
+            else:
+                products.append(_rewrapped(tangent, out))
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
+
+
+def _dual(primal, tangent):
+    """make_dual(primal, tangent), its tangent still marked as expanded from an unbatched one.
+
+    (Inside vmap the tangent of the whole batch may be laid out otherwise than its primal, an
+    expanded or permuted view: both are made contiguous first, else make_dual would copy
+    the tangent without its graph.)"""
+    origin = tangent.__dict__.get("_expanded_from")
+    if _FuncTransforms.vmaps and \
+            forward_ad._layout(primal._array) != forward_ad._layout(tangent._array):
+        primal, tangent = primal.contiguous(), tangent.contiguous()
+    dual = forward_ad.make_dual(primal, tangent)
+    if origin is not None:
+        forward_ad._tangent_of(dual)._expanded_from = origin
+    return dual
 
 
 def _check_outputs(leaves, name):
@@ -542,7 +627,16 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
     return result + (aux,) if has_aux else result
 
 
-@_per_sample_inside_batched_vmap
+def _linearize_on_whole_batch(args):
+    """For linearize inside vmap: PyTorch traces make_dual, which has no batching rule, so a
+    batched primal is refused with its message; otherwise jvp_fn runs jvp on the whole batch."""
+    if any(isinstance(leaf, BatchedTensor) for leaf in tree_flatten(args[1:])[0]):
+        raise RuntimeError("Batching rule not implemented for aten::_make_dual; the fallback path "
+                           "doesn't work on out= or view ops.")
+    return args
+
+
+@functools.partial(_per_sample_inside_batched_vmap, whole_batch=_linearize_on_whole_batch)
 def linearize(func, *primals):
     """``(func(*primals), jvp_fn)``: jvp_fn(*tangents) is J @ tangents at these primals.
 
@@ -654,7 +748,9 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                 shape = tuple(value.shape) + tuple(x.shape)
                 cols = [leaves[i] for jj, leaves in columns if jj == j]
                 if cols:
-                    per_input.append(stack(cols, dim=value.ndim).reshape(shape))
+                    # (dispatched: inside vmap the columns may be BatchedTensors)
+                    columns_j = dispatch("stack", stack, (cols,), {"dim": value.ndim})
+                    per_input.append(columns_j.reshape(shape))
                 else:
                     per_input.append(_wrap(np.zeros(shape, dtype=value._array.dtype)))
             blocks.append(_rebuild(per_input, specs, argnums))
@@ -662,7 +758,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         if has_aux:
             return jac, aux
         return jac
-    return _per_sample_inside_batched_vmap(wrapper)
+    return _per_sample_inside_batched_vmap(wrapper, _differentiates_whole_batch(argnums))
 
 
 def _columns_by_jvp(of_diff, diff_leaves, has_aux):
@@ -680,19 +776,17 @@ def _columns_by_jvp(of_diff, diff_leaves, has_aux):
         output, aux = _split_aux(level.run(of_diff, *fresh), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
-        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
-        for dummy in dummies:
-            dummy.requires_grad = True
+        dummies = [_cotangent_leaf(o) for o in out_leaves]
         pulled_back = _grads(out_leaves, fresh, dummies)
         columns = []
         for j, x in enumerate(diff_leaves):
             for k in range(x.numel()):
                 tangents = []
                 for jj, other in enumerate(diff_leaves):
-                    direction = np.zeros(other._array.size, dtype=other._array.dtype)
+                    direction = np.zeros(other.numel(), dtype=other.dtype.numpy_dtype)
                     if jj == j:
                         direction[k] = 1
-                    tangents.append(_wrap(direction.reshape(other._array.shape)))
+                    tangents.append(_wrap(direction.reshape(tuple(other.shape))))
                 products = _finish(_grads(pulled_back, dummies, tangents), fresh + dummies)
                 if _FuncTransforms.vmaps:
                     # inside vmap, batched wherever the inputs are (as jvp's products: see jvp)
@@ -702,6 +796,15 @@ def _columns_by_jvp(of_diff, diff_leaves, has_aux):
     if has_aux:
         aux = _finish_aux(aux, fresh)
     return output, columns, aux
+
+
+def _cotangent_leaf(output):
+    """Zeros shaped like ``output`` that require grad: the u of the double-backward trick
+    (inside vmap, for the whole batch, in the BatchedTensors ``output`` is in)."""
+    whole = _unbatched(output)
+    dummy = _wrap(np.zeros(whole._array.shape, dtype=whole._array.dtype))
+    dummy.requires_grad = True
+    return _rewrapped(dummy, output)
 
 
 def hessian(func, argnums=0):

@@ -9,11 +9,12 @@ outputs carry the graph of those operations: ``vmap(torch.sin)(x).grad_fn`` is
 sample and its results are stacked (PyTorch's fallback, with its "performance
 drop" warning where PyTorch has no rule either).
 
-A grad or jacrev called inside a vmap differentiates the whole batch at once,
-as PyTorch's does (func/_transforms.py: one backward pass gives every sample's
-gradient, since the samples do not depend on each other). vjp, jvp, jacfwd and
-a grad given no batched argument still run once per sample of the vmaps around
-them, on ordinary tensors marked batched at their levels (minigrad/_functorch.py
+A grad, vjp, jvp, jacrev, jacfwd or hessian called inside a vmap differentiates the
+whole batch at once, as PyTorch's does (func/_transforms.py: one backward pass gives
+every sample's gradient, since the samples do not depend on each other; jvp pushes
+the tangents of the whole batch forward; linearize refuses a batched primal, as
+PyTorch's does). A jvp inside another jvp still runs once per sample of the vmaps
+around it, on ordinary tensors marked batched at their levels (minigrad/_functorch.py
 keeps PyTorch's refusals for them), with PyTorch's values and gradients.
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
