@@ -165,7 +165,14 @@ from .nn._pooling import (  # noqa: F401
     max_pool1d, max_pool2d, avg_pool1d, adaptive_avg_pool1d, max_pool1d_with_indices,
     adaptive_max_pool1d_with_indices as adaptive_max_pool1d)
 from .nn._padding import constant_pad_nd  # noqa: F401
+from .nn._pixel_shuffle import (  # noqa: F401  (torch.pixel_shuffle is F.pixel_shuffle)
+    pixel_shuffle, pixel_unshuffle, channel_shuffle, native_channel_shuffle)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
+from ._nn_functions import (  # noqa: F401  (torch.layer_norm, torch.dropout, torch.detach, ...)
+    detach, detach_, masked_fill, index_put_, adjoint, split_with_sizes, layer_norm, group_norm,
+    rms_norm, batch_norm, instance_norm, embedding, dropout, dropout_, alpha_dropout,
+    alpha_dropout_, feature_dropout, feature_dropout_, feature_alpha_dropout,
+    feature_alpha_dropout_)
 from . import func  # noqa: F401
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)

@@ -46,6 +46,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _likelihood_losses.py F.poisson_nll_loss, F.gaussian_nll_loss
     _upsampling.py        F.interpolate: nearest, linear, bilinear, bicubic, trilinear, area
     modules/upsampling.py Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
+    modules/pixelshuffle.py  PixelShuffle, PixelUnshuffle, ChannelShuffle (_pixel_shuffle.py)
 """
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
@@ -86,3 +87,4 @@ from .modules import (  # noqa: F401
     CosineEmbeddingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
     TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .modules import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa: F401
+from .modules import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
