@@ -51,7 +51,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
 from . import utils  # noqa: F401
-from .parameter import Parameter  # noqa: F401
+from .parameter import Parameter, Buffer  # noqa: F401
 from .modules import (  # noqa: F401
     Module, Linear, Identity, ReLU, Tanh, Sigmoid, LeakyReLU, Softplus, Softmax, LogSoftmax,
     ReLU6, Hardtanh, Threshold, ELU, LogSigmoid, SELU, CELU, Hardsigmoid, Hardswish, Mish, GELU, GLU,

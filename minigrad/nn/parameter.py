@@ -56,3 +56,30 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(array, requires_grad):
     return Parameter(_wrap(array), requires_grad)
+
+
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)`` is True for a tensor made by ``Buffer(...)`` (a plain tensor
+    marked ``_is_buffer``), as in PyTorch."""
+
+    def __instancecheck__(cls, instance):
+        if cls is Buffer and isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that a Module keeps as state but does not train (BatchNorm's running mean):
+    ``self.mask = Buffer(t)`` registers it as a buffer, as ``register_buffer`` does.
+    ``persistent=False`` leaves it out of ``state_dict``.
+
+    ``Buffer(data)`` gives ``data`` detached (sharing its memory), marked as a buffer.
+    """
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = empty(0)
+        tensor = data.detach().requires_grad_(data.requires_grad)
+        tensor.persistent = persistent
+        tensor._is_buffer = True
+        return tensor

@@ -18,7 +18,7 @@ from ... import _dtype
 from ..._tensor import Tensor, device as _device
 from ...autograd import graph
 from ...autograd.grad_mode import no_grad
-from ..parameter import Parameter
+from ..parameter import Parameter, Buffer
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -65,6 +65,7 @@ class Module:
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())   # left out of state_dict
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
@@ -94,11 +95,16 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = value
-        elif params is not None and name in self._buffers:
+        elif params is not None and (isinstance(value, Buffer) or name in self._buffers):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
-            self._buffers[name] = value
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            if isinstance(value, Buffer):
+                persistent = value.persistent
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            self.__dict__.pop(name, None)
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -119,6 +125,7 @@ class Module:
         for place in (self._parameters, self._buffers, self._modules):
             if name in place:
                 del place[name]
+                self._non_persistent_buffers_set.discard(name)
                 return
         object.__delattr__(self, name)
 
@@ -132,14 +139,22 @@ class Module:
                             "(torch.nn.Parameter or None required)")
         self._parameters[name] = param
 
-    def register_buffer(self, name, tensor):
-        """Add a tensor that is saved in ``state_dict`` but is not a parameter."""
+    def register_buffer(self, name, tensor, persistent=True):
+        """Add a tensor that is kept with the module (moved by ``.to()``, saved in
+        ``state_dict`` unless ``persistent=False``) but is not a parameter."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
         _check_name("buffer", name)
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._forget(name)
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
         """Add a child module under ``name`` (the same as ``self.name = module``)."""
@@ -297,7 +312,9 @@ class Module:
         Unlike ``named_parameters()``, a layer used twice appears under both names.
         """
         destination = OrderedDict() if destination is None else destination
-        for name, tensor in list(self._parameters.items()) + list(self._buffers.items()):
+        kept_buffers = [(name, tensor) for name, tensor in self._buffers.items()
+                        if name not in self._non_persistent_buffers_set]
+        for name, tensor in list(self._parameters.items()) + kept_buffers:
             if tensor is not None:
                 destination[prefix + name] = tensor if keep_vars else tensor.detach()
         for name, child in self._modules.items():
