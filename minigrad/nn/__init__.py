@@ -88,3 +88,4 @@ from .modules import (  # noqa: F401
     TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .modules import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa: F401
 from .modules import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
+from .modules import LocalResponseNorm  # noqa: F401

@@ -41,3 +41,4 @@ from .activation import MultiheadAttention  # noqa: F401
 from .transformer import (  # noqa: F401
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
+from .normalization import LocalResponseNorm  # noqa: F401

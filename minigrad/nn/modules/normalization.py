@@ -116,3 +116,23 @@ class RMSNorm(Module):
     def extra_repr(self):
         """The settings PyTorch prints: ``(4,), eps=None, elementwise_affine=True``."""
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class LocalResponseNorm(Module):
+    """Normalize each element by the squares of its ``size`` neighbours across channels
+    (AlexNet): x / (k + alpha * mean(x^2 over the window))^beta."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        """``F.local_response_norm(input, size, alpha, beta, k)``."""
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        """``size, alpha=..., beta=..., k=...``, as PyTorch prints them."""
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
