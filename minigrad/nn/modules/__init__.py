@@ -42,3 +42,4 @@ from .transformer import (  # noqa: F401
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
 from .normalization import LocalResponseNorm  # noqa: F401
+from .linear import Bilinear  # noqa: F401

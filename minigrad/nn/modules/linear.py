@@ -67,3 +67,37 @@ class Linear(Module):
         """The settings PyTorch prints: ``in_features=..., out_features=..., bias=True``."""
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class Bilinear(Module):
+    """y = x1^T A x2 + b: one matrix A (in1 x in2) per output unit, weight of shape
+    (out_features, in1_features, in2_features)."""
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(empty(out_features, in1_features, in2_features, dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """PyTorch's init: weight and bias uniform in [-1/sqrt(in1), 1/sqrt(in1)]."""
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        """``F.bilinear(input1, input2, weight, bias)``."""
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        """The settings PyTorch prints."""
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
