@@ -3,8 +3,11 @@
     clip_grad.py           clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_:
                            keep one unlucky batch from making a huge update
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
+    fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval, ...: fold BatchNorm into a layer
 """
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from . import rnn  # noqa: F401  (PackedSequence, pack_padded_sequence, pad_packed_sequence, ...)
+from .fusion import (  # noqa: F401
+    fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights)
