@@ -15,6 +15,7 @@
     asgd.py        ASGD (averaged SGD)
     lbfgs.py       LBFGS (quasi-Newton, with an optional strong-Wolfe line search)
     lr_scheduler.py  schedulers that change the learning rate as training goes on
+    swa_utils.py     AveragedModel, SWALR, update_bn: averaging weights (SWA, EMA)
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
@@ -30,3 +31,4 @@ from .rprop import Rprop  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .lbfgs import LBFGS  # noqa: F401
 from . import lr_scheduler  # noqa: F401
+from . import swa_utils  # noqa: F401
