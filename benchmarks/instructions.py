@@ -15,6 +15,7 @@ Usage (needs ``valgrind`` and ``setarch``)::
 
     python -m benchmarks.instructions            # this checkout's minigrad
     python -m benchmarks.instructions --ops 2000
+    python -m benchmarks.instructions --w4       # W4's wide graph instead, per product
 
 It builds W2's chain (``y = y * 1.0001``, ``y = y + b``) of two lengths in
 separate processes and reports the difference per operation, for the forward
@@ -51,10 +52,34 @@ def run_chains(n_ops, with_backward):
         del y
 
 
-def count(n_ops, with_backward):
+def run_wide(n_products, with_backward):
+    """In this process: W4's wide graph of ``n_products`` products, ``REPEATS`` times, collector off.
+
+    The leaves are made once, as in the benchmark, so each run makes their
+    ``AccumulateGrad`` nodes again (the previous graph took them along)."""
+    import gc
+
+    import minigrad
+    from .graphs import build_wide, clear_grads
+    from .objects import leaves
+    left, right = leaves(minigrad, n_products)
+    build_wide(left[:100], right[:100]).backward()       # warm-up: caches, lazily made objects
+    clear_grads("minigrad", left + right)
+    gc.collect()
+    gc.disable()
+    for _ in range(REPEATS):
+        total = build_wide(left, right)
+        if with_backward:
+            total.backward()
+        del total
+        clear_grads("minigrad", left + right)
+
+
+def count(n_ops, with_backward, workload="chains"):
     """Instructions executed by a fresh process that runs ``run_chains(n_ops, with_backward)``."""
-    return count_in_fresh_process(f"from benchmarks.instructions import run_chains; "
-                                  f"run_chains({n_ops}, {with_backward})")
+    run = "run_chains" if workload == "chains" else "run_wide"
+    return count_in_fresh_process(f"from benchmarks.instructions import {run}; "
+                                  f"{run}({n_ops}, {with_backward})")
 
 
 def count_in_fresh_process(code):
@@ -75,13 +100,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ops", type=int, default=1000,
-                        help="the shorter chain's length; the longer one is three times longer")
+                        help="the shorter chain's length (or number of products with --w4); "
+                             "the longer one is three times longer")
+    parser.add_argument("--w4", action="store_true",
+                        help="count W4's wide graph (per product of two leaves, with its share "
+                             "of the sums and the leaves' clearing) instead of W2's chain")
     arguments = parser.parse_args()
+    workload, name, unit = ("wide", "W4", "product") if arguments.w4 else ("chains", "W2", "operation")
     short, long = arguments.ops, 3 * arguments.ops
     ops = REPEATS * (long - short)
-    forward = (count(long, False) - count(short, False)) / ops
-    both = (count(long, True) - count(short, True)) / ops
-    print(f"W2 per operation: forward {forward:,.0f} instructions, backward {both - forward:,.0f}, "
+    forward = (count(long, False, workload) - count(short, False, workload)) / ops
+    both = (count(long, True, workload) - count(short, True, workload)) / ops
+    print(f"{name} per {unit}: forward {forward:,.0f} instructions, backward {both - forward:,.0f}, "
           f"in all {both:,.0f}")
 
 
