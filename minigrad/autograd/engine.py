@@ -60,6 +60,9 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 plan.capture_gradients(node, grads)
             if not runs or (grads[0] is None and all(grad is None for grad in grads)):
                 continue                               # nothing to pass on
+            if type(node) is AccumulateGrad and not (node._has_hooks or _Anomaly.enabled or _observers):
+                node.backward(*grads)                  # a leaf's .grad takes it: nothing flows on (and
+                continue                               # call_backward's checks all pass, so skip them)
             grad_inputs = call_backward(node, grads, keep_graph)
             grads = None                               # (let go of what arrived, as PyTorch does)
             next_nrs = node._next_nrs                  # (node.next_functions: these and the nodes)
