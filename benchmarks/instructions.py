@@ -15,6 +15,7 @@ Usage (needs ``valgrind`` and ``setarch``)::
 
     python -m benchmarks.instructions            # this checkout's minigrad
     python -m benchmarks.instructions --ops 2000
+    python -m benchmarks.instructions --w4       # W4's wide graph instead, per product
 
 It builds W2's chain (``y = y * 1.0001``, ``y = y + b``) of two lengths in
 separate processes and reports the difference per operation, for the forward
@@ -51,10 +52,41 @@ def run_chains(n_ops, with_backward):
         del y
 
 
+def run_wide(n_products, with_backward, repeats=REPEATS):
+    """In this process: W4's wide graph of ``n_products`` products, ``repeats`` times, collector off.
+
+    The leaves are made once, as in the benchmark, so each run makes their
+    ``AccumulateGrad`` nodes again (the previous graph took them along).
+    Between runs their gradients are dropped without the ``.grad`` setter's
+    checks, which the benchmark does not time either."""
+    import gc
+
+    import minigrad
+    from .graphs import build_wide
+    from .objects import leaves
+    left, right = leaves(minigrad, n_products)
+    build_wide(left[:100], right[:100]).backward()       # warm-up: caches, lazily made objects
+    gc.collect()
+    gc.disable()
+    for _ in range(repeats):
+        for leaf in left + right:
+            leaf._grad = None
+        total = build_wide(left, right)
+        if with_backward:
+            total.backward()
+        del total
+
+
 def count(n_ops, with_backward):
     """Instructions executed by a fresh process that runs ``run_chains(n_ops, with_backward)``."""
     return count_in_fresh_process(f"from benchmarks.instructions import run_chains; "
                                   f"run_chains({n_ops}, {with_backward})")
+
+
+def count_wide(n_products, with_backward, repeats):
+    """Instructions executed by a fresh process that runs ``run_wide(...)``."""
+    return count_in_fresh_process(f"from benchmarks.instructions import run_wide; "
+                                  f"run_wide({n_products}, {with_backward}, {repeats})")
 
 
 def count_in_fresh_process(code):
@@ -76,14 +108,24 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ops", type=int, default=1000,
                         help="the shorter chain's length; the longer one is three times longer")
+    parser.add_argument("--w4", action="store_true",
+                        help="count W4's wide graph of 10,000 products instead, per product of two "
+                             "leaves with its share of the sums (one run against four runs, so that "
+                             "making the leaves cancels out)")
     arguments = parser.parse_args()
-    short, long = arguments.ops, 3 * arguments.ops
-    ops = REPEATS * (long - short)
-    forward = (count(long, False) - count(short, False)) / ops
-    both = (count(long, True) - count(short, True)) / ops
-    print(f"W2 per operation: forward {forward:,.0f} instructions, backward {both - forward:,.0f}, "
+    if arguments.w4:
+        n, runs = 10_000, 3
+        forward = (count_wide(n, False, 1 + runs) - count_wide(n, False, 1)) / (runs * n)
+        both = (count_wide(n, True, 1 + runs) - count_wide(n, True, 1)) / (runs * n)
+        name, unit = "W4", "product"
+    else:
+        short, long = arguments.ops, 3 * arguments.ops
+        ops = REPEATS * (long - short)
+        forward = (count(long, False) - count(short, False)) / ops
+        both = (count(long, True) - count(short, True)) / ops
+        name, unit = "W2", "operation"
+    print(f"{name} per {unit}: forward {forward:,.0f} instructions, backward {both - forward:,.0f}, "
           f"in all {both:,.0f}")
-
 
 if __name__ == "__main__":
     main()

@@ -10,6 +10,8 @@ more than a timing on a busy machine. This prints:
 
 * the tracked objects allocated per operation of W3's chain (collector off,
   ``gc.get_count``), and per product of W4's wide graph with its share of the sums;
+* the most tracked objects W4's backward pass holds at once beyond the graph and
+  the leaves' new ``.grad`` tensors (gradients waiting for their node), per product;
 * W4 run as the benchmark runs it (minigrad and PyTorch in turns), with the full
   passes (generation 2, counted with ``gc.callbacks``) in each phase of each run.
 
@@ -46,6 +48,31 @@ def leaves(module, n, seed=0):
     values = np.random.default_rng(seed).standard_normal((2, n)).astype(np.float32).tolist()
     return ([module.tensor([v], requires_grad=True) for v in values[0]],
             [module.tensor([v], requires_grad=True) for v in values[1]])
+
+
+def backward_peak_per_unit(build, units):
+    """The most tracked objects backward holds at once, per unit (collector off), besides the
+    graph and the one new ``.grad`` tensor per leaf that backward leaves behind.
+
+    Sampled after each node runs (``minigrad.autograd.engine.observe``): gradients
+    waiting in the engine's buffers survive younger collections like the graph
+    does, and so count towards the next full pass."""
+    from minigrad.autograd.engine import observe
+    root = build()
+    gc.collect()
+    gc.disable()
+    peak, leaves_done = [0], [0]
+    try:
+        start = gc.get_count()[0]
+
+        def sample(step):
+            leaves_done[0] += type(step["node"]).__name__ == "AccumulateGrad"
+            peak[0] = max(peak[0], gc.get_count()[0] - start - leaves_done[0])
+        with observe(sample):
+            root.backward()
+    finally:
+        gc.enable()
+    return peak[0] / units
 
 
 def full_passes_per_phase(modules, n_products, runs):
@@ -103,6 +130,11 @@ def main():
     left, right = leaves(minigrad, 10_000)
     per_product = allocated_per_unit(lambda: build_wide(left, right), 10_000)
     print(f"W4: {per_product:.2f} tracked objects allocated per product (with its share of the sums)")
+    clear_grads("minigrad", left + right)
+    held = backward_peak_per_unit(lambda: build_wide(left, right), 10_000)
+    print(f"W4: at most {held:.2f} tracked objects per product held at once by backward "
+          f"(besides the leaves' new .grad)")
+    clear_grads("minigrad", left + right)
     print(f"W4 full passes of the collector [forward, backward, free] in each of {arguments.runs} runs:")
     for name, counts in full_passes_per_phase(modules, 10_000, arguments.runs).items():
         print(f"  {name:9s} {counts}")

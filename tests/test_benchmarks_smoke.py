@@ -124,3 +124,13 @@ def test_the_w1_instruction_counter_runs_its_steps(implementation):
         run_steps(implementation, 1)
     finally:
         gc.enable()          # (run_steps turns the collector off, as its counts need)
+
+
+def test_the_w4_instruction_counter_runs_its_graphs():
+    """What ``benchmarks.instructions --w4`` runs under valgrind, run here without it (quickly)."""
+    from benchmarks.instructions import run_wide
+    import gc
+    try:
+        run_wide(50, True)
+    finally:
+        gc.enable()          # (run_wide turns the collector off, as its counts need)

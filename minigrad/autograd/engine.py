@@ -48,10 +48,11 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
     order = topological_order(root_nodes)              # PyTorch's order, see below
     plan = CapturePlan(capture, root_nodes, run_captured, single_output=len(roots) == 1)
     needed, capture_at = plan.needed, plan.capture_at
-    buffers = starting_buffers(roots)                  # node -> gradients arrived so far
+    buffers = starting_buffers(roots)                  # node -> gradient(s) arrived so far
     with backward_pass(root_nodes, order, plan, keep_graph, create_graph):
         for node in order:                             # all its gradients have arrived
-            grads = buffers.pop(node, None) or [None] * node._num_outputs   # what arrived, summed
+            grads = buffers.pop(node, None)            # what arrived, summed (see starting_buffers)
+            grads = [grads] if node._num_outputs == 1 else grads or [None] * node._num_outputs
             runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
             if node._has_hooks:
                 grads = apply_pre_hooks(node, grads, runs, plan)
@@ -59,13 +60,25 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 plan.capture_gradients(node, grads)
             if not runs or (grads[0] is None and all(grad is None for grad in grads)):
                 continue                               # nothing to pass on
+            if type(node) is AccumulateGrad and not (node._has_hooks or _Anomaly.enabled or _observers):
+                node.backward(*grads)                  # a leaf's .grad takes it: nothing flows on (and
+                continue                               # call_backward's checks all pass, so skip them)
             grad_inputs = call_backward(node, grads, keep_graph)
             grads = None                               # (let go of what arrived, as PyTorch does)
             next_nrs = node._next_nrs                  # (node.next_functions: these and the nodes)
             next_nodes = (node._next_node_0, node._next_node_1) if len(next_nrs) < 3 else node._all_next_nodes
             for i, grad in enumerate(grad_inputs):
-                if grad is not None and next_nodes[i] is not None:    # add it to what arrived there
-                    add_to_buffer(buffers, node, next_nodes[i], next_nrs[i], grad, create_graph, grad_inputs)
+                next_node = next_nodes[i]
+                if grad is None or next_node is None:
+                    continue                           # no gradient, or none wanted there
+                # the usual case, without a call: the first gradient to arrive at a one-output
+                # node, of its shape and dtype, is what arrived there (else add_to_buffer sums)
+                if next_node not in buffers and next_node._num_outputs == 1 and (
+                        grad._array.shape == next_node._output_shape
+                        and grad._array.dtype is next_node._output_dtype):
+                    buffers[next_node] = grad
+                else:
+                    add_to_buffer(buffers, node, next_node, next_nrs[i], grad, create_graph, grad_inputs)
             grad_inputs = grad = None          # the buffers hold them now (PyTorch moves them there)
     return plan.captured
 
@@ -157,9 +170,17 @@ def nodes_leading_to(root_nodes, targets):
 
 
 def starting_buffers(roots):
-    """The gradients the pass starts with, one buffer (a list, one slot per output) per node."""
+    """The gradients the pass starts with: what each node's buffer holds.
+
+    A node with one output (most) keeps its gradient itself; one with several, a list
+    with a slot per output. (A wide graph waits with thousands of gradients at once: a
+    list around each would be one more object each for the garbage collector.)
+    """
     buffers = {}
     for (node, output_nr), grad in roots:
+        if node._num_outputs == 1:
+            buffers[node] = grad if node not in buffers else buffers[node] + grad
+            continue
         buffer = buffers.setdefault(node, [None] * node._num_outputs)
         buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
     return buffers
@@ -272,17 +293,21 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
     if array.shape != node._output_shape or (
             array.dtype is not node._output_dtype and array.dtype != node._output_dtype):
         grad = _fit_to_node(grad, node, output_nr, producer)
-    buffer = buffers.get(node)
-    if buffer is None:                        # the first gradient to arrive at this node
-        if node._num_outputs == 1:
-            buffers[node] = [grad]
+    if node._num_outputs == 1:                # (its gradient kept bare: see starting_buffers)
+        buffer, current = None, buffers.get(node)
+        if current is None:                   # the first gradient to arrive at this node
+            buffers[node] = grad
             return
-        buffer = buffers[node] = [None] * node._num_outputs
-    current = buffer[output_nr]
-    if current is None:
-        buffer[output_nr] = grad
-    elif create_graph or _DualLevel.open:     # (forward mode: keep the tangents)
-        buffer[output_nr] = current + grad        # recorded, so it can be differentiated
+    else:
+        buffer = buffers.get(node)
+        if buffer is None:
+            buffer = buffers[node] = [None] * node._num_outputs
+        current = buffer[output_nr]
+        if current is None:
+            buffer[output_nr] = grad
+            return
+    if create_graph or _DualLevel.open:       # (forward mode: keep the tangents)
+        total = current + grad                # recorded, so it can be differentiated
     else:
         total = current._array + grad._array
         if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
@@ -304,8 +329,12 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             # numpy is faster at it for tiny tensors
             current._array = total
             current._version_counter[0] += 1
-        else:
-            buffer[output_nr] = _wrap(total)
+            return
+        total = _wrap(total)
+    if buffer is None:
+        buffers[node] = total
+    else:
+        buffer[output_nr] = total
 
 
 def _times_in(grad, grads):
