@@ -4,6 +4,7 @@
                            keep one unlucky batch from making a huge update
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
     fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval, ...: fold BatchNorm into a layer
+    parametrize.py         register_parametrization: a weight computed from other tensors
 """
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
@@ -11,3 +12,4 @@ from .convert_parameters import parameters_to_vector, vector_to_parameters  # no
 from . import rnn  # noqa: F401  (PackedSequence, pack_padded_sequence, pad_packed_sequence, ...)
 from .fusion import (  # noqa: F401
     fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights)
+from . import parametrize  # noqa: F401
