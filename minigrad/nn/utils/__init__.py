@@ -5,6 +5,7 @@
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
     fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval, ...: fold BatchNorm into a layer
     parametrize.py         register_parametrization: a weight computed from other tensors
+    parametrizations.py    weight_norm, as a parametrization
 """
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
@@ -13,3 +14,4 @@ from . import rnn  # noqa: F401  (PackedSequence, pack_padded_sequence, pad_pack
 from .fusion import (  # noqa: F401
     fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights)
 from . import parametrize  # noqa: F401
+from . import parametrizations  # noqa: F401
