@@ -872,7 +872,9 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
     class_dim = 0 if input.ndim == 1 else 1
     weighted = logp * target
     if weight is not None:
-        class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
+        # (viewed with input's number of dims, as PyTorch: its saved view shows [1, C, ...])
+        class_shape = [1] * input.ndim
+        class_shape[class_dim] = -1
         weighted = weighted * weight.reshape(class_shape)
     if reduction == "none":
         return -weighted.sum(class_dim)
