@@ -3,8 +3,8 @@
 PyTorch's node saves an input only for the derivatives that need it, and only when the input
 those derivatives belong to requires grad; backward then checks (and may refuse) each saved
 input that was changed in place since. So after the forward, each input in turn is changed in
-place, for every choice of the inputs that require grad, and backward must fail exactly when
-PyTorch's fails, with its message, or give its gradients.
+place (and then the output), for every choice of the inputs that require grad, and backward
+must fail exactly when PyTorch's fails, with its message, or give its gradients.
 """
 import itertools
 
@@ -129,6 +129,56 @@ OPERATIONS = [
      lambda L, x, t, w, p: L.nn.functional.binary_cross_entropy_with_logits(x, t, weight=w, pos_weight=p)),
     ("embedding", [_ints([0, 2, 1]), _floats(4, 2)], lambda L, i, w: L.nn.functional.embedding(i, w)),
     ("hypot", [_floats(3), _floats(3)], lambda L, a, b: L.hypot(a, b)),
+    # two tensor inputs and an index, or a few more
+    ("gather", [_floats(3, 2), _ints([[0, 1], [2, 0]])], lambda L, a, i: a.gather(0, i)),
+    ("index_select", [_floats(4, 2), _ints([0, 2])], lambda L, a, i: a.index_select(0, i)),
+    ("take", [_floats(4), _ints([0, 2])], lambda L, a, i: a.take(i)),
+    ("take_along_dim", [_floats(3, 2), _ints([[0, 1], [2, 0]])], lambda L, a, i: L.take_along_dim(a, i, 0)),
+    ("indexing", [_floats(4, 2), _ints([0, 2])], lambda L, a, i: a[i]),
+    ("indexing_mask", [_floats(3), _mask([True, False, True])], lambda L, a, m: a[m]),
+    ("index_reduce_prod", [_floats(4, 2), _ints([0, 2]), _floats(2, 2)],
+     lambda L, a, i, s: a.index_reduce(0, i, s, "prod")),
+    ("index_reduce_amax", [_floats(4, 2), _ints([0, 2]), _floats(2, 2)],
+     lambda L, a, i, s: a.index_reduce(0, i, s, "amax")),
+    ("lerp_scalar", [_floats(3), _floats(3)], lambda L, a, b: L.lerp(a, b, 0.3)),
+    ("clamp_max_only", [_floats(3), _floats(3)], lambda L, a, hi: L.clamp(a, max=hi)),
+    ("linalg_solve", [_spd(3), _floats(3, 2)], lambda L, a, b: L.linalg.solve(a, b)),
+    ("lstsq", [_floats(4, 3), _floats(4, 2)], lambda L, a, b: L.linalg.lstsq(a, b).solution),
+    ("cdist", [_floats(3, 2), _floats(4, 2)], lambda L, a, b: L.cdist(a, b)),
+    ("dist", [_floats(3), _floats(3)], lambda L, a, b: L.dist(a, b)),
+    ("kron", [_floats(2, 2), _floats(2, 3)], lambda L, a, b: L.kron(a, b)),
+    ("vecdot", [_floats(2, 3), _floats(2, 3)], lambda L, a, b: L.linalg.vecdot(a, b)),
+    ("block_diag", [_floats(2, 2), _floats(1, 3), _floats(2)], lambda L, a, b, c: L.block_diag(a, b, c)),
+    ("diagonal_scatter", [_floats(3, 3), _floats(3)], lambda L, a, s: L.diagonal_scatter(a, s)),
+    ("slice_scatter", [_floats(4, 2), _floats(2, 2)], lambda L, a, s: L.slice_scatter(a, s, 0, 1, 3)),
+    ("select_scatter", [_floats(3, 2), _floats(2)], lambda L, a, s: L.select_scatter(a, s, 0, 1)),
+    ("as_strided_scatter", [_floats(4), _floats(2)], lambda L, a, s: L.as_strided_scatter(a, s, (2,), (2,))),
+    ("xlogy", [_floats(3), _positive(3)], lambda L, a, b: L.xlogy(a, b)),
+    ("xlog1py", [_floats(3), _positive(3)], lambda L, a, b: L.special.xlog1py(a, b)),
+    ("atan2", [_floats(3), _floats(3)], lambda L, a, b: L.atan2(a, b)),
+    ("copysign", [_floats(3), _floats(3)], lambda L, a, b: L.copysign(a, b)),
+    ("fmod", [_floats(3), _positive(3)], lambda L, a, b: L.fmod(a, b)),
+    ("remainder", [_floats(3), _positive(3)], lambda L, a, b: L.remainder(a, b)),
+    ("cosine_similarity", [_floats(2, 3), _floats(2, 3)],
+     lambda L, a, b: L.nn.functional.cosine_similarity(a, b)),
+    ("pairwise_distance", [_floats(2, 3), _floats(2, 3)],
+     lambda L, a, b: L.nn.functional.pairwise_distance(a, b)),
+    ("prelu", [_floats(2, 3), _positive(3)], lambda L, a, w: L.nn.functional.prelu(a, w)),
+    ("kl_div", [_floats(3), _probabilities(3)], lambda L, a, t: L.nn.functional.kl_div(a, t, reduction="sum")),
+    ("huber_loss", [_floats(3), _floats(3)], lambda L, a, t: L.nn.functional.huber_loss(a, t)),
+    ("soft_margin_loss", [_floats(3), _floats(3)],
+     lambda L, a, t: L.nn.functional.soft_margin_loss(a, t.sign())),
+    ("rms_norm", [_floats(2, 3), _floats(3)], lambda L, x, w: L.nn.functional.rms_norm(x, (3,), w)),
+    ("conv_transpose2d", [_floats(1, 2, 3, 3), _floats(2, 3, 2, 2), _floats(3)],
+     lambda L, x, w, b: L.nn.functional.conv_transpose2d(x, w, b)),
+    ("conv2d_groups", [_floats(1, 4, 3, 3), _floats(4, 2, 2, 2), _floats(4)],
+     lambda L, x, w, b: L.nn.functional.conv2d(x, w, b, groups=2)),
+    ("nll_loss_weight_sum", [_floats(3, 4), _ints([0, 3, 1]), _positive(4)],
+     lambda L, x, t, w: L.nn.functional.nll_loss(x, t, weight=w, reduction="sum")),
+    ("cross_entropy_smoothing_weight", [_floats(3, 4), _ints([0, 3, 1]), _positive(4)],
+     lambda L, x, t, w: L.nn.functional.cross_entropy(x, t, weight=w, label_smoothing=0.1)),
+    ("cholesky_inverse", [_lower(3)], lambda L, l: L.cholesky_inverse(l)),
+    ("renorm", [_floats(3, 2)], lambda L, a: a.renorm(2, 0, 1.0)),
 ]
 
 
@@ -145,7 +195,8 @@ def _grad_choices(name, makers, rng):
 
 
 def _outcome(L, fn, arrays, needs_grad, changed):
-    """Run forward, change input ``changed`` in place, ask for the gradients: what happens."""
+    """Run forward, change input ``changed`` (the output after the inputs) in place, ask for the
+    gradients: what happens."""
     leaves, inputs = [], []
     for i, array in enumerate(arrays):
         if i in needs_grad:
@@ -158,7 +209,7 @@ def _outcome(L, fn, arrays, needs_grad, changed):
         out = fn(L, *inputs)
         if isinstance(out, tuple):
             out = out[0]
-        target = inputs[changed]
+        target = inputs[changed] if changed < len(inputs) else out      # (or the output itself)
         target.copy_(target.detach().clone())
         grads = L.autograd.grad(out.sum(), leaves)
     except RuntimeError as error:
@@ -172,7 +223,7 @@ def test_changing_a_saved_input_fails_as_in_pytorch(torch, name, makers, fn):
     arrays = [make(rng) for make in makers]
     differences = []
     for needs_grad in _grad_choices(name, makers, rng):
-        for changed in range(len(arrays)):
+        for changed in range(len(arrays) + 1):
             mine = _outcome(minigrad, fn, arrays, needs_grad, changed)
             theirs = _outcome(torch, fn, arrays, needs_grad, changed)
             same = mine[0] == theirs[0] and (

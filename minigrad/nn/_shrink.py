@@ -189,7 +189,8 @@ def prelu(input, weight):
                                f"numbers = {count} and channel size = {channels}.")
 
     if input.ndim >= 2:              # one slope per channel (or one for all), along dim 1
-        weight = weight.view((count,) + (1,) * (input.ndim - 2))
+        # (viewed with input's number of dims, as PyTorch: grad_fn._saved_weight is [1, C, 1, ...])
+        weight = weight.view((1, count) + (1,) * (input.ndim - 2))
     x, w = input._array, weight._array
     out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
     return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
