@@ -1157,3 +1157,13 @@ def test_as_strided_scatter_into_a_dtype_without_gradients(torch, fn):
 ])
 def test_binary_cross_entropy_target_outside_0_1(torch, fn):
     assert_same(fn, torch)
+
+
+# the gradient of mish and silu (float32, nothing recorded) of a 0-d leaf is new memory .grad
+# adopts as it is, at version 0 (numpy had made it a scalar, which was copied)
+@pytest.mark.parametrize("name", ["mish", "silu"])
+def test_gradient_of_a_0d_activation_is_adopted(torch, name):
+    for L in (minigrad, torch):
+        x = L.tensor(0.7, requires_grad=True)
+        getattr(L.nn.functional, name)(x).backward()
+        assert x.grad._version == 0 and x.grad.shape == ()

@@ -1227,7 +1227,8 @@ class SiluBackward0(Node):
             # one multiply-add (one rounding), so the last bit is PyTorch's
             g, a = grad._array, x._array
             s = _sigmoid_array(a)
-            return (_wrap(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1))),)
+            # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
+            return (_wrap(np.asarray(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1)))),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
