@@ -1171,14 +1171,14 @@ def test_gradient_of_a_0d_activation_is_adopted(torch, name):
 
 # mm's gradient computed transposed (for a column-major factor, as every 1x1 matrix is) is a
 # view in PyTorch: a second gradient for the same tensor is added out of place
-@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (1, 3)])
-@pytest.mark.parametrize("product", ["c@c", "c@c.t", "c.t@c", "c.t@c.t"])
+@pytest.mark.parametrize("shape, product", [
+    (shape, product) for shape in [(1, 1), (2, 2), (1, 3)]
+    for product in ["c@c", "c@c.t", "c.t@c", "c.t@c.t"]
+    if shape[0] == shape[1] or product in ("c@c.t", "c.t@c")])
 def test_version_of_gradients_added_to_a_transposed_product(torch, shape, product):
     versions = []
     for L in (minigrad, torch):
         c = L.ones(shape, requires_grad=True) * 1
-        if product == "c@c" and shape[0] != shape[1]:
-            continue
         left = c.t() if product.startswith("c.t") else c
         right = c.t() if product.endswith("c.t") else c
         seen = []
