@@ -264,7 +264,10 @@ def _check_zero_dim(input, index):
         if index == 0:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+        size = input._stale_size      # (0, but where PyTorch's kernel left another: shrunk_to_0d)
+        if -size <= index < size:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size {size}")
     if isinstance(index, slice):
         _check_step(index)
         # PyTorch records the slice before it finds the tensor has no dimension to slice

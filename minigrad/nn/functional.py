@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, _State
 from ..autograd.forward_ad import _DualLevel
@@ -236,8 +236,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _check_reduction(reduction)
     diff = (input._array - target._array).astype(_loss_dtype(input, target, "mse_cpu"), copy=False)
     value = _reduce(diff * diff, reduction)
-    return result(value, MseLossBackward0, (input, target), saved=(input, target),
-                  reduction=reduction, _count=diff.size)
+    # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
+    return shrunk_to_0d(result(value, MseLossBackward0, (input, target), saved=(input, target),
+                               reduction=reduction, _count=diff.size), (diff.shape or (0,))[0])
 
 
 # --- binary cross-entropy (binary_cross_entropy itself: nn/_binary_cross_entropy.py) -----------
