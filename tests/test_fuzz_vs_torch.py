@@ -1291,6 +1291,11 @@ def test_random_programs_match_pytorch(torch, program):
     # such a view in place, so x.grad is at version 1, not 2
     [("leaf", (), 0, False, True), ("unary", "cov", (0,), False, False),
      ("backward", "backward", (1,), False, False)],
+    # sgn's gradient is zeros, but PyTorch's node unpacks (and so checks) self and result
+    [("leaf", (3,), 0, False, True), ("unary", "sgn", (0,), False, False),
+     ("inplace", "F_celu_", (0,), True, False), ("grad", "grad", (1,), False, False)],
+    # prelu of a 0-d input by a weight of one element: weight is viewed as input (a 0-d result)
+    [("leaf", (), 0, False, True), ("binary", "prelu", (0, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

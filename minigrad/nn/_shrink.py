@@ -188,9 +188,10 @@ def prelu(input, weight):
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter "
                                f"numbers = {count} and channel size = {channels}.")
 
-    if input.ndim >= 2:              # one slope per channel (or one for all), along dim 1
-        # (viewed with input's number of dims, as PyTorch: grad_fn._saved_weight is [1, C, 1, ...])
-        weight = weight.view((1, count) + (1,) * (input.ndim - 2))
+    if weight.ndim != input.ndim:
+        # as PyTorch: weight viewed with input's number of dims, one slope per channel (dim 1)
+        # or one for all (grad_fn._saved_weight is [1, C, 1, ...], [1] or [])
+        weight = weight.reshape(tuple(count if d == 1 else 1 for d in range(input.ndim)))
     x, w = input._array, weight._array
     out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
     return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
