@@ -179,6 +179,10 @@ OPERATIONS = [
      lambda L, x, t, w: L.nn.functional.cross_entropy(x, t, weight=w, label_smoothing=0.1)),
     ("cholesky_inverse", [_lower(3)], lambda L, l: L.cholesky_inverse(l)),
     ("renorm", [_floats(3, 2)], lambda L, a: a.renorm(2, 0, 1.0)),
+    # a zero gradient, but the node still unpacks what it saved
+    ("sgn", [_floats(3)], lambda L, a: L.sgn(a)),
+    ("angle", [_floats(3)], lambda L, a: L.angle(a)),
+    ("prelu_0d", [_floats(), _positive(1)], lambda L, a, w: L.nn.functional.prelu(a, w)),
 ]
 
 

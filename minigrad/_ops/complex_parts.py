@@ -28,6 +28,7 @@ class AngleBackward0(Node):
     _saved_names = ("self",)        # grad_fn._saved_self, as in PyTorch
 
     def backward(self, grad):
+        self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
         return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros, no graph
 
     def jvp(self, tangents, inputs, out):
