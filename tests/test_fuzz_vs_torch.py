@@ -1299,6 +1299,10 @@ def test_random_programs_match_pytorch(torch, program):
     # max_pool1d of a (C, L) input with nothing to record: PyTorch's kernel without indices
     # squeezes its new result in place (version 1, not a view)
     [("leaf", (3,), 0, False, True), ("unary", "max_pool1d", (0,), True, False)],
+    # add_ into windows that overlap of a float64 copy of them: computed in float64, PyTorch
+    # reads every element (a converted copy) before it writes any back
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("inplace_binary", "add_double_", (1, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -400,6 +400,10 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     if overlaps_itself(tensor._array):      # (unfold's windows): element by element
         scaled = other if alpha == 1 else other * alpha
         with_alpha = op if alpha == 1 else lambda a, b: op(a, b, alpha=alpha)
+        if isinstance(other, Tensor) and result_type(tensor, other) != tensor._array.dtype:
+            # computed in another dtype (x.add_(y.double())): PyTorch works on a converted
+            # copy of the tensor, so every element is read before any is written back
+            return apply_inplace(tensor, with_alpha, other)
         if isinstance(other, Tensor):
             try:                                # shapes that do not fit: PyTorch's message first
                 np.broadcast_shapes(tensor._array.shape, other._array.shape)
