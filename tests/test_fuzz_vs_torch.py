@@ -1303,6 +1303,10 @@ def test_random_programs_match_pytorch(torch, program):
     # reads every element (a converted copy) before it writes any back
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("inplace_binary", "add_double_", (1, 1), True, False)],
+    # index_add_ into windows that overlap: PyTorch adds element by element in that memory,
+    # so a location seen twice gets both additions
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("inplace_binary", "index_add_", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
