@@ -1307,6 +1307,12 @@ def test_random_programs_match_pytorch(torch, program):
     # so a location seen twice gets both additions
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("inplace_binary", "index_add_", (1, 0), True, False)],
+    # dist of a float32 vector and a 0-d float64 tensor: a float32 result, as PyTorch promotes
+    [("leaf", (3,), 0, False, True), ("leaf64", (3,), 0, False, False),
+     ("binary", "F_cosine_similarity", (0, 1), True, False), ("binary", "dist", (0, 2), True, False)],
+    # rrelu of integers: PyTorch names leaky_relu's kernel outside training
+    [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
+     ("inplace", "F_rrelu_eval_inplace", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

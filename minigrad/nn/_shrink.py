@@ -261,7 +261,8 @@ class RreluWithNoiseBackward1(Node):
 def _rrelu_values(input, lower, upper, training, node_class):
     x = input._array
     if x.dtype.kind != "f":
-        raise kernel_not_implemented("rrelu_with_noise_cpu", input)
+        # (PyTorch's kernel: leaky_relu's with the mean slope outside training)
+        raise kernel_not_implemented("rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu", input)
     noise = np.ones(x.shape, dtype=x.dtype)
     if training:
         # one draw per element <= 0, in order, as PyTorch's loop does (uniform in double)
