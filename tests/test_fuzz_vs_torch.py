@@ -1313,6 +1313,10 @@ def test_random_programs_match_pytorch(torch, program):
     # rrelu of integers: PyTorch names leaky_relu's kernel outside training
     [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
      ("inplace", "F_rrelu_eval_inplace", (1,), True, False)],
+    # conj_physical_ of an expanded gradient: for real numbers PyTorch writes nothing, and
+    # checks no overlap
+    [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("inplace", "conj_physical_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
