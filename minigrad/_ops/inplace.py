@@ -107,6 +107,13 @@ def _dense_bounds(array):
     return start, end
 
 
+def refuse_partial_overlap(tensor, other):
+    """``tensor.op_(other)`` where ``other`` may be a view of tensor's memory: PyTorch's
+    in-place binary operations refuse a partial overlap first, before shapes and dtypes."""
+    if isinstance(other, Tensor) and other._version_counter is tensor._version_counter:
+        _check_partial_overlap(tensor, other)
+
+
 def _check_partial_overlap(tensor, other, full_ok=True):
     """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
 

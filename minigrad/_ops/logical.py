@@ -70,10 +70,8 @@ def _logical_in_place(name, function):
         if not isinstance(other, Tensor):
             raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
-        if other._version_counter is self._version_counter:
-            # over self's memory: PyTorch refuses a partial overlap before it looks at shapes
-            from .inplace import _check_partial_overlap
-            _check_partial_overlap(self, other)
+        from .inplace import refuse_partial_overlap
+        refuse_partial_overlap(self, other)
         return _written_back(self, function(self, other))
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = (f"In place: self becomes {name}(self, other) as 1 and 0 of self's dtype. "
