@@ -1323,6 +1323,12 @@ def test_random_programs_match_pytorch(torch, program):
      ("inplace_binary", "logical_and_", (1, 0), True, False)],
     [("leaf", (3,), 0, False, True), ("view", "as_strided_offset", (0,), True, False),
      ("inplace_binary", "logical_and_", (0, 1), True, False)],
+    # logical_not_ of windows that overlap: a location seen twice is flipped twice
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("inplace", "logical_not_", (1,), True, False)],
+    # prelu of integers: PyTorch has no kernel for them
+    [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
+     ("binary", "prelu", (1, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -193,6 +193,8 @@ def prelu(input, weight):
         # or one for all (grad_fn._saved_weight is [1, C, 1, ...], [1] or [])
         weight = weight.reshape(tuple(count if d == 1 else 1 for d in range(input.ndim)))
     x, w = input._array, weight._array
+    if x.dtype.kind != "f":
+        raise kernel_not_implemented("prelu_cpu", input)
     out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
     return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
 
