@@ -1329,6 +1329,9 @@ def test_random_programs_match_pytorch(torch, program):
     # prelu of integers: PyTorch has no kernel for them
     [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
      ("binary", "prelu", (1, 1), True, False)],
+    # ldexp_ of windows that overlap: element by element, reading what the last write left
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False),
+     ("view", "as_strided_overlap", (0,), True, False), ("inplace_binary", "ldexp_", (2, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

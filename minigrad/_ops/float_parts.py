@@ -117,11 +117,19 @@ def ldexp(input, other):
 
 def ldexp_(self, other):
     """In-place ``ldexp``: self becomes self * 2 ** other (self must be a float tensor)."""
-    from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
+    from .inplace import apply_inplace, overlaps_itself, reading_its_own_writes    # (builds on this package)
     _check_other("ldexp_", other, position=1)
     if self._array.dtype.kind != "f":
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{self.dtype.tensor_type_name[:-len('Tensor')]}")
+    if overlaps_itself(self._array):
+        # (windows that overlap: element by element in PyTorch's loop order, each reading what
+        # the last write left)
+        dtype = self._array.dtype.type
+        if isinstance(other, Tensor):
+            return reading_its_own_writes(self, other, lambda a, e: a * np.power(dtype(2), dtype(e)), ldexp)
+        return reading_its_own_writes(self, (), lambda a: a * np.power(dtype(2), dtype(other)),
+                                      lambda t: ldexp(t, other))
     return apply_inplace(self, lambda t, *_: ldexp(t, other), other)
 
 
