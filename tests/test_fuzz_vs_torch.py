@@ -1332,6 +1332,8 @@ def test_random_programs_match_pytorch(torch, program):
     # ldexp_ of windows that overlap: element by element, reading what the last write left
     [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False),
      ("view", "as_strided_overlap", (0,), True, False), ("inplace_binary", "ldexp_", (2, 1), True, False)],
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("inplace_binary", "ldexp_", (1, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
