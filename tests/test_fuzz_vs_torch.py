@@ -1334,6 +1334,9 @@ def test_random_programs_match_pytorch(torch, program):
      ("view", "as_strided_overlap", (0,), True, False), ("inplace_binary", "ldexp_", (2, 1), True, False)],
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("inplace_binary", "ldexp_", (1, 1), True, False)],
+    # trapezoid of no samples: PyTorch's zeros, filled in place (version 1)
+    [("leaf", (3,), 0, False, True), ("leaf", (0,), 0, False, False),
+     ("binary", "trapezoid_x", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
