@@ -95,6 +95,17 @@ _REQUIRES_GRAD_IN_TRANSFORM = (
     "transformed instead.")
 
 
+def shrunk_to_0d(out, size):
+    """Note on ``out`` (a 0-d result, or several) the size ``size`` that PyTorch's kernel gave
+    its first dim before shrinking it to 0-d (a reduction's kept dim squeezed away, a loss's
+    elements reduced in the same tensor). PyTorch's indexing reads that stale size: x[-1]
+    says "select() cannot be applied to a 0-dim tensor." when -size <= index < size."""
+    for tensor in (out if isinstance(out, tuple) else (out,)):
+        if isinstance(tensor, Tensor) and tensor._array.ndim == 0:
+            tensor._stale_size = size
+    return out
+
+
 def _wrap(array):
     """A new tensor around a numpy array (no copy, no history). The hot path of every op."""
     t = _new_object(Tensor)
@@ -228,6 +239,7 @@ class Tensor:
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
     _zero_steps = False           # no elements, and steps of 0 that PyTorch reports (stride())
+    _stale_size = 0               # a 0-d result PyTorch shrank from a tensor: see shrunk_to_0d
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None

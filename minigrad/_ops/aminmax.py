@@ -7,7 +7,7 @@ PyTorch: torch.aminmax.
 """
 import numpy as np
 
-from .._tensor import _wrap, _normalize_dim
+from .._tensor import _wrap, _normalize_dim, shrunk_to_0d
 from .._memory_format import row_major
 from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
@@ -125,4 +125,6 @@ def aminmax(input, *, dim=None, keepdim=False):
         if tangents is not None and largest.dtype.kind == "f":
             with _paused():
                 _set_tangent(out_max, _mean_over_extremes(tangents[0], input, out_max, dims, keep))
-    return return_types.aminmax(out_min, out_max)
+    out = return_types.aminmax(out_min, out_max)
+    # (along a dim, the kept dim squeezed away: see shrunk_to_0d)
+    return out if dim is None else shrunk_to_0d(out, 1 if input.ndim else 0)

@@ -37,7 +37,9 @@ class HypotBackward0(Node):
     _saved_names = ("self", "other", "result")      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        a, b, out = self.saved_tensors
+        # self is saved (and so checked for in-place changes) only for its own gradient, other
+        # only for other's; the result, which both read, always
+        a, b, out = self.saved_tensors_for((self.should_compute_output(0), self.should_compute_output(1), True))
         return (grad * a / out if self.should_compute_output(0) else None,
                 grad * b / out if self.should_compute_output(1) else None)
 
@@ -69,7 +71,9 @@ class CopysignBackward0(Node):
     _saved_names = ("self", "result")      # grad_fn._saved_self, ... as in PyTorch
 
     def backward(self, grad):
-        a, out = self.saved_tensors
+        # self is saved (and so checked for in-place changes) only for its own gradient; the
+        # result, as every output PyTorch saves, always
+        a, out = self.saved_tensors_for((self.should_compute_output(0), True))
         grad_self = grad * _sign_kept(a, out) if self.should_compute_output(0) else None
         if len(self._next_nodes) == 1 or not self.should_compute_output(1):
             return (grad_self,) if len(self._next_nodes) == 1 else (grad_self, None)

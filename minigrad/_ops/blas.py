@@ -100,6 +100,8 @@ class ScaledAddmmBackward(Node):
         grad_self = beta * grad; grad_mat1 = alpha * grad @ mat2^T;
         grad_mat2 = alpha * mat1^T @ grad"""
 
+    _saved_names = ("mat1", "mat2")      # grad_fn._saved_mat1, ... (and _saved_alpha, _saved_beta)
+
     _mat1_column_major = _mat2_column_major = False     # (set by forward: see _column_major)
 
     def backward(self, grad):
@@ -146,8 +148,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     product = mat1._array @ mat2._array
     out = product * alpha + (0 if beta == 0 else input._array * beta)
     out = result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
-                 saved=(mat1, mat2), beta=beta, alpha=alpha)
-    return _remember_layouts(out, mat1, mat2)
+                 beta=beta, alpha=alpha)
+    return _save_operands(_remember_layouts(out, mat1, mat2), mat1, mat2)
 
 
 # --- addmv, addr: the matrix-vector and outer products, with beta/alpha --------------------------
@@ -208,7 +210,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, and "
                            f"{cpp_name(vec.dtype).capitalize()}")
     out = _scaled_sum(input._array, mat._array @ vec._array, beta, alpha)
-    return result(out, AddmvBackward0, (input, mat, vec), saved=(mat, vec), beta=beta, alpha=alpha)
+    # (mat is saved only for vec's gradient, vec only for mat's: see _save_operands)
+    return _save_operands(result(out, AddmvBackward0, (input, mat, vec), beta=beta, alpha=alpha), mat, vec)
 
 
 class AddrBackward0(Node):
@@ -248,4 +251,4 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
             f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
             f"{list(product.shape)}.  Tensor sizes: {list(input.shape)}") from None
     out = _scaled_sum(input._array, product, beta, alpha)
-    return result(out, AddrBackward0, (input, vec1, vec2), saved=(vec1, vec2), beta=beta, alpha=alpha)
+    return _save_operands(result(out, AddrBackward0, (input, vec1, vec2), beta=beta, alpha=alpha), vec1, vec2)

@@ -114,7 +114,9 @@ class AddcdivBackward0(_SavesValue, Node):
         grad_tensor2 = -grad * value * tensor1 / tensor2**2"""
 
     def backward(self, grad):
-        t1, t2 = self.saved_tensors
+        # tensor1 is saved (and so checked for in-place changes) only for tensor2's gradient;
+        # tensor2, which both gradients read, always
+        t1, t2 = self.saved_tensors_for((self.should_compute_output(2), True))
         return (grad if self.should_compute_output(0) else None,
                 grad * (_number_tensor(self.value, t2) / t2) if self.should_compute_output(1) else None,
                 -grad * (mul_by_number(t1, self.value) / (t2 * t2)) if self.should_compute_output(2) else None)

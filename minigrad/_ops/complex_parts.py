@@ -28,6 +28,7 @@ class AngleBackward0(Node):
     _saved_names = ("self",)        # grad_fn._saved_self, as in PyTorch
 
     def backward(self, grad):
+        self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
         return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros, no graph
 
     def jvp(self, tangents, inputs, out):
@@ -100,7 +101,9 @@ def conj_physical_(self):
     """In place: self becomes its conjugate (its own values, for a real tensor); recorded as
     ConjPhysicalBackward1, as PyTorch does, with the usual in-place rules."""
     from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
-    return apply_inplace(self, lambda t: result(t._array.copy(), ConjPhysicalBackward1, (t,)))
+    # (for a real tensor PyTorch's kernel has nothing to write, so memory seen at several
+    # positions, an expanded tensor, is no obstacle)
+    return apply_inplace(self, lambda t: result(t._array.copy(), ConjPhysicalBackward1, (t,)), overlap_ok=True)
 
 
 def real(input):

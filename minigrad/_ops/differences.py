@@ -113,7 +113,9 @@ def _zeros_without(y, dim):
     """No samples along dim: the integral is 0 (as numpy's), one per remaining position."""
     shape = list(y.shape)
     del shape[_normalize_dim(dim, y.ndim)]
-    return _wrap(np.zeros(shape, dtype=y._array.dtype))
+    out = _wrap(np.zeros(shape, dtype=y._array.dtype))
+    out._versions = [1]         # (PyTorch's at::zeros fills new memory in place: version 1)
+    return out
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):

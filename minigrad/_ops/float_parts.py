@@ -117,11 +117,29 @@ def ldexp(input, other):
 
 def ldexp_(self, other):
     """In-place ``ldexp``: self becomes self * 2 ** other (self must be a float tensor)."""
-    from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
+    from .inplace import apply_inplace, overlaps_itself, _values_in_loop_order    # (builds on this package)
     _check_other("ldexp_", other, position=1)
     if self._array.dtype.kind != "f":
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{self.dtype.tensor_type_name[:-len('Tensor')]}")
+    if overlaps_itself(self._array):
+        # (windows that overlap: PyTorch computes 2 ** other first, then multiplies element by
+        # element in its loop order, each reading what the last write left)
+        exponents = other._array if isinstance(other, Tensor) else np.asarray(other)
+        try:                                # shapes that do not fit: PyTorch's message first
+            shape = np.broadcast_shapes(self._array.shape, exponents.shape)
+        except ValueError:
+            from .pointwise import _broadcast_error
+            raise _broadcast_error(self, other) from None
+        dtype = self._array.dtype.type
+        powers = np.broadcast_to(np.power(dtype(2), exponents.astype(dtype)), shape)
+        values = _values_in_loop_order(self._array, (powers,), lambda a, p: a * p)
+
+        def with_those_values(t, *_):
+            new = ldexp(t, other)
+            new._array[...] = values
+            return new
+        return apply_inplace(self, with_those_values, other)
     return apply_inplace(self, lambda t, *_: ldexp(t, other), other)
 
 
@@ -158,9 +176,10 @@ def nextafter(input, other):
 
 def nextafter_(self, other):
     """In-place ``nextafter``: self becomes the next float after it towards other."""
-    from .inplace import apply_inplace
+    from .inplace import apply_inplace, refuse_partial_overlap
     from .bitwise import check_castable
     _check_other("nextafter_", other, position=1)
+    refuse_partial_overlap(self, other)
     check_castable("nextafter_", self, other)
     return apply_inplace(self, lambda t, *_: nextafter(t, other), other)
 

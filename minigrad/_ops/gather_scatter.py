@@ -130,7 +130,8 @@ class ScatterAddBackward0(Node):
     _saved_names = ("index",)      # grad_fn._saved_index, as in PyTorch
 
     def backward(self, grad):
-        (index,) = self.saved_tensors
+        # PyTorch saves index only for src's gradient (so only then checks it for in-place changes)
+        (index,) = self.saved_tensors_for((self.should_compute_output(1),))
         grad_src = gather(grad, self.dim, index) if self.should_compute_output(1) else None
         return grad, grad_src
 
@@ -296,7 +297,9 @@ class IndexAddBackward0(Node):
     _saved_names = ("index", "source")      # source too, as PyTorch saves it (for its shape)
 
     def backward(self, grad):
-        index, source = self.saved_tensors
+        # PyTorch saves index and source only for source's gradient (so only then checks them
+        # for in-place changes)
+        index, source = self.saved_tensors_for((self.should_compute_output(1),) * 2)
         grad_source = None
         if self.should_compute_output(1):
             # as PyTorch writes it: grad's slices, expanded like source, times alpha unless 1

@@ -83,10 +83,13 @@ class PutBackward0(Node):
     _saved_names = ("index", "source")
 
     def backward(self, grad):
-        index, source = self.saved_tensors
+        # PyTorch saves source only for its own gradient (so only then checks it for in-place
+        # changes); the zeros written into self's gradient need only its size, index's
+        index, source = self.saved_tensors_for((True, self.should_compute_output(1)))
         grad_self = None
         if self.should_compute_output(0):
-            grad_self = grad if self.accumulate else put(grad, index, source * 0)
+            grad_self = grad if self.accumulate else put(
+                grad, index, _wrap(np.zeros(index.shape, dtype=grad._array.dtype)))
         grad_source = take(grad, index).reshape(source.shape) if self.should_compute_output(1) else None
         return grad_self, grad_source
 
@@ -131,7 +134,8 @@ class IndexCopyBackward0(Node):
     _saved_names = ("index", "source")
 
     def backward(self, grad):
-        index, source = self.saved_tensors
+        # PyTorch saves source only for its own gradient (so only then checks it for in-place changes)
+        index, source = self.saved_tensors_for((True, self.should_compute_output(1)))
         grad_self = grad.index_fill(self.dim, index, 0) if self.should_compute_output(0) else None
         grad_source = None
         if self.should_compute_output(1):

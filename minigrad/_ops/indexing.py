@@ -237,6 +237,7 @@ class IndexBackward0(Node):
         grad_self = zeros, with grad added at indices"""
 
     def backward(self, grad):
+        self.saved_tensors            # (the index tensors: checked for in-place changes)
         # PyTorch adds into zeros in place (its node: IndexPutImplBackward0), so the gradient
         # is at version 1
         zeros = _wrap(np.zeros(self.input_shape, dtype=grad._array.dtype))
@@ -263,7 +264,10 @@ def _check_zero_dim(input, index):
         if index == 0:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+        size = input._stale_size      # (0, but where PyTorch's kernel left another: shrunk_to_0d)
+        if -size <= index < size:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size {size}")
     if isinstance(index, slice):
         _check_step(index)
         # PyTorch records the slice before it finds the tensor has no dimension to slice
@@ -340,7 +344,14 @@ def getitem(input, index, _vmap_done=False):
         # and masks in one IndexBackward0 on that result.
         basic, rest = split
         input, items = _basic_getitem(input, basic, alias=False), rest
-    return advanced_index(input, items)
+    return advanced_index(input, items, _index_tensors(index))
+
+
+def _index_tensors(index):
+    """The tensors in an index (integer tensors and masks): PyTorch saves them for backward,
+    so changing one in place before backward fails as for any saved tensor."""
+    items = index if isinstance(index, (tuple, list)) else (index,)
+    return tuple(item for item in items if isinstance(item, Tensor) and item.ndim)
 
 
 def _is_scalar_bool(item):
@@ -377,16 +388,17 @@ def _split_mixed(items):
 
 
 @history_first
-def advanced_index(input, items):
-    """``input[items]`` for lists, integer tensors and masks: one IndexBackward0."""
+def advanced_index(input, items, index_tensors=()):
+    """``input[items]`` for lists, integer tensors and masks: one IndexBackward0 (which saves
+    ``index_tensors``, the tensors ``items`` were made from)."""
     _check_index_dtypes(items)
     try:
         out = np.asarray(input._array[items])
     except IndexError as error:
         raise _out_of_range(error, input._array.shape, items) from None
     out = _laid_out_as_pytorch(out, input._array, items)
-    # saved=(): the index counts as saved, so a second backward raises as in PyTorch
-    return result(out, IndexBackward0, (input,), saved=(), input_shape=input._array.shape,
+    # (the index is saved even without tensors, so a second backward raises as in PyTorch)
+    return result(out, IndexBackward0, (input,), saved=index_tensors, input_shape=input._array.shape,
                   index=items)
 
 
@@ -479,6 +491,7 @@ class IndexPutBackward0(Node):
         grad_values = grad[indices]"""
 
     def backward(self, grad):
+        self.saved_tensors            # (the index tensors: checked for in-place changes)
         grad_self = grad
         if not self.accumulate:
             mask = np.ones(self.input_shape, dtype=bool)
@@ -491,10 +504,13 @@ class IndexPutBackward0(Node):
         return index_put(tangents[0], self.index, tangents[1], self.accumulate)
 
 
-def index_put(input, index, values, accumulate=False, node_class=IndexPutBackward0):
-    """A copy of ``input`` with ``values`` written (or, with accumulate, added) at ``index``."""
+def index_put(input, index, values, accumulate=False, node_class=IndexPutBackward0, index_tensors=None):
+    """A copy of ``input`` with ``values`` written (or, with accumulate, added) at ``index``
+    (``index_tensors``: the tensors it was made from, saved, if ``index`` holds numpy arrays)."""
     if not isinstance(index, tuple):
         index = (index,)
+    if index_tensors is None:
+        index_tensors = _index_tensors(index)
     index = tuple(_numpy_index(i) for i in index)
     _check_index_dtypes(index)
     values_array = values._array if isinstance(values, Tensor) else np.asarray(values)
@@ -510,9 +526,8 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(np.shape(values_array))} cannot be broadcast "
             f"to indexing result of shape {list(out[index].shape)}") from None
-    # saved=(): the indices count as saved (PyTorch saves them), so a second backward through
-    # this node raises as in PyTorch
-    return result(out, node_class, (input, values), saved=(), input_shape=input._array.shape,
+    # (the indices are saved even without tensors, so a second backward raises as in PyTorch)
+    return result(out, node_class, (input, values), saved=index_tensors, input_shape=input._array.shape,
                   index=index, accumulate=accumulate)
 
 
@@ -541,7 +556,7 @@ def _check_index_put_dtype(tensor, value):
             f"{cpp_name(value.dtype).capitalize()} for the source.")
 
 
-def setitem(tensor, index, value):
+def setitem(tensor, index, value, _index_tensors_given=None):
     """``tensor[index] = value``, in place.
 
     As in PyTorch: with integers and slices the target is a view of ``tensor``
@@ -555,6 +570,7 @@ def setitem(tensor, index, value):
         return setitem(tensor.unsqueeze(0), Ellipsis, value)
     _check_zero_dim(tensor, index)
     items = _index_items(index)
+    index_tensors = _index_tensors(items) if _index_tensors_given is None else _index_tensors_given
     items = tuple(_numpy_index(i) for i in items)
     if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
         kind = type(value)
@@ -589,14 +605,14 @@ def setitem(tensor, index, value):
         basic, rest = split
         view = _basic_getitem(tensor, basic, alias=False)
         if view is not tensor:
-            return setitem(view, rest, value)
+            return setitem(view, rest, value, index_tensors)
     one_mask = len(items) == 1 and np.asarray(items[0]).dtype == bool
     if tensor.ndim == 0 and one_mask:
         # as when reading x[mask]: PyTorch writes through the view x.unsqueeze(0)
         view = tensor.unsqueeze(0)
         check_inplace(view, overlap_ok=True, others=(value,))
         _check_index_put_dtype(tensor, value)
-        return setitem(view, (np.reshape(items[0], (1,)),), value)
+        return setitem(view, (np.reshape(items[0], (1,)),), value, index_tensors)
     # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
     check_inplace(tensor, overlap_ok=True, others=(value,))
     _check_index_dtypes(items)
@@ -626,4 +642,5 @@ def setitem(tensor, index, value):
                 f"indexing result of shape {list(tensor._array[items].shape)}") from None
         bump_version(tensor)
         return
-    apply_inplace(tensor, lambda old, v: index_put(old, items, v), value, overlap_ok=True)
+    apply_inplace(tensor, lambda old, v: index_put(old, items, v, index_tensors=index_tensors), value,
+                  overlap_ok=True)

@@ -107,6 +107,13 @@ def _dense_bounds(array):
     return start, end
 
 
+def refuse_partial_overlap(tensor, other):
+    """``tensor.op_(other)`` where ``other`` may be a view of tensor's memory: PyTorch's
+    in-place binary operations refuse a partial overlap first, before shapes and dtypes."""
+    if isinstance(other, Tensor) and other._version_counter is tensor._version_counter:
+        _check_partial_overlap(tensor, other)
+
+
 def _check_partial_overlap(tensor, other, full_ok=True):
     """x.mul_(x[::-1]): reading and writing overlapping memory in another order is refused.
 
@@ -400,6 +407,10 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     if overlaps_itself(tensor._array):      # (unfold's windows): element by element
         scaled = other if alpha == 1 else other * alpha
         with_alpha = op if alpha == 1 else lambda a, b: op(a, b, alpha=alpha)
+        if isinstance(other, Tensor) and result_type(tensor, other) != tensor._array.dtype:
+            # computed in another dtype (x.add_(y.double())): PyTorch works on a converted
+            # copy of the tensor, so every element is read before any is written back
+            return apply_inplace(tensor, with_alpha, other)
         if isinstance(other, Tensor):
             try:                                # shapes that do not fit: PyTorch's message first
                 np.broadcast_shapes(tensor._array.shape, other._array.shape)

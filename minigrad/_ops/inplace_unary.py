@@ -330,8 +330,10 @@ def index_add_(self, dim, index, source, *, alpha=1):
         gather_scatter.check_index_add_arguments(self, shape._normalize_dim(dim, max(self.ndim, 1)),
                                                  index, source)
     _refuse_reading_own_memory(self, source)
-    if not _reads_own_memory(self, source):
+    if not _reads_own_memory(self, source) and not overlaps_itself(self._array):
         return apply_inplace(self, add, source)     # (source is an input)
+    # (source reads self's memory, or self sees a location at several positions (windows
+    # that overlap): an element written earlier is read with its new value)
     add(_wrap(self._array), source.detach())         # PyTorch's errors, before anything is written
     dim = shape._normalize_dim(dim, max(self.ndim, 1))
     positions = index._array.reshape(-1)

@@ -5,6 +5,8 @@ each input's gradient is the incoming gradient multiplied by the *other* input.
 ``matmul`` dispatches on the number of dimensions exactly as PyTorch does, so
 the graph shows the same nodes (a vector @ matrix becomes unsqueeze, mm, squeeze).
 """
+import weakref
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap
@@ -89,9 +91,11 @@ class MmBackward0(Node):
             g = grad._array
             grad_a = grad_b = None
             if self.should_compute_output(0):
-                grad_a = _wrap((b._array @ g.T).T if self._mat1_column_major else g @ b._array.T)
+                grad_a = (_transposed(b._array @ g.T) if self._mat1_column_major
+                          else _wrap(g @ b._array.T))
             if self.should_compute_output(1):
-                grad_b = _wrap((g.T @ a._array).T if self._mat2_column_major else a._array.T @ g)
+                grad_b = (_transposed(g.T @ a._array) if self._mat2_column_major
+                          else _wrap(a._array.T @ g))
             return grad_a, grad_b
         grad_a = _mat1_gradient(grad, b, self._mat1_column_major) if self.should_compute_output(0) else None
         grad_b = _mat2_gradient(grad, a, self._mat2_column_major) if self.should_compute_output(1) else None
@@ -110,6 +114,16 @@ def _column_major(matrix):
     array = matrix._array
     step_down, step_right = array.strides
     return step_down == array.itemsize and step_right == array.shape[0] * array.itemsize
+
+
+def _transposed(product):
+    """``product.T`` as PyTorch's ``.t()`` of a new product: a view, whose base PyTorch keeps
+    with it, so that its engine never adds another gradient into that memory in place (the
+    base's memory is held twice); .grad may still adopt it. The base is remembered weakly,
+    as detach() remembers its source (see engine.add_to_buffer)."""
+    out = _wrap(product.T)
+    out._detached_from = weakref.ref(_wrap(product))
+    return out
 
 
 def _mat1_gradient(grad, mat2, column_major):

@@ -62,6 +62,12 @@ def _written_back(tensor, answer):
 
 def logical_not_(self):
     """In place: self becomes 1 where it was 0, 0 elsewhere (in its own dtype). Not recorded."""
+    from .inplace import overlaps_itself, _values_in_loop_order
+    if overlaps_itself(self._array):
+        # (windows that overlap: a location seen at several positions is flipped once per
+        # position, each time reading what the last write left, as PyTorch's loop does)
+        flipped = _values_in_loop_order(self._array, (), lambda a: a == 0)
+        return _written_back(self, plain_output(np.asarray(flipped, dtype=bool), self))
     return _written_back(self, logical_not(self))
 
 
@@ -70,6 +76,8 @@ def _logical_in_place(name, function):
         if not isinstance(other, Tensor):
             raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
+        from .inplace import refuse_partial_overlap
+        refuse_partial_overlap(self, other)
         return _written_back(self, function(self, other))
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = (f"In place: self becomes {name}(self, other) as 1 and 0 of self's dtype. "

@@ -80,7 +80,8 @@ del _name, _overload, _node
 
 def _compared_in_place(name):
     def method(self, other):
-        from .inplace import apply_inplace        # (inplace.py builds on the files of this package)
+        from .inplace import apply_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
+        refuse_partial_overlap(self, other)
 
         def operation(t, *others):
             answer = compare(_UFUNCS[name], t, other)

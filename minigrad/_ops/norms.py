@@ -18,7 +18,7 @@ from . import result
 from .reduction import vector_norm, vector_norm_gradient, amax, amin, sum as sum_
 from .decompositions import check_matrices, show_settings, refuse_half
 from .spectral import svdvals
-from .._dtype import from_numpy_dtype
+from .._dtype import from_numpy_dtype, result_type
 from .pointwise import _broadcast_error
 
 _INF = float("inf")
@@ -154,7 +154,10 @@ def dist(input, other, p=2):
     from .._tensor import _wrap
     from ..autograd.grad_mode import no_grad
     with no_grad():
-        difference = _wrap(np.broadcast_to(input._array - other._array, shape))
+        # (in the dtype PyTorch promotes the two to: a 0-d float64 other keeps a float32 input's)
+        dtype = result_type(input, other)
+        difference = _wrap(np.broadcast_to(input._array.astype(dtype, copy=False)
+                                           - other._array.astype(dtype, copy=False), shape))
         value = vector_norm(difference, p)._array
     out = result(value, DistBackward0, (input, other), p=p)
     node = out._grad_fn

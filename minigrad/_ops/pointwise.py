@@ -1390,6 +1390,7 @@ class SgnBackward0(Node):
     _saved_names = ("self", "result")       # grad_fn._saved_self, grad_fn._saved_result
 
     def backward(self, grad):
+        self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
         return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
 
 

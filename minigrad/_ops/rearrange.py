@@ -19,7 +19,7 @@ from .shape import (_make_view, _sizes, cat, contiguous, expand, flip, permute, 
                     to_dtype, transpose, view, clone)
 from .scan import narrow
 from .gather_scatter import gather, index_select
-from .._memory_format import with_pytorch_steps
+from .._memory_format import contiguous_format, with_pytorch_steps
 from .._dtype import cpp_name
 from .._python_arg_parser import invalid_combination, _check_tensor_list
 
@@ -425,7 +425,10 @@ def take_along_dim(input, indices, dim=None):
     input_shape, index_shape = list(shape), list(shape)
     input_shape[dim] = input.shape[dim]
     index_shape[dim] = indices.shape[dim]
-    return gather(expand(input, input_shape), dim, expand(indices, index_shape))
+    # (PyTorch gathers with a contiguous copy of the broadcast indices: changing indices in
+    # place after this is fine)
+    indices = expand(indices, index_shape).clone(memory_format=contiguous_format)
+    return gather(expand(input, input_shape), dim, indices)
 
 
 # --- unfold ----------------------------------------------------------------------------------

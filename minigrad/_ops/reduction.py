@@ -13,7 +13,7 @@ import numpy as np
 from .. import _cascade_sum, _dtype
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
-from .._tensor import Tensor, _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
 from .views import history_first
 from .._warnings import stacklevel_outside_minigrad
@@ -312,8 +312,8 @@ def max(input, dim=None, keepdim=False):
     """
     if isinstance(dim, Tensor):
         return maximum(input, dim)
-    return _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0,
-                    return_types.max)
+    out = _extreme(input, dim, keepdim, np.max, np.argmax, MaxBackward1, MaxBackward0, return_types.max)
+    return out if dim is None else shrunk_to_0d(out, _kept_dim_size(input))
 
 
 @history_first
@@ -326,8 +326,15 @@ def min(input, dim=None, keepdim=False):
     """
     if isinstance(dim, Tensor):
         return minimum(input, dim)
-    return _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0,
-                    return_types.min)
+    out = _extreme(input, dim, keepdim, np.min, np.argmin, MinBackward1, MinBackward0, return_types.min)
+    return out if dim is None else shrunk_to_0d(out, _kept_dim_size(input))
+
+
+def _kept_dim_size(input):
+    """What PyTorch's kernel of a reduction along a dim (max, min, kthvalue, mode) leaves as
+    the first size of a 0-d result: 1 (the kept dim, squeezed away) for a vector, 0 for a 0-d
+    input (see shrunk_to_0d)."""
+    return 1 if input.ndim else 0
 
 
 class AmaxBackward0(Node):

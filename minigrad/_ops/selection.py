@@ -8,7 +8,7 @@ PyTorch: torch.kthvalue, torch.mode, torch.cummax, torch.cummin.
 """
 import numpy as np
 
-from .._tensor import _wrap, _normalize_dim
+from .._tensor import _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result, plain_output, zeros_set_in_place
@@ -138,7 +138,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
     def kth(row):
         return _quick_select(row, k - 1)
-    return _picked(input, dim, keepdim, "kthvalue", kth, KthvalueBackward0, return_types.kthvalue)
+    out = _picked(input, dim, keepdim, "kthvalue", kth, KthvalueBackward0, return_types.kthvalue)
+    return shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
 
 
 def _sorted_as_std_sort(row):
@@ -218,7 +219,8 @@ def mode(input, dim=-1, keepdim=False):
                     best, longest = position, run
                 run = 0
         return best
-    return _picked(input, dim, keepdim, "mode", most_frequent, ModeBackward0, return_types.mode)
+    out = _picked(input, dim, keepdim, "mode", most_frequent, ModeBackward0, return_types.mode)
+    return shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
 
 
 # --- cummax and cummin ----------------------------------------------------------------------

@@ -596,7 +596,11 @@ class CatBackward0(Node):
         grads, start = [], 0
         for size in self.sizes:
             if size is None:          # a skipped empty 1-D input: an empty gradient
-                grads.append(_wrap(np.zeros(0, dtype=grad._array.dtype)))
+                # (new zeros, filled in place by PyTorch's backward: at version 1, and only the
+                # buffer holds it, so a second gradient for the same input is added into it)
+                empty = _wrap(np.zeros(0, dtype=grad._array.dtype))
+                empty._versions = [1]
+                grads.append(empty)
                 continue
             index = [slice(None)] * grad.ndim
             index[self.dim] = slice(start, start + size)
@@ -631,7 +635,8 @@ def cat(tensors, dim=0):
         out = np.concatenate([t._array for t in joined], axis=dim).astype(dtype, order="C", copy=False)
     except ValueError:
         raise _cat_mismatch(joined, dim) from None
-    sizes = [t.shape[dim] if any(t is j for j in joined) else None for t in tensors]
+    # (every empty 1-D input is skipped, even the one joined when all are: it gets new zeros back)
+    sizes = [None if t.shape == (0,) else t.shape[dim] for t in tensors]
     return result(out, CatBackward0, tensors, dim=dim, sizes=sizes, dim_as_given=dim_as_given)
 
 

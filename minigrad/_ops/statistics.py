@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from .._dtype import from_numpy_dtype, scalar_type_name
-from .._tensor import Tensor, _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from ..autograd.graph import (Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names,
@@ -230,7 +230,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         above = ordered.gather(-1, tensor(np.ceil(ranks).astype(np.int64)))
         values.lerp_(above, _wrap(np.asarray(weights, dtype=array.dtype)))
     if q.ndim == 0:
-        return values.squeeze_(-1)
+        return shrunk_to_0d(values.squeeze_(-1), 1)       # (PyTorch's squeeze_: see shrunk_to_0d)
     return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)   # the q's first
 
 

@@ -551,6 +551,8 @@ _settings_shown = {}     # node class -> the settings it has properties for
 
 def _describe(tensor):
     shape = ", ".join(str(n) for n in tensor.shape)
+    if tensor.dtype.name == "bool":     # (no legacy tensor type: PyTorch prints the backend's name)
+        return f"[CPUBoolType [{shape}]]"
     return f"[torch.{tensor.dtype.tensor_type_name} [{shape}]]"
 
 

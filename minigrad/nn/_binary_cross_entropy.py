@@ -20,7 +20,7 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from .._ops import result
 from .._ops.pointwise import add_number, div_by_number, mul_by_number, where
-from .._tensor import _wrap
+from .._tensor import _wrap, shrunk_to_0d
 
 _EPS = 1e-12        # PyTorch's guard against dividing by 0 in these formulas
 
@@ -220,8 +220,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if weight is not None:
         losses = losses * weight._array
     # Edges to input and target only: the weight is a setting (checked above).
-    return result(F._reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0,
-                  (input, target), saved=(input, target, weight), reduction=reduction, _count=p.size)
+    # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
+    return shrunk_to_0d(result(F._reduce(losses.astype(p.dtype), reduction), BinaryCrossEntropyBackward0,
+                               (input, target), saved=(input, target, weight), reduction=reduction,
+                               _count=p.size), (losses.shape or (0,))[0])
 
 
 def _broadcasts(shape, to_shape):

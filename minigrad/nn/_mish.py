@@ -42,7 +42,8 @@ def _mish_backward_values(g, x):
     with np.errstate(over="ignore", invalid="ignore"):
         s = 1 / (1 + np.exp(-x))
         t = np.tanh(np.log1p(np.exp(x)))
-        return (g * (t + x * s * (1 - t * t))).astype(x.dtype, copy=False)
+        # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
+        return np.asarray((g * (t + x * s * (1 - t * t))).astype(x.dtype, copy=False))
 
 
 def mish_backward_graph(grad, x):

@@ -25,6 +25,8 @@ from .._tensor import Tensor, _wrap
 from .._ops import result, plain_output
 from .._ops.pointwise import kernel_not_implemented, relu, sign
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
+from ..autograd.forward_ad import _DualLevel
+from ..autograd.function import _FuncTransforms
 from ._convolution import im2col, col2im
 from ._size_arguments import check_int_tuples, check_tensor
 
@@ -394,7 +396,15 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out, indices = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, _one(padding)),
                               (1, _one(dilation)), ceil_mode, True)
     out, indices = out.squeeze(-2), indices.squeeze(-2)
-    return (out, indices) if return_indices else out
+    if return_indices:
+        return out, indices
+    if out._grad_fn is None and not _DualLevel.open and not _FuncTransforms.vmaps:
+        # nothing to record: PyTorch's kernel without indices writes new memory, laid out in
+        # order, and squeezes away the batch dim of a (C, L) input in place (version 1)
+        out = _wrap(np.ascontiguousarray(out._array))
+        if input.ndim == 2:
+            out._versions = [1]
+    return out
 
 
 # --- average pooling ------------------------------------------------------------------------
@@ -758,7 +768,15 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     _check_1d_input(input, "adaptive_max_pool1d")
     out, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, _one(output_size)), True)
     out, indices = out.squeeze(-2), indices.squeeze(-2)
-    return (out, indices) if return_indices else out
+    if return_indices:
+        return out, indices
+    if out._grad_fn is None and not _DualLevel.open and not _FuncTransforms.vmaps:
+        # nothing to record: PyTorch's kernel without indices writes new memory, laid out in
+        # order, and squeezes away the batch dim of a (C, L) input in place (version 1)
+        out = _wrap(np.ascontiguousarray(out._array))
+        if input.ndim == 2:
+            out._versions = [1]
+    return out
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):

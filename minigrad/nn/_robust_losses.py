@@ -13,7 +13,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
-from .._tensor import _wrap
+from .._tensor import _wrap, shrunk_to_0d
 
 
 class _RobustLossBackward:
@@ -212,8 +212,10 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
                                               copy=False)
     z = np.abs(d)
     losses = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(d.dtype, copy=False)
-    return result(F._reduce(losses, reduction), SmoothL1LossBackward0, (input, target),
-                  saved=(input, target), reduction=reduction, beta=beta, _count=d.size)
+    # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
+    return shrunk_to_0d(result(F._reduce(losses, reduction), SmoothL1LossBackward0, (input, target),
+                               saved=(input, target), reduction=reduction, beta=beta, _count=d.size),
+                        (d.shape or (0,))[0])
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):

@@ -236,9 +236,13 @@ def prelu(input, weight):
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter "
                                f"numbers = {count} and channel size = {channels}.")
 
-    if input.ndim >= 2:              # one slope per channel (or one for all), along dim 1
-        weight = weight.view((1, count) + (1,) * (input.ndim - 2))
+    if weight.ndim != input.ndim:
+        # as PyTorch: weight viewed with input's number of dims, one slope per channel (dim 1)
+        # or one for all (grad_fn._saved_weight is [1, C, 1, ...], [1] or [])
+        weight = weight.reshape(tuple(count if d == 1 else 1 for d in range(input.ndim)))
     x, w = input._array, weight._array
+    if x.dtype.kind != "f":
+        raise kernel_not_implemented("prelu_cpu", input)
     out = np.where(x > 0, x, w * x).astype(np.result_type(x, w), copy=False)
     return result(out, PreluKernelBackward0, (input, weight), saved=(input, weight))
 
@@ -307,7 +311,8 @@ class RreluWithNoiseBackward1(Node):
 def _rrelu_values(input, lower, upper, training, node_class):
     x = input._array
     if x.dtype.kind != "f":
-        raise kernel_not_implemented("rrelu_with_noise_cpu", input)
+        # (PyTorch's kernel: leaky_relu's with the mean slope outside training)
+        raise kernel_not_implemented("rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu", input)
     noise = np.ones(x.shape, dtype=x.dtype)
     if training:
         # one draw per element <= 0, in order, as PyTorch's loop does (uniform in double)

@@ -20,7 +20,7 @@ from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import _broadcast_error, add_number, div_by_number
 from .._ops.inplace import apply_inplace
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, shrunk_to_0d
 from .._creation import ones_like
 from .._dtype import result_type, scalar_type_name, from_numpy_dtype
 from .._warnings import stacklevel_outside_minigrad
@@ -145,7 +145,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         y = y.astype(x.dtype)             # (integer labels compute in the input's dtype)
     with np.errstate(over="ignore"):
         losses = np.log1p(np.exp((-x * y).astype(x.dtype, copy=False)))
+    first_size = (losses.shape or (0,))[0]
     if reduction in ("mean", "sum"):
         from .functional import _reduce          # (functional.py imports this file)
         losses = _reduce(losses, reduction)     # (in PyTorch's order of additions)
-    return result(losses, SoftMarginLossBackward0, (input,), saved=(input, target), reduction=reduction)
+    # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
+    return shrunk_to_0d(result(losses, SoftMarginLossBackward0, (input,), saved=(input, target),
+                               reduction=reduction), first_size)

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, _State
 from ..autograd.forward_ad import _DualLevel
@@ -241,8 +241,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _check_reduction(reduction)
     diff = (input._array - target._array).astype(_loss_dtype(input, target, "mse_cpu"), copy=False)
     value = _reduce(diff * diff, reduction)
-    return result(value, MseLossBackward0, (input, target), saved=(input, target),
-                  reduction=reduction, _count=diff.size)
+    # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
+    return shrunk_to_0d(result(value, MseLossBackward0, (input, target), saved=(input, target),
+                               reduction=reduction, _count=diff.size), (diff.shape or (0,))[0])
 
 
 # --- binary cross-entropy (binary_cross_entropy itself: nn/_binary_cross_entropy.py) -----------
@@ -877,7 +878,9 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
     class_dim = 0 if input.ndim == 1 else 1
     weighted = logp * target
     if weight is not None:
-        class_shape = (-1,) + (1,) * (input.ndim - class_dim - 1)
+        # (viewed with input's number of dims, as PyTorch: its saved view shows [1, C, ...])
+        class_shape = [1] * input.ndim
+        class_shape[class_dim] = -1
         weighted = weighted * weight.reshape(class_shape)
     if reduction == "none":
         return -weighted.sum(class_dim)
@@ -1233,7 +1236,8 @@ class SiluBackward0(Node):
             # one multiply-add (one rounding), so the last bit is PyTorch's
             g, a = grad._array, x._array
             s = _sigmoid_array(a)
-            return (_wrap(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1))),)
+            # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
+            return (_wrap(np.asarray(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1)))),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
