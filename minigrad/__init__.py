@@ -165,6 +165,7 @@ from .nn._pooling import (  # noqa: F401
     max_pool1d, max_pool2d, avg_pool1d, adaptive_avg_pool1d, max_pool1d_with_indices,
     adaptive_max_pool1d_with_indices as adaptive_max_pool1d)
 from .nn._padding import constant_pad_nd  # noqa: F401
+from .nn._pdist import pdist  # noqa: F401  (torch.pdist is F.pdist)
 from .nn._weight_norm import norm_except_dim, _weight_norm, _weight_norm_interface  # noqa: F401
 from .nn._bilinear import bilinear, _trilinear  # noqa: F401  (torch.bilinear, torch._trilinear)
 from .nn._pixel_shuffle import (  # noqa: F401  (torch.pixel_shuffle is F.pixel_shuffle)

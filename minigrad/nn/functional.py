@@ -1271,6 +1271,7 @@ from ._margin_losses import (  # noqa: E402,F401  (composed of ordinary operatio
 from ._multi_margin_losses import multi_margin_loss, multilabel_margin_loss  # noqa: E402,F401  (one node each)
 from ._likelihood_losses import poisson_nll_loss, gaussian_nll_loss  # noqa: E402,F401  (composed of ordinary operations)
 from ._upsampling import interpolate  # noqa: E402,F401  (one node per resizing)
+from ._pdist import pdist  # noqa: E402,F401  (distances between all pairs of rows; one node)
 from ._bilinear import bilinear  # noqa: E402,F401  (x1^T A x2 + b, by _trilinear)
 from ._local_response_norm import local_response_norm, gumbel_softmax  # noqa: E402,F401  (composed)
 from ._pixel_shuffle import (  # noqa: E402,F401  (one node each)
