@@ -5,10 +5,14 @@
                                                 (``original0``) and v (``original1``) trained
     spectral_norm(module, name="weight", ...)   the weight divided by its largest singular
                                                 value, estimated by power iteration
+    orthogonal(module, name="weight", ...)      an orthogonal weight (orthonormal rows or
+                                                columns), as the matrix exponential or the
+                                                Cayley transform of a skew-symmetric matrix
 """
 from ... import _tensor
 from ..._ops.linalg import mv
 from ..._ops.products import vdot
+from ... import linalg
 from ...autograd.grad_mode import no_grad
 from ..modules.module import Module
 from .. import _weight_norm as _wn
@@ -125,3 +129,117 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 def _is_conv_transpose(module):
     from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
     return isinstance(module, (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d))
+
+
+def _is_orthogonal(Q):
+    """Q^T Q == I, to 10 * n roundings."""
+    import minigrad
+    n, k = Q.size(-2), Q.size(-1)
+    eye = minigrad.eye(k, dtype=Q.dtype)
+    return minigrad.allclose(Q.mT @ Q, eye, atol=10.0 * n * minigrad.finfo(Q.dtype).eps)
+
+
+def _make_orthogonal(A):
+    """The Q of A = QR (A tall), its columns signed so that diag(R) is non-negative."""
+    Q, R = linalg.qr(A)
+    return Q * R.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+
+
+_ORTHOGONAL_MAPS = ("matrix_exp", "cayley", "householder")
+
+
+class _Orthogonal(Module):
+    """An orthogonal matrix from an unconstrained one X: the lower triangle of X defines a
+    skew-symmetric A = X - X^T, and Q = exp(A) ("matrix_exp") or (I - A/2)^-1 (I + A/2)
+    ("cayley") is orthogonal. A wide weight is handled through its transpose, a tall one as
+    the first columns of a square Q. With ``use_trivialization`` the result is multiplied by
+    a buffer ``base`` (an orthogonal matrix set by right_inverse), so that training moves
+    around the current weight rather than around the identity."""
+
+    def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
+        super().__init__()
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, X):
+        """The orthogonal matrix (or batch) that X stands for."""
+        import minigrad
+        n, k = X.size(-2), X.size(-1)
+        transposed = n < k
+        if transposed:
+            X = X.mT
+            n, k = k, n
+        X = X.tril()
+        if n != k:
+            # square it with zero columns: only the first k columns of Q are kept
+            X = minigrad.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
+        A = X - X.mT
+        if self.orthogonal_map == "matrix_exp":
+            Q = minigrad.matrix_exp(A)
+        else:
+            eye = minigrad.eye(n, dtype=A.dtype)
+            Q = linalg.solve(minigrad.add(eye, A, alpha=-0.5), minigrad.add(eye, A, alpha=0.5))
+        if n != k:
+            Q = Q[..., :k]
+        if hasattr(self, "base"):
+            Q = self.base @ Q
+        if transposed:
+            Q = Q.mT
+        return Q
+
+    def right_inverse(self, Q):
+        """Make the parametrization give Q: store Q (made orthogonal by QR if it is not,
+        completed to a square with random columns if it is tall) as ``base``, and return the
+        X that the maps turn into the identity."""
+        import minigrad
+        if Q.shape != self.shape:
+            raise ValueError(f"Expected a matrix or batch of matrices of shape {self.shape}. "
+                             f"Got a tensor of shape {Q.shape}.")
+        with no_grad():
+            Q_init = Q
+            n, k = Q.size(-2), Q.size(-1)
+            if n < k:
+                Q = Q.mT
+                n, k = k, n
+            if not hasattr(self, "base"):
+                raise NotImplementedError(
+                    "It is not possible to assign to the matrix exponential "
+                    "or the Cayley parametrizations when use_trivialization=False.")
+            if n == k:
+                Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
+            else:
+                N = minigrad.randn(*(tuple(Q.shape[:-2]) + (n, n - k)), dtype=Q.dtype)
+                Q = _make_orthogonal(minigrad.cat([Q, N], dim=-1))
+            self.base = Q
+            # -I: X.tril() - X.tril().T is then 0, and both maps send 0 to I
+            neg_id = minigrad.zeros_like(Q_init)
+            neg_id.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
+            return neg_id
+
+
+def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
+    """Make ``module.<name>`` orthogonal (orthonormal columns, or rows if it is wide) at
+    every read. ``orthogonal_map`` is "matrix_exp" (the default for square weights) or
+    "cayley"; "householder" (PyTorch's default for non-square weights) is not available."""
+    weight = getattr(module, name, None)
+    if not isinstance(weight, _tensor.Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError("Expected a matrix or batch of matrices. "
+                         f"Got a tensor of {weight.ndim} dimensions.")
+    if orthogonal_map is None:
+        orthogonal_map = ("matrix_exp" if weight.size(-2) == weight.size(-1) or weight.is_complex()
+                          else "householder")
+    if orthogonal_map not in _ORTHOGONAL_MAPS:
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
+                         f"Got: {orthogonal_map}")
+    if orthogonal_map == "householder":
+        raise NotImplementedError(
+            'orthogonal_map="householder" needs torch.linalg.householder_product, which '
+            'minigrad does not have yet\nminigrad hint: pass orthogonal_map="matrix_exp" or '
+            '"cayley"')
+    orth = _Orthogonal(weight, orthogonal_map, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
+    return module
