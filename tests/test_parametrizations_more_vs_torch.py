@@ -124,7 +124,9 @@ def test_spectral_norm_gradcheck_float64():
 
 ORTHOGONAL = [((3, 3), "matrix_exp", True), ((3, 3), "cayley", True), ((5, 3), "matrix_exp", True),
               ((3, 5), "cayley", True), ((4, 4), None, False), ((2, 4), "cayley", False),
-              ((4, 2), "matrix_exp", False)]
+              ((4, 2), "matrix_exp", False), ((5, 3), None, True), ((3, 5), "householder", True),
+              ((3, 3), "householder", True), ((4, 2), None, False), ((2, 4), "householder", False),
+              ((3, 3), "householder", False)]
 
 
 @pytest.mark.parametrize("shape, orthogonal_map, trivialization", ORTHOGONAL)
@@ -151,7 +153,7 @@ def test_orthogonal_as_torch(shape, orthogonal_map, trivialization):
     _compare(run)
 
 
-@pytest.mark.parametrize("orthogonal_map", ["matrix_exp", "cayley"])
+@pytest.mark.parametrize("orthogonal_map", ["matrix_exp", "cayley", "householder"])
 def test_orthogonal_gradcheck_float64(orthogonal_map):
     minigrad.manual_seed(0)
     layer = minigrad.nn.Linear(3, 4).double()
@@ -262,6 +264,51 @@ def test_errors_as_torch(name):
     assert outcomes[0] == outcomes[1]
 
 
-def test_householder_map_is_refused_with_a_hint():
-    with pytest.raises(NotImplementedError, match="minigrad hint"):
-        minigrad.nn.utils.parametrizations.orthogonal(minigrad.nn.Linear(2, 3))
+# --- linalg.householder_product and geqrf, which orthogonal's householder map uses -----------------
+
+@pytest.mark.parametrize("shape, k", [((4, 3), 2), ((3, 3), 3), ((2, 5, 2), 2), ((4, 4), 1)])
+def test_householder_product_as_torch(shape, k):
+    def run(lib):
+        lib.manual_seed(0)
+        A = lib.randn(*shape, dtype=lib.float64, requires_grad=True)
+        tau = lib.rand(*shape[:-2], k, dtype=lib.float64, requires_grad=True)
+        Q = lib.linalg.householder_product(A, tau)
+        node = Q.grad_fn
+        out = [_array(Q), type(node).__name__, [type(f).__name__ for f, _ in node.next_functions],
+               _array(node._saved_tau), _array(node._saved_result)]
+        G = lib.randn(*Q.shape, dtype=lib.float64)
+        grads = lib.autograd.grad((Q * G).sum(), (A, tau), create_graph=True)
+        again = lib.autograd.grad(grads[0].sin().sum() + grads[1].cos().sum(), (A, tau))
+        a, t = lib.geqrf(A.detach())
+        rebuilt = lib.linalg.householder_product(a, t)
+        return out + [
+                    _array(g) for g in grads + again] + [
+                    _array(a), _array(t), _array(rebuilt), _array(lib.orgqr(a, t))]
+    _compare(run)
+
+
+def test_householder_product_gradcheck_float64():
+    minigrad.manual_seed(0)
+    A = minigrad.randn(2, 4, 3, dtype=minigrad.float64, requires_grad=True)
+    tau = minigrad.rand(2, 2, dtype=minigrad.float64, requires_grad=True)
+    assert minigrad.autograd.gradcheck(minigrad.linalg.householder_product, (A, tau))
+    assert minigrad.autograd.gradgradcheck(minigrad.linalg.householder_product, (A, tau))
+
+
+HOUSEHOLDER_BAD = [((3,), (1,), None), ((3, 2), (3,), None), ((2, 3), (1,), None),
+                   ((2, 3, 2), (3, 1), None), ((3, 2), (1,), "float64"), ((3, 2), (1,), "int32")]
+
+
+@pytest.mark.parametrize("shape, tau_shape, dtype", HOUSEHOLDER_BAD)
+def test_householder_product_errors_as_torch(shape, tau_shape, dtype):
+    torch = import_torch()
+    outcomes = []
+    for lib in (minigrad, torch):
+        A = lib.ones(*shape)
+        tau = lib.ones(*tau_shape, dtype=getattr(lib, dtype) if dtype else None)
+        if dtype == "int32":
+            A = A.int()
+        with pytest.raises(Exception) as caught:
+            lib.linalg.householder_product(A, tau)
+        outcomes.append((type(caught.value).__name__, str(caught.value)))
+    assert outcomes[0] == outcomes[1]

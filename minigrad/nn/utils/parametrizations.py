@@ -6,8 +6,9 @@
     spectral_norm(module, name="weight", ...)   the weight divided by its largest singular
                                                 value, estimated by power iteration
     orthogonal(module, name="weight", ...)      an orthogonal weight (orthonormal rows or
-                                                columns), as the matrix exponential or the
-                                                Cayley transform of a skew-symmetric matrix
+                                                columns): the matrix exponential or the
+                                                Cayley transform of a skew-symmetric matrix,
+                                                or a product of Householder reflections
 """
 from ... import _tensor
 from ..._ops.linalg import mv
@@ -141,8 +142,10 @@ def _is_orthogonal(Q):
 
 def _make_orthogonal(A):
     """The Q of A = QR (A tall), its columns signed so that diag(R) is non-negative."""
-    Q, R = linalg.qr(A)
-    return Q * R.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+    import minigrad
+    X, tau = minigrad.geqrf(A)
+    Q = linalg.householder_product(X, tau)
+    return Q * X.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
 
 
 _ORTHOGONAL_MAPS = ("matrix_exp", "cayley", "householder")
@@ -151,13 +154,16 @@ _ORTHOGONAL_MAPS = ("matrix_exp", "cayley", "householder")
 class _Orthogonal(Module):
     """An orthogonal matrix from an unconstrained one X: the lower triangle of X defines a
     skew-symmetric A = X - X^T, and Q = exp(A) ("matrix_exp") or (I - A/2)^-1 (I + A/2)
-    ("cayley") is orthogonal. A wide weight is handled through its transpose, a tall one as
+    ("cayley") is orthogonal; or ("householder") Q is the product of the reflections whose
+    vectors are the columns of X below the diagonal. A wide weight is handled through its transpose, a tall one as
     the first columns of a square Q. With ``use_trivialization`` the result is multiplied by
     a buffer ``base`` (an orthogonal matrix set by right_inverse), so that training moves
     around the current weight rather than around the identity."""
 
     def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
         super().__init__()
+        if weight.is_complex() and orthogonal_map == "householder":
+            raise ValueError("The householder parametrization does not support complex tensors.")
         self.shape = weight.shape
         self.orthogonal_map = orthogonal_map
         if use_trivialization:
@@ -171,18 +177,29 @@ class _Orthogonal(Module):
         if transposed:
             X = X.mT
             n, k = k, n
-        X = X.tril()
-        if n != k:
-            # square it with zero columns: only the first k columns of Q are kept
-            X = minigrad.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
-        A = X - X.mT
-        if self.orthogonal_map == "matrix_exp":
-            Q = minigrad.matrix_exp(A)
+        if self.orthogonal_map == "householder":
+            # the strict lower triangle holds the reflection vectors; tau = 2 / |v|^2 makes
+            # each I - tau v v^T a reflection, and the diagonal's signs (as integers: 0 for
+            # |x| < 1) flip the columns
+            A = X.tril(diagonal=-1)
+            tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
+            Q = linalg.householder_product(A, tau)
+            Q = Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
         else:
-            eye = minigrad.eye(n, dtype=A.dtype)
-            Q = linalg.solve(minigrad.add(eye, A, alpha=-0.5), minigrad.add(eye, A, alpha=0.5))
-        if n != k:
-            Q = Q[..., :k]
+            X = X.tril()
+            if n != k:
+                # square it with zero columns: only the first k columns of Q are kept
+                X = minigrad.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)],
+                                 dim=-1)
+            A = X - X.mT
+            if self.orthogonal_map == "matrix_exp":
+                Q = minigrad.matrix_exp(A)
+            else:
+                eye = minigrad.eye(n, dtype=A.dtype)
+                Q = linalg.solve(minigrad.add(eye, A, alpha=-0.5),
+                                 minigrad.add(eye, A, alpha=0.5))
+            if n != k:
+                Q = Q[..., :k]
         if hasattr(self, "base"):
             Q = self.base @ Q
         if transposed:
@@ -200,13 +217,22 @@ class _Orthogonal(Module):
         with no_grad():
             Q_init = Q
             n, k = Q.size(-2), Q.size(-1)
-            if n < k:
+            n_lt_k = n < k
+            if n_lt_k:
                 Q = Q.mT
                 n, k = k, n
             if not hasattr(self, "base"):
-                raise NotImplementedError(
-                    "It is not possible to assign to the matrix exponential "
-                    "or the Cayley parametrizations when use_trivialization=False.")
+                if self.orthogonal_map != "householder":
+                    raise NotImplementedError(
+                        "It is not possible to assign to the matrix exponential "
+                        "or the Cayley parametrizations when use_trivialization=False.")
+                # householder without a base: Q's own compact QR, its diagonal made the
+                # signs that forward multiplies the columns by
+                A, tau = minigrad.geqrf(Q)
+                diagonal = A.diagonal(dim1=-2, dim2=-1)
+                diagonal.sign_()
+                diagonal[tau == 0.0] *= -1
+                return A.mT if n_lt_k else A
             if n == k:
                 Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
             else:
@@ -221,8 +247,8 @@ class _Orthogonal(Module):
 
 def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
     """Make ``module.<name>`` orthogonal (orthonormal columns, or rows if it is wide) at
-    every read. ``orthogonal_map`` is "matrix_exp" (the default for square weights) or
-    "cayley"; "householder" (PyTorch's default for non-square weights) is not available."""
+    every read. ``orthogonal_map``: "matrix_exp" (the default for square weights), "cayley"
+    or "householder" (the default for non-square ones)."""
     weight = getattr(module, name, None)
     if not isinstance(weight, _tensor.Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
@@ -235,11 +261,6 @@ def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization
     if orthogonal_map not in _ORTHOGONAL_MAPS:
         raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", "householder". '
                          f"Got: {orthogonal_map}")
-    if orthogonal_map == "householder":
-        raise NotImplementedError(
-            'orthogonal_map="householder" needs torch.linalg.householder_product, which '
-            'minigrad does not have yet\nminigrad hint: pass orthogonal_map="matrix_exp" or '
-            '"cayley"')
     orth = _Orthogonal(weight, orthogonal_map, use_trivialization=use_trivialization)
     parametrize.register_parametrization(module, name, orth, unsafe=True)
     return module
