@@ -312,3 +312,20 @@ def test_householder_product_errors_as_torch(shape, tau_shape, dtype):
             lib.linalg.householder_product(A, tau)
         outcomes.append((type(caught.value).__name__, str(caught.value)))
     assert outcomes[0] == outcomes[1]
+
+
+def test_householder_product_forward_mode_and_vmap_as_torch():
+    def run(lib):
+        forward_ad = lib.autograd.forward_ad
+        lib.manual_seed(0)
+        A, dA = lib.randn(4, 3, dtype=lib.float64), lib.randn(4, 3, dtype=lib.float64)
+        tau, dtau = lib.rand(2, dtype=lib.float64), lib.randn(2, dtype=lib.float64)
+        with forward_ad.dual_level():
+            Q = lib.linalg.householder_product(forward_ad.make_dual(A, dA),
+                                               forward_ad.make_dual(tau, dtau))
+            tangent = forward_ad.unpack_dual(Q).tangent
+        batch_A, batch_tau = lib.randn(2, 4, 3), lib.rand(2, 2)
+        batched = lib.func.vmap(lib.linalg.householder_product)(batch_A, batch_tau)
+        return [_array(tangent), _array(batched),
+                _array(lib.linalg.householder_product(batch_A, batch_tau))]
+    _compare(run)

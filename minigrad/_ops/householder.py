@@ -37,7 +37,7 @@ class LinalgHouseholderProductBackward0(Node):
     _saved_names = ("input", "tau", "result")
 
     def backward(self, grad):
-        input, tau, _ = self.saved_tensors
+        input, tau = self.saved_tensors[:2]
         V = _unit_lower(input)
         k = tau.shape[-1]
         vs = [V[..., :, i] for i in range(k)]
@@ -101,7 +101,8 @@ def householder_product(input, tau):
     for i in reversed(range(t.shape[-1])):       # H_1 (H_2 (... (H_k I[:, :n])))
         v = V[..., :, i]
         Q -= (t[..., i, None] * v)[..., :, None] * (v[..., None, :] @ Q)
-    out = result(Q, LinalgHouseholderProductBackward0, (input, tau))
+    # (saved here as well: forward mode differentiates the backward, before out exists)
+    out = result(Q, LinalgHouseholderProductBackward0, (input, tau), saved=(input, tau))
     node = out._grad_fn
     if node is not None:
         node.save_for_backward(input, tau, SavedOutput(out))
