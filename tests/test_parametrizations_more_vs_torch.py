@@ -264,7 +264,7 @@ def test_errors_as_torch(name):
     assert outcomes[0] == outcomes[1]
 
 
-# --- linalg.householder_product and geqrf, which orthogonal's householder map uses -----------------
+# --- linalg.householder_product and geqrf, which orthogonal's householder map uses --------------
 
 @pytest.mark.parametrize("shape, k", [((4, 3), 2), ((3, 3), 3), ((2, 5, 2), 2), ((4, 4), 1)])
 def test_householder_product_as_torch(shape, k):

@@ -155,8 +155,8 @@ class _Orthogonal(Module):
     """An orthogonal matrix from an unconstrained one X: the lower triangle of X defines a
     skew-symmetric A = X - X^T, and Q = exp(A) ("matrix_exp") or (I - A/2)^-1 (I + A/2)
     ("cayley") is orthogonal; or ("householder") Q is the product of the reflections whose
-    vectors are the columns of X below the diagonal. A wide weight is handled through its transpose, a tall one as
-    the first columns of a square Q. With ``use_trivialization`` the result is multiplied by
+    vectors are the columns of X below the diagonal. A wide weight is handled through its
+    transpose, a tall one as the first columns of a square Q. With ``use_trivialization`` the result is multiplied by
     a buffer ``base`` (an orthogonal matrix set by right_inverse), so that training moves
     around the current weight rather than around the identity."""
 
