@@ -12,6 +12,7 @@ Where each function lives (every one with its backward next to it):
     _ops/decompositions.py   det, slogdet, inv, inv_ex, solve, solve_ex
     _ops/cholesky.py         cholesky, cholesky_ex, (torch.cholesky)
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
+    _ops/householder.py      householder_product, (torch.geqrf, torch.orgqr)
     _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve, (torch.lu_unpack)
     _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
     _ops/linalg.py           matmul (the ``@`` operator)
@@ -28,6 +29,7 @@ from .._ops.decompositions import (  # noqa: F401
 from .._ops.cholesky import cholesky, cholesky_ex  # noqa: F401
 from .._ops.spectral import (  # noqa: F401
     svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq)
+from .._ops.householder import householder_product  # noqa: F401
 from .._ops.matrix_products import (  # noqa: F401
     cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve)
 from .._ops.linalg import matmul  # noqa: F401

@@ -54,9 +54,10 @@ def _sum_except_dim(tensor, dim):
 
 
 class WeightNormInterfaceBackward0(Node):
-    """result0 = v * (g / ||v||), result1 = ||v|| (not differentiable)   ->
-        grad_g = sum(grad * v) / ||v||
-        grad_v = (g / ||v||) * (grad - v * (sum(grad * v) / ||v||^2))   (sums over all dims but dim)"""
+    """result = v * (g / ||v||)   ->   grad_g = sum(grad * v) / ||v||; grad_v = (g / ||v||) * (grad - v * (sum(grad * v) / ||v||^2))
+
+    Sums are over every dim but ``dim``; the node's second output, ||v||, is not
+    differentiable."""
 
     _saved_names = ("v", "g", "result1")
 

@@ -5,7 +5,9 @@
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
     fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval, ...: fold BatchNorm into a layer
     parametrize.py         register_parametrization: a weight computed from other tensors
-    parametrizations.py    weight_norm, as a parametrization
+    parametrizations.py    weight_norm, spectral_norm, orthogonal, as parametrizations
+    weight_norm.py         weight_norm, remove_weight_norm: the older, hook-based form
+    spectral_norm.py       spectral_norm, remove_spectral_norm: the older, hook-based form
 """
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
@@ -15,3 +17,5 @@ from .fusion import (  # noqa: F401
     fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights)
 from . import parametrize  # noqa: F401
 from . import parametrizations  # noqa: F401
+from .weight_norm import weight_norm, remove_weight_norm  # noqa: F401
+from .spectral_norm import spectral_norm, remove_spectral_norm  # noqa: F401
