@@ -6,6 +6,8 @@ inside a Module, the Module sees the type and adds the tensor to
 ``parameters()``, which is the list an optimizer updates.
 (PyTorch: torch/nn/parameter.py.)
 """
+import inspect
+
 from .._tensor import Tensor, _wrap, device as _device
 from .._creation import empty
 
@@ -96,7 +98,7 @@ _SHAPE_UNKNOWN = (
 # into it, dtype questions and conversions (so ``model.double()`` works before the first forward)
 _ALLOWED_METHODS = frozenset((
     "size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char", "short",
-    "int", "long", "cuda", "cpu", "to", "get_device", "bfloat16", "type"))
+    "int", "long", "cuda", "cpu", "to", "get_device"))
 
 # operators that PyTorch reports under the name of the method they call
 _OPERATOR_NAMES = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
@@ -129,6 +131,7 @@ class UninitializedTensorMixin:
 
     __slots__ = ()
     cls_to_become = None
+    _methods_blocked = False
 
     def materialize(self, shape, device=None, dtype=None):
         """Give the tensor uninitialized memory of ``shape`` (in its dtype, or ``dtype``) and turn
@@ -166,17 +169,21 @@ class UninitializedTensorMixin:
 
 
 def _block_tensor_methods():
-    """Put a refusing method on the mixin for every public Tensor method that is not allowed."""
-    for name, value in vars(Tensor).items():
+    """Put a refusing method on the mixin for every public Tensor method that is not allowed.
+
+    Done when the first uninitialized tensor is made: by then every module of minigrad has added
+    its methods to Tensor."""
+    if UninitializedTensorMixin._methods_blocked:
+        return
+    for name in dir(Tensor):
         if name.startswith("_") or name in _ALLOWED_METHODS or name in vars(UninitializedTensorMixin):
             continue
+        value = inspect.getattr_static(Tensor, name)
         if callable(value) and not isinstance(value, (property, type, staticmethod, classmethod)):
             setattr(UninitializedTensorMixin, name, _refusing(name))
     for name, torch_name in _OPERATOR_NAMES.items():
         setattr(UninitializedTensorMixin, name, _refusing(torch_name))
-
-
-_block_tensor_methods()
+    UninitializedTensorMixin._methods_blocked = True
 
 
 def is_lazy(param):
@@ -197,6 +204,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         if device is not None:
             _device(device)
+        _block_tensor_methods()
         return Parameter.__new__(cls, empty(0, dtype=dtype), requires_grad)
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
@@ -213,6 +221,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
         if device is not None:
             _device(device)
+        _block_tensor_methods()
         buffer = Tensor.__new__(cls)
         data = empty(0, dtype=dtype)
         buffer._array = data._array
