@@ -219,3 +219,16 @@ def test_optimizer_trains_a_lazy_model_after_the_dry_run_as_torch():
     assert results[0][0] == results[1][0]
     for a, b in zip(results[0][1], results[1][1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_skip_init_draws_no_random_numbers_as_torch():
+    torch = import_torch()
+    results = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        module = lib.nn.utils.skip_init(lib.nn.Linear, 3, 2, dtype=lib.float64)
+        errors = _messages(lib, [lambda lib: lib.nn.utils.skip_init(int),
+                                 lambda lib: lib.nn.utils.skip_init(lib.nn.ReLU)])
+        results.append((lib.rand(3).numpy().tolist(), type(module).__name__, tuple(module.weight.shape),
+                        str(module.weight.dtype), type(module.weight).__name__, errors))
+    assert results[0] == results[1]

@@ -3,6 +3,7 @@
     clip_grad.py           clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_:
                            keep one unlucky batch from making a huge update
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
+    init.py                skip_init: a module made without drawing random initial values
     fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval, ...: fold BatchNorm into a layer
     parametrize.py         register_parametrization: a weight computed from other tensors
     parametrizations.py    weight_norm, as a parametrization
@@ -15,3 +16,4 @@ from .fusion import (  # noqa: F401
     fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights)
 from . import parametrize  # noqa: F401
 from . import parametrizations  # noqa: F401
+from .init import skip_init  # noqa: F401
