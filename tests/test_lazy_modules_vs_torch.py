@@ -232,3 +232,36 @@ def test_skip_init_draws_no_random_numbers_as_torch():
         results.append((lib.rand(3).numpy().tolist(), type(module).__name__, tuple(module.weight.shape),
                         str(module.weight.dtype), type(module.weight).__name__, errors))
     assert results[0] == results[1]
+
+
+def _module_story(lib):
+    out = []
+    norm = lib.nn.LazyBatchNorm2d().double()
+    y = norm(lib.ones(2, 3, 2, 2, dtype=lib.float64))
+    out.append((str(norm.running_mean.dtype), str(norm.weight.dtype), str(norm.num_batches_tracked.dtype),
+                str(y.dtype)))
+    linear = lib.nn.LazyLinear(3)
+    out += _messages(lib, [lambda lib: linear.requires_grad_(False)])
+    linear.zero_grad()
+    linear.eval()
+    out.append((linear.training, list(dict(linear.named_parameters())), len(list(linear.buffers()))))
+    plain = lib.nn.LazyInstanceNorm1d(affine=False, track_running_stats=False)
+    out.append((repr(plain), plain.has_uninitialized_params()))
+    with pytest.warns(UserWarning, match="does not match num_features"):
+        plain(lib.randn(2, 3, 4))
+    out.append(repr(plain))
+    partial = lib.nn.LazyLinear(3)
+    out.append(repr(partial.load_state_dict({}, strict=False)))
+    out += _messages(lib, [lambda lib: partial.load_state_dict({"weight": lib.ones(3, 2)})])
+    out.append((repr(partial), type(partial.weight).__name__, type(partial.bias).__name__))
+    hooked = lib.nn.LazyLinear(3)
+    seen = []
+    hooked.register_forward_hook(lambda module, args, output: seen.append(type(module).__name__))
+    hooked(lib.ones(1, 2))
+    out.append((seen, isinstance(hooked, lib.nn.modules.lazy.LazyModuleMixin)))
+    return out
+
+
+def test_module_methods_on_lazy_modules_as_torch():
+    torch = import_torch()
+    assert _module_story(minigrad) == _module_story(torch)
