@@ -90,3 +90,8 @@ from .modules import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa
 from .modules import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
 from .modules import LocalResponseNorm  # noqa: F401
 from .modules import Bilinear  # noqa: F401
+from .parameter import UninitializedParameter, UninitializedBuffer  # noqa: F401,E402  (lazy modules)
+from .modules import (  # noqa: F401,E402
+    LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,
+    LazyConvTranspose3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,
+    LazyInstanceNorm2d, LazyInstanceNorm3d)

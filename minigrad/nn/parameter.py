@@ -6,7 +6,9 @@ inside a Module, the Module sees the type and adds the tensor to
 ``parameters()``, which is the list an optimizer updates.
 (PyTorch: torch/nn/parameter.py.)
 """
-from .._tensor import Tensor, _wrap
+import inspect
+
+from .._tensor import Tensor, _wrap, device as _device
 from .._creation import empty
 
 
@@ -83,3 +85,155 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         tensor.persistent = persistent
         tensor._is_buffer = True
         return tensor
+
+
+# --- parameters and buffers whose shape is not known yet (lazy modules) ------------------------
+
+_SHAPE_UNKNOWN = (
+    "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+    "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
+    "`forward` to initialize the parameters before accessing their attributes.")
+
+# What an uninitialized tensor still allows, as in PyTorch: its size (torch.Size([0])), copying
+# into it, dtype questions and conversions (so ``model.double()`` works before the first forward)
+_ALLOWED_METHODS = frozenset((
+    "size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char", "short",
+    "int", "long", "cuda", "cpu", "to", "get_device"))
+
+# operators that PyTorch reports under the name of the method they call
+_OPERATOR_NAMES = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+                   "__matmul__": "matmul", "__neg__": "neg", "__pow__": "pow"}
+
+
+def _refusing(method_name):
+    """A method that raises PyTorch's error for an uninitialized parameter or buffer."""
+
+    def refuse(self, *args, **kwargs):
+        raise ValueError(
+            f"Attempted to use an uninitialized parameter in <method '{method_name}' of "
+            "'torch._C.TensorBase' objects>. This error happens when you are using a `LazyModule` or "
+            f"explicitly manipulating `torch.nn.parameter.{type(self).__name__}` objects. When using "
+            "LazyModules Call `forward` with a dummy batch to initialize the parameters before calling "
+            "torch functions")
+
+    refuse.__name__ = method_name
+    refuse.__doc__ = "Not allowed before the tensor is materialized (raises ValueError)."
+    return refuse
+
+
+class UninitializedTensorMixin:
+    """What UninitializedParameter and UninitializedBuffer share: a tensor with no shape yet.
+
+    It holds an empty array only to remember its dtype. Almost every tensor method raises
+    PyTorch's ValueError until ``materialize(shape)`` gives it memory and turns it into a plain
+    Parameter (or Tensor).
+    """
+
+    __slots__ = ()
+    cls_to_become = None
+    _methods_blocked = False
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Give the tensor uninitialized memory of ``shape`` (in its dtype, or ``dtype``) and turn
+        it into a ``cls_to_become`` (Parameter or Tensor), in place."""
+        if device is not None:
+            _device(device)               # only the CPU exists here
+        if dtype is None:
+            dtype = self.dtype
+        self.data = empty(shape, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        """Unknown until the first forward: raises RuntimeError, as in PyTorch."""
+        raise RuntimeError(_SHAPE_UNKNOWN)
+
+    def share_memory_(self):
+        """Not possible before the tensor is materialized (raises RuntimeError)."""
+        raise RuntimeError(
+            "Can't share memory on an uninitialized parameter or buffer. Call `forward` to initialize "
+            "the parameters before calling `module.share_memory()`.")
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return (type(self), (self.requires_grad,))
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, None, self.dtype)
+        return memo[id(self)]
+
+
+def _block_tensor_methods():
+    """Put a refusing method on the mixin for every public Tensor method that is not allowed.
+
+    Done when the first uninitialized tensor is made: by then every module of minigrad has added
+    its methods to Tensor."""
+    if UninitializedTensorMixin._methods_blocked:
+        return
+    for name in dir(Tensor):
+        if name.startswith("_") or name in _ALLOWED_METHODS or name in vars(UninitializedTensorMixin):
+            continue
+        value = inspect.getattr_static(Tensor, name)
+        if callable(value) and not isinstance(value, (property, type, staticmethod, classmethod)):
+            setattr(UninitializedTensorMixin, name, _refusing(name))
+    for name, torch_name in _OPERATOR_NAMES.items():
+        setattr(UninitializedTensorMixin, name, _refusing(torch_name))
+    UninitializedTensorMixin._methods_blocked = True
+
+
+def is_lazy(param):
+    """True for an ``UninitializedParameter`` or ``UninitializedBuffer`` (a shape not known yet)."""
+    return isinstance(param, UninitializedTensorMixin)
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter whose shape is not known yet: what a Lazy layer holds before its first forward.
+
+    Printing it shows ``<UninitializedParameter>``; ``materialize(shape)`` (done by the layer's
+    first forward) turns it into an ordinary Parameter.
+    """
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        if device is not None:
+            _device(device)
+        _block_tensor_methods()
+        return Parameter.__new__(cls, empty(0, dtype=dtype), requires_grad)
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        pass                                           # everything happened in __new__
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer whose shape is not known yet (a LazyBatchNorm's running statistics);
+    ``materialize(shape)`` turns it into a plain tensor."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        if device is not None:
+            _device(device)
+        _block_tensor_methods()
+        buffer = Tensor.__new__(cls)
+        data = empty(0, dtype=dtype)
+        buffer._array = data._array
+        buffer._requires_grad = False
+        buffer._grad_fn = None
+        buffer._output_nr = 0
+        buffer._grad = None
+        buffer._version_counter = data._version_counter
+        buffer.requires_grad = requires_grad
+        buffer.persistent = persistent
+        buffer._is_buffer = True
+        return buffer
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass                                           # everything happened in __new__

@@ -43,3 +43,9 @@ from .transformer import (  # noqa: F401
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
 from .normalization import LocalResponseNorm  # noqa: F401
 from .linear import Bilinear  # noqa: F401
+from .lazy import LazyModuleMixin  # noqa: F401
+from .linear import LazyLinear  # noqa: F401
+from .conv import (  # noqa: F401
+    LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d)
+from .batchnorm import LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d  # noqa: F401
+from .instancenorm import LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d  # noqa: F401

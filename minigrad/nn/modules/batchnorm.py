@@ -16,6 +16,7 @@ from ..._creation import empty, ones, tensor, zeros
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from .lazy import _LazyNormBase
 from .module import Module
 
 
@@ -112,3 +113,27 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm1d whose ``num_features`` is ``input.shape[1]`` of the first input; it then
+    becomes a ``BatchNorm1d`` (see ``LazyModuleMixin``)."""
+
+    cls_to_become = BatchNorm1d
+    _check_input_dim = BatchNorm1d._check_input_dim
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm2d whose ``num_features`` is ``input.shape[1]`` of the first input; it then
+    becomes a ``BatchNorm2d``."""
+
+    cls_to_become = BatchNorm2d
+    _check_input_dim = BatchNorm2d._check_input_dim
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm3d whose ``num_features`` is ``input.shape[1]`` of the first input; it then
+    becomes a ``BatchNorm3d``."""
+
+    cls_to_become = BatchNorm3d
+    _check_input_dim = BatchNorm3d._check_input_dim

@@ -10,7 +10,8 @@ import math
 from ..._creation import empty
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import _LazyConvXdMixin
 from .module import Module
 
 
@@ -200,3 +201,71 @@ class ConvTranspose3d(_ConvTransposeNd):
         """``F.conv_transpose3d`` with this layer's settings (ConvolutionBackward0, transposed)."""
         return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation)
+
+
+# --- the lazy convolutions: in_channels comes from the first input (modules/lazy.py) -------------
+
+class _LazyConvInit:
+    """The constructor the three lazy convolutions share: the eager layer with 0 channels and no
+    bias, then uninitialized weight and bias."""
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
+                         device, dtype)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+
+class _LazyConvTransposeInit:
+    """The constructor of the three lazy transposed convolutions (their own argument order)."""
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
+                         padding_mode, device, dtype)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+
+class LazyConv1d(_LazyConvXdMixin, _LazyConvInit, Conv1d):
+    """A Conv1d whose ``in_channels`` is read from the first input; it then becomes a ``Conv1d``."""
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvXdMixin, _LazyConvInit, Conv2d):
+    """A Conv2d whose ``in_channels`` is read from the first input; it then becomes a ``Conv2d``."""
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvXdMixin, _LazyConvInit, Conv3d):
+    """A Conv3d whose ``in_channels`` is read from the first input; it then becomes a ``Conv3d``."""
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvXdMixin, _LazyConvTransposeInit, ConvTranspose1d):
+    """A ConvTranspose1d whose ``in_channels`` is read from the first input; it then becomes a
+    ``ConvTranspose1d``."""
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvXdMixin, _LazyConvTransposeInit, ConvTranspose2d):
+    """A ConvTranspose2d whose ``in_channels`` is read from the first input; it then becomes a
+    ``ConvTranspose2d``."""
+
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvXdMixin, _LazyConvTransposeInit, ConvTranspose3d):
+    """A ConvTranspose3d whose ``in_channels`` is read from the first input; it then becomes a
+    ``ConvTranspose3d``."""
+
+    cls_to_become = ConvTranspose3d

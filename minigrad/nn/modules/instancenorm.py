@@ -9,6 +9,7 @@ import warnings
 
 from .. import functional as F
 from .batchnorm import _NormBase
+from .lazy import _LazyNormBase
 
 
 class _InstanceNorm(_NormBase):
@@ -69,3 +70,31 @@ class InstanceNorm3d(_InstanceNorm):
     def _check_input_dim(self, input):
         if input.dim() not in (4, 5):
             raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm1d whose ``num_features`` is ``input.shape[1]`` of the first input; it then
+    becomes an ``InstanceNorm1d``. Unlike the eager layer, affine and track_running_stats default
+    to True, as in PyTorch."""
+
+    cls_to_become = InstanceNorm1d
+    _dims_without_batch = 2
+    _check_input_dim = InstanceNorm1d._check_input_dim
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm2d whose ``num_features`` is ``input.shape[1]`` of the first input; it then
+    becomes an ``InstanceNorm2d``."""
+
+    cls_to_become = InstanceNorm2d
+    _dims_without_batch = 3
+    _check_input_dim = InstanceNorm2d._check_input_dim
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm3d whose ``num_features`` is ``input.shape[1]`` of the first input; it then
+    becomes an ``InstanceNorm3d``."""
+
+    cls_to_become = InstanceNorm3d
+    _dims_without_batch = 4
+    _check_input_dim = InstanceNorm3d._check_input_dim

@@ -18,7 +18,7 @@ from ... import _dtype
 from ..._tensor import Tensor, device as _device
 from ...autograd import graph
 from ...autograd.grad_mode import no_grad
-from ..parameter import Parameter, Buffer
+from ..parameter import Parameter, Buffer, is_lazy
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -69,6 +69,7 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_load_state_dict_pre_hooks", OrderedDict())
 
     # --- registering what the module owns ------------------------------------------------
 
@@ -316,7 +317,8 @@ class Module:
                         if name not in self._non_persistent_buffers_set]
         for name, tensor in list(self._parameters.items()) + kept_buffers:
             if tensor is not None:
-                destination[prefix + name] = tensor if keep_vars else tensor.detach()
+                # an uninitialized (lazy) tensor goes in as it is: it cannot be detached
+                destination[prefix + name] = tensor if keep_vars or is_lazy(tensor) else tensor.detach()
         for name, child in self._modules.items():
             if child is not None:
                 child.state_dict(destination, prefix + name + ".", keep_vars)
@@ -330,10 +332,15 @@ class Module:
         """
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        # each module's pre-hooks first: a lazy module materializes what the state_dict fills
+        for module_name, module in self.named_modules():
+            for hook in list(module.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
+                hook(state_dict, module_name + "." if module_name else "", {}, strict, [], [], [])
         own = self.state_dict(keep_vars=True)
         errors = []
         for name, tensor in own.items():
-            if name in state_dict and tuple(state_dict[name].shape) != tuple(tensor.shape):
+            if (name in state_dict and not is_lazy(tensor)
+                    and tuple(state_dict[name].shape) != tuple(tensor.shape)):
                 errors.append(
                     f"size mismatch for {name}: copying a param with shape "
                     f"{state_dict[name].shape} from checkpoint, the shape in current model is "
@@ -378,6 +385,11 @@ class Module:
     def register_forward_pre_hook(self, hook):
         """``hook(module, args)`` runs before forward and may return new args. Returns a handle."""
         return graph._add_hook(self._forward_pre_hooks, hook)
+
+    def _register_load_state_dict_pre_hook(self, hook):
+        """``hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` runs before ``load_state_dict`` reads this module's tensors. Returns a handle."""
+        return graph._add_hook(self._load_state_dict_pre_hooks, hook)
 
     def register_forward_hook(self, hook):
         """``hook(module, args, output)`` runs after forward and may return a new output."""

@@ -3,6 +3,7 @@
     clip_grad.py           clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_:
                            keep one unlucky batch from making a huge update
     convert_parameters.py  parameters_to_vector, vector_to_parameters: all weights as one vector
+    init.py                skip_init: a module made without drawing random initial values
     fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval, ...: fold BatchNorm into a layer
     parametrize.py         register_parametrization: a weight computed from other tensors
     parametrizations.py    weight_norm, spectral_norm, orthogonal, as parametrizations
@@ -19,3 +20,4 @@ from . import parametrize  # noqa: F401
 from . import parametrizations  # noqa: F401
 from .weight_norm import weight_norm, remove_weight_norm  # noqa: F401
 from .spectral_norm import spectral_norm, remove_spectral_norm  # noqa: F401
+from .init import skip_init  # noqa: F401
