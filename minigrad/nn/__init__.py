@@ -90,3 +90,4 @@ from .modules import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d  # noqa
 from .modules import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
 from .modules import LocalResponseNorm  # noqa: F401
 from .modules import Bilinear  # noqa: F401
+from .modules import CTCLoss  # noqa: F401

@@ -43,3 +43,4 @@ from .transformer import (  # noqa: F401
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle  # noqa: F401
 from .normalization import LocalResponseNorm  # noqa: F401
 from .linear import Bilinear  # noqa: F401
+from .loss import CTCLoss  # noqa: F401
