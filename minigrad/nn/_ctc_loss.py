@@ -46,9 +46,10 @@ def _exp(x):
 
 def _log(x):
     """log(x) as C's logf / log gives it (float32: computed in double, rounded once)."""
-    if x.dtype == np.float32:
-        return np.log(x.astype(np.float64)).astype(np.float32)
-    return np.log(x)
+    with np.errstate(divide="ignore"):        # (log 0 = -inf: an impossible path, silently)
+        if x.dtype == np.float32:
+            return np.log(x.astype(np.float64)).astype(np.float32)
+        return np.log(x)
 
 
 def _log_add3(a1, a2, a3):
