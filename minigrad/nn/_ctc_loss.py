@@ -174,7 +174,8 @@ def _ctc_backward(grad_out, lp, flat_targets, offsets, input_lengths, target_len
 # --- the node -------------------------------------------------------------------------------------
 
 class CtcLossBackward0(Node):
-    """result0, result1 = _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank)   ->
+    """results = _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank): the losses
+    (result0) and the alphas (result1)   ->
         grad_log_probs = (e^log_probs - e^(log(sum of alpha beta per label) + result0 - log_probs)) * grad
         (0 for a sample with an infinite loss when zero_infinity)"""
 
