@@ -22,6 +22,8 @@ reductions are ordinary operations on top of it ('mean' divides each loss by its
 length first). Its backward (_ctc_loss_backward) has no derivative: a second derivative
 fails, as in PyTorch.
 """
+import functools
+
 import numpy as np
 
 from ..autograd.graph import Node, SavedOutput
@@ -37,18 +39,34 @@ _CHECKED = " (while checking arguments for ctc_loss_allocate_outputs)"
 
 # --- the kernel (numpy), in the steps of PyTorch's CPU kernel -------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def _c_float_functions():
+    """The C library's expf and logf, element by element: PyTorch's kernel calls them one
+    number at a time, and they are not always correctly rounded (numpy's differ in the last bit)."""
+    import ctypes        # lazy: only float32 losses need the C library
+    import ctypes.util
+
+    library = ctypes.CDLL(ctypes.util.find_library("m") or None)
+    functions = []
+    for name in ("expf", "logf"):
+        function = getattr(library, name)
+        function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+        functions.append(np.frompyfunc(function, 1, 1))
+    return functions
+
+
 def _exp(x):
-    """e^x as C's expf / exp gives it (float32: computed in double, rounded once)."""
+    """e^x as C's expf / exp gives it."""
     if x.dtype == np.float32:
-        return np.exp(x.astype(np.float64)).astype(np.float32)
+        return np.asarray(_c_float_functions()[0](x), dtype=np.float32)
     return np.exp(x)
 
 
 def _log(x):
-    """log(x) as C's logf / log gives it (float32: computed in double, rounded once)."""
-    with np.errstate(divide="ignore"):        # (log 0 = -inf: an impossible path, silently)
-        if x.dtype == np.float32:
-            return np.log(x.astype(np.float64)).astype(np.float32)
+    """log(x) as C's logf / log gives it (log 0 = -inf: an impossible path, silently)."""
+    if x.dtype == np.float32:
+        return np.asarray(_c_float_functions()[1](x), dtype=np.float32)
+    with np.errstate(divide="ignore"):
         return np.log(x)
 
 
