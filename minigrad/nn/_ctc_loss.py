@@ -58,15 +58,16 @@ def _c_float_functions():
 def _exp(x):
     """e^x as C's expf / exp gives it."""
     if x.dtype == np.float32:
-        return np.asarray(_c_float_functions()[0](x), dtype=np.float32)
+        with np.errstate(all="ignore"):       # (overflow to inf, silently, as in C)
+            return np.asarray(_c_float_functions()[0](x), dtype=np.float32)
     return np.exp(x)
 
 
 def _log(x):
     """log(x) as C's logf / log gives it (log 0 = -inf: an impossible path, silently)."""
-    if x.dtype == np.float32:
-        return np.asarray(_c_float_functions()[1](x), dtype=np.float32)
     with np.errstate(divide="ignore"):
+        if x.dtype == np.float32:
+            return np.asarray(_c_float_functions()[1](x), dtype=np.float32)
         return np.log(x)
 
 
