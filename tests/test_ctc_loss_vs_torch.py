@@ -247,3 +247,10 @@ def test_mixed_lengths_are_a_type_error():
             L.nn.functional.ctc_loss(_lp(L), L.ones(2, 3, dtype=L.int64), L.tensor([6, 5]), (3, 2))
         results.append(str(info.value).split("\n")[0])
     assert results[0] == results[1]
+
+
+def test_a_label_out_of_range_is_an_error():
+    # (PyTorch reads whatever memory the label points to: minigrad refuses, with a hint)
+    with pytest.raises(RuntimeError, match="target label 7 is out of range for 4 labels\nminigrad hint:"):
+        minigrad.nn.functional.ctc_loss(_lp(minigrad), minigrad.tensor([[1, 7, 2], [1, 2, 3]]),
+                                        (6, 5), (3, 2))

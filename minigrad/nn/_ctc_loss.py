@@ -281,11 +281,12 @@ def _check_arguments(log_probs, targets, input_lengths, target_lengths, blank):
     flat, offsets = _flat_targets(targets._array, target_lengths)
     for b, length in enumerate(target_lengths):
         used = flat[offsets[b]:offsets[b] + length]
-        if used.size and (used.min() < 0 or used.max() >= labels):
+        outside = used[(used < 0) | (used >= labels)]
+        if outside.size:
             # (PyTorch reads whatever memory such a label points to)
-            raise RuntimeError(f"ctc_loss: target label {int(used.max() if used.max() >= labels else used.min())} "
-                               f"is out of range for {labels} labels\nminigrad hint: labels go from 0 "
-                               f"to {labels - 1}, the blank ({blank}) included")
+            raise RuntimeError(f"ctc_loss: target label {int(outside[0])} is out of range for "
+                               f"{labels} labels\nminigrad hint: labels go from 0 to {labels - 1}, "
+                               f"the blank ({blank}) included")
 
 
 def _lengths(args):
