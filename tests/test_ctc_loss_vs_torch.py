@@ -254,3 +254,17 @@ def test_a_label_out_of_range_is_an_error():
     with pytest.raises(RuntimeError, match="target label 7 is out of range for 4 labels\nminigrad hint:"):
         minigrad.nn.functional.ctc_loss(_lp(minigrad), minigrad.tensor([[1, 7, 2], [1, 2, 3]]),
                                         (6, 5), (3, 2))
+
+
+def _changed_in_place(L):
+    x = L.tensor(np.full((4, 2, 3), -np.log(3.0)), requires_grad=True)
+    y = x * 1
+    loss = L.nn.functional.ctc_loss(y, L.tensor([[1, 2], [1, 1]]), (4, 4), (2, 2))
+    y.add_(0)
+    with pytest.raises(RuntimeError) as info:
+        loss.backward()
+    return str(info.value).split(" Hint:")[0]
+
+
+def test_saved_log_probs_changed_in_place():
+    assert _changed_in_place(minigrad) == _changed_in_place(torch)
