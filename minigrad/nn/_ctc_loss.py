@@ -29,6 +29,8 @@ import numpy as np
 from ..autograd.graph import Node, SavedOutput
 from .._ops import result
 from .._ops.rounding import _NotImplementedBackward
+from .._ops.pointwise import where
+from .._creation import tensor, zeros
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype
 from .._python_arg_parser import invalid_combination
@@ -340,8 +342,6 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if not (isinstance(log_probs, Tensor) and isinstance(targets, Tensor)):
         raise invalid_combination("ctc_loss", args, {})
     input_lengths, target_lengths = _lengths(args)
-    from .._ops.pointwise import where
-    from .._creation import tensor, zeros
     batched = log_probs.dim() == 3
     if not batched:
         log_probs = log_probs.unsqueeze(1)     # one sample: a batch of one (UnsqueezeBackward0)
