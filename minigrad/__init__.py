@@ -169,6 +169,7 @@ from .nn._padding import constant_pad_nd  # noqa: F401
 from .nn._pdist import pdist  # noqa: F401  (torch.pdist is F.pdist)
 from .nn._weight_norm import norm_except_dim, _weight_norm, _weight_norm_interface  # noqa: F401
 from .nn._bilinear import bilinear, _trilinear  # noqa: F401  (torch.bilinear, torch._trilinear)
+from .nn._ctc_loss import ctc_loss  # noqa: F401  (torch.ctc_loss: reduction as a number)
 from .nn._pixel_shuffle import (  # noqa: F401  (torch.pixel_shuffle is F.pixel_shuffle)
     pixel_shuffle, pixel_unshuffle, channel_shuffle, native_channel_shuffle)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401

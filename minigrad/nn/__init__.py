@@ -95,3 +95,4 @@ from .modules import (  # noqa: F401,E402
     LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,
     LazyConvTranspose3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,
     LazyInstanceNorm2d, LazyInstanceNorm3d)
+from .modules import CTCLoss  # noqa: F401

@@ -1273,6 +1273,7 @@ from ._likelihood_losses import poisson_nll_loss, gaussian_nll_loss  # noqa: E40
 from ._upsampling import interpolate  # noqa: E402,F401  (one node per resizing)
 from ._pdist import pdist  # noqa: E402,F401  (distances between all pairs of rows; one node)
 from ._bilinear import bilinear  # noqa: E402,F401  (x1^T A x2 + b, by _trilinear)
+from ._ctc_loss import ctc_loss_function as ctc_loss  # noqa: E402,F401  (one node: CtcLossBackward0)
 from ._local_response_norm import local_response_norm, gumbel_softmax  # noqa: E402,F401  (composed)
 from ._pixel_shuffle import (  # noqa: E402,F401  (one node each)
     pixel_shuffle, pixel_unshuffle, channel_shuffle, native_channel_shuffle)
