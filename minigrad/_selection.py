@@ -7,14 +7,25 @@ decided by the C++ standard library (GNU's libstdc++) it calls: for k at most
 followed by ``std::sort`` of the first k - 1 (introsort, insertion sort below
 17). Each step below is that library's, on (value, index) pairs compared by
 value only, larger first, so equal values end up where PyTorch puts them.
-(``multinomial`` needs this: categories of probability 0 tie.)
+With ``sorted=False`` PyTorch skips that last sort: the first k are left in
+whatever order ``nth_element`` left them.
+(``multinomial`` needs this too: categories of probability 0 tie.)
 """
+import math
 
 
-def topk_order(values, k):
-    """The positions of the ``k`` largest ``values`` (a list of numbers, no NaN), largest
-    first, ties in PyTorch's order."""
-    items = list(zip(values, range(len(values))))
+def _key(value, largest):
+    """A key whose "greater" is PyTorch's "goes first": NaN first for the largest, last for the
+    smallest (as torch.sort orders NaN), otherwise by value."""
+    if isinstance(value, float) and math.isnan(value):
+        return (1, 0) if largest else (-1, 0)
+    return (0, value) if largest else (0, -value)      # (Python numbers: -value can't overflow)
+
+
+def topk_order(values, k, largest=True, sorted=True):
+    """The positions of the ``k`` largest (or smallest) ``values`` (a list of Python numbers),
+    in the order PyTorch's CPU topk gives them, ties and NaN included."""
+    items = [(_key(value, largest), index) for index, value in enumerate(values)]
     if k == 0:
         return []
     if k * 64 <= len(items):
@@ -22,7 +33,8 @@ def topk_order(values, k):
         _sort_heap(items, 0, k)
     else:
         _introselect(items, 0, k - 1, len(items), 2 * _floor_log2(len(items)))
-        _sort(items, 0, k - 1)
+        if sorted:
+            _sort(items, 0, k - 1)
     return [index for _, index in items[:k]]
 
 

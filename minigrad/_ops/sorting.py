@@ -11,6 +11,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
+from .._selection import topk_order
 from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
 
 
@@ -146,12 +147,34 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)), dim_as_given=dim_as_given)
         return return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input))
-    order = _order(array, dim, descending=largest).astype(np.int64)
-    order = np.take(order, np.arange(k), axis=dim)
+    order = np.ascontiguousarray(
+        np.moveaxis(_topk_order(np.moveaxis(array, dim, -1), k, largest, sorted), -1, dim))
     values = np.take_along_axis(array, order, axis=dim)
     out = result(values, TopkBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=_wrap(order), dim_as_given=dim_as_given)
     return return_types.topk(out, plain_output(order.copy(), input))
+
+
+def _topk_order(array, k, largest, sorted):
+    """The positions topk picks along the last dim, in PyTorch's order (ties included)."""
+    rows = array.reshape(-1, array.shape[-1])
+    picked = np.stack([_topk_row(row, k, largest, sorted) for row in rows]) if len(rows) else \
+        np.zeros((0, k), dtype=np.int64)
+    return picked.reshape(array.shape[:-1] + (k,))
+
+
+def _topk_row(row, k, largest, sorted):
+    """One row of topk. Which of several equal values comes first (and, with sorted=False,
+    the whole order) is decided by the C++ library's selection steps PyTorch runs, replayed
+    in ``_selection``; a plain sort gives the same answer when the picked values are sorted
+    and none of them ties with its neighbour."""
+    order = _order(row, 0, descending=largest)
+    top = row[order[:k + 1]]
+    equal = (top[1:] == top[:-1]) | (np.isnan(top[1:]) & np.isnan(top[:-1])) \
+        if row.dtype.kind in "fc" else top[1:] == top[:-1]
+    if (sorted or k * 64 <= len(row)) and not equal.any():
+        return order[:k].astype(np.int64)
+    return np.array(topk_order(row.tolist(), k, largest, sorted), dtype=np.int64)
 
 
 # --- roll ---------------------------------------------------------------------------------
