@@ -38,6 +38,15 @@ def topk_order(values, k, largest=True, sorted=True):
     return [index for _, index in items[:k]]
 
 
+def sort_order(values, descending=False):
+    """The order ``std::sort`` leaves ``values`` (a list of Python numbers) in, as PyTorch's CPU
+    ``sort`` with ``stable=False`` calls it: NaN last (first when descending), equal values
+    in whatever order introsort leaves them."""
+    items = [(_key(value, descending), index) for index, value in enumerate(values)]
+    _sort(items, 0, len(items))
+    return [index for _, index in items]
+
+
 def _before(x, y):
     """The comparison: x goes before y (it is larger)."""
     return x[0] > y[0]
