@@ -1,4 +1,5 @@
-"""The k largest of a row in the order PyTorch's CPU ``topk`` leaves them, ties included.
+"""The k largest (or smallest) of a row in the order PyTorch's CPU ``topk`` leaves them, and
+a row in the order its unstable ``sort`` leaves it, ties included.
 
 Equal values can come out of ``topk`` in any order; which one PyTorch gives is
 decided by the C++ standard library (GNU's libstdc++) it calls: for k at most
@@ -9,6 +10,8 @@ followed by ``std::sort`` of the first k - 1 (introsort, insertion sort below
 value only, larger first, so equal values end up where PyTorch puts them.
 With ``sorted=False`` PyTorch skips that last sort: the first k are left in
 whatever order ``nth_element`` left them.
+``sort`` with ``stable=False`` is ``std::sort`` of the whole row.
+Smallest first is the same steps on keys that put the smallest first (``_key``).
 (``multinomial`` needs this too: categories of probability 0 tie.)
 """
 import math
