@@ -1,4 +1,5 @@
-"""The k largest of a row in the order PyTorch's CPU ``topk`` leaves them, ties included.
+"""The k largest (or smallest) of a row in the order PyTorch's CPU ``topk`` leaves them, and
+a row in the order its unstable ``sort`` leaves it, ties included.
 
 Equal values can come out of ``topk`` in any order; which one PyTorch gives is
 decided by the C++ standard library (GNU's libstdc++) it calls: for k at most
@@ -7,14 +8,27 @@ decided by the C++ standard library (GNU's libstdc++) it calls: for k at most
 followed by ``std::sort`` of the first k - 1 (introsort, insertion sort below
 17). Each step below is that library's, on (value, index) pairs compared by
 value only, larger first, so equal values end up where PyTorch puts them.
-(``multinomial`` needs this: categories of probability 0 tie.)
+With ``sorted=False`` PyTorch skips that last sort: the first k are left in
+whatever order ``nth_element`` left them.
+``sort`` with ``stable=False`` is ``std::sort`` of the whole row.
+Smallest first is the same steps on keys that put the smallest first (``_key``).
+(``multinomial`` needs this too: categories of probability 0 tie.)
 """
+import math
 
 
-def topk_order(values, k):
-    """The positions of the ``k`` largest ``values`` (a list of numbers, no NaN), largest
-    first, ties in PyTorch's order."""
-    items = list(zip(values, range(len(values))))
+def _key(value, largest):
+    """A key whose "greater" is PyTorch's "goes first": NaN first for the largest, last for the
+    smallest (as torch.sort orders NaN), otherwise by value."""
+    if isinstance(value, float) and math.isnan(value):
+        return (1, 0) if largest else (-1, 0)
+    return (0, value) if largest else (0, -value)      # (Python numbers: -value can't overflow)
+
+
+def topk_order(values, k, largest=True, sorted=True):
+    """The positions of the ``k`` largest (or smallest) ``values`` (a list of Python numbers),
+    in the order PyTorch's CPU topk gives them, ties and NaN included."""
+    items = [(_key(value, largest), index) for index, value in enumerate(values)]
     if k == 0:
         return []
     if k * 64 <= len(items):
@@ -22,8 +36,18 @@ def topk_order(values, k):
         _sort_heap(items, 0, k)
     else:
         _introselect(items, 0, k - 1, len(items), 2 * _floor_log2(len(items)))
-        _sort(items, 0, k - 1)
+        if sorted:
+            _sort(items, 0, k - 1)
     return [index for _, index in items[:k]]
+
+
+def sort_order(values, descending=False):
+    """The order ``std::sort`` leaves ``values`` (a list of Python numbers) in, as PyTorch's CPU
+    ``sort`` with ``stable=False`` calls it: NaN last (first when descending), equal values
+    in whatever order introsort leaves them."""
+    items = [(_key(value, descending), index) for index, value in enumerate(values)]
+    _sort(items, 0, len(items))
+    return [index for _, index in items]
 
 
 def _before(x, y):

@@ -27,7 +27,7 @@ from .._warnings import warn_once
 from . import result
 from .linalg import dot, mm, outer, _check_not_bool, _save_operands
 from .blas import _times
-from .shape import unsafe_view, _normalize_dim
+from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
 
 
@@ -64,9 +64,12 @@ def kron(input, other):
 
 def _viewed(tensor, shape):
     """``tensor`` with ``shape``, as PyTorch's ``_unsafe_view`` (UnsafeViewBackward0): view's
-    error when it can't be done without a copy."""
-    tensor.view(shape)         # (raises view's error; the view itself is not kept)
-    return unsafe_view(tensor, tuple(shape))
+    error when it can't be done without a copy, and view's strides, size-1 dims included
+    (the product's memory layout follows them, and so whether the last view can be done)."""
+    steps = tensor.view(shape)._array.strides      # (raises view's error)
+    array = np.lib.stride_tricks.as_strided(tensor._array, tuple(shape), steps,
+                                            writeable=tensor._array.flags.writeable)
+    return result(array, UnsafeViewBackward0, (tensor,), input_shape=tensor._array.shape)
 
 
 # --- tensordot ---------------------------------------------------------------------------------

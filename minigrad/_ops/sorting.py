@@ -11,6 +11,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
+from .._selection import topk_order, sort_order
 from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
 
 
@@ -61,7 +62,8 @@ class TopkBackward0(Node):
 
 
 def _order(array, dim, descending):
-    # A stable sort keeps equal elements in their original order (PyTorch's CPU sort does too).
+    """The stable order: equal elements keep their original order, NaN last (first when
+    descending), as PyTorch's CPU sort with stable=True."""
     if descending:
         # reverse, sort stably, reverse back: ties stay in their original order
         flipped = np.flip(array, dim)
@@ -69,6 +71,23 @@ def _order(array, dim, descending):
         order = array.shape[dim] - 1 - order
         return np.flip(order, dim)
     return np.argsort(array, axis=dim, kind="stable")
+
+
+def _unstable_order(array, dim, descending):
+    """The order of PyTorch's CPU sort with stable=False: C++'s ``std::sort`` (introsort), whose
+    order of equal elements ``_selection`` replays. Rows without equal elements come out as
+    the stable sort has them."""
+    order = np.moveaxis(_order(array, dim, descending), dim, -1).copy()
+    rows = np.moveaxis(array, dim, -1).reshape(-1, array.shape[dim])
+    flat = order.reshape(-1, array.shape[dim])
+    for row, row_order in zip(rows, flat):
+        ordered = row[row_order]
+        equal = ordered[1:] == ordered[:-1]
+        if row.dtype.kind in "fc":
+            equal |= np.isnan(ordered[1:]) & np.isnan(ordered[:-1])
+        if equal.any():
+            row_order[:] = sort_order(row.tolist(), descending)
+    return np.moveaxis(flat.reshape(order.shape), -1, dim)
 
 
 def _laid_out_like(like, values):
@@ -87,7 +106,8 @@ def _laid_out_like(like, values):
 @numpy_keywords
 def sort(input, dim=-1, descending=False, *, stable=None):
     """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
-    Equal elements keep their order (minigrad always sorts stably; ``stable=`` is accepted).
+    With ``stable=True`` equal elements keep their order; otherwise they come in the order
+    PyTorch's (unstable) CPU sort leaves them.
 
     Gradient: each values[k]'s gradient goes back to position indices[k].
     """
@@ -99,7 +119,10 @@ def sort(input, dim=-1, descending=False, *, stable=None):
                      indices=_wrap(indices), dim_as_given=dim)
         return return_types.sort(out, plain_output(indices, input))
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)      # (grad_fn._saved_dim shows it)
-    order = _order(array, dim, descending).astype(np.int64)
+    # (a long 1-d row of integers sorted ascending goes through a radix sort, which is stable)
+    radix = array.ndim == 1 and array.size >= 32768 and array.dtype.kind in "iu" and not descending
+    in_order = _order if stable or radix else _unstable_order
+    order = in_order(array, dim, descending).astype(np.int64)
     # the results are laid out in memory like the input (as PyTorch's are): the values of a
     # transposed tensor can't be view()ed flat either
     order = _laid_out_like(array, order)
@@ -146,12 +169,34 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)), dim_as_given=dim_as_given)
         return return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input))
-    order = _order(array, dim, descending=largest).astype(np.int64)
-    order = np.take(order, np.arange(k), axis=dim)
+    order = np.ascontiguousarray(
+        np.moveaxis(_topk_order(np.moveaxis(array, dim, -1), k, largest, sorted), -1, dim))
     values = np.take_along_axis(array, order, axis=dim)
     out = result(values, TopkBackward0, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=_wrap(order), dim_as_given=dim_as_given)
     return return_types.topk(out, plain_output(order.copy(), input))
+
+
+def _topk_order(array, k, largest, sorted):
+    """The positions topk picks along the last dim, in PyTorch's order (ties included)."""
+    rows = array.reshape(-1, array.shape[-1])
+    picked = np.stack([_topk_row(row, k, largest, sorted) for row in rows]) if len(rows) else \
+        np.zeros((0, k), dtype=np.int64)
+    return picked.reshape(array.shape[:-1] + (k,))
+
+
+def _topk_row(row, k, largest, sorted):
+    """One row of topk. Which of several equal values comes first (and, with sorted=False,
+    the whole order) is decided by the C++ library's selection steps PyTorch runs, replayed
+    in ``_selection``; a plain sort gives the same answer when the picked values are sorted
+    and none of them ties with its neighbour."""
+    order = _order(row, 0, descending=largest)
+    top = row[order[:k + 1]]
+    equal = (top[1:] == top[:-1]) | (np.isnan(top[1:]) & np.isnan(top[:-1])) \
+        if row.dtype.kind in "fc" else top[1:] == top[:-1]
+    if (sorted or k * 64 <= len(row)) and not equal.any():
+        return order[:k].astype(np.int64)
+    return np.array(topk_order(row.tolist(), k, largest, sorted), dtype=np.int64)
 
 
 # --- roll ---------------------------------------------------------------------------------
