@@ -606,7 +606,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
 def _reduces_contiguous_last_dims(array, dims):
     """Does the norm run over the last dims of contiguous memory (all of them when ``dims`` is
     empty), so that PyTorch sees one run of numbers per result and takes its vector loop?"""
-    if array.dtype.type not in (np.float32, np.float64) or not array.flags.c_contiguous:
+    if array.dtype.type not in (np.float32, np.float64) or not array.flags.c_contiguous or not array.size:
         return False
     reduced = dims if dims else tuple(range(array.ndim))
     return sorted(reduced) == list(range(array.ndim - len(reduced), array.ndim))
