@@ -77,6 +77,8 @@ def _unstable_order(array, dim, descending):
     """The order of PyTorch's CPU sort with stable=False: C++'s ``std::sort`` (introsort), whose
     order of equal elements ``_selection`` replays. Rows without equal elements come out as
     the stable sort has them."""
+    if not array.size:                   # (no rows to walk: nothing ties)
+        return _order(array, dim, descending)
     order = np.moveaxis(_order(array, dim, descending), dim, -1).copy()
     rows = np.moveaxis(array, dim, -1).reshape(-1, array.shape[dim])
     flat = order.reshape(-1, array.shape[dim])
@@ -179,9 +181,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 def _topk_order(array, k, largest, sorted):
     """The positions topk picks along the last dim, in PyTorch's order (ties included)."""
+    if not array.size:                   # (no rows, or rows of nothing: k is 0 then)
+        return np.zeros(array.shape[:-1] + (k,), dtype=np.int64)
     rows = array.reshape(-1, array.shape[-1])
-    picked = np.stack([_topk_row(row, k, largest, sorted) for row in rows]) if len(rows) else \
-        np.zeros((0, k), dtype=np.int64)
+    picked = np.stack([_topk_row(row, k, largest, sorted) for row in rows])
     return picked.reshape(array.shape[:-1] + (k,))
 
 

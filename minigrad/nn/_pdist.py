@@ -62,7 +62,7 @@ class PdistBackward0(Node):
 
 
 class PdistBackwardBackward0(_NotImplementedBackward):
-    """result = _pdist_backward(grad, self, p, pdist)   ->   error: no derivative in PyTorch"""
+    """result = _pdist_backward(grad, self, p, pdist)   ->   grad_grad = error: PyTorch has no derivative for it"""
 
     def name(self):
         """``'PdistBackwardBackward0'``."""
