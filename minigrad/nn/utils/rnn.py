@@ -104,7 +104,9 @@ def _pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
     grad_input = zeros(*size, dtype=grad.dtype)
     offset = 0
     for step, count in enumerate(batch_sizes.tolist()):
-        grad_input[step].narrow(0, 0, count).copy_(grad.narrow(0, offset, count))
+        # (select: a length longer than the input had no rows packed for its last steps, and
+        # PyTorch's backward fails here with select's IndexError)
+        grad_input.select(0, step).narrow(0, 0, count).copy_(grad.narrow(0, offset, count))
         offset += count
     return grad_input.transpose(0, 1) if batch_first else grad_input
 
@@ -132,7 +134,9 @@ def _pack_padded_sequence(input, lengths, batch_first):
     # step t keeps the sequences longer than t: the first batch_sizes[t] columns
     sizes = [sum(1 for n in counts if n > t) for t in range(counts[0])]
     array = steps_first._array
-    rows = [array[t, :count] for t, count in enumerate(sizes)]
+    # (a length longer than the input: PyTorch slices each run of steps, and a slice past the
+    # end just stops there, so those steps pack no rows; only backward then fails)
+    rows = [array[t, :count] for t, count in enumerate(sizes) if t < array.shape[0]]
     values = np.concatenate(rows, axis=0) if rows else array[:0, 0]
     batch_sizes = as_tensor(sizes, dtype=_dtype.int64)
     data = result(np.ascontiguousarray(values), PackPaddedSequenceBackward0, (input,), saved=(batch_sizes,),
