@@ -176,13 +176,6 @@ class RNNBase(Module):
         return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
                 self.permute_hidden(hidden, unsorted_indices))
 
-    def permute_hidden(self, hx, permutation):
-        """``(h, c)`` with their batch in the order ``permutation`` gives (None: ``hx`` unchanged).
-        As PyTorch's, it takes hx[0] and hx[1] of whatever ``hx`` is: a list, or even one tensor."""
-        if permutation is None:
-            return hx
-        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
-
     def _packed_zero_state(self, data, batch):
         count = self.num_layers * (2 if self.bidirectional else 1)
         return zeros(count, batch, self.hidden_size, dtype=data.dtype)
