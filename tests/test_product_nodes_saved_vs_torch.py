@@ -227,3 +227,18 @@ def test_lstm_given_one_tensor_as_hx_as_torch(case):
             message = str(error).split("\nminigrad hint:")[0]
             outcomes.append((type(error).__name__, message.rstrip("\n")))
     assert outcomes[1] == outcomes[0]
+
+
+@pytest.mark.parametrize("lengths", [[5, 2], [4, 4], [3, 3], [3, 1]])
+def test_pad_packed_sequence_of_data_packed_past_the_input_as_torch(lengths):
+    """Unpacking data packed with lengths longer than its input: PyTorch's view error."""
+    results = []
+    for L in (torch, minigrad):
+        x = L.arange(24.0, dtype=L.float64).reshape(3, 2, 4)
+        packed = L.nn.utils.rnn.pack_padded_sequence(x, L.tensor(lengths))
+        try:
+            padded, found = L.nn.utils.rnn.pad_packed_sequence(packed)
+            results.append((padded.tolist(), found.tolist()))
+        except RuntimeError as error:
+            results.append(("RuntimeError", str(error)))
+    assert results[1] == results[0]

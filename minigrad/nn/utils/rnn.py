@@ -174,7 +174,9 @@ def _pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_le
         size = sizes[step] if step < len(sizes) else 0
         if size != previous:                # a run of steps with ``previous`` rows each ends here
             count = previous * (step - start)
-            rows = data.narrow(0, offset, count).view(step - start, previous, *data.shape[1:])
+            # (a slice, as PyTorch's: past the end of data packed with lengths longer than its
+            # input it stops there, and view then gives PyTorch's error)
+            rows = data[offset:offset + count].view(step - start, previous, *data.shape[1:])
             output.narrow(0, start, step - start).narrow(1, 0, previous).copy_(rows)
             offset += count
             start = step
