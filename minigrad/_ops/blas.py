@@ -58,6 +58,8 @@ class BaddbmmBackward0(Node):
         grad_self = beta * grad; grad_batch1 = alpha * grad @ batch2^T;
         grad_batch2 = alpha * batch1^T @ grad"""
 
+    _saved_names = ("batch1", "batch2")      # grad_fn._saved_batch1, ... (and _saved_alpha, _saved_beta)
+
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_input = _times(grad, self.beta) if self.should_compute_output(0) else None
@@ -149,7 +151,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     out = product * alpha + (0 if beta == 0 else input._array * beta)
     out = result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
                  beta=beta, alpha=alpha)
-    return _save_operands(_remember_layouts(out, mat1, mat2), mat1, mat2)
+    return _save_operands(_remember_layouts(out, mat1, mat2, ("mat1", "mat2"), 1), mat1, mat2)
 
 
 # --- addmv, addr: the matrix-vector and outer products, with beta/alpha --------------------------

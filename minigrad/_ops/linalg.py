@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, keep_settings
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from . import result
@@ -48,13 +48,24 @@ def _requires_grad(value):
         value._base is not None and value._base._graph_requires_grad)
 
 
-def _remember_layouts(out, mat1, mat2):
+def _remember_layouts(out, mat1, mat2, names=("self", "mat2"), first_edge=0):
     """Note on the product's node whether each matrix was column-major (its gradient is computed
-    in that layout, see _column_major), as PyTorch keeps their strides for backward."""
+    in that layout, see _column_major), as PyTorch keeps their strides for backward.
+
+    Also what PyTorch's node shows of them (``grad_fn._saved_mat1_sym_sizes``, ...): each
+    matrix's sizes, and its strides only when its own gradient is asked for (only that
+    gradient's formula reads them; otherwise PyTorch shows an empty tuple). ``names`` are
+    PyTorch's names of the two matrices, ``first_edge`` the edge of the first one."""
     node = out._grad_fn
     if node is not None:
         node._mat1_column_major = _column_major(mat1)
         node._mat2_column_major = _column_major(mat2)
+        first, second = names
+        keep_settings(node, {
+            first + "_sym_sizes": mat1._array.shape,
+            first + "_sym_strides": mat1.stride() if node.should_compute_output(first_edge) else (),
+            second + "_sym_sizes": mat2._array.shape,
+            second + "_sym_strides": mat2.stride() if node.should_compute_output(first_edge + 1) else ()})
     return out
 
 
@@ -506,5 +517,7 @@ def addmm(input, mat1, mat2):
                 "\nminigrad hint: convert one of them, e.g. with .double() or .float().")
     _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
     _check_not_bool(mat1, "addmm_impl_cpu_")
-    out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2))
-    return _save_operands(_remember_layouts(out, mat1, mat2), mat1, mat2)
+    # (alpha and beta: shown as grad_fn._saved_alpha / _saved_beta, as PyTorch's node does)
+    out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2),
+                 alpha=1, beta=1)
+    return _save_operands(_remember_layouts(out, mat1, mat2, ("mat1", "mat2"), 1), mat1, mat2)

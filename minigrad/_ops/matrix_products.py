@@ -14,7 +14,7 @@ from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node
 from . import result
 from .pointwise import _broadcast_error
-from .linalg import mm, matmul
+from .linalg import mm, matmul, _requires_grad
 from .decompositions import check_matrices, inv, show_settings
 from ..autograd.graph import shown_as_given
 
@@ -27,7 +27,8 @@ class LinalgCrossBackward0(Node):
     _saved_names = ("other", "self")
 
     def backward(self, grad):
-        other, a = self.saved_tensors
+        # (other is unpacked for self's gradient, self for other's)
+        other, a = self.saved_tensors_for((self.should_compute_output(0), self.should_compute_output(1)))
         grad_self = cross(other, grad, dim=self.dim) if self.should_compute_output(0) else None
         grad_other = cross(grad, a, dim=self.dim) if self.should_compute_output(1) else None
         return grad_self, grad_other
@@ -53,8 +54,10 @@ def cross(input, other, *, dim=-1):
                            f"{input.shape[axis]} and {other.shape[axis]}")
     a, b = np.broadcast_arrays(input._array, other._array)
     value = np.cross(a, b, axisa=axis, axisb=axis, axisc=axis)
+    # (each saved only when the other's gradient needs it, as PyTorch saves them)
     return result(np.ascontiguousarray(value), LinalgCrossBackward0, (input, other),
-                  saved=(other, input), dim=dim)
+                  saved=(other if _requires_grad(input) else None, input if _requires_grad(other) else None),
+                  dim=dim)
 
 
 def cross_function(input, other, dim=None):

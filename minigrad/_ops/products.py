@@ -25,7 +25,7 @@ from ..autograd.graph import Node
 from .._dtype import cpp_name
 from .._warnings import warn_once
 from . import result
-from .linalg import dot, mm, outer, _check_not_bool, _save_operands
+from .linalg import dot, mm, outer, _check_not_bool, _save_operands, _requires_grad
 from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
@@ -113,10 +113,10 @@ def tensordot(a, b, dims=2):
     dims_a = [_normalize_dim(d, a.ndim) for d in dims_a]
     dims_b = [_normalize_dim(d, b.ndim) for d in dims_b]
     summed = 1
-    given_a, given_b = _dims_lists(a, b, dims)
+    as_given_a, as_given_b = _dims_lists(a, b, dims)
     if isinstance(dims, (int, np.integer)):      # (PyTorch names a's dims from the end then)
-        given_a = [d - a.ndim for d in given_a]
-    for given_a, given_b, da, db in zip(given_a, given_b, dims_a, dims_b):
+        as_given_a = [d - a.ndim for d in as_given_a]
+    for given_a, given_b, da, db in zip(as_given_a, as_given_b, dims_a, dims_b):
         if a.shape[da] != b.shape[db]:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
@@ -127,8 +127,9 @@ def tensordot(a, b, dims=2):
     rows = math.prod(a.shape[d] for d in kept_a)
     columns = math.prod(b.shape[d] for d in kept_b)
     out_shape = tuple(a.shape[d] for d in kept_a) + tuple(b.shape[d] for d in kept_b)
-    a_moved = a.permute(kept_a + dims_a)
-    b_moved = b.permute(dims_b + kept_b)
+    # (the summed dims as given, e.g. -1: PermuteBackward0's _saved_dims shows them so)
+    a_moved = a.permute(kept_a + as_given_a)
+    b_moved = b.permute(as_given_b + kept_b)
     if rows == 1 and columns == 1 and a_moved.is_contiguous() and b_moved.is_contiguous():
         # one row times one column: a dot product
         product = dot(a_moved.flatten(), b_moved.flatten())   # (flatten: a vector stays itself)
@@ -169,7 +170,8 @@ class VdotBackward0(Node):
     _saved_names = ("other", "self")      # grad_fn._saved_other, _saved_self as in PyTorch
 
     def backward(self, grad):
-        other, this = self.saved_tensors
+        # (other is unpacked for self's gradient, self for other's)
+        other, this = self.saved_tensors_for((self.should_compute_output(0), self.should_compute_output(1)))
         return (grad * other if self.should_compute_output(0) else None,
                 grad * this if self.should_compute_output(1) else None)
 
@@ -201,7 +203,9 @@ def vdot(input, other):
     value = result(np.asarray(np.dot(input._array, other._array)), VdotBackward0, (input, other))
     node = value._grad_fn
     if node is not None:
-        node.save_for_backward(other, input)
+        # (each only when the other's gradient needs it, as PyTorch saves them)
+        node.save_for_backward(other if _requires_grad(input) else None,
+                               input if _requires_grad(other) else None)
     return value
 
 

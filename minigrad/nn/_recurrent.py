@@ -227,6 +227,8 @@ def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, bat
     ``weights`` lists the (w_ih, w_hh, b_ih, b_hh[, w_hr]) of each layer and direction.
     With ``batch_sizes`` (a list), ``input`` is a packed sequence's data."""
     from .functional import dropout as _dropout
+    if mode == "LSTM" and isinstance(hx, Tensor):
+        raise _lstm_arguments_error(hx, weights, batch_sizes is not None)
     _refuse_vmap(_ATEN_NAMES[mode] + (".input" if batch_sizes is None else ".data"), (input, hx, weights))
     # (inside torch.func transforms, which show no graph, the layer records its steps' own nodes)
     if batch_sizes is None and not _FuncTransforms.depth and mode == "LSTM":
@@ -265,6 +267,31 @@ def rnn(mode, input, hx, weights, num_layers, dropout, train, bidirectional, bat
 
 
 # --- vmap: PyTorch has no batching rules for recurrent layers and cells -----------------------------
+
+def _lstm_arguments_error(hx, weights, packed):
+    """PyTorch's TypeError for an LSTM given one tensor as ``hx`` (it takes a pair (h0, c0)): its
+    argument parser finds neither form of ``lstm()`` takes that call, and lists both, marking the
+    arguments of the wrong type between ``!``. Its parser refuses the list of weights too."""
+    names = ", ".join(type(w).__name__ for layer in weights for w in layer if w is not None)
+    weight_list = f"!list of [{names}]!"
+    if packed:       # lstm(data, batch_sizes, hx, weights, has_biases, num_layers, dropout, train, bidirectional)
+        given = "(Tensor, Tensor, Tensor, list, bool, int, float, bool, bool)"
+        as_data = f"(Tensor, Tensor, !Tensor!, {weight_list}, bool, int, float, bool, bool)"
+        as_input = f"(Tensor, !Tensor!, !Tensor!, {weight_list}, !bool!, int, !float!, bool, bool)"
+    else:            # lstm(input, hx, weights, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+        given = "(Tensor, Tensor, list, bool, int, float, bool, bool, bool)"
+        as_data = f"(Tensor, Tensor, {weight_list}, !bool!, !int!, !float!, !bool!, bool, bool)"
+        as_input = f"(Tensor, !Tensor!, {weight_list}, bool, int, float, bool, bool, bool)"
+    return TypeError(
+        f"lstm() received an invalid combination of arguments - got {given}, but expected one of:\n"
+        " * (Tensor data, Tensor batch_sizes, tuple of Tensors hx, tuple of Tensors params, bool has_biases, "
+        "int num_layers, float dropout, bool train, bool bidirectional)\n"
+        f"      didn't match because some of the arguments have invalid types: {as_data}\n"
+        " * (Tensor input, tuple of Tensors hx, tuple of Tensors params, bool has_biases, int num_layers, "
+        "float dropout, bool train, bool bidirectional, bool batch_first)\n"
+        f"      didn't match because some of the arguments have invalid types: {as_input}\n"
+        "minigrad hint: an LSTM's hx is a pair (h0, c0) of tensors, not one tensor")
+
 
 _ATEN_NAMES = {"RNN_TANH": "rnn_tanh", "RNN_RELU": "rnn_relu", "GRU": "gru", "LSTM": "lstm"}
 

@@ -292,6 +292,13 @@ class LSTM(RNNBase):
         self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
                                "Expected hidden[1] size {}, got {}")
 
+    def permute_hidden(self, hx, permutation):
+        """``(h, c)`` with their batch in the order ``permutation`` gives (None: ``hx`` unchanged).
+        As PyTorch's, it takes hx[0] and hx[1] of whatever ``hx`` is: a list, or even one tensor."""
+        if permutation is None:
+            return hx
+        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
+
     def _packed_zero_state(self, data, batch):
         count = self.num_layers * (2 if self.bidirectional else 1)
         size = self.proj_size if self.proj_size > 0 else self.hidden_size

@@ -104,7 +104,9 @@ def _pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
     grad_input = zeros(*size, dtype=grad.dtype)
     offset = 0
     for step, count in enumerate(batch_sizes.tolist()):
-        grad_input[step].narrow(0, 0, count).copy_(grad.narrow(0, offset, count))
+        # (select: a length longer than the input had no rows packed for its last steps, and
+        # PyTorch's backward fails here with select's IndexError)
+        grad_input.select(0, step).narrow(0, 0, count).copy_(grad.narrow(0, offset, count))
         offset += count
     return grad_input.transpose(0, 1) if batch_first else grad_input
 
@@ -132,7 +134,9 @@ def _pack_padded_sequence(input, lengths, batch_first):
     # step t keeps the sequences longer than t: the first batch_sizes[t] columns
     sizes = [sum(1 for n in counts if n > t) for t in range(counts[0])]
     array = steps_first._array
-    rows = [array[t, :count] for t, count in enumerate(sizes)]
+    # (a length longer than the input: PyTorch slices each run of steps, and a slice past the
+    # end just stops there, so those steps pack no rows; only backward then fails)
+    rows = [array[t, :count] for t, count in enumerate(sizes) if t < array.shape[0]]
     values = np.concatenate(rows, axis=0) if rows else array[:0, 0]
     batch_sizes = as_tensor(sizes, dtype=_dtype.int64)
     data = result(np.ascontiguousarray(values), PackPaddedSequenceBackward0, (input,), saved=(batch_sizes,),
@@ -170,7 +174,9 @@ def _pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_le
         size = sizes[step] if step < len(sizes) else 0
         if size != previous:                # a run of steps with ``previous`` rows each ends here
             count = previous * (step - start)
-            rows = data.narrow(0, offset, count).view(step - start, previous, *data.shape[1:])
+            # (a slice, as PyTorch's: past the end of data packed with lengths longer than its
+            # input it stops there, and view then gives PyTorch's error)
+            rows = data[offset:offset + count].view(step - start, previous, *data.shape[1:])
             output.narrow(0, start, step - start).narrow(1, 0, previous).copy_(rows)
             offset += count
             start = step
