@@ -1,0 +1,406 @@
+"""Spatial transformers: affine_grid makes a sampling grid from affine matrices, grid_sample
+reads an image at the grid's points (PyTorch: affine_grid_generator, grid_sampler).
+
+Grid coordinates run from -1 (the first pixel) to 1 (the last). With align_corners=True
+these are the pixels' centres, otherwise the pixels' outer edges. A point becomes a pixel
+coordinate ("unnormalize"), then padding_mode says what happens outside the image:
+'zeros' reads 0 there, 'border' clips to the edge, 'reflection' mirrors at the edges.
+
+Sampling is written once, for any interpolation, as a sum over "taps": along each axis a
+point reads a few pixels (1 for nearest, 2 for bilinear, 4 for bicubic), each with a weight
+that depends on the point's position between pixels. Output = sum over tap pairs of
+wy * wx * input[tap]. The gradients follow from that sum:
+
+    d/d input = grad scattered back to the taps with weights wy * wx
+    d/d grid  = sum over taps of (wy' wx, wy wx') * input[tap] * grad, times d pixel/d grid
+
+and the second derivatives from the same sum with weights differentiated once more; so
+GridSampler2DBackwardBackward0 (what create_graph=True records, as in PyTorch) has exact
+backward formulas too.
+"""
+import numpy as np
+
+from ..autograd.graph import Node
+from .._ops import result, plain_output
+from .._tensor import Tensor, _wrap
+from .._warnings import stacklevel_outside_minigrad
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "
+                  "since 1.3.0. Please specify align_corners=True if the old behavior is desired. "
+                  "See the documentation of grid_sample for details.")
+_UNIT_SIZE_WARNING = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the "
+                      "documentation of affine_grid for details.")
+_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+_CUBIC_A = -0.75       # the bicubic kernel's constant (as in PyTorch and OpenCV)
+
+
+def _warn_align_corners():
+    import warnings
+    warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+
+
+# --- affine_grid ---------------------------------------------------------------------------
+
+def _linspace_from_neg_one(steps, align_corners, dtype):
+    """The coordinates of ``steps`` pixels from -1 to 1 (their edges at +-1 unless align_corners),
+    with torch.linspace's rounding: the first half counted from -1, the second from 1."""
+    if steps <= 1:
+        return np.zeros(1, dtype=dtype)
+    step = (1.0 - -1.0) / (steps - 1)
+    i = np.arange(steps)
+    half = steps // 2
+    values = np.where(i < half, -1.0 + step * i, 1.0 - step * (steps - 1 - i)).astype(dtype)
+    if not align_corners:
+        values = values * dtype.type(steps - 1) / dtype.type(steps)
+    return values
+
+
+def _base_grid(size, align_corners, dtype):
+    """(H W, 3) or (D H W, 4): each pixel's (x, y[, z], 1), x varying fastest."""
+    spatial = list(size[2:])
+    axes = [_linspace_from_neg_one(n, align_corners, dtype) for n in spatial]
+    mesh = np.meshgrid(*axes, indexing="ij")          # z, y, x order (slowest first)
+    columns = [m.reshape(-1) for m in reversed(mesh)] + [np.ones(int(np.prod(spatial)), dtype=dtype)]
+    return np.stack(columns, axis=-1)
+
+
+class AffineGridGeneratorBackward0(Node):
+    """result = base_grid @ theta^T   ->   grad_theta = (base_grid^T @ grad)^T"""
+
+    def backward(self, grad):
+        n = self.size[0]
+        base = _wrap(_base_grid(self.size, self.align_corners, grad._array.dtype))
+        rows = base.shape[0]
+        flat = grad.reshape(n, rows, len(self.size) - 2)
+        return (base.t().unsqueeze(0).expand(n, base.shape[1], rows).bmm(flat).transpose(1, 2),)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """torch.affine_grid_generator: the grid (N, H, W, 2) or (N, D, H, W, 3) of the affine maps theta."""
+    size = tuple(int(s) for s in size)
+    base = _base_grid(size, align_corners, theta._array.dtype)
+    inner = base.shape[1]
+    if theta.shape[0] != size[0]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {inner}] but got: [{theta.shape[0]}, {theta.shape[1 + 1]}].")
+    values = np.matmul(base[None], np.swapaxes(theta._array, 1, 2))
+    values = np.ascontiguousarray(values).reshape(size[:1] + size[2:] + (len(size) - 2,))
+    return result(values, AffineGridGeneratorBackward0, (theta,), align_corners=align_corners,
+                  size=list(size))
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of affine maps ``theta`` (N, 2, 3) or (N, 3, 4) for an output
+    of ``size`` (N, C, H, W) or (N, C, D, H, W): for grid_sample, as in spatial transformer networks."""
+    import warnings
+    if align_corners is None:
+        _warn_align_corners()
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                                  f"transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn(_UNIT_SIZE_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+# --- grid_sample: coordinates ---------------------------------------------------------------
+
+def _reflect(x, twice_low, twice_high):
+    """Mirror x into [low, high] (bounds given doubled); also d result / d x (+-1)."""
+    if twice_low == twice_high:
+        return np.zeros_like(x), np.zeros_like(x)
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    shifted = x - low
+    sign = np.where(shifted < 0, -1.0, 1.0)
+    shifted = np.abs(shifted)
+    extra = np.fmod(shifted, span)
+    flips = np.floor(shifted / span)
+    even = np.fmod(flips, 2) == 0
+    return (np.where(even, extra + low, span - extra + low).astype(x.dtype),
+            np.where(even, sign, -sign))
+
+
+def _padded(x, size, padding, align_corners):
+    """A pixel coordinate after padding_mode's rule, and its derivative (0 or +-1)."""
+    if padding == 0:
+        return x, np.ones_like(x)
+    slope = np.ones_like(x)
+    if padding == 2:
+        if align_corners:
+            x, slope = _reflect(x, 0, 2 * (size - 1))
+        else:
+            x, slope = _reflect(x, -1, 2 * size - 1)
+    inside = (x > 0) & (x < size - 1)
+    clipped = np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(size - 1))
+    return clipped, np.where(inside, slope, 0.0)
+
+
+def _unnormalized(coord, size, align_corners):
+    """Grid coordinate in [-1, 1] -> pixel coordinate; also d pixel / d grid."""
+    dtype = coord.dtype.type
+    if align_corners:
+        scale = dtype(size - 1) / dtype(2)
+        return (coord + dtype(1)) * scale, scale
+    scale = dtype(size) / dtype(2)
+    return (coord + dtype(1)) * scale - dtype(0.5), scale
+
+
+def _cubic_weights(t, order):
+    """The bicubic kernel's four tap weights at fraction t, or their ``order``-th derivative in t."""
+    a = _CUBIC_A
+
+    def near(x, k):            # |x| <= 1: (a+2)x^3 - (a+3)x^2 + 1
+        return [((a + 2) * x - (a + 3)) * x * x + 1, (3 * (a + 2) * x - 2 * (a + 3)) * x,
+                6 * (a + 2) * x - 2 * (a + 3)][k]
+
+    def far(x, k):             # 1 < |x| < 2: a x^3 - 5a x^2 + 8a x - 4a
+        return [((a * x - 5 * a) * x + 8 * a) * x - 4 * a, (3 * a * x - 10 * a) * x + 8 * a,
+                6 * a * x - 10 * a][k]
+
+    sign = -1 if order == 1 else 1          # (d/dt of f(1 - t) and f(2 - t) is -f')
+    return [far(t + 1, order), near(t, order), sign * near(1 - t, order), sign * far(2 - t, order)]
+
+
+def _axis_taps(coord, size, mode, padding, align_corners):
+    """Along one axis: for each tap, (pixel index, in-image mask, weights by derivative order 0..2
+    in grid units)."""
+    pixel, scale = _unnormalized(coord, size, align_corners)
+    if mode == 2:                          # bicubic: padding applies to each tap, not the point
+        left = np.floor(pixel)
+        t = pixel - left
+        orders = [_cubic_weights(t, k) for k in range(3)]
+        taps = []
+        for i in range(4):
+            index, _ = _padded(left - 1 + i, size, padding, align_corners)
+            index = index.astype(np.int64)
+            weights = [orders[0][i], orders[1][i] * scale, orders[2][i] * scale * scale]
+            taps.append((index, _inside(index, size), weights))
+        return taps
+    pixel, slope = _padded(pixel, size, padding, align_corners)
+    chain = slope * scale
+    if mode == 1:                          # nearest: round half to even, as nearbyint
+        index = np.rint(pixel).astype(np.int64)
+        one, zero = np.ones_like(pixel), np.zeros_like(pixel)
+        return [(index, _inside(index, size), [one, zero, zero])]
+    left = np.floor(pixel)
+    frac = pixel - left
+    index = left.astype(np.int64)
+    zero = np.zeros_like(pixel)
+    return [(index, _inside(index, size), [1 - frac, -chain, zero]),
+            (index + 1, _inside(index + 1, size), [frac, chain, zero])]
+
+
+def _inside(index, size):
+    return (index >= 0) & (index < size)
+
+
+def _taps(grid, height, width, mode, padding, align_corners):
+    """(y taps, x taps) for a grid (N, Ho, Wo, 2) whose last axis holds (x, y)."""
+    return (_axis_taps(grid[..., 1], height, mode, padding, align_corners),
+            _axis_taps(grid[..., 0], width, mode, padding, align_corners))
+
+
+def _gather(image, iy, ix, mask):
+    """image (N, C, H, W) at per-point indices (N, Ho, Wo) -> (N, C, Ho, Wo), 0 outside."""
+    n = np.arange(image.shape[0])[:, None, None]
+    values = image[n, :, np.where(mask, iy, 0), np.where(mask, ix, 0)]     # (N, Ho, Wo, C)
+    return np.moveaxis(values * mask[..., None], -1, 1)
+
+
+def _combine(image, taps, oy, ox):
+    """sum over taps of wy^(oy) wx^(ox) * image[tap] -> (N, C, Ho, Wo): x first, then y."""
+    y_taps, x_taps = taps
+    total = None
+    for iy, my, wy in y_taps:
+        row = None
+        for ix, mx, wx in x_taps:
+            term = _gather(image, iy, ix, my & mx) * wx[ox][:, None]
+            row = term if row is None else row + term
+        term = row * wy[oy][:, None]
+        total = term if total is None else total + term
+    return total
+
+
+def _scatter(weighted, taps, oy, ox, shape):
+    """The adjoint of _combine: weighted (N, C, Ho, Wo) added into an image of ``shape``."""
+    out = np.zeros(shape, dtype=weighted.dtype)
+    y_taps, x_taps = taps
+    n = np.broadcast_to(np.arange(shape[0])[:, None, None], weighted.shape[:1] + weighted.shape[2:])
+    values = np.moveaxis(weighted, 1, -1)                      # (N, Ho, Wo, C)
+    for iy, my, wy in y_taps:
+        for ix, mx, wx in x_taps:
+            mask = my & mx
+            contribution = values * (wy[oy] * wx[ox] * mask)[..., None]
+            np.add.at(out, (n[mask], slice(None), iy[mask], ix[mask]), contribution[mask])
+    return out
+
+
+def _grid_vjp(image, grad, taps, orders):
+    """sum over channels of grad * _combine(image, taps, *order), one channel per order -> (N, Ho, Wo, k)."""
+    return np.stack([(grad * _combine(image, taps, *o)).sum(axis=1) for o in orders], axis=-1)
+
+
+# --- grid_sample: nodes ----------------------------------------------------------------------
+
+class GridSampler2DBackward0(Node):
+    """result = sum over taps of w(grid) * input[tap]   ->
+        grad_input = grad scattered to the taps with weights w(grid);
+        grad_grid = sum over channels of grad * sum over taps of dw/dgrid * input[tap]"""
+
+    _saved_names = ("input", "grid")
+
+    def backward(self, grad):
+        input, grid = self.saved_tensors
+        return grid_sampler_2d_backward(grad, input, grid, self.interpolation_mode, self.padding_mode,
+                                        self.align_corners, (self.should_compute_output(0),
+                                                             self.should_compute_output(1)))
+
+
+def _settings(node):
+    return node.interpolation_mode, node.padding_mode, node.align_corners
+
+
+def grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners,
+                             output_mask=(True, True)):
+    """(grad_input, grad_grid), recorded (under create_graph=True) as one
+    GridSampler2DBackwardBackward0 with two outputs, as in PyTorch."""
+    x, g = input._array, grid._array
+    taps = _taps(g, x.shape[2], x.shape[3], interpolation_mode, padding_mode, align_corners)
+    arrays = [_scatter(grad._array, taps, 0, 0, x.shape) if output_mask[0] else None,
+              _grid_vjp(x, grad._array, taps, [(0, 1), (1, 0)]) if output_mask[1] else None]
+    outputs, node = [None, None], None
+    for output_nr, array in enumerate(arrays):
+        if array is None:
+            continue
+        array = np.ascontiguousarray(array.astype(x.dtype, copy=False))
+        if node is None:
+            out = result(array, GridSampler2DBackwardBackward0, (grad, input, grid),
+                         align_corners=align_corners, interpolation_mode=interpolation_mode,
+                         padding_mode=padding_mode)
+            node = out._grad_fn
+            if node is not None:
+                node.save_for_backward(grad, input, grid)
+                node._num_outputs = 2
+                node._output_shapes = [tuple(input.shape), tuple(grid.shape)]
+                node._output_dtype = x.dtype
+        else:
+            out = plain_output(array, grad, input, grid)
+            if node is not None:
+                out._grad_fn = node
+        if node is not None:
+            out._output_nr = output_nr
+        outputs[output_nr] = out
+    return tuple(outputs)
+
+
+class GridSampler2DBackwardBackward0(Node):
+    """result = (grad_input, grad_grid) of grid_sample   ->
+        grad_grad_output = grid_sample(gg_input, grid) + d grid_sample / d grid . gg_grid;
+        grad_input = grad_output scattered to the taps with weights gg_grid . dw/dgrid;
+        grad_grid = grid-gradient of grid_sample(gg_input, grid) + grad_output * (gg_grid^T H input)
+        where H: the taps' second derivatives in the grid"""
+
+    _saved_names = ("grad_output", "input", "grid")
+
+    def backward(self, gg_input, gg_grid):
+        grad, input, grid = self.saved_tensors
+        x, g, go = input._array, grid._array, grad._array
+        taps = _taps(g, x.shape[2], x.shape[3], *_settings(self))
+        dx = dy = None
+        if gg_grid is not None:
+            gg = gg_grid._array
+            dx, dy = gg[..., 0][:, None], gg[..., 1][:, None]
+        d_grad = d_input = d_grid = None
+        if self.should_compute_output(0):
+            total = np.zeros(go.shape, dtype=x.dtype)
+            if gg_input is not None:
+                total = total + _combine(gg_input._array, taps, 0, 0)
+            if gg_grid is not None:
+                total = total + _combine(x, taps, 0, 1) * dx + _combine(x, taps, 1, 0) * dy
+            d_grad = _wrap(total.astype(x.dtype, copy=False))
+        if self.should_compute_output(1) and gg_grid is not None:
+            d_input = _wrap(_scatter(go * dx, taps, 0, 1, x.shape) + _scatter(go * dy, taps, 1, 0, x.shape))
+        if self.should_compute_output(2):
+            total = np.zeros(g.shape, dtype=x.dtype)
+            if gg_input is not None:
+                total = total + _grid_vjp(gg_input._array, go, taps, [(0, 1), (1, 0)])
+            if gg_grid is not None:
+                xx, xy, yy = (_grid_vjp(x, go, taps, [o])[..., 0] for o in [(0, 2), (1, 1), (2, 0)])
+                total = total + np.stack([xx * dx[:, 0] + xy * dy[:, 0], xy * dx[:, 0] + yy * dy[:, 0]], -1)
+            d_grid = _wrap(total.astype(x.dtype, copy=False))
+        return d_grad, d_input, d_grid
+
+
+def _check_grid_sampler(input, grid, interpolation_mode):
+    """PyTorch's checks (and messages) before sampling, in PyTorch's order."""
+    shown = lambda t: "[" + ", ".join(str(s) for s in t.shape) + "]"       # noqa: E731
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got "
+                           f"input with sizes {shown(input)} and grid with sizes {shown(grid)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last "
+                           f"dimension, but got grid with sizes {shown(grid)}")
+    if interpolation_mode == 2 and input.dim() != 4:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    for i in range(2, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, "
+                               f"but input has sizes {shown(input)} with dimension {i} being empty")
+    if input.dim() != 4:
+        raise NotImplementedError("grid_sampler: only 4-d input (N, C, H, W) is supported"
+                                  "\nminigrad hint: 5-d (volumetric) grid_sample is not in minigrad yet")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"grid_sampler_2d_cpu_kernel_impl\" not implemented for "
+                                  f"'{_scalar_name(input)}'")
+    if grid.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(grid)}")
+
+
+def _scalar_name(tensor):
+    from .._dtype import scalar_type_name
+    return scalar_type_name(tensor.dtype)
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """torch.grid_sampler: ``input`` (N, C, H, W) read at ``grid`` (N, Ho, Wo, 2) -> (N, C, Ho, Wo);
+    modes as numbers (0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    _check_grid_sampler(input, grid, interpolation_mode)
+    x = input._array
+    taps = _taps(grid._array, x.shape[2], x.shape[3], interpolation_mode, padding_mode, align_corners)
+    values = np.ascontiguousarray(_combine(x, taps, 0, 0).astype(x.dtype, copy=False))
+    return result(values, GridSampler2DBackward0, (input, grid), saved=(input, grid),
+                  align_corners=align_corners, interpolation_mode=interpolation_mode,
+                  padding_mode=padding_mode)
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Read ``input`` (N, C, H, W) at the points of ``grid`` (N, Ho, Wo, 2), coordinates in [-1, 1]
+    as (x, y): mode 'bilinear' | 'nearest' | 'bicubic', padding_mode 'zeros' | 'border' | 'reflection'."""
+    if mode not in _MODES:
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+                         f"'bicubic', but got: '{mode}'")
+    if padding_mode not in _PADDINGS:
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', "
+                         f"or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        _warn_align_corners()
+        align_corners = False
+    return grid_sampler(input, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
