@@ -122,20 +122,17 @@ def affine_grid(theta, size, align_corners=None):
 
 # --- grid_sample: coordinates ---------------------------------------------------------------
 
-def _reflect(x, twice_low, twice_high):
-    """Mirror x into [low, high] (bounds given doubled); also d result / d x (+-1)."""
-    if twice_low == twice_high:
-        return np.zeros_like(x), np.zeros_like(x)
-    low = twice_low / 2
-    span = (twice_high - twice_low) / 2
-    shifted = x - low
-    sign = np.where(shifted < 0, -1.0, 1.0)
-    shifted = np.abs(shifted)
-    extra = np.fmod(shifted, span)
-    flips = np.floor(shifted / span)
-    even = np.fmod(flips, 2) == 0
-    return (np.where(even, extra + low, span - extra + low).astype(x.dtype),
-            np.where(even, sign, -sign))
+def _reflect(x, low, twice_span):
+    """Mirror x at low and low + span (span given doubled), as PyTorch's vectorized kernel does
+    it (whole double flips cut off first); also d result / d x (+-1)."""
+    shifted = x - x.dtype.type(low)
+    distance = np.abs(shifted)
+    twice_span = x.dtype.type(twice_span)
+    extra = distance - np.trunc(distance / twice_span) * twice_span
+    reflected = twice_span - extra
+    one_more_flip = extra > reflected
+    values = np.where(one_more_flip, reflected, extra) + x.dtype.type(low)
+    return values, np.where(one_more_flip ^ (shifted < 0), -1.0, 1.0).astype(x.dtype)
 
 
 def _padded(x, size, padding, align_corners):
@@ -144,13 +141,15 @@ def _padded(x, size, padding, align_corners):
         return x, np.ones_like(x)
     slope = np.ones_like(x)
     if padding == 2:
-        if align_corners:
+        if align_corners and size <= 1:          # (nothing to reflect in: all points at 0)
+            x, slope = np.zeros_like(x), np.zeros_like(x)
+        elif align_corners:
             x, slope = _reflect(x, 0, 2 * (size - 1))
         else:
-            x, slope = _reflect(x, -1, 2 * size - 1)
+            x, slope = _reflect(x, -0.5, 2 * size)
     inside = (x > 0) & (x < size - 1)
     clipped = np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(size - 1))
-    return clipped, np.where(inside, slope, 0.0)
+    return clipped, np.where(inside, slope, 0).astype(x.dtype)
 
 
 def _unnormalized(coord, size, align_corners):
@@ -191,7 +190,7 @@ def _axis_taps(coord, size, mode, padding, align_corners):
         for i in range(4):
             index, _ = _padded(left - 1 + i, size, padding, align_corners)
             index = index.astype(np.int64)
-            weights = [orders[0][i], orders[1][i] * scale, orders[2][i] * scale * scale]
+            weights = [orders[0][i], orders[1][i] * scale, orders[2][i] * scale * scale, t, scale]
             taps.append((index, _inside(index, size), weights))
         return taps
     pixel, slope = _padded(pixel, size, padding, align_corners)
@@ -226,36 +225,123 @@ def _gather(image, iy, ix, mask):
 
 
 def _combine(image, taps, oy, ox):
-    """sum over taps of wy^(oy) wx^(ox) * image[tap] -> (N, C, Ho, Wo): x first, then y."""
+    """sum over taps of wy^(oy) wx^(ox) * image[tap] -> (N, C, Ho, Wo), in PyTorch's order:
+    bicubic reads each row first (x), then combines the rows (y); the others weigh each
+    corner by the product wy wx (computed first) and add the corners nw, ne, sw, se."""
     y_taps, x_taps = taps
     total = None
+    if len(x_taps) == 4:
+        for iy, my, wy in y_taps:
+            row = None
+            for ix, mx, wx in x_taps:
+                term = _gather(image, iy, ix, my & mx) * wx[ox][:, None]
+                row = term if row is None else row + term
+            term = row * wy[oy][:, None]
+            total = term if total is None else total + term
+        return total
     for iy, my, wy in y_taps:
-        row = None
         for ix, mx, wx in x_taps:
-            term = _gather(image, iy, ix, my & mx) * wx[ox][:, None]
-            row = term if row is None else row + term
-        term = row * wy[oy][:, None]
-        total = term if total is None else total + term
+            term = _gather(image, iy, ix, my & mx) * (wy[oy] * wx[ox])[:, None]
+            total = term if total is None else total + term
     return total
 
 
 def _scatter(weighted, taps, oy, ox, shape):
-    """The adjoint of _combine: weighted (N, C, Ho, Wo) added into an image of ``shape``."""
-    out = np.zeros(shape, dtype=weighted.dtype)
+    """The adjoint of _combine: weighted (N, C, Ho, Wo) added into an image of ``shape``.
+
+    PyTorch adds one vector of points (32 bytes: 4 float64, 8 float32 with AVX2) at a time,
+    tap after tap; the additions into one pixel are made here in that same order, so that
+    the sums round alike."""
     y_taps, x_taps = taps
-    n = np.broadcast_to(np.arange(shape[0])[:, None, None], weighted.shape[:1] + weighted.shape[2:])
-    values = np.moveaxis(weighted, 1, -1)                      # (N, Ho, Wo, C)
-    for iy, my, wy in y_taps:
-        for ix, mx, wx in x_taps:
-            mask = my & mx
-            contribution = values * (wy[oy] * wx[ox] * mask)[..., None]
-            np.add.at(out, (n[mask], slice(None), iy[mask], ix[mask]), contribution[mask])
+    bicubic = len(x_taps) == 4
+    pairs = ([(y, x) for x in x_taps for y in y_taps] if bicubic     # (bicubic: x outer, as PyTorch)
+             else [(y, x) for y in y_taps for x in x_taps])
+    count, points = shape[0], weighted.shape[2] * weighted.shape[3]
+    values = np.moveaxis(weighted, 1, -1).reshape(count, points, -1)   # (N, P, C)
+    parts = []
+    for (iy, my, wy), (ix, mx, wx) in pairs:
+        if bicubic:
+            contribution = values * wx[ox].reshape(count, points, 1) * wy[oy].reshape(count, points, 1)
+        else:
+            contribution = values * (wy[oy] * wx[ox]).reshape(count, points, 1)
+        parts.append((iy.reshape(count, points), ix.reshape(count, points),
+                      (my & mx).reshape(count, points), contribution))
+    lanes = 32 // weighted.dtype.itemsize
+    point = np.arange(points)
+    n = np.broadcast_to(np.arange(count)[:, None], (count, points))
+    # the order of all additions: sample, vector of points, tap, point within the vector
+    key_tap = np.broadcast_to(np.arange(len(parts))[:, None, None], (len(parts), count, points))
+    keys = (np.broadcast_to(point % lanes, key_tap.shape), key_tap,
+            np.broadcast_to(point // lanes, key_tap.shape),
+            np.broadcast_to(n, (len(parts), count, points)))
+    order = np.lexsort(tuple(k.reshape(-1) for k in keys))
+    all_iy = np.stack([p[0] for p in parts]).reshape(-1)[order]
+    all_ix = np.stack([p[1] for p in parts]).reshape(-1)[order]
+    mask = np.stack([p[2] for p in parts]).reshape(-1)[order]
+    contributions = np.stack([p[3] for p in parts]).reshape(-1, values.shape[-1])[order]
+    all_n = np.broadcast_to(n, (len(parts), count, points)).reshape(-1)[order]
+    out = np.zeros(shape, dtype=weighted.dtype)
+    np.add.at(out, (all_n[mask], slice(None), all_iy[mask], all_ix[mask]), contributions[mask])
     return out
 
 
 def _grid_vjp(image, grad, taps, orders):
     """sum over channels of grad * _combine(image, taps, *order), one channel per order -> (N, Ho, Wo, k)."""
     return np.stack([(grad * _combine(image, taps, *o)).sum(axis=1) for o in orders], axis=-1)
+
+
+def _grid_grad(image, grad, taps, mode):
+    """grid_sample's gradient for the grid (N, Ho, Wo, 2), with PyTorch's formulas and order
+    (channel after channel; the multiplier d pixel / d grid applied last)."""
+    y_taps, x_taps = taps
+    if mode == 1:
+        return np.zeros(grad.shape[:1] + grad.shape[2:] + (2,), dtype=image.dtype)
+    if mode == 0:
+        (iy0, my0, (s, gy_mult, _)), (iy1, my1, (n, _, _)) = y_taps
+        (ix0, mx0, (e, gx_mult, _)), (ix1, mx1, (w, _, _)) = x_taps
+        gx_mult, gy_mult = -gx_mult, -gy_mult        # (tap 0 holds -d pixel / d grid)
+        nw, ne = _gather(image, iy0, ix0, my0 & mx0), _gather(image, iy0, ix1, my0 & mx1)
+        sw, se = _gather(image, iy1, ix0, my1 & mx0), _gather(image, iy1, ix1, my1 & mx1)
+        s, n, e, w = (a[:, None] for a in (s, n, e, w))
+        gx = _channel_sum(((ne - nw) * s + (se - sw) * n) * grad)
+        gy = _channel_sum(((sw - nw) * e + (se - ne) * w) * grad)
+        return np.stack([gx * gx_mult, gy * gy_mult], axis=-1)
+    # bicubic: PyTorch differentiates the tap weights in -t and subtracts
+    gx = gy = np.zeros(grad.shape[:1] + grad.shape[2:], dtype=image.dtype)
+    gx_mult, gy_mult = None, None
+    cx, cy = [w[0] for _, _, w in x_taps], [w[0] for _, _, w in y_taps]
+    tx, ty = x_taps[0][2][3], y_taps[0][2][3]
+    cxg, cyg = _cubic_slopes(tx), _cubic_slopes(ty)
+    for c in range(grad.shape[1]):
+        g = grad[:, c]
+        for i, (ix, mx, _) in enumerate(x_taps):
+            for j, (iy, my, _) in enumerate(y_taps):
+                val = _gather(image[:, c:c + 1], iy, ix, my & mx)[:, 0]
+                gx = gx - val * g * cxg[i] * cy[j]
+                gy = gy - val * g * cyg[j] * cx[i]
+    return np.stack([gx * x_taps[0][2][4], gy * y_taps[0][2][4]], axis=-1)
+
+
+def _cubic_slopes(t):
+    """PyTorch's derivatives of the four bicubic tap weights, in -t."""
+    a = _CUBIC_A
+    x = -1 - t
+    c0 = (-3 * a * x - 10 * a) * x - 8 * a
+    x = 0 - t
+    c1 = (-3 * (a + 2) * x - 2 * (a + 3)) * x
+    x = 1 - t
+    c2 = (3 * (a + 2) * x - 2 * (a + 3)) * x
+    x = 2 - t
+    c3 = (3 * a * x - 10 * a) * x + 8 * a
+    return [c0, c1, c2, c3]
+
+
+def _channel_sum(values):
+    """sum over axis 1, one channel after the other (as PyTorch's loop over channels)."""
+    total = values[:, 0]
+    for c in range(1, values.shape[1]):
+        total = total + values[:, c]
+    return total
 
 
 # --- grid_sample: nodes ----------------------------------------------------------------------
@@ -285,7 +371,7 @@ def grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode
     x, g = input._array, grid._array
     taps = _taps(g, x.shape[2], x.shape[3], interpolation_mode, padding_mode, align_corners)
     arrays = [_scatter(grad._array, taps, 0, 0, x.shape) if output_mask[0] else None,
-              _grid_vjp(x, grad._array, taps, [(0, 1), (1, 0)]) if output_mask[1] else None]
+              _grid_grad(x, grad._array, taps, interpolation_mode) if output_mask[1] else None]
     outputs, node = [None, None], None
     for output_nr, array in enumerate(arrays):
         if array is None:
