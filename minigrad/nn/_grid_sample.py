@@ -24,6 +24,7 @@ from ..autograd.graph import Node
 from .._ops import result, plain_output
 from .._tensor import Tensor, _wrap
 from .._warnings import stacklevel_outside_minigrad
+from .._ops.blend import _fma
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "
                   "since 1.3.0. Please specify align_corners=True if the old behavior is desired. "
@@ -159,7 +160,8 @@ def _unnormalized(coord, size, align_corners):
         scale = dtype(size - 1) / dtype(2)
         return (coord + dtype(1)) * scale, scale
     scale = dtype(size) / dtype(2)
-    return (coord + dtype(1)) * scale - dtype(0.5), scale
+    shifted = coord + dtype(1)
+    return _fma(shifted, np.full_like(shifted, scale), np.full_like(shifted, -0.5)), scale   # (fused, as compiled)
 
 
 def _cubic_weights(t, order):
@@ -241,8 +243,10 @@ def _combine(image, taps, oy, ox):
         return total
     for iy, my, wy in y_taps:
         for ix, mx, wx in x_taps:
-            term = _gather(image, iy, ix, my & mx) * (wy[oy] * wx[ox])[:, None]
-            total = term if total is None else total + term
+            values = _gather(image, iy, ix, my & mx)
+            weight = np.broadcast_to((wy[oy] * wx[ox])[:, None], values.shape)
+            # (PyTorch's compiled kernel fuses each multiply-add: one rounding)
+            total = values * weight if total is None else _fma(values, weight, total)
     return total
 
 
@@ -302,9 +306,10 @@ def _grid_grad(image, grad, taps, mode):
         gx_mult, gy_mult = -gx_mult, -gy_mult        # (tap 0 holds -d pixel / d grid)
         nw, ne = _gather(image, iy0, ix0, my0 & mx0), _gather(image, iy0, ix1, my0 & mx1)
         sw, se = _gather(image, iy1, ix0, my1 & mx0), _gather(image, iy1, ix1, my1 & mx1)
-        s, n, e, w = (a[:, None] for a in (s, n, e, w))
-        gx = _channel_sum(((ne - nw) * s + (se - sw) * n) * grad)
-        gy = _channel_sum(((sw - nw) * e + (se - ne) * w) * grad)
+        s, n, e, w = (np.broadcast_to(a[:, None], nw.shape) for a in (s, n, e, w))
+        # (each multiply-add fused, as PyTorch's compiled kernel does)
+        gx = _channel_sum(_fma(se - sw, n, (ne - nw) * s), grad)
+        gy = _channel_sum(_fma(se - ne, w, (sw - nw) * e), grad)
         return np.stack([gx * gx_mult, gy * gy_mult], axis=-1)
     # bicubic: PyTorch differentiates the tap weights in -t and subtracts
     gx = gy = np.zeros(grad.shape[:1] + grad.shape[2:], dtype=image.dtype)
@@ -336,11 +341,12 @@ def _cubic_slopes(t):
     return [c0, c1, c2, c3]
 
 
-def _channel_sum(values):
-    """sum over axis 1, one channel after the other (as PyTorch's loop over channels)."""
-    total = values[:, 0]
+def _channel_sum(values, grad):
+    """sum over channels of values * grad, one channel after the other, each step one fused
+    multiply-add (as PyTorch's loop over channels)."""
+    total = values[:, 0] * grad[:, 0]
     for c in range(1, values.shape[1]):
-        total = total + values[:, c]
+        total = _fma(np.ascontiguousarray(values[:, c]), grad[:, c], total)
     return total
 
 
