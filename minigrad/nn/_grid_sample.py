@@ -45,17 +45,20 @@ def _warn_align_corners():
 # --- affine_grid ---------------------------------------------------------------------------
 
 def _linspace_from_neg_one(steps, align_corners, dtype):
-    """The coordinates of ``steps`` pixels from -1 to 1 (their edges at +-1 unless align_corners),
-    with torch.linspace's rounding: the first half counted from -1, the second from 1."""
+    """The coordinates of ``steps`` pixels from -1 to 1 (their edges at +-1 unless
+    align_corners): torch.linspace's numbers, then scaled by (steps - 1) / steps."""
+    from .._creation import linspace
     if steps <= 1:
         return np.zeros(1, dtype=dtype)
-    step = (1.0 - -1.0) / (steps - 1)
-    i = np.arange(steps)
-    half = steps // 2
-    values = np.where(i < half, -1.0 + step * i, 1.0 - step * (steps - 1 - i)).astype(dtype)
+    values = linspace(-1, 1, steps, dtype=_dtype_of(dtype))._array
     if not align_corners:
         values = values * dtype.type(steps - 1) / dtype.type(steps)
     return values
+
+
+def _dtype_of(numpy_dtype):
+    from .._dtype import from_numpy_dtype
+    return from_numpy_dtype(np.dtype(numpy_dtype))
 
 
 def _base_grid(size, align_corners, dtype):
@@ -86,7 +89,13 @@ def affine_grid_generator(theta, size, align_corners):
     if theta.shape[0] != size[0]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{size[0]}, {inner}] but got: [{theta.shape[0]}, {theta.shape[1 + 1]}].")
-    values = np.matmul(base[None], np.swapaxes(theta._array, 1, 2))
+    # each output coordinate is x t0 + y t1 (+ z t2) + t_last, added left to right as
+    # PyTorch's batched product does here (no fused multiply-add)
+    t = theta._array
+    values = base[None, :, :1, None] * t[:, None, None, :, 0]
+    for k in range(1, inner):
+        values = values + base[None, :, k:k + 1, None] * t[:, None, None, :, k]
+    values = values[:, :, 0]
     values = np.ascontiguousarray(values).reshape(size[:1] + size[2:] + (len(size) - 2,))
     return result(values, AffineGridGeneratorBackward0, (theta,), align_corners=align_corners,
                   size=list(size))
