@@ -214,3 +214,16 @@ def test_spatial_transformer_tutorial_step():
         out.append((y.detach().numpy(), th.grad.numpy()))
     np.testing.assert_allclose(out[1][0], out[0][0], rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(out[1][1], out[0][1], rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("padding", PADDINGS)
+def test_grid_sample_points_at_nan_inf_and_far_away(mode, padding):
+    x = np.arange(12.).reshape(1, 1, 3, 4)
+    g = np.array([[[[np.nan, 0.2], [0.3, np.inf], [-np.inf, 0.1], [5e20, 0.0]]]])
+    (tx, mx), (tg, mg) = _pair(x), _pair(g)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # (no numpy warnings on the way)
+        got = F.grid_sample(mx, mg, mode, padding, align_corners=False).numpy()
+    expected = torch.nn.functional.grid_sample(tx, tg, mode, padding, align_corners=False).numpy()
+    np.testing.assert_array_equal(got, expected)

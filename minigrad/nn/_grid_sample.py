@@ -18,6 +18,8 @@ and the second derivatives from the same sum with weights differentiated once mo
 GridSampler2DBackwardBackward0 (what create_graph=True records, as in PyTorch) has exact
 backward formulas too.
 """
+import functools
+
 import numpy as np
 
 from ..autograd.graph import Node
@@ -35,6 +37,14 @@ _UNIT_SIZE_WARNING = ("Since version 1.3.0, affine_grid behavior has changed for
 _MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 _CUBIC_A = -0.75       # the bicubic kernel's constant (as in PyTorch and OpenCV)
+# points at nan or far away read nothing (their indices fall outside), as in PyTorch; numpy's
+# warnings on the way (nan - nan, casting nan to an index) would only be noise
+def _quiet(function):
+    @functools.wraps(function)
+    def quietly(*args, **kwargs):
+        with np.errstate(invalid="ignore", over="ignore"):
+            return function(*args, **kwargs)
+    return quietly
 
 
 def _warn_align_corners():
@@ -158,7 +168,7 @@ def _padded(x, size, padding, align_corners):
         else:
             x, slope = _reflect(x, -0.5, 2 * size)
     inside = (x > 0) & (x < size - 1)
-    clipped = np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(size - 1))
+    clipped = np.minimum(np.fmax(x, x.dtype.type(0)), x.dtype.type(size - 1))   # (nan -> 0, as PyTorch)
     return clipped, np.where(inside, slope, 0).astype(x.dtype)
 
 
@@ -379,6 +389,7 @@ def _settings(node):
     return node.interpolation_mode, node.padding_mode, node.align_corners
 
 
+@_quiet
 def grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners,
                              output_mask=(True, True)):
     """(grad_input, grad_grid), recorded (under create_graph=True) as one
@@ -421,6 +432,7 @@ class GridSampler2DBackwardBackward0(Node):
 
     _saved_names = ("grad_output", "input", "grid")
 
+    @_quiet
     def backward(self, gg_input, gg_grid):
         grad, input, grid = self.saved_tensors
         x, g, go = input._array, grid._array, grad._array
@@ -480,6 +492,7 @@ def _scalar_name(tensor):
     return scalar_type_name(tensor.dtype)
 
 
+@_quiet
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: ``input`` (N, C, H, W) read at ``grid`` (N, Ho, Wo, 2) -> (N, C, Ho, Wo);
     modes as numbers (0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
