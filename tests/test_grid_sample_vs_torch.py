@@ -184,6 +184,10 @@ def test_grid_sample_warns_without_align_corners():
     ((2, 3, 4, 5, 6), (2, 1, 6, 7, 3), {"mode": "bicubic"}),
     ((2, 3, 0, 5), (2, 6, 7, 2), {}),
     ((2, 3, 4), (2, 6, 2), {}),
+    ((2, 3, 4), (2, 6, 1), {}),
+    ((2, 3, 4, 5, 6, 7), (2, 1, 1, 1, 1, 4), {}),
+    ((2, 3, 4, 5, 6), (2, 1, 1, 3), {}),
+    ((2, 3, 4, 5), (2, 1, 6, 7, 2), {}),
 ])
 def test_grid_sample_errors(x_shape, g_shape, kwargs):
     (tx, mx), (tg, mg) = _pair(np.ones(x_shape, np.float32)), _pair(np.zeros(g_shape, np.float32))
@@ -227,3 +231,47 @@ def test_grid_sample_points_at_nan_inf_and_far_away(mode, padding):
         got = F.grid_sample(mx, mg, mode, padding, align_corners=False).numpy()
     expected = torch.nn.functional.grid_sample(tx, tg, mode, padding, align_corners=False).numpy()
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding", PADDINGS)
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_grid_sample_volumes(mode, padding, align_corners, dtype):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 2, 3, 4, 5)).astype(dtype)
+    g = _grid((2, 2, 3, 4, 3), 12).astype(dtype)
+    (tx, mx), (tg, mg) = _pair(x, True), _pair(g, True)
+    ty = torch.nn.functional.grid_sample(tx, tg, mode, padding, align_corners)
+    my = F.grid_sample(mx, mg, mode, padding, align_corners)
+    tol = 1e-13 if dtype == np.float64 else 2e-5
+    np.testing.assert_allclose(my.detach().numpy(), ty.detach().numpy(), rtol=tol, atol=tol)
+    assert type(my.grad_fn).__name__ == type(ty.grad_fn).__name__ == "GridSampler3DBackward0"
+    assert my.grad_fn._saved_interpolation_mode == ty.grad_fn._saved_interpolation_mode
+    w = rng.standard_normal(tuple(ty.shape)).astype(dtype)
+    tgi, tgg = torch.autograd.grad(ty, (tx, tg), torch.tensor(w), create_graph=True)
+    mgi, mgg = minigrad.autograd.grad(my, (mx, mg), minigrad.tensor(w), create_graph=True)
+    np.testing.assert_allclose(mgi.detach().numpy(), tgi.detach().numpy(), rtol=tol, atol=tol)
+    np.testing.assert_allclose(mgg.detach().numpy(), tgg.detach().numpy(), rtol=tol, atol=tol * 10)
+    assert type(mgi.grad_fn).__name__ == type(tgi.grad_fn).__name__ == "GridSampler3DBackwardBackward0"
+    if dtype == np.float64:
+        ta, tb = rng.standard_normal(tuple(tx.shape)), rng.standard_normal(tuple(tg.shape))
+        expected = torch.autograd.grad((tgi * torch.tensor(ta)).sum() + (tgg * torch.tensor(tb)).sum(),
+                                       (tx, tg), allow_unused=True)
+        got = minigrad.autograd.grad((mgi * minigrad.tensor(ta)).sum() + (mgg * minigrad.tensor(tb)).sum(),
+                                     (mx, mg), allow_unused=True)
+        for e, m in zip(expected, got):
+            if e is None:
+                assert m is None or not np.any(m.numpy())
+            else:
+                np.testing.assert_allclose(m.numpy(), e.numpy(), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("padding", PADDINGS)
+def test_grid_sample_volumes_gradgradcheck(padding):
+    rng = np.random.default_rng(13)
+    x = minigrad.tensor(rng.standard_normal((1, 2, 2, 3, 3)), requires_grad=True)
+    g = minigrad.tensor(_grid((1, 2, 1, 2, 3), 14) * 0.9 + 0.013, requires_grad=True)
+    fn = lambda a, b: F.grid_sample(a, b, "bilinear", padding, align_corners=True)   # noqa: E731
+    assert minigrad.autograd.gradcheck(fn, (x, g))
+    assert minigrad.autograd.gradgradcheck(fn, (x, g))

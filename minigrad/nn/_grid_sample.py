@@ -477,12 +477,14 @@ def _check_grid_sampler(input, grid, interpolation_mode):
         if input.shape[i] <= 0:
             raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, "
                                f"but input has sizes {shown(input)} with dimension {i} being empty")
-    if input.dim() != 4:
-        raise NotImplementedError("grid_sampler: only 4-d input (N, C, H, W) is supported"
-                                  "\nminigrad hint: 5-d (volumetric) grid_sample is not in minigrad yet")
+    wanted = 4 if input.dim() == 4 else 5        # (any other input is taken for a volume)
+    if input.dim() != wanted or grid.dim() != wanted:
+        raise RuntimeError(f"grid_sampler(): expected {wanted}D input and grid with same number of "
+                           f"dimensions, but got input with sizes {shown(input)} and grid with sizes "
+                           f"{shown(grid)}")
     if not input.is_floating_point():
-        raise NotImplementedError(f"\"grid_sampler_2d_cpu_kernel_impl\" not implemented for "
-                                  f"'{_scalar_name(input)}'")
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler_3d_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_name(input)}'")
     if grid.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(grid)}")
 
@@ -497,6 +499,9 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: ``input`` (N, C, H, W) read at ``grid`` (N, Ho, Wo, 2) -> (N, C, Ho, Wo);
     modes as numbers (0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
     _check_grid_sampler(input, grid, interpolation_mode)
+    if input.dim() == 5:
+        from ._grid_sample_3d import grid_sampler_3d
+        return grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners)
     x = input._array
     taps = _taps(grid._array, x.shape[2], x.shape[3], interpolation_mode, padding_mode, align_corners)
     values = np.ascontiguousarray(_combine(x, taps, 0, 0).astype(x.dtype, copy=False))
@@ -507,7 +512,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Read ``input`` (N, C, H, W) at the points of ``grid`` (N, Ho, Wo, 2), coordinates in [-1, 1]
-    as (x, y): mode 'bilinear' | 'nearest' | 'bicubic', padding_mode 'zeros' | 'border' | 'reflection'."""
+    as (x, y), or a volume (N, C, D, H, W) at (N, Do, Ho, Wo, 3) points (x, y, z): mode 'bilinear' | 'nearest' | 'bicubic', padding_mode 'zeros' | 'border' | 'reflection'."""
     if mode not in _MODES:
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
                          f"'bicubic', but got: '{mode}'")
