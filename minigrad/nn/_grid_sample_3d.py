@@ -19,8 +19,40 @@ from ._grid_sample import _axis_taps, _quiet
 def _taps(grid, spatial, mode, padding, align_corners):
     """One list of taps per axis (D, H, W), from the grid's (x, y, z) last axis."""
     count = len(spatial)
-    return [_axis_taps(grid[..., count - 1 - axis], size, mode, padding, align_corners)
+    return [_scalar_rounding(_axis_taps(grid[..., count - 1 - axis], size, mode, padding, align_corners),
+                             grid[..., count - 1 - axis], size, mode, padding, align_corners)
             for axis, size in enumerate(spatial)]
+
+
+def _scalar_rounding(taps, coord, size, mode, padding, align_corners):
+    """PyTorch samples volumes with its scalar kernel, which rounds otherwise than the
+    vectorized one for images: the pixel coordinate is ((g + 1) / 2)(size - 1) or
+    ((g + 1) size - 1) / 2, reflection folds with fmod, and the weights are (x0 + 1) - x and x - x0."""
+    dtype = coord.dtype.type
+    if align_corners:
+        pixel = ((coord + dtype(1)) / dtype(2)) * dtype(size - 1)
+    else:
+        pixel = ((coord + dtype(1)) * dtype(size) - dtype(1)) / dtype(2)
+    if padding == 2:
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        if low == high:
+            pixel = np.zeros_like(pixel)
+        else:
+            minimum, span = dtype(low / 2), dtype((high - low) / 2)
+            distance = np.abs(pixel - minimum)
+            extra = np.fmod(distance, span)
+            even = np.fmod(np.floor(distance / span), 2) == 0
+            pixel = np.where(even, extra + minimum, span - extra + minimum)
+    if padding in (1, 2):
+        pixel = np.minimum(dtype(size - 1), np.fmax(pixel, dtype(0)))
+    if mode == 1:
+        index = np.rint(pixel).astype(np.int64)
+        return [(index, (index >= 0) & (index < size), taps[0][2])]
+    left = np.floor(pixel)
+    index = left.astype(np.int64)
+    (_, _, w0), (_, _, w1) = taps
+    return [(index, (index >= 0) & (index < size), [(left + dtype(1)) - pixel] + w0[1:]),
+            (index + 1, (index + 1 >= 0) & (index + 1 < size), [pixel - left] + w1[1:])]
 
 
 def _gather(image, indices, mask):
@@ -36,8 +68,9 @@ def _corners(axis_taps, orders):
     the axes' weights, each differentiated orders[axis] times."""
     for combination in itertools.product(*axis_taps):
         mask = np.logical_and.reduce([tap[1] for tap in combination])
-        weight = combination[0][2][orders[0]]
-        for axis in range(1, len(combination)):
+        last = len(combination) - 1           # (x's weight first, then y's, then z's: PyTorch's order)
+        weight = combination[last][2][orders[last]]
+        for axis in range(last - 1, -1, -1):
             weight = weight * combination[axis][2][orders[axis]]
         yield [tap[0] for tap in combination], mask, weight
 
@@ -55,9 +88,14 @@ def _scatter(weighted, axis_taps, orders, shape):
     out = np.zeros(shape, dtype=weighted.dtype)
     values = np.moveaxis(weighted, 1, -1)
     n = np.broadcast_to(np.arange(shape[0]).reshape((-1,) + (1,) * (values.ndim - 2)), values.shape[:-1])
-    for indices, mask, weight in _corners(axis_taps, orders):
-        contribution = values * (weight * mask)[..., None]
-        np.add.at(out, (n[mask], slice(None)) + tuple(i[mask] for i in indices), contribution[mask])
+    corners = list(_corners(axis_taps, orders))
+    # PyTorch's loop: point after point, each adding its corners in turn (the last axis of
+    # these stacks), so that the additions into one voxel come in its order
+    masks = np.stack([mask for _, mask, _ in corners], -1)
+    indices = [np.stack([c[0][axis] for c in corners], -1)[masks] for axis in range(len(axis_taps))]
+    contributions = np.stack([weight[..., None] * values for _, _, weight in corners], -2)[masks]
+    samples = np.broadcast_to(n[..., None], masks.shape)[masks]
+    np.add.at(out, (samples, slice(None)) + tuple(indices), contributions)
     return out
 
 
