@@ -254,6 +254,9 @@ def test_grid_sample_volumes(mode, padding, align_corners, dtype):
     np.testing.assert_allclose(mgi.detach().numpy(), tgi.detach().numpy(), rtol=tol, atol=tol)
     np.testing.assert_allclose(mgg.detach().numpy(), tgg.detach().numpy(), rtol=tol, atol=tol * 10)
     assert type(mgi.grad_fn).__name__ == type(tgi.grad_fn).__name__ == "GridSampler3DBackwardBackward0"
+    np.testing.assert_array_equal(my.detach().numpy(), ty.detach().numpy())      # to the last bit
+    np.testing.assert_array_equal(mgi.detach().numpy(), tgi.detach().numpy())
+    np.testing.assert_array_equal(mgg.detach().numpy(), tgg.detach().numpy())
     if dtype == np.float64:
         ta, tb = rng.standard_normal(tuple(tx.shape)), rng.standard_normal(tuple(tg.shape))
         expected = torch.autograd.grad((tgi * torch.tensor(ta)).sum() + (tgg * torch.tensor(tb)).sum(),

@@ -110,10 +110,28 @@ def _grid_vjp(image, grad, axis_taps, orders):
     return (grad * _combine(image, axis_taps, orders)).sum(axis=1)
 
 
-def _grid_gradient(image, grad, axis_taps):
-    """(N, *points, 3): d/d x, y, z (the axes W, H, D)."""
+def _grid_gradient(image, grad, axis_taps, mode):
+    """(N, *points, 3): d/d x, y, z (the axes W, H, D), in PyTorch's order: channel after
+    channel, corner after corner, each corner's value times the other axes' weights added
+    (far corner) or subtracted (near corner); d pixel / d grid applied last."""
     axes = len(axis_taps)
-    return np.stack([_grid_vjp(image, grad, axis_taps, _unit(axes, axes - 1 - k)) for k in range(axes)], -1)
+    if mode == 1:
+        return np.zeros(grad.shape[:1] + grad.shape[2:] + (axes,), dtype=image.dtype)
+    totals = [np.zeros(grad.shape[:1] + grad.shape[2:], dtype=image.dtype) for _ in range(axes)]
+    combinations = list(itertools.product(*[range(len(taps)) for taps in axis_taps]))
+    for c in range(grad.shape[1]):
+        g = grad[:, c]
+        channel = image[:, c:c + 1]
+        for combination in combinations:
+            taps = [axis_taps[axis][t] for axis, t in enumerate(combination)]
+            mask = np.logical_and.reduce([tap[1] for tap in taps])
+            value = _gather(channel, [tap[0] for tap in taps], mask)[:, 0]
+            for k in range(axes):                  # component k: x, y, z = axis W, H, D
+                axis = axes - 1 - k
+                others = [taps[a][2][0] for a in range(axes - 1, -1, -1) if a != axis]   # (x before y before z)
+                term = value * others[0] * others[1] * g
+                totals[k] = totals[k] + term if combination[axis] else totals[k] - term
+    return np.stack([axis_taps[axes - 1 - k][1][2][1] * totals[k] for k in range(axes)], -1)
 
 
 class GridSampler3DBackward0(Node):
@@ -148,7 +166,7 @@ def grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode
     x, g = input._array, grid._array
     taps = _taps(g, x.shape[2:], interpolation_mode, padding_mode, align_corners)
     arrays = [_scatter(grad._array, taps, [0, 0, 0], x.shape) if output_mask[0] else None,
-              _grid_gradient(x, grad._array, taps) if output_mask[1] else None]
+              _grid_gradient(x, grad._array, taps, interpolation_mode) if output_mask[1] else None]
     outputs, node = [None, None], None
     for output_nr, array in enumerate(arrays):
         if array is None:
