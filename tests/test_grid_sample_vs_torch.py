@@ -87,8 +87,9 @@ def test_affine_grid_errors_and_warnings(theta_shape, size, kwargs):
 
 
 def test_affine_grid_integer_theta():
-    got = _messages(lambda: torch.nn.functional.affine_grid(torch.ones(2, 2, 3, dtype=torch.int32), (2, 3, 4, 5), False),
-                    lambda: F.affine_grid(minigrad.ones(2, 2, 3, dtype=minigrad.int32), (2, 3, 4, 5), False))
+    t, m = torch.ones(2, 2, 3, dtype=torch.int32), minigrad.ones(2, 2, 3, dtype=minigrad.int32)
+    got = _messages(lambda: torch.nn.functional.affine_grid(t, (2, 3, 4, 5), False),
+                    lambda: F.affine_grid(m, (2, 3, 4, 5), False))
     assert got[0] == got[1]
 
 
