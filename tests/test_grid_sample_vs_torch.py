@@ -279,3 +279,19 @@ def test_grid_sample_volumes_gradgradcheck(padding):
     fn = lambda a, b: F.grid_sample(a, b, "bilinear", padding, align_corners=True)   # noqa: E731
     assert minigrad.autograd.gradcheck(fn, (x, g))
     assert minigrad.autograd.gradgradcheck(fn, (x, g))
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_grid_sample_has_no_forward_mode(dims):
+    x, g = np.ones((1, 1) + (2,) * dims), np.zeros((1,) + (1,) * dims + (dims,))
+    got = []
+    for lib in (torch, minigrad):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            a = fw.make_dual(lib.tensor(x), lib.tensor(np.ones_like(x)))
+            try:
+                lib.nn.functional.grid_sample(a, lib.tensor(g), align_corners=False)
+                got.append("ok")
+            except NotImplementedError as e:
+                got.append(str(e))
+    assert got[0] == got[1] != "ok"

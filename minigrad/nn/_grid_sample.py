@@ -272,12 +272,25 @@ def _channel_sum(values, grad):
 
 # --- grid_sample: nodes ----------------------------------------------------------------------
 
+def _no_forward_mode(name):
+    """PyTorch has no forward-mode rule for grid_sampler, and says so."""
+    raise NotImplementedError(
+        f"Trying to use forward AD with {name} that does not support it because it has not been "
+        "implemented yet.\nPlease file an issue to PyTorch at "
+        "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
+        "prioritize its implementation or submit a PR adding the implementation to derivatives.yaml")
+
+
 class GridSampler2DBackward0(Node):
     """result = sum over taps of w(grid) * input[tap]   ->
         grad_input = grad scattered to the taps with weights w(grid);
         grad_grid = sum over channels of grad * sum over taps of dw/dgrid * input[tap]"""
 
     _saved_names = ("input", "grid")
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for grid_sampler_2d)"""
+        _no_forward_mode("grid_sampler_2d")
 
     def backward(self, grad):
         input, grid = self.saved_tensors

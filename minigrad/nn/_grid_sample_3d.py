@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result, plain_output
 from .._tensor import _wrap
-from ._grid_sample import _axis_taps, _quiet
+from ._grid_sample import _axis_taps, _no_forward_mode, _quiet
 
 
 def _taps(grid, spatial, mode, padding, align_corners):
@@ -139,6 +139,10 @@ class GridSampler3DBackward0(Node):
         grad_input = grad scattered to the taps with weights w(grid); grad_grid = sum over channels of grad * sum over taps of dw/dgrid * input[tap]"""
 
     _saved_names = ("input", "grid")
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for grid_sampler_3d)"""
+        _no_forward_mode("grid_sampler_3d")
 
     def backward(self, grad):
         input, grid = self.saved_tensors
