@@ -172,6 +172,8 @@ from .nn._bilinear import bilinear, _trilinear  # noqa: F401  (torch.bilinear, t
 from .nn._ctc_loss import ctc_loss  # noqa: F401  (torch.ctc_loss: reduction as a number)
 from .nn._pixel_shuffle import (  # noqa: F401  (torch.pixel_shuffle is F.pixel_shuffle)
     pixel_shuffle, pixel_unshuffle, channel_shuffle, native_channel_shuffle)
+from .nn._affine_grid import affine_grid_generator  # noqa: F401  (F.affine_grid)
+from .nn._grid_sample import grid_sampler  # noqa: F401  (F.grid_sample)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from ._nn_functions import (  # noqa: F401  (torch.layer_norm, torch.dropout, torch.detach, ...)
     detach, detach_, masked_fill, index_put_, adjoint, split_with_sizes, layer_norm, group_norm,

@@ -1279,6 +1279,8 @@ from ._pixel_shuffle import (  # noqa: E402,F401  (one node each)
     pixel_shuffle, pixel_unshuffle, channel_shuffle, native_channel_shuffle)
 from ._shrink import (  # noqa: E402,F401  (hardshrink, softshrink, rrelu: a node each; the others composed)
     hardshrink, softshrink, tanhshrink, softsign, prelu, rrelu, rrelu_)
+from ._affine_grid import affine_grid  # noqa: E402,F401  (one node)
+from ._grid_sample import grid_sample  # noqa: E402,F401  (one node)
 
 
 # --- relu and leaky_relu, also with inplace=True ---------------------------------------------------
