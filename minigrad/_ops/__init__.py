@@ -128,6 +128,35 @@ def plain_output(array, *inputs):
     return batched_as(_wrap(array), *inputs)
 
 
+def several_outputs(arrays, node_class, inputs, shapes, dtype, **settings):
+    """The results of one operation with several outputs (a backward recorded under
+    ``create_graph=True``: ConvolutionBackwardBackward0, ...), as one node whose outputs they
+    are. ``arrays`` holds None where an output was not asked for; the first array given makes
+    the node (with edges to ``inputs``, which it also saves), the others become its outputs
+    1, 2, ...; ``shapes`` and ``dtype`` describe every output, also those not computed."""
+    outputs, node = [None] * len(arrays), None
+    for output_nr, array in enumerate(arrays):
+        if array is None:
+            continue
+        array = np.ascontiguousarray(array)
+        if node is None:
+            out = result(array, node_class, inputs, **settings)
+            node = out._grad_fn
+            if node is not None:        # (recorded: something requires grad)
+                node.save_for_backward(*inputs)
+                node._num_outputs = len(arrays)
+                node._output_shapes = shapes
+                node._output_dtype = dtype
+        else:
+            out = plain_output(array, *inputs)
+            if node is not None:
+                out._grad_fn = node
+        if node is not None:
+            out._output_nr = output_nr
+        outputs[output_nr] = out
+    return tuple(outputs)
+
+
 def batched_as(out, *inputs):
     """Inside vmap, mark ``out`` batched where one of ``inputs`` is: for outputs that also
     depend on what ``result`` does not see (an index tensor, a target, new_zeros' tensor)."""

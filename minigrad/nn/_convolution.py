@@ -33,7 +33,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
-from .._ops import result, plain_output
+from .._ops import result, several_outputs
 from .._ops.pointwise import kernel_not_implemented
 from .._ops.shape import cat
 from ..autograd.graph import Node
@@ -313,28 +313,8 @@ def convolution_backward(grad, input, weight, settings, output_mask):
         g.sum(axis=(0,) + tuple(range(2, g.ndim))) if output_mask[2] else None,
     ]
     shapes = [tuple(input.shape), tuple(weight.shape), (g.shape[1],)]
-    outputs = [None] * 3
-    node = None
-    for output_nr, array in enumerate(arrays):
-        if array is None:
-            continue
-        array = np.ascontiguousarray(array)
-        if node is None:
-            out = result(array, ConvolutionBackwardBackward0, (grad, input, weight), **settings)
-            node = out._grad_fn
-            if node is not None:      # (recorded: create_graph=True and something requires grad)
-                node.save_for_backward(grad, input, weight)
-                node._num_outputs = 3
-                node._output_shapes = shapes
-                node._output_dtype = x.dtype
-        else:
-            out = plain_output(array, grad, input, weight)
-            if node is not None:
-                out._grad_fn = node
-        if node is not None:
-            out._output_nr = output_nr
-        outputs[output_nr] = out
-    return tuple(outputs)
+    return several_outputs(arrays, ConvolutionBackwardBackward0, (grad, input, weight), shapes,
+                           x.dtype, **settings)
 
 
 def _shown_size(shape):

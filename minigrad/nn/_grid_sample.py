@@ -23,7 +23,7 @@ import functools
 import numpy as np
 
 from ..autograd.graph import Node
-from .._ops import result, plain_output
+from .._ops import result, several_outputs
 from .._tensor import _wrap
 from .._ops.blend import _fma
 from ._affine_grid import _warn_align_corners
@@ -312,29 +312,11 @@ def grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode
     taps = _taps(g, x.shape[2], x.shape[3], interpolation_mode, padding_mode, align_corners)
     arrays = [_scatter(grad._array, taps, 0, 0, x.shape) if output_mask[0] else None,
               _grid_grad(x, grad._array, taps, interpolation_mode) if output_mask[1] else None]
-    outputs, node = [None, None], None
-    for output_nr, array in enumerate(arrays):
-        if array is None:
-            continue
-        array = np.ascontiguousarray(array.astype(x.dtype, copy=False))
-        if node is None:
-            out = result(array, GridSampler2DBackwardBackward0, (grad, input, grid),
-                         align_corners=align_corners, interpolation_mode=interpolation_mode,
-                         padding_mode=padding_mode)
-            node = out._grad_fn
-            if node is not None:
-                node.save_for_backward(grad, input, grid)
-                node._num_outputs = 2
-                node._output_shapes = [tuple(input.shape), tuple(grid.shape)]
-                node._output_dtype = x.dtype
-        else:
-            out = plain_output(array, grad, input, grid)
-            if node is not None:
-                out._grad_fn = node
-        if node is not None:
-            out._output_nr = output_nr
-        outputs[output_nr] = out
-    return tuple(outputs)
+    arrays = [None if a is None else a.astype(x.dtype, copy=False) for a in arrays]
+    return several_outputs(arrays, GridSampler2DBackwardBackward0, (grad, input, grid),
+                           [tuple(input.shape), tuple(grid.shape)], x.dtype,
+                           align_corners=align_corners, interpolation_mode=interpolation_mode,
+                           padding_mode=padding_mode)
 
 
 class GridSampler2DBackwardBackward0(Node):

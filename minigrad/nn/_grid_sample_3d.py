@@ -11,7 +11,7 @@ import itertools
 import numpy as np
 
 from ..autograd.graph import Node
-from .._ops import result, plain_output
+from .._ops import result, several_outputs
 from .._tensor import _wrap
 from ._grid_sample import _axis_taps, _no_forward_mode, _quiet
 
@@ -171,29 +171,11 @@ def grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode
     taps = _taps(g, x.shape[2:], interpolation_mode, padding_mode, align_corners)
     arrays = [_scatter(grad._array, taps, [0, 0, 0], x.shape) if output_mask[0] else None,
               _grid_gradient(x, grad._array, taps, interpolation_mode) if output_mask[1] else None]
-    outputs, node = [None, None], None
-    for output_nr, array in enumerate(arrays):
-        if array is None:
-            continue
-        array = np.ascontiguousarray(array.astype(x.dtype, copy=False))
-        if node is None:
-            out = result(array, GridSampler3DBackwardBackward0, (grad, input, grid),
-                         align_corners=align_corners, interpolation_mode=interpolation_mode,
-                         padding_mode=padding_mode)
-            node = out._grad_fn
-            if node is not None:
-                node.save_for_backward(grad, input, grid)
-                node._num_outputs = 2
-                node._output_shapes = [tuple(input.shape), tuple(grid.shape)]
-                node._output_dtype = x.dtype
-        else:
-            out = plain_output(array, grad, input, grid)
-            if node is not None:
-                out._grad_fn = node
-        if node is not None:
-            out._output_nr = output_nr
-        outputs[output_nr] = out
-    return tuple(outputs)
+    arrays = [None if a is None else a.astype(x.dtype, copy=False) for a in arrays]
+    return several_outputs(arrays, GridSampler3DBackwardBackward0, (grad, input, grid),
+                           [tuple(input.shape), tuple(grid.shape)], x.dtype,
+                           align_corners=align_corners, interpolation_mode=interpolation_mode,
+                           padding_mode=padding_mode)
 
 
 class GridSampler3DBackwardBackward0(Node):
