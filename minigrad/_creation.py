@@ -522,12 +522,18 @@ def _like(maker):
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
             return out
-        if with_pytorch_steps(input).strides != out._array.strides:
+        if not _same_steps(with_pytorch_steps(input), out._array):
             out = _laid_out_like(out, input)
         return batched_as(out, input)     # inside vmap: like a batched tensor, batched too
     like.__name__ = maker.__name__ + "_like"
     like.__doc__ = f"``{maker.__name__}`` with the shape (and dtype) of ``input``."
     return like
+
+
+def _same_steps(like, array):
+    """Do the two arrays step through memory alike, counted in elements (not bytes: a float32
+    tensor's float64 copy has strides twice as many bytes for the same layout)?"""
+    return [s // like.itemsize for s in like.strides] == [s // array.itemsize for s in array.strides]
 
 
 def _drawn_like(maker, input, dtype, requires_grad, kwargs):
@@ -572,7 +578,7 @@ randn_like = _like(randn)
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
     """A tensor shaped like ``input`` filled with ``fill_value`` (no history)."""
     out = full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
-    if with_pytorch_steps(input).strides != out._array.strides:
+    if not _same_steps(with_pytorch_steps(input), out._array):
         out = _laid_out_like(out, input)     # (PyTorch's preserve_format, as zeros_like)
     return batched_as(out, input)
 

@@ -286,3 +286,16 @@ def test_strides_of_one_input_operations_as_torch(layout, name):
         outcomes.append((x.stride(), tuple(out.shape), out.stride()))
     if outcomes[0][0] == outcomes[1][0]:      # (the input's own steps differ: not this operation's)
         assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("make", ["ones_like", "zeros_like", "empty_like", "full_like"])
+def test_like_in_another_dtype_keeps_the_steps_in_elements(make):
+    """A float32 view with steps of 2 elements, copied as float64: its byte strides equal a
+    dense float64 array's, but its layout is PyTorch's (steps of 2 elements, kept)."""
+    torch = import_torch()
+    strides = []
+    for lib in (minigrad, torch):
+        view = lib.tensor(np.zeros(0, dtype=np.float32).tolist())[::2]
+        extra = (2.0,) if make == "full_like" else ()
+        strides.append(getattr(lib, make)(view, *extra, dtype=lib.float64).stride())
+    assert strides[0] == strides[1]
