@@ -176,9 +176,10 @@ def nextafter(input, other):
 
 def nextafter_(self, other):
     """In-place ``nextafter``: self becomes the next float after it towards other."""
-    from .inplace import apply_inplace, refuse_partial_overlap
+    from .inplace import apply_inplace, check_inplace, refuse_partial_overlap
     from .bitwise import check_castable
     _check_other("nextafter_", other, position=1)
+    check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first
     refuse_partial_overlap(self, other)
     check_castable("nextafter_", self, other)
     return apply_inplace(self, lambda t, *_: nextafter(t, other), other)

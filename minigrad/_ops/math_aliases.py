@@ -80,7 +80,8 @@ del _name, _overload, _node
 
 def _compared_in_place(name):
     def method(self, other):
-        from .inplace import apply_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
+        from .inplace import apply_inplace, check_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
+        check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first
         refuse_partial_overlap(self, other)
 
         def operation(t, *others):
