@@ -503,6 +503,9 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and self._grad_fn is None and self._base is None and (
+                value._array.shape != self._array.shape or value._array.dtype != self._array.dtype):
+            graph.give_edges_their_node(self)     # its graphs keep the leaf's old shape and dtype
         self._array = value._array
         if self._zero_steps or value._zero_steps:
             self._zero_steps = value._zero_steps
@@ -715,8 +718,10 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._array.shape[0]))
 
-    def __hash__(self):
-        return id(self)
+    # A tensor is hashed by its identity, as in PyTorch (whose hash(t) is id(t)), with
+    # object's own hash: the engine and the optimisers keep tensors in dicts, and a hash
+    # written in Python would cost a call each time (hash(t) is then not id(t)'s number).
+    __hash__ = object.__hash__
 
     def __repr__(self):
         return tensor_repr(self)
