@@ -152,6 +152,12 @@ from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa:
 from ._ops.norms import dist  # noqa: F401
 from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
 from ._ops.lu import lu_unpack  # noqa: F401
+# --- more of dir(torch): view copies, unsafe splits, windows, range, gradient, constants ---
+from ._ops.view_copies import (  # noqa: F401
+    view_copy, expand_copy, permute_copy, transpose_copy, t_copy, diagonal_copy, select_copy, slice_copy,
+    unsqueeze_copy, squeeze_copy, alias_copy, unfold_copy, as_strided_copy, split_copy,
+    split_with_sizes_copy, unbind_copy, detach_copy, unsafe_split, unsafe_split_with_sizes, unsafe_chunk)
+# --- end of more of dir(torch) ---
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
