@@ -157,6 +157,9 @@ from ._ops.view_copies import (  # noqa: F401
     view_copy, expand_copy, permute_copy, transpose_copy, t_copy, diagonal_copy, select_copy, slice_copy,
     unsqueeze_copy, squeeze_copy, alias_copy, unfold_copy, as_strided_copy, split_copy,
     split_with_sizes_copy, unbind_copy, detach_copy, unsafe_split, unsafe_split_with_sizes, unsafe_chunk)
+from ._ops.windows import (  # noqa: F401
+    hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window)
+from . import signal  # noqa: F401  (torch.signal.windows)
 # --- end of more of dir(torch) ---
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
