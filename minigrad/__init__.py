@@ -161,6 +161,7 @@ from ._ops.windows import (  # noqa: F401
     hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window)
 from . import signal  # noqa: F401  (torch.signal.windows)
 from ._creation import deprecated_range as range  # noqa: F401  (torch.range, with its warning)
+from ._ops.differences import gradient  # noqa: F401
 # --- end of more of dir(torch) ---
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
