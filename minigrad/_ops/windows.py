@@ -66,11 +66,29 @@ def _window(name, window_length, periodic, dtype, requires_grad, shape, given=()
     return _leaf(np.ascontiguousarray(array), requires_grad)
 
 
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None,
-                   device=None, pin_memory=False, requires_grad=False):
-    """The Hamming window: ``alpha - beta * cos(2 pi n / (N - 1))`` for n = 0 .. N-1.
+_UNSET = object()      # (an argument not given: PyTorch's overloads need periodic before alpha or beta)
 
-    ``periodic=True`` gives N = window_length + 1 with the last point dropped."""
+
+def _settings(name, window_length, periodic, numbers, defaults, keywords):
+    """PyTorch's overloads: ``(n)``, ``(n, periodic)``, ``(n, periodic, alpha)``, ...: a number may
+    only be given after all those before it."""
+    given = [periodic] + list(numbers)
+    if any(value is not _UNSET for value in given):
+        last = max(i for i, value in enumerate(given) if value is not _UNSET)
+        if any(value is _UNSET for value in given[:last]):
+            shown = {key: value for key, value in zip(keywords, given) if value is not _UNSET}
+            raise invalid_combination(name, (window_length,), shown)
+    periodic = True if periodic is _UNSET else periodic
+    return [periodic] + [default if value is _UNSET else value for value, default in zip(numbers, defaults)]
+
+
+def hamming_window(window_length, periodic=_UNSET, alpha=_UNSET, beta=_UNSET, *, dtype=None, layout=None,
+                   device=None, pin_memory=False, requires_grad=False):
+    """The Hamming window: ``alpha - beta * cos(2 pi n / (N - 1))`` for n = 0 .. N-1 (alpha 0.54,
+    beta 0.46 by default). ``periodic=True`` gives N = window_length + 1 with the last point dropped."""
+    periodic, alpha, beta = _settings("hamming_window", window_length, periodic, (alpha, beta), (0.54, 0.46),
+                                      ("periodic", "alpha", "beta"))
+
     def shape(n, length):
         return n.mul(math.pi * 2.0 / (length - 1)).cos().mul(-beta).add(alpha)
     return _window("hamming_window", window_length, periodic, dtype, requires_grad, shape, (alpha, beta))
@@ -107,11 +125,13 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
     return _window("bartlett_window", window_length, periodic, dtype, requires_grad, shape)
 
 
-def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None,
+def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, layout=None, device=None,
                   pin_memory=False, requires_grad=False):
     """The Kaiser window: ``i0(beta * sqrt(1 - ((n - a) / a)**2)) / i0(beta)`` with a = (N - 1) / 2;
-    a larger ``beta`` gives a narrower bell. ``periodic=True`` gives N = window_length + 1,
-    last point dropped."""
+    a larger ``beta`` (12 by default) gives a narrower bell. ``periodic=True`` gives
+    N = window_length + 1, last point dropped."""
+    periodic, beta = _settings("kaiser_window", window_length, periodic, (beta,), (12.0,), ("periodic", "beta"))
+
     def shape(n, length):
         # as PyTorch's CPU kernel: each point alone, in the dtype's own arithmetic, where the
         # compiler fused 1 - r*r into one multiply-add (one rounding)

@@ -9,7 +9,8 @@ every singular value of X (first scaled to norm 1) toward 1.
 PyTorch runs those iterations in bfloat16 (8 bits of mantissa: fast, and precise enough for
 a direction). minigrad has no bfloat16 tensors; it rounds float32 numbers to bfloat16's
 precision after each step instead (``_bfloat16``), as the CPU's bfloat16 arithmetic does:
-products and sums exact (float32 sums, in practice), one rounding of each result.
+products and sums in float32, one rounding of each result. (Where a sum cancels almost
+exactly, the order of its float32 additions can still move a bfloat16 result by one unit.)
 """
 import math
 
@@ -35,18 +36,11 @@ def _bfloat16(values):
     return rounded.astype(np.uint32).view(np.float32)
 
 
-def _matmul(m1, m2):
-    """The product of bfloat16 matrices before its rounding: the CPU's float32 sums (in another
-    order than numpy's) are matched better by exact sums (float64: bfloat16 products are exact)
-    rounded once to float32."""
-    return (m1.astype(np.float64) @ m2.astype(np.float64)).astype(np.float32)
-
-
 def _addmm(input, m1, m2, beta=1.0, alpha=1.0):
-    """``beta * input + alpha * (m1 @ m2)`` of bfloat16 matrices, rounded once to bfloat16."""
-    f32, f64 = np.float32, np.float64
-    exact = f32(beta).astype(f64) * input + f32(alpha).astype(f64) * (m1.astype(f64) @ m2.astype(f64))
-    return _bfloat16(exact.astype(f32))
+    """``beta * input + alpha * (m1 @ m2)`` of bfloat16 matrices: float32 products and sums (as a
+    float32 matrix product adds them), one rounding to bfloat16 at the end."""
+    f32 = np.float32
+    return _bfloat16(f32(beta) * input + f32(alpha) * (m1 @ m2))
 
 
 def zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps, eps):
@@ -66,7 +60,7 @@ def zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps, eps):
     norm = _bfloat16(np.sqrt(np.sum(np.square(x, dtype=np.float32), dtype=np.float32)))
     x = _bfloat16(x / max(norm, _bfloat16(np.float32(eps))))
     for _ in range(ns_steps):
-        gram = _bfloat16(_matmul(x, x.T))
+        gram = _bfloat16(x @ x.T)
         gram_update = _addmm(gram, gram, gram, beta=b, alpha=c)
         x = _addmm(x, gram_update, x, beta=a)
     if tall:
