@@ -170,6 +170,11 @@ from ._global_settings import (  # noqa: F401  (torch.pi, torch.set_num_threads,
     set_warn_always, is_warn_always_enabled, typename, is_storage, get_device)
 from ._linalg_utils import solve, lstsq, eig, symeig, matrix_rank  # noqa: F401  (removed: PyTorch's errors)
 from ._dtype import int16 as short  # noqa: F401
+from ._layout import layout, strided  # noqa: F401
+from ._ops.fill import fill  # noqa: F401
+from ._ops.shape import cat as concatenate  # noqa: F401  (NumPy's name; axis= works too)
+from . import functional  # noqa: F401
+from .functional import lu, lu_solve  # noqa: F401
 # --- end of more of dir(torch) ---
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401

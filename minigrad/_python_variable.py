@@ -131,6 +131,32 @@ def bernoulli(self, p=None, *, generator=None):
     return draw(self, p, generator=generator)
 
 
+def _layout(self):
+    """``torch.strided``: a block of memory walked with a step per dimension (minigrad's only layout)."""
+    from ._layout import strided
+    return strided
+
+
+def new(self, *args, device=None):
+    """The legacy constructor: ``x.new(2, 3)`` an uninitialized tensor of x's dtype, ``x.new(data)``
+    a tensor of ``data`` in x's dtype, ``x.new()`` an empty one."""
+    from ._creation import empty, tensor
+    from ._python_arg_parser import invalid_combination
+    if len(args) == 1 and isinstance(args[0], type(self)):
+        from ._tensor import _alias
+        return _alias(args[0].detach())
+    if not args:
+        return empty(0, dtype=self.dtype)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return empty(args, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], (tuple, list)) and all(
+            isinstance(a, int) and not isinstance(a, bool) for a in args[0]) and type(args[0]).__name__ == "Size":
+        return empty(tuple(args[0]), dtype=self.dtype)
+    if len(args) == 1:
+        return tensor(args[0], dtype=self.dtype)
+    raise invalid_combination("new", args, {})
+
+
 def _volatile(self):
     """Always False: ``volatile`` was removed (use ``torch.no_grad()``)."""
     warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
@@ -139,7 +165,7 @@ def _volatile(self):
 
 
 PROPERTIES = {
-    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": _volatile,
+    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": _volatile, "layout": _layout,
     **{name: _never for name in ("is_cuda", "is_sparse", "is_sparse_csr", "is_quantized", "is_meta",
                                  "is_nested", "is_mkldnn", "is_xpu", "is_mps", "is_xla", "is_vulkan",
                                  "is_ipu", "is_mtia", "is_maia")},
@@ -147,7 +173,7 @@ PROPERTIES = {
 
 METHODS = {name: globals()[name] for name in (
     "get_device", "adjoint", "short", "char", "byte", "data_ptr", "dim_order", "is_pinned", "pin_memory",
-    "share_memory_", "is_shared", "new_empty_strided", "bernoulli")}
+    "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new")}
 
 
 def install(tensor_class):
@@ -161,6 +187,8 @@ def install(tensor_class):
     tensor_class.split_with_sizes = split_with_sizes
     for name in ("unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"):
         setattr(tensor_class, name, getattr(view_copies, name))
+    from . import functional
+    tensor_class.lu, tensor_class.lu_solve = functional.lu, functional.lu_solve
     from . import _linalg_utils             # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
     for name in ("eig", "lstsq", "solve", "symeig"):
         setattr(tensor_class, name, getattr(_linalg_utils, name))
