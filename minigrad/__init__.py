@@ -175,6 +175,9 @@ from ._ops.fill import fill  # noqa: F401
 from ._ops.shape import cat as concatenate  # noqa: F401  (NumPy's name; axis= works too)
 from . import functional  # noqa: F401
 from .functional import lu, lu_solve  # noqa: F401
+from ._nn_functions import (  # noqa: F401  (the losses with reduction as a number, max_pool3d)
+    binary_cross_entropy_with_logits, kl_div, cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,
+    poisson_nll_loss, triplet_margin_loss, max_pool3d)
 # --- end of more of dir(torch) ---
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401

@@ -530,6 +530,46 @@ def test_lu_warns_once_with_pytorchs_text():
         assert message in (_LU_DEPRECATED, _LU_SOLVE_DEPRECATED)
 
 
+def _t(L, shape, seed, requires_grad=True):
+    values = np.random.default_rng(seed).standard_normal(shape)
+    return L.tensor(values, dtype=L.float64, requires_grad=requires_grad)
+
+
+LOSS_CALLS = {
+    "bce": lambda L: L.binary_cross_entropy_with_logits(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False).sigmoid()),
+    "bce_weights": lambda L: L.binary_cross_entropy_with_logits(
+        _t(L, (4, 3), 0), _t(L, (4, 3), 1, False).sigmoid(), _t(L, (3,), 2, False), _t(L, (3,), 3, False).abs(), 2),
+    "bce_mean": lambda L: L.binary_cross_entropy_with_logits(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False).sigmoid(),
+                                                            None, None, 1),
+    "kl_div": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False).softmax(1)),
+    "kl_div_log_target": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False), 2, log_target=True),
+    "kl_div_other_number": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False), 5),
+    "cosine_embedding": lambda L: L.cosine_embedding_loss(_t(L, (4, 3), 0), _t(L, (4, 3), 1),
+                                                          L.tensor([1, -1, 1, -1]), 0.1),
+    "hinge_embedding": lambda L: L.hinge_embedding_loss(_t(L, (4, 3), 0), L.tensor([[1, -1, 1]] * 4, dtype=L.float64),
+                                                        0.5, 1),
+    "margin_ranking": lambda L: L.margin_ranking_loss(_t(L, (4,), 0), _t(L, (4,), 1),
+                                                      L.tensor([1.0, -1, 1, -1], dtype=L.float64), 0.2, 2),
+    "poisson_nll": lambda L: L.poisson_nll_loss(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False).abs(), True, True, 1e-8, 1),
+    "triplet_margin": lambda L: L.triplet_margin_loss(_t(L, (4, 3), 0), _t(L, (4, 3), 1), _t(L, (4, 3), 2),
+                                                      1.0, 2, 1e-6, True, 1),
+    "max_pool3d": lambda L: L.max_pool3d(_t(L, (1, 1, 4, 4, 4), 0), 2),
+    "max_pool3d_settings": lambda L: L.max_pool3d(_t(L, (1, 1, 5, 5, 5), 0), 3, 1, 1, 1, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOSS_CALLS))
+def test_torch_level_losses_take_the_reduction_as_a_number(name):
+    """torch.kl_div(input, target, 2), ...: PyTorch's C++ forms. Without a reduction (or with
+    another number than 1 or 2) PyTorch's torch.xxx forms reduce nothing."""
+    seen = []
+    for L in (minigrad, torch):
+        out = LOSS_CALLS[name](L)
+        (out * out).sum().backward()
+        seen.append((_node(out.grad_fn), tuple(out.shape), out.detach().numpy().round(12).tolist()))
+    assert seen[0] == seen[1]
+
+
 def test_fill_gradcheck():
     x = _x(minigrad, (3, 3))
     value = minigrad.tensor(2.0, dtype=minigrad.float64, requires_grad=True)
@@ -705,10 +745,6 @@ ABSENT_FROM_TORCH = {
         embedding_renorm_ grid_sampler_2d grid_sampler_3d gru gru_cell lstm lstm_cell native_batch_norm
         native_dropout native_group_norm native_layer_norm native_norm rnn_relu rnn_relu_cell rnn_tanh
         rnn_tanh_cell hash_tensor slice_inverse set_default_tensor_type set_anomaly_enabled""",
-    # torch.xxx losses take the reduction as a number (0, 1, 2); learners use F.xxx, which minigrad has
-    "loss functions learners call through torch.nn.functional": """
-        binary_cross_entropy_with_logits cosine_embedding_loss hinge_embedding_loss kl_div margin_ranking_loss
-        poisson_nll_loss triplet_margin_loss max_pool3d""",
     # not yet built: rarely met by learners (see the README's list)
     "not built yet": """
         binomial poisson distributions empty_permuted fft frobenius_norm histogramdd lobpcg nuclear_norm ormqr
