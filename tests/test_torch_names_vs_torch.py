@@ -543,7 +543,7 @@ LOSS_CALLS = {
                                                             None, None, 1),
     "kl_div": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False).softmax(1)),
     "kl_div_log_target": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False), 2, log_target=True),
-    "kl_div_other_number": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False), 5),
+    "kl_div_other_number": lambda L: L.kl_div(_t(L, (4, 3), 0), _t(L, (4, 3), 1, False).softmax(1), 5),
     "cosine_embedding": lambda L: L.cosine_embedding_loss(_t(L, (4, 3), 0), _t(L, (4, 3), 1),
                                                           L.tensor([1, -1, 1, -1]), 0.1),
     "hinge_embedding": lambda L: L.hinge_embedding_loss(_t(L, (4, 3), 0), L.tensor([[1, -1, 1]] * 4, dtype=L.float64),
