@@ -189,6 +189,9 @@ def install(tensor_class):
         setattr(tensor_class, name, getattr(view_copies, name))
     from . import functional
     tensor_class.lu, tensor_class.lu_solve = functional.lu, functional.lu_solve
+    from ._ops import samplers              # x.cauchy_(), x.log_normal_(), x.geometric_(p), x.random_()
+    for name, method in samplers.METHODS.items():
+        setattr(tensor_class, name, method)
     from . import _linalg_utils             # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
     for name in ("eig", "lstsq", "solve", "symeig"):
         setattr(tensor_class, name, getattr(_linalg_utils, name))
