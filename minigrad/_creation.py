@@ -707,3 +707,17 @@ def deprecated_range(start, end, step=1, *, dtype=None, layout=None, device=None
         size = abs(last - first) // abs(step) + 1      # (C++'s division: toward zero)
     positions = np.arange(size, dtype=np.float64 if numpy_dtype.kind == "f" else np.int64)
     return _leaf((first + positions * step).astype(numpy_dtype), requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """An uninitialized tensor of ``size`` whose dims lie in memory in the order ``physical_layout``
+    (outermost first): ``empty_permuted((2, 3, 4), (2, 0, 1))`` has strides (3, 1, 6)."""
+    size, order = tuple(size), tuple(physical_layout)
+    if len(size) != len(order):
+        raise RuntimeError("Number of dimensions in size does not match the length of the physical_layout; "
+                           f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    laid_out = empty(tuple(size[d] for d in order), dtype=dtype)
+    return laid_out.permute(tuple(np.argsort(order))).detach().requires_grad_(requires_grad)

@@ -168,3 +168,11 @@ def is_storage(obj):
 def get_device(input):
     """-1: the tensor is on the CPU (a GPU tensor would give its GPU's number)."""
     return input.get_device()
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """Turn anomaly detection on or off for the rest of the program (``autograd.detect_anomaly``
+    does it for a ``with`` block): nodes remember the line that made them, and with
+    ``check_nan`` a backward step that gives NaN raises."""
+    from .autograd.anomaly_mode import _Anomaly
+    _Anomaly.enabled, _Anomaly.check_nan = bool(enabled), bool(check_nan)

@@ -479,6 +479,14 @@ MORE_CALLS = {
     "lu_solve": lambda L, x: L.lu_solve(L.ones(3, 1, dtype=L.float64), *L.lu(x)),
     "Tensor.lu_solve": lambda L, x: (x * 1).lu_solve(*x.lu()),
     "layout": lambda L, x: (repr(x.layout), x.layout is L.strided, repr(L.strided)),
+    "empty_permuted": lambda L, x: (L.empty_permuted((2, 3, 4), (2, 0, 1)).stride(),
+                                    str(L.empty_permuted((2, 3), (1, 0), dtype=L.int64).dtype),
+                                    L.empty_permuted((2, 3), (1, 0), requires_grad=True).is_leaf),
+    "empty_permuted_bad": lambda L, x: L.empty_permuted((2, 3), (0,)),
+    "empty_permuted_duplicate": lambda L, x: L.empty_permuted((2, 3), (0, 0)),
+    "set_anomaly_enabled": lambda L, x: (L.set_anomaly_enabled(True, False), L.is_anomaly_enabled(),
+                                         L.is_anomaly_check_nan_enabled(), L.set_anomaly_enabled(False),
+                                         L.is_anomaly_enabled(), L.is_anomaly_check_nan_enabled()),
     "new": lambda L, x: (x.new(2, 3).shape, str(x.new(2, 3).dtype), x.new([1, 2]).tolist(), str(x.new([1]).dtype),
                          x.new().shape, x.new(L.Size([2])).shape, x.new(x).shape),
 }
@@ -787,10 +795,10 @@ ABSENT_FROM_TORCH = {
         batch_norm_gather_stats_with_counts batch_norm_stats batch_norm_update_stats conv_tbc embedding_bag
         embedding_renorm_ grid_sampler_2d grid_sampler_3d gru gru_cell lstm lstm_cell native_batch_norm
         native_dropout native_group_norm native_layer_norm native_norm rnn_relu rnn_relu_cell rnn_tanh
-        rnn_tanh_cell hash_tensor slice_inverse set_default_tensor_type set_anomaly_enabled""",
+        rnn_tanh_cell hash_tensor slice_inverse set_default_tensor_type""",
     # not yet built: rarely met by learners (see the README's list)
     "not built yet": """
-        binomial poisson distributions empty_permuted fft frobenius_norm histogramdd lobpcg nuclear_norm ormqr
+        binomial poisson distributions fft frobenius_norm histogramdd lobpcg nuclear_norm ormqr
         pca_lowrank quasirandom resize_as_ svd_lowrank triangular_solve""",
 }
 
