@@ -49,7 +49,8 @@ def _describe(out):
 
 COPIES = {
     "view_copy": lambda L, x: L.view_copy(x, (12, 5)),
-    "view_copy_-1": lambda L, x: L.view_copy(x.transpose(0, 1), (-1,)) if False else L.view_copy(x, (-1, 10)),
+    "view_copy_-1": lambda L, x: L.view_copy(x, (-1, 10)),
+    "view_copy_of_a_transpose": lambda L, x: L.view_copy(x.transpose(1, 2), (3, -1)),
     "expand_copy": lambda L, x: L.expand_copy(x[:, :1], (3, 2, 5)),
     "permute_copy": lambda L, x: L.permute_copy(x, (2, 0, 1)),
     "permute_copy_negative": lambda L, x: L.permute_copy(x, (-1, 0, 1)),

@@ -169,7 +169,8 @@ def _pieces_copy(view_function, name):
 
 
 def _view_as_dtype_or_shape(input, *shape):
-    """``input.view(shape)``; ``view_copy(input, dtype)`` reads the same bytes as ``dtype``
+    """``input.view(shape)`` (also where a view cannot show the elements so: view_copy reads them
+    in order, as reshape would); ``view_copy(input, dtype)`` reads the same bytes as ``dtype``
     (not recorded: the values are not a function of the input's values)."""
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int, np.integer)):
         from .._dtype import to_numpy_dtype
@@ -178,7 +179,16 @@ def _view_as_dtype_or_shape(input, *shape):
             raise RuntimeError("self.dim() cannot be 0 to view " + str(input.dtype) + " as " +
                                str(shape[0]) + " (different element sizes)")
         return plain_output(array.view(to_numpy_dtype(shape[0])), input)
-    return view(input, *shape)
+    from .shape import _infer_shape, _sizes, _reshaped_without_copy, ViewBackward0
+    from .._memory_format import with_pytorch_steps
+    from . import result
+    array = with_pytorch_steps(input)
+    if _reshaped_without_copy(array, _infer_shape(_sizes(shape), array.size)) is not None:
+        return view(input, *shape)
+    # no view can show these elements so (a transposed input): the copy reads them in order
+    new_shape = _infer_shape(_sizes(shape), array.size)
+    return result(np.reshape(np.ascontiguousarray(array), new_shape), ViewBackward0, (input,),
+                  input_shape=array.shape)
 
 
 def _slice_view(input, dim=0, start=None, end=None, step=1):
