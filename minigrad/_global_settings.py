@@ -8,7 +8,11 @@ import math
 import os
 import warnings
 
+import numpy as np
+
 from ._tensor import Tensor, device as _device
+
+int_type = type(0)       # (the setters below take PyTorch's parameter name ``int``, hiding Python's)
 
 pi = math.pi
 e = math.e
@@ -23,7 +27,7 @@ _state = {"num_threads": os.cpu_count() or 1, "num_interop_threads": None,
 
 def set_num_threads(int):       # noqa: A002 (PyTorch's parameter name)
     """How many threads PyTorch may use within an operation (minigrad uses numpy's; kept only)."""
-    if isinstance(int, bool) or not isinstance(int, _integers()):
+    if isinstance(int, bool) or not isinstance(int, (int_type, np.integer)):
         raise TypeError(f"set_num_threads(): argument 'int' (position 1) must be int, not {type(int).__name__}")
     if int <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
@@ -37,7 +41,7 @@ def get_num_threads():
 
 def set_num_interop_threads(int):       # noqa: A002
     """How many threads PyTorch may use between operations (kept only)."""
-    if isinstance(int, bool) or not isinstance(int, _integers()):
+    if isinstance(int, bool) or not isinstance(int, (int_type, np.integer)):
         raise TypeError(f"set_num_interop_threads(): argument 'int' (position 1) must be int, not "
                         f"{type(int).__name__}")
     if int <= 0:
@@ -49,14 +53,6 @@ def get_num_interop_threads():
     """The number of threads for running operations side by side (PyTorch's default: the cores)."""
     value = _state["num_interop_threads"]
     return _state["num_threads"] if value is None else value
-
-
-def _integers():
-    import numpy as np
-    return (int_type, np.integer)
-
-
-int_type = type(0)
 
 
 def use_deterministic_algorithms(mode, *, warn_only=False):

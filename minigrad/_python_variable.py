@@ -9,8 +9,6 @@ already has. ``install`` puts them on Tensor.
 """
 import warnings
 
-import numpy as np
-
 from . import _dtype
 from ._warnings import stacklevel_outside_minigrad
 
@@ -196,5 +194,3 @@ def install(tensor_class):
     for name in ("eig", "lstsq", "solve", "symeig"):
         setattr(tensor_class, name, getattr(_linalg_utils, name))
 
-
-del np

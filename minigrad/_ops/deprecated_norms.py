@@ -4,7 +4,7 @@ warning) for old code; ``torch.linalg.vector_norm`` and ``torch.linalg.matrix_no
 frobenius_norm is the 2-norm over one or two dims (PyTorch's old ``norm`` kernel: its node is
 ``NormBackward1``); nuclear_norm is the sum of the singular values (``matrix_norm(A, 'nuc')``).
 """
-from .._tensor import Tensor, _normalize_dim
+from .._tensor import _normalize_dim
 from .._warnings import warn_once
 from ..autograd.grad_mode import no_grad
 from . import result, save_result
@@ -54,5 +54,3 @@ def nuclear_norm(input, dim=None, keepdim=False):
     warn_once(_NUCLEAR_DEPRECATED)
     return linalg.matrix_norm(input, "nuc", (0, 1) if dim is None else dim, keepdim)
 
-
-del Tensor
