@@ -1074,6 +1074,9 @@ def _install_methods():
         Gradient: to whichever was picked, 0 to the other."""
         return pointwise.where(condition, self, other)
     Tensor.where = where
+    # more of dir(torch.Tensor): is_cpu, H, data_ptr(), short(), unsafe_split, ... (_python_variable.py)
+    from . import _python_variable
+    _python_variable.install(Tensor)
 
 
 def _install_more_pointwise_methods():
