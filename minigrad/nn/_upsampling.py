@@ -28,12 +28,16 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .._ops import result
 from .._ops.blend import _fma
 from .._tensor import Tensor
+from . import _upsampling_aa
 
-_LINEAR_MODES = ("linear", "bilinear", "bicubic", "trilinear")
+_LINEAR_MODES = ("linear", "bilinear", "bicubic", "trilinear", "lanczos")
 _ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 _NODE_NAMES = {"nearest": "UpsampleNearest{}DBackward0", "nearest-exact": "UpsampleNearestExact{}DBackward0",
                "linear": "UpsampleLinear1DBackward0", "bilinear": "UpsampleBilinear2DBackward0",
-               "bicubic": "UpsampleBicubic2DBackward0", "trilinear": "UpsampleTrilinear3DBackward0"}
+               "bicubic": "UpsampleBicubic2DBackward0", "trilinear": "UpsampleTrilinear3DBackward0",
+               # antialias=True
+               "bilinear-aa": "UpsampleBilinear2DAaBackward0", "bicubic-aa": "UpsampleBicubic2DAaBackward0",
+               "lanczos-aa": "UpsampleLanczos2DAaBackward0"}
 
 
 # --- where each output position reads, and with which weights ----------------------------------
@@ -187,17 +191,23 @@ def _resize_backward(grad, input_shape, taps_per_dim):
     flat_grad = grad.reshape(grad.shape[:2] + (-1,))
     spatial_out = grad.shape[2:]
     ndim = len(taps_per_dim)
-    places, weights = [], []
+    places, weights, used = [], [], []
     for choice in _product(taps_per_dim):
-        index = np.ix_(*[i for i, _ in choice])
+        index = np.ix_(*[tap[0] for tap in choice])
         places.append(np.ravel_multi_index(tuple(np.broadcast_to(i, spatial_out) for i in index),
                                            input_shape[2:]).reshape(-1))
-        weight = None if choice[0][1] is None else _weight_grid([w for _, w in choice], ndim)
+        weight = None if choice[0][1] is None else _weight_grid([tap[1] for tap in choice], ndim)
         weights.append(None if weight is None else np.broadcast_to(weight, spatial_out).reshape(-1))
+        # (antialiased taps say whether this output reads that far: a third entry, per output)
+        uses = np.ones(spatial_out, bool)
+        for d, tap in enumerate(choice if len(choice[0]) > 2 else ()):
+            uses = uses & tap[2].reshape((1,) * d + (-1,) + (1,) * (ndim - d - 1))
+        used.append(uses.reshape(-1))
     # the additions in PyTorch's order: output position by output position, tap after tap
-    place = np.stack(places, axis=1).reshape(-1)
-    source = np.repeat(np.arange(flat_grad.shape[-1]), len(places))
-    weight = None if weights[0] is None else np.stack(weights, axis=1).reshape(-1)
+    kept = np.stack(used, axis=1).reshape(-1)
+    place = np.stack(places, axis=1).reshape(-1)[kept]
+    source = np.repeat(np.arange(flat_grad.shape[-1]), len(places))[kept]
+    weight = None if weights[0] is None else np.stack(weights, axis=1).reshape(-1)[kept]
     order = np.argsort(place, kind="stable")
     first = np.searchsorted(place[order], place[order], side="left")
     turn = np.empty_like(order)
@@ -237,7 +247,12 @@ class _UpsampleBackward(Node):
 
     def backward(self, grad):
         return (upsample_backward(grad, self.input_shape, self.mode, self.output_size,
-                                  self.scale_factors, self.align_corners),)
+                                  self.scale_factors, self.align_corners, self.antialias),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = upsample(self_t)"""
+        return _upsample(tangents[0], self.mode, self.output_size, self.scale_factors,
+                         self.align_corners, self.antialias)
 
 
 class _UpsampleBackwardBackward(Node):
@@ -246,15 +261,20 @@ class _UpsampleBackwardBackward(Node):
 
     def backward(self, grad):
         return (_upsample(grad, self.mode, self.output_size, self.scale_factors,
-                          self.align_corners),)
+                          self.align_corners, self.antialias),)
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = upsample_backward(grad_output_t)"""
+        return upsample_backward(tangents[0], self.input_shape, self.mode, self.output_size,
+                                 self.scale_factors, self.align_corners, self.antialias)
 
 
 _NODE_CLASSES = {}
 
 
-def _node_class(mode, ndim, backward_of_backward=False):
+def _node_class(mode, ndim, backward_of_backward=False, antialias=False):
     """The node class PyTorch names for this mode and number of spatial dims."""
-    name = _NODE_NAMES[mode].format(ndim)
+    name = _NODE_NAMES[mode + "-aa" if antialias else mode].format(ndim)
     if backward_of_backward:
         name = name[:-len("Backward0")] + "BackwardBackward0"
     if name not in _NODE_CLASSES:
@@ -264,31 +284,39 @@ def _node_class(mode, ndim, backward_of_backward=False):
     return _NODE_CLASSES[name]
 
 
-def _all_taps(shape, mode, output_size, scale_factors, align_corners, dtype):
+def _all_taps(shape, mode, output_size, scale_factors, align_corners, dtype, antialias=False):
+    if antialias:
+        return _upsampling_aa.backward_taps(shape, mode, output_size, scale_factors, align_corners,
+                                            dtype.type)
     scales = scale_factors or (None,) * len(output_size)
     return [_taps(mode, in_size, out_size, scale, align_corners, dtype.type)
             for in_size, out_size, scale in zip(shape[2:], output_size, scales)]
 
 
-def _upsample(input, mode, output_size, scale_factors, align_corners):
+def _upsample(input, mode, output_size, scale_factors, align_corners, antialias=False):
     """The resizing itself, recorded as one node."""
     array = input._array
-    taps = _all_taps(array.shape, mode, output_size, scale_factors, align_corners, array.dtype)
-    values = _resize(array, taps, mode).astype(array.dtype, copy=False)
-    return result(np.ascontiguousarray(values), _node_class(mode, len(output_size)), (input,),
-                  mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
-                  align_corners=align_corners, input_shape=array.shape)
+    if antialias:
+        values = _upsampling_aa.resize(array, mode, output_size, scale_factors, align_corners)
+    else:
+        taps = _all_taps(array.shape, mode, output_size, scale_factors, align_corners, array.dtype)
+        values = _resize(array, taps, mode)
+    values = values.astype(array.dtype, copy=False)
+    return result(np.ascontiguousarray(values), _node_class(mode, len(output_size), False, antialias),
+                  (input,), mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
+                  align_corners=align_corners, antialias=antialias, input_shape=array.shape)
 
 
-def upsample_backward(grad, input_shape, mode, output_size, scale_factors, align_corners):
+def upsample_backward(grad, input_shape, mode, output_size, scale_factors, align_corners,
+                      antialias=False):
     """The gradient of a resizing with respect to its input, recorded as one node (its own
     gradient is the resizing)."""
     taps = _all_taps(input_shape, mode, output_size, scale_factors, align_corners,
-                     grad._array.dtype)
+                     grad._array.dtype, antialias)
     values = _resize_backward(grad._array, input_shape, taps)
-    return result(values, _node_class(mode, len(output_size), backward_of_backward=True), (grad,),
+    return result(values, _node_class(mode, len(output_size), True, antialias), (grad,),
                   mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
-                  align_corners=align_corners, input_shape=input_shape)
+                  align_corners=align_corners, antialias=antialias, input_shape=input_shape)
 
 
 # --- F.interpolate ------------------------------------------------------------------------------
@@ -351,19 +379,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
                          "and requires a 4-D tensor as input")
-    wanted = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    wanted = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5, "lanczos": 4}
     if mode in ("nearest", "nearest-exact", "area") and input.dim() in (3, 4, 5) or \
             wanted.get(mode) == input.dim():
-        if antialias:
-            raise NotImplementedError(
-                "minigrad does not have antialiased interpolation yet\nminigrad hint: resize "
-                "with antialias=False, or blur first (for example with F.avg_pool2d)")
         if mode == "area":
             return _area(input, output_size)
-        return _upsample_checked(input, mode, output_size, scale_factors, align_corners)
-    if mode == "lanczos" and input.dim() == 4:
-        raise NotImplementedError("minigrad does not have lanczos interpolation yet\nminigrad hint: "
-                                  "use mode='bicubic' (the closest minigrad has)")
+        if mode == "lanczos":
+            if align_corners:
+                raise ValueError("Lanczos mode does not support align_corners=True")
+            if not antialias:
+                raise ValueError("Lanczos mode requires antialias=True")
+        return _upsample_checked(input, mode, output_size, scale_factors, align_corners, antialias)
     names = {3: "3D", 4: "4D", 5: "5D"}
     if mode in ("linear", "bilinear", "trilinear") and input.dim() in names:
         raise NotImplementedError(f"Got {names[input.dim()]} input, but {mode} mode needs "
@@ -380,7 +406,7 @@ def _area(input, output_size):
     return getattr(F, pools[len(output_size)])(input, output_size)
 
 
-def _upsample_checked(input, mode, output_size, scale_factors, align_corners):
+def _upsample_checked(input, mode, output_size, scale_factors, align_corners, antialias=False):
     """PyTorch's checks of the sizes, then the resizing."""
     if output_size is None:                # each size times its factor, cut to a whole number
         output_size = [int(size * factor) for size, factor in zip(input.shape[2:], scale_factors)]
@@ -394,6 +420,14 @@ def _upsample_checked(input, mode, output_size, scale_factors, align_corners):
     if 0 in input.shape[1:]:
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
+    if antialias and input._array.dtype not in (np.float32, np.float64):
+        from .._dtype import scalar_type_name, from_numpy_dtype
+        if input._array.dtype == np.uint8:
+            raise NotImplementedError(
+                "minigrad does not have antialiased resizing of uint8 images yet\nminigrad hint: "
+                "resize x.float() and round the result back with .round().clamp(0, 255).byte()")
+        raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
+                                  f"'{scalar_type_name(from_numpy_dtype(input._array.dtype))}'")
     if input._array.dtype.kind != "f":
         from .._dtype import scalar_type_name, from_numpy_dtype
         if len(output_size) == 2 and mode in ("nearest", "nearest-exact", "bilinear") and \
@@ -405,4 +439,4 @@ def _upsample_checked(input, mode, output_size, scale_factors, align_corners):
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{scalar_type_name(from_numpy_dtype(input._array.dtype))}'")
     scales = tuple(scale_factors) if scale_factors is not None else None
-    return _upsample(input, mode, output_size, scales, align_corners)
+    return _upsample(input, mode, output_size, scales, align_corners, antialias)
