@@ -187,8 +187,8 @@ def _resize_backward(grad, input_shape, taps_per_dim):
     round k makes the k-th addition of every place at once (all images and channels too), so
     each place still receives its additions in PyTorch's order."""
     out = np.zeros(input_shape, dtype=grad.dtype)
-    flat_out = out.reshape(out.shape[:2] + (-1,))
-    flat_grad = grad.reshape(grad.shape[:2] + (-1,))
+    flat_out = out.reshape(out.shape[:2] + (math.prod(out.shape[2:]),))    # (sizes spelled out:
+    flat_grad = grad.reshape(grad.shape[:2] + (math.prod(grad.shape[2:]),))   # a batch may be empty)
     spatial_out = grad.shape[2:]
     ndim = len(taps_per_dim)
     places, weights, used = [], [], []
