@@ -75,6 +75,8 @@ def test_values_gradients_and_nodes_as_torch(case, dtype):
     if case in ROUGHLY:
         rtol = 1e-5 if dtype == np.float32 else 1e-13
         np.testing.assert_allclose(ours[0], theirs[0], rtol=rtol, atol=rtol)
+        if case[1].get("mode") == "bicubic":       # (bicubic's gradient is to the last bit)
+            np.testing.assert_array_equal(ours[1], theirs[1])
         np.testing.assert_allclose(ours[1], theirs[1], rtol=rtol, atol=rtol)
     else:
         np.testing.assert_array_equal(ours[0], theirs[0])
@@ -186,6 +188,18 @@ def test_more_bad_inputs_raise_as_torch(name):
             MORE_BAD[name](lib)
         outcomes.append((type(caught.value).__name__, str(caught.value)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("sizes", [(9, 14), (23, 7), (40, 70)])
+def test_bicubic_weights_are_torchs_to_the_last_bit(sizes, dtype):
+    # channel k holds a one in column k only: each output then shows one weight exactly
+    torch = import_torch()
+    n, m = sizes
+    seen = [lib.nn.functional.interpolate(lib.tensor(np.eye(n, dtype=dtype).reshape(1, n, 1, n)),
+                                          size=(1, m), mode="bicubic").numpy()
+            for lib in (minigrad, torch)]
+    np.testing.assert_array_equal(seen[0], seen[1])
 
 
 def test_an_empty_batch_resizes_to_an_empty_batch():

@@ -10,6 +10,9 @@ them with weights:
     bicubic        four neighbours with Keys' cubic weights (a = -0.75)           4 taps
     area           the average over each output cell (adaptive average pooling)
 
+With ``antialias=True`` (bilinear, bicubic and lanczos, on 4-d input) the filter widens with the
+downscale factor so that every input is averaged in: see _upsampling_aa.py.
+
 The source position of output ``o`` is ``(o + 0.5) * in_size / out_size - 0.5`` (the
 centres of the cells line up), or ``o * (in_size - 1) / (out_size - 1)`` with
 ``align_corners=True`` (the corner pixels line up). A ``scale_factor`` replaces
@@ -64,7 +67,7 @@ def _nearest_taps(in_size, out_size, scale_factor, exact):
     return [(np.minimum(index, in_size - 1), None)]
 
 
-def _source_positions(in_size, out_size, scale_factor, align_corners, dtype, cubic):
+def _source_positions(in_size, out_size, scale_factor, align_corners, dtype, cubic, fused=True):
     """Where each output position falls in the input (a fractional position), in ``dtype``."""
     out = np.arange(out_size).astype(dtype)
     if align_corners:
@@ -72,8 +75,10 @@ def _source_positions(in_size, out_size, scale_factor, align_corners, dtype, cub
         return (scale * out).astype(dtype)
     scale = _scale(in_size, out_size, scale_factor, dtype)
     # (o + 0.5) * scale - 0.5, the multiply and subtract fused as PyTorch's compiled code does
-    positions = _fma(np.full(out_size, scale, dtype), (out + dtype(0.5)).astype(dtype),
-                     np.full(out_size, -0.5, dtype))
+    # (except in bicubic's gradient)
+    halves = (out + dtype(0.5)).astype(dtype)
+    positions = _fma(np.full(out_size, scale, dtype), halves, np.full(out_size, -0.5, dtype)) \
+        if fused else ((scale * halves).astype(dtype) - dtype(0.5)).astype(dtype)
     return positions if cubic else np.maximum(positions, dtype(0))
 
 
@@ -89,34 +94,70 @@ def _linear_taps(in_size, out_size, scale_factor, align_corners, dtype):
     return [(index0, (dtype(1) - weight1).astype(dtype)), (index1, weight1)]
 
 
+def _keys_cubic_inline(x, near):
+    """Keys' cubic convolution for a = -0.75 as PyTorch's compiled bicubic kernel rounds it
+    (the compiler fuses some of the multiply-adds and not others; found by experiment):
+        |x| <= 1:  fma(a + 2, x, -(a + 3)) * x * x + 1
+        1 < |x| < 2:  fma(fma(a, x, -5a), x, 8a) * x - 4a"""
+    dtype = x.dtype.type
+    a = dtype(-0.75)
+
+    def fma(p, q, r):
+        return _fma(*np.broadcast_arrays(np.asarray(p, dtype), np.asarray(q, dtype),
+                                         np.asarray(r, dtype)))
+
+    if near:
+        inner = fma(a + 2, x, -(a + 3))
+        return (((inner * x).astype(dtype) * x).astype(dtype) + dtype(1)).astype(dtype)
+    inner = fma(fma(a, x, -5 * a), x, 8 * a)
+    return ((inner * x).astype(dtype) - 4 * a).astype(dtype)
+
+
 def _cubic_taps(in_size, out_size, scale_factor, align_corners, dtype):
     """The four neighbours (clamped to the input) of each source position, with Keys' cubic
-    convolution weights for a = -0.75 (as PyTorch's bicubic)."""
+    convolution weights for a = -0.75, as PyTorch's bicubic: the fraction t of the position
+    (kept in [0, 1]) gives weights k(t + 1), k(t), k(1 - t), k((1 - t) + 1)."""
     real = _source_positions(in_size, out_size, scale_factor, align_corners, dtype, cubic=True)
-    index = np.floor(real).astype(np.int64)
+    # (C's floorf: the position is rounded to float first, even in float64)
+    index = np.minimum(np.floor(real.astype(np.float32)).astype(np.int64), in_size - 1)
+    t = np.clip((real - index.astype(dtype)).astype(dtype), dtype(0), dtype(1))
+    rest = (dtype(1) - t).astype(dtype)
+    weights = [_keys_cubic_inline((t + dtype(1)).astype(dtype), near=False),
+               _keys_cubic_inline(t, near=True), _keys_cubic_inline(rest, near=True),
+               _keys_cubic_inline((rest + dtype(1)).astype(dtype), near=False)]
+    return [(np.clip(index + offset, 0, in_size - 1), w)
+            for offset, w in zip((-1, 0, 1, 2), weights)]
+
+
+def _cubic_gradient_taps(in_size, out_size, scale_factor, align_corners, dtype):
+    """The taps of bicubic's gradient, whose loop PyTorch compiles apart from the forward one:
+    there the weights take one rounding per step (no fused multiply-adds) and the fraction t
+    is not clamped."""
+    real = _source_positions(in_size, out_size, scale_factor, align_corners, dtype, cubic=True,
+                             fused=False)
+    index = np.floor(real.astype(np.float32)).astype(np.int64)
     t = (real - index.astype(dtype)).astype(dtype)
     a = dtype(-0.75)
 
     def near(x):          # |x| <= 1
-        return ((a + dtype(2)) * x - (a + dtype(3))) * x * x + dtype(1)
+        return (((((a + 2) * x).astype(dtype) - (a + 3)) * x).astype(dtype) * x + dtype(1)).astype(dtype)
 
     def far(x):           # 1 < |x| < 2
-        return ((a * x - dtype(5) * a) * x + dtype(8) * a) * x - dtype(4) * a
+        inner = (((a * x).astype(dtype) - 5 * a) * x).astype(dtype) + 8 * a
+        return ((inner * x).astype(dtype) - 4 * a).astype(dtype)
 
-    # (PyTorch's compiled formulas fuse some of these steps: its weights, and so its results,
-    # can differ from these in the last bit)
     rest = (dtype(1) - t).astype(dtype)
-    weights = [far((t + dtype(1)).astype(dtype)), near(t), near(rest),
-               far((rest + dtype(1)).astype(dtype))]
+    weights = [far((t + dtype(1)).astype(dtype)), near(t), near(rest), far((rest + dtype(1)).astype(dtype))]
     return [(np.clip(index + offset, 0, in_size - 1), w.astype(dtype))
             for offset, w in zip((-1, 0, 1, 2), weights)]
 
 
-def _taps(mode, in_size, out_size, scale_factor, align_corners, dtype):
+def _taps(mode, in_size, out_size, scale_factor, align_corners, dtype, for_backward=False):
     if mode in ("nearest", "nearest-exact"):
         return _nearest_taps(in_size, out_size, scale_factor, exact=mode == "nearest-exact")
     if mode == "bicubic":
-        return _cubic_taps(in_size, out_size, scale_factor, align_corners, dtype)
+        taps = _cubic_gradient_taps if for_backward else _cubic_taps
+        return taps(in_size, out_size, scale_factor, align_corners, dtype)
     return _linear_taps(in_size, out_size, scale_factor, align_corners, dtype)
 
 
@@ -178,12 +219,13 @@ def _product(taps_per_dim):
     return choices
 
 
-def _resize_backward(grad, input_shape, taps_per_dim):
+def _resize_backward(grad, input_shape, taps_per_dim, cubic=False):
     """The gradient of _resize: each output's gradient, times each tap's weight, added back
     where the tap read.
 
     PyTorch walks the outputs in order and adds each product to its place with one fused
-    multiply-add. minigrad lists those additions in the same order, then does them in rounds:
+    multiply-add (bicubic: the width taps outside the height taps, each product rounded, then
+    added). minigrad lists those additions in the same order, then does them in rounds:
     round k makes the k-th addition of every place at once (all images and channels too), so
     each place still receives its additions in PyTorch's order."""
     out = np.zeros(input_shape, dtype=grad.dtype)
@@ -192,12 +234,21 @@ def _resize_backward(grad, input_shape, taps_per_dim):
     spatial_out = grad.shape[2:]
     ndim = len(taps_per_dim)
     places, weights, used = [], [], []
-    for choice in _product(taps_per_dim):
+    # (bicubic's gradient walks the width taps outside the height taps)
+    choices = [c[::-1] for c in _product(taps_per_dim[::-1])] if cubic else _product(taps_per_dim)
+    for choice in choices:
         index = np.ix_(*[tap[0] for tap in choice])
         places.append(np.ravel_multi_index(tuple(np.broadcast_to(i, spatial_out) for i in index),
                                            input_shape[2:]).reshape(-1))
-        weight = None if choice[0][1] is None else _weight_grid([tap[1] for tap in choice], ndim)
-        weights.append(None if weight is None else np.broadcast_to(weight, spatial_out).reshape(-1))
+        if choice[0][1] is None:
+            weight = None
+        elif cubic:            # gradient * weight_h, then times weight_w: two weights kept apart
+            weight = np.stack([np.broadcast_to(_weight_grid([tap[1] if d == k else np.ones_like(tap[1])
+                                                             for d, tap in enumerate(choice)], ndim),
+                                               spatial_out).reshape(-1) for k in range(ndim)], axis=-1)
+        else:
+            weight = np.broadcast_to(_weight_grid([tap[1] for tap in choice], ndim), spatial_out).reshape(-1)
+        weights.append(weight)
         # (antialiased taps say whether this output reads that far: a third entry, per output)
         uses = np.ones(spatial_out, bool)
         for d, tap in enumerate(choice if len(choice[0]) > 2 else ()):
@@ -207,7 +258,8 @@ def _resize_backward(grad, input_shape, taps_per_dim):
     kept = np.stack(used, axis=1).reshape(-1)
     place = np.stack(places, axis=1).reshape(-1)[kept]
     source = np.repeat(np.arange(flat_grad.shape[-1]), len(places))[kept]
-    weight = None if weights[0] is None else np.stack(weights, axis=1).reshape(-1)[kept]
+    weight = None if weights[0] is None else \
+        np.stack(weights, axis=1).reshape((-1,) + weights[0].shape[1:])[kept]
     order = np.argsort(place, kind="stable")
     first = np.searchsorted(place[order], place[order], side="left")
     turn = np.empty_like(order)
@@ -217,6 +269,10 @@ def _resize_backward(grad, input_shape, taps_per_dim):
         targets, values = place[now], flat_grad[..., source[now]]
         if weight is None:                             # nearest: plain additions
             flat_out[..., targets] += values
+        elif cubic:            # ((gradient * weight_h) * weight_w), then added: three roundings
+            dtype = values.dtype
+            product = ((values * weight[now, 0]).astype(dtype) * weight[now, 1]).astype(dtype)
+            flat_out[..., targets] = (flat_out[..., targets] + product).astype(dtype)
         else:
             flat_out[..., targets] = _fma(values, np.broadcast_to(weight[now], values.shape),
                                           flat_out[..., targets])
@@ -284,12 +340,13 @@ def _node_class(mode, ndim, backward_of_backward=False, antialias=False):
     return _NODE_CLASSES[name]
 
 
-def _all_taps(shape, mode, output_size, scale_factors, align_corners, dtype, antialias=False):
+def _all_taps(shape, mode, output_size, scale_factors, align_corners, dtype, antialias=False,
+              for_backward=False):
     if antialias:
         return _upsampling_aa.backward_taps(shape, mode, output_size, scale_factors, align_corners,
                                             dtype.type)
     scales = scale_factors or (None,) * len(output_size)
-    return [_taps(mode, in_size, out_size, scale, align_corners, dtype.type)
+    return [_taps(mode, in_size, out_size, scale, align_corners, dtype.type, for_backward)
             for in_size, out_size, scale in zip(shape[2:], output_size, scales)]
 
 
@@ -312,8 +369,8 @@ def upsample_backward(grad, input_shape, mode, output_size, scale_factors, align
     """The gradient of a resizing with respect to its input, recorded as one node (its own
     gradient is the resizing)."""
     taps = _all_taps(input_shape, mode, output_size, scale_factors, align_corners,
-                     grad._array.dtype, antialias)
-    values = _resize_backward(grad._array, input_shape, taps)
+                     grad._array.dtype, antialias, for_backward=True)
+    values = _resize_backward(grad._array, input_shape, taps, cubic=mode == "bicubic" and not antialias)
     return result(values, _node_class(mode, len(output_size), True, antialias), (grad,),
                   mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
                   align_corners=align_corners, antialias=antialias, input_shape=input_shape)

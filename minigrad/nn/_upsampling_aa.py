@@ -35,14 +35,15 @@ def _triangle(x):
     return np.where(x < 1, (1 - x.astype(np.float64)).astype(x.dtype), 0).astype(x.dtype)
 
 
-def _keys_cubic(x):
-    """Keys' cubic convolution with a = -0.5 (Pillow's bicubic), whose polynomials the compiled
-    code evaluates with fused multiply-adds:
+def keys_cubic(x, a=-0.5):
+    """Keys' cubic convolution (a = -0.5 is Pillow's bicubic; PyTorch's bicubic without
+    antialiasing takes a = -0.75), whose polynomials the compiled code evaluates with fused
+    multiply-adds:
         |x| < 1:  ((a + 2) |x| - (a + 3)) |x|^2 + 1
         |x| < 2:  ((a |x| - 5a) |x| + 8a) |x| - 4a"""
     dtype = x.dtype.type
     x = np.abs(x)
-    a = dtype(-0.5)
+    a = dtype(a)
 
     def fma(p, q, r):
         return _fma(np.broadcast_to(dtype(p), x.shape), np.broadcast_to(dtype(q), x.shape),
@@ -87,7 +88,7 @@ def _lanczos3(x):
     return np.where(x < 3, product.astype(dtype), 0).astype(dtype)
 
 
-_FILTERS = {"bilinear": _triangle, "bicubic": _keys_cubic, "lanczos": _lanczos3}
+_FILTERS = {"bilinear": _triangle, "bicubic": keys_cubic, "lanczos": _lanczos3}
 
 
 # --- which inputs each output reads, and with which weights -------------------------------------------
