@@ -156,3 +156,24 @@ def test_bad_arguments_raise_as_torch(name):
             BAD[name](lib)
         outcomes.append((type(caught.value).__name__, str(caught.value)))
     assert outcomes[0] == outcomes[1]
+
+
+UINT8 = [(channels, settings) for channels in (1, 3, 5) for settings in (
+    dict(size=(7, 5), mode="bilinear", antialias=True),
+    dict(scale_factor=(0.3, 1.7), mode="bicubic", antialias=True),
+    dict(size=(14, 23), mode="lanczos", antialias=True),
+    dict(size=(5, 17), mode="bilinear", align_corners=True),
+    dict(size=(40, 9), mode="bicubic"),
+    dict(size=(14, 23), mode="nearest-exact"),
+)]
+
+
+@pytest.mark.parametrize("channels,settings", UINT8,
+                         ids=[f"{c}-" + "-".join(f"{k}={v}" for k, v in s.items()) for c, s in UINT8])
+def test_uint8_images_resize_as_torch(channels, settings):
+    # integer weights and sums, as Pillow: exact whatever the order
+    torch = import_torch()
+    array = np.random.default_rng(channels).integers(0, 256, (2, channels, 23, 19)).astype(np.uint8)
+    seen = [lib.nn.functional.interpolate(lib.tensor(array), **settings) for lib in (minigrad, torch)]
+    assert seen[0].dtype == minigrad.uint8 and seen[1].dtype == torch.uint8
+    np.testing.assert_array_equal(seen[0].numpy(), seen[1].numpy())

@@ -475,12 +475,11 @@ def _upsample_checked(input, mode, output_size, scale_factors, align_corners, an
     if 0 in input.shape[1:]:
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
+    if input._array.dtype == np.uint8 and (mode in ("nearest", "nearest-exact") or (
+            len(output_size) == 2 and mode in ("bilinear", "bicubic", "lanczos"))):
+        return _upsample_uint8(input, mode, output_size, scale_factors, align_corners, antialias)
     if antialias and input._array.dtype not in (np.float32, np.float64):
         from .._dtype import scalar_type_name, from_numpy_dtype
-        if input._array.dtype == np.uint8:
-            raise NotImplementedError(
-                "minigrad does not have antialiased resizing of uint8 images yet\nminigrad hint: "
-                "resize x.float() and round the result back with .round().clamp(0, 255).byte()")
         raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
                                   f"'{scalar_type_name(from_numpy_dtype(input._array.dtype))}'")
     if input._array.dtype.kind != "f":
@@ -495,3 +494,13 @@ def _upsample_checked(input, mode, output_size, scale_factors, align_corners, an
                                   f"'{scalar_type_name(from_numpy_dtype(input._array.dtype))}'")
     scales = tuple(scale_factors) if scale_factors is not None else None
     return _upsample(input, mode, output_size, scales, align_corners, antialias)
+
+
+def _upsample_uint8(input, mode, output_size, scale_factors, align_corners, antialias):
+    """Resizing a uint8 image (no gradient: integers have none)."""
+    if mode in ("nearest", "nearest-exact"):
+        taps = _all_taps(input.shape, mode, output_size, scale_factors, align_corners, np.dtype(np.float32))
+        return result(_resize(input._array, taps, mode), None, ())
+    scales = tuple(scale_factors) if scale_factors is not None else None
+    return result(_upsampling_aa.resize_uint8(input._array, mode, output_size, scales, align_corners,
+                                              antialias), None, ())

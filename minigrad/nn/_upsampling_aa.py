@@ -16,6 +16,9 @@ does). Along one dim, with scale = in_size / out_size (or 1 / scale_factor, or
 The resizing is separable: first along the width, then along the height, each pass skipped
 when its size does not change. The gradient sends each output's gradient back to the inputs
 it read, with weight_h * weight_w, output after output.
+
+uint8 images (bilinear and bicubic too, without antialiasing) take the same two passes with
+the weights turned into 16-bit integers, as Pillow does: see the end of this file.
 """
 import functools
 import math
@@ -185,3 +188,80 @@ def backward_taps(input_shape, mode, output_size, scale_factors, align_corners, 
         taps_per_dim.append([(np.minimum(xmin + j, in_size - 1), weights[:, j], j < xsize)
                              for j in range(weights.shape[1])])
     return taps_per_dim
+
+
+# --- uint8 images: integer weights -------------------------------------------------------------------
+
+def _plain_weights(mode, in_size, out_size, scale_factor, align_corners):
+    """Without antialiasing (uint8 bilinear and bicubic): the 2 or 4 taps around each source
+    position, in double precision; taps that fall outside the input add their weight to the
+    first or last input instead."""
+    f64 = np.float64
+    taps = _TAPS[mode]
+    scale = _scale(in_size, out_size, scale_factor, align_corners, f64)
+    out = np.arange(out_size, dtype=f64)
+    if align_corners:
+        real = scale * out
+    else:
+        real = _fma(np.full(out_size, scale), out + 0.5, np.full(out_size, -0.5))
+        if taps == 2:
+            real = np.maximum(real, 0)
+    index = np.minimum(np.floor(real.astype(np.float32)).astype(np.int64), in_size - 1)
+    fraction = np.clip(real - index, 0, 1)
+    half = taps // 2
+    lowest = index - half + 1
+    xmin = np.maximum(lowest, 0)
+    xsize = np.clip(np.minimum(index + half + 1, in_size) - xmin, 0, taps)
+    weights = np.zeros((out_size, taps))
+    largest = 0.0
+    filter = _triangle if taps == 2 else functools.partial(keys_cubic, a=-0.75)
+    for o in range(out_size):
+        slot = 0
+        for j in range(taps):
+            w = filter(np.array([j + 1 - half - fraction[o]]))[0]
+            if lowest[o] + j <= 0:
+                slot = 0
+            elif lowest[o] + j >= in_size - 1:
+                slot = xsize[o] - 1
+            weights[o, slot] += w
+            largest = max(largest, weights[o, slot])
+            slot += 1
+    return xmin, xsize, weights, largest
+
+
+def _integer_weights(mode, in_size, out_size, scale_factor, align_corners, antialias):
+    """The weights as 16-bit integers w * 2^precision, the precision as large as the largest
+    weight allows (PyTorch's uint8 kernels, like Pillow's, add integers)."""
+    if antialias:
+        xmin, xsize, weights = axis_weights(mode, in_size, out_size, scale_factor, align_corners,
+                                            np.float64)
+        used = np.arange(weights.shape[1]) < xsize[:, None]
+        largest = float(np.max(np.where(used, weights, 0), initial=0.0))
+    else:
+        xmin, xsize, weights, largest = _plain_weights(mode, in_size, out_size, scale_factor,
+                                                       align_corners)
+    precision = 0
+    while precision < 22 and int(0.5 + largest * (1 << (precision + 1))) < (1 << 15):
+        precision += 1
+    scaled = weights * (1 << precision)
+    integers = np.trunc(np.where(scaled < 0, scaled - 0.5, scaled + 0.5)).astype(np.int64)
+    return xmin, xsize, integers, precision
+
+
+def resize_uint8(array, mode, output_size, scale_factors, align_corners, antialias):
+    """uint8 images: each pass adds pixel * integer weight, plus one half, shifts the sum back
+    by the precision and clamps it to 0..255 (the width first, then the height)."""
+    scales = scale_factors or (None, None)
+    for axis in (3, 2):
+        if array.shape[axis] == output_size[axis - 2]:
+            continue
+        xmin, xsize, weights, precision = _integer_weights(
+            mode, array.shape[axis], output_size[axis - 2], scales[axis - 2], align_corners, antialias)
+        moved = np.moveaxis(array, axis, -1).astype(np.int64)
+        last = moved.shape[-1] - 1
+        total = np.full(moved.shape[:-1] + (len(xmin),), 1 << (precision - 1), np.int64)
+        for j in range(weights.shape[1]):
+            values = moved[..., np.minimum(xmin + j, last)]
+            total += np.where(j < xsize, values * weights[:, j], 0)
+        array = np.moveaxis(np.clip(total >> precision, 0, 255).astype(np.uint8), -1, axis)
+    return array
