@@ -177,3 +177,33 @@ def test_uint8_images_resize_as_torch(channels, settings):
     seen = [lib.nn.functional.interpolate(lib.tensor(array), **settings) for lib in (minigrad, torch)]
     assert seen[0].dtype == minigrad.uint8 and seen[1].dtype == torch.uint8
     np.testing.assert_array_equal(seen[0].numpy(), seen[1].numpy())
+
+
+LAYOUTS = [
+    ((2, 5, 50, 60), dict(size=(90, 100), mode="bilinear")),     # PyTorch's channels-last loop
+    ((2, 9, 20, 16), dict(size=(9, 7), mode="bicubic")),
+    ((2, 5, 20, 16), dict(size=(9, 7), mode="nearest")),
+    ((2, 5, 20, 16), dict(size=(9, 7), mode="lanczos", antialias=True)),
+    ((1, 5, 6, 7, 8), dict(size=(9, 7, 5), mode="trilinear")),
+    ((1, 5, 6, 7, 8), dict(size=(9, 7, 5), mode="nearest")),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", LAYOUTS, ids=_name)
+def test_channels_last_inputs_resize_as_torch(case, dtype):
+    torch = import_torch()
+    shape, settings = case
+    seen = []
+    for lib in (minigrad, torch):
+        layout = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+        rng = np.random.default_rng(0)
+        x = lib.tensor(rng.standard_normal(shape).astype(dtype)).contiguous(memory_format=layout)
+        x.requires_grad_()
+        y = lib.nn.functional.interpolate(x, **settings)
+        y.backward(lib.tensor(rng.standard_normal(tuple(y.shape)).astype(dtype)).contiguous(
+            memory_format=layout))
+        seen.append((y.detach().numpy(), x.grad.numpy(), y.stride(), x.grad.stride()))
+    assert seen[0][2:] == seen[1][2:]
+    np.testing.assert_array_equal(seen[0][0], seen[1][0])
+    np.testing.assert_array_equal(seen[0][1], seen[1][1])

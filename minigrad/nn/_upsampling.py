@@ -30,6 +30,7 @@ import numpy as np
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .._ops import result
 from .._ops.blend import _fma
+from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
 from .._tensor import Tensor
 from . import _upsampling_aa
 
@@ -170,11 +171,12 @@ def _weight_grid(weights, ndim):
     return grid
 
 
-def _resize(array, taps_per_dim, mode):
+def _resize(array, taps_per_dim, mode, channels_last=False):
     """The resized array, in the order of PyTorch's CPU kernels:
 
     - nearest: a lookup;
-    - bilinear to a small output (height + width <= 128): PyTorch's channels-last loop, which
+    - bilinear to a small output (height + width <= 128), or bilinear and trilinear of a
+      channels-last input of 4 or more channels: PyTorch's channels-last loop, which
       adds the four products x00 w00 + x01 w01 + x10 w10 + x11 w11 (w00 = h0 * w0, ...), the
       first two with one fused multiply-add and then one more for each (the channels it
       takes 8 at a time, 4 in float64, in the reverse order: see below);
@@ -185,15 +187,21 @@ def _resize(array, taps_per_dim, mode):
     if taps_per_dim[0][0][1] is None:            # nearest: a plain lookup
         return array[lead + np.ix_(*[index for (index, _), in taps_per_dim])]
     out_spatial = tuple(len(taps[0][0]) for taps in taps_per_dim)
-    if mode == "bilinear" and sum(out_spatial) <= 128:
-        (x00, w00), (x01, w01), (x10, w10), (x11, w11) = [
-            (picked, np.broadcast_to(_weight_grid([w for _, w in choice], 2), picked.shape))
-            for choice in _product(taps_per_dim)
-            for picked in [array[lead + np.ix_(*[index for index, _ in choice])]]]
+    if mode in ("bilinear", "trilinear") and channels_last and array.shape[1] > 3 or \
+            mode == "bilinear" and sum(out_spatial) <= 128:
+        parts = [(picked, np.broadcast_to(_weight_grid([w for _, w in choice], len(choice)), picked.shape))
+                 for choice in _product(taps_per_dim)
+                 for picked in [array[lead + np.ix_(*[index for index, _ in choice])]]]
         # the channels that fill whole vector registers (8 float32 or 4 float64 at a time) take
-        # x00 w00 + (x01 w01 + (x10 w10 + x11 w11)), the others the plain loop's order
-        one_by_one = _fma(x11, w11, _fma(x10, w10, _fma(x00, w00, (x01 * w01).astype(x01.dtype))))
-        vectorised = _fma(x00, w00, _fma(x01, w01, _fma(x11, w11, (x10 * w10).astype(x10.dtype))))
+        # x0 w0 + (x1 w1 + (... + (x6 w6 + x7 w7))), the others the plain loop's order
+        (x0, w0), (x1, w1) = parts[:2]
+        one_by_one = _fma(x0, w0, (x1 * w1).astype(x1.dtype))
+        for x, w in parts[2:]:
+            one_by_one = _fma(x, w, one_by_one)
+        (x0, w0), (x1, w1) = parts[-2:]
+        vectorised = _fma(x1, w1, (x0 * w0).astype(x0.dtype))
+        for x, w in parts[-3::-1]:
+            vectorised = _fma(x, w, vectorised)
         channels = array.shape[1]
         whole = channels - channels % (8 if array.dtype == np.float32 else 4)
         return np.concatenate([vectorised[:, :whole], one_by_one[:, whole:]], axis=1)
@@ -277,6 +285,20 @@ def _resize_backward(grad, input_shape, taps_per_dim, cubic=False):
     return out
 
 
+def _suggested_layout(array):
+    """channels_last (or channels_last_3d) when ``array`` is laid out so, else None: PyTorch's
+    resizings write their result in the layout their input suggests."""
+    for fmt in (channels_last, channels_last_3d):
+        if array.ndim == fmt.rank and not array.flags.c_contiguous and is_in_format(array, fmt):
+            return fmt
+    return None
+
+
+def _laid_out(values, layout):
+    values = np.ascontiguousarray(values)     # (a fresh copy: a lookup's steps can be odd)
+    return values if layout is None else copy_in_format(values, layout)
+
+
 # --- the nodes --------------------------------------------------------------------------------
 
 def _shown_settings(mode, ndim, of_backward):
@@ -351,13 +373,14 @@ def _all_taps(shape, mode, output_size, scale_factors, align_corners, dtype, ant
 def _upsample(input, mode, output_size, scale_factors, align_corners, antialias=False):
     """The resizing itself, recorded as one node."""
     array = input._array
+    layout = _suggested_layout(array)
     if antialias:
         values = _upsampling_aa.resize(array, mode, output_size, scale_factors, align_corners)
     else:
         taps = _all_taps(array.shape, mode, output_size, scale_factors, align_corners, array.dtype)
-        values = _resize(array, taps, mode)
-    values = values.astype(array.dtype, copy=False)
-    return result(np.ascontiguousarray(values), _node_class(mode, len(output_size), False, antialias),
+        values = _resize(array, taps, mode, channels_last=layout is not None)
+    values = _laid_out(values.astype(array.dtype, copy=False), layout)
+    return result(values, _node_class(mode, len(output_size), False, antialias),
                   (input,), mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
                   align_corners=align_corners, antialias=antialias, input_shape=array.shape)
 
@@ -369,7 +392,7 @@ def upsample_backward(grad, input_shape, mode, output_size, scale_factors, align
     taps = _all_taps(input_shape, mode, output_size, scale_factors, align_corners,
                      grad._array.dtype, antialias, for_backward=True)
     values = _resize_backward(grad._array, input_shape, taps, cubic=mode == "bicubic" and not antialias)
-    return result(values, _node_class(mode, len(output_size), True, antialias), (grad,),
+    return result(_laid_out(values, _suggested_layout(grad._array)), _node_class(mode, len(output_size), True, antialias), (grad,),
                   mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
                   align_corners=align_corners, antialias=antialias, input_shape=input_shape)
 
@@ -500,7 +523,9 @@ def _upsample_uint8(input, mode, output_size, scale_factors, align_corners, anti
     """Resizing a uint8 image (no gradient: integers have none)."""
     if mode in ("nearest", "nearest-exact"):
         taps = _all_taps(input.shape, mode, output_size, scale_factors, align_corners, np.dtype(np.float32))
-        return result(_resize(input._array, taps, mode), None, ())
-    scales = tuple(scale_factors) if scale_factors is not None else None
-    return result(_upsampling_aa.resize_uint8(input._array, mode, output_size, scales, align_corners,
-                                              antialias), None, ())
+        values = _resize(input._array, taps, mode)
+    else:
+        scales = tuple(scale_factors) if scale_factors is not None else None
+        values = _upsampling_aa.resize_uint8(input._array, mode, output_size, scales, align_corners,
+                                             antialias)
+    return result(_laid_out(values, _suggested_layout(input._array)), None, ())
