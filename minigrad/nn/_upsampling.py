@@ -392,7 +392,8 @@ def upsample_backward(grad, input_shape, mode, output_size, scale_factors, align
     taps = _all_taps(input_shape, mode, output_size, scale_factors, align_corners,
                      grad._array.dtype, antialias, for_backward=True)
     values = _resize_backward(grad._array, input_shape, taps, cubic=mode == "bicubic" and not antialias)
-    return result(_laid_out(values, _suggested_layout(grad._array)), _node_class(mode, len(output_size), True, antialias), (grad,),
+    values = _laid_out(values, _suggested_layout(grad._array))
+    return result(values, _node_class(mode, len(output_size), True, antialias), (grad,),
                   mode=mode, output_size=tuple(output_size), scale_factors=scale_factors,
                   align_corners=align_corners, antialias=antialias, input_shape=input_shape)
 
