@@ -225,9 +225,15 @@ def per_sample_as_pytorch(name, op, level, args, kwargs=None):
         order = [value._bdim] + [d for d in range(value._value.dim()) if d != value._bdim]
         return BatchedTensor(value._value.permute(order), 0, level)
     out = run_per_sample(name, op, level, _map(batch_in_front, args), _map(batch_in_front, kwargs or {}))
-    if isinstance(out, BatchedTensor) and out._level == level:
-        return wrap(out._value.view(out._value.shape), level, out._bdim)
-    return out
+
+    def viewed(value):
+        if isinstance(value, BatchedTensor) and value._level == level:
+            return wrap(value._value.view(value._value.shape), level, value._bdim)
+        return value
+    if isinstance(out, tuple):
+        items = [viewed(item) for item in out]
+        return type(out)(*items) if hasattr(type(out), "_name") else tuple(items)
+    return viewed(out)
 
 
 def _run_on_stand_in(name, op, level, args, kwargs):
@@ -990,9 +996,9 @@ def _matmul(op, level, args, kwargs):
             return wrap(a.matmul(b), level)
         out = a.unsqueeze(1).matmul(b)
         return wrap(dispatch("squeeze_dims_", _squeeze_dims_in_place, (out, (1,)), {}), level)
+    if ra == 1 and rb == 1 and a_batched != b_batched:
+        return wrap(_dot_of_one_batched(a, b, a_batched), level)
     if a_batched and not b_batched and rb <= 2:
-        if ra == 1 and rb == 1:                 # a batch of dot products: one mv
-            return wrap(a.mv(b), level)
         if ra == 1:                             # a batch of vectors: a batch of 1-row matrices
             a = a.unsqueeze(1)
         rows = tuple(a.shape[:-1])              # the batch and the samples' rows, folded
@@ -1022,6 +1028,22 @@ def _matmul(op, level, args, kwargs):
         dim = out.dim() - (2 if rb != 1 else 1)
         out = out.squeeze(dim)
     return wrap(out, level)
+
+
+def _dot_of_one_batched(a, b, a_batched):
+    """dot(a, b) of a batch of vectors and one vector, as PyTorch's rule runs it: the batch as
+    the rows of one mv (the vector through t(), TBackward0); the batch on the right: one mm of
+    a row, squeezed in place (SqueezeBackward4)."""
+    if a_batched:
+        return a.mv(b.t())
+    out = a.unsqueeze(0).mm(b.t())
+    return dispatch("squeeze_dim_", _squeeze_dim_in_place, (out, 0), {})
+
+
+def _squeeze_dim_in_place(input, dim):
+    """``input`` (a result nobody else sees) without the size-1 ``dim``: SqueezeBackward4."""
+    from .._ops.shape import SqueezeBackward4
+    return squeeze(input, dim, _node=SqueezeBackward4)
 
 
 def _bmm(op, level, args, kwargs):
@@ -1066,11 +1088,13 @@ def _squeeze_dims_in_place(input, dims):
 
 
 def _folding_view(op, level, args, kwargs):
-    """unsafe_view(t, shape), squeeze_dims_(t, dims) inside matmul's rule, for a value that
+    """unsafe_view(t, shape), squeeze_dims_(t, dims), squeeze_dim_(t, dim) inside matmul's rule, for a value that
     an outer vmap batches too: the same on its value, behind the batch dim."""
     value, batched = unwrap(args[0], level)
     if op.__name__ == "unsafe_view":
         return wrap(op(value, (value.shape[0],) + tuple(args[1])), level)
+    if isinstance(args[1], int):           # (squeeze_dim_)
+        return wrap(op(value, _normalize(args[1], args[0].dim())), level)
     return wrap(op(value, tuple(_normalize(d, args[0].dim()) for d in args[1])), level)
 
 
@@ -1211,7 +1235,7 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "mT": _mT, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "squeeze_dim_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
 RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook})

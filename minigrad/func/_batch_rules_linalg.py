@@ -9,17 +9,26 @@ fewer dims than a matrix, go to the per-sample fallback (with its messages). A f
 two tensors (``solve(A, B)``) gets both with the batch in front, the one not batched
 expanded to the batch (ExpandBackward0), as PyTorch's rules do.
 
+Functions that PyTorch writes as a few steps of other functions (``cond``, ``norm``,
+``vecdot``, ``trace``) run those steps under vmap, each by its rule, so their graph is the
+steps' nodes on the whole batch. PyTorch has no rule for ``linalg.lu`` and ``cond`` with a
+named norm ('fro', 'nuc'): they run once per sample, with PyTorch's fallback graph and its
+"performance drop" warning.
+
 PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp.
 """
 from .._tensor import Tensor
 from .._functorch import _Vmaps
-from ._batch_rules import unwrap, wrap, _has_tensor, _arguments
+from .._functorch import warn_no_batching_rule
+from ._batched_tensor import BatchedTensor
+from ._batch_rules import (unwrap, wrap, _has_tensor, _arguments, _dispatching, _matmul,
+                           per_sample_as_pytorch)
 
 # one matrix (or a stack of them) in, nothing else batched
 _MATRIX_FUNCTIONS = """det slogdet inv inv_ex cholesky cholesky_ex eigh eigvalsh svd svdvals qr
     lu_factor lu_factor_ex matrix_exp matrix_power pinv matrix_rank""".split()
-# (cond is not among them: PyTorch runs its steps under vmap, each by its rule, and records
-# their nodes; minigrad's cond runs once per sample)
+# torch.xxx functions of a matrix (or a stack of them) that PyTorch's rules run once too
+_TORCH_MATRIX_FUNCTIONS = "det logdet slogdet inverse svd pinverse matrix_exp cholesky cholesky_inverse".split()
 
 
 # PyTorch's message for a sample of fewer than 2 dims where its rule (or the function it runs
@@ -53,6 +62,10 @@ def _matrices(op, level, args, kwargs):
     return wrap(op(value, *args[1:], **kwargs), level)
 
 
+def _is_dim(d, rank):
+    return isinstance(d, int) and not isinstance(d, bool) and -rank <= d < rank
+
+
 def _counted_from_end(dim):
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     return all(isinstance(d, int) and not isinstance(d, bool) and d < 0 for d in dims)
@@ -60,10 +73,16 @@ def _counted_from_end(dim):
 
 def _matrix_norm(op, level, args, kwargs):
     """linalg.matrix_norm(t, ord, dim=(-2, -1), keepdim): the dims counted from the end."""
-    given = _arguments(("A", "ord", "dim", "keepdim"), args, kwargs, dim=(-2, -1))
-    if given is None or not _counted_from_end(given["dim"]):
+    given = _arguments(("A", "ord", "dim", "keepdim", "dtype"), args, kwargs, dim=(-2, -1))
+    if given is None or not isinstance(args[0], Tensor) or not isinstance(given["dim"], (tuple, list)):
         return NotImplemented
-    return _matrices(op, level, args, kwargs)
+    rank = args[0].dim()
+    if not all(_is_dim(d, rank) for d in given["dim"]):
+        return NotImplemented
+    # dims of a sample counted from its front: the same dims counted from the end
+    given["dim"] = tuple(d - rank if d >= 0 else d for d in given["dim"])
+    A = given.pop("A")
+    return _matrices(op, level, (A,), given)
 
 
 def _vector_norm(op, level, args, kwargs):
@@ -109,7 +128,148 @@ def _cross(op, level, args, kwargs):
     return _operands(2, 1)(op, level, args, kwargs)
 
 
+# --- functions PyTorch runs as steps of other functions under vmap ------------------------------
+
+def _linalg(name):
+    """torch.linalg.``name`` sent to the batching rules again (a step of a function)."""
+    from .. import linalg
+    function = getattr(linalg, name)
+    return _dispatching("linalg." + name, getattr(function, "_unbatched", function))
+
+
+def _cond(op, level, args, kwargs):
+    """linalg.cond(A, p): for p None, 2 or -2 its steps (svdvals, two narrows, a division, a
+    squeeze), each by its rule; for a numbered norm the function once on the batch (its steps
+    on the batch record the same nodes); for 'fro' and 'nuc' once per sample, as PyTorch has
+    no rule for linalg_cond.p_str."""
+    given = _arguments(("A", "p"), args, kwargs, p=None)
+    A, p = (given or {}).get("A"), (given or {}).get("p")
+    if given is None or not isinstance(A, BatchedTensor) or A._level != level or \
+            _has_tensor(p) or A.dim() < 2:
+        return NotImplemented
+    if p is None or (isinstance(p, (int, float)) and not isinstance(p, bool) and p in (2, -2)):
+        values = _linalg("svdvals")(A)
+        k = values.shape[-1]
+        largest, smallest = values.narrow(-1, 0, 1), values.narrow(-1, k - 1, 1)
+        ratio = largest / smallest if p != -2 else smallest / largest
+        return ratio.squeeze(-1)
+    if isinstance(p, str):
+        if p not in ("fro", "nuc"):
+            return NotImplemented         # (the fallback gives PyTorch's error)
+
+        def cond_of_sample(*a, **k):
+            warn_no_batching_rule("linalg_cond.p_str", a[:1])
+            return op(*a, **k)
+        return per_sample_as_pytorch("linalg.cond", cond_of_sample, level, args, kwargs)
+    return wrap(op(unwrap(A, level)[0], p), level)
+
+
+def _lu(op, level, args, kwargs):
+    """linalg.lu(A): no rule in PyTorch: once per sample, with its warning."""
+    def lu_of_sample(*a, **k):
+        warn_no_batching_rule("linalg_lu", a[:1])
+        return op(*a, **k)
+    return per_sample_as_pytorch("linalg.lu", lu_of_sample, level, args, kwargs)
+
+
+def _lstsq(op, level, args, kwargs):
+    """linalg.lstsq(A, B): both with the batch in front (the one not batched expanded), once.
+    A B of one dim per sample is refused, as PyTorch's rule refuses it."""
+    if len(args) >= 2 and all(isinstance(t, Tensor) for t in args[:2]) and args[0].dim() >= 2 \
+            and args[1].dim() == 1 and args[0].dtype == args[1].dtype:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    return _operands(2, 2)(op, level, args, kwargs)
+
+
+def _broadcast(ranks):
+    """The rule of a function of tensors with these numbers of dims per sample (matrices: 2,
+    pivots: 1) and options: those batched with the batch in front, the others as they are
+    (the function broadcasts them over the batch, without an ExpandBackward0, as PyTorch's
+    rules do), once. ``lu_solve(LU, pivots, B)``, ``cholesky_solve(B, L)``."""
+    def rule(op, level, args, kwargs):
+        tensors = args[:len(ranks)]
+        if op.__name__ == "lu_solve" and len(args) == 3 and isinstance(args[2], Tensor) and \
+                args[0].dim() >= 2 and args[2].dim() < 2:     # (PyTorch's rule checks this)
+            raise RuntimeError(f"B should have at least 2 dimensions, but has {args[2].dim()} "
+                               "dimensions instead.")
+        if len(tensors) != len(ranks) or _has_tensor((args[len(ranks):], kwargs)) or \
+                [t.dim() if isinstance(t, Tensor) else None for t in tensors] != list(ranks):
+            return NotImplemented
+        values = [unwrap(t, level)[0] for t in tensors]
+        return wrap(op(*values, *args[len(ranks):], **kwargs), level)
+    return rule
+
+
+def _vecdot(op, level, args, kwargs):
+    """linalg.vecdot(x, y, dim=-1): of two vectors, vdot's steps (a matmul of a row and a
+    column, two squeezes); else x * y summed over dim, each by its rule."""
+    if len(args) != 2 or set(kwargs) - {"dim"} or not all(isinstance(t, Tensor) for t in args) \
+            or args[0].dtype != args[1].dtype or not args[0].is_floating_point():
+        return NotImplemented
+    x, y = args
+    dim = kwargs.get("dim", -1)
+    if x.dim() == 1 and y.dim() == 1:
+        if x.shape != y.shape:
+            return NotImplemented
+        return _vdot(op, level, (x, y), {})
+    if not _is_dim(dim, max(x.dim(), y.dim())):
+        return NotImplemented
+    return (x * y).sum(dim)
+
+
+def _vdot(op, level, args, kwargs):
+    """vdot(x, y) (dot for real numbers): a matmul of a row and a column, squeezed, as
+    PyTorch's rule decomposes it."""
+    if kwargs or len(args) != 2 or not all(isinstance(t, Tensor) and t.dim() == 1 for t in args):
+        return NotImplemented
+    if not args[0].is_floating_point() or args[0].dtype != args[1].dtype:
+        return NotImplemented
+    return _matmul(op, level, args, kwargs)
+
+
+def _norm(op, level, args, kwargs):
+    """linalg.norm(A, ord, dim, keepdim, dtype): the vector_norm or matrix_norm it stands
+    for, by its rule."""
+    given = _arguments(("A", "ord", "dim", "keepdim"), args, kwargs, ord=None, dim=None,
+                       keepdim=False, dtype=None)
+    if given is None or not isinstance(given["A"], BatchedTensor) or _has_tensor(
+            (args[1:], kwargs)):
+        return NotImplemented
+    A, ord, dim, keepdim, dtype = (given[k] for k in ("A", "ord", "dim", "keepdim", "dtype"))
+    rank = A.dim()
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if not all(_is_dim(d, max(rank, 1)) for d in dims):
+            return NotImplemented
+        if isinstance(ord, str) or len(dims) == 2:
+            if len(dims) != 2:
+                return NotImplemented
+            return _linalg("matrix_norm")(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+        if len(dims) != 1:
+            return NotImplemented
+        return _linalg("vector_norm")(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+    if ord is None:
+        return _linalg("vector_norm")(A, 2.0, None, keepdim, dtype=dtype)
+    if rank == 1 and not isinstance(ord, str):
+        return _linalg("vector_norm")(A, ord, None, keepdim, dtype=dtype)
+    if rank != 2:
+        return NotImplemented
+    return _linalg("matrix_norm")(A, ord, (0, 1), keepdim, dtype=dtype)
+
+
+def _trace(op, level, args, kwargs):
+    """trace(A): the diagonal summed, as PyTorch's rule decomposes it."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], BatchedTensor) or args[0].dim() != 2:
+        return NotImplemented
+    return args[0].diagonal().sum()
+
+
 LINALG_RULES = {"linalg." + name: _matrices for name in _MATRIX_FUNCTIONS}
 LINALG_RULES.update({"linalg.matrix_norm": _matrix_norm, "linalg.vector_norm": _vector_norm,
                      "linalg.solve": _operands(2, 1), "linalg.solve_ex": _operands(2, 1),
-                     "linalg.solve_triangular": _operands(2, 2), "linalg.cross": _cross})
+                     "linalg.solve_triangular": _operands(2, 2), "linalg.cross": _cross,
+                     "linalg.cond": _cond, "linalg.lu": _lu, "linalg.lstsq": _lstsq,
+                     "linalg.lu_solve": _broadcast((2, 1, 2)), "linalg.vecdot": _vecdot, "vdot": _vdot,
+                     "linalg.norm": _norm, "trace": _trace,
+                     "cholesky_solve": _broadcast((2, 2))})
+LINALG_RULES.update({name: _matrices for name in _TORCH_MATRIX_FUNCTIONS})
