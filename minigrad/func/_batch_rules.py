@@ -1025,8 +1025,7 @@ def _matmul(op, level, args, kwargs):
     if rb == 1:
         out = out.squeeze(-1)
     if ra == 1:
-        dim = out.dim() - (2 if rb != 1 else 1)
-        out = out.squeeze(dim)
+        out = out.squeeze(-2 if rb != 1 else -1)      # (counted from the end, as PyTorch saves it)
     return wrap(out, level)
 
 

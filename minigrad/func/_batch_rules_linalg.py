@@ -89,9 +89,11 @@ def _vector_norm(op, level, args, kwargs):
     """linalg.vector_norm(t, ord, dim=None, keepdim): the batch dim in front and each dim of a
     sample counted past it (no dims: every dim of a sample)."""
     given = _arguments(("x", "ord", "dim", "keepdim", "dtype"), args, kwargs, ord=2, dim=None)
-    value, batched = unwrap(args[0], level)
-    rank = args[0].dim()
-    if given is None or not batched or _has_tensor((args[1:], kwargs)):
+    if given is None or not isinstance(given.get("x"), Tensor):
+        return NotImplemented
+    value, batched = unwrap(given["x"], level)
+    rank = given["x"].dim()
+    if not batched or _has_tensor(([v for k, v in given.items() if k != "x"],)):
         return NotImplemented
     dims = given["dim"] if given["dim"] is not None else tuple(range(rank))
     dims = dims if isinstance(dims, (tuple, list)) else (dims,)
@@ -182,8 +184,8 @@ def _lstsq(op, level, args, kwargs):
 
 
 def _broadcast(ranks):
-    """The rule of a function of tensors with these numbers of dims per sample (matrices: 2,
-    pivots: 1) and options: those batched with the batch in front, the others as they are
+    """The rule of a function of tensors with at least these numbers of dims per sample
+    (matrices: 2, pivots: 1) and options: those batched with the batch in front, the others as they are
     (the function broadcasts them over the batch, without an ExpandBackward0, as PyTorch's
     rules do), once. ``lu_solve(LU, pivots, B)``, ``cholesky_solve(B, L)``."""
     def rule(op, level, args, kwargs):
@@ -192,10 +194,20 @@ def _broadcast(ranks):
                 args[0].dim() >= 2 and args[2].dim() < 2:     # (PyTorch's rule checks this)
             raise RuntimeError(f"B should have at least 2 dimensions, but has {args[2].dim()} "
                                "dimensions instead.")
-        if len(tensors) != len(ranks) or _has_tensor((args[len(ranks):], kwargs)) or \
-                [t.dim() if isinstance(t, Tensor) else None for t in tensors] != list(ranks):
+        if len(tensors) != len(ranks) or _has_tensor((args[len(ranks):], kwargs)) or not all(
+                isinstance(t, Tensor) and t.dim() >= rank for t, rank in zip(tensors, ranks)):
             return NotImplemented
-        values = [unwrap(t, level)[0] for t in tensors]
+        # the dims of a sample before its matrices (a vmap inside this one batches them): the
+        # batched ones get size-1 dims after the batch dim up to the most, so that the
+        # function's broadcasting lines the samples up
+        most = max(t.dim() - rank for t, rank in zip(tensors, ranks))
+        values = []
+        for tensor, rank in zip(tensors, ranks):
+            value, batched = unwrap(tensor, level)
+            if batched and tensor.dim() - rank < most:
+                padding = (1,) * (most - tensor.dim() + rank)
+                value = value.view((value.shape[0],) + padding + tuple(tensor.shape))
+            values.append(value)
         return wrap(op(*values, *args[len(ranks):], **kwargs), level)
     return rule
 
@@ -209,8 +221,6 @@ def _vecdot(op, level, args, kwargs):
     x, y = args
     dim = kwargs.get("dim", -1)
     if x.dim() == 1 and y.dim() == 1:
-        if x.shape != y.shape:
-            return NotImplemented
         return _vdot(op, level, (x, y), {})
     if not _is_dim(dim, max(x.dim(), y.dim())):
         return NotImplemented
