@@ -1,10 +1,11 @@
 """Under vmap, on the whole batch at once: more of torch.linalg and the torch matrix functions.
 
-``cond``, ``lstsq``, ``lu_solve``, ``vecdot``, ``norm``, ``vdot``, ``trace``,
-``cholesky_solve`` and the torch.xxx matrix functions (``torch.det``, ``torch.svd``, ...) run
+``cond``, ``lstsq``, ``lu_solve``, ``vecdot``, ``norm``, ``vdot``, ``trace``, ``cholesky_solve``,
+``householder_product``, ``lu_unpack``, ``cdist``, ``cross``, ``tensorinv``, ``multi_dot``,
+``outer``, ``dist`` and the torch.xxx matrix functions (``torch.det``, ``torch.svd``, ...) run
 once for the whole batch, as in PyTorch: the function's own node, or the nodes of the steps
 PyTorch's vmap runs it as (``cond``: svdvals, two slices, a division, a squeeze). ``linalg.lu``
-and ``cond`` of a named norm have no rule in PyTorch: they run once per sample, with
+, ``tensorsolve`` and ``cond`` of a named norm have no rule in PyTorch: they run once per sample, with
 PyTorch's warning and the graph of its fallback. Each program runs in minigrad and in
 PyTorch: shapes, graphs, values, gradients, warnings and errors must agree.
 """
@@ -129,6 +130,40 @@ PROGRAMS = {
         lambda s: L.cholesky_solve(s, L.linalg.cholesky(a[0])))(b), (3, 4, 2), (3, 4, 4)),
     "cholesky_solve_right_side_not_batched": _program(lambda L, vmap, b, a: vmap(
         lambda t: L.cholesky_solve(b[0], L.linalg.cholesky(t)))(a), (3, 4, 2), (3, 4, 4)),
+    # more matrix functions: their own node once, or PyTorch's steps
+    "linalg_diagonal": _program(lambda L, vmap, a: vmap(L.linalg.diagonal)(a), (3, 4, 4)),
+    "linalg_diagonal_offset": _program(lambda L, vmap, a: vmap(
+        lambda t: L.linalg.diagonal(t, offset=1, dim1=0, dim2=1))(a), (3, 4, 4)),
+    "linalg_matmul": _program(lambda L, vmap, a, b: vmap(L.linalg.matmul)(a, b), (3, 4, 4), (3, 4, 2)),
+    "householder_product": _program(lambda L, vmap, a, t: vmap(L.linalg.householder_product)(a, t),
+                                    (3, 4, 4), (3, 3)),
+    "householder_product_tau_not_batched": _program(lambda L, vmap, a, t: vmap(
+        lambda s: L.linalg.householder_product(s, t[0]))(a), (3, 4, 4), (3, 3)),
+    "householder_product_matrix_not_batched": _program(lambda L, vmap, a, t: vmap(
+        lambda u: L.linalg.householder_product(a[0], u))(t), (3, 4, 4), (3, 3)),
+    "orgqr": _program(lambda L, vmap, a, t: vmap(L.orgqr)(a, t), (3, 4, 4), (3, 3)),
+    "lu_unpack": _program(lambda L, vmap, a: tuple(vmap(
+        lambda t: L.lu_unpack(*L.linalg.lu_factor(t)))(a)[1:]), (3, 4, 4)),
+    "cdist": _program(lambda L, vmap, a, b: vmap(L.cdist)(a, b), (3, 4, 3), (3, 5, 3)),
+    "cdist_not_batched": _program(lambda L, vmap, a, b: vmap(lambda s: L.cdist(s, b[0]))(a),
+                                  (3, 4, 3), (3, 5, 3)),
+    "torch_cross": _program(lambda L, vmap, x, y: vmap(lambda s, t: L.cross(s, t, dim=-1))(x, y),
+                            (3, 3), (3, 3)),
+    "torch_cross_dim_0": _program(lambda L, vmap, x, y: vmap(lambda s, t: L.cross(s, t, dim=0))(x, y),
+                                  (4, 3, 2), (4, 3, 2)),
+    "linalg_cross_dim_0": _program(lambda L, vmap, x, y: vmap(
+        lambda s, t: L.linalg.cross(s, t, dim=0))(x, y), (4, 3, 2), (4, 3, 2)),
+    "tensorinv": _program(lambda L, vmap, a: vmap(lambda t: L.linalg.tensorinv(t, ind=1))(a), (3, 4, 4)),
+    "tensorsolve": _program(lambda L, vmap, a, b: vmap(L.linalg.tensorsolve)(a, b), (3, 4, 4), (3, 4)),
+    "multi_dot": _program(lambda L, vmap, a, b: vmap(lambda s, t: L.linalg.multi_dot([s, s, t]))(a, b),
+                          (3, 4, 4), (3, 4, 2)),
+    "multi_dot_of_four": _program(lambda L, vmap, a, b: vmap(
+        lambda s, t: L.linalg.multi_dot([t.mT, s, s, t]))(a, b), (3, 4, 4), (3, 4, 2)),
+    "outer": _program(lambda L, vmap, x, y: vmap(L.outer)(x, y), (3, 4), (3, 5)),
+    "ger": _program(lambda L, vmap, x, y: vmap(L.ger)(x, y), (3, 4), (3, 5)),
+    "dist": _program(lambda L, vmap, x, y: vmap(L.dist)(x, y), (3, 4), (3, 4)),
+    "dist_3_of_matrices": _program(lambda L, vmap, x, y: vmap(lambda s, t: L.dist(s, t, 3))(x, y),
+                                   (3, 2, 4), (3, 2, 4)),
     # inside vmap inside vmap
     "cond_nested": _program(lambda L, vmap, a: vmap(vmap(L.linalg.cond))(a), (2, 3, 4, 4)),
     "lu_solve_nested": _program(lambda L, vmap, a, b: vmap(vmap(lambda s, t: _lu_solve(L, s, t)))(a, b),
@@ -188,7 +223,7 @@ def test_program_matches_torch(name):
 
 
 # one graph for the whole batch (no StackBackward0 of a graph per sample)
-_PER_SAMPLE = ("cond_fro", "cond_nuc", "lu")
+_PER_SAMPLE = ("cond_fro", "cond_nuc", "lu", "tensorsolve")
 
 
 @pytest.mark.parametrize("name", [n for n in PROGRAMS if n not in _PER_SAMPLE])
@@ -217,7 +252,8 @@ def _saved(L, name):
     return settings
 
 
-@pytest.mark.parametrize("name", ["cond", "norm_dim", "norm_dims", "norm_fro", "norm_1_dims",
+@pytest.mark.parametrize("name", ["cond", "norm_dim", "norm_dims", "norm_fro", "norm_1_dims", "dist",
+                                  "dist_3_of_matrices", "linalg_diagonal_offset", "torch_cross_dim_0",
                                   "matrix_norm_dims_from_front", "trace", "vecdot", "lu_solve_right",
                                   "dot_first_not_batched"])
 def test_saved_settings_are_torchs(name):
@@ -228,7 +264,9 @@ def test_saved_settings_are_torchs(name):
 @pytest.mark.parametrize("name", ["cond", "cond_minus_2", "lstsq", "lstsq_matrix_not_batched", "lu",
                                   "lu_solve", "lu_solve_factors_not_batched", "vecdot",
                                   "vecdot_second_not_batched", "norm_nuc", "trace",
-                                  "lu_solve_right_side_not_batched"])
+                                  "lu_solve_right_side_not_batched", "householder_product",
+                                  "tensorinv", "multi_dot", "outer", "dist_3_of_matrices",
+                                  "cdist_not_batched"])
 def test_gradcheck(name):
     """The gradients of the whole-batch programs, against finite differences."""
     program = PROGRAMS[name]

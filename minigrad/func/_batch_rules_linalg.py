@@ -17,6 +17,8 @@ named norm ('fro', 'nuc'): they run once per sample, with PyTorch's fallback gra
 
 PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp.
 """
+import numpy as np
+
 from .._tensor import Tensor
 from .._functorch import _Vmaps
 from .._functorch import warn_no_batching_rule
@@ -122,12 +124,13 @@ def _operands(count, least_dims):
 
 
 def _cross(op, level, args, kwargs):
-    """linalg.cross(a, b, dim=-1): a dim counted from the end."""
-    given = _arguments(("input", "other", "dim"), args, kwargs, dim=-1)
-    if given is None or not _counted_from_end(given["dim"]) or \
-            not all(isinstance(t, Tensor) for t in args[:2]) or args[0].dim() != args[1].dim():
+    """linalg.cross(a, b, dim=-1), torch.cross(a, b, dim): the dim past the batch in front."""
+    given = _arguments(("input", "other", "dim"), args, kwargs, dim=-1 if op.__name__ == "cross" else None)
+    if given is None or not all(isinstance(t, Tensor) for t in args[:2]) or \
+            args[0].dim() != args[1].dim() or not _is_dim(given["dim"], args[0].dim()):
         return NotImplemented
-    return _operands(2, 1)(op, level, args, kwargs)
+    dim = given["dim"] % args[0].dim() + 1          # (of the batch in front, as PyTorch saves it)
+    return _operands(2, 1)(_linalg("cross"), level, args[:2], {"dim": dim})
 
 
 # --- functions PyTorch runs as steps of other functions under vmap ------------------------------
@@ -267,6 +270,98 @@ def _norm(op, level, args, kwargs):
     return _linalg("matrix_norm")(A, ord, (0, 1), keepdim, dtype=dtype)
 
 
+def _diagonal(op, level, args, kwargs):
+    """linalg.diagonal(A, offset=0, dim1=-2, dim2=-1): Tensor.diagonal, by its rule."""
+    given = _arguments(("A",), args, {}, **kwargs)
+    if given is None or set(given) - {"A", "offset", "dim1", "dim2"} or \
+            not isinstance(given["A"], BatchedTensor):
+        return NotImplemented
+    return given["A"].diagonal(given.get("offset", 0), given.get("dim1", -2), given.get("dim2", -1))
+
+
+def _tensorinv(op, level, args, kwargs):
+    """linalg.tensorinv(A, ind=2): A seen as a matrix (a view), inverted, shaped back."""
+    given = _arguments(("A", "ind"), args, kwargs, ind=2)
+    A = (given or {}).get("A")
+    ind = (given or {}).get("ind")
+    if not isinstance(A, BatchedTensor) or not isinstance(ind, int) or not 0 < ind <= A.dim():
+        return NotImplemented
+    rows_shape, columns_shape = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    rows, columns = int(np.prod(rows_shape)), int(np.prod(columns_shape))
+    if rows != columns:
+        return NotImplemented              # (the fallback gives PyTorch's error)
+    return _linalg("inv")(A.reshape(rows, columns)).reshape(columns_shape + rows_shape)
+
+
+def _tensorsolve(op, level, args, kwargs):
+    """linalg.tensorsolve(A, B): no rule in PyTorch: once per sample, with its warning."""
+    def tensorsolve_of_sample(*a, **k):
+        warn_no_batching_rule("linalg_tensorsolve", a[:2])
+        return op(*a, **k)
+    return per_sample_as_pytorch("linalg.tensorsolve", tensorsolve_of_sample, level, args, kwargs)
+
+
+def _outer(op, level, args, kwargs):
+    """outer(v, w), ger(v, w): v as a column (a view) times w, as PyTorch decomposes it."""
+    if kwargs or len(args) != 2 or not all(isinstance(t, Tensor) and t.dim() == 1 for t in args):
+        return NotImplemented
+    return args[0].reshape(-1, 1) * args[1]
+
+
+def _dist(op, level, args, kwargs):
+    """dist(a, b, p=2): the p-norm of a - b, both steps by their rules, as in PyTorch."""
+    given = _arguments(("input", "other", "p"), args, kwargs, p=2)
+    if given is None or not all(isinstance(t, Tensor) and t.is_floating_point() for t in args[:2]) \
+            or _has_tensor(given["p"]):
+        return NotImplemented
+    difference = given["input"] - given["other"]
+    value, batched = unwrap(difference, level)
+    if not batched or isinstance(value, BatchedTensor) or given["p"] < 1:
+        return NotImplemented
+    return wrap(_norm_node(value, given["p"], tuple(range(1, value.dim()))), level)
+
+
+def _norm_node(value, p, dims):
+    """The p-norm of ``value`` over ``dims`` (p >= 1), recorded as PyTorch's older norm kernel
+    records it (NormBackward1), which dist runs under vmap."""
+    from ..autograd.grad_mode import no_grad
+    from .._ops import result, save_result
+    from ..nn._similarity import NormBackward1
+    with no_grad():
+        array = value.norm(p, dims)._array
+    out = result(array, NormBackward1, (value,), p=p, dims=dims, keepdim=False,
+                 input_shape=tuple(value.shape), all_dims=False, dim_as_given=dims)
+    return save_result(out, value)
+
+
+def _multi_dot(op, level, args, kwargs):
+    """linalg.multi_dot(tensors) of matrices: a chain of mm (each by its rule), viewed."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], (list, tuple)) or len(args[0]) < 2 or \
+            not all(isinstance(t, Tensor) and t.dim() == 2 and t.dtype == args[0][0].dtype
+                    for t in args[0]):
+        return NotImplemented
+    tensors = list(args[0])
+    if any(a.shape[1] != b.shape[0] for a, b in zip(tensors, tensors[1:])):
+        return NotImplemented              # (the fallback gives PyTorch's error)
+    from .._ops.matrix_products import _chain_order
+    shapes = [tuple(t.shape) for t in tensors]
+    if len(tensors) == 3:                  # (as multi_dot compares the two orders)
+        a, b, c, d = shapes[0][0], shapes[1][0], shapes[2][0], shapes[2][1]
+        if a * b * c + a * c * d <= b * c * d + a * b * d:
+            product = tensors[0].mm(tensors[1]).mm(tensors[2])
+        else:
+            product = tensors[0].mm(tensors[1].mm(tensors[2]))
+    else:
+        split = _chain_order(shapes)
+
+        def chain(i, j):
+            return tensors[i] if i == j else chain(i, split[i][j]).mm(chain(split[i][j] + 1, j))
+        product = chain(0, len(tensors) - 1)
+    if len(tensors) == 2:
+        return product
+    return product.view(shapes[0][0], shapes[-1][1])
+
+
 def _trace(op, level, args, kwargs):
     """trace(A): the diagonal summed, as PyTorch's rule decomposes it."""
     if kwargs or len(args) != 1 or not isinstance(args[0], BatchedTensor) or args[0].dim() != 2:
@@ -283,3 +378,8 @@ LINALG_RULES.update({"linalg.matrix_norm": _matrix_norm, "linalg.vector_norm": _
                      "linalg.norm": _norm, "trace": _trace,
                      "cholesky_solve": _broadcast((2, 2))})
 LINALG_RULES.update({name: _matrices for name in _TORCH_MATRIX_FUNCTIONS})
+LINALG_RULES.update({"linalg.diagonal": _diagonal, "linalg.matmul": _matmul, "cross": _cross,
+                     "linalg.householder_product": _operands(2, 1), "orgqr": _operands(2, 1),
+                     "lu_unpack": _broadcast((2, 1)), "cdist": _broadcast((2, 2)),
+                     "linalg.tensorinv": _tensorinv, "linalg.tensorsolve": _tensorsolve,
+                     "outer": _outer, "ger": _outer, "dist": _dist, "linalg.multi_dot": _multi_dot})
