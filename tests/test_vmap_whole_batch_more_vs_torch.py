@@ -305,6 +305,9 @@ FAILING = {
     "vecdot_dtypes": lambda L: L.func.vmap(L.linalg.vecdot)(_ones(L, 3, 2), L.ones(3, 2)),
     "vecdot_sizes": lambda L: L.func.vmap(L.linalg.vecdot)(_ones(L, 3, 2), _ones(L, 3, 4)),
     "trace_vector": lambda L: L.func.vmap(L.trace)(_ones(L, 3, 2)),
+    "chain_matmul": lambda L: L.func.vmap(lambda s: L.chain_matmul(s, s))(_ones(L, 3, 2, 2)),
+    "tensorinv_sizes": lambda L: L.func.vmap(lambda t: L.linalg.tensorinv(t, ind=1))(_ones(L, 3, 2, 3)),
+    "multi_dot_sizes": lambda L: L.func.vmap(lambda s: L.linalg.multi_dot([s, s]))(_ones(L, 3, 2, 3)),
 }
 
 

@@ -362,6 +362,12 @@ def _multi_dot(op, level, args, kwargs):
     return product.view(shapes[0][0], shapes[-1][1])
 
 
+def _chain_matmul(op, level, args, kwargs):
+    """chain_matmul(*matrices): PyTorch has no rule, and cannot run it per sample either."""
+    raise RuntimeError("Batching rule not implemented for aten::chain_matmul. We could not "
+                       "generate a fallback.")
+
+
 def _trace(op, level, args, kwargs):
     """trace(A): the diagonal summed, as PyTorch's rule decomposes it."""
     if kwargs or len(args) != 1 or not isinstance(args[0], BatchedTensor) or args[0].dim() != 2:
@@ -382,4 +388,5 @@ LINALG_RULES.update({"linalg.diagonal": _diagonal, "linalg.matmul": _matmul, "cr
                      "linalg.householder_product": _operands(2, 1), "orgqr": _operands(2, 1),
                      "lu_unpack": _broadcast((2, 1)), "cdist": _broadcast((2, 2)),
                      "linalg.tensorinv": _tensorinv, "linalg.tensorsolve": _tensorsolve,
-                     "outer": _outer, "ger": _outer, "dist": _dist, "linalg.multi_dot": _multi_dot})
+                     "outer": _outer, "ger": _outer, "dist": _dist, "linalg.multi_dot": _multi_dot,
+                     "chain_matmul": _chain_matmul})
