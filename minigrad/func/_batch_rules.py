@@ -47,13 +47,29 @@ def dispatch(name, op, args, kwargs):
     if kwargs.get("out") is not None:
         raise RuntimeError(_out_refusal(name, args))
     rule = RULES.get(name)
+    out = NotImplemented
     if rule is not None:
         # the rule calls the operation on values that may be BatchedTensors of outer levels
         out = rule(_dispatching(name, op), level, args, kwargs)
-        if out is not NotImplemented:
-            return out
-    return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
-                          and not name.endswith("__"))
+    if out is NotImplemented:
+        out = run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
+                             and not name.endswith("__"))
+    if _Vmaps.expanded_arguments:
+        _mark_expanded_only(out, (args, kwargs), level)
+    return out
+
+
+def _mark_expanded_only(out, inputs, level):
+    """Mark the results of an operation whose inputs batched at ``level`` all hold one value
+    repeated (an argument a transform expanded, or computed from such): so do they (unless
+    "different" random numbers are drawn). An in-place change by a batched value unmarks."""
+    batched = [leaf for leaf in _leaves(inputs)
+               if isinstance(leaf, BatchedTensor) and leaf._level == level]
+    repeated = all(leaf._expanded_only for leaf in batched) and \
+        not _Vmaps.different_randomness >> level & 1
+    for leaf in _leaves(out):
+        if isinstance(leaf, BatchedTensor) and leaf._level == level:
+            leaf._expanded_only = repeated
 
 
 # out= inside vmap: PyTorch's fallback cannot write one sample at a time into ``out``, and

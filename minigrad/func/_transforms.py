@@ -48,20 +48,58 @@ def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
-            batch_args = whole_batch(args) if whole_batch is not None else None
+            _Vmaps.expanded_arguments += 1        # (marks what is computed from them alone)
+            try:
+                batch_args = whole_batch(args) if whole_batch is not None else None
+            finally:
+                _Vmaps.expanded_arguments -= 1
             if batch_args is None:
                 return run_transform_per_sample(transform, args, kwargs)
             given, batched = tree_flatten(args)[0], tree_flatten(batch_args)[0]
             if all(a is b or isinstance(a, BatchedTensor) for a, b in zip(given, batched)):
                 return transform(*batch_args, **kwargs)          # (nothing was given the batch)
+            _Vmaps.expanded_arguments += 1
             try:
-                return transform(*batch_args, **kwargs)
+                results = transform(*batch_args, **kwargs)
             except RuntimeError as error:
                 if not _refused_a_value(error):
                     raise
                 return run_transform_per_sample(transform, args, kwargs)
+            finally:
+                _Vmaps.expanded_arguments -= 1
+            return _unbatched_results(results)
         return transform(*args, **kwargs)
     return call
+
+
+def _repeated(tensor):
+    """Does ``tensor`` hold, at every vmap level that batches it, one value repeated (computed
+    only from arguments given the batch and from tensors not batched)? PyTorch's is not batched."""
+    while isinstance(tensor, BatchedTensor):
+        if not tensor._expanded_only:
+            return False
+        tensor = tensor._value
+    return True
+
+
+def _one_of_the_repeated(tensor):
+    """``tensor`` without the batch dims of its levels, if it holds one value repeated (as
+    PyTorch gives it: not batched, so that ``.item()`` works); else ``tensor`` itself."""
+    if not isinstance(tensor, BatchedTensor) or not _repeated(tensor):
+        return tensor
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value.select(tensor._bdim, 0)
+        node = _unbatched(tensor)._grad_fn
+        if node is not None:        # (not PyTorch's: next_functions skips it, as the expand)
+            node._adds_a_batch = True
+    return tensor
+
+
+def _unbatched_results(results):
+    """The results of a transform run with arguments given the batch: those that hold one
+    value repeated, not batched (see _one_of_the_repeated)."""
+    leaves, spec = tree_flatten(results)
+    return tree_unflatten([_one_of_the_repeated(leaf) for leaf in leaves], spec)
 
 
 def _refused_a_value(error):
@@ -114,7 +152,9 @@ def _batched_at(tensor, levels):
         return tensor
     level, outer = levels[0], levels[1:]
     if isinstance(tensor, BatchedTensor) and tensor._level == level:
-        return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
+        batched = BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
+        batched._expanded_only = tensor._expanded_only
+        return batched
     inner = _batched_at(tensor, outer).unsqueeze(0)
     expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
     # (PyTorch shows the edge to the tensor itself: every node of the expansion is skipped)
@@ -123,7 +163,9 @@ def _batched_at(tensor, levels):
     while node is not None and node is not own and type(node).__name__ != "AccumulateGrad":
         node._adds_a_batch = True
         node = node._next_nodes[0] if node._next_nodes else None
-    return BatchedTensor(expanded, 0, level)
+    batched = BatchedTensor(expanded, 0, level)
+    batched._expanded_only = True
+    return batched
 
 
 def _tensor_class():
@@ -171,7 +213,9 @@ def _fresh(x, level):
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
     if isinstance(x, BatchedTensor):      # grad inside vmap: the whole batch is the input
-        return BatchedTensor(_fresh(x._value, level), x._bdim, x._level)
+        fresh = BatchedTensor(_fresh(x._value, level), x._bdim, x._level)
+        fresh._expanded_only = x._expanded_only
+        return fresh
     fresh = x.detach()
     fresh._requires_grad = True      # (requires_grad_() is refused inside transforms, as in PyTorch)
     tangent = forward_ad._tangent_of(x)
@@ -243,7 +287,9 @@ def _unbatched(tensor):
 
 def _finish_one(tensor, own_leaves):
     if isinstance(tensor, BatchedTensor):
-        return BatchedTensor(_finish_one(tensor._value, own_leaves), tensor._bdim, tensor._level)
+        finished = BatchedTensor(_finish_one(tensor._value, own_leaves), tensor._bdim, tensor._level)
+        finished._expanded_only = tensor._expanded_only
+        return finished
     if tensor is None or _reaches_outside([tensor], own_leaves):
         return tensor
     finished = tensor.detach()
@@ -294,8 +340,26 @@ def _batched_grads(outputs, inputs, grad_outputs):
                      create_graph=True, allow_unused=True)
     else:
         grads = [None] * len(values)
-    return [_rewrapped(g if g is not None else _zeros_like(v), x)
-            for g, v, x in zip(grads, values, inputs)]
+    # outputs and cotangents of one value repeated (computed from arguments given the batch
+    # only): the gradient of such an argument is one value repeated too, not batched in PyTorch
+    repeated = all(_repeated(output) for output in outputs) and \
+        all(_repeated(cotangent) for cotangent in grad_outputs or ())
+    gradients = []
+    for g, v, x in zip(grads, values, inputs):
+        gradient = _rewrapped(g if g is not None else _zeros_like(v), x)
+        if repeated and _repeated(x):
+            gradient = _one_of_the_repeated(_marked_repeated(gradient))
+        gradients.append(gradient)
+    return gradients
+
+
+def _marked_repeated(tensor):
+    """``tensor`` (BatchedTensors around a value) marked as holding one value repeated."""
+    inner = tensor
+    while isinstance(inner, BatchedTensor):
+        inner._expanded_only = True
+        inner = inner._value
+    return tensor
 
 
 def _like_batch_of(cotangent, output):
@@ -804,7 +868,8 @@ def _cotangent_leaf(output):
     whole = _unbatched(output)
     dummy = _wrap(np.zeros(whole._array.shape, dtype=whole._array.dtype))
     dummy.requires_grad = True
-    return _rewrapped(dummy, output)
+    rewrapped = _rewrapped(dummy, output)
+    return _marked_repeated(rewrapped) if _repeated(output) else rewrapped
 
 
 def hessian(func, argnums=0):
