@@ -323,3 +323,102 @@ def _failure(L, name):
 def test_failure_is_torchs(name):
     torch = import_torch()
     assert _failure(minigrad, name) == _failure(torch, name)
+
+
+# --- a derivative that depends on no batched value is not batched --------------------------------
+# The transform runs on the whole batch, with the arguments vmap does not batch given the batch;
+# what is computed from those alone holds one value repeated, and comes out as that one value,
+# as PyTorch's does (not batched: its .item() works, and it prints as one value).
+
+def _item_or_refusal(tensor):
+    try:
+        tensor.sum().item()
+        return "item"
+    except RuntimeError as error:
+        return str(error)[:40]
+
+
+def _unbatched_programs(L):
+    F = L.func
+    w = L.tensor([0.5, -1.0, 2.0, 0.25], dtype=L.float64)
+    return {
+        "grad": lambda x: F.grad(lambda p: (p.sin() * 2).sum())(w),
+        "grad_argument_not_batched": lambda x: F.vmap(F.grad(lambda p, q: (p * p).sum()),
+                                                      in_dims=(None, 0))(w, x.unsqueeze(0)),
+        "grad_argument_and_batched_value": lambda x: F.grad(lambda p: (p * x).sum())(w),
+        "grad_and_value": lambda x: F.grad_and_value(lambda p: (p.sin() * 2).sum())(w),
+        "grad_has_aux": lambda x: F.grad(lambda p: ((p * 2).sum(), p * 3), has_aux=True)(w),
+        "grad_argnums": lambda x: F.grad(lambda p, q: (p * q).sum(), argnums=(0, 1))(w, w.exp()),
+        "jacrev": lambda x: F.jacrev(lambda p: p.sin() * 2)(w),
+        "jacfwd": lambda x: F.jacfwd(lambda p: p.sin() * 2)(w),
+        "hessian": lambda x: F.hessian(lambda p: p.sin().sum())(w),
+        "vjp": lambda x: F.vjp(lambda p: p.sin(), w)[1](w),
+        "vjp_output": lambda x: F.vjp(lambda p: p.sin(), w)[0],
+        "vjp_batched_cotangent": lambda x: F.vjp(lambda p: p.sin(), w)[1](x),
+        "nested": lambda x: F.vmap(lambda y: F.grad(lambda p: (p.sin() * 2).sum())(w))(
+            x.unsqueeze(0).expand(2, 4)),
+        "random_different": lambda x: F.grad(lambda p: (p * L.randn_like(p)).sum())(w),
+    }
+
+
+def _unbatched_outcome(L, name):
+    x = L.tensor(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
+    seen = []
+
+    def body(t):
+        out = _unbatched_programs(L)[name](t)
+        seen.extend(_item_or_refusal(o) for o in _flat(out))
+        return out
+    randomness = "different" if name == "random_different" else "error"
+    L.manual_seed(0)
+    out = L.func.vmap(body, randomness=randomness)(x)
+    values = [o.numpy() for o in _flat(out)]
+    return seen, [v.shape for v in values], values
+
+
+@pytest.mark.parametrize("name", list(_unbatched_programs(minigrad)))
+def test_derivative_of_no_batched_value_is_not_batched(name):
+    torch = import_torch()
+    ours, theirs = _unbatched_outcome(minigrad, name), _unbatched_outcome(torch, name)
+    assert ours[:2] == theirs[:2]
+    if name != "random_different":       # (minigrad draws the numbers one after another)
+        _assert_close(ours[2], theirs[2])
+
+
+def _printed_unbatched(L):
+    import contextlib
+    import io
+    x = L.tensor(np.linspace(-1.0, 1.0, 6).reshape(3, 2))
+    w = L.tensor([1.0, 2.0], dtype=L.float32)
+
+    def f(p):
+        print("argument", p)
+        y = p * 2
+        print("computed", y)
+        return y.sum()
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        L.func.vmap(lambda t: L.func.grad(f)(w))(x)
+        L.func.vmap(lambda t: L.func.vmap(lambda u: L.func.grad(f)(w))(t))(x.reshape(3, 2, 1))
+    return shown.getvalue()
+
+
+def test_printed_value_not_batched_is_torchs():
+    torch = import_torch()
+    assert _printed_unbatched(minigrad) == _printed_unbatched(torch)
+
+
+def test_gradient_not_batched_keeps_its_graph():
+    """The gradient of an argument that requires grad, differentiated again outside vmap."""
+    torch = import_torch()
+
+    def run(L):
+        w = L.tensor([0.5, -1.0, 2.0], dtype=L.float64, requires_grad=True)
+        x = L.tensor(np.linspace(-1.0, 1.0, 6).reshape(2, 3))
+        out = L.func.vmap(lambda t: L.func.grad(lambda p: (p.sin() * p).sum())(w) + t)(x)
+        edges = [type(node).__name__ for node, _ in out.grad_fn.next_functions]
+        out.pow(2).sum().backward()
+        return out.detach().numpy(), edges, w.grad.numpy()
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[1] == theirs[1]
+    _assert_close([ours[0], ours[2]], [theirs[0], theirs[2]])
