@@ -422,3 +422,23 @@ def test_gradient_not_batched_keeps_its_graph():
     ours, theirs = run(minigrad), run(torch)
     assert ours[1] == theirs[1]
     _assert_close([ours[0], ours[2]], [theirs[0], theirs[2]])
+
+
+def _changed_in_place(L, change):
+    """An argument vmap does not batch, changed in place inside grad by a batched value."""
+    x = L.tensor(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
+    w = L.tensor([0.5, -1.0, 2.0, 0.25], dtype=L.float64)
+
+    def loss(p, t):
+        copy = p.clone()
+        getattr(copy, change)(t)
+        return copy.pow(2).sum()
+    with pytest.raises(RuntimeError) as caught:
+        L.func.vmap(lambda t: L.func.grad(loss)(w, t))(x)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("change", ["add_", "sub_", "mul_", "div_", "copy_", "__iadd__", "__imul__"])
+def test_argument_not_batched_changed_by_batched_value_is_refused(change):
+    torch = import_torch()
+    assert _changed_in_place(minigrad, change) == _changed_in_place(torch, change)

@@ -46,6 +46,8 @@ def dispatch(name, op, args, kwargs):
         return op(*args, **kwargs)
     if kwargs.get("out") is not None:
         raise RuntimeError(_out_refusal(name, args))
+    if _Vmaps.expanded_arguments and name in _ARITHMETIC_IN_PLACE:
+        _refuse_changing_repeated(name, args, kwargs, level)
     rule = RULES.get(name)
     out = NotImplemented
     if rule is not None:
@@ -57,6 +59,35 @@ def dispatch(name, op, args, kwargs):
     if _Vmaps.expanded_arguments:
         _mark_expanded_only(out, (args, kwargs), level)
     return out
+
+
+# in-place arithmetic, and the name PyTorch's messages give it
+_ARITHMETIC_IN_PLACE = {"add_": "add_", "sub_": "sub_", "mul_": "mul_", "div_": "div_",
+                        "copy_": "copy_", "__iadd__": "add_", "__isub__": "sub_",
+                        "__imul__": "mul_", "__itruediv__": "div_"}
+
+
+def _refuse_changing_repeated(name, args, kwargs, level):
+    """PyTorch's refusal to change in place, by a batched value, an argument a transform gave
+    the batch (it is not batched there: it cannot hold one result per sample)."""
+    from .._functorch import _not_batched_message, _INPLACE_MESSAGES
+    self = args[0] if args else None
+    if not (isinstance(self, BatchedTensor) and self._level == level and self._expanded_only):
+        return
+    others = [leaf for leaf in _leaves((args[1:], kwargs)) if isinstance(leaf, BatchedTensor)
+              and leaf._level == level and not leaf._expanded_only]
+    if not others:
+        return
+    name = _ARITHMETIC_IN_PLACE[name]
+    if name == "add_":             # (batched by broadcasting: the result does not fit self)
+        out, other = list(self.shape), list(others[0].shape)
+        rank = max(len(out), len(other))
+        other = [_Vmaps.batch_sizes[level]] + [1] * (rank - len(other)) + other
+        padded = [1] * (len(other) - len(out)) + out
+        broadcast = [max(a, b) if 1 in (a, b) else a for a, b in zip(padded, other)]
+        raise RuntimeError(f"output with shape {out} doesn't match the broadcast shape {broadcast}")
+    label, names_level = _INPLACE_MESSAGES.get(name, ("inplace arithmetic", False))
+    raise RuntimeError(_not_batched_message(label, f"at level {level}" if names_level else "in a vmap"))
 
 
 def _mark_expanded_only(out, inputs, level):
