@@ -442,3 +442,33 @@ def _changed_in_place(L, change):
 def test_argument_not_batched_changed_by_batched_value_is_refused(change):
     torch = import_torch()
     assert _changed_in_place(minigrad, change) == _changed_in_place(torch, change)
+
+
+def _cond_nuc(L, values):
+    """linalg.cond(A, 'nuc') outside vmap: one set of singular values (its graph, its gradient)."""
+    a = L.tensor(values, requires_grad=True)
+    out = L.linalg.cond(a, "nuc")
+    shown = graph(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out.sum().backward()
+    return shown, out.detach().numpy(), a.grad.numpy()
+
+
+@pytest.mark.parametrize("values", [
+    np.random.default_rng(0).standard_normal((4, 4)) + 2 * np.eye(4),
+    np.random.default_rng(1).standard_normal((2, 3, 3)),
+])
+def test_cond_nuc_is_torchs(values):
+    torch = import_torch()
+    ours, theirs = _cond_nuc(minigrad, values), _cond_nuc(torch, values)
+    assert ours[0] == theirs[0]
+    _assert_close(ours[1:], theirs[1:])
+
+
+def test_cond_nuc_of_a_singular_matrix_is_torchs():
+    torch = import_torch()
+    values = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])
+    ours = minigrad.linalg.cond(minigrad.tensor(values), "nuc").item()
+    theirs = torch.linalg.cond(torch.tensor(values), "nuc").item()
+    assert ours == pytest.approx(theirs, rel=1e-6)
