@@ -472,3 +472,79 @@ def test_cond_nuc_of_a_singular_matrix_is_torchs():
     ours = minigrad.linalg.cond(minigrad.tensor(values), "nuc").item()
     theirs = torch.linalg.cond(torch.tensor(values), "nuc").item()
     assert ours == pytest.approx(theirs, rel=1e-6)
+
+
+# --- a jvp inside a jvp inside vmap: on the whole batch --------------------------------------------
+
+def _jvp_programs(L):
+    F = L.func
+    c = L.tensor([0.1, 0.2, 0.3], dtype=L.float64)
+    return {
+        "jvp_of_jvp": lambda t: F.jvp(lambda a: F.jvp(lambda b: b.sin() * a, (a,), (a * 2,))[1],
+                                      (t,), (t.cos(),)),
+        "tangents_not_batched": lambda t: F.jvp(
+            lambda a: F.jvp(lambda b: b.exp() * a, (a,), (c,))[1], (t,), (c,)),
+        "primal_not_batched": lambda t: F.jvp(
+            lambda a: F.jvp(lambda b: (b * t).tanh(), (a,), (a,))[1], (c,), (c,)),
+        "jacfwd_of_jacfwd": lambda t: F.jacfwd(F.jacfwd(lambda a: (a.sin() * a).sum()))(t),
+        "jvp_of_hessian": lambda t: F.jvp(lambda a: F.hessian(lambda b: (b.sin() * b).sum())(a),
+                                          (t,), (t,)),
+    }
+
+
+def _jvp_outcome(L, name, in_dims=0):
+    x = L.tensor([[0.5, 1.0, 0.2], [1.5, -2.0, 0.3]], dtype=L.float64, requires_grad=True)
+    calls = []
+
+    def body(t):
+        calls.append(1)
+        return _jvp_programs(L)[name](t)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = L.func.vmap(body, in_dims=in_dims)(x.T if in_dims else x)
+    outs = _flat(out)
+    shown = [(tuple(o.shape), type(o.grad_fn).__name__) for o in outs]
+    sum(o.sum() for o in outs).backward()
+    return len(calls), shown, [o.detach().numpy() for o in outs], x.grad.numpy()
+
+
+@pytest.mark.parametrize("name", list(_jvp_programs(minigrad)))
+def test_jvp_inside_jvp_inside_vmap_is_torchs(name):
+    torch = import_torch()
+    ours, theirs = _jvp_outcome(minigrad, name), _jvp_outcome(torch, name)
+    if name == "jvp_of_hessian":     # (grad inside a jvp inside vmap: per sample, stacked)
+        assert ours[0] == theirs[0] and ours[1][0] == theirs[1][0]
+    else:
+        assert ours[:2] == theirs[:2]
+    _assert_close(ours[2] + [ours[3]], theirs[2] + [theirs[3]])
+
+
+def test_jvp_inside_jvp_in_dims_1_is_torchs():
+    torch = import_torch()
+    ours, theirs = _jvp_outcome(minigrad, "jvp_of_jvp", 1), _jvp_outcome(torch, "jvp_of_jvp", 1)
+    assert ours[0] == theirs[0]
+    _assert_close(ours[2] + [ours[3]], theirs[2] + [theirs[3]])
+
+
+def _printed_in_jvp_of_jvp(L):
+    import contextlib
+    import io
+    F = L.func
+    x = L.tensor([[0.5, 1.0], [1.5, -2.0]], dtype=L.float64)
+
+    def inner(t):
+        def f(a):
+            out, tangent = F.jvp(lambda b: (print("inner sees", b) or b.sin() * a), (a,), (a * 2,))
+            print("inner tangent", tangent)
+            return tangent
+        return F.jvp(f, (t,), (t.cos(),))
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        print(F.vmap(inner)(x))
+    return shown.getvalue()
+
+
+def test_printed_inside_jvp_of_jvp_in_vmap_is_torchs():
+    """The whole batch, once, inside the wrappers of each level (as PyTorch prints it)."""
+    torch = import_torch()
+    assert _printed_in_jvp_of_jvp(minigrad) == _printed_in_jvp_of_jvp(torch)

@@ -371,7 +371,9 @@ def _like_batch_of(cotangent, output):
     inner = _like_batch_of(cotangent._value if cotangent._bdim == output._bdim
                            else cotangent._value.movedim(cotangent._bdim, output._bdim),
                            output._value)
-    return BatchedTensor(inner, output._bdim, output._level)
+    batched = BatchedTensor(inner, output._bdim, output._level)
+    batched._expanded_only = cotangent._expanded_only
+    return batched
 
 
 def _rewrapped(gradient, like):
@@ -529,7 +531,7 @@ def _jvp_on_whole_batch(args):
     over the samples, forward mode already runs, nothing is batched, or the arguments are
     wrong (the per-sample path raises PyTorch's messages)."""
     levels = _running_batched_levels()
-    if len(args) != 3 or not levels or _Vmaps.looping or forward_ad._DualLevel.current is not None:
+    if len(args) != 3 or not levels or _Vmaps.looping:
         return None
     func, primals, tangents = args
     if not isinstance(primals, tuple):
@@ -540,8 +542,6 @@ def _jvp_on_whole_batch(args):
     if tangent_spec != spec or not all(isinstance(leaf, Tensor) and leaf.is_floating_point()
                                        and not isinstance(_unbatched(leaf), BatchedTensor)
                                        for leaf in leaves):
-        return None
-    if not any(isinstance(leaf, BatchedTensor) for leaf in leaves):
         return None
     primal_leaves = [_batched_at(p, levels) for p in primal_leaves]
     if any(tuple(t.shape) != tuple(p.shape) for t, p in zip(tangent_leaves, primal_leaves)):
@@ -611,6 +611,10 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
         # _jvp_on_whole_batch; the duals are the tensors of the whole batch inside them)
         duals = [_rewrapped(level.input(alias, _dual(alias, _unbatched(t))), p)
                  for alias, t, p in zip(aliases, tangent_leaves, primal_leaves)]
+        # (a primal and tangent given the batch hold one value repeated: so does what is
+        # computed from them alone, as _repeated says)
+        duals = [_marked_repeated(d) if _repeated(p) and _repeated(t) else d
+                 for d, p, t in zip(duals, primal_leaves, tangent_leaves)]
         output, aux = _split_aux(level.run(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
@@ -620,6 +624,8 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
             tangent = forward_ad.unpack_dual(whole).tangent
             with forward_ad._paused():
                 values.append(_rewrapped(_alias(whole), out))   # without its tangent (AliasBackward0)
+            if _repeated(out):
+                _marked_repeated(values[-1])
             if tangent is None:
                 products.append(_zeros_like(values[-1]))
             elif "_expanded_from" in tangent.__dict__:
@@ -627,6 +633,8 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
                 products.append(tangent._expanded_from)
             else:
                 products.append(_rewrapped(tangent, out))
+                if _repeated(out):
+                    _marked_repeated(products[-1])
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
 
@@ -680,9 +688,7 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
         output, aux = _split_aux(level.run(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
-        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
-        for dummy in dummies:
-            dummy.requires_grad = True
+        dummies = [_cotangent_leaf(o) for o in out_leaves]
         pulled_back = _grads(out_leaves, fresh, dummies)
         products = _grads(pulled_back, dummies, list(tangent_leaves))
     products = _finish(products, fresh + dummies)
