@@ -1134,8 +1134,9 @@ def _squeeze_dims_in_place(input, dims):
 
 
 def _folding_view(op, level, args, kwargs):
-    """unsafe_view(t, shape), squeeze_dims_(t, dims), squeeze_dim_(t, dim) inside matmul's rule, for a value that
-    an outer vmap batches too: the same on its value, behind the batch dim."""
+    """unsafe_view(t, shape), squeeze_dims_(t, dims), squeeze_dim_(t, dim) inside matmul's
+    rule, for a value that an outer vmap batches too: the same on its value, behind the
+    batch dim."""
     value, batched = unwrap(args[0], level)
     if op.__name__ == "unsafe_view":
         return wrap(op(value, (value.shape[0],) + tuple(args[1])), level)

@@ -7,21 +7,22 @@ given dims count them from the end (``dim=(-2, -1)``), which the batch in front 
 unchanged; dims counted from the front, tensors among the other arguments, a sample with
 fewer dims than a matrix, go to the per-sample fallback (with its messages). A function of
 two tensors (``solve(A, B)``) gets both with the batch in front, the one not batched
-expanded to the batch (ExpandBackward0), as PyTorch's rules do.
+expanded to the batch (ExpandBackward0), as PyTorch's rules do; ``lu_solve``,
+``cholesky_solve`` and ``cdist`` broadcast the one not batched instead, as theirs do.
 
 Functions that PyTorch writes as a few steps of other functions (``cond``, ``norm``,
-``vecdot``, ``trace``) run those steps under vmap, each by its rule, so their graph is the
-steps' nodes on the whole batch. PyTorch has no rule for ``linalg.lu`` and ``cond`` with a
-named norm ('fro', 'nuc'): they run once per sample, with PyTorch's fallback graph and its
-"performance drop" warning.
+``vecdot``, ``trace``, ``tensorinv``, ``multi_dot``, ``outer``, ``dist``) run those steps
+under vmap, each by its rule, so their graph is the steps' nodes on the whole batch.
+PyTorch has no rule for ``linalg.lu``, ``tensorsolve`` and ``cond`` with a named norm ('fro',
+'nuc'): they run once per sample, with PyTorch's fallback graph and its "performance drop"
+warning.
 
 PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp.
 """
 import numpy as np
 
 from .._tensor import Tensor
-from .._functorch import _Vmaps
-from .._functorch import warn_no_batching_rule
+from .._functorch import _Vmaps, warn_no_batching_rule
 from ._batched_tensor import BatchedTensor
 from ._batch_rules import (unwrap, wrap, _has_tensor, _arguments, _dispatching, _matmul,
                            per_sample_as_pytorch)
@@ -30,7 +31,8 @@ from ._batch_rules import (unwrap, wrap, _has_tensor, _arguments, _dispatching, 
 _MATRIX_FUNCTIONS = """det slogdet inv inv_ex cholesky cholesky_ex eigh eigvalsh svd svdvals qr
     lu_factor lu_factor_ex matrix_exp matrix_power pinv matrix_rank""".split()
 # torch.xxx functions of a matrix (or a stack of them) that PyTorch's rules run once too
-_TORCH_MATRIX_FUNCTIONS = "det logdet slogdet inverse svd pinverse matrix_exp cholesky cholesky_inverse".split()
+_TORCH_MATRIX_FUNCTIONS = """det logdet slogdet inverse svd pinverse matrix_exp cholesky
+    cholesky_inverse""".split()
 
 
 # PyTorch's message for a sample of fewer than 2 dims where its rule (or the function it runs
@@ -188,9 +190,9 @@ def _lstsq(op, level, args, kwargs):
 
 def _broadcast(ranks):
     """The rule of a function of tensors with at least these numbers of dims per sample
-    (matrices: 2, pivots: 1) and options: those batched with the batch in front, the others as they are
-    (the function broadcasts them over the batch, without an ExpandBackward0, as PyTorch's
-    rules do), once. ``lu_solve(LU, pivots, B)``, ``cholesky_solve(B, L)``."""
+    (matrices: 2, pivots: 1) and options: those batched with the batch in front, the others
+    as they are (the function broadcasts them over the batch, without an ExpandBackward0, as
+    PyTorch's rules do), once. ``lu_solve(LU, pivots, B)``, ``cholesky_solve(B, L)``."""
     def rule(op, level, args, kwargs):
         tensors = args[:len(ranks)]
         if op.__name__ == "lu_solve" and len(args) == 3 and isinstance(args[2], Tensor) and \
