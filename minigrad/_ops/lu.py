@@ -209,6 +209,10 @@ class LinalgLuSolveBackward0(Node):
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
     ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
+    for name, matrix in (("A", LU), ("B", B)):
+        if matrix.ndim < 2:
+            where = "torch.linalg.lu_solve" if name == "A" else "linalg.lu_solve"
+            raise RuntimeError(f"{where}: The input tensor {name} must have at least 2 dimensions.")
     n = LU.shape[-1]
     refuse_half(LU, kernel="linalg.lu_solve_cpu")
     if (B.shape[-2] if left else B.shape[-1]) != n:

@@ -111,6 +111,9 @@ def cond(A, p=None):
     if p not in ("fro", "nuc", 1, -1, _INF, -_INF):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     check_matrices(f"linalg.cond(ord={p if isinstance(p, str) else format(p, 'g')})", A)
+    if p == "nuc":       # the nuclear norms of A and A^-1 from one set of singular values
+        values = svdvals(A)
+        return values.sum(-1) * values.reciprocal().sum(-1)
     from .decompositions import inv_ex
     inverse, info = inv_ex(A)
     # a singular matrix has no inverse: its condition number is infinite (PyTorch fills the
