@@ -258,7 +258,7 @@ def _line_up(operand, items, position, ellipsis_ndim, total_ndim):
             j += 1
     for axis, dim in enumerate(source_dim):
         if dim == -1:                        # a letter this operand does not have
-            operand = operand.unsqueeze(-1)
+            operand = operand.unsqueeze(j)   # (j == operand.ndim: the node shows this dim, as PyTorch's)
             source_dim[axis] = j
             j += 1
     return operand.permute(source_dim)

@@ -220,7 +220,19 @@ def _flash_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
         attn_mask = _wrap(_additive_mask(attn_mask, q.dtype))
     return save_result(result(out, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                               dropout_p=dropout_p, is_causal=is_causal, scale=scale),
-                       query, key, value, attn_mask, _wrap(logsumexp.astype(q.dtype, copy=False)))
+                       query, key, value, attn_mask, _wrap(_as_kernel_keeps(logsumexp, q.dtype)))
+
+
+def _as_kernel_keeps(logsumexp, dtype):
+    """numpy: the (batch, heads, length) logsumexp as PyTorch's kernel keeps it: in its accumulating
+    dtype (float32 for float16 and bfloat16 inputs) and laid out as (batch, length, heads)
+    transposed, so its strides are (length * heads, 1, heads)."""
+    if dtype.itemsize < 4:
+        dtype = np.dtype(np.float32)
+    kept = np.empty(logsumexp.shape[:1] + logsumexp.shape[2:] + logsumexp.shape[1:2], dtype=dtype)
+    kept = np.swapaxes(kept, 1, 2)
+    kept[...] = logsumexp
+    return kept
 
 
 def _takes_fused_kernel(query, key, value, attn_mask, dropout_p, enable_gqa):
