@@ -12,7 +12,7 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, needs_grad
 from . import result, save_result, zeros_set_in_place
 from .pointwise import _binary, _operand_arrays, kernel_not_implemented, pow, rpow
 from .rounding import _NotImplementedBackward
@@ -59,7 +59,8 @@ def hypot(input, other):
     if dtype.kind != "f":
         raise kernel_not_implemented("hypot_cpu", _wrap(np.empty(0, dtype)))
     out = result(_binary(np.hypot, input, other), HypotBackward0, (input, other))
-    return save_result(out, input, other)
+    # (each input is saved for its own gradient only, as PyTorch saves it)
+    return save_result(out, input if needs_grad((input,)) else None, other if needs_grad((other,)) else None)
 
 
 # --- copysign ------------------------------------------------------------------------------

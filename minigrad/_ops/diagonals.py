@@ -73,7 +73,7 @@ def diagflat(input, offset=0):
 
     As in PyTorch: a flat view first (ViewBackward0, after a copy if the memory needs one),
     then diag_embed."""
-    return diag_embed(view(contiguous(input), -1), offset, 0, 1)
+    return diag_embed(view(contiguous(input), -1), offset)
 
 
 class TraceBackward0(Node):

@@ -239,10 +239,10 @@ def _line_up(operand, items, position, ellipsis_ndim, total_ndim):
     first_seen, j, original_ndim = {}, 0, operand.ndim
     for c in items:
         if c == _ELLIPSIS:
+            # fewer ellipsis dims: they are the last ones (broadcast from the left); the missing
+            # first ones are added at the end with the missing letters, as PyTorch adds them
             covered = original_ndim - (len(items) - 1)
-            for _ in range(ellipsis_ndim - covered):    # fewer ellipsis dims: broadcast from the left
-                operand = operand.unsqueeze(j)
-            for e in range(ellipsis_ndim):
+            for e in range(ellipsis_ndim - covered, ellipsis_ndim):
                 source_dim[position[("...", e)]] = j
                 j += 1
         elif c in first_seen:

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_grad
 from .views import history_first
 from . import result
 from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
@@ -117,7 +117,9 @@ def put(input, index, source, accumulate=False):
         np.add.at(flat, positions, values)
     else:
         flat[positions] = values
-    return result(out, PutBackward0, (input, source), saved=(index, source), accumulate=accumulate)
+    # (source is saved for its own gradient only, as PyTorch saves it)
+    return result(out, PutBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
+                  accumulate=accumulate)
 
 
 def put_(self, index, source, accumulate=False):
@@ -182,7 +184,8 @@ def index_copy(input, dim, index, source):
                          f"dimension {dim} with size {size}")
     out = input._array.copy()
     _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
-    return result(out, IndexCopyBackward0, (input, source), saved=(index, source), dim=dim,
+    # (source is saved for its own gradient only, as PyTorch saves it)
+    return result(out, IndexCopyBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None), dim=dim,
                   source_dim=source.ndim, dim_as_given=dim_as_given)
 
 
