@@ -168,7 +168,7 @@ PARAMETERS = {
         "amax", "amin", "norm", "argmax", "argmin", "all", "any", "var", "std", "logsumexp",
         "clone", "reshape", "t", "transpose", "permute", "squeeze", "unsqueeze", "flatten", "unbind", "split",
         "chunk", "flip", "select", "swapaxes", "cumsum", "cumprod", "prod", "narrow", "gather",
-        "scatter", "scatter_add", "index_select", "index_add", "sort", "argsort", "topk", "roll",
+        "scatter", "scatter_add", "index_select", "index_add", "topk", "roll",
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
         "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
         "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",

@@ -1003,6 +1003,7 @@ def _install_methods():
     for name in ("unique", "unique_consecutive", "bincount", "histc", "histogram"):
         setattr(Tensor, name, getattr(counting, name))
     Tensor.msort = sorting.msort
+    Tensor.sort, Tensor.argsort = sorting.sort_method, sorting.argsort_method   # (their own signatures)
     from ._ops.differences import diff
     from ._ops.scatter_reduce import scatter_reduce, index_reduce
     from ._ops.inplace_unary import in_place_form

@@ -423,3 +423,49 @@ def _nodes(node):
         found.append(node)
         stack.extend(next_node for next_node, _ in reversed(node.next_functions))
     return found
+
+
+# --- sort and argsort: which signature, and PyTorch's messages when none fits ----------------
+
+SORT_CALLS = [
+    "L.sort(x, 0, stable=True)", "x.sort(0, stable=True)", "L.sort(x, stable=True, dim=0)",
+    "L.sort(x, dim=0, stable=True)", "L.sort(x, 0, True, stable=True)", "x.sort(0, True, stable=True)",
+    "L.sort(x, stable=True)", "x.sort(stable=True)", "L.sort(x, True)", "x.sort(True)", "L.sort(x, 0, True)",
+    "L.sort(x, stable=True, descending=True)", "L.sort(x, True, 0)", "L.sort(x, stable=False, dim=0)",
+    "L.sort(x, 0, stable=None)", "L.sort(x, stable=None)", "L.sort(x, stable=None, dim=0)",
+    "L.sort(x, 0, descending=True, stable=True)", "L.sort(x, dim=0, descending=True, stable=True)",
+    "x.sort(dim=0, stable=True)", "x.sort(0, descending=True, stable=True)", "L.sort(x, -1, False, stable=True)",
+    "L.sort(x, stable=True, dim=0, descending=True)", "L.sort(input=x, stable=True, dim=0)", "L.sort(x, stable=1)",
+    "L.sort(x, 0, stable='a')", "L.sort(x, 'a', stable=True)", "L.argsort(x, 0, stable=True)",
+    "L.argsort(x, stable=True, dim=0)", "x.argsort(0, stable=True)", "L.argsort(x, 0, True, stable=True)",
+    "L.argsort(x, stable=True)", "x.argsort(stable=True, dim=0)", "L.msort(x)", "L.sort(x)",
+    "L.sort(x, L.tensor(0))", "L.sort(x, 'a')", "x.sort('a')", "L.sort(x, dim='a')", "L.sort(x, foo=1)",
+    "L.sort(x, 0, dim=0)", "x.sort(0, dim=0)", "x.sort(foo=1)", "L.sort()", "x.sort(0, True, 1)",
+    "L.sort(x, 0, True, 1)", "L.argsort(x, 0, True, 1)", "x.argsort(0, True, stable=True)", "L.sort(x, dim=0.5)",
+    "x.sort(descending=1)", "L.argsort(x, stable=None)", "L.argsort(x, dim=0, stable=1)", "L.sort(x, dim=None)",
+    "x.sort(None)", "L.sort(x.detach().numpy(), 0)", "L.sort(x, 0, True, None)", "x.sort(0, True, stable=None)",
+    "L.sort(x, True, stable=True)", "x.sort(stable='a')", "x.sort(dim=0, descending=1, stable=True)",
+    "L.argsort(x, 0, True, foo=1)", "L.argsort(x, stable=True, foo=1)", "x.sort(stable=True, foo=1)",
+    "x.sort(dim=0, stable=True, dim2=3)", "L.argsort(x, stable=True, input=x)", "x.argsort(0, True, stable='a')",
+    "L.argsort(x, 0.5, True, stable=True)", "L.argsort(stable=True)", "L.argsort(x, stable=True, out=3)",
+    "x.sort('a', True)", "L.sort(x, 'a', True)", "L.sort(x, axis=0)", "x.sort(axis=0, stable=True)",
+    "L.sort(input=x, dim=0)", "x.argsort()", "L.argsort(x, 1, True)", "x.sort(np.int64(0))",
+    "x.sort(0, np.bool_(True))", "x.sort(dim=0, descending=False, stable=False)",
+    "L.sort(x, a=1, b=2, c=3)", "x.sort(dim=0, stable=True, descending=True, foo=1, bar=2)",
+    "L.argsort(x, keepdim=1, zeta=2, out=3, alpha=4)",
+]
+
+
+def _sort_outcome(L, call):
+    x = L.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0], [3.0, 1.0, 1.0]], requires_grad=True)
+    try:
+        out = eval(call, {"L": L, "x": x, "np": np})
+    except Exception as error:      # noqa: BLE001 (the class and message are compared)
+        return type(error).__name__, str(error)
+    out = out if isinstance(out, tuple) else (out,)
+    return "ok", out[0].grad_fn and out[0].grad_fn.name(), [t.tolist() for t in out]
+
+
+@pytest.mark.parametrize("call", SORT_CALLS)
+def test_sort_takes_its_arguments_as_pytorch(torch, call):
+    assert _sort_outcome(minigrad, call) == _sort_outcome(torch, call)
