@@ -469,3 +469,41 @@ def _sort_outcome(L, call):
 @pytest.mark.parametrize("call", SORT_CALLS)
 def test_sort_takes_its_arguments_as_pytorch(torch, call):
     assert _sort_outcome(minigrad, call) == _sort_outcome(torch, call)
+
+
+# --- uninitialized parameters (lazy modules) given to operations and functions ---------------
+
+UNINITIALIZED_USES = [
+    "w + 1", "1 + w", "1 - w", "2 * w", "1 / w", "2 ** w", "w ** 2", "w - 1", "w / 2", "-w", "abs(w)",
+    "w > 0", "w == 1", "w % 2", "w // 2", "x @ w", "w @ x", "x - w", "x / w", "x ** w", "x // w", "x % w",
+    "x + w", "x * w", "x < w", "x == w", "x & w", "len(w)", "w[0]", "w.__setitem__(0, 1.0)", "iter(w)",
+    "w.sum()", "w.exp()", "w.dim()", "w.numel()", "w.view(-1)", "w.detach()", "w.clone()", "w.t()",
+    "f'{w}'", "bool(w)", "float(w)", "int(w)", "~w", "1 in w", "reversed(w)",
+    "L.sum(w)", "L.exp(w)", "L.add(x, w)", "L.cat([x, w])", "L.stack([w])", "L.where(x > 0, x, w)",
+    "L.zeros_like(w)", "L.matmul(x, w)", "L.numel(w)", "L.allclose(w, w)", "L.clone(w)", "L.einsum('ij->i', w)",
+    "F.relu(w)", "F.linear(x, w)", "F.linear(x, L.ones(3, 2), w)", "F.conv1d(x.unsqueeze(0), w)",
+    "F.softmax(w, 0)", "F.mse_loss(w, x)", "F.layer_norm(x, (2,), w)", "F.gelu(w)", "F.pad(w, (1, 1))",
+    "F.embedding(L.tensor([0]), w)", "F.bilinear(x, x, w)", "F.batch_norm(x, b, None)",
+    "b + 1", "L.sum(b)", "repr(w)", "str(w)", "w.shape", "w.data.shape", "w.size()", "w.grad",
+    "w.requires_grad", "w.dtype", "w.is_leaf", "L.is_tensor(w)", "type(hash(w)).__name__",
+    "type(copy.deepcopy(w)).__name__",
+]
+
+
+def _uninitialized_outcome(L, use):
+    import copy
+    w = L.nn.LazyLinear(3).weight
+    b = L.nn.LazyBatchNorm1d().running_mean
+    x = L.ones(2, 2)
+    try:
+        value = eval(use, {"L": L, "F": L.nn.functional, "w": w, "b": b, "x": x, "copy": copy})
+    except Exception as error:      # noqa: BLE001 (the class and message are compared)
+        # (the addresses PyTorch prints are its own)
+        return type(error).__name__, re.sub("0x[0-9a-f]+", "0x...", str(error))
+    return "ok", str(value).replace("minigrad", "torch")
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("use", UNINITIALIZED_USES)
+def test_uninitialized_parameter_is_refused_as_in_pytorch(torch, use):
+    assert _uninitialized_outcome(minigrad, use) == _uninitialized_outcome(torch, use)

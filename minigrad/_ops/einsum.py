@@ -36,6 +36,7 @@ from . import result
 from .shape import _make_view, _normalize_dim
 from .._memory_format import with_pytorch_steps
 from .linalg import _check_not_bool
+from .. import _python_arg_parser
 
 _ELLIPSIS = "..."
 
@@ -317,6 +318,8 @@ def einsum(equation, *operands):
     Gradient for each operand: an einsum of grad with the other operands, back to that
     operand's letters.
     """
+    if _python_arg_parser.refuse_uninitialized is not None:     # (a lazy module's parameter exists)
+        _python_arg_parser.refuse_uninitialized(f"<function einsum at {hex(id(einsum))}>", operands, {})
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not isinstance(equation, str):
