@@ -486,7 +486,7 @@ UNINITIALIZED_USES = [
     "F.embedding(L.tensor([0]), w)", "F.bilinear(x, x, w)", "F.batch_norm(x, b, None)",
     "b + 1", "L.sum(b)", "repr(w)", "str(w)", "w.shape", "w.data.shape", "w.size()", "w.grad",
     "w.requires_grad", "w.dtype", "w.is_leaf", "L.is_tensor(w)", "type(hash(w)).__name__",
-    "type(copy.deepcopy(w)).__name__",
+    "type(copy.deepcopy(w)).__name__", "w.T",
 ]
 
 
