@@ -1406,7 +1406,9 @@ def check_for_uninitialized():
     from .parameter import refuse_uninitialized
     module = globals()
     for name, function in list(module.items()):
-        if name.startswith("_") or not inspect.isfunction(function) or name == "check_for_uninitialized":
+        # (the public functions: those that vmap's batching wraps, see func/_batched_tensor.py;
+        # the helpers imported here stay as they are)
+        if name.startswith("_") or not inspect.isfunction(function) or not hasattr(function, "_unbatched"):
             continue
         if name in _BUILT_IN_FUNCTIONS:
             shown = f"<built-in function {name}>"
