@@ -507,3 +507,39 @@ def _uninitialized_outcome(L, use):
 @pytest.mark.parametrize("use", UNINITIALIZED_USES)
 def test_uninitialized_parameter_is_refused_as_in_pytorch(torch, use):
     assert _uninitialized_outcome(minigrad, use) == _uninitialized_outcome(torch, use)
+
+
+# --- layers: the graph of one forward, the layers' parameters shared ---------------------------
+
+LAYERS = [
+    ("nn.Linear(4, 3)", (2, 4)), ("nn.Conv1d(2, 3, 2)", (1, 2, 5)), ("nn.Conv2d(1, 2, 2, padding=1)", (1, 1, 3, 3)),
+    ("nn.ConvTranspose2d(1, 2, 2)", (1, 1, 3, 3)), ("nn.RNN(4, 3)", (2, 1, 4)), ("nn.GRU(4, 3)", (2, 1, 4)),
+    ("nn.LSTM(4, 3)", (2, 1, 4)), ("nn.LSTM(4, 3, num_layers=2, bidirectional=True)", (2, 1, 4)),
+    ("nn.RNNCell(4, 3)", (2, 4)), ("nn.LSTMCell(4, 3)", (2, 4)), ("nn.GRUCell(4, 3)", (2, 4)),
+    ("nn.MultiheadAttention(4, 2)", (3, 1, 4)), ("nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)", (3, 1, 4)),
+    ("nn.BatchNorm1d(4)", (3, 4)), ("nn.LayerNorm(4)", (3, 4)), ("nn.GroupNorm(2, 4)", (3, 4)),
+    ("nn.InstanceNorm1d(4, affine=True)", (1, 4, 3)), ("nn.PReLU()", (2, 4)), ("nn.Bilinear(4, 4, 2)", (2, 4)),
+    ("nn.Embedding(5, 3)", None), ("nn.EmbeddingBag(5, 3)", None),
+]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("layer, shape", LAYERS, ids=[layer for layer, _ in LAYERS])
+def test_layers_nodes_save_what_pytorchs_save(torch, layer, shape):
+    outs, weights = [], None
+    for L in (minigrad, torch):
+        module = eval(layer, {"nn": L.nn}).double()
+        if weights is None:
+            weights = [np.asarray(p.detach().tolist()) for p in module.parameters()]
+        else:
+            with L.no_grad():
+                for p, w in zip(module.parameters(), weights):
+                    p.copy_(L.tensor(w))
+        x = L.tensor([[0, 2, 1]]) if shape is None else L.tensor(np.random.default_rng(1).standard_normal(shape))
+        arguments = {"nn.Bilinear": (x, x), "nn.MultiheadAttention": (x, x, x)}.get(layer.split("(")[0], (x,))
+        out = module(*arguments)
+        while isinstance(out, tuple):
+            out = out[0]
+        outs.append(out)
+    differences = graph_differences(outs[0].grad_fn, outs[1].grad_fn)
+    assert not differences, "\n".join(differences)

@@ -37,6 +37,7 @@ from .._dtype import bool_, cpp_type_name
 from .._functorch import warn_no_batching_rule
 from ..autograd.function import _FuncTransforms
 from .. import _creation
+from .._memory_format import empty_laid_out_like
 
 
 # --- _safe_softmax: softmax, but a row that is -inf everywhere gives 0s, not NaNs ---------------
@@ -190,7 +191,7 @@ NotImplemented_.__name__ = NotImplemented_.__qualname__ = "NotImplemented"
 def _laid_out_like(values, like):
     """numpy: ``values`` in ``like``'s dtype and memory order (the kernel's output and gradients
     are ``empty_like`` their inputs: a query made by permuting heads gives a permuted output)."""
-    out = np.empty_like(like)
+    out = empty_laid_out_like(like, like.dtype)     # (a size-1 dim keeps like's step too)
     out[...] = values
     return out
 
