@@ -219,10 +219,10 @@ PROGRAMS = [
 ]
 
 
-def _run_program(L, expression, dtype):
+def _run_program(L, expression, dtype, requiring_grad="xy"):
     rng = np.random.default_rng(0)
-    x = L.tensor(rng.uniform(0.5, 2, (3, 4)).astype(dtype), requires_grad=True)
-    y = L.tensor(rng.uniform(0.5, 2, (3, 4)).astype(dtype), requires_grad=True)
+    x = L.tensor(rng.uniform(0.5, 2, (3, 4)).astype(dtype), requires_grad="x" in requiring_grad)
+    y = L.tensor(rng.uniform(0.5, 2, (3, 4)).astype(dtype), requires_grad="y" in requiring_grad)
     return eval(expression, {"L": L, "F": L.nn.functional, "x": x, "y": y})
 
 
@@ -234,6 +234,27 @@ def test_every_node_saves_what_pytorchs_saves(torch, expression, dtype):
     mine, theirs = (out[0] if isinstance(out, tuple) else out for out in (mine, theirs))
     assert not graph_differences(mine.grad_fn, theirs.grad_fn), "\n".join(
         graph_differences(mine.grad_fn, theirs.grad_fn))
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("requiring_grad", ["x", "y"])
+@pytest.mark.parametrize("expression", PROGRAMS)
+def test_nodes_save_only_what_the_gradients_asked_for_need(torch, expression, requiring_grad):
+    # (PyTorch saves an input only for the gradients of inputs that require grad)
+    outcomes = []
+    for L in (minigrad, torch):
+        try:
+            out = _run_program(L, expression, "float64", requiring_grad)
+        except Exception as error:      # noqa: BLE001 (y alone may not require grad: a target)
+            out = error
+        outcomes.append(out[0] if isinstance(out, tuple) else out)
+    mine, theirs = outcomes
+    if isinstance(theirs, Exception):
+        assert type(mine) is type(theirs)
+        return
+    assert (mine.grad_fn is None) == (theirs.grad_fn is None)
+    differences = graph_differences(mine.grad_fn, theirs.grad_fn)
+    assert not differences, "\n".join(differences)
 
 
 def _requires_grad_choices(name, arrays):

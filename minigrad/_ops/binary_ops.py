@@ -109,7 +109,8 @@ def copysign(input, other):
         dtype = np.dtype(np.float32)
     out = _binary(lambda x, y: np.copysign(x, y, dtype=dtype), input, other).astype(dtype, copy=False)
     if isinstance(other, Tensor):
-        out = save_result(result(out, CopysignBackward0, (input, other)), input)
+        # (self is saved for its own gradient only, as PyTorch saves it)
+        out = save_result(result(out, CopysignBackward0, (input, other)), input if needs_grad((input,)) else None)
         if out._grad_fn is not None:    # what other's zero gradient looks like (not a saved value)
             out._grad_fn._other_shape, out._grad_fn._other_dtype = other._array.shape, other._array.dtype
         return out
@@ -185,7 +186,9 @@ def heaviside(input, values):
     if input._array.dtype != values._array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
-    return result(out, _HeavisideBackward, (input, values))
+    # (PyTorch's node has an edge only to the inputs that require grad)
+    edges = tuple(t for t in (input, values) if needs_grad((t,))) or (input, values)
+    return result(out, _HeavisideBackward, edges)
 
 
 # --- float_power ---------------------------------------------------------------------------
