@@ -8,6 +8,8 @@ or lists them all (``received an invalid combination of arguments``, invalid_arg
 where the keyword arguments come in the order of a C++ ``std::unordered_map`` (see
 ``_unordered``). ``Signatures.parse`` does the same and returns the arguments by name.
 """
+import ast
+
 import numpy as np
 
 from ._tensor import Tensor
@@ -104,7 +106,7 @@ class _Signature:
                         break
                 by_keyword = True
             if (value is _MISSING and p.optional) or (value is None and p.allow_none):
-                values[p.name] = None if value is None or p.default == "None" else eval(p.default)
+                values[p.name] = None if value is None else ast.literal_eval(p.default)
             elif value is _MISSING:
                 if raise_error:
                     missing = [f'"{q.name}"' for q in self.params[index:] if not q.optional]
