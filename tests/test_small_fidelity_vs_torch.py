@@ -564,3 +564,26 @@ def test_layers_nodes_save_what_pytorchs_save(torch, layer, shape):
         outs.append(out)
     differences = graph_differences(outs[0].grad_fn, outs[1].grad_fn)
     assert not differences, "\n".join(differences)
+
+
+# --- index_put: the indices must be a tuple of tensors ---------------------------------------
+
+INDEX_PUT_CALLS = [
+    "x.index_put((None, i), L.ones(1))", "L.index_put(x, (None, i), L.ones(1))", "x.index_put((1,), L.ones(1))",
+    "L.index_put(x, [1], L.ones(1))", "x.index_put(i, L.ones(1))", "L.index_put(x, i, L.ones(1))",
+    "x.index_put([[0]], L.ones(1))", "x.index_put_((i, None), L.ones(1))", "L.index_put_(x, (i, None), L.ones(1))",
+    "x.index_put((i,), L.ones(3))", "L.index_put(x, [i], L.ones(3))", "x.index_put(indices=(i,), values=L.ones(3))",
+    "x.index_put('a', L.ones(1))", "x.index_put((i, 1.5), L.ones(1))", "L.index_put(x, (i,), 'a')",
+    "x.index_put((i,), 'a')", "x.index_put_(i, L.ones(1))", "L.index_put_(x, i, L.ones(1))",
+    "L.index_put_(x, (None,), L.ones(1))", "x.index_put_((i,), 'a')", "L.index_put_(x, (i,), 'a')",
+]
+
+
+@pytest.mark.parametrize("call", INDEX_PUT_CALLS)
+def test_index_put_checks_its_indices_as_pytorch(torch, call):
+    def outcome(L):
+        try:
+            return "ok", eval(call, {"L": L, "x": L.zeros(2, 3), "i": L.tensor([0])}).tolist()
+        except Exception as error:      # noqa: BLE001 (the class and message are compared)
+            return type(error).__name__, str(error)
+    assert outcome(minigrad) == outcome(torch)
