@@ -210,7 +210,7 @@ PROGRAMS = [
     "L.block_diag(x, y)", "L.cartesian_prod(x[0], y[0])", "L.combinations(x[0])", "L.atleast_3d(x)",
     "L.broadcast_to(x[0], (3, 4))", "L.linalg.vander(x[0], N=3)", "L.logspace(0, 1, 3) * x[0, :3]",
     "x.new_zeros(2) + x[0, :2]", "L.polygamma(1, x)", "L.mvlgamma(x + 2, 2)", "L.special.zeta(x + 1, y)",
-    "L.igamma(x, y)",
+    "L.igamma(x, y)", "L.vander(x[0], 3)", "L.vander(x[0])", "L.vander(x[0], 3, increasing=True)",
     # indexing with tensors, lists and masks: IndexBackward0 and IndexPutBackward0 show their indices
     "x[L.tensor([0, 2])]", "x[[0, 2], [1, 3]]", "x[:, [0, 2]]", "x[x > 1]", "x[L.tensor([True, False, True])]",
     "x[..., L.tensor([1, 3])]", "x[1:, L.tensor([0, 3])]", "x[L.tensor([0, 2]), 1:]", "x[None, L.tensor([0])]",
@@ -417,6 +417,7 @@ def test_attention_keeps_logsumexp_as_pytorchs_kernel(torch, shapes, permuted, d
     lambda L, x: (lambda y: (y.exp(), y))(x * 2),
     lambda L, x: (lambda y: (y.cumprod(0), y))(x * 2),
     lambda L, x: (lambda y: (L.addcmul(y, y, y), y))(x * 2),
+    lambda L, x: (lambda y: (L.vander(y, 3), None))(x * 2),
 ])
 def test_reading_a_saved_tensor_changed_in_place_raises_as_pytorch(torch, program):
     messages = []
