@@ -25,6 +25,8 @@ def masked_fill(input, mask, value):
 
 def index_put_(input, indices, values, accumulate=False):
     """``input.index_put_(indices, values, accumulate)``: write (or add) values at the indices."""
+    from ._ops.index_ops import check_index_put_arguments
+    check_index_put_arguments("index_put_", indices, values, first=1)     # (counting input)
     return input.index_put_(indices, values, accumulate)
 
 

@@ -1008,6 +1008,8 @@ def _install_methods():
     for name in ("unique", "unique_consecutive", "bincount", "histc", "histogram"):
         setattr(Tensor, name, getattr(counting, name))
     Tensor.msort = sorting.msort
+    Tensor.sort, Tensor.argsort = sorting.sort_method, sorting.argsort_method   # (their own signatures)
+    Tensor.index_put = index_ops.index_put_method       # (its messages count from indices, not self)
     from ._ops.differences import diff
     from ._ops.scatter_reduce import scatter_reduce, index_reduce
     from ._ops.inplace_unary import in_place_form

@@ -273,9 +273,14 @@ class Node:
             saved = self._saved
             if saved is FREED:
                 raise RuntimeError(FREED_MESSAGE)
-            if saved is None or names.index(key) >= len(saved):
+            index = names.index(key)
+            if saved is None or index >= len(saved):
                 return None
-            value = saved[names.index(key)]
+            value = saved[index]
+            version = self._saved_versions[index]
+            if version is not None and getattr(value, "_versions", _NO_VERSION)[0] != version:
+                # (unpacking checks the version, as backward does: PyTorch's same error)
+                raise RuntimeError(self._first_modified_message([i == index for i in range(len(saved))]))
             if type(value) in _WRAPPED_NUMBER_DTYPES:
                 return _wrapped_number(value)
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value

@@ -309,7 +309,7 @@ def _shown_settings(mode, ndim, of_backward):
     shown = {"output_size": "output_size"}
     for position, name in enumerate(names):
         shown[name] = lambda settings, position=position: (
-            None if settings["scale_factors"] is None else settings["scale_factors"][position])
+            None if settings["scale_factors"] is None else float(settings["scale_factors"][position]))
     if mode in _LINEAR_MODES:
         shown["align_corners"] = "align_corners"
     if not of_backward:
