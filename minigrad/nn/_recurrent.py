@@ -66,7 +66,7 @@ def unsafe_chunk(input, chunks, dim):
     array = input._array
     arrays = [array[(slice(None),) * dim + (slice(k * size, (k + 1) * size),)] for k in range(chunks)]
     pieces = tuple(plain_output(a, input) for a in arrays)
-    settings = {"dim": dim, "split_size": size, "self_sym_sizes": tuple(input.shape)}
+    settings = {"dim": dim, "dim_as_given": dim, "split_size": size, "input_shape": tuple(input.shape)}
     if _DualLevel.open:         # forward mode: each piece gets its part of the input's tangent
         push_tangents_of_pieces(pieces, input, UnsafeSplitBackward0, settings)
     if needs_grad((input,)):
