@@ -225,6 +225,7 @@ class Tensor:
                  "__dict__", "__weakref__")
 
     _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
+    _is_tensor = True             # (an edge of the graph may end here: autograd/graph.py leaf_edge)
     _retains_grad = False
     _base = None                  # the tensor this one is a view of
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad

@@ -55,7 +55,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
     with backward_pass(root_nodes, order, plan, keep_graph, create_graph):
         for node in order:                             # all its gradients have arrived
             grads = buffers.pop(node, None)            # what arrived, summed (see starting_buffers)
-            if isinstance(node, Tensor):               # a leaf without its AccumulateGrad (graph.leaf_edge):
+            if node._is_tensor:                        # a leaf without its AccumulateGrad (graph.leaf_edge):
                 if node._grad_accumulator is None or leaf_edge(node) is node:
                     if grads is not None and needed is None:    # into .grad (adopted if nothing else holds it)
                         held_elsewhere = getrefcount(grads) > REFS_OF_A_LOCAL    # (besides `grads` here)
@@ -86,7 +86,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 next_node = next_nodes[i]
                 if grad is None or next_node is None:
                     continue                           # no gradient, or none wanted there
-                if isinstance(next_node, Tensor):      # an edge that holds a leaf (graph.leaf_edge):
+                if next_node._is_tensor:               # an edge that holds a leaf (graph.leaf_edge):
                     if leaf_nodes:                     # to its AccumulateGrad if it has one,
                         next_node = leaf_nodes.get(next_node, next_node)
                     if type(next_node) is not AccumulateGrad:   # else to the leaf itself
@@ -145,13 +145,13 @@ def topological_order(root_nodes):
                           else node._all_next_nodes):
             if next_node is None:
                 continue
-            if isinstance(next_node, Tensor):     # an edge that holds a leaf (graph.leaf_edge)
+            if next_node._is_tensor:              # an edge that holds a leaf (graph.leaf_edge)
                 if next_node._grad_accumulator is not None or next_node._backward_hooks is not None \
                         or shows_nodes:           # (a node alive, or needed: its hooks, or shown)
                     accumulator = accumulator_for_pass(next_node, shows_nodes)
                     if accumulator is not None:
                         leaf_nodes[next_node] = next_node = accumulator
-            if type(next_node) is AccumulateGrad or isinstance(next_node, Tensor):
+            if type(next_node) is AccumulateGrad or next_node._is_tensor:
                 last_sender.pop(next_node, None)    # (moved to the end: the dict keeps them in
                 last_sender[next_node] = len(nodes)     # the order their last edges are met)
                 continue
@@ -335,7 +335,7 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
     version goes up (``(x * x).sum().backward()`` leaves ``x.grad._version`` at 1).
     """
     array = grad._array
-    leaf = isinstance(node, Tensor)           # (an edge that holds a leaf: graph.leaf_edge)
+    leaf = node._is_tensor                    # (an edge that holds a leaf: graph.leaf_edge)
     shape, dtype = (node._array.shape, node._array.dtype) if leaf else (node._output_shape, node._output_dtype)
     if array.shape != shape or (array.dtype is not dtype and array.dtype != dtype):
         grad = _fit_to_node(grad, node, output_nr, producer)

@@ -245,6 +245,9 @@ class Node:
     _saves_output = False       # some saved values must be unpacked on access (SavedOutput, hooks)
     _saved_names = ()           # PyTorch's name of each saved value, e.g. ("self", "other")
     _pack_order = None          # order saved-tensor hooks see them, when PyTorch's differs
+    # An edge may end at a leaf tensor instead of a node (see leaf_edge); both classes say
+    # which they are (an attribute: a failed isinstance() costs the engine more)
+    _is_tensor = False
 
     def __init__(self):
         # a node made by hand has no edges and saves nothing (recording an operation,
@@ -341,7 +344,7 @@ class Node:
         else:
             nodes = self._all_next_nodes if count else ()
         for node in nodes:
-            if isinstance(node, Tensor):      # a leaf not looked at yet: give it its node now
+            if node is not None and node._is_tensor:    # a leaf not looked at yet: its node now
                 nodes = tuple(grad_accumulator(n) if isinstance(n, Tensor) else n for n in nodes)
                 keep_next_nodes(self, nodes)  # (kept: the same node every time, as in PyTorch)
                 break
