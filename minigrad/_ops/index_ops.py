@@ -15,10 +15,11 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
-from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
+from .inplace import _overlaps, apply_inplace, check_inplace, overlaps_itself, reading_its_own_writes
+from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
-from .indexing import index_put as _index_put
+from .indexing import index_put as _index_put, _numpy_index
 from .gather_scatter import index_select
 from .._dtype import cpp_name
 
@@ -121,8 +122,31 @@ def put(input, index, source, accumulate=False):
 
 
 def put_(self, index, source, accumulate=False):
-    """In-place put: source's elements written (or added) at the flat positions ``index`` of self."""
-    return apply_inplace(self, lambda t, s: put(t, index, s, accumulate), source)
+    """In-place put: source's elements written (or added) at the flat positions ``index`` of self.
+
+    Where self sees a memory location at several positions (overlapping windows), in
+    PyTorch's order (``overlapping_writes.put``)."""
+    operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
+    if overlaps_itself(self._array):
+        return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
+            self._array, index._array.reshape(-1), source._array, accumulate))
+    return apply_inplace(self, operation, source)
+
+
+def _in_own_memory(self, operation, source, values_left):
+    """``operation(self, source)`` written into self, with the values ``values_left()`` gives
+    (PyTorch's loop, replayed in self's memory: see overlapping_writes); autograd's rules and
+    the operation's errors come first, as in PyTorch."""
+    others = (source,) if isinstance(source, Tensor) else ()
+    check_inplace(self, others=others)
+    operation(_wrap(self._array), *(other.detach() for other in others))
+    values = values_left()
+
+    def with_those_values(t, *given):
+        new = operation(t, *given)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values, *others)
 
 
 # --- index_copy ------------------------------------------------------------------------------
@@ -187,8 +211,15 @@ def index_copy(input, dim, index, source):
 
 
 def index_copy_(self, dim, index, source):
-    """In-place index_copy: slice ``index[k]`` of self along ``dim`` becomes source's slice k."""
-    return apply_inplace(self, lambda t, s: index_copy(t, dim, index, s), source)
+    """In-place index_copy: slice ``index[k]`` of self along ``dim`` becomes source's slice k.
+
+    Where self sees a memory location at several positions (overlapping windows), in
+    PyTorch's order (``overlapping_writes.index_copied``)."""
+    operation = lambda t, s: index_copy(t, dim, index, s)     # noqa: E731
+    if overlaps_itself(self._array):
+        return _in_own_memory(self, operation, source, lambda: overlapping_writes.index_copied(
+            self._array, _normalize_dim(dim, self.ndim), index._array.reshape(-1), source._array))
+    return apply_inplace(self, operation, source)
 
 
 # --- index_fill ------------------------------------------------------------------------------
@@ -263,17 +294,20 @@ def index_fill_(self, dim, index, value):
 
     An expanded ``self`` (one memory location seen at several positions) is still written,
     with PyTorch's deprecation warning: a location becomes ``value`` if any of its positions
-    is filled."""
+    is filled (so too for overlapping windows, without the warning)."""
     if isinstance(value, Tensor):
         return apply_inplace(self, lambda t, v: index_fill(t, dim, index, v), value)
     fill = lambda t, *_: index_fill(t, dim, index, value)     # noqa: E731 (raises PyTorch's errors)
-    if not _overlaps(self._array):
+    expanded = _overlaps(self._array)
+    if not expanded and not overlaps_itself(self._array):
         return apply_inplace(self, fill)
     check_inplace(self, overlap_ok=True)             # autograd's rules first
     filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)    # (where)
-    warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
-                  stacklevel=stacklevel_outside_minigrad())
-    return reading_its_own_writes(self, filled, lambda old, at: value if at else old, fill, overlap_ok=True)
+    if expanded:
+        warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
+                      stacklevel=stacklevel_outside_minigrad())
+    return reading_its_own_writes(self, filled, lambda old, at: value if at else old, fill,
+                                  overlap_ok=expanded)
 
 
 # --- index_put -------------------------------------------------------------------------------
@@ -296,8 +330,15 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_(self, indices, values, accumulate=False):
     """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
     _check_values(values)
-    return apply_inplace(self, lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate),
-                         values)
+    operation = lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate)    # noqa: E731
+    if overlaps_itself(self._array):
+        # (windows that overlap: PyTorch's loop writes a location once per position)
+        index = tuple(slice(None) if i is None else _numpy_index(i) for i in indices)
+        values_left = lambda: overlapping_writes.index_put(      # noqa: E731
+            self._array, index, values._array, accumulate)
+        if all(isinstance(i, (slice, np.ndarray)) for i in index):
+            return _in_own_memory(self, operation, values, values_left)
+    return apply_inplace(self, operation, values)
 
 
 # --- masked_scatter --------------------------------------------------------------------------
