@@ -15,7 +15,7 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from . import result
-from .inplace import _overlaps, apply_inplace, check_inplace, overlaps_itself, reading_its_own_writes
+from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, check_inplace, overlaps_itself)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
@@ -133,20 +133,22 @@ def put_(self, index, source, accumulate=False):
     return apply_inplace(self, operation, source)
 
 
-def _in_own_memory(self, operation, source, values_left):
+def _in_own_memory(self, operation, source, values_left, overlap_ok=False):
     """``operation(self, source)`` written into self, with the values ``values_left()`` gives
     (PyTorch's loop, replayed in self's memory: see overlapping_writes); autograd's rules and
-    the operation's errors come first, as in PyTorch."""
+    the operation's errors come first, as in PyTorch (``overlap_ok``: an expanded self, allowed)."""
     others = (source,) if isinstance(source, Tensor) else ()
-    check_inplace(self, others=others)
+    check_inplace(self, overlap_ok=overlap_ok, others=others)
     operation(_wrap(self._array), *(other.detach() for other in others))
     values = values_left()
+    if values is None:            # (a case the replay does not take: computed as usual)
+        return apply_inplace(self, operation, *others, overlap_ok=overlap_ok)
 
     def with_those_values(t, *given):
         new = operation(t, *given)
         new._array[...] = values
         return new
-    return apply_inplace(self, with_those_values, *others)
+    return apply_inplace(self, with_those_values, *others, overlap_ok=overlap_ok)
 
 
 # --- index_copy ------------------------------------------------------------------------------
@@ -295,19 +297,26 @@ def index_fill_(self, dim, index, value):
     An expanded ``self`` (one memory location seen at several positions) is still written,
     with PyTorch's deprecation warning: a location becomes ``value`` if any of its positions
     is filled (so too for overlapping windows, without the warning)."""
-    if isinstance(value, Tensor):
-        return apply_inplace(self, lambda t, v: index_fill(t, dim, index, v), value)
-    fill = lambda t, *_: index_fill(t, dim, index, value)     # noqa: E731 (raises PyTorch's errors)
+    others = (value,) if isinstance(value, Tensor) else ()
+    fill = lambda t, *v: index_fill(t, dim, index, *(v or (value,)))     # noqa: E731 (raises PyTorch's errors)
     expanded = _overlaps(self._array)
     if not expanded and not overlaps_itself(self._array):
-        return apply_inplace(self, fill)
-    check_inplace(self, overlap_ok=True)             # autograd's rules first
-    filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)    # (where)
+        return apply_inplace(self, fill, *others)
+    check_inplace(self, overlap_ok=True, others=others)     # autograd's rules first
+    fill(_wrap(self._array), *(v.detach() for v in others))  # then the arguments
+    filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)._array    # (where)
     if expanded:
         warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
                       stacklevel=stacklevel_outside_minigrad())
-    return reading_its_own_writes(self, filled, lambda old, at: value if at else old, fill,
-                                  overlap_ok=expanded)
+        _writeable(self)
+    number = value.item() if isinstance(value, Tensor) else value
+    values = _values_in_loop_order(self._array, filled, lambda old, at: number if at else old)
+
+    def with_those_values(t, *v):
+        new = fill(t, *v)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values, *others, overlap_ok=expanded)
 
 
 # --- index_put -------------------------------------------------------------------------------
@@ -331,14 +340,25 @@ def index_put_(self, indices, values, accumulate=False):
     """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
     _check_values(values)
     operation = lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate)    # noqa: E731
-    if overlaps_itself(self._array):
-        # (windows that overlap: PyTorch's loop writes a location once per position)
-        index = tuple(slice(None) if i is None else _numpy_index(i) for i in indices)
-        values_left = lambda: overlapping_writes.index_put(      # noqa: E731
-            self._array, index, values._array, accumulate)
-        if all(isinstance(i, (slice, np.ndarray)) for i in index):
-            return _in_own_memory(self, operation, values, values_left)
-    return apply_inplace(self, operation, values)
+    expanded = _overlaps(self._array)
+    if not expanded and not overlaps_itself(self._array):
+        return apply_inplace(self, operation, values)
+    # memory seen at several positions (expand, windows that overlap): PyTorch's loop writes a
+    # location once per position (an expanded self is allowed, with a warning)
+    check_inplace(self, overlap_ok=True, others=(values,))         # autograd's rules first
+    if expanded:
+        warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        _writeable(self)
+    index = tuple(slice(None) if i is None else _numpy_index(i) for i in indices)
+    if not all(isinstance(i, (slice, np.ndarray)) for i in index):
+        return apply_inplace(self, operation, values, overlap_ok=expanded)
+    return _in_own_memory(self, operation, values, lambda: overlapping_writes.index_put(
+        self._array, index, values._array, accumulate), overlap_ok=expanded)
+
+
+EXPANDED_INDEX_PUT_WARNING = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing "
+    "this operation. This also applies to advanced indexing e.g. tensor[indices] = tensor")
 
 
 # --- masked_scatter --------------------------------------------------------------------------

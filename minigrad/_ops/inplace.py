@@ -666,6 +666,11 @@ def copy_(self, source):
         _check_partial_overlap(self, source)
         if _reads_its_own_writes(self, source):
             return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)
+    if not same_data and overlaps_itself(self._array):
+        # windows that overlap: PyTorch's loop writes a location once per position, the last
+        # one in its order stays (so too when CopySlices writes a gradient into such a view)
+        shape.copy_into(_wrap(self._array), source.detach())      # (PyTorch's errors first)
+        return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)
     return apply_inplace(self, shape.copy_into, source, overlap_ok=same_data)
 
 

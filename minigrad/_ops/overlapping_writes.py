@@ -21,6 +21,7 @@ The orders, found in PyTorch's kernels and checked against PyTorch by experiment
 """
 import numpy as np
 
+from .._memory_format import empty_laid_out_like
 from .inplace import memory_order
 
 
@@ -60,7 +61,7 @@ def scattered(target, dim, index, source, combine):
     PyTorch walks the index's positions with dim left out, in memory order (``memory_order``),
     row by row; along a row (the fastest dimensions it can walk as one) it takes, for each
     position, every k along dim, or, for each k, every position of the row: the first when
-    dim is self's last or the row is shorter than index.shape[dim]."""
+    dim is self's last."""
     shape = list(index.shape)
     count, shape[dim] = shape[dim], 1
     operands = [_steps(array) for array in (target, source, index)]
@@ -86,7 +87,7 @@ def scattered(target, dim, index, source, combine):
         target[written] = source[at] if combine is None else combine(target[written], source[at])
 
     def write():
-        by_position = dim == target.ndim - 1 or length < count
+        by_position = dim == target.ndim - 1
         for outside in positions(outer):
             row_positions = [{**outside, **inside} for inside in positions(row)]
             if by_position:
@@ -130,7 +131,8 @@ def scatter_reduced(target, dim, index, source, reduce, include_self):
             target[...] = scattered(target, dim, index, fill, None)
         target[...] = scattered(target, dim, index, source, SCATTER_REDUCTIONS[reduce])
         if reduce == "mean":
-            counts = np.full(target.shape, 1 if include_self else 0, dtype=dtype)    # (new memory)
+            counts = empty_laid_out_like(target, dtype)      # (PyTorch's ones_like: its layout
+            counts[...] = 1 if include_self else 0           # sets the division's loop order)
             np.add.at(counts, _places(index, dim), 1)
             counts[counts == 0] = 1
             for position in loop_positions(target.shape, (_steps(target), _steps(target), _steps(counts))):
