@@ -132,6 +132,9 @@ OPERATIONS = {
               lambda L, v, a: v.triu_(a["diagonal"])),
 }
 MATRICES_ONLY = ("tril_", "triu_")
+# atan2 and xlogy themselves (out of place too) can differ from PyTorch's in the last bit
+# (README): their values are compared to rounding
+ROUNDED = ("atan2_", "xlogy_")
 
 
 def run(L, layout, arguments, operation, dtype, recorded):
@@ -164,12 +167,15 @@ def run(L, layout, arguments, operation, dtype, recorded):
     return outcome
 
 
-def assert_same(mine, theirs):
+def assert_same(mine, theirs, exact=True):
     assert mine[0] == theirs[0], f"minigrad {mine} but torch {theirs}"
     if theirs[0] == "error":
         assert mine[1:] == theirs[1:]
         return
-    np.testing.assert_array_equal(mine[1], theirs[1], strict=True)      # (to the last bit)
+    if exact:
+        np.testing.assert_array_equal(mine[1], theirs[1], strict=True)      # (to the last bit)
+    else:
+        np.testing.assert_allclose(mine[1], theirs[1], rtol=1e-6 if mine[1].dtype == np.float32 else 1e-14)
     assert mine[2:4] == theirs[2:4]
     if len(theirs) > 4:
         assert mine[4] == theirs[4]
@@ -190,7 +196,7 @@ def test_in_place_into_overlapping_memory(torch, name, dtype):
         arguments = make_arguments(rng, layout[1], dtype)
         recorded = bool(rng.random() < 0.3)
         assert_same(run(minigrad, layout, arguments, operation, dtype, recorded),
-                    run(torch, layout, arguments, operation, dtype, recorded))
+                    run(torch, layout, arguments, operation, dtype, recorded), exact=name not in ROUNDED)
 
 
 # unfold's windows, the usual way to get a view whose elements share memory
@@ -205,4 +211,4 @@ def test_in_place_into_unfold_windows(torch, name, dtype):
         arguments = make_arguments(rng, (count, window), dtype)
         for recorded in (False, True):
             assert_same(run(minigrad, layout, arguments, operation, dtype, recorded),
-                        run(torch, layout, arguments, operation, dtype, recorded))
+                        run(torch, layout, arguments, operation, dtype, recorded), exact=name not in ROUNDED)

@@ -348,6 +348,10 @@ def index_put_(self, indices, values, accumulate=False):
     check_inplace(self, overlap_ok=True, others=(values,))         # autograd's rules first
     if expanded:
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        if not accumulate and len(indices) == 1 and isinstance(indices[0], Tensor) and (
+                indices[0]._array.dtype == bool and values._array.size == 1):
+            # (PyTorch does x[mask] = one value with masked_fill_, which warns in its turn)
+            warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
         _writeable(self)
     index = tuple(slice(None) if i is None else _numpy_index(i) for i in indices)
     if not all(isinstance(i, (slice, np.ndarray)) for i in index):
