@@ -430,8 +430,15 @@ def masked_scatter(input, mask, source):
 
 
 def masked_scatter_(self, mask, source):
-    """In-place masked_scatter: the places of self where mask is True take source's elements."""
-    return apply_inplace(self, lambda t, s: masked_scatter(t, mask, s), source)
+    """In-place masked_scatter: the places of self where mask is True take source's elements.
+
+    Where self sees a memory location at several positions (overlapping windows), in
+    PyTorch's order (``overlapping_writes.masked_scattered``)."""
+    operation = lambda t, s: masked_scatter(t, mask, s)     # noqa: E731
+    if overlaps_itself(self._array):
+        return _in_own_memory(self, operation, source, lambda: overlapping_writes.masked_scattered(
+            self._array, np.broadcast_to(mask._array, self.shape), source._array))
+    return apply_inplace(self, operation, source)
 
 
 def _show_as_pytorch(node_class, settings):

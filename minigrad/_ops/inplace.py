@@ -487,14 +487,14 @@ def elementwise_in_loop_order(tensor, op, others=()):
     """``op(tensor, *others)`` (an elementwise operation: addcmul_, lerp_, atan2_, ...) written
     into a tensor that sees a memory location at several positions (overlapping unfold
     windows): PyTorch's loop changes the location once per position, each time reading what
-    the last write left (``_values_in_loop_order``). The other inputs are read in the tensor's
-    dtype, as PyTorch converts them; a result of another dtype is computed out of place first,
+    the last write left (``_values_in_loop_order``). The other inputs are read in the dtype of
+    the computation, as PyTorch converts them; a result of another dtype is computed out of place first,
     as PyTorch does (every element read before any is written)."""
     check_inplace(tensor, others=others)                  # autograd's rules first
     trial = op(_wrap(tensor._array), *(other.detach() for other in others))   # then PyTorch's errors
     if trial._array.dtype != tensor._array.dtype or trial._array.shape != tensor._array.shape:
         return apply_inplace(tensor, op, *others)
-    dtype = tensor._array.dtype
+    dtype = np.dtype(result_type(tensor, *others))      # (the dtype the loop computes in)
 
     def elementwise(value, *other_values):
         return op(_wrap(np.asarray(value)), *(_wrap(np.asarray(v, dtype=dtype)) for v in other_values))._array[()]

@@ -91,7 +91,11 @@ METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _A
 
 def polygamma_(self, n):
     """In-place ``polygamma``: x.polygamma_(n) writes polygamma(n, x) into x."""
-    return apply_inplace(self, lambda t: _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t))
+    def written(t):
+        return _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t)
+    if overlaps_itself(self._array):        # (unfold's windows): element by element
+        return reading_its_own_writes(self, (), pointwise_one_by_one(written), written)
+    return apply_inplace(self, written)
 
 
 # --- in-place forms of the math functions with more inputs: p.addcdiv_(m, d, value=-lr), ... --
@@ -118,9 +122,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             return _castable_back(operation(t, *args, **kwargs), t)
         if in_own_memory is not None and overlaps_itself(self._array):
             if in_own_memory == "elementwise":
-                if not any(isinstance(value, Tensor) for value in kwargs.values()):
-                    return elementwise_in_loop_order(
-                        self, _with_these_others(operation, args, kwargs, tensor_arguments), others)
+                loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
+                return elementwise_in_loop_order(
+                    self, _with_these_others(operation, args, kwargs, tensor_arguments), loop_inputs)
             else:
                 check_inplace(self, others=others)      # autograd's rules, then PyTorch's errors
                 written(_wrap(self._array), *(other.detach() for other in others))
@@ -135,12 +139,13 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
 
 
 def _with_these_others(operation, args, kwargs, tensor_arguments):
-    """x.name(*args, **kwargs) as a function of x and the tensor arguments (one value each, for
-    elementwise_in_loop_order): the other arguments stay as given."""
+    """x.name(*args, **kwargs) as a function of x and the tensor arguments and keywords (one
+    value each, for elementwise_in_loop_order): the other arguments stay as given."""
     def written(t, *others):
-        given = iter(others)
+        given = iter(others)       # (the tensor arguments, then the tensor keywords: lerp_'s weight=)
         changed = [next(given) if isinstance(a, Tensor) else a for a in args[:tensor_arguments]]
-        return _castable_back(operation(t, *changed, *args[tensor_arguments:], **kwargs), t)
+        keywords = {k: next(given) if isinstance(v, Tensor) else v for k, v in kwargs.items()}
+        return _castable_back(operation(t, *changed, *args[tensor_arguments:], **keywords), t)
     return written
 
 
@@ -392,13 +397,15 @@ def masked_fill_(self, mask, value):
     An expanded ``self`` (one memory location seen at several positions) is still written,
     with PyTorch's deprecation warning: a location becomes ``value`` if the mask is True at
     any of its positions (PyTorch writes element after element, so a False position after
-    a True one keeps the value just written)."""
+    a True one keeps the value just written). So too for overlapping windows, without the
+    warning."""
     if _FuncTransforms.vmaps:       # (PyTorch batches a mask and a value differently)
         if isinstance(value, Tensor):
             warn_no_batching_rule("masked_fill_.Tensor", (self, mask, value), "masked_fill_.Tensor")
         check_inplace_batching("masked_fill_", self, (mask,))
         check_inplace_batching("masked_fill_value", self, (value,))
     expanded = _overlaps(self._array)
+    shared = expanded or overlaps_itself(self._array)       # (or windows that overlap: no warning)
     check_inplace(self, overlap_ok=expanded, others=(value,))       # autograd's rules first
     fill = lambda t, m=mask: shape.masked_fill_copy(t, m, value)     # noqa: E731 (raises PyTorch's errors)
     if not isinstance(mask, Tensor) or mask._array.dtype.kind != "b" or (
@@ -410,11 +417,11 @@ def masked_fill_(self, mask, value):
         fits = np.broadcast_shapes(mask._array.shape, self._array.shape) == self._array.shape
     except ValueError:
         raise pointwise._broadcast_error(self, mask) from None      # (self is tensor a here)
-    if not expanded or not fits:
+    if not shared or not fits:
         return apply_inplace(self, fill, overlap_ok=expanded)
     number = value.item() if isinstance(value, Tensor) else value
     return reading_its_own_writes(self, mask, lambda old, masked: number if masked else old, fill,
-                                  overlap_ok=True)
+                                  overlap_ok=expanded)
 
 
 METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_add_,

@@ -247,3 +247,18 @@ def put(target, positions, source, accumulate):
             to = np.unravel_index(flat, target.shape) if target.ndim else ()
             target[to] = target[to] + source[at] if accumulate else source[at]
     return written_in_place(target, write)
+
+
+def masked_scattered(target, where, source):
+    """masked_scatter_ in ``target``'s own memory: the places where ``where`` (the mask,
+    broadcast) is True take source's elements one after the other, in row-major order of the
+    positions (PyTorch's kernel asks its loop for that order)."""
+    flat = source.reshape(-1)
+
+    def write():
+        taken = 0
+        for position in np.ndindex(*target.shape):
+            if where[position]:
+                target[position] = flat[taken]
+                taken += 1
+    return written_in_place(target, write)
