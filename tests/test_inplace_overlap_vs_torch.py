@@ -102,6 +102,10 @@ OPERATIONS = {
             a["dim"], L.tensor(a["index"]), L.tensor(a["src"]), reduce, include_self=include_self))
        for reduce in ("sum", "prod", "mean", "amax", "amin") for include_self in (True, False)},
     "index_copy_": (_index_arguments, lambda L, v, a: v.index_copy_(a["dim"], L.tensor(a["index"]), L.tensor(a["source"]))),
+    **{f"index_reduce_ {reduce} {include_self}": (
+        _index_arguments, lambda L, v, a, reduce=reduce, include_self=include_self: v.index_reduce_(
+            a["dim"], L.tensor(a["index"]), L.tensor(a["source"]), reduce, include_self=include_self))
+       for reduce in ("prod", "mean", "amax", "amin") for include_self in (True, False)},
     "index_fill_": (_index_arguments, lambda L, v, a: v.index_fill_(a["dim"], L.tensor(a["index"]), -0.5)),
     "index_fill_ tensor": (_index_arguments, lambda L, v, a: v.index_fill_(
         a["dim"], L.tensor(a["index"]), L.tensor(2.5, dtype=v.dtype))),
@@ -164,7 +168,7 @@ def run(L, layout, arguments, operation, dtype, recorded):
         except Exception as error:
             return ("error", type(error).__name__, str(error).splitlines()[0])
     said = [str(w.message).split(" (Triggered internally")[0] for w in caught
-            if "deprecated" in str(w.message) and "reduce argument" not in str(w.message)]
+            if "deprecated" in str(w.message) and "reduce argument" not in str(w.message)]    # (once only)
     outcome = ["ok", base.detach().numpy().copy(), base._version, said]
     if recorded:
         outcome.append((base.grad_fn.name(), view.grad_fn.name()))

@@ -25,7 +25,7 @@ from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithm
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
-from .overlapping_writes import scattered, scatter_reduced, SCATTER_REDUCTIONS
+from .overlapping_writes import index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from .views import node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
@@ -153,7 +153,16 @@ def in_place_form(operation, name, tensor_arguments):
     """The in-place method of ``operation`` (x.scatter_reduce_(...)): see _with_others_inplace."""
     if name == "scatter_reduce_":
         return _with_others_inplace(operation, name, tensor_arguments, _scatter_reduced_in_own_memory)
+    if name == "index_reduce_":
+        return _with_others_inplace(operation, name, tensor_arguments, _index_reduced_in_own_memory)
     return _with_others_inplace(operation, name, tensor_arguments)
+
+
+def _index_reduced_in_own_memory(self, dim, index, source, reduce, *, include_self=True):
+    """The values index_reduce_ leaves in a tensor whose elements share memory (see
+    overlapping_writes.index_reduced)."""
+    return index_reduced(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                         index._array.reshape(-1), source._array, reduce, include_self)
 
 
 def _scatter_reduced_in_own_memory(self, dim, index, src, reduce, *, include_self=True):

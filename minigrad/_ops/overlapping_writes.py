@@ -262,3 +262,36 @@ def masked_scattered(target, where, source):
                 target[position] = flat[taken]
                 taken += 1
     return written_in_place(target, write)
+
+
+def index_reduced(target, dim, positions, source, reduce, include_self):
+    """index_reduce_ in ``target``'s own memory, as PyTorch does it: without include_self, the
+    receiving slices first get the reduction's starting value; then slice after slice (slice
+    positions[k] along dim with source's slice k), each element after element in loop order;
+    for "mean", each position is then divided by how many values it got (see scatter_reduced)."""
+    dtype = target.dtype
+    if target.ndim <= 1:
+        written, read, dim = target.reshape(-1), source.reshape(-1), 0
+    else:
+        written, read = target, source
+    slices, source_slices = np.moveaxis(written, dim, 0), np.moveaxis(read, dim, 0)
+    combine = {"prod": np.multiply, "mean": np.add, "amax": _maximum, "amin": _minimum}[reduce]
+
+    def write():
+        if not include_self:
+            start = {"mean": 0, "prod": 1, "amax": -np.inf if dtype.kind == "f" else np.iinfo(dtype).min,
+                     "amin": np.inf if dtype.kind == "f" else np.iinfo(dtype).max}[reduce]
+            for position in positions:
+                slices[position] = start
+        for k, position in enumerate(positions):
+            into, added = slices[position], source_slices[k]
+            for at in loop_positions(into.shape, (_steps(into), _steps(into), _steps(added))):
+                into[at] = combine(into[at], added[at])
+        if reduce == "mean":
+            counts = empty_laid_out_like(written, dtype)
+            counts[...] = 1 if include_self else 0
+            np.add.at(np.moveaxis(counts, dim, 0), positions, 1)
+            counts[counts == 0] = 1
+            for at in loop_positions(written.shape, (_steps(written), _steps(written), _steps(counts))):
+                written[at] = written[at] / counts[at] if dtype.kind == "f" else written[at] // counts[at]
+    return written_in_place(target, write)
