@@ -138,15 +138,18 @@ OPERATIONS = {
     "masked_fill_": (_pointwise_arguments(1), lambda L, v, a: v.masked_fill_(L.tensor(a["others"][0] > 0), 0.75)),
     "masked_scatter_": (_pointwise_arguments(1), lambda L, v, a: v.masked_scatter_(
         L.tensor(a["others"][0] > 0), L.arange(100.0, dtype=v.dtype))),
+    "renorm_": (lambda rng, shape, dtype: dict(p=float(rng.choice([1.0, 2.0, 3.0])), dim=int(rng.integers(len(shape))),
+                                               maxnorm=float(rng.uniform(0.1, 2.0))),
+                lambda L, v, a: v.renorm_(a["p"], a["dim"], a["maxnorm"])),
     "tril_": (lambda rng, shape, dtype: dict(diagonal=int(rng.integers(-2, 3))),
               lambda L, v, a: v.tril_(a["diagonal"])),
     "triu_": (lambda rng, shape, dtype: dict(diagonal=int(rng.integers(-2, 3))),
               lambda L, v, a: v.triu_(a["diagonal"])),
 }
-MATRICES_ONLY = ("tril_", "triu_")
-# atan2, xlogy and polygamma themselves (out of place too) can differ from PyTorch's in the last bit
+MATRICES_ONLY = ("tril_", "triu_", "renorm_")
+# atan2, xlogy, polygamma and renorm themselves (out of place too) can differ from PyTorch's in the last bit
 # (README): their values are compared to rounding
-ROUNDED = ("atan2_", "xlogy_", "polygamma_")
+ROUNDED = ("atan2_", "xlogy_", "polygamma_", "renorm_")
 # (float32 polygamma near its poles turns a last-bit difference into a large one: float64 only)
 CASES = [(name, dtype) for name in OPERATIONS for dtype in ("float32", "float64")
          if (name, dtype) != ("polygamma_", "float32")]
@@ -198,7 +201,9 @@ def assert_same(mine, theirs, exact=True):
             if isinstance(theirs[5], tuple):
                 assert mine[5] == theirs[5]
             else:
-                np.testing.assert_allclose(mine[5], theirs[5], rtol=1e-6 if mine[5].dtype == np.float32 else 1e-12)
+                single = mine[5].dtype == np.float32      # (gradients: sums in another order)
+                np.testing.assert_allclose(mine[5], theirs[5], rtol=1e-6 if single else 1e-12,
+                                           atol=1e-6 if single else 1e-12)
 
 
 @pytest.mark.parametrize("name, dtype", CASES)
