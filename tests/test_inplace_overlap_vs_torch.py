@@ -113,6 +113,8 @@ OPERATIONS = {
         tuple(_tensor(L, i) for i in a["indices"]), L.tensor(a["values"]))),
     "index_put_ accumulate": (_index_put_arguments, lambda L, v, a: v.index_put_(
         tuple(_tensor(L, i) for i in a["indices"]), L.tensor(a["values"]), accumulate=True)),
+    "x[i] = v": (_index_put_arguments, lambda L, v, a: v.__setitem__(
+        tuple(_tensor(L, i) for i in a["indices"]), L.tensor(a["values"]))),
     "index_put_ mask": (_index_arguments, lambda L, v, a: v.index_put_(
         (L.tensor(a["source"].reshape(-1)[:v.shape[0]] > 0),), L.tensor(1.5, dtype=v.dtype))),
     "put_": (_index_arguments, lambda L, v, a: v.put_(
