@@ -134,6 +134,8 @@ OPERATIONS = {
     "fmod_": (_pointwise_arguments(1, positive=(0,)), lambda L, v, a: v.fmod_(L.tensor(a["others"][0]))),
     "lerp_ weight=": (_pointwise_arguments(2), lambda L, v, a: v.lerp_(L.tensor(a["others"][0]),
                                                                    weight=L.tensor(a["others"][1]))),
+    # (a float64 other: PyTorch computes in float64 out of place, then copies back in its order)
+    "add_ float64": (_pointwise_arguments(1), lambda L, v, a: v.add_(L.tensor(a["others"][0].astype(np.float64)))),
     "lt_": (_pointwise_arguments(1), lambda L, v, a: v.lt_(L.tensor(a["others"][0]))),
     "ge_ number": (_pointwise_arguments(0), lambda L, v, a: v.ge_(a["number"])),
     "polygamma_": (_pointwise_arguments(0), lambda L, v, a: v.polygamma_(1)),

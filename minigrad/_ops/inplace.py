@@ -283,7 +283,10 @@ def _write(tensor, new):
         raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the desired "
                            f"output type {scalar_type_name(tensor.dtype)}")
     _writeable(tensor)
-    tensor._array[...] = new._array
+    if overlaps_itself(tensor._array):
+        _copy_in_loop_order(tensor._array, new._array)
+    else:
+        tensor._array[...] = new._array
     hook_found = True
     if new._grad_fn is not None:
         if tensor._base is not None:
@@ -307,6 +310,19 @@ def _write(tensor, new):
     if new._grad_fn is not None and new._grad_fn._saves_output:
         _saved_output_is_the_tensor(new, tensor)
     return tensor
+
+
+def _copy_in_loop_order(target, values):
+    """``target[...] = values`` where target sees a memory location at several positions
+    (overlapping windows): the position PyTorch's copy_ writes last leaves its value there (a
+    result computed out of place, then copied back, as PyTorch does for some operations)."""
+    values = np.broadcast_to(values, target.shape)
+    steps = [[step // array.itemsize for step in array.strides] for array in (target, values)]
+    slowest_first = memory_order(steps, target.shape)[::-1]
+    written = target.transpose(slowest_first)
+    read = values.transpose(slowest_first)
+    for position in np.ndindex(written.shape):
+        written[position] = read[position]
 
 
 def _saved_output_is_the_tensor(new, tensor):
