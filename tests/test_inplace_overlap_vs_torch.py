@@ -142,6 +142,10 @@ OPERATIONS = {
     "masked_fill_": (_pointwise_arguments(1), lambda L, v, a: v.masked_fill_(L.tensor(a["others"][0] > 0), 0.75)),
     "masked_scatter_": (_pointwise_arguments(1), lambda L, v, a: v.masked_scatter_(
         L.tensor(a["others"][0] > 0), L.arange(100.0, dtype=v.dtype))),
+    "cumsum_": (lambda rng, shape, dtype: dict(dim=int(rng.integers(-len(shape), len(shape)))),
+                lambda L, v, a: v.cumsum_(a["dim"])),
+    "cumprod_": (lambda rng, shape, dtype: dict(dim=int(rng.integers(-len(shape), len(shape)))),
+                 lambda L, v, a: v.cumprod_(a["dim"])),
     "renorm_": (lambda rng, shape, dtype: dict(p=float(rng.choice([1.0, 2.0, 3.0])), dim=int(rng.integers(len(shape))),
                                                maxnorm=float(rng.uniform(0.1, 2.0))),
                 lambda L, v, a: v.renorm_(a["p"], a["dim"], a["maxnorm"])),
@@ -154,6 +158,9 @@ MATRICES_ONLY = ("tril_", "triu_", "renorm_")
 # atan2, xlogy, polygamma and renorm themselves (out of place too) can differ from PyTorch's in the last bit
 # (README): their values are compared to rounding
 ROUNDED = ("atan2_", "xlogy_", "polygamma_", "renorm_")
+# cumprod_'s gradient reads the result it saved, which in windows that overlap is memory that
+# later rows changed (PyTorch's formula for inputs with zeros then differs): values only
+VALUES_ONLY = ("cumprod_",)
 # (float32 polygamma near its poles turns a last-bit difference into a large one: float64 only)
 CASES = [(name, dtype) for name in OPERATIONS for dtype in ("float32", "float64")
          if (name, dtype) != ("polygamma_", "float32")]
@@ -217,7 +224,7 @@ def test_in_place_into_overlapping_memory(torch, name, dtype):
     for _ in range(LAYOUTS):
         layout = random_layout(rng, min_dims=2 if name in MATRICES_ONLY else 1)
         arguments = make_arguments(rng, layout[1], dtype)
-        recorded = bool(rng.random() < 0.3)
+        recorded = bool(rng.random() < 0.3) and name not in VALUES_ONLY
         assert_same(run(minigrad, layout, arguments, operation, dtype, recorded),
                     run(torch, layout, arguments, operation, dtype, recorded), exact=name not in ROUNDED)
 
@@ -231,6 +238,6 @@ def test_in_place_into_unfold_windows(torch, name, dtype):
         count = (size - window) // step + 1
         layout = (size, "unfold", window, step)
         arguments = make_arguments(rng, (count, window), dtype)
-        for recorded in (False, True):
+        for recorded in (False, True)[:1 if name in VALUES_ONLY else 2]:
             assert_same(run(minigrad, layout, arguments, operation, dtype, recorded),
                         run(torch, layout, arguments, operation, dtype, recorded), exact=name not in ROUNDED)

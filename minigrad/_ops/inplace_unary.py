@@ -25,7 +25,7 @@ from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithm
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
-from .overlapping_writes import index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
+from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from .views import node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
@@ -559,14 +559,28 @@ def cumsum_(self, dim, *, dtype=None):
     """In-place cumsum: the running sum along ``dim`` written back (CumsumBackward0)."""
     from .scan import cumsum          # lazy: scan imports shape, which this module imports
     _check_same_dtype(self, dtype)
-    return apply_inplace(self, lambda t: _castable_back(cumsum(t, dim, dtype=self.dtype), t))
+    return _accumulate_in_place(self, lambda t: _castable_back(cumsum(t, dim, dtype=self.dtype), t),
+                                dim, np.add, 0)
 
 
 def cumprod_(self, dim, *, dtype=None):
     """In-place cumprod: the running product along ``dim`` written back (CumprodBackward0)."""
     from .scan import cumprod
     _check_same_dtype(self, dtype)
-    return apply_inplace(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t))
+    return _accumulate_in_place(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t),
+                                dim, np.multiply, 1)
+
+
+def _accumulate_in_place(self, operation, dim, combine, start):
+    """cumsum_/cumprod_: where self sees a memory location at several positions (overlapping
+    windows), PyTorch's kernel reads and writes that memory row by row, so a running total
+    reads what an earlier row wrote (``overlapping_writes.accumulated``)."""
+    if self.ndim == 0 or not overlaps_itself(self._array):
+        return apply_inplace(self, operation)
+    check_inplace(self)                         # autograd's rules first
+    operation(_wrap(self._array))               # then PyTorch's errors
+    values = accumulated(self._array, shape._normalize_dim(dim, self.ndim), combine, start)
+    return apply_inplace(self, _with_values(operation, values))
 
 
 METHODS.update(t_=t_, transpose_=transpose_, swapdims_=transpose_, swapaxes_=transpose_,

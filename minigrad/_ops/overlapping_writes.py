@@ -295,3 +295,25 @@ def index_reduced(target, dim, positions, source, reduce, include_self):
             for at in loop_positions(written.shape, (_steps(written), _steps(written), _steps(counts))):
                 written[at] = written[at] / counts[at] if dtype.kind == "f" else written[at] // counts[at]
     return written_in_place(target, write)
+
+
+def accumulated(target, dim, combine, start):
+    """cumsum_ (``combine`` np.add, ``start`` 0) or cumprod_ (np.multiply, 1) in ``target``'s
+    own memory: row after row along ``dim`` in the order of PyTorch's loop, each row read and
+    written element after element, the running total kept as PyTorch keeps it (in float64 for
+    float32, in int64 for integers) and stored after each step."""
+    kind = target.dtype.kind
+    running = np.float64 if target.dtype == np.float32 else np.int64 if kind in "iu" else target.dtype.type
+    shape = list(target.shape)
+    count, shape[dim] = shape[dim], 1
+    steps = _steps(target)
+
+    def write():
+        for row in loop_positions(shape, (steps, steps)):
+            total = running(start)
+            at = list(row)
+            for i in range(count):
+                at[dim] = i
+                total = combine(total, running(target[tuple(at)]))
+                target[tuple(at)] = total
+    return written_in_place(target, write)
