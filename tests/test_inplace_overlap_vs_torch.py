@@ -5,7 +5,9 @@ positions. PyTorch lets most in-place operations write into such a view and work
 element, so a location seen twice is written twice and keeps what its last write left: the
 order of PyTorch's loop shows in the values. Views with a step of 0 (``expand``) are refused
 by most operations. Every case here builds a random view (seeded) of a random memory, runs
-one operation in both libraries and compares the memory to the last bit, or the error.
+one operation in both libraries and compares the memory to the last bit (or the error, and
+the deprecation warnings), the version; recorded, also the nodes and the gradient that comes
+back through CopySlices.
 """
 import warnings
 
@@ -96,12 +98,14 @@ OPERATIONS = {
         a["dim"], L.tensor(a["index"]), L.tensor(a["src"]), reduce="multiply")),
     "scatter_ value multiply": (_scatter_arguments, lambda L, v, a: v.scatter_(
         a["dim"], L.tensor(a["index"]), 1.5, reduce="multiply")),
-    "scatter_add_": (_scatter_arguments, lambda L, v, a: v.scatter_add_(a["dim"], L.tensor(a["index"]), L.tensor(a["src"]))),
+    "scatter_add_": (_scatter_arguments, lambda L, v, a: v.scatter_add_(
+        a["dim"], L.tensor(a["index"]), L.tensor(a["src"]))),
     **{f"scatter_reduce_ {reduce} {include_self}": (
         _scatter_arguments, lambda L, v, a, reduce=reduce, include_self=include_self: v.scatter_reduce_(
             a["dim"], L.tensor(a["index"]), L.tensor(a["src"]), reduce, include_self=include_self))
        for reduce in ("sum", "prod", "mean", "amax", "amin") for include_self in (True, False)},
-    "index_copy_": (_index_arguments, lambda L, v, a: v.index_copy_(a["dim"], L.tensor(a["index"]), L.tensor(a["source"]))),
+    "index_copy_": (_index_arguments, lambda L, v, a: v.index_copy_(
+        a["dim"], L.tensor(a["index"]), L.tensor(a["source"]))),
     **{f"index_reduce_ {reduce} {include_self}": (
         _index_arguments, lambda L, v, a, reduce=reduce, include_self=include_self: v.index_reduce_(
             a["dim"], L.tensor(a["index"]), L.tensor(a["source"]), reduce, include_self=include_self))
