@@ -314,8 +314,9 @@ def _write(tensor, new):
 
 def _copy_in_loop_order(target, values):
     """``target[...] = values`` where target sees a memory location at several positions
-    (overlapping windows): the position PyTorch's copy_ writes last leaves its value there (a
-    result computed out of place, then copied back, as PyTorch does for some operations)."""
+    (overlapping windows): the position PyTorch's copy_ writes last leaves its value there
+    (``x.copy_(y)``, CopySlices writing a gradient back into such a view, and a result that
+    PyTorch computes out of place, then copies back)."""
     values = np.broadcast_to(values, target.shape)
     steps = [[step // array.itemsize for step in array.strides] for array in (target, values)]
     slowest_first = memory_order(steps, target.shape)[::-1]
@@ -503,9 +504,9 @@ def elementwise_in_loop_order(tensor, op, others=()):
     """``op(tensor, *others)`` (an elementwise operation: addcmul_, lerp_, atan2_, ...) written
     into a tensor that sees a memory location at several positions (overlapping unfold
     windows): PyTorch's loop changes the location once per position, each time reading what
-    the last write left (``_values_in_loop_order``). The other inputs are read in the dtype of
-    the computation, as PyTorch converts them; a result of another dtype is computed out of place first,
-    as PyTorch does (every element read before any is written)."""
+    the last write left (``_values_in_loop_order``). The other inputs are read in the dtype
+    of the computation, as PyTorch converts them; a result of another dtype is computed out
+    of place first, as PyTorch does (every element read before any is written)."""
     check_inplace(tensor, others=others)                  # autograd's rules first
     trial = op(_wrap(tensor._array), *(other.detach() for other in others))   # then PyTorch's errors
     if trial._array.dtype != tensor._array.dtype or trial._array.shape != tensor._array.shape:
@@ -682,11 +683,8 @@ def copy_(self, source):
         _check_partial_overlap(self, source)
         if _reads_its_own_writes(self, source):
             return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)
-    if not same_data and overlaps_itself(self._array):
-        # windows that overlap: PyTorch's loop writes a location once per position, the last
-        # one in its order stays (so too when CopySlices writes a gradient into such a view)
-        shape.copy_into(_wrap(self._array), source.detach())      # (PyTorch's errors first)
-        return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)
+    # (into windows that overlap, _write copies in PyTorch's order: so too when CopySlices
+    # writes a gradient back into such a view)
     return apply_inplace(self, shape.copy_into, source, overlap_ok=same_data)
 
 
