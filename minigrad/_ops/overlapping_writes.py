@@ -13,11 +13,17 @@ The orders, found in PyTorch's kernels and checked against PyTorch by experiment
 
 * the positions of a TensorIterator loop (``loop_positions``): its operands' dimensions
   sorted by their steps (``inplace.memory_order``), the fastest innermost;
-* scatter_, scatter_add_, scatter_reduce_ (``scattered``): row after row of the index,
-  along a row position by position or k by k (see there);
+* scatter_, scatter_add_, scatter_reduce_ (``scattered``, ``scatter_reduced``): row after
+  row of the index, along a row position by position or k by k (see there);
 * index_copy_ and index_put_ (``index_copied``, ``index_put``): a TensorIterator loop over
   the slices' elements, whose output is self with step 0 along the indexed dimensions;
-* put_ (``put``): a TensorIterator loop over source and index.
+* index_reduce_ (``index_reduced``): slice after slice, each an elementwise loop;
+* put_ (``put``): a TensorIterator loop over source and index;
+* masked_scatter_ (``masked_scattered``): the positions in row-major order;
+* cumsum_ and cumprod_ (``accumulated``): row after row, along each row in order.
+
+Elementwise operations (addcmul_, lerp_, ...) replay their loop with
+``inplace.elementwise_in_loop_order``.
 """
 import numpy as np
 
