@@ -1017,8 +1017,8 @@ def _install_methods():
     Tensor.diff, Tensor.scatter_reduce, Tensor.index_reduce = diff, scatter_reduce, index_reduce
     Tensor.scatter_reduce_ = in_place_form(scatter_reduce, "scatter_reduce_", 3)
     Tensor.index_reduce_ = in_place_form(index_reduce, "index_reduce_", 3)
-    from ._ops.renorm import renorm
-    Tensor.renorm, Tensor.renorm_ = renorm, in_place_form(renorm, "renorm_", 0)
+    from ._ops.renorm import renorm, renorm_
+    Tensor.renorm, Tensor.renorm_ = renorm, renorm_
     Tensor.sum_to_size = summing.sum_to_size
     # x.softmax(dim) is torch.softmax; F.softmax is a Python function around it (nn/functional.py)
     Tensor.softmax, Tensor.log_softmax = functional._softmax, functional._log_softmax

@@ -1341,6 +1341,10 @@ def test_random_programs_match_pytorch(torch, program):
     # refusal comes before the overlap's (as for the in-place comparisons)
     [("leaf", (3,), 0, False, True), ("view", "as_strided_offset", (0,), True, False),
      ("inplace_binary", "nextafter_", (0, 1), False, False)],
+    # renorm_ of an expanded 1-d gradient: PyTorch checks renorm's arguments (at least 2
+    # dimensions) before the memory the change writes
+    [("leaf", (3,), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("inplace", "renorm_", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

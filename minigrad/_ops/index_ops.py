@@ -15,10 +15,11 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_grad
 from .views import history_first
 from . import result
-from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
+from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, check_inplace, overlaps_itself)
+from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
-from .indexing import index_put as _index_put
+from .indexing import index_put as _index_put, _numpy_index
 from .gather_scatter import index_select
 from .._dtype import cpp_name
 
@@ -123,8 +124,33 @@ def put(input, index, source, accumulate=False):
 
 
 def put_(self, index, source, accumulate=False):
-    """In-place put: source's elements written (or added) at the flat positions ``index`` of self."""
-    return apply_inplace(self, lambda t, s: put(t, index, s, accumulate), source)
+    """In-place put: source's elements written (or added) at the flat positions ``index`` of self.
+
+    Where self sees a memory location at several positions (overlapping windows), in
+    PyTorch's order (``overlapping_writes.put``)."""
+    operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
+    if overlaps_itself(self._array):
+        return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
+            self._array, index._array.reshape(-1), source._array, accumulate))
+    return apply_inplace(self, operation, source)
+
+
+def _in_own_memory(self, operation, source, values_left, overlap_ok=False):
+    """``operation(self, source)`` written into self, with the values ``values_left()`` gives
+    (PyTorch's loop, replayed in self's memory: see overlapping_writes); autograd's rules and
+    the operation's errors come first, as in PyTorch (``overlap_ok``: an expanded self, allowed)."""
+    others = (source,) if isinstance(source, Tensor) else ()
+    check_inplace(self, overlap_ok=overlap_ok, others=others)
+    operation(_wrap(self._array), *(other.detach() for other in others))
+    values = values_left()
+    if values is None:            # (a case the replay does not take: computed as usual)
+        return apply_inplace(self, operation, *others, overlap_ok=overlap_ok)
+
+    def with_those_values(t, *given):
+        new = operation(t, *given)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values, *others, overlap_ok=overlap_ok)
 
 
 # --- index_copy ------------------------------------------------------------------------------
@@ -190,8 +216,15 @@ def index_copy(input, dim, index, source):
 
 
 def index_copy_(self, dim, index, source):
-    """In-place index_copy: slice ``index[k]`` of self along ``dim`` becomes source's slice k."""
-    return apply_inplace(self, lambda t, s: index_copy(t, dim, index, s), source)
+    """In-place index_copy: slice ``index[k]`` of self along ``dim`` becomes source's slice k.
+
+    Where self sees a memory location at several positions (overlapping windows), in
+    PyTorch's order (``overlapping_writes.index_copied``)."""
+    operation = lambda t, s: index_copy(t, dim, index, s)     # noqa: E731
+    if overlaps_itself(self._array):
+        return _in_own_memory(self, operation, source, lambda: overlapping_writes.index_copied(
+            self._array, _normalize_dim(dim, self.ndim), index._array.reshape(-1), source._array))
+    return apply_inplace(self, operation, source)
 
 
 # --- index_fill ------------------------------------------------------------------------------
@@ -266,17 +299,27 @@ def index_fill_(self, dim, index, value):
 
     An expanded ``self`` (one memory location seen at several positions) is still written,
     with PyTorch's deprecation warning: a location becomes ``value`` if any of its positions
-    is filled."""
-    if isinstance(value, Tensor):
-        return apply_inplace(self, lambda t, v: index_fill(t, dim, index, v), value)
-    fill = lambda t, *_: index_fill(t, dim, index, value)     # noqa: E731 (raises PyTorch's errors)
-    if not _overlaps(self._array):
-        return apply_inplace(self, fill)
-    check_inplace(self, overlap_ok=True)             # autograd's rules first
-    filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)    # (where)
-    warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
-                  stacklevel=stacklevel_outside_minigrad())
-    return reading_its_own_writes(self, filled, lambda old, at: value if at else old, fill, overlap_ok=True)
+    is filled (so too for overlapping windows, without the warning)."""
+    others = (value,) if isinstance(value, Tensor) else ()
+    fill = lambda t, *v: index_fill(t, dim, index, *(v or (value,)))     # noqa: E731 (raises PyTorch's errors)
+    expanded = _overlaps(self._array)
+    if not expanded and not overlaps_itself(self._array):
+        return apply_inplace(self, fill, *others)
+    check_inplace(self, overlap_ok=True, others=others)     # autograd's rules first
+    fill(_wrap(self._array), *(v.detach() for v in others))  # then the arguments
+    filled = index_fill(_wrap(np.zeros(self.shape, dtype=bool)), dim, index, True)._array    # (where)
+    if expanded:
+        warnings.warn(EXPANDED_MASKED_FILL_WARNING.replace("masked_fill_", "index_fill_"), UserWarning,
+                      stacklevel=stacklevel_outside_minigrad())
+        _writeable(self)
+    number = value.item() if isinstance(value, Tensor) else value
+    values = _values_in_loop_order(self._array, filled, lambda old, at: number if at else old)
+
+    def with_those_values(t, *v):
+        new = fill(t, *v)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values, *others, overlap_ok=expanded)
 
 
 # --- index_put -------------------------------------------------------------------------------
@@ -316,8 +359,30 @@ def index_put_method(self, indices, values, accumulate=False):
 def index_put_(self, indices, values, accumulate=False):
     """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
     check_index_put_arguments("index_put_", indices, values)
-    return apply_inplace(self, lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate),
-                         values)
+    operation = lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate)    # noqa: E731
+    expanded = _overlaps(self._array)
+    if not expanded and not overlaps_itself(self._array):
+        return apply_inplace(self, operation, values)
+    # memory seen at several positions (expand, windows that overlap): PyTorch's loop writes a
+    # location once per position (an expanded self is allowed, with a warning)
+    check_inplace(self, overlap_ok=True, others=(values,))         # autograd's rules first
+    if expanded:
+        warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        if not accumulate and len(indices) == 1 and isinstance(indices[0], Tensor) and (
+                indices[0]._array.dtype == bool and values._array.size == 1):
+            # (PyTorch does x[mask] = one value with masked_fill_, which warns in its turn)
+            warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
+        _writeable(self)
+    index = tuple(slice(None) if i is None else _numpy_index(i) for i in indices)
+    if not all(isinstance(i, (slice, np.ndarray)) for i in index):
+        return apply_inplace(self, operation, values, overlap_ok=expanded)
+    return _in_own_memory(self, operation, values, lambda: overlapping_writes.index_put(
+        self._array, index, values._array, accumulate), overlap_ok=expanded)
+
+
+EXPANDED_INDEX_PUT_WARNING = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing "
+    "this operation. This also applies to advanced indexing e.g. tensor[indices] = tensor")
 
 
 # --- masked_scatter --------------------------------------------------------------------------
@@ -385,8 +450,15 @@ def masked_scatter(input, mask, source):
 
 
 def masked_scatter_(self, mask, source):
-    """In-place masked_scatter: the places of self where mask is True take source's elements."""
-    return apply_inplace(self, lambda t, s: masked_scatter(t, mask, s), source)
+    """In-place masked_scatter: the places of self where mask is True take source's elements.
+
+    Where self sees a memory location at several positions (overlapping windows), in
+    PyTorch's order (``overlapping_writes.masked_scattered``)."""
+    operation = lambda t, s: masked_scatter(t, mask, s)     # noqa: E731
+    if overlaps_itself(self._array):
+        return _in_own_memory(self, operation, source, lambda: overlapping_writes.masked_scattered(
+            self._array, np.broadcast_to(mask._array, self.shape), source._array))
+    return apply_inplace(self, operation, source)
 
 
 def _show_as_pytorch(node_class, settings):

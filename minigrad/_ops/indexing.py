@@ -22,7 +22,7 @@ from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
 from .._memory_format import with_pytorch_steps
 from .inplace import (check_inplace, apply_inplace, bump_version, memory_order, _overlaps,
-                      _writeable, _same_elements)
+                      overlaps_itself, _writeable, _same_elements)
 from .views import check_history_kept, history_first
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 
@@ -592,6 +592,26 @@ def _check_index_put_dtype(tensor, value):
             f"{cpp_name(value.dtype).capitalize()} for the source.")
 
 
+def _written_in_loop_order(tensor, items, value, index_tensors):
+    """``tensor[items] = value`` (an index_put_) into memory seen at several positions, with
+    the values PyTorch's loop leaves (``overlapping_writes.index_put``); None for an index it
+    does not replay."""
+    from . import overlapping_writes
+    operation = lambda old, v: index_put(old, items, v, index_tensors=index_tensors)    # noqa: E731
+    operation(_wrap(tensor._array), value.detach())        # PyTorch's errors first
+    values = overlapping_writes.index_put(tensor._array, items, value._array.astype(tensor._array.dtype),
+                                          accumulate=False)
+    if values is None:
+        return None
+
+    def with_those_values(old, v):
+        new = operation(old, v)
+        new._array[...] = values
+        return new
+    apply_inplace(tensor, with_those_values, value, overlap_ok=True)
+    return tensor
+
+
 def setitem(tensor, index, value, _index_tensors_given=None):
     """``tensor[index] = value``, in place.
 
@@ -664,6 +684,11 @@ def setitem(tensor, index, value, _index_tensors_given=None):
         _writeable(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+    if _overlaps(tensor._array) or overlaps_itself(tensor._array):
+        # memory seen at several positions: PyTorch's loop writes a location once per position
+        written = _written_in_loop_order(tensor, items, value, index_tensors)
+        if written is not None:
+            return written
     if _DualLevel.open and not needs_grad((tensor, value)):    # forward mode: tangents need this path
         return apply_inplace(tensor, lambda old, v: index_put(old, items, v), value, overlap_ok=True)
     if not needs_grad((tensor, value)):

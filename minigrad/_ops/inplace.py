@@ -283,7 +283,10 @@ def _write(tensor, new):
         raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the desired "
                            f"output type {scalar_type_name(tensor.dtype)}")
     _writeable(tensor)
-    tensor._array[...] = new._array
+    if overlaps_itself(tensor._array):
+        _copy_in_loop_order(tensor._array, new._array)
+    else:
+        tensor._array[...] = new._array
     hook_found = True
     if new._grad_fn is not None:
         if tensor._base is not None:
@@ -307,6 +310,20 @@ def _write(tensor, new):
     if new._grad_fn is not None and new._grad_fn._saves_output:
         _saved_output_is_the_tensor(new, tensor)
     return tensor
+
+
+def _copy_in_loop_order(target, values):
+    """``target[...] = values`` where target sees a memory location at several positions
+    (overlapping windows): the position PyTorch's copy_ writes last leaves its value there
+    (``x.copy_(y)``, CopySlices writing a gradient back into such a view, and a result that
+    PyTorch computes out of place, then copies back)."""
+    values = np.broadcast_to(values, target.shape)
+    steps = [[step // array.itemsize for step in array.strides] for array in (target, values)]
+    slowest_first = memory_order(steps, target.shape)[::-1]
+    written = target.transpose(slowest_first)
+    read = values.transpose(slowest_first)
+    for position in np.ndindex(written.shape):
+        written[position] = read[position]
 
 
 def _saved_output_is_the_tensor(new, tensor):
@@ -483,6 +500,24 @@ def reading_its_own_writes(tensor, other, elementwise, op, overlap_ok=False):
     return apply_inplace(tensor, with_those_values, *others, overlap_ok=overlap_ok)
 
 
+def elementwise_in_loop_order(tensor, op, others=()):
+    """``op(tensor, *others)`` (an elementwise operation: addcmul_, lerp_, atan2_, ...) written
+    into a tensor that sees a memory location at several positions (overlapping unfold
+    windows): PyTorch's loop changes the location once per position, each time reading what
+    the last write left (``_values_in_loop_order``). The other inputs are read in the dtype
+    of the computation, as PyTorch converts them; a result of another dtype is computed out
+    of place first, as PyTorch does (every element read before any is written)."""
+    check_inplace(tensor, others=others)                  # autograd's rules first
+    trial = op(_wrap(tensor._array), *(other.detach() for other in others))   # then PyTorch's errors
+    if trial._array.dtype != tensor._array.dtype or trial._array.shape != tensor._array.shape:
+        return apply_inplace(tensor, op, *others)
+    dtype = np.dtype(result_type(tensor, *others))      # (the dtype the loop computes in)
+
+    def elementwise(value, *other_values):
+        return op(_wrap(np.asarray(value)), *(_wrap(np.asarray(v, dtype=dtype)) for v in other_values))._array[()]
+    return reading_its_own_writes(tensor, tuple(others), elementwise, op)
+
+
 _ARITHMETIC_NAMES = {np.add: "add_", np.subtract: "sub_", np.multiply: "mul_", np.true_divide: "div_"}
 
 
@@ -648,6 +683,8 @@ def copy_(self, source):
         _check_partial_overlap(self, source)
         if _reads_its_own_writes(self, source):
             return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)
+    # (into windows that overlap, _write copies in PyTorch's order: so too when CopySlices
+    # writes a gradient back into such a view)
     return apply_inplace(self, shape.copy_into, source, overlap_ok=same_data)
 
 

@@ -23,7 +23,9 @@ from ..autograd.graph import give_edges_their_node, needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
-                      check_inplace, overlaps_itself, pointwise_one_by_one, reading_its_own_writes)
+                      check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
+                      reading_its_own_writes)
+from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from .views import node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
@@ -89,14 +91,22 @@ METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _A
 
 def polygamma_(self, n):
     """In-place ``polygamma``: x.polygamma_(n) writes polygamma(n, x) into x."""
-    return apply_inplace(self, lambda t: _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t))
+    def written(t):
+        return _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t)
+    if overlaps_itself(self._array):        # (unfold's windows): element by element
+        return reading_its_own_writes(self, (), pointwise_one_by_one(written), written)
+    return apply_inplace(self, written)
 
 
 # --- in-place forms of the math functions with more inputs: p.addcdiv_(m, d, value=-lr), ... --
 
-def _with_others_inplace(operation, name, tensor_arguments):
+def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
     """x.name(*args) computes operation(x, *args) and writes it back into x; the first
-    ``tensor_arguments`` arguments are inputs that may require grad (they go to apply_inplace)."""
+    ``tensor_arguments`` arguments are inputs that may require grad (they go to apply_inplace).
+
+    Where x sees a memory location at several positions (overlapping unfold windows), PyTorch's
+    loop writes it several times: ``in_own_memory(x, *args, **kwargs)`` gives the values it
+    leaves (``"elementwise"``: an elementwise operation, see inplace.elementwise_in_loop_order)."""
     def method(self, *args, **kwargs):
         others = tuple(a for a in args[:tensor_arguments] if isinstance(a, Tensor))
         if name == "float_power_" and self._array.dtype != np.float64:
@@ -110,6 +120,16 @@ def _with_others_inplace(operation, name, tensor_arguments):
 
         def written(t, *_):
             return _castable_back(operation(t, *args, **kwargs), t)
+        if in_own_memory is not None and overlaps_itself(self._array):
+            if in_own_memory == "elementwise":
+                loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
+                return elementwise_in_loop_order(
+                    self, _with_these_others(operation, args, kwargs, tensor_arguments), loop_inputs)
+            else:
+                check_inplace(self, others=others)      # autograd's rules, then PyTorch's errors
+                written(_wrap(self._array), *(other.detach() for other in others))
+                values = in_own_memory(self, *args, **kwargs)
+                return apply_inplace(self, _with_values(written, values), *others)
         return apply_inplace(self, written, *others)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"In-place ``{operation.__name__}``: x.{name}(...) computes "
@@ -118,23 +138,52 @@ def _with_others_inplace(operation, name, tensor_arguments):
     return method
 
 
+def _with_these_others(operation, args, kwargs, tensor_arguments):
+    """x.name(*args, **kwargs) as a function of x and the tensor arguments and keywords (one
+    value each, for elementwise_in_loop_order): the other arguments stay as given."""
+    def written(t, *others):
+        given = iter(others)       # (the tensor arguments, then the tensor keywords: lerp_'s weight=)
+        changed = [next(given) if isinstance(a, Tensor) else a for a in args[:tensor_arguments]]
+        keywords = {k: next(given) if isinstance(v, Tensor) else v for k, v in kwargs.items()}
+        return _castable_back(operation(t, *changed, *args[tensor_arguments:], **keywords), t)
+    return written
+
+
 def in_place_form(operation, name, tensor_arguments):
     """The in-place method of ``operation`` (x.scatter_reduce_(...)): see _with_others_inplace."""
+    if name == "scatter_reduce_":
+        return _with_others_inplace(operation, name, tensor_arguments, _scatter_reduced_in_own_memory)
+    if name == "index_reduce_":
+        return _with_others_inplace(operation, name, tensor_arguments, _index_reduced_in_own_memory)
     return _with_others_inplace(operation, name, tensor_arguments)
+
+
+def _index_reduced_in_own_memory(self, dim, index, source, reduce, *, include_self=True):
+    """The values index_reduce_ leaves in a tensor whose elements share memory (see
+    overlapping_writes.index_reduced)."""
+    return index_reduced(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
+                         index._array.reshape(-1), source._array, reduce, include_self)
+
+
+def _scatter_reduced_in_own_memory(self, dim, index, src, reduce, *, include_self=True):
+    """The values scatter_reduce_ leaves in a tensor whose elements share memory (see
+    overlapping_writes.scatter_reduced)."""
+    return scatter_reduced(self._array, shape._normalize_dim(dim, max(self.ndim, 1)), index._array,
+                           src._array, reduce, include_self)
 
 
 METHODS.update(
     polygamma_=polygamma_,
     mvlgamma_=gamma.mvlgamma_,
-    addcmul_=_with_others_inplace(blend.addcmul, "addcmul_", 2),
-    addcdiv_=_with_others_inplace(blend.addcdiv, "addcdiv_", 2),
-    lerp_=_with_others_inplace(blend.lerp, "lerp_", 2),
-    hypot_=_with_others_inplace(binary_ops.hypot, "hypot_", 1),
-    copysign_=_with_others_inplace(binary_ops.copysign, "copysign_", 1),
-    heaviside_=_with_others_inplace(binary_ops.heaviside, "heaviside_", 1),
-    float_power_=_with_others_inplace(binary_ops.float_power, "float_power_", 1),
-    xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1),
-    true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1),
+    addcmul_=_with_others_inplace(blend.addcmul, "addcmul_", 2, "elementwise"),
+    addcdiv_=_with_others_inplace(blend.addcdiv, "addcdiv_", 2, "elementwise"),
+    lerp_=_with_others_inplace(blend.lerp, "lerp_", 2, "elementwise"),
+    hypot_=_with_others_inplace(binary_ops.hypot, "hypot_", 1, "elementwise"),
+    copysign_=_with_others_inplace(binary_ops.copysign, "copysign_", 1, "elementwise"),
+    heaviside_=_with_others_inplace(binary_ops.heaviside, "heaviside_", 1, "elementwise"),
+    float_power_=_with_others_inplace(binary_ops.float_power, "float_power_", 1, "elementwise"),
+    xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1, "elementwise"),
+    true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1, "elementwise"),
     addmv_=_with_others_inplace(blas.addmv, "addmv_", 2),
     addr_=_with_others_inplace(blas.addr, "addr_", 2),
 )
@@ -221,83 +270,42 @@ def _reads_own_memory(self, source):
 
 def _with_values(operation, values):
     """``operation``, whose result's values are replaced by ``values`` (computed in PyTorch's order)."""
-    def with_those_values(t, s):
-        new = operation(t, s)
+    def with_those_values(t, *others):
+        new = operation(t, *others)
         new._array[...] = values
         return new
     return with_those_values
-
-
-def _scatter_in_loop_order(target, dim, index, source, add):
-    """scatter_ (``add``: scatter_add_) done in ``target``'s own memory in PyTorch's order, where
-    ``source`` reads that memory too; the values it leaves (``target`` is put back as it was).
-
-    PyTorch walks the index's positions with dim left out, in memory order (``memory_order``),
-    row by row; along a row (the fastest dimensions it can walk as one) it takes, for each
-    position, every k along dim, or, for each k, every position of the row: the first when
-    dim is self's last or the row is shorter than index.shape[dim]."""
-    shape = list(index.shape)
-    count, shape[dim] = shape[dim], 1
-    operands = [[step // array.itemsize for step in array.strides] for array in (target, source, index)]
-    order = [d for d in memory_order(operands, shape) if shape[d] != 1]
-    row, length = [], 1
-    for d in order:          # the fastest dimensions that follow one another in every operand
-        if row and any(steps[d] != steps[row[-1]] * shape[row[-1]] for steps in operands):
-            break
-        row.append(d)
-        length *= shape[d]
-    outer = [d for d in order if d not in row]
-    before = target.copy()
-
-    def positions(dims):     # every position over ``dims``, the first one fastest
-        for place in np.ndindex(*[shape[d] for d in reversed(dims)]):
-            yield dict(zip(reversed(dims), place))
-
-    def step(position, k):
-        at = [position.get(d, 0) for d in range(len(shape))]
-        at[dim] = k
-        written = list(at)
-        written[dim] = int(index[tuple(at)])
-        if add:
-            target[tuple(written)] += source[tuple(at)]
-        else:
-            target[tuple(written)] = source[tuple(at)]
-    by_position = dim == target.ndim - 1 or length < count
-    for outside in positions(outer):
-        row_positions = [{**outside, **inside} for inside in positions(row)]
-        if by_position:
-            for position in row_positions:
-                for k in range(count):
-                    step(position, k)
-        else:
-            for k in range(count):
-                for position in row_positions:
-                    step(position, k)
-    values = target.copy()
-    target[...] = before
-    return values
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     """In-place scatter: self[index[i][j]][j] = src[i][j] (dim=0); src may be a number.
 
     From a view of self's own memory (that PyTorch lets through), in PyTorch's order:
-    see ``_scatter_in_loop_order``."""
+    see ``overlapping_writes.scattered``."""
     if _FuncTransforms.vmaps:
         overload = ("src" if isinstance(src, Tensor) else "value") if reduce is None else (
             "reduce" if isinstance(src, Tensor) else "value_reduce")
         warn_no_batching_rule("scatter_." + overload, (self, index, src), "scatter_." + overload)
         check_inplace_batching("scatter_", self, (index, src, value))
     _refuse_reading_own_memory(self, src)
-    if reduce is None and _reads_own_memory(self, src):
-        scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, None, None, "scatter_")  # noqa: E731
-        scatter(_wrap(self._array), src.detach())         # PyTorch's errors, before anything is written
-        values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
-                                        index._array, src._array, add=False)
-        return apply_inplace(self, _with_values(scatter, values), src)
+    scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, value, reduce, "scatter_")  # noqa: E731
+    if (reduce is None and _reads_own_memory(self, src)) or overlaps_itself(self._array):
+        return _scatter_in_own_memory(self, scatter, dim, index, src if src is not None else value,
+                                      SCATTER_REDUCTIONS[reduce] if reduce in ("add", "multiply") else None)
     # src goes in as an input: a view made under no_grad may not take one that requires grad
-    return apply_inplace(self, lambda t, source: gather_scatter.scatter_into_copy(
-        t, dim, index, source, value, reduce, "scatter_"), src)
+    return apply_inplace(self, scatter, src)
+
+
+def _scatter_in_own_memory(self, scatter, dim, index, src, combine):
+    """``scatter`` (scatter_, scatter_add_) done in self's own memory in PyTorch's order, when
+    src reads that memory or self sees a location at several positions (windows that overlap):
+    see ``overlapping_writes.scattered``. ``src``: a tensor or a number."""
+    check_inplace(self, others=(src,))                   # autograd's rules first
+    scatter(_wrap(self._array), src.detach() if isinstance(src, Tensor) else src)   # then PyTorch's errors
+    source = src._array if isinstance(src, Tensor) else np.broadcast_to(
+        np.asarray(src, dtype=self._array.dtype), index.shape)
+    values = scattered(self._array, shape._normalize_dim(dim, max(self.ndim, 1)), index._array, source, combine)
+    return apply_inplace(self, _with_values(scatter, values), src)
 
 
 def scatter_add_(self, dim, index, src):
@@ -305,13 +313,10 @@ def scatter_add_(self, dim, index, src):
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_add_", self, (index, src))
     _refuse_reading_own_memory(self, src)
-    if _reads_own_memory(self, src):
-        scatter = lambda t, s: gather_scatter.scatter_add(t, dim, index, s)     # noqa: E731
-        scatter(_wrap(self._array), src.detach())         # PyTorch's errors, before anything is written
-        values = _scatter_in_loop_order(self._array, shape._normalize_dim(dim, max(self.ndim, 1)),
-                                        index._array, src._array, add=True)
-        return apply_inplace(self, _with_values(scatter, values), src)
-    return apply_inplace(self, lambda t, source: gather_scatter.scatter_add(t, dim, index, source), src)
+    scatter = lambda t, s: gather_scatter.scatter_add(t, dim, index, s)     # noqa: E731
+    if _reads_own_memory(self, src) or overlaps_itself(self._array):
+        return _scatter_in_own_memory(self, scatter, dim, index, src, np.add)
+    return apply_inplace(self, scatter, src)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
@@ -361,14 +366,14 @@ def _index_add_in_loop_order(target, dim, positions, source, alpha):
     * a vector (or a number): element after element, in the order of ``positions``;
     * along the first or the last dim of a matrix or more, with alpha 1, an int64 index and
       a source of self's sizes apart from dim: it is ``scatter_add_`` of source with the
-      index repeated along the other dims (``_scatter_in_loop_order``);
+      index repeated along the other dims (``overlapping_writes.scattered``);
     * otherwise slice after slice (slice positions[k] of target gets slice k of source),
       each slice element after element in memory order (``memory_order``), fastest last."""
     if target.ndim > 1 and _index_add_is_scatter_add(target, dim, positions, source, alpha):
         along_dim = [1] * target.ndim
         along_dim[dim] = positions.size
         index = np.broadcast_to(positions.reshape(along_dim), source.shape)
-        return _scatter_in_loop_order(target, dim, index, source, add=True)
+        return scattered(target, dim, index, source, np.add)
     before = target.copy()
     written = np.moveaxis(target, dim, 0) if target.ndim else target.reshape(1)
     read = np.moveaxis(source, dim, 0) if source.ndim else source.reshape(1)
@@ -401,13 +406,15 @@ def masked_fill_(self, mask, value):
     An expanded ``self`` (one memory location seen at several positions) is still written,
     with PyTorch's deprecation warning: a location becomes ``value`` if the mask is True at
     any of its positions (PyTorch writes element after element, so a False position after
-    a True one keeps the value just written)."""
+    a True one keeps the value just written). So too for overlapping windows, without the
+    warning."""
     if _FuncTransforms.vmaps:       # (PyTorch batches a mask and a value differently)
         if isinstance(value, Tensor):
             warn_no_batching_rule("masked_fill_.Tensor", (self, mask, value), "masked_fill_.Tensor")
         check_inplace_batching("masked_fill_", self, (mask,))
         check_inplace_batching("masked_fill_value", self, (value,))
     expanded = _overlaps(self._array)
+    shared = expanded or overlaps_itself(self._array)       # (or windows that overlap: no warning)
     check_inplace(self, overlap_ok=expanded, others=(value,))       # autograd's rules first
     fill = lambda t, m=mask: shape.masked_fill_copy(t, m, value)     # noqa: E731 (raises PyTorch's errors)
     if not isinstance(mask, Tensor) or mask._array.dtype.kind != "b" or (
@@ -419,11 +426,11 @@ def masked_fill_(self, mask, value):
         fits = np.broadcast_shapes(mask._array.shape, self._array.shape) == self._array.shape
     except ValueError:
         raise pointwise._broadcast_error(self, mask) from None      # (self is tensor a here)
-    if not expanded or not fits:
+    if not shared or not fits:
         return apply_inplace(self, fill, overlap_ok=expanded)
     number = value.item() if isinstance(value, Tensor) else value
     return reading_its_own_writes(self, mask, lambda old, masked: number if masked else old, fill,
-                                  overlap_ok=True)
+                                  overlap_ok=expanded)
 
 
 METHODS.update(scatter_=scatter_, scatter_add_=scatter_add_, index_add_=index_add_,
@@ -554,14 +561,28 @@ def cumsum_(self, dim, *, dtype=None):
     """In-place cumsum: the running sum along ``dim`` written back (CumsumBackward0)."""
     from .scan import cumsum          # lazy: scan imports shape, which this module imports
     _check_same_dtype(self, dtype)
-    return apply_inplace(self, lambda t: _castable_back(cumsum(t, dim, dtype=self.dtype), t))
+    return _accumulate_in_place(self, lambda t: _castable_back(cumsum(t, dim, dtype=self.dtype), t),
+                                dim, np.add, 0)
 
 
 def cumprod_(self, dim, *, dtype=None):
     """In-place cumprod: the running product along ``dim`` written back (CumprodBackward0)."""
     from .scan import cumprod
     _check_same_dtype(self, dtype)
-    return apply_inplace(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t))
+    return _accumulate_in_place(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t),
+                                dim, np.multiply, 1)
+
+
+def _accumulate_in_place(self, operation, dim, combine, start):
+    """cumsum_/cumprod_: where self sees a memory location at several positions (overlapping
+    windows), PyTorch's kernel reads and writes that memory row by row, so a running total
+    reads what an earlier row wrote (``overlapping_writes.accumulated``)."""
+    if self.ndim == 0 or not overlaps_itself(self._array):
+        return apply_inplace(self, operation)
+    check_inplace(self)                         # autograd's rules first
+    operation(_wrap(self._array))               # then PyTorch's errors
+    values = accumulated(self._array, shape._normalize_dim(dim, self.ndim), combine, start)
+    return apply_inplace(self, _with_values(operation, values))
 
 
 METHODS.update(t_=t_, transpose_=transpose_, swapdims_=transpose_, swapaxes_=transpose_,

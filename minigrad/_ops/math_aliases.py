@@ -80,12 +80,13 @@ del _name, _overload, _node
 
 def _compared_in_place(name):
     def method(self, other):
-        from .inplace import apply_inplace, check_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
+        from .inplace import (apply_inplace, check_inplace, elementwise_in_loop_order, overlaps_itself,
+                              refuse_partial_overlap, _overlaps)    # (inplace.py builds on this package)
         check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first
         refuse_partial_overlap(self, other)
 
-        def operation(t, *others):
-            answer = compare(_UFUNCS[name], t, other)
+        def operation(t, *given):
+            answer = compare(_UFUNCS[name], t, given[0] if given else other)
             if answer.shape != t.shape:      # x.gt_(y) can't grow x
                 raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
                                    f"shape {list(answer.shape)}")
@@ -93,7 +94,11 @@ def _compared_in_place(name):
             if isinstance(other, Tensor):
                 return result(values, _NODES[name, 1], (t, other), other_shape=other.shape)
             return result(values, _NODES[name, 0], (t,))
-        return apply_inplace(self, operation, *((other,) if isinstance(other, Tensor) else ()))
+        others = (other,) if isinstance(other, Tensor) else ()
+        if overlaps_itself(self._array) and not _overlaps(self._array):
+            # windows that overlap: a location is compared once per position, in loop order
+            return elementwise_in_loop_order(self, operation, others)
+        return apply_inplace(self, operation, *others)
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = (f"In place: self becomes 1 where self {_SYMBOLS[name]} other, 0 elsewhere "
                       "(in self's dtype). Gradient: zeros.")

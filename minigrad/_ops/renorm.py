@@ -65,6 +65,17 @@ def renorm(input, p, dim, maxnorm):
 
     Gradient: grad through the unchanged slices; through a scaled one, the scale's too.
     """
+    _check_arguments(input, p, maxnorm)
+    array = input._array
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+    dims = tuple(d for d in range(input.ndim) if d != dim)
+    out = np.asarray(array * _factor(input, p, dims, maxnorm), order="C")
+    return result(out, RenormBackward0, (input,), saved=(input,), p=p, maxnorm=maxnorm,
+                  dim_as_given=dim_as_given, _dims=dims)
+
+
+def _check_arguments(input, p, maxnorm):
+    """PyTorch's checks of renorm's arguments (before anything else of its kernel)."""
     if isinstance(p, complex):
         raise RuntimeError("renorm: p must be real-valued")
     if p <= 0:
@@ -75,17 +86,42 @@ def renorm(input, p, dim, maxnorm):
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
     if input.ndim <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions")
+
+
+def _factor(input, p, dims, maxnorm):
+    """What each slice is multiplied by, in the input's dtype (maxnorm and 1e-7 too, as
+    PyTorch's kernel computes it), its reduced dims kept (size 1)."""
     array = input._array
-    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if array.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}")
-    dims = tuple(d for d in range(input.ndim) if d != dim)
     norms = _norms(array, p, dims)
-    # the factor in the input's dtype, maxnorm and 1e-7 too (as PyTorch's kernel computes it)
     dtype = array.dtype.type
     with np.errstate(divide="ignore"):
         factor = np.where(norms > dtype(maxnorm), dtype(maxnorm) / (norms + dtype(1e-7)), dtype(1))
-    out = np.asarray(array * factor.astype(array.dtype), order="C")
-    return result(out, RenormBackward0, (input,), saved=(input,), p=p, maxnorm=maxnorm,
-                  dim_as_given=dim_as_given, _dims=dims)
+    return factor.astype(array.dtype)
+
+
+def renorm_(self, p, dim, maxnorm):
+    """In-place renorm: ``self = self.renorm(p, dim, maxnorm)``.
+
+    As PyTorch: autograd's rules, then renorm's arguments, then the memory (an expanded self
+    is refused). Where self sees a memory location at several positions (overlapping
+    windows), the norms are taken first, then each position is multiplied by its slice's
+    factor in PyTorch's loop order, so a location seen twice is scaled twice."""
+    from .inplace import (apply_inplace, check_inplace, overlaps_itself, _values_in_loop_order)
+    check_inplace(self, overlap_ok=True)
+    _check_arguments(self, p, maxnorm)
+    operation = lambda t: renorm(t, p, dim, maxnorm)      # noqa: E731
+    if not overlaps_itself(self._array):
+        return apply_inplace(self, operation)
+    check_inplace(self)
+    dims = tuple(d for d in range(self.ndim) if d != _normalize_dim(dim, self.ndim))
+    factor = _factor(self, p, dims, maxnorm)
+    values = _values_in_loop_order(self._array, factor, lambda value, scale: value * scale)
+
+    def with_those_values(t):
+        new = operation(t)
+        new._array[...] = values
+        return new
+    return apply_inplace(self, with_those_values)

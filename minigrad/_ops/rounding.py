@@ -422,13 +422,18 @@ def binary_in_place(self, other, operation, elementwise):
     """``self = operation(self, other)`` written into self, with PyTorch's rules (leaves, views,
     versions, dtypes: inplace.apply_inplace). When ``other`` is (a part of) self's own memory,
     PyTorch refuses a partial overlap, and where the loop reads what it already wrote, the
-    values are those of its element-by-element loop (``elementwise``, a numpy function)."""
+    values are those of its element-by-element loop (``elementwise``, a numpy function); so
+    too where self sees a memory location at several positions (overlapping windows)."""
     from . import inplace       # (inplace.py builds on the files of this package)
     if type(other) is Tensor and other._version_counter is self._version_counter:
         inplace.check_inplace(self, others=(other,))
         inplace._check_partial_overlap(self, other)
         if inplace._reads_its_own_writes(self, other):
             return inplace.reading_its_own_writes(self, other, elementwise, operation)
+    if inplace.overlaps_itself(self._array):      # (unfold's windows): element by element
+        if isinstance(other, Tensor):
+            return inplace.elementwise_in_loop_order(self, operation, (other,))
+        return inplace.elementwise_in_loop_order(self, lambda t: operation(t, other))
     return inplace.apply_inplace(self, operation, other)
 
 

@@ -152,7 +152,9 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     array = input._array
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.int64 if array.dtype.kind in "biu" else array.dtype)
-    out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=out_dtype)
+    # (a float32 running product kept in float64, rounded at each step, as PyTorch's CPU kernel)
+    running = np.float64 if np.dtype(out_dtype) == np.float32 else out_dtype
+    out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=running).astype(out_dtype)
     out_array = np.asarray(out_array.reshape(array.shape), order="C")     # contiguous, as in PyTorch
     out = result(out_array, CumprodBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
     return save_result(out, input)       # PyTorch saves self and result

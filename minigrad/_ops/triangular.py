@@ -86,11 +86,12 @@ def triu(input, diagonal=0):
 
 def _in_place(name, operation, numpy_function):
     def in_place(self, diagonal=0):
-        from .inplace import apply_inplace, _overlaps    # (inplace.py builds on this package)
+        from .inplace import apply_inplace, _overlaps, overlaps_itself   # (inplace.py builds on this package)
         _check(name, self, diagonal, in_place=True)
-        if _overlaps(self._array):     # an expanded tensor: several elements share memory
+        expanded = _overlaps(self._array)
+        if expanded or overlaps_itself(self._array):     # several elements share memory
             return apply_inplace(self, lambda t: _zeros_written_through(
-                operation(t, int(diagonal)), t, numpy_function, int(diagonal)), overlap_ok=True)
+                operation(t, int(diagonal)), t, numpy_function, int(diagonal)), overlap_ok=expanded)
         return apply_inplace(self, lambda t: operation(t, int(diagonal)))
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``self = self.{name[:-1]}(diagonal)``, written into self."
@@ -99,8 +100,9 @@ def _in_place(name, operation, numpy_function):
 
 def _zeros_written_through(out, input, numpy_function, diagonal):
     """``out`` (the triangle of ``input``) as ``input``'s memory reads after PyTorch's in-place
-    kernel, for an expanded input: the kernel writes only the zeros, and where elements share
-    memory, a zero written at one of them shows at all of them (PyTorch allows this here)."""
+    kernel, for an expanded input or overlapping windows: the kernel writes only the zeros, and
+    where elements share memory, a zero written at one of them shows at all of them (PyTorch
+    allows this here)."""
     array = input._array
     rows, columns = array.shape[-2:]
     kept = numpy_function(np.ones((rows, columns), dtype=bool), diagonal)
