@@ -18,7 +18,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
-from .. import _sleef_float_pairs, _sleef_mathfun, _vectorized_loop
+from .. import _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -836,6 +836,31 @@ def _power(base, exponent):
         return np.where(exponent < 0, np.where(np.abs(base) == 1, sign, 0), out).astype(out.dtype)
 
 
+def _power_as_pytorch(input, exponent):
+    """The power function for ``input ** exponent`` (tensors or numbers): a float32 result
+    takes PyTorch's own bits, SLEEF's powf for whole vectors of numbers and the C library's
+    powf for the rest (see _sleef_pow); other dtypes take numpy's power."""
+    if result_type(input, exponent) != np.float32:
+        return _power
+    return _power_float32
+
+
+def _power_float32(base, exponent):
+    """base ** exponent in float32 as PyTorch's tensor ** tensor kernel (see _power_as_pytorch)."""
+    base, exponent = np.asarray(base, np.float32), np.asarray(exponent, np.float32)
+    return _vectorized_loop.elementwise_pair(base, exponent, _sleef_pow.pow, np.power, lanes=8)
+
+
+def _power_of_number_float32(array, exponent):
+    """x ** exponent (a number) of a float32 array as PyTorch's kernel: SLEEF's powf with the
+    exponent rounded to float32 for whole vectors; the C library's pow in float64, with the
+    exponent as given, for the numbers left over."""
+    vector_exponent = np.float32(exponent)
+    return _vectorized_loop.elementwise(
+        array, lambda part: _sleef_pow.pow(part, vector_exponent),
+        lambda part: np.power(part.astype(np.float64), float(exponent)).astype(np.float32), lanes=8)
+
+
 def pow(input, exponent):
     """input ** exponent elementwise. Gradient: d input = grad * exponent * input**(exponent - 1),
     d exponent = grad * input**exponent * log(input).
@@ -844,7 +869,7 @@ def pow(input, exponent):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
-            array = _binary(_power, input, exponent)
+            array = _binary(_power_as_pytorch(input, exponent), input, exponent)
         _check_not_bool_power(array)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
@@ -863,6 +888,10 @@ def pow(input, exponent):
             # x * x * x and 1 / (x * x)
             out = a_arr * a_arr * a_arr if exponent == 3 else np.reciprocal(a_arr * a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
+        elif a_arr.dtype == np.float32 and not isinstance(exponent, complex) \
+                and exponent not in (0, 1, 2, 0.5, -1):
+            out = _power_of_number_float32(a_arr, exponent)
+            out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
             out = _binary(np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
@@ -872,7 +901,7 @@ def pow(input, exponent):
 def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
-        out = _binary(_power, base, input)
+        out = _binary(_power_as_pytorch(base, input), base, input)
     _check_not_bool_power(out)
     # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
     out = row_major(out)
