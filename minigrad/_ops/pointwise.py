@@ -837,12 +837,13 @@ def _power(base, exponent):
 
 
 def _power_as_pytorch(input, exponent):
-    """The power function for ``input ** exponent`` (tensors or numbers): a float32 result
-    takes PyTorch's own bits, SLEEF's powf for whole vectors of numbers and the C library's
-    powf for the rest (see _sleef_pow); other dtypes take numpy's power."""
-    if result_type(input, exponent) != np.float32:
-        return _power
-    return _power_float32
+    """The power function for ``input ** exponent`` (tensors or numbers): a float32 or float64
+    result takes PyTorch's own bits, SLEEF's pow for whole vectors of numbers and the C
+    library's pow for the rest (see _sleef_pow); other dtypes take numpy's power."""
+    dtype = result_type(input, exponent)
+    if dtype == np.float32:
+        return _power_float32
+    return _power_float64 if dtype == np.float64 else _power
 
 
 def _power_float32(base, exponent):
@@ -851,14 +852,21 @@ def _power_float32(base, exponent):
     return _vectorized_loop.elementwise_pair(base, exponent, _sleef_pow.pow, np.power, lanes=8)
 
 
-def _power_of_number_float32(array, exponent):
-    """x ** exponent (a number) of a float32 array as PyTorch's kernel: SLEEF's powf with the
-    exponent rounded to float32 for whole vectors; the C library's pow in float64, with the
-    exponent as given, for the numbers left over."""
-    vector_exponent = np.float32(exponent)
+def _power_float64(base, exponent):
+    """The same in float64 (4 numbers to a vector)."""
+    base, exponent = np.asarray(base, np.float64), np.asarray(exponent, np.float64)
+    return _vectorized_loop.elementwise_pair(base, exponent, _sleef_pow.pow, np.power, lanes=4)
+
+
+def _power_of_number(array, exponent):
+    """x ** exponent (a number) of a float32 or float64 array as PyTorch's kernel: SLEEF's pow,
+    with the exponent in x's dtype, for whole vectors; for the numbers left over the C library's
+    pow in float64, with the exponent as given."""
+    vector_exponent = array.dtype.type(exponent)
     return _vectorized_loop.elementwise(
         array, lambda part: _sleef_pow.pow(part, vector_exponent),
-        lambda part: np.power(part.astype(np.float64), float(exponent)).astype(np.float32), lanes=8)
+        lambda part: np.power(part.astype(np.float64), float(exponent)).astype(array.dtype),
+        lanes=32 // array.dtype.itemsize)
 
 
 def pow(input, exponent):
@@ -888,9 +896,9 @@ def pow(input, exponent):
             # x * x * x and 1 / (x * x)
             out = a_arr * a_arr * a_arr if exponent == 3 else np.reciprocal(a_arr * a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
-        elif a_arr.dtype == np.float32 and not isinstance(exponent, complex) \
+        elif a_arr.dtype in (np.float32, np.float64) and not isinstance(exponent, complex) \
                 and exponent not in (0, 1, 2, 0.5, -1):
-            out = _power_of_number_float32(a_arr, exponent)
+            out = _power_of_number(a_arr, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
             out = _binary(np.power, input, exponent)
