@@ -33,7 +33,7 @@ from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
-from .. import _sleef_mathfun
+from .. import _sleef_mathfun, _sleef_pow
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -1231,13 +1231,14 @@ class SiluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        if x._array.dtype == np.float32 and not _State.enabled and not _DualLevel.open:
+        if x._array.dtype in (np.float32, np.float64) and not _State.enabled and not _DualLevel.open:
             # nothing recorded: PyTorch's kernel, whose compiler fuses 1 + x * (1 - s) into
             # one multiply-add (one rounding), so the last bit is PyTorch's
             g, a = grad._array, x._array
             s = _sigmoid_array(a)
+            one = np.ones((), a.dtype)
             # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
-            return (_wrap(np.asarray(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1)))),)
+            return (_wrap(np.asarray(g * s * _sleef_pow._fma(a, one - s, one))),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
