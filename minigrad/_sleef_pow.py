@@ -188,17 +188,46 @@ _LOG_P_64 = (0.116255524079935043668677, 0.103239680901072952701192, 0.117754809
              0.222222222230083560345903, 0.285714285714249172087875, 0.400000000000000077715612)
 
 
-def _log_pair_float64(d):
-    """log(d) as a pair of float64 for d >= 0 (SLEEF's logk), as _log_pair_float32."""
+def _log_start_float64(d):
+    """The first steps of SLEEF's float64 logarithms: d = 2**e m with m in [0.75, 1.5), and
+    x = (m - 1) / (m + 1) as a pair (log d = e ln 2 + 2 atanh(x)). Returns e (float64), x."""
     tiny = d < 2.0 ** -1022
     d = np.where(tiny, d * 2.0 ** 64, d)
     e = ((((d * (1 / 0.75)).view(np.int64) >> 52) & 0x7ff) - 0x3ff).astype(np.int32)
     m = (d.view(np.int64) + ((-e).astype(np.int64) << 52)).view(f64)
     e = np.where(tiny, e - 64, e)
-    x = _divide(_sum(np.full_like(m, -1), m), _sum(np.full_like(m, 1), m))
+    return e.astype(f64), _divide(_sum(np.full_like(m, -1), m), _sum(np.full_like(m, 1), m))
+
+
+_LOG_Q_64 = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
+             0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
+             0.6666666666667333541e+0)
+
+
+def log(d):
+    """The natural logarithm of a float64 array, as SLEEF's ``log`` (u10), bit for bit."""
+    shape = np.shape(d)
+    d = np.asarray(d, f64).reshape(-1)
+    with np.errstate(all="ignore"):
+        e, x = _log_start_float64(d)
+        x2 = x[0] * x[0]
+        t = _estrin(x2, _LOG_Q_64)
+        s = _add_larger_first(_times_number(_LN2_PAIR_64, e), (x[0] * 2, x[1] * 2))
+        last = x2 * x[0] * t
+        high = s[0] + last
+        out = high + (((s[0] - high) + last) + s[1])
+    out[d == np.inf] = np.inf
+    out[(d < 0) | np.isnan(d)] = np.nan
+    out[d == 0] = -np.inf
+    return out.reshape(shape)
+
+
+def _log_pair_float64(d):
+    """log(d) as a pair of float64 for d >= 0 (SLEEF's logk), as _log_pair_float32."""
+    e, x = _log_start_float64(d)
     x2 = _square(x)
     t = _estrin(x2[0], _LOG_P_64)
-    s = _times_number(_LN2_PAIR_64, e.astype(f64))
+    s = _times_number(_LN2_PAIR_64, e)
     s = _add_larger_first(s, (x[0] * 2, x[1] * 2))
     x = _times_pair(x2, x)
     s = _add_larger_first(s, _times_pair(x, (0.666666666666666629659233, 3.80554962542412056336616e-17)))

@@ -115,8 +115,7 @@ def elementwise_pair(a, b, vectorized, scalar, lanes):
     the vector formula and the rest the one-number formula. Inputs that are not row-major are
     read in row-major order (their last bits may then differ from PyTorch's)."""
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
-    a = np.ascontiguousarray(a)
-    b = np.ascontiguousarray(b)
+    a, b = (np.require(v, requirements="C") for v in (a, b))      # (0-d stays 0-d)
     n = int(np.prod(shape))
     run = _inner_run(shape, (a, b))
     flat_a = np.broadcast_to(a, shape).reshape(-1)

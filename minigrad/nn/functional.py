@@ -390,29 +390,40 @@ def _log_softmax_array(array, dim):
 
 
 def _has_pytorchs_last_bit(array, dim):
-    """float32 over the last dim: PyTorch's vectorised kernel, whose bits minigrad reproduces."""
-    return array.dtype == np.float32 and dim == array.ndim - 1 and array.size > 0
+    """float32 or float64 over the last dim: PyTorch's vectorised kernel, whose bits minigrad
+    reproduces."""
+    return array.dtype in (np.float32, np.float64) and dim == array.ndim - 1 and array.size > 0
+
+
+def _sleef_exp_log(dtype):
+    """SLEEF's exp and log for this dtype, and the lanes of PyTorch's vectors of it."""
+    if dtype == np.float32:
+        return _sleef_mathfun.exp, _sleef_mathfun.log, 8
+    return _sleef_pow.exp, _sleef_pow.log, 4
 
 
 def _pytorch_softmax_array(array, dim):
     """softmax in PyTorch's order of operations: exp(x - max), the row's sum, then a product
-    with 1 / sum (not a division), with PyTorch's own exp (float32, last dim; see
-    _sleef_mathfun). Elsewhere numpy's exp and log, which may differ in the last bit."""
+    with 1 / sum (not a division), with PyTorch's own exp (float32 and float64, last dim; see
+    _sleef_mathfun and _sleef_pow). Elsewhere numpy's exp and log, which may differ in the
+    last bit."""
     if not _has_pytorchs_last_bit(array, dim):
         return np.exp(_log_softmax_array(array, dim))
+    exp, _, lanes = _sleef_exp_log(array.dtype)
     with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
-        exps = _sleef_mathfun.exp(array - array.max(axis=dim, keepdims=True))
-    return exps * (np.float32(1) / _sleef_mathfun.row_sum(exps))
+        exps = exp(array - array.max(axis=dim, keepdims=True))
+    return exps * (1 / _sleef_mathfun.row_sum(exps, lanes))
 
 
 def _pytorch_log_softmax_array(array, dim):
     """log_softmax in PyTorch's order of operations, (x - max) - log(sum(exp(x - max))), with
-    PyTorch's own exp and log where minigrad has them (float32, last dim; see _sleef_mathfun)."""
+    PyTorch's own exp and log where minigrad has them (float32 and float64, last dim)."""
     if not _has_pytorchs_last_bit(array, dim):
         return _log_softmax_array(array, dim)
+    exp, log, lanes = _sleef_exp_log(array.dtype)
     with np.errstate(invalid="ignore"):
         shifted = array - array.max(axis=dim, keepdims=True)
-        shifted -= _sleef_mathfun.log(_sleef_mathfun.row_sum(_sleef_mathfun.exp(shifted)))
+        shifted -= log(_sleef_mathfun.row_sum(exp(shifted), lanes))
     return shifted
 
 
@@ -434,7 +445,10 @@ def softmax_backward_data(grad, out, dim):
     """out * (grad - sum(grad * out, dim)): softmax's backward from its result, recorded as one
     node (SoftmaxBackwardDataBackward0), so that create_graph=True shows PyTorch's graph."""
     g, p = grad._array, out._array
-    inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
+    if _has_pytorchs_last_bit(p, dim) and g.dtype == p.dtype:      # PyTorch's order of additions
+        inner = _sleef_mathfun.row_sum(g * p, _sleef_exp_log(p.dtype)[2])
+    else:
+        inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
     return result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, out), saved=(grad, out),
                   dim=dim)
 
@@ -490,10 +504,16 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, grad):
         (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
-        g, probabilities = grad._array, np.exp(log_probabilities._array)
-        total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+        g, out = grad._array, log_probabilities._array
+        if _has_pytorchs_last_bit(out, self.dim) and g.dtype == out.dtype:
+            exp, _, lanes = _sleef_exp_log(out.dtype)       # PyTorch's exp and order of additions
+            # and its compiler's one fused multiply-add for g - e**out * total
+            values = _sleef_pow._fma(-exp(out), _sleef_mathfun.row_sum(g, lanes), g)
+        else:
+            total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+            values = g - np.exp(out) * total
         # recorded as one node, so that create_graph=True shows PyTorch's graph
-        return (result(g - probabilities * total, LogSoftmaxBackwardDataBackward0,
+        return (result(values, LogSoftmaxBackwardDataBackward0,
                        (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
 
     def jvp(self, tangents, inputs, out):
