@@ -886,6 +886,10 @@ def pow(input, exponent):
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if a_arr.dtype.kind in "biu" and not isinstance(exponent, (complex, np.complexfloating)):
+        dtype = result_type(input, exponent)
+        if dtype.kind == "f":          # (int tensor ** 2.5): PyTorch converts, then takes powers
+            a_arr = row_major(a_arr.astype(dtype))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if exponent == -0.5 and a_arr.dtype.kind == "f":
             # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):

@@ -505,7 +505,8 @@ class LogSoftmaxBackward0(Node):
     def backward(self, grad):
         (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
         g, out = grad._array, log_probabilities._array
-        if _has_pytorchs_last_bit(out, self.dim) and g.dtype == out.dtype:
+        # (cross_entropy's log_softmax keeps numpy's exp here too, for speed)
+        if getattr(self, "_pytorch_bits", False) and _has_pytorchs_last_bit(out, self.dim) and g.dtype == out.dtype:
             exp, _, lanes = _sleef_exp_log(out.dtype)       # PyTorch's exp and order of additions
             # and its compiler's one fused multiply-add for g - e**out * total
             values = _sleef_pow._fma(-exp(out), _sleef_mathfun.row_sum(g, lanes), g)
@@ -572,7 +573,8 @@ def _log_softmax_result(input, dim, compute, dim_as_given=None):
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.asarray(compute(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim,
-                              dim_as_given=dim if dim_as_given is None else dim_as_given))
+                              dim_as_given=dim if dim_as_given is None else dim_as_given,
+                              _pytorch_bits=compute is _pytorch_log_softmax_array))
 
 
 # Tensor.softmax and torch.softmax are the functions above (they also take numpy's axis=).
