@@ -182,3 +182,21 @@ def test_softmax_and_log_softmax_last_dim(avx2_torch, columns, dtype):
             results.append((out.detach().numpy(), t.grad.numpy()))
         assert_same_bits(results[0][0], results[1][0])
         assert_same_bits(results[0][1], results[1][1])
+
+
+@pytest.mark.parametrize("n", [1, 7, 16, 37, 1003, 40001])
+@pytest.mark.parametrize("beta, threshold", [(1, 20), (2, 5), (0.5, 3)])
+def test_softplus_float32(avx2_torch, n, beta, threshold):
+    """SLEEF's float32 exp and log1p for whole vectors; the gradient g z / (z + 1) likewise."""
+    if n > _vectorized_loop.GRAIN_SIZE and avx2_torch.get_num_threads() != _vectorized_loop.THREADS:
+        pytest.skip("torch uses another number of threads than minigrad assumes")
+    x = numbers(n, np.float32, n, -30, 30)
+    g = numbers(n, np.float32, n + 1, specials=())
+    results = []
+    for L in (minigrad, avx2_torch):
+        t = L.tensor(x, requires_grad=True)
+        out = L.nn.functional.softplus(t, beta, threshold)
+        out.backward(L.tensor(g))
+        results.append((out.detach().numpy(), t.grad.numpy()))
+    assert_same_bits(results[0][0], results[1][0])
+    assert_same_bits(results[0][1], results[1][1])

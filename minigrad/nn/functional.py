@@ -33,7 +33,7 @@ from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
-from .. import _sleef_mathfun, _sleef_pow
+from .. import _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -963,6 +963,26 @@ class SoftplusBackward0(Node):
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
 
 
+def _softplus_float32(beta, threshold):
+    """PyTorch's two float32 softplus formulas, log1p(exp(beta x)) / beta (x past the
+    threshold): SLEEF's exp and log1p for whole vectors, the C library's for the numbers left
+    over (see _vectorized_loop; a few of those can differ in the last bit)."""
+    beta, threshold = np.float32(beta), np.float32(threshold)
+
+    def vectorized(x):
+        with np.errstate(all="ignore"):
+            scaled = x * beta
+            smooth = _sleef_float_pairs.log1p(_sleef_mathfun.exp(scaled)) / beta
+            return np.where(scaled > threshold, x, smooth)
+
+    def scalar(x):
+        with np.errstate(all="ignore"):
+            scaled = x * beta
+            smooth = np.log1p(np.exp(scaled.astype(np.float64)).astype(np.float32)) / beta
+            return np.where(scaled > threshold, x, smooth)
+    return vectorized, scalar
+
+
 def _softplus_slope(x, beta, threshold):
     """numpy: d softplus/dx = sigmoid(beta x), 1 where beta x > threshold (out is just x)."""
     scaled = x * beta
@@ -990,10 +1010,29 @@ class SoftplusBackwardBackward0(Node):
         return d_grad, d_x
 
 
+def _softplus_backward_float32(beta, threshold):
+    """PyTorch's two float32 formulas for softplus's gradient: g z / (z + 1), z = exp(beta x)
+    (g past the threshold), SLEEF's exp for whole vectors, the C library's for the rest."""
+    beta, threshold = np.float32(beta), np.float32(threshold)
+
+    def formula(exp):
+        def gradient(g, x):
+            with np.errstate(all="ignore"):
+                z = exp(x * beta)
+                return np.where(x * beta > threshold, g, g * z / (z + np.float32(1)))
+        return gradient
+    return (formula(_sleef_mathfun.exp),
+            formula(lambda a: np.exp(a.astype(np.float64)).astype(np.float32)))
+
+
 def softplus_backward(grad, x, beta=1.0, threshold=20.0):
     """grad * d softplus(x)/dx, recorded as one operation (SoftplusBackwardBackward0), as in PyTorch."""
-    slope, _ = _softplus_slope(x._array, beta, threshold)
-    out = (grad._array * slope).astype(x._array.dtype, copy=False)
+    if x._array.dtype == np.float32 and grad._array.dtype == np.float32:
+        out = _vectorized_loop.elementwise_pair(grad._array, x._array,
+                                                *_softplus_backward_float32(beta, threshold), lanes=8)
+    else:
+        slope, _ = _softplus_slope(x._array, beta, threshold)
+        out = (grad._array * slope).astype(x._array.dtype, copy=False)
     return result(out, SoftplusBackwardBackward0, (grad, x), saved=(grad, x), beta=beta,
                   threshold=threshold)
 
@@ -1005,6 +1044,9 @@ def softplus(input, beta=1, threshold=20):
     """
     _check_floating_kernel(input, "softplus_cpu")
     x = input._array
+    if x.dtype == np.float32:
+        out = _vectorized_loop.elementwise(x, *_softplus_float32(beta, threshold), lanes=8)
+        return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
     smooth = (np.maximum(scaled, 0) + np.log1p(np.exp(-np.abs(scaled)))) / beta
