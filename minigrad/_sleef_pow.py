@@ -1,14 +1,19 @@
-"""x ** y as PyTorch's CPU computes it for float32, step by step (SLEEF's ``powf``, u10).
+"""x ** y as PyTorch's CPU computes it, step by step (SLEEF's ``pow``, u10), and the float64
+``exp`` and ``log`` of its vectorised kernels.
 
 PyTorch's ``pow`` kernel takes a few exponents apart (0, 1, 2, 3, -2, 0.5, -0.5 and -1 become
 a fill, a copy, products, a reciprocal or square roots), and sends every other power of a
-float32 tensor, eight numbers at a time, to the SLEEF library's ``Sleef_powf8_u10``; the
-numbers left over after the last whole pair of vectors go to the C library's ``pow`` (see
-``_vectorized_loop``). SLEEF's method is published: x ** y = e ** (y log |x|), the logarithm
-and the product carried as float32 *pairs* (high, low) for the precision one float32 lacks,
-then the sign and the special cases (zeros, infinities, nan) set by IEEE's rules. minigrad
-follows it in numpy, rounding to float32 after every step as the CPU does (a fused
-multiply-add rounds once: ``_fma``), so the results are PyTorch's to the last bit.
+float32 or float64 tensor, a vector at a time, to the SLEEF library's ``Sleef_powf8_u10`` or
+``Sleef_powd4_u10``; the numbers left over after the last whole pair of vectors go to the C
+library's ``pow`` (see ``_vectorized_loop``). SLEEF's method is published: x ** y =
+e ** (y log |x|), the logarithm and the product carried as *pairs* (high, low) for the
+precision one number lacks, then the sign and the special cases (zeros, infinities, nan) set
+by IEEE's rules. minigrad follows it in numpy, rounding after every step as the CPU does (a
+fused multiply-add rounds once: ``_fma``), so the results are PyTorch's to the last bit.
+
+The float64 ``sigmoid``, ``silu`` and ``softmax`` kernels take SLEEF's float64 ``exp`` (and
+``log_softmax`` its ``log``): :func:`exp` and :func:`log` below. (The float32 ones are in
+``_sleef_mathfun``.)
 """
 import numpy as np
 
@@ -236,7 +241,8 @@ def _log_pair_float64(d):
 
 
 _INV_LN2_64 = 1.442695040888963407359924681001892137426645954152985934135449406931
-_LN2_HIGH_64, _LN2_LOW_64 = .69314718055966295651160180568695068359375, .28235290563031577122588448175013436025525412068e-12
+_LN2_HIGH_64 = .69314718055966295651160180568695068359375
+_LN2_LOW_64 = .28235290563031577122588448175013436025525412068e-12
 _EXP_P_64 = (2.51069683420950419527139e-08, 2.76286166770270649116855e-07, 2.75572496725023574143864e-06,
              2.48014973989819794114153e-05, 0.000198412698809069797676111, 0.0013888888939977128960529,
              0.00833333333332371417601081, 0.0416666666665409524128449, 0.166666666666666740681535,

@@ -506,7 +506,8 @@ class LogSoftmaxBackward0(Node):
         (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
         g, out = grad._array, log_probabilities._array
         # (cross_entropy's log_softmax keeps numpy's exp here too, for speed)
-        if getattr(self, "_pytorch_bits", False) and _has_pytorchs_last_bit(out, self.dim) and g.dtype == out.dtype:
+        pytorch_bits = getattr(self, "_pytorch_bits", False) and g.dtype == out.dtype
+        if pytorch_bits and _has_pytorchs_last_bit(out, self.dim):
             exp, _, lanes = _sleef_exp_log(out.dtype)       # PyTorch's exp and order of additions
             # and its compiler's one fused multiply-add for g - e**out * total
             values = _sleef_pow._fma(-exp(out), _sleef_mathfun.row_sum(g, lanes), g)
