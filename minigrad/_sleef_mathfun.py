@@ -111,23 +111,33 @@ def _log_of_finite(x):
     return total + low
 
 
-def row_sum(values):
-    """Sum over the last axis in the order of PyTorch's vectorised ``reduce_all`` (AVX2, float32).
+def row_sum(values, lanes=8):
+    """Sum over the last axis in the order of PyTorch's vectorised ``reduce_all`` (AVX2: 8
+    lanes for float32, 4 for float64).
 
-    Fewer than 8 numbers are added left to right. Otherwise 8 running sums (one per lane)
-    take every 8th number, the leftover numbers go to the first lanes, and the 8 lanes are
-    added pairwise: ((0+4) + (2+6)) + ((1+5) + (3+7)). Returns the sums with a kept axis."""
+    Fewer than ``lanes`` numbers are added left to right. Otherwise one running sum per lane
+    takes every lanes-th number, the leftover numbers go to the first lanes, and the lanes are
+    added: for float32 pairwise, halves first, ((0+4) + (2+6)) + ((1+5) + (3+7)); for float64
+    left to right, ((0+1) + 2) + 3. Returns the sums with a kept axis."""
     n = values.shape[-1]
-    if n < 8:
-        total = values[..., :1].copy()
-        for i in range(1, n):
-            total += values[..., i:i + 1]
-        return total
-    full = n - n % 8
-    lanes = values[..., :8].copy()
-    for start in range(8, full, 8):
-        lanes += values[..., start:start + 8]
-    lanes[..., :n - full] += values[..., full:]
-    halves = lanes[..., :4] + lanes[..., 4:]
-    pairs = halves[..., :2] + halves[..., 2:]
-    return pairs[..., :1] + pairs[..., 1:]
+    if n < lanes:
+        return _left_to_right(values)
+    full = n - n % lanes
+    sums = values[..., :lanes].copy()
+    for start in range(lanes, full, lanes):
+        sums += values[..., start:start + lanes]
+    sums[..., :n - full] += values[..., full:]
+    if lanes != 8:                  # (PyTorch's shuffles are for float32; others: in order)
+        return _left_to_right(sums)
+    while sums.shape[-1] > 1:
+        half = sums.shape[-1] // 2
+        sums = sums[..., :half] + sums[..., half:]
+    return sums
+
+
+def _left_to_right(values):
+    """Sum over the last axis, one number after the other (a kept axis)."""
+    total = values[..., :1].copy()
+    for i in range(1, values.shape[-1]):
+        total += values[..., i:i + 1]
+    return total

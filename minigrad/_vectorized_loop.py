@@ -84,3 +84,64 @@ def rounded_twice_with_a_number(n, lanes):
         if tail < stop:
             twice[tail + 1:tail + 1 + (stop - tail - 1) // block * block] = True
     return twice
+
+
+def _inner_run(shape, arrays):
+    """How many numbers PyTorch's loop walks in one go over arrays broadcast to ``shape``
+    (TensorIterator merges neighbouring dims that every operand steps through evenly), or None
+    when an operand steps through that run other than one by one or not at all (PyTorch then
+    uses the one-number formula everywhere)."""
+    steps = [[s // a.itemsize for s in np.broadcast_to(a, shape).strides] for a in arrays]
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    if not dims:
+        return 1
+    inner = dims[-1]
+    if any(step[inner] not in (0, 1) for step in steps) or all(step[inner] == 0 for step in steps):
+        return None
+    run, outer_step = shape[inner], [step[inner] * shape[inner] for step in steps]
+    for d in reversed(dims[:-1]):
+        if any(step[d] != reach for step, reach in zip(steps, outer_step)):
+            break
+        run *= shape[d]
+        outer_step = [step[d] * shape[d] for step in steps]
+    return run
+
+
+def elementwise_pair(a, b, vectorized, scalar, lanes):
+    """vectorized(a, b) or scalar(a, b) on each number of a and b broadcast together, as
+    PyTorch's ``cpu_kernel_vec`` chooses for a two-input kernel with a new row-major result:
+    within each run of numbers it walks in one go (a row, or the whole tensor when both are
+    laid out alike), cut where the threads' pieces start, whole steps of 2 * lanes numbers get
+    the vector formula and the rest the one-number formula. Inputs that are not row-major are
+    read in row-major order (their last bits may then differ from PyTorch's)."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    a, b = (np.require(v, requirements="C") for v in (a, b))      # (0-d stays 0-d)
+    n = int(np.prod(shape))
+    run = _inner_run(shape, (a, b))
+    flat_a = np.broadcast_to(a, shape).reshape(-1)
+    flat_b = np.broadcast_to(b, shape).reshape(-1)
+    if run is None:
+        return scalar(flat_a, flat_b).reshape(shape)
+    step = 2 * lanes
+    if run == n and n <= GRAIN_SIZE:             # the usual case: one run, one thread
+        vectors = n // step * step
+        out = np.empty(n, dtype=np.result_type(a, b))
+        out[:vectors] = vectorized(flat_a[:vectors], flat_b[:vectors])
+        out[vectors:] = scalar(flat_a[vectors:], flat_b[vectors:])
+        return out.reshape(shape)
+    index = np.arange(n)
+    starts = np.array([start for start, _ in pieces(n)])
+    piece = np.searchsorted(starts, index, side="right") - 1
+    piece_start, piece_stop = starts[piece], np.append(starts[1:], n)[piece]
+    row_start = index // run * run
+    segment_start = np.maximum(row_start, piece_start)
+    segment_stop = np.minimum(row_start + run, piece_stop)
+    in_tail = index >= segment_start + (segment_stop - segment_start) // step * step
+    out = np.empty(n, dtype=np.result_type(a, b))
+    if in_tail.all():
+        return scalar(flat_a, flat_b).reshape(shape)
+    vector = ~in_tail
+    out[vector] = vectorized(flat_a[vector], flat_b[vector])
+    if in_tail.any():
+        out[in_tail] = scalar(flat_a[in_tail], flat_b[in_tail])
+    return out.reshape(shape)

@@ -18,7 +18,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
-from .. import _sleef_float_pairs, _sleef_mathfun, _vectorized_loop
+from .. import _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -842,6 +842,39 @@ def _power(base, exponent):
         return np.where(exponent < 0, np.where(np.abs(base) == 1, sign, 0), out).astype(out.dtype)
 
 
+def _power_as_pytorch(input, exponent):
+    """The power function for ``input ** exponent`` (tensors or numbers): a float32 or float64
+    result takes PyTorch's own bits, SLEEF's pow for whole vectors of numbers and the C
+    library's pow for the rest (see _sleef_pow); other dtypes take numpy's power."""
+    dtype = result_type(input, exponent)
+    if dtype == np.float32:
+        return _power_float32
+    return _power_float64 if dtype == np.float64 else _power
+
+
+def _power_float32(base, exponent):
+    """base ** exponent in float32 as PyTorch's tensor ** tensor kernel (see _power_as_pytorch)."""
+    base, exponent = np.asarray(base, np.float32), np.asarray(exponent, np.float32)
+    return _vectorized_loop.elementwise_pair(base, exponent, _sleef_pow.pow, np.power, lanes=8)
+
+
+def _power_float64(base, exponent):
+    """The same in float64 (4 numbers to a vector)."""
+    base, exponent = np.asarray(base, np.float64), np.asarray(exponent, np.float64)
+    return _vectorized_loop.elementwise_pair(base, exponent, _sleef_pow.pow, np.power, lanes=4)
+
+
+def _power_of_number(array, exponent):
+    """x ** exponent (a number) of a float32 or float64 array as PyTorch's kernel: SLEEF's pow,
+    with the exponent in x's dtype, for whole vectors; for the numbers left over the C library's
+    pow in float64, with the exponent as given."""
+    vector_exponent = array.dtype.type(exponent)
+    return _vectorized_loop.elementwise(
+        array, lambda part: _sleef_pow.pow(part, vector_exponent),
+        lambda part: np.power(part.astype(np.float64), float(exponent)).astype(array.dtype),
+        lanes=32 // array.dtype.itemsize)
+
+
 def pow(input, exponent):
     """input ** exponent elementwise. Gradient: d input = grad * exponent * input**(exponent - 1),
     d exponent = grad * input**exponent * log(input).
@@ -850,7 +883,7 @@ def pow(input, exponent):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
-            array = _binary(_power, input, exponent)
+            array = _binary(_power_as_pytorch(input, exponent), input, exponent)
         _check_not_bool_power(array)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
@@ -859,6 +892,10 @@ def pow(input, exponent):
     a_arr = input._array
     if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if a_arr.dtype.kind in "biu" and not isinstance(exponent, (complex, np.complexfloating)):
+        dtype = result_type(input, exponent)
+        if dtype.kind == "f":          # (int tensor ** 2.5): PyTorch converts, then takes powers
+            a_arr = row_major(a_arr.astype(dtype))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if exponent == -0.5 and a_arr.dtype.kind == "f":
             # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
@@ -869,6 +906,10 @@ def pow(input, exponent):
             # x * x * x and 1 / (x * x)
             out = a_arr * a_arr * a_arr if exponent == 3 else np.reciprocal(a_arr * a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
+        elif a_arr.dtype in (np.float32, np.float64) and not isinstance(exponent, complex) \
+                and exponent not in (0, 1, 2, 0.5, -1):
+            out = _power_of_number(a_arr, exponent)
+            out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
             out = _binary(np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
@@ -878,7 +919,7 @@ def pow(input, exponent):
 def rpow(input, base):
     """base ** input, for a number ``base`` (the ``2 ** x`` form)."""
     with np.errstate(all="ignore"):           # 2 ** 1000 = inf, silently
-        out = _binary(_power, base, input)
+        out = _binary(_power_as_pytorch(base, input), base, input)
     _check_not_bool_power(out)
     # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
     out = row_major(out)
@@ -1139,6 +1180,9 @@ def _sigmoid_array(array):
     if array.dtype == np.float32:
         return _vectorized_loop.elementwise(array, _sigmoid_float32_vectorized,
                                             _sigmoid_float32_scalar, lanes=8)
+    if array.dtype == np.float64:         # the same steps, with SLEEF's float64 exp
+        return _vectorized_loop.elementwise(array, _sigmoid_float64_vectorized,
+                                            _sigmoid_float64_scalar, lanes=4)
     # Written so that neither exp overflows: for large negative a, use e^a / (1 + e^a).
     # np.where computes both branches; the one it discards may overflow (inf / inf), so
     # numpy's warnings about it are silenced (PyTorch prints nothing there either).
@@ -1152,6 +1196,9 @@ def _silu_array(array):
     if array.dtype == np.float32:
         return _vectorized_loop.elementwise(array, _silu_float32_vectorized, _silu_float32_scalar,
                                             lanes=8)
+    if array.dtype == np.float64:
+        return _vectorized_loop.elementwise(array, _silu_float64_vectorized, _silu_float64_scalar,
+                                            lanes=4)
     return array * _sigmoid_array(array)
 
 
@@ -1179,6 +1226,30 @@ def _sigmoid_float32_scalar(array):
     with np.errstate(over="ignore"):
         e = np.exp(-array.astype(np.float64)).astype(np.float32)
         return np.float32(1) / (np.float32(1) + e)
+
+
+def _sigmoid_float64_vectorized(array):
+    """PyTorch's vector formula in float64: 1 / (1 + exp(-a)), SLEEF's exp (see _sleef_pow)."""
+    with np.errstate(over="ignore"):
+        return 1 / (1 + _sleef_pow.exp(-array))
+
+
+def _sigmoid_float64_scalar(array):
+    """PyTorch's one-number formula in float64: the C library's exp, as numpy's."""
+    with np.errstate(over="ignore"):
+        return 1 / (1 + np.exp(-array))
+
+
+def _silu_float64_vectorized(array):
+    """x / (1 + exp(-x)) in float64 with SLEEF's exp."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array / (1 + _sleef_pow.exp(-array))
+
+
+def _silu_float64_scalar(array):
+    """The same with the C library's exp."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array / (1 + np.exp(-array))
 
 
 class SigmoidBackward0(Node):

@@ -33,7 +33,7 @@ from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
-from .. import _sleef_mathfun
+from .. import _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -390,29 +390,40 @@ def _log_softmax_array(array, dim):
 
 
 def _has_pytorchs_last_bit(array, dim):
-    """float32 over the last dim: PyTorch's vectorised kernel, whose bits minigrad reproduces."""
-    return array.dtype == np.float32 and dim == array.ndim - 1 and array.size > 0
+    """float32 or float64 over the last dim: PyTorch's vectorised kernel, whose bits minigrad
+    reproduces."""
+    return array.dtype in (np.float32, np.float64) and dim == array.ndim - 1 and array.size > 0
+
+
+def _sleef_exp_log(dtype):
+    """SLEEF's exp and log for this dtype, and the lanes of PyTorch's vectors of it."""
+    if dtype == np.float32:
+        return _sleef_mathfun.exp, _sleef_mathfun.log, 8
+    return _sleef_pow.exp, _sleef_pow.log, 4
 
 
 def _pytorch_softmax_array(array, dim):
     """softmax in PyTorch's order of operations: exp(x - max), the row's sum, then a product
-    with 1 / sum (not a division), with PyTorch's own exp (float32, last dim; see
-    _sleef_mathfun). Elsewhere numpy's exp and log, which may differ in the last bit."""
+    with 1 / sum (not a division), with PyTorch's own exp (float32 and float64, last dim; see
+    _sleef_mathfun and _sleef_pow). Elsewhere numpy's exp and log, which may differ in the
+    last bit."""
     if not _has_pytorchs_last_bit(array, dim):
         return np.exp(_log_softmax_array(array, dim))
+    exp, _, lanes = _sleef_exp_log(array.dtype)
     with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
-        exps = _sleef_mathfun.exp(array - array.max(axis=dim, keepdims=True))
-    return exps * (np.float32(1) / _sleef_mathfun.row_sum(exps))
+        exps = exp(array - array.max(axis=dim, keepdims=True))
+    return exps * (1 / _sleef_mathfun.row_sum(exps, lanes))
 
 
 def _pytorch_log_softmax_array(array, dim):
     """log_softmax in PyTorch's order of operations, (x - max) - log(sum(exp(x - max))), with
-    PyTorch's own exp and log where minigrad has them (float32, last dim; see _sleef_mathfun)."""
+    PyTorch's own exp and log where minigrad has them (float32 and float64, last dim)."""
     if not _has_pytorchs_last_bit(array, dim):
         return _log_softmax_array(array, dim)
+    exp, log, lanes = _sleef_exp_log(array.dtype)
     with np.errstate(invalid="ignore"):
         shifted = array - array.max(axis=dim, keepdims=True)
-        shifted -= _sleef_mathfun.log(_sleef_mathfun.row_sum(_sleef_mathfun.exp(shifted)))
+        shifted -= log(_sleef_mathfun.row_sum(exp(shifted), lanes))
     return shifted
 
 
@@ -434,7 +445,10 @@ def softmax_backward_data(grad, out, dim):
     """out * (grad - sum(grad * out, dim)): softmax's backward from its result, recorded as one
     node (SoftmaxBackwardDataBackward0), so that create_graph=True shows PyTorch's graph."""
     g, p = grad._array, out._array
-    inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
+    if _has_pytorchs_last_bit(p, dim) and g.dtype == p.dtype:      # PyTorch's order of additions
+        inner = _sleef_mathfun.row_sum(g * p, _sleef_exp_log(p.dtype)[2])
+    else:
+        inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
     return result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, out), saved=(grad, out),
                   dim=dim)
 
@@ -490,10 +504,18 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, grad):
         (log_probabilities,) = self.saved_tensors     # the result, saved as PyTorch does
-        g, probabilities = grad._array, np.exp(log_probabilities._array)
-        total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+        g, out = grad._array, log_probabilities._array
+        # (cross_entropy's log_softmax keeps numpy's exp here too, for speed)
+        pytorch_bits = getattr(self, "_pytorch_bits", False) and g.dtype == out.dtype
+        if pytorch_bits and _has_pytorchs_last_bit(out, self.dim):
+            exp, _, lanes = _sleef_exp_log(out.dtype)       # PyTorch's exp and order of additions
+            # and its compiler's one fused multiply-add for g - e**out * total
+            values = _sleef_pow._fma(-exp(out), _sleef_mathfun.row_sum(g, lanes), g)
+        else:
+            total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+            values = g - np.exp(out) * total
         # recorded as one node, so that create_graph=True shows PyTorch's graph
-        return (result(g - probabilities * total, LogSoftmaxBackwardDataBackward0,
+        return (result(values, LogSoftmaxBackwardDataBackward0,
                        (grad, log_probabilities), saved=(grad, log_probabilities), dim=self.dim),)
 
     def jvp(self, tangents, inputs, out):
@@ -552,7 +574,8 @@ def _log_softmax_result(input, dim, compute, dim_as_given=None):
     array = input._array if input.ndim else input._array.reshape(1)
     out = np.asarray(compute(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim,
-                              dim_as_given=dim if dim_as_given is None else dim_as_given))
+                              dim_as_given=dim if dim_as_given is None else dim_as_given,
+                              _pytorch_bits=compute is _pytorch_log_softmax_array))
 
 
 # Tensor.softmax and torch.softmax are the functions above (they also take numpy's axis=).
@@ -941,6 +964,26 @@ class SoftplusBackward0(Node):
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
 
 
+def _softplus_float32(beta, threshold):
+    """PyTorch's two float32 softplus formulas, log1p(exp(beta x)) / beta (x past the
+    threshold): SLEEF's exp and log1p for whole vectors, the C library's for the numbers left
+    over (see _vectorized_loop; a few of those can differ in the last bit)."""
+    beta, threshold = np.float32(beta), np.float32(threshold)
+
+    def vectorized(x):
+        with np.errstate(all="ignore"):
+            scaled = x * beta
+            smooth = _sleef_float_pairs.log1p(_sleef_mathfun.exp(scaled)) / beta
+            return np.where(scaled > threshold, x, smooth)
+
+    def scalar(x):
+        with np.errstate(all="ignore"):
+            scaled = x * beta
+            smooth = np.log1p(np.exp(scaled.astype(np.float64)).astype(np.float32)) / beta
+            return np.where(scaled > threshold, x, smooth)
+    return vectorized, scalar
+
+
 def _softplus_slope(x, beta, threshold):
     """numpy: d softplus/dx = sigmoid(beta x), 1 where beta x > threshold (out is just x)."""
     scaled = x * beta
@@ -968,10 +1011,29 @@ class SoftplusBackwardBackward0(Node):
         return d_grad, d_x
 
 
+def _softplus_backward_float32(beta, threshold):
+    """PyTorch's two float32 formulas for softplus's gradient: g z / (z + 1), z = exp(beta x)
+    (g past the threshold), SLEEF's exp for whole vectors, the C library's for the rest."""
+    beta, threshold = np.float32(beta), np.float32(threshold)
+
+    def formula(exp):
+        def gradient(g, x):
+            with np.errstate(all="ignore"):
+                z = exp(x * beta)
+                return np.where(x * beta > threshold, g, g * z / (z + np.float32(1)))
+        return gradient
+    return (formula(_sleef_mathfun.exp),
+            formula(lambda a: np.exp(a.astype(np.float64)).astype(np.float32)))
+
+
 def softplus_backward(grad, x, beta=1.0, threshold=20.0):
     """grad * d softplus(x)/dx, recorded as one operation (SoftplusBackwardBackward0), as in PyTorch."""
-    slope, _ = _softplus_slope(x._array, beta, threshold)
-    out = (grad._array * slope).astype(x._array.dtype, copy=False)
+    if x._array.dtype == np.float32 and grad._array.dtype == np.float32:
+        out = _vectorized_loop.elementwise_pair(grad._array, x._array,
+                                                *_softplus_backward_float32(beta, threshold), lanes=8)
+    else:
+        slope, _ = _softplus_slope(x._array, beta, threshold)
+        out = (grad._array * slope).astype(x._array.dtype, copy=False)
     return result(out, SoftplusBackwardBackward0, (grad, x), saved=(grad, x), beta=beta,
                   threshold=threshold)
 
@@ -983,6 +1045,9 @@ def softplus(input, beta=1, threshold=20):
     """
     _check_floating_kernel(input, "softplus_cpu")
     x = input._array
+    if x.dtype == np.float32:
+        out = _vectorized_loop.elementwise(x, *_softplus_float32(beta, threshold), lanes=8)
+        return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
     smooth = (np.maximum(scaled, 0) + np.log1p(np.exp(-np.abs(scaled)))) / beta
@@ -1231,13 +1296,14 @@ class SiluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        if x._array.dtype == np.float32 and not _State.enabled and not _DualLevel.open:
+        if x._array.dtype in (np.float32, np.float64) and not _State.enabled and not _DualLevel.open:
             # nothing recorded: PyTorch's kernel, whose compiler fuses 1 + x * (1 - s) into
             # one multiply-add (one rounding), so the last bit is PyTorch's
             g, a = grad._array, x._array
             s = _sigmoid_array(a)
+            one = np.ones((), a.dtype)
             # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
-            return (_wrap(np.asarray(g * s * _sleef_mathfun._fma(a, np.float32(1) - s, np.float32(1)))),)
+            return (_wrap(np.asarray(g * s * _sleef_pow._fma(a, one - s, one))),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
