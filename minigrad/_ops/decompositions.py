@@ -79,7 +79,11 @@ def lapack_layout(array):
     contiguous: ``x.view(-1)`` of it fails in PyTorch, and here too."""
     if array.ndim < 2:
         return np.ascontiguousarray(array)
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+    # (a new array: numpy keeps odd steps along dims of size 1 of an array it need not copy,
+    # where PyTorch's are those of a fresh column-major layout)
+    out = np.swapaxes(np.empty(array.shape[:-2] + array.shape[:-3:-1], dtype=array.dtype), -1, -2)
+    out[...] = array
+    return out
 
 
 # --- checks shared by every function here ---------------------------------------------------
