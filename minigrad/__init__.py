@@ -152,6 +152,10 @@ from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa:
 from ._ops.norms import dist  # noqa: F401
 from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
 from ._ops.lu import lu_unpack  # noqa: F401
+from ._ops.lu import lu_function as lu, lu_solve_function as lu_solve  # noqa: F401
+from ._ops.triangular_solves import triangular_solve  # noqa: F401
+from ._linalg_utils import symeig, eig, lstsq, matrix_rank, solve  # noqa: F401
+from ._ops.norms import frobenius_norm, nuclear_norm  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
@@ -294,7 +298,10 @@ for _name, _parameters in {
         "cross": (("input", "Tensor"), ("other", "Tensor")), "dist": (("input", "Tensor"), ("other", "Tensor")),
         "matrix_power": (("input", "Tensor"), ("n", "int")), "cholesky_inverse": (("input", "Tensor"),),
         "cholesky_solve": (("input", "Tensor"), ("input2", "Tensor")),
-        "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor"))}.items():
+        "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
+        "lu_solve": (("input", "Tensor"), ("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
+        "triangular_solve": (("input", "Tensor"), ("A", "Tensor")),
+        "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),)}.items():
     globals()[_name] = _checked(globals()[_name], _name, _parameters)
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 

@@ -1,6 +1,10 @@
 """More of torch.linalg against PyTorch: the LDL factorization (ldl_factor, ldl_factor_ex,
 ldl_solve: Bunch-Kaufman's pivots and LAPACK's values bit for bit, errors, their missing
 derivative), cond(A, 'nuc'), svd's driver=, the removed top-level functions and eig/eigvals."""
+import json
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -195,3 +199,191 @@ def test_ldl_of_empty_matrices_as_torch():
     X = minigrad.linalg.ldl_solve(minigrad.zeros(0, 0), minigrad.zeros(0, dtype=minigrad.int32),
                                   minigrad.zeros(0, 3))
     assert tuple(X.shape) == (0, 3)
+
+
+# --- the top-level functions: torch.lu, lu_solve, triangular_solve, frobenius_norm, nuclear_norm --
+
+def graph(grad_fn):
+    """The graph below ``grad_fn`` as nested (name, children), in next_functions order."""
+    if grad_fn is None:
+        return None
+    return (type(grad_fn).__name__, tuple((graph(child), nr) for child, nr in grad_fn.next_functions))
+
+
+def _run(lib, program, arrays):
+    leaves = [lib.tensor(a, requires_grad=True) for a in arrays]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = program(lib, *leaves)
+    outs = list(out) if isinstance(out, tuple) else [out]
+    total = 0
+    for o in outs:
+        if o.grad_fn is not None:
+            total = total + (o * lib.tensor(np.linspace(-1, 2, o.numel()).reshape(tuple(o.shape)))).sum()
+    total.backward()
+    saved = [sorted(n for n in dir(o.grad_fn) if n.startswith("_saved_")) if o.grad_fn else None
+             for o in outs]
+    return ([o.detach().numpy() for o in outs], [o.stride() for o in outs],
+            [graph(o.grad_fn) for o in outs], saved, [leaf.grad.numpy() for leaf in leaves],
+            type(out).__name__)
+
+
+def _lu_factor(L, A):
+    return L.linalg.lu_factor(A)
+
+
+PROGRAMS = {
+    "lu": ([(3, 3)], lambda L, A: L.lu(A)),
+    "lu_get_infos": ([(2, 3, 3)], lambda L, A: L.lu(A, get_infos=True)),
+    "lu_wide": ([(2, 4)], lambda L, A: L.lu(A)),
+    "lu_solve": ([(3, 3), (3, 2)], lambda L, A, B: L.lu_solve(B, *_lu_factor(L, A))),
+    "lu_solve_batches": ([(2, 3, 3), (3, 2)], lambda L, A, B: L.lu_solve(B, *_lu_factor(L, A))),
+    "triangular_solve": ([(3, 3), (3, 2)], lambda L, A, B: L.triangular_solve(B, A)),
+    "triangular_solve_lower_t_unit": ([(3, 3), (3, 2)],
+                                      lambda L, A, B: L.triangular_solve(B, A, False, True, True)),
+    "triangular_solve_batches": ([(2, 3, 3), (3, 2)], lambda L, A, B: L.triangular_solve(B, A, upper=False)),
+    "triangular_solve_transpose": ([(3, 3), (2, 3, 2)],
+                                   lambda L, A, B: L.triangular_solve(B, A, transpose=True)),
+    "triangular_solve_solution": ([(3, 3), (3, 2)], lambda L, A, B: L.triangular_solve(B, A)[0]),
+    "triangular_solve_coefficient": ([(3, 3), (3, 2)], lambda L, A, B: L.triangular_solve(B, A)[1]),
+    "frobenius_norm": ([(2, 3, 4)], lambda L, A: L.frobenius_norm(A, (1, 2))),
+    "frobenius_norm_keepdim": ([(2, 3, 4)], lambda L, A: L.frobenius_norm(A, (0, 2), True)),
+    "frobenius_norm_one_dim": ([(2, 3, 4)], lambda L, A: L.frobenius_norm(A, 1)),
+    "frobenius_norm_all": ([(2, 3, 4)], lambda L, A: L.frobenius_norm(A, ())),
+    "nuclear_norm": ([(2, 3, 4)], lambda L, A: L.nuclear_norm(A)),
+    "nuclear_norm_keepdim": ([(2, 3, 4)], lambda L, A: L.nuclear_norm(A, True)),
+    "nuclear_norm_dims": ([(2, 3, 4)], lambda L, A: L.nuclear_norm(A, (0, 2), True)),
+    "cond_nuc": ([(3, 3)], lambda L, A: L.linalg.cond(A, "nuc")),
+    "cond_nuc_batches": ([(2, 3, 3)], lambda L, A: L.linalg.cond(A, "nuc")),
+}
+
+
+def _inputs(shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    # (a dominant diagonal keeps the LU and triangular solves well conditioned)
+    return [rng.standard_normal(s) + (3 * np.eye(s[-1]) if s[-1] == s[-2] else 0) for s in shapes]
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_values_graph_and_gradients_as_torch(name):
+    torch = import_torch()
+    shapes, program = PROGRAMS[name]
+    arrays = _inputs(shapes)
+    ours, theirs = _run(minigrad, program, arrays), _run(torch, program, arrays)
+    for a, b in zip(ours[0], theirs[0]):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    assert ours[1:4] == theirs[1:4]
+    for a, b in zip(ours[4], theirs[4]):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+    assert ours[5] == theirs[5] or ours[5] == "tuple" == theirs[5]
+
+
+GRADCHECKED = ["lu_solve", "triangular_solve", "triangular_solve_lower_t_unit", "triangular_solve_batches",
+               "triangular_solve_transpose", "frobenius_norm", "nuclear_norm", "cond_nuc"]
+
+
+@pytest.mark.parametrize("name", GRADCHECKED)
+def test_gradcheck_and_gradgradcheck_in_float64(name):
+    from minigrad.autograd import gradcheck, gradgradcheck
+    shapes, program = PROGRAMS[name]
+    leaves = [minigrad.tensor(a, requires_grad=True) for a in _inputs(shapes, seed=1)]
+
+    def function(*inputs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = program(minigrad, *inputs)
+        return tuple(o for o in out if o.requires_grad) if isinstance(out, tuple) else out
+
+    assert gradcheck(function, leaves)
+    assert gradgradcheck(function, leaves)
+
+
+DEPRECATED_CALLS = ["L.lu(L.eye(2))", "L.triangular_solve(L.ones(2, 1), L.eye(2))",
+                    "L.lu_solve(L.ones(2, 1), L.eye(2), L.tensor([1, 2], dtype=L.int32))",
+                    "L.frobenius_norm(L.eye(2), (0, 1))", "L.nuclear_norm(L.eye(2))"]
+
+
+def _warnings_of(module):
+    """The warnings each of DEPRECATED_CALLS gives, called twice, in a new process (PyTorch
+    gives these once per process), without the place in PyTorch's C++ sources its text ends with."""
+    calls = "".join(f"    {call}\n    {call}\n" for call in DEPRECATED_CALLS)
+    code = (f"import json, warnings, {module} as L\nwarnings.simplefilter('always')\n"
+            f"with warnings.catch_warnings(record=True) as caught:\n{calls}"
+            "print(json.dumps([str(w.message).split(' (Triggered internally')[0] for w in caught]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    return json.loads(done.stdout)
+
+
+def test_deprecation_warnings_once_as_torch():
+    import_torch()
+    ours = _warnings_of("minigrad")
+    assert len(ours) == len(DEPRECATED_CALLS)
+    assert ours == _warnings_of("torch")
+
+
+TOP_LEVEL_ERRORS = {
+    "lu_list": lambda L: L.lu([1.0]),
+    "lu_vector": lambda L: L.lu(L.ones(3)),
+    "lu_solve_list": lambda L: L.lu_solve(L.ones(2, 2), [1], L.ones(2, dtype=L.int32)),
+    "lu_solve_pivots": lambda L: L.lu_solve(L.ones(3, 2), L.eye(3), L.ones(2, dtype=L.int32)),
+    "triangular_solve_b_vector": lambda L: L.triangular_solve(L.ones(3), L.eye(3)),
+    "triangular_solve_A_vector": lambda L: L.triangular_solve(L.ones(3, 2), L.ones(3)),
+    "triangular_solve_dtypes": lambda L: L.triangular_solve(L.ones(3, 2).double(), L.eye(3)),
+    "triangular_solve_not_square": lambda L: L.triangular_solve(L.ones(3, 2), L.ones(3, 2)),
+    "triangular_solve_rows": lambda L: L.triangular_solve(L.ones(2, 2), L.eye(3)),
+    "triangular_solve_batches": lambda L: L.triangular_solve(L.ones(2, 3, 2), L.eye(3).expand(3, 3, 3)),
+    "triangular_solve_integers": lambda L: L.triangular_solve(L.ones(3, 2).long(), L.eye(3).long()),
+    "triangular_solve_half": lambda L: L.triangular_solve(L.ones(3, 2).half(), L.eye(3).half()),
+    "triangular_solve_list": lambda L: L.triangular_solve(L.ones(2, 2), [1]),
+    "frobenius_norm_three_dims": lambda L: L.frobenius_norm(L.ones(2, 2, 2), (0, 1, 2)),
+    "frobenius_norm_integers": lambda L: L.frobenius_norm(L.ones(2, 2).long(), (0, 1)),
+    "symeig": lambda L: L.symeig(L.eye(2)),
+    "eig": lambda L: L.eig(L.eye(2)),
+    "lstsq": lambda L: L.lstsq(L.eye(2), L.eye(2)),
+    "matrix_rank": lambda L: L.matrix_rank(L.eye(2)),
+    "solve": lambda L: L.solve(L.eye(2), L.eye(2)),
+    "linalg_eig_vector": lambda L: L.linalg.eig(L.ones(3)),
+    "linalg_eig_not_square": lambda L: L.linalg.eig(L.ones(3, 2)),
+    "linalg_eig_integers": lambda L: L.linalg.eig(L.ones(3, 3).long()),
+    "linalg_eig_half": lambda L: L.linalg.eig(L.ones(3, 3).half()),
+    "linalg_eigvals_not_square": lambda L: L.linalg.eigvals(L.ones(3, 2)),
+    "linalg_eigvals_list": lambda L: L.linalg.eigvals([1.0]),
+    "lu_solve_pivots_int64": lambda L: L.linalg.lu_solve(L.eye(3), L.ones(3, dtype=L.int64), L.ones(3, 2)),
+    "lu_solve_dtypes": lambda L: L.linalg.lu_solve(L.eye(3), L.ones(3, dtype=L.int32), L.ones(3, 2).double()),
+    "lu_solve_integers": lambda L: L.linalg.lu_solve(L.eye(3).long(), L.ones(3, dtype=L.int32), L.ones(3, 2).long()),
+    "lu_solve_vector_LU": lambda L: L.linalg.lu_solve(L.ones(3), L.ones(3, dtype=L.int32), L.ones(3, 2)),
+    "lu_solve_not_square": lambda L: L.linalg.lu_solve(L.ones(3, 2), L.ones(3, dtype=L.int32), L.ones(3, 2)),
+    "lu_solve_vector_B": lambda L: L.linalg.lu_solve(L.eye(3), L.ones(3, dtype=L.int32), L.ones(3)),
+    "lu_solve_pivot_count": lambda L: L.linalg.lu_solve(L.eye(3), L.ones(2, dtype=L.int32), L.ones(3, 2)),
+    "lu_solve_pivots_shape": lambda L: L.linalg.lu_solve(L.eye(3), L.ones(2, 3, dtype=L.int32), L.ones(3, 2)),
+    "lu_solve_batches": lambda L: L.linalg.lu_solve(L.eye(3).expand(2, 3, 3), L.ones(2, 3, dtype=L.int32),
+                                                    L.ones(4, 3, 2)),
+    "lu_solve_pivot_large": lambda L: L.linalg.lu_solve(L.eye(3), L.tensor([4, 1, 1], dtype=L.int32), L.ones(3, 2)),
+    "lu_solve_pivot_zero": lambda L: L.linalg.lu_solve(L.eye(3).half(), L.tensor([0, 1, 1], dtype=L.int32),
+                                                       L.ones(3, 2).half()),
+    "lu_solve_half": lambda L: L.linalg.lu_solve(L.eye(3).half(), L.ones(3, dtype=L.int32), L.ones(3, 2).half()),
+    "lu_factor_vector": lambda L: L.linalg.lu_factor(L.ones(3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOP_LEVEL_ERRORS))
+def test_top_level_and_removed_function_errors_as_torch(name):
+    _same_error(TOP_LEVEL_ERRORS[name])
+
+
+def test_eig_and_eigvals_refuse_with_a_hint():
+    for function in (minigrad.linalg.eig, minigrad.linalg.eigvals):
+        with pytest.raises(NotImplementedError) as error:
+            function(minigrad.eye(3))
+        assert "\nminigrad hint:" in str(error.value) and "eigh" in str(error.value)
+
+
+def test_cond_nuc_of_singular_matrices_as_torch():
+    torch = import_torch()
+    for A in ([[1.0, 2], [2, 4]], [[0.0, 0], [0, 0]], [[1.0, 0], [0, 0]]):
+        ours = minigrad.linalg.cond(minigrad.tensor(A, dtype=minigrad.float64), "nuc")
+        theirs = torch.linalg.cond(torch.tensor(A, dtype=torch.float64), "nuc")
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+    empty = minigrad.linalg.cond(minigrad.zeros(2, 0, 0), "nuc")
+    assert empty.tolist() == torch.linalg.cond(torch.zeros(2, 0, 0), "nuc").tolist()

@@ -88,14 +88,15 @@ def lapack_layout(array):
 
 # --- checks shared by every function here ---------------------------------------------------
 
-def check_matrices(name, A, square=True):
+def check_matrices(name, A, square=True, floating=True):
     """PyTorch's checks of a (batch of) matrices, in its order: at least 2-D, square, floating."""
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if square and A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
-    check_floating(name, A)
+    if floating:
+        check_floating(name, A)
 
 
 def refuse_half(A, kernel=None, name=None, message=None):

@@ -12,12 +12,14 @@ dU = triu(X) U. Turned around: grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad
 """
 import numpy as np
 
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
 from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
 from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
-                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half)
+                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half,
+                             check_floating, check_matrices, warn_once)
+from .pointwise import _broadcast_error
 from .triangular_solves import solve_triangular
 
 
@@ -131,7 +133,7 @@ class LinalgLuFactorExBackward0(Node):
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
     """``torch.linalg.lu_factor_ex``: the packed LU factors, the pivots (1-based row swaps)
     and info (0, or the first position where U has an exact 0 on its diagonal)."""
-    _check_lu_input("torch.linalg.lu_factor_ex", A)
+    _check_lu_input("torch.lu_factor", A)      # (PyTorch's message names its older function)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu, pivots, info = _lu_arrays(A)
@@ -206,15 +208,52 @@ class LinalgLuSolveBackward0(Node):
         return grad_LU, grad_B
 
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
-    """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
-    ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
+def _type_name(t):
+    return from_numpy_dtype(t._array.dtype).tensor_type_name[:-6]
+
+
+def _check_lu_solve_arguments(LU, pivots, B, left):
+    """PyTorch's checks of lu_solve's arguments, in its order, with its messages."""
+    check_floating("torch.linalg.lu_solve", LU)
+    if LU._array.dtype != B._array.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of "
+                           f"type {_type_name(LU)} and B of type {_type_name(B)} instead")
+    if pivots._array.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    check_matrices("torch.linalg.lu_solve", LU)
+    if B.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     n = LU.shape[-1]
-    refuse_half(LU, kernel="linalg.lu_solve_cpu")
     if (B.shape[-2] if left else B.shape[-1]) != n:
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {equation} "
                            f"({LU.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    if pivots.ndim == 0 or pivots.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
+                           "dimension of the matrix")
+    if tuple(pivots.shape) != tuple(LU.shape[:-1]):
+        raise RuntimeError("linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, "
+                           f"but got pivots with shape {list(pivots.shape)} instead")
+    batch_b, batch_a = tuple(B.shape[:-2]), tuple(LU.shape[:-2])
+    try:
+        np.broadcast_shapes(batch_b, batch_a)
+    except ValueError:
+        raise _broadcast_error(np.empty(batch_b, dtype=bool), np.empty(batch_a, dtype=bool)) from None
+    values = pivots._array
+    if values.size and values.max() > LU.shape[-2]:
+        raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to LU.size(-2). Did "
+                           "you properly pass the result of lu_factor?")
+    if values.size and values.min() < 1:
+        raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you "
+                           "properly pass the result of lu_factor?")
+    refuse_half(LU, kernel="linalg.lu_solve_cpu")
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
+    ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
+    _check_lu_solve_arguments(LU, pivots, B, left)
+    n = LU.shape[-1]
     L, U = _unpack(LU._array)
     A = _permutation(pivots._array, n, LU._array.dtype) @ L @ U
     if adjoint:
@@ -284,3 +323,39 @@ show_settings(LinalgLuFactorExBackward0, pivot="pivot")
 show_settings(LinalgLuBackward0, pivot="pivot")
 show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
 
+
+
+# --- the older top-level functions: torch.lu and torch.lu_solve (deprecated in PyTorch) ---------
+
+_lu_with_info = named_result("_lu_with_info", ("LU", "pivots", "info"))
+_register(_lu_with_info)
+
+_LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will "
+    "be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be "
+    "replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = "
+    "torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+    "torch.linalg.lu_factor_ex(A, compute_pivots)")
+_LU_SOLVE_DEPRECATED = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
+    "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
+    "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
+
+
+def lu_function(A, pivot=True, get_infos=False):
+    """``torch.lu`` (deprecated in PyTorch): ``linalg.lu_factor_ex(A)`` as a plain pair (LU,
+    pivots), or the named triple (LU, pivots, info) with ``get_infos=True``; a singular A does
+    not raise. Warns once, as PyTorch does."""
+    if not isinstance(A, Tensor):        # (PyTorch's torch.lu calls _lu_with_info, which checks)
+        raise TypeError(f"_lu_with_info(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(A).__name__}")
+    warn_once("lu", _LU_DEPRECATED)
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    return _lu_with_info(LU, pivots, info) if get_infos else (LU, pivots)
+
+
+def lu_solve_function(b, LU_data, LU_pivots):
+    """``torch.lu_solve`` (deprecated in PyTorch): ``linalg.lu_solve(LU_data, LU_pivots, b)``,
+    its arguments in the older order. Warns once, as PyTorch does."""
+    warn_once("lu_solve", _LU_SOLVE_DEPRECATED)
+    return lu_solve(LU_data, LU_pivots, b)

@@ -175,3 +175,43 @@ def dist(input, other, p=2):
 
 show_settings(DistBackward0, p="p")
 
+
+
+# --- the older torch.frobenius_norm and torch.nuclear_norm (kept by PyTorch for TorchScript) ------
+
+def frobenius_norm(input, dim, keepdim=False):
+    """``torch.frobenius_norm`` (deprecated in PyTorch): ``torch.norm(input, 2, dim, keepdim)``,
+    over at most two dims. Warns once, as PyTorch does."""
+    from .decompositions import warn_once
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                           f"{from_numpy_dtype(input._array.dtype).tensor_type_name[:-6]} instead.")
+    warn_once("frobenius_norm", "at::frobenius_norm is deprecated and it is just left for JIT "
+              "compatibility. It will be removed in a future PyTorch release. Please use "
+              "`linalg.vector_norm(A, 2., dim, keepdim)` instead")
+    from ..nn._similarity import NormBackward1
+    from ..autograd.grad_mode import no_grad
+    from . import save_result
+    with no_grad():
+        value = vector_norm(input, 2, dims or None, keepdim)._array
+    # (PyTorch records the older norm's node, NormBackward1; no dims means all of them)
+    reduced = tuple(d % input.ndim for d in dims) if dims and input.ndim else tuple(range(input.ndim))
+    out = result(value, NormBackward1, (input,), p=2.0, dims=reduced, keepdim=keepdim,
+                 input_shape=tuple(input.shape), all_dims=not dims, dim_as_given=dims)
+    return save_result(out, input)
+
+
+def nuclear_norm(input, dim=(-2, -1), keepdim=False):
+    """``torch.nuclear_norm`` (deprecated in PyTorch): ``linalg.matrix_norm(input, 'nuc', dim,
+    keepdim)``; ``nuclear_norm(input, keepdim)`` takes the last two dims. Warns once, as PyTorch
+    does."""
+    from .decompositions import warn_once
+    if isinstance(dim, bool):          # nuclear_norm(input, keepdim): PyTorch's other signature
+        dim, keepdim = (-2, -1), dim
+    warn_once("nuclear_norm", "at::nuclear_norm is deprecated and it is just left for JIT "
+              "compatibility. It will be removed in a future PyTorch release. Please use "
+              "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
+    return matrix_norm(input, "nuc", tuple(dim), keepdim)
