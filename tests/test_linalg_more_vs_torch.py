@@ -387,3 +387,24 @@ def test_cond_nuc_of_singular_matrices_as_torch():
         np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
     empty = minigrad.linalg.cond(minigrad.zeros(2, 0, 0), "nuc")
     assert empty.tolist() == torch.linalg.cond(torch.zeros(2, 0, 0), "nuc").tolist()
+
+
+SVD_DRIVER_ERRORS = {
+    "svd": lambda L: L.linalg.svd(L.ones(3, 3), driver="gesvd"),
+    "svd_empty_name": lambda L: L.linalg.svd(L.ones(3, 3), driver=""),
+    "svd_half": lambda L: L.linalg.svd(L.ones(3, 3).half(), driver="gesvdj"),
+    "svd_vector": lambda L: L.linalg.svd(L.ones(3), driver="gesvd"),
+    "svd_integers": lambda L: L.linalg.svd(L.ones(3, 3).long(), driver="gesvd"),
+    "svd_not_str": lambda L: L.linalg.svd(L.ones(3, 3), driver=3),
+    "svdvals": lambda L: L.linalg.svdvals(L.ones(3, 3), driver="gesvda"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SVD_DRIVER_ERRORS))
+def test_svd_driver_refused_on_the_cpu_as_torch(name):
+    _same_error(SVD_DRIVER_ERRORS[name])
+
+
+def test_svd_driver_none_is_the_default():
+    A = minigrad.tensor([[2.0, 1], [1, 3]])
+    assert minigrad.linalg.svdvals(A, driver=None).tolist() == minigrad.linalg.svdvals(A).tolist()
