@@ -302,7 +302,7 @@ for _name, _parameters in {
         "lu_solve": (("input", "Tensor"), ("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
         "triangular_solve": (("input", "Tensor"), ("A", "Tensor")),
         "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),)}.items():
-    globals()[_name] = _checked(globals()[_name], _name, _parameters)
+    globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

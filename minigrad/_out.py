@@ -192,6 +192,26 @@ OUT_RULES = {
     "ger": OutRule("cast", CAST),
     "chain_matmul": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
                                     "got {out_cpp}"),
+    # linear algebra (torch.linalg's are named linalg_<name>, as in PyTorch's messages)
+    **{name: _expected for name in (
+        "linalg_det", "linalg_inv", "linalg_solve", "linalg_cholesky", "linalg_vector_norm",
+        "linalg_svdvals", "linalg_eigvalsh", "linalg_cross", "linalg_lu_solve", "linalg_ldl_solve",
+        "linalg_matmul", "inverse", "lu_solve", "cross")},
+    **{name: OutRule("cast", prefix + ": Expected result to be safely castable from {result} dtype, "
+                             "but got result with dtype {out}")
+       for name, prefix in (("linalg_cond", "linalg.cond"), ("linalg_pinv", "linalg.pinv"),
+                            ("linalg_householder_product", "torch.linalg.householder_product"),
+                            ("linalg_tensorinv", "tensorinv"), ("linalg_tensorsolve", "tensorsolve"),
+                            ("cholesky", "cholesky"), ("cholesky_solve", "cholesky_solve"),
+                            ("cholesky_inverse", "cholesky_inverse"),
+                            ("linalg_matrix_power", "matrix_power"), ("matrix_power", "matrix_power"))},
+    **{name: OutRule("same", f"linalg.{name[7:]} expected out tensor dtype {{result}} but got: {{out}}")
+       for name in ("linalg_matrix_norm", "linalg_norm")},
+    "linalg_vecdot": OutRule("same", "linalg.vecdot: Expected out of dtype{result} but found {out}"),
+    "linalg_solve_triangular": OutRule("same", "expected scalar type {result} but found {out}"),
+    "linalg_multi_dot": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
+                                        "got {out_cpp}"),
+    "linalg_matrix_rank": OutRule("cast", CAST),
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
@@ -210,6 +230,15 @@ GRAD_NAMES = {
     "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul", "ger": "mul",
     "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
     "searchsorted": None, "bucketize": None,
+    "linalg_det": "_linalg_det", "linalg_inv": "linalg_inv_ex", "inverse": "linalg_inv_ex",
+    "linalg_solve": "_linalg_solve_ex", "linalg_cholesky": "linalg_cholesky_ex",
+    "linalg_svdvals": "_linalg_svd", "linalg_eigvalsh": "_linalg_eigh", "linalg_matrix_rank": "sum",
+    "linalg_vecdot": "sum", "linalg_matrix_power": "matmul", "matrix_power": "matmul",
+    "linalg_multi_dot": "mm", "linalg_matmul": "matmul", "lu_solve": "linalg_lu_solve",
+    "linalg_ldl_solve": "aten::linalg_ldl_solve", "cross": "linalg_cross",
+    # (composed of others: see COPIED_INTO_OUT)
+    **{name: None for name in ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
+                               "linalg_tensorsolve")},
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
@@ -225,6 +254,11 @@ GRAD_NAMES = {
 # version stays as it was.
 RESIZED_SILENTLY = ("addbmm",)
 VERSION_KEPT = ("kron",)
+
+# PyTorch's composite linear-algebra functions compute their result as usual (recorded), then
+# copy it into out with copy_ (recorded too: out's grad_fn is CopyBackwards).
+COPIED_INTO_OUT = ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
+                   "linalg_tensorsolve")
 
 # Deprecated functions whose out= variant warns on its own (the function's own warning is not
 # given then): ger at every call, chain_matmul once (with another line of PyTorch's).
@@ -253,6 +287,11 @@ def call_with_out(function, name, rule, args, kwargs):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
+    if name in COPIED_INTO_OUT:
+        result = function(*args, **kwargs)
+        _check_dtype(name, rule, result, out, args)
+        resize_output(out, result)
+        return out.copy_(result)
     if name in OUT_WARNINGS:
         _warn_for_out_variant(*OUT_WARNINGS[name])
     if name in ("randn", "empty") and out._graph_requires_grad:
@@ -385,6 +424,8 @@ def _check_dtype(name, rule, result, out, args, indices=False):
         fits = True
     else:
         fits = have == want
+    if fits and name in ("matrix_power", "linalg_matrix_power") and have != want:
+        fits, rule = False, _expected        # (castable, then refused by the matmul it runs)
     if fits:
         return
     message = rule.indices_message if indices else rule.message

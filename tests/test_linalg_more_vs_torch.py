@@ -408,3 +408,107 @@ def test_svd_driver_refused_on_the_cpu_as_torch(name):
 def test_svd_driver_none_is_the_default():
     A = minigrad.tensor([[2.0, 1], [1, 3]])
     assert minigrad.linalg.svdvals(A, driver=None).tolist() == minigrad.linalg.svdvals(A).tolist()
+
+
+# --- out= ---------------------------------------------------------------------------------------
+
+def _out_inputs(L):
+    A = L.tensor([[4.0, 1, 0.5], [1, 3, 1], [0.5, 1, 2]], dtype=L.float64)
+    B = L.tensor([[1.0, -1], [2, 0.5], [0, 3]], dtype=L.float64)
+    v = L.tensor([0.5, -1.0, 2.0], dtype=L.float64)
+    return A, B, v
+
+
+OUT_CALLS = {
+    "linalg.det": (lambda L, A, B, v, out: L.linalg.det(A, out=out), ()),
+    "linalg.inv": (lambda L, A, B, v, out: L.linalg.inv(A, out=out), (3, 3)),
+    "linalg.solve": (lambda L, A, B, v, out: L.linalg.solve(A, B, out=out), (3, 2)),
+    "linalg.cholesky": (lambda L, A, B, v, out: L.linalg.cholesky(A, out=out), (3, 3)),
+    "linalg.matrix_norm": (lambda L, A, B, v, out: L.linalg.matrix_norm(A, out=out), ()),
+    "linalg.vector_norm": (lambda L, A, B, v, out: L.linalg.vector_norm(A, out=out), ()),
+    "linalg.norm": (lambda L, A, B, v, out: L.linalg.norm(A, out=out), ()),
+    "linalg.cond": (lambda L, A, B, v, out: L.linalg.cond(A, out=out), ()),
+    "linalg.svdvals": (lambda L, A, B, v, out: L.linalg.svdvals(A, out=out), (3,)),
+    "linalg.eigvalsh": (lambda L, A, B, v, out: L.linalg.eigvalsh(A, out=out), (3,)),
+    "linalg.pinv": (lambda L, A, B, v, out: L.linalg.pinv(A, out=out), (3, 3)),
+    "linalg.matrix_rank": (lambda L, A, B, v, out: L.linalg.matrix_rank(A, out=out), ()),
+    "linalg.matrix_exp": (lambda L, A, B, v, out: L.linalg.matrix_exp(A, out=out), (3, 3)),
+    "linalg.matrix_power": (lambda L, A, B, v, out: L.linalg.matrix_power(A, 2, out=out), (3, 3)),
+    "linalg.multi_dot": (lambda L, A, B, v, out: L.linalg.multi_dot([A, B], out=out), (3, 2)),
+    "linalg.cross": (lambda L, A, B, v, out: L.linalg.cross(A, A.flip(0), out=out), (3, 3)),
+    "linalg.vecdot": (lambda L, A, B, v, out: L.linalg.vecdot(A, A, out=out), (3,)),
+    "linalg.solve_triangular": (lambda L, A, B, v, out: L.linalg.solve_triangular(A, B, upper=True, out=out),
+                                (3, 2)),
+    "linalg.lu_solve": (lambda L, A, B, v, out: L.linalg.lu_solve(*L.linalg.lu_factor(A), B, out=out), (3, 2)),
+    "linalg.householder_product": (lambda L, A, B, v, out: L.linalg.householder_product(A, v, out=out),
+                                   (3, 3)),
+    "linalg.tensorinv": (lambda L, A, B, v, out: L.linalg.tensorinv(A, ind=1, out=out), (3, 3)),
+    "linalg.tensorsolve": (lambda L, A, B, v, out: L.linalg.tensorsolve(A, v, out=out), (3,)),
+    "linalg.ldl_solve": (lambda L, A, B, v, out: L.linalg.ldl_solve(*L.linalg.ldl_factor(A), B, out=out),
+                         (3, 2)),
+    "linalg.matmul": (lambda L, A, B, v, out: L.linalg.matmul(A, B, out=out), (3, 2)),
+    "inverse": (lambda L, A, B, v, out: L.inverse(A, out=out), (3, 3)),
+    "matrix_power": (lambda L, A, B, v, out: L.matrix_power(A, 3, out=out), (3, 3)),
+    "cholesky": (lambda L, A, B, v, out: L.cholesky(A, out=out), (3, 3)),
+    "cholesky_solve": (lambda L, A, B, v, out: L.cholesky_solve(B, A.tril(), out=out), (3, 2)),
+    "cholesky_inverse": (lambda L, A, B, v, out: L.cholesky_inverse(A.tril(), out=out), (3, 3)),
+    "lu_solve": (lambda L, A, B, v, out: L.lu_solve(B, *L.linalg.lu_factor(A), out=out), (3, 2)),
+    "cross": (lambda L, A, B, v, out: L.cross(A, A.flip(0), dim=1, out=out), (3, 3)),
+    "dist": (lambda L, A, B, v, out: L.dist(A, B.sum(1), out=out), ()),
+}
+
+
+# (a resized out: PyTorch lays these out row by row where minigrad keeps its result's layout,
+# or the other way round; see the README)
+OUT_LAID_OUT_OTHERWISE = ("cholesky", "cholesky_inverse", "cholesky_solve", "linalg.householder_product",
+                          "linalg.tensorinv")
+
+
+def _with_out(lib, call, out):
+    """(error class name and message without minigrad's hint, or the values written, out's
+    shape, strides and version; the warnings given)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            back = call(lib, *_out_inputs(lib), out)
+            outcome = (back is out, out.detach().numpy().tolist(), tuple(out.shape), out.stride(),
+                       out._version, type(out.grad_fn).__name__)
+        except Exception as error:
+            outcome = (type(error).__name__, str(error).split("\nminigrad hint:")[0])
+    texts = [str(w.message).split(" (Triggered internally")[0] for w in caught
+             if "deprecated in favor" not in str(w.message)]
+    return outcome, texts
+
+
+@pytest.mark.parametrize("kind", ["float64", "float32", "int64", "resized", "empty", "requires_grad"])
+@pytest.mark.parametrize("name", sorted(OUT_CALLS))
+def test_out_as_torch(name, kind):
+    torch = import_torch()
+    call, shape = OUT_CALLS[name]
+    seen = []
+    for lib in (minigrad, torch):
+        dtype = getattr(lib, kind) if kind in ("float64", "float32", "int64") else lib.float64
+        size = {"resized": (5,), "empty": (0,)}.get(kind, shape)
+        out = lib.zeros(size, dtype=dtype, requires_grad=kind == "requires_grad")
+        seen.append(_with_out(lib, call, out))
+    (ours, our_warnings), (theirs, their_warnings) = seen
+    assert our_warnings == their_warnings
+    if isinstance(theirs[0], bool):
+        if name in OUT_LAID_OUT_OTHERWISE and kind in ("resized", "empty"):
+            ours, theirs = ours[:3] + ours[4:], theirs[:3] + theirs[4:]
+        assert ours[0] is theirs[0] and ours[2:] == theirs[2:]
+        np.testing.assert_allclose(np.array(ours[1]), np.array(theirs[1]), rtol=1e-6, atol=1e-9)
+    else:
+        assert ours == theirs
+
+
+def test_composite_out_records_its_copy_as_torch():
+    torch = import_torch()
+    names = []
+    for lib in (minigrad, torch):
+        A = lib.tensor([[4.0, 1], [1, 3]], requires_grad=True)
+        out = lib.empty(())
+        lib.linalg.matrix_norm(A, out=out)
+        out.backward()
+        names.append((graph(out.grad_fn), out._version, A.grad.numpy().tolist()))
+    assert names[0] == names[1]

@@ -75,11 +75,13 @@ def _check_arguments():
         "solve_triangular": (("input", TENSOR), ("B", TENSOR)),
         "cross": (("input", TENSOR), ("other", TENSOR)),
         "vecdot": (("x", TENSOR), ("y", TENSOR)),
-        "matrix_power": (("input", TENSOR), ("n", INT)),
+        "matrix_power": (("input", TENSOR), ("n", INT)), "matmul": (("input", TENSOR), ("other", TENSOR)),
+        "householder_product": (("input", TENSOR), ("tau", TENSOR)),
         "multi_dot": (("tensors", TENSORS),),
     }
+    from .._out import OUT_RULES
     for name, kinds in parameters.items():
-        globals()[name] = checked(globals()[name], "linalg_" + name, kinds)
+        globals()[name] = checked(globals()[name], "linalg_" + name, kinds, OUT_RULES.get("linalg_" + name))
 
 
 _check_arguments()
