@@ -156,6 +156,7 @@ from ._ops.lu import lu_function as lu, lu_solve_function as lu_solve  # noqa: F
 from ._ops.triangular_solves import triangular_solve  # noqa: F401
 from ._linalg_utils import symeig, eig, lstsq, matrix_rank, solve  # noqa: F401
 from ._ops.norms import frobenius_norm, nuclear_norm  # noqa: F401
+from ._ops.householder import ormqr  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
@@ -301,7 +302,8 @@ for _name, _parameters in {
         "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
         "lu_solve": (("input", "Tensor"), ("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
         "triangular_solve": (("input", "Tensor"), ("A", "Tensor")),
-        "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),)}.items():
+        "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),),
+        "ormqr": (("input", "Tensor"), ("input2", "Tensor"), ("input3", "Tensor"))}.items():
     globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 

@@ -253,6 +253,12 @@ PROGRAMS = {
     "nuclear_norm": ([(2, 3, 4)], lambda L, A: L.nuclear_norm(A)),
     "nuclear_norm_keepdim": ([(2, 3, 4)], lambda L, A: L.nuclear_norm(A, True)),
     "nuclear_norm_dims": ([(2, 3, 4)], lambda L, A: L.nuclear_norm(A, (0, 2), True)),
+    "ormqr": ([(4, 3), (3,), (4, 2)], lambda L, A, t, C: L.ormqr(A, t, C)),
+    "ormqr_transpose": ([(4, 3), (3,), (4, 2)], lambda L, A, t, C: L.ormqr(A, t, C, transpose=True)),
+    "ormqr_right": ([(4, 3), (3,), (2, 4)], lambda L, A, t, C: L.ormqr(A, t, C, left=False)),
+    "ormqr_right_transpose": ([(4, 3), (3,), (2, 4)], lambda L, A, t, C: L.ormqr(A, t, C, False, True)),
+    "ormqr_wide": ([(3, 4), (3,), (3, 2)], lambda L, A, t, C: L.ormqr(A, t, C)),
+    "ormqr_batches": ([(2, 4, 3), (2, 3), (2, 4, 5)], lambda L, A, t, C: L.ormqr(A, t, C, True, True)),
     "cond_nuc": ([(3, 3)], lambda L, A: L.linalg.cond(A, "nuc")),
     "cond_nuc_batches": ([(2, 3, 3)], lambda L, A: L.linalg.cond(A, "nuc")),
 }
@@ -261,7 +267,8 @@ PROGRAMS = {
 def _inputs(shapes, seed=0):
     rng = np.random.default_rng(seed)
     # (a dominant diagonal keeps the LU and triangular solves well conditioned)
-    return [rng.standard_normal(s) + (3 * np.eye(s[-1]) if s[-1] == s[-2] else 0) for s in shapes]
+    return [rng.standard_normal(s) + (3 * np.eye(s[-1]) if len(s) > 1 and s[-1] == s[-2] else 0)
+            for s in shapes]
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -279,7 +286,8 @@ def test_values_graph_and_gradients_as_torch(name):
 
 
 GRADCHECKED = ["lu_solve", "triangular_solve", "triangular_solve_lower_t_unit", "triangular_solve_batches",
-               "triangular_solve_transpose", "frobenius_norm", "nuclear_norm", "cond_nuc"]
+               "triangular_solve_transpose", "frobenius_norm", "nuclear_norm", "cond_nuc", "ormqr",
+               "ormqr_right_transpose", "ormqr_wide"]
 
 
 @pytest.mark.parametrize("name", GRADCHECKED)
@@ -323,6 +331,20 @@ def test_deprecation_warnings_once_as_torch():
 
 
 TOP_LEVEL_ERRORS = {
+    "ormqr_input_vector": lambda L: L.ormqr(L.ones(3), L.ones(2), L.ones(3, 2)),
+    "ormqr_other_vector": lambda L: L.ormqr(L.ones(4, 3), L.ones(3), L.ones(3)),
+    "ormqr_other_rows": lambda L: L.ormqr(L.ones(4, 3), L.ones(3), L.ones(3, 2)),
+    "ormqr_other_columns": lambda L: L.ormqr(L.ones(4, 3), L.ones(3), L.ones(2, 3), left=False),
+    "ormqr_tau_size": lambda L: L.ormqr(L.ones(4, 3), L.ones(2), L.ones(4, 2)),
+    "ormqr_tau_dims": lambda L: L.ormqr(L.ones(4, 3), L.ones(2, 3), L.ones(4, 2)),
+    "ormqr_other_dims": lambda L: L.ormqr(L.ones(2, 4, 3), L.ones(2, 3), L.ones(4, 2)),
+    "ormqr_tau_batch": lambda L: L.ormqr(L.ones(2, 4, 3), L.ones(3, 3), L.ones(2, 4, 2)),
+    "ormqr_other_batch": lambda L: L.ormqr(L.ones(2, 4, 3), L.ones(2, 3), L.ones(3, 4, 2)),
+    "ormqr_tau_dtype": lambda L: L.ormqr(L.ones(4, 3), L.ones(3).double(), L.ones(4, 2)),
+    "ormqr_other_dtype": lambda L: L.ormqr(L.ones(4, 3), L.ones(3), L.ones(4, 2).double()),
+    "ormqr_integers": lambda L: L.ormqr(L.ones(4, 3).long(), L.ones(3).long(), L.ones(4, 2).long()),
+    "ormqr_half": lambda L: L.ormqr(L.ones(4, 3).half(), L.ones(3).half(), L.ones(4, 2).half()),
+    "ormqr_list": lambda L: L.ormqr([1], L.ones(3), L.ones(3, 2)),
     "lu_list": lambda L: L.lu([1.0]),
     "lu_vector": lambda L: L.lu(L.ones(3)),
     "lu_solve_list": lambda L: L.lu_solve(L.ones(2, 2), [1], L.ones(2, dtype=L.int32)),
