@@ -98,6 +98,19 @@ _SCAN = _pair("expected scalar_type {result} but found {out}", "expected scalar_
 _created = OutRule("create")
 
 
+# The linear-algebra functions with several results: out= is a tuple of tensors, each of the
+# result's dtype; what comes back is torch.return_types.<name>_out with these fields.
+NAMED_OUTS = {
+    "linalg_slogdet": ("sign", "logabsdet"), "slogdet": ("sign", "logabsdet"),
+    "linalg_inv_ex": ("inverse", "info"), "linalg_cholesky_ex": ("L", "info"),
+    "linalg_solve_ex": ("result", "info"), "linalg_lu_factor": ("LU", "pivots"),
+    "linalg_lu_factor_ex": ("LU", "pivots", "info"), "linalg_lu": ("P", "L", "U"),
+    "linalg_svd": ("U", "S", "Vh"), "svd": ("U", "S", "V"), "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "linalg_qr": ("Q", "R"), "qr": ("Q", "R"), "linalg_ldl_factor": ("LD", "pivots"),
+    "linalg_ldl_factor_ex": ("LD", "pivots", "info"), "lu_unpack": ("P", "L", "U"),
+    "triangular_solve": ("solution", "cloned_coefficient"),
+}
+
 # Which public functions take out= (those whose PyTorch 2.13 signature has it), and how.
 OUT_RULES = {
     # elementwise: computed in the inputs' dtype, then cast into out (TensorIterator)
@@ -212,6 +225,8 @@ OUT_RULES = {
     "linalg_multi_dot": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
                                         "got {out_cpp}"),
     "linalg_matrix_rank": OutRule("cast", CAST),
+    **{name: OutRule("same", EXPECTED, outputs=len(fields), indices_message=EXPECTED)
+       for name, fields in NAMED_OUTS.items()},
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
@@ -236,6 +251,10 @@ GRAD_NAMES = {
     "linalg_vecdot": "sum", "linalg_matrix_power": "matmul", "matrix_power": "matmul",
     "linalg_multi_dot": "mm", "linalg_matmul": "matmul", "lu_solve": "linalg_lu_solve",
     "linalg_ldl_solve": "aten::linalg_ldl_solve", "cross": "linalg_cross",
+    "linalg_slogdet": "_linalg_slogdet", "slogdet": "_linalg_slogdet", "linalg_solve_ex": "_linalg_solve_ex",
+    "linalg_lu_factor": "linalg_lu_factor_ex", "linalg_svd": "_linalg_svd", "svd": "_linalg_svd",
+    "linalg_eigh": "_linalg_eigh", "qr": "linalg_qr",
+    "linalg_ldl_factor": "aten::linalg_ldl_factor_ex", "linalg_ldl_factor_ex": "aten::linalg_ldl_factor_ex",
     # (composed of others: see COPIED_INTO_OUT)
     **{name: None for name in ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
                                "linalg_tensorsolve")},
@@ -259,6 +278,10 @@ VERSION_KEPT = ("kron",)
 # copy it into out with copy_ (recorded too: out's grad_fn is CopyBackwards).
 COPIED_INTO_OUT = ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
                    "linalg_tensorsolve")
+
+# Functions without a derivative (their node is NotImplemented): PyTorch refuses an out that
+# requires grad, but records its node into out when an input requires grad.
+RECORDED_INTO_OUT = ("linalg_ldl_factor", "linalg_ldl_factor_ex", "linalg_ldl_solve")
 
 # Deprecated functions whose out= variant warns on its own (the function's own warning is not
 # given then): ger at every call, chain_matmul once (with another line of PyTorch's).
@@ -297,7 +320,8 @@ def call_with_out(function, name, rule, args, kwargs):
     if name in ("randn", "empty") and out._graph_requires_grad:
         raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
-    if _State.enabled and grad_name is not None and _any_requires_grad(outs, args, kwargs):
+    looked_at = ((), {}) if name in RECORDED_INTO_OUT else (args, kwargs)
+    if _State.enabled and grad_name is not None and _any_requires_grad(outs, *looked_at):
         raise RuntimeError(
             f"{grad_name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
@@ -315,7 +339,8 @@ def call_with_out(function, name, rule, args, kwargs):
                                       f"'{scalar_type_name(outs[0].dtype)}'")
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
-    with _no_grad():            # (nothing to record: the values are copied into out)
+    # (nothing to record, but for RECORDED_INTO_OUT: the values are copied into out)
+    with (_grad_mode.enable_grad() if name in RECORDED_INTO_OUT and _State.enabled else _no_grad()):
         if name in OUT_WARNINGS:                 # (it gave its own warning above)
             own_warnings_muted.append(name)
         try:
@@ -347,8 +372,13 @@ def call_with_out(function, name, rule, args, kwargs):
             target._array = _resized(target, result._array)
         write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs),
                    counted=name not in VERSION_KEPT)
+    for result, target in zip(results, outs):
+        if name in RECORDED_INTO_OUT and result._grad_fn is not None:
+            target._grad_fn, target._output_nr = result._grad_fn, result._output_nr
     if rule.outputs == 1:
         return out
+    if name == "svd":
+        bump_version(outs[2])        # (PyTorch writes Vh into V, then transposes it in place)
     return _named_result(name)(*outs)
 
 
@@ -368,6 +398,8 @@ def _check_out_argument(name, rule, args, kwargs, out):
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
         return (out,)
+    if not isinstance(out, (tuple, list)) and name in NAMED_OUTS:
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
     if not isinstance(out, (tuple, list)):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
@@ -584,6 +616,9 @@ _NAMED_RESULTS = {}
 def _named_result(name):
     """PyTorch's ``torch.return_types.max_out`` and the like: (values, indices) with names."""
     named = _NAMED_RESULTS.get(name)
+    if named is None and name in NAMED_OUTS:
+        from ._ops.decompositions import named_result
+        named = _NAMED_RESULTS[name] = named_result(name + "_out", NAMED_OUTS[name])
     if named is None:
         named = _NAMED_RESULTS[name] = type(name + "_out", (return_types._ValuesIndices,),
                                             {"_name": name + "_out"})
