@@ -157,6 +157,7 @@ from ._ops.triangular_solves import triangular_solve  # noqa: F401
 from ._linalg_utils import symeig, eig, lstsq, matrix_rank, solve  # noqa: F401
 from ._ops.norms import frobenius_norm, nuclear_norm  # noqa: F401
 from ._ops.householder import ormqr  # noqa: F401
+from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)

@@ -610,3 +610,43 @@ def test_ldl_out_records_its_node_when_an_input_requires_grad_as_torch():
         lib.linalg.ldl_solve(outs[0], outs[1], lib.ones(3, 2, dtype=lib.float64), out=X)
         seen.append([(graph(t.grad_fn), t.requires_grad, t._version) for t in (*outs, X)])
     assert seen[0] == seen[1]
+
+
+# --- svd_lowrank and pca_lowrank (random: the same seed draws the same matrix in both) ----------
+
+LOWRANK = {
+    "svd_lowrank": ((8, 5), lambda L, A: L.svd_lowrank(A, q=3)),
+    "svd_lowrank_wide": ((5, 8), lambda L, A: L.svd_lowrank(A, q=3, niter=1)),
+    "svd_lowrank_mean": ((2, 8, 5), lambda L, A: L.svd_lowrank(A, q=4, M=L.ones(5, dtype=L.float64))),
+    "pca_lowrank": ((8, 5), lambda L, A: L.pca_lowrank(A)),
+    "pca_lowrank_uncentered": ((8, 5), lambda L, A: L.pca_lowrank(A, q=2, center=False)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOWRANK))
+def test_lowrank_as_torch(name):
+    torch = import_torch()
+    shape, call = LOWRANK[name]
+    a = np.random.default_rng(0).standard_normal(shape)
+    seen = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        A = lib.tensor(a, requires_grad=True)
+        U, S, V = call(lib, A)
+        # (a loss that does not depend on the signs QR gives its columns: they can differ
+        # between LAPACK builds)
+        ((U * S.unsqueeze(-2)) @ V.mT).pow(2).sum().backward()
+        seen.append(([np.abs(x.detach().numpy()) for x in (U, S, V)], A.grad.numpy(),
+                     [graph(x.grad_fn) for x in (U, S, V)]))
+    (ours, our_grad, our_graphs), (theirs, their_grad, their_graphs) = seen
+    for x, y in zip(ours, theirs):
+        np.testing.assert_allclose(x, y, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(our_grad, their_grad, rtol=1e-9, atol=1e-9)
+    assert our_graphs == their_graphs
+
+
+@pytest.mark.parametrize("call", [lambda L: L.pca_lowrank(L.ones(4, 3), q=4),
+                                  lambda L: L.pca_lowrank(L.ones(4, 3), q=-1),
+                                  lambda L: L.pca_lowrank(L.ones(4, 3), niter=-1)])
+def test_pca_lowrank_errors_as_torch(call):
+    _same_error(call)
