@@ -650,3 +650,52 @@ def test_lowrank_as_torch(name):
                                   lambda L: L.pca_lowrank(L.ones(4, 3), niter=-1)])
 def test_pca_lowrank_errors_as_torch(call):
     _same_error(call)
+
+
+# --- forward mode ---------------------------------------------------------------------------------
+
+FORWARD = {
+    "triangular_solve": ((3, 3), (3, 2), lambda L, A, B: L.triangular_solve(B, A)[0]),
+    "triangular_solve_transpose_unit": ((3, 3), (3, 2),
+                                        lambda L, A, B: L.triangular_solve(B, A, False, True, True)[0]),
+    "triangular_solve_coefficient": ((3, 3), (3, 2), lambda L, A, B: L.triangular_solve(B, A)[1]),
+    "lu_solve": ((3, 3), (3, 2), lambda L, A, B: L.lu_solve(B, *L.linalg.lu_factor(A))),
+    "linalg_lu_solve_adjoint": ((3, 3), (3, 2), lambda L, A, B: L.linalg.lu_solve(
+        *L.linalg.lu_factor(A), B, adjoint=True)),
+    "linalg_lu_solve_right": ((3, 3), (2, 3), lambda L, A, B: L.linalg.lu_solve(
+        *L.linalg.lu_factor(A), B, left=False)),
+    "lu": ((3, 3), (3, 2), lambda L, A, B: L.lu(A)[0]),
+    "lu_factor_tall": ((4, 3), (3, 2), lambda L, A, B: L.linalg.lu_factor_ex(A)[0]),
+    "lu_factor_wide": ((3, 5), (3, 2), lambda L, A, B: L.linalg.lu_factor_ex(A)[0]),
+    "linalg_lu_L_tall": ((4, 3), (3, 2), lambda L, A, B: L.linalg.lu(A)[1]),
+    "linalg_lu_U_wide": ((3, 5), (3, 2), lambda L, A, B: L.linalg.lu(A)[2]),
+    "frobenius_norm": ((3, 3), (3, 2), lambda L, A, B: L.frobenius_norm(A, (0, 1))),
+    "nuclear_norm": ((3, 3), (3, 2), lambda L, A, B: L.nuclear_norm(A)),
+    "cond_nuc": ((3, 3), (3, 2), lambda L, A, B: L.linalg.cond(A, "nuc")),
+    "ormqr": ((3, 3), (3, 2), lambda L, A, B: L.ormqr(A, L.ones(3, dtype=L.float64), B)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD))
+def test_forward_mode_as_torch(name):
+    torch = import_torch()
+    shape_A, shape_B, call = FORWARD[name]
+    rng = np.random.default_rng(5)
+    arrays = [rng.standard_normal(s) for s in (shape_A, shape_B, shape_A, shape_B)]
+    arrays[0] = arrays[0] + 3 * np.eye(*shape_A)
+    seen = []
+    for lib in (minigrad, torch):
+        fwAD = lib.autograd.forward_ad
+        A, B, A_t, B_t = (lib.tensor(a) for a in arrays)
+        with fwAD.dual_level(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                out = call(lib, fwAD.make_dual(A, A_t), fwAD.make_dual(B, B_t))
+                seen.append(fwAD.unpack_dual(out).tangent.numpy())
+            except Exception as error:
+                seen.append((type(error).__name__, str(error)))
+    ours, theirs = seen
+    if isinstance(theirs, tuple):
+        assert ours == theirs
+    else:
+        np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)

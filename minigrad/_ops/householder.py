@@ -194,6 +194,15 @@ class OrmqrBackward0(Node):
                 grad_input = _back_to_shape(grad_square, input.shape[-1])
         return grad_input, grad_tau, grad_other
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for ormqr, and says so)"""
+        raise NotImplementedError(
+            "Trying to use forward AD with ormqr that does not support it because it has not been "
+            "implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+            "can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
+
 
 def _back_to_shape(grad_square, n):
     """The gradient of the m x m reflections back on input's n columns (zeros past m)."""

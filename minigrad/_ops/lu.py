@@ -18,7 +18,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
                              zeros_if_none, _register, show_settings, lapack_layout, refuse_half,
-                             check_floating, check_matrices, warn_once)
+                             check_floating, check_matrices, warn_once, push_tangents)
 from .pointwise import _broadcast_error
 from .triangular_solves import solve_triangular
 
@@ -106,6 +106,43 @@ def _square_lu_gradient(L, U, grad_L, grad_U):
     return solve_triangular(U.mT, left, upper=False, left=False)
 
 
+def lu_tangents(P, L, U, A_t):
+    """Forward mode of A = P L U: (L_t, U_t) for the tangent A_t. For the square part, with
+    X = L^-1 P^T A_t U^-1: L_t = L tril(X, -1), U_t = triu(X) U; a tall A's extra rows
+    L2 = A2 U^-1 get (A2_t - L2 U_t) U^-1, a wide A's extra columns U2 = L^-1 A2 get
+    L^-1 (A2_t - L_t U2)."""
+    from .shape import cat
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    moved = P.mT.matmul(A_t)
+    L1, U1 = L[..., :k, :], U[..., :, :k]
+    inner = solve_triangular(L1, moved[..., :k, :k], upper=False, unitriangular=True)
+    X = solve_triangular(U1, inner, upper=True, left=False)
+    L1_t, U1_t = L1.matmul(X.tril(-1)), X.triu().matmul(U1)
+    if m > n:
+        L2 = L[..., k:, :]
+        L2_t = solve_triangular(U1, moved[..., k:, :] - L2.matmul(U1_t), upper=True, left=False)
+        return cat([L1_t, L2_t], -2), U1_t
+    if m < n:
+        U2 = U[..., :, k:]
+        U2_t = solve_triangular(L1, moved[..., :, k:] - L1_t.matmul(U2), upper=False, unitriangular=True)
+        return L1_t, cat([U1_t, U2_t], -1)
+    return L1_t, U1_t
+
+
+def _packed_tangent(L_t, U_t):
+    """The tangent of the packed factors: L_t below the diagonal, U_t on and above it."""
+    from .shape import cat
+    m, n = L_t.shape[-2], U_t.shape[-1]
+    k = min(m, n)
+    top = L_t[..., :k, :].tril(-1) + U_t[..., :, :k]
+    if m > n:
+        return cat([top, L_t[..., k:, :]], -2)
+    if m < n:
+        return cat([top, U_t[..., :, k:]], -1)
+    return top
+
+
 def _unpacked(LU):
     """L and U from the packed factors, as operations on LU (a second derivative goes
     through them)."""
@@ -142,6 +179,13 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
         pivot=pivot)
     if node is not None:
         node.save_for_backward(SavedOutput(LU), pivots_out)
+
+    def tangents(ts):
+        P = _wrap(_permutation(pivots, A.shape[-2], A._array.dtype))
+        L, U = _unpacked(LU.detach())
+        return (_packed_tangent(*lu_tangents(P, L, U, ts[0])), None, None)
+
+    push_tangents((LU, pivots_out, info_out), (A,), tangents)
     return linalg_lu_factor_ex(LU, pivots_out, info_out)
 
 
@@ -182,6 +226,8 @@ def lu(A, *, pivot=True):
         [np.ascontiguousarray(part) for part in (P, L, U)], LinalgLuBackward0, (A,), (1, 2), pivot=pivot)
     if node is not None:
         node.save_for_backward(SavedOutput(L_out), P_out, SavedOutput(U_out))
+    push_tangents((P_out, L_out, U_out), (A,), lambda ts: (
+        None, *lu_tangents(P_out.detach(), L_out.detach(), U_out.detach(), ts[0])))
     return linalg_lu(P_out, L_out, U_out)
 
 
@@ -206,6 +252,19 @@ class LinalgLuSolveBackward0(Node):
             moved = P.mT.matmul(grad_A)
             grad_LU = moved.matmul(U.mT).tril(-1) + L.mT.matmul(moved).triu()
         return grad_LU, grad_B
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = op(A)^-1 (B_t - op(A_t) X) (left; X A = B: (B_t - X op(A_t)) op(A)^-1),
+        A_t = P (L_t U + L U_t) from LU_t's two triangles"""
+        (LU, B), (LU_t, B_t) = inputs, tangents
+        n = LU.shape[-1]
+        P = _wrap(_permutation(self.pivots_for_tangent._array, n, LU._array.dtype))
+        L, U = _unpacked(LU)
+        A_t = P.matmul(LU_t.tril(-1).matmul(U) + L.matmul(LU_t.triu()))
+        if self.adjoint:
+            A_t = A_t.mT
+        change = B_t - (A_t.matmul(out) if self.left else out.matmul(A_t))
+        return lu_solve(LU, self.pivots_for_tangent, change, left=self.left, adjoint=self.adjoint)
 
 
 def _type_name(t):
@@ -265,7 +324,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         value = np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
     # (edges to LU and B only: the pivots are integers, with no gradient)
     out = result(lapack_layout(value.astype(b.dtype, copy=False)), LinalgLuSolveBackward0, (LU, B),
-                 left=left, adjoint=adjoint)
+                 left=left, adjoint=adjoint, pivots_for_tangent=pivots)
     node = out._grad_fn
     if isinstance(node, LinalgLuSolveBackward0):
         node.save_for_backward(LU, pivots, SavedOutput(out))

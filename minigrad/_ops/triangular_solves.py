@@ -12,7 +12,7 @@ from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
 from . import result, save_result
 from .decompositions import (check_matrices, check_floating, show_settings, lapack_layout, refuse_half,
-                             named_result, _register, several_results, warn_once)
+                             named_result, _register, several_results, warn_once, push_tangents)
 from .pointwise import _broadcast_error
 
 
@@ -225,7 +225,21 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
         upper=upper)
     if node is not None:
         node.save_for_backward(A, b, SavedOutput(X))
+    push_tangents((X, copy), (b, A), lambda ts: _triangular_solve_tangents(
+        b, A, X.detach(), ts, upper, transpose, unitriangular))
     return triangular_solve_result(X, copy)
+
+
+def _triangular_solve_tangents(b, A, X, tangents, upper, transpose, unitriangular):
+    """Forward mode as PyTorch's rule computes it: X_t = op(A)^-1 (b_t - A_t X), with A_t as
+    given (whole, and not transposed: PyTorch's rule is that of a general solve); the copy of
+    A gets A_t."""
+    b_t, A_t = tangents
+    if A_t is None:
+        A_t = _wrap(np.zeros(A.shape, dtype=A._array.dtype))
+    if b_t is None:
+        b_t = _wrap(np.zeros(b.shape, dtype=b._array.dtype))
+    return triangular_solve(b_t - A_t.matmul(X), A, upper, transpose, unitriangular)[0], A_t
 
 
 show_settings(TriangularSolveBackward0, transpose="transpose", unitriangular="unitriangular", upper="upper")
