@@ -699,3 +699,34 @@ def test_forward_mode_as_torch(name):
         assert ours == theirs
     else:
         np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
+
+
+# --- vmap -----------------------------------------------------------------------------------------
+
+VMAPPED = {
+    "ldl_factor": lambda L, A, B: L.vmap(lambda a: L.linalg.ldl_factor(a).LD)(A),
+    "ldl_factor_ex_pivots": lambda L, A, B: L.vmap(lambda a: L.linalg.ldl_factor_ex(a)[1])(A),
+    "ldl_solve": lambda L, A, B: L.vmap(L.linalg.ldl_solve)(*L.linalg.ldl_factor(A), B),
+    "ormqr": lambda L, A, B: L.vmap(lambda a, b: L.ormqr(a, L.ones(4, dtype=L.float64), b))(A, B),
+    "triangular_solve": lambda L, A, B: L.vmap(lambda a, b: L.triangular_solve(b, a)[0])(A, B),
+    "lu": lambda L, A, B: L.vmap(lambda a: L.lu(a)[0])(A),
+    "frobenius_norm": lambda L, A, B: L.vmap(lambda a: L.frobenius_norm(a, (0, 1)))(A),
+    "nuclear_norm": lambda L, A, B: L.vmap(L.nuclear_norm)(A),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VMAPPED))
+def test_vmap_as_torch(name):
+    torch = import_torch()
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((3, 4, 4)), rng.standard_normal((3, 4, 2))
+    a = a + np.swapaxes(a, -1, -2) + 4 * np.eye(4)
+    seen = []
+    for lib in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = VMAPPED[name](lib, lib.tensor(a), lib.tensor(b))
+        seen.append((out.numpy(), [str(w.message) for w in caught if "performance drop" in str(w.message)]))
+    (ours, our_warnings), (theirs, their_warnings) = seen
+    np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+    assert our_warnings == their_warnings

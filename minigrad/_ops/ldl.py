@@ -19,6 +19,8 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from ..autograd.forward_ad import _DualLevel
+from ..autograd.function import _FuncTransforms
+from .._functorch import warn_no_batching_rule
 from . import result, plain_output
 from .decompositions import named_result, _register, lapack_layout, check_matrices
 from .rounding import _NotImplementedBackward
@@ -261,6 +263,8 @@ def _check_solve_arguments(LD, pivots, B):
 def ldl_solve(LD, pivots, B, *, hermitian=False):
     """``torch.linalg.ldl_solve``: X with A X = B, A given by ldl_factor's (LD, pivots);
     batches of LD and B broadcast. No derivative (backward raises, as in PyTorch)."""
+    if _FuncTransforms.vmaps:       # (PyTorch's vmap has no rule for it: it runs per sample)
+        warn_no_batching_rule("linalg_ldl_solve", (LD, pivots, B))
     _check_solve_arguments(LD, pivots, B)
     n = LD.shape[-1]
     piv = pivots._array
@@ -283,5 +287,7 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     # (PyTorch's NotImplemented node has edges only to the inputs that require grad; under
     # forward mode both are looked at, for a tangent to refuse)
     recorded = (LD, B) if _DualLevel.open else tuple(t for t in (LD, B) if t.requires_grad)
-    return result(lapack_layout(b.reshape(batch + (n, columns))), _NotImplementedBackward, recorded,
-                  _operation="linalg_ldl_solve")
+    value = lapack_layout(b.reshape(batch + (n, columns)))
+    if not recorded:
+        return plain_output(value, LD, B)      # (batched as its inputs are, inside vmap)
+    return result(value, _NotImplementedBackward, recorded, _operation="linalg_ldl_solve")
