@@ -558,6 +558,9 @@ SEVERAL_OUT_CALLS = {
     "linalg.ldl_factor_ex": (lambda L, A, B, o: L.linalg.ldl_factor_ex(A, out=o), ("d", "i", "i")),
     "lu_unpack": (lambda L, A, B, o: L.lu_unpack(*L.linalg.lu_factor(A), out=o), ("d", "d", "d")),
     "triangular_solve": (lambda L, A, B, o: L.triangular_solve(B, A, out=o), ("d", "d")),
+    "linalg.lstsq": (lambda L, A, B, o: L.linalg.lstsq(A, B, out=o), ("d", "d", "l", "d")),
+    "linalg.lstsq_gelsd": (lambda L, A, B, o: L.linalg.lstsq(A, B, driver="gelsd", out=o), ("d", "d", "l", "d")),
+    "geqrf": (lambda L, A, B, o: L.geqrf(A, out=o), ("d", "d")),
 }
 
 
@@ -585,7 +588,7 @@ def test_out_of_several_results_as_torch(name, variant):
     call, kinds = SEVERAL_OUT_CALLS[name]
     seen = []
     for lib in (minigrad, torch):
-        dtypes = [lib.float64 if kind == "d" else lib.int32 for kind in kinds]
+        dtypes = [{"d": lib.float64, "i": lib.int32, "l": lib.int64}[kind] for kind in kinds]
         if variant == "wrong_dtype_0":
             dtypes[0] = lib.float32
         elif variant == "wrong_dtype_last":
@@ -731,3 +734,35 @@ def test_vmap_as_torch(name):
     (ours, our_warnings), (theirs, their_warnings) = seen
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
     assert our_warnings == their_warnings
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64", "int64", "float64"), ("float64", "int64", "int64", "float64"),
+                                    ("float64", "float64", "int32", "float64"), ("float64", "float64", "float32", "float64"),
+                                    ("float64", "float64", "int64", "float32"), ("float64", "float64", "int64", "int64")])
+def test_lstsq_out_casts_as_torch(dtypes):
+    torch = import_torch()
+    seen = []
+    for lib in (minigrad, torch):
+        A, B, _ = _out_inputs(lib)
+        outs = tuple(lib.empty(0, dtype=getattr(lib, d)) for d in dtypes)
+        try:
+            lib.linalg.lstsq(A, B, driver="gelsd", out=outs)
+            seen.append([(str(o.dtype), tuple(o.shape), np.round(o.numpy().astype(float), 5).tolist()) for o in outs])
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "int64"), ("int64", "float64")])
+def test_geqrf_out_casts_as_torch(dtypes):
+    torch = import_torch()
+    seen = []
+    for lib in (minigrad, torch):
+        A, _, _ = _out_inputs(lib)
+        outs = tuple(lib.empty(0, dtype=getattr(lib, d)) for d in dtypes)
+        try:
+            back = lib.geqrf(A, out=outs)
+            seen.append((type(back).__name__, [(str(o.dtype), np.round(np.abs(o.numpy()), 5).tolist()) for o in outs]))
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]

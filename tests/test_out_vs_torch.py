@@ -171,7 +171,8 @@ KEYWORDS = {"norm": {"dim": 1}}
 
 # (the linear-algebra functions' out= is compared in test_linalg_more_vs_torch.py)
 LINALG = {name for name in OUT_RULES if name.startswith("linalg_")} | set(NAMED_OUTS) | {
-    "inverse", "matrix_power", "cholesky", "cholesky_solve", "cholesky_inverse", "lu_solve", "cross"}
+    "inverse", "matrix_power", "cholesky", "cholesky_solve", "cholesky_inverse", "lu_solve", "cross",
+    "geqrf"}
 
 
 def test_every_function_with_out_is_tested():

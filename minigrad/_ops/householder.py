@@ -134,7 +134,8 @@ def geqrf(input):
         h, tau = np.linalg.qr(flat[b], mode="raw")    # (h is LAPACK's array, transposed)
         out_a[b] = h.T
         out_tau[b] = tau
-    return geqrf_result(plain_output(out_a.reshape(a.shape), input),
+    # (a as LAPACK leaves it, column by column, as PyTorch returns it)
+    return geqrf_result(plain_output(lapack_layout(out_a.reshape(a.shape)), input),
                         plain_output(out_tau.reshape(batch + (min(m, n),)), input))
 
 
