@@ -113,6 +113,10 @@ NAMED_OUTS = {
 }
 # (these two cast their results into out: PyTorch names the output a dtype does not fit)
 CASTABLE_OUTS = {"linalg_lstsq": "torch.linalg.lstsq", "geqrf": "torch.geqrf"}
+# (these copy their result into out, which PyTorch resizes row by row; the second ones only an
+# out that had elements: an empty one takes the result's layout)
+ROW_MAJOR_OUTS = ("cholesky", "cholesky_solve", "linalg_tensorinv", "linalg_tensorsolve")
+ROW_MAJOR_IF_RESIZED = ("cholesky_inverse", "linalg_householder_product")
 
 # Which public functions take out= (those whose PyTorch 2.13 signature has it), and how.
 OUT_RULES = {
@@ -317,7 +321,7 @@ def call_with_out(function, name, rule, args, kwargs):
     if name in COPIED_INTO_OUT:
         result = function(*args, **kwargs)
         _check_dtype(name, rule, result, out, args)
-        resize_output(out, result)
+        resize_output(out, _row_major(result) if name in ROW_MAJOR_OUTS else result)
         return out.copy_(result)
     if name in OUT_WARNINGS:
         _warn_for_out_variant(*OUT_WARNINGS[name])
@@ -371,6 +375,8 @@ def call_with_out(function, name, rule, args, kwargs):
         _check_memory(rule, target, args, memory_before)
     if name in CASTABLE_OUTS:       # (cast into out: PyTorch resizes it row by row, then copies)
         results = [r if r._array.dtype == t._array.dtype else _row_major(r) for r, t in zip(results, outs)]
+    if name in ROW_MAJOR_OUTS or (name in ROW_MAJOR_IF_RESIZED and outs[0]._array.size):
+        results = [_row_major(r) for r in results]
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)

@@ -111,7 +111,7 @@ def householder_product(input, tau):
         v = V[..., :, i]
         Q -= (t[..., i, None] * v)[..., :, None] * (v[..., None, :] @ Q)
     # (saved here as well: forward mode differentiates the backward, before out exists)
-    out = result(Q, LinalgHouseholderProductBackward0, (input, tau), saved=(input, tau))
+    out = result(lapack_layout(Q), LinalgHouseholderProductBackward0, (input, tau), saved=(input, tau))
     node = out._grad_fn
     if node is not None:
         node.save_for_backward(input, tau, SavedOutput(out))
