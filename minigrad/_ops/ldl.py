@@ -153,9 +153,8 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
     matrices. No derivative (backward raises, as in PyTorch)."""
     name = "torch.linalg.ldl_factor_ex"
     check_matrices(name, A)
-    if A._array.dtype == np.float16 or from_numpy_dtype(A._array.dtype).tensor_type_name == "BFloat16Tensor":
-        raise NotImplementedError(f"\"ldl_factor_kernel_cpu\" not implemented for "
-                                  f"'{from_numpy_dtype(A._array.dtype).tensor_type_name[:-6]}'")
+    if A._array.dtype == np.float16:
+        raise NotImplementedError("\"ldl_factor_kernel_cpu\" not implemented for 'Half'")
     LD, pivots, info = _factor_arrays(A._array)
     LD_out = result(lapack_layout(LD), _NotImplementedBackward, (A,), _operation="linalg_ldl_factor_ex")
     out = linalg_ldl_factor_ex(LD_out, plain_output(pivots, A), plain_output(info, A))
@@ -240,7 +239,7 @@ def _check_solve_arguments(LD, pivots, B):
     name = "torch.linalg.ldl_solve"
     check_matrices(name, LD)
     if B.ndim < 2:
-        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got -2)")
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got -2)")
     if list(LD.shape[:-1]) != list(pivots.shape):
         raise RuntimeError(f"{name}: Expected LD.shape[:-1] and pivots.shape to be the same, but got "
                            f"pivots with shape {list(pivots.shape)} instead")
