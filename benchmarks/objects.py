@@ -50,28 +50,32 @@ def leaves(module, n, seed=0):
             [module.tensor([v], requires_grad=True) for v in values[1]])
 
 
-def backward_peak_per_unit(build, units):
+def backward_peak_per_unit(build, leaves, units):
     """The most tracked objects backward holds at once, per unit (collector off), besides the
     graph and the one new ``.grad`` tensor per leaf that backward leaves behind.
 
-    Sampled after each node runs (``minigrad.autograd.engine.observe``): gradients
-    waiting in the engine's buffers survive younger collections like the graph
-    does, and so count towards the next full pass."""
-    from minigrad.autograd.engine import observe
+    Sampled as each leaf's gradient is accumulated (a post-accumulate-grad hook on every leaf,
+    which, unlike a hook on the gradient, needs no AccumulateGrad node): gradients waiting in
+    the engine's buffers survive younger collections like the graph does, and so count
+    towards the next full pass."""
     root = build()
     gc.collect()
     gc.disable()
     peak, leaves_done = [0], [0]
+    handles = []
     try:
         start = gc.get_count()[0]
 
-        def sample(step):
-            leaves_done[0] += type(step["node"]).__name__ == "AccumulateGrad"
+        def sample(leaf):
+            leaves_done[0] += 1
             peak[0] = max(peak[0], gc.get_count()[0] - start - leaves_done[0])
-        with observe(sample):
-            root.backward()
+        handles = [leaf.register_post_accumulate_grad_hook(sample) for leaf in leaves]
+        start = gc.get_count()[0]
+        root.backward()
     finally:
         gc.enable()
+        for handle in handles:
+            handle.remove()
     return peak[0] / units
 
 
@@ -131,7 +135,7 @@ def main():
     per_product = allocated_per_unit(lambda: build_wide(left, right), 10_000)
     print(f"W4: {per_product:.2f} tracked objects allocated per product (with its share of the sums)")
     clear_grads("minigrad", left + right)
-    held = backward_peak_per_unit(lambda: build_wide(left, right), 10_000)
+    held = backward_peak_per_unit(lambda: build_wide(left, right), left + right, 10_000)
     print(f"W4: at most {held:.2f} tracked objects per product held at once by backward "
           f"(besides the leaves' new .grad)")
     clear_grads("minigrad", left + right)

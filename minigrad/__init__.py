@@ -152,10 +152,36 @@ from ._ops.matrix_products import cross_function as cross, matrix_power  # noqa:
 from ._ops.norms import dist  # noqa: F401
 from ._ops.triangular_solves import cholesky_solve, cholesky_inverse  # noqa: F401
 from ._ops.lu import lu_unpack  # noqa: F401
-from ._ops.lu import lu_function as lu, lu_solve_function as lu_solve  # noqa: F401
+# --- more of dir(torch): view copies, unsafe splits, windows, range, gradient, constants ---
+from ._ops.view_copies import (  # noqa: F401
+    view_copy, expand_copy, permute_copy, transpose_copy, t_copy, diagonal_copy, select_copy, slice_copy,
+    unsqueeze_copy, squeeze_copy, alias_copy, unfold_copy, as_strided_copy, split_copy,
+    split_with_sizes_copy, unbind_copy, detach_copy, unsafe_split, unsafe_split_with_sizes, unsafe_chunk)
+from ._ops.windows import (  # noqa: F401
+    hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window)
+from . import signal  # noqa: F401  (torch.signal.windows)
+from ._creation import deprecated_range as range  # noqa: F401  (torch.range, with its warning)
+from ._ops.differences import gradient  # noqa: F401
+from ._global_settings import (  # noqa: F401  (torch.pi, torch.set_num_threads, ...: torch/__init__.py's)
+    pi, e, inf, nan, newaxis, set_num_threads, get_num_threads, set_num_interop_threads,
+    get_num_interop_threads, use_deterministic_algorithms, are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled, set_deterministic_debug_mode, get_deterministic_debug_mode,
+    set_float32_matmul_precision, get_float32_matmul_precision, set_default_device, get_default_device,
+    set_warn_always, is_warn_always_enabled, typename, is_storage, get_device, set_anomaly_enabled)
+from ._creation import empty_permuted  # noqa: F401
+from ._ops.deprecated_norms import frobenius_norm, nuclear_norm  # noqa: F401
+from ._linalg_utils import solve, lstsq, eig, symeig, matrix_rank  # noqa: F401  (removed: PyTorch's errors)
+from ._dtype import int16 as short  # noqa: F401
+from ._layout import layout, strided  # noqa: F401
+from ._ops.fill import fill  # noqa: F401
+from ._ops.shape import cat as concatenate  # noqa: F401  (NumPy's name; axis= works too)
+from . import functional  # noqa: F401
+from .functional import lu, lu_solve  # noqa: F401
+from ._nn_functions import (  # noqa: F401  (the losses with reduction as a number, max_pool3d)
+    binary_cross_entropy_with_logits, kl_div, cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,
+    poisson_nll_loss, triplet_margin_loss, max_pool3d)
+# --- end of more of dir(torch) ---
 from ._ops.triangular_solves import triangular_solve  # noqa: F401
-from ._linalg_utils import symeig, eig, lstsq, matrix_rank, solve  # noqa: F401
-from ._ops.norms import frobenius_norm, nuclear_norm  # noqa: F401
 from ._ops.householder import ormqr  # noqa: F401
 from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
 from . import nn, optim  # noqa: F401

@@ -669,3 +669,55 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=
     wanted = dtype or input.dtype
     return randint(low, high, tuple(input.shape), generator=generator, dtype=wanted,
                    requires_grad=requires_grad)
+
+
+def deprecated_range(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """``torch.range``: start, start+step, ... up to *and including* end (deprecated in PyTorch: use ``arange``,
+    which stops before end). Always the default float dtype unless ``dtype`` says otherwise."""
+    given = (start, end) if step == 1 else (start, end, step)
+    for position, (name, value) in enumerate((("start", start), ("end", end), ("step", step)), 1):
+        if isinstance(value, Tensor):
+            value = value.item()
+        if not isinstance(value, (int, float, np.number)):
+            if name == "step":
+                raise invalid_combination("range", given, {})
+            raise TypeError(f"range(): argument '{name}' (position {position}) must be Number, not "
+                            f"{type(value).__name__}")
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior "
+                  "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+                  "values in [start, end).", UserWarning, stacklevel=stacklevel_outside_minigrad())
+    dtype = _dtype.DEFAULT_FLOAT if dtype is None else dtype
+    numpy_dtype = np.dtype(_dtype.to_numpy_dtype(dtype))
+    _refuse_dtype("range_cpu", numpy_dtype, "b")
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    # the numbers in the dtype's accumulating type: double for floats, int64 for integers
+    if numpy_dtype.kind == "f":
+        first, last, step = (float(v) for v in values)
+    else:
+        first, last, step = (int(v) for v in values)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(first) and math.isfinite(last)):
+        raise RuntimeError(f"unsupported range: {first:g} -> {last:g}")
+    if not ((step > 0 and last >= first) or (step < 0 and last <= first)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if numpy_dtype.kind == "f":
+        size = int((last - first) / step + 1)
+    else:
+        size = abs(last - first) // abs(step) + 1      # (C++'s division: toward zero)
+    positions = np.arange(size, dtype=np.float64 if numpy_dtype.kind == "f" else np.int64)
+    return _leaf((first + positions * step).astype(numpy_dtype), requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """An uninitialized tensor of ``size`` whose dims lie in memory in the order ``physical_layout``
+    (outermost first): ``empty_permuted((2, 3, 4), (2, 0, 1))`` has strides (3, 1, 6)."""
+    size, order = tuple(size), tuple(physical_layout)
+    if len(size) != len(order):
+        raise RuntimeError("Number of dimensions in size does not match the length of the physical_layout; "
+                           f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    laid_out = empty(tuple(size[d] for d in order), dtype=dtype)
+    return laid_out.permute(tuple(np.argsort(order))).detach().requires_grad_(requires_grad)

@@ -30,6 +30,9 @@ class _Vmaps:
     same_randomness = 0          # ... and those with randomness="same"
     batched_levels = 0    # the levels whose vmap hands the function BatchedTensors (a mask)
     looping = 0           # the levels an operation without a batching rule runs sample by sample
+    # > 0 while a transform inside vmap runs with arguments that vmap does not batch given the
+    # batch (expanded): results computed from those alone are then marked (func/_batch_rules.py)
+    expanded_arguments = 0
 
 
 class _GradLevels:

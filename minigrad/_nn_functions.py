@@ -25,6 +25,8 @@ def masked_fill(input, mask, value):
 
 def index_put_(input, indices, values, accumulate=False):
     """``input.index_put_(indices, values, accumulate)``: write (or add) values at the indices."""
+    from ._ops.index_ops import check_index_put_arguments
+    check_index_put_arguments("index_put_", indices, values, first=1)     # (counting input)
     return input.index_put_(indices, values, accumulate)
 
 
@@ -89,3 +91,63 @@ feature_dropout = _drop.feature_dropout
 feature_dropout_ = _drop.feature_dropout_
 feature_alpha_dropout = _drop.feature_alpha_dropout
 feature_alpha_dropout_ = _drop.feature_alpha_dropout_
+
+
+# --- the losses as torch.xxx: the reduction as PyTorch's C++ number (0 none, the default here, 1 mean, 2 sum) ---------
+# (Called without it, PyTorch's torch.xxx forms reduce nothing, as with 0; another number, too.)
+
+def _reduction_name(reduction):
+    return {1: "mean", 2: "sum"}.get(reduction, "none")
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
+    """``F.binary_cross_entropy_with_logits`` with ``reduction`` as a number (0 none, the default here, 1 mean, 2 sum)."""
+    from .nn import functional as F
+    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=_reduction_name(reduction),
+                                              pos_weight=pos_weight)
+
+
+def kl_div(input, target, reduction=0, *, log_target=False):
+    """``F.kl_div`` with ``reduction`` as a number (0 none, 1 mean, 2 sum; PyTorch's "batchmean" is
+    F's own: the sum divided by the batch size)."""
+    from .nn import functional as F
+    return F.kl_div(input, target, reduction=_reduction_name(reduction), log_target=log_target)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    """``F.cosine_embedding_loss`` with ``reduction`` as a number (0 none, the default here, 1 mean, 2 sum)."""
+    from .nn import functional as F
+    return F.cosine_embedding_loss(input1, input2, target, margin=margin, reduction=_reduction_name(reduction))
+
+
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    """``F.hinge_embedding_loss`` with ``reduction`` as a number (0 none, the default here, 1 mean, 2 sum)."""
+    from .nn import functional as F
+    return F.hinge_embedding_loss(input, target, margin=margin, reduction=_reduction_name(reduction))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    """``F.margin_ranking_loss`` with ``reduction`` as a number (0 none, the default here, 1 mean, 2 sum)."""
+    from .nn import functional as F
+    return F.margin_ranking_loss(input1, input2, target, margin=margin, reduction=_reduction_name(reduction))
+
+
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    """``F.poisson_nll_loss`` with every argument given, ``reduction`` as a number (0 none, the default here, 1 mean, 2 sum)."""
+    from .nn import functional as F
+    return F.poisson_nll_loss(input, target, log_input=log_input, full=full, eps=eps,
+                              reduction=_reduction_name(reduction))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
+    """``F.triplet_margin_loss`` with ``reduction`` as a number (0 none, the default here, 1 mean, 2 sum)."""
+    from .nn import functional as F
+    return F.triplet_margin_loss(anchor, positive, negative, margin=margin, p=p, eps=eps, swap=swap,
+                                 reduction=_reduction_name(reduction))
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``F.max_pool3d`` without ``return_indices`` (an empty ``stride`` is the kernel size)."""
+    from .nn import functional as F
+    return F.max_pool3d(input, kernel_size, stride if stride not in ((), []) else None, padding, dilation,
+                        ceil_mode=ceil_mode)

@@ -103,6 +103,8 @@ def checked(function, name, parameters, out_rule=None):
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
+        if refuse_uninitialized is not None:        # (a lazy module's parameter exists)
+            refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
         if kwargs and "out" in kwargs:       # torch.add(a, b, out=c): see _out.py
             from ._out import call_with_out          # (imported late: it needs the operations)
             return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)
@@ -168,7 +170,7 @@ PARAMETERS = {
         "amax", "amin", "norm", "argmax", "argmin", "all", "any", "var", "std", "logsumexp",
         "clone", "reshape", "t", "transpose", "permute", "squeeze", "unsqueeze", "flatten", "unbind", "split",
         "chunk", "flip", "select", "swapaxes", "cumsum", "cumprod", "prod", "narrow", "gather",
-        "scatter", "scatter_add", "index_select", "index_add", "sort", "argsort", "topk", "roll",
+        "scatter", "scatter_add", "index_select", "index_add", "topk", "roll",
         "round", "floor", "ceil", "trunc", "fix", "frac", "erf", "nonzero", "numel",
         "is_floating_point", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "isposinf",
         "isneginf", "nan_to_num", "nan_to_num_", "log2", "log10", "expm1", "logical_not",
@@ -216,3 +218,23 @@ PARAMETERS = {
     "renorm": (("input", TENSOR), ("p", TENSOR_OR_NUMBER), ("dim", INT)),
     **{name: (("y", TENSOR),) for name in ("trapezoid", "trapz", "cumulative_trapezoid")},
 }
+
+
+# --- uninitialized parameters (lazy modules) -------------------------------------------------
+# PyTorch refuses an UninitializedParameter given to any of its functions, naming the function.
+# Set by nn/parameter.py when the first one is made: fn(function as shown, args, kwargs).
+refuse_uninitialized = None
+
+# torch's functions written in Python (torch/functional.py): shown as functions, the others as
+# methods of a C type
+_WRITTEN_IN_PYTHON = frozenset((
+    "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors", "cartesian_prod",
+    "cdist", "chain_matmul", "einsum", "meshgrid", "norm", "split", "tensordot", "unique",
+    "unique_consecutive", "unravel_index", "stft", "istft", "lu"))
+
+
+def _shown_as_pytorch(name, function):
+    """How PyTorch's error prints ``torch.<name>`` (its address: one of ours)."""
+    if name in _WRITTEN_IN_PYTHON:
+        return f"<function {name} at {hex(id(function))}>"
+    return f"<built-in method {name} of type object at {hex(id(Tensor))}>"

@@ -503,6 +503,9 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and self._grad_fn is None and self._base is None and (
+                value._array.shape != self._array.shape or value._array.dtype != self._array.dtype):
+            graph.give_edges_their_node(self)     # its graphs keep the leaf's old shape and dtype
         self._array = value._array
         if self._zero_steps or value._zero_steps:
             self._zero_steps = value._zero_steps
@@ -715,8 +718,10 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._array.shape[0]))
 
-    def __hash__(self):
-        return id(self)
+    # A tensor is hashed by its identity, as in PyTorch (whose hash(t) is id(t)), with
+    # object's own hash: the engine and the optimisers keep tensors in dicts, and a hash
+    # written in Python would cost a call each time (hash(t) is then not id(t)'s number).
+    __hash__ = object.__hash__
 
     def __repr__(self):
         return tensor_repr(self)
@@ -1003,6 +1008,8 @@ def _install_methods():
     for name in ("unique", "unique_consecutive", "bincount", "histc", "histogram"):
         setattr(Tensor, name, getattr(counting, name))
     Tensor.msort = sorting.msort
+    Tensor.sort, Tensor.argsort = sorting.sort_method, sorting.argsort_method   # (their own signatures)
+    Tensor.index_put = index_ops.index_put_method       # (its messages count from indices, not self)
     from ._ops.differences import diff
     from ._ops.scatter_reduce import scatter_reduce, index_reduce
     from ._ops.inplace_unary import in_place_form
@@ -1069,6 +1076,9 @@ def _install_methods():
         Gradient: to whichever was picked, 0 to the other."""
         return pointwise.where(condition, self, other)
     Tensor.where = where
+    # more of dir(torch.Tensor): is_cpu, H, data_ptr(), short(), unsafe_split, ... (_python_variable.py)
+    from . import _python_variable
+    _python_variable.install(Tensor)
 
 
 def _install_more_pointwise_methods():

@@ -699,7 +699,6 @@ VMAPPED = {
     "ldl_solve": lambda L, A, B: L.vmap(L.linalg.ldl_solve)(*L.linalg.ldl_factor(A), B),
     "ormqr": lambda L, A, B: L.vmap(lambda a, b: L.ormqr(a, L.ones(4, dtype=L.float64), b))(A, B),
     "triangular_solve": lambda L, A, B: L.vmap(lambda a, b: L.triangular_solve(b, a)[0])(A, B),
-    "lu": lambda L, A, B: L.vmap(lambda a: L.lu(a)[0])(A),
     "frobenius_norm": lambda L, A, B: L.vmap(lambda a: L.frobenius_norm(a, (0, 1)))(A),
     "nuclear_norm": lambda L, A, B: L.vmap(L.nuclear_norm)(A),
 }

@@ -69,7 +69,7 @@ from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State, _threads_not_recording
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
-from ..autograd.graph import _ZEROS, attach, grad_accumulator, keep_settings, zero_output_numbers
+from ..autograd.graph import _ZEROS, attach, keep_settings, leaf_edge, zero_output_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import carry_batching
 
@@ -105,11 +105,14 @@ def result(array, node_class, inputs, saved=None, **attributes):
         elif value._grad_fn is not None and value._output_nr == 0 and (
                 value._base is None or value._attr_version == value._versions[0]):
             next_nodes.append(value._grad_fn)       # made by a recorded operation
-        elif value._grad_fn is None and value._base is None:
-            next_nodes.append(grad_accumulator(value) if value._requires_grad else None)   # a leaf
+        elif value._grad_fn is None and value._base is None:     # a leaf: its AccumulateGrad,
+            next_nodes.append(leaf_edge(value) if value._requires_grad else None)  # made when needed
         else:                     # one output of several, or a view whose node is out of date
             return _record(out, node_class, inputs, saved, attributes)
-    if not any(next_nodes):
+    for next_node in next_nodes:  # (not any(): an edge may hold a leaf tensor, see leaf_edge)
+        if next_node is not None:
+            break
+    else:
         return out                # no input requires grad: nothing to record
     node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, needs_grad
 from . import result, save_result, zeros_set_in_place
 from .pointwise import _binary, _operand_arrays, kernel_not_implemented, pow, rpow
 from .rounding import _NotImplementedBackward
@@ -59,7 +59,8 @@ def hypot(input, other):
     if dtype.kind != "f":
         raise kernel_not_implemented("hypot_cpu", _wrap(np.empty(0, dtype)))
     out = result(_binary(np.hypot, input, other), HypotBackward0, (input, other))
-    return save_result(out, input, other)
+    # (each input is saved for its own gradient only, as PyTorch saves it)
+    return save_result(out, input if needs_grad((input,)) else None, other if needs_grad((other,)) else None)
 
 
 # --- copysign ------------------------------------------------------------------------------
@@ -108,7 +109,8 @@ def copysign(input, other):
         dtype = np.dtype(np.float32)
     out = _binary(lambda x, y: np.copysign(x, y, dtype=dtype), input, other).astype(dtype, copy=False)
     if isinstance(other, Tensor):
-        out = save_result(result(out, CopysignBackward0, (input, other)), input)
+        # (self is saved for its own gradient only, as PyTorch saves it)
+        out = save_result(result(out, CopysignBackward0, (input, other)), input if needs_grad((input,)) else None)
         if out._grad_fn is not None:    # what other's zero gradient looks like (not a saved value)
             out._grad_fn._other_shape, out._grad_fn._other_dtype = other._array.shape, other._array.dtype
         return out
@@ -184,7 +186,9 @@ def heaviside(input, values):
     if input._array.dtype != values._array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
-    return result(out, _HeavisideBackward, (input, values))
+    # (PyTorch's node has an edge only to the inputs that require grad)
+    edges = tuple(t for t in (input, values) if needs_grad((t,))) or (input, values)
+    return result(out, _HeavisideBackward, edges)
 
 
 # --- float_power ---------------------------------------------------------------------------

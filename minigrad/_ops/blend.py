@@ -11,7 +11,7 @@ import numpy as np
 
 from .._dtype import cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, needs_grad
 from . import result
 from .pointwise import _broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number, sub
 from .views import check_history_kept
@@ -100,7 +100,9 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     else:
         sums = x + scaled * t2
     out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
-    return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
+    # (each factor is saved only for the other's gradient, as PyTorch saves it)
+    saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2 if needs_grad((tensor1,)) else None)
+    return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=saved, value=value)
 
 
 def _number_tensor(number, like):
@@ -147,7 +149,9 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)
-    return result(out, AddcdivBackward0, (input, tensor1, tensor2), saved=(tensor1, tensor2), value=value)
+    # (tensor1 is saved only for tensor2's gradient, as PyTorch saves it; tensor2 always)
+    saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2)
+    return result(out, AddcdivBackward0, (input, tensor1, tensor2), saved=saved, value=value)
 
 
 # --- lerp -----------------------------------------------------------------------------------

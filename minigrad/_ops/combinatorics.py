@@ -248,7 +248,8 @@ def vander(x, N=None, increasing=False):
     if N > 1:
         rest = out[:, 1:]
         rest.copy_(x.unsqueeze(1))
-        rest.copy_(out[:, 1:].cumprod(1))
+        from .differences import _slice_to_end     # (C++'s slice(1, 1): its node shows no end)
+        rest.copy_(_slice_to_end(out, 1, 1).cumprod(1))
     if not increasing:
         return out.flip(1)
     return out

@@ -298,7 +298,7 @@ def det(A):
     out = result(value, LinalgDetBackward0, (A,))
     node = out._grad_fn
     if isinstance(node, LinalgDetBackward0):
-        node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(out))
+        node.save_for_backward(A, _wrap(lapack_layout(lu)), _wrap(pivots), SavedOutput(out))   # (LAPACK keeps LU by columns)
     return out
 
 
@@ -331,7 +331,7 @@ def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
         [np.asarray(sign, dtype=array.dtype), np.asarray(logabsdet, dtype=array.dtype)],
         LinalgSlogdetBackward0, (A,), differentiable=(0, 1))
     if node is not None:
-        node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(sign_out))
+        node.save_for_backward(A, _wrap(lapack_layout(lu)), _wrap(pivots), SavedOutput(sign_out))   # (by columns)
     # forward mode: the sign does not change; d(log|det A|) = trace(A^-1 A_t)
     push_tangents((sign_out, log_out), (A,), lambda tangents: (
         sign_out.detach() * 0, solve(A.detach(), tangents[0]).diagonal(0, -2, -1).sum(-1)))
@@ -476,7 +476,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
                  left=left, vector_case=vector_case)
     node = out._grad_fn
     if isinstance(node, LinalgSolveExBackward0):
-        node.save_for_backward(A, _wrap(lu), _wrap(pivots), SavedOutput(out))
+        node.save_for_backward(A, _wrap(lapack_layout(lu)), _wrap(pivots), SavedOutput(out))   # (LAPACK keeps LU by columns)
     return linalg_solve_ex(out, plain_output(np.asarray(info, dtype=np.int32), A, B))
 
 

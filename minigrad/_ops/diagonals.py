@@ -59,7 +59,7 @@ def diag(input, diagonal=0):
     """A vector: the matrix whose ``diagonal``-th diagonal it is; a matrix: a copy of that
     diagonal (offset ``diagonal`` > 0 above the main one, < 0 below it)."""
     if input.ndim == 1:
-        return diag_embed(input, diagonal, 0, 1)
+        return diag_embed(input, diagonal)     # (its dims as PyTorch gives them: -2, -1)
     if input.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
     values = np.diagonal(input._array, diagonal).copy()
@@ -73,7 +73,7 @@ def diagflat(input, offset=0):
 
     As in PyTorch: a flat view first (ViewBackward0, after a copy if the memory needs one),
     then diag_embed."""
-    return diag_embed(view(contiguous(input), -1), offset, 0, 1)
+    return diag_embed(view(contiguous(input), -1), offset)
 
 
 class TraceBackward0(Node):

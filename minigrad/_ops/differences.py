@@ -165,3 +165,120 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     _check_constant_spacing("cumulative_trapezoid", y, dx)
     left, right = _left_and_right(y, dim)
     return mul_by_number(left + right, float(dx) / 2.0).cumsum(dim)
+
+
+# --- gradient -------------------------------------------------------------------------------
+# torch.gradient estimates the derivative of sampled values along each dim: the central
+# difference (f[i+1] - f[i-1]) / 2h inside, one-sided differences at the two ends (first order,
+# or second order with edge_order=2). With coordinates instead of a step h, the weights of the
+# three neighbours follow from the unequal steps. All from slices, as PyTorch writes it.
+
+def _part(input, dim, start, end=None):
+    """``input.slice(dim, start, end)`` as PyTorch's C++ writes it (SliceBackward0 always)."""
+    if end is None:
+        return _slice_to_end(input, dim, start)
+    return _slice(input, dim, slice(start, end), dim_as_given=dim)
+
+
+def _check_gradient(input, spacing_size, dims, edge_order):
+    if input.dtype.name == "uint8":
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and dims is None and spacing_size != input.ndim:
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to "
+            f"'self.dim() = {input.ndim}', since dim argument was not given, but got a list of length "
+            f"{spacing_size}")
+    if spacing_size is not None and dims is not None and spacing_size != len(dims):
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim arguments "
+            f"to have the same length, but got a spacing argument of length {spacing_size} and a dim "
+            f"argument of length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    normalized = [_normalize_dim(d, input.ndim) for d in (range(input.ndim) if dims is None else dims)]
+    for d in normalized:
+        if normalized.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    for d in normalized:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return normalized
+
+
+def _over(values, number):
+    """values / number: a DivBackward1 for floats, a float result for integers (true division)."""
+    return div_by_number(values, number) if values.is_floating_point() else values / number
+
+
+def _times(values, number):
+    return mul_by_number(values, number) if values.is_floating_point() else values * number
+
+
+def _with_step(input, dim, h, edge_order):
+    """Equal steps ``h``: (f[2:] - f[:-2]) / h / 2 inside, one-sided differences / h at the ends.
+    (PyTorch's C++ multiplies and divides by numbers here: MulBackward1, DivBackward1.)"""
+    center = _over(_part(input, dim, 2) - _part(input, dim, 0, -2), h)
+    if edge_order == 1:
+        first = _over(_part(input, dim, 1, 2) - _part(input, dim, 0, 1), h)
+        last = _over(_part(input, dim, -1) - _part(input, dim, -2, -1), h)
+    else:
+        first = _over(_times(_part(input, dim, 0, 1), -1.5) + _times(_part(input, dim, 1, 2), 2)
+                              - _times(_part(input, dim, 2, 3), 0.5), h)
+        last = _over(_times(_part(input, dim, -3, -2), 0.5) + _times(_part(input, dim, -2, -1), -2)
+                             + _times(_part(input, dim, -1), 1.5), h)
+    return cat([first, _over(center, 2), last], dim)
+
+
+def _with_coordinates(input, dim, coordinates, edge_order):
+    """Samples at ``coordinates`` (1-D): each point's neighbours weighted by the unequal steps."""
+    steps = coordinates.diff(1, 0)
+    before, after = _part(steps, 0, 0, -1), _part(steps, 0, 1)
+    shape = [1] * input.ndim
+    shape[dim] = -1
+    a = (-after / (before * (before + after))).reshape(shape)
+    b = ((after - before) / (before * after)).reshape(shape)
+    c = (before / (after * (before + after))).reshape(shape)
+    center = a * _part(input, dim, 0, -2) + b * _part(input, dim, 1, -1) + c * _part(input, dim, 2)
+    h0, h1, h_last, h_before_last = steps[0], steps[1] if steps.shape[0] > 1 else None, steps[-1], \
+        steps[-2] if steps.shape[0] > 1 else None
+    if edge_order == 1:
+        first = (_part(input, dim, 1, 2) - _part(input, dim, 0, 1)) / h0
+        last = (_part(input, dim, -1) - _part(input, dim, -2, -1)) / h_last
+    else:
+        a = -(2.0 * h0 + h1) / (h0 * (h0 + h1))
+        b = (h0 + h1) / (h0 * h1)
+        c = -h0 / (h1 * (h0 + h1))
+        first = a * _part(input, dim, 0, 1) + b * _part(input, dim, 1, 2) + c * _part(input, dim, 2, 3)
+        a = h_last / (h_before_last * (h_last + h_before_last))
+        b = -(h_last + h_before_last) / (h_last * h_before_last)
+        c = (2 * h_last + h_before_last) / (h_last * (h_last + h_before_last))
+        last = a * _part(input, dim, -3, -2) + b * _part(input, dim, -2, -1) + c * _part(input, dim, -1)
+    return cat([first, center, last], dim)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """The derivative of ``input``'s samples along each dim in ``dim`` (all, by default), as a
+    tuple with one tensor per dim: central differences inside, one-sided at the ends.
+
+    ``spacing`` is the step between samples (a number, or one per dim), or the coordinates of
+    the samples (one 1-D tensor per dim). ``edge_order`` 2 uses three points at the ends.
+    Gradient: each result is made of slices, products and a cat, recorded as PyTorch's are.
+    """
+    dims = None if dim is None else [dim] if isinstance(dim, (int, np.integer)) else list(dim)
+    if isinstance(spacing, (tuple, list)):
+        spacing_size, steps = len(spacing), list(spacing)
+    else:
+        spacing_size, steps = None, None
+    dims = _check_gradient(input, spacing_size, dims, edge_order)
+    if steps is None:
+        steps = [spacing] * len(dims)
+    out = []
+    for d, step in zip(dims, steps):
+        if isinstance(step, Tensor):
+            if step.ndim != 1:
+                raise RuntimeError("torch.gradient expected each element of spacing to have one dimension, "
+                                   f"but got an element with {step.ndim} dimensions!")
+            out.append(_with_coordinates(input, d, step, edge_order))
+        else:
+            out.append(_with_step(input, d, step, edge_order))
+    return tuple(out)

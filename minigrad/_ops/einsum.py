@@ -36,6 +36,7 @@ from . import result
 from .shape import _make_view, _normalize_dim
 from .._memory_format import with_pytorch_steps
 from .linalg import _check_not_bool
+from .. import _python_arg_parser
 
 _ELLIPSIS = "..."
 
@@ -239,10 +240,10 @@ def _line_up(operand, items, position, ellipsis_ndim, total_ndim):
     first_seen, j, original_ndim = {}, 0, operand.ndim
     for c in items:
         if c == _ELLIPSIS:
+            # fewer ellipsis dims: they are the last ones (broadcast from the left); the missing
+            # first ones are added at the end with the missing letters, as PyTorch adds them
             covered = original_ndim - (len(items) - 1)
-            for _ in range(ellipsis_ndim - covered):    # fewer ellipsis dims: broadcast from the left
-                operand = operand.unsqueeze(j)
-            for e in range(ellipsis_ndim):
+            for e in range(ellipsis_ndim - covered, ellipsis_ndim):
                 source_dim[position[("...", e)]] = j
                 j += 1
         elif c in first_seen:
@@ -258,7 +259,7 @@ def _line_up(operand, items, position, ellipsis_ndim, total_ndim):
             j += 1
     for axis, dim in enumerate(source_dim):
         if dim == -1:                        # a letter this operand does not have
-            operand = operand.unsqueeze(-1)
+            operand = operand.unsqueeze(j)   # (j == operand.ndim: the node shows this dim, as PyTorch's)
             source_dim[axis] = j
             j += 1
     return operand.permute(source_dim)
@@ -317,6 +318,8 @@ def einsum(equation, *operands):
     Gradient for each operand: an einsum of grad with the other operands, back to that
     operand's letters.
     """
+    if _python_arg_parser.refuse_uninitialized is not None:     # (a lazy module's parameter exists)
+        _python_arg_parser.refuse_uninitialized(f"<function einsum at {hex(id(einsum))}>", operands, {})
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not isinstance(equation, str):

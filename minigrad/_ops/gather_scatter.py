@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, needs_grad
 from .views import history_first
 from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
@@ -209,7 +209,9 @@ def scatter_add(input, dim, index, src):
     out = input._array.copy()
     np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
               _src_values(src, index))
-    return result(out, ScatterAddBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
+    # (the index is saved for src's gradient only, as PyTorch saves it; vmap still sees it)
+    return result(out, ScatterAddBackward0, (input, src), saved=(index if needs_grad((src,)) else None,),
+                  dim=dim, dim_as_given=dim_as_given, _index=index)
 
 
 # --- index_select and index_add -------------------------------------------------------------
@@ -362,5 +364,8 @@ def index_add(input, dim, index, source, *, alpha=1):
         moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
         values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
         np.add.at(moved, positions, values * alpha if alpha != 1 else values)
-    return result(out, IndexAddBackward0, (input, source), saved=(index, source), dim=dim, alpha=alpha,
-                  dim_as_given=dim_as_given, source_dim=source.ndim)
+    # (index and source are saved for source's gradient only, as PyTorch saves them; vmap still
+    # sees the index)
+    saved = (index, source) if needs_grad((source,)) else (None, None)
+    return result(out, IndexAddBackward0, (input, source), saved=saved, dim=dim, alpha=alpha,
+                  dim_as_given=dim_as_given, source_dim=source.ndim, _index=index)

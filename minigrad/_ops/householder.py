@@ -12,8 +12,6 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import named_result, lapack_layout, show_settings
 from .._dtype import cpp_name
-from ..autograd.function import _FuncTransforms
-from .._functorch import warn_no_batching_rule
 
 geqrf_result = named_result("geqrf", ("a", "tau"))
 
@@ -254,7 +252,9 @@ def ormqr(input, input2, input3, left=True, transpose=False):
     ``left=False``; by Q^T with ``transpose``), Q = H_1 ... H_k the product of the reflections
     geqrf gives as (``input``, tau = ``input2``), without forming Q. Gradient: see
     OrmqrBackward0."""
+    from ..autograd.function import _FuncTransforms      # (late: it needs the package loaded)
     if _FuncTransforms.vmaps:       # (PyTorch's vmap has no rule for it: it runs per sample)
+        from .._functorch import warn_no_batching_rule
         warn_no_batching_rule("ormqr", (input, input2, input3))
     _check_ormqr(input, input2, input3, left)
     value = _ormqr_arrays(input._array, input2._array, input3._array, left, transpose)

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..autograd.graph import Node
+from ..autograd.graph import Node, needs_grad
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from . import result
@@ -125,7 +125,8 @@ def _incomplete(name, upper, input, other, position=2):
         raise _kernel_error(f"{'igammac' if upper else 'igamma'}_cpu", dtype)
     out = _binary(lambda a, x: _igamma64(a, x, upper).astype(dtype), input, other)
     node = IgammacBackward0 if upper else IgammaBackward0
-    return result(out, node, (input, other), saved=(input, other))
+    # (both are saved for other's gradient only, as PyTorch saves them: self has none)
+    return result(out, node, (input, other), saved=(input, other) if needs_grad((other,)) else (None, None))
 
 
 def igamma(input, other):

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_grad
 from .views import history_first
 from . import result
 from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
@@ -117,7 +117,9 @@ def put(input, index, source, accumulate=False):
         np.add.at(flat, positions, values)
     else:
         flat[positions] = values
-    return result(out, PutBackward0, (input, source), saved=(index, source), accumulate=accumulate)
+    # (source is saved for its own gradient only, as PyTorch saves it)
+    return result(out, PutBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
+                  accumulate=accumulate)
 
 
 def put_(self, index, source, accumulate=False):
@@ -182,7 +184,8 @@ def index_copy(input, dim, index, source):
                          f"dimension {dim} with size {size}")
     out = input._array.copy()
     _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
-    return result(out, IndexCopyBackward0, (input, source), saved=(index, source), dim=dim,
+    # (source is saved for its own gradient only, as PyTorch saves it)
+    return result(out, IndexCopyBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None), dim=dim,
                   source_dim=source.ndim, dim_as_given=dim_as_given)
 
 
@@ -278,24 +281,41 @@ def index_fill_(self, dim, index, value):
 
 # --- index_put -------------------------------------------------------------------------------
 
-def _check_values(values):
+def check_index_put_arguments(name, indices, values, first=0):
+    """PyTorch's checks of ``indices`` (a tuple or list of tensors: no None, number or list) and
+    ``values``; ``first``: the position of ``indices`` among the arguments the message counts
+    (0 for the methods, which do not count self; 1 for ``torch.index_put``)."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'indices' (position {first + 1}) must be tuple of Tensors, "
+                        f"not {type(indices).__name__}")
+    for k, item in enumerate(indices):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument {first}, but got "
+                            f"{type(item).__name__}")
     if not isinstance(values, Tensor):
-        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
+        raise TypeError(f"{name}(): argument 'values' (position {first + 2}) must be Tensor, not "
                         f"{type(values).__name__}")
 
 
 @history_first
 def index_put(input, indices, values, accumulate=False):
-    """A copy of ``input`` with ``values`` written at ``input[indices]`` (added, with
-    accumulate=True: repeated positions then add up). ``indices`` is a tuple of tensors,
-    one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
-    _check_values(values)
+    """``torch.index_put``: a copy of ``input`` with ``values`` written at ``input[indices]``
+    (added, with accumulate=True: repeated positions then add up). ``indices`` is a tuple of
+    tensors, one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
+    check_index_put_arguments("index_put", indices, values, first=1)
     return _index_put(input, tuple(indices), values, accumulate=accumulate)
+
+
+@history_first
+def index_put_method(self, indices, values, accumulate=False):
+    """``x.index_put(indices, values, accumulate=False)``: see ``torch.index_put``."""
+    check_index_put_arguments("index_put", indices, values)
+    return _index_put(self, tuple(indices), values, accumulate=accumulate)
 
 
 def index_put_(self, indices, values, accumulate=False):
     """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
-    _check_values(values)
+    check_index_put_arguments("index_put_", indices, values)
     return apply_inplace(self, lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate),
                          values)
 

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node, needs_grad
+from ..autograd.graph import Node, needs_grad, FREED, FREED_MESSAGE, _SETTINGS_KEPT_AS
 from ..autograd.forward_ad import _DualLevel
 from . import result, batched_as
 from ..autograd.function import _FuncTransforms
@@ -232,9 +232,38 @@ class AliasBackward0(Node):
         return (grad,)
 
 
+def _indices_as_saved(node, ndim):
+    """``grad_fn._saved_indices`` as PyTorch's node shows it: one entry per dimension indexed,
+    up to the last indexed one - the index tensor as given (a list as an int64 or bool tensor,
+    a k-dim mask as itself), None for a dimension taken whole (``:`` or ``...``)."""
+    saved = node._saved
+    if saved is FREED:
+        raise RuntimeError(FREED_MESSAGE)
+    given = {id(t._array): t for t in saved or () if isinstance(t, Tensor)}
+    used = sum(1 if isinstance(item, slice) else _dims_used(item)
+               for item in node.index if item is not Ellipsis and item is not None)
+    shown = []
+    for item in node.index:
+        if item is Ellipsis:
+            shown.extend([None] * (ndim - used))      # (the dimensions it stands for)
+        elif isinstance(item, slice):
+            shown.append(None)
+        elif item is not None:
+            tensor = given.get(id(item))
+            if tensor is None:          # a list: PyTorch made an int64 (or bool) tensor of it
+                array = np.asarray(item)
+                tensor = _wrap(array if array.dtype == bool else array.astype(np.int64))
+            shown.append(tensor)
+    while shown and shown[-1] is None:
+        shown.pop()
+    return tuple(shown)
+
+
 class IndexBackward0(Node):
     """result = self[indices] (lists, tensors, masks)   ->
         grad_self = zeros, with grad added at indices"""
+
+    _saved_indices = property(lambda self: _indices_as_saved(self, len(self.input_shape)))
 
     def backward(self, grad):
         self.saved_tensors            # (the index tensors: checked for in-place changes)
@@ -490,6 +519,8 @@ class IndexPutBackward0(Node):
         grad_self = grad, 0 where overwritten (all of grad when added);
         grad_values = grad[indices]"""
 
+    _saved_indices = property(lambda self: _indices_as_saved(self, len(self.input_shape)))
+
     def backward(self, grad):
         self.saved_tensors            # (the index tensors: checked for in-place changes)
         grad_self = grad
@@ -534,6 +565,11 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
 class IndexPutImplBackward0(IndexPutBackward0):
     """result = zeros with g added at indices (indexing's backward, recorded)   ->
         grad_g = grad[indices]"""
+
+
+# PyTorch's index_put nodes show only these settings (with _saved_indices, above)
+_SETTINGS_KEPT_AS["IndexPutBackward0"] = _SETTINGS_KEPT_AS["IndexPutImplBackward0"] = {
+    "accumulate": "accumulate"}
 
 
 def _broadcast_value(value, shape):

@@ -19,7 +19,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
-from ..autograd.graph import needs_grad
+from ..autograd.graph import give_edges_their_node, needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
@@ -455,6 +455,8 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
     The node is recorded directly with its in-place name (UnsqueezeBackward1,
     SqueezeBackward3/4); its backward is the out-of-place one it inherits.
     """
+    if tensor._requires_grad and tensor._grad_fn is None and tensor._base is None:
+        give_edges_their_node(tensor)       # a leaf's graphs keep the shape they had (graph.py)
     old = _with_tangent_of(tensor, _wrap(tensor._array))
     if needs_grad((tensor,)):
         # the node must point where the tensor pointed before the change

@@ -19,8 +19,6 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from ..autograd.forward_ad import _DualLevel
-from ..autograd.function import _FuncTransforms
-from .._functorch import warn_no_batching_rule
 from . import result, plain_output
 from .decompositions import named_result, _register, lapack_layout, check_matrices
 from .rounding import _NotImplementedBackward
@@ -262,7 +260,9 @@ def _check_solve_arguments(LD, pivots, B):
 def ldl_solve(LD, pivots, B, *, hermitian=False):
     """``torch.linalg.ldl_solve``: X with A X = B, A given by ldl_factor's (LD, pivots);
     batches of LD and B broadcast. No derivative (backward raises, as in PyTorch)."""
+    from ..autograd.function import _FuncTransforms      # (late: it needs the package loaded)
     if _FuncTransforms.vmaps:       # (PyTorch's vmap has no rule for it: it runs per sample)
+        from .._functorch import warn_no_batching_rule
         warn_no_batching_rule("linalg_ldl_solve", (LD, pivots, B))
     _check_solve_arguments(LD, pivots, B)
     n = LD.shape[-1]

@@ -12,13 +12,13 @@ dU = triu(X) U. Turned around: grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad
 """
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
 from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
                              zeros_if_none, _register, show_settings, lapack_layout, refuse_half,
-                             check_floating, check_matrices, warn_once, push_tangents)
+                             check_floating, check_matrices, push_tangents)
 from .pointwise import _broadcast_error
 from .triangular_solves import solve_triangular
 
@@ -383,38 +383,6 @@ show_settings(LinalgLuBackward0, pivot="pivot")
 show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
 
 
-
-# --- the older top-level functions: torch.lu and torch.lu_solve (deprecated in PyTorch) ---------
-
+# (what torch.lu gives with get_infos=True: see minigrad/functional.py)
 _lu_with_info = named_result("_lu_with_info", ("LU", "pivots", "info"))
 _register(_lu_with_info)
-
-_LU_DEPRECATED = (
-    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will "
-    "be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be "
-    "replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = "
-    "torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
-    "torch.linalg.lu_factor_ex(A, compute_pivots)")
-_LU_SOLVE_DEPRECATED = (
-    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
-    "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
-    "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
-
-
-def lu_function(A, pivot=True, get_infos=False):
-    """``torch.lu`` (deprecated in PyTorch): ``linalg.lu_factor_ex(A)`` as a plain pair (LU,
-    pivots), or the named triple (LU, pivots, info) with ``get_infos=True``; a singular A does
-    not raise. Warns once, as PyTorch does."""
-    if not isinstance(A, Tensor):        # (PyTorch's torch.lu calls _lu_with_info, which checks)
-        raise TypeError(f"_lu_with_info(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(A).__name__}")
-    warn_once("lu", _LU_DEPRECATED)
-    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
-    return _lu_with_info(LU, pivots, info) if get_infos else (LU, pivots)
-
-
-def lu_solve_function(b, LU_data, LU_pivots):
-    """``torch.lu_solve`` (deprecated in PyTorch): ``linalg.lu_solve(LU_data, LU_pivots, b)``,
-    its arguments in the older order. Warns once, as PyTorch does."""
-    warn_once("lu_solve", _LU_SOLVE_DEPRECATED)
-    return lu_solve(LU_data, LU_pivots, b)

@@ -13,7 +13,7 @@ from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
@@ -808,6 +808,8 @@ class PowBackward1(Node):
 class PowBackward2(Node):
     """result = self ** exponent, self a number   ->   grad_exponent = grad * (result * log(self))"""
 
+    # (the number is kept as ``base``; grad_fn._saved_self shows it, as PyTorch's node does)
+
     _saved_names = ('exponent', 'result')      # grad_fn._saved_exponent, ... as in PyTorch
 
     def backward(self, grad):
@@ -822,6 +824,10 @@ class PowBackward2(Node):
     def jvp(self, tangents, inputs, out):
         """result_t = result * log(self) * exponent_t"""
         return tangents[0] * out * float(np.log(self.base))
+
+
+_SETTINGS_KEPT_AS["PowBackward2"] = {"self": "base"}
+show_saved_names(PowBackward2, ("self",))
 
 
 def _power(base, exponent):

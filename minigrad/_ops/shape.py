@@ -826,7 +826,7 @@ class ToCopyBackward0(Node):
     """result = self.to(dtype)   ->   grad_self = grad.to(self.dtype)"""
 
     def backward(self, grad):
-        return (grad.to(self.input_dtype),)
+        return (grad.to(self._input_dtype),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.to(dtype)"""
@@ -840,7 +840,7 @@ def to_dtype(input, dtype):
         laid_out[...] = out
         out = laid_out
     if dtype.is_floating_point:
-        return keep_zero_steps(result(out, ToCopyBackward0, (input,), input_dtype=input.dtype))
+        return keep_zero_steps(result(out, ToCopyBackward0, (input,), _input_dtype=input.dtype))
     return keep_zero_steps(plain_output(out, input))    # integer results can't carry gradients
 
 

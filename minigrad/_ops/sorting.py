@@ -9,6 +9,7 @@ import numpy as np
 from .._tensor import _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
+from .._signatures import Signatures
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
 from .._selection import topk_order, sort_order
@@ -104,16 +105,62 @@ def _laid_out_like(like, values):
     return out
 
 
-@history_first
-@numpy_keywords
-def sort(input, dim=-1, descending=False, *, stable=None):
-    """(values, indices): ``input`` sorted along ``dim`` and where each value came from.
-    With ``stable=True`` equal elements keep their order; otherwise they come in the order
-    PyTorch's (unstable) CPU sort leaves them.
+# PyTorch's two signatures of each (the first, with ``stable``, records SortBackward1); the
+# methods' are the same without ``input``. ``stable`` goes by keyword only: sort(x, 0, stable=True)
+# fits neither, and is refused with PyTorch's message (see minigrad/_signatures.py)
+_SORT = Signatures(
+    "sort", "Tensor input, *, bool? stable, int dim=-1, bool descending=False, tuple of Tensors out=None",
+    "Tensor input, int dim=-1, bool descending=False, *, tuple of Tensors out=None")
+_SORT_METHOD = Signatures("sort", "*, bool? stable, int dim=-1, bool descending=False",
+                          "int dim=-1, bool descending=False")
+_ARGSORT = Signatures(
+    "argsort", "Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor out=None",
+    "Tensor input, int dim=-1, bool descending=False")
+_ARGSORT_METHOD = Signatures("argsort", "*, bool stable, int dim=-1, bool descending=False",
+                             "int dim=-1, bool descending=False")
+
+
+def sort(*args, **kwargs):
+    """``torch.sort(input, dim=-1, descending=False)`` or ``torch.sort(input, *, stable, dim=-1,
+    descending=False)``: (values, indices), ``input`` sorted along ``dim`` and where each value
+    came from. With ``stable=True`` equal elements keep their order; otherwise they come in the
+    order PyTorch's (unstable) CPU sort leaves them.
 
     Gradient: each values[k]'s gradient goes back to position indices[k].
     """
-    node_class = SortBackward0 if stable is None else SortBackward1   # (PyTorch's two sorts)
+    which, given = _SORT.parse(args, kwargs)
+    return _sort(given["input"], given["dim"], given["descending"], stable=given["stable"] if which == 0 else None,
+                 stable_given=which == 0)
+
+
+def sort_method(self, *args, **kwargs):
+    """``x.sort(dim=-1, descending=False)`` or ``x.sort(*, stable, dim=-1, descending=False)``:
+    (values, indices), see ``torch.sort``."""
+    which, given = _SORT_METHOD.parse(args, kwargs)
+    return _sort(self, given["dim"], given["descending"], stable=given["stable"] if which == 0 else None,
+                 stable_given=which == 0)
+
+
+def argsort(*args, **kwargs):
+    """``torch.argsort(input, dim=-1, descending=False)`` or with ``stable`` by keyword: only the
+    indices of ``sort``, where each element of the sorted result came from."""
+    _, given = _ARGSORT.parse(args, kwargs)
+    return _sort(given["input"], given["dim"], given["descending"], stable=bool(given.get("stable"))).indices
+
+
+def argsort_method(self, *args, **kwargs):
+    """``x.argsort(dim=-1, descending=False)`` or with ``stable`` by keyword (see ``torch.argsort``)."""
+    _, given = _ARGSORT_METHOD.parse(args, kwargs)
+    return _sort(self, given["dim"], given["descending"], stable=bool(given.get("stable"))).indices
+
+
+@history_first
+def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
+    """sort itself, once its arguments are known (``stable_given``: the signature with ``stable``
+    was used, which records SortBackward1, even for stable=None)."""
+    if stable_given is None:
+        stable_given = stable is not None
+    node_class = SortBackward1 if stable_given else SortBackward0   # (PyTorch's two sorts)
     array = with_pytorch_steps(input)
     if array.ndim == 0:
         indices = np.zeros((), dtype=np.int64)
@@ -138,19 +185,12 @@ def sort(input, dim=-1, descending=False, *, stable=None):
 
 
 @history_first
-@numpy_keywords
-def argsort(input, dim=-1, descending=False, *, stable=False):
-    """Only the indices of ``sort``: where each element of the sorted result came from."""
-    return sort(input, dim, descending, stable=stable).indices
-
-
-@history_first
 def msort(input):
     """``input`` sorted along its first dimension (the values of ``sort(input, dim=0)``).
 
     Gradient: each value's gradient goes back to the position it came from (SortBackward0).
     """
-    return sort(input, 0).values
+    return _sort(input, 0).values
 
 
 @history_first

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ..autograd.graph import Node
+from ..autograd.graph import Node, needs_grad
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from . import result, save_result
@@ -366,4 +366,5 @@ def zeta(input, other):
     out = _binary(lambda x, y: _zeta64(x, y).astype(dtype), input, other)
     if not isinstance(other, Tensor):
         return result(out, SpecialZetaBackward2, (input,))     # (PyTorch keeps nothing: no derivative)
-    return result(out, SpecialZetaBackward0, (input, other), saved=(input, other))
+    # (both are saved for other's gradient only, as PyTorch saves them: self has none)
+    return result(out, SpecialZetaBackward0, (input, other), saved=(input, other) if needs_grad((other,)) else (None, None))

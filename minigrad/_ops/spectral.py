@@ -445,6 +445,15 @@ def _lstsq_tangent(A, B, tangents, rcond, vector_case):
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
+def _lstsq_layout(solution, rows):
+    """numpy: the (n, k) solutions laid out as LAPACK leaves them: the first n rows of a column-
+    major (max(m, n), k) buffer, which held B (so a column steps by max(m, n))."""
+    buffer = np.empty(solution.shape[:-2] + (solution.shape[-1], rows), dtype=solution.dtype)
+    buffer = np.swapaxes(buffer, -1, -2)[..., :solution.shape[-2], :]
+    buffer[...] = solution
+    return buffer
+
+
 def lstsq(A, B, rcond=None, *, driver=None):
     """``torch.linalg.lstsq``: X minimising ||A X - B|| (the smallest such X if A is rank
     deficient), as the named result (solution, residuals, rank, singular_values).
@@ -484,9 +493,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
         residuals = residuals[..., 0] if vector_case else residuals
     else:
         residuals = np.zeros((0,), dtype=dtype)
+    solution = _lstsq_layout(solution.astype(dtype), max(m, n))
     if vector_case:
         solution = solution[..., 0]
-    (X, R), node = several_results([lapack_layout(solution.astype(dtype)),
+    (X, R), node = several_results([solution,
                                     np.ascontiguousarray(residuals.astype(dtype))],
                                    LinalgLstsqBackward0, (A, B), (0, 1), vector_case=vector_case,
                                    rcond=rcond)

@@ -62,7 +62,8 @@ class PackedTensor:
         self.is_output = is_output          # the node's own output: its grad_fn is the node
         self.grad_fn = grad_fn              # an input's producer node (None for a leaf)
         self.output_nr = output_nr
-        self.accumulator = accumulator      # weak reference to a leaf's AccumulateGrad
+        self.accumulator = accumulator      # a leaf's AccumulateGrad (kept: the graph's edges may
+                                            # hold the leaf itself, see graph.leaf_edge)
 
     def unpack(self, node):
         """Give the tensor back: call the unpack hook, check it returned a tensor."""
@@ -81,7 +82,7 @@ class PackedTensor:
         elif self.accumulator is not None:  # a leaf that requires grad: same AccumulateGrad
             restored = _wrap(tensor._array)
             restored._requires_grad = True
-            restored._grad_accumulator = self.accumulator
+            restored._grad_accumulator = weakref.ref(self.accumulator)
         else:
             restored = tensor
         return restored
@@ -95,8 +96,7 @@ def pack(value, node, pack_hook, unpack_hook):
     grad_fn = None if is_output else value._grad_fn
     accumulator = None
     if grad_fn is None and not is_output and value._requires_grad:
-        leaf_node = grad_accumulator(value)
-        accumulator = weakref.ref(leaf_node) if leaf_node is not None else None
+        accumulator = grad_accumulator(value)
     with no_grad():                         # PyTorch runs pack hooks without recording
         packed = pack_hook(value)
     return PackedTensor(packed, unpack_hook, is_output, grad_fn, value._output_nr, accumulator)

@@ -15,7 +15,9 @@ Everything it does only now and then (hooks, capturing gradients for
 gradient's shape and dtype) is a named step further down the file.
 
 The graph is walked with an explicit heap instead of recursion, so a chain of
-100,000 operations needs no deep Python recursion. (PyTorch's engine is
+100,000 operations needs no deep Python recursion. An edge to a leaf may hold the
+leaf itself rather than its AccumulateGrad node (graph.leaf_edge): the loop then
+adds the gradient into the leaf's ``.grad`` as that node would. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
 import heapq
@@ -24,12 +26,13 @@ from sys import getrefcount
 import numpy as np
 
 from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
 from .grad_mode import _State, _set_recording
-from .graph import FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view_of_a_temporary
+from .graph import (FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view_of_a_temporary,
+                    accumulate_into_leaf, grad_accumulator, leaf_edge)
 from .anomaly_mode import _Anomaly, run_node_checked
 from ._graph_task import GraphTask, running_tasks
 
@@ -45,13 +48,25 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
              does, so a leaf's AccumulateGrad fills its ``.grad``; ``autograd.grad`` does not).
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
-    order = topological_order(root_nodes)              # PyTorch's order, see below
+    order, leaf_nodes = topological_order(root_nodes)  # PyTorch's order, see below
     plan = CapturePlan(capture, root_nodes, run_captured, single_output=len(roots) == 1)
     needed, capture_at = plan.needed, plan.capture_at
     buffers = starting_buffers(roots)                  # node -> gradient(s) arrived so far
     with backward_pass(root_nodes, order, plan, keep_graph, create_graph):
         for node in order:                             # all its gradients have arrived
             grads = buffers.pop(node, None)            # what arrived, summed (see starting_buffers)
+            if isinstance(node, Tensor):               # a leaf without its AccumulateGrad (graph.leaf_edge):
+                if node._grad_accumulator is None or leaf_edge(node) is node:
+                    if grads is not None and needed is None:    # into .grad (adopted if nothing else holds it)
+                        held_elsewhere = getrefcount(grads) > REFS_OF_A_LOCAL    # (besides `grads` here)
+                        accumulate_into_leaf(node, grads, held_elsewhere)
+                    continue
+                # (rare) a hook looked at an edge during the pass, which gave the leaf its node:
+                # what arrived at the leaf and at that node goes through the node, hooks and all
+                node, grads = leaf_edge(node), (grads, node)
+                if grads[0] is not None:
+                    add_to_buffer(buffers, grads[1], node, 0, grads[0], create_graph)
+                grads = buffers.pop(node, None)
             grads = [grads] if node._num_outputs == 1 else grads or [None] * node._num_outputs
             runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
             if node._has_hooks:
@@ -71,6 +86,16 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 next_node = next_nodes[i]
                 if grad is None or next_node is None:
                     continue                           # no gradient, or none wanted there
+                if isinstance(next_node, Tensor):      # an edge that holds a leaf (graph.leaf_edge):
+                    if leaf_nodes:                     # to its AccumulateGrad if it has one,
+                        next_node = leaf_nodes.get(next_node, next_node)
+                    if type(next_node) is not AccumulateGrad:   # else to the leaf itself
+                        if next_node not in buffers and grad._array.shape == next_node._array.shape \
+                                and grad._array.dtype is next_node._array.dtype:
+                            buffers[next_node] = grad  # (the usual case, as below)
+                        else:
+                            add_to_buffer(buffers, node, next_node, 0, grad, create_graph, grad_inputs)
+                        continue
                 # the usual case, without a call: the first gradient to arrive at a one-output
                 # node, of its shape and dtype, is what arrived there (else add_to_buffer sums)
                 if next_node not in buffers and next_node._num_outputs == 1 and (
@@ -86,7 +111,9 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
 # --- the graph: which nodes, in which order -------------------------------------------------
 
 def topological_order(root_nodes):
-    """Every node below ``root_nodes``, each once, in the order the engine runs them.
+    """Every node below ``root_nodes``, each once, in the order the engine runs them; and for
+    the edges that hold a leaf instead of its AccumulateGrad (graph.leaf_edge), the leaves
+    whose node takes their gradient (``{leaf: node}``: those with hooks, or a node alive).
 
     PyTorch's rule: of the nodes whose gradients have all arrived, run the one
     made last in the forward pass (the highest ``_sequence_nr``); a leaf's
@@ -101,7 +128,9 @@ def topological_order(root_nodes):
     goes right after the last node that sends it a gradient.
     """
     nodes = []                # the nodes other than leaves' AccumulateGrad, latest made first
-    last_sender = {}          # AccumulateGrad -> how many nodes were taken when its last edge was met
+    last_sender = {}          # AccumulateGrad (or leaf) -> how many nodes were taken when its last edge was met
+    leaf_nodes = {}           # leaf -> its AccumulateGrad, for edges that hold the leaf (graph.leaf_edge)
+    shows_nodes = _Anomaly.enabled or bool(_observers)      # every node must be there to be shown
     waiting = {}              # minus the sequence number -> the node found with it, not taken yet
     heap = []                 # those keys (heapq gives the smallest first: the latest made)
     for node in root_nodes:
@@ -116,7 +145,13 @@ def topological_order(root_nodes):
                           else node._all_next_nodes):
             if next_node is None:
                 continue
-            if type(next_node) is AccumulateGrad:
+            if isinstance(next_node, Tensor):     # an edge that holds a leaf (graph.leaf_edge)
+                if next_node._grad_accumulator is not None or next_node._backward_hooks is not None \
+                        or shows_nodes:           # (a node alive, or needed: its hooks, or shown)
+                    accumulator = accumulator_for_pass(next_node, shows_nodes)
+                    if accumulator is not None:
+                        leaf_nodes[next_node] = next_node = accumulator
+            if type(next_node) is AccumulateGrad or isinstance(next_node, Tensor):
                 last_sender.pop(next_node, None)    # (moved to the end: the dict keeps them in
                 last_sender[next_node] = len(nodes)     # the order their last edges are met)
                 continue
@@ -131,7 +166,17 @@ def topological_order(root_nodes):
         order.append(leaf_node)
         taken = after
     order += nodes[taken:]
-    return order
+    return order, leaf_nodes
+
+
+def accumulator_for_pass(leaf, shows_nodes):
+    """The AccumulateGrad node that takes ``leaf``'s gradient in this pass, for an edge that
+    holds the leaf itself (graph.leaf_edge): its live node, or a new one if the pass needs it
+    (for the leaf's hooks, or ``shows_nodes``: anomaly mode, viz); None if the leaf takes it."""
+    node = leaf_edge(leaf)
+    if node is leaf and (leaf._backward_hooks is not None or shows_nodes):
+        node = grad_accumulator(leaf)        # (the pass keeps it alive until it ends)
+    return node if node is not leaf else None
 
 
 def reachable_edges(root_nodes):
@@ -290,10 +335,11 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
     version goes up (``(x * x).sum().backward()`` leaves ``x.grad._version`` at 1).
     """
     array = grad._array
-    if array.shape != node._output_shape or (
-            array.dtype is not node._output_dtype and array.dtype != node._output_dtype):
+    leaf = isinstance(node, Tensor)           # (an edge that holds a leaf: graph.leaf_edge)
+    shape, dtype = (node._array.shape, node._array.dtype) if leaf else (node._output_shape, node._output_dtype)
+    if array.shape != shape or (array.dtype is not dtype and array.dtype != dtype):
         grad = _fit_to_node(grad, node, output_nr, producer)
-    if node._num_outputs == 1:                # (its gradient kept bare: see starting_buffers)
+    if leaf or node._num_outputs == 1:        # (its gradient kept bare: see starting_buffers)
         buffer, current = None, buffers.get(node)
         if current is None:                   # the first gradient to arrive at this node
             buffers[node] = grad
@@ -342,19 +388,28 @@ def _times_in(grad, grads):
     return sum(1 for other in grads if other is grad)
 
 
+def _gradient_shape_and_dtype(node, output_nr):
+    """The shape and dtype of the gradient that ``node`` takes at ``output_nr`` (of a leaf's
+    gradient, for an edge that holds the leaf itself: graph.leaf_edge)."""
+    if isinstance(node, Tensor):
+        return node._array.shape, node._array.dtype
+    shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
+    return shape, node._output_dtype
+
+
 def _fit_to_node(grad, node, output_nr, producer):
     """Make ``grad`` match the shape and dtype of the tensor the edge leads to."""
-    shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
+    shape, dtype = _gradient_shape_and_dtype(node, output_nr)
     if grad._array.shape != shape:
         fitted = sum_to_shape(grad, shape)
         if fitted is None:
             index = next(i for i, edge in enumerate(producer.next_functions)
-                         if edge[0] is node and edge[1] == output_nr)
+                         if (edge[0] is node or getattr(edge[0], "variable", None) is node)
+                         and edge[1] == output_nr)
             raise RuntimeError(
                 f"Function {producer.name()} returned an invalid gradient at index {index} - got "
                 f"{list(grad.shape)} but expected shape compatible with {list(shape)}")
         grad = fitted
-    dtype = node._output_dtype
     if dtype is not None and grad._array.dtype != dtype:
         grad = grad.to(from_numpy_dtype(dtype))
     return grad

@@ -13,6 +13,7 @@ The engine (engine.py) walks these nodes from the loss back to the leaves.
 PyTorch keeps the same ideas in torch/autograd/graph.py and torch/csrc/autograd.
 """
 import contextlib
+import gc
 import itertools
 import re
 import weakref
@@ -23,7 +24,7 @@ import numpy as np
 from .grad_mode import _State, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._functorch import _GradLevels
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
 
@@ -272,9 +273,14 @@ class Node:
             saved = self._saved
             if saved is FREED:
                 raise RuntimeError(FREED_MESSAGE)
-            if saved is None or names.index(key) >= len(saved):
+            index = names.index(key)
+            if saved is None or index >= len(saved):
                 return None
-            value = saved[names.index(key)]
+            value = saved[index]
+            version = self._saved_versions[index]
+            if version is not None and getattr(value, "_versions", _NO_VERSION)[0] != version:
+                # (unpacking checks the version, as backward does: PyTorch's same error)
+                raise RuntimeError(self._first_modified_message([i == index for i in range(len(saved))]))
             if type(value) in _WRAPPED_NUMBER_DTYPES:
                 return _wrapped_number(value)
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
@@ -321,15 +327,25 @@ class Node:
     # itself (``_next_node_0`` and ``_next_node_1``; a node with more edges also keeps them
     # all in a tuple). A graph of many tiny operations then has one object per operation for
     # the garbage collector to track, the node, instead of two or more (see benchmarks/README.md).
+    #
+    # An edge to a leaf may hold the leaf tensor itself instead of its AccumulateGrad node
+    # (see ``leaf_edge``): the node is made the first time someone looks at the edge, here.
     @property
     def _next_nodes(self):
         """The node at the end of each edge, as a tuple (``next_functions`` without the output numbers)."""
         count = len(self._next_nrs)
         if count == 2:
-            return (self._next_node_0, self._next_node_1)
-        if count == 1:
-            return (self._next_node_0,)
-        return self._all_next_nodes if count else ()
+            nodes = (self._next_node_0, self._next_node_1)
+        elif count == 1:
+            nodes = (self._next_node_0,)
+        else:
+            nodes = self._all_next_nodes if count else ()
+        for node in nodes:
+            if isinstance(node, Tensor):      # a leaf not looked at yet: give it its node now
+                nodes = tuple(grad_accumulator(n) if isinstance(n, Tensor) else n for n in nodes)
+                keep_next_nodes(self, nodes)  # (kept: the same node every time, as in PyTorch)
+                break
+        return nodes
 
     @_next_nodes.setter
     def _next_nodes(self, nodes):
@@ -642,7 +658,8 @@ class AccumulateGrad(Node):
         grad_variable = grad, added into variable.grad (nothing flows further)
 
     There is at most one per leaf at a time; the leaf keeps only a weak reference
-    to it, so the graph never forms a reference cycle.
+    to it, so the graph never forms a reference cycle. It is made when first needed
+    (see ``leaf_edge``): until then an edge holds the leaf itself.
     """
 
     __slots__ = ("variable", "_has_hooks")   # no per-node dict: one exists per leaf per graph
@@ -671,23 +688,67 @@ class AccumulateGrad(Node):
         # PyTorch asks the leaf for its grad_fn here (a view's node is made again first, which
         # raises if the view's history was lost since): a leaf that has one now was given a
         # history after the graph was recorded (an in-place change, its base's)
-        variable = self.variable
-        # (a tensor with neither a node nor a base, outside torch.func's levels, has no grad_fn:
-        # known without the property's call)
-        if (variable._grad_fn is not None or variable._base is not None or _GradLevels.running) \
-                and variable.grad_fn is not None:
-            raise RuntimeError("leaf variable has been moved into the graph interior")
-        # a leaf that stopped requiring grad (requires_grad_(False)) after the graph was recorded
-        # keeps its .grad as it is, as in PyTorch (its hooks still run). (`_requires_grad`
-        # answers for most leaves; the property for a view, whose base may answer.)
-        if variable._requires_grad or variable._graph_requires_grad:
-            # held by the engine's list of gradients, the tuple of this call's arguments and
-            # `grad`: anything more means the user (a hook), another leaf or the caller holds it
-            held_elsewhere = getrefcount(grad) > REFS_OF_A_LOCAL + 2
-            accumulate_grad(variable, grad, held_elsewhere)
-        if variable._post_accumulate_grad_hooks:
-            run_post_accumulate_grad_hooks(variable)
+        # held by the engine's list of gradients, the tuple of this call's arguments and
+        # `grad`: anything more means the user (a hook), another leaf or the caller holds it
+        held_elsewhere = getrefcount(grad) > REFS_OF_A_LOCAL + 2
+        accumulate_into_leaf(self.variable, grad, held_elsewhere)
         return ()
+
+
+def leaf_edge(leaf):
+    """What an edge to ``leaf`` (a tensor that requires grad, no view) holds: its live
+    AccumulateGrad node if it has one, else the leaf itself.
+
+    PyTorch gives each such leaf an AccumulateGrad when an operation first uses it. Most are
+    never looked at: they only put a gradient into ``.grad``. So minigrad's edge holds the
+    leaf, and the node is made only when needed: when ``next_functions`` shows it, or the
+    backward pass needs it for hooks (engine.py). Meanwhile the engine adds into ``.grad``
+    itself (``accumulate_into_leaf``). A wide graph of leaves then makes two objects fewer
+    per leaf (the node and the leaf's weak reference to it) for the garbage collector.
+    """
+    ref = leaf._grad_accumulator
+    if ref is None:
+        return leaf
+    node = ref()
+    if node is None:
+        leaf._grad_accumulator = None      # (the graphs that had it are gone)
+        return leaf
+    return node
+
+
+def accumulate_into_leaf(variable, grad, held_elsewhere):
+    """What a leaf's AccumulateGrad does with the gradient that reached it, its hooks aside:
+    check the leaf is still a leaf, add ``grad`` into ``.grad``, run the post-accumulate hooks.
+    ``held_elsewhere``: someone besides the engine holds ``grad`` (then it is not adopted)."""
+    # PyTorch asks the leaf for its grad_fn here (a view's node is made again first, which
+    # raises if the view's history was lost since): a leaf that has one now was given a
+    # history after the graph was recorded (an in-place change, its base's)
+    # (a tensor with neither a node nor a base, outside torch.func's levels, has no grad_fn:
+    # known without the property's call)
+    if (variable._grad_fn is not None or variable._base is not None or _GradLevels.running) \
+            and variable.grad_fn is not None:
+        raise RuntimeError("leaf variable has been moved into the graph interior")
+    # a leaf that stopped requiring grad (requires_grad_(False)) after the graph was recorded
+    # keeps its .grad as it is, as in PyTorch (its hooks still run). (`_requires_grad`
+    # answers for most leaves; the property for a view, whose base may answer.)
+    if variable._requires_grad or variable._graph_requires_grad:
+        accumulate_grad(variable, grad, held_elsewhere)
+    if variable._post_accumulate_grad_hooks:
+        run_post_accumulate_grad_hooks(variable)
+
+
+def give_edges_their_node(leaf):
+    """Before ``leaf`` changes shape or dtype in place: make its AccumulateGrad now, in every
+    node whose edge holds the leaf itself (see ``leaf_edge``). The node remembers the shape
+    and dtype the gradients of those graphs have (PyTorch's node is made with the graph).
+    Rare (a leaf that requires grad reshaped under no_grad), so finding those nodes may be slow."""
+    for holder in gc.get_referrers(leaf):
+        if type(holder) is tuple:                 # a node with 3+ edges keeps them in a tuple
+            for node in gc.get_referrers(holder):
+                if isinstance(node, Node) and getattr(node, "_all_next_nodes", None) is holder:
+                    node._next_nodes        # (looking at the edges gives them their node)
+        elif isinstance(holder, Node):
+            holder._next_nodes
 
 
 def accumulate_grad(variable, grad, held_elsewhere=True):

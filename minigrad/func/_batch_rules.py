@@ -46,14 +46,61 @@ def dispatch(name, op, args, kwargs):
         return op(*args, **kwargs)
     if kwargs.get("out") is not None:
         raise RuntimeError(_out_refusal(name, args))
+    if _Vmaps.expanded_arguments and name in _ARITHMETIC_IN_PLACE:
+        _refuse_changing_repeated(name, args, kwargs, level)
     rule = RULES.get(name)
+    out = NotImplemented
     if rule is not None:
         # the rule calls the operation on values that may be BatchedTensors of outer levels
         out = rule(_dispatching(name, op), level, args, kwargs)
-        if out is not NotImplemented:
-            return out
-    return run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
-                          and not name.endswith("__"))
+    if out is NotImplemented:
+        out = run_per_sample(name, op, level, args, kwargs, in_place=name.endswith("_")
+                             and not name.endswith("__"))
+    if _Vmaps.expanded_arguments:
+        _mark_expanded_only(out, (args, kwargs), level)
+    return out
+
+
+# in-place arithmetic, and the name PyTorch's messages give it
+_ARITHMETIC_IN_PLACE = {"add_": "add_", "sub_": "sub_", "mul_": "mul_", "div_": "div_",
+                        "copy_": "copy_", "__iadd__": "add_", "__isub__": "sub_",
+                        "__imul__": "mul_", "__itruediv__": "div_"}
+
+
+def _refuse_changing_repeated(name, args, kwargs, level):
+    """PyTorch's refusal to change in place, by a batched value, an argument a transform gave
+    the batch (it is not batched there: it cannot hold one result per sample)."""
+    from .._functorch import _not_batched_message, _INPLACE_MESSAGES
+    self = args[0] if args else None
+    if not (isinstance(self, BatchedTensor) and self._level == level and self._expanded_only):
+        return
+    others = [leaf for leaf in _leaves((args[1:], kwargs)) if isinstance(leaf, BatchedTensor)
+              and leaf._level == level and not leaf._expanded_only]
+    if not others:
+        return
+    name = _ARITHMETIC_IN_PLACE[name]
+    if name == "add_":             # (batched by broadcasting: the result does not fit self)
+        out, other = list(self.shape), list(others[0].shape)
+        rank = max(len(out), len(other))
+        other = [_Vmaps.batch_sizes[level]] + [1] * (rank - len(other)) + other
+        padded = [1] * (len(other) - len(out)) + out
+        broadcast = [max(a, b) if 1 in (a, b) else a for a, b in zip(padded, other)]
+        raise RuntimeError(f"output with shape {out} doesn't match the broadcast shape {broadcast}")
+    label, names_level = _INPLACE_MESSAGES.get(name, ("inplace arithmetic", False))
+    raise RuntimeError(_not_batched_message(label, f"at level {level}" if names_level else "in a vmap"))
+
+
+def _mark_expanded_only(out, inputs, level):
+    """Mark the results of an operation whose inputs batched at ``level`` all hold one value
+    repeated (an argument a transform expanded, or computed from such): so do they (unless
+    "different" random numbers are drawn). An in-place change by a batched value unmarks."""
+    batched = [leaf for leaf in _leaves(inputs)
+               if isinstance(leaf, BatchedTensor) and leaf._level == level]
+    repeated = all(leaf._expanded_only for leaf in batched) and \
+        not _Vmaps.different_randomness >> level & 1
+    for leaf in _leaves(out):
+        if isinstance(leaf, BatchedTensor) and leaf._level == level:
+            leaf._expanded_only = repeated
 
 
 # out= inside vmap: PyTorch's fallback cannot write one sample at a time into ``out``, and
@@ -225,9 +272,15 @@ def per_sample_as_pytorch(name, op, level, args, kwargs=None):
         order = [value._bdim] + [d for d in range(value._value.dim()) if d != value._bdim]
         return BatchedTensor(value._value.permute(order), 0, level)
     out = run_per_sample(name, op, level, _map(batch_in_front, args), _map(batch_in_front, kwargs or {}))
-    if isinstance(out, BatchedTensor) and out._level == level:
-        return wrap(out._value.view(out._value.shape), level, out._bdim)
-    return out
+
+    def viewed(value):
+        if isinstance(value, BatchedTensor) and value._level == level:
+            return wrap(value._value.view(value._value.shape), level, value._bdim)
+        return value
+    if isinstance(out, tuple):
+        items = [viewed(item) for item in out]
+        return type(out)(*items) if hasattr(type(out), "_name") else tuple(items)
+    return viewed(out)
 
 
 def _run_on_stand_in(name, op, level, args, kwargs):
@@ -990,9 +1043,9 @@ def _matmul(op, level, args, kwargs):
             return wrap(a.matmul(b), level)
         out = a.unsqueeze(1).matmul(b)
         return wrap(dispatch("squeeze_dims_", _squeeze_dims_in_place, (out, (1,)), {}), level)
+    if ra == 1 and rb == 1 and a_batched != b_batched:
+        return wrap(_dot_of_one_batched(a, b, a_batched), level)
     if a_batched and not b_batched and rb <= 2:
-        if ra == 1 and rb == 1:                 # a batch of dot products: one mv
-            return wrap(a.mv(b), level)
         if ra == 1:                             # a batch of vectors: a batch of 1-row matrices
             a = a.unsqueeze(1)
         rows = tuple(a.shape[:-1])              # the batch and the samples' rows, folded
@@ -1019,9 +1072,24 @@ def _matmul(op, level, args, kwargs):
     if rb == 1:
         out = out.squeeze(-1)
     if ra == 1:
-        dim = out.dim() - (2 if rb != 1 else 1)
-        out = out.squeeze(dim)
+        out = out.squeeze(-2 if rb != 1 else -1)      # (counted from the end, as PyTorch saves it)
     return wrap(out, level)
+
+
+def _dot_of_one_batched(a, b, a_batched):
+    """dot(a, b) of a batch of vectors and one vector, as PyTorch's rule runs it: the batch as
+    the rows of one mv (the vector through t(), TBackward0); the batch on the right: one mm of
+    a row, squeezed in place (SqueezeBackward4)."""
+    if a_batched:
+        return a.mv(b.t())
+    out = a.unsqueeze(0).mm(b.t())
+    return dispatch("squeeze_dim_", _squeeze_dim_in_place, (out, 0), {})
+
+
+def _squeeze_dim_in_place(input, dim):
+    """``input`` (a result nobody else sees) without the size-1 ``dim``: SqueezeBackward4."""
+    from .._ops.shape import SqueezeBackward4
+    return squeeze(input, dim, _node=SqueezeBackward4)
 
 
 def _bmm(op, level, args, kwargs):
@@ -1066,11 +1134,14 @@ def _squeeze_dims_in_place(input, dims):
 
 
 def _folding_view(op, level, args, kwargs):
-    """unsafe_view(t, shape), squeeze_dims_(t, dims) inside matmul's rule, for a value that
-    an outer vmap batches too: the same on its value, behind the batch dim."""
+    """unsafe_view(t, shape), squeeze_dims_(t, dims), squeeze_dim_(t, dim) inside matmul's
+    rule, for a value that an outer vmap batches too: the same on its value, behind the
+    batch dim."""
     value, batched = unwrap(args[0], level)
     if op.__name__ == "unsafe_view":
         return wrap(op(value, (value.shape[0],) + tuple(args[1])), level)
+    if isinstance(args[1], int):           # (squeeze_dim_)
+        return wrap(op(value, _normalize(args[1], args[0].dim())), level)
     return wrap(op(value, tuple(_normalize(d, args[0].dim()) for d in args[1])), level)
 
 
@@ -1211,7 +1282,7 @@ RULES.update({name: _matmul for name in "matmul mm mv dot __matmul__".split()})
 RULES.update({name: _cat_like for name in "cat concat stack".split()})
 RULES.update({"t": _t, "T": _T, "mT": _mT, "permute": _permute, "unsqueeze": _unsqueeze,
               "squeeze": _squeeze, "flatten": _flatten, "__getitem__": _getitem,
-              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
+              "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "squeeze_dim_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
 RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook})

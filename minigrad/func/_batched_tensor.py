@@ -32,7 +32,13 @@ class BatchedTensor(Tensor):
     at dimension ``bdim``, for the vmap at ``level``.
 
     Not part of any graph itself (requires_grad=False, grad_fn=None), as in PyTorch; the
-    graph is recorded on ``value``."""
+    graph is recorded on ``value``.
+
+    ``_expanded_only``: the batch holds one value repeated, computed only from arguments a
+    transform gave the batch (expanded) and from tensors not batched: PyTorch's would not be
+    batched (see func/_transforms.py, _unbatched_results)."""
+
+    _expanded_only = False
 
     def __init__(self, value, bdim=None, level=None):
         if bdim is None:
@@ -194,6 +200,10 @@ class BatchedTensor(Tensor):
 
 
 def _plain_batched_repr(batched):
+    if batched._expanded_only:
+        # one value repeated (an argument a transform gave the batch): PyTorch's is not
+        # batched, and prints as that value
+        return repr(batched._value.detach().select(batched._bdim, 0))
     inner = "\n".join("    " + line if line else line for line in repr(batched._value).split("\n"))
     return f"BatchedTensor(lvl={batched._level}, bdim={batched._bdim}, value=\n{inner}\n)"
 

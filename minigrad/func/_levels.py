@@ -171,6 +171,8 @@ class differentiating:
 
 def wrapping_levels(tensor):
     """The running levels ``tensor`` is wrapped at, outermost first."""
+    if "_bdim" in tensor.__dict__:       # a BatchedTensor of an outer vmap: those of its value
+        return wrapping_levels(tensor._value)
     level = tensor.__dict__.get("_level")
     if level is not None:                # an input: of its level, and wrapped as the tensor passed in
         outer = wrapping_levels(tensor._level_input_of)
@@ -266,7 +268,8 @@ def edges_seen(node, edges):
 
 def _passed_on(edge):
     node, output_nr = edge
-    # (an expand that gave a transform's argument the batch of a vmap: not PyTorch's)
+    # (an expand that gave a transform's argument the batch of a vmap, or the select that
+    # took it away from a result that holds one value repeated: not PyTorch's)
     while type(node) is AccumulateGrad and not _shows_input(node) or \
             getattr(node, "_adds_a_batch", False):
         if node._next_nodes:

@@ -48,20 +48,58 @@ def _per_sample_inside_batched_vmap(transform, whole_batch=None):
     @functools.wraps(transform)
     def call(*args, **kwargs):
         if _Vmaps.batched_levels & ~_Vmaps.looping:
-            batch_args = whole_batch(args) if whole_batch is not None else None
+            _Vmaps.expanded_arguments += 1        # (marks what is computed from them alone)
+            try:
+                batch_args = whole_batch(args) if whole_batch is not None else None
+            finally:
+                _Vmaps.expanded_arguments -= 1
             if batch_args is None:
                 return run_transform_per_sample(transform, args, kwargs)
             given, batched = tree_flatten(args)[0], tree_flatten(batch_args)[0]
             if all(a is b or isinstance(a, BatchedTensor) for a, b in zip(given, batched)):
                 return transform(*batch_args, **kwargs)          # (nothing was given the batch)
+            _Vmaps.expanded_arguments += 1
             try:
-                return transform(*batch_args, **kwargs)
+                results = transform(*batch_args, **kwargs)
             except RuntimeError as error:
                 if not _refused_a_value(error):
                     raise
                 return run_transform_per_sample(transform, args, kwargs)
+            finally:
+                _Vmaps.expanded_arguments -= 1
+            return _unbatched_results(results)
         return transform(*args, **kwargs)
     return call
+
+
+def _repeated(tensor):
+    """Does ``tensor`` hold, at every vmap level that batches it, one value repeated (computed
+    only from arguments given the batch and from tensors not batched)? PyTorch's is not batched."""
+    while isinstance(tensor, BatchedTensor):
+        if not tensor._expanded_only:
+            return False
+        tensor = tensor._value
+    return True
+
+
+def _one_of_the_repeated(tensor):
+    """``tensor`` without the batch dims of its levels, if it holds one value repeated (as
+    PyTorch gives it: not batched, so that ``.item()`` works); else ``tensor`` itself."""
+    if not isinstance(tensor, BatchedTensor) or not _repeated(tensor):
+        return tensor
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value.select(tensor._bdim, 0)
+        node = _unbatched(tensor)._grad_fn
+        if node is not None:        # (not PyTorch's: next_functions skips it, as the expand)
+            node._adds_a_batch = True
+    return tensor
+
+
+def _unbatched_results(results):
+    """The results of a transform run with arguments given the batch: those that hold one
+    value repeated, not batched (see _one_of_the_repeated)."""
+    leaves, spec = tree_flatten(results)
+    return tree_unflatten([_one_of_the_repeated(leaf) for leaf in leaves], spec)
 
 
 def _refused_a_value(error):
@@ -84,7 +122,7 @@ def _differentiates_whole_batch(argnums, first=0):
     tensors it captured: ``vmap(lambda x: grad(lambda w: loss(w, x))(w))(xs)``)."""
     def check(args):
         levels = _running_batched_levels()
-        if _Vmaps.looping or not levels or forward_ad._DualLevel.current is not None:
+        if _Vmaps.looping or not levels:
             return None
         own = list(args[first:])
         try:
@@ -114,7 +152,9 @@ def _batched_at(tensor, levels):
         return tensor
     level, outer = levels[0], levels[1:]
     if isinstance(tensor, BatchedTensor) and tensor._level == level:
-        return BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
+        batched = BatchedTensor(_batched_at(tensor._value, outer), tensor._bdim, level)
+        batched._expanded_only = tensor._expanded_only
+        return batched
     inner = _batched_at(tensor, outer).unsqueeze(0)
     expanded = inner.expand(_Vmaps.batch_sizes[level], *inner.shape[1:])
     # (PyTorch shows the edge to the tensor itself: every node of the expansion is skipped)
@@ -123,7 +163,9 @@ def _batched_at(tensor, levels):
     while node is not None and node is not own and type(node).__name__ != "AccumulateGrad":
         node._adds_a_batch = True
         node = node._next_nodes[0] if node._next_nodes else None
-    return BatchedTensor(expanded, 0, level)
+    batched = BatchedTensor(expanded, 0, level)
+    batched._expanded_only = True
+    return batched
 
 
 def _tensor_class():
@@ -171,7 +213,9 @@ def _fresh(x, level):
     if not x.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
     if isinstance(x, BatchedTensor):      # grad inside vmap: the whole batch is the input
-        return BatchedTensor(_fresh(x._value, level), x._bdim, x._level)
+        fresh = BatchedTensor(_fresh(x._value, level), x._bdim, x._level)
+        fresh._expanded_only = x._expanded_only
+        return fresh
     fresh = x.detach()
     fresh._requires_grad = True      # (requires_grad_() is refused inside transforms, as in PyTorch)
     tangent = forward_ad._tangent_of(x)
@@ -243,7 +287,9 @@ def _unbatched(tensor):
 
 def _finish_one(tensor, own_leaves):
     if isinstance(tensor, BatchedTensor):
-        return BatchedTensor(_finish_one(tensor._value, own_leaves), tensor._bdim, tensor._level)
+        finished = BatchedTensor(_finish_one(tensor._value, own_leaves), tensor._bdim, tensor._level)
+        finished._expanded_only = tensor._expanded_only
+        return finished
     if tensor is None or _reaches_outside([tensor], own_leaves):
         return tensor
     finished = tensor.detach()
@@ -294,8 +340,26 @@ def _batched_grads(outputs, inputs, grad_outputs):
                      create_graph=True, allow_unused=True)
     else:
         grads = [None] * len(values)
-    return [_rewrapped(g if g is not None else _zeros_like(v), x)
-            for g, v, x in zip(grads, values, inputs)]
+    # outputs and cotangents of one value repeated (computed from arguments given the batch
+    # only): the gradient of such an argument is one value repeated too, not batched in PyTorch
+    repeated = all(_repeated(output) for output in outputs) and \
+        all(_repeated(cotangent) for cotangent in grad_outputs or ())
+    gradients = []
+    for g, v, x in zip(grads, values, inputs):
+        gradient = _rewrapped(g if g is not None else _zeros_like(v), x)
+        if repeated and _repeated(x):
+            gradient = _one_of_the_repeated(_marked_repeated(gradient))
+        gradients.append(gradient)
+    return gradients
+
+
+def _marked_repeated(tensor):
+    """``tensor`` (BatchedTensors around a value) marked as holding one value repeated."""
+    inner = tensor
+    while isinstance(inner, BatchedTensor):
+        inner._expanded_only = True
+        inner = inner._value
+    return tensor
 
 
 def _like_batch_of(cotangent, output):
@@ -307,7 +371,9 @@ def _like_batch_of(cotangent, output):
     inner = _like_batch_of(cotangent._value if cotangent._bdim == output._bdim
                            else cotangent._value.movedim(cotangent._bdim, output._bdim),
                            output._value)
-    return BatchedTensor(inner, output._bdim, output._level)
+    batched = BatchedTensor(inner, output._bdim, output._level)
+    batched._expanded_only = cotangent._expanded_only
+    return batched
 
 
 def _rewrapped(gradient, like):
@@ -465,7 +531,7 @@ def _jvp_on_whole_batch(args):
     over the samples, forward mode already runs, nothing is batched, or the arguments are
     wrong (the per-sample path raises PyTorch's messages)."""
     levels = _running_batched_levels()
-    if len(args) != 3 or not levels or _Vmaps.looping or forward_ad._DualLevel.current is not None:
+    if len(args) != 3 or not levels or _Vmaps.looping:
         return None
     func, primals, tangents = args
     if not isinstance(primals, tuple):
@@ -476,8 +542,6 @@ def _jvp_on_whole_batch(args):
     if tangent_spec != spec or not all(isinstance(leaf, Tensor) and leaf.is_floating_point()
                                        and not isinstance(_unbatched(leaf), BatchedTensor)
                                        for leaf in leaves):
-        return None
-    if not any(isinstance(leaf, BatchedTensor) for leaf in leaves):
         return None
     primal_leaves = [_batched_at(p, levels) for p in primal_leaves]
     if any(tuple(t.shape) != tuple(p.shape) for t, p in zip(tangent_leaves, primal_leaves)):
@@ -547,6 +611,10 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
         # _jvp_on_whole_batch; the duals are the tensors of the whole batch inside them)
         duals = [_rewrapped(level.input(alias, _dual(alias, _unbatched(t))), p)
                  for alias, t, p in zip(aliases, tangent_leaves, primal_leaves)]
+        # (a primal and tangent given the batch hold one value repeated: so does what is
+        # computed from them alone, as _repeated says)
+        duals = [_marked_repeated(d) if _repeated(p) and _repeated(t) else d
+                 for d, p, t in zip(duals, primal_leaves, tangent_leaves)]
         output, aux = _split_aux(level.run(func, *tree_unflatten(duals, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
@@ -556,6 +624,8 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
             tangent = forward_ad.unpack_dual(whole).tangent
             with forward_ad._paused():
                 values.append(_rewrapped(_alias(whole), out))   # without its tangent (AliasBackward0)
+            if _repeated(out):
+                _marked_repeated(values[-1])
             if tangent is None:
                 products.append(_zeros_like(values[-1]))
             elif "_expanded_from" in tangent.__dict__:
@@ -563,6 +633,8 @@ def _jvp_forward_mode(func, primals, primal_leaves, tangent_leaves, spec, has_au
                 products.append(tangent._expanded_from)
             else:
                 products.append(_rewrapped(tangent, out))
+                if _repeated(out):
+                    _marked_repeated(products[-1])
     result = (tree_unflatten(values, out_spec), tree_unflatten(products, out_spec))
     return result + (aux,) if has_aux else result
 
@@ -616,9 +688,7 @@ def _jvp_double_backward(func, primals, primal_leaves, tangent_leaves, spec, has
         output, aux = _split_aux(level.run(func, *tree_unflatten(fresh, spec)), has_aux, name)
         out_leaves, out_spec = tree_flatten(output)
         _check_outputs(out_leaves, name)
-        dummies = [_wrap(np.zeros(o._array.shape, dtype=o._array.dtype)) for o in out_leaves]
-        for dummy in dummies:
-            dummy.requires_grad = True
+        dummies = [_cotangent_leaf(o) for o in out_leaves]
         pulled_back = _grads(out_leaves, fresh, dummies)
         products = _grads(pulled_back, dummies, list(tangent_leaves))
     products = _finish(products, fresh + dummies)
@@ -804,7 +874,8 @@ def _cotangent_leaf(output):
     whole = _unbatched(output)
     dummy = _wrap(np.zeros(whole._array.shape, dtype=whole._array.dtype))
     dummy.requires_grad = True
-    return _rewrapped(dummy, output)
+    rewrapped = _rewrapped(dummy, output)
+    return _marked_repeated(rewrapped) if _repeated(output) else rewrapped
 
 
 def hessian(func, argnums=0):

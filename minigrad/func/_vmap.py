@@ -12,10 +12,12 @@ drop" warning where PyTorch has no rule either).
 A grad, vjp, jvp, jacrev, jacfwd or hessian called inside a vmap differentiates the
 whole batch at once, as PyTorch's does (func/_transforms.py: one backward pass gives
 every sample's gradient, since the samples do not depend on each other; jvp pushes
-the tangents of the whole batch forward; linearize refuses a batched primal, as
-PyTorch's does). A jvp inside another jvp still runs once per sample of the vmaps
-around it, on ordinary tensors marked batched at their levels (minigrad/_functorch.py
-keeps PyTorch's refusals for them), with PyTorch's values and gradients.
+the tangents of the whole batch forward, a jvp inside it by the double-backward trick on
+the whole batch; linearize refuses a batched primal, as PyTorch's does). A transform called
+by an operation that vmap runs sample by sample runs once per sample, on ordinary tensors
+marked batched at their levels (minigrad/_functorch.py keeps PyTorch's refusals for them).
+What a transform computes only from arguments vmap does not batch comes out unbatched, as
+PyTorch's does (func/_transforms.py).
 
 PyTorch: torch/_functorch/apis.py and vmap.py.
 """

@@ -45,6 +45,7 @@ Where things live (the same places as in PyTorch's torch/nn/):
     _multi_margin_losses.py  F.multi_margin_loss, F.multilabel_margin_loss (one node each)
     _likelihood_losses.py F.poisson_nll_loss, F.gaussian_nll_loss
     _upsampling.py        F.interpolate: nearest, linear, bilinear, bicubic, trilinear, area
+    _upsampling_aa.py     F.interpolate(..., antialias=True): bilinear, bicubic, lanczos
     modules/upsampling.py Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
     modules/pixelshuffle.py  PixelShuffle, PixelUnshuffle, ChannelShuffle (_pixel_shuffle.py)
 """

@@ -37,6 +37,7 @@ from .._dtype import bool_, cpp_type_name
 from .._functorch import warn_no_batching_rule
 from ..autograd.function import _FuncTransforms
 from .. import _creation
+from .._memory_format import empty_laid_out_like
 
 
 # --- _safe_softmax: softmax, but a row that is -inf everywhere gives 0s, not NaNs ---------------
@@ -190,7 +191,7 @@ NotImplemented_.__name__ = NotImplemented_.__qualname__ = "NotImplemented"
 def _laid_out_like(values, like):
     """numpy: ``values`` in ``like``'s dtype and memory order (the kernel's output and gradients
     are ``empty_like`` their inputs: a query made by permuting heads gives a permuted output)."""
-    out = np.empty_like(like)
+    out = empty_laid_out_like(like, like.dtype)     # (a size-1 dim keeps like's step too)
     out[...] = values
     return out
 
@@ -220,7 +221,19 @@ def _flash_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
         attn_mask = _wrap(_additive_mask(attn_mask, q.dtype))
     return save_result(result(out, ScaledDotProductFlashAttentionForCpuBackward0, (query, key, value),
                               dropout_p=dropout_p, is_causal=is_causal, scale=scale),
-                       query, key, value, attn_mask, _wrap(logsumexp.astype(q.dtype, copy=False)))
+                       query, key, value, attn_mask, _wrap(_as_kernel_keeps(logsumexp, q.dtype)))
+
+
+def _as_kernel_keeps(logsumexp, dtype):
+    """numpy: the (batch, heads, length) logsumexp as PyTorch's kernel keeps it: in its accumulating
+    dtype (float32 for float16 and bfloat16 inputs) and laid out as (batch, length, heads)
+    transposed, so its strides are (length * heads, 1, heads)."""
+    if dtype.itemsize < 4:
+        dtype = np.dtype(np.float32)
+    kept = np.empty(logsumexp.shape[:1] + logsumexp.shape[2:] + logsumexp.shape[1:2], dtype=dtype)
+    kept = np.swapaxes(kept, 1, 2)
+    kept[...] = logsumexp
+    return kept
 
 
 def _takes_fused_kernel(query, key, value, attn_mask, dropout_p, enable_gqa):

@@ -44,8 +44,17 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
     product = (_lined_up(i1._array, expand1, total) * _lined_up(i2._array, expand2, total)
                * _lined_up(i3._array, expand3, total))
     values = product.sum(axis=sumdim) if sumdim else product
-    return result(np.ascontiguousarray(values), TrilinearBackward0, (i1, i2, i3), saved=(i1, i2, i3),
-                  expand1=expand1, expand2=expand2, expand3=expand3, sumdim=sumdim)
+    out = result(np.ascontiguousarray(values), TrilinearBackward0, (i1, i2, i3),
+                 expand1=expand1, expand2=expand2, expand3=expand3, sumdim=sumdim)
+    node = out._grad_fn
+    if node is not None:
+        # each input's gradient needs the other two: an input is saved only when one of the
+        # others requires grad (its edge is set), as PyTorch saves it, so only those are
+        # checked for in-place changes (all of them, whichever gradient backward is asked for)
+        edge = [node.should_compute_output(k) for k in range(3)]
+        node.save_for_backward(i1 if edge[1] or edge[2] else None, i2 if edge[0] or edge[2] else None,
+                               i3 if edge[0] or edge[1] else None)
+    return out
 
 
 def bilinear(input1, input2, weight, bias=None):

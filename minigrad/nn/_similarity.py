@@ -79,7 +79,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 # grad_fn._saved_dim, _saved_keepdim, _saved_p: the names PyTorch's node shows (autograd/graph.py)
-_SETTINGS_KEPT_AS["NormBackward1"] = {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim", "p": "p"}
+_SETTINGS_KEPT_AS["NormBackward1"] = {"dim": dims_shown_as_given("dim_as_given"), "keepdim": "keepdim",
+                                      "p": lambda settings: float(settings["p"])}   # (a double, as PyTorch's)
 
 
 class NormBackward1(LinalgVectorNormBackward0):

@@ -1383,3 +1383,41 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 from ._attention import (  # noqa: E402,F401  (the fused kernel's node, or the math way; multi-head)
     scaled_dot_product_attention, multi_head_attention_forward, _canonical_mask, _none_or_dtype,
     _mha_shape_check, _in_projection_packed, _in_projection)
+
+
+# --- uninitialized parameters (lazy modules): every function refuses them, as in PyTorch ------
+# (done only once one exists: nn/parameter.py calls this, so no call pays for the check before)
+# PyTorch's functions written in C, which its error shows as built-in functions or methods
+_BUILT_IN_FUNCTIONS = frozenset((
+    "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear", "logsigmoid",
+    "one_hot", "scaled_dot_product_attention", "softplus", "softshrink"))
+_BUILT_IN_METHODS = frozenset((
+    "adaptive_avg_pool1d", "avg_pool1d", "bilinear", "celu_", "channel_shuffle", "conv1d", "conv2d",
+    "conv3d", "conv_tbc", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "cosine_similarity", "hardshrink", "native_channel_shuffle", "pairwise_distance", "pdist",
+    "pixel_shuffle", "pixel_unshuffle", "prelu", "relu_", "rrelu_", "selu_", "threshold_"))
+
+
+def check_for_uninitialized():
+    """Make every public function here refuse an uninitialized parameter or buffer first, with
+    PyTorch's ValueError naming the function as PyTorch shows it."""
+    import functools
+    import inspect
+    from .parameter import refuse_uninitialized
+    module = globals()
+    for name, function in list(module.items()):
+        # (the public functions: those that vmap's batching wraps, see func/_batched_tensor.py;
+        # the helpers imported here stay as they are)
+        if name.startswith("_") or not inspect.isfunction(function) or not hasattr(function, "_unbatched"):
+            continue
+        if name in _BUILT_IN_FUNCTIONS:
+            shown = f"<built-in function {name}>"
+        elif name in _BUILT_IN_METHODS:
+            shown = f"<built-in method {name} of type object at {hex(id(Tensor))}>"
+        else:
+            shown = f"<function {name} at {hex(id(function))}>"
+
+        def checking(*args, _function=function, _shown=shown, **kwargs):
+            refuse_uninitialized(_shown, args, kwargs)
+            return _function(*args, **kwargs)
+        module[name] = functools.wraps(function)(checking)

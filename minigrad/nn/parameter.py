@@ -100,25 +100,76 @@ _ALLOWED_METHODS = frozenset((
     "size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char", "short",
     "int", "long", "cuda", "cpu", "to", "get_device"))
 
-# operators that PyTorch reports under the name of the method they call
-_OPERATOR_NAMES = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
-                   "__matmul__": "matmul", "__neg__": "neg", "__pow__": "pow"}
+# Python's operators and built-in functions (len, iter, format...) on an uninitialized tensor,
+# each under the name PyTorch's error gives what they call: a C method of TensorBase ("add"), or
+# a Python function of PyTorch's Tensor class ("Tensor.__rsub__", shown with its address)
+_OPERATOR_NAMES = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub", "__isub__": "sub_",
+    "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_", "__truediv__": "div", "__itruediv__": "div_",
+    "__matmul__": "matmul", "__neg__": "neg", "__abs__": "abs", "__gt__": "gt", "__lt__": "lt",
+    "__ge__": "ge", "__le__": "le", "__eq__": "__eq__", "__ne__": "ne", "__mod__": "remainder",
+    "__and__": "__and__", "__or__": "__or__", "__xor__": "__xor__", "__invert__": "__invert__",
+    "__bool__": "__bool__", "__float__": "__float__", "__int__": "__int__", "__index__": "__index__",
+    "__iter__": "dim",
+    "__pow__": "function TensorBase.pow", "__rsub__": "function Tensor.__rsub__",
+    "__rtruediv__": "function Tensor.__rdiv__", "__rpow__": "function Tensor.__rpow__",
+    "__rmatmul__": "function Tensor.__rmatmul__", "__floordiv__": "function Tensor.__floordiv__",
+    "__rfloordiv__": "function Tensor.__rfloordiv__", "__rmod__": "function Tensor.__rmod__",
+    "__len__": "function Tensor.__len__", "__format__": "function Tensor.__format__",
+    "__contains__": "function Tensor.__contains__", "__array__": "function Tensor.__array__",
+    "__reversed__": "function Tensor.__reversed__",
+    "__getitem__": "slot wrapper __getitem__", "__setitem__": "slot wrapper __setitem__",
+    "__rand__": "__and__", "__ror__": "__or__", "__rxor__": "__xor__",
+}
+# x - w with x a tensor: Python asks w.__rsub__ first (w's class is a subclass of x's), where
+# PyTorch's error names x's own operator
+_WHEN_LEFT_IS_A_TENSOR = {"__rsub__": "sub", "__rtruediv__": "div", "__rmatmul__": "matmul",
+                          "__rpow__": "function TensorBase.pow", "__rfloordiv__": "function Tensor.__floordiv__",
+                          "__rmod__": "remainder"}
 
 
-def _refusing(method_name):
+def _shown_as_pytorch(name, address):
+    """How PyTorch's error prints the function it was refused in (``address``: one of ours)."""
+    if name.startswith("function "):
+        return f"<{name} at {hex(address)}>"
+    if name.startswith("slot wrapper "):
+        return f"<slot wrapper '{name.split()[-1]}' of 'torch._C.TensorBase' objects>"
+    return f"<method '{name}' of 'torch._C.TensorBase' objects>"
+
+
+def uninitialized_error(shown, tensor):
+    """PyTorch's ValueError for an uninitialized ``tensor`` given to the function ``shown``."""
+    return ValueError(
+        f"Attempted to use an uninitialized parameter in {shown}. This error happens when you are "
+        f"using a `LazyModule` or explicitly manipulating `torch.nn.parameter.{type(tensor).__name__}` "
+        "objects. When using LazyModules Call `forward` with a dummy batch to initialize the "
+        "parameters before calling torch functions")
+
+
+def _refusing(method_name, when_left_is_a_tensor=None):
     """A method that raises PyTorch's error for an uninitialized parameter or buffer."""
 
     def refuse(self, *args, **kwargs):
-        raise ValueError(
-            f"Attempted to use an uninitialized parameter in <method '{method_name}' of "
-            "'torch._C.TensorBase' objects>. This error happens when you are using a `LazyModule` or "
-            f"explicitly manipulating `torch.nn.parameter.{type(self).__name__}` objects. When using "
-            "LazyModules Call `forward` with a dummy batch to initialize the parameters before calling "
-            "torch functions")
+        name = method_name
+        if when_left_is_a_tensor is not None and args and isinstance(args[0], Tensor):
+            name = when_left_is_a_tensor
+        raise uninitialized_error(_shown_as_pytorch(name, id(refuse)), self)
 
-    refuse.__name__ = method_name
+    refuse.__name__ = method_name.split()[-1].split(".")[-1]
     refuse.__doc__ = "Not allowed before the tensor is materialized (raises ValueError)."
     return refuse
+
+
+def refuse_uninitialized(shown, args, kwargs):
+    """Raise PyTorch's error if an uninitialized tensor is among the arguments (or in a list of
+    them) of the function ``shown`` (called by the functions' argument checks once one exists)."""
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, UninitializedTensorMixin):
+                    raise uninitialized_error(shown, item)
+        elif isinstance(value, UninitializedTensorMixin):
+            raise uninitialized_error(shown, value)
 
 
 class UninitializedTensorMixin:
@@ -182,7 +233,13 @@ def _block_tensor_methods():
         if callable(value) and not isinstance(value, (property, type, staticmethod, classmethod)):
             setattr(UninitializedTensorMixin, name, _refusing(name))
     for name, torch_name in _OPERATOR_NAMES.items():
-        setattr(UninitializedTensorMixin, name, _refusing(torch_name))
+        setattr(UninitializedTensorMixin, name, _refusing(torch_name, _WHEN_LEFT_IS_A_TENSOR.get(name)))
+    UninitializedTensorMixin.__hash__ = Tensor.__hash__      # (defining __eq__ would drop it)
+    # the functions check their arguments too from now on (none pays for it before)
+    from .. import _python_arg_parser
+    _python_arg_parser.refuse_uninitialized = refuse_uninitialized
+    from .functional import check_for_uninitialized
+    check_for_uninitialized()
     UninitializedTensorMixin._methods_blocked = True
 
 

@@ -16,6 +16,7 @@
     lbfgs.py       LBFGS (quasi-Newton, with an optional strong-Wolfe line search)
     lr_scheduler.py  schedulers that change the learning rate as training goes on
     swa_utils.py     AveragedModel, SWALR, update_bn: averaging weights (SWA, EMA)
+    _adafactor.py  Adafactor      _muon.py     Muon           sparse_adam.py  SparseAdam (refuses: no sparse tensors)
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
@@ -30,5 +31,8 @@ from .radam import RAdam  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .lbfgs import LBFGS  # noqa: F401
+from ._adafactor import Adafactor  # noqa: F401
+from ._muon import Muon  # noqa: F401
+from .sparse_adam import SparseAdam  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 from . import swa_utils  # noqa: F401

@@ -1,0 +1,196 @@
+"""More of the Tensor's properties and small methods (PyTorch: torch/csrc/autograd/python_variable.cpp
+and the Tensor methods of native_functions.yaml).
+
+Where a tensor lives (``is_cpu``, ``is_cuda``, ``get_device()``), what kind it is (``is_sparse``,
+``is_quantized``, ...: never, in minigrad), its memory (``data_ptr()``, ``dim_order()``), the
+conjugate transposes ``H``/``mH``/``adjoint()`` (plain transposes for real numbers), the old
+typed conversions ``short()``/``char()``/``byte()`` and a few methods of functions minigrad
+already has. ``install`` puts them on Tensor.
+"""
+import warnings
+
+from . import _dtype
+from ._warnings import stacklevel_outside_minigrad
+
+
+def _is_cpu(self):
+    """True: minigrad's tensors are all in the computer's memory."""
+    return True
+
+
+def _never(self):
+    """False: minigrad has no GPU, sparse, quantized, nested or meta tensors."""
+    return False
+
+
+def get_device(self):
+    """-1 for a tensor on the CPU (a GPU tensor gives its GPU's number)."""
+    return -1
+
+
+def _output_nr(self):
+    """Which output of its grad_fn this tensor is (0 for most; i for the i-th piece of split)."""
+    return self._output_nr
+
+
+def _transposed(self, name, transpose_dims, matrices_only=False):
+    ndim = self._array.ndim
+    if ndim == 0:
+        warnings.warn(f"{name} is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
+                      stacklevel=stacklevel_outside_minigrad())
+        return self
+    if matrices_only and ndim != 2:
+        extra = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor.{extra}")
+    if ndim < 2:
+        shown = "tensor.mH" if name == "Tensor.mH" else "tensor.adjoint()"
+        raise RuntimeError(f"{shown} is only supported on matrices or batches of matrices. Got {ndim}-D tensor.")
+    return self.transpose(*transpose_dims)
+
+
+def _H(self):                                   # noqa: N802 (PyTorch's name)
+    """The conjugate transpose of a matrix (for real numbers, its transpose ``x.t()``, a view)."""
+    return _transposed(self, "Tensor.H", (0, 1), matrices_only=True)
+
+
+def _mH(self):                                  # noqa: N802
+    """The conjugate transpose of the last two dims (for real numbers, ``x.mT``, a view)."""
+    return _transposed(self, "Tensor.mH", (-2, -1))
+
+
+def adjoint(self):
+    """``x.mH`` as a method: the last two dims swapped (conjugated, for complex numbers)."""
+    return _transposed(self, "adjoint()", (-2, -1))
+
+
+def short(self, memory_format=None):
+    """This tensor as int16 (rounded toward zero); the result cannot require grad."""
+    return self.to(_dtype.int16)
+
+
+def char(self, memory_format=None):
+    """This tensor as int8 (rounded toward zero, wrapping around outside -128..127)."""
+    return self.to(_dtype.int8)
+
+
+def byte(self, memory_format=None):
+    """This tensor as uint8 (0..255, wrapping around outside it)."""
+    return self.to(_dtype.uint8)
+
+
+def data_ptr(self):
+    """The memory address of the tensor's first element (views of one tensor share memory:
+    ``x[1:].data_ptr() - x.data_ptr()`` is one element's size)."""
+    return int(self._array.__array_interface__["data"][0])
+
+
+def dim_order(self, *, ambiguity_check=False):
+    """The dims from the one whose elements lie furthest apart in memory to the closest: (0, 1, ...)
+    for a contiguous tensor, (1, 0) for a transposed matrix."""
+    strides = self.stride()
+    return tuple(sorted(range(len(strides)), key=lambda dim: -strides[dim]))
+
+
+def is_pinned(self, device=None):
+    """False: pinned (page-locked) memory is for copying to a GPU, which minigrad has not."""
+    return False
+
+
+def pin_memory(self, device=None):
+    """Pinned memory needs a GPU: PyTorch without one refuses, and so does minigrad."""
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+def share_memory_(self):
+    """Move the tensor's memory where other processes can share it (numpy memory stays where it
+    is: the tensor is only marked shared). Returns the tensor."""
+    self.__dict__["_shared_memory"] = True
+    return self
+
+
+def is_shared(self):
+    """True after ``share_memory_()``."""
+    return self.__dict__.get("_shared_memory", False)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, layout=None,
+                      pin_memory=False):
+    """An uninitialized tensor of ``size`` with the given ``stride``, of this tensor's dtype by default."""
+    from ._creation import empty_strided
+    return empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype, requires_grad=requires_grad)
+
+
+def bernoulli(self, p=None, *, generator=None):
+    """0 or 1 drawn for each element: 1 with probability ``p`` (a number), or with the element's
+    own value as probability (``torch.bernoulli(x)``)."""
+    from ._creation import bernoulli as draw
+    if p is None:
+        return draw(self, generator=generator)
+    return draw(self, p, generator=generator)
+
+
+def _layout(self):
+    """``torch.strided``: a block of memory walked with a step per dimension (minigrad's only layout)."""
+    from ._layout import strided
+    return strided
+
+
+def new(self, *args, device=None):
+    """The legacy constructor: ``x.new(2, 3)`` an uninitialized tensor of x's dtype, ``x.new(data)``
+    a tensor of ``data`` in x's dtype, ``x.new()`` an empty one."""
+    from ._creation import empty, tensor
+    from ._python_arg_parser import invalid_combination
+    if len(args) == 1 and isinstance(args[0], type(self)):
+        from ._tensor import _alias
+        return _alias(args[0].detach())
+    if not args:
+        return empty(0, dtype=self.dtype)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return empty(args, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], (tuple, list)) and all(
+            isinstance(a, int) and not isinstance(a, bool) for a in args[0]) and type(args[0]).__name__ == "Size":
+        return empty(tuple(args[0]), dtype=self.dtype)
+    if len(args) == 1:
+        return tensor(args[0], dtype=self.dtype)
+    raise invalid_combination("new", args, {})
+
+
+def _volatile(self):
+    """Always False: ``volatile`` was removed (use ``torch.no_grad()``)."""
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                  stacklevel=stacklevel_outside_minigrad())
+    return False
+
+
+PROPERTIES = {
+    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": _volatile, "layout": _layout,
+    **{name: _never for name in ("is_cuda", "is_sparse", "is_sparse_csr", "is_quantized", "is_meta",
+                                 "is_nested", "is_mkldnn", "is_xpu", "is_mps", "is_xla", "is_vulkan",
+                                 "is_ipu", "is_mtia", "is_maia")},
+}
+
+METHODS = {name: globals()[name] for name in (
+    "get_device", "adjoint", "short", "char", "byte", "data_ptr", "dim_order", "is_pinned", "pin_memory",
+    "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new")}
+
+
+def install(tensor_class):
+    """Put the properties and methods above, and the unsafe splits, on ``tensor_class``."""
+    from ._ops import view_copies
+    from ._nn_functions import split_with_sizes
+    for name, getter in PROPERTIES.items():
+        setattr(tensor_class, name, property(getter))
+    for name, method in METHODS.items():
+        setattr(tensor_class, name, method)
+    tensor_class.split_with_sizes = split_with_sizes
+    for name in ("unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"):
+        setattr(tensor_class, name, getattr(view_copies, name))
+    from . import functional
+    tensor_class.lu, tensor_class.lu_solve = functional.lu, functional.lu_solve
+    from ._ops import samplers              # x.cauchy_(), x.log_normal_(), x.geometric_(p), x.random_()
+    for name, method in samplers.METHODS.items():
+        setattr(tensor_class, name, method)
+    from . import _linalg_utils             # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
+    for name in ("eig", "lstsq", "solve", "symeig"):
+        setattr(tensor_class, name, getattr(_linalg_utils, name))
+

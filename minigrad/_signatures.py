@@ -1,0 +1,231 @@
+"""Choosing among a function's signatures, and the errors when none fits, as PyTorch does.
+
+Some PyTorch functions have several signatures (``sort``: one with a keyword-only ``stable``,
+one with ``dim`` and ``descending`` by position). PyTorch tries each in turn
+(python_arg_parser.cpp); when none fits it either reports the one signature the number of
+arguments makes plausible (``sort() takes from 1 to 0 positional arguments but 2 were given``)
+or lists them all (``received an invalid combination of arguments``, invalid_arguments.cpp),
+where the keyword arguments come in the order of a C++ ``std::unordered_map`` (see
+``_unordered``). ``Signatures.parse`` does the same and returns the arguments by name.
+"""
+import ast
+
+import numpy as np
+
+from ._tensor import Tensor
+
+_MISSING = object()
+_MASK = 2**64 - 1
+
+# numpy's names that PyTorch also takes for some parameters (torch.sort(x, axis=0))
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",)}
+
+
+def _is_int(value):
+    if isinstance(value, Tensor):      # (a 0-d integer tensor counts as an int)
+        return value.ndim == 0 and value.dtype.is_floating_point is False and value.dtype.name != "bool"
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+_CHECKS = {
+    "Tensor": lambda v: isinstance(v, Tensor),
+    "int": _is_int,
+    "bool": lambda v: isinstance(v, bool),        # (not numpy's bool: PyTorch refuses it too)
+    "tuple of Tensors": lambda v: isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) for t in v),
+}
+
+
+def _type_name(value):
+    """Python's C name of the value's type, as PyTorch's messages print it: ``int``, ``Tensor``,
+    ``numpy.ndarray``."""
+    kind = type(value)
+    if isinstance(value, Tensor) or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+class _Parameter:
+    """One parameter: ``"int dim=-1"``, ``"bool? stable"`` (None allowed, no default), ...;
+    ``keyword_only`` if it comes after the ``*``."""
+
+    def __init__(self, spec, keyword_only):
+        declared, _, default = spec.partition("=")
+        type_name, _, self.name = declared.rpartition(" ")
+        self.allow_none = type_name.endswith("?") or default == "None"
+        self.type_name = type_name.rstrip("?")
+        self.optional = bool(default)
+        self.default = default
+        self.keyword_only = keyword_only
+
+    def check(self, value):
+        return _CHECKS[self.type_name](value)
+
+    def shown(self):
+        return f"{self.type_name} {self.name}" + (f" = {self.default}" if self.optional else "")
+
+
+class _Signature:
+    def __init__(self, name, text):
+        self.name = name
+        self.params, keyword_only = [], False
+        for spec in text.split(", "):
+            if spec == "*":
+                keyword_only = True
+            else:
+                self.params.append(_Parameter(spec, keyword_only))
+        self.max_pos_args = sum(not p.keyword_only for p in self.params)
+        self.min_args = sum(not p.optional for p in self.params)
+        self.max_args = len(self.params)
+
+    def shown(self):
+        """As PyTorch prints it: ``(Tensor input, *, bool stable, int dim = -1, ...)``."""
+        parts, starred = [], False
+        for p in self.params:
+            if p.keyword_only and not starred:
+                parts.append("*")
+                starred = True
+            parts.append(p.shown())
+        return "(" + ", ".join(parts) + ")"
+
+    def parse(self, args, kwargs, raise_error):
+        """The arguments by name if they fit this signature; else None, or PyTorch's error for
+        the first thing that does not fit when ``raise_error``."""
+        if len(args) > self.max_pos_args:
+            if raise_error:
+                raise self._extra_args(len(args))
+            return None
+        values, position, remaining = {}, 0, len(kwargs)
+        for index, p in enumerate(self.params):
+            value, by_keyword = _MISSING, False
+            if position < len(args):
+                value = args[position]
+            elif kwargs:
+                for name in (p.name,) + _NUMPY_NAMES.get(p.name, ()):
+                    if name in kwargs:
+                        value = kwargs[name]
+                        break
+                by_keyword = True
+            if (value is _MISSING and p.optional) or (value is None and p.allow_none):
+                values[p.name] = None if value is None else ast.literal_eval(p.default)
+            elif value is _MISSING:
+                if raise_error:
+                    missing = [f'"{q.name}"' for q in self.params[index:] if not q.optional]
+                    # ("arguments" whatever the count: PyTorch's plural is the wrong way round)
+                    raise TypeError(f"{self.name}() missing {len(missing)} required positional "
+                                    f"argument{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
+                return None
+            elif p.check(value):
+                values[p.name] = value
+            elif raise_error:
+                where = "" if by_keyword else f" (position {position + 1})"
+                raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name}, "
+                                f"not {_type_name(value)}")
+            else:
+                return None
+            if not by_keyword:
+                position += 1
+            elif value is not _MISSING:
+                remaining -= 1
+        if remaining > 0:
+            if raise_error:
+                for key in kwargs:
+                    names = [p.name for p in self.params]
+                    if key not in names:
+                        raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
+                    if names.index(key) < len(args):
+                        raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
+                raise TypeError("invalid keyword arguments")
+            return None
+        return values
+
+    def _extra_args(self, given):
+        if self.min_args != self.max_pos_args:
+            return TypeError(f"{self.name}() takes from {self.min_args} to {self.max_pos_args} "
+                             f"positional arguments but {given} were given")
+        return TypeError(f"{self.name}() takes {self.max_pos_args} positional argument"
+                         f"{'' if self.max_pos_args == 1 else 's'} but {given} "
+                         f"{'was' if given == 1 else 'were'} given")
+
+
+class Signatures:
+    """A function's signatures, in PyTorch's order, each as PyTorch declares it:
+    ``Signatures("sort", "Tensor input, *, bool? stable, int dim=-1, ...", ...)``."""
+
+    def __init__(self, name, *texts):
+        self.name = name
+        self.signatures = [_Signature(name, text) for text in texts]
+
+    def parse(self, args, kwargs):
+        """(index of the signature that fits, the arguments by name), or PyTorch's TypeError."""
+        for index, signature in enumerate(self.signatures):
+            values = signature.parse(args, kwargs, raise_error=False)
+            if values is not None:
+                return index, values
+        given = len(args) + len(kwargs)
+        plausible = [s for s in self.signatures if s.min_args <= given <= s.max_args]
+        if len(plausible) == 1:
+            plausible[0].parse(args, kwargs, raise_error=True)
+        raise TypeError(self._invalid_combination(args, kwargs))
+
+    def _invalid_combination(self, args, kwargs):
+        """invalid_arguments.cpp's message, which reads each printed signature back as
+        "type name" pairs split at ", " (so ``int dim = -1`` is a type ``int dim =`` named
+        ``-1``, and ``*`` is an argument too) and holds the keyword arguments in an unordered map."""
+        keywords = _unordered(list(kwargs))
+        described = [_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in keywords]
+        got = "(" + (", ".join(described) if args else "".join(d + ", " for d in described)) + ")"
+        lines = [f"{self.name}() received an invalid combination of arguments - got {got}, but expected one of:"]
+        for signature in self.signatures:
+            shown = signature.shown()
+            lines.append(f" * {shown}")
+            read_back = [(spec.rpartition(" ")[0] if " " in spec else spec,
+                          spec.rpartition(" ")[2]) for spec in shown[1:-1].split(", ")]
+            if len(args) + len(kwargs) != len(read_back):
+                continue
+            start = max(len(read_back) - len(kwargs), 0)
+            unmatched = [k for k in keywords if k not in [name for _, name in read_back[start:]]]
+            if unmatched:
+                lines.append("      didn't match because some of the keywords were incorrect: "
+                             + ", ".join(unmatched))
+            else:
+                marked = []
+                for i in range(len(args) + len(kwargs)):
+                    type_name, name = read_back[i]
+                    value = args[i] if i < len(args) else kwargs[name]
+                    fits = _type_name(value) in {"int": ("int", "long"), "float": ("float", "int", "long")}.get(
+                        type_name, (type_name,))
+                    text = (f"{name}=" if i >= len(args) else "") + _type_name(value)
+                    marked.append(text if fits else f"!{text}!")
+                lines.append("      didn't match because some of the arguments have invalid types: ("
+                             + ", ".join(marked) + ")")
+        return "\n".join(lines) + "\n"
+
+
+# --- the order of a C++ std::unordered_map<std::string, ...> (GCC's libstdc++) ---------------
+
+def _hash_bytes(data, seed=0xC70F6907):
+    """libstdc++'s std::hash of a string: its 64-bit MurmurHash variant (_Hash_bytes)."""
+    mul = (0xC6A4A793 << 32) + 0x5BD1E995
+    shift_mix = lambda v: v ^ (v >> 47)    # noqa: E731
+    length = len(data)
+    h = (seed ^ (length * mul)) & _MASK
+    aligned = length & ~7
+    for start in range(0, aligned, 8):
+        word = int.from_bytes(data[start:start + 8], "little")
+        h = ((h ^ ((shift_mix((word * mul) & _MASK) * mul) & _MASK)) * mul) & _MASK
+    if length & 7:
+        h = ((h ^ int.from_bytes(data[aligned:], "little")) * mul) & _MASK
+    h = (shift_mix(h) * mul) & _MASK
+    return shift_mix(h)
+
+
+def _unordered(keys):
+    """The order an unordered_map iterates ``keys`` inserted in this order: its first insertion
+    makes 13 buckets; a key in an empty bucket goes to the front of the list, a key whose bucket
+    is taken goes just before that bucket's first key (more than 13 keys: not followed)."""
+    order = []
+    for key in keys:
+        bucket = _hash_bytes(key.encode()) % 13
+        same = [i for i, k in enumerate(order) if _hash_bytes(k.encode()) % 13 == bucket]
+        order.insert(same[0] if same else 0, key)
+    return order
