@@ -170,10 +170,7 @@ def _ormqr_arrays(a, t, c, left, transpose):
 
 
 class OrmqrBackward0(Node):
-    """result = op(Q) other or other op(Q) (Q = H_1 ... H_k from self and input2 = tau, op:
-    transposed or not)   ->   grad_other = ormqr with transpose flipped; grad_self, grad_input2:
-    householder_product's gradients for grad_Q (grad other^T, other grad^T, other^T grad or
-    grad^T other, by the four cases)"""
+    """result = op(Q) other or other op(Q) (Q = H_1 ... H_k from self and input2 = tau, op: transposed or not)   ->   grad_input3 = ormqr(self, input2, grad) with transpose flipped; grad_self = householder_product's gradient for grad_Q (grad other^T, other grad^T, other^T grad or grad^T other by the case); grad_input2 = the same, for tau"""
 
     _saved_names = ("input2", "input3", "result", "self")
 
