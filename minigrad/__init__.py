@@ -181,6 +181,9 @@ from ._nn_functions import (  # noqa: F401  (the losses with reduction as a numb
     binary_cross_entropy_with_logits, kl_div, cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,
     poisson_nll_loss, triplet_margin_loss, max_pool3d)
 # --- end of more of dir(torch) ---
+from ._ops.triangular_solves import triangular_solve  # noqa: F401
+from ._ops.householder import ormqr  # noqa: F401
+from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
@@ -323,8 +326,12 @@ for _name, _parameters in {
         "cross": (("input", "Tensor"), ("other", "Tensor")), "dist": (("input", "Tensor"), ("other", "Tensor")),
         "matrix_power": (("input", "Tensor"), ("n", "int")), "cholesky_inverse": (("input", "Tensor"),),
         "cholesky_solve": (("input", "Tensor"), ("input2", "Tensor")),
-        "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor"))}.items():
-    globals()[_name] = _checked(globals()[_name], _name, _parameters)
+        "lu_unpack": (("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
+        "lu_solve": (("input", "Tensor"), ("LU_data", "Tensor"), ("LU_pivots", "Tensor")),
+        "triangular_solve": (("input", "Tensor"), ("A", "Tensor")),
+        "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),),
+        "ormqr": (("input", "Tensor"), ("input2", "Tensor"), ("input3", "Tensor"))}.items():
+    globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

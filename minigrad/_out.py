@@ -98,6 +98,26 @@ _SCAN = _pair("expected scalar_type {result} but found {out}", "expected scalar_
 _created = OutRule("create")
 
 
+# The linear-algebra functions with several results: out= is a tuple of tensors, each of the
+# result's dtype; what comes back is torch.return_types.<name>_out with these fields.
+NAMED_OUTS = {
+    "linalg_slogdet": ("sign", "logabsdet"), "slogdet": ("sign", "logabsdet"),
+    "linalg_inv_ex": ("inverse", "info"), "linalg_cholesky_ex": ("L", "info"),
+    "linalg_solve_ex": ("result", "info"), "linalg_lu_factor": ("LU", "pivots"),
+    "linalg_lu_factor_ex": ("LU", "pivots", "info"), "linalg_lu": ("P", "L", "U"),
+    "linalg_svd": ("U", "S", "Vh"), "svd": ("U", "S", "V"), "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "linalg_qr": ("Q", "R"), "qr": ("Q", "R"), "linalg_ldl_factor": ("LD", "pivots"),
+    "linalg_ldl_factor_ex": ("LD", "pivots", "info"), "lu_unpack": ("P", "L", "U"),
+    "triangular_solve": ("solution", "cloned_coefficient"),
+    "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"), "geqrf": ("a", "tau"),
+}
+# (these two cast their results into out: PyTorch names the output a dtype does not fit)
+CASTABLE_OUTS = {"linalg_lstsq": "torch.linalg.lstsq", "geqrf": "torch.geqrf"}
+# (these copy their result into out, which PyTorch resizes row by row; the second ones only an
+# out that had elements: an empty one takes the result's layout)
+ROW_MAJOR_OUTS = ("cholesky", "cholesky_solve", "linalg_tensorinv", "linalg_tensorsolve")
+ROW_MAJOR_IF_RESIZED = ("cholesky_inverse", "linalg_householder_product")
+
 # Which public functions take out= (those whose PyTorch 2.13 signature has it), and how.
 OUT_RULES = {
     # elementwise: computed in the inputs' dtype, then cast into out (TensorIterator)
@@ -192,6 +212,29 @@ OUT_RULES = {
     "ger": OutRule("cast", CAST),
     "chain_matmul": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
                                     "got {out_cpp}"),
+    # linear algebra (torch.linalg's are named linalg_<name>, as in PyTorch's messages)
+    **{name: _expected for name in (
+        "linalg_det", "linalg_inv", "linalg_solve", "linalg_cholesky", "linalg_vector_norm",
+        "linalg_svdvals", "linalg_eigvalsh", "linalg_cross", "linalg_lu_solve", "linalg_ldl_solve",
+        "linalg_matmul", "inverse", "lu_solve", "cross")},
+    **{name: OutRule("cast", prefix + ": Expected result to be safely castable from {result} dtype, "
+                             "but got result with dtype {out}")
+       for name, prefix in (("linalg_cond", "linalg.cond"), ("linalg_pinv", "linalg.pinv"),
+                            ("linalg_householder_product", "torch.linalg.householder_product"),
+                            ("linalg_tensorinv", "tensorinv"), ("linalg_tensorsolve", "tensorsolve"),
+                            ("cholesky", "cholesky"), ("cholesky_solve", "cholesky_solve"),
+                            ("cholesky_inverse", "cholesky_inverse"),
+                            ("linalg_matrix_power", "matrix_power"), ("matrix_power", "matrix_power"))},
+    **{name: OutRule("same", f"linalg.{name[7:]} expected out tensor dtype {{result}} but got: {{out}}")
+       for name in ("linalg_matrix_norm", "linalg_norm")},
+    "linalg_vecdot": OutRule("same", "linalg.vecdot: Expected out of dtype{result} but found {out}"),
+    "linalg_solve_triangular": OutRule("same", "expected scalar type {result} but found {out}"),
+    "linalg_multi_dot": OutRule("same", "multi_dot(): expected out tensor to have dtype {result_cpp} but "
+                                        "got {out_cpp}"),
+    "linalg_matrix_rank": OutRule("cast", CAST),
+    **{name: OutRule("cast" if name in CASTABLE_OUTS else "same", EXPECTED, outputs=len(fields),
+                     indices_message=EXPECTED)
+       for name, fields in NAMED_OUTS.items()},
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
@@ -210,6 +253,19 @@ GRAD_NAMES = {
     "chain_matmul": "mm", "tensordot": None, "inner": None, "kron": "mul", "ger": "mul",
     "msort": "sort", "diff": "sub", "quantile": None, "nanquantile": None, "histc": None,
     "searchsorted": None, "bucketize": None,
+    "linalg_det": "_linalg_det", "linalg_inv": "linalg_inv_ex", "inverse": "linalg_inv_ex",
+    "linalg_solve": "_linalg_solve_ex", "linalg_cholesky": "linalg_cholesky_ex",
+    "linalg_svdvals": "_linalg_svd", "linalg_eigvalsh": "_linalg_eigh", "linalg_matrix_rank": "sum",
+    "linalg_vecdot": "sum", "linalg_matrix_power": "matmul", "matrix_power": "matmul",
+    "linalg_multi_dot": "mm", "linalg_matmul": "matmul", "lu_solve": "linalg_lu_solve",
+    "linalg_ldl_solve": "aten::linalg_ldl_solve", "cross": "linalg_cross",
+    "linalg_slogdet": "_linalg_slogdet", "slogdet": "_linalg_slogdet", "linalg_solve_ex": "_linalg_solve_ex",
+    "linalg_lu_factor": "linalg_lu_factor_ex", "linalg_svd": "_linalg_svd", "svd": "_linalg_svd",
+    "linalg_eigh": "_linalg_eigh", "qr": "linalg_qr",
+    "linalg_ldl_factor": "aten::linalg_ldl_factor_ex", "linalg_ldl_factor_ex": "aten::linalg_ldl_factor_ex",
+    # (composed of others: see COPIED_INTO_OUT)
+    **{name: None for name in ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
+                               "linalg_tensorsolve")},
     **{name: "aten::" + name for name, rule in OUT_RULES.items() if rule is _created},
     **{name: None for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal",
@@ -225,6 +281,15 @@ GRAD_NAMES = {
 # version stays as it was.
 RESIZED_SILENTLY = ("addbmm",)
 VERSION_KEPT = ("kron",)
+
+# PyTorch's composite linear-algebra functions compute their result as usual (recorded), then
+# copy it into out with copy_ (recorded too: out's grad_fn is CopyBackwards).
+COPIED_INTO_OUT = ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
+                   "linalg_tensorsolve")
+
+# Functions without a derivative (their node is NotImplemented): PyTorch refuses an out that
+# requires grad, but records its node into out when an input requires grad.
+RECORDED_INTO_OUT = ("linalg_ldl_factor", "linalg_ldl_factor_ex", "linalg_ldl_solve")
 
 # Deprecated functions whose out= variant warns on its own (the function's own warning is not
 # given then): ger at every call, chain_matmul once (with another line of PyTorch's).
@@ -253,12 +318,18 @@ def call_with_out(function, name, rule, args, kwargs):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
     outs = _check_out_argument(name, rule, args, kwargs, out)
+    if name in COPIED_INTO_OUT:
+        result = function(*args, **kwargs)
+        _check_dtype(name, rule, result, out, args)
+        resize_output(out, _row_major(result) if name in ROW_MAJOR_OUTS else result)
+        return out.copy_(result)
     if name in OUT_WARNINGS:
         _warn_for_out_variant(*OUT_WARNINGS[name])
     if name in ("randn", "empty") and out._graph_requires_grad:
         raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
-    if _State.enabled and grad_name is not None and _any_requires_grad(outs, args, kwargs):
+    looked_at = ((), {}) if name in RECORDED_INTO_OUT else (args, kwargs)
+    if _State.enabled and grad_name is not None and _any_requires_grad(outs, *looked_at):
         raise RuntimeError(
             f"{grad_name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
@@ -276,7 +347,8 @@ def call_with_out(function, name, rule, args, kwargs):
                                       f"'{scalar_type_name(outs[0].dtype)}'")
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
-    with _no_grad():            # (nothing to record: the values are copied into out)
+    # (nothing to record, but for RECORDED_INTO_OUT: the values are copied into out)
+    with (_grad_mode.enable_grad() if name in RECORDED_INTO_OUT and _State.enabled else _no_grad()):
         if name in OUT_WARNINGS:                 # (it gave its own warning above)
             own_warnings_muted.append(name)
         try:
@@ -293,12 +365,18 @@ def call_with_out(function, name, rule, args, kwargs):
                            f"tensor's dtype {scalar_type_name(outs[0].dtype)} and out_int32 flag is "
                            f"{results[0]._array.dtype == np.int32}")
     for position, (result, target) in enumerate(zip(results, outs)):
+        if name in CASTABLE_OUTS:
+            _check_castable(name, position, result, target)
         _check_dtype(name, rule, result, target, args, indices=position == 1)
     for result, target in zip(results, outs):
         memory_before = target._array
         if rule.overlap == "any after resize":
             resize_output(target, result)
         _check_memory(rule, target, args, memory_before)
+    if name in CASTABLE_OUTS:       # (cast into out: PyTorch resizes it row by row, then copies)
+        results = [r if r._array.dtype == t._array.dtype else _row_major(r) for r, t in zip(results, outs)]
+    if name in ROW_MAJOR_OUTS or (name in ROW_MAJOR_IF_RESIZED and outs[0]._array.size):
+        results = [_row_major(r) for r in results]
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)
@@ -308,8 +386,13 @@ def call_with_out(function, name, rule, args, kwargs):
             target._array = _resized(target, result._array)
         write_into(target, result, _shapes_in_warning(name, target, result, args, kwargs),
                    counted=name not in VERSION_KEPT)
+    for result, target in zip(results, outs):
+        if name in RECORDED_INTO_OUT and result._grad_fn is not None:
+            target._grad_fn, target._output_nr = result._grad_fn, result._output_nr
     if rule.outputs == 1:
         return out
+    if name == "svd":
+        bump_version(outs[2])        # (PyTorch writes Vh into V, then transposes it in place)
     return _named_result(name)(*outs)
 
 
@@ -329,6 +412,8 @@ def _check_out_argument(name, rule, args, kwargs, out):
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
         return (out,)
+    if not isinstance(out, (tuple, list)) and name in NAMED_OUTS:
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
     if not isinstance(out, (tuple, list)):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
@@ -385,6 +470,8 @@ def _check_dtype(name, rule, result, out, args, indices=False):
         fits = True
     else:
         fits = have == want
+    if fits and name in ("matrix_power", "linalg_matrix_power") and have != want:
+        fits, rule = False, _expected        # (castable, then refused by the matmul it runs)
     if fits:
         return
     message = rule.indices_message if indices else rule.message
@@ -397,6 +484,30 @@ def _check_dtype(name, rule, result, out, args, indices=False):
         result_cpp=cpp_type_name(result.dtype), out_cpp=cpp_type_name(out.dtype),
         result_type=_legacy_type_name(result.dtype), out_type=_legacy_type_name(out.dtype),
         input=scalar_type_name(args[0].dtype) if args and isinstance(args[0], Tensor) else ""))
+
+
+def _row_major(tensor):
+    """``tensor``'s values laid out row by row (C order)."""
+    from ._tensor import _wrap
+    return _wrap(np.array(tensor._array, order="C"))       # (ascontiguousarray makes 0-d 1-d)
+
+
+def _check_castable(name, position, result, out):
+    """lstsq's and geqrf's check of each out: the result must cast into it (PyTorch's text names
+    the output; an lstsq singular_values of another floating dtype fails its internal assert)."""
+    field = NAMED_OUTS[name][position]
+    if field == "residuals":
+        field = "solution"          # (PyTorch's message names the solution for both)
+    if name == "linalg_lstsq" and field == "singular_values" and out._array.dtype.kind == "f" \
+            and out._array.dtype != result._array.dtype and result._array.size == 0:
+        # (a driver that computes none: PyTorch then asserts their dtype)
+        raise RuntimeError('singular_values.scalar_type() == real_dtype INTERNAL ASSERT FAILED at '
+                           '"/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp":3381, '
+                           "please report a bug to PyTorch. ")
+    if out._array.dtype != result._array.dtype and not _can_cast(result, out):
+        raise RuntimeError(f"{CASTABLE_OUTS[name]}: Expected {field} to be safely castable from "
+                           f"{scalar_type_name(result.dtype)} dtype, but got {field} with dtype "
+                           f"{scalar_type_name(out.dtype)}")
 
 
 def _legacy_type_name(dtype):
@@ -543,6 +654,9 @@ _NAMED_RESULTS = {}
 def _named_result(name):
     """PyTorch's ``torch.return_types.max_out`` and the like: (values, indices) with names."""
     named = _NAMED_RESULTS.get(name)
+    if named is None and name in NAMED_OUTS:
+        from ._ops.decompositions import named_result
+        named = _NAMED_RESULTS[name] = named_result(name + "_out", NAMED_OUTS[name])
     if named is None:
         named = _NAMED_RESULTS[name] = type(name + "_out", (return_types._ValuesIndices,),
                                             {"_name": name + "_out"})

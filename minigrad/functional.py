@@ -24,11 +24,15 @@ _LU_SOLVE_DEPRECATED = (
 def lu(A, pivot=True, get_infos=False, out=None):
     """The LU factorization of ``A`` packed in one matrix, and the pivots (deprecated: this is
     ``torch.linalg.lu_factor``, or ``lu_factor_ex`` with ``get_infos=True``, which adds infos)."""
-    from ._ops.lu import lu_factor_ex, _check_lu_input
+    from ._ops.lu import lu_factor_ex, _check_lu_input, _lu_with_info
+    from ._tensor import Tensor
+    if not isinstance(A, Tensor):       # (PyTorch's torch.lu calls _lu_with_info, which checks)
+        raise TypeError(f"_lu_with_info(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(A).__name__}")
     warn_once(_LU_DEPRECATED)
     _check_lu_input("torch.lu_factor", A)
     LU, pivots, infos = lu_factor_ex(A, pivot=pivot)     # (a singular A is no error here)
-    return (LU, pivots, infos) if get_infos else (LU, pivots)
+    return _lu_with_info(LU, pivots, infos) if get_infos else (LU, pivots)
 
 
 def lu_solve(b, LU_data, LU_pivots, *, out=None):

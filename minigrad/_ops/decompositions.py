@@ -79,19 +79,24 @@ def lapack_layout(array):
     contiguous: ``x.view(-1)`` of it fails in PyTorch, and here too."""
     if array.ndim < 2:
         return np.ascontiguousarray(array)
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+    # (a new array: numpy keeps odd steps along dims of size 1 of an array it need not copy,
+    # where PyTorch's are those of a fresh column-major layout)
+    out = np.swapaxes(np.empty(array.shape[:-2] + array.shape[:-3:-1], dtype=array.dtype), -1, -2)
+    out[...] = array
+    return out
 
 
 # --- checks shared by every function here ---------------------------------------------------
 
-def check_matrices(name, A, square=True):
+def check_matrices(name, A, square=True, floating=True):
     """PyTorch's checks of a (batch of) matrices, in its order: at least 2-D, square, floating."""
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if square and A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
-    check_floating(name, A)
+    if floating:
+        check_floating(name, A)
 
 
 def refuse_half(A, kernel=None, name=None, message=None):

@@ -28,6 +28,10 @@ def frobenius_norm(input, dim=_MISSING, keepdim=False):
     from ..nn._similarity import NormBackward1
     if dim is _MISSING:
         raise TypeError('frobenius_norm() missing 1 required positional arguments: "dim"')
+    if input._array.dtype.kind != "f":
+        from .._dtype import from_numpy_dtype
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                           f"{from_numpy_dtype(input._array.dtype).tensor_type_name[:-6]} instead.")
     warn_once(_FROBENIUS_DEPRECATED)
     given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if len(given) > 2:
@@ -44,13 +48,13 @@ def frobenius_norm(input, dim=_MISSING, keepdim=False):
 
 
 def nuclear_norm(input, dim=None, keepdim=False):
-    """The sum of the singular values of the matrices over ``dim`` (the last two dims... of a matrix:
-    (0, 1)). Deprecated: ``linalg.matrix_norm(A, 'nuc', dim, keepdim)``.
+    """The sum of the singular values of the matrices over ``dim`` (the last two dims by
+    default). Deprecated: ``linalg.matrix_norm(A, 'nuc', dim, keepdim)``.
 
     Gradient: through the SVD (LinalgSvdBackward0), then the sum (SumBackward1)."""
     from .. import linalg
     if isinstance(dim, bool):          # nuclear_norm(input, keepdim)
         dim, keepdim = None, dim
     warn_once(_NUCLEAR_DEPRECATED)
-    return linalg.matrix_norm(input, "nuc", (0, 1) if dim is None else dim, keepdim)
+    return linalg.matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
 

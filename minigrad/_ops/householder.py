@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
-from .decompositions import named_result
+from .decompositions import named_result, lapack_layout, show_settings
 from .._dtype import cpp_name
 
 geqrf_result = named_result("geqrf", ("a", "tau"))
@@ -38,38 +38,45 @@ class LinalgHouseholderProductBackward0(Node):
 
     def backward(self, grad):
         input, tau = self.saved_tensors[:2]
-        V = _unit_lower(input)
-        k = tau.shape[-1]
-        vs = [V[..., :, i] for i in range(k)]
-        ts = [tau[..., i] for i in range(k)]
-        # S_i, right to left: S_{k-1} = I[:, :n], S_{i-1} = H_i S_i
-        from .._creation import eye
-        m, n = input.shape[-2], input.shape[-1]
-        after = [None] * k
-        S = eye(m, n, dtype=input.dtype).expand(*grad.shape)
-        for i in reversed(range(k)):
-            after[i] = S
-            S = _reflect(vs[i], ts[i], S)
-        # P_i^T grad, left to right: A_0 = grad, A_{i+1} = H_i A_i (H_i is symmetric)
-        A = grad
-        grad_vs, grad_ts = [], []
-        for i in range(k):
-            v, t = vs[i], ts[i]
-            a = (A.mT @ v[..., None])[..., 0]              # A_i^T v
-            s = (after[i].mT @ v[..., None])[..., 0]       # S_i^T v
-            grad_ts.append(-(a * s).sum(-1))
-            grad_vs.append(-t[..., None] * ((A @ s[..., None])[..., 0]
-                                            + (after[i] @ a[..., None])[..., 0]))
-            A = _reflect(v, t, A)
-        from .shape import stack
-        grad_V = stack(grad_vs, -1)
-        if n > k:                    # columns past k hold no reflection: no gradient
-            zeros = grad_V.new_zeros(*grad_V.shape[:-1], n - k)
-            from .shape import cat
-            grad_V = cat([grad_V, zeros], -1)
-        grad_input = grad_V.tril(-1) if self.should_compute_output(0) else None
-        grad_tau = stack(grad_ts, -1) if self.should_compute_output(1) else None
-        return grad_input, grad_tau
+        return householder_gradient(input, tau, grad, self.should_compute_output(0),
+                                    self.should_compute_output(1))
+
+
+def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True):
+    """The gradients (input, tau) of H_1 ... H_k [:, :n] for the gradient ``grad`` of that
+    product (see LinalgHouseholderProductBackward0), in tensor operations."""
+    V = _unit_lower(input)
+    k = tau.shape[-1]
+    vs = [V[..., :, i] for i in range(k)]
+    ts = [tau[..., i] for i in range(k)]
+    # S_i, right to left: S_{k-1} = I[:, :n], S_{i-1} = H_i S_i
+    from .._creation import eye
+    m, n = input.shape[-2], input.shape[-1]
+    after = [None] * k
+    S = eye(m, n, dtype=input.dtype).expand(*grad.shape)
+    for i in reversed(range(k)):
+        after[i] = S
+        S = _reflect(vs[i], ts[i], S)
+    # P_i^T grad, left to right: A_0 = grad, A_{i+1} = H_i A_i (H_i is symmetric)
+    A = grad
+    grad_vs, grad_ts = [], []
+    for i in range(k):
+        v, t = vs[i], ts[i]
+        a = (A.mT @ v[..., None])[..., 0]              # A_i^T v
+        s = (after[i].mT @ v[..., None])[..., 0]       # S_i^T v
+        grad_ts.append(-(a * s).sum(-1))
+        grad_vs.append(-t[..., None] * ((A @ s[..., None])[..., 0]
+                                        + (after[i] @ a[..., None])[..., 0]))
+        A = _reflect(v, t, A)
+    from .shape import stack
+    grad_V = stack(grad_vs, -1)
+    if n > k:                    # columns past k hold no reflection: no gradient
+        zeros = grad_V.new_zeros(*grad_V.shape[:-1], n - k)
+        from .shape import cat
+        grad_V = cat([grad_V, zeros], -1)
+    grad_input = grad_V.tril(-1) if input_needed else None
+    grad_tau = stack(grad_ts, -1) if tau_needed else None
+    return grad_input, grad_tau
 
 
 def householder_product(input, tau):
@@ -102,7 +109,7 @@ def householder_product(input, tau):
         v = V[..., :, i]
         Q -= (t[..., i, None] * v)[..., :, None] * (v[..., None, :] @ Q)
     # (saved here as well: forward mode differentiates the backward, before out exists)
-    out = result(Q, LinalgHouseholderProductBackward0, (input, tau), saved=(input, tau))
+    out = result(lapack_layout(Q), LinalgHouseholderProductBackward0, (input, tau), saved=(input, tau))
     node = out._grad_fn
     if node is not None:
         node.save_for_backward(input, tau, SavedOutput(out))
@@ -125,5 +132,135 @@ def geqrf(input):
         h, tau = np.linalg.qr(flat[b], mode="raw")    # (h is LAPACK's array, transposed)
         out_a[b] = h.T
         out_tau[b] = tau
-    return geqrf_result(plain_output(out_a.reshape(a.shape), input),
+    # (a as LAPACK leaves it, column by column, as PyTorch returns it)
+    return geqrf_result(plain_output(lapack_layout(out_a.reshape(a.shape)), input),
                         plain_output(out_tau.reshape(batch + (min(m, n),)), input))
+
+
+# --- ormqr: multiplying by Q without forming it --------------------------------------------------
+
+def _square_reflections(input):
+    """The reflection vectors of ``input`` (m x n) as an m x m matrix: its first min(m, n)
+    columns, then zeros (a column without reflection), so that householder_product of it gives
+    the whole m x m Q."""
+    from .shape import cat
+    m, n = input.shape[-2], input.shape[-1]
+    kept = input[..., :, :min(m, n)]
+    if n >= m:
+        return kept
+    return cat([kept, kept.new_zeros(*kept.shape[:-1], m - n)], -1)
+
+
+def _ormqr_arrays(a, t, c, left, transpose):
+    """Q C, Q^T C, C Q or C Q^T (Q = H_1 ... H_k), one reflection at a time, as LAPACK's ormqr."""
+    m = a.shape[-2]
+    k = t.shape[-1]
+    V = np.tril(a[..., :, :k], -1) + np.eye(m, k, dtype=a.dtype)
+    X = np.array(c, copy=True)
+    # Q C = H_1 (H_2 (... H_k C)): the last reflection first; Q^T C the first first; and for
+    # C Q = ((C H_1) H_2) ... the first first, C Q^T the last first
+    order = range(k) if left == transpose else reversed(range(k))
+    for i in order:
+        v, tau = V[..., :, i], t[..., i, None, None]
+        if left:
+            X = X - tau * v[..., :, None] * (v[..., None, :] @ X)
+        else:
+            X = X - tau * (X @ v[..., :, None]) * v[..., None, :]
+    return X
+
+
+class OrmqrBackward0(Node):
+    """result = op(Q) other or other op(Q) (Q = H_1 ... H_k from self and input2 = tau, op: transposed or not)   ->   grad_input3 = ormqr(self, input2, grad) with transpose flipped; grad_self = householder_product's gradient for grad_Q (grad other^T, other grad^T, other^T grad or grad^T other by the case); grad_input2 = the same, for tau"""
+
+    _saved_names = ("input2", "input3", "result", "self")
+
+    def backward(self, grad):
+        input, tau, other = self.saved_tensors[:3]
+        grad_other = None
+        if self.should_compute_output(2):
+            grad_other = ormqr(input, tau, grad, self.left, not self.transpose)
+        grad_input = grad_tau = None
+        if self.should_compute_output(0) or self.should_compute_output(1):
+            if self.left:
+                grad_Q = other.matmul(grad.mT) if self.transpose else grad.matmul(other.mT)
+            else:
+                grad_Q = grad.mT.matmul(other) if self.transpose else other.mT.matmul(grad)
+            grad_square, grad_tau = householder_gradient(_square_reflections(input), tau, grad_Q,
+                                                         self.should_compute_output(0),
+                                                         self.should_compute_output(1))
+            if grad_square is not None:
+                grad_input = _back_to_shape(grad_square, input.shape[-1])
+        return grad_input, grad_tau, grad_other
+
+    def jvp(self, tangents, inputs, out):
+        """result_t = (none: PyTorch has no forward-mode rule for ormqr, and says so)"""
+        raise NotImplementedError(
+            "Trying to use forward AD with ormqr that does not support it because it has not been "
+            "implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+            "can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
+
+
+def _back_to_shape(grad_square, n):
+    """The gradient of the m x m reflections back on input's n columns (zeros past m)."""
+    from .shape import cat
+    m = grad_square.shape[-1]
+    if n <= m:
+        return grad_square[..., :, :n]
+    return cat([grad_square, grad_square.new_zeros(*grad_square.shape[:-1], n - m)], -1)
+
+
+def _check_ormqr(input, tau, other, left):
+    """PyTorch's checks of ormqr's arguments, in its order, with its messages."""
+    name = "torch.ormqr"
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if other.ndim < 2:
+        raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
+    side = -2 if left else -1
+    if other.shape[side] != input.shape[-2]:
+        raise RuntimeError(f"{name}: other.shape[{side}] must be equal to input.shape[-2]")
+    if tau.ndim == 0 or tau.shape[-1] != min(other.shape[side], input.shape[-1]):
+        raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], "
+                           "input.shape[-1])")
+    if input.ndim - tau.ndim != 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but got "
+                           f"tau.ndim equal to {tau.ndim} and input.ndim is equal to {input.ndim}")
+    if input.ndim != other.ndim:
+        raise RuntimeError(f"{name}: Expected other to have the same number of dimensions as input, "
+                           f"but got other.ndim equal to {other.ndim} and input.ndim is equal to "
+                           f"{input.ndim}")
+    for which, value, batch in (("tau", tau, tuple(tau.shape[:-1])), ("other", other, tuple(other.shape[:-2]))):
+        if batch != tuple(input.shape[:-2]):
+            raise RuntimeError(f"{name}: Expected batch dimensions of {which} to be equal to "
+                               f"input.shape[:-2], but got {list(batch)}")
+    for which, value in (("tau", tau), ("other", other)):
+        if value._array.dtype != input._array.dtype:
+            raise RuntimeError(f"{name}: Expected input and {which} to have the same dtype, but input "
+                               f"has dtype{cpp_name(input.dtype).capitalize()} and {which} has dtype "
+                               f"{cpp_name(value.dtype).capitalize()}")
+    if input._array.dtype.kind != "f" or input._array.dtype == np.float16:
+        raise NotImplementedError(f"\"ormqr_cpu\" not implemented for '{cpp_name(input.dtype).capitalize()}'")
+
+
+def ormqr(input, input2, input3, left=True, transpose=False):
+    """``torch.ormqr``: ``input3`` multiplied by Q (on the left, or the right with
+    ``left=False``; by Q^T with ``transpose``), Q = H_1 ... H_k the product of the reflections
+    geqrf gives as (``input``, tau = ``input2``), without forming Q. Gradient: see
+    OrmqrBackward0."""
+    from ..autograd.function import _FuncTransforms      # (late: it needs the package loaded)
+    if _FuncTransforms.vmaps:       # (PyTorch's vmap has no rule for it: it runs per sample)
+        from .._functorch import warn_no_batching_rule
+        warn_no_batching_rule("ormqr", (input, input2, input3))
+    _check_ormqr(input, input2, input3, left)
+    value = _ormqr_arrays(input._array, input2._array, input3._array, left, transpose)
+    out = result(lapack_layout(value), OrmqrBackward0, (input, input2, input3), left=left,
+                 transpose=transpose)
+    node = out._grad_fn
+    if isinstance(node, OrmqrBackward0):
+        node.save_for_backward(input, input2, input3, SavedOutput(out))
+    return out
+
+
+show_settings(OrmqrBackward0, left="left", transpose="transpose")

@@ -17,7 +17,9 @@ from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
 from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
-                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half)
+                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half,
+                             check_floating, check_matrices, push_tangents)
+from .pointwise import _broadcast_error
 from .triangular_solves import solve_triangular
 
 
@@ -104,6 +106,43 @@ def _square_lu_gradient(L, U, grad_L, grad_U):
     return solve_triangular(U.mT, left, upper=False, left=False)
 
 
+def lu_tangents(P, L, U, A_t):
+    """Forward mode of A = P L U: (L_t, U_t) for the tangent A_t. For the square part, with
+    X = L^-1 P^T A_t U^-1: L_t = L tril(X, -1), U_t = triu(X) U; a tall A's extra rows
+    L2 = A2 U^-1 get (A2_t - L2 U_t) U^-1, a wide A's extra columns U2 = L^-1 A2 get
+    L^-1 (A2_t - L_t U2)."""
+    from .shape import cat
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    moved = P.mT.matmul(A_t)
+    L1, U1 = L[..., :k, :], U[..., :, :k]
+    inner = solve_triangular(L1, moved[..., :k, :k], upper=False, unitriangular=True)
+    X = solve_triangular(U1, inner, upper=True, left=False)
+    L1_t, U1_t = L1.matmul(X.tril(-1)), X.triu().matmul(U1)
+    if m > n:
+        L2 = L[..., k:, :]
+        L2_t = solve_triangular(U1, moved[..., k:, :] - L2.matmul(U1_t), upper=True, left=False)
+        return cat([L1_t, L2_t], -2), U1_t
+    if m < n:
+        U2 = U[..., :, k:]
+        U2_t = solve_triangular(L1, moved[..., :, k:] - L1_t.matmul(U2), upper=False, unitriangular=True)
+        return L1_t, cat([U1_t, U2_t], -1)
+    return L1_t, U1_t
+
+
+def _packed_tangent(L_t, U_t):
+    """The tangent of the packed factors: L_t below the diagonal, U_t on and above it."""
+    from .shape import cat
+    m, n = L_t.shape[-2], U_t.shape[-1]
+    k = min(m, n)
+    top = L_t[..., :k, :].tril(-1) + U_t[..., :, :k]
+    if m > n:
+        return cat([top, L_t[..., k:, :]], -2)
+    if m < n:
+        return cat([top, U_t[..., :, k:]], -1)
+    return top
+
+
 def _unpacked(LU):
     """L and U from the packed factors, as operations on LU (a second derivative goes
     through them)."""
@@ -131,7 +170,7 @@ class LinalgLuFactorExBackward0(Node):
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
     """``torch.linalg.lu_factor_ex``: the packed LU factors, the pivots (1-based row swaps)
     and info (0, or the first position where U has an exact 0 on its diagonal)."""
-    _check_lu_input("torch.linalg.lu_factor_ex", A)
+    _check_lu_input("torch.lu_factor", A)      # (PyTorch's message names its older function)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu, pivots, info = _lu_arrays(A)
@@ -140,6 +179,13 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
         pivot=pivot)
     if node is not None:
         node.save_for_backward(SavedOutput(LU), pivots_out)
+
+    def tangents(ts):
+        P = _wrap(_permutation(pivots, A.shape[-2], A._array.dtype))
+        L, U = _unpacked(LU.detach())
+        return (_packed_tangent(*lu_tangents(P, L, U, ts[0])), None, None)
+
+    push_tangents((LU, pivots_out, info_out), (A,), tangents)
     return linalg_lu_factor_ex(LU, pivots_out, info_out)
 
 
@@ -180,6 +226,8 @@ def lu(A, *, pivot=True):
         [np.ascontiguousarray(part) for part in (P, L, U)], LinalgLuBackward0, (A,), (1, 2), pivot=pivot)
     if node is not None:
         node.save_for_backward(SavedOutput(L_out), P_out, SavedOutput(U_out))
+    push_tangents((P_out, L_out, U_out), (A,), lambda ts: (
+        None, *lu_tangents(P_out.detach(), L_out.detach(), U_out.detach(), ts[0])))
     return linalg_lu(P_out, L_out, U_out)
 
 
@@ -205,20 +253,66 @@ class LinalgLuSolveBackward0(Node):
             grad_LU = moved.matmul(U.mT).tril(-1) + L.mT.matmul(moved).triu()
         return grad_LU, grad_B
 
+    def jvp(self, tangents, inputs, out):
+        """result_t = op(A)^-1 (B_t - op(A_t) X) (left; X A = B: (B_t - X op(A_t)) op(A)^-1),
+        A_t = P (L_t U + L U_t) from LU_t's two triangles"""
+        (LU, B), (LU_t, B_t) = inputs, tangents
+        n = LU.shape[-1]
+        P = _wrap(_permutation(self.pivots_for_tangent._array, n, LU._array.dtype))
+        L, U = _unpacked(LU)
+        A_t = P.matmul(LU_t.tril(-1).matmul(U) + L.matmul(LU_t.triu()))
+        if self.adjoint:
+            A_t = A_t.mT
+        change = B_t - (A_t.matmul(out) if self.left else out.matmul(A_t))
+        return lu_solve(LU, self.pivots_for_tangent, change, left=self.left, adjoint=self.adjoint)
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
-    """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
-    ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
-    for name, matrix in (("A", LU), ("B", B)):
-        if matrix.ndim < 2:
-            where = "torch.linalg.lu_solve" if name == "A" else "linalg.lu_solve"
-            raise RuntimeError(f"{where}: The input tensor {name} must have at least 2 dimensions.")
+
+def _type_name(t):
+    return from_numpy_dtype(t._array.dtype).tensor_type_name[:-6]
+
+
+def _check_lu_solve_arguments(LU, pivots, B, left):
+    """PyTorch's checks of lu_solve's arguments, in its order, with its messages."""
+    check_floating("torch.linalg.lu_solve", LU)
+    if LU._array.dtype != B._array.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of "
+                           f"type {_type_name(LU)} and B of type {_type_name(B)} instead")
+    if pivots._array.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    check_matrices("torch.linalg.lu_solve", LU)
+    if B.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     n = LU.shape[-1]
-    refuse_half(LU, kernel="linalg.lu_solve_cpu")
     if (B.shape[-2] if left else B.shape[-1]) != n:
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {equation} "
                            f"({LU.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    if pivots.ndim == 0 or pivots.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
+                           "dimension of the matrix")
+    if tuple(pivots.shape) != tuple(LU.shape[:-1]):
+        raise RuntimeError("linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, "
+                           f"but got pivots with shape {list(pivots.shape)} instead")
+    batch_b, batch_a = tuple(B.shape[:-2]), tuple(LU.shape[:-2])
+    try:
+        np.broadcast_shapes(batch_b, batch_a)
+    except ValueError:
+        raise _broadcast_error(np.empty(batch_b, dtype=bool), np.empty(batch_a, dtype=bool)) from None
+    values = pivots._array
+    if values.size and values.max() > LU.shape[-2]:
+        raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to LU.size(-2). Did "
+                           "you properly pass the result of lu_factor?")
+    if values.size and values.min() < 1:
+        raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you "
+                           "properly pass the result of lu_factor?")
+    refuse_half(LU, kernel="linalg.lu_solve_cpu")
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
+    ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
+    _check_lu_solve_arguments(LU, pivots, B, left)
+    n = LU.shape[-1]
     L, U = _unpack(LU._array)
     A = _permutation(pivots._array, n, LU._array.dtype) @ L @ U
     if adjoint:
@@ -230,7 +324,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         value = np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
     # (edges to LU and B only: the pivots are integers, with no gradient)
     out = result(lapack_layout(value.astype(b.dtype, copy=False)), LinalgLuSolveBackward0, (LU, B),
-                 left=left, adjoint=adjoint)
+                 left=left, adjoint=adjoint, pivots_for_tangent=pivots)
     node = out._grad_fn
     if isinstance(node, LinalgLuSolveBackward0):
         node.save_for_backward(LU, pivots, SavedOutput(out))
@@ -288,3 +382,7 @@ show_settings(LinalgLuFactorExBackward0, pivot="pivot")
 show_settings(LinalgLuBackward0, pivot="pivot")
 show_settings(LinalgLuSolveBackward0, adjoint="adjoint", left="left")
 
+
+# (what torch.lu gives with get_infos=True: see minigrad/functional.py)
+_lu_with_info = named_result("_lu_with_info", ("LU", "pivots", "info"))
+_register(_lu_with_info)

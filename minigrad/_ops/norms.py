@@ -101,7 +101,9 @@ def cond(A, p=None):
     """``torch.linalg.cond``: the condition number, how much A can stretch an error relative
     to the solution: ||A|| ||A^-1|| in the norm ``p``. For p None, 2 or -2 it is the ratio of
     the largest and smallest singular values (S_max / S_min; -2: S_min / S_max), which needs no
-    inverse; any other p needs a square matrix and gives inf for a singular one."""
+    inverse; 'nuc' is sum(S) * sum(1/S), from the singular values too (so a singular matrix
+    gives a large finite number where rounding left its smallest S above 0, as in PyTorch);
+    any other p needs a square matrix and gives inf for a singular one."""
     if p in (None, 2, -2):
         values = svdvals(A)
         k = values.shape[-1]
@@ -111,9 +113,10 @@ def cond(A, p=None):
     if p not in ("fro", "nuc", 1, -1, _INF, -_INF):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     check_matrices(f"linalg.cond(ord={p if isinstance(p, str) else format(p, 'g')})", A)
-    if p == "nuc":       # the nuclear norms of A and A^-1 from one set of singular values
-        values = svdvals(A)
-        return values.sum(-1) * values.reciprocal().sum(-1)
+    if p == "nuc":
+        # ||A||_nuc ||A^-1||_nuc, the singular values of A^-1 being 1/S: no inverse needed
+        # (PyTorch computes the singular values twice, one node each)
+        return svdvals(A).sum(-1) * svdvals(A).reciprocal().sum(-1)
     from .decompositions import inv_ex
     inverse, info = inv_ex(A)
     # a singular matrix has no inverse: its condition number is infinite (PyTorch fills the
@@ -171,4 +174,5 @@ def dist(input, other, p=2):
 
 
 show_settings(DistBackward0, p="p")
+
 

@@ -69,14 +69,20 @@ class LinalgSvdBackward0(Node):
         return (grad_A,)
 
 
-def _svd_arrays(A, full_matrices):
+def _svd_arrays(A, full_matrices, driver=None):
+    if driver is not None and not isinstance(driver, str):
+        raise TypeError(f"linalg_svd(): argument 'driver' must be str, not {type(driver).__name__}")
     check_matrices("linalg.svd", A, square=False)
+    if driver is not None:
+        # (PyTorch chooses among cuSOLVER's algorithms with it; its CPU LAPACK has one)
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
+                           "inputs with cuSOLVER backend.")
     refuse_half(A, kernel="linalg_svd_cpu")
     return np.linalg.svd(A._array, full_matrices=full_matrices)
 
 
-def _svd_node(A, full_matrices):
-    U, S, Vh = _svd_arrays(A, full_matrices)
+def _svd_node(A, full_matrices, driver=None):
+    U, S, Vh = _svd_arrays(A, full_matrices, driver)
     U, S, Vh = lapack_layout(U), np.ascontiguousarray(S.astype(A._array.dtype)), lapack_layout(Vh)
     # (svdvals returns S alone, but U and Vh are outputs of the node too: a second derivative
     # goes through them)
@@ -125,15 +131,17 @@ def _svd_tangents(U, S, Vh, A_t, full_matrices):
 def svd(A, full_matrices=True, *, driver=None):
     """``torch.linalg.svd``: A = U diag(S) Vh, as the named triple (U, S, Vh); S descending.
 
+    ``driver`` chooses a CUDA algorithm: on the CPU PyTorch refuses any, and so does minigrad.
+
     Gradient: see LinalgSvdBackward0 (finite only while the singular values are distinct).
     """
-    return linalg_svd(*_svd_node(A, full_matrices))
+    return linalg_svd(*_svd_node(A, full_matrices, driver))
 
 
 def svdvals(A, *, driver=None):
     """``torch.linalg.svdvals``: the singular values alone, descending.
-    Gradient: U diag(grad) Vh."""
-    return _svd_node(A, False)[1]
+    Gradient: U diag(grad) Vh. (``driver``: as svd's, refused on the CPU.)"""
+    return _svd_node(A, False, driver)[1]
 
 
 def svd_function(input, some=True, compute_uv=True):

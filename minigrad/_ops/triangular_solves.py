@@ -7,9 +7,13 @@ that was read: the other triangle of A was never used, so it gets no gradient.
 """
 import numpy as np
 
-from ..autograd.graph import Node
+from .._dtype import from_numpy_dtype
+from .._tensor import _wrap
+from ..autograd.graph import Node, SavedOutput
 from . import result, save_result
-from .decompositions import check_matrices, check_floating, show_settings, lapack_layout, refuse_half
+from .decompositions import (check_matrices, check_floating, show_settings, lapack_layout, refuse_half,
+                             named_result, _register, several_results, warn_once, push_tangents)
+from .pointwise import _broadcast_error
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
@@ -122,3 +126,120 @@ def cholesky_inverse(input, upper=False):
 show_settings(LinalgSolveTriangularBackward0, left="left", unitriangular="unitriangular", upper="upper")
 show_settings(CholeskySolveBackward0, upper="upper")
 show_settings(CholeskyInverseBackward0, upper="upper")
+
+
+# --- the older torch.triangular_solve (deprecated in PyTorch) ----------------------------------
+
+triangular_solve_result = named_result("triangular_solve", ("solution", "cloned_coefficient"))
+_register(triangular_solve_result)
+
+_TRIANGULAR_SOLVE_DEPRECATED = (
+    "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
+    "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed "
+    "and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\n"
+    "should be replaced with\nX = torch.linalg.solve_triangular(A, B).")
+
+
+class TriangularSolveBackward0(Node):
+    """results = (X, A copy) = triangular_solve(self, A) (op(A) X = self, op = transpose or not)
+        ->  grad_self = op(A)^-T grad_X; grad_A = -grad_self X^T (-X grad_self^T if transpose),
+            kept to A's triangle, plus the copy's gradient grad_A_copy"""
+
+    _saved_names = ("A", "self", "solution")
+
+    def backward(self, grad_solution, grad_cloned_coefficient):
+        A, b, X = self.saved_tensors
+        grad_b = grad_A = None
+        if grad_solution is not None:
+            grad_b = triangular_solve(grad_solution, A, self.upper, not self.transpose,
+                                      self.unitriangular)[0]
+            if self.should_compute_output(1):
+                grad_A = -X.matmul(grad_b.mT) if self.transpose else -grad_b.matmul(X.mT)
+                diagonal = int(self.unitriangular)
+                grad_A = grad_A.triu(diagonal) if self.upper else grad_A.tril(-diagonal)
+        if grad_A is None:
+            grad_A = _zeros_like(A)
+        if grad_b is None:
+            grad_b = _zeros_like(b)
+        if self.should_compute_output(1) and grad_cloned_coefficient is not None:
+            grad_A = grad_A.add(grad_cloned_coefficient)
+        return grad_b, grad_A
+
+
+def _zeros_like(t):
+    """PyTorch's zeros for an input whose gradient nothing sends: one 0 expanded to its shape."""
+    return _wrap(np.zeros(1, dtype=t._array.dtype)).expand(tuple(t.shape))
+
+
+def _check_triangular_solve(b, A):
+    """PyTorch's checks of triangular_solve's arguments, in its order, with its messages; returns
+    the batch shape the two broadcast to."""
+    for name, t in (("b", b), ("A", A)):
+        if t.ndim < 2:
+            raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, "
+                               f"but it has {t.ndim} dimensions instead")
+    if b._array.dtype != A._array.dtype:
+        def type_name(t):
+            return from_numpy_dtype(t._array.dtype).tensor_type_name[:-6]
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {type_name(b)} "
+                           f"and A of type {type_name(A)} instead.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
+    if A.shape[-1] != b.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
+                           f"{A.shape[-2]} by {A.shape[-1]} but each b matrix is {b.shape[-2]} by "
+                           f"{b.shape[-1]}")
+    batch_b, batch_a = tuple(b.shape[:-2]), tuple(A.shape[:-2])
+    try:
+        batch = tuple(np.broadcast_shapes(batch_b, batch_a))
+    except ValueError:
+        raise _broadcast_error(np.empty(batch_b, dtype=bool), np.empty(batch_a, dtype=bool)) from None
+    if b._array.dtype.kind != "f" or b._array.dtype == np.float16:
+        raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
+                                  f"'{from_numpy_dtype(b._array.dtype).tensor_type_name[:-6]}'")
+    return batch
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """``torch.triangular_solve`` (deprecated in PyTorch): X with op(A) X = b for a triangular A
+    (op(A) = A^T with ``transpose``), as the named pair (solution, cloned_coefficient), the
+    second a copy of A; batches broadcast. Warns once, as PyTorch does.
+    Gradient: see TriangularSolveBackward0."""
+    warn_once("triangular_solve", _TRIANGULAR_SOLVE_DEPRECATED)
+    batch = _check_triangular_solve(b, A)
+    n = A.shape[-1]
+    a = np.broadcast_to(A._array, batch + (n, n))
+    rhs = np.broadcast_to(b._array, batch + tuple(b.shape[-2:]))
+    if transpose:       # the transpose of an upper triangle is a lower one
+        a_used, upper_used = np.swapaxes(a, -1, -2), not upper
+    else:
+        a_used, upper_used = a, upper
+    if rhs.size:
+        value = _triangular_solve_arrays(a_used, rhs, upper_used, True, unitriangular)
+    else:
+        value = np.zeros(rhs.shape, dtype=rhs.dtype)
+    (X, copy), node = several_results(
+        [lapack_layout(value.astype(b._array.dtype, copy=False)), lapack_layout(a)],
+        TriangularSolveBackward0, (b, A), (0, 1), transpose=transpose, unitriangular=unitriangular,
+        upper=upper)
+    if node is not None:
+        node.save_for_backward(A, b, SavedOutput(X))
+    push_tangents((X, copy), (b, A), lambda ts: _triangular_solve_tangents(
+        b, A, X.detach(), ts, upper, transpose, unitriangular))
+    return triangular_solve_result(X, copy)
+
+
+def _triangular_solve_tangents(b, A, X, tangents, upper, transpose, unitriangular):
+    """Forward mode as PyTorch's rule computes it: X_t = op(A)^-1 (b_t - A_t X), with A_t as
+    given (whole, and not transposed: PyTorch's rule is that of a general solve); the copy of
+    A gets A_t."""
+    b_t, A_t = tangents
+    if A_t is None:
+        A_t = _wrap(np.zeros(A.shape, dtype=A._array.dtype))
+    if b_t is None:
+        b_t = _wrap(np.zeros(b.shape, dtype=b._array.dtype))
+    return triangular_solve(b_t - A_t.matmul(X), A, upper, transpose, unitriangular)[0], A_t
+
+
+show_settings(TriangularSolveBackward0, transpose="transpose", unitriangular="unitriangular", upper="upper")

@@ -14,6 +14,8 @@ Where each function lives (every one with its backward next to it):
     _ops/spectral.py         svd, svdvals, eigh, eigvalsh, qr, pinv, matrix_rank, matrix_exp, lstsq
     _ops/householder.py      householder_product, (torch.geqrf, torch.orgqr)
     _ops/lu.py               lu_factor, lu_factor_ex, lu, lu_solve, (torch.lu_unpack)
+    _ops/ldl.py              ldl_factor, ldl_factor_ex, ldl_solve (no derivative, as in PyTorch)
+    linalg/_eig.py           eig, eigvals (complex results: refused, minigrad has no complex dtypes)
     _ops/matrix_products.py  cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
     _ops/linalg.py           matmul (the ``@`` operator)
 
@@ -24,6 +26,8 @@ from .._ops.reduction import vector_norm as _vector_norm
 from .._ops.norms import matrix_norm, norm, cond  # noqa: F401
 from .._ops.triangular_solves import solve_triangular  # noqa: F401
 from .._ops.lu import lu_factor, lu_factor_ex, lu, lu_solve  # noqa: F401
+from .._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
+from ._eig import eig, eigvals  # noqa: F401
 from .._ops.decompositions import (  # noqa: F401
     _LinAlgError as LinAlgError, det, slogdet, inv, inv_ex, solve, solve_ex)
 from .._ops.cholesky import cholesky, cholesky_ex  # noqa: F401
@@ -66,14 +70,18 @@ def _check_arguments():
         "tensorsolve": (("A", TENSOR), ("B", TENSOR)),
         **{name: A for name in ("lu_factor", "lu_factor_ex", "lu")},
         "lu_solve": (("LU", TENSOR), ("pivots", TENSOR), ("B", TENSOR)),
+        **{name: INPUT for name in ("ldl_factor", "ldl_factor_ex", "eig", "eigvals")},
+        "ldl_solve": (("LD", TENSOR), ("pivots", TENSOR), ("B", TENSOR)),
         "solve_triangular": (("input", TENSOR), ("B", TENSOR)),
         "cross": (("input", TENSOR), ("other", TENSOR)),
         "vecdot": (("x", TENSOR), ("y", TENSOR)),
-        "matrix_power": (("input", TENSOR), ("n", INT)),
+        "matrix_power": (("input", TENSOR), ("n", INT)), "matmul": (("input", TENSOR), ("other", TENSOR)),
+        "householder_product": (("input", TENSOR), ("tau", TENSOR)),
         "multi_dot": (("tensors", TENSORS),),
     }
+    from .._out import OUT_RULES
     for name, kinds in parameters.items():
-        globals()[name] = checked(globals()[name], "linalg_" + name, kinds)
+        globals()[name] = checked(globals()[name], "linalg_" + name, kinds, OUT_RULES.get("linalg_" + name))
 
 
 _check_arguments()
@@ -82,4 +90,5 @@ __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "det", "slogdet"
            "solve", "solve_ex", "cholesky", "cholesky_ex", "svd", "svdvals", "eigh", "eigvalsh",
            "qr", "pinv", "matrix_rank", "matrix_exp", "lstsq", "cross", "vecdot", "multi_dot",
            "matrix_power", "matmul", "diagonal", "cond", "vander", "solve_triangular",
-           "lu_factor", "lu_factor_ex", "lu", "lu_solve", "tensorinv", "tensorsolve"]
+           "lu_factor", "lu_factor_ex", "lu", "lu_solve", "tensorinv", "tensorsolve",
+           "ldl_factor", "ldl_factor_ex", "ldl_solve", "eig", "eigvals"]
