@@ -752,3 +752,16 @@ def test_geqrf_out_casts_as_torch(dtypes):
         except RuntimeError as error:
             seen.append(str(error))
     assert seen[0] == seen[1]
+
+
+def test_torch_lu_under_vmap_matches_torch():
+    """torch.lu lives in minigrad.functional, which vmap must batch (it is not minigrad.func)."""
+    torch = import_torch()
+    data = np.random.default_rng(3).standard_normal((3, 4, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = minigrad.vmap(minigrad.lu)(minigrad.tensor(data))
+        theirs = torch.vmap(torch.lu)(torch.tensor(data))
+    for a, b in zip(ours, theirs):
+        assert np.allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+        assert a.dtype.__str__().split(".")[-1] == str(b.dtype).split(".")[-1]

@@ -332,6 +332,12 @@ _NOT_BATCHED_MODULES = ("minigrad.func", "minigrad.autograd", "minigrad.random",
                         "minigrad._ops.views")
 
 
+def _is_within(module, packages):
+    """Is ``module`` one of ``packages`` or inside one? (``minigrad.functional`` is not inside
+    ``minigrad.func``.)"""
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
 def install_batching_functions(namespace, prefix, names=None):
     """Wrap the public functions of ``namespace`` (a module's dict) with batching_function
     (only ``names``, if given)."""
@@ -340,6 +346,6 @@ def install_batching_functions(namespace, prefix, names=None):
             continue
         module = getattr(value, "__module__", "") or ""
         if (isinstance(value, types.FunctionType) and not name.startswith("_")
-                and (names or not (module.startswith(_NOT_BATCHED_MODULES) or module == "minigrad._ops"))
+                and (names or not (_is_within(module, _NOT_BATCHED_MODULES) or module == "minigrad._ops"))
                 and not hasattr(value, "_unbatched")):
             namespace[name] = batching_function(value, prefix + name)
