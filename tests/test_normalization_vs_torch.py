@@ -247,6 +247,37 @@ def test_errors_as_torch():
     assert errors(minigrad) == errors(torch)
 
 
+def mixed_dtypes(L, input, weight, bias, running):
+    """Each normalization of an input, weight, bias (and running statistics) of the given dtypes:
+    the result's dtype or the error's text."""
+    F, dt = L.nn.functional, lambda name: getattr(L, name)
+    x, w, b = L.ones(2, 3, 2, dtype=dt(input)), L.ones(3, dtype=dt(weight)), L.zeros(3, dtype=dt(bias))
+    mean, var = L.zeros(3, dtype=dt(running)), L.ones(3, dtype=dt(running))
+    calls = [lambda: F.layer_norm(x, (2,), w[:2], b[:2]), lambda: F.group_norm(x, 3, w, b),
+             lambda: F.instance_norm(x, None, None, w, b), lambda: F.batch_norm(x, mean, var, w, b),
+             lambda: F.batch_norm(x, mean, var, training=True), lambda: F.batch_norm(x, mean, var, None, b)]
+    outcomes = []
+    for call in calls:
+        try:
+            outcomes.append(str(call().dtype))
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    return outcomes
+
+
+@pytest.mark.parametrize("input, weight, bias, running", [
+    ("float64", "float64", "float32", "float64"), ("float32", "float32", "float64", "float32"),
+    ("float16", "float16", "float32", "float32"), ("float16", "float32", "float16", "float32"),
+    ("float64", "float32", "float32", "float32"), ("float64", "float16", "float32", "float64"),
+    ("float64", "float64", "float64", "float32"), ("float16", "float32", "float32", "float32")])
+def test_mixed_dtypes_as_torch(input, weight, bias, running):
+    """The first parameter given decides: in the input's dtype, every other must be too (PyTorch's
+    kernel says 'expected scalar type ... but found ...'); else all must be float32, the input
+    float16 ('mixed dtype (CPU): ...')."""
+    torch = import_torch()
+    assert mixed_dtypes(minigrad, input, weight, bias, running) == mixed_dtypes(torch, input, weight, bias, running)
+
+
 def edge_cases(L):
     """Empty batches, a 1-d input, integers, lists: what comes out or which error, and its text."""
     F = L.nn.functional

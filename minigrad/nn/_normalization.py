@@ -132,15 +132,24 @@ def _verify_batch_size(size):
 
 
 def _check_same_dtype(input, *tensors):
-    """PyTorch's CPU kernels want the weight, bias and running statistics in the input's dtype
-    (a float16 input may have float32 ones)."""
-    for tensor in tensors:
-        if tensor is None or tensor.dtype is input.dtype:
-            continue
-        if input.dtype is _dtype.float16 and tensor.dtype is _dtype.float32:
-            continue
-        if input.dtype is _dtype.float32:
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    """PyTorch's CPU kernels want the weight, bias and running statistics (``tensors``, in that
+    order) in the input's dtype, or, for a float16 input, all of them float32.
+
+    As PyTorch decides: the first parameter given names the case. In the input's dtype, every
+    other one must be too (the kernel reads them as the input's type); otherwise ("mixed") all
+    must be float32 and the input float16."""
+    given = [t for t in tensors if t is not None]
+    if not given:
+        return
+    if given[0].dtype is input.dtype:
+        for tensor in given:
+            if tensor.dtype is not input.dtype:
+                raise RuntimeError(f"expected scalar type {_dtype.scalar_type_name(input.dtype)} but found "
+                                   f"{_dtype.scalar_type_name(tensor.dtype)}")
+        return
+    if any(tensor.dtype is not _dtype.float32 for tensor in given):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype is not _dtype.float16:
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
