@@ -1345,6 +1345,13 @@ def test_random_programs_match_pytorch(torch, program):
     # (gI_0t.add_(gI_1t).add_(gI_2t), after a div_), so x.grad is at version 3
     [("leaf", (3,), 0, False, True), ("unary", "F_layer_norm_last", (0,), False, False),
      ("grad_outputs", "leaves", (1, 0), False, True), ("backward", "backward", (2,), False, False)],
+    # batch_norm of rows that are one row expanded: PyTorch's path for such layouts gives 0 exactly
+    [("leaf", (3,), 0, False, True), ("view", "broadcast_tensors", (0,), True, False),
+     ("unary", "F_batch_norm_train", (1,), True, False)],
+    # embedding from a table without rows (combinations of one number): PyTorch's index_select
+    # refuses it
+    [("leaf", (), 0, False, True), ("unary", "combinations", (0,), True, False),
+     ("unary", "F_embedding", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -151,6 +151,25 @@ def test_running_statistics_as_torch(momentum):
     assert seen[0][2:] == seen[1][2:]
 
 
+def strided_batch_norms(L):
+    """batch_norm of inputs in layouts its kernels do not take (expanded, transposed, stepped):
+    PyTorch computes ((x - mean) * invstd) * weight + bias element by element, so equal rows
+    normalize to exact zeros."""
+    x = L.tensor(np.random.default_rng(2).uniform(-2, 2, (3, 4)).astype(np.float32))
+    w, b = L.linspace(0.5, 2, 3), L.linspace(-1, 1, 3)
+    mean, var = L.linspace(-1, 1, 3), L.linspace(0.5, 2, 3)
+    F = L.nn.functional
+    return [F.batch_norm(x[0].expand(2, 4), None, None, training=True),
+            F.batch_norm(x[0, :3].expand(5, 3), None, None, w, b, training=True),
+            F.batch_norm(x.t(), mean, var, w, b), F.batch_norm(x.t()[::2], mean, var, w)]
+
+
+def test_strided_batch_norm_as_torch():
+    torch = import_torch()
+    for ours, theirs in zip(strided_batch_norms(minigrad), strided_batch_norms(torch)):
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
 def modules(L):
     nn, seen = L.nn, []
     layers = [nn.LayerNorm(4), nn.LayerNorm((3, 4), eps=1e-3, elementwise_affine=False), nn.LayerNorm(4, bias=False),
