@@ -1207,3 +1207,14 @@ def test_in_place_with_a_partly_overlapping_other(torch, name, view):
         other = x.unflatten(0, (1, 3)) if view == "unflatten" else x.as_strided((2,), (1,), 1)
         return getattr(x, name)(other)
     assert_same(fn, torch)
+
+
+# aminmax over an empty dim names the dim wrapped (0, not -1); addbmm names batch1 'mat1' when
+# it is the one whose dtype differs
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(0).aminmax(dim=-1)[0], lambda L: L.ones(2, 0).aminmax(dim=-1, keepdim=True)[1],
+    lambda L: L.addbmm(L.ones((), dtype=L.float64), L.ones(1, 1, 3), L.ones(1, 3, 1, dtype=L.float64)),
+    lambda L: L.addbmm(L.ones(()), L.ones(1, 1, 3), L.ones(1, 3, 1, dtype=L.float64)),
+    lambda L: L.addbmm(L.ones((), dtype=L.float64), L.ones(1, 1, 3), L.ones(1, 3, 1))])
+def test_aminmax_and_addbmm_messages(torch, fn):
+    assert_same(fn, torch)
