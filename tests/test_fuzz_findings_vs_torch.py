@@ -1218,3 +1218,14 @@ def test_in_place_with_a_partly_overlapping_other(torch, name, view):
     lambda L: L.addbmm(L.ones((), dtype=L.float64), L.ones(1, 1, 3), L.ones(1, 3, 1))])
 def test_aminmax_and_addbmm_messages(torch, fn):
     assert_same(fn, torch)
+
+
+# index_put and index_put_ want values of self's dtype, as x[i] = v does
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(3).index_put((L.tensor([0]),), L.tensor(1.5, dtype=L.float64)),
+    lambda L: L.ones(3, dtype=L.float64).index_put((L.tensor([0, 0]),), L.tensor(1.5), accumulate=True),
+    lambda L: L.ones(3).index_put_((L.tensor([0]),), L.tensor(2)),
+    lambda L: L.ones(3).index_put_((L.tensor([0]),), 1.5),
+    lambda L: L.ones(3, requires_grad=True).index_put_((L.tensor([0]),), L.tensor(2))])
+def test_index_put_value_dtype(torch, fn):
+    assert_same(fn, torch)

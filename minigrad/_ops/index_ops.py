@@ -18,7 +18,7 @@ from . import result
 from .inplace import _overlaps, apply_inplace, check_inplace, reading_its_own_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
-from .indexing import index_put as _index_put
+from .indexing import index_put as _index_put, _check_index_put_dtype
 from .gather_scatter import index_select
 from .._dtype import cpp_name
 
@@ -278,9 +278,9 @@ def index_fill_(self, dim, index, value):
 
 # --- index_put -------------------------------------------------------------------------------
 
-def _check_values(values):
+def _check_values(values, name="index_put"):
     if not isinstance(values, Tensor):
-        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
+        raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not "
                         f"{type(values).__name__}")
 
 
@@ -290,12 +290,15 @@ def index_put(input, indices, values, accumulate=False):
     accumulate=True: repeated positions then add up). ``indices`` is a tuple of tensors,
     one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
     _check_values(values)
+    _check_index_put_dtype(input, values)
     return _index_put(input, tuple(indices), values, accumulate=accumulate)
 
 
 def index_put_(self, indices, values, accumulate=False):
     """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
-    _check_values(values)
+    _check_values(values, "index_put_")
+    check_inplace(self, others=(values,))       # (autograd's rules first, then the kernel's dtype check)
+    _check_index_put_dtype(self, values)
     return apply_inplace(self, lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate),
                          values)
 
