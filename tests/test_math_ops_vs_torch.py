@@ -201,6 +201,16 @@ def test_polygamma(torch, n):
     assert gradcheck(lambda t: minigrad.polygamma(n, t), (x,))
 
 
+def test_trigamma_of_float32_near_its_poles(torch):
+    """polygamma(1, x) of float32 works in float32, as PyTorch's kernel: at a pole sin(pi * x) is
+    not 0 in float32, and its size sets the (finite) result."""
+    values = [-1.0, -2.0, -0.5, 0.0, 0.25, 1.0, 2.5, -3.7, 7.0]
+    ours = minigrad.polygamma(1, minigrad.tensor(values)).numpy()
+    theirs = torch.polygamma(1, torch.tensor(values)).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    assert minigrad.polygamma(1, minigrad.tensor([-1, 3])).tolist() == torch.polygamma(1, torch.tensor([-1, 3])).tolist()
+
+
 # --- two inputs -------------------------------------------------------------------------------
 
 BINARY = {
