@@ -1229,3 +1229,16 @@ def test_aminmax_and_addbmm_messages(torch, fn):
     lambda L: L.ones(3, requires_grad=True).index_put_((L.tensor([0]),), L.tensor(2))])
 def test_index_put_value_dtype(torch, fn):
     assert_same(fn, torch)
+
+
+# copy_ (and x[i] = v) of a value that requires grad into an integer tensor: integers have no
+# gradient, so PyTorch records nothing and the tensor stays a leaf
+@pytest.mark.parametrize("change", [lambda L, i, x: i.__setitem__(0, x[1]), lambda L, i, x: i.copy_(x),
+                                    lambda L, i, x: i[:2].copy_(x[1:]), lambda L, i, x: i.bool().copy_(x)])
+def test_copy_into_integers_records_nothing(torch, change):
+    seen = []
+    for L in (minigrad, torch):
+        x, i = L.tensor([1.5, 2.0, -3.0], requires_grad=True), L.tensor([1, 2, 3])
+        change(L, i, x)
+        seen.append((i.tolist(), i.requires_grad, i.grad_fn is None, i.is_leaf, i._version))
+    assert seen[0] == seen[1]

@@ -1569,6 +1569,10 @@ def test_random_programs_match_pytorch(torch, program):
     # polygamma_(1) of float32 numbers at its poles (-1, 0): computed in float32 as PyTorch
     [("leaf", (3,), 0, False, True), ("unary", "F_alpha_dropout_eval", (0,), True, False),
      ("grad_outputs", "leaves", (0, 0), True, False), ("inplace", "polygamma_", (2,), True, False)],
+    # x[0] = v into an integer tensor (searchsorted's positions), v requiring grad: nothing is
+    # recorded, the integers stay a leaf
+    [("leaf", (3,), 0, False, True), ("unary", "unflatten", (0,), True, False),
+     ("binary", "searchsorted_t", (1, 0), True, False), ("inplace_binary", "setitem_t", (2, 0), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
