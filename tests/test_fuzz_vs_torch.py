@@ -1573,6 +1573,8 @@ def test_random_programs_match_pytorch(torch, program):
     # recorded, the integers stay a leaf
     [("leaf", (3,), 0, False, True), ("unary", "unflatten", (0,), True, False),
      ("binary", "searchsorted_t", (1, 0), True, False), ("inplace_binary", "setitem_t", (2, 0), False, False)],
+    # heaviside's node (NotImplemented) has edges only to the inputs that require grad
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("binary", "heaviside", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

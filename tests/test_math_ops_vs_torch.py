@@ -201,6 +201,17 @@ def test_polygamma(torch, n):
     assert gradcheck(lambda t: minigrad.polygamma(n, t), (x,))
 
 
+@pytest.mark.parametrize("grads", [(True, True), (True, False), (False, True)])
+def test_heaviside_node_has_edges_only_to_inputs_requiring_grad(torch, grads):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 0.0, -1.0], requires_grad=grads[0])
+        values = L.tensor([0.5, 0.5, 0.5], requires_grad=grads[1])
+        node = L.heaviside(x, values).grad_fn
+        seen.append([(n.name().split("::")[-1], nr) for n, nr in node.next_functions])
+    assert seen[0] == seen[1]
+
+
 def test_trigamma_of_float32_near_its_poles(torch):
     """polygamma(1, x) of float32 works in float32, as PyTorch's kernel: at a pole sin(pi * x) is
     not 0 in float32, and its size sets the (finite) result."""

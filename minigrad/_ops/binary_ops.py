@@ -184,7 +184,9 @@ def heaviside(input, values):
     if input._array.dtype != values._array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
-    return result(out, _HeavisideBackward, (input, values))
+    # (as for every node without a derivative: edges only to the inputs that require grad)
+    recorded = tuple(t for t in (input, values) if t._graph_requires_grad) or (input, values)
+    return result(out, _HeavisideBackward, recorded)
 
 
 # --- float_power ---------------------------------------------------------------------------
