@@ -212,6 +212,17 @@ def test_heaviside_node_has_edges_only_to_inputs_requiring_grad(torch, grads):
     assert seen[0] == seen[1]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["log", "log2", "log10"])
+def test_logarithms_of_negative_numbers_give_nans_without_sign(torch, name, dtype):
+    """PyTorch's NaN for a number outside the domain has its sign bit clear (copysign shows it)."""
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([-2.0, -0.5, 1.0, -7.0] * 5, dtype=getattr(L, dtype))
+        seen.append(L.copysign(L.ones(()), getattr(L, name)(x)).tolist())
+    assert seen[0] == seen[1]
+
+
 def test_trigamma_of_float32_near_its_poles(torch):
     """polygamma(1, x) of float32 works in float32, as PyTorch's kernel: at a pole sin(pi * x) is
     not 0 in float32, and its size sets the (finite) result."""
