@@ -1242,3 +1242,12 @@ def test_copy_into_integers_records_nothing(torch, change):
         change(L, i, x)
         seen.append((i.tolist(), i.requires_grad, i.grad_fn is None, i.is_leaf, i._version))
     assert seen[0] == seen[1]
+
+
+# dist of an integer and a float tensor: the difference is float, so PyTorch has a norm for it
+@pytest.mark.parametrize("fn", [
+    lambda L: L.dist(L.tensor(2), L.ones(3)), lambda L: L.dist(L.ones(3, dtype=L.int64), L.tensor(1.5)),
+    lambda L: L.dist(L.tensor([1, 2]), L.ones(2, dtype=L.float64)),
+    lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int32))])
+def test_dist_of_integers_and_floats(torch, fn):
+    assert_same(fn, torch)

@@ -1579,6 +1579,9 @@ def test_random_programs_match_pytorch(torch, program):
     # has its sign bit clear (copysign shows it)
     [("leaf", (3,), 0, False, True), ("binary", "F_poisson_nll_t", (0, 0), True, False),
      ("binary", "copysign", (0, 1), True, False)],
+    # dist of an integer count and a float tensor: computed in float, as PyTorch
+    [("leaf", (3,), 0, False, True), ("unary", "count_nonzero", (0,), True, False),
+     ("binary", "dist", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -328,6 +328,8 @@ ERRORS = {
     "dist_int": lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int64)),
     # (a view whose history was lost: that error comes before the shapes', as for every recorded op)
     "dist_lost_history": lambda L: L.dist(L.ones(3, requires_grad=True), _view_with_lost_history(L)),
+    "dist_bools": lambda L: L.dist(L.ones(2, dtype=L.bool), L.ones(2)),
+    "dist_two_bools": lambda L: L.dist(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool)),
     "vecdot_sizes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(3)),
     "vecdot_dtypes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(2, dtype=L.float64)),
     "qr_mode": lambda L: L.linalg.qr(L.eye(2), mode="x"),
