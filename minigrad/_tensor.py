@@ -920,6 +920,25 @@ class Tensor:
                                f"Got {self._array.ndim}-D tensor.")
         return _ops_shape.transpose(self, -2, -1)
 
+    @property
+    def mH(self):
+        """The last two dimensions swapped and the numbers conjugated (for real numbers: mT)."""
+        return self._conj_transposed("tensor.mH", "Tensor.mH")
+
+    def adjoint(self):
+        """The conjugate transpose of a matrix, or of each in a batch: ``mH`` as a method."""
+        return self._conj_transposed("tensor.adjoint()", "adjoint()")
+
+    def _conj_transposed(self, name, warned_name):
+        if self._array.ndim == 0:
+            warnings.warn(f"{warned_name} is deprecated on 0-D tensors. Consider using x.conj().",
+                          UserWarning, stacklevel=3)
+            return self.conj()
+        if self._array.ndim < 2:
+            raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. "
+                               f"Got {self._array.ndim}-D tensor.")
+        return _ops_shape.transpose(self, -2, -1).conj()
+
 
 def _rebuild(array, requires_grad, empty_steps=None):
     if empty_steps is not None:       # (the steps of a tensor without elements, which numpy drops)

@@ -102,6 +102,21 @@ def test_errors_as_torch():
     assert errors(minigrad) == errors(torch)
 
 
+def empty_tables(L):
+    """Looking up rows of a table with no rows (PyTorch's index_select refuses) or with rows of
+    no numbers (another kernel checks the indices, naming the first one out of bounds)."""
+    outcomes = []
+    for table in (L.ones(3, 0), L.ones(0, 3), L.ones(0, 0)):
+        for indices in ([[1, 0], [1, 1]], [5], [1, -4, 3], [], 0):
+            outcomes.append(_error(lambda: L.nn.functional.embedding(L.tensor(indices, dtype=L.int64), table)))
+    return outcomes
+
+
+def test_empty_tables_as_torch():
+    torch = import_torch()
+    assert empty_tables(minigrad) == empty_tables(torch)
+
+
 # --- embedding_bag ----------------------------------------------------------------------------
 
 BAG_TABLE = np.random.default_rng(2).standard_normal((10, 3))

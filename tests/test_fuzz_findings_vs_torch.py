@@ -1207,3 +1207,47 @@ def test_in_place_with_a_partly_overlapping_other(torch, name, view):
         other = x.unflatten(0, (1, 3)) if view == "unflatten" else x.as_strided((2,), (1,), 1)
         return getattr(x, name)(other)
     assert_same(fn, torch)
+
+
+# aminmax over an empty dim names the dim wrapped (0, not -1); addbmm names batch1 'mat1' when
+# it is the one whose dtype differs
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(0).aminmax(dim=-1)[0], lambda L: L.ones(2, 0).aminmax(dim=-1, keepdim=True)[1],
+    lambda L: L.addbmm(L.ones((), dtype=L.float64), L.ones(1, 1, 3), L.ones(1, 3, 1, dtype=L.float64)),
+    lambda L: L.addbmm(L.ones(()), L.ones(1, 1, 3), L.ones(1, 3, 1, dtype=L.float64)),
+    lambda L: L.addbmm(L.ones((), dtype=L.float64), L.ones(1, 1, 3), L.ones(1, 3, 1))])
+def test_aminmax_and_addbmm_messages(torch, fn):
+    assert_same(fn, torch)
+
+
+# index_put and index_put_ want values of self's dtype, as x[i] = v does
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(3).index_put((L.tensor([0]),), L.tensor(1.5, dtype=L.float64)),
+    lambda L: L.ones(3, dtype=L.float64).index_put((L.tensor([0, 0]),), L.tensor(1.5), accumulate=True),
+    lambda L: L.ones(3).index_put_((L.tensor([0]),), L.tensor(2)),
+    lambda L: L.ones(3).index_put_((L.tensor([0]),), 1.5),
+    lambda L: L.ones(3, requires_grad=True).index_put_((L.tensor([0]),), L.tensor(2))])
+def test_index_put_value_dtype(torch, fn):
+    assert_same(fn, torch)
+
+
+# copy_ (and x[i] = v) of a value that requires grad into an integer tensor: integers have no
+# gradient, so PyTorch records nothing and the tensor stays a leaf
+@pytest.mark.parametrize("change", [lambda L, i, x: i.__setitem__(0, x[1]), lambda L, i, x: i.copy_(x),
+                                    lambda L, i, x: i[:2].copy_(x[1:]), lambda L, i, x: i.bool().copy_(x)])
+def test_copy_into_integers_records_nothing(torch, change):
+    seen = []
+    for L in (minigrad, torch):
+        x, i = L.tensor([1.5, 2.0, -3.0], requires_grad=True), L.tensor([1, 2, 3])
+        change(L, i, x)
+        seen.append((i.tolist(), i.requires_grad, i.grad_fn is None, i.is_leaf, i._version))
+    assert seen[0] == seen[1]
+
+
+# dist of an integer and a float tensor: the difference is float, so PyTorch has a norm for it
+@pytest.mark.parametrize("fn", [
+    lambda L: L.dist(L.tensor(2), L.ones(3)), lambda L: L.dist(L.ones(3, dtype=L.int64), L.tensor(1.5)),
+    lambda L: L.dist(L.tensor([1, 2]), L.ones(2, dtype=L.float64)),
+    lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int32))])
+def test_dist_of_integers_and_floats(torch, fn):
+    assert_same(fn, torch)

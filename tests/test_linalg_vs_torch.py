@@ -281,6 +281,15 @@ def _singular(L):
     return L.tensor([[1., 2.], [2., 4.]])
 
 
+def _view_with_lost_history(L):
+    """A view made under no_grad of a result that then changed in place: its history is lost."""
+    base = L.ones(3, requires_grad=True) * 2
+    with L.no_grad():
+        view = base[1:]
+        base.mul_(2)
+    return view
+
+
 ERRORS = {
     "inv_singular": lambda L: L.linalg.inv(_singular(L)),
     "inverse_singular": lambda L: L.inverse(_singular(L)),
@@ -317,6 +326,10 @@ ERRORS = {
     "multi_dot_dtypes": lambda L: L.linalg.multi_dot([L.ones(3, 3, dtype=L.float64), L.ones(3, 3)]),
     "dist_shapes": lambda L: L.dist(L.ones(2), L.ones(3)),
     "dist_int": lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int64)),
+    # (a view whose history was lost: that error comes before the shapes', as for every recorded op)
+    "dist_lost_history": lambda L: L.dist(L.ones(3, requires_grad=True), _view_with_lost_history(L)),
+    "dist_bools": lambda L: L.dist(L.ones(2, dtype=L.bool), L.ones(2)),
+    "dist_two_bools": lambda L: L.dist(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool)),
     "vecdot_sizes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(3)),
     "vecdot_dtypes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(2, dtype=L.float64)),
     "qr_mode": lambda L: L.linalg.qr(L.eye(2), mode="x"),

@@ -201,6 +201,38 @@ def test_polygamma(torch, n):
     assert gradcheck(lambda t: minigrad.polygamma(n, t), (x,))
 
 
+@pytest.mark.parametrize("grads", [(True, True), (True, False), (False, True)])
+def test_heaviside_node_has_edges_only_to_inputs_requiring_grad(torch, grads):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 0.0, -1.0], requires_grad=grads[0])
+        values = L.tensor([0.5, 0.5, 0.5], requires_grad=grads[1])
+        node = L.heaviside(x, values).grad_fn
+        seen.append([(n.name().split("::")[-1], nr) for n, nr in node.next_functions])
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["log", "log2", "log10"])
+def test_logarithms_of_negative_numbers_give_nans_without_sign(torch, name, dtype):
+    """PyTorch's NaN for a number outside the domain has its sign bit clear (copysign shows it)."""
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([-2.0, -0.5, 1.0, -7.0] * 5, dtype=getattr(L, dtype))
+        seen.append(L.copysign(L.ones(()), getattr(L, name)(x)).tolist())
+    assert seen[0] == seen[1]
+
+
+def test_trigamma_of_float32_near_its_poles(torch):
+    """polygamma(1, x) of float32 works in float32, as PyTorch's kernel: at a pole sin(pi * x) is
+    not 0 in float32, and its size sets the (finite) result."""
+    values = [-1.0, -2.0, -0.5, 0.0, 0.25, 1.0, 2.5, -3.7, 7.0]
+    ours = minigrad.polygamma(1, minigrad.tensor(values)).numpy()
+    theirs = torch.polygamma(1, torch.tensor(values)).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    assert minigrad.polygamma(1, minigrad.tensor([-1, 3])).tolist() == torch.polygamma(1, torch.tensor([-1, 3])).tolist()
+
+
 # --- two inputs -------------------------------------------------------------------------------
 
 BINARY = {

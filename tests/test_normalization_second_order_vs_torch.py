@@ -119,6 +119,16 @@ def test_derivatives_and_their_graphs_as_torch(name):
                 assert mine._output_nr == ref.output_nr
 
 
+@pytest.mark.parametrize("name", sorted(set(PROGRAMS) - FAILING))
+def test_versions_of_the_derivatives_as_torch(name):
+    """PyTorch's double-backward formulas add and divide in place (gI_0t.add_(gI_1t).add_(gI_2t),
+    ...): each derivative's _version counts those steps, and minigrad's must too."""
+    torch = import_torch()
+    ours, theirs = orders(minigrad, name), orders(torch, name)
+    for mine, ref in zip(ours, theirs):
+        assert [None if g is None else g._version for g in mine] == [None if g is None else g._version for g in ref]
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_float32_derivatives_as_torch(name):
     torch = import_torch()

@@ -151,6 +151,25 @@ def test_running_statistics_as_torch(momentum):
     assert seen[0][2:] == seen[1][2:]
 
 
+def strided_batch_norms(L):
+    """batch_norm of inputs in layouts its kernels do not take (expanded, transposed, stepped):
+    PyTorch computes ((x - mean) * invstd) * weight + bias element by element, so equal rows
+    normalize to exact zeros."""
+    x = L.tensor(np.random.default_rng(2).uniform(-2, 2, (3, 4)).astype(np.float32))
+    w, b = L.linspace(0.5, 2, 3), L.linspace(-1, 1, 3)
+    mean, var = L.linspace(-1, 1, 3), L.linspace(0.5, 2, 3)
+    F = L.nn.functional
+    return [F.batch_norm(x[0].expand(2, 4), None, None, training=True),
+            F.batch_norm(x[0, :3].expand(5, 3), None, None, w, b, training=True),
+            F.batch_norm(x.t(), mean, var, w, b), F.batch_norm(x.t()[::2], mean, var, w)]
+
+
+def test_strided_batch_norm_as_torch():
+    torch = import_torch()
+    for ours, theirs in zip(strided_batch_norms(minigrad), strided_batch_norms(torch)):
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
 def modules(L):
     nn, seen = L.nn, []
     layers = [nn.LayerNorm(4), nn.LayerNorm((3, 4), eps=1e-3, elementwise_affine=False), nn.LayerNorm(4, bias=False),
@@ -245,6 +264,37 @@ def errors(L):
 def test_errors_as_torch():
     torch = import_torch()
     assert errors(minigrad) == errors(torch)
+
+
+def mixed_dtypes(L, input, weight, bias, running):
+    """Each normalization of an input, weight, bias (and running statistics) of the given dtypes:
+    the result's dtype or the error's text."""
+    F, dt = L.nn.functional, lambda name: getattr(L, name)
+    x, w, b = L.ones(2, 3, 2, dtype=dt(input)), L.ones(3, dtype=dt(weight)), L.zeros(3, dtype=dt(bias))
+    mean, var = L.zeros(3, dtype=dt(running)), L.ones(3, dtype=dt(running))
+    calls = [lambda: F.layer_norm(x, (2,), w[:2], b[:2]), lambda: F.group_norm(x, 3, w, b),
+             lambda: F.instance_norm(x, None, None, w, b), lambda: F.batch_norm(x, mean, var, w, b),
+             lambda: F.batch_norm(x, mean, var, training=True), lambda: F.batch_norm(x, mean, var, None, b)]
+    outcomes = []
+    for call in calls:
+        try:
+            outcomes.append(str(call().dtype))
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    return outcomes
+
+
+@pytest.mark.parametrize("input, weight, bias, running", [
+    ("float64", "float64", "float32", "float64"), ("float32", "float32", "float64", "float32"),
+    ("float16", "float16", "float32", "float32"), ("float16", "float32", "float16", "float32"),
+    ("float64", "float32", "float32", "float32"), ("float64", "float16", "float32", "float64"),
+    ("float64", "float64", "float64", "float32"), ("float16", "float32", "float32", "float32")])
+def test_mixed_dtypes_as_torch(input, weight, bias, running):
+    """The first parameter given decides: in the input's dtype, every other must be too (PyTorch's
+    kernel says 'expected scalar type ... but found ...'); else all must be float32, the input
+    float16 ('mixed dtype (CPU): ...')."""
+    torch = import_torch()
+    assert mixed_dtypes(minigrad, input, weight, bias, running) == mixed_dtypes(torch, input, weight, bias, running)
 
 
 def edge_cases(L):

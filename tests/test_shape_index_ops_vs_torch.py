@@ -90,6 +90,7 @@ REARRANGEMENTS = [
     lambda x: x.tensor_split([1, 3], dim=2), lambda x: x.hsplit(3), lambda x: x.vsplit([1]),
     lambda x: x.dsplit(2), lambda x: x.repeat_interleave(2), lambda x: x.repeat_interleave(2, 1),
     lambda x: x.unfold(2, 2, 1), lambda x: x.unfold(1, 2, 2), lambda x: x.unfold(0, 1, 3),
+    lambda x: x.mH, lambda x: x.adjoint(), lambda x: x.sum().mH,
 ]
 
 
@@ -144,6 +145,7 @@ ERRORS = [
     lambda lib, x: x.take_along_dim(lib.tensor([[0]], dtype=lib.int32), 0),
     lambda lib, x: x.unfold(1, 5, 1), lambda lib, x: x.unfold(1, 2, 0), lambda lib, x: x.unfold(1, -1, 1),
     lambda lib, x: x.unfold(3, 2, 1), lambda lib, x: x.type_as(1.0), lambda lib, x: x.tile((2.5,)),
+    lambda lib, x: x[0].mH, lambda lib, x: x[0].adjoint(),
 ]
 
 

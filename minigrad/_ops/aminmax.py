@@ -102,7 +102,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     else:
         axis = _normalize_dim(dim, array.ndim)
         if array.ndim and array.shape[axis] == 0:
-            raise IndexError(f"aminmax: Expected reduction dim {dim} to have non-zero size.")
+            raise IndexError(f"aminmax: Expected reduction dim {axis} to have non-zero size.")
         dims = (axis,) if array.ndim else ()
     keep = keepdim and array.ndim > 0
     smallest = row_major(np.asarray(array.min(axis=dims, keepdims=keep)))

@@ -105,24 +105,29 @@ def _hurwitz_zeta(s, x):
 
 
 def _trigamma_float64(x):
-    """polygamma(1, x) as PyTorch computes it (so that values agree to ~1e-16, where the
-    exact sum and PyTorch's short series differ by ~1e-10): reflection below 1/2,
-    6 steps of psi1(x) = psi1(x + 1) + 1/x^2, then 5 terms of the asymptotic series."""
-    x = np.array(x, dtype=np.float64, ndmin=1)
+    return _trigamma_in(x, np.float64)
+
+
+def _trigamma_in(x, dtype):
+    """polygamma(1, x) as PyTorch computes it, every step in ``dtype`` (float32 for a float32
+    input: near a pole, sin(pi * x) in float32 sets the size of the result): reflection below
+    1/2, 6 steps of psi1(x) = psi1(x + 1) + 1/x^2, then 5 terms of the asymptotic series."""
+    f = np.dtype(dtype).type
+    x = np.array(x, dtype=dtype, ndmin=1)
     sign = np.ones_like(x)
     total = np.zeros_like(x)
-    reflect = x < 0.5
+    reflect = x < f(0.5)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        sin_pi_x = np.sin(np.pi * x)
-        total = np.where(reflect, total - np.pi * np.pi / (sin_pi_x * sin_pi_x), total)
-        sign = np.where(reflect, -1.0, sign)
-        x = np.where(reflect, 1 - x, x)
+        sin_pi_x = np.sin(f(np.pi) * x)
+        total = np.where(reflect, total - f(np.pi) * f(np.pi) / (sin_pi_x * sin_pi_x), total).astype(dtype)
+        sign = np.where(reflect, f(-1), sign).astype(dtype)
+        x = np.where(reflect, f(1) - x, x).astype(dtype)
         for _ in range(6):
-            total = total + 1 / (x * x)
-            x = x + 1
-        inverse_square = 1 / (x * x)
-        total = total + (1 + 1 / (2 * x) + inverse_square * (
-            1 / 6 - inverse_square * (1 / 30 - inverse_square * (1 / 42)))) / x
+            total = total + f(1) / (x * x)
+            x = x + f(1)
+        inverse_square = f(1) / (x * x)
+        total = total + (f(1) + f(1) / (f(2) * x) + inverse_square * (
+            f(1 / 6) - inverse_square * (f(1 / 30) - inverse_square * f(1 / 42)))) / x
     return sign * total
 
 
@@ -201,8 +206,11 @@ def polygamma(n, input, node_class=PolygammaBackward0):
     """
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    return result(_in_float(lambda x: _polygamma_float64(n, x), input), node_class,
-                  (input,), saved=(input,), n=n)
+    if n == 1 and (input._array.dtype.kind != "f" or input._array.dtype == np.float32):
+        values = like_its_input(_trigamma_in(input._array, np.float32).reshape(input._array.shape), input._array)
+    else:
+        values = _in_float(lambda x: _polygamma_float64(n, x), input)
+    return result(values, node_class, (input,), saved=(input,), n=n)
 
 
 # --- mvlgamma: the multivariate log-gamma function -------------------------------------------

@@ -19,7 +19,7 @@ from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplac
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
-from .indexing import index_put as _index_put, _numpy_index
+from .indexing import index_put as _index_put, _check_index_put_dtype, _numpy_index
 from .gather_scatter import index_select
 from .._dtype import cpp_name
 
@@ -346,6 +346,7 @@ def index_put(input, indices, values, accumulate=False):
     (added, with accumulate=True: repeated positions then add up). ``indices`` is a tuple of
     tensors, one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
     check_index_put_arguments("index_put", indices, values, first=1)
+    _check_index_put_dtype(input, values)
     return _index_put(input, tuple(indices), values, accumulate=accumulate)
 
 
@@ -362,10 +363,13 @@ def index_put_(self, indices, values, accumulate=False):
     operation = lambda t, v: _index_put(t, tuple(indices), v, accumulate=accumulate)    # noqa: E731
     expanded = _overlaps(self._array)
     if not expanded and not overlaps_itself(self._array):
+        check_inplace(self, others=(values,))   # (autograd's rules first, then the kernel's dtype check)
+        _check_index_put_dtype(self, values)
         return apply_inplace(self, operation, values)
     # memory seen at several positions (expand, windows that overlap): PyTorch's loop writes a
     # location once per position (an expanded self is allowed, with a warning)
     check_inplace(self, overlap_ok=True, others=(values,))         # autograd's rules first
+    _check_index_put_dtype(self, values)
     if expanded:
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
         if not accumulate and len(indices) == 1 and isinstance(indices[0], Tensor) and (

@@ -676,6 +676,8 @@ def copy_(self, source):
     same_data = source is self or _same_elements(self, source)
     check_inplace(self, overlap_ok=same_data, others=(source,))
     check_history_kept(source)
+    if self._array.dtype.kind not in "fc" and source.requires_grad:
+        source = source.detach()    # (integers and bools have no gradient: PyTorch records nothing)
     if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self

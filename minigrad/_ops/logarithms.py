@@ -19,7 +19,7 @@ from ..autograd.graph import Node
 from . import result, save_result
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
-from .pointwise import (_binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
+from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
                         kernel_not_implemented, like_its_input, mul_by_number, pow, where)
 
 class _LogToBaseBackward:
@@ -54,9 +54,12 @@ def _log_to_base(ufunc, node_class, input):
         return result(_float_ufunc(ufunc, input), node_class, (input,), saved=(input,))
 
 
+_log2_positive_nans = with_positive_new_nans(np.log2)
+
+
 def log2(input):
     """The base-2 logarithm, elementwise. Gradient: grad / (input * log(2))."""
-    return _log_to_base(np.log2, Log2Backward0, input)
+    return _log_to_base(_log2_positive_nans, Log2Backward0, input)
 
 
 def log10(input):

@@ -150,18 +150,24 @@ class DistBackward0(Node):
 def dist(input, other, p=2):
     """``torch.dist``: the ``p``-norm of ``input - other`` (broadcast), a 0-d tensor.
     Gradient: the norm's gradient at the difference, with opposite signs for the two."""
+    from .views import check_history_kept
+    check_history_kept(input, other)        # (before the shapes, as PyTorch's recorded operations)
     try:
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
     except ValueError:
         raise _broadcast_error(input, other) from None
-    if input._array.dtype.kind != "f":
+    # (in the dtype PyTorch promotes the two to: a 0-d float64 other keeps a float32 input's,
+    # a float other makes an integer input's difference float)
+    if input._array.dtype.kind == "b" or other._array.dtype.kind == "b":
+        from .pointwise import bool_subtraction_error
+        raise bool_subtraction_error(input, other)       # (PyTorch subtracts first)
+    dtype = result_type(input, other)
+    if dtype.kind != "f":
         raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
-                           f"{from_numpy_dtype(input._array.dtype).tensor_type_name[:-6]} instead.")
+                           f"{from_numpy_dtype(dtype).tensor_type_name[:-6]} instead.")
     from .._tensor import _wrap
     from ..autograd.grad_mode import no_grad
     with no_grad():
-        # (in the dtype PyTorch promotes the two to: a 0-d float64 other keeps a float32 input's)
-        dtype = result_type(input, other)
         difference = _wrap(np.broadcast_to(input._array.astype(dtype, copy=False)
                                            - other._array.astype(dtype, copy=False), shape))
         value = vector_norm(difference, p)._array

@@ -1066,10 +1066,25 @@ class LogBackward0(Node):
         return tangents[0] / inputs[0]
 
 
+def with_positive_new_nans(ufunc):
+    """``ufunc`` whose NaNs for numbers outside its domain (log of a negative number) have their
+    sign bit clear, as PyTorch's log, log2 and log10 give them (numpy's are negative on x86);
+    a NaN input keeps its own."""
+    def elementwise(array):
+        out = ufunc(array)
+        new = np.isnan(out) & ~np.isnan(array)
+        return np.where(new, np.abs(out), out) if new.any() else out
+    elementwise.__name__ = ufunc.__name__
+    return elementwise
+
+
+_log_positive_nans = with_positive_new_nans(np.log)
+
+
 def log(input):
     """Natural logarithm elementwise. Gradient: grad / input."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return result(_float_ufunc(np.log, input), LogBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_log_positive_nans, input), LogBackward0, (input,), saved=(input,))
 
 
 class Log1PBackward0(Node):

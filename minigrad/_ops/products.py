@@ -296,9 +296,9 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if batch1.shape[2] != batch2.shape[1]:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} "
                            f"and {batch2.shape[1]}x{batch2.shape[2]})")
-    for first in (input, batch1):
+    for name, first in (("self", input), ("mat1", batch1)):
         if first._array.dtype != batch2._array.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
                                f"{cpp_name(first.dtype).capitalize()} and "
                                f"{cpp_name(batch2.dtype).capitalize()}")
     product = np.matmul(batch1._array, batch2._array).sum(axis=0)

@@ -63,7 +63,12 @@ def _check_indices(input, weight):
                            f"Long, Int; but got torch.{input.dtype.tensor_type_name} instead (while checking "
                            "arguments for embedding)")
     array = input._array
+    if array.size and weight.shape[0] == 0:       # (PyTorch's embedding is an index_select)
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if array.size and (array.min() < 0 or array.max() >= weight.shape[0]):
+        if weight.shape[1] == 0:        # rows without numbers: another kernel checks, naming the first
+            bad = array.reshape(-1)[(array.reshape(-1) < 0) | (array.reshape(-1) >= weight.shape[0])][0]
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={weight.shape[0]}")
         raise IndexError("index out of range in self")
 
 

@@ -62,6 +62,14 @@ def _in_kernel_order(array):
     return array.dtype in (np.float32, np.float64) and array.size > 0
 
 
+def _batch_norm_kernel_layout(input):
+    """Is the input laid out as PyTorch's batch_norm kernels want it (in order, or channels-last
+    for 4-d and 5-d)? Other layouts take its generic path, computed otherwise."""
+    from .. import channels_last, channels_last_3d
+    return input.is_contiguous() or (input.ndim == 4 and input.is_contiguous(memory_format=channels_last)) or (
+        input.ndim == 5 and input.is_contiguous(memory_format=channels_last_3d))
+
+
 def _layer_norm_rows(rows, weight, bias, eps):
     """numpy: (values, mean, rstd) of layer_norm over rows (M, N) as PyTorch's kernel computes
     them: the moments in the input's dtype (``rowwise_moments``), rstd = 1 / sqrt(var + eps),
@@ -132,15 +140,24 @@ def _verify_batch_size(size):
 
 
 def _check_same_dtype(input, *tensors):
-    """PyTorch's CPU kernels want the weight, bias and running statistics in the input's dtype
-    (a float16 input may have float32 ones)."""
-    for tensor in tensors:
-        if tensor is None or tensor.dtype is input.dtype:
-            continue
-        if input.dtype is _dtype.float16 and tensor.dtype is _dtype.float32:
-            continue
-        if input.dtype is _dtype.float32:
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    """PyTorch's CPU kernels want the weight, bias and running statistics (``tensors``, in that
+    order) in the input's dtype, or, for a float16 input, all of them float32.
+
+    As PyTorch decides: the first parameter given names the case. In the input's dtype, every
+    other one must be too (the kernel reads them as the input's type); otherwise ("mixed") all
+    must be float32 and the input float16."""
+    given = [t for t in tensors if t is not None]
+    if not given:
+        return
+    if given[0].dtype is input.dtype:
+        for tensor in given:
+            if tensor.dtype is not input.dtype:
+                raise RuntimeError(f"expected scalar type {_dtype.scalar_type_name(input.dtype)} but found "
+                                   f"{_dtype.scalar_type_name(tensor.dtype)}")
+        return
+    if any(tensor.dtype is not _dtype.float32 for tensor in given):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype is not _dtype.float16:
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
@@ -294,7 +311,20 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     dtype = input._array.dtype
     array = input._array
     in_order = _in_kernel_order(array) and all(t is None or t.dtype is input.dtype for t in (weight, bias))
-    if training and in_order:
+    strided = in_order and not _batch_norm_kernel_layout(input)
+    if training and strided:
+        # PyTorch's path for other layouts: at::mean, then the squares around it added in float64
+        count = input.numel() // channels
+        mean = _wrap(array).mean(axes)._array
+        centred = array.astype(np.float64) - mean.astype(np.float64).reshape(view_shape)
+        var_sum64 = (centred * centred).sum(axis=axes)
+        rstd = (1 / np.sqrt(var_sum64 / count + eps)).astype(dtype)
+        var_sum = var_sum64.astype(dtype)
+        if running_mean is not None or running_var is not None:
+            update_running(None if running_mean is None else running_mean._array,
+                           None if running_var is None else running_var._array, mean, var_sum, momentum, count)
+        saved_mean, saved_rstd = _wrap(mean), _wrap(rstd)
+    elif training and in_order:
         mean, var_sum = batch_statistics(array)
         count = input.numel() // channels
         rstd = invstd_of(var_sum, count, eps)
@@ -318,7 +348,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             mean = running_mean._array.astype(np.float64).reshape(view_shape)
             rstd = 1.0 / np.sqrt(running_var._array.astype(np.float64).reshape(view_shape) + eps)
         saved_mean = saved_rstd = _wrap(np.empty(0, dtype))     # PyTorch keeps empty ones in eval
-    if in_order and mean.ndim == 1:
+    if strided and mean.ndim == 1:
+        # ((x - mean) * invstd) * weight + bias, element by element in the input's dtype
+        values = (array - mean.reshape(view_shape)) * rstd.reshape(view_shape)
+        if weight is not None:
+            values = values * weight._array.reshape(view_shape)
+        if bias is not None:
+            values = values + bias._array.reshape(view_shape)
+    elif in_order and mean.ndim == 1:
         values = affine_values(array, mean, rstd, None if weight is None else weight._array.reshape(channels),
                                None if bias is None else bias._array.reshape(channels))
     else:

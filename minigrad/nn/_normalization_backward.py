@@ -23,6 +23,7 @@ import numpy as np
 
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .._ops import plain_output, result
+from .._ops.inplace import apply_inplace
 from .._ops.pointwise import add_number, div_by_number, mul_by_number
 from .._tensor import _wrap
 from ._batch_norm_kernel import batch_norm_kernel_backward
@@ -89,6 +90,17 @@ class NativeLayerNormBackwardBackward0(Node):
         return gg_out, g_input, None, None, g_weight, None
 
 
+def _div_(tensor, number):
+    """tensor.div_(number), recorded as DivBackward1 (PyTorch's formulas divide by a C++ number in
+    place: the result's _version counts such steps)."""
+    return apply_inplace(tensor, div_by_number, number)
+
+
+def _mul_(tensor, number):
+    """tensor.mul_(number), recorded as MulBackward1 (see _div_)."""
+    return apply_inplace(tensor, mul_by_number, number)
+
+
 def _ones(shape, like):
     return _wrap(np.ones(shape, like._array.dtype))
 
@@ -122,26 +134,28 @@ def _layer_norm_double_backward(input_t, gamma, ggI, ggG, ggB, gO_t, mean_t, rst
         gxhat_sum = gxhat.sum(1, True)
         ggI_sum = ggI_wide.sum(1, True)
         ggI_mu_sum = (ggI_wide * input_sub_mu).sum(1, True)
-        all_sub = (div_by_number(ggI_sum * gxhat_sum, N) - (ggI_wide * gxhat).sum(1, True)
-                   + mul_by_number(rstd2 * gxhat_mu_sum * ggI_mu_sum, 3.0 / N))
-        gI_0t = div_by_number(input_mu_rstd3 * all_sub, N)
-        gI_1t = div_by_number(ggI_mu_sum * rstd3, N) * (div_by_number(gxhat_sum, N) - gxhat)
-        gI_2t = div_by_number(gxhat_mu_sum * rstd3, N) * (div_by_number(ggI_sum, N) - ggI_wide)
-        gI = gI_0t + gI_1t + gI_2t
+        # (in place where PyTorch works in place: the result's _version shows it)
+        all_sub = (_div_(ggI_sum * gxhat_sum, N).sub_((ggI_wide * gxhat).sum(1, True))
+                   .add_(_mul_(rstd2 * gxhat_mu_sum * ggI_mu_sum, 3.0 / N)))
+        gI_0t = _div_(input_mu_rstd3 * all_sub, N)
+        gI_1t = _div_(ggI_mu_sum * rstd3, N) * (div_by_number(gxhat_sum, N) - gxhat)
+        gI_2t = _div_(gxhat_mu_sum * rstd3, N) * (div_by_number(ggI_sum, N) - ggI_wide)
+        gI = gI_0t.add_(gI_1t).add_(gI_2t)
     if ggG_wide is not None:
         # how ggG . grad_weight (= sum of grad * x_hat) moves with the input
         t0 = gO * ggG_wide * rstd
-        t1 = div_by_number(rstd * (gO * ggG_wide).sum(1, True), -N)
-        t2 = div_by_number(input_mu_rstd3 * (gO * ggG_wide * input_sub_mu).sum(1, True), -N)
-        term = t0 + t1 + t2
-        gI = term if gI is None else gI + term
+        t1 = _div_(rstd * (gO * ggG_wide).sum(1, True), -N)
+        t2 = _div_(input_mu_rstd3 * (gO * ggG_wide * input_sub_mu).sum(1, True), -N)
+        term = t0.add_(t1).add_(t2)
+        gI = term if gI is None else gI.add_(term)
     if gI is not None:
         gI = gI.reshape_as(input_t)
 
     def first_grad_input(g, scale):
         """layer_norm's grad_input for the incoming gradient g (times scale, the weight)."""
-        h0 = div_by_number(scale * rstd, N)
-        h1 = mul_by_number(g, N) - g.sum(1, True) - input_sub_mu.mul(rstd2) * (g * input_sub_mu).sum(1, True)
+        h0 = _div_(scale * rstd, N)
+        h1 = (mul_by_number(g, N).sub_(g.sum(1, True))
+              .sub_(input_sub_mu.mul(rstd2) * (g * input_sub_mu).sum(1, True)))
         return h0 * h1
 
     gG = None
@@ -150,9 +164,9 @@ def _layer_norm_double_backward(input_t, gamma, ggI, ggG, ggB, gO_t, mean_t, rst
     ggO = first_grad_input(ggI_wide, gamma_wide) if ggI is not None else None
     if ggG_wide is not None:
         term = ggG_wide * input_sub_mu * rstd
-        ggO = term if ggO is None else ggO + term
+        ggO = term if ggO is None else ggO.add_(term)
     if ggB_wide is not None:
-        ggO = ggB_wide if ggO is None else ggO + ggB_wide
+        ggO = ggB_wide if ggO is None else ggO.add_(ggB_wide)
     if ggO is not None:
         ggO = ggO.expand(M, N).reshape_as(input_t)
     return gI, gG, ggO
@@ -279,27 +293,28 @@ def _batchnorm_double_backward(input, gamma, ggI, ggG, ggB, gO, running_mean, ru
     if ggI is not None and training:
         ggI_sum = _sum_exclude_dim1(ggI)
         ggIinmu_sum = _sum_exclude_dim1(ggI * input_sub_mu)
-        all_sub = (div_by_number(ggI_sum * gO_sum, M) - _sum_exclude_dim1(gO * ggI)
-                   + mul_by_number(invstd2 * gOinmu_sum * ggIinmu_sum, 3.0 / M))
-        gI_0t = div_by_number(input_mu_invstd3 * all_sub, M)
-        gI_1t = div_by_number(ggIinmu_sum * invstd3, M) * (div_by_number(gO_sum, M) - gO)
-        gI_2t = div_by_number(gOinmu_sum * invstd3, M) * (div_by_number(ggI_sum, M) - ggI)
-        gI = gamma_wide * (gI_0t + gI_1t + gI_2t)
+        # (in place where PyTorch works in place: the results' _version shows it)
+        all_sub = (_div_(ggI_sum * gO_sum, M).sub_(_sum_exclude_dim1(gO * ggI))
+                   .add_(_mul_(invstd2 * gOinmu_sum * ggIinmu_sum, 3.0 / M)))
+        gI_0t = _div_(input_mu_invstd3 * all_sub, M)
+        gI_1t = _div_(ggIinmu_sum * invstd3, M) * (div_by_number(gO_sum, M) - gO)
+        gI_2t = _div_(gOinmu_sum * invstd3, M) * (div_by_number(ggI_sum, M) - ggI)
+        gI = gamma_wide * gI_0t.add_(gI_1t).add_(gI_2t)
     if ggG_wide is not None:
         if training:
             t0 = gO * invstd
-            t1 = div_by_number(invstd * gO_sum, -M)
-            t2 = div_by_number(input_mu_invstd3 * _sum_exclude_dim1(gO * input_sub_mu), -M)
-            term = ggG_wide * (t0 + t1 + t2)
+            t1 = _div_(invstd * gO_sum, -M)
+            t2 = _div_(input_mu_invstd3 * _sum_exclude_dim1(gO * input_sub_mu), -M)
+            term = ggG_wide * t0.add_(t1).add_(t2)
         else:
             term = ggG_wide * invstd * gO
-        gI = term if gI is None else gI + term
+        gI = term if gI is None else gI.add_(term)
 
     def first_grad_input(g, scale):
         """batch_norm's grad_input (training) for the incoming gradient g, times scale."""
-        h0 = div_by_number(scale * invstd, M)
-        h1 = (mul_by_number(g, M) - _sum_exclude_dim1(g)
-              - input_sub_mu.mul(invstd2) * _sum_exclude_dim1(g * input_sub_mu))
+        h0 = _div_(scale * invstd, M)
+        h1 = (mul_by_number(g, M).sub_(_sum_exclude_dim1(g))
+              .sub_(input_sub_mu.mul(invstd2) * _sum_exclude_dim1(g * input_sub_mu)))
         return h0 * h1
 
     gG = None
@@ -313,12 +328,12 @@ def _batchnorm_double_backward(input, gamma, ggI, ggG, ggB, gO, running_mean, ru
         ggO = first_grad_input(ggI, gamma_wide) if training else ggI * invstd * gamma_wide
     if ggG_wide is not None:
         term = ggG_wide * input_sub_mu * invstd
-        ggO = term if ggO is None else ggO + term
+        ggO = term if ggO is None else ggO.add_(term)
     if ggB is not None:
         if ggB_wide is None and ggO is not None:
             raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
                                "argument #1 'other'")
-        ggO = ggB_wide if ggO is None else ggO + ggB_wide
+        ggO = ggB_wide if ggO is None else ggO.add_(ggB_wide)
     return gI, gG, ggO
 
 
@@ -357,7 +372,7 @@ def group_norm_backward_recorded(dY, dmean, drstd, X, mean, rstd, gamma, N, C, H
             c = -b * mean_t - mul_by_number(c * rstd_t, s)
             dX = a * dY_t + b * X_t + c
             if through_statistics:
-                dX = dX + _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_t)
+                dX += _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_t)     # (in place, as PyTorch)
             dX = dX.reshape_as(X)
         elif through_statistics:
             dX = _var_mean_backward(dvar, dmean.view(N, G, 1, 1), X_t).reshape_as(X)
