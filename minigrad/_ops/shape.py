@@ -162,7 +162,7 @@ def view(input, *shape):
     Gradient: grad reshaped back to the input's shape.
     """
     if len(shape) == 1 and isinstance(shape[0], _dtype_class):
-        return input.to(shape[0])             # x.view(dtype)
+        return view_as_dtype(input, shape[0])     # x.view(dtype)
     _check_size_arguments("view", shape)
     array = with_pytorch_steps(input)
     new_shape = _infer_shape(_sizes(shape), array.size)
@@ -173,6 +173,45 @@ def view(input, *shape):
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     out = result(out_array, ViewBackward0, (input,), input_shape=array.shape)
     return _make_view(out, input)
+
+
+def view_as_dtype(input, dtype):
+    """``x.view(dtype)``: the same memory read as numbers of another dtype (its bits, not its
+    values). As in PyTorch, the result shares the memory and the version counter but is no
+    view autograd follows: it has no history and does not require grad (like ``detach()``).
+    With a dtype of another size the last dim shrinks or grows by the ratio of the sizes."""
+    from .._dtype import scalar_type_name, to_numpy_dtype
+    array = with_pytorch_steps(input)
+    new_dtype = to_numpy_dtype(dtype)
+    old_size, new_size = array.itemsize, new_dtype.itemsize
+    if old_size != new_size:
+        what = (f"to view {scalar_type_name(input.dtype)} as {scalar_type_name(dtype)} "
+                f"(different element sizes)")
+        if array.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        steps = input.stride()
+        ratio = new_size // old_size
+        if new_size > old_size:               # growing: whole groups of old elements (PyTorch's order)
+            if array.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got "
+                                   f"{array.shape[-1]}")
+            if input.storage_offset() % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, "
+                                   f"but got {input.storage_offset()}")
+        if steps[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {steps[-1]}")
+        if new_size > old_size:
+            for i, step in enumerate(steps[:-1]):
+                if step % ratio:
+                    raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, "
+                                       f"but got {step}")
+    out = input.detach()                      # (shared memory and version counter, no history)
+    if array.size == 0:                       # (numpy needs no contiguous last axis for no bytes)
+        shape = array.shape[:-1] + (array.shape[-1] * old_size // new_size,) if array.ndim else ()
+        out._array = np.empty(shape, dtype=new_dtype)
+    else:
+        out._array = array.view(new_dtype)
+    return out
 
 
 class ReshapeAliasBackward0(Node):

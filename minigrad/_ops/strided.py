@@ -32,6 +32,24 @@ def storage_of(tensor):
     The storage belongs to the root base (a view has none of its own). A tensor whose own
     layout ``as_strided_`` changed keeps the flat memory it had in ``_storage_memory``."""
     root = tensor._base if tensor._base is not None else tensor
+    memory = _memory_of(root)
+    if root is tensor and tensor._detached_from is not None:
+        # detach() and view(dtype) share their source's storage (while it still holds it)
+        source = tensor._detached_from()
+        if source is not None and source is not tensor:
+            shared = _memory_of(source._base if source._base is not None else source)
+            if _lies_within(tensor._array, shared):
+                memory = shared
+    if memory.dtype != tensor._array.dtype:     # (seen through view(dtype): the same bytes)
+        usable = memory.nbytes - memory.nbytes % tensor._array.itemsize
+        memory = memory.view(np.uint8)[:usable].view(tensor._array.dtype)
+    start = memory.__array_interface__["data"][0]
+    offset = (tensor._array.__array_interface__["data"][0] - start) // tensor._array.itemsize
+    return memory, offset
+
+
+def _memory_of(root):
+    """The flat memory of a root tensor (one that is no view), from its first element to its last."""
     memory = root.__dict__.get("_storage_memory")
     if memory is None:
         array = root._array
@@ -40,9 +58,13 @@ def storage_of(tensor):
             length = 1 + sum((n - 1) * step for n, step in zip(array.shape, array.strides)) // array.itemsize
         memory = np.lib.stride_tricks.as_strided(array, (length,), (array.itemsize,),
                                                  writeable=array.flags.writeable)
+    return memory
+
+
+def _lies_within(array, memory):
+    """Does ``array`` start inside ``memory``'s bytes?"""
     start = memory.__array_interface__["data"][0]
-    offset = (tensor._array.__array_interface__["data"][0] - start) // tensor._array.itemsize
-    return memory, offset
+    return start <= array.__array_interface__["data"][0] < start + max(memory.nbytes, 1)
 
 
 def _int_list(name, values, position):
