@@ -76,8 +76,8 @@ class CopysignBackward0(Node):
         # result, as every output PyTorch saves, always
         a, out = self.saved_tensors_for((self.should_compute_output(0), True))
         grad_self = grad * _sign_kept(a, out) if self.should_compute_output(0) else None
-        if len(self._next_nodes) == 1 or not self.should_compute_output(1):
-            return (grad_self,) if len(self._next_nodes) == 1 else (grad_self, None)
+        if len(self._next_nrs) == 1 or not self.should_compute_output(1):
+            return (grad_self,) if len(self._next_nrs) == 1 else (grad_self, None)
         # the sign of other only picks a branch: zeros of other's shape and dtype, which
         # PyTorch's zeros_like makes by zeroing new memory in place (so they are at version 1,
         # and a gradient added into them later is at version 2)

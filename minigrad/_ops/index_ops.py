@@ -354,6 +354,7 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_method(self, indices, values, accumulate=False):
     """``x.index_put(indices, values, accumulate=False)``: see ``torch.index_put``."""
     check_index_put_arguments("index_put", indices, values)
+    _check_index_put_dtype(self, values)
     return _index_put(self, tuple(indices), values, accumulate=accumulate)
 
 

@@ -59,7 +59,7 @@ class _ComparisonBackward:
 
     def backward(self, grad):
         zeros = _wrap(np.zeros(grad.shape, dtype=grad._array.dtype))
-        if len(self._next_nodes) == 1:
+        if len(self._next_nrs) == 1:
             return (zeros,)
         return zeros, _wrap(np.zeros(self.other_shape, dtype=grad._array.dtype))
 

@@ -61,12 +61,17 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                         held_elsewhere = getrefcount(grads) > REFS_OF_A_LOCAL    # (besides `grads` here)
                         accumulate_into_leaf(node, grads, held_elsewhere)
                     continue
-                # (rare) a hook looked at an edge during the pass, which gave the leaf its node:
-                # what arrived at the leaf and at that node goes through the node, hooks and all
-                node, grads = leaf_edge(node), (grads, node)
-                if grads[0] is not None:
-                    add_to_buffer(buffers, grads[1], node, 0, grads[0], create_graph)
+                # (rare) something looked at an edge during the pass, which gave the leaf its node:
+                # what arrived at the leaf (first) and at that node goes through the node, hooks and all
+                leaf, arrived_at_leaf = node, grads
+                node = leaf_edge(leaf)
                 grads = buffers.pop(node, None)
+                if arrived_at_leaf is not None and grads is not None:
+                    buffers[node] = arrived_at_leaf
+                    add_to_buffer(buffers, node, node, 0, grads, create_graph)
+                    grads = buffers.pop(node)
+                elif grads is None:
+                    grads = arrived_at_leaf
             grads = [grads] if node._num_outputs == 1 else grads or [None] * node._num_outputs
             runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
             if node._has_hooks:

@@ -181,7 +181,7 @@ def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_s
     other_dims = tuple(d for d in range(input.ndim) if view_shape[d] == 1) if input.ndim else ()
     if weight is not None and node.should_compute_output(1):
         grad_weight = (grad * x_hat).sum(other_dims).reshape(weight.shape)
-    if len(node._next_nodes) > 2 and node.should_compute_output(2):
+    if len(node._next_nrs) > 2 and node.should_compute_output(2):
         grad_bias = grad.sum(other_dims).reshape(node.bias_shape)
     return grad_input, grad_weight, grad_bias
 
