@@ -253,3 +253,13 @@ def test_a_wide_graph_makes_no_node_per_leaf():
     assert made <= 3 * len(products) + 20
     sum(products, minigrad.tensor([0.0])).backward()
     assert np.array_equal(left[7].grad.numpy(), [2.0]) and np.array_equal(right[7].grad.numpy(), [7.0])
+
+
+@program
+def node_post_hook_before_leaves(lib):
+    a, b = _leaves(lib)
+    z = a * b
+    seen = []
+    z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append([g.tolist() for g in grad_inputs]))
+    (z + b + lib.copysign(a, b)).sum().backward()
+    return [seen, a.grad, b.grad, a.grad._version, b.grad._version]

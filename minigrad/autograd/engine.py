@@ -505,7 +505,14 @@ def fitted_to_inputs(node, grad_inputs):
     """The gradients as PyTorch checks them before post-hooks see them: each summed to the
     shape of its input and cast to its dtype (otherwise add_to_buffer does that later)."""
     return tuple(grad if grad is None or next_node is None else _fit_to_node(grad, next_node, nr, node)
-                 for grad, next_node, nr in zip(grad_inputs, node._next_nodes, node._next_nrs))
+                 for grad, next_node, nr in zip(grad_inputs, _edge_ends(node), node._next_nrs))
+
+
+def _edge_ends(node):
+    """What ``node``'s edges hold, as they are: a node, or a leaf not given its node yet
+    (``node._next_nodes`` would give it one, which the pass must not do: see graph.leaf_edge)."""
+    return (node._next_node_0, node._next_node_1)[:len(node._next_nrs)] if len(node._next_nrs) < 3 \
+        else node._all_next_nodes
 
 
 def apply_post_hooks(node, grad_inputs, grads):
