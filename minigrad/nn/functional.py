@@ -33,7 +33,7 @@ from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
-from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
+from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -967,11 +967,11 @@ class SoftplusBackward0(Node):
 def _softplus_formulas(dtype, beta, threshold):
     """PyTorch's two float32 or float64 softplus formulas, log1p(exp(beta x)) / beta (x past
     the threshold): SLEEF's exp and log1p for whole vectors, the C library's for the numbers
-    left over (see _vectorized_loop; a few of those can differ in the last bit)."""
+    left over (see _vectorized_loop)."""
     beta, threshold = dtype(beta), dtype(threshold)
     if dtype == np.float32:
         sleef_exp, sleef_log1p = _sleef_mathfun.exp, _sleef_float_pairs.log1p
-        c_exp = lambda a: np.exp(a.astype(np.float64)).astype(np.float32)     # noqa: E731
+        c_exp = _c_library_expf.expf
     else:
         sleef_exp, sleef_log1p, c_exp = _sleef_pow.exp, _sleef_double_pairs.log1p, np.exp
 
@@ -1028,8 +1028,7 @@ def _softplus_backward_formulas(dtype, beta, threshold):
         return gradient
     if dtype == np.float64:
         return formula(_sleef_pow.exp), formula(np.exp)
-    return (formula(_sleef_mathfun.exp),
-            formula(lambda a: np.exp(a.astype(np.float64)).astype(np.float32)))
+    return formula(_sleef_mathfun.exp), formula(_c_library_expf.expf)
 
 
 def softplus_backward(grad, x, beta=1.0, threshold=20.0):
