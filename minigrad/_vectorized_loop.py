@@ -49,11 +49,24 @@ def pieces(n, threads=THREADS):
 def elementwise(array, vectorized, scalar, lanes):
     """vectorized(numbers) on whole steps of 2 * lanes numbers, scalar(numbers) on each piece's
     tail, as PyTorch's ``cpu_kernel_vec`` does (lanes: numbers in one vector, 8 for float32
-    with AVX2). PyTorch walks the numbers in the order they lie in memory: so does this for a
-    C- or Fortran-ordered (transposed) array; other strided views are read in C order, and
-    their last bits may then differ where PyTorch's loop restarts at each row."""
+    with AVX2). PyTorch walks the numbers in the order they lie in memory: so does this, for a
+    C- or Fortran-ordered (transposed) array, and for other strided views (the dims from the
+    largest step to the smallest; each run of numbers that lie side by side has its own tail,
+    and when even the innermost dim skips numbers, all get the one-number formula; a view
+    that repeats numbers, expand's, is walked in C order)."""
     if array.flags.f_contiguous and not array.flags.c_contiguous:
         return elementwise(array.T, vectorized, scalar, lanes).T
+    if not array.flags.c_contiguous:
+        order = list(range(array.ndim))
+        if all(step for step, size in zip(array.strides, array.shape) if size > 1):   # (not expand's)
+            order.sort(key=lambda d: -abs(array.strides[d]))
+        walked = array.transpose(order)
+        run = _inner_run(walked.shape, (walked,))
+        if run is None:
+            return scalar(array)
+        flat = np.ascontiguousarray(walked).reshape(-1)
+        out = _by_runs((flat,), run, vectorized, scalar, lanes, array.dtype)
+        return out.reshape(walked.shape).transpose(np.argsort(order))
     flat = array.reshape(-1)
     step = 2 * lanes
     if flat.size < step:                             # all of it is a tail (one number, ...)
@@ -129,6 +142,15 @@ def elementwise_pair(a, b, vectorized, scalar, lanes):
         out[:vectors] = vectorized(flat_a[:vectors], flat_b[:vectors])
         out[vectors:] = scalar(flat_a[vectors:], flat_b[vectors:])
         return out.reshape(shape)
+    return _by_runs((flat_a, flat_b), run, vectorized, scalar, lanes,
+                    np.result_type(a, b)).reshape(shape)
+
+
+def _by_runs(flats, run, vectorized, scalar, lanes, dtype):
+    """vectorized(*flats) or scalar(*flats) on each number of the flat arrays, walked in runs of
+    ``run`` numbers, each cut where a thread's piece starts (see elementwise_pair)."""
+    n = flats[0].size
+    step = 2 * lanes
     index = np.arange(n)
     starts = np.array([start for start, _ in pieces(n)])
     piece = np.searchsorted(starts, index, side="right") - 1
@@ -137,11 +159,11 @@ def elementwise_pair(a, b, vectorized, scalar, lanes):
     segment_start = np.maximum(row_start, piece_start)
     segment_stop = np.minimum(row_start + run, piece_stop)
     in_tail = index >= segment_start + (segment_stop - segment_start) // step * step
-    out = np.empty(n, dtype=np.result_type(a, b))
     if in_tail.all():
-        return scalar(flat_a, flat_b).reshape(shape)
+        return scalar(*flats)
+    out = np.empty(n, dtype=dtype)
     vector = ~in_tail
-    out[vector] = vectorized(flat_a[vector], flat_b[vector])
+    out[vector] = vectorized(*(f[vector] for f in flats))
     if in_tail.any():
-        out[in_tail] = scalar(flat_a[in_tail], flat_b[in_tail])
-    return out.reshape(shape)
+        out[in_tail] = scalar(*(f[in_tail] for f in flats))
+    return out

@@ -18,7 +18,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
-from .. import _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
+from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import check_history_kept
 from .._python_arg_parser import invalid_combination
 
@@ -1006,30 +1006,37 @@ def _float_ufunc(ufunc, input):
     return out
 
 
-def _float32_as_pytorch(sleef_function, numpy_function):
-    """An elementwise function: PyTorch's own method for float32 arrays (SLEEF's, followed step
-    by step in numpy: the same last bit), numpy's for other dtypes (which may differ there)."""
+def _as_pytorch(sleef_float32, sleef_float64, numpy_function):
+    """An elementwise function: PyTorch's own method for float32 and float64 arrays (SLEEF's,
+    followed step by step in numpy: the same last bit), numpy's for other dtypes."""
     def elementwise(array):
-        return sleef_function(array) if array.dtype == np.float32 else numpy_function(array)
+        if array.dtype == np.float32:
+            return sleef_float32(array)
+        if array.dtype == np.float64:
+            return sleef_float64(array)
+        return numpy_function(array)
     elementwise.__name__ = numpy_function.__name__
     return elementwise
 
 
-def _float32_in_vectors_as_pytorch(sleef_function, numpy_function):
-    """As _float32_as_pytorch, for a kernel that runs SLEEF on whole vectors only and the C
-    library on the numbers left over (numpy's float32 function calls the same C library)."""
+def _in_vectors_as_pytorch(sleef_float32, sleef_float64, numpy_function):
+    """As _as_pytorch, for a kernel that runs SLEEF on whole vectors only (8 float32 or 4
+    float64 with AVX2) and the C library on the numbers left over (numpy's function calls the
+    same C library)."""
     def elementwise(array):
-        if array.dtype != np.float32:
-            return numpy_function(array)
-        return _vectorized_loop.elementwise(array, sleef_function, numpy_function, lanes=8)
+        if array.dtype == np.float32:
+            return _vectorized_loop.elementwise(array, sleef_float32, numpy_function, lanes=8)
+        if array.dtype == np.float64:
+            return _vectorized_loop.elementwise(array, sleef_float64, numpy_function, lanes=4)
+        return numpy_function(array)
     elementwise.__name__ = numpy_function.__name__
     return elementwise
 
 
-_log1p_array = _float32_as_pytorch(_sleef_float_pairs.log1p, np.log1p)
-_expm1_array = _float32_as_pytorch(_sleef_float_pairs.expm1, np.expm1)
-_sinh_array = _float32_in_vectors_as_pytorch(_sleef_float_pairs.sinh, np.sinh)
-_cosh_array = _float32_in_vectors_as_pytorch(_sleef_float_pairs.cosh, np.cosh)
+_log1p_array = _as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p)
+_expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
+_sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
+_cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
 
 
 class ExpBackward0(Node):

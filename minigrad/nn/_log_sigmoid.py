@@ -10,6 +10,7 @@ and its own derivative w.r.t. x is grad * (sigmoid(x) - 1) * sigmoid(x).
 """
 import numpy as np
 
+from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow
 from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import sigmoid, sub_number
@@ -64,6 +65,22 @@ class LogSigmoidBackwardBackward0(Node):
         return d_grad, d_x
 
 
+def _log_sigmoid_arrays(x):
+    """numpy: (min(x, 0) - log1p(buffer), buffer = e ** -|x|) in PyTorch's steps. Its kernel
+    runs every number, the last few in a part-filled vector, through the vector functions: the
+    SLEEF library's exp and log1p for float32 and float64 (followed bit for bit here), and a
+    minimum that keeps nan."""
+    with np.errstate(all="ignore"):
+        if x.dtype == np.float32:
+            buffer = _sleef_mathfun.exp(-np.abs(x))
+            return np.minimum(x, np.float32(0)) - _sleef_float_pairs.log1p(buffer), buffer
+        if x.dtype == np.float64:
+            buffer = _sleef_pow.exp(-np.abs(x))
+            return np.minimum(x, 0.0) - _sleef_double_pairs.log1p(buffer), buffer
+        buffer = np.exp(-np.abs(x))
+        return (np.minimum(x, 0) - np.log1p(buffer)).astype(x.dtype, copy=False), buffer
+
+
 def logsigmoid(input):
     """log(sigmoid(x)), without overflow for large |x|.
 
@@ -71,9 +88,6 @@ def logsigmoid(input):
     """
     from . import functional as F
     F._check_floating_kernel(input, "log_sigmoid_cpu")
-    x = input._array
-    buffer = np.exp(-np.abs(x))
-    with np.errstate(invalid="ignore"):
-        out = (np.minimum(x, 0) - np.log1p(buffer)).astype(x.dtype, copy=False)
+    out, buffer = _log_sigmoid_arrays(input._array)
     # (the buffer is a second output of PyTorch's forward, without a gradient of its own)
     return result(out, LogSigmoidBackward0, (input,), saved=(input, _wrap(buffer)))

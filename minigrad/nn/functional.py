@@ -33,7 +33,7 @@ from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
-from .. import _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
+from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -964,23 +964,26 @@ class SoftplusBackward0(Node):
         return tangents[0] * sigmoid(scaled).masked_fill(scaled > self.threshold, 1)
 
 
-def _softplus_float32(beta, threshold):
-    """PyTorch's two float32 softplus formulas, log1p(exp(beta x)) / beta (x past the
-    threshold): SLEEF's exp and log1p for whole vectors, the C library's for the numbers left
-    over (see _vectorized_loop; a few of those can differ in the last bit)."""
-    beta, threshold = np.float32(beta), np.float32(threshold)
+def _softplus_formulas(dtype, beta, threshold):
+    """PyTorch's two float32 or float64 softplus formulas, log1p(exp(beta x)) / beta (x past
+    the threshold): SLEEF's exp and log1p for whole vectors, the C library's for the numbers
+    left over (see _vectorized_loop)."""
+    beta, threshold = dtype(beta), dtype(threshold)
+    if dtype == np.float32:
+        sleef_exp, sleef_log1p = _sleef_mathfun.exp, _sleef_float_pairs.log1p
+        c_exp = _c_library_expf.expf
+    else:
+        sleef_exp, sleef_log1p, c_exp = _sleef_pow.exp, _sleef_double_pairs.log1p, np.exp
 
     def vectorized(x):
         with np.errstate(all="ignore"):
             scaled = x * beta
-            smooth = _sleef_float_pairs.log1p(_sleef_mathfun.exp(scaled)) / beta
-            return np.where(scaled > threshold, x, smooth)
+            return np.where(scaled > threshold, x, sleef_log1p(sleef_exp(scaled)) / beta)
 
     def scalar(x):
         with np.errstate(all="ignore"):
             scaled = x * beta
-            smooth = np.log1p(np.exp(scaled.astype(np.float64)).astype(np.float32)) / beta
-            return np.where(scaled > threshold, x, smooth)
+            return np.where(scaled > threshold, x, np.log1p(c_exp(scaled)) / beta)
     return vectorized, scalar
 
 
@@ -1011,26 +1014,30 @@ class SoftplusBackwardBackward0(Node):
         return d_grad, d_x
 
 
-def _softplus_backward_float32(beta, threshold):
-    """PyTorch's two float32 formulas for softplus's gradient: g z / (z + 1), z = exp(beta x)
-    (g past the threshold), SLEEF's exp for whole vectors, the C library's for the rest."""
-    beta, threshold = np.float32(beta), np.float32(threshold)
+def _softplus_backward_formulas(dtype, beta, threshold):
+    """PyTorch's two float32 or float64 formulas for softplus's gradient: g z / (z + 1),
+    z = exp(beta x) (g past the threshold), SLEEF's exp for whole vectors, the C library's
+    for the rest."""
+    beta, threshold = dtype(beta), dtype(threshold)
 
     def formula(exp):
         def gradient(g, x):
             with np.errstate(all="ignore"):
                 z = exp(x * beta)
-                return np.where(x * beta > threshold, g, g * z / (z + np.float32(1)))
+                return np.where(x * beta > threshold, g, g * z / (z + dtype(1)))
         return gradient
-    return (formula(_sleef_mathfun.exp),
-            formula(lambda a: np.exp(a.astype(np.float64)).astype(np.float32)))
+    if dtype == np.float64:
+        return formula(_sleef_pow.exp), formula(np.exp)
+    return formula(_sleef_mathfun.exp), formula(_c_library_expf.expf)
 
 
 def softplus_backward(grad, x, beta=1.0, threshold=20.0):
     """grad * d softplus(x)/dx, recorded as one operation (SoftplusBackwardBackward0), as in PyTorch."""
-    if x._array.dtype == np.float32 and grad._array.dtype == np.float32:
+    dtype = x._array.dtype.type
+    if dtype in (np.float32, np.float64) and grad._array.dtype == dtype:
         out = _vectorized_loop.elementwise_pair(grad._array, x._array,
-                                                *_softplus_backward_float32(beta, threshold), lanes=8)
+                                                *_softplus_backward_formulas(dtype, beta, threshold),
+                                                lanes=8 if dtype == np.float32 else 4)
     else:
         slope, _ = _softplus_slope(x._array, beta, threshold)
         out = (grad._array * slope).astype(x._array.dtype, copy=False)
@@ -1045,8 +1052,9 @@ def softplus(input, beta=1, threshold=20):
     """
     _check_floating_kernel(input, "softplus_cpu")
     x = input._array
-    if x.dtype == np.float32:
-        out = _vectorized_loop.elementwise(x, *_softplus_float32(beta, threshold), lanes=8)
+    if x.dtype in (np.float32, np.float64):
+        out = _vectorized_loop.elementwise(x, *_softplus_formulas(x.dtype.type, beta, threshold),
+                                           lanes=8 if x.dtype == np.float32 else 4)
         return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
     scaled = x * beta
     # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
