@@ -1,0 +1,23 @@
+"""Probability distributions for sampling and scoring (``torch.distributions``): ``Normal`` for
+VAEs (``rsample``, ``kl_divergence``), ``Categorical`` for policy gradients (``sample``,
+``log_prob``), and the others most used, with PyTorch's random numbers after ``manual_seed``."""
+
+from . import constraints
+from .bernoulli import Bernoulli
+from .categorical import Categorical
+from .distribution import Distribution
+from .exp_family import ExponentialFamily
+from .exponential import Exponential
+from .independent import Independent
+from .kl import kl_divergence, register_kl
+from .laplace import Laplace
+from .multivariate_normal import MultivariateNormal
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .uniform import Uniform
+
+__all__ = [
+    "Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily", "Independent",
+    "Laplace", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+    "Uniform", "constraints", "kl_divergence", "register_kl",
+]
