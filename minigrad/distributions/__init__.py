@@ -11,13 +11,18 @@ from .exponential import Exponential
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from . import transforms
+from .transformed_distribution import TransformedDistribution
+from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform, identity_transform
 from .uniform import Uniform
 
 __all__ = [
     "Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily", "Independent",
-    "Laplace", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
-    "Uniform", "constraints", "kl_divergence", "register_kl",
+    "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+    "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
+    "identity_transform", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
 ]
