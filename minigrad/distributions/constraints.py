@@ -122,6 +122,8 @@ class _OneHot(Constraint):
 
 
 class _IntegerInterval(Constraint):
+    """Integers in ``[lower_bound, upper_bound]``."""
+
     is_discrete = True
 
     def __init__(self, lower_bound, upper_bound):
@@ -156,6 +158,8 @@ class _Real(Constraint):
 
 
 class _GreaterThan(Constraint):
+    """Reals above ``lower_bound``."""
+
     def __init__(self, lower_bound):
         self.lower_bound = lower_bound
         super().__init__()
@@ -168,11 +172,15 @@ class _GreaterThan(Constraint):
 
 
 class _GreaterThanEq(_GreaterThan):
+    """Reals at or above ``lower_bound``."""
+
     def check(self, value):
         return self.lower_bound <= value
 
 
 class _LessThan(Constraint):
+    """Reals below ``upper_bound``."""
+
     def __init__(self, upper_bound):
         self.upper_bound = upper_bound
         super().__init__()
@@ -185,6 +193,8 @@ class _LessThan(Constraint):
 
 
 class _Interval(Constraint):
+    """Reals in ``[lower_bound, upper_bound]``."""
+
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
@@ -198,6 +208,8 @@ class _Interval(Constraint):
 
 
 class _HalfOpenInterval(_Interval):
+    """Reals in ``[lower_bound, upper_bound)``."""
+
     def check(self, value):
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
