@@ -5,9 +5,13 @@ VAEs (``rsample``, ``kl_divergence``), ``Categorical`` for policy gradients (``s
 from . import constraints
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -17,11 +21,11 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from . import transforms
 from .transformed_distribution import TransformedDistribution
-from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform, identity_transform
+from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, Transform, identity_transform
 from .uniform import Uniform
 
 __all__ = [
-    "Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily", "Independent",
+    "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
     "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
     "identity_transform", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",

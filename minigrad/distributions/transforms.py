@@ -10,7 +10,7 @@ import minigrad as torch
 from . import constraints
 from .utils import _sum_rightmost, lazy_property
 
-__all__ = ["AffineTransform", "ComposeTransform", "ExpTransform", "Transform", "identity_transform"]
+__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform", "identity_transform"]
 
 
 class Transform:
@@ -283,6 +283,22 @@ class ExpTransform(Transform):
 
     def log_abs_det_jacobian(self, x, y):
         return x
+
+
+class AbsTransform(Transform):
+    """``y = |x|``; its "inverse" returns ``y`` itself."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    def __eq__(self, other):
+        return isinstance(other, AbsTransform)
+
+    def _call(self, x):
+        return x.abs()
+
+    def _inverse(self, y):
+        return y
 
 
 class AffineTransform(Transform):
