@@ -351,6 +351,28 @@ def _error_cases(L):
                                 D.MultivariateNormal(L.zeros(3), L.eye(3))),
         lambda: D.kl_divergence(D.Independent(n, 1), D.Independent(D.Normal(L.zeros(1, 3), 1.0), 2)),
         lambda: n.icdf(L.tensor(0.3)),
+        lambda: D.Categorical(L.tensor([1, 2, 3])).probs,
+        lambda: repr(D.Normal(L.tensor([1, 2]), 1.0)),
+        lambda: D.Normal(L.tensor([1, 2]), 1).loc,
+        lambda: repr(D.Bernoulli(L.tensor([1, 0]))),
+        lambda: (L.manual_seed(0), D.Normal(0.0, 1.0).sample([2]))[1],
+        lambda: D.Normal(0.0, 1.0).sample(2),
+        lambda: D.Normal(0.0, 1.0).expand([3]).batch_shape,
+        lambda: (L.manual_seed(0), D.Categorical(logits=L.zeros(2, 3)).expand((4, 2)).sample())[1],
+        lambda: D.Normal(0.0, 1.0).log_prob(L.tensor([1, 2])),
+        lambda: D.Categorical(logits=L.zeros(3)).log_prob(L.tensor([[0], [1]])),
+        lambda: repr(D.Uniform(L.zeros(2), 1.0).support) + repr(D.Categorical(logits=L.zeros(3)).support),
+        lambda: D.Normal(L.zeros(2), 1.0).expand((3, 3)),
+        lambda: D.Distribution(L.Size([2]), validate_args=False).batch_shape,
+        lambda: D.Independent(D.Normal(L.zeros(2, 3), 1.0), 1).expand((4, 2)).log_prob(L.zeros(3)),
+        lambda: D.MultivariateNormal(L.zeros(2), L.eye(2)).expand((3,)).sample().shape,
+        lambda: D.MultivariateNormal(L.zeros(3, 2), L.eye(2)).log_prob(L.zeros(4, 1, 2)),
+        lambda: D.OneHotCategorical(L.tensor([0.2, 0.8])).enumerate_support(),
+        lambda: D.Bernoulli(L.tensor([0.5, 0.2])).mode,
+        lambda: D.ExponentialFamily.entropy(D.Normal(L.tensor([0.3, 1.0], requires_grad=True), L.tensor([2.0, 0.5]))),
+        lambda: D.ExponentialFamily.entropy(D.Bernoulli(L.tensor([0.2, 0.7]))),
+        lambda: D.ExponentialFamily.entropy(D.Exponential(L.tensor([0.2, 0.7]))),
+        lambda: (L.manual_seed(0), D.Normal(L.zeros(2), 1.0).sample_n(3))[1],
         lambda: D.Geometric(probs=L.tensor([0.5, 0.0])),
         lambda: D.Geometric(0.5).log_prob(L.tensor(1.5)),
         lambda: D.Geometric(probs=L.tensor([1.0, 0.5])).log_prob(L.tensor([0.0, 2.0])),
@@ -380,6 +402,8 @@ def _error_cases(L):
     ]
 
 
+@pytest.mark.filterwarnings("ignore:.*does not define `arg_constraints`:UserWarning")
+@pytest.mark.filterwarnings("ignore:`sample_n:FutureWarning")
 @pytest.mark.parametrize("index", range(len(_error_cases(minigrad))))
 def test_errors_and_messages_as_torch(index):
     torch = import_torch()
