@@ -20,13 +20,15 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from . import transforms
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .transformed_distribution import TransformedDistribution
-from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, Transform, identity_transform
+from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform, identity_transform
 from .uniform import Uniform
 
 __all__ = [
     "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
     "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
-    "identity_transform", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
+    "identity_transform", "SigmoidTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
 ]

@@ -10,7 +10,7 @@ import minigrad as torch
 from . import constraints
 from .utils import _sum_rightmost, lazy_property
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform", "identity_transform"]
+__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "SigmoidTransform", "Transform", "identity_transform"]
 
 
 class Transform:
@@ -283,6 +283,35 @@ class ExpTransform(Transform):
 
     def log_abs_det_jacobian(self, x, y):
         return x
+
+
+def _clipped_sigmoid(x):
+    # kept inside (0, 1) so that the inverse (a logit) stays finite
+    finfo = torch.finfo(x.dtype)
+    return torch.clamp(torch.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
+
+
+class SigmoidTransform(Transform):
+    """``y = sigmoid(x)`` (clipped inside (0, 1)), ``x = logit(y)``."""
+
+    domain = constraints.real
+    codomain = constraints.unit_interval
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other):
+        return isinstance(other, SigmoidTransform)
+
+    def _call(self, x):
+        return _clipped_sigmoid(x)
+
+    def _inverse(self, y):
+        finfo = torch.finfo(y.dtype)
+        y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x, y):
+        return -torch.nn.functional.softplus(-x) - torch.nn.functional.softplus(x)
 
 
 class AbsTransform(Transform):
