@@ -102,6 +102,8 @@ CASES = {
         POS / POS.sum(-1, keepdims=True)),
     "ExpRelaxedCategorical": (lambda L, t: L.distributions.relaxed_categorical.ExpRelaxedCategorical(t(np.array(2.0)), probs=t(POS)),
                               np.log(P / P.sum(-1, keepdims=True))),
+    "HalfCauchy": (lambda L, t: L.distributions.HalfCauchy(t(POS)), np.abs(A[0]) * 3),
+    "Pareto": (lambda L, t: L.distributions.Pareto(t(POS), t(POS[::-1] * 3)), POS * 1.5),
     "MultivariateNormal-cov": (lambda L, t: L.distributions.MultivariateNormal(t(A[0]), t(SPD)), A),
     "MultivariateNormal-tril": (lambda L, t: L.distributions.MultivariateNormal(t(A), scale_tril=t(TRIL)), A[1]),
     "MultivariateNormal-prec": (lambda L, t: L.distributions.MultivariateNormal(t(A[1]), precision_matrix=t(SPD)), A),
@@ -142,6 +144,9 @@ LAST_BIT = {
                                  "expand-log_prob", "grads"},
     "ExpRelaxedCategorical": {"logits", "sample", "sample-empty", "rsample", "log_prob", "expand-sample",
                               "expand-log_prob", "grads"},
+    "HalfCauchy": {"perplexity", "log_prob", "expand-log_prob"},
+    "Pareto": {"stddev", "sample", "sample-empty", "rsample", "log_prob", "perplexity", "cdf", "expand-sample",
+               "expand-log_prob", "grads"},
     "MultivariateNormal-cov": {"stddev", "sample", "rsample", "expand-sample", "grads"},
     "MultivariateNormal-tril": {"stddev", "sample", "rsample", "expand-sample", "grads"},
     "MultivariateNormal-prec": {"sample", "rsample", "perplexity", "expand-sample", "grads"},
@@ -251,6 +256,17 @@ def _kl_pairs(L, t):
         "Gumbel-Gumbel": (D.Gumbel(t(A), t(POS)), D.Gumbel(t(A[::-1]), t(POS[::-1]))),
         "HalfNormal-HalfNormal": (D.HalfNormal(t(POS)), D.HalfNormal(t(POS[::-1]))),
         "Geometric-Geometric": (D.Geometric(probs=t(P)), D.Geometric(logits=t(A))),
+        "Pareto-Pareto": (D.Pareto(t(POS), t(POS[::-1] * 3)), D.Pareto(t(POS * 0.5), t(POS * 2))),
+        "Pareto-Exponential": (D.Pareto(t(POS), t(POS[::-1] * 3)), D.Exponential(t(POS))),
+        "Pareto-Normal": (D.Pareto(t(POS), t(POS[::-1] * 3)), D.Normal(t(A), t(POS))),
+        "Pareto-Uniform": (D.Pareto(t(POS), t(POS[::-1] * 3)), D.Uniform(t(A), t(A + POS))),
+        "Uniform-Pareto": (D.Uniform(t(POS), t(POS * 2)), D.Pareto(t(POS * 0.5), t(POS * 2))),
+        "Uniform-Gumbel": (D.Uniform(t(A), t(A + POS)), D.Gumbel(t(A[::-1]), t(POS))),
+        "Exponential-Gumbel": (D.Exponential(t(POS)), D.Gumbel(t(A[::-1]), t(POS))),
+        "Gumbel-Normal": (D.Gumbel(t(A), t(POS)), D.Normal(t(A[::-1]), t(POS[::-1]))),
+        "Normal-Gumbel": (D.Normal(t(A), t(POS)), D.Gumbel(t(A[::-1]), t(POS[::-1]))),
+        "Gumbel-Exponential": (D.Gumbel(t(A), t(POS)), D.Exponential(t(POS))),
+        "Normal-Pareto": (D.Normal(t(A), t(POS)), D.Pareto(t(POS), t(POS))),
         "Normal-Laplace": (D.Normal(t(A), t(POS)), D.Laplace(t(A[::-1]), t(POS[::-1]))),
         "Laplace-Normal": (D.Laplace(t(A), t(POS)), D.Normal(t(A[::-1]), t(POS[::-1]))),
         "Uniform-Normal": (D.Uniform(t(A), t(A + POS)), D.Normal(t(A[::-1]), t(POS[::-1]))),
@@ -266,7 +282,8 @@ def _kl_pairs(L, t):
 # compared within a few units of the last bit; the others to the last bit
 KL_LAST_BIT = {"Normal-Normal", "Categorical-Categorical", "Bernoulli-Bernoulli", "Laplace-Laplace",
                "OneHot-OneHot", "MVN-MVN", "LogNormal-LogNormal",
-               "Cauchy-Cauchy", "Gumbel-Gumbel", "HalfNormal-HalfNormal", "Geometric-Geometric", "Normal-Laplace", "Laplace-Normal", "Uniform-Normal"}
+               "Pareto-Normal", "Uniform-Pareto", "Uniform-Gumbel", "Exponential-Gumbel", "Gumbel-Normal",
+               "Normal-Gumbel", "Cauchy-Cauchy", "Gumbel-Gumbel", "HalfNormal-HalfNormal", "Geometric-Geometric", "Normal-Laplace", "Laplace-Normal", "Uniform-Normal"}
 KL_NAMES = list(_kl_pairs(minigrad, lambda a: minigrad.tensor(np.ascontiguousarray(a))))
 
 

@@ -11,6 +11,7 @@ from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .geometric import Geometric
 from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
 from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -18,6 +19,7 @@ from .laplace import Laplace
 from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .pareto import Pareto
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from . import transforms
 from .relaxed_bernoulli import RelaxedBernoulli
@@ -27,7 +29,7 @@ from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTran
 from .uniform import Uniform
 
 __all__ = [
-    "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
+    "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "HalfCauchy", "Pareto", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
     "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
     "identity_transform", "SigmoidTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
