@@ -2,6 +2,8 @@
 cdf/icdf, shapes, expand, the autograd graph (grad_fn names through rsample and log_prob),
 gradients, gradcheck in float64, kl_divergence for the registered pairs, argument validation
 with PyTorch's messages, and printing."""
+import importlib
+
 import numpy as np
 import pytest
 
@@ -498,3 +500,22 @@ def test_lazy_probs_logits_grad_and_repr_as_torch():
         seen.append([repr(c), probs, repr(b), repr(D.Normal(lib.tensor([0.0]), lib.tensor([1.0]))),
                      b.logits, repr(D.MultivariateNormal(lib.zeros(2), lib.eye(2)))])
     same(seen[0], seen[1])
+
+
+def test_kl_dispatch_picks_the_same_function_as_torch_for_every_pair():
+    torch = import_torch()
+    import warnings
+    from minigrad.distributions import kl as mine_kl
+    theirs_kl = importlib.import_module("torch.distributions.kl")
+    D = minigrad.distributions
+    names = [n for n in D.__all__ if isinstance(getattr(D, n), type) and issubclass(getattr(D, n), D.Distribution)]
+    for a in names:
+        for b in names:
+            with warnings.catch_warnings(record=True) as mine_warned:
+                warnings.simplefilter("always")
+                mine = mine_kl._dispatch_kl(getattr(D, a), getattr(D, b))
+            with warnings.catch_warnings(record=True) as their_warned:
+                warnings.simplefilter("always")
+                theirs = theirs_kl._dispatch_kl(getattr(torch.distributions, a), getattr(torch.distributions, b))
+            assert getattr(mine, "__name__", mine) == getattr(theirs, "__name__", theirs), (a, b)
+            assert len(mine_warned) == len(their_warned), (a, b)
