@@ -326,6 +326,19 @@ def _gradcheck_cases(L):
                                         (A[0], TRIL)),
         "MultivariateNormal.rsample": (lambda loc, c: D.MultivariateNormal(loc, scale_tril=c.tril()).rsample((2,)),
                                        (A[0], TRIL)),
+        "Cauchy.rsample": (lambda loc, s: D.Cauchy(loc, s).rsample((2,)), (A, POS)),
+        "Gumbel.log_prob": (lambda loc, s: D.Gumbel(loc, s).log_prob(v), (A, POS)),
+        "Gumbel.rsample": (lambda loc, s: D.Gumbel(loc, s).rsample(), (A, POS)),
+        "LogNormal.rsample": (lambda loc, s: D.LogNormal(loc, s).rsample(), (A, POS)),
+        "LogNormal.log_prob": (lambda loc, s: D.LogNormal(loc, s).log_prob(v.abs() + 0.1), (A, POS)),
+        "HalfNormal.log_prob": (lambda s: D.HalfNormal(s).log_prob(v.abs()), (POS,)),
+        "Pareto.rsample": (lambda s, a: D.Pareto(s, a).rsample(), (POS, POS + 1)),
+        "RelaxedBernoulli.rsample": (lambda z: D.RelaxedBernoulli(L.tensor(0.5, dtype=L.float64), logits=z).rsample(),
+                                     (A,)),
+        "RelaxedOneHotCategorical.rsample": (
+            lambda z: D.RelaxedOneHotCategorical(L.tensor(0.5, dtype=L.float64), logits=z).rsample(), (A,)),
+        "Geometric.log_prob": (lambda p: D.Geometric(probs=p).log_prob(L.tensor([0.0, 2.0, 5.0], dtype=L.float64)),
+                               (P,)),
         "kl Normal-Normal": (lambda a, b: D.kl_divergence(D.Normal(a, b), D.Normal(b, a.exp())), (A, POS)),
     }
 
