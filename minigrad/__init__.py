@@ -217,6 +217,7 @@ from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
+from . import distributions  # noqa: F401  (torch.distributions: Normal, Categorical, kl_divergence, ...)
 
 # Python-name aliases PyTorch also has
 float = float32

@@ -17,6 +17,7 @@ MODULES = [
     "minigrad.autograd", "minigrad.autograd.functional", "minigrad.autograd.forward_ad",
     "minigrad.autograd.graph", "minigrad.func", "minigrad.utils.checkpoint", "minigrad.viz",
     "minigrad.optim.lr_scheduler", "minigrad.utils.data",
+    "minigrad.distributions", "minigrad.distributions.constraints", "minigrad.distributions.transforms",
 ]
 
 

@@ -1,0 +1,36 @@
+"""Probability distributions for sampling and scoring (``torch.distributions``): ``Normal`` for
+VAEs (``rsample``, ``kl_divergence``), ``Categorical`` for policy gradients (``sample``,
+``log_prob``), and the others most used, with PyTorch's random numbers after ``manual_seed``."""
+
+from . import constraints
+from .bernoulli import Bernoulli
+from .categorical import Categorical
+from .cauchy import Cauchy
+from .distribution import Distribution
+from .exp_family import ExponentialFamily
+from .exponential import Exponential
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
+from .independent import Independent
+from .kl import kl_divergence, register_kl
+from .laplace import Laplace
+from .log_normal import LogNormal
+from .multivariate_normal import MultivariateNormal
+from .normal import Normal
+from .pareto import Pareto
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from . import transforms
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
+from .transformed_distribution import TransformedDistribution
+from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform, identity_transform
+from .uniform import Uniform
+
+__all__ = [
+    "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "HalfCauchy", "Pareto", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
+    "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+    "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
+    "identity_transform", "SigmoidTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
+]
