@@ -811,7 +811,7 @@ ABSENT_FROM_TORCH = {
     # not yet built: rarely met by learners (see the README's list)
     "not built yet": """
         binomial poisson distributions fft histogramdd lobpcg ormqr
-        pca_lowrank quasirandom resize_as_ svd_lowrank triangular_solve""",
+        pca_lowrank quasirandom svd_lowrank triangular_solve""",
 }
 
 ABSENT_FROM_TENSOR = {
@@ -825,7 +825,7 @@ ABSENT_FROM_TENSOR = {
     "dtypes minigrad does not model": "bfloat16 cdouble cfloat chalf istft stft",
     "internals and removed names": "index name reinforce slice_inverse",
     "not built yet": """
-        geqrf orgqr ormqr resize resize_ resize_as resize_as_ triangular_solve""",
+        geqrf orgqr ormqr triangular_solve""",
 }
 
 ABSENT_FROM_OPTIM = {"a context manager for swapping in other parameters": "swap_in_optimizer_params_and_state"}
