@@ -242,3 +242,154 @@ def test_deprecated_resize_is_recorded():
         return (type(node).__name__, [(type(n).__name__, i) for n, i in node.next_functions],
                 tuple(y.shape), x.grad.tolist())
     assert _same(run)[0] == "ResizeBackward"
+
+
+# --- torch.poisson and torch.binomial: the samples after manual_seed --------------------------
+
+def _rates(L, dtype):
+    # rates below 10 (products of uniforms), 10 and above (transformed rejection), 0, tiny, huge
+    return L.tensor([0.5, 3.0, 12.0, 100.0, 0.0, 1e-3, 9.99, 10.0, 1e4, 35.7] * 6, dtype=dtype)
+
+
+def _counts_and_probs(L, dtype):
+    # count * p below 10 (inversion) and above (BTRS), p above 1/2 (the complement), 0 and 1,
+    # counts that are 0 or negative, nan
+    counts = L.tensor([10.0, 100.0, 5.0, 1000.0, 3.0, 50.0, 20.0, 7.0, 0.0, -4.0, 40.0, 12.5] * 5, dtype=dtype)
+    probs = L.tensor([0.5, 0.3, 0.9, 0.01, 0.2, 0.95, 0.6, 0.0, 0.5, 0.5, 1.0, 0.7] * 5, dtype=dtype)
+    return counts, probs
+
+
+SAMPLES = {
+    "poisson float32": lambda L: L.poisson(_rates(L, L.float32)),
+    "poisson float64": lambda L: L.poisson(_rates(L, L.float64)),
+    "poisson float16": lambda L: L.poisson(L.tensor([0.5, 3.0, 12.0, 40.0], dtype=L.float16)),
+    "poisson 2d": lambda L: L.poisson(L.arange(1.0, 13.0).reshape(3, 4) * 3),
+    "poisson a transpose": lambda L: L.poisson((L.arange(1.0, 13.0).reshape(3, 4) * 3).t()),
+    "poisson steps of 2": lambda L: L.poisson((L.arange(1.0, 13.0).reshape(3, 4) * 3)[:, ::2]),
+    "poisson an expand": lambda L: L.poisson(L.tensor([[5.0]]).expand(2, 3)),
+    "poisson a scalar": lambda L: L.poisson(L.tensor(4.0)),
+    "poisson nothing": lambda L: L.poisson(L.zeros(0, 3)),
+    "poisson an infinite rate": lambda L: L.poisson(L.tensor([float("inf")])),
+    "poisson a huge rate": lambda L: L.poisson(L.tensor([1e20])),
+    "binomial float32": lambda L: L.binomial(*_counts_and_probs(L, L.float32)),
+    "binomial float64": lambda L: L.binomial(*_counts_and_probs(L, L.float64)),
+    "binomial nan": lambda L: L.binomial(L.tensor([10.0, 100.0]), L.tensor([float("nan"), 0.3])),
+    "binomial p out of [0, 1]": lambda L: L.binomial(L.tensor([10.0, 100.0]), L.tensor([1.5, -0.3])),
+    "binomial a transpose": lambda L: L.binomial(L.arange(10.0, 130.0, 10.0).reshape(3, 4).t(), L.full((4, 3), 0.3)),
+    "binomial broadcast count": lambda L: L.binomial(L.tensor([50.0]), L.tensor([0.2, 0.5, 0.7])),
+    "binomial scalars": lambda L: L.binomial(L.tensor(50.0), L.tensor(0.4)),
+}
+
+
+@pytest.mark.parametrize("case", SAMPLES)
+def test_samples_after_manual_seed(case):
+    def run(L):
+        L.manual_seed(3)
+        first = SAMPLES[case](L)
+        second = SAMPLES[case](L)
+        after = L.rand(3).tolist()           # (the stream goes on where PyTorch's does)
+        return [(str(t.dtype), tuple(t.shape), t.stride(), t._version, str(t.tolist())) for t in (first, second)], after
+    _same(run)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_samples(seed):
+    def run(L):
+        L.manual_seed(seed)
+        rates = L.rand(400, dtype=L.float64) * 40
+        counts, probs = (L.rand(300) * 200).floor(), L.rand(300)
+        return L.poisson(rates).tolist(), L.binomial(counts, probs).tolist()
+    _same(run)
+
+
+def test_a_generator_of_its_own():
+    def run(L):
+        generator = L.Generator().manual_seed(7)
+        L.manual_seed(1)
+        values = (L.poisson(L.full((5,), 20.0), generator=generator).tolist(),
+                  L.binomial(L.full((5,), 30.0), L.full((5,), 0.4), generator).tolist(),
+                  L.poisson(L.full((5,), 2.0), generator).tolist())
+        return values, L.rand(2).tolist()
+    _same(run)
+
+
+def test_binomial_warns_when_prob_broadcasts_count():
+    def run(L):
+        L.manual_seed(0)
+        value, caught = _with_warnings(
+            lambda L: L.binomial(L.tensor([10.0, 100.0]), L.tensor([0.5, 0.3]).expand(3, 2)), L)
+        return value.tolist(), [(category, message.split(" (Triggered internally")[0]) for category, message in caught]
+    _same(run)
+
+
+COUNT_ERRORS = {
+    "a negative rate": lambda L: L.poisson(L.tensor([-1.0, 1.0])),
+    "a negative rate after others": lambda L: L.poisson(L.tensor([1.0, 20.0, -1.0, 3.0])),
+    "a nan rate": lambda L: L.poisson(L.tensor([float("nan")])),
+    "integer rates": lambda L: L.poisson(L.tensor([1, 2])),
+    "int32 rates": lambda L: L.poisson(L.tensor([1], dtype=L.int32)),
+    "bool rates": lambda L: L.poisson(L.tensor([True])),
+    "rates a list": lambda L: L.poisson([1.0, 2.0]),
+    "poisson generator an int": lambda L: L.poisson(L.tensor([1.0]), generator=3),
+    "integer counts": lambda L: L.binomial(L.tensor([10, 100]), L.tensor([0.5, 0.3])),
+    "bool counts": lambda L: L.binomial(L.tensor([True]), L.tensor([0.5])),
+    "integer probs": lambda L: L.binomial(L.tensor([1.0]), L.tensor([1], dtype=L.int64)),
+    "dtypes differ": lambda L: L.binomial(L.tensor([10.0]), L.tensor([0.5], dtype=L.float64)),
+    "float16": lambda L: L.binomial(L.tensor([50.0], dtype=L.float16), L.tensor([0.4], dtype=L.float16)),
+    "shapes clash": lambda L: L.binomial(L.tensor([10.0, 100.0]), L.tensor([0.5, 0.3, 0.2])),
+    "prob a number": lambda L: L.binomial(L.tensor([10.0, 100.0]), 0.5),
+    "count a list": lambda L: L.binomial([10.0], L.tensor([0.5])),
+    "binomial generator an int": lambda L: L.binomial(L.tensor([1.0]), L.tensor([1.0]), generator=3),
+}
+
+
+@pytest.mark.parametrize("case", COUNT_ERRORS)
+def test_count_errors(case):
+    def run(L):
+        L.manual_seed(0)
+        refused = _outcome(COUNT_ERRORS[case], L)
+        return refused, L.rand(2).tolist()
+    refused, _ = _same(run)
+    assert isinstance(refused, tuple)
+
+
+def test_poisson_gradient_is_zero():
+    def run(L):
+        L.manual_seed(0)
+        rates = L.tensor([3.0, 30.0], requires_grad=True)
+        sample = L.poisson(rates)
+        node = sample.grad_fn
+        (grad,) = L.autograd.grad((sample * 2).sum(), rates)
+        return (sample.tolist(), node.name(), [(type(n).__name__, i) for n, i in node.next_functions],
+                grad.tolist(), grad.grad_fn)
+    assert _same(run)[1] == "PoissonBackward0"
+
+
+def test_poisson_forward_mode_tangent_is_zero():
+    def run(L):
+        L.manual_seed(0)
+        with L.autograd.forward_ad.dual_level():
+            dual = L.autograd.forward_ad.make_dual(L.tensor([2.0, 40.0]), L.tensor([1.0, 1.0]))
+            return L.autograd.forward_ad.unpack_dual(L.poisson(dual)).tangent.tolist()
+    _same(run)
+
+
+@pytest.mark.parametrize("needs", ["count", "prob", "both"])
+def test_binomial_records_a_node_that_refuses_backward(needs):
+    def run(L):
+        L.manual_seed(0)
+        count = L.tensor([10.0, 20.0], requires_grad=needs in ("count", "both"))
+        prob = L.tensor([0.5, 0.5], requires_grad=needs in ("prob", "both"))
+        sample = L.binomial(count, prob)
+        node = sample.grad_fn
+        edges = [(type(n).__name__, i) for n, i in node.next_functions]
+        return sample.tolist(), type(node).__name__, node.name(), edges, _outcome(lambda _: sample.sum().backward(), L)
+    assert _same(run)[1] == "NotImplemented"
+
+
+def test_binomial_refuses_forward_mode():
+    def run(L):
+        with L.autograd.forward_ad.dual_level():
+            dual = L.autograd.forward_ad.make_dual(L.tensor([2.0, 40.0]), L.tensor([1.0, 1.0]))
+            return _outcome(lambda _: L.binomial(dual, L.tensor([0.5, 0.5])), L)
+    _same(run)
