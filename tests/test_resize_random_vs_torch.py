@@ -203,6 +203,20 @@ def test_a_detached_copy_of_a_leaf_can_be_resized_and_its_graph_sees_the_change(
     _same(run)
 
 
+@pytest.mark.parametrize("new_shape", [(5,), (3, 2), (1,)])
+def test_a_leaf_resized_after_its_graph_was_recorded(new_shape):
+    """A leaf that required grad when the graph was made, then no longer: the graph keeps the
+    shape the leaf had, and its gradient does not reach .grad (the leaf does not require grad)."""
+    def run(L):
+        leaf = L.ones(2, 3, requires_grad=True)
+        loss = (leaf * 2).sum()
+        leaf.requires_grad_(False)
+        leaf.resize_(*new_shape)
+        loss.backward()
+        return _state(leaf), leaf.grad
+    _same(run)
+
+
 # --- the deprecated out-of-place forms ------------------------------------------------------
 
 def _with_warnings(function, L):

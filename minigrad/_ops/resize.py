@@ -27,6 +27,7 @@ from .._memory_format import (channels_last, channels_last_3d, check_memory_form
 from .._python_arg_parser import check_sizes
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.forward_ad import _tangent_of
+from ..autograd.graph import give_edges_their_node
 from ..autograd.function import Function
 from .inplace import bump_version
 
@@ -119,6 +120,10 @@ def _resize(tensor, sizes, fmt):
         if fmt is not None and array.size:       # (the same shape keeps its steps, unless a format is asked)
             tensor._array = _over_memory(tensor, sizes, steps)
     else:
+        if tensor._grad_fn is None and tensor._base is None:
+            # a leaf that required grad when graphs were recorded (requires_grad_(False) since):
+            # those graphs keep the shape it had (graph.py)
+            give_edges_their_node(tensor)
         tensor._array = _over_memory(tensor, sizes, steps)
         if not tensor._array.size:
             keep_zero_steps(tensor)
