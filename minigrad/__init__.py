@@ -340,6 +340,7 @@ for _name, _method in _RESIZE_METHODS.items():
     setattr(Tensor, _name, _method)
 del _name, _method, _RESIZE_METHODS
 from ._ops.counts import poisson, binomial  # noqa: E402,F401  (random counts)
+from ._ops.histogramdd import histogramdd  # noqa: E402,F401
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).

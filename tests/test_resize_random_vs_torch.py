@@ -407,3 +407,99 @@ def test_binomial_refuses_forward_mode():
             dual = L.autograd.forward_ad.make_dual(L.tensor([2.0, 40.0]), L.tensor([1.0, 1.0]))
             return _outcome(lambda _: L.binomial(dual, L.tensor([0.5, 0.5])), L)
     _same(run)
+
+
+# --- torch.histogramdd --------------------------------------------------------------------
+
+def _points(L, dtype=None):
+    return L.tensor([[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.5, 1.7]], dtype=dtype or L.float32)
+
+
+def _random_points(L, shape, dtype, nan=False):
+    values = np.random.default_rng(5).standard_normal(shape).astype(dtype)
+    if nan:
+        values[::7, 0] = np.nan
+    return L.tensor(values)
+
+
+HISTOGRAMS = {
+    "bins for each dim": lambda L: L.histogramdd(_points(L), bins=[3, 3]),
+    "one number of bins": lambda L: L.histogramdd(_points(L), bins=3),
+    "a tuple of bins": lambda L: L.histogramdd(_points(L), (2, 4)),
+    "range": lambda L: L.histogramdd(_points(L), bins=(2, 4), range=[0.0, 1.0, 0.0, 1.0]),
+    "range by position": lambda L: L.histogramdd(_points(L), [2, 2], [0.0, 1.0, 0.0, 1.0]),
+    "weight": lambda L: L.histogramdd(_points(L), bins=[2, 2], weight=L.tensor([1.0, 2.0, 4.0, 8.0, 16.0])),
+    "density": lambda L: L.histogramdd(_points(L), bins=[2, 3], density=True),
+    "weighted density": lambda L: L.histogramdd(_points(L, L.float64), bins=[3, 2], density=True,
+                                                 weight=L.tensor([1.0, 2.0, 4.0, 8.0, 16.0], dtype=L.float64)),
+    "edges": lambda L: L.histogramdd(_points(L), bins=[L.tensor([0.0, 1.0, 2.0]), L.tensor([0.0, 0.5, 2.5])]),
+    "three dims": lambda L: L.histogramdd(L.rand(2, 3, 3, generator=L.Generator().manual_seed(0)), bins=[2, 3, 2]),
+    "one dim": lambda L: L.histogramdd(L.tensor([[0.5], [0.1], [0.9]]), bins=4),
+    "no points": lambda L: L.histogramdd(L.zeros(0, 2), bins=[2, 2]),
+    "all points equal": lambda L: L.histogramdd(L.tensor([[1.0, 1.0], [1.0, 1.0]]), bins=[2, 2]),
+    "many points float64": lambda L: L.histogramdd(_random_points(L, (500, 3), "float64"), bins=[7, 5, 9]),
+    "many points float32": lambda L: L.histogramdd(_random_points(L, (500, 2), "float32"), bins=[10, 13],
+                                                    range=[-1.0, 1.5, -2.0, 0.7]),
+    "nan points are not counted": lambda L: L.histogramdd(_random_points(L, (50, 2), "float32", nan=True),
+                                                         bins=[3, 4], range=[-1.0, 1.0, -1.0, 1.0]),
+    "nothing counted, density": lambda L: L.histogramdd(_points(L), bins=[2, 2], range=[5.0, 6.0, 5.0, 6.0],
+                                                        density=True),
+}
+
+
+@pytest.mark.parametrize("case", HISTOGRAMS)
+def test_histogramdd(case):
+    def run(L):
+        hist, edges = HISTOGRAMS[case](L)
+        named = HISTOGRAMS[case](L)
+        return (type(named).__name__, str(hist.dtype), tuple(hist.shape), str(hist.tolist()),
+                [(str(e.dtype), e.tolist()) for e in edges], named.hist.shape, len(named.bin_edges),
+                repr(named).split("(")[0])
+    _same(run)
+
+
+@pytest.mark.parametrize("bins", ["numbers", "edges"])
+@pytest.mark.parametrize("needs", ["input", "weight"])
+def test_histogramdd_records_nodes_that_refuse_backward(bins, needs):
+    def run(L):
+        points = _points(L).requires_grad_(needs == "input")
+        weight = L.ones(5, requires_grad=needs == "weight")
+        given = [L.tensor([0.0, 1.0, 2.0]), L.tensor([0.0, 0.5, 2.5])]
+        hist, edges = L.histogramdd(points, bins=[2, 2] if bins == "numbers" else given, weight=weight)
+        node = hist.grad_fn
+        edge_nodes = [None if e.grad_fn is None else e.grad_fn.name() for e in edges]
+        return (node.name(), type(node).__name__, edge_nodes, [e is g for e, g in zip(edges, given)],
+                [(type(n).__name__, i) for n, i in node.next_functions],
+                _first_line(_outcome(lambda _: hist.sum().backward(), L)),
+                _first_line(_outcome(lambda _: edges[1].sum().backward(), L)))
+    _same(run)
+
+
+def _first_line(refused):
+    """An error's class and the first line of its text (minigrad's own hint comes after)."""
+    return refused[0], refused[1].split("\n")[0]
+
+
+HISTOGRAM_ERRORS = {
+    "bins and dims differ": lambda L: L.histogramdd(_points(L), bins=[2]),
+    "no bins": lambda L: L.histogramdd(_points(L), bins=[2, 0]),
+    "range too short": lambda L: L.histogramdd(_points(L), bins=[2, 2], range=[0.0, 1.0]),
+    "range reversed": lambda L: L.histogramdd(_points(L), bins=[2, 2], range=[1.0, 0.0, 0.0, 1.0]),
+    "range from nan points": lambda L: L.histogramdd(_random_points(L, (50, 2), "float64", nan=True), bins=2),
+    "range not finite": lambda L: L.histogramdd(_points(L), bins=[2, 2], range=[0.0, float("inf"), 0.0, 1.0]),
+    "weight of another shape": lambda L: L.histogramdd(_points(L), bins=[2, 2], weight=L.ones(4)),
+    "weight of another dtype": lambda L: L.histogramdd(_points(L, L.float64), bins=[2, 2], weight=L.ones(5)),
+    "integers": lambda L: L.histogramdd(_points(L).long(), bins=[2, 2]),
+    "one dimension": lambda L: L.histogramdd(_points(L).reshape(-1), bins=[2]),
+    "edges of 2 dims": lambda L: L.histogramdd(_points(L), bins=[L.tensor([0.0, 1.0, 2.0]), L.tensor([[0.0, 0.5, 2.5]])]),
+    "too few edges": lambda L: L.histogramdd(_points(L), bins=[L.tensor([0.0, 1.0, 2.0])]),
+    "edges of another dtype": lambda L: L.histogramdd(
+        _points(L), bins=[L.tensor([0.0, 1.0, 2.0]), L.tensor([0.0, 1.0, 2.0], dtype=L.float64)]),
+    "bins a float": lambda L: L.histogramdd(_points(L), bins=2.5),
+}
+
+
+@pytest.mark.parametrize("case", HISTOGRAM_ERRORS)
+def test_histogramdd_errors(case):
+    refused = _same(lambda L: _outcome(HISTOGRAM_ERRORS[case], L))
+    assert isinstance(refused, tuple)
