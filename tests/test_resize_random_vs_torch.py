@@ -66,6 +66,9 @@ SHRINK_OR_KEEP = {
     "resize_as_ channels_last": lambda L: L.arange(24.).resize_as_(L.ones(1, 2, 3, 4),
                                                                     memory_format=L.channels_last),
     "torch.resize_as_": lambda L: L.resize_as_(L.arange(6.), L.ones(2, 2)),
+    "a size from a tensor": lambda L: L.arange(6.).resize_(L.tensor(4)),
+    "a size from a 1-element tensor": lambda L: L.arange(6.).resize_(L.tensor([2])),
+    "sizes from tensors": lambda L: L.arange(6.).resize_(L.tensor(3), 2),
 }
 
 
@@ -159,6 +162,11 @@ REFUSED = {
     "too many elements": lambda L: L.ones(2).resize_(2 ** 40, 2 ** 40),
     "no size": lambda L: L.ones(2).resize_(),
     "a float size": lambda L: L.ones(2).resize_(2.0),
+    "a float tensor size": lambda L: L.ones(2).resize_(L.tensor(2.0)),
+    "a tensor of sizes": lambda L: L.ones(2).resize_(L.tensor([3, 1])),
+    "an inference tensor": lambda L: _inference_ones(L).resize_(2),
+    "a forward grad": lambda L: _dual_resized(L, (2,)),
+    "a forward grad, same shape": lambda L: _dual_resized(L, (3,)),
     "a str size": lambda L: L.ones(2).resize_("a"),
     "a tuple and more": lambda L: L.ones(2).resize_((2, 3), 2),
     "size twice": lambda L: L.ones(2).resize_(2, size=3),
@@ -170,6 +178,17 @@ REFUSED = {
     "resize_as_ a format by position": lambda L: L.ones(6).resize_as_(L.ones(2, 3), L.contiguous_format),
     "torch.resize_as_ a format by position": lambda L: L.resize_as_(L.ones(6), L.ones(2, 3), L.contiguous_format),
 }
+
+
+def _inference_ones(L):
+    with L.inference_mode():
+        return L.ones(3)
+
+
+def _dual_resized(L, shape):
+    with L.autograd.forward_ad.dual_level():
+        dual = L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3))
+        return dual.resize_(*shape)
 
 
 def _no_grad(L, function):

@@ -28,6 +28,7 @@ from .._python_arg_parser import check_sizes
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.forward_ad import _tangent_of
 from ..autograd.graph import give_edges_their_node
+from ..autograd.grad_mode import _inference_tensors_exist, check_inplace_allowed
 from ..autograd.function import Function
 from .inplace import bump_version
 
@@ -46,6 +47,9 @@ def resize_(self, *sizes, memory_format=None, **size):
         sizes = (size["size"],)
     if not sizes:
         raise TypeError('resize_() missing 1 required positional arguments: "size"')
+    if len(sizes) == 1 and isinstance(sizes[0], Tensor) and sizes[0].numel() == 1 and not (
+            sizes[0].is_floating_point() or sizes[0].dtype.__repr__() == "torch.bool"):
+        sizes = (int(sizes[0].item()),)          # (a one-element integer tensor is an int here)
     sizes = check_sizes("resize_", sizes)
     if memory_format is not None:
         check_memory_format("resize_", memory_format)
@@ -110,6 +114,8 @@ def _steps_in_format(shape, fmt):
 
 
 def _resize(tensor, sizes, fmt):
+    if _inference_tensors_exist:
+        check_inplace_allowed(tensor)
     if tensor.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     if any(size < 0 for size in sizes) or math.prod(sizes) >= _MAX_ELEMENTS:
