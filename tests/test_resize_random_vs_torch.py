@@ -314,6 +314,7 @@ SAMPLES = {
 }
 
 
+@pytest.mark.filterwarnings("ignore:An output with one or more elements was resized")   # (tested below)
 @pytest.mark.parametrize("case", SAMPLES)
 def test_samples_after_manual_seed(case):
     def run(L):
