@@ -336,6 +336,16 @@ def test_many_samples(seed):
     _same(run)
 
 
+def test_the_generator_state_after_sampling():
+    """The numbers drawn ahead and not used are given back: the state is PyTorch's."""
+    def run(L):
+        L.manual_seed(2)
+        L.poisson(L.tensor([3.0, 30.0, 0.5]))
+        L.binomial(L.tensor([40.0, 3.0]), L.tensor([0.3, 0.6]))
+        return L.get_rng_state().tolist()
+    _same(run)
+
+
 def test_a_generator_of_its_own():
     def run(L):
         generator = L.Generator().manual_seed(7)

@@ -17,6 +17,7 @@ generator's stream (53 random bits each, see minigrad/random.py), in float64:
 A rate that is not finite, as PyTorch's int64 cast of it, gives the smallest int64.
 poisson's gradient is 0 (PoissonBackward0); binomial's node refuses to run (NotImplemented).
 """
+import builtins
 import functools
 import math
 
@@ -48,17 +49,35 @@ _BinomialBackward.__name__ = _BinomialBackward.__qualname__ = "NotImplemented"
 
 
 class _Uniforms:
-    """Uniform float64 numbers in [0, 1) from a generator, one at a time as the samplers ask."""
+    """Uniform float64 numbers in [0, 1) from a generator, one at a time as the samplers ask.
 
-    def __init__(self, generator, function):
+    They are drawn ahead in blocks (one numpy call each); ``done()`` then puts the generator
+    where the numbers used leave it, as if each had been drawn alone: its state from before,
+    moved on by exactly those draws."""
+
+    def __init__(self, generator, function, expected=16):
         if generator is not None and not isinstance(generator, _random.Generator):
             raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not "
                             f"{type(generator).__name__}")
         self.generator = _random._pick(generator)
+        self.before = None
+        self.block, self.position, self.used, self.ahead = [], 0, 0, builtins.max(expected, 16)
 
     def __call__(self):
-        bits = int(self.generator.random64(1)[0]) & ((1 << 53) - 1)
-        return bits * 2.0 ** -53
+        if self.position == len(self.block):
+            if self.before is None:
+                self.before = self.generator._bits.state
+            self.used += len(self.block)
+            self.block = _random._uniform01(self.generator, self.ahead, np.float64).tolist()
+            self.position, self.ahead = 0, 2 * self.ahead
+        self.position += 1
+        return self.block[self.position - 1]
+
+    def done(self):
+        """Give back the numbers drawn ahead and not used."""
+        if self.before is not None:
+            self.generator._bits.state = self.before
+            self.generator.random64(self.used + self.position)
 
 
 @functools.cache
@@ -117,12 +136,15 @@ def poisson(input, generator=None):
     """Counts drawn from Poisson distributions of rates ``input`` (PoissonBackward0: gradient 0)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"poisson(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    uniform = _Uniforms(generator, "poisson")
+    uniform = _Uniforms(generator, "poisson", 3 * input._array.size)
     rates = input._array
     if rates.dtype.kind != "f":
         raise kernel_not_implemented("poisson_cpu", input)
     flat = np.ascontiguousarray(rates).reshape(-1).astype(np.float64)
-    samples = np.array([_poisson_sample(float(rate), uniform) for rate in flat], np.float64)
+    try:
+        samples = np.array([_poisson_sample(float(rate), uniform) for rate in flat], np.float64)
+    finally:                   # (also after a rate refused: the draws before it were made)
+        uniform.done()
     return result(samples.astype(rates.dtype).reshape(rates.shape), PoissonBackward0, (input,))
 
 
@@ -221,7 +243,7 @@ def binomial(count, prob, generator=None):
         if not isinstance(value, Tensor):
             raise TypeError(f"binomial(): argument '{name}' (position {position}) must be Tensor, not "
                             f"{type(value).__name__}")
-    uniform = _Uniforms(generator, "binomial")
+    uniform = _Uniforms(generator, "binomial", 3 * builtins.max(count._array.size, prob._array.size))
     counts, probs = count._array, prob._array
     for name, array in (("count", counts), ("prob", probs)):
         if array.dtype.kind != "f":
@@ -239,8 +261,11 @@ def binomial(count, prob, generator=None):
     flat_counts = np.broadcast_to(counts, shape).reshape(-1).astype(np.float64)
     flat_probs = np.broadcast_to(probs, shape).reshape(-1).astype(np.float64)
     rounded = _float64 if counts.dtype == np.float64 else _float32
-    samples = np.array([_binomial_sample(float(n), float(p), uniform, rounded)
-                        for n, p in zip(flat_counts, flat_probs)], np.float64)
+    try:
+        samples = np.array([_binomial_sample(float(n), float(p), uniform, rounded)
+                            for n, p in zip(flat_counts, flat_probs)], np.float64)
+    finally:
+        uniform.done()
     # (the node has edges to the inputs that require grad only; forward mode refuses dual inputs)
     out = result(samples.astype(counts.dtype).reshape(shape), _BinomialBackward,
                  tuple(t for t in (count, prob) if t.requires_grad or _tangent_of(t) is not None))
