@@ -335,6 +335,14 @@ for _name, _parameters in {
     globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
 del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
+# --- resizing in place: x.resize_(2, 3), x.resize_as_(y), torch.resize_as_ (and the deprecated resize) ---
+from ._ops.resize import METHODS as _RESIZE_METHODS, resize_as_function as resize_as_  # noqa: E402
+for _name, _method in _RESIZE_METHODS.items():
+    setattr(Tensor, _name, _method)
+del _name, _method, _RESIZE_METHODS
+from ._ops.counts import poisson, binomial  # noqa: E402,F401  (random counts)
+from ._ops.histogramdd import histogramdd  # noqa: E402,F401
+
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
 from .func._batched_tensor import install_batched_methods, install_batching_functions  # noqa: E402

@@ -48,6 +48,9 @@
 * triangular_solves.py - linalg.solve_triangular, cholesky_solve, cholesky_inverse
 * norms.py          - linalg.matrix_norm, linalg.norm, cond, dist (vector norms: reduction.py)
 * matrix_products.py - cross, vecdot, multi_dot, matrix_power, vander, tensorinv, tensorsolve
+* resize.py         - x.resize_, x.resize_as_, torch.resize_as_ (and the deprecated x.resize)
+* counts.py         - poisson, binomial: random counts drawn as PyTorch's CPU draws them
+* histogramdd.py    - histogramdd: histograms of points in D dimensions
 
 An operation computes its result with numpy and, if it must be recorded, creates
 a Node subclass named like PyTorch's (``MulBackward0``) whose ``backward``
