@@ -1251,3 +1251,36 @@ def test_copy_into_integers_records_nothing(torch, change):
     lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int32))])
 def test_dist_of_integers_and_floats(torch, fn):
     assert_same(fn, torch)
+
+
+# adaptive pooling of an input empty in a pooled dim: PyTorch refuses it (max pooling in every
+# non-batch dim, before the output size; average pooling in the pooled dims, after it)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(1, 0), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(0, 1, 0), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(1, 0), -1),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(1, 0), 1),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(0, 3), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.zeros(1, 0, 3, dtype=L.long), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.zeros(2, 0, 3, 3), 2),
+    lambda L: L.nn.functional.adaptive_max_pool1d(L.zeros(1, 0, requires_grad=True), 2),
+    lambda L: L.nn.functional.adaptive_max_pool1d(L.zeros(0, 0), -1),
+    lambda L: L.nn.functional.adaptive_max_pool1d(L.zeros(0, 3), 2),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.zeros(2, 0, 3, 3), 2),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.zeros(1, 0, 3), (-1, 2)),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.zeros(0, 3, 3), (None, 2)),
+])
+def test_adaptive_pooling_of_empty_inputs(torch, fn):
+    assert_same(fn, torch)
+
+
+# adaptive_max_pool1d gives a view of its kernel's result (version 0), unlike max_pool1d
+@pytest.mark.parametrize("shape", [(1, 3), (2, 1, 3)])
+@pytest.mark.parametrize("grad", [False, True])
+def test_adaptive_max_pool1d_is_a_view(torch, shape, grad):
+    seen = []
+    for L in (minigrad, torch):
+        with L.set_grad_enabled(grad):
+            out = L.nn.functional.adaptive_max_pool1d(L.rand(shape, requires_grad=True), 2)
+        seen.append((out._version, out._base is not None, out.stride(), type(out.grad_fn).__name__))
+    assert seen[0] == seen[1]
