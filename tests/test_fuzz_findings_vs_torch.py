@@ -4,6 +4,7 @@ Every test here runs the same small computation in both libraries and compares w
 sees: values, dtypes, flags, nodes, and the exception class and message when PyTorch refuses.
 """
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -1283,4 +1284,27 @@ def test_adaptive_max_pool1d_is_a_view(torch, shape, grad):
         with L.set_grad_enabled(grad):
             out = L.nn.functional.adaptive_max_pool1d(L.rand(shape, requires_grad=True), 2)
         seen.append((out._version, out._base is not None, out.stride(), type(out.grad_fn).__name__))
+    assert seen[0] == seen[1]
+
+
+# addmv of an empty matrix: PyTorch writes beta * input into the result, which takes input's
+# shape (a 0-d input gives a 0-d result, with the resize warning when the result had elements)
+@pytest.mark.parametrize("shapes, beta", [
+    (((), (1, 0), (0,)), 0.5), (((1,), (2, 0), (0,)), 0.5), (((), (0, 3), (3,)), 0.5),
+    (((), (1, 0), (0,)), 0), (((2,), (2, 0), (0,)), 1)])
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_addmv_of_an_empty_matrix(torch, shapes, beta, which):
+    seen = []
+    for L in (minigrad, torch):
+        args = [L.full(shape, 2.0, requires_grad=which == n) for n, shape in enumerate(shapes)]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = L.addmv(*args, beta=beta, alpha=3)
+        try:
+            out.sum().backward()
+            grads = [None if a.grad is None else a.grad.tolist() for a in args]
+        except RuntimeError as error:
+            grads = str(error)
+        seen.append((out.tolist(), tuple(out.shape), type(out.grad_fn).__name__, grads,
+                     [str(w.message).split(" (Triggered")[0] for w in caught]))
     assert seen[0] == seen[1]
