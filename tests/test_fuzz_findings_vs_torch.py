@@ -1308,3 +1308,25 @@ def test_addmv_of_an_empty_matrix(torch, shapes, beta, which):
         seen.append((out.tolist(), tuple(out.shape), type(out.grad_fn).__name__, grads,
                      [str(w.message).split(" (Triggered")[0] for w in caught]))
     assert seen[0] == seen[1]
+
+
+# linalg.cross: PyTorch's kernel takes other only of input's dtype (no promotion), and checks
+# the length 3 before the broadcast
+@pytest.mark.parametrize("fn", [
+    lambda L: L.linalg.cross(L.ones(3), L.ones(3, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.float64, requires_grad=True), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(0, 3), L.ones(0, 3, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(1, 3), L.ones(2, 3, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.int64), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.int32), L.ones(3, dtype=L.int64)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.bool), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(3), L.ones(3, dtype=L.bool)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.float16), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(3), L.ones(4, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(2, 3), L.ones(3, 2)),
+    lambda L: L.linalg.cross(L.ones(2, 3), L.ones(3, 3)),
+    lambda L: L.cross(L.ones(3), L.ones(3, dtype=L.float64), dim=0),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.int64), L.ones(3, dtype=L.int64)),
+])
+def test_cross_of_mixed_dtypes(torch, fn):
+    assert_same(fn, torch)
