@@ -1330,3 +1330,37 @@ def test_addmv_of_an_empty_matrix(torch, shapes, beta, which):
 ])
 def test_cross_of_mixed_dtypes(torch, fn):
     assert_same(fn, torch)
+
+
+# cdist of empty inputs (no rows, no columns, an empty batch): PyTorch's shortcut gives an empty
+# result (or zeros) before its kernels look at the dtypes; otherwise each kernel refuses
+# mixed dtypes with its own message
+@pytest.mark.parametrize("fn", [
+    lambda L: L.cdist(L.ones(0, 1), L.ones(3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(3, 1, dtype=L.float64), L.ones(0, 1)),
+    lambda L: L.cdist(L.ones(3, 0), L.ones(2, 0, dtype=L.float64), p=1.0),
+    lambda L: L.cdist(L.ones(30, 1), L.ones(0, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(3, 0), L.ones(2, 0, dtype=L.float64), compute_mode="use_mm_for_euclid_dist"),
+    lambda L: L.cdist(L.ones(0, 30, 1), L.ones(0, 3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(0, 2, 1), L.ones(2, 3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(0, 1), L.ones(3, 1, dtype=L.float64), p=-1.0),
+    lambda L: L.cdist(L.ones(2, 1), L.ones(3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(30, 1), L.ones(2, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(2, 30, 1), L.ones(2, 3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(3, 1), L.ones(3, 1, dtype=L.float64), p=float("inf")),
+])
+def test_cdist_of_empty_inputs_and_mixed_dtypes(torch, fn):
+    assert_same(fn, torch)
+
+
+@pytest.mark.parametrize("shapes", [((0, 1), (3, 1)), ((3, 0), (2, 0)), ((2, 3, 0), (1, 2, 0))])
+def test_cdist_of_empty_inputs_gradients(torch, shapes):
+    seen = []
+    for L in (minigrad, torch):
+        x1 = L.ones(shapes[0], requires_grad=True)
+        x2 = L.ones(shapes[1], dtype=L.float64, requires_grad=True)
+        out = L.cdist(x1, x2)
+        out.sum().backward()
+        seen.append((out.tolist(), str(out.dtype), type(out.grad_fn).__name__, x1.grad.tolist(),
+                     str(x1.grad.dtype), x2.grad.tolist(), str(x2.grad.dtype)))
+    assert seen[0] == seen[1]
