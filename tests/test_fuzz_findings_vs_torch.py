@@ -1364,3 +1364,22 @@ def test_cdist_of_empty_inputs_gradients(torch, shapes):
         seen.append((out.tolist(), str(out.dtype), type(out.grad_fn).__name__, x1.grad.tolist(),
                      str(x1.grad.dtype), x2.grad.tolist(), str(x2.grad.dtype)))
     assert seen[0] == seen[1]
+
+
+# sign's gradient is zeros_like(grad), laid out as grad: the empty gradient a sum expands keeps
+# its zero steps, so a leaf with other steps gets a copy (version 1) and one with the same
+# steps adopts it (version 0); sgn's are new row-major zeros
+@pytest.mark.parametrize("op", ["sign", "sgn"])
+@pytest.mark.parametrize("make", [
+    lambda L: L.tensor(np.zeros((0,), np.float32), requires_grad=True),
+    lambda L: L.ones(0, requires_grad=True), lambda L: L.ones(2, 0, requires_grad=True),
+    lambda L: L.tensor(np.zeros((2, 0), np.float32), requires_grad=True),
+    lambda L: L.ones(3, requires_grad=True)])
+def test_gradient_of_sign_of_empty_tensors(torch, op, make):
+    seen = []
+    for L in (minigrad, torch):
+        x, hooked = make(L), []
+        x.register_hook(lambda g: hooked.append((g.stride(), g._version)))
+        getattr(x, op)().sum().backward()
+        seen.append((hooked, x.grad._version, x.grad.stride()))
+    assert seen[0] == seen[1]
