@@ -1383,3 +1383,35 @@ def test_gradient_of_sign_of_empty_tensors(torch, op, make):
         getattr(x, op)().sum().backward()
         seen.append((hooked, x.grad._version, x.grad.stride()))
     assert seen[0] == seen[1]
+
+
+def _graph(node):
+    """(name, the names of its next functions) of node and every node behind it."""
+    if node is None:
+        return []
+    found = [(type(node).__name__, [type(n).__name__ if n else None for n, _ in node.next_functions])]
+    for n, _ in node.next_functions:
+        found += _graph(n)
+    return found
+
+
+# linalg.vecdot of two vectors is PyTorch's vdot (VdotBackward0), whatever dim; of other
+# shapes a product and a sum
+@pytest.mark.parametrize("shapes, dim", [
+    (((3,), (3,)), -1), (((3,), (3,)), 0), (((3,), (3,)), 5), (((2, 3), (3,)), -1),
+    (((), ()), -1), (((0,), (0,)), -1)])
+@pytest.mark.parametrize("grads", [(True, True), (True, False), (False, True)])
+def test_vecdot_of_vectors(torch, shapes, dim, grads):
+    seen = []
+    for L in (minigrad, torch):
+        a = L.linspace(-1, 2, int(np.prod(shapes[0])), dtype=L.float64).reshape(shapes[0]).requires_grad_(grads[0])
+        b = L.linspace(0, 3, int(np.prod(shapes[1])), dtype=L.float64).reshape(shapes[1]).requires_grad_(grads[1])
+        out = L.linalg.vecdot(a, b, dim=dim)
+        out.sum().backward()
+        seen.append((out.tolist(), _graph(out.grad_fn), None if a.grad is None else a.grad.tolist(),
+                     None if b.grad is None else b.grad.tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_vecdot_of_vectors_message(torch):
+    assert_same(lambda L: L.linalg.vecdot(L.ones(3), L.ones(4)), torch)

@@ -1025,7 +1025,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = {"prod_double", "F_poisson_nll_self", "vecdot"}
+KNOWN_DIFFERENCES = {"prod_double", "F_poisson_nll_self"}
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -1602,6 +1602,8 @@ def test_random_programs_match_pytorch(torch, program):
     # sign of an empty tensor: its gradient is zeros_like(grad), with the zero steps of the
     # expanded sum's gradient, which the leaf adopts (version 0)
     [("leaf", (0,), 1, False, True), ("unary", "sign", (0,), False, False), ("backward", "backward", (1,), False, False)],
+    # linalg.vecdot of two vectors: PyTorch's vdot (VdotBackward0)
+    [("leaf", (3,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "vecdot", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -1616,8 +1618,6 @@ KNOWN_DIFFERENT_PROGRAMS = [
     ("poisson_nll_loss differentiated with create_graph: the edges of one node differ",
      [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False),
       ("grad", "grad", (1,), False, True)]),
-    ("linalg.vecdot of vectors: PyTorch records VdotBackward0, minigrad a product and a sum",
-     [("leaf", (3,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "vecdot", (0, 1), False, False)]),
 ]
 
 

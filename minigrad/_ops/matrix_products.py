@@ -86,7 +86,7 @@ def cross_function(input, other, dim=None):
 
 def vecdot(x, y, *, dim=-1):
     """``torch.linalg.vecdot``: the dot product of vectors along ``dim`` (broadcast):
-    ``(x * y).sum(dim)``, recorded as those two operations."""
+    ``(x * y).sum(dim)``, recorded as those two operations; of two 1-d tensors ``vdot``."""
     if x._array.dtype != y._array.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
                            f"type {cpp_name(x.dtype).capitalize()} and y of type "
@@ -94,11 +94,9 @@ def vecdot(x, y, *, dim=-1):
     if x._array.dtype.kind != "f":
         from .decompositions import check_floating
         check_floating("linalg.vecdot", x)
-    if x.ndim == 1 and y.ndim == 1 and x.shape[0] != y.shape[0]:
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src [{y.shape[0]}] to "
-            f"have the same number of elements, but got {x.shape[0]} and {y.shape[0]} elements "
-            "respectively")
+    if x.ndim == 1 and y.ndim == 1:
+        from .products import vdot       # (products builds on this module)
+        return vdot(x, y)         # (PyTorch's path for two vectors, whatever dim: VdotBackward0)
     return (x * y).sum(dim)
 
 
