@@ -1415,3 +1415,18 @@ def test_vecdot_of_vectors(torch, shapes, dim, grads):
 
 def test_vecdot_of_vectors_message(torch):
     assert_same(lambda L: L.linalg.vecdot(L.ones(3), L.ones(4)), torch)
+
+
+# prod(dtype=...) differentiated with create_graph: PyTorch's formula reads self converted to
+# the result's dtype (ToCopyBackward0), and the engine converts the gradient back (another)
+@pytest.mark.parametrize("values", [[1.5, -2.0, 0.5], [1.5, 0.0, 0.5], [[1.5, 2.0], [0.0, 3.0]]])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("kwargs", [{}, {"dim": 0}, {"dim": -1, "keepdim": True}])
+def test_prod_with_dtype_under_create_graph(torch, values, dtype, kwargs):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor(values, requires_grad=True)
+        g, = L.autograd.grad(x.prod(dtype=getattr(L, dtype), **kwargs).sum(), x, create_graph=True)
+        gg, = L.autograd.grad(g.sum(), x)
+        seen.append((g.tolist(), str(g.dtype), _graph(g.grad_fn), gg.tolist()))
+    assert seen[0] == seen[1]

@@ -1025,7 +1025,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = {"prod_double", "F_poisson_nll_self"}
+KNOWN_DIFFERENCES = {"F_poisson_nll_self"}
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -1604,6 +1604,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (0,), 1, False, True), ("unary", "sign", (0,), False, False), ("backward", "backward", (1,), False, False)],
     # linalg.vecdot of two vectors: PyTorch's vdot (VdotBackward0)
     [("leaf", (3,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "vecdot", (0, 1), False, False)],
+    # prod with dtype=float64 differentiated with create_graph: PyTorch's formula reads self
+    # converted to float64 (ToCopyBackward0), and the engine converts the gradient back
+    [("leaf", (3,), 1, False, True), ("unary", "prod_double", (0,), False, False), ("grad", "grad", (1,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -1612,9 +1615,6 @@ def test_known_programs(torch, program):
 # Programs that still differ from PyTorch, each as (the reason, the program): when a random
 # program finds a difference that cannot be fixed at once, it goes here.
 KNOWN_DIFFERENT_PROGRAMS = [
-    ("prod with dtype=float64 differentiated with create_graph: PyTorch records the product's formula "
-     "after ToCopyBackward0, minigrad in another order",
-     [("leaf", (3,), 1, False, True), ("unary", "prod_double", (0,), False, False), ("grad", "grad", (1,), False, True)]),
     ("poisson_nll_loss differentiated with create_graph: the edges of one node differ",
      [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False),
       ("grad", "grad", (1,), False, True)]),
