@@ -1430,3 +1430,20 @@ def test_prod_with_dtype_under_create_graph(torch, values, dtype, kwargs):
         gg, = L.autograd.grad(g.sum(), x)
         seen.append((g.tolist(), str(g.dtype), _graph(g.grad_fn), gg.tolist()))
     assert seen[0] == seen[1]
+
+
+# poisson_nll_loss computes target * input before exp(input), as PyTorch's C++ evaluates the
+# operands of its `-`: so the two gradients reach input in PyTorch's order (create_graph)
+@pytest.mark.parametrize("kwargs", [{}, {"log_input": False}, {"full": True}, {"reduction": "sum"}])
+@pytest.mark.parametrize("target_grad", [False, True])
+def test_poisson_nll_loss_under_create_graph(torch, kwargs, target_grad):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.5, 2.0, 0.5], dtype=L.float64, requires_grad=True)
+        target = L.tensor([0.5, 2.0, 3.0], dtype=L.float64, requires_grad=target_grad)
+        loss = L.nn.functional.poisson_nll_loss(x, target, **kwargs)
+        inputs = (x, target) if target_grad else (x,)
+        grads = L.autograd.grad(loss, inputs, create_graph=True)
+        seen.append((loss.tolist(), _graph(loss.grad_fn), [g.tolist() for g in grads],
+                     [_graph(g.grad_fn) for g in grads]))
+    assert seen[0] == seen[1]

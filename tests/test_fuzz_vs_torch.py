@@ -1025,7 +1025,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = {"F_poisson_nll_self"}
+KNOWN_DIFFERENCES = set()
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -1607,6 +1607,9 @@ def test_random_programs_match_pytorch(torch, program):
     # prod with dtype=float64 differentiated with create_graph: PyTorch's formula reads self
     # converted to float64 (ToCopyBackward0), and the engine converts the gradient back
     [("leaf", (3,), 1, False, True), ("unary", "prod_double", (0,), False, False), ("grad", "grad", (1,), False, True)],
+    # poisson_nll_loss differentiated with create_graph: PyTorch computes target * input before
+    # exp(input), so the two gradients reach input in that order
+    [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False), ("grad", "grad", (1,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -1614,11 +1617,7 @@ def test_known_programs(torch, program):
 
 # Programs that still differ from PyTorch, each as (the reason, the program): when a random
 # program finds a difference that cannot be fixed at once, it goes here.
-KNOWN_DIFFERENT_PROGRAMS = [
-    ("poisson_nll_loss differentiated with create_graph: the edges of one node differ",
-     [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False),
-      ("grad", "grad", (1,), False, True)]),
-]
+KNOWN_DIFFERENT_PROGRAMS = []
 
 
 def test_known_differences(torch):
