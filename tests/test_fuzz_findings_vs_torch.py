@@ -1385,13 +1385,13 @@ def test_gradient_of_sign_of_empty_tensors(torch, op, make):
     assert seen[0] == seen[1]
 
 
-def _graph(node):
+def _nodes_behind(node):
     """(name, the names of its next functions) of node and every node behind it."""
     if node is None:
         return []
     found = [(type(node).__name__, [type(n).__name__ if n else None for n, _ in node.next_functions])]
     for n, _ in node.next_functions:
-        found += _graph(n)
+        found += _nodes_behind(n)
     return found
 
 
@@ -1408,7 +1408,7 @@ def test_vecdot_of_vectors(torch, shapes, dim, grads):
         b = L.linspace(0, 3, int(np.prod(shapes[1])), dtype=L.float64).reshape(shapes[1]).requires_grad_(grads[1])
         out = L.linalg.vecdot(a, b, dim=dim)
         out.sum().backward()
-        seen.append((out.tolist(), _graph(out.grad_fn), None if a.grad is None else a.grad.tolist(),
+        seen.append((out.tolist(), _nodes_behind(out.grad_fn), None if a.grad is None else a.grad.tolist(),
                      None if b.grad is None else b.grad.tolist()))
     assert seen[0] == seen[1]
 
@@ -1428,7 +1428,7 @@ def test_prod_with_dtype_under_create_graph(torch, values, dtype, kwargs):
         x = L.tensor(values, requires_grad=True)
         g, = L.autograd.grad(x.prod(dtype=getattr(L, dtype), **kwargs).sum(), x, create_graph=True)
         gg, = L.autograd.grad(g.sum(), x)
-        seen.append((g.tolist(), str(g.dtype), _graph(g.grad_fn), gg.tolist()))
+        seen.append((g.tolist(), str(g.dtype), _nodes_behind(g.grad_fn), gg.tolist()))
     assert seen[0] == seen[1]
 
 
@@ -1444,6 +1444,6 @@ def test_poisson_nll_loss_under_create_graph(torch, kwargs, target_grad):
         loss = L.nn.functional.poisson_nll_loss(x, target, **kwargs)
         inputs = (x, target) if target_grad else (x,)
         grads = L.autograd.grad(loss, inputs, create_graph=True)
-        seen.append((loss.tolist(), _graph(loss.grad_fn), [g.tolist() for g in grads],
-                     [_graph(g.grad_fn) for g in grads]))
+        seen.append((loss.tolist(), _nodes_behind(loss.grad_fn), [g.tolist() for g in grads],
+                     [_nodes_behind(g.grad_fn) for g in grads]))
     assert seen[0] == seen[1]
