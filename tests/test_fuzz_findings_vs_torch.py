@@ -4,6 +4,7 @@ Every test here runs the same small computation in both libraries and compares w
 sees: values, dtypes, flags, nodes, and the exception class and message when PyTorch refuses.
 """
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -1251,3 +1252,198 @@ def test_copy_into_integers_records_nothing(torch, change):
     lambda L: L.dist(L.ones(2, dtype=L.int64), L.ones(2, dtype=L.int32))])
 def test_dist_of_integers_and_floats(torch, fn):
     assert_same(fn, torch)
+
+
+# adaptive pooling of an input empty in a pooled dim: PyTorch refuses it (max pooling in every
+# non-batch dim, before the output size; average pooling in the pooled dims, after it)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(1, 0), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(0, 1, 0), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(1, 0), -1),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(1, 0), 1),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.zeros(0, 3), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.zeros(1, 0, 3, dtype=L.long), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.zeros(2, 0, 3, 3), 2),
+    lambda L: L.nn.functional.adaptive_max_pool1d(L.zeros(1, 0, requires_grad=True), 2),
+    lambda L: L.nn.functional.adaptive_max_pool1d(L.zeros(0, 0), -1),
+    lambda L: L.nn.functional.adaptive_max_pool1d(L.zeros(0, 3), 2),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.zeros(2, 0, 3, 3), 2),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.zeros(1, 0, 3), (-1, 2)),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.zeros(0, 3, 3), (None, 2)),
+])
+def test_adaptive_pooling_of_empty_inputs(torch, fn):
+    assert_same(fn, torch)
+
+
+# adaptive_max_pool1d gives a view of its kernel's result (version 0), unlike max_pool1d
+@pytest.mark.parametrize("shape", [(1, 3), (2, 1, 3)])
+@pytest.mark.parametrize("grad", [False, True])
+def test_adaptive_max_pool1d_is_a_view(torch, shape, grad):
+    seen = []
+    for L in (minigrad, torch):
+        with L.set_grad_enabled(grad):
+            out = L.nn.functional.adaptive_max_pool1d(L.rand(shape, requires_grad=True), 2)
+        seen.append((out._version, out._base is not None, out.stride(), type(out.grad_fn).__name__))
+    assert seen[0] == seen[1]
+
+
+# addmv of an empty matrix: PyTorch writes beta * input into the result, which takes input's
+# shape (a 0-d input gives a 0-d result, with the resize warning when the result had elements)
+@pytest.mark.parametrize("shapes, beta", [
+    (((), (1, 0), (0,)), 0.5), (((1,), (2, 0), (0,)), 0.5), (((), (0, 3), (3,)), 0.5),
+    (((), (1, 0), (0,)), 0), (((2,), (2, 0), (0,)), 1)])
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_addmv_of_an_empty_matrix(torch, shapes, beta, which):
+    seen = []
+    for L in (minigrad, torch):
+        args = [L.full(shape, 2.0, requires_grad=which == n) for n, shape in enumerate(shapes)]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = L.addmv(*args, beta=beta, alpha=3)
+        try:
+            out.sum().backward()
+            grads = [None if a.grad is None else a.grad.tolist() for a in args]
+        except RuntimeError as error:
+            grads = str(error)
+        seen.append((out.tolist(), tuple(out.shape), type(out.grad_fn).__name__, grads,
+                     [str(w.message).split(" (Triggered")[0] for w in caught]))
+    assert seen[0] == seen[1]
+
+
+# linalg.cross: PyTorch's kernel takes other only of input's dtype (no promotion), and checks
+# the length 3 before the broadcast
+@pytest.mark.parametrize("fn", [
+    lambda L: L.linalg.cross(L.ones(3), L.ones(3, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.float64, requires_grad=True), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(0, 3), L.ones(0, 3, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(1, 3), L.ones(2, 3, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.int64), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.int32), L.ones(3, dtype=L.int64)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.bool), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(3), L.ones(3, dtype=L.bool)),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.float16), L.ones(3)),
+    lambda L: L.linalg.cross(L.ones(3), L.ones(4, dtype=L.float64)),
+    lambda L: L.linalg.cross(L.ones(2, 3), L.ones(3, 2)),
+    lambda L: L.linalg.cross(L.ones(2, 3), L.ones(3, 3)),
+    lambda L: L.cross(L.ones(3), L.ones(3, dtype=L.float64), dim=0),
+    lambda L: L.linalg.cross(L.ones(3, dtype=L.int64), L.ones(3, dtype=L.int64)),
+])
+def test_cross_of_mixed_dtypes(torch, fn):
+    assert_same(fn, torch)
+
+
+# cdist of empty inputs (no rows, no columns, an empty batch): PyTorch's shortcut gives an empty
+# result (or zeros) before its kernels look at the dtypes; otherwise each kernel refuses
+# mixed dtypes with its own message
+@pytest.mark.parametrize("fn", [
+    lambda L: L.cdist(L.ones(0, 1), L.ones(3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(3, 1, dtype=L.float64), L.ones(0, 1)),
+    lambda L: L.cdist(L.ones(3, 0), L.ones(2, 0, dtype=L.float64), p=1.0),
+    lambda L: L.cdist(L.ones(30, 1), L.ones(0, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(3, 0), L.ones(2, 0, dtype=L.float64), compute_mode="use_mm_for_euclid_dist"),
+    lambda L: L.cdist(L.ones(0, 30, 1), L.ones(0, 3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(0, 2, 1), L.ones(2, 3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(0, 1), L.ones(3, 1, dtype=L.float64), p=-1.0),
+    lambda L: L.cdist(L.ones(2, 1), L.ones(3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(30, 1), L.ones(2, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(2, 30, 1), L.ones(2, 3, 1, dtype=L.float64)),
+    lambda L: L.cdist(L.ones(3, 1), L.ones(3, 1, dtype=L.float64), p=float("inf")),
+])
+def test_cdist_of_empty_inputs_and_mixed_dtypes(torch, fn):
+    assert_same(fn, torch)
+
+
+@pytest.mark.parametrize("shapes", [((0, 1), (3, 1)), ((3, 0), (2, 0)), ((2, 3, 0), (1, 2, 0))])
+def test_cdist_of_empty_inputs_gradients(torch, shapes):
+    seen = []
+    for L in (minigrad, torch):
+        x1 = L.ones(shapes[0], requires_grad=True)
+        x2 = L.ones(shapes[1], dtype=L.float64, requires_grad=True)
+        out = L.cdist(x1, x2)
+        out.sum().backward()
+        seen.append((out.tolist(), str(out.dtype), type(out.grad_fn).__name__, x1.grad.tolist(),
+                     str(x1.grad.dtype), x2.grad.tolist(), str(x2.grad.dtype)))
+    assert seen[0] == seen[1]
+
+
+# sign's gradient is zeros_like(grad), laid out as grad: the empty gradient a sum expands keeps
+# its zero steps, so a leaf with other steps gets a copy (version 1) and one with the same
+# steps adopts it (version 0); sgn's are new row-major zeros
+@pytest.mark.parametrize("op", ["sign", "sgn"])
+@pytest.mark.parametrize("make", [
+    lambda L: L.tensor(np.zeros((0,), np.float32), requires_grad=True),
+    lambda L: L.ones(0, requires_grad=True), lambda L: L.ones(2, 0, requires_grad=True),
+    lambda L: L.tensor(np.zeros((2, 0), np.float32), requires_grad=True),
+    lambda L: L.ones(3, requires_grad=True)])
+def test_gradient_of_sign_of_empty_tensors(torch, op, make):
+    seen = []
+    for L in (minigrad, torch):
+        x, hooked = make(L), []
+        x.register_hook(lambda g: hooked.append((g.stride(), g._version)))
+        getattr(x, op)().sum().backward()
+        seen.append((hooked, x.grad._version, x.grad.stride()))
+    assert seen[0] == seen[1]
+
+
+def _nodes_behind(node):
+    """(name, the names of its next functions) of node and every node behind it."""
+    if node is None:
+        return []
+    found = [(type(node).__name__, [type(n).__name__ if n else None for n, _ in node.next_functions])]
+    for n, _ in node.next_functions:
+        found += _nodes_behind(n)
+    return found
+
+
+# linalg.vecdot of two vectors is PyTorch's vdot (VdotBackward0), whatever dim; of other
+# shapes a product and a sum
+@pytest.mark.parametrize("shapes, dim", [
+    (((3,), (3,)), -1), (((3,), (3,)), 0), (((3,), (3,)), 5), (((2, 3), (3,)), -1),
+    (((), ()), -1), (((0,), (0,)), -1)])
+@pytest.mark.parametrize("grads", [(True, True), (True, False), (False, True)])
+def test_vecdot_of_vectors(torch, shapes, dim, grads):
+    seen = []
+    for L in (minigrad, torch):
+        a = L.linspace(-1, 2, int(np.prod(shapes[0])), dtype=L.float64).reshape(shapes[0]).requires_grad_(grads[0])
+        b = L.linspace(0, 3, int(np.prod(shapes[1])), dtype=L.float64).reshape(shapes[1]).requires_grad_(grads[1])
+        out = L.linalg.vecdot(a, b, dim=dim)
+        out.sum().backward()
+        seen.append((out.tolist(), _nodes_behind(out.grad_fn), None if a.grad is None else a.grad.tolist(),
+                     None if b.grad is None else b.grad.tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_vecdot_of_vectors_message(torch):
+    assert_same(lambda L: L.linalg.vecdot(L.ones(3), L.ones(4)), torch)
+
+
+# prod(dtype=...) differentiated with create_graph: PyTorch's formula reads self converted to
+# the result's dtype (ToCopyBackward0), and the engine converts the gradient back (another)
+@pytest.mark.parametrize("values", [[1.5, -2.0, 0.5], [1.5, 0.0, 0.5], [[1.5, 2.0], [0.0, 3.0]]])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("kwargs", [{}, {"dim": 0}, {"dim": -1, "keepdim": True}])
+def test_prod_with_dtype_under_create_graph(torch, values, dtype, kwargs):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor(values, requires_grad=True)
+        g, = L.autograd.grad(x.prod(dtype=getattr(L, dtype), **kwargs).sum(), x, create_graph=True)
+        gg, = L.autograd.grad(g.sum(), x)
+        seen.append((g.tolist(), str(g.dtype), _nodes_behind(g.grad_fn), gg.tolist()))
+    assert seen[0] == seen[1]
+
+
+# poisson_nll_loss computes target * input before exp(input), as PyTorch's C++ evaluates the
+# operands of its `-`: so the two gradients reach input in PyTorch's order (create_graph)
+@pytest.mark.parametrize("kwargs", [{}, {"log_input": False}, {"full": True}, {"reduction": "sum"}])
+@pytest.mark.parametrize("target_grad", [False, True])
+def test_poisson_nll_loss_under_create_graph(torch, kwargs, target_grad):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.5, 2.0, 0.5], dtype=L.float64, requires_grad=True)
+        target = L.tensor([0.5, 2.0, 3.0], dtype=L.float64, requires_grad=target_grad)
+        loss = L.nn.functional.poisson_nll_loss(x, target, **kwargs)
+        inputs = (x, target) if target_grad else (x,)
+        grads = L.autograd.grad(loss, inputs, create_graph=True)
+        seen.append((loss.tolist(), _nodes_behind(loss.grad_fn), [g.tolist() for g in grads],
+                     [_nodes_behind(g.grad_fn) for g in grads]))
+    assert seen[0] == seen[1]

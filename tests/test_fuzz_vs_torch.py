@@ -1025,9 +1025,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = {"sign", "prod_double", "F_adaptive_avg_pool1d",
-                     "F_adaptive_max_pool1d", "F_poisson_nll_self", "addmv", "vecdot", "cdist",
-                     "cross"}
+KNOWN_DIFFERENCES = set()
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -1589,6 +1587,29 @@ def test_random_programs_match_pytorch(torch, program):
     # x.view(int32) reads the memory's bits as integers (a tensor without history sharing the
     # version counter), not the numbers converted
     [("leaf", (3,), 1, False, True), ("view", "view_int", (0,), False, False)],
+    # adaptive_avg_pool1d of an empty row: PyTorch refuses it
+    [("leaf", (0,), 1, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False)],
+    # adaptive_max_pool1d of an empty row: PyTorch refuses it
+    [("leaf", (0,), 1, False, True), ("unary", "F_adaptive_max_pool1d", (0,), False, False)],
+    # addmv of an empty matrix with a 0-d input: PyTorch writes beta * input into the result,
+    # which takes the input's shape (0-d)
+    [("leaf", (0,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "addmv", (0, 1), False, False)],
+    # linalg.cross of float32 and float64: PyTorch refuses the dtypes
+    [("leaf", (3,), 1, False, True), ("leaf64", (3,), 2, False, True), ("binary", "cross", (0, 1), False, False)],
+    # cdist of an empty float32 and a float64 tensor: PyTorch gives an empty result (its shortcut
+    # comes before the kernels' dtype checks)
+    [("leaf", (0,), 1, False, True), ("leaf64", (3,), 2, False, True), ("binary", "cdist", (0, 1), False, False)],
+    # sign of an empty tensor: its gradient is zeros_like(grad), with the zero steps of the
+    # expanded sum's gradient, which the leaf adopts (version 0)
+    [("leaf", (0,), 1, False, True), ("unary", "sign", (0,), False, False), ("backward", "backward", (1,), False, False)],
+    # linalg.vecdot of two vectors: PyTorch's vdot (VdotBackward0)
+    [("leaf", (3,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "vecdot", (0, 1), False, False)],
+    # prod with dtype=float64 differentiated with create_graph: PyTorch's formula reads self
+    # converted to float64 (ToCopyBackward0), and the engine converts the gradient back
+    [("leaf", (3,), 1, False, True), ("unary", "prod_double", (0,), False, False), ("grad", "grad", (1,), False, True)],
+    # poisson_nll_loss differentiated with create_graph: PyTorch computes target * input before
+    # exp(input), so the two gradients reach input in that order
+    [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False), ("grad", "grad", (1,), False, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -1596,28 +1617,7 @@ def test_known_programs(torch, program):
 
 # Programs that still differ from PyTorch, each as (the reason, the program): when a random
 # program finds a difference that cannot be fixed at once, it goes here.
-KNOWN_DIFFERENT_PROGRAMS = [
-    ("sign of an empty tensor: minigrad's gradient (zeros) is at version 1, PyTorch's at 0",
-     [("leaf", (0,), 1, False, True), ("unary", "sign", (0,), False, False), ("backward", "backward", (1,), False, False)]),
-    ("prod with dtype=float64 differentiated with create_graph: PyTorch records the product's formula "
-     "after ToCopyBackward0, minigrad in another order",
-     [("leaf", (3,), 1, False, True), ("unary", "prod_double", (0,), False, False), ("grad", "grad", (1,), False, True)]),
-    ("adaptive_avg_pool1d of an empty row: PyTorch refuses it",
-     [("leaf", (0,), 1, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False)]),
-    ("adaptive_max_pool1d of an empty row: PyTorch refuses it (minigrad fails in numpy)",
-     [("leaf", (0,), 1, False, True), ("unary", "F_adaptive_max_pool1d", (0,), False, False)]),
-    ("poisson_nll_loss differentiated with create_graph: the edges of one node differ",
-     [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False),
-      ("grad", "grad", (1,), False, True)]),
-    ("addmv of an empty matrix with a 0-d input: PyTorch's result is 0-d, minigrad's has one element",
-     [("leaf", (0,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "addmv", (0, 1), False, False)]),
-    ("linalg.vecdot of vectors: PyTorch records VdotBackward0, minigrad a product and a sum",
-     [("leaf", (3,), 1, False, True), ("leaf", (3,), 2, False, True), ("binary", "vecdot", (0, 1), False, False)]),
-    ("cdist of an empty float32 and a float64 tensor: PyTorch gives an empty result, minigrad refuses the dtypes",
-     [("leaf", (0,), 1, False, True), ("leaf64", (3,), 2, False, True), ("binary", "cdist", (0, 1), False, False)]),
-    ("linalg.cross of float32 and float64: PyTorch refuses the dtypes, minigrad promotes",
-     [("leaf", (3,), 1, False, True), ("leaf64", (3,), 2, False, True), ("binary", "cross", (0, 1), False, False)]),
-]
+KNOWN_DIFFERENT_PROGRAMS = []
 
 
 def test_known_differences(torch):

@@ -6,6 +6,8 @@ which is what a linear layer computes in one call. Their gradients are the
 ones of a matrix product, per batch: dA = grad @ B^T, dB = A^T @ grad.
 PyTorch: torch.bmm, torch.baddbmm, torch.addmm (BLAS names).
 """
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -17,6 +19,8 @@ from .linalg import (BmmBackward0, nothing_to_multiply, batched_product, addmm a
 from .._dtype import cpp_name, cpp_type_name
 from .views import check_history_kept
 from .pointwise import mul_by_number
+from .._out import RESIZE_WARNING
+from .._warnings import stacklevel_outside_minigrad
 
 
 def _check_batches(first, second, function):
@@ -195,6 +199,15 @@ def _must_be_tensors(name, *named):
                             f"not {type(value).__name__}")
 
 
+def _empty_matrix_shortcut(input, rows, beta):
+    """beta * input, in input's own shape: PyTorch's addmv of an empty matrix writes this product
+    into its (rows,) result, which is resized to input's shape (a warning if it had elements)."""
+    if input.shape != (rows,) and rows:
+        warnings.warn(RESIZE_WARNING.format(old=[rows], new=list(input.shape)), UserWarning,
+                      stacklevel=stacklevel_outside_minigrad())
+    return np.asarray(input._array * np.asarray(beta, input._array.dtype), input._array.dtype)
+
+
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """beta * input + alpha * (mat @ vec): a matrix times a vector, plus a (scaled) vector.
 
@@ -211,7 +224,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         names = ", ".join(cpp_name(t.dtype).capitalize() for t in (input, mat))
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, and "
                            f"{cpp_name(vec.dtype).capitalize()}")
-    out = _scaled_sum(input._array, mat._array @ vec._array, beta, alpha)
+    if mat._array.size == 0 and beta != 0:
+        out = _empty_matrix_shortcut(input, mat.shape[0], beta)
+    else:
+        out = _scaled_sum(input._array, mat._array @ vec._array, beta, alpha)
     # (mat is saved only for vec's gradient, vec only for mat's: see _save_operands)
     return _save_operands(result(out, AddmvBackward0, (input, mat, vec), beta=beta, alpha=alpha), mat, vec)
 

@@ -9,11 +9,11 @@ import warnings
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from .._dtype import cpp_name
+from .._dtype import cpp_name, scalar_type_name
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node
 from . import result
-from .pointwise import _broadcast_error
+from .pointwise import _broadcast_error, kernel_not_implemented
 from .linalg import mm, matmul, _requires_grad
 from .decompositions import check_matrices, inv, show_settings
 from ..autograd.graph import shown_as_given
@@ -44,14 +44,21 @@ def cross(input, other, *, dim=-1):
     vector perpendicular to both. Gradient: grad_input = other x grad; grad_other = grad x input."""
     if input.ndim != other.ndim:
         raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
-    try:
-        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
-    except ValueError:
-        raise _broadcast_error(input, other) from None
-    axis = _normalize_dim(dim, len(shape))
+    axis = _normalize_dim(dim, input.ndim)
     if input.shape[axis] != 3 or other.shape[axis] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{input.shape[axis]} and {other.shape[axis]}")
+    try:
+        np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+    # PyTorch's kernel is chosen by input's dtype (none for bool), writes into a result of that
+    # dtype and reads other only as that dtype
+    if input._array.dtype == np.bool_:
+        raise kernel_not_implemented("cross", input)
+    if other._array.dtype != input._array.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
+                           f"{scalar_type_name(other.dtype)}")
     a, b = np.broadcast_arrays(input._array, other._array)
     value = np.cross(a, b, axisa=axis, axisb=axis, axisc=axis)
     # (each saved only when the other's gradient needs it, as PyTorch saves them)
@@ -79,7 +86,7 @@ def cross_function(input, other, dim=None):
 
 def vecdot(x, y, *, dim=-1):
     """``torch.linalg.vecdot``: the dot product of vectors along ``dim`` (broadcast):
-    ``(x * y).sum(dim)``, recorded as those two operations."""
+    ``(x * y).sum(dim)``, recorded as those two operations; of two 1-d tensors ``vdot``."""
     if x._array.dtype != y._array.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
                            f"type {cpp_name(x.dtype).capitalize()} and y of type "
@@ -87,11 +94,9 @@ def vecdot(x, y, *, dim=-1):
     if x._array.dtype.kind != "f":
         from .decompositions import check_floating
         check_floating("linalg.vecdot", x)
-    if x.ndim == 1 and y.ndim == 1 and x.shape[0] != y.shape[0]:
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src [{y.shape[0]}] to "
-            f"have the same number of elements, but got {x.shape[0]} and {y.shape[0]} elements "
-            "respectively")
+    if x.ndim == 1 and y.ndim == 1:
+        from .products import vdot       # (products builds on this module)
+        return vdot(x, y)         # (PyTorch's path for two vectors, whatever dim: VdotBackward0)
     return (x * y).sum(dim)
 
 

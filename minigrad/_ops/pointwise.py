@@ -1475,7 +1475,7 @@ class SignBackward0(Node):
         grad_self = 0 (flat everywhere except the jump at 0)"""
 
     def backward(self, grad):
-        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
+        return (_zeros_laid_out_like(grad),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = 0"""
@@ -1490,7 +1490,14 @@ class SgnBackward0(Node):
 
     def backward(self, grad):
         self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
-        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros_like, no graph
+        return (_wrap(np.zeros(grad.shape, grad._array.dtype)),)    # (new zeros in row-major order)
+
+
+def _zeros_laid_out_like(grad):
+    """PyTorch's zeros_like(grad), without history: laid out as grad is (an empty gradient
+    expanded from a sum keeps its zero steps, which decides whether a leaf adopts it)."""
+    from .._creation import zeros_like      # (the creation functions are built on these ops)
+    return zeros_like(grad)
 
 
 def sgn(input):

@@ -177,6 +177,16 @@ def _product_of_the_others(x, dim):
     return before * after
 
 
+def _saved_in_result_dtype(node, grad):
+    """prod's saved input and result, the input converted to the result's dtype first (prod
+    with dtype=...): PyTorch's formula reads self.to(grad's dtype), recorded (ToCopyBackward0)
+    under create_graph, and the engine converts the gradient back to the input's dtype."""
+    input, out = node.saved_tensors
+    if input._array.dtype != grad._array.dtype:
+        input = input.to(grad.dtype)
+    return input, out
+
+
 class ProdBackward0(_SavesInputAndResult, Node):
     """result = self.prod() (all elements)   ->
         grad_self[i] = grad * (the product of all the others)"""
@@ -184,7 +194,7 @@ class ProdBackward0(_SavesInputAndResult, Node):
     _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
 
     def backward(self, grad):
-        input, out = self.saved_tensors
+        input, out = _saved_in_result_dtype(self, grad)
         if input.ndim == 0:
             return (grad,)
         if not (input._array == 0).any():     # (no elements: no 0 either)
@@ -199,7 +209,7 @@ class ProdBackward1(_SavesInputAndResult, Node):
     _saved_names = ('self', 'result')      # grad_fn._saved_self, _saved_result, as in PyTorch
 
     def backward(self, grad):
-        input, out = self.saved_tensors
+        input, out = _saved_in_result_dtype(self, grad)
         if input.ndim == 0:
             return (grad,)
         if not self.keepdim:

@@ -24,12 +24,15 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     unless ``full=True`` (then Stirling's approximation of it, for targets above 1)."""
     reduction = reduction_of(size_average, reduce, reduction)
     if log_input:
-        losses = input.exp() - target * input
+        # the product first, then exp, as PyTorch's C++ evaluates the operands of its `-`
+        # (the nodes' order decides the order in which the two gradients reach input)
+        product = target * input
+        losses = input.exp() - product
     else:
         losses = input - target * add_number(input, eps).log()
     if full:
-        stirling = (target * target.log() - target
-                    + mul_by_number(mul_by_number(target, 2 * math.pi).log(), 0.5))
+        half_log = mul_by_number(mul_by_number(target, 2 * math.pi).log(), 0.5)    # (first too)
+        stirling = target * target.log() - target + half_log
         losses += stirling.masked_fill(target <= 1, 0)
     return reduced(losses, reduction)
 

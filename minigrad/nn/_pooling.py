@@ -602,9 +602,20 @@ def _check_adaptive_input(input, name, dims=2):
     if dims == 3:
         for dim in range(input.ndim - 4, input.ndim):
             if input.shape[dim] == 0:
-                raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
-                                   f"input has sizes [{', '.join(map(str, input.shape))}] with dimension {dim} "
-                                   "being empty")
+                _refuse_empty(input, name, dim)
+
+
+def _check_not_empty(input, name, first):
+    """PyTorch's refusal of an input empty in one of the dims from ``first`` on (the pooled
+    dims: an empty batch gives an empty result)."""
+    for dim in range(first, input.ndim):
+        if input.shape[dim] == 0:
+            _refuse_empty(input, name, dim)
+
+
+def _refuse_empty(input, name, dim):
+    raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
+                       f"input has sizes [{', '.join(map(str, input.shape))}] with dimension {dim} being empty")
 
 
 class _AdaptiveAvgBackwardBackward(Node):
@@ -694,6 +705,7 @@ def adaptive_avg_pool2d(input, output_size):
     sizes = _adaptive_output_size(input, output_size, "adaptive_avg_pool2d")
     if sizes == (1, 1):
         return input.mean((-1, -2), keepdim=True)
+    _check_not_empty(input, "adaptive_avg_pool2d", input.ndim - 2)
     if not input.dtype.is_floating_point:
         raise kernel_not_implemented("adaptive_avg_pool2d", input)
     return _adaptive_avg_pool(input, sizes)
@@ -726,7 +738,8 @@ def _adaptive_max_pool(input, sizes):
     values = np.empty(array.shape[:-dims] + sizes, dtype=array.dtype)
     indices = np.empty(array.shape[:-dims] + sizes, dtype=np.int64)
     for cell, window in _adaptive_windows(input_size, sizes):
-        part = array[(Ellipsis,) + window].reshape(array.shape[:-dims] + (-1,))
+        part = array[(Ellipsis,) + window]
+        part = part.reshape(array.shape[:-dims] + (math.prod(part.shape[-dims:]),))
         position = _position_of_largest(part, axis=-1)
         values[(Ellipsis,) + cell] = np.take_along_axis(part, position[..., None], axis=-1)[..., 0]
         element = np.unravel_index(position, tuple(b.stop - b.start for b in window))
@@ -745,6 +758,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     With ``return_indices`` also the position (row * W + column) of each maximum.
     """
     _check_adaptive_input(input, "adaptive_max_pool2d")
+    _check_not_empty(input, "adaptive_max_pool2d", 1)     # (before the output size, as PyTorch)
     sizes = _adaptive_output_size(input, output_size, "adaptive_max_pool2d")
     if not input.dtype.is_floating_point:
         raise kernel_not_implemented("adaptive_max_pool2d", input)
@@ -766,17 +780,11 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     """Max pooling with exactly ``output_size`` windows along the last dim of (N, C, L) or (C, L)."""
     _check_1d_input(input, "adaptive_max_pool1d")
+    _check_not_empty(input, "adaptive_max_pool1d", 1)
     out, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, _one(output_size)), True)
+    # (unlike max_pool1d, PyTorch's kernel always gives views of its (N, C, 1, L) results)
     out, indices = out.squeeze(-2), indices.squeeze(-2)
-    if return_indices:
-        return out, indices
-    if out._grad_fn is None and not _DualLevel.open and not _FuncTransforms.vmaps:
-        # nothing to record: PyTorch's kernel without indices writes new memory, laid out in
-        # order, and squeezes away the batch dim of a (C, L) input in place (version 1)
-        out = _wrap(np.ascontiguousarray(out._array))
-        if input.ndim == 2:
-            out._versions = [1]
-    return out
+    return (out, indices) if return_indices else out
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):

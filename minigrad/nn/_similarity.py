@@ -22,7 +22,7 @@ import inspect
 import numpy as np
 
 from .._tensor import Tensor
-from .._dtype import result_type, from_numpy_dtype
+from .._dtype import result_type, from_numpy_dtype, cpp_type_name
 from .._ops import result, save_result
 from .._ops.pointwise import _broadcast_error, add_number, abs, sgn
 from .._ops.reduction import LinalgVectorNormBackward0
@@ -292,19 +292,29 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         if not x.dtype.is_floating_point:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{x.dtype.tensor_type_name[:-6]}")
-    if x1.dtype is not x2.dtype:
-        raise RuntimeError(f"expected scalar type {x1.dtype.tensor_type_name[:-6]} but found "
-                           f"{x2.dtype.tensor_type_name[:-6]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     try:
-        np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
+        batch = np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
     except ValueError:
         raise _broadcast_error(x1._array[..., 0, 0], x2._array[..., 0, 0]) from None
     rows1, rows2 = x1.shape[-2], x2.shape[-2]
+    if 0 in (rows1, rows2, x1.shape[-1]) or 0 in batch:
+        # PyTorch's shortcut before its kernels (so whatever the dtypes): an empty result, or
+        # zeros when the rows have no columns
+        values = np.zeros(tuple(batch) + (rows1, rows2), x1._array.dtype)
+        return save_result(result(values, CdistBackward0, (x1, x2), p=p), x1, x2)
+    different = x1._array.dtype != x2._array.dtype
     if p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
             compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25))):
-        return _cdist_by_matrix_product(x1, x2)
+        if different and x1.ndim == 2 == x2.ndim:       # (refused by the matrix product)
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{cpp_type_name(x1.dtype)} != {cpp_type_name(x2.dtype)}")
+        if not different:
+            return _cdist_by_matrix_product(x1, x2)
+    if different:
+        raise RuntimeError(f"expected scalar type {x1.dtype.tensor_type_name[:-6]} but found "
+                           f"{x2.dtype.tensor_type_name[:-6]}")
     values = np.ascontiguousarray(_cdist_array(x1._array, x2._array, p)).astype(x1._array.dtype, copy=False)
     out = result(values, CdistBackward0, (x1, x2), p=p)
     return save_result(out, x1, x2)
