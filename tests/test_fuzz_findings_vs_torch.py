@@ -1447,3 +1447,33 @@ def test_poisson_nll_loss_under_create_graph(torch, kwargs, target_grad):
         seen.append((loss.tolist(), _nodes_behind(loss.grad_fn), [g.tolist() for g in grads],
                      [_nodes_behind(g.grad_fn) for g in grads]))
     assert seen[0] == seen[1]
+
+
+# searchsorted with nan in the boundaries or the values follows PyTorch's binary search
+def test_searchsorted_with_nan_as_pytorch(torch):
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        n = int(rng.integers(0, 7))
+        row = np.sort(rng.standard_normal(n)).astype(np.float32)
+        if n and rng.random() < 0.6:
+            row[rng.integers(0, n):] = np.nan
+        values = rng.standard_normal(5).astype(np.float32)
+        values[rng.integers(0, 5)] = np.nan
+        for right in (False, True):
+            ours = minigrad.searchsorted(minigrad.tensor(row), minigrad.tensor(values), right=right)
+            theirs = torch.searchsorted(torch.tensor(row), torch.tensor(values), right=right)
+            assert ours.tolist() == theirs.tolist()
+    empty = np.zeros((2, 0), dtype=np.float32)
+    assert minigrad.searchsorted(minigrad.tensor(empty), minigrad.ones(2, 3)).tolist() == \
+        torch.searchsorted(torch.tensor(empty), torch.ones(2, 3)).tolist()
+
+
+# nextafter's gradient for other: zeros_like(other), at version 1, in other's shape
+def test_nextafter_gradient_for_other_version(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = L.tensor(3.0, requires_grad=True)
+        L.nextafter(x, y).sum().backward()
+        seen.append((y.grad._version, tuple(y.grad.shape), y.grad.tolist()))
+    assert seen[0] == seen[1]

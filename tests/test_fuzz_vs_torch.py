@@ -1610,6 +1610,14 @@ def test_random_programs_match_pytorch(torch, program):
     # poisson_nll_loss differentiated with create_graph: PyTorch computes target * input before
     # exp(input), so the two gradients reach input in that order
     [("leaf", (3,), 1, False, True), ("unary", "F_poisson_nll_self", (0,), False, False), ("grad", "grad", (1,), False, True)],
+    # nextafter's gradient for other is PyTorch's zeros_like(other): zeroed in place (version 1),
+    # so the sums added into it later count too
+    [("leaf", (), 0, False, True), ("binary", "F_binary_cross_entropy", (0, 0), True, False),
+     ("inplace_binary", "nextafter_", (1, 0), False, False), ("backward", "backward", (1,), True, False)],
+    # searchsorted into boundaries with nan: PyTorch's binary search (a comparison with nan is
+    # false, so it goes right), not numpy's order (nan last)
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "var0", (1,), True, False), ("binary", "searchsorted_t", (0, 2), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -232,12 +232,37 @@ def _search(boundaries, values, side, out_int32, sorter=None):
     if sorter is not None:
         boundaries = np.take_along_axis(boundaries, sorter, axis=-1)
     index_dtype = np.int32 if out_int32 else np.int64
+    search = np.searchsorted
+    if _has_nan(boundaries) or _has_nan(values):
+        search = _search_as_pytorch      # (numpy's order puts nan last; PyTorch's loop differs)
     if boundaries.ndim == 1:
-        return np.searchsorted(boundaries, values, side=side).astype(index_dtype)
-    rows = boundaries.reshape(-1, boundaries.shape[-1])
+        return np.asarray(search(boundaries, values, side=side)).astype(index_dtype)
+    rows = boundaries.reshape(int(np.prod(boundaries.shape[:-1])), boundaries.shape[-1])
     value_rows = values.reshape(len(rows), -1)
-    found = [np.searchsorted(row, value_row, side=side) for row, value_row in zip(rows, value_rows)]
+    found = [search(row, value_row, side=side) for row, value_row in zip(rows, value_rows)]
     return np.asarray(found, dtype=index_dtype).reshape(values.shape)
+
+
+def _has_nan(array):
+    return array.dtype.kind == "f" and bool(np.isnan(array).any())
+
+
+def _search_as_pytorch(row, values, side):
+    """PyTorch's binary search, for a row or values with nan: it halves [start, end) and goes
+    right unless ``row[mid] >= value`` (side='right': ``row[mid] > value``), a comparison that
+    is false for nan, so a nan on either side sends the search right."""
+    values = np.asarray(values)
+    start = np.zeros(values.shape, dtype=np.int64)
+    end = np.full(values.shape, len(row), dtype=np.int64)
+    while True:
+        searching = start < end
+        if not searching.any():
+            return start
+        middle = start + ((end - start) >> 1)
+        at_middle = row[np.minimum(middle, len(row) - 1)]
+        stops = at_middle >= values if side == "left" else at_middle > values
+        start = np.where(searching & ~stops, middle + 1, start)
+        end = np.where(searching & stops, middle, end)
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):

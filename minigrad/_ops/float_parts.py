@@ -17,7 +17,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
-from . import result, plain_output, save_result
+from . import result, plain_output, save_result, zeros_set_in_place
 from .bitwise import _kernel_error
 from .pointwise import _binary, _float_ufunc, like_its_input, mul_by_number, pow, where
 from .reduction import return_types
@@ -154,7 +154,8 @@ class NextafterBackward0(Node):
         moved = _wrap(np.broadcast_to(a._array != b._array, grad.shape))
         zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
         return (where(moved, grad, zeros) if self.should_compute_output(0) else None,
-                _wrap(np.zeros(grad.shape, dtype=grad._array.dtype)) if self.should_compute_output(1) else None)
+                # (PyTorch's zeros_like(other): new memory zeroed in place, so at version 1)
+                zeros_set_in_place(b._array.shape, b._array.dtype) if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self != other, else 0"""
