@@ -50,7 +50,7 @@ def exp(x):
             np.add(product, c, out=u, casting="same_kind")
         u = _fma(s * s, u, s) + f32(1)
         # times 2 ** q; below -104 SLEEF gives 0, above 100 inf (nan stays nan)
-        out = np.ldexp(u, np.where(np.isfinite(q), q, 0).astype(np.int32))
+        out = np.asarray(np.ldexp(u, np.where(np.isfinite(q), q, 0).astype(np.int32)))   # (0-d: an array)
     out[x < -104] = 0
     out[x > 100] = np.inf
     return out
