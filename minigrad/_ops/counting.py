@@ -319,14 +319,16 @@ class _Histogram(tuple):
 
     @property
     def hist(self):
+        """The counts (or weights, or densities) of the bins."""
         return self[0]
 
     @property
     def bin_edges(self):
+        """The edges of the bins (histogramdd: one tensor for each dimension)."""
         return self[1]
 
     def __repr__(self):
-        return f"torch.return_types.histogram(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
+        return f"torch.return_types.{self._name}(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
 
 
 _Histogram.__name__ = _Histogram.__qualname__ = "histogram"

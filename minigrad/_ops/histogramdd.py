@@ -17,31 +17,15 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import result, plain_output
-from .counting import _edges, _NotImplementedPair, _type_name
+from .counting import _edges, _Histogram, _NotImplementedPair, _type_name
 from .reduction import return_types
 from .views import history_first
 
 
-class _HistogramddResult(tuple):
+class _HistogramddResult(_Histogram):
     """The pair (hist, bin_edges), printed as ``torch.return_types.histogramdd``."""
 
     _name = "histogramdd"
-
-    def __new__(cls, hist, bin_edges):
-        return tuple.__new__(cls, (hist, bin_edges))
-
-    @property
-    def hist(self):
-        """The counts (or weights, or densities) of the bins."""
-        return self[0]
-
-    @property
-    def bin_edges(self):
-        """The edges of the bins, one tensor for each dimension."""
-        return self[1]
-
-    def __repr__(self):
-        return f"torch.return_types.histogramdd(\nhist={self[0]!r},\nbin_edges={self[1]!r})"
 
 
 _HistogramddResult.__name__ = _HistogramddResult.__qualname__ = "histogramdd"
