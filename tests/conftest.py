@@ -26,10 +26,14 @@ def rounded(values):
     return float(f"{values:.6g}") if isinstance(values, float) else values
 
 
-def every_node_saved(grad_fn, seen):
-    """(name, what each _saved_ attribute shows) of every node below ``grad_fn``, depth first."""
-    if grad_fn is None:
+def every_node_saved(grad_fn, seen, _visited=None):
+    """(name, what each _saved_ attribute shows) of every node below ``grad_fn``, depth first,
+    each node once (a graph that reuses results, as attention's does, would otherwise be
+    walked once per path through it)."""
+    visited = set() if _visited is None else _visited
+    if grad_fn is None or id(grad_fn) in visited:
         return seen
+    visited.add(id(grad_fn))          # (the graph holds its nodes alive while it is walked)
     shown = {}
     for name in dir(grad_fn):
         if name.startswith("_saved_"):
@@ -37,7 +41,7 @@ def every_node_saved(grad_fn, seen):
             shown[name] = (tuple(value.shape), str(value.dtype)) if hasattr(value, "shape") else value
     seen.append((type(grad_fn).__name__, shown))
     for child, _ in grad_fn.next_functions:
-        every_node_saved(child, seen)
+        every_node_saved(child, seen, visited)
     return seen
 
 

@@ -85,7 +85,7 @@ def test_second_order_and_forward_mode_as_torch(case):
         np.testing.assert_array_equal(ours, theirs)
 
 
-SMALL = [((1, 2, 7, 6), dict(size=(3, 9), mode=mode)) for mode in MODES] + [
+SMALL = [((1, 1, 7, 6), dict(size=(3, 9), mode=mode)) for mode in MODES] + [
     ((1, 1, 5, 4), dict(scale_factor=(0.6, 1.5), mode="bicubic", align_corners=True))]
 
 
