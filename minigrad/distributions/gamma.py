@@ -66,7 +66,7 @@ class Gamma(ExponentialFamily):
 
     def log_prob(self, value):
         """``a log rate + (a - 1) log value - rate value - lgamma(a)`` (xlogy: 0 log 0 = 0)."""
-        value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
+        value = torch.as_tensor(value, dtype=self.rate.dtype)
         if self._validate_args:
             self._validate_sample(value)
         return (torch.xlogy(self.concentration, self.rate)
