@@ -401,23 +401,15 @@ def _standard_gamma_grad(self, output):
 
 # --- _sample_dirichlet and its gradient ---------------------------------------------------------
 
-class _SampleDirichletBackward(_NotImplementedBackward):
-    """result = _sample_dirichlet(self)   ->   grad_self = error: PyTorch records a node that
-    refuses to run (no derivative)"""
+class _DirichletNoDerivative(_NotImplementedBackward):
+    """result = _sample_dirichlet(self) or _dirichlet_grad(x, alpha, total)   ->
+        grad_self = error: PyTorch records a node that refuses to run (no derivative); grad_x = error;
+        grad_alpha = error; grad_total = error"""
 
-    _operation = "_sample_dirichlet"
-
-
-class _DirichletGradBackward(_NotImplementedBackward):
-    """result = _dirichlet_grad(x, alpha, total)   ->   grad = error: PyTorch records a node that
-    refuses to run (no derivative)"""
-
-    _operation = "_dirichlet_grad"
+    _operation = "_sample_dirichlet"        # (each node names its own operation: _refusing_result)
 
 
-for _node in (_SampleDirichletBackward, _DirichletGradBackward):
-    _node.__name__ = _node.__qualname__ = "NotImplemented"
-del _node
+_DirichletNoDerivative.__name__ = _DirichletNoDerivative.__qualname__ = "NotImplemented"
 
 
 def _sample_dirichlet(input, generator=None):
@@ -439,7 +431,20 @@ def _sample_dirichlet(input, generator=None):
         ratios = (gammas / total).astype(alphas.dtype)
     largest = np.nextafter(alphas.dtype.type(1), alphas.dtype.type(0))
     ratios = np.minimum(_at_least_tiny(ratios, alphas.dtype), largest)
-    return result(ratios, _SampleDirichletBackward, (input,) if _graph_input(input) else ())
+    return _refusing_result(ratios, (input,) if _graph_input(input) else (), "_sample_dirichlet")
+
+
+def _refusing_result(array, inputs, operation):
+    """``result`` with a _DirichletNoDerivative node whose messages name ``operation`` (forward
+    mode refuses inside ``result``, so the class carries the name meanwhile)."""
+    _DirichletNoDerivative._operation = operation
+    try:
+        out = result(array, _DirichletNoDerivative, inputs)
+    finally:
+        _DirichletNoDerivative._operation = "_sample_dirichlet"
+    if out._grad_fn is not None:
+        out._grad_fn._operation = operation
+    return out
 
 
 def _graph_input(value):
@@ -565,6 +570,6 @@ def _dirichlet_grad(x, alpha, total):
     arithmetic = _Arithmetic(dtype)
     values = np.array([_dirichlet_grad_one(*args, arithmetic) for args in zip(xs, alphas, totals)],
                       np.float64)
-    out = result(values.astype(dtype).reshape(shape), _DirichletGradBackward,
-                 tuple(t for t in (x, alpha, total) if _graph_input(t)))
+    out = _refusing_result(values.astype(dtype).reshape(shape), tuple(t for t in (x, alpha, total)
+                                                                      if _graph_input(t)), "_dirichlet_grad")
     return _like_first(out, x, shape)

@@ -29,6 +29,8 @@ class _Dirichlet(Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, grad_output):
+        """result = _sample_dirichlet(concentration)   ->   grad_concentration = _dirichlet_grad(result,
+        concentration, total) * (grad - (result * grad).sum(-1, True))"""
         x, concentration = ctx.saved_tensors
         return _Dirichlet_backward(x, concentration, grad_output)
 
