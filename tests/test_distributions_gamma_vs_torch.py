@@ -351,3 +351,69 @@ def test_validation_and_messages_as_torch(index):
     if mine[0] == "ok" and not isinstance(mine[1], str):     # (a distribution: compare its repr)
         mine, theirs = ("ok", repr(mine[1])), ("ok", repr(theirs[1]))
     assert mine == theirs
+
+
+# --- LKJCholesky and Wishart ---------------------------------------------------------------------
+
+SPD = np.array([[2.0, 0.5, 0.1], [0.5, 1.5, 0.3], [0.1, 0.3, 1.0]])
+
+
+def _matrix_distributions(lib, dtype):
+    """Samples, scores, moments and warnings of LKJCholesky and Wishart; the second list holds
+    what passes through float32 norm/sqrt or batched matmul (compared within the last bits)."""
+    import warnings
+    D, kind = lib.distributions, _dtype(lib, dtype)
+    concentration = lib.tensor([0.5, 2.0], dtype=kind, requires_grad=True)
+    cov = lib.tensor(SPD, dtype=kind, requires_grad=True)
+    df = lib.tensor([4.0, 6.5], dtype=kind, requires_grad=True)
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        lkj = D.LKJCholesky(3, concentration)
+        lib.manual_seed(0)
+        lkj_sample = lkj.sample((2,))
+        lib.manual_seed(1)
+        lkj_expanded = lkj.expand((4, 2)).sample()
+        wishart = D.Wishart(df, covariance_matrix=cov)
+        lib.manual_seed(2)
+        wishart_sample = wishart.rsample((3,))
+        lib.manual_seed(3)
+        from_precision = D.Wishart(5.0, precision_matrix=cov.detach()).sample()
+        lib.manual_seed(4)
+        from_tril = D.Wishart(df, scale_tril=lib.linalg.cholesky(cov.detach())).expand((3, 2)).sample()
+        low_df = repr(D.Wishart(lib.tensor(2.5, dtype=kind), covariance_matrix=cov.detach()))
+    exact = [repr(lkj.support), repr(wishart.support), lkj.batch_shape, lkj.event_shape, wishart.event_shape,
+             [str(w.message) for w in warned], low_df, lib.get_rng_state(),
+             outcome(lambda: D.LKJCholesky(1)), outcome(lambda: D.LKJCholesky(3, lib.tensor([-1.0]))),
+             outcome(lambda: D.Wishart(1.5, covariance_matrix=cov.detach())),
+             outcome(lambda: D.Wishart(5.0)),
+             outcome(lambda: D.Wishart(5.0, covariance_matrix=lib.ones(3))),
+             outcome(lambda: wishart.log_prob(-cov.detach())), outcome(lkj.entropy)]
+    close = [lkj_sample, lkj_expanded, lkj.log_prob(lkj_sample), wishart_sample, from_precision, from_tril,
+             wishart.log_prob(wishart_sample.detach()), wishart.entropy(), wishart.mean, wishart.mode,
+             wishart.variance, lib.autograd.grad(wishart.entropy().sum() + wishart.mean.sum(), (df, cov)),
+             D.kl_divergence(wishart, D.Wishart(df + 1, covariance_matrix=cov))]
+    if dtype == "float64":          # (float64 norm and sqrt are exact; batched matmul is not)
+        exact, close = exact + close[:2], close[2:]
+    return exact, close
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_lkj_cholesky_and_wishart_as_torch(dtype):
+    torch = import_torch()
+    (mine_exact, mine_close), (their_exact, their_close) = (_matrix_distributions(minigrad, dtype),
+                                                            _matrix_distributions(torch, dtype))
+    same(mine_exact, their_exact)
+    same(mine_close, their_close, last_bit=True)
+
+
+def test_gradcheck_lkj_and_wishart_log_prob_float64():
+    D = minigrad.distributions
+    value = minigrad.tensor(SPD * 1.3 + np.eye(3), dtype=minigrad.float64)
+    minigrad.manual_seed(0)
+    corr = D.LKJCholesky(3, minigrad.tensor([1.5], dtype=minigrad.float64)).sample()
+    df = minigrad.tensor([4.5, 7.0], dtype=minigrad.float64, requires_grad=True)
+    tril = minigrad.tensor(np.linalg.cholesky(SPD), dtype=minigrad.float64, requires_grad=True)
+    concentration = minigrad.tensor([0.7, 2.5], dtype=minigrad.float64, requires_grad=True)
+    assert gradcheck(lambda d, l: D.Wishart(d, scale_tril=l.tril(), validate_args=False).log_prob(value),
+                     (df, tril))
+    assert gradcheck(lambda c: D.LKJCholesky(3, c).log_prob(corr), (concentration,))

@@ -42,9 +42,11 @@ from .dirichlet import Dirichlet  # noqa: E402
 from .fishersnedecor import FisherSnedecor  # noqa: E402
 from .gamma import Gamma  # noqa: E402
 from .inverse_gamma import InverseGamma  # noqa: E402
+from .lkj_cholesky import LKJCholesky  # noqa: E402
 from .negative_binomial import NegativeBinomial  # noqa: E402
 from .studentT import StudentT  # noqa: E402
 from .transforms import PowerTransform  # noqa: E402
+from .wishart import Wishart  # noqa: E402
 
-__all__ += ["Beta", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma", "InverseGamma", "NegativeBinomial",
-            "StudentT", "PowerTransform"]
+__all__ += ["Beta", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma", "InverseGamma", "LKJCholesky",
+            "NegativeBinomial", "StudentT", "PowerTransform", "Wishart"]
