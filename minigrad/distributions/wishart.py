@@ -69,8 +69,8 @@ class Wishart(ExponentialFamily):
         elif precision_matrix is not None:
             self.precision_matrix = param.expand(batch_shape + (-1, -1))
         if self.df.lt(event_shape[-1]).any():
-            warnings.warn("Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df < ndim.",
-                          stacklevel=2)
+            warnings.warn("Low df values detected. Singular samples are highly likely to occur for "
+                          "ndim - 1 < df < ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
         if scale_tril is not None:
@@ -191,7 +191,8 @@ class Wishart(ExponentialFamily):
         return (-nu * (p * _log_2 / 2 + self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1))
                 - torch.mvlgamma(nu / 2, p=p)
                 + (nu - p - 1) / 2 * torch.linalg.slogdet(value).logabsdet
-                - torch.cholesky_solve(value, self._unbroadcasted_scale_tril).diagonal(dim1=-2, dim2=-1).sum(dim=-1) / 2)
+                - torch.cholesky_solve(value, self._unbroadcasted_scale_tril)
+                .diagonal(dim1=-2, dim2=-1).sum(dim=-1) / 2)
 
     def entropy(self):
         """``(p + 1)(p log 2 / 2 + log det L) + mvlgamma(df / 2, p) - (df - p - 1) / 2
