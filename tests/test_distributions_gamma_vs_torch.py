@@ -420,3 +420,19 @@ def test_gradcheck_lkj_and_wishart_log_prob_float64():
     assert gradcheck(lambda d, l: D.Wishart(d, scale_tril=l.tril(), validate_args=False).log_prob(value),
                      (df, tril))
     assert gradcheck(lambda c: D.LKJCholesky(3, c).log_prob(corr), (concentration,))
+
+
+def test_power_transform_as_torch():
+    torch = import_torch()
+    seen = []
+    for lib in (minigrad, torch):
+        T = lib.distributions.transforms
+        exponent = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        t = T.PowerTransform(exponent)
+        x = lib.tensor([[1.5, 2.0, 0.3]], dtype=lib.float64)
+        y = t(x)
+        cached = t.with_cache()
+        seen.append([y, t.inv(y), t.log_abs_det_jacobian(x, y), t.sign, t == T.PowerTransform(exponent.detach()),
+                     t == T.ExpTransform(), cached.inv(cached(x)) is not None, t.forward_shape((4, 1)),
+                     t.inverse_shape((3,)), repr(t), repr(t.domain), repr(t.codomain), t.bijective])
+    same(seen[0], seen[1])
