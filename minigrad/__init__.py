@@ -341,6 +341,8 @@ for _name, _method in _RESIZE_METHODS.items():
     setattr(Tensor, _name, _method)
 del _name, _method, _RESIZE_METHODS
 from ._ops.counts import poisson, binomial  # noqa: E402,F401  (random counts)
+from ._ops.gamma_samplers import (  # noqa: E402,F401  (gamma and Dirichlet samples, their gradients)
+    _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad)
 from ._ops.histogramdd import histogramdd  # noqa: E402,F401
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own

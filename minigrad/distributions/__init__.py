@@ -34,3 +34,19 @@ __all__ = [
     "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
     "identity_transform", "SigmoidTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
 ]
+
+# the gamma family: distributions drawn from torch._standard_gamma / torch._sample_dirichlet
+from .beta import Beta  # noqa: E402
+from .chi2 import Chi2  # noqa: E402
+from .dirichlet import Dirichlet  # noqa: E402
+from .fishersnedecor import FisherSnedecor  # noqa: E402
+from .gamma import Gamma  # noqa: E402
+from .inverse_gamma import InverseGamma  # noqa: E402
+from .lkj_cholesky import LKJCholesky  # noqa: E402
+from .negative_binomial import NegativeBinomial  # noqa: E402
+from .studentT import StudentT  # noqa: E402
+from .transforms import PowerTransform  # noqa: E402
+from .wishart import Wishart  # noqa: E402
+
+__all__ += ["Beta", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma", "InverseGamma", "LKJCholesky",
+            "NegativeBinomial", "StudentT", "PowerTransform", "Wishart"]

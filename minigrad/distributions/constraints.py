@@ -286,3 +286,21 @@ lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()
+
+
+# --- Cholesky factors of correlation matrices (LKJCholesky's support) -------------------------
+
+class _CorrCholesky(Constraint):
+    """Lower triangular with a positive diagonal, each row of unit length (within a few eps)."""
+
+    event_dim = 2
+
+    def check(self, value):
+        tol = torch.finfo(value.dtype).eps * value.size(-1) * 10    # (PyTorch's margin for rounding)
+        row_norm = torch.linalg.norm(value.detach(), dim=-1)
+        unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return _LowerCholesky().check(value) & unit_row_norm
+
+
+corr_cholesky = _CorrCholesky()
+__all__.append("corr_cholesky")

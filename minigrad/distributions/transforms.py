@@ -408,3 +408,53 @@ class AffineTransform(Transform):
 
     def inverse_shape(self, shape):
         return torch.broadcast_shapes(shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ()))
+
+
+# --- power (InverseGamma is a Gamma seen through y = x ** -1) ---------------------------------
+
+from .utils import broadcast_all as _broadcast_all  # noqa: E402
+
+__all__.append("PowerTransform")
+
+
+class PowerTransform(Transform):
+    """``y = x ** exponent`` on the positive numbers, with ``log |dy/dx| = log |exponent * y / x|``."""
+
+    domain = constraints.positive
+    codomain = constraints.positive
+    bijective = True
+
+    def __init__(self, exponent, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        (self.exponent,) = _broadcast_all(exponent)
+
+    def with_cache(self, cache_size=1):
+        """This transform with the given cache size."""
+        if self._cache_size == cache_size:
+            return self
+        return PowerTransform(self.exponent, cache_size=cache_size)
+
+    @lazy_property
+    def sign(self):
+        """The sign of ``exponent`` (a tensor)."""
+        return self.exponent.sign()
+
+    def __eq__(self, other):
+        if not isinstance(other, PowerTransform):
+            return False
+        return self.exponent.eq(other.exponent).all().item()
+
+    def _call(self, x):
+        return x.pow(self.exponent)
+
+    def _inverse(self, y):
+        return y.pow(1 / self.exponent)
+
+    def log_abs_det_jacobian(self, x, y):
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape):
+        return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
+
+    def inverse_shape(self, shape):
+        return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))

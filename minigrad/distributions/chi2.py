@@ -1,0 +1,25 @@
+"""The chi-squared distribution with ``df`` degrees of freedom: ``Gamma(df / 2, 1 / 2)``."""
+
+from . import constraints
+from .gamma import Gamma
+
+__all__ = ["Chi2"]
+
+
+class Chi2(Gamma):
+    """The sum of the squares of ``df`` standard normal numbers; exactly ``Gamma(0.5 * df, 0.5)``."""
+
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None):
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to ``batch_shape``."""
+        new = self._get_checked_instance(Chi2, _instance)
+        return super().expand(batch_shape, new)
+
+    @property
+    def df(self):
+        """The degrees of freedom: twice the concentration."""
+        return self.concentration * 2
