@@ -27,10 +27,24 @@ from .relaxed_categorical import RelaxedOneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform, identity_transform
 from .uniform import Uniform
+from .binomial import Binomial
+from .continuous_bernoulli import ContinuousBernoulli
+from .generalized_pareto import GeneralizedPareto
+from .kumaraswamy import Kumaraswamy
+from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
+from .poisson import Poisson
+from .von_mises import VonMises
+from .weibull import Weibull
+from .transforms import PowerTransform, StickBreakingTransform
 
 __all__ = [
     "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "HalfCauchy", "Pareto", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
     "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
     "identity_transform", "SigmoidTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
+    "Binomial", "ContinuousBernoulli", "GeneralizedPareto", "Kumaraswamy", "LogisticNormal", "LowRankMultivariateNormal",
+    "MixtureSameFamily", "Multinomial", "Poisson", "VonMises", "Weibull", "PowerTransform", "StickBreakingTransform",
 ]
