@@ -62,19 +62,41 @@ CASES = {
                               np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])),
 }
 
-# Keys whose values pass through float32/float64 elementwise functions (log, exp, pow, lgamma,
-# digamma, log1p, cos, ...) or matmul/cholesky whose last bit minigrad does not always share with
-# PyTorch: there the values are compared within a few units of the last bit. Samples of discrete
-# and rejection-sampled distributions, and the random numbers drawn after them, are always
-# compared bit for bit.
-LAST_BIT = {"log_prob", "entropy", "perplexity", "mean", "variance", "stddev", "mode", "cdf", "icdf", "grads",
-            "expand-log_prob", "logits", "probs", "rsample", "covariance_matrix", "precision_matrix", "scale_tril"}
-# continuous samples computed from uniform or normal noise through such functions (and von Mises
-# samples in float64, which keep the last bit of float64 acos; float32 samples are rounded from
-# them and agree bit for bit)
-SAMPLE_LAST_BIT = {"ContinuousBernoulli-probs", "ContinuousBernoulli-logits", "Kumaraswamy", "Weibull",
-                   "LowRankMVN", "LowRankMVN-batched", "Mixture-MVN", "LogisticNormal",
-                   "LogisticNormal-scalars", "GeneralizedPareto", "VonMises", "VonMises-tiny"}
+# Results that pass through elementwise functions whose last bit minigrad does not always share
+# with PyTorch (float32 log, exp, pow and sqrt, lgamma and digamma in both dtypes, batched matmul
+# and cholesky); the README's "Not the same as PyTorch yet" lists them. They are compared within
+# a few units of the last bit, everything else to the last bit.
+LAST_BIT = {
+    "Poisson": {"expand-log_prob", "log_prob", "stddev"},
+    "Poisson-scalar": {"expand-log_prob", "log_prob"},
+    "Binomial-probs": {"expand-log_prob", "grads", "log_prob"},
+    "Binomial-logits": {"entropy", "expand-log_prob", "grads", "log_prob", "perplexity"},
+    "Multinomial-probs": {"entropy", "expand-log_prob", "grads", "log_prob", "logits", "perplexity", "stddev"},
+    "Multinomial-logits": {"expand-log_prob", "grads", "log_prob"},
+    "ContinuousBernoulli-probs": {"expand-log_prob", "log_prob", "perplexity"},
+    "ContinuousBernoulli-logits": {"entropy", "expand-log_prob", "grads", "icdf", "log_prob", "mean", "perplexity",
+                                   "stddev", "variance"},
+    "Kumaraswamy": {"entropy", "expand-log_prob", "grads", "log_prob", "mean", "perplexity", "stddev", "variance"},
+    "Weibull": {"expand-log_prob", "log_prob", "mean", "perplexity", "stddev", "variance"},
+    "VonMises": {"stddev", "variance"},
+    "LowRankMVN": {"covariance_matrix", "expand-log_prob", "grads", "log_prob", "perplexity", "precision_matrix",
+                   "scale_tril", "stddev"},
+    "LowRankMVN-batched": {"covariance_matrix", "expand-log_prob", "grads", "log_prob", "perplexity",
+                           "precision_matrix", "scale_tril", "stddev"},
+    "Mixture-Normal": {"expand-log_prob", "grads", "log_prob"},
+    "Mixture-MVN": {"grads"},
+    "Mixture-Independent": {"grads", "stddev"},
+    "LogisticNormal": {"expand-log_prob", "grads", "log_prob"},
+    "GeneralizedPareto": {"cdf", "entropy", "expand-log_prob", "log_prob", "perplexity", "stddev"},
+    "OneHotStraightThrough": {"logits", "perplexity"},
+}
+# Samples drawn bit for bit from the same random numbers, then pushed through a float32 log1p
+# (ContinuousBernoulli from logits) or a batched matrix product (the low-rank and full
+# multivariate normals); von Mises samples in float64 keep the last bit of float64 acos (float32
+# samples are rounded from them and agree bit for bit). Every other sample, and the random
+# numbers drawn after sampling, agree bit for bit.
+SAMPLE_LAST_BIT = {"ContinuousBernoulli-logits", "LowRankMVN", "LowRankMVN-batched", "Mixture-MVN",
+                   "VonMises", "VonMises-tiny"}
 
 PROPERTIES = ["batch_shape", "event_shape", "mean", "variance", "stddev", "mode", "has_rsample",
               "has_enumerate_support", "probs", "logits", "total_count", "covariance_matrix",
@@ -132,11 +154,11 @@ def _everything(lib, name, dtype):
 
 
 def _tolerant(name, dtype, key):
-    if key in LAST_BIT:
+    if key in LAST_BIT.get(name, ()):
         return True
     if name.startswith("VonMises") and dtype == "float32":
         return False
-    return name in SAMPLE_LAST_BIT and key.startswith(("sample", "expand-sample"))
+    return name in SAMPLE_LAST_BIT and key.startswith(("sample", "expand-sample", "rsample"))
 
 
 # Left out: GeneralizedPareto in float64, whose log_prob, cdf and log_survival_function fail in
@@ -244,28 +266,30 @@ def _kl_pairs(L, t):
     def lowrank(scale):
         return D.LowRankMultivariateNormal(t(A * scale), t(W * scale), t(POS[0] * scale))
     return {
-        "Poisson-Poisson": (D.Poisson(t(POS)), D.Poisson(t(POS[::-1]))),
-        "Binomial-Binomial": (D.Binomial(t(COUNT, False), t(P)), D.Binomial(t(COUNT[::-1] * 0 + 2, False), t(P[::-1]))),
-        "Binomial-same-count": (D.Binomial(4, t(P)), D.Binomial(4, logits=t(A))),
-        "CB-CB": (D.ContinuousBernoulli(t(CB_P)), D.ContinuousBernoulli(logits=t(A))),
-        "LowRank-LowRank": (lowrank(1.0), lowrank(1.5)),
-        "MVN-LowRank": (D.MultivariateNormal(t(A), t(SPD)), lowrank(1.2)),
-        "LowRank-MVN": (lowrank(0.8), D.MultivariateNormal(t(A[0]), t(SPD))),
-        "Bernoulli-Poisson": (D.Bernoulli(t(P)), D.Poisson(t(POS))),
-        "CB-Pareto": (D.ContinuousBernoulli(t(P)), D.Pareto(t(POS), t(POS))),
-        "CB-Exponential": (D.ContinuousBernoulli(t(CB_P)), D.Exponential(t(POS))),
-        "CB-Normal": (D.ContinuousBernoulli(t(CB_P)), D.Normal(t(A), t(POS))),
-        "CB-Uniform": (D.ContinuousBernoulli(t(P)), D.Uniform(t(np.array([-1.0, 0.0, -0.5])), t(np.array([2.0, 2.0, 1.0])))),
-        "Uniform-CB": (D.Uniform(t(np.array([0.1, 0.0, 0.3])), t(np.array([0.6, 0.9, 1.0]))), D.ContinuousBernoulli(t(P))),
-        "Exponential-CB": (D.Exponential(t(POS)), D.ContinuousBernoulli(t(P))),
-        "Gumbel-CB": (D.Gumbel(t(A), t(POS)), D.ContinuousBernoulli(t(P))),
-        "Laplace-CB": (D.Laplace(t(A), t(POS)), D.ContinuousBernoulli(t(P))),
-        "Normal-CB": (D.Normal(t(A), t(POS)), D.ContinuousBernoulli(t(P))),
-        "Pareto-CB": (D.Pareto(t(POS), t(POS)), D.ContinuousBernoulli(t(P))),
-        "Poisson-Bernoulli": (D.Poisson(t(POS)), D.Bernoulli(t(P))),
-        "Poisson-Binomial": (D.Poisson(t(POS)), D.Binomial(3, t(P))),
-        "Weibull-Weibull": (D.Weibull(t(POS), t(POS)), D.Weibull(t(POS), t(POS))),
-        "LogisticNormal-LogisticNormal": (D.LogisticNormal(t(A), t(POS)), D.LogisticNormal(t(A[::-1]), t(POS[::-1]))),
+        "Poisson-Poisson": lambda: (D.Poisson(t(POS)), D.Poisson(t(POS[::-1]))),
+        "Binomial-Binomial": lambda: (D.Binomial(t(COUNT, False), t(P)), D.Binomial(t(COUNT[::-1] * 0 + 2, False), t(P[::-1]))),
+        "Binomial-same-count": lambda: (D.Binomial(4, t(P)), D.Binomial(4, logits=t(A))),
+        "CB-CB": lambda: (D.ContinuousBernoulli(t(CB_P)), D.ContinuousBernoulli(logits=t(A))),
+        "LowRank-LowRank": lambda: (lowrank(1.0), lowrank(1.5)),
+        "MVN-LowRank": lambda: (D.MultivariateNormal(t(A), t(SPD)), lowrank(1.2)),
+        "LowRank-MVN": lambda: (lowrank(0.8), D.MultivariateNormal(t(A[0]), t(SPD))),
+        "Bernoulli-Poisson": lambda: (D.Bernoulli(t(P)), D.Poisson(t(POS))),
+        "CB-Pareto": lambda: (D.ContinuousBernoulli(t(P)), D.Pareto(t(POS), t(POS))),
+        "CB-Exponential": lambda: (D.ContinuousBernoulli(t(CB_P)), D.Exponential(t(POS))),
+        "CB-Normal": lambda: (D.ContinuousBernoulli(t(CB_P)), D.Normal(t(A), t(POS))),
+        "CB-Uniform": lambda: (D.ContinuousBernoulli(t(P)), D.Uniform(t(np.array([-1.0, 0.0, -0.5])), t(np.array([2.0, 2.0, 1.0])))),
+        "Uniform-CB": lambda: (D.Uniform(t(np.array([0.1, 0.0, 0.3])), t(np.array([0.6, 0.9, 1.0]))), D.ContinuousBernoulli(t(P))),
+        "Exponential-CB": lambda: (D.Exponential(t(POS)), D.ContinuousBernoulli(t(P))),
+        "Gumbel-CB": lambda: (D.Gumbel(t(A), t(POS)), D.ContinuousBernoulli(t(P))),
+        "Laplace-CB": lambda: (D.Laplace(t(A), t(POS)), D.ContinuousBernoulli(t(P))),
+        "Normal-CB": lambda: (D.Normal(t(A), t(POS)), D.ContinuousBernoulli(t(P))),
+        "Pareto-CB": lambda: (D.Pareto(t(POS), t(POS)), D.ContinuousBernoulli(t(P))),
+        "Poisson-Bernoulli": lambda: (D.Poisson(t(POS)), D.Bernoulli(t(P))),
+        "Poisson-Binomial": lambda: (D.Poisson(t(POS)), D.Binomial(3, t(P))),
+        "Weibull-Weibull": lambda: (D.Weibull(t(POS), t(POS)), D.Weibull(t(POS), t(POS))),
+        "Weibull-other-Weibull": lambda: (D.Weibull(t(POS), t(POS)), D.Weibull(t(POS), t(POS * 2))),
+        "Kumaraswamy-Kumaraswamy": lambda: (D.Kumaraswamy(t(POS), t(POS[::-1])), D.Kumaraswamy(t(POS), t(POS[::-1]))),
+        "LogisticNormal-LogisticNormal": lambda: (D.LogisticNormal(t(A), t(POS)), D.LogisticNormal(t(A[::-1]), t(POS[::-1]))),
     }
 
 
@@ -285,7 +309,7 @@ def test_kl_divergence_as_torch(name, dtype):
             if grad:
                 params.append(x)
             return x
-        p, q = _kl_pairs(lib, t)[name]
+        p, q = _kl_pairs(lib, t)[name]()
         kl = outcome(lambda: lib.distributions.kl_divergence(p, q))
         grads = None
         if kl[0] == "ok":
