@@ -45,6 +45,8 @@ CASES = {
         t(A[0]), t(np.stack([W, W[::-1] * 2])), t(POS)), A),
     "Mixture-Normal": (lambda L, t: L.distributions.MixtureSameFamily(
         L.distributions.Categorical(probs=t(POS)), L.distributions.Normal(t(A), t(POS[::-1]))), A[:, 0]),
+    "Mixture-shared-weights": (lambda L, t: L.distributions.MixtureSameFamily(
+        L.distributions.Categorical(probs=t(POS[0])), L.distributions.Normal(t(A), t(POS))), A[:, 1]),
     "Mixture-MVN": (lambda L, t: L.distributions.MixtureSameFamily(
         L.distributions.Categorical(logits=t(A[0])),
         L.distributions.MultivariateNormal(t(A.T), t(SPD[:2, :2]))), A[:, :2].T),
@@ -84,6 +86,7 @@ LAST_BIT = {
     "LowRankMVN-batched": {"covariance_matrix", "expand-log_prob", "grads", "log_prob", "perplexity",
                            "precision_matrix", "scale_tril", "stddev"},
     "Mixture-Normal": {"expand-log_prob", "grads", "log_prob"},
+    "Mixture-shared-weights": {"grads"},
     "Mixture-MVN": {"grads"},
     "Mixture-Independent": {"grads", "stddev"},
     "LogisticNormal": {"expand-log_prob", "grads", "log_prob"},
@@ -339,6 +342,11 @@ def _error_cases(L):
         lambda: D.Multinomial(3, L.tensor([0.5, 0.5])).log_prob(L.tensor([1.0, -1.0])),
         lambda: D.Multinomial(3, L.tensor([0.5, 0.5])).log_prob(L.tensor([3.0, 1.0])),
         lambda: D.Multinomial(3, L.tensor([0.5, 0.5])).mode,
+        lambda: D.Multinomial(2, logits=L.tensor([0.0, -float("inf"), 1.0])).log_prob(L.tensor([1.0, 0.0, 1.0])),
+        lambda: (L.manual_seed(3), D.Multinomial(6, L.tensor([[0.0, 1.0, 2.0], [1.0, 0.0, 0.0]])).sample((2,)))[1],
+        lambda: (L.manual_seed(4), D.Binomial(L.tensor([0.0, 3.0, 5.0, 2.0]),
+                                              L.tensor([0.5, 1.0, 0.0, 0.5])).sample((3,)))[1],
+        lambda: (L.manual_seed(5), D.Poisson(L.tensor([0.0, 1e-3, 1e4])).sample((2,)), L.rand(2))[1:],
         lambda: D.Multinomial(3, L.tensor([0.5, 0.5])).enumerate_support(),
         lambda: D.ContinuousBernoulli(L.tensor([0.5, 1.5]), validate_args=True),
         lambda: D.ContinuousBernoulli(L.tensor([0.5, 1.5])).probs,
