@@ -1,8 +1,7 @@
 """The generalized Pareto distribution, the model of a distribution's tail: the exponential
 (concentration 0), Pareto (concentration > 0) and uniform (concentration -1) are special cases."""
 
-import math
-from numbers import Number, Real
+from numbers import Number
 
 import minigrad as torch
 from . import constraints
@@ -61,8 +60,7 @@ class GeneralizedPareto(Distribution):
         eq_zero, safe_conc = self._safe_concentration()
         y = 1 / safe_conc + torch.ones_like(z)
         where_nonzero = torch.where(y == 0, y, y * torch.log1p(safe_conc * z))
-        log_scale = math.log(self.scale) if isinstance(self.scale, Real) else self.scale.log()
-        return -log_scale - torch.where(eq_zero, z, where_nonzero)
+        return -self.scale.log() - torch.where(eq_zero, z, where_nonzero)
 
     def log_survival_function(self, value):
         """``log P(X > value)``: ``-log1p(ξ z) / ξ``, ``-z`` at ξ = 0."""
