@@ -365,6 +365,8 @@ def _error_cases(L):
         lambda: D.VonMises(L.tensor(0.0), L.tensor(1.0)).rsample(),
         lambda: D.VonMises(L.tensor([0.0, 1.0]), L.tensor(1.0), validate_args=False).expand((3, 2)).batch_shape,
         lambda: D.VonMises(L.tensor(0.0), L.tensor(1.0)).entropy(),
+        lambda: D.VonMises(0.0, 2.0).log_prob(L.tensor([0.5, float("nan")])),
+        lambda: (L.manual_seed(6), D.VonMises(L.tensor([[0.5], [-3.0]]), L.tensor([1e-8, 1e-3, 5.0])).sample((2,)))[1],
         lambda: D.LowRankMultivariateNormal(L.tensor(0.0), L.ones(1, 1), L.ones(1)),
         lambda: D.LowRankMultivariateNormal(L.zeros(2), L.ones(2), L.ones(2)),
         lambda: D.LowRankMultivariateNormal(L.zeros(2), L.ones(3, 1), L.ones(2)),
@@ -400,6 +402,10 @@ def _error_cases(L):
         lambda: D.GeneralizedPareto(L.zeros(3), 2.0, L.tensor([0.5, 0.0, -0.5])).log_cdf(L.tensor([0.5, 1.0, 3.0])),
         lambda: D.GeneralizedPareto(L.zeros(3), 2.0, L.tensor([1.5, 0.7, 0.2])).variance,
         lambda: D.PowerTransform(L.tensor(2.0)).sign,
+        lambda: (lambda t, x: (t(x) is t(x), t.inv(t(x)) is x, t.with_cache(1) is t, t.with_cache(0)._cache_size))(
+            D.PowerTransform(L.tensor(0.5), cache_size=1), L.tensor([4.0, 9.0])),
+        lambda: (L.manual_seed(2), (lambda d: (d.sample((2,)), d.log_prob(d.sample())))(D.TransformedDistribution(
+            D.Exponential(L.tensor([1.0, 2.0])), [D.PowerTransform(L.tensor(0.5)), D.AffineTransform(1.0, 2.0)])))[1],
         lambda: D.PowerTransform(L.tensor(2.0)) == D.PowerTransform(L.tensor(2.0)),
         lambda: D.PowerTransform(L.tensor([2.0, -1.0])).inv(L.tensor([4.0, 2.0])),
         lambda: D.PowerTransform(2.0).log_abs_det_jacobian(L.tensor([3.0]), L.tensor([9.0])),

@@ -6,9 +6,10 @@ import minigrad as torch
 __all__ = [
     "Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
     "independent", "integer_interval", "interval", "half_open_interval", "is_dependent",
-    "less_than", "lower_cholesky", "multinomial", "MixtureSameFamilyConstraint", "lower_triangular", "nonnegative", "nonnegative_integer",
+    "less_than", "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer",
     "one_hot", "positive", "positive_definite", "positive_integer", "real", "real_vector",
     "simplex", "square", "symmetric", "unit_interval",
+    "multinomial", "MixtureSameFamilyConstraint",
 ]
 
 
