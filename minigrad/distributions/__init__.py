@@ -27,12 +27,26 @@ from .relaxed_categorical import RelaxedOneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform, identity_transform
 from .uniform import Uniform
+from .binomial import Binomial
+from .continuous_bernoulli import ContinuousBernoulli
+from .generalized_pareto import GeneralizedPareto
+from .kumaraswamy import Kumaraswamy
+from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
+from .poisson import Poisson
+from .von_mises import VonMises
+from .weibull import Weibull
+from .transforms import PowerTransform, StickBreakingTransform
 
 __all__ = [
     "Bernoulli", "Categorical", "Cauchy", "Geometric", "Gumbel", "HalfNormal", "HalfCauchy", "Pareto", "AbsTransform", "Distribution", "Exponential", "ExponentialFamily", "Independent",
     "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "TransformedDistribution", "AffineTransform", "ComposeTransform", "ExpTransform", "Transform",
     "identity_transform", "SigmoidTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "Uniform", "constraints", "transforms", "kl_divergence", "register_kl",
+    "Binomial", "ContinuousBernoulli", "GeneralizedPareto", "Kumaraswamy", "LogisticNormal", "LowRankMultivariateNormal",
+    "MixtureSameFamily", "Multinomial", "Poisson", "VonMises", "Weibull", "PowerTransform", "StickBreakingTransform",
 ]
 
 # the gamma family: distributions drawn from torch._standard_gamma / torch._sample_dirichlet
@@ -45,8 +59,7 @@ from .inverse_gamma import InverseGamma  # noqa: E402
 from .lkj_cholesky import LKJCholesky  # noqa: E402
 from .negative_binomial import NegativeBinomial  # noqa: E402
 from .studentT import StudentT  # noqa: E402
-from .transforms import PowerTransform  # noqa: E402
 from .wishart import Wishart  # noqa: E402
 
 __all__ += ["Beta", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma", "InverseGamma", "LKJCholesky",
-            "NegativeBinomial", "StudentT", "PowerTransform", "Wishart"]
+            "NegativeBinomial", "StudentT", "Wishart"]

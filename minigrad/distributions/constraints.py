@@ -9,6 +9,7 @@ __all__ = [
     "less_than", "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer",
     "one_hot", "positive", "positive_definite", "positive_integer", "real", "real_vector",
     "simplex", "square", "symmetric", "unit_interval",
+    "multinomial", "MixtureSameFamilyConstraint",
 ]
 
 
@@ -152,6 +153,52 @@ class _IntegerGreaterThan(Constraint):
         return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
 
+class _Multinomial(Constraint):
+    """Nonnegative counts summing to at most ``upper_bound`` (PyTorch checks ``<=``, not ``==``)."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The component distribution's support for a ``MixtureSameFamily``: a value is checked
+    against every component by putting back the component dimension."""
+
+    def __init__(self, base_constraint):
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(
+                f"base_constraint must be a Constraint, got {type(base_constraint).__name__}"
+            )
+        self.base_constraint = base_constraint
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        """Valid where the value lies in the support of every component."""
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        num_dim_to_keep = value.dim() - self.event_dim
+        result = result.reshape(result.shape[:num_dim_to_keep] + (-1,))
+        return result.all(-1)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({repr(self.base_constraint)})"
+
+
 class _Real(Constraint):
     def check(self, value):
         return value == value  # False for NaNs
@@ -270,6 +317,7 @@ one_hot = _OneHot()
 nonnegative_integer = _IntegerGreaterThan(0)
 positive_integer = _IntegerGreaterThan(1)
 integer_interval = _IntegerInterval
+multinomial = _Multinomial
 real = _Real()
 real_vector = independent(real, 1)
 positive = _GreaterThan(0.0)

@@ -10,7 +10,8 @@ import minigrad as torch
 from . import constraints
 from .utils import _sum_rightmost, lazy_property
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "SigmoidTransform", "Transform", "identity_transform"]
+__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "SigmoidTransform", "Transform", "identity_transform",
+           "StickBreakingTransform"]
 
 
 class Transform:
@@ -312,6 +313,54 @@ class SigmoidTransform(Transform):
 
     def log_abs_det_jacobian(self, x, y):
         return -torch.nn.functional.softplus(-x) - torch.nn.functional.softplus(x)
+
+
+class StickBreakingTransform(Transform):
+    """Unconstrained vectors of length K to the simplex of length K + 1 by breaking a stick:
+    the i-th sigmoid takes its share of what the earlier ones left. The shift by
+    ``log(K - i)`` makes the zero vector land on the uniform point of the simplex."""
+
+    domain = constraints.real_vector
+    codomain = constraints.simplex
+    bijective = True
+
+    def __eq__(self, other):
+        return isinstance(other, StickBreakingTransform)
+
+    @staticmethod
+    def _offset(x):
+        # K, K-1, ..., 1 for a last dim of length K
+        return x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
+
+    def _call(self, x):
+        z = _clipped_sigmoid(x - self._offset(x).log())
+        z_cumprod = (1 - z).cumprod(-1)
+        # y_i = z_i * prod_{j<i} (1 - z_j); the last entry takes what is left of the stick
+        pad = torch.nn.functional.pad
+        return pad(z, [0, 1], value=1) * pad(z_cumprod, [1, 0], value=1)
+
+    def _inverse(self, y):
+        y_crop = y[..., :-1]
+        offset = y.shape[-1] - y.new_ones(y_crop.shape[-1]).cumsum(-1)
+        sf = 1 - y_crop.cumsum(-1)
+        # rounding can make what is left of the stick 0 or negative near the simplex's edge
+        sf = torch.clamp(sf, min=torch.finfo(y.dtype).tiny)
+        return y_crop.log() - sf.log() + offset.log()
+
+    def log_abs_det_jacobian(self, x, y):
+        x = x - self._offset(x).log()
+        # 1 - sigmoid(x) = exp(-x) sigmoid(x), so each factor's log is -x + logsigmoid(x)
+        return (-x + torch.nn.functional.logsigmoid(x) + y[..., :-1].log()).sum(-1)
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return shape[:-1] + (shape[-1] + 1,)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return shape[:-1] + (shape[-1] - 1,)
 
 
 class AbsTransform(Transform):
