@@ -34,6 +34,7 @@ from .grad_mode import _State, _set_recording
 from .graph import (FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view_of_a_temporary,
                     accumulate_into_leaf, grad_accumulator, leaf_edge)
 from .anomaly_mode import _Anomaly, run_node_checked
+from .._ops.reduction import _sum_array
 from ._graph_task import GraphTask, running_tasks
 
 
@@ -438,9 +439,10 @@ def sum_to_shape(grad, shape):
         # the usual case: nothing is recorded, so let numpy sum (keeping the summed dims, as
         # PyTorch does); without its leading dims the gradient is then a view of that sum,
         # except for a 0-d tensor, whose gradient PyTorch sums in one step (a new tensor)
+        array = grad._array
         if shape == ():
-            return _tensor._wrap(np.asarray(grad._array.sum()))
-        summed = _tensor._wrap(np.asarray(grad._array.sum(axis=dims, keepdims=True)))
+            return _tensor._wrap(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, array.dtype)))
+        summed = _tensor._wrap(np.asarray(_sum_array(array, dims, True, array.dtype)))
         return summed.view(shape) if lead else summed
     if shape == ():
         return grad.sum()                           # recorded in one step, as PyTorch does (SumBackward0)
