@@ -23,6 +23,9 @@ PY := $(VENV)/bin/python
 # The folder of lessons that lab, test-notebooks and test-browser use.
 NOTEBOOKS ?= notebooks
 PYTEST_ARGS ?=
+# The library tests run in one process per core (pytest-xdist); TEST_WORKERS=0 runs them
+# in this process, one after another (easier to debug with pdb).
+TEST_WORKERS ?= auto
 NBVAL_ARGS := --nbval --nbval-current-env --nbval-cell-timeout=300 \
 	--nbval-sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
 export MINIGRAD_NOTEBOOK_DIR := $(abspath $(NOTEBOOKS))
@@ -61,7 +64,7 @@ define run_pytest
 endef
 
 test-lib: setup-test
-	$(call run_pytest,library tests,tests --ignore=tests/browser)
+	$(call run_pytest,library tests,-n $(TEST_WORKERS) tests --ignore=tests/browser)
 
 test-notebooks: setup-test
 	$(call run_pytest,notebook tests,$(NBVAL_ARGS) $(NOTEBOOKS))
