@@ -168,7 +168,12 @@ class LOBPCGAutogradFunction(Function):
 
     @staticmethod
     def backward(ctx, D_grad, U_grad):
-        """A's gradient; B's is not implemented (a ValueError, as in PyTorch)."""
+        """results = (E, U) = lobpcg(A), U: k of A's eigenvectors   ->
+            grad_A = U (diag(grad_E) + F o (U^T grad_U)) U^T + the part outside span(U),
+            F[i, j] = 1 / (E[j] - E[i])
+
+        The part outside span(U) solves a Sylvester equation (``_symeig_backward``). B's
+        gradient is not implemented: with B given, a ValueError (as in PyTorch)."""
         A, B, D, U = ctx.saved_tensors
         if B is not None:
             raise ValueError("lobpcg.backward does not support backward with B != I yet.")

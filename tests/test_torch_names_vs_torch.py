@@ -810,7 +810,7 @@ ABSENT_FROM_TORCH = {
         rnn_tanh_cell hash_tensor slice_inverse set_default_tensor_type""",
     # not yet built: rarely met by learners (see the README's list)
     "not built yet": """
-        fft lobpcg
+        fft
         quasirandom""",
 }
 
