@@ -157,6 +157,8 @@ class Signatures:
 
     def parse(self, args, kwargs):
         """(index of the signature that fits, the arguments by name), or PyTorch's TypeError."""
+        if len(self.signatures) == 1:       # (PyTorch reports a lone signature's own error)
+            return 0, self.signatures[0].parse(args, kwargs, raise_error=True)
         for index, signature in enumerate(self.signatures):
             values = signature.parse(args, kwargs, raise_error=False)
             if values is not None:

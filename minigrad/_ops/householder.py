@@ -12,6 +12,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import named_result, lapack_layout, show_settings
 from .._dtype import cpp_name
+from .._signatures import Signatures
 
 geqrf_result = named_result("geqrf", ("a", "tau"))
 
@@ -89,10 +90,15 @@ def householder_product(input, tau):
     if input.shape[-2] < input.shape[-1]:
         raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
                            "input.shape[-1]")
+    if tau.ndim == 0:                    # (PyTorch's tau.size(-1) fails first)
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if input.shape[-1] < tau.shape[-1]:
         raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
-    if tau.ndim != input.ndim - 1 or tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
+    if tau.ndim != input.ndim - 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but got "
+                           f"tau.ndim equal to {tau.ndim} and input.ndim is equal to {input.ndim}")
+    if tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
         raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to "
                            f"input.shape[:-2], but got {list(tau.shape[:-1])}")
     if tau.dtype != input.dtype:
@@ -264,3 +270,32 @@ def ormqr(input, input2, input3, left=True, transpose=False):
 
 
 show_settings(OrmqrBackward0, left="left", transpose="transpose")
+
+
+# --- as methods: x.geqrf(), x.orgqr(tau), x.ormqr(tau, other), with PyTorch's argument errors ---
+
+_ORGQR_METHOD = Signatures("orgqr", "Tensor input2")
+_ORMQR_METHOD = Signatures("ormqr", "Tensor input2, Tensor input3, bool left=True, bool transpose=False")
+
+
+def geqrf_method(self, *args, **kwargs):
+    """``x.geqrf()``: ``torch.geqrf(x)``, (a, tau), the compact QR of x."""
+    # (a method of no arguments: Python's own messages, for keywords first)
+    if kwargs:
+        raise TypeError("TensorBase.geqrf() takes no keyword arguments")
+    if args:
+        raise TypeError(f"TensorBase.geqrf() takes no arguments ({len(args)} given)")
+    return geqrf(self)
+
+
+def orgqr_method(self, *args, **kwargs):
+    """``x.orgqr(input2)``: ``torch.orgqr(x, input2)``, Q from geqrf's (x, tau = input2)."""
+    _, arguments = _ORGQR_METHOD.parse(args, kwargs)
+    return householder_product(self, arguments["input2"])
+
+
+def ormqr_method(self, *args, **kwargs):
+    """``x.ormqr(input2, input3, left=True, transpose=False)``: ``torch.ormqr(x, ...)``, input3
+    multiplied by the Q of geqrf's (x, tau = input2)."""
+    _, arguments = _ORMQR_METHOD.parse(args, kwargs)
+    return ormqr(self, **arguments)
