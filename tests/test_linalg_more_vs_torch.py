@@ -844,3 +844,62 @@ def test_triangular_solve_method_gradient_matches_torch():
         X.sum().backward()
         seen.append((X.grad_fn.name(), np.round(T.grad.numpy(), 10).tolist()))
     assert seen[0] == seen[1]
+
+
+# --- linalg.eig / eigvals: PyTorch's checks of arguments and input, in its order, then the refusal ---
+
+_NAN = float("nan")
+EIG_ERRORS = {
+    "vector": lambda L, f: f(L.ones(3)),
+    "vector_integers": lambda L, f: f(L.ones(3).long()),
+    "vector_nan": lambda L, f: f(L.tensor([1.0, _NAN])),
+    "not_square_integers": lambda L, f: f(L.ones(2, 3).long()),
+    "not_square_nan": lambda L, f: f(L.tensor([[1.0, _NAN, 2.0], [1.0, 1.0, 1.0]])),
+    "batch_not_square": lambda L, f: f(L.ones(2, 2, 3)),
+    "bool": lambda L, f: f(L.ones(3, 3).bool()),
+    "half_not_square": lambda L, f: f(L.ones(2, 3).half()),
+    "half_nan": lambda L, f: f(L.tensor([[1.0, _NAN], [0.0, 1.0]]).half()),
+    "inf": lambda L, f: f(L.tensor([[1.0, float("inf")], [0.0, 1.0]])),
+    "none": lambda L, f: f(None),
+    "keyword_A": lambda L, f: f(A=L.eye(3)),
+    "unknown_keyword": lambda L, f: f(L.eye(3), foo=1),
+    "two_arguments": lambda L, f: f(L.eye(3), L.eye(3)),
+    "no_arguments": lambda L, f: f(),
+    "out_tensor": lambda L, f: f(L.eye(3), out=L.empty(3)),
+    "out_pair": lambda L, f: f(L.eye(3), out=(L.empty(3), L.empty(3, 3))),
+    "out_list": lambda L, f: f(L.eye(3), out=[L.empty(3), L.empty(3, 3)]),
+    "out_one": lambda L, f: f(L.eye(3), out=(L.empty(3),)),
+    "out_three": lambda L, f: f(L.eye(3), out=(L.eye(3),) * 3),
+    "out_numbers": lambda L, f: f(L.eye(3), out=(L.eye(3), 2, 3)),
+    "out_number": lambda L, f: f(L.eye(3), out=1),
+    "out_integers": lambda L, f: f(L.eye(3), out=L.empty(3).long()),
+    "out_float_for_double": lambda L, f: f(L.eye(3).double(), out=(L.empty(3), L.empty(3))),
+    "out_not_square": lambda L, f: f(L.ones(2, 3), out=L.empty(3)),
+    "out_integer_input": lambda L, f: f(L.eye(3).long(), out=(L.empty(3), L.empty(3))),
+    "out_half_input": lambda L, f: f(L.eye(3).half(), out=L.empty(3)),
+    "out_requires_grad": lambda L, f: f(L.eye(3).requires_grad_(), out=(L.empty(3), L.empty(3))),
+    "out_requires_grad_nan": lambda L, f: f(L.tensor([[1.0, _NAN], [0.0, 1.0]]).requires_grad_(),
+                                            out=(L.empty(3), L.empty(3))),
+    "out_nan": lambda L, f: f(L.tensor([[1.0, _NAN], [0.0, 1.0]]), out=(L.empty(3), L.empty(3))),
+}
+
+
+# (eigvals has no check for infs and NaNs: of a square matrix with one PyTorch computes them)
+@pytest.mark.parametrize("function, name", [("eig", name) for name in sorted(EIG_ERRORS)]
+                         + [("eigvals", name) for name in sorted(EIG_ERRORS) if name != "inf"])
+def test_eig_and_eigvals_errors_as_torch(function, name):
+    _same_error(lambda L: EIG_ERRORS[name](L, getattr(L.linalg, function)))
+
+
+def test_eig_and_eigvals_of_float16_warn_as_torch_before_refusing():
+    """PyTorch makes its ComplexHalf results first, with a warning given once per process."""
+    import minigrad._warnings as minigrad_warnings
+    minigrad_warnings._warned_once.discard("ComplexHalf support is experimental and many operators "
+                                           "don't support it yet.")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            with pytest.raises(NotImplementedError, match="linalg_eig_out_cpu"):
+                minigrad.linalg.eigvals(minigrad.eye(3).half())
+    assert [str(w.message) for w in seen] == [
+        "ComplexHalf support is experimental and many operators don't support it yet."]
