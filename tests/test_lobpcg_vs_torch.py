@@ -2,6 +2,8 @@
 defaults and settings (k, n, X, B, iK, niter, tol, largest, ortho_*), the tracker's view of the
 iterations, the graph (one LOBPCGAutogradFunctionBackward node after (A + A^T) / 2), gradients
 (gradcheck, gradgradcheck) and the errors for bad input."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -168,6 +170,23 @@ def test_gradient_and_graph_match_pytorch(k, largest, batch):
     (graph, grad), (torch_graph, torch_grad) = _both(run)
     assert graph == torch_graph == ("LOBPCGAutogradFunctionBackward", True, ["DivBackward0"])
     np.testing.assert_allclose(grad, torch_grad, atol=1e-6)
+
+
+def test_a_guess_that_requires_grad_is_recorded_step_by_step_as_pytorch():
+    """Only A (or B) goes through LOBPCGAutogradFunction; an X that requires grad takes the
+    iterations' own operations into the graph (and "basic" writes into X: refused)."""
+    def run(L, method):
+        X = L.tensor(_guess(12, 2), requires_grad=True)
+        try:
+            E, V = L.lobpcg(L.tensor(_spd(12)), X=X, method=method)
+        except RuntimeError as error:
+            return str(error).split("\nminigrad hint:")[0]
+        return type(E.grad_fn).__name__, type(V.grad_fn).__name__, E._version, np.abs(V.detach().numpy()).round(8).tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")         # (PyTorch's float() of a tensor that requires grad)
+        for method in ("ortho", "basic"):
+            ours, theirs = _both(lambda L: run(L, method))
+            assert ours == theirs
 
 
 def test_without_grad_the_results_are_not_in_a_graph():
