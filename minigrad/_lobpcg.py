@@ -582,7 +582,8 @@ class LOBPCG:
                     raise AssertionError("B must not be None")
                 raise ValueError(
                     "Overdetermined shape of U:"
-                    f" #B-cols(={B.shape[-1]}) >= #U-cols(={U.shape[-1]}) + #V-cols(={V.shape[-1]}) must hold")
+                    f" #B-cols(={B.shape[-1]}) >= #U-cols(={U.shape[-1]})"
+                    f" + #V-cols(={V.shape[-1]}) must hold")
         self.ivars["ortho_i"] = i
         self.ivars["ortho_j"] = j
         return U

@@ -60,7 +60,8 @@ CALLS = {
     "niter_until_converged": lambda L: L.lobpcg(L.tensor(_spd(12)), k=2, niter=-1),
     "tol": lambda L: L.lobpcg(L.tensor(_spd(12)), k=2, tol=1e-3),
     "ortho_use_drop": lambda L: L.lobpcg(L.tensor(_spd(12)), k=2, ortho_bparams={"ortho_use_drop": True}),
-    "ortho_settings": lambda L: L.lobpcg(L.tensor(_spd(12)), k=2, ortho_iparams={"ortho_i_max": 1, "ortho_j_max": 1},
+    "ortho_settings": lambda L: L.lobpcg(L.tensor(_spd(12)), k=2,
+                                         ortho_iparams={"ortho_i_max": 1, "ortho_j_max": 1},
                                          ortho_fparams={"ortho_tol": 1e-4}),
     "batch": lambda L: L.lobpcg(L.tensor(_spd(9, batch=(2, 1))), k=2),
     "batch_X": lambda L: L.lobpcg(L.tensor(_spd(9, batch=(2,))), X=L.tensor(_guess(9, 2, batch=(2,)))),
@@ -181,7 +182,8 @@ def test_a_guess_that_requires_grad_is_recorded_step_by_step_as_pytorch():
             E, V = L.lobpcg(L.tensor(_spd(12)), X=X, method=method)
         except RuntimeError as error:
             return str(error).split("\nminigrad hint:")[0]
-        return type(E.grad_fn).__name__, type(V.grad_fn).__name__, E._version, np.abs(V.detach().numpy()).round(8).tolist()
+        return (type(E.grad_fn).__name__, type(V.grad_fn).__name__, E._version,
+                np.abs(V.detach().numpy()).round(8).tolist())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")         # (PyTorch's float() of a tensor that requires grad)
         for method in ("ortho", "basic"):
@@ -210,7 +212,8 @@ def test_second_derivative_matches_pytorch():
         A = L.tensor(_spd(9), requires_grad=True)
         E, X = L.lobpcg(A, X=L.tensor(_guess(9, 2)), tol=1e-13, niter=-1)
         grad, = L.autograd.grad(E.sum() + (X ** 2).sum(1)[0], A, create_graph=True)
-        names = (type(grad.grad_fn).__name__, [type(node).__name__ for node, _ in grad.grad_fn.next_functions])
+        names = (type(grad.grad_fn).__name__,
+                 [type(node).__name__ for node, _ in grad.grad_fn.next_functions])
         return names, L.autograd.grad(grad.pow(2).sum(), A)[0].numpy()
     (names, hessian_vector), (torch_names, torch_hessian_vector) = _both(run)
     assert names == torch_names
