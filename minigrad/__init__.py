@@ -133,7 +133,7 @@ from ._ops.combinatorics import (  # noqa: F401
     tril_indices, triu_indices, argwhere, isin, unravel_index, nonzero_static)
 from ._creation import logspace, scalar_tensor, asarray, empty_strided, randint_like  # noqa: F401
 from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
-from ._ops.householder import geqrf, householder_product as orgqr  # noqa: F401
+from ._ops.householder import geqrf, orgqr  # noqa: F401
 from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
 from ._ops.counting import (  # noqa: F401
     unique, unique_consecutive, bincount, histc, histogram, searchsorted, bucketize)

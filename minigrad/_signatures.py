@@ -9,6 +9,7 @@ where the keyword arguments come in the order of a C++ ``std::unordered_map`` (s
 ``_unordered``). ``Signatures.parse`` does the same and returns the arguments by name.
 """
 import ast
+import functools
 
 import numpy as np
 
@@ -201,6 +202,18 @@ class Signatures:
                 lines.append("      didn't match because some of the arguments have invalid types: ("
                              + ", ".join(marked) + ")")
         return "\n".join(lines) + "\n"
+
+
+def parsed_by(signatures):
+    """Decorator: the function called with its arguments as ``signatures`` (one signature)
+    parses them, so that a missing, extra or wrong argument gets PyTorch's TypeError."""
+    def decorate(function):
+        @functools.wraps(function)
+        def with_parsed_arguments(*args, **kwargs):
+            _, arguments = signatures.parse(args, kwargs)
+            return function(**arguments)
+        return with_parsed_arguments
+    return decorate
 
 
 # --- the order of a C++ std::unordered_map<std::string, ...> (GCC's libstdc++) ---------------

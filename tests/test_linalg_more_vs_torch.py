@@ -767,7 +767,7 @@ def test_torch_lu_under_vmap_matches_torch():
         assert a.dtype.__str__().split(".")[-1] == str(b.dtype).split(".")[-1]
 
 
-# --- x.geqrf(), x.orgqr(tau), x.ormqr(tau, other), x.triangular_solve(A) -------------------------
+# --- x.geqrf(), x.orgqr(tau), x.ormqr(tau, other), x.triangular_solve(A); argument errors (also torch.*) ---
 
 def _qr_inputs(lib):
     rng = np.random.default_rng(11)
@@ -824,6 +824,15 @@ METHOD_ERRORS = {
     "triangular_solve_upper_none": lambda L, a, b, T: b.triangular_solve(T, upper=None),
     "triangular_solve_too_many": lambda L, a, b, T: b.triangular_solve(T, True, False, True, 1),
     "triangular_solve_not_square": lambda L, a, b, T: b.triangular_solve(T[:3]),
+    "torch_ormqr_left_number": lambda L, a, b, T: L.ormqr(a, a[0], b, 1),
+    "torch_ormqr_left_none": lambda L, a, b, T: L.ormqr(a, a[0], b, left=None),
+    "torch_ormqr_missing": lambda L, a, b, T: L.ormqr(a, a[0]),
+    "torch_orgqr_missing": lambda L, a, b, T: L.orgqr(a),
+    "torch_orgqr_too_many": lambda L, a, b, T: L.orgqr(a, a[0], 1),
+    "torch_householder_product_missing": lambda L, a, b, T: L.linalg.householder_product(a),
+    "torch_triangular_solve_upper_number": lambda L, a, b, T: L.triangular_solve(b, T, 1),
+    "torch_triangular_solve_missing": lambda L, a, b, T: L.triangular_solve(b),
+    "torch_triangular_solve_unitriangular_number": lambda L, a, b, T: L.triangular_solve(b, T, unitriangular=0),
 }
 
 

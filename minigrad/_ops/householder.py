@@ -12,7 +12,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import named_result, lapack_layout, show_settings
 from .._dtype import cpp_name
-from .._signatures import Signatures
+from .._signatures import Signatures, parsed_by
 
 geqrf_result = named_result("geqrf", ("a", "tau"))
 
@@ -80,6 +80,7 @@ def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True):
     return grad_input, grad_tau
 
 
+@parsed_by(Signatures("linalg_householder_product", "Tensor input, Tensor tau"))
 def householder_product(input, tau):
     """``torch.linalg.householder_product`` (also ``torch.orgqr``): the first n columns of
     H_1 ... H_k, H_i = I - tau_i v_i v_i^T with v_i the i-th column of ``input`` below the
@@ -250,6 +251,7 @@ def _check_ormqr(input, tau, other, left):
         raise NotImplementedError(f"\"ormqr_cpu\" not implemented for '{cpp_name(input.dtype).capitalize()}'")
 
 
+@parsed_by(Signatures("ormqr", "Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False"))
 def ormqr(input, input2, input3, left=True, transpose=False):
     """``torch.ormqr``: ``input3`` multiplied by Q (on the left, or the right with
     ``left=False``; by Q^T with ``transpose``), Q = H_1 ... H_k the product of the reflections
@@ -286,6 +288,13 @@ def geqrf_method(self, *args, **kwargs):
     if args:
         raise TypeError(f"TensorBase.geqrf() takes no arguments ({len(args)} given)")
     return geqrf(self)
+
+
+@parsed_by(Signatures("orgqr", "Tensor input, Tensor input2"))
+def orgqr(input, input2):
+    """``torch.orgqr``: ``torch.linalg.householder_product(input, input2)`` under its old name,
+    Q from geqrf's (input, tau = input2)."""
+    return householder_product(input, input2)
 
 
 def orgqr_method(self, *args, **kwargs):

@@ -14,7 +14,7 @@ from . import result, save_result
 from .decompositions import (check_matrices, check_floating, show_settings, lapack_layout, refuse_half,
                              named_result, _register, several_results, warn_once, push_tangents)
 from .pointwise import _broadcast_error
-from .._signatures import Signatures
+from .._signatures import Signatures, parsed_by
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
@@ -202,11 +202,14 @@ def _check_triangular_solve(b, A):
     return batch
 
 
-def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+@parsed_by(Signatures(
+    "triangular_solve", "Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False"))
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     """``torch.triangular_solve`` (deprecated in PyTorch): X with op(A) X = b for a triangular A
     (op(A) = A^T with ``transpose``), as the named pair (solution, cloned_coefficient), the
     second a copy of A; batches broadcast. Warns once, as PyTorch does.
     Gradient: see TriangularSolveBackward0."""
+    b = input                   # (the right-hand side)
     warn_once("triangular_solve", _TRIANGULAR_SOLVE_DEPRECATED)
     batch = _check_triangular_solve(b, A)
     n = A.shape[-1]
