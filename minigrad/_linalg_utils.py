@@ -10,6 +10,14 @@ minigrad gives the same error, word for word.
 """
 
 
+def is_sparse(A):
+    """False for any tensor: minigrad has no sparse layouts (a TypeError for a non-tensor)."""
+    from ._tensor import Tensor
+    if isinstance(A, Tensor):
+        return False
+    raise TypeError(f"expected Tensor but got {type(A)}")
+
+
 def get_floating_dtype(A):
     """A's dtype if it is a floating one, else float32 (the dtype integer input is worked in)."""
     from . import float16, float32, float64

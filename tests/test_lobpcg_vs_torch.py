@@ -218,3 +218,24 @@ def test_second_derivative_matches_pytorch():
     (names, hessian_vector), (torch_names, torch_hessian_vector) = _both(run)
     assert names == torch_names
     np.testing.assert_allclose(hessian_vector, torch_hessian_vector, rtol=1e-8, atol=1e-12)
+
+
+HELPERS = {
+    "is_sparse": lambda L, u: u.is_sparse(L.ones(2)),
+    "is_sparse_list": lambda L, u: u.is_sparse([1.0]),
+    "get_floating_dtype": lambda L, u: [str(u.get_floating_dtype(L.ones(1, dtype=d)))
+                                        for d in (L.int64, L.float16, L.float64)],
+    "matmul_identity": lambda L, u: u.matmul(None, L.ones(2)).tolist(),
+    "qform": lambda L, u: u.qform(L.tensor(_spd(3)), L.tensor(_guess(3, 2))).numpy().round(10).tolist(),
+    "bform": lambda L, u: u.bform(L.tensor(_guess(3, 2)), None,
+                                  L.tensor(_guess(3, 2, seed=4))).numpy().round(10).tolist(),
+    "basis": lambda L, u: np.abs(u.basis(L.tensor(_guess(4, 2))).numpy()).round(10).tolist(),
+    "symeig_largest": lambda L, u: u.symeig(L.tensor(_spd(4)), True)[0].numpy().round(10).tolist(),
+    "symeig": lambda L, u: u.symeig(L.tensor(_spd(4)))[0].numpy().round(10).tolist(),
+}
+
+
+@pytest.mark.parametrize("name", HELPERS)
+def test_the_helpers_lobpcg_is_written_in_match_pytorchs(name):
+    ours, theirs = _both(lambda L: HELPERS[name](L, L._linalg_utils))
+    assert ours == theirs
