@@ -133,7 +133,7 @@ from ._ops.combinatorics import (  # noqa: F401
     tril_indices, triu_indices, argwhere, isin, unravel_index, nonzero_static)
 from ._creation import logspace, scalar_tensor, asarray, empty_strided, randint_like  # noqa: F401
 from ._ops.products import kron, tensordot, inner, vdot, ger, chain_matmul, addbmm  # noqa: F401
-from ._ops.householder import geqrf, householder_product as orgqr  # noqa: F401
+from ._ops.householder import geqrf, orgqr  # noqa: F401
 from ._ops.statistics import var_mean, std_mean, quantile, nanquantile, cov, corrcoef  # noqa: F401
 from ._ops.counting import (  # noqa: F401
     unique, unique_consecutive, bincount, histc, histogram, searchsorted, bucketize)
@@ -170,7 +170,7 @@ from ._global_settings import (  # noqa: F401  (torch.pi, torch.set_num_threads,
     set_warn_always, is_warn_always_enabled, typename, is_storage, get_device, set_anomaly_enabled)
 from ._creation import empty_permuted  # noqa: F401
 from ._ops.deprecated_norms import frobenius_norm, nuclear_norm  # noqa: F401
-from ._linalg_utils import solve, lstsq, eig, symeig, matrix_rank  # noqa: F401  (removed: PyTorch's errors)
+from ._linalg_utils import solve, lstsq, eig, _symeig as symeig, matrix_rank  # noqa: F401  (removed: PyTorch's errors)
 from ._dtype import int16 as short  # noqa: F401
 from ._layout import layout, strided  # noqa: F401
 from ._ops.fill import fill  # noqa: F401
@@ -184,6 +184,7 @@ from ._nn_functions import (  # noqa: F401  (the losses with reduction as a numb
 from ._ops.triangular_solves import triangular_solve  # noqa: F401
 from ._ops.householder import ormqr  # noqa: F401
 from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
+from ._lobpcg import lobpcg  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)

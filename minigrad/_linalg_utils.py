@@ -1,9 +1,62 @@
-"""The linear-algebra functions PyTorch removed in favour of torch.linalg (torch/_linalg_utils.py).
+"""Small linear-algebra helpers, and the functions PyTorch removed in favour of torch.linalg
+(torch/_linalg_utils.py).
+
+The helpers (``matmul`` with None as the identity, ``qform``, ``basis``, ``symeig``) are the
+vocabulary ``torch.lobpcg`` is written in (see _lobpcg.py); like PyTorch's they are internal.
 
 Old tutorials still call ``torch.solve``, ``torch.eig``, ``torch.symeig``, ``torch.lstsq`` and
 ``torch.matrix_rank``; PyTorch keeps the names only to say, in a RuntimeError, what replaces them.
 minigrad gives the same error, word for word.
 """
+
+
+def is_sparse(A):
+    """False for any tensor: minigrad has no sparse layouts (a TypeError for a non-tensor)."""
+    from ._tensor import Tensor
+    if isinstance(A, Tensor):
+        return False
+    raise TypeError(f"expected Tensor but got {type(A)}")
+
+
+def get_floating_dtype(A):
+    """A's dtype if it is a floating one, else float32 (the dtype integer input is worked in)."""
+    from . import float16, float32, float64
+    return A.dtype if A.dtype in (float16, float32, float64) else float32
+
+
+def matmul(A, B):
+    """A @ B, where ``A=None`` stands for the identity matrix (and so returns B itself, not a
+    copy): lobpcg's optional B and iK are "no matrix" rather than an explicit identity."""
+    from ._ops.linalg import matmul as _matmul
+    return B if A is None else _matmul(A, B)
+
+
+def bform(X, A, Y):
+    """The bilinear form X^T A Y (A=None: the identity)."""
+    return matmul(X.mT, matmul(A, Y))
+
+
+def qform(A, S):
+    """The quadratic form S^T A S (A=None: the identity)."""
+    return bform(S, A, S)
+
+
+def basis(A):
+    """An orthonormal basis of the span of A's columns (the Q of its QR factorization)."""
+    from .linalg import qr
+    return qr(A).Q
+
+
+def symeig(A, largest=False):
+    """Eigenvalues and eigenvectors of the symmetric matrix A (its upper triangle is read),
+    ascending, or descending with ``largest=True``."""
+    from .linalg import eigh
+    E, Z = eigh(A, UPLO="U")
+    if largest:                 # eigh sorts ascending: reverse both, keeping the pairs together
+        E = E.flip(dims=(-1,))
+        Z = Z.flip(dims=(-1,))
+    return E, Z
+
 
 _REMOVED = "This function was deprecated since version 1.9 and is now removed."
 
@@ -58,8 +111,9 @@ def eig(self, eigenvectors=False, *, e=None, v=None):
         'L_complex, V_complex = torch.linalg.eig(A)'))
 
 
-def symeig(A, largest=False):
-    """Removed: use ``torch.linalg.eigh`` / ``eigvalsh``."""
+def _symeig(input, eigenvectors=False, upper=True, *, out=None):
+    """Removed (``torch.symeig``): use ``torch.linalg.eigh`` / ``eigvalsh``. (The leading
+    underscore keeps the name apart from the ``symeig`` helper above, as in PyTorch.)"""
     raise RuntimeError(_REMOVED + (
         ' The default behavior has changed from using the upper triangular portion of the'
         ' matrix by default to using the lower triangular portion.\n'

@@ -191,6 +191,7 @@ def install(tensor_class):
     for name, method in samplers.METHODS.items():
         setattr(tensor_class, name, method)
     from . import _linalg_utils             # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
-    for name in ("eig", "lstsq", "solve", "symeig"):
+    for name in ("eig", "lstsq", "solve"):
         setattr(tensor_class, name, getattr(_linalg_utils, name))
+    tensor_class.symeig = _linalg_utils._symeig
 

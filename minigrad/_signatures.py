@@ -9,6 +9,7 @@ where the keyword arguments come in the order of a C++ ``std::unordered_map`` (s
 ``_unordered``). ``Signatures.parse`` does the same and returns the arguments by name.
 """
 import ast
+import functools
 
 import numpy as np
 
@@ -157,6 +158,8 @@ class Signatures:
 
     def parse(self, args, kwargs):
         """(index of the signature that fits, the arguments by name), or PyTorch's TypeError."""
+        if len(self.signatures) == 1:       # (PyTorch reports a lone signature's own error)
+            return 0, self.signatures[0].parse(args, kwargs, raise_error=True)
         for index, signature in enumerate(self.signatures):
             values = signature.parse(args, kwargs, raise_error=False)
             if values is not None:
@@ -199,6 +202,18 @@ class Signatures:
                 lines.append("      didn't match because some of the arguments have invalid types: ("
                              + ", ".join(marked) + ")")
         return "\n".join(lines) + "\n"
+
+
+def parsed_by(signatures):
+    """Decorator: the function called with its arguments as ``signatures`` (one signature)
+    parses them, so that a missing, extra or wrong argument gets PyTorch's TypeError."""
+    def decorate(function):
+        @functools.wraps(function)
+        def with_parsed_arguments(*args, **kwargs):
+            _, arguments = signatures.parse(args, kwargs)
+            return function(**arguments)
+        return with_parsed_arguments
+    return decorate
 
 
 # --- the order of a C++ std::unordered_map<std::string, ...> (GCC's libstdc++) ---------------

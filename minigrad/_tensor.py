@@ -1090,6 +1090,10 @@ def _install_methods():
     from ._ops import triangular_solves
     Tensor.cholesky_solve, Tensor.cholesky_inverse = (
         triangular_solves.cholesky_solve, triangular_solves.cholesky_inverse)
+    Tensor.triangular_solve = triangular_solves.triangular_solve_method
+    from ._ops import householder           # x.geqrf(), x.orgqr(tau), x.ormqr(tau, other)
+    Tensor.geqrf, Tensor.orgqr, Tensor.ormqr = (
+        householder.geqrf_method, householder.orgqr_method, householder.ormqr_method)
 
     def where(self, condition, other):
         """``torch.where(condition, self, other)``: self where condition holds, else other.

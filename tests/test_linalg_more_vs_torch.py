@@ -765,3 +765,150 @@ def test_torch_lu_under_vmap_matches_torch():
     for a, b in zip(ours, theirs):
         assert np.allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
         assert a.dtype.__str__().split(".")[-1] == str(b.dtype).split(".")[-1]
+
+
+# --- x.geqrf(), x.orgqr(tau), x.ormqr(tau, other), x.triangular_solve(A); argument errors (also torch.*) ---
+
+def _qr_inputs(lib):
+    rng = np.random.default_rng(11)
+    a = lib.tensor(rng.standard_normal((4, 3)))
+    other = lib.tensor(rng.standard_normal((4, 2)))
+    triangle = lib.tensor(np.triu(rng.standard_normal((4, 4))) + 4 * np.eye(4))
+    return a, other, triangle
+
+
+METHOD_CALLS = {
+    "geqrf": lambda L, a, b, T: a.geqrf(),
+    "orgqr": lambda L, a, b, T: a.geqrf()[0].orgqr(a.geqrf()[1]),
+    "orgqr_keyword": lambda L, a, b, T: a.geqrf()[0].orgqr(input2=a.geqrf()[1]),
+    "ormqr": lambda L, a, b, T: a.geqrf()[0].ormqr(a.geqrf()[1], b),
+    "ormqr_right_transposed": lambda L, a, b, T: a.geqrf()[0].ormqr(a.geqrf()[1], b.mT, False, True),
+    "ormqr_keywords": lambda L, a, b, T: a.geqrf()[0].ormqr(input2=a.geqrf()[1], input3=b, transpose=True),
+    "triangular_solve": lambda L, a, b, T: b.triangular_solve(T),
+    "triangular_solve_lower_transposed": lambda L, a, b, T: b.triangular_solve(
+        A=T.mT, upper=False, transpose=True, unitriangular=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(METHOD_CALLS))
+def test_qr_and_triangular_methods_match_torch(name):
+    torch = import_torch()
+    seen = []
+    for lib in (minigrad, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            results = METHOD_CALLS[name](lib, *_qr_inputs(lib))
+        results = results if isinstance(results, tuple) else (results,)
+        seen.append((type(results).__name__, [np.round(r.numpy(), 10).tolist() for r in results]))
+    assert seen[0] == seen[1]
+
+
+METHOD_ERRORS = {
+    "geqrf_argument": lambda L, a, b, T: a.geqrf(1),
+    "geqrf_keyword": lambda L, a, b, T: a.geqrf(1, mode=2),
+    "orgqr_missing": lambda L, a, b, T: a.orgqr(),
+    "orgqr_too_many": lambda L, a, b, T: a.orgqr(a, a),
+    "orgqr_number": lambda L, a, b, T: a.orgqr(1),
+    "orgqr_keyword_number": lambda L, a, b, T: a.orgqr(input2=1),
+    "orgqr_unknown_keyword": lambda L, a, b, T: a.orgqr(a, tau=a),
+    "orgqr_tau_matrix": lambda L, a, b, T: a.orgqr(a),
+    "orgqr_tau_0d": lambda L, a, b, T: a.orgqr(L.tensor(1.0, dtype=L.float64)),
+    "orgqr_tau_ndim": lambda L, a, b, T: a.expand(2, 4, 3).orgqr(L.ones(3, dtype=L.float64)),
+    "ormqr_missing_two": lambda L, a, b, T: a.ormqr(),
+    "ormqr_too_many": lambda L, a, b, T: a.ormqr(a, b, True, False, 1),
+    "ormqr_list": lambda L, a, b, T: a.ormqr([1.0], b),
+    "ormqr_left_number": lambda L, a, b, T: a.ormqr(a[0], b, 1),
+    "ormqr_transpose_keyword_number": lambda L, a, b, T: a.ormqr(a[0], b, transpose=0),
+    "triangular_solve_missing": lambda L, a, b, T: b.triangular_solve(),
+    "triangular_solve_number": lambda L, a, b, T: b.triangular_solve(3),
+    "triangular_solve_upper_none": lambda L, a, b, T: b.triangular_solve(T, upper=None),
+    "triangular_solve_too_many": lambda L, a, b, T: b.triangular_solve(T, True, False, True, 1),
+    "triangular_solve_not_square": lambda L, a, b, T: b.triangular_solve(T[:3]),
+    "torch_ormqr_left_number": lambda L, a, b, T: L.ormqr(a, a[0], b, 1),
+    "torch_ormqr_left_none": lambda L, a, b, T: L.ormqr(a, a[0], b, left=None),
+    "torch_ormqr_missing": lambda L, a, b, T: L.ormqr(a, a[0]),
+    "torch_orgqr_missing": lambda L, a, b, T: L.orgqr(a),
+    "torch_orgqr_too_many": lambda L, a, b, T: L.orgqr(a, a[0], 1),
+    "torch_householder_product_missing": lambda L, a, b, T: L.linalg.householder_product(a),
+    "torch_triangular_solve_upper_number": lambda L, a, b, T: L.triangular_solve(b, T, 1),
+    "torch_triangular_solve_missing": lambda L, a, b, T: L.triangular_solve(b),
+    "torch_triangular_solve_unitriangular_number": lambda L, a, b, T: L.triangular_solve(b, T, unitriangular=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(METHOD_ERRORS))
+def test_qr_and_triangular_method_errors_match_torch(name):
+    _same_error(lambda L: METHOD_ERRORS[name](L, *_qr_inputs(L)))
+
+
+def test_triangular_solve_method_gradient_matches_torch():
+    torch = import_torch()
+    seen = []
+    for lib in (minigrad, torch):
+        _, b, T = _qr_inputs(lib)
+        T.requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            X = b.triangular_solve(T).solution
+        X.sum().backward()
+        seen.append((X.grad_fn.name(), np.round(T.grad.numpy(), 10).tolist()))
+    assert seen[0] == seen[1]
+
+
+# --- linalg.eig / eigvals: PyTorch's checks of arguments and input, in its order, then the refusal ---
+
+_NAN = float("nan")
+EIG_ERRORS = {
+    "vector": lambda L, f: f(L.ones(3)),
+    "vector_integers": lambda L, f: f(L.ones(3).long()),
+    "vector_nan": lambda L, f: f(L.tensor([1.0, _NAN])),
+    "not_square_integers": lambda L, f: f(L.ones(2, 3).long()),
+    "not_square_nan": lambda L, f: f(L.tensor([[1.0, _NAN, 2.0], [1.0, 1.0, 1.0]])),
+    "batch_not_square": lambda L, f: f(L.ones(2, 2, 3)),
+    "bool": lambda L, f: f(L.ones(3, 3).bool()),
+    "half_not_square": lambda L, f: f(L.ones(2, 3).half()),
+    "half_nan": lambda L, f: f(L.tensor([[1.0, _NAN], [0.0, 1.0]]).half()),
+    "inf": lambda L, f: f(L.tensor([[1.0, float("inf")], [0.0, 1.0]])),
+    "none": lambda L, f: f(None),
+    "keyword_A": lambda L, f: f(A=L.eye(3)),
+    "unknown_keyword": lambda L, f: f(L.eye(3), foo=1),
+    "two_arguments": lambda L, f: f(L.eye(3), L.eye(3)),
+    "no_arguments": lambda L, f: f(),
+    "out_tensor": lambda L, f: f(L.eye(3), out=L.empty(3)),
+    "out_pair": lambda L, f: f(L.eye(3), out=(L.empty(3), L.empty(3, 3))),
+    "out_list": lambda L, f: f(L.eye(3), out=[L.empty(3), L.empty(3, 3)]),
+    "out_one": lambda L, f: f(L.eye(3), out=(L.empty(3),)),
+    "out_three": lambda L, f: f(L.eye(3), out=(L.eye(3),) * 3),
+    "out_numbers": lambda L, f: f(L.eye(3), out=(L.eye(3), 2, 3)),
+    "out_number": lambda L, f: f(L.eye(3), out=1),
+    "out_integers": lambda L, f: f(L.eye(3), out=L.empty(3).long()),
+    "out_float_for_double": lambda L, f: f(L.eye(3).double(), out=(L.empty(3), L.empty(3))),
+    "out_not_square": lambda L, f: f(L.ones(2, 3), out=L.empty(3)),
+    "out_integer_input": lambda L, f: f(L.eye(3).long(), out=(L.empty(3), L.empty(3))),
+    "out_half_input": lambda L, f: f(L.eye(3).half(), out=L.empty(3)),
+    "out_requires_grad": lambda L, f: f(L.eye(3).requires_grad_(), out=(L.empty(3), L.empty(3))),
+    "out_requires_grad_nan": lambda L, f: f(L.tensor([[1.0, _NAN], [0.0, 1.0]]).requires_grad_(),
+                                            out=(L.empty(3), L.empty(3))),
+    "out_nan": lambda L, f: f(L.tensor([[1.0, _NAN], [0.0, 1.0]]), out=(L.empty(3), L.empty(3))),
+}
+
+
+# (eigvals has no check for infs and NaNs: of a square matrix with one PyTorch computes them)
+@pytest.mark.parametrize("function, name", [("eig", name) for name in sorted(EIG_ERRORS)]
+                         + [("eigvals", name) for name in sorted(EIG_ERRORS) if name != "inf"])
+def test_eig_and_eigvals_errors_as_torch(function, name):
+    _same_error(lambda L: EIG_ERRORS[name](L, getattr(L.linalg, function)))
+
+
+def test_eig_and_eigvals_of_float16_warn_as_torch_before_refusing():
+    """PyTorch makes its ComplexHalf results first, with a warning given once per process."""
+    import minigrad._warnings as minigrad_warnings
+    minigrad_warnings._warned_once.discard("ComplexHalf support is experimental and many operators "
+                                           "don't support it yet.")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            with pytest.raises(NotImplementedError, match="linalg_eig_out_cpu"):
+                minigrad.linalg.eigvals(minigrad.eye(3).half())
+    assert [str(w.message) for w in seen] == [
+        "ComplexHalf support is experimental and many operators don't support it yet."]

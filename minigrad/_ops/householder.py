@@ -12,6 +12,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import named_result, lapack_layout, show_settings
 from .._dtype import cpp_name
+from .._signatures import Signatures, parsed_by
 
 geqrf_result = named_result("geqrf", ("a", "tau"))
 
@@ -79,6 +80,7 @@ def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True):
     return grad_input, grad_tau
 
 
+@parsed_by(Signatures("linalg_householder_product", "Tensor input, Tensor tau"))
 def householder_product(input, tau):
     """``torch.linalg.householder_product`` (also ``torch.orgqr``): the first n columns of
     H_1 ... H_k, H_i = I - tau_i v_i v_i^T with v_i the i-th column of ``input`` below the
@@ -89,10 +91,15 @@ def householder_product(input, tau):
     if input.shape[-2] < input.shape[-1]:
         raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
                            "input.shape[-1]")
+    if tau.ndim == 0:                    # (PyTorch's tau.size(-1) fails first)
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if input.shape[-1] < tau.shape[-1]:
         raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
-    if tau.ndim != input.ndim - 1 or tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
+    if tau.ndim != input.ndim - 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but got "
+                           f"tau.ndim equal to {tau.ndim} and input.ndim is equal to {input.ndim}")
+    if tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
         raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to "
                            f"input.shape[:-2], but got {list(tau.shape[:-1])}")
     if tau.dtype != input.dtype:
@@ -244,6 +251,7 @@ def _check_ormqr(input, tau, other, left):
         raise NotImplementedError(f"\"ormqr_cpu\" not implemented for '{cpp_name(input.dtype).capitalize()}'")
 
 
+@parsed_by(Signatures("ormqr", "Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False"))
 def ormqr(input, input2, input3, left=True, transpose=False):
     """``torch.ormqr``: ``input3`` multiplied by Q (on the left, or the right with
     ``left=False``; by Q^T with ``transpose``), Q = H_1 ... H_k the product of the reflections
@@ -264,3 +272,39 @@ def ormqr(input, input2, input3, left=True, transpose=False):
 
 
 show_settings(OrmqrBackward0, left="left", transpose="transpose")
+
+
+# --- as methods: x.geqrf(), x.orgqr(tau), x.ormqr(tau, other), with PyTorch's argument errors ---
+
+_ORGQR_METHOD = Signatures("orgqr", "Tensor input2")
+_ORMQR_METHOD = Signatures("ormqr", "Tensor input2, Tensor input3, bool left=True, bool transpose=False")
+
+
+def geqrf_method(self, *args, **kwargs):
+    """``x.geqrf()``: ``torch.geqrf(x)``, (a, tau), the compact QR of x."""
+    # (a method of no arguments: Python's own messages, for keywords first)
+    if kwargs:
+        raise TypeError("TensorBase.geqrf() takes no keyword arguments")
+    if args:
+        raise TypeError(f"TensorBase.geqrf() takes no arguments ({len(args)} given)")
+    return geqrf(self)
+
+
+@parsed_by(Signatures("orgqr", "Tensor input, Tensor input2"))
+def orgqr(input, input2):
+    """``torch.orgqr``: ``torch.linalg.householder_product(input, input2)`` under its old name,
+    Q from geqrf's (input, tau = input2)."""
+    return householder_product(input, input2)
+
+
+def orgqr_method(self, *args, **kwargs):
+    """``x.orgqr(input2)``: ``torch.orgqr(x, input2)``, Q from geqrf's (x, tau = input2)."""
+    _, arguments = _ORGQR_METHOD.parse(args, kwargs)
+    return householder_product(self, arguments["input2"])
+
+
+def ormqr_method(self, *args, **kwargs):
+    """``x.ormqr(input2, input3, left=True, transpose=False)``: ``torch.ormqr(x, ...)``, input3
+    multiplied by the Q of geqrf's (x, tau = input2)."""
+    _, arguments = _ORMQR_METHOD.parse(args, kwargs)
+    return ormqr(self, **arguments)

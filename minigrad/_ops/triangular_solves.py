@@ -14,6 +14,7 @@ from . import result, save_result
 from .decompositions import (check_matrices, check_floating, show_settings, lapack_layout, refuse_half,
                              named_result, _register, several_results, warn_once, push_tangents)
 from .pointwise import _broadcast_error
+from .._signatures import Signatures, parsed_by
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
@@ -201,11 +202,14 @@ def _check_triangular_solve(b, A):
     return batch
 
 
-def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+@parsed_by(Signatures(
+    "triangular_solve", "Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False"))
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     """``torch.triangular_solve`` (deprecated in PyTorch): X with op(A) X = b for a triangular A
     (op(A) = A^T with ``transpose``), as the named pair (solution, cloned_coefficient), the
     second a copy of A; batches broadcast. Warns once, as PyTorch does.
     Gradient: see TriangularSolveBackward0."""
+    b = input                   # (the right-hand side)
     warn_once("triangular_solve", _TRIANGULAR_SOLVE_DEPRECATED)
     batch = _check_triangular_solve(b, A)
     n = A.shape[-1]
@@ -228,6 +232,17 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
     push_tangents((X, copy), (b, A), lambda ts: _triangular_solve_tangents(
         b, A, X.detach(), ts, upper, transpose, unitriangular))
     return triangular_solve_result(X, copy)
+
+
+_TRIANGULAR_SOLVE_METHOD = Signatures(
+    "triangular_solve", "Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False")
+
+
+def triangular_solve_method(self, *args, **kwargs):
+    """``x.triangular_solve(A, upper=True, transpose=False, unitriangular=False)``:
+    ``torch.triangular_solve(x, A, ...)``, with PyTorch's errors for its arguments."""
+    _, arguments = _TRIANGULAR_SOLVE_METHOD.parse(args, kwargs)
+    return triangular_solve(self, **arguments)
 
 
 def _triangular_solve_tangents(b, A, X, tangents, upper, transpose, unitriangular):

@@ -70,7 +70,7 @@ def _check_arguments():
         "tensorsolve": (("A", TENSOR), ("B", TENSOR)),
         **{name: A for name in ("lu_factor", "lu_factor_ex", "lu")},
         "lu_solve": (("LU", TENSOR), ("pivots", TENSOR), ("B", TENSOR)),
-        **{name: INPUT for name in ("ldl_factor", "ldl_factor_ex", "eig", "eigvals")},
+        **{name: INPUT for name in ("ldl_factor", "ldl_factor_ex")},     # (eig, eigvals: see _eig.py)
         "ldl_solve": (("LD", TENSOR), ("pivots", TENSOR), ("B", TENSOR)),
         "solve_triangular": (("input", TENSOR), ("B", TENSOR)),
         "cross": (("input", TENSOR), ("other", TENSOR)),
