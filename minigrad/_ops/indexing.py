@@ -684,6 +684,13 @@ def setitem(tensor, index, value, _index_tensors_given=None):
         _writeable(tensor)
     if not isinstance(value, Tensor):
         value = _wrap(np.asarray(value, dtype=tensor._array.dtype))
+    elif value.ndim and value.shape[0] == 1:
+        # PyTorch views the value without its leading size-1 dims first (recorded, a
+        # ViewBackward0), only when there are some (the basic path above always views it)
+        lead = 0
+        while lead < value.ndim and value.shape[lead] == 1:
+            lead += 1
+        value = value.view(value.shape[lead:])
     if _overlaps(tensor._array) or overlaps_itself(tensor._array):
         # memory seen at several positions: PyTorch's loop writes a location once per position
         written = _written_in_loop_order(tensor, items, value, index_tensors)
