@@ -114,9 +114,11 @@ def column_sums(block):
     group = INTERLEAVE * (lanes_per_vector if columns >= lanes_per_vector else 1)
     in_groups = columns // group * group
     in_vectors = columns // lanes_per_vector * lanes_per_vector if columns >= lanes_per_vector else in_groups
-    return np.concatenate([_cascade(block[..., :in_groups]),
-                           _interleaved_sum(block[..., in_groups:in_vectors]),
-                           _interleaved_sum(block[..., in_vectors:])], axis=-1)
+    parts = [_cascade(block[..., :in_groups]) if in_groups else None,
+             _interleaved_sum(block[..., in_groups:in_vectors]) if in_vectors > in_groups else None,
+             _interleaved_sum(block[..., in_vectors:]) if columns > in_vectors else None]
+    parts = [part for part in parts if part is not None]      # (an empty part costs numpy calls)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
 
 
 def pytorch_sum(array, dims, keepdim):
