@@ -20,7 +20,7 @@ from numpy.lib.array_utils import byte_bounds
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import Node, SavedOutput, keep_settings, needs_grad
+from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks, pack
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
 from . import pointwise, result, shape
@@ -360,9 +360,11 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     hooks = _Hooks.stack
     if hooks:                   # saved-tensor hooks must see what is finally saved (below)
         _Hooks.stack = ()
+    InPlace.running = True          # (the result becomes the tensor: any dtype may take history)
     try:
         new = op(_with_tangent_of(tensor, old), *args)
     finally:
+        InPlace.running = False
         if hooks:
             _Hooks.stack = hooks
     node = new._grad_fn
