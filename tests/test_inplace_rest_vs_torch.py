@@ -4,6 +4,9 @@
   operation that would record them fails ("Autograd not support dtype: Long");
 * ``logical_and_`` and its siblings check the written tensor's own overlap first, then the
   other operand's, then the shapes;
+* the matrix products in place (``addmm_``, ``addbmm_``, ``baddbmm_``, ``addr_``) into windows
+  that overlap write in PyTorch's order (their values are small nonzero integers, so that
+  every sum is exact whatever order BLAS adds in: the order of the writes is what shows);
 """
 import warnings
 
@@ -130,3 +133,95 @@ def test_logical_in_place_reading_its_own_writes(torch, name, dtype):
             getattr(square, name)(square[1])
             seen.append((base.tolist(), base._version))
         assert seen[0] == seen[1]
+
+
+# --- matrix products in place into windows that overlap ----------------------------------------
+
+def _overlapping_layout(rng, ndim):
+    """(memory size, shape, steps, offset) of an as_strided view that sees some location twice."""
+    while True:
+        shape = [int(n) for n in rng.integers(1, 5, size=ndim)]
+        steps = [int(s) for s in rng.integers(1, 4, size=ndim)]
+        offset = int(rng.integers(0, 3))
+        places = offset + sum(np.indices(shape)[d] * steps[d] for d in range(ndim))
+        if np.unique(places).size < places.size:
+            return int(places.max()) + 1 + int(rng.integers(0, 2)), shape, steps, offset
+
+
+def _products_arguments(name, rng, shape):
+    """The shapes of the operands of ``name`` for a result of ``shape``."""
+    inner = int(rng.integers(0, 4)) if rng.random() < 0.15 else int(rng.integers(1, 5))
+    if name == "addmm_":
+        return [(shape[0], inner), (inner, shape[1])]
+    if name == "addbmm_":
+        count = int(rng.integers(0, 4)) if rng.random() < 0.15 else int(rng.integers(1, 4))
+        return [(count, shape[0], inner), (count, inner, shape[1])]
+    if name == "baddbmm_":
+        return [(shape[0], shape[1], inner), (shape[0], inner, shape[2])]
+    return [(shape[0],), (shape[1],)]
+
+
+def _nonzero_integers(rng, shape):
+    values = rng.integers(1, 5, size=shape) * rng.choice([-1, 1], size=shape)
+    return values
+
+
+PRODUCTS = ("addmm_", "addbmm_", "baddbmm_", "addr_")
+SCALINGS = [(1, 1), (0, 1), (2, 3), (0, -2), (-1, 2)]
+
+
+def _run_product(L, name, dtype, memory, layout, operands, beta, alpha, recorded):
+    _, shape, steps, offset = layout
+    dt = getattr(L, dtype)
+    leaf = L.tensor(memory, dtype=dt, requires_grad=recorded)
+    base = leaf.clone() if recorded else leaf
+    view = base.as_strided(shape, steps, offset)
+    given = [L.tensor(o, dtype=dt, requires_grad=recorded) for o in operands]
+    outcome = _outcome(lambda: getattr(view, name)(*given, beta=beta, alpha=alpha) is view)
+    if outcome[0] != "ok":
+        return [outcome]
+    seen = [outcome, base.detach().numpy().copy(), base._version]
+    if recorded:
+        seen.append((type(base.grad_fn).__name__, type(view.grad_fn).__name__))
+        weights = L.tensor(np.linspace(0.5, 1.5, memory.size), dtype=dt)
+        (base * weights).sum().backward()
+        seen += [t.grad.numpy().copy() for t in [leaf] + given]
+    return seen
+
+
+def _assert_same_products(mine, theirs):
+    assert mine[0] == theirs[0]
+    if len(theirs) > 1:
+        np.testing.assert_array_equal(mine[1], theirs[1], strict=True)      # (to the last bit)
+        assert mine[2:4] == theirs[2:4]
+        for a, b in zip(mine[4:], theirs[4:]):        # (gradients: products added in another order)
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", PRODUCTS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_products_into_overlapping_windows(torch, name, dtype):
+    rng = np.random.default_rng(PRODUCTS.index(name) * 3 + ["float32", "float64", "int64"].index(dtype))
+    for trial in range(30):
+        layout = _overlapping_layout(rng, 3 if name == "baddbmm_" else 2)
+        operands = [_nonzero_integers(rng, s) for s in _products_arguments(name, rng, layout[1])]
+        memory = _nonzero_integers(rng, layout[0])
+        beta, alpha = SCALINGS[trial % len(SCALINGS)]
+        recorded = dtype != "int64" and trial % 3 == 0
+        _assert_same_products(
+            _run_product(minigrad, name, dtype, memory, layout, operands, beta, alpha, recorded),
+            _run_product(torch, name, dtype, memory, layout, operands, beta, alpha, recorded))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_large_baddbmm_into_overlapping_windows(torch, dtype):
+    """From 400 multiplications per matrix on, PyTorch runs one addmm_ per batch."""
+    rng = np.random.default_rng(7)
+    for steps in ([5, 3, 1], [20, 1, 2], [2, 4, 1]):
+        layout = (2 * 20 + 8 * 4 + 8 * 2 + 1, [2, 8, 8], steps, 1)
+        operands = [_nonzero_integers(rng, (2, 8, 7)), _nonzero_integers(rng, (2, 7, 8))]
+        memory = _nonzero_integers(rng, layout[0])
+        for beta, alpha in ((1, 1), (0, 2), (3, -1)):
+            _assert_same_products(
+                _run_product(minigrad, "baddbmm_", dtype, memory, layout, operands, beta, alpha, False),
+                _run_product(torch, "baddbmm_", dtype, memory, layout, operands, beta, alpha, False))

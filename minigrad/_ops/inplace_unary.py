@@ -26,6 +26,7 @@ from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inp
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
+from . import overlapping_products
 from .views import node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
@@ -185,7 +186,7 @@ METHODS.update(
     xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1, "elementwise"),
     true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1, "elementwise"),
     addmv_=_with_others_inplace(blas.addmv, "addmv_", 2),
-    addr_=_with_others_inplace(blas.addr, "addr_", 2),
+    addr_=_with_others_inplace(blas.addr, "addr_", 2, overlapping_products.addr_written),
 )
 
 
