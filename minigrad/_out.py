@@ -280,6 +280,10 @@ GRAD_NAMES = {
 # without the warning; kron writes through a view of out that autograd never sees, so out's
 # version stays as it was.
 RESIZED_SILENTLY = ("addbmm",)
+
+# Matrix products whose out= into windows that overlap is written in PyTorch's order
+# (overlapping_products.py).
+PRODUCTS_IN_LOOP_ORDER = ("addmm", "addbmm", "baddbmm", "addr", "mm", "bmm")
 VERSION_KEPT = ("kron",)
 
 # PyTorch's composite linear-algebra functions compute their result as usual (recorded), then
@@ -377,6 +381,13 @@ def call_with_out(function, name, rule, args, kwargs):
         results = [r if r._array.dtype == t._array.dtype else _row_major(r) for r, t in zip(results, outs)]
     if name in ROW_MAJOR_OUTS or (name in ROW_MAJOR_IF_RESIZED and outs[0]._array.size):
         results = [_row_major(r) for r in results]
+    if name in PRODUCTS_IN_LOOP_ORDER and outs[0]._array.shape == results[0]._array.shape:
+        from ._ops.inplace import overlaps_itself
+        if overlaps_itself(outs[0]._array):     # (out's elements share memory: PyTorch's order)
+            from ._ops.overlapping_products import written_into_out
+            from ._tensor import _wrap
+            values = written_into_out(name, outs[0], args, kwargs)
+            results = results if values is None else [_wrap(values)]
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)

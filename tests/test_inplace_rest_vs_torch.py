@@ -225,3 +225,38 @@ def test_large_baddbmm_into_overlapping_windows(torch, dtype):
             _assert_same_products(
                 _run_product(minigrad, "baddbmm_", dtype, memory, layout, operands, beta, alpha, False),
                 _run_product(torch, "baddbmm_", dtype, memory, layout, operands, beta, alpha, False))
+
+
+OUT_FORMS = {"addmm": "addmm_", "addbmm": "addbmm_", "baddbmm": "baddbmm_", "addr": "addr_",
+             "mm": "addmm_", "bmm": "baddbmm_"}
+
+
+def _run_into_out(L, name, dtype, memory, layout, input, operands, beta, alpha):
+    _, shape, steps, offset = layout
+    dt = getattr(L, dtype)
+    base = L.tensor(memory, dtype=dt)
+    out = base.as_strided(shape, steps, offset)
+    given = [L.tensor(o, dtype=dt) for o in operands]
+    if name in ("mm", "bmm"):
+        outcome = _outcome(lambda: getattr(L, name)(*given, out=out) is out)
+    else:
+        outcome = _outcome(lambda: getattr(L, name)(L.tensor(input, dtype=dt), *given, beta=beta, alpha=alpha,
+                                                    out=out) is out)
+    return [outcome, base.numpy().copy(), base._version]
+
+
+@pytest.mark.parametrize("name", sorted(OUT_FORMS))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_products_into_overlapping_out(torch, name, dtype):
+    """out= a view whose elements share memory: input is copied into out first (beta not 0),
+    then out is changed as by the in-place form."""
+    rng = np.random.default_rng(sorted(OUT_FORMS).index(name) * 3 + ["float32", "float64", "int64"].index(dtype))
+    for trial in range(25):
+        layout = _overlapping_layout(rng, 3 if OUT_FORMS[name] == "baddbmm_" else 2)
+        operands = [_nonzero_integers(rng, s) for s in _products_arguments(OUT_FORMS[name], rng, layout[1])]
+        memory = _nonzero_integers(rng, layout[0])
+        input_shape = layout[1][int(rng.integers(0, 2)):] if name != "baddbmm" else layout[1]
+        input = _nonzero_integers(rng, input_shape)
+        beta, alpha = SCALINGS[trial % len(SCALINGS)]
+        _assert_same_products(_run_into_out(minigrad, name, dtype, memory, layout, input, operands, beta, alpha),
+                              _run_into_out(torch, name, dtype, memory, layout, input, operands, beta, alpha))

@@ -61,26 +61,30 @@ def addmm_written(self, mat1, mat2, *, beta=1, alpha=1):
     return written_in_place(target, lambda: _addmm_in_place(target, mat1, mat2, beta, alpha))
 
 
+def _addbmm_in_place(target, batch1, batch2, beta, alpha):
+    """One addbmm_ into ``target``: one addmm_ per batch (beta for the first, then 1)."""
+    if not len(batch1):
+        _scaled_in_loop_order(target, beta)
+    for b in range(len(batch1)):
+        _addmm_in_place(target, batch1[b], batch2[b], beta if b == 0 else 1, alpha)
+
+
 def addbmm_written(self, batch1, batch2, *, beta=1, alpha=1):
     """The values ``self.addbmm_(batch1, batch2, ...)`` leaves: one addmm_ per batch."""
     target, batch1, batch2 = self._array, batch1._array, batch2._array
-
-    def write():
-        if not len(batch1):
-            _scaled_in_loop_order(target, beta)
-        for b in range(len(batch1)):
-            _addmm_in_place(target, batch1[b], batch2[b], beta if b == 0 else 1, alpha)
-    return written_in_place(target, write)
+    return written_in_place(target, lambda: _addbmm_in_place(target, batch1, batch2, beta, alpha))
 
 
-def baddbmm_written(self, batch1, batch2, *, beta=1, alpha=1):
-    """The values ``self.baddbmm_(batch1, batch2, ...)`` leaves in PyTorch."""
-    target, batch1, batch2 = self._array, batch1._array, batch2._array
+def _baddbmm_in_place(target, batch1, batch2, beta, alpha):
+    """One baddbmm_ into ``target`` (a 3-d view of the memory), in PyTorch's order."""
     count, rows, inner = batch1.shape
     columns = batch2.shape[2]
-    dtype = target.dtype
-
-    def small_products():
+    if not target.size:
+        return
+    if inner == 0:
+        _scaled_in_loop_order(target, beta)
+    elif inner * rows * columns < 400:
+        dtype = target.dtype
         beta_, alpha_ = _number(beta, dtype), _number(alpha, dtype)
         for b in range(count):
             for i in range(rows):
@@ -92,30 +96,74 @@ def baddbmm_written(self, batch1, batch2, *, beta=1, alpha=1):
                         target[b, i, j] = alpha_ * total
                     else:
                         target[b, i, j] = target[b, i, j] * beta_ + alpha_ * total
+    else:
+        for b in range(count):
+            _addmm_in_place(target[b], batch1[b], batch2[b], beta, alpha)
 
-    def write():
-        if not target.size:
-            return
-        if inner == 0:
-            _scaled_in_loop_order(target, beta)
-        elif inner * rows * columns < 400:
-            small_products()
-        else:
-            for b in range(count):
-                _addmm_in_place(target[b], batch1[b], batch2[b], beta, alpha)
-    return written_in_place(target, write)
+
+def baddbmm_written(self, batch1, batch2, *, beta=1, alpha=1):
+    """The values ``self.baddbmm_(batch1, batch2, ...)`` leaves in PyTorch."""
+    target, batch1, batch2 = self._array, batch1._array, batch2._array
+    return written_in_place(target, lambda: _baddbmm_in_place(target, batch1, batch2, beta, alpha))
+
+
+def _addr_in_place(target, input, vec1, vec2, beta, alpha):
+    """addr into ``target`` from ``input`` (target itself for addr_): an elementwise loop."""
+    dtype = target.dtype
+    column = np.broadcast_to(vec1.reshape(-1, 1), target.shape)
+    row = np.broadcast_to(vec2, target.shape)
+    input = np.broadcast_to(input, target.shape)
+    beta_, alpha_ = _number(beta, dtype), _number(alpha, dtype)
+    operands = [_steps(a) for a in (target, input, column, row)]
+    for at in loop_positions(target.shape, operands):
+        scaled = alpha_ * column[at] * row[at]
+        target[at] = scaled if beta == 0 else beta_ * input[at] + scaled
 
 
 def addr_written(self, vec1, vec2, *, beta=1, alpha=1):
     """The values ``self.addr_(vec1, vec2, ...)`` leaves: an elementwise loop."""
     target, vec1, vec2 = self._array, vec1._array, vec2._array
-    dtype = target.dtype
-    column = np.broadcast_to(vec1.reshape(-1, 1), target.shape)
-    row = np.broadcast_to(vec2, target.shape)
-    beta_, alpha_ = _number(beta, dtype), _number(alpha, dtype)
+    return written_in_place(target, lambda: _addr_in_place(target, target, vec1, vec2, beta, alpha))
 
-    def write():
-        for at in loop_positions(target.shape, (_steps(target), _steps(target), _steps(column), _steps(row))):
-            scaled = alpha_ * column[at] * row[at]
-            target[at] = scaled if beta == 0 else beta_ * target[at] + scaled
-    return written_in_place(target, write)
+
+# --- out=: torch.addmm(input, mat1, mat2, out=windows) ------------------------------------------
+
+def _copied_in_loop_order(target, source):
+    """``target.copy_(source)`` position by position in the order of copy_'s loop."""
+    source = np.broadcast_to(source, target.shape)
+    for at in loop_positions(target.shape, (_steps(target), _steps(source))):
+        target[at] = source[at]
+
+
+def _as_in_place(write):
+    """The out= form of an in-place writer: input is first copied into out (unless beta is 0,
+    which ignores it), then out changes in place."""
+    def into_out(target, input, first, second, beta, alpha):
+        if beta != 0:
+            _copied_in_loop_order(target, input)
+        write(target, first, second, beta, alpha)
+    return into_out
+
+
+_INTO_OUT = {
+    "addmm": _as_in_place(_addmm_in_place), "addbmm": _as_in_place(_addbmm_in_place),
+    "baddbmm": _as_in_place(_baddbmm_in_place), "addr": _addr_in_place,
+    # (mm and bmm write beta 0, alpha 1 products: out's old values are not read)
+    "mm": lambda target, first, second: _addmm_in_place(target, first, second, 0, 1),
+    "bmm": lambda target, first, second: _baddbmm_in_place(target, first, second, 0, 1),
+}
+
+
+def written_into_out(name, out, args, kwargs):
+    """The values ``torch.<name>(*args, **kwargs, out=out)`` leaves in an ``out`` whose elements
+    share memory, in PyTorch's order; None for functions or arguments not replayed here."""
+    write = _INTO_OUT.get(name)
+    target = out._array
+    arrays = [getattr(a, "_array", None) for a in args]
+    if (write is None or target.dtype.kind not in "fiu" or set(kwargs) - {"beta", "alpha"}
+            or len(arrays) != (2 if name in ("mm", "bmm") else 3)
+            or any(a is None or a.dtype != target.dtype for a in arrays)):
+        return None
+    if name in ("mm", "bmm"):
+        return written_in_place(target, lambda: write(target, *arrays))
+    return written_in_place(target, lambda: write(target, *arrays, kwargs.get("beta", 1), kwargs.get("alpha", 1)))
