@@ -632,7 +632,7 @@ def write_into(out, result, shapes_in_warning=None, counted=True):
 def _resized(out, like):
     """``out``'s array given ``like``'s shape and layout: in ``out``'s own memory if that holds
     enough bytes from where ``out`` starts (PyTorch resizes the storage, which for a view is its
-    base's, so the base sees the values), else in new memory."""
+    base's, so the base sees the values), else in that memory grown (as by resize_)."""
     array = out._array
     strides = like.strides if _dense(like) else None
     if strides is not None:
@@ -643,10 +643,10 @@ def _resized(out, like):
         if 0 <= offset and offset + like.size * array.itemsize <= storage.nbytes:
             memory = storage.reshape(-1).view(np.uint8)
             return np.ndarray(like.shape, array.dtype, memory, offset, strides)
-    resized = np.zeros(like.shape, array.dtype)      # (zeros, as minigrad's empty() gives)
-    if strides is not None:
-        resized = np.lib.stride_tricks.as_strided(resized, like.shape, strides)
-    return resized
+    # (else the memory grows, as resize_ grows it: out's base and its other views follow)
+    from ._ops.resize import grown_over_memory
+    steps = None if strides is None else tuple(s // array.itemsize for s in strides)
+    return grown_over_memory(out, like.shape, steps)
 
 
 def _dense(array):
