@@ -7,6 +7,9 @@
 * the matrix products in place (``addmm_``, ``addbmm_``, ``baddbmm_``, ``addr_``) into windows
   that overlap write in PyTorch's order (their values are small nonzero integers, so that
   every sum is exact whatever order BLAS adds in: the order of the writes is what shows);
+* ``resize_`` growing past its memory grows that memory for every tensor over it (the base,
+  its other views, detached tensors), refuses memory numpy owns (``from_numpy``), and an
+  ``out=`` view resized past its base's end grows the base's memory.
 """
 import warnings
 
@@ -260,3 +263,78 @@ def test_products_into_overlapping_out(torch, name, dtype):
         beta, alpha = SCALINGS[trial % len(SCALINGS)]
         _assert_same_products(_run_into_out(minigrad, name, dtype, memory, layout, input, operands, beta, alpha),
                               _run_into_out(torch, name, dtype, memory, layout, input, operands, beta, alpha))
+
+
+# --- resize_ growing the memory every view shares -------------------------------------------
+
+GROWING = {
+    "root": lambda L, x: x,
+    "tail": lambda L, x: x[2:],
+    "middle": lambda L, x: x[1:3],
+    "matrix": lambda L, x: x.view(2, 3),
+    "transposed": lambda L, x: x.view(3, 2).t(),
+    "detached": lambda L, x: x.detach()[1:],
+}
+SIZES = [(10,), (3, 4), (2, 2, 2), (5,)]
+
+
+@pytest.mark.parametrize("resized", sorted(GROWING))
+@pytest.mark.parametrize("size", SIZES)
+def test_resize_grows_the_shared_memory(torch, resized, size):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.arange(6.0)
+        others = {name: make(L, x) for name, make in GROWING.items()}
+        target = GROWING[resized](L, x)
+        target.resize_(*size)
+        target.fill_(7.0)
+        x.add_(1.0)
+        seen.append(([(name, view.tolist(), view._version, view.storage_offset(), view.stride())
+                      for name, view in sorted(others.items())],
+                     target.tolist(), target.stride(), target.storage_offset(), x._version))
+    assert seen[0] == seen[1]
+
+
+NUMPY_RESIZES = {
+    "grow": lambda L, a: L.from_numpy(a).resize_(10),
+    "shrink": lambda L, a: L.from_numpy(a).resize_(2),
+    "same memory": lambda L, a: L.from_numpy(a)[1:].resize_(3),
+    "view past the end": lambda L, a: L.from_numpy(a)[1:].resize_(4),
+    "matrix": lambda L, a: L.from_numpy(a).view(2, 2).resize_(2, 3),
+    "detached": lambda L, a: L.from_numpy(a).detach().resize_(10),
+    "as_tensor": lambda L, a: L.as_tensor(a).resize_(10),
+    "asarray": lambda L, a: L.asarray(a).resize_(5),
+    "copied": lambda L, a: L.tensor(a).resize_(10),
+    "out=": lambda L, a: L.add(L.ones(6), 1, out=L.from_numpy(a)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_RESIZES))
+def test_numpy_memory_does_not_grow(torch, name):
+    seen = []
+    for L in (minigrad, torch):
+        a = np.arange(4.0)
+        outcome = _outcome(lambda: tuple(NUMPY_RESIZES[name](L, a).shape))
+        seen.append((outcome, a.tolist()))
+    assert seen[0] == seen[1]
+
+
+# (an out that is no view is taken as seen by no other tensor: its views keep the old memory)
+OUT_PAST_THE_END = {
+    "tail": lambda L, b: b[2:],
+    "strided": lambda L, b: b[::2],
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_PAST_THE_END))
+def test_out_resized_past_its_base_grows_the_base(torch, name):
+    seen = []
+    for L in (minigrad, torch):
+        base = L.zeros(4)
+        other = base[1:]
+        out = OUT_PAST_THE_END[name](L, base)
+        outcome = _outcome(lambda: L.add(L.arange(6.0), 1, out=out).tolist())
+        out.fill_(-1.0)
+        seen.append((outcome, base.tolist(), other.tolist(), out.stride(), out.storage_offset(),
+                     base._version, out._version))
+    assert seen[0] == seen[1]

@@ -144,11 +144,14 @@ def _resize(tensor, sizes, fmt):
 
 def grown_over_memory(tensor, sizes, steps=None):
     """An array of ``sizes`` (laid out with ``steps`` in elements, row-major if None) over
-    ``tensor``'s memory from where it starts, that memory grown if it is too short (for out=)."""
-    return _over_memory(tensor, tuple(sizes), _row_major(tuple(sizes)) if steps is None else steps)
+    ``tensor``'s memory from where it starts, that memory grown if it is too short (for out=:
+    a view's base and other views follow; a tensor that is no view is taken as seen by no
+    other, so that out=torch.empty(0) stays cheap)."""
+    steps = _row_major(tuple(sizes)) if steps is None else steps
+    return _over_memory(tensor, tuple(sizes), steps, move_others=tensor._base is not None)
 
 
-def _over_memory(tensor, sizes, steps):
+def _over_memory(tensor, sizes, steps, move_others=True):
     """An array of ``sizes`` and ``steps`` (in elements) over ``tensor``'s memory from where the
     tensor starts, in new memory (the old values first, then zeros) if that memory is too short."""
     memory, start = _memory(tensor)
@@ -163,7 +166,8 @@ def _over_memory(tensor, sizes, steps):
             raise _allocation_error((needed // dtype.itemsize,), from_numpy_dtype(dtype))
         grown = np.zeros(start + needed, np.uint8)     # (zeros: minigrad's new memory, as empty() gives)
         grown[:memory.size] = memory
-        _move_views(memory, grown)
+        if move_others:
+            _move_views(memory, grown)
         memory = grown
     if not needed:
         return np.lib.stride_tricks.as_strided(np.zeros(0, dtype), tuple(sizes),
