@@ -145,10 +145,12 @@ def _resize(tensor, sizes, fmt):
 def grown_over_memory(tensor, sizes, steps=None):
     """An array of ``sizes`` (laid out with ``steps`` in elements, row-major if None) over
     ``tensor``'s memory from where it starts, that memory grown if it is too short (for out=:
-    a view's base and other views follow; a tensor that is no view is taken as seen by no
-    other, so that out=torch.empty(0) stays cheap)."""
+    the tensors over that memory follow; those over the memory of an empty tensor that is no
+    view have no elements to show, and are not looked for, so that out=torch.empty(0) stays
+    cheap)."""
     steps = _row_major(tuple(sizes)) if steps is None else steps
-    return _over_memory(tensor, tuple(sizes), steps, move_others=tensor._base is not None)
+    seen_by_others = tensor._base is not None or tensor._array.size > 0
+    return _over_memory(tensor, tuple(sizes), steps, move_others=seen_by_others)
 
 
 def _over_memory(tensor, sizes, steps, move_others=True):
@@ -201,7 +203,9 @@ def _move_views(memory, grown):
         high = first + sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s > 0) + array.itemsize
         if not (start <= low and high <= end):
             return None
-        return np.ndarray(array.shape, array.dtype, grown, first - start, array.strides)
+        new = np.ndarray(array.shape, array.dtype, grown, first - start, array.strides)
+        new.flags.writeable = array.flags.writeable      # (an expanded view stays read-only)
+        return new
 
     for thing in gc.get_objects():
         if issubclass(type(thing), Tensor):      # (type(): isinstance would ask modules for __class__)
