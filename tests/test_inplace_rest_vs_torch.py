@@ -338,3 +338,45 @@ def test_out_resized_past_its_base_grows_the_base(torch, name):
         seen.append((outcome, base.tolist(), other.tolist(), out.stride(), out.storage_offset(),
                      base._version, out._version))
     assert seen[0] == seen[1]
+
+
+# --- addr's rounding and the products' in-place messages ---------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("beta, alpha", [(0.7, 1.3), (0, 2.1), (1, 1.7), (2.5, 1), (1, 1)])
+def test_addr_rounds_as_pytorch(torch, dtype, beta, alpha):
+    """(alpha * vec1) * vec2, then one fused multiply-add with beta * input (rows shorter than
+    PyTorch's vector loop, which groups the fused step otherwise)."""
+    rng = np.random.default_rng(3)
+    for shape in ((5, 7), (3, 1), (1, 4), (6, 3)):
+        arrays = [rng.standard_normal(s).astype(dtype) for s in (shape, shape[:1], shape[1:])]
+        seen = []
+        for L in (minigrad, torch):
+            tensors = [L.tensor(a) for a in arrays]
+            seen.append(L.addr(*tensors, beta=beta, alpha=alpha).numpy())
+            seen.append(tensors[0].t().contiguous().t().addr_(*tensors[1:], beta=beta, alpha=alpha).numpy())
+        np.testing.assert_array_equal(seen[0], seen[2], strict=True)
+        np.testing.assert_array_equal(seen[1], seen[3], strict=True)
+
+
+PRODUCT_MISUSE = {
+    "addmm_ column": lambda L: L.ones(3, 1).addmm_(L.ones(3, 2), L.ones(2, 3)),
+    "addmm_ row": lambda L: L.ones(1, 3).addmm_(L.ones(3, 2), L.ones(2, 3)),
+    "baddbmm_": lambda L: L.ones(2, 3, 1).baddbmm_(L.ones(2, 3, 2), L.ones(2, 2, 3)),
+    "addmv_": lambda L: L.ones(1).addmv_(L.ones(3, 2), L.ones(2)),
+    "addr_ column": lambda L: L.ones(3, 1).addr_(L.ones(3), L.ones(2)),
+    "addr_ vector": lambda L: L.ones(3).addr_(L.ones(3), L.ones(2)),
+    "addr_ float alpha": lambda L: L.ones(3, 2, dtype=L.long).addr_(L.ones(3, dtype=L.long), L.ones(2, dtype=L.long),
+                                                                    alpha=0.5),
+    "addr float beta": lambda L: L.addr(L.ones(3, 2, dtype=L.long), L.ones(3, dtype=L.long),
+                                        L.ones(2, dtype=L.long), beta=0.5),
+    "addr bool beta": lambda L: L.ones(3, 2).addr_(L.ones(3), L.ones(2), beta=True),
+    "addr bools": lambda L: L.ones(3, 2, dtype=L.bool).addr_(L.ones(3, dtype=L.bool), L.ones(2, dtype=L.bool),
+                                                             beta=True, alpha=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRODUCT_MISUSE))
+def test_products_in_place_messages(torch, name):
+    seen = [_outcome(lambda: PRODUCT_MISUSE[name](L).tolist()) for L in (minigrad, torch)]
+    assert seen[0] == seen[1]

@@ -120,7 +120,13 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 _check_partial_overlap(self, other)
 
         def written(t, *_):
-            return _castable_back(operation(t, *args, **kwargs), t)
+            if name == "addr_":
+                _check_addr_self(t, *args[:2])
+            out = operation(t, *args, **kwargs)
+            if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
+                raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
+                                   f"tensor size {list(out._array.shape)} should match")
+            return _castable_back(out, t)
         if in_own_memory is not None and overlaps_itself(self._array):
             if in_own_memory == "elementwise":
                 loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
@@ -137,6 +143,22 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                       f"{operation.__name__}(x, ...) and writes it back into x (recorded with the "
                       "same node).")
     return method
+
+
+# structured in-place kernels: a self of another shape than the result is refused in these
+# words (before the write, which would name the broadcast shape)
+_SHAPE_CHECKED_FIRST = ("addmm_", "baddbmm_", "addmv_")
+
+
+def _check_addr_self(self, vec1, vec2):
+    """x.addr_(vec1, vec2): x itself (not broadcast) must be the outer product's matrix."""
+    if not (isinstance(vec1, Tensor) and isinstance(vec2, Tensor) and vec1.ndim == 1 and vec2.ndim == 1):
+        return                    # (addr's own errors follow)
+    if self.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
+    if tuple(self._array.shape) != (vec1._array.shape[0], vec2._array.shape[0]):
+        raise RuntimeError(f"size mismatch, input: {list(self._array.shape)}, v1: {list(vec1._array.shape)}, "
+                           f"v2: {list(vec2._array.shape)}")
 
 
 def _with_these_others(operation, args, kwargs, tensor_arguments):

@@ -21,10 +21,12 @@ against PyTorch by experiment:
   ``self * beta + alpha * sum`` (``alpha * sum`` for beta 0), reading self's location when it
   writes it; for larger ones one addmm_ per batch.
 * addr_ (``addr_written``): a TensorIterator loop over self, vec1 as a column and vec2 as a
-  row (``loop_positions``), each position ``beta * self + alpha * vec1 * vec2``.
+  row (``loop_positions``), each position ``beta * self + alpha * vec1 * vec2`` (rounded as
+  in blas.addr_values).
 """
 import numpy as np
 
+from .blas import addr_values
 from .overlapping_writes import _steps, loop_positions, written_in_place
 
 
@@ -116,8 +118,11 @@ def _addr_in_place(target, input, vec1, vec2, beta, alpha):
     beta_, alpha_ = _number(beta, dtype), _number(alpha, dtype)
     operands = [_steps(a) for a in (target, input, column, row)]
     for at in loop_positions(target.shape, operands):
-        scaled = alpha_ * column[at] * row[at]
-        target[at] = scaled if beta == 0 else beta_ * input[at] + scaled
+        if dtype.kind == "f":          # (rounded as PyTorch's loop rounds: blas.addr_values)
+            target[at] = addr_values(input[at], column[at], row[at], beta, alpha)
+        else:
+            scaled = alpha_ * column[at] * row[at]
+            target[at] = scaled if beta == 0 else beta_ * input[at] + scaled
 
 
 def addr_written(self, vec1, vec2, *, beta=1, alpha=1):
