@@ -383,7 +383,9 @@ def call_with_out(function, name, rule, args, kwargs):
         results = [_row_major(r) for r in results]
     if name in PRODUCTS_IN_LOOP_ORDER and outs[0]._array.shape == results[0]._array.shape:
         from ._ops.inplace import overlaps_itself
-        if overlaps_itself(outs[0]._array):     # (out's elements share memory: PyTorch's order)
+        if overlaps_itself(outs[0]._array) or (name in ("bmm", "baddbmm") and any(
+                isinstance(a, Tensor) and np.shares_memory(a._array, outs[0]._array) for a in args)):
+            # (out's elements share memory, or bmm's loop reads what it wrote: PyTorch's order)
             from ._ops.overlapping_products import written_into_out
             from ._tensor import _wrap
             values = written_into_out(name, outs[0], args, kwargs)

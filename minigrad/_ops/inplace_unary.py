@@ -115,7 +115,7 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                                "but the operation's result requires dtype Double")
 
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
-            if other._version_counter is self._version_counter:
+            if other._version_counter is self._version_counter and name not in _OVERLAP_UNCHECKED:
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
 
@@ -127,7 +127,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
                                    f"tensor size {list(out._array.shape)} should match")
             return _castable_back(out, t)
-        if in_own_memory is not None and overlaps_itself(self._array):
+        if in_own_memory is not None and (overlaps_itself(self._array) or (
+                name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others))):
             if in_own_memory == "elementwise":
                 loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
                 return elementwise_in_loop_order(
@@ -144,6 +145,13 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                       "same node).")
     return method
 
+
+# matrix products whose kernels check no overlap of self with the other operands (PyTorch lets
+# x.addmm_(x.t(), x) through)
+_OVERLAP_UNCHECKED = ("addmm_", "addmv_", "addbmm_", "baddbmm_")
+# ... and whose loop, replayed in self's memory (overlapping_products.py), reads an operand that
+# shares it as PyTorch does: baddbmm_'s own loop for small products
+_READ_WHILE_WRITTEN = ("baddbmm_",)
 
 # structured in-place kernels: a self of another shape than the result is refused in these
 # words (before the write, which would name the broadcast shape)
