@@ -71,6 +71,33 @@ def test_integers_with_history(torch, name, dtype):
     assert seen[0] == seen[1]
 
 
+INTO_INTEGERS = {     # in-place changes of an integer tensor by a value that requires grad
+    "masked_fill_": lambda L, i, v: i.masked_fill_(i > 0, v),
+    "index_fill_": lambda L, i, v: i.index_fill_(0, L.tensor([0]), v),
+    "fill_": lambda L, i, v: i.fill_(v),
+    "index_put_": lambda L, i, v: i.index_put_((L.tensor([0]),), v.reshape(1), accumulate=True),
+    "setitem index": lambda L, i, v: i.__setitem__(0, v),
+    "setitem slice": lambda L, i, v: i.__setitem__(slice(0, 2), v),
+    "scatter_": lambda L, i, v: i.scatter_(0, L.tensor([0]), v.reshape(1)),
+    "put_": lambda L, i, v: i.put_(L.tensor([0]), v.reshape(1)),
+    "copy_": lambda L, i, v: i.copy_(v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTO_INTEGERS))
+def test_integers_changed_in_place_take_history(torch, name):
+    """The change itself records (PyTorch moves the tensor's history to the new node without
+    the dtype check); what follows is refused."""
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([0.5, 2.0, 1.0], requires_grad=True)
+        i = L.tensor([0, 2, 1])
+        outcome = _outcome(lambda: INTO_INTEGERS[name](L, i, x.sum()) is None)
+        seen.append((outcome, i.tolist(), i.requires_grad, type(i.grad_fn).__name__, i._version,
+                     _outcome(lambda: (i + 1).tolist())))
+    assert seen[0] == seen[1]
+
+
 def test_integer_results_of_recorded_inputs_are_plain(torch):
     """Results with no derivative (indices, comparisons, conversions) are not refused."""
     for run in (lambda L, x: x.long(), lambda L, x: x.argmax(), lambda L, x: x.sort()[1],

@@ -344,6 +344,15 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
 
     ``args`` are the operation's other inputs: if one of them requires grad, the change is
     recorded (and a view made under no_grad may not take it)."""
+    running, InPlace.running = InPlace.running, True   # (the result becomes the tensor: any dtype
+    try:                                               # may take history, as in PyTorch)
+        return _computed_and_written(tensor, op, args, overlap_ok)
+    finally:
+        InPlace.running = running
+
+
+def _computed_and_written(tensor, op, args, overlap_ok):
+    """apply_inplace's steps."""
     check_inplace(tensor, overlap_ok, others=args)
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)
@@ -360,11 +369,9 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
     hooks = _Hooks.stack
     if hooks:                   # saved-tensor hooks must see what is finally saved (below)
         _Hooks.stack = ()
-    InPlace.running = True          # (the result becomes the tensor: any dtype may take history)
     try:
         new = op(_with_tangent_of(tensor, old), *args)
     finally:
-        InPlace.running = False
         if hooks:
             _Hooks.stack = hooks
     node = new._grad_fn
