@@ -440,3 +440,31 @@ def test_products_reading_their_own_memory(torch, name, dtype):
         outcome = _outcome(lambda: run(L, x) is not None)
         seen.append((outcome, x.tolist() if exact else None, x._version))
     assert seen[0] == seen[1]
+
+
+# --- arguments checked before the written tensor's own overlap ----------------------------------
+
+ARGUMENTS_FIRST = {
+    "index_add_ count": lambda L, x: x.index_add_(0, L.tensor([0]), L.ones(4)),
+    "index_add_ ok shape": lambda L, x: x.index_add_(0, L.tensor([0]), L.ones(1, 2)),
+    "put_ count": lambda L, x: x.put_(L.tensor([0]), L.ones(4)),
+    "put_ ok": lambda L, x: x.put_(L.tensor([0]), L.ones(1)),
+    "scatter_ dims": lambda L, x: x.scatter_(0, L.tensor([[0]]), L.ones(4)),
+    "scatter_ number": lambda L, x: x.scatter_(0, L.tensor([0]), 2.0),
+    "scatter_ 0-d src": lambda L, x: x.scatter_(0, L.tensor([[0]]), L.tensor(1.0)),
+    "scatter_ bounds": lambda L, x: x.scatter_(0, L.tensor([[5]]), 2.0),
+    "scatter_ large index": lambda L, x: x.scatter_(0, L.tensor([[0, 0, 0]]), 2.0),
+    "cumsum_ dim": lambda L, x: x.cumsum_(5),
+    "cumprod_ ok": lambda L, x: x.cumprod_(0),
+    "index_copy_": lambda L, x: x.index_copy_(0, L.tensor([0]), L.ones(4)),
+    "logical_xor_": lambda L, x: x.logical_xor_(L.ones(4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARGUMENTS_FIRST))
+def test_expanded_self_is_refused_after_the_arguments(torch, name):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 0.0]).expand(3, 2)
+        seen.append(_outcome(lambda: ARGUMENTS_FIRST[name](L, x) is x))
+    assert seen[0] == seen[1]

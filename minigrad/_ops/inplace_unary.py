@@ -22,7 +22,8 @@ from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_t
 from ..autograd.graph import give_edges_their_node, needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
-from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
+from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, arguments_before_overlap,
+                      bump_version,
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
@@ -320,6 +321,8 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         check_inplace_batching("scatter_", self, (index, src, value))
     _refuse_reading_own_memory(self, src)
     scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, value, reduce, "scatter_")  # noqa: E731
+    arguments_before_overlap(self, lambda t, s: gather_scatter.scatter_argument_checks(t, dim, index, s),
+                             src if src is not None else value)
     if (reduce is None and _reads_own_memory(self, src)) or overlaps_itself(self._array):
         return _scatter_in_own_memory(self, scatter, dim, index, src if src is not None else value,
                                       SCATTER_REDUCTIONS[reduce] if reduce in ("add", "multiply") else None)
@@ -360,6 +363,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
     add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
+    arguments_before_overlap(self, add, source)
     if isinstance(source, Tensor) and source._version_counter is self._version_counter:
         # over self's memory: autograd's rules, then the arguments, then the overlap (PyTorch's order)
         check_inplace(self, others=(source,))
@@ -608,6 +612,7 @@ def _accumulate_in_place(self, operation, dim, combine, start):
     """cumsum_/cumprod_: where self sees a memory location at several positions (overlapping
     windows), PyTorch's kernel reads and writes that memory row by row, so a running total
     reads what an earlier row wrote (``overlapping_writes.accumulated``)."""
+    arguments_before_overlap(self, operation)
     if self.ndim == 0 or not overlaps_itself(self._array):
         return apply_inplace(self, operation)
     check_inplace(self)                         # autograd's rules first
