@@ -280,11 +280,11 @@ GRAD_NAMES = {
 # without the warning; kron writes through a view of out that autograd never sees, so out's
 # version stays as it was.
 RESIZED_SILENTLY = ("addbmm",)
+VERSION_KEPT = ("kron",)
 
 # Matrix products whose out= into windows that overlap is written in PyTorch's order
 # (overlapping_products.py).
 PRODUCTS_IN_LOOP_ORDER = ("addmm", "addbmm", "baddbmm", "addr", "mm", "bmm")
-VERSION_KEPT = ("kron",)
 
 # PyTorch's composite linear-algebra functions compute their result as usual (recorded), then
 # copy it into out with copy_ (recorded too: out's grad_fn is CopyBackwards).

@@ -83,7 +83,8 @@ def _logical_in_place(name, function, ufunc):
         if not isinstance(other, Tensor):
             raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
-        from .inplace import refuse_partial_overlap, overlaps_itself, _reads_its_own_writes, _values_in_loop_order
+        from .inplace import (refuse_partial_overlap, overlaps_itself, _reads_its_own_writes,
+                              _values_in_loop_order)
         _check_writable(self)             # (PyTorch's order: self's own overlap, then other's, then shapes)
         refuse_partial_overlap(self, other)
         answer = function(self, other)

@@ -86,18 +86,18 @@ def _baddbmm_in_place(target, batch1, batch2, beta, alpha):
     if inner == 0:
         _scaled_in_loop_order(target, beta)
     elif inner * rows * columns < 400:
-        dtype = target.dtype
+        dtype = np.dtype(np.float32) if target.dtype == np.float16 else target.dtype   # (opmath_t)
         beta_, alpha_ = _number(beta, dtype), _number(alpha, dtype)
         for b in range(count):
             for i in range(rows):
                 for j in range(columns):
                     total = dtype.type(0)
                     for k in range(inner):
-                        total = total + batch1[b, i, k] * batch2[b, k, j]
+                        total = total + dtype.type(batch1[b, i, k]) * dtype.type(batch2[b, k, j])
                     if beta == 0:
                         target[b, i, j] = alpha_ * total
                     else:
-                        target[b, i, j] = target[b, i, j] * beta_ + alpha_ * total
+                        target[b, i, j] = dtype.type(target[b, i, j]) * beta_ + alpha_ * total
     else:
         for b in range(count):
             _addmm_in_place(target[b], batch1[b], batch2[b], beta, alpha)
@@ -171,4 +171,5 @@ def written_into_out(name, out, args, kwargs):
         return None
     if name in ("mm", "bmm"):
         return written_in_place(target, lambda: write(target, *arrays))
-    return written_in_place(target, lambda: write(target, *arrays, kwargs.get("beta", 1), kwargs.get("alpha", 1)))
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    return written_in_place(target, lambda: write(target, *arrays, beta, alpha))

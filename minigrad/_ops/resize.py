@@ -7,9 +7,9 @@ channels-last with ``memory_format=``). Shrinking keeps the memory and its value
 beyond the memory moves the tensor, and every other tensor over that memory (its base, the
 base's views), to new memory that starts with the old values and whose new elements are zeros
 (minigrad's ``empty()`` gives zeros; PyTorch's are whatever the memory held). Memory that
-numpy owns (``from_numpy``) cannot grow. The shape changed counts as a change of the tensor (its version); the same shape keeps
-the tensor's steps as they are. Autograd does not record a resize: a tensor that requires grad
-is refused.
+numpy owns (``from_numpy``) cannot grow. The shape changed counts as a change of the tensor
+(its version); the same shape keeps the tensor's steps as they are. Autograd does not record
+a resize: a tensor that requires grad is refused.
 
 ``x.resize(...)`` and ``x.resize_as(y)`` (no underscore) are PyTorch's deprecated out-of-place
 forms: a reshape of the same number of elements, recorded as ``ResizeBackward``.
