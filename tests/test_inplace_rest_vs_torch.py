@@ -468,3 +468,37 @@ def test_expanded_self_is_refused_after_the_arguments(torch, name):
         x = L.tensor([1.0, 0.0]).expand(3, 2)
         seen.append(_outcome(lambda: ARGUMENTS_FIRST[name](L, x) is x))
     assert seen[0] == seen[1]
+
+
+# --- unfold's windows, the usual way to get them, recorded ---------------------------------------
+
+UNFOLDED = {
+    "addmm_": lambda L, w, a, b: w.addmm_(a, b.t(), beta=2, alpha=-1),
+    "addr_": lambda L, w, a, b: w.addr_(a[:, 0], b[:, 0], beta=0.5),
+    "addbmm_": lambda L, w, a, b: w.addbmm_(a.unsqueeze(0), b.t().unsqueeze(0), alpha=3),
+    "baddbmm_": lambda L, w, a, b: w.unsqueeze(0).baddbmm_(a.unsqueeze(0), b.t().unsqueeze(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNFOLDED))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_products_into_unfold_windows_recorded(torch, name, dtype):
+    rng = np.random.default_rng(11)
+    memory = _nonzero_integers(rng, 9)
+    a, b = _nonzero_integers(rng, (7, 2)), _nonzero_integers(rng, (3, 2))
+    seen = []
+    for L in (minigrad, torch):
+        dt = getattr(L, dtype)
+        leaf = L.tensor(memory, dtype=dt, requires_grad=True)
+        base = leaf * 1
+        windows = base.unfold(0, 3, 1)
+        given = [L.tensor(x, dtype=dt, requires_grad=True) for x in (a, b)]
+        UNFOLDED[name](L, windows, *given)
+        weights = L.tensor(np.linspace(0.5, 1.5, 9), dtype=dt)
+        (base * weights).sum().backward()
+        seen.append([base.detach().numpy().copy(), base._version, type(base.grad_fn).__name__,
+                     type(windows.grad_fn).__name__, leaf.grad.numpy().copy()] + [g.grad.numpy().copy() for g in given])
+    np.testing.assert_array_equal(seen[0][0], seen[1][0], strict=True)
+    assert seen[0][1:4] == seen[1][1:4]
+    for mine, theirs in zip(seen[0][4:], seen[1][4:]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-5)
