@@ -165,7 +165,8 @@ def as_tensor(data, dtype=None):
     if isinstance(data, Tensor):          # (another dtype: a converted copy, as ``data.to``)
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == _dtype.to_numpy_dtype(dtype)):
-        return keep_zero_steps(_wrap(data))        # (numpy's steps, 0s included, as PyTorch keeps them)
+        # (numpy's steps, 0s included, as PyTorch keeps them; numpy's memory, which cannot grow)
+        return _over_numpy_memory(keep_zero_steps(_wrap(data)))
     return tensor(data, dtype=dtype)
 
 
@@ -174,7 +175,14 @@ def from_numpy(array):
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     _dtype.from_numpy_dtype(array.dtype)          # raises for unsupported dtypes
-    return keep_zero_steps(_wrap(array))        # (numpy's steps, 0s included, as PyTorch keeps them)
+    # (numpy's steps, 0s included, as PyTorch keeps them; numpy's memory, which cannot grow)
+    return _over_numpy_memory(keep_zero_steps(_wrap(array)))
+
+
+def _over_numpy_memory(tensor):
+    """Mark ``tensor``'s memory as numpy's, which resize_ cannot grow (_ops/resize.py)."""
+    from ._ops.resize import over_numpy_memory
+    return over_numpy_memory(tensor)
 
 
 def _leaf(array, requires_grad, numpy_data=False):

@@ -282,6 +282,10 @@ GRAD_NAMES = {
 RESIZED_SILENTLY = ("addbmm",)
 VERSION_KEPT = ("kron",)
 
+# Matrix products whose out= into windows that overlap is written in PyTorch's order
+# (overlapping_products.py).
+PRODUCTS_IN_LOOP_ORDER = ("addmm", "addbmm", "baddbmm", "addr", "mm", "bmm")
+
 # PyTorch's composite linear-algebra functions compute their result as usual (recorded), then
 # copy it into out with copy_ (recorded too: out's grad_fn is CopyBackwards).
 COPIED_INTO_OUT = ("linalg_matrix_norm", "linalg_norm", "linalg_cond", "linalg_tensorinv",
@@ -377,6 +381,15 @@ def call_with_out(function, name, rule, args, kwargs):
         results = [r if r._array.dtype == t._array.dtype else _row_major(r) for r, t in zip(results, outs)]
     if name in ROW_MAJOR_OUTS or (name in ROW_MAJOR_IF_RESIZED and outs[0]._array.size):
         results = [_row_major(r) for r in results]
+    if name in PRODUCTS_IN_LOOP_ORDER and outs[0]._array.shape == results[0]._array.shape:
+        from ._ops.inplace import overlaps_itself
+        if overlaps_itself(outs[0]._array) or (name in ("bmm", "baddbmm") and any(
+                isinstance(a, Tensor) and np.shares_memory(a._array, outs[0]._array) for a in args)):
+            # (out's elements share memory, or bmm's loop reads what it wrote: PyTorch's order)
+            from ._ops.overlapping_products import written_into_out
+            from ._tensor import _wrap
+            values = written_into_out(name, outs[0], args, kwargs)
+            results = results if values is None else [_wrap(values)]
     for result, target in zip(results, outs):
         if rule.dtype == "create":
             _resize_for_creation(name, target, result)
@@ -621,7 +634,7 @@ def write_into(out, result, shapes_in_warning=None, counted=True):
 def _resized(out, like):
     """``out``'s array given ``like``'s shape and layout: in ``out``'s own memory if that holds
     enough bytes from where ``out`` starts (PyTorch resizes the storage, which for a view is its
-    base's, so the base sees the values), else in new memory."""
+    base's, so the base sees the values), else in that memory grown (as by resize_)."""
     array = out._array
     strides = like.strides if _dense(like) else None
     if strides is not None:
@@ -632,10 +645,10 @@ def _resized(out, like):
         if 0 <= offset and offset + like.size * array.itemsize <= storage.nbytes:
             memory = storage.reshape(-1).view(np.uint8)
             return np.ndarray(like.shape, array.dtype, memory, offset, strides)
-    resized = np.zeros(like.shape, array.dtype)      # (zeros, as minigrad's empty() gives)
-    if strides is not None:
-        resized = np.lib.stride_tricks.as_strided(resized, like.shape, strides)
-    return resized
+    # (else the memory grows, as resize_ grows it: out's base and its other views follow)
+    from ._ops.resize import grown_over_memory
+    steps = None if strides is None else tuple(s // array.itemsize for s in strides)
+    return grown_over_memory(out, like.shape, steps)
 
 
 def _dense(array):

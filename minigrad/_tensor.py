@@ -1122,7 +1122,7 @@ def _install_more_pointwise_methods():
 def _install_structure_methods():
     """Tensor methods of the structure and product operations (strided.py, products.py,
     combinatorics.py): x.as_strided(...), x.kron(y), x.fill_diagonal_(v), ..."""
-    from ._ops import strided, products, blas, combinatorics
+    from ._ops import strided, products, blas, combinatorics, overlapping_products
     from ._ops.inplace_unary import _with_others_inplace
     methods = {
         strided: ["as_strided", "as_strided_", "as_strided_scatter"],
@@ -1133,9 +1133,10 @@ def _install_structure_methods():
         for name in names:
             setattr(Tensor, name, getattr(module, name))
     # x.addbmm_(b1, b2), x.baddbmm_(b1, b2), x.addmm_(m1, m2): computed, then written back into x
-    Tensor.addbmm_ = _with_others_inplace(products.addbmm, "addbmm_", 2)
-    Tensor.baddbmm_ = _with_others_inplace(blas.baddbmm, "baddbmm_", 2)
-    Tensor.addmm_ = _with_others_inplace(blas.addmm, "addmm_", 2)
+    # (into overlapping windows, the values PyTorch's order leaves: overlapping_products.py)
+    Tensor.addbmm_ = _with_others_inplace(products.addbmm, "addbmm_", 2, overlapping_products.addbmm_written)
+    Tensor.baddbmm_ = _with_others_inplace(blas.baddbmm, "baddbmm_", 2, overlapping_products.baddbmm_written)
+    Tensor.addmm_ = _with_others_inplace(blas.addmm, "addmm_", 2, overlapping_products.addmm_written)
 
 
 # autograd and the operation modules import Tensor from here, so they are imported once it

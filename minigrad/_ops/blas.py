@@ -268,5 +268,34 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
             f"The expanded size of the tensor ({product.shape[-1]}) must match the existing size "
             f"({input.shape[-1]}) at non-singleton dimension {input.ndim - 1}.  Target sizes: "
             f"{list(product.shape)}.  Tensor sizes: {list(input.shape)}") from None
-    out = _scaled_sum(input._array, product, beta, alpha)
+    _check_addr_scalar(product.dtype, beta, "beta")
+    _check_addr_scalar(product.dtype, alpha, "alpha")
+    out = addr_values(input._array, vec1._array, vec2._array, beta, alpha) if product.dtype.kind == "f" \
+        else _scaled_sum(input._array, product, beta, alpha)
     return _save_operands(result(out, AddrBackward0, (input, vec1, vec2), beta=beta, alpha=alpha), vec1, vec2)
+
+
+def _check_addr_scalar(dtype, number, name):
+    """PyTorch's rules for addr's beta and alpha: a bool only for a bool result, a float not for
+    integers."""
+    if isinstance(number, (bool, np.bool_)) and dtype != np.bool_:
+        raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    if dtype.kind not in "fc" and isinstance(number, (float, np.floating)):
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+
+
+def addr_values(input, vec1, vec2, beta, alpha):
+    """beta * input + alpha * outer(vec1, vec2) for floats, rounded as PyTorch's CPU loop rounds
+    each element: (alpha * vec1[i]) * vec2[j], then beta * input + that in one fused
+    multiply-add (alpha * vec1 * vec2 alone for beta 0). (Where a row is long enough for
+    PyTorch's vector loop, 16 float32 or 8 float64 with AVX2, it groups the fused step the
+    other way: those elements can differ in the last bit.)"""
+    from .blend import _fma
+    dtype = np.result_type(input, vec1, vec2)
+    beta_, alpha_ = np.asarray(beta, dtype), np.asarray(alpha, dtype)
+    with np.errstate(all="ignore"):
+        scaled = np.multiply.outer(vec1.astype(dtype) * alpha_, vec2.astype(dtype))
+        if beta == 0:
+            return scaled
+        shape = scaled.shape
+        return _fma(np.broadcast_to(beta_, shape), np.broadcast_to(input.astype(dtype), shape), scaled)

@@ -33,9 +33,10 @@ def _check_index(function, index, input, dim, src=None):
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         named = "self" if function.startswith("scatter") else "input"     # (gather's is "input")
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {named} tensor")
-    if isinstance(src, Tensor) and src.ndim == index.ndim:
+    src_sizes = (src.shape if src.ndim else (1,)) if isinstance(src, Tensor) else None   # (0-d: one element)
+    if src_sizes is not None and len(src_sizes) == max(index.ndim, 1):
         # scatter with a src tensor checks self and src at once, with one message
-        if any(index.shape[d] > src.shape[d] or (d != dim and index.shape[d] > input.shape[d])
+        if any(index.shape[d] > src_sizes[d] or (d != dim and index.shape[d] > input.shape[d])
                for d in range(index.ndim)):
             raise RuntimeError(
                 f"Expected index {list(index.shape)} to be no larger than self "
@@ -141,17 +142,32 @@ def _scatter_checks(function, input, dim, index, src):
     _check_index(function, index, input, dim, src)
     if isinstance(src, Tensor):
         for d in range(index.ndim):
-            if index.shape[d] > src.shape[d]:
+            if src.ndim and d >= src.ndim:     # (PyTorch asks src for a size it does not have)
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-src.ndim}, "
+                                 f"{src.ndim - 1}], but got {d})")
+            if index.shape[d] > (src.shape[d] if src.ndim else 1):
                 raise RuntimeError(
                     f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
                     f"no larger than src {list(src.shape)}")
     return dim
 
 
+def scatter_argument_checks(input, dim, index, src, function="scatter"):
+    """scatter's checks of its arguments (PyTorch makes them before it looks at the memory it
+    writes); gives dim, made non-negative."""
+    dim = _scatter_checks(function, input, dim, index, src)
+    if isinstance(src, Tensor) and src.ndim == 0 and index.ndim > 1:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    return dim
+
+
 def _src_values(src, index):
-    """The part of ``src`` that index addresses (src may be larger than index)."""
+    """The part of ``src`` that index addresses (src may be larger than index; a 0-d src counts
+    as one element along every dim)."""
     if not isinstance(src, Tensor):
         return src
+    if src.ndim == 0:
+        return np.broadcast_to(src._array, index._array.shape)
     return src._array[tuple(slice(0, n) for n in index._array.shape)]
 
 
@@ -169,7 +185,7 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
     """scatter's work; ``operation`` is "scatter", or "scatter_" for x.scatter_ (error messages)."""
     if src is None:
         src = value
-    dim_as_given, dim = dim, _scatter_checks("scatter", input, dim, index, src)
+    dim_as_given, dim = dim, scatter_argument_checks(input, dim, index, src)
     out = input._array.copy()
     positions = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
     if reduce is not None:
@@ -205,7 +221,7 @@ def scatter_add(input, dim, index, src):
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
-    dim_as_given, dim = dim, _scatter_checks("scatter_add", input, dim, index, src)
+    dim_as_given, dim = dim, scatter_argument_checks(input, dim, index, src, "scatter_add")
     out = input._array.copy()
     np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
               _src_values(src, index))

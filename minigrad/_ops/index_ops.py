@@ -15,7 +15,8 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_grad
 from .views import history_first
 from . import result
-from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, check_inplace, overlaps_itself)
+from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, arguments_before_overlap,
+                      check_inplace, overlaps_itself)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
@@ -129,6 +130,7 @@ def put_(self, index, source, accumulate=False):
     Where self sees a memory location at several positions (overlapping windows), in
     PyTorch's order (``overlapping_writes.put``)."""
     operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
+    arguments_before_overlap(self, operation, source)
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
             self._array, index._array.reshape(-1), source._array, accumulate))

@@ -12,6 +12,7 @@ PyTorch's rules, which the lessons teach:
 Without recording (the usual parameter update), numpy writes straight into
 the tensor's memory, so no array as large as the parameter is allocated.
 """
+import warnings
 import weakref
 
 import numpy as np
@@ -20,9 +21,9 @@ from numpy.lib.array_utils import byte_bounds
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import Node, SavedOutput, keep_settings, needs_grad
+from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks, pack
-from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed
+from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed, no_grad
 from . import pointwise, result, shape
 from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
                     rebase_history, view_grad_fn)
@@ -51,12 +52,28 @@ def check_inplace(tensor, overlap_ok=False, others=()):
             "work on x.detach() / x.clone() instead."
         )
     # ... then the operation's own: it can't write memory that it sees twice
-    if not overlap_ok and (not tensor._array.flags.writeable or (
-            (tensor._base is not None or tensor._detached_from is not None)
-            and _overlaps(tensor._array))):
+    if not overlap_ok and _sees_memory_twice(tensor):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _sees_memory_twice(tensor):
+    """A tensor check_inplace refuses to write: an expanded view (numpy's expand is read-only)."""
+    return not tensor._array.flags.writeable or (
+        (tensor._base is not None or tensor._detached_from is not None) and _overlaps(tensor._array))
+
+
+def arguments_before_overlap(tensor, trial, *others):
+    """For kernels that check their arguments before the written tensor's own overlap
+    (index_add_, put_, scatter_, cumsum_): where ``tensor`` sees memory twice, autograd's rules,
+    then ``trial(copy, *others)`` on a copy of it (the arguments' errors), then (in the caller)
+    the overlap's."""
+    if _sees_memory_twice(tensor):
+        check_inplace(tensor, overlap_ok=True, others=others)
+        with no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")         # (warned again, if at all, by the real call)
+            trial(_wrap(tensor._array.copy()), *(o.detach() if isinstance(o, Tensor) else o for o in others))
 
 
 def _overlaps(array):
@@ -344,6 +361,15 @@ def apply_inplace(tensor, op, *args, overlap_ok=False):
 
     ``args`` are the operation's other inputs: if one of them requires grad, the change is
     recorded (and a view made under no_grad may not take it)."""
+    running, InPlace.running = InPlace.running, True   # (the result becomes the tensor: any dtype
+    try:                                               # may take history, as in PyTorch)
+        return _computed_and_written(tensor, op, args, overlap_ok)
+    finally:
+        InPlace.running = running
+
+
+def _computed_and_written(tensor, op, args, overlap_ok):
+    """apply_inplace's steps."""
     check_inplace(tensor, overlap_ok, others=args)
     if not needs_grad((tensor,) + args):
         new = op(_with_tangent_of(tensor, _wrap(tensor._array)), *args)

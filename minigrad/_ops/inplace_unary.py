@@ -22,10 +22,12 @@ from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_t
 from ..autograd.graph import give_edges_their_node, needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
-from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
+from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, arguments_before_overlap,
+                      bump_version,
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
+from . import overlapping_products
 from .views import node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
@@ -114,13 +116,20 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                                "but the operation's result requires dtype Double")
 
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
-            if other._version_counter is self._version_counter:
+            if other._version_counter is self._version_counter and name not in _OVERLAP_UNCHECKED:
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
 
         def written(t, *_):
-            return _castable_back(operation(t, *args, **kwargs), t)
-        if in_own_memory is not None and overlaps_itself(self._array):
+            if name == "addr_":
+                _check_addr_self(t, *args[:2])
+            out = operation(t, *args, **kwargs)
+            if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
+                raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
+                                   f"tensor size {list(out._array.shape)} should match")
+            return _castable_back(out, t)
+        if in_own_memory is not None and (overlaps_itself(self._array) or (
+                name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others))):
             if in_own_memory == "elementwise":
                 loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
                 return elementwise_in_loop_order(
@@ -136,6 +145,29 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                       f"{operation.__name__}(x, ...) and writes it back into x (recorded with the "
                       "same node).")
     return method
+
+
+# matrix products whose kernels check no overlap of self with the other operands (PyTorch lets
+# x.addmm_(x.t(), x) through)
+_OVERLAP_UNCHECKED = ("addmm_", "addmv_", "addbmm_", "baddbmm_")
+# ... and whose loop, replayed in self's memory (overlapping_products.py), reads an operand that
+# shares it as PyTorch does: baddbmm_'s own loop for small products
+_READ_WHILE_WRITTEN = ("baddbmm_",)
+
+# structured in-place kernels: a self of another shape than the result is refused in these
+# words (before the write, which would name the broadcast shape)
+_SHAPE_CHECKED_FIRST = ("addmm_", "baddbmm_", "addmv_")
+
+
+def _check_addr_self(self, vec1, vec2):
+    """x.addr_(vec1, vec2): x itself (not broadcast) must be the outer product's matrix."""
+    if not (isinstance(vec1, Tensor) and isinstance(vec2, Tensor) and vec1.ndim == 1 and vec2.ndim == 1):
+        return                    # (addr's own errors follow)
+    if self.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
+    if tuple(self._array.shape) != (vec1._array.shape[0], vec2._array.shape[0]):
+        raise RuntimeError(f"size mismatch, input: {list(self._array.shape)}, v1: {list(vec1._array.shape)}, "
+                           f"v2: {list(vec2._array.shape)}")
 
 
 def _with_these_others(operation, args, kwargs, tensor_arguments):
@@ -185,7 +217,7 @@ METHODS.update(
     xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1, "elementwise"),
     true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1, "elementwise"),
     addmv_=_with_others_inplace(blas.addmv, "addmv_", 2),
-    addr_=_with_others_inplace(blas.addr, "addr_", 2),
+    addr_=_with_others_inplace(blas.addr, "addr_", 2, overlapping_products.addr_written),
 )
 
 
@@ -289,6 +321,8 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         check_inplace_batching("scatter_", self, (index, src, value))
     _refuse_reading_own_memory(self, src)
     scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, value, reduce, "scatter_")  # noqa: E731
+    arguments_before_overlap(self, lambda t, s: gather_scatter.scatter_argument_checks(t, dim, index, s),
+                             src if src is not None else value)
     if (reduce is None and _reads_own_memory(self, src)) or overlaps_itself(self._array):
         return _scatter_in_own_memory(self, scatter, dim, index, src if src is not None else value,
                                       SCATTER_REDUCTIONS[reduce] if reduce in ("add", "multiply") else None)
@@ -329,6 +363,7 @@ def index_add_(self, dim, index, source, *, alpha=1):
     if _FuncTransforms.vmaps:
         check_inplace_batching("index_add_", self, (index, source))
     add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
+    arguments_before_overlap(self, add, source)
     if isinstance(source, Tensor) and source._version_counter is self._version_counter:
         # over self's memory: autograd's rules, then the arguments, then the overlap (PyTorch's order)
         check_inplace(self, others=(source,))
@@ -577,6 +612,7 @@ def _accumulate_in_place(self, operation, dim, combine, start):
     """cumsum_/cumprod_: where self sees a memory location at several positions (overlapping
     windows), PyTorch's kernel reads and writes that memory row by row, so a running total
     reads what an earlier row wrote (``overlapping_writes.accumulated``)."""
+    arguments_before_overlap(self, operation)
     if self.ndim == 0 or not overlaps_itself(self._array):
         return apply_inplace(self, operation)
     check_inplace(self)                         # autograd's rules first

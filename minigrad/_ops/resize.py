@@ -4,20 +4,23 @@
 
 A resize gives the tensor a new shape over the memory it starts at, laid out row-major (or
 channels-last with ``memory_format=``). Shrinking keeps the memory and its values; growing
-beyond the memory moves the tensor to new memory that starts with the old values and whose
-new elements are zeros (minigrad's ``empty()`` gives zeros; PyTorch's are whatever the memory
-held). The shape changed counts as a change of the tensor (its version); the same shape keeps
-the tensor's steps as they are. Autograd does not record a resize: a tensor that requires grad
-is refused.
+beyond the memory moves the tensor, and every other tensor over that memory (its base, the
+base's views), to new memory that starts with the old values and whose new elements are zeros
+(minigrad's ``empty()`` gives zeros; PyTorch's are whatever the memory held). Memory that
+numpy owns (``from_numpy``) cannot grow. The shape changed counts as a change of the tensor
+(its version); the same shape keeps the tensor's steps as they are. Autograd does not record
+a resize: a tensor that requires grad is refused.
 
 ``x.resize(...)`` and ``x.resize_as(y)`` (no underscore) are PyTorch's deprecated out-of-place
 forms: a reshape of the same number of elements, recorded as ``ResizeBackward``.
 """
 
 import functools
+import gc
 import math
 import operator
 import warnings
+import weakref
 
 import numpy as np
 
@@ -139,20 +142,34 @@ def _resize(tensor, sizes, fmt):
     return tensor
 
 
-def _over_memory(tensor, sizes, steps):
+def grown_over_memory(tensor, sizes, steps=None):
+    """An array of ``sizes`` (laid out with ``steps`` in elements, row-major if None) over
+    ``tensor``'s memory from where it starts, that memory grown if it is too short (for out=:
+    the tensors over that memory follow; those over the memory of an empty tensor that is no
+    view have no elements to show, and are not looked for, so that out=torch.empty(0) stays
+    cheap)."""
+    steps = _row_major(tuple(sizes)) if steps is None else steps
+    seen_by_others = tensor._base is not None or tensor._array.size > 0
+    return _over_memory(tensor, tuple(sizes), steps, move_others=seen_by_others)
+
+
+def _over_memory(tensor, sizes, steps, move_others=True):
     """An array of ``sizes`` and ``steps`` (in elements) over ``tensor``'s memory from where the
     tensor starts, in new memory (the old values first, then zeros) if that memory is too short."""
     memory, start = _memory(tensor)
     dtype = tensor._array.dtype
     needed = (1 + sum((n - 1) * s for n, s in zip(sizes, steps)) if all(sizes) else 0) * dtype.itemsize
     if start + needed > memory.size:
+        if _shares_numpy_memory(tensor):
+            raise RuntimeError("Trying to resize storage that is not resizable")
         if needed > 2 ** 40:              # (more than this computer holds: PyTorch's allocator error)
             from .._dtype import from_numpy_dtype
             from .._python_arg_parser import _allocation_error
             raise _allocation_error((needed // dtype.itemsize,), from_numpy_dtype(dtype))
         grown = np.zeros(start + needed, np.uint8)     # (zeros: minigrad's new memory, as empty() gives)
         grown[:memory.size] = memory
-        _move_base(tensor, memory, grown)
+        if move_others:
+            _move_views(memory, grown)
         memory = grown
     if not needed:
         return np.lib.stride_tricks.as_strided(np.zeros(0, dtype), tuple(sizes),
@@ -162,30 +179,73 @@ def _over_memory(tensor, sizes, steps):
     return np.ndarray(tuple(sizes), dtype, memory, start, tuple(s * dtype.itemsize for s in steps))
 
 
-def _move_base(tensor, memory, grown):
-    """A view's base follows it into the grown memory (PyTorch grows their shared storage);
-    the base's other views stay in the old memory (a difference: minigrad does not track them)."""
-    base = tensor._base
-    if base is None or not base._array.size:
-        return
-    array = base._array
-    offset = array.__array_interface__["data"][0] - memory.__array_interface__["data"][0]
-    if 0 <= offset and offset + array.nbytes <= memory.size and all(s >= 0 for s in array.strides):
-        base._array = np.ndarray(array.shape, array.dtype, grown, offset, array.strides)
+def _shares_numpy_memory(tensor):
+    """Does ``tensor`` see the memory of a numpy array (``from_numpy``, ``as_tensor``)?"""
+    root = root_array(tensor._array)
+    return _NUMPY_OWNED.get(id(root)) is root
 
 
-def _memory(tensor):
-    """The bytes a tensor lies in (PyTorch's storage: the memory its array is a view of) and
-    the byte it starts at."""
-    array = tensor._array
+def _move_views(memory, grown):
+    """Every tensor over ``memory`` (the tensor resized, its base, the base's other views,
+    tensors detached from them) moves into ``grown``, which starts with the same bytes: PyTorch
+    grows their shared storage, so they all see it.
+
+    minigrad keeps no list of the tensors that share a memory, so this rare step looks for
+    them among all live objects."""
+    start = memory.__array_interface__["data"][0]
+    end = start + memory.nbytes
+
+    def moved(array):          # ``array`` over ``grown``, or None if it lies outside ``memory``
+        if not isinstance(array, np.ndarray) or not array.size:
+            return None
+        first = array.__array_interface__["data"][0]
+        low = first + sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s < 0)
+        high = first + sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s > 0) + array.itemsize
+        if not (start <= low and high <= end):
+            return None
+        new = np.ndarray(array.shape, array.dtype, grown, first - start, array.strides)
+        new.flags.writeable = array.flags.writeable      # (an expanded view stays read-only)
+        return new
+
+    for thing in gc.get_objects():
+        if issubclass(type(thing), Tensor):      # (type(): isinstance would ask modules for __class__)
+            array = moved(thing._array)
+            if array is not None:
+                thing._array = array
+            flat = moved(thing.__dict__.get("_storage_memory"))
+            if flat is not None:
+                thing.__dict__["_storage_memory"] = flat
+
+
+def root_array(array):
+    """The numpy array that owns ``array``'s memory (the end of its chain of ``.base``)."""
     root = array
     while True:          # (as_strided and broadcast_to hold their array in a wrapper's .base)
         holder = root.base
         if not isinstance(holder, np.ndarray):
             holder = getattr(holder, "base", None)
         if not isinstance(holder, np.ndarray):
-            break
+            return root
         root = holder
+
+
+# The arrays whose memory numpy owns and tensors see (from_numpy, as_tensor), by id: PyTorch
+# cannot grow such a storage.
+_NUMPY_OWNED = weakref.WeakValueDictionary()
+
+
+def over_numpy_memory(tensor):
+    """Mark the memory of ``tensor`` (made by from_numpy) as numpy's: resize_ will not grow it."""
+    root = root_array(tensor._array)
+    _NUMPY_OWNED[id(root)] = root
+    return tensor
+
+
+def _memory(tensor):
+    """The bytes a tensor lies in (PyTorch's storage: the memory its array is a view of) and
+    the byte it starts at."""
+    array = tensor._array
+    root = root_array(array)
     if root.flags.c_contiguous:
         memory = root.reshape(-1).view(np.uint8)
         offset = array.__array_interface__["data"][0] - memory.__array_interface__["data"][0]

@@ -1077,6 +1077,8 @@ def attach(output, node, next_nodes, next_nrs):
     node._next_nrs = next_nrs
     node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
+    if array.dtype.kind not in "fc" and not InPlace.running:
+        _refuse_dtype(array.dtype)
     shape = array.shape             # (a new tuple each time numpy is asked)
     node._output_shape = _SMALL_SHAPES.get(shape, shape)
     node._output_dtype = array.dtype
@@ -1085,6 +1087,21 @@ def attach(output, node, next_nodes, next_nrs):
     if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
         record_forward_stack(node)
     return node
+
+
+class InPlace:
+    """``running`` is True while an in-place operation computes its result (inplace.py): PyTorch
+    moves the tensor's history to the new node there, without the dtype check below, so
+    ``i[mask] = v`` gives an integer ``i`` history when ``v`` requires grad."""
+    running = False
+
+
+def _refuse_dtype(dtype):
+    """PyTorch gives history only to floating-point and complex results: an integer or bool
+    result of an operation whose input requires grad (an integer tensor that ``x[mask] = v``
+    gave history) is refused."""
+    from .._dtype import scalar_type_name
+    raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(dtype)}")
 
 
 def keep_next_nodes(node, nodes):
