@@ -1035,6 +1035,8 @@ def _matmul(op, level, args, kwargs):
             name == "dot" and (ra, rb) != (1, 1)):
         return NotImplemented              # the fallback gives PyTorch's error
     from .._ops.shape import unsafe_view
+    if name == "mv" and b_batched:
+        return _mv_of_batched_vectors(args[0], args[1], a_batched, level)
     if a_batched and not b_batched and rb <= 2 and not isinstance(a, BatchedTensor) and \
             not a.is_contiguous() and not (ra == 1 and rb == 1):
         # the batch dim was not in front (in_dims=1): PyTorch's matmul does not fold a
@@ -1074,6 +1076,21 @@ def _matmul(op, level, args, kwargs):
     if ra == 1:
         out = out.squeeze(-2 if rb != 1 else -1)      # (counted from the end, as PyTorch saves it)
     return wrap(out, level)
+
+
+def _mv_of_batched_vectors(matrix, vector, matrix_batched, level):
+    """mv(A, v) with v batched, as PyTorch's rule runs it: the matrices' batch dim moved to the
+    front by a permute (recorded even where it is there already), v a column, one matmul,
+    squeezed; A not batched: v's batch dim moved last (a permute), one mm, batch dim 1."""
+    def moved(batched, to_front):
+        value, bdim = batched._value, batched._bdim
+        order = [d for d in range(value.dim()) if d != bdim]
+        order.insert(0 if to_front else len(order), bdim)
+        return value.permute(*order)
+    if not matrix_batched:
+        return wrap(matrix.matmul(moved(vector, to_front=False)), level, bdim=1)
+    column = front(vector).unsqueeze(-1)
+    return wrap(moved(matrix, to_front=True).matmul(column).squeeze(-1), level)
 
 
 def _dot_of_one_batched(a, b, a_batched):
@@ -1299,3 +1316,7 @@ RULES.update(CONV_RULES)
 # torch.linalg's rules (PyTorch: BatchRulesLinearAlgebra.cpp)
 from ._batch_rules_linalg import LINALG_RULES  # noqa: E402  (they use the helpers above)
 RULES.update(LINALG_RULES)
+
+# more products, triangles and diagonals (PyTorch: its decompositions and view rules)
+from ._batch_rules_products import PRODUCT_RULES  # noqa: E402  (they use the helpers above)
+RULES.update(PRODUCT_RULES)
