@@ -1031,9 +1031,12 @@ def _matmul(op, level, args, kwargs):
     if not (isinstance(args[0], Tensor) and isinstance(args[1], Tensor)) or 0 in (ra, rb):
         return NotImplemented
     name = op.__name__
-    if (name == "mm" and (ra, rb) != (2, 2)) or (name == "mv" and (ra, rb) != (2, 1)) or (
-            name == "dot" and (ra, rb) != (1, 1)):
-        return NotImplemented              # the fallback gives PyTorch's error
+    if name == "dot" and (ra, rb) != (1, 1):
+        raise RuntimeError("Got wrong shapes for dot")        # (the messages of PyTorch's rules)
+    wanted = {"mm": (2, 2), "mv": (2, 1)}.get(name)
+    if wanted and (ra, rb) != wanted:
+        raise RuntimeError(f"Shape mismatch: Got incorrect dims for {name}(a, b). a has dim {ra}and b "
+                           f"has dim {rb}but expected them to have dim {wanted[0]} and dim {wanted[1]}")
     from .._ops.shape import unsafe_view
     if name == "mv" and b_batched:
         return _mv_of_batched_vectors(args[0], args[1], a_batched, level)
@@ -1061,7 +1064,7 @@ def _matmul(op, level, args, kwargs):
     # (a row on the left, a column on the right), a batched operand gets size-1 dims after
     # its batch dim up to the other's number of dims, and broadcasting does the rest.
     if ra == 1:
-        a = a.unsqueeze(1 if a_batched else 0)
+        a = a.unsqueeze((-2 if rb == 1 else 1) if a_batched else 0)     # (dot: -2, as PyTorch)
     if rb == 1:
         b = b.unsqueeze(-1)
     rank = max(max(ra, 2), max(rb, 2))
@@ -1070,7 +1073,11 @@ def _matmul(op, level, args, kwargs):
         if not batched or own_rank >= rank:
             return value
         return value.view((value.shape[0],) + (1,) * (rank - own_rank) + tuple(value.shape[1:]))
-    out = padded(a, a_batched, max(ra, 2)).matmul(padded(b, b_batched, max(rb, 2)))
+    a, b = padded(a, a_batched, max(ra, 2)), padded(b, b_batched, max(rb, 2))
+    if innermost_level((a, b)) and a.dim() >= 3 and b.dim() >= 3 and a.shape[-1] == b.shape[-2]:
+        out = _matmul_of_batches(a, b)    # (batched by an outer vmap too: matmul's steps there)
+    else:
+        out = a.matmul(b)
     if rb == 1:
         out = out.squeeze(-1)
     if ra == 1:

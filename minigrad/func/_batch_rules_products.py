@@ -24,11 +24,16 @@ from ._batch_rules import (dispatch, unwrap, wrap, innermost_level, _arguments, 
 
 
 def _triangle(op, level, args, kwargs):
-    """tril(t, diagonal), triu(t, diagonal): the same triangle of every sample's last two dims."""
+    """tril(t, diagonal), triu(t, diagonal): the same triangle of every sample's last two dims,
+    the batch dim in front."""
     given = _arguments(("input", "diagonal"), args, kwargs, diagonal=0)
     value, batched = unwrap(given["input"], level) if given else (None, False)
-    if not batched or given["input"].dim() < 2 or innermost_level(given["diagonal"]):
-        return NotImplemented           # (the fallback gives PyTorch's error)
+    if not batched or innermost_level(given["diagonal"]):
+        return NotImplemented
+    if given["input"].dim() == 0:
+        raise RuntimeError(f"{op.__name__}: The input tensor must have at least 2 dimensions.")
+    # (as PyTorch's rule, a sample of one dim is not refused: the triangle of the whole batch,
+    # one row per sample)
     return wrap(op(value, given["diagonal"]), level)
 
 
@@ -40,8 +45,8 @@ def _diag_embed(op, level, args, kwargs):
         return NotImplemented
     rank = given["input"].dim() + 1
     dims = [_normalize(given[name], rank) for name in ("dim1", "dim2")]
-    if None in dims or dims[0] == dims[1]:
-        return NotImplemented
+    if None in dims:
+        return NotImplemented           # (same dims: the function's error, with the dims it is given)
     return wrap(op(value, given["offset"], *dims), level)
 
 
