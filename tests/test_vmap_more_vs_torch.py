@@ -286,3 +286,79 @@ def _failure(L, name):
 def test_failure_is_torchs(name):
     torch = import_torch()
     assert _failure(minigrad, name) == _failure(torch, name)
+
+
+# --- vjp_fn(c) with c not batched: a derivative that uses no batched value is not batched -------
+# (PyTorch's backward pass starts from c itself: what it computes from c and from values not
+# batched alone is not batched, so .item() works on it inside the vmap)
+
+def _item_or_refusal(tensor):
+    try:
+        tensor.sum().item()
+        return "item"
+    except RuntimeError as error:
+        return str(error)[:40]
+
+
+def _vjp_programs(L):
+    F = L.func
+    c = L.tensor([0.5, -1.0, 2.0, 0.25], dtype=L.float64)
+    c_grad = L.tensor([0.5, -1.0, 2.0, 0.25], dtype=L.float64, requires_grad=True)
+
+    def vjp_of(function, *primals, cotangent=c):
+        return F.vjp(function, *primals)[1](cotangent)
+    return {
+        "linear": lambda x, y: vjp_of(lambda t: t * 2, x),
+        "linear_sum_expand": lambda x, y: vjp_of(
+            lambda t: (t * 3).sum(0, keepdim=True).expand(4) + t, x),
+        "linear_in_one_of_two": lambda x, y: vjp_of(lambda t, w: t * w, x, c),
+        "not_linear": lambda x, y: vjp_of(lambda t: t.sin(), x),
+        "input_not_used": lambda x, y: vjp_of(lambda t, u: t * 2, x, x),
+        "captured_batched": lambda x, y: vjp_of(lambda t: t * y, c),
+        "cotangent_requires_grad": lambda x, y: vjp_of(lambda t: t * 2, x, cotangent=c_grad),
+        "two_outputs": lambda x, y: vjp_of(lambda t: (t * 2, t.sin()), x, cotangent=(c, c)),
+        "two_outputs_zero_cotangent": lambda x, y: vjp_of(
+            lambda t: (t * 2, t.sin()), x, cotangent=(c, L.zeros(4, dtype=L.float64))),
+        "stacked": lambda x, y: vjp_of(lambda t: L.stack([t, t * 2]), x,
+                                       cotangent=L.ones(2, 4, dtype=L.float64)),
+        "batched_cotangent": lambda x, y: vjp_of(lambda t: t * 2, x, cotangent=y),
+        "grad": lambda x, y: (F.grad(lambda t: (t * c).sum())(x),),
+        "jacrev": lambda x, y: (F.jacrev(lambda t: t * 2)(x),),
+    }
+
+
+def _vjp_outcome(L, name):
+    xs = L.tensor(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
+    ys = L.tensor(np.linspace(-2.0, 1.0, 12).reshape(3, 4))
+    seen = []
+
+    def body(x, y):
+        out = _vjp_programs(L)[name](x, y)
+        seen.extend(_item_or_refusal(o) for o in out)
+        return out
+    out = L.func.vmap(body)(xs, ys)
+    return seen, [(tuple(o.shape), graph(o)) for o in out], [o.detach().numpy() for o in out]
+
+
+@pytest.mark.parametrize("name", list(_vjp_programs(minigrad)))
+def test_vjp_of_no_batched_value_is_not_batched(name):
+    torch = import_torch()
+    ours, theirs = _vjp_outcome(minigrad, name), _vjp_outcome(torch, name)
+    assert ours[:2] == theirs[:2]        # .item() inside, shapes, graphs
+    _assert_same(ours[2], theirs[2], exact=True)
+
+
+def _unbatched_output(L, out_dims):
+    c = L.tensor([0.5, -1.0, 2.0], dtype=L.float64, requires_grad=True)
+    out = L.func.vmap(lambda x: c * 2, out_dims=out_dims)(L.ones(3, 2, dtype=L.float64))
+    return tuple(out.shape), graph(out), out.detach().numpy()
+
+
+@pytest.mark.parametrize("out_dims", [0, 1])
+def test_output_not_batched_is_expanded_once(out_dims):
+    """A result that is not batched leaves vmap through one ExpandBackward0, with the batch
+    at out_dims (PyTorch lines the tensor up with the expanded shape from the end)."""
+    torch = import_torch()
+    ours, theirs = _unbatched_output(minigrad, out_dims), _unbatched_output(torch, out_dims)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_array_equal(ours[2], theirs[2])
