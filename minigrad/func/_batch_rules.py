@@ -270,12 +270,20 @@ def per_sample_as_pytorch(name, op, level, args, kwargs=None):
         if not (isinstance(value, BatchedTensor) and value._level == level):
             return value
         order = [value._bdim] + [d for d in range(value._value.dim()) if d != value._bdim]
-        return BatchedTensor(value._value.permute(order), 0, level)
+        moved = BatchedTensor(value._value.permute(order), 0, level)
+        moved._vmap_levels = value._vmap_levels     # (a sample of an outer vmap's fallback)
+        return moved
     out = run_per_sample(name, op, level, _map(batch_in_front, args), _map(batch_in_front, kwargs or {}))
 
     def viewed(value):
         if isinstance(value, BatchedTensor) and value._level == level:
-            return wrap(value._value.view(value._value.shape), level, value._bdim)
+            view = value._value.view(value._value.shape)
+            # (still batched at the levels of outer vmaps' fallbacks, which stack the results)
+            inner = view
+            while isinstance(inner, BatchedTensor):
+                inner = inner._value
+            inner._vmap_levels |= _marks(value._value)
+            return wrap(view, level, value._bdim)
         return value
     if isinstance(out, tuple):
         items = [viewed(item) for item in out]
