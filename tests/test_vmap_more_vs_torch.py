@@ -126,8 +126,19 @@ PROGRAMS = {
                              (2, 3, 2, 5), (2, 3, 2, 4), (2, 3, 4, 5)),
     "tril_nested": _program(lambda L, vmap, a: vmap(vmap(L.tril))(a), (2, 3, 4, 4)),
     "kron_nested": _program(lambda L, vmap, x, y: vmap(vmap(L.kron))(x, y), (2, 3, 2), (2, 3, 3)),
+    # no rule, inside vmap inside vmap: PyTorch's two fallbacks, nested
+    "vander_nested": _program(lambda L, vmap, x: vmap(vmap(L.vander))(x), (2, 3, 4)),
+    "pdist_nested": _program(lambda L, vmap, a: vmap(vmap(L.pdist))(a), (2, 3, 4, 2)),
+    "diagflat_nested_in_dims_1": _program(lambda L, vmap, a: vmap(vmap(L.diagflat), in_dims=1)(a),
+                                          (3, 2, 2, 2)),
+    # in place: no rule in PyTorch (its warning), each sample changed through a view
+    "triu_in_place": _program(lambda L, vmap, a: vmap(lambda t: t.clone().triu_(1))(a), (3, 4, 4)),
+    "tril_in_place_nested": _program(lambda L, vmap, a: vmap(vmap(lambda t: t.clone().tril_()))(a),
+                                     (3, 2, 2, 2)),
 }
-_PER_SAMPLE = ("vander", "vander_increasing", "pdist", "pdist_functional", "diagflat")
+_PER_SAMPLE = ("vander", "vander_increasing", "pdist", "pdist_functional", "diagflat",
+               "vander_nested", "pdist_nested", "diagflat_nested_in_dims_1", "triu_in_place",
+               "tril_in_place_nested")
 
 
 def _flat(tree):
@@ -229,7 +240,7 @@ def test_saved_settings_are_torchs(name):
 @pytest.mark.parametrize("name", ["inner_vectors", "tensordot_lists", "kron_ranks", "multi_dot_row",
                                   "addmm_factors", "addmv_factors", "addr_factors",
                                   "baddbmm_factors", "diag_embed_dims", "diag_of_matrix_offset",
-                                  "triu_in_dims_1", "pdist", "diagflat"])
+                                  "triu_in_dims_1", "pdist", "diagflat", "pdist_nested"])
 def test_gradcheck(name):
     """The gradients of the whole-batch programs, against finite differences."""
     program = PROGRAMS[name]
@@ -362,3 +373,35 @@ def test_output_not_batched_is_expanded_once(out_dims):
     ours, theirs = _unbatched_output(minigrad, out_dims), _unbatched_output(torch, out_dims)
     assert ours[:2] == theirs[:2]
     np.testing.assert_array_equal(ours[2], theirs[2])
+
+
+def _grad_with_tril_in_place(L):
+    a = L.tensor(np.random.default_rng(0).standard_normal((3, 4, 4)), requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = L.func.vmap(L.func.grad(lambda t: (t.clone().tril_() ** 2).sum()))(a)
+    return out.detach().numpy(), [str(w.message)[:100] for w in caught], graph(out)[0]
+
+
+def test_tril_in_place_inside_grad_inside_vmap():
+    """Recorded once for the batch (PyTorch: once per sample, through views), with PyTorch's
+    warning, gradient and top node."""
+    torch = import_torch()
+    ours, theirs = _grad_with_tril_in_place(minigrad), _grad_with_tril_in_place(torch)
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    assert ours[1:] == theirs[1:]
+
+
+def _nested_fallback_values(L):
+    a = L.tensor(np.random.default_rng(0).standard_normal((2, 3, 4, 4)))
+    b = L.tensor(np.random.default_rng(1).standard_normal((2, 3, 4)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return L.func.vmap(L.func.vmap(L.linalg.tensorsolve))(a, b).numpy()
+
+
+def test_fallback_inside_vmap_inside_vmap_gives_each_sample_its_own():
+    """(Each inner sample's own result, not the first one's.)"""
+    torch = import_torch()
+    np.testing.assert_allclose(_nested_fallback_values(minigrad), _nested_fallback_values(torch),
+                               rtol=1e-12, atol=1e-12)

@@ -219,10 +219,11 @@ def _each_sample(name, op, level, args, kwargs):
 # its nodes saved. PyTorch's grad records the change once, at its own level, above the vmap's
 # fallback: its node is the operation's own (PowBackward1, ClampBackward1, ...).
 
-# operations that change each element by the element at the same place of the others: on the
-# whole batch at once they change each sample as on its own
+# operations that change each element by the element at the same place of the others (or,
+# tril_ and triu_, each matrix of the last two dims): on the whole batch at once, batch dim
+# in front, they change each sample as on its own
 _ELEMENTWISE_IN_PLACE = set("""pow_ clamp_ clip_ clamp_min_ clamp_max_ masked_fill_ square_ negative_
-    neg_ fix_ trunc_ copy_ fill_""".split())
+    neg_ fix_ trunc_ copy_ fill_ tril_ triu_""".split())
 
 
 def _differentiated_inside(level):

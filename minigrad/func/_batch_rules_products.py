@@ -18,9 +18,10 @@ PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp (the add* decomposi
 BatchRulesViews.cpp, torch/_refs (addr), aten/src/ATen/native/Linear.cpp (tensordot, kron).
 """
 from .._tensor import Tensor
-from .._functorch import warn_no_batching_rule
+from .._functorch import warn_no_batching_rule, _Vmaps
+from ._batched_tensor import BatchedTensor
 from ._batch_rules import (dispatch, unwrap, wrap, innermost_level, _arguments, _normalize,
-                           per_sample_as_pytorch)
+                           per_sample_as_pytorch, _marks)
 
 
 def _triangle(op, level, args, kwargs):
@@ -178,13 +179,28 @@ def _addr(op, level, args, kwargs):
 
 def _no_rule(name):
     """An operation PyTorch has no rule for: once per sample, with its warning and the graph
-    of its fallback."""
+    of its fallback. Met again at an outer level (a vmap inside a vmap, whose fallback runs it
+    per sample), that level's fallback too, as PyTorch nests them; the inner level's fallback
+    then moves each result's batch dim to the front (a permute, recorded even when nothing
+    moves, as PyTorch's graph shows)."""
     def rule(op, level, args, kwargs):
         def of_sample(*a, **k):
-            warn_no_batching_rule(name, (a, k))
+            warn_no_batching_rule(name, (a, k))       # (for every level batching the sample)
             return op(*a, **k)
+        inside_inner_fallback = _Vmaps.looping >> (level + 1)
+        if inside_inner_fallback:       # (op is the inner level's of_sample: it warns)
+            return _at_outer_level(name, op, level, args, kwargs)
         return per_sample_as_pytorch(name, of_sample, level, args, kwargs)
     return rule
+
+
+def _at_outer_level(name, op, level, args, kwargs):
+    out = per_sample_as_pytorch(name, op, level, args, kwargs)
+    if not isinstance(out, BatchedTensor):
+        return out
+    value = out._value.permute(*range(out._value.dim()))
+    value._vmap_levels |= _marks(out._value)      # (for the inner level's fallback)
+    return wrap(value, level, out._bdim)
 
 
 PRODUCT_RULES = {"tril": _triangle, "triu": _triangle, "diag_embed": _diag_embed, "diag": _diag,
