@@ -95,6 +95,18 @@ PROGRAMS = {
     "mv": _program(lambda L, vmap, a, v: vmap(L.mv)(a, v), (3, 2, 4), (3, 4)),
     "mv_in_dims_1": _program(lambda L, vmap, a, v: vmap(L.mv, in_dims=(1, 0))(a, v), (2, 3, 4), (3, 4)),
     "mv_vector_batched": _program(lambda L, vmap, a, v: vmap(lambda u: L.mv(a[0], u))(v), (3, 2, 4), (3, 4)),
+    # matmul of a matrix (or a stack of them) and a vector, of a vector and a matrix: mv, mm
+    "matmul_matrix_vector": _program(lambda L, vmap, a, v: vmap(L.matmul)(a, v), (3, 2, 4), (3, 4)),
+    "matmul_vector_batched": _program(lambda L, vmap, a, v: vmap(lambda u: a[0] @ u)(v),
+                                      (3, 2, 4), (3, 4)),
+    "matmul_stack_vector": _program(lambda L, vmap, a, v: vmap(L.matmul)(a, v), (3, 2, 3, 4), (3, 4)),
+    "matmul_stack_not_batched": _program(lambda L, vmap, a, v: vmap(lambda u: L.matmul(a[0], u))(v),
+                                         (3, 2, 3, 4), (3, 4)),
+    "matmul_vector_matrix": _program(lambda L, vmap, v, a: vmap(L.matmul)(v, a), (3, 4), (3, 4, 2)),
+    "matmul_vector_not_batched": _program(lambda L, vmap, v, a: vmap(lambda m: L.matmul(v[0], m))(a),
+                                          (3, 4), (3, 4, 2)),
+    "matmul_nested": _program(lambda L, vmap, a, b: vmap(vmap(L.matmul))(a, b),
+                              (2, 3, 2, 4), (2, 3, 4, 5)),
     # triangles and diagonals: their own node on the batch
     "tril": _program(lambda L, vmap, a: vmap(L.tril)(a), (3, 4, 4)),
     "triu_offset": _program(lambda L, vmap, a: vmap(lambda t: L.triu(t, 1))(a), (3, 4, 5)),
@@ -180,7 +192,7 @@ def _assert_same(ours, theirs, exact):
 # values from a matrix product (mm, bmm, dot): PyTorch's BLAS adds in an order of its own, so
 # they agree to rounding (see README); the others agree to the last bit
 _BLAS = tuple(n for n in PROGRAMS if n.split("_")[0] in (
-    "inner", "tensordot", "multi", "addmm", "addmv", "baddbmm", "mv") and n != "inner_number")
+    "inner", "tensordot", "multi", "addmm", "addmv", "baddbmm", "mv", "matmul") and n != "inner_number")
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))

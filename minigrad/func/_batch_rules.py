@@ -1047,8 +1047,18 @@ def _matmul(op, level, args, kwargs):
         raise RuntimeError(f"Shape mismatch: Got incorrect dims for {name}(a, b). a has dim {ra}and b "
                            f"has dim {rb}but expected them to have dim {wanted[0]} and dim {wanted[1]}")
     from .._ops.shape import unsafe_view
-    if name == "mv" and b_batched:
-        return _mv_of_batched_vectors(args[0], args[1], a_batched, level)
+    if name in ("mv", "matmul", "__matmul__") and b_batched and rb == 1 and ra >= 2:
+        if ra == 2:                      # (matmul runs mv: its rule)
+            return _mv_of_batched_vectors(args[0], args[1], a_batched, level)
+        # a stack of matrices times a batch of vectors: matmul folds the stack into the rows
+        # of one matrix, runs mv (by its rule) and gives the product its shape back
+        rows = tuple(args[0].shape[:-1])
+        product = args[0].reshape(int(np.prod(rows)), args[0].shape[-1]).mv(args[1])
+        return dispatch("unsafe_view", unsafe_view, (product, rows), {})
+    if name in ("matmul", "__matmul__") and (ra, rb) == (1, 2) and b_batched:
+        # a vector times a batch of matrices: as a row, by mm's rule, squeezed in place
+        product = args[0].unsqueeze(0).mm(args[1])
+        return dispatch("squeeze_dims_", _squeeze_dims_in_place, (product, (0,)), {})
     if a_batched and not b_batched and rb <= 2 and not isinstance(a, BatchedTensor) and \
             not a.is_contiguous() and not (ra == 1 and rb == 1):
         # the batch dim was not in front (in_dims=1): PyTorch's matmul does not fold a
