@@ -128,15 +128,15 @@ def _scaled(product, number):
     return product if number == 1 else dispatch("mul_by_number", mul_by_number, (product, number), {})
 
 
-def _add_products(product_name):
-    """addmv(input, mat, vec), baddbmm(input, b1, b2): PyTorch's decomposition under vmap,
-    ``beta * input + alpha * product`` (no multiplication by an alpha of 1, no input for a
-    beta of 0)."""
+def _add_products(product_name, names):
+    """addmv(input, mat, vec), baddbmm(input, batch1, batch2): PyTorch's decomposition under
+    vmap, ``beta * input + alpha * product`` (no multiplication by an alpha of 1, no input for
+    a beta of 0)."""
     def rule(op, level, args, kwargs):
-        given = _with_factors(("input", "first", "second"), args, kwargs)
+        given = _with_factors(names, args, kwargs)
         if given is None:
             return NotImplemented
-        product = getattr(given["first"], product_name)(given["second"])
+        product = getattr(given[names[1]], product_name)(given[names[2]])
         out = _scaled(product, given["alpha"])
         if given["beta"] != 0:
             out = _scaled_always(given["input"], given["beta"]) + out
@@ -195,6 +195,7 @@ def _no_rule(name):
 
 
 def _at_outer_level(name, op, level, args, kwargs):
+    """The fallback of an outer level, met inside the fallback of an inner one (see _no_rule)."""
     out = per_sample_as_pytorch(name, op, level, args, kwargs)
     if not isinstance(out, BatchedTensor):
         return out
@@ -205,6 +206,8 @@ def _at_outer_level(name, op, level, args, kwargs):
 
 PRODUCT_RULES = {"tril": _triangle, "triu": _triangle, "diag_embed": _diag_embed, "diag": _diag,
                  "tensordot": _tensordot, "inner": _tensordot, "kron": _kron,
-                 "addmm": _addmm, "addmv": _add_products("mv"), "baddbmm": _add_products("bmm"),
-                 "addr": _addr, "linalg.multi_dot": _multi_dot, "vander": _no_rule("vander"), "pdist": _no_rule("pdist"),
+                 "linalg.multi_dot": _multi_dot, "addmm": _addmm, "addr": _addr,
+                 "addmv": _add_products("mv", ("input", "mat", "vec")),
+                 "baddbmm": _add_products("bmm", ("input", "batch1", "batch2")),
+                 "vander": _no_rule("vander"), "pdist": _no_rule("pdist"),
                  "F.pdist": _no_rule("pdist"), "diagflat": _no_rule("diagflat")}
