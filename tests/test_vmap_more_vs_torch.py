@@ -107,6 +107,17 @@ PROGRAMS = {
                                           (3, 4), (3, 4, 2)),
     "matmul_nested": _program(lambda L, vmap, a, b: vmap(vmap(L.matmul))(a, b),
                               (2, 3, 2, 4), (2, 3, 4, 5)),
+    # F.linear with a weight and bias that require grad: addmm's steps, matmul's fold
+    "linear": _program(lambda L, vmap, x, w, b: vmap(lambda t: L.nn.functional.linear(t, w, b))(x),
+                       (3, 2, 4), (5, 4), (5,)),
+    "linear_stack": _program(lambda L, vmap, x, w, b: vmap(
+        lambda t: L.nn.functional.linear(t, w, b))(x), (3, 2, 3, 4), (5, 4), (5,)),
+    "linear_stack_no_bias": _program(lambda L, vmap, x, w: vmap(
+        lambda t: L.nn.functional.linear(t, w))(x), (3, 2, 3, 4), (5, 4)),
+    "linear_in_dims_1": _program(lambda L, vmap, x, w, b: vmap(
+        lambda t: L.nn.functional.linear(t, w, b), in_dims=1)(x), (2, 3, 4), (5, 4), (5,)),
+    "linear_vector": _program(lambda L, vmap, x, w, b: vmap(lambda t: L.nn.functional.linear(t, w, b))(x),
+                              (3, 4), (5, 4), (5,)),
     # triangles and diagonals: their own node on the batch
     "tril": _program(lambda L, vmap, a: vmap(L.tril)(a), (3, 4, 4)),
     "triu_offset": _program(lambda L, vmap, a: vmap(lambda t: L.triu(t, 1))(a), (3, 4, 5)),
@@ -192,7 +203,8 @@ def _assert_same(ours, theirs, exact):
 # values from a matrix product (mm, bmm, dot): PyTorch's BLAS adds in an order of its own, so
 # they agree to rounding (see README); the others agree to the last bit
 _BLAS = tuple(n for n in PROGRAMS if n.split("_")[0] in (
-    "inner", "tensordot", "multi", "addmm", "addmv", "baddbmm", "mv", "matmul") and n != "inner_number")
+    "inner", "tensordot", "multi", "addmm", "addmv", "baddbmm", "mv", "matmul", "linear")
+    and n != "inner_number")
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
@@ -252,7 +264,7 @@ def test_saved_settings_are_torchs(name):
 @pytest.mark.parametrize("name", ["inner_vectors", "tensordot_lists", "kron_ranks", "multi_dot_row",
                                   "addmm_factors", "addmv_factors", "addr_factors",
                                   "baddbmm_factors", "diag_embed_dims", "diag_of_matrix_offset",
-                                  "triu_in_dims_1", "pdist", "diagflat", "pdist_nested"])
+                                  "triu_in_dims_1", "pdist", "diagflat", "pdist_nested", "linear_stack"])
 def test_gradcheck(name):
     """The gradients of the whole-batch programs, against finite differences."""
     program = PROGRAMS[name]

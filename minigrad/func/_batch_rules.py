@@ -1200,14 +1200,52 @@ def _linear(op, level, args, kwargs):
         out = dispatch("matmul", matmul, (given["input"], given["weight"].t()), {})
         bias = given.get("bias")
         return out if bias is None else out + bias
-    out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (given["input"], given["weight"].t()), {})
-    if out is NotImplemented:
-        return out
-    bias = given.get("bias")
-    if bias is None:
+    input, weight, bias = given["input"], given["weight"], given.get("bias")
+    steps = _linear_steps(input, weight, bias, level)
+    if steps is not None:
+        return steps
+    out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (input, weight.t()), {})
+    if out is NotImplemented or bias is None:
         return out
     # (PyTorch adds the bias first for a batch of matrices, second for a batch of vectors)
-    return bias + out if given["input"].dim() > 1 else out + bias
+    return bias + out if input.dim() > 1 else out + bias
+
+
+def _linear_steps(input, weight, bias, level):
+    """F.linear of a batched input as PyTorch writes linear: with a bias, addmm for a matrix
+    (its rule: ``bias * 1`` added to mm, MulBackward1), and for a contiguous stack of matrices
+    the rows flattened (a view), addmm, viewed back; without one, matmul, which folds a stack
+    of matrices into the rows of one mm (a reshape, mm by its rule, an unsafe view). None for
+    the other cases (see _linear)."""
+    from .._ops.shape import unsafe_view
+    from ._batch_rules_products import _addmm
+    if not isinstance(input, BatchedTensor) or isinstance(input._value, BatchedTensor) or \
+            input.dim() < 2 or (bias is None and input.dim() == 2):
+        return None
+    rows, columns = tuple(input.shape[:-1]), input.shape[-1]
+    flat_rows = int(np.prod(rows))
+    if bias is not None and input.dim() == 2:
+        return _addmm(None, level, (bias, input, weight.t()), {})
+    if bias is not None and bias.dim() == 1 and _contiguous_sample(input):
+        out = _addmm(None, level, (bias, input.reshape(flat_rows, columns), weight.t()), {})
+        return out.view(*rows, out.shape[-1])
+    if bias is None and (weight.requires_grad or _contiguous_sample(input)):
+        product = input.reshape(flat_rows, columns).mm(weight.t())
+        return dispatch("unsafe_view", unsafe_view, (product, rows + (weight.shape[0],)), {})
+    return None
+
+
+def _contiguous_sample(batched):
+    """Is one sample of ``batched`` (its value without the batch dim) laid out contiguously?"""
+    value = batched._value
+    sizes = [n for d, n in enumerate(value.shape) if d != batched._bdim]
+    steps = [n for d, n in enumerate(value.stride()) if d != batched._bdim]
+    expected = 1
+    for size, step in zip(reversed(sizes), reversed(steps)):
+        if size != 1 and step != expected:
+            return False
+        expected *= size
+    return True
 
 
 def _rmatmul(op, level, args, kwargs):
