@@ -3,10 +3,12 @@
 ``inner``, ``tensordot``, ``kron``, ``multi_dot`` of vectors, ``addmm``, ``addmv``, ``addr``,
 ``baddbmm``, ``diag``, ``diag_embed``, ``tril`` and ``triu`` run once for the whole batch, as in
 PyTorch: their own node, or the nodes of the steps PyTorch's vmap runs them as (addmm: a
-product with beta, mm, an add with alpha). ``vander``, ``pdist`` and ``diagflat`` have no rule
-in PyTorch: they run once per sample, with PyTorch's warning and the graph of its fallback.
-Each program runs in minigrad and in PyTorch: shapes, graphs, values (to the last bit),
-gradients, warnings and the saved settings must agree.
+product with beta, mm, an add with alpha); so do ``matmul`` (mv's rule, matmul's fold) and
+``F.linear`` (addmm's steps). ``vander``, ``pdist`` and ``diagflat`` have no rule in PyTorch:
+they run once per sample, with PyTorch's warning and the graph of its fallback. Each program
+runs in minigrad and in PyTorch: shapes, graphs, values (to the last bit, but for matrix
+products, whose BLAS adds in its own order), gradients, warnings and the saved settings must
+agree. Then: ``vjp_fn(c)`` of a function linear in a batched x, c not batched, is not batched.
 """
 import warnings
 
@@ -105,6 +107,14 @@ PROGRAMS = {
     "matmul_vector_matrix": _program(lambda L, vmap, v, a: vmap(L.matmul)(v, a), (3, 4), (3, 4, 2)),
     "matmul_vector_not_batched": _program(lambda L, vmap, v, a: vmap(lambda m: L.matmul(v[0], m))(a),
                                           (3, 4), (3, 4, 2)),
+    # ... of stacks of matrices: matmul's steps (a fold, or expand, reshape, bmm), each by its rule
+    "matmul_stacks": _program(lambda L, vmap, a, b: vmap(L.matmul)(a, b), (3, 2, 3, 4), (3, 2, 4, 5)),
+    "matmul_stack_matrix": _program(lambda L, vmap, a, b: vmap(L.matmul)(a, b), (3, 2, 3, 4), (3, 4, 5)),
+    "matmul_matrix_stack": _program(lambda L, vmap, a, b: vmap(L.matmul)(a, b), (3, 3, 4), (3, 2, 4, 5)),
+    "matmul_stack_weight": _program(lambda L, vmap, a, w: vmap(lambda t: t @ w)(a), (3, 2, 3, 4), (4, 5)),
+    "matmul_weight_stack": _program(lambda L, vmap, w, a: vmap(lambda t: w @ t)(a), (4, 5), (3, 2, 5, 3)),
+    "matmul_stacks_nested": _program(lambda L, vmap, a, b: vmap(vmap(L.matmul))(a, b),
+                                     (2, 3, 2, 3, 4), (2, 3, 2, 4, 5)),
     "matmul_nested": _program(lambda L, vmap, a, b: vmap(vmap(L.matmul))(a, b),
                               (2, 3, 2, 4), (2, 3, 4, 5)),
     # F.linear with a weight and bias that require grad: addmm's steps, matmul's fold
