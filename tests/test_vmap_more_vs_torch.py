@@ -439,3 +439,16 @@ def test_fallback_inside_vmap_inside_vmap_gives_each_sample_its_own():
     torch = import_torch()
     np.testing.assert_allclose(_nested_fallback_values(minigrad), _nested_fallback_values(torch),
                                rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["kron_ranks", "addmm_factors", "addr_factors", "diag_embed_dims",
+                                  "tril", "inner_vectors", "linear"])
+def test_gradgradcheck(name):
+    """Second derivatives of the whole-batch programs, against finite differences."""
+    program = PROGRAMS[name]
+    _, leaves = program(minigrad)
+    inputs = [leaf.detach().clone().requires_grad_() for leaf in leaves]
+
+    def run(*a):
+        return tuple(o for o in _flat(program.body(minigrad, minigrad.func.vmap, *a)) if o.requires_grad)
+    assert minigrad.autograd.gradgradcheck(run, inputs)
