@@ -1050,7 +1050,8 @@ def _matmul(op, level, args, kwargs):
     if name in ("mv", "matmul", "__matmul__") and b_batched and (ra, rb) == (2, 1):
         return _mv_of_batched_vectors(args[0], args[1], a_batched, level)    # (matmul runs mv)
     if name in ("matmul", "__matmul__") and max(ra, rb) >= 3:
-        return _matmul_steps(args[0], args[1])
+        from ._batch_rules_products import matmul_steps
+        return matmul_steps(args[0], args[1])
     if name in ("matmul", "__matmul__") and (ra, rb) == (1, 2) and b_batched:
         # a vector times a batch of matrices: as a row, by mm's rule, squeezed in place
         product = args[0].unsqueeze(0).mm(args[1])
@@ -1142,55 +1143,6 @@ def _bmm(op, level, args, kwargs):
     return wrap(a.matmul(b), level)
 
 
-def _matmul_steps(a, b):
-    """matmul(a, b) with a stack of matrices on one side, as PyTorch's matmul runs on batched
-    tensors, each step by its rule: the stack folded into the rows of one mm or mv (on the
-    right: transposed) when its layout allows it or the other side requires grad, else
-    both sides expanded to the broadcast batch, flattened, one bmm, unflattened."""
-    from .._ops.shape import unsafe_view
-    ra, rb = a.dim(), b.dim()
-    if ra >= 3 and rb <= 2 and (_plain_requires_grad(b) or _foldable(a, transposed=False)):
-        rows = tuple(a.shape[:-1])
-        folded = a.reshape(int(np.prod(rows)), a.shape[-1])
-        product = folded.mm(b) if rb == 2 else folded.mv(b)
-        return dispatch("unsafe_view", unsafe_view, (product, rows + tuple(b.shape[1:])), {})
-    if rb >= 3 and ra <= 2 and (_plain_requires_grad(a) or ra == 1 and _foldable(b, transposed=True)):
-        flipped = b.mT
-        rows = tuple(flipped.shape[:-1])
-        folded = flipped.reshape(int(np.prod(rows)), flipped.shape[-1])
-        if ra == 1:
-            return dispatch("unsafe_view", unsafe_view, (folded.mv(a), rows), {})
-        product = dispatch("unsafe_view", unsafe_view, (folded.mm(a.t()), rows + (a.shape[0],)), {})
-        return product.mT.contiguous()
-    n = a.shape[-2] if ra > 1 else 1
-    p = b.shape[-1] if rb > 1 else 1
-    batch = tuple(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2])))
-    count = int(np.prod(batch))
-    left = a.expand(batch + (n, a.shape[-1])).reshape(count, n, a.shape[-1])
-    if rb == 1:                      # (a vector on the right: a column, squeezed out again)
-        right = b.expand(batch + (b.shape[-1],)).reshape(count, b.shape[-1], 1)
-        return dispatch("unsafe_view", unsafe_view, (left.bmm(right).squeeze(-1), batch + (n,)), {})
-    right = b.expand(batch + tuple(b.shape[-2:])).reshape(count, *b.shape[-2:])
-    shape = batch + ((n,) if ra > 1 else ()) + (p,)
-    return dispatch("unsafe_view", unsafe_view, (left.bmm(right), shape), {})
-
-
-def _plain_requires_grad(tensor):
-    """requires_grad as PyTorch's matmul sees it under vmap (a batched tensor says False)."""
-    return not isinstance(tensor, BatchedTensor) and tensor.requires_grad
-
-
-def _foldable(tensor, transposed):
-    """Can the dims before the matrix dims of ``tensor`` (a sample, if batched) be merged with
-    its rows (``transposed``: its columns) without a copy? (PyTorch's matmul's test.)"""
-    sizes, steps = _sample_layout(tensor)
-    if 0 in sizes:
-        return True
-    if transposed:
-        sizes[-2:], steps[-2:] = sizes[:-3:-1], steps[:-3:-1]
-    return all(steps[i] == steps[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
-
-
 def _matmul_of_batches(a, b):
     """a @ b of two stacks of matrices, one or both batched by an outer vmap: as PyTorch's matmul
     decomposes at that level (each step by its rule there): the batch dims broadcast and
@@ -1246,7 +1198,8 @@ def _linear(op, level, args, kwargs):
         bias = given.get("bias")
         return out if bias is None else out + bias
     input, weight, bias = given["input"], given["weight"], given.get("bias")
-    steps = _linear_steps(input, weight, bias, level)
+    from ._batch_rules_products import linear_steps
+    steps = linear_steps(input, weight, bias, level)
     if steps is not None:
         return steps
     out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (input, weight.t()), {})
@@ -1254,54 +1207,6 @@ def _linear(op, level, args, kwargs):
         return out
     # (PyTorch adds the bias first for a batch of matrices, second for a batch of vectors)
     return bias + out if input.dim() > 1 else out + bias
-
-
-def _linear_steps(input, weight, bias, level):
-    """F.linear of a batched input as PyTorch writes linear: with a bias, addmm for a matrix
-    (its rule: ``bias * 1`` added to mm, MulBackward1), and for a contiguous stack of matrices
-    the rows flattened (a view), addmm, viewed back; without one, matmul, which folds a stack
-    of matrices into the rows of one mm (a reshape, mm by its rule, an unsafe view). None for
-    the other cases (see _linear)."""
-    from .._ops.shape import unsafe_view
-    from ._batch_rules_products import _addmm
-    if not isinstance(input, BatchedTensor) or isinstance(input._value, BatchedTensor) or \
-            input.dim() < 2 or (bias is None and input.dim() == 2):
-        return None
-    rows, columns = tuple(input.shape[:-1]), input.shape[-1]
-    flat_rows = int(np.prod(rows))
-    if bias is not None and input.dim() == 2:
-        return _addmm(None, level, (bias, input, weight.t()), {})
-    if bias is not None and bias.dim() == 1 and _contiguous_sample(input):
-        out = _addmm(None, level, (bias, input.reshape(flat_rows, columns), weight.t()), {})
-        return out.view(*rows, out.shape[-1])
-    if bias is None and (weight.requires_grad or _contiguous_sample(input)):
-        product = input.reshape(flat_rows, columns).mm(weight.t())
-        return dispatch("unsafe_view", unsafe_view, (product, rows + (weight.shape[0],)), {})
-    return None
-
-
-def _sample_layout(tensor):
-    """The sizes and strides of one sample of ``tensor`` (the memory of the whole batch without
-    the batch dims of its levels), as PyTorch's batched tensor reports them."""
-    bdims = []
-    while isinstance(tensor, BatchedTensor):
-        bdims.append(tensor._bdim)
-        tensor = tensor._value
-    sizes, steps = list(tensor.shape), list(tensor.stride())
-    for bdim in reversed(bdims):            # (the outermost level's batch dim first)
-        del sizes[bdim], steps[bdim]
-    return sizes, steps
-
-
-def _contiguous_sample(batched):
-    """Is one sample of ``batched`` laid out contiguously?"""
-    sizes, steps = _sample_layout(batched)
-    expected = 1
-    for size, step in zip(reversed(sizes), reversed(steps)):
-        if size != 1 and step != expected:
-            return False
-        expected *= size
-    return True
 
 
 def _rmatmul(op, level, args, kwargs):

@@ -14,9 +14,16 @@ minigrad (the graph is then PyTorch's):
 * no rule in PyTorch either: ``vander``, ``pdist`` and ``diagflat`` run once per sample, with
   PyTorch's "performance drop" warning and the graph of its fallback.
 
+``matmul`` with a stack of matrices on one side and ``F.linear`` of a batched input (called by
+the rules of func/_batch_rules.py) run the steps PyTorch writes them as, each by its rule too:
+matmul's fold into the rows of one mm or mv, or its expand, reshape and bmm; linear's addmm.
+
 PyTorch: aten/src/ATen/functorch/BatchRulesLinearAlgebra.cpp (the add* decompositions),
-BatchRulesViews.cpp, torch/_refs (addr), aten/src/ATen/native/Linear.cpp (tensordot, kron).
+BatchRulesViews.cpp, torch/_refs (addr), aten/src/ATen/native/Linear.cpp (tensordot, kron,
+linear), LinearAlgebra.cpp (matmul).
 """
+import numpy as np
+
 from .._tensor import Tensor
 from .._functorch import warn_no_batching_rule, _Vmaps
 from ._batched_tensor import BatchedTensor
@@ -176,6 +183,106 @@ def _addr(op, level, args, kwargs):
         return product
     return given["beta"] * input + product
 
+
+# --- matmul and F.linear: the steps PyTorch writes them as -----------------------------------
+
+def matmul_steps(a, b):
+    """matmul(a, b) with a stack of matrices on one side, as PyTorch's matmul runs on batched
+    tensors, each step by its rule: the stack folded into the rows of one mm or mv (on the
+    right: transposed) when its layout allows it or the other side requires grad, else
+    both sides expanded to the broadcast batch, flattened, one bmm, unflattened."""
+    from .._ops.shape import unsafe_view
+    ra, rb = a.dim(), b.dim()
+    if ra >= 3 and rb <= 2 and (_plain_requires_grad(b) or _foldable(a, transposed=False)):
+        rows = tuple(a.shape[:-1])
+        folded = a.reshape(int(np.prod(rows)), a.shape[-1])
+        product = folded.mm(b) if rb == 2 else folded.mv(b)
+        return dispatch("unsafe_view", unsafe_view, (product, rows + tuple(b.shape[1:])), {})
+    if rb >= 3 and ra <= 2 and (_plain_requires_grad(a) or ra == 1 and _foldable(b, transposed=True)):
+        flipped = b.mT
+        rows = tuple(flipped.shape[:-1])
+        folded = flipped.reshape(int(np.prod(rows)), flipped.shape[-1])
+        if ra == 1:
+            return dispatch("unsafe_view", unsafe_view, (folded.mv(a), rows), {})
+        product = dispatch("unsafe_view", unsafe_view, (folded.mm(a.t()), rows + (a.shape[0],)), {})
+        return product.mT.contiguous()
+    n = a.shape[-2] if ra > 1 else 1
+    p = b.shape[-1] if rb > 1 else 1
+    batch = tuple(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2])))
+    count = int(np.prod(batch))
+    left = a.expand(batch + (n, a.shape[-1])).reshape(count, n, a.shape[-1])
+    if rb == 1:                      # (a vector on the right: a column, squeezed out again)
+        right = b.expand(batch + (b.shape[-1],)).reshape(count, b.shape[-1], 1)
+        return dispatch("unsafe_view", unsafe_view, (left.bmm(right).squeeze(-1), batch + (n,)), {})
+    right = b.expand(batch + tuple(b.shape[-2:])).reshape(count, *b.shape[-2:])
+    shape = batch + ((n,) if ra > 1 else ()) + (p,)
+    return dispatch("unsafe_view", unsafe_view, (left.bmm(right), shape), {})
+
+
+def _plain_requires_grad(tensor):
+    """requires_grad as PyTorch's matmul sees it under vmap (a batched tensor says False)."""
+    return not isinstance(tensor, BatchedTensor) and tensor.requires_grad
+
+
+def _foldable(tensor, transposed):
+    """Can the dims before the matrix dims of ``tensor`` (a sample, if batched) be merged with
+    its rows (``transposed``: its columns) without a copy? (PyTorch's matmul's test.)"""
+    sizes, steps = _sample_layout(tensor)
+    if 0 in sizes:
+        return True
+    if transposed:
+        sizes[-2:], steps[-2:] = sizes[:-3:-1], steps[:-3:-1]
+    return all(steps[i] == steps[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
+
+
+def linear_steps(input, weight, bias, level):
+    """F.linear of a batched input as PyTorch writes linear: with a bias, addmm for a matrix
+    (its rule: ``bias * 1`` added to mm, MulBackward1), and for a contiguous stack of matrices
+    the rows flattened (a view), addmm, viewed back; without one, matmul, which folds a stack
+    of matrices into the rows of one mm (a reshape, mm by its rule, an unsafe view). None for
+    the other cases (see func/_batch_rules.py, _linear)."""
+    from .._ops.shape import unsafe_view
+    if not isinstance(input, BatchedTensor) or isinstance(input._value, BatchedTensor) or \
+            input.dim() < 2 or (bias is None and input.dim() == 2):
+        return None
+    rows, columns = tuple(input.shape[:-1]), input.shape[-1]
+    flat_rows = int(np.prod(rows))
+    if bias is not None and input.dim() == 2:
+        return _addmm(None, level, (bias, input, weight.t()), {})
+    if bias is not None and bias.dim() == 1 and _contiguous_sample(input):
+        out = _addmm(None, level, (bias, input.reshape(flat_rows, columns), weight.t()), {})
+        return out.view(*rows, out.shape[-1])
+    if bias is None and (weight.requires_grad or _contiguous_sample(input)):
+        product = input.reshape(flat_rows, columns).mm(weight.t())
+        return dispatch("unsafe_view", unsafe_view, (product, rows + (weight.shape[0],)), {})
+    return None
+
+
+def _sample_layout(tensor):
+    """The sizes and strides of one sample of ``tensor`` (the memory of the whole batch without
+    the batch dims of its levels), as PyTorch's batched tensor reports them."""
+    bdims = []
+    while isinstance(tensor, BatchedTensor):
+        bdims.append(tensor._bdim)
+        tensor = tensor._value
+    sizes, steps = list(tensor.shape), list(tensor.stride())
+    for bdim in reversed(bdims):            # (the outermost level's batch dim first)
+        del sizes[bdim], steps[bdim]
+    return sizes, steps
+
+
+def _contiguous_sample(batched):
+    """Is one sample of ``batched`` laid out contiguously?"""
+    sizes, steps = _sample_layout(batched)
+    expected = 1
+    for size, step in zip(reversed(sizes), reversed(steps)):
+        if size != 1 and step != expected:
+            return False
+        expected *= size
+    return True
+
+
+# --- no rule in PyTorch: its fallback -------------------------------------------------------
 
 def _no_rule(name):
     """An operation PyTorch has no rule for: once per sample, with its warning and the graph
