@@ -452,3 +452,14 @@ def test_gradgradcheck(name):
     def run(*a):
         return tuple(o for o in _flat(program.body(minigrad, minigrad.func.vmap, *a)) if o.requires_grad)
     assert minigrad.autograd.gradgradcheck(run, inputs)
+
+
+@pytest.mark.parametrize("in_dims", [0, 1, 2])
+def test_is_contiguous_answers_for_one_sample(in_dims):
+    torch = import_torch()
+
+    def answers(L):
+        x = L.zeros(3, 4, 5)
+        return [L.func.vmap(lambda t: L.tensor(f(t)), in_dims=in_dims)(x).tolist()
+                for f in (lambda t: t.is_contiguous(), lambda t: t.mT.is_contiguous())]
+    assert answers(minigrad) == answers(torch)

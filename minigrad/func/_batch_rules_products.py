@@ -282,6 +282,14 @@ def _contiguous_sample(batched):
     return True
 
 
+def _is_contiguous(op, level, args, kwargs):
+    """t.is_contiguous() (tensordot asks): is one sample laid out contiguously? (PyTorch's
+    batched tensor answers for the sample it shows.)"""
+    if len(args) != 1 or kwargs or not isinstance(args[0], BatchedTensor) or args[0]._level != level:
+        return NotImplemented
+    return _contiguous_sample(args[0])
+
+
 # --- no rule in PyTorch: its fallback -------------------------------------------------------
 
 def _no_rule(name):
@@ -317,4 +325,5 @@ PRODUCT_RULES = {"tril": _triangle, "triu": _triangle, "diag_embed": _diag_embed
                  "addmv": _add_products("mv", ("input", "mat", "vec")),
                  "baddbmm": _add_products("bmm", ("input", "batch1", "batch2")),
                  "vander": _no_rule("vander"), "pdist": _no_rule("pdist"),
-                 "F.pdist": _no_rule("pdist"), "diagflat": _no_rule("diagflat")}
+                 "F.pdist": _no_rule("pdist"), "diagflat": _no_rule("diagflat"),
+                 "is_contiguous": _is_contiguous}
