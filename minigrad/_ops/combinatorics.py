@@ -243,6 +243,7 @@ def vander(x, N=None, increasing=False):
         raise RuntimeError("N must be non-negative.")
     dtype = x._array.dtype if x._array.dtype.kind == "f" else np.dtype(np.int64)
     out = _wrap(np.empty((x.shape[0], N), dtype=dtype))
+    out._vmap_levels = x._vmap_levels       # (made from x: a sample of a vmap's fallback too)
     if N > 0:
         out.select(1, 0).fill_(1)
     if N > 1:

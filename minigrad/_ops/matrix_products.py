@@ -14,7 +14,7 @@ from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node
 from . import result
 from .pointwise import _broadcast_error, kernel_not_implemented
-from .linalg import mm, matmul, _requires_grad
+from .linalg import matmul, _requires_grad
 from .decompositions import check_matrices, inv, show_settings
 from ..autograd.graph import shown_as_given
 
@@ -115,7 +115,7 @@ def _check_chain(tensors):
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
     first = tensors[0]
     for i, t in enumerate(tensors[1:], 1):
-        if t._array.dtype != first._array.dtype:
+        if t.dtype != first.dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 "
                                f"is {cpp_name(first.dtype)} and tensor {i} {cpp_name(t.dtype)}")
 
@@ -142,7 +142,8 @@ def _multiply_chain(matrices, split, i, j):
     if i == j:
         return matrices[i]
     k = split[i][j]
-    return mm(_multiply_chain(matrices, split, i, k), _multiply_chain(matrices, split, k + 1, j))
+    # (methods: under vmap each product goes to its batching rule)
+    return _multiply_chain(matrices, split, i, k).mm(_multiply_chain(matrices, split, k + 1, j))
 
 
 def multi_dot(tensors):
@@ -166,9 +167,9 @@ def multi_dot(tensors):
         a, b, c = shapes[0][0], shapes[1][0], shapes[2][0]
         d = shapes[2][1]
         if a * b * c + a * c * d <= b * c * d + a * b * d:
-            product = mm(mm(matrices[0], matrices[1]), matrices[2])
+            product = matrices[0].mm(matrices[1]).mm(matrices[2])
         else:
-            product = mm(matrices[0], mm(matrices[1], matrices[2]))
+            product = matrices[0].mm(matrices[1].mm(matrices[2]))
     else:
         product = _multiply_chain(matrices, _chain_order(shapes), 0, len(matrices) - 1)
     shape = ((first.shape[0],) if first.ndim == 2 else ()) + ((last.shape[1],) if last.ndim == 2 else ())

@@ -25,7 +25,7 @@ from ..autograd.graph import Node
 from .._dtype import cpp_name
 from .._warnings import warn_once
 from . import result
-from .linalg import dot, mm, outer, _check_not_bool, _save_operands, _requires_grad
+from .linalg import outer, _check_not_bool, _save_operands, _requires_grad
 from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
@@ -108,7 +108,7 @@ def tensordot(a, b, dims=2):
     dims_a, dims_b = _dims_lists(a, b, dims)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
-    if a._array.dtype != b._array.dtype:
+    if a.dtype != b.dtype:       # (a batched tensor has no _array: see func/)
         raise RuntimeError("both inputs should have same dtype")
     dims_a = [_normalize_dim(d, a.ndim) for d in dims_a]
     dims_b = [_normalize_dim(d, b.ndim) for d in dims_b]
@@ -132,13 +132,14 @@ def tensordot(a, b, dims=2):
     b_moved = b.permute(as_given_b + kept_b)
     if rows == 1 and columns == 1 and a_moved.is_contiguous() and b_moved.is_contiguous():
         # one row times one column: a dot product
-        product = dot(a_moved.flatten(), b_moved.flatten())   # (flatten: a vector stays itself)
+        product = a_moved.flatten().dot(b_moved.flatten())   # (flatten: a vector stays itself)
     elif rows == 1 and columns == 1:
         # ... of memory laid out otherwise (a slice with steps, an expanded gradient): PyTorch
         # multiplies elementwise and sums instead
         product = (a_moved.squeeze() * b_moved.squeeze()).sum()
     else:
-        product = mm(a_moved.reshape(rows, summed), b_moved.reshape(summed, columns))
+        # (methods: under vmap each step goes to its batching rule)
+        product = a_moved.reshape(rows, summed).mm(b_moved.reshape(summed, columns))
     return product.view(out_shape)
 
 

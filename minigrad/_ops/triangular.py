@@ -87,6 +87,10 @@ def triu(input, diagonal=0):
 def _in_place(name, operation, numpy_function):
     def in_place(self, diagonal=0):
         from .inplace import apply_inplace, _overlaps, overlaps_itself   # (inplace.py builds on this package)
+        from ..autograd.function import _FuncTransforms
+        if _FuncTransforms.vmaps:        # (PyTorch's vmap has no rule for it: once per sample)
+            from .._functorch import warn_no_batching_rule
+            warn_no_batching_rule(name, (self,), name)     # (inside a grad too)
         _check(name, self, diagonal, in_place=True)
         expanded = _overlaps(self._array)
         if expanded or overlaps_itself(self._array):     # several elements share memory

@@ -219,10 +219,11 @@ def _each_sample(name, op, level, args, kwargs):
 # its nodes saved. PyTorch's grad records the change once, at its own level, above the vmap's
 # fallback: its node is the operation's own (PowBackward1, ClampBackward1, ...).
 
-# operations that change each element by the element at the same place of the others: on the
-# whole batch at once they change each sample as on its own
+# operations that change each element by the element at the same place of the others (or,
+# tril_ and triu_, each matrix of the last two dims): on the whole batch at once, batch dim
+# in front, they change each sample as on its own
 _ELEMENTWISE_IN_PLACE = set("""pow_ clamp_ clip_ clamp_min_ clamp_max_ masked_fill_ square_ negative_
-    neg_ fix_ trunc_ copy_ fill_""".split())
+    neg_ fix_ trunc_ copy_ fill_ tril_ triu_""".split())
 
 
 def _differentiated_inside(level):
@@ -270,12 +271,20 @@ def per_sample_as_pytorch(name, op, level, args, kwargs=None):
         if not (isinstance(value, BatchedTensor) and value._level == level):
             return value
         order = [value._bdim] + [d for d in range(value._value.dim()) if d != value._bdim]
-        return BatchedTensor(value._value.permute(order), 0, level)
+        moved = BatchedTensor(value._value.permute(order), 0, level)
+        moved._vmap_levels = value._vmap_levels     # (a sample of an outer vmap's fallback)
+        return moved
     out = run_per_sample(name, op, level, _map(batch_in_front, args), _map(batch_in_front, kwargs or {}))
 
     def viewed(value):
         if isinstance(value, BatchedTensor) and value._level == level:
-            return wrap(value._value.view(value._value.shape), level, value._bdim)
+            view = value._value.view(value._value.shape)
+            # (still batched at the levels of outer vmaps' fallbacks, which stack the results)
+            inner = view
+            while isinstance(inner, BatchedTensor):
+                inner = inner._value
+            inner._vmap_levels |= _marks(value._value)
+            return wrap(view, level, value._bdim)
         return value
     if isinstance(out, tuple):
         items = [viewed(item) for item in out]
@@ -1031,10 +1040,22 @@ def _matmul(op, level, args, kwargs):
     if not (isinstance(args[0], Tensor) and isinstance(args[1], Tensor)) or 0 in (ra, rb):
         return NotImplemented
     name = op.__name__
-    if (name == "mm" and (ra, rb) != (2, 2)) or (name == "mv" and (ra, rb) != (2, 1)) or (
-            name == "dot" and (ra, rb) != (1, 1)):
-        return NotImplemented              # the fallback gives PyTorch's error
+    if name == "dot" and (ra, rb) != (1, 1):
+        raise RuntimeError("Got wrong shapes for dot")        # (the messages of PyTorch's rules)
+    wanted = {"mm": (2, 2), "mv": (2, 1)}.get(name)
+    if wanted and (ra, rb) != wanted:
+        raise RuntimeError(f"Shape mismatch: Got incorrect dims for {name}(a, b). a has dim {ra}and b "
+                           f"has dim {rb}but expected them to have dim {wanted[0]} and dim {wanted[1]}")
     from .._ops.shape import unsafe_view
+    if name in ("mv", "matmul", "__matmul__") and b_batched and (ra, rb) == (2, 1):
+        return _mv_of_batched_vectors(args[0], args[1], a_batched, level)    # (matmul runs mv)
+    if name in ("matmul", "__matmul__") and max(ra, rb) >= 3:
+        from ._batch_rules_products import matmul_steps
+        return matmul_steps(args[0], args[1])
+    if name in ("matmul", "__matmul__") and (ra, rb) == (1, 2) and b_batched:
+        # a vector times a batch of matrices: as a row, by mm's rule, squeezed in place
+        product = args[0].unsqueeze(0).mm(args[1])
+        return dispatch("squeeze_dims_", _squeeze_dims_in_place, (product, (0,)), {})
     if a_batched and not b_batched and rb <= 2 and not isinstance(a, BatchedTensor) and \
             not a.is_contiguous() and not (ra == 1 and rb == 1):
         # the batch dim was not in front (in_dims=1): PyTorch's matmul does not fold a
@@ -1059,7 +1080,7 @@ def _matmul(op, level, args, kwargs):
     # (a row on the left, a column on the right), a batched operand gets size-1 dims after
     # its batch dim up to the other's number of dims, and broadcasting does the rest.
     if ra == 1:
-        a = a.unsqueeze(1 if a_batched else 0)
+        a = a.unsqueeze((-2 if rb == 1 else 1) if a_batched else 0)     # (dot: -2, as PyTorch)
     if rb == 1:
         b = b.unsqueeze(-1)
     rank = max(max(ra, 2), max(rb, 2))
@@ -1068,12 +1089,31 @@ def _matmul(op, level, args, kwargs):
         if not batched or own_rank >= rank:
             return value
         return value.view((value.shape[0],) + (1,) * (rank - own_rank) + tuple(value.shape[1:]))
-    out = padded(a, a_batched, max(ra, 2)).matmul(padded(b, b_batched, max(rb, 2)))
+    a, b = padded(a, a_batched, max(ra, 2)), padded(b, b_batched, max(rb, 2))
+    if innermost_level((a, b)) and a.dim() >= 3 and b.dim() >= 3 and a.shape[-1] == b.shape[-2]:
+        out = _matmul_of_batches(a, b)    # (batched by an outer vmap too: matmul's steps there)
+    else:
+        out = a.matmul(b)
     if rb == 1:
         out = out.squeeze(-1)
     if ra == 1:
         out = out.squeeze(-2 if rb != 1 else -1)      # (counted from the end, as PyTorch saves it)
     return wrap(out, level)
+
+
+def _mv_of_batched_vectors(matrix, vector, matrix_batched, level):
+    """mv(A, v) with v batched, as PyTorch's rule runs it: the matrices' batch dim moved to the
+    front by a permute (recorded even where it is there already), v a column, one matmul,
+    squeezed; A not batched: v's batch dim moved last (a permute), one mm, batch dim 1."""
+    def moved(batched, to_front):
+        value, bdim = batched._value, batched._bdim
+        order = [d for d in range(value.dim()) if d != bdim]
+        order.insert(0 if to_front else len(order), bdim)
+        return value.permute(*order)
+    if not matrix_batched:
+        return wrap(matrix.matmul(moved(vector, to_front=False)), level, bdim=1)
+    column = front(vector).unsqueeze(-1)
+    return wrap(moved(matrix, to_front=True).matmul(column).squeeze(-1), level)
 
 
 def _dot_of_one_batched(a, b, a_batched):
@@ -1157,14 +1197,16 @@ def _linear(op, level, args, kwargs):
         out = dispatch("matmul", matmul, (given["input"], given["weight"].t()), {})
         bias = given.get("bias")
         return out if bias is None else out + bias
-    out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (given["input"], given["weight"].t()), {})
-    if out is NotImplemented:
-        return out
-    bias = given.get("bias")
-    if bias is None:
+    input, weight, bias = given["input"], given["weight"], given.get("bias")
+    from ._batch_rules_products import linear_steps
+    steps = linear_steps(input, weight, bias, level)
+    if steps is not None:
+        return steps
+    out = _matmul(_named("matmul", lambda x, y: x.matmul(y)), level, (input, weight.t()), {})
+    if out is NotImplemented or bias is None:
         return out
     # (PyTorch adds the bias first for a batch of matrices, second for a batch of vectors)
-    return bias + out if given["input"].dim() > 1 else out + bias
+    return bias + out if input.dim() > 1 else out + bias
 
 
 def _rmatmul(op, level, args, kwargs):
@@ -1299,3 +1341,7 @@ RULES.update(CONV_RULES)
 # torch.linalg's rules (PyTorch: BatchRulesLinearAlgebra.cpp)
 from ._batch_rules_linalg import LINALG_RULES  # noqa: E402  (they use the helpers above)
 RULES.update(LINALG_RULES)
+
+# more products, triangles and diagonals (PyTorch: its decompositions and view rules)
+from ._batch_rules_products import PRODUCT_RULES  # noqa: E402  (they use the helpers above)
+RULES.update(PRODUCT_RULES)

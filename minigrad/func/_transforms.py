@@ -299,18 +299,19 @@ def _finish_one(tensor, own_leaves):
     return finished
 
 
-def _grads(outputs, inputs, grad_outputs=None):
-    """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again."""
+def _grads(outputs, inputs, grad_outputs=None, by_vjp=False):
+    """d(outputs)/d(inputs), zeros where an input was not used; always differentiable again.
+    (``by_vjp``: the cotangents are those given to a vjp_fn.)"""
     level = getattr(_unbatched(inputs[0]), "_level", None) if inputs else None  # (the transform's)
     # inside vmap, PyTorch differentiates below the batched tensors; the hooks registered
     # at this transform's level run
     with seeing_through_vmap(), differentiating(level):
         if inputs and isinstance(inputs[0], BatchedTensor):
-            return _batched_grads(outputs, inputs, grad_outputs)
+            return _batched_grads(outputs, inputs, grad_outputs, by_vjp)
         return _grads_seen_through(outputs, inputs, grad_outputs)
 
 
-def _batched_grads(outputs, inputs, grad_outputs):
+def _batched_grads(outputs, inputs, grad_outputs, by_vjp=False):
     """grad (vjp) inside vmap on the whole batch: d(outputs)/d(inputs) for every sample at once.
 
     ``inputs`` are BatchedTensors of the vmap around the transform (see
@@ -344,13 +345,48 @@ def _batched_grads(outputs, inputs, grad_outputs):
     # only): the gradient of such an argument is one value repeated too, not batched in PyTorch
     repeated = all(_repeated(output) for output in outputs) and \
         all(_repeated(cotangent) for cotangent in grad_outputs or ())
+    # the cotangents of vjp_fn(c) not batched: a gradient computed from them and from values not
+    # batched alone (of a function linear in x) is not batched in PyTorch either (the zeros of
+    # an input not used are zeros_like(input): batched like it). (jacfwd and hessian, which
+    # PyTorch runs in forward mode, give batched results.)
+    from_cotangents_only = by_vjp and \
+        all(_repeated(cotangent) for cotangent in grad_outputs)
     gradients = []
     for g, v, x in zip(grads, values, inputs):
         gradient = _rewrapped(g if g is not None else _zeros_like(v), x)
-        if repeated and _repeated(x):
+        if repeated and _repeated(x) or \
+                from_cotangents_only and g is not None and _uses_no_batched_value(gradient, inputs):
             gradient = _one_of_the_repeated(_marked_repeated(gradient))
         gradients.append(gradient)
     return gradients
+
+
+def _uses_no_batched_value(gradient, inputs):
+    """Is ``gradient`` (of one vmap level) computed without any batched value, as PyTorch would
+    see it? Its graph must reach no input of the transform that the vmap batches (those given
+    the batch are fine), and, for the batched values that require no grad and so left no trace
+    in the graph, it must hold one value repeated."""
+    if not isinstance(gradient, BatchedTensor) or isinstance(gradient._value, BatchedTensor):
+        return False                     # (a vmap inside a vmap: left batched)
+    array = gradient._value._array
+    first = np.take(array, [0], axis=gradient._bdim) if array.shape[gradient._bdim] else array
+    if not np.array_equal(array, np.broadcast_to(first, array.shape), equal_nan=True):
+        return False
+    batched = {id(_unbatched(x)) for x in inputs if not _repeated(x)}
+    stack, seen = [gradient._value.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen or getattr(node, "_adds_a_batch", False):
+            continue                     # (below an expansion: a tensor not batched)
+        seen.add(id(node))
+        variable = node if isinstance(node, Tensor) else getattr(node, "variable", None)
+        if variable is not None:         # (an edge holds a leaf, or its AccumulateGrad)
+            if id(variable) in batched:
+                return False
+            continue
+        # (the edges themselves: next_functions hides the inputs of finished transforms)
+        stack.extend(node._next_nodes or ())
+    return True
 
 
 def _marked_repeated(tensor):
@@ -510,7 +546,7 @@ def vjp(func, *primals, has_aux=False):
                 "Expected pytree structure of cotangents to be the same as pytree structure of "
                 f"outputs to the function. cotangents: {cot_spec}, primal output: {out_spec}")
         with enable_grad():
-            grads = _grads(out_leaves, fresh, list(cot_leaves))
+            grads = _grads(out_leaves, fresh, list(cot_leaves), by_vjp=True)
         grads = _finish(grads, fresh)     # (a cotangent that requires grad keeps its graph)
         return _rebuild(grads, specs, numbers)
 

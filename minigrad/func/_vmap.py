@@ -247,8 +247,12 @@ def _unwrap_outputs(func, outputs, out_dims, level):
         if batched:
             value, bdim = leaf._value, leaf._bdim
         else:
-            value, bdim = leaf.unsqueeze(0), 0
-            value = value.expand(_Vmaps.batch_sizes[level], *leaf.shape)
+            # one expand to the batch size at out_dim, as PyTorch's (whose shape is then lined
+            # up with the tensor's from the end: out_dim 1 of a vector fails there as in PyTorch)
+            bdim = _normalize_dim(dim, leaf.dim() + 1)
+            shape = list(leaf.shape)
+            shape.insert(bdim, _Vmaps.batch_sizes[level])
+            value = leaf.expand(*shape)
         dim = _normalize_dim(dim, value.dim())
         if bdim != dim:
             order = [d for d in range(value.dim()) if d != bdim]
