@@ -1627,6 +1627,16 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("inplace_binary", "setitem_mask", (1, 0), False, False),
      ("grad", "grad", (0,), True, False), ("view", "adjoint", (1,), False, False)],
+    # heaviside of NaN is 0, as PyTorch's (input == 0 ? values : input > 0); numpy's is NaN
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("inplace", "log10_", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("binary", "heaviside", (0, 0), True, False)],
+    # y[0] = y of a resized (1, 1, n) image: the same elements (nearest resizing's result is
+    # laid out row-major, its size-1 dims too), so nothing is copied and nothing refused
+    [("leaf", (3,), 0, False, True), ("unary", "F_interpolate_nearest", (0,), True, False),
+     ("inplace_binary", "setitem_t", (1, 1), True, False)],
+    # max_pool1d of integers without indices: PyTorch's 1-d kernel has no integer versions
+    [("leaf", (3,), 0, False, True), ("unary", "sort_indices", (0,), True, False),
+     ("unary", "max_pool1d", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -186,6 +186,9 @@ def heaviside(input, values):
     if input._array.dtype != values._array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
+    if out.dtype.kind == "f":
+        # PyTorch's rule is (input == 0 ? values : input > 0): a NaN input gives 0 (numpy: NaN)
+        out[np.isnan(np.broadcast_to(input._array, out.shape))] = 0
     # (PyTorch's node has an edge only to the inputs that require grad)
     edges = tuple(t for t in (input, values) if needs_grad((t,))) or (input, values)
     return result(out, _HeavisideBackward, edges)

@@ -389,7 +389,10 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     check_int_tuples("max_pool1d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4),
                                     ("dilation", dilation, 5)])
     _check_1d_input(input, "max_pool1d")
-    if input.dtype.name == "bool":
+    if not return_indices and not input.dtype.is_floating_point:
+        # without indices (and so without grad: an integer tensor never requires it) PyTorch
+        # runs its own 1-d kernel, which has floating-point versions only; with indices it runs
+        # max_pool2d's, which takes integers too
         raise kernel_not_implemented("max_pool1d_impl", input)
     kernel = _one(kernel_size)
     stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else _one(stride)

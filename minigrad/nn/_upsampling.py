@@ -30,7 +30,7 @@ import numpy as np
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .._ops import result
 from .._ops.blend import _fma
-from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
+from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format, row_major
 from .._tensor import Tensor
 from . import _upsampling_aa
 
@@ -295,8 +295,10 @@ def _suggested_layout(array):
 
 
 def _laid_out(values, layout):
-    values = np.ascontiguousarray(values)     # (a fresh copy: a lookup's steps can be odd)
-    return values if layout is None else copy_in_format(values, layout)
+    if layout is not None:
+        return copy_in_format(np.ascontiguousarray(values), layout)
+    # a lookup's steps can be odd (and numpy's for size-1 dims are its own): PyTorch's row-major
+    return row_major(np.ascontiguousarray(values))
 
 
 # --- the nodes --------------------------------------------------------------------------------
