@@ -34,7 +34,7 @@ from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
-from . import _cross_entropy
+from . import _cross_entropy, _softmax_kernel
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -395,6 +395,11 @@ def _has_pytorchs_last_bit(array, dim):
     return array.dtype in (np.float32, np.float64) and dim == array.ndim - 1 and array.size > 0
 
 
+def _has_pytorchs_other_dim_bits(array, dim):
+    """float32 or float64 over another dim: PyTorch's kernel for it, see _softmax_kernel."""
+    return array.dtype in (np.float32, np.float64) and dim != array.ndim - 1 and array.size > 0
+
+
 def _sleef_exp_log(dtype):
     """SLEEF's exp and log for this dtype, and the lanes of PyTorch's vectors of it."""
     if dtype == np.float32:
@@ -407,6 +412,8 @@ def _pytorch_softmax_array(array, dim):
     with 1 / sum (not a division), with PyTorch's own exp (float32 and float64, last dim; see
     _sleef_mathfun and _sleef_pow). Elsewhere numpy's exp and log, which may differ in the
     last bit."""
+    if _has_pytorchs_other_dim_bits(array, dim):
+        return _softmax_kernel.softmax(array, dim)
     if not _has_pytorchs_last_bit(array, dim):
         return np.exp(_log_softmax_array(array, dim))
     exp, _, lanes = _sleef_exp_log(array.dtype)
@@ -418,6 +425,8 @@ def _pytorch_softmax_array(array, dim):
 def _pytorch_log_softmax_array(array, dim):
     """log_softmax in PyTorch's order of operations, (x - max) - log(sum(exp(x - max))), with
     PyTorch's own exp and log where minigrad has them (float32 and float64, last dim)."""
+    if _has_pytorchs_other_dim_bits(array, dim):
+        return _softmax_kernel.log_softmax(array, dim)
     if not _has_pytorchs_last_bit(array, dim):
         return _log_softmax_array(array, dim)
     exp, log, lanes = _sleef_exp_log(array.dtype)
@@ -447,6 +456,9 @@ def softmax_backward_data(grad, out, dim):
     g, p = grad._array, out._array
     if _has_pytorchs_last_bit(p, dim) and g.dtype == p.dtype:      # PyTorch's order of additions
         inner = _sleef_mathfun.row_sum(g * p, _sleef_exp_log(p.dtype)[2])
+    elif _has_pytorchs_other_dim_bits(p, dim) and g.dtype == p.dtype:
+        return result(_softmax_kernel.softmax_backward(g, p, dim), SoftmaxBackwardDataBackward0,
+                      (grad, out), saved=(grad, out), dim=dim)
     else:
         inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
     return result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, out), saved=(grad, out),
@@ -511,6 +523,8 @@ class LogSoftmaxBackward0(Node):
             exp, _, lanes = _sleef_exp_log(out.dtype)       # PyTorch's exp and order of additions
             # and its compiler's one fused multiply-add for g - e**out * total
             values = _sleef_pow._fma(-exp(out), _sleef_mathfun.row_sum(g, lanes), g)
+        elif pytorch_bits and _has_pytorchs_other_dim_bits(out, self.dim):
+            values = _softmax_kernel.log_softmax_backward(g, out, self.dim)
         else:
             total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
             values = g - np.exp(out) * total

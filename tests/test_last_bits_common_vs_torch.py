@@ -1,0 +1,61 @@
+"""Operations learners use every day, their values and gradients PyTorch's to the last bit.
+
+softmax and log_softmax over a dim that is not the last (minigrad/nn/_softmax_kernel.py), and
+the other reductions and losses whose order of operations PyTorch's CPU kernels fix. The
+formulas are those of PyTorch's AVX2 kernels: on another CPU PyTorch itself gives other bits.
+"""
+import numpy as np
+import pytest
+
+import minigrad
+
+DTYPES = [np.float32, np.float64]
+
+
+@pytest.fixture
+def avx2_torch(torch):
+    """torch, when its CPU kernels are the AVX2 ones minigrad follows (else the test is skipped)."""
+    if torch.backends.cpu.get_cpu_capability() != "AVX2":
+        pytest.skip("PyTorch's last bits depend on the CPU: minigrad follows its AVX2 kernels")
+    return torch
+
+
+def inputs(shape, dtype, seed, scale=3.0):
+    """Normal numbers of this shape and dtype, and a gradient for the result."""
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * scale).astype(dtype)
+
+
+def assert_same_bits(torch, f, *arrays, grad_seed=1):
+    """f(library, *tensors) in minigrad and torch: the same value and gradients, bit for bit."""
+    got = []
+    for library in (minigrad, torch):
+        xs = [library.tensor(a.copy(), requires_grad=True) for a in arrays]
+        y = f(library, *xs)
+        gy = np.random.default_rng(grad_seed).standard_normal(tuple(y.shape)).astype(arrays[0].dtype)
+        y.backward(library.tensor(gy))
+        got.append([y.detach().numpy()] + [x.grad.numpy() for x in xs])
+    for name, mine, theirs in zip(["value"] + [f"grad {i}" for i in range(len(arrays))], *got):
+        assert mine.dtype == theirs.dtype, name
+        assert np.array_equal(mine, theirs, equal_nan=True), \
+            f"{name}: {np.sum(mine != theirs)} of {mine.size} differ"
+
+
+SOFTMAX_CASES = [((64, 10), 0), ((128, 33), 0), ((16, 300), 0), ((3, 5, 7), 1), ((4, 9, 17), 0),
+                 ((2, 3, 40), 1), ((7, 50, 13), 1), ((3, 9), 0), ((2, 2), 0), ((5, 400, 3), 0),
+                 ((3, 20, 300), 1), ((1, 40), 0), ((6, 1), 0), ((2, 3, 1), 1), ((8, 4, 2, 5), -3)]
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("shape,dim", SOFTMAX_CASES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_softmax_over_another_dim(avx2_torch, name, shape, dim, dtype):
+    assert_same_bits(avx2_torch, lambda L, x: getattr(L.nn.functional, name)(x, dim),
+                     inputs(shape, dtype, seed=len(shape) + shape[0]))
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_softmax_of_a_transposed_input(avx2_torch, name, dtype):
+    # PyTorch computes from a contiguous copy; the result is contiguous
+    assert_same_bits(avx2_torch, lambda L, x: getattr(L, name)(x.t(), 1), inputs((37, 11), dtype, 3))
