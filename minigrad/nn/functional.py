@@ -34,7 +34,7 @@ from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
-from . import _cross_entropy, _softmax_kernel
+from . import _cross_entropy, _nll_sum, _softmax_kernel
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -774,13 +774,17 @@ def _every_label_counts(labels, weight, ignore_index, n_classes):
 _UNSIGNED_OF_SIZE = {1: np.uint8, 8: np.uint64}       # for the label dtypes: uint8 and int64
 
 
-def _nll_rows(logp, labels, weight, ignore_index, reduction):
-    """The loss for log-probabilities ``logp`` (one row per label): (value, total weight)."""
+def _nll_rows(logp, labels, weight, ignore_index, reduction, batch_order=False):
+    """The loss for log-probabilities ``logp`` (one row per label): (value, total weight).
+    ``batch_order``: the rows are a batch, summed in the order of PyTorch's kernel for it
+    (_nll_sum); else (per pixel) with numpy's sum."""
     n_rows, n_classes = logp.shape
+    kept_rows = None                       # (all)
     if _every_label_counts(labels, weight, ignore_index, n_classes):
         # the same numbers as below, in a third of the numpy calls (each weight is 1)
         losses = -logp[np.arange(n_rows), labels]
         total_weight = logp.dtype.type(n_rows)
+        kept_losses = losses
     else:
         keep = labels != ignore_index
         if np.any((labels[keep] < 0) | (labels[keep] >= n_classes)):
@@ -789,16 +793,27 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
         w = weight._array[labels[keep]] if weight is not None else np.ones(keep.sum(), dtype=logp.dtype)
         losses = np.zeros(n_rows, dtype=logp.dtype)
         losses[keep] = -logp[np.arange(n_rows)[keep], labels[keep]] * w
-        total_weight = w.sum()
+        kept_rows = None if keep.all() else keep
+        kept_losses = losses[keep]
+        if batch_order and weight is not None and logp.dtype in (np.float32, np.float64):
+            total_weight = _nll_sum.nll_sum(w, kept_rows)
+        elif weight is not None:
+            total_weight = w.sum()
+        else:                      # (PyTorch counts the kept rows)
+            total_weight = logp.dtype.type(len(kept_losses))
+    if reduction == "none":
+        return losses, total_weight
+    if batch_order and logp.dtype in (np.float32, np.float64):
+        total = _nll_sum.nll_sum(kept_losses, kept_rows)
+    else:
+        total = losses.sum()
     if reduction == "mean":
         if total_weight == 0:
             # every label ignored (or weighted 0): PyTorch gives 0 / 0 = nan, and no warning
             with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
-        return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
-    if reduction == "sum":
-        return np.asarray(losses.sum(), dtype=logp.dtype), total_weight
-    return losses, total_weight
+                return np.asarray(total / total_weight, dtype=logp.dtype), total_weight
+        return np.asarray(total / total_weight, dtype=logp.dtype), total_weight
+    return np.asarray(total, dtype=logp.dtype), total_weight
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
@@ -839,7 +854,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if labels.shape[0] != logp.shape[0]:
         raise ValueError(
             f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
-    value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
+    value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction, batch_order=True)
     if reduction == "none" and one_d:
         value = value.reshape(())
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
@@ -894,7 +909,10 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         return _cross_entropy.cross_entropy_with_label_smoothing(
             input, target, weight, ignore_index, reduction, label_smoothing)
     class_dim = 0 if input._array.ndim == 1 else 1
-    logp = _log_softmax_with_numpy(input, class_dim)
+    if input._array.dtype == np.float64:        # PyTorch's bits (float32: numpy's, for speed)
+        logp = _log_softmax_result(input, class_dim, _pytorch_log_softmax_array)
+    else:
+        logp = _log_softmax_with_numpy(input, class_dim)
     probabilities = target._array.dtype.kind == "f"        # (else class indices)
     if probabilities and target._array.shape != input._array.shape:
         raise RuntimeError(
