@@ -4,6 +4,8 @@ softmax and log_softmax over a dim that is not the last (minigrad/nn/_softmax_ke
 the other reductions and losses whose order of operations PyTorch's CPU kernels fix. The
 formulas are those of PyTorch's AVX2 kernels: on another CPU PyTorch itself gives other bits.
 """
+import math
+
 import numpy as np
 import pytest
 
@@ -59,3 +61,44 @@ def test_softmax_over_another_dim(avx2_torch, name, shape, dim, dtype):
 def test_softmax_of_a_transposed_input(avx2_torch, name, dtype):
     # PyTorch computes from a contiguous copy; the result is contiguous
     assert_same_bits(avx2_torch, lambda L, x: getattr(L, name)(x.t(), 1), inputs((37, 11), dtype, 3))
+
+
+BATCHES = [1, 2, 16, 17, 33, 64, 128, 257, 1000]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("n", BATCHES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nll_loss_adds_the_batch_in_pytorchs_order(avx2_torch, reduction, n, dtype):
+    labels = np.arange(n) % 7
+    assert_same_bits(avx2_torch, lambda L, x: L.nn.functional.nll_loss(
+        L.log_softmax(x, 1), L.tensor(labels), reduction=reduction), inputs((n, 7), dtype, n))
+
+
+@pytest.mark.parametrize("n", [17, 300])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nll_loss_with_weights_and_ignored_rows(avx2_torch, n, dtype):
+    labels = np.arange(n) % 5
+    labels[::3] = -100
+    weight = np.linspace(0.3, 2.1, 5).astype(dtype)
+    assert_same_bits(avx2_torch, lambda L, x: L.nn.functional.nll_loss(
+        L.log_softmax(x, 1), L.tensor(labels), weight=L.tensor(weight)), inputs((n, 5), dtype, 4))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(64, 10), (128, 10), (128, 33), (16, 300), (5, 4, 3)])
+def test_float64_cross_entropy(avx2_torch, reduction, shape):
+    labels = np.arange(shape[0] * math.prod(shape[2:])).reshape((shape[0],) + shape[2:]) % shape[1]
+    assert_same_bits(avx2_torch, lambda L, x: L.nn.functional.cross_entropy(
+        x, L.tensor(labels), reduction=reduction), inputs(shape, np.float64, 5))
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (128, 10), (16, 300)])
+def test_float32_cross_entropy_value(avx2_torch, shape):
+    # (its gradient keeps numpy's exp, for speed: see README)
+    labels = minigrad.tensor(np.arange(shape[0]) % shape[1])
+    x = inputs(shape, np.float32, 6)
+    mine = minigrad.nn.functional.cross_entropy(minigrad.tensor(x), labels).numpy()
+    theirs = avx2_torch.nn.functional.cross_entropy(avx2_torch.tensor(x),
+                                                    avx2_torch.tensor(labels.numpy())).numpy()
+    assert abs(mine - theirs) <= 2 * np.spacing(theirs)
