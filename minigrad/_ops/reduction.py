@@ -875,7 +875,8 @@ def logsumexp(input, dim, keepdim=False):
     peak = np.max(array, axis=dims, keepdims=True, initial=-np.inf)    # (nothing to sum: -inf)
     peak = np.where(np.isfinite(peak), peak, 0)
     with np.errstate(divide="ignore"):
-        value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
+        # the exponentials added in PyTorch's order (its exp and log are MKL's, not followed)
+        value = np.log(_sum_array(np.exp(array - peak), dims, True, array.dtype)) + peak
     if not keepdim:
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype, order="C")
