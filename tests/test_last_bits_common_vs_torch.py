@@ -127,3 +127,13 @@ def test_float64_logsumexp_value(avx2_torch, shape):
     mine = minigrad.tensor(x).logsumexp(1).numpy()
     theirs = avx2_torch.tensor(x).logsumexp(1).numpy()
     assert np.array_equal(mine, theirs)
+
+
+@pytest.mark.parametrize("shape,dim", [((64, 10), 1), ((128, 33), 1), ((16, 300), 1), ((5, 31), 1),
+                                       ((5, 32), 1), ((5, 33), 1), ((3, 64), 1), ((2, 100), None),
+                                       ((40,), 0), ((7, 17), None), ((128, 33), 0), ((4, 5, 6), -1),
+                                       ((4, 5, 6), 1)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_prod(avx2_torch, shape, dim, dtype):
+    x = (1 + 0.3 * inputs(shape, dtype, 10, scale=1.0)).astype(dtype)
+    assert_same_bits(avx2_torch, lambda L, t: t.prod() if dim is None else t.prod(dim), x)
