@@ -137,3 +137,19 @@ def test_float64_logsumexp_value(avx2_torch, shape):
 def test_prod(avx2_torch, shape, dim, dtype):
     x = (1 + 0.3 * inputs(shape, dtype, 10, scale=1.0)).astype(dtype)
     assert_same_bits(avx2_torch, lambda L, t: t.prod() if dim is None else t.prod(dim), x)
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (128, 33), (16, 300), (3,), (7, 5), (40000,)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_hypot(avx2_torch, shape, dtype):
+    x, y = inputs(shape, dtype, 11), inputs(shape, dtype, 12) * np.exp(inputs(shape, dtype, 13))
+    assert_same_bits(avx2_torch, lambda L, a, b: L.hypot(a, b), x, y.astype(dtype))
+
+
+def test_hypot_at_the_edges(avx2_torch):
+    values = np.array([0.0, -0.0, 1e-310, 1e-300, 1e300, 1.7e308, np.inf, -np.inf, np.nan, 3.0,
+                       -4.0, 5e-324, 1.0, 2.5, 1e-20, 7.0])
+    a, b = np.meshgrid(values, values)
+    mine = minigrad.hypot(minigrad.tensor(a), minigrad.tensor(b)).numpy()
+    theirs = avx2_torch.hypot(avx2_torch.tensor(a), avx2_torch.tensor(b)).numpy()
+    assert np.array_equal(mine, theirs, equal_nan=True)
