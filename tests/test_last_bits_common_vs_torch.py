@@ -153,3 +153,16 @@ def test_hypot_at_the_edges(avx2_torch):
     mine = minigrad.hypot(minigrad.tensor(a), minigrad.tensor(b)).numpy()
     theirs = avx2_torch.hypot(avx2_torch.tensor(a), avx2_torch.tensor(b)).numpy()
     assert np.array_equal(mine, theirs, equal_nan=True)
+
+
+@pytest.mark.parametrize("shape", [(8, 5, 40, 40), (4, 3, 100), (2, 7, 9, 11)])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nll_loss_per_pixel(avx2_torch, shape, weighted, dtype):
+    rng = np.random.default_rng(14)
+    labels = rng.integers(0, shape[1], (shape[0],) + shape[2:])
+    labels.reshape(-1)[::5] = -100
+    weight = rng.uniform(0.2, 2, shape[1]).astype(dtype) if weighted else None
+    assert_same_bits(avx2_torch, lambda L, x: L.nn.functional.nll_loss(
+        L.log_softmax(x, 1), L.tensor(labels), weight=None if weight is None else L.tensor(weight)),
+        inputs(shape, dtype, 15))

@@ -774,10 +774,9 @@ def _every_label_counts(labels, weight, ignore_index, n_classes):
 _UNSIGNED_OF_SIZE = {1: np.uint8, 8: np.uint64}       # for the label dtypes: uint8 and int64
 
 
-def _nll_rows(logp, labels, weight, ignore_index, reduction, batch_order=False):
-    """The loss for log-probabilities ``logp`` (one row per label): (value, total weight).
-    ``batch_order``: the rows are a batch, summed in the order of PyTorch's kernel for it
-    (_nll_sum); else (per pixel) with numpy's sum."""
+def _nll_rows(logp, labels, weight, ignore_index, reduction):
+    """The loss for log-probabilities ``logp`` (one row per label, or per pixel): (value, total
+    weight), float32/float64 summed in the order of PyTorch's kernels (_nll_sum)."""
     n_rows, n_classes = logp.shape
     kept_rows = None                       # (all)
     if _every_label_counts(labels, weight, ignore_index, n_classes):
@@ -795,7 +794,7 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction, batch_order=False):
         losses[keep] = -logp[np.arange(n_rows)[keep], labels[keep]] * w
         kept_rows = None if keep.all() else keep
         kept_losses = losses[keep]
-        if batch_order and weight is not None and logp.dtype in (np.float32, np.float64):
+        if weight is not None and logp.dtype in (np.float32, np.float64):
             total_weight = _nll_sum.nll_sum(w, kept_rows)
         elif weight is not None:
             total_weight = w.sum()
@@ -803,7 +802,7 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction, batch_order=False):
             total_weight = logp.dtype.type(len(kept_losses))
     if reduction == "none":
         return losses, total_weight
-    if batch_order and logp.dtype in (np.float32, np.float64):
+    if logp.dtype in (np.float32, np.float64):
         total = _nll_sum.nll_sum(kept_losses, kept_rows)
     else:
         total = losses.sum()
@@ -854,7 +853,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if labels.shape[0] != logp.shape[0]:
         raise ValueError(
             f"Expected input batch_size ({logp.shape[0]}) to match target batch_size ({labels.shape[0]}).")
-    value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction, batch_order=True)
+    value, total_weight = _nll_rows(logp, labels, weight, ignore_index, reduction)
     if reduction == "none" and one_d:
         value = value.reshape(())
     # One edge, to the input: the class indices can never have a gradient (as in PyTorch).
