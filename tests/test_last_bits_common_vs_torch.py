@@ -166,3 +166,17 @@ def test_nll_loss_per_pixel(avx2_torch, shape, weighted, dtype):
     assert_same_bits(avx2_torch, lambda L, x: L.nn.functional.nll_loss(
         L.log_softmax(x, 1), L.tensor(labels), weight=None if weight is None else L.tensor(weight)),
         inputs(shape, dtype, 15))
+
+
+@pytest.mark.parametrize("conv,shape,weight_shape", [("conv2d", (8, 3, 20, 20), (6, 3, 3, 3)),
+                                                     ("conv1d", (16, 4, 50), (5, 4, 3)),
+                                                     ("conv2d", (2, 3, 8, 8), (4, 3, 3, 3))])
+def test_float64_convolution_bias_gradient(avx2_torch, conv, shape, weight_shape):
+    x, w = inputs(shape, np.float64, 16), inputs(weight_shape, np.float64, 17)
+    got = []
+    for L in (minigrad, avx2_torch):
+        bias = L.zeros(weight_shape[0], dtype=L.float64, requires_grad=True)
+        y = getattr(L.nn.functional, conv)(L.tensor(x), L.tensor(w), bias)
+        y.backward(L.tensor(np.random.default_rng(1).standard_normal(tuple(y.shape))))
+        got.append(bias.grad.numpy())
+    assert np.array_equal(*got)
