@@ -180,3 +180,25 @@ def test_float64_convolution_bias_gradient(avx2_torch, conv, shape, weight_shape
         y.backward(L.tensor(np.random.default_rng(1).standard_normal(tuple(y.shape))))
         got.append(bias.grad.numpy())
     assert np.array_equal(*got)
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (128, 33), (16, 300), (3,), (7, 5), (40000,)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_atan2(avx2_torch, shape, dtype):
+    y = (inputs(shape, dtype, 18) * np.exp(inputs(shape, dtype, 19))).astype(dtype)
+    assert_same_bits(avx2_torch, lambda L, a, b: L.atan2(a, b), y, inputs(shape, dtype, 20))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_atan2_at_the_edges(avx2_torch, dtype):
+    values = np.array([0.0, -0.0, 1e-40, -1e-40, 1e-310, np.inf, -np.inf, np.nan, 1.0, -1.0,
+                       3e38, -2.5, 1e-20, 7.0, -0.5, 2.0], dtype)
+    a, b = np.meshgrid(values, values)
+    mine = minigrad.atan2(minigrad.tensor(a), minigrad.tensor(b)).numpy()
+    theirs = avx2_torch.atan2(avx2_torch.tensor(a), avx2_torch.tensor(b)).numpy()
+    assert np.array_equal(mine.view(f"i{mine.itemsize}"), theirs.view(f"i{theirs.itemsize}"))
+
+
+def test_atan2_broadcast(avx2_torch):
+    y, x = inputs((5, 1), np.float32, 21), inputs((1, 37), np.float32, 22)
+    assert_same_bits(avx2_torch, lambda L, a, b: L.atan2(a, b), y, x)
