@@ -51,6 +51,11 @@ def _sum_with_rows_skipped(values, rows, step):
     return total
 
 
+# With ignored rows the levels are followed row by row, in Python: up to this many rows (above,
+# numpy's sum, which can differ in the last bit)
+MOST_ROWS_ONE_BY_ONE = 1 << 16
+
+
 def nll_sum(values, kept=None):
     """The sum of a float32/float64 1-d array of per-row losses (or weights) in PyTorch's order;
     ``kept``: a boolean mask of the rows not ignored (None: all), values holding those rows only."""
@@ -61,4 +66,6 @@ def nll_sum(values, kept=None):
     with np.errstate(over="ignore", invalid="ignore"):
         if kept is None:
             return _sum_every_row_kept(values, step)
+        if n > MOST_ROWS_ONE_BY_ONE:
+            return values.sum()
         return _sum_with_rows_skipped(values, np.flatnonzero(kept), step)
