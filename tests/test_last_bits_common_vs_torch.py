@@ -202,3 +202,17 @@ def test_atan2_at_the_edges(avx2_torch, dtype):
 def test_atan2_broadcast(avx2_torch):
     y, x = inputs((5, 1), np.float32, 21), inputs((1, 37), np.float32, 22)
     assert_same_bits(avx2_torch, lambda L, a, b: L.atan2(a, b), y, x)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_over_another_dim_with_infinities_and_nan(avx2_torch, name):
+    x = inputs((5, 20), np.float32, 23)
+    x[:, 0] = -np.inf
+    x[1, 1], x[2, 2], x[0, 4] = np.inf, np.nan, -np.inf
+    x[:, 3] = np.inf
+    assert_same_bits(avx2_torch, lambda L, t: getattr(L, name)(t, 0), x)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_of_a_number(avx2_torch, name):
+    assert_same_bits(avx2_torch, lambda L, t: getattr(L, name)(t, 0), np.array(1.5))

@@ -397,7 +397,8 @@ def _has_pytorchs_last_bit(array, dim):
 
 def _has_pytorchs_other_dim_bits(array, dim):
     """float32 or float64 over another dim: PyTorch's kernel for it, see _softmax_kernel."""
-    return array.dtype in (np.float32, np.float64) and dim != array.ndim - 1 and array.size > 0
+    return (array.dtype in (np.float32, np.float64) and array.ndim and dim != array.ndim - 1
+            and array.size > 0)
 
 
 def _sleef_exp_log(dtype):
