@@ -216,3 +216,27 @@ def test_softmax_over_another_dim_with_infinities_and_nan(avx2_torch, name):
 @pytest.mark.parametrize("name", ["softmax", "log_softmax"])
 def test_softmax_of_a_number(avx2_torch, name):
     assert_same_bits(avx2_torch, lambda L, t: getattr(L, name)(t, 0), np.array(1.5))
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (128, 33), (16, 300)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_kl_div(avx2_torch, shape, dtype):
+    assert_same_bits(avx2_torch, lambda L, x: L.nn.functional.kl_div(
+        L.log_softmax(x, 1), L.softmax(x.flip(0), 1), reduction="batchmean"), inputs(shape, dtype, 24))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_xlogy(avx2_torch, dtype):
+    x = inputs((300,), dtype, 25)
+    y = np.abs(inputs((300,), dtype, 26) * np.exp(inputs((300,), dtype, 27) * 5)).astype(dtype)
+    x[::7], y[::11] = 0, 0
+    assert_same_bits(avx2_torch, lambda L, a, b: L.xlogy(a, b), x, y)
+
+
+def test_c_library_logf(avx2_torch):
+    from minigrad._c_library_logf import logf
+    rng = np.random.default_rng(28)
+    x = np.abs(rng.standard_normal(100000) * np.exp(rng.uniform(-80, 80, 100000))).astype(np.float32)
+    x[:6] = [0, 1e-45, 1.0, np.inf, np.nan, 3e-39]
+    theirs = avx2_torch.xlogy(avx2_torch.ones(len(x)), avx2_torch.tensor(x)).numpy()
+    assert np.array_equal(logf(x), theirs, equal_nan=True)
