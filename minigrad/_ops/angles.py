@@ -13,6 +13,7 @@ by 0), and so does minigrad. PyTorch: torch.atan2, torch.arctan2, Tensor.atan2_.
 """
 import numpy as np
 
+from .. import _sleef_atan2, _vectorized_loop
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
@@ -56,6 +57,16 @@ def _check_other(name, other):
                         f"{type(other).__name__}")
 
 
+def _atan2_array(a, b, dtype):
+    """atan2 of two arrays in ``dtype``, as PyTorch's CPU computes it: float32 and float64 with
+    SLEEF's formula for whole vectors and the C library's (numpy's) for the rest."""
+    if dtype in (np.float32, np.float64):
+        a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+        return _vectorized_loop.elementwise_pair(a, b, _sleef_atan2.atan2, np.arctan2,
+                                                 lanes=8 if dtype == np.float32 else 4)
+    return np.arctan2(a, b).astype(dtype, copy=False)
+
+
 def atan2(input, other):
     """The angle of the point (x=other, y=input), in (-pi, pi]: elementwise atan2(input, other).
 
@@ -67,7 +78,7 @@ def atan2(input, other):
     if dtype.kind != "f":
         dtype = np.dtype(np.float32)
     try:
-        out = np.arctan2(a, b).astype(dtype, copy=False)
+        out = _atan2_array(a, b, dtype)
     except ValueError:
         check_history_kept(input, other)
         raise _broadcast_error(input, other) from None

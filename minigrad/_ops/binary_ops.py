@@ -10,6 +10,7 @@
 """
 import numpy as np
 
+from .. import _sleef_hypot, _vectorized_loop
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
@@ -49,6 +50,14 @@ class HypotBackward0(Node):
         return (a * a_t + b * b_t) / out
 
 
+def _hypot_array(a, b):
+    """hypot of two arrays as PyTorch's CPU computes it: float64 with SLEEF's formula for whole
+    vectors and the C library's (numpy's) for the rest; other dtypes numpy's (float32's agrees)."""
+    if np.result_type(a, b) == np.float64:
+        return _vectorized_loop.elementwise_pair(a, b, _sleef_hypot.hypot, np.hypot, lanes=4)
+    return np.hypot(a, b)
+
+
 def hypot(input, other):
     """sqrt(input**2 + other**2), elementwise, without overflow (the length of the vector (a, b)).
 
@@ -58,7 +67,7 @@ def hypot(input, other):
     dtype = result_type(input, other)
     if dtype.kind != "f":
         raise kernel_not_implemented("hypot_cpu", _wrap(np.empty(0, dtype)))
-    out = result(_binary(np.hypot, input, other), HypotBackward0, (input, other))
+    out = result(_binary(_hypot_array, input, other), HypotBackward0, (input, other))
     # (each input is saved for its own gradient only, as PyTorch saves it)
     return save_result(out, input if needs_grad((input,)) else None, other if needs_grad((other,)) else None)
 

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .. import _c_library_logf
 from ..autograd.graph import Node
 from . import result, save_result
 from .._python_arg_parser import invalid_combination
@@ -170,8 +171,12 @@ def logaddexp2(input, other):
 # --- xlogy: x * log(y), 0 where x = 0 ---------------------------------------------------------
 
 def _xlogy_array(x, y, dtype):
+    """x * log(y), 0 where x is 0 (unless y is nan); float32's log is the C library's logf, as
+    PyTorch's one-number kernel calls it."""
+    y = np.asarray(y, dtype=dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
-        product = np.multiply(x, np.log(np.asarray(y, dtype=dtype)), dtype=dtype)
+        log = _c_library_logf.logf(y) if np.dtype(dtype) == np.float32 else np.log(y)
+        product = np.multiply(x, log, dtype=dtype)
         # 0 * log(0) counts as 0 (the limit of x log x), but nan in y stays nan
         return np.where((np.asarray(x) == 0) & ~np.isnan(y), np.asarray(0, dtype), product)
 

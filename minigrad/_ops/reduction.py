@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import _cascade_sum, _dtype
+from .. import _cascade_sum, _dtype, _vectorized_loop
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
@@ -744,11 +744,13 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
     else:
         var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
-    # float32: PyTorch's one pass in float64 (Welford), where minigrad follows it; float64 var and
-    # std take another of PyTorch's kernels (var_mean's is this one: statistics.py)
-    in_order = _welford(array, dims, correction, np.shape(var)) if array.dtype == np.float32 else None
-    if in_order is not None:
-        var = in_order[0]
+    # PyTorch's kernels, in float64 for float32 too: one result, two passes (_var_of_all); more,
+    # one pass (Welford), where minigrad follows it
+    if array.dtype in (np.float32, np.float64) and array.size:
+        in_order = (_var_of_all(array, correction),) if np.size(var) == 1 else \
+            _welford(array, dims, correction, np.shape(var))
+        if in_order is not None:
+            var = np.reshape(in_order[0], np.shape(var))
     if name == "std":           # (the root of the float64 variance, then rounded, as PyTorch's)
         var = np.sqrt(var)
     return row_major(np.asarray(var, dtype=array.dtype)), dims, count, correction
@@ -757,6 +759,22 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
 # var()/std() called without a dim: PyTorch matches another of its signatures then, and its
 # node shows no correction. (var(None) names a dim, None, and shows the usual correction 1.)
 NO_DIM = type("NoDim", (), {"__repr__": lambda self: "NO_DIM", "__doc__": "dim not given"})()
+
+
+def _var_of_all(array, correction):
+    """The float64 variance of a float32/float64 array with one result, as PyTorch's CPU computes
+    it then (std_var_all_cpu): the mean as ``mean()`` gives it, then the squares of the float64
+    differences added one by one in memory order, each thread's piece on its own (from 0), then
+    the pieces' totals in order."""
+    mean = float(_mean_array(array))
+    flat = array.ravel(order="K").astype(np.float64)
+    total = 0.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start, stop in _vectorized_loop.pieces(flat.size):
+            differences = flat[start:stop] - mean
+            total = total + (0.0 + np.add.accumulate(differences * differences)[-1])
+        with np.errstate(divide="ignore"):
+            return np.float64(total) / builtins.max(0.0, array.size - correction)
 
 
 def _welford(array, dims, correction, shape):
@@ -875,7 +893,8 @@ def logsumexp(input, dim, keepdim=False):
     peak = np.max(array, axis=dims, keepdims=True, initial=-np.inf)    # (nothing to sum: -inf)
     peak = np.where(np.isfinite(peak), peak, 0)
     with np.errstate(divide="ignore"):
-        value = np.log(np.sum(np.exp(array - peak), axis=dims, keepdims=True)) + peak
+        # the exponentials added in PyTorch's order (its exp and log are MKL's, not followed)
+        value = np.log(_sum_array(np.exp(array - peak), dims, True, array.dtype)) + peak
     if not keepdim:
         value = np.squeeze(value, axis=dims)
     value = np.asarray(value, dtype=array.dtype, order="C")

@@ -34,6 +34,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .._ops import result, several_outputs
+from .._ops.reduction import _sum_array
 from .._ops.pointwise import kernel_not_implemented
 from .._ops.shape import cat
 from ..autograd.graph import Node
@@ -310,7 +311,8 @@ def convolution_backward(grad, input, weight, settings, output_mask):
     arrays = [
         _input_grad(g, w, x.shape, settings).astype(x.dtype, copy=False) if output_mask[0] else None,
         _weight_grad(g, x, w.shape, settings).astype(w.dtype, copy=False) if output_mask[1] else None,
-        g.sum(axis=(0,) + tuple(range(2, g.ndim))) if output_mask[2] else None,
+        # (float64: PyTorch's slow kernel adds with its sum, in its order; float32's oneDNN differs)
+        _sum_array(g, (0,) + tuple(range(2, g.ndim)), False, g.dtype) if output_mask[2] else None,
     ]
     shapes = [tuple(input.shape), tuple(weight.shape), (g.shape[1],)]
     return several_outputs(arrays, ConvolutionBackwardBackward0, (grad, input, weight), shapes,

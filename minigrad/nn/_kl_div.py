@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from .. import _c_library_logf
 from ..autograd.graph import Node
 from .._ops import result
 from .._tensor import _wrap
@@ -43,9 +44,9 @@ class XlogyBackward0(Node):
 def _xlogy(x, y):
     """x * log(y), 0 where x == 0 (unless y is nan), as torch.xlogy."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        # PyTorch's kernel takes the C library's float32 log, nearly always the closest
-        # float32 to log(y); numpy's own float32 log misses it in the last bit now and then
-        log_y = np.log(y.astype(np.float64)).astype(np.float32) if y.dtype == np.float32 else np.log(y)
+        # PyTorch's kernel takes the C library's float32 log (glibc's logf, followed bit for
+        # bit); numpy's own float32 log misses it in the last bit now and then
+        log_y = _c_library_logf.logf(y) if y.dtype == np.float32 else np.log(y)
         out = np.asarray(x * log_y)
     return np.where((x == 0) & ~np.isnan(y), out.dtype.type(0), out)
 

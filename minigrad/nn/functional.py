@@ -34,7 +34,7 @@ from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
-from . import _cross_entropy
+from . import _cross_entropy, _nll_sum, _softmax_kernel
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -395,6 +395,12 @@ def _has_pytorchs_last_bit(array, dim):
     return array.dtype in (np.float32, np.float64) and dim == array.ndim - 1 and array.size > 0
 
 
+def _has_pytorchs_other_dim_bits(array, dim):
+    """float32 or float64 over another dim: PyTorch's kernel for it, see _softmax_kernel."""
+    return (array.dtype in (np.float32, np.float64) and array.ndim and dim != array.ndim - 1
+            and array.size > 0)
+
+
 def _sleef_exp_log(dtype):
     """SLEEF's exp and log for this dtype, and the lanes of PyTorch's vectors of it."""
     if dtype == np.float32:
@@ -407,6 +413,8 @@ def _pytorch_softmax_array(array, dim):
     with 1 / sum (not a division), with PyTorch's own exp (float32 and float64, last dim; see
     _sleef_mathfun and _sleef_pow). Elsewhere numpy's exp and log, which may differ in the
     last bit."""
+    if _has_pytorchs_other_dim_bits(array, dim):
+        return _softmax_kernel.softmax(array, dim)
     if not _has_pytorchs_last_bit(array, dim):
         return np.exp(_log_softmax_array(array, dim))
     exp, _, lanes = _sleef_exp_log(array.dtype)
@@ -418,6 +426,8 @@ def _pytorch_softmax_array(array, dim):
 def _pytorch_log_softmax_array(array, dim):
     """log_softmax in PyTorch's order of operations, (x - max) - log(sum(exp(x - max))), with
     PyTorch's own exp and log where minigrad has them (float32 and float64, last dim)."""
+    if _has_pytorchs_other_dim_bits(array, dim):
+        return _softmax_kernel.log_softmax(array, dim)
     if not _has_pytorchs_last_bit(array, dim):
         return _log_softmax_array(array, dim)
     exp, log, lanes = _sleef_exp_log(array.dtype)
@@ -447,6 +457,9 @@ def softmax_backward_data(grad, out, dim):
     g, p = grad._array, out._array
     if _has_pytorchs_last_bit(p, dim) and g.dtype == p.dtype:      # PyTorch's order of additions
         inner = _sleef_mathfun.row_sum(g * p, _sleef_exp_log(p.dtype)[2])
+    elif _has_pytorchs_other_dim_bits(p, dim) and g.dtype == p.dtype:
+        return result(_softmax_kernel.softmax_backward(g, p, dim), SoftmaxBackwardDataBackward0,
+                      (grad, out), saved=(grad, out), dim=dim)
     else:
         inner = (g * p).sum(axis=dim, keepdims=True) if p.ndim else g * p
     return result(p * (g - inner), SoftmaxBackwardDataBackward0, (grad, out), saved=(grad, out),
@@ -511,6 +524,8 @@ class LogSoftmaxBackward0(Node):
             exp, _, lanes = _sleef_exp_log(out.dtype)       # PyTorch's exp and order of additions
             # and its compiler's one fused multiply-add for g - e**out * total
             values = _sleef_pow._fma(-exp(out), _sleef_mathfun.row_sum(g, lanes), g)
+        elif pytorch_bits and _has_pytorchs_other_dim_bits(out, self.dim):
+            values = _softmax_kernel.log_softmax_backward(g, out, self.dim)
         else:
             total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
             values = g - np.exp(out) * total
@@ -761,12 +776,15 @@ _UNSIGNED_OF_SIZE = {1: np.uint8, 8: np.uint64}       # for the label dtypes: ui
 
 
 def _nll_rows(logp, labels, weight, ignore_index, reduction):
-    """The loss for log-probabilities ``logp`` (one row per label): (value, total weight)."""
+    """The loss for log-probabilities ``logp`` (one row per label, or per pixel): (value, total
+    weight), float32/float64 summed in the order of PyTorch's kernels (_nll_sum)."""
     n_rows, n_classes = logp.shape
+    kept_rows = None                       # (all)
     if _every_label_counts(labels, weight, ignore_index, n_classes):
         # the same numbers as below, in a third of the numpy calls (each weight is 1)
         losses = -logp[np.arange(n_rows), labels]
         total_weight = logp.dtype.type(n_rows)
+        kept_losses = losses
     else:
         keep = labels != ignore_index
         if np.any((labels[keep] < 0) | (labels[keep] >= n_classes)):
@@ -775,16 +793,27 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
         w = weight._array[labels[keep]] if weight is not None else np.ones(keep.sum(), dtype=logp.dtype)
         losses = np.zeros(n_rows, dtype=logp.dtype)
         losses[keep] = -logp[np.arange(n_rows)[keep], labels[keep]] * w
-        total_weight = w.sum()
+        kept_rows = None if keep.all() else keep
+        kept_losses = losses[keep]
+        if weight is not None and logp.dtype in (np.float32, np.float64):
+            total_weight = _nll_sum.nll_sum(w, kept_rows)
+        elif weight is not None:
+            total_weight = w.sum()
+        else:                      # (PyTorch counts the kept rows)
+            total_weight = logp.dtype.type(len(kept_losses))
+    if reduction == "none":
+        return losses, total_weight
+    if logp.dtype in (np.float32, np.float64):
+        total = _nll_sum.nll_sum(kept_losses, kept_rows)
+    else:
+        total = losses.sum()
     if reduction == "mean":
         if total_weight == 0:
             # every label ignored (or weighted 0): PyTorch gives 0 / 0 = nan, and no warning
             with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
-        return np.asarray(losses.sum() / total_weight, dtype=logp.dtype), total_weight
-    if reduction == "sum":
-        return np.asarray(losses.sum(), dtype=logp.dtype), total_weight
-    return losses, total_weight
+                return np.asarray(total / total_weight, dtype=logp.dtype), total_weight
+        return np.asarray(total / total_weight, dtype=logp.dtype), total_weight
+    return np.asarray(total, dtype=logp.dtype), total_weight
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
@@ -880,7 +909,10 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         return _cross_entropy.cross_entropy_with_label_smoothing(
             input, target, weight, ignore_index, reduction, label_smoothing)
     class_dim = 0 if input._array.ndim == 1 else 1
-    logp = _log_softmax_with_numpy(input, class_dim)
+    if input._array.dtype == np.float64:        # PyTorch's bits (float32: numpy's, for speed)
+        logp = _log_softmax_result(input, class_dim, _pytorch_log_softmax_array)
+    else:
+        logp = _log_softmax_with_numpy(input, class_dim)
     probabilities = target._array.dtype.kind == "f"        # (else class indices)
     if probabilities and target._array.shape != input._array.shape:
         raise RuntimeError(
