@@ -1637,6 +1637,12 @@ def test_random_programs_match_pytorch(torch, program):
     # max_pool1d of integers without indices: PyTorch's 1-d kernel has no integer versions
     [("leaf", (3,), 0, False, True), ("unary", "sort_indices", (0,), True, False),
      ("unary", "max_pool1d", (1,), True, False)],
+    # hinge_embedding_loss of integers or bools: PyTorch's margin - x fills x's dtype first
+    # (integers: then mean() refuses; bools: the subtraction does)
+    [("leaf", (3,), 0, False, True), ("unary", "argmax", (0,), True, False),
+     ("unary", "F_hinge_embedding_self", (1,), True, False)],
+    [("leaf", (3,), 0, False, True), ("unary", "any_dim", (0,), True, False),
+     ("unary", "F_hinge_embedding_self", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -53,11 +53,12 @@ def reduced(losses, reduction):
 
 
 def number_minus(number, tensor):
-    """``number - tensor`` as PyTorch's C++ computes it: the number becomes a tensor of
-    ``tensor``'s dtype that needs no gradient, so the node is SubBackward0 with no edge for
-    it (Python's ``number - tensor`` would record RsubBackward1)."""
-    dtype = tensor._array.dtype if tensor._array.dtype.kind == "f" else np.float64
-    return _wrap(np.array(number, dtype=dtype)) - tensor
+    """``number - tensor`` as PyTorch's C++ computes it (``empty_like(tensor).fill_(number)
+    .sub_(tensor)``): the number becomes a tensor of ``tensor``'s dtype that needs no gradient,
+    so the node is SubBackward0 with no edge for it (Python's ``number - tensor`` would record
+    RsubBackward1). In an integer dtype the number is cut to an integer first; with bool, the
+    subtraction is refused, as PyTorch's is."""
+    return _wrap(np.array(number).astype(tensor._array.dtype)) - tensor
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
