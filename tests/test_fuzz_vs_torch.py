@@ -1643,6 +1643,18 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "F_hinge_embedding_self", (1,), True, False)],
     [("leaf", (3,), 0, False, True), ("unary", "any_dim", (0,), True, False),
      ("unary", "F_hinge_embedding_self", (1,), True, False)],
+    # avg_pool2d of int32: PyTorch's kernels are for floats and int64 only
+    [("leaf", (2, 1, 3), 0, False, True), ("leaf", (3,), 0, False, False), ("view", "view_int", (0,), True, False),
+     ("unary", "F_avg_pool2d", (2,), True, False)],
+    # hypot_ of a 0-d integer tensor with a (3,) float: the broadcast shape is refused before the dtype
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("unary", "count_nonzero", (0,), True, False),
+     ("inplace_binary", "hypot_", (2, 0), True, False)],
+    # multi_dot's dtype message names C++ types ('long int')
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("unary", "bucketize", (0,), True, False),
+     ("binary", "multi_dot", (0, 2), True, False)],
+    # hardsigmoid(inplace=True) into overlapping windows: one position after the other, as PyTorch's loop
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("inplace", "F_hardsigmoid_inplace", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -133,7 +133,16 @@ def _method(name):
 
 def check_castable(name, tensor, other):
     """An in-place result is written in ``tensor``'s dtype: PyTorch refuses first a result type
-    that does not fit (a float into an integer tensor, an integer into a bool one)."""
+    that does not fit (a float into an integer tensor, an integer into a bool one), after an
+    ``other`` that broadcasts ``tensor`` to a larger shape (its loop settles the shape first)."""
+    if isinstance(other, Tensor):
+        try:
+            shape = np.broadcast_shapes(tensor._array.shape, other._array.shape)
+        except ValueError:
+            shape = tensor._array.shape       # (the operation's own broadcast error comes later)
+        if shape != tensor._array.shape:
+            raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
     into, kind = tensor._array.dtype.kind, result_type(tensor, other).kind
     if (kind == "f" and into in "iub") or (kind in "iu" and into == "b"):
         raise RuntimeError(f"result type {scalar_type_name(from_numpy_dtype(result_type(tensor, other)))} "

@@ -127,6 +127,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
                 raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
                                    f"tensor size {list(out._array.shape)} should match")
+            if out._array.shape != t._array.shape:     # (PyTorch checks the shape before the dtype)
+                raise RuntimeError(f"output with shape {list(t._array.shape)} doesn't match the broadcast "
+                                   f"shape {list(out._array.shape)}")
             return _castable_back(out, t)
         if in_own_memory is not None and (overlaps_itself(self._array) or (
                 name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others))):

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
-from .._dtype import cpp_name, scalar_type_name
+from .._dtype import cpp_name, cpp_type_name, scalar_type_name
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node
 from . import result
@@ -117,7 +117,7 @@ def _check_chain(tensors):
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype != first.dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 "
-                               f"is {cpp_name(first.dtype)} and tensor {i} {cpp_name(t.dtype)}")
+                               f"is {cpp_type_name(first.dtype)} and tensor {i} {cpp_type_name(t.dtype)}")
 
 
 def _chain_order(shapes):

@@ -19,7 +19,7 @@ from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import kernel_not_implemented, div_by_number, where
 from .._ops.rounding import _NotImplementedBackward
-from .._ops.inplace import apply_inplace
+from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import _wrap
 from ._hardtanh import _in_vector_registers
 
@@ -72,7 +72,7 @@ def hardsigmoid(input, inplace=False):
     Gradient: grad / 6 where -3 < x < 3, else 0.
     """
     if inplace:
-        return apply_inplace(input, hardsigmoid)
+        return apply_pointwise_inplace(input, hardsigmoid)
     _check_floating(input, "hardsigmoid_cpu")
     x = input._array
     dtype = x.dtype.type
@@ -134,7 +134,7 @@ def hardswish(input, inplace=False):
     Gradient: 0 where x <= -3, grad * (x / 3 + 1/2) where x < 3, else grad.
     """
     if inplace:
-        return apply_inplace(input, hardswish)
+        return apply_pointwise_inplace(input, hardswish)
     _check_floating(input, "hardswish_cpu")
     x = input._array
     dtype = x.dtype.type

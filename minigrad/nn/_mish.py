@@ -16,7 +16,7 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
 from .._ops.pointwise import kernel_not_implemented, sigmoid
-from .._ops.inplace import apply_inplace
+from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import _wrap
 
 
@@ -62,7 +62,7 @@ def mish(input, inplace=False):
     Gradient: grad * (t + x * sigmoid(x) * (1 - t^2)), t = tanh(softplus(x)).
     """
     if inplace:
-        return apply_inplace(input, mish)
+        return apply_pointwise_inplace(input, mish)
     if not input.is_floating_point():
         raise kernel_not_implemented("mish_cpu", input)
     x = input._array

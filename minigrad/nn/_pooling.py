@@ -536,8 +536,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
                          f"{max(input.ndim, 1) - 1}], but got -3)")
     _check_pool2d_input(input, "avg_pool2d")
-    if input.dtype.name == "bool":
-        raise kernel_not_implemented("avg_pool2d", input)
+    if not input.dtype.is_floating_point and input.dtype.name != "int64":
+        raise kernel_not_implemented("avg_pool2d", input)     # (its kernels: floats and int64)
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
@@ -551,8 +551,8 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     check_int_tuples("avg_pool3d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4)])
     if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    if input.dtype.name == "bool":
-        raise kernel_not_implemented("avg_pool3d_out_frame", input)
+    if input.dtype.name not in ("float32", "float64", "int64"):
+        raise kernel_not_implemented("avg_pool3d_out_frame", input)     # (its only kernels)
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
 
 

@@ -1357,7 +1357,7 @@ def silu(input, inplace=False):
     Gradient: grad * s * (1 + x (1 - s)), s = sigmoid(x).
     """
     if inplace:
-        return apply_inplace(input, silu)
+        return apply_pointwise_inplace(input, silu)
     _check_floating_kernel(input, "silu_cpu")
     x = input._array
     with np.errstate(invalid="ignore"):       # silu(-inf) = -inf * 0 = nan, silently
