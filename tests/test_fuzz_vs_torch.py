@@ -1655,6 +1655,9 @@ def test_random_programs_match_pytorch(torch, program):
     # hardsigmoid(inplace=True) into overlapping windows: one position after the other, as PyTorch's loop
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("inplace", "F_hardsigmoid_inplace", (1,), True, False)],
+    # softshrink of integers: PyTorch's range check for lambd dispatches first ("softshrink_check")
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("unary", "argmax", (0,), True, False),
+     ("unary", "softshrink", (2,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -121,7 +121,7 @@ def softshrink(input, lambd=0.5):
     lambd = _check_lambd("softshrink", lambd)
     x = input._array
     if x.dtype.kind != "f":
-        raise kernel_not_implemented("softshrink_cpu", input)
+        raise kernel_not_implemented("softshrink_check", input)     # (its range check dispatches first)
     largest = np.finfo(x.dtype).max
     if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
