@@ -1620,6 +1620,20 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "var0", (1,), True, False), ("binary", "searchsorted_t", (0, 2), True, False)],
     # logsigmoid of a 0-d tensor (SLEEF's exp of one number gives an array, not a scalar)
     [("leaf", (), 0, False, True), ("unary", "F_logsigmoid", (0,), True, False)],
+    # --- found with seeds 182 and up ---
+    # tril_ of overlapping unfold windows with 4 dimensions: PyTorch computes the triangle in new
+    # memory and copies it back (the position written last wins)
+    [("leaf", (2, 1, 3), 0, False, False), ("view", "unfold", (0,), False, False),
+     ("inplace", "tril_", (1,), False, False)],
+    # add_ with a float alpha into integers overlapping the added view: the overlap is refused first
+    [("leaf", (3,), 0, False, True), ("unary", "sort_indices", (0,), True, False),
+     ("view", "as_strided_offset", (1,), True, False), ("inplace_binary", "add_alpha_", (1, 2), True, False)],
+    # scatter_reduce "mean" of bools: PyTorch has no such kernel
+    [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
+     ("binary", "scatter_reduce_mean", (1, 1), True, False)],
+    # linalg.vecdot of integers and floats: x must be floating, checked before the dtypes match
+    [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False),
+     ("binary", "vecdot", (1, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

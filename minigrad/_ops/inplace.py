@@ -553,6 +553,15 @@ def _checked_alpha(name, tensor, other, alpha):
     True)."""
     alpha = pointwise.alpha_number(name, alpha)
     check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first)
+    if isinstance(other, Tensor):             # (then the loop's own checks: overlap, shapes)
+        refuse_partial_overlap(tensor, other)
+        try:
+            shape = np.broadcast_shapes(tensor._array.shape, other._array.shape)
+        except ValueError:
+            raise pointwise._broadcast_error(tensor, other) from None
+        if shape != tensor._array.shape:
+            raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
     dtype = result_type(tensor, other)
     into = tensor._array.dtype.kind
     if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):

@@ -87,13 +87,13 @@ def cross_function(input, other, dim=None):
 def vecdot(x, y, *, dim=-1):
     """``torch.linalg.vecdot``: the dot product of vectors along ``dim`` (broadcast):
     ``(x * y).sum(dim)``, recorded as those two operations; of two 1-d tensors ``vdot``."""
+    if x._array.dtype.kind != "f":       # (x's dtype is checked first, then that y's is the same)
+        from .decompositions import check_floating
+        check_floating("linalg.vecdot", x)
     if x._array.dtype != y._array.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
                            f"type {cpp_name(x.dtype).capitalize()} and y of type "
                            f"{cpp_name(y.dtype).capitalize()} instead")
-    if x._array.dtype.kind != "f":
-        from .decompositions import check_floating
-        check_floating("linalg.vecdot", x)
     if x.ndim == 1 and y.ndim == 1:
         from .products import vdot       # (products builds on this module)
         return vdot(x, y)         # (PyTorch's path for two vectors, whatever dim: VdotBackward0)
