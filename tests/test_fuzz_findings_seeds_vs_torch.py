@@ -111,3 +111,135 @@ def test_bool_scatter_and_index_reduce(torch, fn):
 ])
 def test_vecdot_checks_x_first(torch, fn):
     assert_same(fn, torch)
+
+
+def _bits(t):
+    """The bits of a float tensor's numbers (NaN's sign and payload show), as a list."""
+    import torch as _torch_or_not      # noqa: F401  (the module of t decides the int dtype)
+    lib = minigrad if isinstance(t, minigrad.Tensor) else __import__("torch")
+    return t.detach().reshape(-1).view(lib.int32 if t.dtype == lib.float32 else lib.int64).tolist()
+
+
+# maximum, minimum and clamp by a tensor write PyTorch's NaN: the C library's quiet NaN from the
+# one-number formula, all bits set from the vector formula (whole steps of 16 float32 or 8 float64)
+@pytest.mark.parametrize("n", [1, 3, 8, 9, 16, 17, 40])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", [
+    lambda L, a, b: L.maximum(a, b),
+    lambda L, a, b: L.minimum(a, b[:1]),
+    lambda L, a, b: a.clamp_min(b),
+    lambda L, a, b: a.clamp_max(b),
+    lambda L, a, b: L.maximum(a.reshape(1, -1), b.reshape(-1, 1)),
+])
+def test_maximum_nan_bits(torch, n, dtype, op):
+    rng = np.random.default_rng(n)
+    a = -np.abs(rng.standard_normal(n))
+    a[rng.random(n) < 0.4] = np.nan
+    a = -a                          # (NaN with the sign bit set, as x86 makes them)
+    b = rng.standard_normal(n)
+    b[rng.random(n) < 0.2] = np.nan
+    seen = [_bits(op(L, L.tensor(a, dtype=getattr(L, dtype)), L.tensor(b, dtype=getattr(L, dtype))))
+            for L in (minigrad, torch)]
+    assert seen[0] == seen[1]
+
+
+# cosine_similarity clamps the lengths by a tensor (a NaN length becomes maximum's NaN), in the
+# inputs' dtype
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cosine_similarity_nan_and_small_lengths(torch, dtype):
+    nan_first = -np.array([-0.5, np.nan, -1.0])
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor(nan_first, dtype=getattr(L, dtype))
+        small = L.tensor([1e-10, 0.0, 0.0], dtype=getattr(L, dtype), requires_grad=True)
+        out = L.nn.functional.cosine_similarity(small, L.tensor([1.0, 0.0, 0.0], dtype=getattr(L, dtype)), dim=0)
+        out.backward()
+        seen.append((_bits(L.nn.functional.cosine_similarity(x, x, dim=-1)), out.item(), small.grad.tolist()))
+    assert seen[0] == seen[1]
+
+
+# linalg.cross: PyTorch's loop computes a[i] * b[j] - a[j] * b[i] with the first product fused
+# into the subtraction (float32 and float64), so x.cross(x) is not always 0
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("shape, dim", [((3,), -1), ((4, 3), -1), ((3, 2), 0), ((2, 3, 3), 1)])
+def test_cross_fuses_one_product(torch, dtype, shape, dim):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape) * 3
+    b = rng.standard_normal(shape) * 3
+    for other in (a, b):
+        seen = [L.linalg.cross(L.tensor(a).to(getattr(L, dtype)), L.tensor(other).to(getattr(L, dtype)),
+                               dim=dim).tolist() for L in (minigrad, torch)]
+        assert seen[0] == seen[1]
+
+
+def _nodes(node):
+    """A node and everything behind it, by name, as nested tuples."""
+    if node is None:
+        return None
+    return (node.name().split("::")[-1], tuple(_nodes(n) for n, _ in node.next_functions))
+
+
+# index_put's gradient for self is grad.index_put(indices, zeros_like(values)): recorded as
+# IndexPutBackward0 under create_graph, and 0 where values went even where grad is NaN
+def test_index_put_gradient_for_self(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x.index_put((L.tensor([0]),), x.sum())
+        g, = L.autograd.grad(L.nn.functional.adaptive_avg_pool1d(y.reshape(1, -1), 2).sum(), x, create_graph=True)
+        z = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        w = z.index_put((L.tensor([0, 1]), L.tensor([2, 0])), L.tensor([5.0, 6.0]))
+        w.backward(L.full((2, 3), float("nan")))
+        seen.append((g.tolist(), _nodes(g.grad_fn), np.isnan(z.grad.numpy()).tolist()))
+    assert seen[0] == seen[1]
+
+
+# rms_norm makes its result contiguous in the input's suggested memory format, after the weight
+# and before going back to float16: the copy is recorded (CloneBackward0) when it is made
+@pytest.mark.parametrize("make", [
+    lambda L: L.arange(6.0).reshape(2, 3).t(),
+    lambda L: L.arange(6.0).reshape(2, 3),
+    lambda L: L.arange(6.0).reshape(2, 3)[:, :2],
+    lambda L: L.arange(6.0).reshape(1, 2, 3).permute(2, 0, 1),
+    lambda L: L.arange(6.0).reshape(2, 3).t().half(),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).to(memory_format=L.channels_last),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).transpose(2, 3),
+])
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_rms_norm_contiguous_result(torch, make, with_weight):
+    seen = []
+    for L in (minigrad, torch):
+        x = make(L).requires_grad_()
+        weight = L.ones(x.shape[-1], dtype=x.dtype, requires_grad=True) if with_weight else None
+        out = L.nn.functional.rms_norm(x, [x.shape[-1]], weight=weight)
+        seen.append((_nodes(out.grad_fn), out.stride(), str(out.dtype), out.tolist()))
+    assert seen[0] == seen[1]
+
+
+# x.to(memory_format=..., copy=...): itself only when no copy is asked for and the layout is the
+# one x suggests (a transposed matrix suggests row-major, so it is kept); else a ToCopyBackward0
+@pytest.mark.parametrize("fn", [
+    lambda L: L.arange(6.0).reshape(2, 3).requires_grad_().t().to(memory_format=L.contiguous_format),
+    lambda L: L.arange(6.0).reshape(2, 3).requires_grad_().to(copy=True),
+    lambda L: L.arange(6.0).reshape(2, 3).requires_grad_().t().to(copy=True),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last)
+    .to(memory_format=L.channels_last),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last).to(L.float64),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last)
+    .to(memory_format=L.contiguous_format),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(L.float64, memory_format=L.channels_last),
+    lambda L: L.arange(6).reshape(2, 3).to(memory_format=L.channels_last),
+    lambda L: L.arange(6).reshape(2, 3).to(L.float32, memory_format=L.channels_last),
+    lambda L: L.arange(6.0).reshape(2, 3).to(dtype=L.float32, copy=True),
+])
+def test_to_memory_format_and_copy(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        try:
+            out = fn(L)
+        except RuntimeError as error:
+            seen.append(str(error))
+            continue
+        seen.append((out.stride(), _nodes(out.grad_fn), str(out.dtype).split(".")[-1], out.tolist()))
+    assert seen[0] == seen[1]

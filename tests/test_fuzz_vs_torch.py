@@ -1634,6 +1634,18 @@ def test_random_programs_match_pytorch(torch, program):
     # linalg.vecdot of integers and floats: x must be floating, checked before the dtypes match
     [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False),
      ("binary", "vecdot", (1, 0), True, False)],
+    # cosine_similarity of NaN lengths: PyTorch clamps by a tensor, and maximum's kernel writes
+    # the C library's NaN (sign bit clear), which view(int32) shows
+    [("leaf", (3,), 0, False, True), ("inplace_binary", "pow_t_", (0, 0), True, False),
+     ("binary", "F_cosine_similarity", (0, 0), True, False), ("view", "view_int", (1,), True, False)],
+    # x.cross(x) is not exactly 0: PyTorch's loop fuses one product into the subtraction
+    [("leaf", (3,), 0, False, True), ("binary", "cross", (0, 0), True, False), ("view", "mask", (1,), True, False)],
+    # index_put's gradient for self writes zeros with index_put (IndexPutBackward0 under create_graph)
+    [("leaf", (3,), 0, False, True), ("binary", "index_put_t", (0, 0), False, False),
+     ("unary", "F_adaptive_avg_pool1d", (1,), False, False), ("grad", "grad", (2,), False, True)],
+    # rms_norm of a transposed input: the result made contiguous is recorded (CloneBackward0)
+    [("leaf", (2, 3), 0, False, True), ("view", "adjoint", (0,), True, False),
+     ("unary", "F_rms_norm_last", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

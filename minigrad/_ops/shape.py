@@ -872,9 +872,12 @@ class ToCopyBackward0(Node):
         return tangents[0].to(out.dtype)
 
 
-def to_dtype(input, dtype):
+def to_dtype(input, dtype, memory_format=preserve_format):
+    """A copy of ``input`` in ``dtype`` (ToCopyBackward0), laid out as input (or ``memory_format``)."""
     out = input._array.astype(dtype.numpy_dtype)
-    if not input._array.flags.c_contiguous or 1 in out.shape or not out.size:
+    if memory_format is not preserve_format:
+        out = copy_in_format(out, memory_format)
+    elif not input._array.flags.c_contiguous or 1 in out.shape or not out.size:
         laid_out = empty_laid_out_like(with_pytorch_steps(input), out.dtype)   # as clone lays it out
         laid_out[...] = out
         out = laid_out

@@ -72,9 +72,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     x1_norm = x1.norm(2, dim, keepdim=True).clone()
     x2_norm = x2.norm(2, dim, keepdim=True).clone()
     with no_grad():
-        # not recorded: the gradient flows as if the length had never been clamped
-        x1_norm.clamp_min_(eps)
-        x2_norm.clamp_min_(eps)
+        # not recorded: the gradient flows as if the length had never been clamped; PyTorch
+        # clamps by a tensor (maximum's kernel: a NaN length comes out as the C library's NaN)
+        x1_norm.clamp_min_(x1_norm.new_tensor(eps))
+        x2_norm.clamp_min_(x2_norm.new_tensor(eps))
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
