@@ -243,3 +243,61 @@ def test_to_memory_format_and_copy(torch, fn):
             continue
         seen.append((out.stride(), _nodes(out.grad_fn), str(out.dtype).split(".")[-1], out.tolist()))
     assert seen[0] == seen[1]
+
+
+# isclose as PyTorch computes it: == first, then NaNs (equal_nan) and the finite errors ORed into
+# the result in place (its version counts them), in the inputs' dtype; its checks and messages
+_A = np.array([np.nan, np.inf, -np.inf, 1.0, 2.0, 1e-9], dtype=np.float32)
+_B = np.array([np.nan, np.inf, np.inf, 1.00001, 2.1, 0.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B)),
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B), equal_nan=True),
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B), rtol=0, atol=0),
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B), 0, 0, True),
+    lambda L: L.isclose(L.tensor(_A).double(), L.tensor(_B).double(), rtol=1e-6),
+    lambda L: L.isclose(L.tensor([1, 2, 3]), L.tensor([2, 2, 5]), atol=1),
+    lambda L: L.isclose(L.tensor([True, False]), L.tensor([False, False]), atol=1),
+    lambda L: L.isclose(L.tensor(_A), 1.0),
+    lambda L: L.isclose(L.tensor(_A).double(), L.tensor(_B)),
+    lambda L: L.isclose(L.zeros(0), L.ones(3)),
+    lambda L: L.isclose(L.ones(3), L.ones(3), rtol=-1),
+    lambda L: L.tensor(_A).isclose(L.tensor(_B).reshape(-1, 1)),
+])
+def test_isclose_as_pytorch(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        try:
+            out = fn(L)
+        except Exception as error:
+            seen.append((type(error).__name__, str(error).splitlines()[0]))
+            continue
+        seen.append((out._version, out.tolist()))
+    assert seen[0] == seen[1]
+
+
+# an in-place operation without a derivative names itself: aten::heaviside_
+def test_heaviside_in_place_backward_message(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 0.0, -1.0], requires_grad=True)
+        z = x * 1
+        z.heaviside_(L.tensor([1.0, 2.0, 3.0]))
+        with pytest.raises(RuntimeError) as error:
+            z.sum().backward()
+        seen.append(str(error.value))
+    assert seen[0] == seen[1]
+
+
+# index_put into a dim of size 0: the index is out of bounds, said before the dtypes' mismatch
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(0, dtype=L.float64).index_put_((L.tensor([0]),), L.tensor(1.0)),
+    lambda L: L.zeros(0, dtype=L.float64).index_put((L.tensor([0]),), L.tensor(1.0)),
+    lambda L: L.index_put(L.zeros(0, dtype=L.float64), (L.tensor([0]),), L.tensor(1.0)),
+    lambda L: L.zeros(0).index_put_((L.tensor([], dtype=L.long),), L.tensor(1.0, dtype=L.float64)),
+    lambda L: L.zeros(2, 0).index_put_((L.tensor([0]), L.tensor([0])), L.tensor(1.0, dtype=L.float64)),
+    lambda L: L.zeros(2, 0).index_put_((L.tensor([0]),), L.tensor(1.0, dtype=L.float64)),
+])
+def test_index_put_into_empty_dims(torch, fn):
+    assert_same(fn, torch)

@@ -119,7 +119,10 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 _check_partial_overlap(self, other)
 
         def written(t, *_):
-            return _castable_back(operation(t, *args, **kwargs), t)
+            new = operation(t, *args, **kwargs)
+            if getattr(new._grad_fn, "_operation", None) == name[:-1]:
+                new._grad_fn._operation = name      # (no derivative: PyTorch names aten::heaviside_)
+            return _castable_back(new, t)
         if in_own_memory is not None and overlaps_itself(self._array):
             if in_own_memory == "elementwise":
                 loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
