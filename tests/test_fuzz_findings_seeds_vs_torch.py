@@ -301,3 +301,47 @@ def test_heaviside_in_place_backward_message(torch):
 ])
 def test_index_put_into_empty_dims(torch, fn):
     assert_same(fn, torch)
+
+
+# a float operation converts each operand to the result's dtype first: int32 - float32 is
+# float32 - float32 (numpy would compute it in float64), also in the regression losses
+_BIG = [1057767343, -1083458296, -1075116667]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor(_BIG, dtype=L.int32) - L.tensor(_BIG, dtype=L.int32).float(),
+    lambda L: L.tensor(_BIG, dtype=L.int32) - L.tensor(_BIG, dtype=L.float32) * 1.0001,
+    lambda L: L.tensor(_BIG, dtype=L.int32) * 1.5,
+    lambda L: L.tensor(_BIG) + L.tensor(0.5, dtype=L.float64) + L.tensor([0.25]),
+    lambda L: L.tensor(_BIG, dtype=L.int32) / L.tensor([3.0, 7.0, 9.0]),
+    lambda L: L.nn.functional.mse_loss(L.tensor(_BIG, dtype=L.int32), L.tensor(_BIG, dtype=L.int32).float() + 1),
+    lambda L: L.nn.functional.smooth_l1_loss(L.tensor(_BIG, dtype=L.int32), L.tensor(_BIG, dtype=L.int32).float()),
+    lambda L: L.nn.functional.l1_loss(L.tensor(_BIG, dtype=L.int32), L.tensor(_BIG, dtype=L.int32).float()),
+])
+def test_mixed_dtypes_converted_first(torch, fn):
+    assert_same(fn, torch)
+
+
+def test_mse_loss_backward_converted_first(torch):
+    seen = []
+    for L in (minigrad, torch):
+        target = L.tensor(_BIG, dtype=L.int32).float().requires_grad_()
+        L.nn.functional.mse_loss(L.tensor(_BIG, dtype=L.int32), target).backward()
+        seen.append(target.grad.tolist())
+    assert seen[0] == seen[1]
+
+
+# hinge_embedding_loss computes margin - input as PyTorch's C++ does: a tensor like input
+# filled with margin (an integer input cuts 1.5 to 1; bools may not be subtracted)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1, 2, 0, -3]), L.tensor([1, -1, -1, -1]), margin=1.5,
+                                                   reduction="none"),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1, 2, 0, -3], dtype=L.int32),
+                                                   L.tensor([1.0, -1, -1, -1]).double(), margin=2.5, reduction="sum"),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1, 2, 0]), L.tensor([1, -1, 1])),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([True, False]), L.tensor([1.0, -1]), margin=2.5),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1.0, 2, 0, -3]), L.tensor([1.0, -1, -1, -1]).double(),
+                                                   margin=2.5, reduction="none"),
+])
+def test_hinge_embedding_loss_of_integers(torch, fn):
+    assert_same(fn, torch)

@@ -45,7 +45,23 @@ def _operand_arrays(a, b):
         b_arr = b
         if not isinstance(b, _PYTHON_NUMBERS) and not isinstance(b, np.generic):
             raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
-    return a_arr, b_arr, result_type(a, b)
+    dtype = result_type(a, b)
+    if dtype.kind == "f":
+        # PyTorch converts each operand to the result's dtype before computing (an int32 tensor
+        # minus a float32 one: both float32), where numpy would compute int32 - float32 in float64
+        a_arr, b_arr = _converted(a_arr, dtype), _converted(b_arr, dtype)
+    return a_arr, b_arr, dtype
+
+
+def _converted(operand, dtype):
+    """An operand of a float operation in the result's ``dtype`` (numbers of a float operand's
+    dtype stay numbers: numpy already computes them in that dtype)."""
+    if isinstance(operand, (np.ndarray, np.generic)):
+        return operand if operand.dtype == dtype else operand.astype(dtype)
+    if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+        with np.errstate(over="ignore"):
+            return np.asarray(operand, dtype=dtype)
+    return operand
 
 
 # numpy spends a third of a one-element ``x * 1.0001`` turning the Python float into

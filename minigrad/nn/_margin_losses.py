@@ -54,10 +54,10 @@ def reduced(losses, reduction):
 
 def number_minus(number, tensor):
     """``number - tensor`` as PyTorch's C++ computes it: the number becomes a tensor of
-    ``tensor``'s dtype that needs no gradient, so the node is SubBackward0 with no edge for
-    it (Python's ``number - tensor`` would record RsubBackward1)."""
-    dtype = tensor._array.dtype if tensor._array.dtype.kind == "f" else np.float64
-    return _wrap(np.array(number, dtype=dtype)) - tensor
+    ``tensor``'s dtype (filled with it: an integer tensor cuts 1.5 to 1) that needs no gradient,
+    so the node is SubBackward0 with no edge for it (Python's ``number - tensor`` would record
+    RsubBackward1), and two bool tensors may not be subtracted."""
+    return _wrap(np.array(number).astype(tensor._array.dtype)) - tensor
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
