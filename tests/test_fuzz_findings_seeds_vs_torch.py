@@ -345,3 +345,37 @@ def test_mse_loss_backward_converted_first(torch):
 ])
 def test_hinge_embedding_loss_of_integers(torch, fn):
     assert_same(fn, torch)
+
+
+# the in-place comparisons' gradients are PyTorch's zeros_like: zeroed in place (version 1)
+@pytest.mark.parametrize("compare", [lambda a, y: a.ge_(y), lambda a, y: a.lt_(y), lambda a, y: a.ne_(y[:1]),
+                                     lambda a, y: a.gt_(1.5)])
+def test_comparison_in_place_gradient_versions(torch, compare):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = L.tensor([2.0, 2.0, 2.0], requires_grad=True)
+        a = x.clone()
+        compare(a, y)
+        a.sum().backward()
+        seen.append((x.grad._version, x.grad.tolist(), None if y.grad is None else (y.grad._version, y.grad.tolist())))
+    assert seen[0] == seen[1]
+
+
+# cosine_similarity converts only integer inputs: a float32 one next to a float64 one keeps its
+# dtype (its length and quotient in float32), and its two gradients add up in place
+@pytest.mark.parametrize("pair", [
+    lambda L, x, y: (x, y), lambda L, x, y: (y, x), lambda L, x, y: (x, y[:1]),
+    lambda L, x, y: (L.tensor([1, 2, 3]), y), lambda L, x, y: (y.double(), y),
+])
+def test_cosine_similarity_mixed_dtypes(torch, pair):
+    seen = []
+    for L in (minigrad, torch):
+        y = L.tensor([1.0, 2.0, 3.1], requires_grad=True)
+        x = L.tensor([1.3, 2.0, 3.0], dtype=L.float64, requires_grad=True)
+        a, b = pair(L, x, y)
+        out = L.nn.functional.cosine_similarity(a, b, dim=-1)
+        out.backward()
+        seen.append((_nodes(out.grad_fn), str(out.dtype).split(".")[-1], out.item(),
+                     [(t.grad._version, t.grad.tolist()) for t in (x, y) if t.grad is not None]))
+    assert seen[0] == seen[1]

@@ -1783,6 +1783,12 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "F_hinge_embedding_self", (1,), True, False)],
     # isclose ORs into its result in place (version 1)
     [("leaf", (3,), 0, False, True), ("binary", "isclose_t", (0, 0), True, False)],
+    # x.ge_(y): y's gradient is zeros_like(y), zeroed in place (version 1)
+    [("leaf", (3,), 1, False, True), ("leaf", (3,), 2, False, True), ("unary", "scale", (0,), False, False),
+     ("inplace_binary", "ge_t_", (2, 1), False, False), ("backward", "backward", (2,), False, False)],
+    # cosine_similarity of float64 and float32: the float32 input is not converted
+    [("leaf64", (3,), 1, False, True), ("leaf", (3,), 2, False, True),
+     ("binary", "F_cosine_similarity", (0, 1), False, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

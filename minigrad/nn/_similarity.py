@@ -63,7 +63,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(
             f"expected common dtype to be floating point, yet common dtype is {common.tensor_type_name[:-6]}")
-    x1, x2 = x1.to(common), x2.to(common)
+    # only integer (and bool) inputs are converted: a float32 one next to a float64 one keeps
+    # its dtype (its length and quotient are float32; the product is then float64)
+    x1, x2 = (x if x.is_floating_point() else x.to(common) for x in (x1, x2))
     if tuple(x1.shape) != tuple(x2.shape):
         # both are expanded (and both record an ExpandBackward0), as PyTorch does
         shape = _broadcast_shape(x1, x2)
