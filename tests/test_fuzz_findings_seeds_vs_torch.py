@@ -379,3 +379,39 @@ def test_cosine_similarity_mixed_dtypes(torch, pair):
         seen.append((_nodes(out.grad_fn), str(out.dtype).split(".")[-1], out.item(),
                      [(t.grad._version, t.grad.tolist()) for t in (x, y) if t.grad is not None]))
     assert seen[0] == seen[1]
+
+
+# integer inputs, as the random programs' integer leaves meet them: softmax of an empty integer
+# tensor runs no kernel, max_pool1d without indices and softshrink have no integer kernels,
+# cumulative_trapezoid has no shortcut for an empty dim, the median of nothing is the integer
+# PyTorch gets from NaN
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(0, dtype=L.long).softmax(-1),
+    lambda L: L.zeros(0, dtype=L.long).softmax(0),
+    lambda L: L.zeros(0, dtype=L.long).log_softmax(-1),
+    lambda L: L.nn.functional.softmin(L.zeros(0, dtype=L.long), -1),
+    lambda L: L.tensor([1, -2, 3]).softmax(-1),
+    lambda L: L.nn.functional.cross_entropy(L.zeros(0, dtype=L.long), L.zeros((), dtype=L.long)),
+    lambda L: L.nn.functional.max_pool1d(L.tensor([[1, -2, 3]]), 2, 1),
+    lambda L: L.nn.functional.max_pool1d(L.tensor([[1, -2, 3]], dtype=L.uint8), 2),
+    lambda L: L.nn.functional.max_pool1d(L.tensor([[1, -2, 3]]), 2, 1, return_indices=True)[0],
+    lambda L: L.nn.functional.softshrink(L.tensor([1, -2, 3]), 0.3),
+    lambda L: L.nn.functional.softshrink(L.tensor(True)),
+    lambda L: L.cumulative_trapezoid(L.zeros(0, dtype=L.long)),
+    lambda L: L.cumulative_trapezoid(L.zeros(2, 0, dtype=L.long), dx=0.5),
+    lambda L: L.cumulative_trapezoid(L.tensor([1, 2, 4]), dx=0.5),
+    lambda L: L.zeros(0, dtype=L.long).median(),
+    lambda L: L.zeros(0, dtype=L.int32).nanmedian(),
+    lambda L: L.zeros(0, dtype=L.int16).median(),
+])
+def test_integer_inputs(torch, fn):
+    assert_same(fn, torch)
+
+
+def test_cumulative_trapezoid_of_an_empty_dim_is_recorded(torch):
+    seen = []
+    for L in (minigrad, torch):
+        y = L.zeros(2, 0, requires_grad=True)
+        out = L.cumulative_trapezoid(y, dx=0.5)
+        seen.append((_nodes(out.grad_fn), tuple(out.shape)))
+    assert seen[0] == seen[1]

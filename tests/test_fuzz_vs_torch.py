@@ -1035,6 +1035,16 @@ class Run:
                 if g is not None:
                     self.slots.append(g)
             return len(grads), [g is None for g in grads]
+        # integer leaves (they never require grad), and an operation in inference mode or with
+        # grad enabled again inside the step (which may be a no_grad one)
+        if kind == "leaf_int":
+            data = np.rint(np.random.default_rng(args[0]).uniform(-2, 2, size=name) * 2).astype(np.int64)
+            self.slots.append(L.tensor(data))
+            return None
+        if kind in ("inference", "enable_grad"):
+            with (L.inference_mode() if kind == "inference" else L.enable_grad()):
+                self.slots.append(UNARY[name](L, *xs))
+            return None
         raise AssertionError(kind)
 
     def _hook(self, name, slot, x, extra):
@@ -1095,8 +1105,16 @@ def describe(t):
         "is_leaf": t.is_leaf,
         "grad_fn": node_name(grad_fn),
         "next_functions": nexts,
-        "version": t._version,      # gradients too: PyTorch's engine changes some in place
+        "version": _version(t),     # gradients too: PyTorch's engine changes some in place
     }
+
+
+def _version(t):
+    """t._version, or the error an inference tensor gives (it counts no versions)."""
+    try:
+        return t._version
+    except RuntimeError as error:
+        return str(error)
 
 
 def values(t):
@@ -1162,6 +1180,10 @@ VARIANTS = {
     "hook": ["observe", "double", "post_accumulate", "remove", "wrong"],
     "grad_outputs": ["leaves", "other_slot", "slot_as_grad_output"],
 }
+# integer leaves, inference mode, enable_grad inside a step
+KINDS += ["leaf_int", "inference", "enable_grad"]
+KIND_WEIGHTS += [1, 1, 1]
+VARIANTS.update(leaf_int=SHAPES + [(0,)], inference=sorted(UNARY), enable_grad=sorted(UNARY))
 # empty tensors are rarer: most programs should reach their later steps
 LEAF_SHAPES = SHAPES * 3 + [(0,), (2, 0)]
 
@@ -1789,6 +1811,13 @@ def test_random_programs_match_pytorch(torch, program):
     # cosine_similarity of float64 and float32: the float32 input is not converted
     [("leaf64", (3,), 1, False, True), ("leaf", (3,), 2, False, True),
      ("binary", "F_cosine_similarity", (0, 1), False, False), ("backward", "backward", (2,), False, False)],
+    # integer leaves: max_pool1d has no integer kernel without indices; softmax of no elements
+    # runs no kernel
+    [("leaf", (3,), 1, False, True), ("leaf_int", (3,), (1,), False, False), ("unary", "max_pool1d", (1,), False, False)],
+    [("leaf", (3,), 1, False, True), ("leaf_int", (0,), (1,), False, False), ("unary", "softmax", (1,), False, False)],
+    # an operation in inference mode, its result used while recording
+    [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

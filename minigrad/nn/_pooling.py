@@ -389,7 +389,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     check_int_tuples("max_pool1d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4),
                                     ("dilation", dilation, 5)])
     _check_1d_input(input, "max_pool1d")
-    if input.dtype.name == "bool":
+    if input.dtype.name == "bool" or (not input.is_floating_point() and not return_indices):
+        # (integers: only the kernel with indices has them; the one without is for floats)
         raise kernel_not_implemented("max_pool1d_impl", input)
     kernel = _one(kernel_size)
     stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else _one(stride)

@@ -377,8 +377,9 @@ def _check_floating_kernel(input, kernel):
 
 
 def _check_floating(name, input, dim):
-    """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name)."""
-    if not input.is_floating_point():
+    """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name);
+    without elements it runs no kernel, and the empty result keeps the integer dtype."""
+    if not input.is_floating_point() and input._array.size:
         kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
             f"{name}_kernel_impl"
         raise NotImplementedError(
@@ -499,6 +500,8 @@ def softmax(input, dim=None, dtype=None):
     array = input._array if input.ndim else input._array.reshape(1)
     # PyTorch's result is contiguous whatever the input's layout (reshape then views it)
     out = np.asarray(_pytorch_softmax_array(array, dim).reshape(input._array.shape), order="C")
+    if not input.is_floating_point():       # (empty: nothing computed, input's dtype kept)
+        out = out.astype(input._array.dtype)
     return save_result(result(out, SoftmaxBackward0, (input,), dim=dim,
                               dim_as_given=dim if dim_as_given is None else dim_as_given))
 
