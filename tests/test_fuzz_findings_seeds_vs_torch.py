@@ -415,3 +415,32 @@ def test_cumulative_trapezoid_of_an_empty_dim_is_recorded(torch):
         out = L.cumulative_trapezoid(y, dx=0.5)
         seen.append((_nodes(out.grad_fn), tuple(out.shape)))
     assert seen[0] == seen[1]
+
+
+# an in-place change of an inference tensor outside inference mode: PyTorch's kernel writes the
+# new values, then its version counter refuses to count the change (the error comes last, and
+# nothing is recorded); errors of the operation itself come first
+@pytest.mark.parametrize("change", [
+    lambda L, y, w: L.nn.functional.celu_(y, 0.5),
+    lambda L, y, w: y.neg_(),
+    lambda L, y, w: y.mul_(2),
+    lambda L, y, w: L.nn.functional.relu(y, inplace=True),
+    lambda L, y, w: y.mul_(w),
+    lambda L, y, w: y.add_(w[:2]),
+    lambda L, y, w: y.__setitem__(0, w.sum()),
+])
+@pytest.mark.parametrize("no_grad", [False, True])
+def test_inference_tensor_changed_outside_inference_mode(torch, change, no_grad):
+    seen = []
+    for L in (minigrad, torch):
+        w = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        with L.inference_mode():
+            y = L.tensor([-0.4, -2.0, 1.0]) * 1
+        with (L.no_grad() if no_grad else L.enable_grad()):
+            try:
+                change(L, y, w)
+                outcome_ = "ok"
+            except RuntimeError as error:
+                outcome_ = str(error).splitlines()[0]
+        seen.append((outcome_, y.tolist(), y.requires_grad, y.grad_fn is None))
+    assert seen[0] == seen[1]

@@ -1815,6 +1815,9 @@ def test_random_programs_match_pytorch(torch, program):
     # runs no kernel
     [("leaf", (3,), 1, False, True), ("leaf_int", (3,), (1,), False, False), ("unary", "max_pool1d", (1,), False, False)],
     [("leaf", (3,), 1, False, True), ("leaf_int", (0,), (1,), False, False), ("unary", "softmax", (1,), False, False)],
+    # an inference tensor changed in place outside inference mode: written, then refused
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("inplace", "F_celu_", (1,), True, False)],
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],

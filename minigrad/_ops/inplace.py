@@ -39,8 +39,8 @@ def check_inplace(tensor, overlap_ok=False, others=()):
     can some views (views.check_view_inplace); memory seen twice (expand) can't be written.
 
     ``others``: the operation's other inputs (x.add_(y) is recorded when y requires grad)."""
-    if _inference_tensors_exist:
-        check_inplace_allowed(tensor)
+    # (an inference tensor outside inference mode is refused by bump_version, once the new
+    # values are written, as in PyTorch, whose version counter refuses to count)
     # autograd's rules come first (PyTorch checks them before the operation runs) ...
     if tensor._base is not None:
         check_view_inplace(tensor, needs_grad((tensor,) + tuple(others)))
@@ -249,7 +249,12 @@ def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
 
 def bump_version(tensor):
     """Count an in-place change. Views of the same memory (they share the counter) see that
-    their node is out of date when it is next asked for (views.view_grad_fn)."""
+    their node is out of date when it is next asked for (views.view_grad_fn).
+
+    An inference tensor counts no versions: outside inference mode PyTorch refuses the change
+    here, after its kernel wrote the new values."""
+    if _inference_tensors_exist:
+        check_inplace_allowed(tensor)
     tensor._version_counter[0] += 1
 
 
@@ -287,6 +292,8 @@ def _write(tensor, new):
         _copy_in_loop_order(tensor._array, new._array)
     else:
         tensor._array[...] = new._array
+    if _inference_tensors_exist:         # (written, but not counted nor recorded: see bump_version)
+        check_inplace_allowed(tensor)
     hook_found = True
     if new._grad_fn is not None:
         if tensor._base is not None:
