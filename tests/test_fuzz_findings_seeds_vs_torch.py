@@ -444,3 +444,26 @@ def test_inference_tensor_changed_outside_inference_mode(torch, change, no_grad)
                 outcome_ = str(error).splitlines()[0]
         seen.append((outcome_, y.tolist(), y.requires_grad, y.grad_fn is None))
     assert seen[0] == seen[1]
+
+
+# the pieces of unsafe_split and unsafe_chunk share memory without sharing a version counter:
+# PyTorch's overlap checks and its loop reading its own writes go by the memory
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.add_(x.unsafe_split(2)[1][:1].expand(4), alpha=2),
+    lambda L, x: x[:2].add_(x.unsafe_split(1)[1].expand(2)),
+    lambda L, x: x[1:3].add_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].mul_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].hypot_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x.unsafe_chunk(2)[0].add_(x.unsafe_chunk(2)[0], alpha=1.5),
+    lambda L, x: x.add_(x.unsafe_split(3)[1], alpha=1.5),
+])
+def test_unsafe_split_pieces_overlap(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.arange(4.0)
+        try:
+            fn(L, x)
+            seen.append(x.tolist())
+        except RuntimeError as error:
+            seen.append(str(error).splitlines()[0])
+    assert seen[0] == seen[1]

@@ -1818,6 +1818,9 @@ def test_random_programs_match_pytorch(torch, program):
     # an inference tensor changed in place outside inference mode: written, then refused
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("inplace", "F_celu_", (1,), True, False)],
+    # x.add_(a piece of x.unsafe_split(...)): the memory overlaps (no shared version counter)
+    [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
+     ("inplace_binary", "add_alpha_", (0, 1), True, False)],
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],

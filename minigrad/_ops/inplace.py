@@ -110,8 +110,16 @@ def _dense_bounds(array):
 def refuse_partial_overlap(tensor, other):
     """``tensor.op_(other)`` where ``other`` may be a view of tensor's memory: PyTorch's
     in-place binary operations refuse a partial overlap first, before shapes and dtypes."""
-    if isinstance(other, Tensor) and other._version_counter is tensor._version_counter:
+    if isinstance(other, Tensor) and (other._version_counter is tensor._version_counter
+                                      or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
+
+
+def _shares_memory_unversioned(tensor, other):
+    """Memory shared without a shared version counter (the pieces of unsafe_split and
+    unsafe_chunk): PyTorch's overlap check looks at the memory, so it applies to them too."""
+    return other._version_counter is not tensor._version_counter and np.may_share_memory(
+        tensor._array, other._array)
 
 
 def _check_partial_overlap(tensor, other, full_ok=True):
@@ -422,7 +430,8 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))
     check_history_kept(other)
-    if type(other) is Tensor and other._version_counter is tensor._version_counter:
+    if type(other) is Tensor and (other._version_counter is tensor._version_counter
+                                  or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
         if _reads_its_own_writes(tensor, other):
             return reading_its_own_writes(

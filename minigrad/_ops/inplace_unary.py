@@ -22,7 +22,7 @@ from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_t
 from ..autograd.graph import give_edges_their_node, needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
-from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, bump_version,
+from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace, bump_version,
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
@@ -114,7 +114,7 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                                "but the operation's result requires dtype Double")
 
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
-            if other._version_counter is self._version_counter:
+            if other._version_counter is self._version_counter or _shares_memory_unversioned(self, other):
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
 
