@@ -467,3 +467,25 @@ def test_unsafe_split_pieces_overlap(torch, fn):
         except RuntimeError as error:
             seen.append(str(error).splitlines()[0])
     assert seen[0] == seen[1]
+
+
+# the average pools have integer kernels for int64 only (lp_pool1d goes through avg_pool2d)
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("pool", [
+    lambda L, t: L.nn.functional.avg_pool2d(t.reshape(1, 2, 2), 2),
+    lambda L, t: L.nn.functional.avg_pool1d(t.reshape(1, 4), 2),
+    lambda L, t: L.nn.functional.avg_pool3d(t.reshape(1, 1, 2, 2).expand(1, 2, 2, 2), 2),
+    lambda L, t: L.nn.functional.lp_pool1d(t.reshape(1, 4), 2, 2),
+])
+def test_integer_average_pools(torch, dtype, pool):
+    assert_same(lambda L: pool(L, L.tensor([1, 2, 3, 4]).to(getattr(L, dtype))), torch)
+
+
+# unsafe_split's pieces of an inference tensor are inference tensors (outside inference mode too)
+def test_unsafe_split_of_an_inference_tensor(torch):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            x = L.ones(4)
+        seen.append([piece.is_inference() for piece in x.unsafe_split(2) + x.unsafe_chunk(2)])
+    assert seen[0] == seen[1]

@@ -1821,6 +1821,11 @@ def test_random_programs_match_pytorch(torch, program):
     # x.add_(a piece of x.unsafe_split(...)): the memory overlaps (no shared version counter)
     [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
      ("inplace_binary", "add_alpha_", (0, 1), True, False)],
+    # unsafe_chunk of an inference tensor: its pieces are inference tensors
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("view", "unsafe_chunk", (1,), True, False)],
+    # lp_pool1d of int32: avg_pool2d has no int32 kernel
+    [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False), ("unary", "F_lp_pool1d", (1,), True, False)],
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],

@@ -534,7 +534,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
                          f"{max(input.ndim, 1) - 1}], but got -3)")
     _check_pool2d_input(input, "avg_pool2d")
-    if input.dtype.name == "bool":
+    if input.dtype.name == "bool" or _no_integer_average(input):
         raise kernel_not_implemented("avg_pool2d", input)
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
@@ -549,7 +549,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     check_int_tuples("avg_pool3d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4)])
     if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    if input.dtype.name == "bool":
+    if input.dtype.name == "bool" or _no_integer_average(input):
         raise kernel_not_implemented("avg_pool3d_out_frame", input)
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
 
@@ -819,6 +819,11 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, max_pool, avg_poo
 def _window_count(kernel_size, dims):
     sizes = tuple(kernel_size) if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * dims
     return math.prod(sizes)
+
+
+def _no_integer_average(input):
+    """Of the integer dtypes, the average pools have kernels for int64 only."""
+    return input._array.dtype.kind in "iu" and input._array.dtype != np.int64
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
