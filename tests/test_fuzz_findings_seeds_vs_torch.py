@@ -454,6 +454,7 @@ def test_inference_tensor_changed_outside_inference_mode(torch, change, no_grad)
     lambda L, x: x[1:3].add_(x.unsafe_chunk(2)[0]),
     lambda L, x: x[1:3].mul_(x.unsafe_chunk(2)[0]),
     lambda L, x: x[1:3].hypot_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].atan2_(x.unsafe_chunk(2)[0]),
     lambda L, x: x.unsafe_chunk(2)[0].add_(x.unsafe_chunk(2)[0], alpha=1.5),
     lambda L, x: x.add_(x.unsafe_split(3)[1], alpha=1.5),
 ])
@@ -488,4 +489,22 @@ def test_unsafe_split_of_an_inference_tensor(torch):
         with L.inference_mode():
             x = L.ones(4)
         seen.append([piece.is_inference() for piece in x.unsafe_split(2) + x.unsafe_chunk(2)])
+    assert seen[0] == seen[1]
+
+
+# kron views its inputs with _unsafe_view: a view of an inference tensor is one too, so the
+# product refuses to save it for backward
+@pytest.mark.parametrize("fn", [lambda L, x, w: L.kron(x, w), lambda L, x, w: L.kron(w, x),
+                                lambda L, x, w: L.kron(x, x)])
+def test_kron_of_an_inference_tensor(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        w = L.tensor([1.0, 2.0], requires_grad=True)
+        with L.inference_mode():
+            x = L.ones(1, 2) * 1
+        try:
+            out = fn(L, x, w)
+            seen.append((out.tolist(), out.requires_grad))
+        except RuntimeError as error:
+            seen.append(str(error).splitlines()[0])
     assert seen[0] == seen[1]

@@ -1826,6 +1826,12 @@ def test_random_programs_match_pytorch(torch, program):
      ("view", "unsafe_chunk", (1,), True, False)],
     # lp_pool1d of int32: avg_pool2d has no int32 kernel
     [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False), ("unary", "F_lp_pool1d", (1,), True, False)],
+    # atan2_ with a piece of unsafe_split: the memory overlaps
+    [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
+     ("inplace_binary", "arctan2_", (0, 1), True, False)],
+    # kron of an inference tensor and a leaf: the product may not save the inference tensor
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "kron", (1, 0), False, False)],
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],
