@@ -141,7 +141,7 @@ def mse_loss_backward(grad, input, target, reduction):
     dtype = result_type(grad, input, target)        # (PyTorch's promotion: int32 and float32 give float32)
     norm = 2.0 / input._array.size if reduction == "mean" and input._array.size else 2.0
     with np.errstate(invalid="ignore", over="ignore"):          # inf - inf: nan, as PyTorch
-        values = dtype.type(norm) * difference_in(dtype, input, target) * grad._array
+        values = dtype.type(norm) * _difference_in(dtype, input, target) * grad._array
     return result(values.astype(input._array.dtype, copy=False), MseLossBackwardBackward0,
                   (grad, input, target), saved=(grad, input, target), reduction=reduction)
 
@@ -214,7 +214,7 @@ def _broadcast_pair(input, target):
             target if target.shape == shape else target.expand(shape))
 
 
-def difference_in(dtype, input, target):
+def _difference_in(dtype, input, target):
     """input - target computed in ``dtype``, both converted first as PyTorch's loop does (an
     int32 input and a float32 target: float32, where numpy would subtract in float64)."""
     return input._array.astype(dtype, copy=False) - target._array.astype(dtype, copy=False)
@@ -245,7 +245,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
-    diff = difference_in(_loss_dtype(input, target, "mse_cpu"), input, target)
+    diff = _difference_in(_loss_dtype(input, target, "mse_cpu"), input, target)
     value = _reduce(diff * diff, reduction)
     # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
     return shrunk_to_0d(result(value, MseLossBackward0, (input, target), saved=(input, target),
