@@ -455,6 +455,9 @@ def test_inference_tensor_changed_outside_inference_mode(torch, change, no_grad)
     lambda L, x: x[1:3].mul_(x.unsafe_chunk(2)[0]),
     lambda L, x: x[1:3].hypot_(x.unsafe_chunk(2)[0]),
     lambda L, x: x[1:3].atan2_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].clamp_(max=x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].clamp_max_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x.clamp_(min=x.unsafe_split(2)[1][:1].expand(4)),
     lambda L, x: x.unsafe_chunk(2)[0].add_(x.unsafe_chunk(2)[0], alpha=1.5),
     lambda L, x: x.add_(x.unsafe_split(3)[1], alpha=1.5),
 ])

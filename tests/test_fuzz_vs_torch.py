@@ -1832,6 +1832,9 @@ def test_random_programs_match_pytorch(torch, program):
     # kron of an inference tensor and a leaf: the product may not save the inference tensor
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "kron", (1, 0), False, False)],
+    # clamp_(max=) by a piece of unsafe_chunk: the memory overlaps
+    [("leaf", (3,), 0, False, True), ("view", "unsafe_chunk", (0,), True, False),
+     ("inplace_binary", "clamp_max_t_", (0, 1), True, False)],
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],

@@ -646,7 +646,7 @@ def _clamp_in_place(self, min, max):
     bounds = {name: bound for name, bound in (("min", min), ("max", max)) if type(bound) is Tensor}
     reads_its_own_writes = False
     for bound in bounds.values():
-        if bound._version_counter is self._version_counter:
+        if bound._version_counter is self._version_counter or _shares_memory_unversioned(self, bound):
             check_inplace(self, others=(bound,))
             _check_partial_overlap(self, bound)
             reads_its_own_writes = reads_its_own_writes or _reads_its_own_writes(self, bound)

@@ -246,7 +246,7 @@ def clamp_max_(self, max):
 def _check_bound_memory(self, bound):
     """A bound that shares self's memory (x.clamp_max_(x[1:])): PyTorch refuses an overlap
     before it compares the shapes, as for clamp_."""
-    if bound._version_counter is self._version_counter:
+    if bound._version_counter is self._version_counter or _shares_memory_unversioned(self, bound):
         check_inplace(self, others=(bound,))
         _check_partial_overlap(self, bound)
 
