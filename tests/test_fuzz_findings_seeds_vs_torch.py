@@ -511,3 +511,19 @@ def test_kron_of_an_inference_tensor(torch, fn):
         except RuntimeError as error:
             seen.append(str(error).splitlines()[0])
     assert seen[0] == seen[1]
+
+
+# an elementwise x.op_(y) checks the shapes first (PyTorch's loop), then dtypes and its kernel
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([1, 2, 3]).hypot_(L.ones(2, 3, dtype=L.long)),
+    lambda L: L.tensor([1.0, 2, 3]).hypot_(L.ones(2, 3)),
+    lambda L: L.tensor([1, 2, 3]).hypot_(L.ones(2, dtype=L.long)),
+    lambda L: L.tensor([1.0, 2, 3]).copysign_(L.ones(2, 3)),
+    lambda L: L.tensor([1, 2, 3]).xlogy_(L.ones(2, 3)),
+    lambda L: L.tensor([1, 2, 3]).xlogy_(L.ones(3)),
+    lambda L: L.tensor([1.0, 2, 3], requires_grad=True).hypot_(L.ones(2, 3)),
+    lambda L: L.tensor([1.0, 2, 3]).hypot_(L.ones(1)),
+    lambda L: L.tensor([1.0, 2, 3]).heaviside_(L.ones(2, 3)),
+])
+def test_elementwise_in_place_checks_shapes_first(torch, fn):
+    assert_same(fn, torch)

@@ -117,6 +117,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if other._version_counter is self._version_counter or _shares_memory_unversioned(self, other):
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
+        if in_own_memory == "elementwise" and len(others) == 1:
+            _check_loop_shapes(self, others)
 
         def written(t, *_):
             new = operation(t, *args, **kwargs)
@@ -139,6 +141,19 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                       f"{operation.__name__}(x, ...) and writes it back into x (recorded with the "
                       "same node).")
     return method
+
+
+def _check_loop_shapes(self, others):
+    """An elementwise x.op_(y): PyTorch's loop checks the shapes (y broadcast to x's shape)
+    before the dtypes and its kernel (x.hypot_(y) of integers of another shape says the shape)."""
+    check_inplace(self, others=others)          # (autograd's rules come first)
+    try:
+        shape = np.broadcast_shapes(self._array.shape, *(o._array.shape for o in others))
+    except ValueError:
+        raise pointwise._broadcast_error(self, others[0]) from None
+    if shape != self._array.shape:
+        raise RuntimeError(f"output with shape {list(self._array.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
 
 
 def _with_these_others(operation, args, kwargs, tensor_arguments):
