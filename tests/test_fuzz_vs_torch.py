@@ -1853,6 +1853,10 @@ KNOWN_DIFFERENT_PROGRAMS = [
       ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
       ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("inplace_binary", "setitem_mask", (1, 0), False, False),
       ("grad", "grad", (0,), True, False), ("view", "adjoint", (1,), False, False)]),
+    ("adaptive_avg_pool1d of an inference tensor outside inference mode: PyTorch's result is at "
+     "version 1 (minigrad's at 0)",
+     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+      ("unary", "F_adaptive_avg_pool1d", (1,), True, False)]),
 ]
 
 
