@@ -775,9 +775,19 @@ class Tensor:
                 raise invalid_combination("to", args, kwargs)
             else:
                 device(arg)       # 'cpu' is accepted, anything else explains itself
+        memory_format = kwargs.get("memory_format", _memory_format.preserve_format)
         if dtype is None or dtype is self.dtype:
-            return self
-        return _ops_shape.to_dtype(self, dtype)
+            # itself, unless a copy is asked for, or a layout other than the one it suggests
+            # (a transposed matrix suggests row-major too, so .to(memory_format=...) keeps it)
+            if not kwargs.get("copy", False):
+                if memory_format is _memory_format.preserve_format:
+                    return self
+                from ._ops.resize import _suggested_format
+                _memory_format.check_memory_format("to", memory_format)
+                if _suggested_format(self) is memory_format:
+                    return self
+            dtype = self.dtype
+        return _ops_shape.to_dtype(self, dtype, memory_format)
 
     def type(self, dtype=None):
         """Without an argument: the type name, e.g. ``'torch.FloatTensor'``; with a dtype, a

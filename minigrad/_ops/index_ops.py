@@ -342,12 +342,28 @@ def check_index_put_arguments(name, indices, values, first=0):
                         f"{type(values).__name__}")
 
 
+def _refuse_empty_dims_indexed(tensor, indices):
+    """PyTorch's first check when it lays out the indexing (before the dtypes): integer indices
+    into a dim of size 0 can only be out of bounds (unless there are no indices at all)."""
+    dims = [d for d, i in enumerate(indices) if isinstance(i, Tensor) and i._array.dtype.kind in "iu"]
+    if len(dims) != sum(i is not None for i in indices) or not dims:
+        return                                  # (bool masks and None: left to the general path)
+    if any(d < tensor.ndim and tensor.shape[d] == 0 for d in dims):
+        try:
+            shape = np.broadcast_shapes(*(indices[d]._array.shape for d in dims))
+        except ValueError:
+            return
+        if 0 not in shape:
+            raise IndexError("index is out of bounds for dimension with size 0")
+
+
 @history_first
 def index_put(input, indices, values, accumulate=False):
     """``torch.index_put``: a copy of ``input`` with ``values`` written at ``input[indices]``
     (added, with accumulate=True: repeated positions then add up). ``indices`` is a tuple of
     tensors, one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
     check_index_put_arguments("index_put", indices, values, first=1)
+    _refuse_empty_dims_indexed(input, indices)
     _check_index_put_dtype(input, values)
     return _index_put(input, tuple(indices), values, accumulate=accumulate)
 
@@ -356,6 +372,7 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_method(self, indices, values, accumulate=False):
     """``x.index_put(indices, values, accumulate=False)``: see ``torch.index_put``."""
     check_index_put_arguments("index_put", indices, values)
+    _refuse_empty_dims_indexed(self, indices)
     _check_index_put_dtype(self, values)
     return _index_put(self, tuple(indices), values, accumulate=accumulate)
 
@@ -367,6 +384,7 @@ def index_put_(self, indices, values, accumulate=False):
     expanded = _overlaps(self._array)
     if not expanded and not overlaps_itself(self._array):
         check_inplace(self, others=(values,))   # (autograd's rules first, then the kernel's dtype check)
+        _refuse_empty_dims_indexed(self, indices)
         _check_index_put_dtype(self, values)
         return apply_inplace(self, operation, values)
     # memory seen at several positions (expand, windows that overlap): PyTorch's loop writes a

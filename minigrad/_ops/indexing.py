@@ -524,10 +524,9 @@ class IndexPutBackward0(Node):
     def backward(self, grad):
         self.saved_tensors            # (the index tensors: checked for in-place changes)
         grad_self = grad
-        if not self.accumulate:
-            mask = np.ones(self.input_shape, dtype=bool)
-            mask[self.index] = False
-            grad_self = grad * _wrap(mask)
+        if not self.accumulate:         # zeros written where values went (even over nan)
+            zeros = _wrap(np.zeros(self.values_shape, dtype=grad._array.dtype))
+            grad_self = index_put(grad, self.index, zeros)
         return grad_self, grad[self.index]
 
     def jvp(self, tangents, inputs, out):
@@ -559,7 +558,7 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
             f"to indexing result of shape {list(out[index].shape)}") from None
     # (the indices are saved even without tensors, so a second backward raises as in PyTorch)
     return result(out, node_class, (input, values), saved=index_tensors, input_shape=input._array.shape,
-                  index=index, accumulate=accumulate)
+                  index=index, accumulate=accumulate, values_shape=np.shape(values_array))
 
 
 class IndexPutImplBackward0(IndexPutBackward0):

@@ -40,8 +40,8 @@ def check_inplace(tensor, overlap_ok=False, others=()):
     can some views (views.check_view_inplace); memory seen twice (expand) can't be written.
 
     ``others``: the operation's other inputs (x.add_(y) is recorded when y requires grad)."""
-    if _inference_tensors_exist:
-        check_inplace_allowed(tensor)
+    # (an inference tensor outside inference mode is refused by bump_version, once the new
+    # values are written, as in PyTorch, whose version counter refuses to count)
     # autograd's rules come first (PyTorch checks them before the operation runs) ...
     if tensor._base is not None:
         check_view_inplace(tensor, needs_grad((tensor,) + tuple(others)))
@@ -127,8 +127,16 @@ def _dense_bounds(array):
 def refuse_partial_overlap(tensor, other):
     """``tensor.op_(other)`` where ``other`` may be a view of tensor's memory: PyTorch's
     in-place binary operations refuse a partial overlap first, before shapes and dtypes."""
-    if isinstance(other, Tensor) and other._version_counter is tensor._version_counter:
+    if isinstance(other, Tensor) and (other._version_counter is tensor._version_counter
+                                      or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
+
+
+def _shares_memory_unversioned(tensor, other):
+    """Memory shared without a shared version counter (the pieces of unsafe_split and
+    unsafe_chunk): PyTorch's overlap check looks at the memory, so it applies to them too."""
+    return other._version_counter is not tensor._version_counter and np.may_share_memory(
+        tensor._array, other._array)
 
 
 def _check_partial_overlap(tensor, other, full_ok=True):
@@ -266,7 +274,12 @@ def _move_retain_grad(tensor, new_node, old_node=None, old_nr=0):
 
 def bump_version(tensor):
     """Count an in-place change. Views of the same memory (they share the counter) see that
-    their node is out of date when it is next asked for (views.view_grad_fn)."""
+    their node is out of date when it is next asked for (views.view_grad_fn).
+
+    An inference tensor counts no versions: outside inference mode PyTorch refuses the change
+    here, after its kernel wrote the new values."""
+    if _inference_tensors_exist:
+        check_inplace_allowed(tensor)
     tensor._version_counter[0] += 1
 
 
@@ -304,6 +317,8 @@ def _write(tensor, new):
         _copy_in_loop_order(tensor._array, new._array)
     else:
         tensor._array[...] = new._array
+    if _inference_tensors_exist:         # (written, but not counted nor recorded: see bump_version)
+        check_inplace_allowed(tensor)
     hook_found = True
     if new._grad_fn is not None:
         if tensor._base is not None:
@@ -441,7 +456,8 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))
     check_history_kept(other)
-    if type(other) is Tensor and other._version_counter is tensor._version_counter:
+    if type(other) is Tensor and (other._version_counter is tensor._version_counter
+                                  or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
         if _reads_its_own_writes(tensor, other):
             return reading_its_own_writes(
@@ -579,6 +595,15 @@ def _checked_alpha(name, tensor, other, alpha):
     True)."""
     alpha = pointwise.alpha_number(name, alpha)
     check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first)
+    if isinstance(other, Tensor):             # (then the loop's own checks: overlap, shapes)
+        refuse_partial_overlap(tensor, other)
+        try:
+            shape = np.broadcast_shapes(tensor._array.shape, other._array.shape)
+        except ValueError:
+            raise pointwise._broadcast_error(tensor, other) from None
+        if shape != tensor._array.shape:
+            raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
     dtype = result_type(tensor, other)
     into = tensor._array.dtype.kind
     if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):
@@ -647,7 +672,7 @@ def _clamp_in_place(self, min, max):
     bounds = {name: bound for name, bound in (("min", min), ("max", max)) if type(bound) is Tensor}
     reads_its_own_writes = False
     for bound in bounds.values():
-        if bound._version_counter is self._version_counter:
+        if bound._version_counter is self._version_counter or _shares_memory_unversioned(self, bound):
             check_inplace(self, others=(bound,))
             _check_partial_overlap(self, bound)
             reads_its_own_writes = reads_its_own_writes or _reads_its_own_writes(self, bound)

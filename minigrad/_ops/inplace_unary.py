@@ -22,8 +22,8 @@ from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_t
 from ..autograd.graph import give_edges_their_node, needs_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
-from .inplace import (_check_partial_overlap, _overlaps, memory_order, apply_inplace, arguments_before_overlap,
-                      bump_version,
+from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace,
+                      arguments_before_overlap, bump_version,
                       check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
@@ -116,9 +116,12 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                                "but the operation's result requires dtype Double")
 
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
-            if other._version_counter is self._version_counter and name not in _OVERLAP_UNCHECKED:
+            if (other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)) \
+                    and name not in _OVERLAP_UNCHECKED:
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
+        if in_own_memory == "elementwise" and len(others) == 1:
+            _check_loop_shapes(self, others)
 
         def written(t, *_):
             if name == "addr_":
@@ -130,6 +133,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if out._array.shape != t._array.shape:     # (PyTorch checks the shape before the dtype)
                 raise RuntimeError(f"output with shape {list(t._array.shape)} doesn't match the broadcast "
                                    f"shape {list(out._array.shape)}")
+            if getattr(out._grad_fn, "_operation", None) == name[:-1]:
+                out._grad_fn._operation = name      # (no derivative: PyTorch names aten::heaviside_)
             return _castable_back(out, t)
         if in_own_memory is not None and (overlaps_itself(self._array) or (
                 name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others))):
@@ -171,6 +176,19 @@ def _check_addr_self(self, vec1, vec2):
     if tuple(self._array.shape) != (vec1._array.shape[0], vec2._array.shape[0]):
         raise RuntimeError(f"size mismatch, input: {list(self._array.shape)}, v1: {list(vec1._array.shape)}, "
                            f"v2: {list(vec2._array.shape)}")
+
+
+def _check_loop_shapes(self, others):
+    """An elementwise x.op_(y): PyTorch's loop checks the shapes (y broadcast to x's shape)
+    before the dtypes and its kernel (x.hypot_(y) of integers of another shape says the shape)."""
+    check_inplace(self, others=others)          # (autograd's rules come first)
+    try:
+        shape = np.broadcast_shapes(self._array.shape, *(o._array.shape for o in others))
+    except ValueError:
+        raise pointwise._broadcast_error(self, others[0]) from None
+    if shape != self._array.shape:
+        raise RuntimeError(f"output with shape {list(self._array.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
 
 
 def _with_these_others(operation, args, kwargs, tensor_arguments):
@@ -278,7 +296,7 @@ def clamp_max_(self, max):
 def _check_bound_memory(self, bound):
     """A bound that shares self's memory (x.clamp_max_(x[1:])): PyTorch refuses an overlap
     before it compares the shapes, as for clamp_."""
-    if bound._version_counter is self._version_counter:
+    if bound._version_counter is self._version_counter or _shares_memory_unversioned(self, bound):
         check_inplace(self, others=(bound,))
         _check_partial_overlap(self, bound)
 

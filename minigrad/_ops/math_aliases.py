@@ -58,14 +58,21 @@ class _ComparisonBackward:
     for self (and for other, if it is a tensor)."""
 
     def backward(self, grad):
-        zeros = _wrap(np.zeros(grad.shape, dtype=grad._array.dtype))
+        zeros = _zeroed(grad.shape, grad._array.dtype)
         if len(self._next_nrs) == 1:
             return (zeros,)
-        return zeros, _wrap(np.zeros(self.other_shape, dtype=grad._array.dtype))
+        return zeros, _zeroed(self.other_shape, grad._array.dtype)
 
     def jvp(self, tangents, inputs, out):
         """result_t = 0"""
         return _wrap(np.zeros(out.shape, dtype=out._array.dtype))
+
+
+def _zeroed(shape, dtype):
+    """PyTorch's zeros_like: new memory zeroed in place, so the gradient is at version 1."""
+    zeros = _wrap(np.zeros(shape, dtype=dtype))
+    zeros._version_counter[0] = 1
+    return zeros
 
 
 _NODES = {}

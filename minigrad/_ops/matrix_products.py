@@ -60,11 +60,25 @@ def cross(input, other, *, dim=-1):
         raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
                            f"{scalar_type_name(other.dtype)}")
     a, b = np.broadcast_arrays(input._array, other._array)
-    value = np.cross(a, b, axisa=axis, axisb=axis, axisc=axis)
+    value = _cross_product(a, b, axis)
     # (each saved only when the other's gradient needs it, as PyTorch saves them)
     return result(np.ascontiguousarray(value), LinalgCrossBackward0, (input, other),
                   saved=(other if _requires_grad(input) else None, input if _requires_grad(other) else None),
                   dim=dim)
+
+
+def _cross_product(a, b, axis):
+    """a x b along ``axis``: component k is a[i] * b[j] - a[j] * b[i]. PyTorch's compiled loop
+    fuses the first product into the subtraction for float32 and float64 (one rounding), so
+    x.cross(x) is not always exactly 0, as numpy's cross would give."""
+    if a.dtype not in (np.float32, np.float64):
+        return np.cross(a, b, axisa=axis, axisb=axis, axisc=axis)
+    from .blend import _fma         # (blend builds on this package)
+    a, b = np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)
+    with np.errstate(all="ignore"):
+        parts = [_fma(a[..., i], b[..., j], -(a[..., j] * b[..., i]))
+                 for i, j in ((1, 2), (2, 0), (0, 1))]
+    return np.moveaxis(np.stack(parts, -1), -1, axis)
 
 
 def cross_function(input, other, dim=None):
@@ -87,13 +101,13 @@ def cross_function(input, other, dim=None):
 def vecdot(x, y, *, dim=-1):
     """``torch.linalg.vecdot``: the dot product of vectors along ``dim`` (broadcast):
     ``(x * y).sum(dim)``, recorded as those two operations; of two 1-d tensors ``vdot``."""
+    if x._array.dtype.kind != "f":       # (x's dtype is checked first, then that y's is the same)
+        from .decompositions import check_floating
+        check_floating("linalg.vecdot", x)
     if x._array.dtype != y._array.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
                            f"type {cpp_name(x.dtype).capitalize()} and y of type "
                            f"{cpp_name(y.dtype).capitalize()} instead")
-    if x._array.dtype.kind != "f":
-        from .decompositions import check_floating
-        check_floating("linalg.vecdot", x)
     if x.ndim == 1 and y.ndim == 1:
         from .products import vdot       # (products builds on this module)
         return vdot(x, y)         # (PyTorch's path for two vectors, whatever dim: VdotBackward0)

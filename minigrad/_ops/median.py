@@ -68,6 +68,11 @@ def _median_of_all(input, skip_nan):
             values = values[~is_nan]
         if values.size == 0:
             return np.asarray(np.nan, dtype=values.dtype)
+    elif values.size == 0:
+        # PyTorch fills the result with NaN converted to the integer type the way x86 does: the
+        # "integer indefinite" (the lowest int32 or int64), of which int16 and smaller keep 0
+        lowest = np.iinfo(values.dtype).min if values.dtype in (np.int32, np.int64) else 0
+        return np.asarray(lowest, dtype=values.dtype)
     k = (values.size - 1) // 2
     return np.asarray(np.partition(values, k)[k])
 

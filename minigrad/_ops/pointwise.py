@@ -45,7 +45,23 @@ def _operand_arrays(a, b):
         b_arr = b
         if not isinstance(b, _PYTHON_NUMBERS) and not isinstance(b, np.generic):
             raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
-    return a_arr, b_arr, result_type(a, b)
+    dtype = result_type(a, b)
+    if dtype.kind == "f":
+        # PyTorch converts each operand to the result's dtype before computing (an int32 tensor
+        # minus a float32 one: both float32), where numpy would compute int32 - float32 in float64
+        a_arr, b_arr = _converted(a_arr, dtype), _converted(b_arr, dtype)
+    return a_arr, b_arr, dtype
+
+
+def _converted(operand, dtype):
+    """An operand of a float operation in the result's ``dtype`` (numbers of a float operand's
+    dtype stay numbers: numpy already computes them in that dtype)."""
+    if isinstance(operand, (np.ndarray, np.generic)):
+        return operand if operand.dtype == dtype else operand.astype(dtype)
+    if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+        with np.errstate(over="ignore"):
+            return np.asarray(operand, dtype=dtype)
+    return operand
 
 
 # numpy spends a third of a one-element ``x * 1.0001`` turning the Python float into
@@ -1647,6 +1663,27 @@ def _check_one_bound(name, input, bound):
         raise invalid_combination(name, (input,) if bound is _NOT_GIVEN else (input, bound), {})
 
 
+def _with_pytorchs_nan(ufunc):
+    """np.maximum or np.minimum with the NaN PyTorch's kernel writes where an input is NaN (it
+    shows in the bits, x.view(torch.int32)): not the input's own, but the C library's quiet NaN
+    (sign bit clear) from the one-number formula, and all bits set from the vector formula
+    (a comparison's mask ORed in), as ``_vectorized_loop`` tells which numbers get which."""
+    def pick(a, b):
+        out = ufunc(a, b)
+        if out.dtype not in (np.float32, np.float64) or not np.isnan(out).any():
+            return out
+        lanes = 32 // out.dtype.itemsize          # (an AVX2 vector holds 32 bytes)
+        in_vectors = _vectorized_loop.elementwise_pair(
+            np.asarray(a), np.asarray(b), lambda x, y: np.ones(x.shape), lambda x, y: np.zeros(x.shape), lanes)
+        all_bits = np.array(-1, dtype=np.int32 if lanes == 8 else np.int64).view(out.dtype)
+        nan = np.where(in_vectors != 0, all_bits, out.dtype.type(np.nan))
+        return np.where(np.isnan(out), nan, out).astype(out.dtype, copy=False)
+    return pick
+
+
+_maximum, _minimum = _with_pytorchs_nan(np.maximum), _with_pytorchs_nan(np.minimum)
+
+
 def clamp_min(input, min=_NOT_GIVEN):
     """max(input, min) elementwise: clamp from below only (``min`` a number or a tensor).
 
@@ -1655,7 +1692,7 @@ def clamp_min(input, min=_NOT_GIVEN):
     """
     _check_one_bound("clamp_min", input, min)
     if isinstance(min, Tensor):
-        return result(_binary(np.maximum, input, min), ClampMinBackward1, (input, min), saved=(input, min))
+        return result(_binary(_maximum, input, min), ClampMinBackward1, (input, min), saved=(input, min))
     return _clamp_numbers(input, min, None, ClampMinBackward0, min=min)
 
 
@@ -1667,7 +1704,7 @@ def clamp_max(input, max=_NOT_GIVEN):
     """
     _check_one_bound("clamp_max", input, max)
     if isinstance(max, Tensor):
-        return result(_binary(np.minimum, input, max), ClampMaxBackward1, (input, max), saved=(input, max))
+        return result(_binary(_minimum, input, max), ClampMaxBackward1, (input, max), saved=(input, max))
     return _clamp_numbers(input, None, max, ClampMaxBackward0, max=max)
 
 
@@ -1752,7 +1789,7 @@ class MaximumBackward0(Node):
 
 def maximum(input, other):
     """The larger of input and other elementwise. Gradient: to the larger one (halved for each on a tie)."""
-    return result(_binary(np.maximum, input, other), MaximumBackward0, (input, other),
+    return result(_binary(_maximum, input, other), MaximumBackward0, (input, other),
                   saved=(input, other))
 
 
@@ -1778,7 +1815,7 @@ class MinimumBackward0(Node):
 
 def minimum(input, other):
     """The smaller of input and other elementwise. Gradient: to the smaller one (halved for each on a tie)."""
-    return result(_binary(np.minimum, input, other), MinimumBackward0, (input, other),
+    return result(_binary(_minimum, input, other), MinimumBackward0, (input, other),
                   saved=(input, other))
 
 

@@ -69,7 +69,9 @@ def _viewed(tensor, shape):
     steps = tensor.view(shape)._array.strides      # (raises view's error)
     array = np.lib.stride_tricks.as_strided(tensor._array, tuple(shape), steps,
                                             writeable=tensor._array.flags.writeable)
-    return result(array, UnsafeViewBackward0, (tensor,), input_shape=tensor._array.shape)
+    out = result(array, UnsafeViewBackward0, (tensor,), input_shape=tensor._array.shape)
+    out._is_inference = tensor._is_inference     # (a view of an inference tensor is one too)
+    return out
 
 
 # --- tensordot ---------------------------------------------------------------------------------

@@ -425,7 +425,8 @@ def binary_in_place(self, other, operation, elementwise):
     values are those of its element-by-element loop (``elementwise``, a numpy function); so
     too where self sees a memory location at several positions (overlapping windows)."""
     from . import inplace       # (inplace.py builds on the files of this package)
-    if type(other) is Tensor and other._version_counter is self._version_counter:
+    if type(other) is Tensor and (other._version_counter is self._version_counter
+                                  or inplace._shares_memory_unversioned(self, other)):
         inplace.check_inplace(self, others=(other,))
         inplace._check_partial_overlap(self, other)
         if inplace._reads_its_own_writes(self, other):

@@ -188,6 +188,11 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     # (PyTorch checks as scatter does, and its messages say scatter())
     dim_as_given, dim = dim, _scatter_checks("scatter", input, dim, index, src)
+    if reduce == "mean" and input._array.dtype == np.bool_:
+        # PyTorch's kernel has no bool mean; without an index it skips the kernel and then
+        # fails at the division by the counts (a floor division, as for integers)
+        kernel = "div_floor_cpu" if index._array.size == 0 else "scatter_gather_tensor_cpu_reduce_mean"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     out = input._array.copy()
     places = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
     _reduce_into(out, places, np.asarray(_src_values(src, index)), reduce, include_self, out.shape)
@@ -206,6 +211,20 @@ def _save_for_reduce_backward(out, index, input, src):
 
 class _Warned:
     beta = False
+
+
+def _refuse_bool_index_reduce(input, reduce, include_self):
+    """PyTorch's kernels for bool tensors: only those over rows of a matrix (2 or more dims),
+    with include_self, and not the mean (its floor division has no bool kernel)."""
+    if not include_self:
+        kernel = "index_reduce_func_exclude_input_init"
+    elif input.ndim <= 1:
+        kernel = "index_func_"
+    elif reduce == "mean":
+        kernel = "div_floor_cpu"
+    else:
+        return
+    raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 @history_first
@@ -241,6 +260,8 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
                                         if d != dim):
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified "
                            f"dimension. Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+    if input._array.dtype == np.bool_:
+        _refuse_bool_index_reduce(input, reduce, include_self)
     size = input.shape[dim] if input.ndim else 1
     flat_index = index_array.reshape(-1)
     if flat_index.size and (flat_index.min() < 0 or flat_index.max() >= size):

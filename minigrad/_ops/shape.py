@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name
+from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name, scalar_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
@@ -872,9 +872,12 @@ class ToCopyBackward0(Node):
         return tangents[0].to(out.dtype)
 
 
-def to_dtype(input, dtype):
+def to_dtype(input, dtype, memory_format=preserve_format):
+    """A copy of ``input`` in ``dtype`` (ToCopyBackward0), laid out as input (or ``memory_format``)."""
     out = input._array.astype(dtype.numpy_dtype)
-    if not input._array.flags.c_contiguous or 1 in out.shape or not out.size:
+    if memory_format is not preserve_format:
+        out = copy_in_format(out, memory_format)
+    elif not input._array.flags.c_contiguous or 1 in out.shape or not out.size:
         laid_out = empty_laid_out_like(with_pytorch_steps(input), out.dtype)   # as clone lays it out
         laid_out[...] = out
         out = laid_out
@@ -1091,11 +1094,41 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise |input - other| <= atol + rtol * |other| (a boolean tensor, no gradient)."""
+    """Elementwise |input - other| <= atol + rtol * |other| (a boolean tensor, no gradient).
+
+    As PyTorch computes it: ``input == other``, then (equal_nan) NaNs in both places, then the
+    finite errors within the allowed one, each ORed into the result in place (so its version
+    counts them); the errors in the inputs' dtype (bools and integers in the default float)."""
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("isclose", (input, other))
-    return plain_output(np.isclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan),
-                      input, other)
+    if not isinstance(other, Tensor):
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    a, b = input._array, other._array
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{scalar_type_name(input.dtype)} did not match {scalar_type_name(other.dtype)}")
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if value < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {value}")
+    try:
+        close = np.asarray(a == b)
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+    changes = 0
+    if equal_nan and a.dtype.kind == "f":
+        close = close | (np.isnan(a) & np.isnan(b))
+        changes += 1
+    if rtol != 0 or atol != 0:
+        if a.dtype.kind != "f":                     # (PyTorch's arithmetic promotes them)
+            a, b = a.astype(np.float32), b.astype(np.float32)
+        with np.errstate(all="ignore"):
+            allowed = np.abs(b * a.dtype.type(rtol)) + a.dtype.type(atol)
+            actual = np.abs(a - b)
+            close = close | (np.isfinite(actual) & (actual <= allowed))
+        changes += 1
+    out = plain_output(np.asarray(close), input, other)
+    out._version_counter[0] += changes
+    return out
 
 
 def equal(input, other):

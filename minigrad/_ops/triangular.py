@@ -93,6 +93,10 @@ def _in_place(name, operation, numpy_function):
             warn_no_batching_rule(name, (self,), name)     # (inside a grad too)
         _check(name, self, diagonal, in_place=True)
         expanded = _overlaps(self._array)
+        if not _batches_laid_out_in_order(self._array):
+            # PyTorch computes into new memory and copies it back: a location seen twice keeps
+            # what the copy's loop writes there last (an expanded tensor is refused by the copy)
+            return apply_inplace(self, lambda t: operation(t, int(diagonal)))
         if expanded or overlaps_itself(self._array):     # several elements share memory
             return apply_inplace(self, lambda t: _zeros_written_through(
                 operation(t, int(diagonal)), t, numpy_function, int(diagonal)), overlap_ok=expanded)
@@ -100,6 +104,23 @@ def _in_place(name, operation, numpy_function):
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``self = self.{name[:-1]}(diagonal)``, written into self."
     return in_place
+
+
+def _batches_laid_out_in_order(array):
+    """PyTorch's test (checkTrilTriuBatchContiguous) for writing the zeros straight into self:
+    true for a contiguous tensor, one of at most 3 dimensions, or one whose batch dimensions
+    step over whole matrices one after another (the first may also be of size 1 or step 0)."""
+    if array.flags.c_contiguous or array.ndim <= 3:
+        return True
+    steps = [step // array.itemsize for step in array.strides]
+    expected = array.shape[-1] * array.shape[-2]
+    for i in range(array.ndim - 3, -1, -1):
+        if i == 0 and (steps[0] == 0 or array.shape[0] == 1):
+            continue
+        if steps[i] != expected:
+            return False
+        expected *= array.shape[i]
+    return True
 
 
 def _zeros_written_through(out, input, numpy_function, diagonal):

@@ -41,7 +41,7 @@ from ._batch_norm_kernel import affine_values, batch_statistics, invstd_of, upda
 from ._rowwise_moments import fused, rowwise_moments
 from ._normalization_backward import batch_norm_backward, group_norm_backward_recorded, layer_norm_backward
 from ._norm_kernels import group_norm_kernel_backward
-from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format
+from .._memory_format import channels_last, channels_last_3d, contiguous_format, copy_in_format, is_in_format
 
 
 def _shape_text(shape):
@@ -497,12 +497,20 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     out = upcast * add_number(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     if weight is not None:
         out = out * weight
-    out = out.to(input.dtype)
-    # PyTorch's result is row-major (channels-last for a channels-last input) whatever the input's
-    # layout, where the same operations one by one would keep a transposed input's: the same
-    # values, only stored in that order, so nothing is recorded
-    out._array = _laid_out_as_pytorch_suggests(out._array, input._array, out._array.dtype)
-    return out
+    # PyTorch then makes the result contiguous in input's suggested memory format: row-major
+    # (channels-last for a channels-last input), where the operations one by one kept a
+    # transposed input's layout; that copy is recorded (CloneBackward0) when it is made
+    out = out.contiguous(memory_format=_suggested_memory_format(input._array))
+    return out.to(input.dtype)
+
+
+def _suggested_memory_format(array):
+    """The memory format PyTorch suggests for a tensor laid out as ``array``: channels-last for
+    a channels-last 4-d or 5-d tensor (that is not also row-major), else row-major."""
+    for fmt in (channels_last, channels_last_3d):
+        if array.ndim == fmt.rank and not array.flags.c_contiguous and is_in_format(array, fmt):
+            return fmt
+    return contiguous_format
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,

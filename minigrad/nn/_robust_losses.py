@@ -208,8 +208,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:
         return F.l1_loss(input, target, reduction=reduction)
-    d = (input._array - target._array).astype(F._loss_dtype(input, target, "smooth_l1_cpu"),
-                                              copy=False)
+    d = F._difference_in(F._loss_dtype(input, target, "smooth_l1_cpu"), input, target)
     z = np.abs(d)
     losses = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(d.dtype, copy=False)
     # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)

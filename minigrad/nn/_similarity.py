@@ -63,7 +63,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(
             f"expected common dtype to be floating point, yet common dtype is {common.tensor_type_name[:-6]}")
-    x1, x2 = x1.to(common), x2.to(common)
+    # only integer (and bool) inputs are converted: a float32 one next to a float64 one keeps
+    # its dtype (its length and quotient are float32; the product is then float64)
+    x1, x2 = (x if x.is_floating_point() else x.to(common) for x in (x1, x2))
     if tuple(x1.shape) != tuple(x2.shape):
         # both are expanded (and both record an ExpandBackward0), as PyTorch does
         shape = _broadcast_shape(x1, x2)
@@ -72,9 +74,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     x1_norm = x1.norm(2, dim, keepdim=True).clone()
     x2_norm = x2.norm(2, dim, keepdim=True).clone()
     with no_grad():
-        # not recorded: the gradient flows as if the length had never been clamped
-        x1_norm.clamp_min_(eps)
-        x2_norm.clamp_min_(eps)
+        # not recorded: the gradient flows as if the length had never been clamped; PyTorch
+        # clamps by a tensor (maximum's kernel: a NaN length comes out as the C library's NaN)
+        x1_norm.clamp_min_(x1_norm.new_tensor(eps))
+        x2_norm.clamp_min_(x2_norm.new_tensor(eps))
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 

@@ -138,10 +138,10 @@ def mse_loss_backward(grad, input, target, reduction):
     as one operation (MseLossBackwardBackward0) as PyTorch's mse_loss_backward is."""
     # PyTorch's kernel: norm * (input - target) * grad, norm = 2 / N (or 2) in the dtype it
     # computes in; the gradient takes the input's dtype
-    dtype = np.result_type(grad._array, input._array, target._array)
+    dtype = result_type(grad, input, target)        # (PyTorch's promotion: int32 and float32 give float32)
     norm = 2.0 / input._array.size if reduction == "mean" and input._array.size else 2.0
     with np.errstate(invalid="ignore", over="ignore"):          # inf - inf: nan, as PyTorch
-        values = dtype.type(norm) * (input._array - target._array).astype(dtype, copy=False) * grad._array
+        values = dtype.type(norm) * _difference_in(dtype, input, target) * grad._array
     return result(values.astype(input._array.dtype, copy=False), MseLossBackwardBackward0,
                   (grad, input, target), saved=(grad, input, target), reduction=reduction)
 
@@ -214,6 +214,12 @@ def _broadcast_pair(input, target):
             target if target.shape == shape else target.expand(shape))
 
 
+def _difference_in(dtype, input, target):
+    """input - target computed in ``dtype``, both converted first as PyTorch's loop does (an
+    int32 input and a float32 target: float32, where numpy would subtract in float64)."""
+    return input._array.astype(dtype, copy=False) - target._array.astype(dtype, copy=False)
+
+
 def _loss_dtype(input, target, kernel):
     """The numpy dtype a regression loss computes in: PyTorch's promotion of input and target,
     which must be a floating one (its kernels have no integer version)."""
@@ -239,7 +245,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
-    diff = (input._array - target._array).astype(_loss_dtype(input, target, "mse_cpu"), copy=False)
+    diff = _difference_in(_loss_dtype(input, target, "mse_cpu"), input, target)
     value = _reduce(diff * diff, reduction)
     # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
     return shrunk_to_0d(result(value, MseLossBackward0, (input, target), saved=(input, target),
@@ -371,8 +377,9 @@ def _check_floating_kernel(input, kernel):
 
 
 def _check_floating(name, input, dim):
-    """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name)."""
-    if not input.is_floating_point():
+    """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name);
+    without elements it runs no kernel, and the empty result keeps the integer dtype."""
+    if not input.is_floating_point() and input._array.size:
         kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
             f"{name}_kernel_impl"
         raise NotImplementedError(
@@ -506,6 +513,8 @@ def softmax(input, dim=None, dtype=None):
     array = input._array if input.ndim else input._array.reshape(1)
     # PyTorch's result is contiguous whatever the input's layout (reshape then views it)
     out = np.asarray(_pytorch_softmax_array(array, dim).reshape(input._array.shape), order="C")
+    if not input.is_floating_point():       # (empty: nothing computed, input's dtype kept)
+        out = out.astype(input._array.dtype)
     return save_result(result(out, SoftmaxBackward0, (input,), dim=dim,
                               dim_as_given=dim if dim_as_given is None else dim_as_given))
 

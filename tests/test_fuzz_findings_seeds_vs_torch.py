@@ -1,0 +1,529 @@
+"""More differences the random-program test (test_fuzz_vs_torch.py) found, each checked against PyTorch.
+
+Every test runs the same small computation in both libraries and compares what a learner sees:
+the values (and the memory a view shares), dtypes, flags, and the exception class and the first
+line of its message when PyTorch refuses.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def outcome(fn, lib):
+    """What ``fn(lib)`` gives: ('ok', values, dtype name, requires_grad) or ('error', class, message)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn(lib)
+    except Exception as error:          # the two libraries must fail alike
+        first = str(error).splitlines()[0] if str(error) else ""
+        return ("error", type(error).__name__, first)
+    return ("ok", np.asarray(out.detach().tolist()), str(out.dtype).split(".")[-1], out.requires_grad)
+
+
+def assert_same(fn, torch):
+    mine, ref = outcome(fn, minigrad), outcome(fn, torch)
+    assert mine[0] == ref[0], f"minigrad {mine} but torch {ref}"
+    if ref[0] == "error":
+        assert mine[1:] == ref[1:]
+    else:
+        np.testing.assert_array_equal(mine[1], ref[1])
+        assert mine[2:] == ref[2:]
+
+
+def _base_after(change, make, view):
+    """The memory of ``make(L)`` after ``change`` was applied in place to ``view`` of it."""
+    def fn(L):
+        base = make(L)
+        change(view(base))
+        return base
+    return fn
+
+
+# tril_/triu_ of a view whose batch dimensions do not step over whole matrices in order (4 or
+# more dimensions): PyTorch computes the triangle in new memory and copies it back, so where
+# windows overlap, the position the copy writes last wins (an expanded view is refused)
+@pytest.mark.parametrize("view", [
+    lambda x: x.reshape(2, 1, 3).unfold(-1, 2, 1),
+    lambda x: x.reshape(2, 3).unfold(-1, 2, 1),
+    lambda x: x.as_strided((2, 2, 2, 2), (2, 1, 1, 1)),
+    lambda x: x.as_strided((2, 2, 2, 2), (4, 1, 1, 1)),
+    lambda x: x.as_strided((2, 1, 2, 2, 2), (2, 2, 1, 2, 1)),
+    lambda x: x[:9].reshape(3, 3).expand(2, 2, 3, 3),
+    lambda x: x[:9].reshape(3, 3).expand(2, 1, 3, 3),
+    lambda x: x[:9].reshape(3, 3).expand(2, 3, 3),
+])
+@pytest.mark.parametrize("change", [lambda t: t.tril_(), lambda t: t.triu_(), lambda t: t.tril_(-1)])
+def test_triangle_in_place_of_overlapping_views(torch, view, change):
+    assert_same(_base_after(change, lambda L: L.arange(1.0, 13.0), view), torch)
+
+
+# add_/sub_ with a float alpha into an integer tensor: the loop's own checks (partial overlap of
+# self and other, shapes) come before alpha's
+@pytest.mark.parametrize("fn", [
+    lambda L: (lambda x: x.add_(x.as_strided((2,), (1,), 1), alpha=1.5))(L.arange(3)),
+    lambda L: (lambda x: x[1:].add_(x[:2], alpha=1.5))(L.arange(3)),
+    lambda L: (lambda x: x.sub_(x.as_strided((2,), (1,), 1), alpha=1.5))(L.arange(3)),
+    lambda L: (lambda x: x.add_(x, alpha=1.5))(L.arange(3)),
+    lambda L: L.arange(3).add_(L.arange(2), alpha=1.5),
+    lambda L: L.arange(3).add_(L.arange(6).reshape(2, 3), alpha=1.5),
+    lambda L: L.arange(3).sub_(L.arange(6).reshape(2, 3), alpha=1.5),
+    lambda L: L.arange(3).add_(L.ones(6).reshape(2, 3), alpha=1.5),
+    lambda L: L.arange(3).add_(L.ones(3), alpha=1.5),
+    lambda L: L.arange(3).add_(2, alpha=1.5),
+    lambda L: L.arange(3.0).add_(L.arange(3), alpha=True),
+])
+def test_add_sub_alpha_checked_after_the_loop(torch, fn):
+    assert_same(fn, torch)
+
+
+# scatter_reduce "mean" and index_reduce of bool tensors: PyTorch's kernels are missing, and
+# its message names the kernel that was asked for
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([True, False, True]).scatter_reduce(0, L.tensor([0, 0]), L.ones(2, dtype=L.bool), "mean"),
+    lambda L: L.tensor([True, False, True]).scatter_reduce(0, L.tensor([0, 0]), L.ones(2, dtype=L.bool), "mean",
+                                                           include_self=False),
+    lambda L: L.tensor([True, False, True]).scatter_reduce_(0, L.tensor([0, 0]), L.ones(2, dtype=L.bool), "mean"),
+    lambda L: L.zeros(0, dtype=L.bool).scatter_reduce(0, L.zeros(0, dtype=L.long), L.zeros(0, dtype=L.bool), "mean"),
+    lambda L: L.tensor([True, False, True]).scatter_reduce(0, L.tensor([0, 0]), L.ones(2, dtype=L.bool), "amax"),
+    lambda L: L.tensor([True, False, True]).index_reduce(0, L.tensor([0]), L.ones(1, dtype=L.bool), "amax"),
+    lambda L: L.tensor([True, False, True]).index_reduce(0, L.tensor([], dtype=L.long), L.ones(0, dtype=L.bool),
+                                                         "prod"),
+    lambda L: L.ones(3, 2, dtype=L.bool).index_reduce(0, L.tensor([0]), L.ones(1, 2, dtype=L.bool), "prod",
+                                                      include_self=False),
+    lambda L: L.ones(3, 2, dtype=L.bool).index_reduce(0, L.tensor([0, 2]), L.zeros(2, 2, dtype=L.bool), "mean"),
+    lambda L: L.ones(3, 2, dtype=L.bool).index_reduce(0, L.tensor([0, 2]), L.zeros(2, 2, dtype=L.bool), "amin"),
+])
+def test_bool_scatter_and_index_reduce(torch, fn):
+    assert_same(fn, torch)
+
+
+# linalg.vecdot checks that x is floating before it compares the dtypes of x and y
+@pytest.mark.parametrize("fn", [
+    lambda L: L.linalg.vecdot(L.arange(3, dtype=L.int32), L.ones(3)),
+    lambda L: L.linalg.vecdot(L.ones(2, 3, dtype=L.int64), L.ones(3)),
+    lambda L: L.linalg.vecdot(L.ones(3), L.arange(3, dtype=L.int32)),
+    lambda L: L.linalg.vecdot(L.ones(3), L.ones(3, dtype=L.float64)),
+    lambda L: L.linalg.vecdot(L.ones(2, dtype=L.int64), L.ones(3, dtype=L.int64)),
+])
+def test_vecdot_checks_x_first(torch, fn):
+    assert_same(fn, torch)
+
+
+def _bits(t):
+    """The bits of a float tensor's numbers (NaN's sign and payload show), as a list."""
+    import torch as _torch_or_not      # noqa: F401  (the module of t decides the int dtype)
+    lib = minigrad if isinstance(t, minigrad.Tensor) else __import__("torch")
+    return t.detach().reshape(-1).view(lib.int32 if t.dtype == lib.float32 else lib.int64).tolist()
+
+
+# maximum, minimum and clamp by a tensor write PyTorch's NaN: the C library's quiet NaN from the
+# one-number formula, all bits set from the vector formula (whole steps of 16 float32 or 8 float64)
+@pytest.mark.parametrize("n", [1, 3, 8, 9, 16, 17, 40])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", [
+    lambda L, a, b: L.maximum(a, b),
+    lambda L, a, b: L.minimum(a, b[:1]),
+    lambda L, a, b: a.clamp_min(b),
+    lambda L, a, b: a.clamp_max(b),
+    lambda L, a, b: L.maximum(a.reshape(1, -1), b.reshape(-1, 1)),
+])
+def test_maximum_nan_bits(torch, n, dtype, op):
+    rng = np.random.default_rng(n)
+    a = -np.abs(rng.standard_normal(n))
+    a[rng.random(n) < 0.4] = np.nan
+    a = -a                          # (NaN with the sign bit set, as x86 makes them)
+    b = rng.standard_normal(n)
+    b[rng.random(n) < 0.2] = np.nan
+    seen = [_bits(op(L, L.tensor(a, dtype=getattr(L, dtype)), L.tensor(b, dtype=getattr(L, dtype))))
+            for L in (minigrad, torch)]
+    assert seen[0] == seen[1]
+
+
+# cosine_similarity clamps the lengths by a tensor (a NaN length becomes maximum's NaN), in the
+# inputs' dtype
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cosine_similarity_nan_and_small_lengths(torch, dtype):
+    nan_first = -np.array([-0.5, np.nan, -1.0])
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor(nan_first, dtype=getattr(L, dtype))
+        small = L.tensor([1e-10, 0.0, 0.0], dtype=getattr(L, dtype), requires_grad=True)
+        out = L.nn.functional.cosine_similarity(small, L.tensor([1.0, 0.0, 0.0], dtype=getattr(L, dtype)), dim=0)
+        out.backward()
+        seen.append((_bits(L.nn.functional.cosine_similarity(x, x, dim=-1)), out.item(), small.grad.tolist()))
+    assert seen[0] == seen[1]
+
+
+# linalg.cross: PyTorch's loop computes a[i] * b[j] - a[j] * b[i] with the first product fused
+# into the subtraction (float32 and float64), so x.cross(x) is not always 0
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("shape, dim", [((3,), -1), ((4, 3), -1), ((3, 2), 0), ((2, 3, 3), 1)])
+def test_cross_fuses_one_product(torch, dtype, shape, dim):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape) * 3
+    b = rng.standard_normal(shape) * 3
+    for other in (a, b):
+        seen = [L.linalg.cross(L.tensor(a).to(getattr(L, dtype)), L.tensor(other).to(getattr(L, dtype)),
+                               dim=dim).tolist() for L in (minigrad, torch)]
+        assert seen[0] == seen[1]
+
+
+def _nodes(node):
+    """A node and everything behind it, by name, as nested tuples."""
+    if node is None:
+        return None
+    return (node.name().split("::")[-1], tuple(_nodes(n) for n, _ in node.next_functions))
+
+
+# index_put's gradient for self is grad.index_put(indices, zeros_like(values)): recorded as
+# IndexPutBackward0 under create_graph, and 0 where values went even where grad is NaN
+def test_index_put_gradient_for_self(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x.index_put((L.tensor([0]),), x.sum())
+        g, = L.autograd.grad(L.nn.functional.adaptive_avg_pool1d(y.reshape(1, -1), 2).sum(), x, create_graph=True)
+        z = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        w = z.index_put((L.tensor([0, 1]), L.tensor([2, 0])), L.tensor([5.0, 6.0]))
+        w.backward(L.full((2, 3), float("nan")))
+        seen.append((g.tolist(), _nodes(g.grad_fn), np.isnan(z.grad.numpy()).tolist()))
+    assert seen[0] == seen[1]
+
+
+# rms_norm makes its result contiguous in the input's suggested memory format, after the weight
+# and before going back to float16: the copy is recorded (CloneBackward0) when it is made
+@pytest.mark.parametrize("make", [
+    lambda L: L.arange(6.0).reshape(2, 3).t(),
+    lambda L: L.arange(6.0).reshape(2, 3),
+    lambda L: L.arange(6.0).reshape(2, 3)[:, :2],
+    lambda L: L.arange(6.0).reshape(1, 2, 3).permute(2, 0, 1),
+    lambda L: L.arange(6.0).reshape(2, 3).t().half(),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).to(memory_format=L.channels_last),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).transpose(2, 3),
+])
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_rms_norm_contiguous_result(torch, make, with_weight):
+    seen = []
+    for L in (minigrad, torch):
+        x = make(L).requires_grad_()
+        weight = L.ones(x.shape[-1], dtype=x.dtype, requires_grad=True) if with_weight else None
+        out = L.nn.functional.rms_norm(x, [x.shape[-1]], weight=weight)
+        seen.append((_nodes(out.grad_fn), out.stride(), str(out.dtype), out.tolist()))
+    assert seen[0] == seen[1]
+
+
+# x.to(memory_format=..., copy=...): itself only when no copy is asked for and the layout is the
+# one x suggests (a transposed matrix suggests row-major, so it is kept); else a ToCopyBackward0
+@pytest.mark.parametrize("fn", [
+    lambda L: L.arange(6.0).reshape(2, 3).requires_grad_().t().to(memory_format=L.contiguous_format),
+    lambda L: L.arange(6.0).reshape(2, 3).requires_grad_().to(copy=True),
+    lambda L: L.arange(6.0).reshape(2, 3).requires_grad_().t().to(copy=True),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last)
+    .to(memory_format=L.channels_last),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last).to(L.float64),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(memory_format=L.channels_last)
+    .to(memory_format=L.contiguous_format),
+    lambda L: L.arange(36.0).reshape(1, 4, 3, 3).requires_grad_().to(L.float64, memory_format=L.channels_last),
+    lambda L: L.arange(6).reshape(2, 3).to(memory_format=L.channels_last),
+    lambda L: L.arange(6).reshape(2, 3).to(L.float32, memory_format=L.channels_last),
+    lambda L: L.arange(6.0).reshape(2, 3).to(dtype=L.float32, copy=True),
+])
+def test_to_memory_format_and_copy(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        try:
+            out = fn(L)
+        except RuntimeError as error:
+            seen.append(str(error))
+            continue
+        seen.append((out.stride(), _nodes(out.grad_fn), str(out.dtype).split(".")[-1], out.tolist()))
+    assert seen[0] == seen[1]
+
+
+# isclose as PyTorch computes it: == first, then NaNs (equal_nan) and the finite errors ORed into
+# the result in place (its version counts them), in the inputs' dtype; its checks and messages
+_A = np.array([np.nan, np.inf, -np.inf, 1.0, 2.0, 1e-9], dtype=np.float32)
+_B = np.array([np.nan, np.inf, np.inf, 1.00001, 2.1, 0.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B)),
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B), equal_nan=True),
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B), rtol=0, atol=0),
+    lambda L: L.isclose(L.tensor(_A), L.tensor(_B), 0, 0, True),
+    lambda L: L.isclose(L.tensor(_A).double(), L.tensor(_B).double(), rtol=1e-6),
+    lambda L: L.isclose(L.tensor([1, 2, 3]), L.tensor([2, 2, 5]), atol=1),
+    lambda L: L.isclose(L.tensor([True, False]), L.tensor([False, False]), atol=1),
+    lambda L: L.isclose(L.tensor(_A), 1.0),
+    lambda L: L.isclose(L.tensor(_A).double(), L.tensor(_B)),
+    lambda L: L.isclose(L.zeros(0), L.ones(3)),
+    lambda L: L.isclose(L.ones(3), L.ones(3), rtol=-1),
+    lambda L: L.tensor(_A).isclose(L.tensor(_B).reshape(-1, 1)),
+])
+def test_isclose_as_pytorch(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        try:
+            out = fn(L)
+        except Exception as error:
+            seen.append((type(error).__name__, str(error).splitlines()[0]))
+            continue
+        seen.append((out._version, out.tolist()))
+    assert seen[0] == seen[1]
+
+
+# an in-place operation without a derivative names itself: aten::heaviside_
+def test_heaviside_in_place_backward_message(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 0.0, -1.0], requires_grad=True)
+        z = x * 1
+        z.heaviside_(L.tensor([1.0, 2.0, 3.0]))
+        with pytest.raises(RuntimeError) as error:
+            z.sum().backward()
+        seen.append(str(error.value))
+    assert seen[0] == seen[1]
+
+
+# index_put into a dim of size 0: the index is out of bounds, said before the dtypes' mismatch
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(0, dtype=L.float64).index_put_((L.tensor([0]),), L.tensor(1.0)),
+    lambda L: L.zeros(0, dtype=L.float64).index_put((L.tensor([0]),), L.tensor(1.0)),
+    lambda L: L.index_put(L.zeros(0, dtype=L.float64), (L.tensor([0]),), L.tensor(1.0)),
+    lambda L: L.zeros(0).index_put_((L.tensor([], dtype=L.long),), L.tensor(1.0, dtype=L.float64)),
+    lambda L: L.zeros(2, 0).index_put_((L.tensor([0]), L.tensor([0])), L.tensor(1.0, dtype=L.float64)),
+    lambda L: L.zeros(2, 0).index_put_((L.tensor([0]),), L.tensor(1.0, dtype=L.float64)),
+])
+def test_index_put_into_empty_dims(torch, fn):
+    assert_same(fn, torch)
+
+
+# a float operation converts each operand to the result's dtype first: int32 - float32 is
+# float32 - float32 (numpy would compute it in float64), also in the regression losses
+_BIG = [1057767343, -1083458296, -1075116667]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor(_BIG, dtype=L.int32) - L.tensor(_BIG, dtype=L.int32).float(),
+    lambda L: L.tensor(_BIG, dtype=L.int32) - L.tensor(_BIG, dtype=L.float32) * 1.0001,
+    lambda L: L.tensor(_BIG, dtype=L.int32) * 1.5,
+    lambda L: L.tensor(_BIG) + L.tensor(0.5, dtype=L.float64) + L.tensor([0.25]),
+    lambda L: L.tensor(_BIG, dtype=L.int32) / L.tensor([3.0, 7.0, 9.0]),
+    lambda L: L.nn.functional.mse_loss(L.tensor(_BIG, dtype=L.int32), L.tensor(_BIG, dtype=L.int32).float() + 1),
+    lambda L: L.nn.functional.smooth_l1_loss(L.tensor(_BIG, dtype=L.int32), L.tensor(_BIG, dtype=L.int32).float()),
+    lambda L: L.nn.functional.l1_loss(L.tensor(_BIG, dtype=L.int32), L.tensor(_BIG, dtype=L.int32).float()),
+])
+def test_mixed_dtypes_converted_first(torch, fn):
+    assert_same(fn, torch)
+
+
+def test_mse_loss_backward_converted_first(torch):
+    seen = []
+    for L in (minigrad, torch):
+        target = L.tensor(_BIG, dtype=L.int32).float().requires_grad_()
+        L.nn.functional.mse_loss(L.tensor(_BIG, dtype=L.int32), target).backward()
+        seen.append(target.grad.tolist())
+    assert seen[0] == seen[1]
+
+
+# hinge_embedding_loss computes margin - input as PyTorch's C++ does: a tensor like input
+# filled with margin (an integer input cuts 1.5 to 1; bools may not be subtracted)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1, 2, 0, -3]), L.tensor([1, -1, -1, -1]), margin=1.5,
+                                                   reduction="none"),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1, 2, 0, -3], dtype=L.int32),
+                                                   L.tensor([1.0, -1, -1, -1]).double(), margin=2.5, reduction="sum"),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1, 2, 0]), L.tensor([1, -1, 1])),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([True, False]), L.tensor([1.0, -1]), margin=2.5),
+    lambda L: L.nn.functional.hinge_embedding_loss(L.tensor([1.0, 2, 0, -3]), L.tensor([1.0, -1, -1, -1]).double(),
+                                                   margin=2.5, reduction="none"),
+])
+def test_hinge_embedding_loss_of_integers(torch, fn):
+    assert_same(fn, torch)
+
+
+# the in-place comparisons' gradients are PyTorch's zeros_like: zeroed in place (version 1)
+@pytest.mark.parametrize("compare", [lambda a, y: a.ge_(y), lambda a, y: a.lt_(y), lambda a, y: a.ne_(y[:1]),
+                                     lambda a, y: a.gt_(1.5)])
+def test_comparison_in_place_gradient_versions(torch, compare):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = L.tensor([2.0, 2.0, 2.0], requires_grad=True)
+        a = x.clone()
+        compare(a, y)
+        a.sum().backward()
+        seen.append((x.grad._version, x.grad.tolist(), None if y.grad is None else (y.grad._version, y.grad.tolist())))
+    assert seen[0] == seen[1]
+
+
+# cosine_similarity converts only integer inputs: a float32 one next to a float64 one keeps its
+# dtype (its length and quotient in float32), and its two gradients add up in place
+@pytest.mark.parametrize("pair", [
+    lambda L, x, y: (x, y), lambda L, x, y: (y, x), lambda L, x, y: (x, y[:1]),
+    lambda L, x, y: (L.tensor([1, 2, 3]), y), lambda L, x, y: (y.double(), y),
+])
+def test_cosine_similarity_mixed_dtypes(torch, pair):
+    seen = []
+    for L in (minigrad, torch):
+        y = L.tensor([1.0, 2.0, 3.1], requires_grad=True)
+        x = L.tensor([1.3, 2.0, 3.0], dtype=L.float64, requires_grad=True)
+        a, b = pair(L, x, y)
+        out = L.nn.functional.cosine_similarity(a, b, dim=-1)
+        out.backward()
+        seen.append((_nodes(out.grad_fn), str(out.dtype).split(".")[-1], out.item(),
+                     [(t.grad._version, t.grad.tolist()) for t in (x, y) if t.grad is not None]))
+    assert seen[0] == seen[1]
+
+
+# integer inputs, as the random programs' integer leaves meet them: softmax of an empty integer
+# tensor runs no kernel, max_pool1d without indices and softshrink have no integer kernels,
+# cumulative_trapezoid has no shortcut for an empty dim, the median of nothing is the integer
+# PyTorch gets from NaN
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(0, dtype=L.long).softmax(-1),
+    lambda L: L.zeros(0, dtype=L.long).softmax(0),
+    lambda L: L.zeros(0, dtype=L.long).log_softmax(-1),
+    lambda L: L.nn.functional.softmin(L.zeros(0, dtype=L.long), -1),
+    lambda L: L.tensor([1, -2, 3]).softmax(-1),
+    lambda L: L.nn.functional.cross_entropy(L.zeros(0, dtype=L.long), L.zeros((), dtype=L.long)),
+    lambda L: L.nn.functional.max_pool1d(L.tensor([[1, -2, 3]]), 2, 1),
+    lambda L: L.nn.functional.max_pool1d(L.tensor([[1, -2, 3]], dtype=L.uint8), 2),
+    lambda L: L.nn.functional.max_pool1d(L.tensor([[1, -2, 3]]), 2, 1, return_indices=True)[0],
+    lambda L: L.nn.functional.softshrink(L.tensor([1, -2, 3]), 0.3),
+    lambda L: L.nn.functional.softshrink(L.tensor(True)),
+    lambda L: L.cumulative_trapezoid(L.zeros(0, dtype=L.long)),
+    lambda L: L.cumulative_trapezoid(L.zeros(2, 0, dtype=L.long), dx=0.5),
+    lambda L: L.cumulative_trapezoid(L.tensor([1, 2, 4]), dx=0.5),
+    lambda L: L.zeros(0, dtype=L.long).median(),
+    lambda L: L.zeros(0, dtype=L.int32).nanmedian(),
+    lambda L: L.zeros(0, dtype=L.int16).median(),
+])
+def test_integer_inputs(torch, fn):
+    assert_same(fn, torch)
+
+
+def test_cumulative_trapezoid_of_an_empty_dim_is_recorded(torch):
+    seen = []
+    for L in (minigrad, torch):
+        y = L.zeros(2, 0, requires_grad=True)
+        out = L.cumulative_trapezoid(y, dx=0.5)
+        seen.append((_nodes(out.grad_fn), tuple(out.shape)))
+    assert seen[0] == seen[1]
+
+
+# an in-place change of an inference tensor outside inference mode: PyTorch's kernel writes the
+# new values, then its version counter refuses to count the change (the error comes last, and
+# nothing is recorded); errors of the operation itself come first
+@pytest.mark.parametrize("change", [
+    lambda L, y, w: L.nn.functional.celu_(y, 0.5),
+    lambda L, y, w: y.neg_(),
+    lambda L, y, w: y.mul_(2),
+    lambda L, y, w: L.nn.functional.relu(y, inplace=True),
+    lambda L, y, w: y.mul_(w),
+    lambda L, y, w: y.add_(w[:2]),
+    lambda L, y, w: y.__setitem__(0, w.sum()),
+])
+@pytest.mark.parametrize("no_grad", [False, True])
+def test_inference_tensor_changed_outside_inference_mode(torch, change, no_grad):
+    seen = []
+    for L in (minigrad, torch):
+        w = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        with L.inference_mode():
+            y = L.tensor([-0.4, -2.0, 1.0]) * 1
+        with (L.no_grad() if no_grad else L.enable_grad()):
+            try:
+                change(L, y, w)
+                outcome_ = "ok"
+            except RuntimeError as error:
+                outcome_ = str(error).splitlines()[0]
+        seen.append((outcome_, y.tolist(), y.requires_grad, y.grad_fn is None))
+    assert seen[0] == seen[1]
+
+
+# the pieces of unsafe_split and unsafe_chunk share memory without sharing a version counter:
+# PyTorch's overlap checks and its loop reading its own writes go by the memory
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.add_(x.unsafe_split(2)[1][:1].expand(4), alpha=2),
+    lambda L, x: x[:2].add_(x.unsafe_split(1)[1].expand(2)),
+    lambda L, x: x[1:3].add_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].mul_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].hypot_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].atan2_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].clamp_(max=x.unsafe_chunk(2)[0]),
+    lambda L, x: x[1:3].clamp_max_(x.unsafe_chunk(2)[0]),
+    lambda L, x: x.clamp_(min=x.unsafe_split(2)[1][:1].expand(4)),
+    lambda L, x: x.unsafe_chunk(2)[0].add_(x.unsafe_chunk(2)[0], alpha=1.5),
+    lambda L, x: x.add_(x.unsafe_split(3)[1], alpha=1.5),
+])
+def test_unsafe_split_pieces_overlap(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.arange(4.0)
+        try:
+            fn(L, x)
+            seen.append(x.tolist())
+        except RuntimeError as error:
+            seen.append(str(error).splitlines()[0])
+    assert seen[0] == seen[1]
+
+
+# the average pools have integer kernels for int64 only (lp_pool1d goes through avg_pool2d)
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("pool", [
+    lambda L, t: L.nn.functional.avg_pool2d(t.reshape(1, 2, 2), 2),
+    lambda L, t: L.nn.functional.avg_pool1d(t.reshape(1, 4), 2),
+    lambda L, t: L.nn.functional.avg_pool3d(t.reshape(1, 1, 2, 2).expand(1, 2, 2, 2), 2),
+    lambda L, t: L.nn.functional.lp_pool1d(t.reshape(1, 4), 2, 2),
+])
+def test_integer_average_pools(torch, dtype, pool):
+    assert_same(lambda L: pool(L, L.tensor([1, 2, 3, 4]).to(getattr(L, dtype))), torch)
+
+
+# unsafe_split's pieces of an inference tensor are inference tensors (outside inference mode too)
+def test_unsafe_split_of_an_inference_tensor(torch):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            x = L.ones(4)
+        seen.append([piece.is_inference() for piece in x.unsafe_split(2) + x.unsafe_chunk(2)])
+    assert seen[0] == seen[1]
+
+
+# kron views its inputs with _unsafe_view: a view of an inference tensor is one too, so the
+# product refuses to save it for backward
+@pytest.mark.parametrize("fn", [lambda L, x, w: L.kron(x, w), lambda L, x, w: L.kron(w, x),
+                                lambda L, x, w: L.kron(x, x)])
+def test_kron_of_an_inference_tensor(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        w = L.tensor([1.0, 2.0], requires_grad=True)
+        with L.inference_mode():
+            x = L.ones(1, 2) * 1
+        try:
+            out = fn(L, x, w)
+            seen.append((out.tolist(), out.requires_grad))
+        except RuntimeError as error:
+            seen.append(str(error).splitlines()[0])
+    assert seen[0] == seen[1]
+
+
+# an elementwise x.op_(y) checks the shapes first (PyTorch's loop), then dtypes and its kernel
+@pytest.mark.parametrize("fn", [
+    lambda L: L.tensor([1, 2, 3]).hypot_(L.ones(2, 3, dtype=L.long)),
+    lambda L: L.tensor([1.0, 2, 3]).hypot_(L.ones(2, 3)),
+    lambda L: L.tensor([1, 2, 3]).hypot_(L.ones(2, dtype=L.long)),
+    lambda L: L.tensor([1.0, 2, 3]).copysign_(L.ones(2, 3)),
+    lambda L: L.tensor([1, 2, 3]).xlogy_(L.ones(2, 3)),
+    lambda L: L.tensor([1, 2, 3]).xlogy_(L.ones(3)),
+    lambda L: L.tensor([1.0, 2, 3], requires_grad=True).hypot_(L.ones(2, 3)),
+    lambda L: L.tensor([1.0, 2, 3]).hypot_(L.ones(1)),
+    lambda L: L.tensor([1.0, 2, 3]).heaviside_(L.ones(2, 3)),
+])
+def test_elementwise_in_place_checks_shapes_first(torch, fn):
+    assert_same(fn, torch)
