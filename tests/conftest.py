@@ -45,6 +45,27 @@ def every_node_saved(grad_fn, seen, _visited=None):
     return seen
 
 
+def failure_of(call):
+    """(exception class name, message without minigrad's hint) of ``call()``, which must fail;
+    warnings on the way are ignored."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(Exception) as caught:
+            call()
+    return type(caught.value).__name__, str(caught.value).split("\nminigrad hint:")[0]
+
+
+def item_or_refusal(tensor):
+    """"item" if ``tensor.sum().item()`` works (a value not batched by vmap), else the start of
+    the refusal."""
+    try:
+        tensor.sum().item()
+        return "item"
+    except RuntimeError as error:
+        return str(error)[:40]
+
+
 def import_torch():
     """PyTorch, or a skip (a failure in CI) with a reason that says it is missing."""
     try:

@@ -17,7 +17,7 @@ import pytest
 
 import minigrad
 
-from conftest import import_torch
+from conftest import failure_of, import_torch, item_or_refusal
 from test_vmap_batched_vs_torch import graph
 
 
@@ -319,31 +319,15 @@ FAILING = {
 }
 
 
-def _failure(L, name):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as caught:
-            FAILING[name](L)
-    return type(caught.value).__name__, str(caught.value).split("\nminigrad hint:")[0]
-
-
 @pytest.mark.parametrize("name", list(FAILING))
 def test_failure_is_torchs(name):
     torch = import_torch()
-    assert _failure(minigrad, name) == _failure(torch, name)
+    assert failure_of(lambda: FAILING[name](minigrad)) == failure_of(lambda: FAILING[name](torch))
 
 
 # --- vjp_fn(c) with c not batched: a derivative that uses no batched value is not batched -------
 # (PyTorch's backward pass starts from c itself: what it computes from c and from values not
 # batched alone is not batched, so .item() works on it inside the vmap)
-
-def _item_or_refusal(tensor):
-    try:
-        tensor.sum().item()
-        return "item"
-    except RuntimeError as error:
-        return str(error)[:40]
-
 
 def _vjp_programs(L):
     F = L.func
@@ -379,7 +363,7 @@ def _vjp_outcome(L, name):
 
     def body(x, y):
         out = _vjp_programs(L)[name](x, y)
-        seen.extend(_item_or_refusal(o) for o in out)
+        seen.extend(item_or_refusal(o) for o in out)
         return out
     out = L.func.vmap(body)(xs, ys)
     return seen, [(tuple(o.shape), graph(o)) for o in out], [o.detach().numpy() for o in out]

@@ -16,7 +16,7 @@ import pytest
 
 import minigrad
 
-from conftest import import_torch
+from conftest import failure_of, import_torch, item_or_refusal
 from test_vmap_batched_vs_torch import graph
 
 
@@ -311,32 +311,16 @@ FAILING = {
 }
 
 
-def _failure(L, name):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as caught:
-            FAILING[name](L)
-    return type(caught.value).__name__, str(caught.value).split("\nminigrad hint:")[0]
-
-
 @pytest.mark.parametrize("name", list(FAILING))
 def test_failure_is_torchs(name):
     torch = import_torch()
-    assert _failure(minigrad, name) == _failure(torch, name)
+    assert failure_of(lambda: FAILING[name](minigrad)) == failure_of(lambda: FAILING[name](torch))
 
 
 # --- a derivative that depends on no batched value is not batched --------------------------------
 # The transform runs on the whole batch, with the arguments vmap does not batch given the batch;
 # what is computed from those alone holds one value repeated, and comes out as that one value,
 # as PyTorch's does (not batched: its .item() works, and it prints as one value).
-
-def _item_or_refusal(tensor):
-    try:
-        tensor.sum().item()
-        return "item"
-    except RuntimeError as error:
-        return str(error)[:40]
-
 
 def _unbatched_programs(L):
     F = L.func
@@ -367,7 +351,7 @@ def _unbatched_outcome(L, name):
 
     def body(t):
         out = _unbatched_programs(L)[name](t)
-        seen.extend(_item_or_refusal(o) for o in _flat(out))
+        seen.extend(item_or_refusal(o) for o in _flat(out))
         return out
     randomness = "different" if name == "random_different" else "error"
     L.manual_seed(0)
