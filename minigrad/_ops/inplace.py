@@ -742,13 +742,10 @@ def copy_(self, source):
 
 
 def _same_elements(tensor, other):
-    """Two tensors over the same memory with the same layout and dtype (x.t().t() and x): each
-    element at the same place. (The step of a size-1 dim moves to no other element, so it
-    may differ: ``y[0]`` of a (1, n) tensor and ``y`` viewed as (1, n) hold the same elements.)"""
+    """Two tensors over the same memory with the same layout and dtype (x.t().t() and x)."""
     a, b = tensor._array, other._array
     return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-            and a.shape == b.shape and a.dtype == b.dtype
-            and all(size == 1 or step_a == step_b for size, step_a, step_b in zip(a.shape, a.strides, b.strides)))
+            and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
 
 
 # --- filling with values that do not depend on the old ones -----------------------------------
