@@ -113,11 +113,11 @@ def column_sums(block):
     lanes_per_vector = VECTOR_BYTES // block.itemsize
     group = INTERLEAVE * (lanes_per_vector if columns >= lanes_per_vector else 1)
     in_groups = columns // group * group
-    in_vectors = columns // lanes_per_vector * lanes_per_vector if columns >= lanes_per_vector else in_groups
+    # (the whole vectors after the groups and the single columns are summed the same way, each
+    # column on its own: one call for both; and an empty part would only cost numpy calls)
     parts = [_cascade(block[..., :in_groups]) if in_groups else None,
-             _interleaved_sum(block[..., in_groups:in_vectors]) if in_vectors > in_groups else None,
-             _interleaved_sum(block[..., in_vectors:]) if columns > in_vectors else None]
-    parts = [part for part in parts if part is not None]      # (an empty part costs numpy calls)
+             _interleaved_sum(block[..., in_groups:]) if columns > in_groups else None]
+    parts = [part for part in parts if part is not None]
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
 
 
