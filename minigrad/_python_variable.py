@@ -10,7 +10,7 @@ already has. ``install`` puts them on Tensor.
 import warnings
 
 from . import _dtype
-from ._warnings import stacklevel_outside_minigrad
+from ._warnings import stacklevel_outside_minigrad, warn_once
 
 
 def _is_cpu(self):
@@ -36,8 +36,7 @@ def _output_nr(self):
 def _transposed(self, name, transpose_dims, matrices_only=False):
     ndim = self._array.ndim
     if ndim == 0:
-        warnings.warn(f"{name} is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
-                      stacklevel=stacklevel_outside_minigrad())
+        warn_once(f"{name} is deprecated on 0-D tensors. Consider using x.conj().")   # (once, as PyTorch)
         return self
     if matrices_only and ndim != 2:
         extra = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""

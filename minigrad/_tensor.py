@@ -23,6 +23,7 @@ import numpy as np
 from . import _dtype, _memory_format
 from ._dtype import Size
 from ._tensor_str import tensor_repr
+from ._warnings import warn_once
 
 
 class device:
@@ -908,22 +909,21 @@ class Tensor:
         """
         ndim = self._array.ndim
         if ndim == 0:
-            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                          "these cases.", UserWarning, stacklevel=2)
+            # (PyTorch warns once per process, TORCH_WARN_ONCE)
+            warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.")
         elif ndim != 2:
-            warnings.warn(
+            warn_once(
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
                 "deprecated and it will throw an error in a future release. Consider `x.mT` to "
                 "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-                "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+                "reverse the dimensions of a tensor.")
         return _ops_shape.permute(self, tuple(range(ndim - 1, -1, -1)))
 
     @property
     def mT(self):
         """The last two dimensions swapped (a batch of matrices transposed)."""
         if self._array.ndim == 0:
-            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity "
-                          "in these cases.", UserWarning, stacklevel=2)
+            warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.")
             return self
         if self._array.ndim < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
