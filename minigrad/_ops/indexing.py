@@ -574,13 +574,18 @@ _SETTINGS_KEPT_AS["IndexPutBackward0"] = _SETTINGS_KEPT_AS["IndexPutImplBackward
 def _broadcast_value(value, shape):
     """Like PyTorch's x[i] = v: v viewed without its leading size-1 dims (a view is recorded
     even when nothing is dropped), then expanded to the target's shape if it differs."""
-    lead = 0
-    while lead < value.ndim and value.shape[lead] == 1:
-        lead += 1
-    value = value.view(value.shape[lead:])
+    value = value.view(value.shape[_leading_ones(value.shape):])
     if value.shape != shape:
         value = value.expand(shape)      # a mismatch raises PyTorch's message for x[i] = v
     return value
+
+
+def _leading_ones(shape):
+    """How many size-1 dims ``shape`` starts with (PyTorch's x[i] = v drops them from v)."""
+    lead = 0
+    while lead < len(shape) and shape[lead] == 1:
+        lead += 1
+    return lead
 
 
 def _check_index_put_dtype(tensor, value):
@@ -686,10 +691,7 @@ def setitem(tensor, index, value, _index_tensors_given=None):
     elif value.ndim and value.shape[0] == 1:
         # PyTorch views the value without its leading size-1 dims first (recorded, a
         # ViewBackward0), only when there are some (the basic path above always views it)
-        lead = 0
-        while lead < value.ndim and value.shape[lead] == 1:
-            lead += 1
-        value = value.view(value.shape[lead:])
+        value = value.view(value.shape[_leading_ones(value.shape):])
     if _overlaps(tensor._array) or overlaps_itself(tensor._array):
         # memory seen at several positions: PyTorch's loop writes a location once per position
         written = _written_in_loop_order(tensor, items, value, index_tensors)
