@@ -676,7 +676,7 @@ class ReshapeTransform(Transform):
         if shape[cut:] != old:
             # (PyTorch's message names the given shape "expected")
             raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {old}")
-        return shape[:cut] + new
+        return torch.Size(shape[:cut]) + new    # (a Size, as PyTorch's tuple + Size gives)
 
     def forward_shape(self, shape):
         return self._swap_event_shape(shape, self.in_shape, self.out_shape)
