@@ -377,3 +377,65 @@ def test_tril_matrix_helpers_match_pytorch():
         results.append(mats + [utils.tril_matrix_to_vec(m, diag=d) for m, d in zip(mats, (0, -1, 1))]
                        + [utils.tril_matrix_to_vec(L.tensor(SQUARE), diag=-2)])
     same(results[0], results[1])
+
+
+# --- the registries on the supports and parameters of distributions (HMC and SVI) -------------
+
+SUPPORTS = {
+    "Uniform-support": lambda D, L: D.Uniform(L.tensor([0.0, -1.0]), L.tensor([2.0, 5.0])).support,
+    "Exponential-support": lambda D, L: D.Exponential(L.tensor([0.5, 2.0])).support,
+    "Beta-support": lambda D, L: D.Beta(L.tensor([0.5, 2.0]), L.tensor([1.5, 3.0])).support,
+    "Dirichlet-support": lambda D, L: D.Dirichlet(L.tensor([0.5, 2.0, 1.0])).support,
+    "LKJCholesky-support": lambda D, L: D.LKJCholesky(3).support,
+    "Pareto-support": lambda D, L: D.Pareto(L.tensor([1.5, 2.0]), L.tensor([1.0, 3.0])).support,
+    "MultivariateNormal-scale_tril": lambda D, L: D.MultivariateNormal.arg_constraints["scale_tril"],
+    "MultivariateNormal-covariance": lambda D, L: D.MultivariateNormal.arg_constraints["covariance_matrix"],
+    "Normal-scale": lambda D, L: D.Normal.arg_constraints["scale"],
+    "Categorical-probs": lambda D, L: D.Categorical.arg_constraints["probs"],
+    "Binomial-support": lambda D, L: D.Binomial(L.tensor([3.0, 5.0]), L.tensor([0.5, 0.2])).support,
+    "Wishart-support": lambda D, L: D.Wishart(L.tensor(4.0), L.eye(2)).support,
+    "Poisson-support": lambda D, L: D.Poisson(L.tensor([3.0])).support,
+}
+
+
+@pytest.mark.parametrize("registry", ["biject_to", "transform_to"])
+@pytest.mark.parametrize("name", SUPPORTS)
+def test_registries_on_supports_and_parameters_of_distributions(registry, name):
+    results = []
+    for L in (minigrad, torch):
+        D = L.distributions
+        constraint = SUPPORTS[name](D, L)
+        got = outcome(lambda: getattr(D, registry)(constraint))
+        if got[0] == "ok":
+            t = got[1]
+            shape = {"Dirichlet-support": (2, 2), "LKJCholesky-support": (2, 3)}.get(name, (2, 2, 2))
+            x = L.tensor(X.reshape(-1)[: int(np.prod(shape))].reshape(shape), requires_grad=True)
+            y = t(x)
+            values = [y, constraint.check(y)]
+            if t.bijective:
+                ladj = t.log_abs_det_jacobian(x, y)
+                ladj.sum().backward()
+                values += [ladj, x.grad]
+            got = ("ok", repr(t), values)
+        results.append(got)
+    same(results[0], results[1], last_bit=True)
+
+
+def test_potential_energy_through_biject_to_has_pytorchs_gradient():
+    """HMC's use: an unconstrained ``u`` mapped onto a distribution's support, the potential
+    energy ``-log_prob(sample) - log|det|`` differentiated with respect to ``u``."""
+    results = []
+    for L in (minigrad, torch):
+        D = L.distributions
+        # (each distribution with an unconstrained input of the shape its bijection takes)
+        for dist, u in ((D.Gamma(L.tensor([2.0, 0.5]), L.tensor([1.0, 3.0])), X[0, :2]),
+                        (D.Dirichlet(L.tensor([0.5, 2.0, 1.0])), X[0, :2]),
+                        (D.LKJCholesky(3, L.tensor(2.0)), X[0, :3]),
+                        (D.Uniform(L.tensor([-1.0]), L.tensor([4.0])), X[0, :1])):
+            t = D.biject_to(dist.support)
+            u = L.tensor(u, requires_grad=True)
+            sample = t(u)
+            energy = -(dist.log_prob(sample).sum() + t.log_abs_det_jacobian(u, sample).sum())
+            energy.backward()
+            results.append([sample, energy, u.grad])
+    same(results[: len(results) // 2], results[len(results) // 2:], last_bit=True)
