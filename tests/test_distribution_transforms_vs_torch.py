@@ -3,16 +3,16 @@ LowerCholeskyTransform, PositiveDefiniteTransform, CorrCholeskyTransform, Reshap
 IndependentTransform, CatTransform, StackTransform, CumulativeDistributionTransform),
 torch.distributions.constraint_registry (biject_to, transform_to, ConstraintRegistry) and the
 constraints they need (positive_semidefinite, cat, stack) against PyTorch: values of the forward
-map, its inverse and log_abs_det_jacobian with their graphs, gradients and gradcheck in float64,
-the cache, domains, codomains, shapes, signs, equality and repr, samples and log_prob of
-TransformedDistributions built on them after manual_seed, and the messages for bad input."""
+map, its inverse and log_abs_det_jacobian with their graphs, gradients, gradcheck and
+gradgradcheck in float64, the cache, domains, codomains, shapes, signs, equality and repr, samples
+and log_prob of TransformedDistributions built on them after manual_seed, and the messages for bad input."""
 import pickle
 
 import numpy as np
 import pytest
 
 import minigrad
-from minigrad.autograd import gradcheck
+from minigrad.autograd import gradcheck, gradgradcheck
 
 from conftest import import_torch
 from test_distributions_vs_torch import outcome, plain, same
@@ -146,6 +146,16 @@ def test_transforms_gradcheck_in_float64(name):
         assert gradcheck(lambda y: t.inv(y), (y,))
     if t.bijective:
         assert gradcheck(lambda x: t.log_abs_det_jacobian(x, t(x)), (x,))
+
+
+@pytest.mark.parametrize("name", GRADCHECKED)
+def test_transforms_gradgradcheck_in_float64(name):
+    make, values = CASES[name]
+    t = make(minigrad)
+    x = _x(minigrad, values[:2], "float64")
+    assert gradgradcheck(lambda x: t(x), (x,))
+    if t.bijective and name != "Independent-Affine":   # (whose log-Jacobian does not depend on x)
+        assert gradgradcheck(lambda x: t.log_abs_det_jacobian(x, t(x)), (x,))
 
 
 def test_cache_returns_the_very_tensors_and_inverse_shares_it():
@@ -347,6 +357,12 @@ ERRORS = {
     "constraint-cat-dim": lambda L: L.distributions.constraints.cat([L.distributions.constraints.real], dim=3).check(L.zeros(2)),
     "constraint-stack-items": lambda L: L.distributions.constraints.stack([L.distributions.constraints.real, 1]),
     "constraint-stack-dim": lambda L: L.distributions.constraints.stack([L.distributions.constraints.real], dim=-2).check(L.zeros(2)),
+    "softmax-log-prob": lambda L: L.distributions.TransformedDistribution(
+        L.distributions.Normal(L.zeros(3), 1.0), [T(L).SoftmaxTransform()]).log_prob(L.tensor([0.2, 0.3, 0.5])),
+    "lower-cholesky-log-prob": lambda L: L.distributions.TransformedDistribution(
+        L.distributions.Normal(L.zeros(2, 2), 1.0), [T(L).LowerCholeskyTransform()]).log_prob(L.eye(2)),
+    "tanh-validated-sample-outside": lambda L: L.distributions.TransformedDistribution(
+        L.distributions.Normal(0.0, 1.0), [T(L).TanhTransform()], validate_args=True).log_prob(L.tensor(1.5)),
     "softmax-ladj": lambda L: T(L).SoftmaxTransform().log_abs_det_jacobian(L.zeros(2), L.zeros(2)),
     "lower-cholesky-sign": lambda L: T(L).LowerCholeskyTransform().sign,
     "event-dim-of-corr-cholesky": lambda L: T(L).CorrCholeskyTransform().event_dim,
