@@ -10,6 +10,7 @@ import minigrad as torch
 from minigrad.nn.functional import pad, softplus
 from . import constraints
 from .utils import _sum_rightmost, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
+from .utils import broadcast_all as _broadcast_all
 
 __all__ = [
     "AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
@@ -473,7 +474,6 @@ class AffineTransform(Transform):
 
 # --- power (InverseGamma is a Gamma seen through y = x ** -1) ---------------------------------
 
-from .utils import broadcast_all as _broadcast_all  # noqa: E402
 
 class PowerTransform(Transform):
     """``y = x ** exponent`` on the positive numbers, with ``log |dy/dx| = log |exponent * y / x|``."""
