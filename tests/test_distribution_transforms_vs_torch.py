@@ -4,7 +4,7 @@ IndependentTransform, CatTransform, StackTransform, CumulativeDistributionTransf
 torch.distributions.constraint_registry (biject_to, transform_to, ConstraintRegistry) and the
 constraints they need (positive_semidefinite, cat, stack) against PyTorch: values of the forward
 map, its inverse and log_abs_det_jacobian with their graphs, gradients, gradcheck and
-gradgradcheck in float64, the cache, domains, codomains, shapes, signs, equality and repr, samples
+gradgradcheck in float64, forward mode, the cache, domains, codomains, shapes, signs, equality and repr, samples
 and log_prob of TransformedDistributions built on them after manual_seed, and the messages for bad input."""
 import pickle
 
@@ -156,6 +156,21 @@ def test_transforms_gradgradcheck_in_float64(name):
     assert gradgradcheck(lambda x: t(x), (x,))
     if t.bijective and name != "Independent-Affine":   # (whose log-Jacobian does not depend on x)
         assert gradgradcheck(lambda x: t.log_abs_det_jacobian(x, t(x)), (x,))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_forward_mode_through_transforms_matches_pytorch(name):
+    make, values = CASES[name]
+    results = []
+    for L in (minigrad, torch):
+        t = make(L)
+        x = L.tensor(values[:2], dtype=L.float64)
+        tangent = L.ones_like(x) * 0.3
+        tangents = [L.func.jvp(lambda x: t(x), (x,), (tangent,))[1]]
+        if t.bijective:
+            tangents.append(L.func.jvp(lambda x: t.log_abs_det_jacobian(x, t(x)), (x,), (tangent,))[1])
+        results.append(tangents)
+    same(results[0], results[1], last_bit=True)
 
 
 def test_cache_returns_the_very_tensors_and_inverse_shares_it():
