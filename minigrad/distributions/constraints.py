@@ -367,9 +367,10 @@ __all__.append("corr_cholesky")
 
 # --- constraints on pieces of a tensor (the domains of CatTransform and StackTransform) ---------
 
-def _check_dim(dim, value):
+def _check_dim(dim, value, name="value"):
+    # (also used by CatTransform and StackTransform, whose messages name the tensor otherwise)
     if not (-value.dim() <= dim < value.dim()):
-        raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
+        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
 
 
 class _Cat(Constraint):

@@ -808,11 +808,6 @@ class CorrCholeskyTransform(Transform):
 
 # --- transforms applied piece by piece (the transforms onto constraints.cat and .stack) ------
 
-def _check_piece_dim(dim, value, name):
-    if not (-value.dim() <= dim < value.dim()):
-        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
-
-
 class CatTransform(Transform):
     """``tseq[i]`` on the i-th piece of ``x`` along ``dim`` (``lengths[i]`` long, 1 when
     ``lengths`` is not given), the results joined again by ``torch.cat``."""
@@ -845,8 +840,9 @@ class CatTransform(Transform):
             return self
         return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
 
-    def _check(self, value, name, what="tensor"):
-        _check_piece_dim(self.dim, value, what)
+    def _check(self, value, name, name_in_dim_message="tensor"):
+        # (PyTorch's messages say "tensor" in the two maps, "x" and "y" in the log-Jacobian)
+        constraints._check_dim(self.dim, value, name_in_dim_message)
         if value.size(self.dim) != self.length:
             raise AssertionError(f"{name}.size({self.dim}) = {value.size(self.dim)} must equal length {self.length}")
 
@@ -911,8 +907,8 @@ class StackTransform(Transform):
             return self
         return StackTransform(self.transforms, self.dim, cache_size)
 
-    def _check(self, value, name, what="tensor"):
-        _check_piece_dim(self.dim, value, what)
+    def _check(self, value, name, name_in_dim_message="tensor"):
+        constraints._check_dim(self.dim, value, name_in_dim_message)
         if value.size(self.dim) != len(self.transforms):
             raise AssertionError(
                 f"{name}.size({self.dim}) = {value.size(self.dim)} must equal len(transforms) {len(self.transforms)}")
