@@ -470,3 +470,12 @@ def test_potential_energy_through_biject_to_has_pytorchs_gradient():
             energy.backward()
             results.append([sample, energy, u.grad])
     same(results[: len(results) // 2], results[len(results) // 2:], last_bit=True)
+
+
+def test_every_name_of_these_modules_exists():
+    for module in ("distributions", "distributions.transforms", "distributions.constraints",
+                   "distributions.constraint_registry", "distributions.utils"):
+        theirs, mine = torch, minigrad
+        for part in module.split("."):
+            theirs, mine = getattr(theirs, part), getattr(mine, part)
+        assert sorted(name for name in theirs.__all__ if not hasattr(mine, name)) == [], module
