@@ -242,9 +242,12 @@ def test_transformed_distribution_samples_and_log_prob_match_pytorch(name):
         L.manual_seed(11)
         sample = d.sample((2,))
         rsample = d.rsample()
-        results.append([sample, rsample, d.log_prob(sample), tuple(d.batch_shape), tuple(d.event_shape),
-                        repr(d.support), L.rand(2)])
-    same(results[0], results[1], last_bit=name not in SAMPLES_EXACT)
+        expanded = d.expand((2,) + tuple(d.batch_shape))
+        results.append(([sample, rsample, d.log_prob(sample), tuple(d.batch_shape), tuple(d.event_shape),
+                         repr(d.support), expanded.sample(), tuple(expanded.batch_shape), L.rand(2)],
+                        [outcome(lambda: d.cdf(sample)), outcome(lambda: d.icdf(d.cdf(sample)))]))
+    same(results[0][0], results[1][0], last_bit=name not in SAMPLES_EXACT)
+    same(results[0][1], results[1][1], last_bit=True)     # (through erf)
 
 
 def test_transform_to_lower_cholesky_parameterizes_a_multivariate_normal():
