@@ -14,7 +14,7 @@ import pytest
 import minigrad
 from minigrad.autograd import gradcheck, gradgradcheck
 
-from conftest import import_torch
+from conftest import every_node_saved, import_torch
 from test_distributions_vs_torch import outcome, plain, same
 
 torch = import_torch()
@@ -156,6 +156,29 @@ def test_transforms_gradgradcheck_in_float64(name):
     assert gradgradcheck(lambda x: t(x), (x,))
     if t.bijective and name != "Independent-Affine":   # (whose log-Jacobian does not depend on x)
         assert gradgradcheck(lambda x: t.log_abs_det_jacobian(x, t(x)), (x,))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_graphs_save_what_pytorchs_save(name):
+    """Every node of the forward map's and the log-Jacobian's graphs, with its _saved_ settings."""
+    make, values = CASES[name]
+    graphs = []
+    for L in (minigrad, torch):
+        t = make(L)
+        x = _x(L, values, "float64")
+        y = t(x)
+        nodes = every_node_saved(y.grad_fn, [])
+        if t.bijective:
+            nodes = every_node_saved(t.log_abs_det_jacobian(x, y).grad_fn, nodes)
+        graphs.append([(node, {key: _shown(value) for key, value in saved.items()}) for node, saved in nodes])
+    assert graphs[0] == graphs[1]
+
+
+def _shown(value):
+    # (tensors inside saved tuples, as IndexPut's indices, by their values)
+    if isinstance(value, tuple):
+        return tuple(_shown(v) for v in value)
+    return value.tolist() if hasattr(value, "tolist") and hasattr(value, "grad_fn") else value
 
 
 @pytest.mark.parametrize("name", CASES)
