@@ -165,3 +165,39 @@ def check_adam_settings(lr, eps, betas, weight_decay):
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
     if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+# ----- choosing the implementation: for-loop (default), foreach (multi-tensor) or fused -----
+#
+# PyTorch's optimizers have up to three implementations of one step: the "single-tensor" one,
+# a loop over the parameters; ``foreach=True``, the "multi-tensor" one, which runs each line of
+# the update on the whole list at once with torch._foreach_* (one kernel on a GPU; on a CPU
+# the same operations tensor by tensor, but in the multi-tensor version's own order, which can
+# round differently); and ``fused=True`` (Adam, AdamW, SGD, Adagrad), one hand-written kernel
+# doing the whole update per number. ``foreach=None`` picks foreach only when every parameter
+# is on a GPU, so on a CPU it means the single-tensor loop.
+
+FUSED_DEVICES = ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone']
+
+
+def check_fused_settings(fused, foreach, differentiable):
+    """What an optimizer with a fused kernel refuses when it is made (PyTorch's messages)."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def check_fused_param(param):
+    """The fused kernels update floating-point parameters only."""
+    if not param.is_floating_point():
+        raise RuntimeError("`fused=True` requires all the params to be floating point Tensors of "
+                           f"supported devices: {FUSED_DEVICES} but {param.dtype} and cpu")
+
+
+def foreach_step(group):
+    """True if this group's step takes the multi-tensor (torch._foreach_*) path."""
+    if group.get("foreach") and group.get("differentiable"):
+        raise AssertionError("_foreach ops don't support autograd")
+    return bool(group.get("foreach"))
