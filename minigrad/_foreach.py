@@ -88,6 +88,10 @@ def _binary(op, inplace):
     signatures = Signatures(name, *texts)
     method = op + ("_" if inplace else "")
     number_method = _WITH_NUMBERS.get(op, op) + ("_" if inplace else "")
+    def call(t, name, other, alpha):
+        if not hasattr(Tensor, name):             # maximum_, minimum_: no such Tensor methods
+            return t.copy_(getattr(t, name[:-1])(other, **alpha))
+        return getattr(t, name)(other, **alpha)
 
     def foreach(*args, **kwargs):
         _, values = signatures.parse(args, kwargs)
@@ -102,16 +106,16 @@ def _binary(op, inplace):
         if isinstance(other, Tensor):                           # one 0-d tensor for all
             _check_tensor_lists(tensors)
             _check_zero_dim(other)
-            return _apply(tensors, lambda i, t: getattr(t, method)(other, **alpha), inplace)
+            return _apply(tensors, lambda i, t: call(t, method, other, alpha), inplace)
         if not isinstance(other, (list, tuple)):                # one number for all
             _check_tensor_lists(tensors)
-            return _apply(tensors, lambda i, t: getattr(t, number_method)(other), inplace)
+            return _apply(tensors, lambda i, t: call(t, number_method, other, {}), inplace)
         if all(isinstance(o, Tensor) for o in other) and other:  # a tensor each
             _check_tensor_lists(tensors, other)
-            return _apply(tensors, lambda i, t: getattr(t, method)(other[i], **alpha), inplace)
+            return _apply(tensors, lambda i, t: call(t, method, other[i], alpha), inplace)
         _check_tensor_lists(tensors)                             # a number each
         _check_scalar_list(tensors, other)
-        return _apply(tensors, lambda i, t: getattr(t, number_method)(other[i]), inplace)
+        return _apply(tensors, lambda i, t: call(t, number_method, other[i], {}), inplace)
 
     foreach.__name__ = foreach.__qualname__ = name
     foreach.__doc__ = (f"``torch.{name}(tensors, other)``: ``t.{method}(other)`` for every tensor "

@@ -133,7 +133,11 @@ def _adam_one(param, grad, state, group, step):
             m[part] = _fma(np.full_like(difference, weight - kind(1)), difference, grad_part)
         else:                                  # g - (g - m) * (1 - w)
             m[part] = _fma(-difference, np.full_like(difference, kind(1) - weight), grad_part)
-        v[part] = _fma(kind(1 - beta2) * grad_part, grad_part, v[part] * kind(beta2))
+        if vector:                             # v * beta2 + (1 - beta2) * g * g
+            v[part] = _fma(kind(1 - beta2) * grad_part, grad_part, v[part] * kind(beta2))
+        else:                                  # (there the other product is the fused one)
+            squared = kind(1 - beta2) * grad_part * grad_part
+            v[part] = _fma(v[part], np.full_like(squared, kind(beta2)), squared)
         if amsgrad:
             v_max[part] = np.maximum(v_max[part], v[part])
         root = np.sqrt(v_max[part] if amsgrad else v[part])
