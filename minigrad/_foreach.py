@@ -17,6 +17,8 @@ the lists (PyTorch's messages) and the several overloads of the second argument:
 The out-of-place forms return a tuple of new tensors, the in-place ones (``_`` at the end)
 the list they changed.
 """
+import numpy as np
+
 from . import _ops
 from ._signatures import Signatures
 from ._tensor import Tensor
@@ -47,7 +49,8 @@ def _check_zero_dim(other):
 
 def _apply(tensors, each, inplace):
     """``each(i, tensor)`` for every tensor: the list itself if in place, else a tuple of results."""
-    results = [each(i, t) for i, t in enumerate(tensors)]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # (PyTorch: no warnings)
+        results = [each(i, t) for i, t in enumerate(tensors)]
     return tensors if inplace else tuple(results)
 
 

@@ -21,6 +21,7 @@ from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcdiv_, _foreach
                         _foreach_div_, _foreach_lerp_, _foreach_maximum_, _foreach_mul_,
                         _foreach_neg, _foreach_sqrt)
 from .._ops.pointwise import maximum
+from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _fused
 from .optimizer import (Optimizer, check_adam_settings, check_fused_param, check_fused_settings,
@@ -33,6 +34,9 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            # (the multi-tensor step reads lr as a Python number)
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
         check_adam_settings(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
