@@ -11,6 +11,7 @@ import copy
 import warnings
 from collections import defaultdict
 
+from .._dtype import float32
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
@@ -135,9 +136,7 @@ class Optimizer:
             for param, position in zip(group["params"], saved["params"]):
                 if position in state_dict["state"]:
                     self.state[param] = {
-                        # buffers take the parameter's dtype; the step counter stays as it is
-                        key: value.to(param.dtype) if isinstance(value, Tensor) and key != "step"
-                        else value
+                        key: _loaded(value, key, param, saved.get("fused"))
                         for key, value in state_dict["state"][position].items()}
             saved["params"] = group["params"]
         self.param_groups = saved_groups
@@ -150,6 +149,16 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _loaded(value, key, param, fused):
+    """A loaded state entry: buffers take the parameter's dtype; the step counter stays as it
+    is, except that a fused kernel reads it as float32."""
+    if not isinstance(value, Tensor):
+        return value
+    if key == "step":
+        return value.to(float32) if fused else value
+    return value.to(param.dtype)
 
 
 def check_adam_settings(lr, eps, betas, weight_decay):

@@ -45,54 +45,58 @@ class SGD(Optimizer):
                     check_fused_param(param)
                 _fused.sgd(params, [p.grad for p in params], self.state, group)
             elif group["foreach"]:
-                self._multi_tensor_step(group, params)
+                _multi_tensor_sgd(params, self.state, group)
             else:
-                self._single_tensor_step(group, params)
+                _single_tensor_sgd(params, self.state, group)
         return loss
 
-    def _single_tensor_step(self, group, params):
-        lr, momentum = group["lr"], group["momentum"]
-        for param in params:
-            grad = -param.grad if group["maximize"] else param.grad
-            if group["weight_decay"] != 0:
-                grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
-            if momentum != 0:
-                buf = self.state[param].get("momentum_buffer")
-                if buf is None:
-                    buf = grad.clone().detach()          # the first step: just g
-                    self.state[param]["momentum_buffer"] = buf
-                else:
-                    buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-                grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-            param.add_(grad, alpha=-lr)                  # the step itself, in place
 
-    def _multi_tensor_step(self, group, params):
-        """The same update, each line on the whole list (PyTorch's _multi_tensor_sgd)."""
-        if not params:
-            return
-        lr, momentum, weight_decay = group["lr"], group["momentum"], group["weight_decay"]
-        grads = [p.grad for p in params]
-        if group["maximize"]:
-            grads = _foreach_neg(grads)
-        if weight_decay != 0:
-            if group["maximize"]:                         # (grads is already a new list)
-                _foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach_add(grads, params, alpha=weight_decay)
+def _single_tensor_sgd(params, state, group):
+    """The update, one parameter after the other."""
+    lr, momentum = group["lr"], group["momentum"]
+    for param in params:
+        grad = -param.grad if group["maximize"] else param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
         if momentum != 0:
-            bufs = [self.state[p].get("momentum_buffer") for p in params]
-            if all(buf is not None for buf in bufs):
-                _foreach_mul_(bufs, momentum)
-                _foreach_add_(bufs, grads, alpha=1 - group["dampening"])
-            else:                                         # some start now: one at a time
-                for i, (param, grad) in enumerate(zip(params, grads)):
-                    if bufs[i] is None:
-                        bufs[i] = self.state[param]["momentum_buffer"] = grad.detach().clone()
-                    else:
-                        bufs[i].mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-            if group["nesterov"]:
-                grads = list(grads)
-                _foreach_add_(grads, bufs, alpha=momentum)
+            buf = state[param].get("momentum_buffer")
+            if buf is None:
+                buf = grad.clone().detach()          # the first step: just g
+                state[param]["momentum_buffer"] = buf
             else:
-                grads = bufs
-        _foreach_add_(params, grads, alpha=-lr)
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        param.add_(grad, alpha=-lr)                  # the step itself, in place
+
+
+def _multi_tensor_sgd(params, state, group):
+    """The same update, each line on the whole list (PyTorch's _multi_tensor_sgd)."""
+    if not params:
+        return
+    lr, momentum, weight_decay = group["lr"], group["momentum"], group["weight_decay"]
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _foreach_neg(grads)
+    if weight_decay != 0:
+        if group["maximize"]:                         # (grads is already a new list)
+            _foreach_add_(grads, params, alpha=weight_decay)
+        else:
+            grads = _foreach_add(grads, params, alpha=weight_decay)
+    if momentum != 0:
+        bufs = [state[p].get("momentum_buffer") for p in params]
+        if all(buf is not None for buf in bufs):
+            _foreach_mul_(bufs, momentum)
+            _foreach_add_(bufs, grads, alpha=1 - group["dampening"])
+        else:                                         # some start now: one at a time
+            for i, (param, grad) in enumerate(zip(params, grads)):
+                if bufs[i] is None:
+                    bufs[i] = state[param]["momentum_buffer"] = grad.detach().clone()
+                else:
+                    bufs[i].mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+        if group["nesterov"]:
+            # (in place: without maximize or weight decay these are the .grad tensors themselves,
+            # which PyTorch's foreach Nesterov step changes too)
+            _foreach_add_(grads, bufs, alpha=momentum)
+        else:
+            grads = bufs
+    _foreach_add_(params, grads, alpha=-lr)
