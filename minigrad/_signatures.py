@@ -132,6 +132,11 @@ class _Signature:
                 return None
             elif p.check(value):
                 values[p.name] = value
+            elif p.type_name == "tuple of Tensors" and isinstance(value, (list, tuple)):
+                # (PyTorch stops at a list with something else in it, whatever signature is next)
+                item = next(i for i, v in enumerate(value) if not isinstance(v, Tensor))
+                raise TypeError(f"expected Tensor as element {item} in argument {index}, but got "
+                                f"{_type_name(value[item])}")
             elif raise_error:
                 where = "" if by_keyword else f" (position {position + 1})"
                 raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name}, "

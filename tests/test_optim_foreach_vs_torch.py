@@ -311,6 +311,11 @@ FOREACH_ERRORS = [
     lambda L: L._foreach_sqrt([L.ones(2)], 2),
     lambda L: L._foreach_add_([L.ones(2, dtype=L.int64)], 1.5),
     lambda L: L._foreach_sub([L.ones(2, dtype=L.bool)], [L.ones(2, dtype=L.bool)]),
+    lambda L: L._foreach_add([L.ones(2), L.ones(3)], [L.ones(2), 1.0]),
+    lambda L: L._foreach_add([1.0, L.ones(2)], 1.0),
+    lambda L: L._foreach_sqrt([L.ones(2), 1.0]),
+    lambda L: L._foreach_lerp([L.ones(2)] * 2, [L.ones(2)] * 2, [L.ones(2), 0.5]),
+    lambda L: L._foreach_addcmul([L.ones(2)] * 2, [L.ones(2)] * 2, [L.ones(2), 0.5]),
 ]
 
 
