@@ -31,9 +31,12 @@ def _fma(a, b, c):
     return fma64(a, b, c)
 
 
+_VECTOR_BYTES = 64 if cpu_capability() == "avx512" else 32      # AVX512, else AVX2
+
+
 def _lanes(dtype):
-    """How many numbers of ``dtype`` one vector holds (AVX512: 64 bytes, AVX2: 32)."""
-    return (64 if cpu_capability() == "avx512" else 32) // np.dtype(dtype).itemsize
+    """How many numbers of ``dtype`` one vector holds."""
+    return _VECTOR_BYTES // np.dtype(dtype).itemsize
 
 
 def _split(array):
