@@ -330,3 +330,28 @@ def test_foreach_in_place_on_a_leaf_that_requires_grad_is_refused(torch):
         leaf = library.ones(2, requires_grad=True)
         with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
             library._foreach_mul_([leaf], 2.0)
+
+
+@pytest.mark.parametrize("options", [dict(foreach=True), dict(foreach=True, nesterov=True),
+                                     dict(fused=True)])
+def test_sgd_parameter_whose_gradient_comes_later_matches_torch(torch, options):
+    """foreach SGD starts that parameter's momentum buffer on its own; PyTorch's fused SGD
+    refuses the list with a missing buffer."""
+    def run(library):
+        rng = np.random.default_rng(0)
+        params = [library.tensor(rng.standard_normal(s), requires_grad=True) for s in [(5,), (9,)]]
+        optimizer = library.optim.SGD(params, lr=0.1, momentum=0.9, **options)
+        for step in range(3):
+            for i, param in enumerate(params):
+                param.grad = (library.tensor(rng.standard_normal(param.shape))
+                              if step or i == 0 else None)
+            failure = _error(optimizer.step)
+            if failure:
+                return failure
+        return [p.detach().numpy() for p in params]
+    ours, theirs = run(minigrad), run(torch)
+    if isinstance(theirs, tuple):
+        assert ours == theirs
+    else:
+        for p, q in zip(ours, theirs):
+            np.testing.assert_array_equal(p, q)

@@ -66,6 +66,10 @@ def sgd(params, grads, state, group):
     momentum, first = group["momentum"], False
     if momentum != 0 and all(state[p].get("momentum_buffer") is None for p in params):
         first = True                      # the first step of all: the buffer is g itself
+    if momentum != 0 and not first:
+        for i, param in enumerate(params):
+            if state[param].get("momentum_buffer") is None:     # (a parameter's first gradient)
+                raise TypeError(f"expected Tensor as element {i} in argument 2, but got NoneType")
     for param, grad in zip(params, grads):
         if momentum != 0 and first:
             state[param]["momentum_buffer"] = zeros_like(param)
