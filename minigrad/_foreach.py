@@ -91,6 +91,7 @@ def _binary(op, inplace):
     signatures = Signatures(name, *texts)
     method = op + ("_" if inplace else "")
     number_method = _WITH_NUMBERS.get(op, op) + ("_" if inplace else "")
+
     def call(t, name, other, alpha):
         if not hasattr(Tensor, name):             # maximum_, minimum_: no such Tensor methods
             return t.copy_(getattr(t, name[:-1])(other, **alpha))
@@ -103,14 +104,14 @@ def _binary(op, inplace):
             exponents = values["exponent"]
             _check_tensor_lists(exponents)
             return tuple(_ops.pointwise.pow(tensors, e) for e in exponents)
-        other = next(values[key] for key in ("scalar", "scalars", "other", "exponent")
-                     if key in values)
+        key = next(key for key in ("scalar", "scalars", "other", "exponent") if key in values)
+        other = values[key]
         alpha = {"alpha": values["alpha"]} if values.get("alpha", 1) != 1 else {}
-        if isinstance(other, Tensor):                           # one 0-d tensor for all
+        if isinstance(other, Tensor) and key == "other":       # one 0-d tensor for all
             _check_tensor_lists(tensors)
             _check_zero_dim(other)
             return _apply(tensors, lambda i, t: call(t, method, other, alpha), inplace)
-        if not isinstance(other, (list, tuple)):                # one number for all
+        if not isinstance(other, (list, tuple)):                # one number (or 0-d tensor)
             _check_tensor_lists(tensors)
             return _apply(tensors, lambda i, t: call(t, number_method, other, {}), inplace)
         if all(isinstance(o, Tensor) for o in other) and other:  # a tensor each
