@@ -1876,6 +1876,10 @@ def test_random_programs_match_pytorch(torch, program):
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],
+    # --- found with seeds 5034 and up ---
+    # channel_shuffle writes new memory, also when no channel moves
+    [("leaf", (2, 3), 0, False, True), ("unary", "channel_shuffle", (0,), True, False),
+     ("inplace", "F_celu_", (0,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
