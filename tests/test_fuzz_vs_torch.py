@@ -1880,6 +1880,9 @@ def test_random_programs_match_pytorch(torch, program):
     # channel_shuffle writes new memory, also when no channel moves
     [("leaf", (2, 3), 0, False, True), ("unary", "channel_shuffle", (0,), True, False),
      ("inplace", "F_celu_", (0,), True, False)],
+    # x.heaviside_(v) and x.lerp_(end, w) check the dtypes before the loop checks the shapes
+    [("leaf", (3,), 0, False, True), ("leaf64", (2,), 1, False, True), ("inplace_binary", "heaviside_", (0, 1), True, False)],
+    [("leaf", (3,), 0, False, True), ("leaf64", (2,), 1, False, True), ("inplace_binary", "lerp_", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

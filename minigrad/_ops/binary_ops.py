@@ -184,6 +184,13 @@ class _HeavisideBackward(_NotImplementedBackward):
 _HeavisideBackward.__name__ = _HeavisideBackward.__qualname__ = "NotImplemented"
 
 
+def check_heaviside_dtypes(input, values):
+    """PyTorch's heaviside checks the dtypes before broadcasting the shapes (x.heaviside_(v)
+    too, before the loop's shape check)."""
+    if input._array.dtype != values._array.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
 def heaviside(input, values):
     """The step function: 0 where input < 0, 1 where input > 0, ``values`` where input is 0.
 
@@ -192,8 +199,7 @@ def heaviside(input, values):
     if not isinstance(values, Tensor):
         raise TypeError("heaviside(): argument 'values' (position 2) must be Tensor, not "
                         f"{type(values).__name__}")
-    if input._array.dtype != values._array.dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    check_heaviside_dtypes(input, values)
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
     if out.dtype.kind == "f":
         # PyTorch's rule is (input == 0 ? values : input > 0): a NaN input gives 0 (numpy: NaN)
