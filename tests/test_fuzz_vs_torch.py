@@ -1883,6 +1883,9 @@ def test_random_programs_match_pytorch(torch, program):
     # x.heaviside_(v) and x.lerp_(end, w) check the dtypes before the loop checks the shapes
     [("leaf", (3,), 0, False, True), ("leaf64", (2,), 1, False, True), ("inplace_binary", "heaviside_", (0, 1), True, False)],
     [("leaf", (3,), 0, False, True), ("leaf64", (2,), 1, False, True), ("inplace_binary", "lerp_", (0, 1), True, False)],
+    # a product saving an inference tensor for backward refuses it before its shapes are checked
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "F_cosine_embedding", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -16,6 +16,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result, save_result, zeros_set_in_place
 from .pointwise import _binary, _operand_arrays, kernel_not_implemented, pow, rpow
+from .views import SAVES_BOTH
 from .rounding import _NotImplementedBackward
 
 
@@ -161,7 +162,7 @@ def fmax(input, other):
     Gradient: grad to the one picked (input on ties), 0 to the other.
     """
     _other_must_be_tensor("fmax", other)
-    return result(_binary(np.fmax, input, other), FmaxBackward0, (input, other), saved=(input, other))
+    return result(_binary(np.fmax, input, other, SAVES_BOTH), FmaxBackward0, (input, other), saved=(input, other))
 
 
 def fmin(input, other):
@@ -170,7 +171,7 @@ def fmin(input, other):
     Gradient: grad to the one picked (input on ties), 0 to the other.
     """
     _other_must_be_tensor("fmin", other)
-    return result(_binary(np.fmin, input, other), FminBackward0, (input, other), saved=(input, other))
+    return result(_binary(np.fmin, input, other, SAVES_BOTH), FminBackward0, (input, other), saved=(input, other))
 
 
 # --- heaviside -----------------------------------------------------------------------------

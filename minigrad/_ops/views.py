@@ -30,7 +30,7 @@ import re
 import numpy as np
 
 from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, keep_settings, _SETTINGS_KEPT_AS
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import INFERENCE_SAVE_MESSAGE, _State
 from .._tensor import _wrap
 from . import result
 
@@ -342,13 +342,30 @@ def _history_lost(view):
     return ""
 
 
-def check_history_kept(*tensors):
+def check_history_kept(*tensors, saves=None):
     """PyTorch looks up the history of every input before it runs a recorded operation: an
     input whose history was lost (a view whose base changed in place) raises before the
-    operation's own checks (a shape mismatch, say)."""
-    lost = _State.enabled and _lost_history(tensors)
+    operation's own checks (a shape mismatch, say).
+
+    It then saves what the backward needs, also before the kernel runs: an inference tensor it
+    would save raises next. ``saves[i]`` are the positions of the inputs saved when input i
+    requires grad (mul: ((1,), (0,)), each factor for the other's gradient)."""
+    if not _State.enabled:
+        return
+    lost = _lost_history(tensors)
     if lost:
         raise RuntimeError(lost) from None      # (alone, also when an operation's error led here)
+    if saves is not None:
+        for needed, positions in zip(tensors, saves):
+            if getattr(needed, "requires_grad", False) and any(
+                    getattr(tensors[i], "_is_inference", False) for i in positions):
+                raise RuntimeError(INFERENCE_SAVE_MESSAGE) from None
+
+
+# what binary operations save (see check_history_kept): each input for the other's gradient,
+# or both inputs for either gradient
+SAVES_OTHER = ((1,), (0,))
+SAVES_BOTH = ((0, 1), (0, 1))
 
 
 def _lost_history(values):
