@@ -1886,6 +1886,10 @@ def test_random_programs_match_pytorch(torch, program):
     # a product saving an inference tensor for backward refuses it before its shapes are checked
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "F_cosine_embedding", (0, 1), False, False)],
+    # as_strided of an overlapping view: each element's gradient is divided by how often the
+    # view sees it, before the view's own backward adds the copies up again
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), False, False),
+     ("view", "as_strided_overlap", (1,), False, False), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

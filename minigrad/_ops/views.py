@@ -152,7 +152,27 @@ def _as_strided_backward(grad, base_array, view_array):
         memory.index_add_(0, _wrap((view_offsets - lowest).reshape(-1)), grad.reshape(-1))
     else:
         seen_as(view_array, view_offsets).copy_(grad)
+    if _may_overlap(base_array):
+        # the base sees some element several times (it is itself an overlapping view): the
+        # element's gradient is shared out among them, divided by how often the base sees it
+        count = _wrap(np.zeros(span, dtype=grad._array.dtype))
+        positions = _wrap((base_offsets - lowest).reshape(-1))
+        count.index_add_(0, positions, _wrap(np.ones(1, dtype=grad._array.dtype)).expand(positions.shape[0]))
+        with np.errstate(divide="ignore", invalid="ignore"):     # (0 / 0 where the base sees nothing)
+            memory.div_(count)
     return seen_as(base_array, base_offsets)
+
+
+def _may_overlap(array):
+    """PyTorch's quick test whether a layout may see an element twice (its dims of size 1
+    left out): taken by increasing step, each step must pass all that the smaller ones reach."""
+    reach = 0
+    for step, size in sorted((abs(step) // array.itemsize, size) for size, step in zip(array.shape, array.strides)
+                             if size != 1):
+        if step <= reach:
+            return True
+        reach += step * (size - 1)
+    return False
 
 
 class CopySlices(Node):
