@@ -1890,6 +1890,10 @@ def test_random_programs_match_pytorch(torch, program):
     # view sees it, before the view's own backward adds the copies up again
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), False, False),
      ("view", "as_strided_overlap", (1,), False, False), ("backward", "backward", (2,), False, False)],
+    # the gradient of a pooling's (or reflect/replicate padding's) gradient for the input is
+    # PyTorch's zeros_like(self): the leaf gets zeros as its .grad (version 1), not nothing
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("grad_outputs", "leaves", (1, 0), True, True), ("backward", "backward", (2,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
