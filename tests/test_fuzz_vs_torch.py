@@ -1894,6 +1894,10 @@ def test_random_programs_match_pytorch(torch, program):
     # PyTorch's zeros_like(self): the leaf gets zeros as its .grad (version 1), not nothing
     [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
      ("grad_outputs", "leaves", (1, 0), True, True), ("backward", "backward", (2,), False, False)],
+    # select_scatter (slice_, diagonal_) of an overlapping view copies the whole storage and sees
+    # it with the view's strides (PyTorch's clone_preserve_strides): the result overlaps too
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("unary", "select_scatter", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
