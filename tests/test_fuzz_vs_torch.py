@@ -1898,6 +1898,9 @@ def test_random_programs_match_pytorch(torch, program):
     # it with the view's strides (PyTorch's clone_preserve_strides): the result overlaps too
     [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
      ("unary", "select_scatter", (1,), True, False)],
+    # pinverse's gradient, recorded under create_graph, follows PyTorch's steps (its nodes)
+    [("leaf", (2, 3), 0, False, True), ("unary", "pinverse", (0,), False, False),
+     ("grad_outputs", "leaves", (1, 0), True, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
