@@ -474,7 +474,7 @@ class Tensor:
         # in-place rules treat the detached tensor like a view (inplace.check_inplace)
         root = self._base if self._base is not None else self
         out._detached_from = root._detached_from or weakref.ref(root)
-        if _inference_blocks:            # a view: an inference tensor only if self is one
+        if _inference_blocks or self._is_inference:   # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
         if _FuncTransforms.vmaps:        # the same values: batched if self is
             out._vmap_levels = self._vmap_levels
