@@ -81,3 +81,97 @@ def test_adaptive_avg_pool1d_program_of_the_random_test(torch):
             outer = L.nn.functional.adaptive_avg_pool1d(inner.reshape(1, -1), 2)
         seen.append((outer._version, outer.is_inference(), outer.tolist()))
     assert seen[0] == seen[1] == (1, False, seen[1][2])
+
+
+# --- 2. an in-place change of a view made in inference mode -----------------------------------
+# PyTorch's message names inference mode (and "normal mode", and the inference_mode block)
+# where a view made under no_grad gets no_grad's words.
+
+def _view_in_inference_changed(L):
+    leaf = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+    with L.inference_mode():
+        view = leaf[:1]
+    view.mul_(2)
+
+
+def _result_view_in_inference_changed(L):
+    y = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True) * 1
+    with L.inference_mode():
+        view = y.view(6)
+    view.add_(1)
+
+
+def _unbind_piece_in_inference_changed(L):
+    y = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True) * 1
+    with L.inference_mode():
+        piece = y.unbind(0)[0]
+    piece.mul_(2)
+
+
+def _view_of_inference_view_changed(L):
+    y = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True) * 1
+    with L.inference_mode():
+        view = y[0]
+    view[:2].mul_(2)
+
+
+def _inference_view_after_base_changed(L):
+    y = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True) * 1
+    with L.inference_mode():
+        view = y[0]
+    y.add_(1)
+    return view * 2
+
+
+def _view_of_inference_view_after_base_changed(L):
+    y = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True) * 1
+    with L.inference_mode():
+        view = y[0]
+    inner = view[:2]
+    y.add_(1)
+    return inner.grad_fn
+
+
+def _inference_view_of_plain_tensor_plus_leaf(L):
+    plain = L.zeros(3)
+    with L.inference_mode():
+        view = plain[:2]
+    view.add_(L.tensor([1., 2.], requires_grad=True))
+
+
+def _inference_view_changed_under_no_grad(L):
+    leaf = L.tensor([1., 2., 3.], requires_grad=True)
+    with L.inference_mode():
+        view = leaf[:2]
+    with L.no_grad():
+        view.mul_(2)
+    return view.tolist()
+
+
+def _no_grad_view_changed(L):
+    leaf = L.tensor([1., 2., 3.], requires_grad=True)
+    with L.no_grad():
+        view = leaf[:2]
+    view.mul_(2)
+
+
+INFERENCE_VIEW_PROGRAMS = [_view_in_inference_changed, _result_view_in_inference_changed,
+                           _unbind_piece_in_inference_changed, _view_of_inference_view_changed,
+                           _inference_view_after_base_changed,
+                           _view_of_inference_view_after_base_changed,
+                           _inference_view_of_plain_tensor_plus_leaf,
+                           _inference_view_changed_under_no_grad, _no_grad_view_changed]
+
+
+@pytest.mark.parametrize("program", INFERENCE_VIEW_PROGRAMS, ids=lambda p: p.__name__.strip("_"))
+def test_inplace_change_of_view_made_in_inference_mode(torch, program):
+    assert _failure(lambda: program(minigrad)) == _failure(lambda: program(torch))
+
+
+def test_inference_view_message_word_for_word():
+    message = ("A view was created in inference mode and is being modified inplace in normal "
+               "mode. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+               "can clarify your code by moving both the view and the inplace either both inside "
+               "the inference_mode block (if you don't want the inplace to be tracked) or both "
+               "outside (if you want the inplace to be tracked).")
+    assert _failure(lambda: _view_in_inference_changed(minigrad)) == ("RuntimeError", message)
