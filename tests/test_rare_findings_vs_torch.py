@@ -175,3 +175,89 @@ def test_inference_view_message_word_for_word():
                "the inference_mode block (if you don't want the inplace to be tracked) or both "
                "outside (if you want the inplace to be tracked).")
     assert _failure(lambda: _view_in_inference_changed(minigrad)) == ("RuntimeError", message)
+
+
+# --- 3. in-place changes of an integer tensor that x.ge_(y) gave history ------------------------
+# An in-place operation whose derivative needs the old values clones them first, and that clone
+# is an ordinary recorded operation: of an integer or bool tensor with history it is refused
+# ('Autograd not support dtype: Long'), before anything is written and before the kernel's own
+# checks. Operations that save nothing (neg_, add_, zero_, floor_) or only their result (relu_)
+# go through.
+
+INTEGER_WITH_HISTORY_CHANGES = {
+    "abs_": lambda L, x, y: x.abs_(),
+    "absolute_": lambda L, x, y: x.absolute_(),
+    "square_": lambda L, x, y: x.square_(),
+    "clamp_": lambda L, x, y: x.clamp_(0, 1),
+    "clamp_min_": lambda L, x, y: x.clamp_(min=0),
+    "clamp_tensor_": lambda L, x, y: x.clamp_(L.tensor([1, 2, 3])),
+    "pow_": lambda L, x, y: x.pow_(2),
+    "pow_tensor_": lambda L, x, y: x.pow_(L.tensor([1, 2, 3])),
+    "sgn_": lambda L, x, y: x.sgn_(),
+    "nan_to_num_": lambda L, x, y: x.nan_to_num_(),
+    "cumprod_": lambda L, x, y: x.cumprod_(0),
+    "hardtanh_": lambda L, x, y: L.nn.functional.hardtanh(x, inplace=True),
+    "relu6_": lambda L, x, y: L.nn.functional.relu6(x, inplace=True),
+    "threshold_": lambda L, x, y: L.nn.functional.threshold(x, 0, 1, inplace=True),
+    "mul_self_": lambda L, x, y: x.mul_(x),
+    "div_self_": lambda L, x, y: x.div_(x),
+    "div_trunc_self_": lambda L, x, y: x.div_(x, rounding_mode="trunc"),
+    "fmod_self_": lambda L, x, y: x.fmod_(x),
+    "scatter_reduce_": lambda L, x, y: x.scatter_reduce_(0, L.tensor([0]), L.tensor([4]), "amax"),
+    "sin_": lambda L, x, y: x.sin_(),                          # (before the cast check)
+    "logit_": lambda L, x, y: x.logit_(),
+    "copysign_": lambda L, x, y: x.copysign_(L.tensor([1, 2, 3])),
+    "xlogy_": lambda L, x, y: x.xlogy_(L.tensor([1, 2, 3])),
+    "atan2_": lambda L, x, y: x.atan2_(L.tensor([1, 2, 3])),
+    "silu_": lambda L, x, y: L.nn.functional.silu(x, inplace=True),     # (before the kernel's)
+    "hypot_": lambda L, x, y: x.hypot_(L.tensor([1, 2, 3])),
+    "nextafter_": lambda L, x, y: x.nextafter_(L.tensor([1, 2, 3])),
+    "renorm_": lambda L, x, y: x.unsqueeze(0).renorm_(2, 0, 1),
+    # these save nothing of x (or only the result), and go through
+    "neg_": lambda L, x, y: x.neg_(),
+    "add_": lambda L, x, y: x.add_(1),
+    "add_self_": lambda L, x, y: x.add_(x),
+    "mul_number_": lambda L, x, y: x.mul_(2),
+    "mul_plain_tensor_": lambda L, x, y: x.mul_(L.tensor([1, 2, 3])),
+    "sub_self_": lambda L, x, y: x.sub_(x),
+    "zero_": lambda L, x, y: x.zero_(),
+    "fill_": lambda L, x, y: x.fill_(2),
+    "fill_tensor_": lambda L, x, y: x.fill_(y[0]),
+    "floor_": lambda L, x, y: x.floor_(),
+    "sign_": lambda L, x, y: x.sign_(),
+    "relu_": lambda L, x, y: x.relu_(),
+    "remainder_": lambda L, x, y: x.remainder_(2),
+    "cumsum_": lambda L, x, y: x.cumsum_(0),
+    "masked_fill_": lambda L, x, y: x.masked_fill_(x > 0, 7),
+    "index_add_": lambda L, x, y: x.index_add_(0, L.tensor([0]), L.tensor([4])),
+    "addcmul_": lambda L, x, y: x.addcmul_(x, x),
+    "ge_": lambda L, x, y: x.ge_(y),
+    "sigmoid_": lambda L, x, y: x.sigmoid_(),                  # (saves its result: the cast check)
+    "exp_": lambda L, x, y: x.exp_(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTEGER_WITH_HISTORY_CHANGES))
+def test_inplace_change_of_integer_tensor_with_history(torch, name):
+    change = INTEGER_WITH_HISTORY_CHANGES[name]
+    seen = []
+    for L in (minigrad, torch):
+        y = L.tensor([1., -2., 3.], requires_grad=True)
+        x = L.tensor([1, -3, 2])
+        x.ge_(y)              # x: integers with history (GeBackward1)
+        x.sub_(5)             # (SubBackward0: saves nothing)
+        before = x._version
+        failure = _failure(lambda: change(L, x, y))
+        node = type(x.grad_fn).__name__ if x.grad_fn is not None else None
+        seen.append((failure, x.tolist(), x._version - before, node))
+    assert seen[0] == seen[1]
+
+
+def test_ge_then_another_operation_word_for_word():
+    """The program of the random test: x.ge_(y) of integers, then an operation on x."""
+    y = minigrad.tensor([1., 2., 3.], requires_grad=True)
+    x = minigrad.tensor([1, 3, 2])
+    x.ge_(y)
+    assert _failure(lambda: x.abs_()) == ("RuntimeError", "Autograd not support dtype: Long")
+    assert _failure(lambda: x * 2) == ("RuntimeError", "Autograd not support dtype: Long")
+    assert x.tolist() == [1, 1, 0] and x._version == 1
