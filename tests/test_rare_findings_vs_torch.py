@@ -261,3 +261,49 @@ def test_ge_then_another_operation_word_for_word():
     assert _failure(lambda: x.abs_()) == ("RuntimeError", "Autograd not support dtype: Long")
     assert _failure(lambda: x * 2) == ("RuntimeError", "Autograd not support dtype: Long")
     assert x.tolist() == [1, 1, 0] and x._version == 1
+
+
+# --- 4. in-place changes of a no_grad view of integers, with an input that requires grad ---------
+# Autograd's rules (a view made under no_grad may not change while recording) come before the
+# kernel's checks of the result type; copy_ into integers has no autograd at all.
+
+NO_GRAD_INTEGER_VIEW_CHANGES = {
+    "igamma_": lambda L, v, leaf: v.igamma_(leaf),
+    "igammac_": lambda L, v, leaf: v.igammac_(leaf),
+    "igamma_plain_other": lambda L, v, leaf: v.igamma_(L.tensor([1., 2., 3.])),
+    "ldexp_": lambda L, v, leaf: v.ldexp_(leaf),
+    "bitwise_and_": lambda L, v, leaf: v.bitwise_and_(leaf),
+    "gcd_": lambda L, v, leaf: v.gcd_(leaf),
+    "atan2_": lambda L, v, leaf: v.atan2_(leaf),
+    "hypot_": lambda L, v, leaf: v.hypot_(leaf),
+    "mul_": lambda L, v, leaf: v.mul_(leaf),
+    "lerp_": lambda L, v, leaf: v.lerp_(leaf, 0.5),
+    "polygamma_": lambda L, v, leaf: v.polygamma_(1),
+    "copy_": lambda L, v, leaf: v.copy_(leaf),
+    "lt_": lambda L, v, leaf: v.lt_(leaf),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_GRAD_INTEGER_VIEW_CHANGES))
+def test_inplace_change_of_no_grad_integer_view(torch, name):
+    change = NO_GRAD_INTEGER_VIEW_CHANGES[name]
+    seen = []
+    for L in (minigrad, torch):
+        leaf = L.tensor([1., 2., 3.], requires_grad=True)
+        integers = L.tensor([1, 2, 3])
+        with L.no_grad():
+            view = integers[:3]
+        failure = _failure(lambda: change(L, view, leaf))
+        seen.append((failure, integers.tolist(), view._version, view.grad_fn is None))
+    assert seen[0] == seen[1]
+
+
+def test_copy_into_integers_with_history_keeps_their_node(torch):
+    seen = []
+    for L in (minigrad, torch):
+        y = L.tensor([1., -2., 3.], requires_grad=True)
+        x = L.tensor([1, -3, 2])
+        x.ge_(y)
+        x.copy_(y)
+        seen.append((x.tolist(), x._version, type(x.grad_fn).__name__))
+    assert seen[0] == seen[1] == ([1, -2, 3], 2, "GeBackward1")

@@ -750,6 +750,11 @@ def copy_(self, source):
     Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
     """
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if self._array.dtype.kind not in "fc" and _State.enabled and needs_grad((self, source)):
+        # integers and bools have no gradient: PyTorch's copy_ leaves autograd out (none of its
+        # in-place rules, nothing recorded: self keeps its history)
+        with no_grad():
+            return copy_(self, source.detach())
     if _FuncTransforms.vmaps:
         check_inplace_batching("copy_", self, (source,))
     # x.copy_(x), or a copy from a tensor over exactly the same elements, copies nothing
@@ -757,8 +762,6 @@ def copy_(self, source):
     same_data = source is self or _same_elements(self, source)
     check_inplace(self, overlap_ok=same_data, others=(source,))
     check_history_kept(source)
-    if self._array.dtype.kind not in "fc" and source.requires_grad:
-        source = source.detach()    # (integers and bools have no gradient: PyTorch records nothing)
     if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self
