@@ -307,3 +307,71 @@ def test_copy_into_integers_with_history_keeps_their_node(torch):
         x.copy_(y)
         seen.append((x.tolist(), x._version, type(x.grad_fn).__name__))
     assert seen[0] == seen[1] == ([1, -2, 3], 2, "GeBackward1")
+
+
+# --- 5. the version of .grad after backward ------------------------------------------------------
+# AccumulateGrad keeps a gradient laid out like the leaf (version as it comes); one laid out
+# otherwise (pinverse's is a transpose, an empty one may step by 0) is copied: version 1.
+
+GRAD_VERSION_OPS = {
+    "pinverse": lambda L, x: L.pinverse(x),
+    "linalg.pinv": lambda L, x: L.linalg.pinv(x),
+    "index_copy": lambda L, x: x.index_copy(0, L.arange(x.shape[0]), x * 2),
+    "index_put": lambda L, x: x.index_put((L.arange(x.shape[0]),), x * 2),
+    "index_put_accumulate": lambda L, x: x.index_put((L.arange(x.shape[0]),), x, accumulate=True),
+    "logsigmoid": lambda L, x: L.nn.functional.logsigmoid(x),
+    "cummax": lambda L, x: x.cummax(0)[0],
+    "cummin_last": lambda L, x: x.cummin(-1)[0],
+    "index_fill": lambda L, x: x.index_fill(0, L.tensor([], dtype=L.long), 2.),
+    "softplus": lambda L, x: L.nn.functional.softplus(x),
+}
+GRAD_VERSION_UPSTREAMS = {
+    "sum": lambda L, out: out.sum().backward(),
+    "mean": lambda L, out: out.mean().backward(),
+    "ones": lambda L, out: out.backward(L.ones_like(out)),
+    "twice": lambda L, out: (out.sum() + out.sum()).backward(),
+    "scaled": lambda L, out: (out * 2).sum().backward(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAD_VERSION_OPS))
+@pytest.mark.parametrize("upstream", sorted(GRAD_VERSION_UPSTREAMS))
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3), (2, 3), (3, 2), (1, 3), (2, 3, 4)])
+def test_grad_version_after_backward(torch, name, upstream, shape):
+    seen = []
+    for L in (minigrad, torch):
+        data = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % 5 + 1
+        data[..., :1] *= 2                      # (a matrix of full rank for pinverse)
+        x = L.tensor(data, requires_grad=True)
+        failure = _failure(lambda: GRAD_VERSION_UPSTREAMS[upstream](L, GRAD_VERSION_OPS[name](L, x)))
+        seen.append(failure or (x.grad._version, x.grad.stride()))
+    assert seen[0] == seen[1]
+
+
+def test_pinverse_gradient_against_torch(torch):
+    rng = np.random.default_rng(3)
+    for shape in [(2, 3), (3, 2), (2, 4, 3)]:
+        a = rng.standard_normal(shape)
+        g = rng.standard_normal(shape[:-2] + shape[-1:] + shape[-2:-1])
+        grads = []
+        for L in (minigrad, torch):
+            x = L.tensor(a, requires_grad=True)
+            L.pinverse(x).backward(L.tensor(g))
+            grads.append(x.grad.numpy())
+        np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10, atol=1e-12)
+    x = minigrad.tensor(rng.standard_normal((3, 2)), requires_grad=True)
+    assert minigrad.autograd.gradcheck(minigrad.pinverse, (x,))
+    assert minigrad.autograd.gradgradcheck(minigrad.pinverse, (x,))
+
+
+def test_index_put_counts_its_indices_first(torch):
+    programs = [
+        lambda L: L.ones((), dtype=L.long).index_put((L.tensor([0]),), L.tensor([1.])),
+        lambda L: L.index_put(L.ones(0), (L.tensor([0]), L.tensor([0])), L.tensor([1.])),
+        lambda L: L.ones(2).index_put_((L.tensor([0]), L.tensor([0])), L.tensor([1.])),
+        lambda L: L.ones(2)[[0], [0]],
+    ]
+    for program in programs:
+        assert _failure(lambda: program(minigrad)) == _failure(lambda: program(torch))
+    assert _failure(lambda: programs[0](minigrad)) == (
+        "IndexError", "too many indices for tensor of dimension 0 (got 1)")

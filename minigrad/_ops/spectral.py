@@ -340,11 +340,19 @@ class LinalgPinvBackward0(Node):
 
 
 def _pinv_gradient(A, P, grad):
+    """The sum above, grouped as PyTorch's pinv_backward groups it (the products of the smallest
+    matrices first). Its first term is a transpose, so the gradient is laid out transposed
+    (and AccumulateGrad copies it into a .grad laid out as A: version 1)."""
     P_t, grad_t = P.mT, grad.mT
-    outside_range = grad_t - A.matmul(P.matmul(grad_t))      # (I - A P) grad^T
-    outside_rows = grad_t - grad_t.matmul(P).matmul(A)       # grad^T (I - P A)
-    return (-(P_t.matmul(grad).matmul(P_t)) + outside_range.matmul(P.matmul(P_t))
-            + P_t.matmul(P).matmul(outside_rows),)
+    if A.shape[-2] <= A.shape[-1]:
+        K = grad_t.matmul(P)
+        K_P_t = K.matmul(P_t)
+        return (-(P.matmul(K)).mT + K_P_t - A.matmul(P).matmul(K_P_t)
+                + P_t.matmul(P).matmul(grad_t - K.matmul(A)),)
+    K = P.matmul(grad_t)
+    P_t_K = P_t.matmul(K)
+    return (-(K.matmul(P)).mT + P_t_K - P_t_K.matmul(P).matmul(A)
+            + (grad_t - A.matmul(K)).matmul(P).matmul(P_t),)
 
 
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
