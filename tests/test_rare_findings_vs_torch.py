@@ -375,3 +375,61 @@ def test_index_put_counts_its_indices_first(torch):
         assert _failure(lambda: program(minigrad)) == _failure(lambda: program(torch))
     assert _failure(lambda: programs[0](minigrad)) == (
         "IndexError", "too many indices for tensor of dimension 0 (got 1)")
+
+
+# --- 6. matrix norms and condition numbers of matrices without elements ------------------------
+# PyTorch takes no shortcut for them: 'nuc' is the sum of svdvals (SumBackward1), 1 and inf
+# the extreme of vector 1-norms; the largest of nothing is 0 (new zeros, no history), the
+# smallest of nothing amin's error. linalg.cond gives 0 (no history).
+
+
+def _node_names(node, depth=5):
+    names, todo = [], [(node, 0)]
+    while todo:
+        node, level = todo.pop(0)
+        if node is None or level > depth:
+            continue
+        names.append(type(node).__name__)
+        todo.extend((n, level + 1) for n, _ in node.next_functions)
+    return names
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0), (2, 0, 3)])
+@pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, float("inf"), -float("inf")])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_matrix_norm_of_matrices_without_elements(torch, shape, ord, keepdim):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.ones(shape, requires_grad=True)
+
+        def norm():
+            out = L.linalg.matrix_norm(x, ord, keepdim=keepdim)
+            grad = None
+            if out.requires_grad:
+                out.sum().backward()
+                grad = (x.grad.tolist(), x.grad._version)
+            return tuple(out.shape), out.tolist(), _node_names(out.grad_fn), grad
+        failure = _failure(norm)
+        seen.append(failure if failure else norm())
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0), (2, 0, 3), (2, 0, 0), (3,)])
+@pytest.mark.parametrize("p", [None, "fro", "nuc", 1, 2, -2, float("inf"), 3])
+def test_cond_of_matrices_without_elements(torch, shape, p):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.ones(shape, requires_grad=True)
+        out = []
+        failure = _failure(lambda: out.append(L.linalg.cond(x, p)))
+        seen.append(failure or (out[0].tolist(), str(out[0].dtype), out[0].grad_fn is None))
+    assert seen[0] == seen[1]
+
+
+def test_nuclear_norm_of_empty_matrix_records_svd(torch):
+    for L in (minigrad, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = L.nuclear_norm(L.ones(0, 3, requires_grad=True))
+        assert _node_names(out.grad_fn) == ["SumBackward1", "LinalgSvdBackward0", "PermuteBackward0",
+                                            "AccumulateGrad"]
