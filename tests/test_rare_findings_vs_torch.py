@@ -433,3 +433,73 @@ def test_nuclear_norm_of_empty_matrix_records_svd(torch):
             out = L.nuclear_norm(L.ones(0, 3, requires_grad=True))
         assert _node_names(out.grad_fn) == ["SumBackward1", "LinalgSvdBackward0", "PermuteBackward0",
                                             "AccumulateGrad"]
+
+
+# --- 7. slogdet of singular matrices --------------------------------------------------------------
+# PyTorch factors a row-major A as LAPACK reads it (A^T), and its backward solves
+# A^T X = diag(g) anew: without create_graph no error (inf and nan), with it linalg.solve's.
+
+SINGULAR_MATRICES = {
+    "rank_one": [[1., 2.], [2., 4.]],
+    "zeros": [[0., 0.], [0., 0.]],
+    "one_pivot": [[1., 0.], [0., 0.]],
+    "nilpotent": [[0., 1.], [0., 0.]],
+    "one_to_nine": [[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]],
+    "batch": [[[1., 2.], [2., 4.]], [[2., 1.], [1., 3.]]],
+    "regular": [[2., 1.], [1., 3.]],
+}
+
+
+def _signed(values):
+    """Values with NaN, infinities and the sign of zeros told apart (for ==)."""
+    array = np.asarray(values, dtype=np.float64)
+    return [repr(v) for v in np.where(array == 0, np.copysign(0.5, array), array).ravel()]
+
+
+@pytest.mark.parametrize("name", sorted(SINGULAR_MATRICES))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+@pytest.mark.parametrize("loss", ["logabsdet", "logdet", "sign_times_logabsdet"])
+def test_slogdet_of_singular_matrices(torch, name, dtype, layout, loss):
+    seen = []
+    for L in (minigrad, torch):
+        data = np.array(SINGULAR_MATRICES[name], dtype=dtype)
+        if layout == "columns":
+            leaf = L.tensor(np.swapaxes(data, -1, -2).copy(), requires_grad=True)
+            x = leaf.mT
+        else:
+            leaf = x = L.tensor(data, requires_grad=True)
+        sign, logabsdet = L.linalg.slogdet(x)
+        out = {"logabsdet": lambda: logabsdet, "logdet": lambda: L.logdet(x),
+               "sign_times_logabsdet": lambda: sign * logabsdet}[loss]()
+        out.sum().backward()
+        seen.append((_signed(sign.tolist()), _signed(logabsdet.tolist()), leaf.grad.tolist(),
+                     leaf.grad._version))
+    (sign, logabsdet, grad, version), (sign_t, logabsdet_t, grad_t, version_t) = seen
+    assert (sign, version) == (sign_t, version_t)
+    # where rounding left a tiny pivot (one_to_nine, factored by columns), the two LAPACKs
+    # may round the huge results differently: nan, inf and signs must agree, values closely
+    np.testing.assert_allclose(np.array(grad), np.array(grad_t), rtol=1e-9)
+    assert _signed(np.sign(grad)) == _signed(np.sign(grad_t))
+    assert logabsdet == logabsdet_t
+
+
+def test_slogdet_create_graph_of_singular_matrix(torch):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([[1., 2.], [2., 4.]], dtype=L.float64, requires_grad=True)
+        seen.append(_failure(lambda: L.autograd.grad(L.linalg.slogdet(x)[1], x, create_graph=True)))
+    assert seen[0] == seen[1]
+    assert seen[0][1] == "torch.linalg.solve: The solver failed because the input matrix is singular."
+    for L in (minigrad, torch):
+        x = L.tensor([[2., 1.], [1., 3.]], dtype=L.float64, requires_grad=True)
+        (g,) = L.autograd.grad(L.linalg.slogdet(x)[1], x, create_graph=True)
+        seen.append((_node_names(g.grad_fn), g.stride(), np.round(g.tolist(), 12).tolist()))
+    assert seen[2] == seen[3]
+
+
+def test_slogdet_gradients_gradcheck():
+    x = minigrad.tensor([[2., 1., 0.5], [1., 3., 0.25], [0.5, 0.25, 4.]], dtype=minigrad.float64,
+                        requires_grad=True)
+    assert minigrad.autograd.gradcheck(lambda a: minigrad.linalg.slogdet(a)[1], (x,))
+    assert minigrad.autograd.gradgradcheck(lambda a: minigrad.linalg.slogdet(a)[1], (x,))
