@@ -503,3 +503,17 @@ def test_slogdet_gradients_gradcheck():
                         requires_grad=True)
     assert minigrad.autograd.gradcheck(lambda a: minigrad.linalg.slogdet(a)[1], (x,))
     assert minigrad.autograd.gradgradcheck(lambda a: minigrad.linalg.slogdet(a)[1], (x,))
+
+
+@pytest.mark.parametrize("function", ["slogdet", "logdet", "det"])
+def test_determinant_gradients_come_laid_out_by_columns(torch, function):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([[[2., 1.], [1., 3.]], [[1., 0.], [0., 1.]]], dtype=L.float64, requires_grad=True)
+        hooked = []
+        x.register_hook(lambda g: hooked.append(g.stride()))
+        out = {"slogdet": lambda: L.linalg.slogdet(x)[1], "logdet": lambda: L.logdet(x),
+               "det": lambda: L.linalg.det(x)}[function]()
+        out.sum().backward()
+        seen.append((hooked, x.grad._version, x.grad.stride(), np.round(x.grad.tolist(), 12).tolist()))
+    assert seen[0] == seen[1]
