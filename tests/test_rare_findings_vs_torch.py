@@ -517,3 +517,49 @@ def test_determinant_gradients_come_laid_out_by_columns(torch, function):
         out.sum().backward()
         seen.append((hooked, x.grad._version, x.grad.stride(), np.round(x.grad.tolist(), 12).tolist()))
     assert seen[0] == seen[1]
+
+
+# --- 8. histograms of integers and bools -------------------------------------------------------
+# PyTorch's histogram kernels take floats only, but an earlier step may refuse first: the number
+# of bins, the extremes of a non-empty input ("histogramdd"), the edges made in the input's
+# dtype ("linspace_cpu" for bools; uint8 can't hold histc's -1), the dtypes of given edges and
+# weights; else the kernel ("histogram_cpu").
+
+HISTOGRAM_CALLS = {
+    "histogram": lambda L, x: L.histogram(x, 3),
+    "histogram_method": lambda L, x: x.histogram(3),
+    "histogram_range": lambda L, x: L.histogram(x, 3, range=(0., 1.)),
+    "histogram_float_edges": lambda L, x: L.histogram(x, L.tensor([0., 1., 2.])),
+    "histogram_own_edges": lambda L, x: L.histogram(x, L.tensor([0, 1, 2], dtype=x.dtype)),
+    "histogram_float_weight": lambda L, x: L.histogram(x, 3, weight=L.ones(x.shape)),
+    "histogram_own_weight": lambda L, x: L.histogram(x, 3, weight=L.ones(x.shape, dtype=x.dtype)),
+    "histogram_no_bins": lambda L, x: L.histogram(x, 0),
+    "histogramdd": lambda L, x: L.histogramdd(x.reshape(-1, 1), 3),
+    "histogramdd_range": lambda L, x: L.histogramdd(x.reshape(-1, 1), 3, range=[0., 1.]),
+    "histogramdd_edges": lambda L, x: L.histogramdd(x.reshape(-1, 2), [L.tensor([0, 1], dtype=x.dtype),
+                                                                        L.tensor([0., 1.])]),
+    "histc": lambda L, x: L.histc(x, 3),
+    "histc_range": lambda L, x: L.histc(x, 3, 0, 5),
+    "histc_no_bins": lambda L, x: L.histc(x, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HISTOGRAM_CALLS))
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "bool", "float32"])
+@pytest.mark.parametrize("shape", [(0,), (4,), (2, 0)])
+def test_histograms_of_integers_and_bools(torch, name, dtype, shape):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.zeros(shape, dtype=getattr(L, dtype))
+        if name == "histogramdd_edges" and x.numel() % 2:
+            return
+        out = []
+        failure = _failure(lambda: out.append(HISTOGRAM_CALLS[name](L, x)))
+        seen.append(failure or str(out[0]))
+    assert seen[0] == seen[1]
+
+
+def test_histogram_of_empty_integers_word_for_word():
+    x = minigrad.zeros(0, dtype=minigrad.long)
+    assert _failure(lambda: minigrad.histogram(x, 3)) == (
+        "NotImplementedError", "\"histogram_cpu\" not implemented for 'Long'")
