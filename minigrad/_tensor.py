@@ -233,6 +233,7 @@ class Tensor:
     _multi_output_view = False    # one of several views made at once (unbind, split)
     _attr_version = 0             # on a view: the version its grad_fn was made at (views.py)
     _view_of_no_grad_view = False           # made (recording) from a view made under no_grad
+    _made_in_inference_mode = False         # ... under inference_mode (PyTorch's messages say so)
     _requires_grad_set_by_user = False      # x.requires_grad_() on a no_grad view: it gets .grad
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set on a starting gradient of backward(): its caller holds it
@@ -474,7 +475,7 @@ class Tensor:
         # in-place rules treat the detached tensor like a view (inplace.check_inplace)
         root = self._base if self._base is not None else self
         out._detached_from = root._detached_from or weakref.ref(root)
-        if _inference_blocks:            # a view: an inference tensor only if self is one
+        if _inference_blocks or self._is_inference:   # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
         if _FuncTransforms.vmaps:        # the same values: batched if self is
             out._vmap_levels = self._vmap_levels

@@ -1901,6 +1901,9 @@ def test_random_programs_match_pytorch(torch, program):
     # pinverse's gradient, recorded under create_graph, follows PyTorch's steps (its nodes)
     [("leaf", (2, 3), 0, False, True), ("unary", "pinverse", (0,), False, False),
      ("grad_outputs", "leaves", (1, 0), True, True)],
+    # adaptive_avg_pool1d of an inference tensor outside inference mode: version 1 (resize_)
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
@@ -1909,10 +1912,6 @@ def test_known_programs(torch, program):
 # Programs that still differ from PyTorch, each as (the reason, the program): when a random
 # program finds a difference that cannot be fixed at once, it goes here.
 KNOWN_DIFFERENT_PROGRAMS = [
-    ("adaptive_avg_pool1d of an inference tensor outside inference mode: PyTorch's result is at "
-     "version 1 (minigrad's at 0)",
-     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
-      ("unary", "F_adaptive_avg_pool1d", (1,), True, False)]),
 ]
 
 

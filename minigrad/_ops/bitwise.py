@@ -162,7 +162,8 @@ def binary_method_in_place(name, compute):
     """The in-place Tensor method ``self.name_(other)``: self becomes ``compute(self, other)``,
     in self's dtype (a tensor ``other`` whose result type does not fit is refused first)."""
     def method(self, other):
-        from .inplace import apply_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
+        from .inplace import apply_inplace, check_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
+        check_inplace(self, others=(other,) if isinstance(other, Tensor) else ())   # (autograd's rules first)
         refuse_partial_overlap(self, other)
         if isinstance(other, Tensor):
             check_castable(name + "_", self, other)
@@ -177,9 +178,10 @@ def _method_in_place(name):
     function = _FUNCTIONS[name]
 
     def method(self, other):
-        from .inplace import apply_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
-        refuse_partial_overlap(self, other)
+        from .inplace import apply_inplace, check_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
         _check_operands(name + "_", self, other, method=True)
+        check_inplace(self, others=(other,) if isinstance(other, Tensor) else ())   # (autograd's rules first)
+        refuse_partial_overlap(self, other)
         check_castable(name + "_", self, other)
         return apply_inplace(self, lambda t, *_: function(t, other),
                              *((other,) if isinstance(other, Tensor) else ()))

@@ -13,7 +13,7 @@ import builtins
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype, scalar_type_name
+from .._dtype import cpp_type_name, from_numpy_dtype, scalar_type_name
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node
@@ -179,6 +179,34 @@ def _cpp_number(value):
     return f"{value:g}"
 
 
+def refuse_histogram_of(array, bins, range, weight):
+    """A histogram (histogram, histogramdd) of integers or bools: PyTorch's kernel takes floats
+    only, but an earlier step may refuse first, each with its own message: the number of bins,
+    the extremes of a non-empty input found without a range (a step that takes floats only),
+    equal-width edges made in the input's dtype (linspace has no bool kernel), the dtypes of
+    given edges and of the weight (they must be the input's)."""
+    counts = [b for b in bins if not isinstance(b, Tensor)]
+    for dim, count in enumerate(counts):
+        if count <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for dimension {dim}")
+    if counts and range is None and array.size:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(array)}'")
+    if counts and array.dtype.kind == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    for dim, edges in enumerate(bins):
+        if isinstance(edges, Tensor) and edges._array.dtype != array.dtype:
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input "
+                f"with dtype {cpp_type_name(array.dtype)} and bins for dimension {dim} with dtype "
+                f"{cpp_type_name(edges._array.dtype)}")
+    if weight is not None and weight._array.dtype != array.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have "
+            f"the same dtype, but got input({cpp_type_name(array.dtype)}), and "
+            f"weight({cpp_type_name(weight._array.dtype)})")
+    raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_name(array)}'")
+
+
 @history_first
 def histc(input, bins=100, min=0, max=0):
     """A histogram of ``input``: ``bins`` equal-width bins between ``min`` and ``max`` (the
@@ -187,19 +215,23 @@ def histc(input, bins=100, min=0, max=0):
     No gradient.
     """
     array = input._array
-    if array.dtype.kind != "f":
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_name(array)}'")
+    if bins <= 0:                       # (PyTorch's first check)
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     low, high = float(min), float(max)
+    if array.dtype.kind == "b":         # (PyTorch makes the edges in the input's dtype first)
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     if low == high and array.size:
         low, high = float(array.min()), float(array.max())
     if low == high:
         low, high = low - 1, high + 1
+    if array.dtype.kind != "f":
+        if array.dtype.kind == "u" and low < 0:
+            raise RuntimeError("value cannot be converted to type uint8_t without overflow")
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_name(array)}'")
     if not (np.isfinite(low) and np.isfinite(high)):
         raise RuntimeError(f"torch.histc: range of [{_cpp_number(low)}, {_cpp_number(high)}] is not finite")
     if not low < high:
         raise RuntimeError("torch.histc: max must be larger than min")
-    if bins <= 0:
-        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     # the bin of x is floor((x - min) * bins / (max - min)), computed in the input's dtype;
     # max itself goes into the last bin
     dtype = array.dtype.type
@@ -362,7 +394,7 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
     """
     array = input._array
     if array.dtype.kind != "f":
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(array)}'")
+        refuse_histogram_of(array, [bins], range, weight)
     values = array.reshape(-1)
     weights = None
     if weight is not None:

@@ -26,6 +26,7 @@ from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
 from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
+from ..autograd.grad_mode import _State
 from .._functorch import seeing_through_vmap
 from . import result, plain_output
 
@@ -211,6 +212,29 @@ def _lu_solve(lu, pivots, b):
     return x
 
 
+def _lu_solve_transposed(lu, pivots, b):
+    """Solve A^T x = b with A's LU factorization as LAPACK's getrs('T') does: U^T y = b, then
+    L^T z = y (1s on L's diagonal), then A's row swaps undone, the last first. A zero pivot
+    gives inf and nan, no error."""
+    n = lu.shape[-1]
+    x = np.array(b, dtype=lu.dtype, copy=True)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for i in range(n):                      # U^T is lower triangular: from the top
+            row = x[i].copy()
+            for k in range(i):
+                row = row - lu[k, i] * x[k]
+            x[i] = row / lu[i, i]
+        for i in reversed(range(n)):            # L^T is upper triangular: from the bottom
+            row = x[i].copy()
+            for k in range(i + 1, n):
+                row = row - lu[k, i] * x[k]
+            x[i] = row
+    for k in reversed(range(n)):
+        p = pivots[k] - 1
+        x[[k, p]] = x[[p, k]]
+    return x
+
+
 def _inverse_arrays(array, lu, pivots, info):
     """A^-1 for each matrix: numpy's, and for a singular one what LU gives (inf, nan)."""
     if not np.any(info):
@@ -252,6 +276,13 @@ def _slogdet_from_lu(lu, pivots):
     return np.asarray(sign, dtype=lu.dtype), np.asarray(logabsdet, dtype=lu.dtype)
 
 
+def _as_lapack_sees_it(array):
+    """The matrices det and slogdet factor: PyTorch hands its LU factorization the memory as
+    it is, and LAPACK reads it by columns, so of a row-major A it factors A^T (the same
+    determinant; another LU, which may find an exact 0 pivot where A's has a tiny one)."""
+    return np.swapaxes(array, -1, -2) if array.flags.c_contiguous else array
+
+
 def _as_matrix_scale(values):
     """A batch of numbers (..., ) as (..., 1, 1), to scale each matrix of a batch."""
     return values.unsqueeze(-1).unsqueeze(-1)
@@ -267,6 +298,8 @@ class LinalgDetBackward0(Node):
         scale = _as_matrix_scale(grad * det)
         singular = det._array == 0
         if not np.any(singular):
+            if not _State.enabled:   # (PyTorch's solve gives it laid out by columns)
+                return (_wrap(lapack_layout((scale * inv(A).mT)._array)),)
             return (scale * inv(A).mT,)
         # A matrix whose LU factorization has an exact 0 on the diagonal: PyTorch's backward
         # gives 0 for it (det(A) times a finite matrix), although the true gradient, the
@@ -293,7 +326,7 @@ def det(A):
     check_matrices("linalg.det", A)
     refuse_half(A, kernel="lu_cpu")
     array = A._array
-    lu, pivots, _ = lu_factor(array)
+    lu, pivots, _ = lu_factor(_as_lapack_sees_it(array))
     value = _det_from_lu(lu, pivots)
     out = result(value, LinalgDetBackward0, (A,))
     node = out._grad_fn
@@ -313,7 +346,33 @@ class LinalgSlogdetBackward0(Node):
         if grad_logabsdet is None:
             return (None,)
         A = self.saved_tensors[0]
-        return (_as_matrix_scale(grad_logabsdet) * inv(A).mT,)
+        n = A.shape[-1]
+        if _State.enabled:
+            # create_graph: PyTorch solves A^T X = diag(g), differentiable in A (and so it
+            # fails for a singular A, as linalg.solve does)
+            eye = _wrap(np.eye(n, dtype=A._array.dtype))
+            return (solve(A.mT, _as_matrix_scale(grad_logabsdet) * eye),)
+        # the same solve, without history and without its error (a singular A gives inf and
+        # nan), laid out by columns: LAPACK factors A^T as PyTorch hands it over, or, if that
+        # is laid out by rows (A by columns), A itself, then solves with the transpose
+        array = A._array
+        by_columns = np.swapaxes(array, -1, -2).flags.c_contiguous and not array.flags.c_contiguous
+        transposed = np.swapaxes(array, -1, -2)
+        rhs = grad_logabsdet._array[..., None, None] * np.eye(n, dtype=array.dtype)
+        lu, pivots, info = lu_factor(array if by_columns else transposed)
+        values = np.empty_like(transposed)
+        by_lu = info > 0             # (numpy's solve for the others, unless it finds one singular)
+        if not np.all(by_lu):
+            try:
+                values[...] = np.linalg.solve(np.where(by_lu[..., None, None], np.eye(n, dtype=array.dtype),
+                                                       transposed), rhs)
+            except np.linalg.LinAlgError:
+                by_lu = np.ones(info.shape, dtype=bool)
+        solve_with_lu = _lu_solve_transposed if by_columns else _lu_solve
+        for index in np.ndindex(info.shape):
+            if by_lu[index]:
+                values[index] = solve_with_lu(lu[index], pivots[index], rhs[index])
+        return (_wrap(lapack_layout(values)),)
 
 
 def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
@@ -325,7 +384,7 @@ def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
     check_matrices(_name, A)
     refuse_half(A, name=_name)
     array = A._array
-    lu, pivots, _ = lu_factor(array)
+    lu, pivots, _ = lu_factor(_as_lapack_sees_it(array))
     sign, logabsdet = _slogdet_from_lu(lu, pivots)
     (sign_out, log_out), node = several_results(
         [np.asarray(sign, dtype=array.dtype), np.asarray(logabsdet, dtype=array.dtype)],

@@ -117,8 +117,9 @@ def ldexp(input, other):
 
 def ldexp_(self, other):
     """In-place ``ldexp``: self becomes self * 2 ** other (self must be a float tensor)."""
-    from .inplace import apply_inplace, overlaps_itself, _values_in_loop_order    # (builds on this package)
+    from .inplace import apply_inplace, check_inplace, overlaps_itself, _values_in_loop_order    # (builds on this package)
     _check_other("ldexp_", other, position=1)
+    check_inplace(self, others=(other,) if isinstance(other, Tensor) else ())   # (autograd's rules first)
     if self._array.dtype.kind != "f":
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{self.dtype.tensor_type_name[:-len('Tensor')]}")

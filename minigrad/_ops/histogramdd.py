@@ -8,7 +8,7 @@ to the largest coordinate, or ``range=``'s pair for it), found as ``histogram`` 
 (a first guess from the position in the range, then the edges next to it), or the given edges
 (binary search). A point outside the edges of any dimension is not counted; the last edge
 belongs to the last bin. The result is (hist, bin_edges): hist of shape (bins_0, ..., bins_D-1)
-and a list of the D tensors of edges (the tensors given, if given). No gradient: nodes that
+and a tuple of the D tensors of edges (the tensors given, if given). No gradient: nodes that
 refuse backward.
 """
 import builtins
@@ -17,7 +17,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import result, plain_output
-from .counting import _edges, _Histogram, _NotImplementedPair, _type_name
+from .counting import _edges, _Histogram, _NotImplementedPair, refuse_histogram_of
 from .reduction import return_types
 from .views import history_first
 
@@ -63,12 +63,12 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     array = input._array
     if array.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
-    if array.dtype.kind != "f":
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(array)}'")
     dims = array.shape[-1]
     points = array.reshape(-1, dims)
     if isinstance(bins, int):
         bins = [bins] * dims
+    if array.dtype.kind != "f":
+        refuse_histogram_of(points, bins, range, weight)
     if isinstance(bins[0], Tensor):
         if len(bins) != dims:
             raise RuntimeError(f"torch.histogramdd: expected {dims} sequences of bin edges for a "
@@ -181,7 +181,7 @@ def _outputs(input, weight, hist, all_edges, given_edges):
     operation = "_histogramdd_from_bin_tensors" if given_edges else "_histogramdd_from_bin_cts"
     out_hist = result(hist, _NotImplementedPair, needing, _operation=operation)
     if given_edges:
-        return return_types.histogramdd(out_hist, list(given_edges))
+        return return_types.histogramdd(out_hist, tuple(given_edges))
     out_edges = [result(all_edges[0].copy(), _NotImplementedPair, needing, _operation="_histogramdd_bin_edges")]
     out_edges += [plain_output(edges.copy(), input) for edges in all_edges[1:]]
     node = out_edges[0]._grad_fn
@@ -190,4 +190,4 @@ def _outputs(input, weight, hist, all_edges, given_edges):
         node._output_shapes = [edges.shape for edges in all_edges]
         for number, edges in enumerate(out_edges[1:], 1):
             edges._grad_fn, edges._output_nr = node, number
-    return return_types.histogramdd(out_hist, out_edges)
+    return return_types.histogramdd(out_hist, tuple(out_edges))

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap, _normalize_dim
+from .._memory_format import copy_in_format, keep_zero_steps, preserve_format, with_pytorch_steps
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_grad
 from .views import history_first
 from . import result
@@ -287,13 +288,17 @@ def index_fill(input, dim, index, value):
     if outside.any():
         raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "
                          f"with size {size}")
-    out = input._array.copy()
+    # PyTorch fills a clone that keeps input's steps (an empty input's steps of 0 too: its
+    # gradient then is not laid out like the leaf, which AccumulateGrad copies: version 1)
+    out = copy_in_format(with_pytorch_steps(input), preserve_format)
     number = value._array if isinstance(value, Tensor) else value
     _slices_along(out, dim)[positions] = number
     if isinstance(value, Tensor):
-        return result(out, IndexFillBackward1, (input, value), saved=(index,), dim=dim,
-                      dim_as_given=dim_as_given)
-    return result(out, IndexFillBackward0, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
+        out = result(out, IndexFillBackward1, (input, value), saved=(index,), dim=dim,
+                     dim_as_given=dim_as_given)
+    else:
+        out = result(out, IndexFillBackward0, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
+    return keep_zero_steps(out)
 
 
 def index_fill_(self, dim, index, value):
@@ -357,12 +362,19 @@ def _refuse_empty_dims_indexed(tensor, indices):
             raise IndexError("index is out of bounds for dimension with size 0")
 
 
+def _check_index_count(input, indices):
+    """index_put's kernel counts the index tensors first (x[i, j] = v says it another way)."""
+    if len(indices) > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {len(indices)})")
+
+
 @history_first
 def index_put(input, indices, values, accumulate=False):
     """``torch.index_put``: a copy of ``input`` with ``values`` written at ``input[indices]``
     (added, with accumulate=True: repeated positions then add up). ``indices`` is a tuple of
     tensors, one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
     check_index_put_arguments("index_put", indices, values, first=1)
+    _check_index_count(input, indices)
     _refuse_empty_dims_indexed(input, indices)
     _check_index_put_dtype(input, values)
     return _index_put(input, tuple(indices), values, accumulate=accumulate)
@@ -372,6 +384,7 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_method(self, indices, values, accumulate=False):
     """``x.index_put(indices, values, accumulate=False)``: see ``torch.index_put``."""
     check_index_put_arguments("index_put", indices, values)
+    _check_index_count(self, indices)
     _refuse_empty_dims_indexed(self, indices)
     _check_index_put_dtype(self, values)
     return _index_put(self, tuple(indices), values, accumulate=accumulate)
@@ -384,12 +397,14 @@ def index_put_(self, indices, values, accumulate=False):
     expanded = _overlaps(self._array)
     if not expanded and not overlaps_itself(self._array):
         check_inplace(self, others=(values,))   # (autograd's rules first, then the kernel's dtype check)
+        _check_index_count(self, indices)
         _refuse_empty_dims_indexed(self, indices)
         _check_index_put_dtype(self, values)
         return apply_inplace(self, operation, values)
     # memory seen at several positions (expand, windows that overlap): PyTorch's loop writes a
     # location once per position (an expanded self is allowed, with a warning)
     check_inplace(self, overlap_ok=True, others=(values,))         # autograd's rules first
+    _check_index_count(self, indices)
     _check_index_put_dtype(self, values)
     if expanded:
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())

@@ -21,7 +21,7 @@ from numpy.lib.array_utils import byte_bounds
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
-from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad
+from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad, refuse_dtype
 from ..autograd._saved_tensor_hooks import _Hooks, pack
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed, no_grad
 from . import pointwise, result, shape
@@ -403,6 +403,9 @@ def _computed_and_written(tensor, op, args, overlap_ok):
         _Hooks.stack = ()
     try:
         new = op(_with_tangent_of(tensor, old), *args)
+    except (RuntimeError, NotImplementedError):
+        _refuse_if_old_values_needed(old, op, args)    # (PyTorch's error comes first, see there)
+        raise
     finally:
         if hooks:
             _Hooks.stack = hooks
@@ -446,8 +449,35 @@ def _save_a_copy_of_the_old_values(node, old):
     """
     saved = node._saved
     if any(value is old for value in saved):
-        copy = shape.clone(old)        # (its version is 0, as old's was: the versions stay)
+        # the clone is an ordinary recorded operation: of an integer or bool tensor with
+        # history (x.ge_(y) gave it one) it is refused ('Autograd not support dtype'), before
+        # anything is written, so x.abs_() fails where x.neg_() (which saves nothing) works
+        running, InPlace.running = InPlace.running, False
+        try:
+            copy = shape.clone(old)    # (its version is 0, as old's was: the versions stay)
+        finally:
+            InPlace.running = running
         node._saved = tuple(copy if value is old else value for value in saved)
+
+
+def _refuse_if_old_values_needed(old, op, args):
+    """The operation failed on an integer or bool tensor with history: PyTorch clones the
+    old values it saves (see above) before its kernel runs, so if the operation saves them,
+    the clone's refusal comes first (x.silu_() of such an x says 'Autograd not support
+    dtype', not 'silu not implemented for Long'). Which operations save their input is
+    learnt from running the same operation on the values as float64."""
+    if old._array.dtype.kind in "fc" or not old.requires_grad:
+        return
+    probe = _wrap(old._array.astype(np.float64))
+    probe._grad_fn, probe._output_nr, probe._requires_grad = old._grad_fn, old._output_nr, old._requires_grad
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            node = op(probe, *args)._grad_fn
+    except Exception:              # noqa: BLE001 - then the operation's own error stands
+        return
+    if node is not None and any(value is probe for value in node._saved or ()):
+        refuse_dtype(old._array.dtype)                  # (the clone's error)
 
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
@@ -720,6 +750,11 @@ def copy_(self, source):
     Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
     """
     source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    if self._array.dtype.kind not in "fc" and _State.enabled and needs_grad((self, source)):
+        # integers and bools have no gradient: PyTorch's copy_ leaves autograd out (none of its
+        # in-place rules, nothing recorded: self keeps its history)
+        with no_grad():
+            return copy_(self, source.detach())
     if _FuncTransforms.vmaps:
         check_inplace_batching("copy_", self, (source,))
     # x.copy_(x), or a copy from a tensor over exactly the same elements, copies nothing
@@ -727,8 +762,6 @@ def copy_(self, source):
     same_data = source is self or _same_elements(self, source)
     check_inplace(self, overlap_ok=same_data, others=(source,))
     check_history_kept(source)
-    if self._array.dtype.kind not in "fc" and source.requires_grad:
-        source = source.detach()    # (integers and bools have no gradient: PyTorch records nothing)
     if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self

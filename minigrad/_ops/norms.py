@@ -12,7 +12,7 @@ does minigrad, so the recorded graph shows the same nodes:
 """
 import numpy as np
 
-from .._tensor import _normalize_dim
+from .._tensor import _normalize_dim, _wrap
 from ..autograd.graph import Node
 from . import result
 from .reduction import vector_norm, vector_norm_gradient, amax, amin, sum as sum_
@@ -46,8 +46,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     elif ord not in (1, -1, 2, -2, _INF, -_INF):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
-    if ord == "fro" or A._array.size == 0:
-        # (a matrix without elements has every norm 0, as in PyTorch)
+    if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord in (1, -1, _INF, -_INF):
         # a vector 1-norm over one dim (column sums for 1, row sums for inf), then the extreme
@@ -56,7 +55,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         if not keepdim and summed < over:
             over -= 1
         sums = vector_norm(A, 1.0, summed, keepdim, dtype=dtype)
-        return (amax if ord > 0 else amin)(sums, over, keepdim)
+        return _extreme(sums, over, keepdim, ord > 0)
     if dtype is not None:
         A = A.to(dtype)
     refuse_half(A, name="linalg.matrix_norm")
@@ -67,10 +66,24 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if ord == "nuc":
         out = sum_(values, -1, keepdim)
     else:
-        out = (amax if ord > 0 else amin)(values, -1, keepdim)
+        out = _extreme(values, -1, keepdim, ord > 0)
     if keepdim:
         return out.unsqueeze(-1).permute(tuple(int(i) for i in np.argsort(order)))
     return out
+
+
+def _extreme(values, dim, keepdim, largest):
+    """The largest (amax) or smallest (amin) of ``values`` along ``dim``. The largest of
+    nothing (a matrix without elements) is 0 in PyTorch's matrix norms, new zeros without
+    history; the smallest of nothing is amin's error."""
+    if largest and values.shape[dim] == 0:
+        shape = list(values.shape)
+        if keepdim:
+            shape[dim] = 1
+        else:
+            del shape[dim]
+        return _wrap(np.zeros(shape, values._array.dtype))
+    return (amax if largest else amin)(values, dim, keepdim)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -103,7 +116,16 @@ def cond(A, p=None):
     the largest and smallest singular values (S_max / S_min; -2: S_min / S_max), which needs no
     inverse; 'nuc' is sum(S) * sum(1/S), from the singular values too (so a singular matrix
     gives a large finite number where rounding left its smallest S above 0, as in PyTorch);
-    any other p needs a square matrix and gives inf for a singular one."""
+    any other p needs a square matrix and gives inf for a singular one. NumPy defines no
+    condition number for matrices without elements: PyTorch gives 0 (new zeros, no history)."""
+    if isinstance(p, str):
+        check_matrices(f"linalg.cond(ord={p})", A)
+    elif A.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if p not in (None, "fro", "nuc", 1, -1, 2, -2, _INF, -_INF):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    if A._array.size == 0:
+        return _wrap(np.zeros(A.shape[:-2], A._array.dtype))
     if p in (None, 2, -2):
         values = svdvals(A)
         k = values.shape[-1]

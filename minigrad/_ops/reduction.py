@@ -15,6 +15,7 @@ from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
+from ..autograd.grad_mode import count_kernel_writes
 from .views import history_first
 from .._warnings import stacklevel_outside_minigrad
 from . import result, save_result, numpy_keywords, plain_output, zeros_set_in_place
@@ -72,14 +73,16 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.dtype(np.int64) if array.dtype.kind in "biu" else array.dtype)
     if dim is None:
-        return result(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, out_dtype)),
-                      SumBackward0, (input,), input_shape=array.shape)
+        out = result(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, out_dtype)),
+                     SumBackward0, (input,), input_shape=array.shape)
+        return count_kernel_writes(out, (input,), 1)    # (sum_out)
     dims = _dims(dim, array.ndim)
     # PyTorch's reductions give a row-major result whatever the input's layout (row_major);
     # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
     out = row_major(np.asarray(_sum_array(array, dims or tuple(range(array.ndim)), keepdim, out_dtype)))
-    return result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim,
-                  dim_as_given=dim)      # (grad_fn._saved_dim shows it)
+    out = result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim,
+                 dim_as_given=dim)       # (grad_fn._saved_dim shows it)
+    return count_kernel_writes(out, (input,), 1)
 
 
 def _sum_array(array, dims, keepdim, out_dtype):
@@ -141,12 +144,14 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     else:
         mean_of = _mean_array
     if dim is None:
-        return result(np.asarray(mean_of(array)), MeanBackward0, (input,),
-                      input_shape=array.shape, count=array.size)
+        out = result(np.asarray(mean_of(array)), MeanBackward0, (input,),
+                     input_shape=array.shape, count=array.size)
+        return count_kernel_writes(out, (input,), 2)    # (sum_out, then div_)
     dims = _dims(dim, array.ndim)      # dim=() reduces every dim, as dim=None does
     count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
-    return result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
-                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count, dim_as_given=dim)
+    out = result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
+                 input_shape=array.shape, dims=dims, keepdim=keepdim, count=count, dim_as_given=dim)
+    return count_kernel_writes(out, (input,), 2)
 
 
 def _mean_array(array, axis=None, keepdims=False):

@@ -234,7 +234,9 @@ class CummaxBackward0(Node):
     def backward(self, grad):
         indices, input = self.saved_tensors
         if input.numel() == 0:
-            return (grad,)
+            # PyTorch hands back the (empty) input itself, which the engine then copies into
+            # .grad (version 1) where it would have kept a gradient of its own
+            return (input,)
         # into at::zeros (set in place), added in place: the gradient is at version 2
         zeros = zeros_set_in_place(input.shape, grad._array.dtype)
         if input.ndim == 0:

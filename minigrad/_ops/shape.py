@@ -13,7 +13,7 @@ from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import _State, count_kernel_writes
 from ..autograd.function import _FuncTransforms
 from .._functorch import batched_levels, warn_no_batching_rule
 from . import result, numpy_keywords, plain_output, batched_as
@@ -206,6 +206,9 @@ def view_as_dtype(input, dtype):
                     raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, "
                                        f"but got {step}")
     out = input.detach()                      # (shared memory and version counter, no history)
+    if out._is_inference and not _State.inference:
+        out._is_inference = False     # (unlike detach(), PyTorch's view(dtype) of an inference
+                                      # tensor outside inference mode makes a normal tensor)
     if array.size == 0:                       # (numpy needs no contiguous last axis for no bytes)
         shape = array.shape[:-1] + (array.shape[-1] * old_size // new_size,) if array.ndim else ()
         out._array = np.empty(shape, dtype=new_dtype)
@@ -902,6 +905,7 @@ def clone(input, *, memory_format=preserve_format):
     unless ``memory_format`` asks for another)."""
     check_memory_format("clone", memory_format)
     out = result(copy_in_format(with_pytorch_steps(input), memory_format), CloneBackward0, (input,))
+    count_kernel_writes(out, (input,), 1)        # (PyTorch's clone copy_()s into new memory)
     return keep_zero_steps(out) if memory_format is preserve_format else out
 
 

@@ -341,7 +341,9 @@ class LinalgPinvBackward0(Node):
 
 def _pinv_gradient(A, P, grad):
     """The formula above in PyTorch's steps (its values, and its nodes under create_graph):
-    the products are grouped to keep the matrices small, by whether A is wide or tall."""
+    the products are grouped to keep the matrices small, by whether A is wide or tall. Its
+    first term is a transpose, so the gradient is laid out transposed (and AccumulateGrad
+    copies it into a .grad laid out as A: version 1)."""
     P_t, grad_t = P.mT, grad.mT
     if A.shape[-2] <= A.shape[-1]:
         K = grad_t.matmul(P)                                  # grad^T P

@@ -49,8 +49,11 @@ def register_view(out, base):
         # says requires_grad=True (same memory: Tensor.requires_grad asks the base each
         # time), but there is no gradient edge behind it
         out._created_in_no_grad = True
+        if _State.inference:     # (PyTorch's messages then name inference mode)
+            out._made_in_inference_mode = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True
+        out._made_in_inference_mode = base._made_in_inference_mode
     elif base._multi_output_view:
         # PyTorch's rules for unbind/split pieces carry over (to a view of a piece without
         # history too: a recorded in-place change of it is refused as for the piece)
@@ -326,12 +329,21 @@ def history_lost(view):
     return _history_lost(view) if _out_of_date(view) else ""
 
 
-_AMBIGUOUS = (
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
-    "code by moving both the view and the inplace either both inside the no_grad block (if you "
-    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
-    "tracked).")
-_BASE_CHANGED = "its base or another view of its base has been modified inplace"
+def _made_under(view, changed):
+    """PyTorch's words for a view made under no_grad (or inference mode) that ``changed``
+    ("is being" or _BASE_CHANGED) in place while recording, up to the end of its message."""
+    if view._made_in_inference_mode:
+        mode, now, block = "inference mode", "in normal mode", "inference_mode"
+    else:
+        mode, now, block = "no_grad mode", "with grad mode enabled", "no_grad"
+    return (f"created in {mode} and {changed} modified inplace {now}. Given that this use case "
+            "is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+            f"both the view and the inplace either both inside the {block} block (if you don't "
+            "want the inplace to be tracked) or both outside (if you want the inplace to be "
+            "tracked).")
+
+
+_BASE_CHANGED = "its base or another view of its base has been"
 _MULTIPLE_VIEWS = (
     "This view is the output of a function that returns multiple views. Such functions do not "
     "allow the output views to be modified inplace. You should replace the inplace operation by "
@@ -347,18 +359,17 @@ def _operation(node):
 def _history_lost(view):
     """PyTorch's message when a view's history can't be regenerated after its base changed."""
     if view._created_in_no_grad:
-        return f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS
+        return "A view was " + _made_under(view, _BASE_CHANGED)
     if view._grad_fn is None:
         if view._multi_output_view:
-            return (f"A view was created in no_grad mode and {_BASE_CHANGED} with grad mode enabled. "
-                    + _MULTIPLE_VIEWS)
+            return (f"A view was created in no_grad mode and {_BASE_CHANGED} modified inplace with "
+                    "grad mode enabled. " + _MULTIPLE_VIEWS)
         return ""
     where = f"Output {view._output_nr} of {_operation(view._grad_fn)}"
     if view._view_of_no_grad_view:
-        return (f"{where} is a view of a view which was created in no_grad mode and "
-                f"{_BASE_CHANGED} with grad mode enabled. " + _AMBIGUOUS)
+        return f"{where} is a view of a view which was " + _made_under(view, _BASE_CHANGED)
     if view._multi_output_view:
-        return f"{where} is a view and {_BASE_CHANGED}. " + _MULTIPLE_VIEWS
+        return f"{where} is a view and {_BASE_CHANGED} modified inplace. " + _MULTIPLE_VIEWS
     return ""
 
 
@@ -430,13 +441,9 @@ def raise_no_grad_view_changed(tensor):
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace with "
                            "grad mode enabled. " + _MULTIPLE_VIEWS)
     if tensor._view_of_no_grad_view and tensor._grad_fn is not None:
-        raise RuntimeError(
-            f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view of a view which "
-            "was created in no_grad mode and is being modified inplace with grad mode enabled. "
-            + _AMBIGUOUS)
-    raise RuntimeError(
-        "A view was created in no_grad mode and is being modified inplace with grad mode "
-        "enabled. " + _AMBIGUOUS)
+        raise RuntimeError(f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view "
+                           "of a view which was " + _made_under(tensor, "is being"))
+    raise RuntimeError("A view was " + _made_under(tensor, "is being"))
 
 
 def check_view_inplace(tensor, recording=True):

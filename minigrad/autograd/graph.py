@@ -1078,7 +1078,7 @@ def attach(output, node, next_nodes, next_nrs):
     node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
     if array.dtype.kind not in "fc" and not InPlace.running:
-        _refuse_dtype(array.dtype)
+        refuse_dtype(array.dtype)
     shape = array.shape             # (a new tuple each time numpy is asked)
     node._output_shape = _SMALL_SHAPES.get(shape, shape)
     node._output_dtype = array.dtype
@@ -1096,7 +1096,7 @@ class InPlace:
     running = False
 
 
-def _refuse_dtype(dtype):
+def refuse_dtype(dtype):
     """PyTorch gives history only to floating-point and complex results: an integer or bool
     result of an operation whose input requires grad (an integer tensor that ``x[mask] = v``
     gave history) is refused."""

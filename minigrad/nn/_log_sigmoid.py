@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow
 from ..autograd.graph import Node
+from .._memory_format import empty_laid_out_like, keep_zero_steps, with_pytorch_steps
 from .._ops import result
 from .._ops.pointwise import sigmoid, sub_number
 from .._tensor import _wrap
@@ -42,9 +43,11 @@ def _log_sigmoid_slope(x, buffer):
 
 def log_sigmoid_backward(grad, x, buffer):
     """grad * sigmoid(-x), recorded as one operation (LogSigmoidBackwardBackward0) as in PyTorch."""
-    values = _log_sigmoid_slope(x._array, buffer._array) * grad._array
-    return result(values.astype(x._array.dtype, copy=False), LogSigmoidBackwardBackward0, (grad, x),
-                  saved=(grad, x, buffer))
+    # (in new memory laid out like grad's, PyTorch's empty_like(grad): an empty grad's steps
+    # of 0 too, so the engine copies such a gradient into .grad, version 1)
+    values = empty_laid_out_like(with_pytorch_steps(grad), x._array.dtype)
+    values[...] = _log_sigmoid_slope(x._array, buffer._array) * grad._array
+    return keep_zero_steps(result(values, LogSigmoidBackwardBackward0, (grad, x), saved=(grad, x, buffer)))
 
 
 class LogSigmoidBackwardBackward0(Node):

@@ -27,6 +27,7 @@ from .._ops.pointwise import kernel_not_implemented, relu, sign
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
+from ..autograd.grad_mode import count_kernel_writes
 from ._convolution import im2col, col2im
 from ._size_arguments import check_int_tuples, check_tensor
 
@@ -702,7 +703,8 @@ def _adaptive_avg_pool(input, sizes):
             total = total / (bounds.stop - bounds.start)
         values[(Ellipsis,) + cell] = total
     node = AdaptiveAvgPool2DBackward0 if dims == 2 else AdaptiveAvgPool3DBackward0
-    return result(values, node, (input,), saved=(input,))
+    out = result(values, node, (input,), saved=(input,))
+    return count_kernel_writes(out, (input,), 1)      # (PyTorch's kernel resize_()s its result)
 
 
 def adaptive_avg_pool2d(input, output_size):
