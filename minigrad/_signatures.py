@@ -35,8 +35,10 @@ _CHECKS = {
     "bool": lambda v: isinstance(v, bool),        # (not numpy's bool: PyTorch refuses it too)
     "tuple of Tensors": lambda v: isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) for t in v),
     # (the torch._foreach_* functions: a Number is a Python number, Scalars a sequence of them)
+    # (a 0-d tensor stands for its number, unless it requires grad: PyTorch's parser keeps
+    # the gradient's path open by refusing it there)
     "Number": lambda v: isinstance(v, (int, float, complex, np.number, np.bool_))
-    or (isinstance(v, Tensor) and v.ndim == 0),
+    or (isinstance(v, Tensor) and v.ndim == 0 and not v.requires_grad),
     "tuple of Scalars": lambda v: isinstance(v, (tuple, list)) and all(
         isinstance(x, (int, float, complex, np.number, np.bool_)) for x in v),
     "ScalarType": lambda v: isinstance(v, _dtype.dtype),
