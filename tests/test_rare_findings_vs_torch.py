@@ -46,6 +46,13 @@ INFERENCE_INPUT_OPS = {
     "detach": lambda L, x: x.detach(),
     "view_dtype": lambda L, x: x.view(L.int32),
     "neg": lambda L, x: -x,
+    "abs": lambda L, x: x.abs(),
+    "amax": lambda L, x: x.amax(),
+    "amin_dim": lambda L, x: x.amin(0),
+    "var": lambda L, x: x.var(),
+    "var_dim": lambda L, x: x.var(0),
+    "std_keepdim": lambda L, x: x.std((0, 1), keepdim=True),
+    "std_dim": lambda L, x: x.std(1),
 }
 
 

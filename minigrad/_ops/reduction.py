@@ -395,7 +395,7 @@ def amax(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.max(axis=dims, keepdims=keepdim)))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1), input)
 
 
 @history_first
@@ -409,7 +409,7 @@ def amin(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1), input)
 
 
 def _index_of_extreme(numpy_function, input, dim, keepdim):
@@ -836,9 +836,11 @@ def var(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
     correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
-    return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, input_shape=input._array.shape,
-                  all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
+    out = result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                 count=count, correction=correction, input_shape=input._array.shape,
+                 all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
+    # (PyTorch's kernel writes a result of one element with a copy of its own)
+    return count_kernel_writes(out, (input,), 1 if out._array.size == 1 else 0)
 
 
 @history_first
@@ -854,7 +856,7 @@ def std(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
                  correction=correction, input_shape=input._array.shape, all_dims=dim is None,
                  dim_as_given=dim, correction_as_given=correction_as_given)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1 if out._array.size == 1 else 0), input)
 
 
 class LogsumexpBackward0(Node):
