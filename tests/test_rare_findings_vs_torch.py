@@ -53,6 +53,13 @@ INFERENCE_INPUT_OPS = {
     "var_dim": lambda L, x: x.var(0),
     "std_keepdim": lambda L, x: x.std((0, 1), keepdim=True),
     "std_dim": lambda L, x: x.std(1),
+    "max": lambda L, x: x.max(),
+    "max_dim": lambda L, x: x.max(1),
+    "min_dim_keepdim": lambda L, x: x.min(0, keepdim=True),
+    "max_dim_of_0d": lambda L, x: x[0, 0].max(0),
+    "prod": lambda L, x: x.prod(),
+    "prod_dim": lambda L, x: x.prod(1, keepdim=True),
+    "logsumexp": lambda L, x: x.logsumexp(1),
 }
 
 
@@ -73,7 +80,8 @@ def test_result_version_of_inference_input(torch, name, mode):
                 out = op(L, x)
         else:
             out = op(L, x)
-        seen.append((_versions(out), np.asarray(out.tolist()).tolist()))
+        seen.append((_versions(out), [np.asarray(o.tolist()).tolist() for o in
+                                      (out if isinstance(out, tuple) else (out,))]))
     assert seen[0] == seen[1]
 
 

@@ -293,7 +293,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
                          f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")   # (wrapped)
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
-        return save_result(result(extreme, all_node, (input,)), input)
+        return save_result(count_kernel_writes(result(extreme, all_node, (input,)), (input,), 1), input)
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)     # (grad_fn._saved_dim shows it as given)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
@@ -304,7 +304,10 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
                  keepdim=keepdim, indices=indices, dim_as_given=dim_as_given)
-    return return_type(out, plain_output(indices.astype(np.int64), input))
+    indices = plain_output(indices.astype(np.int64), input)
+    # (PyTorch's kernel writes kept dims, then squeezes them in place: 2 steps; a 0-d input's 1)
+    writes = 1 if not array.ndim else 0 if keepdim else 2
+    return return_type(count_kernel_writes(out, (input,), writes), count_kernel_writes(indices, (input,), writes))
 
 
 @history_first
@@ -907,7 +910,7 @@ def logsumexp(input, dim, keepdim=False):
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=array.shape, dim_as_given=dim_as_given)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1), input)
 
 
 _ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)
