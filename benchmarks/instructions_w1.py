@@ -27,7 +27,7 @@ def run_steps(implementation, n_steps):
 
     import numpy as np
 
-    from .mlp import BATCH, learner_step, make_data, numpy_step, tensors_for
+    from .mlp import BATCH, learner_step, make_data, numpy_learner_step, numpy_step, tensors_for
     data = make_data()
     if implementation == "numpy":
         inputs, labels, parameters = data
@@ -36,6 +36,14 @@ def run_steps(implementation, n_steps):
 
         def step():
             numpy_step(inputs, labels, parameters, rows)
+    elif implementation == "numpy-learner":
+        inputs, labels, parameters = data
+        rows = np.arange(BATCH)
+        parameters = [p.copy() for p in parameters]
+        grads = [np.zeros_like(p) for p in parameters]
+
+        def step():
+            numpy_learner_step(inputs, labels, parameters, grads, rows)
     else:
         import minigrad
         x, y, params = tensors_for(minigrad, data)
@@ -71,8 +79,10 @@ def main():
     line = f"W1 per step: minigrad {ours:,.0f} instructions"
     if not arguments.minigrad_only:
         floor = per_step("numpy", short, long)
+        learner = per_step("numpy-learner", short, long)
         line += (f", numpy by hand {floor:,.0f}, difference {ours - floor:,.0f} "
-                 f"(ratio {ours / floor:.3f})")
+                 f"(ratio {ours / floor:.3f}); numpy written as the learner's step "
+                 f"{learner:,.0f} (ratio {learner / floor:.3f})")
     print(line)
 
 

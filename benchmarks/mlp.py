@@ -23,6 +23,7 @@ from .timing import compare, import_torch, optional_libraries, stopwatch
 LAYER_SIZES = (784, 256, 10)
 BATCH = 128
 LEARNING_RATE = 0.01
+LEARNER_NUMPY = "numpy, learner's step"      # numpy_learner_step's name in the results
 
 
 def make_data(seed=0):
@@ -102,6 +103,41 @@ def numpy_step(x, y, parameters, rows, lr=LEARNING_RATE):
     return loss
 
 
+def numpy_learner_step(x, y, parameters, grads, rows, lr=LEARNING_RATE):
+    """``learner_step`` written out with numpy: the same arrays an autograd library must make.
+
+    The learner's code asks for new arrays at every operation, for each gradient to be
+    added into a ``.grad`` that ``zero_()`` filled with zeros, and for a temporary
+    ``lr * p.grad``: memory traffic the tight ``numpy_step`` avoids. No library running
+    the learner's step can be faster than this, so it shows how much of the gap to
+    ``numpy_step`` is the step itself. ``grads`` holds one array per parameter (``.grad``).
+    """
+    w1, b1, w2, b2 = parameters
+    batch = x.shape[0]
+    # forward: one new array per operation
+    before_relu = x @ w1 + b1
+    hidden = np.maximum(before_relu, 0)
+    logits = hidden @ w2 + b2
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_probabilities = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    loss = -log_probabilities[rows, y].mean()
+    # backward: each node's gradient is a new array
+    grad_logits = np.exp(log_probabilities)
+    grad_logits[rows, y] -= 1
+    grad_logits *= 1 / batch
+    grad_hidden = grad_logits @ w2.T
+    grad_before_relu = np.where(before_relu > 0, grad_hidden, 0)
+    new_grads = (x.T @ grad_before_relu, grad_before_relu.sum(axis=0),
+                 hidden.T @ grad_logits, grad_logits.sum(axis=0))
+    for grad, new in zip(grads, new_grads):
+        grad += new                            # into the zeroed .grad
+    # the learner's update: p -= lr * p.grad; p.grad.zero_()
+    for p, grad in zip(parameters, grads):
+        p -= lr * grad
+        grad.fill(0)
+    return loss
+
+
 # --- the optional libraries, each written the way its documentation suggests ------------
 
 def mygrad_step(mygrad, x, y, parameters, lr=LEARNING_RATE):
@@ -156,6 +192,10 @@ def implementations(torch, optional, data):
     found["minigrad"] = timed(lambda: learner_step(minigrad, x, y, params))
     numpy_params = [p.copy() for p in parameters]
     found["numpy"] = timed(lambda: numpy_step(inputs, labels, numpy_params, rows))
+    learner_params = [p.copy() for p in parameters]
+    learner_grads = [np.zeros_like(p) for p in parameters]
+    found[LEARNER_NUMPY] = timed(lambda: numpy_learner_step(inputs, labels, learner_params,
+                                                            learner_grads, rows))
     if torch is not None:
         tx, ty, tparams = tensors_for(torch, data)
         found["torch"] = timed(lambda: learner_step(torch, tx, ty, tparams))
@@ -185,6 +225,10 @@ def check_agreement(torch):
     numpy_params = [p.copy() for p in parameters]
     losses["numpy"] = float(numpy_step(inputs, labels, numpy_params, np.arange(BATCH)))
     updated["numpy"] = numpy_params[0]
+    learner_params = [p.copy() for p in parameters]
+    losses[LEARNER_NUMPY] = float(numpy_learner_step(
+        inputs, labels, learner_params, [np.zeros_like(p) for p in parameters], np.arange(BATCH)))
+    updated[LEARNER_NUMPY] = learner_params[0]
     if torch is not None:
         tx, ty, tparams = tensors_for(torch, data)
         losses["torch"] = learner_step(torch, tx, ty, tparams).item()

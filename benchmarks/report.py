@@ -115,9 +115,9 @@ def print_table(results, stream=sys.stdout, markdown=False):
     if markdown:
         print_markdown(results, stream)
         return
-    width = 24
     for key, section in results["workloads"].items():
         print(f"\n{section['title']}  [{section['wall_seconds']:.0f} s]", file=stream)
+        width = max([24] + [len(row[0]) for row in section["rows"]])
         for name, measured, ratio_text in section["rows"]:
             print(f"  {name:<{width}} {measured:<46} {ratio_text}", file=stream)
         for target in targets_of(section):

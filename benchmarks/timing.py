@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Autograd libraries that get extra rows when they can be imported. They are
 # never a dependency of the project (see the notes in __main__.py).
 OPTIONAL_LIBRARIES = ("micrograd", "mygrad", "autograd")
-MAIN_IMPLEMENTATIONS = ("minigrad", "numpy", "torch")
+MAIN_IMPLEMENTATIONS = ("minigrad", "numpy", "torch", "numpy, learner's step")
 # What a run may report besides seconds: events counted, reported for the worst run.
 COUNTED_PHASES = {"full_collections"}
 

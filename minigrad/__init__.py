@@ -219,6 +219,9 @@ from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
 from . import distributions  # noqa: F401  (torch.distributions: Normal, Categorical, kl_divergence, ...)
+from ._foreach import FUNCTIONS as _FOREACH  # noqa: E402  (torch._foreach_add_, ...: a list at once)
+globals().update(_FOREACH)
+del _FOREACH
 
 # Python-name aliases PyTorch also has
 float = float32

@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from ._tensor import Tensor
+from . import _dtype
 
 _MISSING = object()
 _MASK = 2**64 - 1
@@ -33,6 +34,12 @@ _CHECKS = {
     "int": _is_int,
     "bool": lambda v: isinstance(v, bool),        # (not numpy's bool: PyTorch refuses it too)
     "tuple of Tensors": lambda v: isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) for t in v),
+    # (the torch._foreach_* functions: a Number is a Python number, Scalars a sequence of them)
+    "Number": lambda v: isinstance(v, (int, float, complex, np.number, np.bool_))
+    or (isinstance(v, Tensor) and v.ndim == 0),
+    "tuple of Scalars": lambda v: isinstance(v, (tuple, list)) and all(
+        isinstance(x, (int, float, complex, np.number, np.bool_)) for x in v),
+    "ScalarType": lambda v: isinstance(v, _dtype.dtype),
 }
 
 
@@ -43,6 +50,14 @@ def _type_name(value):
     if isinstance(value, Tensor) or kind.__module__ == "builtins":
         return kind.__name__
     return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _described(value):
+    """As PyTorch's "didn't match" lines describe an argument: a list shows its items' types
+    (``list of [Tensor, Tensor]``)."""
+    if isinstance(value, (list, tuple)):
+        return f"{_type_name(value)} of [{', '.join(_type_name(item) for item in value)}]"
+    return _type_name(value)
 
 
 class _Parameter:
@@ -117,6 +132,11 @@ class _Signature:
                 return None
             elif p.check(value):
                 values[p.name] = value
+            elif p.type_name == "tuple of Tensors" and isinstance(value, (list, tuple)):
+                # (PyTorch stops at a list with something else in it, whatever signature is next)
+                item = next(i for i, v in enumerate(value) if not isinstance(v, Tensor))
+                raise TypeError(f"expected Tensor as element {item} in argument {index}, but got "
+                                f"{_type_name(value[item])}")
             elif raise_error:
                 where = "" if by_keyword else f" (position {position + 1})"
                 raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name}, "
@@ -197,7 +217,7 @@ class Signatures:
                     value = args[i] if i < len(args) else kwargs[name]
                     fits = _type_name(value) in {"int": ("int", "long"), "float": ("float", "int", "long")}.get(
                         type_name, (type_name,))
-                    text = (f"{name}=" if i >= len(args) else "") + _type_name(value)
+                    text = (f"{name}=" if i >= len(args) else "") + _described(value)
                     marked.append(text if fits else f"!{text}!")
                 lines.append("      didn't match because some of the arguments have invalid types: ("
                              + ", ".join(marked) + ")")

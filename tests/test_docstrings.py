@@ -18,6 +18,7 @@ MODULES = [
     "minigrad.autograd.graph", "minigrad.func", "minigrad.utils.checkpoint", "minigrad.viz",
     "minigrad.optim.lr_scheduler", "minigrad.utils.data",
     "minigrad.distributions", "minigrad.distributions.constraints", "minigrad.distributions.transforms",
+    "minigrad.distributions.constraint_registry",
 ]
 
 

@@ -1876,6 +1876,31 @@ def test_random_programs_match_pytorch(torch, program):
     # an operation in inference mode, its result used while recording
     [("leaf", (3,), 1, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), False, False),
      ("unary", "scale", (1,), False, False), ("backward", "backward", (2,), False, False)],
+    # --- found with seeds 5034 and up ---
+    # channel_shuffle writes new memory, also when no channel moves
+    [("leaf", (2, 3), 0, False, True), ("unary", "channel_shuffle", (0,), True, False),
+     ("inplace", "F_celu_", (0,), True, False)],
+    # x.heaviside_(v) and x.lerp_(end, w) check the dtypes before the loop checks the shapes
+    [("leaf", (3,), 0, False, True), ("leaf64", (2,), 1, False, True), ("inplace_binary", "heaviside_", (0, 1), True, False)],
+    [("leaf", (3,), 0, False, True), ("leaf64", (2,), 1, False, True), ("inplace_binary", "lerp_", (0, 1), True, False)],
+    # a product saving an inference tensor for backward refuses it before its shapes are checked
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "F_cosine_embedding", (0, 1), False, False)],
+    # as_strided of an overlapping view: each element's gradient is divided by how often the
+    # view sees it, before the view's own backward adds the copies up again
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), False, False),
+     ("view", "as_strided_overlap", (1,), False, False), ("backward", "backward", (2,), False, False)],
+    # the gradient of a pooling's (or reflect/replicate padding's) gradient for the input is
+    # PyTorch's zeros_like(self): the leaf gets zeros as its .grad (version 1), not nothing
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("grad_outputs", "leaves", (1, 0), True, True), ("backward", "backward", (2,), False, False)],
+    # select_scatter (slice_, diagonal_) of an overlapping view copies the whole storage and sees
+    # it with the view's strides (PyTorch's clone_preserve_strides): the result overlaps too
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_overlap", (0,), True, False),
+     ("unary", "select_scatter", (1,), True, False)],
+    # pinverse's gradient, recorded under create_graph, follows PyTorch's steps (its nodes)
+    [("leaf", (2, 3), 0, False, True), ("unary", "pinverse", (0,), False, False),
+     ("grad_outputs", "leaves", (1, 0), True, True)],
     # adaptive_avg_pool1d of an inference tensor outside inference mode: version 1 (resize_)
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "F_adaptive_avg_pool1d", (1,), True, False)],

@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
 from .pointwise import _broadcast_error, _operand_arrays, _own, laid_out_as_pytorch
-from .views import check_history_kept
+from .views import SAVES_BOTH, check_history_kept
 
 
 class Atan2Backward0(Node):
@@ -80,7 +80,7 @@ def atan2(input, other):
     try:
         out = _atan2_array(a, b, dtype)
     except ValueError:
-        check_history_kept(input, other)
+        check_history_kept(input, other, saves=SAVES_BOTH)
         raise _broadcast_error(input, other) from None
     return result(laid_out_as_pytorch(np.asarray(out), a, b), Atan2Backward0, (input, other),
                   saved=(input, other))

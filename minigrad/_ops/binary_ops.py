@@ -16,6 +16,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result, save_result, zeros_set_in_place
 from .pointwise import _binary, _operand_arrays, kernel_not_implemented, pow, rpow
+from .views import SAVES_BOTH
 from .rounding import _NotImplementedBackward
 
 
@@ -161,7 +162,7 @@ def fmax(input, other):
     Gradient: grad to the one picked (input on ties), 0 to the other.
     """
     _other_must_be_tensor("fmax", other)
-    return result(_binary(np.fmax, input, other), FmaxBackward0, (input, other), saved=(input, other))
+    return result(_binary(np.fmax, input, other, SAVES_BOTH), FmaxBackward0, (input, other), saved=(input, other))
 
 
 def fmin(input, other):
@@ -170,7 +171,7 @@ def fmin(input, other):
     Gradient: grad to the one picked (input on ties), 0 to the other.
     """
     _other_must_be_tensor("fmin", other)
-    return result(_binary(np.fmin, input, other), FminBackward0, (input, other), saved=(input, other))
+    return result(_binary(np.fmin, input, other, SAVES_BOTH), FminBackward0, (input, other), saved=(input, other))
 
 
 # --- heaviside -----------------------------------------------------------------------------
@@ -184,6 +185,13 @@ class _HeavisideBackward(_NotImplementedBackward):
 _HeavisideBackward.__name__ = _HeavisideBackward.__qualname__ = "NotImplemented"
 
 
+def check_heaviside_dtypes(input, values):
+    """PyTorch's heaviside checks the dtypes before broadcasting the shapes (x.heaviside_(v)
+    too, before the loop's shape check)."""
+    if input._array.dtype != values._array.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
 def heaviside(input, values):
     """The step function: 0 where input < 0, 1 where input > 0, ``values`` where input is 0.
 
@@ -192,8 +200,7 @@ def heaviside(input, values):
     if not isinstance(values, Tensor):
         raise TypeError("heaviside(): argument 'values' (position 2) must be Tensor, not "
                         f"{type(values).__name__}")
-    if input._array.dtype != values._array.dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    check_heaviside_dtypes(input, values)
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
     if out.dtype.kind == "f":
         # PyTorch's rule is (input == 0 ? values : input > 0): a NaN input gives 0 (numpy: NaN)

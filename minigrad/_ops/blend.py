@@ -261,6 +261,14 @@ def _fused_multiply_add(a, b, c):
         return np.where(np.isfinite(exact), exact, product + c)
 
 
+def check_lerp_dtypes(input, end, *_):
+    """end must have input's dtype: PyTorch's lerp checks it before broadcasting the shapes
+    (x.lerp_(end, 0.5) too, before the loop's shape check)."""
+    if end._array.dtype != input._array.dtype:      # (PyTorch names the C++ types: 'long int')
+        raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `end` but got dtype "
+                           f"{cpp_type_name(end.dtype)}")
+
+
 def lerp(input, end, weight):
     """The point a fraction ``weight`` of the way from input to end: input + weight * (end - input).
 
@@ -269,10 +277,8 @@ def lerp(input, end, weight):
     """
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type(end).__name__}")
+    check_lerp_dtypes(input, end)
     dtype = input._array.dtype
-    if end._array.dtype != dtype:           # (PyTorch names the C++ types: 'long int')
-        raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `end` but got dtype "
-                           f"{cpp_type_name(end.dtype)}")
     weighted = isinstance(weight, Tensor)
     # (a 0-d weight is read as a number of any dtype, but stays an input that may require grad)
     if weighted and weight._array.dtype != dtype and weight.ndim:

@@ -111,7 +111,7 @@ def ldexp(input, other):
     dtype = result_type(base, other)
     with np.errstate(over="ignore", invalid="ignore"):     # (as PyTorch: self * pow(2, other))
         out = _binary(lambda b, e: np.multiply(b, np.power(np.asarray(2.0, dtype), np.asarray(e, dtype)),
-                                               dtype=dtype), base, other)
+                                               dtype=dtype), base, other, ((1,), ()))
     return save_result(result(out, LdexpBackward0, (input, other)), other)
 
 
@@ -172,7 +172,8 @@ def nextafter(input, other):
     dtype = result_type(input, other)
     if dtype.kind != "f":
         raise _kernel_error("nextafter_cpu", dtype)
-    out = _binary(lambda a, b: np.nextafter(np.asarray(a, dtype), np.asarray(b, dtype)), input, other)
+    out = _binary(lambda a, b: np.nextafter(np.asarray(a, dtype), np.asarray(b, dtype)), input, other,
+                  ((1,), ()))
     return result(out, NextafterBackward0, (input, other), saved=(input, other))
 
 

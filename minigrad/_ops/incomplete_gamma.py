@@ -123,7 +123,7 @@ def _incomplete(name, upper, input, other, position=2):
     dtype = result_type(input, other)
     if dtype.kind != "f":
         raise _kernel_error(f"{'igammac' if upper else 'igamma'}_cpu", dtype)
-    out = _binary(lambda a, x: _igamma64(a, x, upper).astype(dtype), input, other)
+    out = _binary(lambda a, x: _igamma64(a, x, upper).astype(dtype), input, other, ((), (0, 1)))
     node = IgammacBackward0 if upper else IgammaBackward0
     # (both are saved for other's gradient only, as PyTorch saves them: self has none)
     return result(out, node, (input, other), saved=(input, other) if needs_grad((other,)) else (None, None))

@@ -310,7 +310,8 @@ def check_result_fits(tensor, shape, dtype):
 
     Called after computing (``_write``, for every in-place operation) and, where PyTorch's loop
     checks before its kernel runs, before computing (``_with_others_inplace``,
-    ``bitwise.check_castable``); lerp_ is the exception that checks its dtypes first."""
+    ``bitwise.check_castable``); heaviside_ and lerp_ check their dtypes first
+    (inplace_unary._CHECKED_BEFORE_SHAPES)."""
     if tuple(shape) != tensor._array.shape:
         raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")

@@ -117,10 +117,10 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                     and name not in _OVERLAP_UNCHECKED:
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
-        if in_own_memory == "elementwise" and len(others) == 1 and name != "lerp_":
-            # PyTorch's loop settles the result's shape before the kernel runs (lerp_'s kernel
-            # checks the dtypes of end and weight first, so its shape is checked after: written)
-            _check_loop_shapes(self, others)
+        if in_own_memory == "elementwise" and len(others) == 1:
+            # PyTorch's loop settles the result's shape before the kernel runs (heaviside_ and
+            # lerp_ check their dtypes first: _CHECKED_BEFORE_SHAPES)
+            _check_loop_shapes(self, others, _CHECKED_BEFORE_SHAPES.get(name))
 
         def written(t, *_):
             if name == "addr_":
@@ -151,6 +151,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
     return method
 
 
+# elementwise in-place forms whose operation checks the dtypes before the loop checks the shapes
+_CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp_": blend.check_lerp_dtypes}
+
 # matrix products whose kernels check no overlap of self with the other operands (PyTorch lets
 # x.addmm_(x.t(), x) through)
 _OVERLAP_UNCHECKED = ("addmm_", "addmv_", "addbmm_", "baddbmm_")
@@ -174,10 +177,13 @@ def _check_addr_self(self, vec1, vec2):
                            f"v2: {list(vec2._array.shape)}")
 
 
-def _check_loop_shapes(self, others):
+def _check_loop_shapes(self, others, checked_first=None):
     """An elementwise x.op_(y): PyTorch's loop checks the shapes (y broadcast to x's shape)
-    before the dtypes and its kernel (x.hypot_(y) of integers of another shape says the shape)."""
+    before the dtypes and its kernel (x.hypot_(y) of integers of another shape says the shape);
+    ``checked_first(self, *others)`` is what the operation checks before it builds the loop."""
     check_inplace(self, others=others)          # (autograd's rules come first)
+    if checked_first is not None:
+        checked_first(self, *others)
     try:
         shape = np.broadcast_shapes(self._array.shape, *(o._array.shape for o in others))
     except ValueError:

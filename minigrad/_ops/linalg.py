@@ -16,7 +16,7 @@ from ..autograd.forward_ad import _DualLevel
 from . import result
 from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view
-from .views import check_history_kept
+from .views import SAVES_OTHER, check_history_kept
 from .pointwise import _broadcast_error, kernel_not_implemented
 
 
@@ -174,11 +174,11 @@ def mm(input, mat2):
     _check_tensor(mat2, "mm")
     a, b = input._array, mat2._array     # (the arrays' shapes and dtypes: no Size or dtype made)
     if a.ndim != 2 or b.ndim != 2:
-        check_history_kept(input, mat2)      # PyTorch records the product before checking it
+        check_history_kept(input, mat2, saves=SAVES_OTHER)   # (recorded, then checked)
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
         raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
     if a.shape[1] != b.shape[0]:
-        check_history_kept(input, mat2)
+        check_history_kept(input, mat2, saves=SAVES_OTHER)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")

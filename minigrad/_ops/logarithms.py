@@ -20,6 +20,7 @@ from ..autograd.graph import Node
 from . import result, save_result
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
+from .views import SAVES_BOTH
 from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
                         kernel_not_implemented, like_its_input, mul_by_number, pow, where)
 
@@ -153,7 +154,7 @@ def logaddexp(input, other):
     """
     dtype = _float_pair("logaddexp", input, other)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = _binary(np.logaddexp, input, other).astype(dtype, copy=False)
+        out = _binary(np.logaddexp, input, other, SAVES_BOTH).astype(dtype, copy=False)
     return result(out, LogaddexpBackward0, (input, other), saved=(input, other))
 
 
@@ -164,7 +165,7 @@ def logaddexp2(input, other):
     """
     dtype = _float_pair("logaddexp2", input, other)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = _binary(np.logaddexp2, input, other).astype(dtype, copy=False)
+        out = _binary(np.logaddexp2, input, other, SAVES_BOTH).astype(dtype, copy=False)
     return result(out, Logaddexp2Backward0, (input, other), saved=(input, other))
 
 
@@ -248,7 +249,7 @@ def xlogy(input, other):
         return result(out, XlogyBackward1, (other,), saved=(other,), self=input)
     a, b, dtype = _operand_arrays(input, other)
     if dtype.kind == "f":
-        out = _binary(lambda x, y: _xlogy_array(x, y, dtype), input, other)
+        out = _binary(lambda x, y: _xlogy_array(x, y, dtype), input, other, SAVES_BOTH)
     else:                              # integers and bools: float32, as log's result
         out = _binary(lambda x, y: _xlogy_array(x, y, np.dtype(np.float32)),
                       _wrap(np.asarray(a, np.float32)), np.asarray(b, np.float32))

@@ -173,7 +173,8 @@ def dist(input, other, p=2):
     """``torch.dist``: the ``p``-norm of ``input - other`` (broadcast), a 0-d tensor.
     Gradient: the norm's gradient at the difference, with opposite signs for the two."""
     from .views import check_history_kept
-    check_history_kept(input, other)        # (before the shapes, as PyTorch's recorded operations)
+    check_history_kept(input, other, saves=((0, 1), (0, 1)))    # (before the shapes, as PyTorch's
+                                                                # recorded operations)
     try:
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
     except ValueError:

@@ -19,7 +19,7 @@ from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
 from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
-from .views import check_history_kept
+from .views import SAVES_BOTH, SAVES_OTHER, check_history_kept
 from .._python_arg_parser import invalid_combination
 
 _PYTHON_NUMBERS = (int, float, bool)
@@ -120,7 +120,9 @@ def _broadcast_error(a, b):
     return RuntimeError(f"shapes {shape_a} and {shape_b} cannot be broadcast together")
 
 
-def _binary(ufunc, a, b):
+def _binary(ufunc, a, b, saves=None):
+    """ufunc(a, b) in PyTorch's result dtype and layout; ``saves``: what the recorded
+    operation saves for backward (see check_history_kept), reported before a shape error."""
     # the two usual cases are read here, without the call to _operand_arrays (every
     # operation of a graph of tiny tensors pays for each Python call)
     a_arr = a._array if isinstance(a, Tensor) else None
@@ -133,7 +135,7 @@ def _binary(ufunc, a, b):
     try:
         out = ufunc(a_arr, b_arr)
     except ValueError:
-        check_history_kept(a, b)          # PyTorch records the operation before it computes
+        check_history_kept(a, b, saves=saves)     # PyTorch records the operation before it computes
         raise _broadcast_error(a, b) from None
     if out.dtype is not dtype and out.dtype != dtype:
         out = out.astype(dtype)
@@ -588,7 +590,7 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    out = result(_binary(np.multiply, input, other), MulBackward0, (input, other))
+    out = result(_binary(np.multiply, input, other, SAVES_OTHER), MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
@@ -706,7 +708,7 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 out = np.true_divide(a_arr, b_arr)
     except ValueError:
-        check_history_kept(input, other)
+        check_history_kept(input, other, saves=((1,), (0, 1)))    # (see below)
         raise _broadcast_error(input, other) from None
     out = laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr)
     out = result(out, DivBackward0, (input, other))
@@ -899,7 +901,7 @@ def pow(input, exponent):
         return rpow(exponent, input)
     if isinstance(exponent, Tensor):
         with np.errstate(all="ignore"):       # 0 ** -1 = inf, (-1) ** 0.5 = nan, 1e30 ** 2 = inf
-            array = _binary(_power_as_pytorch(input, exponent), input, exponent)
+            array = _binary(_power_as_pytorch(input, exponent), input, exponent, SAVES_BOTH)
         _check_not_bool_power(array)
         out = result(array, PowBackward1, (input, exponent))
         return save_result(out, input, exponent)
@@ -1693,7 +1695,7 @@ def clamp_min(input, min=_NOT_GIVEN):
     """
     _check_one_bound("clamp_min", input, min)
     if isinstance(min, Tensor):
-        return result(_binary(_maximum, input, min), ClampMinBackward1, (input, min), saved=(input, min))
+        return result(_binary(_maximum, input, min, SAVES_BOTH), ClampMinBackward1, (input, min), saved=(input, min))
     return _clamp_numbers(input, min, None, ClampMinBackward0, min=min)
 
 
@@ -1705,7 +1707,7 @@ def clamp_max(input, max=_NOT_GIVEN):
     """
     _check_one_bound("clamp_max", input, max)
     if isinstance(max, Tensor):
-        return result(_binary(_minimum, input, max), ClampMaxBackward1, (input, max), saved=(input, max))
+        return result(_binary(_minimum, input, max, SAVES_BOTH), ClampMaxBackward1, (input, max), saved=(input, max))
     return _clamp_numbers(input, None, max, ClampMaxBackward0, max=max)
 
 
@@ -1790,7 +1792,7 @@ class MaximumBackward0(Node):
 
 def maximum(input, other):
     """The larger of input and other elementwise. Gradient: to the larger one (halved for each on a tie)."""
-    return result(_binary(_maximum, input, other), MaximumBackward0, (input, other),
+    return result(_binary(_maximum, input, other, SAVES_BOTH), MaximumBackward0, (input, other),
                   saved=(input, other))
 
 
@@ -1816,7 +1818,7 @@ class MinimumBackward0(Node):
 
 def minimum(input, other):
     """The smaller of input and other elementwise. Gradient: to the smaller one (halved for each on a tie)."""
-    return result(_binary(_minimum, input, other), MinimumBackward0, (input, other),
+    return result(_binary(_minimum, input, other, SAVES_BOTH), MinimumBackward0, (input, other),
                   saved=(input, other))
 
 

@@ -13,6 +13,7 @@ from ..autograd.graph import Node
 from . import result
 from .._dtype import result_type
 from .._python_arg_parser import invalid_combination
+from .views import check_history_kept
 from .pointwise import (DivBackward0, _binary, _own, _broadcast_error, _operand_arrays,
                         kernel_not_implemented, laid_out_as_pytorch, like_its_input)
 
@@ -181,8 +182,9 @@ def _trunc_quotient(a, b):
     return floor + ((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)))
 
 
-def _rounded_array(input, other, rounding_mode, kernel):
-    """The quotient's values for ``rounding_mode``, in the dtype PyTorch gives them."""
+def _rounded_array(input, other, rounding_mode, kernel, saves=None):
+    """The quotient's values for ``rounding_mode``, in the dtype PyTorch gives them (``saves``:
+    what the recorded operation saves, see check_history_kept)."""
     if result_type(input, other).kind == "b" and rounding_mode is not None:
         raise kernel_not_implemented(kernel, input)
     if rounding_mode is None:
@@ -190,10 +192,12 @@ def _rounded_array(input, other, rounding_mode, kernel):
         try:
             return laid_out_as_pytorch(_true_quotient(a_arr, b_arr, dtype), a_arr, b_arr)
         except ValueError:
+            check_history_kept(input, other, saves=saves)
             raise _broadcast_error(input, other) from None
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):    # x // 0.0 is inf, silently
-        return _binary(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other)
+        return _binary(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other,
+                       saves)
 
 
 # one element of each rounding division, for in-place loops that read their own writes
@@ -208,7 +212,7 @@ def div_rounded(input, other, rounding_mode):
     DivBackward2 whenever rounding_mode is given, None too.
     """
     _check_rounding_mode(rounding_mode)
-    out = _rounded_array(input, other, rounding_mode, f"div_{rounding_mode}_cpu")
+    out = _rounded_array(input, other, rounding_mode, f"div_{rounding_mode}_cpu", ((1,), (0, 1)))
     # other is saved as a tensor (a number as PyTorch wraps it: int64 or float64); input only
     # when other's gradient needs it
     other_saved = other if isinstance(other, Tensor) else _wrap(np.asarray(other))
@@ -352,7 +356,7 @@ def _remainder_like(numpy_function, kernel, input, other, node_number, node_tens
         raise kernel_not_implemented(kernel, input)
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
-        out = _binary(numpy_function, input, other)
+        out = _binary(numpy_function, input, other, ((), (0, 1)))     # (see below)
     if isinstance(other, Tensor):
         # both are needed only for other's gradient: PyTorch saves them only if other requires grad
         saved = (input, other) if other._graph_requires_grad else None

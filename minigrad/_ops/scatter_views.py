@@ -13,6 +13,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from .views import history_first
+from .strided import storage_of
 from . import result
 from .shape import select
 from .einsum import diagonal
@@ -37,11 +38,33 @@ def _zeros_like(tensor, dtype):
     return _wrap(np.zeros(tensor.shape, dtype=dtype))
 
 
-def _scattered(input, src, index):
-    """A contiguous copy of input with src written at ``index`` (cast to input's dtype)."""
-    out = np.array(input._array, order="C")
-    out[index] = src._array
+def _clone_keeping_strides(input):
+    """The copy of ``input`` the *_scatter operations write into, PyTorch's
+    clone_preserve_strides: the whole storage copied and seen with input's sizes, strides and
+    offset (so a transposed or overlapping input gives a transposed or overlapping result);
+    an input that repeats elements through a step of 0 (expand) is copied row-major instead.
+    Returns the array and the storage it sees (None for a row-major copy)."""
+    array = input._array
+    if not array.size or any(step == 0 and n > 1 for n, step in zip(array.shape, array.strides)):
+        return np.array(array, order="C"), None
+    memory, offset = storage_of(input)
+    memory = memory.copy()
+    return np.lib.stride_tricks.as_strided(memory[offset:], array.shape, array.strides), memory
+
+
+def _with_storage(out, memory):
+    """``out`` (made from a _clone_keeping_strides array) keeps the whole copied storage."""
+    if memory is not None:
+        out.__dict__["_storage_memory"] = memory      # (its storage: see strided.py)
     return out
+
+
+def _scattered(input, src, index):
+    """A copy of input (see _clone_keeping_strides) with src written at ``index`` (cast to
+    input's dtype), and the storage the copy sees."""
+    out, memory = _clone_keeping_strides(input)
+    out[index] = src._array
+    return out, memory
 
 
 # --- select_scatter --------------------------------------------------------------------------
@@ -84,8 +107,9 @@ def select_scatter(input, src, dim, index):
                          f"{list(input.shape)} at dimension {dim}")
     position = (slice(None),) * dim + (index % size,)
     _check_src_size(src, input._array[position].shape)
-    return result(_scattered(input, src, position), SelectScatterBackward0, (input, src),
-                  dim=dim, index=index, dim_as_given=dim_as_given)
+    values, memory = _scattered(input, src, position)
+    return _with_storage(result(values, SelectScatterBackward0, (input, src),
+                                dim=dim, index=index, dim_as_given=dim_as_given), memory)
 
 
 # --- slice_scatter ---------------------------------------------------------------------------
@@ -128,9 +152,10 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     # (a Python slice clamps start and end to the dimension, as PyTorch does)
     position = (slice(None),) * dim + (slice(start, end, step),)
     _check_src_size(src, input._array[position].shape)
-    return result(_scattered(input, src, position), SliceScatterBackward0, (input, src),
-                  dim=dim, start=start, end=end, step=step, position=position,
-                  dim_as_given=dim_as_given)
+    values, memory = _scattered(input, src, position)
+    return _with_storage(result(values, SliceScatterBackward0, (input, src),
+                                dim=dim, start=start, end=end, step=step, position=position,
+                                dim_as_given=dim_as_given), memory)
 
 
 # --- diagonal_scatter ------------------------------------------------------------------------
@@ -167,13 +192,14 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     Gradient: src gets grad.diagonal(offset, dim1, dim2); input gets grad with zeros there.
     """
     _check_src("diagonal_scatter", src)
-    out = _wrap(np.array(input._array, order="C"))      # (no history: only its diagonal view)
+    values, memory = _clone_keeping_strides(input)
+    out = _wrap(values)                                 # (no history: only its diagonal view)
     view = diagonal(out, offset, dim1, dim2)            # checks the dims, as PyTorch does
     _check_src_size(src, view.shape)
     view._array[...] = src._array                       # writes into out's memory
-    return result(out._array, DiagonalScatterBackward0, (input, src), offset=offset,
-                  dim1=_normalize_dim(dim1, input.ndim), dim2=_normalize_dim(dim2, input.ndim),
-                  dim1_as_given=dim1, dim2_as_given=dim2, src_shape=tuple(view.shape))
+    return _with_storage(result(out._array, DiagonalScatterBackward0, (input, src), offset=offset,
+                                dim1=_normalize_dim(dim1, input.ndim), dim2=_normalize_dim(dim2, input.ndim),
+                                dim1_as_given=dim1, dim2_as_given=dim2, src_shape=tuple(view.shape)), memory)
 
 
 # --- narrow_copy -----------------------------------------------------------------------------

@@ -94,13 +94,10 @@ def _unstable_order(array, dim, descending):
 
 
 def _laid_out_like(like, values):
-    """``values`` copied into memory laid out like ``like`` (its strides' order), unless
-    ``like`` sees some memory twice (expand): then in the usual (C) order."""
-    if not like.size:           # (numpy lays out a new empty array its own way)
-        return empty_laid_out_like(like, values.dtype)
-    if any(stride == 0 and n > 1 for stride, n in zip(like.strides, like.shape)):
-        return np.asarray(values, order="C")
-    out = np.empty_like(like, dtype=values.dtype)
+    """``values`` copied into new memory laid out like ``like``, as PyTorch's ``empty_like``
+    lays it out (its very steps when ``like`` fills a block, even those of size-1 dims; the
+    usual (C) order when it sees some memory twice, expand; else its strides' order)."""
+    out = empty_laid_out_like(like, values.dtype)
     out[...] = values
     return out
 
@@ -181,7 +178,7 @@ def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
                  indices=indices, dim_as_given=dim_as_given)
     if not array.size:          # (laid out like the input, which may step by 0)
         return return_types.sort(keep_zero_steps(out), keep_zero_steps(plain_output(order, input)))
-    return return_types.sort(out, plain_output(order.copy(order="K"), input))
+    return return_types.sort(out, plain_output(_laid_out_like(array, order), input))
 
 
 @history_first

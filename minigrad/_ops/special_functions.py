@@ -279,7 +279,8 @@ def xlog1py(input, other):
     a, b, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                  # integers and bools: float32, as log1p's result
         input, other, dtype = _as_float32(input), _as_float32(other), np.dtype(np.float32)
-    out = _binary(lambda x, y: _xlog1py_array(np.asarray(x, dtype), np.asarray(y, dtype), dtype), input, other)
+    out = _binary(lambda x, y: _xlog1py_array(np.asarray(x, dtype), np.asarray(y, dtype), dtype), input, other,
+                  ((0, 1), (0, 1)))
     if not isinstance(other, Tensor):
         return result(out, SpecialXlog1PyBackward2, (input,), saved=(input,), other=other)
     return result(out, SpecialXlog1PyBackward0, (input, other), saved=(input, other))
@@ -363,7 +364,7 @@ def zeta(input, other):
     a, b, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":
         input, other, dtype = _as_float32(input), _as_float32(other), np.dtype(np.float32)
-    out = _binary(lambda x, y: _zeta64(x, y).astype(dtype), input, other)
+    out = _binary(lambda x, y: _zeta64(x, y).astype(dtype), input, other, ((), (0, 1)))
     if not isinstance(other, Tensor):
         return result(out, SpecialZetaBackward2, (input,))     # (PyTorch keeps nothing: no derivative)
     # (both are saved for other's gradient only, as PyTorch saves them: self has none)

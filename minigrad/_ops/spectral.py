@@ -340,19 +340,20 @@ class LinalgPinvBackward0(Node):
 
 
 def _pinv_gradient(A, P, grad):
-    """The sum above, grouped as PyTorch's pinv_backward groups it (the products of the smallest
-    matrices first). Its first term is a transpose, so the gradient is laid out transposed
-    (and AccumulateGrad copies it into a .grad laid out as A: version 1)."""
+    """The formula above in PyTorch's steps (its values, and its nodes under create_graph):
+    the products are grouped to keep the matrices small, by whether A is wide or tall. Its
+    first term is a transpose, so the gradient is laid out transposed (and AccumulateGrad
+    copies it into a .grad laid out as A: version 1)."""
     P_t, grad_t = P.mT, grad.mT
     if A.shape[-2] <= A.shape[-1]:
-        K = grad_t.matmul(P)
+        K = grad_t.matmul(P)                                  # grad^T P
         K_P_t = K.matmul(P_t)
         return (-(P.matmul(K)).mT + K_P_t - A.matmul(P).matmul(K_P_t)
                 + P_t.matmul(P).matmul(grad_t - K.matmul(A)),)
-    K = P.matmul(grad_t)
+    K = P.matmul(grad_t)                                      # P grad^T
     P_t_K = P_t.matmul(K)
-    return (-(K.matmul(P)).mT + P_t_K - P_t_K.matmul(P).matmul(A)
-            + (grad_t - A.matmul(K)).matmul(P).matmul(P_t),)
+    return (-(K.matmul(P)).mT + (grad_t - A.matmul(K)).matmul(P).matmul(P_t) + P_t_K
+            - P_t_K.matmul(P).matmul(A),)
 
 
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):

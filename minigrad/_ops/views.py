@@ -30,7 +30,7 @@ import re
 import numpy as np
 
 from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, keep_settings, _SETTINGS_KEPT_AS
-from ..autograd.grad_mode import _State
+from ..autograd.grad_mode import INFERENCE_SAVE_MESSAGE, _State
 from .._tensor import _wrap
 from . import result
 
@@ -155,7 +155,27 @@ def _as_strided_backward(grad, base_array, view_array):
         memory.index_add_(0, _wrap((view_offsets - lowest).reshape(-1)), grad.reshape(-1))
     else:
         seen_as(view_array, view_offsets).copy_(grad)
+    if _may_overlap(base_array):
+        # the base sees some element several times (it is itself an overlapping view): the
+        # element's gradient is shared out among them, divided by how often the base sees it
+        count = _wrap(np.zeros(span, dtype=grad._array.dtype))
+        positions = _wrap((base_offsets - lowest).reshape(-1))
+        count.index_add_(0, positions, _wrap(np.ones(1, dtype=grad._array.dtype)).expand(positions.shape[0]))
+        with np.errstate(divide="ignore", invalid="ignore"):     # (0 / 0 where the base sees nothing)
+            memory.div_(count)
     return seen_as(base_array, base_offsets)
+
+
+def _may_overlap(array):
+    """PyTorch's quick test whether a layout may see an element twice (its dims of size 1
+    left out): taken by increasing step, each step must pass all that the smaller ones reach."""
+    reach = 0
+    for step, size in sorted((abs(step) // array.itemsize, size) for size, step in zip(array.shape, array.strides)
+                             if size != 1):
+        if step <= reach:
+            return True
+        reach += step * (size - 1)
+    return False
 
 
 class CopySlices(Node):
@@ -353,13 +373,30 @@ def _history_lost(view):
     return ""
 
 
-def check_history_kept(*tensors):
+def check_history_kept(*tensors, saves=None):
     """PyTorch looks up the history of every input before it runs a recorded operation: an
     input whose history was lost (a view whose base changed in place) raises before the
-    operation's own checks (a shape mismatch, say)."""
-    lost = _State.enabled and _lost_history(tensors)
+    operation's own checks (a shape mismatch, say).
+
+    It then saves what the backward needs, also before the kernel runs: an inference tensor it
+    would save raises next. ``saves[i]`` are the positions of the inputs saved when input i
+    requires grad (mul: ((1,), (0,)), each factor for the other's gradient)."""
+    if not _State.enabled:
+        return
+    lost = _lost_history(tensors)
     if lost:
         raise RuntimeError(lost) from None      # (alone, also when an operation's error led here)
+    if saves is not None:
+        for needed, positions in zip(tensors, saves):
+            if getattr(needed, "requires_grad", False) and any(
+                    getattr(tensors[i], "_is_inference", False) for i in positions):
+                raise RuntimeError(INFERENCE_SAVE_MESSAGE) from None
+
+
+# what binary operations save (see check_history_kept): each input for the other's gradient,
+# or both inputs for either gradient
+SAVES_OTHER = ((1,), (0,))
+SAVES_BOTH = ((0, 1), (0, 1))
 
 
 def _lost_history(values):

@@ -35,6 +35,7 @@ from .graph import (FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view
                     accumulate_into_leaf, grad_accumulator, leaf_edge)
 from .anomaly_mode import _Anomaly, run_node_checked
 from .._ops.reduction import _sum_array
+from .._ops.shape import _make_view
 from ._graph_task import GraphTask, running_tasks
 
 
@@ -443,7 +444,14 @@ def sum_to_shape(grad, shape):
         if shape == ():
             return _tensor._wrap(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, array.dtype)))
         summed = _tensor._wrap(np.asarray(_sum_array(array, dims, True, array.dtype)))
-        return summed.view(shape) if lead else summed
+        if not lead:
+            return summed
+        if 1 not in shape and 0 not in shape:
+            # summed.view(shape), made directly (a bias's gradient, every step of a training
+            # loop): only leading size-1 dims go, so numpy's reshape steps as view's would
+            # (an empty tensor's steps are view's own business)
+            return _make_view(_tensor._wrap(summed._array.reshape(shape)), summed)
+        return summed.view(shape)
     if shape == ():
         return grad.sum()                           # recorded in one step, as PyTorch does (SumBackward0)
     if dims:

@@ -63,3 +63,16 @@ from .wishart import Wishart  # noqa: E402
 
 __all__ += ["Beta", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma", "InverseGamma", "LKJCholesky",
             "NegativeBinomial", "StudentT", "Wishart"]
+
+# the other transforms, and the registries giving a transform onto a constraint
+from .transforms import (  # noqa: E402
+    CatTransform, CorrCholeskyTransform, CumulativeDistributionTransform, IndependentTransform,
+    LowerCholeskyTransform, PositiveDefiniteTransform, ReshapeTransform, SoftmaxTransform, SoftplusTransform,
+    StackTransform, TanhTransform,
+)
+from . import constraint_registry  # noqa: E402
+from .constraint_registry import biject_to, transform_to  # noqa: E402
+
+__all__ += ["CatTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform", "IndependentTransform",
+            "LowerCholeskyTransform", "PositiveDefiniteTransform", "ReshapeTransform", "SoftmaxTransform",
+            "SoftplusTransform", "StackTransform", "TanhTransform", "biject_to", "transform_to"]

@@ -9,7 +9,7 @@ __all__ = [
     "less_than", "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer",
     "one_hot", "positive", "positive_definite", "positive_integer", "real", "real_vector",
     "simplex", "square", "symmetric", "unit_interval",
-    "multinomial", "MixtureSameFamilyConstraint",
+    "multinomial", "MixtureSameFamilyConstraint", "positive_semidefinite", "cat", "stack",
 ]
 
 
@@ -301,6 +301,16 @@ class _Symmetric(_Square):
         return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
+class _PositiveSemidefinite(_Symmetric):
+    """Symmetric matrices whose eigenvalues are all at least 0."""
+
+    def check(self, value):
+        sym_check = super().check(value)
+        if not sym_check.all():
+            return sym_check
+        return torch.linalg.eigvalsh(value).ge(0).all(-1)
+
+
 class _PositiveDefinite(_Symmetric):
     def check(self, value):
         sym_check = super().check(value)
@@ -333,6 +343,7 @@ lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
 
 
@@ -352,3 +363,76 @@ class _CorrCholesky(Constraint):
 
 corr_cholesky = _CorrCholesky()
 __all__.append("corr_cholesky")
+
+
+# --- constraints on pieces of a tensor (the domains of CatTransform and StackTransform) ---------
+
+def _check_dim(dim, value, name="value"):
+    # (also used by CatTransform and StackTransform, whose messages name the tensor otherwise)
+    if not (-value.dim() <= dim < value.dim()):
+        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
+
+
+class _Cat(Constraint):
+    """``cseq[i]`` on the i-th piece of ``value`` along ``dim``, the pieces ``lengths`` long,
+    as ``torch.cat`` would join them (each length 1 when ``lengths`` is not given)."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        """Each piece checked by its constraint, the answers joined again along ``dim``."""
+        _check_dim(self.dim, value)
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start += length
+        return torch.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """``cseq[i]`` on ``value.select(dim, i)``, as ``torch.stack`` would join the slices."""
+
+    def __init__(self, cseq, dim=0):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        dim = max(c.event_dim for c in self.cseq)
+        # a negative ``dim`` reaching into the events makes the stacked dim part of them
+        if self.dim + dim < 0:
+            dim += 1
+        return dim
+
+    def check(self, value):
+        """Each slice checked by its constraint, the answers stacked again along ``dim``."""
+        _check_dim(self.dim, value)
+        slices = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return torch.stack([c.check(v) for v, c in zip(slices, self.cseq)], self.dim)
+
+
+cat = _Cat
+stack = _Stack

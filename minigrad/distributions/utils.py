@@ -10,7 +10,8 @@ from minigrad._tensor import Tensor
 
 euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant
 
-__all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property"]
+__all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property",
+           "tril_matrix_to_vec", "vec_to_tril_matrix"]
 
 
 def broadcast_all(*values):
@@ -83,3 +84,34 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def _tril_mask(n, diag):
+    # True on and below the ``diag``-th diagonal of an n x n matrix
+    arange = torch.arange(n)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat, diag=0):
+    """The entries of ``mat`` on and below its ``diag``-th diagonal, row by row, as a vector
+    (batched over the leading dims)."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag)]
+
+
+def vec_to_tril_matrix(vec, diag=0):
+    """The inverse of ``tril_matrix_to_vec``: a D x D matrix, zero above the ``diag``-th
+    diagonal, filled row by row from the last dim of ``vec``."""
+    # D is the positive root of D**2 + (1 + 2 diag) D - |diag| (diag + 1) - 2 len(vec) = 0
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > torch.finfo(vec.dtype).eps:
+        raise ValueError(
+            f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as "
+            "the lower triangular part of a square D x D matrix."
+        )
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + (n, n))
+    mat[..., _tril_mask(n, diag)] = vec
+    return mat

@@ -16,7 +16,7 @@ an edge value that was copied three times gets three gradients.
 import numpy as np
 
 from .._tensor import Tensor
-from .._ops import result
+from .._ops import result, zeros_set_in_place
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ._size_arguments import int_tuple_error
 
@@ -137,7 +137,9 @@ class _IndexPadBackwardBackward(Node):
     The gradient of "add back" is reading again, i.e. padding again."""
 
     def backward(self, gg):
-        return _index_pad(gg, self.padding, self.double_backward_of), None
+        # (input: PyTorch's zeros_like(self); gg has self's shape and dtype)
+        zeros = zeros_set_in_place(gg._array.shape, gg._array.dtype) if self.should_compute_output(1) else None
+        return _index_pad(gg, self.padding, self.double_backward_of), zeros
 
 
 def _index_pad(input, padding, node_class):

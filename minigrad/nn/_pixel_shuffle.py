@@ -16,6 +16,12 @@ from .._ops import result
 from .._ops.rounding import _NotImplementedBackward
 
 
+def _rearranged(view, shape):
+    """``view`` copied into new row-major memory of ``shape``: PyTorch's kernels always write a
+    new tensor, also when the rearrangement moves nothing (a factor or group count of 1)."""
+    return np.array(view, order="C").reshape(shape)
+
+
 def _shuffle_pixels(array, factor):
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
     *lead, channels, height, width = array.shape
@@ -23,8 +29,8 @@ def _shuffle_pixels(array, factor):
     n = len(lead)
     # (..., C, r_h, r_w, H, W) -> (..., C, H, r_h, W, r_w)
     order = list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]
-    return np.ascontiguousarray(blocks.transpose(order)).reshape(
-        *lead, channels // factor ** 2, height * factor, width * factor)
+    return _rearranged(blocks.transpose(order),
+                       (*lead, channels // factor ** 2, height * factor, width * factor))
 
 
 def _unshuffle_pixels(array, factor):
@@ -34,8 +40,8 @@ def _unshuffle_pixels(array, factor):
     n = len(lead)
     # (..., C, H, r_h, W, r_w) -> (..., C, r_h, r_w, H, W)
     order = list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]
-    return np.ascontiguousarray(blocks.transpose(order)).reshape(
-        *lead, channels * factor ** 2, height // factor, width // factor)
+    return _rearranged(blocks.transpose(order),
+                       (*lead, channels * factor ** 2, height // factor, width // factor))
 
 
 class PixelShuffleBackward0(Node):
@@ -119,7 +125,7 @@ def _shuffled_channels(input, groups):
                            f"channels and {groups} groups.")
     array = input._array
     grid = array.reshape(array.shape[0], groups, channels // groups, *array.shape[2:])
-    return np.ascontiguousarray(np.swapaxes(grid, 1, 2)).reshape(array.shape)
+    return _rearranged(np.swapaxes(grid, 1, 2), array.shape)
 
 
 def channel_shuffle(input, groups):

@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from .._ops import result, plain_output
+from .._ops import result, plain_output, zeros_set_in_place
 from .._ops.pointwise import kernel_not_implemented, relu, sign
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ..autograd.forward_ad import _DualLevel
@@ -214,7 +214,14 @@ class _MaxBackwardBackward(Node):
     def backward(self, gg):
         planes = math.prod(self.indices.shape[:-self.dims])
         read = gg.reshape(planes, -1).gather(1, _wrap(self.indices._array.reshape(planes, -1)))
-        return read.reshape(tuple(self.indices.shape)), None
+        return read.reshape(tuple(self.indices.shape)), _zeros_for_self(self, gg)
+
+
+def _zeros_for_self(node, gg):
+    """A pooling gradient's gradient for the pooled input: PyTorch's zeros_like(self) (the
+    gradient does not depend on the input's values, but the input has an edge). gg has the
+    input's shape and dtype, as the pooling gradient it belongs to."""
+    return zeros_set_in_place(gg._array.shape, gg._array.dtype) if node.should_compute_output(1) else None
 
 
 class MaxPool2DWithIndicesBackwardBackward0(_MaxBackwardBackward):
@@ -429,7 +436,7 @@ class _AvgBackwardBackward(Node):
     """result = average pooling's gradient   ->   grad_grad = the same average pooling of gg"""
 
     def backward(self, gg):
-        return _avg_pool(gg, *self.arguments), None
+        return _avg_pool(gg, *self.arguments), _zeros_for_self(self, gg)
 
 
 class _AvgBackward(Node):
@@ -626,7 +633,7 @@ class _AdaptiveAvgBackwardBackward(Node):
     """result = adaptive average pooling's gradient   ->   grad_grad = the same adaptive pooling of gg"""
 
     def backward(self, gg):
-        return _adaptive_avg_pool(gg, self.output_size), None
+        return _adaptive_avg_pool(gg, self.output_size), _zeros_for_self(self, gg)
 
 
 class _AdaptiveAvgBackward(Node):

@@ -6,6 +6,8 @@
     optimizer.step()          # p -= lr * p.grad, in place, without recording
 
     optimizer.py   Optimizer: parameter groups, zero_grad, state_dict
+    (each optimizer's step: a loop over the parameters; with foreach=True the multi-tensor
+    version next to it, built on torch._foreach_*; with fused=True, _fused.py)
     sgd.py         SGD (momentum, dampening, nesterov, weight decay)
     adam.py        Adam
     adamw.py       AdamW (Adam with decoupled weight decay)
@@ -17,6 +19,7 @@
     lr_scheduler.py  schedulers that change the learning rate as training goes on
     swa_utils.py     AveragedModel, SWALR, update_bn: averaging weights (SWA, EMA)
     _adafactor.py  Adafactor      _muon.py     Muon           sparse_adam.py  SparseAdam (refuses: no sparse tensors)
+    _fused.py      PyTorch's fused CPU kernels of SGD, Adam/AdamW and Adagrad, number by number
 """
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401

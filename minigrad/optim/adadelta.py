@@ -9,10 +9,16 @@ step it took:
 
 and moves by  lr * delta. The ratio of the two roots gives the step the units
 of the parameter, which is why its default lr is 1.0.
+
+``step()`` has PyTorch's two implementations: a loop over the parameters (the default) and
+``foreach=True``, each line on the whole list with torch._foreach_* (the same formulas in
+the multi-tensor version's order, so the last bits can differ).
 """
 from .._creation import tensor, zeros_like
+from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_div_,
+                        _foreach_mul_, _foreach_neg, _foreach_sqrt_)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, foreach_step
 
 
 class Adadelta(Optimizer):
@@ -46,19 +52,55 @@ class Adadelta(Optimizer):
         """One Adadelta update of every parameter that has a gradient."""
         loss = self._evaluate(closure)
         for group in self.param_groups:
-            lr, rho, eps = group["lr"], group["rho"], group["eps"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self._state_of(param)
-                state["step"] += 1
-                grad = -param.grad if group["maximize"] else param.grad
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
-                square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-                square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
-                std = square_avg.add(eps).sqrt_()
-                delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
-                acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-                param.add_(delta, alpha=-lr)
+            params = [p for p in group["params"] if p.grad is not None]
+            states = [self._state_of(p) for p in params]
+            if foreach_step(group):
+                _multi_tensor_adadelta(params, states, group)
+            else:
+                _single_tensor_adadelta(params, states, group)
         return loss
+
+
+def _single_tensor_adadelta(params, states, group):
+    """The update, one parameter after the other."""
+    lr, rho, eps = group["lr"], group["rho"], group["eps"]
+    for param, state in zip(params, states):
+        state["step"] += 1
+        grad = -param.grad if group["maximize"] else param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
+        square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-lr)
+
+
+def _multi_tensor_adadelta(params, states, group):
+    """The same update, each line on the whole list (PyTorch's _multi_tensor_adadelta)."""
+    if not params:
+        return
+    lr, rho, eps, weight_decay = group["lr"], group["rho"], group["eps"], group["weight_decay"]
+    _foreach_add_([state["step"] for state in states], tensor(1.0), alpha=1.0)
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _foreach_neg(grads)
+    if weight_decay != 0:
+        if group["maximize"]:                     # (grads is already a new list)
+            _foreach_add_(grads, params, alpha=weight_decay)
+        else:
+            grads = _foreach_add(grads, params, alpha=weight_decay)
+    square_avgs = [state["square_avg"] for state in states]
+    acc_deltas = [state["acc_delta"] for state in states]
+    _foreach_mul_(square_avgs, rho)
+    _foreach_addcmul_(square_avgs, grads, grads, value=1 - rho)
+    std = _foreach_add(square_avgs, eps)
+    _foreach_sqrt_(std)
+    deltas = _foreach_add(acc_deltas, eps)
+    _foreach_sqrt_(deltas)
+    _foreach_div_(deltas, std)
+    _foreach_mul_(deltas, grads)
+    _foreach_mul_(acc_deltas, rho)
+    _foreach_addcmul_(acc_deltas, deltas, deltas, value=1 - rho)
+    _foreach_add_(params, deltas, alpha=-lr)

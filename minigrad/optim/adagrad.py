@@ -7,10 +7,18 @@ Adagrad adds up the square of every gradient a parameter has seen,
 and steps by  clr * g / (sqrt(sum) + eps). A parameter with large or frequent
 gradients thus slows down, one with rare gradients keeps moving. ``lr_decay``
 also shrinks the rate over the steps: clr = lr / (1 + (step - 1) * lr_decay).
+
+``step()`` has PyTorch's three implementations: a loop over the parameters (the default),
+``foreach=True`` (each line on the whole list with torch._foreach_*) and ``fused=True``
+(PyTorch's fused CPU kernel, emulated in ``_fused.py``).
 """
-from .._creation import full_like, tensor
+from .._creation import full_like, tensor, zeros
+from .._dtype import float32
+from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcdiv_, _foreach_addcmul_,
+                        _foreach_mul, _foreach_mul_, _foreach_neg, _foreach_sqrt)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from . import _fused
+from .optimizer import Optimizer, check_fused_param, check_fused_settings, foreach_step
 
 
 class Adagrad(Optimizer):
@@ -33,10 +41,13 @@ class Adagrad(Optimizer):
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        check_fused_settings(fused, foreach, differentiable)
         # unlike the other optimizers, Adagrad creates its state at once, not on the first step
         for group in self.param_groups:
             for param in group["params"]:
-                self.state[param]["step"] = tensor(0.0)
+                # (the fused kernel reads its step as a float32 number, whatever the default dtype)
+                self.state[param]["step"] = (zeros((), dtype=float32) if group["fused"]
+                                             else tensor(0.0))
                 self.state[param]["sum"] = full_like(param, initial_accumulator_value)
 
     @no_grad()
@@ -44,18 +55,59 @@ class Adagrad(Optimizer):
         """One Adagrad update of every parameter that has a gradient."""
         loss = self._evaluate(closure)
         for group in self.param_groups:
-            lr, eps = group["lr"], group["eps"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                state = self.state[param]
-                state["step"] += 1
-                step = state["step"].item()
-                grad = -param.grad if group["maximize"] else param.grad
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
-                clr = lr / (1 + (step - 1) * group["lr_decay"])
-                state["sum"].addcmul_(grad, grad, value=1)
-                std = state["sum"].sqrt().add_(eps)
-                param.addcdiv_(grad, std, value=-clr)
+            params = [p for p in group["params"] if p.grad is not None]
+            states = [self.state[p] for p in params]
+            if group["fused"]:
+                for param in params:
+                    check_fused_param(param)
+                _fused.adagrad(params, [p.grad for p in params], states, group)
+            elif foreach_step(group):
+                _multi_tensor_adagrad(params, states, group)
+            else:
+                _single_tensor_adagrad(params, states, group)
         return loss
+
+
+def _single_tensor_adagrad(params, states, group):
+    """The update, one parameter after the other."""
+    lr, eps = group["lr"], group["eps"]
+    for param, state in zip(params, states):
+        state["step"] += 1
+        step = state["step"].item()
+        grad = -param.grad if group["maximize"] else param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
+        clr = lr / (1 + (step - 1) * group["lr_decay"])
+        state["sum"].addcmul_(grad, grad, value=1)
+        std = state["sum"].sqrt().add_(eps)
+        param.addcdiv_(grad, std, value=-clr)
+
+
+def _multi_tensor_adagrad(params, states, group):
+    """The same update, each line on the whole list (PyTorch's _multi_tensor_adagrad): the
+    gradient is multiplied by -clr first, then divided by std (the loop does it the other
+    way round)."""
+    if not params:
+        return
+    weight_decay = group["weight_decay"]
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _foreach_neg(grads)
+    steps = [state["step"] for state in states]
+    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    if weight_decay != 0:
+        if group["maximize"]:                     # (grads is already a new list)
+            _foreach_add_(grads, params, alpha=weight_decay)
+        else:
+            grads = _foreach_add(grads, params, alpha=weight_decay)
+    minus_clr = [-group["lr"] / (1 + (step.item() - 1) * group["lr_decay"]) for step in steps]
+    sums = [state["sum"] for state in states]
+    _foreach_addcmul_(sums, grads, grads, value=1)
+    std = _foreach_sqrt(sums)
+    _foreach_add_(std, group["eps"])
+    if weight_decay != 0 or group["maximize"]:   # (grads is a new list: scale it in place)
+        _foreach_mul_(grads, minus_clr)
+        numerator = grads
+    else:
+        numerator = _foreach_mul(grads, minus_clr)
+    _foreach_addcdiv_(params, numerator, std)

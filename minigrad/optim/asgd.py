@@ -11,8 +11,10 @@ minimum than any single one of them. The parameter itself is the SGD iterate;
 ``optimizer.state[p]["ax"]`` holds the average.
 """
 from .._creation import ones, tensor, zeros, zeros_like
+from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_copy_,
+                        _foreach_neg, _foreach_sub)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, foreach_step
 
 
 class ASGD(Optimizer):
@@ -45,24 +47,64 @@ class ASGD(Optimizer):
         """One ASGD update of every parameter that has a gradient."""
         loss = self._evaluate(closure)
         for group in self.param_groups:
-            lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                grad = -param.grad if group["maximize"] else param.grad
-                state = self._state_of(param, lr)
-                state["step"] += 1
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
-                eta = state["eta"].item()
-                param.mul_(1 - lambd * eta)                # decay
-                param.add_(grad, alpha=-eta)               # the SGD step
-                ax, mu = state["ax"], state["mu"]
-                if mu.item() != 1:
-                    ax.add_(param.sub(ax).mul_(mu))        # move the average towards p
-                else:
-                    ax.copy_(param)                        # before t0: the average is p itself
-                step = state["step"].item()
-                state["eta"].copy_(tensor(lr / ((1 + lambd * lr * step) ** alpha)))
-                state["mu"].copy_(tensor(1 / max(1, step - t0)))
+            params = [p for p in group["params"] if p.grad is not None]
+            states = [self._state_of(p, group["lr"]) for p in params]
+            if foreach_step(group):
+                _multi_tensor_asgd(params, states, group)
+            else:
+                _single_tensor_asgd(params, states, group)
         return loss
+
+
+def _single_tensor_asgd(params, states, group):
+    """The update, one parameter after the other."""
+    lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+    for param, state in zip(params, states):
+        grad = -param.grad if group["maximize"] else param.grad
+        state["step"] += 1
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])     # L2 penalty
+        eta = state["eta"].item()
+        param.mul_(1 - lambd * eta)                # decay
+        param.add_(grad, alpha=-eta)               # the SGD step
+        ax, mu = state["ax"], state["mu"]
+        if mu.item() != 1:
+            ax.add_(param.sub(ax).mul_(mu))        # move the average towards p
+        else:
+            ax.copy_(param)                        # before t0: the average is p itself
+        step = state["step"].item()
+        state["eta"].copy_(tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+        state["mu"].copy_(tensor(1 / max(1, step - t0)))
+
+
+def _multi_tensor_asgd(params, states, group):
+    """The same update, each line on the whole list (PyTorch's _multi_tensor_asgd). It differs
+    from the loop in its rounding: p <- p - eta * (g + lambd * p) in one addcmul, the average
+    always moved by mu (also while mu is 1), and the new eta computed from the step tensor, in
+    float32 tensor arithmetic."""
+    if not params:
+        return
+    lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+    weight_decay = group["weight_decay"]
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _foreach_neg(grads)
+    steps = [state["step"] for state in states]
+    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    if weight_decay != 0:
+        if group["maximize"]:                     # (grads is already a new list)
+            _foreach_add_(grads, params, alpha=weight_decay)
+            intermediate = grads
+        else:
+            intermediate = _foreach_add(grads, params, alpha=weight_decay)
+        _foreach_add_(intermediate, params, alpha=lambd)
+    else:
+        intermediate = _foreach_add(grads, params, alpha=lambd)
+    etas = [state["eta"] for state in states]
+    mus = [state["mu"] for state in states]
+    axs = [state["ax"] for state in states]
+    _foreach_addcmul_(params, intermediate, etas, value=-1)
+    _foreach_addcmul_(axs, _foreach_sub(params, axs), mus)
+    # (step is a tensor here: lambd * lr * step and what follows are tensor operations)
+    _foreach_copy_(etas, [lr / ((1 + lambd * lr * step) ** alpha) for step in steps])
+    _foreach_copy_(mus, [tensor(1 / max(1, step.item() - t0)) for step in steps])

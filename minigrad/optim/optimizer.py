@@ -11,6 +11,7 @@ import copy
 import warnings
 from collections import defaultdict
 
+from .._dtype import float32
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
@@ -135,9 +136,7 @@ class Optimizer:
             for param, position in zip(group["params"], saved["params"]):
                 if position in state_dict["state"]:
                     self.state[param] = {
-                        # buffers take the parameter's dtype; the step counter stays as it is
-                        key: value.to(param.dtype) if isinstance(value, Tensor) and key != "step"
-                        else value
+                        key: _loaded(value, key, param, saved.get("fused"))
                         for key, value in state_dict["state"][position].items()}
             saved["params"] = group["params"]
         self.param_groups = saved_groups
@@ -150,6 +149,16 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _loaded(value, key, param, fused):
+    """A loaded state entry: buffers take the parameter's dtype; the step counter stays as it
+    is, except that a fused kernel reads it as float32."""
+    if not isinstance(value, Tensor):
+        return value
+    if key == "step":
+        return value.to(float32) if fused else value
+    return value.to(param.dtype)
 
 
 def check_adam_settings(lr, eps, betas, weight_decay):
@@ -165,3 +174,39 @@ def check_adam_settings(lr, eps, betas, weight_decay):
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
     if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+# ----- choosing the implementation: for-loop (default), foreach (multi-tensor) or fused -----
+#
+# PyTorch's optimizers have up to three implementations of one step: the "single-tensor" one,
+# a loop over the parameters; ``foreach=True``, the "multi-tensor" one, which runs each line of
+# the update on the whole list at once with torch._foreach_* (one kernel on a GPU; on a CPU
+# the same operations tensor by tensor, but in the multi-tensor version's own order, which can
+# round differently); and ``fused=True`` (Adam, AdamW, SGD, Adagrad), one hand-written kernel
+# doing the whole update per number. ``foreach=None`` picks foreach only when every parameter
+# is on a GPU, so on a CPU it means the single-tensor loop.
+
+FUSED_DEVICES = ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone']
+
+
+def check_fused_settings(fused, foreach, differentiable):
+    """What an optimizer with a fused kernel refuses when it is made (PyTorch's messages)."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def check_fused_param(param):
+    """The fused kernels update floating-point parameters only."""
+    if not param.is_floating_point():
+        raise RuntimeError("`fused=True` requires all the params to be floating point Tensors of "
+                           f"supported devices: {FUSED_DEVICES} but {param.dtype} and cpu")
+
+
+def foreach_step(group):
+    """True if this group's step takes the multi-tensor (torch._foreach_*) path."""
+    if group.get("foreach") and group.get("differentiable"):
+        raise AssertionError("_foreach ops don't support autograd")
+    return bool(group.get("foreach"))

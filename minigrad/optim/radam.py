@@ -9,10 +9,17 @@ length of the average it effectively takes:
 
 While rho_t <= 5 it steps like SGD with momentum (lr * m_hat); after that like
 Adam, with the step scaled by a "rectification" factor that tends to 1.
+
+``step()`` has PyTorch's two implementations: a loop over the parameters (the default) and
+``foreach=True``, each line on the whole list with torch._foreach_* (the same formulas in
+the multi-tensor version's order, so the last bits can differ).
 """
 from .._creation import tensor, zeros_like
+from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_div_,
+                        _foreach_lerp_, _foreach_mul_, _foreach_neg, _foreach_reciprocal_,
+                        _foreach_sqrt)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, check_adam_settings
+from .optimizer import Optimizer, check_adam_settings, foreach_step
 
 
 class RAdam(Optimizer):
@@ -42,33 +49,86 @@ class RAdam(Optimizer):
         """One RAdam update of every parameter that has a gradient."""
         loss = self._evaluate(closure)
         for group in self.param_groups:
-            lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-            weight_decay = group["weight_decay"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                grad = -param.grad if group["maximize"] else param.grad
-                state = self._state_of(param)
-                state["step"] += 1
-                step = state["step"].item()
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
-                m, v = state["exp_avg"], state["exp_avg_sq"]
-                m.lerp_(grad, 1 - beta1)
-                v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                bias_correction1 = 1 - beta1 ** step
-                bias_correction2 = 1 - beta2 ** step
-                m_hat = m / bias_correction1
-                rho_inf = 2 / (1 - beta2) - 1
-                rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-                if rho_t > 5.0:
-                    rectification = ((rho_t - 4) * (rho_t - 2) * rho_inf
-                                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-                    adaptive_lr = (bias_correction2 ** 0.5) / v.sqrt().add_(eps)
-                    param.add_(m_hat * lr * adaptive_lr * rectification, alpha=-1.0)
-                else:
-                    param.add_(m_hat * lr, alpha=-1.0)        # v not reliable yet: momentum only
+            params = [p for p in group["params"] if p.grad is not None]
+            states = [self._state_of(p) for p in params]
+            if foreach_step(group):
+                _multi_tensor_radam(params, states, group)
+            else:
+                _single_tensor_radam(params, states, group)
         return loss
+
+
+def _single_tensor_radam(params, states, group):
+    """The update, one parameter after the other."""
+    lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+    weight_decay = group["weight_decay"]
+    for param, state in zip(params, states):
+        grad = -param.grad if group["maximize"] else param.grad
+        state["step"] += 1
+        step = state["step"].item()
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m.lerp_(grad, 1 - beta1)
+        v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        m_hat = m / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if rho_t > 5.0:
+            rectification = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive_lr = (bias_correction2 ** 0.5) / v.sqrt().add_(eps)
+            param.add_(m_hat * lr * adaptive_lr * rectification, alpha=-1.0)
+        else:
+            param.add_(m_hat * lr, alpha=-1.0)        # v not reliable yet: momentum only
+
+
+def _multi_tensor_radam(params, states, group):
+    """The same update, each line on the whole list (PyTorch's _multi_tensor_radam): both
+    cases in one formula, p <- p + m * (1 / (sqrt(v) + eps) / c2 + c1), where one of the
+    two per-parameter numbers c1 (momentum only) and c2 (rectified) is 0."""
+    if not params:
+        return
+    lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+    weight_decay = group["weight_decay"]
+    steps = [state["step"] for state in states]
+    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _foreach_neg(grads)
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_ts = [rho_inf - 2 * step.item() * (beta2 ** step.item()) / (1 - beta2 ** step.item())
+              for step in steps]
+    if weight_decay != 0:
+        if group["decoupled_weight_decay"]:
+            _foreach_mul_(params, 1 - lr * weight_decay)
+        elif group["maximize"]:                   # (grads is already a new list)
+            _foreach_add_(grads, params, alpha=weight_decay)
+        else:
+            grads = _foreach_add(grads, params, alpha=weight_decay)
+    exp_avgs = [state["exp_avg"] for state in states]
+    exp_avg_sqs = [state["exp_avg_sq"] for state in states]
+    _foreach_lerp_(exp_avgs, grads, 1 - beta1)
+    _foreach_mul_(exp_avg_sqs, beta2)
+    _foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+    rectifications = [((rho_t - 4) * (rho_t - 2) * rho_inf
+                       / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5 if rho_t > 5 else 0
+                      for rho_t in rho_ts]
+    unrectified = [0 if rectification > 0 else 1.0 for rectification in rectifications]
+    bias_corrections1 = [1 - beta1 ** step.item() for step in steps]
+    momentum_step_sizes = [(lr * flag / bc) * -1
+                           for flag, bc in zip(unrectified, bias_corrections1)]
+    rectified_scales = [((1 - beta2 ** step.item()) ** 0.5) * (lr * rectification / bc) * -1
+                        for step, rectification, bc
+                        in zip(steps, rectifications, bias_corrections1)]
+    buffers = _foreach_sqrt(exp_avg_sqs)
+    _foreach_add_(buffers, eps)
+    _foreach_div_(buffers, rectified_scales)     # (by -0.0 while unrectified: then 1/x is -0.0)
+    _foreach_reciprocal_(buffers)
+    _foreach_add_(buffers, momentum_step_sizes)
+    _foreach_addcmul_(params, exp_avgs, buffers)
