@@ -46,6 +46,20 @@ INFERENCE_INPUT_OPS = {
     "detach": lambda L, x: x.detach(),
     "view_dtype": lambda L, x: x.view(L.int32),
     "neg": lambda L, x: -x,
+    "abs": lambda L, x: x.abs(),
+    "amax": lambda L, x: x.amax(),
+    "amin_dim": lambda L, x: x.amin(0),
+    "var": lambda L, x: x.var(),
+    "var_dim": lambda L, x: x.var(0),
+    "std_keepdim": lambda L, x: x.std((0, 1), keepdim=True),
+    "std_dim": lambda L, x: x.std(1),
+    "max": lambda L, x: x.max(),
+    "max_dim": lambda L, x: x.max(1),
+    "min_dim_keepdim": lambda L, x: x.min(0, keepdim=True),
+    "max_dim_of_0d": lambda L, x: x[0, 0].max(0),
+    "prod": lambda L, x: x.prod(),
+    "prod_dim": lambda L, x: x.prod(1, keepdim=True),
+    "logsumexp": lambda L, x: x.logsumexp(1),
 }
 
 
@@ -66,7 +80,8 @@ def test_result_version_of_inference_input(torch, name, mode):
                 out = op(L, x)
         else:
             out = op(L, x)
-        seen.append((_versions(out), np.asarray(out.tolist()).tolist()))
+        seen.append((_versions(out), [np.asarray(o.tolist()).tolist() for o in
+                                      (out if isinstance(out, tuple) else (out,))]))
     assert seen[0] == seen[1]
 
 
@@ -563,3 +578,59 @@ def test_histogram_of_empty_integers_word_for_word():
     x = minigrad.zeros(0, dtype=minigrad.long)
     assert _failure(lambda: minigrad.histogram(x, 3)) == (
         "NotImplementedError", "\"histogram_cpu\" not implemented for 'Long'")
+
+
+# --- 9. one-input in-place changes of integers with history ---------------------------------------
+# (the rule of section 3: abs_, clamp_, square_, ... save the old values, whose copy is refused)
+
+@pytest.mark.parametrize("name", ["abs_", "absolute_", "clamp_", "clip_", "square_", "sgn_", "neg_",
+                                  "floor_", "relu_", "sin_", "exp_", "mvlgamma_", "trunc_", "sign_"])
+def test_one_input_inplace_change_of_integers_with_history(torch, name):
+    calls = {"clamp_": lambda x: x.clamp_(-0.5, 0.5), "clip_": lambda x: x.clip_(0, 1),
+             "mvlgamma_": lambda x: x.mvlgamma_(1)}
+    seen = []
+    for L in (minigrad, torch):
+        y = L.tensor([1., -2., 3.], requires_grad=True)
+        x = L.tensor([1, -3, 2])
+        x.ge_(y)
+        failure = _failure(lambda: calls.get(name, lambda x: getattr(x, name)())(x))
+        seen.append((failure, x.tolist(), x._version, type(x.grad_fn).__name__))
+    assert seen[0] == seen[1]
+
+
+# --- 10. an in-place result's shape is checked before its dtype (lerp_: its dtypes first) ---------
+
+RESULT_CHECKS = {
+    "lerp_shape_and_dtype": lambda L: L.zeros(3).lerp_(L.zeros(2, 3, dtype=L.float64), 0.5),
+    "lerp_dtype": lambda L: L.zeros(3).lerp_(L.zeros(3, dtype=L.float64), 0.5),
+    "lerp_shape": lambda L: L.zeros(3).lerp_(L.zeros(2, 3), 0.5),
+    "lerp_weight_shape_and_dtype": lambda L: L.zeros(3).lerp_(L.zeros(3), L.zeros(2, 3, dtype=L.float64)),
+    "hypot_": lambda L: L.zeros(3, dtype=L.long).hypot_(L.zeros(2, 3)),
+    "atan2_": lambda L: L.zeros(3, dtype=L.long).atan2_(L.zeros(2, 3)),
+    "igamma_": lambda L: L.zeros(3, dtype=L.long).igamma_(L.zeros(2, 3)),
+    "igamma_dtype": lambda L: L.zeros(3, dtype=L.long).igamma_(L.zeros(3)),
+    "bitwise_and_": lambda L: L.zeros(3, dtype=L.bool).bitwise_and_(L.zeros(2, 3, dtype=L.long)),
+    "bitwise_and_dtype": lambda L: L.zeros(3, dtype=L.bool).bitwise_and_(L.zeros(3, dtype=L.long)),
+    "addcmul_": lambda L: L.zeros(3, dtype=L.long).addcmul_(L.zeros(2, 3), L.zeros(3)),
+    "addcdiv_": lambda L: L.zeros(3, dtype=L.long).addcdiv_(L.zeros(3), L.ones(3)),
+    "add_": lambda L: L.zeros(3, dtype=L.long).add_(L.zeros(2, 3)),
+    "mul_dtype": lambda L: L.zeros(3, dtype=L.long).mul_(L.zeros(3)),
+    "copysign_": lambda L: L.zeros(3, dtype=L.long).copysign_(L.zeros(2, 3)),
+    "xlogy_": lambda L: L.zeros(3, dtype=L.long).xlogy_(L.zeros(3)),
+    "pow_": lambda L: L.zeros(3, dtype=L.long).pow_(0.5),
+    "sqrt_": lambda L: L.zeros(3, dtype=L.long).sqrt_(),
+    "clamp_": lambda L: L.zeros(3, dtype=L.bool).clamp_(0, 1),
+    "nextafter_": lambda L: L.zeros(3).nextafter_(L.zeros(2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULT_CHECKS))
+def test_inplace_result_shape_before_dtype(torch, name):
+    assert _failure(lambda: RESULT_CHECKS[name](minigrad)) == _failure(lambda: RESULT_CHECKS[name](torch))
+
+
+def test_lerp_checks_its_dtypes_first_word_for_word():
+    assert _failure(lambda: RESULT_CHECKS["lerp_shape_and_dtype"](minigrad)) == (
+        "RuntimeError", "expected dtype float for `end` but got dtype double")
+    assert _failure(lambda: RESULT_CHECKS["hypot_"](minigrad)) == (
+        "RuntimeError", "output with shape [3] doesn't match the broadcast shape [2, 3]")

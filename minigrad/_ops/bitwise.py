@@ -17,7 +17,7 @@ signed number, 0 for an unsigned one.
 """
 import numpy as np
 
-from .._dtype import from_numpy_dtype, result_type, scalar_type_name
+from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from .._python_arg_parser import invalid_combination
 from . import plain_output
@@ -135,18 +135,14 @@ def check_castable(name, tensor, other):
     """An in-place result is written in ``tensor``'s dtype: PyTorch refuses first a result type
     that does not fit (a float into an integer tensor, an integer into a bool one), after an
     ``other`` that broadcasts ``tensor`` to a larger shape (its loop settles the shape first)."""
+    from .inplace import check_result_fits      # (inplace.py builds on this package)
+    shape = tensor._array.shape
     if isinstance(other, Tensor):
         try:
             shape = np.broadcast_shapes(tensor._array.shape, other._array.shape)
         except ValueError:
-            shape = tensor._array.shape       # (the operation's own broadcast error comes later)
-        if shape != tensor._array.shape:
-            raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
-    into, kind = tensor._array.dtype.kind, result_type(tensor, other).kind
-    if (kind == "f" and into in "iub") or (kind in "iu" and into == "b"):
-        raise RuntimeError(f"result type {scalar_type_name(from_numpy_dtype(result_type(tensor, other)))} "
-                           f"can't be cast to the desired output type {scalar_type_name(tensor.dtype)}")
+            pass                              # (the operation's own broadcast error comes later)
+    check_result_fits(tensor, shape, result_type(tensor, other))
 
 
 def binary_method(name, compute, doc):
@@ -162,13 +158,15 @@ def binary_method_in_place(name, compute):
     """The in-place Tensor method ``self.name_(other)``: self becomes ``compute(self, other)``,
     in self's dtype (a tensor ``other`` whose result type does not fit is refused first)."""
     def method(self, other):
-        from .inplace import apply_inplace, check_inplace, refuse_partial_overlap    # (inplace.py builds on this package)
-        check_inplace(self, others=(other,) if isinstance(other, Tensor) else ())   # (autograd's rules first)
+        from .inplace import (apply_inplace, check_inplace, refuse_if_old_values_needed,    # (inplace.py
+                              refuse_partial_overlap)                                      # builds on this package)
+        others = (other,) if isinstance(other, Tensor) else ()
+        check_inplace(self, others=others)                                       # autograd's rules first,
+        refuse_if_old_values_needed(self, lambda t, *_: compute(t, other), others)   # its copy of self too
         refuse_partial_overlap(self, other)
         if isinstance(other, Tensor):
             check_castable(name + "_", self, other)
-        return apply_inplace(self, lambda t, *_: compute(t, other),
-                             *((other,) if isinstance(other, Tensor) else ()))
+        return apply_inplace(self, lambda t, *_: compute(t, other), *others)
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"In-place ``{name}``: self becomes {name}(self, other), in self's dtype."
     return method

@@ -302,16 +302,28 @@ def _can_cast(new, tensor):
     return True
 
 
+def check_result_fits(tensor, shape, dtype):
+    """PyTorch's rule for the result (of shape ``shape``, numpy ``dtype``) of an in-place change
+    of ``tensor``: its shape must be the tensor's, and is checked before its dtype, which must
+    cast into the tensor's (x.pow_(0.5) of an int64 x: no floats cut down into integers, as
+    numpy would; nothing but bools into bools).
+
+    Called after computing (``_write``, for every in-place operation) and, where PyTorch's loop
+    checks before its kernel runs, before computing (``_with_others_inplace``,
+    ``bitwise.check_castable``); heaviside_ and lerp_ check their dtypes first
+    (inplace_unary._CHECKED_BEFORE_SHAPES)."""
+    if tuple(shape) != tensor._array.shape:
+        raise RuntimeError(f"output with shape {list(tensor._array.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    into, kind = tensor._array.dtype.kind, np.dtype(dtype).kind
+    if (kind in "fc" and into in "iub") or (kind in "iu" and into == "b"):
+        raise RuntimeError(f"result type {scalar_type_name(from_numpy_dtype(np.dtype(dtype)))} can't be cast "
+                           f"to the desired output type {scalar_type_name(tensor.dtype)}")
+
+
 def _write(tensor, new):
     """Put ``new`` into ``tensor``: same memory, new values, and ``new``'s history."""
-    if new._array.shape != tensor._array.shape:
-        raise RuntimeError(
-            f"output with shape {list(tensor._array.shape)} doesn't match the broadcast shape "
-            f"{list(new._array.shape)}")
-    if new._array.dtype is not tensor._array.dtype and not _can_cast(new, tensor):
-        # x.pow_(0.5) of an int64 x: PyTorch refuses to cut the floats down (numpy would)
-        raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the desired "
-                           f"output type {scalar_type_name(tensor.dtype)}")
+    check_result_fits(tensor, new._array.shape, new._array.dtype)
     _writeable(tensor)
     if overlaps_itself(tensor._array):
         _copy_in_loop_order(tensor._array, new._array)
@@ -458,6 +470,12 @@ def _save_a_copy_of_the_old_values(node, old):
         finally:
             InPlace.running = running
         node._saved = tuple(copy if value is old else value for value in saved)
+
+
+def refuse_if_old_values_needed(tensor, op, others):
+    """Before the checks of an in-place kernel: see _refuse_if_old_values_needed."""
+    if _State.enabled and tensor._array.dtype.kind not in "fc" and needs_grad((tensor,) + tuple(others)):
+        _refuse_if_old_values_needed(tensor, op, others)
 
 
 def _refuse_if_old_values_needed(old, op, args):
@@ -727,9 +745,9 @@ def _clamp_by_numbers(self):
     ('bool', 'long int')."""
     def clamp(tensor, min, max):
         out = pointwise.clamp(tensor, min, max)
-        if out._array.dtype != self._array.dtype and not _can_cast(out, self):
+        if out._array.dtype != tensor._array.dtype and not _can_cast(out, tensor):
             raise RuntimeError(f"result type {scalar_type_name(out.dtype)} can't be cast to the "
-                               f"desired output type {cpp_type_name(self.dtype)}")
+                               f"desired output type {cpp_type_name(tensor.dtype)}")
         return out
     return clamp
 

@@ -24,7 +24,7 @@ from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithm
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace,
                       arguments_before_overlap, bump_version,
-                      check_inplace, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
+                      check_inplace, check_result_fits, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from . import overlapping_products
@@ -35,12 +35,9 @@ from .._functorch import check_inplace_batching, warn_no_batching_rule
 
 
 def _castable_back(out, tensor):
-    """``out`` is written back into ``tensor``: PyTorch refuses float results in an integer or
-    bool tensor, and integer results in a bool tensor (the values would be cut)."""
-    into, result_kind = tensor._array.dtype.kind, out._array.dtype.kind
-    if (result_kind == "f" and into in "iub") or (result_kind in "iu" and into == "b"):
-        raise RuntimeError(f"result type {out.dtype.tensor_type_name[:-len('Tensor')]} can't be cast "
-                           f"to the desired output type {tensor.dtype.tensor_type_name[:-len('Tensor')]}")
+    """``out``, to be written back into ``tensor``, checked first (inplace.check_result_fits), so
+    that PyTorch's message comes before the operation's own later errors."""
+    check_result_fits(tensor, out._array.shape, out._array.dtype)
     return out
 
 
@@ -121,6 +118,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 check_inplace(self, others=others)       # (autograd's rules come first)
                 _check_partial_overlap(self, other)
         if in_own_memory == "elementwise" and len(others) == 1:
+            # PyTorch's loop settles the result's shape before the kernel runs (heaviside_ and
+            # lerp_ check their dtypes first: _CHECKED_BEFORE_SHAPES)
             _check_loop_shapes(self, others, _CHECKED_BEFORE_SHAPES.get(name))
 
         def written(t, *_):
@@ -130,9 +129,6 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
                 raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
                                    f"tensor size {list(out._array.shape)} should match")
-            if out._array.shape != t._array.shape:     # (PyTorch checks the shape before the dtype)
-                raise RuntimeError(f"output with shape {list(t._array.shape)} doesn't match the broadcast "
-                                   f"shape {list(out._array.shape)}")
             if getattr(out._grad_fn, "_operation", None) == name[:-1]:
                 out._grad_fn._operation = name      # (no derivative: PyTorch names aten::heaviside_)
             return _castable_back(out, t)
@@ -192,9 +188,7 @@ def _check_loop_shapes(self, others, checked_first=None):
         shape = np.broadcast_shapes(self._array.shape, *(o._array.shape for o in others))
     except ValueError:
         raise pointwise._broadcast_error(self, others[0]) from None
-    if shape != self._array.shape:
-        raise RuntimeError(f"output with shape {list(self._array.shape)} doesn't match the broadcast "
-                           f"shape {list(shape)}")
+    check_result_fits(self, shape, self._array.dtype)     # (the shape; the dtype once computed)
 
 
 def _with_these_others(operation, args, kwargs, tensor_arguments):

@@ -293,7 +293,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
                          f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")   # (wrapped)
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
-        return save_result(result(extreme, all_node, (input,)), input)
+        return save_result(count_kernel_writes(result(extreme, all_node, (input,)), (input,), 1), input)
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)     # (grad_fn._saved_dim shows it as given)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
@@ -304,7 +304,10 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     # saved=(): the indices count as saved, so a second backward raises as in PyTorch
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
                  keepdim=keepdim, indices=indices, dim_as_given=dim_as_given)
-    return return_type(out, plain_output(indices.astype(np.int64), input))
+    indices = plain_output(indices.astype(np.int64), input)
+    # (PyTorch's kernel writes kept dims, then squeezes them in place: 2 steps; a 0-d input's 1)
+    writes = 1 if not array.ndim else 0 if keepdim else 2
+    return return_type(count_kernel_writes(out, (input,), writes), count_kernel_writes(indices, (input,), writes))
 
 
 @history_first
@@ -395,7 +398,7 @@ def amax(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.max(axis=dims, keepdims=keepdim)))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1), input)
 
 
 @history_first
@@ -409,7 +412,7 @@ def amin(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1), input)
 
 
 def _index_of_extreme(numpy_function, input, dim, keepdim):
@@ -836,9 +839,11 @@ def var(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     dim_given, (dim, unbiased) = dim, variance_arguments(dim, unbiased)
     correction_as_given = _correction_shown(dim_given, correction, unbiased)
     value, dims, count, correction = _variance("var", input, dim, correction, keepdim, unbiased)
-    return result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
-                  count=count, correction=correction, input_shape=input._array.shape,
-                  all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
+    out = result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
+                 count=count, correction=correction, input_shape=input._array.shape,
+                 all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
+    # (PyTorch's kernel writes a result of one element with a copy of its own)
+    return count_kernel_writes(out, (input,), 1 if out._array.size == 1 else 0)
 
 
 @history_first
@@ -854,7 +859,7 @@ def std(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
                  correction=correction, input_shape=input._array.shape, all_dims=dim is None,
                  dim_as_given=dim, correction_as_given=correction_as_given)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1 if out._array.size == 1 else 0), input)
 
 
 class LogsumexpBackward0(Node):
@@ -905,7 +910,7 @@ def logsumexp(input, dim, keepdim=False):
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=array.shape, dim_as_given=dim_as_given)
-    return save_result(out, input)
+    return save_result(count_kernel_writes(out, (input,), 1), input)
 
 
 _ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)
