@@ -154,6 +154,10 @@ def test_sdpa_fused_gradient_has_no_derivative():
         with pytest.raises(RuntimeError) as error:
             grad.sum().backward()
         messages.append(str(error.value))
+        # the three gradients are outputs 0, 1, 2 of one node; asked in another order, too
+        grads = lib.autograd.grad(out.sum(), (v, q, k), create_graph=True)
+        assert grads[0].grad_fn is grads[1].grad_fn is grads[2].grad_fn
+        assert [g.output_nr for g in grads] == [2, 0, 1]
     assert messages[0] == messages[1]
 
 

@@ -159,10 +159,9 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
         d_q = (d_s @ _heads_repeated(k, heads)) * scale
         d_k = (np.swapaxes(d_s, -2, -1) @ q) * scale
         grads = (d_q, _heads_summed(d_k, k.shape[-3]), _heads_summed(d_v, v.shape[-3]))
-        return tuple(
-            result(_laid_out_like(values, like), NotImplemented_,
-                   (query, key, value, output)) if self.should_compute_output(i) else None
-            for i, (values, like) in enumerate(zip(grads, (q, k, v))))
+        return _gradients_without_derivative(
+            [_laid_out_like(values, like) if self.should_compute_output(i) else None
+             for i, (values, like) in enumerate(zip(grads, (q, k, v)))], (query, key, value, output))
 
 
     def jvp(self, tangents, inputs, out):
@@ -176,16 +175,39 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
 
 
 class NotImplemented_(Node):
-    """result = the fused kernel's gradients, recorded   ->
+    """results = the fused kernel's gradients (query's, key's, value's), recorded   ->
         grad_grad = error; grad_query = error; grad_key = error; grad_value = error: PyTorch has
         no derivative for it"""
 
-    def backward(self, grad):
+    def backward(self, *grads):
         raise RuntimeError("derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward "
                            "is not implemented")
 
 
 NotImplemented_.__name__ = NotImplemented_.__qualname__ = "NotImplemented"
+
+
+def _gradients_without_derivative(arrays, inputs):
+    """The fused kernel's gradients (None where not asked for), as PyTorch's backward gives them:
+    recorded (create_graph=True), they are outputs 0, 1, 2 of one NotImplemented node."""
+    first = next(i for i, array in enumerate(arrays) if array is not None)
+    gradients = [None] * len(arrays)
+    gradients[first] = result(arrays[first], NotImplemented_, inputs)
+    node = gradients[first]._grad_fn
+    for i, array in enumerate(arrays):
+        if array is None or i == first:
+            continue
+        gradients[i] = _wrap(array)
+        if node is not None:
+            gradients[i]._grad_fn = node
+    if node is not None:
+        for i, gradient in enumerate(gradients):
+            if gradient is not None:
+                gradient._output_nr = i
+        node._num_outputs = len(arrays)
+        node._output_shapes = [input._array.shape for input in inputs[:len(arrays)]]
+        node._output_dtype = inputs[0]._array.dtype
+    return tuple(gradients)
 
 
 def _laid_out_like(values, like):
