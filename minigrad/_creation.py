@@ -596,25 +596,31 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
 def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
     """``steps`` values from base ** start to base ** end, evenly spaced in the exponent.
 
-    As PyTorch's kernel: the exponents are counted from ``start`` for the first half and
-    back from ``end`` for the second (so both ends are exact), and each power is computed in
-    the result's dtype."""
+    As PyTorch's kernel: ``start`` and ``end`` are first made numbers of the result's dtype,
+    the exponents are counted from ``start`` for the first half and back from ``end`` for the
+    second (so both ends are exact), in float64 (C++ promotes them there), and each power is
+    taken in float64 too (C's ``pow``, which numpy calls as well), then rounded to the dtype."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     numpy_dtype = np.dtype(_float_dtype(dtype))
     _refuse_dtype("logspace_cpu", numpy_dtype, "b")
-    compute = numpy_dtype if numpy_dtype.kind == "f" else np.dtype(np.float64)
-    if steps == 1:
-        exponents = np.array([start], dtype=compute)
-    else:
-        step = (np.asarray(end, compute) - np.asarray(start, compute)) / compute.type(steps - 1)
-        positions = np.arange(steps)
-        halfway = steps // 2
-        exponents = np.where(positions < halfway,
-                             np.asarray(start, compute) + step * positions.astype(compute),
-                             np.asarray(end, compute) - step * (steps - positions - 1).astype(compute))
-    values = np.power(compute.type(base), exponents.astype(compute))
-    return _leaf(values.astype(numpy_dtype), requires_grad)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if steps == 1:
+            exponents = np.array([start], dtype=np.float64)
+        else:
+            if numpy_dtype.kind in "iu":     # (checked as PyTorch converts a number to the dtype)
+                name = _CPP_CONVERSION_NAMES[numpy_dtype.name]
+                start, end = (int(_as_integers(value, numpy_dtype, name, unpacked=False))
+                              for value in (start, end))
+            first, last = np.asarray(start).astype(numpy_dtype), np.asarray(end).astype(numpy_dtype)
+            # the difference in C++'s arithmetic of the dtype (small integers promoted to int64)
+            wide = numpy_dtype if numpy_dtype.kind == "f" else np.int64
+            step = np.float64(last.astype(wide) - first.astype(wide)) / (steps - 1)
+            positions = np.arange(steps, dtype=np.float64)
+            exponents = np.where(positions < steps // 2, np.float64(first) + step * positions,
+                                 np.float64(last) - step * (steps - 1 - positions))
+        values = np.power(np.float64(base), exponents)
+        return _leaf(values.astype(numpy_dtype), requires_grad)
 
 
 def scalar_tensor(s, dtype=None, device=None, requires_grad=False):

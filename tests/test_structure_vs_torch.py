@@ -575,3 +575,28 @@ def test_storage_after_as_strided__as_torch():
         facts.append((v.as_strided((6,), (1,), 0).tolist(), v.storage_offset(), y.storage_offset(),
                       str(info.value), z.tolist(), z.storage_offset(), z.as_strided((6,), (1,), 0).tolist()))
     assert facts[0] == facts[1]
+
+
+LOGSPACE_DTYPES = ["float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8"]
+
+
+@pytest.mark.parametrize("dtype", LOGSPACE_DTYPES)
+def test_logspace_bits_as_torch(dtype):
+    """logspace to the last bit in every dtype: PyTorch converts start and end to the dtype,
+    counts the exponents in float64 from both ends, and takes each power in float64 (C's pow)
+    before rounding; out-of-range ends are refused as it converts them."""
+    torch = import_torch()
+    rng = np.random.default_rng(3)
+    cases = [(0, 3, 50, 10.0), (-2, 2, 100, 2.0), (0.3, 8.9, 9, 10.0), (-5, 5, 1000, 10.0),
+             (2.7, -1.3, 7, 0.5), (-300, 2, 3, 2.0), (-1, 1, 4, -2.0), (0, 2, 3, 0.0)]
+    cases += [(float(rng.uniform(-10, 10)), float(rng.uniform(-10, 10)), int(rng.integers(2, 300)),
+               float(rng.choice([10.0, 2.0, np.e, 1.5]))) for _ in range(20)]
+    for start, end, steps, base in cases:
+        seen = []
+        for lib in (minigrad, torch):
+            try:
+                seen.append(lib.logspace(start, end, steps, base=base,
+                                         dtype=getattr(lib, dtype)).numpy().tobytes())
+            except RuntimeError as error:
+                seen.append(str(error))
+        assert seen[0] == seen[1], (start, end, steps, base)
