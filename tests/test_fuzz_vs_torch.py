@@ -1901,6 +1901,14 @@ def test_random_programs_match_pytorch(torch, program):
     # pinverse's gradient, recorded under create_graph, follows PyTorch's steps (its nodes)
     [("leaf", (2, 3), 0, False, True), ("unary", "pinverse", (0,), False, False),
      ("grad_outputs", "leaves", (1, 0), True, True)],
+    # addr's dtype: the 0-d input counts as the matrix it is expanded to (float32 and int64 give
+    # float32, not numpy's float64)
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("unary", "argmax", (0,), True, False),
+     ("binary", "addr", (0, 2), True, False)],
+    # nextafter saves self only for self's gradient: an inference self is fine when only other
+    # requires grad
+    [("leaf", (3,), 0, False, True), ("inference", "F_avg_pool2d", (0,), True, False),
+     ("binary", "nextafter", (1, 0), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
