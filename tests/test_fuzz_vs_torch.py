@@ -1909,6 +1909,12 @@ def test_random_programs_match_pytorch(torch, program):
     # requires grad
     [("leaf", (3,), 0, False, True), ("inference", "F_avg_pool2d", (0,), True, False),
      ("binary", "nextafter", (1, 0), False, False)],
+    # kl_div refuses integer inputs before it looks at the shapes
+    [("leaf", (3,), 0, False, True), ("leaf_int", (0,), (0,), True, False), ("binary", "kl_div", (0, 1), True, False)],
+    # cross_entropy of an empty integer input: log_softmax runs no kernel, so the batch sizes are
+    # compared first
+    [("leaf", (3,), 0, False, True), ("leaf_int", (0,), (0,), True, False), ("unary", "argwhere", (1,), True, False),
+     ("binary", "cross_entropy_probs", (2, 0), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
