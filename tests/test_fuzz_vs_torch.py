@@ -1915,6 +1915,10 @@ def test_random_programs_match_pytorch(torch, program):
     # compared first
     [("leaf", (3,), 0, False, True), ("leaf_int", (0,), (0,), True, False), ("unary", "argwhere", (1,), True, False),
      ("binary", "cross_entropy_probs", (2, 0), True, False)],
+    # matrix products (baddbmm, linear's matmul) save an inference operand before checking sizes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "baddbmm", (0, 1), False, False)],
+    [("leaf", (3,), 0, False, True), ("inference", "dstack", (0,), True, False), ("binary", "F_linear", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

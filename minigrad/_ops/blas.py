@@ -17,7 +17,7 @@ from .linalg import (BmmBackward0, nothing_to_multiply, batched_product, addmm a
                      _check_same_dtype, _check_not_bool,
                      _save_operands, _mat1_gradient, _mat2_gradient, _remember_layouts)
 from .._dtype import _category, cpp_name, cpp_type_name
-from .views import check_history_kept
+from .views import SAVES_OTHER, check_history_kept
 from .pointwise import mul_by_number
 from .._out import RESIZE_WARNING
 from .._warnings import stacklevel_outside_minigrad
@@ -29,7 +29,7 @@ def _check_batches(first, second, function):
             raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
                             f"Tensor, not {type(value).__name__}")
     if first.ndim != 3 or second.ndim != 3 or second.shape[:2] != first.shape[::2]:
-        check_history_kept(first, second)    # PyTorch records the product before checking it
+        check_history_kept(first, second, saves=SAVES_OTHER)   # (recorded, then checked)
     if first.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if second.ndim != 3:
