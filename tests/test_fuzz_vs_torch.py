@@ -1919,6 +1919,8 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "baddbmm", (0, 1), False, False)],
     [("leaf", (3,), 0, False, True), ("inference", "dstack", (0,), True, False), ("binary", "F_linear", (0, 1), False, False)],
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "addbmm", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
