@@ -1921,6 +1921,11 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("inference", "dstack", (0,), True, False), ("binary", "F_linear", (0, 1), False, False)],
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "addbmm", (0, 1), False, False)],
+    # addcdiv_ refuses integer tensors before it checks the memory overlap
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_offset", (0,), True, False),
+     ("view", "view_int", (1,), True, False), ("inplace_binary", "addcdiv_", (0, 2), True, False)],
+    # batch_norm of no elements: PyTorch's copy of the input (CloneBackward0), no statistics
+    [("leaf", (3,), 0, False, True), ("leaf", (2, 0), 0, False, True), ("unary", "F_batch_norm_train", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
