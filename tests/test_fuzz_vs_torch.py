@@ -1926,6 +1926,9 @@ def test_random_programs_match_pytorch(torch, program):
      ("view", "view_int", (1,), True, False), ("inplace_binary", "addcdiv_", (0, 2), True, False)],
     # batch_norm of no elements: PyTorch's copy of the input (CloneBackward0), no statistics
     [("leaf", (3,), 0, False, True), ("leaf", (2, 0), 0, False, True), ("unary", "F_batch_norm_train", (1,), False, False)],
+    # x.copy_(a piece of x.unsafe_split(...)): the memory overlaps (no shared version counter)
+    [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
+     ("inplace_binary", "copy_", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
