@@ -1905,6 +1905,8 @@ def test_random_programs_match_pytorch(torch, program):
     # float32, not numpy's float64)
     [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("unary", "argmax", (0,), True, False),
      ("binary", "addr", (0, 2), True, False)],
+    # ... and int32 vectors with an int64 input (a sum of int32) multiply in int64
+    [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False), ("binary", "addr", (1, 1), True, False)],
     # nextafter saves self only for self's gradient: an inference self is fine when only other
     # requires grad
     [("leaf", (3,), 0, False, True), ("inference", "F_avg_pool2d", (0,), True, False),

@@ -261,7 +261,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
         if vec.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {vec.ndim}-D")
     dtype = addr_dtype(input._array, vec1._array, vec2._array)
-    product = np.multiply.outer(vec1._array, vec2._array).astype(dtype, copy=False)
+    product = np.multiply.outer(vec1._array.astype(dtype, copy=False), vec2._array.astype(dtype, copy=False))
     try:
         np.broadcast_to(input._array, product.shape)
     except ValueError:
