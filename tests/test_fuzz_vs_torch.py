@@ -1904,6 +1904,36 @@ def test_random_programs_match_pytorch(torch, program):
     # adaptive_avg_pool1d of an inference tensor outside inference mode: version 1 (resize_)
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "F_adaptive_avg_pool1d", (1,), True, False)],
+    # addr's dtype: the 0-d input counts as the matrix it is expanded to (float32 and int64 give
+    # float32, not numpy's float64)
+    [("leaf", (3,), 0, False, True), ("leaf", (3,), 0, False, False), ("unary", "argmax", (0,), True, False),
+     ("binary", "addr", (0, 2), True, False)],
+    # ... and int32 vectors with an int64 input (a sum of int32) multiply in int64
+    [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False), ("binary", "addr", (1, 1), True, False)],
+    # nextafter saves self only for self's gradient: an inference self is fine when only other
+    # requires grad
+    [("leaf", (3,), 0, False, True), ("inference", "F_avg_pool2d", (0,), True, False),
+     ("binary", "nextafter", (1, 0), False, False)],
+    # kl_div refuses integer inputs before it looks at the shapes
+    [("leaf", (3,), 0, False, True), ("leaf_int", (0,), (0,), True, False), ("binary", "kl_div", (0, 1), True, False)],
+    # cross_entropy of an empty integer input: log_softmax runs no kernel, so the batch sizes are
+    # compared first
+    [("leaf", (3,), 0, False, True), ("leaf_int", (0,), (0,), True, False), ("unary", "argwhere", (1,), True, False),
+     ("binary", "cross_entropy_probs", (2, 0), True, False)],
+    # matrix products (baddbmm, linear's matmul) save an inference operand before checking sizes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "baddbmm", (0, 1), False, False)],
+    [("leaf", (3,), 0, False, True), ("inference", "dstack", (0,), True, False), ("binary", "F_linear", (0, 1), False, False)],
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "addbmm", (0, 1), False, False)],
+    # addcdiv_ refuses integer tensors before it checks the memory overlap
+    [("leaf", (3,), 0, False, True), ("view", "as_strided_offset", (0,), True, False),
+     ("view", "view_int", (1,), True, False), ("inplace_binary", "addcdiv_", (0, 2), True, False)],
+    # batch_norm of no elements: PyTorch's copy of the input (CloneBackward0), no statistics
+    [("leaf", (3,), 0, False, True), ("leaf", (2, 0), 0, False, True), ("unary", "F_batch_norm_train", (1,), False, False)],
+    # x.copy_(a piece of x.unsafe_split(...)): the memory overlaps (no shared version counter)
+    [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
+     ("inplace_binary", "copy_", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

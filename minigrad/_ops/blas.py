@@ -16,8 +16,8 @@ from . import result
 from .linalg import (BmmBackward0, nothing_to_multiply, batched_product, addmm as _plain_addmm,
                      _check_same_dtype, _check_not_bool,
                      _save_operands, _mat1_gradient, _mat2_gradient, _remember_layouts)
-from .._dtype import cpp_name, cpp_type_name
-from .views import check_history_kept
+from .._dtype import _category, cpp_name, cpp_type_name
+from .views import SAVES_OTHER, check_history_kept
 from .pointwise import mul_by_number
 from .._out import RESIZE_WARNING
 from .._warnings import stacklevel_outside_minigrad
@@ -29,7 +29,7 @@ def _check_batches(first, second, function):
             raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
                             f"Tensor, not {type(value).__name__}")
     if first.ndim != 3 or second.ndim != 3 or second.shape[:2] != first.shape[::2]:
-        check_history_kept(first, second)    # PyTorch records the product before checking it
+        check_history_kept(first, second, saves=SAVES_OTHER)   # (recorded, then checked)
     if first.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if second.ndim != 3:
@@ -260,7 +260,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     for name, vec in (("vec1", vec1), ("vec2", vec2)):
         if vec.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {vec.ndim}-D")
-    product = np.multiply.outer(vec1._array, vec2._array)
+    dtype = addr_dtype(input._array, vec1._array, vec2._array)
+    product = np.multiply.outer(vec1._array.astype(dtype, copy=False), vec2._array.astype(dtype, copy=False))
     try:
         np.broadcast_to(input._array, product.shape)
     except ValueError:
@@ -284,6 +285,14 @@ def _check_addr_scalar(dtype, number, name):
         raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
 
 
+def addr_dtype(*arrays):
+    """The dtype of addr's result: PyTorch expands input to the matrix before it promotes, so
+    all three count alike (a 0-d int64 input with float32 vectors gives float32, a float64 0-d
+    input with float32 vectors float64), the highest kind first (float > integer > bool)."""
+    top = max(_category(a.dtype) for a in arrays)
+    return np.result_type(*(a.dtype for a in arrays if _category(a.dtype) == top))
+
+
 def addr_values(input, vec1, vec2, beta, alpha):
     """beta * input + alpha * outer(vec1, vec2) for floats, rounded as PyTorch's CPU loop rounds
     each element: (alpha * vec1[i]) * vec2[j], then beta * input + that in one fused
@@ -291,7 +300,7 @@ def addr_values(input, vec1, vec2, beta, alpha):
     PyTorch's vector loop, 16 float32 or 8 float64 with AVX2, it groups the fused step the
     other way: those elements can differ in the last bit.)"""
     from .blend import _fma
-    dtype = np.result_type(input, vec1, vec2)
+    dtype = addr_dtype(np.asarray(input), np.asarray(vec1), np.asarray(vec2))
     beta_, alpha_ = np.asarray(beta, dtype), np.asarray(alpha, dtype)
     with np.errstate(all="ignore"):
         scaled = np.multiply.outer(vec1.astype(dtype) * alpha_, vec2.astype(dtype))

@@ -129,6 +129,13 @@ class AddcdivBackward0(_SavesValue, Node):
         return x_t + _times_value(t1_t / t2 - t1 * t2_t / (t2 * t2), self.value)
 
 
+def check_addcdiv_integers(input, tensor1, tensor2):
+    """Integer tensor1 and tensor2 are refused, before anything else about them (x.addcdiv_(...)
+    too, before the overlap and shape checks of its loop)."""
+    if all(isinstance(t, Tensor) and t._array.dtype.kind in "iub" for t in (tensor1, tensor2)):
+        raise RuntimeError(ADDCDIV_INTEGER_MESSAGE)
+
+
 ADDCDIV_INTEGER_MESSAGE = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
     "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
@@ -143,8 +150,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     Gradient: grad to input, grad * value / tensor2 to tensor1,
     -grad * value * tensor1 / tensor2**2 to tensor2.
     """
-    if all(isinstance(t, Tensor) and t._array.dtype.kind in "iub" for t in (tensor1, tensor2)):
-        raise RuntimeError(ADDCDIV_INTEGER_MESSAGE)
+    check_addcdiv_integers(input, tensor1, tensor2)
     (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)

@@ -152,9 +152,11 @@ class NextafterBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_tensors
-        moved = _wrap(np.broadcast_to(a._array != b._array, grad.shape))
-        zeros = _wrap(np.zeros((), dtype=grad._array.dtype))
-        return (where(moved, grad, zeros) if self.should_compute_output(0) else None,
+        grad_self = None
+        if self.should_compute_output(0):
+            moved = _wrap(np.broadcast_to(a._array != b._array, grad.shape))
+            grad_self = where(moved, grad, _wrap(np.zeros((), dtype=grad._array.dtype)))
+        return (grad_self,
                 # (PyTorch's zeros_like(other): new memory zeroed in place, so at version 1)
                 zeros_set_in_place(b._array.shape, b._array.dtype) if self.should_compute_output(1) else None)
 
@@ -174,7 +176,9 @@ def nextafter(input, other):
         raise _kernel_error("nextafter_cpu", dtype)
     out = _binary(lambda a, b: np.nextafter(np.asarray(a, dtype), np.asarray(b, dtype)), input, other,
                   ((1,), ()))
-    return result(out, NextafterBackward0, (input, other), saved=(input, other))
+    # (self is saved only for its own gradient, as PyTorch saves it)
+    return result(out, NextafterBackward0, (input, other),
+                  saved=(input if input.requires_grad else None, other))
 
 
 def nextafter_(self, other):

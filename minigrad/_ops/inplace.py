@@ -783,7 +783,8 @@ def copy_(self, source):
     if same_data and not needs_grad((self, source)):
         bump_version(self)
         return self
-    if source._version_counter is self._version_counter and not same_data:
+    if (source._version_counter is self._version_counter or _shares_memory_unversioned(self, source)) \
+            and not same_data:        # (unsafe_split's pieces share memory, not the counter)
         _check_partial_overlap(self, source)
         if _reads_its_own_writes(self, source):
             return reading_its_own_writes(self, source, lambda old, value: value, shape.copy_into)

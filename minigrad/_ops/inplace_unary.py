@@ -116,6 +116,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if (other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)) \
                     and name not in _OVERLAP_UNCHECKED:
                 check_inplace(self, others=others)       # (autograd's rules come first)
+                if name in _CHECKED_BEFORE_SHAPES:
+                    _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments])
                 _check_partial_overlap(self, other)
         if in_own_memory == "elementwise" and len(others) == 1:
             # PyTorch's loop settles the result's shape before the kernel runs (heaviside_ and
@@ -152,7 +154,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
 
 
 # elementwise in-place forms whose operation checks the dtypes before the loop checks the shapes
-_CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp_": blend.check_lerp_dtypes}
+# and overlaps
+_CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp_": blend.check_lerp_dtypes,
+                          "addcdiv_": blend.check_addcdiv_integers}
 
 # matrix products whose kernels check no overlap of self with the other operands (PyTorch lets
 # x.addmm_(x.t(), x) through)

@@ -324,11 +324,11 @@ def bmm(input, mat2):
     _check_tensor(input, "bmm")
     _check_tensor(mat2, "bmm")
     if input.ndim != 3 or mat2.ndim != 3:
-        check_history_kept(input, mat2)      # PyTorch records the product before checking it
+        check_history_kept(input, mat2, saves=SAVES_OTHER)   # (recorded, then checked)
         raise RuntimeError(f"batch1 must be a 3D tensor" if input.ndim != 3 else
                            "batch2 must be a 3D tensor")
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
-        check_history_kept(input, mat2)
+        check_history_kept(input, mat2, saves=SAVES_OTHER)
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
@@ -414,7 +414,7 @@ def matmul(input, other):
     except ValueError:      # the batch dimensions clash: PyTorch's broadcasting message for them
         raise _broadcast_error(np.empty(batch_a, dtype=bool), np.empty(batch_b, dtype=bool)) from None
     if m1 != m2:
-        check_history_kept(input, other)     # PyTorch expands both (recorded views) first
+        check_history_kept(input, other, saves=SAVES_OTHER)  # PyTorch expands both (recorded views) first
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{int(np.prod(batch))}, {m1}] but got: [{int(np.prod(batch))}, {m2}].")
@@ -458,7 +458,7 @@ def _check_fold(matrix_shape, batched_shape, *operands):
     inner = batched_shape[-1]
     other = matrix_shape[0]
     if inner != other:
-        check_history_kept(*operands)
+        check_history_kept(*operands, saves=SAVES_OTHER)
         rows = int(np.prod(batched_shape[:-1]))
         if len(matrix_shape) == 1:
             raise RuntimeError(
@@ -505,6 +505,7 @@ def addmm(input, mat1, mat2):
     mat1^T @ grad.
     """
     if mat1.shape[1] != mat2.shape[0]:
+        check_history_kept(input, mat1, mat2, saves=((), (2,), (1,)))   # (recorded, then checked)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")

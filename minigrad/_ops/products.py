@@ -29,6 +29,7 @@ from .linalg import outer, _check_not_bool, _save_operands, _requires_grad
 from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
+from .views import check_history_kept
 
 
 def _check_tensor(value, function, name, position):
@@ -284,7 +285,9 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """
     for name, value, position in (("input", input, 1), ("batch1", batch1, 2), ("batch2", batch2, 3)):
         _check_tensor(value, "addbmm", name, position)
-    # PyTorch's order: the result's shape first (input must expand to it), then the batches
+    # PyTorch's order: what recording saves (an inference batch is refused), the result's shape
+    # (input must expand to it), then the batches
+    check_history_kept(input, batch1, batch2, saves=((), (2,), (1,)))
     from ..autograd.grad_mode import no_grad
     shape = (batch1.shape[1], batch2.shape[_normalize_dim(2, batch2.ndim)])
     with no_grad():

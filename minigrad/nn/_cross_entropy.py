@@ -56,9 +56,9 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
         return
     if n_dims == 0:             # log_softmax over dim 1 comes first
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
-    if input._array.dtype.kind != "f":
+    if input._array.dtype.kind != "f" and input._array.size:
         return                  # log_softmax, which comes first, refuses it with its own message
-    check_class_target_shape(input, target)
+    check_class_target_shape(input, target)     # (log_softmax of no elements runs no kernel)
     _check_weight(weight, shape[0 if n_dims == 1 else 1], "")
 
 

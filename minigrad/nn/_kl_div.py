@@ -87,6 +87,8 @@ def kl_div_of_elements(input, target, reduction, log_target):
     (vmap has no batching rule for it, in PyTorch either: func/_batch_rules.py.)"""
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("kl_div", (input, target))
+    if input._array.dtype.kind in "biu" or target._array.dtype.kind in "biu":   # (before the shapes)
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     # PyTorch's C++ works out the right-hand side of each line first (so its nodes are made
     # first, and run after the others in backward: it shows in the order gradients add up)
     if log_target:

@@ -29,6 +29,8 @@ As in PyTorch, each node saves the mean and rstd it computed, and shows them as
 ``native_layer_norm`` and the like, which the F functions do not return). group_norm's are
 outputs of its node that require grad; layer_norm's and batch_norm's are plain tensors.
 """
+import warnings
+
 import numpy as np
 
 from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS
@@ -52,6 +54,12 @@ def _statistics(array, axes, eps):
     """numpy: mean and rstd = 1 / sqrt(var + eps) over ``axes`` (kept as size 1), in float64
     for every dtype, so that float32 results are correctly rounded."""
     wide = array.astype(np.float64)
+    if not wide.size:     # no elements: nan (0 / 0), silently as in PyTorch (numpy warns)
+        with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mean = wide.mean(axis=axes, keepdims=True)
+            var = np.square(wide - mean).mean(axis=axes, keepdims=True)
+        return mean, 1.0 / np.sqrt(var + eps), var
     mean = wide.mean(axis=axes, keepdims=True)
     var = np.square(wide - mean).mean(axis=axes, keepdims=True)
     return mean, 1.0 / np.sqrt(var + eps), var
@@ -298,6 +306,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     _check_tensor("batch_norm", input)
     if momentum is None or isinstance(momentum, bool) or not isinstance(momentum, (int, float, np.floating)):
         raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type(momentum).__name__}")
+    if input._array.size == 0 and input.ndim > 1:
+        # PyTorch's shortcut for no elements: a copy (no view of input, no new empty tensor,
+        # which would cut the graph), times weight[0], plus bias[0]; no statistics
+        out = input.clone()
+        if weight is not None:
+            out = out * weight.select(0, 0)
+        if bias is not None:
+            out = out + bias.select(0, 0)
+        return out
     if not training and running_mean is None:
         raise RuntimeError("running_mean must be defined in evaluation mode")
     channels = input.shape[1] if input.ndim > 1 else 0      # (a 1-d input has no channel dim)
