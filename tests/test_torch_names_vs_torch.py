@@ -666,6 +666,29 @@ def test_in_place_samplers_integers_and_errors_match_pytorch():
         assert seen[0] == seen[1]
 
 
+RANDOM_BOUNDS = [(-2**33, 2**33), (2**33,), (-2**60, 2**60), (0, 2**24 + 3), (-3, 5), (0, 300),
+                 (2**25 + 1, 2**25 + 2), (5000, 5001), (2**30, 2**30 + 5), (0, 1), (-2**63, 2**63 - 1)]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint8", "int16",
+                                   "int32", "int64", "bool"])
+def test_random_bounds_as_pytorch(dtype):
+    """random_(from, to): the bounds each dtype takes (PyTorch's "out of bounds" errors), float
+    bounds moved to numbers the dtype holds, the numbers drawn, and the precision warnings."""
+    for bounds in RANDOM_BOUNDS:
+        seen = []
+        for L in (minigrad, torch):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                L.manual_seed(0)
+                try:
+                    drawn = L.empty(5, dtype=getattr(L, dtype)).random_(*bounds).tolist()
+                except RuntimeError as error:
+                    drawn = str(error)
+            seen.append((drawn, [(w.category, str(w.message)) for w in caught]))
+        assert seen[0] == seen[1], bounds
+
+
 # --- optimizers ---------------------------------------------------------------------------------
 
 def _trajectory(L, optimizer, kwargs, shapes, dtype, steps=8):

@@ -13,10 +13,12 @@ tensor's dtype, so that the same seed gives PyTorch's numbers:
 The gradient of the old values is 0 (the new values do not depend on them).
 """
 import math
+import warnings
 
 import numpy as np
 
 from .. import random as _random
+from .._warnings import stacklevel_outside_minigrad
 from .._dtype import cpp_type_name
 from .inplace import _FillBackward, _fill
 from .pointwise import kernel_not_implemented
@@ -100,6 +102,68 @@ def _largest_exact(dtype):
     return int(np.iinfo(dtype).max)
 
 
+# The C++ names PyTorch's bound checks print for each dtype
+_CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                   "int8": "signed char", "uint8": "unsigned char", "int16": "short int",
+                   "int32": "int", "int64": "long int", "bool": "bool"}
+
+
+def _mantissa_digits(dtype):
+    return {2: 11, 4: 24, 8: 53}[dtype.itemsize]
+
+
+def _as_float_and_back(value, dtype):
+    """``value`` (an int) stored in the float dtype and read back as an int (None if it does
+    not fit at all)."""
+    with np.errstate(over="ignore"):
+        stored = dtype.type(value)
+    return int(stored) if np.isfinite(stored) else None
+
+
+def _representable_from(low, dtype):
+    """PyTorch's first value for a float dtype: where ``low + 1`` rounds down in the dtype, the
+    next number the dtype holds above it (so that every value drawn can be stored)."""
+    rounded = _as_float_and_back(low + 1, dtype)
+    if rounded is not None and rounded < low:
+        return rounded + (1 << (abs(low + 1).bit_length() - 1 - _mantissa_digits(dtype) + 1))
+    return low
+
+
+def _representable_to(high, dtype):
+    """PyTorch's end for a float dtype: where ``high - 1`` rounds up in the dtype, the number
+    below it that the dtype holds."""
+    rounded = _as_float_and_back(high - 1, dtype)
+    if rounded is not None and rounded >= high:
+        return rounded - (1 << (abs(high - 1).bit_length() - 1 - _mantissa_digits(dtype) + 1))
+    return high
+
+
+def _check_in_range(low, high_inclusive, dtype):
+    """PyTorch's checks of the bounds: both must fit in the dtype; for floats, a warning past
+    the integers the dtype holds exactly (2**24 for float32)."""
+    name = _CPP_TYPE_NAMES[dtype.name]
+    if dtype.kind == "f":
+        smallest, largest = float(np.finfo(dtype).min), float(np.finfo(dtype).max)
+    elif dtype.kind == "b":
+        smallest, largest = 0, 1
+    else:
+        smallest, largest = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+    for value, what in ((low, "from"), (high_inclusive, "to - 1")):
+        if not smallest <= value <= largest:
+            raise RuntimeError(f"{what} is out of bounds for {name}")
+    if dtype.kind == "f":
+        digits = _mantissa_digits(dtype)
+        for value, what, line in ((low, "from", 110), (high_inclusive, "to - 1", 111)):
+            if not -(1 << digits) <= value <= 1 << digits:
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {name} can support discrete uniform distribution only within "
+                    "this range. This warning will become an error in version 1.7 release, please "
+                    "fix the code in advance (Triggered internally at "
+                    f"/__w/pytorch/pytorch/aten/src/ATen/native/DistributionTemplates.h:{line}.)",
+                    stacklevel=stacklevel_outside_minigrad())
+
+
 def random_(self, from_=None, to=None, *, generator=None):
     """In place: fill with integers drawn uniformly from [from, to) (``random_(to)``: from 0;
     ``random_()``: from 0 to the largest integer the dtype holds exactly)."""
@@ -118,6 +182,12 @@ def random_(self, from_=None, to=None, *, generator=None):
             node, low, high = RandomBackward0, from_, to
         if not low < high:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        if dtype.kind == "f":
+            low, high = _representable_from(low, dtype), _representable_to(high, dtype)
+            if not low < high:
+                raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' casted "
+                                   f"to dtype, but got from={low} >= to={high}")
+        _check_in_range(low, high - 1, dtype)
         span = high - low
         draws = generator.random64(n) if span >= 2 ** 32 else generator.random32(n)
         values = (draws % np.uint64(span)).astype(np.int64) + low
