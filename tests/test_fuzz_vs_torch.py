@@ -1934,6 +1934,12 @@ def test_random_programs_match_pytorch(torch, program):
     # x.copy_(a piece of x.unsafe_split(...)): the memory overlaps (no shared version counter)
     [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
      ("inplace_binary", "copy_", (0, 1), True, False)],
+    # sort/argsort of an inference tensor outside inference mode: PyTorch's kernel writes its
+    # results once (version 1); nll_loss of integer images has no kernel (nll_loss2d)
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "argsort_descending", (1,), True, False)],
+    [("leaf", (2, 1, 3), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "argsort_descending", (0,), True, False), ("unary", "nll_loss_sum", (2,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -12,6 +12,7 @@ from .views import history_first
 from .._signatures import Signatures
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
+from ..autograd.grad_mode import count_kernel_writes
 from .._selection import topk_order, sort_order
 from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
 
@@ -163,7 +164,7 @@ def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
         indices = np.zeros((), dtype=np.int64)
         out = result(array.copy(), node_class, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(indices), dim_as_given=dim)
-        return return_types.sort(out, plain_output(indices, input))
+        return _written_by_the_kernel(out, plain_output(indices, input), input)
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)      # (grad_fn._saved_dim shows it)
     # (a long 1-d row of integers sorted ascending goes through a radix sort, which is stable)
     radix = array.ndim == 1 and array.size >= 32768 and array.dtype.kind in "iu" and not descending
@@ -177,8 +178,16 @@ def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
     out = result(values, node_class, (input,), saved=(), dim=dim, self_sym_sizes=array.shape,
                  indices=indices, dim_as_given=dim_as_given)
     if not array.size:          # (laid out like the input, which may step by 0)
-        return return_types.sort(keep_zero_steps(out), keep_zero_steps(plain_output(order, input)))
-    return return_types.sort(out, plain_output(_laid_out_like(array, order), input))
+        return _written_by_the_kernel(keep_zero_steps(out),
+                                      keep_zero_steps(plain_output(order, input)), input)
+    return _written_by_the_kernel(out, plain_output(_laid_out_like(array, order), input), input)
+
+
+def _written_by_the_kernel(values, indices, input):
+    """sort's (values, indices): of an inference tensor outside inference mode, PyTorch's kernel
+    writes both through the dispatcher once (values copied in, indices filled): version 1."""
+    return return_types.sort(count_kernel_writes(values, (input,), 1),
+                             count_kernel_writes(indices, (input,), 1))
 
 
 @history_first

@@ -890,6 +890,7 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     if tuple(labels_per_pixel.shape[1:]) != tuple(images.shape[2:]):
         raise RuntimeError(f"size mismatch (got input: {list(images.shape)} , target: "
                            f"{list(labels_per_pixel.shape)}")
+    _check_floating_kernel(images, "nll_loss2d_forward_out_frame")
     n, _, h, w = images.shape
     logp = np.moveaxis(images._array, 1, -1).reshape(n * h * w, c)       # one row per pixel
     labels = target._array.reshape(-1)
