@@ -1931,6 +1931,9 @@ def test_random_programs_match_pytorch(torch, program):
     # x.copy_(a piece of x.unsafe_split(...)): the memory overlaps (no shared version counter)
     [("leaf", (3,), 0, False, True), ("view", "unsafe_split", (0,), True, False),
      ("inplace_binary", "copy_", (0, 1), True, False)],
+    # addcmul saves an inference factor before it checks the shapes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "addcmul", (1, 0), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
