@@ -1940,6 +1940,15 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "argsort_descending", (1,), True, False)],
     [("leaf", (2, 1, 3), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "argsort_descending", (0,), True, False), ("unary", "nll_loss_sum", (2,), True, False)],
+    # addcmul saves an inference factor before it checks the shapes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "addcmul", (1, 0), False, False)],
+    # tensordot sums the first tensor over a contracted dim that is 1 in the second (SumBackward1)
+    [("leaf", (2, 1, 3), 0, False, True), ("grad", "grad", (0,), False, False),
+     ("binary", "tensordot_full", (1, 0), False, False)],
+    # clamp with tensor bounds saves all three before it broadcasts the bounds
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "clamp_both_t", (1, 0), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

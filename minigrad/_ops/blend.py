@@ -42,8 +42,9 @@ class _SavesValue:
         return Node._saved_value(self, "tensor2")
 
 
-def _three_arrays(name, input, tensor1, tensor2, value):
-    """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not)."""
+def _three_arrays(name, input, tensor1, tensor2, value, saves=None):
+    """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not;
+    ``saves``: what recording saves, refused first if an inference tensor, see check_history_kept)."""
     if not isinstance(value, (int, float, bool, np.number)):
         raise TypeError(f"{name}(): argument 'value' must be Number, not {type(value).__name__}")
     for position, (parameter, value) in enumerate((("input", input), ("tensor1", tensor1),
@@ -56,7 +57,7 @@ def _three_arrays(name, input, tensor1, tensor2, value):
     try:
         np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
-        check_history_kept(input, tensor1, tensor2)
+        check_history_kept(input, tensor1, tensor2, saves=saves)
         try:                      # PyTorch broadcasts input with tensor1, then the two with tensor2
             first = np.broadcast_shapes(arrays[0].shape, arrays[1].shape)
         except ValueError:
@@ -92,7 +93,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 
     Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
     """
-    (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value)
+    (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value, ((), (2,), (1,)))
     scaled = _value_in(dtype, value) * t1
     if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
         shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
@@ -151,7 +152,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     -grad * value * tensor1 / tensor2**2 to tensor2.
     """
     check_addcdiv_integers(input, tensor1, tensor2)
-    (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value)
+    (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value, ((2,), (2,), (1, 2)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)

@@ -1749,7 +1749,8 @@ def _clamp_tensors(input, min, max):
         raise TypeError("clamp() received an invalid combination of arguments: min and max must "
                         "both be tensors (or None), or both numbers")
     out = input._array
-    check_history_kept(input)      # PyTorch records clamp before it broadcasts the bounds
+    # PyTorch records clamp (saving all three) before it broadcasts the bounds
+    check_history_kept(input, min, max, saves=((0, 1, 2),) * 3)
     if min is not None:
         out = _binary(np.maximum, input, min)
     if max is not None:

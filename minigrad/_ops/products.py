@@ -120,11 +120,18 @@ def tensordot(a, b, dims=2):
     if isinstance(dims, (int, np.integer)):      # (PyTorch names a's dims from the end then)
         as_given_a = [d - a.ndim for d in as_given_a]
     for given_a, given_b, da, db in zip(as_given_a, as_given_b, dims_a, dims_b):
-        if a.shape[da] != b.shape[db]:
+        # a dim of size 1 on one side is broadcast: the other side is summed over it at once
+        # (PyTorch's rule, which sums a's dim when b's is 1, also when a's is 1 too)
+        if b.shape[db] == 1:
+            a = a.sum(da, keepdim=True, dtype=a.dtype)
+        elif a.shape[da] == 1:
+            b = b.sum(db, keepdim=True, dtype=b.dtype)
+        elif a.shape[da] != b.shape[db]:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
                 f"{given_a} and second has size {b.shape[db]} in dim {given_b}")
-        summed *= a.shape[da]
+        else:
+            summed *= a.shape[da]
     kept_a = [d for d in range(a.ndim) if d not in dims_a]
     kept_b = [d for d in range(b.ndim) if d not in dims_b]
     rows = math.prod(a.shape[d] for d in kept_a)
