@@ -22,9 +22,12 @@ convolutions (oneDNN), recurrent layers, ``Tanh`` (MKL's ``tanh``) and float32 `
 (numpy's ``exp``/``log``). Everything else is compared exactly: dtypes, shapes, flags, which
 gradients are None, ``grad_fn`` names, learning rates and the other options, step counts,
 ``num_batches_tracked``, the printed loss where the values agree to the bit, and messages.
-Programs with batch norm train with SGD only: Adam, RMSprop and Adagrad divide by the
-gradient's own size, and the gradient of a bias just before batch norm is rounding noise
-(mathematically 0), which they would turn into a full step of either sign.
+Programs with batch norm or an embedding train with SGD only: Adam, RMSprop and Adagrad
+divide by the gradient's own size, and some gradients there are mathematically 0 but come out as
+rounding noise (a bias just before batch norm; a weight after an embedding, where two samples
+with the same token and opposite signs of the loss's gradient cancel: PyTorch's product gives
+an exact 0, numpy's fused multiply-add a residue of 1e-10), which they turn into a full step
+of either sign.
 
 CI runs a fixed, seeded budget. As in tests/test_fuzz_vs_torch.py, MINIGRAD_FUZZ_EXAMPLES sets
 a longer run and MINIGRAD_FUZZ_SEED=N (or ``--hypothesis-seed=N``) picks another set.
@@ -364,9 +367,9 @@ def programs(draw):
     }
     choices = CHANNEL_LAYERS if program["arch"] in ("conv1d", "conv2d") else VECTOR_LAYERS
     program["layers"] = draw(st.lists(st.sampled_from(choices), max_size=3))
-    program["optimizer"] = draw(st.sampled_from(OPTIMIZERS))
-    if program["optimizer"][0] != "SGD":        # (see the module's docstring)
-        program["layers"] = [name for name in program["layers"] if name != "batch_norm"]
+    # SGD only where a gradient can be rounding noise (see the module's docstring)
+    noisy = program["arch"] == "embedding" or "batch_norm" in program["layers"]
+    program["optimizer"] = draw(st.sampled_from(OPTIMIZERS[:4] if noisy else OPTIMIZERS))
     program["steps"] = draw(st.lists(st.tuples(st.sampled_from(STEPS), st.integers(0, 9)),
                                      min_size=1, max_size=8))
     return program
