@@ -21,6 +21,29 @@ from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter, Buffer, is_lazy
 
 
+def _unexpected_keys(module, keys, prefix):
+    """The keys (in their order) that name nothing in ``module``, found as PyTorch finds them:
+    each module, then its children in order, looks at the keys under its prefix; a key with
+    a dot is its own when the first name is a child, a key without one when it is one of its
+    parameters or persistent buffers. (So a checkpoint's keys for a missing child are listed
+    before those of a child that has other tensors.)"""
+    local = {name for name, tensor in module._parameters.items() if tensor is not None}
+    local |= {name for name, tensor in module._buffers.items()
+              if tensor is not None and name not in module._non_persistent_buffers_set}
+    unexpected = []
+    for key in keys:
+        if key.startswith(prefix):
+            first, dot, _ = key[len(prefix):].partition(".")
+            if first not in (module._modules if dot else local):
+                unexpected.append(key)
+    for name, child in module._modules.items():
+        if child is not None:
+            child_prefix = prefix + name + "."
+            unexpected += _unexpected_keys(child, [key for key in keys
+                                                   if key.startswith(child_prefix)], child_prefix)
+    return unexpected
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns: the keys it missed and the keys it did not know."""
 
@@ -349,7 +372,7 @@ class Module:
                 with no_grad():
                     tensor.copy_(state_dict[name])
         missing = [name for name in own if name not in state_dict]
-        unexpected = [name for name in state_dict if name not in own]
+        unexpected = _unexpected_keys(self, list(state_dict), "")
         if strict:
             if unexpected:
                 keys = ", ".join(f'"{name}"' for name in unexpected)
