@@ -52,8 +52,14 @@ SEED = os.environ.get("MINIGRAD_FUZZ_SEED", "")
 HIDDEN = 5
 CLASSES = 3
 VECTOR_LAYERS = ["relu", "gelu", "tanh", "sigmoid", "leaky_relu", "layer_norm", "batch_norm",
-                 "dropout", "linear"]
-CHANNEL_LAYERS = ["relu", "gelu", "sigmoid", "leaky_relu", "batch_norm", "dropout"]
+                 "dropout", "linear", "elu", "silu", "gelu_tanh", "layer_norm_plain",
+                 "batch_norm_cumulative", "batch_norm_plain", "batch_norm_untracked",
+                 "linear_no_bias", "identity", "dropout_half"]
+CHANNEL_LAYERS = ["relu", "gelu", "sigmoid", "leaky_relu", "batch_norm", "dropout", "silu",
+                  "batch_norm_cumulative", "batch_norm_plain", "batch_norm_untracked"]
+BATCH_NORMS = {"batch_norm": {}, "batch_norm_cumulative": {"momentum": None},
+               "batch_norm_plain": {"affine": False}, "batch_norm_untracked":
+               {"track_running_stats": False}}
 ARCHITECTURES = ["mlp", "mlp", "mlp", "conv1d", "conv2d", "embedding", "gru", "lstm"]
 
 
@@ -61,8 +67,9 @@ def hidden_layer(L, name, arch):
     """One shape-keeping layer of the given kind for the architecture's features."""
     nn = L.nn
     features = HIDDEN if arch in ("mlp", "embedding") else 3
-    if name == "batch_norm":
-        return nn.BatchNorm2d(features) if arch == "conv2d" else nn.BatchNorm1d(features)
+    if name in BATCH_NORMS:
+        kind = nn.BatchNorm2d if arch == "conv2d" else nn.BatchNorm1d
+        return kind(features, **BATCH_NORMS[name])
     return {
         "relu": lambda: nn.ReLU(),
         "gelu": lambda: nn.GELU(),
@@ -72,6 +79,13 @@ def hidden_layer(L, name, arch):
         "layer_norm": lambda: nn.LayerNorm(features),
         "dropout": lambda: nn.Dropout(0.3),
         "linear": lambda: nn.Linear(features, features),
+        "elu": lambda: nn.ELU(),
+        "silu": lambda: nn.SiLU(),
+        "gelu_tanh": lambda: nn.GELU(approximate="tanh"),
+        "layer_norm_plain": lambda: nn.LayerNorm(features, elementwise_affine=False),
+        "linear_no_bias": lambda: nn.Linear(features, features, bias=False),
+        "identity": lambda: nn.Identity(),
+        "dropout_half": lambda: nn.Dropout(p=0.5),
     }[name]()
 
 
@@ -151,7 +165,14 @@ OPTIMIZERS = [
     ("RMSprop", {"lr": 0.01}),
     ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True}),
     ("Adagrad", {"lr": 0.1}),
+    ("SGD", {"lr": 0.1, "maximize": True, "weight_decay": 0.1}),
+    ("Adam", {"lr": 0.01, "betas": (0.8, 0.9), "eps": 1e-6, "maximize": True}),
+    ("AdamW", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True}),
+    ("RMSprop", {"lr": 0.01, "alpha": 0.9, "weight_decay": 0.01}),
+    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "initial_accumulator_value": 0.1,
+                 "weight_decay": 0.01}),
 ]
+SGDS = [options for options in OPTIMIZERS if options[0] == "SGD"]
 
 SCHEDULERS = [
     None,
@@ -159,11 +180,20 @@ SCHEDULERS = [
     ("CosineAnnealingLR", {"T_max": 3}),
     ("ExponentialLR", {"gamma": 0.9}),
     ("OneCycleLR", {"max_lr": 0.1, "total_steps": 4}),
+    ("MultiStepLR", {"milestones": [1, 3], "gamma": 0.1}),
+    ("LinearLR", {"start_factor": 0.5, "total_iters": 3}),
+    ("CosineAnnealingWarmRestarts", {"T_0": 2, "T_mult": 2}),
+    ("PolynomialLR", {"total_iters": 3, "power": 2.0}),
+    ("ConstantLR", {"factor": 0.5, "total_iters": 2}),
+    ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 2}),
+    ("ReduceLROnPlateau", {"patience": 0, "factor": 0.5}),
 ]
 
 STEPS = ["train_step"] * 6 + ["forward_backward", "optimizer_step", "zero_grad", "zero_grad_zeros",
                               "train", "eval", "inference", "clip_norm", "clip_value", "freeze",
-                              "reload", "forward_hook", "grad_hook", "scheduler_step"]
+                              "reload", "forward_hook", "grad_hook", "scheduler_step",
+                              "backward_again", "model_zero_grad", "set_lr", "init",
+                              "wrong_dtype_input", "reload_other_model", "print"]
 
 
 # --- running a program ---------------------------------------------------------------------------
@@ -177,7 +207,7 @@ class Run:
         self.x, self.y = make_data(L, program)
         self.optimizer = self.make_optimizer(self.model)
         self.scheduler = self.make_scheduler(self.optimizer)
-        self.loss = self.output = None
+        self.loss = self.output = self.printed = None
 
     def make_optimizer(self, model):
         name, options = self.program["optimizer"]
@@ -187,6 +217,8 @@ class Run:
         if self.program["scheduler"] is None:
             return None
         name, options = self.program["scheduler"]
+        if name == "CyclicLR" and "momentum" not in optimizer.defaults:
+            options = dict(options, cycle_momentum=False)
         return getattr(self.L.optim.lr_scheduler, name)(optimizer, **options)
 
     def forward_backward(self):
@@ -245,8 +277,32 @@ class Run:
         elif name == "grad_hook":
             parameters[arg % len(parameters)].register_hook(lambda grad: grad * 2)
         elif name == "scheduler_step":
-            if self.scheduler is not None:
+            if isinstance(self.scheduler, L.optim.lr_scheduler.ReduceLROnPlateau):
+                self.scheduler.step(1.0 if self.loss is None else self.loss.item())
+            elif self.scheduler is not None:
                 self.scheduler.step()
+        elif name == "backward_again":       # the graph is freed after the first backward
+            if self.loss is not None:
+                self.loss.backward()
+        elif name == "model_zero_grad":
+            model.zero_grad()
+        elif name == "set_lr":
+            for group in self.optimizer.param_groups:
+                group["lr"] = group["lr"] * 0.5
+        elif name == "init":
+            layers = [m for m in model if isinstance(m, (L.nn.Linear, L.nn.Conv1d, L.nn.Conv2d))]
+            weight = layers[arg % len(layers)].weight
+            [lambda: L.nn.init.xavier_uniform_(weight), lambda: L.nn.init.kaiming_normal_(weight),
+             lambda: L.nn.init.zeros_(weight), lambda: L.nn.init.normal_(weight, 0.0, 0.1),
+             lambda: L.nn.init.orthogonal_(weight)][arg % 5]()
+        elif name == "wrong_dtype_input":
+            other = L.float64 if self.x.dtype == L.float32 else L.float32
+            self.output = model(self.x.to(other))
+        elif name == "reload_other_model":    # a checkpoint of another architecture
+            other = dict(self.program, arch="mlp" if self.program["arch"] != "mlp" else "gru")
+            model.load_state_dict(build_model(L, other).state_dict())
+        elif name == "print":
+            self.printed = (repr(model), repr(self.optimizer))
         else:
             raise AssertionError(name)
 
@@ -303,6 +359,7 @@ def assert_same_state(ours, theirs, tolerance):
         assert type(ours.loss.grad_fn).__name__ == type(theirs.loss.grad_fn).__name__, "loss grad_fn"
         if ours.loss.item() == theirs.loss.item():
             assert repr(ours.loss) == repr(theirs.loss), "printed loss"
+    assert ours.printed == theirs.printed, "printed model and optimizer"
     if theirs.output is not None:
         assert_same_tensor("inference output", ours.output, theirs.output, tolerance)
     ours_parameters = list(ours.model.named_parameters())
@@ -319,6 +376,8 @@ def assert_same_state(ours, theirs, tolerance):
     if theirs.scheduler is not None:
         assert_same_value("scheduler.get_last_lr()", ours.scheduler.get_last_lr(),
                           theirs.scheduler.get_last_lr(), tolerance)
+        assert_same_value("scheduler.state_dict()", ours.scheduler.state_dict(),
+                          theirs.scheduler.state_dict(), tolerance)
 
 
 def run_program(torch, program):
@@ -368,8 +427,8 @@ def programs(draw):
     choices = CHANNEL_LAYERS if program["arch"] in ("conv1d", "conv2d") else VECTOR_LAYERS
     program["layers"] = draw(st.lists(st.sampled_from(choices), max_size=3))
     # SGD only where a gradient can be rounding noise (see the module's docstring)
-    noisy = program["arch"] == "embedding" or "batch_norm" in program["layers"]
-    program["optimizer"] = draw(st.sampled_from(OPTIMIZERS[:4] if noisy else OPTIMIZERS))
+    noisy = program["arch"] == "embedding" or set(program["layers"]) & set(BATCH_NORMS)
+    program["optimizer"] = draw(st.sampled_from(SGDS if noisy else OPTIMIZERS))
     program["steps"] = draw(st.lists(st.tuples(st.sampled_from(STEPS), st.integers(0, 9)),
                                      min_size=1, max_size=8))
     return program
@@ -402,6 +461,9 @@ KNOWN_PROGRAMS = [
     known(),
     # clip_grad_value_ before any backward(): PyTorch refuses an empty list of gradients
     known(steps=[("clip_value", 0)]),
+    # a checkpoint of another model: the keys of a missing layer ("2.weight") are listed
+    # before the unknown ones of an existing layer ("0.weight_ih_l0"), as PyTorch finds them
+    known(steps=[("reload_other_model", 0)]),
 ]
 
 
