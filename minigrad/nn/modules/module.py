@@ -82,6 +82,9 @@ class Module:
     (after calling ``super().__init__()``), and write the computation in ``forward``."""
 
     training: bool
+    # the version of the module's state_dict layout, saved in state_dict()._metadata: a layer
+    # whose layout changed (BatchNorm's num_batches_tracked) can read older checkpoints
+    _version = 1
 
     def __init__(self):
         # object.__setattr__: our own __setattr__ needs these dictionaries to exist already
@@ -335,7 +338,11 @@ class Module:
 
         Unlike ``named_parameters()``, a layer used twice appears under both names.
         """
-        destination = OrderedDict() if destination is None else destination
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         kept_buffers = [(name, tensor) for name, tensor in self._buffers.items()
                         if name not in self._non_persistent_buffers_set]
         for name, tensor in list(self._parameters.items()) + kept_buffers:
@@ -355,10 +362,18 @@ class Module:
         """
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        # each module's pre-hooks first: a lazy module materializes what the state_dict fills
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)        # (the caller's is left as it was)
+        # each module's pre-hooks first: a lazy module materializes what the state_dict fills;
+        # then a module may fill in what an older layout of its state lacked
         for module_name, module in self.named_modules():
+            prefix = module_name + "." if module_name else ""
+            local_metadata = {} if metadata is None else metadata.get(module_name, {})
             for hook in list(module.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
-                hook(state_dict, module_name + "." if module_name else "", {}, strict, [], [], [])
+                hook(state_dict, prefix, local_metadata, strict, [], [], [])
+            upgrade = getattr(module, "_upgrade_state_dict", None)
+            if upgrade is not None:
+                upgrade(state_dict, prefix, local_metadata)
         own = self.state_dict(keep_vars=True)
         errors = []
         for name, tensor in own.items():
