@@ -464,6 +464,9 @@ KNOWN_PROGRAMS = [
     # a checkpoint of another model: the keys of a missing layer ("2.weight") are listed
     # before the unknown ones of an existing layer ("0.weight_ih_l0"), as PyTorch finds them
     known(steps=[("reload_other_model", 0)]),
+    # ... into a model with batch norm: the checkpoint (another module at "1") lacks
+    # num_batches_tracked, which batch norm then keeps as it is (an older layout of its state)
+    known(layers=["batch_norm"], steps=[("reload_other_model", 0)]),
 ]
 
 
