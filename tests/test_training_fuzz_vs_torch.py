@@ -193,7 +193,9 @@ STEPS = ["train_step"] * 6 + ["forward_backward", "optimizer_step", "zero_grad",
                               "train", "eval", "inference", "clip_norm", "clip_value", "freeze",
                               "reload", "forward_hook", "grad_hook", "scheduler_step",
                               "backward_again", "model_zero_grad", "set_lr", "init",
-                              "wrong_dtype_input", "reload_other_model", "print"]
+                              "wrong_dtype_input", "reload_other_model", "print",
+                              "wrong_shape_input", "bad_target", "add_param_group",
+                              "reload_other_optimizer", "state_dict_keys"]
 
 
 # --- running a program ---------------------------------------------------------------------------
@@ -301,10 +303,25 @@ class Run:
         elif name == "reload_other_model":    # a checkpoint of another architecture
             other = dict(self.program, arch="mlp" if self.program["arch"] != "mlp" else "gru")
             model.load_state_dict(build_model(L, other).state_dict())
+        elif name == "wrong_shape_input":
+            self.output = model(self.x[..., :-1])
+        elif name == "bad_target":     # labels out of range, or floats where labels are wanted
+            target = self.y + CLASSES if self.y.dtype == L.int64 else self.y[:, 0]
+            LOSSES[self.program["loss"]](L.nn.functional, model(self.x), target)
+        elif name == "add_param_group":
+            self.optimizer.add_param_group({"params": [parameters[arg % len(parameters)]]})
+        elif name == "reload_other_optimizer":  # a checkpoint of an optimizer of fewer tensors
+            other = self.make_optimizer(L.nn.Linear(2, 2))
+            self.optimizer.load_state_dict(other.state_dict())
+        elif name == "state_dict_keys":
+            self.printed = (list(model.state_dict()), list(model.state_dict()._metadata))
         elif name == "print":
             self.printed = (repr(model), repr(self.optimizer))
         else:
             raise AssertionError(name)
+
+
+TOLERANCES = {True: {"rtol": 1e-4, "atol": 1e-5}, "batch_norm": {"rtol": 1e-3, "atol": 1e-4}}
 
 
 def bits(array):
@@ -323,7 +340,7 @@ def assert_same_tensor(where, ours, theirs, tolerance):
     assert ours.requires_grad == theirs.requires_grad, f"{where}: requires_grad"
     a, b = ours.detach().numpy(), theirs.detach().numpy()
     if tolerance and a.dtype.kind == "f":
-        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=where)
+        np.testing.assert_allclose(a, b, err_msg=where, **TOLERANCES[tolerance])
     else:
         assert np.array_equal(bits(a), bits(b)), f"{where}:\n{a!r}\n{b!r}"
 
@@ -343,7 +360,7 @@ def assert_same_value(where, ours, theirs, tolerance):
     elif isinstance(theirs, float):
         assert isinstance(ours, float), f"{where}: {ours!r} vs {theirs!r}"
         if tolerance == "values":
-            assert np.isclose(ours, theirs, rtol=1e-4, atol=1e-5), f"{where}: {ours} vs {theirs}"
+            assert np.isclose(ours, theirs, **TOLERANCES[True]), f"{where}: {ours} vs {theirs}"
         else:
             assert struct.pack("<d", ours) == struct.pack("<d", theirs), f"{where}: {ours!r} vs {theirs!r}"
     else:
@@ -384,7 +401,11 @@ def assert_same_state(ours, theirs, tolerance):
 
 
 def run_program(torch, program):
-    tolerance = True        # for tensors (see the module's docstring)
+    # for tensors (see the module's docstring); batch norm over a few float32 samples divides
+    # by their spread, which magnifies the rounding of the products before it (by 30 for a
+    # spread of 0.03), and gradients that cancel out magnify it again
+    tolerance = "batch_norm" if (program["dtype"] == "float32"
+                                 and set(program["layers"]) & set(BATCH_NORMS)) else True
     outcomes = []
     for L in (torch, minigrad):
         try:
@@ -461,6 +482,9 @@ def known(arch="mlp", layers=(), loss="mse", optimizer=("SGD", {"lr": 0.1}), sch
 
 # Programs that once differed from PyTorch, each with what it found.
 KNOWN_PROGRAMS = [
+    # batch norm of 3 samples whose spread is 0.03, after a layer norm: its weight's gradient
+    # (-0.0036, a difference of terms near 3) agrees to 3e-5
+    known(seed=73, batch=3, loss="cross_entropy", layers=["layer_norm", "batch_norm"]),
     known(),
     # clip_grad_value_ before any backward(): PyTorch refuses an empty list of gradients
     known(steps=[("clip_value", 0)]),
