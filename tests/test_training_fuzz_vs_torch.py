@@ -7,7 +7,11 @@ an optimizer (single-tensor paths: SGD, Adam, AdamW, RMSprop, Adagrad), maybe a 
 scheduler, and steps drawn from: a training step, ``zero_grad`` (to None or to zeros),
 ``train()``/``eval()``, inference under ``no_grad``, gradient clipping (by norm, by value),
 freezing a layer, saving and loading the model's and optimizer's ``state_dict`` into fresh ones,
-a forward hook and a gradient hook that scale, and ``scheduler.step()``.
+a forward hook and a gradient hook that scale, ``scheduler.step()``, re-initializing a weight
+(``nn.init``), setting the learning rate by hand, printing the model and optimizer; and the
+mistakes learners make: ``backward()`` twice, clipping before any gradient, an input of the
+wrong dtype or shape, labels out of range, a parameter in two groups, another model's or
+optimizer's checkpoint.
 
 Both libraries build the model and the data from the same seed (minigrad's random numbers,
 ``nn.init`` and dropout are PyTorch's to the bit). After every step everything a learner sees
