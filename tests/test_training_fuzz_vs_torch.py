@@ -28,10 +28,11 @@ gradients are None, ``grad_fn`` names, learning rates and the other options, ste
 ``num_batches_tracked``, the printed loss where the values agree to the bit, and messages.
 Programs with batch norm, an embedding or a recurrent layer train with SGD only: Adam,
 RMSprop and Adagrad divide by the gradient's own size, and some gradients there are
-mathematically 0 (or tiny) but come out as rounding noise (a bias just before batch norm; a weight after an embedding, where two samples
-with the same token and opposite signs of the loss's gradient cancel: PyTorch's product gives
-an exact 0, numpy's fused multiply-add a residue of 1e-10; a recurrent weight's gradient
-near RMSprop's eps), which they turn into a full step of either sign.
+mathematically 0 (or tiny) but come out as rounding noise (a bias just before batch norm; a
+weight after an embedding, where two samples with the same token and opposite signs of the
+loss's gradient cancel: PyTorch's product gives an exact 0, numpy's fused multiply-add a
+residue of 1e-10; a recurrent weight's gradient near RMSprop's eps), which they turn into a
+full step of either sign.
 
 CI runs a fixed, seeded budget. As in tests/test_fuzz_vs_torch.py, MINIGRAD_FUZZ_EXAMPLES sets
 a longer run and MINIGRAD_FUZZ_SEED=N (or ``--hypothesis-seed=N``) picks another set.
