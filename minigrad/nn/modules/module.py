@@ -21,6 +21,29 @@ from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter, Buffer, is_lazy
 
 
+def _unexpected_keys(module, keys, prefix):
+    """The keys (in their order) that name nothing in ``module``, found as PyTorch finds them:
+    each module, then its children in order, looks at the keys under its prefix; a key with
+    a dot is its own when the first name is a child, a key without one when it is one of its
+    parameters or persistent buffers. (So a checkpoint's keys for a missing child are listed
+    before those of a child that has other tensors.)"""
+    local = {name for name, tensor in module._parameters.items() if tensor is not None}
+    local |= {name for name, tensor in module._buffers.items()
+              if tensor is not None and name not in module._non_persistent_buffers_set}
+    unexpected = []
+    for key in keys:
+        if key.startswith(prefix):
+            first, dot, _ = key[len(prefix):].partition(".")
+            if first not in (module._modules if dot else local):
+                unexpected.append(key)
+    for name, child in module._modules.items():
+        if child is not None:
+            child_prefix = prefix + name + "."
+            unexpected += _unexpected_keys(child, [key for key in keys
+                                                   if key.startswith(child_prefix)], child_prefix)
+    return unexpected
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns: the keys it missed and the keys it did not know."""
 
@@ -59,6 +82,9 @@ class Module:
     (after calling ``super().__init__()``), and write the computation in ``forward``."""
 
     training: bool
+    # the version of the module's state_dict layout, saved in state_dict()._metadata: a layer
+    # whose layout changed (BatchNorm's num_batches_tracked) can read older checkpoints
+    _version = 1
 
     def __init__(self):
         # object.__setattr__: our own __setattr__ needs these dictionaries to exist already
@@ -312,7 +338,11 @@ class Module:
 
         Unlike ``named_parameters()``, a layer used twice appears under both names.
         """
-        destination = OrderedDict() if destination is None else destination
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         kept_buffers = [(name, tensor) for name, tensor in self._buffers.items()
                         if name not in self._non_persistent_buffers_set]
         for name, tensor in list(self._parameters.items()) + kept_buffers:
@@ -332,10 +362,18 @@ class Module:
         """
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        # each module's pre-hooks first: a lazy module materializes what the state_dict fills
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)        # (the caller's is left as it was)
+        # each module's pre-hooks first: a lazy module materializes what the state_dict fills;
+        # then a module may fill in what an older layout of its state lacked
         for module_name, module in self.named_modules():
+            prefix = module_name + "." if module_name else ""
+            local_metadata = {} if metadata is None else metadata.get(module_name, {})
             for hook in list(module.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
-                hook(state_dict, module_name + "." if module_name else "", {}, strict, [], [], [])
+                hook(state_dict, prefix, local_metadata, strict, [], [], [])
+            upgrade = getattr(module, "_upgrade_state_dict", None)
+            if upgrade is not None:
+                upgrade(state_dict, prefix, local_metadata)
         own = self.state_dict(keep_vars=True)
         errors = []
         for name, tensor in own.items():
@@ -349,7 +387,7 @@ class Module:
                 with no_grad():
                     tensor.copy_(state_dict[name])
         missing = [name for name in own if name not in state_dict]
-        unexpected = [name for name in state_dict if name not in own]
+        unexpected = _unexpected_keys(self, list(state_dict), "")
         if strict:
             if unexpected:
                 keys = ", ".join(f'"{name}"' for name in unexpected)

@@ -95,7 +95,15 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient element into [-clip_value, clip_value], in place. Returns None."""
     parameters = _as_list(parameters)
     clip_value = float(clip_value)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:
+        # PyTorch groups the gradients by device and dtype first, which refuses an empty list
+        # (clip_grad_norm_ returns a norm of 0 instead)
+        raise RuntimeError(
+            "Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)\nminigrad hint: no parameter has a .grad to clip (before the first "
+            "backward(), after zero_grad() or with every parameter frozen)")
     with no_grad():
-        for p in parameters:
-            if p.grad is not None:
-                p.grad.clamp_(min=-clip_value, max=clip_value)
+        for grad in grads:
+            grad.clamp_(min=-clip_value, max=clip_value)
