@@ -17,15 +17,15 @@ kernel, emulated in ``_fused.py``).
 """
 from .._creation import tensor, zeros, zeros_like
 from .._dtype import float32
-from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcdiv_, _foreach_addcmul_,
-                        _foreach_div_, _foreach_lerp_, _foreach_maximum_, _foreach_mul_,
-                        _foreach_neg, _foreach_sqrt)
+from .._foreach import (_foreach_add_, _foreach_addcdiv_, _foreach_addcmul_, _foreach_div_,
+                        _foreach_lerp_, _foreach_maximum_, _foreach_mul_, _foreach_neg,
+                        _foreach_sqrt)
 from .._ops.pointwise import maximum
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _fused
 from .optimizer import (Optimizer, check_adam_settings, check_fused_param, check_fused_settings,
-                        foreach_step)
+                        foreach_step, foreach_weight_decay)
 
 
 class Adam(Optimizer):
@@ -111,13 +111,7 @@ def _multi_tensor_adam(params, states, group):
         grads = _foreach_neg(grads)
     steps = [state["step"] for state in states]
     _foreach_add_(steps, tensor(1.0), alpha=1.0)
-    if weight_decay != 0:
-        if group["decoupled_weight_decay"]:
-            _foreach_mul_(params, 1 - lr * weight_decay)
-        elif group["maximize"]:                   # (grads is already a new list)
-            _foreach_add_(grads, params, alpha=weight_decay)
-        else:
-            grads = _foreach_add(grads, params, alpha=weight_decay)
+    grads = foreach_weight_decay(params, grads, group)
     exp_avgs = [state["exp_avg"] for state in states]
     exp_avg_sqs = [state["exp_avg_sq"] for state in states]
     _foreach_lerp_(exp_avgs, grads, 1 - beta1)

@@ -12,6 +12,7 @@ import warnings
 from collections import defaultdict
 
 from .._dtype import float32
+from .._foreach import _foreach_add, _foreach_add_, _foreach_mul_
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
@@ -210,3 +211,19 @@ def foreach_step(group):
     if group.get("foreach") and group.get("differentiable"):
         raise AssertionError("_foreach ops don't support autograd")
     return bool(group.get("foreach"))
+
+
+def foreach_weight_decay(params, grads, group):
+    """The weight decay of Adam's family on whole lists (PyTorch's multi-tensor steps):
+    decoupled, the parameters shrink by lr * weight_decay; otherwise weight_decay * param joins
+    each gradient (in place when maximize already made the list of gradients a new one)."""
+    weight_decay = group["weight_decay"]
+    if weight_decay == 0:
+        return grads
+    if group["decoupled_weight_decay"]:
+        _foreach_mul_(params, 1 - group["lr"] * weight_decay)
+    elif group["maximize"]:
+        _foreach_add_(grads, params, alpha=weight_decay)
+    else:
+        grads = _foreach_add(grads, params, alpha=weight_decay)
+    return grads

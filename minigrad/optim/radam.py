@@ -15,11 +15,10 @@ Adam, with the step scaled by a "rectification" factor that tends to 1.
 the multi-tensor version's order, so the last bits can differ).
 """
 from .._creation import tensor, zeros_like
-from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_div_,
-                        _foreach_lerp_, _foreach_mul_, _foreach_neg, _foreach_reciprocal_,
-                        _foreach_sqrt)
+from .._foreach import (_foreach_add_, _foreach_addcmul_, _foreach_div_, _foreach_lerp_,
+                        _foreach_mul_, _foreach_neg, _foreach_reciprocal_, _foreach_sqrt)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, check_adam_settings, foreach_step
+from .optimizer import Optimizer, check_adam_settings, foreach_step, foreach_weight_decay
 
 
 class RAdam(Optimizer):
@@ -104,13 +103,7 @@ def _multi_tensor_radam(params, states, group):
     rho_inf = 2 / (1 - beta2) - 1
     rho_ts = [rho_inf - 2 * step.item() * (beta2 ** step.item()) / (1 - beta2 ** step.item())
               for step in steps]
-    if weight_decay != 0:
-        if group["decoupled_weight_decay"]:
-            _foreach_mul_(params, 1 - lr * weight_decay)
-        elif group["maximize"]:                   # (grads is already a new list)
-            _foreach_add_(grads, params, alpha=weight_decay)
-        else:
-            grads = _foreach_add(grads, params, alpha=weight_decay)
+    grads = foreach_weight_decay(params, grads, group)
     exp_avgs = [state["exp_avg"] for state in states]
     exp_avg_sqs = [state["exp_avg_sq"] for state in states]
     _foreach_lerp_(exp_avgs, grads, 1 - beta1)
