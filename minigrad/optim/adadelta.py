@@ -18,7 +18,7 @@ from .._creation import tensor, zeros_like
 from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_div_,
                         _foreach_mul_, _foreach_neg, _foreach_sqrt_)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step
+from .optimizer import Optimizer, foreach_step, foreach_weight_decay
 
 
 class Adadelta(Optimizer):
@@ -86,11 +86,7 @@ def _multi_tensor_adadelta(params, states, group):
     grads = [p.grad for p in params]
     if group["maximize"]:
         grads = _foreach_neg(grads)
-    if weight_decay != 0:
-        if group["maximize"]:                     # (grads is already a new list)
-            _foreach_add_(grads, params, alpha=weight_decay)
-        else:
-            grads = _foreach_add(grads, params, alpha=weight_decay)
+    grads = foreach_weight_decay(params, grads, group)
     square_avgs = [state["square_avg"] for state in states]
     acc_deltas = [state["acc_delta"] for state in states]
     _foreach_mul_(square_avgs, rho)

@@ -214,13 +214,13 @@ def foreach_step(group):
 
 
 def foreach_weight_decay(params, grads, group):
-    """The weight decay of Adam's family on whole lists (PyTorch's multi-tensor steps):
-    decoupled, the parameters shrink by lr * weight_decay; otherwise weight_decay * param joins
-    each gradient (in place when maximize already made the list of gradients a new one)."""
+    """The weight decay on whole lists (PyTorch's multi-tensor steps): decoupled (AdamW's),
+    the parameters shrink by lr * weight_decay; otherwise weight_decay * param joins each
+    gradient (in place when maximize already made the list of gradients a new one)."""
     weight_decay = group["weight_decay"]
     if weight_decay == 0:
         return grads
-    if group["decoupled_weight_decay"]:
+    if group.get("decoupled_weight_decay"):
         _foreach_mul_(params, 1 - group["lr"] * weight_decay)
     elif group["maximize"]:
         _foreach_add_(grads, params, alpha=weight_decay)

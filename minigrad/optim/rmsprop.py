@@ -11,11 +11,11 @@ values, so every parameter gets a step size of its own:
 the multi-tensor version's order, so the last bits can differ).
 """
 from .._creation import tensor, zeros_like
-from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcdiv_, _foreach_addcmul,
+from .._foreach import (_foreach_add_, _foreach_addcdiv_, _foreach_addcmul,
                         _foreach_addcmul_, _foreach_lerp_, _foreach_mul_, _foreach_neg,
                         _foreach_sqrt, _foreach_sqrt_)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step
+from .optimizer import Optimizer, foreach_step, foreach_weight_decay
 
 
 class RMSprop(Optimizer):
@@ -100,11 +100,7 @@ def _multi_tensor_rmsprop(params, states, group):
     if group["maximize"]:
         grads = _foreach_neg(grads)
     _foreach_add_([state["step"] for state in states], tensor(1.0), alpha=1.0)
-    if weight_decay != 0:
-        if group["maximize"]:                     # (grads is already a new list)
-            _foreach_add_(grads, params, alpha=weight_decay)
-        else:
-            grads = _foreach_add(grads, params, alpha=weight_decay)
+    grads = foreach_weight_decay(params, grads, group)
     square_avgs = [state["square_avg"] for state in states]
     _foreach_mul_(square_avgs, alpha)
     _foreach_addcmul_(square_avgs, grads, grads, value=1 - alpha)
