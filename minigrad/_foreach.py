@@ -114,10 +114,8 @@ def _as_tensor_like(t, number):
 
 # An element with a number, recorded as PyTorch's foreach formulas record it
 _RECORDED_WITH_NUMBER = {
-    "add": lambda t, n: _ops.pointwise.add_number(t, n),
-    "sub": lambda t, n: _ops.pointwise.sub_number(t, n),
-    "mul": lambda t, n: _ops.pointwise.mul_by_number(t, n),
-    "div": lambda t, n: _ops.pointwise.div_by_number(t, n),
+    "add": _ops.pointwise.add_number, "sub": _ops.pointwise.sub_number,
+    "mul": _ops.pointwise.mul_by_number, "div": _ops.pointwise.div_by_number,
     "maximum": lambda t, n: t.maximum(_as_tensor_like(t, n)),
     "minimum": lambda t, n: t.minimum(_as_tensor_like(t, n)),
 }

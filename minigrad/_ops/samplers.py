@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import random as _random
 from .._warnings import stacklevel_outside_minigrad
-from .._dtype import cpp_type_name
+from .._dtype import cpp_type_name, from_numpy_dtype
 from .inplace import _FillBackward, _fill
 from .pointwise import kernel_not_implemented
 
@@ -102,12 +102,6 @@ def _largest_exact(dtype):
     return int(np.iinfo(dtype).max)
 
 
-# The C++ names PyTorch's bound checks print for each dtype
-_CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
-                   "int8": "signed char", "uint8": "unsigned char", "int16": "short int",
-                   "int32": "int", "int64": "long int", "bool": "bool"}
-
-
 def _mantissa_digits(dtype):
     return {2: 11, 4: 24, 8: 53}[dtype.itemsize]
 
@@ -141,7 +135,7 @@ def _representable_to(high, dtype):
 def _check_in_range(low, high_inclusive, dtype):
     """PyTorch's checks of the bounds: both must fit in the dtype; for floats, a warning past
     the integers the dtype holds exactly (2**24 for float32)."""
-    name = _CPP_TYPE_NAMES[dtype.name]
+    name = cpp_type_name(from_numpy_dtype(dtype))
     if dtype.kind == "f":
         smallest, largest = float(np.finfo(dtype).min), float(np.finfo(dtype).max)
     elif dtype.kind == "b":
