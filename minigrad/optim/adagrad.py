@@ -15,11 +15,11 @@ also shrinks the rate over the steps: clr = lr / (1 + (step - 1) * lr_decay).
 from .._creation import full_like, tensor, zeros
 from .._dtype import float32
 from .._foreach import (_foreach_add_, _foreach_addcdiv_, _foreach_addcmul_,
-                        _foreach_mul, _foreach_mul_, _foreach_neg, _foreach_sqrt)
+                        _foreach_mul, _foreach_mul_, _foreach_sqrt)
 from ..autograd.grad_mode import no_grad
 from . import _fused
-from .optimizer import (Optimizer, check_fused_param, check_fused_settings, foreach_step,
-                        foreach_weight_decay)
+from .optimizer import (Optimizer, check_fused_param, check_fused_settings,
+                        foreach_gradients_and_steps, foreach_step, foreach_weight_decay)
 
 
 class Adagrad(Optimizer):
@@ -91,11 +91,7 @@ def _multi_tensor_adagrad(params, states, group):
     if not params:
         return
     weight_decay = group["weight_decay"]
-    grads = [p.grad for p in params]
-    if group["maximize"]:
-        grads = _foreach_neg(grads)
-    steps = [state["step"] for state in states]
-    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    grads, steps = foreach_gradients_and_steps(params, states, group)
     grads = foreach_weight_decay(params, grads, group)
     minus_clr = [-group["lr"] / (1 + (step.item() - 1) * group["lr_decay"]) for step in steps]
     sums = [state["sum"] for state in states]

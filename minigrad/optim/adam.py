@@ -18,14 +18,13 @@ kernel, emulated in ``_fused.py``).
 from .._creation import tensor, zeros, zeros_like
 from .._dtype import float32
 from .._foreach import (_foreach_add_, _foreach_addcdiv_, _foreach_addcmul_, _foreach_div_,
-                        _foreach_lerp_, _foreach_maximum_, _foreach_mul_, _foreach_neg,
-                        _foreach_sqrt)
+                        _foreach_lerp_, _foreach_maximum_, _foreach_mul_, _foreach_sqrt)
 from .._ops.pointwise import maximum
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import _fused
 from .optimizer import (Optimizer, check_adam_settings, check_fused_param, check_fused_settings,
-                        foreach_step, foreach_weight_decay)
+                        foreach_gradients_and_steps, foreach_step, foreach_weight_decay)
 
 
 class Adam(Optimizer):
@@ -106,11 +105,7 @@ def _multi_tensor_adam(params, states, group):
         return
     lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
     weight_decay = group["weight_decay"]
-    grads = [p.grad for p in params]
-    if group["maximize"]:
-        grads = _foreach_neg(grads)
-    steps = [state["step"] for state in states]
-    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    grads, steps = foreach_gradients_and_steps(params, states, group)
     grads = foreach_weight_decay(params, grads, group)
     exp_avgs = [state["exp_avg"] for state in states]
     exp_avg_sqs = [state["exp_avg_sq"] for state in states]

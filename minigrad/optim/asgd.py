@@ -12,9 +12,9 @@ minimum than any single one of them. The parameter itself is the SGD iterate;
 """
 from .._creation import ones, tensor, zeros, zeros_like
 from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_copy_,
-                        _foreach_neg, _foreach_sub)
+                        _foreach_sub)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step
+from .optimizer import Optimizer, foreach_step, foreach_gradients_and_steps
 
 
 class ASGD(Optimizer):
@@ -86,11 +86,7 @@ def _multi_tensor_asgd(params, states, group):
         return
     lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
     weight_decay = group["weight_decay"]
-    grads = [p.grad for p in params]
-    if group["maximize"]:
-        grads = _foreach_neg(grads)
-    steps = [state["step"] for state in states]
-    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    grads, steps = foreach_gradients_and_steps(params, states, group)
     if weight_decay != 0:
         if group["maximize"]:                     # (grads is already a new list)
             _foreach_add_(grads, params, alpha=weight_decay)

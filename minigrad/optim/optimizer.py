@@ -12,7 +12,8 @@ import warnings
 from collections import defaultdict
 
 from .._dtype import float32
-from .._foreach import _foreach_add, _foreach_add_, _foreach_mul_
+from .._creation import tensor
+from .._foreach import _foreach_add, _foreach_add_, _foreach_mul_, _foreach_neg
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
@@ -211,6 +212,17 @@ def foreach_step(group):
     if group.get("foreach") and group.get("differentiable"):
         raise AssertionError("_foreach ops don't support autograd")
     return bool(group.get("foreach"))
+
+
+def foreach_gradients_and_steps(params, states, group):
+    """What every multi-tensor step starts with: the parameters' gradients (negated, in a new
+    list, for maximize) and the states' step counters, each one higher."""
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _foreach_neg(grads)
+    steps = [state["step"] for state in states]
+    _foreach_add_(steps, tensor(1.0), alpha=1.0)
+    return grads, steps
 
 
 def foreach_weight_decay(params, grads, group):

@@ -16,9 +16,10 @@ the multi-tensor version's order, so the last bits can differ).
 """
 from .._creation import tensor, zeros_like
 from .._foreach import (_foreach_add_, _foreach_addcmul_, _foreach_div_, _foreach_lerp_,
-                        _foreach_mul_, _foreach_neg, _foreach_reciprocal_, _foreach_sqrt)
+                        _foreach_mul_, _foreach_reciprocal_, _foreach_sqrt)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, check_adam_settings, foreach_step, foreach_weight_decay
+from .optimizer import (Optimizer, check_adam_settings, foreach_gradients_and_steps, foreach_step,
+                        foreach_weight_decay)
 
 
 class RAdam(Optimizer):
@@ -95,11 +96,7 @@ def _multi_tensor_radam(params, states, group):
         return
     lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
     weight_decay = group["weight_decay"]
-    steps = [state["step"] for state in states]
-    _foreach_add_(steps, tensor(1.0), alpha=1.0)
-    grads = [p.grad for p in params]
-    if group["maximize"]:
-        grads = _foreach_neg(grads)
+    grads, steps = foreach_gradients_and_steps(params, states, group)
     rho_inf = 2 / (1 - beta2) - 1
     rho_ts = [rho_inf - 2 * step.item() * (beta2 ** step.item()) / (1 - beta2 ** step.item())
               for step in steps]
