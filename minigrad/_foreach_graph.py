@@ -11,7 +11,7 @@ from ._tensor import Tensor, _wrap
 from .autograd.function import _FuncTransforms
 from .autograd.forward_ad import _DualLevel
 from .autograd.grad_mode import _State, no_grad as _no_grad
-from .autograd.graph import Node, connect
+from .autograd.graph import Node, attach_outputs, connect
 
 
 class ForeachBackward(Node):
@@ -125,10 +125,7 @@ def _one_node_for_all(tensors, each, name, slots):
         node = _OWN_CLASSES.get(name, CppFunction)()
     node._foreach_name = name
     connect(outputs[0], node, edge_tensors)
-    for k, out in enumerate(outputs[1:], start=1):
-        out._grad_fn, out._output_nr = node, k
-    node._num_outputs = len(outputs)
-    node._output_shapes = [out._array.shape for out in outputs]
+    attach_outputs(node, outputs)
     node._output_dtype = None           # (the lists may hold several dtypes)
     node._elements = elements
     node._element_edges, node._shared_edges = _edges_of_elements(slots, len(tensors))

@@ -72,7 +72,7 @@ from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State, _threads_not_recording
 from ..autograd.forward_ad import _DualLevel, result_with_tangent
 from .._python_arg_parser import invalid_combination
-from ..autograd.graph import _ZEROS, attach, keep_settings, leaf_edge, zero_output_numbers
+from ..autograd.graph import _ZEROS, attach, attach_outputs, keep_settings, leaf_edge, zero_output_numbers
 from ..autograd.function import _FuncTransforms
 from .._functorch import carry_batching
 
@@ -134,32 +134,30 @@ def plain_output(array, *inputs):
     return batched_as(_wrap(array), *inputs)
 
 
-def several_outputs(arrays, node_class, inputs, shapes, dtype, **settings):
+def several_outputs(arrays, node_class, inputs, shapes=None, dtype=None, saved=(), contiguous=False,
+                    **settings):
     """The results of one operation with several outputs (a backward recorded under
     ``create_graph=True``: ConvolutionBackwardBackward0, ...), as one node whose outputs they
-    are. ``arrays`` holds None where an output was not asked for; the first array given makes
-    the node (with edges to ``inputs``, which it also saves), the others become its outputs
-    1, 2, ...; ``shapes`` and ``dtype`` describe every output, also those not computed."""
-    outputs, node = [None] * len(arrays), None
-    for output_nr, array in enumerate(arrays):
-        if array is None:
-            continue
-        array = np.ascontiguousarray(array)
-        if node is None:
-            out = result(array, node_class, inputs, **settings)
-            node = out._grad_fn
-            if node is not None:        # (recorded: something requires grad)
-                node.save_for_backward(*inputs)
-                node._num_outputs = len(arrays)
-                node._output_shapes = shapes
-                node._output_dtype = dtype
-        else:
-            out = plain_output(array, *inputs)
-            if node is not None:
-                out._grad_fn = node
-        if node is not None:
-            out._output_nr = output_nr
-        outputs[output_nr] = out
+    are (``attach_outputs``). ``arrays`` holds None where an output was not asked for; the first
+    array given makes the node, with edges to ``inputs``; ``saved`` is what its backward needs.
+    ``shapes`` and ``dtype`` describe every output, also those not computed (by default: the
+    arrays' own). ``contiguous`` lays every result out in row-major order first."""
+    if contiguous:
+        arrays = [None if array is None else np.ascontiguousarray(array) for array in arrays]
+    first = next((i for i, array in enumerate(arrays) if array is not None), None)
+    if first is None:
+        return tuple(arrays)
+    made = result(arrays[first], node_class, inputs, **settings)
+    outputs = [made if i == first else None if array is None else plain_output(array, *inputs)
+               for i, array in enumerate(arrays)]
+    node = made._grad_fn
+    if isinstance(node, node_class):        # (recorded: an input requires grad)
+        attach_outputs(node, outputs, shapes if shapes is not None
+                       else [None if array is None else array.shape for array in arrays])
+        if saved:
+            node.save_for_backward(*saved)
+        if dtype is not None:
+            node._output_dtype = dtype
     return tuple(outputs)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim, shrunk_to_0d
 from .._memory_format import row_major
-from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
+from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, attach_outputs, show_saved_names, shown_as_given
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from .views import history_first
 from . import result, plain_output
@@ -115,10 +115,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     node = out_min._grad_fn
     if node is not None and out_min._output_nr == 0 and isinstance(node, AminmaxBackward0):
         # max is the node's second output, as in PyTorch
-        node._num_outputs = 2
-        node._output_shapes = [smallest.shape, largest.shape]
-        out_max._grad_fn = node
-        out_max._output_nr = 1
+        attach_outputs(node, (out_min, out_max))
         node.save_for_backward(input, SavedOutput(out_min), SavedOutput(out_max))
     if _DualLevel.open:          # forward mode: result() gave min its tangent; max gets its own
         tangents = input_tangents((input,))

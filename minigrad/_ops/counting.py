@@ -16,7 +16,7 @@ import numpy as np
 from .._dtype import cpp_type_name, from_numpy_dtype, scalar_type_name
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node
+from ..autograd.graph import Node, attach_outputs
 from .views import history_first
 from . import result, plain_output, batched_as
 from .pointwise import nonzero, _refuse_dynamic_shape
@@ -454,7 +454,5 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
     out_edges = plain_output(edges.copy(), input)
     node = out_hist._grad_fn
     if node is not None and out_hist._output_nr == 0:      # bin_edges: the node's second output
-        node._num_outputs = 2
-        node._output_shapes = [hist.shape, edges.shape]
-        out_edges._grad_fn, out_edges._output_nr = node, 1
+        attach_outputs(node, (out_hist, out_edges))
     return return_types.histogram(out_hist, out_edges)

@@ -23,7 +23,7 @@ import numpy as np
 from .._tensor import _wrap
 from .._dtype import from_numpy_dtype
 from .._warnings import stacklevel_outside_minigrad
-from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
+from ..autograd.graph import Node, SavedOutput, attach_outputs, connect, keep_settings, needs_grad
 from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from ..autograd.grad_mode import _State
@@ -138,11 +138,8 @@ def several_results(arrays, node_class, inputs, differentiable, **attributes):
         return outs, None
     node = connect(outs[differentiable[0]], node_class(), inputs)
     keep_settings(node, attributes)
-    node._num_outputs = len(arrays)
-    node._output_shapes = [np.shape(array) for array in arrays]
-    for output_nr in differentiable:
-        outs[output_nr]._grad_fn = node
-        outs[output_nr]._output_nr = output_nr
+    attach_outputs(node, [out if i in differentiable else None for i, out in enumerate(outs)],
+                   [np.shape(array) for array in arrays])
     return outs, node
 
 

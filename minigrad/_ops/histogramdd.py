@@ -16,6 +16,7 @@ import builtins
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.graph import attach_outputs
 from . import result, plain_output
 from .counting import _edges, _Histogram, _NotImplementedPair, refuse_histogram_of
 from .reduction import return_types
@@ -186,8 +187,5 @@ def _outputs(input, weight, hist, all_edges, given_edges):
     out_edges += [plain_output(edges.copy(), input) for edges in all_edges[1:]]
     node = out_edges[0]._grad_fn
     if node is not None and out_edges[0]._output_nr == 0:     # one node, an output for each dim
-        node._num_outputs = len(all_edges)
-        node._output_shapes = [edges.shape for edges in all_edges]
-        for number, edges in enumerate(out_edges[1:], 1):
-            edges._grad_fn, edges._output_nr = node, number
+        attach_outputs(node, out_edges)
     return return_types.histogramdd(out_hist, tuple(out_edges))

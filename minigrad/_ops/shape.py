@@ -11,7 +11,7 @@ import numpy as np
 
 from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name, scalar_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node, connect, keep_settings, needs_grad
+from ..autograd.graph import Node, attach_outputs, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State, count_kernel_writes
 from ..autograd.function import _FuncTransforms
@@ -747,11 +747,7 @@ def _pieces_of(input, arrays, node_class, **attributes):
     if pieces and needs_grad((input,)):
         node = connect(pieces[0], node_class(), (input,))
         keep_settings(node, attributes)
-        node._num_outputs = len(pieces)
-        node._output_shapes = [array.shape for array in arrays]
-        for output_nr, piece in enumerate(pieces):
-            piece._grad_fn = node
-            piece._output_nr = output_nr
+        attach_outputs(node, pieces)
     if _State.enabled:
         # PyTorch's rules for several views made at once apply even without history
         for piece in pieces:

@@ -21,7 +21,7 @@ from .._dtype import from_numpy_dtype, scalar_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
-from ..autograd.graph import (Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names,
+from ..autograd.graph import (Node, SavedOutput, _SETTINGS_KEPT_AS, attach_outputs, show_saved_names,
                               dims_shown_as_given)
 from .views import history_first
 from . import result, plain_output
@@ -124,9 +124,7 @@ def _spread_and_mean(name, node_class, input, dim, unbiased, keepdim, correction
     second = plain_output(mean, input)
     node = first._grad_fn
     if isinstance(node, node_class) and first._output_nr == 0:
-        node._num_outputs = 2              # the mean is the node's second output, as in PyTorch
-        node._output_shapes = [value.shape, mean.shape]
-        second._grad_fn, second._output_nr = node, 1
+        attach_outputs(node, (first, second))     # the mean is the node's second output, as in PyTorch
         saved = (input,) if name == "var_mean" else (input, SavedOutput(first))
         node.save_for_backward(*saved)
     if _DualLevel.open:            # forward mode: result() gave the spread its tangent; the mean its own

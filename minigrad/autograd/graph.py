@@ -1089,6 +1089,25 @@ def attach(output, node, next_nodes, next_nrs):
     return node
 
 
+def attach_outputs(node, outputs, shapes=None):
+    """Make ``outputs`` the outputs 0, 1, 2, ... of ``node`` and return ``node``.
+
+    Why: an operation with several results (``unbind``, ``var_mean``, ``svd``, a backward
+    recorded under ``create_graph=True``) is *one* node in PyTorch, and the gradient that
+    arrives at result k is that node's input number k. ``connect`` (or ``result``) has made the
+    node and its edges for one of them; this marks each result with the node and its number.
+    None stands for a result that was not computed or is not differentiable: it keeps its place
+    in the numbering. ``shapes`` gives every result's shape, those of the None ones too (by
+    default the shapes of ``outputs``); the engine makes zeros of that shape for a result that
+    got no gradient."""
+    for output_nr, out in enumerate(outputs):
+        if out is not None:
+            out._grad_fn, out._output_nr = node, output_nr
+    node._num_outputs = len(outputs)
+    node._output_shapes = list(shapes) if shapes is not None else [out._array.shape for out in outputs]
+    return node
+
+
 class InPlace:
     """``running`` is True while an in-place operation computes its result (inplace.py): PyTorch
     moves the tensor's history to the new node there, without the dtype check below, so

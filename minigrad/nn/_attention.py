@@ -30,7 +30,7 @@ import numpy as np
 
 from ..autograd.graph import _SETTINGS_KEPT_AS, Node, shown_as_given
 from ..autograd.grad_mode import is_grad_enabled
-from .._ops import result, save_result
+from .._ops import result, save_result, several_outputs
 from .._ops.pointwise import mul_by_number
 from .._tensor import Tensor, _wrap
 from .._dtype import bool_, cpp_type_name
@@ -190,24 +190,9 @@ NotImplemented_.__name__ = NotImplemented_.__qualname__ = "NotImplemented"
 def _gradients_without_derivative(arrays, inputs):
     """The fused kernel's gradients (None where not asked for), as PyTorch's backward gives them:
     recorded (create_graph=True), they are outputs 0, 1, 2 of one NotImplemented node."""
-    first = next(i for i, array in enumerate(arrays) if array is not None)
-    gradients = [None] * len(arrays)
-    gradients[first] = result(arrays[first], NotImplemented_, inputs)
-    node = gradients[first]._grad_fn
-    for i, array in enumerate(arrays):
-        if array is None or i == first:
-            continue
-        gradients[i] = _wrap(array)
-        if node is not None:
-            gradients[i]._grad_fn = node
-    if node is not None:
-        for i, gradient in enumerate(gradients):
-            if gradient is not None:
-                gradient._output_nr = i
-        node._num_outputs = len(arrays)
-        node._output_shapes = [input._array.shape for input in inputs[:len(arrays)]]
-        node._output_dtype = inputs[0]._array.dtype
-    return tuple(gradients)
+    return several_outputs(arrays, NotImplemented_, inputs,
+                           shapes=[input._array.shape for input in inputs[:len(arrays)]],
+                           dtype=inputs[0]._array.dtype)
 
 
 def _laid_out_like(values, like):

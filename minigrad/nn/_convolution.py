@@ -316,7 +316,7 @@ def convolution_backward(grad, input, weight, settings, output_mask):
     ]
     shapes = [tuple(input.shape), tuple(weight.shape), (g.shape[1],)]
     return several_outputs(arrays, ConvolutionBackwardBackward0, (grad, input, weight), shapes,
-                           x.dtype, **settings)
+                           x.dtype, saved=(grad, input, weight), contiguous=True, **settings)
 
 
 def _shown_size(shape):

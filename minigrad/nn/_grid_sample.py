@@ -315,6 +315,7 @@ def grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode
     arrays = [None if a is None else a.astype(x.dtype, copy=False) for a in arrays]
     return several_outputs(arrays, GridSampler2DBackwardBackward0, (grad, input, grid),
                            [tuple(input.shape), tuple(grid.shape)], x.dtype,
+                           saved=(grad, input, grid), contiguous=True,
                            align_corners=align_corners, interpolation_mode=interpolation_mode,
                            padding_mode=padding_mode)
 

@@ -174,6 +174,7 @@ def grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode
     arrays = [None if a is None else a.astype(x.dtype, copy=False) for a in arrays]
     return several_outputs(arrays, GridSampler3DBackwardBackward0, (grad, input, grid),
                            [tuple(input.shape), tuple(grid.shape)], x.dtype,
+                           saved=(grad, input, grid), contiguous=True,
                            align_corners=align_corners, interpolation_mode=interpolation_mode,
                            padding_mode=padding_mode)
 

@@ -33,7 +33,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS
+from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, attach_outputs
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
 from .._ops.pointwise import add_number, kernel_not_implemented
@@ -484,10 +484,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         # returns only the first; the node keeps the others as saved outputs)
         saved_mean = _wrap(mean.reshape(n, num_groups).astype(dtype))
         saved_rstd = _wrap(rstd.reshape(n, num_groups).astype(dtype))
-        node._num_outputs = 3
-        node._output_shapes = [values.shape, (n, num_groups), (n, num_groups)]
-        for output_nr, statistic in ((1, saved_mean), (2, saved_rstd)):
-            statistic._grad_fn, statistic._output_nr = node, output_nr
+        attach_outputs(node, (out, saved_mean, saved_rstd))
         node.save_for_backward(input, weight, SavedOutput(saved_mean), SavedOutput(saved_rstd))
     return out
 

@@ -22,35 +22,12 @@ import math
 import numpy as np
 
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
-from .._ops import plain_output, result
+from .._ops import several_outputs
 from .._ops.inplace import apply_inplace
 from .._ops.pointwise import add_number, div_by_number, mul_by_number
 from .._tensor import _wrap
 from ._batch_norm_kernel import batch_norm_kernel_backward
 from ._norm_kernels import layer_norm_kernel_backward
-
-
-def _recorded_outputs(arrays, node_class, inputs, saved, **settings):
-    """Tensors for ``arrays`` (None where an output was not asked for), recorded as the outputs
-    0, 1, 2 of one ``node_class`` node when grad mode is on and an input requires grad."""
-    outputs, node = [None] * len(arrays), None
-    for output_nr, array in enumerate(arrays):
-        if array is None:
-            continue
-        if node is None:
-            out = result(array, node_class, inputs, saved=saved, **settings)
-            node = out._grad_fn if isinstance(out._grad_fn, node_class) else None
-            if node is not None:
-                node._num_outputs = len(arrays)
-                node._output_shapes = [None if a is None else a.shape for a in arrays]
-        else:
-            out = plain_output(array, *inputs)
-            if node is not None:
-                out._grad_fn = node
-        if node is not None:
-            out._output_nr = output_nr
-        outputs[output_nr] = out
-    return tuple(outputs)
 
 
 # --- layer_norm ----------------------------------------------------------------------------------
@@ -67,8 +44,8 @@ def layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias,
     arrays = [None if dx is None else dx.astype(dtype).reshape(input.shape),
               dgamma.astype(weight._array.dtype).reshape(weight.shape) if mask[1] else None,
               dbeta.astype(bias._array.dtype).reshape(bias.shape) if mask[2] else None]
-    return _recorded_outputs(arrays, NativeLayerNormBackwardBackward0, (grad, input, mean, rstd, weight, bias),
-                             (grad, input, mean, rstd, weight), normalized_shape=tuple(normalized_shape))
+    return several_outputs(arrays, NativeLayerNormBackwardBackward0, (grad, input, mean, rstd, weight, bias),
+                           saved=(grad, input, mean, rstd, weight), normalized_shape=tuple(normalized_shape))
 
 
 _SETTINGS_KEPT_AS["NativeLayerNormBackwardBackward0"] = {"normalized_shape": "normalized_shape"}
@@ -197,10 +174,10 @@ def batch_norm_backward(grad, input, weight, running_mean, running_var, save_mea
                                                  training, mask))
         if arrays[0] is not None:
             arrays[0] = np.ascontiguousarray(arrays[0], dtype)
-        return _recorded_outputs(arrays, NativeBatchNormBackwardBackward0,
-                                 (grad, input, weight, save_mean, save_invstd),
-                                 (grad, input, weight, running_mean, running_var, save_mean, save_invstd),
-                                 eps=eps, train=bool(training))
+        return several_outputs(arrays, NativeBatchNormBackwardBackward0,
+                               (grad, input, weight, save_mean, save_invstd),
+                               saved=(grad, input, weight, running_mean, running_var, save_mean, save_invstd),
+                               eps=eps, train=bool(training))
     view = (1, channels) + (1,) * (x.ndim - 2)
     axes = (0,) + tuple(range(2, x.ndim))
     if training:
@@ -223,10 +200,10 @@ def batch_norm_backward(grad, input, weight, running_mean, running_var, save_mea
         arrays[1] = (dot * invstd).astype(weight._array.dtype).reshape(weight.shape)
     if mask[2]:
         arrays[2] = total.astype(dtype).reshape(channels)
-    return _recorded_outputs(arrays, NativeBatchNormBackwardBackward0,
-                             (grad, input, weight, save_mean, save_invstd),
-                             (grad, input, weight, running_mean, running_var, save_mean, save_invstd),
-                             eps=eps, train=bool(training))
+    return several_outputs(arrays, NativeBatchNormBackwardBackward0,
+                           (grad, input, weight, save_mean, save_invstd),
+                           saved=(grad, input, weight, running_mean, running_var, save_mean, save_invstd),
+                           eps=eps, train=bool(training))
 
 
 _SETTINGS_KEPT_AS["NativeBatchNormBackwardBackward0"] = {"eps": "eps", "train": "train"}

@@ -14,7 +14,7 @@ from .._tensor import Tensor
 from .. import _dtype
 from .._warnings import warn_once
 from ..autograd.forward_ad import _DualLevel, input_tangents
-from ..autograd.graph import Node, SavedOutput, connect, keep_settings, needs_grad
+from ..autograd.graph import Node, SavedOutput, attach_outputs, connect, keep_settings, needs_grad
 from ..autograd._saved_tensor_hooks import _Hooks
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .._ops import plain_output
@@ -100,11 +100,7 @@ def _onednn_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, settings):
                                         reverse)
     results = tuple(plain_output(t._array, input) for t in (output, h_n, c_n))
     if record:
-        node = connect(results[0], MkldnnRnnLayerBackward0(), inputs)
-        node._num_outputs = 3
-        node._output_shapes = [r.shape for r in results]
-        for output_nr, r in enumerate(results):
-            r._grad_fn, r._output_nr = node, output_nr
+        node = attach_outputs(connect(results[0], MkldnnRnnLayerBackward0(), inputs), results)
         node._steps = ([v if isinstance(v, Tensor) and v.requires_grad else None for v in leaves],
                        (output, h_n, c_n))
         node.save_for_backward(*inputs, *(SavedOutput(r) for r in results))

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .._functorch import batched_levels, warn_no_batching_rule
-from ..autograd.graph import Node, connect, keep_settings, needs_grad
+from ..autograd.graph import Node, attach_outputs, connect, keep_settings, needs_grad
 from ..autograd.function import _FuncTransforms
 from .._ops import plain_output
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
@@ -72,10 +72,7 @@ def unsafe_chunk(input, chunks, dim):
     if needs_grad((input,)):
         node = connect(pieces[0], UnsafeSplitBackward0(), (input,))
         keep_settings(node, settings)
-        node._num_outputs = chunks
-        node._output_shapes = [a.shape for a in arrays]
-        for output_nr, piece in enumerate(pieces):
-            piece._grad_fn, piece._output_nr = node, output_nr
+        attach_outputs(node, pieces)
     return pieces
 
 

@@ -16,7 +16,7 @@ are those of - tanh, / abs +.
 """
 import numpy as np
 
-from ..autograd.graph import Node
+from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
 from .._ops.pointwise import kernel_not_implemented, where
 from .._ops.inplace import apply_inplace
@@ -159,9 +159,7 @@ def _prelu_kernel_backward(grad, x, w):
     node = grad_self._grad_fn
     grad_weight = plain_output(arrays[1], grad, x, w)
     if isinstance(node, PreluKernelBackwardBackward0):     # (recorded: create_graph=True)
-        node._num_outputs = 2
-        node._output_shapes = [arrays[0].shape, arrays[1].shape]
-        grad_weight._grad_fn, grad_weight._output_nr = node, 1
+        attach_outputs(node, (grad_self, grad_weight))
     return grad_self, grad_weight
 
 
