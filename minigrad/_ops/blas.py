@@ -134,16 +134,16 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         if not isinstance(value, Tensor):
             raise TypeError(f"addmm(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {type(value).__name__}")
-    if mat1.ndim != 2:
-        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")  # PyTorch's text
-    if mat2.ndim != 2:
-        raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
-    # PyTorch compares dtypes before shapes: self with mat2, then mat1 with mat2
+    # PyTorch compares dtypes before anything else: self with mat2, then mat1 with mat2
     for name, first in (("self", input), ("mat1", mat1)):
         if isinstance(first, Tensor) and first._array.dtype != mat2._array.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
                                f"{cpp_name(first.dtype).capitalize()} and "
                                f"{cpp_name(mat2.dtype).capitalize()}")
+    if mat1.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")  # PyTorch's text
+    if mat2.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
     if beta == 1 and alpha == 1:
         return _plain_addmm(input, mat1, mat2)
     if mat1.shape[1] != mat2.shape[0]:

@@ -504,18 +504,22 @@ def addmm(input, mat1, mat2):
     Gradient: grad_input = grad (summed to its shape); grad_mat1 = grad @ mat2^T; grad_mat2 =
     mat1^T @ grad.
     """
-    if mat1.shape[1] != mat2.shape[0]:
-        check_history_kept(input, mat1, mat2, saves=((), (2,), (1,)))   # (recorded, then checked)
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})")
-    # PyTorch compares the added term with mat2 first, then mat1 with mat2
+    # PyTorch's order of checks: dtypes (the added term with mat2 first, then mat1 with mat2),
+    # then that both are matrices, then their shapes, then that the added term expands
     for first, name in ((input, "self"), (mat1, "mat1")):
         if first._array.dtype != mat2._array.dtype:
             raise RuntimeError(
                 f"{name} and mat2 must have the same dtype, but got "
                 f"{cpp_name(first.dtype).capitalize()} and {cpp_name(mat2.dtype).capitalize()}"
                 "\nminigrad hint: convert one of them, e.g. with .double() or .float().")
+    for name, matrix in (("mat1", mat1), ("mat2", mat2)):
+        if matrix._array.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {matrix._array.ndim}-D tensor")
+    if mat1.shape[1] != mat2.shape[0]:
+        check_history_kept(input, mat1, mat2, saves=((), (2,), (1,)))   # (recorded, then checked)
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
     _check_not_bool(mat1, "addmm_impl_cpu_")
     # (alpha and beta: shown as grad_fn._saved_alpha / _saved_beta, as PyTorch's node does)

@@ -33,6 +33,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from .._dtype import can_cast
 from .._ops import result, several_outputs
 from .._ops.reduction import _sum_array
 from .._ops.pointwise import kernel_not_implemented
@@ -323,16 +324,20 @@ def _shown_size(shape):
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
 
+def _check_bias_type(input, bias):
+    """PyTorch compares the bias's dtype with the input's before anything else about them
+    (conv1d/2d/3d too, before the input's number of dims; the transposed ones after it)."""
+    if bias is not None and isinstance(bias, Tensor) and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_cpp_type(input)}) and bias type ({_cpp_type(bias)}) "
+                           "should be the same")
+
+
 def _check_convolution(input, weight, bias, s):
     """PyTorch's checks (and messages) before a convolution, in PyTorch's order."""
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(f"Input type ({_cpp_type(input)}) and bias type ({_cpp_type(bias)}) "
-                           "should be the same")
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.tensor_type_name[:-6]} but found "
-                           f"{weight.dtype.tensor_type_name[:-6]}")
+    if not s["transposed"]:
+        _check_bias_type(input, bias)
     if any(p < 0 for p in s["padding"]):
         raise RuntimeError("negative padding is not supported")
     if any(p < 0 for p in s["output_padding"]):
@@ -390,6 +395,19 @@ def _check_convolution(input, weight, bias, s):
                                        f"{s[name][-1]} stride_height: {s['stride'][0]} stride_width: "
                                        f"{s['stride'][-1]} dilation_height: {s['dilation'][0]} "
                                        f"dilation_width: {s['dilation'][-1]}")
+    if input.dtype is not weight.dtype:     # (after the shapes: the kernel's own check)
+        if s["transposed"] and groups > 1 and input._array.dtype == np.float32:
+            # (PyTorch's oneDNN path for this case says it its own way)
+            raise RuntimeError(f"Input type (torch.{input.dtype.tensor_type_name}) and weight type "
+                               f"(torch.{weight.dtype.tensor_type_name}) should be the same or input should "
+                               "be a MKLDNN tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {input.dtype.tensor_type_name[:-6]} but found "
+                           f"{weight.dtype.tensor_type_name[:-6]}")
+    if s["transposed"] and bias is not None and not can_cast(bias.dtype, input.dtype):
+        # (a transposed convolution adds its bias to the result in place: a float result takes
+        # any float bias, rounded; an integer one none)
+        raise RuntimeError(f"result type {bias.dtype.tensor_type_name[:-6]} can't be cast to the desired "
+                           f"output type {input.dtype.tensor_type_name[:-6]}")
 
 
 def _cpp_type(tensor):
@@ -430,8 +448,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if input.dtype.name == "bool":
         raise kernel_not_implemented("slow_conv_transpose2d_out_cpu" if transposed else "slow_conv2d_cpu", input)
     array = _forward_array(input._array, weight._array, s)
-    if bias is not None:
-        array = array + _bias_view(bias._array, array.ndim)
+    if bias is not None:        # (a bias of another dtype: added in the wider one, then rounded)
+        array = (array + _bias_view(bias._array, array.ndim)).astype(array.dtype, copy=False)
     array = np.ascontiguousarray(array.astype(input._array.dtype, copy=False))
     # (PyTorch shows a missing bias's sizes as (0,))
     bias_sizes = tuple(bias.shape) if bias is not None else (0,)
@@ -511,6 +529,7 @@ def _conv_arguments_checked(function):
 
 def _conv(name, dims, input, weight, bias, stride, padding, dilation, groups):
     """conv1d/conv2d: batch an unbatched input, turn 'same'/'valid' into numbers, convolve."""
+    _check_bias_type(input, bias)
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
                            f"input of size: {_shown_size(input.shape)}")

@@ -154,19 +154,31 @@ def _check_same_dtype(input, *tensors):
     As PyTorch decides: the first parameter given names the case. In the input's dtype, every
     other one must be too (the kernel reads them as the input's type); otherwise ("mixed") all
     must be float32 and the input float16."""
+    _check_mixed_dtype(input, *tensors)
+    _check_dtype_as_input(input, *tensors)
+
+
+def _check_mixed_dtype(input, *tensors):
+    """The "mixed" half of ``_check_same_dtype``: layer_norm and group_norm check it before
+    the kernel, and the other half in it."""
     given = [t for t in tensors if t is not None]
-    if not given:
-        return
-    if given[0].dtype is input.dtype:
-        for tensor in given:
-            if tensor.dtype is not input.dtype:
-                raise RuntimeError(f"expected scalar type {_dtype.scalar_type_name(input.dtype)} but found "
-                                   f"{_dtype.scalar_type_name(tensor.dtype)}")
+    if not given or given[0].dtype is input.dtype:
         return
     if any(tensor.dtype is not _dtype.float32 for tensor in given):
         raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
     if input.dtype is not _dtype.float16:
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def _check_dtype_as_input(input, *tensors):
+    """The other half: the first parameter given has the input's dtype, so must all."""
+    given = [t for t in tensors if t is not None]
+    if not given or given[0].dtype is not input.dtype:
+        return
+    for tensor in given:
+        if tensor.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {_dtype.scalar_type_name(input.dtype)} but found "
+                               f"{_dtype.scalar_type_name(tensor.dtype)}")
 
 
 def _normalization_backward(node, grad, input, weight, mean, rstd, axes, stats_shape, view_shape):
@@ -247,9 +259,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """
     _check_tensor("layer_norm", input)
     normalized_shape = _int_shape("layer_norm", normalized_shape)
+    _check_mixed_dtype(input, weight, bias)          # (PyTorch's order)
     _check_normalized_shape(input, normalized_shape, weight, bias)
     _check_floating("LayerNormKernelImpl", input)
-    _check_same_dtype(input, weight, bias)
+    _check_dtype_as_input(input, weight, bias)
     axes = tuple(range(input.ndim - len(normalized_shape), input.ndim))
     dtype = input._array.dtype
     if _in_kernel_order(input._array):
@@ -315,12 +328,17 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if bias is not None:
             out = out + bias.select(0, 0)
         return out
-    if not training and running_mean is None:
-        raise RuntimeError("running_mean must be defined in evaluation mode")
+    # the rest in PyTorch's order
     channels = input.shape[1] if input.ndim > 1 else 0      # (a 1-d input has no channel dim)
-    for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                         ("running_var", running_var)):
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                         ("bias", bias)):
+        if tensor is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
         _check_channels(name, tensor, channels)
+    if input.ndim < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     _check_floating("batch_norm", input)
     _check_same_dtype(input, weight, bias, running_mean, running_var)
     axes = (0,) + tuple(range(2, input.ndim))
@@ -453,11 +471,14 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                            f"input of shape {_shape_text(input.shape)} and num_groups={num_groups}")
     for name, tensor in (("weight", weight), ("bias", bias)):
         if tensor is not None and (tensor.ndim != 1 or tensor.numel() != c):
+            # (PyTorch's message about the bias shows the weight's shape, [0] without a weight)
+            shown = (0,) if weight is None else weight.shape
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in "
-                               f"input, but got {name} of shape {_shape_text(tensor.shape)} and input of "
+                               f"input, but got {name} of shape {_shape_text(shown)} and input of "
                                f"shape {_shape_text(input.shape)}")
+    _check_mixed_dtype(input, weight, bias)
     _check_floating("GroupNormKernelImpl", input)
-    _check_same_dtype(input, weight, bias)
+    _check_dtype_as_input(input, weight, bias)
     # PyTorch's kernel works on an input laid out in order (or channels-last): it makes such a
     # copy first (a recorded clone, which is then the node's edge and saved input)
     if not input.is_contiguous() and not any(input.ndim == fmt.rank and is_in_format(input._array, fmt)
