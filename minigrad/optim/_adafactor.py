@@ -17,7 +17,7 @@ from .._creation import tensor, zeros_like
 from .._dtype import finfo
 from .._ops.reduction import norm
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_one_number_lr
 
 
 class Adafactor(Optimizer):
@@ -25,8 +25,7 @@ class Adafactor(Optimizer):
 
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0, weight_decay=0.0, *,
                  foreach=None, maximize=False):
-        if hasattr(lr, "numel") and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        check_one_number_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
         if not 0.0 >= beta2_decay:

@@ -19,7 +19,7 @@ import numpy as np
 from .._creation import zeros_like
 from .._tensor import _wrap
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_one_number_lr
 
 EPS = 1e-07
 DEFAULT_A, DEFAULT_B, DEFAULT_C = 3.4445, -4.775, 2.0315
@@ -87,8 +87,7 @@ class Muon(Optimizer):
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS, ns_steps=DEFAULT_NS_STEPS,
                  adjust_lr_fn=None):
-        if hasattr(lr, "numel") and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        check_one_number_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
         if not 0.0 <= momentum:

@@ -18,7 +18,7 @@ from .._creation import tensor, zeros_like
 from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_div_,
                         _foreach_mul_, _foreach_neg, _foreach_sqrt_)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step, foreach_weight_decay
+from .optimizer import Optimizer, check_learning_rate, foreach_step, foreach_weight_decay
 
 
 class Adadelta(Optimizer):
@@ -26,8 +26,7 @@ class Adadelta(Optimizer):
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_learning_rate(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
         if not 0.0 <= eps:

@@ -18,7 +18,7 @@ from .._foreach import (_foreach_add_, _foreach_addcdiv_, _foreach_addcmul_,
                         _foreach_mul, _foreach_mul_, _foreach_sqrt)
 from ..autograd.grad_mode import no_grad
 from . import _fused
-from .optimizer import (Optimizer, check_fused_param, check_fused_settings,
+from .optimizer import (Optimizer, check_fused_param, check_learning_rate, check_fused_settings,
                         foreach_gradients_and_steps, foreach_step, foreach_weight_decay)
 
 
@@ -27,8 +27,7 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_learning_rate(lr)
         if not 0.0 <= lr_decay:
             raise ValueError(f"Invalid lr_decay value: {lr_decay}")
         if not 0.0 <= weight_decay:

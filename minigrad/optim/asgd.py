@@ -14,7 +14,7 @@ from .._creation import ones, tensor, zeros, zeros_like
 from .._foreach import (_foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_copy_,
                         _foreach_sub)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step, foreach_gradients_and_steps
+from .optimizer import Optimizer, check_learning_rate, foreach_step, foreach_gradients_and_steps
 
 
 class ASGD(Optimizer):
@@ -22,8 +22,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_learning_rate(lr)
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,

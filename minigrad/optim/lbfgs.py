@@ -18,9 +18,8 @@ One ``step(closure)`` runs up to ``max_iter`` of these iterations, calling
 ``closure`` (which computes the loss and its gradients) as often as it needs.
 The whole memory is kept as the state of the first parameter, as PyTorch keeps it.
 """
-from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_learning_rate
 
 
 class LBFGS(Optimizer):
@@ -30,10 +29,7 @@ class LBFGS(Optimizer):
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_learning_rate(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4      # (1.25 evaluations per iteration, rounded down)
         defaults = dict(lr=lr, max_iter=max_iter, max_eval=max_eval, tolerance_grad=tolerance_grad,

@@ -163,11 +163,24 @@ def _loaded(value, key, param, fused):
     return value.to(param.dtype)
 
 
+def check_one_number_lr(lr):
+    """Every optimizer takes a learning rate given as a tensor (to change it without a new
+    optimizer), but only one of a single element; PyTorch checks this before anything else."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+
+
+def check_learning_rate(lr):
+    """The first two checks most optimizers make: one number, not negative."""
+    check_one_number_lr(lr)
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
 def check_adam_settings(lr, eps, betas, weight_decay):
     """The checks every optimizer of Adam's family makes of its settings, in PyTorch's order and
     with its messages: none may be negative, and each beta must lie in [0, 1)."""
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
+    check_learning_rate(lr)
     if not 0.0 <= eps:
         raise ValueError(f"Invalid epsilon value: {eps}")
     if not 0.0 <= betas[0] < 1.0:

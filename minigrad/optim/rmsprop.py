@@ -15,7 +15,7 @@ from .._foreach import (_foreach_add_, _foreach_addcdiv_, _foreach_addcmul,
                         _foreach_addcmul_, _foreach_lerp_, _foreach_mul_, _foreach_neg,
                         _foreach_sqrt, _foreach_sqrt_)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step, foreach_weight_decay
+from .optimizer import Optimizer, check_learning_rate, foreach_step, foreach_weight_decay
 
 
 class RMSprop(Optimizer):
@@ -24,8 +24,7 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_learning_rate(lr)
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= momentum:

@@ -14,7 +14,7 @@ from .._creation import full_like, tensor, zeros_like
 from .._foreach import (_foreach_add_, _foreach_addcmul_, _foreach_copy_, _foreach_mul,
                         _foreach_mul_, _foreach_neg_, _foreach_sign_)
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, foreach_step
+from .optimizer import Optimizer, check_learning_rate, foreach_step
 
 
 class Rprop(Optimizer):
@@ -22,8 +22,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_learning_rate(lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         defaults = dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach,

@@ -7,7 +7,7 @@ and ``fused=True`` (PyTorch's fused CPU kernel, emulated in ``_fused.py``).
 from .._foreach import _foreach_add, _foreach_add_, _foreach_mul_, _foreach_neg
 from ..autograd.grad_mode import no_grad
 from . import _fused
-from .optimizer import Optimizer, check_fused_param, check_fused_settings
+from .optimizer import Optimizer, check_fused_param, check_fused_settings, check_one_number_lr
 
 
 class SGD(Optimizer):
@@ -20,7 +20,8 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
-        if lr < 0.0:
+        check_one_number_lr(lr)
+        if lr < 0.0:            # (SGD's own comparison: a list lr fails on "<", not "<=")
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}")

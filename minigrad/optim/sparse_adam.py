@@ -6,7 +6,7 @@ is dense, and SparseAdam refuses it at its first step exactly as PyTorch refuses
 the settings are checked as PyTorch checks them.
 """
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_one_number_lr
 
 HINT = ("minigrad hint: minigrad has no sparse tensors, so gradients are always dense; use "
         "torch.optim.Adam (the same update for every element) instead.")
@@ -16,8 +16,7 @@ class SparseAdam(Optimizer):
     """Adam for sparse gradients: in minigrad, whose gradients are dense, its step refuses to run."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
-        if hasattr(lr, "numel") and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        check_one_number_lr(lr)
         if not 0.0 < lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < eps:
