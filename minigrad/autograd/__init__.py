@@ -12,7 +12,9 @@
 
 The same names live in torch.autograd.
 """
+import operator
 import warnings
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -33,12 +35,24 @@ def _quiet_numpy():
     return np.errstate(all="ignore")
 
 
-def _as_tuple(value):
-    if value is None:
-        return (None,)
-    if isinstance(value, (tuple, list)) and not isinstance(value, graph.GradientEdge):
-        return tuple(value)
-    return (value,)
+def _outputs_tuple(tensors):
+    """backward's ``tensors`` (grad's ``outputs``) as PyTorch reads them: one tensor, or any
+    iterable of them (``tuple(...)`` of anything else fails with Python's own TypeError)."""
+    if isinstance(tensors, (Tensor, graph.GradientEdge)):
+        return (tensors,)
+    return tuple(tensors)
+
+
+def _inputs_tuple(inputs, function):
+    """backward's or grad's ``inputs``: one tensor, a dict (its values), or an iterable."""
+    if isinstance(inputs, (Tensor, graph.GradientEdge)):
+        return (inputs,)
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    if isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{function}()` must be a dict, not {type(inputs).__name__}. "
+                        "Other Mapping types are not supported.")
+    return tuple(inputs)
 
 
 def _gradients_as_tuple(gradients, count):
@@ -50,16 +64,28 @@ def _gradients_as_tuple(gradients, count):
     return tuple(gradients)
 
 
-def _root_gradients(outputs, grad_outputs, create_graph, fitted=True):
-    """Pair each output with its starting gradient, checking shapes (ones for scalars).
+def _engine_flag(value):
+    """retain_graph, create_graph, allow_unused as PyTorch's engine reads them: as a byte, so a
+    bool, a small whole number or a one-element integer tensor (anything else: Python's
+    errors for such a conversion)."""
+    if value is True or value is False:
+        return value
+    number = operator.index(value)
+    if number < 0:
+        raise OverflowError("unsigned byte integer is less than minimum")
+    if number > 255:
+        raise OverflowError("unsigned byte integer is greater than maximum")
+    return bool(number)
 
-    As in PyTorch, every gradient is checked (and the implicit ones made) before any output is
-    asked whether it requires grad: a wrong shape is reported even for an output without history.
-    """
+
+def _starting_gradients(outputs, grad_outputs):
+    """Each output's starting gradient, checked (ones for a scalar output); PyTorch's
+    ``_make_grads``. Pairs stop at the shorter sequence, as ``zip`` does: the engine then
+    counts them."""
     grads = []
-    for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
+    for out, grad in zip(outputs, grad_outputs):
         if not isinstance(out, Tensor):
-            raise TypeError(f"expected a Tensor as output {i}, but got {type(out).__name__}")
+            raise AssertionError("Expected output to be a torch.Tensor")
         if grad is None:
             if out.requires_grad and out.numel() != 1:
                 raise RuntimeError(
@@ -73,10 +99,21 @@ def _root_gradients(outputs, grad_outputs, create_graph, fitted=True):
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         elif grad.shape != out.shape:
+            # (PyTorch finds the positions it names with tuple.index, which compares earlier
+            # tensors with ==: one of several elements raises instead, as there)
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] "
-                f"has a shape of {out.shape}.")
+                f"Mismatch in shape: grad_output[{grad_outputs.index(grad)}] has a shape of "
+                f"{grad.shape} and output[{outputs.index(out)}] has a shape of {out.shape}.")
         grads.append(grad)
+    return grads
+
+
+def _root_gradients(outputs, grads, fitted=True):
+    """Pair each output's edge with its starting gradient, as PyTorch's engine does first:
+    the count, then each output's history (after ``_starting_gradients`` checked every
+    gradient: a wrong shape is reported even for an output without history)."""
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     roots = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         edge = gradient_edge(out) if out.requires_grad else None
@@ -125,13 +162,6 @@ def _fit_to_recorded_shape(index, edge, grad):
     return fitted
 
 
-def _matching_gradients(outputs, grads):
-    """One gradient per output: PyTorch pairs them up and ignores extra gradients."""
-    if len(grads) < len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    return grads[:len(outputs)]
-
-
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Compute the gradients of ``tensors`` and accumulate them into the leaves' ``.grad``.
 
@@ -145,20 +175,23 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             "backward() called inside a functorch transform. This is not supported, please use "
             "functorch.grad or functorch.vjp instead or call backward() outside of functorch "
             "transforms.")
-    outputs = _as_tuple(tensors)
-    grads = _matching_gradients(outputs, _gradients_as_tuple(grad_tensors, len(outputs)))
+    # the arguments in PyTorch's order: inputs, tensors, the starting gradients, the flags
+    given_inputs = inputs is not None
+    inputs = _inputs_tuple(inputs, "backward") if given_inputs else ()
+    if given_inputs and not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    outputs = _outputs_tuple(tensors)
+    grads = _starting_gradients(outputs, _gradients_as_tuple(grad_tensors, len(outputs)))
     if retain_graph is None:
         retain_graph = create_graph
-    roots = _root_gradients(outputs, grads, create_graph)
-    if inputs is None:
+    retain_graph, create_graph = _engine_flag(retain_graph), _engine_flag(create_graph)
+    roots = _root_gradients(outputs, grads)
+    if not given_inputs:
         if create_graph:
             _warn_reference_cycle()
         with _quiet_numpy():
             engine.run_backward(roots, retain_graph, create_graph)
         return
-    inputs = _as_tuple(inputs)
-    if not inputs:
-        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     for tensor in inputs:
         _check_is_tensor_input(tensor)
         if isinstance(tensor, Tensor) and not tensor.requires_grad:
@@ -188,16 +221,6 @@ def _check_is_tensor_input(tensor):
     if not isinstance(tensor, (Tensor, graph.GradientEdge)):
         raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
                            f"{type(tensor).__name__}")
-
-
-def _as_sequence(value):
-    """grad's outputs and inputs: a tensor or a sequence of them (PyTorch iterates anything else)."""
-    if isinstance(value, (Tensor, graph.GradientEdge)):
-        return (value,)
-    try:
-        return tuple(value)
-    except TypeError:
-        raise TypeError(f"'{type(value).__name__}' object is not iterable") from None
 
 
 class _Warned:
@@ -233,33 +256,35 @@ def _input_edge(tensor):
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) as a tuple (one entry per input); ``.grad`` is not touched."""
-    single_input = not isinstance(inputs, (tuple, list)) or isinstance(inputs, graph.GradientEdge)
-    outputs = _as_sequence(outputs)
-    inputs = _as_sequence(inputs)
     # (PyTorch's order of checks)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outputs = _outputs_tuple(outputs)
+    keys = tuple(inputs) if type(inputs) is dict else None       # (a dict in, a dict out)
+    inputs = _inputs_tuple(inputs, "grad")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    for out in outputs:
-        if not isinstance(out, Tensor):
-            raise AssertionError("Expected output to be a torch.Tensor")
-    for tensor in inputs:
-        _check_is_tensor_input(tensor)
-    grads = _matching_gradients(outputs, _gradients_as_tuple(grad_outputs, len(outputs)))
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To "
                       "accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    if allow_unused is None:
-        allow_unused = materialize_grads
+    given = _gradients_as_tuple(grad_outputs, len(outputs))
+    if is_grads_batched:        # (each row is checked as a starting gradient by itself)
+        if len(given) < len(outputs):
+            raise RuntimeError(f"got {len(outputs)} tensors and {len(given)} gradients")
+        return _batched_grad(outputs, inputs, given[:len(outputs)], retain_graph, create_graph,
+                             allow_unused, materialize_grads)
+    grads = _starting_gradients(outputs, given)
     if retain_graph is None:
         retain_graph = create_graph
-    if is_grads_batched:
-        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
-                             materialize_grads)
-    roots = _root_gradients(outputs, grads, create_graph, fitted=False)
+    retain_graph, create_graph = _engine_flag(retain_graph), _engine_flag(create_graph)
+    allow_unused = _engine_flag(allow_unused)
+    roots = _root_gradients(outputs, grads, fitted=False)
+    for tensor in inputs:
+        _check_is_tensor_input(tensor)
     edges = [_input_edge(t) for t in inputs]    # (before the gradients' shapes, as in PyTorch)
     roots = _fitted_roots(roots)
     # the engine starts from its own copies; an input that is an output, reached by nothing
@@ -279,8 +304,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 g = _wrap(np.zeros(tensor._array.shape, dtype=tensor._array.dtype))
                 g._requires_grad = create_graph
         result.append(g)
-    del single_input
-    return tuple(result)
+    return dict(zip(keys, result)) if keys is not None else tuple(result)
 
 
 def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads):
