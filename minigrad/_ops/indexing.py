@@ -50,6 +50,58 @@ def _numpy_index(item):
     return item
 
 
+def _converted_items(shape, items):
+    """The index's parts made ready for numpy (``_numpy_index``). A part that cannot index (a
+    float, a str) fails here, but PyTorch first counts the parts against the dims and applies
+    the parts before it left to right, so an earlier mistake is the one it reports."""
+    converted = []
+    for position, item in enumerate(items):
+        try:
+            converted.append(_numpy_index(item))
+        except (IndexError, TypeError) as error:
+            earlier = _earlier_index_error(shape, items, position)
+            raise (earlier or error) from None
+    return tuple(converted)
+
+
+def _specified_dims(item):
+    """How many dims of the tensor one index part takes, as PyTorch counts them."""
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return 0
+    if isinstance(item, Tensor) and item._array.dtype in (np.bool_, np.uint8):
+        return item._array.ndim
+    return 1
+
+
+def _earlier_index_error(shape, items, position):
+    """PyTorch's error for the parts before ``position`` (None if they are fine): too many
+    parts for the dims, then an integer out of range or a slice stepping by 0 or backwards."""
+    specified = sum(_specified_dims(item) for item in items)
+    if specified > len(shape):
+        return IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    sizes, dim = list(shape), 0          # the result so far, and the dim the next part takes
+    for real_dim, item in enumerate(items[:position]):
+        if item is None:
+            sizes.insert(dim, 1)
+            dim += 1
+        elif item is Ellipsis:
+            dim += len(shape) - specified
+        elif isinstance(item, slice):
+            if item.step == 0:
+                return ValueError("slice step cannot be zero")
+            if item.step is not None and item.step < 0:
+                return ValueError("step must be greater than zero")
+            dim += 1
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+            if not -sizes[dim] <= item < sizes[dim]:
+                return IndexError(f"index {item} is out of bounds for dimension {real_dim} with size "
+                                  f"{sizes[dim]}")
+            del sizes[dim]               # (a select: the next part takes the same dim)
+        else:
+            dim += _specified_dims(item)
+    return None
+
+
 def _check_index_dtypes(items):
     """PyTorch's index operation takes integer and bool index tensors only (it checks
     this itself, after the history of its input was looked up)."""
@@ -58,14 +110,18 @@ def _check_index_dtypes(items):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
-def _mask_mismatch(shape, items):
-    """PyTorch's message for a bool mask that does not fit: whole shapes, first clash."""
+def _mask_mismatch(shape, items, last=None):
+    """PyTorch's message for a bool mask that does not fit: whole shapes, first clash (among
+    the parts up to position ``last``, if given)."""
     dim = 0
-    for item in items:
+    for position, item in enumerate(items):
+        if last is not None and position > last:
+            break
         if item is None:
             continue
-        if item is Ellipsis:
-            return None
+        if item is Ellipsis:            # (the dims no other part takes)
+            dim += len(shape) - sum(_dims_used(i) for i in items if i is not None and i is not Ellipsis)
+            continue
         array = np.asarray(item) if isinstance(item, (np.ndarray, list)) else None
         if array is not None and array.dtype == bool:
             for j, size in enumerate(array.shape):
@@ -354,8 +410,7 @@ def getitem(input, index, _vmap_done=False):
     if _FuncTransforms.vmaps and not _vmap_done:     # (_vmap_done: called back from there)
         return _getitem_in_vmap(input, index)
     _check_zero_dim(input, index)
-    items = _index_items(index)
-    items = tuple(_numpy_index(i) for i in items)
+    items = _converted_items(input._array.shape, _index_items(index))
     if all(_is_basic(i) for i in items):
         if isinstance(index, slice):         # x[a:b] alone is always a slice (SliceBackward0)
             _check_step(index)
@@ -631,7 +686,7 @@ def setitem(tensor, index, value, _index_tensors_given=None):
     _check_zero_dim(tensor, index)
     items = _index_items(index)
     index_tensors = _index_tensors(items) if _index_tensors_given is None else _index_tensors_given
-    items = tuple(_numpy_index(i) for i in items)
+    items = _converted_items(tensor._array.shape, items)
     if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
         kind = type(value)
         kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
@@ -675,7 +730,13 @@ def setitem(tensor, index, value, _index_tensors_given=None):
         return setitem(view, (np.reshape(items[0], (1,)),), value, index_tensors)
     # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
     check_inplace(tensor, overlap_ok=True, others=(value,))
-    _check_index_dtypes(items)
+    # index_put_ takes the parts left to right: a mask that does not fit, or a tensor that
+    # cannot index, whichever comes first
+    for position in range(len(items)):
+        mismatch = _mask_mismatch(tensor._array.shape, items, last=position)
+        if mismatch is not None:
+            raise mismatch
+        _check_index_dtypes(items[position:position + 1])
     if not one_mask:              # x[mask] = v is a masked_fill: v may have any dtype
         _check_index_put_dtype(tensor, value)
     if not tensor._array.flags.writeable or (tensor._base is not None and _overlaps(tensor._array)):
