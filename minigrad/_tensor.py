@@ -321,6 +321,8 @@ class Tensor:
     def requires_grad(self, value):
         if value is False and self._vmap_levels and _shows_as_batched(self):
             return                # a BatchedTensor already says False
+        if not isinstance(value, (bool, np.bool_)):
+            raise RuntimeError("requires_grad must be a bool")
         if self._grad_fn is not None:
             if value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -329,8 +331,6 @@ class Tensor:
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if not isinstance(value, (bool, np.bool_)):
-            raise RuntimeError("requires_grad must be a bool")
         value = bool(value)
         if value and self._is_inference and not _grad_state.inference:
             raise RuntimeError(
@@ -384,7 +384,7 @@ class Tensor:
                 )
             if value.dtype is not self.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_dtype.cpp_name(value.dtype)}' "
+                    f"attempting to assign a gradient with dtype '{_dtype.cpp_type_name(value.dtype)}' "
                     f"to a tensor with grad_dtype '{_dtype.cpp_name(self.dtype).capitalize()}'. "
                     "The gradient must match the tensor's grad_dtype (defaults to the tensor's "
                     "dtype). You can set the tensor's grad_dtype attribute with a specific dtype, "
@@ -506,6 +506,9 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if value._array.dtype.kind not in "fc" and self.requires_grad:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or "
+                               "complex dtype")
         if self._requires_grad and self._grad_fn is None and self._base is None and (
                 value._array.shape != self._array.shape or value._array.dtype != self._array.dtype):
             graph.give_edges_their_node(self)     # its graphs keep the leaf's old shape and dtype
@@ -1114,6 +1117,7 @@ def _install_methods():
     # more of dir(torch.Tensor): is_cpu, H, data_ptr(), short(), unsafe_split, ... (_python_variable.py)
     from . import _python_variable
     _python_variable.install(Tensor)
+    _make_read_only()
 
 
 def _install_more_pointwise_methods():
@@ -1170,3 +1174,23 @@ from ._ops import views as _ops_views  # noqa: E402
 def _shows_as_batched(tensor):
     """Inside vmap, is ``tensor`` (batched) seen by the user as a BatchedTensor?"""
     return _FuncTransforms.vmaps and _shows_as_batched_at(tensor, _FuncTransforms.depth)
+
+
+# Attributes PyTorch lets one read but not assign (``x.shape = ...``, ``x.grad_fn = None``):
+# assigning one raises PyTorch's AttributeError, not Python's "property ... has no setter".
+_READ_ONLY_ATTRIBUTES = ("T", "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_ipu", "is_leaf",
+                         "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested",
+                         "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu",
+                         "itemsize", "layout", "nbytes", "ndim", "output_nr", "retains_grad", "shape")
+
+
+def _not_writable(name):
+    def refuse(self, value):
+        raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable")
+    return refuse
+
+
+def _make_read_only():
+    """Give each read-only attribute PyTorch's refusal (called once every property exists)."""
+    for name in _READ_ONLY_ATTRIBUTES:
+        setattr(Tensor, name, getattr(Tensor, name).setter(_not_writable(name)))
