@@ -483,19 +483,32 @@ def _refuse_if_old_values_needed(old, op, args):
     old values it saves (see above) before its kernel runs, so if the operation saves them,
     the clone's refusal comes first (x.silu_() of such an x says 'Autograd not support
     dtype', not 'silu not implemented for Long'). Which operations save their input is
-    learnt from running the same operation on the values as float64."""
+    learnt from running the same operation on the values as float64; where the other inputs'
+    dtypes don't fit that (x.nextafter_(y) of a float32 y, x.lerp_(end, w) of an integer end),
+    again with them as float64 too: first the floating ones, then the integer ones as well."""
     if old._array.dtype.kind in "fc" or not old.requires_grad:
         return
-    probe = _wrap(old._array.astype(np.float64))
-    probe._grad_fn, probe._output_nr, probe._requires_grad = old._grad_fn, old._output_nr, old._requires_grad
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            node = op(probe, *args)._grad_fn
-    except Exception:              # noqa: BLE001 - then the operation's own error stands
+    probe = _as_float64_probe(old)
+    for kinds in ("", "f", "fiu"):
+        try:
+            probe_args = tuple(_as_float64_probe(a) if isinstance(a, Tensor) and a._array.dtype.kind in kinds
+                               else a for a in args)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                node = op(probe, *probe_args)._grad_fn
+        except Exception:          # noqa: BLE001 - then the next probe, or the operation's own error
+            continue
+        if node is not None and any(value is probe for value in node._saved or ()):
+            refuse_dtype(old._array.dtype)              # (the clone's error)
         return
-    if node is not None and any(value is probe for value in node._saved or ()):
-        refuse_dtype(old._array.dtype)                  # (the clone's error)
+
+
+def _as_float64_probe(tensor):
+    """``tensor``'s values as float64, standing at its place in the graph (for the probes above)."""
+    probe = _wrap(tensor._array.astype(np.float64))
+    probe._grad_fn, probe._output_nr = tensor._grad_fn, tensor._output_nr
+    probe._requires_grad = tensor._requires_grad
+    return probe
 
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
