@@ -25,7 +25,7 @@ from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithm
 from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace,
                       arguments_before_overlap, bump_version,
                       check_inplace, check_result_fits, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
-                      reading_its_own_writes, refuse_if_old_values_needed)
+                      reading_its_own_writes, refuse_if_old_values_needed, refuse_integer_history)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from . import overlapping_products
 from .views import node_is_current
@@ -90,6 +90,7 @@ METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _A
 
 def polygamma_(self, n):
     """In-place ``polygamma``: x.polygamma_(n) writes polygamma(n, x) into x."""
+    refuse_integer_history(self)        # (autograd's copy of x's old values comes first)
     def written(t):
         return _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t)
     if overlaps_itself(self._array):        # (unfold's windows): element by element
@@ -641,6 +642,7 @@ def cumsum_(self, dim, *, dtype=None):
 def cumprod_(self, dim, *, dtype=None):
     """In-place cumprod: the running product along ``dim`` written back (CumprodBackward0)."""
     from .scan import cumprod
+    refuse_integer_history(self)        # (autograd's copy of x's old values comes first)
     _check_same_dtype(self, dtype)
     return _accumulate_in_place(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t),
                                 dim, np.multiply, 1)

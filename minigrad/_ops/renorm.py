@@ -15,7 +15,7 @@ import numpy as np
 
 from .._tensor import _wrap, _normalize_dim
 from .._dtype import from_numpy_dtype
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS, needs_grad, refuse_dtype, show_saved_names, shown_as_given
+from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from .views import history_first
 from . import result
 from .pointwise import where, mul_by_number, add_number
@@ -109,10 +109,10 @@ def renorm_(self, p, dim, maxnorm):
     is refused). Where self sees a memory location at several positions (overlapping
     windows), the norms are taken first, then each position is multiplied by its slice's
     factor in PyTorch's loop order, so a location seen twice is scaled twice."""
-    from .inplace import (apply_inplace, check_inplace, overlaps_itself, _values_in_loop_order)
+    from .inplace import (apply_inplace, check_inplace, overlaps_itself, refuse_integer_history,
+                          _values_in_loop_order)
     check_inplace(self, overlap_ok=True)
-    if needs_grad((self,)) and self._array.dtype.kind not in "fc":
-        refuse_dtype(self._array.dtype)     # autograd's copy of the old values (saved) comes first
+    refuse_integer_history(self)        # (autograd's copy of the old values comes first)
     _check_arguments(self, p, maxnorm)
     operation = lambda t: renorm(t, p, dim, maxnorm)      # noqa: E731
     if not overlaps_itself(self._array):
