@@ -182,6 +182,38 @@ def test_bernoulli_refuses_integer_probabilities(torch):
         assert outcomes[0] == outcomes[1]
 
 
+ZERO_D_CASES = {
+    "squeeze_dim": lambda x: x.squeeze_(1),
+    "squeeze_dims": lambda x: x.squeeze_((0, 1)),
+    "sort_dim": lambda x: x.sort(1),
+    "argsort_dim": lambda x: x.argsort(1),
+    "flatten_start": lambda x: x.flatten(1),
+    "flatten_end": lambda x: x.flatten(0, 1),
+    "roll_by_itself": lambda x: x.roll(x),
+    "roll_by_0d_integer": lambda x: x.roll(x.detach().long()),
+}
+
+
+@pytest.mark.parametrize("kind", ["integer_with_history", "float_result", "plain"])
+@pytest.mark.parametrize("case", sorted(ZERO_D_CASES))
+def test_0d_tensor_with_a_dim_out_of_range(torch, case, kind):
+    """A 0-d tensor takes only dim -1 or 0: PyTorch checks it before anything is recorded (or
+    refused), and reads a 0-d integer tensor of shifts as its number."""
+    def outcome(L):
+        a = L.tensor(1.5, requires_grad=True)
+        if kind == "integer_with_history":
+            x = L.tensor(1)
+            x.ge_(a)
+        else:
+            x = a * 1 if kind == "float_result" else L.tensor(1.5)
+        try:
+            seen = ("ok", _seen(L, ZERO_D_CASES[case](x)))
+        except Exception as error:      # noqa: BLE001
+            seen = ("error", type(error).__name__, _message(error))
+        return seen, _seen(L, x), x._version
+    assert outcome(minigrad) == outcome(torch)
+
+
 @pytest.mark.parametrize("weight", [0.5, 0.3, 0.7])
 @pytest.mark.parametrize("dtypes", [("int64", "int64", "float32"), ("int64", "int64", "float64"),
                                     ("bool", "bool", "float32"), ("float32", "float32", "float64"),

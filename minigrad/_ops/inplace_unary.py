@@ -576,7 +576,7 @@ def squeeze_(self, dim=None):
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
     if isinstance(dim, (tuple, list)):           # several dims at once (SqueezeBackward5)
-        dims = [shape._normalize_dim(d, array.ndim) if array.ndim else 0 for d in dim]
+        dims = [shape._normalize_dim(d, array.ndim) for d in dim]      # (0-d: each -1 or 0)
         for d in dims:
             if dims.count(d) > 1:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -584,7 +584,7 @@ def squeeze_(self, dim=None):
         return _reshape_inplace(self, np.squeeze(array, axis=squeezed) if squeezed else array.view(),
                                 SqueezeBackward5, input_shape=array.shape, squeezed_dims=squeezed,
                                 dim_as_given=tuple(dim))
-    dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
+    dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim)     # (0-d: -1 or 0)
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()
     return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape,
