@@ -350,12 +350,12 @@ class Tensor:
         if not isinstance(requires_grad, (bool, np.bool_)):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
                             f"not {type(requires_grad).__name__}")
-        if self._grad_fn is not None and requires_grad:
-            return self                   # already requires grad: nothing changes
-        if requires_grad and self._array.dtype.kind != "f":
+        if requires_grad and self._array.dtype.kind != "f":     # (also integers with history)
             raise RuntimeError("only Tensors of floating point dtype can require gradients\n"
                                f"minigrad hint: this one is {self.dtype}; convert it first, "
                                "e.g. x = x.float().")
+        if self._grad_fn is not None and requires_grad:
+            return self                   # already requires grad: nothing changes
         self.requires_grad = requires_grad
         return self
 

@@ -1949,6 +1949,25 @@ def test_random_programs_match_pytorch(torch, program):
     # clamp with tensor bounds saves all three before it broadcasts the bounds
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "clamp_both_t", (1, 0), False, False)],
+    # --- integer tensors that x.ge_(y) gave history (tests/test_int_history_vs_torch.py) ---
+    # heaviside has no formula: PyTorch's fallback gives integers no history (in place: x keeps its own)
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("inplace_binary", "heaviside_", (1, 1), False, False)],
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("unary", "detach_copy", (1,), False, False)],
+    # ndtr multiplies the integers by a number first (MulBackward1); where converts them (ToCopyBackward0)
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("unary", "special_ndtr", (1,), False, False)],
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("unary", "where_number", (1,), False, False)],
+    # autograd's copy of the old values is refused before renorm_'s and lerp_'s own checks
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("inplace", "renorm_", (1,), False, False)],
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("inplace_binary", "lerp_weight_t_", (1, 0), False, False)],
+    # unsqueeze_ changes the layout and counts a version before it refuses to record
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
+     ("inplace_binary", "ge_t_", (1, 0), False, False), ("inplace", "unsqueeze_", (1,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -287,10 +287,11 @@ def lerp(input, end, weight):
     check_lerp_dtypes(input, end)
     dtype = input._array.dtype
     weighted = isinstance(weight, Tensor)
-    # (a 0-d weight is read as a number of any dtype, but stays an input that may require grad)
     if weighted and weight._array.dtype != dtype and weight.ndim:
         raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `weight` but got dtype "
                            f"{cpp_type_name(weight.dtype)}")
+    if weighted:        # a 0-d weight of another dtype takes part in the type promotion (input
+        dtype = result_type(input, end, weight)     # and end integers, weight a float: floats)
     if dtype.kind != "f":
         raise kernel_not_implemented("lerp_kernel_tensor" if weighted else "lerp_kernel_scalar", input)
     arrays = (input._array, end._array) + ((weight._array,) if weighted else ())
@@ -306,7 +307,8 @@ def lerp(input, end, weight):
     # (a number weight is kept in float32 for float16 tensors, as PyTorch computes half in float)
     w = weight._array.astype(dtype, copy=False) if weighted else \
         np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
-    out = laid_out_as_pytorch(np.asarray(_lerp_array(input._array, end._array, w), dtype), *arrays)
+    start, stop = (a.astype(dtype, copy=False) for a in (input._array, end._array))
+    out = laid_out_as_pytorch(np.asarray(_lerp_array(start, stop, w), dtype), *arrays)
     if weighted:
         # self and end are needed only for weight's gradient: PyTorch saves them only then
         ends = (input, end) if weight.requires_grad else (None, None)

@@ -16,7 +16,7 @@ import numpy as np
 from .._dtype import cpp_type_name, from_numpy_dtype, scalar_type_name
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
-from ..autograd.graph import Node, attach_outputs
+from ..autograd.graph import Node, attach_outputs, needs_grad, refuse_dtype
 from .views import history_first
 from . import result, plain_output, batched_as
 from .pointwise import nonzero, _refuse_dynamic_shape
@@ -103,6 +103,8 @@ def _unique(input, sorted, return_inverse, return_counts, dim, consecutive, node
         values = np.ascontiguousarray(np.take(array, firsts, axis=along))
         inverse = group_of_row
     counts = np.diff(np.append(np.flatnonzero(starts), len(rows))).astype(np.int64)
+    if array.dtype.kind != "f" and needs_grad((input,)):
+        refuse_dtype(array.dtype)       # (integers that an in-place change gave history: the node refuses them)
     out = result(values, node_class, (input,)) if array.dtype.kind == "f" else plain_output(values, input)
     if not (return_inverse or return_counts):
         return out
@@ -165,9 +167,11 @@ def bincount(input, weights=None, minlength=0):
     dtype = np.float32 if weight_array.dtype == np.float32 else np.float64
     counts = np.zeros(builtins.max(int(array.max()) + 1, minlength), dtype=dtype)
     np.add.at(counts, array, weight_array.astype(dtype))        # one weight at a time, in order
-    # weights that require grad: PyTorch records a node that refuses backward
+    # weights that require grad (or integers that an in-place change gave history): PyTorch
+    # records a node that refuses backward, with edges to those inputs only
     # (inside vmap, batched if input or weights are)
-    return batched_as(result(counts, _NotImplementedBackward, (weights,), _operation="bincount"), input)
+    edges = tuple(t for t in (input, weights) if t.requires_grad) or (weights,)
+    return batched_as(result(counts, _NotImplementedBackward, edges, _operation="bincount"), input)
 
 
 

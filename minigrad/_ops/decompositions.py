@@ -291,9 +291,11 @@ class LinalgDetBackward0(Node):
     _saved_names = ("A", "LU", "pivots", "result")
 
     def backward(self, grad):
-        A, _, _, det = self.saved_tensors
+        A, LU, pivots, det = self.saved_tensors
         scale = _as_matrix_scale(grad * det)
         singular = det._array == 0
+        if not _State.enabled and np.any(singular):
+            return (_wrap(_det_gradient_by_lu(A, LU._array, pivots._array, (grad * det)._array)),)
         if not np.any(singular):
             if not _State.enabled:   # (PyTorch's solve gives it laid out by columns)
                 return (_wrap(lapack_layout((scale * inv(A).mT)._array)),)
@@ -312,6 +314,61 @@ class LinalgDetBackward0(Node):
         """result_t = det(A) * trace(A^-1 A_t)"""
         (A,), (A_t,) = inputs, tangents
         return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
+
+
+def _det_gradient_by_lu(A, lu, pivots, scales):
+    """det's gradient as PyTorch computes it without create_graph: a solve with the LU factors
+    LAPACK made (of A^T for a row-major A, else of A, solved transposed), where a diagonal
+    element that is exactly 0 is replaced by the dtype's eps, of A^T X = diag(grad * det).
+    For a singular matrix (det 0) that gives zeros, with the signs of zero of PyTorch's solve;
+    the other matrices of a batch get their usual gradient (``scales``: grad * det per matrix)."""
+    array = A._array
+    n = array.shape[-1]
+    eps = np.finfo(array.dtype).eps
+    flat_lu, flat_pivots = lu.reshape((-1, n, n)), pivots.reshape((-1, n))
+    flat_scales, flat_a = np.asarray(scales).reshape(-1), array.reshape((-1, n, n))
+    out = np.empty_like(flat_a)
+    for i in range(flat_a.shape[0]):
+        rhs = np.zeros((n, n), dtype=array.dtype)
+        np.fill_diagonal(rhs, flat_scales[i])
+        if flat_scales[i] != 0:                      # (invertible: its usual gradient)
+            out[i] = flat_scales[i] * np.linalg.inv(flat_a[i]).T
+            continue
+        factors = flat_lu[i].copy()
+        diagonal = np.diagonal(factors).copy()
+        diagonal[diagonal == 0] = eps
+        np.fill_diagonal(factors, diagonal)
+        if array.flags.c_contiguous:
+            out[i] = _solve_by_rows(factors, flat_pivots[i], rhs)
+        else:
+            with np.errstate(all="ignore"):
+                out[i] = _lu_solve_transposed(factors, flat_pivots[i], rhs)
+    return lapack_layout(out.reshape(array.shape))
+
+
+def _solve_by_rows(lu, pivots, b):
+    """x with P L U x = b, each unknown found as its right-hand side minus the sum of the known
+    terms (added from the left), then divided by U's diagonal: the order of PyTorch's CPU
+    solve, which decides the signs of the zeros in det's gradient at a singular matrix."""
+    n = lu.shape[-1]
+    x = np.array(b, copy=True)
+    for k in range(n):
+        p = pivots[k] - 1
+        x[[k, p]] = x[[p, k]]
+    with np.errstate(all="ignore"):
+        for i in range(1, n):                        # L y = P b (1s on L's diagonal)
+            total = lu[i, 0] * x[0]
+            for k in range(1, i):
+                total = total + lu[i, k] * x[k]
+            x[i] = x[i] - total
+        for i in reversed(range(n)):                 # U x = y
+            if i < n - 1:
+                total = lu[i, i + 1] * x[i + 1]
+                for k in range(i + 2, n):
+                    total = total + lu[i, k] * x[k]
+                x[i] = x[i] - total
+            x[i] = x[i] / lu[i, i]
+    return x
 
 
 def det(A):

@@ -183,10 +183,11 @@ def nextafter(input, other):
 
 def nextafter_(self, other):
     """In-place ``nextafter``: self becomes the next float after it towards other."""
-    from .inplace import apply_inplace, check_inplace, refuse_partial_overlap
+    from .inplace import apply_inplace, check_inplace, refuse_if_old_values_needed, refuse_partial_overlap
     from .bitwise import check_castable
     _check_other("nextafter_", other, position=1)
-    check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first
+    check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first,
+    refuse_if_old_values_needed(self, nextafter, (other,))   # and its copy of self's old values
     refuse_partial_overlap(self, other)
     check_castable("nextafter_", self, other)
     return apply_inplace(self, lambda t, *_: nextafter(t, other), other)

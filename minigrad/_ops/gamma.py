@@ -303,8 +303,8 @@ mvlgamma_method = _checked_order("mvlgamma", 1)(_mvlgamma)
 @_checked_order("mvlgamma_", 1)
 def mvlgamma_(input, p):
     """In-place ``mvlgamma``: x.mvlgamma_(p) writes mvlgamma(x, p) into x (floats only)."""
-    from .inplace import apply_inplace, refuse_if_old_values_needed
-    refuse_if_old_values_needed(input, lambda t: _mvlgamma(t, p), ())    # (autograd's copy of x first)
+    from .inplace import apply_inplace, refuse_integer_history
+    refuse_integer_history(input)       # (autograd's copy of x first)
     _check_mvlgamma(input, p)
     if input._array.dtype.kind != "f":
         raise RuntimeError(f"mvlgamma: result type {input.dtype.tensor_type_name[:-len('Tensor')]} "

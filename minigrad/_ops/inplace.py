@@ -478,24 +478,51 @@ def refuse_if_old_values_needed(tensor, op, others):
         _refuse_if_old_values_needed(tensor, op, others)
 
 
+def refuse_integer_history(tensor):
+    """For in-place operations whose node saves x's old values whatever the arguments (clamp_,
+    cumprod_, mvlgamma_, polygamma_, renorm_): autograd's copy of an integer x with history is
+    refused (see below) before the operation checks its arguments (x.clamp_() without bounds)."""
+    if _State.enabled and tensor._array.dtype.kind not in "fc" and tensor.requires_grad:
+        check_inplace(tensor, overlap_ok=True)       # (autograd's rules come first)
+        refuse_dtype(tensor._array.dtype)
+
+
 def _refuse_if_old_values_needed(old, op, args):
     """The operation failed on an integer or bool tensor with history: PyTorch clones the
     old values it saves (see above) before its kernel runs, so if the operation saves them,
     the clone's refusal comes first (x.silu_() of such an x says 'Autograd not support
     dtype', not 'silu not implemented for Long'). Which operations save their input is
-    learnt from running the same operation on the values as float64."""
+    learnt from running the same operation on the values as float64; where the other inputs
+    don't fit that, again with them as float64 too (x.nextafter_(y) of a float32 y: first the
+    floating ones; x.lerp_(end, w) of an integer end: then the integer ones as well), and last
+    with zeros of x's shape in their place (the inputs' shapes are checked after the copy too:
+    x.pow_(y) of a y that does not fit)."""
     if old._array.dtype.kind in "fc" or not old.requires_grad:
         return
-    probe = _wrap(old._array.astype(np.float64))
-    probe._grad_fn, probe._output_nr, probe._requires_grad = old._grad_fn, old._output_nr, old._requires_grad
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            node = op(probe, *args)._grad_fn
-    except Exception:              # noqa: BLE001 - then the operation's own error stands
+    probe = _as_float64_probe(old)
+    for kinds in ("", "f", "fiu", "shaped"):
+        try:
+            probe_args = tuple(_as_float64_probe(a, old if kinds == "shaped" else None)
+                               if isinstance(a, Tensor) and (kinds == "shaped" or a._array.dtype.kind in kinds)
+                               else a for a in args)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                node = op(probe, *probe_args)._grad_fn
+        except Exception:          # noqa: BLE001 - then the next probe, or the operation's own error
+            continue
+        if node is not None and any(value is probe for value in node._saved or ()):
+            refuse_dtype(old._array.dtype)              # (the clone's error)
         return
-    if node is not None and any(value is probe for value in node._saved or ()):
-        refuse_dtype(old._array.dtype)                  # (the clone's error)
+
+
+def _as_float64_probe(tensor, shaped_like=None):
+    """``tensor``'s values as float64 (or zeros of ``shaped_like``'s shape), standing at its
+    place in the graph (for the probes above)."""
+    probe = _wrap(tensor._array.astype(np.float64) if shaped_like is None else
+                  np.zeros(shaped_like._array.shape))
+    probe._grad_fn, probe._output_nr = tensor._grad_fn, tensor._output_nr
+    probe._requires_grad = tensor._requires_grad
+    return probe
 
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
@@ -717,6 +744,7 @@ def clamp_(self, min=None, max=None):
 
 def _clamp_in_place(self, min, max):
     """clamp_ and clip_ after their vmap checks: bounds that share self's memory are read in PyTorch's loop order."""
+    refuse_integer_history(self)
     bounds = {name: bound for name, bound in (("min", min), ("max", max)) if type(bound) is Tensor}
     reads_its_own_writes = False
     for bound in bounds.values():
@@ -967,6 +995,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     if isinstance(p, Tensor):
+        if p._array.dtype.kind != "f":          # (PyTorch's kernel is for floating p only)
+            raise pointwise.kernel_not_implemented("bernoulli_tensor_cpu_p_", p)
         probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too
             raise RuntimeError(

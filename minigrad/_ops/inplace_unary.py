@@ -19,13 +19,13 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
-from ..autograd.graph import give_edges_their_node, needs_grad
+from ..autograd.graph import give_edges_their_node, needs_grad, refuse_dtype
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace,
                       arguments_before_overlap, bump_version,
                       check_inplace, check_result_fits, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
-                      reading_its_own_writes)
+                      reading_its_own_writes, refuse_if_old_values_needed, refuse_integer_history)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from . import overlapping_products
 from .views import node_is_current
@@ -90,6 +90,7 @@ METHODS.update({alias: _unary_inplace(_UNARY[name], alias) for alias, name in _A
 
 def polygamma_(self, n):
     """In-place ``polygamma``: x.polygamma_(n) writes polygamma(n, x) into x."""
+    refuse_integer_history(self)        # (autograd's copy of x's old values comes first)
     def written(t):
         return _castable_back(gamma.polygamma(n, t, gamma.PolygammaBackward1), t)
     if overlaps_itself(self._array):        # (unfold's windows): element by element
@@ -111,6 +112,13 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
         if name == "float_power_" and self._array.dtype != np.float64:
             raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.tensor_type_name[:-len('Tensor')]} "
                                "but the operation's result requires dtype Double")
+        if self._array.dtype.kind not in "fc" and needs_grad((self,) + others):
+            # an integer x with history: autograd's rules, then its copy of x's old values (if
+            # the node saves them, refused), come before the operation's own checks
+            check_inplace(self, overlap_ok=True, others=others)
+            loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
+            refuse_if_old_values_needed(self, _with_these_others(operation, args, kwargs, tensor_arguments),
+                                        loop_inputs)
 
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if (other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)) \
@@ -525,16 +533,22 @@ def _reshape_inplace(tensor, new_array, node_class, **attributes):
     if tensor._requires_grad and tensor._grad_fn is None and tensor._base is None:
         give_edges_their_node(tensor)       # a leaf's graphs keep the shape they had (graph.py)
     old = _with_tangent_of(tensor, _wrap(tensor._array))
-    if needs_grad((tensor,)):
+    recording = needs_grad((tensor,))
+    if recording:
         # the node must point where the tensor pointed before the change
         old._grad_fn = tensor._graph_grad_fn     # (a view's node is made again first, if out of date)
         old._output_nr = tensor._output_nr
         old._requires_grad = tensor._requires_grad
-    new = result(new_array, node_class, (old,), **attributes)
+    # (an integer tensor that an in-place change gave history: PyTorch changes its layout and
+    # counts a version, then refuses to record the change)
+    refused = recording and new_array.dtype.kind not in "fc"
+    new = _wrap(new_array) if refused else result(new_array, node_class, (old,), **attributes)
     tensor._array = new._array
     if not new_array.size:           # (its steps were computed from PyTorch's, 0s included)
         keep_zero_steps(tensor)
     bump_version(tensor)
+    if refused:
+        refuse_dtype(new_array.dtype)
     if new._grad_fn is not None:
         tensor._grad_fn, tensor._output_nr = new._grad_fn, 0
         if tensor._base is not None:     # other views are out of date; this one has its node
@@ -562,7 +576,7 @@ def squeeze_(self, dim=None):
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
     if isinstance(dim, (tuple, list)):           # several dims at once (SqueezeBackward5)
-        dims = [shape._normalize_dim(d, array.ndim) if array.ndim else 0 for d in dim]
+        dims = [shape._normalize_dim(d, array.ndim) for d in dim]      # (0-d: each -1 or 0)
         for d in dims:
             if dims.count(d) > 1:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -570,7 +584,7 @@ def squeeze_(self, dim=None):
         return _reshape_inplace(self, np.squeeze(array, axis=squeezed) if squeezed else array.view(),
                                 SqueezeBackward5, input_shape=array.shape, squeezed_dims=squeezed,
                                 dim_as_given=tuple(dim))
-    dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim) if array.ndim else 0
+    dim_as_given, dim = dim, shape._normalize_dim(dim, array.ndim)     # (0-d: -1 or 0)
     squeezes = bool(array.ndim) and array.shape[dim] == 1
     squeezed = np.squeeze(array, axis=dim) if squeezes else array.view()
     return _reshape_inplace(self, squeezed, SqueezeBackward4, input_shape=array.shape,
@@ -628,6 +642,7 @@ def cumsum_(self, dim, *, dtype=None):
 def cumprod_(self, dim, *, dtype=None):
     """In-place cumprod: the running product along ``dim`` written back (CumprodBackward0)."""
     from .scan import cumprod
+    refuse_integer_history(self)        # (autograd's copy of x's old values comes first)
     _check_same_dtype(self, dtype)
     return _accumulate_in_place(self, lambda t: _castable_back(cumprod(t, dim, dtype=self.dtype), t),
                                 dim, np.multiply, 1)

@@ -1869,8 +1869,9 @@ def where(condition, input=None, other=None):
     # The result's dtype first, from the operands as given: a Python number such as
     # 0.5 next to an int tensor makes the result float (it must not be cast to int).
     dtype = result_type(input, other)
-    input = input if isinstance(input, Tensor) else _wrap(np.asarray(input, dtype=dtype))
-    other = other if isinstance(other, Tensor) else _wrap(np.asarray(other, dtype=dtype))
+    # With a number, PyTorch converts the tensor to the result's dtype first (recorded as
+    # ToCopyBackward0: an integer tensor that an in-place change gave history)
+    input, other = _converted_for_where(input, other, dtype), _converted_for_where(other, input, dtype)
     try:
         out = np.where(condition._array, input._array, other._array).astype(dtype, copy=False)
         out = laid_out_as_pytorch(out, *(pytorch_steps_of(value, value._array)
@@ -1885,6 +1886,16 @@ def where(condition, input=None, other=None):
         raise _broadcast_error(np.empty(np.broadcast_shapes(condition._array.shape, input._array.shape),
                                         dtype=bool), other) from None
     return result(out, WhereBackward0, (input, other), saved=(condition,))
+
+
+def _converted_for_where(value, partner, dtype):
+    """``value`` (where's input or other) as a tensor of ``dtype``: a number as such, a tensor
+    next to a number converted by ``to`` (a tensor next to a tensor is left as it is)."""
+    if not isinstance(value, Tensor):
+        return _wrap(np.asarray(value, dtype=dtype))
+    if not isinstance(partner, Tensor) and value._array.dtype != dtype:
+        return value.to(_dtype.from_numpy_dtype(dtype))
+    return value
 
 
 def _refuse_dynamic_shape(name, input):

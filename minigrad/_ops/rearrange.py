@@ -398,17 +398,23 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 
 @history_first
+def _check_take_along_dim_indices(indices):
+    if indices._array.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{cpp_name(indices.dtype).capitalize()}")
+
+
 def take_along_dim(input, indices, dim=None):
     """Elements picked by ``indices`` along ``dim`` (gather), the two broadcast to each other
     first; without ``dim``, from the flattened input."""
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' (position 2) must be Tensor, not "
                         f"{type(indices).__name__}")
-    if indices._array.dtype != np.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{cpp_name(indices.dtype).capitalize()}")
-    if dim is None:
-        return gather(view(input, -1), 0, view(indices, -1))       # (views, as in PyTorch)
+    if dim is None:     # (views, as in PyTorch: input's comes before the check of the indices)
+        flat = view(input, -1)
+        _check_take_along_dim_indices(indices)
+        return gather(flat, 0, view(indices, -1))
+    _check_take_along_dim_indices(indices)
     dim = _normalize_dim(dim, input.ndim)
     if input.ndim != indices.ndim:
         raise RuntimeError(

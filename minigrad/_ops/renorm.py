@@ -109,8 +109,10 @@ def renorm_(self, p, dim, maxnorm):
     is refused). Where self sees a memory location at several positions (overlapping
     windows), the norms are taken first, then each position is multiplied by its slice's
     factor in PyTorch's loop order, so a location seen twice is scaled twice."""
-    from .inplace import (apply_inplace, check_inplace, overlaps_itself, _values_in_loop_order)
+    from .inplace import (apply_inplace, check_inplace, overlaps_itself, refuse_integer_history,
+                          _values_in_loop_order)
     check_inplace(self, overlap_ok=True)
+    refuse_integer_history(self)        # (autograd's copy of the old values comes first)
     _check_arguments(self, p, maxnorm)
     operation = lambda t: renorm(t, p, dim, maxnorm)      # noqa: E731
     if not overlaps_itself(self._array):

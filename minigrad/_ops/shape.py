@@ -286,6 +286,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     """
     ndim = input.ndim
     if ndim == 0:
+        _normalize_dim(start_dim, 0), _normalize_dim(end_dim, 0)     # (each must be -1 or 0)
         return reshape(input, 1)
     start, end = _normalize_dim(start_dim, ndim), _normalize_dim(end_dim, ndim)
     if start > end:

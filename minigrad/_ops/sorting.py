@@ -6,7 +6,7 @@ PyTorch: torch.sort, torch.topk, torch.roll.
 """
 import numpy as np
 
-from .._tensor import _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
 from .._signatures import Signatures
@@ -161,6 +161,7 @@ def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
     node_class = SortBackward1 if stable_given else SortBackward0   # (PyTorch's two sorts)
     array = with_pytorch_steps(input)
     if array.ndim == 0:
+        _normalize_dim(dim, 0)           # (dim must still be -1 or 0)
         indices = np.zeros((), dtype=np.int64)
         out = result(array.copy(), node_class, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(indices), dim_as_given=dim)
@@ -271,6 +272,10 @@ def roll(input, shifts, dims=None):
 
     Gradient: grad rolled back by -shifts.
     """
+    if isinstance(shifts, Tensor):      # (PyTorch reads a 0-d integer tensor as its number)
+        if shifts.ndim or shifts._array.dtype.kind not in "iu":
+            raise TypeError("roll(): argument 'shifts' (position 1) must be tuple of ints, not Tensor")
+        shifts = int(shifts._array)
     shifts_tuple = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
     if dims is None:
         if len(shifts_tuple) != 1:

@@ -122,9 +122,8 @@ def erfcx(input):
 
 def ndtr(input):
     """P(Z <= input) for a standard normal Z: (1 + erf(input / sqrt(2))) / 2, written with erf
-    (as PyTorch does), so the gradient flows through erf's node."""
-    if input._array.dtype.kind != "f":
-        input = _wrap(input._array.astype(np.float32))
+    (as PyTorch does), so the gradient flows through erf's node. An integer input is multiplied
+    as it is (the product is float32): one that an in-place change gave history keeps it."""
     return mul_by_number(add_number(erf(mul_by_number(input, math.sqrt(0.5))), 1), 0.5)
 
 

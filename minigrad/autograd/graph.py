@@ -1077,8 +1077,11 @@ def attach(output, node, next_nodes, next_nrs):
     node._next_nrs = next_nrs
     node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
-    if array.dtype.kind not in "fc" and not InPlace.running:
-        refuse_dtype(array.dtype)
+    if array.dtype.kind not in "fc":
+        if type(node).__name__ == "NotImplemented":
+            return node     # PyTorch's fallback for operations without a formula: no history
+        if not InPlace.running:                 # for an integer or bool output
+            refuse_dtype(array.dtype)
     shape = array.shape             # (a new tuple each time numpy is asked)
     node._output_shape = _SMALL_SHAPES.get(shape, shape)
     node._output_dtype = array.dtype
