@@ -619,7 +619,8 @@ class Tensor:
 
     def contiguous(self, memory_format=_memory_format.contiguous_format):
         """Itself if its elements are in row-major order in memory, else a copy that is."""
-        return _ops_shape.contiguous(self, memory_format)
+        out = _ops_shape.contiguous(self, memory_format)
+        return out if out is self else _kernel_writes("contiguous", out, self)     # (a clone: copy_)
 
     def _is_view(self):
         return self._base is not None
@@ -789,7 +790,7 @@ class Tensor:
                 if _suggested_format(self) is memory_format:
                     return self
             dtype = self.dtype
-        return _ops_shape.to_dtype(self, dtype, memory_format)
+        return _kernel_writes("to", _ops_shape.to_dtype(self, dtype, memory_format), self)
 
     def type(self, dtype=None):
         """Without an argument: the type name, e.g. ``'torch.FloatTensor'``; with a dtype, a
@@ -1154,6 +1155,7 @@ def _install_structure_methods():
 # exists (at the end of this file); the methods above use them only when they run.
 from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
+from .autograd.kernel_writes import kernel_writes as _kernel_writes  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
 from .autograd.function import _FuncTransforms  # noqa: E402
 from ._functorch import shows_as_batched as _shows_as_batched_at, _GradLevels  # noqa: E402

@@ -23,6 +23,7 @@ from .pointwise import nonzero, _refuse_dynamic_shape
 from ..autograd.function import _FuncTransforms
 from .rounding import _NotImplementedBackward
 from .reduction import return_types
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _type_name(array):
@@ -242,7 +243,7 @@ def histc(input, bins=100, min=0, max=0):
         positions = ((values - left) * dtype(bins) / (right - left)).astype(np.int64)
     positions[positions == bins] = bins - 1
     counts = np.bincount(positions, minlength=bins).astype(array.dtype)
-    return plain_output(counts, input)
+    return kernel_writes("histc", plain_output(counts, input), input)
 
 
 # --- searchsorted and bucketize -----------------------------------------------------------
@@ -457,4 +458,5 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
         node._num_outputs = 2
         node._output_shapes = [hist.shape, edges.shape]
         out_edges._grad_fn, out_edges._output_nr = node, 1
-    return return_types.histogram(out_hist, out_edges)
+    out = return_types.histogram(out_hist, out_edges)
+    return kernel_writes("histogram", out, input, weight, bins if isinstance(bins, Tensor) else None)

@@ -18,6 +18,7 @@ from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view
 from .views import SAVES_OTHER, check_history_kept
 from .pointwise import _broadcast_error, kernel_not_implemented
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _type_name(t):
@@ -229,7 +230,8 @@ def mv(input, vec):
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{vec_name}, {mat_name}, and {vec_name}")
     _check_not_bool(input, "addmv_impl_cpu")
-    return _save_operands(result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
+    out = kernel_writes("mv", result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
+    return _save_operands(out, input, vec)
 
 
 class DotBackward0(Node):
@@ -270,7 +272,7 @@ def dot(input, other):
             "elements respectively")
     _check_not_bool(input, "dot")
     out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
-    return _save_operands(out, input, other)
+    return _save_operands(kernel_writes("dot", out, input, other), input, other)
 
 
 def outer(input, vec2):

@@ -21,6 +21,7 @@ from . import result, save_result, as_tensor, plain_output
 from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import SAVES_BOTH, SAVES_OTHER, check_history_kept
 from .._python_arg_parser import invalid_combination
+from ..autograd.kernel_writes import kernel_writes
 
 _PYTHON_NUMBERS = (int, float, bool)
 
@@ -931,7 +932,8 @@ def pow(input, exponent):
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
             out = _binary(np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
-    return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
+    out = result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
+    return kernel_writes("pow", out, input, exponent=exponent)
 
 
 def rpow(input, base):
@@ -941,7 +943,7 @@ def rpow(input, base):
     _check_not_bool_power(out)
     # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
     out = row_major(out)
-    return save_result(result(out, PowBackward2, (input,), base=base), input)
+    return save_result(kernel_writes("rpow", result(out, PowBackward2, (input,), base=base), input), input)
 
 
 def _check_not_bool_power(array):
@@ -1909,9 +1911,9 @@ def nonzero(input, *, as_tuple=False):
     if as_tuple:
         return tuple(_wrap(p.astype(np.int64)) for p in positions)
     if array.ndim == 0:
-        return _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64))
+        return kernel_writes("nonzero", _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64)), input)
     # one row per element, laid out column by column as PyTorch's result is (strides (1, N))
-    return _wrap(np.stack(positions, axis=0).astype(np.int64).T)
+    return kernel_writes("nonzero", _wrap(np.stack(positions, axis=0).astype(np.int64).T), input)
 
 
 def ones_like(t):

@@ -30,6 +30,7 @@ from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
 from .views import check_history_kept
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _check_tensor(value, function, name, position):
@@ -212,6 +213,7 @@ def vdot(input, other):
             "elements respectively")
     _check_not_bool(input, "dot")
     value = result(np.asarray(np.dot(input._array, other._array)), VdotBackward0, (input, other))
+    kernel_writes("vdot", value, input, other)
     node = value._grad_fn
     if node is not None:
         # (each only when the other's gradient needs it, as PyTorch saves them)

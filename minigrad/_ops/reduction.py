@@ -20,6 +20,7 @@ from .views import history_first
 from .._warnings import stacklevel_outside_minigrad
 from . import result, save_result, numpy_keywords, plain_output, zeros_set_in_place
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _dims(dim, ndim):
@@ -453,18 +454,18 @@ def argmin(input, dim=None, keepdim=False):
 def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
-        return plain_output(np.asarray(np.all(input._array)), input)
+        return kernel_writes("all", plain_output(np.asarray(np.all(input._array)), input), input)
     axis = _normalize_dim(dim, input.ndim)
-    return plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input)
+    return kernel_writes("all", plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input), input)
 
 
 @numpy_keywords
 def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
-        return plain_output(np.asarray(np.any(input._array)), input)
+        return kernel_writes("any", plain_output(np.asarray(np.any(input._array)), input), input)
     axis = _normalize_dim(dim, input.ndim)
-    return plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input)
+    return kernel_writes("any", plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input), input)
 
 
 # --- norm, variance, logsumexp ---------------------------------------------------------------
@@ -608,7 +609,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
     value = row_major(np.asarray(value, dtype=array.dtype))     # (row-major, as every reduction)
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
-    return save_result(out, input)
+    return save_result(kernel_writes("vector_norm", out, input, all_dims=dim is None), input)
 
 
 def _reduces_contiguous_last_dims(array, dims):

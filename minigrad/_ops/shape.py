@@ -14,6 +14,7 @@ from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
 from ..autograd.grad_mode import _State, count_kernel_writes
+from ..autograd.kernel_writes import kernel_writes
 from ..autograd.function import _FuncTransforms
 from .._functorch import batched_levels, warn_no_batching_rule
 from . import result, numpy_keywords, plain_output, batched_as
@@ -595,8 +596,9 @@ def repeat(input, *repeats):
         bad = next(n for n in out_shape if n < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {out_shape}")
     # (PyTorch's result is row-major; numpy's tile of nothing to tile keeps the input's layout)
-    return result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
-                  input_shape=input._array.shape)
+    out = result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
+                 input_shape=input._array.shape)
+    return kernel_writes("repeat", out, input)
 
 
 class FlipBackward0(Node):
@@ -623,9 +625,11 @@ def flip(input, dims):
     axes = dims if input._array.ndim else ()
     if not input._array.size:     # (numpy lays out a new empty array its own way; PyTorch as clone())
         copy = copy_in_format(with_pytorch_steps(input), preserve_format)
-        return keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims, dims_as_given=dims_as_given))
-    return result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims,
-                  dims_as_given=dims_as_given)
+        out = keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims, dims_as_given=dims_as_given))
+    else:
+        out = result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims,
+                     dims_as_given=dims_as_given)
+    return kernel_writes("flip", out, input, dims=axes)
 
 
 # --- joining and splitting --------------------------------------------------------------------

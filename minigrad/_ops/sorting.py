@@ -15,6 +15,7 @@ from .reduction import return_types
 from ..autograd.grad_mode import count_kernel_writes
 from .._selection import topk_order, sort_order
 from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _sort_result(return_types._ValuesIndices):
@@ -216,7 +217,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if array.ndim == 0:        # one value: itself, recorded as topk
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)), dim_as_given=dim_as_given)
-        return return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input))
+        return kernel_writes("topk", return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input)), input)
     order = np.ascontiguousarray(
         np.moveaxis(_topk_order(np.moveaxis(array, dim, -1), k, largest, sorted), -1, dim))
     values = np.take_along_axis(array, order, axis=dim)
