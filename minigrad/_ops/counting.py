@@ -126,7 +126,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if not isinstance(input, Tensor):      # (PyTorch's unique calls _unique2, which names itself)
         raise TypeError(f"_unique2(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     node_class = Unique2Backward0 if dim is None else UniqueDimBackward0
-    return _unique(input, sorted, return_inverse, return_counts, dim, False, node_class)
+    out = _unique(input, sorted, return_inverse, return_counts, dim, False, node_class)
+    return kernel_writes("unique" if dim is None else "unique_dim", out, input, inverse=return_inverse,
+                         counts=return_counts)
 
 
 @history_first
@@ -136,7 +138,9 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
     No gradient: PyTorch records UniqueConsecutiveBackward0, which refuses.
     """
-    return _unique(input, True, return_inverse, return_counts, dim, True, UniqueConsecutiveBackward0)
+    out = _unique(input, True, return_inverse, return_counts, dim, True, UniqueConsecutiveBackward0)
+    return kernel_writes("unique_consecutive" if dim is None else "unique_dim", out, input,
+                         inverse=return_inverse, counts=return_counts)
 
 
 # --- bincount and histc ------------------------------------------------------------------
@@ -154,11 +158,12 @@ def bincount(input, weights=None, minlength=0):
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if array.ndim == 1 and array.size == 0:
-        return plain_output(np.zeros(minlength, dtype=np.int64), input)
+        return kernel_writes("bincount", plain_output(np.zeros(minlength, dtype=np.int64), input), input)
     if array.ndim != 1 or array.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return plain_output(np.bincount(array, minlength=minlength).astype(np.int64), input)
+        return kernel_writes("bincount", plain_output(np.bincount(array, minlength=minlength).astype(np.int64), input),
+                             input)
     weight_array = weights._array
     if weight_array.ndim != 1 or weight_array.shape[0] != array.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
@@ -168,7 +173,8 @@ def bincount(input, weights=None, minlength=0):
     np.add.at(counts, array, weight_array.astype(dtype))        # one weight at a time, in order
     # weights that require grad: PyTorch records a node that refuses backward
     # (inside vmap, batched if input or weights are)
-    return batched_as(result(counts, _NotImplementedBackward, (weights,), _operation="bincount"), input)
+    out = batched_as(result(counts, _NotImplementedBackward, (weights,), _operation="bincount"), input)
+    return kernel_writes("bincount", out, input, weights)
 
 
 

@@ -996,7 +996,8 @@ def new_zeros(input, *size, dtype=None, requires_grad=False):
     Inside vmap, new_zeros, new_ones and new_full of a batched tensor are batched too, as
     in PyTorch (new_tensor's are not: they hold the data given)."""
     _check_size_given("new_zeros", size)
-    return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    out = batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    return kernel_writes("new_zeros", out, input)
 
 
 def new_empty(input, *size, dtype=None, requires_grad=False):
@@ -1009,18 +1010,21 @@ def new_empty(input, *size, dtype=None, requires_grad=False):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
             raise TypeError(f"new_empty(): argument 'size' (position 1) must be tuple of ints, not "
                             f"{type(value).__name__}")
-    return new_zeros(input, *size, dtype=dtype, requires_grad=requires_grad)
+    _check_size_given("new_empty", size)
+    return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
     _check_size_given("new_ones", size)
-    return batched_as(ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    out = batched_as(ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    return kernel_writes("new_ones", out, input)
 
 
 def new_full(input, size, fill_value, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with ``fill_value``, with this tensor's dtype unless ``dtype`` (no history)."""
-    return batched_as(full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    out = batched_as(full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    return kernel_writes("new_full", out, input)
 
 
 def new_tensor(input, data, dtype=None, requires_grad=False):
@@ -1082,7 +1086,8 @@ def masked_fill_copy(input, mask, value):
         except ValueError:
             check_history_kept(input)
             raise _broadcast_error(mask, input) from None
-        return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
+        return kernel_writes("masked_fill", result(out, MaskedFillBackward1, (input, value), saved=(mask,)),
+                             input, mask, value)
     try:
         # PyTorch fills a contiguous copy, whatever the input's layout
         out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
@@ -1090,7 +1095,7 @@ def masked_fill_copy(input, mask, value):
     except ValueError:
         check_history_kept(input)
         raise _broadcast_error(mask, input) from None
-    return result(out, MaskedFillBackward0, (input,), saved=(mask,))
+    return kernel_writes("masked_fill", result(out, MaskedFillBackward0, (input,), saved=(mask,)), input, mask)
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

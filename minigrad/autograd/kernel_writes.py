@@ -95,43 +95,64 @@ def _rot90(out, input, turns, dims):
     return _flip(out, input, flipped) + turns % 2
 
 
+def _index_add(out, input, index, source, alpha):
+    """``index_add``: a ``copy_`` of the input, then (a matrix, alpha 1) its rows added with
+    ``index_put_``-like steps: one more write."""
+    return 2 if input._array.ndim > 1 and alpha == 1 else 1
+
+
+def _scatter_reduce(out, input, index, src, reduce, include_self):
+    """``scatter_reduce``: a ``clone``, then ``scatter_reduce_``; ``mean`` divides in place
+    afterwards, and without ``include_self`` the places written are first set (``masked_fill_``)."""
+    return 3 if reduce == "mean" or not include_self else 2
+
+
+def _unique(out, input, inverse, counts, consecutive=False, dim=None):
+    """``unique`` (flat) resizes each result it gives; ``unique_consecutive`` (flat) only its
+    inverse and counts, unless it gives both (then all, the counts twice); along a dim, only
+    the counts are resized."""
+    if dim is not None:
+        return (0,) + (0,) * inverse + (1,) * counts
+    if not consecutive:
+        return (1,) * (1 + inverse + counts)
+    if inverse and counts:
+        return (1, 1, 2)
+    return (0,) + (1,) * (inverse + counts)
+
+
 KERNEL_WRITES = {
     # copy_ into new memory
-    "to": 1, "repeat": _unless_empty, "contiguous": 1, "pixel_shuffle": 1,
-    "pixel_unshuffle": 1, "channel_shuffle": 1, "unfold_2d": 1, "fold": 1,
+    "to": 1, "repeat": _unless_empty, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
+    "channel_shuffle": 1,
     # the *_copy functions: the view, then clone()
     "view_copy": 1, "detach_copy": 1, "alias_copy": 1, "t_copy": 1, "transpose_copy": 1,
     "permute_copy": 1, "expand_copy": 1, "squeeze_copy": 1, "unsqueeze_copy": 1,
     "select_copy": 1, "slice_copy": 1, "diagonal_copy": 1, "unfold_copy": 1,
     "as_strided_copy": 1, "split_copy": 1, "unbind_copy": 1,
     # an empty result, then the function's own out= variant
-    "deg2rad": 1, "rad2deg": 1, "frexp": (1, 1), "nansum": 1, "logical_not": 1,
-    "nan_to_num": 1, "isreal": 1, "hardtanh": 1, "renorm": 1, "mvlgamma": 1, "bincount": 1,
-    "nonzero": 1, "argwhere": 1, "all": 1, "any": 1,
-    # new memory filled (fill_, zero_)
+    "deg2rad": 1, "rad2deg": 1, "frexp": 1, "nansum": 1, "logical_not": 1, "nan_to_num": 1,
+    "isreal": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "nonzero": 1, "all": 1, "any": 1,
+    # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
-    # one element or a resized pair: fill_/resize_ of the result
+    # a result of one element, or resized values and indices: fill_/resize_ of the result
     "dot": 1, "vdot": 1, "mv": 1,
     "cumsum": _zero_dims, "cumprod": _zero_dims, "logcumsumexp": _zero_dims,
     "vector_norm": _vector_norm, "topk": _input_zero_dims, "flip": _flip, "rot90": _rot90,
-    "cummax": 1, "cummin": 1, "kthvalue": 1, "median_dim": 1, "nanmedian_dim": 1,
-    "aminmax": 1, "aminmax_keepdim": _input_zero_dims, "aminmax_dim": 2,
-    "mode": 2, "unique": 1, "unique_consecutive": (1, 1, 2),
-    # zeros (zero_), then the values copied in
-    "diag": 1, "diag_embed": 2, "constant_pad_nd": _constant_pad, "pdist": _unless_empty, "one_hot": 2, "histc": 2,
-    "histogram": (2, 1), "block_diag": _block_diag,
+    "cummax": 1, "cummin": 1, "kthvalue": 1, "median_dim": 1,
+    "aminmax": 1, "aminmax_keepdim": _input_zero_dims, "aminmax_dim": 2, "mode": 2,
+    "unique": _unique, "unique_consecutive": lambda *args, **settings: _unique(*args, consecutive=True, **settings),
+    "unique_dim": lambda *args, **settings: _unique(*args, dim=0, **settings),
+    # zeros (zero_) or a value (fill_), then the values copied in
+    "diag": 1, "diag_embed": 2, "constant_pad_nd": _constant_pad, "pdist": _unless_empty,
+    "one_hot": lambda out, *inputs: 2 if out._array.size else 0, "histc": 2, "histogram": (2, 1),
+    "block_diag": _block_diag,
     # clone(), then the in-place form
-    "masked_fill": 2, "masked_scatter": 2, "index_add": 2, "index_fill": 2, "index_put": 2,
-    "put": 2, "scatter": 1, "scatter_add": 1, "scatter_reduce": 2, "select_scatter": 2,
-    "slice_scatter": 2, "diagonal_scatter": 2, "as_strided_scatter": 2,
+    "masked_fill": 2, "masked_scatter": 2, "index_add": _index_add, "index_copy": 1, "index_fill": 2,
+    "index_put": 2, "put": 2, "scatter": 1, "scatter_add": 1, "scatter_reduce": _scatter_reduce,
+    "select_scatter": 2, "slice_scatter": 2, "diagonal_scatter": 2, "as_strided_scatter": 2,
     # losses: pointwise, then reduced
     "mse_loss": _loss_reduced, "smooth_l1_loss": _loss_reduced, "soft_margin_loss": 1,
     "multi_margin_loss": 1, "multilabel_margin_loss": 1,
-    # linear algebra (LAPACK's results are written into prepared memory)
-    "inv": 3, "inv_ex": (3, 1), "det": 1, "slogdet": (1, 1), "solve": 1, "solve_ex": (1, 1),
-    "cholesky": 1, "cholesky_ex": (1, 0), "qr": (1, 1), "lu": (1, 1, 2), "lu_factor": (1, 0),
-    "lu_factor_ex": (1, 0, 0), "matrix_exp": 2, "matrix_exp_1x1": 0,
-    "matrix_rank": 1, "lstsq": 1, "eigh": (0, 1), "addmm_vector": 1,
 }
 
 
@@ -149,5 +170,5 @@ def kernel_writes(name, out, *inputs, **settings):
             for tensor, count in zip(out, writes if isinstance(writes, tuple) else [writes] * len(out)):
                 tensor._version_counter[0] += count
         else:
-            out._version_counter[0] += writes
+            out._version_counter[0] += writes[0] if isinstance(writes, tuple) else writes
     return out
