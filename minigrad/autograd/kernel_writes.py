@@ -38,6 +38,12 @@ def _zero_dims(out, *inputs, **settings):
     return 1 if out._array.ndim == 0 else 0
 
 
+def _scan(out, *inputs, **settings):
+    """``cumsum``/``cumprod`` of a 0-d tensor or of no elements: ``fill_``/``copy_`` of the
+    result; of a tensor with elements, computed straight into it."""
+    return 1 if out._array.ndim == 0 or out._array.size == 0 else 0
+
+
 def _input_zero_dims(out, input, *rest, **settings):
     """1 when the input has no dims (a 0-d input takes a path of its own), else 0."""
     return 1 if input._array.ndim == 0 else 0
@@ -108,16 +114,15 @@ def _scatter_reduce(out, input, index, src, reduce, include_self):
 
 
 def _unique(out, input, inverse, counts, consecutive=False, dim=None):
-    """``unique`` (flat) resizes each result it gives; ``unique_consecutive`` (flat) only its
-    inverse and counts, unless it gives both (then all, the counts twice); along a dim, only
-    the counts are resized."""
+    """``unique`` (flat) resizes each result it gives; ``unique_consecutive`` (flat) its inverse
+    and counts, and its values and counts once more when some neighbours were equal (fewer
+    values than elements); along a dim, only the counts are resized."""
     if dim is not None:
         return (0,) + (0,) * inverse + (1,) * counts
     if not consecutive:
         return (1,) * (1 + inverse + counts)
-    if inverse and counts:
-        return (1, 1, 2)
-    return (0,) + (1,) * (inverse + counts)
+    shrunk = 1 if out._array.size < input._array.size else 0     # (some neighbours were equal)
+    return (shrunk,) + (1,) * inverse + (1 + shrunk,) * counts
 
 
 KERNEL_WRITES = {
@@ -136,7 +141,7 @@ KERNEL_WRITES = {
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
     # a result of one element, or resized values and indices: fill_/resize_ of the result
     "dot": 1, "vdot": 1, "mv": 1,
-    "cumsum": _zero_dims, "cumprod": _zero_dims, "logcumsumexp": _zero_dims,
+    "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
     "vector_norm": _vector_norm, "topk": _input_zero_dims, "flip": _flip, "rot90": _rot90,
     "cummax": 1, "cummin": 1, "kthvalue": 1, "median_dim": 1,
     "aminmax": 1, "aminmax_keepdim": _input_zero_dims, "aminmax_dim": 2, "mode": 2,
