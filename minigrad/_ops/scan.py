@@ -11,7 +11,7 @@ from .. import _dtype, _vectorized_loop
 from .._tensor import _wrap, _normalize_dim
 from .._memory_format import row_major
 from ..autograd.graph import Node
-from ..autograd.grad_mode import _State, count_kernel_writes
+from ..autograd.grad_mode import _State
 from ..autograd.function import _FuncTransforms
 from .views import history_first
 from . import result, save_result, zeros_set_in_place
@@ -284,7 +284,7 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
             array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0, dtype=out_dtype)
         out = result(row_major(np.asarray(out_array)), ProdBackward1, (input,), dim=dim, keepdim=keepdim,
                      dim_as_given=dim_as_given)
-    return save_result(count_kernel_writes(out, (input,), 1), input)       # PyTorch saves self and result
+    return save_result(kernel_writes("prod", out, input), input)       # PyTorch saves self and result
 
 
 def narrow(input, dim, start, length):

@@ -13,7 +13,7 @@ from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
-from ..autograd.grad_mode import _State, count_kernel_writes
+from ..autograd.grad_mode import _State
 from ..autograd.kernel_writes import kernel_writes
 from ..autograd.function import _FuncTransforms
 from .._functorch import batched_levels, warn_no_batching_rule
@@ -909,7 +909,7 @@ def clone(input, *, memory_format=preserve_format):
     unless ``memory_format`` asks for another)."""
     check_memory_format("clone", memory_format)
     out = result(copy_in_format(with_pytorch_steps(input), memory_format), CloneBackward0, (input,))
-    count_kernel_writes(out, (input,), 1)        # (PyTorch's clone copy_()s into new memory)
+    kernel_writes("clone", out, input)
     return keep_zero_steps(out) if memory_format is preserve_format else out
 
 

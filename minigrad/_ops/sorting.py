@@ -12,7 +12,6 @@ from .views import history_first
 from .._signatures import Signatures
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
-from ..autograd.grad_mode import count_kernel_writes
 from .._selection import topk_order, sort_order
 from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
 from ..autograd.kernel_writes import kernel_writes
@@ -187,8 +186,7 @@ def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
 def _written_by_the_kernel(values, indices, input):
     """sort's (values, indices): of an inference tensor outside inference mode, PyTorch's kernel
     writes both through the dispatcher once (values copied in, indices filled): version 1."""
-    return return_types.sort(count_kernel_writes(values, (input,), 1),
-                             count_kernel_writes(indices, (input,), 1))
+    return kernel_writes("sort", return_types.sort(values, indices), input)
 
 
 @history_first

@@ -125,9 +125,23 @@ def _unique(out, input, inverse, counts, consecutive=False, dim=None):
     return (shrunk,) + (1,) * inverse + (1 + shrunk,) * counts
 
 
+def _max_dim(out, input, keepdim):
+    """``max``/``min`` along a dim: values and indices written with the dim kept (``resize_``),
+    then squeezed in place (``squeeze_``); 0-d inputs are copied (one step)."""
+    return 1 if input._array.ndim == 0 else 0 if keepdim else 2
+
+
+def _one_element(out, *inputs):
+    """``var``/``std``: a result of one element is written with a copy of its own."""
+    return 1 if out._array.size == 1 else 0
+
+
 KERNEL_WRITES = {
+    # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
+    "sum": 1, "mean": 2, "prod": 1, "amax": 1, "logsumexp": 1, "max": 1, "max_dim": _max_dim,
+    "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
     # copy_ into new memory
-    "to": 1, "repeat": _unless_empty, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
+    "to": 1, "clone": 1, "repeat": _unless_empty, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
     "channel_shuffle": 1,
     # the *_copy functions: the view, then clone()
     "view_copy": 1, "detach_copy": 1, "alias_copy": 1, "t_copy": 1, "transpose_copy": 1,
