@@ -242,6 +242,48 @@ CASES = {
     "as_strided_scatter": (lambda L, a, b: L.as_strided_scatter(a, b, (2,), (1,)), [(2, 3), (2,)]),
     "gather": (lambda L, a, i: a.gather(1, i), [(2, 3), ((2, 2), I)]),
     "take": (lambda L, a, i: a.take(i), [(2, 3), ((2,), I)]),
+    # linear algebra
+    "inv": (lambda L, a: L.linalg.inv(a), [((3, 3), SPD)]),
+    "inverse": (lambda L, a: a.inverse(), [((3, 3), SPD)]),
+    "inv_ex": (lambda L, a: L.linalg.inv_ex(a), [((3, 3), SPD)]),
+    "det": (lambda L, a: L.linalg.det(a), [((3, 3), SPD)]),
+    "det_1x1": (lambda L, a: a.det(), [(1, 1)]),
+    "slogdet": (lambda L, a: L.linalg.slogdet(a), [((3, 3), SPD)]),
+    "logdet": (lambda L, a: a.logdet(), [((3, 3), SPD)]),
+    "solve": (lambda L, a, b: L.linalg.solve(a, b), [((3, 3), SPD), (3, 2)]),
+    "solve_vector": (lambda L, a, b: L.linalg.solve(a, b), [((3, 3), SPD), (3,)]),
+    "solve_ex": (lambda L, a, b: L.linalg.solve_ex(a, b), [((3, 3), SPD), (3, 2)]),
+    "cholesky": (lambda L, a: L.linalg.cholesky(a), [((3, 3), SPD)]),
+    "cholesky_ex": (lambda L, a: L.linalg.cholesky_ex(a), [((3, 3), SPD)]),
+    "torch_cholesky": (lambda L, a: L.cholesky(a), [((3, 3), SPD)]),
+    "qr": (lambda L, a: L.linalg.qr(a), [(3, 2)]),
+    "qr_r": (lambda L, a: L.linalg.qr(a, mode="r"), [(3, 2)]),
+    "qr_complete": (lambda L, a: L.linalg.qr(a, mode="complete"), [(3, 2)]),
+    "qr_wide": (lambda L, a: L.linalg.qr(a), [(2, 3)]),
+    "qr_wide_r": (lambda L, a: L.linalg.qr(a, mode="r"), [(2, 3)]),
+    "qr_square": (lambda L, a: L.linalg.qr(a), [(3, 3)]),
+    "qr_square_r": (lambda L, a: L.linalg.qr(a, mode="r"), [(3, 3)]),
+    "matrix_power_0": (lambda L, a: L.linalg.matrix_power(a, 0), [(3, 3)]),
+    "matrix_power_1": (lambda L, a: L.linalg.matrix_power(a, 1), [(3, 3)]),
+    "matrix_power_2": (lambda L, a: L.linalg.matrix_power(a, 2), [(3, 3)]),
+    "matrix_power_inverse": (lambda L, a: L.linalg.matrix_power(a, -1), [((3, 3), SPD)]),
+    "matrix_power_inverse_squared": (lambda L, a: L.linalg.matrix_power(a, -2), [((3, 3), SPD)]),
+    "triangular_solve": (lambda L, b, a: L.triangular_solve(b, a), [(3, 2), ((3, 3), SPD)]),
+    "cholesky_solve": (lambda L, b, a: L.cholesky_solve(b, a), [(3, 2), ((3, 3), SPD)]),
+    "cholesky_inverse": (lambda L, a: L.cholesky_inverse(a), [((3, 3), SPD)]),
+    "lu": (lambda L, a: L.linalg.lu(a), [((3, 3), SPD)]),
+    "lu_factor": (lambda L, a: L.linalg.lu_factor(a), [((3, 3), SPD)]),
+    "lu_factor_ex": (lambda L, a: L.linalg.lu_factor_ex(a), [((3, 3), SPD)]),
+    "eigh": (lambda L, a: L.linalg.eigh(a), [((3, 3), SPD)]),
+    "eigvalsh": (lambda L, a: L.linalg.eigvalsh(a), [((3, 3), SPD)]),
+    "svd": (lambda L, a: L.linalg.svd(a, full_matrices=False), [(3, 2)]),
+    "pinv": (lambda L, a: L.linalg.pinv(a), [(3, 2)]),
+    "matrix_exp": (lambda L, a: L.linalg.matrix_exp(a), [(3, 3)]),
+    "matrix_exp_1x1": (lambda L, a: L.linalg.matrix_exp(a), [(1, 1)]),
+    "matrix_rank": (lambda L, a: L.linalg.matrix_rank(a), [(3, 2)]),
+    "lstsq": (lambda L, a, b: L.linalg.lstsq(a, b), [(3, 2), (3, 1)]),
+    "matrix_norm": (lambda L, a: L.linalg.matrix_norm(a), [(2, 3)]),
+    "solve_triangular": (lambda L, a, b: L.linalg.solve_triangular(a, b, upper=True), [((3, 3), SPD), (3, 2)]),
     # losses
     "mse_loss": (lambda L, a, b: L.nn.functional.mse_loss(a, b), [(2, 3), (2, 3)]),
     "mse_loss_sum": (lambda L, a, b: L.nn.functional.mse_loss(a, b, reduction="sum"), [(2, 3), (2, 3)]),
@@ -269,6 +311,10 @@ CASES = {
 }
 
 
+# cases whose values agree up to signs (eigenvectors: LAPACK's choice of sign)
+UP_TO_SIGN = {"eigh"}
+
+
 def _run(L, case, normal_first=False):
     function, specs = CASES[case]
     inputs = [_make(L, spec, seed) for seed, spec in enumerate(specs)]
@@ -294,7 +340,10 @@ def test_versions_of_results_of_inference_inputs(torch, case):
     assert [_version(t) for t in ours] == [_version(t) for t in theirs]
     assert [t.is_inference() for t in ours] == [t.is_inference() for t in theirs]
     for mine, ref in zip(ours, theirs):
-        np.testing.assert_allclose(mine.detach().numpy(), ref.detach().numpy(), rtol=1e-5, atol=1e-6)
+        mine, ref = mine.detach().numpy(), ref.detach().numpy()
+        if case in UP_TO_SIGN:
+            mine, ref = np.abs(mine), np.abs(ref)
+        np.testing.assert_allclose(mine, ref, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("case", sorted(case for case in CASES if len(CASES[case][1]) > 1))

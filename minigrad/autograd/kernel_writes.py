@@ -136,6 +136,20 @@ def _one_element(out, *inputs):
     return 1 if out._array.size == 1 else 0
 
 
+def _qr(out, A, mode):
+    """``linalg.qr``: Q (empty with mode 'r') and R written into prepared memory; R once more
+    (its triangle) for a wide matrix, with mode 'complete', and for a square one with mode 'r'."""
+    rows, columns = A._array.shape[-2:]
+    twice = rows < columns or mode == "complete" or (mode == "r" and rows == columns)
+    return (0 if mode == "r" else 1, 2 if twice else 1)
+
+
+def _matrix_exp(out, A):
+    """``matrix_exp``: of 1x1 matrices, ``exp`` (straight into the result); else a Taylor
+    polynomial summed with in-place steps (2)."""
+    return 0 if A._array.shape[-1] == 1 else 2
+
+
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
     "sum": 1, "mean": 2, "prod": 1, "amax": 1, "logsumexp": 1, "max": 1, "max_dim": _max_dim,
@@ -172,6 +186,12 @@ KERNEL_WRITES = {
     # losses: pointwise, then reduced
     "mse_loss": _loss_reduced, "smooth_l1_loss": _loss_reduced, "soft_margin_loss": 1,
     "multi_margin_loss": 1, "multilabel_margin_loss": 1,
+    # linear algebra: LAPACK writes its results into memory prepared in place (an identity made
+    # with zero_ and fill_ for inv, a copy of A for the factorizations, infos zeroed)
+    "inv_ex": (3, 1), "det": 1, "slogdet": (1, 1), "solve_ex": (1, 1), "cholesky_ex": (1, 0),
+    "cholesky_function": 3, "lu_factor_ex": (1, 0, 0), "lu": (1, 1, 2), "qr": _qr, "eigh": (0, 1),
+    "matrix_exp": _matrix_exp, "matrix_rank": 1, "lstsq": 1, "solve_triangular": 3,
+    "triangular_solve": (1, 1), "cholesky_solve": 2, "cholesky_inverse": 1,
 }
 
 
