@@ -523,4 +523,5 @@ def addmm(input, mat1, mat2):
     # (alpha and beta: shown as grad_fn._saved_alpha / _saved_beta, as PyTorch's node does)
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2),
                  alpha=1, beta=1)
+    kernel_writes("addmm", out, input, mat1, mat2, beta=1)
     return _save_operands(_remember_layouts(out, mat1, mat2, ("mat1", "mat2"), 1), mat1, mat2)

@@ -324,4 +324,4 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                       batch1_sym_argsize_0=batch1.shape[0], batch1_sym_argsize_1=batch1.shape[1],
                       batch2_sym_argsize_2=batch2.shape[2])
     _save_operands(recorded, batch1, batch2)
-    return recorded
+    return kernel_writes("addbmm", recorded, input, batch1, batch2)

@@ -150,6 +150,23 @@ def _matrix_exp(out, A):
     return 0 if A._array.shape[-1] == 1 else 2
 
 
+def _addmm(out, input, first, second, beta):
+    """``addmm``/``baddbmm``: ``input`` copied into the result (``copy_``), then the product
+    added in; with beta 0 the input is not copied."""
+    return 0 if beta == 0 else 1
+
+
+def _addbmm(out, input, batch1, batch2):
+    """``addbmm``: the input copied and scaled (2 steps), then each batch's product added in place."""
+    return 2 + batch1._array.shape[0]
+
+
+def _convolution(out, input, weight, bias, transposed):
+    """A convolution's bias: copied into the result before the products are added (``copy_``,
+    then ``add_``); a transposed one adds it once at the end; none without a bias."""
+    return 0 if bias is None else 1 if transposed else 2
+
+
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
     "sum": 1, "mean": 2, "prod": 1, "amax": 1, "logsumexp": 1, "max": 1, "max_dim": _max_dim,
@@ -164,11 +181,12 @@ KERNEL_WRITES = {
     "as_strided_copy": 1, "split_copy": 1, "unbind_copy": 1,
     # an empty result, then the function's own out= variant
     "deg2rad": 1, "rad2deg": 1, "frexp": 1, "nansum": 1, "logical_not": 1, "nan_to_num": 1,
-    "isreal": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "nonzero": 1, "all": 1, "any": 1,
+    "isreal": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1, "all": 1, "any": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
     # a result of one element, or resized values and indices: fill_/resize_ of the result
-    "dot": 1, "vdot": 1, "mv": 1,
+    "dot": 1, "vdot": 1, "mv": 1, "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution,
+    "trilinear": 7, "fold": 1, "unfold": 1,
     "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
     "vector_norm": _vector_norm, "topk": _input_zero_dims, "flip": _flip, "rot90": _rot90,
     "cummax": 1, "cummin": 1, "kthvalue": 1, "median_dim": 1,
