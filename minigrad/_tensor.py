@@ -238,6 +238,10 @@ class Tensor:
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set on a starting gradient of backward(): its caller holds it
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
+    # x.detach() of an inference tensor outside inference mode: still an inference tensor, but
+    # with a version counter of its own (PyTorch's detach gives it one), which in-place changes
+    # outside inference mode may raise
+    _counts_versions = False
     _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
@@ -477,6 +481,9 @@ class Tensor:
         out._detached_from = root._detached_from or weakref.ref(root)
         if _inference_blocks or self._is_inference:   # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
+            if self._is_inference and not _grad_state.inference:
+                out._versions = [0]                   # (a counter of its own, see _counts_versions)
+                out._counts_versions = True
         if _FuncTransforms.vmaps:        # the same values: batched if self is
             out._vmap_levels = self._vmap_levels
         return out
@@ -529,7 +536,7 @@ class Tensor:
     @property
     def _version(self):
         """How many times this tensor (or a view of the same memory) was changed in place."""
-        if self._is_inference:
+        if self._is_inference and not self._counts_versions:
             raise RuntimeError("Inference tensors do not track version counter.")
         return self._versions[0]
 

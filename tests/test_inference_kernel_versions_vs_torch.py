@@ -397,3 +397,29 @@ def test_in_place_changes_inside_inference_mode_then_an_operation_outside(torch)
         z = x.double()
         return _version(x), y._version, z._version, y.tolist()
     assert run(minigrad) == run(torch)
+
+
+def test_detach_of_an_inference_tensor_outside_inference_mode(torch):
+    """PyTorch's detach() of an inference tensor, outside inference mode, is an inference tensor
+    with a version counter of its own: in-place changes outside inference mode are allowed and
+    counted, those inside are not; its views and what is computed from it are as usual."""
+    def run(L):
+        with L.inference_mode():
+            x = L.zeros(3)
+        d = x.detach()
+        seen = [d.is_inference(), _version(d), d.requires_grad]
+        d.add_(1)
+        seen.append(_version(d))
+        with L.inference_mode():
+            d.add_(1)
+            seen.append(_version(x.detach()))
+        seen += [_version(d), x.tolist(), _version(d.view(3)), _version(d.detach()), _version(d * 2),
+                 _version(d.clone()), (d * 2).is_inference()]
+        with L.no_grad():
+            seen.append(_version(x.detach()))
+        try:
+            x.detach().requires_grad_()
+        except RuntimeError as error:
+            seen.append(str(error))
+        return seen
+    assert run(minigrad) == run(torch)

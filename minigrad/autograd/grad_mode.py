@@ -266,8 +266,9 @@ def check_not_inference(values):
 
 
 def check_inplace_allowed(tensor):
-    """Outside inference mode, an inference tensor may not change in place."""
-    if tensor._is_inference and not _State.inference:
+    """Outside inference mode, an inference tensor may not change in place (but for the
+    ``detach()`` of one made outside inference mode: PyTorch gives it a version counter)."""
+    if tensor._is_inference and not _State.inference and not tensor._counts_versions:
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
 
 
