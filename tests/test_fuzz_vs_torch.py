@@ -1949,6 +1949,17 @@ def test_random_programs_match_pytorch(torch, program):
     # clamp with tensor bounds saves all three before it broadcasts the bounds
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "clamp_both_t", (1, 0), False, False)],
+    # the results of inference tensors outside inference mode start at PyTorch's count of its
+    # kernel's in-place steps (deg2rad: its out= variant; aminmax: resize_); detach() of one has
+    # a version counter of its own
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "deg2rad", (1,), True, False)],
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "aminmax_min", (3,), True, False)],
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "detach", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
