@@ -328,7 +328,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     tests = test_elements._array if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     found = np.isin(values, tests, assume_unique=assume_unique, invert=invert)
     inputs = [t for t in (elements, test_elements) if isinstance(t, Tensor)]
-    return plain_output(np.asarray(found), *inputs)
+    return kernel_writes("isin", plain_output(np.asarray(found), *inputs), *inputs)
 
 
 def unravel_index(indices, shape):

@@ -175,13 +175,14 @@ KERNEL_WRITES = {
     "to": 1, "clone": 1, "repeat": _unless_empty, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
     "channel_shuffle": 1,
     # the *_copy functions: the view, then clone()
-    "view_copy": 1, "detach_copy": 1, "alias_copy": 1, "t_copy": 1, "transpose_copy": 1,
+    "view_copy": lambda out, input: 1 if out._array.dtype == input._array.dtype else 0,  # (not the dtype form)
+    "detach_copy": 1, "alias_copy": 1, "t_copy": 1, "transpose_copy": 1,
     "permute_copy": 1, "expand_copy": 1, "squeeze_copy": 1, "unsqueeze_copy": 1,
     "select_copy": 1, "slice_copy": 1, "diagonal_copy": 1, "unfold_copy": 1,
     "as_strided_copy": 1, "split_copy": 1, "unbind_copy": 1,
     # an empty result, then the function's own out= variant
     "deg2rad": 1, "rad2deg": 1, "frexp": 1, "nansum": 1, "logical_not": 1, "nan_to_num": 1,
-    "isreal": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1, "all": 1, "any": 1,
+    "isreal": 1, "isin": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1, "all": 1, "any": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
     # a result of one element, or resized values and indices: fill_/resize_ of the result
@@ -195,7 +196,7 @@ KERNEL_WRITES = {
     "unique_dim": lambda *args, **settings: _unique(*args, dim=0, **settings),
     # zeros (zero_) or a value (fill_), then the values copied in
     "diag": 1, "diag_embed": 2, "constant_pad_nd": _constant_pad, "pdist": _unless_empty,
-    "one_hot": lambda out, *inputs: 2 if out._array.size else 0, "histc": 2, "histogram": (2, 1),
+    "one_hot": lambda out, *inputs: 2 if out._array.size else 0, "histc": 2, "histogram": (2, 1), "histogram_edges": 1,
     "block_diag": _block_diag,
     # clone(), then the in-place form
     "masked_fill": 2, "masked_scatter": 2, "index_add": _index_add, "index_copy": 1, "index_fill": 2,
@@ -209,7 +210,8 @@ KERNEL_WRITES = {
     "inv_ex": (3, 1), "det": 1, "slogdet": (1, 1), "solve_ex": (1, 1), "cholesky_ex": (1, 0),
     "cholesky_function": 3, "lu_factor_ex": (1, 0, 0), "lu": (1, 1, 2), "qr": _qr, "eigh": (0, 1),
     "matrix_exp": _matrix_exp, "matrix_rank": 1, "lstsq": 1, "solve_triangular": 3,
-    "triangular_solve": (1, 1), "cholesky_solve": 2, "cholesky_inverse": 1,
+    "triangular_solve": (1, 1), "cholesky_solve": 2, "cholesky_inverse": 1, "ldl_factor_ex": (1, 0, 0),
+    "householder_product": 1, "geqrf": (1, 1),
 }
 
 
