@@ -130,4 +130,5 @@ def aminmax(input, *, dim=None, keepdim=False):
     # (along a dim, the kept dim squeezed away: see shrunk_to_0d)
     if dim is None:
         return kernel_writes("aminmax", out, input)
-    return kernel_writes("aminmax_keepdim" if keepdim else "aminmax_dim", shrunk_to_0d(out, 1 if input.ndim else 0), input)
+    out = shrunk_to_0d(out, 1 if input.ndim else 0)
+    return kernel_writes("aminmax_keepdim" if keepdim else "aminmax_dim", out, input)

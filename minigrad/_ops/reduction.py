@@ -453,7 +453,8 @@ def all(input, dim=None, keepdim=False):
     if dim is None:
         return kernel_writes("all", plain_output(np.asarray(np.all(input._array)), input), input)
     axis = _normalize_dim(dim, input.ndim)
-    return kernel_writes("all", plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input), input)
+    out = plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input)
+    return kernel_writes("all", out, input)
 
 
 @numpy_keywords
@@ -462,7 +463,8 @@ def any(input, dim=None, keepdim=False):
     if dim is None:
         return kernel_writes("any", plain_output(np.asarray(np.any(input._array)), input), input)
     axis = _normalize_dim(dim, input.ndim)
-    return kernel_writes("any", plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input), input)
+    out = plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input)
+    return kernel_writes("any", out, input)
 
 
 # --- norm, variance, logsumexp ---------------------------------------------------------------

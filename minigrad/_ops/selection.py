@@ -140,7 +140,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     def kth(row):
         return _quick_select(row, k - 1)
     out = _picked(input, dim, keepdim, "kthvalue", kth, KthvalueBackward0, return_types.kthvalue)
-    return kernel_writes("kthvalue", shrunk_to_0d(out, 1 if input.ndim else 0), input)      # (the kept dim: see shrunk_to_0d)
+    out = shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
+    return kernel_writes("kthvalue", out, input)
 
 
 def _sorted_as_std_sort(row):
@@ -221,7 +222,8 @@ def mode(input, dim=-1, keepdim=False):
                 run = 0
         return best
     out = _picked(input, dim, keepdim, "mode", most_frequent, ModeBackward0, return_types.mode)
-    return kernel_writes("mode", shrunk_to_0d(out, 1 if input.ndim else 0), input)      # (the kept dim: see shrunk_to_0d)
+    out = shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
+    return kernel_writes("mode", out, input)
 
 
 # --- cummax and cummin ----------------------------------------------------------------------
