@@ -1960,6 +1960,10 @@ def test_random_programs_match_pytorch(torch, program):
      ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "aminmax_min", (3,), True, False)],
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "detach", (1,), True, False)],
+    # dot (vdot, mv) saves an inference operand before it checks the sizes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("grad", "grad", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("binary", "dot", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

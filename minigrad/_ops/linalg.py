@@ -216,11 +216,11 @@ def mv(input, vec):
     if input.ndim == 0:     # PyTorch asks for the matrix's first size, to make addmv's out
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:
-        check_history_kept(input, vec)       # PyTorch records the product before checking it
+        check_history_kept(input, vec, saves=SAVES_OTHER)    # PyTorch records the product before checking it
         # PyTorch computes mv as addmv(out, mat, vec), with a 1-D out
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
-        check_history_kept(input, vec)
+        check_history_kept(input, vec, saves=SAVES_OTHER)
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
@@ -257,7 +257,7 @@ def dot(input, other):
     _check_tensor(input, "dot")
     _check_tensor(other, "dot")
     if input.ndim != 1 or other.ndim != 1:
-        check_history_kept(input, other)     # PyTorch records the product before checking it
+        check_history_kept(input, other, saves=SAVES_OTHER)     # PyTorch records the product before checking it
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input._array.dtype != other._array.dtype:         # (PyTorch checks dtypes before sizes)
@@ -265,7 +265,7 @@ def dot(input, other):
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     if input.shape[0] != other.shape[0]:
-        check_history_kept(input, other)
+        check_history_kept(input, other, saves=SAVES_OTHER)
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "

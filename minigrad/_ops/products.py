@@ -201,12 +201,14 @@ def vdot(input, other):
     _check_tensor(input, "vdot", "input", 1)
     _check_tensor(other, "vdot", "other", 2)
     if input.ndim != 1 or other.ndim != 1:
+        check_history_kept(input, other, saves=((1,), (0,)))     # (recorded, then checked)
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input._array.dtype != other._array.dtype:
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     if input.shape[0] != other.shape[0]:
+        check_history_kept(input, other, saves=((1,), (0,)))
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
