@@ -53,8 +53,8 @@ def bmm(input, mat2):
     """
     _check_batches(input, mat2, "bmm")
     # (saved: only what the gradients need, so the other may change in place before backward)
-    return _save_operands(result(batched_product(input, mat2), BmmBackward0, (input, mat2)),
-                          input, mat2)
+    out = kernel_writes("mm", result(batched_product(input, mat2), BmmBackward0, (input, mat2)), input, mat2)
+    return _save_operands(out, input, mat2)
 
 
 

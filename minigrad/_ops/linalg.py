@@ -186,7 +186,7 @@ def mm(input, mat2):
     if a.dtype != b.dtype or a.dtype.kind == "b":      # (one test for the usual case)
         _check_same_dtype(input, mat2)
         _check_not_bool(input, "addmm_impl_cpu_")
-    out = result(a @ b, MmBackward0, (input, mat2))
+    out = kernel_writes("mm", result(a @ b, MmBackward0, (input, mat2)), input, mat2)
     return _save_operands(_remember_layouts(out, input, mat2), input, mat2)
 
 
@@ -340,7 +340,7 @@ def bmm(input, mat2):
             # PyTorch's batched kernel's message
             raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but "
                                f"found {cpp_name(mat2.dtype).capitalize()}")
-    out = result(batched_product(input, mat2), BmmBackward0, (input, mat2))
+    out = kernel_writes("mm", result(batched_product(input, mat2), BmmBackward0, (input, mat2)), input, mat2)
     return _save_operands(out, input, mat2)
 
 

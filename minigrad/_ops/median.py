@@ -173,7 +173,7 @@ def median(input, dim=_ALL, keepdim=False):
     """
     out = _median("median", MedianBackward0, MedianBackward1, return_types.median, input,
                   dim, keepdim, skip_nan=False)
-    return out if dim is _ALL else kernel_writes("median_dim", out, input)
+    return kernel_writes("median" if dim is _ALL else "median_dim", out, input)
 
 
 @history_first
@@ -185,4 +185,4 @@ def nanmedian(input, dim=_ALL, keepdim=False):
     """
     out = _median("nanmedian", NanmedianBackward0, NanmedianBackward1, return_types.nanmedian,
                   input, dim, keepdim, skip_nan=True)
-    return out if dim is _ALL else kernel_writes("median_dim", out, input)
+    return kernel_writes("median" if dim is _ALL else "median_dim", out, input)

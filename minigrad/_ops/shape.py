@@ -598,7 +598,7 @@ def repeat(input, *repeats):
     # (PyTorch's result is row-major; numpy's tile of nothing to tile keeps the input's layout)
     out = result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
                  input_shape=input._array.shape)
-    return kernel_writes("repeat", out, input)
+    return kernel_writes("repeat", out, input, repeats=repeats)
 
 
 class FlipBackward0(Node):

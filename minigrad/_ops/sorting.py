@@ -276,7 +276,7 @@ def roll(input, shifts, dims=None):
             raise RuntimeError(
                 f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, dims:0")
         if input.ndim == 1 and not input._array.size:     # (flattening keeps a vector itself)
-            return _copy_of_empty(input, shifts_tuple, None, ())
+            return kernel_writes("roll", _copy_of_empty(input, shifts_tuple, None, ()), input)
         out = np.roll(input._array.reshape(-1), shifts_tuple[0]).reshape(input._array.shape)
         return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None, dims_as_given=())
     dims_tuple = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
@@ -287,7 +287,7 @@ def roll(input, shifts, dims=None):
                            f"dims:{len(dims_tuple)}")
     dims_as_given, dims_tuple = dims_tuple, tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
     if not input._array.size:
-        return _copy_of_empty(input, shifts_tuple, dims_tuple, dims_as_given)
+        return kernel_writes("roll", _copy_of_empty(input, shifts_tuple, dims_tuple, dims_as_given), input)
     # PyTorch's result is contiguous whatever the input's layout (numpy's keeps it)
     out = np.asarray(np.roll(input._array, shifts_tuple, axis=dims_tuple), order="C")
     return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple,

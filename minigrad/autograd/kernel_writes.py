@@ -81,15 +81,15 @@ def _constant_pad(out, input, pad):
 
 
 def _unless_empty(out, *inputs, **settings):
-    """One step (``repeat``'s ``copy_`` into the new memory, ``pdist``'s ``resize_``), none for
-    a result without elements."""
+    """One step (``amax``'s ``resize_``, ``pdist``'s), none for a result without elements."""
     return 1 if out._array.size else 0
 
 
 def _flip(out, input, dims):
-    """``flip`` copies (``clone``: ``copy_``) when no flipped dim has more than one element."""
+    """``flip`` copies (``clone``: ``copy_``) when no flipped dim has more than one element, or
+    no element at all."""
     shape = input._array.shape
-    return 1 if all(shape[d] <= 1 for d in dims) else 0
+    return 1 if input._array.size == 0 or all(shape[d] <= 1 for d in dims) else 0
 
 
 def _rot90(out, input, turns, dims):
@@ -127,13 +127,35 @@ def _unique(out, input, inverse, counts, consecutive=False, dim=None):
 
 def _max_dim(out, input, keepdim):
     """``max``/``min`` along a dim: values and indices written with the dim kept (``resize_``),
-    then squeezed in place (``squeeze_``); 0-d inputs are copied (one step)."""
+    then squeezed in place (``squeeze_``); 0-d inputs are copied (one step); an empty result
+    is returned at once."""
+    if out._array.size == 0:
+        return 0
     return 1 if input._array.ndim == 0 else 0 if keepdim else 2
 
 
-def _one_element(out, *inputs):
-    """``var``/``std``: a result of one element is written with a copy of its own."""
-    return 1 if out._array.size == 1 else 0
+def _one_element(out, input):
+    """``var``/``std``: a result of one element is written with a copy of its own, and so is
+    the (nan) result of an input without elements."""
+    return 1 if out._array.size == 1 or input._array.size == 0 else 0
+
+
+def _input_empty(out, input, **settings):
+    """A kernel that returns at once when its input has no elements, after filling (or
+    copying) its result: ``median`` (nan), ``roll``, ``var_mean``; none otherwise."""
+    return 1 if input._array.size == 0 else 0
+
+
+def _repeat(out, input, repeats):
+    """``repeat``/``tile``: the input copied into the new memory (``copy_``), also when it has no
+    elements; none when a repeat count is 0 (the empty result is returned at once)."""
+    return 0 if 0 in repeats else 1
+
+
+def _mm(out, a, b):
+    """``mm``/``bmm``: computed straight into the result, but a product over an inner dim of
+    size 0 is zeros (``zero_``)."""
+    return 1 if a._array.shape[-1] == 0 and out._array.size else 0
 
 
 def _qr(out, A, mode):
@@ -169,10 +191,10 @@ def _convolution(out, input, weight, bias, transposed):
 
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
-    "sum": 1, "mean": 2, "prod": 1, "amax": 1, "logsumexp": 1, "max": 1, "max_dim": _max_dim,
+    "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1, "max_dim": _max_dim,
     "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
     # copy_ into new memory
-    "to": 1, "clone": 1, "repeat": _unless_empty, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
+    "to": 1, "clone": 1, "repeat": _repeat, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
     "channel_shuffle": 1,
     # the *_copy functions: the view, then clone()
     "view_copy": lambda out, input: 1 if out._array.dtype == input._array.dtype else 0,  # (not the dtype form)
@@ -186,7 +208,8 @@ KERNEL_WRITES = {
     # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
     # a result of one element, or resized values and indices: fill_/resize_ of the result
-    "dot": 1, "vdot": 1, "mv": 1, "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution,
+    "dot": 1, "vdot": 1, "mv": 1, "mm": _mm, "median": _input_empty, "roll": _input_empty,
+    "var_mean": _input_empty, "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution,
     "trilinear": 7, "fold": 1, "unfold": 1,
     "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
     "vector_norm": _vector_norm, "topk": _input_zero_dims, "flip": _flip, "rot90": _rot90,
