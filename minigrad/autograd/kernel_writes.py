@@ -191,8 +191,8 @@ def _convolution(out, input, weight, bias, transposed):
 
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
-    "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1, "max_dim": _max_dim,
-    "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
+    "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1,
+    "max_dim": _max_dim, "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
     # copy_ into new memory
     "to": 1, "clone": 1, "repeat": _repeat, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
     "channel_shuffle": 1,
@@ -204,23 +204,27 @@ KERNEL_WRITES = {
     "as_strided_copy": 1, "split_copy": 1, "unbind_copy": 1,
     # an empty result, then the function's own out= variant
     "deg2rad": 1, "rad2deg": 1, "frexp": 1, "nansum": 1, "logical_not": 1, "nan_to_num": 1,
-    "isreal": 1, "isin": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1, "all": 1, "any": 1,
+    "isreal": 1, "isin": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1,
+    "all": 1, "any": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
     # a result of one element, or resized values and indices: fill_/resize_ of the result
-    "dot": 1, "vdot": 1, "mv": 1, "mm": _mm, "median": _input_empty, "roll": _input_empty,
-    "var_mean": _input_empty, "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution,
-    "trilinear": 7, "fold": 1, "unfold": 1,
-    "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
-    "vector_norm": _vector_norm, "topk": _input_zero_dims, "flip": _flip, "rot90": _rot90,
-    "cummax": 1, "cummin": 1, "kthvalue": 1, "median_dim": 1,
-    "aminmax": 1, "aminmax_keepdim": _input_zero_dims, "aminmax_dim": 2, "mode": 2,
+    "dot": 1, "vdot": 1, "mv": 1, "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
+    "vector_norm": _vector_norm, "topk": _input_zero_dims, "cummax": 1, "cummin": 1, "kthvalue": 1,
+    "median_dim": 1, "aminmax": 1, "aminmax_keepdim": _input_zero_dims, "aminmax_dim": 2, "mode": 2,
     "unique": _unique, "unique_consecutive": lambda *args, **settings: _unique(*args, consecutive=True, **settings),
     "unique_dim": lambda *args, **settings: _unique(*args, dim=0, **settings),
+    # inputs (or inner dims) without elements: the result filled or copied, returned at once
+    "median": _input_empty, "roll": _input_empty, "var_mean": _input_empty, "mm": _mm,
+    # flips: a clone where nothing moves; rot90's transpose_
+    "flip": _flip, "rot90": _rot90,
+    # matrix products with an input added (copied in first), convolutions with a bias, bilinear
+    "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution, "trilinear": 7, "fold": 1,
+    "unfold": 1,
     # zeros (zero_) or a value (fill_), then the values copied in
     "diag": 1, "diag_embed": 2, "constant_pad_nd": _constant_pad, "pdist": _unless_empty,
-    "one_hot": lambda out, *inputs: 2 if out._array.size else 0, "histc": 2, "histogram": (2, 1), "histogram_edges": 1,
-    "block_diag": _block_diag,
+    "one_hot": lambda out, *inputs: 2 if out._array.size else 0, "histc": 2, "histogram": (2, 1),
+    "histogram_edges": 1, "block_diag": _block_diag,
     # clone(), then the in-place form
     "masked_fill": 2, "masked_scatter": 2, "index_add": _index_add, "index_copy": 1, "index_fill": 2,
     "index_put": 2, "put": 2, "scatter": 1, "scatter_add": 1, "scatter_reduce": _scatter_reduce,
