@@ -238,6 +238,10 @@ class Tensor:
     _backward_hooks = None        # hooks registered on a leaf with register_hook
     _shared_gradient = False      # set on a starting gradient of backward(): its caller holds it
     _is_inference = False         # made inside inference_mode (see autograd/grad_mode.py)
+    # x.detach() of an inference tensor outside inference mode: still an inference tensor, but
+    # with a version counter of its own (PyTorch's detach gives it one), which in-place changes
+    # outside inference mode may raise
+    _counts_versions = False
     _detached_from = None         # detach(): weak reference to the root whose version it shares
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
@@ -477,6 +481,9 @@ class Tensor:
         out._detached_from = root._detached_from or weakref.ref(root)
         if _inference_blocks or self._is_inference:   # a view: an inference tensor only if self is one
             out._is_inference = self._is_inference
+            if self._is_inference and not _grad_state.inference:
+                out._versions = [0]                   # (a counter of its own, see _counts_versions)
+                out._counts_versions = True
         if _FuncTransforms.vmaps:        # the same values: batched if self is
             out._vmap_levels = self._vmap_levels
         return out
@@ -532,7 +539,7 @@ class Tensor:
     @property
     def _version(self):
         """How many times this tensor (or a view of the same memory) was changed in place."""
-        if self._is_inference:
+        if self._is_inference and not self._counts_versions:
             raise RuntimeError("Inference tensors do not track version counter.")
         return self._versions[0]
 
@@ -622,7 +629,8 @@ class Tensor:
 
     def contiguous(self, memory_format=_memory_format.contiguous_format):
         """Itself if its elements are in row-major order in memory, else a copy that is."""
-        return _ops_shape.contiguous(self, memory_format)
+        out = _ops_shape.contiguous(self, memory_format)
+        return out if out is self else _kernel_writes("contiguous", out, self)     # (a clone: copy_)
 
     def _is_view(self):
         return self._base is not None
@@ -792,7 +800,7 @@ class Tensor:
                 if _suggested_format(self) is memory_format:
                     return self
             dtype = self.dtype
-        return _ops_shape.to_dtype(self, dtype, memory_format)
+        return _kernel_writes("to", _ops_shape.to_dtype(self, dtype, memory_format), self)
 
     def type(self, dtype=None):
         """Without an argument: the type name, e.g. ``'torch.FloatTensor'``; with a dtype, a
@@ -1158,6 +1166,7 @@ def _install_structure_methods():
 # exists (at the end of this file); the methods above use them only when they run.
 from .autograd import graph, backward  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
+from .autograd.kernel_writes import kernel_writes as _kernel_writes  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402
 from .autograd.function import _FuncTransforms  # noqa: E402
 from ._functorch import shows_as_batched as _shows_as_batched_at, _GradLevels  # noqa: E402

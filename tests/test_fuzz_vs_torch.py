@@ -1968,6 +1968,21 @@ def test_random_programs_match_pytorch(torch, program):
     # unsqueeze_ changes the layout and counts a version before it refuses to record
     [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (1,), False, False),
      ("inplace_binary", "ge_t_", (1, 0), False, False), ("inplace", "unsqueeze_", (1,), False, False)],
+    # the results of inference tensors outside inference mode start at PyTorch's count of its
+    # kernel's in-place steps (deg2rad: its out= variant; aminmax: resize_); detach() of one has
+    # a version counter of its own
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "deg2rad", (1,), True, False)],
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "aminmax_min", (3,), True, False)],
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("unary", "detach", (1,), True, False)],
+    # dot (vdot, mv) saves an inference operand before it checks the sizes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("grad", "grad", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("binary", "dot", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

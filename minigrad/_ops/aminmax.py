@@ -14,6 +14,7 @@ from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tange
 from .views import history_first
 from . import result, plain_output
 from .reduction import return_types
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _MinMax(tuple):
@@ -124,4 +125,7 @@ def aminmax(input, *, dim=None, keepdim=False):
                 _set_tangent(out_max, _mean_over_extremes(tangents[0], input, out_max, dims, keep))
     out = return_types.aminmax(out_min, out_max)
     # (along a dim, the kept dim squeezed away: see shrunk_to_0d)
-    return out if dim is None else shrunk_to_0d(out, 1 if input.ndim else 0)
+    if dim is None:
+        return kernel_writes("aminmax", out, input)
+    out = shrunk_to_0d(out, 1 if input.ndim else 0)
+    return kernel_writes("aminmax_keepdim" if keepdim else "aminmax_dim", out, input)

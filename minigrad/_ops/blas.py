@@ -21,6 +21,7 @@ from .views import SAVES_OTHER, check_history_kept
 from .pointwise import mul_by_number
 from .._out import RESIZE_WARNING
 from .._warnings import stacklevel_outside_minigrad
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _check_batches(first, second, function):
@@ -52,8 +53,8 @@ def bmm(input, mat2):
     """
     _check_batches(input, mat2, "bmm")
     # (saved: only what the gradients need, so the other may change in place before backward)
-    return _save_operands(result(batched_product(input, mat2), BmmBackward0, (input, mat2)),
-                          input, mat2)
+    out = kernel_writes("mm", result(batched_product(input, mat2), BmmBackward0, (input, mat2)), input, mat2)
+    return _save_operands(out, input, mat2)
 
 
 
@@ -98,6 +99,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     out = (product if alpha == 1 else product * alpha) + (0 if beta == 0 else added)
     out = result(np.asarray(out, dtype=product.dtype), BaddbmmBackward0, (input, batch1, batch2),
                  beta=beta, alpha=alpha)
+    kernel_writes("addmm", out, input, batch1, batch2, beta=beta)
     return _save_operands(out, batch1, batch2)      # (only what the gradients need, as for bmm)
 
 
@@ -155,6 +157,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     out = product * alpha + (0 if beta == 0 else input._array * beta)
     out = result(np.asarray(out, dtype=product.dtype), ScaledAddmmBackward, (input, mat1, mat2),
                  beta=beta, alpha=alpha)
+    kernel_writes("addmm", out, input, mat1, mat2, beta=beta)
     return _save_operands(_remember_layouts(out, mat1, mat2, ("mat1", "mat2"), 1), mat1, mat2)
 
 

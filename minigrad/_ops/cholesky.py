@@ -16,6 +16,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (check_matrices, refuse_half, raise_for_info, lapack_layout, inv,
                              linalg_cholesky_ex, show_settings, warn_once)
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _phi(X):
@@ -109,7 +110,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, _name="linalg.cholesky"):
     node = out._grad_fn
     if isinstance(node, LinalgCholeskyExBackward0):
         node.save_for_backward(SavedOutput(out))
-    return linalg_cholesky_ex(out, plain_output(info, A))
+    return kernel_writes("cholesky_ex", linalg_cholesky_ex(out, plain_output(info, A)), A)
 
 
 def cholesky(A, *, upper=False):
@@ -160,7 +161,7 @@ def cholesky_function(input, upper=False):
     node = out._grad_fn
     if isinstance(node, CholeskyBackward0):
         node.save_for_backward(SavedOutput(out))
-    return out
+    return kernel_writes("cholesky_function", out, input)
 
 
 show_settings(LinalgCholeskyExBackward0, upper="upper")

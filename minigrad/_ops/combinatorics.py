@@ -28,6 +28,7 @@ from .._warnings import warn_once
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from . import result, plain_output
 from .shape import stack, expand
+from ..autograd.kernel_writes import kernel_writes
 
 
 # --- broadcasting ------------------------------------------------------------------------------
@@ -218,8 +219,8 @@ def block_diag(*tensors):
         row, column = row + rows, column + columns
     if not tensors:
         return _wrap(np.zeros((1, 0), dtype=dtype))
-    return result(out, BlockDiagBackward0, tensors, shapes=[tuple(t.shape) for t in tensors],
-                  blocks=blocks)
+    out = result(out, BlockDiagBackward0, tensors, shapes=[tuple(t.shape) for t in tensors], blocks=blocks)
+    return kernel_writes("block_diag", out, *tensors)
 
 
 # shown by PyTorch's node: nothing (its sizes are kept out of sight)
@@ -327,7 +328,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     tests = test_elements._array if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     found = np.isin(values, tests, assume_unique=assume_unique, invert=invert)
     inputs = [t for t in (elements, test_elements) if isinstance(t, Tensor)]
-    return plain_output(np.asarray(found), *inputs)
+    return kernel_writes("isin", plain_output(np.asarray(found), *inputs), *inputs)
 
 
 def unravel_index(indices, shape):

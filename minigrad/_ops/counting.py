@@ -23,6 +23,7 @@ from .pointwise import nonzero, _refuse_dynamic_shape
 from ..autograd.function import _FuncTransforms
 from .rounding import _NotImplementedBackward
 from .reduction import return_types
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _type_name(array):
@@ -127,7 +128,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if not isinstance(input, Tensor):      # (PyTorch's unique calls _unique2, which names itself)
         raise TypeError(f"_unique2(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     node_class = Unique2Backward0 if dim is None else UniqueDimBackward0
-    return _unique(input, sorted, return_inverse, return_counts, dim, False, node_class)
+    out = _unique(input, sorted, return_inverse, return_counts, dim, False, node_class)
+    return kernel_writes("unique" if dim is None else "unique_dim", out, input, inverse=return_inverse,
+                         counts=return_counts)
 
 
 @history_first
@@ -137,7 +140,9 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
     No gradient: PyTorch records UniqueConsecutiveBackward0, which refuses.
     """
-    return _unique(input, True, return_inverse, return_counts, dim, True, UniqueConsecutiveBackward0)
+    out = _unique(input, True, return_inverse, return_counts, dim, True, UniqueConsecutiveBackward0)
+    return kernel_writes("unique_consecutive" if dim is None else "unique_dim", out, input,
+                         inverse=return_inverse, counts=return_counts)
 
 
 # --- bincount and histc ------------------------------------------------------------------
@@ -155,11 +160,12 @@ def bincount(input, weights=None, minlength=0):
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if array.ndim == 1 and array.size == 0:
-        return plain_output(np.zeros(minlength, dtype=np.int64), input)
+        return kernel_writes("bincount", plain_output(np.zeros(minlength, dtype=np.int64), input), input)
     if array.ndim != 1 or array.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return plain_output(np.bincount(array, minlength=minlength).astype(np.int64), input)
+        return kernel_writes("bincount", plain_output(np.bincount(array, minlength=minlength).astype(np.int64), input),
+                             input)
     weight_array = weights._array
     if weight_array.ndim != 1 or weight_array.shape[0] != array.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
@@ -171,7 +177,8 @@ def bincount(input, weights=None, minlength=0):
     # records a node that refuses backward, with edges to those inputs only
     # (inside vmap, batched if input or weights are)
     edges = tuple(t for t in (input, weights) if t.requires_grad) or (weights,)
-    return batched_as(result(counts, _NotImplementedBackward, edges, _operation="bincount"), input)
+    out = batched_as(result(counts, _NotImplementedBackward, edges, _operation="bincount"), input)
+    return kernel_writes("bincount", out, input, weights)
 
 
 
@@ -246,7 +253,7 @@ def histc(input, bins=100, min=0, max=0):
         positions = ((values - left) * dtype(bins) / (right - left)).astype(np.int64)
     positions[positions == bins] = bins - 1
     counts = np.bincount(positions, minlength=bins).astype(array.dtype)
-    return plain_output(counts, input)
+    return kernel_writes("histc", plain_output(counts, input), input)
 
 
 # --- searchsorted and bucketize -----------------------------------------------------------
@@ -459,4 +466,5 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
     node = out_hist._grad_fn
     if node is not None and out_hist._output_nr == 0:      # bin_edges: the node's second output
         attach_outputs(node, (out_hist, out_edges))
-    return return_types.histogram(out_hist, out_edges)
+    out = return_types.histogram(out_hist, out_edges)
+    return kernel_writes("histogram", out, input, weight, bins if isinstance(bins, Tensor) else None)

@@ -29,6 +29,7 @@ from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tange
 from ..autograd.grad_mode import _State
 from .._functorch import seeing_through_vmap
 from . import result, plain_output
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _LinAlgError(RuntimeError):
@@ -386,7 +387,7 @@ def det(A):
     node = out._grad_fn
     if isinstance(node, LinalgDetBackward0):
         node.save_for_backward(A, _wrap(lapack_layout(lu)), _wrap(pivots), SavedOutput(out))   # (LAPACK keeps LU by columns)
-    return out
+    return kernel_writes("det", out, A)
 
 
 class LinalgSlogdetBackward0(Node):
@@ -448,7 +449,7 @@ def slogdet(A, _result_type=linalg_slogdet, _name="linalg.slogdet"):
     # forward mode: the sign does not change; d(log|det A|) = trace(A^-1 A_t)
     push_tangents((sign_out, log_out), (A,), lambda tangents: (
         sign_out.detach() * 0, solve(A.detach(), tangents[0]).diagonal(0, -2, -1).sum(-1)))
-    return _result_type(sign_out, log_out)
+    return kernel_writes("slogdet", _result_type(sign_out, log_out), A)
 
 
 def slogdet_function(A):
@@ -501,7 +502,7 @@ def inv_ex(A, *, check_errors=False, _name="linalg.inv"):
     node = out._grad_fn
     if isinstance(node, LinalgInvExBackward0):
         node.save_for_backward(SavedOutput(out))
-    return linalg_inv_ex(out, plain_output(np.asarray(info, dtype=np.int32), A))
+    return kernel_writes("inv_ex", linalg_inv_ex(out, plain_output(np.asarray(info, dtype=np.int32), A)), A)
 
 
 def inv(A):
@@ -590,7 +591,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
     node = out._grad_fn
     if isinstance(node, LinalgSolveExBackward0):
         node.save_for_backward(A, _wrap(lapack_layout(lu)), _wrap(pivots), SavedOutput(out))   # (LAPACK keeps LU by columns)
-    return linalg_solve_ex(out, plain_output(np.asarray(info, dtype=np.int32), A, B))
+    return kernel_writes("solve_ex", linalg_solve_ex(out, plain_output(np.asarray(info, dtype=np.int32), A, B)), A, B)
 
 
 def _solve_arrays(a, b):

@@ -14,6 +14,7 @@ from .views import history_first
 from . import result, zeros_set_in_place
 from .einsum import DiagonalBackward0, diagonal
 from .shape import contiguous, view
+from ..autograd.kernel_writes import kernel_writes
 
 
 class DiagEmbedBackward0(Node):
@@ -45,8 +46,9 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     square[..., along + max(-offset, 0), along + max(offset, 0)] = array
     # the two new dims go where dim1 and dim2 say; the memory is laid out as the result's shape
     out = np.ascontiguousarray(np.moveaxis(square, (-2, -1), (dim1, dim2)))
-    return result(out, DiagEmbedBackward0, (input,), offset=offset, dim1=dim1, dim2=dim2,
-                  dims_as_given=given)
+    out = result(out, DiagEmbedBackward0, (input,), offset=offset, dim1=dim1, dim2=dim2,
+                 dims_as_given=given)
+    return kernel_writes("diag_embed", out, input)
 
 
 class DiagonalBackward0_copy(DiagonalBackward0):       # noqa: N801 (PyTorch's name)
@@ -63,8 +65,9 @@ def diag(input, diagonal=0):
     if input.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
     values = np.diagonal(input._array, diagonal).copy()
-    return result(values, DiagonalBackward0_copy, (input,), offset=diagonal, dim1=0, dim2=1,
-                  input_shape=input._array.shape)
+    out = result(values, DiagonalBackward0_copy, (input,), offset=diagonal, dim1=0, dim2=1,
+                 input_shape=input._array.shape)
+    return kernel_writes("diag", out, input)
 
 
 @history_first

@@ -21,6 +21,7 @@ from . import result, plain_output, save_result, zeros_set_in_place
 from .bitwise import _kernel_error
 from .pointwise import _binary, _float_ufunc, like_its_input, mul_by_number, pow, where
 from .reduction import return_types
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _MantissaExponent(tuple):
@@ -72,7 +73,7 @@ def frexp(input):
     mantissa, exponent = np.frexp(array)
     exponent = plain_output(like_its_input(exponent.astype(np.int32), array), input)
     mantissa = result(like_its_input(mantissa, array), FrexpBackward0, (input,), saved=(exponent,))
-    return _MantissaExponent(mantissa, exponent)
+    return kernel_writes("frexp", _MantissaExponent(mantissa, exponent), input)
 
 
 class LdexpBackward0(Node):

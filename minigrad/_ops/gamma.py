@@ -22,6 +22,7 @@ import numpy as np
 from ..autograd.graph import Node
 from . import result
 from .pointwise import like_its_input
+from ..autograd.kernel_writes import kernel_writes
 
 def _lgamma_of_number(x):
     """math.lgamma, but inf at the poles (0, -1, -2, ...) where math.lgamma raises."""
@@ -276,7 +277,8 @@ def _mvlgamma(input, p):
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         terms = np.asarray(_lgamma_float64(points.astype(np.float64))).astype(dtype)
         out = terms.sum(-1) + dtype.type(p * (p - 1) * math.log(math.pi) * 0.25)
-    return result(np.asarray(out, dtype=dtype), MvlgammaBackward0, (input,), saved=(input,), p=p)
+    out = result(np.asarray(out, dtype=dtype), MvlgammaBackward0, (input,), saved=(input,), p=p)
+    return kernel_writes("mvlgamma", out, input)
 
 
 def _checked_order(name, first_position):

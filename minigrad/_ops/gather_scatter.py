@@ -19,6 +19,7 @@ from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
 from .._dtype import cpp_name
 from .rounding import _NotImplementedBackward
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _check_index(function, index, input, dim, src=None):
@@ -178,7 +179,8 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
     Gradient: grad_input = grad with 0 where overwritten; grad_src = grad.gather(dim, index).
     """
-    return scatter_into_copy(input, dim, index, src, value, reduce, "scatter")
+    out = scatter_into_copy(input, dim, index, src, value, reduce, "scatter")
+    return kernel_writes("scatter", out, input, index, src if isinstance(src, Tensor) else None)
 
 
 def scatter_into_copy(input, dim, index, src, value, reduce, operation):
@@ -226,8 +228,9 @@ def scatter_add(input, dim, index, src):
     np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
               _src_values(src, index))
     # (the index is saved for src's gradient only, as PyTorch saves it; vmap still sees it)
-    return result(out, ScatterAddBackward0, (input, src), saved=(index if needs_grad((src,)) else None,),
-                  dim=dim, dim_as_given=dim_as_given, _index=index)
+    out = result(out, ScatterAddBackward0, (input, src), saved=(index if needs_grad((src,)) else None,),
+                 dim=dim, dim_as_given=dim_as_given, _index=index)
+    return kernel_writes("scatter_add", out, input, index, src)
 
 
 # --- index_select and index_add -------------------------------------------------------------
@@ -383,5 +386,6 @@ def index_add(input, dim, index, source, *, alpha=1):
     # (index and source are saved for source's gradient only, as PyTorch saves them; vmap still
     # sees the index)
     saved = (index, source) if needs_grad((source,)) else (None, None)
-    return result(out, IndexAddBackward0, (input, source), saved=saved, dim=dim, alpha=alpha,
-                  dim_as_given=dim_as_given, source_dim=source.ndim, _index=index)
+    out = result(out, IndexAddBackward0, (input, source), saved=saved, dim=dim, alpha=alpha,
+                 dim_as_given=dim_as_given, source_dim=source.ndim, _index=index)
+    return kernel_writes("index_add", out, input, index, source, alpha=alpha)

@@ -21,6 +21,7 @@ from . import result, plain_output
 from .counting import _edges, _Histogram, _NotImplementedPair, refuse_histogram_of
 from .reduction import return_types
 from .views import history_first
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _HistogramddResult(_Histogram):
@@ -103,7 +104,12 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
                 shape = [1] * dims
                 shape[dim] = -1
                 hist = hist / np.diff(edges).reshape(shape)
-    return _outputs(input, weight, hist, all_edges, bins if isinstance(bins[0], Tensor) else None)
+    out = _outputs(input, weight, hist, all_edges, bins if isinstance(bins[0], Tensor) else None)
+    given = [input, weight, *(bins if isinstance(bins[0], Tensor) else ())]
+    kernel_writes("histogram", out[0], *given)         # (the counts, then each dim's edges)
+    for edges in out[1]:
+        kernel_writes("histogram_edges", edges, *given)
+    return out
 
 
 def _checked_weight(weight, array, points):

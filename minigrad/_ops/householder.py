@@ -13,6 +13,7 @@ from . import result, plain_output
 from .decompositions import named_result, lapack_layout, show_settings
 from .._dtype import cpp_name
 from .._signatures import Signatures, parsed_by
+from ..autograd.kernel_writes import kernel_writes
 
 geqrf_result = named_result("geqrf", ("a", "tau"))
 
@@ -120,7 +121,7 @@ def householder_product(input, tau):
     node = out._grad_fn
     if node is not None:
         node.save_for_backward(input, tau, SavedOutput(out))
-    return out
+    return kernel_writes("householder_product", out, input, tau)
 
 
 def geqrf(input):
@@ -140,8 +141,9 @@ def geqrf(input):
         out_a[b] = h.T
         out_tau[b] = tau
     # (a as LAPACK leaves it, column by column, as PyTorch returns it)
-    return geqrf_result(plain_output(lapack_layout(out_a.reshape(a.shape)), input),
-                        plain_output(out_tau.reshape(batch + (min(m, n),)), input))
+    out = geqrf_result(plain_output(lapack_layout(out_a.reshape(a.shape)), input),
+                       plain_output(out_tau.reshape(batch + (min(m, n),)), input))
+    return kernel_writes("geqrf", out, input)
 
 
 # --- ormqr: multiplying by Q without forming it --------------------------------------------------

@@ -24,6 +24,7 @@ from .._warnings import stacklevel_outside_minigrad
 from .indexing import index_put as _index_put, _check_index_put_dtype, _numpy_index
 from .gather_scatter import index_select
 from .._dtype import cpp_name
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _type_name(dtype):
@@ -121,8 +122,9 @@ def put(input, index, source, accumulate=False):
     else:
         flat[positions] = values
     # (source is saved for its own gradient only, as PyTorch saves it)
-    return result(out, PutBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
-                  accumulate=accumulate)
+    out = result(out, PutBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
+                 accumulate=accumulate)
+    return kernel_writes("put", out, input, index, source)
 
 
 def put_(self, index, source, accumulate=False):
@@ -214,8 +216,9 @@ def index_copy(input, dim, index, source):
     out = input._array.copy()
     _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
     # (source is saved for its own gradient only, as PyTorch saves it)
-    return result(out, IndexCopyBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None), dim=dim,
-                  source_dim=source.ndim, dim_as_given=dim_as_given)
+    out = result(out, IndexCopyBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
+                 dim=dim, source_dim=source.ndim, dim_as_given=dim_as_given)
+    return kernel_writes("index_copy", out, input, index, source)
 
 
 def index_copy_(self, dim, index, source):
@@ -298,7 +301,7 @@ def index_fill(input, dim, index, value):
                      dim_as_given=dim_as_given)
     else:
         out = result(out, IndexFillBackward0, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
-    return keep_zero_steps(out)
+    return kernel_writes("index_fill", keep_zero_steps(out), input, index, value if isinstance(value, Tensor) else None)
 
 
 def index_fill_(self, dim, index, value):
@@ -377,7 +380,8 @@ def index_put(input, indices, values, accumulate=False):
     _check_index_count(input, indices)
     _refuse_empty_dims_indexed(input, indices)
     _check_index_put_dtype(input, values)
-    return _index_put(input, tuple(indices), values, accumulate=accumulate)
+    return kernel_writes("index_put", _index_put(input, tuple(indices), values, accumulate=accumulate), input,
+                         *indices, values)
 
 
 @history_first
@@ -387,7 +391,8 @@ def index_put_method(self, indices, values, accumulate=False):
     _check_index_count(self, indices)
     _refuse_empty_dims_indexed(self, indices)
     _check_index_put_dtype(self, values)
-    return _index_put(self, tuple(indices), values, accumulate=accumulate)
+    return kernel_writes("index_put", _index_put(self, tuple(indices), values, accumulate=accumulate), self,
+                         *indices, values)
 
 
 def index_put_(self, indices, values, accumulate=False):
@@ -485,8 +490,9 @@ def masked_scatter(input, mask, source):
         raise RuntimeError("Number of elements of source < number of ones in mask")
     out = input._array.copy()
     out[where] = source._array.reshape(-1)[:count]
-    return result(out, MaskedScatterBackward0, (input, source), saved=(mask,),
-                  source_sym_sizes=tuple(source.shape))
+    out = result(out, MaskedScatterBackward0, (input, source), saved=(mask,),
+                 source_sym_sizes=tuple(source.shape))
+    return kernel_writes("masked_scatter", out, input, mask, source)
 
 
 def masked_scatter_(self, mask, source):

@@ -280,6 +280,8 @@ def bump_version(tensor):
     here, after its kernel wrote the new values."""
     if _inference_tensors_exist:
         check_inplace_allowed(tensor)
+        if tensor._counts_versions and _State.inference:
+            return                        # (its counter counts changes outside inference mode only)
     tensor._version_counter[0] += 1
 
 

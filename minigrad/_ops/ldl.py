@@ -23,6 +23,7 @@ from . import result, plain_output
 from .decompositions import named_result, _register, lapack_layout, check_matrices
 from .rounding import _NotImplementedBackward
 from .pointwise import _broadcast_error
+from ..autograd.kernel_writes import kernel_writes
 
 linalg_ldl_factor = named_result("linalg_ldl_factor", ("LD", "pivots"))
 linalg_ldl_factor_ex = named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
@@ -158,7 +159,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
     out = linalg_ldl_factor_ex(LD_out, plain_output(pivots, A), plain_output(info, A))
     if check_errors:
         _check_info(name, info)
-    return out
+    return kernel_writes("ldl_factor_ex", out, A)
 
 
 def _check_info(name, info):

@@ -18,6 +18,7 @@ from .._dtype import cpp_name, cpp_type_name
 from .shape import unsafe_view
 from .views import SAVES_OTHER, check_history_kept
 from .pointwise import _broadcast_error, kernel_not_implemented
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _type_name(t):
@@ -185,7 +186,7 @@ def mm(input, mat2):
     if a.dtype != b.dtype or a.dtype.kind == "b":      # (one test for the usual case)
         _check_same_dtype(input, mat2)
         _check_not_bool(input, "addmm_impl_cpu_")
-    out = result(a @ b, MmBackward0, (input, mat2))
+    out = kernel_writes("mm", result(a @ b, MmBackward0, (input, mat2)), input, mat2)
     return _save_operands(_remember_layouts(out, input, mat2), input, mat2)
 
 
@@ -215,11 +216,11 @@ def mv(input, vec):
     if input.ndim == 0:     # PyTorch asks for the matrix's first size, to make addmv's out
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:
-        check_history_kept(input, vec)       # PyTorch records the product before checking it
+        check_history_kept(input, vec, saves=SAVES_OTHER)    # PyTorch records the product before checking it
         # PyTorch computes mv as addmv(out, mat, vec), with a 1-D out
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
-        check_history_kept(input, vec)
+        check_history_kept(input, vec, saves=SAVES_OTHER)
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
@@ -229,7 +230,8 @@ def mv(input, vec):
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{vec_name}, {mat_name}, and {vec_name}")
     _check_not_bool(input, "addmv_impl_cpu")
-    return _save_operands(result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
+    out = kernel_writes("mv", result(input._array @ vec._array, MvBackward0, (input, vec)), input, vec)
+    return _save_operands(out, input, vec)
 
 
 class DotBackward0(Node):
@@ -255,7 +257,7 @@ def dot(input, other):
     _check_tensor(input, "dot")
     _check_tensor(other, "dot")
     if input.ndim != 1 or other.ndim != 1:
-        check_history_kept(input, other)     # PyTorch records the product before checking it
+        check_history_kept(input, other, saves=SAVES_OTHER)     # PyTorch records the product before checking it
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input._array.dtype != other._array.dtype:         # (PyTorch checks dtypes before sizes)
@@ -263,14 +265,14 @@ def dot(input, other):
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     if input.shape[0] != other.shape[0]:
-        check_history_kept(input, other)
+        check_history_kept(input, other, saves=SAVES_OTHER)
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     _check_not_bool(input, "dot")
     out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
-    return _save_operands(out, input, other)
+    return _save_operands(kernel_writes("dot", out, input, other), input, other)
 
 
 def outer(input, vec2):
@@ -338,7 +340,7 @@ def bmm(input, mat2):
             # PyTorch's batched kernel's message
             raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but "
                                f"found {cpp_name(mat2.dtype).capitalize()}")
-    out = result(batched_product(input, mat2), BmmBackward0, (input, mat2))
+    out = kernel_writes("mm", result(batched_product(input, mat2), BmmBackward0, (input, mat2)), input, mat2)
     return _save_operands(out, input, mat2)
 
 
@@ -525,4 +527,5 @@ def addmm(input, mat1, mat2):
     # (alpha and beta: shown as grad_fn._saved_alpha / _saved_beta, as PyTorch's node does)
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2),
                  alpha=1, beta=1)
+    kernel_writes("addmm", out, input, mat1, mat2, beta=1)
     return _save_operands(_remember_layouts(out, mat1, mat2, ("mat1", "mat2"), 1), mat1, mat2)

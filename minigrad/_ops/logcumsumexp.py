@@ -15,6 +15,7 @@ from . import result, save_result
 from .scan import _dim_argument
 from .shape import flip
 from .pointwise import where
+from ..autograd.kernel_writes import kernel_writes
 
 
 class LogcumsumexpBackward0(Node):
@@ -84,4 +85,4 @@ def logcumsumexp(input, dim=None):
         out = np.logaddexp.accumulate(running, axis=dim) if array.ndim else array.copy()
     out = np.array(out, dtype=array.dtype, order="C")
     out = result(out, LogcumsumexpBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
-    return save_result(out, input)       # PyTorch saves self and result
+    return save_result(kernel_writes("logcumsumexp", out, input), input)       # PyTorch saves self and result

@@ -8,13 +8,14 @@ import numpy as np
 from .._tensor import Tensor
 from . import plain_output
 from .pointwise import _broadcast_error, laid_out_as_pytorch, pytorch_steps_of
+from ..autograd.kernel_writes import kernel_writes
 
 
 def logical_not(input):
     """True where ``input`` is 0 (or False). Never recorded."""
     array = input._array
     out = np.asarray(np.logical_not(array))      # (numpy answers a 0-d array with a numpy scalar)
-    return plain_output(laid_out_as_pytorch(out, array), input)
+    return kernel_writes("logical_not", plain_output(laid_out_as_pytorch(out, array), input), input)
 
 
 def _logical(name, ufunc, input, other):

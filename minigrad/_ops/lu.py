@@ -21,6 +21,7 @@ from .decompositions import (lu_factor as lu_factor_arrays, named_result, severa
                              check_floating, check_matrices, push_tangents)
 from .pointwise import _broadcast_error
 from .triangular_solves import solve_triangular
+from ..autograd.kernel_writes import kernel_writes
 
 
 linalg_lu_factor = named_result("linalg_lu_factor", ("LU", "pivots"))
@@ -186,7 +187,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
         return (_packed_tangent(*lu_tangents(P, L, U, ts[0])), None, None)
 
     push_tangents((LU, pivots_out, info_out), (A,), tangents)
-    return linalg_lu_factor_ex(LU, pivots_out, info_out)
+    return kernel_writes("lu_factor_ex", linalg_lu_factor_ex(LU, pivots_out, info_out), A)
 
 
 def lu_factor(A, *, pivot=True):
@@ -228,7 +229,7 @@ def lu(A, *, pivot=True):
         node.save_for_backward(SavedOutput(L_out), P_out, SavedOutput(U_out))
     push_tangents((P_out, L_out, U_out), (A,), lambda ts: (
         None, *lu_tangents(P_out.detach(), L_out.detach(), U_out.detach(), ts[0])))
-    return linalg_lu(P_out, L_out, U_out)
+    return kernel_writes("lu", linalg_lu(P_out, L_out, U_out), A)
 
 
 class LinalgLuSolveBackward0(Node):

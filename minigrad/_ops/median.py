@@ -24,6 +24,7 @@ from .triangular import is_int
 from .reduction import (_extreme_all_backward, _extreme_all_jvp, _extreme_dim_backward,
                         _extreme_dim_jvp, return_types)
 from .views import history_first
+from ..autograd.kernel_writes import kernel_writes
 
 
 class MedianBackward0(Node):
@@ -170,8 +171,9 @@ def median(input, dim=_ALL, keepdim=False):
     Gradient: with ``dim``, grad goes to the element at ``indices``; over all elements it is
     shared evenly among the elements equal to the median.
     """
-    return _median("median", MedianBackward0, MedianBackward1, return_types.median, input,
-                   dim, keepdim, skip_nan=False)
+    out = _median("median", MedianBackward0, MedianBackward1, return_types.median, input,
+                  dim, keepdim, skip_nan=False)
+    return kernel_writes("median" if dim is _ALL else "median_dim", out, input)
 
 
 @history_first
@@ -181,5 +183,6 @@ def nanmedian(input, dim=_ALL, keepdim=False):
 
     Gradient: as for median.
     """
-    return _median("nanmedian", NanmedianBackward0, NanmedianBackward1, return_types.nanmedian,
-                   input, dim, keepdim, skip_nan=True)
+    out = _median("nanmedian", NanmedianBackward0, NanmedianBackward1, return_types.nanmedian,
+                  input, dim, keepdim, skip_nan=True)
+    return kernel_writes("median" if dim is _ALL else "median_dim", out, input)

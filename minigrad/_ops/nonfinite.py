@@ -18,6 +18,7 @@ from ..autograd.graph import Node
 from . import plain_output, result
 from .pointwise import laid_out_as_pytorch
 from .._memory_format import empty_laid_out_like, with_pytorch_steps
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _answer(question, input):
@@ -101,7 +102,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
                            _replacement("neginf", neginf))
     array = input._array
     if array.dtype.kind != "f":             # integers and bools have nothing to replace
-        return result(array.copy(), NanToNumBackward0, (input,), saved=(input,))
+        return kernel_writes("nan_to_num", result(array.copy(), NanToNumBackward0, (input,), saved=(input,)), input)
     # a replacement too large for the dtype becomes inf, as PyTorch's cast does
     with np.errstate(over="ignore"):
         out = np.asarray(np.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf,
@@ -111,7 +112,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
         laid_out = empty_laid_out_like(with_pytorch_steps(input), out.dtype)
         laid_out[...] = out
         out = laid_out
-    return result(out, NanToNumBackward0, (input,), saved=(input,))
+    return kernel_writes("nan_to_num", result(out, NanToNumBackward0, (input,), saved=(input,)), input)
 
 
 def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):

@@ -14,13 +14,14 @@ from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, 
                               with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
-from ..autograd.grad_mode import _State, count_kernel_writes
+from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
 from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import SAVES_BOTH, SAVES_OTHER, check_history_kept
 from .._python_arg_parser import invalid_combination
+from ..autograd.kernel_writes import kernel_writes
 
 _PYTHON_NUMBERS = (int, float, bool)
 
@@ -931,7 +932,8 @@ def pow(input, exponent):
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
             out = _binary(np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
-    return result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
+    out = result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
+    return kernel_writes("pow", out, input, exponent=exponent)
 
 
 def rpow(input, base):
@@ -941,7 +943,7 @@ def rpow(input, base):
     _check_not_bool_power(out)
     # (PyTorch's number ** x is row-major whatever x's layout, unlike x + number)
     out = row_major(out)
-    return save_result(result(out, PowBackward2, (input,), base=base), input)
+    return save_result(kernel_writes("rpow", result(out, PowBackward2, (input,), base=base), input), input)
 
 
 def _check_not_bool_power(array):
@@ -1486,7 +1488,7 @@ def abs(input):
     if input._array.dtype.kind == "b":
         raise kernel_not_implemented("abs_cpu", input)
     out = result(like_its_input(np.abs(input._array), input._array), AbsBackward0, (input,), saved=(input,))
-    return count_kernel_writes(out, (input,), 1)        # (PyTorch's abs goes through abs_out)
+    return kernel_writes("abs", out, input)
 
 
 class SignBackward0(Node):
@@ -1920,9 +1922,9 @@ def nonzero(input, *, as_tuple=False):
     if as_tuple:
         return tuple(_wrap(p.astype(np.int64)) for p in positions)
     if array.ndim == 0:
-        return _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64))
+        return kernel_writes("nonzero", _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64)), input)
     # one row per element, laid out column by column as PyTorch's result is (strides (1, N))
-    return _wrap(np.stack(positions, axis=0).astype(np.int64).T)
+    return kernel_writes("nonzero", _wrap(np.stack(positions, axis=0).astype(np.int64).T), input)
 
 
 def ones_like(t):

@@ -30,6 +30,7 @@ from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
 from .views import check_history_kept
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _check_tensor(value, function, name, position):
@@ -200,18 +201,21 @@ def vdot(input, other):
     _check_tensor(input, "vdot", "input", 1)
     _check_tensor(other, "vdot", "other", 2)
     if input.ndim != 1 or other.ndim != 1:
+        check_history_kept(input, other, saves=((1,), (0,)))     # (recorded, then checked)
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input._array.dtype != other._array.dtype:
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     if input.shape[0] != other.shape[0]:
+        check_history_kept(input, other, saves=((1,), (0,)))
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     _check_not_bool(input, "dot")
     value = result(np.asarray(np.dot(input._array, other._array)), VdotBackward0, (input, other))
+    kernel_writes("vdot", value, input, other)
     node = value._grad_fn
     if node is not None:
         # (each only when the other's gradient needs it, as PyTorch saves them)
@@ -322,4 +326,4 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                       batch1_sym_argsize_0=batch1.shape[0], batch1_sym_argsize_1=batch1.shape[1],
                       batch2_sym_argsize_2=batch2.shape[2])
     _save_operands(recorded, batch1, batch2)
-    return recorded
+    return kernel_writes("addbmm", recorded, input, batch1, batch2)

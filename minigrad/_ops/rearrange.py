@@ -14,6 +14,7 @@ import numpy as np
 from .._tensor import Tensor, _alias, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
+from ..autograd.kernel_writes import kernel_writes
 from . import result
 from .shape import (_make_view, _sizes, cat, contiguous, expand, flip, permute, repeat, reshape,
                     to_dtype, transpose, view, clone)
@@ -109,7 +110,7 @@ def type_as(input, other):
                         f"{type(other).__name__}")
     if input.dtype == other.dtype:
         return input
-    return to_dtype(input, other.dtype)
+    return kernel_writes("to", to_dtype(input, other.dtype), input)
 
 
 @history_first
@@ -184,7 +185,8 @@ def rot90(input, k=1, dims=(0, 1)):
         out = np.swapaxes(np.flip(array, dim0).copy(order="K"), dim0, dim1)
     else:
         out = array.copy(order="K")
-    return result(out, Rot90Backward0, (input,), k=k, dims=(dims[0], dims[1]))
+    out = result(out, Rot90Backward0, (input,), k=k, dims=(dims[0], dims[1]))
+    return kernel_writes("rot90", out, input, turns=turns, dims=(dim0, dim1))
 
 
 def _show_as_pytorch(node_class, settings):

@@ -15,11 +15,11 @@ from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
-from ..autograd.grad_mode import count_kernel_writes
 from .views import history_first
 from .._warnings import stacklevel_outside_minigrad
 from . import result, save_result, numpy_keywords, plain_output, zeros_set_in_place
 from .pointwise import abs, maximum, minimum, sign, sgn, mul_by_number, div_by_number
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _dims(dim, ndim):
@@ -75,14 +75,14 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     if dim is None:
         out = result(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, out_dtype)),
                      SumBackward0, (input,), input_shape=array.shape)
-        return count_kernel_writes(out, (input,), 1)    # (sum_out)
+        return kernel_writes("sum", out, input)
     dims = _dims(dim, array.ndim)
     # PyTorch's reductions give a row-major result whatever the input's layout (row_major);
     # dim=() reduces every dim, as dim=None does (its backward has no dim to unsqueeze)
     out = row_major(np.asarray(_sum_array(array, dims or tuple(range(array.ndim)), keepdim, out_dtype)))
     out = result(out, SumBackward1, (input,), input_shape=array.shape, dims=dims, keepdim=keepdim,
                  dim_as_given=dim)       # (grad_fn._saved_dim shows it)
-    return count_kernel_writes(out, (input,), 1)
+    return kernel_writes("sum", out, input)
 
 
 def _sum_array(array, dims, keepdim, out_dtype):
@@ -146,12 +146,12 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     if dim is None:
         out = result(np.asarray(mean_of(array)), MeanBackward0, (input,),
                      input_shape=array.shape, count=array.size)
-        return count_kernel_writes(out, (input,), 2)    # (sum_out, then div_)
+        return kernel_writes("mean", out, input)
     dims = _dims(dim, array.ndim)      # dim=() reduces every dim, as dim=None does
     count = int(np.prod([array.shape[d] for d in dims or range(array.ndim)])) if array.ndim else 1
     out = result(row_major(np.asarray(mean_of(array, axis=dims or None, keepdims=keepdim))), MeanBackward1, (input,),
                  input_shape=array.shape, dims=dims, keepdim=keepdim, count=count, dim_as_given=dim)
-    return count_kernel_writes(out, (input,), 2)
+    return kernel_writes("mean", out, input)
 
 
 def _mean_array(array, axis=None, keepdims=False):
@@ -293,7 +293,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
                          f"{_normalize_dim(dim, array.ndim)} to have non-zero size.")   # (wrapped)
     if dim is None:
         extreme = np.asarray(numpy_reduce(array))
-        return save_result(count_kernel_writes(result(extreme, all_node, (input,)), (input,), 1), input)
+        return save_result(kernel_writes("max", result(extreme, all_node, (input,)), input), input)
     dim_as_given, dim = dim, _normalize_dim(dim, array.ndim)     # (grad_fn._saved_dim shows it as given)
     axis = dim if array.ndim else None
     indices = np.asarray(numpy_arg(array, axis=axis))
@@ -305,9 +305,7 @@ def _extreme(input, dim, keepdim, numpy_reduce, numpy_arg, all_node, dim_node, r
     out = result(values, dim_node, (input,), saved=(), input_shape=array.shape, dim=dim,
                  keepdim=keepdim, indices=indices, dim_as_given=dim_as_given)
     indices = plain_output(indices.astype(np.int64), input)
-    # (PyTorch's kernel writes kept dims, then squeezes them in place: 2 steps; a 0-d input's 1)
-    writes = 1 if not array.ndim else 0 if keepdim else 2
-    return return_type(count_kernel_writes(out, (input,), writes), count_kernel_writes(indices, (input,), writes))
+    return kernel_writes("max_dim", return_type(out, indices), input, keepdim=keepdim)
 
 
 @history_first
@@ -398,7 +396,7 @@ def amax(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.max(axis=dims, keepdims=keepdim)))
     out = result(values, AmaxBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(count_kernel_writes(out, (input,), 1), input)
+    return save_result(kernel_writes("amax", out, input), input)
 
 
 @history_first
@@ -412,7 +410,7 @@ def amin(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(count_kernel_writes(out, (input,), 1), input)
+    return save_result(kernel_writes("amax", out, input), input)
 
 
 def _index_of_extreme(numpy_function, input, dim, keepdim):
@@ -453,18 +451,20 @@ def argmin(input, dim=None, keepdim=False):
 def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
-        return plain_output(np.asarray(np.all(input._array)), input)
+        return kernel_writes("all", plain_output(np.asarray(np.all(input._array)), input), input)
     axis = _normalize_dim(dim, input.ndim)
-    return plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input)
+    out = plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input)
+    return kernel_writes("all", out, input)
 
 
 @numpy_keywords
 def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
-        return plain_output(np.asarray(np.any(input._array)), input)
+        return kernel_writes("any", plain_output(np.asarray(np.any(input._array)), input), input)
     axis = _normalize_dim(dim, input.ndim)
-    return plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input)
+    out = plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input)
+    return kernel_writes("any", out, input)
 
 
 # --- norm, variance, logsumexp ---------------------------------------------------------------
@@ -608,7 +608,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
     value = row_major(np.asarray(value, dtype=array.dtype))     # (row-major, as every reduction)
     out = result(value, LinalgVectorNormBackward0, (input,), p=p, dims=dims,
                  keepdim=keepdim, input_shape=array.shape, all_dims=dim is None, dim_as_given=dim)
-    return save_result(out, input)
+    return save_result(kernel_writes("vector_norm", out, input, all_dims=dim is None), input)
 
 
 def _reduces_contiguous_last_dims(array, dims):
@@ -842,8 +842,7 @@ def var(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     out = result(value, VarBackward0, (input,), saved=(input,), dims=dims, keepdim=keepdim,
                  count=count, correction=correction, input_shape=input._array.shape,
                  all_dims=dim is None, dim_as_given=dim, correction_as_given=correction_as_given)
-    # (PyTorch's kernel writes a result of one element with a copy of its own)
-    return count_kernel_writes(out, (input,), 1 if out._array.size == 1 else 0)
+    return kernel_writes("var", out, input)
 
 
 @history_first
@@ -859,7 +858,7 @@ def std(input, dim=NO_DIM, unbiased=None, keepdim=False, correction=None):
     out = result(value, StdBackward0, (input,), dims=dims, keepdim=keepdim, count=count,
                  correction=correction, input_shape=input._array.shape, all_dims=dim is None,
                  dim_as_given=dim, correction_as_given=correction_as_given)
-    return save_result(count_kernel_writes(out, (input,), 1 if out._array.size == 1 else 0), input)
+    return save_result(kernel_writes("var", out, input), input)
 
 
 class LogsumexpBackward0(Node):
@@ -910,7 +909,7 @@ def logsumexp(input, dim, keepdim=False):
     value = np.asarray(value, dtype=array.dtype, order="C")
     out = result(value, LogsumexpBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=array.shape, dim_as_given=dim_as_given)
-    return save_result(count_kernel_writes(out, (input,), 1), input)
+    return save_result(kernel_writes("logsumexp", out, input), input)
 
 
 _ = builtins  # the builtins sum/min/max are shadowed above on purpose (minigrad.sum, ...)

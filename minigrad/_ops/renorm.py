@@ -20,6 +20,7 @@ from .views import history_first
 from . import result
 from .pointwise import where, mul_by_number, add_number
 from .reduction import vector_norm_gradient
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _norms(array, p, dims):
@@ -70,8 +71,9 @@ def renorm(input, p, dim, maxnorm):
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     dims = tuple(d for d in range(input.ndim) if d != dim)
     out = np.asarray(array * _factor(input, p, dims, maxnorm), order="C")
-    return result(out, RenormBackward0, (input,), saved=(input,), p=p, maxnorm=maxnorm,
-                  dim_as_given=dim_as_given, _dims=dims)
+    out = result(out, RenormBackward0, (input,), saved=(input,), p=p, maxnorm=maxnorm,
+                 dim_as_given=dim_as_given, _dims=dims)
+    return kernel_writes("renorm", out, input)
 
 
 def _check_arguments(input, p, maxnorm):

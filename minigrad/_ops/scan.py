@@ -11,7 +11,7 @@ from .. import _dtype, _vectorized_loop
 from .._tensor import _wrap, _normalize_dim
 from .._memory_format import row_major
 from ..autograd.graph import Node
-from ..autograd.grad_mode import _State, count_kernel_writes
+from ..autograd.grad_mode import _State
 from ..autograd.function import _FuncTransforms
 from .views import history_first
 from . import result, save_result, zeros_set_in_place
@@ -19,6 +19,7 @@ from .shape import flip, cat, stack
 from .indexing import _slice
 from .._python_arg_parser import invalid_combination
 from ..autograd.forward_ad import jvp_from_backward, _DualLevel
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _reverse_cumsum(grad, dim):
@@ -67,7 +68,7 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     running = np.float64 if np.dtype(out_dtype) == np.float32 else out_dtype
     out = np.cumsum(array, axis=dim if array.ndim else None, dtype=running).reshape(array.shape)
     out = np.asarray(out, dtype=out_dtype, order="C")   # contiguous whatever the input's layout
-    return result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
+    return kernel_writes("cumsum", result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given), input)
 
 
 # --- cumprod ------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     out_array = np.cumprod(array, axis=dim if array.ndim else None, dtype=running).astype(out_dtype)
     out_array = np.asarray(out_array.reshape(array.shape), order="C")     # contiguous, as in PyTorch
     out = result(out_array, CumprodBackward0, (input,), dim=dim, dim_as_given=dim_as_given)
-    return save_result(out, input)       # PyTorch saves self and result
+    return save_result(kernel_writes("cumprod", out, input), input)       # PyTorch saves self and result
 
 
 # --- prod ---------------------------------------------------------------------------------
@@ -283,7 +284,7 @@ def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
             array, axis=dim if array.ndim else None, keepdims=keepdim and array.ndim > 0, dtype=out_dtype)
         out = result(row_major(np.asarray(out_array)), ProdBackward1, (input,), dim=dim, keepdim=keepdim,
                      dim_as_given=dim_as_given)
-    return save_result(count_kernel_writes(out, (input,), 1), input)       # PyTorch saves self and result
+    return save_result(kernel_writes("prod", out, input), input)       # PyTorch saves self and result
 
 
 def narrow(input, dim, start, length):

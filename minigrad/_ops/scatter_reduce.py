@@ -29,6 +29,7 @@ from .gather_scatter import _scatter_checks, _positions, _src_values, gather, sc
 from .gather_scatter import index_select, index_add
 from .index_ops import index_fill
 from .pointwise import where
+from ..autograd.kernel_writes import kernel_writes
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 # what each reduction starts from when the place's own value is left out
@@ -198,6 +199,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     _reduce_into(out, places, np.asarray(_src_values(src, index)), reduce, include_self, out.shape)
     recorded = result(out, ScatterReduceBackward0, (input, src), dim=dim, dim_as_given=dim_as_given,
                       reduce=reduce, include_self=include_self, _index=index)
+    kernel_writes("scatter_reduce", recorded, input, index, src, reduce=reduce, include_self=include_self)
     return _save_for_reduce_backward(recorded, index, input, src)
 
 

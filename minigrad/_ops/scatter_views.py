@@ -18,6 +18,7 @@ from . import result
 from .shape import select
 from .einsum import diagonal
 from .indexing import _slice, SliceBackwardBackward0
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _check_src(name, src):
@@ -108,8 +109,9 @@ def select_scatter(input, src, dim, index):
     position = (slice(None),) * dim + (index % size,)
     _check_src_size(src, input._array[position].shape)
     values, memory = _scattered(input, src, position)
-    return _with_storage(result(values, SelectScatterBackward0, (input, src),
-                                dim=dim, index=index, dim_as_given=dim_as_given), memory)
+    out = _with_storage(result(values, SelectScatterBackward0, (input, src),
+                               dim=dim, index=index, dim_as_given=dim_as_given), memory)
+    return kernel_writes("select_scatter", out, input, src)
 
 
 # --- slice_scatter ---------------------------------------------------------------------------
@@ -153,9 +155,10 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     position = (slice(None),) * dim + (slice(start, end, step),)
     _check_src_size(src, input._array[position].shape)
     values, memory = _scattered(input, src, position)
-    return _with_storage(result(values, SliceScatterBackward0, (input, src),
-                                dim=dim, start=start, end=end, step=step, position=position,
-                                dim_as_given=dim_as_given), memory)
+    out = _with_storage(result(values, SliceScatterBackward0, (input, src),
+                               dim=dim, start=start, end=end, step=step, position=position,
+                               dim_as_given=dim_as_given), memory)
+    return kernel_writes("slice_scatter", out, input, src)
 
 
 # --- diagonal_scatter ------------------------------------------------------------------------
@@ -197,9 +200,10 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     view = diagonal(out, offset, dim1, dim2)            # checks the dims, as PyTorch does
     _check_src_size(src, view.shape)
     view._array[...] = src._array                       # writes into out's memory
-    return _with_storage(result(out._array, DiagonalScatterBackward0, (input, src), offset=offset,
-                                dim1=_normalize_dim(dim1, input.ndim), dim2=_normalize_dim(dim2, input.ndim),
-                                dim1_as_given=dim1, dim2_as_given=dim2, src_shape=tuple(view.shape)), memory)
+    out = _with_storage(result(out._array, DiagonalScatterBackward0, (input, src), offset=offset,
+                               dim1=_normalize_dim(dim1, input.ndim), dim2=_normalize_dim(dim2, input.ndim),
+                               dim1_as_given=dim1, dim2_as_given=dim2, src_shape=tuple(view.shape)), memory)
+    return kernel_writes("diagonal_scatter", out, input, src)
 
 
 # --- narrow_copy -----------------------------------------------------------------------------

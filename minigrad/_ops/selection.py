@@ -14,6 +14,7 @@ from .views import history_first
 from . import result, plain_output, zeros_set_in_place
 from .reduction import return_types, _extreme_dim_backward, _extreme_dim_jvp
 from .scan import _dim_argument
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _return_type(name):
@@ -139,7 +140,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     def kth(row):
         return _quick_select(row, k - 1)
     out = _picked(input, dim, keepdim, "kthvalue", kth, KthvalueBackward0, return_types.kthvalue)
-    return shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
+    out = shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
+    return kernel_writes("kthvalue", out, input)
 
 
 def _sorted_as_std_sort(row):
@@ -220,7 +222,8 @@ def mode(input, dim=-1, keepdim=False):
                 run = 0
         return best
     out = _picked(input, dim, keepdim, "mode", most_frequent, ModeBackward0, return_types.mode)
-    return shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
+    out = shrunk_to_0d(out, 1 if input.ndim else 0)      # (the kept dim: see shrunk_to_0d)
+    return kernel_writes("mode", out, input)
 
 
 # --- cummax and cummin ----------------------------------------------------------------------
@@ -289,7 +292,8 @@ def cummax(input, dim=None):
 
     Gradient: each grad[k] goes to the element that was the maximum at k.
     """
-    return _running(input, dim, "cummax", np.greater, CummaxBackward0, return_types.cummax)
+    return kernel_writes("cummax", _running(input, dim, "cummax", np.greater, CummaxBackward0, return_types.cummax),
+                         input)
 
 
 @history_first
@@ -298,7 +302,8 @@ def cummin(input, dim=None):
 
     Gradient: each grad[k] goes to the element that was the minimum at k.
     """
-    return _running(input, dim, "cummin", np.less, CumminBackward0, return_types.cummin)
+    return kernel_writes("cummin", _running(input, dim, "cummin", np.less, CumminBackward0, return_types.cummin),
+                         input)
 
 
 def _show_as_pytorch(node_class, settings):

@@ -13,7 +13,8 @@ from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, attach_outputs, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
-from ..autograd.grad_mode import _State, count_kernel_writes
+from ..autograd.grad_mode import _State
+from ..autograd.kernel_writes import kernel_writes
 from ..autograd.function import _FuncTransforms
 from .._functorch import batched_levels, warn_no_batching_rule
 from . import result, numpy_keywords, plain_output, batched_as
@@ -596,8 +597,9 @@ def repeat(input, *repeats):
         bad = next(n for n in out_shape if n < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {out_shape}")
     # (PyTorch's result is row-major; numpy's tile of nothing to tile keeps the input's layout)
-    return result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
-                  input_shape=input._array.shape)
+    out = result(row_major(np.tile(input._array, repeats)), RepeatBackward0, (input,), repeats=repeats,
+                 input_shape=input._array.shape)
+    return kernel_writes("repeat", out, input, repeats=repeats)
 
 
 class FlipBackward0(Node):
@@ -624,9 +626,11 @@ def flip(input, dims):
     axes = dims if input._array.ndim else ()
     if not input._array.size:     # (numpy lays out a new empty array its own way; PyTorch as clone())
         copy = copy_in_format(with_pytorch_steps(input), preserve_format)
-        return keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims, dims_as_given=dims_as_given))
-    return result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims,
-                  dims_as_given=dims_as_given)
+        out = keep_zero_steps(result(copy, FlipBackward0, (input,), dims=dims, dims_as_given=dims_as_given))
+    else:
+        out = result(np.flip(input._array, axes).copy(order="K"), FlipBackward0, (input,), dims=dims,
+                     dims_as_given=dims_as_given)
+    return kernel_writes("flip", out, input, dims=axes)
 
 
 # --- joining and splitting --------------------------------------------------------------------
@@ -902,7 +906,7 @@ def clone(input, *, memory_format=preserve_format):
     unless ``memory_format`` asks for another)."""
     check_memory_format("clone", memory_format)
     out = result(copy_in_format(with_pytorch_steps(input), memory_format), CloneBackward0, (input,))
-    count_kernel_writes(out, (input,), 1)        # (PyTorch's clone copy_()s into new memory)
+    kernel_writes("clone", out, input)
     return keep_zero_steps(out) if memory_format is preserve_format else out
 
 
@@ -989,7 +993,8 @@ def new_zeros(input, *size, dtype=None, requires_grad=False):
     Inside vmap, new_zeros, new_ones and new_full of a batched tensor are batched too, as
     in PyTorch (new_tensor's are not: they hold the data given)."""
     _check_size_given("new_zeros", size)
-    return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    out = batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    return kernel_writes("new_zeros", out, input)
 
 
 def new_empty(input, *size, dtype=None, requires_grad=False):
@@ -1002,18 +1007,21 @@ def new_empty(input, *size, dtype=None, requires_grad=False):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
             raise TypeError(f"new_empty(): argument 'size' (position 1) must be tuple of ints, not "
                             f"{type(value).__name__}")
-    return new_zeros(input, *size, dtype=dtype, requires_grad=requires_grad)
+    _check_size_given("new_empty", size)
+    return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
 
 def new_ones(input, *size, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with 1, with this tensor's dtype unless ``dtype`` (no history)."""
     _check_size_given("new_ones", size)
-    return batched_as(ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    out = batched_as(ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    return kernel_writes("new_ones", out, input)
 
 
 def new_full(input, size, fill_value, dtype=None, requires_grad=False):
     """A new tensor of ``size`` filled with ``fill_value``, with this tensor's dtype unless ``dtype`` (no history)."""
-    return batched_as(full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    out = batched_as(full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
+    return kernel_writes("new_full", out, input)
 
 
 def new_tensor(input, data, dtype=None, requires_grad=False):
@@ -1075,7 +1083,8 @@ def masked_fill_copy(input, mask, value):
         except ValueError:
             check_history_kept(input)
             raise _broadcast_error(mask, input) from None
-        return result(out, MaskedFillBackward1, (input, value), saved=(mask,))
+        return kernel_writes("masked_fill", result(out, MaskedFillBackward1, (input, value), saved=(mask,)),
+                             input, mask, value)
     try:
         # PyTorch fills a contiguous copy, whatever the input's layout
         out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
@@ -1083,7 +1092,7 @@ def masked_fill_copy(input, mask, value):
     except ValueError:
         check_history_kept(input)
         raise _broadcast_error(mask, input) from None
-    return result(out, MaskedFillBackward0, (input,), saved=(mask,))
+    return kernel_writes("masked_fill", result(out, MaskedFillBackward0, (input,), saved=(mask,)), input, mask)
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

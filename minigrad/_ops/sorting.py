@@ -12,9 +12,9 @@ from .views import history_first
 from .._signatures import Signatures
 from . import result, numpy_keywords, plain_output, zeros_set_in_place
 from .reduction import return_types
-from ..autograd.grad_mode import count_kernel_writes
 from .._selection import topk_order, sort_order
 from .._memory_format import empty_laid_out_like, keep_zero_steps, preserve_format, copy_in_format, with_pytorch_steps
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _sort_result(return_types._ValuesIndices):
@@ -187,8 +187,7 @@ def _sort(input, dim=-1, descending=False, *, stable=None, stable_given=None):
 def _written_by_the_kernel(values, indices, input):
     """sort's (values, indices): of an inference tensor outside inference mode, PyTorch's kernel
     writes both through the dispatcher once (values copied in, indices filled): version 1."""
-    return return_types.sort(count_kernel_writes(values, (input,), 1),
-                             count_kernel_writes(indices, (input,), 1))
+    return kernel_writes("sort", return_types.sort(values, indices), input)
 
 
 @history_first
@@ -217,7 +216,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if array.ndim == 0:        # one value: itself, recorded as topk
         out = result(array.copy(), TopkBackward0, (input,), saved=(), dim=0, self_sym_sizes=(),
                      indices=_wrap(np.zeros((), dtype=np.int64)), dim_as_given=dim_as_given)
-        return return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input))
+        return kernel_writes("topk", return_types.topk(out, plain_output(np.zeros((), dtype=np.int64), input)), input)
     order = np.ascontiguousarray(
         np.moveaxis(_topk_order(np.moveaxis(array, dim, -1), k, largest, sorted), -1, dim))
     values = np.take_along_axis(array, order, axis=dim)
@@ -282,7 +281,7 @@ def roll(input, shifts, dims=None):
             raise RuntimeError(
                 f"shifts and dimensions must align. shifts: {len(shifts_tuple)}, dims:0")
         if input.ndim == 1 and not input._array.size:     # (flattening keeps a vector itself)
-            return _copy_of_empty(input, shifts_tuple, None, ())
+            return kernel_writes("roll", _copy_of_empty(input, shifts_tuple, None, ()), input)
         out = np.roll(input._array.reshape(-1), shifts_tuple[0]).reshape(input._array.shape)
         return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=None, dims_as_given=())
     dims_tuple = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
@@ -293,7 +292,7 @@ def roll(input, shifts, dims=None):
                            f"dims:{len(dims_tuple)}")
     dims_as_given, dims_tuple = dims_tuple, tuple(_normalize_dim(d, input.ndim) for d in dims_tuple)
     if not input._array.size:
-        return _copy_of_empty(input, shifts_tuple, dims_tuple, dims_as_given)
+        return kernel_writes("roll", _copy_of_empty(input, shifts_tuple, dims_tuple, dims_as_given), input)
     # PyTorch's result is contiguous whatever the input's layout (numpy's keeps it)
     out = np.asarray(np.roll(input._array, shifts_tuple, axis=dims_tuple), order="C")
     return result(out, RollBackward0, (input,), shifts=shifts_tuple, dims=dims_tuple,

@@ -17,6 +17,7 @@ from . import result, plain_output
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
                              zeros_if_none, solve, _register, show_settings, push_tangents,
                              lapack_layout, refuse_half)
+from ..autograd.kernel_writes import kernel_writes
 
 
 linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -201,7 +202,7 @@ def eigh(A, UPLO="L"):
     """``torch.linalg.eigh``: eigenvalues (ascending) and orthonormal eigenvectors of a
     symmetric matrix, read from its lower (``UPLO='L'``) or upper triangle.
     Gradient: V (diag(grad_L) + F o (V^T grad_V)) V^T."""
-    return linalg_eigh(*_eigh_node(A, UPLO, "linalg.eigh"))
+    return kernel_writes("eigh", linalg_eigh(*_eigh_node(A, UPLO, "linalg.eigh")), A)
 
 
 def eigvalsh(A, UPLO="L"):
@@ -277,7 +278,7 @@ def qr(A, mode="reduced"):
     if mode != "r":
         push_tangents((Q_out, R_out), (A,), lambda tangents: _qr_tangents(Q_out.detach(), R_out.detach(),
                                                                          tangents[0], A))
-    return linalg_qr(Q_out, R_out)
+    return kernel_writes("qr", linalg_qr(Q_out, R_out), A, mode=mode)
 
 
 def _qr_tangents(Q, R, A_t, A=None):
@@ -401,7 +402,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     else:
         S = np.linalg.svd(A._array, compute_uv=False)
     rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
-    return plain_output(np.asarray(rank, dtype=np.int64), A)
+    return kernel_writes("matrix_rank", plain_output(np.asarray(rank, dtype=np.int64), A), A)
 
 
 # --- lstsq -------------------------------------------------------------------------------------
@@ -514,7 +515,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     push_tangents((X,), (A, B), lambda tangents: (_lstsq_tangent(A, B, tangents, rcond, vector_case),))
     rank_out = plain_output(np.asarray(rank if driver != "gels" else np.zeros((0,)), dtype=np.int64), A)
     values = S if driver in ("gelsd", "gelss") else np.zeros((0,))
-    return linalg_lstsq(X, R, rank_out, plain_output(np.asarray(values, dtype=dtype), A))
+    return kernel_writes("lstsq", linalg_lstsq(X, R, rank_out, plain_output(np.asarray(values, dtype=dtype), A)), A, B)
 
 
 # --- matrix_exp --------------------------------------------------------------------------------
@@ -560,7 +561,7 @@ def matrix_exp(A):
     check_matrices("linalg.matrix_exp", A)
     out = result(np.ascontiguousarray(_exp_arrays(A._array)), LinalgMatrixExpBackward0, (A,),
                  saved=(A,))
-    return out
+    return kernel_writes("matrix_exp", out, A)
 
 
 show_settings(LinalgSvdBackward0, full_matrices="full_matrices",

@@ -29,6 +29,7 @@ from .pointwise import div_by_number, mul_by_number
 from .reduction import (NO_DIM, _correction_shown, _variance, _var_backward, _mean_array,
                         variance_arguments, _welford)
 from .._memory_format import row_major
+from ..autograd.kernel_writes import kernel_writes
 
 
 # --- var_mean and std_mean ---------------------------------------------------------------
@@ -142,7 +143,8 @@ def var_mean(input, dim=NO_DIM, unbiased=None, keepdim=False, *, correction=None
 
     Gradient: var's and mean's added up (one node, VarMeanBackward0, with two outputs).
     """
-    return _spread_and_mean("var_mean", VarMeanBackward0, input, dim, unbiased, keepdim, correction)
+    out = _spread_and_mean("var_mean", VarMeanBackward0, input, dim, unbiased, keepdim, correction)
+    return kernel_writes("var_mean", out, input)
 
 
 @history_first
@@ -151,7 +153,8 @@ def std_mean(input, dim=NO_DIM, unbiased=None, keepdim=False, *, correction=None
 
     Gradient: std's and mean's added up (one node, StdMeanBackward0, with two outputs).
     """
-    return _spread_and_mean("std_mean", StdMeanBackward0, input, dim, unbiased, keepdim, correction)
+    out = _spread_and_mean("std_mean", StdMeanBackward0, input, dim, unbiased, keepdim, correction)
+    return kernel_writes("var_mean", out, input)
 
 
 # --- quantile ------------------------------------------------------------------------------

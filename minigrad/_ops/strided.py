@@ -21,6 +21,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import AsStridedBackward0, history_first
 from . import result
 from .shape import _make_view
+from ..autograd.kernel_writes import kernel_writes
 
 
 # --- the storage behind a tensor ---------------------------------------------------------------
@@ -255,4 +256,4 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
                       storage_offset_as_given=storage_offset, input_shape=tuple(input.shape),
                       input_strides=input.stride())
     recorded.__dict__["_storage_memory"] = copy
-    return recorded
+    return kernel_writes("as_strided_scatter", recorded, input, src)

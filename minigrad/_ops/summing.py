@@ -20,6 +20,7 @@ from . import numpy_keywords, plain_output, result
 from .nonfinite import isnan
 from .reduction import _dims, _expand_back
 from .views import history_first
+from ..autograd.kernel_writes import kernel_writes
 
 
 class NansumBackward0(Node):
@@ -74,8 +75,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     # new row-major memory, with the steps PyTorch gives size-1 dimensions too
     out = np.empty(np.shape(summed), dtype=out_dtype)
     out[...] = summed
-    return result(out, NansumBackward0, (input,), saved=(input,), dim=dim, keepdim=keepdim,
-                  _dims=dims)
+    out = result(out, NansumBackward0, (input,), saved=(input,), dim=dim, keepdim=keepdim, _dims=dims)
+    return kernel_writes("nansum", out, input)      # (an empty result, then nansum's out= variant)
 
 
 @history_first

@@ -15,6 +15,7 @@ from .decompositions import (check_matrices, check_floating, show_settings, lapa
                              named_result, _register, several_results, warn_once, push_tangents)
 from .pointwise import _broadcast_error
 from .._signatures import Signatures, parsed_by
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
@@ -59,7 +60,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     value = _triangular_solve_arrays(A._array, B._array, upper, left, unitriangular)
     out = result(lapack_layout(value.astype(A._array.dtype, copy=False)), LinalgSolveTriangularBackward0,
                  (A, B), upper=upper, left=left, unitriangular=unitriangular)
-    return save_result(out, A)
+    return save_result(kernel_writes("solve_triangular", out, A, B), A)
 
 
 class CholeskySolveBackward0(Node):
@@ -97,7 +98,7 @@ def cholesky_solve(input, input2, upper=False):
     if isinstance(node, CholeskySolveBackward0):
         from . import SavedOutput
         node.save_for_backward(input2, SavedOutput(out), input)
-    return out
+    return kernel_writes("cholesky_solve", out, input, input2)
 
 
 class CholeskyInverseBackward0(Node):
@@ -121,7 +122,7 @@ def cholesky_inverse(input, upper=False):
     value = np.linalg.inv(A)
     out = result(lapack_layout(value.astype(input._array.dtype, copy=False)), CholeskyInverseBackward0, (input,),
                  upper=upper)
-    return save_result(out, input)
+    return save_result(kernel_writes("cholesky_inverse", out, input), input)
 
 
 show_settings(LinalgSolveTriangularBackward0, left="left", unitriangular="unitriangular", upper="upper")
@@ -231,7 +232,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
         node.save_for_backward(A, b, SavedOutput(X))
     push_tangents((X, copy), (b, A), lambda ts: _triangular_solve_tangents(
         b, A, X.detach(), ts, upper, transpose, unitriangular))
-    return triangular_solve_result(X, copy)
+    return kernel_writes("triangular_solve", triangular_solve_result(X, copy), input, A)
 
 
 _TRIANGULAR_SOLVE_METHOD = Signatures(

@@ -21,6 +21,7 @@ from . import result
 from .._tensor import _wrap
 from .pointwise import (_cosh_array, _float_ufunc, _sinh_array, add_number, mul_by_number, rsqrt,
                         sub, sub_number)
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _unary(ufunc, node_class, input, saved=True):
@@ -229,14 +230,16 @@ class Rad2DegBackward0(Deg2RadBackward0):
 
 def deg2rad(input):
     """Angles in degrees turned into radians (times pi / 180). Gradient: grad * pi / 180."""
-    return _unary(lambda array: array * np.asarray(Deg2RadBackward0.factor, array.dtype),
-                  Deg2RadBackward0, input, saved=False)
+    out = _unary(lambda array: array * np.asarray(Deg2RadBackward0.factor, array.dtype),
+                 Deg2RadBackward0, input, saved=False)
+    return kernel_writes("deg2rad", out, input)       # (an empty result, then deg2rad's out= variant)
 
 
 def rad2deg(input):
     """Angles in radians turned into degrees (times 180 / pi). Gradient: grad * 180 / pi."""
-    return _unary(lambda array: array * np.asarray(Rad2DegBackward0.factor, array.dtype),
-                  Rad2DegBackward0, input, saved=False)
+    out = _unary(lambda array: array * np.asarray(Rad2DegBackward0.factor, array.dtype),
+                 Rad2DegBackward0, input, saved=False)
+    return kernel_writes("rad2deg", out, input)       # (an empty result, then rad2deg's out= variant)
 
 
 # numpy's names, which PyTorch also has

@@ -28,6 +28,7 @@ from .views import AsStridedBackward0
 from .strided import as_strided
 from .rounding import _NotImplementedBackward
 from .._tensor import _normalize_dim
+from ..autograd.kernel_writes import kernel_writes
 
 
 # (PyTorch's names end in _copy: not Python's usual spelling of a class)
@@ -147,7 +148,7 @@ def _copied(views):
 def _copy_of(view_function, name):
     """``name`` (e.g. ``permute_copy``): ``view_function``'s result, copied."""
     def copy_function(input, *args, **kwargs):
-        return _copied([view_function(input, *args, **kwargs)])[0]
+        return kernel_writes(name, _copied([view_function(input, *args, **kwargs)])[0], input)
     copy_function.__name__ = copy_function.__qualname__ = name
     copy_function.__doc__ = (
         f"``torch.{name}``: what ``{view_function.__name__}`` gives, as a new contiguous tensor "
@@ -159,7 +160,7 @@ def _copy_of(view_function, name):
 def _pieces_copy(view_function, name):
     """``name`` (``split_copy``, ...): the pieces ``view_function`` gives, each copied."""
     def copy_function(input, *args, **kwargs):
-        return tuple(_copied(view_function(input, *args, **kwargs)))
+        return kernel_writes(name, tuple(_copied(view_function(input, *args, **kwargs))), input)
     copy_function.__name__ = copy_function.__qualname__ = name
     copy_function.__doc__ = (
         f"``torch.{name}``: the pieces ``{view_function.__name__}`` gives, each a new contiguous "
@@ -226,7 +227,7 @@ def split_with_sizes_copy(input, split_sizes, dim=0):
     contiguous tensor (not a view).
 
     Gradient: the pieces' gradients joined back along ``dim`` (SplitWithSizesBackward0_copy)."""
-    return tuple(_copied(split(input, list(split_sizes), dim)))
+    return kernel_writes("split_copy", tuple(_copied(split(input, list(split_sizes), dim))), input)
 
 
 class _DetachCopyBackward(_NotImplementedBackward):
@@ -244,7 +245,7 @@ def detach_copy(input):
     records it for an input that requires grad, with a node whose backward refuses to run
     (``derivative for aten::detach_copy is not implemented``)."""
     from . import result
-    return result(np.array(input._array, order="C"), _DetachCopyBackward, (input,))
+    return kernel_writes("detach_copy", result(np.array(input._array, order="C"), _DetachCopyBackward, (input,)), input)
 
 
 # --- unsafe_split, unsafe_chunk: the pieces of split and chunk, not treated as views ---------------

@@ -266,27 +266,10 @@ def check_not_inference(values):
 
 
 def check_inplace_allowed(tensor):
-    """Outside inference mode, an inference tensor may not change in place."""
-    if tensor._is_inference and not _State.inference:
+    """Outside inference mode, an inference tensor may not change in place (but for the
+    ``detach()`` of one made outside inference mode: PyTorch gives it a version counter)."""
+    if tensor._is_inference and not _State.inference and not tensor._counts_versions:
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
-
-
-def count_kernel_writes(out, inputs, writes):
-    """``out``, its version raised by ``writes`` if all ``inputs`` are inference tensors and
-    inference mode is off; returns ``out``.
-
-    Why: such a call reaches PyTorch's kernel without passing its autograd layer (inference
-    tensors carry none), but the kernel's new result is a normal tensor, so each in-place step
-    the kernel takes on it through the dispatcher (``resize_``, an ``out=`` call, ``div_``)
-    counts a version, as a user's would. ``writes`` is how many such steps PyTorch's CPU kernel
-    takes: 1 for ``sum`` (``sum_out``), ``clone`` (``copy_``), ``abs`` (``abs_out``), ``amax``,
-    ``amin``, ``prod``, ``logsumexp``, ``max()``, ``min()`` and adaptive average pooling
-    (``resize_``), and for ``var`` and ``std`` of one element; 2 for ``mean`` (``sum_out``, then
-    ``div_``) and for ``max(dim)``, ``min(dim)`` (values and indices written with the dim kept,
-    then squeezed in place; 0 with ``keepdim=True``)."""
-    if _inference_tensors_exist and not _State.inference and all(t._is_inference for t in inputs):
-        out._version_counter[0] += writes
-    return out
 
 
 class _Multithreading:

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _lined_up(array, expand, total_dims):
@@ -77,7 +78,8 @@ def bilinear(input1, input2, weight, bias=None):
     output_size = tuple(input1.shape[:-1]) + (weight.shape[0],)
     flat1 = input1.reshape(-1, input1.shape[-1])
     flat2 = input2.reshape(-1, input2.shape[-1])
-    output = _trilinear(flat1, weight, flat2, (1, 3), (0,), (1, 2), (2, 3)).reshape(output_size)
+    output = kernel_writes("trilinear", _trilinear(flat1, weight, flat2, (1, 3), (0,), (1, 2), (2, 3)),
+                           flat1, weight, flat2).reshape(output_size)
     if bias is not None:
         output = output + bias
     return output

@@ -42,6 +42,7 @@ from ..autograd.graph import Node
 from .._warnings import stacklevel_outside_minigrad
 from ._padding import constant_pad_nd
 from ._size_arguments import check_int_tuples, check_tensor, int_tuple_error
+from ..autograd.kernel_writes import kernel_writes
 
 
 # --- im2col and col2im: the one numpy helper pair everything below uses ----------------------------
@@ -453,8 +454,9 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     array = np.ascontiguousarray(array.astype(input._array.dtype, copy=False))
     # (PyTorch shows a missing bias's sizes as (0,))
     bias_sizes = tuple(bias.shape) if bias is not None else (0,)
-    return result(array, ConvolutionBackward0, (input, weight, bias), saved=(input, weight),
-                  bias_sym_sizes_opt=bias_sizes, **s)
+    out = result(array, ConvolutionBackward0, (input, weight, bias), saved=(input, weight),
+                 bias_sym_sizes_opt=bias_sizes, **s)
+    return kernel_writes("convolution", out, input, weight, bias, transposed=transposed)
 
 
 # --- conv1d, conv2d: unbatched input, padding='same'/'valid' --------------------------------------

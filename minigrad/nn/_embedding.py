@@ -18,6 +18,7 @@ from .._ops.inplace import bump_version
 from .._tensor import Tensor, _wrap
 from .._creation import zeros
 from .. import _dtype
+from ..autograd.kernel_writes import kernel_writes
 
 _SETTINGS_KEPT_AS["EmbeddingBackward0"] = {
     # (no padding_idx is kept as -1, shown as the unsigned 64-bit number of the same bits)
@@ -134,11 +135,11 @@ def one_hot(tensor, num_classes=-1):
     if array.size == 0:
         if num_classes == -1:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        return _wrap(np.zeros(array.shape + (num_classes,), dtype=np.int64))
+        return kernel_writes("one_hot", _wrap(np.zeros(array.shape + (num_classes,), dtype=np.int64)), tensor)
     if array.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
         num_classes = int(array.max()) + 1
     elif array.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return _wrap((array[..., None] == np.arange(num_classes)).astype(np.int64))
+    return kernel_writes("one_hot", _wrap((array[..., None] == np.arange(num_classes)).astype(np.int64)), tensor)

@@ -12,6 +12,7 @@ from .._ops.pointwise import kernel_not_implemented
 from ..autograd.graph import Node
 from ._convolution import im2col, col2im, _padded, _unpadded, _shown_size
 from ._size_arguments import check_tensor
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _pairs_of(value):
@@ -76,9 +77,10 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     columns = windows.reshape(array.shape[0], array.shape[1] * kernel[0] * kernel[1], blocks[0] * blocks[1])
     if input.ndim == 3:
         columns = columns[0]
-    return result(np.ascontiguousarray(columns), Im2ColBackward0, (input,), dilation=dilation, kernel_size=kernel,
-                  padding=padding, self_sym_argsize_minus_1=spatial[1], self_sym_argsize_minus_2=spatial[0],
-                  stride=stride)
+    out = result(np.ascontiguousarray(columns), Im2ColBackward0, (input,), dilation=dilation, kernel_size=kernel,
+                 padding=padding, self_sym_argsize_minus_1=spatial[1], self_sym_argsize_minus_2=spatial[0],
+                 stride=stride)
+    return kernel_writes("unfold", out, input)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -112,6 +114,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     image = _unpadded(col2im(windows, padded_shape, kernel, stride, dilation, blocks), padding)
     if input.ndim == 2:
         image = image[0]
-    return result(np.ascontiguousarray(image), Col2ImBackward0, (input,), dilation=dilation, kernel_size=kernel,
-                  padding=padding, stride=stride)
+    out = result(np.ascontiguousarray(image), Col2ImBackward0, (input,), dilation=dilation, kernel_size=kernel,
+                 padding=padding, stride=stride)
+    return kernel_writes("fold", out, input)
 

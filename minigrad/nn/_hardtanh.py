@@ -17,6 +17,7 @@ from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented
                               threshold_backward)
 from .._ops.inplace import apply_inplace, memory_order
 from .._tensor import _wrap
+from ..autograd.kernel_writes import kernel_writes
 
 
 class HardtanhBackward0(Node):
@@ -155,7 +156,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
         raise ValueError("min_val cannot be greater than max_val")
     if inplace:
         return apply_inplace(input, lambda t: _hardtanh(t, min_val, max_val))
-    return _hardtanh(input, min_val, max_val)
+    return kernel_writes("hardtanh", _hardtanh(input, min_val, max_val), input)
 
 
 def hardtanh_(input, min_val=-1, max_val=1):

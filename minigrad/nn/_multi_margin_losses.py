@@ -23,6 +23,7 @@ from .._tensor import _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype
 from ._margin_losses import reduction_of
 from ._soft_margin_loss import _ReductionAsNumber
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _forward_ad_refused(operation):
@@ -182,8 +183,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         if reduction == "mean":
             total = total / n_rows
         values = np.asarray(total, dtype=input._array.dtype)
-    return result(values, MultiMarginLossBackward0, (input,), saved=(input, target, weight),
-                  p=p, margin=margin, reduction=reduction)
+    out = result(values, MultiMarginLossBackward0, (input,), saved=(input, target, weight),
+                 p=p, margin=margin, reduction=reduction)
+    return kernel_writes("multi_margin_loss", out, input, target, weight)
 
 
 # --- multilabel_margin_loss ----------------------------------------------------------------------
@@ -289,8 +291,9 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         values = np.asarray(total, dtype=dtype)
     is_target = _wrap(marks.reshape(target.shape) if input.numel() else
                       np.zeros(target.shape, dtype=dtype))
-    return result(values, MultilabelMarginLossBackward0, (input,), saved=(input, target, is_target),
-                  reduction=reduction)
+    out = result(values, MultilabelMarginLossBackward0, (input,), saved=(input, target, is_target),
+                 reduction=reduction)
+    return kernel_writes("multilabel_margin_loss", out, input, target)
 
 
 __all__ = ["multi_margin_loss", "multilabel_margin_loss"]

@@ -19,6 +19,7 @@ from .._tensor import Tensor
 from .._ops import result, zeros_set_in_place
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ._size_arguments import int_tuple_error
+from ..autograd.kernel_writes import kernel_writes
 
 
 # --- constant padding -------------------------------------------------------------------------
@@ -69,7 +70,8 @@ def constant_pad_nd(input, pad, value=0):
     out = np.full(shape, value, dtype=array.dtype)
     if all(s.start < s.stop for s in source if s != slice(None)):
         out[tuple(target)] = array[tuple(source)]
-    return result(out, ConstantPadNdBackward0, (input,), amounts=tuple(pad))
+    return kernel_writes("constant_pad_nd", result(out, ConstantPadNdBackward0, (input,), amounts=tuple(pad)), input,
+                         pad=pad)
 
 
 # --- reflect and replicate: each output reads one input position per dim -----------------------

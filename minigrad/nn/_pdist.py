@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from .._ops.rounding import _NotImplementedBackward
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _pairs(n):
@@ -100,5 +101,5 @@ def pdist(input, p=2):
     out = result(np.asarray(values, dtype=x.dtype), PdistBackward0, (input,), p=float(p))
     if out._grad_fn is not None:
         out._grad_fn.save_for_backward(input, out)
-    return out
+    return kernel_writes("pdist", out, input)
 

@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from .._ops.rounding import _NotImplementedBackward
+from ..autograd.kernel_writes import kernel_writes
 
 
 def _rearranged(view, shape):
@@ -83,8 +84,9 @@ def pixel_shuffle(input, upscale_factor):
             "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
             f"of upscale_factor, but input.size(-3)={channels} is not divisible by "
             f"{upscale_factor * upscale_factor}")
-    return result(_shuffle_pixels(input._array, upscale_factor), PixelShuffleBackward0, (input,),
-                  upscale_factor=upscale_factor)
+    out = result(_shuffle_pixels(input._array, upscale_factor), PixelShuffleBackward0, (input,),
+                 upscale_factor=upscale_factor)
+    return kernel_writes("pixel_shuffle", out, input)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -96,8 +98,9 @@ def pixel_unshuffle(input, downscale_factor):
             raise RuntimeError(
                 f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                 f"input.size({axis})={size} is not divisible by {downscale_factor}")
-    return result(_unshuffle_pixels(input._array, downscale_factor), PixelUnshuffleBackward0,
-                  (input,), downscale_factor=downscale_factor)
+    out = result(_unshuffle_pixels(input._array, downscale_factor), PixelUnshuffleBackward0,
+                 (input,), downscale_factor=downscale_factor)
+    return kernel_writes("pixel_unshuffle", out, input)
 
 
 class ChannelShuffleBackward0(Node):
@@ -130,8 +133,8 @@ def _shuffled_channels(input, groups):
 
 def channel_shuffle(input, groups):
     """Mix the channels of ``groups`` groups: channel j of group i moves to place j * groups + i."""
-    return result(_shuffled_channels(input, groups), ChannelShuffleBackward0, (input,),
-                  groups=groups)
+    return kernel_writes("channel_shuffle", result(_shuffled_channels(input, groups), ChannelShuffleBackward0,
+                                                   (input,), groups=groups), input)
 
 
 def native_channel_shuffle(input, groups):

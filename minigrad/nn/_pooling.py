@@ -27,9 +27,9 @@ from .._ops.pointwise import kernel_not_implemented, relu, sign
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
-from ..autograd.grad_mode import count_kernel_writes
 from ._convolution import im2col, col2im
 from ._size_arguments import check_int_tuples, check_tensor
+from ..autograd.kernel_writes import kernel_writes
 
 
 _COUNT = {2: "two", 3: "three"}
@@ -704,7 +704,7 @@ def _adaptive_avg_pool(input, sizes):
         values[(Ellipsis,) + cell] = total
     node = AdaptiveAvgPool2DBackward0 if dims == 2 else AdaptiveAvgPool3DBackward0
     out = result(values, node, (input,), saved=(input,))
-    return count_kernel_writes(out, (input,), 1)      # (PyTorch's kernel resize_()s its result)
+    return kernel_writes("adaptive_avg_pool", out, input)
 
 
 def adaptive_avg_pool2d(input, output_size):

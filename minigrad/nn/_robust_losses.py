@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from .._tensor import _wrap, shrunk_to_0d
+from ..autograd.kernel_writes import kernel_writes
 
 
 class _RobustLossBackward:
@@ -212,8 +213,9 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     z = np.abs(d)
     losses = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(d.dtype, copy=False)
     # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
-    return shrunk_to_0d(result(F._reduce(losses, reduction), SmoothL1LossBackward0, (input, target),
-                               saved=(input, target), reduction=reduction, beta=beta, _count=d.size),
+    out = result(F._reduce(losses, reduction), SmoothL1LossBackward0, (input, target),
+                 saved=(input, target), reduction=reduction, beta=beta, _count=d.size)
+    return shrunk_to_0d(kernel_writes("smooth_l1_loss", out, input, target, reduction=reduction),
                         (d.shape or (0,))[0])
 
 

@@ -24,6 +24,7 @@ from .._tensor import Tensor, _wrap, shrunk_to_0d
 from .._creation import ones_like
 from .._dtype import result_type, scalar_type_name, from_numpy_dtype
 from .._warnings import stacklevel_outside_minigrad
+from ..autograd.kernel_writes import kernel_writes
 
 _REDUCTIONS = ("none", "mean", "sum")      # PyTorch's Reduction enum: 0, 1, 2
 
@@ -150,5 +151,5 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         from .functional import _reduce          # (functional.py imports this file)
         losses = _reduce(losses, reduction)     # (in PyTorch's order of additions)
     # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
-    return shrunk_to_0d(result(losses, SoftMarginLossBackward0, (input,), saved=(input, target),
-                               reduction=reduction), first_size)
+    out = result(losses, SoftMarginLossBackward0, (input,), saved=(input, target), reduction=reduction)
+    return shrunk_to_0d(kernel_writes("soft_margin_loss", out, input, target), first_size)

@@ -35,6 +35,7 @@ from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy, _nll_sum, _softmax_kernel
+from ..autograd.kernel_writes import kernel_writes
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -248,8 +249,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     diff = _difference_in(_loss_dtype(input, target, "mse_cpu"), input, target)
     value = _reduce(diff * diff, reduction)
     # (PyTorch reduces the losses in the same tensor: indexing reads their first size, see shrunk_to_0d)
-    return shrunk_to_0d(result(value, MseLossBackward0, (input, target), saved=(input, target),
-                               reduction=reduction, _count=diff.size), (diff.shape or (0,))[0])
+    out = result(value, MseLossBackward0, (input, target), saved=(input, target), reduction=reduction,
+                 _count=diff.size)
+    return shrunk_to_0d(kernel_writes("mse_loss", out, input, target, reduction=reduction), (diff.shape or (0,))[0])
 
 
 # --- binary cross-entropy (binary_cross_entropy itself: nn/_binary_cross_entropy.py) -----------
