@@ -141,3 +141,21 @@ def test_norm_checks(torch, name, shape, dx, sizes, dtypes):
             return outcome(lambda: F.rms_norm(x, (3,), params[0]))
         return outcome(lambda: F.instance_norm(x, None, None, *params))
     assert run(minigrad) == run(torch)
+
+
+# --- comparisons ----------------------------------------------------------------------------
+
+CLOSE_CASES = list(itertools.product(["allclose", "isclose"], ["float32", "float64", "int64", "bool"],
+                                     ["float32", "float64", "int64", "bool", "number"], [(2,), (3,), (2, 2)],
+                                     [{}, {"rtol": -1.0}, {"equal_nan": True}]))
+
+
+@pytest.mark.parametrize("name, da, db, shape, settings", CLOSE_CASES)
+def test_closeness_checks(torch, name, da, db, shape, settings):
+    """allclose is isclose(...).all(): the same dtype, tolerances and shapes are required."""
+    def run(lib):
+        other = 1.0 if db == "number" else ones(lib, shape, db)
+        result = outcome(lambda: getattr(lib, name)(ones(lib, (2,), da), other, **settings))
+        value = getattr(lib, name)(ones(lib, (2,), da), other, **settings) if result == "ok" else None
+        return result, (value if isinstance(value, bool) or value is None else value.tolist())
+    assert run(minigrad) == run(torch)

@@ -1100,7 +1100,10 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if _FuncTransforms.vmaps and batched_levels((input, other)):   # one True/False for a batch?
         raise RuntimeError("vmap over torch.allclose isn't supported yet. Please file an issue at "
                            "https://github.com/pytorch/pytorch/issues if you need this feature.")
-    return bool(np.allclose(input._array, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    if not isinstance(other, Tensor):
+        raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    # PyTorch's allclose is isclose(...).all(): its checks too (the same dtype, tolerances >= 0)
+    return bool(isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)._array.all())
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
