@@ -1121,7 +1121,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError(f"{scalar_type_name(input.dtype)} did not match {scalar_type_name(other.dtype)}")
     for name, value in (("rtol", rtol), ("atol", atol)):
         if value < 0:
-            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {value}")
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {float(value):g}")
     try:
         close = np.asarray(a == b)
         np.broadcast_shapes(a.shape, b.shape)
