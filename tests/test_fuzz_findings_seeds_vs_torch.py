@@ -527,3 +527,25 @@ def test_kron_of_an_inference_tensor(torch, fn):
 ])
 def test_elementwise_in_place_checks_shapes_first(torch, fn):
     assert_same(fn, torch)
+
+
+# dot, vdot, mv and linalg.cross record the product first, saving each input for the other's
+# gradient: an inference tensor is refused before the kernel checks sizes, dims and dtypes
+@pytest.mark.parametrize("fn", [
+    lambda L, x, w: L.dot(w, x.reshape(-1)), lambda L, x, w: L.dot(x.reshape(-1), w),
+    lambda L, x, w: L.dot(w, x), lambda L, x, w: L.dot(w, x.reshape(-1).double()),
+    lambda L, x, w: L.vdot(w, x.reshape(-1)), lambda L, x, w: L.vdot(x, w),
+    lambda L, x, w: L.mv(x, w), lambda L, x, w: L.mv(w.reshape(1, 3), x.reshape(-1)),
+    lambda L, x, w: L.mv(w.sum(), x.reshape(-1)),
+    lambda L, x, w: L.linalg.cross(w, x.reshape(-1)), lambda L, x, w: L.linalg.cross(x, w),
+    lambda L, x, w: L.linalg.cross(w, x.reshape(-1).double()),
+    lambda L, x, w: L.linalg.cross(w, w.detach(), dim=2),
+    lambda L, x, w: L.dot(w, w.detach()),
+])
+def test_products_save_an_inference_factor_before_checking(torch, fn):
+    def run(L):
+        w = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with L.inference_mode():
+            x = L.ones(1, 2) * 1
+        return fn(L, x, w)
+    assert_same(run, torch)

@@ -1949,6 +1949,9 @@ def test_random_programs_match_pytorch(torch, program):
     # clamp with tensor bounds saves all three before it broadcasts the bounds
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("binary", "clamp_both_t", (1, 0), False, False)],
+    # dot (like vdot, mv and linalg.cross) saves an inference factor before it checks the sizes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "dot", (0, 1), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
