@@ -549,3 +549,32 @@ def test_products_save_an_inference_factor_before_checking(torch, fn):
             x = L.ones(1, 2) * 1
         return fn(L, x, w)
     assert_same(run, torch)
+
+
+# multi_margin_loss and multilabel_margin_loss of a batch of no rows: PyTorch's kernels return
+# before they look at the dtypes or compute anything, so a reduced loss is new memory whose value
+# is undefined (compared here by shape, dtype and node only), and backward has nothing to do
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("loss", [
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0, dtype=L.long), p=2, weight=L.ones(2), reduction=r),
+    lambda F, L, x, r: F.multilabel_margin_loss(x, L.empty(0, 2, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x.detach().long(), L.empty(0, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0, dtype=L.long), weight=L.ones(2).double(), reduction=r),
+    lambda F, L, x, r: F.multilabel_margin_loss(x.detach().long(), L.empty(0, 2, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multilabel_margin_loss(x, L.empty(0, 2), reduction=r),
+])
+def test_margin_losses_of_no_rows(torch, loss, reduction):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.empty(0, 2, requires_grad=True)
+        try:
+            out = loss(L.nn.functional, L, x, reduction)
+            if out.requires_grad:
+                out.sum().backward()
+            seen.append((tuple(out.shape), str(out.dtype), type(out.grad_fn).__name__,
+                         None if x.grad is None else tuple(x.grad.shape)))
+        except Exception as error:
+            seen.append((type(error).__name__, str(error).splitlines()[0]))
+    assert seen[0] == seen[1]
