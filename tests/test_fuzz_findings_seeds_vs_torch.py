@@ -578,3 +578,26 @@ def test_margin_losses_of_no_rows(torch, loss, reduction):
         except Exception as error:
             seen.append((type(error).__name__, str(error).splitlines()[0]))
     assert seen[0] == seen[1]
+
+
+# two-input elementwise operations (and their in-place forms) settle the result's shape before
+# they pick a kernel for the dtype or check that the result casts into self: shapes that don't
+# broadcast are refused first; gcd_ and lcm_ run gcd's and lcm's kernels
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                                  "bitwise_right_shift", "gcd", "lcm", "igamma", "igammac", "nextafter",
+                                  "hypot", "logaddexp", "fmod", "remainder"])
+@pytest.mark.parametrize("in_place", [False, True])
+@pytest.mark.parametrize("dtypes", [("long", "float"), ("float", "long"), ("bool", "bool"),
+                                    ("long", "long"), ("bool", "double")])
+def test_binary_operations_refuse_shapes_before_dtypes(torch, name, in_place, dtypes):
+    def run(L):
+        x = L.tensor([1, 0]).to(getattr(L, dtypes[0]))
+        y = L.ones(2, 3).to(getattr(L, dtypes[1]))
+        return getattr(x, name + "_")(y) if in_place else getattr(L, name)(x, y)
+    assert_same(run, torch)
+
+
+@pytest.mark.parametrize("fn", [lambda L: L.ones(2).gcd_(L.ones(1)), lambda L: L.ones(2).lcm_(L.ones(1)),
+                                lambda L: L.tensor([True]).gcd_(L.tensor([True]))])
+def test_gcd_and_lcm_in_place_name_their_kernels(torch, fn):
+    assert_same(fn, torch)
