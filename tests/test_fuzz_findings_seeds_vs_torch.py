@@ -601,3 +601,15 @@ def test_binary_operations_refuse_shapes_before_dtypes(torch, name, in_place, dt
                                 lambda L: L.tensor([True]).gcd_(L.tensor([True]))])
 def test_gcd_and_lcm_in_place_name_their_kernels(torch, fn):
     assert_same(fn, torch)
+
+
+# linspace and logspace of no value or one are filled without PyTorch's kernel, which has no
+# bool version: a bool result is allowed there (True for a start that isn't 0)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.linspace(0.5, 1.5, 1, dtype=L.bool), lambda L: L.linspace(0, 1, 1, dtype=L.bool),
+    lambda L: L.linspace(0, 1, 0, dtype=L.bool), lambda L: L.linspace(0, 1, 2, dtype=L.bool),
+    lambda L: L.logspace(0, 1, 1, dtype=L.bool), lambda L: L.logspace(0, 1, 0, dtype=L.bool),
+    lambda L: L.logspace(0, 1, 3, dtype=L.bool), lambda L: L.linspace(-3, 1, 1, dtype=L.bool),
+])
+def test_linspace_of_one_bool(torch, fn):
+    assert_same(fn, torch)
