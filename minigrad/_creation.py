@@ -336,8 +336,11 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
         raise invalid_combination("linspace", (start, end), {})
     if isinstance(steps, (int, np.integer)) and steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    _refuse_dtype("linspace_cpu", _float_dtype(dtype), "b")
-    return _leaf(evenly_spaced(start, end, steps, np.dtype(_float_dtype(dtype))), requires_grad)
+    numpy_dtype = np.dtype(_float_dtype(dtype))
+    if steps <= 1 and numpy_dtype.kind == "b":      # (PyTorch fills these without its kernel)
+        return _leaf(np.full(steps, bool(start)), requires_grad)
+    _refuse_dtype("linspace_cpu", numpy_dtype, "b")
+    return _leaf(evenly_spaced(start, end, steps, numpy_dtype), requires_grad)
 
 
 # the C++ type names in PyTorch's "value cannot be converted" message
@@ -603,7 +606,8 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     numpy_dtype = np.dtype(_float_dtype(dtype))
-    _refuse_dtype("logspace_cpu", numpy_dtype, "b")
+    if steps > 1:               # (PyTorch fills no value or one without its kernel)
+        _refuse_dtype("logspace_cpu", numpy_dtype, "b")
     with np.errstate(over="ignore", invalid="ignore"):
         if steps == 1:
             exponents = np.array([start], dtype=np.float64)

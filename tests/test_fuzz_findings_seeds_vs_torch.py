@@ -527,3 +527,89 @@ def test_kron_of_an_inference_tensor(torch, fn):
 ])
 def test_elementwise_in_place_checks_shapes_first(torch, fn):
     assert_same(fn, torch)
+
+
+# dot, vdot, mv and linalg.cross record the product first, saving each input for the other's
+# gradient: an inference tensor is refused before the kernel checks sizes, dims and dtypes
+@pytest.mark.parametrize("fn", [
+    lambda L, x, w: L.dot(w, x.reshape(-1)), lambda L, x, w: L.dot(x.reshape(-1), w),
+    lambda L, x, w: L.dot(w, x), lambda L, x, w: L.dot(w, x.reshape(-1).double()),
+    lambda L, x, w: L.vdot(w, x.reshape(-1)), lambda L, x, w: L.vdot(x, w),
+    lambda L, x, w: L.mv(x, w), lambda L, x, w: L.mv(w.reshape(1, 3), x.reshape(-1)),
+    lambda L, x, w: L.mv(w.sum(), x.reshape(-1)),
+    lambda L, x, w: L.linalg.cross(w, x.reshape(-1)), lambda L, x, w: L.linalg.cross(x, w),
+    lambda L, x, w: L.linalg.cross(w, x.reshape(-1).double()),
+    lambda L, x, w: L.linalg.cross(w, w.detach(), dim=2),
+    lambda L, x, w: L.dot(w, w.detach()),
+])
+def test_products_save_an_inference_factor_before_checking(torch, fn):
+    def run(L):
+        w = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with L.inference_mode():
+            x = L.ones(1, 2) * 1
+        return fn(L, x, w)
+    assert_same(run, torch)
+
+
+# multi_margin_loss and multilabel_margin_loss of a batch of no rows: PyTorch's kernels return
+# before they look at the dtypes or compute anything, so a reduced loss is new memory whose value
+# is undefined (compared here by shape, dtype and node only), and backward has nothing to do
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("loss", [
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0, dtype=L.long), p=2, weight=L.ones(2), reduction=r),
+    lambda F, L, x, r: F.multilabel_margin_loss(x, L.empty(0, 2, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x.detach().long(), L.empty(0, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0), reduction=r),
+    lambda F, L, x, r: F.multi_margin_loss(x, L.empty(0, dtype=L.long), weight=L.ones(2).double(), reduction=r),
+    lambda F, L, x, r: F.multilabel_margin_loss(x.detach().long(), L.empty(0, 2, dtype=L.long), reduction=r),
+    lambda F, L, x, r: F.multilabel_margin_loss(x, L.empty(0, 2), reduction=r),
+])
+def test_margin_losses_of_no_rows(torch, loss, reduction):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.empty(0, 2, requires_grad=True)
+        try:
+            out = loss(L.nn.functional, L, x, reduction)
+            if out.requires_grad:
+                out.sum().backward()
+            seen.append((tuple(out.shape), str(out.dtype), type(out.grad_fn).__name__,
+                         None if x.grad is None else tuple(x.grad.shape)))
+        except Exception as error:
+            seen.append((type(error).__name__, str(error).splitlines()[0]))
+    assert seen[0] == seen[1]
+
+
+# two-input elementwise operations (and their in-place forms) settle the result's shape before
+# they pick a kernel for the dtype or check that the result casts into self: shapes that don't
+# broadcast are refused first; gcd_ and lcm_ run gcd's and lcm's kernels
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                                  "bitwise_right_shift", "gcd", "lcm", "igamma", "igammac", "nextafter",
+                                  "hypot", "logaddexp", "fmod", "remainder"])
+@pytest.mark.parametrize("in_place", [False, True])
+@pytest.mark.parametrize("dtypes", [("long", "float"), ("float", "long"), ("bool", "bool"),
+                                    ("long", "long"), ("bool", "double")])
+def test_binary_operations_refuse_shapes_before_dtypes(torch, name, in_place, dtypes):
+    def run(L):
+        x = L.tensor([1, 0]).to(getattr(L, dtypes[0]))
+        y = L.ones(2, 3).to(getattr(L, dtypes[1]))
+        return getattr(x, name + "_")(y) if in_place else getattr(L, name)(x, y)
+    assert_same(run, torch)
+
+
+@pytest.mark.parametrize("fn", [lambda L: L.ones(2).gcd_(L.ones(1)), lambda L: L.ones(2).lcm_(L.ones(1)),
+                                lambda L: L.tensor([True]).gcd_(L.tensor([True]))])
+def test_gcd_and_lcm_in_place_name_their_kernels(torch, fn):
+    assert_same(fn, torch)
+
+
+# linspace and logspace of no value or one are filled without PyTorch's kernel, which has no
+# bool version: a bool result is allowed there (True for a start that isn't 0)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.linspace(0.5, 1.5, 1, dtype=L.bool), lambda L: L.linspace(0, 1, 1, dtype=L.bool),
+    lambda L: L.linspace(0, 1, 0, dtype=L.bool), lambda L: L.linspace(0, 1, 2, dtype=L.bool),
+    lambda L: L.logspace(0, 1, 1, dtype=L.bool), lambda L: L.logspace(0, 1, 0, dtype=L.bool),
+    lambda L: L.logspace(0, 1, 3, dtype=L.bool), lambda L: L.linspace(-3, 1, 1, dtype=L.bool),
+])
+def test_linspace_of_one_bool(torch, fn):
+    assert_same(fn, torch)

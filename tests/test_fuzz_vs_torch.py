@@ -402,7 +402,9 @@ UNARY = {
     "cross_entropy_weight": lambda L, x: L.nn.functional.cross_entropy(x, _labels(L, x), weight=_class_weights(L, x)),
     "nll_loss_weight_none": lambda L, x: L.nn.functional.nll_loss(x, _labels(L, x), weight=_class_weights(L, x),
                                                                   reduction="none"),
-    "F_multi_margin": lambda L, x: L.nn.functional.multi_margin_loss(x, _labels(L, x)) if x.ndim in (1, 2) else x * 1,
+    # (of no rows, the losses unreduced: PyTorch's kernel leaves a reduced loss unwritten memory)
+    "F_multi_margin": lambda L, x: L.nn.functional.multi_margin_loss(
+        x, _labels(L, x), reduction="none" if x.shape[:1] == (0,) else "mean") if x.ndim in (1, 2) else x * 1,
     "F_soft_margin_self": lambda L, x: L.nn.functional.soft_margin_loss(x, (x.detach() > 0).to(x.dtype) * 2 - 1),
     "F_hinge_embedding_self": lambda L, x: L.nn.functional.hinge_embedding_loss(x, (x.detach() > 0).to(x.dtype) * 2 - 1),
     "F_poisson_nll_self": lambda L, x: L.nn.functional.poisson_nll_loss(x, x.detach().abs()),
@@ -1983,6 +1985,19 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("grad", "grad", (0,), True, False), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "F_adaptive_avg_pool1d", (0,), True, False), ("binary", "dot", (0, 1), False, False)],
+    # dot (like vdot, mv and linalg.cross) saves an inference factor before it checks the sizes
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("binary", "dot", (0, 1), False, False)],
+    # multi_margin_loss of no rows: PyTorch's kernel returns before it computes (or checks dtypes)
+    [("leaf", (), 0, False, True), ("unary", "combinations", (0,), False, False),
+     ("unary", "F_multi_margin", (1,), False, False), ("backward", "backward", (2,), False, False)],
+    # x.nextafter_(y) of shapes that don't broadcast: the shapes are refused before the dtypes
+    [("leaf", (2, 3), 0, False, True), ("unary", "argmin", (0,), True, False),
+     ("inplace_binary", "nextafter_", (1, 0), True, False)],
+    # linspace of one bool (cross_entropy's class weights in a bool input's dtype): filled with
+    # start, without the kernel that has no bool version
+    [("leaf", (), 0, False, True), ("unary", "isclose", (0,), True, False),
+     ("unary", "cross_entropy_weight", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -336,7 +336,9 @@ def bits(array):
         if array.dtype in (np.float32, np.float64) else array
 
 
-def assert_same_tensor(where, ours, theirs, tolerance):
+def assert_same_tensor(where, ours, theirs, tolerance, scale=1.0):
+    """The same dtype, shape, flag and values (to ``tolerance``, its absolute part times
+    ``scale``; or to the bit)."""
     assert (ours is None) == (theirs is None), f"{where}: {ours} vs {theirs}"
     if theirs is None:
         return
@@ -345,7 +347,8 @@ def assert_same_tensor(where, ours, theirs, tolerance):
     assert ours.requires_grad == theirs.requires_grad, f"{where}: requires_grad"
     a, b = ours.detach().numpy(), theirs.detach().numpy()
     if tolerance and a.dtype.kind == "f":
-        np.testing.assert_allclose(a, b, err_msg=where, **TOLERANCES[tolerance])
+        rtol, atol = TOLERANCES[tolerance]["rtol"], TOLERANCES[tolerance]["atol"]
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol * scale, err_msg=where)
     else:
         assert np.array_equal(bits(a), bits(b)), f"{where}:\n{a!r}\n{b!r}"
 
@@ -387,9 +390,18 @@ def assert_same_state(ours, theirs, tolerance):
     ours_parameters = list(ours.model.named_parameters())
     theirs_parameters = list(theirs.model.named_parameters())
     assert [n for n, _ in ours_parameters] == [n for n, _ in theirs_parameters], "parameter names"
+    # Before batch norm, a bias's gradient (and others) is mathematically 0: the sum over the
+    # batch of terms as large as the model's largest gradients, which cancel. Batch norm of a
+    # few float32 samples close together magnifies the rounding of the matrix products before
+    # it into those terms (by 180 for two samples near 0.5 and 0.0056 apart), so the sum's
+    # rounding is measured against the largest gradient.
+    scale = 1.0
+    if tolerance == "batch_norm":
+        scale = max([1.0] + [float(abs(p.grad.detach().numpy()).max(initial=0))
+                             for _, p in theirs_parameters if p.grad is not None])
     for (name, a), (_, b) in zip(ours_parameters, theirs_parameters):
         assert_same_tensor(name, a, b, tolerance)
-        assert_same_tensor(name + ".grad", a.grad, b.grad, tolerance)
+        assert_same_tensor(name + ".grad", a.grad, b.grad, tolerance, scale)
     assert ours.model.training == theirs.model.training
     assert_same_value("buffers", dict(ours.model.named_buffers()),
                       dict(theirs.model.named_buffers()), tolerance)
@@ -499,6 +511,9 @@ KNOWN_PROGRAMS = [
     # ... into a model with batch norm: the checkpoint (another module at "1") lacks
     # num_batches_tracked, which batch norm then keeps as it is (an older layout of its state)
     known(layers=["batch_norm"], steps=[("reload_other_model", 0)]),
+    # three linear layers before batch norm of 2 samples 0.0056 apart: the biases' gradients,
+    # mathematically 0, are sums of terms near 8.7 that cancel (1.4e-4 against 6e-7)
+    known(layers=["linear", "linear", "batch_norm"], steps=[("forward_backward", 0), ("forward_backward", 0)]),
 ]
 
 

@@ -15,7 +15,7 @@ from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result, save_result, zeros_set_in_place
-from .pointwise import _binary, _operand_arrays, kernel_not_implemented, pow, rpow
+from .pointwise import _binary, _operand_arrays, check_shapes_fit, kernel_not_implemented, pow, rpow
 from .views import SAVES_BOTH
 from .rounding import _NotImplementedBackward
 
@@ -67,6 +67,7 @@ def hypot(input, other):
     _other_must_be_tensor("hypot", other)
     dtype = result_type(input, other)
     if dtype.kind != "f":
+        check_shapes_fit(input, other)
         raise kernel_not_implemented("hypot_cpu", _wrap(np.empty(0, dtype)))
     out = result(_binary(_hypot_array, input, other), HypotBackward0, (input, other))
     # (each input is saved for its own gradient only, as PyTorch saves it)

@@ -21,7 +21,7 @@ from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from .._python_arg_parser import invalid_combination
 from . import plain_output
-from .pointwise import _binary, kernel_not_implemented, laid_out_as_pytorch
+from .pointwise import _binary, check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch
 
 _NUMBERS = (bool, int, float, np.number, np.bool_)
 
@@ -45,6 +45,7 @@ def _elementwise(kernel, function, input, other, allow_bool=True):
     """``function(a, b)`` on the arrays of ``input`` and ``other`` in their common dtype."""
     dtype = result_type(input, other)
     if dtype.kind == "f" or (dtype.kind == "b" and not allow_bool):
+        check_shapes_fit(input, other)
         raise _kernel_error(kernel, dtype)
 
     def in_common_dtype(a, b):
@@ -133,15 +134,14 @@ def _method(name):
 
 def check_castable(name, tensor, other):
     """An in-place result is written in ``tensor``'s dtype: PyTorch refuses first a result type
-    that does not fit (a float into an integer tensor, an integer into a bool one), after an
-    ``other`` that broadcasts ``tensor`` to a larger shape (its loop settles the shape first)."""
+    that does not fit (a float into an integer tensor, an integer into a bool one), after shapes
+    that don't broadcast or an ``other`` that broadcasts ``tensor`` to a larger shape (its loop
+    settles the shape first)."""
     from .inplace import check_result_fits      # (inplace.py builds on this package)
     shape = tensor._array.shape
     if isinstance(other, Tensor):
-        try:
-            shape = np.broadcast_shapes(tensor._array.shape, other._array.shape)
-        except ValueError:
-            pass                              # (the operation's own broadcast error comes later)
+        check_shapes_fit(tensor, other)
+        shape = np.broadcast_shapes(tensor._array.shape, other._array.shape)
     check_result_fits(tensor, shape, result_type(tensor, other))
 
 

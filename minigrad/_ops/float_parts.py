@@ -19,7 +19,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result, plain_output, save_result, zeros_set_in_place
 from .bitwise import _kernel_error
-from .pointwise import _binary, _float_ufunc, like_its_input, mul_by_number, pow, where
+from .pointwise import _binary, _float_ufunc, check_shapes_fit, like_its_input, mul_by_number, pow, where
 from .reduction import return_types
 from ..autograd.kernel_writes import kernel_writes
 
@@ -174,6 +174,7 @@ def nextafter(input, other):
     from .._dtype import result_type
     dtype = result_type(input, other)
     if dtype.kind != "f":
+        check_shapes_fit(input, other)
         raise _kernel_error("nextafter_cpu", dtype)
     out = _binary(lambda a, b: np.nextafter(np.asarray(a, dtype), np.asarray(b, dtype)), input, other,
                   ((1,), ()))

@@ -21,7 +21,7 @@ from .._tensor import Tensor, _wrap
 from . import result
 from .bitwise import _kernel_error, binary_method, binary_method_in_place
 from .gamma import lgamma
-from .pointwise import _binary, exp, log, sub_number
+from .pointwise import _binary, check_shapes_fit, exp, log, sub_number
 
 _lgamma_scalar = np.frompyfunc(math.lgamma, 1, 1)
 
@@ -122,6 +122,7 @@ def _incomplete(name, upper, input, other, position=2):
                         f"{type(other).__name__}")
     dtype = result_type(input, other)
     if dtype.kind != "f":
+        check_shapes_fit(input, other)
         raise _kernel_error(f"{'igammac' if upper else 'igamma'}_cpu", dtype)
     out = _binary(lambda a, x: _igamma64(a, x, upper).astype(dtype), input, other, ((), (0, 1)))
     node = IgammacBackward0 if upper else IgammaBackward0

@@ -213,7 +213,10 @@ def mv(input, vec):
     """
     _check_tensor(input, "mv")
     _check_tensor(vec, "mv")
+    # PyTorch records the product, saving each input for the other's gradient (an inference
+    # tensor can't be saved), before its kernel checks the arguments
     if input.ndim == 0:     # PyTorch asks for the matrix's first size, to make addmv's out
+        check_history_kept(input, vec, saves=SAVES_OTHER)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:
         check_history_kept(input, vec, saves=SAVES_OTHER)    # PyTorch records the product before checking it
@@ -225,6 +228,7 @@ def mv(input, vec):
             f"size mismatch, got input ({input.shape[0] if input.ndim else ''}), mat "
             f"({'x'.join(map(str, input.shape))}), vec ({'x'.join(map(str, vec.shape))})")
     if input._array.dtype != vec._array.dtype:
+        check_history_kept(input, vec, saves=SAVES_OTHER)
         vec_name, mat_name = cpp_name(vec.dtype).capitalize(), cpp_name(input.dtype).capitalize()
         # PyTorch computes mv as addmv(out, mat, vec), with out of the vector's dtype
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
@@ -256,11 +260,14 @@ def dot(input, other):
     """
     _check_tensor(input, "dot")
     _check_tensor(other, "dot")
+    # PyTorch records the product, saving each input for the other's gradient (an inference
+    # tensor can't be saved), before its kernel checks the arguments
     if input.ndim != 1 or other.ndim != 1:
         check_history_kept(input, other, saves=SAVES_OTHER)     # PyTorch records the product before checking it
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input._array.dtype != other._array.dtype:         # (PyTorch checks dtypes before sizes)
+        check_history_kept(input, other, saves=SAVES_OTHER)
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")

@@ -22,7 +22,7 @@ from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from .views import SAVES_BOTH
 from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
-                        kernel_not_implemented, like_its_input, mul_by_number, pow, where)
+                        check_shapes_fit, kernel_not_implemented, like_its_input, mul_by_number, pow, where)
 
 class _LogToBaseBackward:
     """What log2's and log10's nodes share (each is also a Node): grad / (self * ln(base)),
@@ -143,6 +143,7 @@ def _float_pair(name, input, other):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     a, b, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":
+        check_shapes_fit(input, other)
         raise kernel_not_implemented(f"{name}_cpu", _wrap(np.empty(0, dtype)))
     return dtype
 

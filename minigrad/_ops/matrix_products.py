@@ -15,6 +15,7 @@ from ..autograd.graph import Node
 from . import result
 from .pointwise import _broadcast_error, kernel_not_implemented
 from .linalg import matmul, _requires_grad
+from .views import SAVES_OTHER, check_history_kept
 from .decompositions import check_matrices, inv, show_settings
 from ..autograd.graph import shown_as_given
 
@@ -39,9 +40,8 @@ class LinalgCrossBackward0(Node):
         return cross(a_t, b, dim=self.dim) + cross(a, b_t, dim=self.dim)
 
 
-def cross(input, other, *, dim=-1):
-    """``torch.linalg.cross``: the cross product of 3-vectors along ``dim`` (broadcast), the
-    vector perpendicular to both. Gradient: grad_input = other x grad; grad_other = grad x input."""
+def _cross_axis(input, other, dim):
+    """The axis ``dim`` names, once the kernel's checks of the two inputs pass."""
     if input.ndim != other.ndim:
         raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
     axis = _normalize_dim(dim, input.ndim)
@@ -59,6 +59,19 @@ def cross(input, other, *, dim=-1):
     if other._array.dtype != input._array.dtype:
         raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
                            f"{scalar_type_name(other.dtype)}")
+    return axis
+
+
+def cross(input, other, *, dim=-1):
+    """``torch.linalg.cross``: the cross product of 3-vectors along ``dim`` (broadcast), the
+    vector perpendicular to both. Gradient: grad_input = other x grad; grad_other = grad x input."""
+    try:
+        axis = _cross_axis(input, other, dim)
+    except (RuntimeError, IndexError, NotImplementedError):
+        # PyTorch records the product, saving each input for the other's gradient (an inference
+        # tensor can't be saved), before its kernel checks the arguments
+        check_history_kept(input, other, saves=SAVES_OTHER)
+        raise
     a, b = np.broadcast_arrays(input._array, other._array)
     value = _cross_product(a, b, axis)
     # (each saved only when the other's gradient needs it, as PyTorch saves them)

@@ -12,7 +12,7 @@ from .._dtype import result_type
 from .._tensor import Tensor
 from . import plain_output
 from .bitwise import _kernel_error, binary_method, binary_method_in_place
-from .pointwise import _binary
+from .pointwise import _binary, check_shapes_fit
 
 
 def _integer_pair(name, input, other, position=2):
@@ -22,7 +22,8 @@ def _integer_pair(name, input, other, position=2):
                         f"{type(other).__name__}")
     dtype = result_type(input, other)
     if dtype.kind not in "iu":
-        raise _kernel_error(f"{name}_cpu", dtype)
+        check_shapes_fit(input, other)
+        raise _kernel_error(f"{name.rstrip('_')}_cpu", dtype)     # (gcd_ too runs gcd_cpu)
     return dtype
 
 

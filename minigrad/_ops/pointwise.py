@@ -508,6 +508,16 @@ def kernel_not_implemented(kernel, input):
     return NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
+def check_shapes_fit(input, other):
+    """PyTorch's broadcast error if ``input`` and ``other`` (tensors or numbers) have shapes that
+    don't broadcast. Its elementwise loop settles the result's shape before it picks a kernel for
+    the dtype: called before a two-input kernel's NotImplementedError."""
+    try:
+        np.broadcast_shapes(np.shape(getattr(input, "_array", input)), np.shape(getattr(other, "_array", other)))
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+
+
 # --- * and / ----------------------------------------------------------------------------
 
 class MulBackward0(Node):

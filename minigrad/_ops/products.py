@@ -29,7 +29,7 @@ from .linalg import outer, _check_not_bool, _save_operands, _requires_grad
 from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
-from .views import check_history_kept
+from .views import SAVES_OTHER, check_history_kept
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -200,15 +200,18 @@ def vdot(input, other):
     """
     _check_tensor(input, "vdot", "input", 1)
     _check_tensor(other, "vdot", "other", 2)
+    # PyTorch records the product, saving each input for the other's gradient (an inference
+    # tensor can't be saved), before its kernel checks the arguments
     if input.ndim != 1 or other.ndim != 1:
-        check_history_kept(input, other, saves=((1,), (0,)))     # (recorded, then checked)
+        check_history_kept(input, other, saves=SAVES_OTHER)     # (recorded, then checked)
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input._array.dtype != other._array.dtype:
+        check_history_kept(input, other, saves=SAVES_OTHER)
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{cpp_name(input.dtype).capitalize()} and {cpp_name(other.dtype).capitalize()}")
     if input.shape[0] != other.shape[0]:
-        check_history_kept(input, other, saves=((1,), (0,)))
+        check_history_kept(input, other, saves=SAVES_OTHER)
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "

@@ -15,7 +15,7 @@ from .._dtype import result_type
 from .._python_arg_parser import invalid_combination
 from .views import check_history_kept
 from .pointwise import (DivBackward0, _binary, _own, _broadcast_error, _operand_arrays,
-                        kernel_not_implemented, laid_out_as_pytorch, like_its_input)
+                        check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch, like_its_input)
 
 
 class _StepBackward(Node):
@@ -353,6 +353,7 @@ def _remainder_like(numpy_function, kernel, input, other, node_number, node_tens
     """remainder and fmod: the values, then the node for a number or a tensor ``other``."""
     _check_operands(kernel[:-len("_cpu")], input, other)
     if result_type(input, other).kind == "b":
+        check_shapes_fit(input, other)
         raise kernel_not_implemented(kernel, input)
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
@@ -380,6 +381,7 @@ def rremainder(input, other):
     """number % tensor: PyTorch has no derivative for this form (its backward fails)."""
     number = _number_as_tensor(other, input)
     if result_type(other, input).kind == "b":
+        check_shapes_fit(other, input)
         raise kernel_not_implemented("remainder_cpu", input)
     _check_integer_division(number, input)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -67,6 +67,14 @@ def _sequential_sum(values, dtype):
     return np.cumsum(values, dtype=dtype)[-1] if len(values) else dtype(0)
 
 
+def _nothing_written(shape, dtype):
+    """The result of a loss of no elements (a batch of 0 rows). PyTorch's kernels return before
+    they write anything: the result is new memory as ``torch.empty`` gives it, undefined for the
+    reduced 0-d loss, which PyTorch reads as whatever the memory held (``mean`` gives no nan);
+    minigrad's empty memory holds zeros. Their backward loops likewise have nothing to do."""
+    return np.zeros(shape, dtype=dtype)
+
+
 # --- multi_margin_loss ---------------------------------------------------------------------------
 
 class MultiMarginLossBackward0(_ReductionAsNumber, Node):
@@ -119,6 +127,8 @@ def _multi_margin_rows(rows, labels, p, margin, weight):
 
 def _multi_margin_gradient(grad_output, x, target, weight, p, margin, reduction):
     """numpy: PyTorch's backward loop, row by row (see MultiMarginLossBackward0)."""
+    if x.size == 0:
+        return _nothing_written(x.shape, x.dtype)
     n_rows, n_classes = _rows(_wrap(x))
     rows = x.reshape(n_rows, n_classes)
     labels = _checked_labels(target.reshape(n_rows), n_classes)
@@ -170,6 +180,11 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if weight is not None and weight.numel() != n_classes:
         raise RuntimeError(f"inconsistent weight size, expected {n_classes} but got "
                            f"{list(weight.shape)}")
+    if input.numel() == 0:          # (the kernel returns before it looks at the dtypes)
+        values = _nothing_written((n_rows,) if reduction == "none" and target.dim() > 0 else (),
+                                  input._array.dtype)
+        return result(values, MultiMarginLossBackward0, (input,), saved=(input, target, weight),
+                      p=p, margin=margin, reduction=reduction)
     _check_types("multi_margin_loss_cpu_kernel", input, target, weight)
     rows = input._array.reshape(n_rows, n_classes)
     labels = _checked_labels(target._array.reshape(n_rows), n_classes)
@@ -243,6 +258,8 @@ def _is_target(labels, n_classes, dtype):
 def _multilabel_gradient(grad_output, x, target, is_target, reduction):
     """numpy: PyTorch's backward loop. Every change is g = 1/C (or 1/(N C)) added or taken
     away, so an element's value is g added up, one at a time, as many times as it counts."""
+    if x.size == 0:
+        return _nothing_written(x.shape, x.dtype)
     n_rows, n_classes = _rows(_wrap(x))
     rows = x.reshape(n_rows, n_classes)
     labels = target.reshape(n_rows, n_classes)
@@ -269,10 +286,14 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     d that isn't one (see the module docstring)."""
     reduction = reduction_of(size_average, reduce, reduction)
     n_rows, n_classes = _multilabel_shapes(input, target)
-    _check_types("multilabel_margin_loss_forward_out_frame", input, target)
     dtype = input._array.dtype
-    labels = target._array.reshape(n_rows, n_classes) if input.numel() else \
-        np.zeros((0, n_classes), dtype=np.int64)
+    if input.numel() == 0:          # (the kernel returns before it looks at the dtypes)
+        values = _nothing_written(() if reduction != "none" or target.dim() <= 1 else (n_rows,), dtype)
+        return result(values, MultilabelMarginLossBackward0, (input,),
+                      saved=(input, target, _wrap(np.zeros(target.shape, dtype=dtype))),
+                      reduction=reduction)
+    _check_types("multilabel_margin_loss_forward_out_frame", input, target)
+    labels = target._array.reshape(n_rows, n_classes)
     if labels.size and (labels.min() < -1 or labels.max() >= n_classes):
         raise RuntimeError("argument #2 'target' is out of range")
     marks = _is_target(labels, n_classes, dtype)
