@@ -296,7 +296,7 @@ def is_floating_point(input):
 
 
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).
-from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
+from ._python_arg_parser import torch_function_checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
 from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
 for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
@@ -337,7 +337,12 @@ for _name, _parameters in {
         "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),),
         "ormqr": (("input", "Tensor"), ("input2", "Tensor"), ("input3", "Tensor"))}.items():
     globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
-del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
+# (and every other function whose PyTorch signatures are known: masked_fill, lerp, ...)
+from ._signature_table import SIGNATURES as _SIGNATURES  # noqa: E402
+for _name in _SIGNATURES:
+    if _name in globals() and not getattr(globals()[_name], "arguments_checked", False):
+        globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES.get(_name))
+del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES, _SIGNATURES
 
 # --- resizing in place: x.resize_(2, 3), x.resize_as_(y), torch.resize_as_ (and the deprecated resize) ---
 from ._ops.resize import METHODS as _RESIZE_METHODS, resize_as_function as resize_as_  # noqa: E402
