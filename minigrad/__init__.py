@@ -337,12 +337,7 @@ for _name, _parameters in {
         "frobenius_norm": (("input", "Tensor"),), "nuclear_norm": (("input", "Tensor"),),
         "ormqr": (("input", "Tensor"), ("input2", "Tensor"), ("input3", "Tensor"))}.items():
     globals()[_name] = _checked(globals()[_name], _name, _parameters, _OUT_RULES.get(_name))
-# (and every other function whose PyTorch signatures are known: masked_fill, lerp, ...)
-from ._signature_table import SIGNATURES as _SIGNATURES  # noqa: E402
-for _name in _SIGNATURES:
-    if _name in globals() and not getattr(globals()[_name], "arguments_checked", False):
-        globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES.get(_name))
-del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES, _SIGNATURES
+del _name, _parameters, _checked, _PARAMETERS, _OUT_RULES
 
 # --- resizing in place: x.resize_(2, 3), x.resize_as_(y), torch.resize_as_ (and the deprecated resize) ---
 from ._ops.resize import METHODS as _RESIZE_METHODS, resize_as_function as resize_as_  # noqa: E402
@@ -353,6 +348,16 @@ from ._ops.counts import poisson, binomial  # noqa: E402,F401  (random counts)
 from ._ops.gamma_samplers import (  # noqa: E402,F401  (gamma and Dirichlet samples, their gradients)
     _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad)
 from ._ops.histogramdd import histogramdd  # noqa: E402,F401
+
+# Every other torch.X whose PyTorch signatures are known (masked_fill, lerp, functions defined
+# above after the checks, ...) is parsed as PyTorch parses it too.
+from ._python_arg_parser import torch_function_checked as _checked  # noqa: E402
+from ._signature_table import SIGNATURES as _SIGNATURES  # noqa: E402
+from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
+for _name in _SIGNATURES:
+    if _name in globals() and not getattr(globals()[_name], "parsed_as_pytorch", False):
+        globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES.get(_name))
+del _name, _checked, _SIGNATURES, _OUT_RULES
 
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
@@ -365,3 +370,4 @@ install_batching_functions(vars(special), "special.")
 install_batching_functions(vars(linalg), "linalg.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional
+

@@ -106,25 +106,19 @@ _CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int), "Number":
 
 
 class _CheapLook:
-    """What a correct call of one function looks like, in exact types only, merged over its
-    signatures: how many arguments, which keywords, which types at each position. A call
-    that passes needs no parse (its function checks the finer points); any other goes
-    through PyTorch's whole parse, which accepts it or raises PyTorch's error."""
+    """What a correct call of one signature looks like, in exact types only: how many
+    arguments, which keywords, which types at each position. A call that passes needs no
+    parse (its function checks the finer points); any other goes through PyTorch's whole
+    parse, which accepts it or raises PyTorch's error."""
 
-    def __init__(self, signatures):
-        positional, keywords, self.max_positional, self.fewest = [], {}, 0, 10**9
-        for signature in signatures.signatures:
-            self.max_positional = max(self.max_positional, signature.max_pos_args)
-            self.fewest = min(self.fewest, signature.min_args)
-            for index, parameter in enumerate(signature.params):
-                types = self._types(parameter, index, signatures.numbers_as_tensors)
-                if not parameter.keyword_only:
-                    if index == len(positional):
-                        positional.append(set())
-                    positional[index] |= types
-                keywords.setdefault(parameter.name, set()).update(types)
-        self.positional = [frozenset(types) for types in positional]
-        self.keywords = {name: frozenset(types) for name, types in keywords.items()}
+    def __init__(self, signature, numbers_as_tensors):
+        self.max_positional, self.fewest = signature.max_pos_args, signature.min_args
+        self.positional, self.keywords = [], {}
+        for index, parameter in enumerate(signature.params):
+            types = frozenset(self._types(parameter, index, numbers_as_tensors))
+            if not parameter.keyword_only:
+                self.positional.append(types)
+            self.keywords[parameter.name] = types
 
     @staticmethod
     def _types(parameter, index, numbers_as_tensors):
@@ -153,6 +147,13 @@ class _CheapLook:
                     type(value) in (tuple, list) and not _plain_list(value)):
                 return False
         return True
+
+
+def _looks_right(looks, args, kwargs):
+    for look in looks:
+        if look.passes(args, kwargs):
+            return True
+    return False
 
 
 def _plain_list(value):
@@ -196,7 +197,8 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
     """``function`` with its arguments checked first: by PyTorch's ``signatures`` when given,
     and by ``parameters``, (PyTorch's parameter name, kind) for the leading positional
     parameters. ``out_rule``: how it takes out= (``_out.OUT_RULES``), None if it takes none."""
-    look = _CheapLook(signatures) if signatures is not None else None
+    looks = () if signatures is None else tuple(
+        _CheapLook(signature, signatures.numbers_as_tensors) for signature in signatures.signatures)
     if signatures is not None:
         parameters = tuple(p for p in parameters if p[1] in (SIZE, TENSORS))
 
@@ -204,7 +206,7 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
     def with_checked_arguments(*args, **kwargs):
         if refuse_uninitialized is not None:        # (a lazy module's parameter exists)
             refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
-        if look is not None and not look.passes(args, kwargs):
+        if looks and not _looks_right(looks, args, kwargs):
             args = parse_as_pytorch(signatures, args, kwargs)
         if kwargs and "out" in kwargs:       # torch.add(a, b, out=c): see _out.py
             from ._out import call_with_out          # (imported late: it needs the operations)
@@ -258,7 +260,7 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
         if name in ("softmax", "log_softmax"):
             _check_softmax_dim(name, args, kwargs)
         return function(*args, **kwargs)
-    with_checked_arguments.arguments_checked = True
+    with_checked_arguments.parsed_as_pytorch = signatures is not None
     return with_checked_arguments
 
 

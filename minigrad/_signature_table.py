@@ -13,8 +13,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'acos_': ('Tensor input',),
  'acosh': ('Tensor input, *, Tensor out=None',),
  'acosh_': ('Tensor input',),
- 'adaptive_avg_pool1d': ('Tensor input, int output_size',),
- 'adaptive_max_pool1d': ('Tensor input, int output_size',),
+ 'adaptive_avg_pool1d': ('Tensor input, tuple of ints[1] output_size',),
+ 'adaptive_max_pool1d': ('Tensor input, tuple of ints[1] output_size',),
  'add': ('Tensor input, Tensor other, *, Number alpha=1, Tensor out=None',),
  'addbmm': ('Tensor input, Tensor batch1, Tensor batch2, *, Number beta=1, Number alpha=1, Tensor '
             'out=None',),
@@ -686,7 +686,9 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                 'requires_grad=False',)}
 
 # the functions whose Tensor parameters take a Python number too (torch.add(2, 3))
-NUMBERS_AS_TENSORS = frozenset(['add', 'div', 'floor_divide', 'mul', 'sub', 'true_divide'])
+NUMBERS_AS_TENSORS = frozenset(['add', 'arange', 'div', 'divide', 'empty', 'eye', 'floor_divide', 'mul', 'multiply', 'ones',
+ 'rand', 'randn', 'range', 'result_type', 'sub', 'subtract', 'tril_indices', 'triu_indices',
+ 'true_divide', 'zeros'])
 
 # the functions with signatures PyTorch does not print (deprecated ones): a lone printed one
 # is reported as one of several

@@ -95,7 +95,8 @@ def _described(value):
     """As PyTorch's "didn't match" lines describe an argument: a list shows its items' types
     (``list of [Tensor, Tensor]``)."""
     if isinstance(value, (list, tuple)):
-        return f"{_type_name(value)} of [{', '.join(_type_name(item) for item in value)}]"
+        items = ", ".join(_type_name(item) for item in value)
+        return f"list of [{items}]" if isinstance(value, list) else f"tuple of ({items})"
     return _type_name(value)
 
 

@@ -66,6 +66,8 @@ def _pyi_overloads():
 
 
 def _display_type(annotation):
+    if annotation.startswith(("_int | _size", "_int | Sequence")):
+        return "tuple of ints"
     for text, shown in _DISPLAY:
         if annotation.startswith(text):
             return shown
@@ -79,7 +81,12 @@ def _from_pyi(params):
             parts.append("*")
             starred = True
         default = {"True": "True", "False": "False"}.get(default, default)
-        shown = f"{_display_type(annotation)} {'input' if name == 'self' else name}"
+        type_name = _display_type(annotation)
+        if type_name == "tuple of ints" and annotation.startswith("_int"):
+            type_name += "[1]"
+        if default is None and annotation.endswith("| None"):
+            type_name += "?"
+        shown = f"{type_name} {'input' if name == 'self' else name}"
         parts.append(shown + ("" if default is None else f" = {default}"))
     return ", ".join(parts)
 
@@ -104,7 +111,7 @@ def _annotate(shown, overloads):
             annotation = params[index][1]
             if type_name == "tuple of ints" and annotation.startswith(("_int |", "_int|", "SymInt |")):
                 type_name += "[1]"
-            if not has_default and annotation.endswith("| None"):
+            if not has_default and annotation.endswith("| None") and not type_name.endswith("?"):
                 type_name += "?"
         out.append(f"{type_name} {name}" + (f"={default}" if has_default else ""))
         index += 1
@@ -129,6 +136,14 @@ def _probe(name):
     return ()             # (not parsed by PyTorch's argument parser: not taken)
 
 
+def _takes_two_numbers(name):
+    try:
+        getattr(torch, name)(2, 3)
+    except Exception:       # noqa: BLE001 (any refusal)
+        return False
+    return True
+
+
 def table():
     """name -> (signatures, takes numbers for tensors) for every function both libraries have."""
     overloads = _pyi_overloads()
@@ -139,6 +154,8 @@ def table():
     for name in names:
         if any("Number" in a and "Tensor" in a.partition("|")[0] for p in overloads[name] for _, a, _, _ in p):
             numbers.add(name)
+        if _takes_two_numbers(name):      # (aliases: torch.multiply(2, 3); the .pyi says Tensor)
+            numbers.add(name)
         shown = _probe(name)
         if shown == ():
             continue
@@ -146,7 +163,7 @@ def table():
             if len(overloads[name]) != 1:
                 continue          # (one visible of several declared: which one is not printed)
             try:
-                shown = [_from_pyi(overloads[name][0])]
+                shown = [_from_pyi(overloads[name][0])]      # (already annotated)
             except ValueError:
                 continue          # (a type PyTorch's parser does not print: not taken)
         signatures[name] = tuple(_annotate(s, overloads[name]) for s in shown)
