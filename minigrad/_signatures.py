@@ -156,7 +156,7 @@ class _Signature:
     def parse(self, args, kwargs, raise_error):
         """The arguments by name if they fit this signature; else None, or PyTorch's error for
         the first thing that does not fit when ``raise_error``."""
-        if self.varargs and len(args) > 1 and _is_int(args[0]):
+        if self.varargs and args and _is_int(args[0]):
             args = (tuple(args),)
         if len(args) > self.max_pos_args:
             if raise_error:
