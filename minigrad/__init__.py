@@ -355,7 +355,7 @@ from ._python_arg_parser import torch_function_checked as _checked  # noqa: E402
 from ._signature_table import SIGNATURES as _SIGNATURES  # noqa: E402
 from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
 for _name in _SIGNATURES:
-    if _name in globals() and not getattr(globals()[_name], "parsed_as_pytorch", False):
+    if _name in globals() and getattr(globals()[_name], "parsed_as_pytorch", None) != _name:
         globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES.get(_name))
 del _name, _checked, _SIGNATURES, _OUT_RULES
 

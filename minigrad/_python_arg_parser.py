@@ -114,11 +114,16 @@ class _CheapLook:
     def __init__(self, signature, numbers_as_tensors):
         self.max_positional, self.fewest = signature.max_pos_args, signature.min_args
         self.positional, self.keywords = [], {}
+        # (index, name) of each parameter without a default: given by position or by keyword
+        self.required = tuple((index, p.name) for index, p in enumerate(signature.params)
+                              if not p.optional)
         for index, parameter in enumerate(signature.params):
             types = frozenset(self._types(parameter, index, numbers_as_tensors))
             if not parameter.keyword_only:
                 self.positional.append(types)
-            self.keywords[parameter.name] = types
+            # (and the position it would take: a keyword for an argument given by position is
+            # one value too many)
+            self.keywords[parameter.name] = (types, index if not parameter.keyword_only else 10**9)
 
     @staticmethod
     def _types(parameter, index, numbers_as_tensors):
@@ -141,9 +146,13 @@ class _CheapLook:
         for value, types in zip(args, self.positional):
             if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)):
                 return False
+        if len(args) < len(self.required):
+            for index, name in self.required:
+                if index >= len(args) and name not in kwargs:
+                    return False
         for key, value in kwargs.items():
-            types = self.keywords.get(key)
-            if types is None or type(value) not in types or (
+            types, index = self.keywords.get(key, (None, 0))
+            if types is None or type(value) not in types or index < len(args) or (
                     type(value) in (tuple, list) and not _plain_list(value)):
                 return False
         return True
@@ -260,7 +269,7 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
         if name in ("softmax", "log_softmax"):
             _check_softmax_dim(name, args, kwargs)
         return function(*args, **kwargs)
-    with_checked_arguments.parsed_as_pytorch = signatures is not None
+    with_checked_arguments.parsed_as_pytorch = name if signatures is not None else None
     return with_checked_arguments
 
 

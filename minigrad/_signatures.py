@@ -259,8 +259,15 @@ class Signatures:
         described = [_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in keywords]
         got = "(" + (", ".join(described) if args else "".join(d + ", " for d in described)) + ")"
         if len(self.signatures) == 1:
+            # (a keyword not among the last names read back is "unrecognized", as below)
+            shown = self.signatures[0].shown()
+            names = [spec.rpartition(" ")[2] for spec in shown[1:-1].split(", ")]
+            unmatched = [k for k in keywords if k not in names[max(len(names) - len(kwargs), 0):]]
+            if unmatched:
+                return (f"{self.name}() received an invalid combination of arguments - got "
+                        f"unrecognized keyword arguments: {', '.join(unmatched)}")
             return (f"{self.name}() received an invalid combination of arguments - got {got}, but "
-                    f"expected {self.signatures[0].shown()}")
+                    f"expected {shown}")
         lines = [f"{self.name}() received an invalid combination of arguments - got {got}, but expected one of:"]
         for signature in self.signatures:
             shown = signature.shown()
