@@ -100,9 +100,9 @@ def _allocation_error(sizes, dtype):
 
 # the exact types a cheap look takes for a Tensor (nn.Parameter adds itself when it is defined)
 TENSOR_TYPES = {Tensor}
-_CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int), "Number": (int, float, bool),
+_CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int, bool), "Number": (int, float, bool),
                 "torch.dtype": (_dtype.dtype,), "str": (str,), "name": (str,),
-                "tuple of ints": (tuple, list), "tuple of Tensors": (tuple, list)}
+                "tuple of ints": (tuple, list)}
 
 
 class _CheapLook:
@@ -166,9 +166,8 @@ def _looks_right(looks, args, kwargs):
 
 
 def _plain_list(value):
-    """A list of ints or of tensors (exact types), which a cheap look lets through."""
-    return (all(type(item) is int for item in value)
-            or all(type(item) in TENSOR_TYPES for item in value))
+    """A list of ints (exact type), which a cheap look lets through."""
+    return all(type(item) is int for item in value)
 
 
 def parse_as_pytorch(signatures, args, kwargs):

@@ -35,8 +35,12 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'all': ('Tensor input, *, Tensor out=None',
          'Tensor input, tuple of ints dim=None, bool keepdim=False, *, Tensor out=None',
          'Tensor input, int? dim, bool keepdim=False, *, Tensor out=None'),
+ 'allclose': ('Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool '
+              'equal_nan=False',),
  'alpha_dropout': ('Tensor input, float p, bool train',),
  'alpha_dropout_': ('Tensor input, float p, bool train',),
+ 'amax': ('Tensor input, tuple of ints[1] dim=(), bool keepdim=False, *, Tensor out=None',),
+ 'amin': ('Tensor input, tuple of ints[1] dim=(), bool keepdim=False, *, Tensor out=None',),
  'aminmax': ('Tensor input, *, int dim=None, bool keepdim=False, tuple of Tensors out=None',),
  'angle': ('Tensor input, *, Tensor out=None',),
  'any': ('Tensor input, *, Tensor out=None',
@@ -62,9 +66,18 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'arctan_': ('Tensor input',),
  'arctanh': ('Tensor input, *, Tensor out=None',),
  'arctanh_': ('Tensor input',),
+ 'argmax': ('Tensor input, int dim=None, bool keepdim=False, *, Tensor out=None',),
+ 'argmin': ('Tensor input, int dim=None, bool keepdim=False, *, Tensor out=None',),
  'argsort': ('Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor out=None',
              'Tensor input, int dim=-1, bool descending=False'),
  'argwhere': ('Tensor input',),
+ 'as_strided': ('Tensor input, tuple of ints size, tuple of ints stride, int storage_offset=None',),
+ 'as_strided_': ('Tensor input, tuple of ints size, tuple of ints stride, int '
+                 'storage_offset=None',),
+ 'as_strided_copy': ('Tensor input, tuple of ints size, tuple of ints stride, int '
+                     'storage_offset=None, *, Tensor out=None',),
+ 'as_strided_scatter': ('Tensor input, Tensor src, tuple of ints size, tuple of ints stride, int '
+                        'storage_offset=None',),
  'asin': ('Tensor input, *, Tensor out=None',),
  'asin_': ('Tensor input',),
  'asinh': ('Tensor input, *, Tensor out=None',),
@@ -74,6 +87,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'atan_': ('Tensor input',),
  'atanh': ('Tensor input, *, Tensor out=None',),
  'atanh_': ('Tensor input',),
+ 'avg_pool1d': ('Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride=(), tuple of '
+                'ints[1] padding=0, bool ceil_mode=False, bool count_include_pad=True',),
  'baddbmm': ('Tensor input, Tensor batch1, Tensor batch2, *, Number beta=1, Number alpha=1, Tensor '
              'out=None',
              'Tensor input, Tensor batch1, Tensor batch2, torch.dtype out_dtype, *, Number beta=1, '
@@ -87,6 +102,11 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                 'running_var, bool training, float momentum, float eps, bool cudnn_enabled',),
  'bernoulli': ('Tensor input, *, torch.Generator generator=None, Tensor out=None',
                'Tensor input, float p, *, torch.Generator generator=None'),
+ 'bilinear': ('Tensor input1, Tensor input2, Tensor weight, Tensor bias=None',),
+ 'binary_cross_entropy_with_logits': ('Tensor input, Tensor target, Tensor weight=None, Tensor '
+                                      'pos_weight=None, int reduction=1',),
+ 'bincount': ('Tensor input, Tensor weights=None, int minlength=0',),
+ 'binomial': ('Tensor count, Tensor prob, torch.Generator generator=None',),
  'bitwise_and': ('Tensor input, Tensor other, *, Tensor out=None',
                  'Number self, Tensor other',
                  'Tensor input, Number other, *, Tensor out=None'),
@@ -115,9 +135,16 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                'out=None',
                'Number self, Tensor boundaries, *, bool out_int32=False, bool right=False'),
  'can_cast': ('torch.dtype from_, torch.dtype to',),
+ 'cat': ('tuple of Tensors tensors, int dim=0, *, Tensor out=None',),
  'ceil': ('Tensor input, *, Tensor out=None',),
  'ceil_': ('Tensor input',),
+ 'celu': ('Tensor input, Number alpha=1.0',),
+ 'celu_': ('Tensor input, Number alpha=1.0',),
  'channel_shuffle': ('Tensor input, int groups',),
+ 'cholesky': ('Tensor input, bool upper=False, *, Tensor out=None',),
+ 'cholesky_inverse': ('Tensor input, bool upper=False, *, Tensor out=None',),
+ 'cholesky_solve': ('Tensor input, Tensor input2, bool upper=False, *, Tensor out=None',),
+ 'chunk': ('Tensor input, int chunks, int dim=0',),
  'clamp': ('Tensor input, Tensor min=None, Tensor max=None, *, Tensor out=None',
            'Tensor input, Number min=None, Number max=None, *, Tensor out=None'),
  'clamp_': ('Tensor input, Tensor min=None, Tensor max=None',
@@ -134,9 +161,13 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
            'Tensor input, Number min=None, Number max=None'),
  'clone': ('Tensor input, *, torch.memory_format memory_format=None',),
  'column_stack': ('tuple of Tensors tensors, *, Tensor out=None',),
+ 'combinations': ('Tensor input, int r=2, bool with_replacement=False',),
+ 'concat': ('tuple of Tensors tensors, int dim=0, *, Tensor out=None',),
+ 'concatenate': ('tuple of Tensors tensors, int dim=0, *, Tensor out=None',),
  'conj': ('Tensor input',),
  'conj_physical': ('Tensor input, *, Tensor out=None',),
  'conj_physical_': ('Tensor input',),
+ 'constant_pad_nd': ('Tensor input, tuple of ints pad, Number value=0',),
  'conv1d': ('Tensor input, Tensor weight, Tensor bias=None, tuple of ints[1] stride=1, tuple of '
             'ints[1] padding=0, tuple of ints[1] dilation=1, int groups=1',
             'Tensor input, Tensor weight, Tensor bias=None, tuple of ints[1] stride=1, str '
@@ -149,6 +180,15 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
             'ints[1] padding=0, tuple of ints[1] dilation=1, int groups=1',
             'Tensor input, Tensor weight, Tensor bias=None, tuple of ints[1] stride=1, str '
             'padding="valid", tuple of ints[1] dilation=1, int groups=1'),
+ 'conv_transpose1d': ('Tensor input, Tensor weight, Tensor bias=None, tuple of ints[1] stride=1, '
+                      'tuple of ints[1] padding=0, tuple of ints[1] output_padding=0, int '
+                      'groups=1, tuple of ints[1] dilation=1',),
+ 'conv_transpose2d': ('Tensor input, Tensor weight, Tensor bias=None, tuple of ints[1] stride=1, '
+                      'tuple of ints[1] padding=0, tuple of ints[1] output_padding=0, int '
+                      'groups=1, tuple of ints[1] dilation=1',),
+ 'conv_transpose3d': ('Tensor input, Tensor weight, Tensor bias=None, tuple of ints[1] stride=1, '
+                      'tuple of ints[1] padding=0, tuple of ints[1] output_padding=0, int '
+                      'groups=1, tuple of ints[1] dilation=1',),
  'convolution': ('Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints '
                  'padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, '
                  'int groups',),
@@ -159,8 +199,12 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'cos_': ('Tensor input',),
  'cosh': ('Tensor input, *, Tensor out=None',),
  'cosh_': ('Tensor input',),
+ 'cosine_embedding_loss': ('Tensor input1, Tensor input2, Tensor target, float margin=0.0, int '
+                           'reduction=1',),
+ 'cosine_similarity': ('Tensor x1, Tensor x2, int dim=1, float eps=1e-08',),
  'count_nonzero': ('Tensor input, int dim=None', 'Tensor input, tuple of ints[1]? dim'),
  'cov': ('Tensor input, *, int correction=1, Tensor fweights=None, Tensor aweights=None',),
+ 'cross': ('Tensor input, Tensor other, int dim=None, *, Tensor out=None',),
  'ctc_loss': ('Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints '
               'target_lengths, int blank=0, int reduction=at::Reduction::Mean, bool '
               'zero_infinity=False',
@@ -178,7 +222,16 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'detach': ('Tensor input',),
  'detach_': ('Tensor input',),
  'detach_copy': ('Tensor input, *, Tensor out=None',),
+ 'diag': ('Tensor input, int diagonal=0, *, Tensor out=None',),
+ 'diag_embed': ('Tensor input, int offset=0, int dim1=-2, int dim2=-1',),
+ 'diagflat': ('Tensor input, int offset=0',),
+ 'diagonal': ('Tensor input, int offset=0, int dim1=0, int dim2=1',),
+ 'diagonal_copy': ('Tensor input, int offset=0, int dim1=0, int dim2=1, *, Tensor out=None',),
+ 'diagonal_scatter': ('Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1',),
+ 'diff': ('Tensor input, int n=1, int dim=-1, Tensor prepend=None, Tensor append=None, *, Tensor '
+          'out=None',),
  'digamma': ('Tensor input, *, Tensor out=None',),
+ 'dist': ('Tensor input, Tensor other, Number p=2',),
  'div': ('Tensor input, Tensor other, *, Tensor out=None',
          'Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None',
          'Tensor input, Number other, *, str rounding_mode'),
@@ -191,6 +244,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'dropout_': ('Tensor input, float p, bool train',),
  'dsplit': ('Tensor input, int sections', 'Tensor input, tuple of ints indices'),
  'dstack': ('tuple of Tensors tensors, *, Tensor out=None',),
+ 'embedding': ('Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, '
+               'bool sparse=False',),
  'empty_like': ('Tensor input, *, torch.memory_format memory_format=None, torch.dtype dtype=None, '
                 'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
                 'requires_grad=False',),
@@ -227,6 +282,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'fill_': ('Tensor input, Tensor value', 'Tensor input, Number value'),
  'fix': ('Tensor input, *, Tensor out=None',),
  'fix_': ('Tensor input',),
+ 'flatten': ('Tensor input, int start_dim=0, int end_dim=-1',),
  'flip': ('Tensor input, tuple of ints dims',),
  'fliplr': ('Tensor input',),
  'flipud': ('Tensor input',),
@@ -243,6 +299,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'frac': ('Tensor input, *, Tensor out=None',),
  'frac_': ('Tensor input',),
  'frexp': ('Tensor input, *, tuple of Tensors out=None',),
+ 'frobenius_norm': ('Tensor input, tuple of ints[1] dim, bool keepdim=False, *, Tensor out=None',),
  'full_like': ('Tensor input, Number fill_value, *, torch.memory_format memory_format=None, '
                'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
                'pin_memory=False, bool requires_grad=False',),
@@ -267,6 +324,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                    'Tensor input, Number other, *, Tensor out=None'),
  'grid_sampler': ('Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool '
                   'align_corners',),
+ 'group_norm': ('Tensor input, int num_groups, Tensor weight=None, Tensor bias=None, float '
+                'eps=1e-05, bool cudnn_enabled=True',),
  'gt': ('Tensor input, Tensor other, *, Tensor out=None',
         'Tensor input, Number other, *, Tensor out=None'),
  'hamming_window': ('int window_length, *, torch.dtype dtype=None, torch.layout layout=None, '
@@ -285,7 +344,10 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                  'int window_length, bool periodic, *, torch.dtype dtype=None, torch.layout '
                  'layout=None, torch.device device=None, bool pin_memory=False, bool '
                  'requires_grad=False'),
+ 'hardshrink': ('Tensor input, Number lambd=0.5, *, Tensor out=None',),
  'heaviside': ('Tensor input, Tensor values, *, Tensor out=None',),
+ 'hinge_embedding_loss': ('Tensor input, Tensor target, float margin=1.0, int reduction=1',),
+ 'histc': ('Tensor input, int bins=100, Number min=0, Number max=0, *, Tensor out=None',),
  'histogram': ('Tensor input, Tensor bins, *, Tensor weight=None, bool density=False, tuple of '
                'Tensors out=None',
                'Tensor input, int bins=100, *, tuple of floats range=None, Tensor weight=None, '
@@ -325,6 +387,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'is_nonzero': ('Tensor input',),
  'is_same_size': ('Tensor input, Tensor other',),
  'is_signed': ('Tensor input',),
+ 'isclose': ('Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool '
+             'equal_nan=False',),
  'isfinite': ('Tensor input',),
  'isin': ('Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, '
           'Tensor out=None',
@@ -345,7 +409,11 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                    'int window_length, bool periodic, float beta, *, torch.dtype dtype=None, '
                    'torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
                    'bool requires_grad=False'),
+ 'kl_div': ('Tensor input, Tensor target, int reduction=1, *, bool log_target=False',),
  'kron': ('Tensor input, Tensor other, *, Tensor out=None',),
+ 'kthvalue': ('Tensor input, int k, int dim=-1, bool keepdim=False, *, tuple of Tensors out=None',),
+ 'layer_norm': ('Tensor input, tuple of ints normalized_shape, Tensor weight=None, Tensor '
+                'bias=None, float eps=1e-05, bool cudnn_enable=True',),
  'lcm': ('Tensor input, Tensor other, *, Tensor out=None',),
  'lcm_': ('Tensor input, Tensor other',),
  'ldexp': ('Tensor input, Tensor other, *, Tensor out=None',),
@@ -379,6 +447,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'log2': ('Tensor input, *, Tensor out=None',),
  'log2_': ('Tensor input',),
  'log_': ('Tensor input',),
+ 'log_softmax': ('Tensor input, int dim, torch.dtype dtype=None, *, Tensor out=None',),
  'logaddexp': ('Tensor input, Tensor other, *, Tensor out=None',),
  'logaddexp2': ('Tensor input, Tensor other, *, Tensor out=None',),
  'logcumsumexp': ('Tensor input, int dim, *, Tensor out=None',),
@@ -387,6 +456,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'logical_not': ('Tensor input, *, Tensor out=None',),
  'logical_or': ('Tensor input, Tensor other, *, Tensor out=None',),
  'logical_xor': ('Tensor input, Tensor other, *, Tensor out=None',),
+ 'logit': ('Tensor input, float eps=None, *, Tensor out=None',),
+ 'logit_': ('Tensor input, float eps=None',),
  'logspace': ('Tensor start, Tensor end, int steps, float base=10.0, *, Tensor out=None, '
               'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
               'pin_memory=False, bool requires_grad=False',
@@ -399,9 +470,14 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
               'Number start, Number end, int steps, float base=10.0, *, Tensor out=None, '
               'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
               'pin_memory=False, bool requires_grad=False'),
+ 'logsumexp': ('Tensor input, tuple of ints[1] dim, bool keepdim=False, *, Tensor out=None',),
  'lt': ('Tensor input, Tensor other, *, Tensor out=None',
         'Tensor input, Number other, *, Tensor out=None'),
  'lu_solve': ('Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor out=None',),
+ 'lu_unpack': ('Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, '
+               '*, tuple of Tensors out=None',),
+ 'margin_ranking_loss': ('Tensor input1, Tensor input2, Tensor target, float margin=0.0, int '
+                         'reduction=1',),
  'masked_fill': ('Tensor input, Tensor mask, Tensor value',
                  'Tensor input, Tensor mask, Number value'),
  'masked_scatter': ('Tensor input, Tensor mask, Tensor source',),
@@ -412,6 +488,15 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'max': ('Tensor input, *, Tensor out=None',
          'Tensor input, Tensor other, *, Tensor out=None',
          'Tensor input, int dim, bool keepdim=False, *, tuple of Tensors out=None'),
+ 'max_pool1d': ('Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride=(), tuple of '
+                'ints[1] padding=0, tuple of ints[1] dilation=1, bool ceil_mode=False',),
+ 'max_pool1d_with_indices': ('Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] '
+                             'stride=(), tuple of ints[1] padding=0, tuple of ints[1] dilation=1, '
+                             'bool ceil_mode=False',),
+ 'max_pool2d': ('Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride=(), tuple of '
+                'ints[1] padding=0, tuple of ints[1] dilation=1, bool ceil_mode=False',),
+ 'max_pool3d': ('Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride=(), tuple of '
+                'ints[1] padding=0, tuple of ints[1] dilation=1, bool ceil_mode=False',),
  'maximum': ('Tensor input, Tensor other, *, Tensor out=None',),
  'mean': ('Tensor input, *, torch.dtype dtype=None, Tensor out=None',
           'Tensor input, tuple of ints[1]? dim, bool keepdim=False, *, torch.dtype dtype=None, '
@@ -424,21 +509,31 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'minimum': ('Tensor input, Tensor other, *, Tensor out=None',),
  'mm': ('Tensor input, Tensor mat2, *, Tensor out=None',
         'Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out=None'),
+ 'mode': ('Tensor input, int dim=-1, bool keepdim=False, *, tuple of Tensors out=None',),
  'moveaxis': ('Tensor input, int source, int destination',
               'Tensor input, tuple of ints source, tuple of ints destination'),
  'movedim': ('Tensor input, int source, int destination',
              'Tensor input, tuple of ints source, tuple of ints destination'),
  'msort': ('Tensor input, *, Tensor out=None',),
  'mul': ('Tensor input, Tensor other, *, Tensor out=None',),
+ 'multinomial': ('Tensor input, int num_samples, bool replacement=False, *, torch.Generator '
+                 'generator=None, Tensor out=None',),
  'multiply': ('Tensor input, Tensor other, *, Tensor out=None', 'Tensor input, Number other'),
  'mv': ('Tensor input, Tensor vec, *, Tensor out=None',),
  'mvlgamma': ('Tensor input, int p, *, Tensor out=None',),
+ 'nan_to_num': ('Tensor input, float nan=None, float posinf=None, float neginf=None, *, Tensor '
+                'out=None',),
+ 'nan_to_num_': ('Tensor input, float nan=None, float posinf=None, float neginf=None',),
+ 'nanmean': ('Tensor input, tuple of ints[1] dim=None, bool keepdim=False, *, torch.dtype '
+             'dtype=None, Tensor out=None',),
  'nanmedian': ('Tensor input',
                'Tensor input, int dim, bool keepdim=False, *, tuple of Tensors out=None'),
  'nanquantile': ('Tensor input, Tensor q, int dim=None, bool keepdim=False, *, str '
                  'interpolation="linear", Tensor out=None',
                  'Tensor input, float q, int dim=None, bool keepdim=False, *, str '
                  'interpolation="linear", Tensor out=None'),
+ 'nansum': ('Tensor input, tuple of ints[1] dim=None, bool keepdim=False, *, torch.dtype '
+            'dtype=None, Tensor out=None',),
  'narrow': ('Tensor input, int dim, Tensor start, int length',
             'Tensor input, int dim, int start, int length'),
  'narrow_copy': ('Tensor input, int dim, int start, int length, *, Tensor out=None',),
@@ -450,6 +545,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'negative': ('Tensor input, *, Tensor out=None',),
  'negative_': ('Tensor input',),
  'nextafter': ('Tensor input, Tensor other, *, Tensor out=None',),
+ 'nonzero_static': ('Tensor input, *, int size, int fill_value=-1, Tensor out=None',),
+ 'norm_except_dim': ('Tensor v, int pow=2, int dim=0',),
  'normal': ('Tensor mean, Tensor std, *, torch.Generator generator=None, Tensor out=None',
             'Tensor mean, float std=1, *, torch.Generator generator=None, Tensor out=None',
             'float mean, Tensor std, *, torch.Generator generator=None, Tensor out=None',
@@ -465,11 +562,17 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
                'requires_grad=False',),
  'orgqr': ('Tensor input, Tensor input2, *, Tensor out=None',),
+ 'ormqr': ('Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False, *, '
+           'Tensor out=None',),
  'outer': ('Tensor input, Tensor vec2, *, Tensor out=None',),
+ 'pairwise_distance': ('Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False',),
+ 'pdist': ('Tensor input, float p=2',),
  'permute': ('Tensor input, tuple of ints dims',),
  'permute_copy': ('Tensor input, tuple of ints dims, *, Tensor out=None',),
+ 'pinverse': ('Tensor input, float rcond=1e-15',),
  'pixel_shuffle': ('Tensor input, int upscale_factor',),
  'pixel_unshuffle': ('Tensor input, int downscale_factor',),
+ 'poisson': ('Tensor input, torch.Generator generator=None',),
  'poisson_nll_loss': ('Tensor input, Tensor target, bool log_input, bool full, float eps, int '
                       'reduction',),
  'polygamma': ('int n, Tensor input, *, Tensor out=None',),
@@ -481,6 +584,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'prod': ('Tensor input, *, torch.dtype dtype=None',
           'Tensor input, int dim, bool keepdim=False, *, torch.dtype dtype=None, Tensor out=None'),
  'promote_types': ('torch.dtype type1, torch.dtype type2',),
+ 'put': ('Tensor input, Tensor index, Tensor source, bool accumulate=False',),
+ 'qr': ('Tensor input, bool some=True, *, tuple of Tensors out=None',),
  'quantile': ('Tensor input, Tensor q, int dim=None, bool keepdim=False, *, str '
               'interpolation="linear", Tensor out=None',
               'Tensor input, float q, int dim=None, bool keepdim=False, *, str '
@@ -546,6 +651,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
               'requires_grad=False',
               'int n, *, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, '
               'torch.device device=None, bool pin_memory=False, bool requires_grad=False'),
+ 'range': ('Number start, Number end, Number step=1, *, Tensor out=None, torch.dtype dtype=None, '
+           'torch.device device=None, bool requires_grad=False, bool pin_memory=False',),
  'ravel': ('Tensor input',),
  'real': ('Tensor input',),
  'reciprocal': ('Tensor input, *, Tensor out=None',),
@@ -567,9 +674,16 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                  'Number scalar, Tensor tensor',
                  'Tensor tensor, Number other',
                  'Number scalar1, Number scalar2'),
+ 'rms_norm': ('Tensor input, tuple of ints normalized_shape, Tensor weight=None, float eps=None',),
+ 'roll': ('Tensor input, tuple of ints[1] shifts, tuple of ints[1] dims=()',),
+ 'rot90': ('Tensor input, int k=1, tuple of ints dims=(0,1)',),
  'round': ('Tensor input, *, Tensor out=None', 'Tensor input, *, int decimals, Tensor out=None'),
  'round_': ('Tensor input', 'Tensor input, *, int decimals'),
  'row_stack': ('tuple of Tensors tensors, *, Tensor out=None',),
+ 'rrelu': ('Tensor input, Number lower=0.125, Number upper=0.3333333333333333, bool '
+           'training=False, torch.Generator generator=None',),
+ 'rrelu_': ('Tensor input, Number lower=0.125, Number upper=0.3333333333333333, bool '
+            'training=False, torch.Generator generator=None',),
  'rsqrt': ('Tensor input, *, Tensor out=None',),
  'rsqrt_': ('Tensor input',),
  'rsub': ('Tensor input, Tensor other, *, Number alpha=1',
@@ -603,10 +717,19 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'sinc_': ('Tensor input',),
  'sinh': ('Tensor input, *, Tensor out=None',),
  'sinh_': ('Tensor input',),
+ 'slice_copy': ('Tensor input, int dim=0, int start=None, int end=None, int step=1, *, Tensor '
+                'out=None',),
+ 'slice_scatter': ('Tensor input, Tensor src, int dim=0, int start=None, int end=None, int step=1, '
+                   '*, Tensor out=None',),
  'slogdet': ('Tensor input, *, tuple of Tensors out=None',),
+ 'softmax': ('Tensor input, int dim, torch.dtype dtype=None, *, Tensor out=None',),
  'sort': ('Tensor input, *, bool? stable, int dim=-1, bool descending=False, tuple of Tensors '
           'out=None',
           'Tensor input, int dim=-1, bool descending=False, *, tuple of Tensors out=None'),
+ 'split_copy': ('Tensor input, int split_size, int dim=0, *, tuple of Tensors out=None',),
+ 'split_with_sizes': ('Tensor input, tuple of ints split_sizes, int dim=0',),
+ 'split_with_sizes_copy': ('Tensor input, tuple of ints split_sizes, int dim=0, *, tuple of '
+                           'Tensors out=None',),
  'sqrt': ('Tensor input, *, Tensor out=None',),
  'sqrt_': ('Tensor input',),
  'square': ('Tensor input, *, Tensor out=None',),
@@ -615,6 +738,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'squeeze_copy': ('Tensor input, *, Tensor out=None',
                   'Tensor input, int dim, *, Tensor out=None',
                   'Tensor input, tuple of ints dim, *, Tensor out=None'),
+ 'stack': ('tuple of Tensors tensors, int dim=0, *, Tensor out=None',),
  'std': ('Tensor input, tuple of ints[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor '
          'out=None',
          'Tensor input, tuple of ints[1] dim=None, *, Number correction=None, bool keepdim=False, '
@@ -630,11 +754,13 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'sum': ('Tensor input, *, torch.dtype dtype=None',
          'Tensor input, tuple of ints[1]? dim, bool keepdim=False, *, torch.dtype dtype=None, '
          'Tensor out=None'),
+ 'svd': ('Tensor input, bool some=True, bool compute_uv=True, *, tuple of Tensors out=None',),
  'swapaxes': ('Tensor input, int axis0, int axis1',),
  'swapdims': ('Tensor input, int dim0, int dim1',),
  't': ('Tensor input',),
  't_copy': ('Tensor input, *, Tensor out=None',),
  'take': ('Tensor input, Tensor index, *, Tensor out=None',),
+ 'take_along_dim': ('Tensor input, Tensor indices, int dim=None, *, Tensor out=None',),
  'tan': ('Tensor input, *, Tensor out=None',),
  'tan_': ('Tensor input',),
  'tanh': ('Tensor input, *, Tensor out=None',),
@@ -645,18 +771,38 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'threshold': ('Tensor input, Number threshold, Number value, *, Tensor out=None',),
  'threshold_': ('Tensor input, Number threshold, Number value',),
  'tile': ('Tensor input, tuple of ints dims',),
+ 'topk': ('Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True, *, tuple of '
+          'Tensors out=None',),
  'trace': ('Tensor input',),
  'transpose': ('Tensor input, int dim0, int dim1',),
  'transpose_copy': ('Tensor input, int dim0, int dim1, *, Tensor out=None',),
  'trapezoid': ('Tensor y, Tensor x, *, int dim=-1', 'Tensor y, *, Number dx=1, int dim=-1'),
  'trapz': ('Tensor y, *, float dx=1, int dim=-1', 'Tensor y, Tensor x, *, int dim=-1'),
+ 'triangular_solve': ('Tensor input, Tensor A, bool upper=True, bool transpose=False, bool '
+                      'unitriangular=False, *, tuple of Tensors out=None',),
+ 'tril': ('Tensor input, int diagonal=0, *, Tensor out=None',),
+ 'tril_indices': ('int row, int col, int offset=0, *, torch.dtype dtype=None, torch.layout '
+                  'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                  'requires_grad=False',),
+ 'triplet_margin_loss': ('Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float '
+                         'p=2, float eps=1e-06, bool swap=False, int reduction=1',),
+ 'triu': ('Tensor input, int diagonal=0, *, Tensor out=None',),
+ 'triu_indices': ('int row, int col, int offset=0, *, torch.dtype dtype=None, torch.layout '
+                  'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                  'requires_grad=False',),
  'true_divide': ('Tensor input, Tensor other, *, Tensor out=None', 'Tensor input, Number other'),
  'trunc': ('Tensor input, *, Tensor out=None',),
  'trunc_': ('Tensor input',),
+ 'unbind': ('Tensor input, int dim=0',),
+ 'unbind_copy': ('Tensor input, int dim=0, *, tuple of Tensors out=None',),
  'unflatten': ('Tensor input, int dim, tuple of ints sizes',),
  'unfold_copy': ('Tensor input, int dimension, int size, int step, *, Tensor out=None',),
+ 'unsafe_chunk': ('Tensor input, int chunks, int dim=0',),
+ 'unsafe_split': ('Tensor input, int split_size, int dim=0',),
+ 'unsafe_split_with_sizes': ('Tensor input, tuple of ints split_sizes, int dim=0',),
  'unsqueeze': ('Tensor input, int dim',),
  'unsqueeze_copy': ('Tensor input, int dim, *, Tensor out=None',),
+ 'vander': ('Tensor x, int N=None, bool increasing=False',),
  'var': ('Tensor input, tuple of ints[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor '
          'out=None',
          'Tensor input, tuple of ints[1] dim=None, *, Number correction=None, bool keepdim=False, '

@@ -60,7 +60,7 @@ _CHECKS = {
     "Tensor": lambda v: isinstance(v, Tensor),
     "int": _is_int,
     "bool": lambda v: isinstance(v, bool),        # (not numpy's bool: PyTorch refuses it too)
-    "float": lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_))
+    "float": lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, np.bool_)
     or (isinstance(v, Tensor) and v.ndim == 0 and not v.requires_grad),
     "tuple of Tensors": lambda v: isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) for t in v),
     # (the torch._foreach_* functions: a Number is a Python number, Scalars a sequence of them)

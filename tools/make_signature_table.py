@@ -66,7 +66,7 @@ def _pyi_overloads():
 
 
 def _display_type(annotation):
-    if annotation.startswith(("_int | _size", "_int | Sequence")):
+    if annotation.startswith(("_int |", "SymInt |")) and ("_size" in annotation or "Sequence[" in annotation):
         return "tuple of ints"
     for text, shown in _DISPLAY:
         if annotation.startswith(text):
@@ -80,9 +80,10 @@ def _from_pyi(params):
         if keyword_only and not starred:
             parts.append("*")
             starred = True
-        default = {"True": "True", "False": "False"}.get(default, default)
+        if default is not None:
+            default = default.replace(", ", ",")        # (the table splits parameters at ", ")
         type_name = _display_type(annotation)
-        if type_name == "tuple of ints" and annotation.startswith("_int"):
+        if type_name == "tuple of ints" and annotation.startswith(("_int", "SymInt")):
             type_name += "[1]"
         if default is None and annotation.endswith("| None"):
             type_name += "?"
@@ -131,7 +132,7 @@ def _probe(name):
     found = re.search(r"but expected \((.*)\)$", text)
     if found:
         return [found.group(1)]
-    if re.search(r"takes \d+ positional argument", text):
+    if re.search(r"takes (from \d+ to )?\d+ positional argument", text):
         return None
     return ()             # (not parsed by PyTorch's argument parser: not taken)
 
@@ -160,10 +161,15 @@ def table():
         if shown == ():
             continue
         if shown is None:
-            if len(overloads[name]) != 1:
-                continue          # (one visible of several declared: which one is not printed)
+            # (the one printed signature: the .pyi's only overload without named dimensions)
+            unnamed = [o for o in overloads[name]
+                       if not any(p[0] == "names" or "EllipsisType" in p[1] for p in o)]
+            if len(unnamed) != 1:
+                continue          # (one of several declared: which one is not told)
+            if len(overloads[name]) > 1:
+                hidden.add(name)
             try:
-                shown = [_from_pyi(overloads[name][0])]      # (already annotated)
+                shown = [_from_pyi(unnamed[0])]      # (already annotated)
             except ValueError:
                 continue          # (a type PyTorch's parser does not print: not taken)
         signatures[name] = tuple(_annotate(s, overloads[name]) for s in shown)
