@@ -296,7 +296,7 @@ def is_floating_point(input):
 
 
 # Check the arguments of every public function in one place (PyTorch's python_arg_parser).
-from ._python_arg_parser import checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
+from ._python_arg_parser import torch_function_checked as _checked, PARAMETERS as _PARAMETERS  # noqa: E402
 from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
 for _name, _parameters in _PARAMETERS.items():
     if _name in globals():
@@ -349,6 +349,16 @@ from ._ops.gamma_samplers import (  # noqa: E402,F401  (gamma and Dirichlet samp
     _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad)
 from ._ops.histogramdd import histogramdd  # noqa: E402,F401
 
+# Every other torch.X whose PyTorch signatures are known (masked_fill, lerp, functions defined
+# above after the checks, ...) is parsed as PyTorch parses it too.
+from ._python_arg_parser import torch_function_checked as _checked  # noqa: E402
+from ._signature_table import SIGNATURES as _SIGNATURES  # noqa: E402
+from ._out import OUT_RULES as _OUT_RULES  # noqa: E402
+for _name in _SIGNATURES:
+    if _name in globals() and getattr(globals()[_name], "parsed_as_pytorch", None) != _name:
+        globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES.get(_name))
+del _name, _checked, _SIGNATURES, _OUT_RULES
+
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
 from .func._batched_tensor import install_batched_methods, install_batching_functions  # noqa: E402
@@ -360,3 +370,4 @@ install_batching_functions(vars(special), "special.")
 install_batching_functions(vars(linalg), "linalg.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional
+

@@ -96,15 +96,126 @@ def _allocation_error(sizes, dtype):
         "minigrad hint: that tensor does not fit into this computer's memory; check its sizes.")
 
 
-def checked(function, name, parameters, out_rule=None):
-    """``function`` with its tensor arguments checked first; ``parameters`` lists
-    (PyTorch's parameter name, kind) for the leading positional parameters; ``out_rule``:
-    how it takes out= (``_out.OUT_RULES``), None if it takes none."""
+# --- PyTorch's signatures: a cheap look first, PyTorch's whole parse only when it fails --------
+
+# the exact types a cheap look takes for a Tensor (nn.Parameter adds itself when it is defined)
+TENSOR_TYPES = {Tensor}
+_CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int, bool), "Number": (int, float, bool),
+                "torch.dtype": (_dtype.dtype,), "str": (str,), "name": (str,),
+                "tuple of ints": (tuple, list)}
+
+
+class _CheapLook:
+    """What a correct call of one signature looks like, in exact types only: how many
+    arguments, which keywords, which types at each position. A call that passes needs no
+    parse (its function checks the finer points); any other goes through PyTorch's whole
+    parse, which accepts it or raises PyTorch's error."""
+
+    def __init__(self, signature, numbers_as_tensors):
+        self.max_positional, self.fewest = signature.max_pos_args, signature.min_args
+        self.positional, self.keywords = [], {}
+        # (index, name) of each parameter without a default: given by position or by keyword
+        self.required = tuple((index, p.name) for index, p in enumerate(signature.params)
+                              if not p.optional)
+        for index, parameter in enumerate(signature.params):
+            types = frozenset(self._types(parameter, index, numbers_as_tensors))
+            if not parameter.keyword_only:
+                self.positional.append(types)
+            # (and the position it would take: a keyword for an argument given by position is
+            # one value too many)
+            self.keywords[parameter.name] = (types, index if not parameter.keyword_only else 10**9)
+
+    @staticmethod
+    def _types(parameter, index, numbers_as_tensors):
+        if parameter.type_name == "Tensor":
+            types = set(TENSOR_TYPES)
+            if numbers_as_tensors and index > 0:     # (a number first is made a tensor: a parse)
+                types |= {int, float, bool}
+        else:
+            types = set(_CHEAP_TYPES.get(parameter.type_name, ()))
+        if parameter.takes_one_int:
+            types.add(int)
+        if parameter.allow_none:
+            types.add(type(None))
+        return types
+
+    def passes(self, args, kwargs):
+        """True if the call looks right at a glance (exact types, counts, known keywords)."""
+        if len(args) > self.max_positional or len(args) + len(kwargs) < self.fewest:
+            return False
+        for value, types in zip(args, self.positional):
+            if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)):
+                return False
+        if len(args) < len(self.required):
+            for index, name in self.required:
+                if index >= len(args) and name not in kwargs:
+                    return False
+        for key, value in kwargs.items():
+            types, index = self.keywords.get(key, (None, 0))
+            if types is None or type(value) not in types or index < len(args) or (
+                    type(value) in (tuple, list) and not _plain_list(value)):
+                return False
+        return True
+
+
+def _looks_right(looks, args, kwargs):
+    for look in looks:
+        if look.passes(args, kwargs):
+            return True
+    return False
+
+
+def _plain_list(value):
+    """A list of ints (exact type), which a cheap look lets through."""
+    return all(type(item) is int for item in value)
+
+
+def parse_as_pytorch(signatures, args, kwargs):
+    """PyTorch's whole parse of a call that failed the cheap look: its TypeError, or the
+    arguments to call the function with (a number given for a first Tensor parameter, as in
+    torch.add(2, 3), made a tensor as PyTorch does)."""
+    signatures.parse(args, kwargs)
+    if (signatures.numbers_as_tensors and args and isinstance(args[0], _NUMBERS)
+            and signatures.signatures[0].params[0].type_name == "Tensor"):
+        from ._creation import tensor
+        args = (tensor(args[0]),) + args[1:]
+    return args
+
+
+# functions PyTorch parses whose table entry minigrad does not follow yet, with the reason
+NOT_PARSED = {}
+
+
+def pytorch_signatures(name):
+    """PyTorch's signatures of torch.<name> (from _signature_table.py), None if not known."""
+    from ._signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN
+    if name not in SIGNATURES or name in NOT_PARSED:
+        return None
+    from ._signatures import Signatures
+    return Signatures(name, *SIGNATURES[name], numbers_as_tensors=name in NUMBERS_AS_TENSORS,
+                      hidden=name in HIDDEN)
+
+
+def torch_function_checked(function, name, parameters, out_rule=None):
+    """torch.<name>: ``checked``, parsed as PyTorch parses it when its signatures are known."""
+    return checked(function, name, parameters, out_rule, pytorch_signatures(name))
+
+
+def checked(function, name, parameters, out_rule=None, signatures=None):
+    """``function`` with its arguments checked first: by PyTorch's ``signatures`` when given,
+    and by ``parameters``, (PyTorch's parameter name, kind) for the leading positional
+    parameters. ``out_rule``: how it takes out= (``_out.OUT_RULES``), None if it takes none."""
+    looks = () if signatures is None else tuple(
+        _CheapLook(signature, signatures.numbers_as_tensors) for signature in signatures.signatures)
+    if signatures is not None:
+        parameters = tuple(p for p in parameters if p[1] in (SIZE, TENSORS))
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
         if refuse_uninitialized is not None:        # (a lazy module's parameter exists)
             refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
+        if looks and not _looks_right(looks, args, kwargs):
+            args = parse_as_pytorch(signatures, args, kwargs)
         if kwargs and "out" in kwargs:       # torch.add(a, b, out=c): see _out.py
             from ._out import call_with_out          # (imported late: it needs the operations)
             return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)
@@ -157,6 +268,7 @@ def checked(function, name, parameters, out_rule=None):
         if name in ("softmax", "log_softmax"):
             _check_softmax_dim(name, args, kwargs)
         return function(*args, **kwargs)
+    with_checked_arguments.parsed_as_pytorch = name if signatures is not None else None
     return with_checked_arguments
 
 

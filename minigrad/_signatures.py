@@ -29,19 +29,56 @@ def _is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+_PYTHON_NUMBERS = (int, float, complex, np.number, np.bool_)
+
+
+def _is_number(value):
+    """A Number: a Python or numpy number (a 0-d tensor stands for its number, unless it requires
+    grad: PyTorch's parser keeps the gradient's path open by refusing it there)."""
+    return isinstance(value, _PYTHON_NUMBERS) or (
+        isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad)
+
+
+def _is_int_list(value):
+    return isinstance(value, (tuple, list)) and all(_is_int(item) for item in value)
+
+
+def _is_dtype(value):
+    return isinstance(value, _dtype.dtype) or value in (float, int, bool, complex)
+
+
+def _of_class(module, name):
+    """An isinstance check against a minigrad class imported when first needed (these modules
+    import this one)."""
+    def check(value):
+        import importlib
+        return isinstance(value, getattr(importlib.import_module(module, __package__), name))
+    return check
+
+
 _CHECKS = {
     "Tensor": lambda v: isinstance(v, Tensor),
     "int": _is_int,
     "bool": lambda v: isinstance(v, bool),        # (not numpy's bool: PyTorch refuses it too)
+    "float": lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, np.bool_)
+    or (isinstance(v, Tensor) and v.ndim == 0 and not v.requires_grad),
     "tuple of Tensors": lambda v: isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) for t in v),
     # (the torch._foreach_* functions: a Number is a Python number, Scalars a sequence of them)
-    # (a 0-d tensor stands for its number, unless it requires grad: PyTorch's parser keeps
-    # the gradient's path open by refusing it there)
-    "Number": lambda v: isinstance(v, (int, float, complex, np.number, np.bool_))
-    or (isinstance(v, Tensor) and v.ndim == 0 and not v.requires_grad),
+    "Number": _is_number,
     "tuple of Scalars": lambda v: isinstance(v, (tuple, list)) and all(
         isinstance(x, (int, float, complex, np.number, np.bool_)) for x in v),
+    "tuple of ints": _is_int_list,
+    "tuple of floats": lambda v: isinstance(v, (tuple, list)) and all(_CHECKS["float"](x) for x in v),
     "ScalarType": lambda v: isinstance(v, _dtype.dtype),
+    "torch.dtype": _is_dtype,
+    "str": lambda v: isinstance(v, str),
+    "name": lambda v: isinstance(v, str),
+    "tuple of names": lambda v: isinstance(v, (tuple, list)) and all(isinstance(x, str) for x in v),
+    "torch.Generator": _of_class(".random", "Generator"),
+    "torch.layout": _of_class("._layout", "layout"),
+    "torch.memory_format": _of_class("._memory_format", "memory_format"),
+    "torch.device": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)
+    or _of_class("._tensor", "device")(v),
 }
 
 
@@ -58,7 +95,8 @@ def _described(value):
     """As PyTorch's "didn't match" lines describe an argument: a list shows its items' types
     (``list of [Tensor, Tensor]``)."""
     if isinstance(value, (list, tuple)):
-        return f"{_type_name(value)} of [{', '.join(_type_name(item) for item in value)}]"
+        items = ", ".join(_type_name(item) for item in value)
+        return f"list of [{items}]" if isinstance(value, list) else f"tuple of ({items})"
     return _type_name(value)
 
 
@@ -70,12 +108,19 @@ class _Parameter:
         declared, _, default = spec.partition("=")
         type_name, _, self.name = declared.rpartition(" ")
         self.allow_none = type_name.endswith("?") or default == "None"
-        self.type_name = type_name.rstrip("?")
+        type_name = type_name.rstrip("?")
+        # (a "tuple of ints" declared with size 1, such as sum's dim, takes a single int too)
+        self.takes_one_int = type_name.endswith("[1]")
+        self.type_name = type_name.removesuffix("[1]")
         self.optional = bool(default)
         self.default = default
         self.keyword_only = keyword_only
 
-    def check(self, value):
+    def check(self, value, numbers_as_tensors=False):
+        if self.takes_one_int and _is_int(value):
+            return True
+        if numbers_as_tensors and self.type_name == "Tensor" and isinstance(value, _PYTHON_NUMBERS):
+            return True
         return _CHECKS[self.type_name](value)
 
     def shown(self):
@@ -83,8 +128,9 @@ class _Parameter:
 
 
 class _Signature:
-    def __init__(self, name, text):
+    def __init__(self, name, text, numbers_as_tensors=False):
         self.name = name
+        self.numbers_as_tensors = numbers_as_tensors
         self.params, keyword_only = [], False
         for spec in text.split(", "):
             if spec == "*":
@@ -94,6 +140,8 @@ class _Signature:
         self.max_pos_args = sum(not p.keyword_only for p in self.params)
         self.min_args = sum(not p.optional for p in self.params)
         self.max_args = len(self.params)
+        # torch.ones(2, 3): a lone positional tuple of ints may be given as several ints
+        self.varargs = self.max_pos_args == 1 and self.params[0].type_name == "tuple of ints"
 
     def shown(self):
         """As PyTorch prints it: ``(Tensor input, *, bool stable, int dim = -1, ...)``."""
@@ -108,6 +156,8 @@ class _Signature:
     def parse(self, args, kwargs, raise_error):
         """The arguments by name if they fit this signature; else None, or PyTorch's error for
         the first thing that does not fit when ``raise_error``."""
+        if self.varargs and args and _is_int(args[0]):
+            args = (tuple(args),)
         if len(args) > self.max_pos_args:
             if raise_error:
                 raise self._extra_args(len(args))
@@ -132,7 +182,7 @@ class _Signature:
                     raise TypeError(f"{self.name}() missing {len(missing)} required positional "
                                     f"argument{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
                 return None
-            elif p.check(value):
+            elif p.check(value, self.numbers_as_tensors):
                 values[p.name] = value
             elif p.type_name == "tuple of Tensors" and isinstance(value, (list, tuple)):
                 # (PyTorch stops at a list with something else in it, whatever signature is next)
@@ -141,6 +191,10 @@ class _Signature:
                                 f"{_type_name(value[item])}")
             elif raise_error:
                 where = "" if by_keyword else f" (position {position + 1})"
+                if p.type_name == "tuple of ints" and isinstance(value, (tuple, list)):
+                    item = next(i for i, v in enumerate(value) if not _is_int(v))
+                    raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be tuple of ints, "
+                                    f"but found element of type {_type_name(value[item])} at pos {item}")
                 raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name}, "
                                 f"not {_type_name(value)}")
             else:
@@ -174,13 +228,18 @@ class Signatures:
     """A function's signatures, in PyTorch's order, each as PyTorch declares it:
     ``Signatures("sort", "Tensor input, *, bool? stable, int dim=-1, ...", ...)``."""
 
-    def __init__(self, name, *texts):
+    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False):
+        """``numbers_as_tensors``: its Tensor parameters take Python numbers too (torch.add(2, 3));
+        ``hidden``: it has signatures PyTorch does not print (deprecated ones), so a lone printed
+        signature is reported as one of several."""
         self.name = name
-        self.signatures = [_Signature(name, text) for text in texts]
+        self.signatures = [_Signature(name, text, numbers_as_tensors) for text in texts]
+        self.hidden = hidden
+        self.numbers_as_tensors = numbers_as_tensors
 
     def parse(self, args, kwargs):
         """(index of the signature that fits, the arguments by name), or PyTorch's TypeError."""
-        if len(self.signatures) == 1:       # (PyTorch reports a lone signature's own error)
+        if len(self.signatures) == 1 and not self.hidden:   # (a lone signature's own error)
             return 0, self.signatures[0].parse(args, kwargs, raise_error=True)
         for index, signature in enumerate(self.signatures):
             values = signature.parse(args, kwargs, raise_error=False)
@@ -199,6 +258,16 @@ class Signatures:
         keywords = _unordered(list(kwargs))
         described = [_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in keywords]
         got = "(" + (", ".join(described) if args else "".join(d + ", " for d in described)) + ")"
+        if len(self.signatures) == 1:
+            # (a keyword not among the last names read back is "unrecognized", as below)
+            shown = self.signatures[0].shown()
+            names = [spec.rpartition(" ")[2] for spec in shown[1:-1].split(", ")]
+            unmatched = [k for k in keywords if k not in names[max(len(names) - len(kwargs), 0):]]
+            if unmatched:
+                return (f"{self.name}() received an invalid combination of arguments - got "
+                        f"unrecognized keyword arguments: {', '.join(unmatched)}")
+            return (f"{self.name}() received an invalid combination of arguments - got {got}, but "
+                    f"expected {shown}")
         lines = [f"{self.name}() received an invalid combination of arguments - got {got}, but expected one of:"]
         for signature in self.signatures:
             shown = signature.shown()

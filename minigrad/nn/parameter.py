@@ -10,6 +10,7 @@ import inspect
 
 from .._tensor import Tensor, _wrap, device as _device
 from .._creation import empty
+from .._python_arg_parser import TENSOR_TYPES
 
 
 class Parameter(Tensor):
@@ -58,6 +59,10 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(array, requires_grad):
     return Parameter(_wrap(array), requires_grad)
+
+
+# torch.X(parameter, ...) passes the argument parser's cheap look as a tensor does
+TENSOR_TYPES.add(Parameter)
 
 
 class _BufferMeta(type):
