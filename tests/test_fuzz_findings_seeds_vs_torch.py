@@ -527,3 +527,32 @@ def test_kron_of_an_inference_tensor(torch, fn):
 ])
 def test_elementwise_in_place_checks_shapes_first(torch, fn):
     assert_same(fn, torch)
+
+
+# a view of an inference tensor (in or out of inference mode) shares the memory but is no view:
+# PyTorch keeps no view relation for a tensor without an autograd layer, so an in-place change
+# of it checks the shapes (or refuses an inference tensor) as for any inference tensor
+def _views_of_inference(L):
+    with L.inference_mode():
+        base = L.ones(1, 3)
+        inside = base[:, :2]
+    return base, inside, base.squeeze(0)
+
+
+def test_views_of_an_inference_tensor_are_not_views(torch):
+    seen = []
+    for L in (minigrad, torch):
+        base, inside, outside = _views_of_inference(L)
+        with L.inference_mode():
+            nested = outside[1:]
+        seen.append([(v._is_view(), v._base is None, v.is_inference()) for v in (inside, outside, nested)])
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("other", [lambda L: L.ones(3, requires_grad=True), lambda L: L.ones(2),
+                                   lambda L: L.ones(3)])
+def test_in_place_change_of_a_view_of_an_inference_tensor(torch, other):
+    def fn(L):
+        _, inside, _ = _views_of_inference(L)
+        return inside.add_(other(L), alpha=1.5)
+    assert_same(fn, torch)

@@ -35,6 +35,12 @@ def _make_view(out, base):
         out._is_inference = base._is_inference
     if not out._array.size:
         keep_zero_steps(out)
+    if base._is_inference:
+        # an inference tensor carries no autograd layer, so PyTorch keeps no view relation for
+        # it: the view shares the memory but has no _base (_is_view() is False) and none of the
+        # rules for in-place changes of views made in no_grad or inference mode
+        out._version_counter = base._version_counter
+        return out
     return register_view(out, base)
 
 
