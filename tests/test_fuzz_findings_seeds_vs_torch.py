@@ -556,3 +556,50 @@ def test_in_place_change_of_a_view_of_an_inference_tensor(torch, other):
         _, inside, _ = _views_of_inference(L)
         return inside.add_(other(L), alpha=1.5)
     assert_same(fn, torch)
+
+
+# an input without a gradient edge (a view made under no_grad, or before its base required
+# grad) says requires_grad=True but gets no gradient: PyTorch saves nothing for it, so the other
+# operand is not saved (and may be an inference tensor)
+def _edgeless_view(L, how):
+    x = L.tensor([[1.0, 2, 3]] * 3, requires_grad=how == "no_grad")
+    if how == "no_grad":
+        with L.no_grad():
+            return x[:]
+    view = x[:]
+    x.requires_grad_()
+    return view
+
+
+_PRODUCTS = {
+    "mul": lambda L, a, b: a * b, "div": lambda L, a, b: a / b, "mm": lambda L, a, b: a @ b,
+    "cross": lambda L, a, b: L.linalg.cross(a, b), "addmm": lambda L, a, b: L.addmm(a, a, b),
+    "dot": lambda L, a, b: L.dot(a[0], b[0]),
+}
+
+
+@pytest.mark.parametrize("how", ["no_grad", "requires_grad_later"])
+@pytest.mark.parametrize("name", sorted(_PRODUCTS))
+@pytest.mark.parametrize("first", [True, False])
+def test_nothing_saved_for_an_input_without_an_edge(torch, how, name, first):
+    seen = []
+    for L in (minigrad, torch):
+        view, other = _edgeless_view(L, how), L.ones(3, 3) + 1
+        node = (_PRODUCTS[name](L, view, other) if first else _PRODUCTS[name](L, other, view)).grad_fn
+        saved = {}
+        for attribute in ("_saved_self", "_saved_other", "_saved_mat2", "_saved_mat1", "_saved_tensor"):
+            if hasattr(node, attribute):
+                value = getattr(node, attribute)
+                saved[attribute] = None if value is None else tuple(value.shape)
+        seen.append(saved)
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name", ["mul", "mm", "div"])
+def test_inference_operand_of_an_input_without_an_edge(torch, name):
+    def fn(L):
+        view = _edgeless_view(L, "no_grad")
+        with L.inference_mode():
+            other = L.ones(3, 3) + 1
+        return _PRODUCTS[name](L, other, view)
+    assert_same(fn, torch)

@@ -1953,6 +1953,10 @@ def test_random_programs_match_pytorch(torch, program):
     # tensors): add_ checks the shapes, not the rules for views made in inference mode
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("inplace_binary", "add_alpha_", (1, 0), False, False)],
+    # a view made under no_grad has no gradient edge: mul saves nothing for it (an inference
+    # factor is fine)
+    [("leaf", (3,), 0, False, True), ("inference", "prod", (0,), True, False), ("view", "T", (0,), True, False),
+     ("binary", "F_cosine_similarity", (1, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
