@@ -603,3 +603,28 @@ def test_inference_operand_of_an_input_without_an_edge(torch, name):
             other = L.ones(3, 3) + 1
         return _PRODUCTS[name](L, other, view)
     assert_same(fn, torch)
+
+
+# ... but it still shares its source's storage: its offset in it, and memory it sees twice
+# (expand) refused before the change reaches the inference tensor's version
+def test_views_of_an_inference_tensor_share_its_storage(torch):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            base = L.arange(6.0).reshape(2, 3)       # (the arange result itself is let go)
+            inside = base[:, 1:]
+        outside = base[1:]
+        seen.append([(v.storage_offset(), v.data_ptr() - base.data_ptr(), v.as_strided((2,), (1,)).tolist())
+                     for v in (inside, outside, outside.t(), inside[0])])
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("change", [lambda L, t: t.add_(1), lambda L, t: t.exp_(), lambda L, t: t.zero_(),
+                                    lambda L, t: L.nn.functional.celu_(t), lambda L, t: t.fill_(1),
+                                    lambda L, t: t.copy_(L.ones(3, 2))])
+def test_in_place_change_of_an_expanded_inference_tensor(torch, change):
+    def fn(L):
+        with L.inference_mode():
+            small = L.ones(1, 2)
+        return change(L, small.expand(3, 2))
+    assert_same(fn, torch)
