@@ -628,3 +628,17 @@ def test_in_place_change_of_an_expanded_inference_tensor(torch, change):
             small = L.ones(1, 2)
         return change(L, small.expand(3, 2))
     assert_same(fn, torch)
+
+
+# x.add_(other, alpha=...) and sub_ look up other's history (lost: a view made in no_grad whose
+# base changed in place) before they check the shapes, as without an alpha
+@pytest.mark.parametrize("change", [lambda s, h: s.add_(h, alpha=1.5), lambda s, h: s.sub_(h, alpha=2),
+                                    lambda s, h: s.add_(h)])
+def test_alpha_reports_a_lost_history_first(torch, change):
+    def fn(L):
+        x = L.rand(2, 3, requires_grad=True)
+        with L.no_grad():
+            view, total = x.H, x.sum()
+            x.mul_(2)
+        return change(total, view)
+    assert_same(fn, torch)
