@@ -1966,6 +1966,10 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (2, 3), 0, False, True), ("view", "H", (0,), True, False),
      ("binary", "F_binary_cross_entropy", (0, 0), True, False), ("inplace", "F_celu_", (0,), True, False),
      ("inplace_binary", "add_alpha_", (2, 1), False, False)],
+    # ... and addcmul_ reports it before the memory that other shares with it
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
+     ("inplace_binary", "addcmul_", (1, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
