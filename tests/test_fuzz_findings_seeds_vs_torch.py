@@ -647,7 +647,8 @@ def test_alpha_reports_a_lost_history_first(torch, change):
 # ... and an elementwise x.op_(view of x) reports the view's lost history before the memory the
 # two share
 @pytest.mark.parametrize("change", [lambda x, v: x.addcmul_(v, v), lambda x, v: x.addcdiv_(v, v),
-                                    lambda x, v: x.hypot_(v), lambda x, v: x.lerp_(v, 0.5)])
+                                    lambda x, v: x.hypot_(v), lambda x, v: x.lerp_(v, 0.5),
+                                    lambda x, v: x.atan2_(v), lambda x, v: x.fmod_(v)])
 def test_lost_history_before_the_shared_memory(torch, change):
     def fn(L):
         x = L.rand(1, 2, requires_grad=True) * 1

@@ -1970,6 +1970,9 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
      ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
      ("inplace_binary", "addcmul_", (1, 2), False, False)],
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
+     ("inplace_binary", "arctan2_", (1, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
