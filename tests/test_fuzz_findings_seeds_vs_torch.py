@@ -612,4 +612,133 @@ def test_gcd_and_lcm_in_place_name_their_kernels(torch, fn):
     lambda L: L.logspace(0, 1, 3, dtype=L.bool), lambda L: L.linspace(-3, 1, 1, dtype=L.bool),
 ])
 def test_linspace_of_one_bool(torch, fn):
+
+
+# a view of an inference tensor (in or out of inference mode) shares the memory but is no view:
+# PyTorch keeps no view relation for a tensor without an autograd layer, so an in-place change
+# of it checks the shapes (or refuses an inference tensor) as for any inference tensor
+def _views_of_inference(L):
+    with L.inference_mode():
+        base = L.ones(1, 3)
+        inside = base[:, :2]
+    return base, inside, base.squeeze(0)
+
+
+def test_views_of_an_inference_tensor_are_not_views(torch):
+    seen = []
+    for L in (minigrad, torch):
+        base, inside, outside = _views_of_inference(L)
+        with L.inference_mode():
+            nested = outside[1:]
+        seen.append([(v._is_view(), v._base is None, v.is_inference()) for v in (inside, outside, nested)])
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("other", [lambda L: L.ones(3, requires_grad=True), lambda L: L.ones(2),
+                                   lambda L: L.ones(3)])
+def test_in_place_change_of_a_view_of_an_inference_tensor(torch, other):
+    def fn(L):
+        _, inside, _ = _views_of_inference(L)
+        return inside.add_(other(L), alpha=1.5)
+    assert_same(fn, torch)
+
+
+# an input without a gradient edge (a view made under no_grad, or before its base required
+# grad) says requires_grad=True but gets no gradient: PyTorch saves nothing for it, so the other
+# operand is not saved (and may be an inference tensor)
+def _edgeless_view(L, how):
+    x = L.tensor([[1.0, 2, 3]] * 3, requires_grad=how == "no_grad")
+    if how == "no_grad":
+        with L.no_grad():
+            return x[:]
+    view = x[:]
+    x.requires_grad_()
+    return view
+
+
+_PRODUCTS = {
+    "mul": lambda L, a, b: a * b, "div": lambda L, a, b: a / b, "mm": lambda L, a, b: a @ b,
+    "cross": lambda L, a, b: L.linalg.cross(a, b), "addmm": lambda L, a, b: L.addmm(a, a, b),
+    "dot": lambda L, a, b: L.dot(a[0], b[0]),
+}
+
+
+@pytest.mark.parametrize("how", ["no_grad", "requires_grad_later"])
+@pytest.mark.parametrize("name", sorted(_PRODUCTS))
+@pytest.mark.parametrize("first", [True, False])
+def test_nothing_saved_for_an_input_without_an_edge(torch, how, name, first):
+    seen = []
+    for L in (minigrad, torch):
+        view, other = _edgeless_view(L, how), L.ones(3, 3) + 1
+        node = (_PRODUCTS[name](L, view, other) if first else _PRODUCTS[name](L, other, view)).grad_fn
+        saved = {}
+        for attribute in ("_saved_self", "_saved_other", "_saved_mat2", "_saved_mat1", "_saved_tensor"):
+            if hasattr(node, attribute):
+                value = getattr(node, attribute)
+                saved[attribute] = None if value is None else tuple(value.shape)
+        seen.append(saved)
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name", ["mul", "mm", "div"])
+def test_inference_operand_of_an_input_without_an_edge(torch, name):
+    def fn(L):
+        view = _edgeless_view(L, "no_grad")
+        with L.inference_mode():
+            other = L.ones(3, 3) + 1
+        return _PRODUCTS[name](L, other, view)
+    assert_same(fn, torch)
+
+
+# ... but it still shares its source's storage: its offset in it, and memory it sees twice
+# (expand) refused before the change reaches the inference tensor's version
+def test_views_of_an_inference_tensor_share_its_storage(torch):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            base = L.arange(6.0).reshape(2, 3)       # (the arange result itself is let go)
+            inside = base[:, 1:]
+        outside = base[1:]
+        seen.append([(v.storage_offset(), v.data_ptr() - base.data_ptr(), v.as_strided((2,), (1,)).tolist())
+                     for v in (inside, outside, outside.t(), inside[0])])
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("change", [lambda L, t: t.add_(1), lambda L, t: t.exp_(), lambda L, t: t.zero_(),
+                                    lambda L, t: L.nn.functional.celu_(t), lambda L, t: t.fill_(1),
+                                    lambda L, t: t.copy_(L.ones(3, 2))])
+def test_in_place_change_of_an_expanded_inference_tensor(torch, change):
+    def fn(L):
+        with L.inference_mode():
+            small = L.ones(1, 2)
+        return change(L, small.expand(3, 2))
+    assert_same(fn, torch)
+
+
+# x.add_(other, alpha=...) and sub_ look up other's history (lost: a view made in no_grad whose
+# base changed in place) before they check the shapes, as without an alpha
+@pytest.mark.parametrize("change", [lambda s, h: s.add_(h, alpha=1.5), lambda s, h: s.sub_(h, alpha=2),
+                                    lambda s, h: s.add_(h)])
+def test_alpha_reports_a_lost_history_first(torch, change):
+    def fn(L):
+        x = L.rand(2, 3, requires_grad=True)
+        with L.no_grad():
+            view, total = x.H, x.sum()
+            x.mul_(2)
+        return change(total, view)
+    assert_same(fn, torch)
+
+
+# ... and an elementwise x.op_(view of x) reports the view's lost history before the memory the
+# two share
+@pytest.mark.parametrize("change", [lambda x, v: x.addcmul_(v, v), lambda x, v: x.addcdiv_(v, v),
+                                    lambda x, v: x.hypot_(v), lambda x, v: x.lerp_(v, 0.5),
+                                    lambda x, v: x.atan2_(v), lambda x, v: x.fmod_(v)])
+def test_lost_history_before_the_shared_memory(torch, change):
+    def fn(L):
+        x = L.rand(1, 2, requires_grad=True) * 1
+        with L.no_grad():
+            view = x.mT
+            x.mul_(2)
+        return change(x, view)
     assert_same(fn, torch)

@@ -1998,6 +1998,30 @@ def test_random_programs_match_pytorch(torch, program):
     # start, without the kernel that has no bool version
     [("leaf", (), 0, False, True), ("unary", "isclose", (0,), True, False),
      ("unary", "cross_entropy_weight", (1,), True, False)],
+    # a view of an inference tensor is no view (PyTorch keeps no view relation for inference
+    # tensors): add_ checks the shapes, not the rules for views made in inference mode
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("inplace_binary", "add_alpha_", (1, 0), False, False)],
+    # a view made under no_grad has no gradient edge: mul saves nothing for it (an inference
+    # factor is fine)
+    [("leaf", (3,), 0, False, True), ("inference", "prod", (0,), True, False), ("view", "T", (0,), True, False),
+     ("binary", "F_cosine_similarity", (1, 2), False, False)],
+    # an expanded view of an inference tensor sees memory twice: refused before the in-place
+    # change reaches the inference tensor's version
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("view", "broadcast_tensors", (1,), True, False), ("inplace", "F_celu_", (2,), True, False)],
+    # add_ with an alpha reports the lost history of other (a no_grad view whose base changed)
+    # before the shapes, as add_ without one
+    [("leaf", (2, 3), 0, False, True), ("view", "H", (0,), True, False),
+     ("binary", "F_binary_cross_entropy", (0, 0), True, False), ("inplace", "F_celu_", (0,), True, False),
+     ("inplace_binary", "add_alpha_", (2, 1), False, False)],
+    # ... and addcmul_ reports it before the memory that other shares with it
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
+     ("inplace_binary", "addcmul_", (1, 2), False, False)],
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
+     ("inplace_binary", "arctan2_", (1, 2), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

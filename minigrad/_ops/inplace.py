@@ -671,7 +671,8 @@ def _checked_alpha(name, tensor, other, alpha):
     is returned as a number of that dtype, so that alpha * other is computed in it (bool: 2 is
     True)."""
     alpha = pointwise.alpha_number(name, alpha)
-    check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first)
+    check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first,
+    check_history_kept(other)                 # and other's lost history, as in _arithmetic)
     if isinstance(other, Tensor):             # (then the loop's own checks: overlap, shapes)
         refuse_partial_overlap(tensor, other)
         try:

@@ -28,7 +28,7 @@ from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overl
                       reading_its_own_writes, refuse_if_old_values_needed, refuse_integer_history)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from . import overlapping_products
-from .views import node_is_current
+from .views import check_history_kept, node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching, warn_no_batching_rule
@@ -123,7 +123,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if (other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)) \
                     and name not in _OVERLAP_UNCHECKED:
-                check_inplace(self, others=others)       # (autograd's rules come first)
+                check_inplace(self, others=others)       # (autograd's rules come first,
+                check_history_kept(*others)              # and a lost history of the others)
                 if name in _CHECKED_BEFORE_SHAPES:
                     _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments])
                 _check_partial_overlap(self, other)

@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node, keep_settings
+from ..autograd.graph import Node, gets_gradient_edge, keep_settings
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from . import result
@@ -72,10 +72,11 @@ def _remember_layouts(out, mat1, mat2, names=("self", "mat2"), first_edge=0):
 
 def _save_operands(out, a, b):
     """Save for C = A @ B only what the gradients need (dA needs B, dB needs A), as PyTorch
-    does: an operand that no gradient needs may change in place before backward."""
+    does: an operand that no gradient needs may change in place before backward (an operand
+    without an edge, a view made in no_grad, gets no gradient)."""
     node = out._grad_fn
     if node is not None:
-        node.save_for_backward(a if _requires_grad(b) else None, b if _requires_grad(a) else None)
+        node.save_for_backward(a if gets_gradient_edge(b) else None, b if gets_gradient_edge(a) else None)
     return out
 
 

@@ -11,10 +11,10 @@ import numpy as np
 from .._tensor import _wrap, _normalize_dim
 from .._dtype import cpp_name, cpp_type_name, scalar_type_name
 from .._warnings import stacklevel_outside_minigrad
-from ..autograd.graph import Node
+from ..autograd.graph import Node, gets_gradient_edge
 from . import result
 from .pointwise import _broadcast_error, kernel_not_implemented
-from .linalg import matmul, _requires_grad
+from .linalg import matmul
 from .views import SAVES_OTHER, check_history_kept
 from .decompositions import check_matrices, inv, show_settings
 from ..autograd.graph import shown_as_given
@@ -76,7 +76,7 @@ def cross(input, other, *, dim=-1):
     value = _cross_product(a, b, axis)
     # (each saved only when the other's gradient needs it, as PyTorch saves them)
     return result(np.ascontiguousarray(value), LinalgCrossBackward0, (input, other),
-                  saved=(other if _requires_grad(input) else None, input if _requires_grad(other) else None),
+                  saved=(other if gets_gradient_edge(input) else None, input if gets_gradient_edge(other) else None),
                   dim=dim)
 
 

@@ -606,13 +606,13 @@ def mul(input, other):
     if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
         # a later in-place change of the other operand must not break backward.
-        # (An input with an edge requires grad; without one, it still may: a view made in no_grad.)
+        # (Only an input with an edge gets a gradient: a view made in no_grad says it requires
+        # grad but has none, so nothing is saved for it.)
         if type(other) in _PYTHON_NUMBERS:        # x * 2.0: a number never requires grad
             node.save_for_backward(None, other)
             return out
-        input_edge, other_edge = node._next_node_0, node._next_node_1
-        node.save_for_backward(input if other_edge is not None or _requires_grad(other) else None,
-                               other if input_edge is not None or _requires_grad(input) else None)
+        node.save_for_backward(input if node._next_node_1 is not None else None,
+                               other if node._next_node_0 is not None else None)
     return out
 
 
@@ -724,8 +724,8 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     out = laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr)
     out = result(out, DivBackward0, (input, other))
     if out._grad_fn is not None:
-        # d/da needs only b; a is saved only when b needs a gradient
-        out._grad_fn.save_for_backward(input if _requires_grad(other) else None, other)
+        # d/da needs only b; a is saved only when b gets a gradient (has an edge)
+        out._grad_fn.save_for_backward(input if out._grad_fn.should_compute_output(1) else None, other)
     return out
 
 

@@ -25,7 +25,7 @@ from ..autograd.graph import Node
 from .._dtype import cpp_name
 from .._warnings import warn_once
 from . import result
-from .linalg import outer, _check_not_bool, _save_operands, _requires_grad
+from .linalg import outer, _check_not_bool, _save_operands
 from .blas import _times
 from .shape import unsafe_view, UnsafeViewBackward0, _normalize_dim
 from .matrix_products import multi_dot
@@ -221,9 +221,9 @@ def vdot(input, other):
     kernel_writes("vdot", value, input, other)
     node = value._grad_fn
     if node is not None:
-        # (each only when the other's gradient needs it, as PyTorch saves them)
-        node.save_for_backward(other if _requires_grad(input) else None,
-                               input if _requires_grad(other) else None)
+        # (each only when the other gets a gradient, as PyTorch saves them)
+        node.save_for_backward(other if node.should_compute_output(0) else None,
+                               input if node.should_compute_output(1) else None)
     return value
 
 

@@ -434,6 +434,7 @@ def binary_in_place(self, other, operation, elementwise):
     if type(other) is Tensor and (other._version_counter is self._version_counter
                                   or inplace._shares_memory_unversioned(self, other)):
         inplace.check_inplace(self, others=(other,))
+        check_history_kept(other)           # (a lost history of other before the overlap)
         inplace._check_partial_overlap(self, other)
         if inplace._reads_its_own_writes(self, other):
             return inplace.reading_its_own_writes(self, other, elementwise, operation)

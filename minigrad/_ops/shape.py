@@ -36,7 +36,28 @@ def _make_view(out, base):
         out._is_inference = base._is_inference
     if not out._array.size:
         keep_zero_steps(out)
+    if base._is_inference:
+        # an inference tensor carries no autograd layer, so PyTorch keeps no view relation for
+        # it: the view shares the memory but has no _base (_is_view() is False) and none of the
+        # rules for in-place changes of views made in no_grad or inference mode; like
+        # detach(), it remembers its source, whose storage it shares (strided.storage_of, and
+        # memory it sees twice is refused: inplace.check_inplace)
+        out._version_counter = base._version_counter
+        out._detached_from = base._detached_from or _KeptAlive(base)
+        return out
     return register_view(out, base)
+
+
+class _KeptAlive:
+    """A reference called like a weak one, that keeps its tensor alive: the source of a view of
+    an inference tensor holds the storage, as a view's base does."""
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __call__(self):
+        return self.tensor
 
 
 def _sizes(args):

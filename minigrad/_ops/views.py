@@ -29,7 +29,7 @@ import re
 
 import numpy as np
 
-from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, keep_settings, _SETTINGS_KEPT_AS
+from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, gets_gradient_edge, keep_settings, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import INFERENCE_SAVE_MESSAGE, _State
 from .._tensor import _wrap
 from . import result
@@ -380,7 +380,7 @@ def check_history_kept(*tensors, saves=None):
 
     It then saves what the backward needs, also before the kernel runs: an inference tensor it
     would save raises next. ``saves[i]`` are the positions of the inputs saved when input i
-    requires grad (mul: ((1,), (0,)), each factor for the other's gradient)."""
+    gets a gradient edge (mul: ((1,), (0,)), each factor for the other's gradient)."""
     if not _State.enabled:
         return
     lost = _lost_history(tensors)
@@ -388,7 +388,7 @@ def check_history_kept(*tensors, saves=None):
         raise RuntimeError(lost) from None      # (alone, also when an operation's error led here)
     if saves is not None:
         for needed, positions in zip(tensors, saves):
-            if getattr(needed, "requires_grad", False) and any(
+            if gets_gradient_edge(needed) and any(
                     getattr(tensors[i], "_is_inference", False) for i in positions):
                 raise RuntimeError(INFERENCE_SAVE_MESSAGE) from None
 

@@ -1068,6 +1068,16 @@ def connect(output, node, inputs):
     return attach(output, node, nodes, output_numbers(numbers))
 
 
+def gets_gradient_edge(value):
+    """Will ``connect`` give ``value`` an edge? Asked before an operation is recorded, to save
+    only what a gradient with an edge needs (PyTorch's ``should_compute_output``): a view made
+    under no_grad (or before its base required grad) says requires_grad=True but has no edge."""
+    if getattr(value, "_base", None) is not None:
+        return _view_grad_fn(value) is not None or (
+            value._requires_grad and value._requires_grad_set_by_user)
+    return getattr(value, "_grad_fn", None) is not None or getattr(value, "_requires_grad", False)
+
+
 def attach(output, node, next_nodes, next_nrs):
     """Make ``node`` (with edges to ``next_nodes``, a list or tuple) the grad_fn of ``output``."""
     if len(next_nodes) == 2:        # (the usual two inputs, without a call: this runs for every op)
