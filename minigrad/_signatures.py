@@ -40,7 +40,9 @@ def _is_number(value):
 
 
 def _is_int_list(value):
-    return isinstance(value, (tuple, list)) and all(_is_int(item) for item in value)
+    """PyTorch's parser looks at the first element only (the others fail later, as they are
+    unpacked: ``_unpack_error``)."""
+    return isinstance(value, (tuple, list)) and (not value or _is_int(value[0]))
 
 
 def _is_dtype(value):
@@ -213,6 +215,14 @@ class _Signature:
                         raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
                 raise TypeError("invalid keyword arguments")
             return None
+        for p in self.params:         # the signature fits: now the int lists are unpacked
+            value = values.get(p.name)
+            if p.type_name == "tuple of ints" and isinstance(value, (tuple, list)):
+                for item, element in enumerate(value):
+                    if not _is_int(element):
+                        raise TypeError(f"{self.name}(): argument '{p.name}' failed to unpack the object at "
+                                        f"pos {item + 1} with error \"type must be tuple of ints,but got "
+                                        f"{_type_name(element)}\"")
         return values
 
     def _extra_args(self, given):

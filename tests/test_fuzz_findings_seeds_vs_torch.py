@@ -612,6 +612,7 @@ def test_gcd_and_lcm_in_place_name_their_kernels(torch, fn):
     lambda L: L.logspace(0, 1, 3, dtype=L.bool), lambda L: L.linspace(-3, 1, 1, dtype=L.bool),
 ])
 def test_linspace_of_one_bool(torch, fn):
+    assert_same(fn, torch)
 
 
 # a view of an inference tensor (in or out of inference mode) shares the memory but is no view:
