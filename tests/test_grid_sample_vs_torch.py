@@ -3,10 +3,13 @@ import warnings
 
 import numpy as np
 import pytest
-import torch
 
 import minigrad
 import minigrad.nn.functional as F
+
+from conftest import import_torch
+
+torch = import_torch()
 
 MODES = ["bilinear", "nearest", "bicubic"]
 PADDINGS = ["zeros", "border", "reflection"]

@@ -8,9 +8,12 @@ import gc
 
 import numpy as np
 import pytest
-import torch
 
 import minigrad
+
+from conftest import import_torch
+
+torch = import_torch()
 
 
 def _value(x):

@@ -2,9 +2,12 @@
 not the values; shapes, strides, storage offsets, version counters and errors as PyTorch's."""
 import numpy as np
 import pytest
-import torch
 
 import minigrad
+
+from conftest import import_torch
+
+torch = import_torch()
 
 DTYPES = ["float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"]
 

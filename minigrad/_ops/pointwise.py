@@ -927,13 +927,26 @@ def pow(input, exponent):
             a_arr = row_major(a_arr.astype(dtype))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if exponent == -0.5 and a_arr.dtype.kind == "f":
-            # PyTorch computes x ** -0.5 as 1 / sqrt(x) (x ** 0.5 as sqrt(x), as numpy does):
-            # nan at -inf, where pow gives 0. The gradient of x ** 0.5 uses it.
+            # PyTorch computes x ** -0.5 as 1 / sqrt(x): nan at -inf, where pow gives 0.
+            # The gradient of x ** 0.5 uses it.
             out = np.reciprocal(np.sqrt(a_arr))
-        elif exponent in (3, -2) and a_arr.dtype.kind == "f":
+        elif exponent == 0.5 and a_arr.dtype in (np.float32, np.float64):
+            # and x ** 0.5 as sqrt(x) (float16: pow): nan at -inf and -0 at -0, where pow gives
+            # inf and 0. numpy 2.1 and later take that shortcut inside np.power too, 2.0 not.
+            out = np.sqrt(a_arr)
+            out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
+        elif exponent in (2, 3, -1, -2) and a_arr.dtype.kind == "f":
             # PyTorch's own steps for these exponents (pow() rounds once, these twice):
-            # x * x * x and 1 / (x * x)
-            out = a_arr * a_arr * a_arr if exponent == 3 else np.reciprocal(a_arr * a_arr)
+            # x * x, x * x * x, 1 / x and 1 / (x * x). (numpy 2.1 and later take the same
+            # shortcuts for 2 and -1 inside np.power; numpy 2.0 calls pow, off in the last bit.)
+            if exponent == 2:
+                out = a_arr * a_arr
+            elif exponent == 3:
+                out = a_arr * a_arr * a_arr
+            elif exponent == -1:
+                out = np.reciprocal(a_arr)
+            else:
+                out = np.reciprocal(a_arr * a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         elif a_arr.dtype in (np.float32, np.float64) and not isinstance(exponent, complex) \
                 and exponent not in (0, 1, 2, 0.5, -1):
