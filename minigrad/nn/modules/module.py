@@ -12,13 +12,26 @@ Parameter(...)`` into ``_parameters``). Everything else - ``parameters()``,
 ``state_dict()``, ``zero_grad()``, the printed model - walks these dictionaries.
 Calling the module, ``model(x)``, runs its ``forward(x)`` (plus any hooks).
 """
+import functools
+import warnings
 from collections import OrderedDict, namedtuple
+from typing import TypeVar
 
 from ... import _dtype
+from ..._global_settings import typename
 from ..._tensor import Tensor, device as _device
-from ...autograd import graph
 from ...autograd.grad_mode import no_grad
+from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter, Buffer, is_lazy
+from . import _hooks
+from ._hooks import (  # noqa: F401  (PyTorch's torch.nn.modules.module names)
+    register_module_forward_pre_hook, register_module_forward_hook, register_module_backward_hook,
+    register_module_full_backward_pre_hook, register_module_full_backward_hook,
+    register_module_buffer_registration_hook, register_module_module_registration_hook,
+    register_module_parameter_registration_hook)
+
+# the state_dict key of what get_extra_state returns, e.g. 'layer._extra_state'
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
 
 def _unexpected_keys(module, keys, prefix):
@@ -68,9 +81,10 @@ def _type_name(value):
 
 
 def _check_name(kind, name):
-    """A parameter, buffer or child module needs a plain attribute name (PyTorch's messages)."""
+    """A parameter, buffer or child module needs a plain attribute name (PyTorch's messages,
+    which name the type with torch.typename: 'torch.FloatTensor', 'collections.OrderedDict')."""
     if not isinstance(name, str):
-        raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
     if "." in name:
         raise KeyError(f'{kind} name can\'t contain "."' + (f", got: {name}" if kind == "module" else ""))
     if name == "":
@@ -82,20 +96,44 @@ class Module:
     (after calling ``super().__init__()``), and write the computation in ``forward``."""
 
     training: bool
+    # PyTorch's class attributes: old checkpoints' source patches (unused), whether __init__
+    # passes extra arguments on to the next class, and state_dict's destination type
+    dump_patches = False
+    call_super_init = False
+    T_destination = TypeVar("T_destination", bound=dict)
     # the version of the module's state_dict layout, saved in state_dict()._metadata: a layer
     # whose layout changed (BatchNorm's num_batches_tracked) can read older checkpoints
     _version = 1
 
-    def __init__(self):
+    def __init__(self, *args, **kwargs):
+        if self.call_super_init is False and kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if self.call_super_init is False and args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                            f"{len(args) + 1} were given")
         # object.__setattr__: our own __setattr__ needs these dictionaries to exist already
-        object.__setattr__(self, "training", True)
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
-        object.__setattr__(self, "_non_persistent_buffers_set", set())   # left out of state_dict
-        object.__setattr__(self, "_modules", OrderedDict())
-        object.__setattr__(self, "_forward_hooks", OrderedDict())
-        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
-        object.__setattr__(self, "_load_state_dict_pre_hooks", OrderedDict())
+        set_ = functools.partial(object.__setattr__, self)
+        set_("training", True)
+        set_("_parameters", OrderedDict())
+        set_("_buffers", OrderedDict())
+        set_("_non_persistent_buffers_set", set())   # left out of state_dict
+        set_("_modules", OrderedDict())
+        # hooks, each dict keyed by its handle's id (utils/hooks.py RemovableHandle)
+        set_("_backward_pre_hooks", OrderedDict())
+        set_("_backward_hooks", OrderedDict())
+        set_("_is_full_backward_hook", None)         # True: full hooks; False: the old kind
+        set_("_forward_hooks", OrderedDict())
+        set_("_forward_hooks_with_kwargs", OrderedDict())
+        set_("_forward_hooks_always_called", OrderedDict())
+        set_("_forward_pre_hooks", OrderedDict())
+        set_("_forward_pre_hooks_with_kwargs", OrderedDict())
+        set_("_state_dict_hooks", OrderedDict())
+        set_("_state_dict_pre_hooks", OrderedDict())
+        set_("_load_state_dict_pre_hooks", OrderedDict())
+        set_("_load_state_dict_post_hooks", OrderedDict())
+        if self.call_super_init:
+            super().__init__(*args, **kwargs)
 
     # --- registering what the module owns ------------------------------------------------
 
@@ -109,7 +147,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -119,12 +157,12 @@ class Module:
             self._modules[name] = value
         elif params is not None and name in self._modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = value
         elif params is not None and (isinstance(value, Buffer) or name in self._buffers):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
             if isinstance(value, Buffer):
                 persistent = value.persistent
@@ -162,8 +200,12 @@ class Module:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         _check_name("parameter", name)
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
+        for hook in _hooks._global_parameter_registration_hooks.values():
+            output = hook(self, name, param)
+            if output is not None:
+                param = output
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -175,8 +217,12 @@ class Module:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
+        for hook in _hooks._global_buffer_registration_hooks.values():
+            output = hook(self, name, tensor)
+            if output is not None:
+                tensor = output
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -186,12 +232,22 @@ class Module:
     def add_module(self, name, module):
         """Add a child module under ``name`` (the same as ``self.name = module``)."""
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        # (PyTorch asks about an existing attribute before the name's spelling)
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
         _check_name("module", name)
-        self._forget(name)
+        for hook in _hooks._global_module_registration_hooks.values():
+            output = hook(self, name, module)
+            if output is not None:
+                module = output
         self._modules[name] = module
 
-    register_module = add_module
+    def register_module(self, name, module):
+        """The same as ``add_module`` (a method of its own, so errors name it)."""
+        self.add_module(name, module)
 
     # --- walking the tree of modules ------------------------------------------------------
 
@@ -408,30 +464,130 @@ class Module:
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        """``model(x)``: pre-hooks, then ``forward(x)``, then forward hooks."""
-        for hook in list(self._forward_pre_hooks.values()):
-            new_args = hook(self, args)
-            if new_args is not None:
-                args = new_args if isinstance(new_args, tuple) else (new_args,)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            new_output = hook(self, args, output)
-            if new_output is not None:
-                output = new_output
-        return output
+        """``model(x)``: ``forward(x)``, with the hooks around it if there are any."""
+        # the common case (no hook anywhere) costs one test: this runs for every layer call
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks or _hooks.any_global_hooks()):
+            return self.forward(*args, **kwargs)
+        return _hooks.call_with_hooks(self, args, kwargs)
 
-    def register_forward_pre_hook(self, hook):
-        """``hook(module, args)`` runs before forward and may return new args. Returns a handle."""
-        return graph._add_hook(self._forward_pre_hooks, hook)
+    # --- hooks -----------------------------------------------------------------------------------
 
-    def _register_load_state_dict_pre_hook(self, hook):
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args)`` runs before forward and may return new args (a tuple, or
+        one value). With ``with_kwargs=True``: ``hook(module, args, kwargs)`` returning None
+        or ``(new_args, new_kwargs)``. ``prepend``: run it before the hooks already
+        registered. Returns a handle."""
+        handle = RemovableHandle(self._forward_pre_hooks,
+                                 extra_dict=self._forward_pre_hooks_with_kwargs)
+        self._forward_pre_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """``hook(module, args, output)`` runs after forward and may return a new output.
+        ``with_kwargs``: ``hook(module, args, kwargs, output)``; ``always_call``: run it even
+        when forward raised; ``prepend``: before the hooks already registered."""
+        handle = RemovableHandle(self._forward_hooks, extra_dict=[
+            self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
+        self._forward_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output)`` runs when the gradients of the module's outputs are
+        known (one entry per output, None for non-tensors) and may return replacements.
+        Returns a handle."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output)`` runs once the gradients of the module's
+        positional inputs are known (None for inputs that are not tensors or need no
+        gradient) and may return replacements for ``grad_input``. Returns a handle.
+
+        The module's tensor inputs and outputs then pass through ``BackwardHookFunctionBackward``
+        nodes; its outputs are views that may not be changed in place."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
+        self._is_full_backward_hook = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_backward_hook(self, hook):
+        """Deprecated (use ``register_full_backward_hook``): ``hook(module, grad_input,
+        grad_output)`` on the node of forward's last operation, whose gradients are the
+        module's only when forward is a single operation."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         """``hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-        error_msgs)`` runs before ``load_state_dict`` reads this module's tensors. Returns a handle."""
-        return graph._add_hook(self._load_state_dict_pre_hooks, hook)
+        error_msgs)`` (``with_module``: the module first) runs before ``load_state_dict`` reads
+        this module's tensors. Returns a handle."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = (
+            functools.partial(hook, self) if with_module else hook)
+        return handle
 
-    def register_forward_hook(self, hook):
-        """``hook(module, args, output)`` runs after forward and may return a new output."""
-        return graph._add_hook(self._forward_hooks, hook)
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before this module's tensors are loaded; it may
+        change ``state_dict`` in place. Returns a handle."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """``hook(module, incompatible_keys)`` runs after ``load_state_dict`` loaded this module
+        and its children; it may edit the missing/unexpected key lists in place. Returns a
+        handle."""
+        handle = RemovableHandle(self._load_state_dict_post_hooks)
+        self._load_state_dict_post_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_pre_hook(self, hook):
+        """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` saves this module."""
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict`` saved
+        this module and its children; it may change ``state_dict`` in place and must return
+        None."""
+        hook._from_public_api = True      # (the private form may return a new dict)
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_state_dict_hook(self, hook):
+        """The private form of ``register_state_dict_post_hook``: the hook may return the
+        dict to use from then on."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via register_state_dict_post_hook")
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
 
     # --- printing ---------------------------------------------------------------------------------
 
@@ -445,10 +601,14 @@ class Module:
                        for name, child in self._modules.items()]
         lines = extra_lines + child_lines
         if not lines:
-            return type(self).__name__ + "()"
+            return self._get_name() + "()"
         if len(extra_lines) == 1 and not child_lines:
-            return f"{type(self).__name__}({extra_lines[0]})"
-        return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
+            return f"{self._get_name()}({extra_lines[0]})"
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    def _get_name(self):
+        """The class's name, as printed (a subclass may print itself under another name)."""
+        return type(self).__name__
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers)
