@@ -143,7 +143,10 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            # (a module replaced keeps its place among the children)
+            for place in (self.__dict__, self._parameters, self._buffers):
+                place.pop(name, None)
+            self._non_persistent_buffers_set.discard(name)
             self._modules[name] = value
         elif params is not None and name in self._modules:
             if value is not None:
