@@ -462,3 +462,19 @@ def test_module_methods_misused_fail_as_pytorch(name, combo):
         outcome = _outcome(lambda: _CALLS[name](m, *[pool[c] for c in combo]))
         results.append(outcome[0] if outcome[0] == "ok" else outcome)
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("args", ["none", "cpu", "float64", "int64", "tensor64", "kw_dtype",
+                                  "linear", "list"])
+def test_to_takes_tensor_to_arguments_and_only_float_dtypes(args):
+    results = []
+    for L in LIBS:
+        values = {"none": (None,), "cpu": ("cpu",), "float64": (L.float64,), "int64": (L.int64,),
+                  "tensor64": (L.ones(1, dtype=L.float64),), "kw_dtype": (),
+                  "linear": (L.nn.Linear(1, 1),), "list": ([1],)}[args]
+        kwargs = {"dtype": L.float16} if args == "kw_dtype" else {}
+        m = L.nn.Linear(2, 2)
+        outcome = _outcome(lambda: str(m.to(*values, **kwargs).weight.dtype))
+        # (only the first line: PyTorch lists every signature after it)
+        results.append((outcome[0], outcome[1].split("\n")[0]))
+    assert results[0] == results[1]

@@ -451,14 +451,26 @@ class Module:
         name such as ``'torch.DoubleTensor'``; returns self."""
         return self._apply(lambda t: t.type(dst_type))
 
-    def to(self, *args, dtype=None, device=None):
-        """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``."""
-        for arg in args + ((device,) if device is not None else ()):
+    def to(self, *args, **kwargs):
+        """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``,
+        ``model.to('cpu')``, ``model.to(other_tensor)`` (its dtype); returns self."""
+        # the arguments are Tensor.to's: an empty tensor's to() checks them with its messages
+        from ... import empty
+        if args and args[0] is None:      # (PyTorch's own parser takes None as "no device")
+            args = args[1:]
+        empty(0).to(*args, **kwargs)
+        dtype = kwargs.get("dtype")
+        for arg in args:
             if isinstance(arg, _dtype.dtype):
                 dtype = arg
-            else:
-                _device(arg)          # 'cpu' is fine; any other device explains itself
-        return self if dtype is None else self._convert(dtype)
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+        if dtype is None:
+            return self
+        if not (dtype.is_floating_point or getattr(dtype, "is_complex", False)):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
+                            f"desired dtype={dtype}")
+        return self._convert(dtype)
 
     def cpu(self):
         """Everything already lives on the CPU; returns self."""
