@@ -32,34 +32,39 @@ _global_buffer_registration_hooks = OrderedDict()
 _global_module_registration_hooks = OrderedDict()
 _global_parameter_registration_hooks = OrderedDict()
 
+# one entry per global hook that changes how modules are called (the four kinds above), so
+# that Module.__call__ asks one dict whether there are any (the handles remove them from it too)
+_global_call_hooks = {}
+
 _MIXED_GLOBAL = ("Cannot use both regular backward hooks and full backward hooks as a global "
                  "Module hook. Please use only one of them.")
 
 
-def any_global_hooks():
-    """Do the global hooks change how modules are called?"""
-    return bool(_global_forward_pre_hooks or _global_forward_hooks or _global_backward_pre_hooks
-                or _global_backward_hooks)
-
-
-def _add(hooks, hook, **handle_kwargs):
-    handle = RemovableHandle(hooks, **handle_kwargs)
+def _add(hooks, hook, extra_dict=()):
+    handle = RemovableHandle(hooks, extra_dict=list(extra_dict))
     hooks[handle.id] = hook
+    return handle
+
+
+def _add_call_hook(hooks, hook, extra_dict=()):
+    """A global hook that Module.__call__ must see: also counted in _global_call_hooks."""
+    handle = _add(hooks, hook, [_global_call_hooks, *extra_dict])
+    _global_call_hooks[handle.id] = True
     return handle
 
 
 def register_module_forward_pre_hook(hook):
     """``hook(module, args)`` runs before every module's forward (before the module's own
     pre-hooks) and may return new args. Returns a handle."""
-    return _add(_global_forward_pre_hooks, hook)
+    return _add_call_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     """``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args, kwargs, output)``)
     runs after every module's forward, before the module's own hooks, and may return a new
     output. ``always_call``: run it even when forward raised. Returns a handle."""
-    handle = _add(_global_forward_hooks, hook,
-                  extra_dict=[_global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
+    handle = _add_call_hook(_global_forward_hooks, hook,
+                            [_global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
     if always_call:
@@ -74,13 +79,13 @@ def register_module_backward_hook(hook):
     if _global_is_full_backward_hook is True:
         raise RuntimeError(_MIXED_GLOBAL)
     _global_is_full_backward_hook = False
-    return _add(_global_backward_hooks, hook)
+    return _add_call_hook(_global_backward_hooks, hook)
 
 
 def register_module_full_backward_pre_hook(hook):
     """``hook(module, grad_output)`` runs for every module when the gradients of its outputs
     are known, and may return new ones. Returns a handle."""
-    return _add(_global_backward_pre_hooks, hook)
+    return _add_call_hook(_global_backward_pre_hooks, hook)
 
 
 def register_module_full_backward_hook(hook):
@@ -90,7 +95,7 @@ def register_module_full_backward_hook(hook):
     if _global_is_full_backward_hook is False:
         raise RuntimeError(_MIXED_GLOBAL)
     _global_is_full_backward_hook = True
-    return _add(_global_backward_hooks, hook)
+    return _add_call_hook(_global_backward_hooks, hook)
 
 
 def register_module_buffer_registration_hook(hook):

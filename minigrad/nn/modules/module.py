@@ -24,6 +24,7 @@ from ...autograd.grad_mode import no_grad
 from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter, Buffer, is_lazy
 from . import _hooks
+from ._hooks import _global_call_hooks
 from ._hooks import (  # noqa: F401  (PyTorch's torch.nn.modules.module names)
     register_module_forward_pre_hook, register_module_forward_hook, register_module_backward_hook,
     register_module_full_backward_pre_hook, register_module_full_backward_hook,
@@ -714,7 +715,7 @@ class Module:
         """``model(x)``: ``forward(x)``, with the hooks around it if there are any."""
         # the common case (no hook anywhere) costs one test: this runs for every layer call
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks or _hooks.any_global_hooks()):
+                or self._backward_pre_hooks or _global_call_hooks):
             return self.forward(*args, **kwargs)
         return _hooks.call_with_hooks(self, args, kwargs)
 
