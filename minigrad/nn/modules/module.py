@@ -126,6 +126,17 @@ class Module:
         if self.call_super_init:
             super().__init__(*args, **kwargs)
 
+    def __setstate__(self, state):
+        """Unpickling: a module saved before some hook dictionaries existed gets empty ones."""
+        self.__dict__.update(state)
+        for name in ("_backward_pre_hooks", "_backward_hooks", "_forward_hooks",
+                     "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
+                     "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_state_dict_hooks",
+                     "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
+                     "_load_state_dict_post_hooks"):
+            self.__dict__.setdefault(name, OrderedDict())
+        self.__dict__.setdefault("_is_full_backward_hook", None)
+
     # --- registering what the module owns ------------------------------------------------
 
     def __setattr__(self, name, value):
