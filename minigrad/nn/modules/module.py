@@ -608,9 +608,6 @@ class Module:
         for hook in self._load_state_dict_pre_hooks.values():
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                  error_msgs)
-        upgrade = getattr(self, "_upgrade_state_dict", None)
-        if upgrade is not None:       # minigrad's layers that changed layout (BatchNorm)
-            upgrade(state_dict, prefix, local_metadata)
         local_state = {name: tensor for name, tensor in self._parameters.items() if tensor is not None}
         local_state.update((name, tensor) for name, tensor in self._buffers.items()
                            if tensor is not None and name not in self._non_persistent_buffers_set)
