@@ -508,3 +508,15 @@ def test_an_unpickled_module_from_before_the_hook_dicts_still_runs():
     old.__setstate__(state)
     assert old(minigrad.ones(1, 2)).shape == (1, 2)
     assert old.register_full_backward_hook(lambda *a: None) is not None
+
+
+def test_batchnorm_fills_an_old_checkpoint_before_the_load_pre_hooks():
+    results = []
+    for L in LIBS:
+        bn = L.nn.BatchNorm1d(2)
+        seen = []
+        bn.register_load_state_dict_pre_hook(
+            lambda mod, sd, prefix, *rest: seen.append(sorted(sd)))
+        old = {k: v for k, v in bn.state_dict().items() if k != "num_batches_tracked"}
+        results.append((repr(bn.load_state_dict(old)), seen))
+    assert results[0] == results[1]
