@@ -520,3 +520,48 @@ def test_batchnorm_fills_an_old_checkpoint_before_the_load_pre_hooks():
         old = {k: v for k, v in bn.state_dict().items() if k != "num_batches_tracked"}
         results.append((repr(bn.load_state_dict(old)), seen))
     assert results[0] == results[1]
+
+
+def test_global_registration_hooks_may_replace_what_is_registered():
+    results = []
+    for L in LIBS:
+        mm = L.nn.modules.module
+        log = []
+        handles = [
+            mm.register_module_module_registration_hook(
+                lambda m, name, sub: (log.append(("module", name)), L.nn.Tanh())[1]),
+            mm.register_module_parameter_registration_hook(
+                lambda m, name, p: log.append(("param", name, None if p is None else tuple(p.shape)))),
+            mm.register_module_buffer_registration_hook(
+                lambda m, name, b: (log.append(("buffer", name)), L.zeros(3))[1]),
+        ]
+        try:
+            m = L.nn.Module()
+            m.add_module("act", L.nn.ReLU())
+            m.register_parameter("w", L.nn.Parameter(L.ones(2)))
+            m.register_buffer("b", L.ones(1))
+            log.append((repr(m.act), tuple(m.b.shape)))
+        finally:
+            for h in handles:
+                h.remove()
+        m.add_module("act2", L.nn.ReLU())
+        log.append(repr(m.act2))
+        results.append(log)
+    assert results[0] == results[1]
+
+
+def test_assigning_attributes_runs_the_registration_hooks_too():
+    results = []
+    for L in LIBS:
+        log = []
+        h = L.nn.modules.module.register_module_module_registration_hook(
+            lambda m, name, sub: log.append((name, type(sub).__name__)))
+        try:
+            seq = L.nn.Sequential(L.nn.ReLU())
+            seq.head = L.nn.Tanh()
+            seq.head = None
+            seq.w = L.nn.Parameter(L.ones(1))
+        finally:
+            h.remove()
+        results.append(log)
+    assert results[0] == results[1]

@@ -71,6 +71,15 @@ def _class_repr(value):
     return f"<class '{cls.__qualname__ if module == 'builtins' else module + '.' + cls.__qualname__}'>"
 
 
+def _run_registration_hooks(hooks, module, name, value):
+    """What the global registration hooks make of ``value`` (each may return a replacement)."""
+    for hook in hooks.values():
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
 def _check_name(kind, name):
     """A parameter, buffer or child module needs a plain attribute name (PyTorch's messages,
     which name the type with torch.typename: 'torch.FloatTensor', 'collections.OrderedDict')."""
@@ -159,12 +168,14 @@ class Module:
             for place in (self.__dict__, self._parameters, self._buffers):
                 place.pop(name, None)
             self._non_persistent_buffers_set.discard(name)
-            self._modules[name] = value
+            self._modules[name] = _run_registration_hooks(
+                _hooks._global_module_registration_hooks, self, name, value)
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = value
+            self._modules[name] = _run_registration_hooks(
+                _hooks._global_module_registration_hooks, self, name, value)
         elif params is not None and (isinstance(value, Buffer) or name in self._buffers):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
@@ -207,11 +218,8 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
-        for hook in _hooks._global_parameter_registration_hooks.values():
-            output = hook(self, name, param)
-            if output is not None:
-                param = output
-        self._parameters[name] = param
+        self._parameters[name] = _run_registration_hooks(
+            _hooks._global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Add a tensor that is kept with the module (moved by ``.to()``, saved in
@@ -224,11 +232,8 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        for hook in _hooks._global_buffer_registration_hooks.values():
-            output = hook(self, name, tensor)
-            if output is not None:
-                tensor = output
-        self._buffers[name] = tensor
+        self._buffers[name] = _run_registration_hooks(
+            _hooks._global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -244,11 +249,8 @@ class Module:
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         _check_name("module", name)
-        for hook in _hooks._global_module_registration_hooks.values():
-            output = hook(self, name, module)
-            if output is not None:
-                module = output
-        self._modules[name] = module
+        self._modules[name] = _run_registration_hooks(
+            _hooks._global_module_registration_hooks, self, name, module)
 
     def register_module(self, name, module):
         """The same as ``add_module`` (a method of its own, so errors name it)."""
