@@ -4,6 +4,7 @@ register_backward_hook, forward hooks' prepend/with_kwargs/always_call, the glob
 state_dict hooks and extra state, get_submodule and co., conversions, and the messages that
 name types with torch.typename; a differential sweep of misused methods."""
 import itertools
+import pickle
 import warnings
 
 import numpy as np
@@ -564,4 +565,13 @@ def test_assigning_attributes_runs_the_registration_hooks_too():
         finally:
             h.remove()
         results.append(log)
+    assert results[0] == results[1]
+
+
+def test_a_pickled_lazy_module_keeps_its_hook_handles():
+    results = []
+    for L in LIBS:
+        m = pickle.loads(pickle.dumps(L.nn.LazyLinear(2)))
+        out = m(L.ones(1, 3))
+        results.append((tuple(out.shape), type(m).__name__, len(m._forward_pre_hooks)))
     assert results[0] == results[1]

@@ -10,9 +10,20 @@ and the full hooks run (and may replace them).
 """
 import itertools
 import warnings
+import weakref
+from collections import OrderedDict
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
+
+
+def _reference(hooks):
+    """A weak reference to a hook dict where it can have one (an OrderedDict can, so a dead
+    module's hooks are not kept alive by its handles), else a call that returns it."""
+    try:
+        return weakref.ref(hooks)
+    except TypeError:
+        return lambda: hooks
 
 
 class RemovableHandle:
@@ -23,18 +34,29 @@ class RemovableHandle:
     next_id = itertools.count()
 
     def __init__(self, hooks_dict, *, extra_dict=None):
-        self.hooks_dict_ref = hooks_dict
+        self.hooks_dict_ref = _reference(hooks_dict)
         self.id = next(RemovableHandle.next_id)
         if extra_dict is None:
             extra_dict = ()
         elif isinstance(extra_dict, dict):
             extra_dict = (extra_dict,)
-        self.extra_dict_ref = tuple(extra_dict)
+        self.extra_dict_ref = tuple(_reference(d) for d in extra_dict)
 
     def remove(self):
         """Unregister the hook (a second call does nothing)."""
-        for place in (self.hooks_dict_ref,) + self.extra_dict_ref:
-            place.pop(self.id, None)
+        for ref in (self.hooks_dict_ref,) + self.extra_dict_ref:
+            hooks = ref()
+            if hooks is not None:
+                hooks.pop(self.id, None)
+
+    def __getstate__(self):
+        # (weak references cannot be pickled: keep the dicts themselves)
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state):
+        hooks, self.id, extra = state
+        self.hooks_dict_ref = _reference(OrderedDict() if hooks is None else hooks)
+        self.extra_dict_ref = tuple(_reference(d) for d in extra if d is not None)
 
     def __enter__(self):
         return self
