@@ -231,6 +231,7 @@ class Tensor:
     _base = None                  # the tensor this one is a view of
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
     _multi_output_view = False    # one of several views made at once (unbind, split)
+    _custom_function_view = False  # an input a custom Function returned as-is (function.py)
     _attr_version = 0             # on a view: the version its grad_fn was made at (views.py)
     _view_of_no_grad_view = False           # made (recording) from a view made under no_grad
     _made_in_inference_mode = False         # ... under inference_mode (PyTorch's messages say so)

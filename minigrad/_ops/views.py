@@ -461,6 +461,14 @@ def check_view_inplace(tensor, recording=True):
         raise RuntimeError(
             f"Output {tensor._output_nr} of {_operation(tensor._grad_fn)} is a view and is being "
             "modified inplace. " + _MULTIPLE_VIEWS)
+    if tensor._custom_function_view and tensor._grad_fn is not None:
+        raise RuntimeError(
+            f"Output {tensor._output_nr} of {tensor._grad_fn._forward_cls.__name__} is a view and "
+            "is being modified inplace. This view was created inside a custom Function (or "
+            "because an input was returned as-is) and the autograd logic to handle view+inplace "
+            "would override the custom backward associated with the custom Function, leading to "
+            "incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+            "output of the custom Function.")
     # the view requires grad (through its base, or by requires_grad_() on the view itself)
     if tensor._graph_requires_grad and tensor._base._grad_fn is None:
         raise RuntimeError(

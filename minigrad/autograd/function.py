@@ -272,10 +272,12 @@ def _connect_outputs(ctx, tensor_args, outputs):
         return any(o is d for d in dirty)
 
     # A dirty input is returned as itself (it now stands for the result, like x.add_(1));
-    # any other input returned unchanged becomes a new tensor, so the input keeps its history.
-    outputs = tuple(
-        _wrap(o._array) if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
-        else o for o in outputs)
+    # any other input returned unchanged becomes a new tensor, a view of the input (as in
+    # PyTorch), so the input keeps its history. (Marked non-differentiable, it stays so.)
+    non_differentiable = set(ctx._non_differentiable)
+    outputs = tuple(_returned_input_view(o, non_differentiable)
+                    if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
+                    else o for o in outputs)
     ctx._num_outputs = len(outputs)
     ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
     ctx._output_dtypes = [o._array.dtype if o is not None else None for o in outputs]
@@ -289,13 +291,25 @@ def _connect_outputs(ctx, tensor_args, outputs):
             continue
         if is_dirty(o):
             o._version_counter[0] += 1       # marking it dirty counts as a change, as in PyTorch
-        if id(o) in ctx._non_differentiable or o._array.dtype.kind != "f":
+        if id(o) in non_differentiable or o._array.dtype.kind != "f":
             continue
         o._grad_fn = ctx
         o._output_nr = i
         if o._base is not None and is_dirty(o):     # (a view changed in place: this node is its own)
             o._attr_version = o._version_counter[0]
     return outputs
+
+
+def _returned_input_view(tensor, non_differentiable):
+    """A Function's output that is one of its inputs returned as-is: a new tensor viewing the
+    input. PyTorch refuses to change such a view in place (views.check_view_inplace): autograd
+    would have to rewrite the Function's backward."""
+    from .._ops.views import register_view
+    out = register_view(_wrap(tensor._array), tensor)
+    out._custom_function_view = True
+    if id(tensor) in non_differentiable:
+        non_differentiable.add(id(out))
+    return out
 
 
 def once_differentiable(backward):

@@ -53,14 +53,18 @@ class _NormBase(Module):
 
     _version = 2        # num_batches_tracked came with version 2
 
-    def _upgrade_state_dict(self, state_dict, prefix, local_metadata):
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
         """A state_dict of a version before 2 (or of unknown version: a plain dict, or another
-        module's) without num_batches_tracked keeps this layer's count, as in PyTorch."""
+        module's) without num_batches_tracked keeps this layer's count, as in PyTorch (before
+        the load pre-hooks run)."""
         version = local_metadata.get("version", None)
         key = prefix + "num_batches_tracked"
         if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
             state_dict[key] = (self.num_batches_tracked if self.num_batches_tracked is not None
                                else tensor(0, dtype=_dtype.int64))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
 
     def reset_running_stats(self):
         """running_mean = 0, running_var = 1, num_batches_tracked = 0."""

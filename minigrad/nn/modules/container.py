@@ -70,7 +70,7 @@ class Sequential(Module):
     def _key(self, index):
         """The name of the layer at position ``index`` (negative counts from the end)."""
         size = len(self)
-        index = index.__index__()
+        index = operator.index(index)      # (a str is refused with Python's own TypeError)
         if not -size <= index < size:
             raise IndexError(f"index {index} is out of range")
         return list(self._modules)[index % size]

@@ -32,7 +32,9 @@ class LazyModuleMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
-        self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters)
+        # (with_kwargs: the keyword arguments of the first call reach initialize_parameters too)
+        self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters,
+                                                               with_kwargs=True)
 
     def _lazy_load_hook(self, state_dict, prefix, local_metadata, strict, missing_keys,
                         unexpected_keys, error_msgs):
@@ -54,9 +56,9 @@ class LazyModuleMixin:
         return any(is_lazy(tensor) for tensor in
                    itertools.chain(self._parameters.values(), self._buffers.values()))
 
-    def _infer_parameters(self, module, args):
+    def _infer_parameters(self, module, args, kwargs=None):
         """The forward pre-hook: initialize, check, then become the eager class."""
-        module.initialize_parameters(*args)
+        module.initialize_parameters(*args, **(kwargs or {}))
         if module.has_uninitialized_params():
             raise RuntimeError(f"module {type(self).__name__} has not been fully initialized")
         module._initialize_hook.remove()
