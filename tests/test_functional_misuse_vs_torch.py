@@ -10,10 +10,8 @@ Left out, with the reason:
 - F.normalize: with a string or tensor ``p`` PyTorch's message comes from torch.norm's own
   Python steps (``linalg.matrix_norm: Order x not supported``), which minigrad's norm does not
   follow yet.
-- F.max_pool1d and F.avg_pool1d: a kernel_size of None, and an empty 2-d input (PyTorch's
-  message names max_pool1d's own dimension check), still differ.
-- F.linear(), F.cosine_similarity(x) and pooling with no kernel_size: PyTorch's "missing
-  argument" messages for these differ from Python's own.
+- F.linear() and F.cosine_similarity(x): PyTorch's "missing argument" messages for these
+  differ from Python's own.
 - torch.flatten (the function behind nn.Flatten): its argument checks belong to torch's
   functions; nn.Flatten's module cases are in.
 - A wrong third argument of softmax, log_softmax (_stacklevel, unused by PyTorch too),
@@ -36,7 +34,7 @@ FUNCTIONS = [
     "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "smooth_l1_loss",
     "huber_loss", "kl_div", "sigmoid", "tanh", "gelu", "leaky_relu", "elu", "softplus",
     "linear", "one_hot", "embedding", "pad", "cosine_similarity", "dropout1d", "silu",
-    "hardtanh",
+    "hardtanh", "max_pool1d", "avg_pool1d",
 ]
 
 

@@ -10,6 +10,7 @@ a correct call pays for that test alone.
 from .._tensor import Tensor
 from .._signatures import Signatures
 
+REQUIRED = object()        # (the default of an argument PyTorch's parser reports missing)
 NUMBER = (int, float)      # (the numbers a correct call gives: anything else is parsed)
 
 # the C++ functions that nn.functional ends in, as PyTorch declares their arguments
@@ -49,22 +50,6 @@ def asked_for(attribute, *values):
 def as_number(value):
     """A 0-d tensor given for a number (PyTorch's parser takes it as that number)."""
     return value.item() if isinstance(value, Tensor) else value
-
-
-def tuple_of_ints(name, parameter, position, value):
-    """A pooling size (PyTorch's ``int[1]``): an int, or a tuple or list of them; anything else
-    gets the parser's TypeError."""
-    if isinstance(value, (tuple, list)):
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            return
-        bad = next(v for v in value if not isinstance(v, int) or isinstance(v, bool))
-        raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be tuple of "
-                        f"ints, but found element of type {type(bad).__name__} at pos "
-                        f"{value.index(bad)}")
-    if isinstance(value, int) and not isinstance(value, bool):
-        return
-    raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be tuple of ints, "
-                    f"not {type(value).__name__}")
 
 
 def not_a_tensor(name, value, parameter="input", position=1):

@@ -35,7 +35,7 @@ from .._python_arg_parser import checked, PARAMETERS
 from .._warnings import stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy, _nll_sum, _softmax_kernel
-from ._argument_checks import NUMBER, asked_for, parse_as, as_number, not_a_tensor
+from ._argument_checks import REQUIRED, NUMBER, asked_for, parse_as, as_number, not_a_tensor
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -968,10 +968,7 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
     return div_by_number(-weighted.sum(), batch_size)
 
 
-_REQUIRED = object()      # (linear's weight: missing, PyTorch's parser says so after checking input)
-
-
-def linear(input, weight=_REQUIRED, bias=None):
+def linear(input, weight=REQUIRED, bias=None):
     """input @ weight.T + bias (what a fully-connected layer computes).
 
     With a bias, PyTorch uses one addmm: a contiguous input that is not a matrix is
@@ -980,7 +977,8 @@ def linear(input, weight=_REQUIRED, bias=None):
     """
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or (
             bias is not None and not isinstance(bias, Tensor)):
-        given = (input,) if weight is _REQUIRED else (input, weight) if bias is None else (input, weight, bias)
+        # (a missing weight: PyTorch's parser says so after checking input)
+        given = (input,) if weight is REQUIRED else (input, weight) if bias is None else (input, weight, bias)
         parse_as("linear", *given)
     if input.ndim == 0 or weight.ndim == 0:     # (checked here, so that the message names linear)
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
