@@ -307,8 +307,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     Gradient: grad reshaped back to the input's shape.
     """
     ndim = input.ndim
-    if ndim == 0:
-        _normalize_dim(start_dim, 0), _normalize_dim(end_dim, 0)     # (each must be -1 or 0)
+    if ndim == 0:          # (a 0-d tensor's dims are checked as if it had one: 0 or -1)
+        _normalize_dim(start_dim, 0), _normalize_dim(end_dim, 0)
         return reshape(input, 1)
     start, end = _normalize_dim(start_dim, ndim), _normalize_dim(end_dim, ndim)
     if start > end:

@@ -20,7 +20,8 @@ from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from .._ops import result
 from .._ops.pointwise import add_number, div_by_number, mul_by_number, where
-from .._tensor import _wrap, shrunk_to_0d
+from .._tensor import Tensor, _wrap, shrunk_to_0d
+from ._argument_checks import asked_for
 
 _EPS = 1e-12        # PyTorch's guard against dividing by 0 in these formulas
 
@@ -190,13 +191,20 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
     from . import functional as F
-    F._check_reduction(reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     F._check_target(input, target, "binary_cross_entropy")
+    if weight is not None and not isinstance(weight, Tensor):
+        asked_for("size", weight)               # (then broadcast_shapes(target.size(), weight.size()))
+    F._check_reduction(reduction)
     if target.dtype != input.dtype:
         raise RuntimeError(f"Found dtype {F.scalar_type_name(target.dtype)} but expected "
                            f"{F.scalar_type_name(input.dtype)}\nminigrad hint: targets must be "
                            f"floats like the input, e.g. target.float()")
     F._check_not_differentiable("binary_cross_entropy", weight=weight)
+    if not input.dtype.is_floating_point:      # (PyTorch's kernel has floating versions only)
+        raise NotImplementedError(f'"binary_cross_entropy" not implemented for '
+                                  f"'{F.scalar_type_name(input.dtype)}'")
     p, t = input._array, target._array
     # PyTorch's kernel checks element by element, the input's value before the target's (NaN is
     # refused too): the first element out of [0, 1] names which one is wrong

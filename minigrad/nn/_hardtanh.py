@@ -16,8 +16,9 @@ from .._ops import result
 from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented, laid_out_as_pytorch,
                               threshold_backward)
 from .._ops.inplace import apply_inplace, memory_order
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
 from ..autograd.kernel_writes import kernel_writes
+from ._argument_checks import NUMBER, parse_as, as_number
 
 
 class HardtanhBackward0(Node):
@@ -154,6 +155,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """x cut off to [min_val, max_val]. Gradient: grad strictly inside, else 0."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if not (isinstance(input, Tensor) and isinstance(min_val, NUMBER) and isinstance(max_val, NUMBER)):
+        parse_as("hardtanh_" if inplace else "hardtanh", input, min_val, max_val)  # (PyTorch's C++ function)
+        min_val, max_val = as_number(min_val), as_number(max_val)
     if inplace:
         return apply_inplace(input, lambda t: _hardtanh(t, min_val, max_val))
     return kernel_writes("hardtanh", _hardtanh(input, min_val, max_val), input)

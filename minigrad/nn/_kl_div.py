@@ -15,7 +15,8 @@ import numpy as np
 from .. import _c_library_logf
 from ..autograd.graph import Node
 from .._ops import result
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
+from ._argument_checks import parse_as
 from ..autograd.function import _FuncTransforms
 from .._functorch import warn_no_batching_rule
 from .._warnings import stacklevel_outside_minigrad
@@ -65,6 +66,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         reduction = _legacy_reduction(size_average, reduce)
     else:
         check_reduction(reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        parse_as("kl_div", input, target, 1, log_target=log_target)    # (PyTorch's C++ function)
     loss = kl_div_of_elements(input, target, "sum" if reduction == "batchmean" else reduction,
                               log_target)
     return divided_by_batch_size(loss, input, reduction)

@@ -30,6 +30,7 @@ from ..autograd.function import _FuncTransforms
 from ._convolution import im2col, col2im
 from ._size_arguments import check_int_tuples, check_tensor
 from ..autograd.kernel_writes import kernel_writes
+from ._argument_checks import REQUIRED
 
 
 _COUNT = {2: "two", 3: "three"}
@@ -372,10 +373,12 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
-def _check_1d_input(input, name):
+def _check_1d_input(input, name, own_kernel=False):
+    """``own_kernel``: max_pool1d's own 1-d kernel runs, which also refuses empty channels or
+    lengths (only the batch may be empty)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    if input.ndim not in (2, 3):
+    if input.ndim not in (2, 3) or (own_kernel and 0 in input.shape[-2:]):
         if name == "max_pool1d":
             raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
                                f"for input, but got:[{', '.join(map(str, input.shape))}]")
@@ -387,7 +390,7 @@ def _one(value):
     return int(value[0]) if isinstance(value, (tuple, list)) else int(value)
 
 
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+def _max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The largest value of each window along the last dim of (N, C, L) or (C, L).
 
     As in PyTorch: max_pool2d of the input seen with a height of 1 (UnsqueezeBackward0 ->
@@ -396,7 +399,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     check_tensor("max_pool1d", "input", input, 1)
     check_int_tuples("max_pool1d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4),
                                     ("dilation", dilation, 5)])
-    _check_1d_input(input, "max_pool1d")
+    _check_1d_input(input, "max_pool1d", own_kernel=not return_indices and not input.requires_grad)
     if not return_indices and not input.dtype.is_floating_point:
         # without indices (and so without grad: an integer tensor never requires it) PyTorch
         # runs its own 1-d kernel, which has floating-point versions only; with indices it runs
@@ -564,9 +567,16 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
 
 
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+# (PyTorch's function is _max_pool1d, which Python's "missing argument" message names)
+max_pool1d = _max_pool1d
+max_pool1d.__name__ = "max_pool1d"
+
+
+def avg_pool1d(input, kernel_size=REQUIRED, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """The mean of each window along the last dim of (N, C, L) or (C, L): avg_pool2d with a height of 1."""
     check_tensor("avg_pool1d", "input", input, 1)
+    if kernel_size is REQUIRED:       # (PyTorch's parser: input first, then what is missing)
+        raise TypeError('avg_pool1d() missing 1 required positional arguments: "kernel_size"')
     check_int_tuples("avg_pool1d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4)])
     _check_1d_input(input, "avg_pool1d")
     kernel = _one(kernel_size)

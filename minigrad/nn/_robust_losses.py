@@ -13,8 +13,9 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
-from .._tensor import _wrap, shrunk_to_0d
+from .._tensor import Tensor, _wrap, shrunk_to_0d
 from ..autograd.kernel_writes import kernel_writes
+from ._argument_checks import asked_for
 
 
 class _RobustLossBackward:
@@ -202,6 +203,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
     from . import functional as F
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     F._warn_if_sizes_differ(input, target)
     input, target = F._broadcast_pair(input, target)
     F._check_reduction(reduction)
@@ -222,6 +225,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d**2 for small differences d = input - target, delta (|d| - 0.5 delta) for large ones;
     with ``weight`` (input's size), each element's loss times its weight, then reduced."""
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if weight is None:
         return _huber_loss(input, target, reduction, delta)
     # PyTorch's Python steps: the loss of each element (HuberLossBackward0), times the weight

@@ -37,9 +37,10 @@ def int_tuple_error(function, argument, value, position=None, allow_int=True):
 
 
 def check_int_tuples(function, arguments):
-    """Raise the first error among ``arguments``: (name, value, position or None); None values pass."""
+    """Raise the first error among ``arguments``: (name, value, position or None); None values
+    pass, except for the kernel size, which has no default."""
     for argument, value, position in arguments:
-        if value is None:
+        if value is None and argument != "kernel_size":
             continue
         error = int_tuple_error(function, argument, value, position)
         if error is not None:

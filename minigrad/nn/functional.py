@@ -36,6 +36,7 @@ from .._warnings import stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy, _nll_sum, _softmax_kernel
 from ..autograd.kernel_writes import kernel_writes
+from ._argument_checks import REQUIRED, NUMBER, asked_for, parse_as, as_number, not_a_tensor
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -240,9 +241,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
-    for value in (target, input):       # PyTorch's mse_loss first asks both for .size()
-        if not isinstance(value, Tensor):
-            raise AttributeError(f"'{type(value).__name__}' object has no attribute 'size'")
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -325,7 +325,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
-    if isinstance(target, Tensor) and target.shape != input.shape:
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() == input.size())
+    if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     _check_target(input, target, "binary_cross_entropy_with_logits")
@@ -615,6 +617,8 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 
     Gradient: s * (grad - sum(grad * s, dim)), s the saved result.
     """
+    if not isinstance(input, Tensor):   # (PyTorch asks input.dim() if no dim, then input.softmax)
+        asked_for("softmax" if dim is not None else "dim", input)
     return _softmax(input, dim, dtype=dtype) if dtype is not None else _softmax(input, dim)
 
 
@@ -624,6 +628,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     Gradient: grad - softmax(x) * grad.sum(dim); after it, nll_loss makes cross_entropy's
     softmax - one_hot.
     """
+    if not isinstance(input, Tensor):   # (PyTorch asks input.dim() if no dim, then input.log_softmax)
+        asked_for("log_softmax" if dim is not None else "dim", input)
     return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
 class _NllLossSettings:
@@ -836,6 +842,9 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
     """
     _check_reduction(reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)) or (
+            weight is not None and not isinstance(weight, Tensor)):
+        parse_as("nll_loss_nd", input, target, weight, 1, ignore_index)    # (PyTorch's C++ function)
     logp, labels = input._array, target._array     # (checked on the arrays: no Size or dtype made)
     if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
@@ -961,23 +970,18 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
     return div_by_number(-weighted.sum(), batch_size)
 
 
-def _pytorch_type_name(value):
-    """A type as PyTorch's argument errors name it (numpy.ndarray, list, NoneType, ...)."""
-    kind = type(value)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-
-
-def linear(input, weight, bias=None):
+def linear(input, weight=REQUIRED, bias=None):
     """input @ weight.T + bias (what a fully-connected layer computes).
 
     With a bias, PyTorch uses one addmm: a contiguous input that is not a matrix is
     first viewed as rows (ViewBackward0), and the result viewed back again; any other
     input goes through matmul, and the bias is added in place (AddBackward0).
     """
-    for name, value, position in (("input", input, 1), ("weight", weight, 2)):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"linear(): argument '{name}' (position {position}) must be Tensor, "
-                            f"not {_pytorch_type_name(value)}")
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or (
+            bias is not None and not isinstance(bias, Tensor)):
+        # (a missing weight: PyTorch's parser says so after checking input)
+        given = (input,) if weight is REQUIRED else (input, weight) if bias is None else (input, weight, bias)
+        parse_as("linear", *given)
     if input.ndim == 0 or weight.ndim == 0:     # (checked here, so that the message names linear)
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
@@ -1094,6 +1098,9 @@ def softplus(input, beta=1, threshold=20):
 
     Gradient: grad * sigmoid(beta x) (grad where the result is just x).
     """
+    if not (isinstance(input, Tensor) and isinstance(beta, NUMBER) and isinstance(threshold, NUMBER)):
+        parse_as("softplus", input, beta, threshold)     # (PyTorch's F.softplus is a C++ function)
+        beta, threshold = as_number(beta), as_number(threshold)
     _check_floating_kernel(input, "softplus_cpu")
     x = input._array
     if x.dtype in (np.float32, np.float64):
@@ -1169,6 +1176,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -1200,6 +1209,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not isinstance(input, Tensor) or not isinstance(training, bool):
+        parse_as("dropout_" if inplace else "dropout", input, p, training)   # (PyTorch's C++ function)
     if not training or p == 0.0 or input.numel() == 0:
         return input
     if p == 1.0:                                # nothing is kept, and no random numbers are drawn
@@ -1320,12 +1331,14 @@ def gelu_backward(grad, x, approximate="none"):
 
 
 @history_first
-def gelu(input, approximate="none"):
+def gelu(input, *, approximate="none"):
     """Gaussian Error Linear Unit: x * Phi(x), or its tanh approximation (approximate='tanh').
 
     Gradient: grad * (Phi(x) + x * phi(x)) (the tanh form's own derivative with
     approximate='tanh').
     """
+    if not isinstance(input, Tensor):
+        raise not_a_tensor("gelu", input)
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _check_floating_kernel(input, "GeluKernelImpl")
@@ -1368,6 +1381,8 @@ def silu(input, inplace=False):
 
     Gradient: grad * s * (1 + x (1 - s)), s = sigmoid(x).
     """
+    if not isinstance(input, Tensor):   # (after PyTorch's `if inplace:`, its C++ function)
+        parse_as("silu_" if inplace else "silu", input)
     if inplace:
         return apply_pointwise_inplace(input, silu)
     _check_floating_kernel(input, "silu_cpu")
@@ -1408,8 +1423,10 @@ def relu(input, inplace=False):
 
     Gradient: grad where x > 0, else 0 (0 at exactly 0, as in PyTorch).
     """
-    if inplace:
+    if inplace:                   # (PyTorch's Python asks this first, whatever the input is)
         return relu_(input)
+    if not isinstance(input, Tensor):
+        parse_as("relu", input)
     return _relu_out_of_place(input)
 
 
@@ -1433,6 +1450,9 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
     Gradient: grad where x > 0, else negative_slope * grad.
     """
+    if not (isinstance(input, Tensor) and isinstance(negative_slope, NUMBER)):
+        parse_as("leaky_relu_" if inplace else "leaky_relu", input, negative_slope)  # (PyTorch's C++ function)
+        negative_slope = as_number(negative_slope)
     if not inplace:
         return _leaky_relu_out_of_place(input, negative_slope)
     return apply_pointwise_inplace(input, lambda t: _leaky_relu_out_of_place(t, negative_slope,
@@ -1459,12 +1479,22 @@ _threshold_function = threshold       # (threshold_'s own argument hides the fun
 
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
-    for name in ("relu", "relu_", "sigmoid", "tanh", "gelu", "silu", "elu", "softplus", "leaky_relu",
-                 "leaky_relu_", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
+    # (relu, silu, gelu, softplus, leaky_relu and sigmoid, tanh check their own: see each)
+    for name in ("relu_", "elu", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 
 _check_activation_arguments()
+
+
+def sigmoid(input):
+    """1 / (1 + exp(-x)): ``input.sigmoid()``, which is all PyTorch's F.sigmoid does."""
+    return input.sigmoid()
+
+
+def tanh(input):
+    """The hyperbolic tangent: ``input.tanh()``, which is all PyTorch's F.tanh does."""
+    return input.tanh()
 logsigmoid = checked(logsigmoid, "log_sigmoid", (("input", "Tensor"),))    # (PyTorch's C++ name)
 
 # --- convolution, pooling, padding: each in a file of its own (_convolution.py, _pooling.py, _padding.py)
