@@ -57,6 +57,7 @@ def node_classes():
     """Every backward node class defined in minigrad, sorted by module then name."""
     import minigrad                      # noqa: F401  lazy: every op module must be loaded; this one loads during import minigrad
     import minigrad.utils.checkpoint     # noqa: F401
+    import minigrad.nn.modules._functions  # noqa: F401  (the module backward hooks' node)
     found, stack = set(), [Node]
     while stack:
         for subclass in stack.pop().__subclasses__():

@@ -15,4 +15,5 @@ class BackwardHookFunction(Function):
 
     @staticmethod
     def backward(ctx, *args):
+        """results = args, each tensor unchanged   ->   grad_args = grad_results (each gradient passed on as it came)"""
         return args
