@@ -8,6 +8,7 @@ arguments that must be tensors (a type check each) and then calls the
 function itself. Tensor methods need no wrapper: ``self`` is a tensor.
 """
 import functools
+import inspect
 import math
 
 import numpy as np
@@ -201,6 +202,14 @@ def torch_function_checked(function, name, parameters, out_rule=None):
     return checked(function, name, parameters, out_rule, pytorch_signatures(name))
 
 
+def _takes_out(function):
+    """Does ``function`` declare an ``out`` parameter of its own?"""
+    try:
+        return "out" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def checked(function, name, parameters, out_rule=None, signatures=None):
     """``function`` with its arguments checked first: by PyTorch's ``signatures`` when given,
     and by ``parameters``, (PyTorch's parameter name, kind) for the leading positional
@@ -209,6 +218,8 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
         _CheapLook(signature, signatures.numbers_as_tensors) for signature in signatures.signatures)
     if signatures is not None:
         parameters = tuple(p for p in parameters if p[1] in (SIZE, TENSORS))
+    # (a function without a rule that takes out= itself, as multinomial does, writes it itself)
+    writes_out_itself = out_rule is None and _takes_out(function)
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
@@ -216,7 +227,7 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
             refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
         if looks and not _looks_right(looks, args, kwargs):
             args = parse_as_pytorch(signatures, args, kwargs)
-        if kwargs and "out" in kwargs:       # torch.add(a, b, out=c): see _out.py
+        if kwargs and "out" in kwargs and not writes_out_itself:    # torch.add(a, b, out=c): _out.py
             from ._out import call_with_out          # (imported late: it needs the operations)
             return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)
         if "size" in kwargs and not args and parameters and parameters[0][1] == SIZE:

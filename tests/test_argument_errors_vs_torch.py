@@ -14,10 +14,12 @@ import random
 
 import numpy as np
 import pytest
-import torch
 
 import minigrad
 from minigrad._signature_table import SIGNATURES
+from conftest import import_torch
+
+torch = import_torch()
 
 # the values a learner's wrong call is made of, each made fresh for each call
 VALUES = {

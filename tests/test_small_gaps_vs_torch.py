@@ -298,7 +298,7 @@ def test_clamp_one_side_bad_bound(torch, arguments):
         ours, theirs = (outcome(lib, lambda lib: getattr(lib, name)(lib.ones(2), *arguments))
                         for lib in (minigrad, torch))
         assert ours[0][0] == theirs[0][0] == "TypeError"
-        assert ours[0][1] == theirs[0][1].split("\n")[0]      # PyTorch then lists the overloads
+        assert ours[0][1] == theirs[0][1]      # (with the overloads PyTorch lists)
 
 
 # --- clamp with tensor bounds: ties, NaN and min > max -------------------------------------------
@@ -388,7 +388,7 @@ def test_normal_with_tensor_mean_or_std(torch, name):
 def test_normal_with_tensor_mean_and_a_size(torch):
     ours, theirs = (outcome(lib, lambda lib: lib.normal(lib.zeros(3), 2., (3,))) for lib in (minigrad, torch))
     assert ours[0][0] == theirs[0][0] == "TypeError"
-    assert ours[0][1] == theirs[0][1].split("\n")[0]
+    assert ours[0][1] == theirs[0][1]
 
 
 # --- a single bool in an index: an unsqueeze, then [0] or [] -----------------------------------------
