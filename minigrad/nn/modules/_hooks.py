@@ -53,6 +53,16 @@ def _add_call_hook(hooks, hook, extra_dict=()):
     return handle
 
 
+def _add_global_backward_hook(hook, full):
+    """Old-style and full global backward hooks share one dict, and the first one registered
+    decides which kind it holds: PyTorch refuses to mix them."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is (not full):
+        raise RuntimeError(_MIXED_GLOBAL)
+    _global_is_full_backward_hook = full
+    return _add_call_hook(_global_backward_hooks, hook)
+
+
 def register_module_forward_pre_hook(hook):
     """``hook(module, args)`` runs before every module's forward (before the module's own
     pre-hooks) and may return new args. Returns a handle."""
@@ -75,11 +85,7 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
 def register_module_backward_hook(hook):
     """Deprecated: the old-style backward hook for every module (see
     ``Module.register_backward_hook``). Returns a handle."""
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is True:
-        raise RuntimeError(_MIXED_GLOBAL)
-    _global_is_full_backward_hook = False
-    return _add_call_hook(_global_backward_hooks, hook)
+    return _add_global_backward_hook(hook, full=False)
 
 
 def register_module_full_backward_pre_hook(hook):
@@ -91,11 +97,7 @@ def register_module_full_backward_pre_hook(hook):
 def register_module_full_backward_hook(hook):
     """``hook(module, grad_input, grad_output)`` runs for every module once the gradients of
     its inputs are known, and may return new ``grad_input``. Returns a handle."""
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is False:
-        raise RuntimeError(_MIXED_GLOBAL)
-    _global_is_full_backward_hook = True
-    return _add_call_hook(_global_backward_hooks, hook)
+    return _add_global_backward_hook(hook, full=True)
 
 
 def register_module_buffer_registration_hook(hook):
