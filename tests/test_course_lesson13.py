@@ -205,3 +205,11 @@ def test_exercise_6_with_pytorch(capsys, request):
     source = GRADIENT_NORMS.replace("grad_output[0]", "grad_input[0]")
     result, out = run(capsys, lesson13.exercise_6, learner_function(source, real))
     assert not result and "grad_input" in out
+
+
+def test_exercise_6_leaves_the_random_numbers_alone(capsys):
+    torch.manual_seed(3)
+    expected = torch.rand(3)
+    torch.manual_seed(3)
+    run(capsys, lesson13.exercise_6, learner_function(GRADIENT_NORMS, torch))
+    assert torch.equal(torch.rand(3), expected)

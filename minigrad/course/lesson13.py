@@ -122,9 +122,15 @@ def _library_of(function):
 
 
 def _exercise_6_model(library):
-    """Linear, Tanh, Linear, Tanh, Linear with fixed weights (no random numbers drawn), and an input."""
+    """Linear, Tanh, Linear, Tanh, Linear with fixed weights, and an input.
+
+    The layers draw random weights when they are made; the learner's random numbers stay as
+    they were (the generator's state is put back), and the weights are overwritten anyway.
+    """
     nn = library.nn
+    state = library.get_rng_state()
     model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 2))
+    library.set_rng_state(state)
     with library.no_grad():
         for offset, parameter in enumerate(model.parameters()):
             values = library.linspace(-1.0, 1.0, parameter.numel()) * (0.9 - 0.1 * offset)
