@@ -14,7 +14,7 @@ def run(capsys, exercise, answer):
 
 def test_unanswered_exercises_wait(capsys):
     for exercise in (lesson13.exercise_1, lesson13.exercise_2, lesson13.exercise_3,
-                     lesson13.exercise_4):
+                     lesson13.exercise_4, lesson13.exercise_6):
         result, out = run(capsys, exercise, None)
         assert not result and out.startswith("⏳")
 
@@ -151,3 +151,65 @@ def test_exercise_5_answer_is_pytorchs(request, capsys):
     assert answer == lesson13.EXERCISE_5_EXPECTED
     result, out = run(capsys, lesson13.exercise_5, real.tensor(answer))
     assert result and out.startswith("✅")
+
+
+GRADIENT_NORMS = '''
+def gradient_norms(model, x):
+    names = {module: name for name, module in model.named_modules()}
+    norms = {}
+
+    def hook(module, grad_input, grad_output):
+        norms[names[module]] = grad_output[0].norm().item()
+
+    handles = [module.register_full_backward_hook(hook)
+               for module in model.modules() if isinstance(module, torch.nn.Linear)]
+    model(x).sum().backward()
+    for handle in handles:
+        handle.remove()
+    return norms
+'''
+
+
+def learner_function(source, library, name="gradient_norms"):
+    """A function defined as in a notebook whose ``torch`` is ``library``."""
+    namespace = {"torch": library}
+    exec(source, namespace)
+    return namespace[name]
+
+
+def test_exercise_6_gradient_norms(capsys):
+    result, out = run(capsys, lesson13.exercise_6, None)
+    assert not result and out.startswith("⏳")
+    result, out = run(capsys, lesson13.exercise_6, learner_function(GRADIENT_NORMS, torch))
+    assert result and out.startswith("✅")
+    wrong_answers = [
+        (GRADIENT_NORMS.replace("grad_output[0]", "grad_input[0]"), "grad_input"),
+        (GRADIENT_NORMS.replace("        handle.remove()", "        pass"), "handle.remove()"),
+        (GRADIENT_NORMS.replace("if isinstance(module, torch.nn.Linear)", ""), "names"),
+        (GRADIENT_NORMS.replace("return norms", "return list(norms.values())"), "dict"),
+        (GRADIENT_NORMS.replace(".norm()", ".sum()"), "not"),
+    ]
+    for source, word in wrong_answers:
+        result, out = run(capsys, lesson13.exercise_6, learner_function(source, torch))
+        assert not result and word in out, out
+    result, out = run(capsys, lesson13.exercise_6, 3)
+    assert not result and "function" in out
+
+
+def test_exercise_6_with_pytorch(capsys, request):
+    real = request.getfixturevalue("torch")       # real PyTorch (skips, or fails in CI, without it)
+    result, out = run(capsys, lesson13.exercise_6, learner_function(GRADIENT_NORMS, real))
+    assert result and out.startswith("✅")
+    result, mine = run(capsys, lesson13.exercise_6, learner_function(GRADIENT_NORMS, torch))
+    assert out == mine
+    source = GRADIENT_NORMS.replace("grad_output[0]", "grad_input[0]")
+    result, out = run(capsys, lesson13.exercise_6, learner_function(source, real))
+    assert not result and "grad_input" in out
+
+
+def test_exercise_6_leaves_the_random_numbers_alone(capsys):
+    torch.manual_seed(3)
+    expected = torch.rand(3)
+    torch.manual_seed(3)
+    run(capsys, lesson13.exercise_6, learner_function(GRADIENT_NORMS, torch))
+    assert torch.equal(torch.rand(3), expected)
