@@ -14,6 +14,7 @@ import weakref
 from collections import OrderedDict
 
 from .._tensor import Tensor
+from .._warnings import stacklevel_outside_minigrad
 from ..autograd.grad_mode import is_grad_enabled
 
 
@@ -169,12 +170,13 @@ class BackwardHook:
         grad_outputs = self.grad_outputs
         if self.input_tensors_index is None:
             # no input needs a gradient, so the input node does not exist: call the full
-            # hooks now, with no gradients of the inputs
+            # hooks now, with no gradients of the inputs. PyTorch's engine replays the warnings
+            # raised during backward at the learner's line that called backward: so do we.
             warnings.warn(
                 "Full backward hook is firing when gradients are computed with respect to module "
                 "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/"
                 "main/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook "
-                "for more details.", stacklevel=5)
+                "for more details.", stacklevel=stacklevel_outside_minigrad())
             no_grads = self._pack_with_none([], [], self.n_inputs)
             for hook in self.user_hooks:
                 replaced = hook(self.module, no_grads, self.grad_outputs)
