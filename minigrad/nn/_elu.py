@@ -22,7 +22,8 @@ from ..autograd.graph import Node
 from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number, kernel_not_implemented
 from .._ops.inplace import apply_pointwise_inplace
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
+from ._argument_checks import NUMBER, parse_as
 from ._hardtanh import _in_vector_registers
 
 # selu's constants (Klambauer et al., "Self-Normalizing Neural Networks", 2017)
@@ -159,7 +160,10 @@ def elu(input, alpha=1.0, inplace=False):
 
     Gradient: grad where x > 0, else grad * alpha * e^x.
     """
-    alpha = _number("elu_" if inplace else "elu", "alpha", alpha)
+    name = "elu_" if inplace else "elu"       # (PyTorch's first look: at inplace)
+    if not (isinstance(input, Tensor) and isinstance(alpha, NUMBER)):
+        parse_as(name, input, alpha)
+    alpha = _number(name, "alpha", alpha)
     node_class = EluBackward1 if inplace else EluBackward0
     forward = lambda t: _elu(t, node_class, (alpha, 1, 1),  # noqa: E731
                              dict(alpha=alpha, scale=1, input_scale=1))

@@ -19,6 +19,7 @@ from .._tensor import Tensor, _wrap
 from .._creation import zeros
 from .. import _dtype
 from ..autograd.kernel_writes import kernel_writes
+from ._argument_checks import NUMBER, parse_as
 
 _SETTINGS_KEPT_AS["EmbeddingBackward0"] = {
     # (no padding_idx is kept as -1, shown as the unsigned 64-bit number of the same bits)
@@ -101,22 +102,28 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     operation, EmbeddingBackward0. (``sparse=True`` gives a dense gradient here: minigrad has no
     sparse tensors.)
     """
-    for name, position, value in (("weight", 1, weight), ("indices", 2, input)):
-        if not isinstance(value, Tensor):       # (PyTorch's C++ embedding(weight, indices) checks them)
-            raise TypeError(f"embedding(): argument '{name}' (position {position}) must be Tensor, not "
-                            f"{type(value).__name__}")
+    # PyTorch's Python steps first (padding_idx, max_norm), then its C++ embedding(weight, indices, ...)
     if padding_idx is not None:
-        if padding_idx > 0 and padding_idx >= weight.size(0):
-            raise AssertionError("Padding_idx must be within num_embeddings")
-        if padding_idx < 0:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
             if padding_idx < -weight.size(0):
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
-    _check_indices(input, weight)
     if max_norm is not None:
+        input = input.contiguous()
+        if not (isinstance(weight, Tensor) and isinstance(max_norm, NUMBER) and isinstance(norm_type, NUMBER)):
+            parse_as("embedding_renorm_", weight, input, max_norm, norm_type)
+    if not (isinstance(weight, Tensor) and isinstance(input, Tensor) and type(padding_idx) is int
+            and isinstance(scale_grad_by_freq, bool) and isinstance(sparse, bool)):
+        parse_as("embedding", weight, input, padding_idx, scale_grad_by_freq, sparse)
+    if max_norm is not None:
+        _check_indices(input, weight)
         _renorm_rows(weight, input, max_norm, norm_type)
+    _check_indices(input, weight)
     values = weight._array[input._array]
     return result(values, EmbeddingBackward0, (weight,), saved=(input,), padding_idx=padding_idx,
                   scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse), num_weights=weight.shape[0])

@@ -29,6 +29,7 @@ from .._ops.reduction import LinalgVectorNormBackward0
 from .._python_arg_parser import checked, TENSOR, INT
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, dims_shown_as_given
+from ._argument_checks import NUMBER, parse_as
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -59,6 +60,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     Each input is divided by its own length first (clamped to at least ``eps``), then the
     products are summed: dividing first keeps the result between -1 and 1.
     """
+    if not (isinstance(x1, Tensor) and isinstance(x2, Tensor) and type(dim) is int
+            and isinstance(eps, NUMBER)):       # (a C++ function in PyTorch: its parser checks them)
+        parse_as("cosine_similarity", x1, x2, dim, eps)
     common = from_numpy_dtype(result_type(x1, x2))
     if not common.is_floating_point:
         raise RuntimeError(

@@ -37,6 +37,7 @@ from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_
 from . import _cross_entropy, _nll_sum, _softmax_kernel
 from ..autograd.kernel_writes import kernel_writes
 from ._argument_checks import REQUIRED, NUMBER, asked_for, parse_as, as_number, not_a_tensor
+from ._argument_checks import reduction_number, stacklevel_checked
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -238,11 +239,11 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -330,6 +331,17 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    if not (isinstance(weight, (Tensor, type(None))) and isinstance(pos_weight, (Tensor, type(None)))):
+        parse_as("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
+                 reduction_number(reduction))
+    if weight is not None and weight.shape != input.shape:    # (PyTorch multiplies the losses by it in place)
+        try:
+            shape = np.broadcast_shapes(input.shape, weight.shape)
+        except ValueError:
+            raise _broadcast_error(input, weight) from None
+        if shape != input.shape:
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
     _check_target(input, target, "binary_cross_entropy_with_logits")
     _check_floating_kernel(input, "log_sigmoid_cpu")       # (the loss uses log(sigmoid(input)))
     # PyTorch computes the loss in place from 1 - target: in the target's dtype, which must be
@@ -619,6 +631,8 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """
     if not isinstance(input, Tensor):   # (PyTorch asks input.dim() if no dim, then input.softmax)
         asked_for("softmax" if dim is not None else "dim", input)
+    if dim is None:
+        stacklevel_checked(_stacklevel)
     return _softmax(input, dim, dtype=dtype) if dtype is not None else _softmax(input, dim)
 
 
@@ -630,6 +644,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """
     if not isinstance(input, Tensor):   # (PyTorch asks input.dim() if no dim, then input.log_softmax)
         asked_for("log_softmax" if dim is not None else "dim", input)
+    if dim is None:
+        stacklevel_checked(_stacklevel)
     return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
 class _NllLossSettings:
@@ -917,14 +933,23 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     return batched_as(out, target, weight)
 
 
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
     """Softmax cross-entropy: ``nll_loss(log_softmax(input, 1), target)``.
 
     ``target`` holds class indices (int64), or class probabilities (float, same shape as input).
     Gradient (mean reduction, class indices): d input = (softmax(input) - one_hot(target)) / N,
     composed by the engine from LogSoftmaxBackward0 and NllLossBackward0.
     ``label_smoothing`` in (0, 1] mixes in a uniform target (see nn/_cross_entropy.py).
+    (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor) and isinstance(weight, (Tensor, type(None)))
+            and type(ignore_index) is int and isinstance(label_smoothing, NUMBER)):
+        parse_as("cross_entropy_loss", input, target, weight, reduction_number(reduction), ignore_index,
+                 label_smoothing)
     _cross_entropy.check_cross_entropy_arguments(input, target, weight, ignore_index)
     if label_smoothing > 0.0:
         return _cross_entropy.cross_entropy_with_label_smoothing(
@@ -1173,11 +1198,11 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -1480,7 +1505,7 @@ _threshold_function = threshold       # (threshold_'s own argument hides the fun
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
     # (relu, silu, gelu, softplus, leaky_relu and sigmoid, tanh check their own: see each)
-    for name in ("relu_", "elu", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
+    for name in ("relu_", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 
