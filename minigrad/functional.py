@@ -11,7 +11,8 @@ message: the layer here, then ``_VF``'s signatures, then the operation in ``_ops
 ``lu`` and ``lu_solve`` (deprecated in PyTorch: ``torch.linalg.lu_factor`` and
 ``torch.linalg.lu_solve`` took their place) live here too.
 """
-from ._signatures import Signatures, type_name
+from ._signatures import Signatures
+from ._type_names import type_name
 from ._tensor import Tensor
 from ._warnings import warn_once
 from . import _dtype, _python_arg_parser
@@ -481,7 +482,7 @@ def _lu_impl(A, pivot, get_infos, out):
     if len(out) - int(get_infos) != 2:
         raise TypeError(f"expected tuple of {2 + int(get_infos)} elements but got {len(out)}")
     if not isinstance(out, (tuple, list)):
-        raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        raise TypeError(f"argument 'out' must be tuple of Tensors, not {type_name(out)}")
     for target, value in zip(out, result):
         target.resize_as_(value).copy_(value)
     return out

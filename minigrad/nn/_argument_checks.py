@@ -10,7 +10,8 @@ a correct call pays for that test alone.
 import operator
 
 from .._tensor import Tensor
-from .._signatures import Signatures, type_name
+from .._signatures import Signatures
+from .._type_names import type_name
 
 REQUIRED = object()        # (the default of an argument PyTorch's parser reports missing)
 NUMBER = (int, float)      # (the numbers a correct call gives: anything else is parsed)
@@ -28,10 +29,12 @@ BUILTINS = {signatures.name: signatures for signatures in (
     Signatures("nll_loss_nd", "Tensor input, Tensor target, Tensor? weight=None, int reduction=1, "
                               "int ignore_index=-100"),
     Signatures("kl_div", "Tensor input, Tensor target, int reduction=1, *, bool log_target=False"),
-    # (PyTorch says "float" for p and eps: "Number" here, which names the same wrong arguments)
-    Signatures("cosine_similarity", "Tensor x1, Tensor x2, int dim=1, Number eps=1e-08"),
+    Signatures("cosine_similarity", "Tensor x1, Tensor x2, int dim=1, float eps=1e-08"),
     Signatures("dropout", "Tensor input, Number p, bool train"),
     Signatures("dropout_", "Tensor input, Number p, bool train"),
+    # (Tensor.softmax(dim, dtype=...), where F.softmax with a dtype ends)
+    Signatures("softmax", "int dim, torch.dtype? dtype=None"),
+    Signatures("log_softmax", "int dim, torch.dtype? dtype=None"),
     Signatures("feature_dropout", "Tensor input, float p, bool train"),
     Signatures("feature_dropout_", "Tensor input, float p, bool train"),
     Signatures("elu", "Tensor input, Number alpha=1, Number scale=1, Number input_scale=1"),

@@ -18,6 +18,7 @@ input_scale * (r + scale * alpha).
 """
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number, kernel_not_implemented
@@ -53,7 +54,7 @@ def _number(function, name, value):
         return value.item()
     if not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{function}(): argument '{name}' (position 2) must be Number, not "
-                        f"{type(value).__name__}")
+                        f"{type_name(value)}")
     return value
 
 

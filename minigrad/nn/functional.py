@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, _State
@@ -24,7 +25,7 @@ from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_numb
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
 from .._ops.reduction import _mean_array, _sum_array
-from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
+from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
 from .._creation import zeros
 from .._memory_format import is_non_overlapping_and_dense
 from .._ops.special import _erf_array, erf
@@ -84,7 +85,7 @@ def _reduce_tangent(tangent, node):
 
 def _check_target(input, target, name):
     if not isinstance(target, Tensor):
-        raise TypeError(f"{name}(): argument 'target' must be Tensor, not {type(target).__name__}")
+        raise TypeError(f"{name}(): argument 'target' must be Tensor, not {type_name(target)}")
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -334,14 +335,6 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (isinstance(weight, (Tensor, type(None))) and isinstance(pos_weight, (Tensor, type(None)))):
         parse_as("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
                  reduction_number(reduction))
-    if weight is not None and weight.shape != input.shape:    # (PyTorch multiplies the losses by it in place)
-        try:
-            shape = np.broadcast_shapes(input.shape, weight.shape)
-        except ValueError:
-            raise _broadcast_error(input, weight) from None
-        if shape != input.shape:
-            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
-                               f"{list(shape)}")
     _check_target(input, target, "binary_cross_entropy_with_logits")
     _check_floating_kernel(input, "log_sigmoid_cpu")       # (the loss uses log(sigmoid(input)))
     # PyTorch computes the loss in place from 1 - target: in the target's dtype, which must be
@@ -353,6 +346,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError(f"result type {scalar_type_name(input.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(target.dtype)}"
                            "\nminigrad hint: targets must be floats, e.g. target.float()")
+    if weight is not None and weight.shape != input.shape:    # (PyTorch multiplies the losses by it in place)
+        try:
+            shape = np.broadcast_shapes(input.shape, weight.shape)
+        except ValueError:
+            raise _broadcast_error(input, weight) from None
+        if shape != input.shape:
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
     # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
@@ -381,7 +382,7 @@ def _softmax_dim(ndim, dim, name):
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         # F.softmax calls input.softmax(dim), where dim is the first argument
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
-                        f"{type(dim).__name__}")
+                        f"{type_name(dim)}")
     return _normalize_dim(dim, ndim)
 
 
@@ -633,6 +634,8 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         asked_for("softmax" if dim is not None else "dim", input)
     if dim is None:
         stacklevel_checked(_stacklevel)
+    if dtype is not None and not (type(dim) is int and isinstance(dtype, _dtype_class)):
+        parse_as("softmax", dim, dtype=dtype)     # (input.softmax(dim, dtype=dtype) in PyTorch)
     return _softmax(input, dim, dtype=dtype) if dtype is not None else _softmax(input, dim)
 
 
@@ -646,6 +649,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         asked_for("log_softmax" if dim is not None else "dim", input)
     if dim is None:
         stacklevel_checked(_stacklevel)
+    if dtype is not None and not (type(dim) is int and isinstance(dtype, _dtype_class)):
+        parse_as("log_softmax", dim, dtype=dtype)     # (input.log_softmax(dim, dtype=dtype) in PyTorch)
     return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
 class _NllLossSettings:
@@ -849,14 +854,18 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
     return np.asarray(total, dtype=logp.dtype), total_weight
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``.
 
     ``input`` is (C,), (N, C) or (N, C, d1, ...) with the classes in dimension 1;
     ``target`` has the input's shape without that dimension.
 
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
+    (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)) or (
             weight is not None and not isinstance(weight, Tensor)):
@@ -995,7 +1004,7 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
     return div_by_number(-weighted.sum(), batch_size)
 
 
-def linear(input, weight=REQUIRED, bias=None):
+def linear(input, weight=REQUIRED, bias=None, *more):
     """input @ weight.T + bias (what a fully-connected layer computes).
 
     With a bias, PyTorch uses one addmm: a contiguous input that is not a matrix is
@@ -1003,9 +1012,10 @@ def linear(input, weight=REQUIRED, bias=None):
     input goes through matmul, and the bias is added in place (AddBackward0).
     """
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or (
-            bias is not None and not isinstance(bias, Tensor)):
-        # (a missing weight: PyTorch's parser says so after checking input)
-        given = (input,) if weight is REQUIRED else (input, weight) if bias is None else (input, weight, bias)
+            bias is not None and not isinstance(bias, Tensor)) or more:
+        # (a missing weight: PyTorch's parser says so after checking input; ``more``: too many)
+        given = (input,) if weight is REQUIRED else (input, weight) if bias is None and not more else (
+            input, weight, bias, *more)
         parse_as("linear", *given)
     if input.ndim == 0 or weight.ndim == 0:     # (checked here, so that the message names linear)
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
