@@ -202,7 +202,7 @@ def tensordot(a, b, dims=2, out=None):
             count = int(dims.item())
             if count < 0:
                 raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-            given = count
+            dims_a, dims_b = list(range(-count, 0)), list(range(count))
     if isinstance(given, int):
         if given < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={given}")
@@ -438,10 +438,13 @@ def unravel_index(indices, shape):
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
     if not isinstance(shape, (int, Sequence)):
         raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {_class_shown(shape)}")
-    if not isinstance(shape, int):
+    if isinstance(shape, int):
+        shape = int(shape)                # (True is 1)
+    else:
         for size in shape:
             if not isinstance(size, int):
                 raise TypeError(f"expected 'shape' sequence to only contain ints, but got {_class_shown(size)}")
+        shape = tuple(int(size) for size in shape)
     return _OPERATIONS["unravel_index"](indices, shape)
 
 
