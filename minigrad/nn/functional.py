@@ -634,8 +634,9 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         asked_for("softmax" if dim is not None else "dim", input)
     if dim is None:
         stacklevel_checked(_stacklevel)
-    if dtype is not None and not (type(dim) is int and isinstance(dtype, _dtype_class)):
-        parse_as("softmax", dim, dtype=dtype)     # (input.softmax(dim, dtype=dtype) in PyTorch)
+    if dtype is not None and not (type(dim) in (int, type(None)) and isinstance(dtype, _dtype_class)):
+        # (input.softmax(dim, dtype=dtype) in PyTorch, a missing dim chosen first: 0 or 1)
+        parse_as("softmax", 0 if dim is None else dim, dtype=dtype)
     return _softmax(input, dim, dtype=dtype) if dtype is not None else _softmax(input, dim)
 
 
@@ -649,8 +650,9 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         asked_for("log_softmax" if dim is not None else "dim", input)
     if dim is None:
         stacklevel_checked(_stacklevel)
-    if dtype is not None and not (type(dim) is int and isinstance(dtype, _dtype_class)):
-        parse_as("log_softmax", dim, dtype=dtype)     # (input.log_softmax(dim, dtype=dtype) in PyTorch)
+    if dtype is not None and not (type(dim) in (int, type(None)) and isinstance(dtype, _dtype_class)):
+        # (input.log_softmax(dim, dtype=dtype) in PyTorch, a missing dim chosen first: 0 or 1)
+        parse_as("log_softmax", 0 if dim is None else dim, dtype=dtype)
     return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
 class _NllLossSettings:
