@@ -189,7 +189,6 @@ def tensordot(a, b, dims=2, out=None):
     if not isinstance(dims, (tuple, list, Tensor, int)):
         raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
                            f"list[list[int]] containing two lists, but got dims={dims}")
-    given = dims
     if isinstance(dims, (tuple, list)):
         dims_a, dims_b = dims
     elif isinstance(dims, Tensor):
@@ -203,18 +202,18 @@ def tensordot(a, b, dims=2, out=None):
             if count < 0:
                 raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
             dims_a, dims_b = list(range(-count, 0)), list(range(count))
-    if isinstance(given, int):
-        if given < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={given}")
-        if given > min(a.dim(), b.dim()):
-            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={given}")
-        dims_a, dims_b = list(range(-given, 0)), list(range(given))
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     extra = {} if out is None else {"out": out}
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or out is not None or not all(
             isinstance(d, list) and all(type(n) is int for n in d) for d in (dims_a, dims_b)):
         _vf("tensordot", a, b, dims_a, dims_b, **extra)
     # (an int goes on as it is: the operation names a's dims from its end then, as PyTorch)
-    return _OPERATIONS["tensordot"](a, b, given if isinstance(given, int) else (dims_a, dims_b), **extra)
+    return _OPERATIONS["tensordot"](a, b, dims if isinstance(dims, int) else (dims_a, dims_b), **extra)
 
 
 _COMPUTE_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
