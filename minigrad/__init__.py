@@ -359,6 +359,12 @@ for _name in _SIGNATURES:
         globals()[_name] = _checked(globals()[_name], _name, (), _OUT_RULES.get(_name))
 del _name, _checked, _SIGNATURES, _OUT_RULES
 
+# The functions PyTorch writes in Python (torch/functional.py) and their Tensor methods
+# (torch/_tensor.py): their own steps before the operations, where wrong calls fail first.
+from .functional import take_operations as _take_operations  # noqa: E402
+_take_operations(globals())
+del _take_operations
+
 # Inside a batched vmap, operations on a BatchedTensor go to their batching rules: its own
 # methods, and torch.xxx / F.xxx when one of their arguments is one (func/_batched_tensor.py).
 from .func._batched_tensor import install_batched_methods, install_batching_functions  # noqa: E402

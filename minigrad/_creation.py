@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ._type_names import type_name
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
@@ -268,7 +269,7 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
     if not isinstance(fill_value, (int, float, bool, np.number, np.bool_, Tensor)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
-                        f"{type(fill_value).__name__}")
+                        f"{type_name(fill_value)}")
     if dtype is None:
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
@@ -281,7 +282,7 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     """The identity matrix (ones on the diagonal)."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type_name(n)}")
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     return _leaf(np.eye(n, m if m is not None else n, dtype=_float_dtype(dtype)), requires_grad)
@@ -293,7 +294,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     if end is None:
         if not isinstance(start, (int, float, np.number, Tensor)):
             raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not "
-                            f"{type(start).__name__}")
+                            f"{type_name(start)}")
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if not all(isinstance(v, (int, float, np.number)) for v in values):
@@ -632,7 +633,7 @@ def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
     says otherwise, even for an int or a bool."""
     if not isinstance(s, (int, float, bool, np.number, np.bool_)):
         raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
-                        f"{type(s).__name__}")
+                        f"{type_name(s)}")
     return _leaf(np.asarray(s, dtype=_float_dtype(dtype)), requires_grad)
 
 
@@ -700,7 +701,7 @@ def deprecated_range(start, end, step=1, *, dtype=None, layout=None, device=None
             if name == "step":
                 raise invalid_combination("range", given, {})
             raise TypeError(f"range(): argument '{name}' (position {position}) must be Number, not "
-                            f"{type(value).__name__}")
+                            f"{type_name(value)}")
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior "
                   "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
                   "values in [start, end).", UserWarning, stacklevel=stacklevel_outside_minigrad())

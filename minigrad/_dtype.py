@@ -4,6 +4,7 @@ Every tensor keeps its numbers in a numpy array; a ``dtype`` object is the
 PyTorch-style name for that array's numpy dtype. PyTorch's equivalents live in
 ``torch/_C`` (``torch.dtype``) and ``torch/_prims_common`` (type promotion).
 """
+from ._type_names import type_name
 import numpy as np
 
 
@@ -197,7 +198,7 @@ def set_default_dtype(d):
 def _check_dtype_argument(function, name, position, value):
     if not isinstance(value, dtype):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be torch.dtype, "
-                        f"not {type(value).__name__}")
+                        f"not {type_name(value)}")
 
 
 def promote_types(type1, type2):

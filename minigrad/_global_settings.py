@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ._type_names import type_name
 from ._tensor import Tensor, device as _device
 
 int_type = type(0)       # (the setters below take PyTorch's parameter name ``int``, hiding Python's)
@@ -28,7 +29,7 @@ _state = {"num_threads": os.cpu_count() or 1, "num_interop_threads": None,
 def set_num_threads(int):       # noqa: A002 (PyTorch's parameter name)
     """How many threads PyTorch may use within an operation (minigrad uses numpy's; kept only)."""
     if isinstance(int, bool) or not isinstance(int, (int_type, np.integer)):
-        raise TypeError(f"set_num_threads(): argument 'int' (position 1) must be int, not {type(int).__name__}")
+        raise TypeError(f"set_num_threads(): argument 'int' (position 1) must be int, not {type_name(int)}")
     if int <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     _state["num_threads"] = int
@@ -43,7 +44,7 @@ def set_num_interop_threads(int):       # noqa: A002
     """How many threads PyTorch may use between operations (kept only)."""
     if isinstance(int, bool) or not isinstance(int, (int_type, np.integer)):
         raise TypeError(f"set_num_interop_threads(): argument 'int' (position 1) must be int, not "
-                        f"{type(int).__name__}")
+                        f"{type_name(int)}")
     if int <= 0:
         raise RuntimeError("set_num_interop_threads expects a positive integer")
     _state["num_interop_threads"] = int
@@ -59,7 +60,7 @@ def use_deterministic_algorithms(mode, *, warn_only=False):
     """Ask for deterministic algorithms only (minigrad's always are: the setting is kept)."""
     if not isinstance(mode, bool):
         raise TypeError(f"_set_deterministic_algorithms(): argument 'mode' (position 1) must be bool, not "
-                        f"{type(mode).__name__}")
+                        f"{type_name(mode)}")
     _state["deterministic"], _state["deterministic_warn_only"] = mode, bool(warn_only) and mode
 
 

@@ -7,6 +7,7 @@ keeps the layout the tensor already has; ``channels_last`` stores a 4-D
 (``channels_last_3d`` the same for 5-D tensors). The values never change,
 only the strides.
 """
+from ._type_names import type_name
 import numpy as np
 
 
@@ -34,7 +35,7 @@ def check_memory_format(name, value):
     """PyTorch's TypeError for ``memory_format=`` that is not one of the four."""
     if not isinstance(value, memory_format):
         raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
-                        f"not {type(value).__name__}")
+                        f"not {type_name(value)}")
 
 
 def channels_last_order(array):

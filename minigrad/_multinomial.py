@@ -21,6 +21,7 @@ seed gives the same indices and leaves the generator in the same state:
 """
 import numpy as np
 
+from ._type_names import type_name
 from . import random as _random
 from ._dtype import scalar_type_name
 from ._memory_format import empty_laid_out_like, with_pytorch_steps
@@ -38,14 +39,14 @@ _MAX_CATEGORIES = 1 << 24        # PyTorch keeps category indices in float32 on 
 def _check_arguments(input, num_samples, replacement, method, out=None):
     """PyTorch's argument checks, in its order, with its messages."""
     if out is not None and not isinstance(out, Tensor):
-        raise TypeError(f"multinomial(): argument 'out' must be Tensor, not {type(out).__name__}")
+        raise TypeError(f"multinomial(): argument 'out' must be Tensor, not {type_name(out)}")
     if not isinstance(input, Tensor):
         raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{type_name(input)}")
     if isinstance(num_samples, bool) or not isinstance(num_samples, (int, np.integer)):
         position = 1 if method else 2
         raise TypeError(f"multinomial(): argument 'num_samples' (position {position}) must be int, "
-                        f"not {type(num_samples).__name__}")
+                        f"not {type_name(num_samples)}")
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if input._array.dtype.kind != "f":

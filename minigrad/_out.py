@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._type_names import type_name
 from ._tensor import Tensor
 from ._dtype import scalar_type_name, cpp_type_name, to_numpy_dtype
 from ._warnings import stacklevel_outside_minigrad, warn_once, own_warnings_muted
@@ -423,10 +424,10 @@ def _check_out_argument(name, rule, args, kwargs, out):
     """``out`` must be a tensor (a pair of them for functions with two results)."""
     if rule.outputs == 1:
         if not isinstance(out, Tensor):
-            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type_name(out)}")
         return (out,)
     if not isinstance(out, (tuple, list)) and name in NAMED_OUTS:
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type_name(out)}")
     if not isinstance(out, (tuple, list)):
         from ._python_arg_parser import invalid_combination
         raise invalid_combination(name, args, {**kwargs, "out": out})
@@ -435,7 +436,7 @@ def _check_out_argument(name, rule, args, kwargs, out):
     for k, item in enumerate(out):
         if not isinstance(item, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument {len(args)}, but got "
-                            f"{type(item).__name__}")
+                            f"{type_name(item)}")
     return tuple(out)
 
 

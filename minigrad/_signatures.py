@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from ._tensor import Tensor
+from ._type_names import type_name
 from . import _dtype
 
 _MISSING = object()
@@ -84,13 +85,7 @@ _CHECKS = {
 }
 
 
-def _type_name(value):
-    """Python's C name of the value's type, as PyTorch's messages print it: ``int``, ``Tensor``,
-    ``numpy.ndarray``."""
-    kind = type(value)
-    if isinstance(value, Tensor) or kind.__module__ == "builtins":
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__qualname__}"
+_type_name = type_name
 
 
 def _described(value):

@@ -20,6 +20,7 @@ import weakref
 
 import numpy as np
 
+from ._type_names import type_name
 from . import _dtype, _memory_format
 from ._dtype import Size
 from ._tensor_str import tensor_repr
@@ -354,7 +355,7 @@ class Tensor:
             raise RuntimeError(_REQUIRES_GRAD_IN_TRANSFORM)
         if not isinstance(requires_grad, (bool, np.bool_)):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
-                            f"not {type(requires_grad).__name__}")
+                            f"not {type_name(requires_grad)}")
         if requires_grad and self._array.dtype.kind != "f":     # (also integers with history)
             raise RuntimeError("only Tensors of floating point dtype can require gradients\n"
                                f"minigrad hint: this one is {self.dtype}; convert it first, "
@@ -605,7 +606,7 @@ class Tensor:
         """True if ``other`` has the same shape."""
         if not isinstance(other, Tensor):
             raise TypeError(f"is_same_size(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type(other).__name__}")
+                            f"{type_name(other)}")
         return self._array.shape == other._array.shape
 
     def is_signed(self):

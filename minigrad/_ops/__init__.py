@@ -67,6 +67,7 @@ import functools
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import _wrap, Tensor
 from ..autograd.graph import SavedOutput, connect
 from ..autograd.grad_mode import _State, _threads_not_recording
@@ -209,7 +210,7 @@ def _check_reduction_keywords(name, args, kwargs):
     """PyTorch's TypeErrors for x.sum(dim='a') or x.max(dim=1, keepdim='yes')."""
     keepdim = kwargs.get("keepdim", False)
     if not isinstance(keepdim, (bool, np.bool_)):
-        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {type(keepdim).__name__}")
+        raise TypeError(f"{name}(): argument 'keepdim' must be bool, not {type_name(keepdim)}")
     dim = kwargs.get("dim")
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     if not all(d is None or isinstance(d, (int, np.integer)) for d in dims):
@@ -217,7 +218,7 @@ def _check_reduction_keywords(name, args, kwargs):
             raise invalid_combination(name, args[1:], kwargs)
         # one signature: PyTorch names the argument and the type it wants
         wanted = "tuple of ints" if name in ("logsumexp", "nansum", "nanmean") else "int"
-        raise TypeError(f"{name}(): argument 'dim' must be {wanted}, not {type(dim).__name__}")
+        raise TypeError(f"{name}(): argument 'dim' must be {wanted}, not {type_name(dim)}")
 
 
 # these have several signatures (dim an int or a tuple; a stable= variant; max(other) ...),

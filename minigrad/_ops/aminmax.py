@@ -7,6 +7,7 @@ PyTorch: torch.aminmax.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import _wrap, _normalize_dim, shrunk_to_0d
 from .._memory_format import row_major
 from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, attach_outputs, show_saved_names, shown_as_given
@@ -93,7 +94,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     Gradient: each split evenly among its tied elements (as amin and amax).
     """
     if dim is not None and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
-        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type_name(dim)}")
     array = input._array
     if dim is None:
         if array.size == 0:

@@ -13,6 +13,7 @@ by 0), and so does minigrad. PyTorch: torch.atan2, torch.arctan2, Tensor.atan2_.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .. import _sleef_atan2, _vectorized_loop
 from .._tensor import Tensor
 from ..autograd.graph import Node
@@ -54,7 +55,7 @@ def _check_other(name, other):
     """x.atan2(2): PyTorch wants a tensor (torch.atan2(x, 2) is checked by its argument parser)."""
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
 
 
 def _atan2_array(a, b, dtype):

@@ -10,6 +10,7 @@
 """
 import numpy as np
 
+from .._type_names import type_name
 from .. import _sleef_hypot, _vectorized_loop
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
@@ -22,7 +23,7 @@ from .rounding import _NotImplementedBackward
 
 def _other_must_be_tensor(name, other):
     if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type_name(other)}")
 
 
 def _masked(grad, keep):
@@ -200,7 +201,7 @@ def heaviside(input, values):
     """
     if not isinstance(values, Tensor):
         raise TypeError("heaviside(): argument 'values' (position 2) must be Tensor, not "
-                        f"{type(values).__name__}")
+                        f"{type_name(values)}")
     check_heaviside_dtypes(input, values)
     out = _binary(np.heaviside, input, values).astype(input._array.dtype, copy=False)
     if out.dtype.kind == "f":

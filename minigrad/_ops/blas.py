@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
@@ -28,7 +29,7 @@ def _check_batches(first, second, function):
     for name, value, position in (("input", first, 1), ("mat2", second, 2)):
         if not isinstance(value, Tensor):
             raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
-                            f"Tensor, not {type(value).__name__}")
+                            f"Tensor, not {type_name(value)}")
     if first.ndim != 3 or second.ndim != 3 or second.shape[:2] != first.shape[::2]:
         check_history_kept(first, second, saves=SAVES_OTHER)   # (recorded, then checked)
     if first.ndim != 3:
@@ -135,7 +136,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     for name, value, position in (("input", input, 1), ("mat1", mat1, 2), ("mat2", mat2, 3)):
         if not isinstance(value, Tensor):
             raise TypeError(f"addmm(): argument '{name}' (position {position}) must be Tensor, "
-                            f"not {type(value).__name__}")
+                            f"not {type_name(value)}")
     # PyTorch compares dtypes before anything else: self with mat2, then mat1 with mat2
     for name, first in (("self", input), ("mat1", mat1)):
         if isinstance(first, Tensor) and first._array.dtype != mat2._array.dtype:
@@ -199,7 +200,7 @@ def _must_be_tensors(name, *named):
     for position, (parameter, value) in enumerate(named, start=1):
         if not isinstance(value, Tensor):
             raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
-                            f"not {type(value).__name__}")
+                            f"not {type_name(value)}")
 
 
 def _empty_matrix_shortcut(input, rows, beta):

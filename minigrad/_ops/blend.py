@@ -9,6 +9,7 @@ Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on eve
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
@@ -46,12 +47,12 @@ def _three_arrays(name, input, tensor1, tensor2, value, saves=None):
     """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not;
     ``saves``: what recording saves, refused first if an inference tensor, see check_history_kept)."""
     if not isinstance(value, (int, float, bool, np.number)):
-        raise TypeError(f"{name}(): argument 'value' must be Number, not {type(value).__name__}")
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {type_name(value)}")
     for position, (parameter, value) in enumerate((("input", input), ("tensor1", tensor1),
                                                     ("tensor2", tensor2)), start=1):
         if not isinstance(value, Tensor):
             raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
-                            f"not {type(value).__name__}")
+                            f"not {type_name(value)}")
     dtype = result_type(input, tensor1, tensor2)
     arrays = [t._array.astype(dtype, copy=False) for t in (input, tensor1, tensor2)]
     try:
@@ -283,7 +284,7 @@ def lerp(input, end, weight):
     grad * weight to end, grad * (end - input) to a tensor weight.
     """
     if not isinstance(end, Tensor):
-        raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type(end).__name__}")
+        raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type_name(end)}")
     check_lerp_dtypes(input, end)
     dtype = input._array.dtype
     weighted = isinstance(weight, Tensor)

@@ -112,6 +112,9 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    for t in tensors:
         if t.ndim > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
                                f"got: {_printed_by_cpp(t)}")
@@ -132,20 +135,35 @@ def meshgrid(*tensors, indexing=None):
 
 
 def _printed_by_cpp(t):
-    """A matrix as PyTorch's C++ code prints one in a message: whole numbers as integers, others
-    with 4 decimals, right-aligned in one width, then its type and sizes."""
-    values = t._array.reshape(t.shape[0], -1) if t.ndim else t._array.reshape(1, 1)
-    whole = bool(np.all(np.mod(values, 1) == 0))
-    texts = [[str(int(v)) if whole else f"{float(v):.4f}" for v in row] for row in values]
-    width = 1 + max((len(text) for row in texts for text in row), default=0)
-    lines = [" ".join(text.rjust(width) for text in row) for row in texts]
-    return "\n".join(lines) + f"\n[ torch.{t.dtype.tensor_type_name}{{{','.join(map(str, t.shape))}}} ]"
+    """A tensor as PyTorch's C++ code prints one in a message: whole numbers as integers, others
+    with 4 decimals, right-aligned in one width, then its type and sizes. A tensor of more than
+    two dims is printed as its matrices, each under its index (``(1,.,.) =``)."""
+    kind = f"[ torch.{t.dtype.tensor_type_name}{{{','.join(map(str, t.shape))}}} ]"
+    if t.numel() == 0:
+        return kind
+    array = t._array.reshape(1, 1) if t.ndim == 0 else t._array.reshape(t.shape[0], -1) if t.ndim < 3 else t._array
+    whole = bool(np.all(np.mod(array, 1) == 0))
+    width = 1 + max(len(str(int(v)) if whole else f"{float(v):.4f}") for v in array.flat)
+
+    def rows(matrix):
+        return [" ".join((str(int(v)) if whole else f"{float(v):.4f}").rjust(width) for v in row)
+                for row in matrix]
+    if t.ndim < 3:
+        return "\n".join(rows(array)) + "\n" + kind
+    slices = []
+    for index in np.ndindex(*t.shape[:-2]):
+        header = "(" + ",".join(str(i + 1) for i in index) + ",.,.) = \n"
+        slices.append(header + "\n ".join(rows(array[index])) + "\n")
+    return "\n".join(slices) + kind
 
 
 def cartesian_prod(*tensors):
     """Every combination of one element from each 1-D tensor, one per row (as
     ``itertools.product``): the meshgrid, flattened, the columns stacked. One tensor comes
     back as itself."""
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
     if len(tensors) == 1:
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")

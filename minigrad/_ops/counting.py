@@ -13,6 +13,7 @@ import builtins
 
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import cpp_type_name, from_numpy_dtype, scalar_type_name
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
@@ -126,7 +127,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     No gradient: PyTorch records Unique2Backward0 (UniqueDimBackward0 with dim), which refuses.
     """
     if not isinstance(input, Tensor):      # (PyTorch's unique calls _unique2, which names itself)
-        raise TypeError(f"_unique2(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(f"_unique2(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
     node_class = Unique2Backward0 if dim is None else UniqueDimBackward0
     out = _unique(input, sorted, return_inverse, return_counts, dim, False, node_class)
     return kernel_writes("unique" if dim is None else "unique_dim", out, input, inverse=return_inverse,

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .. import random as _random
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype
@@ -58,7 +59,7 @@ class _Uniforms:
     def __init__(self, generator, function, expected=16):
         if generator is not None and not isinstance(generator, _random.Generator):
             raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not "
-                            f"{type(generator).__name__}")
+                            f"{type_name(generator)}")
         self.generator = _random._pick(generator)
         self.before = None
         self.block, self.position, self.used, self.ahead = [], 0, 0, builtins.max(expected, 16)
@@ -135,7 +136,7 @@ def _poisson_sample(rate, uniform):
 def poisson(input, generator=None):
     """Counts drawn from Poisson distributions of rates ``input`` (PoissonBackward0: gradient 0)."""
     if not isinstance(input, Tensor):
-        raise TypeError(f"poisson(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(f"poisson(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
     uniform = _Uniforms(generator, "poisson", 3 * input._array.size)
     rates = input._array
     if rates.dtype.kind != "f":
@@ -242,7 +243,7 @@ def binomial(count, prob, generator=None):
     for name, position, value in (("count", 1, count), ("prob", 2, prob)):
         if not isinstance(value, Tensor):
             raise TypeError(f"binomial(): argument '{name}' (position {position}) must be Tensor, not "
-                            f"{type(value).__name__}")
+                            f"{type_name(value)}")
     uniform = _Uniforms(generator, "binomial", 3 * builtins.max(count._array.size, prob._array.size))
     counts, probs = count._array, prob._array
     for name, array in (("count", counts), ("prob", probs)):

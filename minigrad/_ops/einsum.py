@@ -29,6 +29,7 @@ import string
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from .views import history_first
@@ -324,11 +325,11 @@ def einsum(equation, *operands):
         operands = tuple(operands[0])
     if not isinstance(equation, str):
         raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not "
-                        f"{type(equation).__name__}")
+                        f"{type_name(equation)}")
     for k, operand in enumerate(operands):
         if not isinstance(operand, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
-                            f"{type(operand).__name__}")
+                            f"{type_name(operand)}")
     labels, out_labels, ellipsis_ndim = _parse(equation, operands)
     _check_sizes(labels, operands, ellipsis_ndim)
     position, out_ndim, total_ndim = _axis_positions(labels, out_labels, ellipsis_ndim)

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result, plain_output, save_result, zeros_set_in_place
@@ -99,7 +100,7 @@ class LdexpBackward0(Node):
 def _check_other(name, other, position=2):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
 
 
 def ldexp(input, other):

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node
 from . import result
 from .pointwise import like_its_input
@@ -249,7 +250,7 @@ def _check_order(name, p, position):
         return int(p.item())          # (a one-element integer tensor counts as an int)
     if not isinstance(p, (int, np.integer)) or isinstance(p, (bool, np.bool_)):
         where = f" (position {position})" if position is not None else ""
-        raise TypeError(f"{name}(): argument 'p'{where} must be int, not {type(p).__name__}")
+        raise TypeError(f"{name}(): argument 'p'{where} must be int, not {type_name(p)}")
     return p
 
 

@@ -35,6 +35,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .. import random as _random
 from .._dtype import from_numpy_dtype, scalar_type_name
 from .._out import resize_output
@@ -129,7 +130,7 @@ class _Stream:
     def __init__(self, generator, function):
         if generator is not None and not isinstance(generator, _random.Generator):
             raise TypeError(f"{function}(): argument 'generator' must be torch.Generator, not "
-                            f"{type(generator).__name__}")
+                            f"{type_name(generator)}")
         self.generator = _random._pick(generator)
         self.before = None
         self.words, self.position, self.used, self.ahead = [], 0, 0, 64
@@ -206,7 +207,7 @@ def _at_least_tiny(values, dtype):
 def _check_tensor(value, function, name="input", position=1):
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
+                        f"{type_name(value)}")
 
 
 # --- _standard_gamma and its gradient -----------------------------------------------------------

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, needs_grad
 from .views import history_first
@@ -25,7 +26,7 @@ from ..autograd.kernel_writes import kernel_writes
 def _check_index(function, index, input, dim, src=None):
     if not isinstance(index, Tensor):
         raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
+                        f"{type_name(index)}")
     if index._array.dtype.kind not in "iu":
         raise RuntimeError(f"{function}(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
@@ -222,7 +223,7 @@ def scatter_add(input, dim, index, src):
     """
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
-                        f"{type(src).__name__}")
+                        f"{type_name(src)}")
     dim_as_given, dim = dim, scatter_argument_checks(input, dim, index, src, "scatter_add")
     out = input._array.copy()
     np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
@@ -238,7 +239,7 @@ def scatter_add(input, dim, index, src):
 def _check_vector_index(function, index, size):
     if not isinstance(index, Tensor):
         raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
+                        f"{type_name(index)}")
     if index.ndim > 1:
         raise IndexError(f"{function}(): Index is supposed to be a vector")
     if index._array.dtype.kind not in "iu":
@@ -337,10 +338,10 @@ def check_index_add_arguments(input, dim, index, source):
     number goes with a number). Returns the positions as a flat numpy array."""
     if not isinstance(index, Tensor):
         raise TypeError(f"index_add(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
+                        f"{type_name(index)}")
     if not isinstance(source, Tensor):
         raise TypeError(f"index_add(): argument 'source' (position 3) must be Tensor, not "
-                        f"{type(source).__name__}")
+                        f"{type_name(source)}")
     if index.ndim > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} "
                          f"with type: {cpp_name(index.dtype).capitalize()} and size: {list(index.shape)}")

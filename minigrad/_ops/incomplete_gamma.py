@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node, needs_grad
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
@@ -119,7 +120,7 @@ class IgammacBackward0(IgammaBackward0):
 def _incomplete(name, upper, input, other, position=2):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
     dtype = result_type(input, other)
     if dtype.kind != "f":
         check_shapes_fit(input, other)

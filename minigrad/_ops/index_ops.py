@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from .._memory_format import copy_in_format, keep_zero_steps, preserve_format, with_pytorch_steps
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_grad
@@ -66,7 +67,7 @@ def take(input, index):
     """
     if not isinstance(index, Tensor):
         raise TypeError(f"take(): argument 'index' (position 1) must be Tensor, not "
-                        f"{type(index).__name__}")
+                        f"{type_name(index)}")
     if index._array.dtype != np.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
     count = input.numel()
@@ -340,14 +341,14 @@ def check_index_put_arguments(name, indices, values, first=0):
     (0 for the methods, which do not count self; 1 for ``torch.index_put``)."""
     if not isinstance(indices, (tuple, list)):
         raise TypeError(f"{name}(): argument 'indices' (position {first + 1}) must be tuple of Tensors, "
-                        f"not {type(indices).__name__}")
+                        f"not {type_name(indices)}")
     for k, item in enumerate(indices):
         if not isinstance(item, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument {first}, but got "
-                            f"{type(item).__name__}")
+                            f"{type_name(item)}")
     if not isinstance(values, Tensor):
         raise TypeError(f"{name}(): argument 'values' (position {first + 2}) must be Tensor, not "
-                        f"{type(values).__name__}")
+                        f"{type_name(values)}")
 
 
 def _refuse_empty_dims_indexed(tensor, indices):

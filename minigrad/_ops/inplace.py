@@ -18,6 +18,7 @@ import weakref
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
@@ -969,7 +970,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
     """
     if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
         raise TypeError(f"exponential_(): argument 'lambd' (position 1) must be float, not "
-                        f"{type(lambd).__name__}")
+                        f"{type_name(lambd)}")
     check_inplace(self, overlap_ok=True)      # (autograd's rules, then the arguments, as PyTorch)
     if not lambd > 0:                         # (NaN fails too)
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")

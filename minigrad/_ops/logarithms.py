@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .. import _c_library_logf
 from ..autograd.graph import Node
 from . import result, save_result
@@ -140,7 +141,7 @@ def _float_pair(name, input, other):
     """The two operands of logaddexp as arrays of their common float dtype (PyTorch has no
     integer kernel: NotImplementedError)."""
     if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type_name(other)}")
     a, b, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":
         check_shapes_fit(input, other)
@@ -294,7 +295,7 @@ def logit(input, eps=None):
     Gradient: grad / (p * (1 - p)); with eps, 0 where p was clamped.
     """
     if eps is not None and not isinstance(eps, (int, float, np.number)) or isinstance(eps, bool):
-        raise TypeError(f"logit(): argument 'eps' must be float, not {type(eps).__name__}")
+        raise TypeError(f"logit(): argument 'eps' must be float, not {type_name(eps)}")
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     if eps is not None:
         array = np.clip(array, np.asarray(eps, array.dtype), np.asarray(1 - eps, array.dtype))

@@ -5,6 +5,7 @@ They answer with bool tensors and are never recorded, like comparisons. ``~mask`
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from . import plain_output
 from .pointwise import _broadcast_error, laid_out_as_pytorch, pytorch_steps_of
@@ -21,7 +22,7 @@ def logical_not(input):
 def _logical(name, ufunc, input, other):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
     a, b = input._array, other._array
     try:
         out = np.asarray(ufunc(a, b))
@@ -83,7 +84,7 @@ def _logical_in_place(name, function, ufunc):
     def method(self, other):
         if not isinstance(other, Tensor):
             raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type(other).__name__}")
+                            f"{type_name(other)}")
         from .inplace import (refuse_partial_overlap, overlaps_itself, _reads_its_own_writes,
                               _values_in_loop_order)
         _check_writable(self)             # (PyTorch's order: self's own overlap, then other's, then shapes)

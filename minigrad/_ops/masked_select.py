@@ -12,6 +12,7 @@ PyTorch: torch.masked_select, Tensor.masked_select.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from . import result
@@ -64,7 +65,7 @@ def _scatter_into_zeros(grad, mask, shape):
 def _check(name, input, mask):
     if not isinstance(mask, Tensor):       # (torch.masked_select is checked by its parser)
         raise TypeError(f"{name}(): argument 'mask' (position 1) must be Tensor, not "
-                        f"{type(mask).__name__}")
+                        f"{type_name(mask)}")
     if mask._array.dtype.kind != "b":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
 

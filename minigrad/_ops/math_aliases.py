@@ -9,6 +9,7 @@
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import plain_output, result
@@ -37,7 +38,7 @@ def _comparison(ufunc, name):
     def comparison(input, other):
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                            f"{type(input).__name__}")
+                            f"{type_name(input)}")
         return compare(ufunc, input, other)
     comparison.__name__ = comparison.__qualname__ = name
     comparison.__doc__ = f"input {_SYMBOLS[name]} other elementwise: a bool tensor (never recorded)."

@@ -16,6 +16,7 @@ PyTorch: torch.median, torch.nanmedian.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import _normalize_dim
 from ..autograd.graph import Node
 from . import numpy_keywords, plain_output, result, save_result
@@ -141,7 +142,7 @@ def _median(name, all_node, dim_node, return_type, input, dim, keepdim, skip_nan
         return save_result(result(_median_of_all(input, skip_nan), all_node, (input,)), input)
     if not is_int(dim):
         position = "" if dim is None else " (position 1)"      # (None can only be given by name)
-        raise TypeError(f"{name}(): argument 'dim'{position} must be int, not {type(dim).__name__}")
+        raise TypeError(f"{name}(): argument 'dim'{position} must be int, not {type_name(dim)}")
     dim_as_given, dim = int(dim), _normalize_dim(int(dim), array.ndim)
     if is_bool:
         raise kernel_not_implemented("median_out", input)

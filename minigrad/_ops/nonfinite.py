@@ -13,6 +13,7 @@ elements went wrong, ``x.isfinite().all()`` is the usual guard in a training loo
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import _wrap
 from ..autograd.graph import Node
 from . import plain_output, result
@@ -89,7 +90,7 @@ def _replacement(name, value):
         return float(value)
     if hasattr(value, "_array") and value._array.size == 1:   # a one-element tensor counts too
         return float(value._array)
-    raise TypeError(f"nan_to_num(): argument '{name}' must be float, not {type(value).__name__}")
+    raise TypeError(f"nan_to_num(): argument '{name}' must be float, not {type_name(value)}")
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):

@@ -8,6 +8,7 @@ are never recorded: integers have no gradient.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import result_type
 from .._tensor import Tensor
 from . import plain_output
@@ -19,7 +20,7 @@ def _integer_pair(name, input, other, position=2):
     """The common dtype of two integer tensors, with PyTorch's errors for anything else."""
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
     dtype = result_type(input, other)
     if dtype.kind not in "iu":
         check_shapes_fit(input, other)

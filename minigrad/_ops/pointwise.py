@@ -8,6 +8,7 @@ import builtins
 
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import result_type, cpp_name
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
@@ -278,7 +279,7 @@ def alpha_number(name, alpha):
     if isinstance(alpha, Tensor) and alpha._array.ndim == 0:
         alpha = alpha._array.item()
     if not isinstance(alpha, (int, float, complex, np.number, np.bool_)):
-        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type_name(alpha)}")
     return alpha
 
 

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from .._dtype import cpp_name
@@ -36,7 +37,7 @@ from ..autograd.kernel_writes import kernel_writes
 def _check_tensor(value, function, name, position):
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
+                        f"not {type_name(value)}")
 
 
 # --- kron --------------------------------------------------------------------------------------

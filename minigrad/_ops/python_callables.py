@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 
 
@@ -48,7 +49,7 @@ def apply_(self, callable):
 def map_(self, tensor, callable):
     """self[i] = callable(self[i], tensor[i]) for every element, ``tensor`` broadcast to self's shape."""
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"map_(): argument 'other' (position 1) must be Tensor, not {type(tensor).__name__}")
+        raise TypeError(f"map_(): argument 'other' (position 1) must be Tensor, not {type_name(tensor)}")
     _refuse_grad(self, "map_")
     others = _partner("map_", self, tensor, "other").ravel().tolist()
     return _written(self, [callable(a, b) for a, b in zip(self._array.ravel().tolist(), others)])

@@ -11,6 +11,7 @@ only rot90 and unfold have nodes of their own here.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _alias, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
 from .views import history_first
@@ -107,7 +108,7 @@ def type_as(input, other):
     """``input.to(other.dtype)``: ``input`` itself if the dtypes already agree."""
     if not isinstance(other, Tensor):
         raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
     if input.dtype == other.dtype:
         return input
     return kernel_writes("to", to_dtype(input, other.dtype), input)
@@ -123,7 +124,7 @@ def tile(input, dims):
     for position, size in enumerate(dims):
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
             raise TypeError(f"tile(): argument 'dims' (position 1) must be tuple of ints, but found "
-                            f"element of type {type(size).__name__} at pos {position}")
+                            f"element of type {type_name(size)} at pos {position}")
     dims = (1,) * (input.ndim - len(dims)) + tuple(dims)
     return repeat(input, dims)
 
@@ -411,7 +412,7 @@ def take_along_dim(input, indices, dim=None):
     first; without ``dim``, from the flattened input."""
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' (position 2) must be Tensor, not "
-                        f"{type(indices).__name__}")
+                        f"{type_name(indices)}")
     if dim is None:     # (views, as in PyTorch: input's comes before the check of the indices)
         flat = view(input, -1)
         _check_take_along_dim_indices(indices)

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .. import _cascade_sum, _dtype, _vectorized_loop
 from .._dtype import from_numpy_dtype
 from .._memory_format import row_major
@@ -569,7 +570,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="lina
     array = input._array
     if not isinstance(ord, (int, float, np.number, np.bool_)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
-                        f"not {type(ord).__name__}")
+                        f"not {type_name(ord)}")
     if array.dtype.kind != "f":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "

@@ -24,6 +24,7 @@ import weakref
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from .._memory_format import (channels_last, channels_last_3d, check_memory_format, contiguous_format,
                               keep_zero_steps, preserve_format, row_major_steps)
@@ -66,7 +67,7 @@ def resize_as_(self, the_template, *extra, memory_format=None):
         raise TypeError(f"resize_as_() takes 1 positional argument but {1 + len(extra)} were given")
     if not isinstance(the_template, Tensor):
         raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be Tensor, not "
-                        f"{type(the_template).__name__}")
+                        f"{type_name(the_template)}")
     if memory_format is not None:
         check_memory_format("resize_as_", memory_format)
     if memory_format is preserve_format:
@@ -80,7 +81,7 @@ def resize_as_function(input, the_template, *extra, memory_format=None):
         raise TypeError(f"resize_as_() takes 2 positional arguments but {2 + len(extra)} were given")
     if not isinstance(input, Tensor):
         raise TypeError(f"resize_as_(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{type_name(input)}")
     return resize_as_(input, the_template, memory_format=memory_format)
 
 

@@ -8,6 +8,7 @@ PyTorch: torch.round, floor, ceil, trunc, frac, floor_divide, remainder.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
@@ -61,7 +62,7 @@ def round(input, *, decimals=0):
     Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
     """
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
-        raise TypeError(f"round(): argument 'decimals' must be int, not {type(decimals).__name__}")
+        raise TypeError(f"round(): argument 'decimals' must be int, not {type_name(decimals)}")
     if decimals:
         if input._array.dtype.kind != "f":
             raise kernel_not_implemented("round_cpu", input)

@@ -7,6 +7,7 @@ PyTorch: torch.cumsum, torch.cumprod, torch.prod (derivatives.yaml).
 """
 import numpy as np
 
+from .._type_names import type_name
 from .. import _dtype, _vectorized_loop
 from .._tensor import _wrap, _normalize_dim
 from .._memory_format import row_major
@@ -32,7 +33,7 @@ def _dim_argument(input, dim, name):
         raise TypeError(f"{name}() missing 1 required positional arguments: \"dim\"")
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
-                        f"{type(dim).__name__}")
+                        f"{type_name(dim)}")
     return _normalize_dim(dim, input.ndim)
 
 

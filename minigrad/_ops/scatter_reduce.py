@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import scalar_type_name, from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from .._warnings import stacklevel_outside_minigrad
@@ -184,7 +185,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not "
-                        f"{type(src).__name__}")
+                        f"{type_name(src)}")
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     # (PyTorch checks as scatter does, and its messages say scatter())

@@ -10,6 +10,7 @@ PyTorch: torch.select_scatter, torch.slice_scatter, torch.diagonal_scatter, torc
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from .views import history_first
@@ -26,7 +27,7 @@ def _check_src(name, src):
     counts x as position 1, is made when the function is called: see _python_arg_parser.py)."""
     if not isinstance(src, Tensor):
         raise TypeError(f"{name}(): argument 'src' (position 1) must be Tensor, not "
-                        f"{type(src).__name__}")
+                        f"{type_name(src)}")
 
 
 def _check_src_size(src, view_shape):
@@ -240,7 +241,7 @@ def narrow_copy(input, dim, start, length):
     for position, (name, value) in enumerate((("dim", dim), ("start", start), ("length", length)), 1):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool):   # (x.narrow_copy(...))
             raise TypeError(f"narrow_copy(): argument '{name}' (position {position}) must be int, not "
-                            f"{type(value).__name__}")
+                            f"{type_name(value)}")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if dim >= input.ndim:

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name, scalar_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, attach_outputs, connect, keep_settings, needs_grad
@@ -478,7 +479,7 @@ class UnsqueezeBackward0(Node):
 def unsqueeze(input, dim):
     """A view with a new dimension of size 1 at ``dim``. Gradient: that dimension squeezed away."""
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        raise TypeError(f"unsqueeze(): argument 'dim' (position 1) must be int, not {type_name(dim)}")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim + 1)      # (grad_fn._saved_dim shows it)
     return _make_view(result(_unsqueezed(with_pytorch_steps(input), dim), UnsqueezeBackward0, (input,), dim=dim,
                              dim_as_given=dim_as_given), input)
@@ -1027,7 +1028,7 @@ def new_empty(input, *size, dtype=None, requires_grad=False):
     for value in flat:
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
             raise TypeError(f"new_empty(): argument 'size' (position 1) must be tuple of ints, not "
-                            f"{type(value).__name__}")
+                            f"{type_name(value)}")
     _check_size_given("new_empty", size)
     return batched_as(zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad), input)
 
@@ -1122,7 +1123,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError("vmap over torch.allclose isn't supported yet. Please file an issue at "
                            "https://github.com/pytorch/pytorch/issues if you need this feature.")
     if not isinstance(other, Tensor):
-        raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type_name(other)}")
     # PyTorch's allclose is isclose(...).all(): its checks too (the same dtype, tolerances >= 0)
     return bool(isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)._array.all())
 
@@ -1136,7 +1137,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("isclose", (input, other))
     if not isinstance(other, Tensor):
-        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type_name(other)}")
     a, b = input._array, other._array
     if a.dtype != b.dtype:
         raise RuntimeError(f"{scalar_type_name(input.dtype)} did not match {scalar_type_name(other.dtype)}")

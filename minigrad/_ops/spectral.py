@@ -10,6 +10,7 @@ eigenvalues (singular values) are close: the vectors themselves are then ill-def
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._creation import eye
 from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
@@ -72,7 +73,7 @@ class LinalgSvdBackward0(Node):
 
 def _svd_arrays(A, full_matrices, driver=None):
     if driver is not None and not isinstance(driver, str):
-        raise TypeError(f"linalg_svd(): argument 'driver' must be str, not {type(driver).__name__}")
+        raise TypeError(f"linalg_svd(): argument 'driver' must be str, not {type_name(driver)}")
     check_matrices("linalg.svd", A, square=False)
     if driver is not None:
         # (PyTorch chooses among cuSOLVER's algorithms with it; its CPU LAPACK has one)

@@ -14,6 +14,7 @@ PyTorch: torch.as_strided, Tensor.as_strided_, torch.as_strided_scatter.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.grad_mode import is_grad_enabled
@@ -75,7 +76,7 @@ def _int_list(name, values, position):
     if not isinstance(values, (tuple, list)) or not all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
         raise TypeError(f"as_strided(): argument '{name}' (position {position}) must be tuple of "
-                        f"ints, not {type(values).__name__}")
+                        f"ints, not {type_name(values)}")
     return tuple(int(v) for v in values)
 
 
@@ -87,7 +88,7 @@ def _window(tensor, size, stride, storage_offset, name="as_strided"):
     if storage_offset is not None and (not isinstance(storage_offset, (int, np.integer))
                                        or isinstance(storage_offset, bool)):
         raise TypeError(f"{name}(): argument 'storage_offset' (position 4) must be int, not "
-                        f"{type(storage_offset).__name__}")
+                        f"{type_name(storage_offset)}")
     memory, own_offset = storage_of(tensor)
     offset = own_offset if storage_offset is None else int(storage_offset)
     if len(size) != len(stride):
@@ -230,7 +231,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     """
     if not isinstance(src, Tensor):
         raise TypeError(f"as_strided_scatter(): argument 'src' (position 2) must be Tensor, not "
-                        f"{type(src).__name__}")
+                        f"{type_name(src)}")
     if (input.requires_grad or src.requires_grad) and not input.is_contiguous():
         raise RuntimeError(
             '!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at "/__w/pytorch/'

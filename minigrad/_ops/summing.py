@@ -12,6 +12,7 @@ PyTorch: torch.nansum, torch.nanmean, torch.count_nonzero.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._python_arg_parser import invalid_combination
 from .._dtype import from_numpy_dtype
 from .._tensor import _normalize_dim
@@ -50,7 +51,7 @@ def _dim_as_tuple(name, dim):
     if isinstance(dim, (tuple, list)) and all(
             isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dim):
         return tuple(int(d) for d in dim)
-    raise TypeError(f"{name}(): argument 'dim' must be tuple of ints, not {type(dim).__name__}")
+    raise TypeError(f"{name}(): argument 'dim' must be tuple of ints, not {type_name(dim)}")
 
 
 @history_first

@@ -12,6 +12,7 @@ PyTorch: torch.tril, torch.triu, Tensor.tril_, Tensor.triu_.
 """
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node
 from . import result
 
@@ -44,7 +45,7 @@ def _check(name, input, diagonal, in_place=False):
     if not is_int(diagonal):
         # (as x.tril(0.5) says it; torch.tril(x, 0.5) is checked by its argument parser)
         raise TypeError(f"{name}(): argument 'diagonal' (position 1) must be int, not "
-                        f"{type(diagonal).__name__}")
+                        f"{type_name(diagonal)}")
     if in_place:
         from .inplace import check_inplace       # (inplace.py builds on this package)
         check_inplace(input, overlap_ok=True)    # (the overlap is allowed: see in_place below)

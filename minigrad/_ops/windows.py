@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .. import _dtype
 from .._creation import _leaf
 from .._dtype import cpp_name
@@ -35,7 +36,7 @@ def _checked_length(name, window_length, dtype, requires_grad, given):
     """window_length must be an int (not a bool or float), >= 0, and the dtype floating."""
     if not isinstance(window_length, (int, np.integer)) or isinstance(window_length, bool):
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
-                        f"{type(window_length).__name__}")
+                        f"{type_name(window_length)}")
     for value in given:
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, np.number))):
             raise invalid_combination(name, (window_length,) + tuple(v for v in given if v is not None), {})

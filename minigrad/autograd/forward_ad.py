@@ -35,6 +35,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .._type_names import type_name
 from .grad_mode import _State, enable_grad, no_grad
 from .graph import Node, keep_settings
 from .._tensor import Tensor, _wrap
@@ -174,7 +175,7 @@ def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)`` of a dual tensor; the tangent is None for a plain tensor."""
     if not isinstance(tensor, Tensor):
         raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
-                        f"{type(tensor).__name__}")
+                        f"{type_name(tensor)}")
     if level is None:
         level = _DualLevel.current
     if level is None or level < 0:

@@ -9,6 +9,7 @@ The mode belongs to the *thread* that set it, as in PyTorch: a thread started
 inside ``no_grad`` records normally, and two threads training at once do not
 switch each other's recording off.
 """
+from .._type_names import type_name
 import functools
 import threading
 
@@ -135,7 +136,7 @@ class set_grad_enabled(_GradModeContext):
     def __init__(self, mode):
         if not isinstance(mode, bool):
             raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
-                            f"not {type(mode).__name__}")
+                            f"not {type_name(mode)}")
         self.mode = mode
         self._previous = is_grad_enabled()
         _set_grad_mode(self.mode)

@@ -119,14 +119,20 @@ def _binary_cross_entropy_with_logits(op, level, args, kwargs):
     return _reduced(loss, given["reduction"])
 
 
+def _legacy(given):
+    """Were PyTorch's old size_average/reduce flags given? (the fallback takes those)"""
+    return given["size_average"] is not None or given["reduce"] is not None
+
+
 def _nll_loss(op, level, args, kwargs):
     """F.nll_loss on a batch of (C,), (N, C) or (N, C, d1, ...) log-probabilities: PyTorch's
     decomposition, each row's entry at its label picked out (gather) and negated, 0 where
     the label is ``ignore_index``; 'mean' divides the sum by the number of labels kept (or
     their weights)."""
-    given = _arguments(("input", "target", "weight", "ignore_index", "reduction"), args, kwargs,
-                       weight=None, ignore_index=-100, reduction="mean")
-    if given is None or not _valid_class_target(given, level):
+    given = _arguments(("input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction"),
+                       args, kwargs, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                       reduction="mean")
+    if given is None or _legacy(given) or not _valid_class_target(given, level):
         return NotImplemented
     return _nll_decomposed(given["input"], given["target"], given["weight"],
                            given["ignore_index"], given["reduction"])
@@ -175,10 +181,10 @@ def _nll_decomposed(input, target, weight, ignore_index, reduction):
 def _cross_entropy(op, level, args, kwargs):
     """F.cross_entropy with class labels: log_softmax over the classes, then nll_loss's
     decomposition (PyTorch's graph: LogSoftmaxBackward0, GatherBackward0, ...)."""
-    given = _arguments(("input", "target", "weight", "ignore_index", "reduction",
-                        "label_smoothing"), args, kwargs, weight=None, ignore_index=-100,
-                       reduction="mean", label_smoothing=0.0)
-    if given is None or not 0 <= given["label_smoothing"] <= 1:
+    given = _arguments(("input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction",
+                        "label_smoothing"), args, kwargs, weight=None, size_average=None, ignore_index=-100,
+                       reduce=None, reduction="mean", label_smoothing=0.0)
+    if given is None or _legacy(given) or not 0 <= given["label_smoothing"] <= 1:
         return NotImplemented           # (the fallback gives PyTorch's error)
     input, target, weight = given["input"], given["target"], given["weight"]
     smoothing, reduction = given["label_smoothing"], given["reduction"]

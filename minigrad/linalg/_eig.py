@@ -9,6 +9,7 @@ import functools
 
 import numpy as np
 
+from .._type_names import type_name
 from .._dtype import from_numpy_dtype
 from .._ops.decompositions import check_matrices
 from .._signatures import Signatures
@@ -37,7 +38,7 @@ def _parsed(signatures, outputs):
                 for k, element in enumerate(kwargs["out"]):     # (before the length, as PyTorch)
                     if not isinstance(element, Tensor):
                         raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
-                                        f"{type(element).__name__}")
+                                        f"{type_name(element)}")
             _, arguments = signatures.parse(args, kwargs)
             out = arguments["out"]
             if outputs > 1 and out is not None and len(out) != outputs:

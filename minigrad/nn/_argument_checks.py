@@ -7,8 +7,11 @@ hand their arguments to a C++ function whose argument parser names the first tha
 fit. The helpers here do both; each function calls them only once a type test has failed, so
 a correct call pays for that test alone.
 """
+import operator
+
 from .._tensor import Tensor
 from .._signatures import Signatures
+from .._type_names import type_name
 
 REQUIRED = object()        # (the default of an argument PyTorch's parser reports missing)
 NUMBER = (int, float)      # (the numbers a correct call gives: anything else is parsed)
@@ -26,11 +29,27 @@ BUILTINS = {signatures.name: signatures for signatures in (
     Signatures("nll_loss_nd", "Tensor input, Tensor target, Tensor? weight=None, int reduction=1, "
                               "int ignore_index=-100"),
     Signatures("kl_div", "Tensor input, Tensor target, int reduction=1, *, bool log_target=False"),
-    # (PyTorch says "float" for p and eps: "Number" here, which names the same wrong arguments)
-    Signatures("cosine_similarity", "Tensor x1, Tensor x2, int dim=1, Number eps=1e-08"),
+    Signatures("cosine_similarity", "Tensor x1, Tensor x2, int dim=1, float eps=1e-08"),
     Signatures("dropout", "Tensor input, Number p, bool train"),
     Signatures("dropout_", "Tensor input, Number p, bool train"),
+    # (Tensor.softmax(dim, dtype=...), where F.softmax with a dtype ends)
+    Signatures("softmax", "int dim, torch.dtype? dtype=None"),
+    Signatures("log_softmax", "int dim, torch.dtype? dtype=None"),
+    Signatures("feature_dropout", "Tensor input, float p, bool train"),
+    Signatures("feature_dropout_", "Tensor input, float p, bool train"),
+    Signatures("elu", "Tensor input, Number alpha=1, Number scale=1, Number input_scale=1"),
+    Signatures("elu_", "Tensor input, Number alpha=1, Number scale=1, Number input_scale=1"),
+    Signatures("embedding", "Tensor weight, Tensor indices, int padding_idx=-1, "
+                            "bool scale_grad_by_freq=False, bool sparse=False"),
+    Signatures("embedding_renorm_", "Tensor input, Tensor indices, float max_norm, float norm_type"),
+    Signatures("cross_entropy_loss", "Tensor input, Tensor target, Tensor? weight=None, int reduction=1, "
+                                     "int ignore_index=-100, float label_smoothing=0.0"),
+    Signatures("binary_cross_entropy_with_logits", "Tensor input, Tensor target, Tensor? weight=None, "
+                                                   "Tensor? pos_weight=None, int reduction=1"),
 )}
+
+# the numbers PyTorch's loss functions pass for reduction= (torch.nn._reduction.get_enum)
+REDUCTIONS = {"none": 0, "mean": 1, "elementwise_mean": 1, "sum": 2}
 
 
 def parse_as(name, *args, **kwargs):
@@ -44,7 +63,7 @@ def asked_for(attribute, *values):
     is not a tensor fails there, with Python's AttributeError."""
     for value in values:
         if not isinstance(value, Tensor):
-            raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+            raise AttributeError(f"'{type_name(value)}' object has no attribute '{attribute}'")
 
 
 def as_number(value):
@@ -55,4 +74,18 @@ def as_number(value):
 def not_a_tensor(name, value, parameter="input", position=1):
     """The parser's TypeError for a non-tensor where C++ function ``name`` takes a tensor."""
     return TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
-                     f"not {type(value).__name__}")
+                     f"not {type_name(value)}")
+
+
+def reduction_number(reduction):
+    """The number PyTorch passes for ``reduction`` (its ValueError for any other value)."""
+    if isinstance(reduction, str) and reduction in REDUCTIONS:
+        return REDUCTIONS[reduction]
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def stacklevel_checked(stacklevel):
+    """softmax's ``_stacklevel``, which PyTorch hands to warnings.warn when no dim is given:
+    anything but an integer fails there."""
+    if type(stacklevel) is not int:
+        operator.index(stacklevel)

@@ -26,6 +26,7 @@ from .._creation import zeros
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
 from .._warnings import stacklevel_outside_minigrad
+from ._argument_checks import parse_as
 
 _SELU_NEGATIVE_LIMIT = 1.7580993408473766      # alpha * scale of SELU: where it tends for x -> -inf
 
@@ -89,6 +90,8 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
             f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
             "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
             "and an optional batch dimension (i.e. 2D or 3D inputs).")
+    if not isinstance(training, bool):      # (PyTorch's C++ feature_dropout(input, p, train) checks it)
+        parse_as("feature_dropout_" if inplace else "feature_dropout", input, p, training)
     return _channels_dropout(input, p, training, inplace, batched=input.dim() == 3)
 
 

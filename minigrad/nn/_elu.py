@@ -18,11 +18,13 @@ input_scale * (r + scale * alpha).
 """
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result, save_result
 from .._ops.pointwise import mul_by_number, kernel_not_implemented
 from .._ops.inplace import apply_pointwise_inplace
-from .._tensor import _wrap
+from .._tensor import Tensor, _wrap
+from ._argument_checks import NUMBER, parse_as
 from ._hardtanh import _in_vector_registers
 
 # selu's constants (Klambauer et al., "Self-Normalizing Neural Networks", 2017)
@@ -52,7 +54,7 @@ def _number(function, name, value):
         return value.item()
     if not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{function}(): argument '{name}' (position 2) must be Number, not "
-                        f"{type(value).__name__}")
+                        f"{type_name(value)}")
     return value
 
 
@@ -159,7 +161,10 @@ def elu(input, alpha=1.0, inplace=False):
 
     Gradient: grad where x > 0, else grad * alpha * e^x.
     """
-    alpha = _number("elu_" if inplace else "elu", "alpha", alpha)
+    name = "elu_" if inplace else "elu"       # (PyTorch's first look: at inplace)
+    if not (isinstance(input, Tensor) and isinstance(alpha, NUMBER)):
+        parse_as(name, input, alpha)
+    alpha = _number(name, "alpha", alpha)
     node_class = EluBackward1 if inplace else EluBackward0
     forward = lambda t: _elu(t, node_class, (alpha, 1, 1),  # noqa: E731
                              dict(alpha=alpha, scale=1, input_scale=1))

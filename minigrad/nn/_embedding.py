@@ -11,6 +11,7 @@ and, with ``scale_grad_by_freq``, each row divided by how often its index appear
 """
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import no_grad
 from .._ops import result
@@ -19,6 +20,8 @@ from .._tensor import Tensor, _wrap
 from .._creation import zeros
 from .. import _dtype
 from ..autograd.kernel_writes import kernel_writes
+from ._argument_checks import NUMBER, parse_as
+from .._type_names import type_name
 
 _SETTINGS_KEPT_AS["EmbeddingBackward0"] = {
     # (no padding_idx is kept as -1, shown as the unsigned 64-bit number of the same bits)
@@ -56,13 +59,17 @@ def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_fr
     return table.index_add(0, flat, rows)
 
 
+def _check_indices_dtype(input, argument, function):
+    if input.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(f"Expected tensor for argument {argument} 'indices' to have one of the following scalar "
+                           f"types: Long, Int; but got torch.{input.dtype.tensor_type_name} instead (while checking "
+                           f"arguments for {function})")
+
+
 def _check_indices(input, weight):
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
-    if input.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got torch.{input.dtype.tensor_type_name} instead (while checking "
-                           "arguments for embedding)")
+    _check_indices_dtype(input, "#1", "embedding")
     array = input._array
     if array.size and weight.shape[0] == 0:       # (PyTorch's embedding is an index_select)
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
@@ -101,22 +108,31 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     operation, EmbeddingBackward0. (``sparse=True`` gives a dense gradient here: minigrad has no
     sparse tensors.)
     """
-    for name, position, value in (("weight", 1, weight), ("indices", 2, input)):
-        if not isinstance(value, Tensor):       # (PyTorch's C++ embedding(weight, indices) checks them)
-            raise TypeError(f"embedding(): argument '{name}' (position {position}) must be Tensor, not "
-                            f"{type(value).__name__}")
+    # PyTorch's Python steps first (padding_idx, max_norm), then its C++ embedding(weight, indices, ...)
     if padding_idx is not None:
-        if padding_idx > 0 and padding_idx >= weight.size(0):
-            raise AssertionError("Padding_idx must be within num_embeddings")
-        if padding_idx < 0:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
             if padding_idx < -weight.size(0):
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
-    _check_indices(input, weight)
     if max_norm is not None:
+        input = input.contiguous()
+        if not isinstance(weight, Tensor):      # (PyTorch renorms weight.detach())
+            raise AttributeError(f"'{type_name(weight)}' object has no attribute 'detach'")
+        if not (isinstance(weight, Tensor) and isinstance(max_norm, NUMBER) and isinstance(norm_type, NUMBER)):
+            parse_as("embedding_renorm_", weight, input, max_norm, norm_type)
+        _check_indices_dtype(input, "#2", "embedding_renorm_")
+    if not (isinstance(weight, Tensor) and isinstance(input, Tensor) and type(padding_idx) is int
+            and isinstance(scale_grad_by_freq, bool) and isinstance(sparse, bool)):
+        parse_as("embedding", weight, input, padding_idx, scale_grad_by_freq, sparse)
+    if max_norm is not None:
+        _check_indices(input, weight)
         _renorm_rows(weight, input, max_norm, norm_type)
+    _check_indices(input, weight)
     values = weight._array[input._array]
     return result(values, EmbeddingBackward0, (weight,), saved=(input,), padding_idx=padding_idx,
                   scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse), num_weights=weight.shape[0])
@@ -126,9 +142,9 @@ def one_hot(tensor, num_classes=-1):
     """Each class index becomes a row of zeros with a 1 at that index (an int64 tensor with one
     more dim, of size ``num_classes``; by default the largest index + 1)."""
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not {type(tensor).__name__}")
+        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not {type_name(tensor)}")
     if not isinstance(num_classes, (int, np.integer)) or isinstance(num_classes, bool):
-        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, not {type(num_classes).__name__}")
+        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, not {type_name(num_classes)}")
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     array = tensor._array

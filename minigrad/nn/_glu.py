@@ -11,6 +11,7 @@ incoming gradient g and the input, give the second-order terms (PyTorch's glu_do
 """
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import sigmoid, _sigmoid_array
@@ -96,7 +97,7 @@ def glu(input, dim=-1):
     if not isinstance(input, Tensor):       # PyTorch's F.glu first asks input.dim()
         raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"glu(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
+        raise TypeError(f"glu(): argument 'dim' (position 2) must be int, not {type_name(dim)}")
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)

@@ -33,6 +33,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, attach_outputs
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
@@ -129,7 +130,7 @@ def _check_tensor(function, value, name="input", position=1):
     """PyTorch's TypeError for an argument that must be a tensor."""
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
+                        f"{type_name(value)}")
 
 
 def _check_floating(kernel, input):
@@ -318,7 +319,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         _verify_batch_size(input.shape)
     _check_tensor("batch_norm", input)
     if momentum is None or isinstance(momentum, bool) or not isinstance(momentum, (int, float, np.floating)):
-        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type(momentum).__name__}")
+        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type_name(momentum)}")
     if input._array.size == 0 and input.ndim > 1:
         # PyTorch's shortcut for no elements: a copy (no view of input, no new empty tensor,
         # which would cut the graph), times weight[0], plus bias[0]; no statistics

@@ -15,6 +15,7 @@ an edge value that was copied three times gets three gradients.
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from .._ops import result, zeros_set_in_place
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
@@ -224,7 +225,7 @@ def pad(input, pad, mode="constant", value=None):
     'reflect', 'replicate' or 'circular'.
     """
     if not isinstance(input, Tensor):
-        raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
     error = int_tuple_error("pad", "pad", pad, 2, allow_int=False)
     if error is not None:
         raise error

@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from .._ops import result, plain_output, zeros_set_in_place
 from .._ops.pointwise import kernel_not_implemented, relu, sign
@@ -377,7 +378,7 @@ def _check_1d_input(input, name, own_kernel=False):
     """``own_kernel``: max_pool1d's own 1-d kernel runs, which also refuses empty channels or
     lengths (only the batch may be empty)."""
     if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
     if input.ndim not in (2, 3) or (own_kernel and 0 in input.shape[-2:]):
         if name == "max_pool1d":
             raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "

@@ -199,12 +199,12 @@ class HuberLossBackward0(_RobustLossBackward, Node):
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d**2 / beta for small differences d = input - target, |d| - 0.5 beta for large ones."""
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if size_average is not None or reduce is not None:     # (PyTorch's old flags)
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
     from . import functional as F
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     F._warn_if_sizes_differ(input, target)
     input, target = F._broadcast_pair(input, target)
     F._check_reduction(reduction)

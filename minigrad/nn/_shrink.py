@@ -16,6 +16,7 @@ are those of - tanh, / abs +.
 """
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
 from .._ops.pointwise import kernel_not_implemented, where
@@ -97,7 +98,7 @@ def _check_lambd(name, lambd, position=2):
         return lambd.item()
     if not isinstance(lambd, (int, float, np.integer, np.floating)) or isinstance(lambd, bool):
         raise TypeError(f"{name}(): argument 'lambd' (position {position}) must be Number, not "
-                        f"{type(lambd).__name__}")
+                        f"{type_name(lambd)}")
     return lambd
 
 
@@ -221,7 +222,7 @@ def prelu(input, weight):
     Gradient: grad (or grad * weight below 0) to input; grad * input below 0 to weight, summed
     over everything but the channel."""
     if not isinstance(weight, Tensor):
-        raise TypeError(f"prelu(): argument 'weight' (position 2) must be Tensor, not {type(weight).__name__}")
+        raise TypeError(f"prelu(): argument 'weight' (position 2) must be Tensor, not {type_name(weight)}")
     if input.dtype != weight.dtype:                  # (PyTorch checks this before any shape)
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{scalar_type_name(input.dtype)} and {scalar_type_name(weight.dtype)}")
@@ -353,5 +354,5 @@ def hardshrink_method(self, lambd=0.5):
 def prelu_method(self, weight):
     """``F.prelu(self, weight)`` as a method."""
     if not isinstance(weight, Tensor):
-        raise TypeError(f"prelu(): argument 'weight' (position 1) must be Tensor, not {type(weight).__name__}")
+        raise TypeError(f"prelu(): argument 'weight' (position 1) must be Tensor, not {type_name(weight)}")
     return prelu(self, weight)

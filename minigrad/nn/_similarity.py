@@ -21,14 +21,16 @@ import inspect
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 from .._dtype import result_type, from_numpy_dtype, cpp_type_name
 from .._ops import result, save_result
 from .._ops.pointwise import _broadcast_error, add_number, abs, sgn
 from .._ops.reduction import LinalgVectorNormBackward0
-from .._python_arg_parser import checked, TENSOR, INT
+from .._python_arg_parser import checked, TENSOR
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, dims_shown_as_given
+from ._argument_checks import NUMBER, REQUIRED, parse_as
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -53,12 +55,15 @@ def _broadcast_shape(x1, x2):
         raise _broadcast_error(x1, x2) from None
 
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+def cosine_similarity(x1, x2=REQUIRED, dim=1, eps=1e-8):
     """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (which is then removed).
 
     Each input is divided by its own length first (clamped to at least ``eps``), then the
     products are summed: dividing first keeps the result between -1 and 1.
     """
+    if not (isinstance(x1, Tensor) and isinstance(x2, Tensor) and type(dim) is int
+            and isinstance(eps, NUMBER)):       # (a C++ function in PyTorch: its parser checks them)
+        parse_as("cosine_similarity", *((x1,) if x2 is REQUIRED else (x1, x2, dim, eps)))
     common = from_numpy_dtype(result_type(x1, x2))
     if not common.is_floating_point:
         raise RuntimeError(
@@ -178,13 +183,12 @@ def _numbers_checked(function, kinds):
                 # (PyTorch names the position only of an argument given by position)
                 where = f" (position {position + 1})" if position < len(args) else ""
                 raise TypeError(f"{function.__name__}(): argument '{name}'{where} must be "
-                                f"{kinds[name]}, not {type(value).__name__}")
+                                f"{kinds[name]}, not {type_name(value)}")
         return function(*args, **kwargs)
     return with_checked_numbers
 
 
-cosine_similarity = checked(_numbers_checked(cosine_similarity, {"eps": "float"}), "cosine_similarity",
-                            (("x1", TENSOR), ("x2", TENSOR), ("dim", INT)))
+# (cosine_similarity parses its arguments itself)
 pairwise_distance = checked(_numbers_checked(pairwise_distance, {"p": "float", "eps": "float", "keepdim": "bool"}),
                             "pairwise_distance", (("x1", TENSOR), ("x2", TENSOR)))
 

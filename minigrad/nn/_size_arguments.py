@@ -11,6 +11,7 @@ PyTorch checks them in its argument parser before anything runs, with messages o
 """
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor
 
 
@@ -27,13 +28,13 @@ def int_tuple_error(function, argument, value, position=None, allow_int=True):
                 continue
             if index == 0:
                 return TypeError(f"{function}(): argument '{argument}'{where} must be tuple of ints, but found "
-                                 f"element of type {type(element).__name__} at pos 0")
+                                 f"element of type {type_name(element)} at pos 0")
             return TypeError(f"{function}(): argument '{argument}' failed to unpack the object at pos {index + 1} "
-                             f"with error \"type must be tuple of ints,but got {type(element).__name__}\"")
+                             f"with error \"type must be tuple of ints,but got {type_name(element)}\"")
         return None
     if allow_int and _is_int(value):
         return None
-    return TypeError(f"{function}(): argument '{argument}'{where} must be tuple of ints, not {type(value).__name__}")
+    return TypeError(f"{function}(): argument '{argument}'{where} must be tuple of ints, not {type_name(value)}")
 
 
 def check_int_tuples(function, arguments):
@@ -51,4 +52,4 @@ def check_tensor(function, argument, value, position):
     """``function(): argument 'input' (position 1) must be Tensor, not list``."""
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
+                        f"not {type_name(value)}")

@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import _broadcast_error, add_number, div_by_number
@@ -118,7 +119,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     for name, position, value in (("input", 1, input), ("target", 2, target)):
         if not isinstance(value, Tensor):
             raise TypeError(f"soft_margin_loss(): argument '{name}' (position {position}) must be "
-                            f"Tensor, not {type(value).__name__}")
+                            f"Tensor, not {type_name(value)}")
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     elif reduction not in _REDUCTIONS:

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from .._type_names import type_name
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, _State
@@ -24,7 +25,7 @@ from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_numb
 from .._ops.pointwise import _broadcast_error, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
 from .._ops.reduction import _mean_array, _sum_array
-from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype
+from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
 from .._creation import zeros
 from .._memory_format import is_non_overlapping_and_dense
 from .._ops.special import _erf_array, erf
@@ -37,6 +38,7 @@ from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_
 from . import _cross_entropy, _nll_sum, _softmax_kernel
 from ..autograd.kernel_writes import kernel_writes
 from ._argument_checks import REQUIRED, NUMBER, asked_for, parse_as, as_number, not_a_tensor
+from ._argument_checks import reduction_number, stacklevel_checked
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -83,7 +85,7 @@ def _reduce_tangent(tangent, node):
 
 def _check_target(input, target, name):
     if not isinstance(target, Tensor):
-        raise TypeError(f"{name}(): argument 'target' must be Tensor, not {type(target).__name__}")
+        raise TypeError(f"{name}(): argument 'target' must be Tensor, not {type_name(target)}")
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -238,11 +240,11 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -330,6 +332,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    if not (isinstance(weight, (Tensor, type(None))) and isinstance(pos_weight, (Tensor, type(None)))):
+        parse_as("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
+                 reduction_number(reduction))
     _check_target(input, target, "binary_cross_entropy_with_logits")
     _check_floating_kernel(input, "log_sigmoid_cpu")       # (the loss uses log(sigmoid(input)))
     # PyTorch computes the loss in place from 1 - target: in the target's dtype, which must be
@@ -341,6 +346,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError(f"result type {scalar_type_name(input.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(target.dtype)}"
                            "\nminigrad hint: targets must be floats, e.g. target.float()")
+    if weight is not None and weight.shape != input.shape:    # (PyTorch multiplies the losses by it in place)
+        try:
+            shape = np.broadcast_shapes(input.shape, weight.shape)
+        except ValueError:
+            raise _broadcast_error(input, weight) from None
+        if shape != input.shape:
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
     # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
@@ -369,7 +382,7 @@ def _softmax_dim(ndim, dim, name):
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         # F.softmax calls input.softmax(dim), where dim is the first argument
         raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not "
-                        f"{type(dim).__name__}")
+                        f"{type_name(dim)}")
     return _normalize_dim(dim, ndim)
 
 
@@ -619,6 +632,11 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """
     if not isinstance(input, Tensor):   # (PyTorch asks input.dim() if no dim, then input.softmax)
         asked_for("softmax" if dim is not None else "dim", input)
+    if dim is None:
+        stacklevel_checked(_stacklevel)
+    if dtype is not None and not (type(dim) in (int, type(None)) and isinstance(dtype, _dtype_class)):
+        # (input.softmax(dim, dtype=dtype) in PyTorch, a missing dim chosen first: 0 or 1)
+        parse_as("softmax", 0 if dim is None else dim, dtype=dtype)
     return _softmax(input, dim, dtype=dtype) if dtype is not None else _softmax(input, dim)
 
 
@@ -630,6 +648,11 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """
     if not isinstance(input, Tensor):   # (PyTorch asks input.dim() if no dim, then input.log_softmax)
         asked_for("log_softmax" if dim is not None else "dim", input)
+    if dim is None:
+        stacklevel_checked(_stacklevel)
+    if dtype is not None and not (type(dim) in (int, type(None)) and isinstance(dtype, _dtype_class)):
+        # (input.log_softmax(dim, dtype=dtype) in PyTorch, a missing dim chosen first: 0 or 1)
+        parse_as("log_softmax", 0 if dim is None else dim, dtype=dtype)
     return _log_softmax(input, dim, dtype=dtype) if dtype is not None else _log_softmax(input, dim)
 
 class _NllLossSettings:
@@ -833,14 +856,18 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
     return np.asarray(total, dtype=logp.dtype), total_weight
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``.
 
     ``input`` is (C,), (N, C) or (N, C, d1, ...) with the classes in dimension 1;
     ``target`` has the input's shape without that dimension.
 
     Gradient: -1 / N at each row's target entry (weights scale it), 0 elsewhere.
+    (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)) or (
             weight is not None and not isinstance(weight, Tensor)):
@@ -917,14 +944,23 @@ def _nll_loss_per_position(input, target, weight, ignore_index, reduction):
     return batched_as(out, target, weight)
 
 
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
     """Softmax cross-entropy: ``nll_loss(log_softmax(input, 1), target)``.
 
     ``target`` holds class indices (int64), or class probabilities (float, same shape as input).
     Gradient (mean reduction, class indices): d input = (softmax(input) - one_hot(target)) / N,
     composed by the engine from LogSoftmaxBackward0 and NllLossBackward0.
     ``label_smoothing`` in (0, 1] mixes in a uniform target (see nn/_cross_entropy.py).
+    (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor) and isinstance(weight, (Tensor, type(None)))
+            and type(ignore_index) is int and isinstance(label_smoothing, NUMBER)):
+        parse_as("cross_entropy_loss", input, target, weight, reduction_number(reduction), ignore_index,
+                 label_smoothing)
     _cross_entropy.check_cross_entropy_arguments(input, target, weight, ignore_index)
     if label_smoothing > 0.0:
         return _cross_entropy.cross_entropy_with_label_smoothing(
@@ -970,7 +1006,7 @@ def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
     return div_by_number(-weighted.sum(), batch_size)
 
 
-def linear(input, weight=REQUIRED, bias=None):
+def linear(input, weight=REQUIRED, bias=None, *more):
     """input @ weight.T + bias (what a fully-connected layer computes).
 
     With a bias, PyTorch uses one addmm: a contiguous input that is not a matrix is
@@ -978,9 +1014,10 @@ def linear(input, weight=REQUIRED, bias=None):
     input goes through matmul, and the bias is added in place (AddBackward0).
     """
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or (
-            bias is not None and not isinstance(bias, Tensor)):
-        # (a missing weight: PyTorch's parser says so after checking input)
-        given = (input,) if weight is REQUIRED else (input, weight) if bias is None else (input, weight, bias)
+            bias is not None and not isinstance(bias, Tensor)) or more:
+        # (a missing weight: PyTorch's parser says so after checking input; ``more``: too many)
+        given = (input,) if weight is REQUIRED else (input, weight) if bias is None and not more else (
+            input, weight, bias, *more)
         parse_as("linear", *given)
     if input.ndim == 0 or weight.ndim == 0:     # (checked here, so that the message names linear)
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
@@ -1173,11 +1210,11 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
     """
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     _warn_if_sizes_differ(input, target)
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -1480,7 +1517,7 @@ _threshold_function = threshold       # (threshold_'s own argument hides the fun
 # Arguments checked like every public function (see minigrad/_python_arg_parser.py).
 def _check_activation_arguments():
     # (relu, silu, gelu, softplus, leaky_relu and sigmoid, tanh check their own: see each)
-    for name in ("relu_", "elu", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
+    for name in ("relu_", "selu", "selu_", "celu", "celu_", "hardsigmoid", "hardswish", "mish"):
         globals()[name] = checked(globals()[name], name, PARAMETERS.get(name, (("input", "Tensor"),)))
 
 

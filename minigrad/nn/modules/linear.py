@@ -1,6 +1,7 @@
 """``Linear`` (a fully-connected layer) and ``Identity`` (PyTorch: torch/nn/modules/linear.py)."""
 import math
 
+from ..._type_names import type_name
 from ..._creation import empty
 from .. import functional as F
 from .. import init
@@ -28,9 +29,9 @@ def _check_features(out_features, in_features):
             continue
         if position == 0:
             raise TypeError(f"empty(): argument 'size' (position 1) must be tuple of ints, but "
-                            f"found element of type {type(size).__name__} at pos 0")
+                            f"found element of type {type_name(size)} at pos 0")
         raise TypeError(f"empty(): argument 'size' failed to unpack the object at pos 2 with "
-                        f"error \"type must be tuple of ints,but got {type(size).__name__}\"")
+                        f"error \"type must be tuple of ints,but got {type_name(size)}\"")
 
 
 class Linear(Module):

@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from ... import _dtype
 from ..._global_settings import typename
+from ..._signatures import Signatures
 from ..._tensor import Tensor, device as _device
 from ...autograd.grad_mode import no_grad
 from ...utils.hooks import RemovableHandle
@@ -89,6 +90,32 @@ def _check_name(kind, name):
         raise KeyError(f'{kind} name can\'t contain "."' + (f", got: {name}" if kind == "module" else ""))
     if name == "":
         raise KeyError(f'{kind} name can\'t be empty string ""')
+
+
+# the ways PyTorch's Module.to takes its arguments (torch._C._nn._parse_to): a number given
+# for the tensor stands for a tensor of it
+_TO_SIGNATURES = Signatures(
+    "to", "torch.device? device=None, torch.dtype? dtype=None, bool non_blocking=False, bool copy=False, "
+          "*, torch.memory_format? memory_format=None",
+    "torch.dtype dtype, bool non_blocking=False, bool copy=False, *, torch.memory_format? memory_format=None",
+    "Tensor tensor, bool non_blocking=False, bool copy=False, *, torch.memory_format? memory_format=None",
+    numbers_as_tensors=True)
+_NUMBER_DTYPES = {bool: _dtype.bool_, int: _dtype.int64, float: _dtype.float64}
+
+
+def _parse_to(*args, **kwargs):
+    """The device and dtype ``Module.to`` was given (None when not given), or PyTorch's error
+    for arguments that fit none of its ways."""
+    form, values = _TO_SIGNATURES.parse(args, kwargs)
+    if values["copy"]:
+        raise RuntimeError(".to() does not accept copy argument")
+    if form == 2:                         # (a tensor: its dtype and device)
+        tensor = values["tensor"]
+        dtype = tensor.dtype if isinstance(tensor, Tensor) else _NUMBER_DTYPES[
+            next(kind for kind in _NUMBER_DTYPES if isinstance(tensor, kind))]
+        return None, dtype
+    dtype = values["dtype"]
+    return values.get("device"), _NUMBER_DTYPES.get(dtype, dtype)
 
 
 class Module:
@@ -468,17 +495,13 @@ class Module:
     def to(self, *args, **kwargs):
         """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``,
         ``model.to('cpu')``, ``model.to(other_tensor)`` (its dtype); returns self."""
-        # the arguments are Tensor.to's: an empty tensor's to() checks them with its messages
-        from ... import empty
-        if args and args[0] is None:      # (PyTorch's own parser takes None as "no device")
-            args = args[1:]
-        empty(0).to(*args, **kwargs)
-        dtype = kwargs.get("dtype")
-        for arg in args:
-            if isinstance(arg, _dtype.dtype):
-                dtype = arg
-            elif isinstance(arg, Tensor):
-                dtype = arg.dtype
+        device, dtype = _parse_to(*args, **kwargs)
+        if isinstance(device, int):       # (an index means the accelerator's device)
+            raise RuntimeError("Device index must not be negative" if device < 0 else
+                               "Cannot access accelerator device when none is available.")
+        if device is not None and _device(device).type != "cpu":
+            from ... import empty         # (as a tensor refuses to move there)
+            empty(0).to(device)
         if dtype is None:
             return self
         if not (dtype.is_floating_point or getattr(dtype, "is_complex", False)):
