@@ -1,9 +1,9 @@
 """torch.save and torch.load: tensors, state_dicts and other Python objects in a file.
 
-minigrad's file format is its own: Python's pickle of the objects, where a
-tensor is stored as its numpy array and its requires_grad flag (no history).
-Files written by PyTorch cannot be read here, nor the other way round; the
-calls, their arguments and the objects that come back are PyTorch's.
+The files are PyTorch's (see _torch_archive.py): a file minigrad writes loads in
+PyTorch and the other way round, for tensors, parameters, state_dicts, dtypes,
+sizes and plain Python data. Whole modules and other objects are pickled with
+their own classes' names, so they load only in the library that wrote them.
 
 ``load`` reads only plain data by default (``weights_only=True``, PyTorch's
 default since 2.6): tensors, numbers, strings, lists, dicts, dtypes, sizes.
@@ -12,8 +12,11 @@ and other objects need ``weights_only=False`` - only for files you trust.
 
 PyTorch: torch/serialization.py.
 """
+import io
 import os
 import pickle
+
+from ._torch_archive import _is_zip, _read_archive, _write_archive
 
 __all__ = ["save", "load", "add_safe_globals", "safe_globals"]
 
@@ -21,15 +24,22 @@ __all__ = ["save", "load", "add_safe_globals", "safe_globals"]
 def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True):
     """Write ``obj`` (a tensor, a state_dict, any picklable object) to ``f``, a path or a file.
 
-    A tensor keeps its values and requires_grad, never its graph: like PyTorch,
-    a non-leaf tensor comes back as a leaf.
+    The file is PyTorch's: a zip archive holding the pickle of ``obj`` (``data.pkl``), in which
+    each tensor names its storage, and one record per storage with its raw bytes (``data/0``,
+    ``data/1``, ...). Tensors that share memory share one storage record. A tensor keeps its
+    values and requires_grad, never its graph: like PyTorch, a non-leaf comes back as a leaf.
     """
-    protocol = max(pickle_protocol, pickle.DEFAULT_PROTOCOL)   # (numpy's arrays pickle plainly from 3 on)
+    archive = io.BytesIO()
+    name = "archive"
+    if isinstance(f, (str, os.PathLike)):
+        # PyTorch names the archive's folder after the file ("model" for model.pt)
+        name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+    _write_archive(obj, archive, name, max(pickle_protocol, 2))
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as file:
-            pickle_module.dump(obj, file, protocol=protocol)
+            file.write(archive.getvalue())
     else:
-        pickle_module.dump(obj, f, protocol=protocol)
+        f.write(archive.getvalue())
 
 
 # what weights_only=True lets a file name: the rebuilding functions of tensors, and plain data
@@ -61,6 +71,12 @@ def _weights_only_error(module, name):
         "global if you trust this class/function.\n\nCheck the documentation of torch.load to learn "
         "more about types accepted by default with weights_only "
         "https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def _refuse_unless_safe(module, name):
+    """weights_only: raise PyTorch's error for a name outside _SAFE_GLOBALS and the allowlist."""
+    if (module, name) not in _SAFE_GLOBALS and (module, name) not in _user_safe_globals:
+        raise _weights_only_error(module, name)
 
 
 class _WeightsUnpickler(pickle.Unpickler):
@@ -113,6 +129,9 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 
 def _load(file, weights_only, pickle_module, pickle_load_args):
+    if _is_zip(file):
+        return _read_archive(file, _refuse_unless_safe if weights_only else None)
+    # the format of earlier minigrad versions: a plain pickle with minigrad's own names
     if weights_only:
         return _WeightsUnpickler(file, **pickle_load_args).load()
     return (pickle_module or pickle).load(file, **pickle_load_args)
