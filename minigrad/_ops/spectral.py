@@ -63,10 +63,16 @@ class LinalgSvdBackward0(Node):
         S_row, S_column = S.unsqueeze(-2), S.unsqueeze(-1)
         inner = (J + J.mT) * S_row + grad_S.diag_embed() + S_column * (K + K.mT)
         grad_A = U.matmul(inner).matmul(Vh)
-        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A
-        grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
-        grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
-        grad_A = grad_A + (grad_U_out / S_row).matmul(Vh) + U.matmul(grad_Vh_out / S_column)
+        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A, where
+        # PyTorch leaves them out (dividing their rounding residue by a zero singular value
+        # would give inf or noise at a singular A)
+        m, n = U.shape[-2], Vh.shape[-1]
+        if m > k:
+            grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
+            grad_A = grad_A + (grad_U_out / S_row).matmul(Vh)
+        if n > k:
+            grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
+            grad_A = grad_A + U.matmul(grad_Vh_out / S_column)
         return (grad_A,)
 
 
