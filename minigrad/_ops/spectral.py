@@ -142,7 +142,8 @@ def svd(A, full_matrices=True, *, driver=None):
 
     Gradient: see LinalgSvdBackward0 (finite only while the singular values are distinct).
     """
-    return linalg_svd(*_svd_node(A, full_matrices, driver))
+    return kernel_writes("svd", linalg_svd(*_svd_node(A, full_matrices, driver)), A,
+                         full_matrices=full_matrices)
 
 
 def svdvals(A, *, driver=None):
@@ -159,10 +160,12 @@ def svd_function(input, some=True, compute_uv=True):
         m, n = input.shape[-2], input.shape[-1]
         batch = tuple(input.shape[:-2])
         dtype = input._array.dtype
-        return svd_result(plain_output(np.zeros(batch + (m, m), dtype=dtype), input), S,
-                          plain_output(np.zeros(batch + (n, n), dtype=dtype), input))
+        return kernel_writes("svd_without_uv", svd_result(
+            plain_output(np.zeros(batch + (m, m), dtype=dtype), input), S,
+            plain_output(np.zeros(batch + (n, n), dtype=dtype), input)), input)
     U, S, Vh = _svd_node(input, not some)
-    return svd_result(U, S, Vh.transpose(-2, -1))
+    return kernel_writes("svd", svd_result(U, S, Vh.transpose(-2, -1)), input,
+                         full_matrices=not some)
 
 
 # --- eigh --------------------------------------------------------------------------------------
