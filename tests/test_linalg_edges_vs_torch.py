@@ -143,3 +143,81 @@ def test_det_gradgradcheck_where_torch_passes(name):
     assert torch.autograd.gradgradcheck(torch.linalg.det, (x,))
     x = minigrad.tensor(a, dtype=minigrad.float64, requires_grad=True)
     assert minigrad.autograd.gradgradcheck(minigrad.linalg.det, (x,))
+
+
+# --- vmap with the batch elsewhere than in front -------------------------------------------------
+
+def _graph_with_settings(fn):
+    """The graph below a node with the dims its views and transposes saved."""
+    if fn is None:
+        return None
+    saved = tuple((name, getattr(fn, name)) for name in ("_saved_dims", "_saved_dim0", "_saved_dim1")
+                  if name in dir(fn))
+    return (type(fn).__name__, saved, tuple(_graph_with_settings(f) for f, _ in fn.next_functions))
+
+
+VMAP_FUNCTIONS = {
+    "mul_number": lambda L, t: t * 2,
+    "number_mul": lambda L, t: 2 * t,
+    "add_number": lambda L, t: t + 1,
+    "torch_add_alpha": lambda L, t: L.add(t, 1, alpha=2),
+    "sub_number": lambda L, t: t - 1,
+    "number_sub": lambda L, t: 1 - t,
+    "div_number": lambda L, t: t / 2,
+    "number_div": lambda L, t: 2 / t,
+    "div_floor": lambda L, t: L.div(t, 2, rounding_mode="floor"),
+    "number_pow": lambda L, t: 2 ** t,
+    "pow_number": lambda L, t: t ** 2,
+    "clamp": lambda L, t: t.clamp(0.7, 1.5),
+    "remainder": lambda L, t: L.remainder(t, 2),
+    "mul_tensors": lambda L, t: t * t,
+    "exp": lambda L, t: t.exp(),
+    "lerp": lambda L, t: L.lerp(t, t * t, 0.5),
+    "xlogy_number": lambda L, t: L.xlogy(t, 2.0),
+    "matmul_mT": lambda L, t: t @ t.mT,
+    "sum": lambda L, t: t.sum(0, keepdim=True),
+    "exp_then_mul": lambda L, t: t.exp() * 3,
+}
+
+
+@pytest.mark.parametrize("in_dims, out_dims", [(1, 1), (1, 0), (2, 1), (0, 2), (1, -1)])
+@pytest.mark.parametrize("name", sorted(VMAP_FUNCTIONS))
+def test_vmap_graph_with_the_batch_elsewhere(name, in_dims, out_dims):
+    data = np.random.default_rng(0).uniform(0.5, 2, (3, 4, 5)).astype(np.float32)
+    results = []
+    for L in (torch, minigrad):
+        x = L.tensor(data, requires_grad=True)
+        out = L.func.vmap(lambda t: VMAP_FUNCTIONS[name](L, t), in_dims=in_dims, out_dims=out_dims)(x)
+        results.append((_graph_with_settings(out.grad_fn), tuple(out.shape), out.stride(),
+                        out._base is not None, out.detach().numpy()))
+    (graph_t, shape_t, stride_t, view_t, value_t), (graph_m, shape_m, stride_m, view_m, value_m) = results
+    assert (graph_m, shape_m, stride_m, view_m) == (graph_t, shape_t, stride_t, view_t)
+    np.testing.assert_allclose(value_m, value_t, rtol=1e-6)
+
+
+# --- the version of a gradient added up from several uses ----------------------------------------
+
+def _version_after_uses(L, kind, shape, uses):
+    source = L.zeros(shape, requires_grad=True)
+    index = L.tensor([1] * shape[0] if shape else [1], dtype=L.int64)
+    total = 0
+    for use in range(uses):
+        base = L.zeros(2, *shape[1:]) if shape else L.zeros(2)
+        if kind == "index_copy":
+            out = base.index_copy(0, index, source)
+        else:
+            out = base.index_put((index,), source, accumulate=use % 2 == 1)
+        total = total + (out * (use + 1)).sum()
+    total.backward()
+    return source.grad._version, source.grad.tolist(), source.grad._base is not None
+
+
+@pytest.mark.parametrize("kind", ["index_copy", "index_put"])
+@pytest.mark.parametrize("shape", [(0, 3), (1, 3), ()])
+@pytest.mark.parametrize("uses", [1, 2, 3])
+def test_gradient_version_of_a_source_used_several_times(kind, shape, uses):
+    """index_copy's gradient for source is PyTorch's expand_as view, which the engine does not
+    add a second gradient into in place (index_put's is a new tensor: it does)."""
+    if kind == "index_put" and shape == ():
+        shape = (1,)
+    assert _version_after_uses(minigrad, kind, shape, uses) == _version_after_uses(torch, kind, shape, uses)
