@@ -221,3 +221,16 @@ def test_gradient_version_of_a_source_used_several_times(kind, shape, uses):
     if kind == "index_put" and shape == ():
         shape = (1,)
     assert _version_after_uses(minigrad, kind, shape, uses) == _version_after_uses(torch, kind, shape, uses)
+
+
+@pytest.mark.parametrize("name", sorted(NEAR_SINGULAR))
+def test_det_forward_mode_at_singular_matrices(name):
+    """PyTorch's jvp solves with the LU factors, a 0 pivot replaced by eps: no error."""
+    results = []
+    for L in (torch, minigrad):
+        x = L.tensor(NEAR_SINGULAR[name], dtype=L.float64)
+        tangent = L.ones_like(x)
+        value, derivative = L.func.jvp(L.linalg.det, (x,), (tangent,))
+        results.append((value.numpy(), derivative.numpy()))
+    np.testing.assert_allclose(results[1][0], results[0][0], atol=1e-12)
+    np.testing.assert_allclose(results[1][1], results[0][1], atol=1e-9)

@@ -325,9 +325,20 @@ class LinalgDetBackward0(Node):
         return (out,)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = det(A) * trace(A^-1 A_t)"""
+        """result_t = det(A) * trace(A^-1 A_t), A^-1 from the LU factors with an exact 0 pivot
+        replaced by eps, as PyTorch does (so a singular A gives 0, not an error)."""
         (A,), (A_t,) = inputs, tangents
-        return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
+        array = A._array
+        lu, pivots, info = lu_factor(_as_lapack_sees_it(array))
+        if not np.any(info):
+            return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
+        n = array.shape[-1]
+        eye = np.eye(n, dtype=array.dtype)
+        shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(array.dtype).eps, 0)
+        factors = lu + shift.astype(array.dtype)[..., None] * eye
+        inverse = lu_solve_like_pytorch(factors, pivots, np.broadcast_to(eye, array.shape),
+                                        transposed=array.flags.c_contiguous)
+        return out * _wrap(inverse).matmul(A_t).diagonal(0, -2, -1).sum(-1)
 
 
 def _adjugate_by_svd(A, grad):
