@@ -30,6 +30,7 @@ from ..autograd.grad_mode import _State
 from .._functorch import seeing_through_vmap
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
+from .lu_solve_order import lu_solve_like_pytorch
 
 
 class _LinAlgError(RuntimeError):
@@ -287,89 +288,86 @@ def _as_matrix_scale(values):
 
 
 class LinalgDetBackward0(Node):
-    """result = det(A)   ->   grad_A = grad * det(A) * A^-T  (= grad * adjugate(A)^T)"""
+    """result = det(A)   ->   grad_A = grad * det(A) * A^-T  (= grad * adjugate(A)^T)
+
+    PyTorch's steps, which decide the values at singular matrices: a 1 x 1 matrix's gradient
+    is grad itself; otherwise G solves A^T G = diag(grad * det(A)). Without create_graph the
+    solve uses the LU factors of the forward pass, an exact 0 pivot replaced by eps (so a
+    matrix with a 0 pivot gets 0). With create_graph, matrices with |det| < 100 eps get the
+    transposed adjugate through the SVD (which stays differentiable there), the others
+    ``linalg.solve(A^T, ...)``."""
 
     _saved_names = ("A", "LU", "pivots", "result")
 
     def backward(self, grad):
         A, LU, pivots, det = self.saved_tensors
-        scale = _as_matrix_scale(grad * det)
-        singular = det._array == 0
-        if not _State.enabled and np.any(singular):
+        if A._array.size == 0:
+            return (None,)
+        if A.shape[-1] == 1:
+            return (grad.unsqueeze(-1).unsqueeze(-1).expand(A.shape),)
+        if not _State.enabled:
             return (_wrap(_det_gradient_by_lu(A, LU._array, pivots._array, (grad * det)._array)),)
+        from .diagonals import diag_embed
+        d = diag_embed((grad * det).unsqueeze(-1).expand_as(pivots)).mT
+        eps = np.finfo(A._array.dtype).eps
+        singular = np.abs(det._array) < A._array.dtype.type(100 * eps)
+        if np.all(singular):
+            return (_adjugate_by_svd(A, grad),)
         if not np.any(singular):
-            if not _State.enabled:   # (PyTorch's solve gives it laid out by columns)
-                return (_wrap(lapack_layout((scale * inv(A).mT)._array)),)
-            return (scale * inv(A).mT,)
-        # A matrix whose LU factorization has an exact 0 on the diagonal: PyTorch's backward
-        # gives 0 for it (det(A) times a finite matrix), although the true gradient, the
-        # transposed adjugate, need not be 0. minigrad gives what PyTorch gives; the other
-        # matrices of a batch get their usual gradient.
-        from .pointwise import where
-        mask = _wrap(np.broadcast_to(singular[..., None, None], A._array.shape))
-        ones = _wrap(np.ones(A._array.shape, dtype=A._array.dtype))
-        inverse = inv_ex(A).inverse
-        return (where(mask, scale * ones, scale * inverse.mT),)
+            return (solve(A.mT, d),)
+        # a batch with both kinds: each formula on its own matrices, put together in place
+        # (by indexing, as PyTorch's C++ does: a single matrix loses its batch dim in a view)
+        from .._creation import empty_like
+        mask, others = _wrap(singular), _wrap(~singular)
+        out = empty_like(A)
+        out[mask] = _adjugate_by_svd(A[mask], grad[mask])
+        out[others] = solve(A[others].mT, d[others])
+        return (out,)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = det(A) * trace(A^-1 A_t)"""
+        """result_t = det(A) * trace(A^-1 A_t), A^-1 from the LU factors with an exact 0 pivot
+        replaced by eps, as PyTorch does (so a singular A gives 0, not an error)."""
         (A,), (A_t,) = inputs, tangents
-        return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
+        array = A._array
+        lu, pivots, info = lu_factor(_as_lapack_sees_it(array))
+        if not np.any(info):
+            return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
+        n = array.shape[-1]
+        eye = np.eye(n, dtype=array.dtype)
+        shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(array.dtype).eps, 0)
+        factors = lu + shift.astype(array.dtype)[..., None] * eye
+        inverse = lu_solve_like_pytorch(factors, pivots, np.broadcast_to(eye, array.shape),
+                                        transposed=array.flags.c_contiguous)
+        return out * _wrap(inverse).matmul(A_t).diagonal(0, -2, -1).sum(-1)
+
+
+def _adjugate_by_svd(A, grad):
+    """grad * adjugate(A)^T from A = U S Vh: det(U) det(Vh) U diag(the product of the other
+    singular values) Vh, which needs no inverse (PyTorch's formula near singular matrices)."""
+    from .spectral import svd
+    from .scan import _product_of_the_others
+    U, S, Vh = svd(A)
+    alpha = det(U) * det(Vh) * grad
+    D = alpha.unsqueeze(-1) * _product_of_the_others(S, S.ndim - 1)
+    return (U * D.unsqueeze(-2)).matmul(Vh)
 
 
 def _det_gradient_by_lu(A, lu, pivots, scales):
-    """det's gradient as PyTorch computes it without create_graph: a solve with the LU factors
-    LAPACK made (of A^T for a row-major A, else of A, solved transposed), where a diagonal
-    element that is exactly 0 is replaced by the dtype's eps, of A^T X = diag(grad * det).
-    For a singular matrix (det 0) that gives zeros, with the signs of zero of PyTorch's solve;
-    the other matrices of a batch get their usual gradient (``scales``: grad * det per matrix)."""
+    """det's gradient as PyTorch computes it without create_graph: X with A^T X =
+    diag(grad * det) (``scales``), solved with the LU factors of the forward pass (of A^T for
+    a row-major A, else of A, solved transposed), where a diagonal element that is exactly 0
+    is replaced by the dtype's eps: a matrix with a 0 pivot gets zeros, with the signs of zero
+    of PyTorch's solve."""
     array = A._array
     n = array.shape[-1]
-    eps = np.finfo(array.dtype).eps
-    flat_lu, flat_pivots = lu.reshape((-1, n, n)), pivots.reshape((-1, n))
-    flat_scales, flat_a = np.asarray(scales).reshape(-1), array.reshape((-1, n, n))
-    out = np.empty_like(flat_a)
-    for i in range(flat_a.shape[0]):
-        rhs = np.zeros((n, n), dtype=array.dtype)
-        np.fill_diagonal(rhs, flat_scales[i])
-        if flat_scales[i] != 0:                      # (invertible: its usual gradient)
-            out[i] = flat_scales[i] * np.linalg.inv(flat_a[i]).T
-            continue
-        factors = flat_lu[i].copy()
-        diagonal = np.diagonal(factors).copy()
-        diagonal[diagonal == 0] = eps
-        np.fill_diagonal(factors, diagonal)
-        if array.flags.c_contiguous:
-            out[i] = _solve_by_rows(factors, flat_pivots[i], rhs)
-        else:
-            with np.errstate(all="ignore"):
-                out[i] = _lu_solve_transposed(factors, flat_pivots[i], rhs)
-    return lapack_layout(out.reshape(array.shape))
-
-
-def _solve_by_rows(lu, pivots, b):
-    """x with P L U x = b, each unknown found as its right-hand side minus the sum of the known
-    terms (added from the left), then divided by U's diagonal: the order of PyTorch's CPU
-    solve, which decides the signs of the zeros in det's gradient at a singular matrix."""
-    n = lu.shape[-1]
-    x = np.array(b, copy=True)
-    for k in range(n):
-        p = pivots[k] - 1
-        x[[k, p]] = x[[p, k]]
-    with np.errstate(all="ignore"):
-        for i in range(1, n):                        # L y = P b (1s on L's diagonal)
-            total = lu[i, 0] * x[0]
-            for k in range(1, i):
-                total = total + lu[i, k] * x[k]
-            x[i] = x[i] - total
-        for i in reversed(range(n)):                 # U x = y
-            if i < n - 1:
-                total = lu[i, i + 1] * x[i + 1]
-                for k in range(i + 2, n):
-                    total = total + lu[i, k] * x[k]
-                x[i] = x[i] - total
-            x[i] = x[i] / lu[i, i]
-    return x
+    eye = np.eye(n, dtype=array.dtype)
+    shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(array.dtype).eps, 0)
+    # (PyTorch adds a diagonal matrix of eps and +0.0 to the factors: every -0.0 in them
+    # becomes +0.0, which decides the signs of the zeros the solve gives)
+    factors = lu + shift.astype(array.dtype)[..., None] * eye
+    rhs = np.where(eye == 1, np.asarray(scales, dtype=array.dtype)[..., None, None], eye * 0)
+    by_rows = array.flags.c_contiguous
+    return lapack_layout(lu_solve_like_pytorch(factors, pivots, rhs, transposed=not by_rows))
 
 
 def det(A):

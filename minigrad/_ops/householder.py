@@ -270,7 +270,7 @@ def ormqr(input, input2, input3, left=True, transpose=False):
     node = out._grad_fn
     if isinstance(node, OrmqrBackward0):
         node.save_for_backward(input, input2, input3, SavedOutput(out))
-    return out
+    return kernel_writes("ormqr", out, input, input2, input3)
 
 
 show_settings(OrmqrBackward0, left="left", transpose="transpose")

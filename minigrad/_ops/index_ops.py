@@ -174,8 +174,11 @@ class IndexCopyBackward0(Node):
         grad_source = None
         if self.should_compute_output(1):
             grad_source = index_select(grad, self.dim, index)
-            if source.ndim == 0:
-                grad_source = grad_source.reshape(())
+            # (PyTorch's formula expands it to source's shape: a view, which the engine then
+            # does not add a second gradient into in place; a 0-d source's is summed to its
+            # shape by the engine)
+            if source.ndim:
+                grad_source = grad_source.expand_as(source)
         return grad_self, grad_source
 
 

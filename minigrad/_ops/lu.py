@@ -43,7 +43,7 @@ def _permutation(pivots, m, dtype):
     """P (m x m) from LAPACK's pivots, so that A = P L U: the swaps, applied in order to the
     rows of the identity, give P^T."""
     batch = pivots.shape[:-1]
-    flat = pivots.reshape((-1, pivots.shape[-1]))
+    flat = pivots.reshape((int(np.prod(batch)), pivots.shape[-1]))
     matrices = np.empty((flat.shape[0], m, m), dtype=dtype)
     for i, swaps in enumerate(flat):
         order = np.arange(m)

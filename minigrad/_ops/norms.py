@@ -20,6 +20,7 @@ from .decompositions import check_matrices, show_settings, refuse_half
 from .spectral import svdvals
 from .._dtype import from_numpy_dtype, result_type
 from .pointwise import _broadcast_error
+from ..autograd.kernel_writes import kernel_writes
 
 _INF = float("inf")
 
@@ -118,6 +119,10 @@ def cond(A, p=None):
     gives a large finite number where rounding left its smallest S above 0, as in PyTorch);
     any other p needs a square matrix and gives inf for a singular one. NumPy defines no
     condition number for matrices without elements: PyTorch gives 0 (new zeros, no history)."""
+    return kernel_writes("cond", _condition_number(A, p), A, p=p)
+
+
+def _condition_number(A, p):
     if isinstance(p, str):
         check_matrices(f"linalg.cond(ord={p})", A)
     elif A.ndim < 2:

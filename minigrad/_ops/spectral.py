@@ -64,10 +64,16 @@ class LinalgSvdBackward0(Node):
         S_row, S_column = S.unsqueeze(-2), S.unsqueeze(-1)
         inner = (J + J.mT) * S_row + grad_S.diag_embed() + S_column * (K + K.mT)
         grad_A = U.matmul(inner).matmul(Vh)
-        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A
-        grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
-        grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
-        grad_A = grad_A + (grad_U_out / S_row).matmul(Vh) + U.matmul(grad_Vh_out / S_column)
+        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A, where
+        # PyTorch leaves them out (dividing their rounding residue by a zero singular value
+        # would give inf or noise at a singular A)
+        m, n = U.shape[-2], Vh.shape[-1]
+        if m > k:
+            grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
+            grad_A = grad_A + (grad_U_out / S_row).matmul(Vh)
+        if n > k:
+            grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
+            grad_A = grad_A + U.matmul(grad_Vh_out / S_column)
         return (grad_A,)
 
 
@@ -137,7 +143,8 @@ def svd(A, full_matrices=True, *, driver=None):
 
     Gradient: see LinalgSvdBackward0 (finite only while the singular values are distinct).
     """
-    return linalg_svd(*_svd_node(A, full_matrices, driver))
+    return kernel_writes("svd", linalg_svd(*_svd_node(A, full_matrices, driver)), A,
+                         full_matrices=full_matrices)
 
 
 def svdvals(A, *, driver=None):
@@ -154,10 +161,12 @@ def svd_function(input, some=True, compute_uv=True):
         m, n = input.shape[-2], input.shape[-1]
         batch = tuple(input.shape[:-2])
         dtype = input._array.dtype
-        return svd_result(plain_output(np.zeros(batch + (m, m), dtype=dtype), input), S,
-                          plain_output(np.zeros(batch + (n, n), dtype=dtype), input))
+        return kernel_writes("svd_without_uv", svd_result(
+            plain_output(np.zeros(batch + (m, m), dtype=dtype), input), S,
+            plain_output(np.zeros(batch + (n, n), dtype=dtype), input)), input)
     U, S, Vh = _svd_node(input, not some)
-    return svd_result(U, S, Vh.transpose(-2, -1))
+    return kernel_writes("svd", svd_result(U, S, Vh.transpose(-2, -1)), input,
+                         full_matrices=not some)
 
 
 # --- eigh --------------------------------------------------------------------------------------

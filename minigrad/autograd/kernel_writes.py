@@ -30,6 +30,8 @@ output and the inputs where it depends on them. Measured against PyTorch 2.13 by
 tests/test_inference_kernel_versions_vs_torch.py. ``kernel_writes`` applies it; it costs
 one test of a global list when no inference tensor was ever made.
 """
+import math
+
 from .grad_mode import _State, _inference_tensors_exist
 
 
@@ -167,9 +169,37 @@ def _qr(out, A, mode):
 
 
 def _matrix_exp(out, A):
-    """``matrix_exp``: of 1x1 matrices, ``exp`` (straight into the result); else a Taylor
-    polynomial summed with in-place steps (2)."""
-    return 0 if A._array.shape[-1] == 1 else 2
+    """``matrix_exp``: of no matrices, an empty copy (1); of 1x1 matrices, ``exp`` (straight
+    into the result); of one matrix, a Taylor polynomial summed with in-place steps (2); of a
+    batch of several, each polynomial written into the result by index (none counted)."""
+    shape = A._array.shape
+    if shape[-1] == 1:
+        return 0
+    return 1 if A._array.size == 0 else 0 if math.prod(shape[:-2]) > 1 else 2
+
+
+def _cond(out, A, p):
+    """``linalg.cond``: zeros for matrices without elements (1); ||A|| ||A^-1|| in a norm other
+    than 2 and 'nuc' ends with an in-place step on the product (1); the singular values' ratio
+    and 'nuc' are computed straight into the result."""
+    return 1 if A._array.size == 0 or p in ("fro", 1, -1, float("inf"), -float("inf")) else 0
+
+
+def _svd(out, A, full_matrices):
+    """``linalg.svd`` of a matrix without elements: with ``full_matrices``, U (or Vh) is an
+    identity of the dims that have elements (zeros, then the diagonal filled: 2)."""
+    if A._array.size or not full_matrices:
+        return (0, 0, 0)
+    rows, columns = A._array.shape[-2:]
+    return (2 if rows and math.prod(A._array.shape[:-2]) else 0, 0,
+            2 if columns and math.prod(A._array.shape[:-2]) else 0)
+
+
+def _lu(out, A):
+    """``linalg.lu``: P, L, U written into prepared memory; the packed factors are copied into
+    U (a wide or square A: once more) or into L (a tall A)."""
+    rows, columns = A._array.shape[-2:]
+    return (1, 2, 1) if rows > columns else (1, 1, 2)
 
 
 def _addmm(out, input, first, second, beta):
@@ -235,10 +265,15 @@ KERNEL_WRITES = {
     # linear algebra: LAPACK writes its results into memory prepared in place (an identity made
     # with zero_ and fill_ for inv, a copy of A for the factorizations, infos zeroed)
     "inv_ex": (3, 1), "det": 1, "slogdet": (1, 1), "solve_ex": (1, 1), "cholesky_ex": (1, 0),
-    "cholesky_function": 3, "lu_factor_ex": (1, 0, 0), "lu": (1, 1, 2), "qr": _qr, "eigh": (0, 1),
+    "cholesky_function": 3, "lu_factor_ex": (1, 0, 0), "lu": _lu, "qr": _qr, "eigh": (0, 1),
     "matrix_exp": _matrix_exp, "matrix_rank": 1, "lstsq": 1, "solve_triangular": 3,
     "triangular_solve": (1, 1), "cholesky_solve": 2, "cholesky_inverse": 1, "ldl_factor_ex": (1, 0, 0),
-    "householder_product": 1, "geqrf": (1, 1),
+    "householder_product": 1, "geqrf": (1, 1), "cond": _cond, "ormqr": 3,
+    "svd": _svd, "svd_without_uv": (1, 0, 1),
+    # cdist: zeros for rows without columns (1); from a matrix product, clamp_min_ and sqrt_ of
+    # the result (2), unless a batch was expanded first (a copy: no longer inference tensors)
+    "cdist_zeros": _unless_empty,
+    "cdist_by_matrix_product": lambda out, x1, x2: 2 if x1._array.shape[:-2] == x2._array.shape[:-2] else 0,     # (torch.svd(compute_uv=False): U and V are zeros, zero_)
 }
 
 

@@ -433,14 +433,14 @@ def _normalize(dim, rank):
 
 # --- pointwise ---------------------------------------------------------------------------------
 
-def pointwise(op, level, args, kwargs):
+def pointwise(op, level, args, kwargs, batch_in_front=False):
     """One batched tensor first and nothing else batched: the operation on its value, batch
-    dim kept where it is. Otherwise each batched tensor gets its batch dim in front and
-    size-1 dims after it, up to the largest sample's number of dims, so that broadcasting
-    lines the samples up."""
+    dim kept where it is (unless ``batch_in_front``). Otherwise each batched tensor gets its
+    batch dim in front and size-1 dims after it, up to the largest sample's number of dims, so
+    that broadcasting lines the samples up."""
     first = args[0] if args else None
     others = (args[1:], kwargs)
-    if isinstance(first, BatchedTensor) and first._level == level and \
+    if not batch_in_front and isinstance(first, BatchedTensor) and first._level == level and \
             innermost_level(others) < level and not _has_tensor(others):
         return wrap(op(first._value, *args[1:], **kwargs), level, first._bdim)
     rank = max(_logical_dim(value) for value in _leaves((args, kwargs)))
@@ -563,7 +563,7 @@ def _mT(op, level, args, kwargs):
     value, batched = unwrap(args[0], level)
     if not batched or args[0].dim() < 2:
         return NotImplemented
-    return wrap(value.transpose(-2, -1), level)
+    return wrap(value.transpose(value.dim() - 2, value.dim() - 1), level)     # (dims as PyTorch saves them)
 
 
 def _dims_list(args):
@@ -1298,8 +1298,28 @@ _POINTWISE = """
 _REDUCTIONS = "sum mean amax amin var std logsumexp nansum".split()
 _ALONG_DIM = "softmax log_softmax F.softmax F.log_softmax cumsum cumprod".split()
 
+# PyTorch gives these a number as a tensor (a "wrapped number"): its rule for two tensors
+# moves the batch dim in front (a permute) even when the other operand is a number
+_BINARY = """add sub mul div multiply subtract divide true_divide floor_divide rpow
+    __add__ __radd__ __sub__ __mul__ __rmul__ __truediv__ __floordiv__ __rpow__""".split()
+
+
+def _binary(op, level, args, kwargs):
+    return pointwise(op, level, args, kwargs, batch_in_front=True)
+
+
+def _rdiv(op, level, args, kwargs):
+    """number / t: PyTorch's reciprocal (batch dim kept), then a multiplication (batch dim in
+    front)."""
+    batched, number = args
+    return batched.reciprocal() * number
+
+
 RULES = {}
 RULES.update({name: pointwise for name in _POINTWISE})
+RULES.update({name: _binary for name in _BINARY})
+RULES.update({name: pointwise for name in ("lerp", "xlogy")})
+RULES["__rtruediv__"] = _rdiv
 RULES["where"] = lambda op, level, args, kwargs: (
     pointwise(op, level, args, kwargs) if len(args) + len(kwargs) == 3 else NotImplemented)
 RULES.update({name: _reduction for name in _REDUCTIONS})

@@ -29,6 +29,7 @@ from .._ops.pointwise import _broadcast_error, add_number, abs, sgn
 from .._ops.reduction import LinalgVectorNormBackward0
 from .._python_arg_parser import checked, TENSOR
 from ..autograd.grad_mode import no_grad
+from ..autograd.kernel_writes import kernel_writes
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, dims_shown_as_given
 from ._argument_checks import NUMBER, REQUIRED, parse_as
 
@@ -310,7 +311,8 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         # PyTorch's shortcut before its kernels (so whatever the dtypes): an empty result, or
         # zeros when the rows have no columns
         values = np.zeros(tuple(batch) + (rows1, rows2), x1._array.dtype)
-        return save_result(result(values, CdistBackward0, (x1, x2), p=p), x1, x2)
+        out = save_result(result(values, CdistBackward0, (x1, x2), p=p), x1, x2)
+        return kernel_writes("cdist_zeros", out, x1, x2)
     different = x1._array.dtype != x2._array.dtype
     if p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
             compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25))):
@@ -318,7 +320,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                                f"{cpp_type_name(x1.dtype)} != {cpp_type_name(x2.dtype)}")
         if not different:
-            return _cdist_by_matrix_product(x1, x2)
+            return kernel_writes("cdist_by_matrix_product", _cdist_by_matrix_product(x1, x2), x1, x2)
     if different:
         raise RuntimeError(f"expected scalar type {x1.dtype.tensor_type_name[:-6]} but found "
                            f"{x2.dtype.tensor_type_name[:-6]}")
