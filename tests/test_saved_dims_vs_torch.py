@@ -175,6 +175,9 @@ def test_saved_dims_show_what_torchs_node_shows(name):
     ours = _node(PROGRAMS[name](minigrad, minigrad.tensor(data, requires_grad=True)))
     assert ours.name() == theirs.name()
     assert saved_names(ours) == saved_names(theirs)
+    # a setting another node of minigrad's same class keeps is no attribute of this one
+    for attribute in ("_saved_dims", "_saved_dim", "_saved_keepdim", "_saved_sizes"):
+        assert hasattr(ours, attribute) == hasattr(theirs, attribute), attribute
     for attribute in saved_names(theirs):
         a, b = plain(getattr(ours, attribute)), plain(getattr(theirs, attribute))
         if isinstance(b, tuple) and b and b[0] == "tensor":

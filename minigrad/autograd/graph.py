@@ -288,10 +288,14 @@ class Node:
                 return _wrapped_number(value)
             return value.unpack(self) if type(value) in _UNPACK_ON_ACCESS else value
         settings = self.__dict__
-        kept_as = _SETTINGS_KEPT_AS.get(type(self).__name__, {}).get(key)
-        if kept_as is not None:
-            return kept_as(settings) if callable(kept_as) else settings[kept_as]
-        if key in settings:
+        shown = _SETTINGS_KEPT_AS.get(type(self).__name__)
+        if shown is not None:
+            # (the node shows these settings only, as dir() lists: the node's class may keep
+            # other settings of its other kinds, e.g. the dims of a sum over several dims)
+            kept_as = shown.get(key)
+            if kept_as is not None:
+                return kept_as(settings) if callable(kept_as) else settings[kept_as]
+        elif key in settings:
             return settings[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
