@@ -292,7 +292,10 @@ def bump_version(tensor):
         check_inplace_allowed(tensor)
         if tensor._counts_versions and _State.inference:
             return                        # (its counter counts changes outside inference mode only)
-    tensor._version_counter[0] += 1
+    counter = tensor._versions            # (once made, read without the property's call: an
+    if counter is _NEVER_CHANGED:         # optimiser bumps every parameter and .grad each step)
+        counter = tensor._version_counter
+    counter[0] += 1
 
 
 def _writeable(tensor):
