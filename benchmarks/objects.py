@@ -12,6 +12,8 @@ more than a timing on a busy machine. This prints:
   ``gc.get_count``), and per product of W4's wide graph with its share of the sums;
 * the most tracked objects W4's backward pass holds at once beyond the graph and
   the leaves' new ``.grad`` tensors (gradients waiting for their node), per product;
+* W3's chains of 10,000 and 100,000 ops, with the collector's passes of each generation in
+  each phase (forward, backward, freeing the graph);
 * W4 run as the benchmark runs it (minigrad and PyTorch in turns), with the full
   passes (generation 2, counted with ``gc.callbacks``) in each phase of each run.
 
@@ -116,6 +118,44 @@ def full_passes_per_phase(modules, n_products, runs):
     return found
 
 
+def chain_passes_per_phase(module, n_ops, runs=2):
+    """W3's chain of ``n_ops`` run as the benchmark runs it: the collector's passes of each
+    generation in each phase, ``{phase: [passes of generation 0, 1, 2]}`` (the worst run).
+
+    Each node the chain keeps survives the younger generations, and Python 3.11 starts a full
+    pass once ten generation-1 passes have run and the survivors waiting for it exceed a
+    quarter of the objects the last full pass kept: about one full pass per 53,000 nodes
+    with PyTorch imported (its ~214,000 objects), so one in a 100,000-op forward pass.
+    Backward frees more tracked objects than it makes: no pass starts there."""
+    x = module.tensor([1.0], requires_grad=True)
+    b = module.tensor([0.001], requires_grad=True)
+    passes = []
+
+    def count(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    worst = {}
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        for _ in range(runs):
+            phases = {}
+            passes.clear()
+            y = build_chain(x, b, n_ops)
+            phases["forward"], passes[:] = [passes.count(g) for g in range(3)], []
+            y.backward()
+            phases["backward"], passes[:] = [passes.count(g) for g in range(3)], []
+            del y
+            clear_grads("minigrad", (x, b))
+            phases["free"] = [passes.count(g) for g in range(3)]
+            for phase, counts in phases.items():
+                worst[phase] = max(worst.get(phase, counts), counts, key=lambda c: c[2])
+    finally:
+        gc.callbacks.remove(count)
+    return worst
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -131,6 +171,9 @@ def main():
     build_chain(x, b, 100).backward()                # warm-up
     per_op = allocated_per_unit(lambda: build_chain(x, b, 10_000), 10_000)
     print(f"W3: {per_op:.2f} tracked objects allocated per operation of the chain")
+    for n_ops in (10_000, 100_000):
+        print(f"W3: collector passes [generation 0, 1, 2] in each phase of a {n_ops:,}-op chain: "
+              f"{chain_passes_per_phase(minigrad, n_ops)}")
     left, right = leaves(minigrad, 10_000)
     per_product = allocated_per_unit(lambda: build_wide(left, right), 10_000)
     print(f"W4: {per_product:.2f} tracked objects allocated per product (with its share of the sums)")

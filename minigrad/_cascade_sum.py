@@ -121,15 +121,18 @@ def column_sums(block):
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
 
 
-def pytorch_sum(array, dims, keepdim):
+def pytorch_sum(array, dims, keepdim, quiet=False):
     """The float32/float64 sum of ``array`` over ``dims`` (sorted) in PyTorch's order, or None
     where minigrad does not follow PyTorch's order (then numpy's sum may differ in the last bit).
 
     Followed: every dim of a C- or Fortran-ordered array (read in memory order), and any run
     of neighbouring dims of a C-ordered one: the last ones (each row summed on its own,
-    :func:`row_sums`) or with dims after them (down the columns, :func:`column_sums`)."""
+    :func:`row_sums`) or with dims after them (down the columns, :func:`column_sums`).
+    ``quiet``: numpy's warnings are already off (the backward pass), so no errstate is entered."""
     if array.dtype not in (np.float32, np.float64) or array.size == 0:
         return None
+    if quiet:
+        return _ordered_sum(array, dims, keepdim)
     with np.errstate(over="ignore", invalid="ignore"):     # inf + -inf = nan, silently, as PyTorch
         return _ordered_sum(array, dims, keepdim)
 

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from .._type_names import type_name
-from .._tensor import Tensor, _wrap
+from .._tensor import _NEVER_CHANGED, Tensor, _wrap
 from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad, refuse_dtype
@@ -125,6 +125,13 @@ def _dense_bounds(array):
     return start, end
 
 
+def _same_counter(tensor, other):
+    """Do the two tensors share a version counter (one memory, seen by views or detach())?
+    Read without making a counter: a tensor never changed nor viewed shares none yet."""
+    versions = tensor._versions
+    return other._versions is versions and versions is not _NEVER_CHANGED
+
+
 def refuse_partial_overlap(tensor, other):
     """``tensor.op_(other)`` where ``other`` may be a view of tensor's memory: PyTorch's
     in-place binary operations refuse a partial overlap first, before shapes and dtypes."""
@@ -136,8 +143,11 @@ def refuse_partial_overlap(tensor, other):
 def _shares_memory_unversioned(tensor, other):
     """Memory shared without a shared version counter (the pieces of unsafe_split and
     unsafe_chunk): PyTorch's overlap check looks at the memory, so it applies to them too."""
-    return other._version_counter is not tensor._version_counter and np.may_share_memory(
-        tensor._array, other._array)
+    a, b = tensor._array, other._array
+    if a.base is None and b.base is None and a is not b:
+        return False        # each holds memory of its own (an update p -= lr * p.grad): no call
+    versions = tensor._versions     # (read without making a counter: see Tensor._version_counter)
+    return (other._versions is not versions or versions is _NEVER_CHANGED) and np.may_share_memory(a, b)
 
 
 def _check_partial_overlap(tensor, other, full_ok=True):
@@ -283,7 +293,10 @@ def bump_version(tensor):
         check_inplace_allowed(tensor)
         if tensor._counts_versions and _State.inference:
             return                        # (its counter counts changes outside inference mode only)
-    tensor._version_counter[0] += 1
+    counter = tensor._versions            # (once made, read without the property's call: an
+    if counter is _NEVER_CHANGED:         # optimiser bumps every parameter and .grad each step)
+        counter = tensor._version_counter
+    counter[0] += 1
 
 
 def _writeable(tensor):
@@ -534,8 +547,8 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))
     check_history_kept(other)
-    if type(other) is Tensor and (other._version_counter is tensor._version_counter
-                                  or _shares_memory_unversioned(tensor, other)):
+    # (the same counter, read without making one for a tensor never changed: _same_counter)
+    if type(other) is Tensor and (_same_counter(tensor, other) or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
         if _reads_its_own_writes(tensor, other):
             return reading_its_own_writes(
@@ -556,7 +569,7 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             return reading_its_own_writes(tensor, other, lambda a, b: ufunc(a, b * alpha if alpha != 1 else b),
                                           with_alpha)
         return reading_its_own_writes(tensor, (), lambda a: ufunc(a, scaled), lambda a: with_alpha(a, other))
-    if needs_grad((tensor, other)):
+    if _State.enabled and needs_grad((tensor, other)):      # (no call under no_grad: an optimiser)
         if alpha != 1:
             return apply_inplace(tensor, lambda a, b: op(a, b, alpha=alpha), other)
         return apply_inplace(tensor, op, other)

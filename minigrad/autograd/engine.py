@@ -35,6 +35,7 @@ from .graph import (FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view
                     accumulate_into_leaf, grad_accumulator, leaf_edge)
 from .anomaly_mode import _Anomaly, run_node_checked
 from .._ops.reduction import _sum_array
+from .._cascade_sum import pytorch_sum
 from .._ops.shape import _make_view
 from ._graph_task import GraphTask, running_tasks
 
@@ -408,7 +409,7 @@ def _fit_to_node(grad, node, output_nr, producer):
     """Make ``grad`` match the shape and dtype of the tensor the edge leads to."""
     shape, dtype = _gradient_shape_and_dtype(node, output_nr)
     if grad._array.shape != shape:
-        fitted = sum_to_shape(grad, shape)
+        fitted = sum_to_shape(grad, shape, in_pass=True)
         if fitted is None:
             index = next(i for i, edge in enumerate(producer.next_functions)
                          if (edge[0] is node or getattr(edge[0], "variable", None) is node)
@@ -422,19 +423,21 @@ def _fit_to_node(grad, node, output_nr, producer):
     return grad
 
 
-def sum_to_shape(grad, shape):
+def sum_to_shape(grad, shape, in_pass=False):
     """Undo broadcasting: sum ``grad`` over the dimensions that were broadcast to reach its shape.
 
     This is the one place where that happens for every operation (PyTorch does
     the same in its engine), so no backward formula has to think about it.
+    ``in_pass``: called by the backward pass, which runs with numpy's warnings off.
     """
-    lead = grad.ndim - len(shape)
+    sizes = grad._array.shape       # (the array's: no Size made, no property called)
+    lead = len(sizes) - len(shape)
     if lead < 0:
         return None
     dims = tuple(range(lead)) + tuple(
-        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+        lead + i for i, n in enumerate(shape) if n == 1 and sizes[lead + i] != 1)
     for i, n in enumerate(shape):
-        if n != 1 and grad.shape[lead + i] != n:
+        if n != 1 and sizes[lead + i] != n:
             return None
     if not _State.enabled and not _DualLevel.open:
         # the usual case: nothing is recorded, so let numpy sum (keeping the summed dims, as
@@ -442,8 +445,8 @@ def sum_to_shape(grad, shape):
         # except for a 0-d tensor, whose gradient PyTorch sums in one step (a new tensor)
         array = grad._array
         if shape == ():
-            return _tensor._wrap(np.asarray(_sum_array(array, tuple(range(array.ndim)), False, array.dtype)))
-        summed = _tensor._wrap(np.asarray(_sum_array(array, dims, True, array.dtype)))
+            return _tensor._wrap(np.asarray(_ordered_sum(array, tuple(range(array.ndim)), False, in_pass)))
+        summed = _tensor._wrap(np.asarray(_ordered_sum(array, dims, True, in_pass)))
         if not lead:
             return summed
         if 1 not in shape and 0 not in shape:
@@ -459,6 +462,17 @@ def sum_to_shape(grad, shape):
     if lead:
         grad = grad.reshape(shape)
     return grad
+
+
+def _ordered_sum(array, dims, keepdim, in_pass):
+    """The sum in PyTorch's order of additions (_sum_array). In the pass, numpy's warnings are
+    already off (autograd.backward), so the sum enters no errstate of its own: a bias's
+    gradient is summed at every training step, and an errstate costs more than the sum."""
+    if in_pass:
+        ordered = pytorch_sum(array, dims, keepdim, quiet=True)
+        if ordered is not None:
+            return ordered
+    return _sum_array(array, dims, keepdim, array.dtype)
 
 
 # --- hooks -----------------------------------------------------------------------------------

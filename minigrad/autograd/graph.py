@@ -619,8 +619,8 @@ class SavedOutput:
         # an in-place operation on a view (``v.exp_()``) saves the view: PyTorch's error names
         # the view's node from right after the change, while that node lives (a weak reference)
         self.view_grad_fn = None
-        self.version_counter = output._version_counter
-        self.version = output._version_counter[0]
+        self.version_counter = counter = output._version_counter
+        self.version = counter[0]
         self.output_nr = output._output_nr
         # forward mode: a backward run on dual tensors (forward-over-reverse) needs the tangent too
         self.tangent = output.__dict__.get("_fw_tangent")
