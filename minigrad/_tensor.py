@@ -558,6 +558,9 @@ class Tensor:
         """The shape as ``minigrad.Size``, or the length of one dimension."""
         if dim is None:
             return Size(self._array.shape)
+        if not self._array.ndim:
+            # (a 0-d tensor has no size to give, whatever the dim, even 0 or -1)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._array.shape[_normalize_dim(dim, self._array.ndim)]
 
     @property
