@@ -1101,6 +1101,12 @@ def _install_methods():
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
         setattr(Tensor, name, method)
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
+    # add's and sub's other ways of taking alpha: x.sub(alpha, other), x.subtract(number, alpha)
+    from ._ops import alpha_forms
+    Tensor.add, Tensor.sub, Tensor.subtract = (alpha_forms.add_method, alpha_forms.sub_method,
+                                               alpha_forms.subtract)
+    Tensor.add_, Tensor.sub_ = alpha_forms.add_inplace_method, alpha_forms.sub_inplace_method
+    Tensor.subtract_ = alpha_forms.subtract_
     _install_more_pointwise_methods()
     _install_structure_methods()
 
