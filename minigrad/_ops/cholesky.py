@@ -155,6 +155,11 @@ def cholesky_function(input, upper=False):
     """``torch.cholesky`` (deprecated in PyTorch): ``linalg.cholesky(input)``, or its transpose
     with ``upper=True``, recorded as CholeskyBackward0. Warns once, as PyTorch does."""
     warn_once("cholesky", _CHOLESKY_DEPRECATED)
+    if input.numel() == 0:              # (PyTorch returns an empty tensor before any check)
+        out = result(input._array.copy(), CholeskyBackward0, (input,), upper=upper)
+        if isinstance(out._grad_fn, CholeskyBackward0):
+            out._grad_fn.save_for_backward(SavedOutput(out))
+        return kernel_writes("cholesky_function", out, input)
     # (its own name in messages; no dtype check before the kernel, which an empty batch
     # never reaches)
     check_matrices("cholesky", input, floating=False)

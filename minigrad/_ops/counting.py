@@ -437,7 +437,7 @@ def _edges(low, high, bins, dtype):
 
 
 @history_first
-def histogram(input, bins, *, range=None, weight=None, density=False):
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """A histogram of ``input``: ``bins`` equal-width bins over ``range`` (the smallest to the
     largest element by default), or the bins between the given edges (a 1-d tensor ``bins``).
     ``weight``: each element counts with its weight; ``density``: the counts divided by their sum

@@ -100,6 +100,8 @@ class TraceBackward0(Node):
 @history_first
 def trace(input):
     """Sum of the main diagonal of a matrix (integers add up as int64, as in sum)."""
+    if input._array.dtype.kind == "b":        # (the kernel refuses bools before the dims)
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     array = input._array
