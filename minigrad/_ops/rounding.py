@@ -284,13 +284,18 @@ def _write_up_to_a_zero_divisor(self, other, elementwise):
     dividend = self._array
     divisor = other._array if isinstance(other, Tensor) else np.asarray(other)
     try:
-        if np.broadcast_shapes(dividend.shape, divisor.shape) != dividend.shape:
-            return                    # (the operation's own error follows)
+        shape = np.broadcast_shapes(dividend.shape, divisor.shape)
     except ValueError:
-        return
+        return                        # (the operation's own error follows)
     check_inplace(self, others=(other,) if isinstance(other, Tensor) else ())
-    divisor = np.broadcast_to(divisor, dividend.shape)
+    if shape != dividend.shape:
+        raise RuntimeError(f"output with shape {list(dividend.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
     dtype = np.dtype(result_type(self, other))
+    if dtype != dividend.dtype:
+        # computed in another dtype, into a buffer copied back at the end: nothing is written
+        raise RuntimeError("ZeroDivisionError")
+    divisor = np.broadcast_to(divisor, dividend.shape)
     with np.errstate(all="ignore"):
         values = elementwise(dividend.astype(dtype), divisor.astype(dtype)).astype(dividend.dtype)
     slowest_first = memory_order([list(dividend.strides)] * 2 + [list(divisor.strides)],
