@@ -143,6 +143,9 @@ EDGES = {
     "trace_bool": lambda L: L.trace(T(L, (2,), "bool")),
     "cumulative_trapezoid_0d": lambda L: L.cumulative_trapezoid(T(L, ()), dim=3),
     "logit_eps_above_half": lambda L: L.logit(L.tensor([3, -1, 2]), 1),
+    "copysign_bool": lambda L: L.copysign(T(L, (2,), "bool"), -1),
+    "copysign_int_tensor": lambda L: L.copysign(L.tensor([[1, 0]]).t(), L.tensor([-1, -2])),
+    "pow_bool_negative": lambda L: L.pow(T(L, (2,), "bool"), -1),
 }
 
 
