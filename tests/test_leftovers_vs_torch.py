@@ -146,6 +146,9 @@ EDGES = {
     "copysign_bool": lambda L: L.copysign(T(L, (2,), "bool"), -1),
     "copysign_int_tensor": lambda L: L.copysign(L.tensor([[1, 0]]).t(), L.tensor([-1, -2])),
     "pow_bool_negative": lambda L: L.pow(T(L, (2,), "bool"), -1),
+    "searchsorted_number_2d": lambda L: L.searchsorted(T(L, (2, 3)), 1.5),
+    "searchsorted_0d_boundaries": lambda L: L.searchsorted(T(L, ()), T(L, ())),
+    "searchsorted_0d_boundaries_vector": lambda L: L.searchsorted(T(L, ()), T(L, (3,))),
 }
 
 

@@ -361,6 +361,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     boundaries = sorted_sequence._array
     scalar = not isinstance(input, Tensor)
     values = np.asarray(input) if scalar else input._array
+    if values.ndim == 0 and boundaries.ndim != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+                           f"dimension is 1, but we got boundaries tensor dim({boundaries.ndim}) and input "
+                           "value's dim(0) numel(1)")
+    if boundaries.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got "
+                           "0 dimension")
     if boundaries.ndim != 1 and (scalar or boundaries.shape[:-1] != values.shape[:-1]):
         shown = [] if scalar else list(values.shape)
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first "
