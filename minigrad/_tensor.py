@@ -1103,9 +1103,8 @@ def _install_methods():
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
     # add's and sub's other ways of taking alpha: x.sub(alpha, other), x.subtract(number, alpha)
     from ._ops import alpha_forms
-    Tensor.add, Tensor.sub, Tensor.subtract = (alpha_forms.add_method, alpha_forms.sub_method,
-                                               alpha_forms.subtract)
-    Tensor.add_, Tensor.sub_ = alpha_forms.add_inplace_method, alpha_forms.sub_inplace_method
+    Tensor.add, Tensor.sub, Tensor.subtract = alpha_forms.add, alpha_forms.sub, alpha_forms.subtract
+    Tensor.add_, Tensor.sub_ = alpha_forms.add_, alpha_forms.sub_
     Tensor.subtract_ = alpha_forms.subtract_
     _install_more_pointwise_methods()
     _install_structure_methods()
