@@ -230,7 +230,7 @@ half = float16
 long = int64
 int = int32
 clip = clamp
-subtract = sub
+from ._ops.alpha_forms import subtract  # noqa: E402  (subtract(x, number, alpha): SubBackward1)
 multiply = mul
 divide = div
 negative = neg

@@ -32,6 +32,8 @@ def index_put_(input, indices, values, accumulate=False):
 
 def adjoint(input):
     """The conjugate transpose of the last two dims: for real tensors, ``input.mT`` (a view)."""
+    if input.dim() == 0:                # (deprecated there: a warning, then the tensor itself)
+        return input.adjoint()
     if input.dim() < 2:
         raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. "
                            f"Got {input.dim()}-D tensor.")

@@ -559,6 +559,9 @@ class Tensor:
         """The shape as ``minigrad.Size``, or the length of one dimension."""
         if dim is None:
             return Size(self._array.shape)
+        if not self._array.ndim:
+            # (a 0-d tensor has no size to give, whatever the dim, even 0 or -1)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._array.shape[_normalize_dim(dim, self._array.ndim)]
 
     @property
@@ -1099,6 +1102,11 @@ def _install_methods():
     for name, method in math_aliases.METHODS.items():     # x.gt_(0), x.eq_(y), ...
         setattr(Tensor, name, method)
     Tensor.multiply_, Tensor.subtract_, Tensor.divide_ = Tensor.mul_, Tensor.sub_, Tensor.div_
+    # add's and sub's other ways of taking alpha: x.sub(alpha, other), x.subtract(number, alpha)
+    from ._ops import alpha_forms
+    Tensor.add, Tensor.sub, Tensor.subtract = alpha_forms.add, alpha_forms.sub, alpha_forms.subtract
+    Tensor.add_, Tensor.sub_ = alpha_forms.add_, alpha_forms.sub_
+    Tensor.subtract_ = alpha_forms.subtract_
     _install_more_pointwise_methods()
     _install_structure_methods()
 

@@ -118,8 +118,12 @@ def copysign(input, other):
     """
     a, b, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":
+        # integers and bools are made float32 first (0 with a negative sign is -0.0)
         dtype = np.dtype(np.float32)
-    out = _binary(lambda x, y: np.copysign(x, y, dtype=dtype), input, other).astype(dtype, copy=False)
+        as_float = _wrap(a.astype(dtype)), (_wrap(b.astype(dtype)) if isinstance(other, Tensor) else float(other))
+        out = _binary(np.copysign, *as_float)
+    else:
+        out = _binary(lambda x, y: np.copysign(x, y, dtype=dtype), input, other).astype(dtype, copy=False)
     if isinstance(other, Tensor):
         # (self is saved for its own gradient only, as PyTorch saves it)
         out = save_result(result(out, CopysignBackward0, (input, other)), input if needs_grad((input,)) else None)

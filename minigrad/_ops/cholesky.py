@@ -17,6 +17,7 @@ from . import result, plain_output
 from .decompositions import (check_matrices, refuse_half, raise_for_info, lapack_layout, inv,
                              linalg_cholesky_ex, show_settings, warn_once)
 from ..autograd.kernel_writes import kernel_writes
+from .._dtype import scalar_type_name
 
 
 def _phi(X):
@@ -102,7 +103,8 @@ def cholesky_ex(A, *, upper=False, check_errors=False, _name="linalg.cholesky"):
     """``torch.linalg.cholesky_ex``: the Cholesky factor and ``info`` (0, or the order of the
     first leading minor that is not positive-definite) without raising, unless ``check_errors``."""
     check_matrices(_name, A)
-    refuse_half(A, kernel="cholesky_cpu")
+    if A.numel():                           # (an empty batch never reaches the kernel)
+        refuse_half(A, kernel="cholesky_cpu")
     factors, info = _cholesky_arrays(A._array, upper)
     if check_errors:
         raise_for_info(_name, info, A.ndim > 2, _not_positive_definite)
@@ -153,10 +155,18 @@ def cholesky_function(input, upper=False):
     """``torch.cholesky`` (deprecated in PyTorch): ``linalg.cholesky(input)``, or its transpose
     with ``upper=True``, recorded as CholeskyBackward0. Warns once, as PyTorch does."""
     warn_once("cholesky", _CHOLESKY_DEPRECATED)
-    check_matrices("linalg.cholesky", input)
-    refuse_half(input, kernel="cholesky_cpu")
+    if input.numel() == 0:              # (PyTorch returns an empty tensor before any check)
+        out = result(input._array.copy(), CholeskyBackward0, (input,), upper=upper)
+        if isinstance(out._grad_fn, CholeskyBackward0):
+            out._grad_fn.save_for_backward(SavedOutput(out))
+        return kernel_writes("cholesky_function", out, input)
+    # (its own name in messages; no dtype check before the kernel, which an empty batch
+    # never reaches)
+    check_matrices("cholesky", input, floating=False)
+    if input.numel() and input._array.dtype not in (np.float32, np.float64):
+        raise NotImplementedError(f"\"cholesky_cpu\" not implemented for '{scalar_type_name(input.dtype)}'")
     factors, info = _cholesky_arrays(input._array, upper)
-    raise_for_info("linalg.cholesky", info, input.ndim > 2, _not_positive_definite)
+    raise_for_info("cholesky", info, input.ndim > 2, _not_positive_definite)
     out = result(factors, CholeskyBackward0, (input,), upper=upper)
     node = out._grad_fn
     if isinstance(node, CholeskyBackward0):

@@ -342,6 +342,8 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         from .._python_arg_parser import invalid_combination
         raise invalid_combination("isin", (elements, test_elements), {})
+    if any(isinstance(t, Tensor) and t._array.dtype.kind == "b" for t in (elements, test_elements)):
+        raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     values = elements._array if isinstance(elements, Tensor) else np.asarray(elements)
     tests = test_elements._array if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     found = np.isin(values, tests, assume_unique=assume_unique, invert=invert)

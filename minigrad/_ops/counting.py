@@ -191,6 +191,44 @@ def _cpp_number(value):
     return f"{value:g}"
 
 
+def _signed_nan(value):
+    """A double as C++'s ostream prints it, a nan with its sign (nan or -nan)."""
+    if np.isnan(value):
+        return "-nan" if np.signbit(value) else "nan"
+    return f"{value:g}"
+
+
+def _check_given_edges(array, edges, dim=0):
+    """Given bin edges must have the input's dtype, one dim and at least one element."""
+    if edges._array.dtype != array.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input "
+            f"with dtype {cpp_type_name(array.dtype)} and bins for dimension {dim} with dtype "
+            f"{cpp_type_name(edges._array.dtype)}")
+    if edges.ndim != 1:
+        raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                           f"{edges.ndim} dimensions in the bins tensor for dimension {dim}")
+    if edges.numel() == 0:
+        raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 "
+                           f"elements in the bins tensor for dimension {dim}")
+
+
+def _check_histogram_weight(array, weight):
+    """histogram's weight: of the input's dtype and as many elements (PyTorch compares the
+    shapes of both flattened, the input as a column)."""
+    if weight is None:
+        return
+    if weight._array.dtype != array.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have "
+            f"the same dtype, but got input({cpp_type_name(array.dtype)}), and "
+            f"weight({cpp_type_name(weight._array.dtype)})")
+    if weight.numel() != array.size:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same "
+                           "shape as the input tensor excluding its innermost dimension, but got input "
+                           f"with shape [{array.size}, 1] and weight with shape [{weight.numel()}]")
+
+
 def refuse_histogram_of(array, bins, range, weight):
     """A histogram (histogram, histogramdd) of integers or bools: PyTorch's kernel takes floats
     only, but an earlier step may refuse first, each with its own message: the number of bins,
@@ -230,20 +268,24 @@ def histc(input, bins=100, min=0, max=0):
     if bins <= 0:                       # (PyTorch's first check)
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     low, high = float(min), float(max)
-    if array.dtype.kind == "b":         # (PyTorch makes the edges in the input's dtype first)
-        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    shown = _signed_nan               # (a nan given shows its sign; the input's minimum's is -nan)
     if low == high and array.size:
         low, high = float(array.min()), float(array.max())
+        shown = _cpp_number
     if low == high:
         low, high = low - 1, high + 1
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{shown(low)}, {shown(high)}] is not finite")
+    if not low < high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    # then PyTorch makes the edges in the input's dtype (linspace has no bool kernel), and only
+    # its counting kernel refuses integers
+    if array.dtype.kind == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     if array.dtype.kind != "f":
         if array.dtype.kind == "u" and low < 0:
             raise RuntimeError("value cannot be converted to type uint8_t without overflow")
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_name(array)}'")
-    if not (np.isfinite(low) and np.isfinite(high)):
-        raise RuntimeError(f"torch.histc: range of [{_cpp_number(low)}, {_cpp_number(high)}] is not finite")
-    if not low < high:
-        raise RuntimeError("torch.histc: max must be larger than min")
     # the bin of x is floor((x - min) * bins / (max - min)), computed in the input's dtype;
     # max itself goes into the last bin
     dtype = array.dtype.type
@@ -320,6 +362,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     boundaries = sorted_sequence._array
     scalar = not isinstance(input, Tensor)
     values = np.asarray(input) if scalar else input._array
+    if values.ndim == 0 and boundaries.ndim != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+                           f"dimension is 1, but we got boundaries tensor dim({boundaries.ndim}) and input "
+                           "value's dim(0) numel(1)")
+    if boundaries.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got "
+                           "0 dimension")
     if boundaries.ndim != 1 and (scalar or boundaries.shape[:-1] != values.shape[:-1]):
         shown = [] if scalar else list(values.shape)
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first "
@@ -396,7 +445,7 @@ def _edges(low, high, bins, dtype):
 
 
 @history_first
-def histogram(input, bins, *, range=None, weight=None, density=False):
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """A histogram of ``input``: ``bins`` equal-width bins over ``range`` (the smallest to the
     largest element by default), or the bins between the given edges (a 1-d tensor ``bins``).
     ``weight``: each element counts with its weight; ``density``: the counts divided by their sum
@@ -405,21 +454,16 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
     No gradient (inputs that require grad get a node that refuses backward, as in PyTorch).
     """
     array = input._array
-    if array.dtype.kind != "f":
-        refuse_histogram_of(array, [bins], range, weight)
     values = array.reshape(-1)
-    weights = None
-    if weight is not None:
-        if weight._array.shape != array.shape:
-            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same "
-                               "shape as the input tensor excluding its innermost dimension, but got input "
-                               f"with shape {list(values.shape) + [1]} and weight with shape {list(weight.shape)}")
-        weights = weight._array.reshape(-1)
     if isinstance(bins, Tensor):
-        if bins.ndim != 1:
-            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
-                               f"{bins.ndim} dimensions in the bins tensor for dimension 0")
-        edges = bins._array.astype(array.dtype)
+        _check_given_edges(array, bins)
+        _check_histogram_weight(array, weight)
+        if bins.numel() < 2:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins.numel() - 1} for "
+                               "dimension 0")
+        if array.dtype.kind != "f":
+            raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_name(array)}'")
+        edges = bins._array.copy()
         near = None                                  # found by binary search
     else:
         if bins <= 0:
@@ -427,19 +471,27 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
         if range is not None:
             low, high = float(range[0]), float(range[1])
         elif values.size:
+            if array.dtype.kind != "f":    # (PyTorch's step that finds the extremes takes floats only)
+                raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(array)}'")
             low, high = float(values.min()), float(values.max())
         else:
             low, high = 0.0, 1.0
         if not (np.isfinite(low) and np.isfinite(high)):
-            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_cpp_number(low)}, "
-                               f"{_cpp_number(high)}] is not finite")
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_signed_nan(low)}, "
+                               f"{_signed_nan(high)}] is not finite")
         if low > high:
             raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max "
                                f"{high:g} for dimension 0")
         if low == high:                             # widened, as numpy does
             low, high = low - 0.5, high + 0.5
+        if array.dtype.kind == "b":         # (the edges are made in the input's dtype)
+            raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+        _check_histogram_weight(array, weight)
+        if array.dtype.kind != "f":
+            raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_name(array)}'")
         edges = _edges(low, high, bins, array.dtype)
         near = bins
+    weights = None if weight is None else weight._array.reshape(-1)
     count = len(edges) - 1
     hist = np.zeros(builtins.max(count, 0), dtype=array.dtype)
     if count > 0:

@@ -37,7 +37,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     given = (dim1, dim2)
     dim1, dim2 = _normalize_dim(dim1, ndim), _normalize_dim(dim2, ndim)
     if dim1 == dim2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        # (PyTorch's message shows the dims as they were given)
+        raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
     array = input._array if input.ndim else input._array.reshape(1)
     length = array.shape[-1]
     size = length + abs(offset)
@@ -99,6 +100,8 @@ class TraceBackward0(Node):
 @history_first
 def trace(input):
     """Sum of the main diagonal of a matrix (integers add up as int64, as in sum)."""
+    if input._array.dtype.kind == "b":        # (the kernel refuses bools before the dims)
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     array = input._array

@@ -151,7 +151,8 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
     Gradient: through the slices, products and cumsum it is made of (as PyTorch records them).
     """
-    _check_has_dims(y, dim)
+    if y.ndim == 0:                 # (PyTorch slices y first, whatever dim is)
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if isinstance(x, Tensor):
         dim = _normalize_dim(dim, y.ndim)
         if y.shape[dim] == 0:

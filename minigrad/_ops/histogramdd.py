@@ -63,6 +63,8 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     """
     bins = _check_bins(bins)
     array = input._array
+    if array.ndim == 0:                 # (PyTorch reads input.size(-1) first)
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if array.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     dims = array.shape[-1]

@@ -131,9 +131,11 @@ def geqrf(input):
     if input.ndim < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     a = input._array
+    if a.dtype not in (np.float32, np.float64):       # (LAPACK's kernels, even for an empty input)
+        raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{cpp_name(input.dtype).capitalize()}'")
     batch = a.shape[:-2]
     m, n = a.shape[-2], a.shape[-1]
-    flat = a.reshape(-1, m, n)
+    flat = a.reshape((-1, m, n) if a.size else (int(np.prod(batch)), m, n))
     out_a = np.empty_like(flat)
     out_tau = np.empty((flat.shape[0], min(m, n)), dtype=a.dtype)
     for b in range(flat.shape[0]):

@@ -18,7 +18,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_gr
 from .views import history_first
 from . import result
 from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, arguments_before_overlap,
-                      check_inplace, overlaps_itself)
+                      check_inplace, overlaps_itself, _check_partial_overlap, _shares_memory_unversioned)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
@@ -99,10 +99,8 @@ class PutBackward0(Node):
         return grad_self, grad_source
 
 
-@history_first
-def put(input, index, source, accumulate=False):
-    """A copy of ``input`` with source's elements written at the flat positions ``index`` (as
-    if input were 1-D; negative ones count from the end), or added with accumulate=True."""
+def _check_put_arguments(input, index, source):
+    """put's checks of its arguments' dtypes and sizes, in PyTorch's order."""
     if index._array.dtype != np.int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_type_name(index.dtype)}")
     if source._array.dtype != input._array.dtype:
@@ -112,6 +110,28 @@ def put(input, index, source, accumulate=False):
     if source.numel() != index.numel():
         raise IndexError(f"put_(): Expected source and index to have the same number of elements, but "
                          f"got source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    if input.numel() == 0 and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+
+
+def _refuse_put_from_itself(self, index, source):
+    """put_ reads index and source while it writes self: PyTorch refuses either over self's
+    memory (even the very same elements), after autograd's rules and the arguments' checks."""
+    sharing = [other for other in (index, source)
+               if other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)]
+    if not sharing:
+        return
+    check_inplace(self, overlap_ok=True, others=(source,))
+    _check_put_arguments(self, index, source)
+    for other in sharing:
+        _check_partial_overlap(self, other, full_ok=False)
+
+
+@history_first
+def put(input, index, source, accumulate=False):
+    """A copy of ``input`` with source's elements written at the flat positions ``index`` (as
+    if input were 1-D; negative ones count from the end), or added with accumulate=True."""
+    _check_put_arguments(input, index, source)
     count = input.numel()
     positions = index._array.reshape(-1)
     _check_flat_positions("put_", positions, count)
@@ -135,6 +155,7 @@ def put_(self, index, source, accumulate=False):
     PyTorch's order (``overlapping_writes.put``)."""
     operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
     arguments_before_overlap(self, operation, source)
+    _refuse_put_from_itself(self, index, source)
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
             self._array, index._array.reshape(-1), source._array, accumulate))

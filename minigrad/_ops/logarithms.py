@@ -298,7 +298,10 @@ def logit(input, eps=None):
         raise TypeError(f"logit(): argument 'eps' must be float, not {type_name(eps)}")
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     if eps is not None:
-        array = np.clip(array, np.asarray(eps, array.dtype), np.asarray(1 - eps, array.dtype))
+        low, high = np.asarray(eps, array.dtype), np.asarray(1 - eps, array.dtype)
+        # (PyTorch's kernel: below eps is eps, else above 1 - eps is 1 - eps; np.clip would
+        # let the upper bound win where eps > 1 - eps)
+        array = np.where(array < low, low, np.where(array > high, high, array))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = like_its_input(np.log(array / (1 - array)), input._array)
     return result(out, LogitBackward0, (input,), saved=(input,), eps=eps)

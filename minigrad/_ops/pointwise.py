@@ -920,7 +920,7 @@ def pow(input, exponent):
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
-    if a_arr.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+    if a_arr.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if a_arr.dtype.kind in "biu" and not isinstance(exponent, (complex, np.complexfloating)):
         dtype = result_type(input, exponent)

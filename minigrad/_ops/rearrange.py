@@ -11,6 +11,7 @@ only rot90 and unfold have nodes of their own here.
 """
 import numpy as np
 
+
 from .._type_names import type_name
 from .._tensor import Tensor, _alias, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
@@ -22,7 +23,7 @@ from .shape import (_make_view, _sizes, cat, contiguous, expand, flip, permute, 
 from .scan import narrow
 from .gather_scatter import gather, index_select
 from .._memory_format import contiguous_format, with_pytorch_steps
-from .._dtype import cpp_name
+from .._dtype import cpp_name, scalar_type_name
 from .._python_arg_parser import invalid_combination, _check_tensor_list
 
 
@@ -205,16 +206,21 @@ _show_as_pytorch(Rot90Backward0, {"k": lambda s: s["k"] % 2**64,
 
 # --- tensor_split, hsplit, vsplit, dsplit ----------------------------------------------------
 
-def _split_points(indices_or_sections, size):
-    """(start, stop) of every piece."""
+def _check_split_tensor(indices_or_sections):
+    """A tensor of split points must be a long scalar or vector (checked before the dim)."""
     if isinstance(indices_or_sections, Tensor):
-        if indices_or_sections._array.dtype.kind not in "iu":
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have integer "
-                               f"dtype, but got {indices_or_sections.dtype}")
+        if indices_or_sections._array.dtype != np.int64:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of long, "
+                               f"but got {scalar_type_name(indices_or_sections.dtype)}")
         if indices_or_sections.ndim > 1:
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a zero-dimensional "
                                f"or one-dimensional tensor, but got a tensor with "
                                f"{indices_or_sections.ndim} dims")
+
+
+def _split_points(indices_or_sections, size):
+    """(start, stop) of every piece."""
+    if isinstance(indices_or_sections, Tensor):
         values = indices_or_sections._array
         indices_or_sections = int(values) if values.ndim == 0 else [int(i) for i in values]
     if isinstance(indices_or_sections, (int, np.integer)):
@@ -245,6 +251,7 @@ def tensor_split(input, indices_or_sections, dim=0):
     if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor "
                            "with 0 dims")
+    _check_split_tensor(indices_or_sections)
     dim = _normalize_dim(dim, input.ndim)
     points = _split_points(indices_or_sections, input.shape[dim])
     return tuple(narrow(input, dim, start, stop - start) for start, stop in points)
@@ -356,17 +363,31 @@ def column_stack(tensors):
 
 # --- repeat_interleave, take_along_dim -------------------------------------------------------
 
-def _repeat_interleave_positions(repeats):
-    """``repeat_interleave`` of a tensor of counts: i repeated counts[i] times (an int64 tensor)."""
+def _repeat_interleave_positions(repeats, output_size=None):
+    """``repeat_interleave`` of a vector of counts: i repeated counts[i] times (a tensor of the
+    counts' dtype). ``output_size``, when given, is the length the caller promises."""
     counts = repeats._array
-    if counts.ndim > 1:
-        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    if counts.dtype.kind not in "iu":
-        raise RuntimeError(f"repeat_interleave only accept int32 and int64 dtype for repeats, but got "
-                           f"{cpp_name(repeats.dtype).capitalize()}")
-    if counts.size and counts.min() < 0:
-        raise RuntimeError("repeats can not be negative")
-    return _wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts.reshape(-1)))
+    if counts.dtype not in (np.int32, np.int64):          # (the kernel has no other dtypes)
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{scalar_type_name(repeats.dtype)}'")
+    if counts.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if counts.size:
+        total = int(counts.sum(dtype=np.int64))
+        if output_size is None:
+            if counts.min() < 0:
+                raise RuntimeError("repeats can not be negative")
+        else:
+            # PyTorch allocates the promised length, then compares it with the counts' sum
+            if output_size < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {output_size}: "
+                                   f"[{output_size}]")
+            if output_size != total:
+                raise RuntimeError("allocated size does not match required size")
+            if counts.min() < 0:
+                raise RuntimeError("repeats can not be negative")
+    positions = np.repeat(np.arange(counts.size, dtype=counts.dtype), counts)
+    return _wrap(positions)
 
 
 @history_first
@@ -374,29 +395,37 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """Each element (or each slice along ``dim``) repeated ``repeats`` times in a row.
 
     With a number, PyTorch writes it as unsqueeze, expand, clone (a copy in memory order),
-    view; with a tensor of counts, as index_select at 0,0,1,2,2,2,... Their nodes show.
-    ``repeat_interleave(counts)`` alone gives those positions.
+    view; with a tensor of counts (even of one count), as index_select at 0,0,1,2,2,2,...
+    Their nodes show. ``repeat_interleave(counts)`` alone gives those positions.
     """
     if repeats is None:                      # torch.repeat_interleave(counts)
-        return _repeat_interleave_positions(input)
-    if dim is None:
-        input, dim = reshape(input, -1) if input.ndim != 1 else input, 0
-    dim = _normalize_dim(dim, input.ndim)
-    if isinstance(repeats, Tensor) and repeats.numel() == 1 and repeats.ndim <= 1:
-        repeats = int(repeats._array.reshape(()))
+        return _repeat_interleave_positions(input, output_size)
     if isinstance(repeats, Tensor):
-        if repeats.ndim == 1 and repeats.shape[0] != input.shape[dim]:
-            raise RuntimeError("repeats must have the same size as input along dim, but got "
-                               f"repeats.size(0) = {repeats.shape[0]} and "
-                               f"input.size({dim}) = {input.shape[dim]}")
-        return index_select(input, dim, _repeat_interleave_positions(repeats))
+        if dim is None:
+            input, dim = reshape(input, -1) if input.ndim != 1 else input, 0
+        if repeats.ndim == 0 or (repeats.ndim == 1 and repeats.shape[0] == 1):
+            # one count for every slice (input.size(dim) checks the dim)
+            repeats = expand(reshape(repeats, (1,)), (input.size(dim),))
+        elif repeats.ndim == 1:
+            if repeats.shape[0] != input.size(dim):    # (the message shows dim as given)
+                raise RuntimeError("repeats must have the same size as input along dim, but got "
+                                   f"repeats.size(0) = {repeats.shape[0]} and "
+                                   f"input.size({dim}) = {input.size(dim)}")
+        else:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        return index_select(input, dim, _repeat_interleave_positions(repeats, output_size))
+    # (the dim is checked against the input as given, before it is flattened)
+    flat = input if dim is not None else reshape(input, -1) if input.ndim != 1 else input
+    dim = _normalize_dim(0 if dim is None else dim, input.ndim)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
-    if input.ndim == 0:
-        input = reshape(input, (1,))
-    shape = list(input.shape)
+    unsqueezed = flat.unsqueeze(dim + 1)       # (a 0-d input with a dim fails here, as in PyTorch)
+    shape = list(flat.shape)
+    if output_size is not None and output_size != repeats * shape[dim]:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {repeats * shape[dim]} "
+                           f"but got {output_size}")
     spread = shape[:dim + 1] + [repeats] + shape[dim + 1:]
-    copied = clone(expand(input.unsqueeze(dim + 1), spread))
+    copied = clone(expand(unsqueezed, spread))
     return view(copied, shape[:dim] + [shape[dim] * repeats] + shape[dim + 1:])
 
 

@@ -260,12 +260,52 @@ class _NotImplementedBackward(Node):
 _NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotImplemented"
 
 
-def _check_integer_division(input, other):
-    """Integers have no inf: PyTorch refuses integer // 0 and % 0 (floats give inf or nan)."""
+def _divides_integers_by_zero(input, other):
     divisor = other._array if isinstance(other, Tensor) else np.asarray(other)
     dividend = input._array if isinstance(input, Tensor) else np.asarray(input)
-    if divisor.dtype.kind in "iub" and dividend.dtype.kind in "iub" and (divisor == 0).any():
+    return divisor.dtype.kind in "iub" and dividend.dtype.kind in "iub" and bool((divisor == 0).any())
+
+
+def _check_integer_division(input, other):
+    """Integers have no inf: PyTorch refuses integer // 0 and % 0 (floats give inf or nan),
+    in its loop, so after the shapes were found to fit."""
+    if _divides_integers_by_zero(input, other):
+        if isinstance(input, Tensor) and isinstance(other, Tensor):
+            check_shapes_fit(input, other)
         raise RuntimeError("ZeroDivisionError")
+
+
+def _write_up_to_a_zero_divisor(self, other, elementwise):
+    """``x //= y``, ``x %= y``, ``x.fmod_(y)`` of integers where y holds a 0: PyTorch's loop
+    writes each element as it goes and stops at the first 0 (in its loop order), so the
+    elements before it are changed (the version is not: the error comes first)."""
+    from .inplace import check_inplace, memory_order
+    if not _divides_integers_by_zero(self, other) or result_type(self, other).kind == "b":
+        return
+    dividend = self._array
+    divisor = other._array if isinstance(other, Tensor) else np.asarray(other)
+    try:
+        shape = np.broadcast_shapes(dividend.shape, divisor.shape)
+    except ValueError:
+        return                        # (the operation's own error follows)
+    check_inplace(self, others=(other,) if isinstance(other, Tensor) else ())
+    if shape != dividend.shape:
+        raise RuntimeError(f"output with shape {list(dividend.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    dtype = np.dtype(result_type(self, other))
+    if dtype != dividend.dtype:
+        # computed in another dtype, into a buffer copied back at the end: nothing is written
+        raise RuntimeError("ZeroDivisionError")
+    divisor = np.broadcast_to(divisor, dividend.shape)
+    with np.errstate(all="ignore"):
+        values = elementwise(dividend.astype(dtype), divisor.astype(dtype)).astype(dividend.dtype)
+    slowest_first = memory_order([list(dividend.strides)] * 2 + [list(divisor.strides)],
+                                 dividend.shape)[::-1]
+    written, read = dividend.transpose(slowest_first), divisor.transpose(slowest_first)
+    first_zero = int(np.argmax(read.reshape(-1) == 0))
+    before = (np.arange(read.size) < first_zero).reshape(read.shape)
+    written[before] = values.transpose(slowest_first)[before]
+    raise RuntimeError("ZeroDivisionError")
 
 
 def _not_differentiable(out, input, other, operation):
@@ -443,6 +483,8 @@ def binary_in_place(self, other, operation, elementwise):
         if isinstance(other, Tensor):
             return inplace.elementwise_in_loop_order(self, operation, (other,))
         return inplace.elementwise_in_loop_order(self, lambda t: operation(t, other))
+    if elementwise in _INTEGER_DIVISIONS:
+        _write_up_to_a_zero_divisor(self, other, elementwise)
     return inplace.apply_inplace(self, operation, other)
 
 
@@ -459,6 +501,9 @@ def _floor_divide_in_place(input, other):
     # (when backward fails, PyTorch names the in-place operation: aten::floor_divide_)
     return floor_divide(input, other, "floor_divide_")
 
+
+# (the in-place loops that refuse an integer 0 divisor as they meet it)
+_INTEGER_DIVISIONS = (np.floor_divide, _trunc_quotient, _python_remainder, np.fmod)
 
 floor_divide_ = _in_place(_floor_divide_in_place, "floor_divide_", np.floor_divide)
 remainder_ = _in_place(remainder, "remainder_", _python_remainder)

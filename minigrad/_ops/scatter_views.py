@@ -148,6 +148,8 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
 
     Gradient: src gets grad[start:end:step]; input gets grad with zeros there.
     """
+    if input.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     _check_src("slice_scatter", src)
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if step <= 0:

@@ -261,8 +261,15 @@ class CumminBackward0(CummaxBackward0):
 def _running(input, dim, name, better, node_class, return_type):
     """The running best (max or min) along ``dim`` and where it was found: a later equal
     value takes over, and once a NaN is met it stays (as in PyTorch)."""
-    dim_as_given, dim = dim, _dim_argument(input, dim, name)
     array = input._array
+    if array.ndim == 0 and dim not in (-1, 0) and isinstance(dim, int):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    if array.size == 0 and array.ndim and isinstance(dim, int) and not isinstance(dim, bool):
+        # an empty tensor gives empty results before its dim is looked at, whatever it is
+        dim_as_given = dim
+        dim = dim if -array.ndim <= dim < array.ndim else 0
+    else:
+        dim_as_given, dim = dim, _dim_argument(input, dim, name)
     rows = np.moveaxis(array, dim, -1) if array.ndim else array.reshape(1)
     values = np.empty_like(rows, order="C")
     indices = np.empty(rows.shape, dtype=np.int64)

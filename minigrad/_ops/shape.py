@@ -806,9 +806,9 @@ def unbind(input, dim=0):
 
     Gradient: the slices' gradients stacked back along ``dim`` (zeros for unused slices).
     """
-    if input.ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)     # (grad_fn._saved_dim shows it)
+    if input.ndim == 0:         # (checked after the dim, which a 0-d tensor takes as -1 or 0)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     # basic indexing with a trailing ... gives numpy views (np.take would copy)
     array = with_pytorch_steps(input)
     arrays = [array[(slice(None),) * dim + (i, Ellipsis)] for i in range(input.shape[dim])]

@@ -81,6 +81,9 @@ def _svd_arrays(A, full_matrices, driver=None):
     if driver is not None and not isinstance(driver, str):
         raise TypeError(f"linalg_svd(): argument 'driver' must be str, not {type_name(driver)}")
     check_matrices("linalg.svd", A, square=False)
+    if A.numel() == 0:          # (PyTorch answers an empty batch before the driver and kernel)
+        U, S, Vh = np.linalg.svd(A._array.astype(np.float32), full_matrices=full_matrices)
+        return U.astype(A._array.dtype), S.astype(A._array.dtype), Vh.astype(A._array.dtype)
     if driver is not None:
         # (PyTorch chooses among cuSOLVER's algorithms with it; its CPU LAPACK has one)
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
@@ -156,6 +159,9 @@ def svdvals(A, *, driver=None):
 def svd_function(input, some=True, compute_uv=True):
     """``torch.svd`` (older): (U, S, V) with V = Vh^T; ``some=False`` gives full U and V.
     ``compute_uv=False``: U and V are zeros (of the full shapes), S the singular values."""
+    if input.ndim < 2:                      # (its own message, before linalg.svd's checks)
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{input.ndim} dimensions instead")
     if not compute_uv:
         S = svdvals(input)
         m, n = input.shape[-2], input.shape[-1]

@@ -160,7 +160,10 @@ def _copy_of(view_function, name):
 def _pieces_copy(view_function, name):
     """``name`` (``split_copy``, ...): the pieces ``view_function`` gives, each copied."""
     def copy_function(input, *args, **kwargs):
-        return kernel_writes(name, tuple(_copied(view_function(input, *args, **kwargs))), input)
+        pieces = view_function(input, *args, **kwargs)
+        if not pieces:                  # (no pieces, e.g. unbind of an empty dim)
+            return ()
+        return kernel_writes(name, tuple(_copied(pieces)), input)
     copy_function.__name__ = copy_function.__qualname__ = name
     copy_function.__doc__ = (
         f"``torch.{name}``: the pieces ``{view_function.__name__}`` gives, each a new contiguous "
@@ -194,6 +197,8 @@ def _view_as_dtype_or_shape(input, *shape):
 
 def _slice_view(input, dim=0, start=None, end=None, step=1):
     """``input[start:end:step]`` along ``dim`` as PyTorch's slice op (always a SliceBackward0)."""
+    if input.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)

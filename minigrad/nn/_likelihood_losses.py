@@ -11,6 +11,8 @@ Python (its numbers record MulBackward0 and AddBackward0 with no edge for the nu
 """
 import math
 
+import numpy as np
+
 from .._creation import ones_like
 from .._ops.pointwise import mul_by_number, add_number
 from ..autograd.grad_mode import no_grad
@@ -31,8 +33,10 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     else:
         losses = input - target * add_number(input, eps).log()
     if full:
-        half_log = mul_by_number(mul_by_number(target, 2 * math.pi).log(), 0.5)    # (first too)
-        stirling = target * target.log() - target + half_log
+        # at target 0, 0 * log(0) is nan (masked away below): PyTorch computes it silently
+        with np.errstate(divide="ignore", invalid="ignore"):
+            half_log = mul_by_number(mul_by_number(target, 2 * math.pi).log(), 0.5)    # (first too)
+            stirling = target * target.log() - target + half_log
         losses += stirling.masked_fill(target <= 1, 0)
     return reduced(losses, reduction)
 

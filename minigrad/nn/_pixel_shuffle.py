@@ -68,11 +68,11 @@ class PixelUnshuffleBackward0(Node):
 
 
 def _check_factor(name, kind, factor, input):
-    if factor <= 0:
-        raise RuntimeError(f"{name} expects a positive {kind}_factor, but got {factor}")
-    if input.dim() < 3:
+    if input.dim() < 3:                 # (PyTorch's first check)
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
                            f"with {input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {kind}_factor, but got {factor}")
 
 
 def pixel_shuffle(input, upscale_factor):

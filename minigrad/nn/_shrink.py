@@ -226,14 +226,16 @@ def prelu(input, weight):
     if input.dtype != weight.dtype:                  # (PyTorch checks this before any shape)
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{scalar_type_name(input.dtype)} and {scalar_type_name(weight.dtype)}")
-    if weight.ndim > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
     count = weight.numel()
-    if count != 1:
+    if count != 1:                          # (the count is checked before the weight's dims)
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
         channels = input.shape[1] if input.ndim >= 2 else 1
         if count != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter "
                                f"numbers = {count} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
 
     if weight.ndim != input.ndim:
         # as PyTorch: weight viewed with input's number of dims, one slope per channel (dim 1)
