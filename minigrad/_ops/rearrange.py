@@ -11,7 +11,6 @@ only rot90 and unfold have nodes of their own here.
 """
 import numpy as np
 
-
 from .._type_names import type_name
 from .._tensor import Tensor, _alias, _wrap, _normalize_dim
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
