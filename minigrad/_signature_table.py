@@ -840,3 +840,24 @@ NUMBERS_AS_TENSORS = frozenset(['add', 'arange', 'div', 'divide', 'empty', 'eye'
 # is reported as one of several
 HIDDEN = frozenset(['add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'arange', 'baddbmm',
  'linspace', 'logspace', 'rand', 'randint', 'randn', 'sub'])
+
+# name -> its deprecated signatures, which PyTorch takes with a warning and never prints in
+# its errors (tools/autograd/deprecated.yaml)
+DEPRECATED = {'add': ('Tensor input, Number alpha, Tensor other, *, Tensor out=None',),
+ 'addbmm': ('Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
+            'out=None',
+            'Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None'),
+ 'addcdiv': ('Tensor input, Number value, Tensor tensor1, Tensor tensor2, *, Tensor out=None',),
+ 'addcmul': ('Tensor input, Number value, Tensor tensor1, Tensor tensor2, *, Tensor out=None',),
+ 'addmm': ('Number beta, Tensor input, Number alpha, Tensor mat1, Tensor mat2, *, Tensor out=None',
+           'Number beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None'),
+ 'addmv': ('Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec, *, Tensor out=None',
+           'Number beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out=None'),
+ 'addmv_': ('Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec',
+            'Number beta, Tensor input, Tensor mat, Tensor vec'),
+ 'addr': ('Number beta, Tensor input, Number alpha, Tensor vec1, Tensor vec2, *, Tensor out=None',
+          'Number beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out=None'),
+ 'baddbmm': ('Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
+             'out=None',
+             'Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None'),
+ 'sub': ('Tensor input, Number alpha, Tensor other, *, Tensor out=None',)}
