@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import minigrad
+from minigrad import _python_arg_parser
 from minigrad._tensor_signature_table import SIGNATURES, NO_ARGUMENTS, DEPRECATED
 from minigrad._signature_table import DEPRECATED as FUNCTIONS_DEPRECATED
 from conftest import import_torch
@@ -170,8 +171,16 @@ def _deprecated_call(module, name, form, index):
 
 @pytest.mark.parametrize("name, form, index", _deprecated_cases())
 def test_deprecated_signature_as_in_torch(name, form, index):
-    expected, expected_leaf, _ = _deprecated_call(torch, name, form, index)
-    got, got_leaf, _ = _deprecated_call(minigrad, name, form, index)
+    # (each call warns here: PyTorch's warn-always mode, and minigrad's once-flag cleared)
+    torch._C._set_warnAlways(True)
+    try:
+        expected, expected_leaf, expected_warnings = _deprecated_call(torch, name, form, index)
+    finally:
+        torch._C._set_warnAlways(False)
+    _python_arg_parser._deprecation_warned.clear()
+    got, got_leaf, got_warnings = _deprecated_call(minigrad, name, form, index)
+    assert [(w.category, str(w.message)) for w in got_warnings] == [
+        (w.category, str(w.message)) for w in expected_warnings]
     np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy(), rtol=1e-6)
     assert type(got.grad_fn).__name__ == type(expected.grad_fn).__name__
     expected.sum().backward()
