@@ -1,5 +1,6 @@
-"""Write minigrad/_signature_table.py: PyTorch's Python signatures of the torch.X functions
-minigrad has, as facts read off an installed PyTorch.
+"""Write minigrad/_signature_table.py and _tensor_signature_table.py: PyTorch's Python
+signatures of the torch.X functions and of the Tensor methods minigrad has, as facts read off
+an installed PyTorch.
 
 Run from the repository root with PyTorch installed::
 
@@ -15,6 +16,17 @@ Two sources, both PyTorch's own descriptions of its API:
   itself, which parameters take None without a default, which "tuple of ints" also takes one
   int (``dim: _int | _size``), and whether a Tensor parameter takes a Python number
   (``input: Tensor | Number``).
+
+The methods are read the same way (called through torch._C.TensorBase, ``self`` left out of
+their signatures; the .pyi is torch/_C/__init__.pyi's class TensorBase, whose ``*sizes``
+overloads PyTorch prints as a tuple); a method that takes nothing is Python's own (``takes no
+arguments``). For a method with a single signature the .pyi's first parameter name is checked
+against the one PyTorch's errors give (``requires_grad_(mode)`` is printed ``requires_grad``).
+
+PyTorch's deprecated signatures (tools/autograd/deprecated.yaml: ``add(Tensor self, Scalar
+alpha, Tensor other)``, ...) are taken but never printed in its errors: each is called on
+small tensors, in its function, method and in-place forms, and written as PyTorch's
+deprecation warning prints it.
 
 Each signature is written as PyTorch prints it, with ``=`` for `` = ``, ``?`` after the type of
 a parameter that takes None but has no default, and ``tuple of ints[1]`` for a tuple of ints
