@@ -108,17 +108,26 @@ def _from_pyi(params):
     return ", ".join(parts)
 
 
+def _shown_type(annotation):
+    try:
+        return _display_type(annotation)
+    except ValueError:
+        return None
+
+
 def _annotate(shown, overloads):
     """Add ``?`` and ``[1]`` to a printed signature from the .pyi overload with its names."""
     if not shown:
         return shown          # (no parameters: x.float())
     specs = shown.split(", ")
     names = [s.partition(" = ")[0].rpartition(" ")[2] for s in specs if s != "*"]
-    for params in overloads:
-        if [("input" if p[0] == "self" else p[0]) for p in params] == names:
-            break
-    else:
-        params = None
+    types = [s.partition(" = ")[0].rpartition(" ")[0] for s in specs if s != "*"]
+    same_names = [params for params in overloads
+                  if [("input" if p[0] == "self" else p[0]) for p in params] == names]
+    # (of overloads with the same names, the one whose types print as these: count_nonzero's
+    # dim is an int in one, a tuple of ints in the other)
+    same_types = [params for params in same_names if [_shown_type(p[1]) for p in params] == types]
+    params = (same_types or same_names or [None])[0]
     out, index = [], 0
     for spec in specs:
         if spec == "*":
@@ -295,7 +304,7 @@ def _first_name_as_printed(name, shown):
     if not found or not shown or shown.startswith("*"):
         return shown
     first, _, rest = shown.partition(", ")
-    declared, equals, default = first.partition("=")
+    declared, equals, default = first.partition(" = ")     # (as _from_pyi writes a default)
     type_name, _, _ = declared.rpartition(" ")
     return ", ".join(filter(None, [f"{type_name} {found.group(1)}{equals}{default}", rest]))
 
