@@ -5,7 +5,8 @@ with a TypeError naming the function, the argument and what it got, not
 with an AttributeError from deep inside the library. Every top-level function
 is wrapped once, at import, by ``checked``: the wrapper looks only at the
 arguments that must be tensors (a type check each) and then calls the
-function itself. Tensor methods need no wrapper: ``self`` is a tensor.
+function itself. Tensor methods are wrapped the same way, against their own signatures
+(_python_variable_methods.py).
 """
 import functools
 import inspect
