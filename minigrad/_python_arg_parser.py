@@ -5,16 +5,19 @@ with a TypeError naming the function, the argument and what it got, not
 with an AttributeError from deep inside the library. Every top-level function
 is wrapped once, at import, by ``checked``: the wrapper looks only at the
 arguments that must be tensors (a type check each) and then calls the
-function itself. Tensor methods need no wrapper: ``self`` is a tensor.
+function itself. Tensor methods are wrapped the same way, against their own signatures
+(_python_variable_methods.py).
 """
 import functools
 import inspect
 import math
+import warnings
 
 import numpy as np
 
 from ._tensor import Tensor
 from . import _dtype
+from ._warnings import stacklevel_outside_minigrad
 
 _NUMBERS = (int, float, bool, np.number, np.bool_)
 TENSOR, TENSOR_OR_NUMBER, TENSORS, SIZE = "Tensor", "Tensor or Number", "tuple of Tensors", "size"
@@ -112,19 +115,25 @@ class _CheapLook:
     parse (its function checks the finer points); any other goes through PyTorch's whole
     parse, which accepts it or raises PyTorch's error."""
 
-    def __init__(self, signature, numbers_as_tensors):
+    def __init__(self, signature, numbers_as_tensors, method=False):
+        """``method``: a Tensor method's signature (after self), whose first Tensor parameter
+        takes a number without a parse (x.add(2))."""
         self.max_positional, self.fewest = signature.max_pos_args, signature.min_args
+        # x.view(2, 3): a lone tuple of ints given as several ints
+        self.several_ints = signature.varargs
         self.positional, self.keywords = [], {}
         # (index, name) of each parameter without a default: given by position or by keyword
         self.required = tuple((index, p.name) for index, p in enumerate(signature.params)
                               if not p.optional)
         for index, parameter in enumerate(signature.params):
-            types = frozenset(self._types(parameter, index, numbers_as_tensors))
+            types = frozenset(self._types(parameter, index + method, numbers_as_tensors))
             if not parameter.keyword_only:
                 self.positional.append(types)
             # (and the position it would take: a keyword for an argument given by position is
             # one value too many)
             self.keywords[parameter.name] = (types, index if not parameter.keyword_only else 10**9)
+        if self.several_ints:       # (x.view(size=(2, 3)): a parse, which passes it by position)
+            del self.keywords[signature.params[0].name]
 
     @staticmethod
     def _types(parameter, index, numbers_as_tensors):
@@ -143,7 +152,7 @@ class _CheapLook:
     def passes(self, args, kwargs):
         """True if the call looks right at a glance (exact types, counts, known keywords)."""
         if len(args) > self.max_positional or len(args) + len(kwargs) < self.fewest:
-            return False
+            return self.several_ints and len(args) > 1 and not kwargs and _plain_list(args)
         for value, types in zip(args, self.positional):
             if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)):
                 return False
@@ -173,14 +182,41 @@ def _plain_list(value):
 
 def parse_as_pytorch(signatures, args, kwargs):
     """PyTorch's whole parse of a call that failed the cheap look: its TypeError, or the
-    arguments to call the function with (a number given for a first Tensor parameter, as in
-    torch.add(2, 3), made a tensor as PyTorch does)."""
-    signatures.parse(args, kwargs)
+    arguments to call the function with: a number given for a first Tensor parameter, as in
+    torch.add(2, 3), made a tensor as PyTorch does; a deprecated signature's arguments
+    (torch.add(x, 2, y)) put as the printed first signature takes them, after its warning."""
+    index, values = signatures.parse(args, kwargs)
+    if index >= len(signatures.signatures):
+        return deprecated_call(signatures, signatures.deprecated[index - len(signatures.signatures)],
+                               values, kwargs)
     if (signatures.numbers_as_tensors and args and isinstance(args[0], _NUMBERS)
             and signatures.signatures[0].params[0].type_name == "Tensor"):
         from ._creation import tensor
         args = (tensor(args[0]),) + args[1:]
-    return args
+    return args, kwargs
+
+
+_deprecation_warned = []      # (PyTorch warns of a deprecated signature once a process, whichever)
+
+
+def deprecated_call(signatures, used, values, kwargs):
+    """PyTorch's warning for the deprecated signature ``used``, and the arguments as the first
+    printed signature takes them: addmm(2, x, 3, a, b) is addmm(x, a, b, beta=2, alpha=3)."""
+    if not _deprecation_warned:
+        _deprecation_warned.append(True)
+        name = signatures.name
+        instead = "".join(f"\n\t{name}{s.shown()}" for s in signatures.signatures)
+        warnings.warn(f"This overload of {name} is deprecated:\n\t{name}{used.shown()}\nConsider "
+                      f"using one of the following signatures instead:{instead} (Triggered internally "
+                      "at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)",
+                      UserWarning, stacklevel=stacklevel_outside_minigrad())
+    taken = signatures.signatures[0].params
+    args = tuple(values[p.name] for p in taken if not p.keyword_only and p.name in values)
+    keywords = {p.name: values[p.name] for p in taken
+                if p.keyword_only and p.name in values and p.name != "out"}
+    if "out" in kwargs:
+        keywords["out"] = kwargs["out"]
+    return args, keywords
 
 
 # functions PyTorch parses whose table entry minigrad does not follow yet, with the reason
@@ -189,12 +225,12 @@ NOT_PARSED = {}
 
 def pytorch_signatures(name):
     """PyTorch's signatures of torch.<name> (from _signature_table.py), None if not known."""
-    from ._signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN
+    from ._signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED
     if name not in SIGNATURES or name in NOT_PARSED:
         return None
     from ._signatures import Signatures
     return Signatures(name, *SIGNATURES[name], numbers_as_tensors=name in NUMBERS_AS_TENSORS,
-                      hidden=name in HIDDEN)
+                      hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()))
 
 
 def torch_function_checked(function, name, parameters, out_rule=None):
@@ -226,7 +262,7 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
         if refuse_uninitialized is not None:        # (a lazy module's parameter exists)
             refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
         if looks and not _looks_right(looks, args, kwargs):
-            args = parse_as_pytorch(signatures, args, kwargs)
+            args, kwargs = parse_as_pytorch(signatures, args, kwargs)
         if kwargs and "out" in kwargs and not writes_out_itself:    # torch.add(a, b, out=c): _out.py
             from ._out import call_with_out          # (imported late: it needs the operations)
             return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)

@@ -34,7 +34,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'alias_copy': ('Tensor input, *, Tensor out=None',),
  'all': ('Tensor input, *, Tensor out=None',
          'Tensor input, tuple of ints dim=None, bool keepdim=False, *, Tensor out=None',
-         'Tensor input, int? dim, bool keepdim=False, *, Tensor out=None'),
+         'Tensor input, int dim, bool keepdim=False, *, Tensor out=None'),
  'allclose': ('Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool '
               'equal_nan=False',),
  'alpha_dropout': ('Tensor input, float p, bool train',),
@@ -45,7 +45,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'angle': ('Tensor input, *, Tensor out=None',),
  'any': ('Tensor input, *, Tensor out=None',
          'Tensor input, tuple of ints dim=None, bool keepdim=False, *, Tensor out=None',
-         'Tensor input, int? dim, bool keepdim=False, *, Tensor out=None'),
+         'Tensor input, int dim, bool keepdim=False, *, Tensor out=None'),
  'arange': ('Number end, *, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, '
             'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
             'Number start, Number end, *, torch.dtype dtype=None, torch.layout layout=None, '
@@ -202,7 +202,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'cosine_embedding_loss': ('Tensor input1, Tensor input2, Tensor target, float margin=0.0, int '
                            'reduction=1',),
  'cosine_similarity': ('Tensor x1, Tensor x2, int dim=1, float eps=1e-08',),
- 'count_nonzero': ('Tensor input, int dim=None', 'Tensor input, tuple of ints[1]? dim'),
+ 'count_nonzero': ('Tensor input, int dim=None', 'Tensor input, tuple of ints dim'),
  'cov': ('Tensor input, *, int correction=1, Tensor fweights=None, Tensor aweights=None',),
  'cross': ('Tensor input, Tensor other, int dim=None, *, Tensor out=None',),
  'ctc_loss': ('Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints '
@@ -311,13 +311,12 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'geqrf': ('Tensor input, *, tuple of Tensors out=None',),
  'ger': ('Tensor input, Tensor vec2, *, Tensor out=None',),
  'gradient': ('Tensor input, *, tuple of ints dim, int edge_order=1',
-              'Tensor input, *, Number? spacing, tuple of ints[1]? dim, int edge_order=1',
+              'Tensor input, *, Number spacing, tuple of ints dim, int edge_order=1',
               'Tensor input, *, Number spacing=None, int dim=None, int edge_order=1',
               'Tensor input, *, tuple of Scalars? spacing, int dim=None, int edge_order=1',
               'Tensor input, *, tuple of Scalars? spacing, tuple of ints[1]? dim, int edge_order=1',
-              'Tensor input, *, tuple of Tensors? spacing, int dim=None, int edge_order=1',
-              'Tensor input, *, tuple of Tensors? spacing, tuple of ints[1]? dim, int '
-              'edge_order=1'),
+              'Tensor input, *, tuple of Tensors spacing, int dim=None, int edge_order=1',
+              'Tensor input, *, tuple of Tensors spacing, tuple of ints dim, int edge_order=1'),
  'greater': ('Tensor input, Tensor other, *, Tensor out=None',
              'Tensor input, Number other, *, Tensor out=None'),
  'greater_equal': ('Tensor input, Tensor other, *, Tensor out=None',
@@ -840,3 +839,24 @@ NUMBERS_AS_TENSORS = frozenset(['add', 'arange', 'div', 'divide', 'empty', 'eye'
 # is reported as one of several
 HIDDEN = frozenset(['add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addmv_', 'addr', 'arange', 'baddbmm',
  'linspace', 'logspace', 'rand', 'randint', 'randn', 'sub'])
+
+# name -> its deprecated signatures, which PyTorch takes with a warning and never prints in
+# its errors (tools/autograd/deprecated.yaml)
+DEPRECATED = {'add': ('Tensor input, Number alpha, Tensor other, *, Tensor out=None',),
+ 'addbmm': ('Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
+            'out=None',
+            'Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None'),
+ 'addcdiv': ('Tensor input, Number value, Tensor tensor1, Tensor tensor2, *, Tensor out=None',),
+ 'addcmul': ('Tensor input, Number value, Tensor tensor1, Tensor tensor2, *, Tensor out=None',),
+ 'addmm': ('Number beta, Tensor input, Number alpha, Tensor mat1, Tensor mat2, *, Tensor out=None',
+           'Number beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None'),
+ 'addmv': ('Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec, *, Tensor out=None',
+           'Number beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out=None'),
+ 'addmv_': ('Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec',
+            'Number beta, Tensor input, Tensor mat, Tensor vec'),
+ 'addr': ('Number beta, Tensor input, Number alpha, Tensor vec1, Tensor vec2, *, Tensor out=None',
+          'Number beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out=None'),
+ 'baddbmm': ('Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
+             'out=None',
+             'Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None'),
+ 'sub': ('Tensor input, Number alpha, Tensor other, *, Tensor out=None',)}

@@ -93,7 +93,8 @@ def _described(value):
     (``list of [Tensor, Tensor]``)."""
     if isinstance(value, (list, tuple)):
         items = ", ".join(_type_name(item) for item in value)
-        return f"list of [{items}]" if isinstance(value, list) else f"tuple of ({items})"
+        return f"list of [{items}]" if isinstance(value, list) else (
+            f"tuple of ({items}{',' if len(value) == 1 else ''})")
     return _type_name(value)
 
 
@@ -129,7 +130,7 @@ class _Signature:
         self.name = name
         self.numbers_as_tensors = numbers_as_tensors
         self.params, keyword_only = [], False
-        for spec in text.split(", "):
+        for spec in text.split(", ") if text else ():
             if spec == "*":
                 keyword_only = True
             else:
@@ -137,8 +138,10 @@ class _Signature:
         self.max_pos_args = sum(not p.keyword_only for p in self.params)
         self.min_args = sum(not p.optional for p in self.params)
         self.max_args = len(self.params)
-        # torch.ones(2, 3): a lone positional tuple of ints may be given as several ints
-        self.varargs = self.max_pos_args == 1 and self.params[0].type_name == "tuple of ints"
+        # torch.ones(2, 3): a lone positional tuple of ints may be given as several ints (unless
+        # it takes one int: x.std(-1, y) is dim=-1 and one argument too many)
+        self.varargs = (self.max_pos_args == 1 and self.params[0].type_name == "tuple of ints"
+                        and not self.params[0].takes_one_int)
 
     def shown(self):
         """As PyTorch prints it: ``(Tensor input, *, bool stable, int dim = -1, ...)``."""
@@ -233,24 +236,28 @@ class Signatures:
     """A function's signatures, in PyTorch's order, each as PyTorch declares it:
     ``Signatures("sort", "Tensor input, *, bool? stable, int dim=-1, ...", ...)``."""
 
-    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False):
+    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False, deprecated=()):
         """``numbers_as_tensors``: its Tensor parameters take Python numbers too (torch.add(2, 3));
         ``hidden``: it has signatures PyTorch does not print (deprecated ones), so a lone printed
-        signature is reported as one of several."""
+        signature is reported as one of several; ``deprecated``: those of them PyTorch still
+        takes (torch.add(x, 2, y)), tried after the others and never printed."""
         self.name = name
         self.signatures = [_Signature(name, text, numbers_as_tensors) for text in texts]
-        self.hidden = hidden
+        self.deprecated = [_Signature(name, text, numbers_as_tensors) for text in deprecated]
+        self.hidden = hidden or bool(deprecated)
         self.numbers_as_tensors = numbers_as_tensors
 
     def parse(self, args, kwargs):
-        """(index of the signature that fits, the arguments by name), or PyTorch's TypeError."""
+        """(index of the signature that fits, the arguments by name), or PyTorch's TypeError; an
+        index past the printed signatures is one of the deprecated ones."""
         if len(self.signatures) == 1 and not self.hidden:   # (a lone signature's own error)
             return 0, self.signatures[0].parse(args, kwargs, raise_error=True)
-        for index, signature in enumerate(self.signatures):
+        for index, signature in enumerate(self.signatures + self.deprecated):
             values = signature.parse(args, kwargs, raise_error=False)
             if values is not None:
                 return index, values
         given = len(args) + len(kwargs)
+        # (the deprecated signatures are never plausible: PyTorch hides them)
         plausible = [s for s in self.signatures if s.min_args <= given <= s.max_args]
         if len(plausible) == 1:
             plausible[0].parse(args, kwargs, raise_error=True)
@@ -263,41 +270,52 @@ class Signatures:
         keywords = _unordered(list(kwargs))
         described = [_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in keywords]
         got = "(" + (", ".join(described) if args else "".join(d + ", " for d in described)) + ")"
+        start = f"{self.name}() received an invalid combination of arguments - got "
         if len(self.signatures) == 1:
             # (a keyword not among the last names read back is "unrecognized", as below)
             shown = self.signatures[0].shown()
-            names = [spec.rpartition(" ")[2] for spec in shown[1:-1].split(", ")]
-            unmatched = [k for k in keywords if k not in names[max(len(names) - len(kwargs), 0):]]
-            if unmatched:
-                return (f"{self.name}() received an invalid combination of arguments - got "
-                        f"unrecognized keyword arguments: {', '.join(unmatched)}")
-            return (f"{self.name}() received an invalid combination of arguments - got {got}, but "
-                    f"expected {shown}")
-        lines = [f"{self.name}() received an invalid combination of arguments - got {got}, but expected one of:"]
+            kind, note = _why_not(shown, args, kwargs, keywords, lone=True)
+            if kind == "keywords":
+                return f"{start}unrecognized keyword arguments: {note}"
+            return f"{start}{note if kind == 'types' else got}, but expected {shown}"
+        lines = [f"{start}{got}, but expected one of:"]
         for signature in self.signatures:
             shown = signature.shown()
             lines.append(f" * {shown}")
-            read_back = [(spec.rpartition(" ")[0] if " " in spec else spec,
-                          spec.rpartition(" ")[2]) for spec in shown[1:-1].split(", ")]
-            if len(args) + len(kwargs) != len(read_back):
-                continue
-            start = max(len(read_back) - len(kwargs), 0)
-            unmatched = [k for k in keywords if k not in [name for _, name in read_back[start:]]]
-            if unmatched:
-                lines.append("      didn't match because some of the keywords were incorrect: "
-                             + ", ".join(unmatched))
-            else:
-                marked = []
-                for i in range(len(args) + len(kwargs)):
-                    type_name, name = read_back[i]
-                    value = args[i] if i < len(args) else kwargs[name]
-                    fits = _type_name(value) in {"int": ("int", "long"), "float": ("float", "int", "long")}.get(
-                        type_name, (type_name,))
-                    text = (f"{name}=" if i >= len(args) else "") + _described(value)
-                    marked.append(text if fits else f"!{text}!")
-                lines.append("      didn't match because some of the arguments have invalid types: ("
-                             + ", ".join(marked) + ")")
+            kind, note = _why_not(shown, args, kwargs, keywords)
+            if kind == "keywords":
+                lines.append(f"      didn't match because some of the keywords were incorrect: {note}")
+            elif kind == "types":
+                lines.append(f"      didn't match because some of the arguments have invalid types: {note}")
         return "\n".join(lines) + "\n"
+
+
+def _why_not(shown, args, kwargs, keywords, lone=False):
+    """Why a printed signature did not fit, as invalid_arguments.cpp tells it when the count of
+    arguments matches the "type name" pairs read back (the keywords: whatever the count for a
+    ``lone`` signature): ("keywords", the unknown ones), or ("types", the arguments with the
+    wrong ones between "!"); (None, None) otherwise."""
+    read_back = [(spec.rpartition(" ")[0] if " " in spec else spec,
+                  spec.rpartition(" ")[2]) for spec in shown[1:-1].split(", ")]
+    count_matches = len(args) + len(kwargs) == len(read_back)
+    if not count_matches and not lone:
+        return None, None
+    start = max(len(read_back) - len(kwargs), 0)
+    unmatched = [k for k in keywords if k not in [name for _, name in read_back[start:]]]
+    if unmatched:
+        return "keywords", ", ".join(unmatched)
+    if not count_matches:
+        return None, None
+    marked = []
+    for i in range(len(args) + len(kwargs)):
+        type_name, name = read_back[i]
+        value = args[i] if i < len(args) else kwargs[name]
+        fits = _type_name(value) in {"int": ("int", "long"), "float": ("float", "int", "long")}.get(
+            type_name, (type_name,))
+        text = (f"{name}=" if i >= len(args) else "") + _described(value)
+        marked.append(text if fits else f"!{text}!")
+    # (a trailing ", " is cut only after positional arguments, as for "got (dim=str, )")
+    return "types", "(" + (", ".join(marked) if args else "".join(m + ", " for m in marked)) + ")"
 
 
 def parsed_by(signatures):

@@ -1135,6 +1135,9 @@ def _install_methods():
     # more of dir(torch.Tensor): is_cpu, H, data_ptr(), short(), unsafe_split, ... (_python_variable.py)
     from . import _python_variable
     _python_variable.install(Tensor)
+    # every method PyTorch's argument parser reads is read by minigrad's (x.sum('a'): its TypeError)
+    from . import _python_variable_methods
+    _python_variable_methods.install(Tensor)
     _make_read_only()
 
 
