@@ -158,7 +158,16 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
             UserWarning, stacklevel=stacklevel_outside_minigrad())
+    _check_flag("tensor", requires_grad, none_allowed=False)
     return _leaf(tensor_data_to_array(data, dtype), requires_grad, isinstance(data, np.ndarray))
+
+
+def _check_flag(name, requires_grad, none_allowed=True):
+    """PyTorch's parser takes only True or False for requires_grad, not 1 or "yes" (and None
+    where the signature has it as an optional bool: not in tensor())."""
+    if type(requires_grad) is not bool and not (none_allowed and requires_grad is None):
+        raise TypeError(f"{name}(): argument 'requires_grad' must be bool, not "
+                        f"{type_name(requires_grad)}")
 
 
 def as_tensor(data, dtype=None):
@@ -245,18 +254,24 @@ def _random_floats(draw, size, numpy_dtype, generator, kernel):
 def zeros(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of the given size filled with 0 (float32 unless ``dtype``)."""
     _check_size_given("zeros", size)
-    return _leaf(np.zeros(_size(size), dtype=_float_dtype(dtype)), requires_grad)
+    shape = _size(size)
+    _check_flag("zeros", requires_grad)
+    return _leaf(np.zeros(shape, dtype=_float_dtype(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of the given size filled with 1 (float32 unless ``dtype``)."""
     _check_size_given("ones", size)
-    return _leaf(np.ones(_size(size), dtype=_float_dtype(dtype)), requires_grad)
+    shape = _size(size)
+    _check_flag("ones", requires_grad)
+    return _leaf(np.ones(shape, dtype=_float_dtype(dtype)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
     """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible."""
     _check_size_given("empty", size)
+    _size(size)
+    _check_flag("empty", requires_grad)
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -270,6 +285,7 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
     if not isinstance(fill_value, (int, float, bool, np.number, np.bool_, Tensor)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type_name(fill_value)}")
+    _check_flag("full", requires_grad)
     if dtype is None:
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value

@@ -127,3 +127,33 @@ def test_wrong_call_fails_as_in_torch(name, labels):
         _same_values(expected, got)
     # (the library still works after the error)
     assert minigrad.add(minigrad.ones(2), 1).tolist() == [2.0, 2.0]
+
+
+# --- requires_grad of the factories left out of the table (tensor, zeros, ones, empty, full) ---
+
+_FACTORIES = {
+    "zeros": lambda L, v: L.zeros(2, requires_grad=v),
+    "ones": lambda L, v: L.ones(2, 3, requires_grad=v),
+    "empty": lambda L, v: L.empty(2, requires_grad=v),
+    "full": lambda L, v: L.full((2,), 1.5, requires_grad=v),
+    "tensor": lambda L, v: L.tensor([1.0, 2.0], requires_grad=v),
+    "tensor_of_ints": lambda L, v: L.tensor([1, 2], requires_grad=v),
+    "zeros_of_ints": lambda L, v: L.zeros(2, dtype=L.int64, requires_grad=v),
+    "zeros_of_a_wrong_size": lambda L, v: L.zeros("a", requires_grad=v),
+}
+_FLAGS = {"True": lambda L: True, "None": lambda L: None, "one": lambda L: 1,
+          "float": lambda L: 1.0, "str": lambda L: "yes", "numpy_bool": lambda L: np.bool_(True),
+          "tensor": lambda L: L.tensor(True), "list": lambda L: [True]}
+
+
+@pytest.mark.parametrize("flag", sorted(_FLAGS))
+@pytest.mark.parametrize("factory", sorted(_FACTORIES))
+def test_factories_take_only_a_bool_for_requires_grad(factory, flag):
+    outcomes = []
+    for L in (torch, minigrad):
+        try:
+            made = _FACTORIES[factory](L, _FLAGS[flag](L))
+            outcomes.append(("made", made.requires_grad, str(made.dtype)))
+        except Exception as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    assert outcomes[0] == outcomes[1]
