@@ -56,6 +56,37 @@ def failure_of(call):
     return type(caught.value).__name__, str(caught.value).split("\nminigrad hint:")[0]
 
 
+def outcome_of(call):
+    """"ok", or (exception class name, message without minigrad's hint) of ``call()``;
+    warnings on the way are ignored."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            call()
+        except Exception as error:        # noqa: BLE001  (any exception is compared)
+            return type(error).__name__, str(error).split("\nminigrad hint:")[0]
+    return "ok"
+
+
+def assert_same_values(expected, got):
+    """``got`` (minigrad's) holds what ``expected`` (PyTorch's) holds: tensors of the same shape,
+    dtype and values (to 1e-5), in the same nesting of tuples and lists."""
+    import numpy as np
+    import minigrad
+    torch = import_torch()
+    if isinstance(expected, torch.Tensor):
+        assert isinstance(got, minigrad.Tensor)
+        assert tuple(got.shape) == tuple(expected.shape)
+        assert str(got.dtype) == str(expected.dtype)
+        np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy(), rtol=1e-5,
+                                   equal_nan=True)
+    elif isinstance(expected, (tuple, list)) and not isinstance(expected, torch.Size):
+        assert len(got) == len(expected)
+        for e, g in zip(expected, got):
+            assert_same_values(e, g)
+
+
 def item_or_refusal(tensor):
     """"item" if ``tensor.sum().item()`` works (a value not batched by vmap), else the start of
     the refusal."""

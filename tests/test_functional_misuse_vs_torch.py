@@ -21,12 +21,11 @@ Left out, with the reason:
 """
 import itertools
 import random
-import warnings
 
 import pytest
 
 import minigrad
-from conftest import import_torch
+from conftest import import_torch, outcome_of
 
 torch = import_torch()
 
@@ -63,15 +62,7 @@ def _function_cases():
     return cases
 
 
-def _outcome(call):
-    """'ok', or the exception's class and message (without minigrad's hint)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            call()
-        except Exception as error:        # noqa: BLE001  (any exception is compared)
-            return type(error).__name__, str(error).split("\nminigrad hint:")[0]
-    return "ok"
+_outcome = outcome_of
 
 
 @pytest.mark.parametrize("name, combo", _function_cases(),

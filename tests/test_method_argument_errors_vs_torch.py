@@ -22,7 +22,7 @@ import minigrad
 from minigrad import _python_arg_parser
 from minigrad._tensor_signature_table import SIGNATURES, NO_ARGUMENTS, DEPRECATED
 from minigrad._signature_table import DEPRECATED as FUNCTIONS_DEPRECATED
-from conftest import import_torch
+from conftest import assert_same_values, import_torch
 
 torch = import_torch()
 
@@ -106,19 +106,6 @@ def _message(error):
     return str(error).split("\nminigrad hint:")[0]
 
 
-def _same_values(expected, got):
-    if isinstance(expected, torch.Tensor):
-        assert isinstance(got, minigrad.Tensor)
-        assert tuple(got.shape) == tuple(expected.shape)
-        assert str(got.dtype).replace("minigrad", "torch") == str(expected.dtype)
-        np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy(), rtol=1e-5,
-                                   equal_nan=True)
-    elif isinstance(expected, (tuple, list)) and not isinstance(expected, torch.Size):
-        assert len(got) == len(expected)
-        for e, g in zip(expected, got):
-            _same_values(e, g)
-
-
 @pytest.mark.parametrize("name, labels", _cases(), ids=lambda v: v if isinstance(v, str) else ",".join(v))
 def test_wrong_method_call_fails_as_in_torch(name, labels):
     kind, expected = _outcome(torch, name, labels)
@@ -129,7 +116,7 @@ def test_wrong_method_call_fails_as_in_torch(name, labels):
         assert _message(got) == str(expected)
     elif kind == "ok":
         assert got_kind == "ok", f"minigrad refused what PyTorch accepts: {got!r}"
-        _same_values(expected, got)
+        assert_same_values(expected, got)
     assert minigrad.ones(2).add(1).tolist() == [2.0, 2.0]
 
 

@@ -23,13 +23,12 @@ import decimal
 import fractions
 import itertools
 import random
-import warnings
 
 import numpy as np
 import pytest
 
 import minigrad
-from conftest import import_torch
+from conftest import import_torch, outcome_of
 
 torch = import_torch()
 
@@ -71,15 +70,7 @@ def _function_cases():
     return cases
 
 
-def _outcome(call):
-    """'ok', or the exception's class and message (without minigrad's hint)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            call()
-        except Exception as error:        # noqa: BLE001  (any exception is compared)
-            return type(error).__name__, str(error).split("\nminigrad hint:")[0]
-    return "ok"
+_outcome = outcome_of
 
 
 def _ids(value):
