@@ -17,6 +17,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_gr
 from .views import history_first
 from . import result
 from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, arguments_before_overlap,
+                      refuse_reading_own_memory,
                       check_inplace, overlaps_itself)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
@@ -134,6 +135,7 @@ def put_(self, index, source, accumulate=False):
     PyTorch's order (``overlapping_writes.put``)."""
     operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
     arguments_before_overlap(self, operation, source)
+    refuse_reading_own_memory(self, source, lambda: arguments_before_overlap(self, operation, source, always=True))
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
             self._array, index._array.reshape(-1), source._array, accumulate))
