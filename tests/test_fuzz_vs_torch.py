@@ -2022,6 +2022,18 @@ def test_random_programs_match_pytorch(torch, program):
     [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
      ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
      ("inplace_binary", "arctan2_", (1, 2), False, False)],
+    # ... as every in-place operation does (autograd looks up all the inputs' history before the
+    # kernel's checks): clamp_ with a bound over its own memory
+    [("leaf", (3,), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), False, False),
+     ("view", "H", (1,), True, False), ("inplace", "F_celu_", (1,), True, False),
+     ("inplace_binary", "clamp_max_t_", (1, 2), False, False)],
+    # scatter_ from an integer view of itself: the dtypes are refused before the shared memory
+    [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False),
+     ("inplace_binary", "scatter_shared_source", (0, 1), True, False)],
+    # select_scatter's result owns its memory (PyTorch's clone): the engine adds x's second
+    # gradient into it in place, so x.grad's version is 1
+    [("leaf", (3,), 0, False, True), ("enable_grad", "select_scatter", (0,), True, False),
+     ("leaf", (3,), 0, False, False), ("backward", "backward_gradient", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

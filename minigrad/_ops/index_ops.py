@@ -18,6 +18,7 @@ from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, needs_gr
 from .views import history_first
 from . import result
 from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, arguments_before_overlap,
+                      refuse_reading_own_memory,
                       check_inplace, overlaps_itself, _check_partial_overlap, _shares_memory_unversioned)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
@@ -252,6 +253,8 @@ def index_copy_(self, dim, index, source):
     Where self sees a memory location at several positions (overlapping windows), in
     PyTorch's order (``overlapping_writes.index_copied``)."""
     operation = lambda t, s: index_copy(t, dim, index, s)     # noqa: E731
+    # (PyTorch's kernel checks the memory right after dim, before the dtypes and sizes)
+    refuse_reading_own_memory(self, source, lambda: _normalize_dim(dim, self.ndim))
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.index_copied(
             self._array, _normalize_dim(dim, self.ndim), index._array.reshape(-1), source._array))
@@ -420,6 +423,14 @@ def index_put_method(self, indices, values, accumulate=False):
                          *indices, values)
 
 
+def _goes_to_masked_fill(indices, values):
+    """PyTorch's index_put_ hands ``x[mask] = one value`` to masked_fill_ (which lets a value
+    over x's own memory through)."""
+    masks = [i for i in indices if isinstance(i, Tensor) and i._array.dtype in (np.bool_, np.uint8)]
+    return (isinstance(values, Tensor) and values._array.size == 1 and len(masks) == 1
+            and all(i is None or i is masks[0] for i in indices))
+
+
 def index_put_(self, indices, values, accumulate=False):
     """In-place index_put: ``self[indices] = values`` (or ``+=`` with accumulate=True)."""
     check_index_put_arguments("index_put_", indices, values)
@@ -427,6 +438,8 @@ def index_put_(self, indices, values, accumulate=False):
     expanded = _overlaps(self._array)
     if not expanded and not overlaps_itself(self._array):
         check_inplace(self, others=(values,))   # (autograd's rules first, then the kernel's dtype check)
+        if accumulate or not _goes_to_masked_fill(indices, values):
+            refuse_reading_own_memory(self, values)     # (before it looks at the indices)
         _check_index_count(self, indices)
         _refuse_empty_dims_indexed(self, indices)
         _check_index_put_dtype(self, values)

@@ -22,7 +22,8 @@ from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
 from .._memory_format import with_pytorch_steps
 from .inplace import (check_inplace, apply_inplace, bump_version, memory_order, _overlaps,
-                      overlaps_itself, _writeable, _same_elements)
+                      overlaps_itself, _writeable, _same_elements, _check_partial_overlap,
+                      _shares_memory_unversioned)
 from .views import check_history_kept, history_first
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 
@@ -730,6 +731,11 @@ def setitem(tensor, index, value, _index_tensors_given=None):
         return setitem(view, (np.reshape(items[0], (1,)),), value, index_tensors)
     # PyTorch still allows writing at positions of memory seen twice (expand), with a warning
     check_inplace(tensor, overlap_ok=True, others=(value,))
+    if isinstance(value, Tensor) and not (one_mask and value._array.size == 1) and (
+            value._version_counter is tensor._version_counter or _shares_memory_unversioned(tensor, value)):
+        # index_put_ refuses values over the tensor's memory before it looks at the indices (not
+        # x[mask] = one value, which it hands to masked_fill_)
+        _check_partial_overlap(tensor, value, full_ok=False)
     # index_put_ takes the parts left to right: a mask that does not fit, or a tensor that
     # cannot index, whichever comes first
     for position in range(len(items)):

@@ -52,6 +52,9 @@ def check_inplace(tensor, overlap_ok=False, others=()):
             "minigrad hint: wrap the update in `with torch.no_grad():` (as optimisers do), or "
             "work on x.detach() / x.clone() instead."
         )
+    # ... and it looks up the history of the other inputs (a lost one raises), all before the
+    # kernel's own checks: the memory the others share with the tensor, their shapes, dtypes
+    check_history_kept(*others)
     # ... then the operation's own: it can't write memory that it sees twice
     if not overlap_ok and _sees_memory_twice(tensor):
         raise RuntimeError(
@@ -65,16 +68,31 @@ def _sees_memory_twice(tensor):
         (tensor._base is not None or tensor._detached_from is not None) and _overlaps(tensor._array))
 
 
-def arguments_before_overlap(tensor, trial, *others):
+def arguments_before_overlap(tensor, trial, *others, always=False):
     """For kernels that check their arguments before the written tensor's own overlap
-    (index_add_, put_, scatter_, cumsum_): where ``tensor`` sees memory twice, autograd's rules,
-    then ``trial(copy, *others)`` on a copy of it (the arguments' errors), then (in the caller)
-    the overlap's."""
-    if _sees_memory_twice(tensor):
+    (index_add_, put_, scatter_, cumsum_): where ``tensor`` sees memory twice (or ``always``),
+    autograd's rules, then ``trial(copy, *others)`` on a copy of it (the arguments' errors),
+    then (in the caller) the overlap's."""
+    if always or _sees_memory_twice(tensor):
         check_inplace(tensor, overlap_ok=True, others=others)
         with no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")         # (warned again, if at all, by the real call)
             trial(_wrap(tensor._array.copy()), *(o.detach() if isinstance(o, Tensor) else o for o in others))
+
+
+def refuse_reading_own_memory(self, source, arguments=None):
+    """PyTorch refuses index_add_/scatter_/put_ from a dense ``source`` over self's memory (even
+    the very same elements: they are read at other positions than they are written).
+
+    In PyTorch's order: autograd's rules, the kernel's checks of its arguments
+    (``arguments()``: dim, dtypes, shapes), self's own overlap, then this one."""
+    if isinstance(source, Tensor) and (source._version_counter is self._version_counter
+                                       or _shares_memory_unversioned(self, source)):
+        check_inplace(self, overlap_ok=True, others=(source,))
+        if arguments is not None:
+            arguments()
+        check_inplace(self, others=(source,))
+        _check_partial_overlap(self, source, full_ok=False)
 
 
 def _overlaps(array):

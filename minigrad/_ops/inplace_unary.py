@@ -20,10 +20,11 @@ from .._tensor import Tensor, _wrap
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import give_edges_their_node, needs_grad, refuse_dtype
+from ..autograd.grad_mode import no_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace,
-                      arguments_before_overlap, bump_version,
+                      arguments_before_overlap, refuse_reading_own_memory, bump_version,
                       check_inplace, check_result_fits, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes, refuse_if_old_values_needed, refuse_integer_history)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
@@ -121,7 +122,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                                         loop_inputs)
 
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
-            if (other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)) \
+            if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)
+                refuse_reading_own_memory(self, other, lambda: _READ_AT_OTHER_POSITIONS[name](self, *args, **kwargs))
+            elif (other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)) \
                     and name not in _OVERLAP_UNCHECKED:
                 check_inplace(self, others=others)       # (autograd's rules come first,
                 check_history_kept(*others)              # and a lost history of the others)
@@ -166,6 +169,27 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
 # and overlaps
 _CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp_": blend.check_lerp_dtypes,
                           "addcdiv_": blend.check_addcdiv_integers}
+
+# kernels that read the other tensor at other positions than they write (so refuse even the
+# very same elements), after these checks of their arguments
+_READ_AT_OTHER_POSITIONS = {
+    "scatter_reduce_": lambda self, dim, index, src, *_, **__: gather_scatter._scatter_checks(
+        "scatter", self, dim, index, src),
+    "index_reduce_": lambda self, *args, **kwargs: _index_reduce_checks(self, *args, **kwargs),
+}
+
+
+def _index_reduce_checks(self, *args, **kwargs):
+    """index_reduce_'s checks of its arguments: index_reduce on a copy (it computes little),
+    without its warning (PyTorch's kernel gives it after the overlap check)."""
+    from . import scatter_reduce        # (scatter_reduce imports this module's users)
+    warned = scatter_reduce._Warned.beta
+    try:
+        with no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scatter_reduce.index_reduce(self.detach(), *args, **kwargs)
+    finally:
+        scatter_reduce._Warned.beta = warned
 
 # matrix products whose kernels check no overlap of self with the other operands (PyTorch lets
 # x.addmm_(x.t(), x) through)
@@ -320,14 +344,6 @@ METHODS["clamp_max_"] = clamp_max_
 
 # --- writing at positions in place: x.scatter_(1, index, 1.0) (one-hot vectors), ... ------------
 
-def _refuse_reading_own_memory(self, source):
-    """PyTorch refuses index_add_/scatter_ from a dense ``source`` over self's memory (even
-    the very same elements: they are read at other positions than they are written)."""
-    if isinstance(source, Tensor) and source._version_counter is self._version_counter:
-        check_inplace(self, others=(source,))        # (autograd's rules come first)
-        _check_partial_overlap(self, source, full_ok=False)
-
-
 def _reads_own_memory(self, source):
     """Does ``source`` read memory that writing into ``self`` changes?"""
     return (isinstance(source, Tensor) and source._version_counter is self._version_counter
@@ -353,10 +369,10 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
             "reduce" if isinstance(src, Tensor) else "value_reduce")
         warn_no_batching_rule("scatter_." + overload, (self, index, src), "scatter_." + overload)
         check_inplace_batching("scatter_", self, (index, src, value))
-    _refuse_reading_own_memory(self, src)
     scatter = lambda t, s: gather_scatter.scatter_into_copy(t, dim, index, s, value, reduce, "scatter_")  # noqa: E731
     arguments_before_overlap(self, lambda t, s: gather_scatter.scatter_argument_checks(t, dim, index, s),
                              src if src is not None else value)
+    refuse_reading_own_memory(self, src, lambda: gather_scatter.scatter_argument_checks(self, dim, index, src))
     if (reduce is None and _reads_own_memory(self, src)) or overlaps_itself(self._array):
         return _scatter_in_own_memory(self, scatter, dim, index, src if src is not None else value,
                                       SCATTER_REDUCTIONS[reduce] if reduce in ("add", "multiply") else None)
@@ -380,8 +396,10 @@ def scatter_add_(self, dim, index, src):
     """In-place scatter_add: src[i][j] is added to self[index[i][j]][j] (dim=0)."""
     if _FuncTransforms.vmaps:
         check_inplace_batching("scatter_add_", self, (index, src))
-    _refuse_reading_own_memory(self, src)
     scatter = lambda t, s: gather_scatter.scatter_add(t, dim, index, s)     # noqa: E731
+    arguments = lambda t, s: gather_scatter.scatter_argument_checks(t, dim, index, s, "scatter_add")  # noqa: E731
+    arguments_before_overlap(self, arguments, src)
+    refuse_reading_own_memory(self, src, lambda: arguments(self, src))
     if _reads_own_memory(self, src) or overlaps_itself(self._array):
         return _scatter_in_own_memory(self, scatter, dim, index, src, np.add)
     return apply_inplace(self, scatter, src)
@@ -398,12 +416,8 @@ def index_add_(self, dim, index, source, *, alpha=1):
         check_inplace_batching("index_add_", self, (index, source))
     add = lambda t, s=source: gather_scatter.index_add(t, dim, index, s, alpha=alpha)  # noqa: E731
     arguments_before_overlap(self, add, source)
-    if isinstance(source, Tensor) and source._version_counter is self._version_counter:
-        # over self's memory: autograd's rules, then the arguments, then the overlap (PyTorch's order)
-        check_inplace(self, others=(source,))
-        gather_scatter.check_index_add_arguments(self, shape._normalize_dim(dim, max(self.ndim, 1)),
-                                                 index, source)
-    _refuse_reading_own_memory(self, source)
+    refuse_reading_own_memory(self, source, lambda: gather_scatter.check_index_add_arguments(
+        self, shape._normalize_dim(dim, max(self.ndim, 1)), index, source))
     if not _reads_own_memory(self, source) and not overlaps_itself(self._array):
         return apply_inplace(self, add, source)     # (source is an input)
     # (source reads self's memory, or self sees a location at several positions (windows

@@ -50,6 +50,12 @@ def _clone_keeping_strides(input):
     if not array.size or any(step == 0 and n > 1 for n, step in zip(array.shape, array.strides)):
         return np.array(array, order="C"), None
     memory, offset = storage_of(input)
+    if memory.size == array.size:
+        # a storage of just the elements (in some order): a copy in the same layout owns its
+        # memory, as PyTorch's clone does (so the engine may add a gradient into it in place)
+        copy = array.copy(order="K")
+        if copy.strides == array.strides:
+            return copy, None
     memory = memory.copy()
     return np.lib.stride_tricks.as_strided(memory[offset:], array.shape, array.strides), memory
 
