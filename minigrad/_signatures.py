@@ -25,8 +25,8 @@ _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", 
 
 
 def _is_int(value):
-    if isinstance(value, Tensor):      # (a 0-d integer tensor counts as an int)
-        return value.ndim == 0 and value.dtype.is_floating_point is False and value.dtype.name != "bool"
+    if isinstance(value, Tensor):      # (an integer tensor of one element counts as an int)
+        return value._array.size == 1 and value._array.dtype.kind in "iu"
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 

@@ -21,6 +21,7 @@ from .spectral import svdvals
 from .._dtype import from_numpy_dtype, result_type
 from .pointwise import _broadcast_error
 from ..autograd.kernel_writes import kernel_writes
+from .views import history_first
 
 _INF = float("inf")
 
@@ -35,6 +36,7 @@ def _matrix_dims(A, dim):
     return d0, d1
 
 
+@history_first
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """``torch.linalg.matrix_norm``: a norm of each matrix over the two dims ``dim``.
 

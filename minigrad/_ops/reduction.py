@@ -561,6 +561,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
+@history_first
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, name="linalg.vector_norm"):
     """``torch.linalg.vector_norm``: the ``ord``-norm of the elements (over ``dim`` if given).
 
