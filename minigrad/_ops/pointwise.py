@@ -107,6 +107,18 @@ def operator_method(function, reflected=False):
     return operator
 
 
+def check_broadcasts_into(input, other):
+    """``other`` must broadcast into ``input``'s shape, as for ``input.mul_(other)``: PyTorch's
+    errors when they do not broadcast, or when the result would be larger than ``input``."""
+    try:
+        shape = np.broadcast_shapes(input.shape, other.shape)
+    except ValueError:
+        raise _broadcast_error(input, other) from None
+    if shape != tuple(input.shape):
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                           f"{list(shape)}")
+
+
 def _broadcast_error(a, b):
     shape_a = list(np.shape(getattr(a, "_array", a)))
     shape_b = list(np.shape(getattr(b, "_array", b)))

@@ -19,7 +19,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result
-from .._ops.pointwise import _broadcast_error, add_number, div_by_number
+from .._ops.pointwise import add_number, check_broadcasts_into, div_by_number
 from .._ops.inplace import apply_inplace
 from .._tensor import Tensor, _wrap, shrunk_to_0d
 from .._creation import ones_like
@@ -131,13 +131,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     # PyTorch's steps: -input written into a new tensor of input's shape and dtype, then
     # multiplied by target in place, e^ and log1p in place: so target may only broadcast
     # into input's shape, and the result keeps input's dtype
-    try:
-        shape = np.broadcast_shapes(x.shape, y.shape)
-    except ValueError:
-        raise _broadcast_error(input, target) from None
-    if shape != x.shape:
-        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
-                           f"{list(shape)}")
+    check_broadcasts_into(input, target)
     if x.dtype.kind != "f":       # (an integer result of -input cannot take e^ or a float target)
         found = result_type(input, target)
         found = "Float" if found.kind != "f" else scalar_type_name(from_numpy_dtype(found))

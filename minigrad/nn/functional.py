@@ -22,7 +22,7 @@ from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array, _silu_array  # noqa: F401  (re-exported)
 from .._ops.pointwise import sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
-from .._ops.pointwise import _broadcast_error, kernel_not_implemented
+from .._ops.pointwise import _broadcast_error, check_broadcasts_into, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
 from .._ops.reduction import _mean_array, _sum_array
 from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
@@ -347,13 +347,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"desired output type {scalar_type_name(target.dtype)}"
                            "\nminigrad hint: targets must be floats, e.g. target.float()")
     if weight is not None and weight.shape != input.shape:    # (PyTorch multiplies the losses by it in place)
-        try:
-            shape = np.broadcast_shapes(input.shape, weight.shape)
-        except ValueError:
-            raise _broadcast_error(input, weight) from None
-        if shape != input.shape:
-            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
-                               f"{list(shape)}")
+        check_broadcasts_into(input, weight)
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
     # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
