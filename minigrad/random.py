@@ -348,11 +348,12 @@ def permutation(n, generator=None):
     return order
 
 
-def bernoulli(probabilities, generator=None):
-    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element of p)."""
+def bernoulli(probabilities, generator=None, strides=None):
+    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element of p, in the
+    memory order of a tensor laid out with ``strides``: see ``in_memory_order``)."""
     p = np.asarray(probabilities)
     dtype = np.float64 if p.dtype == np.float64 else np.float32
-    draws = _uniform01(_pick(generator), p.size, dtype).reshape(p.shape)
+    draws = in_memory_order(_uniform01(_pick(generator), p.size, dtype), p.shape, strides)
     return (draws < p).astype(p.dtype)
 
 
@@ -363,12 +364,18 @@ def bernoulli_scalar(shape, p, generator=None, strides=None):
     ``strides`` of a tensor that is not in row-major order (e.g. a transpose)
     to fill it the same way.
     """
-    n = math.prod(shape)
+    draws = _uniform01(_pick(generator), math.prod(shape), np.float64) < float(p)
+    return in_memory_order(draws, shape, strides)
+
+
+def in_memory_order(draws, shape, strides=None):
+    """The numbers ``draws`` (drawn one after another) as an array of ``shape`` whose elements
+    take them in the order they lie in memory, as PyTorch's loops fill a tensor laid out with
+    ``strides`` (a transpose: column after column); row-major when ``strides`` is None."""
     # axes from the slowest-changing in memory to the fastest
     axes = list(range(len(shape))) if strides is None else sorted(
         range(len(shape)), key=lambda axis: -abs(strides[axis]))
-    draws = _uniform01(_pick(generator), n, np.float64) < float(p)
-    return draws.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
+    return np.asarray(draws).reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
 
 
 def exponential(shape, lambd=1.0, dtype=np.float64, generator=None, strides=None):
