@@ -349,6 +349,10 @@ def call_with_out(function, name, rule, args, kwargs):
     if rule.dtype == "drawn":
         from ._ops.drawn_into_out import drawn_into_out
         return drawn_into_out(name, out, args, kwargs)
+    if rule.dtype == "create" and not out._array.flags.c_contiguous:
+        from ._ops.drawn_into_out import drawn_in_out_layout
+        if drawn_in_out_layout(name, out, args, kwargs) is not None:
+            return out
     if name == "mean" and outs[0]._array.dtype.kind not in "fc":
         input = args[0] if args else kwargs["input"]        # (the mean of floats is no integer)
         raise RuntimeError(CAST.format(result=scalar_type_name(input.dtype),

@@ -200,14 +200,19 @@ def _uniform01(generator, n, dtype):
     return bits53.astype(np.float64) * 2.0 ** -53
 
 
-def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None):
-    """A numpy array of uniform numbers in [low, high), as ``torch.rand``/``uniform_`` draw them."""
+def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None, fused=True):
+    """A numpy array of uniform numbers in [low, high), as ``torch.rand``/``uniform_`` draw them.
+
+    ``fused=False``: the multiply and the add rounded one after the other, as in the loops of
+    PyTorch's that draw one number at a time (``rrelu``'s slopes)."""
     dtype = np.dtype(dtype).type
     n = math.prod(shape)
     x = _uniform01(_pick(generator), n, dtype)
     if (low, high) != (0.0, 1.0):
         span = dtype(dtype(high) - dtype(low))
-        if dtype == np.float32:                 # one fused multiply-add on the CPU
+        if not fused:
+            x = x * span + dtype(low)
+        elif dtype == np.float32:               # one fused multiply-add on the CPU
             x = _avx_mathfun._fma(x, span, np.float32(low))
         else:
             x = _avx_mathfun.fma64(x, span, low)

@@ -294,3 +294,65 @@ def test_random_functions_into_out_misuse(torch, name):
             return type(error).__name__, str(error).split("\nminigrad hint:")[0]
         return "ok", None
     assert run(minigrad) == run(torch)
+
+
+# --- random results shaped like a tensor that is not row-major -------------------------------
+# Most keep the input's layout and fill it in memory order (randint_like, rand_like, dropout's
+# mask, ...); bernoulli makes a row-major result (PyTorch's legacy contiguous format).
+
+def _transposed(L):
+    return L.arange(1.0, 41.0).view(20, 2).t()
+
+
+SHAPED_LIKE = {
+    "bernoulli": lambda L, x: L.bernoulli(x / 50),
+    "bernoulli with p": lambda L, x: L.bernoulli(x / 50, 0.3),
+    "randint_like": lambda L, x: L.randint_like(x, 10),
+    "randint_like, low and high": lambda L, x: L.randint_like(x, -3, 7, dtype=L.int64),
+    "randint_like, row-major": lambda L, x: L.randint_like(x, 10, memory_format=L.contiguous_format),
+    "rand_like": lambda L, x: L.rand_like(x),
+    "randn_like": lambda L, x: L.randn_like(x),
+    "poisson": lambda L, x: L.poisson(x),
+    "normal of a tensor": lambda L, x: L.normal(x, 1.0),
+    "dropout": lambda L, x: L.nn.functional.dropout(x, 0.5),
+    "alpha_dropout": lambda L, x: L.nn.functional.alpha_dropout(x, 0.5, training=True),
+    "rrelu": lambda L, x: L.nn.functional.rrelu(-x, training=True),
+    "multinomial": lambda L, x: L.multinomial(x, 3),
+    "rand into a transposed out": lambda L, x: L.rand(2, 20, out=L.empty(20, 2).t()),
+    "randn into a transposed out": lambda L, x: L.randn(2, 20, out=L.empty(20, 2, dtype=L.float64).t()),
+    "randint into a transposed out": lambda L, x: L.randint(3, 9, (2, 20), out=L.empty(20, 2, dtype=L.int64).t()),
+    "randint into a transposed float out": lambda L, x: L.randint(9, size=(2, 20), out=L.empty(20, 2).t()),
+    "rand into an out of another size": lambda L, x: L.rand(2, 20, out=L.empty(20, 3).t()),
+    "randn into a channels-last out": lambda L, x: L.randn(
+        (1, 3, 4, 2), out=L.empty(1, 3, 4, 2).to(memory_format=L.channels_last)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED_LIKE))
+def test_random_results_shaped_like_a_transposed_tensor(torch, name):
+    import warnings
+
+    def run(L):
+        L.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            drawn = SHAPED_LIKE[name](L, _transposed(L))
+        return (drawn.stride(), drawn.dtype.__repr__(), drawn.detach().contiguous().numpy().tolist(),
+                L.rand(2).tolist())
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("bounds", [(1 / 8, 1 / 3), (0.1, 0.3), (0.01, 0.99)])
+def test_rrelu_slopes_to_the_last_bit(torch, dtype, bounds):
+    # one double draw per element <= 0 between the bounds rounded to the computing dtype,
+    # multiplied and added in two roundings; no float16 kernel while training
+    def run(L):
+        L.manual_seed(3)
+        x = -L.arange(1.0, 300.0).to(getattr(L, dtype))
+        try:
+            out = L.nn.functional.rrelu(x, *bounds, training=True)
+        except NotImplementedError as error:
+            return str(error)
+        return out.tolist(), L.rand(2).tolist()
+    assert run(minigrad) == run(torch)

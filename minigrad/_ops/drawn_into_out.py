@@ -68,3 +68,33 @@ def _normal_into(out, mean=0.0, std=1.0, size=None, *, generator=None):
     values = (values + (mean._array if isinstance(mean, Tensor) else mean)).astype(values.dtype, copy=False)
     np.copyto(out._array, values)
     return out
+
+
+# creation functions whose out= PyTorch fills in place after its resize_: rand with uniform_,
+# randn with normal_, randint with random_
+_FILLED_IN_PLACE = ("rand", "randn", "randint")
+
+
+def drawn_in_out_layout(name, out, args, kwargs):
+    """``rand``/``randn``/``randint(..., out=t)`` with a ``t`` of the size asked for that is not
+    row-major (a transpose): its resize_ keeps ``t``'s layout and the draws fill it in the
+    order of its memory. Returns ``t`` so filled, or None when this is not the case (the usual
+    out= path, which computes then copies, gives PyTorch's numbers then)."""
+    if name not in _FILLED_IN_PLACE or out._array.flags.c_contiguous:
+        return None
+    if out._array.dtype.kind not in ("fiu" if name == "randint" else "f"):
+        return None
+    if name == "randint":
+        given = dict(zip(("low", "high", "size") if len(args) == 3 else ("high", "size"), args), **kwargs)
+        size, low, high = given["size"], given.get("low", 0), given["high"]
+    else:
+        size = kwargs.get("size", args[0] if len(args) == 1 and not isinstance(args[0], int) else args)
+    if tuple(size) != out._array.shape:
+        return None
+    generator = kwargs.get("generator")
+    with no_grad():
+        if name == "rand":
+            return out.uniform_(0.0, 1.0, generator=generator)
+        if name == "randn":
+            return out.normal_(0.0, 1.0, generator=generator)
+        return out.random_(low, high, generator=generator)
