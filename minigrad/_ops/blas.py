@@ -95,7 +95,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
                            f"batch2: {names[2]}")
     _check_batches(batch1, batch2, "baddbmm")
     _check_not_bool(batch1, "baddbmm")
-    product = np.matmul(batch1._array, batch2._array)
+    product = batched_product(batch1, batch2)
     added = input._array if beta == 1 else input._array * beta
     out = (product if alpha == 1 else product * alpha) + (0 if beta == 0 else added)
     out = result(np.asarray(out, dtype=product.dtype), BaddbmmBackward0, (input, batch1, batch2),

@@ -305,10 +305,28 @@ def nothing_to_multiply(input, mat2):
 
 
 def batched_product(input, mat2):
-    """numpy's batched matmul; an empty product of two dtypes comes in mat2's, as PyTorch's."""
-    if input._array.dtype != mat2._array.dtype:
-        return np.matmul(input._array.astype(mat2._array.dtype), mat2._array)
-    return np.matmul(input._array, mat2._array)
+    """The batched product of two 3-d tensors' arrays, as PyTorch computes it: its own loop for
+    small products (``small_batched_product``), else numpy's batched matmul (BLAS, like
+    PyTorch's). An empty product of two dtypes comes in mat2's, as PyTorch's."""
+    a, b = input._array, mat2._array
+    if a.dtype != b.dtype:
+        a = a.astype(b.dtype)
+    if a.dtype.kind == "f" and a.shape[1] * a.shape[2] * b.shape[2] < 400:
+        return small_batched_product(a, b)
+    return np.matmul(a, b)
+
+
+def small_batched_product(a, b):
+    """``a @ b`` for batches of small matrices (fewer than 400 multiply-adds per product:
+    contraction x rows x columns), as PyTorch's bmm and baddbmm compute them: each element of
+    the result adds its products one after another, first to last, each product and each sum
+    rounded (no fused multiply-add), in float32 for float16 inputs. numpy's matmul hands
+    these to BLAS, whose order of additions can round the last bit otherwise."""
+    computed_in = np.dtype(np.float32) if a.dtype.itemsize < 4 else a.dtype
+    total = np.zeros((a.shape[0], a.shape[1], b.shape[2]), computed_in)
+    for k in range(a.shape[2]):         # (vectorised over the batch, the rows and the columns)
+        total = total + a[:, :, k, None].astype(computed_in) * b[:, None, k, :].astype(computed_in)
+    return total.astype(a.dtype, copy=False)
 
 
 class BmmBackward0(Node):
