@@ -312,3 +312,19 @@ def test_poisson_nll_loss_full_as_torch(torch, log_input, reduction, targets, dt
     tolerance = 0 if dtype == "float64" else 1e-6
     for mine, real in zip(ours, theirs):
         np.testing.assert_allclose(mine, real, rtol=tolerance, atol=0)
+
+
+@pytest.mark.parametrize("name, form", [("hardshrink", "function"), ("hardshrink", "method"),
+                                        ("softshrink", "function")])     # (no Tensor.softshrink)
+@pytest.mark.parametrize("lambd", [True, False, 1, 0.25, "a", None])
+def test_shrink_takes_a_bool_as_a_number(torch, name, lambd, form):
+    # PyTorch's Scalar takes True and False (as 1 and 0), and the node saves them as given
+    def run(L):
+        x = L.tensor([-1.0, 0.3, 2.0], requires_grad=True)
+        call = getattr(L.nn.functional, name) if form == "function" else getattr(L.Tensor, name)
+        try:
+            out = call(x, lambd)
+        except TypeError as error:
+            return str(error)
+        return out.tolist(), repr(out.grad_fn._saved_lambd)
+    assert run(minigrad) == run(torch)

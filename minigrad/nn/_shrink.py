@@ -96,7 +96,7 @@ class SoftshrinkBackward0(_ShrinkBackward, Node):
 def _check_lambd(name, lambd, position=2):
     if isinstance(lambd, Tensor) and lambd.ndim == 0:
         return lambd.item()
-    if not isinstance(lambd, (int, float, np.integer, np.floating)) or isinstance(lambd, bool):
+    if not isinstance(lambd, (int, float, np.integer, np.floating)):      # (True and False count, as 1 and 0)
         raise TypeError(f"{name}(): argument 'lambd' (position {position}) must be Number, not "
                         f"{type_name(lambd)}")
     return lambd
