@@ -134,24 +134,20 @@ def _layout(self):
     return strided
 
 
-def new(self, *args, device=None):
+def new(self, *args, **kwargs):
     """The legacy constructor: ``x.new(2, 3)`` an uninitialized tensor of x's dtype, ``x.new(data)``
-    a tensor of ``data`` in x's dtype, ``x.new()`` an empty one."""
-    from ._creation import empty, tensor
-    from ._python_arg_parser import invalid_combination
-    if len(args) == 1 and isinstance(args[0], type(self)):
-        from ._tensor import _alias
-        return _alias(args[0].detach())
-    if not args:
-        return empty(0, dtype=self.dtype)
-    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-        return empty(args, dtype=self.dtype)
-    if len(args) == 1 and isinstance(args[0], (tuple, list)) and all(
-            isinstance(a, int) and not isinstance(a, bool) for a in args[0]) and type(args[0]).__name__ == "Size":
-        return empty(tuple(args[0]), dtype=self.dtype)
-    if len(args) == 1:
-        return tensor(args[0], dtype=self.dtype)
-    raise invalid_combination("new", args, {})
+    a tensor of ``data`` (a sequence) in x's dtype, ``x.new()`` an empty one, ``x.new(y)`` y seen
+    through a new tensor (y of x's dtype). As ``torch.FloatTensor(...)`` for x's dtype, with
+    its errors (``x.new(1.5)``: data must be a sequence)."""
+    from ._tensor import _keep_empty_numpy_steps, _legacy_constructor_array, _wrap, device
+    from ._tensortype import _of_a_tensor
+    if len(args) == 1 and isinstance(args[0], type(self)) and not set(kwargs) - {"device"}:
+        if kwargs.get("device") is not None:
+            device(kwargs["device"])
+        return _of_a_tensor(self.dtype, args[0])
+    made = _wrap(_legacy_constructor_array(args, kwargs, self.dtype))
+    _keep_empty_numpy_steps(made, args)
+    return made
 
 
 def _volatile(self):

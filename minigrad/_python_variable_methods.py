@@ -12,14 +12,17 @@ signature such as ``x.add_(2, y)`` with PyTorch's warning).
 import functools
 import inspect
 
+import numpy as np
+
+from . import _dtype, _memory_format
+
 from ._python_arg_parser import _CheapLook, _looks_right, deprecated_call
 from ._signatures import Signatures, _CHECKS, _Signature
 
 # methods whose PyTorch signatures minigrad does not follow yet, with the reason
 NOT_PARSED = {
-    "type": "x.type(dtype) takes a type name (an 'object' parameter the parser cannot name)",
     "new": "the legacy constructor's storage and object parameters",
-    "to": "x.to(other tensor) and x.to(device, dtype) forms minigrad reads itself",
+    "to": "Tensor.to parses its own arguments (to_arguments), as it needs which signature fitted",
 }
 
 
@@ -33,6 +36,87 @@ def method_signatures(name):
         return None
     return Signatures(name, *texts, numbers_as_tensors=name in NUMBERS_AS_TENSORS,
                       hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()))
+
+
+@functools.cache
+def _to_signatures():
+    from ._tensor_signature_table import SIGNATURES
+    return Signatures("to", *SIGNATURES["to"], numbers_as_tensors=True)
+
+
+# x.to(float): Python's number types stand for PyTorch's dtypes
+_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool_}
+
+
+def _number_dtype(number):
+    """The dtype of the tensor PyTorch's parser makes of a Python number given for a Tensor
+    (x.to(1.5) is x.to(torch.tensor(1.5, dtype=torch.float64)))."""
+    kind = np.asarray(number).dtype.kind
+    if kind == "c":                   # (minigrad has no complex dtypes: its own refusal)
+        from ._creation import tensor
+        return tensor(number).dtype
+    return {"b": _dtype.bool_, "f": _dtype.float64}.get(kind, _dtype.int64)
+
+
+def to_arguments(args, kwargs):
+    """(dtype or None, copy, memory_format) of a call ``x.to(*args, **kwargs)``, parsed as PyTorch
+    parses it (python_variable_methods.cpp's parse_to_conversion) against its three signatures:
+    (device, dtype, non_blocking, copy), (dtype, non_blocking, copy), (other tensor,
+    non_blocking, copy), each with a keyword-only memory_format. A number stands for a tensor
+    (``x.to(1.5)`` converts to float64); a device other than the CPU gets PyTorch's error."""
+    from ._tensor import Tensor, check_cpu_device
+    index, values = _to_signatures().parse(args, kwargs)
+    if index == 2:
+        other = values["tensor"]
+        dtype = other.dtype if isinstance(other, Tensor) else _number_dtype(other)
+    else:
+        dtype = _PYTHON_TYPES.get(values["dtype"], values["dtype"])
+        check_cpu_device(values.get("device"))
+    memory_format = values["memory_format"]
+    if memory_format is None:
+        memory_format = _memory_format.preserve_format
+    return dtype, values["copy"], memory_format
+
+
+_CUDA_LIBRARY_MISSING = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared "
+    "libraries: a CPU library and a CUDA library; this error has occurred because you are trying to "
+    "use some CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for "
+    "some reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any symbols from "
+    "the CUDA library! One common culprit is a lack of -Wl,--no-as-needed in your link arguments; "
+    "many dynamic linkers will delete dynamic library dependencies if you don't depend on any of "
+    "their symbols.  You can check if this has occurred by using ldd on your binary to see if there "
+    "is a dependency on *_cuda.so library.")
+
+
+def dtype_of_type(value):
+    """The dtype ``x.type(value)`` converts to (PyTorch: python_variable_methods.cpp's
+    THPVariable_type): a dtype, a typed-tensor class (``minigrad.LongTensor``) or its full name
+    (``'torch.LongTensor'``); ``Tensor`` and ``'torch.Tensor'`` mean the default dtype. Another
+    class is looked up by its name (as Python's C level names it: ``'float'``,
+    ``'numpy.float64'``), which no type has, so PyTorch's ValueError names it."""
+    if isinstance(value, _dtype.dtype):
+        return value
+    if isinstance(value, type):
+        from ._tensortype import tensortype
+        from ._tensor import Tensor
+        if isinstance(value, tensortype):
+            return value.dtype
+        if value is Tensor:
+            return _dtype.get_default_dtype()
+        heap_type = value.__flags__ & (1 << 9)      # (a class written in Python: its bare name)
+        value = value.__name__ if heap_type or value.__module__ == "builtins" else (
+            f"{value.__module__}.{value.__qualname__}")
+    elif not isinstance(value, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    if value.startswith("torch.cuda."):
+        raise RuntimeError(_CUDA_LIBRARY_MISSING)
+    if value == "torch.Tensor":
+        return _dtype.get_default_dtype()
+    for dtype in _dtype.ALL_DTYPES:
+        if value == "torch." + dtype.tensor_type_name:
+            return dtype
+    raise ValueError(f"invalid type: '{value}'")
 
 
 def parsed_method(method, name, signatures):

@@ -74,6 +74,19 @@ def _device_error(name):
     # (what PyTorch says when a tensor or module is sent to a device it was built without)
     return RuntimeError(f"PyTorch is not linked with support for {kind} devices" + hint)
 
+def check_cpu_device(value):
+    """Nothing if ``value`` (a device, its name, an index, or None) is the CPU; PyTorch's error
+    otherwise (an index names an accelerator: PyTorch built for the CPU has none)."""
+    if value is None or isinstance(value, device):
+        return
+    if isinstance(value, int):
+        raise RuntimeError("Device index must not be negative" if value < 0 else
+                           "Cannot access accelerator device when none is available.")
+    kind, colon, index = value.partition(":")
+    if kind != "cpu" or (colon and not index.isdigit()):     # ('cpu:0', 'cpu:1': the CPU)
+        raise _device_error(value)
+
+
 _DETACH_VIEW_ERROR = (
     "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
     "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
@@ -159,21 +172,29 @@ def _alias(tensor):
 
 
 def _legacy_constructor_error(args, kwargs, dtype):
-    """PyTorch's first line when ``Tensor(...)`` matches none of its forms."""
-    got = [type(a).__name__ for a in args] + [
-        f"{k}={'torch.dtype' if isinstance(v, _dtype.dtype) else type(v).__name__}"
-        for k, v in kwargs.items()]
+    """PyTorch's error when ``Tensor(...)`` matches none of its forms (its five signatures, each
+    with why it did not match)."""
+    from ._signatures import Signatures
+    from ._tensor_signature_table import SIGNATURES
+    message = Signatures("new", *SIGNATURES["new"])._invalid_combination(args, kwargs)
     name = "Tensor" if dtype is _dtype.float32 else dtype.tensor_type_name
     hint = (f"\nminigrad hint: {name}(data) always makes {dtype.name} tensors; use "
             "minigrad.tensor(data, dtype=..., requires_grad=...) to choose.") if kwargs else ""
-    return TypeError(f"new() received an invalid combination of arguments - got ({', '.join(got)}), "
-                     "but expected one of:" + hint)
+    return TypeError(message + hint)
 
 
 def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     """The array of ``Tensor(*args)``: sizes (``Tensor(2, 3)``), data (``Tensor([1, 2])``,
     always float32) or nothing (an empty float32 tensor), with PyTorch's errors. (``dtype``:
     LongTensor(...) and the others of _tensortype.py make their own dtype.)"""
+    if not args and ("size" in kwargs) != ("data" in kwargs):   # (Tensor(size=(2, 3)), data=[1])
+        kwargs = dict(kwargs)
+        if "data" in kwargs:
+            args = (kwargs.pop("data"),)
+        else:
+            size = kwargs.pop("size")
+            args = (Size(size),) if isinstance(size, (tuple, list)) and all(
+                isinstance(s, (int, np.integer)) for s in size) else (size,)
     if set(kwargs) - {"device"}:
         raise _legacy_constructor_error(args, kwargs, dtype)
     if kwargs.get("device") is not None:
@@ -188,7 +209,7 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
             if not is_int(size):
                 raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
                                 f"{position + 1} with error \"type must be tuple of ints,but got "
-                                f"{type(size).__name__}\"")
+                                f"{type_name(size)}\"")
         if any(size < 0 for size in sizes):
             raise RuntimeError(f"Trying to create tensor with negative dimension "
                                f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
@@ -196,9 +217,9 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     if len(args) > 1:
         raise _legacy_constructor_error(args, kwargs, dtype)
     if isinstance(first, str):
-        raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
+        raise TypeError(f"new(): invalid data type '{type_name(first)}'")
     if not isinstance(first, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+        raise TypeError(f"new(): data must be a sequence (got {type_name(first)})")
     if type(first) is np.ndarray and first.dtype == dtype.numpy_dtype:
         return first          # PyTorch's Tensor(array) shares an array of its dtype's memory
     return tensor_data_to_array(first, dtype)
@@ -781,23 +802,18 @@ class Tensor:
         return out
 
     def to(self, *args, **kwargs):
-        """Convert to another dtype (the device can only be 'cpu')."""
-        dtype = kwargs.get("dtype")
-        for arg in args:
-            if isinstance(arg, _dtype.dtype):
-                dtype = arg
-            elif isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif not isinstance(arg, (str, device, int)):     # e.g. numpy's float64 type
-                from ._python_arg_parser import invalid_combination
-                raise invalid_combination("to", args, kwargs)
-            else:
-                device(arg)       # 'cpu' is accepted, anything else explains itself
-        memory_format = kwargs.get("memory_format", _memory_format.preserve_format)
+        """Convert to another dtype (the device can only be 'cpu'): ``x.to(torch.float64)``,
+        ``x.to('cpu', torch.int32)``, ``x.to(other)`` (other's dtype), with ``copy=True`` for a
+        copy even when nothing changes, and a ``memory_format``."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):   # (the usual call)
+            dtype, copy, memory_format = args[0], False, _memory_format.preserve_format
+        else:
+            from ._python_variable_methods import to_arguments
+            dtype, copy, memory_format = to_arguments(args, kwargs)
         if dtype is None or dtype is self.dtype:
             # itself, unless a copy is asked for, or a layout other than the one it suggests
             # (a transposed matrix suggests row-major too, so .to(memory_format=...) keeps it)
-            if not kwargs.get("copy", False):
+            if not copy:
                 if memory_format is _memory_format.preserve_format:
                     return self
                 from ._ops.resize import _suggested_format
@@ -807,20 +823,13 @@ class Tensor:
             dtype = self.dtype
         return _kernel_writes("to", _ops_shape.to_dtype(self, dtype, memory_format), self)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, *, memory_format=None):
         """Without an argument: the type name, e.g. ``'torch.FloatTensor'``; with a dtype, a
         class such as ``minigrad.LongTensor`` or its name: this tensor converted to it."""
         if dtype is None:
             return "torch." + self.dtype.tensor_type_name
-        if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
-            dtype = dtype.dtype                 # x.type(minigrad.LongTensor)
-        if isinstance(dtype, str):
-            name = dtype.split(".")[-1]
-            matches = [d for d in _dtype.ALL_DTYPES if d.tensor_type_name == name]
-            if not matches:
-                raise ValueError(f"invalid type: '{dtype}'")
-            dtype = matches[0]
-        return self.to(dtype)
+        from ._python_variable_methods import dtype_of_type
+        return self.to(dtype_of_type(dtype), memory_format=memory_format)
 
     def double(self):
         """This tensor as float64 (``self.to(torch.float64)``). Gradient: converted back to the old dtype."""
