@@ -150,6 +150,55 @@ def new(self, *args, **kwargs):
     return made
 
 
+def _size_given(size, keywords):
+    """The size of ``x.new_zeros(2, 3)``, ``x.new_zeros((2, 3))`` or ``x.new_zeros(size=(2, 3))``."""
+    if "size" in keywords:
+        return (keywords.pop("size"),)
+    return size
+
+
+def _new_filled(name):
+    """x.new_zeros / new_ones / new_empty: a tensor of x's dtype (unless ``dtype``), the device
+    (the CPU only), layout and pin_memory taken as PyTorch takes them."""
+    def method(self, *size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+               **keywords):
+        from ._ops import shape
+        from ._tensor import check_cpu_device
+        check_cpu_device(device)
+        return getattr(shape, name)(self, *_size_given(size, keywords), dtype=dtype,
+                                    requires_grad=requires_grad)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"A new tensor of ``size`` {_FILLED_WITH[name]}, of this tensor's dtype unless "
+                      "``dtype`` (no history; the device can only be the CPU).")
+    return method
+
+
+_FILLED_WITH = {"new_zeros": "filled with 0", "new_ones": "filled with 1",
+                "new_empty": "(PyTorch leaves its values unset; minigrad fills it with 0)"}
+
+
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    """A new tensor of ``size`` filled with ``fill_value``, of this tensor's dtype unless ``dtype``
+    (no history; the device can only be the CPU)."""
+    from ._ops import shape
+    from ._tensor import check_cpu_device
+    check_cpu_device(device)
+    return shape.new_full(self, size, fill_value, dtype=dtype, requires_grad=requires_grad)
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    """A copy of ``data`` as a tensor of this tensor's dtype unless ``dtype`` (no history; the
+    device can only be the CPU)."""
+    from ._ops import shape
+    from ._tensor import check_cpu_device
+    check_cpu_device(device)
+    return shape.new_tensor(self, data, dtype=dtype, requires_grad=requires_grad)
+
+
+new_zeros, new_ones, new_empty = (_new_filled(name) for name in ("new_zeros", "new_ones", "new_empty"))
+
+
 def _volatile(self):
     """Always False: ``volatile`` was removed (use ``torch.no_grad()``)."""
     warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
@@ -166,7 +215,8 @@ PROPERTIES = {
 
 METHODS = {name: globals()[name] for name in (
     "get_device", "adjoint", "short", "char", "byte", "data_ptr", "dim_order", "is_pinned", "pin_memory",
-    "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new")}
+    "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new", "new_zeros", "new_ones",
+    "new_empty", "new_full", "new_tensor")}
 
 
 def install(tensor_class):

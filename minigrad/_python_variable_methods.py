@@ -25,13 +25,21 @@ NOT_PARSED = {
     "to": "Tensor.to parses its own arguments (to_arguments), as it needs which signature fitted",
 }
 
+# methods PyTorch parses in tensor_new.cpp, not listed with the others: their signatures
+MORE_SIGNATURES = {
+    "new_ones": ("tuple of ints size, *, torch.dtype dtype=None, torch.layout layout=None, "
+                 "torch.device device=None, bool pin_memory=False, bool requires_grad=False",),
+    "new_tensor": ("object data, *, torch.dtype dtype=None, torch.device device=None, "
+                   "bool requires_grad=False",),
+}
+
 
 def method_signatures(name):
     """PyTorch's signatures of the method Tensor.<name>, None if not known."""
     from ._tensor_signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED
-    if name not in SIGNATURES or name in NOT_PARSED:
+    texts = SIGNATURES.get(name) or MORE_SIGNATURES.get(name)
+    if texts is None or name in NOT_PARSED:
         return None
-    texts = SIGNATURES[name]
     if any(p.type_name not in _CHECKS for text in texts for p in _Signature(name, text).params):
         return None
     return Signatures(name, *texts, numbers_as_tensors=name in NUMBERS_AS_TENSORS,
@@ -171,7 +179,7 @@ def install(tensor_class):
     """Wrap each method of ``tensor_class`` that PyTorch parses (called once, after every
     method is installed)."""
     from ._tensor_signature_table import SIGNATURES, NO_ARGUMENTS
-    for name in sorted(set(SIGNATURES) | NO_ARGUMENTS):
+    for name in sorted(set(SIGNATURES) | set(MORE_SIGNATURES) | NO_ARGUMENTS):
         method = inspect.getattr_static(tensor_class, name, None)
         if not inspect.isfunction(method) or getattr(method, "parsed_as_pytorch", None) == name:
             continue          # (a property, a class's own attribute, or already wrapped)

@@ -1087,9 +1087,7 @@ def _install_methods():
     }
     for name, function in operators.items():
         # other operand types return NotImplemented, so Python raises its usual TypeError
-        if name != "__neg__":
-            function = pointwise.operator_method(function, reflected=name.startswith("__r"))
-        setattr(Tensor, name, function)
+        setattr(Tensor, name, function if name == "__neg__" else _operator(function, name))
     for name in inplace.METHODS:
         setattr(Tensor, name, getattr(inplace, name))
     for name, method in inplace_unary.METHODS.items():
@@ -1147,7 +1145,51 @@ def _install_methods():
     # every method PyTorch's argument parser reads is read by minigrad's (x.sum('a'): its TypeError)
     from . import _python_variable_methods
     _python_variable_methods.install(Tensor)
+    Tensor.__ipow__ = Tensor.pow_
+    for name in _BINARY_OPERATORS:         # (those not made operators above: x &= y, 2 << x, ...)
+        if getattr(Tensor, name).__name__ != name:
+            setattr(Tensor, name, _operator(getattr(Tensor, name), name))
     _make_read_only()
+
+
+_OPERANDS = (Tensor, float, int, bool, complex, np.generic, np.ndarray)
+
+# Python's operators of two operands, the forward, reflected (2 - x) and in-place (x -= 2) forms,
+# with the numpy function that computes the forward form when the other operand is an array
+_BINARY_OPERATORS = {
+    f"__{prefix}{name}__": (function, prefix == "")
+    for name, function in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
+                           ("truediv", np.true_divide), ("floordiv", np.floor_divide),
+                           ("mod", np.remainder), ("pow", np.power), ("matmul", np.matmul),
+                           ("and", np.bitwise_and), ("or", np.bitwise_or), ("xor", np.bitwise_xor),
+                           ("lshift", np.left_shift), ("rshift", np.right_shift))
+    for prefix in ("", "r", "i") if f"{prefix}{name}" != "imatmul"}     # (PyTorch has no x @= y)
+
+
+def _operator(method, name):
+    """``method`` as PyTorch's Python operator ``name``: an operand its argument parser refuses
+    (a str, a list, None, any TypeError on the way) gets NotImplemented, so Python tries the other
+    operand's operator and then raises its own TypeError ("unsupported operand type(s) for +=:
+    'Tensor' and 'list'"), as PyTorch's operators do; so does pow(x, 2, 3). A numpy array on the
+    right is left to numpy, which computes with the tensor's array (``x.numpy()``: refused for a
+    tensor that requires grad) and gives its result back as a tensor; x -= array rebinds x to it."""
+    by_numpy, forward = _BINARY_OPERATORS[name]
+
+    def operator(self, other, *modulo):
+        if modulo or not isinstance(other, _OPERANDS):
+            return NotImplemented
+        if isinstance(other, np.ndarray):
+            if not forward:
+                return NotImplemented
+            from ._creation import from_numpy
+            return from_numpy(np.asarray(by_numpy(self.numpy(), other)))
+        try:
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
+    operator.__name__ = operator.__qualname__ = name
+    operator.__doc__ = method.__doc__
+    return operator
 
 
 def _install_more_pointwise_methods():
