@@ -14,6 +14,7 @@ operations, each forward next to its backward); the methods here only forward
 to it, so a learner looking for ``exp`` finds it in ``_ops/pointwise.py``.
 PyTorch's Tensor is in torch/_tensor.py (Python side) and C++.
 """
+import numbers
 import warnings
 
 import weakref
@@ -885,7 +886,19 @@ class Tensor:
     # forms keep the tensor first, as PyTorch's next_functions show: 2 * x is mul(x, 2).
 
     def __pos__(self):
-        return self
+        """``+x``: x itself (``x.positive()``); refused for a bool tensor, as in PyTorch."""
+        return self.positive()
+
+    def __contains__(self, element):
+        """``element in x``: whether any element of x equals it (a number or a tensor)."""
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in "
+                               f"a {type(element)}.")
+        return bool((element == self).any().item())
+
+    def __reversed__(self):
+        """``reversed(x)``: x flipped along its first dim (a 0-d tensor: itself)."""
+        return self if self._array.ndim == 0 else self.flip(0)
 
     def __abs__(self):
         return _ops_pointwise.abs(self)
@@ -1147,8 +1160,10 @@ def _install_methods():
     _python_variable_methods.install(Tensor)
     Tensor.__ipow__ = Tensor.pow_
     for name in _BINARY_OPERATORS:         # (those not made operators above: x &= y, 2 << x, ...)
-        if getattr(Tensor, name).__name__ != name:
+        if not hasattr(getattr(Tensor, name), "operand_checked"):
             setattr(Tensor, name, _operator(getattr(Tensor, name), name))
+    for name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+        setattr(Tensor, name, _comparison(getattr(Tensor, name), name))
     _make_read_only()
 
 
@@ -1166,6 +1181,19 @@ _BINARY_OPERATORS = {
     for prefix in ("", "r", "i") if f"{prefix}{name}" != "imatmul"}     # (PyTorch has no x @= y)
 
 
+def _comparison(method, name):
+    """``method`` as PyTorch's comparison operator: a numpy array gets NotImplemented (so Python
+    raises "'<' not supported between instances of 'Tensor' and 'numpy.ndarray'", and ``x != array``
+    is ``not (x is array)``), but for ``==``, which compares with an array of numbers."""
+    def comparison(self, other):
+        if isinstance(other, np.ndarray) and (name != "__eq__" or other.dtype.kind == "O"):
+            return NotImplemented
+        return method(self, other)
+    comparison.__name__ = comparison.__qualname__ = name
+    comparison.__doc__ = method.__doc__
+    return comparison
+
+
 def _operator(method, name):
     """``method`` as PyTorch's Python operator ``name``: an operand its argument parser refuses
     (a str, a list, None, any TypeError on the way) gets NotImplemented, so Python tries the other
@@ -1179,16 +1207,19 @@ def _operator(method, name):
         if modulo or not isinstance(other, _OPERANDS):
             return NotImplemented
         if isinstance(other, np.ndarray):
-            if not forward:
-                return NotImplemented
             from ._creation import from_numpy
-            return from_numpy(np.asarray(by_numpy(self.numpy(), other)))
+            if forward:
+                return from_numpy(np.asarray(by_numpy(self.numpy(), other)))
+            if name == "__rtruediv__" and other.dtype.kind != "O":   # (numpy's array / x divides)
+                return from_numpy(np.asarray(np.true_divide(other, self.numpy())))
+            return NotImplemented
         try:
             return method(self, other)
         except TypeError:
             return NotImplemented
     operator.__name__ = operator.__qualname__ = name
     operator.__doc__ = method.__doc__
+    operator.operand_checked = True
     return operator
 
 
