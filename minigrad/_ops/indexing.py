@@ -46,7 +46,7 @@ def _numpy_index(item):
         return np.asarray(item)
     if isinstance(item, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
-    if not isinstance(item, (int, np.integer, slice, type(None), type(Ellipsis))):
+    if not isinstance(item, (int, np.integer, np.bool_, slice, type(None), type(Ellipsis), tuple)):
         # (a float, a dict, an object: PyTorch's message, not numpy's)
         raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                          f"Variables are valid indices (got {type_name(item)})")
