@@ -11,6 +11,7 @@ signature such as ``x.add_(2, y)`` with PyTorch's warning).
 """
 import functools
 import inspect
+import types
 
 import numpy as np
 
@@ -175,6 +176,39 @@ def without_arguments(method, name):
     return taking_no_arguments
 
 
+# methods PyTorch writes in Python (torch/_tensor.py): Python's own refusal of a wrong call names
+# them ``Tensor.X`` (their qualified name), however they are called
+# (resize and resize_as, installed later with resize_, and unflatten, a wrapper, are not renamed yet)
+WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve")
+
+# PyTorch's C methods that take nothing more and are not parsed (python_variable.cpp)
+MORE_NO_ARGUMENTS = ("detach", "detach_")
+
+
+def named_as_in_tensor_class(function, name):
+    """A copy of ``function`` whose qualified name is ``Tensor.<name>``, so that Python's message
+    for a wrong call reads as PyTorch's (the function itself may serve torch.X too)."""
+    copy = types.FunctionType(function.__code__.replace(co_name=name, co_qualname=f"Tensor.{name}"),
+                              function.__globals__, name, function.__defaults__, function.__closure__)
+    copy.__kwdefaults__, copy.__doc__, copy.__dict__ = function.__kwdefaults__, function.__doc__, dict(
+        function.__dict__)
+    copy.__qualname__ = f"Tensor.{name}"
+    return copy
+
+
+def _apply_taking_one(method):
+    """x.apply_(callable): a C method of one argument in PyTorch (its own message otherwise)."""
+    @functools.wraps(method)
+    def apply_(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError("TensorBase.apply_() takes no keyword arguments")
+        if len(args) != 1:
+            raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+        return method(self, args[0])
+    apply_.parsed_as_pytorch = "apply_"
+    return apply_
+
+
 def install(tensor_class):
     """Wrap each method of ``tensor_class`` that PyTorch parses (called once, after every
     method is installed)."""
@@ -189,3 +223,10 @@ def install(tensor_class):
         signatures = method_signatures(name)
         if signatures is not None:
             setattr(tensor_class, name, parsed_method(method, name, signatures))
+    for name in WRITTEN_IN_PYTHON:
+        method = inspect.getattr_static(tensor_class, name)
+        if inspect.isfunction(method) and method.__qualname__ != f"Tensor.{name}":
+            setattr(tensor_class, name, named_as_in_tensor_class(method, name))
+    for name in MORE_NO_ARGUMENTS:
+        setattr(tensor_class, name, without_arguments(inspect.getattr_static(tensor_class, name), name))
+    tensor_class.apply_ = _apply_taking_one(tensor_class.apply_)
