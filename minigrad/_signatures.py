@@ -81,7 +81,7 @@ _CHECKS = {
     "torch.Generator": _of_class(".random", "Generator"),
     "torch.layout": _of_class("._layout", "layout"),
     "torch.memory_format": _of_class("._memory_format", "memory_format"),
-    "torch.device": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)
+    "torch.device": lambda v: isinstance(v, (str, int, np.integer)) and not isinstance(v, bool)
     or _of_class("._tensor", "device")(v),
 }
 

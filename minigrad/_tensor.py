@@ -80,7 +80,7 @@ def check_cpu_device(value):
     otherwise (an index names an accelerator: PyTorch built for the CPU has none)."""
     if value is None or isinstance(value, device):
         return
-    if isinstance(value, int):
+    if isinstance(value, (int, np.integer)):
         raise RuntimeError("Device index must not be negative" if value < 0 else
                            "Cannot access accelerator device when none is available.")
     kind, colon, index = value.partition(":")
