@@ -806,8 +806,11 @@ class Tensor:
         """Convert to another dtype (the device can only be 'cpu'): ``x.to(torch.float64)``,
         ``x.to('cpu', torch.int32)``, ``x.to(other)`` (other's dtype), with ``copy=True`` for a
         copy even when nothing changes, and a ``memory_format``."""
-        if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):   # (the usual call)
+        if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):   # (the usual calls)
             dtype, copy, memory_format = args[0], False, _memory_format.preserve_format
+        elif len(args) == 1 and not kwargs and (isinstance(args[0], device) or (
+                isinstance(args[0], str) and args[0] == "cpu")):
+            return self
         else:
             from ._python_variable_methods import to_arguments
             dtype, copy, memory_format = to_arguments(args, kwargs)
