@@ -26,12 +26,14 @@ NOT_PARSED = {
     "to": "Tensor.to parses its own arguments (to_arguments), as it needs which signature fitted",
 }
 
-# methods PyTorch parses in tensor_new.cpp, not listed with the others: their signatures
+# methods PyTorch parses in tensor_new.cpp and python_variable_methods.cpp, not listed with the
+# others: their signatures
 MORE_SIGNATURES = {
     "new_ones": ("tuple of ints size, *, torch.dtype dtype=None, torch.layout layout=None, "
                  "torch.device device=None, bool pin_memory=False, bool requires_grad=False",),
     "new_tensor": ("object data, *, torch.dtype dtype=None, torch.device device=None, "
                    "bool requires_grad=False",),
+    "cpu": ("*, torch.memory_format memory_format=None",),
 }
 
 

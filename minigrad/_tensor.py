@@ -859,7 +859,7 @@ class Tensor:
         """This tensor as bool (``self.to(torch.bool)``); no gradient."""
         return self.to(_dtype.bool_)
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
         """This tensor on the CPU: minigrad only has the CPU, so it is ``self``."""
         return self
 

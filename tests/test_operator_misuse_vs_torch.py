@@ -105,7 +105,8 @@ _CONVERSIONS = [
     "x.new_full((2,), 1, layout=1)",
     # the Python-written methods' and the argument-less methods' own messages
     "x.dim_order(1)", "x.dim_order(foo=1)", "x.is_shared(1)", "x.share_memory_(foo=1)", "x.detach(1)",
-    "x.detach_(foo=1)", "x.apply_()", "x.apply_(1, 2)", "x.sqrt(1)", "x.exp(foo=1)",
+    "x.detach_(foo=1)", "x.apply_()", "x.apply_(1, 2)", "x.sqrt(1)", "x.exp(foo=1)", "x.cpu(1)",
+    "x.cpu(foo=1)", "x.cpu(memory_format=1)", "x.cpu(memory_format=torch.preserve_format)",
 ]
 for _name in ["new_tensor", "new_zeros", "new_ones", "new_empty"]:
     _CONVERSIONS += [f"x.{_name}{args}" for args in [
