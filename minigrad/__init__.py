@@ -218,7 +218,6 @@ from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
-from . import distributions  # noqa: F401  (torch.distributions: Normal, Categorical, kl_divergence, ...)
 from ._foreach import FUNCTIONS as _FOREACH  # noqa: E402  (torch._foreach_add_, ...: a list at once)
 globals().update(_FOREACH)
 del _FOREACH
@@ -377,3 +376,22 @@ install_batching_functions(vars(linalg), "linalg.")
 install_batching_functions(vars(autograd), "autograd.", names=("grad", "backward"))
 del install_batched_methods, install_batching_functions, _functional
 
+# --- torch.distributions (Normal, Categorical, kl_divergence, ...): imported at its first use ---
+# Its 48 modules would add about a twentieth of a second to every `import minigrad`, for the few
+# programs that use it; `minigrad.distributions` and `import minigrad.distributions` import it
+# then, and dir(minigrad) lists it all along. (PyTorch's own __init__ imports some of its
+# submodules this way too.)
+_LAZY_SUBMODULES = ("distributions",)
+
+
+def __getattr__(name):
+    """``minigrad.distributions``, imported when first asked for."""
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+
+
+def __dir__():
+    """The names of minigrad, the submodules imported at their first use included."""
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))

@@ -8,6 +8,7 @@ from a table of 32 float64 powers of two with k's high bits added to the exponen
 from a polynomial of degree 3, all in float64 (multiply-adds fused), then rounded once.
 """
 import decimal
+import functools
 
 import numpy as np
 
@@ -22,15 +23,15 @@ _OVERFLOW = np.float32(float.fromhex("0x1.62e42ep6"))        # above: inf
 _UNDERFLOW = np.float32(-float.fromhex("0x1.9fe368p6"))      # below: 0
 
 
+# (made at the first expf, not at import: the 60-digit powers cost every `import minigrad` a
+# hundredth of a second, and few programs reach this kernel)
+@functools.cache
 def _table():
     """2 ** (i / 32) as float64 bits, correctly rounded, less i / 32's share of the exponent
     (so that adding k << 47 puts all of k / 32 in)."""
     context = decimal.Context(prec=60)
     return np.array([np.float64(float(context.power(2, decimal.Decimal(i) / _N))).view(np.int64) - (i << 47)
                      for i in range(_N)], np.int64)
-
-
-_TABLE = _table()
 
 
 def expf(x):
@@ -42,7 +43,7 @@ def expf(x):
         kd = z + _SHIFT
         k = np.where(np.isfinite(kd), kd, 0).view(np.int64)
         r = z - (kd - _SHIFT)
-        scale = (_TABLE[k % _N] + (k << 47)).view(np.float64)
+        scale = (_table()[k % _N] + (k << 47)).view(np.float64)
         low = fma64(np.full_like(r, _POLY[0]), r, np.full_like(r, _POLY[1]))
         y = fma64(np.full_like(r, _POLY[2]), r, np.ones_like(r))
         y = fma64(low, r * r, y)

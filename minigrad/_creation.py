@@ -12,7 +12,8 @@ from ._type_names import type_name
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._memory_format import empty_laid_out_like, keep_zero_steps, row_major_steps, with_pytorch_steps
+from ._memory_format import (contiguous_format, empty_laid_out_like, keep_zero_steps, row_major_steps,
+                             with_pytorch_steps)
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
@@ -532,7 +533,9 @@ def _random_leaf(values, requires_grad):
 def bernoulli(input, p=None, *, generator=None):
     """0 or 1 per element: 1 with probability ``input[i]`` (a tensor of probabilities),
     or, given a number ``p``, with probability ``p`` in a tensor shaped like ``input``."""
-    target = empty_like(input)
+    # (a new row-major tensor, whatever input's layout: PyTorch's empty_like with its legacy
+    # contiguous format; the numbers are drawn in its order)
+    target = empty(tuple(input.shape), dtype=input.dtype)
     if _FuncTransforms.vmaps:      # (drawn in place, into a tensor batched as the draw is)
         check_same_randomness(input)
         drawn(target, keep=p is None)
@@ -702,8 +705,15 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=
     if high is None:
         low, high = 0, low
     wanted = dtype or input.dtype
-    return randint(low, high, tuple(input.shape), generator=generator, dtype=wanted,
-                   requires_grad=requires_grad)
+    if _FuncTransforms.vmaps or memory_format is contiguous_format:
+        return randint(low, high, tuple(input.shape), generator=generator, dtype=wanted,
+                       requires_grad=requires_grad)
+    # PyTorch fills empty_like(input) in place, so the numbers go in the order its elements lie
+    # in memory (a transposed input's result is transposed too)
+    numbers = randint(low, high, (input.numel(),), generator=generator, dtype=wanted)._array
+    out = empty_like(input, dtype=wanted, requires_grad=requires_grad)
+    out._array[...] = _random.in_memory_order(numbers, out._array.shape, out._array.strides)
+    return out
 
 
 def deprecated_range(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):

@@ -51,7 +51,8 @@ class OutRule(NamedTuple):
       "float"    any floating-point dtype (the result is cast into it);
       "compute"  any dtype: the operation computes in ``out``'s dtype (sum, cumsum, ...:
                  as if called with ``dtype=out.dtype``);
-      "create"   any dtype: a creation function makes its values in ``out``'s dtype.
+      "create"   any dtype: a creation function makes its values in ``out``'s dtype;
+      "drawn"    any dtype: random numbers drawn straight into ``out`` (bernoulli, normal).
     ``message``: PyTorch's text when ``out``'s dtype does not fit; {result}/{out} are the
     dtypes' ScalarType names (Float, Long), {result_cpp}/{out_cpp} their C++ names
     (float, long int), {result_type}/{out_type} their old tensor types (torch.FloatTensor).
@@ -236,6 +237,8 @@ OUT_RULES = {
     **{name: OutRule("cast" if name in CASTABLE_OUTS else "same", EXPECTED, outputs=len(fields),
                      indices_message=EXPECTED)
        for name, fields in NAMED_OUTS.items()},
+    # random numbers drawn straight into out, in out's dtype (_ops/drawn_into_out.py)
+    "bernoulli": OutRule("drawn"), "normal": OutRule("drawn"),
     # creation: made in out's dtype
     **{name: _created for name in (
         "zeros", "ones", "full", "arange", "rand", "randn", "randint", "eye", "linspace",
@@ -333,6 +336,8 @@ def call_with_out(function, name, rule, args, kwargs):
     if name in ("randn", "empty") and out._graph_requires_grad:
         raise RuntimeError("cannot resize variables that require grad")    # (its first step: resize_)
     grad_name = GRAD_NAMES.get(name, name)
+    if name == "normal" and not any(isinstance(a, Tensor) for a in (*args, *kwargs.values())):
+        grad_name = "aten::normal"          # (normal(mean, std, size) is a creation function)
     looked_at = ((), {}) if name in RECORDED_INTO_OUT else (args, kwargs)
     if _State.enabled and grad_name is not None and _any_requires_grad(outs, *looked_at):
         raise RuntimeError(
@@ -341,6 +346,13 @@ def call_with_out(function, name, rule, args, kwargs):
     if _grad_mode._inference_tensors_exist:
         for target in outs:               # (an inference tensor changes only in inference_mode)
             _grad_mode.check_inplace_allowed(target)
+    if rule.dtype == "drawn":
+        from ._ops.drawn_into_out import drawn_into_out
+        return drawn_into_out(name, out, args, kwargs)
+    if rule.dtype == "create" and not out._array.flags.c_contiguous:
+        from ._ops.drawn_into_out import drawn_in_out_layout
+        if drawn_in_out_layout(name, out, args, kwargs) is not None:
+            return out
     if name == "mean" and outs[0]._array.dtype.kind not in "fc":
         input = args[0] if args else kwargs["input"]        # (the mean of floats is no integer)
         raise RuntimeError(CAST.format(result=scalar_type_name(input.dtype),

@@ -168,6 +168,12 @@ class _CheapLook:
         return True
 
 
+def _cheap_looks(signatures, method=False):
+    """The cheap look of each of ``signatures``' printed signatures."""
+    return tuple(_CheapLook(signature, signatures.numbers_as_tensors, method)
+                 for signature in signatures.signatures)
+
+
 def _looks_right(looks, args, kwargs):
     for look in looks:
         if look.passes(args, kwargs):
@@ -250,22 +256,30 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
     """``function`` with its arguments checked first: by PyTorch's ``signatures`` when given,
     and by ``parameters``, (PyTorch's parameter name, kind) for the leading positional
     parameters. ``out_rule``: how it takes out= (``_out.OUT_RULES``), None if it takes none."""
-    looks = () if signatures is None else tuple(
-        _CheapLook(signature, signatures.numbers_as_tensors) for signature in signatures.signatures)
+    # (the cheap looks are made at the first call, when the signatures are read: see Signatures)
+    looks = None
+    # (a function without a rule that takes out= itself, as multinomial does, writes it itself;
+    # asked at the first call with out=, as reading every function's signature slows the import)
+    writes_out_itself = None
     if signatures is not None:
         parameters = tuple(p for p in parameters if p[1] in (SIZE, TENSORS))
-    # (a function without a rule that takes out= itself, as multinomial does, writes it itself)
-    writes_out_itself = out_rule is None and _takes_out(function)
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
+        nonlocal looks, writes_out_itself
         if refuse_uninitialized is not None:        # (a lazy module's parameter exists)
             refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
-        if looks and not _looks_right(looks, args, kwargs):
-            args, kwargs = parse_as_pytorch(signatures, args, kwargs)
-        if kwargs and "out" in kwargs and not writes_out_itself:    # torch.add(a, b, out=c): _out.py
-            from ._out import call_with_out          # (imported late: it needs the operations)
-            return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)
+        if signatures is not None:
+            if looks is None:
+                looks = _cheap_looks(signatures)
+            if looks and not _looks_right(looks, args, kwargs):
+                args, kwargs = parse_as_pytorch(signatures, args, kwargs)
+        if kwargs and "out" in kwargs:
+            if writes_out_itself is None:
+                writes_out_itself = out_rule is None and _takes_out(function)
+            if not writes_out_itself:                    # torch.add(a, b, out=c): _out.py
+                from ._out import call_with_out          # (imported late: it needs the operations)
+                return call_with_out(with_checked_arguments, name, out_rule, args, kwargs)
         if "size" in kwargs and not args and parameters and parameters[0][1] == SIZE:
             args = (kwargs.pop("size"),)             # torch.randn(size=(2, 3))
         for position, (parameter, kind) in enumerate(parameters):

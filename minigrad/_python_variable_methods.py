@@ -16,9 +16,8 @@ import types
 import numpy as np
 
 from . import _dtype, _memory_format
-
-from ._python_arg_parser import _CheapLook, _looks_right, deprecated_call
-from ._signatures import Signatures, _CHECKS, _Signature
+from ._python_arg_parser import _cheap_looks, _looks_right, deprecated_call
+from ._signatures import Signatures, _CHECKS
 
 # methods whose PyTorch signatures minigrad does not follow yet, with the reason
 NOT_PARSED = {
@@ -43,7 +42,8 @@ def method_signatures(name):
     texts = SIGNATURES.get(name) or MORE_SIGNATURES.get(name)
     if texts is None or name in NOT_PARSED:
         return None
-    if any(p.type_name not in _CHECKS for text in texts for p in _Signature(name, text).params):
+    if any(_type_name(spec) not in _CHECKS
+           for text in texts for spec in text.split(", ") if spec not in ("", "*")):
         return None
     return Signatures(name, *texts, numbers_as_tensors=name in NUMBERS_AS_TENSORS,
                       hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()))
@@ -130,13 +130,21 @@ def dtype_of_type(value):
     raise ValueError(f"invalid type: '{value}'")
 
 
+def _type_name(spec):
+    """The type of one parameter's text, as _signatures._Parameter reads it: "int[1]? dim=None"
+    is an int."""
+    return spec.partition("=")[0].rpartition(" ")[0].rstrip("?").removesuffix("[1]")
+
+
 def parsed_method(method, name, signatures):
     """``method`` with the arguments after self parsed as PyTorch parses Tensor.<name>."""
-    looks = tuple(_CheapLook(signature, signatures.numbers_as_tensors, method=True)
-                  for signature in signatures.signatures)
+    looks = None     # (made at the first call, when the signatures are read: see Signatures)
 
     @functools.wraps(method)
     def with_parsed_arguments(self, *args, **kwargs):
+        nonlocal looks
+        if looks is None:
+            looks = _cheap_looks(signatures, method=True)
         if not _looks_right(looks, args, kwargs):
             args, kwargs = _parse(signatures, args, kwargs)
         return method(self, *args, **kwargs)
@@ -211,12 +219,21 @@ def _apply_taking_one(method):
     return apply_
 
 
+def _class_attribute(cls, name):
+    """``cls``'s own attribute ``name`` (found along its MRO, without calling descriptors), or
+    None: what inspect.getattr_static gives for a plain class, at a small part of its cost."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
 def install(tensor_class):
     """Wrap each method of ``tensor_class`` that PyTorch parses (called once, after every
     method is installed)."""
     from ._tensor_signature_table import SIGNATURES, NO_ARGUMENTS
     for name in sorted(set(SIGNATURES) | set(MORE_SIGNATURES) | NO_ARGUMENTS):
-        method = inspect.getattr_static(tensor_class, name, None)
+        method = _class_attribute(tensor_class, name)
         if not inspect.isfunction(method) or getattr(method, "parsed_as_pytorch", None) == name:
             continue          # (a property, a class's own attribute, or already wrapped)
         if name in NO_ARGUMENTS:
@@ -226,9 +243,9 @@ def install(tensor_class):
         if signatures is not None:
             setattr(tensor_class, name, parsed_method(method, name, signatures))
     for name in WRITTEN_IN_PYTHON:
-        method = inspect.getattr_static(tensor_class, name)
+        method = _class_attribute(tensor_class, name)
         if inspect.isfunction(method) and method.__qualname__ != f"Tensor.{name}":
             setattr(tensor_class, name, named_as_in_tensor_class(method, name))
     for name in MORE_NO_ARGUMENTS:
-        setattr(tensor_class, name, without_arguments(inspect.getattr_static(tensor_class, name), name))
+        setattr(tensor_class, name, without_arguments(_class_attribute(tensor_class, name), name))
     tensor_class.apply_ = _apply_taking_one(tensor_class.apply_)

@@ -243,10 +243,21 @@ class Signatures:
         signature is reported as one of several; ``deprecated``: those of them PyTorch still
         takes (torch.add(x, 2, y)), tried after the others and never printed."""
         self.name = name
-        self.signatures = [_Signature(name, text, numbers_as_tensors) for text in texts]
-        self.deprecated = [_Signature(name, text, numbers_as_tensors) for text in deprecated]
+        self.texts, self.deprecated_texts = texts, tuple(deprecated)
         self.hidden = hidden or bool(deprecated)
         self.numbers_as_tensors = numbers_as_tensors
+
+    # The texts are read at first use, not here: `import minigrad` declares about a thousand
+    # signatures and a program calls few of them, so reading them all would slow every import.
+    @functools.cached_property
+    def signatures(self):
+        """The printed signatures, read from their texts."""
+        return [_Signature(self.name, text, self.numbers_as_tensors) for text in self.texts]
+
+    @functools.cached_property
+    def deprecated(self):
+        """The deprecated signatures PyTorch still takes, read from their texts."""
+        return [_Signature(self.name, text, self.numbers_as_tensors) for text in self.deprecated_texts]
 
     def parse(self, args, kwargs):
         """(index of the signature that fits, the arguments by name), or PyTorch's TypeError; an

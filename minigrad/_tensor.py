@@ -1255,7 +1255,8 @@ def _install_structure_methods():
             setattr(Tensor, name, getattr(module, name))
     # x.addbmm_(b1, b2), x.baddbmm_(b1, b2), x.addmm_(m1, m2): computed, then written back into x
     # (into overlapping windows, the values PyTorch's order leaves: overlapping_products.py)
-    Tensor.addbmm_ = _with_others_inplace(products.addbmm, "addbmm_", 2, overlapping_products.addbmm_written)
+    Tensor.addbmm_ = products.resizing_self_first(
+        _with_others_inplace(products.addbmm, "addbmm_", 2, overlapping_products.addbmm_written))
     Tensor.baddbmm_ = _with_others_inplace(blas.baddbmm, "baddbmm_", 2, overlapping_products.baddbmm_written)
     Tensor.addmm_ = _with_others_inplace(blas.addmm, "addmm_", 2, overlapping_products.addmm_written)
 

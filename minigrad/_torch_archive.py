@@ -22,7 +22,6 @@ PyTorch: torch/serialization.py, torch/_utils.py, caffe2/serialize/inline_contai
 import io
 import pickle
 import random
-import zipfile
 from collections import OrderedDict
 
 import numpy as np
@@ -128,6 +127,7 @@ def _row_major(shape):
 
 def _write_archive(obj, out, folder, protocol):
     """Write ``obj`` as PyTorch's zip archive (folder ``folder``) into the binary file ``out``."""
+    import zipfile          # (here: it costs every `import minigrad` a hundredth of a second)
     pickled = io.BytesIO()
     pickler = _ArchivePickler(pickled, protocol)
     pickler.dump(obj)
@@ -147,6 +147,7 @@ def _write_archive(obj, out, folder, protocol):
 def _add(archive, out, name, data):
     """One stored record, padded (in the zip header's extra field, as PyTorch's writer does)
     so that its bytes start at a multiple of _ALIGNMENT."""
+    import zipfile
     info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
     start = out.tell() + 30 + len(name.encode()) + 4     # local header, name, extra's own header
     info.extra = b"FB" + (-start % _ALIGNMENT).to_bytes(2, "little") + b"Z" * (-start % _ALIGNMENT)
@@ -224,6 +225,7 @@ class _ArchiveUnpickler(pickle.Unpickler):
 def _read_archive(file, refuse):
     """Load the object in PyTorch's zip archive ``file``. ``refuse(module, name)`` raises for a
     name that may not be loaded (weights_only); None lets every name load."""
+    import zipfile
     with zipfile.ZipFile(file) as archive:
         pickles = [n for n in archive.namelist() if n.endswith("/data.pkl") and n.count("/") == 1]
         if not pickles:

@@ -200,14 +200,19 @@ def _uniform01(generator, n, dtype):
     return bits53.astype(np.float64) * 2.0 ** -53
 
 
-def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None):
-    """A numpy array of uniform numbers in [low, high), as ``torch.rand``/``uniform_`` draw them."""
+def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None, fused=True):
+    """A numpy array of uniform numbers in [low, high), as ``torch.rand``/``uniform_`` draw them.
+
+    ``fused=False``: the multiply and the add rounded one after the other, as in the loops of
+    PyTorch's that draw one number at a time (``rrelu``'s slopes)."""
     dtype = np.dtype(dtype).type
     n = math.prod(shape)
     x = _uniform01(_pick(generator), n, dtype)
     if (low, high) != (0.0, 1.0):
         span = dtype(dtype(high) - dtype(low))
-        if dtype == np.float32:                 # one fused multiply-add on the CPU
+        if not fused:
+            x = x * span + dtype(low)
+        elif dtype == np.float32:               # one fused multiply-add on the CPU
             x = _avx_mathfun._fma(x, span, np.float32(low))
         else:
             x = _avx_mathfun.fma64(x, span, low)
@@ -348,11 +353,12 @@ def permutation(n, generator=None):
     return order
 
 
-def bernoulli(probabilities, generator=None):
-    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element of p)."""
+def bernoulli(probabilities, generator=None, strides=None):
+    """1.0 where a fresh uniform number is below p, else 0.0 (one draw per element of p, in the
+    memory order of a tensor laid out with ``strides``: see ``in_memory_order``)."""
     p = np.asarray(probabilities)
     dtype = np.float64 if p.dtype == np.float64 else np.float32
-    draws = _uniform01(_pick(generator), p.size, dtype).reshape(p.shape)
+    draws = in_memory_order(_uniform01(_pick(generator), p.size, dtype), p.shape, strides)
     return (draws < p).astype(p.dtype)
 
 
@@ -363,12 +369,18 @@ def bernoulli_scalar(shape, p, generator=None, strides=None):
     ``strides`` of a tensor that is not in row-major order (e.g. a transpose)
     to fill it the same way.
     """
-    n = math.prod(shape)
+    draws = _uniform01(_pick(generator), math.prod(shape), np.float64) < float(p)
+    return in_memory_order(draws, shape, strides)
+
+
+def in_memory_order(draws, shape, strides=None):
+    """The numbers ``draws`` (drawn one after another) as an array of ``shape`` whose elements
+    take them in the order they lie in memory, as PyTorch's loops fill a tensor laid out with
+    ``strides`` (a transpose: column after column); row-major when ``strides`` is None."""
     # axes from the slowest-changing in memory to the fastest
     axes = list(range(len(shape))) if strides is None else sorted(
         range(len(shape)), key=lambda axis: -abs(strides[axis]))
-    draws = _uniform01(_pick(generator), n, np.float64) < float(p)
-    return draws.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
+    return np.asarray(draws).reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
 
 
 def exponential(shape, lambd=1.0, dtype=np.float64, generator=None, strides=None):

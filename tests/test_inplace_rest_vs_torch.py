@@ -502,3 +502,97 @@ def test_products_into_unfold_windows_recorded(torch, name, dtype):
     assert seen[0][1:4] == seen[1][1:4]
     for mine, theirs in zip(seen[0][4:], seen[1][4:]):
         np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-5)
+
+
+# --- addbmm_ of a self that only broadcasts to the product's shape ---------------------------
+# PyTorch's kernel writes the result into self through resize_: self first takes the product's
+# shape (its memory grown when too short), filled with its old values broadcast (a copy from an
+# expanded view of the same memory, position by position), then the products are added.
+
+BROADCAST_SELVES = {
+    "row": lambda L: L.tensor([[1., 2., 3.]]),
+    "vector": lambda L: L.tensor([1., 2., 3.]),
+    "number": lambda L: L.tensor(2.),
+    "one by one": lambda L: L.tensor([[3.]]),
+    "column": lambda L: L.tensor([[1.], [2.]]),
+    "column every second": lambda L: L.arange(1., 5.).view(2, 2)[:, :1],    # (reads what it wrote)
+    "column every third": lambda L: L.arange(1., 7.).view(2, 3)[:, :1],
+    "row of a longer vector": lambda L: L.arange(1., 5.)[:3].view(1, 3),
+    "transposed column": lambda L: L.arange(1., 7.).view(3, 2).t()[:1],
+}
+
+
+def _addbmm_on_broadcast_self(L, name, beta, requires_grad):
+    batch1 = L.tensor((np.arange(16.).reshape(2, 2, 4) % 5 - 2).tolist(), requires_grad=requires_grad)
+    batch2 = L.tensor((np.arange(24.).reshape(2, 4, 3) % 7 - 3).tolist())
+    start = BROADCAST_SELVES[name](L)
+    leaf = start.clone().requires_grad_(requires_grad)
+    self = leaf * 1 if requires_grad else start
+    base = self._base
+    self.addbmm_(batch1, batch2, beta=beta, alpha=2)
+    seen = [self.detach().numpy().copy(), tuple(self.shape), self.stride(), self._version,
+            None if base is None else base.detach().numpy().copy()]
+    if requires_grad:
+        seen.append(type(self.grad_fn).__name__)
+        (self * L.arange(1., 7.).view(2, 3)).sum().backward()
+        seen += [leaf.grad.numpy().copy(), batch1.grad.numpy().copy()]
+    return seen
+
+
+# (the views keep their base only without history: with it, each is a clone of a leaf)
+VIEW_SELVES = ("row of a longer vector", "column every second", "column every third", "transposed column")
+
+
+@pytest.mark.parametrize("name, requires_grad", [(name, requires_grad) for name in sorted(BROADCAST_SELVES)
+                                                 for requires_grad in (False, True)
+                                                 if not (requires_grad and name in VIEW_SELVES)])
+@pytest.mark.parametrize("beta", [0, 1, 2])
+def test_addbmm_resizes_a_self_that_broadcasts(torch, name, beta, requires_grad):
+    mine, theirs = (_addbmm_on_broadcast_self(L, name, beta, requires_grad) for L in (minigrad, torch))
+    assert len(mine) == len(theirs)
+    for a, b in zip(mine, theirs):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_array_equal(a, b, strict=True)
+        else:
+            assert a == b
+
+
+ADDBMM_MISUSE = {
+    "does not expand": lambda L, b1, b2: L.ones(3, 3).addbmm_(b1, b2),
+    "too many dims": lambda L, b1, b2: L.ones(2, 3, 1).addbmm_(b1, b2),
+    "sizes of the products": lambda L, b1, b2: L.ones(1, 3).addbmm_(b1, b2[:, :3]),
+    "batch1 not 3-d": lambda L, b1, b2: L.ones(1, 3).addbmm_(b1[0], b2),
+    "leaf that requires grad": lambda L, b1, b2: L.ones(1, 3, requires_grad=True).addbmm_(b1, b2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADDBMM_MISUSE))
+def test_addbmm_broadcast_self_misuse(torch, name):
+    def run(L):
+        b1, b2 = L.ones(2, 2, 4), L.ones(2, 4, 3)
+        kind, shown = _outcome(lambda: tuple(ADDBMM_MISUSE[name](L, b1, b2).shape))
+        if kind != "ok":        # (minigrad's advice to learners follows PyTorch's text on its own line)
+            shown = "\n".join(line for line in shown.split("\n") if not line.startswith("minigrad hint:"))
+        return kind, shown
+    assert run(minigrad) == run(torch)
+
+
+def test_addbmm_resizes_before_its_dtype_check(torch):
+    # the dtypes are checked by the first addmm_, after the resize: self keeps its new shape
+    seen = []
+    for L in (minigrad, torch):
+        self = L.tensor([[1., 2., 3.]], dtype=L.float64)
+        with pytest.raises(RuntimeError) as error:
+            self.addbmm_(L.ones(2, 2, 4), L.ones(2, 4, 3))
+        seen.append((str(error.value), tuple(self.shape), self.tolist(), self._version))
+    assert seen[0] == seen[1]
+
+
+def test_addbmm_of_a_leaf_under_no_grad_resizes(torch):
+    seen = []
+    for L in (minigrad, torch):
+        leaf = L.ones(1, 3, requires_grad=True)
+        with L.no_grad():
+            leaf.addbmm_(L.ones(2, 2, 4), L.ones(2, 4, 3))
+        seen.append((leaf.tolist(), leaf.requires_grad, leaf._version))
+    assert seen[0] == seen[1]

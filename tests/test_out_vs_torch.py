@@ -124,6 +124,8 @@ CASES = {
     "arange": lambda lib: (5,),
     "rand": lambda lib: (2, 3),
     "randn": lambda lib: (2, 3),
+    "bernoulli": lambda lib: (data(lib, positive=True),),
+    "normal": lambda lib: (data(lib), data(lib, seed=1, positive=True)),
     "randint": lambda lib: (5, (2, 3)),
     "randperm": lambda lib: (5,),
     "eye": lambda lib: (3,),

@@ -198,3 +198,161 @@ def test_float32_randn_on_cpus_without_avx2(torch):
     result = subprocess.run([sys.executable, "-c", _OTHER_CPU_SCRIPT], env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.stdout.strip() == "same", result.stderr[-2000:]
+
+
+# --- draws into tensors not laid out row-major, and into out= ---------------------------------
+# PyTorch's loops fill such a tensor in the order its elements lie in memory (normal_ then takes
+# single Box-Muller draws whatever the size: its 16-at-a-time path is for row-major tensors).
+
+LAYOUTS = {
+    "transposed": lambda L, dt, n: L.empty(n, 2, dtype=dt).t(),
+    "every second column": lambda L, dt, n: L.empty(2, 2 * n, dtype=dt)[:, ::2],
+    "channels last": lambda L, dt, n: L.empty(1, 3, n, 2, dtype=dt).to(memory_format=L.channels_last),
+}
+IN_PLACE_DRAWS = {
+    "normal_": lambda L, t: t.normal_(0.5, 2.0),
+    "uniform_": lambda L, t: t.uniform_(-1.0, 3.0),
+    "bernoulli_ of a number": lambda L, t: t.bernoulli_(0.3),
+    "bernoulli_ of a tensor": lambda L, t: t.bernoulli_(L.linspace(0.0, 1.0, t.numel()).view(t.shape)),
+    "exponential_": lambda L, t: t.exponential_(),
+    "cauchy_": lambda L, t: t.cauchy_(),
+    "log_normal_": lambda L, t: t.log_normal_(),
+    "geometric_": lambda L, t: t.geometric_(0.3),
+    "random_": lambda L, t: t.random_(0, 100),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("draw", sorted(IN_PLACE_DRAWS))
+@pytest.mark.parametrize("size", [3, 20])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_in_place_draws_follow_memory_order(torch, layout, draw, size, dtype):
+    def program(L):
+        target = LAYOUTS[layout](L, getattr(L, dtype), size)
+        IN_PLACE_DRAWS[draw](L, target)
+        return [target.contiguous(), L.rand(3)]          # (and the generator's state after)
+    assert_same(torch, program, 5)
+
+
+OUT_DRAWS = {
+    "bernoulli": lambda L, out: L.bernoulli(L.linspace(0.0, 1.0, 20).view(4, 5), out=out),
+    "normal of tensors": lambda L, out: L.normal(L.zeros(4, 5) + 0.1, L.ones(5) / 3, out=out),
+    "normal of a tensor mean": lambda L, out: L.normal(L.zeros(4, 5, dtype=L.float64) + 0.1, 2.0, out=out),
+    "normal of a tensor std": lambda L, out: L.normal(0.1, L.ones(4, 5) / 3, out=out),
+    "normal with a size": lambda L, out: L.normal(0.1, 1 / 3, (4, 5), out=out),
+}
+OUTS = {
+    "empty float32": lambda L: L.empty(0),
+    "float64 of the shape": lambda L: L.empty(4, 5, dtype=L.float64),
+    "transposed float32": lambda L: L.empty(5, 4).t(),
+    "float32 of another shape": lambda L: L.empty(3),
+    "int64": lambda L: L.empty(4, 5, dtype=L.int64),
+    "bool": lambda L: L.empty(4, 5, dtype=L.bool),
+}
+
+
+@pytest.mark.parametrize("draw", sorted(OUT_DRAWS))
+@pytest.mark.parametrize("out", sorted(OUTS))
+def test_random_functions_draw_into_out(torch, draw, out):
+    import warnings
+
+    def run(L):
+        L.manual_seed(9)
+        target = OUTS[out](L)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                returned = OUT_DRAWS[draw](L, target)
+            except Exception as error:
+                return type(error).__name__, str(error), [str(w.message) for w in caught]
+        return (returned is target, target.dtype.__repr__(), tuple(target.shape), target.stride(),
+                target._version, target.contiguous().numpy().tolist(), L.rand(2).tolist(),
+                [str(w.message).split(" (Triggered internally")[0] for w in caught])
+    assert run(minigrad) == run(torch)
+
+
+OUT_MISUSE = {
+    "bernoulli, p a number": lambda L: L.bernoulli(L.ones(3) / 2, 0.3, out=L.empty(3)),
+    "bernoulli, p above 1": lambda L: L.bernoulli(L.full((3,), 2.0), out=L.empty(3)),
+    "bernoulli, out requires grad": lambda L: L.bernoulli(L.ones(3) / 2, out=L.empty(3, requires_grad=True)),
+    "bernoulli, p requires grad": lambda L: L.bernoulli((L.ones(3) / 2).requires_grad_(), out=L.empty(3)),
+    "normal, negative std": lambda L: L.normal(L.zeros(3), L.full((3,), -1.0), out=L.empty(3, dtype=L.int64)),
+    "normal, shapes": lambda L: L.normal(L.zeros(3), L.ones(2), out=L.empty(3)),
+    "normal, mean requires grad": lambda L: L.normal(L.zeros(3, requires_grad=True), 1.0, out=L.empty(3)),
+    "normal with a size, out requires grad": lambda L: L.normal(0.0, 1.0, (3,), out=L.empty(3, requires_grad=True)),
+    "normal with a size, int64 out": lambda L: L.normal(0.0, 1.0, (3,), out=L.empty(3, dtype=L.int64)),
+    "normal, out not a tensor": lambda L: L.normal(L.zeros(3), 1.0, out=[1.0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_MISUSE))
+def test_random_functions_into_out_misuse(torch, name):
+    def run(L):
+        try:
+            OUT_MISUSE[name](L)
+        except Exception as error:
+            return type(error).__name__, str(error).split("\nminigrad hint:")[0]
+        return "ok", None
+    assert run(minigrad) == run(torch)
+
+
+# --- random results shaped like a tensor that is not row-major -------------------------------
+# Most keep the input's layout and fill it in memory order (randint_like, rand_like, dropout's
+# mask, ...); bernoulli makes a row-major result (PyTorch's legacy contiguous format).
+
+def _transposed(L):
+    return L.arange(1.0, 41.0).view(20, 2).t()
+
+
+SHAPED_LIKE = {
+    "bernoulli": lambda L, x: L.bernoulli(x / 50),
+    "bernoulli with p": lambda L, x: L.bernoulli(x / 50, 0.3),
+    "randint_like": lambda L, x: L.randint_like(x, 10),
+    "randint_like, low and high": lambda L, x: L.randint_like(x, -3, 7, dtype=L.int64),
+    "randint_like, row-major": lambda L, x: L.randint_like(x, 10, memory_format=L.contiguous_format),
+    "rand_like": lambda L, x: L.rand_like(x),
+    "randn_like": lambda L, x: L.randn_like(x),
+    "poisson": lambda L, x: L.poisson(x),
+    "normal of a tensor": lambda L, x: L.normal(x, 1.0),
+    "dropout": lambda L, x: L.nn.functional.dropout(x, 0.5),
+    "alpha_dropout": lambda L, x: L.nn.functional.alpha_dropout(x, 0.5, training=True),
+    "rrelu": lambda L, x: L.nn.functional.rrelu(-x, training=True),
+    "multinomial": lambda L, x: L.multinomial(x, 3),
+    "rand into a transposed out": lambda L, x: L.rand(2, 20, out=L.empty(20, 2).t()),
+    "randn into a transposed out": lambda L, x: L.randn(2, 20, out=L.empty(20, 2, dtype=L.float64).t()),
+    "randint into a transposed out": lambda L, x: L.randint(3, 9, (2, 20), out=L.empty(20, 2, dtype=L.int64).t()),
+    "randint into a transposed float out": lambda L, x: L.randint(9, size=(2, 20), out=L.empty(20, 2).t()),
+    "rand into an out of another size": lambda L, x: L.rand(2, 20, out=L.empty(20, 3).t()),
+    "randn into a channels-last out": lambda L, x: L.randn(
+        (1, 3, 4, 2), out=L.empty(1, 3, 4, 2).to(memory_format=L.channels_last)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED_LIKE))
+def test_random_results_shaped_like_a_transposed_tensor(torch, name):
+    import warnings
+
+    def run(L):
+        L.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            drawn = SHAPED_LIKE[name](L, _transposed(L))
+        return (drawn.stride(), drawn.dtype.__repr__(), drawn.detach().contiguous().numpy().tolist(),
+                L.rand(2).tolist())
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("bounds", [(1 / 8, 1 / 3), (0.1, 0.3), (0.01, 0.99)])
+def test_rrelu_slopes_to_the_last_bit(torch, dtype, bounds):
+    # one double draw per element <= 0 between the bounds rounded to the computing dtype,
+    # multiplied and added in two roundings; no float16 kernel while training
+    def run(L):
+        L.manual_seed(3)
+        x = -L.arange(1.0, 300.0).to(getattr(L, dtype))
+        try:
+            out = L.nn.functional.rrelu(x, *bounds, training=True)
+        except NotImplementedError as error:
+            return str(error)
+        return out.tolist(), L.rand(2).tolist()
+    assert run(minigrad) == run(torch)

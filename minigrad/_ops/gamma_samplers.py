@@ -28,8 +28,6 @@ Gradients (the reparameterisation trick: d sample / d alpha = -(d cdf / d alpha)
   for x near 0 or near 1, a saddle point expansion when both concentrations pass 6, a rational
   correction to an analytic approximation otherwise.
 """
-import ctypes
-import ctypes.util
 import functools
 import math
 
@@ -62,6 +60,9 @@ def _same(value):
 @functools.cache
 def _c_float_functions():
     """The C library's logf and powf: PyTorch's std::log and std::pow of floats."""
+    # (ctypes is imported here: ctypes.util alone costs every `import minigrad` about 0.01 s)
+    import ctypes
+    import ctypes.util
     library = ctypes.CDLL(ctypes.util.find_library("m") or None)
     logf, powf = library.logf, library.powf
     logf.restype, logf.argtypes = ctypes.c_float, [ctypes.c_float]

@@ -973,7 +973,13 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
     check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
-    values = random.normal(self._array.shape, mean, std, dtype=self._array.dtype, generator=generator)
+    array = self._array
+    if array.flags.c_contiguous:
+        values = random.normal(array.shape, mean, std, dtype=array.dtype, generator=generator)
+    else:      # (PyTorch's loop fills other layouts one draw at a time, in the order of memory)
+        values = random.in_memory_order(random.normal((array.size,), mean, std, dtype=array.dtype,
+                                                      generator=generator, one_by_one=True),
+                                        array.shape, array.strides)
     return _fill(self, values, NormalBackward0)
 
 
@@ -988,8 +994,9 @@ def uniform_(self, a=0.0, b=1.0, generator=None):
     check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
-    values = random.uniform(self._array.shape, a, b, dtype=self._array.dtype, generator=generator)
-    return _fill(self, values, UniformBackward0)
+    array = self._array
+    values = random.uniform((array.size,), a, b, dtype=array.dtype, generator=generator)
+    return _fill(self, random.in_memory_order(values, array.shape, array.strides), UniformBackward0)
 
 
 def exponential_(self, lambd=1.0, *, generator=None):
@@ -1037,7 +1044,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
             raise RuntimeError(
                 "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
                 "be improved?  If so, please report an enhancement request to PyTorch.)")
-        values = random.bernoulli(probabilities, generator=generator)
+        values = random.bernoulli(probabilities, generator=generator, strides=self._array.strides)
         out = _fill(self, values.astype(self._array.dtype), BernoulliBackward1, p)
         if isinstance(out._grad_fn, BernoulliBackward1):
             keep_settings(out._grad_fn, {"p_shape": p.shape})     # p's gradient (zeros) has p's own shape

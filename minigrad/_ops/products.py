@@ -303,20 +303,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     # PyTorch's order: what recording saves (an inference batch is refused), the result's shape
     # (input must expand to it), then the batches
     check_history_kept(input, batch1, batch2, saves=((), (2,), (1,)))
-    from ..autograd.grad_mode import no_grad
-    shape = (batch1.shape[1], batch2.shape[_normalize_dim(2, batch2.ndim)])
-    with no_grad():
-        input.expand(shape)           # (expand's errors, word for word)
-    if batch1.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if batch2.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
-    if batch1.shape[0] != batch2.shape[0]:
-        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
-                           f"{batch1.shape[0]} and {batch2.shape[0]}")
-    if batch1.shape[2] != batch2.shape[1]:
-        raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} "
-                           f"and {batch2.shape[1]}x{batch2.shape[2]})")
+    shape = _addbmm_shape(input, batch1, batch2)
     for name, first in (("self", input), ("mat1", batch1)):
         if first._array.dtype != batch2._array.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
@@ -331,3 +318,81 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
                       batch2_sym_argsize_2=batch2.shape[2])
     _save_operands(recorded, batch1, batch2)
     return kernel_writes("addbmm", recorded, input, batch1, batch2)
+
+
+def _addbmm_shape(input, batch1, batch2):
+    """The shape of addbmm's result, after PyTorch's checks of the shapes in its order: input
+    must expand to the product's shape, then the batches are checked."""
+    from ..autograd.grad_mode import no_grad
+    shape = (batch1.shape[1], batch2.shape[_normalize_dim(2, batch2.ndim)])
+    with no_grad():
+        input.expand(shape)           # (expand's errors, word for word)
+    if batch1.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if batch2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if batch1.shape[0] != batch2.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{batch1.shape[0]} and {batch2.shape[0]}")
+    if batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} "
+                           f"and {batch2.shape[1]}x{batch2.shape[2]})")
+    return shape
+
+
+def resizing_self_first(addbmm_in_place):
+    """``x.addbmm_(batch1, batch2)`` as PyTorch's kernel runs it: it writes the result into x
+    through ``resize_``, so an x that only broadcasts to the product's shape (a row, a number)
+    first takes that shape, filled with its broadcast values, and is then changed in place as
+    usual (``addbmm_in_place``). An x that already has the product's shape goes straight on, and
+    so does every x under vmap (PyTorch's loop over the batch there resizes each slice into the
+    next one's memory; minigrad refuses instead)."""
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        from ..autograd.function import _FuncTransforms
+        if (not _FuncTransforms.vmaps and isinstance(self, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
+                and batch1.ndim == 3 and batch2.ndim == 3
+                and tuple(self._array.shape) != (batch1._array.shape[1], batch2._array.shape[2])):
+            from .inplace import check_inplace
+            check_inplace(self, others=(batch1, batch2))        # (autograd's rules come first)
+            check_history_kept(batch1, batch2)
+            shape = _addbmm_shape(self, batch1, batch2)
+            _resize_to_broadcast(self, shape)
+        return addbmm_in_place(self, batch1, batch2, beta=beta, alpha=alpha)
+    addbmm_.__doc__ = addbmm_in_place.__doc__
+    return addbmm_
+
+
+def _resize_to_broadcast(tensor, shape):
+    """Give ``tensor`` the row-major ``shape`` over its memory (grown if too short), filled with
+    its old values broadcast to that shape: PyTorch's ``resize_`` then ``copy_`` from an expanded
+    view of the same memory (autograd sees neither, and the version stays as it was).
+
+    The copy runs position by position in row-major order, so a position that the expanded
+    view reads after the copy wrote it gives the value just written (x of shape (2, 1) with
+    steps (2, 1), say): each position's value is found by following such reads back to one
+    that was not yet written."""
+    from .resize import grown_over_memory
+    old = tensor._array
+    steps = [0] * len(shape)             # (the expanded view's steps, in elements)
+    for dim in range(1, old.ndim + 1):
+        if old.shape[-dim] != 1:
+            steps[-dim] = old.strides[-dim] // old.itemsize
+    new = grown_over_memory(tensor, shape)
+    tensor._array = new
+    count = new.size
+    if not count:
+        return
+    reads = sum(np.arange(n).reshape((-1,) + (1,) * (len(shape) - 1 - d)) * step
+                for d, (n, step) in enumerate(zip(shape, steps)))
+    reads = np.broadcast_to(reads, shape).reshape(-1)
+    if (reads < 0).any():                # (negative steps cannot come from a tensor; kept simple)
+        reads = reads - reads.min()
+    position = np.arange(count)
+    while True:                          # follow each read of a position written before it
+        earlier = reads[position] < position
+        if not earlier.any():
+            break
+        position = np.where(earlier, reads[position], position)
+    span = max(count, int(reads.max()) + 1)
+    memory = np.lib.stride_tricks.as_strided(new.reshape(-1)[:1], (span,), (old.itemsize,))
+    new[...] = memory[reads[position]].reshape(shape)

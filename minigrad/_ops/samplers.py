@@ -50,10 +50,7 @@ class RandomBackward2(_FillBackward):
 
 def _in_memory_order(tensor, values):
     """``values`` (drawn one after another) placed in the elements in the order they lie in memory."""
-    array = tensor._array
-    shape, strides = array.shape, array.strides
-    axes = sorted(range(len(shape)), key=lambda axis: -abs(strides[axis]))
-    return values.reshape([shape[axis] for axis in axes]).transpose(np.argsort(axes))
+    return _random.in_memory_order(values, tensor._array.shape, tensor._array.strides)
 
 
 def _uniforms(tensor, generator):

@@ -58,6 +58,7 @@ def node_classes():
     import minigrad                      # noqa: F401  lazy: every op module must be loaded; this one loads during import minigrad
     import minigrad.utils.checkpoint     # noqa: F401
     import minigrad.nn.modules._functions  # noqa: F401  (the module backward hooks' node)
+    import minigrad.distributions        # noqa: F401  (minigrad imports it at its first use)
     found, stack = set(), [Node]
     while stack:
         for subclass in stack.pop().__subclasses__():

@@ -311,14 +311,18 @@ class RreluWithNoiseBackward1(Node):
 
 def _rrelu_values(input, lower, upper, training, node_class):
     x = input._array
-    if x.dtype.kind != "f":
-        # (PyTorch's kernel: leaky_relu's with the mean slope outside training)
+    if x.dtype.kind != "f" or (training and x.dtype == np.float16):
+        # (PyTorch's kernel: leaky_relu's with the mean slope outside training; its training
+        # kernel has no float16 version)
         raise kernel_not_implemented("rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu", input)
     noise = np.ones(x.shape, dtype=x.dtype)
     if training:
-        # one draw per element <= 0, in order, as PyTorch's loop does (uniform in double)
+        # one draw per element <= 0, in order, as PyTorch's loop does (uniform in double, between
+        # the bounds first rounded to the dtype it computes in: float32 but for float64 inputs)
         below = x <= 0
-        slopes = _random.uniform((int(below.sum()),), lower, upper, dtype=np.float64)
+        computed_in = np.float64 if x.dtype == np.float64 else np.float32
+        low, high = (float(computed_in(bound)) for bound in (lower, upper))
+        slopes = _random.uniform((int(below.sum()),), low, high, dtype=np.float64, fused=False)
         noise[below] = slopes.astype(x.dtype)
         out = np.where(below, x * noise, x).astype(x.dtype, copy=False)
     else:

@@ -11,7 +11,6 @@ the workers in the main process (see _worker.py): the same batches, in the same 
 with the same random numbers inside each worker and in the main process afterwards.
 """
 import itertools
-import multiprocessing
 import os
 import warnings
 
@@ -132,6 +131,9 @@ class DataLoader:
     @multiprocessing_context.setter
     def multiprocessing_context(self, context):
         if context is not None:
+            # (imported here, not at the top: it costs every `import minigrad` a few hundredths
+            # of a second, and only loaders with workers and a context need it)
+            import multiprocessing
             if self.num_workers == 0:
                 raise ValueError("multiprocessing_context can only be used with multi-process "
                                  f"loading (num_workers > 0), but got num_workers={self.num_workers}")
