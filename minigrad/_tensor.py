@@ -75,6 +75,7 @@ def _device_error(name):
     # (what PyTorch says when a tensor or module is sent to a device it was built without)
     return RuntimeError(f"PyTorch is not linked with support for {kind} devices" + hint)
 
+
 def check_cpu_device(value):
     """Nothing if ``value`` (a device, its name, an index, or None) is the CPU; PyTorch's error
     otherwise (an index names an accelerator: PyTorch built for the CPU has none)."""
@@ -833,6 +834,8 @@ class Tensor:
         if dtype is None:
             return "torch." + self.dtype.tensor_type_name
         from ._python_variable_methods import dtype_of_type
+        if memory_format is None:
+            return self.to(dtype_of_type(dtype))
         return self.to(dtype_of_type(dtype), memory_format=memory_format)
 
     def double(self):
