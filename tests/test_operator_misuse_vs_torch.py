@@ -107,6 +107,7 @@ _CONVERSIONS = [
     "x.dim_order(1)", "x.dim_order(foo=1)", "x.is_shared(1)", "x.share_memory_(foo=1)", "x.detach(1)",
     "x.detach_(foo=1)", "x.apply_()", "x.apply_(1, 2)", "x.sqrt(1)", "x.exp(foo=1)", "x.cpu(1)",
     "x.cpu(foo=1)", "x.cpu(memory_format=1)", "x.cpu(memory_format=torch.preserve_format)",
+    "x.resize(foo=1)", "x.resize_as()", "x.resize_as(x, x)", "torch.resize_as_(x)",
 ]
 for _name in ["new_tensor", "new_zeros", "new_ones", "new_empty"]:
     _CONVERSIONS += [f"x.{_name}{args}" for args in [
@@ -133,9 +134,6 @@ LEFT_OUT = {
     "x.new_tensor('a')": "tensor(data, dtype=...)'s message for a str (factories)",
     "x.new_tensor(None)": "tensor(None, dtype=...) makes nan (factories)",
     "x.new([1, 'a'])": "tensor(data, dtype=...)'s message for a str among numbers (factories)",
-    "t = torch.from_numpy(np.ones(4, np.float32)); t.resize_as_(); r = t":
-        "resize_as_'s missing argument is Python's message, not the parser's",
-    "t = x.clone(); t.resize_as_(); r = t": "resize_as_'s missing argument is Python's message, not the parser's",
 }
 for _t in TENSORS:
     LEFT_OUT[f"complex({_t})"] = "minigrad has no complex dtypes"
